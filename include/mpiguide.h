@@ -1,0 +1,76 @@
+/*
+ * mpiguide: the public C API of libmpiguide.
+ *
+ * libmpiguide defines MPI_Allgather, MPI_Allreduce, MPI_Alltoall, MPI_Bcast,
+ * MPI_Gather, MPI_Reduce, MPI_Reduce_scatter_block, MPI_Scan, MPI_Scatter,
+ * MPI_Init, MPI_Init_thread and MPI_Finalize on top of the MPI library's PMPI
+ * interface. An application needs none of the functions below: linking
+ * (-lmpiguide before the MPI library) or LD_PRELOAD plus the environment
+ * (MPIGUIDE_ALG, MPIGUIDE_TRACE, MPIGUIDE_SCRATCH_MAX; see docs/library.md)
+ * is enough. These functions are for tests and tools that want to steer or
+ * observe the library from inside a program.
+ *
+ * All strings passed in are only read; all strings returned are static.
+ */
+#ifndef MPIGUIDE_H
+#define MPIGUIDE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MPIGUIDE_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define MPIGUIDE_API __attribute__((visibility("default")))
+#else
+#define MPIGUIDE_API
+#endif
+
+/* Status codes of the functions below. */
+enum {
+  MPIGUIDE_OK = 0,
+  MPIGUIDE_ERR_SYNTAX = 1,       /* a spec is not "coll=alg[,coll=alg...]" */
+  MPIGUIDE_ERR_COLLECTIVE = 2,   /* unknown collective name */
+  MPIGUIDE_ERR_ALGORITHM = 3,    /* unknown algorithm name for that collective */
+  MPIGUIDE_ERR_NOT_INIT = 4      /* called before MPI_Init or after MPI_Finalize */
+};
+
+/* The version of the library that is loaded, e.g. "0.1.0". */
+MPIGUIDE_API const char *mpiguide_version(void);
+
+/* A sentence for a status code. */
+MPIGUIDE_API const char *mpiguide_strerror(int status);
+
+/*
+ * Replace the forced algorithms, with the syntax of MPIGUIDE_ALG
+ * ("allreduce=allreduce_as_reduce_bcast,bcast=default"; "" forces nothing).
+ * On error nothing changes. The call is local: every rank must make it with
+ * the same spec, between collective calls, from one thread — as with any
+ * choice of algorithm, ranks that disagree deadlock or corrupt data.
+ * After this call the library counts calls (mpiguide_calls) even if no
+ * environment variable was set.
+ */
+MPIGUIDE_API int mpiguide_force(const char *spec);
+
+/*
+ * How many calls of collective `coll` on this rank ran algorithm `alg`
+ * ("default" included) since MPI_Init, while the library was active
+ * (MPIGUIDE_ALG or MPIGUIDE_TRACE set, or mpiguide_force called).
+ * -1 for an unknown name.
+ */
+MPIGUIDE_API long long mpiguide_calls(const char *coll, const char *alg);
+
+/*
+ * How many calls of `coll` on this rank were asked to run a mock-up but ran
+ * the default, for the reason `reason` ("intercomm", "empty", "count_range",
+ * "noncommutative", "scratch_cap") or for any reason if reason is NULL.
+ * -1 for an unknown name.
+ */
+MPIGUIDE_API long long mpiguide_fallbacks(const char *coll, const char *reason);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * What the mock-ups share: the declarations of every algorithm function the
+ * registry names, and the small toolkit they are written with (datatype
+ * layout, typed copies, packing, scratch).
+ *
+ * Conventions every algorithm follows (DESIGN.md rules 1-5):
+ * - only PMPI_* calls; never an MPI_* call (that would re-enter libmpiguide);
+ * - the return code of the first failing PMPI call is returned unchanged;
+ * - arguments significant only at the root are read only at the root;
+ * - scratch comes from mg_scratch() and never exceeds the algorithm's mem
+ *   function for the same call; data of per-rank datatypes travels packed
+ *   (MPI_PACKED / MPI_BYTE), so scratch sizes depend only on the message size;
+ * - the receive buffer is written only where the collective writes it (never
+ *   in the gaps of a derived datatype).
+ * The wrapper has already dealt with intercommunicators, empty messages and
+ * the registry's restrictions; an algorithm sees an intracommunicator call
+ * with bytes > 0.
+ */
+#ifndef MG_ALGS_H
+#define MG_ALGS_H
+
+#include "registry/registry.h"
+
+/* ---- datatype layout ---- */
+
+typedef struct mg_type {
+  MPI_Aint lb, extent;           /* MPI_Type_get_extent */
+  MPI_Aint true_lb, true_extent; /* MPI_Type_get_true_extent */
+  int size;                      /* MPI_Type_size */
+} mg_type;
+
+int mg_type_get(MPI_Datatype dt, mg_type *t);
+/* Bytes spanned by `count` consecutive elements: (count-1)*extent + true_extent
+ * (0 for count 0). This is what a scratch buffer for them must hold. */
+size_t mg_type_span(const mg_type *t, size_t count);
+/* Address to pass to MPI for a scratch region of mg_type_span() bytes. */
+static inline void *mg_type_base(void *region, const mg_type *t) { return (char *)region - t->true_lb; }
+/* Address of element i of a typed buffer. */
+static inline void *mg_type_at(const void *buf, const mg_type *t, size_t i) {
+  return (char *)buf + (MPI_Aint)i * t->extent;
+}
+
+/* Local copy of scount elements of stype at src to dcount elements of dtype
+ * at dst (equal type signatures). memcpy for dense types, else a PMPI_Sendrecv
+ * on libmpiguide's private MPI_COMM_SELF duplicate. */
+int mg_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int dcount, MPI_Datatype dtype);
+/* Pack count elements into `out` (exactly count*size bytes on homogeneous
+ * systems, which mpiguide assumes) / unpack them. */
+int mg_pack(const void *in, int count, MPI_Datatype dt, void *out, int outbytes);
+int mg_unpack(const void *in, int inbytes, void *out, int count, MPI_Datatype dt);
+
+/* ---- scratch ---- */
+
+/* Alignment of every region carved from scratch. */
+#define MG_ALIGN 64
+static inline size_t mg_align(size_t n) { return (n + MG_ALIGN - 1) & ~(size_t)(MG_ALIGN - 1); }
+
+/*
+ * A scratch region of at least `bytes` bytes from the calling thread's pool.
+ * The pool keeps its largest buffer, so steady-state calls do not allocate.
+ * The region is valid until the next mg_scratch() on the same thread.
+ * Allocation failure aborts the job with a message (a rank-local failure
+ * cannot be turned into a fallback the other ranks would agree on).
+ */
+void *mg_scratch(size_t bytes);
+/* Carve `bytes` (aligned) from *cursor. */
+static inline void *mg_carve(char **cursor, size_t bytes) {
+  void *p = *cursor;
+  *cursor += mg_align(bytes);
+  return p;
+}
+void mg_scratch_free(void); /* release the calling thread's pool */
+
+/* Set up / tear down the private communicators the toolkit needs. Called by
+ * libmpiguide at MPI_Init and by the mpiguide command. */
+int mg_core_init(void);
+void mg_core_finalize(void);
+
+/* ---- the algorithms (one file per collective in src/algs/) ---- */
+
+#define MG_DECLARE_ALG(name)          \
+  int mg_##name(const mg_call *c);    \
+  size_t mg_##name##_mem(const mg_call *c);
+
+#define MG_DEFAULT_ALGS(X) \
+  X(allgather_default) X(allreduce_default) X(alltoall_default) X(bcast_default) X(gather_default) \
+  X(reduce_default) X(reduce_scatter_block_default) X(scan_default) X(scatter_default)
+
+#define MG_MOCKUP_ALGS(X)                                                                       \
+  X(allgather_as_gather_bcast) X(allgather_as_alltoall) X(allgather_as_allreduce)              \
+  X(allgather_as_allgatherv) X(allreduce_as_reduce_bcast)                                       \
+  X(allreduce_as_reducescatterblock_allgather) X(allreduce_as_reducescatter_allgatherv)         \
+  X(alltoall_as_alltoallv) X(bcast_as_allgatherv) X(bcast_as_scatter_allgather)                 \
+  X(gather_as_allgather) X(gather_as_gatherv) X(gather_as_reduce) X(reduce_as_allreduce)        \
+  X(reduce_as_reducescatterblock_gather) X(reduce_as_reducescatter_gatherv)                     \
+  X(reduce_scatter_block_as_reduce_scatter) X(reduce_scatter_block_as_reducescatter)            \
+  X(reduce_scatter_block_as_allreduce) X(scan_as_exscan_reducelocal) X(scatter_as_bcast)        \
+  X(scatter_as_scatterv)
+
+MG_DEFAULT_ALGS(MG_DECLARE_ALG)
+MG_MOCKUP_ALGS(MG_DECLARE_ALG)
+
+#endif

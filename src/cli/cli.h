@@ -1,0 +1,10 @@
+/*
+ * The mpiguide command: one function per subcommand, each taking the
+ * arguments after the subcommand name and returning the process exit code.
+ */
+#ifndef MG_CLI_H
+#define MG_CLI_H
+
+int mg_cmd_list(int argc, char **argv);
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * mpiguide: the command-line tool. `mpiguide <command> [options]`; the table
+ * below lists the commands; each has its own --help.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "mpiguide.h"
+
+static const struct {
+  const char *name;
+  int (*fn)(int, char **);
+  const char *summary;
+} commands[] = {
+    {"list", mg_cmd_list, "list every collective and algorithm (guideline, formula, extra memory)"},
+};
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: mpiguide <command> [options]\n\ncommands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "  %-10s %s\n", "version", "print the mpiguide version");
+  fprintf(f, "\n`mpiguide <command> --help` describes a command. Documentation: docs/ in the source tree.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
+    printf("mpiguide %s\n", MPIGUIDE_VERSION);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].fn(argc - 1, argv + 1);
+  fprintf(stderr, "mpiguide: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return 2;
+}

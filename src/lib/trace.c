@@ -1,0 +1,178 @@
+/*
+ * The trace (MPIGUIDE_TRACE): per (collective, message size, algorithm,
+ * fallback reason) the number of calls. Each rank keeps its own table (an
+ * open-addressing hash); at MPI_Finalize the tables are gathered on rank 0 of
+ * MPI_COMM_WORLD, merged and written as one CSV file (docs/trace.md).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/lib.h"
+#include "mpiguide.h"
+
+typedef struct mg_trace_rec {
+  int64_t coll, alg, why, used;
+  int64_t bytes;
+  int64_t calls; /* on one rank; after merging: max over ranks */
+  int64_t ranks; /* after merging: ranks that made such calls */
+} mg_trace_rec;
+
+struct mg_trace {
+  mg_trace_rec *slot;
+  size_t cap, n;
+};
+
+mg_trace *mg_trace_new(void) {
+  mg_trace *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  t->cap = 256;
+  t->slot = calloc(t->cap, sizeof *t->slot);
+  if (!t->slot) {
+    free(t);
+    return NULL;
+  }
+  return t;
+}
+
+void mg_trace_free(mg_trace *t) {
+  if (!t) return;
+  free(t->slot);
+  free(t);
+}
+
+static size_t hash(int64_t coll, int64_t bytes, int64_t alg, int64_t why) {
+  uint64_t h = (uint64_t)bytes * 0x9E3779B97F4A7C15ull;
+  h ^= (uint64_t)(coll * 131 + alg * 7 + why) * 0xC2B2AE3D27D4EB4Full;
+  return (size_t)(h ^ (h >> 29));
+}
+
+static mg_trace_rec *lookup(mg_trace *t, int64_t coll, int64_t bytes, int64_t alg, int64_t why) {
+  size_t i = hash(coll, bytes, alg, why) & (t->cap - 1);
+  for (;; i = (i + 1) & (t->cap - 1)) {
+    mg_trace_rec *r = &t->slot[i];
+    if (!r->used) return r;
+    if (r->coll == coll && r->bytes == bytes && r->alg == alg && r->why == why) return r;
+  }
+}
+
+static int grow(mg_trace *t) {
+  mg_trace old = *t;
+  mg_trace_rec *s = calloc(old.cap * 2, sizeof *s);
+  if (!s) return -1;
+  t->slot = s;
+  t->cap = old.cap * 2;
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.slot[i].used) *lookup(t, old.slot[i].coll, old.slot[i].bytes, old.slot[i].alg, old.slot[i].why) = old.slot[i];
+  free(old.slot);
+  return 0;
+}
+
+static void add(mg_trace *t, const mg_trace_rec *in) {
+  if (!t) return;
+  if (2 * (t->n + 1) > t->cap && grow(t) != 0) return; /* out of memory: the trace loses a row, the job goes on */
+  mg_trace_rec *r = lookup(t, in->coll, in->bytes, in->alg, in->why);
+  if (!r->used) {
+    *r = *in;
+    r->calls = 0;
+    r->ranks = 0;
+    t->n++;
+  }
+  if (in->ranks) { /* merging another rank's row */
+    r->calls = in->calls > r->calls ? in->calls : r->calls;
+    r->ranks += in->ranks;
+  } else {
+    r->calls += in->calls;
+  }
+}
+
+void mg_trace_add(mg_trace *t, mg_coll coll, size_t bytes, int alg, mg_why why) {
+  mg_trace_rec in = {coll, alg, why, 1, (int64_t)bytes, 1, 0};
+  add(t, &in);
+}
+
+static int cmp(const void *a, const void *b) {
+  const mg_trace_rec *x = a, *y = b;
+  if (x->coll != y->coll) return x->coll < y->coll ? -1 : 1;
+  if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
+  if (x->alg != y->alg) return x->alg < y->alg ? -1 : 1;
+  return x->why < y->why ? -1 : x->why > y->why;
+}
+
+void mg_trace_write(mg_trace *t, const char *path) {
+  int rank, size;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  /* This rank's rows, compacted, each counted as one rank. */
+  int n = 0;
+  mg_trace_rec *mine = malloc((t->n + 1) * sizeof *mine);
+  if (mine)
+    for (size_t i = 0; i < t->cap; i++)
+      if (t->slot[i].used) {
+        mine[n] = t->slot[i];
+        mine[n++].ranks = 1;
+      }
+  int bytes = n * (int)sizeof *mine;
+  int *counts = rank == 0 ? calloc((size_t)size, sizeof *counts) : NULL;
+  int *displs = rank == 0 ? calloc((size_t)size, sizeof *displs) : NULL;
+  PMPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  char *all = NULL;
+  long total = 0;
+  if (rank == 0) {
+    for (int i = 0; i < size; i++) {
+      displs[i] = (int)total;
+      total += counts[i];
+    }
+    all = malloc((size_t)total + 1);
+  }
+  PMPI_Gatherv(mine, bytes, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+  free(mine);
+  if (rank != 0) return;
+
+  mg_trace *merged = mg_trace_new();
+  mg_trace_rec *recs = (mg_trace_rec *)all;
+  for (long i = 0; merged && i < total / (long)sizeof *recs; i++) add(merged, &recs[i]);
+  free(all);
+  free(counts);
+  free(displs);
+  if (!merged) return;
+
+  mg_trace_rec *rows = malloc((merged->n + 1) * sizeof *rows);
+  size_t m = 0;
+  for (size_t i = 0; rows && i < merged->cap; i++)
+    if (merged->slot[i].used) rows[m++] = merged->slot[i];
+  if (rows) qsort(rows, m, sizeof *rows, cmp);
+
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    fprintf(stderr, "mpiguide: warning: cannot write MPIGUIDE_TRACE file '%s'\n", tmp);
+  } else {
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    PMPI_Get_library_version(lib, &len);
+    lib[strcspn(lib, "\r\n")] = '\0';
+    time_t now = time(NULL);
+    char date[64];
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
+    fprintf(f, "#@mpiguide_trace=1\n#@mpiguide_version=%s\n#@mpi_library=%s\n#@nprocs=%d\n#@date=%s\n",
+            MPIGUIDE_VERSION, lib, size, date);
+    const char *alg = getenv("MPIGUIDE_ALG");
+    fprintf(f, "#@MPIGUIDE_ALG=%s\n#@scratch_max=%zu\n", alg ? alg : "", mg_the_ctx.scratch_max);
+    fprintf(f, "collective,bytes,algorithm,calls,ranks,fallback\n");
+    for (size_t i = 0; i < m; i++) {
+      const mg_coll_info *ci = &mg_colls[rows[i].coll];
+      fprintf(f, "%s,%lld,%s,%lld,%lld,%s\n", ci->name, (long long)rows[i].bytes,
+              rows[i].alg ? ci->algs[rows[i].alg].name : "default", (long long)rows[i].calls,
+              (long long)rows[i].ranks, mg_why_key((mg_why)rows[i].why));
+    }
+    if (fclose(f) != 0 || rename(tmp, path) != 0)
+      fprintf(stderr, "mpiguide: warning: cannot write MPIGUIDE_TRACE file '%s'\n", path);
+  }
+  free(rows);
+  mg_trace_free(merged);
+}

@@ -1,0 +1,99 @@
+/*
+ * The PMPI layer: the MPI_* functions libmpiguide defines. With nothing set in
+ * the environment each collective is a tail call of its PMPI_ twin; otherwise
+ * it is described as an mg_call and goes through mg_dispatch(). These are the
+ * only symbols besides the public mpiguide_* API that the library exports.
+ */
+#include "lib/lib.h"
+#include "mpiguide.h"
+
+#define MG_EXPORT __attribute__((visibility("default")))
+#define PASS_THROUGH (__builtin_expect(!mg_the_ctx.active, 1))
+
+MG_EXPORT int MPI_Init(int *argc, char ***argv) {
+  int rc = PMPI_Init(argc, argv);
+  if (rc == MPI_SUCCESS) mg_lib_init(MPI_THREAD_SINGLE);
+  return rc;
+}
+
+MG_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  if (rc == MPI_SUCCESS) mg_lib_init(*provided);
+  return rc;
+}
+
+MG_EXPORT int MPI_Finalize(void) {
+  mg_lib_finalize();
+  return PMPI_Finalize();
+}
+
+MG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  mg_call c = {.coll = MG_ALLGATHER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+               .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  mg_call c = {.coll = MG_ALLREDUCE, .sbuf = sendbuf, .scount = count, .stype = datatype,
+               .rbuf = recvbuf, .rcount = count, .rtype = datatype, .op = op, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  mg_call c = {.coll = MG_ALLTOALL, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
+               .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  mg_call c = {.coll = MG_BCAST, .sbuf = buffer, .scount = count, .stype = datatype, .rbuf = buffer,
+               .rcount = count, .rtype = datatype, .op = MPI_OP_NULL, .root = root, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  mg_call c = {.coll = MG_GATHER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
+               .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .root = root, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                         int root, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  mg_call c = {.coll = MG_REDUCE, .sbuf = sendbuf, .scount = count, .stype = datatype, .rbuf = recvbuf,
+               .rcount = count, .rtype = datatype, .op = op, .root = root, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  mg_call c = {.coll = MG_REDUCE_SCATTER_BLOCK, .sbuf = sendbuf, .scount = recvcount, .stype = datatype,
+               .rbuf = recvbuf, .rcount = recvcount, .rtype = datatype, .op = op, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  mg_call c = {.coll = MG_SCAN, .sbuf = sendbuf, .scount = count, .stype = datatype, .rbuf = recvbuf,
+               .rcount = count, .rtype = datatype, .op = op, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  mg_call c = {.coll = MG_SCATTER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
+               .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .root = root, .comm = comm};
+  return mg_dispatch(&c);
+}

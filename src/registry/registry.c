@@ -1,0 +1,210 @@
+/*
+ * The registry tables: one static table of algorithms per collective, row 0
+ * the MPI library's own implementation ("default"), then the mock-ups of the
+ * guidelines of Hunold & Carpen-Amarie, "Autotuning MPI collectives using
+ * performance guidelines", HPC Asia 2018 (GL1-GL22).
+ *
+ * Names follow PGMPITuneLib: <collective>_as_<parts>, multi-word parts written
+ * without underscores (reducescatterblock, reducelocal).
+ * Message size n is the collective's message size in bytes (registry.h),
+ * p the number of processes.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "algs/algs.h"
+#include "registry/registry.h"
+
+#define ROW(nm, gl, fml, desc, restr, memtxt, memfn) \
+  { #nm, gl, fml, desc, mg_##nm, restr, memtxt, memfn }
+#define DEFAULT(coll, mpi) \
+  ROW(coll##_default, "", "", "the MPI library's own " mpi, 0, "0", NULL)
+#define MEM(nm) mg_##nm##_mem
+
+static const mg_alg allgather_algs[] = {
+    DEFAULT(allgather, "MPI_Allgather"),
+    ROW(allgather_as_gather_bcast, "GL1", "Allgather(n) <= Gather(n) + Bcast(p*n)",
+        "gather all blocks at rank 0, then broadcast the p*n result", MG_R_PN_INT, "0", NULL),
+    ROW(allgather_as_alltoall, "GL2", "Allgather(n) <= Alltoall(n)",
+        "alltoall with p copies of the own block as send buffer", MG_R_PN_INT, "p*n bytes",
+        MEM(allgather_as_alltoall)),
+    ROW(allgather_as_allreduce, "GL3", "Allgather(n) <= Allreduce(p*n)",
+        "bitwise-or allreduce over a zeroed p*n buffer holding the own block", MG_R_PN_INT,
+        "p*n bytes", MEM(allgather_as_allreduce)),
+    ROW(allgather_as_allgatherv, "GL4", "Allgather(n) <= Allgatherv(n)",
+        "allgatherv with equal counts", MG_R_PN_INT, "2*p ints", MEM(allgather_as_allgatherv)),
+};
+
+static const mg_alg allreduce_algs[] = {
+    DEFAULT(allreduce, "MPI_Allreduce"),
+    ROW(allreduce_as_reduce_bcast, "GL5", "Allreduce(n) <= Reduce(n) + Bcast(n)",
+        "reduce to rank 0, then broadcast", 0, "0", NULL),
+    ROW(allreduce_as_reducescatterblock_allgather, "GL6",
+        "Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n/p)",
+        "reduce_scatter_block over the vector padded to a multiple of p, then allgather", 0,
+        "0 if p divides count and no MPI_IN_PLACE, else up to 2 x (n + p elements)",
+        MEM(allreduce_as_reducescatterblock_allgather)),
+    ROW(allreduce_as_reducescatter_allgatherv, "GL7",
+        "Allreduce(n) <= Reduce_scatter(n) + Allgatherv(n)",
+        "reduce_scatter into segments of whole blocks of C elements dealt round-robin, then "
+        "allgatherv",
+        0, "2*p ints (+ n with MPI_IN_PLACE)", MEM(allreduce_as_reducescatter_allgatherv)),
+};
+
+static const mg_alg alltoall_algs[] = {
+    DEFAULT(alltoall, "MPI_Alltoall"),
+    ROW(alltoall_as_alltoallv, "GL8", "Alltoall(n) <= Alltoallv(n)", "alltoallv with equal counts",
+        MG_R_PN_INT, "4*p ints", MEM(alltoall_as_alltoallv)),
+};
+
+static const mg_alg bcast_algs[] = {
+    DEFAULT(bcast, "MPI_Bcast"),
+    ROW(bcast_as_allgatherv, "GL9", "Bcast(n) <= Allgatherv(n)",
+        "allgatherv in which only the root contributes", 0, "2*p ints", MEM(bcast_as_allgatherv)),
+    ROW(bcast_as_scatter_allgather, "GL10", "Bcast(n) <= Scatter(n) + Allgather(n/p)",
+        "scatter the packed vector padded to a multiple of p bytes, then allgather", 0,
+        "p*ceil(n/p) bytes", MEM(bcast_as_scatter_allgather)),
+};
+
+static const mg_alg gather_algs[] = {
+    DEFAULT(gather, "MPI_Gather"),
+    ROW(gather_as_allgather, "GL11", "Gather(n) <= Allgather(n)",
+        "allgather; non-roots receive into scratch", MG_R_PN_INT, "p*n bytes",
+        MEM(gather_as_allgather)),
+    ROW(gather_as_gatherv, "GL12", "Gather(n) <= Gatherv(n)", "gatherv with equal counts",
+        MG_R_PN_INT, "2*p ints", MEM(gather_as_gatherv)),
+    ROW(gather_as_reduce, "GL13", "Gather(n) <= Reduce(p*n)",
+        "bitwise-or reduce over a zeroed p*n buffer holding the own block", MG_R_PN_INT,
+        "p*n bytes", MEM(gather_as_reduce)),
+};
+
+static const mg_alg reduce_algs[] = {
+    DEFAULT(reduce, "MPI_Reduce"),
+    ROW(reduce_as_allreduce, "GL14", "Reduce(n) <= Allreduce(n)",
+        "allreduce; non-roots receive into scratch", 0, "n", MEM(reduce_as_allreduce)),
+    ROW(reduce_as_reducescatterblock_gather, "GL15",
+        "Reduce(n) <= Reduce_scatter_block(n) + Gather(n/p)",
+        "reduce_scatter_block over the vector padded to a multiple of p, then gather at the root", 0,
+        "n/p if p divides count, else up to 2 x (n + p elements) + n/p",
+        MEM(reduce_as_reducescatterblock_gather)),
+    ROW(reduce_as_reducescatter_gatherv, "GL16", "Reduce(n) <= Reduce_scatter(n) + Gatherv(n)",
+        "reduce_scatter into segments of whole blocks of C elements, then gatherv at the root", 0,
+        "2*p ints + n/p", MEM(reduce_as_reducescatter_gatherv)),
+};
+
+static const mg_alg reduce_scatter_block_algs[] = {
+    DEFAULT(reduce_scatter_block, "MPI_Reduce_scatter_block"),
+    ROW(reduce_scatter_block_as_reduce_scatter, "GL17",
+        "Reduce_scatter_block(n) <= Reduce(p*n) + Scatter(n)",
+        "reduce the whole p*n vector to rank 0, then scatter", MG_R_PN_INT, "p*n at rank 0",
+        MEM(reduce_scatter_block_as_reduce_scatter)),
+    ROW(reduce_scatter_block_as_reducescatter, "GL18",
+        "Reduce_scatter_block(n) <= Reduce_scatter(n)", "reduce_scatter with equal counts",
+        MG_R_PN_INT, "p ints", MEM(reduce_scatter_block_as_reducescatter)),
+    ROW(reduce_scatter_block_as_allreduce, "GL19", "Reduce_scatter_block(n) <= Allreduce(p*n)",
+        "allreduce of the whole vector, keep the own block", MG_R_PN_INT, "p*n",
+        MEM(reduce_scatter_block_as_allreduce)),
+};
+
+static const mg_alg scan_algs[] = {
+    DEFAULT(scan, "MPI_Scan"),
+    ROW(scan_as_exscan_reducelocal, "GL20", "Scan(n) <= Exscan(n) + Reduce_local(n)",
+        "exclusive scan, then combine with the own contribution locally", 0, "n",
+        MEM(scan_as_exscan_reducelocal)),
+};
+
+static const mg_alg scatter_algs[] = {
+    DEFAULT(scatter, "MPI_Scatter"),
+    ROW(scatter_as_bcast, "GL21", "Scatter(n) <= Bcast(p*n)",
+        "broadcast all p blocks, keep the own one", MG_R_PN_INT, "p*n bytes at non-roots",
+        MEM(scatter_as_bcast)),
+    ROW(scatter_as_scatterv, "GL22", "Scatter(n) <= Scatterv(n)", "scatterv with equal counts",
+        MG_R_PN_INT, "2*p ints", MEM(scatter_as_scatterv)),
+};
+
+#define NALGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
+#define MG_X(E, n, m, r, red, s) _Static_assert(NALGS(n##_algs) <= MG_MAX_ALGS, "raise MG_MAX_ALGS");
+MG_COLLECTIVES(MG_X)
+#undef MG_X
+
+const mg_coll_info mg_colls[MG_NCOLL] = {
+#define MG_X(E, n, m, r, red, s) [MG_##E] = {#n, m, s, r, red, n##_algs, NALGS(n##_algs)},
+    MG_COLLECTIVES(MG_X)
+#undef MG_X
+};
+
+int mg_coll_find(const char *name) {
+  for (int i = 0; i < MG_NCOLL; i++)
+    if (strcmp(name, mg_colls[i].name) == 0) return i;
+  return -1;
+}
+
+int mg_alg_find(mg_coll coll, const char *name) {
+  const mg_coll_info *ci = &mg_colls[coll];
+  if (strcmp(name, "default") == 0) return 0;
+  for (int i = 0; i < ci->nalgs; i++)
+    if (strcmp(name, ci->algs[i].name) == 0) return i;
+  return -1;
+}
+
+static const char *const why_text[MG_NWHY] = {
+#define MG_X(E, k, t) [MG_WHY_##E] = t,
+    MG_REASONS(MG_X)
+#undef MG_X
+};
+static const char *const why_key[MG_NWHY] = {
+#define MG_X(E, k, t) [MG_WHY_##E] = k,
+    MG_REASONS(MG_X)
+#undef MG_X
+};
+
+const char *mg_why_str(mg_why why) { return why < MG_NWHY ? why_text[why] : "?"; }
+const char *mg_why_key(mg_why why) { return why < MG_NWHY ? why_key[why] : "?"; }
+
+static size_t type_bytes(int count, MPI_Datatype dt) {
+  int sz = 0;
+  if (count <= 0) return 0;
+  PMPI_Type_size(dt, &sz);
+  return (size_t)count * (size_t)sz;
+}
+
+int mg_call_prepare(mg_call *c) {
+  int rc = PMPI_Comm_test_inter(c->comm, &c->inter);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Comm_size(c->comm, &c->size);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Comm_rank(c->comm, &c->rank);
+  if (rc != MPI_SUCCESS) return rc;
+  if (c->inter) { /* the default runs; no size needed beyond a trace value */
+    c->bytes = 0;
+    return MPI_SUCCESS;
+  }
+  switch (c->coll) {
+  case MG_GATHER: /* at the root the receive side is always significant */
+    c->bytes = c->rank == c->root ? type_bytes(c->rcount, c->rtype) : type_bytes(c->scount, c->stype);
+    break;
+  case MG_SCATTER:
+    c->bytes = c->rank == c->root ? type_bytes(c->scount, c->stype) : type_bytes(c->rcount, c->rtype);
+    break;
+  default: /* receive side: significant everywhere, also with MPI_IN_PLACE */
+    c->bytes = type_bytes(c->rcount, c->rtype);
+    break;
+  }
+  return MPI_SUCCESS;
+}
+
+mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
+  const mg_alg *a = &mg_colls[c->coll].algs[alg];
+  if (alg == 0) return MG_WHY_NONE;
+  if (c->inter) return MG_WHY_INTERCOMM;
+  if (c->bytes == 0) return MG_WHY_EMPTY;
+  if ((a->restrictions & MG_R_PN_INT) && c->bytes > (size_t)INT_MAX / (size_t)c->size)
+    return MG_WHY_COUNT_RANGE;
+  if (a->restrictions & MG_R_COMMUTATIVE) {
+    int commute = 0;
+    PMPI_Op_commutative(c->op, &commute);
+    if (!commute) return MG_WHY_NONCOMMUTATIVE;
+  }
+  if (a->mem && a->mem(c) > scratch_max) return MG_WHY_SCRATCH_CAP;
+  return MG_WHY_NONE;
+}

@@ -1,0 +1,142 @@
+/*
+ * The registry: every collective libmpiguide intercepts, every algorithm it can
+ * run for it (the library's own "default" and the guideline mock-ups), and the
+ * typed call descriptor that wrappers, the benchmark and the tests share.
+ *
+ * Everything else (the PMPI wrappers, `mpiguide list`, the benchmark's variant
+ * list, profile parsing) reads these tables; adding a mock-up means adding one
+ * row to src/registry/registry.c and one function in src/algs/.
+ */
+#ifndef MG_REGISTRY_H
+#define MG_REGISTRY_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+/*
+ * The collectives. X(ENUM, name, MPI name, rooted, reduction, what "message
+ * size" means). The message size is defined so that it is equal on every rank
+ * of a call (DESIGN.md rule 2); see mg_call_prepare().
+ */
+#define MG_COLLECTIVES(X)                                                                        \
+  X(ALLGATHER, allgather, "MPI_Allgather", 0, 0, "per-rank block: recvcount x size(recvtype)")   \
+  X(ALLREDUCE, allreduce, "MPI_Allreduce", 0, 1, "whole vector: count x size(datatype)")         \
+  X(ALLTOALL, alltoall, "MPI_Alltoall", 0, 0, "per-pair block: recvcount x size(recvtype)")      \
+  X(BCAST, bcast, "MPI_Bcast", 1, 0, "whole vector: count x size(datatype)")                     \
+  X(GATHER, gather, "MPI_Gather", 1, 0,                                                          \
+    "per-rank block: sendcount x size(sendtype), at the root recvcount x size(recvtype)")        \
+  X(REDUCE, reduce, "MPI_Reduce", 1, 1, "whole vector: count x size(datatype)")                  \
+  X(REDUCE_SCATTER_BLOCK, reduce_scatter_block, "MPI_Reduce_scatter_block", 0, 1,                \
+    "per-rank block: recvcount x size(datatype)")                                                \
+  X(SCAN, scan, "MPI_Scan", 0, 1, "whole vector: count x size(datatype)")                        \
+  X(SCATTER, scatter, "MPI_Scatter", 1, 0,                                                       \
+    "per-rank block: recvcount x size(recvtype), at the root sendcount x size(sendtype)")
+
+typedef enum {
+#define MG_X(E, n, m, r, red, s) MG_##E,
+  MG_COLLECTIVES(MG_X)
+#undef MG_X
+      MG_NCOLL
+} mg_coll;
+
+/*
+ * Why a call ran the default instead of the algorithm that was asked for.
+ * X(ENUM, key for machine-readable output, text). MG_WHY_NONE: it ran.
+ */
+#define MG_REASONS(X)                                                             \
+  X(NONE, "", "")                                                                 \
+  X(INTERCOMM, "intercomm", "intercommunicator")                                  \
+  X(EMPTY, "empty", "empty message")                                              \
+  X(COUNT_RANGE, "count_range", "not applicable: p x message size exceeds INT_MAX") \
+  X(NONCOMMUTATIVE, "noncommutative", "not applicable: non-commutative op")       \
+  X(SCRATCH_CAP, "scratch_cap", "scratch cap (MPIGUIDE_SCRATCH_MAX)")
+
+typedef enum {
+#define MG_X(E, k, t) MG_WHY_##E,
+  MG_REASONS(MG_X)
+#undef MG_X
+      MG_NWHY
+} mg_why;
+
+/*
+ * One call of a collective, whatever the collective. The wrappers fill it
+ * from their arguments; one-type collectives (bcast, the reductions, scan,
+ * reduce_scatter_block) set both sides to the same count and datatype, and
+ * bcast sets sbuf = rbuf = buffer. sbuf may be MPI_IN_PLACE where the standard
+ * allows it; then the send-side count and type are not to be read.
+ *
+ * rank, size and bytes are filled by mg_call_prepare(); bytes is the message
+ * size of the collective's definition (MG_COLLECTIVES) and is equal on every
+ * rank of a correct call.
+ */
+typedef struct mg_call {
+  mg_coll coll;
+  const void *sbuf;
+  void *rbuf;
+  int scount, rcount;
+  MPI_Datatype stype, rtype;
+  MPI_Op op;
+  int root;
+  MPI_Comm comm;
+  /* derived by mg_call_prepare() */
+  int rank, size, inter;
+  size_t bytes;
+} mg_call;
+
+typedef int (*mg_alg_fn)(const mg_call *c);
+/* Scratch bytes the algorithm needs for this call: the maximum over all ranks,
+ * so that every rank compares the same number against the cap. */
+typedef size_t (*mg_mem_fn)(const mg_call *c);
+
+/* Restrictions, as data. Each is decided from inputs equal on every rank. */
+enum {
+  MG_R_PN_INT = 1u << 0,      /* p x bytes must fit in an int count */
+  MG_R_COMMUTATIVE = 1u << 1, /* op must be commutative */
+};
+
+/* Upper bound on algorithms per collective (checked in registry.c). */
+#define MG_MAX_ALGS 8
+
+typedef struct mg_alg {
+  const char *name;        /* e.g. "allreduce_as_reduce_bcast"; "default" first */
+  const char *guideline;   /* "GL5"; "" for the default */
+  const char *formula;     /* the guideline, e.g. "Allreduce(n) <= Reduce(n) + Bcast(n)" */
+  const char *description; /* one line */
+  mg_alg_fn fn;
+  unsigned restrictions;   /* MG_R_* */
+  const char *mem_formula; /* extra memory, human readable: "p*n bytes" */
+  mg_mem_fn mem;           /* NULL: needs no scratch */
+} mg_alg;
+
+typedef struct mg_coll_info {
+  const char *name;     /* "allreduce" */
+  const char *mpi_name; /* "MPI_Allreduce" */
+  const char *size_def; /* meaning of the message size */
+  int rooted;           /* has a root argument */
+  int reduction;        /* has an op argument */
+  const mg_alg *algs;   /* algs[0] is the default */
+  int nalgs;
+} mg_coll_info;
+
+extern const mg_coll_info mg_colls[MG_NCOLL];
+
+/* Lookups; -1 when unknown. Names are exact (case-sensitive). */
+int mg_coll_find(const char *name);
+int mg_alg_find(mg_coll coll, const char *name);
+const char *mg_why_str(mg_why why);
+const char *mg_why_key(mg_why why); /* short machine name, e.g. "scratch_cap" */
+
+/* Fill rank, size, inter and bytes. Returns an MPI error code. */
+int mg_call_prepare(mg_call *c);
+
+/*
+ * Whether algorithm `alg` of c->coll can run this call with at most
+ * `scratch_max` bytes of scratch. Returns MG_WHY_NONE when it can. Depends only
+ * on inputs equal on every rank (rule 1). c must be prepared.
+ */
+mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max);
+
+/* Run algorithm `alg` (0 = default) for a prepared call. */
+static inline int mg_run(const mg_call *c, int alg) { return mg_colls[c->coll].algs[alg].fn(c); }
+
+#endif
