@@ -1,10 +1,94 @@
-/* STUB: to be replaced by the real implementation. */
+/*
+ * Mock-ups of MPI_Allgather: every rank contributes a block of n bytes
+ * (recvcount x size(recvtype)) and receives all p blocks in rank order.
+ *
+ * GL1 allgather_as_gather_bcast  Allgather(n) <= Gather(n) + Bcast(p*n)
+ *   Gather to rank 0 straight into the user's receive buffer, then broadcast
+ *   the whole p*n vector from there. No scratch. With binomial trees about
+ *   2 ceil(log p) alpha + (p-1)n beta + ceil(log p) p n beta: worth it only
+ *   where the library's allgather is badly tuned.
+ * GL2 allgather_as_alltoall  Allgather(n) <= Alltoall(n)
+ *   Alltoall whose send buffer holds p packed copies of the own block.
+ *   Scratch p*n bytes. Same volume as allgather, (p-1)(alpha + n beta) with a
+ *   pairwise alltoall, plus packing the own block once.
+ * GL3 allgather_as_allreduce  Allgather(n) <= Allreduce(p*n)
+ *   Bitwise-or allreduce over a zeroed p*n byte vector in which each rank
+ *   has written its packed block at its own offset, then unpack. Scratch p*n
+ *   bytes. Rabenseifner-like allreduce: 2 log p alpha + 2 (p-1)/p p n beta
+ *   plus the or of p*n bytes; it doubles the volume of a good allgather.
+ * GL4 allgather_as_allgatherv  Allgather(n) <= Allgatherv(n)
+ *   Allgatherv with equal counts. Scratch 2p ints; same cost as allgather
+ *   unless the library's allgatherv is the better-tuned one.
+ *
+ * All need p*n to fit an int count (MG_R_PN_INT). MPI_IN_PLACE is used on all
+ * ranks or none (the standard requires it), so branching on it is safe. The
+ * own block, packed, is n bytes whatever type the rank uses; packed bytes go
+ * on the wire as MPI_PACKED, which matches any receive type.
+ */
+#include <string.h>
+
 #include "algs/algs.h"
-int mg_allgather_as_gather_bcast(const mg_call *c) { (void)c; return MPI_ERR_OTHER; }
-size_t mg_allgather_as_gather_bcast_mem(const mg_call *c) { (void)c; return 0; }
-int mg_allgather_as_alltoall(const mg_call *c) { (void)c; return MPI_ERR_OTHER; }
-size_t mg_allgather_as_alltoall_mem(const mg_call *c) { (void)c; return 0; }
-int mg_allgather_as_allreduce(const mg_call *c) { (void)c; return MPI_ERR_OTHER; }
-size_t mg_allgather_as_allreduce_mem(const mg_call *c) { (void)c; return 0; }
-int mg_allgather_as_allgatherv(const mg_call *c) { (void)c; return MPI_ERR_OTHER; }
-size_t mg_allgather_as_allgatherv_mem(const mg_call *c) { (void)c; return 0; }
+
+/* Pack the calling rank's own block into out (n bytes): from the send
+ * buffer, or with MPI_IN_PLACE from its block of the receive buffer. */
+static int pack_own(const mg_call *c, void *out) {
+  if (c->sbuf != MPI_IN_PLACE) return mg_pack(c->sbuf, c->scount, c->stype, out, (int)c->bytes);
+  mg_type rt;
+  int rc = mg_type_get(c->rtype, &rt);
+  if (rc != MPI_SUCCESS) return rc;
+  return mg_pack(mg_type_at(c->rbuf, &rt, (size_t)c->rank * (size_t)c->rcount), c->rcount, c->rtype, out,
+                 (int)c->bytes);
+}
+
+int mg_allgather_as_gather_bcast(const mg_call *c) {
+  int rc;
+  if (c->sbuf != MPI_IN_PLACE) {
+    rc = PMPI_Gather(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, 0, c->comm);
+  } else if (c->rank == 0) {
+    rc = PMPI_Gather(MPI_IN_PLACE, c->rcount, c->rtype, c->rbuf, c->rcount, c->rtype, 0, c->comm);
+  } else { /* a non-root cannot gather in place: it sends its block of the receive buffer */
+    mg_type rt;
+    rc = mg_type_get(c->rtype, &rt);
+    if (rc != MPI_SUCCESS) return rc;
+    const void *own = mg_type_at(c->rbuf, &rt, (size_t)c->rank * (size_t)c->rcount);
+    rc = PMPI_Gather(own, c->rcount, c->rtype, NULL, c->rcount, c->rtype, 0, c->comm);
+  }
+  if (rc != MPI_SUCCESS) return rc;
+  return PMPI_Bcast(c->rbuf, c->size * c->rcount, c->rtype, 0, c->comm);
+}
+
+size_t mg_allgather_as_alltoall_mem(const mg_call *c) { return (size_t)c->size * c->bytes; }
+
+int mg_allgather_as_alltoall(const mg_call *c) {
+  size_t n = c->bytes;
+  char *s = mg_scratch((size_t)c->size * n);
+  int rc = pack_own(c, s);
+  if (rc != MPI_SUCCESS) return rc;
+  for (int i = 1; i < c->size; i++) memcpy(s + (size_t)i * n, s, n);
+  return PMPI_Alltoall(s, (int)n, MPI_PACKED, c->rbuf, c->rcount, c->rtype, c->comm);
+}
+
+size_t mg_allgather_as_allreduce_mem(const mg_call *c) { return (size_t)c->size * c->bytes; }
+
+int mg_allgather_as_allreduce(const mg_call *c) {
+  size_t n = c->bytes, total = (size_t)c->size * n;
+  char *s = mg_scratch(total);
+  memset(s, 0, total);
+  int rc = pack_own(c, s + (size_t)c->rank * n);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Allreduce(MPI_IN_PLACE, s, (int)total, MPI_BYTE, MPI_BOR, c->comm);
+  if (rc != MPI_SUCCESS) return rc;
+  return mg_unpack(s, (int)total, c->rbuf, c->size * c->rcount, c->rtype);
+}
+
+size_t mg_allgather_as_allgatherv_mem(const mg_call *c) { return 2 * (size_t)c->size * sizeof(int); }
+
+int mg_allgather_as_allgatherv(const mg_call *c) {
+  int p = c->size;
+  int *counts = mg_scratch(2 * (size_t)p * sizeof(int)), *displs = counts + p;
+  for (int i = 0; i < p; i++) {
+    counts[i] = c->rcount;
+    displs[i] = i * c->rcount;
+  }
+  return PMPI_Allgatherv(c->sbuf, c->scount, c->stype, c->rbuf, counts, displs, c->rtype, c->comm);
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Install what mpiguide needs on Debian 12 (run as root; idempotent).
+# Only packages that are missing are installed; `apt-get update` runs first if any are.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config     # toolchain
+  libopenmpi-dev openmpi-bin           # Open MPI 4.1 (mpicc.openmpi, mpirun.openmpi)
+  mpich libmpich-dev                   # MPICH 4.0 (mpicc.mpich, mpiexec.mpich)
+  libgsl-dev                           # statistics (distributions) for mpiguide check
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then
+    echo "setup: missing packages: ${missing[*]}; run this script as root" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "setup: all packages present" >&2
