@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Pass-through cost of libmpiguide: benchmarks/overhead.c (one-element MPI_Allreduce on
 # MPI_COMM_SELF, a million calls) without the library, with it preloaded and nothing set
-# (pure pass-through), and with MPIGUIDE_ALG forcing the default (the dispatch path).
+# (pure pass-through), and in force mode for another collective (MPIGUIDE_ALG=bcast=...),
+# so every MPI_Allreduce takes the dispatch path (describe, select, run default, count).
 # Variants run interleaved, ROUNDS times (default 7); the medians are reported.
 # Usage: scripts/bench-overhead.sh [openmpi|mpich] [calls]
 set -euo pipefail
@@ -20,7 +21,7 @@ names=(none passthrough dispatch)
 for ((r = 0; r < rounds; r++)); do
   res[none]+="$(run) "
   res[passthrough]+="$(run LD_PRELOAD="$lib") "
-  res[dispatch]+="$(run LD_PRELOAD="$lib" MPIGUIDE_ALG=allreduce=default) "
+  res[dispatch]+="$(run LD_PRELOAD="$lib" MPIGUIDE_ALG=bcast=bcast_as_allgatherv) "
 done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 base=$(median <<<"${res[none]}")

@@ -218,9 +218,13 @@ void mg_lib_finalize(void) {
 
 int mg_dispatch(mg_call *c) {
   mg_ctx *x = &mg_the_ctx;
+  int want = x->forced[c->coll];
+  if (!want && !x->trace) { /* nothing to decide or record beyond the count */
+    atomic_fetch_add_explicit(&x->ran[c->coll][0], 1, memory_order_relaxed);
+    return mg_run(c, 0);
+  }
   int rc = mg_call_prepare(c);
   if (rc != MPI_SUCCESS) return rc;
-  int want = x->forced[c->coll];
   mg_why why = want ? mg_applicable(c, want, x->scratch_max) : MG_WHY_NONE;
   int alg = why == MG_WHY_NONE ? want : 0;
   rc = mg_run(c, alg);

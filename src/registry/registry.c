@@ -42,13 +42,13 @@ static const mg_alg allreduce_algs[] = {
     ROW(allreduce_as_reducescatterblock_allgather, "GL6",
         "Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n/p)",
         "reduce_scatter_block over the vector padded to a multiple of p, then allgather", 0,
-        "0 if p divides count and no MPI_IN_PLACE, else up to 2 x (n + p elements)",
+        "0 if p divides count, else n + up to p-1 elements",
         MEM(allreduce_as_reducescatterblock_allgather)),
     ROW(allreduce_as_reducescatter_allgatherv, "GL7",
         "Allreduce(n) <= Reduce_scatter(n) + Allgatherv(n)",
-        "reduce_scatter into segments of whole blocks of C elements dealt round-robin, then "
-        "allgatherv",
-        0, "2*p ints (+ n with MPI_IN_PLACE)", MEM(allreduce_as_reducescatter_allgatherv)),
+        "reduce_scatter into contiguous segments of whole 64-byte blocks (the remainder blocks "
+        "dealt one each to the first ranks), then allgatherv",
+        0, "2*p ints", MEM(allreduce_as_reducescatter_allgatherv)),
 };
 
 static const mg_alg alltoall_algs[] = {
@@ -85,11 +85,11 @@ static const mg_alg reduce_algs[] = {
     ROW(reduce_as_reducescatterblock_gather, "GL15",
         "Reduce(n) <= Reduce_scatter_block(n) + Gather(n/p)",
         "reduce_scatter_block over the vector padded to a multiple of p, then gather at the root", 0,
-        "n/p if p divides count, else up to 2 x (n + p elements) + n/p",
+        "n/p if p divides count, else n + up to p-1 elements",
         MEM(reduce_as_reducescatterblock_gather)),
     ROW(reduce_as_reducescatter_gatherv, "GL16", "Reduce(n) <= Reduce_scatter(n) + Gatherv(n)",
-        "reduce_scatter into segments of whole blocks of C elements, then gatherv at the root", 0,
-        "2*p ints + n/p", MEM(reduce_as_reducescatter_gatherv)),
+        "reduce_scatter into contiguous segments of whole 64-byte blocks, then gatherv at the root", 0,
+        "2*p ints + n/p (rounded up to 64 bytes)", MEM(reduce_as_reducescatter_gatherv)),
 };
 
 static const mg_alg reduce_scatter_block_algs[] = {
