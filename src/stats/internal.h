@@ -1,0 +1,19 @@
+/*
+ * Helpers shared by the files of src/stats/ (not part of the API).
+ */
+#ifndef MG_STATS_INTERNAL_H
+#define MG_STATS_INTERNAL_H
+
+#include "stats/stats.h"
+
+/* EMPTY for n == 0, INVALID for a NULL array, NONFINITE for NaN or +-inf. */
+mg_stats_status mg_stats__check(const double *x, size_t n);
+
+/* Mean and sum of squared deviations by Welford's update: exact (m2 == 0,
+ * mean == x[0]) when all values are equal. n >= 1. */
+void mg_stats__moments(const double *x, size_t n, double *mean, double *m2);
+
+/* 1 when 0 < v < 1 (also rejects NaN). */
+static inline int mg_stats__open_unit(double v) { return v > 0.0 && v < 1.0; }
+
+#endif
