@@ -8,6 +8,8 @@
  * choosing a mock-up, using the algorithm's mem function, which depends only
  * on inputs equal on every rank.
  */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +59,11 @@ int mg_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int dcou
     memmove(dst, src, n);
     return MPI_SUCCESS;
   }
-  return PMPI_Sendrecv(src, scount, stype, 0, 0, dst, dcount, dtype, 0, 0, self_comm, MPI_STATUS_IGNORE);
+  /* A tag per copy: under MPI_THREAD_MULTIPLE two threads copying at once must
+   * not receive each other's message. 32767 is the smallest MPI_TAG_UB allowed. */
+  static atomic_uint seq;
+  int tag = (int)(atomic_fetch_add_explicit(&seq, 1, memory_order_relaxed) % 32768u);
+  return PMPI_Sendrecv(src, scount, stype, 0, tag, dst, dcount, dtype, 0, tag, self_comm, MPI_STATUS_IGNORE);
 }
 
 int mg_pack(const void *in, int count, MPI_Datatype dt, void *out, int outbytes) {
@@ -75,6 +81,11 @@ static _Thread_local struct {
   size_t cap;
 } pool;
 
+/* Frees a thread's pool buffer when the thread exits. */
+static pthread_key_t pool_key;
+static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
+static void pool_key_make(void) { pthread_key_create(&pool_key, free); }
+
 void *mg_scratch(size_t bytes) {
   if (bytes <= pool.cap) return pool.buf;
   size_t want = pool.cap ? pool.cap : 4096;
@@ -89,10 +100,13 @@ void *mg_scratch(size_t bytes) {
     return NULL;
   }
   pool.cap = want;
+  pthread_once(&pool_once, pool_key_make);
+  pthread_setspecific(pool_key, pool.buf);
   return pool.buf;
 }
 
 void mg_scratch_free(void) {
+  if (pool.buf) pthread_setspecific(pool_key, NULL);
   free(pool.buf);
   pool.buf = NULL;
   pool.cap = 0;

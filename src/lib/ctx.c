@@ -15,6 +15,7 @@
  * its error state with one PMPI_Allreduce, so either all ranks run with the
  * same configuration, or the run stops on all of them with one message.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,7 +90,7 @@ int mg_parse_force(const char *spec, int forced[MG_NCOLL], char *msg, size_t msg
 int mg_parse_size(const char *s, size_t *out) {
   char *end;
   errno = 0;
-  if (!s || !*s || *s == '-') return -1;
+  if (!s || !isdigit((unsigned char)*s)) return -1; /* no sign, no blanks */
   unsigned long long v = strtoull(s, &end, 10);
   if (errno || end == s) return -1;
   unsigned shift = 0;
@@ -100,7 +101,7 @@ int mg_parse_size(const char *s, size_t *out) {
   case 't': case 'T': shift = 40; end++; break;
   default: break;
   }
-  if (*end == 'i') end++;               /* accept KiB, MiB ... */
+  if (shift && *end == 'i') end++;      /* accept KiB, MiB ... */
   if (*end == 'B' || *end == 'b') end++;
   if (*end) return -1;
   if (shift && v > (UINT64_MAX >> shift)) return -1;
@@ -135,7 +136,7 @@ void mg_lib_init(int thread_level) {
     }
   }
   const char *smax = getenv("MPIGUIDE_SCRATCH_MAX");
-  if (smax) {
+  if (smax && *smax) {
     size_t v;
     if (mg_parse_size(smax, &v) != 0 || v > MG_SCRATCH_ABSURD)
       snprintf(warn, sizeof warn,
@@ -145,11 +146,14 @@ void mg_lib_init(int thread_level) {
       x->scratch_max = v;
   }
   const char *tr = getenv("MPIGUIDE_TRACE");
-  int trace_bad = 0;
+  int trace_bad = 0, trace_errno = 0;
   if (tr && *tr && rank == 0) { /* rank 0 writes the trace: check it can, now */
     int existed = access(tr, F_OK) == 0;
     FILE *f = fopen(tr, "a");
-    if (!f) trace_bad = 1;
+    if (!f) {
+      trace_bad = 1;
+      trace_errno = errno;
+    }
     else {
       fclose(f);
       if (!existed) unlink(tr);
@@ -182,27 +186,27 @@ void mg_lib_init(int thread_level) {
   if (have_trace && all[3]) {
     if (rank == 0)
       fprintf(stderr, "mpiguide: warning: MPIGUIDE_TRACE='%s' cannot be written (%s); no trace\n", tr,
-              strerror(EACCES));
+              strerror(trace_errno));
     have_trace = 0;
   }
   if (mg_core_init() != MPI_SUCCESS) {
     fprintf(stderr, "mpiguide: cannot set up (MPI_Comm_dup of MPI_COMM_SELF failed); pass-through\n");
     return;
   }
-  if (have_trace) {
+  if (have_trace) { /* a table that could not be allocated contributes no rows */
     x->trace_path = strdup(tr);
     x->trace = mg_trace_new();
   }
   int any_forced = 0;
   for (int i = 0; i < MG_NCOLL; i++) any_forced |= x->forced[i] != 0;
-  x->active = any_forced || x->trace != NULL;
+  x->active = any_forced || have_trace;
   x->initialized = 1;
 }
 
 void mg_lib_finalize(void) {
   mg_ctx *x = &mg_the_ctx;
   if (!x->initialized) return;
-  if (x->trace) {
+  if (x->trace_path) { /* collective: every rank takes part, table or not */
     mg_trace_write(x->trace, x->trace_path);
     mg_trace_free(x->trace);
     x->trace = NULL;

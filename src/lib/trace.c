@@ -108,7 +108,7 @@ void mg_trace_write(mg_trace *t, const char *path) {
 
   /* This rank's rows, compacted, each counted as one rank. */
   int n = 0;
-  mg_trace_rec *mine = malloc((t->n + 1) * sizeof *mine);
+  mg_trace_rec *mine = t ? malloc((t->n + 1) * sizeof *mine) : NULL;
   if (mine)
     for (size_t i = 0; i < t->cap; i++)
       if (t->slot[i].used) {

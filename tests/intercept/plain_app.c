@@ -1,0 +1,175 @@
+/*
+ * An ordinary MPI program that knows nothing of mpiguide: it includes only
+ * mpi.h and is linked only with the MPI library (the "linked" build of the
+ * same file puts libmpiguide before it). It calls each of the 9 intercepted
+ * collectives on MPI_COMM_WORLD, REPS times at each of the given element
+ * counts, and checks every result against values it computes itself.
+ *
+ *   plain_app [REPS [COUNT...]]      default: 3 repetitions of counts 1 37 2500
+ *
+ * Every call moves COUNT ints per block, so the message size mpiguide traces
+ * is 4*COUNT bytes for each collective (see MG_COLLECTIVES in registry.h),
+ * and each collective is called REPS times per count: run_preload.sh relies
+ * on both. Rooted collectives use root = repetition mod p.
+ *
+ * A failing MPI call aborts the job (a collective that failed on some ranks
+ * cannot be continued safely); a wrong value is reported (at most a few lines
+ * per rank), the remaining calls still run, and the program exits 1 after
+ * MPI_Finalize. On success rank 0 prints one "plain_app: OK" line.
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int rank, size, nerr;
+
+/* What rank r contributes at element i in repetition k (one-block collectives). */
+static int val(int r, int i, int k) { return (r + 1) * 1000 + i % 997 + 31 * k; }
+/* What rank r sends to rank q at element i in repetition k (per-pair collectives). */
+static int pair(int r, int q, int i, int k) { return r * 7919 + q * 211 + i % 503 + 17 * k; }
+
+static void check_rc(int rc, const char *what, int count) {
+  if (rc == MPI_SUCCESS) return;
+  char s[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, s, &len);
+  fprintf(stderr, "plain_app: rank %d: %s(count %d) returned error %d (%s); aborting\n", rank, what, count,
+          rc, s);
+  MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void check_val(const char *what, int count, int k, int i, int got, int want) {
+  if (got == want) return;
+  if (++nerr <= 5)
+    fprintf(stderr, "plain_app: rank %d: WRONG RESULT %s(count %d) repetition %d element %d: "
+            "got %d, want %d\n", rank, what, count, k, i, got, want);
+}
+
+static void run_count(int n, int k, int *a, int *b) {
+  const int p = size, root = k % p;
+  int rc;
+
+  /* Allgather: block q of the result is rank q's block. */
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k);
+  for (int i = 0; i < p * n; i++) b[i] = -1;
+  rc = MPI_Allgather(a, n, MPI_INT, b, n, MPI_INT, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Allgather", n);
+  for (int q = 0; q < p; q++)
+    for (int i = 0; i < n; i++) check_val("MPI_Allgather", n, k, q * n + i, b[q * n + i], val(q, i, k));
+
+  /* Allreduce (sum). */
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
+  rc = MPI_Allreduce(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Allreduce", n);
+  for (int i = 0; i < n; i++) {
+    int want = 0;
+    for (int q = 0; q < p; q++) want += val(q, i, k);
+    check_val("MPI_Allreduce", n, k, i, b[i], want);
+  }
+
+  /* Alltoall: block q of the result is what rank q sent to this rank. */
+  for (int q = 0; q < p; q++)
+    for (int i = 0; i < n; i++) a[q * n + i] = pair(rank, q, i, k), b[q * n + i] = -1;
+  rc = MPI_Alltoall(a, n, MPI_INT, b, n, MPI_INT, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Alltoall", n);
+  for (int q = 0; q < p; q++)
+    for (int i = 0; i < n; i++) check_val("MPI_Alltoall", n, k, q * n + i, b[q * n + i], pair(q, rank, i, k));
+
+  /* Bcast from root. */
+  for (int i = 0; i < n; i++) a[i] = rank == root ? val(root, i, k) : -1;
+  rc = MPI_Bcast(a, n, MPI_INT, root, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Bcast", n);
+  for (int i = 0; i < n; i++) check_val("MPI_Bcast", n, k, i, a[i], val(root, i, k));
+
+  /* Gather at root; non-roots' receive buffer must stay untouched. */
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k);
+  for (int i = 0; i < p * n; i++) b[i] = -1;
+  rc = MPI_Gather(a, n, MPI_INT, b, n, MPI_INT, root, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Gather", n);
+  for (int q = 0; q < p; q++)
+    for (int i = 0; i < n; i++)
+      check_val("MPI_Gather", n, k, q * n + i, b[q * n + i], rank == root ? val(q, i, k) : -1);
+
+  /* Reduce (sum) at root. */
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
+  rc = MPI_Reduce(a, b, n, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Reduce", n);
+  for (int i = 0; i < n; i++) {
+    int want = 0;
+    for (int q = 0; q < p; q++) want += val(q, i, k);
+    check_val("MPI_Reduce", n, k, i, b[i], rank == root ? want : -1);
+  }
+
+  /* Reduce_scatter_block (sum): this rank gets the sum of the blocks addressed to it. */
+  for (int q = 0; q < p; q++)
+    for (int i = 0; i < n; i++) a[q * n + i] = pair(rank, q, i, k);
+  for (int i = 0; i < n; i++) b[i] = -1;
+  rc = MPI_Reduce_scatter_block(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Reduce_scatter_block", n);
+  for (int i = 0; i < n; i++) {
+    int want = 0;
+    for (int q = 0; q < p; q++) want += pair(q, rank, i, k);
+    check_val("MPI_Reduce_scatter_block", n, k, i, b[i], want);
+  }
+
+  /* Scan (sum): inclusive prefix over ranks 0..rank. */
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
+  rc = MPI_Scan(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Scan", n);
+  for (int i = 0; i < n; i++) {
+    int want = 0;
+    for (int q = 0; q <= rank; q++) want += val(q, i, k);
+    check_val("MPI_Scan", n, k, i, b[i], want);
+  }
+
+  /* Scatter from root: block q goes to rank q. */
+  for (int q = 0; q < p; q++)
+    for (int i = 0; i < n; i++) a[q * n + i] = rank == root ? pair(root, q, i, k) : -1;
+  for (int i = 0; i < n; i++) b[i] = -1;
+  rc = MPI_Scatter(a, n, MPI_INT, b, n, MPI_INT, root, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Scatter", n);
+  for (int i = 0; i < n; i++) check_val("MPI_Scatter", n, k, i, b[i], pair(root, rank, i, k));
+}
+
+int main(int argc, char **argv) {
+  int reps = 3, counts[16] = {1, 37, 2500}, ncounts = 3;
+  if (argc > 1) reps = atoi(argv[1]);
+  if (argc > 2) {
+    ncounts = 0;
+    for (int i = 2; i < argc && ncounts < 16; i++) counts[ncounts++] = atoi(argv[i]);
+  }
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+
+  int maxn = 1;
+  for (int c = 0; c < ncounts; c++) maxn = counts[c] > maxn ? counts[c] : maxn;
+  int *a = malloc((size_t)size * (size_t)maxn * sizeof *a);
+  int *b = malloc((size_t)size * (size_t)maxn * sizeof *b);
+  if (!a || !b) {
+    fprintf(stderr, "plain_app: out of memory\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  for (int c = 0; c < ncounts; c++)
+    for (int k = 0; k < reps; k++) run_count(counts[c], k, a, b);
+  free(a);
+  free(b);
+
+  /* Rank 0 learns the other ranks' error counts by point-to-point messages, which mpiguide does
+   * not intercept, so the verdict does not depend on a collective under test. */
+  int total = nerr;
+  if (rank == 0)
+    for (int q = 1; q < size; q++) {
+      int e = 0;
+      MPI_Recv(&e, 1, MPI_INT, q, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      total += e;
+    }
+  else
+    MPI_Send(&nerr, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
+  if (nerr) fprintf(stderr, "plain_app: rank %d: %d WRONG RESULTS\n", rank, nerr);
+  if (rank == 0 && !total)
+    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 9 collectives)\n", size, reps, ncounts);
+  MPI_Finalize();
+  return nerr ? 1 : 0;
+}

@@ -1,0 +1,311 @@
+#!/usr/bin/env bash
+# Launches the unmodified MPI program plain_app (and its -lmpiguide twin) under
+# libmpiguide and checks, from the exit status, the messages and the
+# MPIGUIDE_TRACE file, that the library did what the environment asked for.
+#
+#   run_preload.sh MODE [ARGS...]
+#
+# Modes (NP is the number of processes):
+#   preload NP            plain app alone (must ignore MPIGUIDE_*), then LD_PRELOAD with
+#                         MPIGUIDE_ALG=$MG_SPEC + trace, then LD_PRELOAD with trace only
+#   linked NP             the -lmpiguide build: pass-through, then MPIGUIDE_ALG=$MG_SPEC + trace
+#   all_mockups NP        every mock-up of `mpiguide list --csv`, in rounds (round k forces
+#                         the k-th mock-up of every collective that has one)
+#   bad_alg VALUE LIST    MPIGUIDE_ALG=VALUE must stop the run with one message naming
+#                         MPIGUIDE_ALG and listing LIST: "collectives" or "algorithms:<coll>"
+#   bad_scratch VALUE     MPIGUIDE_SCRATCH_MAX=VALUE: one warning, default cap, run succeeds
+#   bad_trace PATH [WHY]  MPIGUIDE_TRACE=PATH unwritable: one warning (giving the reason WHY,
+#                         e.g. "No such file or directory"), run succeeds
+#   scratch_cap           MPIGUIDE_SCRATCH_MAX=0: mock-ups that need scratch fall back
+#                         (fallback scratch_cap, algorithm default), the others still run
+#   mismatch A B [REGEX]  MPMD, rank 0 with MPIGUIDE_ALG=A, rank 1 with B ("-" = unset):
+#                         the run stops with one message (matching REGEX, default
+#                         "different MPIGUIDE_ALG")
+#   mpmd_agree A B        MPMD with two spellings of the same configuration: the run succeeds
+#
+# Configuration (environment, set by tests/intercept/CMakeLists.txt):
+#   MG_FLAVOR=openmpi|mpich  MG_MPIEXEC  MG_MPIEXEC_FLAGS (words)  MG_LIB (libmpiguide.so)
+#   MG_APP (plain_app)  MG_APP_LINKED  MG_CLI (mpiguide command)  MG_WORKDIR (scratch dir)
+#   MG_SPEC (forced algorithms for preload/linked)  MG_TIMEOUT (seconds per launch, 120)
+#   MG_REPS, MG_COUNTS (plain_app arguments; default 3 and "1 37 2500")
+set -u
+
+MODE=${1:?usage: run_preload.sh MODE [ARGS...]}
+shift
+: "${MG_FLAVOR:?}" "${MG_MPIEXEC:?}" "${MG_LIB:?}" "${MG_APP:?}" "${MG_WORKDIR:?}"
+MG_MPIEXEC_FLAGS=${MG_MPIEXEC_FLAGS:-}
+# Mock-ups that need little scratch (2*p ints or none).
+SMALL_SPEC=allreduce=allreduce_as_reduce_bcast,bcast=bcast_as_allgatherv,gather=gather_as_gatherv
+SMALL_SPEC+=,scatter=scatter_as_scatterv
+MG_SPEC=${MG_SPEC:-$SMALL_SPEC}
+MG_TIMEOUT=${MG_TIMEOUT:-120}
+REPS=${MG_REPS:-3}
+read -r -a COUNTS <<<"${MG_COUNTS:-1 37 2500}"
+COLLS=(allgather allreduce alltoall bcast gather reduce reduce_scatter_block scan scatter)
+
+# Nothing from the caller's environment may steer the library.
+unset MPIGUIDE_ALG MPIGUIDE_TRACE MPIGUIDE_SCRATCH_MAX MPIGUIDE_PROFILE LD_PRELOAD
+rm -rf "$MG_WORKDIR" && mkdir -p "$MG_WORKDIR" || exit 1
+cd "$MG_WORKDIR" || exit 1
+
+FAILS=0
+ok() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+finish() {
+  if ((FAILS)); then echo "run_preload.sh $MODE: $FAILS check(s) failed (files in $MG_WORKDIR)"; exit 1; fi
+  echo "run_preload.sh $MODE: all checks passed"; exit 0
+}
+
+# ---- launching ----
+# cmd_start; cmd_ctx NP VAR=value... -- PROGRAM ARGS... [; cmd_ctx ...]; run NAME
+# Environment goes through the launcher's per-context options, so LD_PRELOAD reaches the
+# MPI processes only (not mpirun) and MPMD contexts can differ.
+CMD=()
+NCTX=0
+cmd_start() {
+  local flags
+  read -r -a flags <<<"$MG_MPIEXEC_FLAGS"
+  CMD=("$MG_MPIEXEC" "${flags[@]}")
+  NCTX=0
+}
+cmd_ctx() {
+  local np=$1
+  shift
+  ((NCTX++)) && CMD+=(":")
+  CMD+=(-n "$np")
+  while [[ $# -gt 0 && $1 != -- ]]; do
+    if [[ $MG_FLAVOR == openmpi ]]; then CMD+=(-x "$1"); else CMD+=(-env "${1%%=*}" "${1#*=}"); fi
+    shift
+  done
+  shift
+  CMD+=("$@")
+}
+RC=0
+run() { # run NAME: output in NAME.out / NAME.err, status in RC
+  local name=$1
+  echo "+ ${CMD[*]}"
+  timeout -k 10 "$MG_TIMEOUT" "${CMD[@]}" >"$name.out" 2>"$name.err"
+  RC=$?
+  sed 's/^/  | /' "$name.out" "$name.err" | head -40
+  if ((RC == 124 || RC == 137)); then fail "$name: no result after ${MG_TIMEOUT} s (hang?)"; fi
+}
+# The whole run in one go: plain app on NP ranks with the given VAR=value settings.
+run_app() { # run_app NAME APP NP VAR=value...
+  local name=$1 app=$2 np=$3
+  shift 3
+  cmd_start
+  cmd_ctx "$np" "$@" -- "$app" "$REPS" "${COUNTS[@]}"
+  run "$name"
+}
+
+expect_success() { # NAME: exit 0 and the app's OK line
+  if ((RC == 0)) && grep -q '^plain_app: OK' "$1.out"; then ok "$1: exit 0, results correct"
+  else fail "$1: expected success, got exit $RC"; fi
+}
+expect_stopped() { # NAME: non-zero exit, not a timeout, the app did not report success
+  if ((RC != 0 && RC != 124 && RC != 137)) && ! grep -q '^plain_app: OK' "$1.out"; then
+    ok "$1: stopped (exit $RC)"
+  else fail "$1: expected the run to stop with a non-zero status, got exit $RC"; fi
+}
+# Exactly one line of stdout+stderr matches the extended regex.
+expect_once() { # NAME REGEX WHAT
+  local n
+  n=$(cat "$1.out" "$1.err" | grep -cE -- "$2")
+  if ((n == 1)); then ok "$1: $3 (once)"; else fail "$1: expected $3 once, found $n times (regex: $2)"; fi
+}
+expect_none() { # NAME REGEX WHAT
+  if cat "$1.out" "$1.err" | grep -qE -- "$2"; then fail "$1: unexpected $3 (regex: $2)"
+  else ok "$1: no $3"; fi
+}
+
+# ---- the trace ----
+# rows FILE: "collective bytes algorithm calls ranks fallback" per data row ("-": no fallback).
+rows() {
+  awk -F, '/^#@/ { next }
+    !hdr { hdr = 1; if ($0 != "collective,bytes,algorithm,calls,ranks,fallback") print "BAD-HEADER " $0
+           next }
+    { print $1, $2, $3, $4, $5, ($6 == "" ? "-" : $6) }' "$1"
+}
+# The trace says: every call of COLL at every count ran ALG on all NP ranks, REPS calls each,
+# with fallback reason WHY ("-" for none), and nothing else happened for COLL.
+expect_coll() { # TRACE NP COLL ALG WHY
+  local tr=$1 np=$2 coll=$3 alg=$4 why=$5 c missing=0 n
+  for c in "${COUNTS[@]}"; do
+    if ! rows "$tr" | grep -qxF "$coll $((4 * c)) $alg $REPS $np $why"; then
+      missing=1
+      fail "$tr: no row '$coll,$((4 * c)),$alg,$REPS,$np,${why#-}'; rows for $coll:" \
+        "$(rows "$tr" | grep "^$coll " | tr '\n' ';')"
+    fi
+  done
+  n=$(rows "$tr" | grep -c "^$coll ")
+  if ((n != ${#COUNTS[@]})); then
+    fail "$tr: $n rows for $coll, want ${#COUNTS[@]}: $(rows "$tr" | grep "^$coll " | tr '\n' ';')"
+  elif ((!missing)); then
+    ok "$tr: $coll ran $alg${why/#-/} on $np ranks, $REPS calls per size"
+  fi
+}
+expect_trace_meta() { # TRACE KEY VALUE
+  if grep -qxF "#@$2=$3" "$1"; then ok "$1: #@$2=$3"; else fail "$1: no line '#@$2=$3'"; fi
+}
+# The algorithm SPEC forces for COLL, or "default".
+spec_alg() { # SPEC COLL
+  local item a=default
+  IFS=, read -r -a _items <<<"$1"
+  for item in "${_items[@]}"; do [[ ${item%%=*} == "$2" ]] && a=${item#*=}; done
+  echo "$a"
+}
+# Checks a trace written under SPEC at NP ranks: forced collectives ran their mock-up,
+# the others ran default.
+expect_spec() { # TRACE NP SPEC
+  local tr=$1 np=$2 spec=$3 coll
+  if [[ ! -s $tr ]]; then fail "no trace file $tr"; return; fi
+  if rows "$tr" | grep -q '^BAD-HEADER'; then fail "$tr: bad CSV header: $(rows "$tr" | grep BAD-HEADER)"; fi
+  expect_trace_meta "$tr" mpiguide_trace 1
+  expect_trace_meta "$tr" nprocs "$np"
+  expect_trace_meta "$tr" MPIGUIDE_ALG "$spec"
+  for coll in "${COLLS[@]}"; do expect_coll "$tr" "$np" "$coll" "$(spec_alg "$spec" "$coll")" -; done
+  [[ -e $tr.tmp ]] && fail "$tr.tmp left behind"
+}
+
+needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
+
+case $MODE in
+preload)
+  NP=${1:?NP}
+  if needed "$MG_APP" | grep -q mpiguide; then
+    fail "$MG_APP is linked with libmpiguide: $(needed "$MG_APP" | tr '\n' ' ')"
+  else ok "$(basename "$MG_APP") does not depend on libmpiguide"; fi
+  # Without the library the variables must do nothing (proves the app is really plain).
+  run_app alone "$MG_APP" "$NP" "MPIGUIDE_ALG=$MG_SPEC" "MPIGUIDE_TRACE=$PWD/alone.csv"
+  expect_success alone
+  if [[ -e alone.csv ]]; then fail "alone: a trace was written without libmpiguide"
+  else ok "alone: no trace"; fi
+  run_app forced "$MG_APP" "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$MG_SPEC" "MPIGUIDE_TRACE=$PWD/forced.csv"
+  expect_success forced
+  expect_none forced 'mpiguide:' "mpiguide message"
+  expect_spec forced.csv "$NP" "$MG_SPEC"
+  run_app traced "$MG_APP" "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_TRACE=$PWD/traced.csv"
+  expect_success traced
+  expect_spec traced.csv "$NP" ""
+  ;;
+linked)
+  NP=${1:?NP}
+  : "${MG_APP_LINKED:?}"
+  # libmpiguide must come before the MPI library, or the MPI library's symbols win.
+  guide=$(needed "$MG_APP_LINKED" | grep -n 'libmpiguide' | head -1 | cut -d: -f1)
+  mpi=$(needed "$MG_APP_LINKED" | grep -nE '^libmpi(ch)?[._]' | head -1 | cut -d: -f1)
+  if [[ -n $guide && -n $mpi ]] && ((guide < mpi)); then ok "libmpiguide is NEEDED before the MPI library"
+  else fail "libmpiguide must be NEEDED before the MPI library: $(needed "$MG_APP_LINKED" | tr '\n' ' ')"; fi
+  run_app passthrough "$MG_APP_LINKED" "$NP"
+  expect_success passthrough
+  expect_none passthrough 'mpiguide:' "mpiguide message"
+  run_app forced "$MG_APP_LINKED" "$NP" "MPIGUIDE_ALG=$MG_SPEC" "MPIGUIDE_TRACE=$PWD/forced.csv"
+  expect_success forced
+  expect_spec forced.csv "$NP" "$MG_SPEC"
+  ;;
+all_mockups)
+  NP=${1:?NP}
+  : "${MG_CLI:?}"
+  # algs[coll] = its mock-ups in registry order, from `mpiguide list --csv`.
+  declare -A algs
+  while IFS=, read -r coll alg _; do
+    [[ $coll == collective || $alg == default ]] && continue
+    algs[$coll]+="$alg "
+  done < <("$MG_CLI" list --csv)
+  ((${#algs[@]} == ${#COLLS[@]})) ||
+    fail "mpiguide list --csv: mock-ups for ${#algs[@]} collectives, want ${#COLLS[@]}"
+  for round in 1 2 3 4 5 6 7; do
+    spec=""
+    for coll in "${COLLS[@]}"; do
+      read -r -a list <<<"${algs[$coll]:-}"
+      ((${#list[@]} >= round)) && spec+="${spec:+,}$coll=${list[round - 1]}"
+    done
+    [[ -z $spec ]] && break
+    echo "round $round: $spec"
+    run_app "round$round" "$MG_APP" "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$spec" \
+      "MPIGUIDE_TRACE=$PWD/round$round.csv"
+    expect_success "round$round"
+    expect_spec "round$round.csv" "$NP" "$spec"
+  done
+  ;;
+bad_alg)
+  VALUE=${1?VALUE} LIST=${2:?LIST}
+  run_app bad "$MG_APP" 2 "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$VALUE"
+  expect_stopped bad
+  quoted=$(printf '%s' "$VALUE" | sed 's/[][\.*^$+?(){}|]/\\&/g')
+  expect_once bad "mpiguide: MPIGUIDE_ALG='$quoted'" "error naming MPIGUIDE_ALG and quoting the value"
+  # The message lists every valid name, so the user can fix the setting from it.
+  if [[ $LIST == collectives ]]; then names=("${COLLS[@]}"); re="valid collectives:"
+  else
+    coll=${LIST#algorithms:}
+    names=(default)
+    while IFS=, read -r c a _; do
+      [[ $c == "$coll" && $a != default ]] && names+=("$a")
+    done < <("${MG_CLI:?}" list --csv)
+    re="valid for $coll:"
+  fi
+  for nm in "${names[@]}"; do re+=".* $nm"; done
+  expect_once bad "$re" "list of valid names (${names[*]})"
+  expect_once bad 'stopping the run' "'stopping the run'"
+  ;;
+bad_scratch)
+  VALUE=${1?VALUE}
+  run_app warned "$MG_APP" 2 "LD_PRELOAD=$MG_LIB" "MPIGUIDE_SCRATCH_MAX=$VALUE" "MPIGUIDE_ALG=$MG_SPEC" \
+    "MPIGUIDE_TRACE=$PWD/warned.csv"
+  expect_success warned
+  expect_once warned "mpiguide: warning: MPIGUIDE_SCRATCH_MAX=" "warning naming MPIGUIDE_SCRATCH_MAX"
+  expect_trace_meta warned.csv scratch_max $((64 << 20))
+  expect_spec warned.csv 2 "$MG_SPEC"
+  ;;
+bad_trace)
+  TRACE=${1:?PATH} REASON=${2:-}
+  run_app untraced "$MG_APP" 2 "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$MG_SPEC" "MPIGUIDE_TRACE=$TRACE"
+  expect_success untraced
+  expect_once untraced "mpiguide: warning: MPIGUIDE_TRACE='$TRACE'" "warning naming MPIGUIDE_TRACE"
+  [[ -n $REASON ]] && expect_once untraced "MPIGUIDE_TRACE='$TRACE'.*$REASON" "the reason '$REASON'"
+  expect_none untraced 'Segmentation|signal|core dumped|Aborted' "crash"
+  ;;
+scratch_cap)
+  # Cap 0: every mock-up with a scratch formula falls back; allreduce_as_reduce_bcast needs none.
+  spec=$SMALL_SPEC
+  run_app capped "$MG_APP" 2 "LD_PRELOAD=$MG_LIB" "MPIGUIDE_SCRATCH_MAX=0" "MPIGUIDE_ALG=$spec" \
+    "MPIGUIDE_TRACE=$PWD/capped.csv"
+  expect_success capped
+  expect_none capped 'mpiguide:' "mpiguide message"
+  expect_trace_meta capped.csv scratch_max 0
+  expect_coll capped.csv 2 allreduce allreduce_as_reduce_bcast -
+  for coll in bcast gather scatter; do expect_coll capped.csv 2 "$coll" default scratch_cap; done
+  for coll in allgather alltoall reduce reduce_scatter_block scan; do
+    expect_coll capped.csv 2 "$coll" default -
+  done
+  # A cap well above 2*p ints lets the same mock-ups run.
+  run_app roomy "$MG_APP" 2 "LD_PRELOAD=$MG_LIB" "MPIGUIDE_SCRATCH_MAX=4K" "MPIGUIDE_ALG=$spec" \
+    "MPIGUIDE_TRACE=$PWD/roomy.csv"
+  expect_success roomy
+  expect_trace_meta roomy.csv scratch_max 4096
+  expect_spec roomy.csv 2 "$spec"
+  ;;
+mismatch | mpmd_agree)
+  A=${1:?A} B=${2:?B}
+  envA=("LD_PRELOAD=$MG_LIB") envB=("LD_PRELOAD=$MG_LIB")
+  [[ $A != - ]] && envA+=("MPIGUIDE_ALG=$A")
+  [[ $B != - ]] && envB+=("MPIGUIDE_ALG=$B")
+  cmd_start
+  cmd_ctx 1 "${envA[@]}" -- "$MG_APP" "$REPS" "${COUNTS[@]}"
+  cmd_ctx 1 "${envB[@]}" -- "$MG_APP" "$REPS" "${COUNTS[@]}"
+  run mpmd
+  if [[ $MODE == mismatch ]]; then
+    expect_stopped mpmd
+    expect_once mpmd "${3:-different MPIGUIDE_ALG}" "message '${3:-different MPIGUIDE_ALG}'"
+    expect_once mpmd 'stopping the run' "'stopping the run'"
+  else
+    expect_success mpmd
+    expect_none mpmd 'mpiguide:' "mpiguide message"
+  fi
+  ;;
+*)
+  echo "run_preload.sh: unknown mode '$MODE'" >&2
+  exit 2
+  ;;
+esac
+finish
