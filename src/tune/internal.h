@@ -1,0 +1,90 @@
+/*
+ * Internals shared by the files of src/tune/: the profile structure, the
+ * diagnostics list, a growable string, line splitting and token quoting.
+ */
+#ifndef MG_TUNE_INTERNAL_H
+#define MG_TUNE_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "tune/profile.h"
+
+/* A slice of process counts np_lo..np_hi of one collective, pointing at the
+ * ranges of the group that decides there (the narrowest enclosing np selector). */
+typedef struct mg_prof_npmap {
+  int np_lo, np_hi;
+  int first, n; /* into ranges[] */
+} mg_prof_npmap;
+
+struct mg_profile {
+  mg_profile_rule *rules; /* canonical order once built */
+  int nrules, cap;
+  char **files; /* source names of rules, for diagnostics */
+  int nfiles;
+  char **preamble;
+  int npreamble;
+  /* the index, valid when built */
+  int built;
+  mg_profile_range *ranges; /* parallel to rules */
+  mg_prof_npmap *npmap;
+  int nnpmap;
+  int npmap_first[MG_NCOLL + 1]; /* npmap slice of each collective */
+  uint64_t hash;
+};
+
+/* Append a problem ("file" may be NULL). Returns status, for `return mg_prof_diag(...)`. */
+int mg_prof_diag(mg_profile_diags *d, const char *file, int line, int status, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* Append a rule with its origin; no checks beyond mg_profile_add's. */
+int mg_prof_add_at(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int alg,
+                   const char *comment, int file, int line);
+/* Index of `name` in p->files, adding it; -1 out of memory. */
+int mg_prof_file_index(mg_profile *p, const char *name);
+void mg_prof_sort(mg_profile *p);
+/* A size range as the format spells it: "1K-64K", "1M-*", "*". */
+void mg_prof_fmt_range(size_t lo, size_t hi, char *buf, size_t size);
+void mg_prof_unbuild(mg_profile *p);
+
+/* A growable NUL-terminated string; on allocation failure `failed` is set and
+ * further appends are ignored. */
+typedef struct mg_prof_str {
+  char *s;
+  size_t len, cap;
+  int failed;
+} mg_prof_str;
+void mg_prof_str_add(mg_prof_str *b, const char *s, size_t n);
+void mg_prof_str_addf(mg_prof_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mg_prof_str_vaddf(mg_prof_str *b, const char *fmt, va_list ap);
+
+/* Copy a token for a message: at most 40 characters, non-printable bytes as
+ * '?', "..." when cut. */
+const char *mg_prof_quote(const char *s, size_t n, char *buf, size_t size);
+
+/* Line iteration over buf[0..len), for pos < len: sets *line and *n (without
+ * '\n' and a final '\r') and returns the offset of the next line. */
+size_t mg_prof_next_line(const char *buf, size_t len, size_t pos, const char **line, size_t *n);
+
+/* Split a NUL-terminated line in place into whitespace-separated tokens
+ * before a '#'; *comment is what follows the '#', trimmed (NULL if none).
+ * Stores up to `max` tokens, returns how many there are in all. */
+int mg_prof_split(char *line, char **tok, int max, char **comment);
+
+/* Decimal digits (all of s) into *v, at most `max`: 0; -1 not all digits or
+ * empty; -2 above max. */
+int mg_prof_digits(const char *s, size_t n, unsigned long long max, unsigned long long *v);
+
+/* A NUL-terminated copy of a line, in a buffer reused across lines. 0, or -1
+ * out of memory. */
+typedef struct mg_prof_linebuf {
+  char *s;
+  size_t cap;
+} mg_prof_linebuf;
+int mg_prof_linebuf_set(mg_prof_linebuf *b, const char *line, size_t n);
+
+/* Read a whole file (at most MG_PROF_FILE_MAX bytes). MG_PROFILE_OK or a
+ * status, with a diagnostic appended. */
+#define MG_PROF_FILE_MAX ((size_t)64 << 20)
+int mg_prof_read_file(const char *path, char **buf, size_t *len, mg_profile_diags *d);
+
+#endif

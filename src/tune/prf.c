@@ -1,0 +1,373 @@
+/*
+ * Import of PGMPITuneLib profiles (*.prf), as that library's reader expects
+ * them (docs/profile.md, "PGMPITuneLib profiles"): one collective and one
+ * process count per file, lines in this order, '#' comments anywhere:
+ *
+ *     MPI_Allgather                 the collective's MPI name
+ *     4                             the process count
+ *     3                             how many mock-ups follow
+ *     1 allgather_as_allreduce      <id> <mock-up name>, that many lines
+ *     ...
+ *     4                             how many ranges follow
+ *     16 16 1                       <first byte> <last byte> <id>, both included
+ *     ...
+ *
+ * PGMPITuneLib's names are mapped to the registry's (its reducescatterblock_*
+ * are our reduce_scatter_block_*); a name the registry lacks is an error.
+ * Stricter than the original reader, which ignores what it cannot parse:
+ * every line is checked and every problem reported. Blank lines are skipped.
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "tune/internal.h"
+
+typedef struct prf {
+  mg_profile *p;
+  mg_profile_diags *d;
+  const char *file;
+  int fidx;
+  int line;
+  int first;
+} prf;
+
+static void note(prf *r, int st) {
+  if (r->first == MG_PROFILE_OK) r->first = st;
+}
+#define ERR(st, ...) note(r, mg_prof_diag(r->d, r->file, r->line, MG_PROFILE_##st, __VA_ARGS__))
+#define Q(tok, buf) mg_prof_quote((tok), strlen(tok), (buf), sizeof(buf))
+
+/* The mock-up list: PGMPITuneLib id -> registry index (-1 unknown, already reported). */
+typedef struct mockup {
+  unsigned long long id;
+  int alg;
+  int line;
+} mockup;
+
+/* Our name of a PGMPITuneLib mock-up. */
+static void map_name(const char *name, char *buf, size_t size) {
+  static const char old[] = "reducescatterblock_";
+  if (strncmp(name, old, sizeof old - 1) == 0)
+    snprintf(buf, size, "reduce_scatter_block_%s", name + sizeof old - 1);
+  else
+    snprintf(buf, size, "%s", name);
+}
+
+static int number(prf *r, const char *tok, unsigned long long max, unsigned long long *v, const char *what,
+                  int status) {
+  char q[64];
+  int e = mg_prof_digits(tok, strlen(tok), max, v);
+  if (e == 0) return 0;
+  if (tok[0] == '-')
+    note(r,
+         mg_prof_diag(r->d, r->file, r->line, status, "bad %s '%s': must not be negative", what, Q(tok, q)));
+  else if (e == -2)
+    note(r, mg_prof_diag(r->d, r->file, r->line, status, "bad %s '%s': too large (at most %llu)", what,
+                         Q(tok, q), max));
+  else
+    note(r, mg_prof_diag(r->d, r->file, r->line, status, "bad %s '%s': expected a whole number", what,
+                         Q(tok, q)));
+  return -1;
+}
+
+/* Check the number of fields: `want` tokens, `shape` for the message. */
+static int fields(prf *r, int ntok, char **tok, int want, const char *shape) {
+  char q[64];
+  if (ntok < want) {
+    ERR(SYNTAX, "expected '%s', found %d field%s", shape, ntok, ntok == 1 ? "" : "s");
+    return -1;
+  }
+  if (ntok > want) {
+    ERR(SYNTAX, "unexpected '%s' after '%s'; start a comment with '#'", Q(tok[want], q), shape);
+    return -1;
+  }
+  return 0;
+}
+
+enum { S_COLL, S_NP, S_NALG, S_ALG, S_NRANGE, S_RANGE, S_DONE, S_STOP };
+#define MAXTOK 8
+#define PRF_MAX_MOCKUPS 4096
+#define PRF_MAX_RANGES 10000000
+
+static int parse_into(mg_profile *p, const char *buf, size_t len, const char *name, mg_profile_diags *d) {
+  prf rd = {0}, *r = &rd;
+  mg_prof_linebuf lb = {0};
+  mockup *mk = NULL;
+  int state = S_COLL, coll = -1, np = 0, nmk = 0, ranges_line = 0;
+  unsigned long long want_mk = 0, want_ranges = 0, nranges = 0;
+  char q[64];
+  r->p = p;
+  r->d = d;
+  r->file = name ? name : "<buffer>";
+  r->first = MG_PROFILE_OK;
+  if ((r->fidx = mg_prof_file_index(p, r->file)) < 0)
+    return mg_prof_diag(d, r->file, 0, MG_PROFILE_NOMEM, "out of memory");
+  if (!buf) len = 0;
+  for (size_t pos = 0; pos < len && state != S_STOP;) {
+    const char *line;
+    size_t n;
+    char *tok[MAXTOK], *comment;
+    unsigned long long v;
+    pos = mg_prof_next_line(buf, len, pos, &line, &n);
+    if (r->line == INT_MAX) {
+      ERR(SYNTAX, "more than %d lines: this is not a profile", INT_MAX - 1);
+      break;
+    }
+    r->line++;
+    if (memchr(line, '\0', n)) {
+      ERR(SYNTAX, "the line contains a NUL byte: is this a text file?");
+      continue;
+    }
+    if (mg_prof_linebuf_set(&lb, line, n)) {
+      ERR(NOMEM, "out of memory");
+      break;
+    }
+    int ntok = mg_prof_split(lb.s, tok, MAXTOK, &comment);
+    if (ntok == 0) continue; /* blank or comment */
+    switch (state) {
+    case S_COLL:
+      state = S_NP;
+      if (strcmp(tok[0], MG_PROFILE_MAGIC) == 0) {
+        ERR(SYNTAX, "this is an mpiguide profile, not a PGMPITuneLib one: give it a name not ending in .prf");
+        state = S_STOP;
+        break;
+      }
+      if (fields(r, ntok, tok, 1, "<MPI collective name>")) break;
+      for (int c = 0; c < MG_NCOLL && coll < 0; c++)
+        if (strcasecmp(tok[0], mg_colls[c].mpi_name) == 0) coll = c;
+      if (coll < 0) {
+        mg_prof_str v2 = {0};
+        for (int c = 0; c < MG_NCOLL; c++) mg_prof_str_addf(&v2, "%s%s", c ? " " : "", mg_colls[c].mpi_name);
+        ERR(COLL, "unknown collective '%s'; mpiguide tunes: %s", Q(tok[0], q), v2.s ? v2.s : "");
+        free(v2.s);
+      }
+      break;
+    case S_NP:
+      state = S_NALG;
+      if (fields(r, ntok, tok, 1, "<process count>")) break;
+      if (number(r, tok[0], 2147483647ULL, &v, "process count", MG_PROFILE_NP) == 0) {
+        if (v == 0)
+          ERR(NP, "bad process count '0': must be at least 1");
+        else
+          np = (int)v;
+      }
+      break;
+    case S_NALG:
+      if (fields(r, ntok, tok, 1, "<number of mock-ups>") ||
+          number(r, tok[0], PRF_MAX_MOCKUPS, &want_mk, "number of mock-ups", MG_PROFILE_SYNTAX)) {
+        ERR(SYNTAX, "cannot read the rest of the file without the number of mock-ups");
+        state = S_STOP;
+        break;
+      }
+      if (want_mk == 0) {
+        ERR(SYNTAX, "no mock-ups: a .prf profile lists at least one '<id> <mock-up name>'");
+        state = S_STOP;
+        break;
+      }
+      if (!(mk = malloc((size_t)want_mk * sizeof *mk))) {
+        ERR(NOMEM, "out of memory");
+        state = S_STOP;
+        break;
+      }
+      state = S_ALG;
+      break;
+    case S_ALG: {
+      if (!fields(r, ntok, tok, 2, "<id> <mock-up name>") &&
+          number(r, tok[0], ~0ULL, &v, "mock-up id", MG_PROFILE_SYNTAX) == 0) {
+        int alg = -2, dup = 0;
+        for (int i = 0; i < nmk; i++)
+          if (mk[i].id == v) {
+            ERR(SYNTAX, "mock-up id %llu is listed twice (also at line %d); give each mock-up its own id", v,
+                mk[i].line);
+            dup = 1;
+          }
+        if (!dup && coll >= 0) {
+          char ours[256];
+          map_name(tok[1], ours, sizeof ours);
+          alg = mg_alg_find((mg_coll)coll, ours);
+          if (alg < 0) {
+            mg_prof_str v2 = {0};
+            mg_prof_str_addf(&v2, "default");
+            for (int i = 1; i < mg_colls[coll].nalgs; i++)
+              mg_prof_str_addf(&v2, " %s", mg_colls[coll].algs[i].name);
+            ERR(ALG, "unknown mock-up '%s' for %s: mpiguide has no such algorithm; valid: %s", Q(tok[1], q),
+                mg_colls[coll].mpi_name, v2.s ? v2.s : "");
+            free(v2.s);
+            alg = -1;
+          }
+        }
+        if (!dup) mk[nmk++] = (mockup){v, alg, r->line};
+      }
+      if (--want_mk == 0) state = S_NRANGE;
+      break;
+    }
+    case S_NRANGE:
+      if (fields(r, ntok, tok, 1, "<number of ranges>") ||
+          number(r, tok[0], PRF_MAX_RANGES, &want_ranges, "number of ranges", MG_PROFILE_SYNTAX)) {
+        ERR(SYNTAX, "cannot read the rest of the file without the number of ranges");
+        state = S_STOP;
+        break;
+      }
+      if (want_ranges == 0) {
+        ERR(SYNTAX, "no ranges: a .prf profile has at least one '<first byte> <last byte> <id>'");
+        state = S_STOP;
+        break;
+      }
+      ranges_line = r->line;
+      state = S_RANGE;
+      break;
+    case S_RANGE: {
+      unsigned long long lo, hi, id;
+      nranges++;
+      if (nranges == want_ranges) state = S_DONE;
+      if (fields(r, ntok, tok, 3, "<first byte> <last byte> <mock-up id>")) break;
+      int bad = number(r, tok[0], SIZE_MAX, &lo, "message size", MG_PROFILE_SIZE);
+      bad |= number(r, tok[1], SIZE_MAX, &hi, "message size", MG_PROFILE_SIZE);
+      bad |= number(r, tok[2], ~0ULL, &id, "mock-up id", MG_PROFILE_SYNTAX);
+      if (bad) break;
+      if (lo > hi) {
+        ERR(SIZE, "empty size range %llu-%llu: the first byte is above the last one", lo, hi);
+        break;
+      }
+      int k = -1;
+      for (int i = 0; i < nmk && k < 0; i++)
+        if (mk[i].id == id) k = i;
+      if (k < 0) {
+        ERR(ALG, "mock-up id %llu is not in the list of mock-ups; add '%llu <mock-up name>' there", id, id);
+        break;
+      }
+      if (mk[k].alg < 0 || coll < 0 || np < 1) break; /* reported already */
+      if (mg_prof_add_at(p, (mg_coll)coll, np, np, (size_t)lo, (size_t)hi, mk[k].alg, NULL, r->fidx, r->line))
+        ERR(NOMEM, "out of memory");
+      break;
+    }
+    case S_DONE:
+      ERR(SYNTAX,
+          "unexpected '%s' after the last range: line %d announces %llu range%s; raise that count or "
+          "delete this line",
+          Q(tok[0], q), ranges_line, want_ranges, want_ranges == 1 ? "" : "s");
+      state = S_STOP; /* one message for the whole tail */
+      break;
+    }
+  }
+  if (state != S_DONE && state != S_STOP) {
+    static const char *const what[] = {[S_COLL] = "the MPI collective name (e.g. MPI_Allreduce)",
+                                       [S_NP] = "the process count",
+                                       [S_NALG] = "the number of mock-ups",
+                                       [S_ALG] = "more '<id> <mock-up name>' lines",
+                                       [S_NRANGE] = "the number of ranges",
+                                       [S_RANGE] = "more '<first byte> <last byte> <id>' lines"};
+    if (r->line == 0) r->line = 1;
+    if (state == S_RANGE)
+      ERR(SYNTAX, "unexpected end of file: line %d announces %llu ranges, found %llu", ranges_line,
+          want_ranges, nranges);
+    else
+      ERR(SYNTAX, "unexpected end of file: expected %s", what[state]);
+  }
+  free(mk);
+  free(lb.s);
+  return r->first;
+}
+
+/* Build and hand out, or reject. */
+static int finish(mg_profile *p, int first, mg_profile **out, mg_profile_diags *d) {
+  int st = mg_profile_build(p, d);
+  if (first == MG_PROFILE_OK) first = st;
+  if (first != MG_PROFILE_OK) {
+    mg_profile_free(p);
+    return first;
+  }
+  *out = p;
+  return MG_PROFILE_OK;
+}
+
+static int preamble(mg_profile *p, const char *name) {
+  mg_prof_str s = {0};
+  mg_prof_str_addf(&s, "imported from PGMPITuneLib profile %s", name);
+  int st = s.failed ? MG_PROFILE_NOMEM : mg_profile_add_preamble(p, s.s);
+  free(s.s);
+  return st;
+}
+
+int mg_profile_parse_prf(const char *buf, size_t len, const char *name, mg_profile **out,
+                         mg_profile_diags *d) {
+  *out = NULL;
+  mg_profile *p = mg_profile_new();
+  if (!p || preamble(p, name ? name : "<buffer>") != MG_PROFILE_OK) {
+    mg_profile_free(p);
+    return mg_prof_diag(d, name, 0, MG_PROFILE_NOMEM, "out of memory");
+  }
+  return finish(p, parse_into(p, buf, len, name, d), out, d);
+}
+
+static int import_file(mg_profile *p, const char *path, mg_profile_diags *d) {
+  char *buf;
+  size_t len;
+  int st = mg_prof_read_file(path, &buf, &len, d);
+  if (st != MG_PROFILE_OK) return st;
+  st = preamble(p, path);
+  if (st != MG_PROFILE_OK)
+    st = mg_prof_diag(d, path, 0, st, "out of memory");
+  else
+    st = parse_into(p, buf, len, path, d);
+  free(buf);
+  return st;
+}
+
+static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int mg_profile_import_prf(const char *path, mg_profile **out, mg_profile_diags *d) {
+  struct stat st;
+  *out = NULL;
+  mg_profile *p = mg_profile_new();
+  if (!p) return mg_prof_diag(d, path, 0, MG_PROFILE_NOMEM, "out of memory");
+  if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) return finish(p, import_file(p, path, d), out, d);
+
+  DIR *dir = opendir(path);
+  if (!dir) {
+    mg_profile_free(p);
+    return mg_prof_diag(d, path, 0, MG_PROFILE_IO, "cannot open the directory");
+  }
+  char **names = NULL;
+  int n = 0, cap = 0, first = MG_PROFILE_OK;
+  struct dirent *e;
+  while ((e = readdir(dir)) != NULL) {
+    size_t l = strlen(e->d_name);
+    if (l < 5 || strcmp(e->d_name + l - 4, ".prf") != 0) continue;
+    if (n == cap) {
+      cap = cap ? 2 * cap : 16;
+      char **v = realloc(names, (size_t)cap * sizeof *v);
+      if (!v) break;
+      names = v;
+    }
+    if (n < cap && (names[n] = strdup(e->d_name))) n++;
+  }
+  closedir(dir);
+  if (n > 1) qsort(names, (size_t)n, sizeof *names, name_cmp);
+  if (n == 0)
+    first = mg_prof_diag(d, path, 0, MG_PROFILE_IO,
+                         "no *.prf files in this directory; give a PGMPITuneLib profile directory or an "
+                         "mpiguide profile file");
+  for (int i = 0; i < n; i++) {
+    size_t lp = strlen(path), ln = strlen(names[i]);
+    char *full = malloc(lp + ln + 2);
+    int s;
+    if (!full)
+      s = mg_prof_diag(d, path, 0, MG_PROFILE_NOMEM, "out of memory");
+    else {
+      memcpy(full, path, lp);
+      if (lp == 0 || path[lp - 1] != '/') full[lp++] = '/';
+      memcpy(full + lp, names[i], ln + 1);
+      s = import_file(p, full, d);
+      free(full);
+    }
+    if (first == MG_PROFILE_OK) first = s;
+    free(names[i]);
+  }
+  free(names);
+  return finish(p, first, out, d);
+}

@@ -1,0 +1,485 @@
+/*
+ * The in-memory profile: rules as given, and once built an index for the
+ * per-call lookup.
+ *
+ * Building sorts the rules canonically (collective, np_lo, np_hi descending,
+ * lo), so each (collective, np selector) group is a run of rules sorted by
+ * size; checks that a group's size ranges are disjoint and that the np
+ * selectors of a collective are disjoint or nested; then flattens the nested
+ * selectors into disjoint process-count slices, each pointing at the ranges of
+ * the narrowest selector that contains it. A lookup is two binary searches:
+ * the slice of the process count, then the range of the size.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tune/internal.h"
+
+mg_profile *mg_profile_new(void) {
+  mg_profile *p = calloc(1, sizeof *p);
+  if (p) mg_profile_build(p, NULL); /* empty: indexed and hashed */
+  return p;
+}
+
+void mg_prof_unbuild(mg_profile *p) {
+  free(p->ranges);
+  free(p->npmap);
+  p->ranges = NULL;
+  p->npmap = NULL;
+  p->nnpmap = 0;
+  memset(p->npmap_first, 0, sizeof p->npmap_first);
+  p->built = 0;
+  p->hash = 0;
+}
+
+void mg_profile_free(mg_profile *p) {
+  if (!p) return;
+  mg_prof_unbuild(p);
+  for (int i = 0; i < p->nrules; i++) free(p->rules[i].comment);
+  free(p->rules);
+  for (int i = 0; i < p->nfiles; i++) free(p->files[i]);
+  free(p->files);
+  for (int i = 0; i < p->npreamble; i++) free(p->preamble[i]);
+  free(p->preamble);
+  free(p);
+}
+
+/* The blanks the reader trims around comments. */
+static int blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'; }
+
+/* A copy of s with line breaks as spaces and blanks trimmed (both ends if
+ * `lead`, else the end only), as the reader would give it back. */
+static char *clean_copy(const char *s, int lead) {
+  while (lead && blank(*s)) s++;
+  size_t n = strlen(s);
+  while (n > 0 && blank(s[n - 1])) n--;
+  char *c = malloc(n + 1);
+  if (!c) return NULL;
+  for (size_t i = 0; i < n; i++) c[i] = (s[i] == '\n' || s[i] == '\r') ? ' ' : s[i];
+  c[n] = '\0';
+  return c;
+}
+
+int mg_prof_add_at(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int alg,
+                   const char *comment, int file, int line) {
+  if (!p || (int)coll < 0 || coll >= MG_NCOLL || alg < 0 || alg >= mg_colls[coll].nalgs || np_lo < 1 ||
+      np_lo > np_hi || lo > hi)
+    return MG_PROFILE_INVALID;
+  if (p->nrules == p->cap) {
+    int cap = p->cap ? 2 * p->cap : 16;
+    mg_profile_rule *r = realloc(p->rules, (size_t)cap * sizeof *r);
+    if (!r) return MG_PROFILE_NOMEM;
+    p->rules = r;
+    p->cap = cap;
+  }
+  char *c = NULL;
+  if (comment && *comment && !(c = clean_copy(comment, 1))) return MG_PROFILE_NOMEM;
+  if (c && !*c) {
+    free(c);
+    c = NULL;
+  }
+  mg_prof_unbuild(p);
+  p->rules[p->nrules++] = (mg_profile_rule){coll, np_lo, np_hi, lo, hi, alg, c, file, line};
+  return MG_PROFILE_OK;
+}
+
+int mg_profile_add(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int alg,
+                   const char *comment) {
+  return mg_prof_add_at(p, coll, np_lo, np_hi, lo, hi, alg, comment, -1, 0);
+}
+
+int mg_profile_add_preamble(mg_profile *p, const char *line) {
+  if (!p || !line) return MG_PROFILE_INVALID;
+  char **v = realloc(p->preamble, (size_t)(p->npreamble + 1) * sizeof *v);
+  if (!v) return MG_PROFILE_NOMEM;
+  p->preamble = v;
+  char *c = clean_copy(line, 0); /* keeps leading blanks: indentation inside a comment block */
+  if (!c) return MG_PROFILE_NOMEM;
+  p->preamble[p->npreamble++] = c;
+  return MG_PROFILE_OK;
+}
+
+int mg_prof_file_index(mg_profile *p, const char *name) {
+  for (int i = 0; i < p->nfiles; i++)
+    if (strcmp(p->files[i], name) == 0) return i;
+  char **v = realloc(p->files, (size_t)(p->nfiles + 1) * sizeof *v);
+  if (!v) return -1;
+  p->files = v;
+  if (!(v[p->nfiles] = strdup(name))) return -1;
+  return p->nfiles++;
+}
+
+/* ---- order ------------------------------------------------------------------------------- */
+
+#define CMP(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
+
+static int same_group(const mg_profile_rule *a, const mg_profile_rule *b) {
+  return a->coll == b->coll && a->np_lo == b->np_lo && a->np_hi == b->np_hi;
+}
+
+static int rule_cmp(const void *x, const void *y) {
+  const mg_profile_rule *a = x, *b = y;
+  int c;
+  if ((c = CMP(a->coll, b->coll))) return c;
+  if ((c = CMP(a->np_lo, b->np_lo))) return c;
+  if ((c = CMP(b->np_hi, a->np_hi))) return c; /* wider selector first */
+  if ((c = CMP(a->lo, b->lo))) return c;
+  if ((c = CMP(a->hi, b->hi))) return c;
+  if ((c = CMP(a->file, b->file))) return c;
+  if ((c = CMP(a->line, b->line))) return c;
+  return CMP(a->alg, b->alg);
+}
+
+void mg_prof_sort(mg_profile *p) {
+  if (p->nrules > 1) qsort(p->rules, (size_t)p->nrules, sizeof *p->rules, rule_cmp);
+}
+
+/* Whether `part` is one of the "; "-separated parts of `list` (NULL: no parts). */
+static int has_part(const char *list, const char *part) {
+  size_t n = strlen(part);
+  for (const char *s = list; s && (s = strstr(s, part)) != NULL; s++)
+    if ((s == list || (s - list >= 2 && s[-2] == ';' && s[-1] == ' ')) && (s[n] == '\0' || s[n] == ';'))
+      return 1;
+  return 0;
+}
+
+int mg_profile_merge_touching(mg_profile *p) {
+  if (!p) return -1;
+  mg_prof_unbuild(p);
+  mg_prof_sort(p);
+  int merges = 0, o = 0;
+  for (int i = 0; i < p->nrules; i++) {
+    mg_profile_rule *r = &p->rules[i];
+    if (o > 0) {
+      mg_profile_rule *w = &p->rules[o - 1];
+      if (same_group(w, r) && w->alg == r->alg && (w->hi == SIZE_MAX || r->lo <= w->hi + 1)) {
+        if (r->hi > w->hi) w->hi = r->hi;
+        if (r->comment && !has_part(w->comment, r->comment)) {
+          if (!w->comment) {
+            w->comment = r->comment;
+            r->comment = NULL;
+          } else {
+            size_t a = strlen(w->comment), b = strlen(r->comment);
+            char *c = malloc(a + b + 3);
+            if (!c) return -1; /* rules o..i-1 are compacted, i.. untouched: still consistent */
+            memcpy(c, w->comment, a);
+            memcpy(c + a, "; ", 2);
+            memcpy(c + a + 2, r->comment, b + 1);
+            free(w->comment);
+            w->comment = c;
+          }
+        }
+        free(r->comment);
+        r->comment = NULL;
+        merges++;
+        continue;
+      }
+    }
+    p->rules[o++] = *r;
+  }
+  p->nrules = o;
+  return merges;
+}
+
+/* ---- checks ------------------------------------------------------------------------------ */
+
+static const char *file_of(const mg_profile *p, const mg_profile_rule *r) {
+  return r->file >= 0 && r->file < p->nfiles ? p->files[r->file] : NULL;
+}
+
+/* Where rule r is, seen from rule `from`: "line 5", "other.prf:5", "a rule added by the program". */
+static const char *where(const mg_profile *p, const mg_profile_rule *r, const mg_profile_rule *from,
+                         char *buf, size_t size) {
+  const char *f = file_of(p, r), *ff = file_of(p, from);
+  if (r->line <= 0)
+    snprintf(buf, size, "a rule added by the program");
+  else if (f && (!ff || strcmp(f, ff) != 0))
+    snprintf(buf, size, "%s:%d", f, r->line);
+  else
+    snprintf(buf, size, "line %d", r->line);
+  return buf;
+}
+
+static const char *alg_name(mg_coll c, int alg) { return alg == 0 ? "default" : mg_colls[c].algs[alg].name; }
+
+void mg_prof_fmt_range(size_t lo, size_t hi, char *buf, size_t size) {
+  char a[32], b[32];
+  if (lo == 0 && hi == SIZE_MAX) {
+    snprintf(buf, size, "*");
+    return;
+  }
+  if (lo == SIZE_MAX) /* "*" is an upper bound only */
+    snprintf(a, sizeof a, "%zu", lo);
+  else
+    mg_profile_fmt_size(lo, a, sizeof a);
+  mg_profile_fmt_size(hi, b, sizeof b);
+  snprintf(buf, size, "%s-%s", a, b);
+}
+
+/* Size ranges of each group: disjoint, no duplicates. Returns the first status. */
+static int check_ranges(const mg_profile *p, mg_profile_diags *d) {
+  int first = MG_PROFILE_OK;
+  int widest = -1; /* rule of the group with the largest hi so far */
+  for (int i = 0; i < p->nrules; i++) {
+    const mg_profile_rule *r = &p->rules[i];
+    if (i == 0 || !same_group(&p->rules[i - 1], r)) {
+      widest = i;
+      continue;
+    }
+    const mg_profile_rule *w = &p->rules[widest];
+    if (r->lo <= w->hi) {
+      char at[256], rr[80], wr[80], np[48];
+      int st;
+      where(p, w, r, at, sizeof at);
+      mg_prof_fmt_range(r->lo, r->hi, rr, sizeof rr);
+      mg_prof_fmt_range(w->lo, w->hi, wr, sizeof wr);
+      mg_profile_fmt_np(r->np_lo, r->np_hi, np, sizeof np);
+      const char *name = mg_colls[r->coll].name;
+      if (r->lo == w->lo && r->hi == w->hi && r->alg == w->alg)
+        st = mg_prof_diag(d, file_of(p, r), r->line, MG_PROFILE_DUPLICATE,
+                          "duplicate rule: %s %s %s is already given at %s; delete one of the two", name, np,
+                          rr, at);
+      else if (r->lo == w->lo && r->hi == w->hi)
+        st = mg_prof_diag(d, file_of(p, r), r->line, MG_PROFILE_DUPLICATE,
+                          "conflicting rules for %s %s %s: %s here, %s at %s; keep one of the two", name, np,
+                          rr, alg_name(r->coll, r->alg), alg_name(w->coll, w->alg), at);
+      else if (w->hi < SIZE_MAX) {
+        char next[32];
+        mg_profile_fmt_size(w->hi + 1, next, sizeof next);
+        st = mg_prof_diag(d, file_of(p, r), r->line, MG_PROFILE_OVERLAP,
+                          "size range %s overlaps %s (%s) of %s %s; ranges include both bounds: make them "
+                          "disjoint, e.g. start this one at %s",
+                          rr, wr, at, name, np, next);
+      } else
+        st =
+            mg_prof_diag(d, file_of(p, r), r->line, MG_PROFILE_OVERLAP,
+                         "size range %s overlaps %s (%s) of %s %s; make them disjoint", rr, wr, at, name, np);
+      if (first == MG_PROFILE_OK) first = st;
+    }
+    if (r->hi > w->hi) widest = i;
+  }
+  return first;
+}
+
+/* A (collective, np selector) group: rules[first .. first+n). */
+typedef struct group {
+  int first, n;
+} group;
+
+static int collect_groups(const mg_profile *p, group **out, int *ngroups) {
+  int g = 0;
+  group *v = malloc((size_t)(p->nrules ? p->nrules : 1) * sizeof *v);
+  if (!v) return MG_PROFILE_NOMEM;
+  for (int i = 0; i < p->nrules; i++) {
+    if (i == 0 || !same_group(&p->rules[i - 1], &p->rules[i])) v[g++] = (group){i, 0};
+    v[g - 1].n++;
+  }
+  *out = v;
+  *ngroups = g;
+  return MG_PROFILE_OK;
+}
+
+/*
+ * np selectors of a collective must be disjoint or nested. Groups are sorted
+ * by (np_lo, np_hi descending): with a stack of the enclosing selectors, a
+ * group that starts inside the top but ends beyond it overlaps it partly.
+ */
+static int check_nesting(const mg_profile *p, const group *g, int ng, int *stack, mg_profile_diags *d) {
+  int first = MG_PROFILE_OK, top = 0;
+  for (int i = 0; i < ng; i++) {
+    const mg_profile_rule *r = &p->rules[g[i].first];
+    if (i > 0 && p->rules[g[i - 1].first].coll != r->coll) top = 0;
+    while (top > 0 && p->rules[g[stack[top - 1]].first].np_hi < r->np_lo) top--;
+    if (top > 0) {
+      const mg_profile_rule *o = &p->rules[g[stack[top - 1]].first];
+      if (r->np_hi > o->np_hi) {
+        char at[256], a[48], b[48];
+        where(p, o, r, at, sizeof at);
+        mg_profile_fmt_np(r->np_lo, r->np_hi, a, sizeof a);
+        mg_profile_fmt_np(o->np_lo, o->np_hi, b, sizeof b);
+        int st = mg_prof_diag(d, file_of(p, r), r->line, MG_PROFILE_NP,
+                              "%s of %s partly overlaps %s (%s); the process counts of a collective's rules "
+                              "must be disjoint or nested (the narrowest selector decides)",
+                              a, mg_colls[r->coll].name, b, at);
+        if (first == MG_PROFILE_OK) first = st;
+        continue; /* not pushed: the rest is checked against the outer selectors */
+      }
+    }
+    stack[top++] = i;
+  }
+  return first;
+}
+
+/* Flatten one collective's nested selectors into disjoint slices (see top of file). */
+static void flatten(mg_profile *p, const group *g, int ng, int *stack) {
+  long long pos = 1;
+  int top = 0;
+#define EMIT(to_hi, gi)                                                                                      \
+  do {                                                                                                       \
+    if (pos <= (long long)(to_hi)) {                                                                         \
+      p->npmap[p->nnpmap++] = (mg_prof_npmap){(int)pos, (int)(to_hi), g[gi].first, g[gi].n};                 \
+      pos = (long long)(to_hi) + 1;                                                                          \
+    }                                                                                                        \
+  } while (0)
+  for (int i = 0; i < ng; i++) {
+    const mg_profile_rule *r = &p->rules[g[i].first];
+    while (top > 0 && p->rules[g[stack[top - 1]].first].np_hi < r->np_lo) {
+      EMIT(p->rules[g[stack[top - 1]].first].np_hi, stack[top - 1]);
+      top--;
+    }
+    if (top > 0) EMIT(r->np_lo - 1, stack[top - 1]);
+    pos = r->np_lo;
+    stack[top++] = i;
+  }
+  while (top > 0) {
+    EMIT(p->rules[g[stack[top - 1]].first].np_hi, stack[top - 1]);
+    top--;
+  }
+#undef EMIT
+}
+
+/* ---- hash -------------------------------------------------------------------------------- */
+
+#define FNV_OFFSET 14695981039346656037ULL
+#define FNV_PRIME 1099511628211ULL
+
+static uint64_t fnv(uint64_t h, const char *s) {
+  for (; *s; s++) {
+    h ^= (unsigned char)*s;
+    h *= FNV_PRIME;
+  }
+  return h;
+}
+
+/* Lines "collective np_lo np_hi lo hi algorithm\n" in decimal, touching ranges
+ * with equal algorithms merged, after "mpiguide-profile 1\n". */
+static uint64_t hash_rules(const mg_profile *p) {
+  char line[256];
+  uint64_t h = FNV_OFFSET;
+  snprintf(line, sizeof line, "%s %d\n", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
+  h = fnv(h, line);
+  for (int i = 0; i < p->nrules;) {
+    const mg_profile_rule *r = &p->rules[i];
+    size_t hi = r->hi;
+    int j = i + 1;
+    while (j < p->nrules && same_group(r, &p->rules[j]) && p->rules[j].alg == r->alg && hi < SIZE_MAX &&
+           p->rules[j].lo == hi + 1)
+      hi = p->rules[j++].hi;
+    snprintf(line, sizeof line, "%s %d %d %zu %zu %s\n", mg_colls[r->coll].name, r->np_lo, r->np_hi, r->lo,
+             hi, alg_name(r->coll, r->alg));
+    h = fnv(h, line);
+    i = j;
+  }
+  return h;
+}
+
+/* ---- build ------------------------------------------------------------------------------- */
+
+int mg_profile_build(mg_profile *p, mg_profile_diags *d) {
+  if (!p) return MG_PROFILE_INVALID;
+  mg_prof_unbuild(p);
+  mg_prof_sort(p);
+  int first = check_ranges(p, d);
+  group *g = NULL;
+  int ng = 0, st = collect_groups(p, &g, &ng);
+  if (st != MG_PROFILE_OK) return mg_prof_diag(d, NULL, 0, st, "out of memory building the profile index");
+  int *stack = malloc((size_t)(ng ? ng : 1) * sizeof *stack);
+  if (!stack) {
+    free(g);
+    return mg_prof_diag(d, NULL, 0, MG_PROFILE_NOMEM, "out of memory building the profile index");
+  }
+  st = check_nesting(p, g, ng, stack, d);
+  if (first == MG_PROFILE_OK) first = st;
+  if (first != MG_PROFILE_OK) goto out;
+
+  p->ranges = malloc((size_t)(p->nrules ? p->nrules : 1) * sizeof *p->ranges);
+  p->npmap = malloc((size_t)(2 * ng + 1) * sizeof *p->npmap); /* each selector adds <= 2 slices */
+  if (!p->ranges || !p->npmap) {
+    first = mg_prof_diag(d, NULL, 0, MG_PROFILE_NOMEM, "out of memory building the profile index");
+    mg_prof_unbuild(p);
+    goto out;
+  }
+  for (int i = 0; i < p->nrules; i++)
+    p->ranges[i] = (mg_profile_range){p->rules[i].lo, p->rules[i].hi, p->rules[i].alg};
+  for (int c = 0, gi = 0; c < MG_NCOLL; c++) {
+    int g0 = gi;
+    while (gi < ng && p->rules[g[gi].first].coll == (mg_coll)c) gi++;
+    p->npmap_first[c] = p->nnpmap;
+    flatten(p, g + g0, gi - g0, stack);
+  }
+  p->npmap_first[MG_NCOLL] = p->nnpmap;
+  p->hash = hash_rules(p);
+  p->built = 1;
+out:
+  free(stack);
+  free(g);
+  return first;
+}
+
+/* ---- queries ----------------------------------------------------------------------------- */
+
+int mg_profile_nrules(const mg_profile *p) { return p ? p->nrules : 0; }
+
+const mg_profile_rule *mg_profile_rule_at(const mg_profile *p, int i) {
+  return p && i >= 0 && i < p->nrules ? &p->rules[i] : NULL;
+}
+
+int mg_profile_npreamble(const mg_profile *p) { return p ? p->npreamble : 0; }
+
+const char *mg_profile_preamble_at(const mg_profile *p, int i) {
+  return p && i >= 0 && i < p->npreamble ? p->preamble[i] : NULL;
+}
+
+uint64_t mg_profile_hash(const mg_profile *p) { return p && p->built ? p->hash : 0; }
+
+int mg_profile_slice(const mg_profile *p, mg_coll coll, int nprocs, const mg_profile_range **ranges) {
+  *ranges = NULL;
+  if (!p || !p->built || (int)coll < 0 || coll >= MG_NCOLL || nprocs < 1) return 0;
+  int lo = p->npmap_first[coll], hi = p->npmap_first[coll + 1] - 1;
+  while (lo <= hi) { /* last slice with np_lo <= nprocs */
+    int mid = lo + (hi - lo) / 2;
+    if (p->npmap[mid].np_lo <= nprocs)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  if (hi < p->npmap_first[coll] || nprocs > p->npmap[hi].np_hi) return 0;
+  *ranges = p->ranges + p->npmap[hi].first;
+  return p->npmap[hi].n;
+}
+
+int mg_profile_lookup(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes) {
+  const mg_profile_range *r;
+  int n = mg_profile_slice(p, coll, nprocs, &r);
+  return n ? mg_profile_slice_lookup(r, n, bytes) : 0;
+}
+
+/* ---- spellings --------------------------------------------------------------------------- */
+
+void mg_profile_fmt_size(size_t v, char *buf, size_t size) {
+  static const char suffix[] = "GMK";
+  if (v == SIZE_MAX) {
+    snprintf(buf, size, "*");
+    return;
+  }
+  for (int i = 0; i < 3; i++) {
+    size_t unit = (size_t)1 << (10 * (3 - i));
+    if (v > 0 && v % unit == 0) {
+      snprintf(buf, size, "%zu%c", v / unit, suffix[i]);
+      return;
+    }
+  }
+  snprintf(buf, size, "%zu", v);
+}
+
+void mg_profile_fmt_np(int lo, int hi, char *buf, size_t size) {
+  if (lo == 1 && hi == INT_MAX)
+    snprintf(buf, size, "np=*");
+  else if (lo == hi)
+    snprintf(buf, size, "np=%d", lo);
+  else if (hi == INT_MAX)
+    snprintf(buf, size, "np=%d-*", lo);
+  else
+    snprintf(buf, size, "np=%d-%d", lo, hi);
+}

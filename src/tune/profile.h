@@ -1,0 +1,219 @@
+/*
+ * Tuning profiles (docs/profile.md): which algorithm to run per collective,
+ * process count and message-size range. The reader (mpiguide format and the
+ * PGMPITuneLib .prf format), the writer, validation, the content hash and the
+ * per-call lookup.
+ *
+ * Nothing here prints: every problem is returned as data (mg_profile_diags),
+ * each with file, line and a message that says what is wrong and what to do.
+ * A profile with any error is rejected as a whole (*out = NULL); the caller
+ * reports the diagnostics and runs the defaults (DESIGN.md rule 6).
+ *
+ * Life cycle: a profile comes from mg_profile_parse()/mg_profile_load()/
+ * mg_profile_import_prf()/mg_profile_open(), already built; or from
+ * mg_profile_new() + mg_profile_add() + mg_profile_build() (the tuner).
+ * A built profile is read-only: lookups need no lock and allocate nothing.
+ * The caller owns the profile and frees it with mg_profile_free().
+ */
+#ifndef MG_TUNE_PROFILE_H
+#define MG_TUNE_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "registry/registry.h"
+
+#define MG_PROFILE_FORMAT 1 /* the version this code reads and writes */
+#define MG_PROFILE_MAGIC "mpiguide-profile"
+
+/* Status codes. X(ENUM, text). Every diagnostic carries one. */
+#define MG_PROFILE_STATUSES(X)                                                                               \
+  X(OK, "no error")                                                                                          \
+  X(NOMEM, "out of memory")                                                                                  \
+  X(IO, "cannot read or write the file")                                                                     \
+  X(VERSION, "missing or unsupported version line")                                                          \
+  X(SYNTAX, "syntax error")                                                                                  \
+  X(COLL, "unknown collective")                                                                              \
+  X(ALG, "unknown algorithm")                                                                                \
+  X(SIZE, "bad message size")                                                                                \
+  X(NP, "bad process count")                                                                                 \
+  X(OVERLAP, "overlapping ranges")                                                                           \
+  X(DUPLICATE, "duplicate rule")                                                                             \
+  X(INVALID, "invalid argument")
+
+typedef enum {
+#define MG_X(E, t) MG_PROFILE_##E,
+  MG_PROFILE_STATUSES(MG_X)
+#undef MG_X
+      MG_PROFILE_NSTATUS
+} mg_profile_status;
+
+const char *mg_profile_strerror(int status);
+
+/* One problem. file may be NULL (a rule added through the API); line 0 means
+ * the whole file. msg does not repeat file and line. */
+typedef struct mg_profile_diag {
+  char *file;
+  int line;
+  mg_profile_status status;
+  char *msg;
+} mg_profile_diag;
+
+/*
+ * A list of problems, collected across calls. Keeps at most `max` (set by
+ * mg_profile_diags_init; 0 there means MG_PROFILE_DIAGS_MAX) and counts the
+ * rest in `dropped`. Zero-initialised it is valid, with the default limit.
+ */
+#define MG_PROFILE_DIAGS_MAX 100
+typedef struct mg_profile_diags {
+  mg_profile_diag *v;
+  int n, cap;
+  int max;
+  int dropped; /* problems not stored because of the limit or of memory */
+} mg_profile_diags;
+
+void mg_profile_diags_init(mg_profile_diags *d, int max);
+void mg_profile_diags_free(mg_profile_diags *d); /* and leaves it empty, reusable */
+/* "file:line: msg" ("file: msg" for line 0); returns what snprintf returns. */
+int mg_profile_diag_format(const mg_profile_diag *g, char *buf, size_t size);
+
+/* A rule as given: the algorithm `alg` (registry index, 0 = default) for
+ * collective `coll`, process counts np_lo..np_hi and message sizes lo..hi
+ * bytes, all bounds inclusive. np=* is 1..INT_MAX, an open size range ends at
+ * SIZE_MAX. `comment` (without '#', may be NULL) is kept for the writer. */
+typedef struct mg_profile_rule {
+  mg_coll coll;
+  int np_lo, np_hi;
+  size_t lo, hi;
+  int alg;
+  char *comment;
+  int file; /* index into the profile's source names, -1 if none */
+  int line; /* source line, 0 if added through the API */
+} mg_profile_rule;
+
+/* The per-call form: one process-count slice of one collective, sorted by lo,
+ * non-overlapping. */
+typedef struct mg_profile_range {
+  size_t lo, hi;
+  int alg;
+} mg_profile_range;
+
+typedef struct mg_profile mg_profile;
+
+/* ---- reading ---------------------------------------------------------------------------- */
+
+/* Parse the mpiguide format from buf[0..len) (need not be NUL-terminated);
+ * `name` is the file name used in diagnostics (NULL: "<buffer>"). On success
+ * returns MG_PROFILE_OK and a built profile in *out; otherwise the status of
+ * the first problem, *out = NULL, and every problem appended to d (d may be
+ * NULL). */
+int mg_profile_parse(const char *buf, size_t len, const char *name, mg_profile **out, mg_profile_diags *d);
+/* Read and parse a file in the mpiguide format. */
+int mg_profile_load(const char *path, mg_profile **out, mg_profile_diags *d);
+
+/* PGMPITuneLib .prf profiles: one file, or every *.prf file of a directory
+ * (in name order). The result is an mpiguide profile; its preamble names the
+ * imported files. */
+int mg_profile_import_prf(const char *path, mg_profile **out, mg_profile_diags *d);
+int mg_profile_parse_prf(const char *buf, size_t len, const char *name, mg_profile **out,
+                         mg_profile_diags *d);
+
+/* Whatever `path` is: a directory or a *.prf file is imported as
+ * PGMPITuneLib, anything else is read as the mpiguide format. */
+int mg_profile_open(const char *path, mg_profile **out, mg_profile_diags *d);
+
+/* ---- building (the tuner) ---------------------------------------------------------------- */
+
+mg_profile *mg_profile_new(void); /* empty and built; NULL if out of memory */
+void mg_profile_free(mg_profile *p);
+
+/* Append a rule (comment may be NULL; it is copied; line breaks in it become
+ * spaces). Returns MG_PROFILE_INVALID for an unknown collective or algorithm,
+ * np_lo < 1, np_lo > np_hi or lo > hi. Leaves the profile unbuilt: lookups
+ * answer 0 until mg_profile_build(). */
+int mg_profile_add(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int alg,
+                   const char *comment);
+/* Append a line to the preamble: the comment lines written after the version
+ * line (provenance: MPI library, date, thresholds). Without the '#'. */
+int mg_profile_add_preamble(mg_profile *p, const char *line);
+/*
+ * Merge ranges of the same collective and process counts that overlap or
+ * touch (hi + 1 == next lo) and have the same algorithm. Comments of merged
+ * rules are joined with "; " (equal ones kept once). Sorts the rules, leaves
+ * the profile unbuilt, returns the number of merges (or -1 out of memory).
+ */
+int mg_profile_merge_touching(mg_profile *p);
+/* Sort, check (overlaps, duplicates, nesting of process-count ranges), index
+ * and hash. Returns MG_PROFILE_OK or the first problem's status (all of them
+ * in d); on error the profile stays unbuilt. */
+int mg_profile_build(mg_profile *p, mg_profile_diags *d);
+
+/* ---- reading a built profile ------------------------------------------------------------- */
+
+int mg_profile_nrules(const mg_profile *p);
+/* The rules in canonical order (collective, np_lo, np_hi descending, lo) once built. */
+const mg_profile_rule *mg_profile_rule_at(const mg_profile *p, int i);
+int mg_profile_npreamble(const mg_profile *p);
+const char *mg_profile_preamble_at(const mg_profile *p, int i);
+
+/*
+ * 64-bit FNV-1a over the canonical serialization of the decisions: rules
+ * sorted, touching ranges with equal algorithms merged, algorithms by name;
+ * comments, preamble, spelling of sizes and whitespace do not count. Ranks
+ * compare it with one reduction. 0 for NULL or an unbuilt profile.
+ */
+uint64_t mg_profile_hash(const mg_profile *p);
+
+/*
+ * The algorithm for a call: registry index, 0 (the default) when no rule
+ * covers (coll, nprocs, bytes), for a NULL or unbuilt profile and for
+ * out-of-range arguments. O(log rules), no allocation, read-only.
+ */
+int mg_profile_lookup(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes);
+
+/* The slice of (coll, nprocs), for caching per communicator: returns the
+ * number of ranges and points *ranges at them (NULL, 0 when none). The
+ * pointer stays valid until the profile is changed or freed. */
+int mg_profile_slice(const mg_profile *p, mg_coll coll, int nprocs, const mg_profile_range **ranges);
+
+/* Binary search in a slice: the algorithm for `bytes`, 0 outside every range. */
+static inline int mg_profile_slice_lookup(const mg_profile_range *r, int n, size_t bytes) {
+  int lo = 0, hi = n - 1;
+  while (lo <= hi) { /* last range with r.lo <= bytes */
+    int mid = lo + (hi - lo) / 2;
+    if (r[mid].lo <= bytes)
+      lo = mid + 1;
+    else
+      hi = mid - 1;
+  }
+  return (hi >= 0 && bytes <= r[hi].hi) ? r[hi].alg : 0;
+}
+
+/* ---- writing ----------------------------------------------------------------------------- */
+
+/* The canonical text of a built profile: version line, preamble, then the
+ * rules sorted, aligned, one blank line between (collective, np) groups.
+ * Returns a malloc'd NUL-terminated string (length in *len if len != NULL),
+ * NULL if unbuilt or out of memory. */
+char *mg_profile_format(const mg_profile *p, size_t *len);
+/* Write the canonical text to f. MG_PROFILE_OK, _INVALID (unbuilt), _NOMEM or _IO. */
+int mg_profile_write(const mg_profile *p, FILE *f);
+/* Write to `path` through `path`.tmp renamed at the end. */
+int mg_profile_save(const mg_profile *p, const char *path);
+
+/* Size and process-count spellings of the format, for other writers
+ * (e.g. the tuner's messages): "64K", "1536", "*"; "np=4", "np=2-8", "np=*". */
+void mg_profile_fmt_size(size_t v, char *buf, size_t size);
+void mg_profile_fmt_np(int lo, int hi, char *buf, size_t size);
+
+/* ---- the command-line front end ---------------------------------------------------------- */
+
+/*
+ * `mpiguide profile validate [--quiet] [--print] FILE|DIR...`: argv[0] is
+ * the command name. Prints every problem as "file:line: message" on stderr.
+ * Returns 0 if all inputs are valid, 1 if not, 2 for usage errors.
+ */
+int mg_profile_validate_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,324 @@
+/*
+ * The reader of the mpiguide profile format (docs/profile.md):
+ *
+ *     mpiguide-profile 1
+ *     # preamble comments
+ *     <collective> np=<N|A-B|A-*|*> <LO-HI|N|LO-*|*> <algorithm>  [# comment]
+ *
+ * Every line is checked and every problem reported (up to the diagnostics
+ * limit) with its line and what to do; the rules that parse are then checked
+ * together (overlaps, duplicates, nesting) by mg_profile_build(). A profile
+ * with any problem is rejected whole.
+ */
+#include <ctype.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "tune/internal.h"
+
+typedef struct reader {
+  mg_profile *p;
+  mg_profile_diags *d;
+  const char *file;
+  int fidx;
+  int line;
+  int first; /* status of the first problem */
+} reader;
+
+static void note(reader *r, int st) {
+  if (r->first == MG_PROFILE_OK) r->first = st;
+}
+#define ERR(st, ...) note(r, mg_prof_diag(r->d, r->file, r->line, MG_PROFILE_##st, __VA_ARGS__))
+
+#define Q(tok, buf) mg_prof_quote((tok), strlen(tok), (buf), sizeof(buf))
+
+static const char rule_shape[] = "<collective> np=<N> <LO>-<HI> <algorithm>";
+
+/* ---- fields ------------------------------------------------------------------------------ */
+
+static int coll_field(reader *r, const char *tok) {
+  int c = mg_coll_find(tok);
+  if (c >= 0) return c;
+  char q[64];
+  for (int i = 0; i < MG_NCOLL; i++)
+    if (strcasecmp(tok, mg_colls[i].mpi_name) == 0 || strcasecmp(tok, mg_colls[i].name) == 0) {
+      ERR(COLL, "unknown collective '%s': write its registry name '%s'", Q(tok, q), mg_colls[i].name);
+      return -1;
+    }
+  mg_prof_str v = {0};
+  for (int i = 0; i < MG_NCOLL; i++) mg_prof_str_addf(&v, "%s%s", i ? " " : "", mg_colls[i].name);
+  ERR(COLL, "unknown collective '%s'; valid: %s", Q(tok, q), v.s ? v.s : "");
+  free(v.s);
+  return -1;
+}
+
+static int alg_field(reader *r, int coll, const char *tok) {
+  int a = mg_alg_find((mg_coll)coll, tok);
+  if (a >= 0) return a;
+  char q[64];
+  for (int c = 0; c < MG_NCOLL; c++)
+    if (c != coll && strcmp(tok, "default") != 0 && mg_alg_find((mg_coll)c, tok) >= 0) {
+      ERR(ALG, "algorithm '%s' is for %s, not %s; see `mpiguide list %s`", Q(tok, q), mg_colls[c].name,
+          mg_colls[coll].name, mg_colls[coll].name);
+      return -1;
+    }
+  mg_prof_str v = {0};
+  mg_prof_str_addf(&v, "default");
+  for (int i = 1; i < mg_colls[coll].nalgs; i++) mg_prof_str_addf(&v, " %s", mg_colls[coll].algs[i].name);
+  ERR(ALG, "unknown algorithm '%s' for %s; valid: %s", Q(tok, q), mg_colls[coll].name, v.s ? v.s : "");
+  free(v.s);
+  return -1;
+}
+
+/* One size bound s[0..n) of token tok. */
+static int size_bound(reader *r, const char *tok, const char *s, size_t n, size_t *v) {
+  char q[64], u[64];
+  size_t k = 0;
+  Q(tok, q);
+  if (n == 0) {
+    ERR(SIZE, "bad message size '%s': a bound is missing; write LO-HI (both included), e.g. 1K-64K", q);
+    return -1;
+  }
+  if (s[0] == '-') {
+    ERR(SIZE, "bad message size '%s': sizes cannot be negative", q);
+    return -1;
+  }
+  while (k < n && s[k] >= '0' && s[k] <= '9') k++;
+  if (k == 0) {
+    ERR(SIZE, "bad message size '%s': expected a number of bytes such as 4096, 64K, 1M or 2G", q);
+    return -1;
+  }
+  unsigned long long mult = 1, x;
+  if (n - k == 1 && strchr("KkMmGg", s[k])) {
+    int e = toupper((unsigned char)s[k]) == 'K' ? 10 : toupper((unsigned char)s[k]) == 'M' ? 20 : 30;
+    mult = 1ULL << e;
+  } else if (n - k > 0) {
+    if (s[k] == '.' || s[k] == ',')
+      ERR(SIZE, "bad message size '%s': sizes are whole numbers of bytes; write e.g. 1536 instead of 1.5K",
+          q);
+    else
+      ERR(SIZE, "bad message size '%s': unknown suffix '%s'; use plain bytes or K, M, G (powers of 1024)", q,
+          mg_prof_quote(s + k, n - k, u, sizeof u));
+    return -1;
+  }
+  if (mg_prof_digits(s, k, SIZE_MAX, &x) != 0 || x > SIZE_MAX / mult) {
+    ERR(SIZE, "message size '%s' is too large: the maximum is %zu bytes; write LO-* for no upper bound", q,
+        (size_t)SIZE_MAX);
+    return -1;
+  }
+  *v = (size_t)(x * mult);
+  return 0;
+}
+
+static int size_field(reader *r, const char *tok, size_t *lo, size_t *hi) {
+  char q[64];
+  if (strcmp(tok, "*") == 0) {
+    *lo = 0;
+    *hi = SIZE_MAX;
+    return 0;
+  }
+  if (tok[0] == '-') {
+    ERR(SIZE, "bad message size '%s': sizes cannot be negative", Q(tok, q));
+    return -1;
+  }
+  const char *dash = strchr(tok, '-');
+  if (!dash) {
+    if (size_bound(r, tok, tok, strlen(tok), lo)) return -1;
+    *hi = *lo;
+    return 0;
+  }
+  int bad = size_bound(r, tok, tok, (size_t)(dash - tok), lo);
+  if (strcmp(dash + 1, "*") == 0)
+    *hi = SIZE_MAX;
+  else
+    bad |= size_bound(r, tok, dash + 1, strlen(dash + 1), hi);
+  if (bad) return -1;
+  if (*lo > *hi) {
+    ERR(SIZE, "empty size range '%s': the lower bound is above the upper bound (write LO-HI, both included)",
+        Q(tok, q));
+    return -1;
+  }
+  return 0;
+}
+
+static int np_bound(reader *r, const char *tok, const char *s, size_t n, int *v) {
+  unsigned long long x;
+  char q[64];
+  if (mg_prof_digits(s, n, INT_MAX, &x) != 0 || x < 1) {
+    ERR(NP, "bad process count '%s': process counts are whole numbers from 1 to %d", Q(tok, q), INT_MAX);
+    return -1;
+  }
+  *v = (int)x;
+  return 0;
+}
+
+static int np_field(reader *r, const char *tok, int *lo, int *hi) {
+  char q[64];
+  if (strncmp(tok, "np=", 3) != 0) {
+    ERR(NP, "expected the process count as np=<N>, np=<A>-<B> or np=* in field 2, got '%s'", Q(tok, q));
+    return -1;
+  }
+  const char *s = tok + 3, *dash = strchr(s, '-');
+  if (strcmp(s, "*") == 0) {
+    *lo = 1;
+    *hi = INT_MAX;
+    return 0;
+  }
+  if (!dash) {
+    if (np_bound(r, tok, s, strlen(s), lo)) return -1;
+    *hi = *lo;
+    return 0;
+  }
+  if (np_bound(r, tok, s, (size_t)(dash - s), lo)) return -1;
+  if (strcmp(dash + 1, "*") == 0)
+    *hi = INT_MAX;
+  else if (np_bound(r, tok, dash + 1, strlen(dash + 1), hi))
+    return -1;
+  if (*lo > *hi) {
+    ERR(NP, "empty process-count range '%s': the lower bound is above the upper bound", Q(tok, q));
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- lines ------------------------------------------------------------------------------- */
+
+#define MAXTOK 8
+
+static void version_line(reader *r, char **tok, int ntok) {
+  char q[64];
+  if (ntok < 2) {
+    ERR(VERSION, "the version line lacks the version: write '%s %d'", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
+    return;
+  }
+  char want[16];
+  snprintf(want, sizeof want, "%d", MG_PROFILE_FORMAT);
+  if (strcmp(tok[1], want) != 0)
+    ERR(VERSION,
+        "unsupported profile version '%s': this mpiguide reads version %d; rewrite the profile with "
+        "`mpiguide tune`",
+        Q(tok[1], q), MG_PROFILE_FORMAT);
+  if (ntok > 2) ERR(SYNTAX, "unexpected '%s' after the version; start a comment with '#'", Q(tok[2], q));
+}
+
+static void rule_line(reader *r, char **tok, int ntok, const char *comment) {
+  char q[64];
+  if (strcmp(tok[0], MG_PROFILE_MAGIC) == 0) {
+    ERR(VERSION, "a version line may only be the first line; profiles cannot be concatenated");
+    return;
+  }
+  int coll = coll_field(r, tok[0]);
+  if (ntok < 4) {
+    ERR(SYNTAX, "incomplete rule: expected '%s', found %d field%s", rule_shape, ntok, ntok == 1 ? "" : "s");
+    return;
+  }
+  int np_lo = 0, np_hi = 0, alg = -1;
+  size_t lo = 0, hi = 0;
+  int bad = coll < 0;
+  bad |= np_field(r, tok[1], &np_lo, &np_hi) != 0;
+  bad |= size_field(r, tok[2], &lo, &hi) != 0;
+  if (coll >= 0) bad |= (alg = alg_field(r, coll, tok[3])) < 0;
+  if (ntok > 4) {
+    ERR(SYNTAX, "unexpected '%s' after the algorithm: a rule is '%s'; start a comment with '#'", Q(tok[4], q),
+        rule_shape);
+    bad = 1;
+  }
+  if (bad) return;
+  int st = mg_prof_add_at(r->p, (mg_coll)coll, np_lo, np_hi, lo, hi, alg, comment, r->fidx, r->line);
+  if (st != MG_PROFILE_OK) ERR(NOMEM, "out of memory");
+}
+
+int mg_profile_parse(const char *buf, size_t len, const char *name, mg_profile **out, mg_profile_diags *d) {
+  reader rd = {0}, *r = &rd;
+  mg_prof_linebuf lb = {0};
+  *out = NULL;
+  r->d = d;
+  r->file = name ? name : "<buffer>";
+  r->first = MG_PROFILE_OK;
+  if (!(r->p = mg_profile_new()) || (r->fidx = mg_prof_file_index(r->p, r->file)) < 0) {
+    mg_profile_free(r->p);
+    return mg_prof_diag(d, r->file, 0, MG_PROFILE_NOMEM, "out of memory");
+  }
+  if (!buf) len = 0;
+  size_t pos = 0;
+  if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) pos = 3; /* UTF-8 byte order mark */
+  int seen_rule = 0;
+  while (pos < len) {
+    const char *line;
+    size_t n;
+    char *tok[MAXTOK], *comment;
+    pos = mg_prof_next_line(buf, len, pos, &line, &n);
+    if (r->line == INT_MAX) {
+      ERR(SYNTAX, "more than %d lines: this is not a profile", INT_MAX - 1);
+      break;
+    }
+    r->line++;
+    if (memchr(line, '\0', n)) {
+      ERR(SYNTAX, "the line contains a NUL byte: is this a text file?");
+      continue;
+    }
+    if (mg_prof_linebuf_set(&lb, line, n)) {
+      ERR(NOMEM, "out of memory");
+      break;
+    }
+    int ntok = mg_prof_split(lb.s, tok, MAXTOK, &comment);
+    if (r->line == 1) {
+      if (ntok > 0 && strcmp(tok[0], MG_PROFILE_MAGIC) == 0) {
+        version_line(r, tok, ntok);
+        continue;
+      }
+      ERR(VERSION, "missing version line: the first line must be '%s %d'", MG_PROFILE_MAGIC,
+          MG_PROFILE_FORMAT);
+    }
+    if (ntok == 0) {
+      if (comment && !seen_rule && r->line > 1) { /* preamble: keep the text after "# " as it is */
+        const char *hash = memchr(line, '#', n);
+        const char *t = hash + 1;
+        if (t < line + n && *t == ' ') t++;
+        if (mg_prof_linebuf_set(&lb, t, n - (size_t)(t - line)) || mg_profile_add_preamble(r->p, lb.s))
+          ERR(NOMEM, "out of memory");
+      }
+      continue;
+    }
+    seen_rule = 1;
+    rule_line(r, tok, ntok, comment);
+  }
+  if (r->line == 0) {
+    r->line = 1;
+    ERR(VERSION, "empty profile: the first line must be '%s %d'", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
+  }
+  free(lb.s);
+  note(r, mg_profile_build(r->p, d)); /* overlaps and duplicates among the rules that parsed */
+  if (r->first != MG_PROFILE_OK) {
+    mg_profile_free(r->p);
+    return r->first;
+  }
+  *out = r->p;
+  return MG_PROFILE_OK;
+}
+
+int mg_profile_load(const char *path, mg_profile **out, mg_profile_diags *d) {
+  char *buf;
+  size_t len;
+  *out = NULL;
+  int st = mg_prof_read_file(path, &buf, &len, d);
+  if (st != MG_PROFILE_OK) return st;
+  st = mg_profile_parse(buf, len, path, out, d);
+  free(buf);
+  return st;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+int mg_profile_open(const char *path, mg_profile **out, mg_profile_diags *d) {
+  struct stat st;
+  if ((stat(path, &st) == 0 && S_ISDIR(st.st_mode)) || ends_with(path, ".prf"))
+    return mg_profile_import_prf(path, out, d);
+  return mg_profile_load(path, out, d);
+}

@@ -1,0 +1,261 @@
+/*
+ * Small helpers of the profile module: status texts, the diagnostics list, a
+ * growable string, line splitting, digit parsing, reading a file whole.
+ * Nothing here prints; problems are appended to an mg_profile_diags.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tune/internal.h"
+
+static const char *const status_text[MG_PROFILE_NSTATUS] = {
+#define MG_X(E, t) [MG_PROFILE_##E] = t,
+    MG_PROFILE_STATUSES(MG_X)
+#undef MG_X
+};
+
+const char *mg_profile_strerror(int status) {
+  return status >= 0 && status < MG_PROFILE_NSTATUS ? status_text[status] : "unknown status";
+}
+
+/* ---- diagnostics ------------------------------------------------------------------------- */
+
+void mg_profile_diags_init(mg_profile_diags *d, int max) {
+  memset(d, 0, sizeof *d);
+  d->max = max;
+}
+
+void mg_profile_diags_free(mg_profile_diags *d) {
+  if (!d) return;
+  for (int i = 0; i < d->n; i++) {
+    free(d->v[i].file);
+    free(d->v[i].msg);
+  }
+  free(d->v);
+  d->v = NULL;
+  d->n = d->cap = d->dropped = 0;
+}
+
+int mg_profile_diag_format(const mg_profile_diag *g, char *buf, size_t size) {
+  const char *file = g->file ? g->file : "<profile>";
+  if (g->line > 0) return snprintf(buf, size, "%s:%d: %s", file, g->line, g->msg);
+  return snprintf(buf, size, "%s: %s", file, g->msg);
+}
+
+int mg_prof_diag(mg_profile_diags *d, const char *file, int line, int status, const char *fmt, ...) {
+  if (!d) return status;
+  int max = d->max > 0 ? d->max : MG_PROFILE_DIAGS_MAX;
+  if (d->n >= max) {
+    d->dropped++;
+    return status;
+  }
+  if (d->n == d->cap) {
+    int cap = d->cap ? 2 * d->cap : 8;
+    mg_profile_diag *v = realloc(d->v, (size_t)cap * sizeof *v);
+    if (!v) {
+      d->dropped++;
+      return status;
+    }
+    d->v = v;
+    d->cap = cap;
+  }
+  mg_prof_str m = {0};
+  va_list ap;
+  va_start(ap, fmt);
+  mg_prof_str_vaddf(&m, fmt, ap);
+  va_end(ap);
+  char *f = file ? strdup(file) : NULL;
+  if (m.failed || !m.s || (file && !f)) {
+    free(m.s);
+    free(f);
+    d->dropped++;
+    return status;
+  }
+  d->v[d->n++] = (mg_profile_diag){f, line, (mg_profile_status)status, m.s};
+  return status;
+}
+
+/* ---- growable string --------------------------------------------------------------------- */
+
+static int str_reserve(mg_prof_str *b, size_t extra) {
+  if (b->failed) return -1;
+  if (b->len + extra + 1 <= b->cap) return 0;
+  size_t cap = b->cap ? b->cap : 64;
+  while (cap < b->len + extra + 1) {
+    if (cap > SIZE_MAX / 2) {
+      b->failed = 1;
+      return -1;
+    }
+    cap *= 2;
+  }
+  char *s = realloc(b->s, cap);
+  if (!s) {
+    b->failed = 1;
+    return -1;
+  }
+  b->s = s;
+  b->cap = cap;
+  return 0;
+}
+
+void mg_prof_str_add(mg_prof_str *b, const char *s, size_t n) {
+  if (str_reserve(b, n)) return;
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = '\0';
+}
+
+void mg_prof_str_vaddf(mg_prof_str *b, const char *fmt, va_list ap) {
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap2);
+  va_end(ap2);
+  if (n < 0) {
+    b->failed = 1;
+    return;
+  }
+  if (str_reserve(b, (size_t)n)) return;
+  vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+  b->len += (size_t)n;
+}
+
+void mg_prof_str_addf(mg_prof_str *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  mg_prof_str_vaddf(b, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- tokens and lines -------------------------------------------------------------------- */
+
+const char *mg_prof_quote(const char *s, size_t n, char *buf, size_t size) {
+  const size_t keep = 40;
+  size_t o = 0;
+  if (size == 0) return buf;
+  for (size_t i = 0; i < n && i < keep && o + 1 < size; i++) {
+    unsigned char c = (unsigned char)s[i];
+    buf[o++] = (c >= 0x20 && c < 0x7f) ? (char)c : '?';
+  }
+  if (n > keep)
+    for (int k = 0; k < 3 && o + 1 < size; k++) buf[o++] = '.';
+  buf[o] = '\0';
+  return buf;
+}
+
+size_t mg_prof_next_line(const char *buf, size_t len, size_t pos, const char **line, size_t *n) {
+  const char *nl = memchr(buf + pos, '\n', len - pos);
+  size_t end = nl ? (size_t)(nl - buf) : len;
+  *line = buf + pos;
+  *n = end - pos;
+  if (*n > 0 && (*line)[*n - 1] == '\r') (*n)--;
+  return nl ? end + 1 : len;
+}
+
+int mg_prof_linebuf_set(mg_prof_linebuf *b, const char *line, size_t n) {
+  if (n + 1 > b->cap) {
+    size_t cap = n + 1 < 256 ? 256 : n + 1;
+    char *s = realloc(b->s, cap);
+    if (!s) return -1;
+    b->s = s;
+    b->cap = cap;
+  }
+  memcpy(b->s, line, n);
+  b->s[n] = '\0';
+  return 0;
+}
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+static char *trim_comment(char *c) {
+  char *e;
+  while (is_space(*c)) c++;
+  e = c + strlen(c);
+  while (e > c && is_space(e[-1])) e--;
+  *e = '\0';
+  return c;
+}
+
+int mg_prof_split(char *line, char **tok, int max, char **comment) {
+  int ntok = 0;
+  char *s = line;
+  *comment = NULL;
+  for (;;) {
+    while (is_space(*s)) s++;
+    if (*s == '\0') break;
+    if (*s == '#') {
+      *comment = trim_comment(s + 1);
+      break;
+    }
+    char *t = s;
+    while (*s && !is_space(*s) && *s != '#') s++;
+    if (ntok < max) tok[ntok] = t;
+    ntok++;
+    if (*s == '#') { /* a comment right after a token */
+      *s = '\0';
+      *comment = trim_comment(s + 1);
+      break;
+    }
+    if (*s) *s++ = '\0';
+  }
+  return ntok;
+}
+
+int mg_prof_digits(const char *s, size_t n, unsigned long long max, unsigned long long *v) {
+  unsigned long long x = 0;
+  int over = 0;
+  if (n == 0) return -1;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    unsigned d = (unsigned)(s[i] - '0');
+    if (x > (max - d) / 10)
+      over = 1;
+    else
+      x = x * 10 + d;
+  }
+  if (over) return -2;
+  *v = x;
+  return 0;
+}
+
+/* ---- files ------------------------------------------------------------------------------- */
+
+int mg_prof_read_file(const char *path, char **buf, size_t *len, mg_profile_diags *d) {
+  *buf = NULL;
+  *len = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return mg_prof_diag(d, path, 0, MG_PROFILE_IO, "cannot open: %s", strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    return mg_prof_diag(
+        d, path, 0, MG_PROFILE_IO,
+        "is a directory; give a profile file (a directory is read as PGMPITuneLib *.prf files)");
+  }
+  mg_prof_str b = {0};
+  char chunk[8192];
+  size_t got;
+  while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
+    if (b.len + got > MG_PROF_FILE_MAX) {
+      fclose(f);
+      free(b.s);
+      return mg_prof_diag(d, path, 0, MG_PROFILE_IO, "larger than %zu MiB: this is not a profile",
+                          MG_PROF_FILE_MAX >> 20);
+    }
+    mg_prof_str_add(&b, chunk, got);
+  }
+  int err = ferror(f);
+  fclose(f);
+  if (err) {
+    free(b.s);
+    return mg_prof_diag(d, path, 0, MG_PROFILE_IO, "read error");
+  }
+  if (b.failed) {
+    free(b.s);
+    return mg_prof_diag(d, path, 0, MG_PROFILE_NOMEM, "out of memory reading the file");
+  }
+  *buf = b.s; /* NULL for an empty file */
+  *len = b.len;
+  return MG_PROFILE_OK;
+}

@@ -1,0 +1,85 @@
+/*
+ * The writer: the canonical text of a profile. Version line, the preamble
+ * comments, a blank line, then the rules in canonical order with aligned
+ * columns and a blank line between (collective, np) groups; each rule's
+ * comment after "  # ". Reading the text back gives the same rules, so the
+ * same decision for every size, and the same hash; writing it again gives the
+ * same text.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tune/internal.h"
+
+static const char *alg_text(const mg_profile_rule *r) {
+  return r->alg == 0 ? "default" : mg_colls[r->coll].algs[r->alg].name;
+}
+
+char *mg_profile_format(const mg_profile *p, size_t *len) {
+  if (!p || !p->built) return NULL;
+  mg_prof_str b = {0};
+  char np[48], sz[80];
+  int wc = 0, wn = 0, ws = 0, wa = 0;
+  for (int i = 0; i < p->nrules; i++) { /* column widths */
+    const mg_profile_rule *r = &p->rules[i];
+    int n;
+    mg_profile_fmt_np(r->np_lo, r->np_hi, np, sizeof np);
+    mg_prof_fmt_range(r->lo, r->hi, sz, sizeof sz);
+    if ((n = (int)strlen(mg_colls[r->coll].name)) > wc) wc = n;
+    if ((n = (int)strlen(np)) > wn) wn = n;
+    if ((n = (int)strlen(sz)) > ws) ws = n;
+    if (r->comment && (n = (int)strlen(alg_text(r))) > wa) wa = n;
+  }
+  mg_prof_str_addf(&b, "%s %d\n", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
+  for (int i = 0; i < p->npreamble; i++)
+    mg_prof_str_addf(&b, "#%s%s\n", p->preamble[i][0] ? " " : "", p->preamble[i]);
+  for (int i = 0; i < p->nrules; i++) {
+    const mg_profile_rule *r = &p->rules[i];
+    const mg_profile_rule *prev = i ? &p->rules[i - 1] : NULL;
+    if (!prev || prev->coll != r->coll || prev->np_lo != r->np_lo || prev->np_hi != r->np_hi)
+      mg_prof_str_add(&b, "\n", 1);
+    mg_profile_fmt_np(r->np_lo, r->np_hi, np, sizeof np);
+    mg_prof_fmt_range(r->lo, r->hi, sz, sizeof sz);
+    if (r->comment)
+      mg_prof_str_addf(&b, "%-*s  %-*s  %-*s  %-*s  # %s\n", wc, mg_colls[r->coll].name, wn, np, ws, sz, wa,
+                       alg_text(r), r->comment);
+    else
+      mg_prof_str_addf(&b, "%-*s  %-*s  %-*s  %s\n", wc, mg_colls[r->coll].name, wn, np, ws, sz, alg_text(r));
+  }
+  if (b.failed) {
+    free(b.s);
+    return NULL;
+  }
+  if (len) *len = b.len;
+  return b.s;
+}
+
+int mg_profile_write(const mg_profile *p, FILE *f) {
+  if (!p || !p->built || !f) return MG_PROFILE_INVALID;
+  size_t len;
+  char *s = mg_profile_format(p, &len);
+  if (!s) return MG_PROFILE_NOMEM;
+  size_t put = fwrite(s, 1, len, f);
+  free(s);
+  return put == len && fflush(f) == 0 ? MG_PROFILE_OK : MG_PROFILE_IO;
+}
+
+int mg_profile_save(const mg_profile *p, const char *path) {
+  if (!p || !p->built || !path) return MG_PROFILE_INVALID;
+  size_t n = strlen(path);
+  char *tmp = malloc(n + 5);
+  if (!tmp) return MG_PROFILE_NOMEM;
+  memcpy(tmp, path, n);
+  memcpy(tmp + n, ".tmp", 5);
+  FILE *f = fopen(tmp, "w");
+  if (!f) {
+    free(tmp);
+    return MG_PROFILE_IO;
+  }
+  int st = mg_profile_write(p, f);
+  if (fclose(f) != 0 && st == MG_PROFILE_OK) st = MG_PROFILE_IO;
+  if (st == MG_PROFILE_OK && rename(tmp, path) != 0) st = MG_PROFILE_IO;
+  if (st != MG_PROFILE_OK) remove(tmp);
+  free(tmp);
+  return st;
+}

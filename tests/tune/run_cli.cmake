@@ -1,0 +1,28 @@
+# Run EXE with ARGS (comma-separated) in DIR; check the exit status against EXIT, standard output
+# against the regular expression STDOUT_RE (optional) and standard error against the file
+# STDERR_GOLDEN (optional, exact) or the regular expression STDERR_RE (optional).
+string(REPLACE "," ";" ARGS "${ARGS}")
+execute_process(COMMAND ${EXE} ${ARGS} WORKING_DIRECTORY ${DIR} OUTPUT_VARIABLE out ERROR_VARIABLE err
+                RESULT_VARIABLE rc)
+set(ctx "'${ARGS}'\n--- stdout:\n${out}--- stderr:\n${err}")
+if(NOT rc EQUAL EXIT)
+  message(FATAL_ERROR "exit status ${rc}, expected ${EXIT}: ${ctx}")
+endif()
+if(DEFINED STDOUT_RE AND NOT out MATCHES "${STDOUT_RE}")
+  message(FATAL_ERROR "standard output does not match '${STDOUT_RE}': ${ctx}")
+endif()
+if(DEFINED STDERR_RE AND NOT err MATCHES "${STDERR_RE}")
+  message(FATAL_ERROR "standard error does not match '${STDERR_RE}': ${ctx}")
+endif()
+if(DEFINED STDERR_GOLDEN)
+  file(READ ${STDERR_GOLDEN} want)
+  if(NOT err STREQUAL want)
+    message(FATAL_ERROR "standard error differs from ${STDERR_GOLDEN}: ${ctx}")
+  endif()
+endif()
+if(DEFINED STDOUT_GOLDEN)
+  file(READ ${STDOUT_GOLDEN} want)
+  if(NOT out STREQUAL want)
+    message(FATAL_ERROR "standard output differs from ${STDOUT_GOLDEN}: ${ctx}")
+  endif()
+endif()

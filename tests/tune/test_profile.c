@@ -1,0 +1,1052 @@
+/*
+ * Unit tests of src/tune/ (no MPI launch): `test_profile <group> [data dir]`.
+ *
+ * Groups: roundtrip, random_roundtrip, errors, version, limit, prf, prf_errors,
+ * lookup, nesting, hash, merge, api, threads; "all" runs every group.
+ * Expected diagnostics are compared as the exact "file:line: message" text.
+ */
+#include <limits.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "tune/profile.h"
+
+static const char *data_dir = ".";
+
+static int alg(mg_coll c, const char *name) {
+  int a = mg_alg_find(c, name);
+  if (a < 0) {
+    fprintf(stderr, "test setup: no algorithm %s\n", name);
+    exit(2);
+  }
+  return a;
+}
+
+static mg_profile *parse(const char *text, const char *name, mg_profile_diags *d) {
+  mg_profile *p = NULL;
+  mg_profile_parse(text, strlen(text), name, &p, d);
+  return p;
+}
+
+/* The i-th diagnostic as "file:line: message". */
+static const char *diag(const mg_profile_diags *d, int i) {
+  static char buf[8][2048];
+  static int k;
+  if (i >= d->n) return "(no such diagnostic)";
+  k = (k + 1) % 8;
+  mg_profile_diag_format(&d->v[i], buf[k], sizeof buf[k]);
+  return buf[k];
+}
+
+static void dump_diags(const mg_profile_diags *d) {
+  for (int i = 0; i < d->n; i++) fprintf(stderr, "    %s\n", diag(d, i));
+}
+
+/* Reference lookup by brute force: the narrowest np selector containing
+ * nprocs decides; within it the range containing bytes, else the default. */
+static int ref_lookup(const mg_profile *p, mg_coll c, int np, size_t bytes) {
+  int best = -1;
+  long long width = LLONG_MAX;
+  for (int i = 0; i < mg_profile_nrules(p); i++) {
+    const mg_profile_rule *r = mg_profile_rule_at(p, i);
+    if (r->coll == c && r->np_lo <= np && np <= r->np_hi && (long long)r->np_hi - r->np_lo < width) {
+      width = (long long)r->np_hi - r->np_lo;
+      best = i;
+    }
+  }
+  if (best < 0) return 0;
+  const mg_profile_rule *b = mg_profile_rule_at(p, best);
+  for (int i = 0; i < mg_profile_nrules(p); i++) {
+    const mg_profile_rule *r = mg_profile_rule_at(p, i);
+    if (r->coll == c && r->np_lo == b->np_lo && r->np_hi == b->np_hi && r->lo <= bytes && bytes <= r->hi)
+      return r->alg;
+  }
+  return 0;
+}
+
+/* Sizes worth probing for collective c: every bound of its rules, +-1, the
+ * middle, and a few fixed ones. */
+static int probe_sizes(const mg_profile *p, mg_coll c, size_t *v, int max) {
+  int n = 0;
+  size_t fixed[] = {0, 1, 2, 1023, 1024, 1025, 65536, 1u << 20, SIZE_MAX - 1, SIZE_MAX};
+  for (size_t i = 0; i < sizeof fixed / sizeof fixed[0] && n < max; i++) v[n++] = fixed[i];
+  for (int i = 0; i < mg_profile_nrules(p) && n + 6 <= max; i++) {
+    const mg_profile_rule *r = mg_profile_rule_at(p, i);
+    if (r->coll != c) continue;
+    v[n++] = r->lo;
+    v[n++] = r->hi;
+    v[n++] = r->lo - 1; /* wraps to SIZE_MAX for 0: fine, also a probe */
+    v[n++] = r->hi + 1;
+    v[n++] = r->lo + (r->hi - r->lo) / 2;
+    v[n++] = r->lo + 1;
+  }
+  return n;
+}
+
+static const int probe_nps[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 63, 64, 65, 99, 100, 1000, INT_MAX};
+#define NPROBE_NP ((int)(sizeof probe_nps / sizeof probe_nps[0]))
+
+/* Same decisions in a and b for every probe size and process count; both
+ * also equal to the brute-force reference. Returns the number of mismatches. */
+static int same_decisions(const mg_profile *a, const mg_profile *b) {
+  static size_t sizes[20000];
+  int bad = 0;
+  for (int c = 0; c < MG_NCOLL; c++) {
+    int ns = probe_sizes(a, (mg_coll)c, sizes, 20000);
+    for (int k = 0; k < NPROBE_NP; k++)
+      for (int i = 0; i < ns; i++) {
+        int x = mg_profile_lookup(a, (mg_coll)c, probe_nps[k], sizes[i]);
+        int y = mg_profile_lookup(b, (mg_coll)c, probe_nps[k], sizes[i]);
+        int z = ref_lookup(a, (mg_coll)c, probe_nps[k], sizes[i]);
+        if (x != y || x != z) {
+          if (bad++ < 5)
+            fprintf(stderr, "  decision differs: %s np=%d %zu bytes: %d / %d / reference %d\n",
+                    mg_colls[c].name, probe_nps[k], sizes[i], x, y, z);
+        }
+      }
+  }
+  return bad;
+}
+
+/* Format, parse back, compare rules, decisions, hash and text. */
+static void check_roundtrip(const mg_profile *p) {
+  size_t len;
+  char *text = mg_profile_format(p, &len);
+  CHECK(text != NULL);
+  if (!text) return;
+  mg_profile_diags d = {0};
+  mg_profile *q = NULL;
+  int st = mg_profile_parse(text, len, "roundtrip", &q, &d);
+  CHECK_EQ(st, MG_PROFILE_OK);
+  if (st != MG_PROFILE_OK) {
+    fprintf(stderr, "%s", text);
+    dump_diags(&d);
+  }
+  if (q) {
+    CHECK_EQ(mg_profile_nrules(q), mg_profile_nrules(p));
+    for (int i = 0; i < mg_profile_nrules(p) && i < mg_profile_nrules(q); i++) {
+      const mg_profile_rule *a = mg_profile_rule_at(p, i), *b = mg_profile_rule_at(q, i);
+      CHECK(a->coll == b->coll && a->np_lo == b->np_lo && a->np_hi == b->np_hi && a->lo == b->lo &&
+            a->hi == b->hi && a->alg == b->alg);
+      CHECK_STR(a->comment ? a->comment : "", b->comment ? b->comment : "");
+    }
+    CHECK_EQ(mg_profile_npreamble(q), mg_profile_npreamble(p));
+    for (int i = 0; i < mg_profile_npreamble(p); i++)
+      CHECK_STR(mg_profile_preamble_at(q, i), mg_profile_preamble_at(p, i));
+    CHECK_EQ(same_decisions(p, q), 0);
+    CHECK_EQ_U(mg_profile_hash(q), mg_profile_hash(p));
+    char *again = mg_profile_format(q, NULL);
+    CHECK_STR(again, text); /* canonical: writing is idempotent */
+    free(again);
+  }
+  mg_profile_free(q);
+  mg_profile_diags_free(&d);
+  free(text);
+}
+
+/* ---- groups ------------------------------------------------------------------------------ */
+
+static void test_roundtrip(void) {
+  CASE("roundtrip of the documented example");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/example.prof", data_dir);
+  mg_profile_diags d = {0};
+  mg_profile *p = NULL;
+  CHECK_EQ(mg_profile_load(path, &p, &d), MG_PROFILE_OK);
+  dump_diags(&d);
+  if (!p) return;
+  CHECK_EQ(mg_profile_nrules(p), 6);
+  CHECK_EQ(mg_profile_npreamble(p), 2);
+  CHECK_STR(mg_profile_preamble_at(p, 0), "Written by mpiguide tune 0.1.0 on 2026-11-22T10:30:00+0000");
+  check_roundtrip(p);
+
+  CASE("example: decisions at measured sizes, between and beyond");
+  int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
+  int rsb = alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather");
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1023), 0);   /* below the first range */
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1024), rb);  /* 1K: lower bound included */
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 65536), rb); /* 64K: upper bound included */
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 65537), 0);  /* gap: default, no extrapolation */
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 100000), 0);
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 131072), rsb);
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 4u << 20), rsb);
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, (4u << 20) + 1), 0); /* beyond the last range */
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 16384), rb);
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 16385), 0);
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 5, 2048), 0); /* no rule for 5 processes */
+  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, (1u << 20) - 1), 0);
+  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, 1u << 20), alg(MG_BCAST, "bcast_as_scatter_allgather"));
+  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 16, SIZE_MAX), alg(MG_BCAST, "bcast_as_scatter_allgather"));
+  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 17, 1u << 30), 0);
+  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 1, 1u << 30), 0);
+  CHECK_EQ(mg_profile_lookup(p, MG_SCAN, 1, 100), 0); /* np=1 overrides np=* */
+  CHECK_EQ(mg_profile_lookup(p, MG_SCAN, 2, 100), alg(MG_SCAN, "scan_as_exscan_reducelocal"));
+  CHECK_EQ(mg_profile_lookup(p, MG_SCAN, INT_MAX, 8192), alg(MG_SCAN, "scan_as_exscan_reducelocal"));
+  CHECK_EQ(mg_profile_lookup(p, MG_SCAN, INT_MAX, 8193), 0);
+  CHECK_EQ(mg_profile_lookup(p, MG_GATHER, 4, 1024), 0);
+
+  CASE("canonical text of the example");
+  char *text = mg_profile_format(p, NULL);
+  CHECK_STR(
+      text,
+      "mpiguide-profile 1\n"
+      "# Written by mpiguide tune 0.1.0 on 2026-11-22T10:30:00+0000\n"
+      "# mpi_library: Open MPI v4.1.4; threshold 10 %; Mann-Whitney U, alpha 0.05\n"
+      "\n"
+      "allreduce  np=4     1K-64K   allreduce_as_reduce_bcast                  # slowdown 1.31 [1.22, 1.40]\n"
+      "allreduce  np=4     128K-4M  allreduce_as_reducescatterblock_allgather  # slowdown 1.18 [1.10, 1.25]\n"
+      "\n"
+      "allreduce  np=8     1K-16K   allreduce_as_reduce_bcast                  # slowdown 1.12 [1.05, 1.20]\n"
+      "\n"
+      "bcast      np=2-16  1M-*     bcast_as_scatter_allgather\n"
+      "\n"
+      "scan       np=*     0-8K     scan_as_exscan_reducelocal\n"
+      "\n"
+      "scan       np=1     0-8K     default                                    # one process: nothing to "
+      "gain\n");
+  free(text);
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+
+  CASE("sizes: suffixes, plain bytes, single sizes, open ranges");
+  p = parse("mpiguide-profile 1\n"
+            "allreduce np=2 1k-2K allreduce_as_reduce_bcast\n"
+            "allreduce np=2 3m allreduce_as_reducescatter_allgatherv\n"
+            "allreduce np=2 1g-* allreduce_as_reducescatterblock_allgather\n"
+            "allreduce np=3 * allreduce_as_reduce_bcast\n"
+            "bcast np=2 4095-4097 allreduce_default\n", /* another collective's default: rejected below */
+            "sizes", &d);
+  CHECK(p == NULL); /* allreduce_default is allreduce's */
+  CHECK_STR(diag(&d, 0),
+            "sizes:6: algorithm 'allreduce_default' is for allreduce, not bcast; see `mpiguide list bcast`");
+  mg_profile_diags_free(&d);
+  p = parse("mpiguide-profile 1\n"
+            "allreduce np=2 1k-2K allreduce_as_reduce_bcast\n"
+            "allreduce np=2 3m allreduce_as_reducescatter_allgatherv\n"
+            "allreduce np=2 1g-* allreduce_as_reducescatterblock_allgather\n"
+            "allreduce np=3 * allreduce_as_reduce_bcast\n"
+            "bcast np=2 4095-4097 bcast_default\n",
+            "sizes", &d);
+  CHECK(p != NULL);
+  dump_diags(&d);
+  if (p) {
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, 2048), rb);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, 2049), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, 3u << 20),
+             alg(MG_ALLREDUCE, "allreduce_as_reducescatter_allgatherv"));
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, (3u << 20) + 1), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, SIZE_MAX), rsb);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 3, 0), rb);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 3, SIZE_MAX), rb);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, 4096), 0); /* explicit default */
+    check_roundtrip(p);
+    text = mg_profile_format(p, NULL);
+    CHECK_STR(text, "mpiguide-profile 1\n"
+                    "\n"
+                    "allreduce  np=2  1K-2K      allreduce_as_reduce_bcast\n"
+                    "allreduce  np=2  3M-3M      allreduce_as_reducescatter_allgatherv\n"
+                    "allreduce  np=2  1G-*       allreduce_as_reducescatterblock_allgather\n"
+                    "\n"
+                    "allreduce  np=3  *          allreduce_as_reduce_bcast\n"
+                    "\n"
+                    "bcast      np=2  4095-4097  default\n");
+    free(text);
+  }
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+
+  CASE("CRLF line ends, tabs, a byte order mark, no final newline, comments glued to tokens");
+  p = parse("\xEF\xBB\xBFmpiguide-profile 1\r\n\tallreduce\tnp=4\t1K-2K\tallreduce_as_reduce_bcast#x\r\n"
+            "allreduce np=4 4K default",
+            "crlf", &d);
+  CHECK(p != NULL);
+  dump_diags(&d);
+  if (p) {
+    CHECK_EQ(mg_profile_nrules(p), 2);
+    CHECK_STR(mg_profile_rule_at(p, 0)->comment, "x");
+    CHECK_EQ(mg_profile_rule_at(p, 0)->line, 2);
+    CHECK_EQ(mg_profile_rule_at(p, 1)->line, 3);
+  }
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+}
+
+/* Random profiles through the API: laminar np selectors, disjoint ranges
+ * around "measured" powers of two, random comments. */
+static uint64_t rng = 0x9e3779b97f4a7c15ULL;
+static uint64_t rnd(void) {
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+static void test_random_roundtrip(void) {
+  static const int sel[][2] = {{1, INT_MAX}, {2, INT_MAX}, {2, 64},        {2, 8}, {4, 4},  {5, 8},
+                               {9, 16},      {12, 12},     {100, INT_MAX}, {1, 1}, {64, 64}};
+  static const char *const comments[] = {NULL, "slowdown 1.31 [1.22, 1.40]", "# not a rule", "x  y",
+                                         "np=4 1K-2K default"};
+  const int nsel = (int)(sizeof sel / sizeof sel[0]);
+  CASE("random profiles: write, read, same decisions as written and as the reference");
+  for (int iter = 0; iter < 150; iter++) {
+    mg_profile *p = mg_profile_new();
+    mg_profile_diags d = {0};
+    for (int c = 0; c < MG_NCOLL; c++) {
+      if (rnd() % 3 == 0) continue;
+      for (int s = 0; s < nsel; s++) {
+        if (rnd() % 3) continue;
+        size_t pos = rnd() % 3 == 0 ? 0 : (size_t)1 << (rnd() % 12);
+        int nr = 1 + (int)(rnd() % 6);
+        for (int k = 0; k < nr; k++) {
+          size_t lo = pos, hi;
+          int shift = (int)(rnd() % 8);
+          hi = lo + ((size_t)1 << shift) * (1 + rnd() % 1000) + rnd() % 3 - 1;
+          if (hi < lo) hi = lo;
+          if (k == nr - 1 && rnd() % 4 == 0) hi = SIZE_MAX;
+          int a = (int)(rnd() % (uint64_t)mg_colls[c].nalgs);
+          CHECK_EQ(mg_profile_add(p, (mg_coll)c, sel[s][0], sel[s][1], lo, hi, a, comments[rnd() % 5]),
+                   MG_PROFILE_OK);
+          if (hi == SIZE_MAX) break;
+          pos = hi + 1 + (rnd() % 2 ? 0 : rnd() % 4096); /* touching or a gap */
+        }
+      }
+    }
+    if (rnd() % 2) mg_profile_add_preamble(p, "  indented provenance # with a hash");
+    int st = mg_profile_build(p, &d);
+    CHECK_EQ(st, MG_PROFILE_OK);
+    dump_diags(&d);
+    if (st == MG_PROFILE_OK) {
+      mg_profile *copy = NULL;
+      check_roundtrip(p);
+      /* merging touching equal ranges changes neither decisions nor the hash */
+      char *text = mg_profile_format(p, NULL);
+      mg_profile_parse(text, strlen(text), "copy", &copy, &d);
+      CHECK(copy != NULL);
+      if (copy) {
+        uint64_t h = mg_profile_hash(copy);
+        CHECK(mg_profile_merge_touching(copy) >= 0);
+        CHECK_EQ(mg_profile_build(copy, &d), MG_PROFILE_OK);
+        CHECK_EQ(same_decisions(p, copy), 0);
+        CHECK_EQ_U(mg_profile_hash(copy), h);
+      }
+      mg_profile_free(copy);
+      free(text);
+    }
+    mg_profile_free(p);
+    mg_profile_diags_free(&d);
+  }
+}
+
+static void expect_diags(const char *text, const char *name, const char *const *want, int nwant, int status) {
+  mg_profile_diags d = {0};
+  mg_profile *p = NULL;
+  int st = mg_profile_parse(text, strlen(text), name, &p, &d);
+  CHECK(p == NULL);
+  CHECK_EQ(st, status);
+  CHECK_EQ(d.n, nwant);
+  for (int i = 0; i < nwant; i++) CHECK_STR(diag(&d, i), want[i]);
+  if (d.n != nwant) dump_diags(&d);
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+}
+
+static void test_errors(void) {
+  CASE("one problem per line, each reported with its line");
+  static const char text[] = "mpiguide-profile 1\n"                                     /* 1 */
+                             "# every line below has a problem, except 18 and 23\n"     /* 2 */
+                             "allreduc   np=4  1K-64K  allreduce_as_reduce_bcast\n"     /* 3 */
+                             "allreduce  np=4  1K-64K  allreduce_as_foo\n"              /* 4 */
+                             "allreduce  np=4  1K-64K  bcast_as_allgatherv\n"           /* 5 */
+                             "allreduce  np=0  1K-64K  default\n"                       /* 6 */
+                             "allreduce  np=8-4 1K-64K default\n"                       /* 7 */
+                             "allreduce  4     1K-64K  default\n"                       /* 8 */
+                             "allreduce  np=4  64K-1K  default\n"                       /* 9 */
+                             "allreduce  np=4  -5      default\n"                       /* 10 */
+                             "allreduce  np=4  1X      default\n"                       /* 11 */
+                             "allreduce  np=4  99999999999999999999 default\n"          /* 12 */
+                             "allreduce  np=4  16777216T-17179869184G default\n"        /* 13 */
+                             "allreduce  np=4  1.5K    default\n"                       /* 14 */
+                             "allreduce  np=4  1K-2K   default  junk\n"                 /* 15 */
+                             "allreduce  np=4  1K\n"                                    /* 16 */
+                             "MPI_Allreduce np=4 1K default\n"                          /* 17 */
+                             "allreduce  np=2  1K-64K  default  # the first of three\n" /* 18 */
+                             "allreduce  np=2  32K-128K allreduce_as_reduce_bcast\n"    /* 19 */
+                             "allreduce  np=2  1K-64K  default\n"                       /* 20 */
+                             "allreduce  np=2  1K-64K  allreduce_as_reduce_bcast\n"     /* 21 */
+                             "mpiguide-profile 1\n"                                     /* 22 */
+                             "allreduce  np=3-6 0-1K   default\n"                       /* 23 */
+                             "allreduce  np=5-9 0-1K   default\n"                       /* 24 */
+                             "allreduce  np=4  1K-*-2K default\n"                       /* 25 */
+                             "allreduce  np=4  1K-     default\n"                       /* 26 */
+                             "allreduce  np=4  K       default\n"                       /* 27 */
+                             "allreduce  np=x  1K      default\n"                       /* 28 */
+                             "allreduce  np=3000000000 1K default\n";                   /* 29 */
+  static const char *const want[] = {
+      "t.prof:3: unknown collective 'allreduc'; valid: allgather allreduce alltoall bcast gather reduce "
+      "reduce_scatter_block scan scatter",
+      "t.prof:4: unknown algorithm 'allreduce_as_foo' for allreduce; valid: default "
+      "allreduce_as_reduce_bcast "
+      "allreduce_as_reducescatterblock_allgather allreduce_as_reducescatter_allgatherv",
+      "t.prof:5: algorithm 'bcast_as_allgatherv' is for bcast, not allreduce; see `mpiguide list allreduce`",
+      "t.prof:6: bad process count 'np=0': process counts are whole numbers from 1 to 2147483647",
+      "t.prof:7: empty process-count range 'np=8-4': the lower bound is above the upper bound",
+      "t.prof:8: expected the process count as np=<N>, np=<A>-<B> or np=* in field 2, got '4'",
+      "t.prof:9: empty size range '64K-1K': the lower bound is above the upper bound (write LO-HI, both "
+      "included)",
+      "t.prof:10: bad message size '-5': sizes cannot be negative",
+      "t.prof:11: bad message size '1X': unknown suffix 'X'; use plain bytes or K, M, G (powers of 1024)",
+      "t.prof:12: message size '99999999999999999999' is too large: the maximum is 18446744073709551615 "
+      "bytes; "
+      "write LO-* for no upper bound",
+      "t.prof:13: bad message size '16777216T-17179869184G': unknown suffix 'T'; use plain bytes or K, M, G "
+      "(powers of 1024)",
+      "t.prof:13: message size '16777216T-17179869184G' is too large: the maximum is 18446744073709551615 "
+      "bytes; "
+      "write LO-* for no upper bound",
+      "t.prof:14: bad message size '1.5K': sizes are whole numbers of bytes; write e.g. 1536 instead of 1.5K",
+      "t.prof:15: unexpected 'junk' after the algorithm: a rule is '<collective> np=<N> <LO>-<HI> "
+      "<algorithm>'; "
+      "start a comment with '#'",
+      "t.prof:16: incomplete rule: expected '<collective> np=<N> <LO>-<HI> <algorithm>', found 3 fields",
+      "t.prof:17: unknown collective 'MPI_Allreduce': write its registry name 'allreduce'",
+      "t.prof:22: a version line may only be the first line; profiles cannot be concatenated",
+      "t.prof:25: bad message size '1K-*-2K': expected a number of bytes such as 4096, 64K, 1M or 2G",
+      "t.prof:26: bad message size '1K-': a bound is missing; write LO-HI (both included), e.g. 1K-64K",
+      "t.prof:27: bad message size 'K': expected a number of bytes such as 4096, 64K, 1M or 2G",
+      "t.prof:28: bad process count 'np=x': process counts are whole numbers from 1 to 2147483647",
+      "t.prof:29: bad process count 'np=3000000000': process counts are whole numbers from 1 to 2147483647",
+      /* checks across rules, in canonical order */
+      "t.prof:20: duplicate rule: allreduce np=2 1K-64K is already given at line 18; delete one of the two",
+      "t.prof:21: conflicting rules for allreduce np=2 1K-64K: allreduce_as_reduce_bcast here, default at "
+      "line "
+      "18; keep one of the two",
+      "t.prof:19: size range 32K-128K overlaps 1K-64K (line 18) of allreduce np=2; ranges include both "
+      "bounds: "
+      "make them disjoint, e.g. start this one at 65537",
+      "t.prof:24: np=5-9 of allreduce partly overlaps np=3-6 (line 23); the process counts of a collective's "
+      "rules must be disjoint or nested (the narrowest selector decides)",
+  };
+  expect_diags(text, "t.prof", want, (int)(sizeof want / sizeof want[0]), MG_PROFILE_COLL);
+
+  CASE("a NUL byte");
+  {
+    static const char nul[] = "mpiguide-profile 1\nallreduce np=4 1K\0 default\n";
+    mg_profile_diags d = {0};
+    mg_profile *p = NULL;
+    CHECK_EQ(mg_profile_parse(nul, sizeof nul - 1, "bin", &p, &d), MG_PROFILE_SYNTAX);
+    CHECK(p == NULL);
+    CHECK_EQ(d.n, 1);
+    CHECK_STR(diag(&d, 0), "bin:2: the line contains a NUL byte: is this a text file?");
+    mg_profile_diags_free(&d);
+  }
+
+  CASE("overlap with an open range, nested overlaps");
+  static const char text2[] = "mpiguide-profile 1\n"
+                              "bcast np=* 1M-* bcast_as_allgatherv\n"
+                              "bcast np=* 2M-4M bcast_as_allgatherv\n"
+                              "bcast np=* 0-100 bcast_as_allgatherv\n"
+                              "bcast np=* 50-60 bcast_as_allgatherv\n"
+                              "bcast np=* 70-80 default\n";
+  static const char *const want2[] = {
+      "o:5: size range 50-60 overlaps 0-100 (line 4) of bcast np=*; ranges include both bounds: make them "
+      "disjoint, e.g. start this one at 101",
+      "o:6: size range 70-80 overlaps 0-100 (line 4) of bcast np=*; ranges include both bounds: make them "
+      "disjoint, e.g. start this one at 101",
+      "o:3: size range 2M-4M overlaps 1M-* (line 2) of bcast np=*; make them disjoint",
+  };
+  expect_diags(text2, "o", want2, 3, MG_PROFILE_OVERLAP);
+}
+
+static void test_version(void) {
+  CASE("missing version line: reported, the rule on line 1 still checked");
+  static const char *const w1[] = {
+      "v:1: missing version line: the first line must be 'mpiguide-profile 1'",
+      "v:1: unknown algorithm 'nope' for bcast; valid: default bcast_as_allgatherv "
+      "bcast_as_scatter_allgather",
+  };
+  expect_diags("bcast np=4 1K nope\nbcast np=4 2K default\n", "v", w1, 2, MG_PROFILE_VERSION);
+  CASE("a comment before the version line");
+  static const char *const w2[] = {
+      "v:1: missing version line: the first line must be 'mpiguide-profile 1'",
+      "v:2: a version line may only be the first line; profiles cannot be concatenated"};
+  expect_diags("# profile\nmpiguide-profile 1\n", "v", w2, 2, MG_PROFILE_VERSION);
+  CASE("wrong version");
+  static const char *const w3[] = {
+      "v:1: unsupported profile version '2': this mpiguide reads version 1; rewrite "
+      "the profile with `mpiguide tune`"};
+  expect_diags("mpiguide-profile 2\nbcast np=4 1K default\n", "v", w3, 1, MG_PROFILE_VERSION);
+  CASE("version without number, junk after the version");
+  static const char *const w4[] = {"v:1: the version line lacks the version: write 'mpiguide-profile 1'"};
+  expect_diags("mpiguide-profile # 1\n", "v", w4, 1, MG_PROFILE_VERSION);
+  static const char *const w5[] = {"v:1: unexpected 'x' after the version; start a comment with '#'"};
+  expect_diags("mpiguide-profile 1 x\n", "v", w5, 1, MG_PROFILE_SYNTAX);
+  CASE("empty input");
+  static const char *const w6[] = {"empty:1: empty profile: the first line must be 'mpiguide-profile 1'"};
+  expect_diags("", "empty", w6, 1, MG_PROFILE_VERSION);
+
+  CASE("a version line alone is a valid, empty profile");
+  mg_profile_diags d = {0};
+  mg_profile *p = parse("mpiguide-profile 1\n", "v", &d);
+  CHECK(p != NULL);
+  CHECK_EQ(d.n, 0);
+  CHECK_EQ(mg_profile_nrules(p), 0);
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 8), 0);
+  mg_profile_free(p);
+}
+
+static void test_limit(void) {
+  CASE("all problems up to the limit, the rest counted");
+  char *text = malloc(200 * 40 + 64);
+  size_t o = (size_t)sprintf(text, "mpiguide-profile 1\n");
+  for (int i = 0; i < 150; i++) o += (size_t)sprintf(text + o, "allreduce np=4 %dX default\n", i);
+  mg_profile_diags d;
+  mg_profile_diags_init(&d, 0);
+  mg_profile *p = parse(text, "many", &d);
+  CHECK(p == NULL);
+  CHECK_EQ(d.n, MG_PROFILE_DIAGS_MAX);
+  CHECK_EQ(d.dropped, 150 - MG_PROFILE_DIAGS_MAX);
+  CHECK_STR(diag(&d, 99), "many:101: bad message size '99X': unknown suffix 'X'; use plain bytes or K, M, G "
+                          "(powers of 1024)");
+  mg_profile_diags_free(&d);
+  mg_profile_diags_init(&d, 3);
+  p = parse(text, "many", &d);
+  CHECK(p == NULL);
+  CHECK_EQ(d.n, 3);
+  CHECK_EQ(d.dropped, 147);
+  mg_profile_diags_free(&d);
+  CASE("diagnostics are optional");
+  CHECK_EQ(mg_profile_parse(text, strlen(text), "many", &p, NULL), MG_PROFILE_SIZE);
+  CHECK(p == NULL);
+  free(text);
+}
+
+static void test_prf(void) {
+  char path[4096];
+  mg_profile_diags d = {0};
+  mg_profile *p = NULL;
+
+  CASE("one .prf file");
+  snprintf(path, sizeof path, "%s/p_allgather.prf", data_dir);
+  CHECK_EQ(mg_profile_import_prf(path, &p, &d), MG_PROFILE_OK);
+  dump_diags(&d);
+  if (p) {
+    int ar = alg(MG_ALLGATHER, "allgather_as_allreduce"), a2a = alg(MG_ALLGATHER, "allgather_as_alltoall");
+    int gb = alg(MG_ALLGATHER, "allgather_as_gather_bcast");
+    CHECK_EQ(mg_profile_nrules(p), 4);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 15), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 16), ar);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 17), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 32), a2a);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 64), ar);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 100), ar);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 128), ar);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 129), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 2048), gb);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 2049), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 5, 16), 0);
+    CHECK_EQ(mg_profile_rule_at(p, 0)->line, 12);
+    char want[4200];
+    snprintf(want, sizeof want, "imported from PGMPITuneLib profile %s", path);
+    CHECK_STR(mg_profile_preamble_at(p, 0), want);
+    check_roundtrip(p);
+  }
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+
+  CASE("a directory of .prf files (other files ignored)");
+  snprintf(path, sizeof path, "%s/prf", data_dir);
+  CHECK_EQ(mg_profile_open(path, &p, &d), MG_PROFILE_OK);
+  dump_diags(&d);
+  if (p) {
+    CHECK_EQ(mg_profile_nrules(p), 8);
+    CHECK_EQ(mg_profile_npreamble(p), 4);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1), alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast"));
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1024), alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast"));
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1025), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 4194304),
+             alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather"));
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 65536),
+             alg(MG_ALLREDUCE, "allreduce_as_reducescatter_allgatherv"));
+    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 65535), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 8, 8),
+             alg(MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_allreduce"));
+    CHECK_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 8, 4096),
+             alg(MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_reducescatter"));
+    CHECK_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 8, 1048576),
+             alg(MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_reduce_scatter"));
+    CHECK_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 4, 4096), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_SCAN, 4, 0), alg(MG_SCAN, "scan_as_exscan_reducelocal"));
+    check_roundtrip(p);
+    char *text = mg_profile_format(p, NULL);
+    char want[20000];
+    snprintf(want, sizeof want,
+             "mpiguide-profile 1\n"
+             "# imported from PGMPITuneLib profile %s/p_allreduce_4.prf\n"
+             "# imported from PGMPITuneLib profile %s/p_allreduce_8.prf\n"
+             "# imported from PGMPITuneLib profile %s/p_reduce_scatter_block_8.prf\n"
+             "# imported from PGMPITuneLib profile %s/p_scan_4.prf\n"
+             "\n"
+             "allreduce             np=4  1-1K      allreduce_as_reduce_bcast\n"
+             "allreduce             np=4  1025-64K  default\n"
+             "allreduce             np=4  128K-4M   allreduce_as_reducescatterblock_allgather\n"
+             "\n"
+             "allreduce             np=8  64K-64K   allreduce_as_reducescatter_allgatherv\n"
+             "\n"
+             "reduce_scatter_block  np=8  8-256     reduce_scatter_block_as_allreduce\n"
+             "reduce_scatter_block  np=8  512-4K    reduce_scatter_block_as_reducescatter\n"
+             "reduce_scatter_block  np=8  8K-1M     reduce_scatter_block_as_reduce_scatter\n"
+             "\n"
+             "scan                  np=4  0-1M      scan_as_exscan_reducelocal\n",
+             path, path, path, path);
+    CHECK_STR(text, want);
+    free(text);
+  }
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+}
+
+static void expect_prf(const char *text, const char *const *want, int nwant, int status) {
+  mg_profile_diags d = {0};
+  mg_profile *p = NULL;
+  int st = mg_profile_parse_prf(text, strlen(text), "x.prf", &p, &d);
+  CHECK(p == NULL);
+  CHECK_EQ(st, status);
+  CHECK_EQ(d.n, nwant);
+  for (int i = 0; i < nwant; i++) CHECK_STR(diag(&d, i), want[i]);
+  if (d.n != nwant) dump_diags(&d);
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+}
+
+static void test_prf_errors(void) {
+  CASE(".prf: unknown mock-ups, unlisted ids, bad sizes, overlaps");
+  static const char t1[] = "MPI_Allreduce\n"                           /* 1 */
+                           "4\n"                                       /* 2 */
+                           "4\n"                                       /* 3 */
+                           "1 allreduce_as_reduce_bcast\n"             /* 4 */
+                           "2 allreduce_as_allreduce_lane\n"           /* 5 */
+                           "1 allreduce_as_reducescatter_allgatherv\n" /* 6 */
+                           "3 bcast_as_allgatherv extra\n"             /* 7 */
+                           "6\n"                                       /* 8 */
+                           "1 100 1\n"                                 /* 9 */
+                           "50 200 1\n"                                /* 10 */
+                           "300 299 1\n"                               /* 11 */
+                           "400 500 7\n"                               /* 12 */
+                           "-1 5 1\n"                                  /* 13 */
+                           "600 700 1   # trailing comment\n"          /* 14 */
+                           "800 900 1\n";                              /* 15 */
+  static const char *const w1[] = {
+      "x.prf:5: unknown mock-up 'allreduce_as_allreduce_lane' for MPI_Allreduce: mpiguide has no such "
+      "algorithm; "
+      "valid: default allreduce_as_reduce_bcast allreduce_as_reducescatterblock_allgather "
+      "allreduce_as_reducescatter_allgatherv",
+      "x.prf:6: mock-up id 1 is listed twice (also at line 4); give each mock-up its own id",
+      "x.prf:7: unexpected 'extra' after '<id> <mock-up name>'; start a comment with '#'",
+      "x.prf:11: empty size range 300-299: the first byte is above the last one",
+      "x.prf:12: mock-up id 7 is not in the list of mock-ups; add '7 <mock-up name>' there",
+      "x.prf:13: bad message size '-1': must not be negative",
+      "x.prf:15: unexpected '800' after the last range: line 8 announces 6 ranges; raise that count or "
+      "delete "
+      "this line",
+      "x.prf:10: size range 50-200 overlaps 1-100 (line 9) of allreduce np=4; ranges include both bounds: "
+      "make "
+      "them disjoint, e.g. start this one at 101",
+  };
+  expect_prf(t1, w1, (int)(sizeof w1 / sizeof w1[0]), MG_PROFILE_ALG);
+
+  CASE(".prf: unknown collective, bad process count, early end");
+  static const char *const w2[] = {
+      "x.prf:1: unknown collective 'MPI_Allgatherv'; mpiguide tunes: MPI_Allgather MPI_Allreduce "
+      "MPI_Alltoall "
+      "MPI_Bcast MPI_Gather MPI_Reduce MPI_Reduce_scatter_block MPI_Scan MPI_Scatter",
+      "x.prf:2: bad process count '0': must be at least 1",
+      "x.prf:5: unexpected end of file: line 5 announces 2 ranges, found 0",
+  };
+  expect_prf("MPI_Allgatherv\n0\n1\n1 default\n2\n", w2, 3, MG_PROFILE_COLL);
+  static const char *const w3[] = {"x.prf:2: unexpected end of file: expected the number of mock-ups"};
+  expect_prf("# comment\nMPI_Bcast 4\n",
+             (const char *const[]){"x.prf:2: unexpected '4' after '<MPI collective "
+                                   "name>'; start a comment with '#'",
+                                   "x.prf:2: unexpected end of file: expected the process "
+                                   "count"},
+             2, MG_PROFILE_SYNTAX);
+  expect_prf("MPI_Bcast\n4\n", w3, 1, MG_PROFILE_SYNTAX);
+  static const char *const w4[] = {
+      "x.prf:3: bad number of mock-ups 'three': expected a whole number",
+      "x.prf:3: cannot read the rest of the file without the number of mock-ups"};
+  expect_prf("MPI_Bcast\n4\nthree\n1 default\n", w4, 2, MG_PROFILE_SYNTAX);
+  static const char *const w5[] = {
+      "empty.prf:1: unexpected end of file: expected the MPI collective name (e.g. "
+      "MPI_Allreduce)"};
+  {
+    mg_profile_diags d = {0};
+    mg_profile *p = NULL;
+    CHECK_EQ(mg_profile_parse_prf("", 0, "empty.prf", &p, &d), MG_PROFILE_SYNTAX);
+    CHECK_EQ(d.n, 1);
+    CHECK_STR(diag(&d, 0), w5[0]);
+    mg_profile_diags_free(&d);
+  }
+  static const char *const w6[] = {
+      "x.prf:1: this is an mpiguide profile, not a PGMPITuneLib one: give it a name "
+      "not ending in .prf"};
+  expect_prf("mpiguide-profile 1\nbcast np=4 1K default\n", w6, 1, MG_PROFILE_SYNTAX);
+
+  CASE(".prf: the same (collective, np) in two files of a directory");
+  char dir[] = "/tmp/mg_test_prf_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  char a[256], b[256];
+  snprintf(a, sizeof a, "%s/a.prf", dir);
+  snprintf(b, sizeof b, "%s/b.prf", dir);
+  FILE *f = fopen(a, "w");
+  fputs("MPI_Bcast\n4\n1\n1 bcast_as_allgatherv\n1\n0 1024 1\n", f);
+  fclose(f);
+  f = fopen(b, "w");
+  fputs("MPI_Bcast\n4\n1\n1 bcast_as_allgatherv\n1\n1024 2048 1\n", f);
+  fclose(f);
+  mg_profile_diags d = {0};
+  mg_profile *p = NULL;
+  CHECK_EQ(mg_profile_import_prf(dir, &p, &d), MG_PROFILE_OVERLAP);
+  CHECK(p == NULL);
+  CHECK_EQ(d.n, 1);
+  char want[1024];
+  snprintf(want, sizeof want,
+           "%s:6: size range 1K-2K overlaps 0-1K (%s:6) of bcast np=4; ranges include both "
+           "bounds: make them disjoint, e.g. start this one at 1025",
+           b, a);
+  CHECK_STR(diag(&d, 0), want);
+  mg_profile_diags_free(&d);
+  remove(a);
+  remove(b);
+  CASE(".prf: a directory without .prf files");
+  CHECK_EQ(mg_profile_import_prf(dir, &p, &d), MG_PROFILE_IO);
+  snprintf(want, sizeof want,
+           "%s: no *.prf files in this directory; give a PGMPITuneLib profile directory or "
+           "an mpiguide profile file",
+           dir);
+  CHECK_STR(diag(&d, 0), want);
+  mg_profile_diags_free(&d);
+  rmdir(dir);
+}
+
+static void test_lookup(void) {
+  mg_profile *p = mg_profile_new();
+  int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
+  int rsb = alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather");
+  CASE("lookup: boundaries are included, below/above/between run the default, per np");
+  CHECK_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 100, 200, rb, NULL), MG_PROFILE_OK);
+  CHECK_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 201, 300, rsb, NULL), MG_PROFILE_OK);
+  CHECK_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 400, 400, rb, NULL), MG_PROFILE_OK);
+  CHECK_EQ(mg_profile_add(p, MG_ALLREDUCE, 2, 2, 0, 0, rsb, NULL), MG_PROFILE_OK);
+  CHECK_EQ(mg_profile_add(p, MG_ALLREDUCE, 16, 16, 0, SIZE_MAX, rb, NULL), MG_PROFILE_OK);
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 150), 0); /* unbuilt: default */
+  CHECK_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  struct {
+    int np;
+    size_t bytes;
+    int want;
+  } cases[] = {
+      {4, 0, 0},          {4, 99, 0},  {4, 100, rb}, {4, 150, rb},      {4, 200, rb}, {4, 201, rsb},
+      {4, 300, rsb},      {4, 301, 0}, {4, 399, 0},  {4, 400, rb},      {4, 401, 0},  {4, SIZE_MAX, 0},
+      {2, 0, rsb},        {2, 1, 0},   {3, 150, 0},  {5, 150, 0},       {1, 150, 0},  {16, 0, rb},
+      {16, SIZE_MAX, rb}, {15, 1, 0},  {17, 1, 0},   {INT_MAX, 150, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int got = mg_profile_lookup(p, MG_ALLREDUCE, cases[i].np, cases[i].bytes);
+    if (got != cases[i].want)
+      fprintf(stderr, "  np=%d bytes=%zu: got %d want %d\n", cases[i].np, cases[i].bytes, got, cases[i].want);
+    CHECK_EQ(got, cases[i].want);
+  }
+  CASE("lookup: other collectives, bad arguments, no profile");
+  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 4, 150), 0);
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 0, 150), 0);
+  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, -4, 150), 0);
+  CHECK_EQ(mg_profile_lookup(p, (mg_coll)MG_NCOLL, 4, 150), 0);
+  CHECK_EQ(mg_profile_lookup(p, (mg_coll)-1, 4, 150), 0);
+  CHECK_EQ(mg_profile_lookup(NULL, MG_ALLREDUCE, 4, 150), 0);
+  CASE("slice: what the library caches per communicator");
+  const mg_profile_range *r;
+  int n = mg_profile_slice(p, MG_ALLREDUCE, 4, &r);
+  CHECK_EQ(n, 3);
+  if (n == 3) {
+    CHECK_EQ_U(r[0].lo, 100);
+    CHECK_EQ_U(r[2].hi, 400);
+    CHECK_EQ(mg_profile_slice_lookup(r, n, 250), rsb);
+  }
+  CHECK_EQ(mg_profile_slice(p, MG_ALLREDUCE, 5, &r), 0);
+  CHECK(r == NULL);
+  CHECK_EQ(mg_profile_slice_lookup(NULL, 0, 5), 0);
+  mg_profile_free(p);
+}
+
+static void test_nesting(void) {
+  CASE("np selectors: exact, ranges, open, *; the narrowest decides, with no fall-through");
+  mg_profile_diags d = {0};
+  mg_profile *p = parse("mpiguide-profile 1\n"
+                        "bcast np=*      0-1K    bcast_as_allgatherv\n"
+                        "bcast np=2-64   1K-4K   bcast_as_scatter_allgather\n"
+                        "bcast np=4      8K-16K  bcast_as_allgatherv\n"
+                        "bcast np=100-*  0-*     bcast_as_scatter_allgather\n"
+                        "bcast np=64     0-1K    default\n",
+                        "nest", &d);
+  CHECK(p != NULL);
+  dump_diags(&d);
+  if (p) {
+    int ag = alg(MG_BCAST, "bcast_as_allgatherv"), sa = alg(MG_BCAST, "bcast_as_scatter_allgather");
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 1, 1024), ag); /* only np=* contains 1 */
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 1, 1025), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, 512), 0); /* np=2-64 decides: no fall-through to np=* */
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, 2048), sa);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 3, 4096), sa);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 4, 4096), 0); /* np=4 decides */
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 4, 8192), ag);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 5, 8192), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 5, 4096), sa);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 63, 1024), sa);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 64, 1024), 0); /* explicit default */
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 64, 2048), 0);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 65, 100), ag); /* back to np=* */
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 99, 100), ag);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 100, SIZE_MAX), sa);
+    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, INT_MAX, 0), sa);
+    CHECK_EQ(same_decisions(p, p), 0); /* against the brute-force reference */
+    check_roundtrip(p);
+  }
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+}
+
+static uint64_t hash_of(const char *text) {
+  mg_profile_diags d = {0};
+  mg_profile *p = parse(text, "h", &d);
+  uint64_t h = mg_profile_hash(p);
+  if (!p) dump_diags(&d);
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+  return h;
+}
+
+static void test_hash(void) {
+  static const char base[] = "mpiguide-profile 1\n"
+                             "allreduce np=4 1K-64K allreduce_as_reduce_bcast # slowdown 1.31\n"
+                             "bcast np=2-8 1M-* bcast_as_allgatherv\n";
+  uint64_t h = hash_of(base);
+  CASE("hash: not 0, not the empty profile's");
+  CHECK_NE_U(h, 0);
+  CHECK_NE_U(h, hash_of("mpiguide-profile 1\n"));
+  CASE("hash: equal despite comments, preamble, whitespace, order, spelling of sizes and of default");
+  CHECK_EQ_U(hash_of("mpiguide-profile 1   # v1\n"
+                     "# a preamble\n\n"
+                     "bcast\tnp=2-8   1024K-*   bcast_as_allgatherv  # moved up\n"
+                     "  allreduce   np=4 1024-65536    allreduce_as_reduce_bcast\r\n"),
+             h);
+  CHECK_EQ_U(
+      hash_of("mpiguide-profile 1\nallreduce np=4 1K-32K allreduce_as_reduce_bcast\n"
+              "allreduce np=4 32769-64K allreduce_as_reduce_bcast\nbcast np=2-8 1M-* bcast_as_allgatherv\n"),
+      h); /* the same decisions split into touching ranges */
+  CHECK_EQ_U(hash_of("mpiguide-profile 1\nbcast np=4 1K default\n"),
+             hash_of("mpiguide-profile 1\nbcast np=4 1K-1K bcast_default\n"));
+  CASE("hash: changes with every part of a rule");
+  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reducescatterblock_allgather\n"
+                     "bcast np=2-8 1M-* bcast_as_allgatherv\n"),
+             h);
+  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=5 1K-64K allreduce_as_reduce_bcast\n"
+                     "bcast np=2-8 1M-* bcast_as_allgatherv\n"),
+             h);
+  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-65535 allreduce_as_reduce_bcast\n"
+                     "bcast np=2-8 1M-* bcast_as_allgatherv\n"),
+             h);
+  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reduce_bcast\n"
+                     "bcast np=2-9 1M-* bcast_as_allgatherv\n"),
+             h);
+  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reduce_bcast\n"
+                     "bcast np=2-8 1M-1G bcast_as_allgatherv\n"),
+             h);
+  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reduce_bcast\n"), h);
+  CHECK_NE_U(hash_of("mpiguide-profile 1\nreduce np=4 1K-64K reduce_as_allreduce\n"),
+             hash_of("mpiguide-profile 1\nreduce np=4 1K-64K default\n"));
+  CASE("hash: an unbuilt or missing profile hashes to 0");
+  mg_profile *p = mg_profile_new();
+  mg_profile_add(p, MG_BCAST, 1, 1, 0, 1, 0, NULL);
+  CHECK_EQ_U(mg_profile_hash(p), 0);
+  CHECK_EQ_U(mg_profile_hash(NULL), 0);
+  mg_profile_free(p);
+}
+
+static void test_merge(void) {
+  CASE("merge: touching and overlapping ranges with equal algorithms, comments joined");
+  mg_profile *p = mg_profile_new();
+  int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
+  int rsb = alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather");
+  mg_profile_add(p, MG_ALLREDUCE, 4, 4, 2048, 4095, rb, "slowdown 1.2");
+  mg_profile_add(p, MG_ALLREDUCE, 4, 4, 1024, 2047, rb, "slowdown 1.3");
+  mg_profile_add(p, MG_ALLREDUCE, 4, 4, 4096, 8191, rb, "slowdown 1.3");
+  mg_profile_add(p, MG_ALLREDUCE, 4, 4, 8000, 9000, rb, NULL);  /* overlaps: merged too */
+  mg_profile_add(p, MG_ALLREDUCE, 4, 4, 9002, 9100, rb, NULL);  /* gap of one byte: kept */
+  mg_profile_add(p, MG_ALLREDUCE, 4, 4, 9101, 9200, rsb, NULL); /* other algorithm: kept */
+  mg_profile_add(p, MG_ALLREDUCE, 8, 8, 9201, 9300, rsb, NULL); /* other np: kept */
+  mg_profile_add(p, MG_ALLREDUCE, 4, 4, 9201, SIZE_MAX, rsb, "open");
+  mg_profile_add(p, MG_ALLREDUCE, 4, 4, 5, 5, rsb, NULL);
+  CHECK_EQ(mg_profile_merge_touching(p), 4);
+  CHECK_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  char *text = mg_profile_format(p, NULL);
+  CHECK_STR(text,
+            "mpiguide-profile 1\n"
+            "\n"
+            "allreduce  np=4  5-5        allreduce_as_reducescatterblock_allgather\n"
+            "allreduce  np=4  1K-9000    allreduce_as_reduce_bcast                  # slowdown 1.3; slowdown "
+            "1.2\n"
+            "allreduce  np=4  9002-9100  allreduce_as_reduce_bcast\n"
+            "allreduce  np=4  9101-*     allreduce_as_reducescatterblock_allgather  # open\n"
+            "\n"
+            "allreduce  np=8  9201-9300  allreduce_as_reducescatterblock_allgather\n");
+  free(text);
+  mg_profile_free(p);
+}
+
+static void test_api(void) {
+  CASE("add: invalid arguments");
+  mg_profile *p = mg_profile_new();
+  CHECK_EQ(mg_profile_add(p, (mg_coll)MG_NCOLL, 1, 1, 0, 0, 0, NULL), MG_PROFILE_INVALID);
+  CHECK_EQ(mg_profile_add(p, MG_BCAST, 0, 1, 0, 0, 0, NULL), MG_PROFILE_INVALID);
+  CHECK_EQ(mg_profile_add(p, MG_BCAST, 3, 2, 0, 0, 0, NULL), MG_PROFILE_INVALID);
+  CHECK_EQ(mg_profile_add(p, MG_BCAST, 1, 1, 5, 4, 0, NULL), MG_PROFILE_INVALID);
+  CHECK_EQ(mg_profile_add(p, MG_BCAST, 1, 1, 0, 0, mg_colls[MG_BCAST].nalgs, NULL), MG_PROFILE_INVALID);
+  CHECK_EQ(mg_profile_add(p, MG_BCAST, 1, 1, 0, 0, -1, NULL), MG_PROFILE_INVALID);
+  CHECK_EQ(mg_profile_nrules(p), 0);
+  CASE("add: comments lose line breaks; problems of API rules have no line");
+  CHECK_EQ(mg_profile_add(p, MG_BCAST, 2, 2, 0, 10, 1, "two\nlines\r"), MG_PROFILE_OK);
+  CHECK_EQ(mg_profile_add(p, MG_BCAST, 2, 2, 5, 20, 1, NULL), MG_PROFILE_OK);
+  mg_profile_diags d = {0};
+  CHECK_EQ(mg_profile_build(p, &d), MG_PROFILE_OVERLAP);
+  CHECK_STR(diag(&d, 0),
+            "<profile>: size range 5-20 overlaps 0-10 (a rule added by the program) of bcast np=2; "
+            "ranges include both bounds: make them disjoint, e.g. start this one at 11");
+  mg_profile_diags_free(&d);
+  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, 3), 0); /* failed build: unbuilt, default */
+  CHECK(mg_profile_format(p, NULL) == NULL);
+  mg_profile_free(p);
+  p = mg_profile_new();
+  mg_profile_add(p, MG_BCAST, 2, 2, 0, 10, 1, "two\nlines\r");
+  mg_profile_add_preamble(p, "written by test_api");
+  CHECK_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  CHECK_STR(mg_profile_rule_at(p, 0)->comment, "two lines");
+
+  CASE("save, load, open");
+  char dir[] = "/tmp/mg_test_api_XXXXXX", path[256];
+  CHECK(mkdtemp(dir) != NULL);
+  snprintf(path, sizeof path, "%s/t.prof", dir);
+  CHECK_EQ(mg_profile_save(p, path), MG_PROFILE_OK);
+  mg_profile *q = NULL;
+  CHECK_EQ(mg_profile_open(path, &q, &d), MG_PROFILE_OK);
+  CHECK_EQ_U(mg_profile_hash(q), mg_profile_hash(p));
+  CHECK_STR(mg_profile_preamble_at(q, 0), "written by test_api");
+  mg_profile_free(q);
+  remove(path);
+  CHECK_EQ(mg_profile_load(path, &q, &d), MG_PROFILE_IO);
+  char want[512];
+  snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
+  CHECK_STR(diag(&d, 0), want);
+  mg_profile_diags_free(&d);
+  CHECK_EQ(mg_profile_load(dir, &q, &d), MG_PROFILE_IO);
+  snprintf(want, sizeof want,
+           "%s: is a directory; give a profile file (a directory is read as PGMPITuneLib *.prf "
+           "files)",
+           dir);
+  CHECK_STR(diag(&d, 0), want);
+  mg_profile_diags_free(&d);
+  rmdir(dir);
+  CASE("write to a FILE");
+  FILE *f = tmpfile();
+  CHECK_EQ(mg_profile_write(p, f), MG_PROFILE_OK);
+  CHECK(ftell(f) > 0);
+  fclose(f);
+  CASE("spellings");
+  char b[64];
+  mg_profile_fmt_size(0, b, sizeof b);
+  CHECK_STR(b, "0");
+  mg_profile_fmt_size(1536, b, sizeof b);
+  CHECK_STR(b, "1536");
+  mg_profile_fmt_size(3u << 20, b, sizeof b);
+  CHECK_STR(b, "3M");
+  mg_profile_fmt_size((size_t)5 << 40, b, sizeof b);
+  CHECK_STR(b, "5120G");
+  mg_profile_fmt_np(1, INT_MAX, b, sizeof b);
+  CHECK_STR(b, "np=*");
+  mg_profile_fmt_np(8, INT_MAX, b, sizeof b);
+  CHECK_STR(b, "np=8-*");
+  mg_profile_fmt_np(2, 8, b, sizeof b);
+  CHECK_STR(b, "np=2-8");
+  CHECK_STR(mg_profile_strerror(MG_PROFILE_OVERLAP), "overlapping ranges");
+  CHECK_STR(mg_profile_strerror(-1), "unknown status");
+  mg_profile_free(p);
+}
+
+/* Lookups from several threads at once on one profile give the answers of a
+ * single thread (read-only, no hidden state). */
+static mg_profile *shared;
+static int expected[MG_NCOLL][8][64];
+static size_t thread_size(int i) { return i < 32 ? (size_t)1 << i : ((size_t)1 << (i - 32)) + 1; }
+static const int thread_np[8] = {1, 2, 3, 4, 8, 16, 17, INT_MAX};
+static void *lookup_thread(void *arg) {
+  long bad = 0;
+  for (int rep = 0; rep < 200; rep++)
+    for (int c = 0; c < MG_NCOLL; c++)
+      for (int k = 0; k < 8; k++)
+        for (int i = 0; i < 64; i++)
+          bad += mg_profile_lookup(shared, (mg_coll)c, thread_np[k], thread_size(i)) != expected[c][k][i];
+  *(long *)arg = bad;
+  return NULL;
+}
+
+static void test_threads(void) {
+  CASE("concurrent lookups");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/example.prof", data_dir);
+  CHECK_EQ(mg_profile_load(path, &shared, NULL), MG_PROFILE_OK);
+  if (!shared) return;
+  for (int c = 0; c < MG_NCOLL; c++)
+    for (int k = 0; k < 8; k++)
+      for (int i = 0; i < 64; i++)
+        expected[c][k][i] = mg_profile_lookup(shared, (mg_coll)c, thread_np[k], thread_size(i));
+  pthread_t t[4];
+  long bad[4];
+  for (int i = 0; i < 4; i++) CHECK_EQ(pthread_create(&t[i], NULL, lookup_thread, &bad[i]), 0);
+  for (int i = 0; i < 4; i++) {
+    pthread_join(t[i], NULL);
+    CHECK_EQ(bad[i], 0);
+  }
+  mg_profile_free(shared);
+}
+
+static const struct {
+  const char *name;
+  void (*fn)(void);
+} groups[] = {
+    {"roundtrip", test_roundtrip},   {"random_roundtrip", test_random_roundtrip},
+    {"errors", test_errors},         {"version", test_version},
+    {"limit", test_limit},           {"prf", test_prf},
+    {"prf_errors", test_prf_errors}, {"lookup", test_lookup},
+    {"nesting", test_nesting},       {"hash", test_hash},
+    {"merge", test_merge},           {"api", test_api},
+    {"threads", test_threads},
+};
+
+int main(int argc, char **argv) {
+  if (argc > 2) data_dir = argv[2];
+  int ran = 0;
+  for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+    if (argc < 2 || !strcmp(argv[1], "all") || !strcmp(argv[1], groups[i].name)) {
+      groups[i].fn();
+      ran++;
+    }
+  if (!ran) {
+    fprintf(stderr, "test_profile: unknown group '%s'\n", argv[1]);
+    return 2;
+  }
+  return check_report(argv[0]);
+}
