@@ -41,8 +41,8 @@ static inline void *mg_type_at(const void *buf, const mg_type *t, size_t i) {
 }
 
 /* Local copy of scount elements of stype at src to dcount elements of dtype
- * at dst (equal type signatures). memcpy for dense types, else a PMPI_Sendrecv
- * on libmpiguide's private MPI_COMM_SELF duplicate. */
+ * at dst (equal type signatures). memmove for dense types, else PMPI_Pack into
+ * a per-thread bounce buffer and PMPI_Unpack from it. */
 int mg_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int dcount, MPI_Datatype dtype);
 /* Pack count elements into `out` (exactly count*size bytes on homogeneous
  * systems, which mpiguide assumes) / unpack them. */

@@ -2,22 +2,34 @@
  * The toolkit the mock-ups are written with: datatype layout, local typed
  * copies, packing, and the per-thread scratch pool.
  *
+ * Local copies between non-dense datatypes pack into a second per-thread
+ * buffer (the bounce buffer, up to one message of n bytes, also kept) and
+ * unpack from it; it is not counted against the scratch cap.
+ *
  * The scratch pool is one buffer per thread (thread-local), grown to the
  * largest request seen and kept, so a steady state of calls allocates nothing.
  * Callers check the request against the cap (MPIGUIDE_SCRATCH_MAX) before
  * choosing a mock-up, using the algorithm's mem function, which depends only
  * on inputs equal on every rank.
  */
+#include <limits.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "algs/algs.h"
 
-/* A private duplicate of MPI_COMM_SELF for local copies through the MPI
- * library's datatype engine, so no user message can match ours. */
+typedef struct {
+  void *buf;
+  size_t cap;
+} mg_tbuf;
+static _Thread_local mg_tbuf pool, bounce;
+static pthread_key_t pool_key, bounce_key;
+static void *grow(mg_tbuf *b, size_t bytes, pthread_key_t *key);
+
+/* A private duplicate of MPI_COMM_SELF: the communicator argument of
+ * PMPI_Pack/PMPI_Unpack. */
 static MPI_Comm self_comm = MPI_COMM_NULL;
 
 int mg_core_init(void) {
@@ -59,11 +71,15 @@ int mg_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int dcou
     memmove(dst, src, n);
     return MPI_SUCCESS;
   }
-  /* A tag per copy: under MPI_THREAD_MULTIPLE two threads copying at once must
-   * not receive each other's message. 32767 is the smallest MPI_TAG_UB allowed. */
-  static atomic_uint seq;
-  int tag = (int)(atomic_fetch_add_explicit(&seq, 1, memory_order_relaxed) % 32768u);
-  return PMPI_Sendrecv(src, scount, stype, 0, tag, dst, dcount, dtype, 0, tag, self_comm, MPI_STATUS_IGNORE);
+  /* Through the datatype engine: pack the source, unpack into the destination,
+   * via the thread's bounce buffer. (A PMPI_Sendrecv to self is shorter but,
+   * seen with Open MPI 4.1 under MPI_THREAD_MULTIPLE, a thread can receive
+   * another thread's message even with distinct tags.) */
+  if (n > (size_t)INT_MAX) return MPI_ERR_COUNT;
+  void *tmp = grow(&bounce, n, &bounce_key);
+  int rc2 = mg_pack(src, scount, stype, tmp, (int)n);
+  if (rc2 == MPI_SUCCESS) rc2 = mg_unpack(tmp, (int)n, dst, dcount, dtype);
+  return rc2;
 }
 
 int mg_pack(const void *in, int count, MPI_Datatype dt, void *out, int outbytes) {
@@ -76,38 +92,44 @@ int mg_unpack(const void *in, int inbytes, void *out, int count, MPI_Datatype dt
   return PMPI_Unpack(in, inbytes, &pos, out, count, dt, self_comm);
 }
 
-static _Thread_local struct {
-  void *buf;
-  size_t cap;
-} pool;
+/* Per-thread buffers (mg_tbuf, declared above) grow to the largest request
+ * and are kept; they are freed when the thread exits. */
+static pthread_once_t keys_once = PTHREAD_ONCE_INIT;
+static void keys_make(void) {
+  pthread_key_create(&pool_key, free);
+  pthread_key_create(&bounce_key, free);
+}
 
-/* Frees a thread's pool buffer when the thread exits. */
-static pthread_key_t pool_key;
-static pthread_once_t pool_once = PTHREAD_ONCE_INIT;
-static void pool_key_make(void) { pthread_key_create(&pool_key, free); }
-
-void *mg_scratch(size_t bytes) {
-  if (bytes <= pool.cap) return pool.buf;
-  size_t want = pool.cap ? pool.cap : 4096;
+static void *grow(mg_tbuf *b, size_t bytes, pthread_key_t *key) {
+  if (bytes <= b->cap) return b->buf;
+  size_t want = b->cap ? b->cap : 4096;
   while (want < bytes) want *= 2;
-  free(pool.buf);
-  pool.buf = NULL;
-  pool.cap = 0;
-  if (posix_memalign(&pool.buf, MG_ALIGN, want) != 0) {
+  pthread_once(&keys_once, keys_make);
+  free(b->buf);
+  b->buf = NULL;
+  b->cap = 0;
+  if (posix_memalign(&b->buf, MG_ALIGN, want) != 0) {
     fprintf(stderr, "mpiguide: cannot allocate %zu bytes of scratch; aborting the job "
                     "(lower MPIGUIDE_SCRATCH_MAX to make such calls run the default)\n", want);
     PMPI_Abort(MPI_COMM_WORLD, 1);
     return NULL;
   }
-  pool.cap = want;
-  pthread_once(&pool_once, pool_key_make);
-  pthread_setspecific(pool_key, pool.buf);
-  return pool.buf;
+  b->cap = want;
+  pthread_setspecific(*key, b->buf);
+  return b->buf;
+}
+
+void *mg_scratch(size_t bytes) {
+  pthread_once(&keys_once, keys_make);
+  return grow(&pool, bytes, &pool_key);
 }
 
 void mg_scratch_free(void) {
-  if (pool.buf) pthread_setspecific(pool_key, NULL);
+  pthread_once(&keys_once, keys_make);
+  pthread_setspecific(pool_key, NULL);
+  pthread_setspecific(bounce_key, NULL);
   free(pool.buf);
-  pool.buf = NULL;
-  pool.cap = 0;
+  free(bounce.buf);
+  pool = (mg_tbuf){0};
+  bounce = (mg_tbuf){0};
 }

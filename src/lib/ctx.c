@@ -10,10 +10,16 @@
  *   MPIGUIDE_TRACE=file                  rank 0 writes a trace at MPI_Finalize
  *   MPIGUIDE_SCRATCH_MAX=size            scratch cap per thread (default 64M);
  *                                        a bad value warns and keeps the default
+ *   MPIGUIDE_PROFILE=file                tuned mode: run the profile's choices
+ *                                        (collectives not forced by MPIGUIDE_ALG);
+ *                                        a bad or differing profile warns once
+ *                                        and every rank runs the defaults
  *
- * Agreement: at MPI_Init every rank reduces a hash of its configuration and
- * its error state with one PMPI_Allreduce, so either all ranks run with the
- * same configuration, or the run stops on all of them with one message.
+ * Agreement: at MPI_Init every rank reduces a hash of its configuration, of
+ * its profile and its error state with one PMPI_Allreduce, so either all
+ * ranks run with the same configuration, or the run stops on all of them
+ * with one message; a profile that is not the same on every rank is dropped
+ * on every rank.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -165,9 +171,20 @@ void mg_lib_init(int thread_level) {
   h = fnv1a(h, &x->scratch_max, sizeof x->scratch_max);
   int have_trace = tr && *tr;
   h = fnv1a(h, &have_trace, sizeof have_trace);
-  int mine[4] = {(int)(h >> 1), -(int)(h >> 1), err ? -rank : -INT32_MAX, trace_bad};
-  int all[4];
-  if (PMPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) {
+  /* The profile: every rank reads it; its content hash must agree (paths may differ). */
+  const char *pf = getenv("MPIGUIDE_PROFILE");
+  mg_profile *prof = NULL;
+  mg_profile_diags diags = {0};
+  int prof_bad = 0;
+  if (pf && *pf) prof_bad = mg_profile_open(pf, &prof, &diags) != MG_PROFILE_OK;
+  uint64_t ph = prof ? mg_profile_hash(prof) : 0;
+  int mine[9] = {(int)(h >> 1), -(int)(h >> 1), err ? -rank : -INT32_MAX, trace_bad,
+                 (int)(ph >> 33), -(int)(ph >> 33), (int)(ph & 0x7fffffff), -(int)(ph & 0x7fffffff),
+                 prof_bad ? -rank : -INT32_MAX};
+  int all[9];
+  if (PMPI_Allreduce(mine, all, 9, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) {
+    mg_profile_free(prof);
+    mg_profile_diags_free(&diags);
     fprintf(stderr, "mpiguide: agreement at MPI_Init failed; running as plain pass-through\n");
     return;
   }
@@ -189,9 +206,33 @@ void mg_lib_init(int thread_level) {
               strerror(trace_errno));
     have_trace = 0;
   }
-  if (mg_core_init() != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide: cannot set up (MPI_Comm_dup of MPI_COMM_SELF failed); pass-through\n");
+  int first_bad_prof = all[8] == -INT32_MAX ? -1 : -all[8];
+  if (first_bad_prof >= 0 || all[4] != -all[5] || all[6] != -all[7]) {
+    if (first_bad_prof == rank) {
+      fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' is not usable on rank %d; "
+                      "tuning is off on all ranks, the defaults run:\n", pf, rank);
+      for (int i = 0; i < diags.n; i++) {
+        char line[600];
+        mg_profile_diag_format(&diags.v[i], line, sizeof line);
+        fprintf(stderr, "mpiguide:   %s\n", line);
+      }
+      if (diags.dropped) fprintf(stderr, "mpiguide:   (%d more problems)\n", diags.dropped);
+    } else if (first_bad_prof < 0 && rank == 0) {
+      fprintf(stderr, "mpiguide: warning: the ranks have different MPIGUIDE_PROFILE contents (or some have "
+                      "none); tuning is off on all ranks, the defaults run\n");
+    }
+    mg_profile_free(prof);
+    prof = NULL;
+  }
+  mg_profile_diags_free(&diags);
+  if (mg_core_init() != MPI_SUCCESS || mg_comm_cache_init() != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide: cannot set up (MPI_Comm_dup or MPI_Comm_create_keyval failed); pass-through\n");
+    mg_profile_free(prof);
     return;
+  }
+  if (prof) {
+    x->profile = prof;
+    x->profile_path = strdup(pf);
   }
   if (have_trace) { /* a table that could not be allocated contributes no rows */
     x->trace_path = strdup(tr);
@@ -199,7 +240,7 @@ void mg_lib_init(int thread_level) {
   }
   int any_forced = 0;
   for (int i = 0; i < MG_NCOLL; i++) any_forced |= x->forced[i] != 0;
-  x->active = any_forced || have_trace;
+  x->active = any_forced || have_trace || x->profile;
   x->initialized = 1;
 }
 
@@ -215,6 +256,11 @@ void mg_lib_finalize(void) {
   x->trace_path = NULL;
   x->active = 0;
   x->initialized = 0;
+  mg_comm_cache_finalize();
+  mg_profile_free(x->profile);
+  x->profile = NULL;
+  free(x->profile_path);
+  x->profile_path = NULL;
   mg_core_finalize();
 }
 
@@ -223,12 +269,25 @@ void mg_lib_finalize(void) {
 int mg_dispatch(mg_call *c) {
   mg_ctx *x = &mg_the_ctx;
   int want = x->forced[c->coll];
-  if (!want && !x->trace) { /* nothing to decide or record beyond the count */
+  if (!want && !x->trace && !x->profile) { /* nothing to decide or record beyond the count */
     atomic_fetch_add_explicit(&x->ran[c->coll][0], 1, memory_order_relaxed);
     return mg_run(c, 0);
   }
-  int rc = mg_call_prepare(c);
-  if (rc != MPI_SUCCESS) return rc;
+  const mg_comm_entry *e = mg_comm_get(c->comm);
+  if (!e) { /* not a communicator MPI accepts: let the default report the error */
+    atomic_fetch_add_explicit(&x->ran[c->coll][0], 1, memory_order_relaxed);
+    return mg_run(c, 0);
+  }
+  if (!want && e->nranges[c->coll] == 0 && !x->trace) { /* tuned mode, nothing tuned here */
+    atomic_fetch_add_explicit(&x->ran[c->coll][0], 1, memory_order_relaxed);
+    return mg_run(c, 0);
+  }
+  c->size = e->size;
+  c->rank = e->rank;
+  c->inter = e->inter;
+  mg_call_set_bytes(c);
+  if (!want && e->nranges[c->coll]) want = mg_profile_slice_lookup(e->ranges[c->coll], e->nranges[c->coll], c->bytes);
+  int rc;
   mg_why why = want ? mg_applicable(c, want, x->scratch_max) : MG_WHY_NONE;
   int alg = why == MG_WHY_NONE ? want : 0;
   rc = mg_run(c, alg);
@@ -236,7 +295,7 @@ int mg_dispatch(mg_call *c) {
   if (why != MG_WHY_NONE) atomic_fetch_add_explicit(&x->fell[c->coll][why], 1, memory_order_relaxed);
   if (x->trace) {
     pthread_mutex_lock(&x->trace_lock);
-    mg_trace_add(x->trace, c->coll, c->bytes, alg, why);
+    mg_trace_add(x->trace, c->coll, c->size, c->bytes, alg, why);
     pthread_mutex_unlock(&x->trace_lock);
   }
   return rc;

@@ -16,10 +16,20 @@
 #include <stddef.h>
 
 #include "registry/registry.h"
+#include "tune/profile.h"
 
 #define MG_DEFAULT_SCRATCH_MAX ((size_t)64 << 20)
 
 typedef struct mg_trace mg_trace;
+
+/* What is known about a communicator (comm_cache.c); read-only once made. */
+typedef struct mg_comm_entry {
+  MPI_Comm comm;
+  int size, rank, inter;
+  int nranges[MG_NCOLL];                    /* the profile's slice for (collective, size) */
+  const mg_profile_range *ranges[MG_NCOLL];
+  struct mg_comm_entry *next;
+} mg_comm_entry;
 
 typedef struct mg_ctx {
   int initialized;
@@ -28,6 +38,8 @@ typedef struct mg_ctx {
   size_t scratch_max;             /* MPIGUIDE_SCRATCH_MAX */
   int thread_level;               /* provided by MPI_Init_thread */
   char *trace_path;               /* MPIGUIDE_TRACE, or NULL */
+  mg_profile *profile;            /* MPIGUIDE_PROFILE, agreed by all ranks, or NULL */
+  char *profile_path;
   mg_trace *trace;                /* calls by (collective, bytes, algorithm, reason) */
   pthread_mutex_t trace_lock;
   atomic_llong ran[MG_NCOLL][MG_MAX_ALGS];
@@ -46,9 +58,15 @@ int mg_parse_force(const char *spec, int forced[MG_NCOLL], char *msg, size_t msg
 /* Parse a size with optional K/M/G/T suffix (powers of 1024). 0 on success. */
 int mg_parse_size(const char *s, size_t *out);
 
+/* Per-communicator cache (comm_cache.c). mg_comm_get returns NULL only for a
+ * communicator MPI does not accept (the caller then lets MPI report it). */
+int mg_comm_cache_init(void);
+void mg_comm_cache_finalize(void);
+const mg_comm_entry *mg_comm_get(MPI_Comm comm);
+
 /* Trace table (trace.c). */
 mg_trace *mg_trace_new(void);
-void mg_trace_add(mg_trace *t, mg_coll coll, size_t bytes, int alg, mg_why why);
+void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why);
 void mg_trace_free(mg_trace *t);
 /* Collective over MPI_COMM_WORLD: merge all ranks' tables, rank 0 writes. */
 void mg_trace_write(mg_trace *t, const char *path);

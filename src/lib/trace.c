@@ -14,7 +14,7 @@
 #include "mpiguide.h"
 
 typedef struct mg_trace_rec {
-  int64_t coll, alg, why, used;
+  int64_t coll, alg, why, used, nprocs;
   int64_t bytes;
   int64_t calls; /* on one rank; after merging: max over ranks */
   int64_t ranks; /* after merging: ranks that made such calls */
@@ -43,18 +43,20 @@ void mg_trace_free(mg_trace *t) {
   free(t);
 }
 
-static size_t hash(int64_t coll, int64_t bytes, int64_t alg, int64_t why) {
-  uint64_t h = (uint64_t)bytes * 0x9E3779B97F4A7C15ull;
-  h ^= (uint64_t)(coll * 131 + alg * 7 + why) * 0xC2B2AE3D27D4EB4Full;
+static size_t hash(const mg_trace_rec *k) {
+  uint64_t h = (uint64_t)k->bytes * 0x9E3779B97F4A7C15ull;
+  h ^= (uint64_t)(k->coll * 131 + k->alg * 7 + k->why + k->nprocs * 8191) * 0xC2B2AE3D27D4EB4Full;
   return (size_t)(h ^ (h >> 29));
 }
 
-static mg_trace_rec *lookup(mg_trace *t, int64_t coll, int64_t bytes, int64_t alg, int64_t why) {
-  size_t i = hash(coll, bytes, alg, why) & (t->cap - 1);
+static mg_trace_rec *lookup(mg_trace *t, const mg_trace_rec *k) {
+  size_t i = hash(k) & (t->cap - 1);
   for (;; i = (i + 1) & (t->cap - 1)) {
     mg_trace_rec *r = &t->slot[i];
     if (!r->used) return r;
-    if (r->coll == coll && r->bytes == bytes && r->alg == alg && r->why == why) return r;
+    if (r->coll == k->coll && r->bytes == k->bytes && r->alg == k->alg && r->why == k->why &&
+        r->nprocs == k->nprocs)
+      return r;
   }
 }
 
@@ -65,7 +67,7 @@ static int grow(mg_trace *t) {
   t->slot = s;
   t->cap = old.cap * 2;
   for (size_t i = 0; i < old.cap; i++)
-    if (old.slot[i].used) *lookup(t, old.slot[i].coll, old.slot[i].bytes, old.slot[i].alg, old.slot[i].why) = old.slot[i];
+    if (old.slot[i].used) *lookup(t, &old.slot[i]) = old.slot[i];
   free(old.slot);
   return 0;
 }
@@ -73,7 +75,7 @@ static int grow(mg_trace *t) {
 static void add(mg_trace *t, const mg_trace_rec *in) {
   if (!t) return;
   if (2 * (t->n + 1) > t->cap && grow(t) != 0) return; /* out of memory: the trace loses a row, the job goes on */
-  mg_trace_rec *r = lookup(t, in->coll, in->bytes, in->alg, in->why);
+  mg_trace_rec *r = lookup(t, in);
   if (!r->used) {
     *r = *in;
     r->calls = 0;
@@ -88,17 +90,50 @@ static void add(mg_trace *t, const mg_trace_rec *in) {
   }
 }
 
-void mg_trace_add(mg_trace *t, mg_coll coll, size_t bytes, int alg, mg_why why) {
-  mg_trace_rec in = {coll, alg, why, 1, (int64_t)bytes, 1, 0};
+void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why) {
+  mg_trace_rec in = {.coll = coll, .alg = alg, .why = why, .used = 1, .nprocs = nprocs, .bytes = (int64_t)bytes,
+                     .calls = 1, .ranks = 0};
   add(t, &in);
 }
 
 static int cmp(const void *a, const void *b) {
   const mg_trace_rec *x = a, *y = b;
   if (x->coll != y->coll) return x->coll < y->coll ? -1 : 1;
+  if (x->nprocs != y->nprocs) return x->nprocs < y->nprocs ? -1 : 1;
   if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
   if (x->alg != y->alg) return x->alg < y->alg ? -1 : 1;
   return x->why < y->why ? -1 : x->why > y->why;
+}
+
+/* What chose the algorithm of a row: "MPIGUIDE_ALG", the profile rule's
+ * line ("line 12"), or "" (nothing: the default was never in question). */
+static void rule_of(const mg_trace_rec *r, char *buf, size_t len) {
+  const mg_ctx *x = &mg_the_ctx;
+  buf[0] = '\0';
+  if (x->forced[r->coll]) {
+    snprintf(buf, len, "MPIGUIDE_ALG");
+    return;
+  }
+  if (!x->profile || r->nprocs <= 0) return;
+  const mg_profile_rule *best = NULL;
+  for (int i = 0; i < mg_profile_nrules(x->profile); i++) { /* the narrowest np selector decides */
+    const mg_profile_rule *u = mg_profile_rule_at(x->profile, i);
+    if (u->coll != r->coll || r->nprocs < u->np_lo || r->nprocs > u->np_hi) continue;
+    if (best && (long)u->np_hi - u->np_lo >= (long)best->np_hi - best->np_lo) continue;
+    best = u;
+  }
+  if (!best) return;
+  for (int i = 0; i < mg_profile_nrules(x->profile); i++) {
+    const mg_profile_rule *u = mg_profile_rule_at(x->profile, i);
+    if (u->coll == r->coll && u->np_lo == best->np_lo && u->np_hi == best->np_hi && u->lo <= (size_t)r->bytes &&
+        (size_t)r->bytes <= u->hi) {
+      if (u->line > 0)
+        snprintf(buf, len, "line %d", u->line);
+      else
+        snprintf(buf, len, "profile");
+      return;
+    }
+  }
 }
 
 void mg_trace_write(mg_trace *t, const char *path) {
@@ -163,12 +198,15 @@ void mg_trace_write(mg_trace *t, const char *path) {
             MPIGUIDE_VERSION, lib, size, date);
     const char *alg = getenv("MPIGUIDE_ALG");
     fprintf(f, "#@MPIGUIDE_ALG=%s\n#@scratch_max=%zu\n", alg ? alg : "", mg_the_ctx.scratch_max);
-    fprintf(f, "collective,bytes,algorithm,calls,ranks,fallback\n");
+    if (mg_the_ctx.profile_path) fprintf(f, "#@MPIGUIDE_PROFILE=%s\n", mg_the_ctx.profile_path);
+    fprintf(f, "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule\n");
     for (size_t i = 0; i < m; i++) {
       const mg_coll_info *ci = &mg_colls[rows[i].coll];
-      fprintf(f, "%s,%lld,%s,%lld,%lld,%s\n", ci->name, (long long)rows[i].bytes,
+      char rule[64];
+      rule_of(&rows[i], rule, sizeof rule);
+      fprintf(f, "%s,%lld,%s,%lld,%lld,%s,%lld,%s\n", ci->name, (long long)rows[i].bytes,
               rows[i].alg ? ci->algs[rows[i].alg].name : "default", (long long)rows[i].calls,
-              (long long)rows[i].ranks, mg_why_key((mg_why)rows[i].why));
+              (long long)rows[i].ranks, mg_why_key((mg_why)rows[i].why), (long long)rows[i].nprocs, rule);
     }
     if (fclose(f) != 0 || rename(tmp, path) != 0)
       fprintf(stderr, "mpiguide: warning: cannot write MPIGUIDE_TRACE file '%s'\n", path);

@@ -175,9 +175,14 @@ int mg_call_prepare(mg_call *c) {
   if (rc != MPI_SUCCESS) return rc;
   rc = PMPI_Comm_rank(c->comm, &c->rank);
   if (rc != MPI_SUCCESS) return rc;
+  mg_call_set_bytes(c);
+  return MPI_SUCCESS;
+}
+
+void mg_call_set_bytes(mg_call *c) {
   if (c->inter) { /* the default runs; no size needed beyond a trace value */
     c->bytes = 0;
-    return MPI_SUCCESS;
+    return;
   }
   switch (c->coll) {
   case MG_GATHER: /* at the root the receive side is always significant */
@@ -190,7 +195,6 @@ int mg_call_prepare(mg_call *c) {
     c->bytes = type_bytes(c->rcount, c->rtype);
     break;
   }
-  return MPI_SUCCESS;
 }
 
 mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {

@@ -128,6 +128,8 @@ const char *mg_why_key(mg_why why); /* short machine name, e.g. "scratch_cap" */
 
 /* Fill rank, size, inter and bytes. Returns an MPI error code. */
 int mg_call_prepare(mg_call *c);
+/* Fill bytes only, for a call whose rank, size and inter are already set. */
+void mg_call_set_bytes(mg_call *c);
 
 /*
  * Whether algorithm `alg` of c->coll can run this call with at most

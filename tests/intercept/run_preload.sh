@@ -122,7 +122,7 @@ expect_none() { # NAME REGEX WHAT
 # rows FILE: "collective bytes algorithm calls ranks fallback" per data row ("-": no fallback).
 rows() {
   awk -F, '/^#@/ { next }
-    !hdr { hdr = 1; if ($0 != "collective,bytes,algorithm,calls,ranks,fallback") print "BAD-HEADER " $0
+    !hdr { hdr = 1; if ($0 != "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule") print "BAD-HEADER " $0
            next }
     { print $1, $2, $3, $4, $5, ($6 == "" ? "-" : $6) }' "$1"
 }

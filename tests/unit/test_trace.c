@@ -38,10 +38,10 @@ int main(int argc, char **argv) {
   /* Interleave the rows so that growth happens while counts accumulate. */
   for (int round = 0; round < 11; round++)
     for (int i = 0; i < NSHARED; i++)
-      if (round < s_calls(i, rank)) mg_trace_add(t, s_coll(i), (size_t)s_bytes(i), s_alg(i), s_why(i));
+      if (round < s_calls(i, rank)) mg_trace_add(t, s_coll(i), size, (size_t)s_bytes(i), s_alg(i), s_why(i));
   /* One private row per rank: scan at 1000+rank bytes, 2 calls. */
-  mg_trace_add(t, MG_SCAN, 1000 + (size_t)rank, 0, MG_WHY_EMPTY);
-  mg_trace_add(t, MG_SCAN, 1000 + (size_t)rank, 0, MG_WHY_EMPTY);
+  mg_trace_add(t, MG_SCAN, size, 1000 + (size_t)rank, 0, MG_WHY_EMPTY);
+  mg_trace_add(t, MG_SCAN, size, 1000 + (size_t)rank, 0, MG_WHY_EMPTY);
   mg_trace_write(t, path);
   mg_trace_free(t);
 
@@ -62,16 +62,29 @@ int main(int argc, char **argv) {
         continue;
       }
       if (!header) {
-        ASSERT_STR_EQ(line, "collective,bytes,algorithm,calls,ranks,fallback");
+        ASSERT_STR_EQ(line, "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule");
         header = 1;
         continue;
       }
       rows++;
-      char coll[64], alg[128], why[64] = "";
-      long long bytes, calls, ranks;
-      int n = sscanf(line, "%63[^,],%lld,%127[^,],%lld,%lld,%63s", coll, &bytes, alg, &calls, &ranks, why);
-      ASSERT_EQ(n >= 5, 1);
-      if (n < 5) continue;
+      char coll[64] = "", alg[128] = "", why[64] = "", rule[64] = "";
+      long long bytes = 0, calls = 0, ranks = 0, nprocs = 0;
+      /* 8 fields; fallback and rule may be empty */
+      char *fld[8] = {0}, *cur = line;
+      int n = 0;
+      while (n < 8 && cur) fld[n++] = strsep(&cur, ",");
+      ASSERT_EQ(n, 8);
+      if (n < 8) continue;
+      snprintf(coll, sizeof coll, "%s", fld[0]);
+      bytes = atoll(fld[1]);
+      snprintf(alg, sizeof alg, "%s", fld[2]);
+      calls = atoll(fld[3]);
+      ranks = atoll(fld[4]);
+      snprintf(why, sizeof why, "%s", fld[5]);
+      nprocs = atoll(fld[6]);
+      snprintf(rule, sizeof rule, "%s", fld[7]);
+      ASSERT_EQ(nprocs, size);
+      ASSERT_STR_EQ(rule, ""); /* no profile, nothing forced */
       int c = mg_coll_find(coll);
       ASSERT_NE(c, -1);
       if (c < prev_c || (c == prev_c && bytes < prev_b)) sorted = 0;

@@ -1,0 +1,129 @@
+/*
+ * What libmpiguide knows about a communicator, computed once, on its first
+ * collective call (STYLE.md pattern 3; DESIGN.md "The cost of deciding"):
+ * size, rank, whether it is an intercommunicator, and its slice of the
+ * tuning profile per collective.
+ *
+ * Entries live in a small hash table keyed by the communicator handle. Each
+ * thread remembers the entry it used last, so a call on the same
+ * communicator as the previous one costs a thread-local compare. Handles are
+ * reused after MPI_Comm_free, so every cached communicator carries an
+ * attribute whose delete callback drops the entry and bumps a generation
+ * counter that invalidates the threads' remembered entries. The per-call path
+ * queries no attribute.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/lib.h"
+
+#define NBUCKETS 64
+
+static struct {
+  int keyval;
+  pthread_mutex_t lock;
+  mg_comm_entry *bucket[NBUCKETS];
+  atomic_uint gen; /* bumped whenever an entry is dropped */
+} cache = {.keyval = MPI_KEYVAL_INVALID, .lock = PTHREAD_MUTEX_INITIALIZER};
+
+static _Thread_local struct {
+  MPI_Comm comm;
+  const mg_comm_entry *e;
+  unsigned gen;
+} last;
+
+static unsigned bucket_of(MPI_Comm comm) {
+  uintptr_t h = 0;
+  memcpy(&h, &comm, sizeof comm < sizeof h ? sizeof comm : sizeof h);
+  h ^= h >> 17;
+  h *= 0x9E3779B97F4A7C15ull;
+  return (unsigned)(h >> 40) % NBUCKETS;
+}
+
+static void unlink_entry(mg_comm_entry *e) {
+  mg_comm_entry **pp = &cache.bucket[bucket_of(e->comm)];
+  while (*pp && *pp != e) pp = &(*pp)->next;
+  if (*pp) *pp = e->next;
+  atomic_fetch_add_explicit(&cache.gen, 1, memory_order_release);
+}
+
+static int delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra) {
+  pthread_mutex_lock(&cache.lock);
+  unlink_entry(attr);
+  pthread_mutex_unlock(&cache.lock);
+  free(attr);
+  return MPI_SUCCESS;
+}
+
+int mg_comm_cache_init(void) {
+  return PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, &cache.keyval, NULL);
+}
+
+void mg_comm_cache_finalize(void) {
+  /* Drop every entry through its attribute, then the keyval. */
+  for (;;) {
+    pthread_mutex_lock(&cache.lock);
+    MPI_Comm comm = MPI_COMM_NULL;
+    for (int b = 0; b < NBUCKETS && comm == MPI_COMM_NULL; b++)
+      if (cache.bucket[b]) comm = cache.bucket[b]->comm;
+    pthread_mutex_unlock(&cache.lock);
+    if (comm == MPI_COMM_NULL) break;
+    if (PMPI_Comm_delete_attr(comm, cache.keyval) != MPI_SUCCESS) { /* cannot happen; never loop */
+      pthread_mutex_lock(&cache.lock);
+      for (int b = 0; b < NBUCKETS; b++)
+        while (cache.bucket[b]) {
+          mg_comm_entry *e = cache.bucket[b];
+          cache.bucket[b] = e->next;
+          free(e);
+        }
+      pthread_mutex_unlock(&cache.lock);
+      break;
+    }
+  }
+  if (cache.keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&cache.keyval);
+  atomic_fetch_add_explicit(&cache.gen, 1, memory_order_release);
+}
+
+/* Build an entry: the communicator queries and the profile slices. */
+static mg_comm_entry *make_entry(MPI_Comm comm, const mg_profile *prof) {
+  mg_comm_entry *e = calloc(1, sizeof *e);
+  if (!e) return NULL;
+  e->comm = comm;
+  if (PMPI_Comm_test_inter(comm, &e->inter) != MPI_SUCCESS || PMPI_Comm_size(comm, &e->size) != MPI_SUCCESS ||
+      PMPI_Comm_rank(comm, &e->rank) != MPI_SUCCESS) {
+    free(e);
+    return NULL;
+  }
+  if (prof && !e->inter)
+    for (int k = 0; k < MG_NCOLL; k++) e->nranges[k] = mg_profile_slice(prof, (mg_coll)k, e->size, &e->ranges[k]);
+  return e;
+}
+
+const mg_comm_entry *mg_comm_get(MPI_Comm comm) {
+  unsigned gen = atomic_load_explicit(&cache.gen, memory_order_acquire);
+  if (last.e && last.comm == comm && last.gen == gen) return last.e;
+
+  pthread_mutex_lock(&cache.lock);
+  mg_comm_entry *e = cache.bucket[bucket_of(comm)];
+  while (e && e->comm != comm) e = e->next;
+  if (!e && cache.keyval != MPI_KEYVAL_INVALID) {
+    e = make_entry(comm, mg_the_ctx.profile);
+    if (e && PMPI_Comm_set_attr(comm, cache.keyval, e) == MPI_SUCCESS) {
+      unsigned b = bucket_of(comm);
+      e->next = cache.bucket[b];
+      cache.bucket[b] = e;
+    } else {
+      free(e); /* an invalid communicator: the caller asks MPI, which reports the error */
+      e = NULL;
+    }
+  }
+  gen = atomic_load_explicit(&cache.gen, memory_order_acquire);
+  pthread_mutex_unlock(&cache.lock);
+  if (e) {
+    last.comm = comm;
+    last.e = e;
+    last.gen = gen;
+  }
+  return e;
+}
