@@ -6,5 +6,8 @@
 #define MG_CLI_H
 
 int mg_cmd_list(int argc, char **argv);
+int mg_cmd_profile(int argc, char **argv);
+int mg_cmd_bench(int argc, char **argv);
+int mg_cmd_check(int argc, char **argv);
 
 #endif

@@ -14,6 +14,9 @@ static const struct {
   const char *summary;
 } commands[] = {
     {"list", mg_cmd_list, "list every collective and algorithm (guideline, formula, extra memory)"},
+    {"profile", mg_cmd_profile, "tuning profiles: validate (file:line for every problem)"},
+    {"bench", mg_cmd_bench, "measure collectives and their mock-ups (run under mpirun; raw CSV)"},
+    {"check", mg_cmd_check, "find guideline violations: measure, test, verdicts (mpirun; --from: offline)"},
 };
 
 static void usage(FILE *f) {

@@ -1,0 +1,208 @@
+/*
+ * The measurement engine: measures, in one launch, registered algorithms of
+ * registered collectives (src/registry) for a list of message sizes, with a
+ * choice of process synchronisation, timer and repetition control, and keeps
+ * every single measurement. `mpiguide bench` is a thin front end to it; the
+ * checker and the tuner use it the same way.
+ *
+ * One *block* is one (collective, message size). Its *variants* are the
+ * selected algorithms that can run the call (mg_applicable with no scratch
+ * cap); the others are kept as skipped series with the reason. Variants of a
+ * block are measured in interleaved *rounds* (each pending variant once per
+ * round, optionally in a shuffled order), so drift of the machine cannot
+ * favour one of them. Rounds are grouped in *batches*; after each batch one
+ * reduction over the ranks turns the per-rank times into latencies, which all
+ * ranks then hold, so every rank takes the same repetition decisions.
+ *
+ * One measurement = the latency of one call reduced over the ranks:
+ *   local:  max over ranks of (end - start) on each rank's own timer;
+ *   global: max(end) - min(start) on the synchronised global clock.
+ *
+ * Everything here is collective over cfg->comm unless said otherwise, and
+ * every rank must pass the same configuration.
+ */
+#ifndef MG_BENCH_BENCH_H
+#define MG_BENCH_BENCH_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/rep.h"
+#include "registry/registry.h"
+
+/* ---- names: synchronisation methods, time modes, timers, datatypes, ops ---- */
+
+#define MG_SYNC_METHODS(X)                                                                    \
+  X(BARRIER, "barrier", "MPI_Barrier before each measurement")                                \
+  X(DBARRIER, "dbarrier", "two MPI_Barrier calls before each measurement")                    \
+  X(DISSEM, "dissem", "mpiguide's own dissemination barrier (PMPI point-to-point)")           \
+  X(WINDOW, "window", "start in fixed windows on the synchronised global clock")              \
+  X(ROUNDTIME, "roundtime", "start on the global clock in slots sized from the previous batch")
+
+typedef enum {
+#define MG_X(E, n, d) MG_SYNC_##E,
+  MG_SYNC_METHODS(MG_X)
+#undef MG_X
+      MG_NSYNC
+} mg_sync_method;
+
+typedef enum { MG_TIME_LOCAL, MG_TIME_GLOBAL } mg_time_mode;
+typedef enum { MG_TIMER_MONOTONIC, MG_TIMER_WTIME } mg_timer_kind;
+
+const char *mg_sync_name(mg_sync_method m);
+const char *mg_sync_desc(mg_sync_method m);
+int mg_sync_find(const char *name); /* -1 when unknown */
+static inline int mg_sync_uses_clock(mg_sync_method m) {
+  return m == MG_SYNC_WINDOW || m == MG_SYNC_ROUNDTIME;
+}
+
+/* Datatype category, for which ops apply (MPI standard, "predefined reduction operations"). */
+enum { MG_DT_BYTE = 1, MG_DT_CHAR = 2, MG_DT_INT = 4, MG_DT_FLOAT = 8 };
+
+typedef struct mg_dtype_info {
+  const char *name; /* "MPI_INT" */
+  MPI_Datatype type;
+  int size;         /* bytes */
+  int category;     /* MG_DT_* */
+} mg_dtype_info;
+
+typedef struct mg_op_info {
+  const char *name; /* "MPI_SUM" */
+  MPI_Op op;
+  int categories;   /* MG_DT_* it is defined for */
+} mg_op_info;
+
+/* Lookups by name, case-insensitive, with or without the "MPI_" prefix; NULL when unknown.
+ * mg_dtype_list/mg_op_list: all names, space-separated (for messages). */
+const mg_dtype_info *mg_dtype_find(const char *name);
+const mg_op_info *mg_op_find(const char *name);
+const char *mg_dtype_list(void);
+const char *mg_op_list(void);
+
+/* ---- timers ---- */
+
+typedef double (*mg_now_fn)(void);
+mg_now_fn mg_timer_fn(mg_timer_kind k);
+const char *mg_timer_name(mg_timer_kind k);   /* "clock_gettime(CLOCK_MONOTONIC)", "MPI_Wtime" */
+double mg_timer_resolution(mg_timer_kind k);  /* declared: clock_getres / MPI_Wtick, seconds */
+double mg_timer_granularity(mg_timer_kind k); /* measured: smallest non-zero step seen, seconds */
+
+/* ---- configuration and results ---- */
+
+typedef struct mg_bench_block mg_bench_block;
+
+typedef struct mg_bench_cfg {
+  MPI_Comm comm;                /* the collectives run on it (normally MPI_COMM_WORLD) */
+  int ncolls;
+  mg_coll colls[MG_NCOLL];      /* in the order measured */
+  unsigned algmask[MG_NCOLL];   /* bit a set: algorithm a of that collective is selected */
+  const size_t *sizes;          /* message sizes in bytes (registry definition), ascending */
+  int nsizes;
+  const mg_dtype_info *dtype;
+  const mg_op_info *op;         /* reductions only */
+  int root;
+
+  mg_sync_method sync;
+  mg_time_mode time;
+  mg_timer_kind timer;
+  double window;                /* window/roundtime slot length, seconds; 0: from the warm-up */
+  double window_factor;         /* auto slot = factor x largest median warm-up latency */
+  double window_tol;            /* a start later than this after its slot start is missed, s;
+                                   0: the clock's accuracy, at least 1 us */
+  int clock_fits, clock_pingpongs; /* clock synchronisation effort (first sync; resyncs use a quarter) */
+
+  mg_rep_cfg rep;
+  int warmup;                   /* warm-up rounds per block (excluded from statistics) */
+  int batch;                    /* rounds between two reductions (decision points) */
+  double time_total;            /* seconds for the whole run, 0: no limit */
+  int shuffle;
+  uint64_t seed;
+  int sync_cost_reps;           /* barriers timed for the synchronisation cost */
+
+  /* Called on every rank after a batch (for progress output): fraction done in [0,1],
+   * elapsed seconds (equal on all ranks) and what is being measured. May be NULL. */
+  void (*progress)(double fraction, double elapsed, const char *what, void *arg);
+  void *arg;
+} mg_bench_cfg;
+
+typedef enum { MG_SERIES_OK, MG_SERIES_SKIPPED, MG_SERIES_FAILED } mg_series_status;
+
+/* All measurements of one algorithm in one block, in the order taken:
+ * first the warm-up measurements, then the others. */
+typedef struct mg_bench_series {
+  int alg;                      /* registry index; 0 = default */
+  mg_series_status status;
+  char note[192];               /* why skipped or failed */
+  long n, cap;                  /* rows */
+  double *lat;                  /* seconds */
+  long *round, *rep;            /* round within the block; index among warm-ups or measurements */
+  unsigned char *warmup, *valid;
+  long nwarm, nvalid, ninvalid; /* measurements (not warm-up): valid and invalid */
+  mg_stop stop;                 /* why measuring stopped */
+  double rse;                   /* RSE of the chosen centre at the end (RSE/PAPER calibration) */
+  double t1;                    /* PAPER: the one-element budget used for this series (0: none) */
+} mg_bench_series;
+
+struct mg_bench_block {
+  mg_coll coll;
+  size_t bytes;
+  long count;
+  int nseries;
+  mg_bench_series series[MG_MAX_ALGS];
+  long rounds;                  /* rounds run, warm-up included */
+  double window;                /* slot length used (window/roundtime; roundtime: the last), s */
+  double elapsed;               /* wall time of the block, s */
+  int budget_hit;               /* stopped by the total time budget */
+};
+
+typedef struct mg_bench_result {
+  int nblocks;
+  mg_bench_block *blocks;       /* collective-major, sizes ascending */
+  double sync_cost, sync_cost_min; /* one barrier of the method (median, minimum), s */
+  int clock_used;
+  double clock_err;             /* sync accuracy: max |observed - model| offset over ranks and checks, s */
+  double clock_rtt;             /* smallest ping-pong round trip seen, s */
+  int clock_syncs;
+  double elapsed;               /* wall time of mg_bench_run on this rank, s */
+  long invalid;                 /* measurements that missed their window, all blocks */
+  double t1[MG_NCOLL][MG_MAX_ALGS]; /* PAPER: one-element budgets, s (0: none) */
+} mg_bench_result;
+
+/*
+ * Run the benchmark. Returns MPI_SUCCESS, or the MPI error code of a failing
+ * engine call (not of an algorithm: a failing algorithm becomes a FAILED
+ * series with a note and the run goes on). On return `res` owns its memory:
+ * free it with mg_bench_result_free(). Sets MPI_ERRORS_RETURN on cfg->comm for
+ * the duration of the run (an algorithm's error is then reported, not fatal).
+ */
+int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res);
+void mg_bench_result_free(mg_bench_result *res);
+
+/* Name of an algorithm as written in results: "default" or the registry name. */
+static inline const char *mg_bench_alg_name(mg_coll coll, int alg) {
+  return alg == 0 ? "default" : mg_colls[coll].algs[alg].name;
+}
+
+/* ---- synchronisation primitives (sync.c), usable on their own ---- */
+
+/* Dissemination barrier on PMPI point-to-point: ceil(log2 p) rounds of zero-byte
+ * messages; no rank leaves before every rank has entered. Use a communicator
+ * of its own (e.g. a duplicate) so its messages match nothing else. */
+int mg_dissem_barrier(MPI_Comm comm);
+
+/* ---- launch description (meta.c) ---- */
+
+typedef struct mg_bench_meta {
+  char launch[32];              /* equal on all ranks: rank 0's time and pid, hex */
+  char hostname[256];           /* rank 0's */
+  char date[40];                /* ISO 8601 UTC, at the start */
+  char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING]; /* MPI_Get_library_version, line breaks kept */
+  char mpi_name[32];            /* "Open MPI", "MPICH", ... or "unknown" */
+  char mpi_standard[16];        /* MPI_Get_version: "3.1" */
+  int nprocs, nnodes, rpn_min, rpn_max; /* nodes from MPI_COMM_TYPE_SHARED */
+} mg_bench_meta;
+
+int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m);
+
+#endif

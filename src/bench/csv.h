@@ -1,0 +1,58 @@
+/*
+ * Writing benchmark results (pure C, no MPI): the raw tidy CSV with its
+ * `#@key=value` metadata header, the ReproMPI-compatible raw format, and
+ * output files that appear under their name only when complete.
+ *
+ * Raw CSV (docs/bench.md): `#@key=value` lines, then the header line
+ *   collective,algorithm,bytes,count,datatype,nprocs,launch,round,rep,warmup,runtime_sec,valid
+ * and one row per measurement. ReproMPI format: the same `#@` lines, then
+ *   test nrep msize runtime_sec
+ * and whitespace-separated rows (R's read.table and pandas skip the `#` lines).
+ */
+#ifndef MG_BENCH_CSV_H
+#define MG_BENCH_CSV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * A file written under a temporary name in the same directory
+ * ("<path>.partial.XXXXXX") and renamed to `path` by mg_outfile_commit(), so a
+ * crashed or failed run never leaves a file that looks complete.
+ */
+typedef struct mg_outfile {
+  char *path, *tmp;
+  FILE *f;
+} mg_outfile;
+
+/* 0, or -1 with a message (the file cannot be created there). */
+int mg_outfile_open(mg_outfile *o, const char *path, char *err, size_t errlen);
+/* Flush, close and rename; 0, or -1 with a message (the temporary is removed). */
+int mg_outfile_commit(mg_outfile *o, char *err, size_t errlen);
+/* Close and remove the temporary; safe on a zeroed or already committed struct. */
+void mg_outfile_discard(mg_outfile *o);
+
+/* "#@key=value\n"; line breaks in the value become "; ", so one key is one line. */
+void mg_meta(FILE *f, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* One CSV field, quoted (RFC 4180) when it holds a comma, quote or line break. */
+void mg_csv_str(FILE *f, const char *s);
+
+typedef struct mg_raw_row {
+  const char *coll, *alg, *dtype, *launch;
+  size_t bytes;
+  long count;
+  int nprocs;
+  long round, rep;
+  int warmup, valid;
+  double runtime; /* seconds */
+} mg_raw_row;
+
+extern const char mg_raw_columns[];
+void mg_raw_header(FILE *f);
+void mg_raw_row_write(FILE *f, const mg_raw_row *r);
+
+void mg_repro_header(FILE *f);
+void mg_repro_row(FILE *f, const char *test, long nrep, size_t msize, double runtime);
+
+#endif

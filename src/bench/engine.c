@@ -1,0 +1,619 @@
+/*
+ * The measurement loop (bench.h): blocks of (collective, size), variants
+ * measured in interleaved rounds, batches of rounds closed by one reduction.
+ *
+ * One measurement on one rank:
+ *   barrier-type sync:  sync step; t0 = now; run the algorithm; t1 = now
+ *   window / roundtime: wait for the slot start on the global clock (late if
+ *                       it has passed already); t0 = now; run; t1 = now
+ * The slot of measurement k of a batch starts at batch_start + k w. The batch
+ * start is agreed in the previous batch's reduction (the latest global time
+ * of any rank plus a lead), so no extra communication is needed. roundtime
+ * sizes w from the previous batch (factor x the largest median latency,
+ * doubled when a start was missed); window keeps w fixed.
+ *
+ * The reduction after a batch (one MPI_Allreduce, MAX, on a private
+ * duplicate of the communicator) carries per measurement: the local duration
+ * (or the global end and minus the global start), the late flag and whether
+ * the algorithm returned an error; and the elapsed time. Every rank then
+ * holds the same latencies and takes the same decisions.
+ *
+ * A variant whose algorithm returns an error on any rank is dropped from the
+ * block (status FAILED, its rows removed): the measurements would be of
+ * something else than the algorithm.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/internal.h"
+#include "bench/order.h"
+#include "bench/stats.h"
+
+/* Shortest start slot: the bookkeeping between two measurements and the
+ * start tolerance (>= 1 us) must fit in it. */
+#define MG_MIN_SLOT(tol) (4 * (tol))
+
+typedef struct run {
+  const mg_bench_cfg *cfg;
+  mg_bench_result *res;
+  MPI_Comm comm, scomm;
+  int rank, size;
+  mg_now_fn now;
+  int use_clock;
+  mg_clock clock;
+  double t0;            /* local time at the start, for elapsed */
+  double elapsed;       /* last agreed elapsed time (max over ranks) */
+  double next_start;    /* agreed global start of the next window batch; 0: none */
+  double rt_base;       /* roundtime: slot asked for by the latest valid latencies */
+  uint64_t rng;
+  int blocks_total, blocks_done;
+  /* per-batch scratch */
+  long cap;
+  double *ts, *te, *red;
+  int *late, *err, *slot_v;
+  long *slot_round;
+  double *vals; /* valid latencies of one series */
+  long vcap;
+} run;
+
+/* ---------- rows ---------- */
+
+static int series_push(mg_bench_series *s, double lat, long round, long rep, int warm, int valid) {
+  if (s->n == s->cap) {
+    long nc = s->cap ? 2 * s->cap : 64;
+    double *l = realloc(s->lat, (size_t)nc * sizeof *l);
+    if (l) s->lat = l;
+    long *r = realloc(s->round, (size_t)nc * sizeof *r);
+    if (r) s->round = r;
+    long *p = realloc(s->rep, (size_t)nc * sizeof *p);
+    if (p) s->rep = p;
+    unsigned char *w = realloc(s->warmup, (size_t)nc);
+    if (w) s->warmup = w;
+    unsigned char *v = realloc(s->valid, (size_t)nc);
+    if (v) s->valid = v;
+    if (!l || !r || !p || !w || !v) return -1;
+    s->cap = nc;
+  }
+  s->lat[s->n] = lat;
+  s->round[s->n] = round;
+  s->rep[s->n] = rep;
+  s->warmup[s->n] = (unsigned char)warm;
+  s->valid[s->n] = (unsigned char)valid;
+  s->n++;
+  if (warm) s->nwarm++;
+  else if (valid) s->nvalid++;
+  else s->ninvalid++;
+  return 0;
+}
+
+static void series_clear(mg_bench_series *s) {
+  free(s->lat);
+  free(s->round);
+  free(s->rep);
+  free(s->warmup);
+  free(s->valid);
+  s->lat = NULL;
+  s->round = s->rep = NULL;
+  s->warmup = s->valid = NULL;
+  s->n = s->cap = s->nwarm = s->nvalid = s->ninvalid = 0;
+}
+
+/* Valid, non-warm-up latencies of s into R->vals; returns how many (-1: no memory). */
+static long valid_values(run *R, const mg_bench_series *s, int warm) {
+  if (s->n > R->vcap) {
+    double *v = realloc(R->vals, (size_t)s->n * sizeof *v);
+    if (!v) return -1;
+    R->vals = v;
+    R->vcap = s->n;
+  }
+  long m = 0;
+  for (long i = 0; i < s->n; i++)
+    if (s->valid[i] && s->warmup[i] == warm) R->vals[m++] = s->lat[i];
+  return m;
+}
+
+static int ensure_batch(run *R, long slots) {
+  if (slots <= R->cap) return 0;
+  free(R->ts), free(R->te), free(R->red), free(R->late), free(R->err), free(R->slot_v), free(R->slot_round);
+  R->ts = malloc((size_t)slots * sizeof *R->ts);
+  R->te = malloc((size_t)slots * sizeof *R->te);
+  R->red = malloc((size_t)(4 * slots + 2) * sizeof *R->red);
+  R->late = malloc((size_t)slots * sizeof *R->late);
+  R->err = malloc((size_t)slots * sizeof *R->err);
+  R->slot_v = malloc((size_t)slots * sizeof *R->slot_v);
+  R->slot_round = malloc((size_t)slots * sizeof *R->slot_round);
+  R->cap = R->ts && R->te && R->red && R->late && R->err && R->slot_v && R->slot_round ? slots : 0;
+  return R->cap ? 0 : -1;
+}
+
+/* ---------- buffers of one call ---------- */
+
+/* Allocate the buffers of a call of `coll` with `count` elements (bytes each
+ * rank's message size) and fill the descriptor. Returns the region to free,
+ * or NULL with *fail set when the allocation failed on this rank. */
+static void *make_call(run *R, mg_coll coll, size_t bytes, long count, mg_call *c, int *fail) {
+  const mg_bench_cfg *cfg = R->cfg;
+  size_t p = (size_t)R->size, n = bytes, pn = n > SIZE_MAX / p ? SIZE_MAX : p * n;
+  int root = R->rank == cfg->root;
+  size_t s = 0, r = 0;
+  switch (coll) {
+  case MG_ALLGATHER: s = n, r = pn; break;
+  case MG_ALLREDUCE: case MG_SCAN: s = n, r = n; break;
+  case MG_ALLTOALL: s = pn, r = pn; break;
+  case MG_BCAST: s = 0, r = n; break;
+  case MG_GATHER: s = n, r = root ? pn : 0; break;
+  case MG_REDUCE: s = n, r = root ? n : 0; break;
+  case MG_REDUCE_SCATTER_BLOCK: s = pn, r = n; break;
+  case MG_SCATTER: s = root ? pn : 0, r = n; break;
+  default: break;
+  }
+  *fail = 0;
+  void *mem = NULL;
+  size_t sa = (s + 63) & ~(size_t)63;
+  if (s == SIZE_MAX || r == SIZE_MAX || sa + r < sa || posix_memalign(&mem, 64, sa + r + 64) != 0) {
+    *fail = 1;
+    return NULL;
+  }
+  memset(mem, 0, sa + r + 64);
+  memset(c, 0, sizeof *c);
+  c->coll = coll;
+  c->sbuf = s ? mem : NULL;
+  c->rbuf = r ? (char *)mem + sa : NULL;
+  if (coll == MG_BCAST) c->sbuf = c->rbuf;
+  c->scount = c->rcount = (int)count;
+  c->stype = c->rtype = cfg->dtype->type;
+  c->op = mg_colls[coll].reduction ? cfg->op->op : MPI_OP_NULL;
+  c->root = mg_colls[coll].rooted ? cfg->root : 0;
+  c->comm = R->comm;
+  return mem;
+}
+
+/* ---------- one batch ---------- */
+
+/* A start counts as on time within the clock's accuracy (at least 1 us), or
+ * within the tolerance asked for. */
+static double start_tolerance(const run *R) {
+  if (R->cfg->window_tol > 0) return R->cfg->window_tol;
+  return R->clock.err > 1e-6 ? R->clock.err : 1e-6;
+}
+
+static double median_of(double *v, long n) {
+  mg_sort_doubles(v, n);
+  return mg_median_sorted(v, n);
+}
+
+/*
+ * Run `want[i]` measurements of each active variant act[i] of block B in
+ * interleaved rounds, then reduce. m: the synchronisation used (warm-up of a
+ * clock-based method uses MPI_Barrier: the window is not known yet).
+ * *w: slot length for clock-based methods (roundtime: updated).
+ */
+static int run_batch(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nact, const long *want,
+                     int warm, mg_sync_method m, double *w) {
+  const mg_bench_cfg *cfg = R->cfg;
+  long rounds = 0, slots = 0;
+  for (int i = 0; i < *nact; i++) {
+    if (want[i] > rounds) rounds = want[i];
+    slots += want[i];
+  }
+  if (slots == 0) return MPI_SUCCESS;
+  if (ensure_batch(R, slots) != 0) {
+    fprintf(stderr, "mpiguide bench: out of memory (rank %d)\n", R->rank);
+    return PMPI_Abort(R->comm, 1);
+  }
+  int rc, clocked = mg_sync_uses_clock(m);
+  if (clocked && R->next_start == 0) { /* agree on a start: latest clock of any rank + lead */
+    double g = mg_clock_to_global(&R->clock, R->now());
+    if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &g, 1, MPI_DOUBLE, MPI_MAX, R->scomm)) != MPI_SUCCESS) return rc;
+    R->next_start = g + *w + 4 * R->res->sync_cost + 100e-6;
+  }
+  double tol = start_tolerance(R);
+  int order[MG_MAX_ALGS];
+  long k = 0;
+  for (long r = 0; r < rounds; r++) {
+    int no = 0;
+    for (int i = 0; i < *nact; i++)
+      if (want[i] > r) order[no++] = i;
+    if (cfg->shuffle) mg_shuffle_ints(order, no, &R->rng);
+    for (int j = 0; j < no; j++, k++) {
+      int i = order[j];
+      int alg = B->series[act[i]].alg;
+      double t0, t1;
+      R->late[k] = 0;
+      if (clocked) {
+        R->late[k] = mg_clock_wait(&R->clock, R->next_start + (double)k * *w, tol);
+      } else if ((rc = mg_sync_step(m, R->scomm)) != MPI_SUCCESS) {
+        return rc;
+      }
+      t0 = R->now();
+      rc = mg_run(c, alg);
+      t1 = R->now();
+      R->ts[k] = t0;
+      R->te[k] = t1;
+      R->err[k] = rc;
+      R->slot_v[k] = i;
+      R->slot_round[k] = B->rounds + r;
+    }
+  }
+  B->rounds += rounds;
+
+  /* One reduction: per slot [duration or global end, -global start, late, error], elapsed, clock. */
+  int global = cfg->time == MG_TIME_GLOBAL;
+  double *red = R->red;
+  for (long s = 0; s < slots; s++) {
+    red[4 * s] = global ? mg_clock_to_global(&R->clock, R->te[s]) : R->te[s] - R->ts[s];
+    red[4 * s + 1] = global ? -mg_clock_to_global(&R->clock, R->ts[s]) : 0;
+    red[4 * s + 2] = R->late[s];
+    red[4 * s + 3] = R->err[s] != MPI_SUCCESS;
+  }
+  red[4 * slots] = R->now() - R->t0;
+  red[4 * slots + 1] = R->use_clock ? mg_clock_to_global(&R->clock, R->now()) : 0;
+  if (slots * 4 + 2 > INT32_MAX) return MPI_ERR_COUNT;
+  rc = PMPI_Allreduce(MPI_IN_PLACE, red, (int)(4 * slots + 2), MPI_DOUBLE, MPI_MAX, R->scomm);
+  if (rc != MPI_SUCCESS) return rc;
+  R->elapsed = red[4 * slots];
+  R->next_start = clocked ? red[4 * slots + 1] + *w + 4 * R->res->sync_cost + 100e-6 : 0;
+
+  /* Variants that failed anywhere are dropped from the block. */
+  int failed[MG_MAX_ALGS] = {0};
+  for (long s = 0; s < slots; s++)
+    if (red[4 * s + 3] > 0) {
+      int i = R->slot_v[s];
+      if (!failed[i]) {
+        mg_bench_series *se = &B->series[act[i]];
+        char es[MPI_MAX_ERROR_STRING] = "";
+        int len = 0;
+        if (R->err[s] != MPI_SUCCESS && PMPI_Error_string(R->err[s], es, &len) == MPI_SUCCESS)
+          snprintf(se->note, sizeof se->note, "failed: the algorithm returned an MPI error on rank %d: %s",
+                   R->rank, es);
+        else
+          snprintf(se->note, sizeof se->note, "failed: the algorithm returned an MPI error on another rank");
+      }
+      failed[i] = 1;
+    }
+  long rep[MG_MAX_ALGS];
+  for (int i = 0; i < *nact; i++) {
+    mg_bench_series *se = &B->series[act[i]];
+    rep[i] = warm ? se->nwarm : se->nvalid + se->ninvalid;
+  }
+  int nlate = 0;
+  for (long s = 0; s < slots; s++) {
+    int i = R->slot_v[s];
+    if (failed[i]) continue;
+    double lat = global ? red[4 * s] + red[4 * s + 1] : red[4 * s];
+    int valid = !(red[4 * s + 2] > 0);
+    nlate += !valid;
+    if (series_push(&B->series[act[i]], lat, R->slot_round[s], rep[i]++, warm, valid) != 0) {
+      fprintf(stderr, "mpiguide bench: out of memory (rank %d)\n", R->rank);
+      return PMPI_Abort(R->comm, 1);
+    }
+  }
+  if (!warm) R->res->invalid += nlate;
+
+  /* roundtime: size the next slots from this batch's valid latencies. Missed
+   * starts grow the slot by half, up to 8 times what the latencies ask for:
+   * misses caused by descheduling do not go away with longer slots. */
+  if (m == MG_SYNC_ROUNDTIME && !warm) {
+    double worst = 0;
+    double *v = malloc((size_t)slots * sizeof *v);
+    for (int i = 0; v && i < *nact; i++) {
+      if (failed[i]) continue;
+      long nv = 0;
+      for (long s = 0; s < slots; s++)
+        if (R->slot_v[s] == i && !(red[4 * s + 2] > 0))
+          v[nv++] = global ? red[4 * s] + red[4 * s + 1] : red[4 * s];
+      double med = nv ? median_of(v, nv) : 0;
+      if (med > worst) worst = med;
+    }
+    free(v);
+    if (worst > 0) R->rt_base = cfg->window_factor * worst;
+    double base = R->rt_base, nw = base;
+    if (4 * nlate > slots) nw = 1.5 * *w < 8 * base ? 1.5 * *w : 8 * base;
+    if (nw > 1) nw = 1;
+    *w = nw > MG_MIN_SLOT(tol) ? nw : MG_MIN_SLOT(tol);
+  }
+
+  /* drop failed variants */
+  int keep = 0;
+  for (int i = 0; i < *nact; i++) {
+    mg_bench_series *se = &B->series[act[i]];
+    if (failed[i]) {
+      series_clear(se);
+      se->status = MG_SERIES_FAILED;
+    } else {
+      act[keep++] = act[i];
+    }
+  }
+  *nact = keep;
+  return MPI_SUCCESS;
+}
+
+/* ---------- one block ---------- */
+
+static double block_fraction(const mg_bench_cfg *cfg, const mg_rep_state *st, int nact) {
+  if (nact == 0) return 1;
+  double f = 0;
+  for (int i = 0; i < nact; i++) {
+    double x;
+    if (st[i].stop != MG_STOP_NONE) x = 1;
+    else if (st[i].target > 0) x = (double)st[i].n / (double)st[i].target;
+    else if (cfg->rep.mode == MG_REP_TIME) x = st[i].wall / cfg->rep.time_per;
+    else x = (double)st[i].n / (double)cfg->rep.max_nrep;
+    f += x > 1 ? 1 : x;
+  }
+  return f / nact;
+}
+
+static void progress(run *R, const mg_bench_block *B, double frac) {
+  if (!R->cfg->progress) return;
+  char what[128], sz[32];
+  snprintf(sz, sizeof sz, "%zu B", B->bytes);
+  snprintf(what, sizeof what, "%s %s", mg_colls[B->coll].name, sz);
+  double f = ((double)R->blocks_done + frac) / (double)R->blocks_total;
+  R->cfg->progress(f > 1 ? 1 : f, R->elapsed, what, R->cfg->arg);
+}
+
+/*
+ * Measure block B (coll, bytes, count set; series[].alg set). t1: PAPER
+ * budgets per algorithm (NULL or 0 entries: calibration rule).
+ * budget: seconds this block may take (0: no limit).
+ */
+static int run_block(run *R, mg_bench_block *B, const double *t1, double budget) {
+  const mg_bench_cfg *cfg = R->cfg;
+  int rc, fail;
+  mg_call c;
+  double start = R->elapsed;
+  void *mem = make_call(R, B->coll, B->bytes, B->count, &c, &fail);
+  if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, R->scomm)) != MPI_SUCCESS) goto out;
+  if (fail) {
+    for (int i = 0; i < B->nseries; i++) {
+      B->series[i].status = MG_SERIES_SKIPPED;
+      snprintf(B->series[i].note, sizeof B->series[i].note, "skipped: cannot allocate the buffers");
+    }
+    goto out;
+  }
+  if ((rc = mg_call_prepare(&c)) != MPI_SUCCESS) goto out;
+
+  int act[MG_MAX_ALGS], nact = 0;
+  for (int i = 0; i < B->nseries; i++) {
+    mg_why why = mg_applicable(&c, B->series[i].alg, SIZE_MAX);
+    if (why != MG_WHY_NONE) {
+      B->series[i].status = MG_SERIES_SKIPPED;
+      snprintf(B->series[i].note, sizeof B->series[i].note, "skipped: %s", mg_why_str(why));
+    } else {
+      act[nact++] = i;
+    }
+  }
+  if (nact == 0) goto out;
+
+  if (R->use_clock && R->clock.syncs > 0) { /* resync: refreshes the model, measures its drift */
+    int nf = cfg->clock_fits / 4 > 2 ? cfg->clock_fits / 4 : 2;
+    if ((rc = mg_clock_sync(&R->clock, R->scomm, nf, cfg->clock_pingpongs)) != MPI_SUCCESS) goto out;
+    R->next_start = 0;
+  }
+
+  long want[MG_MAX_ALGS];
+  double w = cfg->window;
+  int clocked = mg_sync_uses_clock(cfg->sync);
+  if (cfg->warmup > 0) {
+    for (int i = 0; i < nact; i++) want[i] = cfg->warmup;
+    rc = run_batch(R, B, &c, act, &nact, want, 1, clocked ? MG_SYNC_BARRIER : cfg->sync, &w);
+    if (rc != MPI_SUCCESS) goto out;
+  }
+  if (clocked && w == 0) { /* auto window: factor x the slowest median warm-up latency */
+    double worst = 0;
+    for (int i = 0; i < nact; i++) {
+      long nv = valid_values(R, &B->series[act[i]], 1);
+      if (nv > 0) {
+        double med = median_of(R->vals, nv);
+        if (med > worst) worst = med;
+      }
+    }
+    w = cfg->window_factor * worst;
+    double tol = start_tolerance(R);
+    if (w < MG_MIN_SLOT(tol)) w = MG_MIN_SLOT(tol);
+  }
+  B->window = clocked ? w : 0;
+
+  mg_rep_state st[MG_MAX_ALGS];
+  double mstart = R->elapsed; /* measuring starts: the wall time of a TIME budget */
+  R->rt_base = w;
+  for (int i = 0; i < nact; i++) {
+    int alg = B->series[act[i]].alg;
+    double b = t1 ? (t1[alg] > 0 ? t1[alg] : t1[0]) : 0;
+    mg_rep_init(&cfg->rep, &st[i], b);
+    B->series[act[i]].t1 = cfg->rep.mode == MG_REP_PAPER ? b : 0;
+  }
+  for (;;) {
+    long rounds = 0;
+    for (int i = 0; i < nact; i++) {
+      want[i] = mg_rep_want(&cfg->rep, &st[i], cfg->batch > 0 ? cfg->batch : 1);
+      if (want[i] > rounds) rounds = want[i];
+    }
+    if (rounds == 0) break;
+    /* run_batch may drop failed variants: keep states aligned with act[] */
+    int before[MG_MAX_ALGS], nb = nact;
+    memcpy(before, act, sizeof act);
+    if ((rc = run_batch(R, B, &c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) goto out;
+    if (nact != nb) {
+      int j = 0;
+      for (int i = 0; i < nb; i++)
+        if (j < nact && act[j] == before[i]) st[j++] = st[i];
+    }
+    for (int i = 0; i < nact; i++) {
+      mg_bench_series *se = &B->series[act[i]];
+      long nv = valid_values(R, se, 0);
+      if (nv < 0) {
+        rc = PMPI_Abort(R->comm, 1);
+        goto out;
+      }
+      mg_rep_update(&cfg->rep, &st[i], se->nvalid + se->ninvalid, R->vals, nv, (R->elapsed - mstart) / nact);
+    }
+    if (budget > 0 && R->elapsed - start >= budget) {
+      for (int i = 0; i < nact; i++)
+        if (st[i].stop == MG_STOP_NONE && st[i].n > 0) st[i].stop = MG_STOP_BUDGET;
+      B->budget_hit = 1;
+    }
+    if (clocked) B->window = w;
+    progress(R, B, block_fraction(cfg, st, nact));
+  }
+  for (int i = 0; i < nact; i++) {
+    mg_bench_series *se = &B->series[act[i]];
+    se->stop = st[i].stop;
+    long nv = valid_values(R, se, 0);
+    se->rse = nv > 0 ? mg_rse(R->vals, nv, cfg->rep.stat) : INFINITY;
+  }
+out:
+  free(mem);
+  B->elapsed = R->elapsed - start;
+  return rc;
+}
+
+/* ---------- the run ---------- */
+
+static int measure_sync_cost(run *R) {
+  int n = R->cfg->sync_cost_reps > 0 ? R->cfg->sync_cost_reps : 1, rc;
+  mg_sync_method m = R->cfg->sync == MG_SYNC_DISSEM ? MG_SYNC_DISSEM : MG_SYNC_BARRIER;
+  double *d = malloc((size_t)n * sizeof *d);
+  if (!d) return PMPI_Abort(R->comm, 1);
+  for (int i = 0; i < n; i++) {
+    if ((rc = PMPI_Barrier(R->scomm)) != MPI_SUCCESS) goto out;
+    double t0 = R->now();
+    if ((rc = mg_sync_step(m, R->scomm)) != MPI_SUCCESS) goto out;
+    d[i] = R->now() - t0;
+  }
+  if ((rc = PMPI_Allreduce(MPI_IN_PLACE, d, n, MPI_DOUBLE, MPI_MAX, R->scomm)) != MPI_SUCCESS) goto out;
+  R->res->sync_cost = median_of(d, n);
+  R->res->sync_cost_min = d[0];
+out:
+  free(d);
+  return rc;
+}
+
+static void init_block(const mg_bench_cfg *cfg, mg_bench_block *B, mg_coll coll, size_t bytes) {
+  memset(B, 0, sizeof *B);
+  B->coll = coll;
+  B->bytes = bytes;
+  B->count = (long)(bytes / (size_t)cfg->dtype->size);
+  for (int a = 0; a < mg_colls[coll].nalgs; a++)
+    if (cfg->algmask[coll] & (1u << a)) B->series[B->nseries++].alg = a;
+}
+
+static void free_block(mg_bench_block *B) {
+  for (int i = 0; i < B->nseries; i++) series_clear(&B->series[i]);
+}
+
+int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
+  run R;
+  int rc;
+  memset(&R, 0, sizeof R);
+  memset(res, 0, sizeof *res);
+  R.cfg = cfg;
+  R.res = res;
+  R.comm = cfg->comm;
+  R.now = mg_timer_fn(cfg->timer);
+  R.rng = cfg->seed;
+  R.scomm = MPI_COMM_NULL;
+  PMPI_Comm_rank(R.comm, &R.rank);
+  PMPI_Comm_size(R.comm, &R.size);
+  R.t0 = R.now();
+
+  MPI_Errhandler old;
+  if ((rc = PMPI_Comm_get_errhandler(R.comm, &old)) != MPI_SUCCESS) return rc;
+  if ((rc = PMPI_Comm_set_errhandler(R.comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS) return rc;
+  if ((rc = PMPI_Comm_dup(R.comm, &R.scomm)) != MPI_SUCCESS) goto restore;
+
+  R.use_clock = cfg->time == MG_TIME_GLOBAL || mg_sync_uses_clock(cfg->sync);
+  R.clock.now = R.now;
+  MPI_Comm node;
+  if ((rc = PMPI_Comm_split_type(R.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) != MPI_SUCCESS)
+    goto out;
+  int nlocal = 1;
+  PMPI_Comm_size(node, &nlocal);
+  PMPI_Comm_free(&node);
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  R.clock.yield = ncpu > 0 && nlocal > ncpu;
+  if (R.use_clock) {
+    if ((rc = mg_clock_sync(&R.clock, R.scomm, cfg->clock_fits, cfg->clock_pingpongs)) != MPI_SUCCESS)
+      goto out;
+  }
+  if ((rc = measure_sync_cost(&R)) != MPI_SUCCESS) goto out;
+
+  int paper = cfg->rep.mode == MG_REP_PAPER;
+  R.blocks_total = cfg->ncolls * cfg->nsizes;
+  if (paper)
+    for (int ci = 0; ci < cfg->ncolls; ci++) R.blocks_total += cfg->sizes[0] != (size_t)cfg->dtype->size;
+  res->blocks = calloc((size_t)(cfg->ncolls * cfg->nsizes) + 1, sizeof *res->blocks);
+  if (!res->blocks) {
+    rc = PMPI_Abort(R.comm, 1);
+    goto out;
+  }
+
+  for (int ci = 0; ci < cfg->ncolls; ci++) {
+    mg_coll coll = cfg->colls[ci];
+    double *t1 = paper ? res->t1[coll] : NULL;
+    if (paper && cfg->sizes[0] != (size_t)cfg->dtype->size) { /* calibration at one element, not kept */
+      mg_bench_block cal;
+      init_block(cfg, &cal, coll, (size_t)cfg->dtype->size);
+      double zero[MG_MAX_ALGS] = {0};
+      rc = run_block(&R, &cal, zero, 0);
+      for (int i = 0; i < cal.nseries; i++)
+        if (cal.series[i].status == MG_SERIES_OK) {
+          long nv = valid_values(&R, &cal.series[i], 0);
+          double s = 0;
+          for (long j = 0; j < nv; j++) s += R.vals[j];
+          t1[cal.series[i].alg] = s;
+        }
+      free_block(&cal);
+      R.blocks_done++;
+      if (rc != MPI_SUCCESS) goto out;
+    }
+    for (int si = 0; si < cfg->nsizes; si++) {
+      mg_bench_block *B = &res->blocks[res->nblocks++];
+      init_block(cfg, B, coll, cfg->sizes[si]);
+      double budget = 0;
+      if (cfg->time_total > 0) {
+        int left = R.blocks_total - R.blocks_done;
+        budget = (cfg->time_total - R.elapsed) / (left > 0 ? left : 1);
+        if (budget <= 0) budget = 1e-9; /* out of time: one batch per variant */
+      }
+      int calibrating = paper && si == 0 && cfg->sizes[0] == (size_t)cfg->dtype->size;
+      double zero[MG_MAX_ALGS] = {0};
+      rc = run_block(&R, B, paper ? (calibrating ? zero : t1) : NULL, budget);
+      if (calibrating)
+        for (int i = 0; i < B->nseries; i++)
+          if (B->series[i].status == MG_SERIES_OK) {
+            long nv = valid_values(&R, &B->series[i], 0);
+            double s = 0;
+            for (long j = 0; j < nv; j++) s += R.vals[j];
+            t1[B->series[i].alg] = s;
+          }
+      R.blocks_done++;
+      if (rc != MPI_SUCCESS) goto out;
+      progress(&R, B, 0);
+    }
+  }
+  res->clock_used = R.use_clock;
+  res->clock_err = R.clock.err;
+  res->clock_rtt = R.use_clock ? R.clock.rtt : 0;
+  res->clock_syncs = R.clock.syncs;
+out:
+  res->elapsed = R.now() - R.t0;
+  if (R.scomm != MPI_COMM_NULL) PMPI_Comm_free(&R.scomm);
+  free(R.ts), free(R.te), free(R.red), free(R.late), free(R.err), free(R.slot_v), free(R.slot_round);
+  free(R.vals);
+restore:
+  PMPI_Comm_set_errhandler(R.comm, old);
+  PMPI_Errhandler_free(&old);
+  return rc;
+}
+
+void mg_bench_result_free(mg_bench_result *res) {
+  for (int b = 0; b < res->nblocks; b++) free_block(&res->blocks[b]);
+  free(res->blocks);
+  memset(res, 0, sizeof *res);
+}

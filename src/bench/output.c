@@ -1,0 +1,208 @@
+/*
+ * Result output (output.h): metadata, raw rows, ReproMPI rows, summary.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/csv.h"
+#include "bench/output.h"
+#include "bench/sizes.h"
+#include "bench/stats.h"
+#include "mpiguide.h"
+
+void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
+                         const char *command) {
+  char buf[2048];
+  size_t used;
+  mg_meta(f, "format", "mpiguide-bench-raw/1");
+  mg_meta(f, "mpiguide_version", "%s", MPIGUIDE_VERSION);
+  mg_meta(f, "mpi_library_name", "%s", m->mpi_name);
+  mg_meta(f, "mpi_library_version", "%s", m->mpi_library);
+  mg_meta(f, "mpi_standard", "%s", m->mpi_standard);
+  mg_meta(f, "nprocs", "%d", m->nprocs);
+  mg_meta(f, "nnodes", "%d", m->nnodes);
+  if (m->rpn_min == m->rpn_max) mg_meta(f, "ranks_per_node", "%d", m->rpn_min);
+  else mg_meta(f, "ranks_per_node", "%d-%d", m->rpn_min, m->rpn_max);
+  mg_meta(f, "hostname", "%s", m->hostname);
+  mg_meta(f, "date", "%s", m->date);
+  mg_meta(f, "launch", "%s", m->launch);
+  mg_meta(f, "command", "%s", command);
+
+  used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < cfg->ncolls; i++)
+    used +=
+        (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? "," : "", mg_colls[cfg->colls[i]].name);
+  mg_meta(f, "collectives", "%s", buf);
+  for (int i = 0; i < cfg->ncolls; i++) {
+    mg_coll c = cfg->colls[i];
+    used = (size_t)snprintf(buf, sizeof buf, "%s:", mg_colls[c].name);
+    int first = 1;
+    for (int a = 0; a < mg_colls[c].nalgs && used < sizeof buf; a++)
+      if (cfg->algmask[c] & (1u << a)) {
+        used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", first ? "" : ",",
+                                 mg_bench_alg_name(c, a));
+        first = 0;
+      }
+    mg_meta(f, "algorithms", "%s", buf);
+    mg_meta(f, "size_definition", "%s: %s", mg_colls[c].name, mg_colls[c].size_def);
+  }
+  used = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < cfg->nsizes && used < sizeof buf; i++)
+    used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%zu", i ? "," : "", cfg->sizes[i]);
+  mg_meta(f, "sizes_bytes", "%s", buf);
+  mg_meta(f, "datatype", "%s", cfg->dtype->name);
+  mg_meta(f, "datatype_size", "%d", cfg->dtype->size);
+  int anyred = 0, anyroot = 0;
+  for (int i = 0; i < cfg->ncolls; i++) {
+    anyred |= mg_colls[cfg->colls[i]].reduction;
+    anyroot |= mg_colls[cfg->colls[i]].rooted;
+  }
+  mg_meta(f, "op", "%s", anyred ? cfg->op->name : "");
+  if (anyroot) mg_meta(f, "root", "%d", cfg->root);
+  else mg_meta(f, "root", "%s", "");
+
+  mg_meta(f, "sync", "%s", mg_sync_name(cfg->sync));
+  mg_meta(f, "time", "%s", cfg->time == MG_TIME_GLOBAL ? "global" : "local");
+  mg_meta(f, "timer", "%s", mg_timer_name(cfg->timer));
+  mg_meta(f, "timer_resolution_sec", "%.3g", mg_timer_resolution(cfg->timer));
+  mg_meta(f, "timer_granularity_sec", "%.3g", mg_timer_granularity(cfg->timer));
+  mg_meta(f, "sync_cost_sec", "%.6g", res->sync_cost);
+  mg_meta(f, "sync_cost_min_sec", "%.6g", res->sync_cost_min);
+  mg_meta(f, "sync_cost_of", "%s", cfg->sync == MG_SYNC_DISSEM ? "dissemination barrier" : "MPI_Barrier");
+  if (res->clock_used) {
+    mg_meta(f, "clock_sync", "%s", "ping-pong offset/drift model to rank 0");
+    mg_meta(f, "clock_sync_accuracy_sec", "%.3g", res->clock_err);
+    mg_meta(f, "clock_rtt_min_sec", "%.3g", res->clock_rtt);
+    mg_meta(f, "clock_syncs", "%d", res->clock_syncs);
+  } else {
+    mg_meta(f, "clock_sync", "%s", "none");
+  }
+  if (mg_sync_uses_clock(cfg->sync)) {
+    mg_meta(f, "window_sec", "%s", cfg->window > 0 ? "given" : "auto");
+    mg_meta(f, "window_factor", "%g", cfg->window_factor);
+    if (cfg->window_tol > 0) mg_meta(f, "window_tolerance_sec", "%g", cfg->window_tol);
+    else mg_meta(f, "window_tolerance_sec", "%s", "clock accuracy (>= 1e-06)");
+  }
+  mg_meta(f, "rep_mode", "%s", mg_rep_mode_name(cfg->rep.mode));
+  switch (cfg->rep.mode) {
+  case MG_REP_FIXED: mg_meta(f, "nrep", "%ld", cfg->rep.nrep); break;
+  case MG_REP_TIME: mg_meta(f, "time_per_sec", "%g", cfg->rep.time_per); break;
+  case MG_REP_PAPER: mg_meta(f, "nrep_k", "%ld", cfg->rep.k); /* fall through */
+  case MG_REP_RSE:
+    mg_meta(f, "rse_target", "%g", cfg->rep.rse);
+    mg_meta(f, "rse_of", "%s", mg_stat_name(cfg->rep.stat));
+    break;
+  }
+  if (cfg->rep.mode != MG_REP_FIXED) {
+    mg_meta(f, "min_nrep", "%ld", cfg->rep.min_nrep);
+    mg_meta(f, "max_nrep", "%ld", cfg->rep.max_nrep);
+  }
+  mg_meta(f, "warmup", "%d", cfg->warmup);
+  mg_meta(f, "batch", "%d", cfg->batch);
+  if (cfg->time_total > 0) mg_meta(f, "time_total_sec", "%g", cfg->time_total);
+  mg_meta(f, "order", "%s", cfg->shuffle ? "interleaved, shuffled each round" : "interleaved");
+  mg_meta(f, "seed", "%llu", (unsigned long long)cfg->seed);
+  mg_meta(f, "invalid", "%ld", res->invalid);
+  mg_meta(f, "elapsed_sec", "%.3f", res->elapsed);
+  for (int b = 0; b < res->nblocks; b++) {
+    const mg_bench_block *B = &res->blocks[b];
+    if (mg_sync_uses_clock(cfg->sync))
+      mg_meta(f, "window", "%s,%zu,%.6g", mg_colls[B->coll].name, B->bytes, B->window);
+    if (B->budget_hit) mg_meta(f, "budget_hit", "%s,%zu", mg_colls[B->coll].name, B->bytes);
+    for (int i = 0; i < B->nseries; i++) {
+      const mg_bench_series *s = &B->series[i];
+      if (s->status == MG_SERIES_OK) {
+        mg_meta(f, "stop", "%s,%s,%zu,%s,%ld", mg_colls[B->coll].name, mg_bench_alg_name(B->coll, s->alg),
+                B->bytes, mg_stop_name(s->stop), s->nvalid + s->ninvalid);
+        continue;
+      }
+      mg_meta(f, s->status == MG_SERIES_SKIPPED ? "skipped" : "failed", "%s,%s,%zu,%s",
+              mg_colls[B->coll].name, mg_bench_alg_name(B->coll, s->alg), B->bytes, s->note);
+    }
+  }
+  if (cfg->rep.mode == MG_REP_PAPER)
+    for (int i = 0; i < cfg->ncolls; i++)
+      for (int a = 0; a < mg_colls[cfg->colls[i]].nalgs; a++)
+        if (res->t1[cfg->colls[i]][a] > 0)
+          mg_meta(f, "t1_sec", "%s,%s,%.9g", mg_colls[cfg->colls[i]].name,
+                  mg_bench_alg_name(cfg->colls[i], a), res->t1[cfg->colls[i]][a]);
+}
+
+long mg_bench_write_raw(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res,
+                        const mg_bench_meta *m) {
+  long rows = 0;
+  mg_raw_header(f);
+  for (int b = 0; b < res->nblocks; b++) {
+    const mg_bench_block *B = &res->blocks[b];
+    for (int i = 0; i < B->nseries; i++) {
+      const mg_bench_series *s = &B->series[i];
+      mg_raw_row r = {mg_colls[B->coll].name, mg_bench_alg_name(B->coll, s->alg), cfg->dtype->name, m->launch,
+                      B->bytes, B->count, m->nprocs, 0, 0, 0, 0, 0};
+      for (long j = 0; j < s->n; j++) {
+        r.round = s->round[j];
+        r.rep = s->rep[j];
+        r.warmup = s->warmup[j];
+        r.valid = s->valid[j];
+        r.runtime = s->lat[j];
+        mg_raw_row_write(f, &r);
+        rows++;
+      }
+    }
+  }
+  return rows;
+}
+
+long mg_bench_write_repro(FILE *f, const mg_bench_result *res, mg_coll coll, int alg) {
+  long rows = 0;
+  const char *test = alg == 0 ? mg_colls[coll].mpi_name : mg_colls[coll].algs[alg].name;
+  mg_repro_header(f);
+  for (int b = 0; b < res->nblocks; b++) {
+    const mg_bench_block *B = &res->blocks[b];
+    if (B->coll != coll) continue;
+    for (int i = 0; i < B->nseries; i++) {
+      const mg_bench_series *s = &B->series[i];
+      if (s->alg != alg) continue;
+      for (long j = 0; j < s->n; j++)
+        if (!s->warmup[j] && s->valid[j]) {
+          mg_repro_row(f, test, s->rep[j], B->bytes, s->lat[j]);
+          rows++;
+        }
+    }
+  }
+  return rows;
+}
+
+void mg_bench_print_summary(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res) {
+  fprintf(f, "%-22s %-42s %10s %9s %6s %5s %4s %11s %11s %11s %11s %7s %s\n", "collective", "algorithm",
+          "bytes", "count", "nrep", "inval", "warm", "min[us]", "median[us]", "mean[us]", "max[us]", "rse[%]",
+          "stop");
+  for (int b = 0; b < res->nblocks; b++) {
+    const mg_bench_block *B = &res->blocks[b];
+    for (int i = 0; i < B->nseries; i++) {
+      const mg_bench_series *s = &B->series[i];
+      const char *cn = mg_colls[B->coll].name, *an = mg_bench_alg_name(B->coll, s->alg);
+      if (s->status != MG_SERIES_OK) {
+        fprintf(f, "%-22s %-42s %10zu %9ld   -- %s\n", cn, an, B->bytes, B->count, s->note);
+        continue;
+      }
+      double *v = malloc((size_t)(s->n ? s->n : 1) * sizeof *v);
+      long nv = 0;
+      if (v)
+        for (long j = 0; j < s->n; j++)
+          if (!s->warmup[j] && s->valid[j]) v[nv++] = s->lat[j];
+      mg_summary sm;
+      mg_summarize(v, nv, &sm);
+      free(v);
+      double rse = cfg->rep.stat == MG_STAT_MEAN ? sm.rse_mean : sm.rse_median;
+      char rs[16];
+      if (isfinite(rse)) snprintf(rs, sizeof rs, "%.2f", 100 * rse);
+      else snprintf(rs, sizeof rs, "-");
+      fprintf(f, "%-22s %-42s %10zu %9ld %6ld %5ld %4ld %11.2f %11.2f %11.2f %11.2f %7s %s\n", cn, an,
+              B->bytes, B->count, s->nvalid, s->ninvalid, s->nwarm, 1e6 * sm.min, 1e6 * sm.median,
+              1e6 * sm.mean, 1e6 * sm.max, rs, mg_stop_name(s->stop));
+    }
+  }
+}

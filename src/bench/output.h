@@ -1,0 +1,27 @@
+/*
+ * Writing a benchmark result: the `#@key=value` metadata, the raw tidy CSV
+ * rows, ReproMPI-compatible rows of one variant, and the summary table
+ * (formats in docs/bench.md). Local calls: rank 0 normally does the writing.
+ */
+#ifndef MG_BENCH_OUTPUT_H
+#define MG_BENCH_OUTPUT_H
+
+#include <stdio.h>
+
+#include "bench/bench.h"
+
+/* The metadata lines. command: the full command line, as it should be quoted. */
+void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
+                         const char *command);
+/* The CSV header line and every row, block by block, algorithm by algorithm
+ * (registry order), warm-up rows first, each in the order taken. Returns the
+ * number of rows. */
+long mg_bench_write_raw(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m);
+/* "test nrep msize runtime_sec" and the valid, non-warm-up rows of one
+ * algorithm of one collective over all sizes. test is the MPI name for the
+ * default ("MPI_Allreduce") and the registry name for a mock-up. Returns rows. */
+long mg_bench_write_repro(FILE *f, const mg_bench_result *res, mg_coll coll, int alg);
+/* The summary table: one line per (collective, size, algorithm). */
+void mg_bench_print_summary(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res);
+
+#endif

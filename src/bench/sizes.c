@@ -1,0 +1,190 @@
+/*
+ * Parsing of sizes, size lists, durations and counts (grammar in sizes.h).
+ * Every error message quotes the offending text and says what is expected.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/sizes.h"
+
+#define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
+
+int mg_parse_bytes(const char *s, size_t *out, char *err, size_t errlen) {
+  const char *p = s;
+  while (isspace((unsigned char)*p)) p++;
+  if (*p == '-') return ERR("size '%s' is negative; sizes are positive byte counts", s);
+  if (!isdigit((unsigned char)*p)) return ERR("'%s' is not a size (e.g. 8, 64K, 1M)", s);
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(p, &end, 10);
+  if (errno == ERANGE) return ERR("size '%s' is too large", s);
+  unsigned shift = 0;
+  switch (*end) {
+  case 'k': case 'K': shift = 10; end++; break;
+  case 'm': case 'M': shift = 20; end++; break;
+  case 'g': case 'G': shift = 30; end++; break;
+  default: break;
+  }
+  if (shift && *end == 'i') end++;
+  if (*end == 'B' || *end == 'b') end++;
+  if (*end) return ERR("'%s' is not a size (e.g. 8, 64K, 1M; suffixes K, M, G are powers of 1024)", s);
+  if (shift && v > (UINT64_MAX >> shift)) return ERR("size '%s' is too large", s);
+  v <<= shift;
+  if (v == 0) return ERR("size '%s' is zero; sizes must be at least 1 byte", s);
+  if (v > SIZE_MAX / 2) return ERR("size '%s' is too large", s);
+  *out = (size_t)v;
+  return 0;
+}
+
+static int cmp_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+static int push(size_t **v, int *n, int *cap, size_t x, char *err, size_t errlen) {
+  if (*n >= MG_MAX_SIZES) return ERR("more than %d message sizes", MG_MAX_SIZES);
+  if (*n == *cap) {
+    int nc = *cap ? 2 * *cap : 16;
+    size_t *nv = realloc(*v, (size_t)nc * sizeof *nv);
+    if (!nv) return ERR("out of memory");
+    *v = nv;
+    *cap = nc;
+  }
+  (*v)[(*n)++] = x;
+  return 0;
+}
+
+/* One item: a size or FROM:TO[:xF|:+S]. */
+static int parse_item(const char *item, size_t **v, int *n, int *cap, char *err, size_t errlen) {
+  char buf[128];
+  if (strlen(item) >= sizeof buf) return ERR("size item '%.40s...' is too long", item);
+  strcpy(buf, item);
+  char *c1 = strchr(buf, ':');
+  if (!c1) {
+    size_t x;
+    if (mg_parse_bytes(buf, &x, err, errlen)) return -1;
+    return push(v, n, cap, x, err, errlen);
+  }
+  *c1 = '\0';
+  char *to_s = c1 + 1, *step_s = strchr(to_s, ':');
+  if (step_s) *step_s++ = '\0';
+  size_t from, to;
+  if (mg_parse_bytes(buf, &from, err, errlen) || mg_parse_bytes(to_s, &to, err, errlen)) return -1;
+  if (from > to) return ERR("range '%s': FROM is larger than TO", item);
+  int mult = 1;
+  size_t step = 2;
+  if (step_s) {
+    if (*step_s == 'x' || *step_s == '*') {
+      char *end;
+      errno = 0;
+      long f = strtol(step_s + 1, &end, 10);
+      if (errno || *end || end == step_s + 1 || f < 2)
+        return ERR("range '%s': the factor after 'x' must be an integer >= 2", item);
+      step = (size_t)f;
+    } else if (*step_s == '+') {
+      mult = 0;
+      if (mg_parse_bytes(step_s + 1, &step, err, errlen)) return -1;
+    } else {
+      return ERR("range '%s': the step must be xF (factor) or +S (increment)", item);
+    }
+  }
+  for (size_t x = from;;) {
+    if (push(v, n, cap, x, err, errlen)) return -1;
+    if (mult ? x > to / step : x > to - step) break; /* next step would overflow or pass TO */
+    x = mult ? x * step : x + step;
+    if (x > to) break;
+  }
+  return 0;
+}
+
+int mg_parse_sizes(const char *spec, size_t **out, int *nout, char *err, size_t errlen) {
+  size_t *v = NULL;
+  int n = 0, cap = 0;
+  const char *p = spec;
+  if (!spec || !*spec) return ERR("empty size list");
+  while (*p) {
+    size_t len = strcspn(p, ",");
+    char item[160];
+    if (len == 0) {
+      free(v);
+      return ERR("size list '%s' has an empty item", spec);
+    }
+    if (len >= sizeof item) {
+      free(v);
+      return ERR("size item '%.40s...' is too long", p);
+    }
+    memcpy(item, p, len);
+    item[len] = '\0';
+    if (parse_item(item, &v, &n, &cap, err, errlen)) {
+      free(v);
+      return -1;
+    }
+    p += len;
+    if (*p == ',') {
+      p++;
+      if (!*p) {
+        free(v);
+        return ERR("size list '%s' ends with a comma", spec);
+      }
+    }
+  }
+  qsort(v, (size_t)n, sizeof *v, cmp_size);
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (m == 0 || v[m - 1] != v[i]) v[m++] = v[i];
+  *out = v;
+  *nout = m;
+  return 0;
+}
+
+int mg_parse_seconds(const char *s, double *out, char *err, size_t errlen) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || errno || !isfinite(v)) return ERR("'%s' is not a duration (e.g. 2, 0.5s, 200ms, 50us)", s);
+  double scale = 1;
+  if (!strcmp(end, "") || !strcmp(end, "s")) scale = 1;
+  else if (!strcmp(end, "ms")) scale = 1e-3;
+  else if (!strcmp(end, "us")) scale = 1e-6;
+  else if (!strcmp(end, "ns")) scale = 1e-9;
+  else return ERR("'%s': unknown time unit '%s' (use s, ms, us or ns)", s, end);
+  if (v <= 0) return ERR("duration '%s' must be positive", s);
+  *out = v * scale;
+  return 0;
+}
+
+int mg_parse_long(const char *s, long min, long max, long *out, char *err, size_t errlen) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (end == s || *end || errno) return ERR("'%s' is not an integer", s);
+  if (v < min || v > max) return ERR("%ld is out of range (%ld to %ld)", v, min, max);
+  *out = v;
+  return 0;
+}
+
+int mg_parse_double(const char *s, double min, double *out, char *err, size_t errlen) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end || errno || !isfinite(v)) return ERR("'%s' is not a number", s);
+  if (v < min) return ERR("%s is below the minimum %g", s, min);
+  *out = v;
+  return 0;
+}
+
+void mg_format_bytes(size_t n, char *buf, size_t len) {
+  static const char units[] = "KMG";
+  int u = -1;
+  while (u < 2 && n >= 1024 && n % 1024 == 0) {
+    n /= 1024;
+    u++;
+  }
+  if (u < 0) snprintf(buf, len, "%zu", n);
+  else snprintf(buf, len, "%zu%c", n, units[u]);
+}

@@ -1,0 +1,47 @@
+/*
+ * Statistics of one sample of measurements (pure C, no MPI): order
+ * statistics, mean, standard deviation and the relative standard error (RSE)
+ * of the mean or of the median, which the adaptive repetition control uses.
+ *
+ * RSE of the mean:   (s / sqrt(n)) / mean, s the sample standard deviation.
+ * RSE of the median: SE / median, with SE estimated from order statistics,
+ *   without assuming a distribution: the ranks n/2 -+ 0.98 sqrt(n) bound an
+ *   approximate 95 % confidence interval of the median, and
+ *   SE = (x_(k) - x_(j)) / (2 x 1.96). Robust to the long right tails that
+ *   preemption and interrupts give latency samples.
+ * Both are +infinity when they cannot be estimated (n < 3, or a centre <= 0).
+ */
+#ifndef MG_BENCH_STATS_H
+#define MG_BENCH_STATS_H
+
+typedef enum { MG_STAT_MEDIAN, MG_STAT_MEAN } mg_stat_kind;
+
+typedef struct mg_summary {
+  long n;
+  double min, q1, median, q3, max; /* q1/q3: 25 % / 75 % quantiles (linear interpolation) */
+  double mean, sd;                 /* sd: sample standard deviation (n - 1) */
+  double rse_mean, rse_median;
+} mg_summary;
+
+/* Summarise x[0..n-1] (any order; x is not modified). All fields 0 for n == 0
+ * (rse fields +infinity). Returns 0, or -1 if a scratch copy cannot be allocated. */
+int mg_summarize(const double *x, long n, mg_summary *s);
+
+/* Sort ascending in place. */
+void mg_sort_doubles(double *x, long n);
+
+/* On ascending data: quantile p in [0,1] (linear interpolation between order
+ * statistics), the median, and the RSE of the median. */
+double mg_quantile_sorted(const double *x, long n, double p);
+double mg_median_sorted(const double *x, long n);
+double mg_rse_median_sorted(const double *x, long n);
+
+/* On data in any order. */
+double mg_mean(const double *x, long n);
+double mg_rse_mean(const double *x, long n);
+/* RSE of the chosen centre; sorts a scratch copy for the median. */
+double mg_rse(const double *x, long n, mg_stat_kind kind);
+
+const char *mg_stat_name(mg_stat_kind kind); /* "median" / "mean" */
+
+#endif

@@ -1,0 +1,856 @@
+/*
+ * `mpiguide check`: find guideline violations of the MPI library
+ * (docs/check.md). Two modes:
+ *
+ *  - measure (under mpirun): the bench engine measures the default and every
+ *    applicable mock-up of each chosen (collective, size), interleaved, in
+ *    one launch; rank 0 writes DIR/raw.csv first, then every rank leaves MPI
+ *    and rank 0 analyses the file it wrote exactly as `--from DIR` would;
+ *  - offline (`--from DIR...`): re-analyses saved raw data, without MPI
+ *    (MPI_Init is never called, so no mpirun is needed).
+ *
+ * Options are parsed identically on every rank; a bad option, an unusable
+ * output directory or ranks started with different arguments stop every rank
+ * with exit code 2 and one message (the scheme of `mpiguide bench`). Exit
+ * codes: 0 done (violations or not), 1 the run or the analysis failed (the
+ * raw data written so far stay), 2 bad input; nothing is overwritten on 2.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "algs/algs.h"
+#include "bench/bench.h"
+#include "bench/csv.h"
+#include "bench/output.h"
+#include "bench/sizes.h"
+#include "check/check.h"
+#include "cli/cli.h"
+
+/* ---------- presets ---------- */
+
+/* Collectives whose message size is a per-rank block get the small range,
+ * those whose size is the whole vector the large one (as in PGChecker). */
+static int whole_vector(mg_coll c) { return c == MG_BCAST || c == MG_REDUCE || c == MG_ALLREDUCE || c == MG_SCAN; }
+
+typedef struct preset {
+  const char *name;
+  const char *block_sizes, *vector_sizes;
+  double rse;
+  long min_nrep, max_nrep;
+  double budget; /* seconds for the whole measurement, 0: none */
+  int warmup;
+} preset;
+
+/* quick: <= 2 minutes at 4 ranks on a 2-core node (measured: docs/check.md);
+ * full: the thesis' ranges, about 12 sizes per collective. */
+static const preset presets[] = {
+    {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3},
+    {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50, 1000,
+     0, 5},
+};
+
+/* ---------- options ---------- */
+
+#define OPTIONS(X)                                                                                   \
+  X(QUICK, "quick", 0, 0) X(FULL, "full", 0, 0) X(COLL, "collectives", 'c', 1)                       \
+  X(COLL2, "coll", 0, 1) X(MOCKUPS, "mockups", 'm', 1) X(SIZES, "sizes", 's', 1)                     \
+  X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1) X(SYNC, "sync", 0, 1)         \
+  X(BUDGET, "budget", 0, 1) X(RSE, "rse", 0, 1) X(NREP, "nrep", 'n', 1) X(MIN, "min-nrep", 0, 1)     \
+  X(MAX, "max-nrep", 0, 1) X(WARMUP, "warmup", 'w', 1) X(NO_SHUFFLE, "no-shuffle", 0, 0)             \
+  X(SEED, "seed", 0, 1) X(OUT, "out", 'o', 1) X(FORCE, "force", 'f', 0) X(FROM, "from", 0, 1)        \
+  X(ALPHA, "alpha", 0, 1) X(TEST, "test", 0, 1) X(NO_HOLM, "no-holm", 0, 0) X(LEVEL, "level", 0, 1)  \
+  X(RESAMPLES, "resamples", 0, 1) X(AA, "aa", 0, 0) X(NOISE, "noise", 0, 1)                          \
+  X(COMPARER, "comparer", 0, 1) X(CSV, "csv", 0, 0) X(JSON, "json", 0, 0) X(MERGE, "merge", 0, 0)    \
+  X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)
+
+enum {
+#define MG_X(E, n, s, a) O_##E,
+  OPTIONS(MG_X)
+#undef MG_X
+      O_N
+};
+
+static const struct {
+  const char *name;
+  char shrt;
+  int arg;
+} opts[O_N] = {
+#define MG_X(E, n, s, a) [O_##E] = {n, s, a},
+    OPTIONS(MG_X)
+#undef MG_X
+};
+
+static const char usage_text[] =
+    "usage: mpirun -np P mpiguide check [--quick | --full] [options] [-o DIR]\n"
+    "       mpiguide check --from DIR [DIR...] [analysis options] [-o OUTDIR]\n"
+    "\n"
+    "Measures the default and every applicable mock-up of each (collective, size) in one launch,\n"
+    "interleaved, then tests whether the default is significantly slower than a mock-up (a\n"
+    "violation of a performance guideline). Writes DIR/raw.csv first, then DIR/verdicts.csv,\n"
+    "DIR/verdicts.json and DIR/summary.txt. Details: docs/check.md.\n"
+    "\n"
+    "What to measure (default: --quick):\n"
+    "      --quick             all nine collectives, 3 sizes each, tight budgets (<= 2 min at 4 ranks)\n"
+    "      --full              all nine collectives, per-rank-block ones 1 B..16 KiB (12 sizes),\n"
+    "                          whole-vector ones (bcast, reduce, allreduce, scan) 1 B..8 MiB (13)\n"
+    "  -c, --collectives LIST  e.g. bcast,allreduce (or MPI_Bcast,...) [preset: all]\n"
+    "  -m, --mockups LIST      only these mock-ups: registry names or guideline ids (GL5) [all]\n"
+    "  -s, --sizes LIST        bytes for every chosen collective: 8,1K,64K, FROM:TO[:xF|:+S] [preset]\n"
+    "  -d, --datatype TYPE     [MPI_BYTE]    --op OP  [MPI_BOR; MPI_SUM for floating types]\n"
+    "      --root R            rooted collectives [0]\n"
+    "      --sync METHOD       barrier, dbarrier, dissem, window, roundtime [barrier]\n"
+    "\n"
+    "Repetitions (adaptive by default: until the relative standard error of the median <= --rse):\n"
+    "      --budget T          time for the whole measurement, shared over the sizes [quick 60s,\n"
+    "                          full none]; times accept s, ms, us\n"
+    "      --rse X             [0.01]        --min-nrep N [quick 40, full 50]\n"
+    "      --max-nrep N        [quick 400, full 1000]   -n, --nrep N  exactly N instead\n"
+    "  -w, --warmup W          warm-up rounds per size [quick 3, full 5]\n"
+    "      --no-shuffle        measure the variants of a round in registry order (default: shuffled)\n"
+    "      --seed S            shuffle and bootstrap seed [1]\n"
+    "\n"
+    "Output:\n"
+    "  -o, --out DIR           result directory [mpiguide-check-<launch>]; created if missing; one\n"
+    "                          that already holds results is refused unless --force\n"
+    "  -f, --force             replace the results in DIR\n"
+    "      --from DIR...       analyse saved raw data (raw.csv, data_<MPI_Coll>_<variant>.dat, or a\n"
+    "                          raw CSV file) of one or several launches; writes only with -o\n"
+    "\n"
+    "Analysis:\n"
+    "      --test T            mwu (Wilcoxon rank-sum), welch, student [mwu]\n"
+    "      --alpha A           significance level [0.05]      --no-holm  no Holm adjustment\n"
+    "      --level L           coverage of the slowdown interval [0.95]\n"
+    "      --resamples N       bootstrap resamples [1000]\n"
+    "      --aa                add the A/A control: the default against itself (even vs odd rounds)\n"
+    "      --noise T           noise threshold instead of the measured synchronisation cost\n"
+    "\n"
+    "Display (stdout of rank 0):\n"
+    "      --comparer NAME     raw, abs-runtime, rel-runtime, violation, detailed-violation,\n"
+    "                          grouped-violation [grouped-violation]\n"
+    "      --csv | --json      the comparer's table as CSV or JSON (nothing else on stdout)\n"
+    "      --merge             all collectives in one table\n"
+    "  -q, --quiet             no tables, no progress      --no-progress  no progress line\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "Exit codes: 0 done (with or without violations), 1 run or analysis failed, 2 bad input.\n";
+
+typedef struct opts_t {
+  const char *val[O_N];
+  int given[O_N];
+  const char **from;
+  int nfrom;
+} opts_t;
+
+typedef struct group {
+  mg_bench_cfg cfg;
+  size_t *sizes;
+  mg_bench_result res;
+  int done;
+} group;
+
+typedef struct state {
+  int rank, size, mpi;
+  char err[4096], e[1024];
+  const preset *pre;
+  int ncolls;
+  mg_coll colls[MG_NCOLL];
+  unsigned algmask[MG_NCOLL];
+  size_t *sizes[MG_NCOLL];
+  int nsizes[MG_NCOLL];
+  mg_bench_cfg base;
+  mg_ck_opts ck;
+  int comparer, format, merge, quiet, progress, force;
+  const char *out;
+  char out_default[96];
+  int created_out;
+  char *command;
+  /* progress */
+  group *groups;
+  int ngroups, gi;
+  long blocks_total, blocks_before;
+  double elapsed_before, last_print;
+  int printed, tty;
+} state;
+
+#define FAIL(...) (snprintf(S->err, sizeof S->err, __VA_ARGS__), -1)
+
+static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
+  memset(o, 0, sizeof *o);
+  o->from = calloc((size_t)argc + 1, sizeof *o->from);
+  if (!o->from) return FAIL("out of memory");
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *val = NULL;
+    int id = -1;
+    if (a[0] == '-' && a[1] == '-' && a[2]) {
+      const char *eq = strchr(a + 2, '=');
+      size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+      for (int k = 0; k < O_N; k++)
+        if (strlen(opts[k].name) == len && !strncmp(opts[k].name, a + 2, len)) id = k;
+      if (id < 0) return FAIL("unknown option '%.*s'", (int)(len + 2), a);
+      if (eq) {
+        if (!opts[id].arg) return FAIL("option '--%s' takes no value", opts[id].name);
+        val = eq + 1;
+      }
+    } else if (a[0] == '-' && a[1] && !a[2]) {
+      for (int k = 0; k < O_N; k++)
+        if (opts[k].shrt == a[1]) id = k;
+      if (id < 0) return FAIL("unknown option '%s'", a);
+    } else {
+      return FAIL("unexpected argument '%s' (options start with - or --; several sources: --from DIR1 DIR2)", a);
+    }
+    if (opts[id].arg && !val) {
+      if (i + 1 >= argc) return FAIL("option '%s' needs a value", a);
+      val = argv[++i];
+    }
+    if (id == O_FROM) { /* --from DIR [DIR...]: every following argument that is not an option */
+      o->from[o->nfrom++] = val;
+      while (i + 1 < argc && argv[i + 1][0] != '-') o->from[o->nfrom++] = argv[++i];
+    }
+    o->val[id] = val ? val : "";
+    o->given[id] = 1;
+  }
+  return 0;
+}
+
+static int find_coll(const char *name) {
+  for (int i = 0; i < MG_NCOLL; i++)
+    if (!strcasecmp(name, mg_colls[i].name) || !strcasecmp(name, mg_colls[i].mpi_name)) return i;
+  return -1;
+}
+
+static const char *coll_list(void) {
+  static char buf[256];
+  size_t u = 0;
+  for (int i = 0; i < MG_NCOLL; i++) u += (size_t)snprintf(buf + u, sizeof buf - u, " %s", mg_colls[i].name);
+  return buf;
+}
+
+/* ---------- analysis options (both modes) ---------- */
+
+static int parse_analysis(const opts_t *o, state *S) {
+  mg_ck_opts_default(&S->ck);
+  if (o->given[O_TEST]) {
+    int t = mg_ck_test_find(o->val[O_TEST]);
+    if (t < 0) return FAIL("--test: '%s' is not mwu, welch or student", o->val[O_TEST]);
+    S->ck.test = (mg_ck_test)t;
+  }
+  if (o->given[O_ALPHA]) {
+    if (mg_parse_double(o->val[O_ALPHA], 0, &S->ck.alpha, S->e, sizeof S->e)) return FAIL("--alpha: %s", S->e);
+    if (!(S->ck.alpha > 0 && S->ck.alpha < 1)) return FAIL("--alpha: %s is not between 0 and 1", o->val[O_ALPHA]);
+  }
+  S->ck.holm = !o->given[O_NO_HOLM];
+  if (o->given[O_LEVEL]) {
+    if (mg_parse_double(o->val[O_LEVEL], 0, &S->ck.level, S->e, sizeof S->e)) return FAIL("--level: %s", S->e);
+    if (!(S->ck.level > 0 && S->ck.level < 1)) return FAIL("--level: %s is not between 0 and 1 (e.g. 0.95)", o->val[O_LEVEL]);
+  }
+  long v;
+  if (o->given[O_RESAMPLES]) {
+    if (mg_parse_long(o->val[O_RESAMPLES], 1, 1000000, &v, S->e, sizeof S->e)) return FAIL("--resamples: %s", S->e);
+    S->ck.resamples = (size_t)v;
+  }
+  if (o->given[O_SEED]) {
+    if (mg_parse_long(o->val[O_SEED], 0, UINT32_MAX, &v, S->e, sizeof S->e)) return FAIL("--seed: %s", S->e);
+    S->ck.seed = (uint32_t)v;
+  }
+  S->ck.aa = o->given[O_AA];
+  if (o->given[O_NOISE]) {
+    if (mg_parse_seconds(o->val[O_NOISE], &S->ck.noise, S->e, sizeof S->e)) return FAIL("--noise: %s", S->e);
+    if (!(S->ck.noise > 0)) return FAIL("--noise: must be positive");
+  }
+  S->comparer = MG_CKC_GROUPED;
+  if (o->given[O_COMPARER]) {
+    int c = mg_ck_comparer_find(o->val[O_COMPARER]);
+    if (c < 0) {
+      char l[256];
+      size_t u = 0;
+      for (int i = 0; i < MG_CK_NCOMPARERS; i++) u += (size_t)snprintf(l + u, sizeof l - u, " %s", mg_ck_comparer_name(i));
+      return FAIL("--comparer: unknown comparer '%s'; valid:%s", o->val[O_COMPARER], l);
+    }
+    S->comparer = c;
+  }
+  if (o->given[O_CSV] && o->given[O_JSON]) return FAIL("--csv and --json are contradictory: choose one");
+  S->format = o->given[O_CSV] ? MG_CK_CSV : o->given[O_JSON] ? MG_CK_JSON : MG_CK_TEXT;
+  S->merge = o->given[O_MERGE];
+  S->quiet = o->given[O_QUIET];
+  S->progress = !S->quiet && !o->given[O_NO_PROGRESS];
+  S->force = o->given[O_FORCE];
+  return 0;
+}
+
+/* ---------- measurement options ---------- */
+
+static int add_mockup(const char *name, state *S) {
+  int found = 0;
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    for (int a = 1; a < mg_colls[c].nalgs; a++)
+      if (!strcmp(name, mg_colls[c].algs[a].name) || !strcasecmp(name, mg_colls[c].algs[a].guideline)) {
+        S->algmask[c] |= 1u << a;
+        found = 1;
+      }
+  }
+  if (!found) {
+    char l[2048];
+    size_t u = 0;
+    for (int i = 0; i < S->ncolls; i++)
+      for (int a = 1; a < mg_colls[S->colls[i]].nalgs && u < sizeof l; a++)
+        u += (size_t)snprintf(l + u, sizeof l - u, " %s", mg_colls[S->colls[i]].algs[a].name);
+    return FAIL("--mockups: '%s' is no mock-up of the collectives chosen; valid (or their GL ids):%s", name, l);
+  }
+  return 0;
+}
+
+static int for_items(const char *list, const char *opt, int (*fn)(const char *, state *), state *S) {
+  char buf[2048];
+  if (strlen(list) >= sizeof buf) return FAIL("%s: list too long", opt);
+  strcpy(buf, list);
+  if (!buf[0]) return FAIL("%s: empty list", opt);
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+    if (fn(t, S)) return -1;
+  return 0;
+}
+
+static int add_coll(const char *name, state *S) {
+  int c = find_coll(name);
+  if (c < 0) return FAIL("unknown collective '%s'; valid:%s", name, coll_list());
+  for (int i = 0; i < S->ncolls; i++)
+    if (S->colls[i] == (mg_coll)c) return 0;
+  S->colls[S->ncolls++] = (mg_coll)c;
+  return 0;
+}
+
+/* Whether DIR holds any of our result files (from: only the derived ones). */
+static const char *has_results(const char *dir, int from) {
+  for (int i = from ? 1 : 0; mg_ck_result_files[i]; i++) {
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, mg_ck_result_files[i]);
+    if (access(p, F_OK) == 0) return mg_ck_result_files[i];
+  }
+  return NULL;
+}
+
+/* Rank 0 (or the offline run): make sure DIR can take the results. */
+static int prepare_out(state *S, const char *dir, int from) {
+  struct stat st;
+  if (!*dir) return FAIL("--out: empty path");
+  if (stat(dir, &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) return FAIL("--out: '%s' exists and is not a directory", dir);
+    const char *f = has_results(dir, from);
+    if (f && !S->force)
+      return FAIL("--out: '%s' already holds results (%s); choose another directory or add --force to replace "
+                  "them", dir, f);
+    if (access(dir, W_OK | X_OK) != 0) return FAIL("--out: cannot write into '%s': %s", dir, strerror(errno));
+    return 0;
+  }
+  if (errno != ENOENT) return FAIL("--out: '%s': %s", dir, strerror(errno));
+  if (mkdir(dir, 0777) != 0) return FAIL("--out: cannot create the directory '%s': %s", dir, strerror(errno));
+  S->created_out = 1;
+  return 0;
+}
+
+static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
+  mg_bench_cfg *cfg = &S->base;
+  if (o->given[O_QUICK] && o->given[O_FULL]) return FAIL("--quick and --full are contradictory: choose one");
+  S->pre = &presets[o->given[O_FULL] ? 1 : 0];
+  if (o->given[O_COLL] && o->given[O_COLL2]) return FAIL("--collectives and --coll are the same option: give one");
+  const char *cl = o->given[O_COLL] ? o->val[O_COLL] : o->given[O_COLL2] ? o->val[O_COLL2] : NULL;
+  if (cl) {
+    if (for_items(cl, "--collectives", add_coll, S)) return -1;
+  } else {
+    for (int c = 0; c < MG_NCOLL; c++) S->colls[S->ncolls++] = (mg_coll)c;
+  }
+  if (o->given[O_MOCKUPS]) {
+    if (for_items(o->val[O_MOCKUPS], "--mockups", add_mockup, S)) return -1;
+  } else {
+    for (int i = 0; i < S->ncolls; i++) S->algmask[S->colls[i]] = (1u << mg_colls[S->colls[i]].nalgs) - 2;
+  }
+  int anyred = 0, anyroot = 0;
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    if (!S->algmask[c])
+      return FAIL("--mockups selects no mock-up of %s: add one of its mock-ups or leave %s out of --collectives",
+                  mg_colls[c].name, mg_colls[c].name);
+    S->algmask[c] |= 1u; /* the default, always */
+    anyred |= mg_colls[c].reduction;
+    anyroot |= mg_colls[c].rooted;
+  }
+  const char *dt = o->given[O_DTYPE] ? o->val[O_DTYPE] : "MPI_BYTE";
+  if (!(cfg->dtype = mg_dtype_find(dt))) return FAIL("unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
+  if (o->given[O_OP] && !anyred)
+    return FAIL("--op applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)");
+  const char *opn = o->given[O_OP] ? o->val[O_OP] : cfg->dtype->category == MG_DT_FLOAT ? "MPI_SUM" : "MPI_BOR";
+  if (!(cfg->op = mg_op_find(opn))) return FAIL("unknown op '%s'; valid: %s", opn, mg_op_list());
+  if (anyred && !(cfg->op->categories & cfg->dtype->category))
+    return FAIL("%s is not defined for %s (MPI standard, predefined reduction operations)", cfg->op->name,
+                cfg->dtype->name);
+  long v;
+  if (o->given[O_ROOT]) {
+    if (!anyroot) return FAIL("--root applies only to rooted collectives (bcast, gather, reduce, scatter)");
+    if (mg_parse_long(o->val[O_ROOT], 0, S->size - 1, &v, S->e, sizeof S->e))
+      return FAIL("--root: %s (the run has %d processes)", S->e, S->size);
+    cfg->root = (int)v;
+  }
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    const char *spec = o->given[O_SIZES] ? o->val[O_SIZES] : whole_vector(c) ? S->pre->vector_sizes : S->pre->block_sizes;
+    if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e)) return FAIL("--sizes: %s", S->e);
+    for (int k = 0; k < S->nsizes[c]; k++) {
+      size_t n = S->sizes[c][k], ts = (size_t)cfg->dtype->size;
+      if (n % ts) return FAIL("size %zu is not a multiple of the %zu bytes of %s", n, ts, cfg->dtype->name);
+      if (n / ts > INT32_MAX) return FAIL("size %zu is more than INT_MAX elements of %s", n, cfg->dtype->name);
+    }
+  }
+  int m = o->given[O_SYNC] ? mg_sync_find(o->val[O_SYNC]) : MG_SYNC_BARRIER;
+  if (m < 0) return FAIL("unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);
+  cfg->sync = (mg_sync_method)m;
+  cfg->time = mg_sync_uses_clock(cfg->sync) ? MG_TIME_GLOBAL : MG_TIME_LOCAL;
+  cfg->timer = MG_TIMER_MONOTONIC;
+  cfg->window_factor = 4;
+  cfg->clock_fits = 16;
+  cfg->clock_pingpongs = 10;
+
+  mg_rep_cfg *r = &cfg->rep;
+  if (o->given[O_NREP] && (o->given[O_RSE] || o->given[O_MIN] || o->given[O_MAX]))
+    return FAIL("--nrep fixes the count; it contradicts --rse, --min-nrep and --max-nrep");
+  r->mode = o->given[O_NREP] ? MG_REP_FIXED : MG_REP_RSE;
+  r->stat = MG_STAT_MEDIAN;
+  r->rse = S->pre->rse;
+  r->min_nrep = S->pre->min_nrep;
+  r->max_nrep = S->pre->max_nrep;
+  r->k = 10;
+  if (o->given[O_NREP] && mg_parse_long(o->val[O_NREP], 2, 100000000, &r->nrep, S->e, sizeof S->e))
+    return FAIL("--nrep: %s", S->e);
+  if (o->given[O_RSE]) {
+    if (mg_parse_double(o->val[O_RSE], 0, &r->rse, S->e, sizeof S->e)) return FAIL("--rse: %s", S->e);
+    if (!(r->rse > 0 && r->rse < 1)) return FAIL("--rse: %s is not between 0 and 1 (e.g. 0.01 for 1 %%)", o->val[O_RSE]);
+  }
+  if (o->given[O_MIN] && mg_parse_long(o->val[O_MIN], 2, 100000000, &r->min_nrep, S->e, sizeof S->e))
+    return FAIL("--min-nrep: %s", S->e);
+  if (o->given[O_MAX] && mg_parse_long(o->val[O_MAX], 2, 100000000, &r->max_nrep, S->e, sizeof S->e))
+    return FAIL("--max-nrep: %s", S->e);
+  if (!o->given[O_MIN] && r->min_nrep > r->max_nrep) r->min_nrep = r->max_nrep;
+  if (r->min_nrep > r->max_nrep) return FAIL("--min-nrep %ld is larger than --max-nrep %ld", r->min_nrep, r->max_nrep);
+  cfg->warmup = S->pre->warmup;
+  if (o->given[O_WARMUP]) {
+    if (mg_parse_long(o->val[O_WARMUP], 0, 1000000, &v, S->e, sizeof S->e)) return FAIL("--warmup: %s", S->e);
+    cfg->warmup = (int)v;
+  }
+  if (mg_sync_uses_clock(cfg->sync) && cfg->warmup == 0)
+    return FAIL("--warmup 0 with --sync %s: the window is sized from the warm-up", mg_sync_name(cfg->sync));
+  cfg->batch = 10;
+  cfg->time_total = S->pre->budget;
+  if (o->given[O_BUDGET]) {
+    if (mg_parse_seconds(o->val[O_BUDGET], &cfg->time_total, S->e, sizeof S->e)) return FAIL("--budget: %s", S->e);
+    if (!(cfg->time_total > 0)) return FAIL("--budget: must be positive");
+  }
+  if (o->given[O_NREP] && !o->given[O_BUDGET]) cfg->time_total = 0; /* exactly N: no budget unless asked */
+  cfg->shuffle = !o->given[O_NO_SHUFFLE];
+  cfg->seed = S->ck.seed;
+  cfg->sync_cost_reps = 50;
+  cfg->comm = MPI_COMM_WORLD;
+
+  snprintf(S->out_default, sizeof S->out_default, "mpiguide-check-%s", meta->launch);
+  S->out = o->given[O_OUT] ? o->val[O_OUT] : S->out_default;
+  if (S->rank == 0 && prepare_out(S, S->out, 0)) return -1;
+  return 0;
+}
+
+/* ---------- progress ---------- */
+
+static void progress_cb(double frac, double elapsed, const char *what, void *arg) {
+  state *S = arg;
+  if (S->rank != 0 || !S->progress) return;
+  double el = S->elapsed_before + elapsed;
+  if (el < 2) return;
+  if (S->printed && el - S->last_print < (S->tty ? 1.0 : 10.0)) return;
+  const group *g = &S->groups[S->gi];
+  long nb = (long)g->cfg.ncolls * g->cfg.nsizes;
+  double f = ((double)S->blocks_before + frac * (double)nb) / (double)S->blocks_total;
+  S->last_print = el;
+  S->printed = 1;
+  char eta[32] = "?";
+  if (f > 0.02) {
+    double left = el * (1 - f) / f;
+    double budget = S->base.time_total;
+    if (budget > 0 && left > budget - el) left = budget - el > 0 ? budget - el : 0;
+    snprintf(eta, sizeof eta, "%.0fs", left);
+  }
+  fprintf(stderr, "%smpiguide check: %-26s %3.0f%%  elapsed %.0fs  ETA %s%s", S->tty ? "\r" : "", what, 100 * f, el,
+          eta, S->tty ? "   " : "\n");
+  fflush(stderr);
+}
+
+/* ---------- measurement ---------- */
+
+static uint32_t fnv1a(uint32_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
+  return h;
+}
+
+static char *join_command(int argc, char **argv) {
+  size_t len = 16;
+  for (int i = 0; i < argc; i++) len += 4 * strlen(argv[i]) + 3;
+  char *s = malloc(len), *p = s;
+  if (!s) return NULL;
+  p += sprintf(p, "mpiguide");
+  for (int i = 0; i < argc; i++) {
+    int q = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"$\\;&|<>*?") != NULL;
+    *p++ = ' ';
+    if (q) *p++ = '\'';
+    for (const char *c = argv[i]; *c; c++) {
+      if (q && *c == '\'') p += sprintf(p, "'\\''");
+      else *p++ = *c;
+    }
+    if (q) *p++ = '\'';
+  }
+  *p = '\0';
+  return s;
+}
+
+static int same_sizes(const state *S, mg_coll a, mg_coll b) {
+  if (S->nsizes[a] != S->nsizes[b]) return 0;
+  return !memcmp(S->sizes[a], S->sizes[b], (size_t)S->nsizes[a] * sizeof(size_t));
+}
+
+/* One engine run per set of collectives sharing a size list. */
+static int make_groups(state *S) {
+  S->groups = calloc((size_t)S->ncolls, sizeof *S->groups);
+  if (!S->groups) return FAIL("out of memory");
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    int g;
+    for (g = 0; g < S->ngroups; g++)
+      if (same_sizes(S, S->groups[g].cfg.colls[0], c)) break;
+    if (g == S->ngroups) {
+      S->groups[g].cfg = S->base;
+      S->groups[g].cfg.ncolls = 0;
+      S->groups[g].cfg.sizes = S->sizes[c];
+      S->groups[g].cfg.nsizes = S->nsizes[c];
+      S->ngroups++;
+    }
+    mg_bench_cfg *cfg = &S->groups[g].cfg;
+    cfg->colls[cfg->ncolls++] = c;
+    cfg->algmask[c] = S->algmask[c];
+    S->blocks_total += S->nsizes[c];
+  }
+  return 0;
+}
+
+static int cmp_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Rank 0: DIR/raw.csv from the groups measured so far. 0, or -1 with S->err. */
+static int write_raw(state *S, const mg_bench_meta *meta, const char *incomplete) {
+  mg_bench_cfg all = S->base;
+  mg_bench_result res;
+  memset(&res, 0, sizeof res);
+  size_t *sizes = NULL;
+  int nsizes = 0, nblocks = 0, rc = -1;
+  all.ncolls = 0;
+  for (int g = 0; g < S->ngroups; g++) {
+    if (!S->groups[g].done) continue;
+    nblocks += S->groups[g].res.nblocks;
+    nsizes += S->groups[g].cfg.nsizes;
+  }
+  sizes = malloc((size_t)(nsizes ? nsizes : 1) * sizeof *sizes);
+  res.blocks = malloc((size_t)(nblocks ? nblocks : 1) * sizeof *res.blocks);
+  if (!sizes || !res.blocks) {
+    (void)FAIL("out of memory");
+    goto out;
+  }
+  int ns = 0;
+  res.sync_cost_min = INFINITY;
+  for (int g = 0; g < S->ngroups; g++) {
+    const group *G = &S->groups[g];
+    if (!G->done) continue;
+    for (int i = 0; i < G->cfg.ncolls; i++) {
+      all.colls[all.ncolls++] = G->cfg.colls[i];
+      all.algmask[G->cfg.colls[i]] = G->cfg.algmask[G->cfg.colls[i]];
+    }
+    for (int k = 0; k < G->cfg.nsizes; k++) {
+      int dup = 0;
+      for (int j = 0; j < ns; j++) dup |= sizes[j] == G->cfg.sizes[k];
+      if (!dup) sizes[ns++] = G->cfg.sizes[k];
+    }
+    memcpy(res.blocks + res.nblocks, G->res.blocks, (size_t)G->res.nblocks * sizeof *res.blocks);
+    res.nblocks += G->res.nblocks;
+    /* the noise threshold: the largest of the groups' synchronisation costs */
+    if (G->res.sync_cost > res.sync_cost) res.sync_cost = G->res.sync_cost;
+    if (G->res.sync_cost_min < res.sync_cost_min) res.sync_cost_min = G->res.sync_cost_min;
+    res.elapsed += G->res.elapsed;
+    res.invalid += G->res.invalid;
+    if (G->res.clock_used) {
+      res.clock_used = 1;
+      res.clock_err = G->res.clock_err > res.clock_err ? G->res.clock_err : res.clock_err;
+      res.clock_rtt = G->res.clock_rtt;
+      res.clock_syncs += G->res.clock_syncs;
+    }
+  }
+  if (!isfinite(res.sync_cost_min)) res.sync_cost_min = 0;
+  qsort(sizes, (size_t)ns, sizeof *sizes, cmp_size);
+  all.sizes = sizes;
+  all.nsizes = ns;
+  long rows = 0;
+  for (int b = 0; b < res.nblocks; b++)
+    for (int i = 0; i < res.blocks[b].nseries; i++) rows += res.blocks[b].series[i].n;
+
+  char path[4096];
+  snprintf(path, sizeof path, "%s/raw.csv", S->out);
+  mg_outfile f;
+  if (mg_outfile_open(&f, path, S->e, sizeof S->e)) {
+    (void)FAIL("%s", S->e);
+    goto out;
+  }
+  mg_bench_write_meta(f.f, &all, &res, meta, S->command ? S->command : "");
+  mg_meta(f.f, "check_format", "mpiguide-check/1");
+  mg_meta(f.f, "check_preset", "%s", S->pre->name);
+  for (int i = 0; i < all.ncolls; i++) {
+    mg_coll c = all.colls[i];
+    char buf[2048];
+    size_t u = (size_t)snprintf(buf, sizeof buf, "%s:", mg_colls[c].name);
+    for (int k = 0; k < S->nsizes[c] && u < sizeof buf; k++)
+      u += (size_t)snprintf(buf + u, sizeof buf - u, "%s%zu", k ? "," : "", S->sizes[c][k]);
+    mg_meta(f.f, "check_sizes", "%s", buf);
+  }
+  if (incomplete) mg_meta(f.f, "check_incomplete", "%s", incomplete);
+  mg_meta(f.f, "check_rows", "%ld", rows);
+  mg_bench_write_raw(f.f, &all, &res, meta);
+  if (mg_outfile_commit(&f, S->e, sizeof S->e)) {
+    (void)FAIL("%s", S->e);
+    goto out;
+  }
+  /* results of an earlier run in DIR (--force) no longer match raw.csv */
+  for (int i = 1; mg_ck_result_files[i]; i++) {
+    snprintf(path, sizeof path, "%s/%s", S->out, mg_ck_result_files[i]);
+    unlink(path);
+  }
+  rc = 0;
+out:
+  free(sizes);
+  free(res.blocks); /* the blocks themselves belong to the groups */
+  return rc;
+}
+
+/* ---------- analysis (rank 0 / offline) ---------- */
+
+static int analyse(state *S, const char *const *sources, int nsources, const char *outdir) {
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_data_init(&d);
+  memset(&r, 0, sizeof r);
+  int status = 0;
+  char err[MG_CK_ERR];
+  for (int i = 0; i < nsources; i++)
+    if (mg_ck_read(&d, sources[i], err, sizeof err)) {
+      fprintf(stderr, "mpiguide check: %s\n", err);
+      status = 2;
+      goto out;
+    }
+  if (mg_ck_data_check(&d, err, sizeof err)) {
+    fprintf(stderr, "mpiguide check: %s\n", err);
+    status = 2;
+    goto out;
+  }
+  if (mg_ck_analyze(&d, &S->ck, &r, err, sizeof err)) {
+    fprintf(stderr, "mpiguide check: analysis failed: %s\n", err);
+    status = 1;
+    goto out;
+  }
+  if (outdir && mg_ck_write_results(outdir, &d, &r, err, sizeof err)) {
+    fprintf(stderr, "mpiguide check: %s\n", err);
+    status = 1;
+    goto out;
+  }
+  if (!S->quiet) {
+    if (mg_ck_print_comparer(stdout, (mg_ck_comparer)S->comparer, (mg_ck_format)S->format, S->merge, &d, &r)) {
+      fprintf(stderr, "mpiguide check: out of memory\n");
+      status = 1;
+      goto out;
+    }
+    if (S->format == MG_CK_TEXT) {
+      putchar('\n');
+      mg_ck_print_summary(stdout, &d, &r);
+      if (outdir) printf("\nresults: %s/ (raw.csv, verdicts.csv, verdicts.json, summary.txt)\n", outdir);
+    }
+  }
+  fflush(stdout);
+  if (mg_ck_after_analysis(outdir, &d, &r, err, sizeof err)) {
+    fprintf(stderr, "mpiguide check: %s\n", err);
+    status = 1;
+  }
+out:
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+  return status;
+}
+
+/* A rank of an mpirun that the offline mode does not need (no MPI_Init). */
+static int launched_rank(void) {
+  static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
+  for (int i = 0; vars[i]; i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v) return atoi(v);
+  }
+  return 0;
+}
+
+static int offline(state *S, const opts_t *o) {
+  if (launched_rank() != 0) return 0; /* started under mpirun: rank 0 does it alone */
+  static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2, O_MOCKUPS, O_SIZES, O_DTYPE, O_OP, O_ROOT,
+                                     O_SYNC, O_BUDGET, O_RSE, O_NREP, O_MIN, O_MAX, O_WARMUP, O_NO_SHUFFLE,
+                                     O_NO_PROGRESS};
+  for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
+    if (o->given[measure_only[i]]) {
+      fprintf(stderr, "mpiguide check: --%s applies to a measurement, not to --from (the data are measured "
+                      "already)\n", opts[measure_only[i]].name);
+      return 2;
+    }
+  if (o->nfrom == 0) {
+    fprintf(stderr, "mpiguide check: --from needs at least one directory or file\n");
+    return 2;
+  }
+  const char *outdir = o->given[O_OUT] ? o->val[O_OUT] : NULL;
+  if (outdir && prepare_out(S, outdir, 1)) {
+    fprintf(stderr, "mpiguide check: %s\n", S->err);
+    return 2;
+  }
+  int st = analyse(S, o->from, o->nfrom, outdir);
+  if (st && S->created_out) rmdir(outdir); /* nothing was written into it */
+  return st;
+}
+
+int mg_cmd_check(int argc, char **argv) {
+  state S0, *S = &S0;
+  memset(S, 0, sizeof *S);
+  opts_t o;
+  int st = parse_argv(argc, argv, &o, S);
+  if (st == 0) st = parse_analysis(&o, S);
+  int status = 0;
+
+  /* --help and --from need no MPI */
+  if (st == 0 && o.given[O_HELP]) {
+    if (launched_rank() == 0) fputs(usage_text, stdout);
+    free(o.from);
+    return 0;
+  }
+  if (st == 0 && o.given[O_FROM]) {
+    status = offline(S, &o);
+    free(o.from);
+    return status;
+  }
+  if (st != 0 && (o.given[O_FROM] || o.given[O_HELP]) && launched_rank() == 0) {
+    fprintf(stderr, "mpiguide check: %s\n(mpiguide check --help lists the options)\n", S->err);
+    free(o.from);
+    return 2;
+  }
+
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide check: MPI_Init failed\n");
+    free(o.from);
+    return 1;
+  }
+  S->mpi = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &S->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &S->size);
+  if (mg_core_init() != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide check: cannot set up (MPI_Comm_dup of MPI_COMM_SELF failed)\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  mg_bench_meta meta;
+  if (mg_bench_meta_collect(MPI_COMM_WORLD, &meta) != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide check: cannot describe the launch (MPI error)\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  if (st == 0) st = parse_measure(&o, S, &meta);
+  if (st == 0) st = make_groups(S);
+
+  /* agreement: lowest failing rank, command-line hash */
+  uint32_t h = 2166136261u;
+  for (int i = 1; i < argc; i++) h = fnv1a(h, argv[i], strlen(argv[i]) + 1);
+  int mine[3] = {st ? INT32_MAX - S->rank : 0, (int)(h >> 1), -(int)(h >> 1)}, all[3];
+  MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (all[0] || all[1] != -all[2]) {
+    int who = all[0] ? INT32_MAX - all[0] : -1;
+    if (who == S->rank) fprintf(stderr, "mpiguide check: %s\n(mpiguide check --help lists the options)\n", S->err);
+    else if (who < 0 && S->rank == 0)
+      fprintf(stderr, "mpiguide check: the ranks were started with different arguments; start every rank with "
+                      "the same options\n");
+    if (S->rank == 0 && S->created_out) rmdir(S->out);
+    status = 2;
+    goto done;
+  }
+
+  S->command = join_command(argc, argv);
+  S->tty = isatty(STDERR_FILENO);
+  for (S->gi = 0; S->gi < S->ngroups; S->gi++) {
+    group *G = &S->groups[S->gi];
+    long nb = (long)G->cfg.ncolls * G->cfg.nsizes;
+    if (S->base.time_total > 0) { /* the rest of the budget, shared by blocks */
+      double left = S->base.time_total - S->elapsed_before;
+      G->cfg.time_total = (left > 0 ? left : 1e-3) * (double)nb / (double)(S->blocks_total - S->blocks_before);
+    }
+    G->cfg.progress = progress_cb;
+    G->cfg.arg = S;
+    int rc = mg_bench_run(&G->cfg, &G->res);
+    if (rc != MPI_SUCCESS) {
+      char es[MPI_MAX_ERROR_STRING];
+      int len = 0;
+      MPI_Error_string(rc, es, &len);
+      fprintf(stderr, "mpiguide check: the measurement failed on rank %d: %s\n", S->rank, es);
+      if (S->rank == 0 && S->gi > 0 && write_raw(S, &meta, "the measurement failed; earlier collectives kept") == 0)
+        fprintf(stderr, "mpiguide check: the measurements taken before are in %s/raw.csv\n", S->out);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    G->done = 1;
+    S->blocks_before += nb;
+    double el = G->res.elapsed;
+    MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    S->elapsed_before += el;
+  }
+  if (S->printed && S->tty) fputc('\n', stderr);
+  if (S->rank == 0) {
+    for (int g = 0; g < S->ngroups; g++)
+      for (int b = 0; b < S->groups[g].res.nblocks; b++)
+        for (int i = 0; i < S->groups[g].res.blocks[b].nseries; i++) {
+          const mg_bench_block *B = &S->groups[g].res.blocks[b];
+          if (B->series[i].status == MG_SERIES_FAILED)
+            fprintf(stderr, "mpiguide check: warning: %s %s at %zu bytes %s\n", mg_colls[B->coll].name,
+                    mg_bench_alg_name(B->coll, B->series[i].alg), B->bytes, B->series[i].note);
+        }
+    if (write_raw(S, &meta, NULL)) {
+      fprintf(stderr, "mpiguide check: %s\n", S->err);
+      status = 1;
+    }
+  }
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+
+done:
+  for (int g = 0; g < S->ngroups; g++) mg_bench_result_free(&S->groups[g].res);
+  free(S->groups);
+  for (int c = 0; c < MG_NCOLL; c++) free(S->sizes[c]);
+  mg_core_finalize();
+  MPI_Finalize();
+  /* the analysis needs no MPI: the other ranks are gone and leave the cores to rank 0 */
+  if (status == 0 && S->rank == 0) {
+    const char *src[1] = {S->out};
+    status = analyse(S, src, 1, S->out);
+    if (status == 2) status = 1; /* our own file did not read back: a failure, not bad input */
+    if (status) fprintf(stderr, "mpiguide check: the raw data are kept in %s/raw.csv; analyse them again with "
+                                "`mpiguide check --from %s -o %s`\n", S->out, S->out, S->out);
+  }
+  free(S->command);
+  free(o.from);
+  return status;
+}

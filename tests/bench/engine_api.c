@@ -1,0 +1,82 @@
+/*
+ * The engine used directly (as `mpiguide check` will): a configuration built
+ * in code, an algorithm that returns an MPI error (MPI_SUM on MPI_BYTE is not
+ * a valid reduction, so the library refuses it) becomes a FAILED series with
+ * a note and no rows while the other collective is measured, and the results
+ * are identical on every rank (every rank must take the same decisions).
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "algs/algs.h"
+#include "bench/bench.h"
+
+static int failures;
+#define CHECK(c)                                                                                             \
+  ((c) ? (void)0                                                                                             \
+       : (void)(failures++, fprintf(stderr, "engine_api: %s:%d: CHECK(%s)\n", __FILE__, __LINE__, #c)))
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  mg_core_init();
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  size_t sizes[] = {8, 64};
+  mg_bench_cfg cfg;
+  memset(&cfg, 0, sizeof cfg);
+  cfg.comm = MPI_COMM_WORLD;
+  cfg.ncolls = 2;
+  cfg.colls[0] = MG_ALLREDUCE;
+  cfg.colls[1] = MG_BCAST;
+  cfg.algmask[MG_ALLREDUCE] = 0x3; /* default, allreduce_as_reduce_bcast */
+  cfg.algmask[MG_BCAST] = 0x1;
+  cfg.sizes = sizes;
+  cfg.nsizes = 2;
+  cfg.dtype = mg_dtype_find("MPI_BYTE");
+  mg_op_info null_op = {"MPI_OP_NULL", MPI_OP_NULL, MG_DT_BYTE}; /* the reductions fail */
+  cfg.op = &null_op;
+  cfg.sync = MG_SYNC_BARRIER;
+  cfg.rep.mode = MG_REP_FIXED;
+  cfg.rep.nrep = 6;
+  cfg.warmup = 1;
+  cfg.batch = 4;
+  cfg.sync_cost_reps = 3;
+  mg_bench_result res;
+  int rc = mg_bench_run(&cfg, &res);
+  CHECK(rc == MPI_SUCCESS);
+  CHECK(res.nblocks == 4);
+  for (int b = 0; b < res.nblocks; b++) {
+    const mg_bench_block *B = &res.blocks[b];
+    for (int i = 0; i < B->nseries; i++) {
+      const mg_bench_series *s = &B->series[i];
+      if (B->coll == MG_ALLREDUCE) {
+        CHECK(s->status == MG_SERIES_FAILED);
+        CHECK(s->n == 0);
+        CHECK(strstr(s->note, "failed: the algorithm returned an MPI error") != NULL);
+      } else {
+        CHECK(s->status == MG_SERIES_OK);
+        CHECK(s->n == 7 && s->nwarm == 1 && s->nvalid == 6);
+        CHECK(s->stop == MG_STOP_NREP);
+        /* every rank holds the same latencies */
+        double mx[7], mn[7];
+        MPI_Allreduce(s->lat, mx, 7, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        MPI_Allreduce(s->lat, mn, 7, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+        CHECK(memcmp(mx, mn, sizeof mx) == 0);
+      }
+    }
+  }
+  CHECK(res.sync_cost > 0 || size == 1);
+  /* the communicator's error handler is restored */
+  MPI_Errhandler eh;
+  MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
+  CHECK(eh == MPI_ERRORS_ARE_FATAL);
+  MPI_Errhandler_free(&eh);
+  mg_bench_result_free(&res);
+  MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (rank == 0) printf("engine_api: %s\n", failures ? "FAILED" : "ok");
+  mg_core_finalize();
+  MPI_Finalize();
+  return failures != 0;
+}
