@@ -11,33 +11,23 @@
 #include <string.h>
 
 #include "bench/sizes.h"
+#include "util/size.h"
 
 #define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
 int mg_parse_bytes(const char *s, size_t *out, char *err, size_t errlen) {
   const char *p = s;
   while (isspace((unsigned char)*p)) p++;
-  if (*p == '-') return ERR("size '%s' is negative; sizes are positive byte counts", s);
-  if (!isdigit((unsigned char)*p)) return ERR("'%s' is not a size (e.g. 8, 64K, 1M)", s);
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(p, &end, 10);
-  if (errno == ERANGE) return ERR("size '%s' is too large", s);
-  unsigned shift = 0;
-  switch (*end) {
-  case 'k': case 'K': shift = 10; end++; break;
-  case 'm': case 'M': shift = 20; end++; break;
-  case 'g': case 'G': shift = 30; end++; break;
-  default: break;
+  size_t v = 0;
+  switch (mg_size_parse(p, &v)) {
+  case MG_SIZE_OK: break;
+  case MG_SIZE_NEGATIVE: return ERR("size '%s' is negative; sizes are positive byte counts", s);
+  case MG_SIZE_TOO_LARGE: return ERR("size '%s' is too large", s);
+  default: return ERR("'%s' is not a size (e.g. 8, 64K, 1M; suffixes K, M, G are powers of 1024)", s);
   }
-  if (shift && *end == 'i') end++;
-  if (*end == 'B' || *end == 'b') end++;
-  if (*end) return ERR("'%s' is not a size (e.g. 8, 64K, 1M; suffixes K, M, G are powers of 1024)", s);
-  if (shift && v > (UINT64_MAX >> shift)) return ERR("size '%s' is too large", s);
-  v <<= shift;
   if (v == 0) return ERR("size '%s' is zero; sizes must be at least 1 byte", s);
   if (v > SIZE_MAX / 2) return ERR("size '%s' is too large", s);
-  *out = (size_t)v;
+  *out = v;
   return 0;
 }
 

@@ -31,6 +31,7 @@
 
 #include "algs/algs.h"
 #include "lib/lib.h"
+#include "util/size.h"
 #include "mpiguide.h"
 
 mg_ctx mg_the_ctx = {.scratch_max = MG_DEFAULT_SCRATCH_MAX, .trace_lock = PTHREAD_MUTEX_INITIALIZER};
@@ -93,27 +94,7 @@ int mg_parse_force(const char *spec, int forced[MG_NCOLL], char *msg, size_t msg
   return MPIGUIDE_OK;
 }
 
-int mg_parse_size(const char *s, size_t *out) {
-  char *end;
-  errno = 0;
-  if (!s || !isdigit((unsigned char)*s)) return -1; /* no sign, no blanks */
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || end == s) return -1;
-  unsigned shift = 0;
-  switch (*end) {
-  case 'k': case 'K': shift = 10; end++; break;
-  case 'm': case 'M': shift = 20; end++; break;
-  case 'g': case 'G': shift = 30; end++; break;
-  case 't': case 'T': shift = 40; end++; break;
-  default: break;
-  }
-  if (shift && *end == 'i') end++;      /* accept KiB, MiB ... */
-  if (*end == 'B' || *end == 'b') end++;
-  if (*end) return -1;
-  if (shift && v > (UINT64_MAX >> shift)) return -1;
-  *out = (size_t)(v << shift);
-  return 0;
-}
+int mg_parse_size(const char *s, size_t *out) { return mg_size_parse(s, out) == MG_SIZE_OK ? 0 : -1; }
 
 /* ---------- MPI_Init / MPI_Finalize ---------- */
 
