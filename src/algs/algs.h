@@ -48,6 +48,13 @@ int mg_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int dcou
  * systems, which mpiguide assumes) / unpack them. */
 int mg_pack(const void *in, int count, MPI_Datatype dt, void *out, int outbytes);
 int mg_unpack(const void *in, int inbytes, void *out, int count, MPI_Datatype dt);
+/* Whether packed bytes may be received directly into dt (see toolkit.c for
+ * the MPICH limitation behind it); local decision, same messages either way. */
+int mg_packed_recv_ok(MPI_Datatype dt, int *ok);
+/* Pack the calling rank's own block (c->bytes bytes) of a gather-type call:
+ * from the send buffer, or with MPI_IN_PLACE from its block of the receive
+ * buffer. */
+int mg_pack_own(const mg_call *c, void *out);
 
 /* ---- scratch ---- */
 

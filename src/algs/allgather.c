@@ -9,36 +9,27 @@
  *   where the library's allgather is badly tuned.
  * GL2 allgather_as_alltoall  Allgather(n) <= Alltoall(n)
  *   Alltoall whose send buffer holds p packed copies of the own block.
- *   Scratch p*n bytes. Same volume as allgather, (p-1)(alpha + n beta) with a
- *   pairwise alltoall, plus packing the own block once.
+ *   Scratch p*n bytes, 2*p*n where the receive type needs the detour below.
+ *   Same volume as allgather, (p-1)(alpha + n beta) with a pairwise
+ *   alltoall, plus packing the own block once.
  * GL3 allgather_as_allreduce  Allgather(n) <= Allreduce(p*n)
  *   Bitwise-or allreduce over a zeroed p*n byte vector in which each rank
  *   has written its packed block at its own offset, then unpack. Scratch p*n
  *   bytes. Rabenseifner-like allreduce: 2 log p alpha + 2 (p-1)/p p n beta
  *   plus the or of p*n bytes; it doubles the volume of a good allgather.
  * GL4 allgather_as_allgatherv  Allgather(n) <= Allgatherv(n)
- *   Allgatherv with equal counts. Scratch 2p ints; same cost as allgather
- *   unless the library's allgatherv is the better-tuned one.
+ *   Allgatherv with equal counts, in place (see below). Scratch 2p ints;
+ *   same cost as allgather (plus a local copy of n bytes) unless the
+ *   library's allgatherv is the better-tuned one.
  *
  * All need p*n to fit an int count (MG_R_PN_INT). MPI_IN_PLACE is used on all
  * ranks or none (the standard requires it), so branching on it is safe. The
  * own block, packed, is n bytes whatever type the rank uses; packed bytes go
- * on the wire as MPI_PACKED, which matches any receive type.
+ * on the wire as MPI_PACKED (matches any type) or MPI_BYTE (the reduction).
  */
 #include <string.h>
 
 #include "algs/algs.h"
-
-/* Pack the calling rank's own block into out (n bytes): from the send
- * buffer, or with MPI_IN_PLACE from its block of the receive buffer. */
-static int pack_own(const mg_call *c, void *out) {
-  if (c->sbuf != MPI_IN_PLACE) return mg_pack(c->sbuf, c->scount, c->stype, out, (int)c->bytes);
-  mg_type rt;
-  int rc = mg_type_get(c->rtype, &rt);
-  if (rc != MPI_SUCCESS) return rc;
-  return mg_pack(mg_type_at(c->rbuf, &rt, (size_t)c->rank * (size_t)c->rcount), c->rcount, c->rtype, out,
-                 (int)c->bytes);
-}
 
 int mg_allgather_as_gather_bcast(const mg_call *c) {
   int rc;
@@ -57,15 +48,25 @@ int mg_allgather_as_gather_bcast(const mg_call *c) {
   return PMPI_Bcast(c->rbuf, c->size * c->rcount, c->rtype, 0, c->comm);
 }
 
-size_t mg_allgather_as_alltoall_mem(const mg_call *c) { return (size_t)c->size * c->bytes; }
+size_t mg_allgather_as_alltoall_mem(const mg_call *c) {
+  size_t pn = (size_t)c->size * c->bytes;
+  return mg_align(pn) + pn;
+}
 
 int mg_allgather_as_alltoall(const mg_call *c) {
-  size_t n = c->bytes;
-  char *s = mg_scratch((size_t)c->size * n);
-  int rc = pack_own(c, s);
+  size_t n = c->bytes, pn = (size_t)c->size * n;
+  int direct, rc = mg_packed_recv_ok(c->rtype, &direct);
+  if (rc != MPI_SUCCESS) return rc;
+  char *cur = mg_scratch(direct ? pn : mg_align(pn) + pn);
+  char *s = mg_carve(&cur, pn);
+  rc = mg_pack_own(c, s);
   if (rc != MPI_SUCCESS) return rc;
   for (int i = 1; i < c->size; i++) memcpy(s + (size_t)i * n, s, n);
-  return PMPI_Alltoall(s, (int)n, MPI_PACKED, c->rbuf, c->rcount, c->rtype, c->comm);
+  if (direct) return PMPI_Alltoall(s, (int)n, MPI_PACKED, c->rbuf, c->rcount, c->rtype, c->comm);
+  char *r = mg_carve(&cur, pn);
+  rc = PMPI_Alltoall(s, (int)n, MPI_PACKED, r, (int)n, MPI_PACKED, c->comm);
+  if (rc != MPI_SUCCESS) return rc;
+  return mg_unpack(r, (int)pn, c->rbuf, c->size * c->rcount, c->rtype);
 }
 
 size_t mg_allgather_as_allreduce_mem(const mg_call *c) { return (size_t)c->size * c->bytes; }
@@ -74,7 +75,7 @@ int mg_allgather_as_allreduce(const mg_call *c) {
   size_t n = c->bytes, total = (size_t)c->size * n;
   char *s = mg_scratch(total);
   memset(s, 0, total);
-  int rc = pack_own(c, s + (size_t)c->rank * n);
+  int rc = mg_pack_own(c, s + (size_t)c->rank * n);
   if (rc != MPI_SUCCESS) return rc;
   rc = PMPI_Allreduce(MPI_IN_PLACE, s, (int)total, MPI_BYTE, MPI_BOR, c->comm);
   if (rc != MPI_SUCCESS) return rc;
@@ -83,12 +84,28 @@ int mg_allgather_as_allreduce(const mg_call *c) {
 
 size_t mg_allgather_as_allgatherv_mem(const mg_call *c) { return 2 * (size_t)c->size * sizeof(int); }
 
+/*
+ * Always in place: the own block is first copied into the receive buffer.
+ * Open MPI (seen with 4.1.4) picks its allgatherv algorithm from size(sendtype) x
+ * sum(recvcounts), which differs between ranks when a rank's send and receive
+ * types differ in size (legal: only n must agree) -- ranks then run different
+ * algorithms and deadlock. In place it uses the receive type: p*n everywhere.
+ * The ignored send arguments are set to the receive side for the same reason.
+ */
 int mg_allgather_as_allgatherv(const mg_call *c) {
-  int p = c->size;
+  int p = c->size, rc;
   int *counts = mg_scratch(2 * (size_t)p * sizeof(int)), *displs = counts + p;
   for (int i = 0; i < p; i++) {
     counts[i] = c->rcount;
     displs[i] = i * c->rcount;
   }
-  return PMPI_Allgatherv(c->sbuf, c->scount, c->stype, c->rbuf, counts, displs, c->rtype, c->comm);
+  if (c->sbuf != MPI_IN_PLACE) {
+    mg_type rt;
+    rc = mg_type_get(c->rtype, &rt);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = mg_copy(c->sbuf, c->scount, c->stype, mg_type_at(c->rbuf, &rt, (size_t)c->rank * (size_t)c->rcount),
+                 c->rcount, c->rtype);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  return PMPI_Allgatherv(MPI_IN_PLACE, c->rcount, c->rtype, c->rbuf, counts, displs, c->rtype, c->comm);
 }

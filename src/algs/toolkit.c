@@ -92,6 +92,34 @@ int mg_unpack(const void *in, int inbytes, void *out, int count, MPI_Datatype dt
   return PMPI_Unpack(in, inbytes, &pos, out, count, dt, self_comm);
 }
 
+/*
+ * Whether packed bytes may be received straight into datatype dt. MPI_PACKED
+ * matches any type, but MPICH 4.0.2 fails such a receive ("Message
+ * truncated") above its eager limit (about 8 KiB) when the type mixes basic
+ * types of different sizes (struct {int; double}, MPI_DOUBLE_INT). So only
+ * predefined types without padding receive directly; the others receive the
+ * bytes packed into scratch and unpack them. The choice is local: the
+ * messages are the same either way.
+ */
+int mg_packed_recv_ok(MPI_Datatype dt, int *ok) {
+  int ni, na, nd, combiner;
+  mg_type t;
+  int rc = PMPI_Type_get_envelope(dt, &ni, &na, &nd, &combiner);
+  if (rc == MPI_SUCCESS) rc = mg_type_get(dt, &t);
+  if (rc != MPI_SUCCESS) return rc;
+  *ok = combiner == MPI_COMBINER_NAMED && t.lb == 0 && t.extent == t.size;
+  return MPI_SUCCESS;
+}
+
+int mg_pack_own(const mg_call *c, void *out) {
+  if (c->sbuf != MPI_IN_PLACE) return mg_pack(c->sbuf, c->scount, c->stype, out, (int)c->bytes);
+  mg_type rt;
+  int rc = mg_type_get(c->rtype, &rt);
+  if (rc != MPI_SUCCESS) return rc;
+  return mg_pack(mg_type_at(c->rbuf, &rt, (size_t)c->rank * (size_t)c->rcount), c->rcount, c->rtype, out,
+                 (int)c->bytes);
+}
+
 /* Per-thread buffers (mg_tbuf, declared above) grow to the largest request
  * and are kept; they are freed when the thread exits. */
 static pthread_once_t keys_once = PTHREAD_ONCE_INIT;

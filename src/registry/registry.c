@@ -26,7 +26,8 @@ static const mg_alg allgather_algs[] = {
     ROW(allgather_as_gather_bcast, "GL1", "Allgather(n) <= Gather(n) + Bcast(p*n)",
         "gather all blocks at rank 0, then broadcast the p*n result", MG_R_PN_INT, "0", NULL),
     ROW(allgather_as_alltoall, "GL2", "Allgather(n) <= Alltoall(n)",
-        "alltoall with p copies of the own block as send buffer", MG_R_PN_INT, "p*n bytes",
+        "alltoall with p copies of the own block as send buffer", MG_R_PN_INT,
+        "p*n bytes (2*p*n for derived receive types)",
         MEM(allgather_as_alltoall)),
     ROW(allgather_as_allreduce, "GL3", "Allgather(n) <= Allreduce(p*n)",
         "bitwise-or allreduce over a zeroed p*n buffer holding the own block", MG_R_PN_INT,
@@ -62,7 +63,7 @@ static const mg_alg bcast_algs[] = {
     ROW(bcast_as_allgatherv, "GL9", "Bcast(n) <= Allgatherv(n)",
         "allgatherv in which only the root contributes", 0, "2*p ints", MEM(bcast_as_allgatherv)),
     ROW(bcast_as_scatter_allgather, "GL10", "Bcast(n) <= Scatter(n) + Allgather(n/p)",
-        "scatter the packed vector padded to a multiple of p bytes, then allgather", 0,
+        "scatter the packed vector padded to a multiple of p bytes, then allgather", MG_R_PN_INT,
         "p*ceil(n/p) bytes", MEM(bcast_as_scatter_allgather)),
 };
 
@@ -75,7 +76,7 @@ static const mg_alg gather_algs[] = {
         MG_R_PN_INT, "2*p ints", MEM(gather_as_gatherv)),
     ROW(gather_as_reduce, "GL13", "Gather(n) <= Reduce(p*n)",
         "bitwise-or reduce over a zeroed p*n buffer holding the own block", MG_R_PN_INT,
-        "p*n bytes", MEM(gather_as_reduce)),
+        "p*n bytes (2*p*n at the root)", MEM(gather_as_reduce)),
 };
 
 static const mg_alg reduce_algs[] = {
