@@ -30,6 +30,8 @@ typedef struct mg_type {
 } mg_type;
 
 int mg_type_get(MPI_Datatype dt, mg_type *t);
+/* Dense: the elements are the bytes (no gaps, lower bound 0). */
+int mg_type_is_dense(const mg_type *t);
 /* Bytes spanned by `count` consecutive elements: (count-1)*extent + true_extent
  * (0 for count 0). This is what a scratch buffer for them must hold. */
 size_t mg_type_span(const mg_type *t, size_t count);

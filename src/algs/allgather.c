@@ -82,7 +82,9 @@ int mg_allgather_as_allreduce(const mg_call *c) {
   return mg_unpack(s, (int)total, c->rbuf, c->size * c->rcount, c->rtype);
 }
 
-size_t mg_allgather_as_allgatherv_mem(const mg_call *c) { return 2 * (size_t)c->size * sizeof(int); }
+size_t mg_allgather_as_allgatherv_mem(const mg_call *c) {
+  return mg_align(2 * (size_t)c->size * sizeof(int)) + (size_t)c->size * c->bytes;
+}
 
 /*
  * Always in place: the own block is first copied into the receive buffer.
@@ -91,13 +93,32 @@ size_t mg_allgather_as_allgatherv_mem(const mg_call *c) { return 2 * (size_t)c->
  * types differ in size (legal: only n must agree) -- ranks then run different
  * algorithms and deadlock. In place it uses the receive type: p*n everywhere.
  * The ignored send arguments are set to the receive side for the same reason.
+ *
+ * MPICH 4.0.2 cuts allgatherv messages into chunks of 32768 / extent(recvtype)
+ * elements; with signature-equal receive types of different extents on
+ * different ranks the chunks differ and the call hangs (blocks above 32 KiB).
+ * So, as in mg_packed_recv_ok, only predefined types without padding receive
+ * directly; a rank with another receive type gathers packed bytes into scratch
+ * (chunks of 32768 bytes, like the direct ones) and unpacks them.
  */
 int mg_allgather_as_allgatherv(const mg_call *c) {
-  int p = c->size, rc;
-  int *counts = mg_scratch(2 * (size_t)p * sizeof(int)), *displs = counts + p;
+  int p = c->size, direct, rc = mg_packed_recv_ok(c->rtype, &direct);
+  if (rc != MPI_SUCCESS) return rc;
+  size_t n = c->bytes, pn = (size_t)p * n;
+  char *cur = mg_scratch(mg_allgather_as_allgatherv_mem(c));
+  int *counts = mg_carve(&cur, 2 * (size_t)p * sizeof(int)), *displs = counts + p;
+  int unit = direct ? c->rcount : (int)n; /* block length in receive elements */
   for (int i = 0; i < p; i++) {
-    counts[i] = c->rcount;
-    displs[i] = i * c->rcount;
+    counts[i] = unit;
+    displs[i] = i * unit;
+  }
+  if (!direct) {
+    char *s = mg_carve(&cur, pn);
+    rc = mg_pack_own(c, s + (size_t)c->rank * n);
+    if (rc == MPI_SUCCESS)
+      rc = PMPI_Allgatherv(MPI_IN_PLACE, (int)n, MPI_PACKED, s, counts, displs, MPI_PACKED, c->comm);
+    if (rc != MPI_SUCCESS) return rc;
+    return mg_unpack(s, (int)pn, c->rbuf, p * c->rcount, c->rtype);
   }
   if (c->sbuf != MPI_IN_PLACE) {
     mg_type rt;

@@ -34,7 +34,10 @@ static MPI_Comm self_comm = MPI_COMM_NULL;
 
 int mg_core_init(void) {
   if (self_comm != MPI_COMM_NULL) return MPI_SUCCESS;
-  return PMPI_Comm_dup(MPI_COMM_SELF, &self_comm);
+  int rc = PMPI_Comm_dup(MPI_COMM_SELF, &self_comm);
+  /* errors of PMPI_Pack/Unpack are returned to the caller, never fatal here */
+  if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_errhandler(self_comm, MPI_ERRORS_RETURN);
+  return rc;
 }
 
 void mg_core_finalize(void) {
@@ -55,8 +58,7 @@ size_t mg_type_span(const mg_type *t, size_t count) {
   return (size_t)((MPI_Aint)(count - 1) * t->extent + t->true_extent);
 }
 
-/* Dense: the elements are the bytes, no gaps, no offset. */
-static int dense(const mg_type *t) {
+int mg_type_is_dense(const mg_type *t) {
   return t->lb == 0 && t->true_lb == 0 && t->extent == t->size && t->true_extent == t->size;
 }
 
@@ -67,7 +69,7 @@ int mg_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int dcou
   if (rc != MPI_SUCCESS) return rc;
   size_t n = (size_t)scount * (size_t)st.size;
   if (n == 0) return MPI_SUCCESS;
-  if (dense(&st) && dense(&dt) && n == (size_t)dcount * (size_t)dt.size) {
+  if (mg_type_is_dense(&st) && mg_type_is_dense(&dt) && n == (size_t)dcount * (size_t)dt.size) {
     memmove(dst, src, n);
     return MPI_SUCCESS;
   }

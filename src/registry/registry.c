@@ -33,7 +33,8 @@ static const mg_alg allgather_algs[] = {
         "bitwise-or allreduce over a zeroed p*n buffer holding the own block", MG_R_PN_INT,
         "p*n bytes", MEM(allgather_as_allreduce)),
     ROW(allgather_as_allgatherv, "GL4", "Allgather(n) <= Allgatherv(n)",
-        "allgatherv with equal counts", MG_R_PN_INT, "2*p ints", MEM(allgather_as_allgatherv)),
+        "allgatherv with equal counts (derived receive types: of packed bytes)", MG_R_PN_INT,
+        "2*p ints (+ p*n bytes for derived receive types)", MEM(allgather_as_allgatherv)),
 };
 
 static const mg_alg allreduce_algs[] = {
@@ -42,7 +43,8 @@ static const mg_alg allreduce_algs[] = {
         "reduce to rank 0, then broadcast", 0, "0", NULL),
     ROW(allreduce_as_reducescatterblock_allgather, "GL6",
         "Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n/p)",
-        "reduce_scatter_block over the vector padded to a multiple of p, then allgather", 0,
+        "reduce_scatter_block over the vector padded to a multiple of p, then allgather",
+        MG_R_COMMUTE_OR_DENSE,
         "0 if p divides count, else n + up to p-1 elements",
         MEM(allreduce_as_reducescatterblock_allgather)),
     ROW(allreduce_as_reducescatter_allgatherv, "GL7",
@@ -85,7 +87,8 @@ static const mg_alg reduce_algs[] = {
         "allreduce; non-roots receive into scratch", 0, "n", MEM(reduce_as_allreduce)),
     ROW(reduce_as_reducescatterblock_gather, "GL15",
         "Reduce(n) <= Reduce_scatter_block(n) + Gather(n/p)",
-        "reduce_scatter_block over the vector padded to a multiple of p, then gather at the root", 0,
+        "reduce_scatter_block over the vector padded to a multiple of p, then gather at the root",
+        MG_R_COMMUTE_OR_DENSE,
         "n/p if p divides count, else n + up to p-1 elements",
         MEM(reduce_as_reducescatterblock_gather)),
     ROW(reduce_as_reducescatter_gatherv, "GL16", "Reduce(n) <= Reduce_scatter(n) + Gatherv(n)",
@@ -101,7 +104,7 @@ static const mg_alg reduce_scatter_block_algs[] = {
         MEM(reduce_scatter_block_as_reduce_scatter)),
     ROW(reduce_scatter_block_as_reducescatter, "GL18",
         "Reduce_scatter_block(n) <= Reduce_scatter(n)", "reduce_scatter with equal counts",
-        MG_R_PN_INT, "p ints", MEM(reduce_scatter_block_as_reducescatter)),
+        MG_R_PN_INT | MG_R_COMMUTE_OR_DENSE, "p ints", MEM(reduce_scatter_block_as_reducescatter)),
     ROW(reduce_scatter_block_as_allreduce, "GL19", "Reduce_scatter_block(n) <= Allreduce(p*n)",
         "allreduce of the whole vector, keep the own block", MG_R_PN_INT, "p*n",
         MEM(reduce_scatter_block_as_allreduce)),
@@ -202,13 +205,17 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   const mg_alg *a = &mg_colls[c->coll].algs[alg];
   if (alg == 0) return MG_WHY_NONE;
   if (c->inter) return MG_WHY_INTERCOMM;
+  if (mg_colls[c->coll].rooted && (c->root < 0 || c->root >= c->size)) return MG_WHY_INVALID_ROOT;
   if (c->bytes == 0) return MG_WHY_EMPTY;
   if ((a->restrictions & MG_R_PN_INT) && c->bytes > (size_t)INT_MAX / (size_t)c->size)
     return MG_WHY_COUNT_RANGE;
-  if (a->restrictions & MG_R_COMMUTATIVE) {
+  if (a->restrictions & (MG_R_COMMUTATIVE | MG_R_COMMUTE_OR_DENSE)) {
     int commute = 0;
     PMPI_Op_commutative(c->op, &commute);
-    if (!commute) return MG_WHY_NONCOMMUTATIVE;
+    if (!commute && (a->restrictions & MG_R_COMMUTATIVE)) return MG_WHY_NONCOMMUTATIVE;
+    mg_type t;
+    if (!commute && (mg_type_get(c->rtype, &t) != MPI_SUCCESS || !mg_type_is_dense(&t)))
+      return MG_WHY_NONCOMMUTATIVE;
   }
   if (a->mem && a->mem(c) > scratch_max) return MG_WHY_SCRATCH_CAP;
   return MG_WHY_NONE;

@@ -49,6 +49,7 @@ typedef enum {
   X(EMPTY, "empty", "empty message")                                              \
   X(COUNT_RANGE, "count_range", "not applicable: p x message size exceeds INT_MAX") \
   X(NONCOMMUTATIVE, "noncommutative", "not applicable: non-commutative op")       \
+  X(INVALID_ROOT, "invalid_root", "invalid root: the default reports the error")  \
   X(SCRATCH_CAP, "scratch_cap", "scratch cap (MPIGUIDE_SCRATCH_MAX)")
 
 typedef enum {
@@ -92,6 +93,12 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
 enum {
   MG_R_PN_INT = 1u << 0,      /* p x bytes must fit in an int count */
   MG_R_COMMUTATIVE = 1u << 1, /* op must be commutative */
+  /* A non-commutative op only on a contiguous datatype (extent = size, no gaps).
+   * MPICH 4.0.2's MPI_Reduce_scatter(_block) returns wrong results or corrupts
+   * its heap for non-commutative ops on datatypes with gaps; the mock-ups built
+   * on it keep away from that case on every MPI (the datatype of a reduction is
+   * the same on every rank, so the decision is too). */
+  MG_R_COMMUTE_OR_DENSE = 1u << 2,
 };
 
 /* Upper bound on algorithms per collective (checked in registry.c). */
