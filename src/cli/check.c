@@ -37,7 +37,9 @@
 
 /* Collectives whose message size is a per-rank block get the small range,
  * those whose size is the whole vector the large one (as in PGChecker). */
-static int whole_vector(mg_coll c) { return c == MG_BCAST || c == MG_REDUCE || c == MG_ALLREDUCE || c == MG_SCAN; }
+static int whole_vector(mg_coll c) {
+  return c == MG_BCAST || c == MG_REDUCE || c == MG_ALLREDUCE || c == MG_SCAN;
+}
 
 typedef struct preset {
   const char *name;
@@ -52,12 +54,13 @@ typedef struct preset {
  * full: the thesis' ranges, about 12 sizes per collective. */
 static const preset presets[] = {
     {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3},
-    {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50, 1000,
-     0, 5},
+    {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50,
+     1000, 0, 5},
 };
 
 /* ---------- options ---------- */
 
+/* clang-format off */
 #define OPTIONS(X)                                                                                   \
   X(QUICK, "quick", 0, 0) X(FULL, "full", 0, 0) X(COLL, "collectives", 'c', 1)                       \
   X(COLL2, "coll", 0, 1) X(MOCKUPS, "mockups", 'm', 1) X(SIZES, "sizes", 's', 1)                     \
@@ -69,6 +72,7 @@ static const preset presets[] = {
   X(RESAMPLES, "resamples", 0, 1) X(AA, "aa", 0, 0) X(NOISE, "noise", 0, 1)                          \
   X(COMPARER, "comparer", 0, 1) X(CSV, "csv", 0, 0) X(JSON, "json", 0, 0) X(MERGE, "merge", 0, 0)    \
   X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)
+/* clang-format on */
 
 enum {
 #define MG_X(E, n, s, a) O_##E,
@@ -101,7 +105,8 @@ static const char usage_text[] =
     "      --full              all nine collectives, per-rank-block ones 1 B..16 KiB (12 sizes),\n"
     "                          whole-vector ones (bcast, reduce, allreduce, scan) 1 B..8 MiB (13)\n"
     "  -c, --collectives LIST  e.g. bcast,allreduce (or MPI_Bcast,...) [preset: all]\n"
-    "  -m, --mockups LIST      only these mock-ups: registry names or guideline ids (GL5) [all]\n"
+    "  -m, --mockups LIST      only these mock-ups: registry names or guideline ids (GL5) [all];\n"
+    "                          without -c: only the collectives of these mock-ups\n"
     "  -s, --sizes LIST        bytes for every chosen collective: 8,1K,64K, FROM:TO[:xF|:+S] [preset]\n"
     "  -d, --datatype TYPE     [MPI_BYTE]    --op OP  [MPI_BOR; MPI_SUM for floating types]\n"
     "      --root R            rooted collectives [0]\n"
@@ -166,7 +171,7 @@ typedef struct state {
   int nsizes[MG_NCOLL];
   mg_bench_cfg base;
   mg_ck_opts ck;
-  int comparer, format, merge, quiet, progress, force;
+  int comparer, format, merge, quiet, progress, force, seed_given;
   const char *out;
   char out_default[96];
   int created_out;
@@ -203,7 +208,8 @@ static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
         if (opts[k].shrt == a[1]) id = k;
       if (id < 0) return FAIL("unknown option '%s'", a);
     } else {
-      return FAIL("unexpected argument '%s' (options start with - or --; several sources: --from DIR1 DIR2)", a);
+      return FAIL("unexpected argument '%s' (options start with - or --; several sources: --from DIR1 DIR2)",
+                  a);
     }
     if (opts[id].arg && !val) {
       if (i + 1 >= argc) return FAIL("option '%s' needs a value", a);
@@ -242,22 +248,28 @@ static int parse_analysis(const opts_t *o, state *S) {
     S->ck.test = (mg_ck_test)t;
   }
   if (o->given[O_ALPHA]) {
-    if (mg_parse_double(o->val[O_ALPHA], 0, &S->ck.alpha, S->e, sizeof S->e)) return FAIL("--alpha: %s", S->e);
-    if (!(S->ck.alpha > 0 && S->ck.alpha < 1)) return FAIL("--alpha: %s is not between 0 and 1", o->val[O_ALPHA]);
+    if (mg_parse_double(o->val[O_ALPHA], 0, &S->ck.alpha, S->e, sizeof S->e))
+      return FAIL("--alpha: %s", S->e);
+    if (!(S->ck.alpha > 0 && S->ck.alpha < 1))
+      return FAIL("--alpha: %s is not between 0 and 1", o->val[O_ALPHA]);
   }
   S->ck.holm = !o->given[O_NO_HOLM];
   if (o->given[O_LEVEL]) {
-    if (mg_parse_double(o->val[O_LEVEL], 0, &S->ck.level, S->e, sizeof S->e)) return FAIL("--level: %s", S->e);
-    if (!(S->ck.level > 0 && S->ck.level < 1)) return FAIL("--level: %s is not between 0 and 1 (e.g. 0.95)", o->val[O_LEVEL]);
+    if (mg_parse_double(o->val[O_LEVEL], 0, &S->ck.level, S->e, sizeof S->e))
+      return FAIL("--level: %s", S->e);
+    if (!(S->ck.level > 0 && S->ck.level < 1))
+      return FAIL("--level: %s is not between 0 and 1 (e.g. 0.95)", o->val[O_LEVEL]);
   }
   long v;
   if (o->given[O_RESAMPLES]) {
-    if (mg_parse_long(o->val[O_RESAMPLES], 1, 1000000, &v, S->e, sizeof S->e)) return FAIL("--resamples: %s", S->e);
+    if (mg_parse_long(o->val[O_RESAMPLES], 1, 1000000, &v, S->e, sizeof S->e))
+      return FAIL("--resamples: %s", S->e);
     S->ck.resamples = (size_t)v;
   }
   if (o->given[O_SEED]) {
     if (mg_parse_long(o->val[O_SEED], 0, UINT32_MAX, &v, S->e, sizeof S->e)) return FAIL("--seed: %s", S->e);
     S->ck.seed = (uint32_t)v;
+    S->seed_given = 1;
   }
   S->ck.aa = o->given[O_AA];
   if (o->given[O_NOISE]) {
@@ -270,7 +282,8 @@ static int parse_analysis(const opts_t *o, state *S) {
     if (c < 0) {
       char l[256];
       size_t u = 0;
-      for (int i = 0; i < MG_CK_NCOMPARERS; i++) u += (size_t)snprintf(l + u, sizeof l - u, " %s", mg_ck_comparer_name(i));
+      for (int i = 0; i < MG_CK_NCOMPARERS; i++)
+        u += (size_t)snprintf(l + u, sizeof l - u, " %s", mg_ck_comparer_name(i));
       return FAIL("--comparer: unknown comparer '%s'; valid:%s", o->val[O_COMPARER], l);
     }
     S->comparer = c;
@@ -302,7 +315,8 @@ static int add_mockup(const char *name, state *S) {
     for (int i = 0; i < S->ncolls; i++)
       for (int a = 1; a < mg_colls[S->colls[i]].nalgs && u < sizeof l; a++)
         u += (size_t)snprintf(l + u, sizeof l - u, " %s", mg_colls[S->colls[i]].algs[a].name);
-    return FAIL("--mockups: '%s' is no mock-up of the collectives chosen; valid (or their GL ids):%s", name, l);
+    return FAIL("--mockups: '%s' is no mock-up of the collectives chosen; valid (or their GL ids):%s", name,
+                l);
   }
   return 0;
 }
@@ -344,8 +358,10 @@ static int prepare_out(state *S, const char *dir, int from) {
     if (!S_ISDIR(st.st_mode)) return FAIL("--out: '%s' exists and is not a directory", dir);
     const char *f = has_results(dir, from);
     if (f && !S->force)
-      return FAIL("--out: '%s' already holds results (%s); choose another directory or add --force to replace "
-                  "them", dir, f);
+      return FAIL(
+          "--out: '%s' already holds results (%s); choose another directory or add --force to replace "
+          "them",
+          dir, f);
     if (access(dir, W_OK | X_OK) != 0) return FAIL("--out: cannot write into '%s': %s", dir, strerror(errno));
     return 0;
   }
@@ -359,7 +375,8 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   mg_bench_cfg *cfg = &S->base;
   if (o->given[O_QUICK] && o->given[O_FULL]) return FAIL("--quick and --full are contradictory: choose one");
   S->pre = &presets[o->given[O_FULL] ? 1 : 0];
-  if (o->given[O_COLL] && o->given[O_COLL2]) return FAIL("--collectives and --coll are the same option: give one");
+  if (o->given[O_COLL] && o->given[O_COLL2])
+    return FAIL("--collectives and --coll are the same option: give one");
   const char *cl = o->given[O_COLL] ? o->val[O_COLL] : o->given[O_COLL2] ? o->val[O_COLL2] : NULL;
   if (cl) {
     if (for_items(cl, "--collectives", add_coll, S)) return -1;
@@ -371,12 +388,19 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   } else {
     for (int i = 0; i < S->ncolls; i++) S->algmask[S->colls[i]] = (1u << mg_colls[S->colls[i]].nalgs) - 2;
   }
+  if (o->given[O_MOCKUPS] && !cl) { /* no --collectives: those of the mock-ups named */
+    int k = 0;
+    for (int i = 0; i < S->ncolls; i++)
+      if (S->algmask[S->colls[i]]) S->colls[k++] = S->colls[i];
+    S->ncolls = k;
+  }
   int anyred = 0, anyroot = 0;
   for (int i = 0; i < S->ncolls; i++) {
     mg_coll c = S->colls[i];
     if (!S->algmask[c])
-      return FAIL("--mockups selects no mock-up of %s: add one of its mock-ups or leave %s out of --collectives",
-                  mg_colls[c].name, mg_colls[c].name);
+      return FAIL(
+          "--mockups selects no mock-up of %s: add one of its mock-ups or leave %s out of --collectives",
+          mg_colls[c].name, mg_colls[c].name);
     S->algmask[c] |= 1u; /* the default, always */
     anyred |= mg_colls[c].reduction;
     anyroot |= mg_colls[c].rooted;
@@ -385,7 +409,9 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   if (!(cfg->dtype = mg_dtype_find(dt))) return FAIL("unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
   if (o->given[O_OP] && !anyred)
     return FAIL("--op applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)");
-  const char *opn = o->given[O_OP] ? o->val[O_OP] : cfg->dtype->category == MG_DT_FLOAT ? "MPI_SUM" : "MPI_BOR";
+  const char *opn = o->given[O_OP]                        ? o->val[O_OP]
+                    : cfg->dtype->category == MG_DT_FLOAT ? "MPI_SUM"
+                                                          : "MPI_BOR";
   if (!(cfg->op = mg_op_find(opn))) return FAIL("unknown op '%s'; valid: %s", opn, mg_op_list());
   if (anyred && !(cfg->op->categories & cfg->dtype->category))
     return FAIL("%s is not defined for %s (MPI standard, predefined reduction operations)", cfg->op->name,
@@ -399,16 +425,21 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   }
   for (int i = 0; i < S->ncolls; i++) {
     mg_coll c = S->colls[i];
-    const char *spec = o->given[O_SIZES] ? o->val[O_SIZES] : whole_vector(c) ? S->pre->vector_sizes : S->pre->block_sizes;
-    if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e)) return FAIL("--sizes: %s", S->e);
+    const char *spec = o->given[O_SIZES] ? o->val[O_SIZES]
+                       : whole_vector(c) ? S->pre->vector_sizes
+                                         : S->pre->block_sizes;
+    if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e))
+      return FAIL("--sizes: %s", S->e);
     for (int k = 0; k < S->nsizes[c]; k++) {
       size_t n = S->sizes[c][k], ts = (size_t)cfg->dtype->size;
       if (n % ts) return FAIL("size %zu is not a multiple of the %zu bytes of %s", n, ts, cfg->dtype->name);
-      if (n / ts > INT32_MAX) return FAIL("size %zu is more than INT_MAX elements of %s", n, cfg->dtype->name);
+      if (n / ts > INT32_MAX)
+        return FAIL("size %zu is more than INT_MAX elements of %s", n, cfg->dtype->name);
     }
   }
   int m = o->given[O_SYNC] ? mg_sync_find(o->val[O_SYNC]) : MG_SYNC_BARRIER;
-  if (m < 0) return FAIL("unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);
+  if (m < 0)
+    return FAIL("unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);
   cfg->sync = (mg_sync_method)m;
   cfg->time = mg_sync_uses_clock(cfg->sync) ? MG_TIME_GLOBAL : MG_TIME_LOCAL;
   cfg->timer = MG_TIMER_MONOTONIC;
@@ -429,14 +460,16 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
     return FAIL("--nrep: %s", S->e);
   if (o->given[O_RSE]) {
     if (mg_parse_double(o->val[O_RSE], 0, &r->rse, S->e, sizeof S->e)) return FAIL("--rse: %s", S->e);
-    if (!(r->rse > 0 && r->rse < 1)) return FAIL("--rse: %s is not between 0 and 1 (e.g. 0.01 for 1 %%)", o->val[O_RSE]);
+    if (!(r->rse > 0 && r->rse < 1))
+      return FAIL("--rse: %s is not between 0 and 1 (e.g. 0.01 for 1 %%)", o->val[O_RSE]);
   }
   if (o->given[O_MIN] && mg_parse_long(o->val[O_MIN], 2, 100000000, &r->min_nrep, S->e, sizeof S->e))
     return FAIL("--min-nrep: %s", S->e);
   if (o->given[O_MAX] && mg_parse_long(o->val[O_MAX], 2, 100000000, &r->max_nrep, S->e, sizeof S->e))
     return FAIL("--max-nrep: %s", S->e);
   if (!o->given[O_MIN] && r->min_nrep > r->max_nrep) r->min_nrep = r->max_nrep;
-  if (r->min_nrep > r->max_nrep) return FAIL("--min-nrep %ld is larger than --max-nrep %ld", r->min_nrep, r->max_nrep);
+  if (r->min_nrep > r->max_nrep)
+    return FAIL("--min-nrep %ld is larger than --max-nrep %ld", r->min_nrep, r->max_nrep);
   cfg->warmup = S->pre->warmup;
   if (o->given[O_WARMUP]) {
     if (mg_parse_long(o->val[O_WARMUP], 0, 1000000, &v, S->e, sizeof S->e)) return FAIL("--warmup: %s", S->e);
@@ -447,7 +480,8 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   cfg->batch = 10;
   cfg->time_total = S->pre->budget;
   if (o->given[O_BUDGET]) {
-    if (mg_parse_seconds(o->val[O_BUDGET], &cfg->time_total, S->e, sizeof S->e)) return FAIL("--budget: %s", S->e);
+    if (mg_parse_seconds(o->val[O_BUDGET], &cfg->time_total, S->e, sizeof S->e))
+      return FAIL("--budget: %s", S->e);
     if (!(cfg->time_total > 0)) return FAIL("--budget: must be positive");
   }
   if (o->given[O_NREP] && !o->given[O_BUDGET]) cfg->time_total = 0; /* exactly N: no budget unless asked */
@@ -482,8 +516,8 @@ static void progress_cb(double frac, double elapsed, const char *what, void *arg
     if (budget > 0 && left > budget - el) left = budget - el > 0 ? budget - el : 0;
     snprintf(eta, sizeof eta, "%.0fs", left);
   }
-  fprintf(stderr, "%smpiguide check: %-26s %3.0f%%  elapsed %.0fs  ETA %s%s", S->tty ? "\r" : "", what, 100 * f, el,
-          eta, S->tty ? "   " : "\n");
+  fprintf(stderr, "%smpiguide check: %-26s %3.0f%%  elapsed %.0fs  ETA %s%s", S->tty ? "\r" : "", what,
+          100 * f, el, eta, S->tty ? "   " : "\n");
   fflush(stderr);
 }
 
@@ -506,8 +540,10 @@ static char *join_command(int argc, char **argv) {
     *p++ = ' ';
     if (q) *p++ = '\'';
     for (const char *c = argv[i]; *c; c++) {
-      if (q && *c == '\'') p += sprintf(p, "'\\''");
-      else *p++ = *c;
+      if (q && *c == '\'')
+        p += sprintf(p, "'\\''");
+      else
+        *p++ = *c;
     }
     if (q) *p++ = '\'';
   }
@@ -661,6 +697,9 @@ static int analyse(state *S, const char *const *sources, int nsources, const cha
     status = 2;
     goto out;
   }
+  /* the bootstrap seed of the run that wrote the data, unless --seed says otherwise, so
+   * `--from DIR` reproduces the run's verdicts exactly */
+  if (!S->seed_given && d.launches[0].has_seed) S->ck.seed = d.launches[0].seed;
   if (mg_ck_analyze(&d, &S->ck, &r, err, sizeof err)) {
     fprintf(stderr, "mpiguide check: analysis failed: %s\n", err);
     status = 1;
@@ -672,7 +711,8 @@ static int analyse(state *S, const char *const *sources, int nsources, const cha
     goto out;
   }
   if (!S->quiet) {
-    if (mg_ck_print_comparer(stdout, (mg_ck_comparer)S->comparer, (mg_ck_format)S->format, S->merge, &d, &r)) {
+    if (mg_ck_print_comparer(stdout, (mg_ck_comparer)S->comparer, (mg_ck_format)S->format, S->merge, &d,
+                             &r)) {
       fprintf(stderr, "mpiguide check: out of memory\n");
       status = 1;
       goto out;
@@ -706,13 +746,15 @@ static int launched_rank(void) {
 
 static int offline(state *S, const opts_t *o) {
   if (launched_rank() != 0) return 0; /* started under mpirun: rank 0 does it alone */
-  static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2, O_MOCKUPS, O_SIZES, O_DTYPE, O_OP, O_ROOT,
-                                     O_SYNC, O_BUDGET, O_RSE, O_NREP, O_MIN, O_MAX, O_WARMUP, O_NO_SHUFFLE,
-                                     O_NO_PROGRESS};
+  static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
+                                     O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
+                                     O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE};
   for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
     if (o->given[measure_only[i]]) {
-      fprintf(stderr, "mpiguide check: --%s applies to a measurement, not to --from (the data are measured "
-                      "already)\n", opts[measure_only[i]].name);
+      fprintf(stderr,
+              "mpiguide check: --%s applies to a measurement, not to --from (the data are measured "
+              "already)\n",
+              opts[measure_only[i]].name);
       return 2;
     }
   if (o->nfrom == 0) {
@@ -783,10 +825,12 @@ int mg_cmd_check(int argc, char **argv) {
   MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (all[0] || all[1] != -all[2]) {
     int who = all[0] ? INT32_MAX - all[0] : -1;
-    if (who == S->rank) fprintf(stderr, "mpiguide check: %s\n(mpiguide check --help lists the options)\n", S->err);
+    if (who == S->rank)
+      fprintf(stderr, "mpiguide check: %s\n(mpiguide check --help lists the options)\n", S->err);
     else if (who < 0 && S->rank == 0)
-      fprintf(stderr, "mpiguide check: the ranks were started with different arguments; start every rank with "
-                      "the same options\n");
+      fprintf(stderr,
+              "mpiguide check: the ranks were started with different arguments; start every rank with "
+              "the same options\n");
     if (S->rank == 0 && S->created_out) rmdir(S->out);
     status = 2;
     goto done;
@@ -799,7 +843,8 @@ int mg_cmd_check(int argc, char **argv) {
     long nb = (long)G->cfg.ncolls * G->cfg.nsizes;
     if (S->base.time_total > 0) { /* the rest of the budget, shared by blocks */
       double left = S->base.time_total - S->elapsed_before;
-      G->cfg.time_total = (left > 0 ? left : 1e-3) * (double)nb / (double)(S->blocks_total - S->blocks_before);
+      G->cfg.time_total =
+          (left > 0 ? left : 1e-3) * (double)nb / (double)(S->blocks_total - S->blocks_before);
     }
     G->cfg.progress = progress_cb;
     G->cfg.arg = S;
@@ -809,7 +854,8 @@ int mg_cmd_check(int argc, char **argv) {
       int len = 0;
       MPI_Error_string(rc, es, &len);
       fprintf(stderr, "mpiguide check: the measurement failed on rank %d: %s\n", S->rank, es);
-      if (S->rank == 0 && S->gi > 0 && write_raw(S, &meta, "the measurement failed; earlier collectives kept") == 0)
+      if (S->rank == 0 && S->gi > 0 &&
+          write_raw(S, &meta, "the measurement failed; earlier collectives kept") == 0)
         fprintf(stderr, "mpiguide check: the measurements taken before are in %s/raw.csv\n", S->out);
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
@@ -847,8 +893,11 @@ done:
     const char *src[1] = {S->out};
     status = analyse(S, src, 1, S->out);
     if (status == 2) status = 1; /* our own file did not read back: a failure, not bad input */
-    if (status) fprintf(stderr, "mpiguide check: the raw data are kept in %s/raw.csv; analyse them again with "
-                                "`mpiguide check --from %s -o %s`\n", S->out, S->out, S->out);
+    if (status)
+      fprintf(stderr,
+              "mpiguide check: the raw data are kept in %s/raw.csv; analyse them again with "
+              "`mpiguide check --from %s -o %s`\n",
+              S->out, S->out, S->out);
   }
   free(S->command);
   free(o.from);

@@ -319,6 +319,10 @@ mg_stats_status mg_stats_mwu(const double *a, size_t na, const double *b, size_t
   }
   free(g);
   if (st != MG_STATS_OK) return st;
+  /* Sums of exact probabilities can end a rounding error outside [0, 1]
+   * (seen: 1 + 2.2e-16); a p-value is a probability. */
+  if (r.p > 1.0) r.p = 1.0;
+  if (r.p < 0.0) r.p = 0.0;
   r.significant = r.p <= alpha;
   *out = r;
   return MG_STATS_OK;

@@ -1,0 +1,422 @@
+/*
+ * Verdicts (check.h, docs/check.md): for every (collective, size) the
+ * default against each mock-up, with the test chosen, Holm's adjustment over
+ * the whole run, the bootstrap slowdown, the per-launch agreement rule and
+ * the noise warning; then the counts and the consistency score.
+ *
+ * Samples: the valid, non-warm-up runtimes of the launches in which both the
+ * default and the mock-up were measured, pooled. The A/A control splits the
+ * default's runtimes of each launch by the parity of their round (the
+ * variants of a block are measured in interleaved rounds, so even and odd
+ * rounds alternate in time and drift cannot favour either half).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "stats/stats.h"
+
+#define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
+
+static const char *const test_names[MG_CK_NTESTS] = {
+#define MG_X(E, n, d) [MG_CK_##E] = n,
+    MG_CK_TESTS(MG_X)
+#undef MG_X
+};
+static const char *const test_descs[MG_CK_NTESTS] = {
+#define MG_X(E, n, d) [MG_CK_##E] = d,
+    MG_CK_TESTS(MG_X)
+#undef MG_X
+};
+
+const char *mg_ck_test_name(mg_ck_test t) { return t < MG_CK_NTESTS ? test_names[t] : "?"; }
+const char *mg_ck_test_desc(mg_ck_test t) { return t < MG_CK_NTESTS ? test_descs[t] : "?"; }
+int mg_ck_test_find(const char *name) {
+  for (int i = 0; i < MG_CK_NTESTS; i++)
+    if (!strcmp(name, test_names[i])) return i;
+  return -1;
+}
+
+void mg_ck_opts_default(mg_ck_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->test = MG_CK_MWU;
+  o->alpha = 0.05;
+  o->holm = 1;
+  o->level = 0.95;
+  o->resamples = 1000;
+  o->seed = 1;
+}
+
+const char *mg_ck_flags(const mg_ck_verdict *v, char *buf) {
+  int k = 0;
+  if (v->violation) buf[k++] = MG_CK_FLAG_VIOLATION;
+  if (v->status == MG_CKV_OK && v->significant && !v->violation) buf[k++] = MG_CK_FLAG_LAUNCHES;
+  if (v->status == MG_CKV_OK && v->noise) buf[k++] = MG_CK_FLAG_NOISE;
+  buf[k] = '\0';
+  return buf;
+}
+
+/* ---------- growing arrays of doubles ---------- */
+
+typedef struct vec {
+  double *x;
+  size_t n, cap;
+} vec;
+
+static int vec_add(vec *v, const double *x, size_t n) {
+  if (v->n + n > v->cap) {
+    size_t nc = v->cap ? v->cap : 256;
+    while (nc < v->n + n) nc *= 2;
+    double *nx = realloc(v->x, nc * sizeof *nx);
+    if (!nx) return -1;
+    v->x = nx;
+    v->cap = nc;
+  }
+  memcpy(v->x + v->n, x, n * sizeof *x);
+  v->n += n;
+  return 0;
+}
+
+static int vec_push(vec *v, double x) { return vec_add(v, &x, 1); }
+
+/* ---------- cells and their algorithms ---------- */
+
+typedef struct cell {
+  mg_coll coll;
+  size_t bytes;
+} cell;
+
+static int cmp_cell(const void *a, const void *b) {
+  const cell *x = a, *y = b;
+  if (x->coll != y->coll) return (int)x->coll - (int)y->coll;
+  return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+}
+
+/* Registry order for known mock-ups, then other names alphabetically. */
+static int alg_rank(mg_coll c, const char *alg) {
+  int a = mg_alg_find(c, alg);
+  return a >= 0 ? a : MG_MAX_ALGS + 1;
+}
+
+typedef struct algref {
+  mg_coll coll;
+  const char *name;
+} algref;
+
+static int cmp_alg(const void *a, const void *b) {
+  const algref *x = a, *y = b;
+  int rx = alg_rank(x->coll, x->name), ry = alg_rank(y->coll, y->name);
+  if (rx != ry) return rx - ry;
+  return strcmp(x->name, y->name);
+}
+
+static uint32_t fnv(uint32_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
+  return h;
+}
+
+static double median_of(const double *x, size_t n) {
+  double m = NAN;
+  if (n) mg_stats_median(x, n, &m);
+  return m;
+}
+
+static const char *guideline_of(mg_coll c, const char *alg) {
+  if (!strcmp(alg, MG_CK_AA_NAME)) return "A/A";
+  int a = mg_alg_find(c, alg);
+  return a > 0 ? mg_colls[c].algs[a].guideline : "";
+}
+
+/* The default's runtimes of launch l; with aa: only even (part 0) or odd (part 1) rounds. */
+static int default_values(const mg_ck_series *s, int part, vec *out) {
+  if (part < 0) return vec_add(out, s->rt, (size_t)s->n);
+  for (long i = 0; i < s->n; i++)
+    if ((s->round[i] & 1) == part && vec_push(out, s->rt[i])) return -1;
+  return 0;
+}
+
+/* One verdict: fill everything but p_adj/significant/violation. */
+static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, char *err, size_t errlen) {
+  vec a = {0}, b = {0}, la = {0}, lb = {0};
+  int rc = 0;
+  double sync = -1;
+  for (int l = 0; l < d->nlaunches; l++) {
+    const mg_ck_series *sd = mg_ck_find(d, v->coll, "default", v->bytes, l);
+    const mg_ck_series *sm = v->aa ? sd : mg_ck_find(d, v->coll, v->alg, v->bytes, l);
+    if (!sd || !sm || sd->n == 0 || sm->n == 0) continue;
+    la.n = lb.n = 0;
+    if (default_values(sd, v->aa ? 0 : -1, &la) ||
+        (v->aa ? default_values(sd, 1, &lb) : vec_add(&lb, sm->rt, (size_t)sm->n)))
+      goto nomem;
+    if (la.n == 0 || lb.n == 0) continue;
+    if (vec_add(&a, la.x, la.n) || vec_add(&b, lb.x, lb.n)) goto nomem;
+    v->launches++;
+    if (median_of(la.x, la.n) > median_of(lb.x, lb.n)) v->launches_slower++;
+    if (d->launches[l].sync_cost > sync) sync = d->launches[l].sync_cost;
+  }
+  v->sync_cost = o->noise > 0 ? o->noise : sync;
+  v->n_def = (long)a.n;
+  v->n_mock = (long)b.n;
+  if (a.n == 0 || b.n == 0) {
+    v->status = MG_CKV_ERROR;
+    snprintf(v->note, sizeof v->note, "%s",
+             a.n == 0 && b.n == 0 ? "no valid measurements"
+             : a.n == 0           ? "no valid measurements of the default"
+                                  : "no valid measurements of the mock-up");
+    goto out;
+  }
+  mg_stats_median(a.x, a.n, &v->med_def);
+  mg_stats_median(b.x, b.n, &v->med_mock);
+  mg_stats_mean(a.x, a.n, &v->mean_def);
+  mg_stats_mean(b.x, b.n, &v->mean_mock);
+  mg_stats_status st;
+  if (o->test == MG_CK_MWU) {
+    mg_stats_mwu_result m;
+    st = mg_stats_mwu(a.x, a.n, b.x, b.n, MG_STATS_MWU_AUTO, o->alpha, &m);
+    if (st == MG_STATS_OK) {
+      v->stat = m.u;
+      v->crit = m.u_crit;
+      v->p = m.p;
+      v->method = mg_stats_mwu_method_name(m.method);
+    }
+  } else {
+    mg_stats_ttest_result t;
+    st = o->test == MG_CK_WELCH ? mg_stats_welch(a.x, a.n, b.x, b.n, o->alpha, &t)
+                                : mg_stats_student(a.x, a.n, b.x, b.n, o->alpha, &t);
+    if (st == MG_STATS_OK) {
+      v->stat = t.t;
+      v->crit = t.t_crit;
+      v->p = t.p;
+      v->method = mg_ck_test_name(o->test);
+    }
+  }
+  if (st == MG_STATS_NOMEM) goto nomem;
+  if (st == MG_STATS_OK && v->p < 0) v->p = 0;
+  if (st != MG_STATS_OK) {
+    v->status = MG_CKV_ERROR;
+    snprintf(v->note, sizeof v->note, "%s test: %s (%ld and %ld measurements)", mg_ck_test_name(o->test),
+             mg_stats_strerror(st), v->n_def, v->n_mock);
+    goto out;
+  }
+  /* the bootstrap seed depends on the comparison, not on its position in the run */
+  uint32_t seed = fnv(2166136261u, &o->seed, sizeof o->seed);
+  seed = fnv(seed, mg_colls[v->coll].name, strlen(mg_colls[v->coll].name));
+  seed = fnv(seed, v->alg, strlen(v->alg));
+  uint64_t by = v->bytes;
+  seed = fnv(seed, &by, sizeof by);
+  mg_stats_slowdown_result sr;
+  st = mg_stats_slowdown(a.x, a.n, b.x, b.n, o->level, o->resamples, seed, &sr);
+  if (st == MG_STATS_NOMEM) goto nomem;
+  if (st == MG_STATS_OK) {
+    v->slowdown = sr.ratio;
+    v->lo = sr.lo;
+    v->hi = sr.hi;
+  } else { /* zero runtimes (a timer too coarse): no interval */
+    v->slowdown = v->med_mock > 0 ? v->med_def / v->med_mock : NAN;
+    v->lo = v->hi = NAN;
+  }
+  v->noise = v->sync_cost > 0 && fabs(v->med_def - v->med_mock) < v->sync_cost;
+  v->status = MG_CKV_OK;
+  goto out;
+nomem:
+  rc = ERR("out of memory");
+out:
+  free(a.x), free(b.x), free(la.x), free(lb.x);
+  return rc;
+}
+
+static int push_verdict(mg_ck_result *r, int *cap, const mg_ck_verdict *v) {
+  if (r->n == *cap) {
+    int nc = *cap ? 2 * *cap : 64;
+    mg_ck_verdict *nv = realloc(r->v, (size_t)nc * sizeof *nv);
+    if (!nv) return -1;
+    r->v = nv;
+    *cap = nc;
+  }
+  r->v[r->n++] = *v;
+  return 0;
+}
+
+/* Holm over the OK verdicts with aa == fam; returns the family size. */
+static int adjust(mg_ck_result *r, int fam, int holm, double alpha) {
+  int k = 0;
+  for (int i = 0; i < r->n; i++) k += r->v[i].status == MG_CKV_OK && r->v[i].aa == fam;
+  if (k == 0) return 0;
+  double *p = malloc((size_t)k * sizeof *p);
+  if (!p) return -1;
+  int j = 0;
+  for (int i = 0; i < r->n; i++)
+    if (r->v[i].status == MG_CKV_OK && r->v[i].aa == fam) p[j++] = r->v[i].p;
+  if (holm && mg_stats_holm(p, (size_t)k, p) != MG_STATS_OK) {
+    free(p);
+    return -1;
+  }
+  j = 0;
+  for (int i = 0; i < r->n; i++) {
+    mg_ck_verdict *v = &r->v[i];
+    if (v->status != MG_CKV_OK || v->aa != fam) continue;
+    v->p_adj = p[j++];
+    v->significant = v->p_adj <= alpha;
+    /* the default's median must also be above the mock-up's in every launch (with one
+     * launch: the pooled medians), so one launch cannot make a violation, and a significant
+     * rank test whose medians point the other way (differently shaped samples) is none */
+    v->violation = v->significant && v->launches_slower == v->launches;
+  }
+  free(p);
+  return k;
+}
+
+int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen) {
+  memset(r, 0, sizeof *r);
+  r->opts = *o;
+  if (!(o->alpha > 0 && o->alpha < 1)) return ERR("alpha %g is not between 0 and 1", o->alpha);
+  cell *cells = malloc((size_t)(d->nseries + d->nnotes + 1) * sizeof *cells);
+  algref *algs = malloc((size_t)(d->nseries + d->nnotes + 1) * sizeof *algs);
+  int ncells = 0, cap = 0, rc = -1;
+  if (!cells || !algs) {
+    (void)ERR("out of memory");
+    goto out;
+  }
+  for (int i = 0; i < d->nseries + d->nnotes; i++) {
+    cell c = i < d->nseries ? (cell){d->series[i].coll, d->series[i].bytes}
+                            : (cell){d->notes[i - d->nseries].coll, d->notes[i - d->nseries].bytes};
+    int k;
+    for (k = 0; k < ncells; k++)
+      if (!cmp_cell(&cells[k], &c)) break;
+    if (k == ncells) cells[ncells++] = c;
+  }
+  qsort(cells, (size_t)ncells, sizeof *cells, cmp_cell);
+
+  for (int ci = 0; ci < ncells; ci++) {
+    mg_coll coll = cells[ci].coll;
+    size_t bytes = cells[ci].bytes;
+    int na = 0, have_default = 0;
+    for (int i = 0; i < d->nseries + d->nnotes; i++) {
+      const char *name = i < d->nseries ? d->series[i].alg : d->notes[i - d->nseries].alg;
+      mg_coll c = i < d->nseries ? d->series[i].coll : d->notes[i - d->nseries].coll;
+      size_t by = i < d->nseries ? d->series[i].bytes : d->notes[i - d->nseries].bytes;
+      if (c != coll || by != bytes) continue;
+      if (!strcmp(name, "default")) {
+        have_default |= i < d->nseries;
+        continue;
+      }
+      int k;
+      for (k = 0; k < na; k++)
+        if (!strcmp(algs[k].name, name)) break;
+      if (k == na) algs[na++] = (algref){coll, name};
+    }
+    qsort(algs, (size_t)na, sizeof *algs, cmp_alg);
+    for (int k = 0; k <= na; k++) {
+      mg_ck_verdict v;
+      memset(&v, 0, sizeof v);
+      v.coll = coll;
+      v.bytes = bytes;
+      v.sync_cost = -1;
+      v.slowdown = v.lo = v.hi = v.stat = v.crit = v.p = v.p_adj = NAN;
+      v.med_def = v.med_mock = v.mean_def = v.mean_mock = NAN;
+      v.method = "";
+      if (k == na) { /* the A/A control closes the cell */
+        if (!o->aa || !have_default) continue;
+        v.aa = 1;
+        snprintf(v.alg, sizeof v.alg, "%s", MG_CK_AA_NAME);
+      } else {
+        snprintf(v.alg, sizeof v.alg, "%s", algs[k].name);
+      }
+      v.guideline = guideline_of(coll, v.alg);
+      int measured = v.aa;
+      for (int i = 0; i < d->nseries && !measured; i++) {
+        const mg_ck_series *s = &d->series[i];
+        measured = s->coll == coll && s->bytes == bytes && !strcmp(s->alg, v.alg);
+      }
+      if (!measured) { /* only notes: skipped or failed in every launch */
+        v.status = MG_CKV_SKIPPED;
+        for (int i = 0; i < d->nnotes; i++) {
+          const mg_ck_note *n = &d->notes[i];
+          if (n->coll == coll && n->bytes == bytes && !strcmp(n->alg, v.alg)) {
+            snprintf(v.note, sizeof v.note, "%s", n->text);
+            break;
+          }
+        }
+      } else if (compare(d, o, &v, err, errlen)) {
+        goto out;
+      }
+      if (push_verdict(r, &cap, &v)) {
+        (void)ERR("out of memory");
+        goto out;
+      }
+    }
+  }
+  if ((r->family = adjust(r, 0, o->holm, o->alpha)) < 0 ||
+      (r->aa_family = adjust(r, 1, o->holm, o->alpha)) < 0) {
+    (void)ERR("out of memory or a p-value outside [0, 1] (Holm adjustment)");
+    goto out;
+  }
+  if (r->n == 0) {
+    (void)ERR("nothing to compare: the data hold no mock-up measured together with its default");
+    goto out;
+  }
+  rc = 0;
+out:
+  free(cells);
+  free(algs);
+  if (rc) mg_ck_result_free(r);
+  return rc;
+}
+
+void mg_ck_result_free(mg_ck_result *r) {
+  free(r->v);
+  r->v = NULL;
+  r->n = 0;
+}
+
+void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {
+  memset(s, 0, sizeof *s);
+  int i = 0;
+  while (i < r->n) { /* one cell at a time */
+    int j = i;
+    while (j < r->n && r->v[j].coll == r->v[i].coll && r->v[j].bytes == r->v[i].bytes) j++;
+    mg_ck_coll_summary *c = &s->per[r->v[i].coll];
+    int comparisons = 0;
+    double worst = 1;
+    for (int k = i; k < j; k++) {
+      const mg_ck_verdict *v = &r->v[k];
+      if (v->status == MG_CKV_SKIPPED) s->skipped++;
+      if (v->status == MG_CKV_ERROR) s->errors++;
+      if (v->status != MG_CKV_OK) continue;
+      if (v->aa) {
+        s->aa++;
+        s->aa_flagged += v->violation;
+        continue;
+      }
+      comparisons++;
+      c->brave += v->violation;
+      if (v->violation && !v->noise) {
+        c->cautious++;
+        if (isfinite(v->slowdown) && v->slowdown > worst) worst = v->slowdown;
+        if (!isfinite(v->slowdown)) worst = INFINITY;
+      }
+    }
+    c->comparisons += comparisons;
+    if (comparisons) {
+      c->cells++;
+      int bad = 0;
+      for (int k = i; k < j; k++)
+        bad |= r->v[k].status == MG_CKV_OK && !r->v[k].aa && r->v[k].violation && !r->v[k].noise;
+      c->cells_violated += bad;
+      c->score_sum += 1 / worst;
+    }
+    i = j;
+  }
+  for (int k = 0; k < MG_NCOLL; k++) {
+    s->total.comparisons += s->per[k].comparisons;
+    s->total.brave += s->per[k].brave;
+    s->total.cautious += s->per[k].cautious;
+    s->total.cells += s->per[k].cells;
+    s->total.cells_violated += s->per[k].cells_violated;
+    s->total.score_sum += s->per[k].score_sum;
+  }
+  s->score = s->total.cells ? 100 * s->total.score_sum / s->total.cells : NAN;
+  s->clean_share = s->total.cells ? 1 - (double)s->total.cells_violated / s->total.cells : NAN;
+}

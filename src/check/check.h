@@ -1,0 +1,274 @@
+/*
+ * mgcheck: the analysis behind `mpiguide check` (docs/check.md). Pure C, no
+ * MPI calls: it reads raw measurements (mpiguide's raw CSV, or the original
+ * ReproMPI/PGChecker files data_<MPI_Coll>_<variant>.dat), compares the
+ * default of every (collective, size) with each of its mock-ups
+ * (src/stats: one-sided tests, Holm, bootstrap slowdown), and turns the
+ * verdicts into tables (the PGChecker comparers), CSV, JSON and a summary
+ * with a consistency score. The same code runs after a measurement and for
+ * `check --from`, so both give the same verdicts for the same data.
+ *
+ * Ownership: mg_ck_data and mg_ck_result own everything they point to; free
+ * them with mg_ck_data_free / mg_ck_result_free. Errors are returned as -1
+ * with a message "file:line: what is wrong" in a caller-provided buffer;
+ * nothing is printed here except by the functions that take a FILE *.
+ */
+#ifndef MG_CHECK_CHECK_H
+#define MG_CHECK_CHECK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "registry/registry.h"
+
+#define MG_CK_NAME 64    /* algorithm names and launch ids, with the terminating NUL */
+#define MG_CK_ERR 1024   /* size of error buffers */
+
+/* The pseudo mock-up of the A/A control (--aa): the default against itself. */
+#define MG_CK_AA_NAME "default_aa"
+
+/* ------------------------------------------------------------------------- */
+/* Raw data                                                                   */
+
+/* One launch (one mpirun): where it came from and what it says about itself. */
+typedef struct mg_ck_launch {
+  char id[MG_CK_NAME];   /* the launch column / #@launch; else the file or directory name */
+  char *source;          /* file it was read from */
+  double sync_cost;      /* #@sync_cost_sec, seconds; < 0 unknown */
+  int nprocs;            /* #@nprocs or the nprocs column; 0 unknown */
+  int nnodes;            /* #@nnodes; 0 unknown */
+  char *mpi_name;        /* #@mpi_library_name ("" unknown) */
+  char *mpi_version;     /* #@mpi_library_version */
+  char *hostname, *date, *sync, *datatype, *command;
+  int repro;             /* read from ReproMPI-format files */
+  int has_seed;          /* written by `mpiguide check`: seed is the one its analysis used */
+  uint32_t seed;
+} mg_ck_launch;
+
+/* The valid, non-warm-up runtimes of one algorithm of one collective at one
+ * message size in one launch, in the order measured. */
+typedef struct mg_ck_series {
+  mg_coll coll;
+  char alg[MG_CK_NAME];  /* "default" or the mock-up's name */
+  size_t bytes;
+  int launch;            /* index into mg_ck_data.launches */
+  long n, cap;
+  double *rt;            /* seconds */
+  long *round;           /* round in the block (raw CSV) or repetition (ReproMPI): the A/A split */
+  long rows;             /* measurement rows read, invalid ones included (truncation check) */
+} mg_ck_series;
+
+/* A variant the measurement did not produce data for, with the reason
+ * (#@skipped= / #@failed= lines). */
+typedef struct mg_ck_note {
+  mg_coll coll;
+  char alg[MG_CK_NAME];
+  size_t bytes;
+  int launch;
+  char text[192];
+} mg_ck_note;
+
+typedef struct mg_ck_data {
+  mg_ck_launch *launches;
+  int nlaunches;
+  mg_ck_series *series;
+  int nseries, cap;
+  mg_ck_note *notes;
+  int nnotes, notecap;
+  long invalid;          /* rows with valid = 0 (kept in the file, excluded here) */
+  long warmup;           /* warm-up rows (excluded) */
+  int last;              /* lookup cache */
+} mg_ck_data;
+
+void mg_ck_data_init(mg_ck_data *d);
+void mg_ck_data_free(mg_ck_data *d);
+
+/*
+ * Read one source into d (launches accumulate, so several sources merge):
+ *  - a directory: its raw.csv if there is one, else every data_<MPI_Coll>_<variant>.dat;
+ *  - a file data_*.dat: one ReproMPI file;
+ *  - any other file: a raw CSV (as written by `mpiguide bench` or `check`).
+ * 0, or -1 with "path:line: message" in err. On error d keeps what earlier
+ * sources added and nothing of this one.
+ */
+int mg_ck_read(mg_ck_data *d, const char *path, char *err, size_t errlen);
+int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen);
+/* One ReproMPI file. launch_id: the launch it belongs to (NULL: #@launch, else the path). */
+int mg_ck_read_repro(mg_ck_data *d, const char *path, const char *launch_id, char *err, size_t errlen);
+
+/* After all sources: launches must describe the same configuration (process
+ * count). 0 or -1 with a message. */
+int mg_ck_data_check(const mg_ck_data *d, char *err, size_t errlen);
+
+/* The series of (coll, alg, bytes, launch), or NULL. */
+const mg_ck_series *mg_ck_find(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, int launch);
+
+/* ------------------------------------------------------------------------- */
+/* Verdicts                                                                   */
+
+#define MG_CK_TESTS(X)                                               \
+  X(MWU, "mwu", "Wilcoxon rank-sum / Mann-Whitney U, one-sided")     \
+  X(WELCH, "welch", "Welch's t-test, one-sided")                     \
+  X(STUDENT, "student", "Student's pooled t-test, one-sided (PGChecker)")
+
+typedef enum {
+#define MG_X(E, n, d) MG_CK_##E,
+  MG_CK_TESTS(MG_X)
+#undef MG_X
+      MG_CK_NTESTS
+} mg_ck_test;
+
+const char *mg_ck_test_name(mg_ck_test t);
+const char *mg_ck_test_desc(mg_ck_test t);
+int mg_ck_test_find(const char *name); /* -1 when unknown */
+
+typedef struct mg_ck_opts {
+  mg_ck_test test;
+  double alpha;          /* significance level, 0 < alpha < 1 */
+  int holm;              /* Holm adjustment across all comparisons (A/A rows: their own family) */
+  double level;          /* coverage of the slowdown interval */
+  size_t resamples;      /* bootstrap replicates */
+  uint32_t seed;         /* bootstrap seed; each verdict derives its own from it */
+  int aa;                /* add the A/A control: the default split by round parity */
+  double noise;          /* > 0: use this as the synchronisation cost instead of the measured one */
+} mg_ck_opts;
+
+/* alpha 0.05, mwu, Holm on, 95 % interval, 1000 resamples, seed 1, no A/A. */
+void mg_ck_opts_default(mg_ck_opts *o);
+
+typedef enum { MG_CKV_OK, MG_CKV_SKIPPED, MG_CKV_ERROR } mg_ck_vstatus;
+
+/* Flags of a verdict, as letters in tables. */
+#define MG_CK_FLAG_VIOLATION 'V' /* default significantly slower, its median above in every launch */
+#define MG_CK_FLAG_NOISE '~'     /* |median difference| < one synchronisation */
+#define MG_CK_FLAG_LAUNCHES 'L'  /* significant, but the default's median not above in every launch */
+
+typedef struct mg_ck_verdict {
+  mg_coll coll;
+  size_t bytes;
+  char alg[MG_CK_NAME];  /* the mock-up; MG_CK_AA_NAME for the A/A control */
+  const char *guideline; /* "GL5"; "A/A" for the control; "" unknown */
+  int aa;
+  mg_ck_vstatus status;
+  char note[192];        /* why skipped / error; empty when OK */
+  long n_def, n_mock;
+  double med_def, med_mock, mean_def, mean_mock; /* seconds */
+  double slowdown, lo, hi;                       /* median(def) / median(mock), bootstrap interval */
+  double stat, crit;     /* U or t, and its critical value at the unadjusted alpha */
+  const char *method;    /* "exact", "exact-ties", "normal", "welch", "student" */
+  double p, p_adj;       /* one-sided p; Holm-adjusted (== p without Holm) */
+  int significant;       /* p_adj <= alpha */
+  int launches;          /* launches in which both were measured */
+  int launches_slower;   /* ... of which the default's median was above the mock-up's */
+  double sync_cost;      /* seconds, the noise threshold used (< 0 unknown) */
+  int noise;             /* |med_def - med_mock| < sync_cost */
+  int violation;         /* significant && launches_slower == launches */
+} mg_ck_verdict;
+
+typedef struct mg_ck_result {
+  mg_ck_opts opts;
+  mg_ck_verdict *v;      /* collective (registry order), size ascending, mock-up (registry order) */
+  int n;
+  int family;            /* comparisons in the Holm family (OK, not A/A) */
+  int aa_family;
+} mg_ck_result;
+
+/* Compute every verdict. 0, or -1 with a message (out of memory, no data). */
+int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen);
+void mg_ck_result_free(mg_ck_result *r);
+
+/* A verdict's flags as a short string ("V", "V~", "~", "L", "" ...). buf >= 4. */
+const char *mg_ck_flags(const mg_ck_verdict *v, char *buf);
+
+/* ------------------------------------------------------------------------- */
+/* Summary and consistency score                                              */
+
+typedef struct mg_ck_coll_summary {
+  int comparisons;       /* OK verdicts (not A/A) */
+  int brave;             /* violations */
+  int cautious;          /* violations without a noise warning */
+  int cells;             /* sizes with at least one comparison */
+  int cells_violated;    /* ... with a cautious violation */
+  double score_sum;      /* sum over cells of 1 / worst cautious slowdown */
+} mg_ck_coll_summary;
+
+typedef struct mg_ck_summary {
+  mg_ck_coll_summary per[MG_NCOLL], total;
+  int skipped, errors;   /* verdicts not computed */
+  int aa, aa_flagged;    /* A/A control: comparisons, violations */
+  double score;          /* consistency score 0..100 (NaN: no comparison) */
+  double clean_share;    /* share of cells without a cautious violation, 0..1 */
+} mg_ck_summary;
+
+/*
+ * Consistency score = 100 x mean over cells (collective, size) of
+ * 1 / s_cell, where s_cell is the largest slowdown among the cell's cautious
+ * violations (1 when there is none; at least 1). 100: no cautious violation;
+ * a 2x violation in every cell gives 50. docs/check.md.
+ */
+void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s);
+
+/* ------------------------------------------------------------------------- */
+/* Comparers and output                                                       */
+
+#define MG_CK_COMPARERS(X)                                                                       \
+  X(RAW, "raw", "every valid measurement (runtime of each repetition)")                         \
+  X(ABS, "abs-runtime", "median and mean runtime of every algorithm")                          \
+  X(REL, "rel-runtime", "median runtime of every algorithm relative to the default's")         \
+  X(VIOLATION, "violation", "one line per (collective, size, mock-up): slowdown and verdict")  \
+  X(DETAILED, "detailed-violation", "every number of every verdict (means, statistic, p)")     \
+  X(GROUPED, "grouped-violation", "per (collective, size) the fastest violating mock-up")
+
+typedef enum {
+#define MG_X(E, n, d) MG_CKC_##E,
+  MG_CK_COMPARERS(MG_X)
+#undef MG_X
+      MG_CK_NCOMPARERS
+} mg_ck_comparer;
+
+const char *mg_ck_comparer_name(mg_ck_comparer c);
+const char *mg_ck_comparer_desc(mg_ck_comparer c);
+int mg_ck_comparer_find(const char *name); /* -1 when unknown; accepts _ for - */
+
+typedef enum { MG_CK_TEXT, MG_CK_CSV, MG_CK_JSON } mg_ck_format;
+
+/* Print a comparer's table. TEXT: one table per collective (merge: one table
+ * with a collective column), at most 100 columns wide except for long
+ * foreign names. CSV/JSON: one table, machine units (seconds). 0 or -1 (out
+ * of memory). */
+int mg_ck_print_comparer(FILE *f, mg_ck_comparer c, mg_ck_format fmt, int merge, const mg_ck_data *d,
+                         const mg_ck_result *r);
+
+/* The summary (text): settings, counts per collective, worst slowdowns,
+ * consistency score, A/A control. */
+void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
+
+/* verdicts.csv and verdicts.json contents (formats in docs/check.md). */
+void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
+void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
+
+/*
+ * Write DIR/verdicts.csv, DIR/verdicts.json and DIR/summary.txt (summary and
+ * grouped table), each under a temporary name renamed when complete. 0 or -1
+ * with a message; on error the files already renamed stay.
+ */
+int mg_ck_write_results(const char *dir, const mg_ck_data *d, const mg_ck_result *r, char *err, size_t errlen);
+
+/* Names of the files a check directory holds; NULL-terminated. */
+extern const char *const mg_ck_result_files[];
+
+/*
+ * Called after the analysis, with the directory the results went to (NULL
+ * when none): the place where the HTML report (a later issue) is produced.
+ * 0, or -1 with a message (the command then fails after keeping everything
+ * written so far). Does nothing yet.
+ */
+int mg_ck_after_analysis(const char *dir, const mg_ck_data *d, const mg_ck_result *r, char *err, size_t errlen);
+
+/* "64K", "1M", "1000": a size for tables. */
+void mg_ck_size_str(size_t n, char *buf, size_t len);
+/* The display label of a mock-up: "GL5 reduce_bcast" (long) or "GL5" (short). */
+const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len);
+
+#endif

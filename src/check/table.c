@@ -1,0 +1,757 @@
+/*
+ * The comparers (named as in PGChecker, Hunold & Hagn 2023, so its readers
+ * recognise them) and the summary, as tables printed as text, CSV or JSON.
+ *
+ * Every comparer builds one table whose first column is the collective.
+ * Text output prints one section per collective without that column, or,
+ * with --merge, one table with it; widths come from the contents, and the
+ * columns are chosen so that a line stays within 100 characters (long
+ * mock-up names become their guideline id in merged tables, with a legend).
+ * Text cells carry display units (microseconds, "64K"); CSV and JSON cells
+ * carry machine values (seconds, bytes) and may hold more columns than the
+ * text (column kinds below).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/sizes.h"
+#include "check/check.h"
+#include "stats/stats.h"
+
+/* ---------- names ---------- */
+
+static const char *const comparer_names[MG_CK_NCOMPARERS] = {
+#define MG_X(E, n, d) [MG_CKC_##E] = n,
+    MG_CK_COMPARERS(MG_X)
+#undef MG_X
+};
+static const char *const comparer_descs[MG_CK_NCOMPARERS] = {
+#define MG_X(E, n, d) [MG_CKC_##E] = d,
+    MG_CK_COMPARERS(MG_X)
+#undef MG_X
+};
+
+const char *mg_ck_comparer_name(mg_ck_comparer c) { return c < MG_CK_NCOMPARERS ? comparer_names[c] : "?"; }
+const char *mg_ck_comparer_desc(mg_ck_comparer c) { return c < MG_CK_NCOMPARERS ? comparer_descs[c] : "?"; }
+
+int mg_ck_comparer_find(const char *name) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", name);
+  for (char *p = buf; *p; p++)
+    if (*p == '_') *p = '-';
+  for (int i = 0; i < MG_CK_NCOMPARERS; i++)
+    if (!strcmp(buf, comparer_names[i])) return i;
+  /* PGChecker's own spellings */
+  if (!strcmp(buf, "abs") || !strcmp(buf, "absolute-runtime")) return MG_CKC_ABS;
+  if (!strcmp(buf, "rel") || !strcmp(buf, "relative-runtime")) return MG_CKC_REL;
+  if (!strcmp(buf, "detailed")) return MG_CKC_DETAILED;
+  if (!strcmp(buf, "grouped")) return MG_CKC_GROUPED;
+  return -1;
+}
+
+void mg_ck_size_str(size_t n, char *buf, size_t len) { mg_format_bytes(n, buf, len); }
+
+const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len) {
+  if (!strcmp(alg, "default")) return snprintf(buf, len, "default"), buf;
+  if (!strcmp(alg, MG_CK_AA_NAME))
+    return snprintf(buf, len, shortform ? "A/A" : "A/A default vs default"), buf;
+  int a = mg_alg_find(coll, alg);
+  if (a <= 0) return snprintf(buf, len, "%s", alg), buf;
+  const char *gl = mg_colls[coll].algs[a].guideline;
+  if (shortform) return snprintf(buf, len, "%s", gl), buf;
+  /* "allreduce_as_reduce_bcast" -> "GL5 reduce_bcast" */
+  const char *name = alg, *as = strstr(alg, "_as_");
+  if (as && (size_t)(as - alg) == strlen(mg_colls[coll].name) &&
+      !strncmp(alg, mg_colls[coll].name, (size_t)(as - alg)))
+    name = as + 4;
+  snprintf(buf, len, "%s %s", gl, name);
+  return buf;
+}
+
+/* ---------- a table ---------- */
+
+enum { K_TEXT = 1, K_DATA = 2, K_BOTH = 3 }; /* where a column appears */
+enum { T_STR, T_NUM };                       /* JSON type of the machine value */
+
+typedef struct tcol {
+  const char *head; /* text header, with units */
+  const char *key;  /* CSV/JSON name */
+  int where, type, left;
+} tcol;
+
+typedef struct table {
+  int ncols;
+  tcol col[24];
+  int nrows, cap;
+  char **text, **data; /* nrows x ncols; data NULL: same as text */
+  mg_coll *coll;
+  int oom;
+  unsigned used_gl[MG_NCOLL]; /* merged text: mock-ups shown by guideline id (legend) */
+} table;
+
+static void tcol_add(table *t, const char *head, const char *key, int where, int type, int left) {
+  t->col[t->ncols++] = (tcol){head, key, where, type, left};
+}
+
+static int trow(table *t, mg_coll coll) {
+  if (t->nrows == t->cap) {
+    int nc = t->cap ? 2 * t->cap : 128;
+    char **nt = realloc(t->text, (size_t)nc * (size_t)t->ncols * sizeof *nt);
+    if (nt) t->text = nt;
+    char **nd = realloc(t->data, (size_t)nc * (size_t)t->ncols * sizeof *nd);
+    if (nd) t->data = nd;
+    mg_coll *ncl = realloc(t->coll, (size_t)nc * sizeof *ncl);
+    if (ncl) t->coll = ncl;
+    if (!nt || !nd || !ncl) {
+      t->oom = 1;
+      return -1;
+    }
+    t->cap = nc;
+  }
+  int r = t->nrows++;
+  memset(&t->text[(size_t)r * (size_t)t->ncols], 0, (size_t)t->ncols * sizeof *t->text);
+  memset(&t->data[(size_t)r * (size_t)t->ncols], 0, (size_t)t->ncols * sizeof *t->data);
+  t->coll[r] = coll;
+  return r;
+}
+
+static char *fmt(const char *f, va_list ap) {
+  char buf[512];
+  vsnprintf(buf, sizeof buf, f, ap);
+  return strdup(buf);
+}
+
+/* Cell c of row r: text (display) and, if different, the machine value. */
+static void cell_text(table *t, int r, int c, const char *f, ...) __attribute__((format(printf, 4, 5)));
+static void cell_text(table *t, int r, int c, const char *f, ...) {
+  if (r < 0) return;
+  va_list ap;
+  va_start(ap, f);
+  char *s = fmt(f, ap);
+  va_end(ap);
+  if (!s) t->oom = 1;
+  t->text[(size_t)r * (size_t)t->ncols + (size_t)c] = s;
+}
+static void cell_data(table *t, int r, int c, const char *f, ...) __attribute__((format(printf, 4, 5)));
+static void cell_data(table *t, int r, int c, const char *f, ...) {
+  if (r < 0) return;
+  va_list ap;
+  va_start(ap, f);
+  char *s = fmt(f, ap);
+  va_end(ap);
+  if (!s) t->oom = 1;
+  t->data[(size_t)r * (size_t)t->ncols + (size_t)c] = s;
+}
+
+static void table_free(table *t) {
+  for (size_t i = 0; i < (size_t)t->nrows * (size_t)t->ncols; i++) {
+    free(t->text[i]);
+    free(t->data[i]);
+  }
+  free(t->text);
+  free(t->data);
+  free(t->coll);
+}
+
+static const char *tget(const table *t, int r, int c) {
+  const char *s = t->text[(size_t)r * (size_t)t->ncols + (size_t)c];
+  return s ? s : "";
+}
+static const char *dget(const table *t, int r, int c) {
+  const char *s = t->data[(size_t)r * (size_t)t->ncols + (size_t)c];
+  return s ? s : tget(t, r, c);
+}
+
+/* ---------- number formats ---------- */
+
+/* microseconds for text: 4 significant digits in a fixed layout */
+static void us(table *t, int r, int c, double sec) {
+  double v = 1e6 * sec;
+  if (!isfinite(v))
+    cell_text(t, r, c, "-");
+  else if (v < 10)
+    cell_text(t, r, c, "%.3f", v);
+  else if (v < 1000)
+    cell_text(t, r, c, "%.2f", v);
+  else if (v < 100000)
+    cell_text(t, r, c, "%.1f", v);
+  else
+    cell_text(t, r, c, "%.0f", v);
+  if (isfinite(sec))
+    cell_data(t, r, c, "%.9g", sec);
+  else
+    cell_data(t, r, c, "%s", "");
+}
+
+static void num(table *t, int r, int c, const char *f, double x) {
+  if (!isfinite(x) && !isinf(x)) {
+    cell_text(t, r, c, "-");
+    cell_data(t, r, c, "%s", "");
+    return;
+  }
+  if (isinf(x)) {
+    cell_text(t, r, c, "%s", x > 0 ? "inf" : "-inf");
+    cell_data(t, r, c, "%s", x > 0 ? "inf" : "-inf");
+    return;
+  }
+  cell_text(t, r, c, f, x);
+  cell_data(t, r, c, "%.9g", x);
+}
+
+static void pval(table *t, int r, int c, double p) {
+  if (!isfinite(p))
+    cell_text(t, r, c, "-");
+  else if (p == 0)
+    cell_text(t, r, c, "<1e-300"); /* below the smallest double the tail reaches */
+  else if (p >= 0.001)
+    cell_text(t, r, c, "%.3f", p);
+  else
+    cell_text(t, r, c, "%.1e", p);
+  if (isfinite(p))
+    cell_data(t, r, c, "%.6g", p);
+  else
+    cell_data(t, r, c, "%s", "");
+}
+
+static void size_cell(table *t, int r, int c, size_t bytes) {
+  char b[32];
+  mg_ck_size_str(bytes, b, sizeof b);
+  cell_text(t, r, c, "%s", b);
+  cell_data(t, r, c, "%zu", bytes);
+}
+
+static void ci(table *t, int r, int c, double lo, double hi) {
+  if (isfinite(lo) && isfinite(hi))
+    cell_text(t, r, c, "[%.2f,%.2f]", lo, hi);
+  else
+    cell_text(t, r, c, "-");
+}
+
+static void mock_cell(table *t, int r, int c, mg_coll coll, const char *alg, int shortform) {
+  char b[128];
+  mg_ck_label(coll, alg, shortform, b, sizeof b);
+  cell_text(t, r, c, "%s", b);
+  cell_data(t, r, c, "%s", alg);
+  int a = mg_alg_find(coll, alg);
+  if (shortform && a > 0) t->used_gl[coll] |= 1u << a;
+}
+
+static const char *verdict_word(const mg_ck_verdict *v) {
+  if (v->status == MG_CKV_SKIPPED) return "skipped";
+  if (v->status == MG_CKV_ERROR) return "error";
+  if (v->violation) return v->noise ? "violation (noise)" : "VIOLATION";
+  if (v->significant) return "medians disagree";
+  return "no";
+}
+
+/* ---------- output ---------- */
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      fprintf(f, "\\%c", ch);
+    else if (ch == '\n')
+      fputs("\\n", f);
+    else if (ch == '\t')
+      fputs("\\t", f);
+    else if (ch < 0x20)
+      fprintf(f, "\\u%04x", ch);
+    else
+      fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+static void json_num(FILE *f, const char *s) {
+  if (!*s || !strcmp(s, "nan"))
+    fputs("null", f);
+  else if (!strcmp(s, "inf"))
+    fputs("1e999", f); /* parses as +infinity in Python and JavaScript */
+  else if (!strcmp(s, "-inf"))
+    fputs("-1e999", f);
+  else
+    fputs(s, f);
+}
+
+static void csv_field(FILE *f, const char *s) {
+  if (!strpbrk(s, ",\"\r\n")) {
+    fputs(s, f);
+    return;
+  }
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static void print_legend(FILE *f, const table *t) {
+  int any = 0;
+  for (int c = 0; c < MG_NCOLL; c++)
+    for (int a = 1; a < mg_colls[c].nalgs; a++)
+      if (t->used_gl[c] & (1u << a)) {
+        if (!any) fprintf(f, "mock-ups:\n");
+        any = 1;
+        const mg_alg *al = &mg_colls[c].algs[a];
+        if (51 + strlen(al->formula) <= 100)
+          fprintf(f, "  %-5s %-42s %s\n", al->guideline, al->name, al->formula);
+        else
+          fprintf(f, "  %-5s %s\n        %s\n", al->guideline, al->name, al->formula);
+      }
+}
+
+static void print_table(FILE *f, const table *t, mg_ck_format fmt, int merge, const char *name) {
+  if (fmt == MG_CK_CSV) {
+    int first = 1;
+    for (int c = 0; c < t->ncols; c++)
+      if (t->col[c].where & K_DATA) {
+        if (!first) fputc(',', f);
+        fputs(t->col[c].key, f);
+        first = 0;
+      }
+    fputc('\n', f);
+    for (int r = 0; r < t->nrows; r++) {
+      first = 1;
+      for (int c = 0; c < t->ncols; c++)
+        if (t->col[c].where & K_DATA) {
+          if (!first) fputc(',', f);
+          csv_field(f, dget(t, r, c));
+          first = 0;
+        }
+      fputc('\n', f);
+    }
+    return;
+  }
+  if (fmt == MG_CK_JSON) {
+    fprintf(f, "{\"comparer\": ");
+    json_str(f, name);
+    fprintf(f, ", \"rows\": [");
+    for (int r = 0; r < t->nrows; r++) {
+      fprintf(f, "%s\n  {", r ? "," : "");
+      int first = 1;
+      for (int c = 0; c < t->ncols; c++)
+        if (t->col[c].where & K_DATA) {
+          fprintf(f, "%s\"%s\": ", first ? "" : ", ", t->col[c].key);
+          if (t->col[c].type == T_NUM)
+            json_num(f, dget(t, r, c));
+          else
+            json_str(f, dget(t, r, c));
+          first = 0;
+        }
+      fputc('}', f);
+    }
+    fprintf(f, "\n]}\n");
+    return;
+  }
+  int w[24];
+  for (int c = 0; c < t->ncols; c++) {
+    w[c] = (int)strlen(t->col[c].head);
+    for (int r = 0; r < t->nrows; r++) {
+      int l = (int)strlen(tget(t, r, c));
+      if (l > w[c]) w[c] = l;
+    }
+  }
+  /* two spaces between columns, one when that keeps a line within 100 characters */
+  int total = 0, ncol = 0;
+  for (int c = merge ? 0 : 1; c < t->ncols; c++)
+    if (t->col[c].where & K_TEXT) total += w[c], ncol++;
+  const char *sep = total + 2 * (ncol - 1) <= 100 ? "  " : " ";
+  int r = 0;
+  while (r < t->nrows) {
+    int end = r;
+    if (merge)
+      end = t->nrows;
+    else
+      while (end < t->nrows && t->coll[end] == t->coll[r]) end++;
+    if (!merge) { /* "bcast (MPI_Bcast), bytes = whole vector" */
+      const char *def = mg_colls[t->coll[r]].size_def, *colon = strchr(def, ':');
+      fprintf(f, "%s (%s), bytes = %.*s\n", mg_colls[t->coll[r]].name, mg_colls[t->coll[r]].mpi_name,
+              colon ? (int)(colon - def) : (int)strlen(def), def);
+    }
+    for (int pass = 0; pass <= end - r; pass++) { /* pass 0: header */
+      int first = 1;
+      size_t linelen = 0;
+      char line[2048];
+      line[0] = '\0';
+      for (int c = merge ? 0 : 1; c < t->ncols; c++) {
+        if (!(t->col[c].where & K_TEXT)) continue;
+        const char *s = pass == 0 ? t->col[c].head : tget(t, r + pass - 1, c);
+        linelen += (size_t)snprintf(line + linelen, linelen < sizeof line ? sizeof line - linelen : 0,
+                                    t->col[c].left ? "%s%-*s" : "%s%*s", first ? "" : sep, w[c], s);
+        if (linelen >= sizeof line) linelen = sizeof line - 1;
+        first = 0;
+      }
+      while (linelen > 0 && line[linelen - 1] == ' ') line[--linelen] = '\0';
+      fprintf(f, "%s\n", line);
+    }
+    r = end;
+    if (r < t->nrows) fputc('\n', f);
+  }
+  print_legend(f, t);
+}
+
+/* ---------- the comparers ---------- */
+
+/* Pooled runtimes of (coll, alg, bytes) over all launches; caller frees. */
+static double *pooled(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, size_t *n) {
+  size_t tot = 0;
+  for (int i = 0; i < d->nseries; i++) {
+    const mg_ck_series *s = &d->series[i];
+    if (s->coll == coll && s->bytes == bytes && !strcmp(s->alg, alg)) tot += (size_t)s->n;
+  }
+  *n = tot;
+  double *x = malloc((tot ? tot : 1) * sizeof *x);
+  if (!x) return NULL;
+  size_t k = 0;
+  for (int i = 0; i < d->nseries; i++) {
+    const mg_ck_series *s = &d->series[i];
+    if (s->coll == coll && s->bytes == bytes && !strcmp(s->alg, alg)) {
+      memcpy(x + k, s->rt, (size_t)s->n * sizeof *x);
+      k += (size_t)s->n;
+    }
+  }
+  return x;
+}
+
+/* The algorithms of one cell in table order: default, then the verdicts' mock-ups. */
+static int cell_algs(const mg_ck_result *r, int i, const char **names, int max) {
+  int n = 0;
+  names[n++] = "default";
+  for (int k = i; k < r->n && r->v[k].coll == r->v[i].coll && r->v[k].bytes == r->v[i].bytes && n < max; k++)
+    if (!r->v[k].aa) names[n++] = r->v[k].alg;
+  return n;
+}
+
+static int next_cell(const mg_ck_result *r, int i) {
+  int j = i;
+  while (j < r->n && r->v[j].coll == r->v[i].coll && r->v[j].bytes == r->v[i].bytes) j++;
+  return j;
+}
+
+static void build_raw(table *t, const mg_ck_data *d, const mg_ck_result *res) {
+  tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
+  tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
+  tcol_add(t, "algorithm", "algorithm", K_BOTH, T_STR, 1);
+  tcol_add(t, "launch", "launch", K_BOTH, T_STR, 0);
+  tcol_add(t, "round", "round", K_BOTH, T_NUM, 0);
+  tcol_add(t, "runtime[us]", "runtime_sec", K_BOTH, T_NUM, 0);
+  for (int i = 0; i < res->n; i = next_cell(res, i)) {
+    const char *names[MG_MAX_ALGS * 4];
+    int na = cell_algs(res, i, names, MG_MAX_ALGS * 4);
+    for (int a = 0; a < na; a++)
+      for (int l = 0; l < d->nlaunches; l++) {
+        const mg_ck_series *s = mg_ck_find(d, res->v[i].coll, names[a], res->v[i].bytes, l);
+        for (long k = 0; s && k < s->n; k++) {
+          int r = trow(t, s->coll);
+          cell_text(t, r, 0, "%s", mg_colls[s->coll].name);
+          size_cell(t, r, 1, s->bytes);
+          mock_cell(t, r, 2, s->coll, s->alg, 0);
+          cell_text(t, r, 3, "%d", l + 1);
+          cell_data(t, r, 3, "%s", d->launches[l].id);
+          cell_text(t, r, 4, "%ld", s->round[k]);
+          us(t, r, 5, s->rt[k]);
+        }
+      }
+  }
+}
+
+static void build_runtime(table *t, const mg_ck_data *d, const mg_ck_result *res, int rel) {
+  tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
+  tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
+  tcol_add(t, "algorithm", "algorithm", K_BOTH, T_STR, 1);
+  tcol_add(t, "n", "n", K_BOTH, T_NUM, 0);
+  tcol_add(t, "median[us]", "median_sec", K_BOTH, T_NUM, 0);
+  if (rel) {
+    tcol_add(t, "rel.runtime", "relative_runtime", K_BOTH, T_NUM, 0);
+  } else {
+    tcol_add(t, "mean[us]", "mean_sec", K_BOTH, T_NUM, 0);
+    tcol_add(t, "min[us]", "min_sec", K_BOTH, T_NUM, 0);
+    tcol_add(t, "max[us]", "max_sec", K_BOTH, T_NUM, 0);
+  }
+  for (int i = 0; i < res->n; i = next_cell(res, i)) {
+    const char *names[MG_MAX_ALGS * 4];
+    int na = cell_algs(res, i, names, MG_MAX_ALGS * 4);
+    double med0 = NAN;
+    for (int a = 0; a < na; a++) {
+      size_t n;
+      double *x = pooled(d, res->v[i].coll, names[a], res->v[i].bytes, &n);
+      if (!x) {
+        t->oom = 1;
+        return;
+      }
+      mg_stats_summary s;
+      int ok = n > 0 && mg_stats_summarize(x, n, &s) == MG_STATS_OK;
+      free(x);
+      if (a == 0) med0 = ok ? s.median : NAN;
+      int r = trow(t, res->v[i].coll);
+      cell_text(t, r, 0, "%s", mg_colls[res->v[i].coll].name);
+      size_cell(t, r, 1, res->v[i].bytes);
+      mock_cell(t, r, 2, res->v[i].coll, names[a], 0);
+      cell_text(t, r, 3, "%zu", n);
+      us(t, r, 4, ok ? s.median : NAN);
+      if (rel) {
+        num(t, r, 5, "%.3f", ok && med0 > 0 ? s.median / med0 : NAN);
+      } else {
+        us(t, r, 5, ok ? s.mean : NAN);
+        us(t, r, 6, ok ? s.min : NAN);
+        us(t, r, 7, ok ? s.max : NAN);
+      }
+    }
+  }
+}
+
+static const char *p_head(const mg_ck_result *r) { return r->opts.holm ? "p_holm" : "p"; }
+
+static void build_violation(table *t, const mg_ck_result *res, int merge) {
+  tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
+  tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
+  tcol_add(t, "mock-up", "mockup", K_BOTH, T_STR, 1);
+  tcol_add(t, "slowdown", "slowdown", K_BOTH, T_NUM, 0);
+  tcol_add(t, "95% CI", "", K_TEXT, T_STR, 1);
+  tcol_add(t, p_head(res), "p_adjusted", K_BOTH, T_NUM, 0);
+  tcol_add(t, "verdict", "verdict", K_BOTH, T_STR, 1);
+  tcol_add(t, "", "violation", K_DATA, T_NUM, 0);
+  tcol_add(t, "", "noise_warning", K_DATA, T_NUM, 0);
+  for (int i = 0; i < res->n; i++) {
+    const mg_ck_verdict *v = &res->v[i];
+    int r = trow(t, v->coll);
+    cell_text(t, r, 0, "%s", mg_colls[v->coll].name);
+    size_cell(t, r, 1, v->bytes);
+    mock_cell(t, r, 2, v->coll, v->alg, merge);
+    num(t, r, 3, "%.2f", v->slowdown);
+    ci(t, r, 4, v->lo, v->hi);
+    pval(t, r, 5, v->p_adj);
+    cell_text(t, r, 6, "%s", verdict_word(v));
+    cell_text(t, r, 7, "%d", v->violation);
+    cell_text(t, r, 8, "%d", v->noise);
+  }
+}
+
+static void build_detailed(table *t, const mg_ck_result *res, int merge) {
+  const int mwu = res->opts.test == MG_CK_MWU;
+  tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
+  tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
+  tcol_add(t, "mock", "mockup", K_BOTH, T_STR, 1);
+  tcol_add(t, "n d/m", "", K_TEXT, T_STR, 0);
+  tcol_add(t, "", "n_default", K_DATA, T_NUM, 0);
+  tcol_add(t, "", "n_mockup", K_DATA, T_NUM, 0);
+  tcol_add(t, "med_d[us]", "median_default_sec", K_BOTH, T_NUM, 0);
+  tcol_add(t, "med_m[us]", "median_mockup_sec", K_BOTH, T_NUM, 0);
+  /* merged text: the collective column takes the means' place (they stay in CSV/JSON) */
+  tcol_add(t, "avg_d[us]", "mean_default_sec", merge ? K_DATA : K_BOTH, T_NUM, 0);
+  tcol_add(t, "avg_m[us]", "mean_mockup_sec", merge ? K_DATA : K_BOTH, T_NUM, 0);
+  tcol_add(t, mwu ? "U" : "t", "statistic", merge ? K_DATA : K_BOTH, T_NUM, 0);
+  tcol_add(t, "", "critical_value", K_DATA, T_NUM, 0);
+  tcol_add(t, "", "p_value", K_DATA, T_NUM, 0);
+  tcol_add(t, p_head(res), "p_adjusted", K_BOTH, T_NUM, 0);
+  tcol_add(t, "slow", "slowdown", K_BOTH, T_NUM, 0);
+  tcol_add(t, "95% CI", "", K_TEXT, T_STR, 1);
+  tcol_add(t, "", "slowdown_lo", K_DATA, T_NUM, 0);
+  tcol_add(t, "", "slowdown_hi", K_DATA, T_NUM, 0);
+  tcol_add(t, "fl", "flags", K_BOTH, T_STR, 1);
+  tcol_add(t, "", "violation", K_DATA, T_NUM, 0);
+  tcol_add(t, "", "noise_warning", K_DATA, T_NUM, 0);
+  for (int i = 0; i < res->n; i++) {
+    const mg_ck_verdict *v = &res->v[i];
+    int r = trow(t, v->coll);
+    char fl[8];
+    cell_text(t, r, 0, "%s", mg_colls[v->coll].name);
+    size_cell(t, r, 1, v->bytes);
+    mock_cell(t, r, 2, v->coll, v->alg, 1);
+    cell_text(t, r, 3, "%ld/%ld", v->n_def, v->n_mock);
+    cell_text(t, r, 4, "%ld", v->n_def);
+    cell_text(t, r, 5, "%ld", v->n_mock);
+    us(t, r, 6, v->med_def);
+    us(t, r, 7, v->med_mock);
+    us(t, r, 8, v->mean_def);
+    us(t, r, 9, v->mean_mock);
+    num(t, r, 10, mwu ? "%.6g" : "%.3f", v->stat);
+    num(t, r, 11, "%g", v->crit);
+    pval(t, r, 12, v->p);
+    pval(t, r, 13, v->p_adj);
+    num(t, r, 14, "%.2f", v->slowdown);
+    ci(t, r, 15, v->lo, v->hi);
+    num(t, r, 16, "%g", v->lo);
+    num(t, r, 17, "%g", v->hi);
+    if (v->status == MG_CKV_OK)
+      cell_text(t, r, 18, "%s", mg_ck_flags(v, fl));
+    else
+      cell_text(t, r, 18, "-"); /* not compared: verdicts.csv and the violation table say why */
+    cell_text(t, r, 19, "%d", v->violation);
+    cell_text(t, r, 20, "%d", v->noise);
+  }
+}
+
+static void build_grouped(table *t, const mg_ck_result *res, int merge) {
+  tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
+  tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
+  tcol_add(t, "n", "n_default", merge ? K_DATA : K_BOTH, T_NUM, 0);
+  tcol_add(t, merge ? "def[us]" : "default[us]", "median_default_sec", K_BOTH, T_NUM, 0);
+  tcol_add(t, merge ? "mock-up" : "fastest violating mock-up", "mockup", K_BOTH, T_STR, 1);
+  tcol_add(t, merge ? "mock[us]" : "mock-up[us]", "median_mockup_sec", K_BOTH, T_NUM, 0);
+  tcol_add(t, merge ? "slow" : "slowdown", "slowdown", K_BOTH, T_NUM, 0);
+  tcol_add(t, "95% CI", "", K_TEXT, T_STR, 1);
+  tcol_add(t, "", "slowdown_lo", K_DATA, T_NUM, 0);
+  tcol_add(t, "", "slowdown_hi", K_DATA, T_NUM, 0);
+  tcol_add(t, p_head(res), "p_adjusted", K_BOTH, T_NUM, 0);
+  tcol_add(t, "flag", "flags", K_BOTH, T_STR, 1);
+  tcol_add(t, "", "violations", K_DATA, T_NUM, 0);
+  tcol_add(t, "", "comparisons", K_DATA, T_NUM, 0);
+  for (int i = 0; i < res->n; i = next_cell(res, i)) {
+    int j = next_cell(res, i), best = -1, cmp = 0, nviol = 0;
+    long n_def = -1;
+    double med_def = NAN;
+    for (int k = i; k < j; k++) {
+      const mg_ck_verdict *v = &res->v[k];
+      if (v->status != MG_CKV_OK || v->aa) continue;
+      cmp++;
+      n_def = v->n_def > n_def ? v->n_def : n_def;
+      med_def = v->med_def;
+      if (!v->violation) continue;
+      nviol++;
+      /* fastest = smallest median runtime among the violating mock-ups */
+      if (best < 0 || v->med_mock < res->v[best].med_mock) best = k;
+    }
+    if (cmp == 0) continue;
+    mg_coll coll = res->v[i].coll;
+    int r = trow(t, coll);
+    cell_text(t, r, 0, "%s", mg_colls[coll].name);
+    size_cell(t, r, 1, res->v[i].bytes);
+    cell_text(t, r, 2, "%ld", n_def);
+    us(t, r, 3, best >= 0 ? res->v[best].med_def : med_def);
+    cell_text(t, r, 12, "%d", nviol);
+    cell_text(t, r, 13, "%d", cmp);
+    if (best < 0) {
+      cell_text(t, r, 4, "-");
+      cell_data(t, r, 4, "%s", "");
+      for (int c = 5; c <= 11; c++) cell_data(t, r, c, "%s", "");
+      continue;
+    }
+    const mg_ck_verdict *v = &res->v[best];
+    char fl[8];
+    mock_cell(t, r, 4, coll, v->alg, merge);
+    us(t, r, 5, v->med_mock);
+    num(t, r, 6, "%.2f", v->slowdown);
+    ci(t, r, 7, v->lo, v->hi);
+    num(t, r, 8, "%g", v->lo);
+    num(t, r, 9, "%g", v->hi);
+    pval(t, r, 10, v->p_adj);
+    cell_text(t, r, 11, "%s", mg_ck_flags(v, fl));
+  }
+}
+
+int mg_ck_print_comparer(FILE *f, mg_ck_comparer c, mg_ck_format fmt, int merge, const mg_ck_data *d,
+                         const mg_ck_result *r) {
+  table t;
+  memset(&t, 0, sizeof t);
+  int text_merge = fmt == MG_CK_TEXT && merge;
+  switch (c) {
+  case MG_CKC_RAW: build_raw(&t, d, r); break;
+  case MG_CKC_ABS: build_runtime(&t, d, r, 0); break;
+  case MG_CKC_REL: build_runtime(&t, d, r, 1); break;
+  case MG_CKC_VIOLATION: build_violation(&t, r, text_merge); break;
+  case MG_CKC_DETAILED: build_detailed(&t, r, text_merge); break;
+  case MG_CKC_GROUPED: build_grouped(&t, r, text_merge); break;
+  default: break;
+  }
+  int rc = t.oom ? -1 : 0;
+  if (!rc) {
+    print_table(f, &t, fmt, merge, mg_ck_comparer_name(c));
+    if (fmt == MG_CK_TEXT && (c == MG_CKC_VIOLATION || c == MG_CKC_DETAILED || c == MG_CKC_GROUPED))
+      fprintf(f,
+              "flags: V violation: the default is significantly slower (%s, alpha %g%s)\n"
+              "       ~ noise: the medians differ by less than one synchronisation\n"
+              "       L significant, but the default's median is not above the mock-up's in every launch\n",
+              mg_ck_test_name(r->opts.test), r->opts.alpha, r->opts.holm ? ", Holm-adjusted" : "");
+  }
+  table_free(&t);
+  return rc;
+}
+
+/* ---------- summary ---------- */
+
+static int cmp_worst(const void *a, const void *b) {
+  const mg_ck_verdict *x = *(const mg_ck_verdict *const *)a, *y = *(const mg_ck_verdict *const *)b;
+  double sx = isfinite(x->slowdown) ? x->slowdown : 1e300, sy = isfinite(y->slowdown) ? y->slowdown : 1e300;
+  if (sx != sy) return sx < sy ? 1 : -1;
+  if (x->coll != y->coll) return (int)x->coll - (int)y->coll;
+  if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
+  return strcmp(x->alg, y->alg);
+}
+
+void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+  mg_ck_summary s;
+  mg_ck_summarize(r, &s);
+  const mg_ck_launch *L = &d->launches[0];
+  double smin = INFINITY, smax = -1;
+  for (int i = 0; i < d->nlaunches; i++)
+    if (d->launches[i].sync_cost >= 0) {
+      if (d->launches[i].sync_cost < smin) smin = d->launches[i].sync_cost;
+      if (d->launches[i].sync_cost > smax) smax = d->launches[i].sync_cost;
+    }
+  fprintf(f, "Summary: %s, %d processes", *L->mpi_name ? L->mpi_name : "MPI library unknown", L->nprocs);
+  if (L->nnodes > 0) fprintf(f, " on %d node(s)", L->nnodes);
+  fprintf(f, ", %d launch%s\n", d->nlaunches, d->nlaunches == 1 ? "" : "es");
+  fprintf(f, "test: %s, alpha %g,\n      %s (%d comparisons)\n", mg_ck_test_desc(r->opts.test), r->opts.alpha,
+          r->opts.holm ? "Holm-adjusted over the run" : "no multiple-testing adjustment", r->family);
+  if (r->opts.noise > 0)
+    fprintf(f, "noise threshold: %.2f us (given)\n", 1e6 * r->opts.noise);
+  else if (smax >= 0 && smin == smax)
+    fprintf(f, "noise threshold: one synchronisation = %.2f us\n", 1e6 * smax);
+  else if (smax >= 0)
+    fprintf(f, "noise threshold: one synchronisation = %.2f..%.2f us (per launch)\n", 1e6 * smin, 1e6 * smax);
+  else
+    fprintf(f, "noise threshold: unknown (no #@sync_cost_sec): no noise warnings\n");
+  fprintf(f, "\n%-22s %11s %10s %9s %6s %13s\n", "collective", "comparisons", "violations", "cautious",
+          "sizes", "sizes violated");
+  for (int c = 0; c < MG_NCOLL; c++) {
+    const mg_ck_coll_summary *p = &s.per[c];
+    if (!p->comparisons) continue;
+    fprintf(f, "%-22s %11d %10d %9d %6d %13d\n", mg_colls[c].name, p->comparisons, p->brave, p->cautious,
+            p->cells, p->cells_violated);
+  }
+  fprintf(f, "%-22s %11d %10d %9d %6d %13d\n", "total", s.total.comparisons, s.total.brave, s.total.cautious,
+          s.total.cells, s.total.cells_violated);
+  fprintf(f, "violations (brave): all significant violations; cautious: those without a noise warning;\n"
+             "sizes violated: sizes with at least one cautious violation\n");
+  if (s.skipped || s.errors)
+    fprintf(f,
+            "not compared: %d skipped (mock-up not applicable or failed), %d without a result\n"
+            "  (verdicts.csv says why)\n",
+            s.skipped, s.errors);
+
+  const mg_ck_verdict **w = malloc((size_t)(r->n ? r->n : 1) * sizeof *w);
+  int nw = 0;
+  for (int i = 0; w && i < r->n; i++)
+    if (r->v[i].status == MG_CKV_OK && !r->v[i].aa && r->v[i].violation) w[nw++] = &r->v[i];
+  if (w && nw) {
+    qsort(w, (size_t)nw, sizeof *w, cmp_worst);
+    fprintf(f, "\nworst slowdowns (default / mock-up, medians):\n");
+    for (int i = 0; i < nw && i < 10; i++) {
+      char sz[32], lab[128], ci[48] = "";
+      mg_ck_size_str(w[i]->bytes, sz, sizeof sz);
+      mg_ck_label(w[i]->coll, w[i]->alg, 0, lab, sizeof lab);
+      if (isfinite(w[i]->lo)) snprintf(ci, sizeof ci, " [%.2f, %.2f]", w[i]->lo, w[i]->hi);
+      fprintf(f, "%3d. %5.2fx%s  %s %s  %s%s\n", i + 1, w[i]->slowdown, ci, mg_colls[w[i]->coll].name, sz,
+              lab, w[i]->noise ? "  (noise)" : "");
+    }
+  }
+  free(w);
+  fprintf(f, "\nconsistency score: ");
+  if (isfinite(s.score))
+    fprintf(f, "%.1f / 100  (%d of %d sizes without a cautious violation, %.0f %%)\n", s.score,
+            s.total.cells - s.total.cells_violated, s.total.cells, 100 * s.clean_share);
+  else
+    fprintf(f, "- (no comparison)\n");
+  fprintf(f, "  = 100 x mean over (collective, size) of median(fastest mock-up with a cautious violation)\n"
+             "    / median(default), 1 for a size without one\n");
+  if (s.aa)
+    fprintf(f, "A/A control: %d of %d default-vs-default comparisons flagged\n  (expected: %s)\n",
+            s.aa_flagged, s.aa,
+            r->opts.holm ? "none, up to probability alpha (Holm)" : "at most a share alpha of them");
+}

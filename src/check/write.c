@@ -1,0 +1,250 @@
+/*
+ * Result files of a check (docs/check.md): verdicts.csv, verdicts.json and
+ * summary.txt, each written under a temporary name and renamed when complete
+ * (bench/csv.h), so a crash never leaves a file that looks finished.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/csv.h"
+#include "check/check.h"
+#include "mpiguide.h"
+
+#define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
+
+const char *const mg_ck_result_files[] = {"raw.csv", "verdicts.csv", "verdicts.json", "summary.txt", NULL};
+
+static const char *status_name(mg_ck_vstatus s) {
+  return s == MG_CKV_OK ? "ok" : s == MG_CKV_SKIPPED ? "skipped" : "error";
+}
+
+/* A number for CSV: empty when undefined (pandas/R read NaN), inf as "inf". */
+static void csv_num(FILE *f, double x) {
+  if (isnan(x)) return;
+  if (isinf(x))
+    fputs(x > 0 ? "inf" : "-inf", f);
+  else
+    fprintf(f, "%.9g", x);
+}
+
+static void json_num(FILE *f, double x) {
+  if (isnan(x))
+    fputs("null", f);
+  else if (isinf(x))
+    fputs(x > 0 ? "1e999" : "-1e999", f);
+  else
+    fprintf(f, "%.9g", x);
+}
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char ch = (unsigned char)*s;
+    if (ch == '"' || ch == '\\')
+      fprintf(f, "\\%c", ch);
+    else if (ch == '\n')
+      fputs("\\n", f);
+    else if (ch == '\t')
+      fputs("\\t", f);
+    else if (ch < 0x20)
+      fprintf(f, "\\u%04x", ch);
+    else
+      fputc(ch, f);
+  }
+  fputc('"', f);
+}
+
+static void settings_meta(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+  const mg_ck_opts *o = &r->opts;
+  mg_meta(f, "mpiguide_version", "%s", MPIGUIDE_VERSION);
+  mg_meta(f, "test", "%s", mg_ck_test_name(o->test));
+  mg_meta(f, "alpha", "%g", o->alpha);
+  mg_meta(f, "holm", "%d", o->holm);
+  mg_meta(f, "family", "%d", r->family);
+  mg_meta(f, "ci_level", "%g", o->level);
+  mg_meta(f, "resamples", "%zu", o->resamples);
+  mg_meta(f, "seed", "%u", (unsigned)o->seed);
+  mg_meta(f, "aa_control", "%d", o->aa);
+  if (o->noise > 0) mg_meta(f, "noise_sec", "%g", o->noise);
+  mg_meta(f, "launches", "%d", d->nlaunches);
+  for (int i = 0; i < d->nlaunches; i++) {
+    const mg_ck_launch *l = &d->launches[i];
+    mg_meta(f, "launch", "%s,%s,%d,%.6g", l->id, l->source, l->nprocs, l->sync_cost);
+  }
+  mg_meta(f, "mpi_library_name", "%s", d->launches[0].mpi_name);
+  mg_meta(f, "mpi_library_version", "%s", d->launches[0].mpi_version);
+  mg_meta(f, "nprocs", "%d", d->launches[0].nprocs);
+  mg_meta(f, "nnodes", "%d", d->launches[0].nnodes);
+  mg_ck_summary s;
+  mg_ck_summarize(r, &s);
+  mg_meta(f, "comparisons", "%d", s.total.comparisons);
+  mg_meta(f, "violations_brave", "%d", s.total.brave);
+  mg_meta(f, "violations_cautious", "%d", s.total.cautious);
+  if (isfinite(s.score)) mg_meta(f, "consistency_score", "%.2f", s.score);
+}
+
+void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+  mg_meta(f, "format", "mpiguide-check-verdicts/1");
+  settings_meta(f, d, r);
+  fputs(
+      "collective,bytes,mockup,guideline,status,n_default,n_mockup,median_default_sec,median_mockup_sec,"
+      "mean_default_sec,mean_mockup_sec,slowdown,slowdown_lo,slowdown_hi,test,method,statistic,critical_"
+      "value,"
+      "p_value,p_adjusted,significant,launches,launches_slower,sync_cost_sec,noise_warning,violation,note\n",
+      f);
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_verdict *v = &r->v[i];
+    int ok = v->status == MG_CKV_OK;
+    fprintf(f, "%s,%zu,", mg_colls[v->coll].name, v->bytes);
+    mg_csv_str(f, v->alg);
+    fprintf(f, ",%s,%s,%ld,%ld,", v->guideline, status_name(v->status), v->n_def, v->n_mock);
+    double nums[] = {v->med_def, v->med_mock, v->mean_def, v->mean_mock, v->slowdown, v->lo, v->hi};
+    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+      csv_num(f, nums[k]);
+      fputc(',', f);
+    }
+    fprintf(f, "%s,%s,", mg_ck_test_name(r->opts.test), v->method);
+    double more[] = {v->stat, v->crit, v->p, v->p_adj};
+    for (size_t k = 0; k < sizeof more / sizeof more[0]; k++) {
+      csv_num(f, more[k]);
+      fputc(',', f);
+    }
+    if (ok)
+      fprintf(f, "%d,%d,%d,", v->significant, v->launches, v->launches_slower);
+    else
+      fprintf(f, ",%d,%d,", v->launches, v->launches_slower);
+    csv_num(f, v->sync_cost >= 0 ? v->sync_cost : NAN);
+    if (ok)
+      fprintf(f, ",%d,%d,", v->noise, v->violation);
+    else
+      fprintf(f, ",,,");
+    mg_csv_str(f, v->note);
+    fputc('\n', f);
+  }
+}
+
+void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+  const mg_ck_opts *o = &r->opts;
+  mg_ck_summary s;
+  mg_ck_summarize(r, &s);
+  fprintf(f, "{\n\"format\": \"mpiguide-check-verdicts/1\",\n\"mpiguide_version\": \"%s\",\n",
+          MPIGUIDE_VERSION);
+  fprintf(f,
+          "\"settings\": {\"test\": \"%s\", \"alpha\": %g, \"holm\": %s, \"family\": %d, \"ci_level\": %g, "
+          "\"resamples\": %zu, \"seed\": %u, \"aa_control\": %s, \"noise_sec\": ",
+          mg_ck_test_name(o->test), o->alpha, o->holm ? "true" : "false", r->family, o->level, o->resamples,
+          (unsigned)o->seed, o->aa ? "true" : "false");
+  json_num(f, o->noise > 0 ? o->noise : NAN);
+  fprintf(f, "},\n\"launches\": [");
+  for (int i = 0; i < d->nlaunches; i++) {
+    const mg_ck_launch *l = &d->launches[i];
+    fprintf(f, "%s\n  {\"id\": ", i ? "," : "");
+    json_str(f, l->id);
+    fprintf(f, ", \"source\": ");
+    json_str(f, l->source);
+    fprintf(f, ", \"format\": \"%s\", \"nprocs\": %d, \"nnodes\": %d, \"sync_cost_sec\": ",
+            l->repro ? "repro" : "csv", l->nprocs, l->nnodes);
+    json_num(f, l->sync_cost >= 0 ? l->sync_cost : NAN);
+    fprintf(f, ", \"mpi_library_name\": ");
+    json_str(f, l->mpi_name);
+    fprintf(f, ", \"mpi_library_version\": ");
+    json_str(f, l->mpi_version);
+    fprintf(f, ", \"hostname\": ");
+    json_str(f, l->hostname);
+    fprintf(f, ", \"date\": ");
+    json_str(f, l->date);
+    fprintf(f, "}");
+  }
+  fprintf(f,
+          "\n],\n\"summary\": {\"comparisons\": %d, \"violations_brave\": %d, \"violations_cautious\": %d, "
+          "\"sizes\": %d, \"sizes_violated\": %d, \"skipped\": %d, \"errors\": %d, \"consistency_score\": ",
+          s.total.comparisons, s.total.brave, s.total.cautious, s.total.cells, s.total.cells_violated,
+          s.skipped, s.errors);
+  json_num(f, s.score);
+  fprintf(f, ", \"aa_comparisons\": %d, \"aa_flagged\": %d,\n  \"collectives\": {", s.aa, s.aa_flagged);
+  int first = 1;
+  for (int c = 0; c < MG_NCOLL; c++) {
+    const mg_ck_coll_summary *p = &s.per[c];
+    if (!p->comparisons) continue;
+    fprintf(f,
+            "%s\n    \"%s\": {\"comparisons\": %d, \"violations_brave\": %d, \"violations_cautious\": %d, "
+            "\"sizes\": %d, \"sizes_violated\": %d, \"score\": ",
+            first ? "" : ",", mg_colls[c].name, p->comparisons, p->brave, p->cautious, p->cells,
+            p->cells_violated);
+    json_num(f, p->cells ? 100 * p->score_sum / p->cells : NAN);
+    fputc('}', f);
+    first = 0;
+  }
+  fprintf(f, "}},\n\"verdicts\": [");
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_verdict *v = &r->v[i];
+    int ok = v->status == MG_CKV_OK;
+    fprintf(f, "%s\n  {\"collective\": \"%s\", \"bytes\": %zu, \"mockup\": ", i ? "," : "",
+            mg_colls[v->coll].name, v->bytes);
+    json_str(f, v->alg);
+    fprintf(f, ", \"guideline\": ");
+    json_str(f, v->guideline);
+    fprintf(f, ", \"status\": \"%s\", \"n_default\": %ld, \"n_mockup\": %ld", status_name(v->status),
+            v->n_def, v->n_mock);
+    const char *keys[] = {"median_default_sec", "median_mockup_sec", "mean_default_sec", "mean_mockup_sec",
+                          "slowdown",           "slowdown_lo",       "slowdown_hi",      "statistic",
+                          "critical_value",     "p_value",           "p_adjusted"};
+    double vals[] = {v->med_def, v->med_mock, v->mean_def, v->mean_mock, v->slowdown, v->lo,
+                     v->hi,      v->stat,     v->crit,     v->p,         v->p_adj};
+    for (size_t k = 0; k < sizeof vals / sizeof vals[0]; k++) {
+      fprintf(f, ", \"%s\": ", keys[k]);
+      json_num(f, vals[k]);
+    }
+    fprintf(f, ", \"test\": \"%s\", \"method\": ", mg_ck_test_name(r->opts.test));
+    json_str(f, v->method);
+    if (ok)
+      fprintf(f, ", \"significant\": %s", v->significant ? "true" : "false");
+    else
+      fprintf(f, ", \"significant\": null");
+    fprintf(f, ", \"launches\": %d, \"launches_slower\": %d, \"sync_cost_sec\": ", v->launches,
+            v->launches_slower);
+    json_num(f, v->sync_cost >= 0 ? v->sync_cost : NAN);
+    if (ok)
+      fprintf(f, ", \"noise_warning\": %s, \"violation\": %s", v->noise ? "true" : "false",
+              v->violation ? "true" : "false");
+    else
+      fprintf(f, ", \"noise_warning\": null, \"violation\": null");
+    fprintf(f, ", \"note\": ");
+    json_str(f, v->note);
+    fputc('}', f);
+  }
+  fprintf(f, "\n]\n}\n");
+}
+
+typedef void (*writer_fn)(FILE *, const mg_ck_data *, const mg_ck_result *);
+
+static void write_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+  mg_ck_print_summary(f, d, r);
+  fputc('\n', f);
+  mg_ck_print_comparer(f, MG_CKC_GROUPED, MG_CK_TEXT, 0, d, r);
+}
+
+int mg_ck_write_results(const char *dir, const mg_ck_data *d, const mg_ck_result *r, char *err,
+                        size_t errlen) {
+  static const struct {
+    const char *name;
+    writer_fn fn;
+  } files[] = {{"verdicts.csv", mg_ck_write_verdicts_csv},
+               {"verdicts.json", mg_ck_write_verdicts_json},
+               {"summary.txt", write_summary}};
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    size_t n = strlen(dir) + strlen(files[i].name) + 2;
+    char *path = malloc(n);
+    if (!path) return ERR("out of memory");
+    snprintf(path, n, "%s/%s", dir, files[i].name);
+    mg_outfile o;
+    int rc = mg_outfile_open(&o, path, err, errlen);
+    free(path);
+    if (rc) return -1;
+    files[i].fn(o.f, d, r);
+    if (mg_outfile_commit(&o, err, errlen)) return -1;
+  }
+  return 0;
+}

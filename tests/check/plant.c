@@ -1,0 +1,67 @@
+/*
+ * A planted guideline violation, for the ground-truth test of `mpiguide check`
+ * (tests/check/CMakeLists.txt): a library preloaded into the mpiguide
+ * command (LD_PRELOAD; after libmpiguide when both are used) that makes the
+ * MPI library's own broadcast slower from a size on.
+ *
+ * It defines PMPI_Bcast, calls the MPI library's PMPI_Bcast (the next
+ * definition, dlsym(RTLD_NEXT)) and then spins until the call has taken
+ * FACTOR times as long as the real broadcast did on this rank, for messages
+ * of at least BYTES bytes. The checker measures a call as the maximum over
+ * ranks of each rank's duration, so the measured default becomes about FACTOR
+ * times slower; the mock-ups of bcast (allgatherv; scatter + allgather) never
+ * call PMPI_Bcast and keep their speed.
+ *
+ * Environment: MG_PLANT_BYTES (default 65536), MG_PLANT_FACTOR (default 3).
+ * Test-only: it is never installed. The MPI functions it needs are looked up
+ * at run time, so the library has no undefined MPI symbol and can be
+ * preloaded into any process of a launch.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
+typedef int (*type_size_fn)(MPI_Datatype, int *);
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double env_num(const char *name, double dflt) {
+  const char *v = getenv(name);
+  char *end;
+  double x = v ? strtod(v, &end) : dflt;
+  return v && (end == v || *end) ? dflt : x;
+}
+
+__attribute__((visibility("default"))) int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
+                                                      MPI_Comm comm) {
+  static bcast_fn real;
+  static type_size_fn type_size;
+  static double bytes_from, factor;
+  if (!real) {
+    real = (bcast_fn)dlsym(RTLD_NEXT, "PMPI_Bcast");
+    type_size = (type_size_fn)dlsym(RTLD_NEXT, "PMPI_Type_size");
+    bytes_from = env_num("MG_PLANT_BYTES", 65536);
+    factor = env_num("MG_PLANT_FACTOR", 3);
+    if (!real || !type_size) {
+      fprintf(stderr, "plant: PMPI_Bcast or PMPI_Type_size not found after the plant library\n");
+      abort();
+    }
+  }
+  double t0 = now();
+  int rc = real(buf, count, type, root, comm);
+  int ts = 0;
+  if (rc == MPI_SUCCESS && type_size(type, &ts) == MPI_SUCCESS && (double)count * ts >= bytes_from) {
+    double end = t0 + factor * (now() - t0);
+    while (now() < end) {
+    }
+  }
+  return rc;
+}

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# Runs `mpiguide check` and checks the outcome (tests/check/CMakeLists.txt).
+#
+#   run_check.sh ok NP [checks...] -- [check options...]
+#       under mpiexec with -o $MG_WORKDIR/out: exit 0, the four result files, no temporary
+#       files, and `check --from out` (offline, no mpiexec) gives the same verdicts.csv. Checks:
+#         --min-verdicts N     at least N verdicts with status ok
+#         --aa MAXRAW MAXHOLM  A/A control: at most MAXRAW default-vs-default violations without
+#                              Holm (re-analysed with --no-holm), at most MAXHOLM in the run (Holm)
+#         --planted FROM       bcast: a violation at every size >= FROM, none below
+#         --stdout REGEX       rank 0's output matches (grep -E)
+#   run_check.sh fail NP REGEX -- [options...]       under mpiexec: non-zero exit on every rank,
+#       stderr matches REGEX, nothing left in $MG_WORKDIR (a created output directory removed);
+#       NP 0: started without mpiexec (a singleton MPI process: option checks, quicker)
+#   run_check.sh offline-fail REGEX -- [options...]  the same without mpiexec (--from)
+#   run_check.sh keep NP REGEX -- [options...]       $MG_WORKDIR/out already holds results:
+#       the run must fail with REGEX and leave them byte for byte unchanged (NP 0: no mpiexec)
+#
+# "@OUT" in the options stands for $MG_WORKDIR/out, "@DATA" for the fixture directory.
+# Environment: MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_CLI (mpiguide), MG_WORKDIR (emptied first),
+# MG_DATA (tests/check/data), MG_PRELOAD (a library to preload into the ranks, optional).
+set -u
+mode=$1
+shift
+work=$MG_WORKDIR
+rm -rf "$work"
+mkdir -p "$work"
+read -r -a flags <<<"${MG_MPIEXEC_FLAGS:-}"
+launch() {
+  local np=$1
+  shift
+  if [[ -n ${MG_PRELOAD:-} ]]; then
+    timeout -k 10 280 "$MG_MPIEXEC" -n "$np" "${flags[@]}" env LD_PRELOAD="$MG_PRELOAD" "$MG_CLI" check "$@"
+  else
+    timeout -k 10 280 "$MG_MPIEXEC" -n "$np" "${flags[@]}" "$MG_CLI" check "$@"
+  fi
+}
+subst() { local a; for a in "$@"; do a=${a//@OUT/$work/out}; printf '%s\n' "${a//@DATA/$MG_DATA}"; done; }
+die() { echo "run_check: $*" >&2; exit 1; }
+# column NAME of verdicts.csv rows (header found by name): prints "bytes mockup status value"
+column() {
+  awk -F, -v want="$2" '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+       {print $c["collective"], $c["bytes"], $c["mockup"], $c["status"], $c[want]}' "$1"
+}
+
+case $mode in
+ok)
+  np=$1
+  shift
+  checks=()
+  while (($#)) && [[ $1 != -- ]]; do checks+=("$1"); shift; done
+  shift
+  mapfile -t opts < <(subst "$@")
+  launch "$np" "${opts[@]}" -o "$work/out" --no-progress >"$work/stdout" 2>"$work/stderr"
+  rc=$?
+  cat "$work/stdout" "$work/stderr"
+  ((rc == 0)) || die "exit code $rc, expected 0"
+  for f in raw.csv verdicts.csv verdicts.json summary.txt; do
+    [[ -s $work/out/$f ]] || die "missing or empty: $f"
+  done
+  if find "$work/out" -name '*.partial.*' | grep -q .; then die "temporary files left"; fi
+  # the offline analysis of the saved raw data, with the run's analysis options, gives the same verdicts
+  ana=()
+  for ((i = 0; i < ${#opts[@]}; i++)); do
+    case ${opts[i]} in
+    --aa | --no-holm) ana+=("${opts[i]}") ;;
+    --alpha | --test | --level | --resamples | --noise | --seed) ana+=("${opts[i]}" "${opts[i + 1]}") ;;
+    esac
+  done
+  (cd "$work" && "$MG_CLI" check --from out -o again -q "${ana[@]}") || die "check --from out failed"
+  (cd "$work" && sed 's|^#@launch=\([^,]*\),[^,]*,|#@launch=\1,SRC,|' out/verdicts.csv >a.csv &&
+    sed 's|^#@launch=\([^,]*\),[^,]*,|#@launch=\1,SRC,|' again/verdicts.csv >b.csv && cmp -s a.csv b.csv) ||
+    die "check --from gives other verdicts than the run (diff $work/out/verdicts.csv $work/again/verdicts.csv)"
+  if command -v python3 >/dev/null; then
+    python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$work/out/verdicts.json" || die "verdicts.json is not JSON"
+  fi
+  set -- "${checks[@]}"
+  while (($#)); do
+    case $1 in
+    --min-verdicts)
+      n=$(column "$work/out/verdicts.csv" violation | awk '$4 == "ok"' | wc -l)
+      ((n >= $2)) || die "$n verdicts with status ok, expected at least $2"
+      shift 2 ;;
+    --aa)
+      holm=$(column "$work/out/verdicts.csv" violation | awk '$3 == "default_aa" && $5 == 1' | wc -l)
+      total=$(column "$work/out/verdicts.csv" violation | awk '$3 == "default_aa" && $4 == "ok"' | wc -l)
+      "$MG_CLI" check --from "$work/out" --aa --no-holm -o "$work/noholm" -q || die "re-analysis failed"
+      raw=$(column "$work/noholm/verdicts.csv" violation | awk '$3 == "default_aa" && $5 == 1' | wc -l)
+      echo "run_check: A/A control: $raw of $total flagged without Holm (at most $2 allowed), $holm with Holm (at most $3)"
+      ((total > 0)) || die "no A/A comparison (run with --aa)"
+      ((raw <= $2)) || die "A/A: $raw of $total default-vs-default comparisons flagged without Holm, more than $2"
+      ((holm <= $3)) || die "A/A: $holm flagged with Holm, more than $3"
+      shift 3 ;;
+    --planted)
+      from=$2
+      column "$work/out/verdicts.csv" violation | awk -v from="$from" '
+        $1 != "bcast" || $4 != "ok" {next}
+        {seen[$2] = 1; if ($5 == 1) v[$2]++}
+        END {bad = 0
+             for (s in seen) {
+               if (s + 0 >= from && !v[s]) {print "run_check: planted: no violation at " s " bytes"; bad = 1}
+               if (s + 0 < from && v[s]) {print "run_check: planted: " v[s] " violation(s) at " s " bytes, below the plant"; bad = 1}
+               if (s + 0 >= from) print "run_check: planted: " v[s] " violation(s) at " s " bytes (affected)"
+               else print "run_check: planted: none at " s " bytes (below the plant)"
+             }
+             exit bad}' || die "planted violation not found exactly where it was planted"
+      shift 2 ;;
+    --stdout)
+      grep -Eq -- "$2" "$work/stdout" || die "stdout does not match '$2'"
+      shift 2 ;;
+    *) die "unknown check $1" ;;
+    esac
+  done
+  ;;
+fail | offline-fail)
+  if [[ $mode == fail ]]; then np=$1; shift; fi
+  regex=$1
+  shift 2
+  mapfile -t opts < <(subst "$@")
+  if [[ $mode == fail ]] && ((np > 0)); then
+    (cd "$work" && launch "$np" "${opts[@]}" >"$work/stdout" 2>"$work/stderr")
+  else
+    (cd "$work" && timeout -k 10 120 "$MG_CLI" check "${opts[@]}" >"$work/stdout" 2>"$work/stderr")
+  fi
+  rc=$?
+  cat "$work/stdout" "$work/stderr"
+  ((rc != 0)) || die "exit code 0, expected a failure"
+  ((rc != 124 && rc != 137)) || die "timed out (a rank was left waiting)"
+  grep -Eq -- "$regex" "$work/stderr" || die "stderr does not match '$regex'"
+  left=$(find "$work" -mindepth 1 ! -name stdout ! -name stderr)
+  [[ -z $left ]] || die "left behind: $left"
+  ;;
+keep)
+  np=$1 regex=$2
+  shift 3
+  mkdir -p "$work/out"
+  for f in raw.csv verdicts.csv verdicts.json summary.txt; do echo "sentinel $f" >"$work/out/$f"; done
+  (cd "$work/out" && md5sum raw.csv verdicts.csv verdicts.json summary.txt) >"$work/sums"
+  mapfile -t opts < <(subst "$@")
+  if ((np > 0)); then
+    (cd "$work" && launch "$np" "${opts[@]}" >"$work/stdout" 2>"$work/stderr")
+  else
+    (cd "$work" && timeout -k 10 120 "$MG_CLI" check "${opts[@]}" >"$work/stdout" 2>"$work/stderr")
+  fi
+  rc=$?
+  cat "$work/stdout" "$work/stderr"
+  ((rc != 0)) || die "exit code 0, expected a failure"
+  grep -Eq -- "$regex" "$work/stderr" || die "stderr does not match '$regex'"
+  (cd "$work/out" && md5sum -c --quiet "$work/sums") || die "existing results were changed"
+  [[ $(ls "$work/out" | wc -l) == 4 ]] || die "files added to $work/out: $(ls "$work/out")"
+  ;;
+*)
+  die "unknown mode $mode"
+  ;;
+esac
+exit 0

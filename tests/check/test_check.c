@@ -1,0 +1,574 @@
+/*
+ * Unit tests of src/check/ (no MPI launch): the readers on the fixtures of
+ * tests/check/data/ (written by make_fixtures.py) and on defective files
+ * written here, the verdicts against values computed by hand, Holm over the
+ * run, the A/A split, the per-launch rule, the grouped comparer's choice,
+ * the summary counts and the consistency score.
+ *
+ * Hand computations used below (no ties unless said):
+ *  - Mann-Whitney U = #{(a, b): a > b}. When every default value is above
+ *    every mock-up value, U = na nb and the exact one-sided p is
+ *    1 / C(na + nb, na): only one of the C(N, na) equally likely assignments
+ *    of the pooled ranks reaches it. C(20,10) = 184756, C(7,3) = 35,
+ *    C(10,5) = 252.
+ *  - U = 0 gives p = P(U >= 0) = 1.
+ *  - Holm: with k p-values sorted ascending, adj(i) = max_{j<=i} (k - j + 1) p(j).
+ *  - P(U >= 55) for 10 vs 10 without ties = 68301/184756 = 0.369682...: the
+ *    Mann-Whitney recurrence f(m,n,u) = f(m-1,n,u-n) + f(m,n-1,u) summed in
+ *    exact integers (make_fixtures.py's comment; any table of the U
+ *    distribution for m = n = 10 gives the same).
+ *  - P(U >= 6) for 3 vs 3 = 7/20: the 20 subsets have U = 0..9 with counts
+ *    1,1,2,3,3,3,3,2,1,1.
+ *
+ * Usage: test_check DATA_DIR [group]; CTest runs one test per group.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check/check.h"
+
+static int failures;
+static const char *data_dir;
+static char tmp_dir[256];
+
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      failures++;                                                              \
+    }                                                                          \
+  } while (0)
+
+#define CHECK_NEAR(x, want, tol)                                                          \
+  do {                                                                                    \
+    double x_ = (x), w_ = (want);                                                         \
+    if (!(fabs(x_ - w_) <= (tol)*fmax(1, fabs(w_)))) {                                    \
+      fprintf(stderr, "%s:%d: %s = %.12g, want %.12g\n", __FILE__, __LINE__, #x, x_, w_); \
+      failures++;                                                                         \
+    }                                                                                     \
+  } while (0)
+
+#define CHECK_STR(hay, needle)                                                                     \
+  do {                                                                                             \
+    if (!strstr((hay), (needle))) {                                                                \
+      fprintf(stderr, "%s:%d: '%s' does not contain '%s'\n", __FILE__, __LINE__, (hay), (needle)); \
+      failures++;                                                                                  \
+    }                                                                                              \
+  } while (0)
+
+static const char *path_of(const char *rel) {
+  static char buf[8][1024];
+  static int k;
+  k = (k + 1) % 8;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", data_dir, rel);
+  return buf[k];
+}
+
+static const mg_ck_verdict *find_v(const mg_ck_result *r, const char *coll, size_t bytes, const char *alg) {
+  for (int i = 0; i < r->n; i++)
+    if (!strcmp(mg_colls[r->v[i].coll].name, coll) && r->v[i].bytes == bytes && !strcmp(r->v[i].alg, alg))
+      return &r->v[i];
+  fprintf(stderr, "verdict %s %zu %s not found\n", coll, bytes, alg);
+  failures++;
+  static mg_ck_verdict none;
+  return &none;
+}
+
+static int load(mg_ck_data *d, const char *const *src, int n, char *err) {
+  mg_ck_data_init(d);
+  for (int i = 0; i < n; i++)
+    if (mg_ck_read(d, src[i], err, MG_CK_ERR)) return -1;
+  return mg_ck_data_check(d, err, MG_CK_ERR);
+}
+
+/* ---------- the fixture "small" ---------- */
+
+static void test_read(void) {
+  mg_ck_data d;
+  char err[MG_CK_ERR];
+  const char *src[] = {path_of("small")};
+  CHECK(load(&d, src, 1, err) == 0);
+  CHECK(d.nlaunches == 1);
+  CHECK(!strcmp(d.launches[0].id, "L1"));
+  CHECK_NEAR(d.launches[0].sync_cost, 2e-6, 1e-12);
+  CHECK(d.launches[0].nprocs == 4);
+  CHECK(!strcmp(d.launches[0].mpi_name, "TestMPI"));
+  /* warm-up rows (one per 1K series) and the invalid 999 us row are not data */
+  CHECK(d.warmup == 3);
+  CHECK(d.invalid == 1);
+  const mg_ck_series *s = mg_ck_find(&d, MG_BCAST, "default", 1024, 0);
+  CHECK(s && s->n == 10 && s->rows == 11);
+  if (s) {
+    double mx = 0;
+    for (long i = 0; i < s->n; i++) mx = fmax(mx, s->rt[i]);
+    CHECK_NEAR(mx, 19e-6, 1e-9);
+    CHECK(s->round[0] == 1); /* round 0 was the warm-up */
+  }
+  CHECK(d.nnotes == 1 && d.notes[0].bytes == 65536);
+  mg_ck_data_free(&d);
+}
+
+static void test_verdicts(void) {
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  const char *src[] = {path_of("small")};
+  CHECK(load(&d, src, 1, err) == 0);
+  mg_ck_opts_default(&o);
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  CHECK(r.n == 5);
+  CHECK(r.family == 4); /* the skipped mock-up is no comparison */
+  /* order: allreduce before bcast (registry), sizes ascending, mock-ups in registry order */
+  CHECK(r.v[0].coll == MG_ALLREDUCE && r.v[1].coll == MG_BCAST && r.v[1].bytes == 1024);
+  CHECK(!strcmp(r.v[1].alg, "bcast_as_allgatherv") && !strcmp(r.v[2].alg, "bcast_as_scatter_allgather"));
+
+  const mg_ck_verdict *v = find_v(&r, "bcast", 1024, "bcast_as_allgatherv");
+  CHECK(v->status == MG_CKV_OK && v->n_def == 10 && v->n_mock == 10);
+  CHECK_NEAR(v->stat, 100, 0);
+  CHECK_NEAR(v->p, 1.0 / 184756, 1e-9);
+  CHECK_NEAR(v->p_adj, 4.0 / 184756, 1e-9); /* smallest of 4: x 4 */
+  CHECK_NEAR(v->med_def, 14.5e-6, 1e-12);   /* 10..19 us */
+  CHECK_NEAR(v->med_mock, 3.25e-6, 1e-12);  /* 1.0..5.5 us by 0.5 */
+  CHECK_NEAR(v->slowdown, 14.5 / 3.25, 1e-9);
+  CHECK(v->lo <= v->slowdown && v->slowdown <= v->hi);
+  CHECK(v->significant && v->violation && !v->noise);
+  CHECK(!strcmp(v->guideline, "GL9"));
+
+  v = find_v(&r, "bcast", 1024, "bcast_as_scatter_allgather");
+  CHECK_NEAR(v->stat, 0, 0);
+  CHECK_NEAR(v->p, 1, 1e-12);
+  CHECK(!v->violation);
+
+  v = find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast");
+  CHECK_NEAR(v->stat, 12, 0);
+  CHECK_NEAR(v->p, 1.0 / 35, 1e-9);
+  CHECK_NEAR(v->p_adj, 3.0 / 35, 1e-9); /* second smallest of 4: x 3 */
+  CHECK(!v->significant && !v->violation);
+  CHECK_NEAR(v->slowdown, 6.0 / 2.5, 1e-9);
+
+  v = find_v(&r, "bcast", 65536, "bcast_as_allgatherv");
+  CHECK_NEAR(v->stat, 55, 0);
+  CHECK_NEAR(v->p, 68301.0 / 184756, 1e-9);
+  CHECK_NEAR(v->p_adj, 2 * 68301.0 / 184756, 1e-9);
+  CHECK(v->noise); /* medians 104.5 and 104 us: 0.5 us < 2 us */
+  CHECK(!v->violation);
+
+  v = find_v(&r, "bcast", 65536, "bcast_as_scatter_allgather");
+  CHECK(v->status == MG_CKV_SKIPPED);
+  CHECK_STR(v->note, "not applicable: test fixture");
+
+  mg_ck_summary s;
+  mg_ck_summarize(&r, &s);
+  CHECK(s.total.comparisons == 4 && s.total.brave == 1 && s.total.cautious == 1);
+  CHECK(s.total.cells == 3 && s.total.cells_violated == 1 && s.skipped == 1);
+  /* score: cells allreduce 8 (1), bcast 1K (1 / 4.4615...), bcast 64K (1) */
+  CHECK_NEAR(s.score, 100 * (2 + 3.25 / 14.5) / 3, 1e-9);
+  mg_ck_result_free(&r);
+
+  /* without Holm the allreduce comparison is significant: p = 1/35 < 0.05 */
+  o.holm = 0;
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  v = find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast");
+  CHECK(v->p_adj == v->p && v->violation);
+  mg_ck_summarize(&r, &s);
+  CHECK(s.total.brave == 2);
+  mg_ck_result_free(&r);
+
+  /* Welch on allreduce: diff 3.5 us, se^2 = 1/3 + (5/3)/4 = 0.75 us^2, t = 3.5 / sqrt(0.75) */
+  mg_ck_opts_default(&o);
+  o.test = MG_CK_WELCH;
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  v = find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast");
+  CHECK_NEAR(v->stat, 3.5 / sqrt(0.75), 1e-9);
+  CHECK(!strcmp(v->method, "welch"));
+  mg_ck_result_free(&r);
+
+  /* a larger alpha, and a given noise threshold */
+  mg_ck_opts_default(&o);
+  o.alpha = 0.1;
+  o.noise = 0.1e-6;
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  CHECK(find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast")->violation); /* 3/35 < 0.1 */
+  CHECK(!find_v(&r, "bcast", 65536, "bcast_as_allgatherv")->noise);          /* 0.5 us > 0.1 us */
+  mg_ck_result_free(&r);
+
+  o.alpha = 0;
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) != 0);
+  mg_ck_data_free(&d);
+}
+
+static void test_aa(void) {
+  mg_ck_data d;
+  mg_ck_result r, r0;
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  const char *src[] = {path_of("small")};
+  CHECK(load(&d, src, 1, err) == 0);
+  mg_ck_opts_default(&o);
+  CHECK(mg_ck_analyze(&d, &o, &r0, err, sizeof err) == 0);
+  o.aa = 1;
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  CHECK(r.n == 8 && r.family == 4 && r.aa_family == 3);
+  /* bcast 1K default: rounds 1..10 hold 10..19 us; even rounds 11,13,15,17,19, odd 10,12,...,18 */
+  const mg_ck_verdict *v = find_v(&r, "bcast", 1024, MG_CK_AA_NAME);
+  CHECK(v->aa && v->n_def == 5 && v->n_mock == 5);
+  CHECK_NEAR(v->med_def, 15e-6, 1e-12);
+  CHECK_NEAR(v->med_mock, 14e-6, 1e-12);
+  CHECK(!strcmp(v->guideline, "A/A"));
+  /* the control is its own Holm family: the real verdicts do not change */
+  for (int i = 0; i < r0.n; i++) {
+    const mg_ck_verdict *a = &r0.v[i], *b = find_v(&r, mg_colls[a->coll].name, a->bytes, a->alg);
+    CHECK(a->p_adj == b->p_adj || (isnan(a->p_adj) && isnan(b->p_adj)));
+    CHECK(a->violation == b->violation);
+  }
+  mg_ck_summary s;
+  mg_ck_summarize(&r, &s);
+  CHECK(s.aa == 3 && s.total.comparisons == 4);
+  mg_ck_result_free(&r);
+  mg_ck_result_free(&r0);
+  mg_ck_data_free(&d);
+}
+
+/* ---------- several launches ---------- */
+
+static void test_launches(void) {
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  const char *src[] = {path_of("launches/a"), path_of("launches/b")};
+  CHECK(load(&d, src, 2, err) == 0);
+  CHECK(d.nlaunches == 2);
+  mg_ck_opts_default(&o);
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  /* GL5: slower in launch a (medians 24.5 vs 14.5), faster in b (14.5 vs 15): pooled
+   * U = 100 + 45 + 100 + 50 (ties count 1/2) = 295 of 400, significant, but no violation */
+  const mg_ck_verdict *v = find_v(&r, "allreduce", 1024, "allreduce_as_reduce_bcast");
+  CHECK_NEAR(v->stat, 295, 0);
+  CHECK(v->significant && v->launches == 2 && v->launches_slower == 1 && !v->violation);
+  char fl[8];
+  CHECK(!strcmp(mg_ck_flags(v, fl), "L"));
+  v = find_v(&r, "allreduce", 1024, "allreduce_as_reducescatterblock_allgather");
+  CHECK(v->violation && v->launches_slower == 2);
+  mg_ck_result_free(&r);
+  /* the same launch twice is refused, and the failed source leaves nothing behind */
+  CHECK(mg_ck_read(&d, path_of("launches/a"), err, sizeof err) != 0);
+  CHECK_STR(err, "already read");
+  CHECK(d.nlaunches == 2);
+  mg_ck_data_free(&d);
+}
+
+/* ---------- ReproMPI files ---------- */
+
+static void test_repro(void) {
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  const char *src[] = {path_of("repro")};
+  CHECK(load(&d, src, 1, err) == 0);
+  CHECK(d.nlaunches == 1 && d.launches[0].repro && d.launches[0].nprocs == 2);
+  /* data_MPI_Bcast_MPI_Bcast.dat: the MPI name as variant means the default */
+  CHECK(mg_ck_find(&d, MG_BCAST, "default", 8, 0) != NULL);
+  CHECK(mg_ck_find(&d, MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_allreduce", 16, 0) != NULL);
+  mg_ck_opts_default(&o);
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  CHECK(r.n == 3);
+  const mg_ck_verdict *v = find_v(&r, "reduce_scatter_block", 16, "reduce_scatter_block_as_allreduce");
+  CHECK_NEAR(v->p, 1.0 / 252, 1e-9);
+  CHECK_NEAR(v->p_adj, 3.0 / 252, 1e-9);
+  CHECK(v->violation);
+  v = find_v(&r, "bcast", 8, "bcast_as_allgatherv");
+  CHECK_NEAR(v->stat, 6, 0);
+  CHECK_NEAR(v->p, 7.0 / 20, 1e-9);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
+/* ---------- files written here ---------- */
+
+static const char *write_file(const char *name, const char *text) {
+  static char path[8][512];
+  static int k;
+  k = (k + 1) % 8;
+  snprintf(path[k], sizeof path[k], "%s/%s", tmp_dir, name);
+  char *slash = strrchr(path[k], '/');
+  *slash = '\0';
+  mkdir(path[k], 0777);
+  *slash = '/';
+  FILE *f = fopen(path[k], "w");
+  fputs(text, f);
+  fclose(f);
+  return path[k];
+}
+
+#define HEAD "collective,algorithm,bytes,count,datatype,nprocs,launch,round,rep,warmup,runtime_sec,valid\n"
+
+static void row(char *buf, size_t len, const char *alg, double us, int round) {
+  size_t u = strlen(buf);
+  snprintf(buf + u, len - u, "bcast,%s,1024,1024,MPI_BYTE,2,G,%d,%d,0,%.9f,1\n", alg, round, round,
+           us * 1e-6);
+}
+
+static void test_grouped(void) {
+  /* default 10..19 us. A: one value, 5 us: the fastest median, but n = 1 gives p = 1/11 > 0.05.
+   * B: 8.0..8.9 us, C: 9.0..9.9 us: both below every default value (p = 1/184756 each).
+   * The grouped comparer must name B (the fastest *violating* mock-up) with B's own numbers. */
+  static char csv[16384];
+  strcpy(csv, "#@sync_cost_sec=1e-7\n" HEAD);
+  for (int i = 0; i < 10; i++) row(csv, sizeof csv, "default", 10 + i, i);
+  row(csv, sizeof csv, "mockA", 5, 0);
+  for (int i = 0; i < 10; i++) row(csv, sizeof csv, "mockB", 8 + 0.1 * i, i);
+  for (int i = 0; i < 10; i++) row(csv, sizeof csv, "mockC", 9 + 0.1 * i, i);
+  const char *p = write_file("grouped/raw.csv", csv);
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  mg_ck_data_init(&d);
+  CHECK(mg_ck_read(&d, p, err, sizeof err) == 0);
+  mg_ck_opts_default(&o);
+  o.holm = 0;
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  CHECK(!find_v(&r, "bcast", 1024, "mockA")->violation);
+  CHECK_NEAR(find_v(&r, "bcast", 1024, "mockA")->p, 1.0 / 11, 1e-9);
+  CHECK(find_v(&r, "bcast", 1024, "mockB")->violation && find_v(&r, "bcast", 1024, "mockC")->violation);
+  /* unknown mock-up names sort alphabetically after the registry's */
+  CHECK(!strcmp(r.v[0].alg, "mockA") && !strcmp(r.v[2].alg, "mockC"));
+  char out[8192] = "";
+  FILE *f = fmemopen(out, sizeof out - 1, "w");
+  CHECK(mg_ck_print_comparer(f, MG_CKC_GROUPED, MG_CK_CSV, 0, &d, &r) == 0);
+  fclose(f);
+  CHECK_STR(out, "bcast,1024,10,1.45e-05,mockB,8.45e-06,");
+  CHECK(!strstr(out, "mockA") && !strstr(out, "mockC"));
+  mg_ck_summary s;
+  mg_ck_summarize(&r, &s);
+  CHECK_NEAR(s.score, 100 * 8.45 / 14.5, 1e-9);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
+static void test_direction(void) {
+  /* A significant rank test whose medians point the other way is no violation. Default: 24
+   * values 10.00..10.23 us and 16 values 100..115 us (median 10.x); mock-up: 18 values 1.0..1.17
+   * and 22 values 10.50..10.71 (median 10.5x). U = 24 x 18 + 16 x 40 = 1072 of 1600, well above
+   * 800 (p about 0.004), but median(default) < median(mock-up). */
+  static char csv[16384];
+  strcpy(csv, HEAD);
+  for (int i = 0; i < 40; i++) row(csv, sizeof csv, "default", i < 24 ? 10 + 0.01 * i : 100 + (i - 24), i);
+  for (int i = 0; i < 40; i++)
+    row(csv, sizeof csv, "mockD", i < 18 ? 1 + 0.01 * i : 10.5 + 0.01 * (i - 18), i);
+  const char *p = write_file("direction/raw.csv", csv);
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR], fl[8];
+  mg_ck_data_init(&d);
+  CHECK(mg_ck_read(&d, p, err, sizeof err) == 0);
+  mg_ck_opts_default(&o);
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  const mg_ck_verdict *v = find_v(&r, "bcast", 1024, "mockD");
+  CHECK_NEAR(v->stat, 1072, 0);
+  CHECK(v->significant && v->slowdown < 1 && v->launches == 1 && v->launches_slower == 0);
+  CHECK(!v->violation && !strcmp(mg_ck_flags(v, fl), "L"));
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
+/* One defective file: reading fails, the message holds `want`, d is unchanged. */
+static void bad(const char *name, const char *text, const char *want) {
+  const char *p = text ? write_file(name, text) : name;
+  mg_ck_data d;
+  char err[MG_CK_ERR] = "";
+  mg_ck_data_init(&d);
+  int rc = mg_ck_read(&d, p, err, sizeof err);
+  if (rc == 0) {
+    fprintf(stderr, "%s: read without error, expected '%s'\n", name, want);
+    failures++;
+  } else {
+    CHECK_STR(err, want);
+    CHECK(d.nlaunches == 0 && d.nseries == 0);
+  }
+  mg_ck_data_free(&d);
+}
+
+static void test_bad(void) {
+  char p[600];
+  bad("/nonexistent/mpiguide-check", NULL, "/nonexistent/mpiguide-check: No such file or directory");
+  bad("empty/raw.csv", "", "empty/raw.csv: the file is empty");
+  bad("meta_only/raw.csv", "#@launch=x\n", "meta_only/raw.csv:1: no header line and no data");
+  bad("no_rows/raw.csv", HEAD, "no data rows");
+  bad("foreign.csv", "name,value\nx,1\n", "foreign.csv:1: not an mpiguide raw CSV");
+  bad("missing_col.csv",
+      "collective,algorithm,bytes,count,datatype,nprocs,launch,round,rep,warmup,runtime_sec\n",
+      "missing_col.csv:1: the header lacks the column 'valid'");
+  bad("unknown_coll.csv",
+      HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.000001,1\n"
+           "allreduc,default,8,8,MPI_BYTE,2,G,0,0,0,0.000001,1\n",
+      "unknown_coll.csv:3: unknown collective 'allreduc'");
+  bad("fields.csv", HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.000001\n",
+      "fields.csv:2: 11 fields, the header has 12");
+  bad("number.csv", HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,1e-6x,1\n",
+      "number.csv:2: column runtime_sec: '1e-6x'");
+  bad("negative.csv", HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,-0.1,1\n",
+      "negative.csv:2: column runtime_sec");
+  bad("bytes.csv", HEAD "bcast,default,0,8,MPI_BYTE,2,G,0,0,0,0.1,1\n", "bytes.csv:2: column bytes: '0'");
+  bad("flag.csv", HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,2,0.1,1\n",
+      "flag.csv:2: column warmup: '2' is not 0 or 1");
+  /* truncated: in the middle of a line, at a line boundary (#@check_rows, #@stop) */
+  bad("cut.csv", HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.000001,1\nbcast,default,8,8,MPI_BY",
+      "cut.csv:3: the last line has no line break");
+  bad("rows.csv", "#@check_rows=3\n" HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.000001,1\n",
+      "rows.csv:3: the file ends early (truncated?): 1 data rows, its #@check_rows says 3");
+  bad("stop.csv",
+      "#@launch=G\n#@stop=bcast,default,8,rse,5\n" HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.000001,1\n",
+      "stop.csv:4: the file ends early (truncated?): bcast default at 8 bytes has 1 measurement rows, its "
+      "#@stop "
+      "line (line 2) says 5");
+  bad("aa.csv", HEAD "bcast,default_aa,8,8,MPI_BYTE,2,G,0,0,0,0.1,1\n", "reserved for the A/A control");
+  bad("nprocs.csv",
+      HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.1,1\nbcast,default,8,8,MPI_BYTE,3,G,1,1,0,0.1,1\n",
+      "nprocs.csv:3: nprocs 3, but launch 'G' has 2 processes");
+  /* a directory without data; raw.csv that cannot be read */
+  snprintf(p, sizeof p, "%s/emptydir", tmp_dir);
+  mkdir(p, 0777);
+  bad(p, NULL, "no raw data: neither raw.csv nor ReproMPI files");
+  snprintf(p, sizeof p, "%s/dir_raw/raw.csv", tmp_dir);
+  write_file("dir_raw/x", "");
+  mkdir(p, 0777);
+  snprintf(p, sizeof p, "%s/dir_raw", tmp_dir);
+  bad(p, NULL, "dir_raw/raw.csv: read error");
+  /* ReproMPI files */
+  bad("rp1/data_MPI_Frob_default.dat", "test nrep msize runtime_sec\n",
+      "unknown collective in the file name");
+  bad("rp2/data_MPI_Bcast_default.dat", "test nrep msize\nMPI_Bcast 0 8\n",
+      "data_MPI_Bcast_default.dat:1: the header lacks the column 'runtime_sec'");
+  bad("rp3/data_MPI_Bcast_default.dat", "test nrep msize runtime_sec\nMPI_Bcast 0 8\n",
+      "data_MPI_Bcast_default.dat:2: 3 fields, the header has 4");
+  bad("rp4/data_MPI_Bcast_default.dat", "test nrep msize runtime_sec\nMPI_Bcast 0 8 0.1\nMPI_Bcast 1 8 0.",
+      "data_MPI_Bcast_default.dat:3: the last line has no line break");
+
+  /* launches of different process counts do not merge */
+  mg_ck_data d;
+  char err[MG_CK_ERR];
+  mg_ck_data_init(&d);
+  CHECK(mg_ck_read(
+            &d,
+            write_file("np2/raw.csv", "#@launch=P2\n" HEAD "bcast,default,8,8,MPI_BYTE,2,P2,0,0,0,0.1,1\n"),
+            err, sizeof err) == 0);
+  CHECK(mg_ck_read(
+            &d,
+            write_file("np3/raw.csv", "#@launch=P3\n" HEAD "bcast,default,8,8,MPI_BYTE,3,P3,0,0,0,0.1,1\n"),
+            err, sizeof err) == 0);
+  CHECK(mg_ck_data_check(&d, err, sizeof err) != 0);
+  CHECK_STR(err, "on 2 processes, launch 'P3'");
+  mg_ck_data_free(&d);
+}
+
+/* ---------- A/A on synthetic null data ---------- */
+
+static uint64_t rng_state = 88172645463325252ull;
+static double unif(void) { /* xorshift64: a fixed, documented sequence */
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 7;
+  rng_state ^= rng_state << 17;
+  return (double)(rng_state >> 11) / 9007199254740992.0;
+}
+
+static void test_aa_null(void) {
+  /* 40 cells; default and mock-up from the same skewed distribution (10 us + an exponential
+   * tail), 60 measurements each. Every comparison and every A/A control is a true null:
+   * without Holm about alpha = 5 % may be flagged; with this fixed sequence the counts are
+   * what they are, the bound below (10 of 40, P = 0.0003 under Binomial(40, 0.05)) is what
+   * the check guarantees in distribution. */
+  size_t cap = 40 * 120 * 80 + 200;
+  char *csv = malloc(cap);
+  strcpy(csv, "#@sync_cost_sec=1e-9\n" HEAD);
+  size_t u = strlen(csv);
+  for (int c = 0; c < 40; c++)
+    for (int r = 0; r < 60; r++)
+      for (int a = 0; a < 2; a++) {
+        double us = 10 - 3 * log(1 - unif());
+        u += (size_t)snprintf(csv + u, cap - u, "bcast,%s,%d,%d,MPI_BYTE,2,N,%d,%d,0,%.9f,1\n",
+                              a ? "bcast_as_allgatherv" : "default", 8 * (c + 1), 8 * (c + 1), r, r,
+                              us * 1e-6);
+      }
+  const char *p = write_file("null/raw.csv", csv);
+  free(csv);
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  mg_ck_data_init(&d);
+  CHECK(mg_ck_read(&d, p, err, sizeof err) == 0);
+  mg_ck_opts_default(&o);
+  o.aa = 1;
+  o.holm = 0;
+  o.resamples = 200;
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  mg_ck_summary s;
+  mg_ck_summarize(&r, &s);
+  printf("null data, no Holm: %d of %d comparisons, %d of %d A/A controls flagged\n", s.total.brave,
+         s.total.comparisons, s.aa_flagged, s.aa);
+  CHECK(s.aa == 40 && s.total.comparisons == 40);
+  CHECK(s.aa_flagged <= 10 && s.total.brave <= 10);
+  mg_ck_result_free(&r);
+  o.holm = 1;
+  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  mg_ck_summarize(&r, &s);
+  printf("null data, Holm: %d comparisons, %d A/A controls flagged\n", s.total.brave, s.aa_flagged);
+  CHECK(s.aa_flagged <= 1 && s.total.brave <= 1);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
+/* ---------- names and labels ---------- */
+
+static void test_names(void) {
+  char b[128];
+  CHECK(!strcmp(mg_ck_label(MG_ALLREDUCE, "allreduce_as_reduce_bcast", 0, b, sizeof b), "GL5 reduce_bcast"));
+  CHECK(!strcmp(mg_ck_label(MG_ALLREDUCE, "allreduce_as_reduce_bcast", 1, b, sizeof b), "GL5"));
+  CHECK(!strcmp(mg_ck_label(MG_BCAST, "custom_thing", 0, b, sizeof b), "custom_thing"));
+  CHECK(mg_ck_comparer_find("grouped_violation") == MG_CKC_GROUPED);
+  CHECK(mg_ck_comparer_find("abs") == MG_CKC_ABS);
+  CHECK(mg_ck_comparer_find("nope") < 0);
+  CHECK(mg_ck_test_find("welch") == MG_CK_WELCH && mg_ck_test_find("t") < 0);
+}
+
+static const struct {
+  const char *name;
+  void (*fn)(void);
+} groups[] = {{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
+              {"launches", test_launches},   {"repro", test_repro},       {"grouped", test_grouped},
+              {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
+              {"names", test_names}};
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    fprintf(stderr, "usage: test_check DATA_DIR [group]\n");
+    return 2;
+  }
+  data_dir = argv[1];
+  snprintf(tmp_dir, sizeof tmp_dir, "/tmp/mg_test_check.XXXXXX");
+  if (!mkdtemp(tmp_dir)) return 2;
+  int ran = 0;
+  for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+    if (argc < 3 || !strcmp(argv[2], groups[i].name)) {
+      groups[i].fn();
+      ran++;
+    }
+  char cmd[512];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp_dir);
+  if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmp_dir);
+  if (!ran) {
+    fprintf(stderr, "unknown group '%s'\n", argv[2]);
+    return 2;
+  }
+  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
+  return failures ? 1 : 0;
+}
