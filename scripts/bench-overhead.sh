@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Pass-through cost of libmpiguide: benchmarks/overhead.c (one-element MPI_Allreduce on
 # MPI_COMM_SELF, a million calls) without the library, with it preloaded and nothing set
-# (pure pass-through), and in force mode for another collective (MPIGUIDE_ALG=bcast=...),
-# so every MPI_Allreduce takes the dispatch path (describe, select, run default, count).
+# (pure pass-through), in force mode for another collective (MPIGUIDE_ALG=bcast=...,
+# so every MPI_Allreduce takes the dispatch path), and in tuned mode (MPIGUIDE_PROFILE)
+# with a 64-range profile that never fires and with one that fires.
 # Variants run interleaved, ROUNDS times (default 7); the medians are reported.
 # Usage: scripts/bench-overhead.sh [openmpi|mpich] [calls]
 set -euo pipefail
@@ -16,12 +17,25 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 lib=$PWD/$b/libmpiguide.so
 run() { env "$@" "$b/overhead" "$calls" | awk '{print $1}'; }
 
+# Tuned mode: a profile of 64 allreduce ranges for one process that never covers the
+# benchmark's 8 bytes (every call does the lookup and runs the default), and one whose
+# rule fires (every call runs allreduce_as_reduce_bcast: the mock-up's own cost counts).
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+{
+  echo "mpiguide-profile 1"
+  for ((i = 1; i <= 64; i++)); do echo "allreduce np=1 $((16 * i))-$((16 * i + 7)) allreduce_as_reduce_bcast"; done
+} >"$tmp/miss.prof"
+printf 'mpiguide-profile 1\nallreduce np=1 8 allreduce_as_reduce_bcast\n' >"$tmp/fire.prof"
+
 declare -A res
-names=(none passthrough dispatch)
+names=(none passthrough dispatch tuned-miss tuned-fire)
 for ((r = 0; r < rounds; r++)); do
   res[none]+="$(run) "
   res[passthrough]+="$(run LD_PRELOAD="$lib") "
   res[dispatch]+="$(run LD_PRELOAD="$lib" MPIGUIDE_ALG=bcast=bcast_as_allgatherv) "
+  res[tuned-miss]+="$(run LD_PRELOAD="$lib" MPIGUIDE_PROFILE="$tmp/miss.prof") "
+  res[tuned-fire]+="$(run LD_PRELOAD="$lib" MPIGUIDE_PROFILE="$tmp/fire.prof") "
 done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 base=$(median <<<"${res[none]}")

@@ -351,6 +351,22 @@ static const char *has_results(const char *dir, int from) {
 }
 
 /* Rank 0 (or the offline run): make sure DIR can take the results. */
+/* mkdir -p: create dir and any missing parents. 0, or -1 with errno. */
+static int mkdir_parents(const char *dir) {
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  for (char *p = path + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) return -1;
+    *p = '/';
+  }
+  return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
 static int prepare_out(state *S, const char *dir, int from) {
   struct stat st;
   if (!*dir) return FAIL("--out: empty path");
@@ -366,7 +382,7 @@ static int prepare_out(state *S, const char *dir, int from) {
     return 0;
   }
   if (errno != ENOENT) return FAIL("--out: '%s': %s", dir, strerror(errno));
-  if (mkdir(dir, 0777) != 0) return FAIL("--out: cannot create the directory '%s': %s", dir, strerror(errno));
+  if (mkdir_parents(dir) != 0) return FAIL("--out: cannot create the directory '%s': %s", dir, strerror(errno));
   S->created_out = 1;
   return 0;
 }

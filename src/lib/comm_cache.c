@@ -27,7 +27,10 @@ static struct {
   atomic_uint gen; /* bumped whenever an entry is dropped */
 } cache = {.keyval = MPI_KEYVAL_INVALID, .lock = PTHREAD_MUTEX_INITIALIZER};
 
-static _Thread_local struct {
+/* initial-exec: a plain offset from the thread pointer instead of a
+ * __tls_get_addr call per access; libmpiguide is linked or preloaded at start,
+ * never dlopen()ed late, so the static TLS model is available. */
+static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
   MPI_Comm comm;
   const mg_comm_entry *e;
   unsigned gen;
