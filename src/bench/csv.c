@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "bench/csv.h"
+#include "util/text.h"
 
 #define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
@@ -97,19 +98,6 @@ void mg_meta(FILE *f, const char *key, const char *fmt, ...) {
     }
   }
   fputc('\n', f);
-}
-
-void mg_csv_str(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\r\n")) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
 }
 
 const char mg_raw_columns[] =

@@ -35,8 +35,8 @@ void mg_outfile_discard(mg_outfile *o);
 /* "#@key=value\n"; line breaks in the value become "; ", so one key is one line. */
 void mg_meta(FILE *f, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* One CSV field, quoted (RFC 4180) when it holds a comma, quote or line break. */
-void mg_csv_str(FILE *f, const char *s);
+/* CSV fields: mg_csv_str() of util/text.h. */
+#include "util/text.h"
 
 typedef struct mg_raw_row {
   const char *coll, *alg, *dtype, *launch;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "bench/sizes.h"
+#include "util/text.h"
 #include "check/check.h"
 #include "stats/stats.h"
 
@@ -248,24 +249,6 @@ static const char *verdict_word(const mg_ck_verdict *v) {
 
 /* ---------- output ---------- */
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      fprintf(f, "\\%c", ch);
-    else if (ch == '\n')
-      fputs("\\n", f);
-    else if (ch == '\t')
-      fputs("\\t", f);
-    else if (ch < 0x20)
-      fprintf(f, "\\u%04x", ch);
-    else
-      fputc(ch, f);
-  }
-  fputc('"', f);
-}
-
 static void json_num(FILE *f, const char *s) {
   if (!*s || !strcmp(s, "nan"))
     fputs("null", f);
@@ -275,19 +258,6 @@ static void json_num(FILE *f, const char *s) {
     fputs("-1e999", f);
   else
     fputs(s, f);
-}
-
-static void csv_field(FILE *f, const char *s) {
-  if (!strpbrk(s, ",\"\r\n")) {
-    fputs(s, f);
-    return;
-  }
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', f);
-    fputc(*s, f);
-  }
-  fputc('"', f);
 }
 
 static void print_legend(FILE *f, const table *t) {
@@ -320,7 +290,7 @@ static void print_table(FILE *f, const table *t, mg_ck_format fmt, int merge, co
       for (int c = 0; c < t->ncols; c++)
         if (t->col[c].where & K_DATA) {
           if (!first) fputc(',', f);
-          csv_field(f, dget(t, r, c));
+          mg_csv_str(f, dget(t, r, c));
           first = 0;
         }
       fputc('\n', f);
@@ -329,7 +299,7 @@ static void print_table(FILE *f, const table *t, mg_ck_format fmt, int merge, co
   }
   if (fmt == MG_CK_JSON) {
     fprintf(f, "{\"comparer\": ");
-    json_str(f, name);
+    mg_json_str(f, name);
     fprintf(f, ", \"rows\": [");
     for (int r = 0; r < t->nrows; r++) {
       fprintf(f, "%s\n  {", r ? "," : "");
@@ -340,7 +310,7 @@ static void print_table(FILE *f, const table *t, mg_ck_format fmt, int merge, co
           if (t->col[c].type == T_NUM)
             json_num(f, dget(t, r, c));
           else
-            json_str(f, dget(t, r, c));
+            mg_json_str(f, dget(t, r, c));
           first = 0;
         }
       fputc('}', f);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "bench/csv.h"
+#include "util/text.h"
 #include "check/check.h"
 #include "mpiguide.h"
 
@@ -36,24 +37,6 @@ static void json_num(FILE *f, double x) {
     fputs(x > 0 ? "1e999" : "-1e999", f);
   else
     fprintf(f, "%.9g", x);
-}
-
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char ch = (unsigned char)*s;
-    if (ch == '"' || ch == '\\')
-      fprintf(f, "\\%c", ch);
-    else if (ch == '\n')
-      fputs("\\n", f);
-    else if (ch == '\t')
-      fputs("\\t", f);
-    else if (ch < 0x20)
-      fprintf(f, "\\u%04x", ch);
-    else
-      fputc(ch, f);
-  }
-  fputc('"', f);
 }
 
 static void settings_meta(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
@@ -141,20 +124,20 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
   for (int i = 0; i < d->nlaunches; i++) {
     const mg_ck_launch *l = &d->launches[i];
     fprintf(f, "%s\n  {\"id\": ", i ? "," : "");
-    json_str(f, l->id);
+    mg_json_str(f, l->id);
     fprintf(f, ", \"source\": ");
-    json_str(f, l->source);
+    mg_json_str(f, l->source);
     fprintf(f, ", \"format\": \"%s\", \"nprocs\": %d, \"nnodes\": %d, \"sync_cost_sec\": ",
             l->repro ? "repro" : "csv", l->nprocs, l->nnodes);
     json_num(f, l->sync_cost >= 0 ? l->sync_cost : NAN);
     fprintf(f, ", \"mpi_library_name\": ");
-    json_str(f, l->mpi_name);
+    mg_json_str(f, l->mpi_name);
     fprintf(f, ", \"mpi_library_version\": ");
-    json_str(f, l->mpi_version);
+    mg_json_str(f, l->mpi_version);
     fprintf(f, ", \"hostname\": ");
-    json_str(f, l->hostname);
+    mg_json_str(f, l->hostname);
     fprintf(f, ", \"date\": ");
-    json_str(f, l->date);
+    mg_json_str(f, l->date);
     fprintf(f, "}");
   }
   fprintf(f,
@@ -183,9 +166,9 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
     int ok = v->status == MG_CKV_OK;
     fprintf(f, "%s\n  {\"collective\": \"%s\", \"bytes\": %zu, \"mockup\": ", i ? "," : "",
             mg_colls[v->coll].name, v->bytes);
-    json_str(f, v->alg);
+    mg_json_str(f, v->alg);
     fprintf(f, ", \"guideline\": ");
-    json_str(f, v->guideline);
+    mg_json_str(f, v->guideline);
     fprintf(f, ", \"status\": \"%s\", \"n_default\": %ld, \"n_mockup\": %ld", status_name(v->status),
             v->n_def, v->n_mock);
     const char *keys[] = {"median_default_sec", "median_mockup_sec", "mean_default_sec", "mean_mockup_sec",
@@ -198,7 +181,7 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
       json_num(f, vals[k]);
     }
     fprintf(f, ", \"test\": \"%s\", \"method\": ", mg_ck_test_name(r->opts.test));
-    json_str(f, v->method);
+    mg_json_str(f, v->method);
     if (ok)
       fprintf(f, ", \"significant\": %s", v->significant ? "true" : "false");
     else
@@ -212,7 +195,7 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
     else
       fprintf(f, ", \"noise_warning\": null, \"violation\": null");
     fprintf(f, ", \"note\": ");
-    json_str(f, v->note);
+    mg_json_str(f, v->note);
     fputc('}', f);
   }
   fprintf(f, "\n]\n}\n");

@@ -6,19 +6,10 @@
 
 #include "cli/cli.h"
 #include "registry/registry.h"
+#include "util/text.h"
 
 static void csv_field(const char *s, int last) {
-  int quote = strpbrk(s, ",\"\n") != NULL;
-  if (quote) {
-    putchar('"');
-    for (; *s; s++) {
-      if (*s == '"') putchar('"');
-      putchar(*s);
-    }
-    putchar('"');
-  } else {
-    fputs(s, stdout);
-  }
+  mg_csv_str(stdout, s);
   putchar(last ? '\n' : ',');
 }
 
