@@ -8,6 +8,7 @@ PACKAGES=(
   libopenmpi-dev openmpi-bin           # Open MPI 4.1 (mpicc.openmpi, mpirun.openmpi)
   mpich libmpich-dev                   # MPICH 4.0 (mpicc.mpich, mpiexec.mpich)
   libgsl-dev                           # statistics (distributions) for mpiguide check
+  chromium                             # headless browser for the report test (tests/report/browser.sh)
 )
 
 missing=()

@@ -15,7 +15,7 @@
 
 #define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
-const char *const mg_ck_result_files[] = {"raw.csv", "verdicts.csv", "verdicts.json", "summary.txt", NULL};
+const char *const mg_ck_result_files[] = {"raw.csv", "verdicts.csv", "verdicts.json", "summary.txt", "report.html", NULL};
 
 static const char *status_name(mg_ck_vstatus s) {
   return s == MG_CKV_OK ? "ok" : s == MG_CKV_SKIPPED ? "skipped" : "error";

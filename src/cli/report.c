@@ -1,0 +1,132 @@
+/*
+ * `mpiguide report DIR... -o report.html`: the HTML report (docs/report.md) of check results,
+ * offline (no MPI). Sources with the same process count are merged into one run (as
+ * `check --from` merges launches); runs with different process counts become the rows of
+ * the heat map and sections of their own. Verdicts are recomputed with the check's analysis
+ * (default settings unless --test/--alpha/--no-holm; the seed recorded by the check), so they
+ * equal those of `mpiguide check --from DIR` with the same options.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "cli/cli.h"
+#include "report/report.h"
+
+#define MAXRUNS 32
+
+static void usage(FILE *f) {
+  fprintf(f, "usage: mpiguide report DIR... [-o FILE] [--test mwu|welch|student] [--alpha A] [--no-holm]\n\n"
+             "Writes one self-contained HTML page (inline SVG and CSS, opens offline) from the results of\n"
+             "`mpiguide check` (a result directory, a raw CSV or ReproMPI files): run metadata, summary,\n"
+             "per collective the runtime of every mock-up relative to the default over message sizes,\n"
+             "a heat map of cautious violations and the grouped violation table. Sources with the same\n"
+             "process count are merged; several process counts give one heat-map row each.\n\n"
+             "  -o FILE        output file (default: report.html)\n"
+             "  --test T       statistical test as in `mpiguide check` (default mwu)\n"
+             "  --alpha A      significance level (default 0.05)\n"
+             "  --no-holm      no Holm adjustment\n"
+             "See docs/report.md.\n");
+}
+
+int mg_cmd_report(int argc, char **argv) {
+  const char *out = "report.html";
+  const char *src[256];
+  int nsrc = 0;
+  mg_ck_opts o;
+  mg_ck_opts_default(&o);
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout), 0;
+    if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--test") || !strcmp(a, "--alpha")) &&
+        i + 1 >= argc) {
+      fprintf(stderr, "mpiguide report: %s needs a value\n", a);
+      return 2;
+    }
+    if (!strcmp(a, "-o") || !strcmp(a, "--output")) out = argv[++i];
+    else if (!strcmp(a, "--test")) {
+      int t = mg_ck_test_find(argv[++i]);
+      if (t < 0) {
+        fprintf(stderr, "mpiguide report: --test: '%s' is not mwu, welch or student\n", argv[i]);
+        return 2;
+      }
+      o.test = (mg_ck_test)t;
+    } else if (!strcmp(a, "--alpha")) {
+      char *end;
+      o.alpha = strtod(argv[++i], &end);
+      if (*end || !(o.alpha > 0 && o.alpha < 1)) {
+        fprintf(stderr, "mpiguide report: --alpha: %s is not between 0 and 1\n", argv[i]);
+        return 2;
+      }
+    } else if (!strcmp(a, "--no-holm")) o.holm = 0;
+    else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "mpiguide report: unknown option '%s'\n", a);
+      return 2;
+    } else if (nsrc < (int)(sizeof src / sizeof src[0])) src[nsrc++] = a;
+  }
+  if (!nsrc) {
+    usage(stderr);
+    return 2;
+  }
+  /* the process count of every source, read alone */
+  int np[256];
+  char err[MG_CK_ERR];
+  for (int i = 0; i < nsrc; i++) {
+    mg_ck_data d;
+    mg_ck_data_init(&d);
+    if (mg_ck_read(&d, src[i], err, sizeof err)) {
+      fprintf(stderr, "mpiguide report: %s\n", err);
+      mg_ck_data_free(&d);
+      return 2;
+    }
+    np[i] = d.nlaunches ? d.launches[0].nprocs : 0;
+    mg_ck_data_free(&d);
+  }
+  mg_ck_data data[MAXRUNS];
+  mg_ck_result res[MAXRUNS];
+  mg_rp_run runs[MAXRUNS];
+  int nruns = 0, status = 0, done[256] = {0};
+  for (int i = 0; i < nsrc && !status; i++) {
+    if (done[i]) continue;
+    if (nruns == MAXRUNS) {
+      fprintf(stderr, "mpiguide report: more than %d process counts\n", MAXRUNS);
+      status = 2;
+      break;
+    }
+    mg_ck_data *d = &data[nruns];
+    mg_ck_result *r = &res[nruns];
+    mg_ck_data_init(d);
+    memset(r, 0, sizeof *r);
+    runs[nruns].d = d, runs[nruns].r = r;
+    nruns++;
+    for (int j = i; j < nsrc && !status; j++) {
+      if (done[j] || np[j] != np[i]) continue;
+      done[j] = 1;
+      if (mg_ck_read(d, src[j], err, sizeof err)) status = 2;
+    }
+    if (!status && mg_ck_data_check(d, err, sizeof err)) status = 2;
+    if (!status) {
+      mg_ck_opts oo = o;
+      if (d->launches[0].has_seed) oo.seed = d->launches[0].seed;
+      if (mg_ck_analyze(d, &oo, r, err, sizeof err)) {
+        /* e.g. no mock-up measured: the page still shows the metadata and says so per plot */
+        fprintf(stderr, "mpiguide report: warning: %s; the report has no verdicts for these data\n", err);
+        mg_ck_result_free(r);
+        memset(r, 0, sizeof *r);
+        r->opts = oo;
+      }
+    }
+    if (status) fprintf(stderr, "mpiguide report: %s\n", err);
+  }
+  if (!status && mg_rp_write_file(out, runs, nruns, err, sizeof err)) {
+    fprintf(stderr, "mpiguide report: %s\n", err);
+    status = 1;
+  }
+  if (!status) printf("report: %s\n", out);
+  for (int i = 0; i < nruns; i++) {
+    mg_ck_result_free(&res[i]);
+    mg_ck_data_free(&data[i]);
+  }
+  return status;
+}

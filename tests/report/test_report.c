@@ -1,0 +1,252 @@
+/*
+ * Unit tests of the HTML report (src/report, docs/report.md) on fixed data, no MPI:
+ *   mg_test_report CHECK_DATA_DIR REPORT_DATA_DIR GROUP
+ * Golden coordinates come from the axis mapping documented in report.h, by hand:
+ * tests/check/data/small, bcast: sizes 1 KiB and 64 KiB, medians (us) default 14.5 / 104.5,
+ * allgatherv 3.25 / 104, scatter_allgather 24.5 / - (skipped at 64 KiB). Ratios 0.22414,
+ * 1.68966, 0.99522 -> y range [1/8, 2] (log2 span 4), y(r) = 16 + 252 (1 - log2 r) / 4:
+ * 214.93, 31.33, 79.44, and y(1) = 79; x(1 KiB) = 64 + 10 = 74, x(64 KiB) = 64 + 520 - 10 = 574.
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "report/report.h"
+
+static int fails;
+#define CHECK(cond, ...)                                        \
+  do {                                                          \
+    if (!(cond)) {                                              \
+      fails++;                                                  \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);               \
+      printf(__VA_ARGS__);                                      \
+      printf("\n");                                             \
+    }                                                           \
+  } while (0)
+
+static const char *cdir, *rdir;
+
+/* The page of the given sources, one run per source. Caller frees. */
+static char *render(const char *const *src, int n) {
+  mg_ck_data d[8];
+  mg_ck_result r[8];
+  mg_rp_run runs[8];
+  char err[MG_CK_ERR], *buf = NULL;
+  size_t len = 0;
+  for (int i = 0; i < n; i++) {
+    mg_ck_data_init(&d[i]);
+    memset(&r[i], 0, sizeof r[i]);
+    if (mg_ck_read(&d[i], src[i], err, sizeof err)) {
+      printf("FAIL: %s\n", err);
+      exit(1);
+    }
+    mg_ck_opts o;
+    mg_ck_opts_default(&o);
+    if (d[i].launches[0].has_seed) o.seed = d[i].launches[0].seed;
+    if (mg_ck_analyze(&d[i], &o, &r[i], err, sizeof err)) { /* as the command: a page without verdicts */
+      mg_ck_result_free(&r[i]);
+      memset(&r[i], 0, sizeof r[i]);
+      r[i].opts = o;
+    }
+    runs[i].d = &d[i], runs[i].r = &r[i];
+  }
+  FILE *f = open_memstream(&buf, &len);
+  CHECK(mg_rp_write(f, runs, n) == 0, "mg_rp_write failed");
+  fclose(f);
+  for (int i = 0; i < n; i++) mg_ck_result_free(&r[i]), mg_ck_data_free(&d[i]);
+  return buf;
+}
+
+static char *path(const char *dir, const char *sub) {
+  static char p[8][1024];
+  static int k;
+  k = (k + 1) % 8;
+  snprintf(p[k], sizeof p[k], "%s/%s", dir, sub);
+  return p[k];
+}
+
+/* The text of the plot panel of coll at np processes (up to the next panel), or NULL. Caller frees. */
+static char *panel(const char *html, const char *coll, int np) {
+  char id[128];
+  snprintf(id, sizeof id, "<div class=\"plot\" id=\"%s-%d\"", coll, np);
+  const char *a = strstr(html, id);
+  if (!a) return NULL;
+  const char *b = strstr(a + 1, "<div class=\"plot\"");
+  const char *c = strstr(a + 1, "<h2");
+  if (!b || (c && c < b)) b = c;
+  return b ? strndup(a, (size_t)(b - a)) : strdup(a);
+}
+
+static int count(const char *s, const char *what) {
+  int n = 0;
+  for (const char *p = s; (p = strstr(p, what)); p++) n++;
+  return n;
+}
+
+/* The point of alg at bytes: its class, data-x, data-y and the text of the group. */
+static int point(const char *html, const char *alg, size_t bytes, char *cls, double *x, double *y, char **group) {
+  char key[256];
+  snprintf(key, sizeof key, "data-alg=\"%s\" data-bytes=\"%zu\"", alg, bytes);
+  const char *p = strstr(html, key);
+  if (!p) return -1;
+  const char *g = p;
+  while (g > html && strncmp(g, "<g class=\"pt ", 13)) g--;
+  if (sscanf(g, "<g class=\"pt %63[^\"]\"", cls) != 1) return -1;
+  const char *dx = strstr(p, "data-x=\""), *dy = strstr(p, "data-y=\"");
+  *x = atof(dx + 8), *y = atof(dy + 8);
+  const char *end = strstr(p, "</g>\n");
+  *group = strndup(g, (size_t)(end - g));
+  return 0;
+}
+
+static void t_axis(void) {
+  CHECK(fabs(mg_rp_xmap(1024, 1024, 65536) - 74) < 1e-9, "x(1K)");
+  CHECK(fabs(mg_rp_xmap(65536, 1024, 65536) - 574) < 1e-9, "x(64K)");
+  CHECK(fabs(mg_rp_xmap(8192, 1024, 65536) - 324) < 1e-9, "x(8K) midway on the log scale");
+  CHECK(fabs(mg_rp_xmap(16, 16, 16) - 324) < 1e-9, "single size: centre");
+  double lo, hi;
+  mg_rp_yrange(0.224, 1.69, &lo, &hi);
+  CHECK(lo == 0.125 && hi == 2, "yrange %g %g", lo, hi);
+  mg_rp_yrange(0.7, 1.3, &lo, &hi);
+  CHECK(lo == 0.5 && hi == 2, "yrange at least [1/2, 2]: %g %g", lo, hi);
+  mg_rp_yrange(0.1, 9, &lo, &hi);
+  CHECK(lo == 0.0625 && hi == 16, "yrange %g %g", lo, hi);
+  CHECK(fabs(mg_rp_ymap(1, 0.125, 2) - 79) < 1e-9, "y(1)");
+  CHECK(fabs(mg_rp_ymap(2, 0.125, 2) - 16) < 1e-9, "y(top)");
+  CHECK(fabs(mg_rp_ymap(0.125, 0.125, 2) - 268) < 1e-9, "y(bottom)");
+}
+
+static void t_golden(void) {
+  const char *src[] = {path(cdir, "small")};
+  char *h = render(src, 1), *b = panel(h, "bcast", 4), cls[64], *g;
+  double x, y;
+  CHECK(b, "no bcast panel");
+  if (!b) return;
+  CHECK(strstr(b, "data-smin=\"1024\" data-smax=\"65536\" data-ymin=\"0.125\" data-ymax=\"2\""), "axis ranges");
+  CHECK(strstr(b, "<line class=\"default\" x1=\"64\" y1=\"79.00\" x2=\"584\" y2=\"79.00\""), "default line at y 79");
+  CHECK(strstr(b, "<rect class=\"vregion\" x=\"64\" y=\"79.00\" width=\"520\" height=\"189.00\""),
+        "violation region from y(1) to the bottom");
+  CHECK(strstr(b, ">1 KiB</text>") && strstr(b, ">64 KiB</text>"), "x tick labels with units");
+  CHECK(strstr(b, "message size in bytes (log scale)") && strstr(b, "relative to the default (log scale)"), "axis titles");
+  /* GL9 allgatherv at 1 KiB: the violation, a circle (first mock-up) with a solid ring */
+  CHECK(!point(b, "bcast_as_allgatherv", 1024, cls, &x, &y, &g), "point allgatherv 1K");
+  CHECK(!strcmp(cls, "violation") && fabs(x - 74) < 0.006 && fabs(y - 214.93) < 0.006, "%s %g %g", cls, x, y);
+  CHECK(strstr(g, "<circle cx=\"74.00\" cy=\"214.93\" r=\"5.0\"/>"), "marker at the golden place: %s", g);
+  CHECK(strstr(g, "class=\"ring\" cx=\"74.00\" cy=\"214.93\" r=\"10\"") && !strstr(g, "dasharray"), "solid ring");
+  CHECK(strstr(g, "<title>GL9 allgatherv, 1 KiB: relative runtime 0.224"), "hover title: %s", g);
+  free(g);
+  /* at 64 KiB: no violation, but a noise warning (medians 0.5 us apart, sync 2 us) */
+  CHECK(!point(b, "bcast_as_allgatherv", 65536, cls, &x, &y, &g), "point allgatherv 64K");
+  CHECK(!strcmp(cls, "noise") && fabs(x - 574) < 0.006 && fabs(y - 79.44) < 0.006, "%s %g %g", cls, x, y);
+  CHECK(strstr(g, "<circle cx=\"574.00\" cy=\"79.44\"") && strstr(g, "class=\"tilde\" x=\"586.00\" y=\"71.44\"") &&
+            !strstr(g, "ring"),
+        "noise mark, no ring: %s", g);
+  free(g);
+  /* GL10 scatter_allgather at 1 KiB: slower than the default, second mock-up = square */
+  CHECK(!point(b, "bcast_as_scatter_allgather", 1024, cls, &x, &y, &g), "point scatter_allgather 1K");
+  CHECK(!strcmp(cls, "ok") && fabs(x - 74) < 0.006 && fabs(y - 31.33) < 0.006, "%s %g %g", cls, x, y);
+  CHECK(strstr(g, "<rect x=\"69.00\" y=\"26.33\" width=\"10.0\" height=\"10.0\"/>"), "square marker: %s", g);
+  free(g);
+  CHECK(point(b, "bcast_as_scatter_allgather", 65536, cls, &x, &y, &g) == -1, "skipped: no point");
+  CHECK(count(b, "<g class=\"pt ") == 3, "3 points");
+  /* heat map: bcast 1 KiB holds the cautious violation's slowdown as text */
+  CHECK(strstr(h, "data-coll=\"bcast\" data-bytes=\"1024\" data-nprocs=\"4\""), "heat cell");
+  CHECK(strstr(h, ">4.46×</text>"), "heat value 4.46x");
+  CHECK(strstr(h, "Grouped violations") && strstr(h, "<td>GL9 allgatherv</td>"), "grouped table");
+  CHECK(strstr(h, "<td>TestMPI</td>") && strstr(h, "TestMPI 1.0 (fixture)") && strstr(h, "1 × 1") == NULL,
+        "metadata");
+  CHECK(strstr(h, "74.1 / 100"), "consistency score");
+  free(b), free(h);
+}
+
+/* Every collective with data has its panel, and no other. */
+static void plots_of(const char *src, int np, const char *const *colls, int n) {
+  const char *s[] = {src};
+  char *h = render(s, 1);
+  for (int i = 0; i < n; i++) {
+    char *p = panel(h, colls[i], np);
+    CHECK(p, "%s: no panel for %s", src, colls[i]);
+    free(p);
+  }
+  CHECK(count(h, "<div class=\"plot\"") == n, "%s: %d panels, want %d", src, count(h, "<div class=\"plot\""), n);
+  free(h);
+}
+
+static void t_plots(void) {
+  const char *small[] = {"allreduce", "bcast"};
+  plots_of(path(cdir, "small"), 4, small, 2);
+  const char *launches[] = {"allreduce"};
+  plots_of(path(cdir, "launches/a"), 4, launches, 1);
+}
+
+static void t_repro(void) {
+  const char *repro[] = {"bcast", "reduce_scatter_block"};
+  const char *s[] = {path(cdir, "repro")};
+  char *h = render(s, 1);
+  int np = 0;
+  const char *p = strstr(h, "<div class=\"plot\" id=\"bcast-");
+  if (p) np = atoi(p + strlen("<div class=\"plot\" id=\"bcast-"));
+  free(h);
+  plots_of(path(cdir, "repro"), np, repro, 2);
+}
+
+static void t_single(void) {
+  const char *s[] = {path(cdir, "small")};
+  char *h = render(s, 1), *p = panel(h, "allreduce", 4);
+  CHECK(p && strstr(p, "data-empty=\"1\"><b>Not enough data for a plot.</b>"), "allreduce: not-enough panel");
+  CHECK(p && strstr(p, "one message size only (8 B)"), "says why");
+  CHECK(p && !strstr(p, "<svg viewBox"), "no broken plot");
+  CHECK(p && strstr(p, "<td class=n>0.417</td>"), "the value as text");
+  free(p), free(h);
+}
+
+static void t_empty(void) {
+  const char *s[] = {path(rdir, "nomock")};
+  char *h = render(s, 1), *p = panel(h, "bcast", 4);
+  CHECK(p && strstr(p, "Not enough data for a plot.") && strstr(p, "no mock-up was compared"), "bcast: empty panel");
+  CHECK(strstr(h, "Not enough data for a heat map"), "heat map: empty panel");
+  CHECK(!strstr(h, "<svg viewBox=\"0 0 600"), "no plot");
+  CHECK(strstr(h, "</html>"), "complete page");
+  free(p), free(h);
+}
+
+static void t_multi(void) {
+  const char *s[] = {path(cdir, "small"), path(rdir, "np8")};
+  char *h = render(s, 2), *a = panel(h, "bcast", 4), *b = panel(h, "bcast", 8);
+  CHECK(a && b, "bcast panels at 4 and 8 processes");
+  CHECK(strstr(h, ">bcast · 4 procs<") && strstr(h, ">bcast · 8 procs<"), "heat map rows per process count");
+  CHECK(strstr(h, "data-coll=\"bcast\" data-bytes=\"1024\" data-nprocs=\"8\""), "8-process cells");
+  CHECK(count(h, "<h2>Summary — ") == 2, "a summary per run");
+  free(a), free(b), free(h);
+}
+
+static void t_selfcontained(void) {
+  const char *s[] = {path(cdir, "small")};
+  char *h = render(s, 1);
+  CHECK(!strstr(h, "http:") && !strstr(h, "https:"), "no URL");
+  CHECK(!strstr(h, "<script") && !strstr(h, "@import") && !strstr(h, "<link") && !strstr(h, "@font-face"),
+        "no script, import, link or font");
+  for (const char *p = h; (p = strstr(p, "url(")); p++) CHECK(p[4] == '#', "url() only to the page's own patterns");
+  CHECK(strstr(h, "@media print"), "print CSS");
+  free(h);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 4) return fprintf(stderr, "usage: %s CHECK_DATA REPORT_DATA GROUP\n", argv[0]), 2;
+  cdir = argv[1], rdir = argv[2];
+  static const struct {
+    const char *name;
+    void (*fn)(void);
+  } groups[] = {{"axis", t_axis},     {"golden", t_golden}, {"plots", t_plots},   {"single", t_single},
+                {"empty", t_empty},   {"multi", t_multi},   {"repro", t_repro},   {"selfcontained", t_selfcontained}};
+  for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
+    if (!strcmp(argv[3], groups[i].name)) {
+      groups[i].fn();
+      printf("%s: %s\n", argv[3], fails ? "FAILED" : "ok");
+      return fails != 0;
+    }
+  return fprintf(stderr, "unknown group %s\n", argv[3]), 2;
+}
