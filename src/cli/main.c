@@ -17,6 +17,9 @@ static const struct {
     {"profile", mg_cmd_profile, "tuning profiles: validate (file:line for every problem)"},
     {"bench", mg_cmd_bench, "measure collectives and their mock-ups (run under mpirun; raw CSV)"},
     {"check", mg_cmd_check, "find guideline violations: measure, test, verdicts (mpirun; --from: offline)"},
+    {"report", mg_cmd_report, "one self-contained HTML page (plots, heat map, tables) from check results"},
+    {"tune", mg_cmd_tune, "write a tuning profile from check results (fastest significant mock-up per size)"},
+    {"verify", mg_cmd_verify, "measure default vs tuned for a profile's cells and re-check (run under mpirun)"},
 };
 
 static void usage(FILE *f) {

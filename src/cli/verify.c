@@ -1,0 +1,517 @@
+/*
+ * `mpiguide verify --profile FILE [SIZE...] [-o DIR]` (under mpirun): does a
+ * profile keep its promise on this machine and process count? (docs/tune.md)
+ *
+ * In one launch, for every collective with rules for this process count, the
+ * bench engine measures the default and every mock-up, interleaved, at the
+ * profile's range bounds, at half the lower and twice the upper bound of
+ * every range (the cells around it), and at the SIZEs given. Rank 0 writes
+ * DIR/raw.csv, leaves MPI and analyses it with the check's analysis (mgcheck):
+ *
+ *  1. tuned vs default, per (collective, size): tuned is the algorithm
+ *     mg_profile_lookup picks (what libmpiguide runs in tuned mode); the
+ *     ratio is median(tuned) / median(default) with the bootstrap interval
+ *     and the one-sided test (Holm over the run). Where the profile keeps the
+ *     default, tuned runs the same code: the ratio is the A/A control (even
+ *     against odd rounds of the default), i.e. the noise;
+ *  2. the re-check with the tuned algorithm as the baseline: the same data
+ *     analysed again with the tuned series in the default's place (and the
+ *     library default as one more contender); what is significantly faster
+ *     than the tuned choice is listed.
+ *
+ * Output: a table on stdout, DIR/verify.csv, DIR/raw.csv. Exit codes: 0 done,
+ * 1 the run or the analysis failed, 2 bad input.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "algs/algs.h"
+#include "bench/bench.h"
+#include "bench/csv.h"
+#include "bench/output.h"
+#include "bench/sizes.h"
+#include "check/check.h"
+#include "cli/cli.h"
+#include "tune/profile.h"
+
+static const char usage_text[] =
+    "usage: mpirun -np P mpiguide verify --profile FILE [SIZE...] [options]\n"
+    "\n"
+    "Measures, for every collective the profile tunes at P processes, the default and every mock-up\n"
+    "at the bounds of each range, at half its lower and twice its upper bound, and at the SIZEs\n"
+    "given; reports tuned/default median ratios with the test's verdict, and re-checks the\n"
+    "guidelines with the tuned algorithm as the baseline. Details: docs/tune.md.\n"
+    "\n"
+    "  -p, --profile FILE  the profile (mpiguide format, .prf file or directory)   (required)\n"
+    "  -o, --out DIR       result directory [mpiguide-verify-<launch>]; must not hold results\n"
+    "  -f, --force         replace the results in DIR\n"
+    "      --budget T      time for the whole measurement [60s]\n"
+    "      --nrep N        exactly N measurements per algorithm and size (default: adaptive,\n"
+    "                      until the RSE of the median <= 1 %, 30..300)\n"
+    "      --alpha A       significance level [0.05]      --seed S  shuffle and bootstrap seed [1]\n"
+    "  -q, --quiet         no table\n"
+    "  -h, --help          this text\n";
+
+typedef struct vstate {
+  int rank, size;
+  char err[2048], e[1024];
+  const char *profile_path, *out;
+  char out_default[96];
+  int force, quiet, created_out;
+  double budget;
+  long nrep;
+  double alpha;
+  long seed;
+  size_t *extra;
+  int nextra;
+  mg_profile *prof;
+  size_t *sizes[MG_NCOLL];
+  int nsizes[MG_NCOLL];
+  mg_bench_cfg cfg[MG_NCOLL];
+  mg_bench_result res[MG_NCOLL];
+  int measured[MG_NCOLL];
+} vstate;
+
+#define VFAIL(...) (snprintf(S->err, sizeof S->err, __VA_ARGS__), -1)
+
+static int launched_rank(void) {
+  static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
+  for (int i = 0; vars[i]; i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v) return atoi(v);
+  }
+  return 0;
+}
+
+static int parse(int argc, char **argv, vstate *S) {
+  S->budget = 60;
+  S->alpha = 0.05;
+  S->seed = 1;
+  S->extra = calloc((size_t)argc + 1, sizeof *S->extra);
+  if (!S->extra) return VFAIL("out of memory");
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED() \
+  if (!v) return VFAIL("option '%s' needs a value", a); \
+  i++
+    if (!strcmp(a, "-p") || !strcmp(a, "--profile")) {
+      NEED();
+      S->profile_path = v;
+    } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
+      NEED();
+      S->out = v;
+    } else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
+      S->force = 1;
+    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+      S->quiet = 1;
+    } else if (!strcmp(a, "--budget")) {
+      NEED();
+      if (mg_parse_seconds(v, &S->budget, S->e, sizeof S->e)) return VFAIL("--budget: %s", S->e);
+      if (!(S->budget > 0)) return VFAIL("--budget: must be positive");
+    } else if (!strcmp(a, "--nrep")) {
+      NEED();
+      if (mg_parse_long(v, 4, 100000000, &S->nrep, S->e, sizeof S->e)) return VFAIL("--nrep: %s", S->e);
+    } else if (!strcmp(a, "--alpha")) {
+      NEED();
+      if (mg_parse_double(v, 0, &S->alpha, S->e, sizeof S->e) || !(S->alpha > 0 && S->alpha < 1))
+        return VFAIL("--alpha: '%s' is not between 0 and 1", v);
+    } else if (!strcmp(a, "--seed")) {
+      NEED();
+      if (mg_parse_long(v, 0, UINT32_MAX, &S->seed, S->e, sizeof S->e)) return VFAIL("--seed: %s", S->e);
+    } else if (a[0] == '-' && a[1]) {
+      return VFAIL("unknown option '%s'", a);
+    } else {
+      size_t *l = NULL;
+      int n = 0;
+      if (mg_parse_sizes(a, &l, &n, S->e, sizeof S->e)) return VFAIL("size '%s': %s", a, S->e);
+      for (int k = 0; k < n; k++) S->extra[S->nextra++] = l[k];
+      free(l);
+    }
+#undef NEED
+  }
+  if (!S->profile_path) return VFAIL("--profile FILE is required");
+  return 0;
+}
+
+static int cmp_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The sizes measured for one collective: range bounds, x0.5 / x2 around, the extra sizes. */
+static int plan_sizes(vstate *S, mg_coll c) {
+  const mg_profile_range *r;
+  int n = mg_profile_slice(S->prof, c, S->size, &r);
+  if (n <= 0) return 0;
+  size_t *v = malloc(((size_t)n * 4 + (size_t)S->nextra + 1) * sizeof *v);
+  if (!v) return VFAIL("out of memory");
+  int k = 0;
+  const size_t cap = (size_t)INT_MAX / 2; /* counts of MPI_BYTE must stay ints, also p x n for some */
+  for (int i = 0; i < n; i++) {
+    v[k++] = r[i].lo;
+    if (r[i].lo / 2 >= 1) v[k++] = r[i].lo / 2;
+    if (r[i].hi != r[i].lo && r[i].hi <= cap) v[k++] = r[i].hi;
+    if (r[i].hi <= cap / 2) v[k++] = r[i].hi * 2;
+  }
+  for (int i = 0; i < S->nextra; i++) v[k++] = S->extra[i];
+  qsort(v, (size_t)k, sizeof *v, cmp_size);
+  int m = 0;
+  for (int i = 0; i < k; i++)
+    if (v[i] >= 1 && v[i] <= cap && (m == 0 || v[m - 1] != v[i])) v[m++] = v[i];
+  S->sizes[c] = v;
+  S->nsizes[c] = m;
+  return 0;
+}
+
+static int prepare_out(vstate *S) {
+  struct stat st;
+  if (stat(S->out, &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) return VFAIL("--out: '%s' exists and is not a directory", S->out);
+    char p[4096];
+    snprintf(p, sizeof p, "%s/verify.csv", S->out);
+    if (access(p, F_OK) == 0 && !S->force)
+      return VFAIL("--out: '%s' already holds results (verify.csv); add --force to replace them", S->out);
+    return 0;
+  }
+  if (mkdir(S->out, 0777) != 0) return VFAIL("--out: cannot create the directory '%s': %s", S->out, strerror(errno));
+  S->created_out = 1;
+  return 0;
+}
+
+/* Rank 0: DIR/raw.csv from every collective's run (the scheme of check's raw.csv). */
+static int write_raw(vstate *S, const mg_bench_meta *meta) {
+  mg_bench_cfg all;
+  for (int c = 0; c < MG_NCOLL; c++)
+    if (S->measured[c]) {
+      all = S->cfg[c];
+      break;
+    }
+  mg_bench_result res;
+  memset(&res, 0, sizeof res);
+  int nblocks = 0, nsizes = 0, rc = -1;
+  all.ncolls = 0;
+  for (int c = 0; c < MG_NCOLL; c++)
+    if (S->measured[c]) nblocks += S->res[c].nblocks, nsizes += S->nsizes[c];
+  size_t *sizes = malloc((size_t)(nsizes + 1) * sizeof *sizes);
+  res.blocks = malloc((size_t)(nblocks + 1) * sizeof *res.blocks);
+  if (!sizes || !res.blocks) {
+    (void)VFAIL("out of memory");
+    goto out;
+  }
+  int ns = 0;
+  res.sync_cost_min = INFINITY;
+  for (int c = 0; c < MG_NCOLL; c++) {
+    if (!S->measured[c]) continue;
+    all.colls[all.ncolls++] = (mg_coll)c;
+    all.algmask[c] = S->cfg[c].algmask[c];
+    for (int k = 0; k < S->nsizes[c]; k++) {
+      int dup = 0;
+      for (int j = 0; j < ns; j++) dup |= sizes[j] == S->sizes[c][k];
+      if (!dup) sizes[ns++] = S->sizes[c][k];
+    }
+    memcpy(res.blocks + res.nblocks, S->res[c].blocks, (size_t)S->res[c].nblocks * sizeof *res.blocks);
+    res.nblocks += S->res[c].nblocks;
+    if (S->res[c].sync_cost > res.sync_cost) res.sync_cost = S->res[c].sync_cost;
+    if (S->res[c].sync_cost_min < res.sync_cost_min) res.sync_cost_min = S->res[c].sync_cost_min;
+    res.elapsed += S->res[c].elapsed;
+    res.invalid += S->res[c].invalid;
+  }
+  if (!isfinite(res.sync_cost_min)) res.sync_cost_min = 0;
+  qsort(sizes, (size_t)ns, sizeof *sizes, cmp_size);
+  all.sizes = sizes;
+  all.nsizes = ns;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/raw.csv", S->out);
+  mg_outfile f;
+  if (mg_outfile_open(&f, path, S->e, sizeof S->e)) {
+    (void)VFAIL("%s", S->e);
+    goto out;
+  }
+  char cmd[4200];
+  snprintf(cmd, sizeof cmd, "mpiguide verify --profile %s", S->profile_path);
+  mg_bench_write_meta(f.f, &all, &res, meta, cmd);
+  mg_meta(f.f, "verify_profile", "%s", S->profile_path);
+  mg_bench_write_raw(f.f, &all, &res, meta);
+  if (mg_outfile_commit(&f, S->e, sizeof S->e)) {
+    (void)VFAIL("%s", S->e);
+    goto out;
+  }
+  rc = 0;
+out:
+  free(sizes);
+  free(res.blocks);
+  return rc;
+}
+
+/* ---------- analysis (rank 0, after MPI) ---------- */
+
+static const mg_ck_verdict *find_v(const mg_ck_result *r, mg_coll c, size_t bytes, const char *alg) {
+  for (int i = 0; i < r->n; i++)
+    if (r->v[i].coll == c && r->v[i].bytes == bytes && !strcmp(r->v[i].alg, alg)) return &r->v[i];
+  return NULL;
+}
+
+static void us(double s, char *b, size_t n) {
+  if (!isfinite(s))
+    snprintf(b, n, "-");
+  else
+    snprintf(b, n, s * 1e6 >= 100 ? "%.1f" : "%.2f", s * 1e6);
+}
+
+static int analyse(vstate *S) {
+  mg_ck_data d;
+  mg_ck_result r1, r2;
+  mg_ck_data_init(&d);
+  memset(&r1, 0, sizeof r1);
+  memset(&r2, 0, sizeof r2);
+  int st = 1;
+  char err[MG_CK_ERR];
+  if (mg_ck_read(&d, S->out, err, sizeof err)) {
+    fprintf(stderr, "mpiguide verify: %s\n", err);
+    goto out;
+  }
+  mg_ck_opts o;
+  mg_ck_opts_default(&o);
+  o.alpha = S->alpha;
+  o.seed = (uint32_t)S->seed;
+  o.aa = 1;
+  if (mg_ck_analyze(&d, &o, &r1, err, sizeof err)) {
+    fprintf(stderr, "mpiguide verify: analysis failed: %s\n", err);
+    goto out;
+  }
+  /* the re-check: in every tuned cell the tuned series takes the default's name and place */
+  for (int i = 0; i < d.nseries; i++) {
+    mg_ck_series *s = &d.series[i];
+    int t = mg_profile_lookup(S->prof, s->coll, S->size, s->bytes);
+    if (!t) continue;
+    if (!strcmp(s->alg, "default"))
+      snprintf(s->alg, sizeof s->alg, "%s", mg_colls[s->coll].algs[t].name);
+    else if (!strcmp(s->alg, mg_colls[s->coll].algs[t].name))
+      snprintf(s->alg, sizeof s->alg, "default");
+  }
+  d.last = 0;
+  o.aa = 0;
+  if (mg_ck_analyze(&d, &o, &r2, err, sizeof err)) {
+    fprintf(stderr, "mpiguide verify: re-check failed: %s\n", err);
+    goto out;
+  }
+
+  char path[4096];
+  snprintf(path, sizeof path, "%s/verify.csv", S->out);
+  mg_outfile f;
+  if (mg_outfile_open(&f, path, err, sizeof err)) {
+    fprintf(stderr, "mpiguide verify: %s\n", err);
+    goto out;
+  }
+  fprintf(f.f, "#@format=mpiguide-verify/1\n#@profile=%s\n#@nprocs=%d\n#@alpha=%g\n", S->profile_path,
+          S->size, S->alpha);
+  fprintf(f.f, "collective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,ratio,ratio_lo,"
+               "ratio_hi,p_holm,verdict,still_faster\n");
+  if (!S->quiet)
+    printf("%-21s %7s  %-34s %11s %11s %6s %-15s %-9s %s\n", "collective", "bytes", "tuned (profile)",
+           "default[us]", "tuned[us]", "ratio", "95% CI", "verdict", "still faster than tuned");
+  int cells = 0, tuned_cells = 0, improved = 0, worse = 0;
+  for (int c = 0; c < MG_NCOLL; c++) {
+    for (int k = 0; k < S->nsizes[c]; k++) {
+      size_t b = S->sizes[c][k];
+      int t = mg_profile_lookup(S->prof, (mg_coll)c, S->size, b);
+      const mg_ck_verdict *v = find_v(&r1, (mg_coll)c, b, t ? mg_colls[c].algs[t].name : MG_CK_AA_NAME);
+      double md = NAN, mt = NAN, ratio = NAN, lo = NAN, hi = NAN, p = NAN;
+      const char *verdict = "no-data";
+      if (v && v->status == MG_CKV_OK) {
+        md = v->med_def;
+        mt = v->med_mock;
+        ratio = mt / md;
+        lo = v->hi > 0 ? 1 / v->hi : NAN;
+        hi = v->lo > 0 ? 1 / v->lo : NAN;
+        p = v->p_adj;
+        if (!t)
+          verdict = v->significant ? "noise?" : "same";
+        else if (v->violation)
+          verdict = "faster";
+        else if (ratio > 1)
+          verdict = "slower";
+        else
+          verdict = "not-sig";
+      } else if (v) {
+        verdict = "skipped";
+      }
+      cells++;
+      if (t) {
+        tuned_cells++;
+        improved += v && v->violation;
+        worse += v && v->status == MG_CKV_OK && ratio > 1;
+      }
+      char still[1024] = "";
+      size_t u = 0;
+      for (int i = 0; i < r2.n; i++) {
+        const mg_ck_verdict *w = &r2.v[i];
+        if (w->coll != (mg_coll)c || w->bytes != b || w->status != MG_CKV_OK || !w->violation) continue;
+        int lib_default = t && !strcmp(w->alg, mg_colls[c].algs[t].name);
+        if (u < sizeof still)
+          u += (size_t)snprintf(still + u, sizeof still - u, "%s%s %.2fx", u ? ";" : "",
+                                lib_default ? "default" : w->alg, w->slowdown);
+      }
+      char sz[32], a[32], bb[32];
+      mg_ck_size_str(b, sz, sizeof sz);
+      us(md, a, sizeof a);
+      us(mt, bb, sizeof bb);
+      const char *tn = t ? mg_colls[c].algs[t].name : "default (not in profile)";
+      fprintf(f.f, "%s,%d,%zu,%d,%s,%.9g,%.9g,%.6g,%.6g,%.6g,%.6g,%s,%s\n", mg_colls[c].name, S->size, b,
+              t != 0, t ? mg_colls[c].algs[t].name : "default", md, mt, ratio, lo, hi, p, verdict, still);
+      if (!S->quiet) {
+        char ci[40] = "-";
+        if (isfinite(lo) && isfinite(hi)) snprintf(ci, sizeof ci, "[%.2f,%.2f]", lo, hi);
+        printf("%-21s %7s  %-34s %11s %11s %6.3f %-15s %-9s %s\n", mg_colls[c].name, sz, tn, a, bb, ratio, ci,
+               verdict, still[0] ? still : "-");
+      }
+    }
+  }
+  if (mg_outfile_commit(&f, err, sizeof err)) {
+    fprintf(stderr, "mpiguide verify: %s\n", err);
+    goto out;
+  }
+  if (!S->quiet) {
+    printf("ratio = median(tuned) / median(default); where the profile keeps the default, the A/A control "
+           "(even vs odd rounds of the default)\n");
+    printf("verdict: faster = tuned significantly faster (mwu, alpha %g, Holm); not-sig; slower; same / "
+           "noise? (A/A)\n",
+           S->alpha);
+    printf("%d cells, %d in the profile: %d significantly faster tuned, %d with a higher tuned median\n", cells,
+           tuned_cells, improved, worse);
+    printf("results: %s/ (verify.csv, raw.csv)\n", S->out);
+  }
+  st = 0;
+out:
+  mg_ck_result_free(&r1);
+  mg_ck_result_free(&r2);
+  mg_ck_data_free(&d);
+  return st;
+}
+
+int mg_cmd_verify(int argc, char **argv) {
+  vstate S0, *S = &S0;
+  memset(S, 0, sizeof *S);
+  int st = parse(argc, argv, S);
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      if (launched_rank() == 0) fputs(usage_text, stdout);
+      free(S->extra);
+      return 0;
+    }
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide verify: MPI_Init failed\n");
+    return 1;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &S->rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &S->size);
+  if (mg_core_init() != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide verify: cannot set up (MPI_Comm_dup of MPI_COMM_SELF failed)\n");
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  mg_bench_meta meta;
+  if (mg_bench_meta_collect(MPI_COMM_WORLD, &meta) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 1);
+  mg_profile_diags diags = {0};
+  if (st == 0 && mg_profile_open(S->profile_path, &S->prof, &diags) != MG_PROFILE_OK) {
+    size_t u = (size_t)snprintf(S->err, sizeof S->err, "the profile is not valid:");
+    for (int i = 0; i < diags.n && u < sizeof S->err; i++) {
+      char l[600];
+      mg_profile_diag_format(&diags.v[i], l, sizeof l);
+      u += (size_t)snprintf(S->err + u, sizeof S->err - u, "\n  %s", l);
+    }
+    st = -1;
+  }
+  mg_profile_diags_free(&diags);
+  int any = 0;
+  for (int c = 0; st == 0 && c < MG_NCOLL; c++) {
+    if (plan_sizes(S, (mg_coll)c)) st = -1;
+    any |= S->nsizes[c] > 0;
+  }
+  if (st == 0 && !any)
+    st = VFAIL("the profile '%s' has no rule for %d processes: nothing to verify", S->profile_path, S->size);
+  if (st == 0) {
+    snprintf(S->out_default, sizeof S->out_default, "mpiguide-verify-%s", meta.launch);
+    if (!S->out) S->out = S->out_default;
+    if (S->rank == 0 && prepare_out(S)) st = -1;
+  }
+  /* agreement: the lowest failing rank reports; profile contents must agree */
+  uint64_t ph = S->prof ? mg_profile_hash(S->prof) : 0;
+  int mine[3] = {st ? INT32_MAX - S->rank : 0, (int)(ph >> 33), -(int)(ph >> 33)}, all[3];
+  MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  int status = 0;
+  if (all[0] || all[1] != -all[2]) {
+    int who = all[0] ? INT32_MAX - all[0] : -1;
+    if (who == S->rank)
+      fprintf(stderr, "mpiguide verify: %s\n(mpiguide verify --help lists the options)\n", S->err);
+    else if (who < 0 && S->rank == 0)
+      fprintf(stderr, "mpiguide verify: the ranks read different profiles; give every rank the same file\n");
+    status = 2;
+    goto done;
+  }
+
+  int ncoll = 0;
+  for (int c = 0; c < MG_NCOLL; c++) ncoll += S->nsizes[c] > 0;
+  for (int c = 0; c < MG_NCOLL; c++) {
+    if (!S->nsizes[c]) continue;
+    mg_bench_cfg *cfg = &S->cfg[c];
+    memset(cfg, 0, sizeof *cfg);
+    cfg->comm = MPI_COMM_WORLD;
+    cfg->ncolls = 1;
+    cfg->colls[0] = (mg_coll)c;
+    cfg->algmask[c] = (1u << mg_colls[c].nalgs) - 1;
+    cfg->sizes = S->sizes[c];
+    cfg->nsizes = S->nsizes[c];
+    cfg->dtype = mg_dtype_find("MPI_BYTE");
+    cfg->op = mg_op_find("MPI_BOR");
+    cfg->sync = MG_SYNC_BARRIER;
+    cfg->time = MG_TIME_LOCAL;
+    cfg->timer = MG_TIMER_MONOTONIC;
+    cfg->window_factor = 4;
+    cfg->clock_fits = 16;
+    cfg->clock_pingpongs = 10;
+    cfg->rep.mode = S->nrep ? MG_REP_FIXED : MG_REP_RSE;
+    cfg->rep.stat = MG_STAT_MEDIAN;
+    cfg->rep.nrep = S->nrep;
+    cfg->rep.rse = 0.01;
+    cfg->rep.min_nrep = 30;
+    cfg->rep.max_nrep = 300;
+    cfg->rep.k = 10;
+    cfg->warmup = 3;
+    cfg->batch = 10;
+    cfg->time_total = S->budget / ncoll;
+    cfg->shuffle = 1;
+    cfg->seed = (uint64_t)S->seed;
+    cfg->sync_cost_reps = 50;
+    int rc = mg_bench_run(cfg, &S->res[c]);
+    if (rc != MPI_SUCCESS) {
+      fprintf(stderr, "mpiguide verify: the measurement of %s failed on rank %d\n", mg_colls[c].name, S->rank);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    S->measured[c] = 1;
+  }
+  if (S->rank == 0 && write_raw(S, &meta)) {
+    fprintf(stderr, "mpiguide verify: %s\n", S->err);
+    status = 1;
+  }
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+done:
+  for (int c = 0; c < MG_NCOLL; c++) mg_bench_result_free(&S->res[c]);
+  mg_core_finalize();
+  MPI_Finalize();
+  if (status == 0 && S->rank == 0) status = analyse(S);
+  if (status == 2 && S->rank == 0 && S->created_out) rmdir(S->out);
+  for (int c = 0; c < MG_NCOLL; c++) free(S->sizes[c]);
+  mg_profile_free(S->prof);
+  free(S->extra);
+  return status;
+}

@@ -1,0 +1,45 @@
+/*
+ * The tuner behind `mpiguide tune` (docs/tune.md): turns the verdicts of a
+ * check analysis (src/check, mg_ck_analyze) into profile rules.
+ *
+ * Per (collective, measured size) it picks the fastest mock-up whose verdict
+ * is a violation (significant after Holm, default slower in every launch)
+ * and whose median is at least min_gain faster than the default's:
+ * med_mock <= (1 - min_gain) x med_def. Sizes without such a mock-up keep
+ * the default (no rule).
+ *
+ * The range rule: a choice covers its measured size only; it covers the gap
+ * up to just below the next measured size only when that size chose the
+ * same mock-up. Nothing is extrapolated below the smallest or beyond the
+ * largest measured size, nor across a size that kept the default.
+ *
+ * Reads only the verdict structs (no call into mgcheck), adds rules with
+ * mg_profile_add and merges them with mg_profile_merge_touching; the caller
+ * builds and writes the profile.
+ */
+#ifndef MG_TUNE_TUNER_H
+#define MG_TUNE_TUNER_H
+
+#include <stddef.h>
+
+#include "check/check.h"
+#include "tune/profile.h"
+
+/* One decision at one measured size. */
+typedef struct mg_tune_choice {
+  mg_coll coll;
+  int nprocs;
+  size_t bytes;
+  int alg;                  /* registry index, 0: the default stays */
+  const mg_ck_verdict *v;   /* the chosen mock-up's verdict (NULL for the default) */
+} mg_tune_choice;
+
+/*
+ * Decide every measured (collective, size) of r for process count nprocs and
+ * append the rules to p. Choices are appended to *ch (realloc'd; *nch
+ * counts). Returns the number of rules added, or -1 with a message in err.
+ */
+int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, mg_profile *p, mg_tune_choice **ch,
+                   int *nch, char *err, size_t errlen);
+
+#endif
