@@ -1,0 +1,272 @@
+#!/usr/bin/env bash
+# Tests of the tuning loop (docs/tune.md, docs/library.md tuned mode):
+#
+#   run_tuned.sh golden           `mpiguide tune` on the fixed check data of tests/check (data/small,
+#                                 data/launches/a+b): profile = golden file (but the date line),
+#                                 `mpiguide profile validate` accepts it
+#   run_tuned.sh bad              bad input to tune: one message, exit 2, no profile written
+#   run_tuned.sh verify NP        `mpiguide verify` of a tiny profile on NP ranks: table and CSV
+#   run_tuned.sh e2e NP           check (tiny) -> tune -> validate -> verify on NP ranks
+#   run_tuned.sh planted NP       the same with tests/check's planted violation (MG_PLANT preloaded
+#                                 into the mpiguide processes: the library's bcast 3x slower from
+#                                 64 KiB): the profile must tune bcast at 64K and 256K and verify
+#                                 must find the tuned bcast significantly faster there
+#   run_tuned.sh lib NP           plain_app under LD_PRELOAD=libmpiguide with MPIGUIDE_PROFILE:
+#                                 the trace shows the profiled algorithm and "line N"
+#   run_tuned.sh mpmd A B         2 ranks, rank 0 with profile A, rank 1 with B ("-": none): the
+#                                 run completes, results correct, one warning, trace: default
+#   run_tuned.sh bad_alg          a profile naming an unknown algorithm: defaults, one warning
+#                                 with file:line
+#
+# Environment (tests/tuned/CMakeLists.txt): MG_FLAVOR MG_MPIEXEC MG_MPIEXEC_FLAGS MG_CLI MG_LIB
+# MG_APP MG_DATA (tests/check/data) MG_GOLDEN (tests/tuned/golden) MG_WORKDIR MG_TIMEOUT
+set -u
+MODE=${1:?usage: run_tuned.sh MODE [ARGS...]}
+shift
+: "${MG_FLAVOR:?}" "${MG_MPIEXEC:?}" "${MG_CLI:?}" "${MG_WORKDIR:?}"
+MG_MPIEXEC_FLAGS=${MG_MPIEXEC_FLAGS:-}
+MG_TIMEOUT=${MG_TIMEOUT:-120}
+unset MPIGUIDE_ALG MPIGUIDE_TRACE MPIGUIDE_SCRATCH_MAX MPIGUIDE_PROFILE LD_PRELOAD
+rm -rf "$MG_WORKDIR" && mkdir -p "$MG_WORKDIR" || exit 1
+cd "$MG_WORKDIR" || exit 1
+
+FAILS=0
+ok() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+finish() {
+  if ((FAILS)); then echo "run_tuned.sh $MODE: $FAILS check(s) failed (files in $MG_WORKDIR)"; exit 1; fi
+  echo "run_tuned.sh $MODE: all checks passed"; exit 0
+}
+
+# cmd_start; cmd_ctx NP VAR=value... -- PROGRAM ARGS...; run NAME (as tests/intercept/run_preload.sh)
+CMD=()
+NCTX=0
+cmd_start() {
+  local flags
+  read -r -a flags <<<"$MG_MPIEXEC_FLAGS"
+  CMD=("$MG_MPIEXEC" "${flags[@]}")
+  NCTX=0
+}
+cmd_ctx() {
+  local np=$1
+  shift
+  ((NCTX++)) && CMD+=(":")
+  CMD+=(-n "$np")
+  while [[ $# -gt 0 && $1 != -- ]]; do
+    if [[ $MG_FLAVOR == openmpi ]]; then CMD+=(-x "$1"); else CMD+=(-env "${1%%=*}" "${1#*=}"); fi
+    shift
+  done
+  shift
+  CMD+=("$@")
+}
+RC=0
+run() {
+  local name=$1
+  echo "+ ${CMD[*]}"
+  timeout -k 10 "$MG_TIMEOUT" "${CMD[@]}" >"$name.out" 2>"$name.err"
+  RC=$?
+  sed 's/^/  | /' "$name.out" "$name.err" | head -40
+  if ((RC == 124 || RC == 137)); then fail "$name: no result after ${MG_TIMEOUT} s (hang?)"; fi
+}
+local_run() { # NAME CMD...: without mpiexec
+  local name=$1
+  shift
+  echo "+ $*"
+  timeout -k 10 "$MG_TIMEOUT" "$@" >"$name.out" 2>"$name.err"
+  RC=$?
+  sed 's/^/  | /' "$name.out" "$name.err" | head -40
+}
+expect_rc() { if ((RC == $2)); then ok "$1: exit $2"; else fail "$1: exit $RC, want $2"; fi; }
+expect_once() { # NAME REGEX WHAT
+  local n
+  n=$(cat "$1.out" "$1.err" | grep -cE -- "$2")
+  if ((n == 1)); then ok "$1: $3 (once)"; else fail "$1: expected $3 once, found $n times (regex: $2)"; fi
+}
+expect_app_ok() {
+  if ((RC == 0)) && grep -q '^plain_app: OK' "$1.out"; then ok "$1: exit 0, results correct"
+  else fail "$1: expected success with correct results, got exit $RC"; fi
+}
+# The trace row of COLL at BYTES: "algorithm calls ranks fallback rule".
+trace_row() { awk -F, -v c="$2" -v b="$3" '$1 == c && $2 == b { print $3, $4, $5, ($6 == "" ? "-" : $6), ($8 == "" ? "-" : $8) }' "$1"; }
+expect_trace() { # TRACE COLL BYTES "ALG CALLS RANKS FALLBACK RULE"
+  local got
+  got=$(trace_row "$1" "$2" "$3")
+  if [[ $got == "$4" ]]; then ok "$1: $2 $3 bytes: $4"; else fail "$1: $2 $3 bytes: got '$got', want '$4'"; fi
+}
+# verify's outputs: a table line per cell, the CSV with header and rows
+expect_verify() { # NAME DIR MINROWS
+  local rows
+  if [[ -s $2/verify.csv ]] && grep -q '^collective,nprocs,bytes,in_profile,tuned,median_default_sec' "$2/verify.csv"
+  then ok "$1: $2/verify.csv has its header"; else fail "$1: no $2/verify.csv with its header"; fi
+  rows=$(grep -cvE '^(#|collective,)' "$2/verify.csv" 2>/dev/null)
+  if ((rows >= $3)); then ok "$1: $rows cells in verify.csv"; else fail "$1: $rows cells in verify.csv, want >= $3"; fi
+  if grep -qE '^collective +bytes +tuned \(profile\)' "$1.out" && grep -q 'ratio = median(tuned) / median(default)' "$1.out"
+  then ok "$1: the table"; else fail "$1: no verify table on stdout"; fi
+  [[ -s $2/raw.csv ]] && ok "$1: raw.csv" || fail "$1: no $2/raw.csv"
+}
+
+case $MODE in
+golden)
+  : "${MG_DATA:?}" "${MG_GOLDEN:?}"
+  for set in small launches; do
+    srcs=("$MG_DATA/$set")
+    [[ $set == launches ]] && srcs=("$MG_DATA/launches/a" "$MG_DATA/launches/b")
+    # relative source paths, so the provenance lines do not depend on the build tree
+    (cd "$MG_DATA" && "$MG_CLI" tune "${srcs[@]#"$MG_DATA"/}" -o "$MG_WORKDIR/$set.prof") >"tune_$set.out" 2>"tune_$set.err"
+    RC=$?
+    sed 's/^/  | /' "tune_$set.out" "tune_$set.err"
+    expect_rc "tune $set" 0
+    grep -v '^# written by mpiguide tune on ' "$set.prof" >"$set.cmp"
+    if diff -u "$MG_GOLDEN/$set.prof" "$set.cmp"; then ok "$set.prof = golden/$set.prof"
+    else fail "$set.prof differs from golden/$set.prof"; fi
+    local_run "validate_$set" "$MG_CLI" profile validate "$set.prof"
+    expect_rc "profile validate $set.prof" 0
+  done
+  ;;
+bad)
+  : "${MG_DATA:?}"
+  bad_case() { # NAME REGEX ARGS...
+    local name=$1 re=$2
+    shift 2
+    local_run "$name" "$MG_CLI" tune "$@"
+    expect_rc "$name" 2
+    expect_once "$name" "$re" "message"
+    [[ -e out.prof ]] && fail "$name: out.prof written" || ok "$name: nothing written"
+  }
+  bad_case no_out "-o FILE is required" "$MG_DATA/small"
+  bad_case no_dir "no check directory given" -o out.prof
+  bad_case missing "/nonexistent-mg" /nonexistent-mg -o out.prof
+  bad_case gain "--min-gain: '1' is not a number in \\[0, 1\\)" "$MG_DATA/small" -o out.prof --min-gain 1
+  bad_case option "unknown option '--bogus'" "$MG_DATA/small" -o out.prof --bogus
+  ;;
+verify)
+  NP=${1:?NP}
+  printf 'mpiguide-profile 1\n# a tiny profile\nallreduce np=%s 1K-4K allreduce_as_reduce_bcast\nbcast np=%s 64 bcast_as_allgatherv\n' \
+    "$NP" "$NP" >tiny.prof
+  cmd_start
+  cmd_ctx "$NP" -- "$MG_CLI" verify --profile tiny.prof -o V --nrep 12 --budget 20s 8K
+  run verify
+  expect_rc verify 0
+  # allreduce: 512 1K 4K 8K (x0.5 / bounds / x2, 8K also given); bcast: 32 64 128 8K
+  expect_verify verify V 8
+  grep -q '^allreduce,'"$NP"',1024,1,allreduce_as_reduce_bcast,' V/verify.csv && ok "verify: allreduce 1K tuned" ||
+    fail "verify: no tuned allreduce 1K row"
+  grep -q '^bcast,'"$NP"',32,0,default,' V/verify.csv && ok "verify: bcast 32 (around) untuned" ||
+    fail "verify: no untuned bcast 32 row"
+  # a profile without rules for this process count: nothing to verify, exit 2
+  printf 'mpiguide-profile 1\nbcast np=99 64 bcast_as_allgatherv\n' >other.prof
+  cmd_start
+  cmd_ctx "$NP" -- "$MG_CLI" verify --profile other.prof -o V2
+  run norule
+  expect_rc norule 2
+  expect_once norule "has no rule for $NP processes" "message"
+  ;;
+e2e)
+  NP=${1:?NP}
+  cmd_start
+  cmd_ctx "$NP" -- "$MG_CLI" check -c allreduce,bcast --sizes 64,1K,16K --nrep 15 --warmup 1 -o C -q
+  run check
+  expect_rc check 0
+  local_run tune "$MG_CLI" tune C -o p.prof
+  expect_rc tune 0
+  local_run validate "$MG_CLI" profile validate p.prof
+  expect_rc validate 0
+  if grep -qE "^[a-z_]+ +np=$NP " p.prof; then
+    cmd_start
+    cmd_ctx "$NP" -- "$MG_CLI" verify --profile p.prof -o V --nrep 12 --budget 30s
+    run verify
+    expect_rc verify 0
+    expect_verify verify V 1
+  else
+    ok "the machine showed no violation worth tuning: p.prof has no rule"
+    cmd_start
+    cmd_ctx "$NP" -- "$MG_CLI" verify --profile p.prof -o V
+    run verify
+    expect_rc verify 2
+    expect_once verify "has no rule for $NP processes" "message"
+  fi
+  ;;
+planted)
+  NP=${1:?NP}
+  : "${MG_PLANT:?}"
+  cmd_start
+  cmd_ctx "$NP" "LD_PRELOAD=$MG_PLANT" -- "$MG_CLI" check -c bcast --sizes 4K,64K,256K --min-nrep 30 \
+    --max-nrep 200 --rse 0.02 -o C -q
+  run check
+  expect_rc check 0
+  local_run tune "$MG_CLI" tune C -o p.prof
+  expect_rc tune 0
+  cat p.prof
+  local_run validate "$MG_CLI" profile validate p.prof
+  expect_rc validate 0
+  for sz in 64K 256K; do
+    if grep -qE "^bcast +np=$NP +(([0-9]+[KM]?-)?$sz(-[0-9]+[KM]?)?) +bcast_as_" p.prof; then ok "p.prof tunes bcast at $sz"
+    else fail "p.prof does not tune bcast at $sz"; fi
+  done
+  cmd_start
+  cmd_ctx "$NP" "LD_PRELOAD=$MG_PLANT" -- "$MG_CLI" verify --profile p.prof -o V --nrep 20 --budget 60s
+  run verify
+  expect_rc verify 0
+  expect_verify verify V 3
+  for b in 65536 262144; do
+    if grep -qE "^bcast,$NP,$b,1,bcast_as_[a-z_]+,.*,faster," V/verify.csv; then ok "verify: bcast $b tuned faster"
+    else fail "verify: bcast $b not significantly faster tuned: $(grep "^bcast,$NP,$b," V/verify.csv)"; fi
+  done
+  # the range rule: nothing below the smallest planted size (32K is between 4K and 64K, which
+  # need not choose the same) and nothing beyond the largest measured size (512K)
+  for b in 32768 524288; do
+    if grep -qE "^bcast,$NP,$b,0,default," V/verify.csv; then ok "verify: bcast $b outside the profile"
+    else fail "verify: bcast $b: $(grep "^bcast,$NP,$b," V/verify.csv)"; fi
+  done
+  ;;
+lib)
+  NP=${1:?NP}
+  : "${MG_LIB:?}" "${MG_APP:?}"
+  # plain_app moves 4*COUNT bytes per call: counts 1 37 2500 -> 4, 148, 10000 bytes
+  printf 'mpiguide-profile 1\n# the allreduce mock-up for small and medium vectors\nallreduce np=* 1-16K allreduce_as_reduce_bcast\nbcast np=%s 100-200 bcast_as_allgatherv\n' \
+    "$NP" >lib.prof
+  cmd_start
+  cmd_ctx "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/lib.prof" "MPIGUIDE_TRACE=$PWD/lib.csv" -- "$MG_APP" 3 1 37 2500
+  run lib
+  expect_app_ok lib
+  if cat lib.out lib.err | grep -q 'mpiguide:'; then fail "lib: unexpected mpiguide message"; else ok "lib: no message"; fi
+  grep -qxF "#@MPIGUIDE_PROFILE=$PWD/lib.prof" lib.csv && ok "lib.csv names the profile" || fail "lib.csv: no #@MPIGUIDE_PROFILE"
+  for b in 4 148 10000; do expect_trace lib.csv allreduce $b "allreduce_as_reduce_bcast 3 $NP - line 3"; done
+  expect_trace lib.csv bcast 148 "bcast_as_allgatherv 3 $NP - line 4"
+  expect_trace lib.csv bcast 4 "default 3 $NP - -"
+  expect_trace lib.csv scan 148 "default 3 $NP - -"
+  ;;
+mpmd)
+  A=${1:?A} B=${2:?B}
+  : "${MG_LIB:?}" "${MG_APP:?}"
+  printf 'mpiguide-profile 1\nallreduce np=* 1-16K allreduce_as_reduce_bcast\n' >a.prof
+  printf 'mpiguide-profile 1\nallreduce np=* 1-16K allreduce_as_reducescatterblock_allgather\n' >b.prof
+  envA=("LD_PRELOAD=$MG_LIB" "MPIGUIDE_TRACE=$PWD/mpmd.csv") envB=("LD_PRELOAD=$MG_LIB" "MPIGUIDE_TRACE=$PWD/mpmd.csv")
+  [[ $A != - ]] && envA+=("MPIGUIDE_PROFILE=$PWD/$A.prof")
+  [[ $B != - ]] && envB+=("MPIGUIDE_PROFILE=$PWD/$B.prof")
+  cmd_start
+  cmd_ctx 1 "${envA[@]}" -- "$MG_APP" 3 1 37 2500
+  cmd_ctx 1 "${envB[@]}" -- "$MG_APP" 3 1 37 2500
+  run mpmd
+  expect_app_ok mpmd
+  expect_once mpmd 'mpiguide: warning' "warning"
+  expect_once mpmd 'different MPIGUIDE_PROFILE' "'different MPIGUIDE_PROFILE'"
+  for b in 4 148 10000; do expect_trace mpmd.csv allreduce $b "default 3 2 - -"; done
+  ;;
+bad_alg)
+  : "${MG_LIB:?}" "${MG_APP:?}"
+  printf 'mpiguide-profile 1\n# line 2\nallreduce np=* 1-16K allreduce_as_nope\n' >bad.prof
+  cmd_start
+  cmd_ctx 2 "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/bad.prof" "MPIGUIDE_TRACE=$PWD/bad.csv" -- "$MG_APP" 3 1 37 2500
+  run bad
+  expect_app_ok bad
+  expect_once bad 'mpiguide: warning' "warning"
+  expect_once bad 'bad\.prof:3:.*allreduce_as_nope' "file:line of the unknown algorithm"
+  for b in 4 148 10000; do expect_trace bad.csv allreduce $b "default 3 2 - -"; done
+  ;;
+*)
+  echo "run_tuned.sh: unknown mode '$MODE'" >&2
+  exit 2
+  ;;
+esac
+finish

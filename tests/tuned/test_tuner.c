@@ -1,0 +1,160 @@
+/*
+ * Unit tests of the tuner (src/tune/tuner.c), no MPI launch:
+ *   test_tuner rule               the choice and the range rule on synthetic verdicts
+ *   test_tuner roundtrip DIR OUT  check data -> verdicts -> profile -> file -> read back: the
+ *                                 same decision at every measured size, the same hash
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "tune/profile.h"
+#include "tune/tuner.h"
+
+static int fails;
+#define EXPECT(cond, ...)                                  \
+  do {                                                     \
+    if (!(cond)) {                                         \
+      fails++;                                             \
+      printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
+      printf(__VA_ARGS__);                                 \
+      printf("\n");                                        \
+    }                                                      \
+  } while (0)
+
+static mg_ck_verdict verdict(mg_coll c, size_t bytes, const char *alg, double def, double mock, int viol) {
+  mg_ck_verdict v;
+  memset(&v, 0, sizeof v);
+  v.coll = c;
+  v.bytes = bytes;
+  snprintf(v.alg, sizeof v.alg, "%s", alg);
+  v.guideline = "GLx";
+  v.status = MG_CKV_OK;
+  v.med_def = def;
+  v.med_mock = mock;
+  v.slowdown = def / mock;
+  v.lo = v.slowdown * 0.9;
+  v.hi = v.slowdown * 1.1;
+  v.significant = v.violation = viol;
+  v.p_adj = viol ? 0.001 : 0.5;
+  return v;
+}
+
+static int rule_test(void) {
+  const char *A = "allreduce_as_reduce_bcast", *B = "allreduce_as_reducescatterblock_allgather";
+  mg_ck_verdict v[] = {
+      verdict(MG_ALLREDUCE, 16, A, 10, 5, 1),   verdict(MG_ALLREDUCE, 16, B, 10, 6, 1),  /* A fastest */
+      verdict(MG_ALLREDUCE, 64, A, 10, 4, 1),   verdict(MG_ALLREDUCE, 64, B, 10, 3, 0),  /* B not significant */
+      verdict(MG_ALLREDUCE, 256, A, 10, 9.5, 1),                                         /* gain 5 % < 10 % */
+      verdict(MG_ALLREDUCE, 1024, B, 10, 5, 1), verdict(MG_ALLREDUCE, 4096, B, 10, 5, 1),
+      verdict(MG_BCAST, 8, "bcast_as_allgatherv", 10, 5, 1),
+      verdict(MG_BCAST, 32, "bcast_as_allgatherv", 10, 5, 0),
+      verdict(MG_BCAST, 128, "bcast_as_allgatherv", 10, 5, 1),
+  };
+  mg_ck_result r;
+  memset(&r, 0, sizeof r);
+  r.v = v;
+  r.n = (int)(sizeof v / sizeof v[0]);
+  mg_profile *p = mg_profile_new();
+  mg_tune_choice *ch = NULL;
+  int nch = 0;
+  char err[256];
+  int n = mg_tune_decide(&r, 4, 0.10, p, &ch, &nch, err, sizeof err);
+  EXPECT(n == 6, "rules added: %d, want 6 (%s)", n, err);
+  EXPECT(nch == 8, "choices: %d, want 8", nch);
+  EXPECT(mg_profile_merge_touching(p) == 2, "merges");
+  EXPECT(mg_profile_build(p, NULL) == MG_PROFILE_OK, "build");
+  EXPECT(mg_profile_nrules(p) == 4, "rules after merging: %d, want 4", mg_profile_nrules(p));
+  int a = 1, b = 2, g = 1; /* registry indices, checked below */
+  for (int i = 1; i < mg_colls[MG_ALLREDUCE].nalgs; i++) {
+    if (!strcmp(mg_colls[MG_ALLREDUCE].algs[i].name, A)) a = i;
+    if (!strcmp(mg_colls[MG_ALLREDUCE].algs[i].name, B)) b = i;
+  }
+  for (int i = 1; i < mg_colls[MG_BCAST].nalgs; i++)
+    if (!strcmp(mg_colls[MG_BCAST].algs[i].name, "bcast_as_allgatherv")) g = i;
+  static const struct {
+    mg_coll c;
+    size_t bytes;
+    int which; /* 0 default, 1 A, 2 B, 3 bcast mock-up */
+  } want[] = {
+      {MG_ALLREDUCE, 1, 0},    {MG_ALLREDUCE, 15, 0},    {MG_ALLREDUCE, 16, 1},   {MG_ALLREDUCE, 40, 1},
+      {MG_ALLREDUCE, 64, 1},   {MG_ALLREDUCE, 65, 0},    {MG_ALLREDUCE, 256, 0},  {MG_ALLREDUCE, 1023, 0},
+      {MG_ALLREDUCE, 1024, 2}, {MG_ALLREDUCE, 3000, 2},  {MG_ALLREDUCE, 4096, 2}, {MG_ALLREDUCE, 4097, 0},
+      {MG_ALLREDUCE, 1 << 20, 0}, {MG_BCAST, 8, 3},      {MG_BCAST, 9, 0},        {MG_BCAST, 32, 0},
+      {MG_BCAST, 100, 0},      {MG_BCAST, 128, 3},       {MG_BCAST, 129, 0},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    int w = want[i].which == 1 ? a : want[i].which == 2 ? b : want[i].which == 3 ? g : 0;
+    int got = mg_profile_lookup(p, want[i].c, 4, want[i].bytes);
+    EXPECT(got == w, "%s %zu bytes: algorithm %d, want %d", mg_colls[want[i].c].name, want[i].bytes, got, w);
+    EXPECT(mg_profile_lookup(p, want[i].c, 3, want[i].bytes) == 0, "np 3 must keep the default");
+  }
+  char *txt = mg_profile_format(p, NULL);
+  EXPECT(txt && strstr(txt, "16-64") && strstr(txt, "1K-4K") && strstr(txt, "2.00x faster"), "text:\n%s",
+         txt ? txt : "(null)");
+  free(txt);
+  free(ch);
+  mg_profile_free(p);
+  return 0;
+}
+
+static int roundtrip(const char *dir, const char *out) {
+  static const char *const sets[][3] = {{"small", NULL}, {"launches/a", "launches/b"}, {"repro", NULL}};
+  for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
+    mg_ck_data d;
+    mg_ck_result r;
+    mg_ck_data_init(&d);
+    memset(&r, 0, sizeof r);
+    char err[MG_CK_ERR], path[4096];
+    for (int k = 0; k < 2 && sets[s][k]; k++) {
+      snprintf(path, sizeof path, "%s/%s", dir, sets[s][k]);
+      EXPECT(mg_ck_read(&d, path, err, sizeof err) == 0, "read %s: %s", path, err);
+    }
+    mg_ck_opts o;
+    mg_ck_opts_default(&o);
+    EXPECT(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0, "analyze: %s", err);
+    mg_profile *p = mg_profile_new();
+    mg_tune_choice *ch = NULL;
+    int nch = 0, np = d.launches[0].nprocs;
+    EXPECT(mg_tune_decide(&r, np, 0.10, p, &ch, &nch, err, sizeof err) >= 1, "decide: %s", err);
+    EXPECT(mg_profile_merge_touching(p) >= 0, "merge");
+    EXPECT(mg_profile_build(p, NULL) == MG_PROFILE_OK, "build");
+    snprintf(path, sizeof path, "%s/roundtrip%zu.prof", out, s);
+    EXPECT(mg_profile_save(p, path) == MG_PROFILE_OK, "save %s", path);
+    mg_profile *q = NULL;
+    mg_profile_diags diags = {0};
+    EXPECT(mg_profile_load(path, &q, &diags) == MG_PROFILE_OK, "load %s: %d problems", path, diags.n);
+    mg_profile_diags_free(&diags);
+    EXPECT(q && mg_profile_hash(q) == mg_profile_hash(p), "%s: hash differs after the round trip", path);
+    int tuned = 0;
+    for (int i = 0; i < nch; i++) {
+      tuned += ch[i].alg != 0;
+      EXPECT(mg_profile_lookup(q, ch[i].coll, np, ch[i].bytes) == ch[i].alg, "%s: %s %zu: read back %d, chose %d",
+             path, mg_colls[ch[i].coll].name, ch[i].bytes, mg_profile_lookup(q, ch[i].coll, np, ch[i].bytes),
+             ch[i].alg);
+    }
+    printf("%s: %d measured cells, %d tuned, %d rules, decisions identical after the round trip\n", path, nch,
+           tuned, q ? mg_profile_nrules(q) : -1);
+    free(ch);
+    mg_profile_free(p);
+    mg_profile_free(q);
+    mg_ck_result_free(&r);
+    mg_ck_data_free(&d);
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc >= 2 && !strcmp(argv[1], "rule"))
+    rule_test();
+  else if (argc >= 4 && !strcmp(argv[1], "roundtrip"))
+    roundtrip(argv[2], argv[3]);
+  else {
+    fprintf(stderr, "usage: test_tuner rule | roundtrip DATADIR OUTDIR\n");
+    return 2;
+  }
+  if (fails) printf("%d check(s) failed\n", fails);
+  else printf("all checks passed\n");
+  return fails ? 1 : 0;
+}
