@@ -55,8 +55,9 @@ MPIGUIDE_API int mpiguide_force(const char *spec);
 
 /*
  * How many calls of collective `coll` on this rank ran algorithm `alg`
- * ("default" included) since MPI_Init, while the library was active
- * (MPIGUIDE_ALG or MPIGUIDE_TRACE set, or mpiguide_force called).
+ * ("default" included) since MPI_Init, while the library counted calls
+ * (MPIGUIDE_ALG or MPIGUIDE_TRACE set, or mpiguide_force called; tuned mode
+ * alone does not count, to keep its per-call cost low).
  * -1 for an unknown name.
  */
 MPIGUIDE_API long long mpiguide_calls(const char *coll, const char *alg);

@@ -15,7 +15,8 @@ b=build/$mpi
 [[ -x $b/overhead ]] || scripts/build.sh "$mpi"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 lib=$PWD/$b/libmpiguide.so
-run() { env "$@" "$b/overhead" "$calls" | awk '{print $1}'; }
+# One core: the benchmark is one process, and moving between cores adds noise.
+run() { env "$@" taskset -c "${CORE:-0}" "$b/overhead" "$calls" | awk '{print $1}'; }
 
 # Tuned mode: a profile of 64 allreduce ranges for one process that never covers the
 # benchmark's 8 bytes (every call does the lookup and runs the default), and one whose
@@ -38,9 +39,15 @@ for ((r = 0; r < rounds; r++)); do
   res[tuned-fire]+="$(run LD_PRELOAD="$lib" MPIGUIDE_PROFILE="$tmp/fire.prof") "
 done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+minimum() { tr ' ' '\n' | grep . | sort -g | head -1; }
 base=$(median <<<"${res[none]}")
-printf "%-12s %12s %10s   (%s, %d calls, median of %d interleaved runs)\n" variant "ns/call" ratio "$mpi" "$calls" "$rounds"
+bmin=$(minimum <<<"${res[none]}")
+printf "%-12s %9s %7s %9s %7s   (%s, %d calls, %d interleaved runs, pinned to one core)\n" variant \
+  "median ns" ratio "min ns" "+ns" "$mpi" "$calls" "$rounds"
 for v in "${names[@]}"; do
   m=$(median <<<"${res[$v]}")
-  printf "%-12s %12.2f %10.3f   runs: %s\n" "$v" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN{print a/b}')" "${res[$v]}"
+  n=$(minimum <<<"${res[$v]}")
+  printf "%-12s %9.2f %7.3f %9.2f %7.2f   runs: %s\n" "$v" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN{print a/b}')" \
+    "$n" "$(awk -v a="$n" -v b="$bmin" 'BEGIN{print a-b}')" "${res[$v]}"
 done
+echo "(+ns: minimum minus the minimum without the library; the machine is shared, the minimum is the least disturbed run)"

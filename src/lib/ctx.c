@@ -222,6 +222,7 @@ void mg_lib_init(int thread_level) {
   int any_forced = 0;
   for (int i = 0; i < MG_NCOLL; i++) any_forced |= x->forced[i] != 0;
   x->active = any_forced || have_trace || x->profile;
+  x->counting = any_forced || have_trace; /* tuned production runs skip the counters */
   x->initialized = 1;
 }
 
@@ -247,33 +248,38 @@ void mg_lib_finalize(void) {
 
 /* ---------- the per-call path ---------- */
 
+static inline void count(mg_ctx *x, mg_coll coll, int alg, mg_why why) {
+  if (!x->counting) return;
+  atomic_fetch_add_explicit(&x->ran[coll][alg], 1, memory_order_relaxed);
+  if (why != MG_WHY_NONE) atomic_fetch_add_explicit(&x->fell[coll][why], 1, memory_order_relaxed);
+}
+
 int mg_dispatch(mg_call *c) {
   mg_ctx *x = &mg_the_ctx;
   int want = x->forced[c->coll];
   if (!want && !x->trace && !x->profile) { /* nothing to decide or record beyond the count */
-    atomic_fetch_add_explicit(&x->ran[c->coll][0], 1, memory_order_relaxed);
+    count(x, c->coll, 0, MG_WHY_NONE);
     return mg_run(c, 0);
   }
   const mg_comm_entry *e = mg_comm_get(c->comm);
   if (!e) { /* not a communicator MPI accepts: let the default report the error */
-    atomic_fetch_add_explicit(&x->ran[c->coll][0], 1, memory_order_relaxed);
+    count(x, c->coll, 0, MG_WHY_NONE);
     return mg_run(c, 0);
   }
-  if (!want && e->nranges[c->coll] == 0 && !x->trace) { /* tuned mode, nothing tuned here */
-    atomic_fetch_add_explicit(&x->ran[c->coll][0], 1, memory_order_relaxed);
+  int nranges = e->nranges[c->coll];
+  if (!want && nranges == 0 && !x->trace) { /* tuned mode, nothing tuned here */
+    count(x, c->coll, 0, MG_WHY_NONE);
     return mg_run(c, 0);
   }
   c->size = e->size;
   c->rank = e->rank;
   c->inter = e->inter;
   mg_call_set_bytes(c);
-  if (!want && e->nranges[c->coll]) want = mg_profile_slice_lookup(e->ranges[c->coll], e->nranges[c->coll], c->bytes);
-  int rc;
+  if (!want && nranges) want = mg_profile_slice_lookup(e->ranges[c->coll], nranges, c->bytes);
   mg_why why = want ? mg_applicable(c, want, x->scratch_max) : MG_WHY_NONE;
   int alg = why == MG_WHY_NONE ? want : 0;
-  rc = mg_run(c, alg);
-  atomic_fetch_add_explicit(&x->ran[c->coll][alg], 1, memory_order_relaxed);
-  if (why != MG_WHY_NONE) atomic_fetch_add_explicit(&x->fell[c->coll][why], 1, memory_order_relaxed);
+  int rc = mg_run(c, alg);
+  count(x, c->coll, alg, why);
   if (x->trace) {
     pthread_mutex_lock(&x->trace_lock);
     mg_trace_add(x->trace, c->coll, c->size, c->bytes, alg, why);
@@ -301,7 +307,7 @@ int mpiguide_force(const char *spec) {
   char msg[1024];
   if (!mg_the_ctx.initialized) return MPIGUIDE_ERR_NOT_INIT;
   int st = mg_parse_force(spec ? spec : "", mg_the_ctx.forced, msg, sizeof msg);
-  if (st == MPIGUIDE_OK) mg_the_ctx.active = 1;
+  if (st == MPIGUIDE_OK) mg_the_ctx.active = mg_the_ctx.counting = 1;
   return st;
 }
 

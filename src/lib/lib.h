@@ -34,6 +34,7 @@ typedef struct mg_comm_entry {
 typedef struct mg_ctx {
   int initialized;
   int active;                     /* 0: pure pass-through, the wrappers only call PMPI */
+  int counting;                   /* keep ran/fell (force or trace mode, mpiguide_force) */
   int forced[MG_NCOLL];           /* algorithm index asked for; 0 = default */
   size_t scratch_max;             /* MPIGUIDE_SCRATCH_MAX */
   int thread_level;               /* provided by MPI_Init_thread */

@@ -165,9 +165,23 @@ static const char *const why_key[MG_NWHY] = {
 const char *mg_why_str(mg_why why) { return why < MG_NWHY ? why_text[why] : "?"; }
 const char *mg_why_key(mg_why why) { return why < MG_NWHY ? why_key[why] : "?"; }
 
+/* The common predefined datatypes and their sizes (the C types the standard
+ * says they correspond to), so that the per-call path of libmpiguide needs no
+ * PMPI_Type_size for them; predefined handles are never freed or reused. */
+static const struct {
+  MPI_Datatype dt;
+  int size;
+} common_types[] = {
+    {MPI_DOUBLE, sizeof(double)}, {MPI_INT, sizeof(int)},     {MPI_BYTE, 1},
+    {MPI_CHAR, 1},                {MPI_FLOAT, sizeof(float)}, {MPI_LONG, sizeof(long)},
+    {MPI_UNSIGNED, sizeof(unsigned)}, {MPI_LONG_LONG, sizeof(long long)}, {MPI_UNSIGNED_CHAR, 1},
+};
+
 static size_t type_bytes(int count, MPI_Datatype dt) {
   int sz = 0;
   if (count <= 0) return 0;
+  for (size_t i = 0; i < sizeof common_types / sizeof common_types[0]; i++)
+    if (common_types[i].dt == dt) return (size_t)count * (size_t)common_types[i].size;
   PMPI_Type_size(dt, &sz);
   return (size_t)count * (size_t)sz;
 }
