@@ -148,7 +148,7 @@ int mg_cmd_tune(int argc, char **argv) {
   mg_profile_add_preamble(p, line);
   snprintf(line, sizeof line,
            "choice: fastest mock-up with a significant violation (%s, alpha %g%s) and median <= %.2f x "
-           "default's",
+           "default's over the whole slowdown interval",
            mg_ck_test_name(ck.test), ck.alpha, ck.holm ? ", Holm" : "", 1 - min_gain);
   mg_profile_add_preamble(p, line);
   mg_profile_add_preamble(p, "ranges: a measured size, extended to the next one only if it chose the same; "
