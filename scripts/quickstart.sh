@@ -4,7 +4,7 @@
 #  1. `mpiguide check --quick` on 4 ranks (about 10-30 s here): measures every
 #     collective's default and mock-ups in one launch, tests each guideline, and
 #     prints the grouped violation table and the summary; results go to a directory
-#     (raw.csv, verdicts.csv/json, summary.txt; report.html where available).
+#     (raw.csv, verdicts.csv/json, summary.txt, report.html).
 #  2. An unmodified MPI application (examples/jacobi.c) run with libmpiguide preloaded
 #     and mock-ups forced, and the trace showing which algorithm ran for each call.
 # Usage: scripts/quickstart.sh [ranks] [results-dir]   (defaults: 4, results/check-<mpi>)
@@ -38,4 +38,4 @@ LD_PRELOAD=$PWD/$b/libmpiguide.so MPIGUIDE_ALG=$alg MPIGUIDE_TRACE=$trace \
 echo "== its trace ($trace): which algorithm ran, per collective and message size =="
 column -s, -t < <(grep -v '^#@' "$trace") 2>/dev/null || grep -v '^#@' "$trace"
 echo
-echo "Results of the check: $out (summary.txt, verdicts.csv, raw.csv); docs/check.md explains them."
+echo "Results of the check: $out (report.html to open in a browser, summary.txt, verdicts.csv, raw.csv); docs/check.md explains them."
