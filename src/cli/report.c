@@ -4,17 +4,35 @@
  * `check --from` merges launches); runs with different process counts become the rows of
  * the heat map and sections of their own. Verdicts are recomputed with the check's analysis
  * (default settings unless --test/--alpha/--no-holm; the seed recorded by the check), so they
- * equal those of `mpiguide check --from DIR` with the same options.
+ * equal those of `mpiguide check --from DIR` with the same options. A directory holding
+ * verify.csv (`mpiguide verify -o DIR`) is a verify result instead: read first (a malformed one
+ * stops the command before anything is written), shown as the section "Default vs tuned"; it may
+ * be the only source.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "check/check.h"
 #include "cli/cli.h"
 #include "report/report.h"
 
 #define MAXRUNS 32
+#define MAXVER 16
+
+/* A verify result: a directory holding verify.csv (`mpiguide verify -o DIR`) or a file named
+ * verify.csv. Its path in p (len bytes), or 0 for check data. */
+static int verify_source(const char *src, char *p, size_t len) {
+  struct stat st;
+  const char *base = strrchr(src, '/');
+  base = base ? base + 1 : src;
+  if (!strcmp(base, "verify.csv") && !stat(src, &st) && S_ISREG(st.st_mode))
+    return snprintf(p, len, "%s", src), 1;
+  if (stat(src, &st) || !S_ISDIR(st.st_mode)) return 0;
+  snprintf(p, len, "%s/verify.csv", src);
+  return !stat(p, &st);
+}
 
 static void usage(FILE *f) {
   fprintf(f, "usage: mpiguide report DIR... [-o FILE] [--test mwu|welch|student] [--alpha A] [--no-holm]\n\n"
@@ -22,7 +40,9 @@ static void usage(FILE *f) {
              "`mpiguide check` (a result directory, a raw CSV or ReproMPI files): run metadata, summary,\n"
              "per collective the runtime of every mock-up relative to the default over message sizes,\n"
              "a heat map of cautious violations and the grouped violation table. Sources with the same\n"
-             "process count are merged; several process counts give one heat-map row each.\n\n"
+             "process count are merged; several process counts give one heat-map row each.\n"
+             "A result directory of `mpiguide verify` (holding verify.csv) adds the section\n"
+             "\"Default vs tuned\" (tuned/default ratio per collective and size); it may be given alone.\n\n"
              "  -o FILE        output file (default: report.html)\n"
              "  --test T       statistical test as in `mpiguide check` (default mwu)\n"
              "  --alpha A      significance level (default 0.05)\n"
@@ -69,15 +89,32 @@ int mg_cmd_report(int argc, char **argv) {
     usage(stderr);
     return 2;
   }
-  /* the process count of every source, read alone */
-  int np[256];
+  /* verify results first: a malformed one stops the command before anything is written */
+  static mg_rp_verify ver[MAXVER];
+  int nver = 0, isver[256] = {0};
   char err[MG_CK_ERR];
   for (int i = 0; i < nsrc; i++) {
+    char vp[1100];
+    if (!verify_source(src[i], vp, sizeof vp)) continue;
+    isver[i] = 1;
+    if (nver == MAXVER || mg_rp_verify_read(vp, &ver[nver], err, sizeof err)) {
+      if (nver == MAXVER) snprintf(err, sizeof err, "more than %d verify results", MAXVER);
+      fprintf(stderr, "mpiguide report: %s\n", err);
+      for (int k = 0; k < nver; k++) mg_rp_verify_free(&ver[k]);
+      return 2;
+    }
+    nver++;
+  }
+  /* the process count of every source of check data, read alone */
+  int np[256];
+  for (int i = 0; i < nsrc; i++) {
+    if (isver[i]) continue;
     mg_ck_data d;
     mg_ck_data_init(&d);
     if (mg_ck_read(&d, src[i], err, sizeof err)) {
       fprintf(stderr, "mpiguide report: %s\n", err);
       mg_ck_data_free(&d);
+      for (int k = 0; k < nver; k++) mg_rp_verify_free(&ver[k]);
       return 2;
     }
     np[i] = d.nlaunches ? d.launches[0].nprocs : 0;
@@ -88,7 +125,7 @@ int mg_cmd_report(int argc, char **argv) {
   mg_rp_run runs[MAXRUNS];
   int nruns = 0, status = 0, done[256] = {0};
   for (int i = 0; i < nsrc && !status; i++) {
-    if (done[i]) continue;
+    if (done[i] || isver[i]) continue;
     if (nruns == MAXRUNS) {
       fprintf(stderr, "mpiguide report: more than %d process counts\n", MAXRUNS);
       status = 2;
@@ -101,7 +138,7 @@ int mg_cmd_report(int argc, char **argv) {
     runs[nruns].d = d, runs[nruns].r = r;
     nruns++;
     for (int j = i; j < nsrc && !status; j++) {
-      if (done[j] || np[j] != np[i]) continue;
+      if (done[j] || isver[j] || np[j] != np[i]) continue;
       done[j] = 1;
       if (mg_ck_read(d, src[j], err, sizeof err)) status = 2;
     }
@@ -119,7 +156,7 @@ int mg_cmd_report(int argc, char **argv) {
     }
     if (status) fprintf(stderr, "mpiguide report: %s\n", err);
   }
-  if (!status && mg_rp_write_file(out, runs, nruns, err, sizeof err)) {
+  if (!status && mg_rp_write_file_ex(out, runs, nruns, ver, nver, err, sizeof err)) {
     fprintf(stderr, "mpiguide report: %s\n", err);
     status = 1;
   }
@@ -128,5 +165,6 @@ int mg_cmd_report(int argc, char **argv) {
     mg_ck_result_free(&res[i]);
     mg_ck_data_free(&data[i]);
   }
+  for (int k = 0; k < nver; k++) mg_rp_verify_free(&ver[k]);
   return status;
 }

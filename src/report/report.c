@@ -1,7 +1,9 @@
 /*
  * The HTML report (report.h, docs/report.md): metadata, summary, one plot per collective
  * (relative runtime of every mock-up against message size), a heat map of cautious violations
- * and the grouped violation table, written as one page with inline CSS and SVG.
+ * the "Default vs tuned" section of verify results (tuned/default ratio per collective and size,
+ * verify.c reads verify.csv), and the grouped violation table, written as one page with inline
+ * CSS and SVG.
  *
  * Readable without colour: every mock-up has its own marker shape and line dash as well as a
  * colour, violations are ringed (solid: cautious, dashed: with a noise warning), noise warnings
@@ -637,28 +639,314 @@ static int grouped(FILE *f, const mg_rp_run *run, int nruns) {
   return 0;
 }
 
+/* ---------- default vs tuned (verify results) ---------- */
+
+/* #@key of the raw.csv next to a verify.csv (the measurement's metadata), "" when absent. */
+static void verify_meta(const mg_rp_verify *v, const char *key, char *out, size_t len) {
+  char p[1100];
+  const char *sl = strrchr(v->path, '/');
+  if (sl) snprintf(p, sizeof p, "%.*s/raw.csv", (int)(sl - v->path), v->path);
+  else snprintf(p, sizeof p, "raw.csv");
+  file_meta(p, key, out, len);
+}
+
+static int vplotted(const mg_rp_vrow *w) { return isfinite(w->ratio) && w->ratio > 0; }
+
+static const char *vkind(const mg_rp_vrow *w) {
+  return !strcmp(w->verdict, "noise?") ? "noise" : w->verdict;
+}
+
+static const char *vcolour(const mg_rp_vrow *w) {
+  if (!strcmp(w->verdict, "faster")) return "#009E73";
+  if (!strcmp(w->verdict, "slower")) return "#D55E00";
+  return w->in_profile ? "#0072B2" : "#777777";
+}
+
+static void vtitle(FILE *f, const mg_rp_vrow *w) {
+  char b[64], t1[48], t2[48], l[128];
+  int c = mg_coll_find(w->coll);
+  esc(f, w->coll);
+  fprintf(f, ", %s: ", bytes_str(w->bytes, b, sizeof b));
+  if (w->in_profile) {
+    fputs("tuned ", f);
+    esc(f, c >= 0 ? mg_ck_label((mg_coll)c, w->tuned, 0, l, sizeof l) : w->tuned);
+  } else fputs("not in the profile (A/A control of the default)", f);
+  fprintf(f, "; tuned/default %.3f [%.3f, %.3f] (tuned %s, default %s), p(Holm) %.3g; verdict ", w->ratio, w->lo,
+          w->hi, us_str(w->med_tuned, t1, sizeof t1), us_str(w->med_def, t2, sizeof t2), w->p);
+  esc(f, w->verdict);
+  if (w->still[0]) {
+    fputs("; still faster than tuned: ", f);
+    esc(f, w->still);
+  }
+}
+
+/* Tuned/default ratio of one collective of a verify result over message size. */
+static void vplot(FILE *f, const mg_rp_verify *v, const char *coll) {
+  size_t sizes[MAXS];
+  int ns = 0, nrows = 0;
+  double rmin = INFINITY, rmax = -INFINITY;
+  for (int i = 0; i < v->n; i++) {
+    const mg_rp_vrow *w = &v->rows[i];
+    if (strcmp(w->coll, coll)) continue;
+    nrows++;
+    if (!vplotted(w)) continue;
+    double q[] = {w->ratio, w->lo, w->hi};
+    for (int k = 0; k < 3; k++)
+      if (isfinite(q[k]) && q[k] > 0) rmin = fmin(rmin, q[k]), rmax = fmax(rmax, q[k]);
+    int seen = 0;
+    for (int k = 0; k < ns && !seen; k++) seen = sizes[k] == w->bytes;
+    if (!seen && ns < MAXS) sizes[ns++] = w->bytes;
+  }
+  qsort(sizes, (size_t)ns, sizeof *sizes, cmp_size);
+  fprintf(f, "<div class=\"plot vt\" id=\"vt-");
+  esc(f, coll);
+  fprintf(f, "-%d\">\n<h3>", v->nprocs);
+  esc(f, coll);
+  fprintf(f, " — tuned / default, %d processes</h3>\n", v->nprocs);
+  if (!ns) {
+    fprintf(f, "<div class=\"empty\" data-empty=\"1\"><b>Not enough data for a plot.</b> None of the %d rows has a "
+               "ratio (see the table below).</div>\n</div>\n",
+            nrows);
+    return;
+  }
+  size_t smin = sizes[0], smax = sizes[ns - 1];
+  double ymin, ymax;
+  mg_rp_yrange(rmin, rmax, &ymin, &ymax);
+  const double X0 = MG_RP_X0, Y0 = MG_RP_Y0, X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
+  double y1 = mg_rp_ymap(1, ymin, ymax);
+  char b[64];
+  fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", MG_RP_W, MG_RP_H);
+  esc(f, coll);
+  fprintf(f, ": tuned runtime relative to the default over message size\" data-smin=\"%zu\" data-smax=\"%zu\" "
+             "data-ymin=\"%g\" data-ymax=\"%g\">\n",
+          smin, smax, ymin, ymax);
+  fprintf(f, "<rect class=\"fregion\" x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"#e5f5ee\"/>\n", MG_RP_X0,
+          y1, MG_RP_PW, Y1 - y1);
+  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">below 1: tuned is "
+             "faster</text>\n",
+          X1 - 4, Y1 - 5);
+  for (double q = ymin; q <= ymax * 1.0001; q *= 2) {
+    double y = mg_rp_ymap(q, ymin, ymax);
+    fprintf(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
+            X0 - 5, y, q);
+  }
+  for (int s = 0; s < ns; s++) {
+    double x = mg_rp_xmap(sizes[s], smin, smax);
+    fprintf(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, Y0, x, Y1);
+    fprintf(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#000\"/>", x, Y1, x, Y1 + 5);
+    fprintf(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
+            bytes_str(sizes[s], b, sizeof b));
+  }
+  fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0,
+          MG_RP_Y0, MG_RP_PW, MG_RP_PH);
+  fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)"
+             "</text>\n",
+          X0 + MG_RP_PW / 2.0, MG_RP_H - 8);
+  fprintf(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">tuned / "
+             "default runtime (log scale)</text>\n",
+          Y0 + MG_RP_PH / 2.0);
+  fprintf(f, "<line class=\"default\" x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#000\" stroke-width=\"2.5\">"
+             "<title>default = 1.0</title></line>\n",
+          MG_RP_X0, y1, X1, y1);
+  fprintf(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" font-weight=\"bold\">default = 1</text>\n", X0 + 4, y1 - 4);
+  /* a thin line through the cells in size order */
+  fputs("<polyline fill=\"none\" stroke=\"#999\" stroke-width=\"1\" points=\"", f);
+  for (int s = 0; s < ns; s++)
+    for (int i = 0; i < v->n; i++) {
+      const mg_rp_vrow *w = &v->rows[i];
+      if (!strcmp(w->coll, coll) && vplotted(w) && w->bytes == sizes[s]) {
+        fprintf(f, "%.2f,%.2f ", mg_rp_xmap(w->bytes, smin, smax), mg_rp_ymap(w->ratio, ymin, ymax));
+        break;
+      }
+    }
+  fputs("\"/>\n", f);
+  for (int i = 0; i < v->n; i++) {
+    const mg_rp_vrow *w = &v->rows[i];
+    if (strcmp(w->coll, coll) || !vplotted(w)) continue;
+    double x = mg_rp_xmap(w->bytes, smin, smax), y = mg_rp_ymap(w->ratio, ymin, ymax);
+    const char *col = vcolour(w);
+    fprintf(f, "<g class=\"vpt %s %s\" data-coll=\"", vkind(w), w->in_profile ? "in-profile" : "aa");
+    esc(f, w->coll);
+    fprintf(f, "\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>", w->bytes, x, y);
+    vtitle(f, w);
+    fputs("</title>", f);
+    if (isfinite(w->lo) && isfinite(w->hi) && w->lo > 0 && w->hi > 0) {
+      double ya = mg_rp_ymap(w->hi, ymin, ymax), yb = mg_rp_ymap(w->lo, ymin, ymax);
+      fprintf(f, "<path class=\"ci\" d=\"M%.2f %.2fV%.2fM%.2f %.2fH%.2fM%.2f %.2fH%.2f\" stroke=\"%s\" "
+                 "stroke-width=\"1.5\" fill=\"none\"/>",
+              x, ya, yb, x - 4, ya, x + 4, x - 4, yb, x + 4, col);
+    }
+    /* in the profile: a filled square; outside (the A/A control): a circle */
+    marker(f, w->in_profile ? 1 : 0, x, y, col);
+    if (!strcmp(w->verdict, "faster"))
+      fprintf(f, "<circle class=\"ring\" cx=\"%.2f\" cy=\"%.2f\" r=\"10\" fill=\"none\" stroke=\"#000\" "
+                 "stroke-width=\"2\"/>",
+              x, y);
+    else if (!strcmp(w->verdict, "slower"))
+      fprintf(f, "<circle class=\"ring\" cx=\"%.2f\" cy=\"%.2f\" r=\"10\" fill=\"none\" stroke=\"#000\" "
+                 "stroke-width=\"2\" stroke-dasharray=\"3 2\"/><text class=\"up\" x=\"%.2f\" y=\"%.2f\" "
+                 "font-size=\"13\" font-weight=\"bold\" text-anchor=\"middle\">▲</text>",
+              x, y, x + 14, y - 8);
+    else if (!strcmp(w->verdict, "noise?"))
+      fprintf(f, "<text class=\"tilde\" x=\"%.2f\" y=\"%.2f\" font-size=\"15\" font-weight=\"bold\" "
+                 "text-anchor=\"middle\">?</text>",
+              x + 12, y - 8);
+    fputs("</g>\n", f);
+  }
+  fputs("</svg>\n<div class=\"note\">", f);
+  int c = mg_coll_find(coll);
+  if (c >= 0) {
+    fputs("message size: ", f);
+    esc(f, mg_colls[c].size_def);
+  }
+  fputs("</div>\n</div>\n", f);
+}
+
+static void verify_key(FILE *f) {
+  fputs("<p class=\"legend\">Each plot: median runtime of the tuned algorithm (the profile's choice) divided by the "
+        "default's median per message size, with its 95 % interval as an error bar (both axes log scale). Below "
+        "the bold line at 1 (shaded) tuned is faster. Marks: <svg width=\"22\" height=\"16\" aria-hidden=\"true\">"
+        "<rect x=\"6\" y=\"3\" width=\"10\" height=\"10\" fill=\"#0072B2\" fill-opacity=\"0.35\" stroke=\"#0072B2\"/>"
+        "</svg> a cell the profile tunes; <svg width=\"22\" height=\"16\" aria-hidden=\"true\"><circle cx=\"11\" "
+        "cy=\"8\" r=\"5\" fill=\"#777\" fill-opacity=\"0.35\" stroke=\"#777\"/></svg> a cell outside the profile "
+        "(tuned runs the default: the A/A control, i.e. the noise); <svg width=\"26\" height=\"22\" "
+        "aria-hidden=\"true\"><circle cx=\"13\" cy=\"11\" r=\"9\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\"/>"
+        "</svg> verdict <b>faster</b> (green): tuned significantly faster; <svg width=\"26\" height=\"22\" "
+        "aria-hidden=\"true\"><circle cx=\"13\" cy=\"11\" r=\"9\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" "
+        "stroke-dasharray=\"3 2\"/></svg> <b>▲</b> verdict <b>slower</b> (orange): tuned median above the "
+        "default's; <b>?</b> verdict <code>noise?</code> (the A/A control is significant). Hover a mark for its "
+        "values.</p>\n",
+        f);
+}
+
+static void verify_table(FILE *f, const mg_rp_verify *v) {
+  fputs("<table class=\"vt\"><tr><th>collective</th><th>size</th><th>tuned algorithm</th><th>default</th>"
+        "<th>tuned</th><th>ratio [95 % interval]</th><th>verdict</th><th>still faster than tuned</th></tr>\n",
+        f);
+  char b[64], t[48], l[128];
+  for (int i = 0; i < v->n; i++) {
+    const mg_rp_vrow *w = &v->rows[i];
+    int c = mg_coll_find(w->coll);
+    fputs("<tr><td>", f);
+    esc(f, w->coll);
+    fprintf(f, "</td><td class=n>%s</td><td>", bytes_str(w->bytes, b, sizeof b));
+    if (w->in_profile) esc(f, c >= 0 ? mg_ck_label((mg_coll)c, w->tuned, 0, l, sizeof l) : w->tuned);
+    else fputs("default (not in the profile)", f);
+    fprintf(f, "</td><td class=n>%s</td>", us_str(w->med_def, t, sizeof t));
+    fprintf(f, "<td class=n>%s</td><td class=n>", us_str(w->med_tuned, t, sizeof t));
+    if (isfinite(w->ratio)) {
+      fprintf(f, "%.3f", w->ratio);
+      if (isfinite(w->lo) && isfinite(w->hi)) fprintf(f, " [%.3f, %.3f]", w->lo, w->hi);
+    } else fputs("-", f);
+    fputs("</td><td>", f);
+    esc(f, w->verdict);
+    fputs("</td><td>", f);
+    if (w->still[0]) {
+      for (const char *p = w->still; *p; p++)
+        if (*p == ';') fputs("; ", f);
+        else {
+          char one[2] = {*p, 0};
+          esc(f, one);
+        }
+    } else fputs("–", f);
+    fputs("</td></tr>\n", f);
+  }
+  fputs("</table>\n", f);
+}
+
+static void verify_section(FILE *f, const mg_rp_verify *ver, int nver) {
+  fputs("<h2 id=\"tuned\">Default vs tuned</h2>\n", f);
+  verify_key(f);
+  for (int k = 0; k < nver; k++) {
+    const mg_rp_verify *v = &ver[k];
+    fputs("<p class=\"note\">Verify result <code>", f);
+    esc(f, v->path);
+    fputs("</code>: profile <code>", f);
+    esc(f, v->profile[0] ? v->profile : "unknown");
+    fprintf(f, "</code>, %d processes", v->nprocs);
+    if (isfinite(v->alpha)) fprintf(f, ", alpha %g", v->alpha);
+    fprintf(f, ", %d cells.</p>\n<div class=\"plots\">\n", v->n);
+    const char *colls[64];
+    int nc = 0;
+    for (int i = 0; i < v->n; i++) {
+      int seen = 0;
+      for (int j = 0; j < nc && !seen; j++) seen = !strcmp(colls[j], v->rows[i].coll);
+      if (!seen && nc < 64) colls[nc++] = v->rows[i].coll;
+    }
+    for (int j = 0; j < nc; j++) vplot(f, v, colls[j]);
+    fputs("</div>\n", f);
+    verify_table(f, v);
+  }
+}
+
+/* The page of verify results alone: the check sections say that there is no check data. */
+static void no_check(FILE *f, const char *h2) {
+  fprintf(f, "<h2>%s</h2>\n<div class=\"empty\" data-empty=\"1\"><b>No check data.</b> This report was made from "
+             "verify results only; give a result directory of <code>mpiguide check</code> as well for this "
+             "section.</div>\n",
+          h2);
+}
+
+static void verify_metadata(FILE *f, const mg_rp_verify *ver, int nver) {
+  static const struct {
+    const char *label, *key;
+  } rows[] = {{"MPI library", "mpi_library_name"}, {"version", "mpi_library_version"}, {"processes", NULL},
+              {"nodes", "nnodes"},                 {"ranks per node", "ranks_per_node"},   {"hostname", "hostname"},
+              {"sync method", "sync"},             {"timer", "timer"},                     {"profile", NULL},
+              {"alpha", NULL},                     {"date", "date"},
+              {"mpiguide version (measurement)", "mpiguide_version"}};
+  fputs("<h2 id=\"meta\">Run</h2>\n<table class=\"meta\">\n", f);
+  char buf[512];
+  for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+    fprintf(f, "<tr><td>%s</td>", rows[r].label);
+    for (int k = 0; k < nver; k++) {
+      if (rows[r].key) verify_meta(&ver[k], rows[r].key, buf, sizeof buf);
+      else if (!strcmp(rows[r].label, "processes")) snprintf(buf, sizeof buf, "%d", ver[k].nprocs);
+      else if (!strcmp(rows[r].label, "profile")) snprintf(buf, sizeof buf, "%s", ver[k].profile);
+      else if (isfinite(ver[k].alpha)) snprintf(buf, sizeof buf, "%g", ver[k].alpha);
+      else buf[0] = '\0';
+      fputs("<td>", f);
+      esc(f, buf[0] ? buf : "unknown");
+      fputs("</td>", f);
+    }
+    fputs("</tr>\n", f);
+  }
+  fputs("</table>\n<p class=\"note\">Metadata of the verify run (verify.csv and the raw.csv next to it). No check "
+        "data was given.</p>\n",
+        f);
+}
+
 /* ---------- the page ---------- */
 
-int mg_rp_write(FILE *f, const mg_rp_run *runs, int nruns) {
-  if (nruns < 1) return -1;
+int mg_rp_write(FILE *f, const mg_rp_run *runs, int nruns) { return mg_rp_write_ex(f, runs, nruns, NULL, 0); }
+
+int mg_rp_write_ex(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify *ver, int nver) {
+  if (nruns < 0 || nver < 0 || nruns + nver < 1 || (nver && !ver)) return -1;
   for (int ri = 0; ri < nruns; ri++)
     if (!runs[ri].d || !runs[ri].r || runs[ri].d->nlaunches < 1) return -1;
+  char name[256] = "";
+  if (nruns) snprintf(name, sizeof name, "%s", runs[0].d->launches[0].mpi_name);
+  else verify_meta(&ver[0], "mpi_library_name", name, sizeof name);
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>mpiguide report: ",
         f);
-  esc(f, runs[0].d->launches[0].mpi_name);
+  esc(f, name);
   fputs("</title>\n<style>\n", f);
   fputs(css, f);
   fputs("</style>\n</head>\n<body>\n<h1>mpiguide report: ", f);
-  esc(f, runs[0].d->launches[0].mpi_name[0] ? runs[0].d->launches[0].mpi_name : "MPI library");
+  esc(f, name[0] ? name : "MPI library");
   fputs(" — self-consistent performance guidelines</h1>\n", f);
   fputs("<p class=\"note\">Does the MPI library's own collective (the <i>default</i>) run slower than a mock-up "
         "built from other MPI calls? Every such case with a significant test result is a <i>violation</i>.</p>\n",
         f);
-  metadata(f, runs, nruns);
+  if (nruns) metadata(f, runs, nruns);
+  else verify_metadata(f, ver, nver);
   for (int ri = 0; ri < nruns; ri++)
     if (summary(f, &runs[ri], nruns)) return -1;
-  heatmap(f, runs, nruns);
+  if (!nruns) no_check(f, "Summary");
+  if (nruns) heatmap(f, runs, nruns);
+  else no_check(f, "Heat map of cautious violations");
   for (int ri = 0; ri < nruns; ri++) {
     fputs("<h2>Relative runtime per collective", f);
     run_title(f, &runs[ri], nruns);
@@ -669,14 +957,22 @@ int mg_rp_write(FILE *f, const mg_rp_run *runs, int nruns) {
       if (coll_present(&runs[ri], c)) plot(f, &runs[ri], c, nruns);
     fputs("</div>\n", f);
   }
-  /* default vs tuned: goes here once a verify result exists (report.h); nothing is shown without one. */
+  if (!nruns) no_check(f, "Relative runtime per collective");
+  /* default vs tuned (report.h): only with a verify result; nothing is shown without one. */
+  if (nver) verify_section(f, ver, nver);
   for (int ri = 0; ri < nruns; ri++)
     if (grouped(f, &runs[ri], nruns)) return -1;
+  if (!nruns) no_check(f, "Grouped violations");
   fputs("</body>\n</html>\n", f);
   return ferror(f) ? -1 : 0;
 }
 
 int mg_rp_write_file(const char *path, const mg_rp_run *runs, int nruns, char *err, size_t errlen) {
+  return mg_rp_write_file_ex(path, runs, nruns, NULL, 0, err, errlen);
+}
+
+int mg_rp_write_file_ex(const char *path, const mg_rp_run *runs, int nruns, const mg_rp_verify *ver, int nver,
+                        char *err, size_t errlen) {
   size_t n = strlen(path) + 32;
   char *tmp = malloc(n);
   if (!tmp) return snprintf(err, errlen, "out of memory"), -1;
@@ -694,7 +990,7 @@ int mg_rp_write_file(const char *path, const mg_rp_run *runs, int nruns, char *e
     close(fd), unlink(tmp), free(tmp);
     return -1;
   }
-  int rc = mg_rp_write(f, runs, nruns);
+  int rc = mg_rp_write_ex(f, runs, nruns, ver, nver);
   if (fclose(f) || rc) {
     snprintf(err, errlen, "%s: cannot write the report%s%s", path, errno ? ": " : "", errno ? strerror(errno) : "");
     unlink(tmp), free(tmp);

@@ -49,9 +49,43 @@ int mg_rp_write(FILE *f, const mg_rp_run *runs, int nruns);
 int mg_rp_write_file(const char *path, const mg_rp_run *runs, int nruns, char *err, size_t errlen);
 
 /*
- * Default vs tuned (issue 6): shown only when a verify result is present. No verify result
- * format exists yet (the tuning issue defines it), so mg_rp_write emits no such section; the
- * place for it is marked "default vs tuned" in report.c.
+ * Default vs tuned (issue 6, the HPC Asia 2018 paper's Figure 4): shown when a verify result is
+ * given (verify.csv of `mpiguide verify -o DIR`, docs/tune.md). Per collective a plot of
+ * median(tuned) / median(default) with its 95 % interval over message size, with the axis mapping
+ * above (smin/smax: smallest/largest size with a finite ratio of the collective; rmin/rmax over the
+ * plotted ratios and their interval bounds), and a table of the rows. Emitted by mg_rp_write_ex
+ * between the relative-runtime plots and the grouped violations (docs/report.md).
  */
+typedef struct mg_rp_vrow {
+  char coll[48];
+  int nprocs;
+  size_t bytes;
+  int in_profile;
+  char tuned[96];
+  double med_def, med_tuned, ratio, lo, hi, p; /* seconds; NaN where verify had no value */
+  char verdict[16];
+  char still[512];
+  int line; /* in the file */
+} mg_rp_vrow;
+
+typedef struct mg_rp_verify {
+  char path[1024];
+  char profile[512]; /* #@profile */
+  int nprocs;        /* #@nprocs (else the first row's) */
+  double alpha;      /* #@alpha, NaN when absent */
+  int has_format;
+  mg_rp_vrow *rows;
+  int n;
+} mg_rp_verify;
+
+/* Read a verify.csv. 0, or -1 with "FILE:LINE: what is wrong" in err (v then holds nothing). */
+int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errlen);
+void mg_rp_verify_free(mg_rp_verify *v);
+
+/* mg_rp_write / mg_rp_write_file with verify results (nver of them; nruns may then be 0: a page of
+ * verify results alone, whose check sections say that there is no check data). */
+int mg_rp_write_ex(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify *ver, int nver);
+int mg_rp_write_file_ex(const char *path, const mg_rp_run *runs, int nruns, const mg_rp_verify *ver, int nver,
+                        char *err, size_t errlen);
 
 #endif

@@ -6,12 +6,21 @@
  * allgatherv 3.25 / 104, scatter_allgather 24.5 / - (skipped at 64 KiB). Ratios 0.22414,
  * 1.68966, 0.99522 -> y range [1/8, 2] (log2 span 4), y(r) = 16 + 252 (1 - log2 r) / 4:
  * 214.93, 31.33, 79.44, and y(1) = 79; x(1 KiB) = 64 + 10 = 74, x(64 KiB) = 64 + 520 - 10 = 574.
+ * Default vs tuned (data/verify/verify.csv, from a real `mpiguide verify` at 4 ranks), same mapping,
+ * rmin/rmax over the ratios and their interval bounds:
+ *   allreduce: sizes 32 KiB, 64 KiB, 128 KiB; bounds 0.692521 .. 1.04376 -> y range [1/2, 2] (span 2);
+ *     64 KiB (tuned GL5, faster): ratio 0.703321, log2 = -0.507778: x = 74 + 500/2 = 324,
+ *     y = 16 + 252 (1 + 0.507778) / 2 = 205.98.
+ *   scatter: sizes 128 B .. 8 KiB (log2 span 6); bounds 0.0241277 .. 1.01613 -> [1/64, 2] (span 7);
+ *     256 B (tuned scatterv, faster): ratio 0.0244494, log2 = -5.354037: x = 74 + 500/6 = 157.33,
+ *     y = 16 + 252 (1 + 5.354037) / 7 = 244.75.
  */
 #define _GNU_SOURCE
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check/check.h"
 #include "report/report.h"
@@ -234,6 +243,160 @@ static void t_selfcontained(void) {
   free(h);
 }
 
+/* The page of the given check sources (one run each, may be none) and one verify.csv. Caller frees. */
+static char *render_verify(const char *const *src, int n, const char *verify) {
+  mg_ck_data d[8];
+  mg_ck_result r[8];
+  mg_rp_run runs[8];
+  mg_rp_verify v;
+  char err[MG_CK_ERR], *buf = NULL;
+  size_t len = 0;
+  if (mg_rp_verify_read(verify, &v, err, sizeof err)) {
+    printf("FAIL: %s\n", err);
+    exit(1);
+  }
+  for (int i = 0; i < n; i++) {
+    mg_ck_data_init(&d[i]);
+    memset(&r[i], 0, sizeof r[i]);
+    mg_ck_opts o;
+    mg_ck_opts_default(&o);
+    if (mg_ck_read(&d[i], src[i], err, sizeof err) || mg_ck_analyze(&d[i], &o, &r[i], err, sizeof err)) {
+      printf("FAIL: %s\n", err);
+      exit(1);
+    }
+    runs[i].d = &d[i], runs[i].r = &r[i];
+  }
+  FILE *f = open_memstream(&buf, &len);
+  CHECK(mg_rp_write_ex(f, runs, n, &v, 1) == 0, "mg_rp_write_ex failed");
+  fclose(f);
+  for (int i = 0; i < n; i++) mg_ck_result_free(&r[i]), mg_ck_data_free(&d[i]);
+  mg_rp_verify_free(&v);
+  return buf;
+}
+
+/* The point of a verify plot: class, data-x, data-y and the group's text. */
+static int vpoint(const char *html, const char *coll, size_t bytes, char *cls, double *x, double *y, char **group) {
+  char key[256];
+  snprintf(key, sizeof key, "data-coll=\"%s\" data-bytes=\"%zu\" data-x=", coll, bytes);
+  const char *p = strstr(html, key);
+  if (!p) return -1;
+  const char *g = p;
+  while (g > html && strncmp(g, "<g class=\"vpt ", 14)) g--;
+  if (sscanf(g, "<g class=\"vpt %63[^\"]\"", cls) != 1) return -1;
+  *x = atof(strstr(p, "data-x=\"") + 8), *y = atof(strstr(p, "data-y=\"") + 8);
+  *group = strndup(g, (size_t)(strstr(p, "</g>\n") - g));
+  return 0;
+}
+
+static void t_verify(void) {
+  const char *src[] = {path(cdir, "small")};
+  char *h = render_verify(src, 1, path(rdir, "verify/verify.csv")), cls[64], *g;
+  double x, y;
+  const char *sec = strstr(h, "<h2 id=\"tuned\">Default vs tuned</h2>");
+  CHECK(sec, "no Default vs tuned section");
+  if (!sec) return free(h);
+  CHECK(sec > strstr(h, "Relative runtime per collective") && sec < strstr(h, "Grouped violations"),
+        "section between the plots and the grouped table");
+  /* every collective of the verify data has its plot, and no other */
+  const char *colls[] = {"allgather", "allreduce", "reduce_scatter_block", "scatter"};
+  for (int i = 0; i < 4; i++) {
+    char id[128];
+    snprintf(id, sizeof id, "<div class=\"plot vt\" id=\"vt-%s-4\">", colls[i]);
+    const char *p = strstr(sec, id);
+    CHECK(p && strstr(p, "<svg viewBox=\"0 0 600 320\""), "no plot for %s", colls[i]);
+  }
+  CHECK(count(h, "<div class=\"plot vt\"") == 4, "%d verify plots, want 4", count(h, "<div class=\"plot vt\""));
+  CHECK(count(sec, "<g class=\"vpt ") == 15, "15 marks (every row has a ratio)");
+  CHECK(strstr(sec, "data-smin=\"32768\" data-smax=\"131072\" data-ymin=\"0.5\" data-ymax=\"2\""), "allreduce axes");
+  CHECK(strstr(sec, "data-smin=\"128\" data-smax=\"8192\" data-ymin=\"0.015625\" data-ymax=\"2\""), "scatter axes");
+  /* golden marks (header comment) */
+  CHECK(!vpoint(sec, "allreduce", 65536, cls, &x, &y, &g), "allreduce 64K mark");
+  CHECK(!strcmp(cls, "faster in-profile") && fabs(x - 324) < 0.006 && fabs(y - 205.98) < 0.006, "%s %g %g", cls, x, y);
+  CHECK(strstr(g, "<rect x=\"319.00\" y=\"200.98\" width=\"10.0\" height=\"10.0\"/>"), "square (in profile): %s", g);
+  CHECK(strstr(g, "class=\"ring\" cx=\"324.00\" cy=\"205.98\" r=\"10\"") && !strstr(g, "dasharray"),
+        "solid ring (faster)");
+  CHECK(strstr(g, "class=\"ci\"") && strstr(g, "#009E73"), "error bar, green");
+  CHECK(strstr(g, "<title>allreduce, 64 KiB: tuned GL5") && strstr(g, "tuned/default 0.703 [0.693, 0.717]") &&
+            strstr(g, "verdict faster"),
+        "hover title: %s", g);
+  free(g);
+  CHECK(!vpoint(sec, "scatter", 256, cls, &x, &y, &g), "scatter 256 mark");
+  CHECK(!strcmp(cls, "faster in-profile") && fabs(x - 157.33) < 0.006 && fabs(y - 244.75) < 0.006, "%s %g %g", cls,
+        x, y);
+  free(g);
+  /* a cell outside the profile: the A/A control, a circle without a ring */
+  CHECK(!vpoint(sec, "scatter", 128, cls, &x, &y, &g), "scatter 128 mark");
+  CHECK(!strcmp(cls, "same aa") && strstr(g, "<circle cx=") && !strstr(g, "ring") && strstr(g, "not in the profile"),
+        "A/A mark: %s", g);
+  free(g);
+  /* the 1.0 line of the scatter plot: y(1) with [1/64, 2] = 16 + 252 / 7 = 52 */
+  const char *sp = strstr(sec, "id=\"vt-scatter-4\"");
+  CHECK(sp && strstr(sp, "<line class=\"default\" x1=\"64\" y1=\"52.00\" x2=\"584\" y2=\"52.00\""), "1.0 line");
+  /* the table */
+  CHECK(strstr(sec, "<th>ratio [95 % interval]</th>") && strstr(sec, "<td class=n>0.024 [0.024, 0.025]</td>"),
+        "table ratio");
+  CHECK(strstr(sec, "reduce_scatter_block_as_reducescatter 1.23x; reduce_scatter_block_as_allreduce 1.26x"),
+        "still faster");
+  CHECK(strstr(sec, "<td class=n>78.52 µs</td><td class=n>55.22 µs</td>"), "medians in µs");
+  free(h);
+}
+
+/* A verify result alone: a valid page, metadata from #@, the check sections say there is no check data. */
+static void t_verify_only(void) {
+  char *h = render_verify(NULL, 0, path(rdir, "verify/verify.csv"));
+  CHECK(strstr(h, "<h2 id=\"tuned\">Default vs tuned</h2>"), "section");
+  CHECK(count(h, "<div class=\"plot vt\"") == 4, "4 verify plots");
+  CHECK(count(h, "<b>No check data.</b>") == 4, "summary, heat map, plots, grouped say: no check data");
+  CHECK(strstr(h, "<td>processes</td><td>4</td>") && strstr(h, "<td>profile</td><td>p.prof</td>") &&
+            strstr(h, "<td>alpha</td><td>0.05</td>"),
+        "metadata from the #@ lines");
+  CHECK(strstr(h, "</html>") && !strstr(h, "<script") && !strstr(h, "http"), "complete, self-contained page");
+  free(h);
+}
+
+/* Malformed verify.csv: the error names file and line. */
+static void t_verify_bad(void) {
+  mg_rp_verify v;
+  char err[MG_CK_ERR], want[1200];
+  const char *p = path(rdir, "verify_bad/verify.csv");
+  CHECK(mg_rp_verify_read(p, &v, err, sizeof err) == -1, "accepted a malformed file");
+  snprintf(want, sizeof want, "%s:10: median_default_sec: '7.85x175e-05' is not a number", p);
+  CHECK(!strcmp(err, want), "error: %s", err);
+  /* more malformations, each with its line */
+  static const struct {
+    const char *text, *msg;
+  } cases[] = {
+      {"#@format=mpiguide-verify/1\ncollective,nprocs,bytes\n", ":2: header: column 'in_profile' missing"},
+      {"#@format=mpiguide-verify/1\ncollective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,"
+       "ratio,ratio_lo,ratio_hi,p_holm,verdict,still_faster\nbcast,4,16,1,x,1,1,1,1,1,1,faster\n",
+       ":3: 12 fields, the header has 13"},
+      {"#@format=mpiguide-verify/1\ncollective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,"
+       "ratio,ratio_lo,ratio_hi,p_holm,verdict,still_faster\nbcast,4,16,1,x,1,1,1,1,1,1,better,\n",
+       ":3: verdict: 'better'"},
+      {"#@format=mpiguide-verify/1\ncollective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,"
+       "ratio,ratio_lo,ratio_hi,p_holm,verdict,still_faster\n",
+       ":2: no rows after the header"},
+      {"collective,nprocs\n", ":1: no #@format=mpiguide-verify/1"},
+      {"#@format=mpiguide-bench-raw/1\n", ":1: format 'mpiguide-bench-raw/1' is not mpiguide-verify/1"},
+  };
+  char tmp[] = "/tmp/mg-test-verify.XXXXXX";
+  int fd = mkstemp(tmp);
+  CHECK(fd >= 0, "mkstemp");
+  if (fd < 0) return;
+  close(fd);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    FILE *f = fopen(tmp, "w");
+    fputs(cases[i].text, f);
+    fclose(f);
+    snprintf(want, sizeof want, "%s%s", tmp, cases[i].msg);
+    CHECK(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && !strncmp(err, want, strlen(want)), "case %zu: %s", i,
+          err);
+  }
+  unlink(tmp);
+  CHECK(mg_rp_verify_read("/nonexistent-mg/verify.csv", &v, err, sizeof err) == -1 && strstr(err, "/nonexistent-mg"),
+        "missing file: %s", err);
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) return fprintf(stderr, "usage: %s CHECK_DATA REPORT_DATA GROUP\n", argv[0]), 2;
   cdir = argv[1], rdir = argv[2];
@@ -241,7 +404,8 @@ int main(int argc, char **argv) {
     const char *name;
     void (*fn)(void);
   } groups[] = {{"axis", t_axis},     {"golden", t_golden}, {"plots", t_plots},   {"single", t_single},
-                {"empty", t_empty},   {"multi", t_multi},   {"repro", t_repro},   {"selfcontained", t_selfcontained}};
+                {"empty", t_empty},   {"multi", t_multi},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
+                {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad}};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
     if (!strcmp(argv[3], groups[i].name)) {
       groups[i].fn();

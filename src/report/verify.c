@@ -1,0 +1,169 @@
+/*
+ * Reading a verify result (verify.csv of `mpiguide verify -o DIR`, docs/tune.md) for the report's
+ * "Default vs tuned" section (report.h, docs/report.md). Strict: every malformed line is an error
+ * naming the file and the line, so the command writes nothing rather than a wrong page.
+ */
+#define _GNU_SOURCE /* getline */
+#include "report/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const vcols[] = {"collective", "nprocs",   "bytes", "in_profile", "tuned",
+                                    "median_default_sec", "median_tuned_sec", "ratio", "ratio_lo",
+                                    "ratio_hi", "p_holm", "verdict", "still_faster"};
+enum { VC_COLL, VC_NP, VC_BYTES, VC_INPROF, VC_TUNED, VC_MD, VC_MT, VC_RATIO, VC_LO, VC_HI, VC_P, VC_VERDICT,
+       VC_STILL, VC_N };
+static const char *const verdicts[] = {"faster", "not-sig", "slower", "same", "noise?", "skipped", "no-data"};
+
+void mg_rp_verify_free(mg_rp_verify *v) {
+  if (!v) return;
+  free(v->rows);
+  memset(v, 0, sizeof *v);
+}
+
+/* Split line at ',' in place; returns the field count (at most cap). */
+static int split(char *line, char **fld, int cap) {
+  int n = 0;
+  for (char *p = line;;) {
+    if (n == cap) return cap + 1;
+    fld[n++] = p;
+    char *c = strchr(p, ',');
+    if (!c) break;
+    *c = '\0';
+    p = c + 1;
+  }
+  return n;
+}
+
+/* A number field: a finite or non-finite double ("nan" where verify had no value); empty = NaN. */
+static int num(const char *s, double *out) {
+  if (!*s) return *out = NAN, 0;
+  char *end;
+  errno = 0;
+  *out = strtod(s, &end);
+  return *end ? -1 : 0;
+}
+
+static int copy(char *dst, size_t len, const char *s) {
+  if (strlen(s) >= len) return -1;
+  memcpy(dst, s, strlen(s) + 1);
+  return 0;
+}
+
+int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errlen) {
+  memset(v, 0, sizeof *v);
+  v->nprocs = -1;
+  v->alpha = NAN;
+  snprintf(v->path, sizeof v->path, "%s", path);
+  FILE *f = fopen(path, "r");
+  if (!f) return snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1;
+  char *line = NULL;
+  size_t cap = 0;
+  ssize_t got;
+  int lineno = 0, pos[VC_N], header = 0, ncols = 0, rc = 0, cap_rows = 0;
+#define BAD(...)                                                          \
+  do {                                                                    \
+    int k_ = snprintf(err, errlen, "%s:%d: ", path, lineno);              \
+    if (k_ >= 0 && (size_t)k_ < errlen) snprintf(err + k_, errlen - (size_t)k_, __VA_ARGS__); \
+    rc = -1;                                                              \
+    goto done;                                                            \
+  } while (0)
+  while ((got = getline(&line, &cap, f)) >= 0) {
+    lineno++;
+    if (memchr(line, '\0', (size_t)got)) BAD("NUL byte in the line");
+    line[strcspn(line, "\r\n")] = '\0';
+    if (!line[0]) continue;
+    if (!strncmp(line, "#@", 2)) {
+      char *eq = strchr(line + 2, '=');
+      if (!eq) BAD("metadata line without '=': %.60s", line);
+      *eq = '\0';
+      const char *key = line + 2, *val = eq + 1;
+      if (!strcmp(key, "format")) {
+        if (strcmp(val, "mpiguide-verify/1"))
+          BAD("format '%.60s' is not mpiguide-verify/1 (is this a verify.csv of `mpiguide verify`?)", val);
+        v->has_format = 1;
+      } else if (!strcmp(key, "profile")) snprintf(v->profile, sizeof v->profile, "%s", val);
+      else if (!strcmp(key, "nprocs")) {
+        char *end;
+        long n = strtol(val, &end, 10);
+        if (*end || !*val || n < 1 || n > 1 << 24) BAD("#@nprocs: '%.60s' is not a process count", val);
+        v->nprocs = (int)n;
+      } else if (!strcmp(key, "alpha")) {
+        if (num(val, &v->alpha) || !(v->alpha > 0 && v->alpha < 1)) BAD("#@alpha: '%.60s' is not in (0, 1)", val);
+      }
+      continue;
+    }
+    if (line[0] == '#') continue;
+    char *fld[VC_N + 8];
+    int n = split(line, fld, VC_N + 7);
+    if (!header) {
+      if (!v->has_format) BAD("no #@format=mpiguide-verify/1 line before the header (not a verify.csv?)");
+      if (n > VC_N + 7) BAD("header with too many columns");
+      for (int c = 0; c < VC_N; c++) {
+        pos[c] = -1;
+        for (int k = 0; k < n; k++)
+          if (!strcmp(fld[k], vcols[c])) pos[c] = k;
+        if (pos[c] < 0) BAD("header: column '%s' missing", vcols[c]);
+      }
+      ncols = n;
+      header = 1;
+      continue;
+    }
+    if (n != ncols) BAD("%d fields, the header has %d", n > VC_N + 7 ? n - 1 : n, ncols);
+    if (v->n == cap_rows) {
+      int nc = cap_rows ? 2 * cap_rows : 32;
+      mg_rp_vrow *nr = realloc(v->rows, sizeof *nr * (size_t)nc);
+      if (!nr) BAD("out of memory");
+      v->rows = nr, cap_rows = nc;
+    }
+    mg_rp_vrow *r = &v->rows[v->n];
+    memset(r, 0, sizeof *r);
+    r->line = lineno;
+    const char *s = fld[pos[VC_COLL]];
+    if (!*s || copy(r->coll, sizeof r->coll, s)) BAD("collective: '%.60s' is empty or too long", s);
+    for (const char *p = s; *p; p++)
+      if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+        BAD("collective: '%.60s' is not a collective name", s);
+    char *end;
+    s = fld[pos[VC_NP]];
+    long np = strtol(s, &end, 10);
+    if (!*s || *end || np < 1 || np > 1 << 24) BAD("nprocs: '%.60s' is not a process count", s);
+    r->nprocs = (int)np;
+    s = fld[pos[VC_BYTES]];
+    errno = 0;
+    unsigned long long b = strtoull(s, &end, 10);
+    if (!*s || *end || *s == '-' || errno || b == 0) BAD("bytes: '%.60s' is not a message size in bytes", s);
+    r->bytes = (size_t)b;
+    s = fld[pos[VC_INPROF]];
+    if (strcmp(s, "0") && strcmp(s, "1")) BAD("in_profile: '%.60s' is not 0 or 1", s);
+    r->in_profile = s[0] == '1';
+    s = fld[pos[VC_TUNED]];
+    if (!*s || copy(r->tuned, sizeof r->tuned, s)) BAD("tuned: '%.60s' is empty or too long", s);
+    static const int numc[] = {VC_MD, VC_MT, VC_RATIO, VC_LO, VC_HI, VC_P};
+    double *dst[] = {&r->med_def, &r->med_tuned, &r->ratio, &r->lo, &r->hi, &r->p};
+    for (int k = 0; k < 6; k++)
+      if (num(fld[pos[numc[k]]], dst[k])) BAD("%s: '%.60s' is not a number", vcols[numc[k]], fld[pos[numc[k]]]);
+    if (isfinite(r->ratio) && r->ratio <= 0) BAD("ratio: %g is not positive", r->ratio);
+    s = fld[pos[VC_VERDICT]];
+    int known = 0;
+    for (size_t k = 0; k < sizeof verdicts / sizeof verdicts[0]; k++) known |= !strcmp(s, verdicts[k]);
+    if (!known) BAD("verdict: '%.60s' is not one of faster, not-sig, slower, same, noise?, skipped, no-data", s);
+    snprintf(r->verdict, sizeof r->verdict, "%s", s);
+    s = fld[pos[VC_STILL]];
+    if (copy(r->still, sizeof r->still, s)) BAD("still_faster: too long");
+    v->n++;
+  }
+  if (ferror(f)) BAD("read error: %s", strerror(errno));
+  if (!header) BAD("no header line (collective,nprocs,bytes,...): empty or not a verify.csv");
+  if (!v->n) BAD("no rows after the header");
+  if (v->nprocs < 0) v->nprocs = v->rows[0].nprocs;
+done:
+#undef BAD
+  free(line);
+  fclose(f);
+  if (rc) mg_rp_verify_free(v);
+  return rc;
+}
