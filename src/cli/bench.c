@@ -26,6 +26,7 @@
 #include "bench/output.h"
 #include "bench/sizes.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 
 /* ---------- options ---------- */
 
@@ -51,11 +52,7 @@ enum {
       O_N
 };
 
-static const struct {
-  const char *name;
-  char shrt;
-  int arg;
-} opts[O_N] = {
+static const mg_opt opts[O_N] = {
 #define MG_X(E, n, s, a) [O_##E] = {n, s, a},
     OPTIONS(MG_X)
 #undef MG_X
@@ -146,30 +143,12 @@ typedef struct state {
 static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
   memset(o, 0, sizeof *o);
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *val = NULL;
-    int id = -1;
-    if (a[0] == '-' && a[1] == '-' && a[2]) {
-      const char *eq = strchr(a + 2, '=');
-      size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-      for (int k = 0; k < O_N; k++)
-        if (strlen(opts[k].name) == len && !strncmp(opts[k].name, a + 2, len)) id = k;
-      if (id < 0) return FAIL("unknown option '%.*s'", (int)(len + 2), a);
-      if (eq) {
-        if (!opts[id].arg) return FAIL("option '--%s' takes no value", opts[id].name);
-        val = eq + 1;
-      }
-    } else if (a[0] == '-' && a[1] && !a[2]) {
-      for (int k = 0; k < O_N; k++)
-        if (opts[k].shrt == a[1]) id = k;
-      if (id < 0) return FAIL("unknown option '%s'", a);
-    } else {
+    const char *a = argv[i], *val;
+    int id = mg_opt_next(argc, argv, &i, opts, O_N, &val, S->err, sizeof S->err);
+    if (id == MG_OPT_POSITIONAL)
       return FAIL("unexpected argument '%s' (options start with - or --)", a);
-    }
-    if (opts[id].arg && !val) {
-      if (i + 1 >= argc) return FAIL("option '%s' needs a value", a);
-      val = argv[++i];
-    }
-    o->val[id] = val ? val : "";
+    if (id < 0) return -1;
+    o->val[id] = val;
     o->given[id] = 1;
   }
   return 0;
