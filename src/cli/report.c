@@ -16,6 +16,7 @@
 
 #include "check/check.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "report/report.h"
 
 #define MAXRUNS 32
@@ -56,34 +57,50 @@ int mg_cmd_report(int argc, char **argv) {
   int nsrc = 0;
   mg_ck_opts o;
   mg_ck_opts_default(&o);
+  enum { R_HELP, R_OUT, R_TEST, R_ALPHA, R_NO_HOLM, R_N };
+  static const mg_opt opts[R_N] = {
+      [R_HELP] = {"help", 'h', 0}, [R_OUT] = {"output", 'o', 1}, [R_TEST] = {"test", 0, 1},
+      [R_ALPHA] = {"alpha", 0, 1}, [R_NO_HOLM] = {"no-holm", 0, 0},
+  };
+  char e[256];
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(stdout), 0;
-    if ((!strcmp(a, "-o") || !strcmp(a, "--output") || !strcmp(a, "--test") || !strcmp(a, "--alpha")) &&
-        i + 1 >= argc) {
-      fprintf(stderr, "mpiguide report: %s needs a value\n", a);
+    const char *v;
+    int id = mg_opt_next(argc, argv, &i, opts, R_N, &v, e, sizeof e);
+    if (id == MG_OPT_POSITIONAL) {
+      if (nsrc == (int)(sizeof src / sizeof src[0])) {
+        fprintf(stderr, "mpiguide report: more than %d sources\n", (int)(sizeof src / sizeof src[0]));
+        return 2;
+      }
+      src[nsrc++] = argv[i];
+      continue;
+    }
+    if (id < 0) {
+      fprintf(stderr, "mpiguide report: %s (see mpiguide report --help)\n", e);
       return 2;
     }
-    if (!strcmp(a, "-o") || !strcmp(a, "--output")) out = argv[++i];
-    else if (!strcmp(a, "--test")) {
-      int t = mg_ck_test_find(argv[++i]);
+    switch (id) {
+    case R_HELP: return usage(stdout), 0;
+    case R_OUT: out = v; break;
+    case R_TEST: {
+      int t = mg_ck_test_find(v);
       if (t < 0) {
-        fprintf(stderr, "mpiguide report: --test: '%s' is not mwu, welch or student\n", argv[i]);
+        fprintf(stderr, "mpiguide report: --test: '%s' is not mwu, welch or student\n", v);
         return 2;
       }
       o.test = (mg_ck_test)t;
-    } else if (!strcmp(a, "--alpha")) {
+      break;
+    }
+    case R_ALPHA: {
       char *end;
-      o.alpha = strtod(argv[++i], &end);
-      if (*end || !(o.alpha > 0 && o.alpha < 1)) {
-        fprintf(stderr, "mpiguide report: --alpha: %s is not between 0 and 1\n", argv[i]);
+      o.alpha = strtod(v, &end);
+      if (!*v || *end || !(o.alpha > 0 && o.alpha < 1)) {
+        fprintf(stderr, "mpiguide report: --alpha: %s is not between 0 and 1\n", v);
         return 2;
       }
-    } else if (!strcmp(a, "--no-holm")) o.holm = 0;
-    else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "mpiguide report: unknown option '%s'\n", a);
-      return 2;
-    } else if (nsrc < (int)(sizeof src / sizeof src[0])) src[nsrc++] = a;
+      break;
+    }
+    case R_NO_HOLM: o.holm = 0; break;
+    }
   }
   if (!nsrc) {
     usage(stderr);

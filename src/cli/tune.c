@@ -16,6 +16,7 @@
 #include "bench/sizes.h"
 #include "check/check.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "tune/profile.h"
 #include "tune/tuner.h"
 
@@ -51,59 +52,63 @@ int mg_cmd_tune(int argc, char **argv) {
   src *srcs = calloc((size_t)argc + 1, sizeof *srcs);
   int nsrc = 0;
   if (!srcs) return 1;
+  enum { T_HELP, T_OUT, T_MIN_GAIN, T_ALPHA, T_TEST, T_NO_HOLM, T_SEED, T_QUIET, T_N };
+  static const mg_opt opts[T_N] = {
+      [T_HELP] = {"help", 'h', 0},      [T_OUT] = {"out", 'o', 1},       [T_MIN_GAIN] = {"min-gain", 0, 1},
+      [T_ALPHA] = {"alpha", 0, 1},      [T_TEST] = {"test", 0, 1},       [T_NO_HOLM] = {"no-holm", 0, 0},
+      [T_SEED] = {"seed", 0, 1},        [T_QUIET] = {"quiet", 'q', 0},
+  };
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    int more = i + 1 < argc;
-    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+    const char *v;
+    int id = mg_opt_next(argc, argv, &i, opts, T_N, &v, e, sizeof e);
+    if (id == MG_OPT_POSITIONAL) {
+      srcs[nsrc++].path = argv[i];
+      continue;
+    }
+    if (id < 0) {
+      fprintf(stderr, "mpiguide tune: %s\n", e);
+      goto bad;
+    }
+    switch (id) {
+    case T_HELP:
       fputs(usage_text, stdout);
       free(srcs);
       return 0;
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-      if (!more) goto needs;
-      out = argv[++i];
-    } else if (!strcmp(a, "--min-gain")) {
-      if (!more) goto needs;
-      if (mg_parse_double(argv[++i], 0, &min_gain, e, sizeof e) || !(min_gain < 1)) {
-        fprintf(stderr, "mpiguide tune: --min-gain: '%s' is not a number in [0, 1)\n", argv[i]);
+    case T_OUT: out = v; break;
+    case T_MIN_GAIN:
+      if (mg_parse_double(v, 0, &min_gain, e, sizeof e) || !(min_gain < 1)) {
+        fprintf(stderr, "mpiguide tune: --min-gain: '%s' is not a number in [0, 1)\n", v);
         goto bad;
       }
-    } else if (!strcmp(a, "--alpha")) {
-      if (!more) goto needs;
-      if (mg_parse_double(argv[++i], 0, &ck.alpha, e, sizeof e) || !(ck.alpha > 0 && ck.alpha < 1)) {
-        fprintf(stderr, "mpiguide tune: --alpha: '%s' is not between 0 and 1\n", argv[i]);
+      break;
+    case T_ALPHA:
+      if (mg_parse_double(v, 0, &ck.alpha, e, sizeof e) || !(ck.alpha > 0 && ck.alpha < 1)) {
+        fprintf(stderr, "mpiguide tune: --alpha: '%s' is not between 0 and 1\n", v);
         goto bad;
       }
-    } else if (!strcmp(a, "--test")) {
-      if (!more) goto needs;
-      int t = mg_ck_test_find(argv[++i]);
+      break;
+    case T_TEST: {
+      int t = mg_ck_test_find(v);
       if (t < 0) {
-        fprintf(stderr, "mpiguide tune: --test: '%s' is not mwu, welch or student\n", argv[i]);
+        fprintf(stderr, "mpiguide tune: --test: '%s' is not mwu, welch or student\n", v);
         goto bad;
       }
       ck.test = (mg_ck_test)t;
-    } else if (!strcmp(a, "--no-holm")) {
-      ck.holm = 0;
-    } else if (!strcmp(a, "--seed")) {
-      long v;
-      if (!more) goto needs;
-      if (mg_parse_long(argv[++i], 0, UINT32_MAX, &v, e, sizeof e)) {
+      break;
+    }
+    case T_NO_HOLM: ck.holm = 0; break;
+    case T_SEED: {
+      long sv;
+      if (mg_parse_long(v, 0, UINT32_MAX, &sv, e, sizeof e)) {
         fprintf(stderr, "mpiguide tune: --seed: %s\n", e);
         goto bad;
       }
-      ck.seed = (uint32_t)v;
+      ck.seed = (uint32_t)sv;
       seed_given = 1;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      quiet = 1;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "mpiguide tune: unknown option '%s'\n", a);
-      goto bad;
-    } else {
-      srcs[nsrc++].path = a;
+      break;
     }
-    continue;
-  needs:
-    fprintf(stderr, "mpiguide tune: option '%s' needs a value\n", a);
-    goto bad;
+    case T_QUIET: quiet = 1; break;
+    }
   }
   if (!nsrc) {
     fprintf(stderr, "mpiguide tune: no check directory given\n");

@@ -39,6 +39,7 @@
 #include "bench/sizes.h"
 #include "check/check.h"
 #include "cli/cli.h"
+#include "cli/opts.h"
 #include "tune/profile.h"
 
 static const char usage_text[] =
@@ -96,46 +97,43 @@ static int parse(int argc, char **argv, vstate *S) {
   S->seed = 1;
   S->extra = calloc((size_t)argc + 1, sizeof *S->extra);
   if (!S->extra) return VFAIL("out of memory");
+  enum { V_PROFILE, V_OUT, V_FORCE, V_QUIET, V_BUDGET, V_NREP, V_ALPHA, V_SEED, V_N };
+  static const mg_opt opts[V_N] = {
+      [V_PROFILE] = {"profile", 'p', 1}, [V_OUT] = {"out", 'o', 1},    [V_FORCE] = {"force", 'f', 0},
+      [V_QUIET] = {"quiet", 'q', 0},     [V_BUDGET] = {"budget", 0, 1}, [V_NREP] = {"nrep", 0, 1},
+      [V_ALPHA] = {"alpha", 0, 1},       [V_SEED] = {"seed", 0, 1},
+  };
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED() \
-  if (!v) return VFAIL("option '%s' needs a value", a); \
-  i++
-    if (!strcmp(a, "-p") || !strcmp(a, "--profile")) {
-      NEED();
-      S->profile_path = v;
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
-      NEED();
-      S->out = v;
-    } else if (!strcmp(a, "-f") || !strcmp(a, "--force")) {
-      S->force = 1;
-    } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-      S->quiet = 1;
-    } else if (!strcmp(a, "--budget")) {
-      NEED();
+    const char *a = argv[i], *v;
+    int id = mg_opt_next(argc, argv, &i, opts, V_N, &v, S->e, sizeof S->e);
+    if (id < 0 && id != MG_OPT_POSITIONAL) return VFAIL("%s", S->e);
+    switch (id) {
+    case V_PROFILE: S->profile_path = v; break;
+    case V_OUT: S->out = v; break;
+    case V_FORCE: S->force = 1; break;
+    case V_QUIET: S->quiet = 1; break;
+    case V_BUDGET:
       if (mg_parse_seconds(v, &S->budget, S->e, sizeof S->e)) return VFAIL("--budget: %s", S->e);
       if (!(S->budget > 0)) return VFAIL("--budget: must be positive");
-    } else if (!strcmp(a, "--nrep")) {
-      NEED();
+      break;
+    case V_NREP:
       if (mg_parse_long(v, 4, 100000000, &S->nrep, S->e, sizeof S->e)) return VFAIL("--nrep: %s", S->e);
-    } else if (!strcmp(a, "--alpha")) {
-      NEED();
+      break;
+    case V_ALPHA:
       if (mg_parse_double(v, 0, &S->alpha, S->e, sizeof S->e) || !(S->alpha > 0 && S->alpha < 1))
         return VFAIL("--alpha: '%s' is not between 0 and 1", v);
-    } else if (!strcmp(a, "--seed")) {
-      NEED();
+      break;
+    case V_SEED:
       if (mg_parse_long(v, 0, UINT32_MAX, &S->seed, S->e, sizeof S->e)) return VFAIL("--seed: %s", S->e);
-    } else if (a[0] == '-' && a[1]) {
-      return VFAIL("unknown option '%s'", a);
-    } else {
+      break;
+    default: { /* MG_OPT_POSITIONAL: sizes to measure as well */
       size_t *l = NULL;
       int n = 0;
       if (mg_parse_sizes(a, &l, &n, S->e, sizeof S->e)) return VFAIL("size '%s': %s", a, S->e);
       for (int k = 0; k < n; k++) S->extra[S->nextra++] = l[k];
       free(l);
     }
-#undef NEED
+    }
   }
   if (!S->profile_path) return VFAIL("--profile FILE is required");
   return 0;
