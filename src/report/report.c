@@ -324,6 +324,40 @@ static void legend(FILE *f, int coll, const char *const *algs, int na) {
   fputs("</div>\n", f);
 }
 
+/* The frame of a ratio plot: y grid and ticks (powers of two), x ticks at
+ * the given sizes, labels, and the bold line at 1 (the default). Shared by the
+ * relative-runtime plots and the default-vs-tuned plots. */
+static void plot_axes(FILE *f, const size_t *sizes, int ns, size_t smin, size_t smax, double ymin, double ymax,
+                      const char *ylabel) {
+  const double X0 = MG_RP_X0, Y0 = MG_RP_Y0, X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
+  double y1 = mg_rp_ymap(1, ymin, ymax);
+  char b[64];
+  for (double q = ymin; q <= ymax * 1.0001; q *= 2) { /* y grid and ticks: powers of two */
+    double y = mg_rp_ymap(q, ymin, ymax);
+    fprintf(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
+            X0 - 5, y, q);
+  }
+  for (int s = 0; s < ns; s++) { /* x ticks: the measured sizes */
+    double x = mg_rp_xmap(sizes[s], smin, smax);
+    fprintf(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, Y0, x, Y1);
+    fprintf(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#000\"/>", x, Y1, x, Y1 + 5);
+    fprintf(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
+            bytes_str(sizes[s], b, sizeof b));
+  }
+  fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0,
+          MG_RP_Y0, MG_RP_PW, MG_RP_PH);
+  fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)"
+             "</text>\n",
+          X0 + MG_RP_PW / 2.0, MG_RP_H - 8);
+  fprintf(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
+          Y0 + MG_RP_PH / 2.0, ylabel);
+  fprintf(f, "<line class=\"default\" x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#000\" stroke-width=\"2.5\">"
+             "<title>default = 1.0</title></line>\n",
+          MG_RP_X0, y1, X1, y1);
+  fprintf(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" font-weight=\"bold\">default = 1</text>\n", X0 + 4, y1 - 4);
+}
+
 /* Relative runtime of every mock-up of coll against message size, or the "not enough data" panel. */
 static void plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
   const mg_ck_result *r = run->r;
@@ -378,7 +412,7 @@ static void plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
   double ymin, ymax;
   mg_rp_yrange(rmin, rmax, &ymin, &ymax);
   size_t smin = sizes[0], smax = sizes[ns - 1];
-  const double X0 = MG_RP_X0, Y0 = MG_RP_Y0, X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
+  const double X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
   double y1 = mg_rp_ymap(1.0, ymin, ymax);
   fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: runtime of each mock-up relative to the default\" "
              "data-smin=\"%zu\" data-smax=\"%zu\" data-ymin=\"%g\" data-ymax=\"%g\">\n",
@@ -394,34 +428,7 @@ static void plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
   fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" fill=\"#8a2a20\">violation region "
              "(mock-up faster)</text>\n",
           X1 - 4, Y1 - 5);
-  /* y grid and ticks: powers of two */
-  for (double q = ymin; q <= ymax * 1.0001; q *= 2) {
-    double y = mg_rp_ymap(q, ymin, ymax);
-    fprintf(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
-            X0 - 5, y, q);
-  }
-  /* x ticks: the measured sizes */
-  for (int s = 0; s < ns; s++) {
-    double x = mg_rp_xmap(sizes[s], smin, smax);
-    fprintf(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, Y0, x, Y1);
-    fprintf(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#000\"/>", x, Y1, x, Y1 + 5);
-    fprintf(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
-            bytes_str(sizes[s], b, sizeof b));
-  }
-  fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0,
-          MG_RP_Y0, MG_RP_PW, MG_RP_PH);
-  fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)"
-             "</text>\n",
-          X0 + MG_RP_PW / 2.0, MG_RP_H - 8);
-  fprintf(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">runtime "
-             "relative to the default (log scale)</text>\n",
-          Y0 + MG_RP_PH / 2.0);
-  /* the default */
-  fprintf(f, "<line class=\"default\" x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#000\" stroke-width=\"2.5\">"
-             "<title>default = 1.0</title></line>\n",
-          MG_RP_X0, y1, X1, y1);
-  fprintf(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" font-weight=\"bold\">default = 1</text>\n", X0 + 4, y1 - 4);
+  plot_axes(f, sizes, ns, smin, smax, ymin, ymax, "runtime relative to the default (log scale)");
   /* the mock-ups: lines, then markers with their flags */
   for (int k = 0; k < na; k++) {
     const char *col = palette[k % NPAL];
@@ -712,9 +719,8 @@ static void vplot(FILE *f, const mg_rp_verify *v, const char *coll) {
   size_t smin = sizes[0], smax = sizes[ns - 1];
   double ymin, ymax;
   mg_rp_yrange(rmin, rmax, &ymin, &ymax);
-  const double X0 = MG_RP_X0, Y0 = MG_RP_Y0, X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
+  const double X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
   double y1 = mg_rp_ymap(1, ymin, ymax);
-  char b[64];
   fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", MG_RP_W, MG_RP_H);
   esc(f, coll);
   fprintf(f, ": tuned runtime relative to the default over message size\" data-smin=\"%zu\" data-smax=\"%zu\" "
@@ -725,31 +731,7 @@ static void vplot(FILE *f, const mg_rp_verify *v, const char *coll) {
   fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">below 1: tuned is "
              "faster</text>\n",
           X1 - 4, Y1 - 5);
-  for (double q = ymin; q <= ymax * 1.0001; q *= 2) {
-    double y = mg_rp_ymap(q, ymin, ymax);
-    fprintf(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
-            X0 - 5, y, q);
-  }
-  for (int s = 0; s < ns; s++) {
-    double x = mg_rp_xmap(sizes[s], smin, smax);
-    fprintf(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, Y0, x, Y1);
-    fprintf(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#000\"/>", x, Y1, x, Y1 + 5);
-    fprintf(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
-            bytes_str(sizes[s], b, sizeof b));
-  }
-  fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0,
-          MG_RP_Y0, MG_RP_PW, MG_RP_PH);
-  fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)"
-             "</text>\n",
-          X0 + MG_RP_PW / 2.0, MG_RP_H - 8);
-  fprintf(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">tuned / "
-             "default runtime (log scale)</text>\n",
-          Y0 + MG_RP_PH / 2.0);
-  fprintf(f, "<line class=\"default\" x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#000\" stroke-width=\"2.5\">"
-             "<title>default = 1.0</title></line>\n",
-          MG_RP_X0, y1, X1, y1);
-  fprintf(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" font-weight=\"bold\">default = 1</text>\n", X0 + 4, y1 - 4);
+  plot_axes(f, sizes, ns, smin, smax, ymin, ymax, "tuned / default runtime (log scale)");
   /* a thin line through the cells in size order */
   fputs("<polyline fill=\"none\" stroke=\"#999\" stroke-width=\"1\" points=\"", f);
   for (int s = 0; s < ns; s++)
