@@ -27,47 +27,14 @@ shift
 MG_MPIEXEC_FLAGS=${MG_MPIEXEC_FLAGS:-}
 MG_TIMEOUT=${MG_TIMEOUT:-120}
 unset MPIGUIDE_ALG MPIGUIDE_TRACE MPIGUIDE_SCRATCH_MAX MPIGUIDE_PROFILE LD_PRELOAD
+MG_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 rm -rf "$MG_WORKDIR" && mkdir -p "$MG_WORKDIR" || exit 1
 cd "$MG_WORKDIR" || exit 1
 
-FAILS=0
-ok() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-finish() {
-  if ((FAILS)); then echo "run_tuned.sh $MODE: $FAILS check(s) failed (files in $MG_WORKDIR)"; exit 1; fi
-  echo "run_tuned.sh $MODE: all checks passed"; exit 0
-}
-
-# cmd_start; cmd_ctx NP VAR=value... -- PROGRAM ARGS...; run NAME (as tests/intercept/run_preload.sh)
-CMD=()
-NCTX=0
-cmd_start() {
-  local flags
-  read -r -a flags <<<"$MG_MPIEXEC_FLAGS"
-  CMD=("$MG_MPIEXEC" "${flags[@]}")
-  NCTX=0
-}
-cmd_ctx() {
-  local np=$1
-  shift
-  ((NCTX++)) && CMD+=(":")
-  CMD+=(-n "$np")
-  while [[ $# -gt 0 && $1 != -- ]]; do
-    if [[ $MG_FLAVOR == openmpi ]]; then CMD+=(-x "$1"); else CMD+=(-env "${1%%=*}" "${1#*=}"); fi
-    shift
-  done
-  shift
-  CMD+=("$@")
-}
-RC=0
-run() {
-  local name=$1
-  echo "+ ${CMD[*]}"
-  timeout -k 10 "$MG_TIMEOUT" "${CMD[@]}" >"$name.out" 2>"$name.err"
-  RC=$?
-  sed 's/^/  | /' "$name.out" "$name.err" | head -40
-  if ((RC == 124 || RC == 137)); then fail "$name: no result after ${MG_TIMEOUT} s (hang?)"; fi
-}
+MG_SCRIPT=run_tuned.sh
+# ok/fail/finish, cmd_start/cmd_ctx/run
+# shellcheck source=../lib/launch.sh
+source "$MG_HERE/../lib/launch.sh"
 local_run() { # NAME CMD...: without mpiexec
   local name=$1
   shift

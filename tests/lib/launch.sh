@@ -1,0 +1,50 @@
+# Shared by the test scripts that launch MPI programs (source it; bash).
+#
+# Needs: MG_FLAVOR (openmpi|mpich), MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_TIMEOUT, MG_SCRIPT (name
+# used in the verdict line), MODE, MG_WORKDIR.
+#
+#   ok MSG / fail MSG          record a check; finish prints the verdict and exits
+#   cmd_start; cmd_ctx NP VAR=value... -- PROGRAM ARGS... [; cmd_ctx ...]; run NAME
+#                              build and run a launch; output in NAME.out / NAME.err,
+#                              status in RC; a timeout is recorded as a hang
+# Environment goes through the launcher's per-context options (-x for Open MPI, -env for
+# MPICH), so LD_PRELOAD reaches the MPI processes only (not mpirun) and MPMD contexts can
+# differ.
+
+FAILS=0
+ok() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+finish() {
+  if ((FAILS)); then echo "$MG_SCRIPT $MODE: $FAILS check(s) failed (files in $MG_WORKDIR)"; exit 1; fi
+  echo "$MG_SCRIPT $MODE: all checks passed"; exit 0
+}
+
+CMD=()
+NCTX=0
+cmd_start() {
+  local flags
+  read -r -a flags <<<"$MG_MPIEXEC_FLAGS"
+  CMD=("$MG_MPIEXEC" "${flags[@]}")
+  NCTX=0
+}
+cmd_ctx() {
+  local np=$1
+  shift
+  ((NCTX++)) && CMD+=(":")
+  CMD+=(-n "$np")
+  while [[ $# -gt 0 && $1 != -- ]]; do
+    if [[ $MG_FLAVOR == openmpi ]]; then CMD+=(-x "$1"); else CMD+=(-env "${1%%=*}" "${1#*=}"); fi
+    shift
+  done
+  shift
+  CMD+=("$@")
+}
+RC=0
+run() {
+  local name=$1
+  echo "+ ${CMD[*]}"
+  timeout -k 10 "$MG_TIMEOUT" "${CMD[@]}" >"$name.out" 2>"$name.err"
+  RC=$?
+  sed 's/^/  | /' "$name.out" "$name.err" | head -40
+  if ((RC == 124 || RC == 137)); then fail "$name: no result after ${MG_TIMEOUT} s (hang?)"; fi
+}
