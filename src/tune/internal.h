@@ -82,6 +82,36 @@ typedef struct mg_prof_linebuf {
 } mg_prof_linebuf;
 int mg_prof_linebuf_set(mg_prof_linebuf *b, const char *line, size_t n);
 
+/* The state both readers (mpiguide format, .prf) keep while parsing one
+ * source: where problems go, the current line, the first problem's status. */
+typedef struct mg_prof_reader {
+  mg_profile *p;
+  mg_profile_diags *d;
+  const char *file;
+  int fidx;
+  int line;
+  int first; /* status of the first problem */
+} mg_prof_reader;
+
+/* Record a problem's status (the first one is what the reader returns). */
+static inline void mg_prof_note(mg_prof_reader *r, int st) {
+  if (r->first == MG_PROFILE_OK) r->first = st;
+}
+#define MG_PROF_ERR(r, st, ...) \
+  mg_prof_note((r), mg_prof_diag((r)->d, (r)->file, (r)->line, MG_PROFILE_##st, __VA_ARGS__))
+
+/*
+ * The next line of buf[0..len) from *pos, counted in r->line, copied into lb
+ * and split into at most max tokens (and *comment); the raw line is left in
+ * *raw and *rawn (without its end of line) unless they are NULL. Returns the number of
+ * tokens, MG_PROF_SKIP for a line with a NUL byte (reported), or
+ * MG_PROF_STOP when reading must end (too many lines, out of memory; reported).
+ */
+#define MG_PROF_SKIP (-1)
+#define MG_PROF_STOP (-2)
+int mg_prof_take_line(mg_prof_reader *r, const char *buf, size_t len, size_t *pos, mg_prof_linebuf *lb, char **tok,
+                      int max, char **comment, const char **raw, size_t *rawn);
+
 /* Read a whole file (at most MG_PROF_FILE_MAX bytes). MG_PROFILE_OK or a
  * status, with a diagnostic appended. */
 #define MG_PROF_FILE_MAX ((size_t)64 << 20)

@@ -26,19 +26,8 @@
 
 #include "tune/internal.h"
 
-typedef struct prf {
-  mg_profile *p;
-  mg_profile_diags *d;
-  const char *file;
-  int fidx;
-  int line;
-  int first;
-} prf;
-
-static void note(prf *r, int st) {
-  if (r->first == MG_PROFILE_OK) r->first = st;
-}
-#define ERR(st, ...) note(r, mg_prof_diag(r->d, r->file, r->line, MG_PROFILE_##st, __VA_ARGS__))
+typedef mg_prof_reader prf;
+#define ERR(st, ...) MG_PROF_ERR(r, st, __VA_ARGS__)
 #define Q(tok, buf) mg_prof_quote((tok), strlen(tok), (buf), sizeof(buf))
 
 /* The mock-up list: PGMPITuneLib id -> registry index (-1 unknown, already reported). */
@@ -63,13 +52,13 @@ static int number(prf *r, const char *tok, unsigned long long max, unsigned long
   int e = mg_prof_digits(tok, strlen(tok), max, v);
   if (e == 0) return 0;
   if (tok[0] == '-')
-    note(r,
+    mg_prof_note(r,
          mg_prof_diag(r->d, r->file, r->line, status, "bad %s '%s': must not be negative", what, Q(tok, q)));
   else if (e == -2)
-    note(r, mg_prof_diag(r->d, r->file, r->line, status, "bad %s '%s': too large (at most %llu)", what,
+    mg_prof_note(r, mg_prof_diag(r->d, r->file, r->line, status, "bad %s '%s': too large (at most %llu)", what,
                          Q(tok, q), max));
   else
-    note(r, mg_prof_diag(r->d, r->file, r->line, status, "bad %s '%s': expected a whole number", what,
+    mg_prof_note(r, mg_prof_diag(r->d, r->file, r->line, status, "bad %s '%s': expected a whole number", what,
                          Q(tok, q)));
   return -1;
 }
@@ -108,25 +97,11 @@ static int parse_into(mg_profile *p, const char *buf, size_t len, const char *na
     return mg_prof_diag(d, r->file, 0, MG_PROFILE_NOMEM, "out of memory");
   if (!buf) len = 0;
   for (size_t pos = 0; pos < len && state != S_STOP;) {
-    const char *line;
-    size_t n;
     char *tok[MAXTOK], *comment;
     unsigned long long v;
-    pos = mg_prof_next_line(buf, len, pos, &line, &n);
-    if (r->line == INT_MAX) {
-      ERR(SYNTAX, "more than %d lines: this is not a profile", INT_MAX - 1);
-      break;
-    }
-    r->line++;
-    if (memchr(line, '\0', n)) {
-      ERR(SYNTAX, "the line contains a NUL byte: is this a text file?");
-      continue;
-    }
-    if (mg_prof_linebuf_set(&lb, line, n)) {
-      ERR(NOMEM, "out of memory");
-      break;
-    }
-    int ntok = mg_prof_split(lb.s, tok, MAXTOK, &comment);
+    int ntok = mg_prof_take_line(r, buf, len, &pos, &lb, tok, MAXTOK, &comment, NULL, NULL);
+    if (ntok == MG_PROF_STOP) break;
+    if (ntok == MG_PROF_SKIP) continue;
     if (ntok == 0) continue; /* blank or comment */
     switch (state) {
     case S_COLL:

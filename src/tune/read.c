@@ -19,19 +19,8 @@
 
 #include "tune/internal.h"
 
-typedef struct reader {
-  mg_profile *p;
-  mg_profile_diags *d;
-  const char *file;
-  int fidx;
-  int line;
-  int first; /* status of the first problem */
-} reader;
-
-static void note(reader *r, int st) {
-  if (r->first == MG_PROFILE_OK) r->first = st;
-}
-#define ERR(st, ...) note(r, mg_prof_diag(r->d, r->file, r->line, MG_PROFILE_##st, __VA_ARGS__))
+typedef mg_prof_reader reader;
+#define ERR(st, ...) MG_PROF_ERR(r, st, __VA_ARGS__)
 
 #define Q(tok, buf) mg_prof_quote((tok), strlen(tok), (buf), sizeof(buf))
 
@@ -247,24 +236,12 @@ int mg_profile_parse(const char *buf, size_t len, const char *name, mg_profile *
   if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) pos = 3; /* UTF-8 byte order mark */
   int seen_rule = 0;
   while (pos < len) {
+    char *tok[MAXTOK], *comment;
     const char *line;
     size_t n;
-    char *tok[MAXTOK], *comment;
-    pos = mg_prof_next_line(buf, len, pos, &line, &n);
-    if (r->line == INT_MAX) {
-      ERR(SYNTAX, "more than %d lines: this is not a profile", INT_MAX - 1);
-      break;
-    }
-    r->line++;
-    if (memchr(line, '\0', n)) {
-      ERR(SYNTAX, "the line contains a NUL byte: is this a text file?");
-      continue;
-    }
-    if (mg_prof_linebuf_set(&lb, line, n)) {
-      ERR(NOMEM, "out of memory");
-      break;
-    }
-    int ntok = mg_prof_split(lb.s, tok, MAXTOK, &comment);
+    int ntok = mg_prof_take_line(r, buf, len, &pos, &lb, tok, MAXTOK, &comment, &line, &n);
+    if (ntok == MG_PROF_STOP) break;
+    if (ntok == MG_PROF_SKIP) continue;
     if (r->line == 1) {
       if (ntok > 0 && strcmp(tok[0], MG_PROFILE_MAGIC) == 0) {
         version_line(r, tok, ntok);
@@ -291,7 +268,7 @@ int mg_profile_parse(const char *buf, size_t len, const char *name, mg_profile *
     ERR(VERSION, "empty profile: the first line must be '%s %d'", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
   }
   free(lb.s);
-  note(r, mg_profile_build(r->p, d)); /* overlaps and duplicates among the rules that parsed */
+  mg_prof_note(r, mg_profile_build(r->p, d)); /* overlaps and duplicates among the rules that parsed */
   if (r->first != MG_PROFILE_OK) {
     mg_profile_free(r->p);
     return r->first;

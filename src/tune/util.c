@@ -3,6 +3,7 @@
  * growable string, line splitting, digit parsing, reading a file whole.
  * Nothing here prints; problems are appended to an mg_profile_diags.
  */
+#include <limits.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,4 +259,27 @@ int mg_prof_read_file(const char *path, char **buf, size_t *len, mg_profile_diag
   *buf = b.s; /* NULL for an empty file */
   *len = b.len;
   return MG_PROFILE_OK;
+}
+
+int mg_prof_take_line(mg_prof_reader *r, const char *buf, size_t len, size_t *pos, mg_prof_linebuf *lb, char **tok,
+                      int max, char **comment, const char **raw, size_t *rawn) {
+  const char *line;
+  size_t n;
+  *pos = mg_prof_next_line(buf, len, *pos, &line, &n);
+  if (raw) *raw = line;
+  if (rawn) *rawn = n;
+  if (r->line == INT_MAX) {
+    MG_PROF_ERR(r, SYNTAX, "more than %d lines: this is not a profile", INT_MAX - 1);
+    return MG_PROF_STOP;
+  }
+  r->line++;
+  if (memchr(line, '\0', n)) {
+    MG_PROF_ERR(r, SYNTAX, "the line contains a NUL byte: is this a text file?");
+    return MG_PROF_SKIP;
+  }
+  if (mg_prof_linebuf_set(lb, line, n)) {
+    MG_PROF_ERR(r, NOMEM, "out of memory");
+    return MG_PROF_STOP;
+  }
+  return mg_prof_split(lb->s, tok, max, comment);
 }
