@@ -125,25 +125,25 @@ static char *fmt(const char *f, va_list ap) {
 }
 
 /* Cell c of row r: text (display) and, if different, the machine value. */
+static void cell_set(table *t, char **grid, int r, int c, const char *f, va_list ap) {
+  if (r < 0) return;
+  char *s = fmt(f, ap);
+  if (!s) t->oom = 1;
+  grid[(size_t)r * (size_t)t->ncols + (size_t)c] = s;
+}
 static void cell_text(table *t, int r, int c, const char *f, ...) __attribute__((format(printf, 4, 5)));
 static void cell_text(table *t, int r, int c, const char *f, ...) {
-  if (r < 0) return;
   va_list ap;
   va_start(ap, f);
-  char *s = fmt(f, ap);
+  cell_set(t, t->text, r, c, f, ap);
   va_end(ap);
-  if (!s) t->oom = 1;
-  t->text[(size_t)r * (size_t)t->ncols + (size_t)c] = s;
 }
 static void cell_data(table *t, int r, int c, const char *f, ...) __attribute__((format(printf, 4, 5)));
 static void cell_data(table *t, int r, int c, const char *f, ...) {
-  if (r < 0) return;
   va_list ap;
   va_start(ap, f);
-  char *s = fmt(f, ap);
+  cell_set(t, t->data, r, c, f, ap);
   va_end(ap);
-  if (!s) t->oom = 1;
-  t->data[(size_t)r * (size_t)t->ncols + (size_t)c] = s;
 }
 
 static void table_free(table *t) {
