@@ -64,8 +64,9 @@ MPIGUIDE_API long long mpiguide_calls(const char *coll, const char *alg);
 
 /*
  * How many calls of `coll` on this rank were asked to run a mock-up but ran
- * the default, for the reason `reason` ("intercomm", "empty", "count_range",
- * "noncommutative", "scratch_cap") or for any reason if reason is NULL.
+ * the default, for the reason `reason` ("intercomm", "empty", "invalid_root",
+ * "invalid_args", "count_range", "noncommutative", "userop_padding",
+ * "scratch_cap"; docs/library.md) or for any reason if reason is NULL.
  * -1 for an unknown name.
  */
 MPIGUIDE_API long long mpiguide_fallbacks(const char *coll, const char *reason);

@@ -17,7 +17,8 @@
  *   comes back at the start of the buffer and is moved to its place, n/p
  *   copied). Otherwise the input is copied into a vector padded to p*blk
  *   elements (scratch span(p*blk), local copies of 2n), reduced and gathered
- *   in place there.
+ *   in place there; the op then sees more elements than the call has, so
+ *   only a predefined op may pad (MG_R_PAD_PREDEFINED_OP).
  * GL7 allreduce_as_reducescatter_allgatherv
  *     Allreduce(n) <= Reduce_scatter(n) + Allgatherv(n)
  *   As GL6 with segments of whole 64-byte blocks (segments.h) instead of
@@ -25,6 +26,11 @@
  *   tests the irregular collectives, which libraries often tune less.
  *   With MPI_IN_PLACE the segment comes back at the start of the buffer and
  *   is moved to its place (about n/p copied).
+ *
+ * GL6 and GL7 are built on Reduce_scatter(_block), which MPICH 4.0.2 gets
+ * wrong (or corrupts its heap with) for a non-commutative op on a datatype
+ * with gaps when the blocks are equal and p is a power of two; both rows
+ * carry MG_R_COMMUTE_OR_DENSE (tests/diff catches it with count 64).
  *
  * MPI_IN_PLACE is used on all ranks or none (the standard requires it), so
  * branching on it is safe. The reduce_scatter calls with MPI_IN_PLACE put the
@@ -95,7 +101,12 @@ int mg_allreduce_as_reducescatter_allgatherv(const mg_call *c) {
   if (rc != MPI_SUCCESS) return rc;
   int *counts = mg_scratch(2 * (size_t)p * sizeof(int)), *displs = counts + p;
   mg_segments(c->rcount, t.size, p, counts, displs);
-  void *own = mg_type_at(c->rbuf, &t, (size_t)displs[r]);
+  /* An empty segment's address is the start of the receive buffer, never
+   * rbuf + displs[r]: that can be one past the vector's end, where an
+   * adjacent send buffer may begin, and MPICH rejects a reduce_scatter whose
+   * send and receive addresses are equal ("Buffers must not be aliased")
+   * even for count 0. */
+  void *own = counts[r] ? mg_type_at(c->rbuf, &t, (size_t)displs[r]) : c->rbuf;
   if (c->sbuf != MPI_IN_PLACE) {
     rc = PMPI_Reduce_scatter(c->sbuf, own, counts, c->rtype, c->op, c->comm);
   } else {

@@ -21,10 +21,15 @@
  *   into a vector padded to p*blk elements (scratch span(p*blk)), reduced in
  *   place there, gathered in place into it at the root, and the root copies
  *   the first count elements out.
+ *   Padding makes the op see more elements than the call has: only a
+ *   predefined op may pad (MG_R_PAD_PREDEFINED_OP).
  * GL16 reduce_as_reducescatter_gatherv  Reduce(n) <= Reduce_scatter(n) + Gatherv(n)
  *   As GL15 with segments of whole 64-byte blocks (segments.h) instead of
  *   padding. Scratch 2p ints and rank 0's segment (about n/p, rounded up to
  *   whole blocks).
+ *
+ * GL15 and GL16 are built on Reduce_scatter(_block), wrong in MPICH 4.0.2 for
+ * non-commutative ops on datatypes with gaps: both carry MG_R_COMMUTE_OR_DENSE.
  */
 #include "algs/algs.h"
 #include "algs/segments.h"

@@ -50,10 +50,10 @@ int mg_cmd_list(int argc, char **argv) {
                  "n is the message size in bytes as defined per collective, p the number of processes.\n"
                  "Guidelines GL1-GL22: Hunold and Carpen-Amarie, \"Autotuning MPI collectives using\n"
                  "performance guidelines\", HPC Asia 2018.\n\n"
-                 "Restrictions (a call outside one runs the default, and the trace says why):\n"
-                 "`p*n<=INT_MAX`: p times the message size must fit an int count;\n"
-                 "`non-commutative-op:contiguous-type`: with a non-commutative op only on a datatype\n"
-                 "without gaps (MPICH 4.0.2's reduce_scatter is wrong otherwise).\n\n");
+                 "Restrictions (a call outside one runs the default, and the trace says why):\n\n");
+  for (int i = 0; md && i < mg_nrestrictions; i++)
+    printf("- `%s`: %s.\n%s", mg_restrictions[i].name, mg_restrictions[i].text,
+           i + 1 == mg_nrestrictions ? "\n" : "");
   if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory\n");
   for (int c = 0; c < MG_NCOLL; c++) {
     const mg_coll_info *ci = &mg_colls[c];
@@ -66,11 +66,12 @@ int mg_cmd_list(int argc, char **argv) {
     for (int a = 0; a < ci->nalgs; a++) {
       const mg_alg *al = &ci->algs[a];
       const char *name = a ? al->name : "default";
-      char restr[128] = "";
-      if (al->restrictions & MG_R_PN_INT) strcat(restr, "p*n<=INT_MAX ");
-      if (al->restrictions & MG_R_COMMUTATIVE) strcat(restr, "commutative-op ");
-      if (al->restrictions & MG_R_COMMUTE_OR_DENSE) strcat(restr, "non-commutative-op:contiguous-type ");
-      if (*restr) restr[strlen(restr) - 1] = '\0';
+      char restr[256] = "";
+      for (int i = 0; i < mg_nrestrictions; i++)
+        if (al->restrictions & mg_restrictions[i].bit) {
+          strcat(restr, *restr ? " " : "");
+          strcat(restr, mg_restrictions[i].name);
+        }
       if (md) {
         printf("| `%s` | %s | %s | %s | %s | %s |\n", name, al->guideline, al->formula, al->description,
                *restr ? restr : "", al->mem_formula);

@@ -261,9 +261,11 @@ int mg_dispatch(mg_call *c) {
     count(x, c->coll, 0, MG_WHY_NONE);
     return mg_run(c, 0);
   }
-  const mg_comm_entry *e = mg_comm_get(c->comm);
+  /* MPI_COMM_NULL must reach no PMPI query: MPI would raise the error on
+   * MPI_COMM_WORLD's handler before the default could return it. */
+  const mg_comm_entry *e = c->comm == MPI_COMM_NULL ? NULL : mg_comm_get(c->comm);
   if (!e) { /* not a communicator MPI accepts: let the default report the error */
-    count(x, c->coll, 0, MG_WHY_NONE);
+    count(x, c->coll, 0, want ? MG_WHY_INVALID_ARGS : MG_WHY_NONE);
     return mg_run(c, 0);
   }
   int nranges = e->nranges[c->coll];
@@ -274,9 +276,18 @@ int mg_dispatch(mg_call *c) {
   c->size = e->size;
   c->rank = e->rank;
   c->inter = e->inter;
-  mg_call_set_bytes(c);
-  if (!want && nranges) want = mg_profile_slice_lookup(e->ranges[c->coll], nranges, c->bytes);
-  mg_why why = want ? mg_applicable(c, want, x->scratch_max) : MG_WHY_NONE;
+  /* Invalid arguments run the default before any query sees them (registry.h). */
+  mg_why bad = c->inter ? MG_WHY_NONE : mg_call_check(c);
+  mg_why why = MG_WHY_NONE;
+  if (bad != MG_WHY_NONE) {
+    c->bytes = 0;
+    why = want ? bad : MG_WHY_NONE;
+    want = 0;
+  } else {
+    mg_call_set_bytes(c);
+    if (!want && nranges) want = mg_profile_slice_lookup(e->ranges[c->coll], nranges, c->bytes);
+    if (want) why = mg_applicable(c, want, x->scratch_max);
+  }
   int alg = why == MG_WHY_NONE ? want : 0;
   int rc = mg_run(c, alg);
   count(x, c->coll, alg, why);

@@ -44,14 +44,14 @@ static const mg_alg allreduce_algs[] = {
     ROW(allreduce_as_reducescatterblock_allgather, "GL6",
         "Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n/p)",
         "reduce_scatter_block over the vector padded to a multiple of p, then allgather",
-        MG_R_COMMUTE_OR_DENSE,
+        MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP,
         "0 if p divides count, else n + up to p-1 elements",
         MEM(allreduce_as_reducescatterblock_allgather)),
     ROW(allreduce_as_reducescatter_allgatherv, "GL7",
         "Allreduce(n) <= Reduce_scatter(n) + Allgatherv(n)",
         "reduce_scatter into contiguous segments of whole 64-byte blocks (the remainder blocks "
         "dealt one each to the first ranks), then allgatherv",
-        0, "2*p ints", MEM(allreduce_as_reducescatter_allgatherv)),
+        MG_R_COMMUTE_OR_DENSE, "2*p ints", MEM(allreduce_as_reducescatter_allgatherv)),
 };
 
 static const mg_alg alltoall_algs[] = {
@@ -88,11 +88,12 @@ static const mg_alg reduce_algs[] = {
     ROW(reduce_as_reducescatterblock_gather, "GL15",
         "Reduce(n) <= Reduce_scatter_block(n) + Gather(n/p)",
         "reduce_scatter_block over the vector padded to a multiple of p, then gather at the root",
-        MG_R_COMMUTE_OR_DENSE,
+        MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP,
         "n/p if p divides count, else n + up to p-1 elements",
         MEM(reduce_as_reducescatterblock_gather)),
     ROW(reduce_as_reducescatter_gatherv, "GL16", "Reduce(n) <= Reduce_scatter(n) + Gatherv(n)",
-        "reduce_scatter into contiguous segments of whole 64-byte blocks, then gatherv at the root", 0,
+        "reduce_scatter into contiguous segments of whole 64-byte blocks, then gatherv at the root",
+        MG_R_COMMUTE_OR_DENSE,
         "2*p ints + n/p (rounded up to 64 bytes)", MEM(reduce_as_reducescatter_gatherv)),
 };
 
@@ -162,6 +163,13 @@ static const char *const why_key[MG_NWHY] = {
 #undef MG_X
 };
 
+const mg_restriction mg_restrictions[] = {
+#define MG_X(E, bit, name, text) {MG_R_##E, name, text},
+    MG_RESTRICTIONS(MG_X)
+#undef MG_X
+};
+const int mg_nrestrictions = (int)(sizeof mg_restrictions / sizeof mg_restrictions[0]);
+
 const char *mg_why_str(mg_why why) { return why < MG_NWHY ? why_text[why] : "?"; }
 const char *mg_why_key(mg_why why) { return why < MG_NWHY ? why_key[why] : "?"; }
 
@@ -215,6 +223,39 @@ void mg_call_set_bytes(mg_call *c) {
   }
 }
 
+static int bad_side(int count, MPI_Datatype dt) { return count < 0 || dt == MPI_DATATYPE_NULL; }
+
+mg_why mg_call_check(const mg_call *c) {
+  int at_root = c->rank == c->root, send_ok = 1, recv_ok = 1;
+  if (c->comm == MPI_COMM_NULL) return MG_WHY_INVALID_ARGS;
+  switch (c->coll) {
+  case MG_GATHER: /* receive side significant at the root only */
+    send_ok = (at_root && c->sbuf == MPI_IN_PLACE) || !bad_side(c->scount, c->stype);
+    recv_ok = !at_root || !bad_side(c->rcount, c->rtype);
+    break;
+  case MG_SCATTER: /* send side significant at the root only */
+    send_ok = !at_root || !bad_side(c->scount, c->stype);
+    recv_ok = (at_root && c->rbuf == MPI_IN_PLACE) || !bad_side(c->rcount, c->rtype);
+    break;
+  default: /* one-type collectives set both sides alike */
+    send_ok = c->sbuf == MPI_IN_PLACE || !bad_side(c->scount, c->stype);
+    recv_ok = !bad_side(c->rcount, c->rtype);
+    break;
+  }
+  if (!send_ok || !recv_ok) return MG_WHY_INVALID_ARGS;
+  if (mg_colls[c->coll].reduction && c->op == MPI_OP_NULL) return MG_WHY_INVALID_ARGS;
+  return MG_WHY_NONE;
+}
+
+int mg_op_is_predefined(MPI_Op op) {
+  /* Not a static table: in MPICH the handles are constants, in Open MPI addresses of globals. */
+  const MPI_Op predefined[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
+                               MPI_BOR,  MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+  for (size_t i = 0; i < sizeof predefined / sizeof predefined[0]; i++)
+    if (op == predefined[i]) return 1;
+  return 0;
+}
+
 mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   const mg_alg *a = &mg_colls[c->coll].algs[alg];
   if (alg == 0) return MG_WHY_NONE;
@@ -231,6 +272,8 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
     if (!commute && (mg_type_get(c->rtype, &t) != MPI_SUCCESS || !mg_type_is_dense(&t)))
       return MG_WHY_NONCOMMUTATIVE;
   }
+  if ((a->restrictions & MG_R_PAD_PREDEFINED_OP) && c->rcount % c->size != 0 && !mg_op_is_predefined(c->op))
+    return MG_WHY_USEROP_PADDING;
   if (a->mem && a->mem(c) > scratch_max) return MG_WHY_SCRATCH_CAP;
   return MG_WHY_NONE;
 }

@@ -50,6 +50,10 @@ typedef enum {
   X(COUNT_RANGE, "count_range", "not applicable: p x message size exceeds INT_MAX") \
   X(NONCOMMUTATIVE, "noncommutative", "not applicable: non-commutative op")       \
   X(INVALID_ROOT, "invalid_root", "invalid root: the default reports the error")  \
+  X(INVALID_ARGS, "invalid_args",                                                 \
+    "invalid argument (null datatype, op or communicator, negative count): the default reports the error") \
+  X(USEROP_PADDING, "userop_padding",                                             \
+    "not applicable: a user-defined op would see padding elements (p does not divide count)") \
   X(SCRATCH_CAP, "scratch_cap", "scratch cap (MPIGUIDE_SCRATCH_MAX)")
 
 typedef enum {
@@ -89,17 +93,43 @@ typedef int (*mg_alg_fn)(const mg_call *c);
  * so that every rank compares the same number against the cap. */
 typedef size_t (*mg_mem_fn)(const mg_call *c);
 
-/* Restrictions, as data. Each is decided from inputs equal on every rank. */
+/*
+ * Restrictions, as data: X(ENUM, bit, name in listings, what it means). Each is
+ * decided from inputs equal on every rank; a call outside one runs the
+ * default, with the fallback reason of mg_applicable().
+ * - PN_INT: the algorithm moves p blocks in one call with an int count.
+ * - COMMUTE_OR_DENSE: MPICH 4.0.2's MPI_Reduce_scatter(_block) returns wrong
+ *   results or corrupts its heap for non-commutative ops on datatypes with
+ *   gaps; the mock-ups built on it keep away from that case on every MPI (the
+ *   datatype of a reduction is the same on every rank, so the decision is too).
+ * - PAD_PREDEFINED_OP: when p does not divide count the algorithm pads the
+ *   vector with copies of real elements and reduces more elements than the
+ *   call has. A user-defined op may assume it is never called with more
+ *   elements than the call reduces (len <= count): the MPI library's own
+ *   algorithms never do, and user ops in the wild rely on it.
+ */
+#define MG_RESTRICTIONS(X)                                                                          \
+  X(PN_INT, 0, "p*n<=INT_MAX", "p times the message size must fit an int count")                    \
+  X(COMMUTATIVE, 1, "commutative-op", "the op must be commutative")                                 \
+  X(COMMUTE_OR_DENSE, 2, "non-commutative-op:contiguous-type",                                      \
+    "with a non-commutative op only on a datatype without gaps (MPICH 4.0.2's reduce_scatter is "   \
+    "wrong otherwise)")                                                                             \
+  X(PAD_PREDEFINED_OP, 3, "user-op:p-divides-count",                                                \
+    "with a user-defined op only when p divides count (padding would call the op on more elements " \
+    "than the call has)")
+
 enum {
-  MG_R_PN_INT = 1u << 0,      /* p x bytes must fit in an int count */
-  MG_R_COMMUTATIVE = 1u << 1, /* op must be commutative */
-  /* A non-commutative op only on a contiguous datatype (extent = size, no gaps).
-   * MPICH 4.0.2's MPI_Reduce_scatter(_block) returns wrong results or corrupts
-   * its heap for non-commutative ops on datatypes with gaps; the mock-ups built
-   * on it keep away from that case on every MPI (the datatype of a reduction is
-   * the same on every rank, so the decision is too). */
-  MG_R_COMMUTE_OR_DENSE = 1u << 2,
+#define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,
+  MG_RESTRICTIONS(MG_X)
+#undef MG_X
 };
+
+typedef struct mg_restriction {
+  unsigned bit;
+  const char *name, *text;
+} mg_restriction;
+extern const mg_restriction mg_restrictions[];
+extern const int mg_nrestrictions;
 
 /* Upper bound on algorithms per collective (checked in registry.c). */
 #define MG_MAX_ALGS 8
@@ -137,6 +167,20 @@ const char *mg_why_key(mg_why why); /* short machine name, e.g. "scratch_cap" */
 int mg_call_prepare(mg_call *c);
 /* Fill bytes only, for a call whose rank, size and inter are already set. */
 void mg_call_set_bytes(mg_call *c);
+
+/*
+ * MG_WHY_INVALID_ARGS when an argument that is significant on this rank is
+ * one the MPI library must reject (MPI_COMM_NULL, MPI_DATATYPE_NULL,
+ * MPI_OP_NULL for a reduction, a negative count), else MG_WHY_NONE. Such a
+ * call runs the default, which reports the error on the communicator's error
+ * handler: no PMPI query may see the invalid handle first, as the error would
+ * be raised on MPI_COMM_WORLD's handler (fatal by default) instead. Needs
+ * c->rank, c->size and c->inter of an intracommunicator call; calls no MPI.
+ */
+mg_why mg_call_check(const mg_call *c);
+
+/* Whether op is one of MPI's predefined operations (calls no MPI). */
+int mg_op_is_predefined(MPI_Op op);
 
 /*
  * Whether algorithm `alg` of c->coll can run this call with at most

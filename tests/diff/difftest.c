@@ -17,8 +17,10 @@
  *  - libmpiguide's counters moved as they must: the forced algorithm ran for a
  *    non-empty intracommunicator call; otherwise the default ran, with fallback
  *    reason "empty" or "intercomm";
- *  - user-defined ops were called only with the datatype of the call (a user
- *    op may rely on it).
+ *  - user-defined ops were called only with the datatype of the call, and with
+ *    no more elements than the call reduces (a user op may rely on both);
+ *  - with the send and receive data back to back in memory (adjacent_call),
+ *    which is legal, nothing changes.
  * Input data is a function of (case, rank, block), so the test also computes the
  * expected result itself (the oracle, intracommunicator cases): a mock-up that
  * differs from the reference but matches the oracle passes, and the reference
@@ -31,10 +33,13 @@
  * have different data, so reading stale scratch cannot pass by luck.
  *
  * Usage: difftest [options] <coll>[=<alg>] ... | all
- *        difftest --errors [<coll>[=<alg>] ...]
+ *        difftest --errors [--no-force] [<coll>[=<alg>] ...]
+ *        difftest --write-profile FILE   (no MPI: a profile for the tuned-mode error test)
+ *        difftest --list FILE            (no MPI: the collectives, for CTest)
  *   --quick       fewer combinations (for MPICH, which busy-polls and is slow when
  *                 oversubscribed), every feature still covered
- *   --errors      the error pass-through cases instead
+ *   --errors      the error pass-through cases instead (run_errors)
+ *   --no-force    with --errors: run each case once in the mode the environment set
  *   -v            details from every failing rank, not only three
  *   --trace       every case on stderr before it runs (to locate a hang or crash)
  *   --cases A[-B] run only cases A..B (the numbers in failure details; "A-" to the end)
@@ -298,11 +303,17 @@ static const char *op_names[OP_N] = {"MPI_SUM", "MPI_MAX", "MPI_BOR", "user_comm
                                      "user_noncommutative"};
 static MPI_Op ops[OP_N];
 static int g_op_foreign; /* a user op saw a datatype no case passed */
+/* Elements the call under test reduces (count; p*count for reduce_scatter_block).
+ * A user op may assume it never gets more (the MPI library's own algorithms never
+ * pass more), so libmpiguide must not either: g_op_maxseen records the largest
+ * len a user op was called with during the call under test. */
+static long g_op_limit = -1, g_op_maxseen;
 static unsigned *g_opbuf;
 static size_t g_opcap;
 
 static size_t op_pack(void *in, void *inout, int len, MPI_Datatype dt, int unit_words) {
   int sz = 0;
+  if (g_op_limit >= 0 && len > g_op_maxseen) g_op_maxseen = len;
   MPI_Type_size(dt, &sz);
   if (!known_type(dt)) g_op_foreign = 1;
   if (sz % (4 * unit_words) != 0) {
@@ -357,7 +368,15 @@ static const struct {
     {T_P_NEGLB, OP_UCOMM},   {T_P_STRUCT, OP_UCOMM}, {T_P_SHIFT, OP_NONCOMM},
 };
 #define NRC ((int)(sizeof rcs / sizeof rcs[0]))
-enum { RC_INT_SUM = 0, RC_DOUBLE_SUM = 3, RC_PSTRUCT_NC = 7, RC_PNEG_NC = 8, RC_PVEC_UC = 9 };
+enum {
+  RC_INT_SUM = 0,
+  RC_DOUBLE_SUM = 3,
+  RC_PSTRUCT_NC = 7,
+  RC_PNEG_NC = 8,
+  RC_PVEC_UC = 9,
+  RC_PCONTIG_NC = 10,
+  RC_PVEC_NC = 11
+};
 
 /* ------------------------------------------------------------------ communicators */
 
@@ -369,7 +388,10 @@ typedef struct tcomm {
   int maxsize;           /* largest size of this communicator over all ranks (halves differ) */
 } tcomm;
 
-enum { C_WORLD, C_DUP, C_HALVES, C_REVERSED, C_SELF, C_INTER, C_N };
+/* Built the way test suites build them (MPICH's MTestGetIntracomm: duplicates, splits,
+ * reversed orders, subsets); C_SUBSET is MPI_COMM_NULL on the last rank, which skips
+ * the cases but counts them, so case numbers agree on every rank. */
+enum { C_WORLD, C_DUP, C_HALVES, C_REVERSED, C_SUBSET, C_SELF, C_INTER, C_N };
 static tcomm comms[C_N];
 
 static void make_comms(void) {
@@ -381,6 +403,8 @@ static void make_comms(void) {
   comms[C_HALVES] = (tcomm){.name = "halves(odd/even)", .comm = c};
   CHECK(MPI_Comm_split(MPI_COMM_WORLD, 0, -g_rank, &c));
   comms[C_REVERSED] = (tcomm){.name = "reversed(key=-rank)", .comm = c};
+  CHECK(MPI_Comm_split(MPI_COMM_WORLD, g_rank < g_np - 1 ? 0 : MPI_UNDEFINED, g_np - g_rank, &c));
+  comms[C_SUBSET] = (tcomm){.name = "subset(all but the last rank, reversed)", .comm = c};
   CHECK(MPI_Comm_split(MPI_COMM_WORLD, g_rank, 0, &c));
   comms[C_SELF] = (tcomm){.name = "self-sized(split by rank)", .comm = c};
   comms[C_INTER] =
@@ -495,6 +519,8 @@ typedef struct tcase {
   int junk;      /* arguments ignored because of MPI_IN_PLACE: 0 zero/NULL type, 1 other values */
   int iroot;     /* intercommunicator: the root is in group 0 (even ranks) or 1 */
   unsigned seed; /* input data: different in every case, equal for every algorithm */
+  int adj;       /* send and receive data back to back for the call under test: 0 no, 1 receive
+                    first, 2 send first (adjacent_call) */
 } tcase;
 
 typedef struct targs {
@@ -1026,33 +1052,42 @@ static void fail(astat *s, long cn, int kind, const char *desc, const char *fmt,
 }
 
 typedef struct cnt {
-  long long alg, def, empty, inter, all, noncomm;
+  long long alg, def, empty, inter, all, restricted;
 } cnt;
 
 /*
- * Whether the registry row restricts this call (MG_R_COMMUTE_OR_DENSE: a
- * non-commutative op only on a contiguous datatype), judged from the test's
- * own arguments: the op's commutativity and the datatype's layout.
+ * The fallback reason the registry row must give for this call, or NULL when the
+ * row allows it, judged from the test's own arguments (the op's commutativity, the
+ * datatype's layout, whether the op is one of the test's user ops), not by asking
+ * the library:
+ *  - MG_R_COMMUTE_OR_DENSE: a non-commutative op only on a contiguous datatype;
+ *  - MG_R_PAD_PREDEFINED_OP: a user-defined op only when p divides the count.
  */
-static int restricted_here(int coll, int alg, const targs *a) {
-  if (!(mg_colls[coll].algs[alg].restrictions & MG_R_COMMUTE_OR_DENSE) || a->op == MPI_OP_NULL) return 0;
-  int commute = 1, size;
-  MPI_Aint lb, ext, tlb, text;
-  MPI_Op_commutative(a->op, &commute);
-  MPI_Type_size(a->rtype, &size);
-  MPI_Type_get_extent(a->rtype, &lb, &ext);
-  MPI_Type_get_true_extent(a->rtype, &tlb, &text);
-  int dense = lb == 0 && tlb == 0 && ext == size && text == size;
-  return !commute && !dense;
+static const char *restricted_here(int coll, int alg, const targs *a, int p) {
+  unsigned r = mg_colls[coll].algs[alg].restrictions;
+  if (a->op == MPI_OP_NULL || !mg_colls[coll].reduction) return NULL;
+  if (r & MG_R_COMMUTE_OR_DENSE) {
+    int commute = 1, size;
+    MPI_Aint lb, ext, tlb, text;
+    MPI_Op_commutative(a->op, &commute);
+    MPI_Type_size(a->rtype, &size);
+    MPI_Type_get_extent(a->rtype, &lb, &ext);
+    MPI_Type_get_true_extent(a->rtype, &tlb, &text);
+    int dense = lb == 0 && tlb == 0 && ext == size && text == size;
+    if (!commute && !dense) return "noncommutative";
+  }
+  int user_op = a->op == ops[OP_UCOMM] || a->op == ops[OP_NONCOMM];
+  if ((r & MG_R_PAD_PREDEFINED_OP) && user_op && a->rcount % p != 0) return "userop_padding";
+  return NULL;
 }
 
-static void cnt_read(int coll, const astat *s, cnt *c) {
+static void cnt_read(int coll, const astat *s, const char *reason, cnt *c) {
   const char *cn = mg_colls[coll].name;
   c->alg = mpiguide_calls(cn, s->name);
   c->def = mpiguide_calls(cn, "default");
   c->empty = mpiguide_fallbacks(cn, "empty");
   c->inter = mpiguide_fallbacks(cn, "intercomm");
-  c->noncomm = mpiguide_fallbacks(cn, "noncommutative");
+  c->restricted = reason ? mpiguide_fallbacks(cn, reason) : 0;
   c->all = mpiguide_fallbacks(cn, NULL);
 }
 
@@ -1098,6 +1133,46 @@ static void force(const astat *s) {
   if (st != MPIGUIDE_OK) die("mpiguide_force(\"%s\"): %s", s->spec, mpiguide_strerror(st));
 }
 
+/*
+ * The call under test with its send and receive data back to back in one
+ * allocation (tcase.adj: 1 receive data first, 2 send data first), with no byte
+ * between their true extents: legal, as the buffers do not overlap. A mock-up
+ * that forms the address one past the end of a buffer (an empty piece of it)
+ * now passes an address of the other buffer to MPI, which MPICH rejects as
+ * aliasing; one that writes past a buffer's end writes into the other. The
+ * images are copied back into R and a->S (whose outer guards stay in place), so
+ * the usual comparisons see every such write.
+ */
+static int adjacent_call(int adj, int coll, const targs *a, tbuf *R) {
+  tbuf *S = (tbuf *)&a->S;
+  size_t rs = R->len - 2 * GUARD, ss = S->len - 2 * GUARD;
+  char *blk = xmalloc(rs + ss + 2 * GUARD);
+  size_t r_at = adj == 1 ? GUARD : GUARD + ss, s_at = adj == 1 ? GUARD + rs : GUARD;
+  /* the outer guards: of the buffer that comes first, before; of the other, after */
+  memcpy(blk, (adj == 1 ? R : S)->mem, GUARD);
+  memcpy(blk + GUARD + rs + ss, (adj == 1 ? S : R)->mem + (adj == 1 ? ss : rs) + GUARD, GUARD);
+  memcpy(blk + r_at, R->mem + GUARD, rs);
+  memcpy(blk + s_at, S->mem + GUARD, ss);
+  targs b = *a;
+  tbuf Rb = *R;
+  Rb.org = blk + r_at - R->t->tlb;
+  b.sbuf = blk + s_at - S->t->tlb;
+  int rc = do_call(0, coll, &b, &Rb);
+  /* back: each buffer's data and the outer guard on its side; the inner guards
+   * keep their initial image, where the other buffer's bytes stood */
+  memcpy(R->mem + GUARD, blk + r_at, rs);
+  memcpy(S->mem + GUARD, blk + s_at, ss);
+  if (adj == 1) {
+    memcpy(R->mem, blk, GUARD);
+    memcpy(S->mem + GUARD + ss, blk + GUARD + rs + ss, GUARD);
+  } else {
+    memcpy(S->mem, blk, GUARD);
+    memcpy(R->mem + GUARD + rs, blk + GUARD + rs + ss, GUARD);
+  }
+  free(blk);
+  return rc;
+}
+
 static astat *g_cur; /* the algorithm under test */
 static astat g_lib;  /* the MPI library's own result against the oracle */
 
@@ -1105,6 +1180,7 @@ static void run_case(const tcase *tc0) {
   tcase tcl = *tc0, *tc = &tcl;
   long cn = g_ncase++;
   if (cn < g_first || (g_last >= 0 && cn > g_last)) return;
+  if (tc->cm->comm == MPI_COMM_NULL) return; /* not a member of this communicator */
   astat *s = g_cur;
   targs a;
   memset(&a, 0, sizeof a);
@@ -1118,6 +1194,9 @@ static void run_case(const tcase *tc0) {
   else
     setup_dm(tc, &a);
   finish_send(&a);
+  if (tc->adj)
+    snprintf(a.desc + strlen(a.desc), sizeof a.desc - strlen(a.desc), " adjacent(%s first)",
+             tc->adj == 1 ? "recvbuf" : "sendbuf");
   if (!tc->cm->inter) {
     if (red)
       expect_red(tc, &a);
@@ -1132,7 +1211,8 @@ static void run_case(const tcase *tc0) {
   }
   /* The default is the defective library call: when it is forced, or when the
    * forced mock-up's registry row makes this call fall back to it. */
-  if (a.noref && (s->alg == 0 || restricted_here(tc->coll, s->alg, &a))) {
+  const char *restricted = tc->cm->inter ? NULL : restricted_here(tc->coll, s->alg, &a, tc->cm->size);
+  if (a.noref && (s->alg == 0 || restricted)) {
     s->nskip++;
     targs_free(&a);
     return;
@@ -1153,10 +1233,15 @@ static void run_case(const tcase *tc0) {
   /* the algorithm under test, through libmpiguide */
   cnt c0, c1;
   g_op_foreign = 0;
+  g_op_maxseen = 0;
+  g_op_limit = tc->coll == MG_REDUCE_SCATTER_BLOCK ? (long)tc->n * tc->cm->size : tc->n;
   if (a.has_r) memcpy(a.R[0].mem, a.I.mem, a.I.len);
-  cnt_read(tc->coll, s, &c0);
-  int rc = do_call(0, tc->coll, &a, &a.R[0]);
-  cnt_read(tc->coll, s, &c1);
+  cnt_read(tc->coll, s, restricted, &c0);
+  int adj = tc->adj && a.S.mem && a.has_r && !a.sinplace && !a.rinplace ? tc->adj : 0;
+  int rc = adj ? adjacent_call(adj, tc->coll, &a, &a.R[0]) : do_call(0, tc->coll, &a, &a.R[0]);
+  cnt_read(tc->coll, s, restricted, &c1);
+  long op_limit = g_op_limit;
+  g_op_limit = -1;
 
   char d[360];
   if (a.want_err) {
@@ -1193,10 +1278,14 @@ static void run_case(const tcase *tc0) {
   alarm(0);
   if (g_op_foreign)
     fail(s, cn, K_OTH, a.desc, "user op called with a datatype other than the one passed by the user");
+  if (g_op_maxseen > op_limit)
+    fail(s, cn, K_OTH, a.desc,
+         "user op called with len %ld, more than the %ld elements the call reduces (a user op may rely "
+         "on len <= count)", g_op_maxseen, op_limit);
 
   /* counters: what ran on this rank */
   long long d_alg = c1.alg - c0.alg, d_def = c1.def - c0.def, d_empty = c1.empty - c0.empty,
-            d_inter = c1.inter - c0.inter, d_all = c1.all - c0.all, d_noncomm = c1.noncomm - c0.noncomm;
+            d_inter = c1.inter - c0.inter, d_all = c1.all - c0.all, d_restr = c1.restricted - c0.restricted;
   const char *why = NULL;
   if (s->alg == 0) {
     if (d_def != 1 || d_all != 0) why = "default forced: want calls(default)+1, no fallback";
@@ -1206,10 +1295,12 @@ static void run_case(const tcase *tc0) {
   } else if (a.empty) {
     if (d_def != 1 || d_alg != 0 || d_empty != 1 || d_all != 1)
       why = "empty call: want the default to run with fallback reason \"empty\"";
-  } else if (restricted_here(tc->coll, s->alg, &a)) {
-    if (d_def != 1 || d_alg != 0 || d_noncomm != 1 || d_all != 1)
-      why = "non-commutative op on a datatype with gaps, a restricted row: want the default with "
-            "fallback reason \"noncommutative\"";
+  } else if (restricted) {
+    if (d_def != 1 || d_alg != 0 || d_restr != 1 || d_all != 1) {
+      snprintf(d, sizeof d, "a call the registry row restricts: want the default with fallback reason \"%s\"",
+               restricted);
+      why = d;
+    }
   } else if (d_alg != 1 || d_def != 0 || d_all != 0) {
     why = "want the forced algorithm to run";
   }
@@ -1236,9 +1327,31 @@ static int big_n(int coll, int vc) {
 }
 
 static void run1(int coll, const tcomm *cm, int vc, int n, int root, int ip, int nonroot, int junk) {
-  int root_ok = ((root % cm->size) + cm->size) % cm->size;
-  tcase tc = {coll, cm, vc, n, root_ok, ip && ip_allowed(coll), nonroot % 3, junk % 2, 0, 0};
+  int size = cm->size > 0 ? cm->size : 1; /* 0 where this rank is not a member */
+  int root_ok = ((root % size) + size) % size;
+  tcase tc = {coll, cm, vc, n, root_ok, ip && ip_allowed(coll), nonroot % 3, junk % 2, 0, 0, 0};
   run_case(&tc);
+}
+
+/* Send and receive buffers back to back (adjacent_call), both orders, at counts that
+ * leave some ranks an empty piece in the segmented and padded mock-ups. */
+static void run_adjacent(int coll, const tcomm *cm, int vc) {
+  static const int ns[] = {1, 2, 5};
+  for (int adj = 1; adj <= 2; adj++)
+    for (int i = 0; i < 3; i++) {
+      int size = cm->size > 0 ? cm->size : 1;
+      tcase tc = {coll, cm, vc, ns[i], (adj + i) % size, 0, 0, 0, 0, 0, adj};
+      run_case(&tc);
+    }
+}
+
+/* Reductions at a count that the segmented mock-ups cut into equal pieces for p = 2
+ * and 4 (64 elements of 8 bytes: 8 blocks of 64 bytes): MPICH 4.0.2 takes another
+ * reduce_scatter algorithm for equal pieces, wrong for non-commutative ops on
+ * datatypes with gaps (GL7, GL16 must be restricted). */
+static void run_regular(int coll, const tcomm *cm) {
+  static const int rcs_nc[] = {RC_PSTRUCT_NC, RC_PNEG_NC, RC_PVEC_NC, RC_PCONTIG_NC, RC_INT_SUM};
+  for (int i = 0; i < 5; i++) run1(coll, cm, rcs_nc[i], 64, i, i % 2, 0, 0);
 }
 
 static void gen_intra(int coll, const tcomm *cm) {
@@ -1258,6 +1371,9 @@ static void gen_intra(int coll, const tcomm *cm) {
       for (int root = 0; root < p; root++)
         for (int ip = 0; ip <= ipmax; ip++)
           for (int nr = 0; nr < 3; nr++) run1(coll, cm, sweep_vc, 3, root, ip, nr, nr);
+    if (red) run_regular(coll, cm);
+    run_adjacent(coll, cm, red ? RC_INT_SUM : VC_INT);
+    run_adjacent(coll, cm, red ? RC_PNEG_NC : VC_STRUCT_MIX);
     return;
   }
   /* quick: every configuration twice on MPI_COMM_WORLD (with and without MPI_IN_PLACE, two
@@ -1270,6 +1386,9 @@ static void gen_intra(int coll, const tcomm *cm) {
     run1(coll, cm, 0, 0, 0, 0, 0, 0);
     run1(coll, cm, big_vc[1], 0, p - 1, 1, 1, 1);
     for (int b = 0; b < 3; b++) run1(coll, cm, big_vc[b], big_n(coll, big_vc[b]), p - 1 - b, b % 2, b, b);
+    if (red) run_regular(coll, cm);
+    run_adjacent(coll, cm, red ? RC_INT_SUM : VC_INT);
+    run_adjacent(coll, cm, red ? RC_PNEG_NC : VC_STRUCT_MIX);
   } else {
     int few_dm[6] = {VC_INT, VC_INT4_MIX, VC_STRUCT_MIX, VC_UCHAR3_MIX, VC_INT_MIX, 1};
     int few_red[6] = {RC_INT_SUM, RC_PSTRUCT_NC, RC_PNEG_NC, RC_DOUBLE_SUM, RC_PVEC_UC, 2};
@@ -1284,7 +1403,7 @@ static void gen_intra(int coll, const tcomm *cm) {
 static void gen_inter(int coll, const tcomm *cm) {
   if (cm->comm == MPI_COMM_NULL) return;
   int rooted = mg_colls[coll].rooted;
-  tcase tc = {coll, cm, 0, 5, 0, 0, 0, 0, 0, 0};
+  tcase tc = {coll, cm, 0, 5, 0, 0, 0, 0, 0, 0, 0};
   run_case(&tc);
   if (coll == MG_SCAN) return;
   if (rooted) {
@@ -1416,26 +1535,41 @@ static int run_coll(int coll, unsigned mask) {
 /* ------------------------------------------------------------------ error pass-through */
 
 /*
- * Erroneous calls on a communicator with MPI_ERRORS_RETURN: the forced
- * algorithm must return an error whose class equals that of the MPI library's
- * own PMPI_ call. Every case is erroneous on every rank in the same way, so an
- * argument check fails everywhere and nothing hangs.
+ * Erroneous calls on a duplicate of MPI_COMM_WORLD with MPI_ERRORS_RETURN, while
+ * MPI_COMM_WORLD and MPI_COMM_SELF keep MPI_ERRORS_ARE_FATAL, as in an application
+ * that handles errors on its own communicators: the call must return an error
+ * whose class equals that of the MPI library's own PMPI_ call, and nothing of
+ * libmpiguide may query an invalid handle first (MPI would raise that error on
+ * MPI_COMM_WORLD's handler and abort the job). The invalid argument is one that is
+ * significant on every rank, so an argument check fails everywhere and nothing
+ * hangs. comm=MPI_COMM_NULL is raised on MPI_COMM_WORLD (or SELF) by the library
+ * itself, so that one case runs with MPI_ERRORS_RETURN there.
+ * --no-force runs every case once with what the environment configured
+ * (MPIGUIDE_TRACE alone, MPIGUIDE_PROFILE): the trace and tuned modes.
  */
-enum { E_OPNULL, E_ROOT, E_STYPE, E_SCOUNT, E_COUNT, E_DTYPE, E_COMM, E_N };
-static const char *ecase_names[E_N] = {"op=MPI_OP_NULL",    "root=size", "sendtype=MPI_DATATYPE_NULL",
-                                       "sendcount=-1",      "count=-1",  "datatype=MPI_DATATYPE_NULL",
+enum { E_OPNULL, E_ROOT, E_STYPE, E_SCOUNT, E_RTYPE, E_RCOUNT, E_COUNT, E_DTYPE, E_COMM, E_N };
+static const char *ecase_names[E_N] = {"op=MPI_OP_NULL",
+                                       "root=size",
+                                       "sendtype=MPI_DATATYPE_NULL",
+                                       "sendcount=-1",
+                                       "recvtype=MPI_DATATYPE_NULL",
+                                       "recvcount=-1",
+                                       "count=-1 (send and receive)",
+                                       "datatype=MPI_DATATYPE_NULL (send and receive)",
                                        "comm=MPI_COMM_NULL"};
+static int g_noforce; /* --no-force */
 
 static int ecase_applies(int coll, int e) {
   int red = mg_colls[coll].reduction, rooted = mg_colls[coll].rooted;
+  int two_sided = !red && coll != MG_BCAST; /* separate send and receive arguments */
   switch (e) {
   case E_OPNULL: return red;
   case E_ROOT: return rooted;
-  /* invalid send side with a valid receive side: only where the message size comes
-   * from the receive side on every rank, so all ranks choose the same algorithm */
+  /* one side invalid: only where that side is significant on every rank */
   case E_STYPE:
-  case E_SCOUNT: return coll == MG_ALLGATHER || coll == MG_ALLTOALL;
-  case E_DTYPE: return red || coll == MG_BCAST;
+  case E_SCOUNT: return two_sided && coll != MG_SCATTER;
+  case E_RTYPE:
+  case E_RCOUNT: return two_sided && coll != MG_GATHER;
 #ifdef OMPI_MAJOR_VERSION
   /* Open MPI 4.1.4's own MPI_Allgather segfaults on MPI_COMM_NULL */
   case E_COMM: return coll != MG_ALLGATHER;
@@ -1468,24 +1602,31 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
   case E_ROOT: a.root = p; break;
   case E_STYPE: a.stype = MPI_DATATYPE_NULL; break;
   case E_SCOUNT: a.scount = -1; break;
+  case E_RTYPE: a.rtype = MPI_DATATYPE_NULL; break;
+  case E_RCOUNT: a.rcount = -1; break;
   case E_COUNT: a.scount = a.rcount = -1; break;
   case E_DTYPE: a.stype = a.rtype = MPI_DATATYPE_NULL; break;
   default: break;
   }
-  snprintf(a.desc, sizeof a.desc, "erroneous call %s%s", ecase_names[e],
-           e == E_ROOT || e == E_OPNULL || e == E_STYPE || e == E_SCOUNT
-               ? " (the forced algorithm runs)"
-               : " (the default runs: message size 0)");
+  snprintf(a.desc, sizeof a.desc, "erroneous call %s", ecase_names[e]);
   if (g_trace) {
     fprintf(stderr, "[rank %d] %s case %ld %s\n", g_rank, s->name, cn, a.desc);
     fflush(stderr);
   }
   s->ncases++;
   watch(s->spec, cn, a.desc);
+  if (e == E_COMM) { /* raised on MPI_COMM_WORLD (MPI-3) or MPI_COMM_SELF (MPI-4) */
+    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  }
   memcpy(a.R[1].mem, a.I.mem, a.I.len);
   int rc_ref = do_call(1, coll, &a, &a.R[1]);
   memcpy(a.R[0].mem, a.I.mem, a.I.len);
   int rc = do_call(0, coll, &a, &a.R[0]);
+  if (e == E_COMM) {
+    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL));
+  }
   alarm(0);
   int c_ref = -1, c_got = -1;
   if (rc_ref != MPI_SUCCESS) MPI_Error_class(rc_ref, &c_ref);
@@ -1509,15 +1650,18 @@ static int run_errors(int coll, unsigned mask) {
   int bad = 0;
   CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
   CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
-  stats_init(coll, mask);
+  stats_init(coll, g_noforce ? 1u : mask);
   for (int k = 0; k < g_nst; k++) {
     astat *s = &g_st[k];
     g_ncase = 0;
-    force(s);
+    if (g_noforce)
+      s->name = "(as configured by the environment)";
+    else
+      force(s);
     double t0 = MPI_Wtime();
     for (int e = 0; e < E_N; e++)
       if (ecase_applies(coll, e)) run_ecase(s, coll, e, comm, g_ncase++);
-    CHECK(mpiguide_force("") == MPIGUIDE_OK ? MPI_SUCCESS : MPI_ERR_OTHER);
+    if (!g_noforce) CHECK(mpiguide_force("") == MPIGUIDE_OK ? MPI_SUCCESS : MPI_ERR_OTHER);
     bad |= report(coll, s, s->name, MPI_Wtime() - t0);
   }
   stats_free();
@@ -1531,18 +1675,38 @@ static void usage(void) {
   if (g_rank) return;
   fprintf(stderr, "usage: difftest [--quick] [-v] [--trace] [--cases A[-[B]]] [--watchdog SECONDS]\n"
                   "                <collective>[=<algorithm>] ... | all\n"
-                  "       difftest --errors [<collective>[=<algorithm>] ...]\ncollectives:");
+                  "       difftest --errors [--no-force] [<collective>[=<algorithm>] ...]\n"
+                  "       difftest --write-profile FILE | --list FILE\ncollectives:");
   for (int i = 0; i < MG_NCOLL; i++) fprintf(stderr, " %s", mg_colls[i].name);
   fprintf(stderr, "\n");
 }
 
+/* A profile that sends every call of every collective, at any process count and size,
+ * to the collective's last registry row: the tuned-mode error test runs with it. */
+static int write_profile(const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) return perror(path), 2;
+  fprintf(f, "mpiguide-profile 1\n# written by difftest --write-profile: every call to a mock-up\n");
+  for (int c = 0; c < MG_NCOLL; c++)
+    fprintf(f, "%s np=* 0-* %s\n", mg_colls[c].name, mg_colls[c].algs[mg_colls[c].nalgs - 1].name);
+  return fclose(f) == 0 ? 0 : 2;
+}
+
+/* The registry's collectives, one line each: "name reduction(0|1)". CTest reads this
+ * list (tests/diff/difftests.cmake) to make one test per collective and process count. */
+static int write_list(const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) return perror(path), 2;
+  for (int c = 0; c < MG_NCOLL; c++) fprintf(f, "%s %d\n", mg_colls[c].name, mg_colls[c].reduction);
+  return fclose(f) == 0 ? 0 : 2;
+}
+
 int main(int argc, char **argv) {
+  if (argc == 3 && !strcmp(argv[1], "--write-profile")) return write_profile(argv[2]);
+  if (argc == 3 && !strcmp(argv[1], "--list")) return write_list(argv[2]);
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_np);
-  /* errors must come back as return codes; derived communicators inherit this */
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
 
   unsigned sel[MG_NCOLL] = {0};
   int errors = 0, any = 0;
@@ -1554,6 +1718,8 @@ int main(int argc, char **argv) {
       g_quick = 0;
     else if (!strcmp(arg, "--errors"))
       errors = 1;
+    else if (!strcmp(arg, "--no-force"))
+      g_noforce = 1;
     else if (!strcmp(arg, "-v"))
       g_verbose = 1;
     else if (!strcmp(arg, "--trace"))
@@ -1584,10 +1750,17 @@ int main(int argc, char **argv) {
       any = 1;
     }
   }
-  if (!any && !errors) {
+  if ((!any && !errors) || (g_noforce && !errors)) {
     usage();
     MPI_Finalize();
     return 2;
+  }
+  /* Differential cases: errors come back as return codes (derived communicators
+   * inherit this). The error cases keep the fatal default on MPI_COMM_WORLD and
+   * MPI_COMM_SELF (run_errors). */
+  if (!errors) {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   }
   if (!any)
     for (int c = 0; c < MG_NCOLL; c++) sel[c] = ~0u;
