@@ -1395,6 +1395,8 @@ static void gen_intra(int coll, const tcomm *cm) {
     for (int i = 0; i < 6; i++)
       run1(coll, cm, red ? few_red[i] : few_dm[i], counts_quick[(i + 3) % NCQ], i + 1, i, i, i);
   }
+  if (red) /* count 1 with a non-commutative op on derived element types, on every communicator */
+    for (int i = 0; i < 2; i++) run1(coll, cm, i ? RC_PSTRUCT_NC : RC_PCONTIG_NC, 1, p - 1 - i, i, 0, 0);
   if (rooted)
     for (int root = 0; root < p; root++)
       for (int ip = 0; ip <= ipmax; ip++) run1(coll, cm, sweep_vc, 3, root, ip, root + ip, root);
