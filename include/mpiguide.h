@@ -27,13 +27,18 @@ extern "C" {
 #define MPIGUIDE_API
 #endif
 
-/* Status codes of the functions below. */
+/* Status codes of the functions below: MPIGUIDE_STATUSES(X) lists
+ * X(name, value, message); mpiguide_strerror() returns the message. */
+#define MPIGUIDE_STATUSES(X)                                                         \
+  X(OK, 0, "success")                                                                \
+  X(ERR_SYNTAX, 1, "not of the form <collective>=<algorithm>[,...]")                 \
+  X(ERR_COLLECTIVE, 2, "unknown collective")                                         \
+  X(ERR_ALGORITHM, 3, "unknown algorithm for that collective")                       \
+  X(ERR_NOT_INIT, 4, "MPI is not initialized")
 enum {
-  MPIGUIDE_OK = 0,
-  MPIGUIDE_ERR_SYNTAX = 1,       /* a spec is not "coll=alg[,coll=alg...]" */
-  MPIGUIDE_ERR_COLLECTIVE = 2,   /* unknown collective name */
-  MPIGUIDE_ERR_ALGORITHM = 3,    /* unknown algorithm name for that collective */
-  MPIGUIDE_ERR_NOT_INIT = 4      /* called before MPI_Init or after MPI_Finalize */
+#define MPIGUIDE_X(name, value, text) MPIGUIDE_##name = value,
+  MPIGUIDE_STATUSES(MPIGUIDE_X)
+#undef MPIGUIDE_X
 };
 
 /* The version of the library that is loaded, e.g. "0.1.0". */

@@ -65,9 +65,12 @@ int mg_comm_cache_init(void);
 void mg_comm_cache_finalize(void);
 const mg_comm_entry *mg_comm_get(MPI_Comm comm);
 
-/* Trace table (trace.c). */
+/* Trace table (trace.c). `rule` says what chose the algorithm: MG_RULE_NONE
+ * (nothing: the default was never in question), MG_RULE_FORCED (MPIGUIDE_ALG)
+ * or the profile rule's line (0 for a rule without one, e.g. from a .prf). */
+enum { MG_RULE_NONE = -1, MG_RULE_FORCED = -2 };
 mg_trace *mg_trace_new(void);
-void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why);
+void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why, int rule);
 void mg_trace_free(mg_trace *t);
 /* Collective over MPI_COMM_WORLD: merge all ranks' tables, rank 0 writes. */
 void mg_trace_write(mg_trace *t, const char *path);

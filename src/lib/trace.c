@@ -14,7 +14,7 @@
 #include "mpiguide.h"
 
 typedef struct mg_trace_rec {
-  int64_t coll, alg, why, used, nprocs;
+  int64_t coll, alg, why, used, nprocs, rule;
   int64_t bytes;
   int64_t calls; /* on one rank; after merging: max over ranks */
   int64_t ranks; /* after merging: ranks that made such calls */
@@ -45,7 +45,8 @@ void mg_trace_free(mg_trace *t) {
 
 static size_t hash(const mg_trace_rec *k) {
   uint64_t h = (uint64_t)k->bytes * 0x9E3779B97F4A7C15ull;
-  h ^= (uint64_t)(k->coll * 131 + k->alg * 7 + k->why + k->nprocs * 8191) * 0xC2B2AE3D27D4EB4Full;
+  h ^= (uint64_t)(k->coll * 131 + k->alg * 7 + k->why + k->nprocs * 8191 + k->rule * 65537) *
+       0xC2B2AE3D27D4EB4Full;
   return (size_t)(h ^ (h >> 29));
 }
 
@@ -55,7 +56,7 @@ static mg_trace_rec *lookup(mg_trace *t, const mg_trace_rec *k) {
     mg_trace_rec *r = &t->slot[i];
     if (!r->used) return r;
     if (r->coll == k->coll && r->bytes == k->bytes && r->alg == k->alg && r->why == k->why &&
-        r->nprocs == k->nprocs)
+        r->nprocs == k->nprocs && r->rule == k->rule)
       return r;
   }
 }
@@ -90,9 +91,9 @@ static void add(mg_trace *t, const mg_trace_rec *in) {
   }
 }
 
-void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why) {
-  mg_trace_rec in = {.coll = coll, .alg = alg, .why = why, .used = 1, .nprocs = nprocs, .bytes = (int64_t)bytes,
-                     .calls = 1, .ranks = 0};
+void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why, int rule) {
+  mg_trace_rec in = {.coll = coll, .alg = alg, .why = why, .used = 1, .nprocs = nprocs, .rule = rule,
+                     .bytes = (int64_t)bytes, .calls = 1, .ranks = 0};
   add(t, &in);
 }
 
@@ -102,38 +103,22 @@ static int cmp(const void *a, const void *b) {
   if (x->nprocs != y->nprocs) return x->nprocs < y->nprocs ? -1 : 1;
   if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
   if (x->alg != y->alg) return x->alg < y->alg ? -1 : 1;
+  if (x->rule != y->rule) return x->rule < y->rule ? -1 : 1;
   return x->why < y->why ? -1 : x->why > y->why;
 }
 
-/* What chose the algorithm of a row: "MPIGUIDE_ALG", the profile rule's
- * line ("line 12"), or "" (nothing: the default was never in question). */
+/* What chose the algorithm of a row, as the dispatch recorded it:
+ * "MPIGUIDE_ALG", the profile rule's line ("line 12"), "profile" for a rule
+ * without a line, or "" (nothing: the default was never in question). */
 static void rule_of(const mg_trace_rec *r, char *buf, size_t len) {
-  const mg_ctx *x = &mg_the_ctx;
-  buf[0] = '\0';
-  if (x->forced[r->coll]) {
+  if (r->rule == MG_RULE_FORCED)
     snprintf(buf, len, "MPIGUIDE_ALG");
-    return;
-  }
-  if (!x->profile || r->nprocs <= 0) return;
-  const mg_profile_rule *best = NULL;
-  for (int i = 0; i < mg_profile_nrules(x->profile); i++) { /* the narrowest np selector decides */
-    const mg_profile_rule *u = mg_profile_rule_at(x->profile, i);
-    if (u->coll != r->coll || r->nprocs < u->np_lo || r->nprocs > u->np_hi) continue;
-    if (best && (long)u->np_hi - u->np_lo >= (long)best->np_hi - best->np_lo) continue;
-    best = u;
-  }
-  if (!best) return;
-  for (int i = 0; i < mg_profile_nrules(x->profile); i++) {
-    const mg_profile_rule *u = mg_profile_rule_at(x->profile, i);
-    if (u->coll == r->coll && u->np_lo == best->np_lo && u->np_hi == best->np_hi && u->lo <= (size_t)r->bytes &&
-        (size_t)r->bytes <= u->hi) {
-      if (u->line > 0)
-        snprintf(buf, len, "line %d", u->line);
-      else
-        snprintf(buf, len, "profile");
-      return;
-    }
-  }
+  else if (r->rule > 0)
+    snprintf(buf, len, "line %lld", (long long)r->rule);
+  else if (r->rule == 0)
+    snprintf(buf, len, "profile");
+  else
+    buf[0] = '\0';
 }
 
 void mg_trace_write(mg_trace *t, const char *path) {

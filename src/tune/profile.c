@@ -401,7 +401,7 @@ int mg_profile_build(mg_profile *p, mg_profile_diags *d) {
     goto out;
   }
   for (int i = 0; i < p->nrules; i++)
-    p->ranges[i] = (mg_profile_range){p->rules[i].lo, p->rules[i].hi, p->rules[i].alg};
+    p->ranges[i] = (mg_profile_range){p->rules[i].lo, p->rules[i].hi, p->rules[i].alg, p->rules[i].line};
   for (int c = 0, gi = 0; c < MG_NCOLL; c++) {
     int g0 = gi;
     while (gi < ng && p->rules[g[gi].first].coll == (mg_coll)c) gi++;

@@ -97,6 +97,7 @@ typedef struct mg_profile_rule {
 typedef struct mg_profile_range {
   size_t lo, hi;
   int alg;
+  int line; /* of the rule it comes from (0: added through the API, or a .prf file) */
 } mg_profile_range;
 
 typedef struct mg_profile mg_profile;
@@ -177,8 +178,8 @@ int mg_profile_lookup(const mg_profile *p, mg_coll coll, int nprocs, size_t byte
  * pointer stays valid until the profile is changed or freed. */
 int mg_profile_slice(const mg_profile *p, mg_coll coll, int nprocs, const mg_profile_range **ranges);
 
-/* Binary search in a slice: the algorithm for `bytes`, 0 outside every range. */
-static inline int mg_profile_slice_lookup(const mg_profile_range *r, int n, size_t bytes) {
+/* Binary search in a slice: the range that holds `bytes`, NULL outside every range. */
+static inline const mg_profile_range *mg_profile_slice_find(const mg_profile_range *r, int n, size_t bytes) {
   int lo = 0, hi = n - 1;
   while (lo <= hi) { /* last range with r.lo <= bytes */
     int mid = lo + (hi - lo) / 2;
@@ -187,7 +188,13 @@ static inline int mg_profile_slice_lookup(const mg_profile_range *r, int n, size
     else
       hi = mid - 1;
   }
-  return (hi >= 0 && bytes <= r[hi].hi) ? r[hi].alg : 0;
+  return (hi >= 0 && bytes <= r[hi].hi) ? &r[hi] : NULL;
+}
+
+/* The algorithm for `bytes` in a slice, 0 (default) outside every range. */
+static inline int mg_profile_slice_lookup(const mg_profile_range *r, int n, size_t bytes) {
+  const mg_profile_range *hit = mg_profile_slice_find(r, n, bytes);
+  return hit ? hit->alg : 0;
 }
 
 /* ---- writing ----------------------------------------------------------------------------- */

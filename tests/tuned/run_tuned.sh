@@ -8,7 +8,7 @@
 #   run_tuned.sh verify NP        `mpiguide verify` of a tiny profile on NP ranks: table and CSV
 #   run_tuned.sh e2e NP           check (tiny) -> tune -> validate -> verify on NP ranks
 #   run_tuned.sh planted NP       the same with tests/check's planted violation (MG_PLANT preloaded
-#                                 into the mpiguide processes: the library's bcast 3x slower from
+#                                 into the mpiguide processes: the library's bcast 2 ns/byte slower from
 #                                 64 KiB): the profile must tune bcast at 64K and 256K and verify
 #                                 must find the tuned bcast significantly faster there
 #   run_tuned.sh lib NP           plain_app under LD_PRELOAD=libmpiguide with MPIGUIDE_PROFILE:

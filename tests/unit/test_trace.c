@@ -24,6 +24,14 @@ static long long s_bytes(int i) { return 4LL * (i / MG_NCOLL) + (i % 3 == 0 ? (1
 static int s_alg(int i) { return i % 2 ? mg_colls[s_coll(i)].nalgs - 1 : 0; }
 static mg_why s_why(int i) { return !s_alg(i) && i % 4 == 0 ? MG_WHY_SCRATCH_CAP : MG_WHY_NONE; }
 static int s_calls(int i, int r) { return 1 + (i * 7 + r * 3) % 11; }
+/* What chose row i, as the dispatch records it, and how the trace spells it. */
+static int s_rule(int i) { return i % 5 == 0 ? MG_RULE_FORCED : i % 5 == 1 ? 10 + i : i % 5 == 2 ? 0 : MG_RULE_NONE; }
+static void s_rule_text(int i, char *buf, size_t len) {
+  int r = s_rule(i);
+  if (r == MG_RULE_FORCED) snprintf(buf, len, "MPIGUIDE_ALG");
+  else if (r > 0) snprintf(buf, len, "line %d", r);
+  else snprintf(buf, len, "%s", r == 0 ? "profile" : "");
+}
 
 int main(int argc, char **argv) {
   int rank, size;
@@ -38,10 +46,10 @@ int main(int argc, char **argv) {
   /* Interleave the rows so that growth happens while counts accumulate. */
   for (int round = 0; round < 11; round++)
     for (int i = 0; i < NSHARED; i++)
-      if (round < s_calls(i, rank)) mg_trace_add(t, s_coll(i), size, (size_t)s_bytes(i), s_alg(i), s_why(i));
+      if (round < s_calls(i, rank)) mg_trace_add(t, s_coll(i), size, (size_t)s_bytes(i), s_alg(i), s_why(i), s_rule(i));
   /* One private row per rank: scan at 1000+rank bytes, 2 calls. */
-  mg_trace_add(t, MG_SCAN, size, 1000 + (size_t)rank, 0, MG_WHY_EMPTY);
-  mg_trace_add(t, MG_SCAN, size, 1000 + (size_t)rank, 0, MG_WHY_EMPTY);
+  mg_trace_add(t, MG_SCAN, size, 1000 + (size_t)rank, 0, MG_WHY_EMPTY, MG_RULE_NONE);
+  mg_trace_add(t, MG_SCAN, size, 1000 + (size_t)rank, 0, MG_WHY_EMPTY, MG_RULE_NONE);
   mg_trace_write(t, path);
   mg_trace_free(t);
 
@@ -84,7 +92,6 @@ int main(int argc, char **argv) {
       nprocs = atoll(fld[6]);
       snprintf(rule, sizeof rule, "%s", fld[7]);
       ASSERT_EQ(nprocs, size);
-      ASSERT_STR_EQ(rule, ""); /* no profile, nothing forced */
       int c = mg_coll_find(coll);
       ASSERT_NE(c, -1);
       if (c < prev_c || (c == prev_c && bytes < prev_b)) sorted = 0;
@@ -92,6 +99,7 @@ int main(int argc, char **argv) {
       if (c == MG_SCAN && bytes >= 1000 && bytes < 1000 + size) { /* a private row */
         ASSERT_STR_EQ(alg, "default");
         ASSERT_STR_EQ(why, "empty");
+        ASSERT_STR_EQ(rule, ""); /* nothing chose it */
         ASSERT_EQ(calls, 2);
         ASSERT_EQ(ranks, 1);
         priv[bytes - 1000]++;
@@ -103,6 +111,9 @@ int main(int argc, char **argv) {
         if ((int)s_coll(i) != c || s_bytes(i) != bytes || strcmp(an, alg) != 0 ||
             strcmp(mg_why_key(s_why(i)), why) != 0)
           continue;
+        char want_rule[64];
+        s_rule_text(i, want_rule, sizeof want_rule);
+        if (strcmp(want_rule, rule) != 0) continue;
         found = 1;
         seen[i]++;
         int want = 0;

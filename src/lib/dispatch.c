@@ -1,0 +1,64 @@
+/*
+ * The per-call path of libmpiguide: every intercepted call that is not a pure
+ * pass-through comes here as an mg_call. It decides the algorithm (forced,
+ * profile, or default) from inputs equal on every rank (DESIGN.md rule 1),
+ * runs it, counts it and records it in the trace with the rule that chose it.
+ */
+#include "lib/lib.h"
+
+static inline void count(mg_ctx *x, mg_coll coll, int alg, mg_why why) {
+  if (!x->counting) return;
+  atomic_fetch_add_explicit(&x->ran[coll][alg], 1, memory_order_relaxed);
+  if (why != MG_WHY_NONE) atomic_fetch_add_explicit(&x->fell[coll][why], 1, memory_order_relaxed);
+}
+
+int mg_dispatch(mg_call *c) {
+  mg_ctx *x = &mg_the_ctx;
+  int want = x->forced[c->coll];
+  if (!want && !x->trace && !x->profile) { /* nothing to decide or record beyond the count */
+    count(x, c->coll, 0, MG_WHY_NONE);
+    return mg_run(c, 0);
+  }
+  /* MPI_COMM_NULL must reach no PMPI query: MPI would raise the error on
+   * MPI_COMM_WORLD's handler before the default could return it. */
+  const mg_comm_entry *e = c->comm == MPI_COMM_NULL ? NULL : mg_comm_get(c->comm);
+  if (!e) { /* not a communicator MPI accepts: let the default report the error */
+    count(x, c->coll, 0, want ? MG_WHY_INVALID_ARGS : MG_WHY_NONE);
+    return mg_run(c, 0);
+  }
+  int nranges = e->nranges[c->coll];
+  if (!want && nranges == 0 && !x->trace) { /* tuned mode, nothing tuned here */
+    count(x, c->coll, 0, MG_WHY_NONE);
+    return mg_run(c, 0);
+  }
+  c->size = e->size;
+  c->rank = e->rank;
+  c->inter = e->inter;
+  /* Invalid arguments run the default before any query sees them (registry.h). */
+  mg_why bad = c->inter ? MG_WHY_NONE : mg_call_check(c);
+  mg_why why = MG_WHY_NONE;
+  int rule = want ? MG_RULE_FORCED : MG_RULE_NONE;
+  if (bad != MG_WHY_NONE) {
+    c->bytes = 0;
+    why = want ? bad : MG_WHY_NONE;
+    want = 0;
+  } else {
+    mg_call_set_bytes(c);
+    const mg_profile_range *hit = want ? NULL : mg_profile_slice_find(e->ranges[c->coll], nranges, c->bytes);
+    if (hit) {
+      want = hit->alg;
+      rule = hit->line;
+    }
+    if (want) why = mg_applicable(c, want, x->scratch_max);
+  }
+  int alg = why == MG_WHY_NONE ? want : 0;
+  int rc = mg_run(c, alg);
+  count(x, c->coll, alg, why);
+  if (x->trace) {
+    pthread_mutex_lock(&x->trace_lock);
+    mg_trace_add(x->trace, c->coll, c->size, c->bytes, alg, why, rule);
+    pthread_mutex_unlock(&x->trace_lock);
+  }
+  return rc;
+}
+

@@ -1,0 +1,237 @@
+/*
+ * libmpiguide's set-up and tear-down: reading the environment at MPI_Init
+ * (parsers in env.c), making all ranks agree on it, building the context
+ * (lib.h) and freeing it at MPI_Finalize. The per-call path is dispatch.c,
+ * the public API api.c.
+ *
+ * Environment (docs/library.md):
+ *   MPIGUIDE_ALG=coll=alg[,coll=alg...]  force algorithms; a bad name stops
+ *                                        the run at MPI_Init (a benchmark must
+ *                                        never measure the wrong thing)
+ *   MPIGUIDE_TRACE=file                  rank 0 writes a trace at MPI_Finalize
+ *   MPIGUIDE_SCRATCH_MAX=size            scratch cap per thread (default 64M);
+ *                                        a bad value warns and keeps the default
+ *   MPIGUIDE_PROFILE=file                tuned mode: run the profile's choices
+ *                                        (collectives not forced by MPIGUIDE_ALG);
+ *                                        a bad or differing profile warns once
+ *                                        and every rank runs the defaults
+ *
+ * Agreement: at MPI_Init every rank reduces a hash of its configuration, of
+ * its profile and its error state with one PMPI_Allreduce, so either all
+ * ranks run with the same configuration, or the run stops on all of them
+ * with one message; a profile that is not the same on every rank is dropped
+ * on every rank.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "algs/algs.h"
+#include "lib/lib.h"
+#include "util/size.h"
+#include "mpiguide.h"
+
+mg_ctx mg_the_ctx = {.scratch_max = MG_DEFAULT_SCRATCH_MAX, .trace_lock = PTHREAD_MUTEX_INITIALIZER};
+
+static uint32_t fnv1a(uint32_t h, const void *p, size_t n) {
+  const unsigned char *b = p;
+  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
+  return h;
+}
+
+/* Largest sensible cap: beyond it a value is surely a typo. */
+#define MG_SCRATCH_ABSURD ((size_t)1 << 40)
+
+/* What one rank read from its environment, before the ranks compare notes. */
+typedef struct mg_env {
+  const char *trace, *profile_path;
+  int have_trace, trace_bad, trace_errno;
+  int alg_bad;         /* MPIGUIDE_ALG is malformed or names something unknown */
+  char errmsg[1400];   /* why, to print on this rank */
+  char warn[512];      /* a bad MPIGUIDE_SCRATCH_MAX */
+  mg_profile *prof;    /* MPIGUIDE_PROFILE as read here, or NULL */
+  mg_profile_diags diags;
+  int prof_bad;
+} mg_env;
+
+/*
+ * The one reduction at MPI_Init, with MPI_MAX over all fields; a neg_ field
+ * holds a negated value, so that its maximum is minus the minimum. A value is
+ * equal on every rank iff max == -max(neg). first_* fields hold -rank of a
+ * rank with a problem (-INT32_MAX if none), so the maximum names the first.
+ */
+typedef struct mg_agreement {
+  int cfg, neg_cfg;               /* hash of MPIGUIDE_ALG, _SCRATCH_MAX and whether a trace is on */
+  int neg_first_alg_bad;          /* a rank whose MPIGUIDE_ALG is bad */
+  int trace_bad;                  /* rank 0 cannot write the trace file */
+  int prof_hi, neg_prof_hi;       /* profile content hash, high and low halves */
+  int prof_lo, neg_prof_lo;
+  int neg_first_prof_bad;         /* a rank whose profile is unusable */
+} mg_agreement;
+#define MG_AGREEMENT_INTS ((int)(sizeof(mg_agreement) / sizeof(int)))
+_Static_assert(sizeof(mg_agreement) % sizeof(int) == 0, "mg_agreement is reduced as MPI_INT");
+
+static int first_rank(int neg_max) { return neg_max == -INT32_MAX ? -1 : -neg_max; }
+
+static void read_env(mg_ctx *x, int rank, mg_env *v) {
+  const char *alg = getenv("MPIGUIDE_ALG");
+  if (alg && *alg) {
+    char m[900];
+    if (mg_parse_force(alg, x->forced, m, sizeof m) != MPIGUIDE_OK) {
+      snprintf(v->errmsg, sizeof v->errmsg, "MPIGUIDE_ALG='%.200s': %s", alg, m);
+      v->alg_bad = 1;
+    }
+  }
+  const char *smax = getenv("MPIGUIDE_SCRATCH_MAX");
+  if (smax && *smax) {
+    size_t val;
+    if (mg_parse_size(smax, &val) != 0 || val > MG_SCRATCH_ABSURD)
+      snprintf(v->warn, sizeof v->warn,
+               "MPIGUIDE_SCRATCH_MAX='%.100s' is not a size from 0 to 1T (e.g. 64M, 512K, 0); "
+               "using the default 64M", smax);
+    else
+      x->scratch_max = val;
+  }
+  v->trace = getenv("MPIGUIDE_TRACE");
+  v->have_trace = v->trace && *v->trace;
+  if (v->have_trace && rank == 0) { /* rank 0 writes the trace: check it can, now */
+    int existed = access(v->trace, F_OK) == 0;
+    FILE *f = fopen(v->trace, "a");
+    if (!f) {
+      v->trace_bad = 1;
+      v->trace_errno = errno;
+    } else {
+      fclose(f);
+      if (!existed) unlink(v->trace);
+    }
+  }
+  /* The profile: every rank reads it; its content hash must agree (paths may differ). */
+  v->profile_path = getenv("MPIGUIDE_PROFILE");
+  if (v->profile_path && *v->profile_path)
+    v->prof_bad = mg_profile_open(v->profile_path, &v->prof, &v->diags) != MG_PROFILE_OK;
+}
+
+static int agree(const mg_ctx *x, int rank, const mg_env *v, mg_agreement *all) {
+  uint32_t h = fnv1a(2166136261u, x->forced, sizeof x->forced);
+  h = fnv1a(h, &x->scratch_max, sizeof x->scratch_max);
+  h = fnv1a(h, &v->have_trace, sizeof v->have_trace);
+  uint64_t ph = v->prof ? mg_profile_hash(v->prof) : 0;
+  mg_agreement mine = {
+      .cfg = (int)(h >> 1),
+      .neg_cfg = -(int)(h >> 1),
+      .neg_first_alg_bad = v->alg_bad ? -rank : -INT32_MAX,
+      .trace_bad = v->trace_bad,
+      .prof_hi = (int)(ph >> 33),
+      .neg_prof_hi = -(int)(ph >> 33),
+      .prof_lo = (int)(ph & 0x7fffffff),
+      .neg_prof_lo = -(int)(ph & 0x7fffffff),
+      .neg_first_prof_bad = v->prof_bad ? -rank : -INT32_MAX,
+  };
+  return PMPI_Allreduce(&mine, all, MG_AGREEMENT_INTS, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+
+/* A bad or differing MPIGUIDE_ALG/_SCRATCH_MAX/_TRACE stops the run on every rank. */
+static void stop_if_disagree(int rank, const mg_env *v, const mg_agreement *all) {
+  int first_err = first_rank(all->neg_first_alg_bad);
+  if (first_err < 0 && all->cfg == -all->neg_cfg) return;
+  if (first_err == rank)
+    fprintf(stderr, "mpiguide: %s\nmpiguide: stopping the run (rank %d); fix MPIGUIDE_ALG or unset it\n",
+            v->errmsg, rank);
+  else if (first_err < 0 && rank == 0)
+    fprintf(stderr, "mpiguide: the ranks were started with different MPIGUIDE_ALG, "
+                    "MPIGUIDE_SCRATCH_MAX or MPIGUIDE_TRACE settings; stopping the run\n");
+  PMPI_Finalize();
+  exit(EXIT_FAILURE);
+}
+
+/* A profile that is bad on some rank or differs between ranks: one warning, no tuning. */
+static int profile_agreed(int rank, const mg_env *v, const mg_agreement *all) {
+  int first_bad = first_rank(all->neg_first_prof_bad);
+  if (first_bad < 0 && all->prof_hi == -all->neg_prof_hi && all->prof_lo == -all->neg_prof_lo) return 1;
+  if (first_bad == rank) {
+    fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' is not usable on rank %d; "
+                    "tuning is off on all ranks, the defaults run:\n", v->profile_path, rank);
+    for (int i = 0; i < v->diags.n; i++) {
+      char line[600];
+      mg_profile_diag_format(&v->diags.v[i], line, sizeof line);
+      fprintf(stderr, "mpiguide:   %s\n", line);
+    }
+    if (v->diags.dropped) fprintf(stderr, "mpiguide:   (%d more problems)\n", v->diags.dropped);
+  } else if (first_bad < 0 && rank == 0) {
+    fprintf(stderr, "mpiguide: warning: the ranks have different MPIGUIDE_PROFILE contents (or some have "
+                    "none); tuning is off on all ranks, the defaults run\n");
+  }
+  return 0;
+}
+
+void mg_lib_init(int thread_level) {
+  mg_ctx *x = &mg_the_ctx;
+  mg_env v = {0};
+  mg_agreement all;
+  int rank = 0;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  x->thread_level = thread_level;
+  read_env(x, rank, &v);
+  if (agree(x, rank, &v, &all) != MPI_SUCCESS) {
+    mg_profile_free(v.prof);
+    mg_profile_diags_free(&v.diags);
+    fprintf(stderr, "mpiguide: agreement at MPI_Init failed; running as plain pass-through\n");
+    return;
+  }
+  stop_if_disagree(rank, &v, &all);
+  if (rank == 0 && v.warn[0]) fprintf(stderr, "mpiguide: warning: %s\n", v.warn);
+  if (v.have_trace && all.trace_bad) {
+    if (rank == 0)
+      fprintf(stderr, "mpiguide: warning: MPIGUIDE_TRACE='%s' cannot be written (%s); no trace\n", v.trace,
+              strerror(v.trace_errno));
+    v.have_trace = 0;
+  }
+  if (!profile_agreed(rank, &v, &all)) {
+    mg_profile_free(v.prof);
+    v.prof = NULL;
+  }
+  mg_profile_diags_free(&v.diags);
+  if (mg_core_init() != MPI_SUCCESS || mg_comm_cache_init() != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide: cannot set up (MPI_Comm_dup or MPI_Comm_create_keyval failed); pass-through\n");
+    mg_profile_free(v.prof);
+    return;
+  }
+  if (v.prof) {
+    x->profile = v.prof;
+    x->profile_path = strdup(v.profile_path);
+  }
+  if (v.have_trace) { /* a table that could not be allocated contributes no rows */
+    x->trace_path = strdup(v.trace);
+    x->trace = mg_trace_new();
+  }
+  int any_forced = 0;
+  for (int i = 0; i < MG_NCOLL; i++) any_forced |= x->forced[i] != 0;
+  x->active = any_forced || v.have_trace || x->profile;
+  x->counting = any_forced || v.have_trace; /* tuned production runs skip the counters */
+  x->initialized = 1;
+}
+
+void mg_lib_finalize(void) {
+  mg_ctx *x = &mg_the_ctx;
+  if (!x->initialized) return;
+  if (x->trace_path) { /* collective: every rank takes part, table or not */
+    mg_trace_write(x->trace, x->trace_path);
+    mg_trace_free(x->trace);
+    x->trace = NULL;
+  }
+  free(x->trace_path);
+  x->trace_path = NULL;
+  x->active = 0;
+  x->initialized = 0;
+  mg_comm_cache_finalize();
+  mg_profile_free(x->profile);
+  x->profile = NULL;
+  free(x->profile_path);
+  x->profile_path = NULL;
+  mg_core_finalize();
+}
+
