@@ -11,11 +11,13 @@ flavors=("$@")
 ((${#flavors[@]})) || flavors=(openmpi mpich)
 for f in "${flavors[@]}"; do
   case $f in
-    openmpi) cc=mpicc.openmpi; run=/usr/bin/mpirun.openmpi ;;
-    mpich) cc=mpicc.mpich; run=/usr/bin/mpiexec.mpich ;;
+    openmpi) cc=mpicc.openmpi; run=/usr/bin/mpirun.openmpi; other=mpich ;;
+    mpich) cc=mpicc.mpich; run=/usr/bin/mpiexec.mpich; other=openmpi ;;
     *) echo "build: unknown MPI '$f' (use openmpi or mpich)" >&2; exit 2 ;;
   esac
+  # MPIGUIDE_OTHER_MPI_LIB: the test that preloads the wrong library (intercept.other_mpi)
   cmake -S . -B "build/$f" -DMPI_C_COMPILER="$cc" -DMPIEXEC_EXECUTABLE="$run" \
+        -DMPIGUIDE_OTHER_MPI_LIB="$PWD/build/$other/libmpiguide.so" \
         -DMPIGUIDE_WERROR=ON ${MPIGUIDE_CMAKE_ARGS:-} >"build-$f.log" 2>&1 ||
     { cat "build-$f.log" >&2; exit 1; }
   cmake --build "build/$f" -j"$(nproc)" >>"build-$f.log" 2>&1 || { tail -50 "build-$f.log" >&2; exit 1; }

@@ -28,7 +28,7 @@ esac
 echo "== mpiguide check --quick on $np ranks ($mpi) -> $out =="
 "${launch[@]}" "$b/mpiguide" check --quick --force -o "$out"
 
-trace=$(mktemp --suffix=.csv)
+trace=$out/jacobi-trace.csv # beside the check's results, nothing left in /tmp
 alg=allreduce=allreduce_as_reduce_bcast,bcast=bcast_as_scatter_allgather,gather=gather_as_gatherv,scatter=scatter_as_scatterv
 echo
 echo "== an unmodified application with libmpiguide preloaded: jacobi on $np ranks =="

@@ -10,6 +10,7 @@ PACKAGES=(
   gfortran                             # the Fortran interception test (tests/intercept/fortran_app.f90)
   libgsl-dev                           # statistics (distributions) for mpiguide check
   chromium                             # headless browser for the report test (tests/report/browser.sh)
+  python3                              # the report test's page checks, statistics references
 )
 
 missing=()

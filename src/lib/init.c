@@ -168,11 +168,46 @@ static int profile_agreed(int rank, const mg_env *v, const mg_agreement *all) {
   return 0;
 }
 
+/* The MPI library libmpiguide was compiled against: its handles (MPI_COMM_WORLD, ...)
+ * mean nothing to another one. */
+#if defined(OMPI_MAJOR_VERSION)
+#define MG_BUILT_FOR "Open MPI"
+#elif defined(MPICH_VERSION)
+#define MG_BUILT_FOR "MPICH"
+#else
+#define MG_BUILT_FOR NULL
+#endif
+
+/*
+ * libmpiguide preloaded into a program of another MPI library (built for Open
+ * MPI, run under MPICH, or the reverse) would pass its handles to the other
+ * library: an "Invalid communicator" abort or a segfault at the first call.
+ * MPI_Get_library_version needs no handle, so it is asked first; on a
+ * mismatch every process stops with one line that says what to use instead.
+ */
+static void stop_if_other_mpi(void) {
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+  int len = 0;
+  if (!MG_BUILT_FOR || PMPI_Get_library_version(lib, &len) != MPI_SUCCESS) return;
+  if (strncmp(lib, MG_BUILT_FOR, strlen(MG_BUILT_FOR)) == 0) return;
+  lib[strcspn(lib, "\r\n,;")] = '\0';
+  for (char *t = lib; *t; t++)
+    if (*t == '\t') *t = ' ';
+  const char *other = strcmp(MG_BUILT_FOR, "MPICH") == 0 ? "Open MPI" : "MPICH";
+  fprintf(stderr,
+          "mpiguide: this libmpiguide was built for %s, but the program runs %.80s; stopping. Preload the "
+          "libmpiguide built for %s (build/%s/libmpiguide.so in a source tree), or run the program with %s.\n",
+          MG_BUILT_FOR, lib, other, strcmp(other, "MPICH") == 0 ? "mpich" : "openmpi", MG_BUILT_FOR);
+  fflush(stderr);
+  _exit(EXIT_FAILURE);
+}
+
 void mg_lib_init(int thread_level) {
   mg_ctx *x = &mg_the_ctx;
   mg_env v = {0};
   mg_agreement all;
   int rank = 0;
+  stop_if_other_mpi();
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   x->thread_level = thread_level;
   read_env(x, rank, &v);

@@ -22,6 +22,9 @@
 #                         the run stops with one message (matching REGEX, default
 #                         "different MPIGUIDE_ALG")
 #   mpmd_agree A B        MPMD with two spellings of the same configuration: the run succeeds
+#   other_mpi LIB         LIB, a libmpiguide built for the other MPI library, preloaded into the
+#                         plain app: every rank stops at MPI_Init with one line naming both
+#                         libraries, before any MPI handle is used (no abort, no segfault)
 #   fortran NP            the Fortran program MG_FORTRAN_APP under LD_PRELOAD with allreduce and
 #                         bcast forced: correct results everywhere; on MPICH the trace shows the
 #                         mock-ups ran, on Open MPI nothing is intercepted (no trace at all)
@@ -138,6 +141,19 @@ fortran_spec=allreduce=allreduce_as_reduce_bcast,bcast=bcast_as_allgatherv
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 
 case $MODE in
+other_mpi)
+  LIB=${1:?LIB}
+  if [[ ! -e $LIB ]]; then
+    fail "$LIB does not exist: build the other MPI library's libmpiguide too (scripts/build.sh builds both)"
+    finish
+  fi
+  run_app other "$MG_APP" 2 "LD_PRELOAD=$LIB" "MPIGUIDE_TRACE=$PWD/other.csv"
+  expect_stopped other
+  n=$(cat other.out other.err | grep -cE '^mpiguide: this libmpiguide was built for (MPICH|Open MPI), but the program runs')
+  if ((n == 2)); then ok "other: each of the 2 ranks says which libraries differ"
+  else fail "other: want the mixed-MPI message once per rank (2), found $n"; fi
+  expect_none other 'Segmentation|Invalid communicator|signal 11' "crash"
+  ;;
 fortran)
   NP=${1:?NP}
   : "${MG_FORTRAN_APP:?}"

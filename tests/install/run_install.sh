@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs this build of mpiguide into a scratch prefix, moves the prefix elsewhere (the
+# package must be relocatable), and checks what a consumer sees:
+#   - pkg-config --cflags --libs mpiguide names the moved prefix, and a program compiles and
+#     links with it;
+#   - a CMake project (consumer/) configured with this build's MPI finds mpiguide::mpiguide and
+#     builds;
+#   - the same project configured with the other MPI library stops at configure time with a
+#     message that names both libraries;
+#   - the documentation is installed (share/doc/mpiguide).
+# Environment (tests/install/CMakeLists.txt): MG_BUILD MG_FLAVOR MG_WORKDIR MG_HERE.
+set -u
+: "${MG_BUILD:?}" "${MG_FLAVOR:?}" "${MG_WORKDIR:?}" "${MG_HERE:?}"
+FAILS=0
+ok() { echo "ok: $*"; }
+fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+case $MG_FLAVOR in
+openmpi) cc=mpicc.openmpi other=mpicc.mpich name="Open MPI" ;;
+*) cc=mpicc.mpich other=mpicc.openmpi name=MPICH ;;
+esac
+rm -rf "$MG_WORKDIR" && mkdir -p "$MG_WORKDIR" && cd "$MG_WORKDIR" || exit 1
+
+if cmake --install "$MG_BUILD" --prefix "$PWD/prefix" >install.log 2>&1; then ok "cmake --install"
+else fail "cmake --install: $(tail -3 install.log)"; fi
+mv prefix moved
+pc=$(find "$PWD/moved" -name mpiguide.pc | head -1)
+if [[ -z $pc ]]; then fail "no mpiguide.pc installed"
+else
+  flags=$(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --cflags --libs mpiguide)
+  if [[ $flags == *"$PWD/moved/"* && $flags != *"/usr/local"* ]]; then ok "pkg-config follows the moved prefix: $flags"
+  else fail "pkg-config does not follow the moved prefix: $flags"; fi
+  # shellcheck disable=SC2086
+  if $cc -o pc_consumer "$MG_HERE/consumer/main.c" $flags >pc.log 2>&1; then ok "compiled and linked with pkg-config's flags"
+  else fail "compiling with pkg-config's flags: $(tail -3 pc.log)"; fi
+  if [[ $(PKG_CONFIG_PATH=$(dirname "$pc") pkg-config --variable=mpi mpiguide) == "$MG_FLAVOR" ]]; then
+    ok "mpiguide.pc records mpi=$MG_FLAVOR"
+  else fail "mpiguide.pc does not record mpi=$MG_FLAVOR"; fi
+fi
+if [[ -s moved/share/doc/mpiguide/library.md && -s moved/share/doc/mpiguide/README.md ]]; then ok "docs installed"
+else fail "no docs in share/doc/mpiguide"; fi
+
+if cmake -S "$MG_HERE/consumer" -B same -DCMAKE_PREFIX_PATH="$PWD/moved" -DMPI_C_COMPILER="$cc" >same.log 2>&1 &&
+  cmake --build same >>same.log 2>&1; then ok "a CMake project with $cc finds and uses mpiguide::mpiguide"
+else fail "CMake consumer with $cc: $(grep -m3 -iE 'error|mpiguide' same.log)"; fi
+
+if cmake -S "$MG_HERE/consumer" -B other -DCMAKE_PREFIX_PATH="$PWD/moved" -DMPI_C_COMPILER="$other" >other.log 2>&1; then
+  fail "a CMake project with $other configured against an mpiguide built with $name"
+elif tr -s ' \n' ' ' <other.log | grep -q "was built with $name, but this project found the MPI library"; then
+  ok "a CMake project with $other is refused, with a message naming both libraries"
+else fail "CMake consumer with $other failed without saying why: $(grep -m3 -i error other.log)"; fi
+
+if ((FAILS)); then echo "run_install.sh: $FAILS check(s) failed (files in $MG_WORKDIR)"; exit 1; fi
+echo "run_install.sh: all checks passed"
