@@ -258,14 +258,6 @@ int mg_ck_write_results(const char *dir, const mg_ck_data *d, const mg_ck_result
 /* Names of the files a check directory holds; NULL-terminated. */
 extern const char *const mg_ck_result_files[];
 
-/*
- * Called after the analysis, with the directory the results went to (NULL
- * when none): the place where the HTML report (a later issue) is produced.
- * 0, or -1 with a message (the command then fails after keeping everything
- * written so far). Does nothing yet.
- */
-int mg_ck_after_analysis(const char *dir, const mg_ck_data *d, const mg_ck_result *r, char *err, size_t errlen);
-
 /* "64K", "1M", "1000": a size for tables. */
 void mg_ck_size_str(size_t n, char *buf, size_t len);
 /* The display label of a mock-up: "GL5 reduce_bcast" (long) or "GL5" (short). */

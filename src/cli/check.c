@@ -33,6 +33,7 @@
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
+#include "report/report.h"
 
 /* ---------- presets ---------- */
 
@@ -674,6 +675,16 @@ out:
 
 /* ---------- analysis (rank 0 / offline) ---------- */
 
+/* DIR/report.html from the data and verdicts (src/report), under a temporary name renamed when
+ * complete. 0, or -1 with a message. */
+static int write_report(const char *dir, const mg_ck_data *d, const mg_ck_result *r, char *err, size_t errlen) {
+  char path[4096];
+  if ((size_t)snprintf(path, sizeof path, "%s/report.html", dir) >= sizeof path)
+    return snprintf(err, errlen, "%s: directory name too long for the report", dir), -1;
+  mg_rp_run run = {d, r};
+  return mg_rp_write_file(path, &run, 1, err, errlen);
+}
+
 static int analyse(state *S, const char *const *sources, int nsources, const char *outdir) {
   mg_ck_data d;
   mg_ck_result r;
@@ -719,7 +730,8 @@ static int analyse(state *S, const char *const *sources, int nsources, const cha
     }
   }
   fflush(stdout);
-  if (mg_ck_after_analysis(outdir, &d, &r, err, sizeof err)) {
+  /* the HTML report consumes the results: written last, and a failure keeps the files before it */
+  if (outdir && write_report(outdir, &d, &r, err, sizeof err)) {
     fprintf(stderr, "mpiguide check: %s\n", err);
     status = 1;
   }
