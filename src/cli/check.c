@@ -29,11 +29,13 @@
 #include "bench/bench.h"
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "bench/sizes.h"
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "report/report.h"
+#include "util/err.h"
+#include "util/hash.h"
+#include "util/parse.h"
 
 /* ---------- presets ---------- */
 
@@ -182,17 +184,15 @@ typedef struct state {
   int printed, tty;
 } state;
 
-#define FAIL(...) (snprintf(S->err, sizeof S->err, __VA_ARGS__), -1)
-
 static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
   memset(o, 0, sizeof *o);
   o->from = calloc((size_t)argc + 1, sizeof *o->from);
-  if (!o->from) return FAIL("out of memory");
+  if (!o->from) return MG_ERR_TO(S->err, "out of memory");
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *val;
     int id = mg_opt_next(argc, argv, &i, opts, O_N, &val, S->err, sizeof S->err);
     if (id == MG_OPT_POSITIONAL)
-      return FAIL("unexpected argument '%s' (options start with - or --; several sources: --from DIR1 DIR2)",
+      return MG_ERR_TO(S->err, "unexpected argument '%s' (options start with - or --; several sources: --from DIR1 DIR2)",
                   a);
     if (id < 0) return -1;
     if (id == O_FROM) { /* --from DIR [DIR...]: every following argument that is not an option */
@@ -203,12 +203,6 @@ static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
     o->given[id] = 1;
   }
   return 0;
-}
-
-static int find_coll(const char *name) {
-  for (int i = 0; i < MG_NCOLL; i++)
-    if (!strcasecmp(name, mg_colls[i].name) || !strcasecmp(name, mg_colls[i].mpi_name)) return i;
-  return -1;
 }
 
 static const char *coll_list(void) {
@@ -224,37 +218,37 @@ static int parse_analysis(const opts_t *o, state *S) {
   mg_ck_opts_default(&S->ck);
   if (o->given[O_TEST]) {
     int t = mg_ck_test_find(o->val[O_TEST]);
-    if (t < 0) return FAIL("--test: '%s' is not mwu, welch or student", o->val[O_TEST]);
+    if (t < 0) return MG_ERR_TO(S->err, "--test: '%s' is not mwu, welch or student", o->val[O_TEST]);
     S->ck.test = (mg_ck_test)t;
   }
   if (o->given[O_ALPHA]) {
     if (mg_parse_double(o->val[O_ALPHA], 0, &S->ck.alpha, S->e, sizeof S->e))
-      return FAIL("--alpha: %s", S->e);
+      return MG_ERR_TO(S->err, "--alpha: %s", S->e);
     if (!(S->ck.alpha > 0 && S->ck.alpha < 1))
-      return FAIL("--alpha: %s is not between 0 and 1", o->val[O_ALPHA]);
+      return MG_ERR_TO(S->err, "--alpha: %s is not between 0 and 1", o->val[O_ALPHA]);
   }
   S->ck.holm = !o->given[O_NO_HOLM];
   if (o->given[O_LEVEL]) {
     if (mg_parse_double(o->val[O_LEVEL], 0, &S->ck.level, S->e, sizeof S->e))
-      return FAIL("--level: %s", S->e);
+      return MG_ERR_TO(S->err, "--level: %s", S->e);
     if (!(S->ck.level > 0 && S->ck.level < 1))
-      return FAIL("--level: %s is not between 0 and 1 (e.g. 0.95)", o->val[O_LEVEL]);
+      return MG_ERR_TO(S->err, "--level: %s is not between 0 and 1 (e.g. 0.95)", o->val[O_LEVEL]);
   }
   long v;
   if (o->given[O_RESAMPLES]) {
     if (mg_parse_long(o->val[O_RESAMPLES], 1, 1000000, &v, S->e, sizeof S->e))
-      return FAIL("--resamples: %s", S->e);
+      return MG_ERR_TO(S->err, "--resamples: %s", S->e);
     S->ck.resamples = (size_t)v;
   }
   if (o->given[O_SEED]) {
-    if (mg_parse_long(o->val[O_SEED], 0, UINT32_MAX, &v, S->e, sizeof S->e)) return FAIL("--seed: %s", S->e);
+    if (mg_parse_long(o->val[O_SEED], 0, UINT32_MAX, &v, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--seed: %s", S->e);
     S->ck.seed = (uint32_t)v;
     S->seed_given = 1;
   }
   S->ck.aa = o->given[O_AA];
   if (o->given[O_NOISE]) {
-    if (mg_parse_seconds(o->val[O_NOISE], &S->ck.noise, S->e, sizeof S->e)) return FAIL("--noise: %s", S->e);
-    if (!(S->ck.noise > 0)) return FAIL("--noise: must be positive");
+    if (mg_parse_seconds(o->val[O_NOISE], &S->ck.noise, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--noise: %s", S->e);
+    if (!(S->ck.noise > 0)) return MG_ERR_TO(S->err, "--noise: must be positive");
   }
   S->comparer = MG_CKC_GROUPED;
   if (o->given[O_COMPARER]) {
@@ -264,11 +258,11 @@ static int parse_analysis(const opts_t *o, state *S) {
       size_t u = 0;
       for (int i = 0; i < MG_CK_NCOMPARERS; i++)
         u += (size_t)snprintf(l + u, sizeof l - u, " %s", mg_ck_comparer_name(i));
-      return FAIL("--comparer: unknown comparer '%s'; valid:%s", o->val[O_COMPARER], l);
+      return MG_ERR_TO(S->err, "--comparer: unknown comparer '%s'; valid:%s", o->val[O_COMPARER], l);
     }
     S->comparer = c;
   }
-  if (o->given[O_CSV] && o->given[O_JSON]) return FAIL("--csv and --json are contradictory: choose one");
+  if (o->given[O_CSV] && o->given[O_JSON]) return MG_ERR_TO(S->err, "--csv and --json are contradictory: choose one");
   S->format = o->given[O_CSV] ? MG_CK_CSV : o->given[O_JSON] ? MG_CK_JSON : MG_CK_TEXT;
   S->merge = o->given[O_MERGE];
   S->quiet = o->given[O_QUIET];
@@ -295,7 +289,7 @@ static int add_mockup(const char *name, state *S) {
     for (int i = 0; i < S->ncolls; i++)
       for (int a = 1; a < mg_colls[S->colls[i]].nalgs && u < sizeof l; a++)
         u += (size_t)snprintf(l + u, sizeof l - u, " %s", mg_colls[S->colls[i]].algs[a].name);
-    return FAIL("--mockups: '%s' is no mock-up of the collectives chosen; valid (or their GL ids):%s", name,
+    return MG_ERR_TO(S->err, "--mockups: '%s' is no mock-up of the collectives chosen; valid (or their GL ids):%s", name,
                 l);
   }
   return 0;
@@ -303,17 +297,17 @@ static int add_mockup(const char *name, state *S) {
 
 static int for_items(const char *list, const char *opt, int (*fn)(const char *, state *), state *S) {
   char buf[2048];
-  if (strlen(list) >= sizeof buf) return FAIL("%s: list too long", opt);
+  if (strlen(list) >= sizeof buf) return MG_ERR_TO(S->err, "%s: list too long", opt);
   strcpy(buf, list);
-  if (!buf[0]) return FAIL("%s: empty list", opt);
+  if (!buf[0]) return MG_ERR_TO(S->err, "%s: empty list", opt);
   for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
     if (fn(t, S)) return -1;
   return 0;
 }
 
 static int add_coll(const char *name, state *S) {
-  int c = find_coll(name);
-  if (c < 0) return FAIL("unknown collective '%s'; valid:%s", name, coll_list());
+  int c = mg_coll_find(name);
+  if (c < 0) return MG_ERR_TO(S->err, "unknown collective '%s'; valid:%s", name, coll_list());
   for (int i = 0; i < S->ncolls; i++)
     if (S->colls[i] == (mg_coll)c) return 0;
   S->colls[S->ncolls++] = (mg_coll)c;
@@ -349,30 +343,30 @@ static int mkdir_parents(const char *dir) {
 
 static int prepare_out(state *S, const char *dir, int from) {
   struct stat st;
-  if (!*dir) return FAIL("--out: empty path");
+  if (!*dir) return MG_ERR_TO(S->err, "--out: empty path");
   if (stat(dir, &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) return FAIL("--out: '%s' exists and is not a directory", dir);
+    if (!S_ISDIR(st.st_mode)) return MG_ERR_TO(S->err, "--out: '%s' exists and is not a directory", dir);
     const char *f = has_results(dir, from);
     if (f && !S->force)
-      return FAIL(
+      return MG_ERR_TO(S->err, 
           "--out: '%s' already holds results (%s); choose another directory or add --force to replace "
           "them",
           dir, f);
-    if (access(dir, W_OK | X_OK) != 0) return FAIL("--out: cannot write into '%s': %s", dir, strerror(errno));
+    if (access(dir, W_OK | X_OK) != 0) return MG_ERR_TO(S->err, "--out: cannot write into '%s': %s", dir, strerror(errno));
     return 0;
   }
-  if (errno != ENOENT) return FAIL("--out: '%s': %s", dir, strerror(errno));
-  if (mkdir_parents(dir) != 0) return FAIL("--out: cannot create the directory '%s': %s", dir, strerror(errno));
+  if (errno != ENOENT) return MG_ERR_TO(S->err, "--out: '%s': %s", dir, strerror(errno));
+  if (mkdir_parents(dir) != 0) return MG_ERR_TO(S->err, "--out: cannot create the directory '%s': %s", dir, strerror(errno));
   S->created_out = 1;
   return 0;
 }
 
 static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   mg_bench_cfg *cfg = &S->base;
-  if (o->given[O_QUICK] && o->given[O_FULL]) return FAIL("--quick and --full are contradictory: choose one");
+  if (o->given[O_QUICK] && o->given[O_FULL]) return MG_ERR_TO(S->err, "--quick and --full are contradictory: choose one");
   S->pre = &presets[o->given[O_FULL] ? 1 : 0];
   if (o->given[O_COLL] && o->given[O_COLL2])
-    return FAIL("--collectives and --coll are the same option: give one");
+    return MG_ERR_TO(S->err, "--collectives and --coll are the same option: give one");
   const char *cl = o->given[O_COLL] ? o->val[O_COLL] : o->given[O_COLL2] ? o->val[O_COLL2] : NULL;
   if (cl) {
     if (for_items(cl, "--collectives", add_coll, S)) return -1;
@@ -394,7 +388,7 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   for (int i = 0; i < S->ncolls; i++) {
     mg_coll c = S->colls[i];
     if (!S->algmask[c])
-      return FAIL(
+      return MG_ERR_TO(S->err, 
           "--mockups selects no mock-up of %s: add one of its mock-ups or leave %s out of --collectives",
           mg_colls[c].name, mg_colls[c].name);
     S->algmask[c] |= 1u; /* the default, always */
@@ -402,21 +396,21 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
     anyroot |= mg_colls[c].rooted;
   }
   const char *dt = o->given[O_DTYPE] ? o->val[O_DTYPE] : "MPI_BYTE";
-  if (!(cfg->dtype = mg_dtype_find(dt))) return FAIL("unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
+  if (!(cfg->dtype = mg_dtype_find(dt))) return MG_ERR_TO(S->err, "unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
   if (o->given[O_OP] && !anyred)
-    return FAIL("--op applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)");
+    return MG_ERR_TO(S->err, "--op applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)");
   const char *opn = o->given[O_OP]                        ? o->val[O_OP]
                     : cfg->dtype->category == MG_DT_FLOAT ? "MPI_SUM"
                                                           : "MPI_BOR";
-  if (!(cfg->op = mg_op_find(opn))) return FAIL("unknown op '%s'; valid: %s", opn, mg_op_list());
+  if (!(cfg->op = mg_op_find(opn))) return MG_ERR_TO(S->err, "unknown op '%s'; valid: %s", opn, mg_op_list());
   if (anyred && !(cfg->op->categories & cfg->dtype->category))
-    return FAIL("%s is not defined for %s (MPI standard, predefined reduction operations)", cfg->op->name,
+    return MG_ERR_TO(S->err, "%s is not defined for %s (MPI standard, predefined reduction operations)", cfg->op->name,
                 cfg->dtype->name);
   long v;
   if (o->given[O_ROOT]) {
-    if (!anyroot) return FAIL("--root applies only to rooted collectives (bcast, gather, reduce, scatter)");
+    if (!anyroot) return MG_ERR_TO(S->err, "--root applies only to rooted collectives (bcast, gather, reduce, scatter)");
     if (mg_parse_long(o->val[O_ROOT], 0, S->size - 1, &v, S->e, sizeof S->e))
-      return FAIL("--root: %s (the run has %d processes)", S->e, S->size);
+      return MG_ERR_TO(S->err, "--root: %s (the run has %d processes)", S->e, S->size);
     cfg->root = (int)v;
   }
   for (int i = 0; i < S->ncolls; i++) {
@@ -425,17 +419,17 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
                        : whole_vector(c) ? S->pre->vector_sizes
                                          : S->pre->block_sizes;
     if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e))
-      return FAIL("--sizes: %s", S->e);
+      return MG_ERR_TO(S->err, "--sizes: %s", S->e);
     for (int k = 0; k < S->nsizes[c]; k++) {
       size_t n = S->sizes[c][k], ts = (size_t)cfg->dtype->size;
-      if (n % ts) return FAIL("size %zu is not a multiple of the %zu bytes of %s", n, ts, cfg->dtype->name);
+      if (n % ts) return MG_ERR_TO(S->err, "size %zu is not a multiple of the %zu bytes of %s", n, ts, cfg->dtype->name);
       if (n / ts > INT32_MAX)
-        return FAIL("size %zu is more than INT_MAX elements of %s", n, cfg->dtype->name);
+        return MG_ERR_TO(S->err, "size %zu is more than INT_MAX elements of %s", n, cfg->dtype->name);
     }
   }
   int m = o->given[O_SYNC] ? mg_sync_find(o->val[O_SYNC]) : MG_SYNC_BARRIER;
   if (m < 0)
-    return FAIL("unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);
+    return MG_ERR_TO(S->err, "unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);
   cfg->sync = (mg_sync_method)m;
   cfg->time = mg_sync_uses_clock(cfg->sync) ? MG_TIME_GLOBAL : MG_TIME_LOCAL;
   cfg->timer = MG_TIMER_MONOTONIC;
@@ -445,7 +439,7 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
 
   mg_rep_cfg *r = &cfg->rep;
   if (o->given[O_NREP] && (o->given[O_RSE] || o->given[O_MIN] || o->given[O_MAX]))
-    return FAIL("--nrep fixes the count; it contradicts --rse, --min-nrep and --max-nrep");
+    return MG_ERR_TO(S->err, "--nrep fixes the count; it contradicts --rse, --min-nrep and --max-nrep");
   r->mode = o->given[O_NREP] ? MG_REP_FIXED : MG_REP_RSE;
   r->stat = MG_STAT_MEDIAN;
   r->rse = S->pre->rse;
@@ -453,32 +447,32 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   r->max_nrep = S->pre->max_nrep;
   r->k = 10;
   if (o->given[O_NREP] && mg_parse_long(o->val[O_NREP], 2, 100000000, &r->nrep, S->e, sizeof S->e))
-    return FAIL("--nrep: %s", S->e);
+    return MG_ERR_TO(S->err, "--nrep: %s", S->e);
   if (o->given[O_RSE]) {
-    if (mg_parse_double(o->val[O_RSE], 0, &r->rse, S->e, sizeof S->e)) return FAIL("--rse: %s", S->e);
+    if (mg_parse_double(o->val[O_RSE], 0, &r->rse, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--rse: %s", S->e);
     if (!(r->rse > 0 && r->rse < 1))
-      return FAIL("--rse: %s is not between 0 and 1 (e.g. 0.01 for 1 %%)", o->val[O_RSE]);
+      return MG_ERR_TO(S->err, "--rse: %s is not between 0 and 1 (e.g. 0.01 for 1 %%)", o->val[O_RSE]);
   }
   if (o->given[O_MIN] && mg_parse_long(o->val[O_MIN], 2, 100000000, &r->min_nrep, S->e, sizeof S->e))
-    return FAIL("--min-nrep: %s", S->e);
+    return MG_ERR_TO(S->err, "--min-nrep: %s", S->e);
   if (o->given[O_MAX] && mg_parse_long(o->val[O_MAX], 2, 100000000, &r->max_nrep, S->e, sizeof S->e))
-    return FAIL("--max-nrep: %s", S->e);
+    return MG_ERR_TO(S->err, "--max-nrep: %s", S->e);
   if (!o->given[O_MIN] && r->min_nrep > r->max_nrep) r->min_nrep = r->max_nrep;
   if (r->min_nrep > r->max_nrep)
-    return FAIL("--min-nrep %ld is larger than --max-nrep %ld", r->min_nrep, r->max_nrep);
+    return MG_ERR_TO(S->err, "--min-nrep %ld is larger than --max-nrep %ld", r->min_nrep, r->max_nrep);
   cfg->warmup = S->pre->warmup;
   if (o->given[O_WARMUP]) {
-    if (mg_parse_long(o->val[O_WARMUP], 0, 1000000, &v, S->e, sizeof S->e)) return FAIL("--warmup: %s", S->e);
+    if (mg_parse_long(o->val[O_WARMUP], 0, 1000000, &v, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--warmup: %s", S->e);
     cfg->warmup = (int)v;
   }
   if (mg_sync_uses_clock(cfg->sync) && cfg->warmup == 0)
-    return FAIL("--warmup 0 with --sync %s: the window is sized from the warm-up", mg_sync_name(cfg->sync));
+    return MG_ERR_TO(S->err, "--warmup 0 with --sync %s: the window is sized from the warm-up", mg_sync_name(cfg->sync));
   cfg->batch = 10;
   cfg->time_total = S->pre->budget;
   if (o->given[O_BUDGET]) {
     if (mg_parse_seconds(o->val[O_BUDGET], &cfg->time_total, S->e, sizeof S->e))
-      return FAIL("--budget: %s", S->e);
-    if (!(cfg->time_total > 0)) return FAIL("--budget: must be positive");
+      return MG_ERR_TO(S->err, "--budget: %s", S->e);
+    if (!(cfg->time_total > 0)) return MG_ERR_TO(S->err, "--budget: must be positive");
   }
   if (o->given[O_NREP] && !o->given[O_BUDGET]) cfg->time_total = 0; /* exactly N: no budget unless asked */
   cfg->shuffle = !o->given[O_NO_SHUFFLE];
@@ -519,12 +513,6 @@ static void progress_cb(double frac, double elapsed, const char *what, void *arg
 
 /* ---------- measurement ---------- */
 
-static uint32_t fnv1a(uint32_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
-  return h;
-}
-
 static char *join_command(int argc, char **argv) {
   size_t len = 16;
   for (int i = 0; i < argc; i++) len += 4 * strlen(argv[i]) + 3;
@@ -555,7 +543,7 @@ static int same_sizes(const state *S, mg_coll a, mg_coll b) {
 /* One engine run per set of collectives sharing a size list. */
 static int make_groups(state *S) {
   S->groups = calloc((size_t)S->ncolls, sizeof *S->groups);
-  if (!S->groups) return FAIL("out of memory");
+  if (!S->groups) return MG_ERR_TO(S->err, "out of memory");
   for (int i = 0; i < S->ncolls; i++) {
     mg_coll c = S->colls[i];
     int g;
@@ -597,7 +585,7 @@ static int write_raw(state *S, const mg_bench_meta *meta, const char *incomplete
   sizes = malloc((size_t)(nsizes ? nsizes : 1) * sizeof *sizes);
   res.blocks = malloc((size_t)(nblocks ? nblocks : 1) * sizeof *res.blocks);
   if (!sizes || !res.blocks) {
-    (void)FAIL("out of memory");
+    (void)MG_ERR_TO(S->err, "out of memory");
     goto out;
   }
   int ns = 0;
@@ -640,7 +628,7 @@ static int write_raw(state *S, const mg_bench_meta *meta, const char *incomplete
   snprintf(path, sizeof path, "%s/raw.csv", S->out);
   mg_outfile f;
   if (mg_outfile_open(&f, path, S->e, sizeof S->e)) {
-    (void)FAIL("%s", S->e);
+    (void)MG_ERR_TO(S->err, "%s", S->e);
     goto out;
   }
   mg_bench_write_meta(f.f, &all, &res, meta, S->command ? S->command : "");
@@ -658,7 +646,7 @@ static int write_raw(state *S, const mg_bench_meta *meta, const char *incomplete
   mg_meta(f.f, "check_rows", "%ld", rows);
   mg_bench_write_raw(f.f, &all, &res, meta);
   if (mg_outfile_commit(&f, S->e, sizeof S->e)) {
-    (void)FAIL("%s", S->e);
+    (void)MG_ERR_TO(S->err, "%s", S->e);
     goto out;
   }
   /* results of an earlier run in DIR (--force) no longer match raw.csv */
@@ -826,8 +814,8 @@ int mg_cmd_check(int argc, char **argv) {
   if (st == 0) st = make_groups(S);
 
   /* agreement: lowest failing rank, command-line hash */
-  uint32_t h = 2166136261u;
-  for (int i = 1; i < argc; i++) h = fnv1a(h, argv[i], strlen(argv[i]) + 1);
+  uint32_t h = MG_FNV1A_INIT;
+  for (int i = 1; i < argc; i++) h = mg_fnv1a(h, argv[i], strlen(argv[i]) + 1);
   int mine[3] = {st ? INT32_MAX - S->rank : 0, (int)(h >> 1), -(int)(h >> 1)}, all[3];
   MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (all[0] || all[1] != -all[2]) {

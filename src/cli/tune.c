@@ -13,12 +13,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench/sizes.h"
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
 #include "tune/profile.h"
 #include "tune/tuner.h"
+#include "util/parse.h"
 
 static const char usage_text[] =
     "usage: mpiguide tune DIR... -o FILE [--min-gain G] [--alpha A] [--test T] [--no-holm] [-q]\n"

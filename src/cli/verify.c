@@ -36,11 +36,14 @@
 #include "bench/bench.h"
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "bench/sizes.h"
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/opts.h"
+#include "report/report.h"
 #include "tune/profile.h"
+#include "util/err.h"
+#include "util/fmt.h"
+#include "util/parse.h"
 
 static const char usage_text[] =
     "usage: mpirun -np P mpiguide verify --profile FILE [SIZE...] [options]\n"
@@ -80,8 +83,6 @@ typedef struct vstate {
   int measured[MG_NCOLL];
 } vstate;
 
-#define VFAIL(...) (snprintf(S->err, sizeof S->err, __VA_ARGS__), -1)
-
 static int launched_rank(void) {
   static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
   for (int i = 0; vars[i]; i++) {
@@ -96,7 +97,7 @@ static int parse(int argc, char **argv, vstate *S) {
   S->alpha = 0.05;
   S->seed = 1;
   S->extra = calloc((size_t)argc + 1, sizeof *S->extra);
-  if (!S->extra) return VFAIL("out of memory");
+  if (!S->extra) return MG_ERR_TO(S->err, "out of memory");
   enum { V_PROFILE, V_OUT, V_FORCE, V_QUIET, V_BUDGET, V_NREP, V_ALPHA, V_SEED, V_N };
   static const mg_opt opts[V_N] = {
       [V_PROFILE] = {"profile", 'p', 1}, [V_OUT] = {"out", 'o', 1},    [V_FORCE] = {"force", 'f', 0},
@@ -106,36 +107,36 @@ static int parse(int argc, char **argv, vstate *S) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v;
     int id = mg_opt_next(argc, argv, &i, opts, V_N, &v, S->e, sizeof S->e);
-    if (id < 0 && id != MG_OPT_POSITIONAL) return VFAIL("%s", S->e);
+    if (id < 0 && id != MG_OPT_POSITIONAL) return MG_ERR_TO(S->err, "%s", S->e);
     switch (id) {
     case V_PROFILE: S->profile_path = v; break;
     case V_OUT: S->out = v; break;
     case V_FORCE: S->force = 1; break;
     case V_QUIET: S->quiet = 1; break;
     case V_BUDGET:
-      if (mg_parse_seconds(v, &S->budget, S->e, sizeof S->e)) return VFAIL("--budget: %s", S->e);
-      if (!(S->budget > 0)) return VFAIL("--budget: must be positive");
+      if (mg_parse_seconds(v, &S->budget, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--budget: %s", S->e);
+      if (!(S->budget > 0)) return MG_ERR_TO(S->err, "--budget: must be positive");
       break;
     case V_NREP:
-      if (mg_parse_long(v, 4, 100000000, &S->nrep, S->e, sizeof S->e)) return VFAIL("--nrep: %s", S->e);
+      if (mg_parse_long(v, 4, 100000000, &S->nrep, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--nrep: %s", S->e);
       break;
     case V_ALPHA:
       if (mg_parse_double(v, 0, &S->alpha, S->e, sizeof S->e) || !(S->alpha > 0 && S->alpha < 1))
-        return VFAIL("--alpha: '%s' is not between 0 and 1", v);
+        return MG_ERR_TO(S->err, "--alpha: '%s' is not between 0 and 1", v);
       break;
     case V_SEED:
-      if (mg_parse_long(v, 0, UINT32_MAX, &S->seed, S->e, sizeof S->e)) return VFAIL("--seed: %s", S->e);
+      if (mg_parse_long(v, 0, UINT32_MAX, &S->seed, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--seed: %s", S->e);
       break;
     default: { /* MG_OPT_POSITIONAL: sizes to measure as well */
       size_t *l = NULL;
       int n = 0;
-      if (mg_parse_sizes(a, &l, &n, S->e, sizeof S->e)) return VFAIL("size '%s': %s", a, S->e);
+      if (mg_parse_sizes(a, &l, &n, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "size '%s': %s", a, S->e);
       for (int k = 0; k < n; k++) S->extra[S->nextra++] = l[k];
       free(l);
     }
     }
   }
-  if (!S->profile_path) return VFAIL("--profile FILE is required");
+  if (!S->profile_path) return MG_ERR_TO(S->err, "--profile FILE is required");
   return 0;
 }
 
@@ -150,7 +151,7 @@ static int plan_sizes(vstate *S, mg_coll c) {
   int n = mg_profile_slice(S->prof, c, S->size, &r);
   if (n <= 0) return 0;
   size_t *v = malloc(((size_t)n * 4 + (size_t)S->nextra + 1) * sizeof *v);
-  if (!v) return VFAIL("out of memory");
+  if (!v) return MG_ERR_TO(S->err, "out of memory");
   int k = 0;
   const size_t cap = (size_t)INT_MAX / 2; /* counts of MPI_BYTE must stay ints, also p x n for some */
   for (int i = 0; i < n; i++) {
@@ -172,14 +173,14 @@ static int plan_sizes(vstate *S, mg_coll c) {
 static int prepare_out(vstate *S) {
   struct stat st;
   if (stat(S->out, &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) return VFAIL("--out: '%s' exists and is not a directory", S->out);
+    if (!S_ISDIR(st.st_mode)) return MG_ERR_TO(S->err, "--out: '%s' exists and is not a directory", S->out);
     char p[4096];
     snprintf(p, sizeof p, "%s/verify.csv", S->out);
     if (access(p, F_OK) == 0 && !S->force)
-      return VFAIL("--out: '%s' already holds results (verify.csv); add --force to replace them", S->out);
+      return MG_ERR_TO(S->err, "--out: '%s' already holds results (verify.csv); add --force to replace them", S->out);
     return 0;
   }
-  if (mkdir(S->out, 0777) != 0) return VFAIL("--out: cannot create the directory '%s': %s", S->out, strerror(errno));
+  if (mkdir(S->out, 0777) != 0) return MG_ERR_TO(S->err, "--out: cannot create the directory '%s': %s", S->out, strerror(errno));
   S->created_out = 1;
   return 0;
 }
@@ -201,7 +202,7 @@ static int write_raw(vstate *S, const mg_bench_meta *meta) {
   size_t *sizes = malloc((size_t)(nsizes + 1) * sizeof *sizes);
   res.blocks = malloc((size_t)(nblocks + 1) * sizeof *res.blocks);
   if (!sizes || !res.blocks) {
-    (void)VFAIL("out of memory");
+    (void)MG_ERR_TO(S->err, "out of memory");
     goto out;
   }
   int ns = 0;
@@ -230,7 +231,7 @@ static int write_raw(vstate *S, const mg_bench_meta *meta) {
   snprintf(path, sizeof path, "%s/raw.csv", S->out);
   mg_outfile f;
   if (mg_outfile_open(&f, path, S->e, sizeof S->e)) {
-    (void)VFAIL("%s", S->e);
+    (void)MG_ERR_TO(S->err, "%s", S->e);
     goto out;
   }
   char cmd[4200];
@@ -239,7 +240,7 @@ static int write_raw(vstate *S, const mg_bench_meta *meta) {
   mg_meta(f.f, "verify_profile", "%s", S->profile_path);
   mg_bench_write_raw(f.f, &all, &res, meta);
   if (mg_outfile_commit(&f, S->e, sizeof S->e)) {
-    (void)VFAIL("%s", S->e);
+    (void)MG_ERR_TO(S->err, "%s", S->e);
     goto out;
   }
   rc = 0;
@@ -311,8 +312,8 @@ static int analyse(vstate *S) {
   }
   fprintf(f.f, "#@format=mpiguide-verify/1\n#@profile=%s\n#@nprocs=%d\n#@alpha=%g\n", S->profile_path,
           S->size, S->alpha);
-  fprintf(f.f, "collective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,ratio,ratio_lo,"
-               "ratio_hi,p_holm,verdict,still_faster\n");
+  for (int c = 0; c < MG_VC_N; c++) fprintf(f.f, "%s%s", c ? "," : "", mg_rp_vcol_names[c]);
+  fputc('\n', f.f); /* rows below in the order of MG_VERIFY_COLUMNS */
   if (!S->quiet)
     printf("%-21s %7s  %-34s %11s %11s %6s %-15s %-9s %s\n", "collective", "bytes", "tuned (profile)",
            "default[us]", "tuned[us]", "ratio", "95% CI", "verdict", "still faster than tuned");
@@ -359,7 +360,7 @@ static int analyse(vstate *S) {
                                 lib_default ? "default" : w->alg, w->slowdown);
       }
       char sz[32], a[32], bb[32];
-      mg_ck_size_str(b, sz, sizeof sz);
+      mg_fmt_bytes(b, MG_BYTES_EXACT, sz, sizeof sz);
       us(md, a, sizeof a);
       us(mt, bb, sizeof bb);
       const char *tn = t ? mg_colls[c].algs[t].name : "default (not in profile)";
@@ -436,7 +437,7 @@ int mg_cmd_verify(int argc, char **argv) {
     any |= S->nsizes[c] > 0;
   }
   if (st == 0 && !any)
-    st = VFAIL("the profile '%s' has no rule for %d processes: nothing to verify", S->profile_path, S->size);
+    st = MG_ERR_TO(S->err, "the profile '%s' has no rule for %d processes: nothing to verify", S->profile_path, S->size);
   if (st == 0) {
     snprintf(S->out_default, sizeof S->out_default, "mpiguide-verify-%s", meta.launch);
     if (!S->out) S->out = S->out_default;
