@@ -25,7 +25,8 @@
 #include "bench/csv.h"
 #include "bench/output.h"
 #include "cli/cli.h"
-#include "cli/opts.h"
+#include "cli/cmd_opts.h"
+#include "cli/cmd_util.h"
 #include "util/err.h"
 #include "util/hash.h"
 #include "util/parse.h"
@@ -47,18 +48,8 @@
   X(REPRO, "repro-dir", 0, 1) X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0)   \
   X(HELP, "help", 'h', 0)
 
-enum {
-#define MG_X(E, n, s, a) O_##E,
-  OPTIONS(MG_X)
-#undef MG_X
-      O_N
-};
-
-static const mg_opt opts[O_N] = {
-#define MG_X(E, n, s, a) [O_##E] = {n, s, a},
-    OPTIONS(MG_X)
-#undef MG_X
-};
+enum { OPTIONS(MG_OPT_ENUM) O_N };
+static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
 
 static const char usage_text[] =
     "usage: mpirun -np P mpiguide bench --coll COLL[,COLL...] [options]\n"
@@ -118,10 +109,7 @@ static const char usage_text[] =
     "\n"
     "Times accept s, ms, us, ns (default s). Exit codes: 0 done, 1 run failed, 2 bad input.\n";
 
-typedef struct opts_t {
-  const char *val[O_N];
-  int given[O_N];
-} opts_t;
+typedef mg_opt_vals opts_t;
 
 typedef struct state {
   int rank, size;
@@ -135,30 +123,13 @@ typedef struct state {
   int seed_given;
   char *command;
   mg_outfile out;
-  /* progress output */
-  double last_print;
-  int printed, tty;
+  mg_cmd_progress prog;
 } state;
 
 static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
-  memset(o, 0, sizeof *o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *val;
-    int id = mg_opt_next(argc, argv, &i, opts, O_N, &val, S->err, sizeof S->err);
-    if (id == MG_OPT_POSITIONAL)
-      return MG_ERR_TO(S->err, "unexpected argument '%s' (options start with - or --)", a);
-    if (id < 0) return -1;
-    o->val[id] = val;
-    o->given[id] = 1;
-  }
+  if (mg_opt_parse(argc, argv, opts, O_N, o, S->err, sizeof S->err)) return -1;
+  if (o->npos) return MG_ERR_TO(S->err, "unexpected argument '%s' (options start with - or --)", o->pos[0]);
   return 0;
-}
-
-static void list_colls(char *buf, size_t len) {
-  size_t u = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < MG_NCOLL && u < len; i++)
-    u += (size_t)snprintf(buf + u, len - u, " %s", mg_colls[i].name);
 }
 
 static void list_algs(const mg_bench_cfg *cfg, char *buf, size_t len) {
@@ -168,36 +139,23 @@ static void list_algs(const mg_bench_cfg *cfg, char *buf, size_t len) {
       u += (size_t)snprintf(buf + u, len - u, " %s", mg_colls[cfg->colls[i]].algs[a].name);
 }
 
-/* Split a comma list into items (modifies a copy); calls fn on each. */
-static int each_item(const char *list, int (*fn)(const char *, state *), state *S) {
-  char buf[2048];
-  if (strlen(list) >= sizeof buf) return MG_ERR_TO(S->err, "list '%.40s...' is too long", list);
-  strcpy(buf, list);
-  if (!buf[0]) return MG_ERR_TO(S->err, "empty list");
-  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-    if (fn(t, S)) return -1;
-  return 0;
-}
-
-static int add_coll(const char *name, state *S) {
+static int add_coll(const char *name, void *arg) {
+  state *S = arg;
   if (!strcmp(name, "all")) {
     for (int c = 0; c < MG_NCOLL; c++)
       if (add_coll(mg_colls[c].name, S)) return -1;
     return 0;
   }
   int c = mg_coll_find(name);
-  if (c < 0) {
-    char l[256];
-    list_colls(l, sizeof l);
-    return MG_ERR_TO(S->err, "unknown collective '%s'; valid: all%s", name, l);
-  }
+  if (c < 0) return MG_ERR_TO(S->err, "unknown collective '%s'; valid: all%s", name, mg_cmd_coll_names());
   for (int i = 0; i < S->cfg.ncolls; i++)
     if (S->cfg.colls[i] == (mg_coll)c) return 0;
   S->cfg.colls[S->cfg.ncolls++] = (mg_coll)c;
   return 0;
 }
 
-static int add_alg(const char *name, state *S) {
+static int add_alg(const char *name, void *arg) {
+  state *S = arg;
   mg_bench_cfg *cfg = &S->cfg;
   int found = 0;
   for (int i = 0; i < cfg->ncolls; i++) {
@@ -281,57 +239,9 @@ static int set_rep(const opts_t *o, state *S) {
   return 0;
 }
 
-static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
+/* --sync, --time, --timer, the window and the global clock. */
+static int set_timing(const opts_t *o, state *S) {
   mg_bench_cfg *cfg = &S->cfg;
-  if (!o->given[O_COLL]) {
-    char l[256];
-    list_colls(l, sizeof l);
-    return MG_ERR_TO(S->err, "no collective given: use --coll, e.g. --coll allreduce (valid:%s)", l);
-  }
-  if (each_item(o->val[O_COLL], add_coll, S)) return -1;
-  if (each_item(o->given[O_ALG] ? o->val[O_ALG] : "all", add_alg, S)) return -1;
-  int anyred = 0, anyroot = 0;
-  for (int i = 0; i < cfg->ncolls; i++) {
-    mg_coll c = cfg->colls[i];
-    if (!cfg->algmask[c])
-      return MG_ERR_TO(S->err, "no algorithm selected for %s: add 'default' or one of its mock-ups to --alg",
-                  mg_colls[c].name);
-    anyred |= mg_colls[c].reduction;
-    anyroot |= mg_colls[c].rooted;
-  }
-
-  const char *dt = o->given[O_DTYPE] ? o->val[O_DTYPE] : "MPI_BYTE";
-  if (!(cfg->dtype = mg_dtype_find(dt))) return MG_ERR_TO(S->err, "unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
-  if (o->given[O_OP] && !anyred)
-    return MG_ERR_TO(S->err, "--op applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)");
-  const char *opn = o->given[O_OP]                        ? o->val[O_OP]
-                    : cfg->dtype->category == MG_DT_FLOAT ? "MPI_SUM"
-                                                          : "MPI_BOR";
-  if (!(cfg->op = mg_op_find(opn))) return MG_ERR_TO(S->err, "unknown op '%s'; valid: %s", opn, mg_op_list());
-  if (anyred && !(cfg->op->categories & cfg->dtype->category)) {
-    if (cfg->dtype->category == MG_DT_CHAR)
-      return MG_ERR_TO(S->err, "MPI_CHAR has no reduction op in MPI; use MPI_BYTE, MPI_SIGNED_CHAR or MPI_INT8_T");
-    return MG_ERR_TO(S->err, "%s is not defined for %s (MPI standard, predefined reduction operations)", cfg->op->name,
-                cfg->dtype->name);
-  }
-  if (o->given[O_ROOT]) {
-    long r;
-    if (!anyroot) return MG_ERR_TO(S->err, "--root applies only to rooted collectives (bcast, gather, reduce, scatter)");
-    if (mg_parse_long(o->val[O_ROOT], 0, S->size - 1, &r, S->e, sizeof S->e))
-      return MG_ERR_TO(S->err, "--root: %s (the run has %d processes)", S->e, S->size);
-    cfg->root = (int)r;
-  }
-
-  if (mg_parse_sizes(o->given[O_SIZES] ? o->val[O_SIZES] : "8,1K,64K", &S->sizes, &cfg->nsizes, S->e,
-                     sizeof S->e))
-    return MG_ERR_TO(S->err, "--sizes: %s", S->e);
-  cfg->sizes = S->sizes;
-  for (int i = 0; i < cfg->nsizes; i++) {
-    size_t n = S->sizes[i], ts = (size_t)cfg->dtype->size;
-    if (n % ts) return MG_ERR_TO(S->err, "size %zu is not a multiple of the %zu bytes of %s", n, ts, cfg->dtype->name);
-    if (n / ts > INT32_MAX) return MG_ERR_TO(S->err, "size %zu is more than INT_MAX elements of %s", n, cfg->dtype->name);
-  }
-
   int m = o->given[O_SYNC] ? mg_sync_find(o->val[O_SYNC]) : MG_SYNC_BARRIER;
   if (m < 0)
     return MG_ERR_TO(S->err, "unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);
@@ -376,8 +286,38 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
       return MG_ERR_TO(S->err, "--clock-pingpongs: %s", S->e);
     cfg->clock_pingpongs = (int)v;
   }
+  return 0;
+}
 
-  if (set_rep(o, S)) return -1;
+static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
+  mg_bench_cfg *cfg = &S->cfg;
+  if (!o->given[O_COLL])
+    return MG_ERR_TO(S->err, "no collective given: use --coll, e.g. --coll allreduce (valid:%s)", mg_cmd_coll_names());
+  if (mg_cmd_each(o->val[O_COLL], "--coll", add_coll, S, S->err, sizeof S->err)) return -1;
+  if (mg_cmd_each(o->given[O_ALG] ? o->val[O_ALG] : "all", "--alg", add_alg, S, S->err, sizeof S->err)) return -1;
+  int anyred = 0, anyroot = 0;
+  for (int i = 0; i < cfg->ncolls; i++) {
+    mg_coll c = cfg->colls[i];
+    if (!cfg->algmask[c])
+      return MG_ERR_TO(S->err, "no algorithm selected for %s: add 'default' or one of its mock-ups to --alg",
+                  mg_colls[c].name);
+    anyred |= mg_colls[c].reduction;
+    anyroot |= mg_colls[c].rooted;
+  }
+
+  if (mg_cmd_data_opts(o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], S->size, anyred, anyroot, cfg, S->err,
+                       sizeof S->err))
+    return -1;
+
+  if (mg_parse_sizes(o->given[O_SIZES] ? o->val[O_SIZES] : "8,1K,64K", &S->sizes, &cfg->nsizes, S->e,
+                     sizeof S->e))
+    return MG_ERR_TO(S->err, "--sizes: %s", S->e);
+  cfg->sizes = S->sizes;
+  if (mg_cmd_check_sizes(S->sizes, cfg->nsizes, cfg, S->err, sizeof S->err)) return -1;
+
+  if (set_timing(o, S) || set_rep(o, S)) return -1;
+  long v;
+  int clocked = mg_sync_uses_clock(cfg->sync);
   cfg->warmup = 3;
   if (o->given[O_WARMUP]) {
     if (mg_parse_long(o->val[O_WARMUP], 0, 1000000, &v, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--warmup: %s", S->e);
@@ -435,42 +375,7 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
   return 0;
 }
 
-/* ---------- progress ---------- */
-
-static void progress_cb(double frac, double elapsed, const char *what, void *arg) {
-  state *S = arg;
-  if (S->rank != 0 || !S->progress || elapsed < 3) return;
-  if (S->printed && elapsed - S->last_print < (S->tty ? 1.0 : 10.0)) return;
-  S->last_print = elapsed;
-  S->printed = 1;
-  char eta[32] = "?";
-  if (frac > 0.01) snprintf(eta, sizeof eta, "%.0fs", elapsed * (1 - frac) / frac);
-  fprintf(stderr, "%smpiguide bench: %-28s %3.0f%%  elapsed %.0fs  ETA %s%s", S->tty ? "\r" : "", what,
-          100 * frac, elapsed, eta, S->tty ? "   " : "\n");
-  fflush(stderr);
-}
-
 /* ---------- the command ---------- */
-
-static char *join_command(int argc, char **argv) {
-  size_t len = 16;
-  for (int i = 0; i < argc; i++) len += 3 * strlen(argv[i]) + 3;
-  char *s = malloc(len), *p = s;
-  if (!s) return NULL;
-  p += sprintf(p, "mpiguide");
-  for (int i = 0; i < argc; i++) {
-    int q = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"$\\;&|<>*?") != NULL;
-    *p++ = ' ';
-    if (q) *p++ = '\'';
-    for (const char *c = argv[i]; *c; c++) {
-      if (q && *c == '\'') p += sprintf(p, "'\\''");
-      else *p++ = *c;
-    }
-    if (q) *p++ = '\'';
-  }
-  *p = '\0';
-  return s;
-}
 
 /* Rank 0: write the raw CSV, the ReproMPI files; 0 or -1 with S->err. */
 static int write_results(state *S, const mg_bench_result *res, const mg_bench_meta *meta, long *rows) {
@@ -502,58 +407,30 @@ static int write_results(state *S, const mg_bench_result *res, const mg_bench_me
 int mg_cmd_bench(int argc, char **argv) {
   state S0, *S = &S0;
   memset(S, 0, sizeof *S);
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide bench: MPI_Init failed\n");
-    return 1;
-  }
-  MPI_Comm_rank(MPI_COMM_WORLD, &S->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &S->size);
-  int status = 0; /* 0 ok, 1 run failed, 2 bad input */
-  if (mg_core_init() != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide bench: cannot set up (MPI_Comm_dup of MPI_COMM_SELF failed)\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
   mg_bench_meta meta;
-  if (mg_bench_meta_collect(MPI_COMM_WORLD, &meta) != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide bench: cannot describe the launch (MPI error)\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-
+  if (mg_cmd_mpi_start("bench", &S->rank, &S->size, &meta)) return 1;
   opts_t o;
   S->cfg.comm = MPI_COMM_WORLD;
   int st = parse_argv(argc, argv, &o, S);
   int help = st == 0 && o.given[O_HELP];
   if (st == 0 && !help) st = validate(&o, S, &meta);
-
-  /* agreement: lowest failing rank, --help, command-line hash */
-  uint32_t h = MG_FNV1A_INIT;
-  for (int i = 1; i < argc; i++) h = mg_fnv1a(h, argv[i], strlen(argv[i]) + 1);
-  int mine[4] = {st ? INT32_MAX - S->rank : 0, help, (int)(h >> 1), -(int)(h >> 1)}, all[4];
-  MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (all[0] || all[2] != -all[3] || (all[1] && !help)) {
-    int who = all[0] ? INT32_MAX - all[0] : -1;
-    if (who == S->rank)
-      fprintf(stderr, "mpiguide bench: %s\n(mpiguide bench --help lists the options)\n", S->err);
-    else if (who < 0 && S->rank == 0)
-      fprintf(stderr, "mpiguide bench: the ranks were started with different arguments; start every rank "
-                      "with the same options\n");
-    status = 2;
-    goto done;
-  }
+  /* 0 ok, 1 run failed, 2 bad input; --help takes part in the hash (every rank prints it or none) */
+  int status = mg_cmd_agree("bench", S->rank, st, S->err, mg_cmd_argv_hash(argc, argv) ^ (uint32_t)help,
+                            "the ranks were started with different arguments; start every rank with the same "
+                            "options");
+  if (status) goto done;
   if (help) {
     if (S->rank == 0) fputs(usage_text, stdout);
     goto done;
   }
 
-  S->command = join_command(argc, argv);
-  S->tty = isatty(STDERR_FILENO);
-  S->cfg.progress = progress_cb;
-  S->cfg.arg = S;
+  S->command = mg_cmd_join(argc, argv);
+  mg_cmd_progress_init(&S->prog, "bench", S->rank == 0 && S->progress, S->cfg.time_total);
+  S->cfg.progress = mg_cmd_progress_cb;
+  S->cfg.arg = &S->prog;
   mg_bench_result res;
   int rc = mg_bench_run(&S->cfg, &res);
-  if (S->printed && S->tty) fputc('\n', stderr);
+  mg_cmd_progress_end(&S->prog);
   if (rc != MPI_SUCCESS) {
     char es[MPI_MAX_ERROR_STRING];
     int len = 0;
@@ -563,14 +440,7 @@ int mg_cmd_bench(int argc, char **argv) {
   }
   if (S->rank == 0) {
     long rows = 0;
-    for (int b = 0; b < res.nblocks; b++)
-      for (int i = 0; i < res.blocks[b].nseries; i++) {
-        const mg_bench_series *s = &res.blocks[b].series[i];
-        if (s->status == MG_SERIES_FAILED)
-          fprintf(stderr, "mpiguide bench: warning: %s %s at %zu bytes %s\n",
-                  mg_colls[res.blocks[b].coll].name, mg_bench_alg_name(res.blocks[b].coll, s->alg),
-                  res.blocks[b].bytes, s->note);
-      }
+    mg_cmd_warn_failed("bench", &res);
     if (write_results(S, &res, &meta, &rows)) {
       fprintf(stderr, "mpiguide bench: %s\n", S->err);
       status = 1;
@@ -599,7 +469,7 @@ done:
   if (S->rank == 0) mg_outfile_discard(&S->out);
   free(S->sizes);
   free(S->command);
-  mg_core_finalize();
-  MPI_Finalize();
+  mg_opt_vals_free(&o);
+  mg_cmd_mpi_end();
   return status;
 }
