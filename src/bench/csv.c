@@ -12,21 +12,21 @@
 
 #include "bench/csv.h"
 #include "util/text.h"
+#include "util/err.h"
 
-#define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
 int mg_outfile_open(mg_outfile *o, const char *path, char *err, size_t errlen) {
   memset(o, 0, sizeof *o);
   size_t n = strlen(path);
-  if (n == 0) return ERR("empty output path");
-  if (path[n - 1] == '/') return ERR("output path '%s' is a directory", path);
+  if (n == 0) return MG_ERR("empty output path");
+  if (path[n - 1] == '/') return MG_ERR("output path '%s' is a directory", path);
   struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return ERR("output path '%s' is a directory", path);
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) return MG_ERR("output path '%s' is a directory", path);
   o->path = strdup(path);
   o->tmp = malloc(n + 32);
   if (!o->path || !o->tmp) {
     mg_outfile_discard(o);
-    return ERR("out of memory");
+    return MG_ERR("out of memory");
   }
   snprintf(o->tmp, n + 32, "%s.partial.XXXXXX", path);
   int fd = mkstemp(o->tmp);
@@ -35,7 +35,7 @@ int mg_outfile_open(mg_outfile *o, const char *path, char *err, size_t errlen) {
     free(o->tmp);
     o->tmp = NULL;
     mg_outfile_discard(o);
-    return ERR("cannot write '%s': %s", path, strerror(e));
+    return MG_ERR("cannot write '%s': %s", path, strerror(e));
   }
   mode_t um = umask(0);
   umask(um);
@@ -45,7 +45,7 @@ int mg_outfile_open(mg_outfile *o, const char *path, char *err, size_t errlen) {
     int e = errno;
     close(fd);
     mg_outfile_discard(o);
-    return ERR("cannot write '%s': %s", path, strerror(e));
+    return MG_ERR("cannot write '%s': %s", path, strerror(e));
   }
   return 0;
 }
@@ -100,23 +100,42 @@ void mg_meta(FILE *f, const char *key, const char *fmt, ...) {
   fputc('\n', f);
 }
 
-const char mg_raw_columns[] =
-    "collective,algorithm,bytes,count,datatype,nprocs,launch,round,rep,warmup,runtime_sec,valid";
+const char *const mg_raw_col_names[MG_RAW_NCOLS] = {
+#define MG_X(E, name, write) [MG_RAW_##E] = name,
+    MG_RAW_COLUMNS(MG_X)
+#undef MG_X
+};
+
+static const char raw_header[] =
+#define MG_X(E, name, write) "," name
+    MG_RAW_COLUMNS(MG_X)
+#undef MG_X
+    ;
+const char *const mg_raw_columns = raw_header + 1; /* without the first comma */
 
 void mg_raw_header(FILE *f) { fprintf(f, "%s\n", mg_raw_columns); }
 
 void mg_raw_row_write(FILE *f, const mg_raw_row *r) {
-  mg_csv_str(f, r->coll);
-  fputc(',', f);
-  mg_csv_str(f, r->alg);
-  fprintf(f, ",%zu,%ld,", r->bytes, r->count);
-  mg_csv_str(f, r->dtype);
-  fprintf(f, ",%d,%s,%ld,%ld,%d,%.9f,%d\n", r->nprocs, r->launch, r->round, r->rep, r->warmup, r->runtime,
-          r->valid);
+#define MG_X(E, name, write)            \
+  if (MG_RAW_##E != 0) fputc(',', f); \
+  write;
+  MG_RAW_COLUMNS(MG_X)
+#undef MG_X
+  fputc('\n', f);
 }
 
-void mg_repro_header(FILE *f) { fputs("test nrep msize runtime_sec\n", f); }
+const char *const mg_repro_col_names[MG_REPRO_NCOLS] = {
+#define MG_X(E, name) [MG_REPRO_##E] = name,
+    MG_REPRO_COLUMNS(MG_X)
+#undef MG_X
+};
 
+void mg_repro_header(FILE *f) {
+  for (int c = 0; c < MG_REPRO_NCOLS; c++) fprintf(f, "%s%s", c ? " " : "", mg_repro_col_names[c]);
+  fputc('\n', f);
+}
+
+/* In the order of MG_REPRO_COLUMNS. */
 void mg_repro_row(FILE *f, const char *test, long nrep, size_t msize, double runtime) {
   fprintf(f, "%s %ld %zu %.9f\n", test, nrep, msize, runtime);
 }

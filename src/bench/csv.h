@@ -8,6 +8,7 @@
  * and one row per measurement. ReproMPI format: the same `#@` lines, then
  *   test nrep msize runtime_sec
  * and whitespace-separated rows (R's read.table and pandas skip the `#` lines).
+ * Both column lists are defined once, below (MG_RAW_COLUMNS, MG_REPRO_COLUMNS).
  */
 #ifndef MG_BENCH_CSV_H
 #define MG_BENCH_CSV_H
@@ -48,10 +49,51 @@ typedef struct mg_raw_row {
   double runtime; /* seconds */
 } mg_raw_row;
 
-extern const char mg_raw_columns[];
+/*
+ * The raw CSV's columns, in file order: one row per column with its name and
+ * how mg_raw_row_write writes it (f: the FILE *, r: the mg_raw_row *). The
+ * writer, the header and the reader (src/check/data.c, which finds columns by
+ * name, in any order) all come from this list.
+ */
+#define MG_RAW_COLUMNS(X)                                  \
+  X(COLL, "collective", mg_csv_str(f, r->coll))            \
+  X(ALG, "algorithm", mg_csv_str(f, r->alg))               \
+  X(BYTES, "bytes", fprintf(f, "%zu", r->bytes))           \
+  X(COUNT, "count", fprintf(f, "%ld", r->count))           \
+  X(DTYPE, "datatype", mg_csv_str(f, r->dtype))            \
+  X(NPROCS, "nprocs", fprintf(f, "%d", r->nprocs))         \
+  X(LAUNCH, "launch", fputs(r->launch, f))                 \
+  X(ROUND, "round", fprintf(f, "%ld", r->round))           \
+  X(REP, "rep", fprintf(f, "%ld", r->rep))                 \
+  X(WARMUP, "warmup", fprintf(f, "%d", r->warmup))         \
+  X(RUNTIME, "runtime_sec", fprintf(f, "%.9f", r->runtime)) \
+  X(VALID, "valid", fprintf(f, "%d", r->valid))
+
+typedef enum {
+#define MG_X(E, name, write) MG_RAW_##E,
+  MG_RAW_COLUMNS(MG_X)
+#undef MG_X
+      MG_RAW_NCOLS
+} mg_raw_col;
+
+extern const char *const mg_raw_col_names[MG_RAW_NCOLS];
+/* The header line without its line break: "collective,algorithm,...,valid". */
+extern const char *const mg_raw_columns;
 void mg_raw_header(FILE *f);
 void mg_raw_row_write(FILE *f, const mg_raw_row *r);
 
+/* The ReproMPI format's columns (blank-separated), in file order. Its reader
+ * (src/check/data.c) also accepts "count" (elements) instead of "msize". */
+#define MG_REPRO_COLUMNS(X) X(TEST, "test") X(NREP, "nrep") X(MSIZE, "msize") X(RUNTIME, "runtime_sec")
+
+typedef enum {
+#define MG_X(E, name) MG_REPRO_##E,
+  MG_REPRO_COLUMNS(MG_X)
+#undef MG_X
+      MG_REPRO_NCOLS
+} mg_repro_col;
+
+extern const char *const mg_repro_col_names[MG_REPRO_NCOLS];
 void mg_repro_header(FILE *f);
 void mg_repro_row(FILE *f, const char *test, long nrep, size_t msize, double runtime);
 

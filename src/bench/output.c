@@ -7,7 +7,6 @@
 
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "bench/sizes.h"
 #include "bench/stats.h"
 #include "mpiguide.h"
 

@@ -16,8 +16,9 @@
 
 #include "check/check.h"
 #include "stats/stats.h"
+#include "util/err.h"
+#include "util/hash.h"
 
-#define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
 static const char *const test_names[MG_CK_NTESTS] = {
 #define MG_X(E, n, d) [MG_CK_##E] = n,
@@ -111,12 +112,6 @@ static int cmp_alg(const void *a, const void *b) {
   return strcmp(x->name, y->name);
 }
 
-static uint32_t fnv(uint32_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
-  return h;
-}
-
 static double median_of(const double *x, size_t n) {
   double m = NAN;
   if (n) mg_stats_median(x, n, &m);
@@ -201,11 +196,11 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
     goto out;
   }
   /* the bootstrap seed depends on the comparison, not on its position in the run */
-  uint32_t seed = fnv(2166136261u, &o->seed, sizeof o->seed);
-  seed = fnv(seed, mg_colls[v->coll].name, strlen(mg_colls[v->coll].name));
-  seed = fnv(seed, v->alg, strlen(v->alg));
+  uint32_t seed = mg_fnv1a(MG_FNV1A_INIT, &o->seed, sizeof o->seed);
+  seed = mg_fnv1a(seed, mg_colls[v->coll].name, strlen(mg_colls[v->coll].name));
+  seed = mg_fnv1a(seed, v->alg, strlen(v->alg));
   uint64_t by = v->bytes;
-  seed = fnv(seed, &by, sizeof by);
+  seed = mg_fnv1a(seed, &by, sizeof by);
   mg_stats_slowdown_result sr;
   st = mg_stats_slowdown(a.x, a.n, b.x, b.n, o->level, o->resamples, seed, &sr);
   if (st == MG_STATS_NOMEM) goto nomem;
@@ -221,7 +216,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   v->status = MG_CKV_OK;
   goto out;
 nomem:
-  rc = ERR("out of memory");
+  rc = MG_ERR("out of memory");
 out:
   free(a.x), free(b.x), free(la.x), free(lb.x);
   return rc;
@@ -271,12 +266,12 @@ static int adjust(mg_ck_result *r, int fam, int holm, double alpha) {
 int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   r->opts = *o;
-  if (!(o->alpha > 0 && o->alpha < 1)) return ERR("alpha %g is not between 0 and 1", o->alpha);
+  if (!(o->alpha > 0 && o->alpha < 1)) return MG_ERR("alpha %g is not between 0 and 1", o->alpha);
   cell *cells = malloc((size_t)(d->nseries + d->nnotes + 1) * sizeof *cells);
   algref *algs = malloc((size_t)(d->nseries + d->nnotes + 1) * sizeof *algs);
   int ncells = 0, cap = 0, rc = -1;
   if (!cells || !algs) {
-    (void)ERR("out of memory");
+    (void)MG_ERR("out of memory");
     goto out;
   }
   for (int i = 0; i < d->nseries + d->nnotes; i++) {
@@ -343,18 +338,18 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
         goto out;
       }
       if (push_verdict(r, &cap, &v)) {
-        (void)ERR("out of memory");
+        (void)MG_ERR("out of memory");
         goto out;
       }
     }
   }
   if ((r->family = adjust(r, 0, o->holm, o->alpha)) < 0 ||
       (r->aa_family = adjust(r, 1, o->holm, o->alpha)) < 0) {
-    (void)ERR("out of memory or a p-value outside [0, 1] (Holm adjustment)");
+    (void)MG_ERR("out of memory or a p-value outside [0, 1] (Holm adjustment)");
     goto out;
   }
   if (r->n == 0) {
-    (void)ERR("nothing to compare: the data hold no mock-up measured together with its default");
+    (void)MG_ERR("nothing to compare: the data hold no mock-up measured together with its default");
     goto out;
   }
   rc = 0;

@@ -31,6 +31,24 @@
 /* ------------------------------------------------------------------------- */
 /* Raw data                                                                   */
 
+/* The `#@key=value` lines at the top of a raw file, in file order. */
+typedef struct mg_ck_kv {
+  char *key, *val; /* one allocation: val points into key's */
+  long line;
+} mg_ck_kv;
+
+typedef struct mg_ck_meta {
+  mg_ck_kv *v;
+  int n, cap;
+} mg_ck_meta;
+
+/* The last value of key, or NULL. */
+const char *mg_ck_meta_get(const mg_ck_meta *m, const char *key);
+void mg_ck_meta_free(mg_ck_meta *m);
+/* Only the metadata lines of a raw file (a raw CSV or a ReproMPI file), e.g. of the raw.csv next to
+ * a verify.csv. 0, or -1 with a message (cannot open). */
+int mg_ck_read_meta(const char *path, mg_ck_meta *m, char *err, size_t errlen);
+
 /* One launch (one mpirun): where it came from and what it says about itself. */
 typedef struct mg_ck_launch {
   char id[MG_CK_NAME];   /* the launch column / #@launch; else the file or directory name */
@@ -44,6 +62,7 @@ typedef struct mg_ck_launch {
   int repro;             /* read from ReproMPI-format files */
   int has_seed;          /* written by `mpiguide check`: seed is the one its analysis used */
   uint32_t seed;
+  mg_ck_meta meta;       /* every #@ line of the file that created the launch (timer, versions, ...) */
 } mg_ck_launch;
 
 /* The valid, non-warm-up runtimes of one algorithm of one collective at one
@@ -181,6 +200,21 @@ void mg_ck_result_free(mg_ck_result *r);
 /* A verdict's flags as a short string ("V", "V~", "~", "L", "" ...). buf >= 4. */
 const char *mg_ck_flags(const mg_ck_verdict *v, char *buf);
 
+/* One row of the grouped-violation comparer: a (collective, size) with at
+ * least one comparison and the fastest mock-up with a violation there. */
+typedef struct mg_ck_group {
+  mg_coll coll;
+  size_t bytes;
+  long n_def;                /* the largest default sample of the comparisons */
+  double med_def;            /* seconds: the best's default median, else the last compared */
+  const mg_ck_verdict *best; /* the fastest violating mock-up (smallest median); NULL: none */
+  int violations, comparisons;
+} mg_ck_group;
+
+/* The grouped rows of r in verdict order into *rows (the caller frees it;
+ * best points into r). Returns the number of rows, or -1 (out of memory). */
+int mg_ck_grouped(const mg_ck_result *r, mg_ck_group **rows);
+
 /* ------------------------------------------------------------------------- */
 /* Summary and consistency score                                              */
 
@@ -258,16 +292,6 @@ int mg_ck_write_results(const char *dir, const mg_ck_data *d, const mg_ck_result
 /* Names of the files a check directory holds; NULL-terminated. */
 extern const char *const mg_ck_result_files[];
 
-/*
- * Called after the analysis, with the directory the results went to (NULL
- * when none): the place where the HTML report (a later issue) is produced.
- * 0, or -1 with a message (the command then fails after keeping everything
- * written so far). Does nothing yet.
- */
-int mg_ck_after_analysis(const char *dir, const mg_ck_data *d, const mg_ck_result *r, char *err, size_t errlen);
-
-/* "64K", "1M", "1000": a size for tables. */
-void mg_ck_size_str(size_t n, char *buf, size_t len);
 /* The display label of a mock-up: "GL5 reduce_bcast" (long) or "GL5" (short). */
 const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len);
 

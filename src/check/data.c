@@ -13,6 +13,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,15 +22,19 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "bench/csv.h"
 #include "check/check.h"
+#include "util/err.h"
+#include "util/parse.h"
+#include "util/text.h"
 
-#define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
 /* ---------- data model ---------- */
 
 void mg_ck_data_init(mg_ck_data *d) { memset(d, 0, sizeof *d); }
 
 static void launch_free(mg_ck_launch *l) {
+  mg_ck_meta_free(&l->meta);
   free(l->source);
   free(l->mpi_name);
   free(l->mpi_version);
@@ -149,29 +154,19 @@ static int add_note(mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, 
 
 /* ---------- metadata of one file ---------- */
 
-typedef struct kv {
-  char *key, *val;
-  long line;
-} kv;
-
-typedef struct meta {
-  kv *v;
-  int n, cap;
-} meta;
-
-static void meta_free(meta *m) {
+void mg_ck_meta_free(mg_ck_meta *m) {
   for (int i = 0; i < m->n; i++) free(m->v[i].key);
   free(m->v);
   memset(m, 0, sizeof *m);
 }
 
 /* "#@key=value" (line without the line break). 0, or -1 out of memory. */
-static int meta_add(meta *m, const char *line, long lineno) {
+static int meta_add(mg_ck_meta *m, const char *line, long lineno) {
   const char *eq = strchr(line + 2, '=');
   if (!eq) return 0; /* a comment that happens to start with #@ */
   if (m->n == m->cap) {
     int nc = m->cap ? 2 * m->cap : 64;
-    kv *nv = realloc(m->v, (size_t)nc * sizeof *nv);
+    mg_ck_kv *nv = realloc(m->v, (size_t)nc * sizeof *nv);
     if (!nv) return -1;
     m->v = nv;
     m->cap = nc;
@@ -182,32 +177,49 @@ static int meta_add(meta *m, const char *line, long lineno) {
   memcpy(k, line + 2, kl);
   k[kl] = '\0';
   strcpy(k + kl + 1, eq + 1);
-  m->v[m->n++] = (kv){k, k + kl + 1, lineno};
+  m->v[m->n++] = (mg_ck_kv){k, k + kl + 1, lineno};
   return 0;
 }
 
-/* The last value of key, or NULL. */
-static const char *meta_get(const meta *m, const char *key) {
+const char *mg_ck_meta_get(const mg_ck_meta *m, const char *key) {
   for (int i = m->n - 1; i >= 0; i--)
     if (!strcmp(m->v[i].key, key)) return m->v[i].val;
   return NULL;
+}
+
+/* A deep copy of m (the launch keeps the metadata of the file that created it). 0, or -1. */
+static int meta_copy(mg_ck_meta *dst, const mg_ck_meta *m) {
+  memset(dst, 0, sizeof *dst);
+  if (!m->n) return 0;
+  dst->v = calloc((size_t)m->n, sizeof *dst->v);
+  if (!dst->v) return -1;
+  dst->cap = m->n;
+  for (int i = 0; i < m->n; i++) {
+    size_t kl = strlen(m->v[i].key) + 1, vl = strlen(m->v[i].val) + 1;
+    char *k = malloc(kl + vl);
+    if (!k) return mg_ck_meta_free(dst), -1;
+    memcpy(k, m->v[i].key, kl);
+    memcpy(k + kl, m->v[i].val, vl);
+    dst->v[dst->n++] = (mg_ck_kv){k, k + kl, m->v[i].line};
+  }
+  return 0;
 }
 
 static char *dupe(const char *s) { return strdup(s ? s : ""); }
 
 /* Find or create the launch `id`. A launch read before from another file is
  * the same data given twice: an error. */
-static int get_launch(mg_ck_data *d, const char *id, const char *source, const meta *m, int repro,
+static int get_launch(mg_ck_data *d, const char *id, const char *source, const mg_ck_meta *m, int repro,
                       int first_new, char *err, size_t errlen) {
   for (int i = 0; i < d->nlaunches; i++)
     if (!strcmp(d->launches[i].id, id)) {
       if (i >= first_new) return i; /* created by this source */
-      return ERR("%s: launch '%s' was already read from %s (the same data given twice?)", source, id,
+      return MG_ERR("%s: launch '%s' was already read from %s (the same data given twice?)", source, id,
                  d->launches[i].source);
     }
-  if (strlen(id) >= MG_CK_NAME) return ERR("%s: launch id '%.40s...' is too long", source, id);
+  if (strlen(id) >= MG_CK_NAME) return MG_ERR("%s: launch id '%.40s...' is too long", source, id);
   mg_ck_launch *nl = realloc(d->launches, (size_t)(d->nlaunches + 1) * sizeof *nl);
-  if (!nl) return ERR("out of memory");
+  if (!nl) return MG_ERR("out of memory");
   d->launches = nl;
   mg_ck_launch *l = &d->launches[d->nlaunches];
   memset(l, 0, sizeof *l);
@@ -215,41 +227,35 @@ static int get_launch(mg_ck_data *d, const char *id, const char *source, const m
   l->repro = repro;
   l->sync_cost = -1;
   const char *v;
-  if ((v = meta_get(m, "sync_cost_sec"))) {
+  if ((v = mg_ck_meta_get(m, "sync_cost_sec"))) {
     char *end;
     double c = strtod(v, &end);
     if (end != v && !*end && isfinite(c) && c >= 0) l->sync_cost = c;
   }
-  if ((v = meta_get(m, "nprocs"))) l->nprocs = atoi(v);
-  if (meta_get(m, "check_format") && (v = meta_get(m, "seed"))) {
+  if ((v = mg_ck_meta_get(m, "nprocs"))) l->nprocs = atoi(v);
+  if (mg_ck_meta_get(m, "check_format") && (v = mg_ck_meta_get(m, "seed"))) {
     char *end;
     unsigned long long sd = strtoull(v, &end, 10);
     if (end != v && !*end && sd <= UINT32_MAX) l->has_seed = 1, l->seed = (uint32_t)sd;
   }
-  if ((v = meta_get(m, "nnodes"))) l->nnodes = atoi(v);
+  if ((v = mg_ck_meta_get(m, "nnodes"))) l->nnodes = atoi(v);
   l->source = dupe(source);
-  l->mpi_name = dupe(meta_get(m, "mpi_library_name"));
-  l->mpi_version = dupe(meta_get(m, "mpi_library_version"));
-  l->hostname = dupe(meta_get(m, "hostname"));
-  l->date = dupe(meta_get(m, "date"));
-  l->sync = dupe(meta_get(m, "sync"));
-  l->datatype = dupe(meta_get(m, "datatype"));
-  l->command = dupe(meta_get(m, "command"));
+  l->mpi_name = dupe(mg_ck_meta_get(m, "mpi_library_name"));
+  l->mpi_version = dupe(mg_ck_meta_get(m, "mpi_library_version"));
+  l->hostname = dupe(mg_ck_meta_get(m, "hostname"));
+  l->date = dupe(mg_ck_meta_get(m, "date"));
+  l->sync = dupe(mg_ck_meta_get(m, "sync"));
+  l->datatype = dupe(mg_ck_meta_get(m, "datatype"));
+  l->command = dupe(mg_ck_meta_get(m, "command"));
   if (!l->source || !l->mpi_name || !l->mpi_version || !l->hostname || !l->date || !l->sync || !l->datatype ||
-      !l->command) {
+      !l->command || meta_copy(&l->meta, m)) {
     launch_free(l);
-    return ERR("out of memory");
+    return MG_ERR("out of memory");
   }
   return d->nlaunches++;
 }
 
 /* ---------- small parsers ---------- */
-
-static int coll_by_name(const char *s) {
-  for (int i = 0; i < MG_NCOLL; i++)
-    if (!strcmp(s, mg_colls[i].name) || !strcmp(s, mg_colls[i].mpi_name)) return i;
-  return -1;
-}
 
 static const char *coll_list(void) {
   static char buf[256]; /* written once per message; the CLI is single-threaded */
@@ -259,92 +265,17 @@ static const char *coll_list(void) {
   return buf;
 }
 
+/* A positive byte count in plain digits (a column of a file: no suffix, no sign). */
 static int parse_size(const char *s, size_t *out) {
-  if (!isdigit((unsigned char)*s)) return -1;
-  errno = 0;
-  char *end;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (errno || *end || v == 0 || v > (unsigned long long)(SIZE_MAX / 2)) return -1;
+  unsigned long long v;
+  if (mg_parse_digits(s, strlen(s), SIZE_MAX / 2, &v) || v == 0) return -1;
   *out = (size_t)v;
   return 0;
 }
 
-static int parse_long(const char *s, long *out) {
-  if (!*s) return -1;
-  errno = 0;
-  char *end;
-  long v = strtol(s, &end, 10);
-  if (errno || *end) return -1;
-  *out = v;
-  return 0;
-}
-
-static int parse_time(const char *s, double *out) {
-  if (!*s) return -1;
-  char *end;
-  double v = strtod(s, &end);
-  if (*end || !isfinite(v) || v < 0) return -1;
-  *out = v;
-  return 0;
-}
-
-/* Split a CSV line in place into at most max fields (RFC 4180 quotes).
- * Returns the number of fields, or -1 for an unterminated quote. */
-static int split_csv(char *line, char **f, int max) {
-  int n = 0;
-  char *p = line;
-  for (;;) {
-    char *start = p, *w = p;
-    if (*p == '"') {
-      p++;
-      for (;;) {
-        if (!*p) return -1;
-        if (*p == '"') {
-          if (p[1] == '"') {
-            *w++ = '"';
-            p += 2;
-            continue;
-          }
-          p++;
-          break;
-        }
-        *w++ = *p++;
-      }
-      while (*p && *p != ',') p++; /* text after the closing quote: ignored */
-    } else {
-      while (*p && *p != ',') *w++ = *p++;
-    }
-    char c = *p;
-    *w = '\0';
-    if (n < max) f[n] = start;
-    n++;
-    if (!c) break;
-    p++;
-  }
-  return n;
-}
-
-/* Split on blanks in place. */
-static int split_ws(char *line, char **f, int max) {
-  int n = 0;
-  char *save = NULL;
-  for (char *t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-    if (n < max) f[n] = t;
-    n++;
-  }
-  return n;
-}
-
-/* Read one line into *buf. Returns its length without the line break, -1 at
- * EOF, -2 on a read error. *nl: it ended with a line break. */
-static long read_line(FILE *f, char **buf, size_t *cap, int *nl) {
-  ssize_t n = getline(buf, cap, f);
-  if (n < 0) return ferror(f) ? -2 : -1;
-  *nl = n > 0 && (*buf)[n - 1] == '\n';
-  if (*nl) (*buf)[--n] = '\0';
-  if (n > 0 && (*buf)[n - 1] == '\r') (*buf)[--n] = '\0';
-  return (long)n;
-}
+/* Any integer, or a finite number >= 0 (a runtime): 0, or -1 for anything else. */
+static int parse_long(const char *s, long *out) { return mg_parse_long(s, LONG_MIN, LONG_MAX, out, NULL, 0); }
+static int parse_time(const char *s, double *out) { return mg_parse_double(s, 0, out, NULL, 0); }
 
 static const char *base_name(const char *path) {
   const char *s = strrchr(path, '/');
@@ -353,29 +284,11 @@ static const char *base_name(const char *path) {
 
 /* ---------- mpiguide raw CSV ---------- */
 
-enum {
-  C_COLL,
-  C_ALG,
-  C_BYTES,
-  C_COUNT,
-  C_DTYPE,
-  C_NPROCS,
-  C_LAUNCH,
-  C_ROUND,
-  C_REP,
-  C_WARMUP,
-  C_RUNTIME,
-  C_VALID,
-  C_N
-};
-static const char *const csv_cols[C_N] = {"collective", "algorithm", "bytes",       "count",
-                                          "datatype",   "nprocs",    "launch",      "round",
-                                          "rep",        "warmup",    "runtime_sec", "valid"};
-
+/* The columns: MG_RAW_COLUMNS of bench/csv.h, the writer's list. */
 #define MAX_FIELDS 64
 
 /* Resolve #@skipped= / #@failed= / #@stop= lines of a file whose launch is `launch`. */
-static int file_notes(mg_ck_data *d, const meta *m, int launch, const char *path, char *err, size_t errlen) {
+static int file_notes(mg_ck_data *d, const mg_ck_meta *m, int launch, const char *path, char *err, size_t errlen) {
   for (int i = 0; i < m->n; i++) {
     int skipped = !strcmp(m->v[i].key, "skipped"), failed = !strcmp(m->v[i].key, "failed");
     if (!skipped && !failed) continue;
@@ -393,31 +306,31 @@ static int file_notes(mg_ck_data *d, const meta *m, int launch, const char *path
     }
     if (k < 3) continue; /* not ours: ignore */
     f[3] = p;
-    int c = coll_by_name(f[0]);
+    int c = mg_coll_find(f[0]);
     size_t bytes;
     if (c < 0 || parse_size(f[2], &bytes)) continue;
-    if (add_note(d, (mg_coll)c, f[1], bytes, launch, f[3])) return ERR("out of memory");
+    if (add_note(d, (mg_coll)c, f[1], bytes, launch, f[3])) return MG_ERR("out of memory");
   }
   (void)path;
   return 0;
 }
 
 /* Compare the rows read with the #@stop counts (n = measurements, warm-up excluded). */
-static int check_stops(const mg_ck_data *d, const meta *m, int launch, const char *path, long lineno,
+static int check_stops(const mg_ck_data *d, const mg_ck_meta *m, int launch, const char *path, long lineno,
                        char *err, size_t errlen) {
   for (int i = 0; i < m->n; i++) {
     if (strcmp(m->v[i].key, "stop")) continue;
     char buf[512], *f[8];
     snprintf(buf, sizeof buf, "%s", m->v[i].val);
-    if (split_csv(buf, f, 8) != 5) continue;
-    int c = coll_by_name(f[0]);
+    if (mg_csv_split(buf, f, 8) != 5) continue;
+    int c = mg_coll_find(f[0]);
     size_t bytes;
     long want;
     if (c < 0 || parse_size(f[2], &bytes) || parse_long(f[4], &want)) continue;
     const mg_ck_series *s = mg_ck_find(d, (mg_coll)c, f[1], bytes, launch);
     long got = s ? s->rows : 0;
     if (got < want)
-      return ERR("%s:%ld: the file ends early (truncated?): %s %s at %zu bytes has %ld measurement rows, its "
+      return MG_ERR("%s:%ld: the file ends early (truncated?): %s %s at %zu bytes has %ld measurement rows, its "
                  "#@stop line (line %ld) says %ld",
                  path, lineno, f[0], f[1], bytes, got, m->v[i].line, want);
   }
@@ -426,22 +339,22 @@ static int check_stops(const mg_ck_data *d, const meta *m, int launch, const cha
 
 int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
   FILE *f = fopen(path, "r");
-  if (!f) return ERR("%s: cannot open: %s", path, strerror(errno));
+  if (!f) return MG_ERR("%s: cannot open: %s", path, strerror(errno));
   snapshot snap = take(d);
-  meta m = {0};
+  mg_ck_meta m = {0};
   char *line = NULL, *fld[MAX_FIELDS];
   size_t cap = 0;
   long lineno = 0, rows = 0, len;
-  int col[C_N], nfields = 0, header = 0, nl = 1, rc = -1, file_launch = -1;
-  while ((len = read_line(f, &line, &cap, &nl)) >= 0) {
+  int col[MG_RAW_NCOLS], nfields = 0, header = 0, nl = 1, rc = -1, file_launch = -1;
+  while ((len = mg_read_line(f, &line, &cap, &nl)) >= 0) {
     lineno++;
     if (!nl) {
-      (void)ERR("%s:%ld: the last line has no line break: the file was cut short (truncated?)", path, lineno);
+      (void)MG_ERR("%s:%ld: the last line has no line break: the file was cut short (truncated?)", path, lineno);
       goto out;
     }
     if (line[0] == '#') {
       if (line[1] == '@' && !header && meta_add(&m, line, lineno)) {
-        (void)ERR("out of memory");
+        (void)MG_ERR("out of memory");
         goto out;
       }
       continue;
@@ -449,59 +362,57 @@ int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
     if (len == 0) continue;
     if (!header) {
       if (memchr(line, '\0', (size_t)len)) {
-        (void)ERR("%s:%ld: binary data, not a CSV file", path, lineno);
+        (void)MG_ERR("%s:%ld: binary data, not a CSV file", path, lineno);
         goto out;
       }
-      nfields = split_csv(line, fld, MAX_FIELDS);
+      nfields = mg_csv_split(line, fld, MAX_FIELDS);
       if (nfields < 0 || nfields > MAX_FIELDS) {
-        (void)ERR("%s:%ld: not a CSV header line", path, lineno);
+        (void)MG_ERR("%s:%ld: not a CSV header line", path, lineno);
         goto out;
       }
-      for (int c = 0; c < C_N; c++) {
+      for (int c = 0; c < MG_RAW_NCOLS; c++) {
         col[c] = -1;
         for (int k = 0; k < nfields; k++)
-          if (!strcmp(fld[k], csv_cols[c])) col[c] = k;
+          if (!strcmp(fld[k], mg_raw_col_names[c])) col[c] = k;
       }
       int have = 0;
-      for (int c = 0; c < C_N; c++) have += col[c] >= 0;
-      for (int c = 0; c < C_N; c++)
+      for (int c = 0; c < MG_RAW_NCOLS; c++) have += col[c] >= 0;
+      for (int c = 0; c < MG_RAW_NCOLS; c++)
         if (col[c] < 0) {
           if (have <= 2)
-            (void)ERR(
+            (void)MG_ERR(
                 "%s:%ld: not an mpiguide raw CSV: the header has none of the columns %s (is this the raw "
                 "file of `mpiguide bench` or `mpiguide check`?)",
                 path, lineno, "collective,algorithm,bytes,...,runtime_sec,valid");
           else
-            (void)ERR(
-                "%s:%ld: the header lacks the column '%s' (an mpiguide raw CSV has the columns "
-                "collective,algorithm,bytes,count,datatype,nprocs,launch,round,rep,warmup,runtime_sec,valid)",
-                path, lineno, csv_cols[c]);
+            (void)MG_ERR("%s:%ld: the header lacks the column '%s' (an mpiguide raw CSV has the columns %s)", path,
+                         lineno, mg_raw_col_names[c], mg_raw_columns);
           goto out;
         }
       header = 1;
       continue;
     }
-    int n = split_csv(line, fld, MAX_FIELDS);
+    int n = mg_csv_split(line, fld, MAX_FIELDS);
     if (n < 0) {
-      (void)ERR("%s:%ld: unterminated quoted field", path, lineno);
+      (void)MG_ERR("%s:%ld: unterminated quoted field", path, lineno);
       goto out;
     }
     if (n != nfields) {
-      (void)ERR("%s:%ld: %d fields, the header has %d", path, lineno, n, nfields);
+      (void)MG_ERR("%s:%ld: %d fields, the header has %d", path, lineno, n, nfields);
       goto out;
     }
-    int c = coll_by_name(fld[col[C_COLL]]);
+    int c = mg_coll_find(fld[col[MG_RAW_COLL]]);
     if (c < 0) {
-      (void)ERR("%s:%ld: unknown collective '%s' (known: %s)", path, lineno, fld[col[C_COLL]], coll_list());
+      (void)MG_ERR("%s:%ld: unknown collective '%s' (known: %s)", path, lineno, fld[col[MG_RAW_COLL]], coll_list());
       goto out;
     }
-    const char *alg = fld[col[C_ALG]];
+    const char *alg = fld[col[MG_RAW_ALG]];
     if (!*alg || strlen(alg) >= MG_CK_NAME) {
-      (void)ERR("%s:%ld: algorithm name '%.60s' is empty or too long", path, lineno, alg);
+      (void)MG_ERR("%s:%ld: algorithm name '%.60s' is empty or too long", path, lineno, alg);
       goto out;
     }
     if (!strcmp(alg, MG_CK_AA_NAME)) {
-      (void)ERR("%s:%ld: algorithm name '%s' is reserved for the A/A control", path, lineno, alg);
+      (void)MG_ERR("%s:%ld: algorithm name '%s' is reserved for the A/A control", path, lineno, alg);
       goto out;
     }
     size_t bytes;
@@ -514,29 +425,29 @@ int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
                                          "0 or 1",
                                          "0 or 1",
                                          "a runtime in seconds (a finite number >= 0)"};
-    static const int which[] = {C_BYTES, C_ROUND, C_REP, C_WARMUP, C_VALID, C_RUNTIME};
-    int bad = parse_size(fld[col[C_BYTES]], &bytes)                                 ? 0
-              : parse_long(fld[col[C_ROUND]], &round) || round < 0                  ? 1
-              : parse_long(fld[col[C_REP]], &rep) || rep < 0                        ? 2
-              : parse_long(fld[col[C_WARMUP]], &warm) || (warm != 0 && warm != 1)   ? 3
-              : parse_long(fld[col[C_VALID]], &valid) || (valid != 0 && valid != 1) ? 4
-              : parse_time(fld[col[C_RUNTIME]], &rt)                                ? 5
+    static const int which[] = {MG_RAW_BYTES, MG_RAW_ROUND, MG_RAW_REP, MG_RAW_WARMUP, MG_RAW_VALID, MG_RAW_RUNTIME};
+    int bad = parse_size(fld[col[MG_RAW_BYTES]], &bytes)                                 ? 0
+              : parse_long(fld[col[MG_RAW_ROUND]], &round) || round < 0                  ? 1
+              : parse_long(fld[col[MG_RAW_REP]], &rep) || rep < 0                        ? 2
+              : parse_long(fld[col[MG_RAW_WARMUP]], &warm) || (warm != 0 && warm != 1)   ? 3
+              : parse_long(fld[col[MG_RAW_VALID]], &valid) || (valid != 0 && valid != 1) ? 4
+              : parse_time(fld[col[MG_RAW_RUNTIME]], &rt)                                ? 5
                                                                                     : -1;
     if (bad >= 0) {
-      (void)ERR("%s:%ld: column %s: '%s' is not %s", path, lineno, csv_cols[which[bad]], fld[col[which[bad]]],
+      (void)MG_ERR("%s:%ld: column %s: '%s' is not %s", path, lineno, mg_raw_col_names[which[bad]], fld[col[which[bad]]],
                 expect[bad]);
       goto out;
     }
-    const char *lid = fld[col[C_LAUNCH]];
-    if (!*lid) lid = meta_get(&m, "launch") ? meta_get(&m, "launch") : path;
+    const char *lid = fld[col[MG_RAW_LAUNCH]];
+    if (!*lid) lid = mg_ck_meta_get(&m, "launch") ? mg_ck_meta_get(&m, "launch") : path;
     int li = get_launch(d, lid, path, &m, 0, snap.nlaunches, err, errlen);
     if (li < 0) goto out;
     long np;
-    if (!parse_long(fld[col[C_NPROCS]], &np) && np > 0) {
+    if (!parse_long(fld[col[MG_RAW_NPROCS]], &np) && np > 0) {
       if (d->launches[li].nprocs == 0)
         d->launches[li].nprocs = (int)np;
       else if (d->launches[li].nprocs != np) {
-        (void)ERR("%s:%ld: nprocs %ld, but launch '%s' has %d processes", path, lineno, np, lid,
+        (void)MG_ERR("%s:%ld: nprocs %ld, but launch '%s' has %d processes", path, lineno, np, lid,
                   d->launches[li].nprocs);
         goto out;
       }
@@ -549,7 +460,7 @@ int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
     }
     mg_ck_series *s = get_series(d, (mg_coll)c, alg, bytes, li);
     if (!s) {
-      (void)ERR("out of memory");
+      (void)MG_ERR("out of memory");
       goto out;
     }
     s->rows++;
@@ -558,33 +469,33 @@ int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
       continue;
     }
     if (series_push(s, rt, round)) {
-      (void)ERR("out of memory");
+      (void)MG_ERR("out of memory");
       goto out;
     }
   }
   if (len == -2) {
-    (void)ERR("%s: read error after line %ld: %s", path, lineno, strerror(errno));
+    (void)MG_ERR("%s: read error after line %ld: %s", path, lineno, strerror(errno));
     goto out;
   }
   if (lineno == 0) {
-    (void)ERR("%s: the file is empty (an interrupted run?)", path);
+    (void)MG_ERR("%s: the file is empty (an interrupted run?)", path);
     goto out;
   }
   if (!header) {
-    (void)ERR("%s:%ld: no header line and no data: a metadata-only file (an interrupted run?)", path, lineno);
+    (void)MG_ERR("%s:%ld: no header line and no data: a metadata-only file (an interrupted run?)", path, lineno);
     goto out;
   }
-  const char *want = meta_get(&m, "check_rows");
+  const char *want = mg_ck_meta_get(&m, "check_rows");
   if (want && atol(want) != rows) {
-    (void)ERR("%s:%ld: the file ends early (truncated?): %ld data rows, its #@check_rows says %s", path,
+    (void)MG_ERR("%s:%ld: the file ends early (truncated?): %ld data rows, its #@check_rows says %s", path,
               lineno, rows, want);
     goto out;
   }
   if (rows == 0) {
-    (void)ERR("%s:%ld: no data rows after the header", path, lineno);
+    (void)MG_ERR("%s:%ld: no data rows after the header", path, lineno);
     goto out;
   }
-  const char *ml = meta_get(&m, "launch");
+  const char *ml = mg_ck_meta_get(&m, "launch");
   int meta_launch = file_launch;
   if (ml)
     for (int i = snap.nlaunches; i < d->nlaunches; i++)
@@ -595,7 +506,7 @@ int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
 out:
   if (rc) rollback(d, snap);
   free(line);
-  meta_free(&m);
+  mg_ck_meta_free(&m);
   fclose(f);
   return rc;
 }
@@ -644,83 +555,83 @@ static int read_repro(mg_ck_data *d, const char *path, const char *launch_id, in
   int coll;
   char variant[MG_CK_NAME];
   int nr = repro_name(path, &coll, variant, sizeof variant);
-  if (nr == -1) return ERR("%s: not a ReproMPI data file (expected data_<MPI_Coll>_<variant>.dat)", path);
+  if (nr == -1) return MG_ERR("%s: not a ReproMPI data file (expected data_<MPI_Coll>_<variant>.dat)", path);
   if (nr == -2)
-    return ERR("%s: unknown collective in the file name (known: MPI_Allgather, MPI_Allreduce, "
+    return MG_ERR("%s: unknown collective in the file name (known: MPI_Allgather, MPI_Allreduce, "
                "MPI_Alltoall, MPI_Bcast, MPI_Gather, MPI_Reduce, MPI_Reduce_scatter_block, MPI_Scan, "
                "MPI_Scatter)",
                path);
-  if (nr == -3) return ERR("%s: no variant, or a variant name too long, in the file name", path);
+  if (nr == -3) return MG_ERR("%s: no variant, or a variant name too long, in the file name", path);
   /* PGChecker names the library's own operation by its MPI name or "default" */
   if (!strcmp(variant, mg_colls[coll].mpi_name) || !strcasecmp(variant, "default"))
     snprintf(variant, sizeof variant, "default");
   if (!strcmp(variant, MG_CK_AA_NAME))
-    return ERR("%s: variant name '%s' is reserved for the A/A control", path, variant);
+    return MG_ERR("%s: variant name '%s' is reserved for the A/A control", path, variant);
   FILE *f = fopen(path, "r");
-  if (!f) return ERR("%s: cannot open: %s", path, strerror(errno));
-  meta m = {0};
+  if (!f) return MG_ERR("%s: cannot open: %s", path, strerror(errno));
+  mg_ck_meta m = {0};
   char *line = NULL, *fld[MAX_FIELDS];
   size_t cap = 0;
   long lineno = 0, rows = 0, len;
   int c_rt = -1, c_size = -1, c_count = -1, c_nrep = -1, nfields = 0, header = 0, nl = 1, rc = -1, li = -1;
   int tsize = 1;
-  while ((len = read_line(f, &line, &cap, &nl)) >= 0) {
+  while ((len = mg_read_line(f, &line, &cap, &nl)) >= 0) {
     lineno++;
     if (!nl) {
-      (void)ERR("%s:%ld: the last line has no line break: the file was cut short (truncated?)", path, lineno);
+      (void)MG_ERR("%s:%ld: the last line has no line break: the file was cut short (truncated?)", path, lineno);
       goto out;
     }
     if (line[0] == '#') {
       if (line[1] == '@' && !header && meta_add(&m, line, lineno)) {
-        (void)ERR("out of memory");
+        (void)MG_ERR("out of memory");
         goto out;
       }
       continue;
     }
     if (strspn(line, " \t") == (size_t)len) continue;
     if (!header) {
-      nfields = split_ws(line, fld, MAX_FIELDS);
+      nfields = mg_split_blanks(line, fld, MAX_FIELDS);
       if (nfields > MAX_FIELDS) nfields = MAX_FIELDS;
       for (int k = 0; k < nfields; k++) {
-        if (!strcmp(fld[k], "runtime_sec"))
+        if (!strcmp(fld[k], mg_repro_col_names[MG_REPRO_RUNTIME]))
           c_rt = k;
-        else if (!strcmp(fld[k], "msize"))
+        else if (!strcmp(fld[k], mg_repro_col_names[MG_REPRO_MSIZE]))
           c_size = k;
-        else if (!strcmp(fld[k], "count"))
+        else if (!strcmp(fld[k], "count")) /* original ReproMPI files: elements, not bytes */
           c_count = k;
-        else if (!strcmp(fld[k], "nrep"))
+        else if (!strcmp(fld[k], mg_repro_col_names[MG_REPRO_NREP]))
           c_nrep = k;
       }
       if (c_rt < 0 || (c_size < 0 && c_count < 0)) {
-        (void)ERR("%s:%ld: the header lacks the column '%s' (a ReproMPI file has the columns test nrep msize "
+        (void)MG_ERR("%s:%ld: the header lacks the column '%s' (a ReproMPI file has the columns test nrep msize "
                   "runtime_sec)",
                   path, lineno, c_rt < 0 ? "runtime_sec" : "msize");
         goto out;
       }
       if (c_size < 0) { /* sizes as element counts: need the datatype */
-        const char *dt = meta_get(&m, "datatype_size");
-        tsize = dt ? atoi(dt) : meta_get(&m, "datatype") ? dtype_size(meta_get(&m, "datatype")) : 1;
+        const char *dt = mg_ck_meta_get(&m, "datatype_size");
+        tsize = dt ? atoi(dt) : mg_ck_meta_get(&m, "datatype") ? dtype_size(mg_ck_meta_get(&m, "datatype")) : 1;
         if (tsize <= 0) {
-          (void)ERR("%s:%ld: sizes are element counts ('count') of datatype '%s', whose size is unknown",
-                    path, lineno, meta_get(&m, "datatype"));
+          (void)MG_ERR("%s:%ld: sizes are element counts ('count') of datatype '%s', whose size is unknown",
+                    path, lineno, mg_ck_meta_get(&m, "datatype"));
           goto out;
         }
       }
-      const char *lid = launch_id ? launch_id : meta_get(&m, "launch") ? meta_get(&m, "launch") : path;
+      const char *lid = launch_id ? launch_id : mg_ck_meta_get(&m, "launch") ? mg_ck_meta_get(&m, "launch") : path;
       if ((li = get_launch(d, lid, path, &m, 1, first_new, err, errlen)) < 0) goto out;
       mg_ck_launch *L = &d->launches[li];
-      if (L->sync_cost < 0 && meta_get(&m, "sync_cost_sec")) { /* a later file of the set has it */
+      if (L->sync_cost < 0 && mg_ck_meta_get(&m, "sync_cost_sec")) { /* a later file of the set has it */
         char *end;
-        double v = strtod(meta_get(&m, "sync_cost_sec"), &end);
+        double v = strtod(mg_ck_meta_get(&m, "sync_cost_sec"), &end);
         if (!*end && isfinite(v) && v >= 0) L->sync_cost = v;
       }
-      if (L->nprocs == 0 && meta_get(&m, "nprocs")) L->nprocs = atoi(meta_get(&m, "nprocs"));
+      if (L->nprocs == 0 && mg_ck_meta_get(&m, "nprocs")) L->nprocs = atoi(mg_ck_meta_get(&m, "nprocs"));
       header = 1;
       continue;
     }
-    int n = split_ws(line, fld, MAX_FIELDS);
+    int n = mg_split_blanks(line, fld, MAX_FIELDS);
     if (n != nfields) {
-      (void)ERR("%s:%ld: %d fields, the header has %d", path, lineno, n, nfields);
+      (void)MG_ERR("%s:%ld: %d fields, the header has %d", path, lineno, n, nfields);
       goto out;
     }
     size_t bytes;
@@ -728,41 +639,41 @@ static int read_repro(mg_ck_data *d, const char *path, const char *launch_id, in
     double rt;
     const char *sz = fld[c_size >= 0 ? c_size : c_count];
     if (parse_size(sz, &bytes)) {
-      (void)ERR("%s:%ld: column %s: '%s' is not a positive size", path, lineno,
+      (void)MG_ERR("%s:%ld: column %s: '%s' is not a positive size", path, lineno,
                 c_size >= 0 ? "msize" : "count", sz);
       goto out;
     }
     bytes *= (size_t)tsize;
     if (c_nrep >= 0 && (parse_long(fld[c_nrep], &rep) || rep < 0)) {
-      (void)ERR("%s:%ld: column nrep: '%s' is not a non-negative integer", path, lineno, fld[c_nrep]);
+      (void)MG_ERR("%s:%ld: column nrep: '%s' is not a non-negative integer", path, lineno, fld[c_nrep]);
       goto out;
     }
     if (parse_time(fld[c_rt], &rt)) {
-      (void)ERR("%s:%ld: column runtime_sec: '%s' is not a runtime in seconds (a finite number >= 0)", path,
+      (void)MG_ERR("%s:%ld: column runtime_sec: '%s' is not a runtime in seconds (a finite number >= 0)", path,
                 lineno, fld[c_rt]);
       goto out;
     }
     mg_ck_series *s = get_series(d, (mg_coll)coll, variant, bytes, li);
     if (!s || series_push(s, rt, rep)) {
-      (void)ERR("out of memory");
+      (void)MG_ERR("out of memory");
       goto out;
     }
     s->rows++;
     rows++;
   }
   if (len == -2) {
-    (void)ERR("%s: read error after line %ld: %s", path, lineno, strerror(errno));
+    (void)MG_ERR("%s: read error after line %ld: %s", path, lineno, strerror(errno));
     goto out;
   }
   if (!header || rows == 0) {
-    (void)ERR("%s:%ld: no %s: an empty or interrupted file", path, lineno,
+    (void)MG_ERR("%s:%ld: no %s: an empty or interrupted file", path, lineno,
               header ? "data rows" : "header line");
     goto out;
   }
   rc = 0;
 out:
   free(line);
-  meta_free(&m);
+  mg_ck_meta_free(&m);
   fclose(f);
   return rc;
 }
@@ -776,12 +687,33 @@ int mg_ck_read_repro(mg_ck_data *d, const char *path, const char *launch_id, cha
 
 /* ---------- sources ---------- */
 
+int mg_ck_read_meta(const char *path, mg_ck_meta *m, char *err, size_t errlen) {
+  memset(m, 0, sizeof *m);
+  FILE *f = fopen(path, "r");
+  if (!f) return MG_ERR("%s: cannot open: %s", path, strerror(errno));
+  char *line = NULL;
+  size_t cap = 0;
+  long lineno = 0;
+  int nl, rc = 0;
+  while (mg_read_line(f, &line, &cap, &nl) >= 0 && line[0] == '#') {
+    lineno++;
+    if (line[1] == '@' && meta_add(m, line, lineno)) {
+      mg_ck_meta_free(m);
+      rc = MG_ERR("out of memory");
+      break;
+    }
+  }
+  free(line);
+  fclose(f);
+  return rc;
+}
+
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
   size_t dl = strlen(dir);
   char *p = malloc(dl + 16);
-  if (!p) return ERR("out of memory");
+  if (!p) return MG_ERR("out of memory");
   snprintf(p, dl + 16, "%s/raw.csv", dir);
   struct stat st;
   if (stat(p, &st) == 0) {
@@ -791,7 +723,7 @@ static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
   }
   free(p);
   DIR *dh = opendir(dir);
-  if (!dh) return ERR("%s: cannot read the directory: %s", dir, strerror(errno));
+  if (!dh) return MG_ERR("%s: cannot read the directory: %s", dir, strerror(errno));
   char **names = NULL;
   int n = 0, rc = 0;
   struct dirent *e;
@@ -801,7 +733,7 @@ static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
     char **nn = realloc(names, (size_t)(n + 1) * sizeof *nn);
     if (!nn || !(nn[n] = malloc(dl + l + 2))) {
       names = nn ? nn : names;
-      rc = ERR("out of memory");
+      rc = MG_ERR("out of memory");
       break;
     }
     names = nn;
@@ -809,7 +741,7 @@ static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
   }
   closedir(dh);
   if (!rc && n == 0)
-    rc = ERR("%s: no raw data: neither raw.csv nor ReproMPI files data_<MPI_Coll>_<variant>.dat", dir);
+    rc = MG_ERR("%s: no raw data: neither raw.csv nor ReproMPI files data_<MPI_Coll>_<variant>.dat", dir);
   if (!rc) {
     qsort(names, (size_t)n, sizeof *names, cmp_str); /* deterministic order */
     snapshot snap = take(d);
@@ -827,7 +759,7 @@ static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
 
 int mg_ck_read(mg_ck_data *d, const char *path, char *err, size_t errlen) {
   struct stat st;
-  if (stat(path, &st) != 0) return ERR("%s: %s", path, strerror(errno));
+  if (stat(path, &st) != 0) return MG_ERR("%s: %s", path, strerror(errno));
   if (S_ISDIR(st.st_mode)) return read_dir(d, path, err, errlen);
   const char *b = base_name(path);
   size_t l = strlen(b);
@@ -837,12 +769,12 @@ int mg_ck_read(mg_ck_data *d, const char *path, char *err, size_t errlen) {
 }
 
 int mg_ck_data_check(const mg_ck_data *d, char *err, size_t errlen) {
-  if (d->nlaunches == 0 || d->nseries == 0) return ERR("no measurements");
+  if (d->nlaunches == 0 || d->nseries == 0) return MG_ERR("no measurements");
   const mg_ck_launch *a = &d->launches[0];
   for (int i = 1; i < d->nlaunches; i++) {
     const mg_ck_launch *b = &d->launches[i];
     if (a->nprocs && b->nprocs && a->nprocs != b->nprocs)
-      return ERR("launch '%s' (%s) ran on %d processes, launch '%s' (%s) on %d: merge only launches of the "
+      return MG_ERR("launch '%s' (%s) ran on %d processes, launch '%s' (%s) on %d: merge only launches of the "
                  "same configuration",
                  a->id, a->source, a->nprocs, b->id, b->source, b->nprocs);
   }

@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/sizes.h"
-#include "util/text.h"
 #include "check/check.h"
 #include "stats/stats.h"
+#include "util/fmt.h"
+#include "util/text.h"
 
 /* ---------- names ---------- */
 
@@ -51,8 +51,6 @@ int mg_ck_comparer_find(const char *name) {
   if (!strcmp(buf, "grouped")) return MG_CKC_GROUPED;
   return -1;
 }
-
-void mg_ck_size_str(size_t n, char *buf, size_t len) { mg_format_bytes(n, buf, len); }
 
 const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len) {
   if (!strcmp(alg, "default")) return snprintf(buf, len, "default"), buf;
@@ -218,7 +216,7 @@ static void pval(table *t, int r, int c, double p) {
 
 static void size_cell(table *t, int r, int c, size_t bytes) {
   char b[32];
-  mg_ck_size_str(bytes, b, sizeof b);
+  mg_fmt_bytes(bytes, MG_BYTES_EXACT, b, sizeof b);
   cell_text(t, r, c, "%s", b);
   cell_data(t, r, c, "%zu", bytes);
 }
@@ -557,6 +555,29 @@ static void build_detailed(table *t, const mg_ck_result *res, int merge) {
   }
 }
 
+int mg_ck_grouped(const mg_ck_result *res, mg_ck_group **rows) {
+  int n = 0;
+  *rows = malloc((size_t)(res->n ? res->n : 1) * sizeof **rows);
+  if (!*rows) return -1;
+  for (int i = 0; i < res->n; i = next_cell(res, i)) {
+    mg_ck_group g = {res->v[i].coll, res->v[i].bytes, -1, NAN, NULL, 0, 0};
+    for (int k = i; k < next_cell(res, i); k++) {
+      const mg_ck_verdict *v = &res->v[k];
+      if (v->status != MG_CKV_OK || v->aa) continue;
+      g.comparisons++;
+      g.n_def = v->n_def > g.n_def ? v->n_def : g.n_def;
+      g.med_def = v->med_def;
+      if (!v->violation) continue;
+      g.violations++;
+      /* fastest = smallest median runtime among the violating mock-ups */
+      if (!g.best || v->med_mock < g.best->med_mock) g.best = v;
+    }
+    if (g.best) g.med_def = g.best->med_def;
+    if (g.comparisons) (*rows)[n++] = g;
+  }
+  return n;
+}
+
 static void build_grouped(table *t, const mg_ck_result *res, int merge) {
   tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
   tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
@@ -572,39 +593,29 @@ static void build_grouped(table *t, const mg_ck_result *res, int merge) {
   tcol_add(t, "flag", "flags", K_BOTH, T_STR, 1);
   tcol_add(t, "", "violations", K_DATA, T_NUM, 0);
   tcol_add(t, "", "comparisons", K_DATA, T_NUM, 0);
-  for (int i = 0; i < res->n; i = next_cell(res, i)) {
-    int j = next_cell(res, i), best = -1, cmp = 0, nviol = 0;
-    long n_def = -1;
-    double med_def = NAN;
-    for (int k = i; k < j; k++) {
-      const mg_ck_verdict *v = &res->v[k];
-      if (v->status != MG_CKV_OK || v->aa) continue;
-      cmp++;
-      n_def = v->n_def > n_def ? v->n_def : n_def;
-      med_def = v->med_def;
-      if (!v->violation) continue;
-      nviol++;
-      /* fastest = smallest median runtime among the violating mock-ups */
-      if (best < 0 || v->med_mock < res->v[best].med_mock) best = k;
-    }
-    if (cmp == 0) continue;
-    mg_coll coll = res->v[i].coll;
-    int r = trow(t, coll);
-    cell_text(t, r, 0, "%s", mg_colls[coll].name);
-    size_cell(t, r, 1, res->v[i].bytes);
-    cell_text(t, r, 2, "%ld", n_def);
-    us(t, r, 3, best >= 0 ? res->v[best].med_def : med_def);
-    cell_text(t, r, 12, "%d", nviol);
-    cell_text(t, r, 13, "%d", cmp);
-    if (best < 0) {
+  mg_ck_group *g;
+  int n = mg_ck_grouped(res, &g);
+  if (n < 0) {
+    t->oom = 1;
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    int r = trow(t, g[i].coll);
+    cell_text(t, r, 0, "%s", mg_colls[g[i].coll].name);
+    size_cell(t, r, 1, g[i].bytes);
+    cell_text(t, r, 2, "%ld", g[i].n_def);
+    us(t, r, 3, g[i].med_def);
+    cell_text(t, r, 12, "%d", g[i].violations);
+    cell_text(t, r, 13, "%d", g[i].comparisons);
+    const mg_ck_verdict *v = g[i].best;
+    if (!v) {
       cell_text(t, r, 4, "-");
       cell_data(t, r, 4, "%s", "");
       for (int c = 5; c <= 11; c++) cell_data(t, r, c, "%s", "");
       continue;
     }
-    const mg_ck_verdict *v = &res->v[best];
     char fl[8];
-    mock_cell(t, r, 4, coll, v->alg, merge);
+    mock_cell(t, r, 4, g[i].coll, v->alg, merge);
     us(t, r, 5, v->med_mock);
     num(t, r, 6, "%.2f", v->slowdown);
     ci(t, r, 7, v->lo, v->hi);
@@ -613,6 +624,7 @@ static void build_grouped(table *t, const mg_ck_result *res, int merge) {
     pval(t, r, 10, v->p_adj);
     cell_text(t, r, 11, "%s", mg_ck_flags(v, fl));
   }
+  free(g);
 }
 
 int mg_ck_print_comparer(FILE *f, mg_ck_comparer c, mg_ck_format fmt, int merge, const mg_ck_data *d,
@@ -704,7 +716,7 @@ void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
     fprintf(f, "\nworst slowdowns (default / mock-up, medians):\n");
     for (int i = 0; i < nw && i < 10; i++) {
       char sz[32], lab[128], ci[48] = "";
-      mg_ck_size_str(w[i]->bytes, sz, sizeof sz);
+      mg_fmt_bytes(w[i]->bytes, MG_BYTES_EXACT, sz, sizeof sz);
       mg_ck_label(w[i]->coll, w[i]->alg, 0, lab, sizeof lab);
       if (isfinite(w[i]->lo)) snprintf(ci, sizeof ci, " [%.2f, %.2f]", w[i]->lo, w[i]->hi);
       fprintf(f, "%3d. %5.2fx%s  %s %s  %s%s\n", i + 1, w[i]->slowdown, ci, mg_colls[w[i]->coll].name, sz,

@@ -12,8 +12,8 @@
 #include "util/text.h"
 #include "check/check.h"
 #include "mpiguide.h"
+#include "util/err.h"
 
-#define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
 const char *const mg_ck_result_files[] = {"raw.csv", "verdicts.csv", "verdicts.json", "summary.txt", "report.html", NULL};
 
@@ -220,7 +220,7 @@ int mg_ck_write_results(const char *dir, const mg_ck_data *d, const mg_ck_result
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     size_t n = strlen(dir) + strlen(files[i].name) + 2;
     char *path = malloc(n);
-    if (!path) return ERR("out of memory");
+    if (!path) return MG_ERR("out of memory");
     snprintf(path, n, "%s/%s", dir, files[i].name);
     mg_outfile o;
     int rc = mg_outfile_open(&o, path, err, errlen);

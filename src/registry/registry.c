@@ -11,6 +11,7 @@
  */
 #include <limits.h>
 #include <string.h>
+#include <strings.h>
 
 #include "algs/algs.h"
 #include "registry/registry.h"
@@ -139,8 +140,9 @@ const mg_coll_info mg_colls[MG_NCOLL] = {
 };
 
 int mg_coll_find(const char *name) {
+  int mpi = strncasecmp(name, "MPI_", 4) == 0; /* "MPI_Allreduce", "mpi_allreduce": the MPI name */
   for (int i = 0; i < MG_NCOLL; i++)
-    if (strcmp(name, mg_colls[i].name) == 0) return i;
+    if (mpi ? strcasecmp(name, mg_colls[i].mpi_name) == 0 : strcmp(name, mg_colls[i].name) == 0) return i;
   return -1;
 }
 

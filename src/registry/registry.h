@@ -157,7 +157,9 @@ typedef struct mg_coll_info {
 
 extern const mg_coll_info mg_colls[MG_NCOLL];
 
-/* Lookups; -1 when unknown. Names are exact (case-sensitive). */
+/* Lookups; -1 when unknown. A collective by its registry name, exact ("allreduce"), or by its
+ * MPI name in any case ("MPI_Allreduce", "mpi_allreduce"); a caller that requires the registry
+ * name (profiles) compares with mg_colls[c].name. Algorithm names are exact. */
 int mg_coll_find(const char *name);
 int mg_alg_find(mg_coll coll, const char *name);
 const char *mg_why_str(mg_why why);

@@ -9,7 +9,6 @@
  * colour, violations are ringed (solid: cautious, dashed: with a noise warning), noise warnings
  * carry a "~", the violation region is hatched, heat-map cells carry their value as text.
  */
-#define _GNU_SOURCE /* open_memstream, mkstemp */
 #include "report/report.h"
 
 #include <errno.h>
@@ -21,6 +20,7 @@
 #include <unistd.h>
 
 #include "mpiguide.h"
+#include "util/fmt.h"
 
 /* ---------- axis mapping ---------- */
 
@@ -52,15 +52,7 @@ static void esc(FILE *f, const char *s) {
 }
 
 /* "16 B", "1 KiB", "1.5 KiB", "64 KiB", "1 MiB" */
-static const char *bytes_str(size_t n, char *buf, size_t len) {
-  static const char *const unit[] = {"B", "KiB", "MiB", "GiB"};
-  double v = (double)n;
-  int u = 0;
-  while (v >= 1024 && u < 3) v /= 1024, u++;
-  if (v == floor(v)) snprintf(buf, len, "%.0f %s", v, unit[u]);
-  else snprintf(buf, len, "%.3g %s", v, unit[u]);
-  return buf;
-}
+static const char *bytes_str(size_t n, char *buf, size_t len) { return mg_fmt_bytes(n, MG_BYTES_IEC, buf, len); }
 
 static const char *us_str(double sec, char *buf, size_t len) {
   if (!isfinite(sec)) snprintf(buf, len, "-");
@@ -68,22 +60,10 @@ static const char *us_str(double sec, char *buf, size_t len) {
   return buf;
 }
 
-/* One #@key=value line of the raw file a launch was read from ("" when absent). */
-static void file_meta(const char *path, const char *key, char *out, size_t len) {
-  out[0] = '\0';
-  FILE *f = path ? fopen(path, "r") : NULL;
-  if (!f) return;
-  char line[1024];
-  size_t kl = strlen(key);
-  while (fgets(line, sizeof line, f)) {
-    if (line[0] != '#') break;
-    if (!strncmp(line, "#@", 2) && !strncmp(line + 2, key, kl) && line[2 + kl] == '=') {
-      snprintf(out, len, "%s", line + 3 + kl);
-      out[strcspn(out, "\r\n")] = '\0';
-      break;
-    }
-  }
-  fclose(f);
+/* A #@key of a launch's raw file ("" when absent). */
+static void launch_meta(const mg_ck_launch *L, const char *key, char *out, size_t len) {
+  const char *v = mg_ck_meta_get(&L->meta, key);
+  snprintf(out, len, "%s", v ? v : "");
 }
 
 static int ratio_ok(const mg_ck_verdict *v) {
@@ -202,21 +182,21 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
   ROW("MPI library", snprintf(buf, sizeof buf, "%s", L->mpi_name));
   ROW("version", snprintf(buf, sizeof buf, "%s", L->mpi_version));
   ROW("processes", snprintf(buf, sizeof buf, "%d", L->nprocs); if (L->nprocs <= 0) buf[0] = '\0');
-  ROW("nodes × ranks per node", file_meta(L->source, "ranks_per_node", tmp, sizeof tmp);
+  ROW("nodes × ranks per node", launch_meta(L, "ranks_per_node", tmp, sizeof tmp);
       if (L->nnodes > 0 && tmp[0]) snprintf(buf, sizeof buf, "%d × %s", L->nnodes, tmp);
       else if (L->nnodes > 0 && L->nprocs > 0) snprintf(buf, sizeof buf, "%d × %d", L->nnodes, L->nprocs / L->nnodes);
       else buf[0] = '\0');
   ROW("launches", snprintf(buf, sizeof buf, "%d", runs[ri].d->nlaunches));
   ROW("hostname", snprintf(buf, sizeof buf, "%s", L->hostname));
   ROW("sync method", snprintf(buf, sizeof buf, "%s", L->sync));
-  ROW("timer", file_meta(L->source, "timer", buf, sizeof buf));
+  ROW("timer", launch_meta(L, "timer", buf, sizeof buf));
   ROW("test", snprintf(buf, sizeof buf, "%s%s", mg_ck_test_desc(R->opts.test),
                        R->opts.holm ? ", Holm-adjusted" : ""));
   ROW("alpha", snprintf(buf, sizeof buf, "%g", R->opts.alpha));
   ROW("noise threshold (one synchronisation)",
       if (L->sync_cost >= 0) us_str(L->sync_cost, buf, sizeof buf); else buf[0] = '\0');
   ROW("date", snprintf(buf, sizeof buf, "%s", L->date));
-  ROW("mpiguide version (measurement)", file_meta(L->source, "mpiguide_version", buf, sizeof buf));
+  ROW("mpiguide version (measurement)", launch_meta(L, "mpiguide_version", buf, sizeof buf));
 #undef ROW
   fputs("</table>\n", f);
   time_t now = time(NULL);
@@ -582,79 +562,48 @@ static void heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
         f);
 }
 
-/* The grouped comparer of mgcheck (CSV) as an HTML table. */
+/* The grouped comparer of mgcheck (its rows, mg_ck_grouped) as an HTML table. */
 static int grouped(FILE *f, const mg_rp_run *run, int nruns) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&buf, &len);
-  if (!m) return -1;
-  int rc = mg_ck_print_comparer(m, MG_CKC_GROUPED, MG_CK_CSV, 1, run->d, run->r);
-  fclose(m);
-  if (rc) return free(buf), -1;
+  mg_ck_group *g;
+  int n = mg_ck_grouped(run->r, &g);
+  if (n < 0) return -1;
   fputs("<h2>Grouped violations", f);
   run_title(f, run, nruns);
   fputs("</h2>\n<p class=\"note\">Per collective and size the fastest mock-up with a violation (the grouped-violation "
         "comparer of <code>mpiguide check</code>).</p>\n<table>\n",
         f);
-  enum { COLL, BYTES, NDEF, MDEF, MOCK, MMOCK, SLOW, LO, HI, PADJ, FLAGS, VIOL, CMP, NF };
-  int header = 1;
-  for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-    char *fld[NF] = {0};
-    int n = 0;
-    for (char *p = line; n < NF;) {
-      fld[n++] = p;
-      char *c = strchr(p, ',');
-      if (!c) break;
-      *c = '\0';
-      p = c + 1;
-    }
-    if (header) {
-      fputs("<tr><th>collective</th><th>size</th><th>n default</th><th>median default</th><th>fastest violating "
-            "mock-up</th><th>its median</th><th>slowdown [95 % interval]</th><th>p (adjusted)</th><th>flags</th>"
-            "<th>violations / comparisons</th></tr>\n",
-            f);
-      header = 0;
-      continue;
-    }
-    if (n < NF) continue;
-    char b[64], t[48], l[128];
-    int coll = mg_coll_find(fld[COLL]);
-    fputs("<tr><td>", f);
-    esc(f, fld[COLL]);
-    fprintf(f, "</td><td class=n>%s</td><td class=n>", bytes_str(strtoull(fld[BYTES], NULL, 10), b, sizeof b));
-    esc(f, fld[NDEF]);
-    fprintf(f, "</td><td class=n>%s</td><td>", *fld[MDEF] ? us_str(strtod(fld[MDEF], NULL), t, sizeof t) : "-");
-    if (*fld[MOCK]) esc(f, coll >= 0 ? mg_ck_label((mg_coll)coll, fld[MOCK], 0, l, sizeof l) : fld[MOCK]);
+  fputs("<tr><th>collective</th><th>size</th><th>n default</th><th>median default</th><th>fastest violating "
+        "mock-up</th><th>its median</th><th>slowdown [95 % interval]</th><th>p (adjusted)</th><th>flags</th>"
+        "<th>violations / comparisons</th></tr>\n",
+        f);
+  for (int i = 0; i < n; i++) {
+    const mg_ck_verdict *v = g[i].best;
+    char b[64], t[48], l[128], fl[8];
+    fprintf(f, "<tr><td>%s</td><td class=n>%s</td><td class=n>%ld</td><td class=n>%s</td><td>",
+            mg_colls[g[i].coll].name, bytes_str(g[i].bytes, b, sizeof b), g[i].n_def,
+            us_str(g[i].med_def, t, sizeof t));
+    if (v) esc(f, mg_ck_label(g[i].coll, v->alg, 0, l, sizeof l));
     else fputs("none", f);
-    fprintf(f, "</td><td class=n>%s</td><td class=n>", *fld[MMOCK] ? us_str(strtod(fld[MMOCK], NULL), t, sizeof t) : "");
-    if (*fld[SLOW])
-      fprintf(f, "%.2f× [%.2f, %.2f]", strtod(fld[SLOW], NULL), strtod(fld[LO], NULL), strtod(fld[HI], NULL));
+    fprintf(f, "</td><td class=n>%s</td><td class=n>", v && isfinite(v->med_mock) ? us_str(v->med_mock, t, sizeof t) : "");
+    if (v && !isnan(v->slowdown)) fprintf(f, "%.2f× [%.2f, %.2f]", v->slowdown, v->lo, v->hi);
     fputs("</td><td class=n>", f);
-    esc(f, fld[PADJ]);
-    fputs("</td><td>", f);
-    esc(f, fld[FLAGS]);
-    fputs("</td><td class=n>", f);
-    esc(f, fld[VIOL]);
-    fputs(" / ", f);
-    esc(f, fld[CMP]);
-    fputs("</td></tr>\n", f);
+    if (v && isfinite(v->p_adj)) fprintf(f, "%.6g", v->p_adj);
+    fprintf(f, "</td><td>%s</td><td class=n>%d / %d</td></tr>\n", v ? mg_ck_flags(v, fl) : "", g[i].violations,
+            g[i].comparisons);
   }
   fputs("</table>\n<p class=\"note\">Flags: V violation (the default is significantly slower and its median is above "
         "in every launch); ~ noise warning; L significant, but not slower in every launch.</p>\n",
         f);
-  free(buf);
+  free(g);
   return 0;
 }
 
 /* ---------- default vs tuned (verify results) ---------- */
 
-/* #@key of the raw.csv next to a verify.csv (the measurement's metadata), "" when absent. */
+/* #@key of the raw.csv next to a verify.csv (the measurement's metadata, read with it), "" when absent. */
 static void verify_meta(const mg_rp_verify *v, const char *key, char *out, size_t len) {
-  char p[1100];
-  const char *sl = strrchr(v->path, '/');
-  if (sl) snprintf(p, sizeof p, "%.*s/raw.csv", (int)(sl - v->path), v->path);
-  else snprintf(p, sizeof p, "raw.csv");
-  file_meta(p, key, out, len);
+  const char *s = mg_ck_meta_get(&v->raw_meta, key);
+  snprintf(out, len, "%s", s ? s : "");
 }
 
 static int vplotted(const mg_rp_vrow *w) { return isfinite(w->ratio) && w->ratio > 0; }

@@ -68,6 +68,22 @@ typedef struct mg_rp_vrow {
   int line; /* in the file */
 } mg_rp_vrow;
 
+/* verify.csv's columns, in file order: `mpiguide verify` writes them, mg_rp_verify_read finds them
+ * by name. */
+#define MG_VERIFY_COLUMNS(X)                                                                        \
+  X(COLL, "collective") X(NP, "nprocs") X(BYTES, "bytes") X(INPROF, "in_profile") X(TUNED, "tuned") \
+  X(MD, "median_default_sec") X(MT, "median_tuned_sec") X(RATIO, "ratio") X(LO, "ratio_lo")         \
+  X(HI, "ratio_hi") X(P, "p_holm") X(VERDICT, "verdict") X(STILL, "still_faster")
+
+typedef enum {
+#define MG_X(E, name) MG_VC_##E,
+  MG_VERIFY_COLUMNS(MG_X)
+#undef MG_X
+      MG_VC_N
+} mg_rp_vcol;
+
+extern const char *const mg_rp_vcol_names[MG_VC_N];
+
 typedef struct mg_rp_verify {
   char path[1024];
   char profile[512]; /* #@profile */
@@ -76,6 +92,7 @@ typedef struct mg_rp_verify {
   int has_format;
   mg_rp_vrow *rows;
   int n;
+  mg_ck_meta raw_meta; /* the #@ lines of the raw.csv next to verify.csv (none when it is missing) */
 } mg_rp_verify;
 
 /* Read a verify.csv. 0, or -1 with "FILE:LINE: what is wrong" in err (v then holds nothing). */

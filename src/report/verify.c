@@ -11,16 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const vcols[] = {"collective", "nprocs",   "bytes", "in_profile", "tuned",
-                                    "median_default_sec", "median_tuned_sec", "ratio", "ratio_lo",
-                                    "ratio_hi", "p_holm", "verdict", "still_faster"};
-enum { VC_COLL, VC_NP, VC_BYTES, VC_INPROF, VC_TUNED, VC_MD, VC_MT, VC_RATIO, VC_LO, VC_HI, VC_P, VC_VERDICT,
-       VC_STILL, VC_N };
+const char *const mg_rp_vcol_names[MG_VC_N] = {
+#define MG_X(E, name) [MG_VC_##E] = name,
+    MG_VERIFY_COLUMNS(MG_X)
+#undef MG_X
+};
 static const char *const verdicts[] = {"faster", "not-sig", "slower", "same", "noise?", "skipped", "no-data"};
 
 void mg_rp_verify_free(mg_rp_verify *v) {
   if (!v) return;
   free(v->rows);
+  mg_ck_meta_free(&v->raw_meta);
   memset(v, 0, sizeof *v);
 }
 
@@ -63,7 +64,7 @@ int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errle
   char *line = NULL;
   size_t cap = 0;
   ssize_t got;
-  int lineno = 0, pos[VC_N], header = 0, ncols = 0, rc = 0, cap_rows = 0;
+  int lineno = 0, pos[MG_VC_N], header = 0, ncols = 0, rc = 0, cap_rows = 0;
 #define BAD(...)                                                          \
   do {                                                                    \
     int k_ = snprintf(err, errlen, "%s:%d: ", path, lineno);              \
@@ -97,22 +98,22 @@ int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errle
       continue;
     }
     if (line[0] == '#') continue;
-    char *fld[VC_N + 8];
-    int n = split(line, fld, VC_N + 7);
+    char *fld[MG_VC_N + 8];
+    int n = split(line, fld, MG_VC_N + 7);
     if (!header) {
       if (!v->has_format) BAD("no #@format=mpiguide-verify/1 line before the header (not a verify.csv?)");
-      if (n > VC_N + 7) BAD("header with too many columns");
-      for (int c = 0; c < VC_N; c++) {
+      if (n > MG_VC_N + 7) BAD("header with too many columns");
+      for (int c = 0; c < MG_VC_N; c++) {
         pos[c] = -1;
         for (int k = 0; k < n; k++)
-          if (!strcmp(fld[k], vcols[c])) pos[c] = k;
-        if (pos[c] < 0) BAD("header: column '%s' missing", vcols[c]);
+          if (!strcmp(fld[k], mg_rp_vcol_names[c])) pos[c] = k;
+        if (pos[c] < 0) BAD("header: column '%s' missing", mg_rp_vcol_names[c]);
       }
       ncols = n;
       header = 1;
       continue;
     }
-    if (n != ncols) BAD("%d fields, the header has %d", n > VC_N + 7 ? n - 1 : n, ncols);
+    if (n != ncols) BAD("%d fields, the header has %d", n > MG_VC_N + 7 ? n - 1 : n, ncols);
     if (v->n == cap_rows) {
       int nc = cap_rows ? 2 * cap_rows : 32;
       mg_rp_vrow *nr = realloc(v->rows, sizeof *nr * (size_t)nc);
@@ -122,37 +123,37 @@ int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errle
     mg_rp_vrow *r = &v->rows[v->n];
     memset(r, 0, sizeof *r);
     r->line = lineno;
-    const char *s = fld[pos[VC_COLL]];
+    const char *s = fld[pos[MG_VC_COLL]];
     if (!*s || copy(r->coll, sizeof r->coll, s)) BAD("collective: '%.60s' is empty or too long", s);
     for (const char *p = s; *p; p++)
       if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
         BAD("collective: '%.60s' is not a collective name", s);
     char *end;
-    s = fld[pos[VC_NP]];
+    s = fld[pos[MG_VC_NP]];
     long np = strtol(s, &end, 10);
     if (!*s || *end || np < 1 || np > 1 << 24) BAD("nprocs: '%.60s' is not a process count", s);
     r->nprocs = (int)np;
-    s = fld[pos[VC_BYTES]];
+    s = fld[pos[MG_VC_BYTES]];
     errno = 0;
     unsigned long long b = strtoull(s, &end, 10);
     if (!*s || *end || *s == '-' || errno || b == 0) BAD("bytes: '%.60s' is not a message size in bytes", s);
     r->bytes = (size_t)b;
-    s = fld[pos[VC_INPROF]];
+    s = fld[pos[MG_VC_INPROF]];
     if (strcmp(s, "0") && strcmp(s, "1")) BAD("in_profile: '%.60s' is not 0 or 1", s);
     r->in_profile = s[0] == '1';
-    s = fld[pos[VC_TUNED]];
+    s = fld[pos[MG_VC_TUNED]];
     if (!*s || copy(r->tuned, sizeof r->tuned, s)) BAD("tuned: '%.60s' is empty or too long", s);
-    static const int numc[] = {VC_MD, VC_MT, VC_RATIO, VC_LO, VC_HI, VC_P};
+    static const int numc[] = {MG_VC_MD, MG_VC_MT, MG_VC_RATIO, MG_VC_LO, MG_VC_HI, MG_VC_P};
     double *dst[] = {&r->med_def, &r->med_tuned, &r->ratio, &r->lo, &r->hi, &r->p};
     for (int k = 0; k < 6; k++)
-      if (num(fld[pos[numc[k]]], dst[k])) BAD("%s: '%.60s' is not a number", vcols[numc[k]], fld[pos[numc[k]]]);
+      if (num(fld[pos[numc[k]]], dst[k])) BAD("%s: '%.60s' is not a number", mg_rp_vcol_names[numc[k]], fld[pos[numc[k]]]);
     if (isfinite(r->ratio) && r->ratio <= 0) BAD("ratio: %g is not positive", r->ratio);
-    s = fld[pos[VC_VERDICT]];
+    s = fld[pos[MG_VC_VERDICT]];
     int known = 0;
     for (size_t k = 0; k < sizeof verdicts / sizeof verdicts[0]; k++) known |= !strcmp(s, verdicts[k]);
     if (!known) BAD("verdict: '%.60s' is not one of faster, not-sig, slower, same, noise?, skipped, no-data", s);
     snprintf(r->verdict, sizeof r->verdict, "%s", s);
-    s = fld[pos[VC_STILL]];
+    s = fld[pos[MG_VC_STILL]];
     if (copy(r->still, sizeof r->still, s)) BAD("still_faster: too long");
     v->n++;
   }
@@ -160,6 +161,12 @@ int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errle
   if (!header) BAD("no header line (collective,nprocs,bytes,...): empty or not a verify.csv");
   if (!v->n) BAD("no rows after the header");
   if (v->nprocs < 0) v->nprocs = v->rows[0].nprocs;
+  char raw[1100]; /* the measurement's metadata: the raw.csv in the same directory, if any */
+  const char *sl = strrchr(path, '/');
+  if (sl) snprintf(raw, sizeof raw, "%.*s/raw.csv", (int)(sl - path), path);
+  else snprintf(raw, sizeof raw, "raw.csv");
+  char ignored[256];
+  (void)mg_ck_read_meta(raw, &v->raw_meta, ignored, sizeof ignored);
 done:
 #undef BAD
   free(line);

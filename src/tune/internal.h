@@ -1,6 +1,6 @@
 /*
  * Internals shared by the files of src/tune/: the profile structure, the
- * diagnostics list, a growable string, line splitting and token quoting.
+ * diagnostics list, line splitting and token quoting.
  */
 #ifndef MG_TUNE_INTERNAL_H
 #define MG_TUNE_INTERNAL_H
@@ -8,6 +8,8 @@
 #include <stdarg.h>
 
 #include "tune/profile.h"
+#include "util/parse.h"
+#include "util/strbuf.h"
 
 /* A slice of process counts np_lo..np_hi of one collective, pointing at the
  * ranges of the group that decides there (the narrowest enclosing np selector). */
@@ -46,17 +48,6 @@ void mg_prof_sort(mg_profile *p);
 void mg_prof_fmt_range(size_t lo, size_t hi, char *buf, size_t size);
 void mg_prof_unbuild(mg_profile *p);
 
-/* A growable NUL-terminated string; on allocation failure `failed` is set and
- * further appends are ignored. */
-typedef struct mg_prof_str {
-  char *s;
-  size_t len, cap;
-  int failed;
-} mg_prof_str;
-void mg_prof_str_add(mg_prof_str *b, const char *s, size_t n);
-void mg_prof_str_addf(mg_prof_str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void mg_prof_str_vaddf(mg_prof_str *b, const char *fmt, va_list ap);
-
 /* Copy a token for a message: at most 40 characters, non-printable bytes as
  * '?', "..." when cut. */
 const char *mg_prof_quote(const char *s, size_t n, char *buf, size_t size);
@@ -69,10 +60,6 @@ size_t mg_prof_next_line(const char *buf, size_t len, size_t pos, const char **l
  * before a '#'; *comment is what follows the '#', trimmed (NULL if none).
  * Stores up to `max` tokens, returns how many there are in all. */
 int mg_prof_split(char *line, char **tok, int max, char **comment);
-
-/* Decimal digits (all of s) into *v, at most `max`: 0; -1 not all digits or
- * empty; -2 above max. */
-int mg_prof_digits(const char *s, size_t n, unsigned long long max, unsigned long long *v);
 
 /* A NUL-terminated copy of a line, in a buffer reused across lines. 0, or -1
  * out of memory. */

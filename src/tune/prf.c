@@ -49,7 +49,7 @@ static void map_name(const char *name, char *buf, size_t size) {
 static int number(prf *r, const char *tok, unsigned long long max, unsigned long long *v, const char *what,
                   int status) {
   char q[64];
-  int e = mg_prof_digits(tok, strlen(tok), max, v);
+  int e = mg_parse_digits(tok, strlen(tok), max, v);
   if (e == 0) return 0;
   if (tok[0] == '-')
     mg_prof_note(r,
@@ -115,8 +115,8 @@ static int parse_into(mg_profile *p, const char *buf, size_t len, const char *na
       for (int c = 0; c < MG_NCOLL && coll < 0; c++)
         if (strcasecmp(tok[0], mg_colls[c].mpi_name) == 0) coll = c;
       if (coll < 0) {
-        mg_prof_str v2 = {0};
-        for (int c = 0; c < MG_NCOLL; c++) mg_prof_str_addf(&v2, "%s%s", c ? " " : "", mg_colls[c].mpi_name);
+        mg_str v2 = {0};
+        for (int c = 0; c < MG_NCOLL; c++) mg_str_addf(&v2, "%s%s", c ? " " : "", mg_colls[c].mpi_name);
         ERR(COLL, "unknown collective '%s'; mpiguide tunes: %s", Q(tok[0], q), v2.s ? v2.s : "");
         free(v2.s);
       }
@@ -165,10 +165,10 @@ static int parse_into(mg_profile *p, const char *buf, size_t len, const char *na
           map_name(tok[1], ours, sizeof ours);
           alg = mg_alg_find((mg_coll)coll, ours);
           if (alg < 0) {
-            mg_prof_str v2 = {0};
-            mg_prof_str_addf(&v2, "default");
+            mg_str v2 = {0};
+            mg_str_addf(&v2, "default");
             for (int i = 1; i < mg_colls[coll].nalgs; i++)
-              mg_prof_str_addf(&v2, " %s", mg_colls[coll].algs[i].name);
+              mg_str_addf(&v2, " %s", mg_colls[coll].algs[i].name);
             ERR(ALG, "unknown mock-up '%s' for %s: mpiguide has no such algorithm; valid: %s", Q(tok[1], q),
                 mg_colls[coll].mpi_name, v2.s ? v2.s : "");
             free(v2.s);
@@ -261,8 +261,8 @@ static int finish(mg_profile *p, int first, mg_profile **out, mg_profile_diags *
 }
 
 static int preamble(mg_profile *p, const char *name) {
-  mg_prof_str s = {0};
-  mg_prof_str_addf(&s, "imported from PGMPITuneLib profile %s", name);
+  mg_str s = {0};
+  mg_str_addf(&s, "imported from PGMPITuneLib profile %s", name);
   int st = s.failed ? MG_PROFILE_NOMEM : mg_profile_add_preamble(p, s.s);
   free(s.s);
   return st;

@@ -15,6 +15,8 @@
 #include <string.h>
 
 #include "tune/internal.h"
+#include "util/fmt.h"
+#include "util/hash.h"
 
 mg_profile *mg_profile_new(void) {
   mg_profile *p = calloc(1, sizeof *p);
@@ -341,24 +343,13 @@ static void flatten(mg_profile *p, const group *g, int ng, int *stack) {
 
 /* ---- hash -------------------------------------------------------------------------------- */
 
-#define FNV_OFFSET 14695981039346656037ULL
-#define FNV_PRIME 1099511628211ULL
-
-static uint64_t fnv(uint64_t h, const char *s) {
-  for (; *s; s++) {
-    h ^= (unsigned char)*s;
-    h *= FNV_PRIME;
-  }
-  return h;
-}
-
 /* Lines "collective np_lo np_hi lo hi algorithm\n" in decimal, touching ranges
  * with equal algorithms merged, after "mpiguide-profile 1\n". */
 static uint64_t hash_rules(const mg_profile *p) {
   char line[256];
-  uint64_t h = FNV_OFFSET;
+  uint64_t h = MG_FNV1A64_INIT;
   snprintf(line, sizeof line, "%s %d\n", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
-  h = fnv(h, line);
+  h = mg_fnv1a64(h, line, strlen(line));
   for (int i = 0; i < p->nrules;) {
     const mg_profile_rule *r = &p->rules[i];
     size_t hi = r->hi;
@@ -368,7 +359,7 @@ static uint64_t hash_rules(const mg_profile *p) {
       hi = p->rules[j++].hi;
     snprintf(line, sizeof line, "%s %d %d %zu %zu %s\n", mg_colls[r->coll].name, r->np_lo, r->np_hi, r->lo,
              hi, alg_name(r->coll, r->alg));
-    h = fnv(h, line);
+    h = mg_fnv1a64(h, line, strlen(line));
     i = j;
   }
   return h;
@@ -458,19 +449,10 @@ int mg_profile_lookup(const mg_profile *p, mg_coll coll, int nprocs, size_t byte
 /* ---- spellings --------------------------------------------------------------------------- */
 
 void mg_profile_fmt_size(size_t v, char *buf, size_t size) {
-  static const char suffix[] = "GMK";
-  if (v == SIZE_MAX) {
-    snprintf(buf, size, "*");
-    return;
-  }
-  for (int i = 0; i < 3; i++) {
-    size_t unit = (size_t)1 << (10 * (3 - i));
-    if (v > 0 && v % unit == 0) {
-      snprintf(buf, size, "%zu%c", v / unit, suffix[i]);
-      return;
-    }
-  }
-  snprintf(buf, size, "%zu", v);
+  if (v == SIZE_MAX)
+    snprintf(buf, size, "*"); /* no upper bound */
+  else
+    mg_fmt_bytes(v, MG_BYTES_EXACT, buf, size);
 }
 
 void mg_profile_fmt_np(int lo, int hi, char *buf, size_t size) {

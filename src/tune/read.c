@@ -14,7 +14,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "tune/internal.h"
@@ -30,15 +29,14 @@ static const char rule_shape[] = "<collective> np=<N> <LO>-<HI> <algorithm>";
 
 static int coll_field(reader *r, const char *tok) {
   int c = mg_coll_find(tok);
-  if (c >= 0) return c;
+  if (c >= 0 && strcmp(tok, mg_colls[c].name) == 0) return c;
   char q[64];
-  for (int i = 0; i < MG_NCOLL; i++)
-    if (strcasecmp(tok, mg_colls[i].mpi_name) == 0 || strcasecmp(tok, mg_colls[i].name) == 0) {
-      ERR(COLL, "unknown collective '%s': write its registry name '%s'", Q(tok, q), mg_colls[i].name);
-      return -1;
-    }
-  mg_prof_str v = {0};
-  for (int i = 0; i < MG_NCOLL; i++) mg_prof_str_addf(&v, "%s%s", i ? " " : "", mg_colls[i].name);
+  if (c >= 0) { /* a profile names collectives one way only: the registry name */
+    ERR(COLL, "unknown collective '%s': write its registry name '%s'", Q(tok, q), mg_colls[c].name);
+    return -1;
+  }
+  mg_str v = {0};
+  for (int i = 0; i < MG_NCOLL; i++) mg_str_addf(&v, "%s%s", i ? " " : "", mg_colls[i].name);
   ERR(COLL, "unknown collective '%s'; valid: %s", Q(tok, q), v.s ? v.s : "");
   free(v.s);
   return -1;
@@ -54,9 +52,9 @@ static int alg_field(reader *r, int coll, const char *tok) {
           mg_colls[coll].name, mg_colls[coll].name);
       return -1;
     }
-  mg_prof_str v = {0};
-  mg_prof_str_addf(&v, "default");
-  for (int i = 1; i < mg_colls[coll].nalgs; i++) mg_prof_str_addf(&v, " %s", mg_colls[coll].algs[i].name);
+  mg_str v = {0};
+  mg_str_addf(&v, "default");
+  for (int i = 1; i < mg_colls[coll].nalgs; i++) mg_str_addf(&v, " %s", mg_colls[coll].algs[i].name);
   ERR(ALG, "unknown algorithm '%s' for %s; valid: %s", Q(tok, q), mg_colls[coll].name, v.s ? v.s : "");
   free(v.s);
   return -1;
@@ -93,7 +91,7 @@ static int size_bound(reader *r, const char *tok, const char *s, size_t n, size_
           mg_prof_quote(s + k, n - k, u, sizeof u));
     return -1;
   }
-  if (mg_prof_digits(s, k, SIZE_MAX, &x) != 0 || x > SIZE_MAX / mult) {
+  if (mg_parse_digits(s, k, SIZE_MAX, &x) != 0 || x > SIZE_MAX / mult) {
     ERR(SIZE, "message size '%s' is too large: the maximum is %zu bytes; write LO-* for no upper bound", q,
         (size_t)SIZE_MAX);
     return -1;
@@ -136,7 +134,7 @@ static int size_field(reader *r, const char *tok, size_t *lo, size_t *hi) {
 static int np_bound(reader *r, const char *tok, const char *s, size_t n, int *v) {
   unsigned long long x;
   char q[64];
-  if (mg_prof_digits(s, n, INT_MAX, &x) != 0 || x < 1) {
+  if (mg_parse_digits(s, n, INT_MAX, &x) != 0 || x < 1) {
     ERR(NP, "bad process count '%s': process counts are whole numbers from 1 to %d", Q(tok, q), INT_MAX);
     return -1;
   }

@@ -1,6 +1,7 @@
 /*
- * Small helpers of the profile module: status texts, the diagnostics list, a
- * growable string, line splitting, digit parsing, reading a file whole.
+ * Small helpers of the profile module: status texts, the diagnostics list,
+ * line splitting, reading a file whole (the string builder and the digit
+ * parser are in src/util).
  * Nothing here prints; problems are appended to an mg_profile_diags.
  */
 #include <limits.h>
@@ -62,10 +63,10 @@ int mg_prof_diag(mg_profile_diags *d, const char *file, int line, int status, co
     d->v = v;
     d->cap = cap;
   }
-  mg_prof_str m = {0};
+  mg_str m = {0};
   va_list ap;
   va_start(ap, fmt);
-  mg_prof_str_vaddf(&m, fmt, ap);
+  mg_str_vaddf(&m, fmt, ap);
   va_end(ap);
   char *f = file ? strdup(file) : NULL;
   if (m.failed || !m.s || (file && !f)) {
@@ -76,57 +77,6 @@ int mg_prof_diag(mg_profile_diags *d, const char *file, int line, int status, co
   }
   d->v[d->n++] = (mg_profile_diag){f, line, (mg_profile_status)status, m.s};
   return status;
-}
-
-/* ---- growable string --------------------------------------------------------------------- */
-
-static int str_reserve(mg_prof_str *b, size_t extra) {
-  if (b->failed) return -1;
-  if (b->len + extra + 1 <= b->cap) return 0;
-  size_t cap = b->cap ? b->cap : 64;
-  while (cap < b->len + extra + 1) {
-    if (cap > SIZE_MAX / 2) {
-      b->failed = 1;
-      return -1;
-    }
-    cap *= 2;
-  }
-  char *s = realloc(b->s, cap);
-  if (!s) {
-    b->failed = 1;
-    return -1;
-  }
-  b->s = s;
-  b->cap = cap;
-  return 0;
-}
-
-void mg_prof_str_add(mg_prof_str *b, const char *s, size_t n) {
-  if (str_reserve(b, n)) return;
-  memcpy(b->s + b->len, s, n);
-  b->len += n;
-  b->s[b->len] = '\0';
-}
-
-void mg_prof_str_vaddf(mg_prof_str *b, const char *fmt, va_list ap) {
-  va_list ap2;
-  va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap2);
-  va_end(ap2);
-  if (n < 0) {
-    b->failed = 1;
-    return;
-  }
-  if (str_reserve(b, (size_t)n)) return;
-  vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
-  b->len += (size_t)n;
-}
-
-void mg_prof_str_addf(mg_prof_str *b, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  mg_prof_str_vaddf(b, fmt, ap);
-  va_end(ap);
 }
 
 /* ---- tokens and lines -------------------------------------------------------------------- */
@@ -203,22 +153,6 @@ int mg_prof_split(char *line, char **tok, int max, char **comment) {
   return ntok;
 }
 
-int mg_prof_digits(const char *s, size_t n, unsigned long long max, unsigned long long *v) {
-  unsigned long long x = 0;
-  int over = 0;
-  if (n == 0) return -1;
-  for (size_t i = 0; i < n; i++) {
-    if (s[i] < '0' || s[i] > '9') return -1;
-    unsigned d = (unsigned)(s[i] - '0');
-    if (x > (max - d) / 10)
-      over = 1;
-    else
-      x = x * 10 + d;
-  }
-  if (over) return -2;
-  *v = x;
-  return 0;
-}
 
 /* ---- files ------------------------------------------------------------------------------- */
 
@@ -234,7 +168,7 @@ int mg_prof_read_file(const char *path, char **buf, size_t *len, mg_profile_diag
         d, path, 0, MG_PROFILE_IO,
         "is a directory; give a profile file (a directory is read as PGMPITuneLib *.prf files)");
   }
-  mg_prof_str b = {0};
+  mg_str b = {0};
   char chunk[8192];
   size_t got;
   while ((got = fread(chunk, 1, sizeof chunk, f)) > 0) {
@@ -244,7 +178,7 @@ int mg_prof_read_file(const char *path, char **buf, size_t *len, mg_profile_diag
       return mg_prof_diag(d, path, 0, MG_PROFILE_IO, "larger than %zu MiB: this is not a profile",
                           MG_PROF_FILE_MAX >> 20);
     }
-    mg_prof_str_add(&b, chunk, got);
+    mg_str_add(&b, chunk, got);
   }
   int err = ferror(f);
   fclose(f);

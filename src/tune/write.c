@@ -17,7 +17,7 @@ static const char *alg_text(const mg_profile_rule *r) {
 
 char *mg_profile_format(const mg_profile *p, size_t *len) {
   if (!p || !p->built) return NULL;
-  mg_prof_str b = {0};
+  mg_str b = {0};
   char np[48], sz[80];
   int wc = 0, wn = 0, ws = 0, wa = 0;
   for (int i = 0; i < p->nrules; i++) { /* column widths */
@@ -30,21 +30,21 @@ char *mg_profile_format(const mg_profile *p, size_t *len) {
     if ((n = (int)strlen(sz)) > ws) ws = n;
     if (r->comment && (n = (int)strlen(alg_text(r))) > wa) wa = n;
   }
-  mg_prof_str_addf(&b, "%s %d\n", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
+  mg_str_addf(&b, "%s %d\n", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
   for (int i = 0; i < p->npreamble; i++)
-    mg_prof_str_addf(&b, "#%s%s\n", p->preamble[i][0] ? " " : "", p->preamble[i]);
+    mg_str_addf(&b, "#%s%s\n", p->preamble[i][0] ? " " : "", p->preamble[i]);
   for (int i = 0; i < p->nrules; i++) {
     const mg_profile_rule *r = &p->rules[i];
     const mg_profile_rule *prev = i ? &p->rules[i - 1] : NULL;
     if (!prev || prev->coll != r->coll || prev->np_lo != r->np_lo || prev->np_hi != r->np_hi)
-      mg_prof_str_add(&b, "\n", 1);
+      mg_str_add(&b, "\n", 1);
     mg_profile_fmt_np(r->np_lo, r->np_hi, np, sizeof np);
     mg_prof_fmt_range(r->lo, r->hi, sz, sizeof sz);
     if (r->comment)
-      mg_prof_str_addf(&b, "%-*s  %-*s  %-*s  %-*s  # %s\n", wc, mg_colls[r->coll].name, wn, np, ws, sz, wa,
+      mg_str_addf(&b, "%-*s  %-*s  %-*s  %-*s  # %s\n", wc, mg_colls[r->coll].name, wn, np, ws, sz, wa,
                        alg_text(r), r->comment);
     else
-      mg_prof_str_addf(&b, "%-*s  %-*s  %-*s  %s\n", wc, mg_colls[r->coll].name, wn, np, ws, sz, alg_text(r));
+      mg_str_addf(&b, "%-*s  %-*s  %-*s  %s\n", wc, mg_colls[r->coll].name, wn, np, ws, sz, alg_text(r));
   }
   if (b.failed) {
     free(b.s);

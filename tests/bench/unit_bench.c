@@ -15,7 +15,8 @@
 #include "bench/csv.h"
 #include "bench/order.h"
 #include "bench/rep.h"
-#include "bench/sizes.h"
+#include "util/fmt.h"
+#include "util/parse.h"
 #include "bench/stats.h"
 
 static int checks, failures;
@@ -283,11 +284,11 @@ static void test_parse(void) {
 
   what = "format bytes";
   char b[32];
-  mg_format_bytes(65536, b, sizeof b);
+  mg_fmt_bytes(65536, MG_BYTES_EXACT, b, sizeof b);
   CHECK_STR(b, "64K");
-  mg_format_bytes(1000, b, sizeof b);
+  mg_fmt_bytes(1000, MG_BYTES_EXACT, b, sizeof b);
   CHECK_STR(b, "1000");
-  mg_format_bytes(3u << 20, b, sizeof b);
+  mg_fmt_bytes(3u << 20, MG_BYTES_EXACT, b, sizeof b);
   CHECK_STR(b, "3M");
 }
 

@@ -29,10 +29,14 @@
 #include "bench/bench.h"
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "bench/sizes.h"
 #include "check/check.h"
 #include "cli/cli.h"
-#include "cli/opts.h"
+#include "cli/cmd_opts.h"
+#include "cli/cmd_util.h"
+#include "report/report.h"
+#include "util/err.h"
+#include "util/hash.h"
+#include "util/parse.h"
 
 /* ---------- presets ---------- */
 
@@ -68,25 +72,15 @@ static const preset presets[] = {
   X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1) X(SYNC, "sync", 0, 1)         \
   X(BUDGET, "budget", 0, 1) X(RSE, "rse", 0, 1) X(NREP, "nrep", 'n', 1) X(MIN, "min-nrep", 0, 1)     \
   X(MAX, "max-nrep", 0, 1) X(WARMUP, "warmup", 'w', 1) X(NO_SHUFFLE, "no-shuffle", 0, 0)             \
-  X(SEED, "seed", 0, 1) X(OUT, "out", 'o', 1) X(FORCE, "force", 'f', 0) X(FROM, "from", 0, 1)        \
+  X(SEED, "seed", 0, 1) X(OUT, "out", 'o', 1) X(FORCE, "force", 'f', 0) X(FROM, "from", 0, 2)        \
   X(ALPHA, "alpha", 0, 1) X(TEST, "test", 0, 1) X(NO_HOLM, "no-holm", 0, 0) X(LEVEL, "level", 0, 1)  \
   X(RESAMPLES, "resamples", 0, 1) X(AA, "aa", 0, 0) X(NOISE, "noise", 0, 1)                          \
   X(COMPARER, "comparer", 0, 1) X(CSV, "csv", 0, 0) X(JSON, "json", 0, 0) X(MERGE, "merge", 0, 0)    \
   X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)
 /* clang-format on */
 
-enum {
-#define MG_X(E, n, s, a) O_##E,
-  OPTIONS(MG_X)
-#undef MG_X
-      O_N
-};
-
-static const mg_opt opts[O_N] = {
-#define MG_X(E, n, s, a) [O_##E] = {n, s, a},
-    OPTIONS(MG_X)
-#undef MG_X
-};
+enum { OPTIONS(MG_OPT_ENUM) O_N };
+static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
 
 static const char usage_text[] =
     "usage: mpirun -np P mpiguide check [--quick | --full] [options] [-o DIR]\n"
@@ -143,12 +137,7 @@ static const char usage_text[] =
     "\n"
     "Exit codes: 0 done (with or without violations), 1 run or analysis failed, 2 bad input.\n";
 
-typedef struct opts_t {
-  const char *val[O_N];
-  int given[O_N];
-  const char **from;
-  int nfrom;
-} opts_t;
+typedef mg_opt_vals opts_t; /* --from's sources: list, nlist */
 
 typedef struct group {
   mg_bench_cfg cfg;
@@ -173,48 +162,18 @@ typedef struct state {
   char out_default[96];
   int created_out;
   char *command;
-  /* progress */
   group *groups;
-  int ngroups, gi;
+  int ngroups;
   long blocks_total, blocks_before;
-  double elapsed_before, last_print;
-  int printed, tty;
+  mg_cmd_progress prog;
 } state;
 
-#define FAIL(...) (snprintf(S->err, sizeof S->err, __VA_ARGS__), -1)
-
 static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
-  memset(o, 0, sizeof *o);
-  o->from = calloc((size_t)argc + 1, sizeof *o->from);
-  if (!o->from) return FAIL("out of memory");
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *val;
-    int id = mg_opt_next(argc, argv, &i, opts, O_N, &val, S->err, sizeof S->err);
-    if (id == MG_OPT_POSITIONAL)
-      return FAIL("unexpected argument '%s' (options start with - or --; several sources: --from DIR1 DIR2)",
-                  a);
-    if (id < 0) return -1;
-    if (id == O_FROM) { /* --from DIR [DIR...]: every following argument that is not an option */
-      o->from[o->nfrom++] = val;
-      while (i + 1 < argc && argv[i + 1][0] != '-') o->from[o->nfrom++] = argv[++i];
-    }
-    o->val[id] = val;
-    o->given[id] = 1;
-  }
+  if (mg_opt_parse(argc, argv, opts, O_N, o, S->err, sizeof S->err)) return -1;
+  if (o->npos)
+    return MG_ERR_TO(S->err, "unexpected argument '%s' (options start with - or --; several sources: --from DIR1 DIR2)",
+                     o->pos[0]);
   return 0;
-}
-
-static int find_coll(const char *name) {
-  for (int i = 0; i < MG_NCOLL; i++)
-    if (!strcasecmp(name, mg_colls[i].name) || !strcasecmp(name, mg_colls[i].mpi_name)) return i;
-  return -1;
-}
-
-static const char *coll_list(void) {
-  static char buf[256];
-  size_t u = 0;
-  for (int i = 0; i < MG_NCOLL; i++) u += (size_t)snprintf(buf + u, sizeof buf - u, " %s", mg_colls[i].name);
-  return buf;
 }
 
 /* ---------- analysis options (both modes) ---------- */
@@ -223,37 +182,37 @@ static int parse_analysis(const opts_t *o, state *S) {
   mg_ck_opts_default(&S->ck);
   if (o->given[O_TEST]) {
     int t = mg_ck_test_find(o->val[O_TEST]);
-    if (t < 0) return FAIL("--test: '%s' is not mwu, welch or student", o->val[O_TEST]);
+    if (t < 0) return MG_ERR_TO(S->err, "--test: '%s' is not mwu, welch or student", o->val[O_TEST]);
     S->ck.test = (mg_ck_test)t;
   }
   if (o->given[O_ALPHA]) {
     if (mg_parse_double(o->val[O_ALPHA], 0, &S->ck.alpha, S->e, sizeof S->e))
-      return FAIL("--alpha: %s", S->e);
+      return MG_ERR_TO(S->err, "--alpha: %s", S->e);
     if (!(S->ck.alpha > 0 && S->ck.alpha < 1))
-      return FAIL("--alpha: %s is not between 0 and 1", o->val[O_ALPHA]);
+      return MG_ERR_TO(S->err, "--alpha: %s is not between 0 and 1", o->val[O_ALPHA]);
   }
   S->ck.holm = !o->given[O_NO_HOLM];
   if (o->given[O_LEVEL]) {
     if (mg_parse_double(o->val[O_LEVEL], 0, &S->ck.level, S->e, sizeof S->e))
-      return FAIL("--level: %s", S->e);
+      return MG_ERR_TO(S->err, "--level: %s", S->e);
     if (!(S->ck.level > 0 && S->ck.level < 1))
-      return FAIL("--level: %s is not between 0 and 1 (e.g. 0.95)", o->val[O_LEVEL]);
+      return MG_ERR_TO(S->err, "--level: %s is not between 0 and 1 (e.g. 0.95)", o->val[O_LEVEL]);
   }
   long v;
   if (o->given[O_RESAMPLES]) {
     if (mg_parse_long(o->val[O_RESAMPLES], 1, 1000000, &v, S->e, sizeof S->e))
-      return FAIL("--resamples: %s", S->e);
+      return MG_ERR_TO(S->err, "--resamples: %s", S->e);
     S->ck.resamples = (size_t)v;
   }
   if (o->given[O_SEED]) {
-    if (mg_parse_long(o->val[O_SEED], 0, UINT32_MAX, &v, S->e, sizeof S->e)) return FAIL("--seed: %s", S->e);
+    if (mg_parse_long(o->val[O_SEED], 0, UINT32_MAX, &v, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--seed: %s", S->e);
     S->ck.seed = (uint32_t)v;
     S->seed_given = 1;
   }
   S->ck.aa = o->given[O_AA];
   if (o->given[O_NOISE]) {
-    if (mg_parse_seconds(o->val[O_NOISE], &S->ck.noise, S->e, sizeof S->e)) return FAIL("--noise: %s", S->e);
-    if (!(S->ck.noise > 0)) return FAIL("--noise: must be positive");
+    if (mg_parse_seconds(o->val[O_NOISE], &S->ck.noise, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--noise: %s", S->e);
+    if (!(S->ck.noise > 0)) return MG_ERR_TO(S->err, "--noise: must be positive");
   }
   S->comparer = MG_CKC_GROUPED;
   if (o->given[O_COMPARER]) {
@@ -263,11 +222,11 @@ static int parse_analysis(const opts_t *o, state *S) {
       size_t u = 0;
       for (int i = 0; i < MG_CK_NCOMPARERS; i++)
         u += (size_t)snprintf(l + u, sizeof l - u, " %s", mg_ck_comparer_name(i));
-      return FAIL("--comparer: unknown comparer '%s'; valid:%s", o->val[O_COMPARER], l);
+      return MG_ERR_TO(S->err, "--comparer: unknown comparer '%s'; valid:%s", o->val[O_COMPARER], l);
     }
     S->comparer = c;
   }
-  if (o->given[O_CSV] && o->given[O_JSON]) return FAIL("--csv and --json are contradictory: choose one");
+  if (o->given[O_CSV] && o->given[O_JSON]) return MG_ERR_TO(S->err, "--csv and --json are contradictory: choose one");
   S->format = o->given[O_CSV] ? MG_CK_CSV : o->given[O_JSON] ? MG_CK_JSON : MG_CK_TEXT;
   S->merge = o->given[O_MERGE];
   S->quiet = o->given[O_QUIET];
@@ -278,7 +237,8 @@ static int parse_analysis(const opts_t *o, state *S) {
 
 /* ---------- measurement options ---------- */
 
-static int add_mockup(const char *name, state *S) {
+static int add_mockup(const char *name, void *arg) {
+  state *S = arg;
   int found = 0;
   for (int i = 0; i < S->ncolls; i++) {
     mg_coll c = S->colls[i];
@@ -294,92 +254,43 @@ static int add_mockup(const char *name, state *S) {
     for (int i = 0; i < S->ncolls; i++)
       for (int a = 1; a < mg_colls[S->colls[i]].nalgs && u < sizeof l; a++)
         u += (size_t)snprintf(l + u, sizeof l - u, " %s", mg_colls[S->colls[i]].algs[a].name);
-    return FAIL("--mockups: '%s' is no mock-up of the collectives chosen; valid (or their GL ids):%s", name,
+    return MG_ERR_TO(S->err, "--mockups: '%s' is no mock-up of the collectives chosen; valid (or their GL ids):%s", name,
                 l);
   }
   return 0;
 }
 
-static int for_items(const char *list, const char *opt, int (*fn)(const char *, state *), state *S) {
-  char buf[2048];
-  if (strlen(list) >= sizeof buf) return FAIL("%s: list too long", opt);
-  strcpy(buf, list);
-  if (!buf[0]) return FAIL("%s: empty list", opt);
-  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-    if (fn(t, S)) return -1;
-  return 0;
-}
-
-static int add_coll(const char *name, state *S) {
-  int c = find_coll(name);
-  if (c < 0) return FAIL("unknown collective '%s'; valid:%s", name, coll_list());
+static int add_coll(const char *name, void *arg) {
+  state *S = arg;
+  int c = mg_coll_find(name);
+  if (c < 0) return MG_ERR_TO(S->err, "unknown collective '%s'; valid:%s", name, mg_cmd_coll_names());
   for (int i = 0; i < S->ncolls; i++)
     if (S->colls[i] == (mg_coll)c) return 0;
   S->colls[S->ncolls++] = (mg_coll)c;
   return 0;
 }
 
-/* Whether DIR holds any of our result files (from: only the derived ones). */
-static const char *has_results(const char *dir, int from) {
-  for (int i = from ? 1 : 0; mg_ck_result_files[i]; i++) {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/%s", dir, mg_ck_result_files[i]);
-    if (access(p, F_OK) == 0) return mg_ck_result_files[i];
-  }
-  return NULL;
-}
-
-/* Rank 0 (or the offline run): make sure DIR can take the results. */
-/* mkdir -p: create dir and any missing parents. 0, or -1 with errno. */
-static int mkdir_parents(const char *dir) {
-  char path[4096];
-  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
-    errno = ENAMETOOLONG;
-    return -1;
-  }
-  for (char *p = path + 1; *p; p++) {
-    if (*p != '/') continue;
-    *p = '\0';
-    if (mkdir(path, 0777) != 0 && errno != EEXIST) return -1;
-    *p = '/';
-  }
-  return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
-}
-
+/* Rank 0 (or the offline run): make sure DIR can take the results (from: only the derived
+ * ones count, raw.csv may be the source). */
 static int prepare_out(state *S, const char *dir, int from) {
-  struct stat st;
-  if (!*dir) return FAIL("--out: empty path");
-  if (stat(dir, &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) return FAIL("--out: '%s' exists and is not a directory", dir);
-    const char *f = has_results(dir, from);
-    if (f && !S->force)
-      return FAIL(
-          "--out: '%s' already holds results (%s); choose another directory or add --force to replace "
-          "them",
-          dir, f);
-    if (access(dir, W_OK | X_OK) != 0) return FAIL("--out: cannot write into '%s': %s", dir, strerror(errno));
-    return 0;
-  }
-  if (errno != ENOENT) return FAIL("--out: '%s': %s", dir, strerror(errno));
-  if (mkdir_parents(dir) != 0) return FAIL("--out: cannot create the directory '%s': %s", dir, strerror(errno));
-  S->created_out = 1;
-  return 0;
+  return mg_cmd_out_dir(dir, mg_ck_result_files + (from ? 1 : 0), S->force, &S->created_out, S->err,
+                        sizeof S->err);
 }
 
-static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
-  mg_bench_cfg *cfg = &S->base;
-  if (o->given[O_QUICK] && o->given[O_FULL]) return FAIL("--quick and --full are contradictory: choose one");
+/* --quick/--full, --collectives and --mockups: S->pre, S->colls and S->algmask. */
+static int choose(const opts_t *o, state *S) {
+  if (o->given[O_QUICK] && o->given[O_FULL]) return MG_ERR_TO(S->err, "--quick and --full are contradictory: choose one");
   S->pre = &presets[o->given[O_FULL] ? 1 : 0];
   if (o->given[O_COLL] && o->given[O_COLL2])
-    return FAIL("--collectives and --coll are the same option: give one");
+    return MG_ERR_TO(S->err, "--collectives and --coll are the same option: give one");
   const char *cl = o->given[O_COLL] ? o->val[O_COLL] : o->given[O_COLL2] ? o->val[O_COLL2] : NULL;
   if (cl) {
-    if (for_items(cl, "--collectives", add_coll, S)) return -1;
+    if (mg_cmd_each(cl, "--collectives", add_coll, S, S->err, sizeof S->err)) return -1;
   } else {
     for (int c = 0; c < MG_NCOLL; c++) S->colls[S->ncolls++] = (mg_coll)c;
   }
   if (o->given[O_MOCKUPS]) {
-    if (for_items(o->val[O_MOCKUPS], "--mockups", add_mockup, S)) return -1;
+    if (mg_cmd_each(o->val[O_MOCKUPS], "--mockups", add_mockup, S, S->err, sizeof S->err)) return -1;
   } else {
     for (int i = 0; i < S->ncolls; i++) S->algmask[S->colls[i]] = (1u << mg_colls[S->colls[i]].nalgs) - 2;
   }
@@ -389,62 +300,14 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
       if (S->algmask[S->colls[i]]) S->colls[k++] = S->colls[i];
     S->ncolls = k;
   }
-  int anyred = 0, anyroot = 0;
-  for (int i = 0; i < S->ncolls; i++) {
-    mg_coll c = S->colls[i];
-    if (!S->algmask[c])
-      return FAIL(
-          "--mockups selects no mock-up of %s: add one of its mock-ups or leave %s out of --collectives",
-          mg_colls[c].name, mg_colls[c].name);
-    S->algmask[c] |= 1u; /* the default, always */
-    anyred |= mg_colls[c].reduction;
-    anyroot |= mg_colls[c].rooted;
-  }
-  const char *dt = o->given[O_DTYPE] ? o->val[O_DTYPE] : "MPI_BYTE";
-  if (!(cfg->dtype = mg_dtype_find(dt))) return FAIL("unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
-  if (o->given[O_OP] && !anyred)
-    return FAIL("--op applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)");
-  const char *opn = o->given[O_OP]                        ? o->val[O_OP]
-                    : cfg->dtype->category == MG_DT_FLOAT ? "MPI_SUM"
-                                                          : "MPI_BOR";
-  if (!(cfg->op = mg_op_find(opn))) return FAIL("unknown op '%s'; valid: %s", opn, mg_op_list());
-  if (anyred && !(cfg->op->categories & cfg->dtype->category))
-    return FAIL("%s is not defined for %s (MPI standard, predefined reduction operations)", cfg->op->name,
-                cfg->dtype->name);
-  long v;
-  if (o->given[O_ROOT]) {
-    if (!anyroot) return FAIL("--root applies only to rooted collectives (bcast, gather, reduce, scatter)");
-    if (mg_parse_long(o->val[O_ROOT], 0, S->size - 1, &v, S->e, sizeof S->e))
-      return FAIL("--root: %s (the run has %d processes)", S->e, S->size);
-    cfg->root = (int)v;
-  }
-  for (int i = 0; i < S->ncolls; i++) {
-    mg_coll c = S->colls[i];
-    const char *spec = o->given[O_SIZES] ? o->val[O_SIZES]
-                       : whole_vector(c) ? S->pre->vector_sizes
-                                         : S->pre->block_sizes;
-    if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e))
-      return FAIL("--sizes: %s", S->e);
-    for (int k = 0; k < S->nsizes[c]; k++) {
-      size_t n = S->sizes[c][k], ts = (size_t)cfg->dtype->size;
-      if (n % ts) return FAIL("size %zu is not a multiple of the %zu bytes of %s", n, ts, cfg->dtype->name);
-      if (n / ts > INT32_MAX)
-        return FAIL("size %zu is more than INT_MAX elements of %s", n, cfg->dtype->name);
-    }
-  }
-  int m = o->given[O_SYNC] ? mg_sync_find(o->val[O_SYNC]) : MG_SYNC_BARRIER;
-  if (m < 0)
-    return FAIL("unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);
-  cfg->sync = (mg_sync_method)m;
-  cfg->time = mg_sync_uses_clock(cfg->sync) ? MG_TIME_GLOBAL : MG_TIME_LOCAL;
-  cfg->timer = MG_TIMER_MONOTONIC;
-  cfg->window_factor = 4;
-  cfg->clock_fits = 16;
-  cfg->clock_pingpongs = 10;
+  return 0;
+}
 
-  mg_rep_cfg *r = &cfg->rep;
+/* The repetition settings: --nrep, --rse, --min-nrep, --max-nrep (the preset's otherwise). */
+static int parse_reps(const opts_t *o, state *S) {
+  mg_rep_cfg *r = &S->base.rep;
   if (o->given[O_NREP] && (o->given[O_RSE] || o->given[O_MIN] || o->given[O_MAX]))
-    return FAIL("--nrep fixes the count; it contradicts --rse, --min-nrep and --max-nrep");
+    return MG_ERR_TO(S->err, "--nrep fixes the count; it contradicts --rse, --min-nrep and --max-nrep");
   r->mode = o->given[O_NREP] ? MG_REP_FIXED : MG_REP_RSE;
   r->stat = MG_STAT_MEDIAN;
   r->rse = S->pre->rse;
@@ -452,32 +315,73 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   r->max_nrep = S->pre->max_nrep;
   r->k = 10;
   if (o->given[O_NREP] && mg_parse_long(o->val[O_NREP], 2, 100000000, &r->nrep, S->e, sizeof S->e))
-    return FAIL("--nrep: %s", S->e);
+    return MG_ERR_TO(S->err, "--nrep: %s", S->e);
   if (o->given[O_RSE]) {
-    if (mg_parse_double(o->val[O_RSE], 0, &r->rse, S->e, sizeof S->e)) return FAIL("--rse: %s", S->e);
+    if (mg_parse_double(o->val[O_RSE], 0, &r->rse, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--rse: %s", S->e);
     if (!(r->rse > 0 && r->rse < 1))
-      return FAIL("--rse: %s is not between 0 and 1 (e.g. 0.01 for 1 %%)", o->val[O_RSE]);
+      return MG_ERR_TO(S->err, "--rse: %s is not between 0 and 1 (e.g. 0.01 for 1 %%)", o->val[O_RSE]);
   }
   if (o->given[O_MIN] && mg_parse_long(o->val[O_MIN], 2, 100000000, &r->min_nrep, S->e, sizeof S->e))
-    return FAIL("--min-nrep: %s", S->e);
+    return MG_ERR_TO(S->err, "--min-nrep: %s", S->e);
   if (o->given[O_MAX] && mg_parse_long(o->val[O_MAX], 2, 100000000, &r->max_nrep, S->e, sizeof S->e))
-    return FAIL("--max-nrep: %s", S->e);
+    return MG_ERR_TO(S->err, "--max-nrep: %s", S->e);
   if (!o->given[O_MIN] && r->min_nrep > r->max_nrep) r->min_nrep = r->max_nrep;
   if (r->min_nrep > r->max_nrep)
-    return FAIL("--min-nrep %ld is larger than --max-nrep %ld", r->min_nrep, r->max_nrep);
+    return MG_ERR_TO(S->err, "--min-nrep %ld is larger than --max-nrep %ld", r->min_nrep, r->max_nrep);
+  return 0;
+}
+
+static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
+  mg_bench_cfg *cfg = &S->base;
+  if (choose(o, S)) return -1;
+  int anyred = 0, anyroot = 0;
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    if (!S->algmask[c])
+      return MG_ERR_TO(S->err, 
+          "--mockups selects no mock-up of %s: add one of its mock-ups or leave %s out of --collectives",
+          mg_colls[c].name, mg_colls[c].name);
+    S->algmask[c] |= 1u; /* the default, always */
+    anyred |= mg_colls[c].reduction;
+    anyroot |= mg_colls[c].rooted;
+  }
+  if (mg_cmd_data_opts(o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], S->size, anyred, anyroot, cfg, S->err,
+                       sizeof S->err))
+    return -1;
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    const char *spec = o->given[O_SIZES] ? o->val[O_SIZES]
+                       : whole_vector(c) ? S->pre->vector_sizes
+                                         : S->pre->block_sizes;
+    if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e))
+      return MG_ERR_TO(S->err, "--sizes: %s", S->e);
+    if (mg_cmd_check_sizes(S->sizes[c], S->nsizes[c], cfg, S->err, sizeof S->err)) return -1;
+  }
+  int m = o->given[O_SYNC] ? mg_sync_find(o->val[O_SYNC]) : MG_SYNC_BARRIER;
+  if (m < 0)
+    return MG_ERR_TO(S->err, "unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);
+  cfg->sync = (mg_sync_method)m;
+  cfg->time = mg_sync_uses_clock(cfg->sync) ? MG_TIME_GLOBAL : MG_TIME_LOCAL;
+  cfg->timer = MG_TIMER_MONOTONIC;
+  cfg->window_factor = 4;
+  cfg->clock_fits = 16;
+  cfg->clock_pingpongs = 10;
+
+  if (parse_reps(o, S)) return -1;
+  long v;
   cfg->warmup = S->pre->warmup;
   if (o->given[O_WARMUP]) {
-    if (mg_parse_long(o->val[O_WARMUP], 0, 1000000, &v, S->e, sizeof S->e)) return FAIL("--warmup: %s", S->e);
+    if (mg_parse_long(o->val[O_WARMUP], 0, 1000000, &v, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--warmup: %s", S->e);
     cfg->warmup = (int)v;
   }
   if (mg_sync_uses_clock(cfg->sync) && cfg->warmup == 0)
-    return FAIL("--warmup 0 with --sync %s: the window is sized from the warm-up", mg_sync_name(cfg->sync));
+    return MG_ERR_TO(S->err, "--warmup 0 with --sync %s: the window is sized from the warm-up", mg_sync_name(cfg->sync));
   cfg->batch = 10;
   cfg->time_total = S->pre->budget;
   if (o->given[O_BUDGET]) {
     if (mg_parse_seconds(o->val[O_BUDGET], &cfg->time_total, S->e, sizeof S->e))
-      return FAIL("--budget: %s", S->e);
-    if (!(cfg->time_total > 0)) return FAIL("--budget: must be positive");
+      return MG_ERR_TO(S->err, "--budget: %s", S->e);
+    if (!(cfg->time_total > 0)) return MG_ERR_TO(S->err, "--budget: must be positive");
   }
   if (o->given[O_NREP] && !o->given[O_BUDGET]) cfg->time_total = 0; /* exactly N: no budget unless asked */
   cfg->shuffle = !o->given[O_NO_SHUFFLE];
@@ -491,60 +395,7 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   return 0;
 }
 
-/* ---------- progress ---------- */
-
-static void progress_cb(double frac, double elapsed, const char *what, void *arg) {
-  state *S = arg;
-  if (S->rank != 0 || !S->progress) return;
-  double el = S->elapsed_before + elapsed;
-  if (el < 2) return;
-  if (S->printed && el - S->last_print < (S->tty ? 1.0 : 10.0)) return;
-  const group *g = &S->groups[S->gi];
-  long nb = (long)g->cfg.ncolls * g->cfg.nsizes;
-  double f = ((double)S->blocks_before + frac * (double)nb) / (double)S->blocks_total;
-  S->last_print = el;
-  S->printed = 1;
-  char eta[32] = "?";
-  if (f > 0.02) {
-    double left = el * (1 - f) / f;
-    double budget = S->base.time_total;
-    if (budget > 0 && left > budget - el) left = budget - el > 0 ? budget - el : 0;
-    snprintf(eta, sizeof eta, "%.0fs", left);
-  }
-  fprintf(stderr, "%smpiguide check: %-26s %3.0f%%  elapsed %.0fs  ETA %s%s", S->tty ? "\r" : "", what,
-          100 * f, el, eta, S->tty ? "   " : "\n");
-  fflush(stderr);
-}
-
 /* ---------- measurement ---------- */
-
-static uint32_t fnv1a(uint32_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
-  return h;
-}
-
-static char *join_command(int argc, char **argv) {
-  size_t len = 16;
-  for (int i = 0; i < argc; i++) len += 4 * strlen(argv[i]) + 3;
-  char *s = malloc(len), *p = s;
-  if (!s) return NULL;
-  p += sprintf(p, "mpiguide");
-  for (int i = 0; i < argc; i++) {
-    int q = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"$\\;&|<>*?") != NULL;
-    *p++ = ' ';
-    if (q) *p++ = '\'';
-    for (const char *c = argv[i]; *c; c++) {
-      if (q && *c == '\'')
-        p += sprintf(p, "'\\''");
-      else
-        *p++ = *c;
-    }
-    if (q) *p++ = '\'';
-  }
-  *p = '\0';
-  return s;
-}
 
 static int same_sizes(const state *S, mg_coll a, mg_coll b) {
   if (S->nsizes[a] != S->nsizes[b]) return 0;
@@ -554,7 +405,7 @@ static int same_sizes(const state *S, mg_coll a, mg_coll b) {
 /* One engine run per set of collectives sharing a size list. */
 static int make_groups(state *S) {
   S->groups = calloc((size_t)S->ncolls, sizeof *S->groups);
-  if (!S->groups) return FAIL("out of memory");
+  if (!S->groups) return MG_ERR_TO(S->err, "out of memory");
   for (int i = 0; i < S->ncolls; i++) {
     mg_coll c = S->colls[i];
     int g;
@@ -575,104 +426,62 @@ static int make_groups(state *S) {
   return 0;
 }
 
-static int cmp_size(const void *a, const void *b) {
-  size_t x = *(const size_t *)a, y = *(const size_t *)b;
-  return (x > y) - (x < y);
+/* The #@ lines of a check's raw.csv after the bench metadata (docs/check.md). */
+typedef struct raw_extra {
+  const state *S;
+  const mg_cmd_merged *m;
+  const char *incomplete;
+} raw_extra;
+
+static void check_meta(FILE *f, void *arg) {
+  const raw_extra *x = arg;
+  mg_meta(f, "check_format", "mpiguide-check/1");
+  mg_meta(f, "check_preset", "%s", x->S->pre->name);
+  for (int i = 0; i < x->m->cfg.ncolls; i++) {
+    mg_coll c = x->m->cfg.colls[i];
+    char buf[2048];
+    size_t u = (size_t)snprintf(buf, sizeof buf, "%s:", mg_colls[c].name);
+    for (int k = 0; k < x->S->nsizes[c] && u < sizeof buf; k++)
+      u += (size_t)snprintf(buf + u, sizeof buf - u, "%s%zu", k ? "," : "", x->S->sizes[c][k]);
+    mg_meta(f, "check_sizes", "%s", buf);
+  }
+  if (x->incomplete) mg_meta(f, "check_incomplete", "%s", x->incomplete);
+  mg_meta(f, "check_rows", "%ld", x->m->rows);
 }
 
 /* Rank 0: DIR/raw.csv from the groups measured so far. 0, or -1 with S->err. */
 static int write_raw(state *S, const mg_bench_meta *meta, const char *incomplete) {
-  mg_bench_cfg all = S->base;
-  mg_bench_result res;
-  memset(&res, 0, sizeof res);
-  size_t *sizes = NULL;
-  int nsizes = 0, nblocks = 0, rc = -1;
-  all.ncolls = 0;
-  for (int g = 0; g < S->ngroups; g++) {
-    if (!S->groups[g].done) continue;
-    nblocks += S->groups[g].res.nblocks;
-    nsizes += S->groups[g].cfg.nsizes;
-  }
-  sizes = malloc((size_t)(nsizes ? nsizes : 1) * sizeof *sizes);
-  res.blocks = malloc((size_t)(nblocks ? nblocks : 1) * sizeof *res.blocks);
-  if (!sizes || !res.blocks) {
-    (void)FAIL("out of memory");
-    goto out;
-  }
-  int ns = 0;
-  res.sync_cost_min = INFINITY;
-  for (int g = 0; g < S->ngroups; g++) {
-    const group *G = &S->groups[g];
-    if (!G->done) continue;
-    for (int i = 0; i < G->cfg.ncolls; i++) {
-      all.colls[all.ncolls++] = G->cfg.colls[i];
-      all.algmask[G->cfg.colls[i]] = G->cfg.algmask[G->cfg.colls[i]];
-    }
-    for (int k = 0; k < G->cfg.nsizes; k++) {
-      int dup = 0;
-      for (int j = 0; j < ns; j++) dup |= sizes[j] == G->cfg.sizes[k];
-      if (!dup) sizes[ns++] = G->cfg.sizes[k];
-    }
-    memcpy(res.blocks + res.nblocks, G->res.blocks, (size_t)G->res.nblocks * sizeof *res.blocks);
-    res.nblocks += G->res.nblocks;
-    /* the noise threshold: the largest of the groups' synchronisation costs */
-    if (G->res.sync_cost > res.sync_cost) res.sync_cost = G->res.sync_cost;
-    if (G->res.sync_cost_min < res.sync_cost_min) res.sync_cost_min = G->res.sync_cost_min;
-    res.elapsed += G->res.elapsed;
-    res.invalid += G->res.invalid;
-    if (G->res.clock_used) {
-      res.clock_used = 1;
-      res.clock_err = G->res.clock_err > res.clock_err ? G->res.clock_err : res.clock_err;
-      res.clock_rtt = G->res.clock_rtt;
-      res.clock_syncs += G->res.clock_syncs;
-    }
-  }
-  if (!isfinite(res.sync_cost_min)) res.sync_cost_min = 0;
-  qsort(sizes, (size_t)ns, sizeof *sizes, cmp_size);
-  all.sizes = sizes;
-  all.nsizes = ns;
-  long rows = 0;
-  for (int b = 0; b < res.nblocks; b++)
-    for (int i = 0; i < res.blocks[b].nseries; i++) rows += res.blocks[b].series[i].n;
-
-  char path[4096];
-  snprintf(path, sizeof path, "%s/raw.csv", S->out);
-  mg_outfile f;
-  if (mg_outfile_open(&f, path, S->e, sizeof S->e)) {
-    (void)FAIL("%s", S->e);
-    goto out;
-  }
-  mg_bench_write_meta(f.f, &all, &res, meta, S->command ? S->command : "");
-  mg_meta(f.f, "check_format", "mpiguide-check/1");
-  mg_meta(f.f, "check_preset", "%s", S->pre->name);
-  for (int i = 0; i < all.ncolls; i++) {
-    mg_coll c = all.colls[i];
-    char buf[2048];
-    size_t u = (size_t)snprintf(buf, sizeof buf, "%s:", mg_colls[c].name);
-    for (int k = 0; k < S->nsizes[c] && u < sizeof buf; k++)
-      u += (size_t)snprintf(buf + u, sizeof buf - u, "%s%zu", k ? "," : "", S->sizes[c][k]);
-    mg_meta(f.f, "check_sizes", "%s", buf);
-  }
-  if (incomplete) mg_meta(f.f, "check_incomplete", "%s", incomplete);
-  mg_meta(f.f, "check_rows", "%ld", rows);
-  mg_bench_write_raw(f.f, &all, &res, meta);
-  if (mg_outfile_commit(&f, S->e, sizeof S->e)) {
-    (void)FAIL("%s", S->e);
-    goto out;
-  }
+  const mg_bench_cfg *cfgs[MG_NCOLL];
+  const mg_bench_result *res[MG_NCOLL];
+  int n = 0;
+  for (int g = 0; g < S->ngroups; g++)
+    if (S->groups[g].done) cfgs[n] = &S->groups[g].cfg, res[n++] = &S->groups[g].res;
+  mg_cmd_merged m;
+  if (mg_cmd_merge(&S->base, cfgs, res, n, &m, S->err, sizeof S->err)) return -1;
+  raw_extra x = {S, &m, incomplete};
+  int rc = mg_cmd_write_raw(S->out, &m, meta, S->command, check_meta, &x, S->err, sizeof S->err);
+  mg_cmd_merged_free(&m);
+  if (rc) return -1;
   /* results of an earlier run in DIR (--force) no longer match raw.csv */
   for (int i = 1; mg_ck_result_files[i]; i++) {
+    char path[4096];
     snprintf(path, sizeof path, "%s/%s", S->out, mg_ck_result_files[i]);
     unlink(path);
   }
-  rc = 0;
-out:
-  free(sizes);
-  free(res.blocks); /* the blocks themselves belong to the groups */
-  return rc;
+  return 0;
 }
 
 /* ---------- analysis (rank 0 / offline) ---------- */
+
+/* DIR/report.html from the data and verdicts (src/report), under a temporary name renamed when
+ * complete. 0, or -1 with a message. */
+static int write_report(const char *dir, const mg_ck_data *d, const mg_ck_result *r, char *err, size_t errlen) {
+  char path[4096];
+  if ((size_t)snprintf(path, sizeof path, "%s/report.html", dir) >= sizeof path)
+    return snprintf(err, errlen, "%s: directory name too long for the report", dir), -1;
+  mg_rp_run run = {d, r};
+  return mg_rp_write_file(path, &run, 1, err, errlen);
+}
 
 static int analyse(state *S, const char *const *sources, int nsources, const char *outdir) {
   mg_ck_data d;
@@ -719,7 +528,8 @@ static int analyse(state *S, const char *const *sources, int nsources, const cha
     }
   }
   fflush(stdout);
-  if (mg_ck_after_analysis(outdir, &d, &r, err, sizeof err)) {
+  /* the HTML report consumes the results: written last, and a failure keeps the files before it */
+  if (outdir && write_report(outdir, &d, &r, err, sizeof err)) {
     fprintf(stderr, "mpiguide check: %s\n", err);
     status = 1;
   }
@@ -729,18 +539,8 @@ out:
   return status;
 }
 
-/* A rank of an mpirun that the offline mode does not need (no MPI_Init). */
-static int launched_rank(void) {
-  static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
-  for (int i = 0; vars[i]; i++) {
-    const char *v = getenv(vars[i]);
-    if (v && *v) return atoi(v);
-  }
-  return 0;
-}
-
 static int offline(state *S, const opts_t *o) {
-  if (launched_rank() != 0) return 0; /* started under mpirun: rank 0 does it alone */
+  if (mg_cmd_launched_rank() != 0) return 0; /* started under mpirun: rank 0 does it alone */
   static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
                                      O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
                                      O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE};
@@ -752,7 +552,7 @@ static int offline(state *S, const opts_t *o) {
               opts[measure_only[i]].name);
       return 2;
     }
-  if (o->nfrom == 0) {
+  if (o->nlist == 0) {
     fprintf(stderr, "mpiguide check: --from needs at least one directory or file\n");
     return 2;
   }
@@ -761,9 +561,56 @@ static int offline(state *S, const opts_t *o) {
     fprintf(stderr, "mpiguide check: %s\n", S->err);
     return 2;
   }
-  int st = analyse(S, o->from, o->nfrom, outdir);
+  int st = analyse(S, o->list, o->nlist, outdir);
   if (st && S->created_out) rmdir(outdir); /* nothing was written into it */
   return st;
+}
+
+/* Every rank: measure the groups one after another, the budget shared over what is left. */
+static void measure(state *S, const mg_bench_meta *meta) {
+  mg_cmd_progress_init(&S->prog, "check", S->rank == 0 && S->progress, S->base.time_total);
+  for (int gi = 0; gi < S->ngroups; gi++) {
+    group *G = &S->groups[gi];
+    long nb = (long)G->cfg.ncolls * G->cfg.nsizes;
+    if (S->base.time_total > 0) { /* the rest of the budget, shared by blocks */
+      double left = S->base.time_total - S->prog.elapsed_before;
+      G->cfg.time_total = (left > 0 ? left : 1e-3) * (double)nb / (double)(S->blocks_total - S->blocks_before);
+    }
+    S->prog.frac_before = (double)S->blocks_before / (double)S->blocks_total;
+    S->prog.frac_share = (double)nb / (double)S->blocks_total;
+    G->cfg.progress = mg_cmd_progress_cb;
+    G->cfg.arg = &S->prog;
+    int rc = mg_bench_run(&G->cfg, &G->res);
+    if (rc != MPI_SUCCESS) {
+      char es[MPI_MAX_ERROR_STRING];
+      int len = 0;
+      MPI_Error_string(rc, es, &len);
+      fprintf(stderr, "mpiguide check: the measurement failed on rank %d: %s\n", S->rank, es);
+      if (S->rank == 0 && gi > 0 && write_raw(S, meta, "the measurement failed; earlier collectives kept") == 0)
+        fprintf(stderr, "mpiguide check: the measurements taken before are in %s/raw.csv\n", S->out);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    G->done = 1;
+    S->blocks_before += nb;
+    double el = G->res.elapsed;
+    MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    S->prog.elapsed_before += el;
+  }
+  mg_cmd_progress_end(&S->prog);
+}
+
+/* --help and --from need no MPI: their exit code, or -1 to go on with a measurement. */
+static int without_mpi(state *S, opts_t *o, int st) {
+  if (st == 0 && o->given[O_HELP]) {
+    if (mg_cmd_launched_rank() == 0) fputs(usage_text, stdout);
+    return 0;
+  }
+  if (st == 0 && o->given[O_FROM]) return offline(S, o);
+  if (st != 0 && (o->given[O_FROM] || o->given[O_HELP]) && mg_cmd_launched_rank() == 0) {
+    fprintf(stderr, "mpiguide check: %s\n(mpiguide check --help lists the options)\n", S->err);
+    return 2;
+  }
+  return -1;
 }
 
 int mg_cmd_check(int argc, char **argv) {
@@ -772,104 +619,29 @@ int mg_cmd_check(int argc, char **argv) {
   opts_t o;
   int st = parse_argv(argc, argv, &o, S);
   if (st == 0) st = parse_analysis(&o, S);
-  int status = 0;
-
-  /* --help and --from need no MPI */
-  if (st == 0 && o.given[O_HELP]) {
-    if (launched_rank() == 0) fputs(usage_text, stdout);
-    free(o.from);
-    return 0;
-  }
-  if (st == 0 && o.given[O_FROM]) {
-    status = offline(S, &o);
-    free(o.from);
+  int status = without_mpi(S, &o, st);
+  if (status >= 0) {
+    mg_opt_vals_free(&o);
     return status;
   }
-  if (st != 0 && (o.given[O_FROM] || o.given[O_HELP]) && launched_rank() == 0) {
-    fprintf(stderr, "mpiguide check: %s\n(mpiguide check --help lists the options)\n", S->err);
-    free(o.from);
-    return 2;
-  }
-
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide check: MPI_Init failed\n");
-    free(o.from);
+  mg_bench_meta meta;
+  if (mg_cmd_mpi_start("check", &S->rank, &S->size, &meta)) {
+    mg_opt_vals_free(&o);
     return 1;
   }
   S->mpi = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &S->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &S->size);
-  if (mg_core_init() != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide check: cannot set up (MPI_Comm_dup of MPI_COMM_SELF failed)\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  mg_bench_meta meta;
-  if (mg_bench_meta_collect(MPI_COMM_WORLD, &meta) != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide check: cannot describe the launch (MPI error)\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
   if (st == 0) st = parse_measure(&o, S, &meta);
   if (st == 0) st = make_groups(S);
-
-  /* agreement: lowest failing rank, command-line hash */
-  uint32_t h = 2166136261u;
-  for (int i = 1; i < argc; i++) h = fnv1a(h, argv[i], strlen(argv[i]) + 1);
-  int mine[3] = {st ? INT32_MAX - S->rank : 0, (int)(h >> 1), -(int)(h >> 1)}, all[3];
-  MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (all[0] || all[1] != -all[2]) {
-    int who = all[0] ? INT32_MAX - all[0] : -1;
-    if (who == S->rank)
-      fprintf(stderr, "mpiguide check: %s\n(mpiguide check --help lists the options)\n", S->err);
-    else if (who < 0 && S->rank == 0)
-      fprintf(stderr,
-              "mpiguide check: the ranks were started with different arguments; start every rank with "
-              "the same options\n");
+  status = mg_cmd_agree("check", S->rank, st, S->err, mg_cmd_argv_hash(argc, argv),
+                        "the ranks were started with different arguments; start every rank with the same options");
+  if (status) {
     if (S->rank == 0 && S->created_out) rmdir(S->out);
-    status = 2;
     goto done;
   }
-
-  S->command = join_command(argc, argv);
-  S->tty = isatty(STDERR_FILENO);
-  for (S->gi = 0; S->gi < S->ngroups; S->gi++) {
-    group *G = &S->groups[S->gi];
-    long nb = (long)G->cfg.ncolls * G->cfg.nsizes;
-    if (S->base.time_total > 0) { /* the rest of the budget, shared by blocks */
-      double left = S->base.time_total - S->elapsed_before;
-      G->cfg.time_total =
-          (left > 0 ? left : 1e-3) * (double)nb / (double)(S->blocks_total - S->blocks_before);
-    }
-    G->cfg.progress = progress_cb;
-    G->cfg.arg = S;
-    int rc = mg_bench_run(&G->cfg, &G->res);
-    if (rc != MPI_SUCCESS) {
-      char es[MPI_MAX_ERROR_STRING];
-      int len = 0;
-      MPI_Error_string(rc, es, &len);
-      fprintf(stderr, "mpiguide check: the measurement failed on rank %d: %s\n", S->rank, es);
-      if (S->rank == 0 && S->gi > 0 &&
-          write_raw(S, &meta, "the measurement failed; earlier collectives kept") == 0)
-        fprintf(stderr, "mpiguide check: the measurements taken before are in %s/raw.csv\n", S->out);
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    G->done = 1;
-    S->blocks_before += nb;
-    double el = G->res.elapsed;
-    MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    S->elapsed_before += el;
-  }
-  if (S->printed && S->tty) fputc('\n', stderr);
+  S->command = mg_cmd_join(argc, argv);
+  measure(S, &meta);
   if (S->rank == 0) {
-    for (int g = 0; g < S->ngroups; g++)
-      for (int b = 0; b < S->groups[g].res.nblocks; b++)
-        for (int i = 0; i < S->groups[g].res.blocks[b].nseries; i++) {
-          const mg_bench_block *B = &S->groups[g].res.blocks[b];
-          if (B->series[i].status == MG_SERIES_FAILED)
-            fprintf(stderr, "mpiguide check: warning: %s %s at %zu bytes %s\n", mg_colls[B->coll].name,
-                    mg_bench_alg_name(B->coll, B->series[i].alg), B->bytes, B->series[i].note);
-        }
+    for (int g = 0; g < S->ngroups; g++) mg_cmd_warn_failed("check", &S->groups[g].res);
     if (write_raw(S, &meta, NULL)) {
       fprintf(stderr, "mpiguide check: %s\n", S->err);
       status = 1;
@@ -881,8 +653,7 @@ done:
   for (int g = 0; g < S->ngroups; g++) mg_bench_result_free(&S->groups[g].res);
   free(S->groups);
   for (int c = 0; c < MG_NCOLL; c++) free(S->sizes[c]);
-  mg_core_finalize();
-  MPI_Finalize();
+  mg_cmd_mpi_end();
   /* the analysis needs no MPI: the other ranks are gone and leave the cores to rank 0 */
   if (status == 0 && S->rank == 0) {
     const char *src[1] = {S->out};
@@ -895,6 +666,6 @@ done:
               S->out, S->out, S->out);
   }
   free(S->command);
-  free(o.from);
+  mg_opt_vals_free(&o);
   return status;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_util.h"
 #include "registry/registry.h"
 #include "util/text.h"
 
@@ -36,9 +37,7 @@ int mg_cmd_list(int argc, char **argv) {
     }
   }
   if (only && mg_coll_find(only) < 0) {
-    fprintf(stderr, "mpiguide list: unknown collective '%s'; valid:", only);
-    for (int c = 0; c < MG_NCOLL; c++) fprintf(stderr, " %s", mg_colls[c].name);
-    fputc('\n', stderr);
+    fprintf(stderr, "mpiguide list: unknown collective '%s'; valid:%s\n", only, mg_cmd_coll_names());
     return 2;
   }
   if (csv && md) {

@@ -24,9 +24,12 @@
 #include "bench/bench.h"
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "bench/sizes.h"
 #include "cli/cli.h"
-#include "cli/opts.h"
+#include "cli/cmd_opts.h"
+#include "cli/cmd_util.h"
+#include "util/err.h"
+#include "util/hash.h"
+#include "util/parse.h"
 
 /* ---------- options ---------- */
 
@@ -45,18 +48,8 @@
   X(REPRO, "repro-dir", 0, 1) X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0)   \
   X(HELP, "help", 'h', 0)
 
-enum {
-#define MG_X(E, n, s, a) O_##E,
-  OPTIONS(MG_X)
-#undef MG_X
-      O_N
-};
-
-static const mg_opt opts[O_N] = {
-#define MG_X(E, n, s, a) [O_##E] = {n, s, a},
-    OPTIONS(MG_X)
-#undef MG_X
-};
+enum { OPTIONS(MG_OPT_ENUM) O_N };
+static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
 
 static const char usage_text[] =
     "usage: mpirun -np P mpiguide bench --coll COLL[,COLL...] [options]\n"
@@ -116,10 +109,7 @@ static const char usage_text[] =
     "\n"
     "Times accept s, ms, us, ns (default s). Exit codes: 0 done, 1 run failed, 2 bad input.\n";
 
-typedef struct opts_t {
-  const char *val[O_N];
-  int given[O_N];
-} opts_t;
+typedef mg_opt_vals opts_t;
 
 typedef struct state {
   int rank, size;
@@ -133,38 +123,13 @@ typedef struct state {
   int seed_given;
   char *command;
   mg_outfile out;
-  /* progress output */
-  double last_print;
-  int printed, tty;
+  mg_cmd_progress prog;
 } state;
 
-#define FAIL(...) (snprintf(S->err, sizeof S->err, __VA_ARGS__), -1)
-
 static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
-  memset(o, 0, sizeof *o);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *val;
-    int id = mg_opt_next(argc, argv, &i, opts, O_N, &val, S->err, sizeof S->err);
-    if (id == MG_OPT_POSITIONAL)
-      return FAIL("unexpected argument '%s' (options start with - or --)", a);
-    if (id < 0) return -1;
-    o->val[id] = val;
-    o->given[id] = 1;
-  }
+  if (mg_opt_parse(argc, argv, opts, O_N, o, S->err, sizeof S->err)) return -1;
+  if (o->npos) return MG_ERR_TO(S->err, "unexpected argument '%s' (options start with - or --)", o->pos[0]);
   return 0;
-}
-
-static int find_coll(const char *name) {
-  for (int i = 0; i < MG_NCOLL; i++)
-    if (!strcasecmp(name, mg_colls[i].name) || !strcasecmp(name, mg_colls[i].mpi_name)) return i;
-  return -1;
-}
-
-static void list_colls(char *buf, size_t len) {
-  size_t u = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < MG_NCOLL && u < len; i++)
-    u += (size_t)snprintf(buf + u, len - u, " %s", mg_colls[i].name);
 }
 
 static void list_algs(const mg_bench_cfg *cfg, char *buf, size_t len) {
@@ -174,36 +139,23 @@ static void list_algs(const mg_bench_cfg *cfg, char *buf, size_t len) {
       u += (size_t)snprintf(buf + u, len - u, " %s", mg_colls[cfg->colls[i]].algs[a].name);
 }
 
-/* Split a comma list into items (modifies a copy); calls fn on each. */
-static int each_item(const char *list, int (*fn)(const char *, state *), state *S) {
-  char buf[2048];
-  if (strlen(list) >= sizeof buf) return FAIL("list '%.40s...' is too long", list);
-  strcpy(buf, list);
-  if (!buf[0]) return FAIL("empty list");
-  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
-    if (fn(t, S)) return -1;
-  return 0;
-}
-
-static int add_coll(const char *name, state *S) {
+static int add_coll(const char *name, void *arg) {
+  state *S = arg;
   if (!strcmp(name, "all")) {
     for (int c = 0; c < MG_NCOLL; c++)
       if (add_coll(mg_colls[c].name, S)) return -1;
     return 0;
   }
-  int c = find_coll(name);
-  if (c < 0) {
-    char l[256];
-    list_colls(l, sizeof l);
-    return FAIL("unknown collective '%s'; valid: all%s", name, l);
-  }
+  int c = mg_coll_find(name);
+  if (c < 0) return MG_ERR_TO(S->err, "unknown collective '%s'; valid: all%s", name, mg_cmd_coll_names());
   for (int i = 0; i < S->cfg.ncolls; i++)
     if (S->cfg.colls[i] == (mg_coll)c) return 0;
   S->cfg.colls[S->cfg.ncolls++] = (mg_coll)c;
   return 0;
 }
 
-static int add_alg(const char *name, state *S) {
+static int add_alg(const char *name, void *arg) {
+  state *S = arg;
   mg_bench_cfg *cfg = &S->cfg;
   int found = 0;
   for (int i = 0; i < cfg->ncolls; i++) {
@@ -222,7 +174,7 @@ static int add_alg(const char *name, state *S) {
   if (!found) {
     char l[2048];
     list_algs(cfg, l, sizeof l);
-    return FAIL("unknown algorithm '%s' for the collectives given; valid: all%s", name, l);
+    return MG_ERR_TO(S->err, "unknown algorithm '%s' for the collectives given; valid: all%s", name, l);
   }
   return 0;
 }
@@ -235,7 +187,7 @@ static int set_rep(const opts_t *o, state *S) {
   int nmodes = 0, last = -1;
   for (int i = 0; i < 4; i++)
     if (o->given[modes[i]] && !(modes[i] == O_RSE && o->given[O_PAPER])) {
-      if (nmodes) return FAIL("--%s and --%s are contradictory: choose one repetition mode", opts[last].name,
+      if (nmodes) return MG_ERR_TO(S->err, "--%s and --%s are contradictory: choose one repetition mode", opts[last].name,
                               opts[modes[i]].name);
       nmodes++;
       last = modes[i];
@@ -254,173 +206,149 @@ static int set_rep(const opts_t *o, state *S) {
   r->min_nrep = 10;
   r->max_nrep = r->mode == MG_REP_TIME ? 100000 : 1000;
   if (o->given[O_NREP] && mg_parse_long(o->val[O_NREP], 1, 100000000, &r->nrep, S->e, sizeof S->e))
-    return FAIL("--nrep: %s", S->e);
+    return MG_ERR_TO(S->err, "--nrep: %s", S->e);
   if (o->given[O_TIME_PER] && mg_parse_seconds(o->val[O_TIME_PER], &r->time_per, S->e, sizeof S->e))
-    return FAIL("--time-per: %s", S->e);
+    return MG_ERR_TO(S->err, "--time-per: %s", S->e);
   if (o->given[O_RSE]) {
-    if (mg_parse_double(o->val[O_RSE], 0, &r->rse, S->e, sizeof S->e)) return FAIL("--rse: %s", S->e);
+    if (mg_parse_double(o->val[O_RSE], 0, &r->rse, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--rse: %s", S->e);
     if (!(r->rse > 0 && r->rse < 1))
-      return FAIL("--rse: %s is not between 0 and 1 (e.g. 0.02 for 2 %%)", o->val[O_RSE]);
+      return MG_ERR_TO(S->err, "--rse: %s is not between 0 and 1 (e.g. 0.02 for 2 %%)", o->val[O_RSE]);
   }
   if (o->given[O_RSE_OF]) {
     if (r->mode != MG_REP_RSE && r->mode != MG_REP_PAPER)
-      return FAIL("--rse-of applies only to --rse and --nrep-paper");
+      return MG_ERR_TO(S->err, "--rse-of applies only to --rse and --nrep-paper");
     if (!strcmp(o->val[O_RSE_OF], "median")) r->stat = MG_STAT_MEDIAN;
     else if (!strcmp(o->val[O_RSE_OF], "mean")) r->stat = MG_STAT_MEAN;
-    else return FAIL("--rse-of: '%s' is not median or mean", o->val[O_RSE_OF]);
+    else return MG_ERR_TO(S->err, "--rse-of: '%s' is not median or mean", o->val[O_RSE_OF]);
   }
   if (o->given[O_K]) {
-    if (r->mode != MG_REP_PAPER) return FAIL("--nrep-k applies only to --nrep-paper");
-    if (mg_parse_long(o->val[O_K], 1, 100000000, &r->k, S->e, sizeof S->e)) return FAIL("--nrep-k: %s", S->e);
+    if (r->mode != MG_REP_PAPER) return MG_ERR_TO(S->err, "--nrep-k applies only to --nrep-paper");
+    if (mg_parse_long(o->val[O_K], 1, 100000000, &r->k, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--nrep-k: %s", S->e);
   }
   if ((o->given[O_MIN] || o->given[O_MAX]) && r->mode == MG_REP_FIXED)
-    return FAIL("--nrep fixes the count; --min-nrep/--max-nrep apply to --rse, --time-per and --nrep-paper");
+    return MG_ERR_TO(S->err, "--nrep fixes the count; --min-nrep/--max-nrep apply to --rse, --time-per and --nrep-paper");
   if (o->given[O_MIN] && mg_parse_long(o->val[O_MIN], 1, 100000000, &r->min_nrep, S->e, sizeof S->e))
-    return FAIL("--min-nrep: %s", S->e);
+    return MG_ERR_TO(S->err, "--min-nrep: %s", S->e);
   if (o->given[O_MAX] && mg_parse_long(o->val[O_MAX], 1, 100000000, &r->max_nrep, S->e, sizeof S->e))
-    return FAIL("--max-nrep: %s", S->e);
+    return MG_ERR_TO(S->err, "--max-nrep: %s", S->e);
   if (!o->given[O_MIN] && r->min_nrep > r->max_nrep) r->min_nrep = r->max_nrep;
   if (r->min_nrep > r->max_nrep)
-    return FAIL("--min-nrep %ld is larger than --max-nrep %ld", r->min_nrep, r->max_nrep);
+    return MG_ERR_TO(S->err, "--min-nrep %ld is larger than --max-nrep %ld", r->min_nrep, r->max_nrep);
   if (r->mode == MG_REP_PAPER && r->k > r->max_nrep)
-    return FAIL("--nrep-k %ld is larger than --max-nrep %ld", r->k, r->max_nrep);
+    return MG_ERR_TO(S->err, "--nrep-k %ld is larger than --max-nrep %ld", r->k, r->max_nrep);
   return 0;
 }
 
-static uint32_t fnv1a(uint32_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
-  return h;
-}
-
-static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
+/* --sync, --time, --timer, the window and the global clock. */
+static int set_timing(const opts_t *o, state *S) {
   mg_bench_cfg *cfg = &S->cfg;
-  if (!o->given[O_COLL]) {
-    char l[256];
-    list_colls(l, sizeof l);
-    return FAIL("no collective given: use --coll, e.g. --coll allreduce (valid:%s)", l);
-  }
-  if (each_item(o->val[O_COLL], add_coll, S)) return -1;
-  if (each_item(o->given[O_ALG] ? o->val[O_ALG] : "all", add_alg, S)) return -1;
-  int anyred = 0, anyroot = 0;
-  for (int i = 0; i < cfg->ncolls; i++) {
-    mg_coll c = cfg->colls[i];
-    if (!cfg->algmask[c])
-      return FAIL("no algorithm selected for %s: add 'default' or one of its mock-ups to --alg",
-                  mg_colls[c].name);
-    anyred |= mg_colls[c].reduction;
-    anyroot |= mg_colls[c].rooted;
-  }
-
-  const char *dt = o->given[O_DTYPE] ? o->val[O_DTYPE] : "MPI_BYTE";
-  if (!(cfg->dtype = mg_dtype_find(dt))) return FAIL("unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
-  if (o->given[O_OP] && !anyred)
-    return FAIL("--op applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)");
-  const char *opn = o->given[O_OP]                        ? o->val[O_OP]
-                    : cfg->dtype->category == MG_DT_FLOAT ? "MPI_SUM"
-                                                          : "MPI_BOR";
-  if (!(cfg->op = mg_op_find(opn))) return FAIL("unknown op '%s'; valid: %s", opn, mg_op_list());
-  if (anyred && !(cfg->op->categories & cfg->dtype->category)) {
-    if (cfg->dtype->category == MG_DT_CHAR)
-      return FAIL("MPI_CHAR has no reduction op in MPI; use MPI_BYTE, MPI_SIGNED_CHAR or MPI_INT8_T");
-    return FAIL("%s is not defined for %s (MPI standard, predefined reduction operations)", cfg->op->name,
-                cfg->dtype->name);
-  }
-  if (o->given[O_ROOT]) {
-    long r;
-    if (!anyroot) return FAIL("--root applies only to rooted collectives (bcast, gather, reduce, scatter)");
-    if (mg_parse_long(o->val[O_ROOT], 0, S->size - 1, &r, S->e, sizeof S->e))
-      return FAIL("--root: %s (the run has %d processes)", S->e, S->size);
-    cfg->root = (int)r;
-  }
-
-  if (mg_parse_sizes(o->given[O_SIZES] ? o->val[O_SIZES] : "8,1K,64K", &S->sizes, &cfg->nsizes, S->e,
-                     sizeof S->e))
-    return FAIL("--sizes: %s", S->e);
-  cfg->sizes = S->sizes;
-  for (int i = 0; i < cfg->nsizes; i++) {
-    size_t n = S->sizes[i], ts = (size_t)cfg->dtype->size;
-    if (n % ts) return FAIL("size %zu is not a multiple of the %zu bytes of %s", n, ts, cfg->dtype->name);
-    if (n / ts > INT32_MAX) return FAIL("size %zu is more than INT_MAX elements of %s", n, cfg->dtype->name);
-  }
-
   int m = o->given[O_SYNC] ? mg_sync_find(o->val[O_SYNC]) : MG_SYNC_BARRIER;
   if (m < 0)
-    return FAIL("unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);
+    return MG_ERR_TO(S->err, "unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);
   cfg->sync = (mg_sync_method)m;
   int clocked = mg_sync_uses_clock(cfg->sync);
   cfg->time = clocked ? MG_TIME_GLOBAL : MG_TIME_LOCAL;
   if (o->given[O_TIME]) {
     if (!strcmp(o->val[O_TIME], "local")) cfg->time = MG_TIME_LOCAL;
     else if (!strcmp(o->val[O_TIME], "global")) cfg->time = MG_TIME_GLOBAL;
-    else return FAIL("--time: '%s' is not local or global", o->val[O_TIME]);
+    else return MG_ERR_TO(S->err, "--time: '%s' is not local or global", o->val[O_TIME]);
   }
   cfg->timer = MG_TIMER_MONOTONIC;
   if (o->given[O_TIMER]) {
     if (!strcmp(o->val[O_TIMER], "monotonic")) cfg->timer = MG_TIMER_MONOTONIC;
     else if (!strcmp(o->val[O_TIMER], "wtime")) cfg->timer = MG_TIMER_WTIME;
-    else return FAIL("--timer: '%s' is not monotonic or wtime", o->val[O_TIMER]);
+    else return MG_ERR_TO(S->err, "--timer: '%s' is not monotonic or wtime", o->val[O_TIMER]);
   }
   cfg->window_factor = 4;
   if ((o->given[O_WINDOW] || o->given[O_WINDOW_FACTOR] || o->given[O_WINDOW_TOL]) && !clocked)
-    return FAIL("--window, --window-factor and --window-tolerance apply only to --sync window or roundtime");
+    return MG_ERR_TO(S->err, "--window, --window-factor and --window-tolerance apply only to --sync window or roundtime");
   if (o->given[O_WINDOW_TOL] && mg_parse_seconds(o->val[O_WINDOW_TOL], &cfg->window_tol, S->e, sizeof S->e))
-    return FAIL("--window-tolerance: %s", S->e);
+    return MG_ERR_TO(S->err, "--window-tolerance: %s", S->e);
   if (o->given[O_WINDOW] && mg_parse_seconds(o->val[O_WINDOW], &cfg->window, S->e, sizeof S->e))
-    return FAIL("--window: %s", S->e);
+    return MG_ERR_TO(S->err, "--window: %s", S->e);
   if (o->given[O_WINDOW_FACTOR] && mg_parse_double(o->val[O_WINDOW_FACTOR], 1, &cfg->window_factor, S->e,
                                                    sizeof S->e))
-    return FAIL("--window-factor: %s", S->e);
+    return MG_ERR_TO(S->err, "--window-factor: %s", S->e);
   int use_clock = clocked || cfg->time == MG_TIME_GLOBAL;
   if ((o->given[O_CLOCK_FITS] || o->given[O_CLOCK_PP]) && !use_clock)
-    return FAIL("--clock-fits/--clock-pingpongs apply only with a global clock (--sync window or roundtime, "
+    return MG_ERR_TO(S->err, "--clock-fits/--clock-pingpongs apply only with a global clock (--sync window or roundtime, "
                 "or --time global)");
   long v;
   cfg->clock_fits = 16;
   cfg->clock_pingpongs = 10;
   if (o->given[O_CLOCK_FITS]) {
     if (mg_parse_long(o->val[O_CLOCK_FITS], 1, 256, &v, S->e, sizeof S->e))
-      return FAIL("--clock-fits: %s", S->e);
+      return MG_ERR_TO(S->err, "--clock-fits: %s", S->e);
     cfg->clock_fits = (int)v;
   }
   if (o->given[O_CLOCK_PP]) {
     if (mg_parse_long(o->val[O_CLOCK_PP], 1, 10000, &v, S->e, sizeof S->e))
-      return FAIL("--clock-pingpongs: %s", S->e);
+      return MG_ERR_TO(S->err, "--clock-pingpongs: %s", S->e);
     cfg->clock_pingpongs = (int)v;
   }
+  return 0;
+}
 
-  if (set_rep(o, S)) return -1;
+static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
+  mg_bench_cfg *cfg = &S->cfg;
+  if (!o->given[O_COLL])
+    return MG_ERR_TO(S->err, "no collective given: use --coll, e.g. --coll allreduce (valid:%s)", mg_cmd_coll_names());
+  if (mg_cmd_each(o->val[O_COLL], "--coll", add_coll, S, S->err, sizeof S->err)) return -1;
+  if (mg_cmd_each(o->given[O_ALG] ? o->val[O_ALG] : "all", "--alg", add_alg, S, S->err, sizeof S->err)) return -1;
+  int anyred = 0, anyroot = 0;
+  for (int i = 0; i < cfg->ncolls; i++) {
+    mg_coll c = cfg->colls[i];
+    if (!cfg->algmask[c])
+      return MG_ERR_TO(S->err, "no algorithm selected for %s: add 'default' or one of its mock-ups to --alg",
+                  mg_colls[c].name);
+    anyred |= mg_colls[c].reduction;
+    anyroot |= mg_colls[c].rooted;
+  }
+
+  if (mg_cmd_data_opts(o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], S->size, anyred, anyroot, cfg, S->err,
+                       sizeof S->err))
+    return -1;
+
+  if (mg_parse_sizes(o->given[O_SIZES] ? o->val[O_SIZES] : "8,1K,64K", &S->sizes, &cfg->nsizes, S->e,
+                     sizeof S->e))
+    return MG_ERR_TO(S->err, "--sizes: %s", S->e);
+  cfg->sizes = S->sizes;
+  if (mg_cmd_check_sizes(S->sizes, cfg->nsizes, cfg, S->err, sizeof S->err)) return -1;
+
+  if (set_timing(o, S) || set_rep(o, S)) return -1;
+  long v;
+  int clocked = mg_sync_uses_clock(cfg->sync);
   cfg->warmup = 3;
   if (o->given[O_WARMUP]) {
-    if (mg_parse_long(o->val[O_WARMUP], 0, 1000000, &v, S->e, sizeof S->e)) return FAIL("--warmup: %s", S->e);
+    if (mg_parse_long(o->val[O_WARMUP], 0, 1000000, &v, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--warmup: %s", S->e);
     cfg->warmup = (int)v;
   }
   if (clocked && cfg->warmup == 0 && cfg->window == 0)
-    return FAIL("--warmup 0 with --sync %s needs --window: the automatic window is sized from the warm-up",
+    return MG_ERR_TO(S->err, "--warmup 0 with --sync %s needs --window: the automatic window is sized from the warm-up",
                 mg_sync_name(cfg->sync));
   cfg->batch = 8;
   if (o->given[O_BATCH]) {
-    if (mg_parse_long(o->val[O_BATCH], 1, 100000, &v, S->e, sizeof S->e)) return FAIL("--batch: %s", S->e);
+    if (mg_parse_long(o->val[O_BATCH], 1, 100000, &v, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--batch: %s", S->e);
     cfg->batch = (int)v;
   }
   if (o->given[O_TIME_TOTAL] && mg_parse_seconds(o->val[O_TIME_TOTAL], &cfg->time_total, S->e, sizeof S->e))
-    return FAIL("--time-total: %s", S->e);
+    return MG_ERR_TO(S->err, "--time-total: %s", S->e);
   cfg->shuffle = o->given[O_SHUFFLE];
   if (o->given[O_SEED]) {
-    if (!cfg->shuffle) return FAIL("--seed applies only with --shuffle");
+    if (!cfg->shuffle) return MG_ERR_TO(S->err, "--seed applies only with --shuffle");
     char *end;
     unsigned long long s = strtoull(o->val[O_SEED], &end, 10);
     if (!*o->val[O_SEED] || *end || o->val[O_SEED][0] == '-')
-      return FAIL("--seed: '%s' is not a non-negative integer", o->val[O_SEED]);
+      return MG_ERR_TO(S->err, "--seed: '%s' is not a non-negative integer", o->val[O_SEED]);
     cfg->seed = s;
     S->seed_given = 1;
   } else {
-    cfg->seed = fnv1a(2166136261u, meta->launch, strlen(meta->launch));
+    cfg->seed = mg_fnv1a(MG_FNV1A_INIT, meta->launch, strlen(meta->launch));
   }
   cfg->sync_cost_reps = 20;
   if (o->given[O_SYNC_COST_REPS]) {
     if (mg_parse_long(o->val[O_SYNC_COST_REPS], 1, 100000, &v, S->e, sizeof S->e))
-      return FAIL("--sync-cost-reps: %s", S->e);
+      return MG_ERR_TO(S->err, "--sync-cost-reps: %s", S->e);
     cfg->sync_cost_reps = (int)v;
   }
 
@@ -428,61 +356,26 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
   S->progress = !S->quiet && !o->given[O_NO_PROGRESS];
   snprintf(S->out_default, sizeof S->out_default, "mpiguide-bench-%s.csv", meta->launch);
   S->out_path = o->given[O_OUT] ? o->val[O_OUT] : S->out_default;
-  if (!*S->out_path) return FAIL("--out: empty path");
+  if (!*S->out_path) return MG_ERR_TO(S->err, "--out: empty path");
   if (o->given[O_REPRO]) {
     S->repro_dir = o->val[O_REPRO];
-    if (!*S->repro_dir) return FAIL("--repro-dir: empty path");
+    if (!*S->repro_dir) return MG_ERR_TO(S->err, "--repro-dir: empty path");
   }
   /* files: rank 0 writes them, so rank 0 checks them now */
   if (S->rank == 0) {
     if (S->repro_dir) {
       struct stat st;
       if (stat(S->repro_dir, &st) != 0 || !S_ISDIR(st.st_mode))
-        return FAIL("--repro-dir '%s' is not a directory", S->repro_dir);
-      if (access(S->repro_dir, W_OK) != 0) return FAIL("--repro-dir '%s' is not writable", S->repro_dir);
+        return MG_ERR_TO(S->err, "--repro-dir '%s' is not a directory", S->repro_dir);
+      if (access(S->repro_dir, W_OK) != 0) return MG_ERR_TO(S->err, "--repro-dir '%s' is not writable", S->repro_dir);
     }
     char e[600];
-    if (mg_outfile_open(&S->out, S->out_path, e, sizeof e)) return FAIL("--out: %s", e);
+    if (mg_outfile_open(&S->out, S->out_path, e, sizeof e)) return MG_ERR_TO(S->err, "--out: %s", e);
   }
   return 0;
 }
 
-/* ---------- progress ---------- */
-
-static void progress_cb(double frac, double elapsed, const char *what, void *arg) {
-  state *S = arg;
-  if (S->rank != 0 || !S->progress || elapsed < 3) return;
-  if (S->printed && elapsed - S->last_print < (S->tty ? 1.0 : 10.0)) return;
-  S->last_print = elapsed;
-  S->printed = 1;
-  char eta[32] = "?";
-  if (frac > 0.01) snprintf(eta, sizeof eta, "%.0fs", elapsed * (1 - frac) / frac);
-  fprintf(stderr, "%smpiguide bench: %-28s %3.0f%%  elapsed %.0fs  ETA %s%s", S->tty ? "\r" : "", what,
-          100 * frac, elapsed, eta, S->tty ? "   " : "\n");
-  fflush(stderr);
-}
-
 /* ---------- the command ---------- */
-
-static char *join_command(int argc, char **argv) {
-  size_t len = 16;
-  for (int i = 0; i < argc; i++) len += 3 * strlen(argv[i]) + 3;
-  char *s = malloc(len), *p = s;
-  if (!s) return NULL;
-  p += sprintf(p, "mpiguide");
-  for (int i = 0; i < argc; i++) {
-    int q = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"$\\;&|<>*?") != NULL;
-    *p++ = ' ';
-    if (q) *p++ = '\'';
-    for (const char *c = argv[i]; *c; c++) {
-      if (q && *c == '\'') p += sprintf(p, "'\\''");
-      else *p++ = *c;
-    }
-    if (q) *p++ = '\'';
-  }
-  *p = '\0';
-  return s;
-}
 
 /* Rank 0: write the raw CSV, the ReproMPI files; 0 or -1 with S->err. */
 static int write_results(state *S, const mg_bench_result *res, const mg_bench_meta *meta, long *rows) {
@@ -490,7 +383,7 @@ static int write_results(state *S, const mg_bench_result *res, const mg_bench_me
   mg_bench_write_meta(S->out.f, cfg, res, meta, S->command ? S->command : "");
   *rows = mg_bench_write_raw(S->out.f, cfg, res, meta);
   char e[700];
-  if (mg_outfile_commit(&S->out, e, sizeof e)) return FAIL("%s", e);
+  if (mg_outfile_commit(&S->out, e, sizeof e)) return MG_ERR_TO(S->err, "%s", e);
   if (!S->repro_dir) return 0;
   for (int i = 0; i < cfg->ncolls; i++) {
     mg_coll c = cfg->colls[i];
@@ -500,12 +393,12 @@ static int write_results(state *S, const mg_bench_result *res, const mg_bench_me
       snprintf(path, sizeof path, "%s/data_%s_%s.dat", S->repro_dir, mg_colls[c].mpi_name,
                mg_bench_alg_name(c, a));
       mg_outfile f;
-      if (mg_outfile_open(&f, path, e, sizeof e)) return FAIL("%s", e);
+      if (mg_outfile_open(&f, path, e, sizeof e)) return MG_ERR_TO(S->err, "%s", e);
       mg_bench_write_meta(f.f, cfg, res, meta, S->command ? S->command : "");
       mg_meta(f.f, "test_collective", "%s", mg_colls[c].mpi_name);
       mg_meta(f.f, "test_algorithm", "%s", mg_bench_alg_name(c, a));
       mg_bench_write_repro(f.f, res, c, a);
-      if (mg_outfile_commit(&f, e, sizeof e)) return FAIL("%s", e);
+      if (mg_outfile_commit(&f, e, sizeof e)) return MG_ERR_TO(S->err, "%s", e);
     }
   }
   return 0;
@@ -514,58 +407,30 @@ static int write_results(state *S, const mg_bench_result *res, const mg_bench_me
 int mg_cmd_bench(int argc, char **argv) {
   state S0, *S = &S0;
   memset(S, 0, sizeof *S);
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide bench: MPI_Init failed\n");
-    return 1;
-  }
-  MPI_Comm_rank(MPI_COMM_WORLD, &S->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &S->size);
-  int status = 0; /* 0 ok, 1 run failed, 2 bad input */
-  if (mg_core_init() != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide bench: cannot set up (MPI_Comm_dup of MPI_COMM_SELF failed)\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
   mg_bench_meta meta;
-  if (mg_bench_meta_collect(MPI_COMM_WORLD, &meta) != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide bench: cannot describe the launch (MPI error)\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-
+  if (mg_cmd_mpi_start("bench", &S->rank, &S->size, &meta)) return 1;
   opts_t o;
   S->cfg.comm = MPI_COMM_WORLD;
   int st = parse_argv(argc, argv, &o, S);
   int help = st == 0 && o.given[O_HELP];
   if (st == 0 && !help) st = validate(&o, S, &meta);
-
-  /* agreement: lowest failing rank, --help, command-line hash */
-  uint32_t h = 2166136261u;
-  for (int i = 1; i < argc; i++) h = fnv1a(h, argv[i], strlen(argv[i]) + 1);
-  int mine[4] = {st ? INT32_MAX - S->rank : 0, help, (int)(h >> 1), -(int)(h >> 1)}, all[4];
-  MPI_Allreduce(mine, all, 4, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (all[0] || all[2] != -all[3] || (all[1] && !help)) {
-    int who = all[0] ? INT32_MAX - all[0] : -1;
-    if (who == S->rank)
-      fprintf(stderr, "mpiguide bench: %s\n(mpiguide bench --help lists the options)\n", S->err);
-    else if (who < 0 && S->rank == 0)
-      fprintf(stderr, "mpiguide bench: the ranks were started with different arguments; start every rank "
-                      "with the same options\n");
-    status = 2;
-    goto done;
-  }
+  /* 0 ok, 1 run failed, 2 bad input; --help takes part in the hash (every rank prints it or none) */
+  int status = mg_cmd_agree("bench", S->rank, st, S->err, mg_cmd_argv_hash(argc, argv) ^ (uint32_t)help,
+                            "the ranks were started with different arguments; start every rank with the same "
+                            "options");
+  if (status) goto done;
   if (help) {
     if (S->rank == 0) fputs(usage_text, stdout);
     goto done;
   }
 
-  S->command = join_command(argc, argv);
-  S->tty = isatty(STDERR_FILENO);
-  S->cfg.progress = progress_cb;
-  S->cfg.arg = S;
+  S->command = mg_cmd_join(argc, argv);
+  mg_cmd_progress_init(&S->prog, "bench", S->rank == 0 && S->progress, S->cfg.time_total);
+  S->cfg.progress = mg_cmd_progress_cb;
+  S->cfg.arg = &S->prog;
   mg_bench_result res;
   int rc = mg_bench_run(&S->cfg, &res);
-  if (S->printed && S->tty) fputc('\n', stderr);
+  mg_cmd_progress_end(&S->prog);
   if (rc != MPI_SUCCESS) {
     char es[MPI_MAX_ERROR_STRING];
     int len = 0;
@@ -575,14 +440,7 @@ int mg_cmd_bench(int argc, char **argv) {
   }
   if (S->rank == 0) {
     long rows = 0;
-    for (int b = 0; b < res.nblocks; b++)
-      for (int i = 0; i < res.blocks[b].nseries; i++) {
-        const mg_bench_series *s = &res.blocks[b].series[i];
-        if (s->status == MG_SERIES_FAILED)
-          fprintf(stderr, "mpiguide bench: warning: %s %s at %zu bytes %s\n",
-                  mg_colls[res.blocks[b].coll].name, mg_bench_alg_name(res.blocks[b].coll, s->alg),
-                  res.blocks[b].bytes, s->note);
-      }
+    mg_cmd_warn_failed("bench", &res);
     if (write_results(S, &res, &meta, &rows)) {
       fprintf(stderr, "mpiguide bench: %s\n", S->err);
       status = 1;
@@ -611,7 +469,7 @@ done:
   if (S->rank == 0) mg_outfile_discard(&S->out);
   free(S->sizes);
   free(S->command);
-  mg_core_finalize();
-  MPI_Finalize();
+  mg_opt_vals_free(&o);
+  mg_cmd_mpi_end();
   return status;
 }

@@ -1,8 +1,9 @@
-/* Option parsing shared by the subcommands (see opts.h). */
+/* Option parsing shared by the subcommands (see cmd_opts.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "cli/opts.h"
+#include "cli/cmd_opts.h"
 
 int mg_opt_next(int argc, char **argv, int *i, const mg_opt *opts, int nopts, const char **val, char *err,
                 size_t errlen) {
@@ -32,4 +33,33 @@ int mg_opt_next(int argc, char **argv, int *i, const mg_opt *opts, int nopts, co
   }
   if (!*val) *val = "";
   return id;
+}
+
+int mg_opt_parse(int argc, char **argv, const mg_opt *opts, int nopts, mg_opt_vals *v, char *err, size_t errlen) {
+  memset(v, 0, sizeof *v);
+  v->pos = calloc((size_t)argc + 1, sizeof *v->pos);
+  v->list = calloc((size_t)argc + 1, sizeof *v->list);
+  if (!v->pos || !v->list) return snprintf(err, errlen, "out of memory"), -1;
+  for (int i = 1; i < argc; i++) {
+    const char *val;
+    int id = mg_opt_next(argc, argv, &i, opts, nopts < MG_OPT_MAX ? nopts : MG_OPT_MAX, &val, err, errlen);
+    if (id == MG_OPT_POSITIONAL) {
+      v->pos[v->npos++] = argv[i];
+      continue;
+    }
+    if (id < 0) return -1;
+    v->val[id] = val;
+    v->given[id] = 1;
+    if (opts[id].arg == MG_OPT_LIST) {
+      v->list[v->nlist++] = val;
+      while (i + 1 < argc && argv[i + 1][0] != '-') v->list[v->nlist++] = argv[++i];
+    }
+  }
+  return 0;
+}
+
+void mg_opt_vals_free(mg_opt_vals *v) {
+  free(v->pos);
+  free(v->list);
+  v->pos = v->list = NULL;
 }

@@ -1,5 +1,5 @@
 /*
- * Parsing of sizes, size lists, durations and counts (grammar in sizes.h).
+ * Parsing of sizes, size lists, durations and counts (grammar in parse.h).
  * Every error message quotes the offending text and says what is expected.
  */
 #include <ctype.h>
@@ -10,10 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/sizes.h"
+#include "util/err.h"
+#include "util/parse.h"
 #include "util/size.h"
-
-#define ERR(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
 int mg_parse_bytes(const char *s, size_t *out, char *err, size_t errlen) {
   const char *p = s;
@@ -21,12 +20,12 @@ int mg_parse_bytes(const char *s, size_t *out, char *err, size_t errlen) {
   size_t v = 0;
   switch (mg_size_parse(p, &v)) {
   case MG_SIZE_OK: break;
-  case MG_SIZE_NEGATIVE: return ERR("size '%s' is negative; sizes are positive byte counts", s);
-  case MG_SIZE_TOO_LARGE: return ERR("size '%s' is too large", s);
-  default: return ERR("'%s' is not a size (e.g. 8, 64K, 1M; suffixes K, M, G are powers of 1024)", s);
+  case MG_SIZE_NEGATIVE: return MG_ERR("size '%s' is negative; sizes are positive byte counts", s);
+  case MG_SIZE_TOO_LARGE: return MG_ERR("size '%s' is too large", s);
+  default: return MG_ERR("'%s' is not a size (e.g. 8, 64K, 1M; suffixes K, M, G are powers of 1024)", s);
   }
-  if (v == 0) return ERR("size '%s' is zero; sizes must be at least 1 byte", s);
-  if (v > SIZE_MAX / 2) return ERR("size '%s' is too large", s);
+  if (v == 0) return MG_ERR("size '%s' is zero; sizes must be at least 1 byte", s);
+  if (v > SIZE_MAX / 2) return MG_ERR("size '%s' is too large", s);
   *out = v;
   return 0;
 }
@@ -37,11 +36,11 @@ static int cmp_size(const void *a, const void *b) {
 }
 
 static int push(size_t **v, int *n, int *cap, size_t x, char *err, size_t errlen) {
-  if (*n >= MG_MAX_SIZES) return ERR("more than %d message sizes", MG_MAX_SIZES);
+  if (*n >= MG_MAX_SIZES) return MG_ERR("more than %d message sizes", MG_MAX_SIZES);
   if (*n == *cap) {
     int nc = *cap ? 2 * *cap : 16;
     size_t *nv = realloc(*v, (size_t)nc * sizeof *nv);
-    if (!nv) return ERR("out of memory");
+    if (!nv) return MG_ERR("out of memory");
     *v = nv;
     *cap = nc;
   }
@@ -52,7 +51,7 @@ static int push(size_t **v, int *n, int *cap, size_t x, char *err, size_t errlen
 /* One item: a size or FROM:TO[:xF|:+S]. */
 static int parse_item(const char *item, size_t **v, int *n, int *cap, char *err, size_t errlen) {
   char buf[128];
-  if (strlen(item) >= sizeof buf) return ERR("size item '%.40s...' is too long", item);
+  if (strlen(item) >= sizeof buf) return MG_ERR("size item '%.40s...' is too long", item);
   strcpy(buf, item);
   char *c1 = strchr(buf, ':');
   if (!c1) {
@@ -65,7 +64,7 @@ static int parse_item(const char *item, size_t **v, int *n, int *cap, char *err,
   if (step_s) *step_s++ = '\0';
   size_t from, to;
   if (mg_parse_bytes(buf, &from, err, errlen) || mg_parse_bytes(to_s, &to, err, errlen)) return -1;
-  if (from > to) return ERR("range '%s': FROM is larger than TO", item);
+  if (from > to) return MG_ERR("range '%s': FROM is larger than TO", item);
   int mult = 1;
   size_t step = 2;
   if (step_s) {
@@ -74,13 +73,13 @@ static int parse_item(const char *item, size_t **v, int *n, int *cap, char *err,
       errno = 0;
       long f = strtol(step_s + 1, &end, 10);
       if (errno || *end || end == step_s + 1 || f < 2)
-        return ERR("range '%s': the factor after 'x' must be an integer >= 2", item);
+        return MG_ERR("range '%s': the factor after 'x' must be an integer >= 2", item);
       step = (size_t)f;
     } else if (*step_s == '+') {
       mult = 0;
       if (mg_parse_bytes(step_s + 1, &step, err, errlen)) return -1;
     } else {
-      return ERR("range '%s': the step must be xF (factor) or +S (increment)", item);
+      return MG_ERR("range '%s': the step must be xF (factor) or +S (increment)", item);
     }
   }
   for (size_t x = from;;) {
@@ -96,17 +95,17 @@ int mg_parse_sizes(const char *spec, size_t **out, int *nout, char *err, size_t 
   size_t *v = NULL;
   int n = 0, cap = 0;
   const char *p = spec;
-  if (!spec || !*spec) return ERR("empty size list");
+  if (!spec || !*spec) return MG_ERR("empty size list");
   while (*p) {
     size_t len = strcspn(p, ",");
     char item[160];
     if (len == 0) {
       free(v);
-      return ERR("size list '%s' has an empty item", spec);
+      return MG_ERR("size list '%s' has an empty item", spec);
     }
     if (len >= sizeof item) {
       free(v);
-      return ERR("size item '%.40s...' is too long", p);
+      return MG_ERR("size item '%.40s...' is too long", p);
     }
     memcpy(item, p, len);
     item[len] = '\0';
@@ -119,7 +118,7 @@ int mg_parse_sizes(const char *spec, size_t **out, int *nout, char *err, size_t 
       p++;
       if (!*p) {
         free(v);
-        return ERR("size list '%s' ends with a comma", spec);
+        return MG_ERR("size list '%s' ends with a comma", spec);
       }
     }
   }
@@ -136,14 +135,14 @@ int mg_parse_seconds(const char *s, double *out, char *err, size_t errlen) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (end == s || errno || !isfinite(v)) return ERR("'%s' is not a duration (e.g. 2, 0.5s, 200ms, 50us)", s);
+  if (end == s || errno || !isfinite(v)) return MG_ERR("'%s' is not a duration (e.g. 2, 0.5s, 200ms, 50us)", s);
   double scale = 1;
   if (!strcmp(end, "") || !strcmp(end, "s")) scale = 1;
   else if (!strcmp(end, "ms")) scale = 1e-3;
   else if (!strcmp(end, "us")) scale = 1e-6;
   else if (!strcmp(end, "ns")) scale = 1e-9;
-  else return ERR("'%s': unknown time unit '%s' (use s, ms, us or ns)", s, end);
-  if (v <= 0) return ERR("duration '%s' must be positive", s);
+  else return MG_ERR("'%s': unknown time unit '%s' (use s, ms, us or ns)", s, end);
+  if (v <= 0) return MG_ERR("duration '%s' must be positive", s);
   *out = v * scale;
   return 0;
 }
@@ -152,8 +151,8 @@ int mg_parse_long(const char *s, long min, long max, long *out, char *err, size_
   char *end;
   errno = 0;
   long v = strtol(s, &end, 10);
-  if (end == s || *end || errno) return ERR("'%s' is not an integer", s);
-  if (v < min || v > max) return ERR("%ld is out of range (%ld to %ld)", v, min, max);
+  if (end == s || *end || errno) return MG_ERR("'%s' is not an integer", s);
+  if (v < min || v > max) return MG_ERR("%ld is out of range (%ld to %ld)", v, min, max);
   *out = v;
   return 0;
 }
@@ -162,19 +161,25 @@ int mg_parse_double(const char *s, double min, double *out, char *err, size_t er
   char *end;
   errno = 0;
   double v = strtod(s, &end);
-  if (end == s || *end || errno || !isfinite(v)) return ERR("'%s' is not a number", s);
-  if (v < min) return ERR("%s is below the minimum %g", s, min);
+  if (end == s || *end || errno || !isfinite(v)) return MG_ERR("'%s' is not a number", s);
+  if (v < min) return MG_ERR("%s is below the minimum %g", s, min);
   *out = v;
   return 0;
 }
 
-void mg_format_bytes(size_t n, char *buf, size_t len) {
-  static const char units[] = "KMG";
-  int u = -1;
-  while (u < 2 && n >= 1024 && n % 1024 == 0) {
-    n /= 1024;
-    u++;
+int mg_parse_digits(const char *s, size_t n, unsigned long long max, unsigned long long *v) {
+  unsigned long long x = 0;
+  int over = 0;
+  if (n == 0) return -1;
+  for (size_t i = 0; i < n; i++) {
+    if (s[i] < '0' || s[i] > '9') return -1;
+    unsigned d = (unsigned)(s[i] - '0');
+    if (x > (max - d) / 10)
+      over = 1;
+    else
+      x = x * 10 + d;
   }
-  if (u < 0) snprintf(buf, len, "%zu", n);
-  else snprintf(buf, len, "%zu%c", n, units[u]);
+  if (over) return -2;
+  *v = x;
+  return 0;
 }

@@ -18,8 +18,8 @@
 #   run_tuned.sh bad_alg          a profile naming an unknown algorithm: defaults, one warning
 #                                 with file:line
 #
-# Environment (tests/tuned/CMakeLists.txt): MG_FLAVOR MG_MPIEXEC MG_MPIEXEC_FLAGS MG_CLI MG_LIB
-# MG_APP MG_DATA (tests/check/data) MG_GOLDEN (tests/tuned/golden) MG_WORKDIR MG_TIMEOUT
+# Environment (tests/tuner/CMakeLists.txt): MG_FLAVOR MG_MPIEXEC MG_MPIEXEC_FLAGS MG_CLI MG_LIB
+# MG_APP MG_DATA (tests/check/data) MG_GOLDEN (tests/tuner/golden) MG_WORKDIR MG_TIMEOUT
 set -u
 MODE=${1:?usage: run_tuned.sh MODE [ARGS...]}
 shift

@@ -4,8 +4,8 @@
  *   cmake -S . -B build/fuzz -DCMAKE_C_COMPILER=clang -DMPI_C_COMPILER=mpicc.openmpi \
  *         -DMPIEXEC_EXECUTABLE=/usr/bin/mpirun.openmpi -DMPIGUIDE_FUZZ=ON
  *   cmake --build build/fuzz --target fuzz_libfuzzer
- *   tests/tune/make_fuzz_corpus.sh /tmp/corpus
- *   build/fuzz/tests/tune/fuzz_libfuzzer -max_total_time=60 /tmp/corpus
+ *   tests/profile/make_fuzz_corpus.sh /tmp/corpus
+ *   build/fuzz/tests/profile/fuzz_libfuzzer -max_total_time=60 /tmp/corpus
  *
  * The first byte picks the reader (even, e.g. '0': mpiguide format; odd, e.g.
  * '1': .prf), the rest is the input. An accepted profile must survive a

@@ -1,6 +1,7 @@
 /*
- * Parsing of the benchmark's numeric arguments (pure C, no MPI): message
- * sizes, lists and ranges of sizes, durations, counts.
+ * Parsing numbers as people and files write them (pure C, no MPI): message
+ * sizes, lists and ranges of sizes, durations, counts, plain digits. The
+ * command line, the raw-data readers and the profile readers all use these.
  *
  * A size is a positive integer with an optional suffix K, M, G (powers of
  * 1024; "KiB", "KB", "k" are accepted too) or B: 8, 64K, 1M, 1MiB.
@@ -11,15 +12,15 @@
  * The result is sorted ascending with duplicates removed.
  * A duration is a number with an optional unit s, ms, us, ns (default s).
  */
-#ifndef MG_BENCH_SIZES_H
-#define MG_BENCH_SIZES_H
+#ifndef MG_UTIL_PARSE_H
+#define MG_UTIL_PARSE_H
 
 #include <stddef.h>
 
 /* Upper bound on the number of sizes in one list. */
 #define MG_MAX_SIZES 4096
 
-/* 0 on success; -1 with a message in err. */
+/* 0 on success; -1 with a message in err (err may be NULL with errlen 0). */
 int mg_parse_bytes(const char *s, size_t *out, char *err, size_t errlen);
 int mg_parse_sizes(const char *spec, size_t **out, int *n, char *err, size_t errlen);
 int mg_parse_seconds(const char *s, double *out, char *err, size_t errlen);
@@ -28,7 +29,8 @@ int mg_parse_long(const char *s, long min, long max, long *out, char *err, size_
 /* A finite number >= min. */
 int mg_parse_double(const char *s, double min, double *out, char *err, size_t errlen);
 
-/* "64K", "1M", "12345" - the shortest exact form, for tables. */
-void mg_format_bytes(size_t n, char *buf, size_t len);
+/* Decimal digits only (all n bytes of s, no sign, no blank) into *v, at most
+ * max: 0; -1 not all digits or empty; -2 above max. Messages are the caller's. */
+int mg_parse_digits(const char *s, size_t n, unsigned long long max, unsigned long long *v);
 
 #endif

@@ -36,11 +36,23 @@
 #include "bench/bench.h"
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "bench/sizes.h"
 #include "check/check.h"
 #include "cli/cli.h"
-#include "cli/opts.h"
+#include "cli/cmd_opts.h"
+#include "cli/cmd_util.h"
+#include "report/report.h"
 #include "tune/profile.h"
+#include "util/err.h"
+#include "util/fmt.h"
+#include "util/parse.h"
+
+#define OPTIONS(X)                                                                                    \
+  X(PROFILE, "profile", 'p', MG_OPT_ARG) X(OUT, "out", 'o', MG_OPT_ARG) X(FORCE, "force", 'f', MG_OPT_FLAG) \
+  X(QUIET, "quiet", 'q', MG_OPT_FLAG) X(BUDGET, "budget", 0, MG_OPT_ARG) X(NREP, "nrep", 0, MG_OPT_ARG)     \
+  X(ALPHA, "alpha", 0, MG_OPT_ARG) X(SEED, "seed", 0, MG_OPT_ARG) X(HELP, "help", 'h', MG_OPT_FLAG)
+
+enum { OPTIONS(MG_OPT_ENUM) O_N };
+static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
 
 static const char usage_text[] =
     "usage: mpirun -np P mpiguide verify --profile FILE [SIZE...] [options]\n"
@@ -80,63 +92,56 @@ typedef struct vstate {
   int measured[MG_NCOLL];
 } vstate;
 
-#define VFAIL(...) (snprintf(S->err, sizeof S->err, __VA_ARGS__), -1)
-
-static int launched_rank(void) {
-  static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
-  for (int i = 0; vars[i]; i++) {
-    const char *v = getenv(vars[i]);
-    if (v && *v) return atoi(v);
-  }
-  return 0;
-}
-
+/* Options and the SIZEs into S. 0, or -1 with S->err. */
 static int parse(int argc, char **argv, vstate *S) {
   S->budget = 60;
   S->alpha = 0.05;
   S->seed = 1;
   S->extra = calloc((size_t)argc + 1, sizeof *S->extra);
-  if (!S->extra) return VFAIL("out of memory");
-  enum { V_PROFILE, V_OUT, V_FORCE, V_QUIET, V_BUDGET, V_NREP, V_ALPHA, V_SEED, V_N };
-  static const mg_opt opts[V_N] = {
-      [V_PROFILE] = {"profile", 'p', 1}, [V_OUT] = {"out", 'o', 1},    [V_FORCE] = {"force", 'f', 0},
-      [V_QUIET] = {"quiet", 'q', 0},     [V_BUDGET] = {"budget", 0, 1}, [V_NREP] = {"nrep", 0, 1},
-      [V_ALPHA] = {"alpha", 0, 1},       [V_SEED] = {"seed", 0, 1},
-  };
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i], *v;
-    int id = mg_opt_next(argc, argv, &i, opts, V_N, &v, S->e, sizeof S->e);
-    if (id < 0 && id != MG_OPT_POSITIONAL) return VFAIL("%s", S->e);
-    switch (id) {
-    case V_PROFILE: S->profile_path = v; break;
-    case V_OUT: S->out = v; break;
-    case V_FORCE: S->force = 1; break;
-    case V_QUIET: S->quiet = 1; break;
-    case V_BUDGET:
-      if (mg_parse_seconds(v, &S->budget, S->e, sizeof S->e)) return VFAIL("--budget: %s", S->e);
-      if (!(S->budget > 0)) return VFAIL("--budget: must be positive");
-      break;
-    case V_NREP:
-      if (mg_parse_long(v, 4, 100000000, &S->nrep, S->e, sizeof S->e)) return VFAIL("--nrep: %s", S->e);
-      break;
-    case V_ALPHA:
-      if (mg_parse_double(v, 0, &S->alpha, S->e, sizeof S->e) || !(S->alpha > 0 && S->alpha < 1))
-        return VFAIL("--alpha: '%s' is not between 0 and 1", v);
-      break;
-    case V_SEED:
-      if (mg_parse_long(v, 0, UINT32_MAX, &S->seed, S->e, sizeof S->e)) return VFAIL("--seed: %s", S->e);
-      break;
-    default: { /* MG_OPT_POSITIONAL: sizes to measure as well */
-      size_t *l = NULL;
-      int n = 0;
-      if (mg_parse_sizes(a, &l, &n, S->e, sizeof S->e)) return VFAIL("size '%s': %s", a, S->e);
-      for (int k = 0; k < n; k++) S->extra[S->nextra++] = l[k];
-      free(l);
-    }
-    }
+  if (!S->extra) return MG_ERR_TO(S->err, "out of memory");
+  mg_opt_vals o;
+  int rc = mg_opt_parse(argc, argv, opts, O_N, &o, S->err, sizeof S->err);
+  S->profile_path = o.val[O_PROFILE];
+  S->out = o.val[O_OUT];
+  S->force = o.given[O_FORCE];
+  S->quiet = o.given[O_QUIET];
+  if (rc) goto out;
+  rc = -1;
+  if (o.given[O_BUDGET] && mg_parse_seconds(o.val[O_BUDGET], &S->budget, S->e, sizeof S->e)) {
+    (void)MG_ERR_TO(S->err, "--budget: %s", S->e);
+    goto out;
   }
-  if (!S->profile_path) return VFAIL("--profile FILE is required");
-  return 0;
+  if (o.given[O_NREP] && mg_parse_long(o.val[O_NREP], 4, 100000000, &S->nrep, S->e, sizeof S->e)) {
+    (void)MG_ERR_TO(S->err, "--nrep: %s", S->e);
+    goto out;
+  }
+  if (o.given[O_ALPHA] && (mg_parse_double(o.val[O_ALPHA], 0, &S->alpha, S->e, sizeof S->e) ||
+                           !(S->alpha > 0 && S->alpha < 1))) {
+    (void)MG_ERR_TO(S->err, "--alpha: '%s' is not between 0 and 1", o.val[O_ALPHA]);
+    goto out;
+  }
+  if (o.given[O_SEED] && mg_parse_long(o.val[O_SEED], 0, UINT32_MAX, &S->seed, S->e, sizeof S->e)) {
+    (void)MG_ERR_TO(S->err, "--seed: %s", S->e);
+    goto out;
+  }
+  for (int i = 0; i < o.npos; i++) { /* sizes to measure as well */
+    size_t *l = NULL;
+    int n = 0;
+    if (mg_parse_sizes(o.pos[i], &l, &n, S->e, sizeof S->e)) {
+      (void)MG_ERR_TO(S->err, "size '%s': %s", o.pos[i], S->e);
+      goto out;
+    }
+    for (int k = 0; k < n; k++) S->extra[S->nextra++] = l[k];
+    free(l);
+  }
+  if (!S->profile_path) {
+    (void)MG_ERR_TO(S->err, "--profile FILE is required");
+    goto out;
+  }
+  rc = 0;
+out:
+  mg_opt_vals_free(&o);
+  return rc;
 }
 
 static int cmp_size(const void *a, const void *b) {
@@ -150,7 +155,7 @@ static int plan_sizes(vstate *S, mg_coll c) {
   int n = mg_profile_slice(S->prof, c, S->size, &r);
   if (n <= 0) return 0;
   size_t *v = malloc(((size_t)n * 4 + (size_t)S->nextra + 1) * sizeof *v);
-  if (!v) return VFAIL("out of memory");
+  if (!v) return MG_ERR_TO(S->err, "out of memory");
   int k = 0;
   const size_t cap = (size_t)INT_MAX / 2; /* counts of MPI_BYTE must stay ints, also p x n for some */
   for (int i = 0; i < n; i++) {
@@ -169,83 +174,21 @@ static int plan_sizes(vstate *S, mg_coll c) {
   return 0;
 }
 
-static int prepare_out(vstate *S) {
-  struct stat st;
-  if (stat(S->out, &st) == 0) {
-    if (!S_ISDIR(st.st_mode)) return VFAIL("--out: '%s' exists and is not a directory", S->out);
-    char p[4096];
-    snprintf(p, sizeof p, "%s/verify.csv", S->out);
-    if (access(p, F_OK) == 0 && !S->force)
-      return VFAIL("--out: '%s' already holds results (verify.csv); add --force to replace them", S->out);
-    return 0;
-  }
-  if (mkdir(S->out, 0777) != 0) return VFAIL("--out: cannot create the directory '%s': %s", S->out, strerror(errno));
-  S->created_out = 1;
-  return 0;
-}
-
 /* Rank 0: DIR/raw.csv from every collective's run (the scheme of check's raw.csv). */
+static void verify_meta(FILE *f, void *arg) { mg_meta(f, "verify_profile", "%s", ((const vstate *)arg)->profile_path); }
+
 static int write_raw(vstate *S, const mg_bench_meta *meta) {
-  mg_bench_cfg all;
+  const mg_bench_cfg *cfgs[MG_NCOLL];
+  const mg_bench_result *res[MG_NCOLL];
+  int n = 0;
   for (int c = 0; c < MG_NCOLL; c++)
-    if (S->measured[c]) {
-      all = S->cfg[c];
-      break;
-    }
-  mg_bench_result res;
-  memset(&res, 0, sizeof res);
-  int nblocks = 0, nsizes = 0, rc = -1;
-  all.ncolls = 0;
-  for (int c = 0; c < MG_NCOLL; c++)
-    if (S->measured[c]) nblocks += S->res[c].nblocks, nsizes += S->nsizes[c];
-  size_t *sizes = malloc((size_t)(nsizes + 1) * sizeof *sizes);
-  res.blocks = malloc((size_t)(nblocks + 1) * sizeof *res.blocks);
-  if (!sizes || !res.blocks) {
-    (void)VFAIL("out of memory");
-    goto out;
-  }
-  int ns = 0;
-  res.sync_cost_min = INFINITY;
-  for (int c = 0; c < MG_NCOLL; c++) {
-    if (!S->measured[c]) continue;
-    all.colls[all.ncolls++] = (mg_coll)c;
-    all.algmask[c] = S->cfg[c].algmask[c];
-    for (int k = 0; k < S->nsizes[c]; k++) {
-      int dup = 0;
-      for (int j = 0; j < ns; j++) dup |= sizes[j] == S->sizes[c][k];
-      if (!dup) sizes[ns++] = S->sizes[c][k];
-    }
-    memcpy(res.blocks + res.nblocks, S->res[c].blocks, (size_t)S->res[c].nblocks * sizeof *res.blocks);
-    res.nblocks += S->res[c].nblocks;
-    if (S->res[c].sync_cost > res.sync_cost) res.sync_cost = S->res[c].sync_cost;
-    if (S->res[c].sync_cost_min < res.sync_cost_min) res.sync_cost_min = S->res[c].sync_cost_min;
-    res.elapsed += S->res[c].elapsed;
-    res.invalid += S->res[c].invalid;
-  }
-  if (!isfinite(res.sync_cost_min)) res.sync_cost_min = 0;
-  qsort(sizes, (size_t)ns, sizeof *sizes, cmp_size);
-  all.sizes = sizes;
-  all.nsizes = ns;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/raw.csv", S->out);
-  mg_outfile f;
-  if (mg_outfile_open(&f, path, S->e, sizeof S->e)) {
-    (void)VFAIL("%s", S->e);
-    goto out;
-  }
+    if (S->measured[c]) cfgs[n] = &S->cfg[c], res[n++] = &S->res[c];
+  mg_cmd_merged m;
+  if (mg_cmd_merge(cfgs[0], cfgs, res, n, &m, S->err, sizeof S->err)) return -1;
   char cmd[4200];
   snprintf(cmd, sizeof cmd, "mpiguide verify --profile %s", S->profile_path);
-  mg_bench_write_meta(f.f, &all, &res, meta, cmd);
-  mg_meta(f.f, "verify_profile", "%s", S->profile_path);
-  mg_bench_write_raw(f.f, &all, &res, meta);
-  if (mg_outfile_commit(&f, S->e, sizeof S->e)) {
-    (void)VFAIL("%s", S->e);
-    goto out;
-  }
-  rc = 0;
-out:
-  free(sizes);
-  free(res.blocks);
+  int rc = mg_cmd_write_raw(S->out, &m, meta, cmd, verify_meta, S, S->err, sizeof S->err);
+  mg_cmd_merged_free(&m);
   return rc;
 }
 
@@ -264,30 +207,26 @@ static void us(double s, char *b, size_t n) {
     snprintf(b, n, s * 1e6 >= 100 ? "%.1f" : "%.2f", s * 1e6);
 }
 
-static int analyse(vstate *S) {
-  mg_ck_data d;
-  mg_ck_result r1, r2;
-  mg_ck_data_init(&d);
-  memset(&r1, 0, sizeof r1);
-  memset(&r2, 0, sizeof r2);
-  int st = 1;
+/* r1: tuned vs default (with the A/A control); r2: the re-check with the tuned algorithm as the
+ * baseline. 0, or 1 after a message. */
+static int analyse_both(const vstate *S, mg_ck_data *d, mg_ck_result *r1, mg_ck_result *r2) {
   char err[MG_CK_ERR];
-  if (mg_ck_read(&d, S->out, err, sizeof err)) {
+  if (mg_ck_read(d, S->out, err, sizeof err)) {
     fprintf(stderr, "mpiguide verify: %s\n", err);
-    goto out;
+    return 1;
   }
   mg_ck_opts o;
   mg_ck_opts_default(&o);
   o.alpha = S->alpha;
   o.seed = (uint32_t)S->seed;
   o.aa = 1;
-  if (mg_ck_analyze(&d, &o, &r1, err, sizeof err)) {
+  if (mg_ck_analyze(d, &o, r1, err, sizeof err)) {
     fprintf(stderr, "mpiguide verify: analysis failed: %s\n", err);
-    goto out;
+    return 1;
   }
   /* the re-check: in every tuned cell the tuned series takes the default's name and place */
-  for (int i = 0; i < d.nseries; i++) {
-    mg_ck_series *s = &d.series[i];
+  for (int i = 0; i < d->nseries; i++) {
+    mg_ck_series *s = &d->series[i];
     int t = mg_profile_lookup(S->prof, s->coll, S->size, s->bytes);
     if (!t) continue;
     if (!strcmp(s->alg, "default"))
@@ -295,24 +234,29 @@ static int analyse(vstate *S) {
     else if (!strcmp(s->alg, mg_colls[s->coll].algs[t].name))
       snprintf(s->alg, sizeof s->alg, "default");
   }
-  d.last = 0;
+  d->last = 0;
   o.aa = 0;
-  if (mg_ck_analyze(&d, &o, &r2, err, sizeof err)) {
+  if (mg_ck_analyze(d, &o, r2, err, sizeof err)) {
     fprintf(stderr, "mpiguide verify: re-check failed: %s\n", err);
-    goto out;
+    return 1;
   }
+  return 0;
+}
 
+/* DIR/verify.csv and the table. 0, or 1 after a message. */
+static int write_verify(const vstate *S, const mg_ck_result *r1, const mg_ck_result *r2) {
+  char err[MG_CK_ERR];
   char path[4096];
   snprintf(path, sizeof path, "%s/verify.csv", S->out);
   mg_outfile f;
   if (mg_outfile_open(&f, path, err, sizeof err)) {
     fprintf(stderr, "mpiguide verify: %s\n", err);
-    goto out;
+    return 1;
   }
   fprintf(f.f, "#@format=mpiguide-verify/1\n#@profile=%s\n#@nprocs=%d\n#@alpha=%g\n", S->profile_path,
           S->size, S->alpha);
-  fprintf(f.f, "collective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,ratio,ratio_lo,"
-               "ratio_hi,p_holm,verdict,still_faster\n");
+  for (int c = 0; c < MG_VC_N; c++) fprintf(f.f, "%s%s", c ? "," : "", mg_rp_vcol_names[c]);
+  fputc('\n', f.f); /* rows below in the order of MG_VERIFY_COLUMNS */
   if (!S->quiet)
     printf("%-21s %7s  %-34s %11s %11s %6s %-15s %-9s %s\n", "collective", "bytes", "tuned (profile)",
            "default[us]", "tuned[us]", "ratio", "95% CI", "verdict", "still faster than tuned");
@@ -321,7 +265,7 @@ static int analyse(vstate *S) {
     for (int k = 0; k < S->nsizes[c]; k++) {
       size_t b = S->sizes[c][k];
       int t = mg_profile_lookup(S->prof, (mg_coll)c, S->size, b);
-      const mg_ck_verdict *v = find_v(&r1, (mg_coll)c, b, t ? mg_colls[c].algs[t].name : MG_CK_AA_NAME);
+      const mg_ck_verdict *v = find_v(r1, (mg_coll)c, b, t ? mg_colls[c].algs[t].name : MG_CK_AA_NAME);
       double md = NAN, mt = NAN, ratio = NAN, lo = NAN, hi = NAN, p = NAN;
       const char *verdict = "no-data";
       if (v && v->status == MG_CKV_OK) {
@@ -350,8 +294,8 @@ static int analyse(vstate *S) {
       }
       char still[1024] = "";
       size_t u = 0;
-      for (int i = 0; i < r2.n; i++) {
-        const mg_ck_verdict *w = &r2.v[i];
+      for (int i = 0; i < r2->n; i++) {
+        const mg_ck_verdict *w = &r2->v[i];
         if (w->coll != (mg_coll)c || w->bytes != b || w->status != MG_CKV_OK || !w->violation) continue;
         int lib_default = t && !strcmp(w->alg, mg_colls[c].algs[t].name);
         if (u < sizeof still)
@@ -359,7 +303,7 @@ static int analyse(vstate *S) {
                                 lib_default ? "default" : w->alg, w->slowdown);
       }
       char sz[32], a[32], bb[32];
-      mg_ck_size_str(b, sz, sizeof sz);
+      mg_fmt_bytes(b, MG_BYTES_EXACT, sz, sizeof sz);
       us(md, a, sizeof a);
       us(mt, bb, sizeof bb);
       const char *tn = t ? mg_colls[c].algs[t].name : "default (not in profile)";
@@ -375,7 +319,7 @@ static int analyse(vstate *S) {
   }
   if (mg_outfile_commit(&f, err, sizeof err)) {
     fprintf(stderr, "mpiguide verify: %s\n", err);
-    goto out;
+    return 1;
   }
   if (!S->quiet) {
     printf("ratio = median(tuned) / median(default); where the profile keeps the default, the A/A control "
@@ -387,76 +331,54 @@ static int analyse(vstate *S) {
            tuned_cells, improved, worse);
     printf("results: %s/ (verify.csv, raw.csv)\n", S->out);
   }
-  st = 0;
-out:
+  return 0;
+}
+
+static int analyse(vstate *S) {
+  mg_ck_data d;
+  mg_ck_result r1, r2;
+  mg_ck_data_init(&d);
+  memset(&r1, 0, sizeof r1);
+  memset(&r2, 0, sizeof r2);
+  int st = analyse_both(S, &d, &r1, &r2);
+  if (!st) st = write_verify(S, &r1, &r2);
   mg_ck_result_free(&r1);
   mg_ck_result_free(&r2);
   mg_ck_data_free(&d);
   return st;
 }
 
-int mg_cmd_verify(int argc, char **argv) {
-  vstate S0, *S = &S0;
-  memset(S, 0, sizeof *S);
-  int st = parse(argc, argv, S);
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      if (launched_rank() == 0) fputs(usage_text, stdout);
-      free(S->extra);
-      return 0;
-    }
-  int initialized = 0;
-  MPI_Initialized(&initialized);
-  if (!initialized && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide verify: MPI_Init failed\n");
-    return 1;
-  }
-  MPI_Comm_rank(MPI_COMM_WORLD, &S->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &S->size);
-  if (mg_core_init() != MPI_SUCCESS) {
-    fprintf(stderr, "mpiguide verify: cannot set up (MPI_Comm_dup of MPI_COMM_SELF failed)\n");
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  }
-  mg_bench_meta meta;
-  if (mg_bench_meta_collect(MPI_COMM_WORLD, &meta) != MPI_SUCCESS) MPI_Abort(MPI_COMM_WORLD, 1);
+/* Every rank: the profile, the sizes to measure, and (rank 0) the result directory. 0, or -1 with S->err. */
+static int setup(vstate *S, const mg_bench_meta *meta) {
   mg_profile_diags diags = {0};
-  if (st == 0 && mg_profile_open(S->profile_path, &S->prof, &diags) != MG_PROFILE_OK) {
+  if (mg_profile_open(S->profile_path, &S->prof, &diags) != MG_PROFILE_OK) {
     size_t u = (size_t)snprintf(S->err, sizeof S->err, "the profile is not valid:");
     for (int i = 0; i < diags.n && u < sizeof S->err; i++) {
       char l[600];
       mg_profile_diag_format(&diags.v[i], l, sizeof l);
       u += (size_t)snprintf(S->err + u, sizeof S->err - u, "\n  %s", l);
     }
-    st = -1;
+    mg_profile_diags_free(&diags);
+    return -1;
   }
   mg_profile_diags_free(&diags);
   int any = 0;
-  for (int c = 0; st == 0 && c < MG_NCOLL; c++) {
-    if (plan_sizes(S, (mg_coll)c)) st = -1;
+  for (int c = 0; c < MG_NCOLL; c++) {
+    if (plan_sizes(S, (mg_coll)c)) return -1;
     any |= S->nsizes[c] > 0;
   }
-  if (st == 0 && !any)
-    st = VFAIL("the profile '%s' has no rule for %d processes: nothing to verify", S->profile_path, S->size);
-  if (st == 0) {
-    snprintf(S->out_default, sizeof S->out_default, "mpiguide-verify-%s", meta.launch);
-    if (!S->out) S->out = S->out_default;
-    if (S->rank == 0 && prepare_out(S)) st = -1;
-  }
-  /* agreement: the lowest failing rank reports; profile contents must agree */
-  uint64_t ph = S->prof ? mg_profile_hash(S->prof) : 0;
-  int mine[3] = {st ? INT32_MAX - S->rank : 0, (int)(ph >> 33), -(int)(ph >> 33)}, all[3];
-  MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  int status = 0;
-  if (all[0] || all[1] != -all[2]) {
-    int who = all[0] ? INT32_MAX - all[0] : -1;
-    if (who == S->rank)
-      fprintf(stderr, "mpiguide verify: %s\n(mpiguide verify --help lists the options)\n", S->err);
-    else if (who < 0 && S->rank == 0)
-      fprintf(stderr, "mpiguide verify: the ranks read different profiles; give every rank the same file\n");
-    status = 2;
-    goto done;
-  }
+  if (!any)
+    return MG_ERR_TO(S->err, "the profile '%s' has no rule for %d processes: nothing to verify", S->profile_path,
+                     S->size);
+  snprintf(S->out_default, sizeof S->out_default, "mpiguide-verify-%s", meta->launch);
+  if (!S->out) S->out = S->out_default;
+  static const char *const results[] = {"verify.csv", NULL};
+  if (S->rank == 0 && mg_cmd_out_dir(S->out, results, S->force, &S->created_out, S->err, sizeof S->err)) return -1;
+  return 0;
+}
 
+/* Every rank: one engine run per collective of the profile, default and every mock-up, interleaved. */
+static void measure(vstate *S) {
   int ncoll = 0;
   for (int c = 0; c < MG_NCOLL; c++) ncoll += S->nsizes[c] > 0;
   for (int c = 0; c < MG_NCOLL; c++) {
@@ -490,13 +412,36 @@ int mg_cmd_verify(int argc, char **argv) {
     cfg->shuffle = 1;
     cfg->seed = (uint64_t)S->seed;
     cfg->sync_cost_reps = 50;
-    int rc = mg_bench_run(cfg, &S->res[c]);
-    if (rc != MPI_SUCCESS) {
+    if (mg_bench_run(cfg, &S->res[c]) != MPI_SUCCESS) {
       fprintf(stderr, "mpiguide verify: the measurement of %s failed on rank %d\n", mg_colls[c].name, S->rank);
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
     S->measured[c] = 1;
   }
+}
+
+int mg_cmd_verify(int argc, char **argv) {
+  vstate S0, *S = &S0;
+  memset(S, 0, sizeof *S);
+  int st = parse(argc, argv, S);
+  for (int i = 1; i < argc; i++) /* --help anywhere wins, before any MPI */
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      if (mg_cmd_launched_rank() == 0) fputs(usage_text, stdout);
+      free(S->extra);
+      return 0;
+    }
+  mg_bench_meta meta;
+  if (mg_cmd_mpi_start("verify", &S->rank, &S->size, &meta)) {
+    free(S->extra);
+    return 1;
+  }
+  if (st == 0) st = setup(S, &meta);
+  /* the lowest failing rank reports; the profile's contents must agree */
+  uint64_t ph = S->prof ? mg_profile_hash(S->prof) : 0;
+  int status = mg_cmd_agree("verify", S->rank, st, S->err, (uint32_t)(ph >> 32),
+                            "the ranks read different profiles; give every rank the same file");
+  if (status) goto done;
+  measure(S);
   if (S->rank == 0 && write_raw(S, &meta)) {
     fprintf(stderr, "mpiguide verify: %s\n", S->err);
     status = 1;
@@ -504,8 +449,7 @@ int mg_cmd_verify(int argc, char **argv) {
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 done:
   for (int c = 0; c < MG_NCOLL; c++) mg_bench_result_free(&S->res[c]);
-  mg_core_finalize();
-  MPI_Finalize();
+  mg_cmd_mpi_end();
   if (status == 0 && S->rank == 0) status = analyse(S);
   if (status == 2 && S->rank == 0 && S->created_out) rmdir(S->out);
   for (int c = 0; c < MG_NCOLL; c++) free(S->sizes[c]);

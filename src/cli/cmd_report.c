@@ -16,10 +16,12 @@
 
 #include "check/check.h"
 #include "cli/cli.h"
-#include "cli/opts.h"
+#include "cli/cmd_opts.h"
 #include "report/report.h"
+#include "util/parse.h"
 
 #define MAXRUNS 32
+#define MAXSRC 256
 #define MAXVER 16
 
 /* A verify result: a directory holding verify.csv (`mpiguide verify -o DIR`) or a file named
@@ -51,64 +53,49 @@ static void usage(FILE *f) {
              "See docs/report.md.\n");
 }
 
+#define OPTIONS(X)                                                                                      \
+  X(HELP, "help", 'h', MG_OPT_FLAG) X(OUT, "output", 'o', MG_OPT_ARG) X(TEST, "test", 0, MG_OPT_ARG)          \
+  X(ALPHA, "alpha", 0, MG_OPT_ARG) X(NO_HOLM, "no-holm", 0, MG_OPT_FLAG)
+
+enum { OPTIONS(MG_OPT_ENUM) O_N };
+static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
+
+/* The options into *out, *o and src (nsrc of them). -1 to go on, else the exit code. */
+static int parse(int argc, char **argv, const char **out, mg_ck_opts *o, const char **src, int *nsrc) {
+  char e[256];
+  mg_opt_vals v;
+  int rc = mg_opt_parse(argc, argv, opts, O_N, &v, e, sizeof e);
+  const char *a;
+  if (v.given[O_HELP]) rc = (usage(stdout), 0);
+  else if (rc) rc = (fprintf(stderr, "mpiguide report: %s (see mpiguide report --help)\n", e), 2);
+  else if (v.npos > MAXSRC) rc = (fprintf(stderr, "mpiguide report: more than %d sources\n", MAXSRC), 2);
+  else if ((a = v.val[O_TEST]) && mg_ck_test_find(a) < 0)
+    rc = (fprintf(stderr, "mpiguide report: --test: '%s' is not mwu, welch or student\n", a), 2);
+  else if ((a = v.val[O_ALPHA]) && (mg_parse_double(a, 0, &o->alpha, e, sizeof e) || !(o->alpha > 0 && o->alpha < 1)))
+    rc = (fprintf(stderr, "mpiguide report: --alpha: %s is not between 0 and 1\n", a), 2);
+  else if (!v.npos) rc = (usage(stderr), 2);
+  else rc = -1;
+  if (rc < 0) {
+    if (v.val[O_OUT]) *out = v.val[O_OUT];
+    if (v.val[O_TEST]) o->test = (mg_ck_test)mg_ck_test_find(v.val[O_TEST]);
+    if (v.given[O_NO_HOLM]) o->holm = 0;
+    for (int i = 0; i < v.npos; i++) src[(*nsrc)++] = v.pos[i];
+  }
+  mg_opt_vals_free(&v);
+  return rc;
+}
+
 int mg_cmd_report(int argc, char **argv) {
   const char *out = "report.html";
-  const char *src[256];
+  const char *src[MAXSRC];
   int nsrc = 0;
   mg_ck_opts o;
   mg_ck_opts_default(&o);
-  enum { R_HELP, R_OUT, R_TEST, R_ALPHA, R_NO_HOLM, R_N };
-  static const mg_opt opts[R_N] = {
-      [R_HELP] = {"help", 'h', 0}, [R_OUT] = {"output", 'o', 1}, [R_TEST] = {"test", 0, 1},
-      [R_ALPHA] = {"alpha", 0, 1}, [R_NO_HOLM] = {"no-holm", 0, 0},
-  };
-  char e[256];
-  for (int i = 1; i < argc; i++) {
-    const char *v;
-    int id = mg_opt_next(argc, argv, &i, opts, R_N, &v, e, sizeof e);
-    if (id == MG_OPT_POSITIONAL) {
-      if (nsrc == (int)(sizeof src / sizeof src[0])) {
-        fprintf(stderr, "mpiguide report: more than %d sources\n", (int)(sizeof src / sizeof src[0]));
-        return 2;
-      }
-      src[nsrc++] = argv[i];
-      continue;
-    }
-    if (id < 0) {
-      fprintf(stderr, "mpiguide report: %s (see mpiguide report --help)\n", e);
-      return 2;
-    }
-    switch (id) {
-    case R_HELP: return usage(stdout), 0;
-    case R_OUT: out = v; break;
-    case R_TEST: {
-      int t = mg_ck_test_find(v);
-      if (t < 0) {
-        fprintf(stderr, "mpiguide report: --test: '%s' is not mwu, welch or student\n", v);
-        return 2;
-      }
-      o.test = (mg_ck_test)t;
-      break;
-    }
-    case R_ALPHA: {
-      char *end;
-      o.alpha = strtod(v, &end);
-      if (!*v || *end || !(o.alpha > 0 && o.alpha < 1)) {
-        fprintf(stderr, "mpiguide report: --alpha: %s is not between 0 and 1\n", v);
-        return 2;
-      }
-      break;
-    }
-    case R_NO_HOLM: o.holm = 0; break;
-    }
-  }
-  if (!nsrc) {
-    usage(stderr);
-    return 2;
-  }
+  int rc = parse(argc, argv, &out, &o, src, &nsrc);
+  if (rc >= 0) return rc;
   /* verify results first: a malformed one stops the command before anything is written */
   static mg_rp_verify ver[MAXVER];
-  int nver = 0, isver[256] = {0};
+  int nver = 0, isver[MAXSRC] = {0};
   char err[MG_CK_ERR];
   for (int i = 0; i < nsrc; i++) {
     char vp[1100];
@@ -123,7 +110,7 @@ int mg_cmd_report(int argc, char **argv) {
     nver++;
   }
   /* the process count of every source of check data, read alone */
-  int np[256];
+  int np[MAXSRC];
   for (int i = 0; i < nsrc; i++) {
     if (isver[i]) continue;
     mg_ck_data d;
@@ -140,7 +127,7 @@ int mg_cmd_report(int argc, char **argv) {
   mg_ck_data data[MAXRUNS];
   mg_ck_result res[MAXRUNS];
   mg_rp_run runs[MAXRUNS];
-  int nruns = 0, status = 0, done[256] = {0};
+  int nruns = 0, status = 0, done[MAXSRC] = {0};
   for (int i = 0; i < nsrc && !status; i++) {
     if (done[i] || isver[i]) continue;
     if (nruns == MAXRUNS) {

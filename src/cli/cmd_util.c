@@ -1,0 +1,304 @@
+/* Helpers shared by the subcommands (see cmd_util.h). */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "algs/algs.h"
+#include "bench/csv.h"
+#include "bench/output.h"
+#include "cli/cmd_util.h"
+#include "util/err.h"
+#include "util/hash.h"
+#include "util/parse.h"
+
+/* ---------- MPI ---------- */
+
+int mg_cmd_mpi_start(const char *cmd, int *rank, int *size, mg_bench_meta *meta) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized && MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide %s: MPI_Init failed\n", cmd);
+    return 1;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, size);
+  if (mg_core_init() != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide %s: cannot set up (MPI_Comm_dup of MPI_COMM_SELF failed)\n", cmd);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  if (mg_bench_meta_collect(MPI_COMM_WORLD, meta) != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide %s: cannot describe the launch (MPI error)\n", cmd);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  return 0;
+}
+
+void mg_cmd_mpi_end(void) {
+  mg_core_finalize();
+  MPI_Finalize();
+}
+
+int mg_cmd_launched_rank(void) {
+  static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
+  for (int i = 0; vars[i]; i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v) return atoi(v);
+  }
+  return 0;
+}
+
+uint32_t mg_cmd_argv_hash(int argc, char **argv) {
+  uint32_t h = MG_FNV1A_INIT;
+  for (int i = 1; i < argc; i++) h = mg_fnv1a(h, argv[i], strlen(argv[i]) + 1);
+  return h;
+}
+
+int mg_cmd_agree(const char *cmd, int rank, int failed, const char *err, uint32_t hash, const char *differ) {
+  /* max of (INT32_MAX - rank) finds the lowest failing rank; max(h) == -max(-h) iff all h are equal */
+  int mine[3] = {failed ? INT32_MAX - rank : 0, (int)(hash >> 1), -(int)(hash >> 1)}, all[3];
+  MPI_Allreduce(mine, all, 3, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (!all[0] && all[1] == -all[2]) return 0;
+  int who = all[0] ? INT32_MAX - all[0] : -1;
+  if (who == rank) fprintf(stderr, "mpiguide %s: %s\n(mpiguide %s --help lists the options)\n", cmd, err, cmd);
+  else if (who < 0 && rank == 0) fprintf(stderr, "mpiguide %s: %s\n", cmd, differ);
+  return 2;
+}
+
+char *mg_cmd_join(int argc, char **argv) {
+  size_t len = 16;
+  for (int i = 0; i < argc; i++) len += 4 * strlen(argv[i]) + 3; /* each ' becomes '\'' */
+  char *s = malloc(len), *p = s;
+  if (!s) return NULL;
+  p += sprintf(p, "mpiguide");
+  for (int i = 0; i < argc; i++) {
+    int q = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"$\\;&|<>*?") != NULL;
+    *p++ = ' ';
+    if (q) *p++ = '\'';
+    for (const char *c = argv[i]; *c; c++) {
+      if (q && *c == '\'')
+        p += sprintf(p, "'\\''");
+      else
+        *p++ = *c;
+    }
+    if (q) *p++ = '\'';
+  }
+  *p = '\0';
+  return s;
+}
+
+/* ---------- result directory ---------- */
+
+/* mkdir -p: create dir and any missing parents. 0, or -1 with errno. */
+static int mkdir_parents(const char *dir) {
+  char path[4096];
+  if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  for (char *p = path + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = '\0';
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) return -1;
+    *p = '/';
+  }
+  return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+int mg_cmd_out_dir(const char *dir, const char *const *results, int force, int *created, char *err,
+                   size_t errlen) {
+  struct stat st;
+  *created = 0;
+  if (!*dir) return MG_ERR("--out: empty path");
+  if (stat(dir, &st) == 0) {
+    if (!S_ISDIR(st.st_mode)) return MG_ERR("--out: '%s' exists and is not a directory", dir);
+    for (int i = 0; results[i] && !force; i++) {
+      char p[4096];
+      snprintf(p, sizeof p, "%s/%s", dir, results[i]);
+      if (access(p, F_OK) == 0)
+        return MG_ERR("--out: '%s' already holds results (%s); choose another directory or add --force to "
+                      "replace them",
+                      dir, results[i]);
+    }
+    if (access(dir, W_OK | X_OK) != 0) return MG_ERR("--out: cannot write into '%s': %s", dir, strerror(errno));
+    return 0;
+  }
+  if (errno != ENOENT) return MG_ERR("--out: '%s': %s", dir, strerror(errno));
+  if (mkdir_parents(dir) != 0) return MG_ERR("--out: cannot create the directory '%s': %s", dir, strerror(errno));
+  *created = 1;
+  return 0;
+}
+
+/* ---------- progress ---------- */
+
+void mg_cmd_progress_init(mg_cmd_progress *p, const char *cmd, int on, double budget) {
+  memset(p, 0, sizeof *p);
+  p->cmd = cmd;
+  p->on = on;
+  p->tty = isatty(STDERR_FILENO);
+  p->budget = budget;
+  p->frac_share = 1;
+}
+
+void mg_cmd_progress_cb(double frac, double elapsed, const char *what, void *arg) {
+  mg_cmd_progress *p = arg;
+  if (!p->on) return;
+  double el = p->elapsed_before + elapsed;
+  if (el < 2) return;
+  if (p->printed && el - p->last_print < (p->tty ? 1.0 : 10.0)) return;
+  double f = p->frac_before + frac * p->frac_share;
+  p->last_print = el;
+  p->printed = 1;
+  char eta[32] = "?";
+  if (f > 0.02) {
+    double left = el * (1 - f) / f;
+    if (p->budget > 0 && left > p->budget - el) left = p->budget - el > 0 ? p->budget - el : 0;
+    snprintf(eta, sizeof eta, "%.0fs", left);
+  }
+  fprintf(stderr, "%smpiguide %s: %-26s %3.0f%%  elapsed %.0fs  ETA %s%s", p->tty ? "\r" : "", p->cmd, what,
+          100 * f, el, eta, p->tty ? "   " : "\n");
+  fflush(stderr);
+}
+
+void mg_cmd_progress_end(mg_cmd_progress *p) {
+  if (p->printed && p->tty) fputc('\n', stderr);
+}
+
+/* ---------- measurement settings and results ---------- */
+
+int mg_cmd_data_opts(const char *dt, const char *op, const char *root, int nprocs, int anyred, int anyroot,
+                     mg_bench_cfg *cfg, char *err, size_t errlen) {
+  if (!dt) dt = "MPI_BYTE";
+  if (!(cfg->dtype = mg_dtype_find(dt))) return MG_ERR("unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
+  if (op && !anyred) return MG_ERR("--op applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)");
+  if (!op) op = cfg->dtype->category == MG_DT_FLOAT ? "MPI_SUM" : "MPI_BOR";
+  if (!(cfg->op = mg_op_find(op))) return MG_ERR("unknown op '%s'; valid: %s", op, mg_op_list());
+  if (anyred && !(cfg->op->categories & cfg->dtype->category)) {
+    if (cfg->dtype->category == MG_DT_CHAR)
+      return MG_ERR("MPI_CHAR has no reduction op in MPI; use MPI_BYTE, MPI_SIGNED_CHAR or MPI_INT8_T");
+    return MG_ERR("%s is not defined for %s (MPI standard, predefined reduction operations)", cfg->op->name,
+                  cfg->dtype->name);
+  }
+  if (root) {
+    long r;
+    char e[256];
+    if (!anyroot) return MG_ERR("--root applies only to rooted collectives (bcast, gather, reduce, scatter)");
+    if (mg_parse_long(root, 0, nprocs - 1, &r, e, sizeof e))
+      return MG_ERR("--root: %s (the run has %d processes)", e, nprocs);
+    cfg->root = (int)r;
+  }
+  return 0;
+}
+
+int mg_cmd_check_sizes(const size_t *sizes, int n, const mg_bench_cfg *cfg, char *err, size_t errlen) {
+  size_t ts = (size_t)cfg->dtype->size;
+  for (int i = 0; i < n; i++) {
+    if (sizes[i] % ts)
+      return MG_ERR("size %zu is not a multiple of the %zu bytes of %s", sizes[i], ts, cfg->dtype->name);
+    if (sizes[i] / ts > INT32_MAX)
+      return MG_ERR("size %zu is more than INT_MAX elements of %s", sizes[i], cfg->dtype->name);
+  }
+  return 0;
+}
+
+static int cmp_size(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+
+int mg_cmd_merge(const mg_bench_cfg *base, const mg_bench_cfg *const *cfgs, const mg_bench_result *const *res,
+                 int n, mg_cmd_merged *m, char *err, size_t errlen) {
+  memset(m, 0, sizeof *m);
+  m->cfg = *base;
+  m->cfg.ncolls = 0;
+  int nsizes = 0, nblocks = 0, ns = 0;
+  for (int g = 0; g < n; g++) nblocks += res[g]->nblocks, nsizes += cfgs[g]->nsizes;
+  m->sizes = malloc((size_t)(nsizes + 1) * sizeof *m->sizes);
+  m->res.blocks = malloc((size_t)(nblocks + 1) * sizeof *m->res.blocks);
+  if (!m->sizes || !m->res.blocks) return mg_cmd_merged_free(m), MG_ERR("out of memory");
+  mg_bench_result *R = &m->res;
+  R->sync_cost_min = INFINITY;
+  for (int g = 0; g < n; g++) {
+    const mg_bench_cfg *C = cfgs[g];
+    const mg_bench_result *G = res[g];
+    for (int i = 0; i < C->ncolls; i++) {
+      m->cfg.colls[m->cfg.ncolls++] = C->colls[i];
+      m->cfg.algmask[C->colls[i]] = C->algmask[C->colls[i]];
+    }
+    for (int k = 0; k < C->nsizes; k++) {
+      int dup = 0;
+      for (int j = 0; j < ns; j++) dup |= m->sizes[j] == C->sizes[k];
+      if (!dup) m->sizes[ns++] = C->sizes[k];
+    }
+    memcpy(R->blocks + R->nblocks, G->blocks, (size_t)G->nblocks * sizeof *R->blocks);
+    R->nblocks += G->nblocks;
+    /* the noise threshold: the largest of the runs' synchronisation costs */
+    if (G->sync_cost > R->sync_cost) R->sync_cost = G->sync_cost;
+    if (G->sync_cost_min < R->sync_cost_min) R->sync_cost_min = G->sync_cost_min;
+    R->elapsed += G->elapsed;
+    R->invalid += G->invalid;
+    if (G->clock_used) {
+      R->clock_used = 1;
+      R->clock_err = G->clock_err > R->clock_err ? G->clock_err : R->clock_err;
+      R->clock_rtt = G->clock_rtt;
+      R->clock_syncs += G->clock_syncs;
+    }
+  }
+  if (!isfinite(R->sync_cost_min)) R->sync_cost_min = 0;
+  qsort(m->sizes, (size_t)ns, sizeof *m->sizes, cmp_size);
+  m->cfg.sizes = m->sizes;
+  m->cfg.nsizes = ns;
+  for (int b = 0; b < R->nblocks; b++)
+    for (int i = 0; i < R->blocks[b].nseries; i++) m->rows += R->blocks[b].series[i].n;
+  return 0;
+}
+
+void mg_cmd_merged_free(mg_cmd_merged *m) {
+  free(m->sizes);
+  free(m->res.blocks); /* the blocks themselves belong to the runs */
+  memset(m, 0, sizeof *m);
+}
+
+int mg_cmd_write_raw(const char *dir, const mg_cmd_merged *m, const mg_bench_meta *meta, const char *command,
+                     void (*extra)(FILE *f, void *arg), void *arg, char *err, size_t errlen) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/raw.csv", dir);
+  mg_outfile f;
+  if (mg_outfile_open(&f, path, err, errlen)) return -1;
+  mg_bench_write_meta(f.f, &m->cfg, &m->res, meta, command ? command : "");
+  if (extra) extra(f.f, arg);
+  mg_bench_write_raw(f.f, &m->cfg, &m->res, meta);
+  return mg_outfile_commit(&f, err, errlen);
+}
+
+void mg_cmd_warn_failed(const char *cmd, const mg_bench_result *res) {
+  for (int b = 0; b < res->nblocks; b++)
+    for (int i = 0; i < res->blocks[b].nseries; i++) {
+      const mg_bench_block *B = &res->blocks[b];
+      if (B->series[i].status == MG_SERIES_FAILED)
+        fprintf(stderr, "mpiguide %s: warning: %s %s at %zu bytes %s\n", cmd, mg_colls[B->coll].name,
+                mg_bench_alg_name(B->coll, B->series[i].alg), B->bytes, B->series[i].note);
+    }
+}
+
+/* ---------- names ---------- */
+
+const char *mg_cmd_coll_names(void) {
+  static char buf[256]; /* the command is single-threaded */
+  size_t u = 0;
+  for (int i = 0; i < MG_NCOLL; i++) u += (size_t)snprintf(buf + u, sizeof buf - u, " %s", mg_colls[i].name);
+  return buf;
+}
+
+int mg_cmd_each(const char *list, const char *opt, int (*fn)(const char *item, void *arg), void *arg,
+                char *err, size_t errlen) {
+  char buf[2048];
+  if (strlen(list) >= sizeof buf) return MG_ERR("%s: list too long", opt);
+  strcpy(buf, list);
+  if (!buf[0]) return MG_ERR("%s: empty list", opt);
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+    if (fn(t, arg)) return -1;
+  return 0;
+}

@@ -1,0 +1,114 @@
+/*
+ * Helpers every subcommand of the mpiguide command shares (curl's tool_helpers
+ * idea): starting and ending MPI, the agreement of the ranks on their
+ * arguments, the result directory, the progress line, merging engine runs
+ * into one raw.csv, the quoted command line, collective lists. Messages go
+ * into caller buffers (MG_ERR) or, where a function says so, to stderr as
+ * "mpiguide <cmd>: ...".
+ */
+#ifndef MG_CLI_CMD_UTIL_H
+#define MG_CLI_CMD_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench/bench.h"
+
+/* ---------- MPI ---------- */
+
+/* MPI_Init (unless initialised), rank and size of MPI_COMM_WORLD, mg_core_init and the launch's
+ * metadata. 0, or 1 when MPI_Init failed (message printed); aborts the run when a later step fails. */
+int mg_cmd_mpi_start(const char *cmd, int *rank, int *size, mg_bench_meta *meta);
+/* mg_core_finalize and MPI_Finalize. */
+void mg_cmd_mpi_end(void);
+
+/* The rank of this process in an mpirun that the command does not need MPI for (offline modes
+ * and --help print on rank 0 only, without MPI_Init), from the launcher's environment; 0 when
+ * not started by mpirun. */
+int mg_cmd_launched_rank(void);
+
+/*
+ * The ranks agree before anything runs (one MPI_Allreduce on MPI_COMM_WORLD): every rank found
+ * its arguments good (failed == 0) and holds the same hash (of its command line or its input
+ * files). 0 when they agree; else 2, after the lowest failing rank printed err (and the hint to
+ * --help), or rank 0 printed `differ` when only the hashes differ.
+ */
+int mg_cmd_agree(const char *cmd, int rank, int failed, const char *err, uint32_t hash, const char *differ);
+/* The hash of argv[1..argc) for mg_cmd_agree. */
+uint32_t mg_cmd_argv_hash(int argc, char **argv);
+
+/* The command line as a shell would need it quoted, "mpiguide ARGS..." (malloc'ed; NULL out of memory). */
+char *mg_cmd_join(int argc, char **argv);
+
+/* ---------- result directory ---------- */
+
+/*
+ * Make sure dir can take a command's results: create it with missing parents, or accept an
+ * existing directory that holds none of the NULL-terminated `results` (any of them: refused
+ * unless force). *created: whether it was created here (to remove it again when the command
+ * fails on bad input). 0, or -1 with an "--out: ..." message.
+ */
+int mg_cmd_out_dir(const char *dir, const char *const *results, int force, int *created, char *err,
+                   size_t errlen);
+
+/* ---------- progress ---------- */
+
+/* The progress line on stderr ("\r" on a terminal, one line per 10 s otherwise) of one or
+ * several engine runs: run k covers the fraction [frac_before, frac_before + frac_share) of the
+ * whole and starts elapsed_before seconds into it. Pass mg_cmd_progress_cb as the engine's
+ * progress callback with the struct as its argument. */
+typedef struct mg_cmd_progress {
+  const char *cmd; /* "bench", "check" */
+  int on, tty, printed;
+  double last_print, budget;
+  double elapsed_before, frac_before, frac_share;
+} mg_cmd_progress;
+
+void mg_cmd_progress_init(mg_cmd_progress *p, const char *cmd, int on, double budget);
+void mg_cmd_progress_cb(double frac, double elapsed, const char *what, void *arg);
+/* Ends a "\r" line. */
+void mg_cmd_progress_end(mg_cmd_progress *p);
+
+/* ---------- measurement settings and results ---------- */
+
+/* --datatype, --op, --root into cfg (NULL: not given; defaults MPI_BYTE, MPI_BOR or MPI_SUM for
+ * floating types, root 0) and check every size against the datatype. anyred/anyroot: whether a
+ * reduction / rooted collective is measured. 0, or -1 with a message. */
+int mg_cmd_data_opts(const char *dt, const char *op, const char *root, int nprocs, int anyred, int anyroot,
+                     mg_bench_cfg *cfg, char *err, size_t errlen);
+int mg_cmd_check_sizes(const size_t *sizes, int n, const mg_bench_cfg *cfg, char *err, size_t errlen);
+
+/* Several engine runs (cfgs[k] and res[k]) as one configuration and result, for one raw file:
+ * base's settings, every run's collectives and algorithms, the union of the sizes (ascending),
+ * all blocks (borrowed: res[k] keep them), the largest synchronisation cost and clock error. */
+typedef struct mg_cmd_merged {
+  mg_bench_cfg cfg;
+  mg_bench_result res;
+  size_t *sizes;
+  long rows; /* measurement rows */
+} mg_cmd_merged;
+
+int mg_cmd_merge(const mg_bench_cfg *base, const mg_bench_cfg *const *cfgs, const mg_bench_result *const *res,
+                 int n, mg_cmd_merged *m, char *err, size_t errlen);
+void mg_cmd_merged_free(mg_cmd_merged *m);
+
+/* DIR/raw.csv of merged results (rank 0): the metadata, then extra(f, arg) for the command's own
+ * #@ lines (may be NULL), then the rows; written under a temporary name. 0, or -1 with a message. */
+int mg_cmd_write_raw(const char *dir, const mg_cmd_merged *m, const mg_bench_meta *meta, const char *command,
+                     void (*extra)(FILE *f, void *arg), void *arg, char *err, size_t errlen);
+
+/* Rank 0: a warning per algorithm that failed during the measurement. */
+void mg_cmd_warn_failed(const char *cmd, const mg_bench_result *res);
+
+/* ---------- names ---------- */
+
+/* " allgather allreduce ...": the collectives for "valid:" messages (a static buffer). */
+const char *mg_cmd_coll_names(void);
+
+/* Call fn on every item of a comma-separated list (a copy is split). 0, or -1 with a message
+ * (opt names the option in it) or fn's -1. */
+int mg_cmd_each(const char *list, const char *opt, int (*fn)(const char *item, void *arg), void *arg,
+                char *err, size_t errlen);
+
+#endif
