@@ -32,16 +32,11 @@
 
 #include "algs/algs.h"
 #include "lib/lib.h"
+#include "util/hash.h"
 #include "util/size.h"
 #include "mpiguide.h"
 
 mg_ctx mg_the_ctx = {.scratch_max = MG_DEFAULT_SCRATCH_MAX, .trace_lock = PTHREAD_MUTEX_INITIALIZER};
-
-static uint32_t fnv1a(uint32_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 16777619u;
-  return h;
-}
 
 /* Largest sensible cap: beyond it a value is surely a typo. */
 #define MG_SCRATCH_ABSURD ((size_t)1 << 40)
@@ -116,9 +111,9 @@ static void read_env(mg_ctx *x, int rank, mg_env *v) {
 }
 
 static int agree(const mg_ctx *x, int rank, const mg_env *v, mg_agreement *all) {
-  uint32_t h = fnv1a(2166136261u, x->forced, sizeof x->forced);
-  h = fnv1a(h, &x->scratch_max, sizeof x->scratch_max);
-  h = fnv1a(h, &v->have_trace, sizeof v->have_trace);
+  uint32_t h = mg_fnv1a(MG_FNV1A_INIT, x->forced, sizeof x->forced);
+  h = mg_fnv1a(h, &x->scratch_max, sizeof x->scratch_max);
+  h = mg_fnv1a(h, &v->have_trace, sizeof v->have_trace);
   uint64_t ph = v->prof ? mg_profile_hash(v->prof) : 0;
   mg_agreement mine = {
       .cfg = (int)(h >> 1),
