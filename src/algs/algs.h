@@ -1,7 +1,8 @@
 /*
- * What the mock-ups share: the declarations of every algorithm function the
- * registry names, and the small toolkit they are written with (datatype
- * layout, typed copies, packing, scratch).
+ * What the mock-ups share: the small toolkit they are written with (typed
+ * copies, packing, scratch), on top of the registry's call descriptor, its
+ * datatype layout queries (registry/datatype.h) and the declarations of the
+ * algorithm functions the registry's rows name (registry/algorithms.h).
  *
  * Conventions every algorithm follows (DESIGN.md rules 1-5):
  * - only PMPI_* calls; never an MPI_* call (that would re-enter libmpiguide);
@@ -19,28 +20,9 @@
 #ifndef MG_ALGS_H
 #define MG_ALGS_H
 
+#include "registry/algorithms.h"
+#include "registry/datatype.h"
 #include "registry/registry.h"
-
-/* ---- datatype layout ---- */
-
-typedef struct mg_type {
-  MPI_Aint lb, extent;           /* MPI_Type_get_extent */
-  MPI_Aint true_lb, true_extent; /* MPI_Type_get_true_extent */
-  int size;                      /* MPI_Type_size */
-} mg_type;
-
-int mg_type_get(MPI_Datatype dt, mg_type *t);
-/* Dense: the elements are the bytes (no gaps, lower bound 0). */
-int mg_type_is_dense(const mg_type *t);
-/* Bytes spanned by `count` consecutive elements: (count-1)*extent + true_extent
- * (0 for count 0). This is what a scratch buffer for them must hold. */
-size_t mg_type_span(const mg_type *t, size_t count);
-/* Address to pass to MPI for a scratch region of mg_type_span() bytes. */
-static inline void *mg_type_base(void *region, const mg_type *t) { return (char *)region - t->true_lb; }
-/* Address of element i of a typed buffer. */
-static inline void *mg_type_at(const void *buf, const mg_type *t, size_t i) {
-  return (char *)buf + (MPI_Aint)i * t->extent;
-}
 
 /* Local copy of scount elements of stype at src to dcount elements of dtype
  * at dst (equal type signatures). memmove for dense types, else PMPI_Pack into
@@ -84,29 +66,5 @@ void mg_scratch_free(void); /* release the calling thread's pool */
  * libmpiguide at MPI_Init and by the mpiguide command. */
 int mg_core_init(void);
 void mg_core_finalize(void);
-
-/* ---- the algorithms (one file per collective in src/algs/) ---- */
-
-#define MG_DECLARE_ALG(name)          \
-  int mg_##name(const mg_call *c);    \
-  size_t mg_##name##_mem(const mg_call *c);
-
-#define MG_DEFAULT_ALGS(X) \
-  X(allgather_default) X(allreduce_default) X(alltoall_default) X(bcast_default) X(gather_default) \
-  X(reduce_default) X(reduce_scatter_block_default) X(scan_default) X(scatter_default)
-
-#define MG_MOCKUP_ALGS(X)                                                                       \
-  X(allgather_as_gather_bcast) X(allgather_as_alltoall) X(allgather_as_allreduce)              \
-  X(allgather_as_allgatherv) X(allreduce_as_reduce_bcast)                                       \
-  X(allreduce_as_reducescatterblock_allgather) X(allreduce_as_reducescatter_allgatherv)         \
-  X(alltoall_as_alltoallv) X(bcast_as_allgatherv) X(bcast_as_scatter_allgather)                 \
-  X(gather_as_allgather) X(gather_as_gatherv) X(gather_as_reduce) X(reduce_as_allreduce)        \
-  X(reduce_as_reducescatterblock_gather) X(reduce_as_reducescatter_gatherv)                     \
-  X(reduce_scatter_block_as_reduce_scatter) X(reduce_scatter_block_as_reducescatter)            \
-  X(reduce_scatter_block_as_allreduce) X(scan_as_exscan_reducelocal) X(scatter_as_bcast)        \
-  X(scatter_as_scatterv)
-
-MG_DEFAULT_ALGS(MG_DECLARE_ALG)
-MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

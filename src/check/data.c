@@ -257,14 +257,6 @@ static int get_launch(mg_ck_data *d, const char *id, const char *source, const m
 
 /* ---------- small parsers ---------- */
 
-static const char *coll_list(void) {
-  static char buf[256]; /* written once per message; the CLI is single-threaded */
-  size_t u = 0;
-  for (int i = 0; i < MG_NCOLL; i++)
-    u += (size_t)snprintf(buf + u, sizeof buf - u, "%s%s", i ? " " : "", mg_colls[i].name);
-  return buf;
-}
-
 /* A positive byte count in plain digits (a column of a file: no suffix, no sign). */
 static int parse_size(const char *s, size_t *out) {
   unsigned long long v;
@@ -403,7 +395,7 @@ int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
     }
     int c = mg_coll_find(fld[col[MG_RAW_COLL]]);
     if (c < 0) {
-      (void)MG_ERR("%s:%ld: unknown collective '%s' (known: %s)", path, lineno, fld[col[MG_RAW_COLL]], coll_list());
+      (void)MG_ERR("%s:%ld: unknown collective '%s' (known: %s)", path, lineno, fld[col[MG_RAW_COLL]], mg_coll_names());
       goto out;
     }
     const char *alg = fld[col[MG_RAW_ALG]];

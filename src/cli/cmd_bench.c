@@ -147,7 +147,7 @@ static int add_coll(const char *name, void *arg) {
     return 0;
   }
   int c = mg_coll_find(name);
-  if (c < 0) return MG_ERR_TO(S->err, "unknown collective '%s'; valid: all%s", name, mg_cmd_coll_names());
+  if (c < 0) return MG_ERR_TO(S->err, "unknown collective '%s'; valid: all %s", name, mg_coll_names());
   for (int i = 0; i < S->cfg.ncolls; i++)
     if (S->cfg.colls[i] == (mg_coll)c) return 0;
   S->cfg.colls[S->cfg.ncolls++] = (mg_coll)c;
@@ -292,7 +292,7 @@ static int set_timing(const opts_t *o, state *S) {
 static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
   mg_bench_cfg *cfg = &S->cfg;
   if (!o->given[O_COLL])
-    return MG_ERR_TO(S->err, "no collective given: use --coll, e.g. --coll allreduce (valid:%s)", mg_cmd_coll_names());
+    return MG_ERR_TO(S->err, "no collective given: use --coll, e.g. --coll allreduce (valid: %s)", mg_coll_names());
   if (mg_cmd_each(o->val[O_COLL], "--coll", add_coll, S, S->err, sizeof S->err)) return -1;
   if (mg_cmd_each(o->given[O_ALG] ? o->val[O_ALG] : "all", "--alg", add_alg, S, S->err, sizeof S->err)) return -1;
   int anyred = 0, anyroot = 0;

@@ -263,7 +263,7 @@ static int add_mockup(const char *name, void *arg) {
 static int add_coll(const char *name, void *arg) {
   state *S = arg;
   int c = mg_coll_find(name);
-  if (c < 0) return MG_ERR_TO(S->err, "unknown collective '%s'; valid:%s", name, mg_cmd_coll_names());
+  if (c < 0) return MG_ERR_TO(S->err, "unknown collective '%s'; valid: %s", name, mg_coll_names());
   for (int i = 0; i < S->ncolls; i++)
     if (S->colls[i] == (mg_coll)c) return 0;
   S->colls[S->ncolls++] = (mg_coll)c;

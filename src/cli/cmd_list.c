@@ -37,7 +37,7 @@ int mg_cmd_list(int argc, char **argv) {
     }
   }
   if (only && mg_coll_find(only) < 0) {
-    fprintf(stderr, "mpiguide list: unknown collective '%s'; valid:%s\n", only, mg_cmd_coll_names());
+    fprintf(stderr, "mpiguide list: unknown collective '%s'; valid: %s\n", only, mg_coll_names());
     return 2;
   }
   if (csv && md) {

@@ -285,13 +285,6 @@ void mg_cmd_warn_failed(const char *cmd, const mg_bench_result *res) {
 
 /* ---------- names ---------- */
 
-const char *mg_cmd_coll_names(void) {
-  static char buf[256]; /* the command is single-threaded */
-  size_t u = 0;
-  for (int i = 0; i < MG_NCOLL; i++) u += (size_t)snprintf(buf + u, sizeof buf - u, " %s", mg_colls[i].name);
-  return buf;
-}
-
 int mg_cmd_each(const char *list, const char *opt, int (*fn)(const char *item, void *arg), void *arg,
                 char *err, size_t errlen) {
   char buf[2048];

@@ -103,9 +103,6 @@ void mg_cmd_warn_failed(const char *cmd, const mg_bench_result *res);
 
 /* ---------- names ---------- */
 
-/* " allgather allreduce ...": the collectives for "valid:" messages (a static buffer). */
-const char *mg_cmd_coll_names(void);
-
 /* Call fn on every item of a comma-separated list (a copy is split). 0, or -1 with a message
  * (opt names the option in it) or fn's -1. */
 int mg_cmd_each(const char *list, const char *opt, int (*fn)(const char *item, void *arg), void *arg,

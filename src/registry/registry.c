@@ -13,7 +13,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "algs/algs.h"
+#include "registry/algorithms.h"
+#include "registry/datatype.h"
 #include "registry/registry.h"
 
 #define ROW(nm, gl, fml, desc, restr, memtxt, memfn) \
@@ -144,6 +145,15 @@ int mg_coll_find(const char *name) {
   for (int i = 0; i < MG_NCOLL; i++)
     if (mpi ? strcasecmp(name, mg_colls[i].mpi_name) == 0 : strcmp(name, mg_colls[i].name) == 0) return i;
   return -1;
+}
+
+const char *mg_coll_names(void) {
+  static const char all[] = ""
+#define MG_X(E, n, m, r, red, s) " " #n
+      MG_COLLECTIVES(MG_X)
+#undef MG_X
+      ;
+  return all + 1;
 }
 
 int mg_alg_find(mg_coll coll, const char *name) {

@@ -161,6 +161,8 @@ extern const mg_coll_info mg_colls[MG_NCOLL];
  * MPI name in any case ("MPI_Allreduce", "mpi_allreduce"); a caller that requires the registry
  * name (profiles) compares with mg_colls[c].name. Algorithm names are exact. */
 int mg_coll_find(const char *name);
+/* Every collective's name, in registry order, separated by spaces ("allgather allreduce ..."). */
+const char *mg_coll_names(void);
 int mg_alg_find(mg_coll coll, const char *name);
 const char *mg_why_str(mg_why why);
 const char *mg_why_key(mg_why why); /* short machine name, e.g. "scratch_cap" */

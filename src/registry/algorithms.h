@@ -1,0 +1,34 @@
+/*
+ * The functions the registry's rows name: every algorithm (the defaults and
+ * the mock-ups) and its scratch-size function. Declared here, below the
+ * registry tables that point to them; defined in src/algs/, one file per
+ * collective.
+ */
+#ifndef MG_REGISTRY_ALGORITHMS_H
+#define MG_REGISTRY_ALGORITHMS_H
+
+#include "registry/registry.h"
+
+#define MG_DECLARE_ALG(name)          \
+  int mg_##name(const mg_call *c);    \
+  size_t mg_##name##_mem(const mg_call *c);
+
+#define MG_DEFAULT_ALGS(X) \
+  X(allgather_default) X(allreduce_default) X(alltoall_default) X(bcast_default) X(gather_default) \
+  X(reduce_default) X(reduce_scatter_block_default) X(scan_default) X(scatter_default)
+
+#define MG_MOCKUP_ALGS(X)                                                                       \
+  X(allgather_as_gather_bcast) X(allgather_as_alltoall) X(allgather_as_allreduce)              \
+  X(allgather_as_allgatherv) X(allreduce_as_reduce_bcast)                                       \
+  X(allreduce_as_reducescatterblock_allgather) X(allreduce_as_reducescatter_allgatherv)         \
+  X(alltoall_as_alltoallv) X(bcast_as_allgatherv) X(bcast_as_scatter_allgather)                 \
+  X(gather_as_allgather) X(gather_as_gatherv) X(gather_as_reduce) X(reduce_as_allreduce)        \
+  X(reduce_as_reducescatterblock_gather) X(reduce_as_reducescatter_gatherv)                     \
+  X(reduce_scatter_block_as_reduce_scatter) X(reduce_scatter_block_as_reducescatter)            \
+  X(reduce_scatter_block_as_allreduce) X(scan_as_exscan_reducelocal) X(scatter_as_bcast)        \
+  X(scatter_as_scatterv)
+
+MG_DEFAULT_ALGS(MG_DECLARE_ALG)
+MG_MOCKUP_ALGS(MG_DECLARE_ALG)
+
+#endif
