@@ -39,6 +39,14 @@ int mg_ck_test_find(const char *name) {
   return -1;
 }
 
+static const char *const outcome_names[MG_CK_NOUTCOMES] = {
+#define MG_X(E, n, d) [MG_CK_##E] = n,
+    MG_CK_OUTCOMES(MG_X)
+#undef MG_X
+};
+
+const char *mg_ck_outcome_name(mg_ck_outcome o) { return o < MG_CK_NOUTCOMES ? outcome_names[o] : "?"; }
+
 void mg_ck_opts_default(mg_ck_opts *o) {
   memset(o, 0, sizeof *o);
   o->test = MG_CK_MWU;
@@ -47,6 +55,7 @@ void mg_ck_opts_default(mg_ck_opts *o) {
   o->level = 0.95;
   o->resamples = 1000;
   o->seed = 1;
+  o->margin = 0.05;
 }
 
 const char *mg_ck_flags(const mg_ck_verdict *v, char *buf) {
@@ -132,9 +141,38 @@ static int default_values(const mg_ck_series *s, int part, vec *out) {
   return 0;
 }
 
-/* One verdict: fill everything but p_adj/significant/violation. */
+/* Launch boundaries in the pooled samples: off[k] .. off[k+1] is launch k's part. */
+typedef struct offs {
+  size_t *a, *b;
+  size_t n;
+} offs;
+
+static int offs_push(offs *o, size_t na, size_t nb, size_t cap) {
+  if (!o->a) {
+    o->a = malloc((cap + 1) * sizeof *o->a);
+    o->b = malloc((cap + 1) * sizeof *o->b);
+    if (!o->a || !o->b) return -1;
+    o->a[0] = o->b[0] = 0;
+  }
+  o->n++;
+  o->a[o->n] = na;
+  o->b[o->n] = nb;
+  return 0;
+}
+
+/* The slowdown and its interval: over launches when there are several (the launch is the unit
+ * of replication), else the ordinary bootstrap of the one launch. */
+static mg_stats_status slowdown(const vec *a, const vec *b, const offs *L, const mg_ck_opts *o, uint32_t seed,
+                                mg_stats_slowdown_result *sr) {
+  if (L->n >= 2)
+    return mg_stats_slowdown_launches(a->x, L->a, b->x, L->b, L->n, o->level, o->resamples, seed, sr);
+  return mg_stats_slowdown(a->x, a->n, b->x, b->n, o->level, o->resamples, seed, sr);
+}
+
+/* One verdict: fill everything but p_adj/significant/leaning/outcome. */
 static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, char *err, size_t errlen) {
   vec a = {0}, b = {0}, la = {0}, lb = {0};
+  offs L = {0};
   int rc = 0;
   double sync = -1;
   for (int l = 0; l < d->nlaunches; l++) {
@@ -147,6 +185,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
       goto nomem;
     if (la.n == 0 || lb.n == 0) continue;
     if (vec_add(&a, la.x, la.n) || vec_add(&b, lb.x, lb.n)) goto nomem;
+    if (offs_push(&L, a.n, b.n, (size_t)d->nlaunches)) goto nomem;
     v->launches++;
     if (median_of(la.x, la.n) > median_of(lb.x, lb.n)) v->launches_slower++;
     if (d->launches[l].sync_cost > sync) sync = d->launches[l].sync_cost;
@@ -202,7 +241,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   uint64_t by = v->bytes;
   seed = mg_fnv1a(seed, &by, sizeof by);
   mg_stats_slowdown_result sr;
-  st = mg_stats_slowdown(a.x, a.n, b.x, b.n, o->level, o->resamples, seed, &sr);
+  st = slowdown(&a, &b, &L, o, seed, &sr);
   if (st == MG_STATS_NOMEM) goto nomem;
   if (st == MG_STATS_OK) {
     v->slowdown = sr.ratio;
@@ -218,7 +257,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
 nomem:
   rc = MG_ERR("out of memory");
 out:
-  free(a.x), free(b.x), free(la.x), free(lb.x);
+  free(a.x), free(b.x), free(la.x), free(lb.x), free(L.a), free(L.b);
   return rc;
 }
 
@@ -234,8 +273,16 @@ static int push_verdict(mg_ck_result *r, int *cap, const mg_ck_verdict *v) {
   return 0;
 }
 
+/* What a verdict shows (check.h, MG_CK_OUTCOMES). An interval that could not be computed (zero
+ * runtimes) neither blocks a violation nor shows consistency. */
+static mg_ck_outcome outcome_of(const mg_ck_verdict *v, double margin) {
+  if (v->leaning && !v->noise && !(v->lo <= 1)) return MG_CK_VIOLATION;
+  if (v->hi <= 1 + margin) return MG_CK_CONSISTENT;
+  return MG_CK_INCONCLUSIVE;
+}
+
 /* Holm over the OK verdicts with aa == fam; returns the family size. */
-static int adjust(mg_ck_result *r, int fam, int holm, double alpha) {
+static int adjust(mg_ck_result *r, int fam, int holm, double alpha, double margin) {
   int k = 0;
   for (int i = 0; i < r->n; i++) k += r->v[i].status == MG_CKV_OK && r->v[i].aa == fam;
   if (k == 0) return 0;
@@ -257,7 +304,9 @@ static int adjust(mg_ck_result *r, int fam, int holm, double alpha) {
     /* the default's median must also be above the mock-up's in every launch (with one
      * launch: the pooled medians), so one launch cannot make a violation, and a significant
      * rank test whose medians point the other way (differently shaped samples) is none */
-    v->violation = v->significant && v->launches_slower == v->launches;
+    v->leaning = v->significant && v->launches_slower == v->launches;
+    v->outcome = outcome_of(v, margin);
+    v->violation = v->outcome == MG_CK_VIOLATION;
   }
   free(p);
   return k;
@@ -267,6 +316,7 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
   memset(r, 0, sizeof *r);
   r->opts = *o;
   if (!(o->alpha > 0 && o->alpha < 1)) return MG_ERR("alpha %g is not between 0 and 1", o->alpha);
+  if (!(o->margin >= 0)) return MG_ERR("margin %g is negative", o->margin);
   cell *cells = malloc((size_t)(d->nseries + d->nnotes + 1) * sizeof *cells);
   algref *algs = malloc((size_t)(d->nseries + d->nnotes + 1) * sizeof *algs);
   int ncells = 0, cap = 0, rc = -1;
@@ -343,8 +393,8 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
       }
     }
   }
-  if ((r->family = adjust(r, 0, o->holm, o->alpha)) < 0 ||
-      (r->aa_family = adjust(r, 1, o->holm, o->alpha)) < 0) {
+  if ((r->family = adjust(r, 0, o->holm, o->alpha, o->margin)) < 0 ||
+      (r->aa_family = adjust(r, 1, o->holm, o->alpha, o->margin)) < 0) {
     (void)MG_ERR("out of memory or a p-value outside [0, 1] (Holm adjustment)");
     goto out;
   }

@@ -142,6 +142,31 @@ const char *mg_ck_test_name(mg_ck_test t);
 const char *mg_ck_test_desc(mg_ck_test t);
 int mg_ck_test_find(const char *name); /* -1 when unknown */
 
+/*
+ * What a comparison shows (docs/statistics.md), X(ENUM, name, meaning):
+ * - violation: the default is significantly slower than the mock-up (the
+ *   test, Holm-adjusted), its median is above the mock-up's in every launch,
+ *   the difference exceeds the synchronisation noise, and the slowdown's
+ *   interval lies above 1 (with several launches the interval comes from a
+ *   bootstrap over launches, so it covers launch-to-launch variation);
+ * - consistent: the default is shown not slower than the mock-up beyond the
+ *   margin: the slowdown interval's upper end is at most 1 + margin;
+ * - inconclusive: neither, including every difference within the noise.
+ */
+#define MG_CK_OUTCOMES(X)                                                              \
+  X(INCONCLUSIVE, "inconclusive", "neither a violation nor shown consistent")         \
+  X(CONSISTENT, "consistent", "the default is not slower beyond the margin")          \
+  X(VIOLATION, "violation", "the default is significantly and consistently slower")
+
+typedef enum {
+#define MG_X(E, n, d) MG_CK_##E,
+  MG_CK_OUTCOMES(MG_X)
+#undef MG_X
+      MG_CK_NOUTCOMES
+} mg_ck_outcome;
+
+const char *mg_ck_outcome_name(mg_ck_outcome o);
+
 typedef struct mg_ck_opts {
   mg_ck_test test;
   double alpha;          /* significance level, 0 < alpha < 1 */
@@ -151,9 +176,10 @@ typedef struct mg_ck_opts {
   uint32_t seed;         /* bootstrap seed; each verdict derives its own from it */
   int aa;                /* add the A/A control: the default split by round parity */
   double noise;          /* > 0: use this as the synchronisation cost instead of the measured one */
+  double margin;         /* consistent: slowdown interval's upper end <= 1 + margin */
 } mg_ck_opts;
 
-/* alpha 0.05, mwu, Holm on, 95 % interval, 1000 resamples, seed 1, no A/A. */
+/* alpha 0.05, mwu, Holm on, 95 % interval, 1000 resamples, seed 1, no A/A, margin 0.05. */
 void mg_ck_opts_default(mg_ck_opts *o);
 
 typedef enum { MG_CKV_OK, MG_CKV_SKIPPED, MG_CKV_ERROR } mg_ck_vstatus;
@@ -173,7 +199,8 @@ typedef struct mg_ck_verdict {
   char note[192];        /* why skipped / error; empty when OK */
   long n_def, n_mock;
   double med_def, med_mock, mean_def, mean_mock; /* seconds */
-  double slowdown, lo, hi;                       /* median(def) / median(mock), bootstrap interval */
+  double slowdown, lo, hi;                       /* median(def) / median(mock), bootstrap interval
+                                                    (over launches when launches >= 2) */
   double stat, crit;     /* U or t, and its critical value at the unadjusted alpha */
   const char *method;    /* "exact", "exact-ties", "normal", "welch", "student" */
   double p, p_adj;       /* one-sided p; Holm-adjusted (== p without Holm) */
@@ -182,7 +209,10 @@ typedef struct mg_ck_verdict {
   int launches_slower;   /* ... of which the default's median was above the mock-up's */
   double sync_cost;      /* seconds, the noise threshold used (< 0 unknown) */
   int noise;             /* |med_def - med_mock| < sync_cost */
-  int violation;         /* significant && launches_slower == launches */
+  int leaning;           /* significant && launches_slower == launches: a violation but for the
+                            noise or the interval (tune --include-inconclusive takes these) */
+  mg_ck_outcome outcome; /* what the comparison shows (MG_CK_OUTCOMES) */
+  int violation;         /* outcome == MG_CK_VIOLATION */
 } mg_ck_verdict;
 
 typedef struct mg_ck_result {

@@ -202,4 +202,15 @@ mg_stats_status mg_stats_slowdown(const double *a, size_t na, const double *b, s
                                   double level, size_t resamples, uint32_t seed,
                                   mg_stats_slowdown_result *out);
 
+/* The same ratio (medians of the pooled samples) with a two-stage bootstrap
+ * interval over launches, the unit of replication: per replicate, `launches`
+ * launches drawn with replacement, then within each drawn launch its runtimes
+ * of A and of B drawn with replacement (slowdown.c). Launch k's values are
+ * a[a_off[k] .. a_off[k+1]) and b[b_off[k] .. b_off[k+1]); a_off[0] = b_off[0]
+ * = 0, every launch has values of both (EMPTY otherwise). Deterministic for a
+ * seed, like mg_stats_slowdown. */
+mg_stats_status mg_stats_slowdown_launches(const double *a, const size_t *a_off, const double *b,
+                                           const size_t *b_off, size_t launches, double level,
+                                           size_t resamples, uint32_t seed, mg_stats_slowdown_result *out);
+
 #endif
