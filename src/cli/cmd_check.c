@@ -63,6 +63,68 @@ static const preset presets[] = {
      1000, 0, 5},
 };
 
+/* The presets in words, from the table above: the help text and `check --presets` (which
+ * docs/check.md quotes; a test keeps the two equal) cannot disagree with the code. */
+static void coll_names_by_kind(int vector, char *buf, size_t len) {
+  size_t u = 0;
+  buf[0] = '\0';
+  for (int c = 0; c < MG_NCOLL && u < len; c++)
+    if (whole_vector((mg_coll)c) == vector) u += (size_t)snprintf(buf + u, len - u, "%s%s", u ? ", " : "", mg_colls[c].name);
+}
+
+static int count_items(const char *list) {
+  int n = 1;
+  for (const char *p = list; *p; p++) n += *p == ',';
+  return n;
+}
+
+static void spaced(const char *list, char *buf, size_t len) { /* "16,256" -> "16, 256" */
+  size_t u = 0;
+  for (const char *p = list; *p && u + 2 < len; p++) {
+    buf[u++] = *p;
+    if (*p == ',') buf[u++] = ' ';
+  }
+  buf[u] = '\0';
+}
+
+/* One value per preset, "quick 80s, full none" style. */
+static void per_preset(char *buf, size_t len, int field) {
+  size_t u = 0;
+  for (size_t i = 0; i < sizeof presets / sizeof presets[0] && u < len; i++) {
+    const preset *p = &presets[i];
+    char v[32];
+    switch (field) {
+    case 0: snprintf(v, sizeof v, p->budget > 0 ? "%gs" : "none", p->budget); break;
+    case 1: snprintf(v, sizeof v, "%ld", p->min_nrep); break;
+    case 2: snprintf(v, sizeof v, "%ld", p->max_nrep); break;
+    case 3: snprintf(v, sizeof v, "%d", p->warmup); break;
+    default: snprintf(v, sizeof v, "%g", p->rse); break;
+    }
+    u += (size_t)snprintf(buf + u, len - u, "%s%s %s", i ? ", " : "", p->name, v);
+  }
+}
+
+static void print_presets_md(FILE *f) {
+  char block[256], vector[256], a[256], b[256];
+  coll_names_by_kind(0, block, sizeof block);
+  coll_names_by_kind(1, vector, sizeof vector);
+  const preset *q = &presets[0], *u = &presets[1];
+  fprintf(f, "| | `--%s` (default) | `--%s` |\n|---|---|---|\n", q->name, u->name);
+  fprintf(f, "| collectives | all %d | all %d |\n", MG_NCOLL, MG_NCOLL);
+  spaced(q->block_sizes, a, sizeof a), spaced(u->block_sizes, b, sizeof b);
+  fprintf(f, "| sizes, per-rank-block collectives (%s) | %s | %s |\n", block, a, b);
+  spaced(q->vector_sizes, a, sizeof a), spaced(u->vector_sizes, b, sizeof b);
+  fprintf(f, "| sizes, whole-vector collectives (%s) | %s | %s |\n", vector, a, b);
+  fprintf(f, "| repetitions | adaptive: until the RSE of the median ≤ %g %%, at least %ld, at most %ld | the same "
+             "rule, at least %ld, at most %ld |\n",
+          100 * q->rse, q->min_nrep, q->max_nrep, u->min_nrep, u->max_nrep);
+  fprintf(f, "| warm-up rounds | %d | %d |\n", q->warmup, u->warmup);
+  char bq[64] = "none", bu[64] = "none";
+  if (q->budget > 0) snprintf(bq, sizeof bq, "%g s for the measurement, shared over the sizes", q->budget);
+  if (u->budget > 0) snprintf(bu, sizeof bu, "%g s for the measurement, shared over the sizes", u->budget);
+  fprintf(f, "| budget | %s | %s |\n", bq, bu);
+}
+
 /* ---------- options ---------- */
 
 /* clang-format off */
@@ -76,7 +138,8 @@ static const preset presets[] = {
   X(ALPHA, "alpha", 0, 1) X(TEST, "test", 0, 1) X(NO_HOLM, "no-holm", 0, 0) X(LEVEL, "level", 0, 1)  \
   X(RESAMPLES, "resamples", 0, 1) X(AA, "aa", 0, 0) X(NOISE, "noise", 0, 1)                          \
   X(COMPARER, "comparer", 0, 1) X(CSV, "csv", 0, 0) X(JSON, "json", 0, 0) X(MERGE, "merge", 0, 0)    \
-  X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)
+  X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)              \
+  X(PRESETS, "presets", 0, 0) X(MARGIN, "margin", 0, 1)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
@@ -92,9 +155,8 @@ static const char usage_text[] =
     "DIR/verdicts.json and DIR/summary.txt. Details: docs/check.md.\n"
     "\n"
     "What to measure (default: --quick):\n"
-    "      --quick             all nine collectives, 3 sizes each, tight budgets (<= 2 min at 4 ranks)\n"
-    "      --full              all nine collectives, per-rank-block ones 1 B..16 KiB (12 sizes),\n"
-    "                          whole-vector ones (bcast, reduce, allreduce, scan) 1 B..8 MiB (13)\n"
+    "@PRESETS@"
+    "      --presets           the presets as a table (docs/check.md shows the same)\n"
     "  -c, --collectives LIST  e.g. bcast,allreduce (or MPI_Bcast,...) [preset: all]\n"
     "  -m, --mockups LIST      only these mock-ups: registry names or guideline ids (GL5) [all];\n"
     "                          without -c: only the collectives of these mock-ups\n"
@@ -104,11 +166,11 @@ static const char usage_text[] =
     "      --sync METHOD       barrier, dbarrier, dissem, window, roundtime [barrier]\n"
     "\n"
     "Repetitions (adaptive by default: until the relative standard error of the median <= --rse):\n"
-    "      --budget T          time for the whole measurement, shared over the sizes [quick 60s,\n"
-    "                          full none]; times accept s, ms, us\n"
-    "      --rse X             [0.01]        --min-nrep N [quick 40, full 50]\n"
-    "      --max-nrep N        [quick 400, full 1000]   -n, --nrep N  exactly N instead\n"
-    "  -w, --warmup W          warm-up rounds per size [quick 3, full 5]\n"
+    "      --budget T          time for the whole measurement, shared over the sizes [@BUDGET@];\n"
+    "                          times accept s, ms, us\n"
+    "      --rse X             [@RSE@]    --min-nrep N [@MIN@]\n"
+    "      --max-nrep N        [@MAX@]   -n, --nrep N  exactly N instead\n"
+    "  -w, --warmup W          warm-up rounds per size [@WARMUP@]\n"
     "      --no-shuffle        measure the variants of a round in registry order (default: shuffled)\n"
     "      --seed S            shuffle and bootstrap seed [1]\n"
     "\n"
@@ -126,6 +188,7 @@ static const char usage_text[] =
     "      --resamples N       bootstrap resamples [1000]\n"
     "      --aa                add the A/A control: the default against itself (even vs odd rounds)\n"
     "      --noise T           noise threshold instead of the measured synchronisation cost\n"
+    "      --margin M          'consistent' when the slowdown interval ends at or below 1 + M [0.05]\n"
     "\n"
     "Display (stdout of rank 0):\n"
     "      --comparer NAME     raw, abs-runtime, rel-runtime, violation, detailed-violation,\n"
@@ -210,6 +273,12 @@ static int parse_analysis(const opts_t *o, state *S) {
     S->seed_given = 1;
   }
   S->ck.aa = o->given[O_AA];
+  if (o->given[O_MARGIN]) {
+    char *end;
+    S->ck.margin = strtod(o->val[O_MARGIN], &end);
+    if (end == o->val[O_MARGIN] || *end || !(S->ck.margin >= 0 && S->ck.margin < 10))
+      return MG_ERR_TO(S->err, "--margin: '%s' is not a number from 0 to 10 (e.g. 0.05 for 5 %%)", o->val[O_MARGIN]);
+  }
   if (o->given[O_NOISE]) {
     if (mg_parse_seconds(o->val[O_NOISE], &S->ck.noise, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--noise: %s", S->e);
     if (!(S->ck.noise > 0)) return MG_ERR_TO(S->err, "--noise: must be positive");
@@ -599,10 +668,51 @@ static void measure(state *S, const mg_bench_meta *meta) {
   mg_cmd_progress_end(&S->prog);
 }
 
+static void print_usage(FILE *f) {
+  char pre[1024] = "", v[128];
+  size_t u = 0;
+  for (size_t i = 0; i < sizeof presets / sizeof presets[0] && u < sizeof pre; i++) {
+    const preset *p = &presets[i];
+    char flag[24], budget[48] = "";
+    snprintf(flag, sizeof flag, "--%s", p->name);
+    if (p->budget > 0) snprintf(budget, sizeof budget, ", budget %gs", p->budget);
+    u += (size_t)snprintf(pre + u, sizeof pre - u,
+                          "      %-19s all %d collectives; %d per-rank-block sizes %s;\n"
+                          "                          %d whole-vector sizes %s%s\n",
+                          flag, MG_NCOLL, count_items(p->block_sizes), p->block_sizes, count_items(p->vector_sizes),
+                          p->vector_sizes, budget);
+  }
+  for (const char *t = usage_text; *t;) { /* usage_text with its @NAME@ fields filled in */
+    const char *at = strchr(t, '@'), *end = at ? strchr(at + 1, '@') : NULL;
+    if (!end) {
+      fputs(t, f);
+      break;
+    }
+    fwrite(t, 1, (size_t)(at - t), f);
+    size_t n = (size_t)(end - at - 1);
+    if (!strncmp(at + 1, "PRESETS", n)) {
+      fputs(pre, f);
+    } else {
+      int field = !strncmp(at + 1, "BUDGET", n)   ? 0
+                  : !strncmp(at + 1, "MIN", n)    ? 1
+                  : !strncmp(at + 1, "MAX", n)    ? 2
+                  : !strncmp(at + 1, "WARMUP", n) ? 3
+                                                  : 4;
+      per_preset(v, sizeof v, field);
+      fputs(v, f);
+    }
+    t = end + 1;
+  }
+}
+
 /* --help and --from need no MPI: their exit code, or -1 to go on with a measurement. */
 static int without_mpi(state *S, opts_t *o, int st) {
   if (st == 0 && o->given[O_HELP]) {
-    if (mg_cmd_launched_rank() == 0) fputs(usage_text, stdout);
+    if (mg_cmd_launched_rank() == 0) print_usage(stdout);
+    return 0;
+  }
+  if (st == 0 && o->given[O_PRESETS]) {
+    if (mg_cmd_launched_rank() == 0) print_presets_md(stdout);
     return 0;
   }
   if (st == 0 && o->given[O_FROM]) return offline(S, o);

@@ -1,10 +1,22 @@
-# Run EXE with ARGS and compare its standard output with the file GOLDEN.
+# Run EXE with ARGS and compare its standard output with the file GOLDEN, or, with SECTION, with
+# the part of GOLDEN between the lines "<!-- begin SECTION -->" and "<!-- end SECTION -->".
 string(REPLACE "," ";" ARGS "${ARGS}")
 execute_process(COMMAND ${EXE} ${ARGS} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${EXE} ${ARGS} exited with ${rc}")
 endif()
 file(READ ${GOLDEN} want)
+if(SECTION)
+  string(FIND "${want}" "<!-- begin ${SECTION} -->\n" b)
+  string(FIND "${want}" "<!-- end ${SECTION} -->" e)
+  if(b LESS 0 OR e LESS b)
+    message(FATAL_ERROR "${GOLDEN} has no section '${SECTION}' (<!-- begin/end ${SECTION} --> lines)")
+  endif()
+  string(LENGTH "<!-- begin ${SECTION} -->\n" l)
+  math(EXPR b "${b} + ${l}")
+  math(EXPR n "${e} - ${b}")
+  string(SUBSTRING "${want}" ${b} ${n} want)
+endif()
 if(NOT out STREQUAL want)
   file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/golden.actual "${out}")
   message(FATAL_ERROR "output of '${ARGS}' differs from ${GOLDEN}; actual output in "
