@@ -25,8 +25,9 @@ static const char usage_text[] =
     "\n"
     "Writes a tuning profile (docs/profile.md) from the results of `mpiguide check` (DIR: a check\n"
     "directory, a raw CSV or ReproMPI files). Per (collective, process count, measured size) it picks\n"
-    "the fastest mock-up whose violation is significant and whose median is at least G faster than\n"
-    "the default's. A choice covers its measured size, and the sizes up to the next measured size\n"
+    "the fastest mock-up whose violation is conclusive (significant, in every launch, beyond the\n"
+    "noise, its interval above 1) and whose median is at least G faster than the default's over the\n"
+    "whole interval. A choice covers its measured size, and the sizes up to the next measured size\n"
     "only when that one made the same choice; nothing beyond the largest measured size (docs/tune.md).\n"
     "\n"
     "  -o, --out FILE      the profile to write (required)\n"
@@ -34,12 +35,15 @@ static const char usage_text[] =
     "      --alpha A       significance level [0.05]   --test T  mwu, welch, student [mwu]\n"
     "      --no-holm       no Holm adjustment          --seed S  bootstrap seed [the check's]\n"
     "  -q, --quiet         no table of rules\n"
+    "      --include-inconclusive  also cells whose violation is significant but inconclusive\n"
+    "                      (within the noise, or an interval reaching 1): may tune an artefact\n"
     "  -h, --help          this text\n";
 
 #define OPTIONS(X)                                                                                      \
   X(HELP, "help", 'h', MG_OPT_FLAG) X(OUT, "out", 'o', MG_OPT_ARG) X(MIN_GAIN, "min-gain", 0, MG_OPT_ARG)     \
   X(ALPHA, "alpha", 0, MG_OPT_ARG) X(TEST, "test", 0, MG_OPT_ARG) X(NO_HOLM, "no-holm", 0, MG_OPT_FLAG)       \
-  X(SEED, "seed", 0, MG_OPT_ARG) X(QUIET, "quiet", 'q', MG_OPT_FLAG)
+  X(SEED, "seed", 0, MG_OPT_ARG) X(QUIET, "quiet", 'q', MG_OPT_FLAG)                                         \
+  X(INCONCLUSIVE, "include-inconclusive", 0, MG_OPT_FLAG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
@@ -53,6 +57,7 @@ typedef struct src {
 typedef struct tune {
   const char *out;
   double min_gain;
+  int which; /* MG_TUNE_CONCLUSIVE or MG_TUNE_INCLUDE_INCONCLUSIVE */
   mg_ck_opts ck;
   int quiet, seed_given;
   src *srcs;
@@ -110,6 +115,7 @@ static int parse(int argc, char **argv, tune *T) {
     T->seed_given = 1;
   }
   T->quiet = o.given[O_QUIET];
+  T->which = o.given[O_INCONCLUSIVE] ? MG_TUNE_INCLUDE_INCONCLUSIVE : MG_TUNE_CONCLUSIVE;
   for (int i = 0; i < o.npos; i++) T->srcs[T->nsrc++].path = o.pos[i];
   if (!T->nsrc) {
     fprintf(stderr, "mpiguide tune: no check directory given\n");
@@ -157,8 +163,9 @@ static void preamble(tune *T) {
   snprintf(line, sizeof line, "written by mpiguide tune on %s", date);
   mg_profile_add_preamble(T->p, line);
   snprintf(line, sizeof line,
-           "choice: fastest mock-up with a significant violation (%s, alpha %g%s) and median <= %.2f x "
+           "choice: fastest mock-up with a %s (%s, alpha %g%s) and median <= %.2f x "
            "default's over the whole slowdown interval",
+           T->which == MG_TUNE_CONCLUSIVE ? "conclusive violation" : "significant violation, conclusive or not",
            mg_ck_test_name(T->ck.test), T->ck.alpha, T->ck.holm ? ", Holm" : "", 1 - T->min_gain);
   mg_profile_add_preamble(T->p, line);
   mg_profile_add_preamble(T->p, "ranges: a measured size, extended to the next one only if it chose the same; "
@@ -195,7 +202,7 @@ static int tune_group(tune *T, int s) {
   for (char *c = line; *c; c++)
     if (*c == '\n' || *c == '\r') *c = ' ';
   mg_profile_add_preamble(T->p, line);
-  if (mg_tune_decide(r, np, T->min_gain, T->p, &T->ch, &T->nch, T->e, sizeof T->e) < 0)
+  if (mg_tune_decide(r, np, T->min_gain, T->which, T->p, &T->ch, &T->nch, T->e, sizeof T->e) < 0)
     return fprintf(stderr, "mpiguide tune: %s\n", T->e), 1;
   return 0;
 }

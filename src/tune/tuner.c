@@ -22,8 +22,8 @@ static void fmt_us(double s, char *buf, size_t len) {
   snprintf(buf, len, us >= 100 ? "%.1f" : us >= 10 ? "%.2f" : "%.3f", us);
 }
 
-int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, mg_profile *p, mg_tune_choice **ch,
-                   int *nch, char *err, size_t errlen) {
+int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, int which, mg_profile *p,
+                   mg_tune_choice **ch, int *nch, char *err, size_t errlen) {
   int added = 0;
   /* verdicts are sorted by collective (registry order), then size, then mock-up */
   int i = 0;
@@ -36,7 +36,10 @@ int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, mg_profil
       int best_alg = 0;
       for (; i < r->n && r->v[i].coll == c && r->v[i].bytes == bytes; i++) {
         const mg_ck_verdict *v = &r->v[i];
-        if (v->aa || v->status != MG_CKV_OK || !v->violation) continue;
+        /* Only what the check showed: a cell within the noise (e.g. scatter's barrier artefact
+         * at 256 B, "28.70x faster") or with an interval reaching 1 proves nothing. */
+        int wanted = which == MG_TUNE_INCLUDE_INCONCLUSIVE ? v->violation || v->leaning : v->violation;
+        if (v->aa || v->status != MG_CKV_OK || !wanted) continue;
         /* The gain must hold over the whole confidence interval of the slowdown,
          * not only at the medians: a cell whose interval reaches below
          * 1 / (1 - G) did not show the gain reliably (seen: reduce 1 MiB at

@@ -34,12 +34,17 @@ typedef struct mg_tune_choice {
   const mg_ck_verdict *v;   /* the chosen mock-up's verdict (NULL for the default) */
 } mg_tune_choice;
 
+/* What a cell must show to get a rule: a conclusive violation (default), or also a
+ * significant one that is inconclusive because of the noise or its interval (asked for
+ * explicitly: such a rule may be a measurement artefact, docs/tune.md). */
+enum { MG_TUNE_CONCLUSIVE = 0, MG_TUNE_INCLUDE_INCONCLUSIVE = 1 };
+
 /*
  * Decide every measured (collective, size) of r for process count nprocs and
  * append the rules to p. Choices are appended to *ch (realloc'd; *nch
  * counts). Returns the number of rules added, or -1 with a message in err.
  */
-int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, mg_profile *p, mg_tune_choice **ch,
-                   int *nch, char *err, size_t errlen);
+int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, int which, mg_profile *p,
+                   mg_tune_choice **ch, int *nch, char *err, size_t errlen);
 
 #endif

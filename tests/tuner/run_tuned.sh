@@ -7,6 +7,7 @@
 #   run_tuned.sh bad              bad input to tune: one message, exit 2, no profile written
 #   run_tuned.sh verify NP        `mpiguide verify` of a tiny profile on NP ranks: table and CSV
 #   run_tuned.sh e2e NP           check (tiny) -> tune -> validate -> verify on NP ranks
+#   run_tuned.sh inconclusive     tune takes conclusive violations only, unless --include-inconclusive
 #   run_tuned.sh planted NP       the same with tests/check's planted violation (MG_PLANT preloaded
 #                                 into the mpiguide processes: the library's bcast 2 ns/byte slower from
 #                                 64 KiB): the profile must tune bcast at 64K and 256K and verify
@@ -73,6 +74,22 @@ expect_verify() { # NAME DIR MINROWS
 }
 
 case $MODE in
+inconclusive)
+  # tests/check/data/noisy: the data of small with one synchronisation = 1 ms, so the bcast 1K
+  # violation (4.46x, significant) lies within the noise: inconclusive. tune writes no rule for
+  # it, and one with --include-inconclusive.
+  : "${MG_DATA:?}"
+  local_run plain "$MG_CLI" tune "$MG_DATA/noisy" -o plain.prof
+  expect_rc "tune" 0
+  if grep -qE '^bcast ' plain.prof; then fail "tune wrote a rule from an inconclusive (noise) cell: $(grep '^bcast' plain.prof)"
+  else ok "no rule from the cell within the noise"; fi
+  local_run incl "$MG_CLI" tune "$MG_DATA/noisy" -o incl.prof --include-inconclusive
+  expect_rc "tune --include-inconclusive" 0
+  if grep -qE '^bcast +np=4 +1K-1K +bcast_as_allgatherv' incl.prof; then ok "--include-inconclusive takes it"
+  else fail "--include-inconclusive wrote no bcast 1K rule: $(grep -v '^#' incl.prof | tr '\n' ';')"; fi
+  if grep -q 'significant violation, conclusive or not' incl.prof; then ok "the preamble says so"
+  else fail "the preamble of incl.prof does not say that inconclusive cells were taken"; fi
+  ;;
 golden)
   : "${MG_DATA:?}" "${MG_GOLDEN:?}"
   for set in small launches; do

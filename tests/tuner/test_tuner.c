@@ -60,7 +60,7 @@ static int rule_test(void) {
   mg_tune_choice *ch = NULL;
   int nch = 0;
   char err[256];
-  int n = mg_tune_decide(&r, 4, 0.10, p, &ch, &nch, err, sizeof err);
+  int n = mg_tune_decide(&r, 4, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err);
   EXPECT(n == 6, "rules added: %d, want 6 (%s)", n, err);
   EXPECT(nch == 8, "choices: %d, want 8", nch);
   EXPECT(mg_profile_merge_touching(p) == 2, "merges");
@@ -117,7 +117,7 @@ static int roundtrip(const char *dir, const char *out) {
     mg_profile *p = mg_profile_new();
     mg_tune_choice *ch = NULL;
     int nch = 0, np = d.launches[0].nprocs;
-    EXPECT(mg_tune_decide(&r, np, 0.10, p, &ch, &nch, err, sizeof err) >= 1, "decide: %s", err);
+    EXPECT(mg_tune_decide(&r, np, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err) >= 1, "decide: %s", err);
     EXPECT(mg_profile_merge_touching(p) >= 0, "merge");
     EXPECT(mg_profile_build(p, NULL) == MG_PROFILE_OK, "build");
     snprintf(path, sizeof path, "%s/roundtrip%zu.prof", out, s);
