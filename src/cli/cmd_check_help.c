@@ -1,0 +1,181 @@
+/*
+ * The presets of `mpiguide check` and its help text: one table (presets[])
+ * from which the measurement takes its settings, --help its preset lines and
+ * defaults, and `check --presets` the table that docs/check.md quotes (a test
+ * keeps the two equal), so none of them can disagree with the code.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cmd_check.h"
+
+/* Collectives whose message size is a per-rank block get the small range,
+ * those whose size is the whole vector the large one (as in PGChecker). */
+int mg_check_whole_vector(mg_coll c) {
+  return c == MG_BCAST || c == MG_REDUCE || c == MG_ALLREDUCE || c == MG_SCAN;
+}
+
+/* quick: <= 2 minutes at 4 ranks on a 2-core node (measured: docs/check.md);
+ * full: the thesis' ranges, about 12 sizes per collective. */
+static const mg_check_preset presets[] = {
+    {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3},
+    {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50,
+     1000, 0, 5},
+};
+
+/* The presets in words, from the table above: the help text and `check --presets` (which
+ * docs/check.md quotes; a test keeps the two equal) cannot disagree with the code. */
+static void coll_names_by_kind(int vector, char *buf, size_t len) {
+  size_t u = 0;
+  buf[0] = '\0';
+  for (int c = 0; c < MG_NCOLL && u < len; c++)
+    if (mg_check_whole_vector((mg_coll)c) == vector) u += (size_t)snprintf(buf + u, len - u, "%s%s", u ? ", " : "", mg_colls[c].name);
+}
+
+static int count_items(const char *list) {
+  int n = 1;
+  for (const char *p = list; *p; p++) n += *p == ',';
+  return n;
+}
+
+static void spaced(const char *list, char *buf, size_t len) { /* "16,256" -> "16, 256" */
+  size_t u = 0;
+  for (const char *p = list; *p && u + 2 < len; p++) {
+    buf[u++] = *p;
+    if (*p == ',') buf[u++] = ' ';
+  }
+  buf[u] = '\0';
+}
+
+/* One value per preset, "quick 80s, full none" style. */
+static void per_preset(char *buf, size_t len, int field) {
+  size_t u = 0;
+  for (size_t i = 0; i < sizeof presets / sizeof presets[0] && u < len; i++) {
+    const mg_check_preset *p = &presets[i];
+    char v[32];
+    switch (field) {
+    case 0: snprintf(v, sizeof v, p->budget > 0 ? "%gs" : "none", p->budget); break;
+    case 1: snprintf(v, sizeof v, "%ld", p->min_nrep); break;
+    case 2: snprintf(v, sizeof v, "%ld", p->max_nrep); break;
+    case 3: snprintf(v, sizeof v, "%d", p->warmup); break;
+    default: snprintf(v, sizeof v, "%g", p->rse); break;
+    }
+    u += (size_t)snprintf(buf + u, len - u, "%s%s %s", i ? ", " : "", p->name, v);
+  }
+}
+
+void mg_check_print_presets_md(FILE *f) {
+  char block[256], vector[256], a[256], b[256];
+  coll_names_by_kind(0, block, sizeof block);
+  coll_names_by_kind(1, vector, sizeof vector);
+  const mg_check_preset *q = &presets[0], *u = &presets[1];
+  fprintf(f, "| | `--%s` (default) | `--%s` |\n|---|---|---|\n", q->name, u->name);
+  fprintf(f, "| collectives | all %d | all %d |\n", MG_NCOLL, MG_NCOLL);
+  spaced(q->block_sizes, a, sizeof a), spaced(u->block_sizes, b, sizeof b);
+  fprintf(f, "| sizes, per-rank-block collectives (%s) | %s | %s |\n", block, a, b);
+  spaced(q->vector_sizes, a, sizeof a), spaced(u->vector_sizes, b, sizeof b);
+  fprintf(f, "| sizes, whole-vector collectives (%s) | %s | %s |\n", vector, a, b);
+  fprintf(f, "| repetitions | adaptive: until the RSE of the median ≤ %g %%, at least %ld, at most %ld | the same "
+             "rule, at least %ld, at most %ld |\n",
+          100 * q->rse, q->min_nrep, q->max_nrep, u->min_nrep, u->max_nrep);
+  fprintf(f, "| warm-up rounds | %d | %d |\n", q->warmup, u->warmup);
+  char bq[64] = "none", bu[64] = "none";
+  if (q->budget > 0) snprintf(bq, sizeof bq, "%g s for the measurement, shared over the sizes", q->budget);
+  if (u->budget > 0) snprintf(bu, sizeof bu, "%g s for the measurement, shared over the sizes", u->budget);
+  fprintf(f, "| budget | %s | %s |\n", bq, bu);
+}
+
+const mg_check_preset *mg_check_preset_of(int full) { return &presets[full ? 1 : 0]; }
+
+static const char usage_text[] =
+    "usage: mpirun -np P mpiguide check [--quick | --full] [options] [-o DIR]\n"
+    "       mpiguide check --from DIR [DIR...] [analysis options] [-o OUTDIR]\n"
+    "\n"
+    "Measures the default and every applicable mock-up of each (collective, size) in one launch,\n"
+    "interleaved, then tests whether the default is significantly slower than a mock-up (a\n"
+    "violation of a performance guideline). Writes DIR/raw.csv first, then DIR/verdicts.csv,\n"
+    "DIR/verdicts.json and DIR/summary.txt. Details: docs/check.md.\n"
+    "\n"
+    "What to measure (default: --quick):\n"
+    "@PRESETS@"
+    "      --presets           the presets as a table (docs/check.md shows the same)\n"
+    "  -c, --collectives LIST  e.g. bcast,allreduce (or MPI_Bcast,...) [preset: all]\n"
+    "  -m, --mockups LIST      only these mock-ups: registry names or guideline ids (GL5) [all];\n"
+    "                          without -c: only the collectives of these mock-ups\n"
+    "  -s, --sizes LIST        bytes for every chosen collective: 8,1K,64K, FROM:TO[:xF|:+S] [preset]\n"
+    "  -d, --datatype TYPE     [MPI_BYTE]    --op OP  [MPI_BOR; MPI_SUM for floating types]\n"
+    "      --root R            rooted collectives [0]\n"
+    "      --sync METHOD       barrier, dbarrier, dissem, window, roundtime [barrier]\n"
+    "\n"
+    "Repetitions (adaptive by default: until the relative standard error of the median <= --rse):\n"
+    "      --budget T          time for the whole measurement, shared over the sizes [@BUDGET@];\n"
+    "                          times accept s, ms, us\n"
+    "      --rse X             [@RSE@]    --min-nrep N [@MIN@]\n"
+    "      --max-nrep N        [@MAX@]   -n, --nrep N  exactly N instead\n"
+    "  -w, --warmup W          warm-up rounds per size [@WARMUP@]\n"
+    "      --no-shuffle        measure the variants of a round in registry order (default: shuffled)\n"
+    "      --seed S            shuffle and bootstrap seed [1]\n"
+    "\n"
+    "Output:\n"
+    "  -o, --out DIR           result directory [mpiguide-check-<launch>]; created if missing; one\n"
+    "                          that already holds results is refused unless --force\n"
+    "  -f, --force             replace the results in DIR\n"
+    "      --from DIR...       analyse saved raw data (raw.csv, data_<MPI_Coll>_<variant>.dat, or a\n"
+    "                          raw CSV file) of one or several launches; writes only with -o\n"
+    "\n"
+    "Analysis:\n"
+    "      --test T            mwu (Wilcoxon rank-sum), welch, student [mwu]\n"
+    "      --alpha A           significance level [0.05]      --no-holm  no Holm adjustment\n"
+    "      --level L           coverage of the slowdown interval [0.95]\n"
+    "      --resamples N       bootstrap resamples [1000]\n"
+    "      --aa                add the A/A control: the default against itself (even vs odd rounds)\n"
+    "      --noise T           noise threshold instead of the measured synchronisation cost\n"
+    "      --margin M          'consistent' when the slowdown interval ends at or below 1 + M [0.05]\n"
+    "\n"
+    "Display (stdout of rank 0):\n"
+    "      --comparer NAME     raw, abs-runtime, rel-runtime, violation, detailed-violation,\n"
+    "                          grouped-violation [grouped-violation]\n"
+    "      --csv | --json      the comparer's table as CSV or JSON (nothing else on stdout)\n"
+    "      --merge             all collectives in one table\n"
+    "  -q, --quiet             no tables, no progress      --no-progress  no progress line\n"
+    "  -h, --help              this text\n"
+    "\n"
+    "Exit codes: 0 done (with or without violations), 1 run or analysis failed, 2 bad input.\n";
+
+void mg_check_print_usage(FILE *f) {
+  char pre[1024] = "", v[128];
+  size_t u = 0;
+  for (size_t i = 0; i < sizeof presets / sizeof presets[0] && u < sizeof pre; i++) {
+    const mg_check_preset *p = &presets[i];
+    char flag[24], budget[48] = "";
+    snprintf(flag, sizeof flag, "--%s", p->name);
+    if (p->budget > 0) snprintf(budget, sizeof budget, ", budget %gs", p->budget);
+    u += (size_t)snprintf(pre + u, sizeof pre - u,
+                          "      %-19s all %d collectives; %d per-rank-block sizes %s;\n"
+                          "                          %d whole-vector sizes %s%s\n",
+                          flag, MG_NCOLL, count_items(p->block_sizes), p->block_sizes, count_items(p->vector_sizes),
+                          p->vector_sizes, budget);
+  }
+  for (const char *t = usage_text; *t;) { /* usage_text with its @NAME@ fields filled in */
+    const char *at = strchr(t, '@'), *end = at ? strchr(at + 1, '@') : NULL;
+    if (!end) {
+      fputs(t, f);
+      break;
+    }
+    fwrite(t, 1, (size_t)(at - t), f);
+    size_t n = (size_t)(end - at - 1);
+    if (!strncmp(at + 1, "PRESETS", n)) {
+      fputs(pre, f);
+    } else {
+      int field = !strncmp(at + 1, "BUDGET", n)   ? 0
+                  : !strncmp(at + 1, "MIN", n)    ? 1
+                  : !strncmp(at + 1, "MAX", n)    ? 2
+                  : !strncmp(at + 1, "WARMUP", n) ? 3
+                                                  : 4;
+      per_preset(v, sizeof v, field);
+      fputs(v, f);
+    }
+    t = end + 1;
+  }
+}
+
