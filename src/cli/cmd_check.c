@@ -53,7 +53,7 @@
   X(RESAMPLES, "resamples", 0, 1) X(AA, "aa", 0, 0) X(NOISE, "noise", 0, 1)                          \
   X(COMPARER, "comparer", 0, 1) X(CSV, "csv", 0, 0) X(JSON, "json", 0, 0) X(MERGE, "merge", 0, 0)    \
   X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)              \
-  X(PRESETS, "presets", 0, 0) X(MARGIN, "margin", 0, 1)
+  X(PRESETS, "presets", 0, 0) X(MARGIN, "margin", 0, 1) X(LAUNCHES, "launches", 0, 1)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
@@ -452,7 +452,11 @@ static int analyse(state *S, const char *const *sources, int nsources, const cha
     if (S->format == MG_CK_TEXT) {
       putchar('\n');
       mg_ck_print_summary(stdout, &d, &r);
-      if (outdir) printf("\nresults: %s/ (raw.csv, verdicts.csv, verdicts.json, summary.txt)\n", outdir);
+      if (outdir) {
+        int raw_here = nsources == 1 && !strcmp(sources[0], outdir);
+        printf("\nresults: %s/ (%sverdicts.csv, verdicts.json, summary.txt, report.html)\n", outdir,
+               raw_here ? "raw.csv, " : "");
+      }
     }
   }
   fflush(stdout);
@@ -467,11 +471,19 @@ out:
   return status;
 }
 
+/* Options that only the measurement reads (refused by --from, given to every launch of --launches). */
+static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
+                                   O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
+                                   O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE};
+
+static int is_measure_only(int id) {
+  for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
+    if (measure_only[i] == id) return 1;
+  return 0;
+}
+
 static int offline(state *S, const opts_t *o) {
   if (mg_cmd_launched_rank() != 0) return 0; /* started under mpirun: rank 0 does it alone */
-  static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
-                                     O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
-                                     O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE};
   for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
     if (o->given[measure_only[i]]) {
       fprintf(stderr,
@@ -545,11 +557,56 @@ static int without_mpi(state *S, opts_t *o, int st) {
   return -1;
 }
 
+/* `check --launches N [options] -o DIR -- LAUNCHER...` (cmd_check_launches.c): argv[1..dd) are
+ * check's own arguments, argv[dd+1..) the launcher. Each option goes to the launches, to the joint
+ * analysis, or (--seed) to both. */
+static int launches(int argc, char **argv, int dd, const opts_t *o, state *S) {
+  mg_check_launch_args a = {.out = o->val[O_OUT], .force = o->given[O_FORCE]};
+  if (o->given[O_FROM]) return fprintf(stderr, "mpiguide check: --launches measures; --from analyses: give one\n"), 2;
+  if (!o->given[O_OUT]) return fprintf(stderr, "mpiguide check: --launches needs -o DIR (the launches go to DIR/launch-K)\n"), 2;
+  long nl = 0;
+  if (mg_parse_long(o->val[O_LAUNCHES], 1, 1000, &nl, S->e, sizeof S->e) || dd < 0 || dd + 1 >= argc)
+    return fprintf(stderr, "mpiguide check: --launches N -- LAUNCHER...: %s\n",
+                   dd < 0 || dd + 1 >= argc ? "no launcher after --, e.g. -- mpirun -np 4" : S->e), 2;
+  a.n = (int)nl;
+  a.launcher = argv + dd + 1;
+  a.nlauncher = argc - dd - 1;
+  a.measure = calloc((size_t)argc, sizeof *a.measure);
+  a.analysis = calloc((size_t)argc, sizeof *a.analysis);
+  if (!a.measure || !a.analysis) return free(a.measure), free(a.analysis), 1;
+  for (int i = 1; i < dd; i++) {
+    int first = i;
+    const char *val;
+    int id = mg_opt_next(dd, argv, &i, opts, O_N, &val, S->e, sizeof S->e);
+    if (id < 0 || id == O_LAUNCHES || id == O_OUT || id == O_FORCE) continue;
+    for (int k = first; k <= i; k++) {
+      if (is_measure_only(id) || id == O_SEED) a.measure[a.nmeasure++] = argv[k];
+      if (!is_measure_only(id)) a.analysis[a.nanalysis++] = argv[k];
+    }
+  }
+  int st = mg_check_launches(&a);
+  free(a.measure), free(a.analysis);
+  return st;
+}
+
 int mg_cmd_check(int argc, char **argv) {
   state S0, *S = &S0;
   memset(S, 0, sizeof *S);
   opts_t o;
-  int st = parse_argv(argc, argv, &o, S);
+  int dd = -1; /* "--": the launcher of --launches follows */
+  for (int i = 1; i < argc && dd < 0; i++)
+    if (!strcmp(argv[i], "--")) dd = i;
+  int st = parse_argv(dd < 0 ? argc : dd, argv, &o, S);
+  if (st == 0 && (dd >= 0 || o.given[O_LAUNCHES]) && !o.given[O_HELP]) {
+    if (!o.given[O_LAUNCHES]) {
+      fprintf(stderr, "mpiguide check: '--' introduces the launcher of --launches N\n");
+      st = 2;
+    } else {
+      st = launches(argc, argv, dd, &o, S);
+    }
+    mg_opt_vals_free(&o);
+    return st;
+  }
   if (st == 0) st = parse_analysis(&o, S);
   int status = without_mpi(S, &o, st);
   if (status >= 0) {

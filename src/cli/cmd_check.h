@@ -26,4 +26,20 @@ int mg_check_whole_vector(mg_coll c);
 void mg_check_print_usage(FILE *f);
 void mg_check_print_presets_md(FILE *f);
 
+/* --launches (cmd_check_launches.c): the arguments, split by where they go. */
+typedef struct mg_check_launch_args {
+  int n;                 /* launches */
+  const char *out;       /* DIR */
+  int force;
+  char **launcher;       /* after "--" */
+  int nlauncher;
+  char **measure;        /* options for every launch */
+  int nmeasure;
+  char **analysis;       /* options for the joint analysis */
+  int nanalysis;
+} mg_check_launch_args;
+
+/* Run the launches and analyse them together; the exit code of `check`. */
+int mg_check_launches(const mg_check_launch_args *a);
+
 #endif

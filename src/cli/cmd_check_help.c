@@ -90,6 +90,7 @@ const mg_check_preset *mg_check_preset_of(int full) { return &presets[full ? 1 :
 static const char usage_text[] =
     "usage: mpirun -np P mpiguide check [--quick | --full] [options] [-o DIR]\n"
     "       mpiguide check --from DIR [DIR...] [analysis options] [-o OUTDIR]\n"
+    "       mpiguide check --launches N [options] -o DIR -- LAUNCHER...   (without mpirun in front)\n"
     "\n"
     "Measures the default and every applicable mock-up of each (collective, size) in one launch,\n"
     "interleaved, then tests whether the default is significantly slower than a mock-up (a\n"
@@ -120,6 +121,9 @@ static const char usage_text[] =
     "  -o, --out DIR           result directory [mpiguide-check-<launch>]; created if missing; one\n"
     "                          that already holds results is refused unless --force\n"
     "  -f, --force             replace the results in DIR\n"
+    "      --launches N        run `LAUNCHER... mpiguide check [options] -o DIR/launch-K` N times, then\n"
+    "                          analyse the launches together into DIR: verdicts that cover\n"
+    "                          launch-to-launch variation (e.g. --launches 3 -o C -- mpirun -np 4)\n"
     "      --from DIR...       analyse saved raw data (raw.csv, data_<MPI_Coll>_<variant>.dat, or a\n"
     "                          raw CSV file) of one or several launches; writes only with -o\n"
     "\n"

@@ -13,6 +13,9 @@
 #       stderr matches REGEX, nothing left in $MG_WORKDIR (a created output directory removed);
 #       NP 0: started without mpiexec (a singleton MPI process: option checks, quicker)
 #   run_check.sh offline-fail REGEX -- [options...]  the same without mpiexec (--from)
+#   run_check.sh launches NP fail|interrupt -- [options...]  `check --launches 3 ... -o out --
+#       flaky_launcher.sh mpiexec -n NP`, whose 2nd call fails, or interrupts check (SIGINT)
+#       and then runs: exit 1, the other launches kept and analysed together into out/
 #   run_check.sh keep NP REGEX -- [options...]       $MG_WORKDIR/out already holds results:
 #       the run must fail with REGEX and leave them byte for byte unchanged (NP 0: no mpiexec)
 #
@@ -44,6 +47,31 @@ column() {
 }
 
 case $mode in
+launches)
+  np=$1 how=$2
+  shift 3
+  mapfile -t opts < <(subst "$@")
+  export MG_FLAKY_COUNT=$work/count MG_FLAKY_AT=2 MG_FLAKY_MODE=$how
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  timeout -k 10 280 "$MG_CLI" check --launches 3 "${opts[@]}" -o "$work/out" -- \
+    "$here/flaky_launcher.sh" "$MG_MPIEXEC" -n "$np" "${flags[@]}" >"$work/stdout" 2>"$work/stderr"
+  rc=$?
+  cat "$work/stdout" "$work/stderr"
+  ((rc == 1)) || die "exit code $rc, expected 1 (a launch failed or was interrupted)"
+  if [[ $how == fail ]]; then
+    grep -q "launch 2 of 3 failed (exit status 3" "$work/stderr" || die "no message for the failed launch 2"
+    want=(1 3)
+  else
+    grep -q "interrupted after 2 finished launch(es) of 3" "$work/stderr" || die "no message for the interruption"
+    want=(1 2)
+    [[ -e $work/out/launch-3 ]] && die "launch 3 ran after the interruption"
+  fi
+  for k in "${want[@]}"; do [[ -s $work/out/launch-$k/raw.csv ]] || die "launch-$k/raw.csv missing"; done
+  for f in verdicts.csv verdicts.json summary.txt; do [[ -s $work/out/$f ]] || die "the joint analysis wrote no $f"; done
+  grep -qx "#@launches=2" "$work/out/verdicts.csv" || die "verdicts.csv is not the analysis of the 2 kept launches"
+  echo "run_check: launches ($how): the kept launches analysed together"
+  exit 0
+  ;;
 ok)
   np=$1
   shift

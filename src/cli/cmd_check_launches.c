@@ -1,0 +1,155 @@
+/*
+ * `mpiguide check --launches N [options] -o DIR -- LAUNCHER...`: the launch is
+ * the unit of replication (docs/statistics.md), so this runs, without MPI of
+ * its own,
+ *
+ *     LAUNCHER... mpiguide check [options] -o DIR/launch-K -q     K = 1..N
+ *
+ * one after the other, then analyses the launches that finished together, as
+ * `mpiguide check --from DIR/launch-1 ... -o DIR [analysis options]` does.
+ * A launch that fails is reported and the others are kept; Ctrl-C (SIGINT) or
+ * SIGTERM stops after the running launch ends (the launcher passes the signal
+ * on to its processes), and every finished launch is analysed. Progress and an
+ * ETA run across launches on stderr; each launch's own output is in
+ * DIR/launch-K/check.log.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmd_check.h"
+#include "cli/cmd_util.h"
+
+static volatile sig_atomic_t stop_asked;
+static void on_signal(int sig) { stop_asked = sig; }
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Whether this process was started by an MPI launcher (any rank). */
+static int under_launcher(void) {
+  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", NULL};
+  for (int i = 0; vars[i]; i++)
+    if (getenv(vars[i])) return 1;
+  return 0;
+}
+
+/* Run argv with stdout to `log`; the exit status as a shell reports it (128 + signal). */
+static int run_child(char **argv, const char *log) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    FILE *f = freopen(log, "w", stdout);
+    if (!f) _exit(126);
+    execvp(argv[0], argv);
+    fprintf(stderr, "mpiguide check: cannot start '%s': %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int mg_check_launches(const mg_check_launch_args *a) {
+  if (under_launcher()) {
+    fprintf(stderr, "mpiguide check: --launches starts the launcher itself: run `mpiguide check --launches N ... "
+                    "-- mpirun -np P` without mpirun in front\n");
+    return 2;
+  }
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0) {
+    fprintf(stderr, "mpiguide check: cannot find the mpiguide executable (/proc/self/exe): %s\n", strerror(errno));
+    return 1;
+  }
+  self[n] = '\0';
+  if (mkdir(a->out, 0777) != 0 && errno != EEXIST) {
+    fprintf(stderr, "mpiguide check: cannot create %s: %s\n", a->out, strerror(errno));
+    return 2;
+  }
+  /* child: LAUNCHER... self check <measure args> -o DIR/launch-K -q [--force] */
+  int nc = a->nlauncher + 3 + a->nmeasure + 4;
+  char **child = calloc((size_t)nc + 1, sizeof *child);
+  char **dirs = calloc((size_t)a->n + 1, sizeof *dirs);
+  if (!child || !dirs) {
+    fprintf(stderr, "mpiguide check: out of memory\n");
+    free(child), free(dirs);
+    return 1;
+  }
+  struct sigaction sa = {0}, old_int, old_term;
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+  int ok = 0, failed = 0;
+  double t0 = now();
+  for (int k = 1; k <= a->n && !stop_asked; k++) {
+    char dir[4200], log[4300];
+    snprintf(dir, sizeof dir, "%s/launch-%d", a->out, k);
+    snprintf(log, sizeof log, "%s/launch-%d.log", a->out, k);
+    int c = 0;
+    for (int i = 0; i < a->nlauncher; i++) child[c++] = a->launcher[i];
+    child[c++] = self;
+    child[c++] = "check";
+    for (int i = 0; i < a->nmeasure; i++) child[c++] = a->measure[i];
+    child[c++] = "-o";
+    child[c++] = dir;
+    child[c++] = "-q";
+    if (a->force) child[c++] = "--force";
+    child[c] = NULL;
+    double el = now() - t0;
+    if (k == 1)
+      fprintf(stderr, "mpiguide check: launch %d of %d ...\n", k, a->n);
+    else
+      fprintf(stderr, "mpiguide check: launch %d of %d (%.0f s so far, about %.0f s to go) ...\n", k, a->n, el,
+              el / (k - 1) * (a->n - k + 1));
+    double t1 = now();
+    int rc = run_child(child, log);
+    if (rc == 0) {
+      dirs[ok++] = strdup(dir);
+      fprintf(stderr, "mpiguide check: launch %d of %d done in %.1f s: %s\n", k, a->n, now() - t1, dir);
+    } else {
+      failed++;
+      fprintf(stderr, "mpiguide check: launch %d of %d failed (%s %d; its output: %s); the other launches are "
+                      "kept\n", k, a->n, rc > 128 ? "signal" : "exit status", rc > 128 ? rc - 128 : rc, log);
+    }
+  }
+  sigaction(SIGINT, &old_int, NULL);
+  sigaction(SIGTERM, &old_term, NULL);
+  if (stop_asked)
+    fprintf(stderr, "mpiguide check: interrupted after %d finished launch(es) of %d; analysing those\n", ok, a->n);
+  int status = 1;
+  if (ok == 0) {
+    fprintf(stderr, "mpiguide check: no launch finished: nothing to analyse (the launch logs are in %s)\n", a->out);
+  } else {
+    /* the analysis: check --from <dirs> -o DIR [analysis options] --force */
+    int na = 0;
+    char **an = calloc((size_t)(ok + a->nanalysis + 6), sizeof *an);
+    if (an) {
+      an[na++] = "check";
+      an[na++] = "--from";
+      for (int i = 0; i < ok; i++) an[na++] = dirs[i];
+      an[na++] = "-o";
+      an[na++] = (char *)a->out;
+      an[na++] = "--force"; /* DIR holds the launches: its own results are ours to write */
+      for (int i = 0; i < a->nanalysis; i++) an[na++] = a->analysis[i];
+      status = mg_cmd_check(na, an);
+      free(an);
+      if (status == 0 && (failed || stop_asked)) status = 1;
+    }
+  }
+  for (int i = 0; i < ok; i++) free(dirs[i]);
+  free(dirs);
+  free(child);
+  return status;
+}
