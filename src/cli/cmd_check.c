@@ -320,6 +320,10 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   snprintf(S->out_default, sizeof S->out_default, "mpiguide-check-%s", meta->launch);
   S->out = o->given[O_OUT] ? o->val[O_OUT] : S->out_default;
   if (S->rank == 0 && prepare_out(S, S->out, 0)) return -1;
+  if (S->size < 2) /* after every other check, so that a singleton still reports a bad option */
+    return MG_ERR_TO(S->err, "one process measures nothing (a collective on 1 process exchanges no data, and "
+                             "its verdicts would read as a perfect score): start it with mpirun -np P, P >= 2, "
+                             "e.g. `mpirun -np 4 mpiguide check --quick`, or analyse saved data with --from");
   return 0;
 }
 
