@@ -53,7 +53,8 @@
   X(RESAMPLES, "resamples", 0, 1) X(AA, "aa", 0, 0) X(NOISE, "noise", 0, 1)                          \
   X(COMPARER, "comparer", 0, 1) X(CSV, "csv", 0, 0) X(JSON, "json", 0, 0) X(MERGE, "merge", 0, 0)    \
   X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)              \
-  X(PRESETS, "presets", 0, 0) X(MARGIN, "margin", 0, 1) X(LAUNCHES, "launches", 0, 1)
+  X(PRESETS, "presets", 0, 0) X(MARGIN, "margin", 0, 1) X(LAUNCHES, "launches", 0, 1)              \
+  X(SIZES_FROM, "sizes-from", 0, 1)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
@@ -259,6 +260,33 @@ static int parse_reps(const opts_t *o, state *S) {
   return 0;
 }
 
+/* --sizes-from TRACE: the collectives and message sizes an application called (MPIGUIDE_TRACE),
+ * among those --collectives chose; the file is read on rank 0 and broadcast. */
+static int sizes_from(const opts_t *o, state *S) {
+  if (o->given[O_SIZES]) return MG_ERR_TO(S->err, "--sizes and --sizes-from both choose the sizes: give one");
+  char *text = NULL;
+  size_t len;
+  int np = 0;
+  if (mg_cmd_read_shared(o->val[O_SIZES_FROM], &text, &len, S->e, sizeof S->e))
+    return MG_ERR_TO(S->err, "--sizes-from: %s", S->e);
+  int rc = mg_cmd_trace_sizes(text, o->val[O_SIZES_FROM], S->sizes, S->nsizes, &np, S->e, sizeof S->e);
+  free(text);
+  if (rc) return MG_ERR_TO(S->err, "--sizes-from: %s", S->e);
+  int k = 0;
+  for (int i = 0; i < S->ncolls; i++)
+    if (S->nsizes[S->colls[i]]) S->colls[k++] = S->colls[i];
+    else free(S->sizes[S->colls[i]]), S->sizes[S->colls[i]] = NULL;
+  S->ncolls = k;
+  if (!k) return MG_ERR_TO(S->err, "--sizes-from %s: the application made no non-empty call of the collectives chosen",
+                           o->val[O_SIZES_FROM]);
+  for (int i = 0; i < k; i++)
+    if (mg_cmd_check_sizes(S->sizes[S->colls[i]], S->nsizes[S->colls[i]], &S->base, S->err, sizeof S->err)) return -1;
+  if (np > 0 && np != S->size && S->rank == 0)
+    fprintf(stderr, "mpiguide check: warning: the trace was taken on %d processes, this check runs on %d: its "
+                    "verdicts hold for %d\n", np, S->size, S->size);
+  return 0;
+}
+
 static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   mg_bench_cfg *cfg = &S->base;
   if (choose(o, S)) return -1;
@@ -276,6 +304,9 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   if (mg_cmd_data_opts(o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], S->size, anyred, anyroot, cfg, S->err,
                        sizeof S->err))
     return -1;
+  if (o->given[O_SIZES_FROM]) {
+    if (sizes_from(o, S)) return -1;
+  } else
   for (int i = 0; i < S->ncolls; i++) {
     mg_coll c = S->colls[i];
     const char *spec = o->given[O_SIZES] ? o->val[O_SIZES]

@@ -13,6 +13,7 @@
 #include "util/err.h"
 #include "util/hash.h"
 #include "util/parse.h"
+#include "util/text.h"
 
 /* ---------- MPI ---------- */
 
@@ -293,5 +294,85 @@ int mg_cmd_each(const char *list, const char *opt, int (*fn)(const char *item, v
   if (!buf[0]) return MG_ERR("%s: empty list", opt);
   for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
     if (fn(t, arg)) return -1;
+  return 0;
+}
+
+/* ---------- files every rank must see alike ---------- */
+
+int mg_cmd_read_shared(const char *path, char **buf, size_t *len, char *err, size_t errlen) {
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  long n = -1;
+  char *b = NULL;
+  char why[256] = "";
+  if (rank == 0) {
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+      snprintf(why, sizeof why, "%s", strerror(errno));
+    } else {
+      if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 && n < (1L << 30)) {
+        b = malloc((size_t)n + 1);
+        if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
+          snprintf(why, sizeof why, "%s", b ? "read error" : "out of memory");
+          n = -1;
+        }
+      } else {
+        snprintf(why, sizeof why, "cannot size it (or over 1 GiB)");
+        n = -1;
+      }
+      fclose(f);
+    }
+  }
+  MPI_Bcast(&n, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  if (n < 0) {
+    free(b);
+    MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
+    return snprintf(err, errlen, "%s: %s", path, why), -1;
+  }
+  if (rank != 0 && !(b = malloc((size_t)n + 1))) MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Bcast(b, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD);
+  b[n] = '\0';
+  *buf = b;
+  *len = (size_t)n;
+  return 0;
+}
+
+
+int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], int nsizes[MG_NCOLL], int *nprocs,
+                       char *err, size_t errlen) {
+  int header = 0;
+  long lineno = 0;
+  *nprocs = 0;
+  for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+    lineno++;
+    line[strcspn(line, "\r")] = '\0';
+    if (!strncmp(line, "#@nprocs=", 9)) *nprocs = atoi(line + 9);
+    if (line[0] == '#' || !line[0]) continue;
+    if (!header) {
+      if (strncmp(line, "collective,bytes,", 17) != 0)
+        return MG_ERR("%s:%ld: not an MPIGUIDE_TRACE file (docs/trace.md): the header must start with "
+                      "'collective,bytes,'", path, lineno);
+      header = 1;
+      continue;
+    }
+    char *f[12];
+    int nf = mg_csv_split(line, f, 12);
+    unsigned long long b;
+    if (nf < 2 || mg_parse_digits(f[1], strlen(f[1]), SIZE_MAX / 2, &b))
+      return MG_ERR("%s:%ld: want collective,bytes,... with a byte count", path, lineno);
+    int c = mg_coll_find(f[0]);
+    if (c < 0) return MG_ERR("%s:%ld: unknown collective '%s'", path, lineno, f[0]);
+    if (b == 0) continue; /* empty calls: nothing to measure */
+    int k;
+    for (k = 0; k < nsizes[c] && sizes[c][k] != (size_t)b; k++) {
+    }
+    if (k < nsizes[c]) continue;
+    size_t *ns = realloc(sizes[c], (size_t)(nsizes[c] + 1) * sizeof *ns);
+    if (!ns) return MG_ERR("out of memory");
+    sizes[c] = ns;
+    sizes[c][nsizes[c]++] = (size_t)b;
+  }
+  if (!header) return MG_ERR("%s: no trace rows (an empty file, or not an MPIGUIDE_TRACE file)", path);
+  for (int c = 0; c < MG_NCOLL; c++) qsort(sizes[c], (size_t)nsizes[c], sizeof *sizes[c], cmp_size);
   return 0;
 }

@@ -108,4 +108,17 @@ void mg_cmd_warn_failed(const char *cmd, const mg_bench_result *res);
 int mg_cmd_each(const char *list, const char *opt, int (*fn)(const char *item, void *arg), void *arg,
                 char *err, size_t errlen);
 
+/* ---------- files every rank must see alike ---------- */
+
+/* Rank 0 reads the whole file and broadcasts it (collective over MPI_COMM_WORLD), so every rank
+ * decides from the same bytes. *buf (NUL-terminated) is the caller's to free. 0, or -1 with a
+ * message on every rank. */
+int mg_cmd_read_shared(const char *path, char **buf, size_t *len, char *err, size_t errlen);
+
+/* The message sizes of each collective in an MPIGUIDE_TRACE file (docs/trace.md) whose text is
+ * `text` (modified): distinct, ascending, empty calls left out; sizes[c] realloc'd, nsizes[c]
+ * counted; *nprocs from #@nprocs (0 unknown). 0, or -1 with "path:line: message". */
+int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], int nsizes[MG_NCOLL], int *nprocs,
+                       char *err, size_t errlen);
+
 #endif

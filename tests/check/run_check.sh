@@ -13,6 +13,8 @@
 #       stderr matches REGEX, nothing left in $MG_WORKDIR (a created output directory removed);
 #       NP 0: started without mpiexec (a singleton MPI process: option checks, quicker)
 #   run_check.sh offline-fail REGEX -- [options...]  the same without mpiexec (--from)
+#   run_check.sh sizes-from NP      check --sizes-from data/trace/jacobi-trace.csv measures exactly
+#       the trace's non-empty (collective, size) cells
 #   run_check.sh launches NP fail|interrupt -- [options...]  `check --launches 3 ... -o out --
 #       flaky_launcher.sh mpiexec -n NP`, whose 2nd call fails, or interrupts check (SIGINT)
 #       and then runs: exit 1, the other launches kept and analysed together into out/
@@ -47,6 +49,20 @@ column() {
 }
 
 case $mode in
+sizes-from)
+  # check --sizes-from TRACE measures exactly the trace's non-empty (collective, size) cells
+  np=$1
+  trace=$MG_DATA/trace/jacobi-trace.csv
+  launch "$np" --sizes-from "$trace" --nrep 10 --warmup 1 -o "$work/out" -q >"$work/stdout" 2>"$work/stderr"
+  rc=$?
+  cat "$work/stdout" "$work/stderr"
+  ((rc == 0)) || die "exit code $rc, expected 0"
+  want=$(awk -F, '!/^#/ && $1 != "collective" && $2 > 0 {print $1, $2}' "$trace" | sort -u)
+  got=$(awk -F, '!/^#/ && $1 != "collective" {print $1, $3}' "$work/out/raw.csv" | sort -u)
+  [[ $want == "$got" ]] || die "measured cells differ from the trace's: want [$want] got [$got]"
+  echo "run_check: sizes-from: measured exactly the trace's cells: $(echo "$got" | tr '\n' ';')"
+  exit 0
+  ;;
 launches)
   np=$1 how=$2
   shift 3
