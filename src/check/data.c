@@ -268,6 +268,27 @@ const char *mg_ck_base_name(const char *path) {
 
 /* ---------- sources ---------- */
 
+int mg_ck_read_lines(const char *path, mg_ck_line_fn fn, void *ctx, long *nlines, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (!f) return MG_ERR("%s: cannot open: %s", path, strerror(errno));
+  char *line = NULL;
+  size_t cap = 0;
+  long len = 0, lineno = 0;
+  int nl = 1, rc = 0;
+  while (!rc && (len = mg_read_line(f, &line, &cap, &nl)) >= 0) {
+    lineno++;
+    if (!nl)
+      rc = MG_ERR("%s:%ld: the last line has no line break: the file was cut short (truncated?)", path, lineno);
+    else
+      rc = fn(ctx, line, len, lineno, err, errlen);
+  }
+  if (!rc && len == -2) rc = MG_ERR("%s: read error after line %ld: %s", path, lineno, strerror(errno));
+  free(line);
+  fclose(f);
+  *nlines = lineno;
+  return rc;
+}
+
 int mg_ck_read_meta(const char *path, mg_ck_meta *m, char *err, size_t errlen) {
   memset(m, 0, sizeof *m);
   FILE *f = fopen(path, "r");

@@ -7,7 +7,6 @@
  * #@failed lines become notes on their series. Every error names the file
  * and the line, and a file that fails leaves `d` as it was.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -210,7 +209,9 @@ static int read_end(raw_file *r, char *err, size_t errlen) {
 }
 
 /* One line: #@ metadata before the header, the header, or a data row. */
-static int read_line(raw_file *r, char *line, long len, char *err, size_t errlen) {
+static int read_line(void *ctx, char *line, long len, long lineno, char *err, size_t errlen) {
+  raw_file *r = ctx;
+  r->lineno = lineno;
   if (line[0] == '#') {
     if (line[1] == '@' && !r->header && mg_ck_meta_add(&r->m, line, r->lineno)) return MG_ERR("out of memory");
     return 0;
@@ -220,25 +221,10 @@ static int read_line(raw_file *r, char *line, long len, char *err, size_t errlen
 }
 
 int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) return MG_ERR("%s: cannot open: %s", path, strerror(errno));
   raw_file r = {.d = d, .path = path, .snap = mg_ck_snapshot_take(d), .file_launch = -1};
-  char *line = NULL;
-  size_t cap = 0;
-  long len = 0;
-  int nl = 1, rc = 0;
-  while (!rc && (len = mg_read_line(f, &line, &cap, &nl)) >= 0) {
-    r.lineno++;
-    if (!nl)
-      rc = MG_ERR("%s:%ld: the last line has no line break: the file was cut short (truncated?)", path, r.lineno);
-    else
-      rc = read_line(&r, line, len, err, errlen);
-  }
-  if (!rc && len == -2) rc = MG_ERR("%s: read error after line %ld: %s", path, r.lineno, strerror(errno));
+  int rc = mg_ck_read_lines(path, read_line, &r, &r.lineno, err, errlen);
   if (!rc) rc = read_end(&r, err, errlen);
   if (rc) mg_ck_rollback(d, r.snap);
-  free(line);
   mg_ck_meta_free(&r.m);
-  fclose(f);
   return rc;
 }

@@ -7,7 +7,6 @@
  * one launch (data.c). Strict as the CSV reader: a bad number, a row with the
  * wrong number of fields or a file cut short is an error naming file and line.
  */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,7 +156,9 @@ static int repro_row(repro_file *r, char *line, char *err, size_t errlen) {
 }
 
 /* One line: #@ metadata before the header, the header, a blank line or a data row. */
-static int repro_line(repro_file *r, char *line, long len, char *err, size_t errlen) {
+static int repro_line(void *ctx, char *line, long len, long lineno, char *err, size_t errlen) {
+  repro_file *r = ctx;
+  r->lineno = lineno;
   if (line[0] == '#') {
     if (line[1] == '@' && !r->header && mg_ck_meta_add(&r->m, line, r->lineno)) return MG_ERR("out of memory");
     return 0;
@@ -171,26 +172,11 @@ int mg_ck_read_repro_into(mg_ck_data *d, const char *path, const char *launch_id
   repro_file r = {.d = d, .path = path, .launch_id = launch_id, .first_new = first_new, .c_rt = -1,
                   .c_size = -1, .c_count = -1, .c_nrep = -1, .li = -1, .tsize = 1};
   if (repro_variant(&r, err, errlen)) return -1;
-  FILE *f = fopen(path, "r");
-  if (!f) return MG_ERR("%s: cannot open: %s", path, strerror(errno));
-  char *line = NULL;
-  size_t cap = 0;
-  long len = 0;
-  int nl = 1, rc = 0;
-  while (!rc && (len = mg_read_line(f, &line, &cap, &nl)) >= 0) {
-    r.lineno++;
-    if (!nl)
-      rc = MG_ERR("%s:%ld: the last line has no line break: the file was cut short (truncated?)", path, r.lineno);
-    else
-      rc = repro_line(&r, line, len, err, errlen);
-  }
-  if (!rc && len == -2) rc = MG_ERR("%s: read error after line %ld: %s", path, r.lineno, strerror(errno));
+  int rc = mg_ck_read_lines(path, repro_line, &r, &r.lineno, err, errlen);
   if (!rc && (!r.header || r.rows == 0))
     rc = MG_ERR("%s:%ld: no %s: an empty or interrupted file", path, r.lineno,
                 r.header ? "data rows" : "header line");
-  free(line);
   mg_ck_meta_free(&r.m);
-  fclose(f);
   return rc;
 }
 

@@ -47,6 +47,12 @@ int mg_ck_launch_get(mg_ck_data *d, const char *id, const char *source, const mg
 int mg_ck_read_repro_into(mg_ck_data *d, const char *path, const char *launch_id, int first_new, char *err,
                           size_t errlen);
 
+/* Called with each line of a file (without its line break), numbered from 1. 0, or -1 with a message. */
+typedef int (*mg_ck_line_fn)(void *ctx, char *line, long len, long lineno, char *err, size_t errlen);
+/* Read path line by line into fn: a last line without its line break (a file cut short) and a read
+ * error are errors. *nlines: the lines read. 0, or -1 with a message (fn's or its own). */
+int mg_ck_read_lines(const char *path, mg_ck_line_fn fn, void *ctx, long *nlines, char *err, size_t errlen);
+
 /* "allgather allreduce ...": the known collectives, for messages. */
 const char *mg_ck_coll_list(void);
 /* The file name of a path. */
