@@ -32,6 +32,7 @@
 
 #include "bench/csv.h"
 #include "bench/stats.h"
+#include "common/test.h"
 
 #define MAXS 256
 #define MAXM 512
@@ -48,10 +49,8 @@ typedef struct {
 static series S[MAXS];
 static int ns;
 static char *mkey[MAXM], *mval[MAXM];
-static int nm, failures;
+static int nm;
 static long rows;
-
-#define FAIL(...) (failures++, fprintf(stderr, "check_raw: " __VA_ARGS__), fputc('\n', stderr))
 
 static const char *meta(const char *key) {
   for (int i = 0; i < nm; i++)
@@ -68,7 +67,7 @@ static series *find(const char *coll, const char *alg, size_t bytes) {
 static int load(const char *path) {
   FILE *f = fopen(path, "r");
   if (!f) {
-    FAIL("cannot open %s", path);
+    TEST_FAIL("cannot open %s", path);
     return -1;
   }
   char line[20000];
@@ -76,10 +75,10 @@ static int load(const char *path) {
   while (fgets(line, sizeof line, f)) {
     line[strcspn(line, "\n")] = '\0';
     if (!strncmp(line, "#@", 2)) {
-      if (header) FAIL("metadata line after the header: %s", line);
+      if (header) TEST_FAIL("metadata line after the header: %s", line);
       char *eq = strchr(line, '=');
       if (!eq || nm == MAXM) {
-        FAIL("bad metadata line: %s", line);
+        TEST_FAIL("bad metadata line: %s", line);
         continue;
       }
       *eq = '\0';
@@ -88,7 +87,7 @@ static int load(const char *path) {
       continue;
     }
     if (!header) {
-      if (strcmp(line, mg_raw_columns)) FAIL("header is '%s', expected '%s'", line, mg_raw_columns);
+      if (strcmp(line, mg_raw_columns)) TEST_FAIL("header is '%s', expected '%s'", line, mg_raw_columns);
       header = 1;
       continue;
     }
@@ -96,7 +95,7 @@ static int load(const char *path) {
     int k = 0;
     for (char *t = strtok_r(line, ",", &save); t && k < 12; t = strtok_r(NULL, ",", &save)) fld[k++] = t;
     if (k != 12) {
-      FAIL("row %ld has %d fields", rows + 1, k);
+      TEST_FAIL("row %ld has %d fields", rows + 1, k);
       continue;
     }
     rows++;
@@ -124,14 +123,14 @@ static int load(const char *path) {
     s->lat[s->n] = strtod(fld[10], NULL);
     s->valid[s->n] = atoi(fld[11]);
     if (s->warm[s->n]) s->nwarm++;
-    if (!(s->lat[s->n] >= 0)) FAIL("%s %s %zu: negative runtime %s", s->coll, s->alg, s->bytes, fld[10]);
+    if (!(s->lat[s->n] >= 0)) TEST_FAIL("%s %s %zu: negative runtime %s", s->coll, s->alg, s->bytes, fld[10]);
     if (strcmp(fld[6], meta("launch") ? meta("launch") : ""))
-      FAIL("row launch %s differs from #@launch", fld[6]);
-    if (meta("nprocs") && strcmp(fld[5], meta("nprocs"))) FAIL("row nprocs %s differs from #@nprocs", fld[5]);
+      TEST_FAIL("row launch %s differs from #@launch", fld[6]);
+    if (meta("nprocs") && strcmp(fld[5], meta("nprocs"))) TEST_FAIL("row nprocs %s differs from #@nprocs", fld[5]);
     s->n++;
   }
   fclose(f);
-  if (!header) FAIL("%s: no header line", path);
+  if (!header) TEST_FAIL("%s: no header line", path);
   return 0;
 }
 
@@ -183,7 +182,7 @@ static void check_repro(const char *dir) {
     snprintf(path, sizeof path, "%s/data_%s_%s.dat", dir, mpi, s->alg);
     FILE *f = fopen(path, "r");
     if (!f) {
-      FAIL("missing %s", path);
+      TEST_FAIL("missing %s", path);
       continue;
     }
     char line[20000], test[128];
@@ -194,7 +193,7 @@ static void check_repro(const char *dir) {
     while (fgets(line, sizeof line, f)) {
       if (line[0] == '#') continue;
       if (!header) {
-        if (strcmp(line, "test nrep msize runtime_sec\n")) FAIL("%s: header '%s'", path, line);
+        if (strcmp(line, "test nrep msize runtime_sec\n")) TEST_FAIL("%s: header '%s'", path, line);
         header = 1;
         continue;
       }
@@ -202,14 +201,14 @@ static void check_repro(const char *dir) {
       size_t msize;
       double rt;
       if (sscanf(line, "%127s %ld %zu %lf", test, &rep, &msize, &rt) != 4) {
-        FAIL("%s: bad row '%s'", path, line);
+        TEST_FAIL("%s: bad row '%s'", path, line);
         continue;
       }
-      if (strcmp(test, exp_test)) FAIL("%s: test '%s', expected '%s'", path, test, exp_test);
+      if (strcmp(test, exp_test)) TEST_FAIL("%s: test '%s', expected '%s'", path, test, exp_test);
       n += msize == s->bytes;
     }
     fclose(f);
-    if (n != want) FAIL("%s: %ld rows for %zu bytes, expected %ld", path, n, s->bytes, want);
+    if (n != want) TEST_FAIL("%s: %ld rows for %zu bytes, expected %ld", path, n, s->bytes, want);
   }
 }
 
@@ -218,16 +217,17 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: check_raw FILE [checks]\n");
     return 2;
   }
+  TEST_CASE(argv[1]);
   if (load(argv[1])) return 1;
   static double buf[1 << 20];
   for (int i = 2; i < argc; i++) {
     const char *o = argv[i];
     const char *v = i + 1 < argc ? argv[i + 1] : "";
     if (!strcmp(o, "--rows")) {
-      if (rows != atol(v)) FAIL("%ld rows, expected %s", rows, v);
+      if (rows != atol(v)) TEST_FAIL("%ld rows, expected %s", rows, v);
       i++;
     } else if (!strcmp(o, "--series")) {
-      if (ns != atoi(v)) FAIL("%d series, expected %s", ns, v);
+      if (ns != atoi(v)) TEST_FAIL("%d series, expected %s", ns, v);
       i++;
     } else if (!strcmp(o, "--nrep") || !strcmp(o, "--warmup")) {
       int warm = !strcmp(o, "--warmup");
@@ -238,14 +238,14 @@ int main(int argc, char **argv) {
         for (long j = 0; j < s->n; j++) {
           if (s->warm[j] != warm) continue;
           if (s->rep[j] != m)
-            FAIL("%s %s %zu: %s row %ld has rep %ld", s->coll, s->alg, s->bytes, o + 2, m, s->rep[j]);
+            TEST_FAIL("%s %s %zu: %s row %ld has rep %ld", s->coll, s->alg, s->bytes, o + 2, m, s->rep[j]);
           m++;
         }
         if (m != want)
-          FAIL("%s %s %zu: %ld %s rows, expected %ld", s->coll, s->alg, s->bytes, m, o + 2, want);
+          TEST_FAIL("%s %s %zu: %ld %s rows, expected %ld", s->coll, s->alg, s->bytes, m, o + 2, want);
         for (long j = 1; j < s->n; j++)
           if (s->warm[j] && !s->warm[j - 1])
-            FAIL("%s %s %zu: a warm-up row after a measurement", s->coll, s->alg, s->bytes);
+            TEST_FAIL("%s %s %zu: a warm-up row after a measurement", s->coll, s->alg, s->bytes);
       }
       i++;
     } else if (!strcmp(o, "--meta")) {
@@ -254,45 +254,45 @@ int main(int argc, char **argv) {
       snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - v) : 0, v);
       int found = 0;
       for (int k = 0; k < nm; k++) found |= !strcmp(mkey[k], key) && eq && !strcmp(mval[k], eq + 1);
-      if (!found) FAIL("no metadata line #@%s (have %s)", v, meta(key) ? meta(key) : "none");
+      if (!found) TEST_FAIL("no metadata line #@%s (have %s)", v, meta(key) ? meta(key) : "none");
       i++;
     } else if (!strcmp(o, "--meta-le")) {
       const char *eq = strchr(v, '=');
       char key[128];
       snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - v) : 0, v);
       if (!eq || !meta(key) || !(atof(meta(key)) <= atof(eq + 1)))
-        FAIL("#@%s is %s, expected <= %s", key, meta(key) ? meta(key) : "missing", eq ? eq + 1 : "?");
+        TEST_FAIL("#@%s is %s, expected <= %s", key, meta(key) ? meta(key) : "missing", eq ? eq + 1 : "?");
       i++;
     } else if (!strcmp(o, "--stops")) {
       for (int k = 0; k < ns; k++) {
         long cnt;
         const char *why = stop_of(&S[k], &cnt);
         if (!why || strcmp(why, v))
-          FAIL("%s %s %zu: stopped by '%s', expected '%s'", S[k].coll, S[k].alg, S[k].bytes, why ? why : "?",
+          TEST_FAIL("%s %s %zu: stopped by '%s', expected '%s'", S[k].coll, S[k].alg, S[k].bytes, why ? why : "?",
                v);
       }
       i++;
     } else if (!strcmp(o, "--meta-has")) {
-      if (!meta(v)) FAIL("no metadata key #@%s", v);
+      if (!meta(v)) TEST_FAIL("no metadata key #@%s", v);
       i++;
     } else if (!strcmp(o, "--interleaved")) {
       for (int k = 0; k < ns; k++) {
         series *s = &S[k];
         for (long j = 1; j < s->n; j++)
           if (s->round[j] <= s->round[j - 1])
-            FAIL("%s %s %zu: rounds not increasing", s->coll, s->alg, s->bytes);
+            TEST_FAIL("%s %s %zu: rounds not increasing", s->coll, s->alg, s->bytes);
         for (int q = 0; q < k; q++) {
           series *t = &S[q];
           if (strcmp(t->coll, s->coll) || t->bytes != s->bytes) continue;
           if (t->n != s->n || memcmp(t->round, s->round, (size_t)s->n * sizeof *s->round))
-            FAIL("%s %zu: %s and %s were not measured in the same rounds", s->coll, s->bytes, t->alg, s->alg);
+            TEST_FAIL("%s %zu: %s and %s were not measured in the same rounds", s->coll, s->bytes, t->alg, s->alg);
         }
       }
     } else if (!strcmp(o, "--all-valid")) {
       for (int k = 0; k < ns; k++)
         for (long j = 0; j < S[k].n; j++)
           if (!S[k].valid[j]) {
-            FAIL("%s %s %zu: an invalid row", S[k].coll, S[k].alg, S[k].bytes);
+            TEST_FAIL("%s %s %zu: an invalid row", S[k].coll, S[k].alg, S[k].bytes);
             break;
           }
     } else if (!strcmp(o, "--adaptive") && i + 2 < argc) {
@@ -306,32 +306,32 @@ int main(int argc, char **argv) {
         long n = s->n - s->nwarm, cnt = -1;
         const char *why = stop_of(s, &cnt);
         if (!why || cnt != n) {
-          FAIL("%s %s %zu: no #@stop line for %ld measurements", s->coll, s->alg, s->bytes, n);
+          TEST_FAIL("%s %s %zu: no #@stop line for %ld measurements", s->coll, s->alg, s->bytes, n);
           continue;
         }
         if (!strcmp(why, "max")) {
           if (n != maxn)
-            FAIL("%s %s %zu: stopped at max after %ld, max_nrep %ld", s->coll, s->alg, s->bytes, n, maxn);
+            TEST_FAIL("%s %s %zu: stopped at max after %ld, max_nrep %ld", s->coll, s->alg, s->bytes, n, maxn);
           continue;
         }
         if (strcmp(why, "rse")) {
-          FAIL("%s %s %zu: stopped by '%s'", s->coll, s->alg, s->bytes, why);
+          TEST_FAIL("%s %s %zu: stopped by '%s'", s->coll, s->alg, s->bytes, why);
           continue;
         }
         rse_stops++;
         long m = valid_prefix(s, n, buf);
         double r = mg_rse(buf, m, MG_STAT_MEDIAN);
         if (!(r <= target))
-          FAIL("%s %s %zu: RSE %.4g > target %g at the end", s->coll, s->alg, s->bytes, r, target);
+          TEST_FAIL("%s %s %zu: RSE %.4g > target %g at the end", s->coll, s->alg, s->bytes, r, target);
         if (n - batch >= 1) {
           m = valid_prefix(s, n - batch, buf);
           r = m >= 3 ? mg_rse(buf, m, MG_STAT_MEDIAN) : INFINITY;
           if (r <= target && m >= minn)
-            FAIL("%s %s %zu: RSE %.4g <= target already after %ld: stopped late", s->coll, s->alg, s->bytes,
+            TEST_FAIL("%s %s %zu: RSE %.4g <= target already after %ld: stopped late", s->coll, s->alg, s->bytes,
                  r, n - batch);
         }
       }
-      if (!rse_stops) FAIL("no series stopped by the RSE rule");
+      if (!rse_stops) TEST_FAIL("no series stopped by the RSE rule");
       i += 2;
     } else if (!strcmp(o, "--paper")) {
       long K = atol(v), maxn = meta("max_nrep") ? atol(meta("max_nrep")) : 0;
@@ -341,7 +341,7 @@ int main(int argc, char **argv) {
         long n = s->n - s->nwarm;
         double t1 = t1_of(s);
         if (!(t1 > 0)) {
-          FAIL("%s %s: no #@t1_sec", s->coll, s->alg);
+          TEST_FAIL("%s %s: no #@t1_sec", s->coll, s->alg);
           continue;
         }
         if (s->bytes == (size_t)dsize) { /* the calibration itself */
@@ -349,12 +349,12 @@ int main(int argc, char **argv) {
           double sum = 0;
           for (long j = 0; j < m; j++) sum += buf[j];
           if (fabs(sum - t1) > 1e-9 * (double)m + 1e-8 * t1)
-            FAIL("%s %s: t1 %.9g is not the sum %.9g of the one-element latencies", s->coll, s->alg, t1, sum);
+            TEST_FAIL("%s %s: t1 %.9g is not the sum %.9g of the one-element latencies", s->coll, s->alg, t1, sum);
           continue;
         }
         long m = valid_prefix(s, K, buf);
         if (m == 0) {
-          FAIL("%s %s %zu: no valid pilot measurement", s->coll, s->alg, s->bytes);
+          TEST_FAIL("%s %s %zu: no valid pilot measurement", s->coll, s->alg, s->bytes);
           continue;
         }
         double lmin = buf[0];
@@ -365,7 +365,7 @@ int main(int argc, char **argv) {
         if (want < K) want = K;
         if (want > maxn) want = maxn;
         if (labs(n - want) > 1)
-          FAIL("%s %s %zu: %ld measurements, the formula gives max(ceil(%.9g / %.9g), %ld) = %ld", s->coll,
+          TEST_FAIL("%s %s %zu: %ld measurements, the formula gives max(ceil(%.9g / %.9g), %ld) = %ld", s->coll,
                s->alg, s->bytes, n, t1, lmin, K, want);
       }
       i++;
@@ -377,8 +377,8 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
-  if (failures) {
-    fprintf(stderr, "check_raw: %s: %d check(s) failed\n", argv[1], failures);
+  if (mg_test_failures) {
+    fprintf(stderr, "check_raw: %s: %d check(s) failed\n", argv[1], mg_test_failures);
     return 1;
   }
   printf("check_raw: %s: %ld rows, %d series: all checks passed\n", argv[1], rows, ns);

@@ -11,11 +11,7 @@
 
 #include "algs/algs.h"
 #include "bench/bench.h"
-
-static int failures;
-#define CHECK(c)                                                                                             \
-  ((c) ? (void)0                                                                                             \
-       : (void)(failures++, fprintf(stderr, "engine_api: %s:%d: CHECK(%s)\n", __FILE__, __LINE__, #c)))
+#include "common/test.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
@@ -45,35 +41,36 @@ int main(int argc, char **argv) {
   cfg.sync_cost_reps = 3;
   mg_bench_result res;
   int rc = mg_bench_run(&cfg, &res);
-  CHECK(rc == MPI_SUCCESS);
-  CHECK(res.nblocks == 4);
+  ASSERT_TRUE(rc == MPI_SUCCESS);
+  ASSERT_TRUE(res.nblocks == 4);
   for (int b = 0; b < res.nblocks; b++) {
     const mg_bench_block *B = &res.blocks[b];
     for (int i = 0; i < B->nseries; i++) {
       const mg_bench_series *s = &B->series[i];
       if (B->coll == MG_ALLREDUCE) {
-        CHECK(s->status == MG_SERIES_FAILED);
-        CHECK(s->n == 0);
-        CHECK(strstr(s->note, "failed: the algorithm returned an MPI error") != NULL);
+        ASSERT_TRUE(s->status == MG_SERIES_FAILED);
+        ASSERT_TRUE(s->n == 0);
+        ASSERT_TRUE(strstr(s->note, "failed: the algorithm returned an MPI error") != NULL);
       } else {
-        CHECK(s->status == MG_SERIES_OK);
-        CHECK(s->n == 7 && s->nwarm == 1 && s->nvalid == 6);
-        CHECK(s->stop == MG_STOP_NREP);
+        ASSERT_TRUE(s->status == MG_SERIES_OK);
+        ASSERT_TRUE(s->n == 7 && s->nwarm == 1 && s->nvalid == 6);
+        ASSERT_TRUE(s->stop == MG_STOP_NREP);
         /* every rank holds the same latencies */
         double mx[7], mn[7];
         MPI_Allreduce(s->lat, mx, 7, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
         MPI_Allreduce(s->lat, mn, 7, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-        CHECK(memcmp(mx, mn, sizeof mx) == 0);
+        ASSERT_TRUE(memcmp(mx, mn, sizeof mx) == 0);
       }
     }
   }
-  CHECK(res.sync_cost > 0 || size == 1);
+  ASSERT_TRUE(res.sync_cost > 0 || size == 1);
   /* the communicator's error handler is restored */
   MPI_Errhandler eh;
   MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
-  CHECK(eh == MPI_ERRORS_ARE_FATAL);
+  ASSERT_TRUE(eh == MPI_ERRORS_ARE_FATAL);
   MPI_Errhandler_free(&eh);
   mg_bench_result_free(&res);
+  int failures = mg_test_failures;
   MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) printf("engine_api: %s\n", failures ? "FAILED" : "ok");
   mg_core_finalize();

@@ -5,6 +5,7 @@
  * duration parsing, CSV and metadata output, atomic output files, the
  * seeded shuffle.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,80 +19,48 @@
 #include "util/fmt.h"
 #include "util/parse.h"
 #include "bench/stats.h"
-
-static int checks, failures;
-static const char *what = "";
-
-#define CHECK(cond)                                                                                          \
-  do {                                                                                                       \
-    checks++;                                                                                                \
-    if (!(cond))                                                                                             \
-      failures++, fprintf(stderr, "%s:%d: [%s] CHECK(%s) failed\n", __FILE__, __LINE__, what, #cond);        \
-  } while (0)
-#define CHECK_EQ(a, b)                                                                                       \
-  do {                                                                                                       \
-    long long a_ = (long long)(a), b_ = (long long)(b);                                                      \
-    checks++;                                                                                                \
-    if (a_ != b_)                                                                                            \
-      failures++,                                                                                            \
-          fprintf(stderr, "%s:%d: [%s] %s == %s: %lld != %lld\n", __FILE__, __LINE__, what, #a, #b, a_, b_); \
-  } while (0)
-#define CHECK_NEAR(a, b, tol)                                                                                \
-  do {                                                                                                       \
-    double a_ = (a), b_ = (b);                                                                               \
-    checks++;                                                                                                \
-    if (!(fabs(a_ - b_) <= (tol)))                                                                           \
-      failures++, fprintf(stderr, "%s:%d: [%s] %s ~ %s: %.12g != %.12g\n", __FILE__, __LINE__, what, #a, #b, \
-                          a_, b_);                                                                           \
-  } while (0)
-#define CHECK_STR(a, b)                                                                        \
-  do {                                                                                         \
-    const char *a_ = (a), *b_ = (b);                                                           \
-    checks++;                                                                                  \
-    if (strcmp(a_, b_))                                                                        \
-      failures++, fprintf(stderr, "%s:%d: [%s] \"%s\" != \"%s\"\n", __FILE__, __LINE__, what, a_, b_); \
-  } while (0)
+#include "common/test.h"
 
 /* ---------- statistics ---------- */
 
 static void test_stats(void) {
-  what = "summary";
+  TEST_CASE("summary");
   double x[] = {5, 1, 4, 2, 3};
   mg_summary s;
-  CHECK_EQ(mg_summarize(x, 5, &s), 0);
-  CHECK_EQ(s.n, 5);
-  CHECK_NEAR(s.min, 1, 0);
-  CHECK_NEAR(s.max, 5, 0);
-  CHECK_NEAR(s.median, 3, 0);
-  CHECK_NEAR(s.mean, 3, 1e-15);
-  CHECK_NEAR(s.sd, sqrt(2.5), 1e-12);
-  CHECK_NEAR(s.q1, 2, 1e-15);
-  CHECK_NEAR(s.q3, 4, 1e-15);
-  CHECK_NEAR(x[0], 5, 0); /* input untouched */
-  CHECK_NEAR(s.rse_mean, sqrt(2.5) / sqrt(5.0) / 3, 1e-12);
+  ASSERT_EQ(mg_summarize(x, 5, &s), 0);
+  ASSERT_EQ(s.n, 5);
+  ASSERT_NEAR(s.min, 1, 0);
+  ASSERT_NEAR(s.max, 5, 0);
+  ASSERT_NEAR(s.median, 3, 0);
+  ASSERT_NEAR(s.mean, 3, 1e-15);
+  ASSERT_NEAR(s.sd, sqrt(2.5), 1e-12);
+  ASSERT_NEAR(s.q1, 2, 1e-15);
+  ASSERT_NEAR(s.q3, 4, 1e-15);
+  ASSERT_NEAR(x[0], 5, 0); /* input untouched */
+  ASSERT_NEAR(s.rse_mean, sqrt(2.5) / sqrt(5.0) / 3, 1e-12);
 
-  what = "median even";
+  TEST_CASE("median even");
   double y[] = {4, 1, 3, 2};
   mg_summarize(y, 4, &s);
-  CHECK_NEAR(s.median, 2.5, 0);
+  ASSERT_NEAR(s.median, 2.5, 0);
 
-  what = "rse median";
+  TEST_CASE("rse median");
   /* n = 100, values 1..100: ranks 50 -+ 9.8 -> j = 40, k = 60; SE = (60-40)/3.92 */
   double z[100];
   for (int i = 0; i < 100; i++) z[i] = 100 - i;
   double r = mg_rse(z, 100, MG_STAT_MEDIAN);
-  CHECK_NEAR(r, (60.0 - 40.0) / 3.92 / 50.5, 1e-12);
-  CHECK(isinf(mg_rse(z, 2, MG_STAT_MEDIAN)));
-  CHECK(isinf(mg_rse(z, 2, MG_STAT_MEAN)));
+  ASSERT_NEAR(r, (60.0 - 40.0) / 3.92 / 50.5, 1e-12);
+  ASSERT_TRUE(isinf(mg_rse(z, 2, MG_STAT_MEDIAN)));
+  ASSERT_TRUE(isinf(mg_rse(z, 2, MG_STAT_MEAN)));
   double zero[] = {0, 0, 0, 0};
-  CHECK(isinf(mg_rse(zero, 4, MG_STAT_MEAN)));
+  ASSERT_TRUE(isinf(mg_rse(zero, 4, MG_STAT_MEAN)));
   double same[] = {7, 7, 7, 7, 7};
-  CHECK_NEAR(mg_rse(same, 5, MG_STAT_MEDIAN), 0, 0);
-  CHECK_NEAR(mg_rse(same, 5, MG_STAT_MEAN), 0, 0);
+  ASSERT_NEAR(mg_rse(same, 5, MG_STAT_MEDIAN), 0, 0);
+  ASSERT_NEAR(mg_rse(same, 5, MG_STAT_MEAN), 0, 0);
 
-  what = "empty";
-  CHECK_EQ(mg_summarize(x, 0, &s), 0);
-  CHECK_EQ(s.n, 0);
+  TEST_CASE("empty");
+  ASSERT_EQ(mg_summarize(x, 0, &s), 0);
+  ASSERT_EQ(s.n, 0);
 }
 
 /* ---------- repetition control ---------- */
@@ -130,79 +99,79 @@ static void test_rep(void) {
   long nd;
   double before;
 
-  what = "fixed";
+  TEST_CASE("fixed");
   mg_rep_cfg fixed = {.mode = MG_REP_FIXED, .nrep = 37, .min_nrep = 1, .max_nrep = 5};
-  CHECK_EQ(drive(&fixed, &st, 0, 8, 0.1, buf, &nd, &before), 37); /* max_nrep does not apply */
-  CHECK_EQ(st.stop, MG_STOP_NREP);
-  CHECK_EQ(nd, 5); /* 8+8+8+8+5 */
+  ASSERT_EQ(drive(&fixed, &st, 0, 8, 0.1, buf, &nd, &before), 37); /* max_nrep does not apply */
+  ASSERT_EQ(st.stop, MG_STOP_NREP);
+  ASSERT_EQ(nd, 5); /* 8+8+8+8+5 */
 
-  what = "adaptive stops when the target is met";
+  TEST_CASE("adaptive stops when the target is met");
   mg_rep_cfg rse = {
       .mode = MG_REP_RSE, .rse = 0.01, .stat = MG_STAT_MEDIAN, .min_nrep = 10, .max_nrep = 100000};
   long n = drive(&rse, &st, 0, 4, 0.5, buf, &nd, &before);
-  CHECK_EQ(st.stop, MG_STOP_RSE);
-  CHECK(st.rse <= 0.01);
-  CHECK_NEAR(st.rse, mg_rse(buf, n, MG_STAT_MEDIAN), 0);
-  CHECK(before > 0.01); /* not met at the previous decision point: it did not stop late */
-  CHECK(n < 100000 && n >= 10);
-  CHECK_EQ(n % 4, 0);
+  ASSERT_EQ(st.stop, MG_STOP_RSE);
+  ASSERT_TRUE(st.rse <= 0.01);
+  ASSERT_NEAR(st.rse, mg_rse(buf, n, MG_STAT_MEDIAN), 0);
+  ASSERT_TRUE(before > 0.01); /* not met at the previous decision point: it did not stop late */
+  ASSERT_TRUE(n < 100000 && n >= 10);
+  ASSERT_EQ(n % 4, 0);
 
-  what = "adaptive on the mean";
+  TEST_CASE("adaptive on the mean");
   rse.stat = MG_STAT_MEAN;
   n = drive(&rse, &st, 0, 1, 0.5, buf, &nd, &before);
-  CHECK_EQ(st.stop, MG_STOP_RSE);
-  CHECK(mg_rse(buf, n, MG_STAT_MEAN) <= 0.01);
-  CHECK(mg_rse(buf, n - 1, MG_STAT_MEAN) > 0.01 || n - 1 < 10);
+  ASSERT_EQ(st.stop, MG_STOP_RSE);
+  ASSERT_TRUE(mg_rse(buf, n, MG_STAT_MEAN) <= 0.01);
+  ASSERT_TRUE(mg_rse(buf, n - 1, MG_STAT_MEAN) > 0.01 || n - 1 < 10);
 
-  what = "adaptive respects min_nrep";
+  TEST_CASE("adaptive respects min_nrep");
   mg_rep_cfg loose = {
       .mode = MG_REP_RSE, .rse = 0.5, .stat = MG_STAT_MEDIAN, .min_nrep = 25, .max_nrep = 1000};
   n = drive(&loose, &st, 0, 1, 0.01, buf, &nd, &before);
-  CHECK_EQ(n, 25);
-  CHECK_EQ(st.stop, MG_STOP_RSE);
+  ASSERT_EQ(n, 25);
+  ASSERT_EQ(st.stop, MG_STOP_RSE);
 
-  what = "adaptive hits max_nrep";
+  TEST_CASE("adaptive hits max_nrep");
   mg_rep_cfg tight = {
       .mode = MG_REP_RSE, .rse = 1e-6, .stat = MG_STAT_MEDIAN, .min_nrep = 10, .max_nrep = 60};
   n = drive(&tight, &st, 0, 8, 0.5, buf, &nd, &before);
-  CHECK_EQ(n, 60);
-  CHECK_EQ(st.stop, MG_STOP_MAX);
+  ASSERT_EQ(n, 60);
+  ASSERT_EQ(st.stop, MG_STOP_MAX);
 
-  what = "time budget";
+  TEST_CASE("time budget");
   mg_rep_cfg tb = {.mode = MG_REP_TIME, .time_per = 0.0205, .min_nrep = 3, .max_nrep = 1000};
   n = drive(&tb, &st, 0, 2, 0.1, buf, &nd, &before); /* wall = 1 ms per measurement */
-  CHECK_EQ(n, 22);
-  CHECK_EQ(st.stop, MG_STOP_TIME);
+  ASSERT_EQ(n, 22);
+  ASSERT_EQ(st.stop, MG_STOP_TIME);
 
-  what = "paper formula";
-  CHECK_EQ(mg_nrep_paper(1e-3, 1e-5, 10, 1000), 100);
-  CHECK_EQ(mg_nrep_paper(1e-3, 3e-5, 10, 1000), 34); /* ceil(33.3) */
-  CHECK_EQ(mg_nrep_paper(1e-5, 1e-4, 10, 1000), 10); /* K is the lower bound */
-  CHECK_EQ(mg_nrep_paper(1.0, 1e-9, 10, 1000), 1000); /* capped */
-  CHECK_EQ(mg_nrep_paper(1e-3, 0, 10, 1000), 1000);
-  CHECK_EQ(mg_nrep_paper(2e-4, 1e-5, 10, 1000), 20);
+  TEST_CASE("paper formula");
+  ASSERT_EQ(mg_nrep_paper(1e-3, 1e-5, 10, 1000), 100);
+  ASSERT_EQ(mg_nrep_paper(1e-3, 3e-5, 10, 1000), 34); /* ceil(33.3) */
+  ASSERT_EQ(mg_nrep_paper(1e-5, 1e-4, 10, 1000), 10); /* K is the lower bound */
+  ASSERT_EQ(mg_nrep_paper(1.0, 1e-9, 10, 1000), 1000); /* capped */
+  ASSERT_EQ(mg_nrep_paper(1e-3, 0, 10, 1000), 1000);
+  ASSERT_EQ(mg_nrep_paper(2e-4, 1e-5, 10, 1000), 20);
 
-  what = "paper pilot and plan";
+  TEST_CASE("paper pilot and plan");
   mg_rep_cfg pp = {
       .mode = MG_REP_PAPER, .rse = 0.02, .stat = MG_STAT_MEDIAN, .min_nrep = 10, .max_nrep = 5000, .k = 7};
   mg_rep_init(&pp, &st, 1e-3);
-  CHECK_EQ(mg_rep_want(&pp, &st, 100), 7); /* the pilot is exactly K */
+  ASSERT_EQ(mg_rep_want(&pp, &st, 100), 7); /* the pilot is exactly K */
   double pilot[7] = {40e-6, 25e-6, 30e-6, 90e-6, 26e-6, 27e-6, 33e-6};
   mg_rep_update(&pp, &st, 7, pilot, 7, 0);
-  CHECK_EQ(st.target, 40); /* ceil(1e-3 / 25e-6) */
-  CHECK_EQ(mg_rep_want(&pp, &st, 8), 8);
-  CHECK_EQ(mg_rep_want(&pp, &st, 100), 33);
+  ASSERT_EQ(st.target, 40); /* ceil(1e-3 / 25e-6) */
+  ASSERT_EQ(mg_rep_want(&pp, &st, 8), 8);
+  ASSERT_EQ(mg_rep_want(&pp, &st, 100), 33);
   mg_rep_update(&pp, &st, 40, pilot, 7, 0);
-  CHECK_EQ(st.stop, MG_STOP_NREP);
-  CHECK_EQ(mg_rep_want(&pp, &st, 100), 0);
+  ASSERT_EQ(st.stop, MG_STOP_NREP);
+  ASSERT_EQ(mg_rep_want(&pp, &st, 100), 0);
 
-  what = "paper calibration uses the RSE rule";
+  TEST_CASE("paper calibration uses the RSE rule");
   n = drive(&pp, &st, 0, 4, 0.5, buf, &nd, &before);
-  CHECK_EQ(st.stop, MG_STOP_RSE);
-  CHECK(st.rse <= 0.02);
+  ASSERT_EQ(st.stop, MG_STOP_RSE);
+  ASSERT_TRUE(st.rse <= 0.02);
   double t1 = 0;
   for (long i = 0; i < n; i++) t1 += buf[i];
-  CHECK_NEAR(st.spent, t1, 1e-15);
+  ASSERT_NEAR(st.spent, t1, 1e-15);
 }
 
 /* ---------- parsing ---------- */
@@ -238,58 +207,58 @@ static int sizes_fail(const char *spec, const char *msg_part) {
 }
 
 static void test_parse(void) {
-  what = "sizes";
-  CHECK(sizes_are("8,64K", (size_t[]){8, 65536}, 2));
-  CHECK(sizes_are("1:16", (size_t[]){1, 2, 4, 8, 16}, 5));
-  CHECK(sizes_are("1:20", (size_t[]){1, 2, 4, 8, 16}, 5));
-  CHECK(sizes_are("1:100:x10", (size_t[]){1, 10, 100}, 3));
-  CHECK(sizes_are("1K:4K:+1K", (size_t[]){1024, 2048, 3072, 4096}, 4));
-  CHECK(sizes_are("64,8,8,1M", (size_t[]){8, 64, 1048576}, 3));
-  CHECK(sizes_are("1KiB,2kb,1MB,1G", (size_t[]){1024, 2048, 1048576, 1073741824}, 4));
-  CHECK(sizes_are("4:4", (size_t[]){4}, 1));
-  CHECK(sizes_are("8,2:8", (size_t[]){2, 4, 8}, 3));
-  CHECK(sizes_fail("0", "zero"));
-  CHECK(sizes_fail("-8", "negative"));
-  CHECK(sizes_fail("abc", "not a size"));
-  CHECK(sizes_fail("12Q", "not a size"));
-  CHECK(sizes_fail("8,", "ends with a comma"));
-  CHECK(sizes_fail("8,,16", "empty item"));
-  CHECK(sizes_fail("", "empty"));
-  CHECK(sizes_fail("16:8", "larger than TO"));
-  CHECK(sizes_fail("1:8:x1", "factor"));
-  CHECK(sizes_fail("1:8:y2", "step"));
-  CHECK(sizes_fail("1:8:+0", "zero"));
-  CHECK(sizes_fail("99999999999999999999", "too large"));
-  CHECK(sizes_fail("1:1G:+1", "more than"));
+  TEST_CASE("sizes");
+  ASSERT_TRUE(sizes_are("8,64K", (size_t[]){8, 65536}, 2));
+  ASSERT_TRUE(sizes_are("1:16", (size_t[]){1, 2, 4, 8, 16}, 5));
+  ASSERT_TRUE(sizes_are("1:20", (size_t[]){1, 2, 4, 8, 16}, 5));
+  ASSERT_TRUE(sizes_are("1:100:x10", (size_t[]){1, 10, 100}, 3));
+  ASSERT_TRUE(sizes_are("1K:4K:+1K", (size_t[]){1024, 2048, 3072, 4096}, 4));
+  ASSERT_TRUE(sizes_are("64,8,8,1M", (size_t[]){8, 64, 1048576}, 3));
+  ASSERT_TRUE(sizes_are("1KiB,2kb,1MB,1G", (size_t[]){1024, 2048, 1048576, 1073741824}, 4));
+  ASSERT_TRUE(sizes_are("4:4", (size_t[]){4}, 1));
+  ASSERT_TRUE(sizes_are("8,2:8", (size_t[]){2, 4, 8}, 3));
+  ASSERT_TRUE(sizes_fail("0", "zero"));
+  ASSERT_TRUE(sizes_fail("-8", "negative"));
+  ASSERT_TRUE(sizes_fail("abc", "not a size"));
+  ASSERT_TRUE(sizes_fail("12Q", "not a size"));
+  ASSERT_TRUE(sizes_fail("8,", "ends with a comma"));
+  ASSERT_TRUE(sizes_fail("8,,16", "empty item"));
+  ASSERT_TRUE(sizes_fail("", "empty"));
+  ASSERT_TRUE(sizes_fail("16:8", "larger than TO"));
+  ASSERT_TRUE(sizes_fail("1:8:x1", "factor"));
+  ASSERT_TRUE(sizes_fail("1:8:y2", "step"));
+  ASSERT_TRUE(sizes_fail("1:8:+0", "zero"));
+  ASSERT_TRUE(sizes_fail("99999999999999999999", "too large"));
+  ASSERT_TRUE(sizes_fail("1:1G:+1", "more than"));
 
-  what = "seconds";
+  TEST_CASE("seconds");
   double d;
   char err[256];
-  CHECK_EQ(mg_parse_seconds("200ms", &d, err, sizeof err), 0);
-  CHECK_NEAR(d, 0.2, 1e-15);
-  CHECK_EQ(mg_parse_seconds("50us", &d, err, sizeof err), 0);
-  CHECK_NEAR(d, 50e-6, 1e-18);
-  CHECK_EQ(mg_parse_seconds("2", &d, err, sizeof err), 0);
-  CHECK_NEAR(d, 2, 0);
-  CHECK(mg_parse_seconds("-1", &d, err, sizeof err) != 0);
-  CHECK(mg_parse_seconds("5min", &d, err, sizeof err) != 0);
-  CHECK(mg_parse_seconds("x", &d, err, sizeof err) != 0);
+  ASSERT_EQ(mg_parse_seconds("200ms", &d, err, sizeof err), 0);
+  ASSERT_NEAR(d, 0.2, 1e-15);
+  ASSERT_EQ(mg_parse_seconds("50us", &d, err, sizeof err), 0);
+  ASSERT_NEAR(d, 50e-6, 1e-18);
+  ASSERT_EQ(mg_parse_seconds("2", &d, err, sizeof err), 0);
+  ASSERT_NEAR(d, 2, 0);
+  ASSERT_TRUE(mg_parse_seconds("-1", &d, err, sizeof err) != 0);
+  ASSERT_TRUE(mg_parse_seconds("5min", &d, err, sizeof err) != 0);
+  ASSERT_TRUE(mg_parse_seconds("x", &d, err, sizeof err) != 0);
 
-  what = "long";
+  TEST_CASE("long");
   long l;
-  CHECK_EQ(mg_parse_long("42", 1, 100, &l, err, sizeof err), 0);
-  CHECK_EQ(l, 42);
-  CHECK(mg_parse_long("0", 1, 100, &l, err, sizeof err) != 0);
-  CHECK(mg_parse_long("4x", 1, 100, &l, err, sizeof err) != 0);
+  ASSERT_EQ(mg_parse_long("42", 1, 100, &l, err, sizeof err), 0);
+  ASSERT_EQ(l, 42);
+  ASSERT_TRUE(mg_parse_long("0", 1, 100, &l, err, sizeof err) != 0);
+  ASSERT_TRUE(mg_parse_long("4x", 1, 100, &l, err, sizeof err) != 0);
 
-  what = "format bytes";
+  TEST_CASE("format bytes");
   char b[32];
   mg_fmt_bytes(65536, MG_BYTES_EXACT, b, sizeof b);
-  CHECK_STR(b, "64K");
+  ASSERT_STR_EQ(b, "64K");
   mg_fmt_bytes(1000, MG_BYTES_EXACT, b, sizeof b);
-  CHECK_STR(b, "1000");
+  ASSERT_STR_EQ(b, "1000");
   mg_fmt_bytes(3u << 20, MG_BYTES_EXACT, b, sizeof b);
-  CHECK_STR(b, "3M");
+  ASSERT_STR_EQ(b, "3M");
 }
 
 /* ---------- output ---------- */
@@ -317,18 +286,17 @@ static int count_partials(const char *dir) {
 static void test_output(void) {
   char dir[] = "/tmp/mg_unit_bench.XXXXXX";
   if (!mkdtemp(dir)) {
-    perror("mkdtemp");
-    failures++;
+    TEST_FAIL("mkdtemp %s: %s", dir, strerror(errno));
     return;
   }
   char path[600], err[700];
   snprintf(path, sizeof path, "%s/raw.csv", dir);
 
-  what = "atomic file";
+  TEST_CASE("atomic file");
   mg_outfile o;
-  CHECK_EQ(mg_outfile_open(&o, path, err, sizeof err), 0);
-  CHECK(access(path, F_OK) != 0); /* not under its name before it is complete */
-  CHECK_EQ(count_partials(dir), 1);
+  ASSERT_EQ(mg_outfile_open(&o, path, err, sizeof err), 0);
+  ASSERT_TRUE(access(path, F_OK) != 0); /* not under its name before it is complete */
+  ASSERT_EQ(count_partials(dir), 1);
   mg_meta(o.f, "mpi_library_version", "MPICH Version: 4\nMPICH Device: ch4\n");
   mg_meta(o.f, "nprocs", "%d", 4);
   mg_raw_header(o.f);
@@ -339,42 +307,42 @@ static void test_output(void) {
   r.valid = 0;
   r.warmup = 1;
   mg_raw_row_write(o.f, &r);
-  CHECK_EQ(mg_outfile_commit(&o, err, sizeof err), 0);
-  CHECK_EQ(count_partials(dir), 0);
+  ASSERT_EQ(mg_outfile_commit(&o, err, sizeof err), 0);
+  ASSERT_EQ(count_partials(dir), 0);
   const char *txt = slurp(path);
-  CHECK(txt != NULL);
+  ASSERT_TRUE(txt != NULL);
   if (txt)
-    CHECK_STR(txt,
+    ASSERT_STR_EQ(txt,
               "#@mpi_library_version=MPICH Version: 4; MPICH Device: ch4\n"
               "#@nprocs=4\n"
               "collective,algorithm,bytes,count,datatype,nprocs,launch,round,rep,warmup,runtime_sec,valid\n"
               "allreduce,default,8,8,MPI_BYTE,4,abc123,3,0,0,0.000015000,1\n"
               "allreduce,\"odd,name\"\"q\",8,8,MPI_BYTE,4,abc123,3,0,1,0.000015000,0\n");
 
-  what = "discarded file leaves nothing";
+  TEST_CASE("discarded file leaves nothing");
   char path2[600];
   snprintf(path2, sizeof path2, "%s/never.csv", dir);
-  CHECK_EQ(mg_outfile_open(&o, path2, err, sizeof err), 0);
+  ASSERT_EQ(mg_outfile_open(&o, path2, err, sizeof err), 0);
   fputs("half", o.f);
   mg_outfile_discard(&o);
-  CHECK(access(path2, F_OK) != 0);
-  CHECK_EQ(count_partials(dir), 0);
+  ASSERT_TRUE(access(path2, F_OK) != 0);
+  ASSERT_EQ(count_partials(dir), 0);
 
-  what = "unwritable";
-  CHECK(mg_outfile_open(&o, "/nonexistent-dir-mg/x.csv", err, sizeof err) != 0);
-  CHECK(strstr(err, "cannot write '/nonexistent-dir-mg/x.csv'") != NULL);
-  CHECK(mg_outfile_open(&o, dir, err, sizeof err) != 0);
-  CHECK(strstr(err, "is a directory") != NULL);
+  TEST_CASE("unwritable");
+  ASSERT_TRUE(mg_outfile_open(&o, "/nonexistent-dir-mg/x.csv", err, sizeof err) != 0);
+  ASSERT_TRUE(strstr(err, "cannot write '/nonexistent-dir-mg/x.csv'") != NULL);
+  ASSERT_TRUE(mg_outfile_open(&o, dir, err, sizeof err) != 0);
+  ASSERT_TRUE(strstr(err, "is a directory") != NULL);
 
-  what = "repro rows";
+  TEST_CASE("repro rows");
   char path3[600];
   snprintf(path3, sizeof path3, "%s/data.dat", dir);
-  CHECK_EQ(mg_outfile_open(&o, path3, err, sizeof err), 0);
+  ASSERT_EQ(mg_outfile_open(&o, path3, err, sizeof err), 0);
   mg_repro_header(o.f);
   mg_repro_row(o.f, "MPI_Allreduce", 0, 8, 1.25e-6);
-  CHECK_EQ(mg_outfile_commit(&o, err, sizeof err), 0);
+  ASSERT_EQ(mg_outfile_commit(&o, err, sizeof err), 0);
   txt = slurp(path3);
-  if (txt) CHECK_STR(txt, "test nrep msize runtime_sec\nMPI_Allreduce 0 8 0.000001250\n");
+  if (txt) ASSERT_STR_EQ(txt, "test nrep msize runtime_sec\nMPI_Allreduce 0 8 0.000001250\n");
 
   unlink(path);
   unlink(path3);
@@ -382,17 +350,17 @@ static void test_output(void) {
 }
 
 static void test_shuffle(void) {
-  what = "shuffle";
+  TEST_CASE("shuffle");
   int a[8], b[8];
   uint64_t s1 = 42, s2 = 42;
   for (int round = 0; round < 50; round++) {
     for (int i = 0; i < 8; i++) a[i] = b[i] = i;
     mg_shuffle_ints(a, 8, &s1);
     mg_shuffle_ints(b, 8, &s2);
-    CHECK(memcmp(a, b, sizeof a) == 0); /* same seed, same order on every rank */
+    ASSERT_TRUE(memcmp(a, b, sizeof a) == 0); /* same seed, same order on every rank */
     int seen = 0;
     for (int i = 0; i < 8; i++) seen |= 1 << a[i];
-    CHECK_EQ(seen, 255); /* a permutation */
+    ASSERT_EQ(seen, 255); /* a permutation */
   }
   int firsts[8] = {0};
   uint64_t s3 = 7;
@@ -401,7 +369,7 @@ static void test_shuffle(void) {
     mg_shuffle_ints(a, 8, &s3);
     firsts[a[0]]++;
   }
-  for (int i = 0; i < 8; i++) CHECK(firsts[i] > 50 && firsts[i] < 150); /* roughly uniform */
+  for (int i = 0; i < 8; i++) ASSERT_TRUE(firsts[i] > 50 && firsts[i] < 150); /* roughly uniform */
 }
 
 int main(void) {
@@ -410,7 +378,5 @@ int main(void) {
   test_parse();
   test_output();
   test_shuffle();
-  if (failures) fprintf(stderr, "unit_bench: %d of %d checks FAILED\n", failures, checks);
-  else printf("unit_bench: all %d checks passed\n", checks);
-  return failures != 0;
+  return mg_test_summary("unit_bench");
 }

@@ -30,35 +30,10 @@
 #include <unistd.h>
 
 #include "check/check.h"
+#include "common/test.h"
 
-static int failures;
 static const char *data_dir;
 static char tmp_dir[256];
-
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                              \
-    }                                                                          \
-  } while (0)
-
-#define CHECK_NEAR(x, want, tol)                                                          \
-  do {                                                                                    \
-    double x_ = (x), w_ = (want);                                                         \
-    if (!(fabs(x_ - w_) <= (tol)*fmax(1, fabs(w_)))) {                                    \
-      fprintf(stderr, "%s:%d: %s = %.12g, want %.12g\n", __FILE__, __LINE__, #x, x_, w_); \
-      failures++;                                                                         \
-    }                                                                                     \
-  } while (0)
-
-#define CHECK_STR(hay, needle)                                                                     \
-  do {                                                                                             \
-    if (!strstr((hay), (needle))) {                                                                \
-      fprintf(stderr, "%s:%d: '%s' does not contain '%s'\n", __FILE__, __LINE__, (hay), (needle)); \
-      failures++;                                                                                  \
-    }                                                                                              \
-  } while (0)
 
 static const char *path_of(const char *rel) {
   static char buf[8][1024];
@@ -72,8 +47,7 @@ static const mg_ck_verdict *find_v(const mg_ck_result *r, const char *coll, size
   for (int i = 0; i < r->n; i++)
     if (!strcmp(mg_colls[r->v[i].coll].name, coll) && r->v[i].bytes == bytes && !strcmp(r->v[i].alg, alg))
       return &r->v[i];
-  fprintf(stderr, "verdict %s %zu %s not found\n", coll, bytes, alg);
-  failures++;
+  TEST_FAIL("verdict %s %zu %s not found", coll, bytes, alg);
   static mg_ck_verdict none;
   return &none;
 }
@@ -91,24 +65,24 @@ static void test_read(void) {
   mg_ck_data d;
   char err[MG_CK_ERR];
   const char *src[] = {path_of("small")};
-  CHECK(load(&d, src, 1, err) == 0);
-  CHECK(d.nlaunches == 1);
-  CHECK(!strcmp(d.launches[0].id, "L1"));
-  CHECK_NEAR(d.launches[0].sync_cost, 2e-6, 1e-12);
-  CHECK(d.launches[0].nprocs == 4);
-  CHECK(!strcmp(d.launches[0].mpi_name, "TestMPI"));
+  ASSERT_TRUE(load(&d, src, 1, err) == 0);
+  ASSERT_TRUE(d.nlaunches == 1);
+  ASSERT_TRUE(!strcmp(d.launches[0].id, "L1"));
+  ASSERT_NEAR(d.launches[0].sync_cost, 2e-6, 1e-12);
+  ASSERT_TRUE(d.launches[0].nprocs == 4);
+  ASSERT_TRUE(!strcmp(d.launches[0].mpi_name, "TestMPI"));
   /* warm-up rows (one per 1K series) and the invalid 999 us row are not data */
-  CHECK(d.warmup == 3);
-  CHECK(d.invalid == 1);
+  ASSERT_TRUE(d.warmup == 3);
+  ASSERT_TRUE(d.invalid == 1);
   const mg_ck_series *s = mg_ck_find(&d, MG_BCAST, "default", 1024, 0);
-  CHECK(s && s->n == 10 && s->rows == 11);
+  ASSERT_TRUE(s && s->n == 10 && s->rows == 11);
   if (s) {
     double mx = 0;
     for (long i = 0; i < s->n; i++) mx = fmax(mx, s->rt[i]);
-    CHECK_NEAR(mx, 19e-6, 1e-9);
-    CHECK(s->round[0] == 1); /* round 0 was the warm-up */
+    ASSERT_NEAR(mx, 19e-6, 1e-9);
+    ASSERT_TRUE(s->round[0] == 1); /* round 0 was the warm-up */
   }
-  CHECK(d.nnotes == 1 && d.notes[0].bytes == 65536);
+  ASSERT_TRUE(d.nnotes == 1 && d.notes[0].bytes == 65536);
   mg_ck_data_free(&d);
 }
 
@@ -118,87 +92,87 @@ static void test_verdicts(void) {
   mg_ck_opts o;
   char err[MG_CK_ERR];
   const char *src[] = {path_of("small")};
-  CHECK(load(&d, src, 1, err) == 0);
+  ASSERT_TRUE(load(&d, src, 1, err) == 0);
   mg_ck_opts_default(&o);
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
-  CHECK(r.n == 5);
-  CHECK(r.family == 4); /* the skipped mock-up is no comparison */
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(r.n == 5);
+  ASSERT_TRUE(r.family == 4); /* the skipped mock-up is no comparison */
   /* order: allreduce before bcast (registry), sizes ascending, mock-ups in registry order */
-  CHECK(r.v[0].coll == MG_ALLREDUCE && r.v[1].coll == MG_BCAST && r.v[1].bytes == 1024);
-  CHECK(!strcmp(r.v[1].alg, "bcast_as_allgatherv") && !strcmp(r.v[2].alg, "bcast_as_scatter_allgather"));
+  ASSERT_TRUE(r.v[0].coll == MG_ALLREDUCE && r.v[1].coll == MG_BCAST && r.v[1].bytes == 1024);
+  ASSERT_TRUE(!strcmp(r.v[1].alg, "bcast_as_allgatherv") && !strcmp(r.v[2].alg, "bcast_as_scatter_allgather"));
 
   const mg_ck_verdict *v = find_v(&r, "bcast", 1024, "bcast_as_allgatherv");
-  CHECK(v->status == MG_CKV_OK && v->n_def == 10 && v->n_mock == 10);
-  CHECK_NEAR(v->stat, 100, 0);
-  CHECK_NEAR(v->p, 1.0 / 184756, 1e-9);
-  CHECK_NEAR(v->p_adj, 4.0 / 184756, 1e-9); /* smallest of 4: x 4 */
-  CHECK_NEAR(v->med_def, 14.5e-6, 1e-12);   /* 10..19 us */
-  CHECK_NEAR(v->med_mock, 3.25e-6, 1e-12);  /* 1.0..5.5 us by 0.5 */
-  CHECK_NEAR(v->slowdown, 14.5 / 3.25, 1e-9);
-  CHECK(v->lo <= v->slowdown && v->slowdown <= v->hi);
-  CHECK(v->significant && v->violation && !v->noise);
-  CHECK(!strcmp(v->guideline, "GL9"));
+  ASSERT_TRUE(v->status == MG_CKV_OK && v->n_def == 10 && v->n_mock == 10);
+  ASSERT_NEAR(v->stat, 100, 0);
+  ASSERT_NEAR(v->p, 1.0 / 184756, 1e-9);
+  ASSERT_NEAR(v->p_adj, 4.0 / 184756, 1e-9); /* smallest of 4: x 4 */
+  ASSERT_NEAR(v->med_def, 14.5e-6, 1e-12);   /* 10..19 us */
+  ASSERT_NEAR(v->med_mock, 3.25e-6, 1e-12);  /* 1.0..5.5 us by 0.5 */
+  ASSERT_REL(v->slowdown, 14.5 / 3.25, 1e-9);
+  ASSERT_TRUE(v->lo <= v->slowdown && v->slowdown <= v->hi);
+  ASSERT_TRUE(v->significant && v->violation && !v->noise);
+  ASSERT_TRUE(!strcmp(v->guideline, "GL9"));
 
   v = find_v(&r, "bcast", 1024, "bcast_as_scatter_allgather");
-  CHECK_NEAR(v->stat, 0, 0);
-  CHECK_NEAR(v->p, 1, 1e-12);
-  CHECK(!v->violation);
+  ASSERT_NEAR(v->stat, 0, 0);
+  ASSERT_NEAR(v->p, 1, 1e-12);
+  ASSERT_TRUE(!v->violation);
 
   v = find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast");
-  CHECK_NEAR(v->stat, 12, 0);
-  CHECK_NEAR(v->p, 1.0 / 35, 1e-9);
-  CHECK_NEAR(v->p_adj, 3.0 / 35, 1e-9); /* second smallest of 4: x 3 */
-  CHECK(!v->significant && !v->violation);
-  CHECK_NEAR(v->slowdown, 6.0 / 2.5, 1e-9);
+  ASSERT_NEAR(v->stat, 12, 0);
+  ASSERT_NEAR(v->p, 1.0 / 35, 1e-9);
+  ASSERT_NEAR(v->p_adj, 3.0 / 35, 1e-9); /* second smallest of 4: x 3 */
+  ASSERT_TRUE(!v->significant && !v->violation);
+  ASSERT_REL(v->slowdown, 6.0 / 2.5, 1e-9);
 
   v = find_v(&r, "bcast", 65536, "bcast_as_allgatherv");
-  CHECK_NEAR(v->stat, 55, 0);
-  CHECK_NEAR(v->p, 68301.0 / 184756, 1e-9);
-  CHECK_NEAR(v->p_adj, 2 * 68301.0 / 184756, 1e-9);
-  CHECK(v->noise); /* medians 104.5 and 104 us: 0.5 us < 2 us */
-  CHECK(!v->violation);
+  ASSERT_NEAR(v->stat, 55, 0);
+  ASSERT_NEAR(v->p, 68301.0 / 184756, 1e-9);
+  ASSERT_NEAR(v->p_adj, 2 * 68301.0 / 184756, 1e-9);
+  ASSERT_TRUE(v->noise); /* medians 104.5 and 104 us: 0.5 us < 2 us */
+  ASSERT_TRUE(!v->violation);
 
   v = find_v(&r, "bcast", 65536, "bcast_as_scatter_allgather");
-  CHECK(v->status == MG_CKV_SKIPPED);
-  CHECK_STR(v->note, "not applicable: test fixture");
+  ASSERT_TRUE(v->status == MG_CKV_SKIPPED);
+  ASSERT_CONTAINS(v->note, "not applicable: test fixture");
 
   mg_ck_summary s;
   mg_ck_summarize(&r, &s);
-  CHECK(s.total.comparisons == 4 && s.total.brave == 1 && s.total.cautious == 1);
-  CHECK(s.total.cells == 3 && s.total.cells_violated == 1 && s.skipped == 1);
+  ASSERT_TRUE(s.total.comparisons == 4 && s.total.brave == 1 && s.total.cautious == 1);
+  ASSERT_TRUE(s.total.cells == 3 && s.total.cells_violated == 1 && s.skipped == 1);
   /* score: cells allreduce 8 (1), bcast 1K (1 / 4.4615...), bcast 64K (1) */
-  CHECK_NEAR(s.score, 100 * (2 + 3.25 / 14.5) / 3, 1e-9);
+  ASSERT_REL(s.score, 100 * (2 + 3.25 / 14.5) / 3, 1e-9);
   mg_ck_result_free(&r);
 
   /* without Holm the allreduce comparison is significant: p = 1/35 < 0.05 */
   o.holm = 0;
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
   v = find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast");
-  CHECK(v->p_adj == v->p && v->violation);
+  ASSERT_TRUE(v->p_adj == v->p && v->violation);
   mg_ck_summarize(&r, &s);
-  CHECK(s.total.brave == 2);
+  ASSERT_TRUE(s.total.brave == 2);
   mg_ck_result_free(&r);
 
   /* Welch on allreduce: diff 3.5 us, se^2 = 1/3 + (5/3)/4 = 0.75 us^2, t = 3.5 / sqrt(0.75) */
   mg_ck_opts_default(&o);
   o.test = MG_CK_WELCH;
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
   v = find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast");
-  CHECK_NEAR(v->stat, 3.5 / sqrt(0.75), 1e-9);
-  CHECK(!strcmp(v->method, "welch"));
+  ASSERT_REL(v->stat, 3.5 / sqrt(0.75), 1e-9);
+  ASSERT_TRUE(!strcmp(v->method, "welch"));
   mg_ck_result_free(&r);
 
   /* a larger alpha, and a given noise threshold */
   mg_ck_opts_default(&o);
   o.alpha = 0.1;
   o.noise = 0.1e-6;
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
-  CHECK(find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast")->violation); /* 3/35 < 0.1 */
-  CHECK(!find_v(&r, "bcast", 65536, "bcast_as_allgatherv")->noise);          /* 0.5 us > 0.1 us */
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast")->violation); /* 3/35 < 0.1 */
+  ASSERT_TRUE(!find_v(&r, "bcast", 65536, "bcast_as_allgatherv")->noise);          /* 0.5 us > 0.1 us */
   mg_ck_result_free(&r);
 
   o.alpha = 0;
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) != 0);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) != 0);
   mg_ck_data_free(&d);
 }
 
@@ -208,27 +182,27 @@ static void test_aa(void) {
   mg_ck_opts o;
   char err[MG_CK_ERR];
   const char *src[] = {path_of("small")};
-  CHECK(load(&d, src, 1, err) == 0);
+  ASSERT_TRUE(load(&d, src, 1, err) == 0);
   mg_ck_opts_default(&o);
-  CHECK(mg_ck_analyze(&d, &o, &r0, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r0, err, sizeof err) == 0);
   o.aa = 1;
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
-  CHECK(r.n == 8 && r.family == 4 && r.aa_family == 3);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(r.n == 8 && r.family == 4 && r.aa_family == 3);
   /* bcast 1K default: rounds 1..10 hold 10..19 us; even rounds 11,13,15,17,19, odd 10,12,...,18 */
   const mg_ck_verdict *v = find_v(&r, "bcast", 1024, MG_CK_AA_NAME);
-  CHECK(v->aa && v->n_def == 5 && v->n_mock == 5);
-  CHECK_NEAR(v->med_def, 15e-6, 1e-12);
-  CHECK_NEAR(v->med_mock, 14e-6, 1e-12);
-  CHECK(!strcmp(v->guideline, "A/A"));
+  ASSERT_TRUE(v->aa && v->n_def == 5 && v->n_mock == 5);
+  ASSERT_NEAR(v->med_def, 15e-6, 1e-12);
+  ASSERT_NEAR(v->med_mock, 14e-6, 1e-12);
+  ASSERT_TRUE(!strcmp(v->guideline, "A/A"));
   /* the control is its own Holm family: the real verdicts do not change */
   for (int i = 0; i < r0.n; i++) {
     const mg_ck_verdict *a = &r0.v[i], *b = find_v(&r, mg_colls[a->coll].name, a->bytes, a->alg);
-    CHECK(a->p_adj == b->p_adj || (isnan(a->p_adj) && isnan(b->p_adj)));
-    CHECK(a->violation == b->violation);
+    ASSERT_TRUE(a->p_adj == b->p_adj || (isnan(a->p_adj) && isnan(b->p_adj)));
+    ASSERT_TRUE(a->violation == b->violation);
   }
   mg_ck_summary s;
   mg_ck_summarize(&r, &s);
-  CHECK(s.aa == 3 && s.total.comparisons == 4);
+  ASSERT_TRUE(s.aa == 3 && s.total.comparisons == 4);
   mg_ck_result_free(&r);
   mg_ck_result_free(&r0);
   mg_ck_data_free(&d);
@@ -242,24 +216,24 @@ static void test_launches(void) {
   mg_ck_opts o;
   char err[MG_CK_ERR];
   const char *src[] = {path_of("launches/a"), path_of("launches/b")};
-  CHECK(load(&d, src, 2, err) == 0);
-  CHECK(d.nlaunches == 2);
+  ASSERT_TRUE(load(&d, src, 2, err) == 0);
+  ASSERT_TRUE(d.nlaunches == 2);
   mg_ck_opts_default(&o);
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
   /* GL5: slower in launch a (medians 24.5 vs 14.5), faster in b (14.5 vs 15): pooled
    * U = 100 + 45 + 100 + 50 (ties count 1/2) = 295 of 400, significant, but no violation */
   const mg_ck_verdict *v = find_v(&r, "allreduce", 1024, "allreduce_as_reduce_bcast");
-  CHECK_NEAR(v->stat, 295, 0);
-  CHECK(v->significant && v->launches == 2 && v->launches_slower == 1 && !v->violation);
+  ASSERT_NEAR(v->stat, 295, 0);
+  ASSERT_TRUE(v->significant && v->launches == 2 && v->launches_slower == 1 && !v->violation);
   char fl[8];
-  CHECK(!strcmp(mg_ck_flags(v, fl), "L"));
+  ASSERT_TRUE(!strcmp(mg_ck_flags(v, fl), "L"));
   v = find_v(&r, "allreduce", 1024, "allreduce_as_reducescatterblock_allgather");
-  CHECK(v->violation && v->launches_slower == 2);
+  ASSERT_TRUE(v->violation && v->launches_slower == 2);
   mg_ck_result_free(&r);
   /* the same launch twice is refused, and the failed source leaves nothing behind */
-  CHECK(mg_ck_read(&d, path_of("launches/a"), err, sizeof err) != 0);
-  CHECK_STR(err, "already read");
-  CHECK(d.nlaunches == 2);
+  ASSERT_TRUE(mg_ck_read(&d, path_of("launches/a"), err, sizeof err) != 0);
+  ASSERT_CONTAINS(err, "already read");
+  ASSERT_TRUE(d.nlaunches == 2);
   mg_ck_data_free(&d);
 }
 
@@ -271,21 +245,21 @@ static void test_repro(void) {
   mg_ck_opts o;
   char err[MG_CK_ERR];
   const char *src[] = {path_of("repro")};
-  CHECK(load(&d, src, 1, err) == 0);
-  CHECK(d.nlaunches == 1 && d.launches[0].repro && d.launches[0].nprocs == 2);
+  ASSERT_TRUE(load(&d, src, 1, err) == 0);
+  ASSERT_TRUE(d.nlaunches == 1 && d.launches[0].repro && d.launches[0].nprocs == 2);
   /* data_MPI_Bcast_MPI_Bcast.dat: the MPI name as variant means the default */
-  CHECK(mg_ck_find(&d, MG_BCAST, "default", 8, 0) != NULL);
-  CHECK(mg_ck_find(&d, MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_allreduce", 16, 0) != NULL);
+  ASSERT_TRUE(mg_ck_find(&d, MG_BCAST, "default", 8, 0) != NULL);
+  ASSERT_TRUE(mg_ck_find(&d, MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_allreduce", 16, 0) != NULL);
   mg_ck_opts_default(&o);
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
-  CHECK(r.n == 3);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(r.n == 3);
   const mg_ck_verdict *v = find_v(&r, "reduce_scatter_block", 16, "reduce_scatter_block_as_allreduce");
-  CHECK_NEAR(v->p, 1.0 / 252, 1e-9);
-  CHECK_NEAR(v->p_adj, 3.0 / 252, 1e-9);
-  CHECK(v->violation);
+  ASSERT_NEAR(v->p, 1.0 / 252, 1e-9);
+  ASSERT_NEAR(v->p_adj, 3.0 / 252, 1e-9);
+  ASSERT_TRUE(v->violation);
   v = find_v(&r, "bcast", 8, "bcast_as_allgatherv");
-  CHECK_NEAR(v->stat, 6, 0);
-  CHECK_NEAR(v->p, 7.0 / 20, 1e-9);
+  ASSERT_NEAR(v->stat, 6, 0);
+  ASSERT_NEAR(v->p, 7.0 / 20, 1e-9);
   mg_ck_result_free(&r);
   mg_ck_data_free(&d);
 }
@@ -331,24 +305,24 @@ static void test_grouped(void) {
   mg_ck_opts o;
   char err[MG_CK_ERR];
   mg_ck_data_init(&d);
-  CHECK(mg_ck_read(&d, p, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_read(&d, p, err, sizeof err) == 0);
   mg_ck_opts_default(&o);
   o.holm = 0;
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
-  CHECK(!find_v(&r, "bcast", 1024, "mockA")->violation);
-  CHECK_NEAR(find_v(&r, "bcast", 1024, "mockA")->p, 1.0 / 11, 1e-9);
-  CHECK(find_v(&r, "bcast", 1024, "mockB")->violation && find_v(&r, "bcast", 1024, "mockC")->violation);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(!find_v(&r, "bcast", 1024, "mockA")->violation);
+  ASSERT_NEAR(find_v(&r, "bcast", 1024, "mockA")->p, 1.0 / 11, 1e-9);
+  ASSERT_TRUE(find_v(&r, "bcast", 1024, "mockB")->violation && find_v(&r, "bcast", 1024, "mockC")->violation);
   /* unknown mock-up names sort alphabetically after the registry's */
-  CHECK(!strcmp(r.v[0].alg, "mockA") && !strcmp(r.v[2].alg, "mockC"));
+  ASSERT_TRUE(!strcmp(r.v[0].alg, "mockA") && !strcmp(r.v[2].alg, "mockC"));
   char out[8192] = "";
   FILE *f = fmemopen(out, sizeof out - 1, "w");
-  CHECK(mg_ck_print_comparer(f, MG_CKC_GROUPED, MG_CK_CSV, 0, &d, &r) == 0);
+  ASSERT_TRUE(mg_ck_print_comparer(f, MG_CKC_GROUPED, MG_CK_CSV, 0, &d, &r) == 0);
   fclose(f);
-  CHECK_STR(out, "bcast,1024,10,1.45e-05,mockB,8.45e-06,");
-  CHECK(!strstr(out, "mockA") && !strstr(out, "mockC"));
+  ASSERT_CONTAINS(out, "bcast,1024,10,1.45e-05,mockB,8.45e-06,");
+  ASSERT_TRUE(!strstr(out, "mockA") && !strstr(out, "mockC"));
   mg_ck_summary s;
   mg_ck_summarize(&r, &s);
-  CHECK_NEAR(s.score, 100 * 8.45 / 14.5, 1e-9);
+  ASSERT_REL(s.score, 100 * 8.45 / 14.5, 1e-9);
   mg_ck_result_free(&r);
   mg_ck_data_free(&d);
 }
@@ -369,13 +343,13 @@ static void test_direction(void) {
   mg_ck_opts o;
   char err[MG_CK_ERR], fl[8];
   mg_ck_data_init(&d);
-  CHECK(mg_ck_read(&d, p, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_read(&d, p, err, sizeof err) == 0);
   mg_ck_opts_default(&o);
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
   const mg_ck_verdict *v = find_v(&r, "bcast", 1024, "mockD");
-  CHECK_NEAR(v->stat, 1072, 0);
-  CHECK(v->significant && v->slowdown < 1 && v->launches == 1 && v->launches_slower == 0);
-  CHECK(!v->violation && !strcmp(mg_ck_flags(v, fl), "L"));
+  ASSERT_NEAR(v->stat, 1072, 0);
+  ASSERT_TRUE(v->significant && v->slowdown < 1 && v->launches == 1 && v->launches_slower == 0);
+  ASSERT_TRUE(!v->violation && !strcmp(mg_ck_flags(v, fl), "L"));
   mg_ck_result_free(&r);
   mg_ck_data_free(&d);
 }
@@ -388,11 +362,10 @@ static void bad(const char *name, const char *text, const char *want) {
   mg_ck_data_init(&d);
   int rc = mg_ck_read(&d, p, err, sizeof err);
   if (rc == 0) {
-    fprintf(stderr, "%s: read without error, expected '%s'\n", name, want);
-    failures++;
+    TEST_FAIL("%s: read without error, expected '%s'", name, want);
   } else {
-    CHECK_STR(err, want);
-    CHECK(d.nlaunches == 0 && d.nseries == 0);
+    ASSERT_CONTAINS(err, want);
+    ASSERT_TRUE(d.nlaunches == 0 && d.nseries == 0);
   }
   mg_ck_data_free(&d);
 }
@@ -457,16 +430,16 @@ static void test_bad(void) {
   mg_ck_data d;
   char err[MG_CK_ERR];
   mg_ck_data_init(&d);
-  CHECK(mg_ck_read(
+  ASSERT_TRUE(mg_ck_read(
             &d,
             write_file("np2/raw.csv", "#@launch=P2\n" HEAD "bcast,default,8,8,MPI_BYTE,2,P2,0,0,0,0.1,1\n"),
             err, sizeof err) == 0);
-  CHECK(mg_ck_read(
+  ASSERT_TRUE(mg_ck_read(
             &d,
             write_file("np3/raw.csv", "#@launch=P3\n" HEAD "bcast,default,8,8,MPI_BYTE,3,P3,0,0,0,0.1,1\n"),
             err, sizeof err) == 0);
-  CHECK(mg_ck_data_check(&d, err, sizeof err) != 0);
-  CHECK_STR(err, "on 2 processes, launch 'P3'");
+  ASSERT_TRUE(mg_ck_data_check(&d, err, sizeof err) != 0);
+  ASSERT_CONTAINS(err, "on 2 processes, launch 'P3'");
   mg_ck_data_free(&d);
 }
 
@@ -505,24 +478,24 @@ static void test_aa_null(void) {
   mg_ck_opts o;
   char err[MG_CK_ERR];
   mg_ck_data_init(&d);
-  CHECK(mg_ck_read(&d, p, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_read(&d, p, err, sizeof err) == 0);
   mg_ck_opts_default(&o);
   o.aa = 1;
   o.holm = 0;
   o.resamples = 200;
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
   mg_ck_summary s;
   mg_ck_summarize(&r, &s);
   printf("null data, no Holm: %d of %d comparisons, %d of %d A/A controls flagged\n", s.total.brave,
          s.total.comparisons, s.aa_flagged, s.aa);
-  CHECK(s.aa == 40 && s.total.comparisons == 40);
-  CHECK(s.aa_flagged <= 10 && s.total.brave <= 10);
+  ASSERT_TRUE(s.aa == 40 && s.total.comparisons == 40);
+  ASSERT_TRUE(s.aa_flagged <= 10 && s.total.brave <= 10);
   mg_ck_result_free(&r);
   o.holm = 1;
-  CHECK(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
   mg_ck_summarize(&r, &s);
   printf("null data, Holm: %d comparisons, %d A/A controls flagged\n", s.total.brave, s.aa_flagged);
-  CHECK(s.aa_flagged <= 1 && s.total.brave <= 1);
+  ASSERT_TRUE(s.aa_flagged <= 1 && s.total.brave <= 1);
   mg_ck_result_free(&r);
   mg_ck_data_free(&d);
 }
@@ -531,13 +504,13 @@ static void test_aa_null(void) {
 
 static void test_names(void) {
   char b[128];
-  CHECK(!strcmp(mg_ck_label(MG_ALLREDUCE, "allreduce_as_reduce_bcast", 0, b, sizeof b), "GL5 reduce_bcast"));
-  CHECK(!strcmp(mg_ck_label(MG_ALLREDUCE, "allreduce_as_reduce_bcast", 1, b, sizeof b), "GL5"));
-  CHECK(!strcmp(mg_ck_label(MG_BCAST, "custom_thing", 0, b, sizeof b), "custom_thing"));
-  CHECK(mg_ck_comparer_find("grouped_violation") == MG_CKC_GROUPED);
-  CHECK(mg_ck_comparer_find("abs") == MG_CKC_ABS);
-  CHECK(mg_ck_comparer_find("nope") < 0);
-  CHECK(mg_ck_test_find("welch") == MG_CK_WELCH && mg_ck_test_find("t") < 0);
+  ASSERT_TRUE(!strcmp(mg_ck_label(MG_ALLREDUCE, "allreduce_as_reduce_bcast", 0, b, sizeof b), "GL5 reduce_bcast"));
+  ASSERT_TRUE(!strcmp(mg_ck_label(MG_ALLREDUCE, "allreduce_as_reduce_bcast", 1, b, sizeof b), "GL5"));
+  ASSERT_TRUE(!strcmp(mg_ck_label(MG_BCAST, "custom_thing", 0, b, sizeof b), "custom_thing"));
+  ASSERT_TRUE(mg_ck_comparer_find("grouped_violation") == MG_CKC_GROUPED);
+  ASSERT_TRUE(mg_ck_comparer_find("abs") == MG_CKC_ABS);
+  ASSERT_TRUE(mg_ck_comparer_find("nope") < 0);
+  ASSERT_TRUE(mg_ck_test_find("welch") == MG_CK_WELCH && mg_ck_test_find("t") < 0);
 }
 
 static const struct {
@@ -569,6 +542,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "unknown group '%s'\n", argv[2]);
     return 2;
   }
-  if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
-  return failures ? 1 : 0;
+  return mg_test_summary("test_check");
 }

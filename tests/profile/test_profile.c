@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check.h"
+#include "common/test.h"
 #include "tune/profile.h"
 
 static const char *data_dir = ".";
@@ -117,31 +117,31 @@ static int same_decisions(const mg_profile *a, const mg_profile *b) {
 static void check_roundtrip(const mg_profile *p) {
   size_t len;
   char *text = mg_profile_format(p, &len);
-  CHECK(text != NULL);
+  ASSERT_TRUE(text != NULL);
   if (!text) return;
   mg_profile_diags d = {0};
   mg_profile *q = NULL;
   int st = mg_profile_parse(text, len, "roundtrip", &q, &d);
-  CHECK_EQ(st, MG_PROFILE_OK);
+  ASSERT_EQ(st, MG_PROFILE_OK);
   if (st != MG_PROFILE_OK) {
     fprintf(stderr, "%s", text);
     dump_diags(&d);
   }
   if (q) {
-    CHECK_EQ(mg_profile_nrules(q), mg_profile_nrules(p));
+    ASSERT_EQ(mg_profile_nrules(q), mg_profile_nrules(p));
     for (int i = 0; i < mg_profile_nrules(p) && i < mg_profile_nrules(q); i++) {
       const mg_profile_rule *a = mg_profile_rule_at(p, i), *b = mg_profile_rule_at(q, i);
-      CHECK(a->coll == b->coll && a->np_lo == b->np_lo && a->np_hi == b->np_hi && a->lo == b->lo &&
+      ASSERT_TRUE(a->coll == b->coll && a->np_lo == b->np_lo && a->np_hi == b->np_hi && a->lo == b->lo &&
             a->hi == b->hi && a->alg == b->alg);
-      CHECK_STR(a->comment ? a->comment : "", b->comment ? b->comment : "");
+      ASSERT_STR_EQ(a->comment ? a->comment : "", b->comment ? b->comment : "");
     }
-    CHECK_EQ(mg_profile_npreamble(q), mg_profile_npreamble(p));
+    ASSERT_EQ(mg_profile_npreamble(q), mg_profile_npreamble(p));
     for (int i = 0; i < mg_profile_npreamble(p); i++)
-      CHECK_STR(mg_profile_preamble_at(q, i), mg_profile_preamble_at(p, i));
-    CHECK_EQ(same_decisions(p, q), 0);
-    CHECK_EQ_U(mg_profile_hash(q), mg_profile_hash(p));
+      ASSERT_STR_EQ(mg_profile_preamble_at(q, i), mg_profile_preamble_at(p, i));
+    ASSERT_EQ(same_decisions(p, q), 0);
+    ASSERT_EQ_U(mg_profile_hash(q), mg_profile_hash(p));
     char *again = mg_profile_format(q, NULL);
-    CHECK_STR(again, text); /* canonical: writing is idempotent */
+    ASSERT_STR_EQ(again, text); /* canonical: writing is idempotent */
     free(again);
   }
   mg_profile_free(q);
@@ -152,47 +152,47 @@ static void check_roundtrip(const mg_profile *p) {
 /* ---- groups ------------------------------------------------------------------------------ */
 
 static void test_roundtrip(void) {
-  CASE("roundtrip of the documented example");
+  TEST_CASE("roundtrip of the documented example");
   char path[4096];
   snprintf(path, sizeof path, "%s/example.prof", data_dir);
   mg_profile_diags d = {0};
   mg_profile *p = NULL;
-  CHECK_EQ(mg_profile_load(path, &p, &d), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_load(path, &p, &d), MG_PROFILE_OK);
   dump_diags(&d);
   if (!p) return;
-  CHECK_EQ(mg_profile_nrules(p), 6);
-  CHECK_EQ(mg_profile_npreamble(p), 2);
-  CHECK_STR(mg_profile_preamble_at(p, 0), "Written by mpiguide tune 0.1.0 on 2026-11-22T10:30:00+0000");
+  ASSERT_EQ(mg_profile_nrules(p), 6);
+  ASSERT_EQ(mg_profile_npreamble(p), 2);
+  ASSERT_STR_EQ(mg_profile_preamble_at(p, 0), "Written by mpiguide tune 0.1.0 on 2026-11-22T10:30:00+0000");
   check_roundtrip(p);
 
-  CASE("example: decisions at measured sizes, between and beyond");
+  TEST_CASE("example: decisions at measured sizes, between and beyond");
   int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
   int rsb = alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather");
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1023), 0);   /* below the first range */
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1024), rb);  /* 1K: lower bound included */
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 65536), rb); /* 64K: upper bound included */
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 65537), 0);  /* gap: default, no extrapolation */
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 100000), 0);
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 131072), rsb);
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 4u << 20), rsb);
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, (4u << 20) + 1), 0); /* beyond the last range */
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 16384), rb);
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 16385), 0);
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 5, 2048), 0); /* no rule for 5 processes */
-  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, (1u << 20) - 1), 0);
-  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, 1u << 20), alg(MG_BCAST, "bcast_as_scatter_allgather"));
-  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 16, SIZE_MAX), alg(MG_BCAST, "bcast_as_scatter_allgather"));
-  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 17, 1u << 30), 0);
-  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 1, 1u << 30), 0);
-  CHECK_EQ(mg_profile_lookup(p, MG_SCAN, 1, 100), 0); /* np=1 overrides np=* */
-  CHECK_EQ(mg_profile_lookup(p, MG_SCAN, 2, 100), alg(MG_SCAN, "scan_as_exscan_reducelocal"));
-  CHECK_EQ(mg_profile_lookup(p, MG_SCAN, INT_MAX, 8192), alg(MG_SCAN, "scan_as_exscan_reducelocal"));
-  CHECK_EQ(mg_profile_lookup(p, MG_SCAN, INT_MAX, 8193), 0);
-  CHECK_EQ(mg_profile_lookup(p, MG_GATHER, 4, 1024), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1023), 0);   /* below the first range */
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1024), rb);  /* 1K: lower bound included */
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 65536), rb); /* 64K: upper bound included */
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 65537), 0);  /* gap: default, no extrapolation */
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 100000), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 131072), rsb);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 4u << 20), rsb);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, (4u << 20) + 1), 0); /* beyond the last range */
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 16384), rb);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 16385), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 5, 2048), 0); /* no rule for 5 processes */
+  ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 2, (1u << 20) - 1), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 2, 1u << 20), alg(MG_BCAST, "bcast_as_scatter_allgather"));
+  ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 16, SIZE_MAX), alg(MG_BCAST, "bcast_as_scatter_allgather"));
+  ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 17, 1u << 30), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 1, 1u << 30), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_SCAN, 1, 100), 0); /* np=1 overrides np=* */
+  ASSERT_EQ(mg_profile_lookup(p, MG_SCAN, 2, 100), alg(MG_SCAN, "scan_as_exscan_reducelocal"));
+  ASSERT_EQ(mg_profile_lookup(p, MG_SCAN, INT_MAX, 8192), alg(MG_SCAN, "scan_as_exscan_reducelocal"));
+  ASSERT_EQ(mg_profile_lookup(p, MG_SCAN, INT_MAX, 8193), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_GATHER, 4, 1024), 0);
 
-  CASE("canonical text of the example");
+  TEST_CASE("canonical text of the example");
   char *text = mg_profile_format(p, NULL);
-  CHECK_STR(
+  ASSERT_STR_EQ(
       text,
       "mpiguide-profile 1\n"
       "# Written by mpiguide tune 0.1.0 on 2026-11-22T10:30:00+0000\n"
@@ -213,7 +213,7 @@ static void test_roundtrip(void) {
   mg_profile_free(p);
   mg_profile_diags_free(&d);
 
-  CASE("sizes: suffixes, plain bytes, single sizes, open ranges");
+  TEST_CASE("sizes: suffixes, plain bytes, single sizes, open ranges");
   p = parse("mpiguide-profile 1\n"
             "allreduce np=2 1k-2K allreduce_as_reduce_bcast\n"
             "allreduce np=2 3m allreduce_as_reducescatter_allgatherv\n"
@@ -221,8 +221,8 @@ static void test_roundtrip(void) {
             "allreduce np=3 * allreduce_as_reduce_bcast\n"
             "bcast np=2 4095-4097 allreduce_default\n", /* another collective's default: rejected below */
             "sizes", &d);
-  CHECK(p == NULL); /* allreduce_default is allreduce's */
-  CHECK_STR(diag(&d, 0),
+  ASSERT_TRUE(p == NULL); /* allreduce_default is allreduce's */
+  ASSERT_STR_EQ(diag(&d, 0),
             "sizes:6: algorithm 'allreduce_default' is for allreduce, not bcast; see `mpiguide list bcast`");
   mg_profile_diags_free(&d);
   p = parse("mpiguide-profile 1\n"
@@ -232,21 +232,21 @@ static void test_roundtrip(void) {
             "allreduce np=3 * allreduce_as_reduce_bcast\n"
             "bcast np=2 4095-4097 bcast_default\n",
             "sizes", &d);
-  CHECK(p != NULL);
+  ASSERT_TRUE(p != NULL);
   dump_diags(&d);
   if (p) {
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, 2048), rb);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, 2049), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, 3u << 20),
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, 2048), rb);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, 2049), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, 3u << 20),
              alg(MG_ALLREDUCE, "allreduce_as_reducescatter_allgatherv"));
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, (3u << 20) + 1), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, SIZE_MAX), rsb);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 3, 0), rb);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 3, SIZE_MAX), rb);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, 4096), 0); /* explicit default */
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, (3u << 20) + 1), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 2, SIZE_MAX), rsb);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 3, 0), rb);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 3, SIZE_MAX), rb);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 2, 4096), 0); /* explicit default */
     check_roundtrip(p);
     text = mg_profile_format(p, NULL);
-    CHECK_STR(text, "mpiguide-profile 1\n"
+    ASSERT_STR_EQ(text, "mpiguide-profile 1\n"
                     "\n"
                     "allreduce  np=2  1K-2K      allreduce_as_reduce_bcast\n"
                     "allreduce  np=2  3M-3M      allreduce_as_reducescatter_allgatherv\n"
@@ -260,17 +260,17 @@ static void test_roundtrip(void) {
   mg_profile_free(p);
   mg_profile_diags_free(&d);
 
-  CASE("CRLF line ends, tabs, a byte order mark, no final newline, comments glued to tokens");
+  TEST_CASE("CRLF line ends, tabs, a byte order mark, no final newline, comments glued to tokens");
   p = parse("\xEF\xBB\xBFmpiguide-profile 1\r\n\tallreduce\tnp=4\t1K-2K\tallreduce_as_reduce_bcast#x\r\n"
             "allreduce np=4 4K default",
             "crlf", &d);
-  CHECK(p != NULL);
+  ASSERT_TRUE(p != NULL);
   dump_diags(&d);
   if (p) {
-    CHECK_EQ(mg_profile_nrules(p), 2);
-    CHECK_STR(mg_profile_rule_at(p, 0)->comment, "x");
-    CHECK_EQ(mg_profile_rule_at(p, 0)->line, 2);
-    CHECK_EQ(mg_profile_rule_at(p, 1)->line, 3);
+    ASSERT_EQ(mg_profile_nrules(p), 2);
+    ASSERT_STR_EQ(mg_profile_rule_at(p, 0)->comment, "x");
+    ASSERT_EQ(mg_profile_rule_at(p, 0)->line, 2);
+    ASSERT_EQ(mg_profile_rule_at(p, 1)->line, 3);
   }
   mg_profile_free(p);
   mg_profile_diags_free(&d);
@@ -292,7 +292,7 @@ static void test_random_roundtrip(void) {
   static const char *const comments[] = {NULL, "slowdown 1.31 [1.22, 1.40]", "# not a rule", "x  y",
                                          "np=4 1K-2K default"};
   const int nsel = (int)(sizeof sel / sizeof sel[0]);
-  CASE("random profiles: write, read, same decisions as written and as the reference");
+  TEST_CASE("random profiles: write, read, same decisions as written and as the reference");
   for (int iter = 0; iter < 150; iter++) {
     mg_profile *p = mg_profile_new();
     mg_profile_diags d = {0};
@@ -309,7 +309,7 @@ static void test_random_roundtrip(void) {
           if (hi < lo) hi = lo;
           if (k == nr - 1 && rnd() % 4 == 0) hi = SIZE_MAX;
           int a = (int)(rnd() % (uint64_t)mg_colls[c].nalgs);
-          CHECK_EQ(mg_profile_add(p, (mg_coll)c, sel[s][0], sel[s][1], lo, hi, a, comments[rnd() % 5]),
+          ASSERT_EQ(mg_profile_add(p, (mg_coll)c, sel[s][0], sel[s][1], lo, hi, a, comments[rnd() % 5]),
                    MG_PROFILE_OK);
           if (hi == SIZE_MAX) break;
           pos = hi + 1 + (rnd() % 2 ? 0 : rnd() % 4096); /* touching or a gap */
@@ -318,7 +318,7 @@ static void test_random_roundtrip(void) {
     }
     if (rnd() % 2) mg_profile_add_preamble(p, "  indented provenance # with a hash");
     int st = mg_profile_build(p, &d);
-    CHECK_EQ(st, MG_PROFILE_OK);
+    ASSERT_EQ(st, MG_PROFILE_OK);
     dump_diags(&d);
     if (st == MG_PROFILE_OK) {
       mg_profile *copy = NULL;
@@ -326,13 +326,13 @@ static void test_random_roundtrip(void) {
       /* merging touching equal ranges changes neither decisions nor the hash */
       char *text = mg_profile_format(p, NULL);
       mg_profile_parse(text, strlen(text), "copy", &copy, &d);
-      CHECK(copy != NULL);
+      ASSERT_TRUE(copy != NULL);
       if (copy) {
         uint64_t h = mg_profile_hash(copy);
-        CHECK(mg_profile_merge_touching(copy) >= 0);
-        CHECK_EQ(mg_profile_build(copy, &d), MG_PROFILE_OK);
-        CHECK_EQ(same_decisions(p, copy), 0);
-        CHECK_EQ_U(mg_profile_hash(copy), h);
+        ASSERT_TRUE(mg_profile_merge_touching(copy) >= 0);
+        ASSERT_EQ(mg_profile_build(copy, &d), MG_PROFILE_OK);
+        ASSERT_EQ(same_decisions(p, copy), 0);
+        ASSERT_EQ_U(mg_profile_hash(copy), h);
       }
       mg_profile_free(copy);
       free(text);
@@ -346,17 +346,17 @@ static void expect_diags(const char *text, const char *name, const char *const *
   mg_profile_diags d = {0};
   mg_profile *p = NULL;
   int st = mg_profile_parse(text, strlen(text), name, &p, &d);
-  CHECK(p == NULL);
-  CHECK_EQ(st, status);
-  CHECK_EQ(d.n, nwant);
-  for (int i = 0; i < nwant; i++) CHECK_STR(diag(&d, i), want[i]);
+  ASSERT_TRUE(p == NULL);
+  ASSERT_EQ(st, status);
+  ASSERT_EQ(d.n, nwant);
+  for (int i = 0; i < nwant; i++) ASSERT_STR_EQ(diag(&d, i), want[i]);
   if (d.n != nwant) dump_diags(&d);
   mg_profile_free(p);
   mg_profile_diags_free(&d);
 }
 
 static void test_errors(void) {
-  CASE("one problem per line, each reported with its line");
+  TEST_CASE("one problem per line, each reported with its line");
   static const char text[] = "mpiguide-profile 1\n"                                     /* 1 */
                              "# every line below has a problem, except 18 and 23\n"     /* 2 */
                              "allreduc   np=4  1K-64K  allreduce_as_reduce_bcast\n"     /* 3 */
@@ -433,19 +433,19 @@ static void test_errors(void) {
   };
   expect_diags(text, "t.prof", want, (int)(sizeof want / sizeof want[0]), MG_PROFILE_COLL);
 
-  CASE("a NUL byte");
+  TEST_CASE("a NUL byte");
   {
     static const char nul[] = "mpiguide-profile 1\nallreduce np=4 1K\0 default\n";
     mg_profile_diags d = {0};
     mg_profile *p = NULL;
-    CHECK_EQ(mg_profile_parse(nul, sizeof nul - 1, "bin", &p, &d), MG_PROFILE_SYNTAX);
-    CHECK(p == NULL);
-    CHECK_EQ(d.n, 1);
-    CHECK_STR(diag(&d, 0), "bin:2: the line contains a NUL byte: is this a text file?");
+    ASSERT_EQ(mg_profile_parse(nul, sizeof nul - 1, "bin", &p, &d), MG_PROFILE_SYNTAX);
+    ASSERT_TRUE(p == NULL);
+    ASSERT_EQ(d.n, 1);
+    ASSERT_STR_EQ(diag(&d, 0), "bin:2: the line contains a NUL byte: is this a text file?");
     mg_profile_diags_free(&d);
   }
 
-  CASE("overlap with an open range, nested overlaps");
+  TEST_CASE("overlap with an open range, nested overlaps");
   static const char text2[] = "mpiguide-profile 1\n"
                               "bcast np=* 1M-* bcast_as_allgatherv\n"
                               "bcast np=* 2M-4M bcast_as_allgatherv\n"
@@ -463,65 +463,65 @@ static void test_errors(void) {
 }
 
 static void test_version(void) {
-  CASE("missing version line: reported, the rule on line 1 still checked");
+  TEST_CASE("missing version line: reported, the rule on line 1 still checked");
   static const char *const w1[] = {
       "v:1: missing version line: the first line must be 'mpiguide-profile 1'",
       "v:1: unknown algorithm 'nope' for bcast; valid: default bcast_as_allgatherv "
       "bcast_as_scatter_allgather",
   };
   expect_diags("bcast np=4 1K nope\nbcast np=4 2K default\n", "v", w1, 2, MG_PROFILE_VERSION);
-  CASE("a comment before the version line");
+  TEST_CASE("a comment before the version line");
   static const char *const w2[] = {
       "v:1: missing version line: the first line must be 'mpiguide-profile 1'",
       "v:2: a version line may only be the first line; profiles cannot be concatenated"};
   expect_diags("# profile\nmpiguide-profile 1\n", "v", w2, 2, MG_PROFILE_VERSION);
-  CASE("wrong version");
+  TEST_CASE("wrong version");
   static const char *const w3[] = {
       "v:1: unsupported profile version '2': this mpiguide reads version 1; rewrite "
       "the profile with `mpiguide tune`"};
   expect_diags("mpiguide-profile 2\nbcast np=4 1K default\n", "v", w3, 1, MG_PROFILE_VERSION);
-  CASE("version without number, junk after the version");
+  TEST_CASE("version without number, junk after the version");
   static const char *const w4[] = {"v:1: the version line lacks the version: write 'mpiguide-profile 1'"};
   expect_diags("mpiguide-profile # 1\n", "v", w4, 1, MG_PROFILE_VERSION);
   static const char *const w5[] = {"v:1: unexpected 'x' after the version; start a comment with '#'"};
   expect_diags("mpiguide-profile 1 x\n", "v", w5, 1, MG_PROFILE_SYNTAX);
-  CASE("empty input");
+  TEST_CASE("empty input");
   static const char *const w6[] = {"empty:1: empty profile: the first line must be 'mpiguide-profile 1'"};
   expect_diags("", "empty", w6, 1, MG_PROFILE_VERSION);
 
-  CASE("a version line alone is a valid, empty profile");
+  TEST_CASE("a version line alone is a valid, empty profile");
   mg_profile_diags d = {0};
   mg_profile *p = parse("mpiguide-profile 1\n", "v", &d);
-  CHECK(p != NULL);
-  CHECK_EQ(d.n, 0);
-  CHECK_EQ(mg_profile_nrules(p), 0);
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 8), 0);
+  ASSERT_TRUE(p != NULL);
+  ASSERT_EQ(d.n, 0);
+  ASSERT_EQ(mg_profile_nrules(p), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 8), 0);
   mg_profile_free(p);
 }
 
 static void test_limit(void) {
-  CASE("all problems up to the limit, the rest counted");
+  TEST_CASE("all problems up to the limit, the rest counted");
   char *text = malloc(200 * 40 + 64);
   size_t o = (size_t)sprintf(text, "mpiguide-profile 1\n");
   for (int i = 0; i < 150; i++) o += (size_t)sprintf(text + o, "allreduce np=4 %dX default\n", i);
   mg_profile_diags d;
   mg_profile_diags_init(&d, 0);
   mg_profile *p = parse(text, "many", &d);
-  CHECK(p == NULL);
-  CHECK_EQ(d.n, MG_PROFILE_DIAGS_MAX);
-  CHECK_EQ(d.dropped, 150 - MG_PROFILE_DIAGS_MAX);
-  CHECK_STR(diag(&d, 99), "many:101: bad message size '99X': unknown suffix 'X'; use plain bytes or K, M, G "
+  ASSERT_TRUE(p == NULL);
+  ASSERT_EQ(d.n, MG_PROFILE_DIAGS_MAX);
+  ASSERT_EQ(d.dropped, 150 - MG_PROFILE_DIAGS_MAX);
+  ASSERT_STR_EQ(diag(&d, 99), "many:101: bad message size '99X': unknown suffix 'X'; use plain bytes or K, M, G "
                           "(powers of 1024)");
   mg_profile_diags_free(&d);
   mg_profile_diags_init(&d, 3);
   p = parse(text, "many", &d);
-  CHECK(p == NULL);
-  CHECK_EQ(d.n, 3);
-  CHECK_EQ(d.dropped, 147);
+  ASSERT_TRUE(p == NULL);
+  ASSERT_EQ(d.n, 3);
+  ASSERT_EQ(d.dropped, 147);
   mg_profile_diags_free(&d);
-  CASE("diagnostics are optional");
-  CHECK_EQ(mg_profile_parse(text, strlen(text), "many", &p, NULL), MG_PROFILE_SIZE);
-  CHECK(p == NULL);
+  TEST_CASE("diagnostics are optional");
+  ASSERT_EQ(mg_profile_parse(text, strlen(text), "many", &p, NULL), MG_PROFILE_SIZE);
+  ASSERT_TRUE(p == NULL);
   free(text);
 }
 
@@ -530,57 +530,57 @@ static void test_prf(void) {
   mg_profile_diags d = {0};
   mg_profile *p = NULL;
 
-  CASE("one .prf file");
+  TEST_CASE("one .prf file");
   snprintf(path, sizeof path, "%s/p_allgather.prf", data_dir);
-  CHECK_EQ(mg_profile_import_prf(path, &p, &d), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_import_prf(path, &p, &d), MG_PROFILE_OK);
   dump_diags(&d);
   if (p) {
     int ar = alg(MG_ALLGATHER, "allgather_as_allreduce"), a2a = alg(MG_ALLGATHER, "allgather_as_alltoall");
     int gb = alg(MG_ALLGATHER, "allgather_as_gather_bcast");
-    CHECK_EQ(mg_profile_nrules(p), 4);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 15), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 16), ar);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 17), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 32), a2a);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 64), ar);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 100), ar);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 128), ar);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 129), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 2048), gb);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 2049), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLGATHER, 5, 16), 0);
-    CHECK_EQ(mg_profile_rule_at(p, 0)->line, 12);
+    ASSERT_EQ(mg_profile_nrules(p), 4);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 15), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 16), ar);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 17), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 32), a2a);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 64), ar);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 100), ar);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 128), ar);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 129), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 2048), gb);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 4, 2049), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLGATHER, 5, 16), 0);
+    ASSERT_EQ(mg_profile_rule_at(p, 0)->line, 12);
     char want[4200];
     snprintf(want, sizeof want, "imported from PGMPITuneLib profile %s", path);
-    CHECK_STR(mg_profile_preamble_at(p, 0), want);
+    ASSERT_STR_EQ(mg_profile_preamble_at(p, 0), want);
     check_roundtrip(p);
   }
   mg_profile_free(p);
   mg_profile_diags_free(&d);
 
-  CASE("a directory of .prf files (other files ignored)");
+  TEST_CASE("a directory of .prf files (other files ignored)");
   snprintf(path, sizeof path, "%s/prf", data_dir);
-  CHECK_EQ(mg_profile_open(path, &p, &d), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_open(path, &p, &d), MG_PROFILE_OK);
   dump_diags(&d);
   if (p) {
-    CHECK_EQ(mg_profile_nrules(p), 8);
-    CHECK_EQ(mg_profile_npreamble(p), 4);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1), alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast"));
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1024), alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast"));
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1025), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 4194304),
+    ASSERT_EQ(mg_profile_nrules(p), 8);
+    ASSERT_EQ(mg_profile_npreamble(p), 4);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1), alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast"));
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1024), alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast"));
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 1025), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 4194304),
              alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather"));
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 65536),
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 65536),
              alg(MG_ALLREDUCE, "allreduce_as_reducescatter_allgatherv"));
-    CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 65535), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 8, 8),
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 8, 65535), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 8, 8),
              alg(MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_allreduce"));
-    CHECK_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 8, 4096),
+    ASSERT_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 8, 4096),
              alg(MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_reducescatter"));
-    CHECK_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 8, 1048576),
+    ASSERT_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 8, 1048576),
              alg(MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_reduce_scatter"));
-    CHECK_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 4, 4096), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_SCAN, 4, 0), alg(MG_SCAN, "scan_as_exscan_reducelocal"));
+    ASSERT_EQ(mg_profile_lookup(p, MG_REDUCE_SCATTER_BLOCK, 4, 4096), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_SCAN, 4, 0), alg(MG_SCAN, "scan_as_exscan_reducelocal"));
     check_roundtrip(p);
     char *text = mg_profile_format(p, NULL);
     char want[20000];
@@ -603,7 +603,7 @@ static void test_prf(void) {
              "\n"
              "scan                  np=4  0-1M      scan_as_exscan_reducelocal\n",
              path, path, path, path);
-    CHECK_STR(text, want);
+    ASSERT_STR_EQ(text, want);
     free(text);
   }
   mg_profile_free(p);
@@ -614,17 +614,17 @@ static void expect_prf(const char *text, const char *const *want, int nwant, int
   mg_profile_diags d = {0};
   mg_profile *p = NULL;
   int st = mg_profile_parse_prf(text, strlen(text), "x.prf", &p, &d);
-  CHECK(p == NULL);
-  CHECK_EQ(st, status);
-  CHECK_EQ(d.n, nwant);
-  for (int i = 0; i < nwant; i++) CHECK_STR(diag(&d, i), want[i]);
+  ASSERT_TRUE(p == NULL);
+  ASSERT_EQ(st, status);
+  ASSERT_EQ(d.n, nwant);
+  for (int i = 0; i < nwant; i++) ASSERT_STR_EQ(diag(&d, i), want[i]);
   if (d.n != nwant) dump_diags(&d);
   mg_profile_free(p);
   mg_profile_diags_free(&d);
 }
 
 static void test_prf_errors(void) {
-  CASE(".prf: unknown mock-ups, unlisted ids, bad sizes, overlaps");
+  TEST_CASE(".prf: unknown mock-ups, unlisted ids, bad sizes, overlaps");
   static const char t1[] = "MPI_Allreduce\n"                           /* 1 */
                            "4\n"                                       /* 2 */
                            "4\n"                                       /* 3 */
@@ -659,7 +659,7 @@ static void test_prf_errors(void) {
   };
   expect_prf(t1, w1, (int)(sizeof w1 / sizeof w1[0]), MG_PROFILE_ALG);
 
-  CASE(".prf: unknown collective, bad process count, early end");
+  TEST_CASE(".prf: unknown collective, bad process count, early end");
   static const char *const w2[] = {
       "x.prf:1: unknown collective 'MPI_Allgatherv'; mpiguide tunes: MPI_Allgather MPI_Allreduce "
       "MPI_Alltoall "
@@ -686,9 +686,9 @@ static void test_prf_errors(void) {
   {
     mg_profile_diags d = {0};
     mg_profile *p = NULL;
-    CHECK_EQ(mg_profile_parse_prf("", 0, "empty.prf", &p, &d), MG_PROFILE_SYNTAX);
-    CHECK_EQ(d.n, 1);
-    CHECK_STR(diag(&d, 0), w5[0]);
+    ASSERT_EQ(mg_profile_parse_prf("", 0, "empty.prf", &p, &d), MG_PROFILE_SYNTAX);
+    ASSERT_EQ(d.n, 1);
+    ASSERT_STR_EQ(diag(&d, 0), w5[0]);
     mg_profile_diags_free(&d);
   }
   static const char *const w6[] = {
@@ -696,9 +696,9 @@ static void test_prf_errors(void) {
       "not ending in .prf"};
   expect_prf("mpiguide-profile 1\nbcast np=4 1K default\n", w6, 1, MG_PROFILE_SYNTAX);
 
-  CASE(".prf: the same (collective, np) in two files of a directory");
+  TEST_CASE(".prf: the same (collective, np) in two files of a directory");
   char dir[] = "/tmp/mg_test_prf_XXXXXX";
-  CHECK(mkdtemp(dir) != NULL);
+  ASSERT_TRUE(mkdtemp(dir) != NULL);
   char a[256], b[256];
   snprintf(a, sizeof a, "%s/a.prf", dir);
   snprintf(b, sizeof b, "%s/b.prf", dir);
@@ -710,25 +710,25 @@ static void test_prf_errors(void) {
   fclose(f);
   mg_profile_diags d = {0};
   mg_profile *p = NULL;
-  CHECK_EQ(mg_profile_import_prf(dir, &p, &d), MG_PROFILE_OVERLAP);
-  CHECK(p == NULL);
-  CHECK_EQ(d.n, 1);
+  ASSERT_EQ(mg_profile_import_prf(dir, &p, &d), MG_PROFILE_OVERLAP);
+  ASSERT_TRUE(p == NULL);
+  ASSERT_EQ(d.n, 1);
   char want[1024];
   snprintf(want, sizeof want,
            "%s:6: size range 1K-2K overlaps 0-1K (%s:6) of bcast np=4; ranges include both "
            "bounds: make them disjoint, e.g. start this one at 1025",
            b, a);
-  CHECK_STR(diag(&d, 0), want);
+  ASSERT_STR_EQ(diag(&d, 0), want);
   mg_profile_diags_free(&d);
   remove(a);
   remove(b);
-  CASE(".prf: a directory without .prf files");
-  CHECK_EQ(mg_profile_import_prf(dir, &p, &d), MG_PROFILE_IO);
+  TEST_CASE(".prf: a directory without .prf files");
+  ASSERT_EQ(mg_profile_import_prf(dir, &p, &d), MG_PROFILE_IO);
   snprintf(want, sizeof want,
            "%s: no *.prf files in this directory; give a PGMPITuneLib profile directory or "
            "an mpiguide profile file",
            dir);
-  CHECK_STR(diag(&d, 0), want);
+  ASSERT_STR_EQ(diag(&d, 0), want);
   mg_profile_diags_free(&d);
   rmdir(dir);
 }
@@ -737,14 +737,14 @@ static void test_lookup(void) {
   mg_profile *p = mg_profile_new();
   int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
   int rsb = alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather");
-  CASE("lookup: boundaries are included, below/above/between run the default, per np");
-  CHECK_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 100, 200, rb, NULL), MG_PROFILE_OK);
-  CHECK_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 201, 300, rsb, NULL), MG_PROFILE_OK);
-  CHECK_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 400, 400, rb, NULL), MG_PROFILE_OK);
-  CHECK_EQ(mg_profile_add(p, MG_ALLREDUCE, 2, 2, 0, 0, rsb, NULL), MG_PROFILE_OK);
-  CHECK_EQ(mg_profile_add(p, MG_ALLREDUCE, 16, 16, 0, SIZE_MAX, rb, NULL), MG_PROFILE_OK);
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 150), 0); /* unbuilt: default */
-  CHECK_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  TEST_CASE("lookup: boundaries are included, below/above/between run the default, per np");
+  ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 100, 200, rb, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 201, 300, rsb, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 400, 400, rb, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 2, 2, 0, 0, rsb, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 16, 16, 0, SIZE_MAX, rb, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 150), 0); /* unbuilt: default */
+  ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
   struct {
     int np;
     size_t bytes;
@@ -759,32 +759,32 @@ static void test_lookup(void) {
     int got = mg_profile_lookup(p, MG_ALLREDUCE, cases[i].np, cases[i].bytes);
     if (got != cases[i].want)
       fprintf(stderr, "  np=%d bytes=%zu: got %d want %d\n", cases[i].np, cases[i].bytes, got, cases[i].want);
-    CHECK_EQ(got, cases[i].want);
+    ASSERT_EQ(got, cases[i].want);
   }
-  CASE("lookup: other collectives, bad arguments, no profile");
-  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 4, 150), 0);
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 0, 150), 0);
-  CHECK_EQ(mg_profile_lookup(p, MG_ALLREDUCE, -4, 150), 0);
-  CHECK_EQ(mg_profile_lookup(p, (mg_coll)MG_NCOLL, 4, 150), 0);
-  CHECK_EQ(mg_profile_lookup(p, (mg_coll)-1, 4, 150), 0);
-  CHECK_EQ(mg_profile_lookup(NULL, MG_ALLREDUCE, 4, 150), 0);
-  CASE("slice: what the library caches per communicator");
+  TEST_CASE("lookup: other collectives, bad arguments, no profile");
+  ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 4, 150), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 0, 150), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, -4, 150), 0);
+  ASSERT_EQ(mg_profile_lookup(p, (mg_coll)MG_NCOLL, 4, 150), 0);
+  ASSERT_EQ(mg_profile_lookup(p, (mg_coll)-1, 4, 150), 0);
+  ASSERT_EQ(mg_profile_lookup(NULL, MG_ALLREDUCE, 4, 150), 0);
+  TEST_CASE("slice: what the library caches per communicator");
   const mg_profile_range *r;
   int n = mg_profile_slice(p, MG_ALLREDUCE, 4, &r);
-  CHECK_EQ(n, 3);
+  ASSERT_EQ(n, 3);
   if (n == 3) {
-    CHECK_EQ_U(r[0].lo, 100);
-    CHECK_EQ_U(r[2].hi, 400);
-    CHECK_EQ(mg_profile_slice_lookup(r, n, 250), rsb);
+    ASSERT_EQ_U(r[0].lo, 100);
+    ASSERT_EQ_U(r[2].hi, 400);
+    ASSERT_EQ(mg_profile_slice_lookup(r, n, 250), rsb);
   }
-  CHECK_EQ(mg_profile_slice(p, MG_ALLREDUCE, 5, &r), 0);
-  CHECK(r == NULL);
-  CHECK_EQ(mg_profile_slice_lookup(NULL, 0, 5), 0);
+  ASSERT_EQ(mg_profile_slice(p, MG_ALLREDUCE, 5, &r), 0);
+  ASSERT_TRUE(r == NULL);
+  ASSERT_EQ(mg_profile_slice_lookup(NULL, 0, 5), 0);
   mg_profile_free(p);
 }
 
 static void test_nesting(void) {
-  CASE("np selectors: exact, ranges, open, *; the narrowest decides, with no fall-through");
+  TEST_CASE("np selectors: exact, ranges, open, *; the narrowest decides, with no fall-through");
   mg_profile_diags d = {0};
   mg_profile *p = parse("mpiguide-profile 1\n"
                         "bcast np=*      0-1K    bcast_as_allgatherv\n"
@@ -793,27 +793,27 @@ static void test_nesting(void) {
                         "bcast np=100-*  0-*     bcast_as_scatter_allgather\n"
                         "bcast np=64     0-1K    default\n",
                         "nest", &d);
-  CHECK(p != NULL);
+  ASSERT_TRUE(p != NULL);
   dump_diags(&d);
   if (p) {
     int ag = alg(MG_BCAST, "bcast_as_allgatherv"), sa = alg(MG_BCAST, "bcast_as_scatter_allgather");
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 1, 1024), ag); /* only np=* contains 1 */
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 1, 1025), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, 512), 0); /* np=2-64 decides: no fall-through to np=* */
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, 2048), sa);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 3, 4096), sa);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 4, 4096), 0); /* np=4 decides */
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 4, 8192), ag);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 5, 8192), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 5, 4096), sa);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 63, 1024), sa);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 64, 1024), 0); /* explicit default */
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 64, 2048), 0);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 65, 100), ag); /* back to np=* */
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 99, 100), ag);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 100, SIZE_MAX), sa);
-    CHECK_EQ(mg_profile_lookup(p, MG_BCAST, INT_MAX, 0), sa);
-    CHECK_EQ(same_decisions(p, p), 0); /* against the brute-force reference */
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 1, 1024), ag); /* only np=* contains 1 */
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 1, 1025), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 2, 512), 0); /* np=2-64 decides: no fall-through to np=* */
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 2, 2048), sa);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 3, 4096), sa);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 4, 4096), 0); /* np=4 decides */
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 4, 8192), ag);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 5, 8192), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 5, 4096), sa);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 63, 1024), sa);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 64, 1024), 0); /* explicit default */
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 64, 2048), 0);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 65, 100), ag); /* back to np=* */
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 99, 100), ag);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 100, SIZE_MAX), sa);
+    ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, INT_MAX, 0), sa);
+    ASSERT_EQ(same_decisions(p, p), 0); /* against the brute-force reference */
     check_roundtrip(p);
   }
   mg_profile_free(p);
@@ -835,50 +835,50 @@ static void test_hash(void) {
                              "allreduce np=4 1K-64K allreduce_as_reduce_bcast # slowdown 1.31\n"
                              "bcast np=2-8 1M-* bcast_as_allgatherv\n";
   uint64_t h = hash_of(base);
-  CASE("hash: not 0, not the empty profile's");
-  CHECK_NE_U(h, 0);
-  CHECK_NE_U(h, hash_of("mpiguide-profile 1\n"));
-  CASE("hash: equal despite comments, preamble, whitespace, order, spelling of sizes and of default");
-  CHECK_EQ_U(hash_of("mpiguide-profile 1   # v1\n"
+  TEST_CASE("hash: not 0, not the empty profile's");
+  ASSERT_NE_U(h, 0);
+  ASSERT_NE_U(h, hash_of("mpiguide-profile 1\n"));
+  TEST_CASE("hash: equal despite comments, preamble, whitespace, order, spelling of sizes and of default");
+  ASSERT_EQ_U(hash_of("mpiguide-profile 1   # v1\n"
                      "# a preamble\n\n"
                      "bcast\tnp=2-8   1024K-*   bcast_as_allgatherv  # moved up\n"
                      "  allreduce   np=4 1024-65536    allreduce_as_reduce_bcast\r\n"),
              h);
-  CHECK_EQ_U(
+  ASSERT_EQ_U(
       hash_of("mpiguide-profile 1\nallreduce np=4 1K-32K allreduce_as_reduce_bcast\n"
               "allreduce np=4 32769-64K allreduce_as_reduce_bcast\nbcast np=2-8 1M-* bcast_as_allgatherv\n"),
       h); /* the same decisions split into touching ranges */
-  CHECK_EQ_U(hash_of("mpiguide-profile 1\nbcast np=4 1K default\n"),
+  ASSERT_EQ_U(hash_of("mpiguide-profile 1\nbcast np=4 1K default\n"),
              hash_of("mpiguide-profile 1\nbcast np=4 1K-1K bcast_default\n"));
-  CASE("hash: changes with every part of a rule");
-  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reducescatterblock_allgather\n"
+  TEST_CASE("hash: changes with every part of a rule");
+  ASSERT_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reducescatterblock_allgather\n"
                      "bcast np=2-8 1M-* bcast_as_allgatherv\n"),
              h);
-  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=5 1K-64K allreduce_as_reduce_bcast\n"
+  ASSERT_NE_U(hash_of("mpiguide-profile 1\nallreduce np=5 1K-64K allreduce_as_reduce_bcast\n"
                      "bcast np=2-8 1M-* bcast_as_allgatherv\n"),
              h);
-  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-65535 allreduce_as_reduce_bcast\n"
+  ASSERT_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-65535 allreduce_as_reduce_bcast\n"
                      "bcast np=2-8 1M-* bcast_as_allgatherv\n"),
              h);
-  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reduce_bcast\n"
+  ASSERT_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reduce_bcast\n"
                      "bcast np=2-9 1M-* bcast_as_allgatherv\n"),
              h);
-  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reduce_bcast\n"
+  ASSERT_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reduce_bcast\n"
                      "bcast np=2-8 1M-1G bcast_as_allgatherv\n"),
              h);
-  CHECK_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reduce_bcast\n"), h);
-  CHECK_NE_U(hash_of("mpiguide-profile 1\nreduce np=4 1K-64K reduce_as_allreduce\n"),
+  ASSERT_NE_U(hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reduce_bcast\n"), h);
+  ASSERT_NE_U(hash_of("mpiguide-profile 1\nreduce np=4 1K-64K reduce_as_allreduce\n"),
              hash_of("mpiguide-profile 1\nreduce np=4 1K-64K default\n"));
-  CASE("hash: an unbuilt or missing profile hashes to 0");
+  TEST_CASE("hash: an unbuilt or missing profile hashes to 0");
   mg_profile *p = mg_profile_new();
   mg_profile_add(p, MG_BCAST, 1, 1, 0, 1, 0, NULL);
-  CHECK_EQ_U(mg_profile_hash(p), 0);
-  CHECK_EQ_U(mg_profile_hash(NULL), 0);
+  ASSERT_EQ_U(mg_profile_hash(p), 0);
+  ASSERT_EQ_U(mg_profile_hash(NULL), 0);
   mg_profile_free(p);
 }
 
 static void test_merge(void) {
-  CASE("merge: touching and overlapping ranges with equal algorithms, comments joined");
+  TEST_CASE("merge: touching and overlapping ranges with equal algorithms, comments joined");
   mg_profile *p = mg_profile_new();
   int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
   int rsb = alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather");
@@ -891,10 +891,10 @@ static void test_merge(void) {
   mg_profile_add(p, MG_ALLREDUCE, 8, 8, 9201, 9300, rsb, NULL); /* other np: kept */
   mg_profile_add(p, MG_ALLREDUCE, 4, 4, 9201, SIZE_MAX, rsb, "open");
   mg_profile_add(p, MG_ALLREDUCE, 4, 4, 5, 5, rsb, NULL);
-  CHECK_EQ(mg_profile_merge_touching(p), 4);
-  CHECK_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_merge_touching(p), 4);
+  ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
   char *text = mg_profile_format(p, NULL);
-  CHECK_STR(text,
+  ASSERT_STR_EQ(text,
             "mpiguide-profile 1\n"
             "\n"
             "allreduce  np=4  5-5        allreduce_as_reducescatterblock_allgather\n"
@@ -909,80 +909,80 @@ static void test_merge(void) {
 }
 
 static void test_api(void) {
-  CASE("add: invalid arguments");
+  TEST_CASE("add: invalid arguments");
   mg_profile *p = mg_profile_new();
-  CHECK_EQ(mg_profile_add(p, (mg_coll)MG_NCOLL, 1, 1, 0, 0, 0, NULL), MG_PROFILE_INVALID);
-  CHECK_EQ(mg_profile_add(p, MG_BCAST, 0, 1, 0, 0, 0, NULL), MG_PROFILE_INVALID);
-  CHECK_EQ(mg_profile_add(p, MG_BCAST, 3, 2, 0, 0, 0, NULL), MG_PROFILE_INVALID);
-  CHECK_EQ(mg_profile_add(p, MG_BCAST, 1, 1, 5, 4, 0, NULL), MG_PROFILE_INVALID);
-  CHECK_EQ(mg_profile_add(p, MG_BCAST, 1, 1, 0, 0, mg_colls[MG_BCAST].nalgs, NULL), MG_PROFILE_INVALID);
-  CHECK_EQ(mg_profile_add(p, MG_BCAST, 1, 1, 0, 0, -1, NULL), MG_PROFILE_INVALID);
-  CHECK_EQ(mg_profile_nrules(p), 0);
-  CASE("add: comments lose line breaks; problems of API rules have no line");
-  CHECK_EQ(mg_profile_add(p, MG_BCAST, 2, 2, 0, 10, 1, "two\nlines\r"), MG_PROFILE_OK);
-  CHECK_EQ(mg_profile_add(p, MG_BCAST, 2, 2, 5, 20, 1, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_add(p, (mg_coll)MG_NCOLL, 1, 1, 0, 0, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add(p, MG_BCAST, 0, 1, 0, 0, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add(p, MG_BCAST, 3, 2, 0, 0, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add(p, MG_BCAST, 1, 1, 5, 4, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add(p, MG_BCAST, 1, 1, 0, 0, mg_colls[MG_BCAST].nalgs, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add(p, MG_BCAST, 1, 1, 0, 0, -1, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_nrules(p), 0);
+  TEST_CASE("add: comments lose line breaks; problems of API rules have no line");
+  ASSERT_EQ(mg_profile_add(p, MG_BCAST, 2, 2, 0, 10, 1, "two\nlines\r"), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_add(p, MG_BCAST, 2, 2, 5, 20, 1, NULL), MG_PROFILE_OK);
   mg_profile_diags d = {0};
-  CHECK_EQ(mg_profile_build(p, &d), MG_PROFILE_OVERLAP);
-  CHECK_STR(diag(&d, 0),
+  ASSERT_EQ(mg_profile_build(p, &d), MG_PROFILE_OVERLAP);
+  ASSERT_STR_EQ(diag(&d, 0),
             "<profile>: size range 5-20 overlaps 0-10 (a rule added by the program) of bcast np=2; "
             "ranges include both bounds: make them disjoint, e.g. start this one at 11");
   mg_profile_diags_free(&d);
-  CHECK_EQ(mg_profile_lookup(p, MG_BCAST, 2, 3), 0); /* failed build: unbuilt, default */
-  CHECK(mg_profile_format(p, NULL) == NULL);
+  ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 2, 3), 0); /* failed build: unbuilt, default */
+  ASSERT_TRUE(mg_profile_format(p, NULL) == NULL);
   mg_profile_free(p);
   p = mg_profile_new();
   mg_profile_add(p, MG_BCAST, 2, 2, 0, 10, 1, "two\nlines\r");
   mg_profile_add_preamble(p, "written by test_api");
-  CHECK_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
-  CHECK_STR(mg_profile_rule_at(p, 0)->comment, "two lines");
+  ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  ASSERT_STR_EQ(mg_profile_rule_at(p, 0)->comment, "two lines");
 
-  CASE("save, load, open");
+  TEST_CASE("save, load, open");
   char dir[] = "/tmp/mg_test_api_XXXXXX", path[256];
-  CHECK(mkdtemp(dir) != NULL);
+  ASSERT_TRUE(mkdtemp(dir) != NULL);
   snprintf(path, sizeof path, "%s/t.prof", dir);
-  CHECK_EQ(mg_profile_save(p, path), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_save(p, path), MG_PROFILE_OK);
   mg_profile *q = NULL;
-  CHECK_EQ(mg_profile_open(path, &q, &d), MG_PROFILE_OK);
-  CHECK_EQ_U(mg_profile_hash(q), mg_profile_hash(p));
-  CHECK_STR(mg_profile_preamble_at(q, 0), "written by test_api");
+  ASSERT_EQ(mg_profile_open(path, &q, &d), MG_PROFILE_OK);
+  ASSERT_EQ_U(mg_profile_hash(q), mg_profile_hash(p));
+  ASSERT_STR_EQ(mg_profile_preamble_at(q, 0), "written by test_api");
   mg_profile_free(q);
   remove(path);
-  CHECK_EQ(mg_profile_load(path, &q, &d), MG_PROFILE_IO);
+  ASSERT_EQ(mg_profile_load(path, &q, &d), MG_PROFILE_IO);
   char want[512];
   snprintf(want, sizeof want, "%s: cannot open: No such file or directory", path);
-  CHECK_STR(diag(&d, 0), want);
+  ASSERT_STR_EQ(diag(&d, 0), want);
   mg_profile_diags_free(&d);
-  CHECK_EQ(mg_profile_load(dir, &q, &d), MG_PROFILE_IO);
+  ASSERT_EQ(mg_profile_load(dir, &q, &d), MG_PROFILE_IO);
   snprintf(want, sizeof want,
            "%s: is a directory; give a profile file (a directory is read as PGMPITuneLib *.prf "
            "files)",
            dir);
-  CHECK_STR(diag(&d, 0), want);
+  ASSERT_STR_EQ(diag(&d, 0), want);
   mg_profile_diags_free(&d);
   rmdir(dir);
-  CASE("write to a FILE");
+  TEST_CASE("write to a FILE");
   FILE *f = tmpfile();
-  CHECK_EQ(mg_profile_write(p, f), MG_PROFILE_OK);
-  CHECK(ftell(f) > 0);
+  ASSERT_EQ(mg_profile_write(p, f), MG_PROFILE_OK);
+  ASSERT_TRUE(ftell(f) > 0);
   fclose(f);
-  CASE("spellings");
+  TEST_CASE("spellings");
   char b[64];
   mg_profile_fmt_size(0, b, sizeof b);
-  CHECK_STR(b, "0");
+  ASSERT_STR_EQ(b, "0");
   mg_profile_fmt_size(1536, b, sizeof b);
-  CHECK_STR(b, "1536");
+  ASSERT_STR_EQ(b, "1536");
   mg_profile_fmt_size(3u << 20, b, sizeof b);
-  CHECK_STR(b, "3M");
+  ASSERT_STR_EQ(b, "3M");
   mg_profile_fmt_size((size_t)5 << 40, b, sizeof b);
-  CHECK_STR(b, "5120G");
+  ASSERT_STR_EQ(b, "5120G");
   mg_profile_fmt_np(1, INT_MAX, b, sizeof b);
-  CHECK_STR(b, "np=*");
+  ASSERT_STR_EQ(b, "np=*");
   mg_profile_fmt_np(8, INT_MAX, b, sizeof b);
-  CHECK_STR(b, "np=8-*");
+  ASSERT_STR_EQ(b, "np=8-*");
   mg_profile_fmt_np(2, 8, b, sizeof b);
-  CHECK_STR(b, "np=2-8");
-  CHECK_STR(mg_profile_strerror(MG_PROFILE_OVERLAP), "overlapping ranges");
-  CHECK_STR(mg_profile_strerror(-1), "unknown status");
+  ASSERT_STR_EQ(b, "np=2-8");
+  ASSERT_STR_EQ(mg_profile_strerror(MG_PROFILE_OVERLAP), "overlapping ranges");
+  ASSERT_STR_EQ(mg_profile_strerror(-1), "unknown status");
   mg_profile_free(p);
 }
 
@@ -1004,10 +1004,10 @@ static void *lookup_thread(void *arg) {
 }
 
 static void test_threads(void) {
-  CASE("concurrent lookups");
+  TEST_CASE("concurrent lookups");
   char path[4096];
   snprintf(path, sizeof path, "%s/example.prof", data_dir);
-  CHECK_EQ(mg_profile_load(path, &shared, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_load(path, &shared, NULL), MG_PROFILE_OK);
   if (!shared) return;
   for (int c = 0; c < MG_NCOLL; c++)
     for (int k = 0; k < 8; k++)
@@ -1015,10 +1015,10 @@ static void test_threads(void) {
         expected[c][k][i] = mg_profile_lookup(shared, (mg_coll)c, thread_np[k], thread_size(i));
   pthread_t t[4];
   long bad[4];
-  for (int i = 0; i < 4; i++) CHECK_EQ(pthread_create(&t[i], NULL, lookup_thread, &bad[i]), 0);
+  for (int i = 0; i < 4; i++) ASSERT_EQ(pthread_create(&t[i], NULL, lookup_thread, &bad[i]), 0);
   for (int i = 0; i < 4; i++) {
     pthread_join(t[i], NULL);
-    CHECK_EQ(bad[i], 0);
+    ASSERT_EQ(bad[i], 0);
   }
   mg_profile_free(shared);
 }
@@ -1048,5 +1048,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "test_profile: unknown group '%s'\n", argv[1]);
     return 2;
   }
-  return check_report(argv[0]);
+  return mg_test_summary("test_profile");
 }

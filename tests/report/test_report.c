@@ -24,17 +24,7 @@
 
 #include "check/check.h"
 #include "report/report.h"
-
-static int fails;
-#define CHECK(cond, ...)                                        \
-  do {                                                          \
-    if (!(cond)) {                                              \
-      fails++;                                                  \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);               \
-      printf(__VA_ARGS__);                                      \
-      printf("\n");                                             \
-    }                                                           \
-  } while (0)
+#include "common/test.h"
 
 static const char *cdir, *rdir;
 
@@ -63,7 +53,7 @@ static char *render(const char *const *src, int n) {
     runs[i].d = &d[i], runs[i].r = &r[i];
   }
   FILE *f = open_memstream(&buf, &len);
-  CHECK(mg_rp_write(f, runs, n) == 0, "mg_rp_write failed");
+  ASSERT_MSG(mg_rp_write(f, runs, n) == 0, "mg_rp_write failed");
   fclose(f);
   for (int i = 0; i < n; i++) mg_ck_result_free(&r[i]), mg_ck_data_free(&d[i]);
   return buf;
@@ -112,62 +102,62 @@ static int point(const char *html, const char *alg, size_t bytes, char *cls, dou
 }
 
 static void t_axis(void) {
-  CHECK(fabs(mg_rp_xmap(1024, 1024, 65536) - 74) < 1e-9, "x(1K)");
-  CHECK(fabs(mg_rp_xmap(65536, 1024, 65536) - 574) < 1e-9, "x(64K)");
-  CHECK(fabs(mg_rp_xmap(8192, 1024, 65536) - 324) < 1e-9, "x(8K) midway on the log scale");
-  CHECK(fabs(mg_rp_xmap(16, 16, 16) - 324) < 1e-9, "single size: centre");
+  ASSERT_MSG(fabs(mg_rp_xmap(1024, 1024, 65536) - 74) < 1e-9, "x(1K)");
+  ASSERT_MSG(fabs(mg_rp_xmap(65536, 1024, 65536) - 574) < 1e-9, "x(64K)");
+  ASSERT_MSG(fabs(mg_rp_xmap(8192, 1024, 65536) - 324) < 1e-9, "x(8K) midway on the log scale");
+  ASSERT_MSG(fabs(mg_rp_xmap(16, 16, 16) - 324) < 1e-9, "single size: centre");
   double lo, hi;
   mg_rp_yrange(0.224, 1.69, &lo, &hi);
-  CHECK(lo == 0.125 && hi == 2, "yrange %g %g", lo, hi);
+  ASSERT_MSG(lo == 0.125 && hi == 2, "yrange %g %g", lo, hi);
   mg_rp_yrange(0.7, 1.3, &lo, &hi);
-  CHECK(lo == 0.5 && hi == 2, "yrange at least [1/2, 2]: %g %g", lo, hi);
+  ASSERT_MSG(lo == 0.5 && hi == 2, "yrange at least [1/2, 2]: %g %g", lo, hi);
   mg_rp_yrange(0.1, 9, &lo, &hi);
-  CHECK(lo == 0.0625 && hi == 16, "yrange %g %g", lo, hi);
-  CHECK(fabs(mg_rp_ymap(1, 0.125, 2) - 79) < 1e-9, "y(1)");
-  CHECK(fabs(mg_rp_ymap(2, 0.125, 2) - 16) < 1e-9, "y(top)");
-  CHECK(fabs(mg_rp_ymap(0.125, 0.125, 2) - 268) < 1e-9, "y(bottom)");
+  ASSERT_MSG(lo == 0.0625 && hi == 16, "yrange %g %g", lo, hi);
+  ASSERT_MSG(fabs(mg_rp_ymap(1, 0.125, 2) - 79) < 1e-9, "y(1)");
+  ASSERT_MSG(fabs(mg_rp_ymap(2, 0.125, 2) - 16) < 1e-9, "y(top)");
+  ASSERT_MSG(fabs(mg_rp_ymap(0.125, 0.125, 2) - 268) < 1e-9, "y(bottom)");
 }
 
 static void t_golden(void) {
   const char *src[] = {path(cdir, "small")};
   char *h = render(src, 1), *b = panel(h, "bcast", 4), cls[64], *g;
   double x, y;
-  CHECK(b, "no bcast panel");
+  ASSERT_MSG(b, "no bcast panel");
   if (!b) return;
-  CHECK(strstr(b, "data-smin=\"1024\" data-smax=\"65536\" data-ymin=\"0.125\" data-ymax=\"2\""), "axis ranges");
-  CHECK(strstr(b, "<line class=\"default\" x1=\"64\" y1=\"79.00\" x2=\"584\" y2=\"79.00\""), "default line at y 79");
-  CHECK(strstr(b, "<rect class=\"vregion\" x=\"64\" y=\"79.00\" width=\"520\" height=\"189.00\""),
+  ASSERT_MSG(strstr(b, "data-smin=\"1024\" data-smax=\"65536\" data-ymin=\"0.125\" data-ymax=\"2\""), "axis ranges");
+  ASSERT_MSG(strstr(b, "<line class=\"default\" x1=\"64\" y1=\"79.00\" x2=\"584\" y2=\"79.00\""), "default line at y 79");
+  ASSERT_MSG(strstr(b, "<rect class=\"vregion\" x=\"64\" y=\"79.00\" width=\"520\" height=\"189.00\""),
         "violation region from y(1) to the bottom");
-  CHECK(strstr(b, ">1 KiB</text>") && strstr(b, ">64 KiB</text>"), "x tick labels with units");
-  CHECK(strstr(b, "message size in bytes (log scale)") && strstr(b, "relative to the default (log scale)"), "axis titles");
+  ASSERT_MSG(strstr(b, ">1 KiB</text>") && strstr(b, ">64 KiB</text>"), "x tick labels with units");
+  ASSERT_MSG(strstr(b, "message size in bytes (log scale)") && strstr(b, "relative to the default (log scale)"), "axis titles");
   /* GL9 allgatherv at 1 KiB: the violation, a circle (first mock-up) with a solid ring */
-  CHECK(!point(b, "bcast_as_allgatherv", 1024, cls, &x, &y, &g), "point allgatherv 1K");
-  CHECK(!strcmp(cls, "violation") && fabs(x - 74) < 0.006 && fabs(y - 214.93) < 0.006, "%s %g %g", cls, x, y);
-  CHECK(strstr(g, "<circle cx=\"74.00\" cy=\"214.93\" r=\"5.0\"/>"), "marker at the golden place: %s", g);
-  CHECK(strstr(g, "class=\"ring\" cx=\"74.00\" cy=\"214.93\" r=\"10\"") && !strstr(g, "dasharray"), "solid ring");
-  CHECK(strstr(g, "<title>GL9 allgatherv, 1 KiB: relative runtime 0.224"), "hover title: %s", g);
+  ASSERT_MSG(!point(b, "bcast_as_allgatherv", 1024, cls, &x, &y, &g), "point allgatherv 1K");
+  ASSERT_MSG(!strcmp(cls, "violation") && fabs(x - 74) < 0.006 && fabs(y - 214.93) < 0.006, "%s %g %g", cls, x, y);
+  ASSERT_MSG(strstr(g, "<circle cx=\"74.00\" cy=\"214.93\" r=\"5.0\"/>"), "marker at the golden place: %s", g);
+  ASSERT_MSG(strstr(g, "class=\"ring\" cx=\"74.00\" cy=\"214.93\" r=\"10\"") && !strstr(g, "dasharray"), "solid ring");
+  ASSERT_MSG(strstr(g, "<title>GL9 allgatherv, 1 KiB: relative runtime 0.224"), "hover title: %s", g);
   free(g);
   /* at 64 KiB: no violation, but a noise warning (medians 0.5 us apart, sync 2 us) */
-  CHECK(!point(b, "bcast_as_allgatherv", 65536, cls, &x, &y, &g), "point allgatherv 64K");
-  CHECK(!strcmp(cls, "noise") && fabs(x - 574) < 0.006 && fabs(y - 79.44) < 0.006, "%s %g %g", cls, x, y);
-  CHECK(strstr(g, "<circle cx=\"574.00\" cy=\"79.44\"") && strstr(g, "class=\"tilde\" x=\"586.00\" y=\"71.44\"") &&
+  ASSERT_MSG(!point(b, "bcast_as_allgatherv", 65536, cls, &x, &y, &g), "point allgatherv 64K");
+  ASSERT_MSG(!strcmp(cls, "noise") && fabs(x - 574) < 0.006 && fabs(y - 79.44) < 0.006, "%s %g %g", cls, x, y);
+  ASSERT_MSG(strstr(g, "<circle cx=\"574.00\" cy=\"79.44\"") && strstr(g, "class=\"tilde\" x=\"586.00\" y=\"71.44\"") &&
             !strstr(g, "ring"),
         "noise mark, no ring: %s", g);
   free(g);
   /* GL10 scatter_allgather at 1 KiB: slower than the default, second mock-up = square */
-  CHECK(!point(b, "bcast_as_scatter_allgather", 1024, cls, &x, &y, &g), "point scatter_allgather 1K");
-  CHECK(!strcmp(cls, "ok") && fabs(x - 74) < 0.006 && fabs(y - 31.33) < 0.006, "%s %g %g", cls, x, y);
-  CHECK(strstr(g, "<rect x=\"69.00\" y=\"26.33\" width=\"10.0\" height=\"10.0\"/>"), "square marker: %s", g);
+  ASSERT_MSG(!point(b, "bcast_as_scatter_allgather", 1024, cls, &x, &y, &g), "point scatter_allgather 1K");
+  ASSERT_MSG(!strcmp(cls, "ok") && fabs(x - 74) < 0.006 && fabs(y - 31.33) < 0.006, "%s %g %g", cls, x, y);
+  ASSERT_MSG(strstr(g, "<rect x=\"69.00\" y=\"26.33\" width=\"10.0\" height=\"10.0\"/>"), "square marker: %s", g);
   free(g);
-  CHECK(point(b, "bcast_as_scatter_allgather", 65536, cls, &x, &y, &g) == -1, "skipped: no point");
-  CHECK(count(b, "<g class=\"pt ") == 3, "3 points");
+  ASSERT_MSG(point(b, "bcast_as_scatter_allgather", 65536, cls, &x, &y, &g) == -1, "skipped: no point");
+  ASSERT_MSG(count(b, "<g class=\"pt ") == 3, "3 points");
   /* heat map: bcast 1 KiB holds the cautious violation's slowdown as text */
-  CHECK(strstr(h, "data-coll=\"bcast\" data-bytes=\"1024\" data-nprocs=\"4\""), "heat cell");
-  CHECK(strstr(h, ">4.46×</text>"), "heat value 4.46x");
-  CHECK(strstr(h, "Grouped violations") && strstr(h, "<td>GL9 allgatherv</td>"), "grouped table");
-  CHECK(strstr(h, "<td>TestMPI</td>") && strstr(h, "TestMPI 1.0 (fixture)") && strstr(h, "1 × 1") == NULL,
+  ASSERT_MSG(strstr(h, "data-coll=\"bcast\" data-bytes=\"1024\" data-nprocs=\"4\""), "heat cell");
+  ASSERT_MSG(strstr(h, ">4.46×</text>"), "heat value 4.46x");
+  ASSERT_MSG(strstr(h, "Grouped violations") && strstr(h, "<td>GL9 allgatherv</td>"), "grouped table");
+  ASSERT_MSG(strstr(h, "<td>TestMPI</td>") && strstr(h, "TestMPI 1.0 (fixture)") && strstr(h, "1 × 1") == NULL,
         "metadata");
-  CHECK(strstr(h, "74.1 / 100"), "consistency score");
+  ASSERT_MSG(strstr(h, "74.1 / 100"), "consistency score");
   free(b), free(h);
 }
 
@@ -177,10 +167,10 @@ static void plots_of(const char *src, int np, const char *const *colls, int n) {
   char *h = render(s, 1);
   for (int i = 0; i < n; i++) {
     char *p = panel(h, colls[i], np);
-    CHECK(p, "%s: no panel for %s", src, colls[i]);
+    ASSERT_MSG(p, "%s: no panel for %s", src, colls[i]);
     free(p);
   }
-  CHECK(count(h, "<div class=\"plot\"") == n, "%s: %d panels, want %d", src, count(h, "<div class=\"plot\""), n);
+  ASSERT_MSG(count(h, "<div class=\"plot\"") == n, "%s: %d panels, want %d", src, count(h, "<div class=\"plot\""), n);
   free(h);
 }
 
@@ -205,41 +195,41 @@ static void t_repro(void) {
 static void t_single(void) {
   const char *s[] = {path(cdir, "small")};
   char *h = render(s, 1), *p = panel(h, "allreduce", 4);
-  CHECK(p && strstr(p, "data-empty=\"1\"><b>Not enough data for a plot.</b>"), "allreduce: not-enough panel");
-  CHECK(p && strstr(p, "one message size only (8 B)"), "says why");
-  CHECK(p && !strstr(p, "<svg viewBox"), "no broken plot");
-  CHECK(p && strstr(p, "<td class=n>0.417</td>"), "the value as text");
+  ASSERT_MSG(p && strstr(p, "data-empty=\"1\"><b>Not enough data for a plot.</b>"), "allreduce: not-enough panel");
+  ASSERT_MSG(p && strstr(p, "one message size only (8 B)"), "says why");
+  ASSERT_MSG(p && !strstr(p, "<svg viewBox"), "no broken plot");
+  ASSERT_MSG(p && strstr(p, "<td class=n>0.417</td>"), "the value as text");
   free(p), free(h);
 }
 
 static void t_empty(void) {
   const char *s[] = {path(rdir, "nomock")};
   char *h = render(s, 1), *p = panel(h, "bcast", 4);
-  CHECK(p && strstr(p, "Not enough data for a plot.") && strstr(p, "no mock-up was compared"), "bcast: empty panel");
-  CHECK(strstr(h, "Not enough data for a heat map"), "heat map: empty panel");
-  CHECK(!strstr(h, "<svg viewBox=\"0 0 600"), "no plot");
-  CHECK(strstr(h, "</html>"), "complete page");
+  ASSERT_MSG(p && strstr(p, "Not enough data for a plot.") && strstr(p, "no mock-up was compared"), "bcast: empty panel");
+  ASSERT_MSG(strstr(h, "Not enough data for a heat map"), "heat map: empty panel");
+  ASSERT_MSG(!strstr(h, "<svg viewBox=\"0 0 600"), "no plot");
+  ASSERT_MSG(strstr(h, "</html>"), "complete page");
   free(p), free(h);
 }
 
 static void t_multi(void) {
   const char *s[] = {path(cdir, "small"), path(rdir, "np8")};
   char *h = render(s, 2), *a = panel(h, "bcast", 4), *b = panel(h, "bcast", 8);
-  CHECK(a && b, "bcast panels at 4 and 8 processes");
-  CHECK(strstr(h, ">bcast · 4 procs<") && strstr(h, ">bcast · 8 procs<"), "heat map rows per process count");
-  CHECK(strstr(h, "data-coll=\"bcast\" data-bytes=\"1024\" data-nprocs=\"8\""), "8-process cells");
-  CHECK(count(h, "<h2>Summary — ") == 2, "a summary per run");
+  ASSERT_MSG(a && b, "bcast panels at 4 and 8 processes");
+  ASSERT_MSG(strstr(h, ">bcast · 4 procs<") && strstr(h, ">bcast · 8 procs<"), "heat map rows per process count");
+  ASSERT_MSG(strstr(h, "data-coll=\"bcast\" data-bytes=\"1024\" data-nprocs=\"8\""), "8-process cells");
+  ASSERT_MSG(count(h, "<h2>Summary — ") == 2, "a summary per run");
   free(a), free(b), free(h);
 }
 
 static void t_selfcontained(void) {
   const char *s[] = {path(cdir, "small")};
   char *h = render(s, 1);
-  CHECK(!strstr(h, "http:") && !strstr(h, "https:"), "no URL");
-  CHECK(!strstr(h, "<script") && !strstr(h, "@import") && !strstr(h, "<link") && !strstr(h, "@font-face"),
+  ASSERT_MSG(!strstr(h, "http:") && !strstr(h, "https:"), "no URL");
+  ASSERT_MSG(!strstr(h, "<script") && !strstr(h, "@import") && !strstr(h, "<link") && !strstr(h, "@font-face"),
         "no script, import, link or font");
-  for (const char *p = h; (p = strstr(p, "url(")); p++) CHECK(p[4] == '#', "url() only to the page's own patterns");
-  CHECK(strstr(h, "@media print"), "print CSS");
+  for (const char *p = h; (p = strstr(p, "url(")); p++) ASSERT_MSG(p[4] == '#', "url() only to the page's own patterns");
+  ASSERT_MSG(strstr(h, "@media print"), "print CSS");
   free(h);
 }
 
@@ -267,7 +257,7 @@ static char *render_verify(const char *const *src, int n, const char *verify) {
     runs[i].d = &d[i], runs[i].r = &r[i];
   }
   FILE *f = open_memstream(&buf, &len);
-  CHECK(mg_rp_write_ex(f, runs, n, &v, 1) == 0, "mg_rp_write_ex failed");
+  ASSERT_MSG(mg_rp_write_ex(f, runs, n, &v, 1) == 0, "mg_rp_write_ex failed");
   fclose(f);
   for (int i = 0; i < n; i++) mg_ck_result_free(&r[i]), mg_ck_data_free(&d[i]);
   mg_rp_verify_free(&v);
@@ -293,9 +283,9 @@ static void t_verify(void) {
   char *h = render_verify(src, 1, path(rdir, "verify/verify.csv")), cls[64], *g;
   double x, y;
   const char *sec = strstr(h, "<h2 id=\"tuned\">Default vs tuned</h2>");
-  CHECK(sec, "no Default vs tuned section");
+  ASSERT_MSG(sec, "no Default vs tuned section");
   if (!sec) return free(h);
-  CHECK(sec > strstr(h, "Relative runtime per collective") && sec < strstr(h, "Grouped violations"),
+  ASSERT_MSG(sec > strstr(h, "Relative runtime per collective") && sec < strstr(h, "Grouped violations"),
         "section between the plots and the grouped table");
   /* every collective of the verify data has its plot, and no other */
   const char *colls[] = {"allgather", "allreduce", "reduce_scatter_block", "scatter"};
@@ -303,54 +293,54 @@ static void t_verify(void) {
     char id[128];
     snprintf(id, sizeof id, "<div class=\"plot vt\" id=\"vt-%s-4\">", colls[i]);
     const char *p = strstr(sec, id);
-    CHECK(p && strstr(p, "<svg viewBox=\"0 0 600 320\""), "no plot for %s", colls[i]);
+    ASSERT_MSG(p && strstr(p, "<svg viewBox=\"0 0 600 320\""), "no plot for %s", colls[i]);
   }
-  CHECK(count(h, "<div class=\"plot vt\"") == 4, "%d verify plots, want 4", count(h, "<div class=\"plot vt\""));
-  CHECK(count(sec, "<g class=\"vpt ") == 15, "15 marks (every row has a ratio)");
-  CHECK(strstr(sec, "data-smin=\"32768\" data-smax=\"131072\" data-ymin=\"0.5\" data-ymax=\"2\""), "allreduce axes");
-  CHECK(strstr(sec, "data-smin=\"128\" data-smax=\"8192\" data-ymin=\"0.015625\" data-ymax=\"2\""), "scatter axes");
+  ASSERT_MSG(count(h, "<div class=\"plot vt\"") == 4, "%d verify plots, want 4", count(h, "<div class=\"plot vt\""));
+  ASSERT_MSG(count(sec, "<g class=\"vpt ") == 15, "15 marks (every row has a ratio)");
+  ASSERT_MSG(strstr(sec, "data-smin=\"32768\" data-smax=\"131072\" data-ymin=\"0.5\" data-ymax=\"2\""), "allreduce axes");
+  ASSERT_MSG(strstr(sec, "data-smin=\"128\" data-smax=\"8192\" data-ymin=\"0.015625\" data-ymax=\"2\""), "scatter axes");
   /* golden marks (header comment) */
-  CHECK(!vpoint(sec, "allreduce", 65536, cls, &x, &y, &g), "allreduce 64K mark");
-  CHECK(!strcmp(cls, "faster in-profile") && fabs(x - 324) < 0.006 && fabs(y - 205.98) < 0.006, "%s %g %g", cls, x, y);
-  CHECK(strstr(g, "<rect x=\"319.00\" y=\"200.98\" width=\"10.0\" height=\"10.0\"/>"), "square (in profile): %s", g);
-  CHECK(strstr(g, "class=\"ring\" cx=\"324.00\" cy=\"205.98\" r=\"10\"") && !strstr(g, "dasharray"),
+  ASSERT_MSG(!vpoint(sec, "allreduce", 65536, cls, &x, &y, &g), "allreduce 64K mark");
+  ASSERT_MSG(!strcmp(cls, "faster in-profile") && fabs(x - 324) < 0.006 && fabs(y - 205.98) < 0.006, "%s %g %g", cls, x, y);
+  ASSERT_MSG(strstr(g, "<rect x=\"319.00\" y=\"200.98\" width=\"10.0\" height=\"10.0\"/>"), "square (in profile): %s", g);
+  ASSERT_MSG(strstr(g, "class=\"ring\" cx=\"324.00\" cy=\"205.98\" r=\"10\"") && !strstr(g, "dasharray"),
         "solid ring (faster)");
-  CHECK(strstr(g, "class=\"ci\"") && strstr(g, "#009E73"), "error bar, green");
-  CHECK(strstr(g, "<title>allreduce, 64 KiB: tuned GL5") && strstr(g, "tuned/default 0.703 [0.693, 0.717]") &&
+  ASSERT_MSG(strstr(g, "class=\"ci\"") && strstr(g, "#009E73"), "error bar, green");
+  ASSERT_MSG(strstr(g, "<title>allreduce, 64 KiB: tuned GL5") && strstr(g, "tuned/default 0.703 [0.693, 0.717]") &&
             strstr(g, "verdict faster"),
         "hover title: %s", g);
   free(g);
-  CHECK(!vpoint(sec, "scatter", 256, cls, &x, &y, &g), "scatter 256 mark");
-  CHECK(!strcmp(cls, "faster in-profile") && fabs(x - 157.33) < 0.006 && fabs(y - 244.75) < 0.006, "%s %g %g", cls,
+  ASSERT_MSG(!vpoint(sec, "scatter", 256, cls, &x, &y, &g), "scatter 256 mark");
+  ASSERT_MSG(!strcmp(cls, "faster in-profile") && fabs(x - 157.33) < 0.006 && fabs(y - 244.75) < 0.006, "%s %g %g", cls,
         x, y);
   free(g);
   /* a cell outside the profile: the A/A control, a circle without a ring */
-  CHECK(!vpoint(sec, "scatter", 128, cls, &x, &y, &g), "scatter 128 mark");
-  CHECK(!strcmp(cls, "same aa") && strstr(g, "<circle cx=") && !strstr(g, "ring") && strstr(g, "not in the profile"),
+  ASSERT_MSG(!vpoint(sec, "scatter", 128, cls, &x, &y, &g), "scatter 128 mark");
+  ASSERT_MSG(!strcmp(cls, "same aa") && strstr(g, "<circle cx=") && !strstr(g, "ring") && strstr(g, "not in the profile"),
         "A/A mark: %s", g);
   free(g);
   /* the 1.0 line of the scatter plot: y(1) with [1/64, 2] = 16 + 252 / 7 = 52 */
   const char *sp = strstr(sec, "id=\"vt-scatter-4\"");
-  CHECK(sp && strstr(sp, "<line class=\"default\" x1=\"64\" y1=\"52.00\" x2=\"584\" y2=\"52.00\""), "1.0 line");
+  ASSERT_MSG(sp && strstr(sp, "<line class=\"default\" x1=\"64\" y1=\"52.00\" x2=\"584\" y2=\"52.00\""), "1.0 line");
   /* the table */
-  CHECK(strstr(sec, "<th>ratio [95 % interval]</th>") && strstr(sec, "<td class=n>0.024 [0.024, 0.025]</td>"),
+  ASSERT_MSG(strstr(sec, "<th>ratio [95 % interval]</th>") && strstr(sec, "<td class=n>0.024 [0.024, 0.025]</td>"),
         "table ratio");
-  CHECK(strstr(sec, "reduce_scatter_block_as_reducescatter 1.23x; reduce_scatter_block_as_allreduce 1.26x"),
+  ASSERT_MSG(strstr(sec, "reduce_scatter_block_as_reducescatter 1.23x; reduce_scatter_block_as_allreduce 1.26x"),
         "still faster");
-  CHECK(strstr(sec, "<td class=n>78.52 µs</td><td class=n>55.22 µs</td>"), "medians in µs");
+  ASSERT_MSG(strstr(sec, "<td class=n>78.52 µs</td><td class=n>55.22 µs</td>"), "medians in µs");
   free(h);
 }
 
 /* A verify result alone: a valid page, metadata from #@, the check sections say there is no check data. */
 static void t_verify_only(void) {
   char *h = render_verify(NULL, 0, path(rdir, "verify/verify.csv"));
-  CHECK(strstr(h, "<h2 id=\"tuned\">Default vs tuned</h2>"), "section");
-  CHECK(count(h, "<div class=\"plot vt\"") == 4, "4 verify plots");
-  CHECK(count(h, "<b>No check data.</b>") == 4, "summary, heat map, plots, grouped say: no check data");
-  CHECK(strstr(h, "<td>processes</td><td>4</td>") && strstr(h, "<td>profile</td><td>p.prof</td>") &&
+  ASSERT_MSG(strstr(h, "<h2 id=\"tuned\">Default vs tuned</h2>"), "section");
+  ASSERT_MSG(count(h, "<div class=\"plot vt\"") == 4, "4 verify plots");
+  ASSERT_MSG(count(h, "<b>No check data.</b>") == 4, "summary, heat map, plots, grouped say: no check data");
+  ASSERT_MSG(strstr(h, "<td>processes</td><td>4</td>") && strstr(h, "<td>profile</td><td>p.prof</td>") &&
             strstr(h, "<td>alpha</td><td>0.05</td>"),
         "metadata from the #@ lines");
-  CHECK(strstr(h, "</html>") && !strstr(h, "<script") && !strstr(h, "http"), "complete, self-contained page");
+  ASSERT_MSG(strstr(h, "</html>") && !strstr(h, "<script") && !strstr(h, "http"), "complete, self-contained page");
   free(h);
 }
 
@@ -359,9 +349,9 @@ static void t_verify_bad(void) {
   mg_rp_verify v;
   char err[MG_CK_ERR], want[1200];
   const char *p = path(rdir, "verify_bad/verify.csv");
-  CHECK(mg_rp_verify_read(p, &v, err, sizeof err) == -1, "accepted a malformed file");
+  ASSERT_MSG(mg_rp_verify_read(p, &v, err, sizeof err) == -1, "accepted a malformed file");
   snprintf(want, sizeof want, "%s:10: median_default_sec: '7.85x175e-05' is not a number", p);
-  CHECK(!strcmp(err, want), "error: %s", err);
+  ASSERT_MSG(!strcmp(err, want), "error: %s", err);
   /* more malformations, each with its line */
   static const struct {
     const char *text, *msg;
@@ -381,7 +371,7 @@ static void t_verify_bad(void) {
   };
   char tmp[] = "/tmp/mg-test-verify.XXXXXX";
   int fd = mkstemp(tmp);
-  CHECK(fd >= 0, "mkstemp");
+  ASSERT_MSG(fd >= 0, "mkstemp");
   if (fd < 0) return;
   close(fd);
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -389,11 +379,11 @@ static void t_verify_bad(void) {
     fputs(cases[i].text, f);
     fclose(f);
     snprintf(want, sizeof want, "%s%s", tmp, cases[i].msg);
-    CHECK(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && !strncmp(err, want, strlen(want)), "case %zu: %s", i,
+    ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && !strncmp(err, want, strlen(want)), "case %zu: %s", i,
           err);
   }
   unlink(tmp);
-  CHECK(mg_rp_verify_read("/nonexistent-mg/verify.csv", &v, err, sizeof err) == -1 && strstr(err, "/nonexistent-mg"),
+  ASSERT_MSG(mg_rp_verify_read("/nonexistent-mg/verify.csv", &v, err, sizeof err) == -1 && strstr(err, "/nonexistent-mg"),
         "missing file: %s", err);
 }
 
@@ -408,9 +398,9 @@ int main(int argc, char **argv) {
                 {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad}};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
     if (!strcmp(argv[3], groups[i].name)) {
+      TEST_CASE(groups[i].name);
       groups[i].fn();
-      printf("%s: %s\n", argv[3], fails ? "FAILED" : "ok");
-      return fails != 0;
+      return mg_test_summary(argv[3]);
     }
   return fprintf(stderr, "unknown group %s\n", argv[3]), 2;
 }

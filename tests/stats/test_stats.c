@@ -15,10 +15,10 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "check.h"
+#include "common/test.h"
 #include "stats/stats.h"
 
-int mg_check_failures = 0;
+#define N_OF(arr) (sizeof(arr) / sizeof((arr)[0]))
 
 /* ---------------------------------------------------------------- data sets */
 /* (identical copies are in reference.py) */
@@ -57,36 +57,36 @@ static void test_describe(void) {
   const size_t n = N_OF(DESC);
   double v;
   /* ref: desc.* (statistics module, exact rational arithmetic) */
-  ASSERT_OK(mg_stats_min(DESC, n, &v));
+  ASSERT_EQ_NAMED(mg_stats_min(DESC, n, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 1e-05, 0);
-  ASSERT_OK(mg_stats_max(DESC, n, &v));
+  ASSERT_EQ_NAMED(mg_stats_max(DESC, n, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 9.5e-05, 0);
-  ASSERT_OK(mg_stats_mean(DESC, n, &v));
+  ASSERT_EQ_NAMED(mg_stats_mean(DESC, n, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(v, 2.4181818181818182e-05, 1e-14);
-  ASSERT_OK(mg_stats_sd(DESC, n, &v));
+  ASSERT_EQ_NAMED(mg_stats_sd(DESC, n, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(v, 2.497526048640207e-05, 1e-13);
-  ASSERT_OK(mg_stats_median(DESC, n, &v));
+  ASSERT_EQ_NAMED(mg_stats_median(DESC, n, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 1.2e-05, 0);
-  ASSERT_OK(mg_stats_rse_mean(DESC, n, &v));
+  ASSERT_EQ_NAMED(mg_stats_rse_mean(DESC, n, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(v, 0.3114043912585893, 1e-13);
 
   /* Type 7 quantiles. ref: desc.q7(p) (Hyndman & Fan's definition written out) */
   static const double ps[] = {0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0};
   static const double qs[] = {1e-05, 1.1e-05, 1.15e-05, 1.2e-05, 2.95e-05, 3.1e-05, 9.5e-05};
   for (size_t i = 0; i < N_OF(ps); i++) {
-    ASSERT_OK(mg_stats_quantile(DESC, n, ps[i], &v));
+    ASSERT_EQ_NAMED(mg_stats_quantile(DESC, n, ps[i], &v), MG_STATS_OK, mg_stats_strerror);
     ASSERT_REL(v, qs[i], 1e-14);
   }
   /* R: quantile(1:10) gives 25% = 3.25; quantile(1:10, 0.9) = 9.1 (type 7, by hand:
    * h = 9 p, 1 + 2.25 = 3.25 and 9 + 0.1 = 9.1). */
   double seq[10];
   for (int i = 0; i < 10; i++) seq[i] = 10 - i; /* unsorted on purpose */
-  ASSERT_OK(mg_stats_quantile(seq, 10, 0.25, &v));
+  ASSERT_EQ_NAMED(mg_stats_quantile(seq, 10, 0.25, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 3.25, 1e-15);
-  ASSERT_OK(mg_stats_quantile(seq, 10, 0.9, &v));
+  ASSERT_EQ_NAMED(mg_stats_quantile(seq, 10, 0.9, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 9.1, 1e-14);
   ASSERT_NEAR(seq[0], 10.0, 0); /* the caller's array is untouched */
-  ASSERT_OK(mg_stats_median(seq, 10, &v));
+  ASSERT_EQ_NAMED(mg_stats_median(seq, 10, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 5.5, 0);
 
   /* McKean-Schrader standard error of the median. For 1..100, by hand:
@@ -94,16 +94,16 @@ static void test_describe(void) {
    * = 25 / 5.1516586 = 4.8528060; ref: seq100.se_median, desc.se_median. */
   double big[100];
   for (int i = 0; i < 100; i++) big[i] = i + 1;
-  ASSERT_OK(mg_stats_se_median(big, 100, &v));
+  ASSERT_EQ_NAMED(mg_stats_se_median(big, 100, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(v, 4.852806039118305, 1e-13);
-  ASSERT_OK(mg_stats_se_median(DESC, n, &v));
+  ASSERT_EQ_NAMED(mg_stats_se_median(DESC, n, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(v, 3.882244831294644e-06, 1e-13);
-  ASSERT_OK(mg_stats_rse_median(DESC, n, &v));
+  ASSERT_EQ_NAMED(mg_stats_rse_median(DESC, n, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(v, 0.323520402607887, 1e-13);
 
   mg_stats_summary s;
-  ASSERT_OK(mg_stats_summarize(DESC, n, &s));
-  ASSERT_EQ_INT(s.n, n);
+  ASSERT_EQ_NAMED(mg_stats_summarize(DESC, n, &s), MG_STATS_OK, mg_stats_strerror);
+  ASSERT_EQ(s.n, n);
   ASSERT_NEAR(s.min, 1e-05, 0);
   ASSERT_NEAR(s.max, 9.5e-05, 0);
   ASSERT_REL(s.q1, 1.15e-05, 1e-14);
@@ -119,7 +119,7 @@ static void test_describe(void) {
 static void test_sorting(void) {
   double x[] = {3.0, -1.0, 2.0, 2.0, 0.5};
   double *s = NULL;
-  ASSERT_OK(mg_stats_sorted_copy(x, 5, &s));
+  ASSERT_EQ_NAMED(mg_stats_sorted_copy(x, 5, &s), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(s[0], -1.0, 0);
   ASSERT_NEAR(s[1], 0.5, 0);
   ASSERT_NEAR(s[4], 3.0, 0);
@@ -142,61 +142,61 @@ static void test_describe_degenerate(void) {
   double v = -1;
   /* n = 1: extremes, mean, quantiles defined; spread statistics are TOO_FEW. */
   const double one[] = {4.2e-6};
-  ASSERT_OK(mg_stats_median(one, 1, &v));
+  ASSERT_EQ_NAMED(mg_stats_median(one, 1, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 4.2e-6, 0);
-  ASSERT_OK(mg_stats_quantile(one, 1, 0.9, &v));
+  ASSERT_EQ_NAMED(mg_stats_quantile(one, 1, 0.9, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 4.2e-6, 0);
-  ASSERT_OK(mg_stats_mean(one, 1, &v));
+  ASSERT_EQ_NAMED(mg_stats_mean(one, 1, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 4.2e-6, 0);
-  ASSERT_STATUS(mg_stats_sd(one, 1, &v), MG_STATS_TOO_FEW);
-  ASSERT_STATUS(mg_stats_rse_mean(one, 1, &v), MG_STATS_TOO_FEW);
-  ASSERT_STATUS(mg_stats_se_median(one, 1, &v), MG_STATS_TOO_FEW);
-  ASSERT_STATUS(mg_stats_rse_median(one, 1, &v), MG_STATS_TOO_FEW);
+  ASSERT_EQ_NAMED(mg_stats_sd(one, 1, &v), MG_STATS_TOO_FEW, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_rse_mean(one, 1, &v), MG_STATS_TOO_FEW, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_se_median(one, 1, &v), MG_STATS_TOO_FEW, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_rse_median(one, 1, &v), MG_STATS_TOO_FEW, mg_stats_strerror);
   mg_stats_summary s;
-  ASSERT_OK(mg_stats_summarize(one, 1, &s));
+  ASSERT_EQ_NAMED(mg_stats_summarize(one, 1, &s), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(s.median, 4.2e-6, 0);
   ASSERT_TRUE(isnan(s.sd) && isnan(s.rse_mean) && isnan(s.se_median) && isnan(s.rse_median));
 
   /* All values equal (0.1 is not exact in binary; Welford keeps mean == x, sd == 0). */
   const double same[] = {0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1};
-  ASSERT_OK(mg_stats_mean(same, 7, &v));
+  ASSERT_EQ_NAMED(mg_stats_mean(same, 7, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 0.1, 0);
-  ASSERT_OK(mg_stats_sd(same, 7, &v));
+  ASSERT_EQ_NAMED(mg_stats_sd(same, 7, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 0.0, 0);
-  ASSERT_OK(mg_stats_rse_mean(same, 7, &v));
+  ASSERT_EQ_NAMED(mg_stats_rse_mean(same, 7, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 0.0, 0);
-  ASSERT_OK(mg_stats_rse_median(same, 7, &v));
+  ASSERT_EQ_NAMED(mg_stats_rse_median(same, 7, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 0.0, 0);
 
   /* Zero centre: all zero is 0 (no spread); zero mean with spread is UNDEFINED. */
   const double zeros[] = {0.0, 0.0, 0.0};
-  ASSERT_OK(mg_stats_rse_mean(zeros, 3, &v));
+  ASSERT_EQ_NAMED(mg_stats_rse_mean(zeros, 3, &v), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(v, 0.0, 0);
   const double sym[] = {-1.0, 0.0, 1.0};
-  ASSERT_STATUS(mg_stats_rse_mean(sym, 3, &v), MG_STATS_UNDEFINED);
-  ASSERT_STATUS(mg_stats_rse_median(sym, 3, &v), MG_STATS_UNDEFINED);
-  ASSERT_OK(mg_stats_summarize(sym, 3, &s));
+  ASSERT_EQ_NAMED(mg_stats_rse_mean(sym, 3, &v), MG_STATS_UNDEFINED, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_rse_median(sym, 3, &v), MG_STATS_UNDEFINED, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_summarize(sym, 3, &s), MG_STATS_OK, mg_stats_strerror);
   ASSERT_TRUE(isnan(s.rse_mean) && isnan(s.rse_median) && s.sd == 1.0);
 
   /* Empty, NaN, inf, bad p, NULL. */
-  ASSERT_STATUS(mg_stats_min(DESC, 0, &v), MG_STATS_EMPTY);
-  ASSERT_STATUS(mg_stats_mean(NULL, 0, &v), MG_STATS_EMPTY);
-  ASSERT_STATUS(mg_stats_summarize(DESC, 0, &s), MG_STATS_EMPTY);
-  ASSERT_STATUS(mg_stats_median(NULL, 3, &v), MG_STATS_INVALID);
+  ASSERT_EQ_NAMED(mg_stats_min(DESC, 0, &v), MG_STATS_EMPTY, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mean(NULL, 0, &v), MG_STATS_EMPTY, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_summarize(DESC, 0, &s), MG_STATS_EMPTY, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_median(NULL, 3, &v), MG_STATS_INVALID, mg_stats_strerror);
   const double with_nan[] = {1.0, NAN, 2.0};
   const double with_inf[] = {1.0, 2.0, INFINITY};
   const double with_ninf[] = {-INFINITY, 2.0};
-  ASSERT_STATUS(mg_stats_max(with_nan, 3, &v), MG_STATS_NONFINITE);
-  ASSERT_STATUS(mg_stats_median(with_inf, 3, &v), MG_STATS_NONFINITE);
-  ASSERT_STATUS(mg_stats_sd(with_ninf, 2, &v), MG_STATS_NONFINITE);
-  ASSERT_STATUS(mg_stats_summarize(with_nan, 3, &s), MG_STATS_NONFINITE);
+  ASSERT_EQ_NAMED(mg_stats_max(with_nan, 3, &v), MG_STATS_NONFINITE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_median(with_inf, 3, &v), MG_STATS_NONFINITE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_sd(with_ninf, 2, &v), MG_STATS_NONFINITE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_summarize(with_nan, 3, &s), MG_STATS_NONFINITE, mg_stats_strerror);
   double *c = NULL;
-  ASSERT_STATUS(mg_stats_sorted_copy(with_inf, 3, &c), MG_STATS_NONFINITE);
+  ASSERT_EQ_NAMED(mg_stats_sorted_copy(with_inf, 3, &c), MG_STATS_NONFINITE, mg_stats_strerror);
   ASSERT_TRUE(c == NULL);
-  ASSERT_STATUS(mg_stats_quantile(DESC, 3, 1.5, &v), MG_STATS_INVALID);
-  ASSERT_STATUS(mg_stats_quantile(DESC, 3, -0.1, &v), MG_STATS_INVALID);
-  ASSERT_STATUS(mg_stats_quantile(DESC, 3, NAN, &v), MG_STATS_INVALID);
-  ASSERT_STATUS(mg_stats_mean(DESC, 3, NULL), MG_STATS_INVALID);
+  ASSERT_EQ_NAMED(mg_stats_quantile(DESC, 3, 1.5, &v), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_quantile(DESC, 3, -0.1, &v), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_quantile(DESC, 3, NAN, &v), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mean(DESC, 3, NULL), MG_STATS_INVALID, mg_stats_strerror);
   ASSERT_TRUE(strcmp(mg_stats_strerror(MG_STATS_EMPTY), "empty sample") == 0);
   ASSERT_TRUE(strcmp(mg_stats_strerror((mg_stats_status)99), "unknown status") == 0);
 }
@@ -227,17 +227,17 @@ static void test_mwu_exact(void) {
    * P(U <= u) = .05 .10 .20 .35 .50 ...). P(U >= u) is the mirror image. */
   static const double sf33[] = {20, 19, 18, 16, 13, 10, 7, 4, 2, 1};
   for (int u = 0; u <= 9; u++) {
-    ASSERT_OK(mg_stats_mwu_exact_sf(3, 3, u, &p));
+    ASSERT_EQ_NAMED(mg_stats_mwu_exact_sf(3, 3, u, &p), MG_STATS_OK, mg_stats_strerror);
     ASSERT_NEAR(p, sf33[u] / 20.0, 1e-15);
   }
-  ASSERT_OK(mg_stats_mwu_exact_sf(3, 3, 8.5, &p)); /* rounded up to 9 */
+  ASSERT_EQ_NAMED(mg_stats_mwu_exact_sf(3, 3, 8.5, &p), MG_STATS_OK, mg_stats_strerror); /* rounded up to 9 */
   ASSERT_NEAR(p, 1.0 / 20.0, 1e-15);
-  ASSERT_OK(mg_stats_mwu_exact_sf(3, 3, -1, &p));
+  ASSERT_EQ_NAMED(mg_stats_mwu_exact_sf(3, 3, -1, &p), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(p, 1.0, 0);
-  ASSERT_OK(mg_stats_mwu_exact_sf(3, 3, 10, &p));
+  ASSERT_EQ_NAMED(mg_stats_mwu_exact_sf(3, 3, 10, &p), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(p, 0.0, 0);
-  ASSERT_STATUS(mg_stats_mwu_exact_sf(0, 3, 1, &p), MG_STATS_EMPTY);
-  ASSERT_STATUS(mg_stats_mwu_exact_sf(3, 3, NAN, &p), MG_STATS_INVALID);
+  ASSERT_EQ_NAMED(mg_stats_mwu_exact_sf(0, 3, 1, &p), MG_STATS_EMPTY, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mwu_exact_sf(3, 3, NAN, &p), MG_STATS_INVALID, mg_stats_strerror);
 
   /* Published table: P(U <= c) <= alpha < P(U <= c + 1), P(U <= c) = P(U >= mn - c). */
   for (size_t i = 0; i < N_OF(MWU_TABLE); i++) {
@@ -245,19 +245,19 @@ static void test_mwu_exact(void) {
     double mn = (double)(m * n), alpha = MWU_TABLE[i].alpha;
     int c = MWU_TABLE[i].c;
     if (c >= 0) {
-      ASSERT_OK(mg_stats_mwu_exact_sf(m, n, mn - c, &p));
+      ASSERT_EQ_NAMED(mg_stats_mwu_exact_sf(m, n, mn - c, &p), MG_STATS_OK, mg_stats_strerror);
       ASSERT_TRUE(p <= alpha);
     }
-    ASSERT_OK(mg_stats_mwu_exact_sf(m, n, mn - c - 1, &p));
+    ASSERT_EQ_NAMED(mg_stats_mwu_exact_sf(m, n, mn - c - 1, &p), MG_STATS_OK, mg_stats_strerror);
     ASSERT_TRUE(p > alpha);
     /* The same critical value from the test itself (u_crit = mn - c). */
     double *a = malloc(m * sizeof *a), *b = malloc(n * sizeof *b);
     boundary_data(m, n, a, b);
     mg_stats_mwu_result r;
-    ASSERT_OK(mg_stats_mwu(a, m, b, n, MG_STATS_MWU_AUTO, alpha, &r));
-    ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_EXACT);
+    ASSERT_EQ_NAMED(mg_stats_mwu(a, m, b, n, MG_STATS_MWU_AUTO, alpha, &r), MG_STATS_OK, mg_stats_strerror);
+    ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_EXACT);
     ASSERT_NEAR(r.u_crit, c >= 0 ? mn - c : INFINITY, 0);
-    ASSERT_EQ_INT(r.significant, r.u >= r.u_crit);
+    ASSERT_EQ(r.significant, r.u >= r.u_crit);
     free(a);
     free(b);
   }
@@ -266,24 +266,24 @@ static void test_mwu_exact(void) {
    * wilcox.test(x, y, alternative = "g") gives W = 35, p-value = 0.1272 (exact).
    * ref: hw.p_exact = 0.1272061272061272 (also by brute-force enumeration). */
   mg_stats_mwu_result r;
-  ASSERT_OK(mg_stats_mwu(HW_X, 10, HW_Y, 5, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu(HW_X, 10, HW_Y, 5, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.u, 35, 0);
-  ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_EXACT);
-  ASSERT_EQ_INT(r.ties, 0);
+  ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_EXACT);
+  ASSERT_EQ(r.ties, 0);
   ASSERT_NEAR(r.p, 0.1272, 5e-5);
   ASSERT_REL(r.p, 0.1272061272061272, 1e-13);
-  ASSERT_EQ_INT(r.significant, 0);
+  ASSERT_EQ(r.significant, 0);
   ASSERT_NEAR(r.mean_u, 25, 0);
   /* Normal approximation as R's wilcox.test(exact = FALSE, correct = TRUE);
    * ref: hw.normal(U,z,p). */
-  ASSERT_OK(mg_stats_mwu(HW_X, 10, HW_Y, 5, MG_STATS_MWU_NORMAL, 0.05, &r));
-  ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_NORMAL);
+  ASSERT_EQ_NAMED(mg_stats_mwu(HW_X, 10, HW_Y, 5, MG_STATS_MWU_NORMAL, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
+  ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_NORMAL);
   ASSERT_REL(r.z, 1.1635076278220096, 1e-13);
   ASSERT_REL(r.p, 0.12231180256349167, 1e-12);
   /* The reverse direction: P(U_Y >= 15) = P(U_X <= 35) = 1 - P(U_X >= 36). */
   double p36;
-  ASSERT_OK(mg_stats_mwu_exact_sf(10, 5, 36, &p36));
-  ASSERT_OK(mg_stats_mwu(HW_Y, 5, HW_X, 10, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu_exact_sf(10, 5, 36, &p36), MG_STATS_OK, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mwu(HW_Y, 5, HW_X, 10, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.u, 15, 0);
   ASSERT_REL(r.p, 1.0 - p36, 1e-13);
 }
@@ -292,21 +292,21 @@ static void test_mwu_ties(void) {
   mg_stats_mwu_result r;
   /* Ties, small samples: exact permutation distribution given the ties.
    * ref: tie.U = 35.5, tie.p_exact_perm (all C(13, 7) = 1716 splits enumerated). */
-  ASSERT_OK(mg_stats_mwu(TIE_A, 7, TIE_B, 6, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu(TIE_A, 7, TIE_B, 6, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.u, 35.5, 0);
-  ASSERT_EQ_INT(r.ties, 1);
-  ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_PERMUTATION);
+  ASSERT_EQ(r.ties, 1);
+  ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_PERMUTATION);
   ASSERT_REL(r.p, 0.02156177156177156, 1e-12);
-  ASSERT_EQ_INT(r.significant, 1);
+  ASSERT_EQ(r.significant, 1);
   ASSERT_TRUE(r.u >= r.u_crit);
   /* Swapped samples (selection of the smaller sample flips). ref: tie_swapped.p_exact_perm */
-  ASSERT_OK(mg_stats_mwu(TIE_B, 6, TIE_A, 7, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu(TIE_B, 6, TIE_A, 7, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.u, 42 - 35.5, 0);
   ASSERT_REL(r.p, 0.9889277389277389, 1e-12);
-  ASSERT_EQ_INT(r.significant, 0);
+  ASSERT_EQ(r.significant, 0);
   /* Tie-corrected normal approximation: R's wilcox.test(exact = FALSE, correct = TRUE).
    * ref: tie.normal(U,z,p). */
-  ASSERT_OK(mg_stats_mwu(TIE_A, 7, TIE_B, 6, MG_STATS_MWU_NORMAL, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu(TIE_A, 7, TIE_B, 6, MG_STATS_MWU_NORMAL, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(r.z, 2.0280518608463853, 1e-13);
   ASSERT_REL(r.p, 0.02127747765319566, 1e-12);
   /* By hand: tie runs 3 us x3, 4 us x3, 5 us x2, 6 us x2, sum(t^3 - t) = 24+24+6+6 = 60. */
@@ -316,30 +316,30 @@ static void test_mwu_ties(void) {
   const double c5[] = {2e-6, 2e-6, 2e-6, 2e-6, 2e-6};
   const mg_stats_mwu_mode modes[] = {MG_STATS_MWU_AUTO, MG_STATS_MWU_EXACT, MG_STATS_MWU_NORMAL};
   for (size_t i = 0; i < N_OF(modes); i++) {
-    ASSERT_OK(mg_stats_mwu(c5, 5, c5, 3, modes[i], 0.05, &r));
+    ASSERT_EQ_NAMED(mg_stats_mwu(c5, 5, c5, 3, modes[i], 0.05, &r), MG_STATS_OK, mg_stats_strerror);
     ASSERT_NEAR(r.u, 7.5, 0);
     ASSERT_NEAR(r.p, 1.0, 1e-15);
     ASSERT_NEAR(r.z, 0.0, 0);
     ASSERT_NEAR(r.sd_u, 0.0, 0);
     ASSERT_NEAR(r.u_crit, INFINITY, 0);
-    ASSERT_EQ_INT(r.significant, 0);
+    ASSERT_EQ(r.significant, 0);
   }
   /* Two constant samples, A above B: U = mn; the permutation distribution puts
    * 1 / C(6, 3) = 0.05 on it (ref: allties_AgtB.p_perm). */
   const double twos[] = {2, 2, 2}, ones[] = {1, 1, 1};
-  ASSERT_OK(mg_stats_mwu(twos, 3, ones, 3, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu(twos, 3, ones, 3, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.u, 9, 0);
   ASSERT_REL(r.p, 0.05, 1e-14);
-  ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_PERMUTATION);
+  ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_PERMUTATION);
 
   /* Identical samples with spread: U = mn/2, not significant.
    * ref: identical.p_perm = 0.5873..., identical.normal p = 0.5422... */
   const double id[] = {1e-6, 2e-6, 3e-6, 4e-6, 5e-6};
-  ASSERT_OK(mg_stats_mwu(id, 5, id, 5, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu(id, 5, id, 5, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.u, 12.5, 0);
   ASSERT_REL(r.p, 0.5873015873015873, 1e-12);
-  ASSERT_EQ_INT(r.significant, 0);
-  ASSERT_OK(mg_stats_mwu(id, 5, id, 5, MG_STATS_MWU_NORMAL, 0.05, &r));
+  ASSERT_EQ(r.significant, 0);
+  ASSERT_EQ_NAMED(mg_stats_mwu(id, 5, id, 5, MG_STATS_MWU_NORMAL, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(r.p, 0.5422350133116141, 1e-12);
   ASSERT_REL(r.z, -0.10606601717798213, 1e-12);
 }
@@ -362,20 +362,20 @@ static void test_mwu_boundary(void) {
     double a[50], b[50];
     boundary_data(cases[i].m, cases[i].n, a, b);
     mg_stats_mwu_result r;
-    ASSERT_OK(mg_stats_mwu(a, cases[i].m, b, cases[i].n, MG_STATS_MWU_AUTO, 0.05, &r));
-    ASSERT_EQ_INT(r.method, cases[i].autom);
+    ASSERT_EQ_NAMED(mg_stats_mwu(a, cases[i].m, b, cases[i].n, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
+    ASSERT_EQ(r.method, cases[i].autom);
     ASSERT_NEAR(r.u, cases[i].u, 0);
     ASSERT_REL(r.z, cases[i].z, 1e-12);
     ASSERT_REL(r.p, cases[i].autom == MG_STATS_MWU_METHOD_EXACT ? cases[i].p_exact
                                                                 : cases[i].p_normal,
                1e-11);
-    ASSERT_OK(mg_stats_mwu(a, cases[i].m, b, cases[i].n, MG_STATS_MWU_EXACT, 0.05, &r));
-    ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_EXACT);
+    ASSERT_EQ_NAMED(mg_stats_mwu(a, cases[i].m, b, cases[i].n, MG_STATS_MWU_EXACT, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
+    ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_EXACT);
     ASSERT_REL(r.p, cases[i].p_exact, 1e-11);
-    ASSERT_EQ_INT(r.significant, 1);
+    ASSERT_EQ(r.significant, 1);
     ASSERT_TRUE(r.u >= r.u_crit && r.u_crit > r.mean_u);
-    ASSERT_OK(mg_stats_mwu(a, cases[i].m, b, cases[i].n, MG_STATS_MWU_NORMAL, 0.05, &r));
-    ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_NORMAL);
+    ASSERT_EQ_NAMED(mg_stats_mwu(a, cases[i].m, b, cases[i].n, MG_STATS_MWU_NORMAL, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
+    ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_NORMAL);
     ASSERT_REL(r.p, cases[i].p_normal, 1e-11);
     ASSERT_TRUE(r.u >= r.u_crit);
   }
@@ -386,8 +386,8 @@ static void test_mwu_boundary(void) {
   boundary_data(49, 49, a, b);
   b[0] = a[0]; /* one tie */
   mg_stats_mwu_result r;
-  ASSERT_OK(mg_stats_mwu(a, 49, b, 49, MG_STATS_MWU_AUTO, 0.05, &r));
-  ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_PERMUTATION);
+  ASSERT_EQ_NAMED(mg_stats_mwu(a, 49, b, 49, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
+  ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_PERMUTATION);
   ASSERT_TRUE(fabs(r.p - 0.0146) < 0.002);
 }
 
@@ -395,20 +395,20 @@ static void test_mwu_degenerate(void) {
   mg_stats_mwu_result r;
   /* n = 1: U in {0..4}, uniform under H0. ref: n1.* (and by hand: 1/5, 3/5). */
   const double five[] = {5}, b4[] = {1, 2, 3, 4}, mid[] = {2.5};
-  ASSERT_OK(mg_stats_mwu(five, 1, b4, 4, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu(five, 1, b4, 4, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.u, 4, 0);
   ASSERT_NEAR(r.p, 0.2, 1e-15);
   ASSERT_NEAR(r.u_crit, INFINITY, 0); /* even U = 4 has p = 0.2 > 0.05 */
-  ASSERT_EQ_INT(r.significant, 0);
-  ASSERT_OK(mg_stats_mwu(mid, 1, b4, 4, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ(r.significant, 0);
+  ASSERT_EQ_NAMED(mg_stats_mwu(mid, 1, b4, 4, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.u, 2, 0);
   ASSERT_NEAR(r.p, 0.6, 1e-15);
   const double two[] = {2}, one[] = {1};
-  ASSERT_OK(mg_stats_mwu(two, 1, one, 1, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu(two, 1, one, 1, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.p, 0.5, 0);
-  ASSERT_OK(mg_stats_mwu(one, 1, two, 1, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu(one, 1, two, 1, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.p, 1.0, 0);
-  ASSERT_OK(mg_stats_mwu(two, 1, one, 1, MG_STATS_MWU_NORMAL, 0.05, &r)); /* sd_u = 1/2 */
+  ASSERT_EQ_NAMED(mg_stats_mwu(two, 1, one, 1, MG_STATS_MWU_NORMAL, 0.05, &r), MG_STATS_OK, mg_stats_strerror); /* sd_u = 1/2 */
   ASSERT_NEAR(r.z, 0.0, 0);
   ASSERT_NEAR(r.p, 0.5, 1e-15);
 
@@ -416,39 +416,37 @@ static void test_mwu_degenerate(void) {
    * tail is 0.01234 (ref: unequal.p_exact): U/5000 is close to a sum of three
    * uniforms, so the approximation is already fair. Forced exact is affordable. */
   double *b = uneq_b();
-  ASSERT_OK(mg_stats_mwu(UNEQ_A, 3, b, 5000, MG_STATS_MWU_AUTO, 0.05, &r));
-  ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_NORMAL);
+  ASSERT_EQ_NAMED(mg_stats_mwu(UNEQ_A, 3, b, 5000, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
+  ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_NORMAL);
   ASSERT_NEAR(r.u, 12903, 0);
   ASSERT_REL(r.z, 2.160136118294482, 1e-12);
   ASSERT_REL(r.p, 0.01538106684716371, 1e-11);
-  ASSERT_OK(mg_stats_mwu(UNEQ_A, 3, b, 5000, MG_STATS_MWU_EXACT, 0.05, &r));
-  ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_EXACT);
+  ASSERT_EQ_NAMED(mg_stats_mwu(UNEQ_A, 3, b, 5000, MG_STATS_MWU_EXACT, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
+  ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_EXACT);
   ASSERT_REL(r.p, 0.012341995774000643, 1e-10);
-  ASSERT_OK(mg_stats_mwu(b, 5000, UNEQ_A, 3, MG_STATS_MWU_AUTO, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_mwu(b, 5000, UNEQ_A, 3, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.u, 15000 - 12903, 0);
   ASSERT_TRUE(r.p > 0.98);
   /* Too large for the exact distribution: an error, not a silent fallback. */
-  ASSERT_STATUS(mg_stats_mwu(b, 2000, b + 2000, 2000, MG_STATS_MWU_EXACT, 0.05, &r),
-                MG_STATS_TOO_LARGE);
+  ASSERT_EQ_NAMED(mg_stats_mwu(b, 2000, b + 2000, 2000, MG_STATS_MWU_EXACT, 0.05, &r), MG_STATS_TOO_LARGE, mg_stats_strerror);
   double big_ties[4000];
   for (int i = 0; i < 4000; i++) big_ties[i] = (double)(i % 100);
-  ASSERT_STATUS(mg_stats_mwu(big_ties, 2000, big_ties + 2000, 2000, MG_STATS_MWU_EXACT, 0.05, &r),
-                MG_STATS_TOO_LARGE);
-  ASSERT_OK(mg_stats_mwu(big_ties, 2000, big_ties + 2000, 2000, MG_STATS_MWU_AUTO, 0.05, &r));
-  ASSERT_EQ_INT(r.method, MG_STATS_MWU_METHOD_NORMAL);
+  ASSERT_EQ_NAMED(mg_stats_mwu(big_ties, 2000, big_ties + 2000, 2000, MG_STATS_MWU_EXACT, 0.05, &r), MG_STATS_TOO_LARGE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mwu(big_ties, 2000, big_ties + 2000, 2000, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
+  ASSERT_EQ(r.method, MG_STATS_MWU_METHOD_NORMAL);
   ASSERT_NEAR(r.u, 2000.0 * 2000.0 / 2.0, 0); /* same multiset: U = mn/2 */
   free(b);
 
   /* Errors. */
   const double nanv[] = {1, NAN}, infv[] = {INFINITY, 1};
-  ASSERT_STATUS(mg_stats_mwu(five, 0, b4, 4, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_EMPTY);
-  ASSERT_STATUS(mg_stats_mwu(five, 1, b4, 0, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_EMPTY);
-  ASSERT_STATUS(mg_stats_mwu(nanv, 2, b4, 4, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_NONFINITE);
-  ASSERT_STATUS(mg_stats_mwu(b4, 4, infv, 2, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_NONFINITE);
-  ASSERT_STATUS(mg_stats_mwu(five, 1, b4, 4, MG_STATS_MWU_AUTO, 0.0, &r), MG_STATS_INVALID);
-  ASSERT_STATUS(mg_stats_mwu(five, 1, b4, 4, MG_STATS_MWU_AUTO, 1.0, &r), MG_STATS_INVALID);
-  ASSERT_STATUS(mg_stats_mwu(five, 1, b4, 4, (mg_stats_mwu_mode)7, 0.05, &r), MG_STATS_INVALID);
-  ASSERT_STATUS(mg_stats_mwu(five, 1, b4, 4, MG_STATS_MWU_AUTO, 0.05, NULL), MG_STATS_INVALID);
+  ASSERT_EQ_NAMED(mg_stats_mwu(five, 0, b4, 4, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_EMPTY, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mwu(five, 1, b4, 0, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_EMPTY, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mwu(nanv, 2, b4, 4, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_NONFINITE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mwu(b4, 4, infv, 2, MG_STATS_MWU_AUTO, 0.05, &r), MG_STATS_NONFINITE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mwu(five, 1, b4, 4, MG_STATS_MWU_AUTO, 0.0, &r), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mwu(five, 1, b4, 4, MG_STATS_MWU_AUTO, 1.0, &r), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mwu(five, 1, b4, 4, (mg_stats_mwu_mode)7, 0.05, &r), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_mwu(five, 1, b4, 4, MG_STATS_MWU_AUTO, 0.05, NULL), MG_STATS_INVALID, mg_stats_strerror);
   ASSERT_TRUE(strcmp(mg_stats_mwu_method_name(MG_STATS_MWU_METHOD_PERMUTATION), "exact-ties") == 0);
 }
 
@@ -461,7 +459,7 @@ static void test_ttest(void) {
    * with var.equal = TRUE: t = -1.8608, df = 18, p-value = 0.07919 (two-sided, so the
    * one-sided p for "drug 2 greater" is half). ref: sleep.* for more digits
    * (Simpson integration of the t density; mpmath's betainc agrees to 1e-15). */
-  ASSERT_OK(mg_stats_welch(SLEEP2, 10, SLEEP1, 10, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_welch(SLEEP2, 10, SLEEP1, 10, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.t, 1.8608, 5e-5);
   ASSERT_NEAR(r.df, 17.776, 5e-4);
   ASSERT_NEAR(2 * r.p, 0.07939, 5e-6);
@@ -470,44 +468,44 @@ static void test_ttest(void) {
   ASSERT_NEAR(r.p, 0.039697070093677456, 1e-10);
   ASSERT_NEAR(r.t_crit, 1.7352456537852958, 1e-9);
   ASSERT_NEAR(r.diff, 1.58, 1e-14);
-  ASSERT_EQ_INT(r.significant, 1);
+  ASSERT_EQ(r.significant, 1);
 
-  ASSERT_OK(mg_stats_student(SLEEP2, 10, SLEEP1, 10, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_student(SLEEP2, 10, SLEEP1, 10, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.t, 1.8608, 5e-5);
   ASSERT_NEAR(r.df, 18, 0);
   ASSERT_NEAR(2 * r.p, 0.07919, 5e-6);
   ASSERT_NEAR(r.p, 0.039593357107962135, 1e-10);
   /* Published t table, one-sided 0.05 (also PGChecker's table): t(18) = 1.734064. */
   ASSERT_NEAR(r.t_crit, 1.734064, 5e-7);
-  ASSERT_EQ_INT(r.significant, 1);
+  ASSERT_EQ(r.significant, 1);
 
   /* Reverse direction: p = 1 - p. */
-  ASSERT_OK(mg_stats_welch(SLEEP1, 10, SLEEP2, 10, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_welch(SLEEP1, 10, SLEEP2, 10, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.p, 1 - 0.039697070093677456, 1e-10);
-  ASSERT_EQ_INT(r.significant, 0);
+  ASSERT_EQ(r.significant, 0);
 
   /* Critical values against the published t table (one-sided 0.05 column):
    * df 3: 2.353363, df 10: 1.812461, df 24: 1.710882 (as in PGChecker's table). */
   const double x3[] = {1, 2, 3}, y2[] = {1, 2};
-  ASSERT_OK(mg_stats_student(x3, 3, y2, 2, 0.05, &r)); /* df = 3 */
+  ASSERT_EQ_NAMED(mg_stats_student(x3, 3, y2, 2, 0.05, &r), MG_STATS_OK, mg_stats_strerror); /* df = 3 */
   ASSERT_NEAR(r.t_crit, 2.353363, 5e-7);
   double x6[6] = {1, 2, 3, 4, 5, 7}, y6[6] = {1, 2, 3, 4, 5, 6}, x13[13], y13[13];
-  ASSERT_OK(mg_stats_student(x6, 6, y6, 6, 0.05, &r)); /* df = 10 */
+  ASSERT_EQ_NAMED(mg_stats_student(x6, 6, y6, 6, 0.05, &r), MG_STATS_OK, mg_stats_strerror); /* df = 10 */
   ASSERT_NEAR(r.t_crit, 1.812461, 5e-7);
   for (int i = 0; i < 13; i++) x13[i] = y13[i] = i;
-  ASSERT_OK(mg_stats_student(x13, 13, y13, 13, 0.05, &r)); /* df = 24 */
+  ASSERT_EQ_NAMED(mg_stats_student(x13, 13, y13, 13, 0.05, &r), MG_STATS_OK, mg_stats_strerror); /* df = 24 */
   ASSERT_NEAR(r.t_crit, 1.710882, 5e-7);
   ASSERT_NEAR(r.t, 0.0, 0);
   ASSERT_NEAR(r.p, 0.5, 1e-15);
 
   /* 3 vs 5000 (Welch, df ~ 2). ref: unequal.welch.* */
   double *b = uneq_b();
-  ASSERT_OK(mg_stats_welch(UNEQ_A, 3, b, 5000, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_welch(UNEQ_A, 3, b, 5000, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(r.t, 4.320671040552877, 1e-10);
   ASSERT_REL(r.df, 2.009628864620389, 1e-10);
   ASSERT_NEAR(r.p, 0.024595511058371988, 1e-10);
   ASSERT_NEAR(r.t_crit, 2.9104667410941634, 1e-9);
-  ASSERT_EQ_INT(r.significant, 1);
+  ASSERT_EQ(r.significant, 1);
   free(b);
 }
 
@@ -517,41 +515,41 @@ static void test_ttest_degenerate(void) {
    * ref: student n1 (t = sqrt(3), df = 3, p = 0.09084505690810790, by hand
    * sp^2 = 5/3, se^2 = sp^2 (1 + 1/4) = 25/12, t = 2.5 / sqrt(25/12) = sqrt(3)). */
   const double five[] = {5}, b4[] = {1, 2, 3, 4};
-  ASSERT_STATUS(mg_stats_welch(five, 1, b4, 4, 0.05, &r), MG_STATS_TOO_FEW);
-  ASSERT_STATUS(mg_stats_welch(b4, 4, five, 1, 0.05, &r), MG_STATS_TOO_FEW);
-  ASSERT_OK(mg_stats_student(five, 1, b4, 4, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_welch(five, 1, b4, 4, 0.05, &r), MG_STATS_TOO_FEW, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_welch(b4, 4, five, 1, 0.05, &r), MG_STATS_TOO_FEW, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_student(five, 1, b4, 4, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(r.t, sqrt(3.0), 1e-14);
   ASSERT_NEAR(r.df, 3, 0);
   ASSERT_NEAR(r.p, 0.0908450569081079, 1e-10);
   ASSERT_NEAR(r.t_crit, 2.3533634348015564, 1e-9);
-  ASSERT_STATUS(mg_stats_student(five, 1, five, 1, 0.05, &r), MG_STATS_TOO_FEW);
+  ASSERT_EQ_NAMED(mg_stats_student(five, 1, five, 1, 0.05, &r), MG_STATS_TOO_FEW, mg_stats_strerror);
 
   /* Constant samples: se = 0, decided by the sign of the difference (documented). */
   const double c[] = {0.1, 0.1, 0.1, 0.1}, d[] = {0.2, 0.2, 0.2};
-  ASSERT_OK(mg_stats_welch(c, 4, c, 3, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_welch(c, 4, c, 3, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.t, 0, 0);
   ASSERT_NEAR(r.p, 1, 0);
   ASSERT_NEAR(r.df, 5, 0);
-  ASSERT_EQ_INT(r.significant, 0);
+  ASSERT_EQ(r.significant, 0);
   ASSERT_TRUE(!isnan(r.t_crit));
-  ASSERT_OK(mg_stats_student(c, 4, c, 3, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_student(c, 4, c, 3, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.p, 1, 0);
-  ASSERT_OK(mg_stats_welch(d, 3, c, 4, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_welch(d, 3, c, 4, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.t, INFINITY, 0);
   ASSERT_NEAR(r.p, 0, 0);
-  ASSERT_EQ_INT(r.significant, 1);
-  ASSERT_OK(mg_stats_welch(c, 4, d, 3, 0.05, &r));
+  ASSERT_EQ(r.significant, 1);
+  ASSERT_EQ_NAMED(mg_stats_welch(c, 4, d, 3, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.t, -INFINITY, 0);
   ASSERT_NEAR(r.p, 1, 0);
   /* One constant sample: df = n - 1 of the other (Welch-Satterthwaite). */
-  ASSERT_OK(mg_stats_welch(b4, 4, c, 4, 0.05, &r));
+  ASSERT_EQ_NAMED(mg_stats_welch(b4, 4, c, 4, 0.05, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(r.df, 3.0, 1e-14);
 
   const double nanv[] = {1, NAN};
-  ASSERT_STATUS(mg_stats_welch(c, 0, d, 3, 0.05, &r), MG_STATS_EMPTY);
-  ASSERT_STATUS(mg_stats_student(c, 4, nanv, 2, 0.05, &r), MG_STATS_NONFINITE);
-  ASSERT_STATUS(mg_stats_welch(c, 4, d, 3, 1.5, &r), MG_STATS_INVALID);
-  ASSERT_STATUS(mg_stats_welch(c, 4, d, 3, NAN, &r), MG_STATS_INVALID);
+  ASSERT_EQ_NAMED(mg_stats_welch(c, 0, d, 3, 0.05, &r), MG_STATS_EMPTY, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_student(c, 4, nanv, 2, 0.05, &r), MG_STATS_NONFINITE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_welch(c, 4, d, 3, 1.5, &r), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_welch(c, 4, d, 3, NAN, &r), MG_STATS_INVALID, mg_stats_strerror);
 }
 
 /* ---------------------------------------------------------------- Holm */
@@ -562,20 +560,20 @@ static void test_holm(void) {
    * alpha = 0.05 rejects H1 and H4 only. Adjusted by hand (sorted .005 .01 .03 .04
    * times 4 3 2 1 = .02 .03 .06 .04, running max .02 .03 .06 .06); ref: holm(wikipedia). */
   const double p1[] = {0.01, 0.04, 0.03, 0.005};
-  ASSERT_OK(mg_stats_holm(p1, 4, adj));
+  ASSERT_EQ_NAMED(mg_stats_holm(p1, 4, adj), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(adj[0], 0.03, 1e-15);
   ASSERT_NEAR(adj[1], 0.06, 1e-15);
   ASSERT_NEAR(adj[2], 0.06, 1e-15);
   ASSERT_NEAR(adj[3], 0.02, 1e-15);
   /* Capped at 1 and monotone. ref: holm(cap) */
   double p2[] = {0.5, 0.6, 0.01};
-  ASSERT_OK(mg_stats_holm(p2, 3, p2)); /* in place */
+  ASSERT_EQ_NAMED(mg_stats_holm(p2, 3, p2), MG_STATS_OK, mg_stats_strerror); /* in place */
   ASSERT_NEAR(p2[0], 1.0, 0);
   ASSERT_NEAR(p2[1], 1.0, 0);
   ASSERT_NEAR(p2[2], 0.03, 1e-15);
   /* Tied p-values. ref: holm(ties) */
   const double p3[] = {0.02, 0.02, 0.04, 0.001, 0.3};
-  ASSERT_OK(mg_stats_holm(p3, 5, adj));
+  ASSERT_EQ_NAMED(mg_stats_holm(p3, 5, adj), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(adj[0], 0.08, 1e-15);
   ASSERT_NEAR(adj[1], 0.08, 1e-15);
   ASSERT_NEAR(adj[2], 0.08, 1e-15);
@@ -583,15 +581,15 @@ static void test_holm(void) {
   ASSERT_NEAR(adj[4], 0.3, 1e-15);
   /* One test: unchanged. */
   const double p4[] = {0.042};
-  ASSERT_OK(mg_stats_holm(p4, 1, adj));
+  ASSERT_EQ_NAMED(mg_stats_holm(p4, 1, adj), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(adj[0], 0.042, 0);
 
   const double bad[] = {0.1, 1.2}, nanp[] = {0.1, NAN}, neg[] = {-0.1};
-  ASSERT_STATUS(mg_stats_holm(p1, 0, adj), MG_STATS_EMPTY);
-  ASSERT_STATUS(mg_stats_holm(bad, 2, adj), MG_STATS_INVALID);
-  ASSERT_STATUS(mg_stats_holm(neg, 1, adj), MG_STATS_INVALID);
-  ASSERT_STATUS(mg_stats_holm(nanp, 2, adj), MG_STATS_NONFINITE);
-  ASSERT_STATUS(mg_stats_holm(p1, 4, NULL), MG_STATS_INVALID);
+  ASSERT_EQ_NAMED(mg_stats_holm(p1, 0, adj), MG_STATS_EMPTY, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_holm(bad, 2, adj), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_holm(neg, 1, adj), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_holm(nanp, 2, adj), MG_STATS_NONFINITE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_holm(p1, 4, NULL), MG_STATS_INVALID, mg_stats_strerror);
 }
 
 /* ---------------------------------------------------------------- slowdown */
@@ -603,27 +601,27 @@ static void test_slowdown(void) {
   gsl_rng_set(g, 5489);
   unsigned long v = 0;
   for (int i = 0; i < 10000; i++) v = gsl_rng_get(g);
-  ASSERT_EQ_INT(v, 4123659995UL);
+  ASSERT_EQ(v, 4123659995UL);
   /* Seed 0 is GSL's default 4357 (ref: mt19937(0) first, reference.py's own MT19937). */
   gsl_rng_set(g, 0);
-  ASSERT_EQ_INT(gsl_rng_get(g), 4293858116UL);
+  ASSERT_EQ(gsl_rng_get(g), 4293858116UL);
   gsl_rng_free(g);
 
   /* Intervals reproduced by reference.py (its own MT19937, GSL's uniform_int rule,
    * sort-based resample medians). ref: tie.slowdown, hw.slowdown, unequal.slowdown */
   mg_stats_slowdown_result r;
-  ASSERT_OK(mg_stats_slowdown(TIE_A, 7, TIE_B, 6, 0.95, 1000, 42, &r));
+  ASSERT_EQ_NAMED(mg_stats_slowdown(TIE_A, 7, TIE_B, 6, 0.95, 1000, 42, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(r.ratio, 1.6666666666666667, 1e-15); /* 5 us / 3 us */
   ASSERT_REL(r.lo, 1.0, 1e-14);
   ASSERT_REL(r.hi, 3.3333333333333335, 1e-14);
   ASSERT_NEAR(r.level, 0.95, 0);
-  ASSERT_EQ_INT(r.resamples, 1000);
-  ASSERT_OK(mg_stats_slowdown(HW_X, 10, HW_Y, 5, 0.90, 500, 1, &r));
+  ASSERT_EQ(r.resamples, 1000);
+  ASSERT_EQ_NAMED(mg_stats_slowdown(HW_X, 10, HW_Y, 5, 0.90, 500, 1, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(r.ratio, 1.5722222222222222, 1e-14);
   ASSERT_REL(r.lo, 0.9054951690821255, 1e-13);
   ASSERT_REL(r.hi, 1.959542042042042, 1e-13);
   double *b = uneq_b();
-  ASSERT_OK(mg_stats_slowdown(UNEQ_A, 3, b, 5000, 0.95, 200, 7, &r));
+  ASSERT_EQ_NAMED(mg_stats_slowdown(UNEQ_A, 3, b, 5000, 0.95, 200, 7, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(r.ratio, 1.2668177878525235, 1e-14);
   ASSERT_REL(r.lo, 1.1270827025448102, 1e-13);
   ASSERT_REL(r.hi, 1.3267001675041876, 1e-13);
@@ -631,10 +629,10 @@ static void test_slowdown(void) {
 
   /* Same seed, same interval; another seed, another one. */
   mg_stats_slowdown_result r2;
-  ASSERT_OK(mg_stats_slowdown(HW_X, 10, HW_Y, 5, 0.90, 500, 1, &r));
-  ASSERT_OK(mg_stats_slowdown(HW_X, 10, HW_Y, 5, 0.90, 500, 1, &r2));
+  ASSERT_EQ_NAMED(mg_stats_slowdown(HW_X, 10, HW_Y, 5, 0.90, 500, 1, &r), MG_STATS_OK, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_slowdown(HW_X, 10, HW_Y, 5, 0.90, 500, 1, &r2), MG_STATS_OK, mg_stats_strerror);
   ASSERT_TRUE(r.lo == r2.lo && r.hi == r2.hi);
-  ASSERT_OK(mg_stats_slowdown(HW_X, 10, HW_Y, 5, 0.90, 500, 2, &r2));
+  ASSERT_EQ_NAMED(mg_stats_slowdown(HW_X, 10, HW_Y, 5, 0.90, 500, 2, &r2), MG_STATS_OK, mg_stats_strerror);
   ASSERT_TRUE(r.lo != r2.lo || r.hi != r2.hi);
   ASSERT_TRUE(r2.lo <= r2.ratio && r2.ratio <= r2.hi);
 }
@@ -643,31 +641,31 @@ static void test_slowdown_degenerate(void) {
   mg_stats_slowdown_result r;
   /* Identical constant samples: ratio 1, interval [1, 1]. */
   const double c[] = {3e-6, 3e-6, 3e-6, 3e-6};
-  ASSERT_OK(mg_stats_slowdown(c, 4, c, 2, 0.95, 100, 5, &r));
+  ASSERT_EQ_NAMED(mg_stats_slowdown(c, 4, c, 2, 0.95, 100, 5, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.ratio, 1, 0);
   ASSERT_NEAR(r.lo, 1, 0);
   ASSERT_NEAR(r.hi, 1, 0);
   /* n = 1 each: every resample is the sample. */
   const double a1[] = {6e-6}, b1[] = {2e-6};
-  ASSERT_OK(mg_stats_slowdown(a1, 1, b1, 1, 0.95, 10, 0, &r));
+  ASSERT_EQ_NAMED(mg_stats_slowdown(a1, 1, b1, 1, 0.95, 10, 0, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_REL(r.ratio, 3, 1e-15);
   ASSERT_REL(r.lo, 3, 1e-15);
   ASSERT_REL(r.hi, 3, 1e-15);
   /* One replicate: lo = hi = that replicate. */
-  ASSERT_OK(mg_stats_slowdown(HW_X, 10, HW_Y, 5, 0.95, 1, 3, &r));
+  ASSERT_EQ_NAMED(mg_stats_slowdown(HW_X, 10, HW_Y, 5, 0.95, 1, 3, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.lo, r.hi, 0);
   /* A zero runtime of the default is allowed (ratio 0). */
   const double z[] = {0.0, 0.0, 1e-6};
-  ASSERT_OK(mg_stats_slowdown(z, 3, b1, 1, 0.95, 10, 0, &r));
+  ASSERT_EQ_NAMED(mg_stats_slowdown(z, 3, b1, 1, 0.95, 10, 0, &r), MG_STATS_OK, mg_stats_strerror);
   ASSERT_NEAR(r.ratio, 0, 0);
 
   const double neg[] = {-1e-6, 1e-6}, zero[] = {0.0, 1e-6}, nanv[] = {NAN};
-  ASSERT_STATUS(mg_stats_slowdown(c, 4, zero, 2, 0.95, 10, 0, &r), MG_STATS_NOT_POSITIVE);
-  ASSERT_STATUS(mg_stats_slowdown(neg, 2, c, 4, 0.95, 10, 0, &r), MG_STATS_NOT_POSITIVE);
-  ASSERT_STATUS(mg_stats_slowdown(c, 0, c, 4, 0.95, 10, 0, &r), MG_STATS_EMPTY);
-  ASSERT_STATUS(mg_stats_slowdown(c, 4, nanv, 1, 0.95, 10, 0, &r), MG_STATS_NONFINITE);
-  ASSERT_STATUS(mg_stats_slowdown(c, 4, c, 4, 1.0, 10, 0, &r), MG_STATS_INVALID);
-  ASSERT_STATUS(mg_stats_slowdown(c, 4, c, 4, 0.95, 0, 0, &r), MG_STATS_INVALID);
+  ASSERT_EQ_NAMED(mg_stats_slowdown(c, 4, zero, 2, 0.95, 10, 0, &r), MG_STATS_NOT_POSITIVE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_slowdown(neg, 2, c, 4, 0.95, 10, 0, &r), MG_STATS_NOT_POSITIVE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_slowdown(c, 0, c, 4, 0.95, 10, 0, &r), MG_STATS_EMPTY, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_slowdown(c, 4, nanv, 1, 0.95, 10, 0, &r), MG_STATS_NONFINITE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_slowdown(c, 4, c, 4, 1.0, 10, 0, &r), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_slowdown(c, 4, c, 4, 0.95, 0, 0, &r), MG_STATS_INVALID, mg_stats_strerror);
 }
 
 /* ---------------------------------------------------------------- threads */
@@ -737,15 +735,15 @@ int main(int argc, char **argv) {
   int ran = 0;
   for (size_t i = 0; i < N_OF(GROUPS); i++) {
     if (argc > 1 && strcmp(argv[1], GROUPS[i].name) != 0) continue;
-    int before = mg_check_failures;
+    int before = mg_test_failures;
+    TEST_CASE(GROUPS[i].name);
     GROUPS[i].fn();
-    printf("%-22s %s\n", GROUPS[i].name, mg_check_failures == before ? "ok" : "FAILED");
+    printf("%-22s %s\n", GROUPS[i].name, mg_test_failures == before ? "ok" : "FAILED");
     ran++;
   }
   if (!ran) {
     fprintf(stderr, "test_stats: no test group named '%s'\n", argv[1]);
     return 2;
   }
-  if (mg_check_failures) fprintf(stderr, "%d assertion(s) failed\n", mg_check_failures);
-  return mg_check_failures ? 1 : 0;
+  return mg_test_summary("test_stats");
 }

@@ -11,17 +11,7 @@
 #include "check/check.h"
 #include "tune/profile.h"
 #include "tune/tuner.h"
-
-static int fails;
-#define EXPECT(cond, ...)                                  \
-  do {                                                     \
-    if (!(cond)) {                                         \
-      fails++;                                             \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);          \
-      printf(__VA_ARGS__);                                 \
-      printf("\n");                                        \
-    }                                                      \
-  } while (0)
+#include "common/test.h"
 
 static mg_ck_verdict verdict(mg_coll c, size_t bytes, const char *alg, double def, double mock, int viol) {
   mg_ck_verdict v;
@@ -61,11 +51,11 @@ static int rule_test(void) {
   int nch = 0;
   char err[256];
   int n = mg_tune_decide(&r, 4, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err);
-  EXPECT(n == 6, "rules added: %d, want 6 (%s)", n, err);
-  EXPECT(nch == 8, "choices: %d, want 8", nch);
-  EXPECT(mg_profile_merge_touching(p) == 2, "merges");
-  EXPECT(mg_profile_build(p, NULL) == MG_PROFILE_OK, "build");
-  EXPECT(mg_profile_nrules(p) == 4, "rules after merging: %d, want 4", mg_profile_nrules(p));
+  ASSERT_MSG(n == 6, "rules added: %d, want 6 (%s)", n, err);
+  ASSERT_MSG(nch == 8, "choices: %d, want 8", nch);
+  ASSERT_MSG(mg_profile_merge_touching(p) == 2, "merges");
+  ASSERT_MSG(mg_profile_build(p, NULL) == MG_PROFILE_OK, "build");
+  ASSERT_MSG(mg_profile_nrules(p) == 4, "rules after merging: %d, want 4", mg_profile_nrules(p));
   int a = 1, b = 2, g = 1; /* registry indices, checked below */
   for (int i = 1; i < mg_colls[MG_ALLREDUCE].nalgs; i++) {
     if (!strcmp(mg_colls[MG_ALLREDUCE].algs[i].name, A)) a = i;
@@ -87,11 +77,11 @@ static int rule_test(void) {
   for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
     int w = want[i].which == 1 ? a : want[i].which == 2 ? b : want[i].which == 3 ? g : 0;
     int got = mg_profile_lookup(p, want[i].c, 4, want[i].bytes);
-    EXPECT(got == w, "%s %zu bytes: algorithm %d, want %d", mg_colls[want[i].c].name, want[i].bytes, got, w);
-    EXPECT(mg_profile_lookup(p, want[i].c, 3, want[i].bytes) == 0, "np 3 must keep the default");
+    ASSERT_MSG(got == w, "%s %zu bytes: algorithm %d, want %d", mg_colls[want[i].c].name, want[i].bytes, got, w);
+    ASSERT_MSG(mg_profile_lookup(p, want[i].c, 3, want[i].bytes) == 0, "np 3 must keep the default");
   }
   char *txt = mg_profile_format(p, NULL);
-  EXPECT(txt && strstr(txt, "16-64") && strstr(txt, "1K-4K") && strstr(txt, "2.00x faster"), "text:\n%s",
+  ASSERT_MSG(txt && strstr(txt, "16-64") && strstr(txt, "1K-4K") && strstr(txt, "2.00x faster"), "text:\n%s",
          txt ? txt : "(null)");
   free(txt);
   free(ch);
@@ -109,28 +99,28 @@ static int roundtrip(const char *dir, const char *out) {
     char err[MG_CK_ERR], path[4096];
     for (int k = 0; k < 2 && sets[s][k]; k++) {
       snprintf(path, sizeof path, "%s/%s", dir, sets[s][k]);
-      EXPECT(mg_ck_read(&d, path, err, sizeof err) == 0, "read %s: %s", path, err);
+      ASSERT_MSG(mg_ck_read(&d, path, err, sizeof err) == 0, "read %s: %s", path, err);
     }
     mg_ck_opts o;
     mg_ck_opts_default(&o);
-    EXPECT(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0, "analyze: %s", err);
+    ASSERT_MSG(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0, "analyze: %s", err);
     mg_profile *p = mg_profile_new();
     mg_tune_choice *ch = NULL;
     int nch = 0, np = d.launches[0].nprocs;
-    EXPECT(mg_tune_decide(&r, np, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err) >= 1, "decide: %s", err);
-    EXPECT(mg_profile_merge_touching(p) >= 0, "merge");
-    EXPECT(mg_profile_build(p, NULL) == MG_PROFILE_OK, "build");
+    ASSERT_MSG(mg_tune_decide(&r, np, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err) >= 1, "decide: %s", err);
+    ASSERT_MSG(mg_profile_merge_touching(p) >= 0, "merge");
+    ASSERT_MSG(mg_profile_build(p, NULL) == MG_PROFILE_OK, "build");
     snprintf(path, sizeof path, "%s/roundtrip%zu.prof", out, s);
-    EXPECT(mg_profile_save(p, path) == MG_PROFILE_OK, "save %s", path);
+    ASSERT_MSG(mg_profile_save(p, path) == MG_PROFILE_OK, "save %s", path);
     mg_profile *q = NULL;
     mg_profile_diags diags = {0};
-    EXPECT(mg_profile_load(path, &q, &diags) == MG_PROFILE_OK, "load %s: %d problems", path, diags.n);
+    ASSERT_MSG(mg_profile_load(path, &q, &diags) == MG_PROFILE_OK, "load %s: %d problems", path, diags.n);
     mg_profile_diags_free(&diags);
-    EXPECT(q && mg_profile_hash(q) == mg_profile_hash(p), "%s: hash differs after the round trip", path);
+    ASSERT_MSG(q && mg_profile_hash(q) == mg_profile_hash(p), "%s: hash differs after the round trip", path);
     int tuned = 0;
     for (int i = 0; i < nch; i++) {
       tuned += ch[i].alg != 0;
-      EXPECT(mg_profile_lookup(q, ch[i].coll, np, ch[i].bytes) == ch[i].alg, "%s: %s %zu: read back %d, chose %d",
+      ASSERT_MSG(mg_profile_lookup(q, ch[i].coll, np, ch[i].bytes) == ch[i].alg, "%s: %s %zu: read back %d, chose %d",
              path, mg_colls[ch[i].coll].name, ch[i].bytes, mg_profile_lookup(q, ch[i].coll, np, ch[i].bytes),
              ch[i].alg);
     }
@@ -154,7 +144,5 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: test_tuner rule | roundtrip DATADIR OUTDIR\n");
     return 2;
   }
-  if (fails) printf("%d check(s) failed\n", fails);
-  else printf("all checks passed\n");
-  return fails ? 1 : 0;
+  return mg_test_summary("test_tuner");
 }

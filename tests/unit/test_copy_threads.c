@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "algs/algs.h"
-#include "unit.h"
+#include "common/test.h"
 
 #define NTHREADS 4
 #define GAP (-9)
@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-  CASE("mg_core_init");
+  TEST_CASE("mg_core_init");
   ASSERT_EQ(mg_core_init(), MPI_SUCCESS);
   MPI_Type_create_resized(MPI_INT, 0, 2 * (MPI_Aint)sizeof(int), &stride2);
   MPI_Type_commit(&stride2);
@@ -89,10 +89,10 @@ int main(int argc, char **argv) {
   for (int t = 0; t < NTHREADS; t++) pthread_create(&th[t], NULL, worker, (void *)(size_t)t);
   for (int t = 0; t < NTHREADS; t++) pthread_join(th[t], NULL);
 
-  CASE(first_error);
+  TEST_CASE(first_error);
   ASSERT_EQ(atomic_load(&nbad), 0);
   MPI_Type_free(&stride2);
   mg_core_finalize();
   MPI_Finalize();
-  return unit_report("test_copy_threads");
+  return mg_test_summary("test_copy_threads");
 }

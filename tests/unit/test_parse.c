@@ -20,7 +20,7 @@
 
 #include "lib/lib.h"
 #include "mpiguide.h"
-#include "unit.h"
+#include "common/test.h"
 
 static int forced[MG_NCOLL];
 static char msg[2048];
@@ -28,7 +28,7 @@ static char msg[2048];
 /* Parse spec into forced[] (preset to 0); returns the status. */
 static int force(const char *spec) {
   memset(forced, 0, sizeof forced);
-  CASE(spec);
+  TEST_CASE(spec);
   return mg_parse_force(spec, forced, msg, sizeof msg);
 }
 
@@ -165,7 +165,7 @@ static void test_force_invalid(void) {
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     int keep[MG_NCOLL];
     for (int c = 0; c < MG_NCOLL; c++) forced[c] = keep[c] = c % 2;
-    CASE(bad[i]);
+    TEST_CASE(bad[i]);
     ASSERT_NE(mg_parse_force(bad[i], forced, msg, sizeof msg), MPIGUIDE_OK);
     for (int c = 0; c < MG_NCOLL; c++) ASSERT_EQ(forced[c], keep[c]);
   }
@@ -179,7 +179,7 @@ static void test_force_small_msg(void) {
     for (size_t j = 0; j < sizeof lens / sizeof *lens; j++) {
       char buf[128];
       memset(buf, 'X', sizeof buf);
-      CASE(specs[i]);
+      TEST_CASE(specs[i]);
       ASSERT_NE(mg_parse_force(specs[i], forced, buf, lens[j]), MPIGUIDE_OK);
       ASSERT_EQ(strnlen(buf, lens[j]) < lens[j], 1);
       for (size_t k = lens[j]; k < sizeof buf; k++)
@@ -192,14 +192,14 @@ static void test_force_small_msg(void) {
 
 static void size_ok(const char *s, unsigned long long want) {
   size_t v = 12345;
-  CASE(s);
+  TEST_CASE(s);
   ASSERT_EQ(mg_parse_size(s, &v), 0);
   ASSERT_EQ_U(v, want);
 }
 
 static void size_bad(const char *s) {
   size_t v = 12345;
-  CASE(s ? s : "(null)");
+  TEST_CASE(s ? s : "(null)");
   ASSERT_NE(mg_parse_size(s, &v), 0);
   ASSERT_EQ_U(v, 12345); /* untouched on error */
 }
@@ -255,7 +255,7 @@ static void test_size(void) {
 }
 
 static void test_api_before_init(void) {
-  CASE("public API before MPI_Init");
+  TEST_CASE("public API before MPI_Init");
   ASSERT_STR_EQ(mpiguide_version(), MPIGUIDE_VERSION);
   ASSERT_EQ(mpiguide_force("allreduce=allreduce_as_reduce_bcast"), MPIGUIDE_ERR_NOT_INIT);
   ASSERT_EQ(mpiguide_calls("allreduce", "default"), 0);
@@ -285,5 +285,5 @@ int main(void) {
   test_force_small_msg();
   test_size();
   test_api_before_init();
-  return unit_report("test_parse");
+  return mg_test_summary("test_parse");
 }

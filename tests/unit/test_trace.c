@@ -14,7 +14,7 @@
 
 #include "lib/lib.h"
 #include "mpiguide.h"
-#include "unit.h"
+#include "common/test.h"
 
 #define NSHARED 700
 
@@ -41,7 +41,7 @@ int main(int argc, char **argv) {
   const char *path = argc > 1 ? argv[1] : "test_trace.csv";
 
   mg_trace *t = mg_trace_new();
-  CASE("mg_trace_new");
+  TEST_CASE("mg_trace_new");
   ASSERT_NE(t == NULL, 1);
   /* Interleave the rows so that growth happens while counts accumulate. */
   for (int round = 0; round < 11; round++)
@@ -55,14 +55,14 @@ int main(int argc, char **argv) {
 
   if (rank == 0) {
     FILE *f = fopen(path, "r");
-    CASE(path);
+    TEST_CASE(path);
     ASSERT_NE(f == NULL, 1);
     char line[1024], expect[256];
     int meta = 0, header = 0, rows = 0, sorted = 1, seen[NSHARED] = {0}, priv[64] = {0};
     long long prev_c = -1, prev_b = -1;
     while (f && fgets(line, sizeof line, f)) {
       line[strcspn(line, "\n")] = '\0';
-      CASE(line);
+      TEST_CASE(line);
       if (!header && strncmp(line, "#@", 2) == 0) {
         meta += strcmp(line, "#@mpiguide_trace=1") == 0;
         snprintf(expect, sizeof expect, "#@nprocs=%d", size);
@@ -124,7 +124,7 @@ int main(int argc, char **argv) {
       ASSERT_EQ(found, 1);
     }
     if (f) fclose(f);
-    CASE(path);
+    TEST_CASE(path);
     ASSERT_EQ(meta, 2);
     ASSERT_EQ(header, 1);
     ASSERT_EQ(rows, NSHARED + size);
@@ -138,5 +138,5 @@ int main(int argc, char **argv) {
     if (g) fclose(g);
   }
   MPI_Finalize();
-  return rank == 0 ? unit_report("test_trace") : 0;
+  return rank == 0 ? mg_test_summary("test_trace") : 0;
 }

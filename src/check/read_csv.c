@@ -1,0 +1,230 @@
+/*
+ * The reader of mpiguide's raw CSV (docs/bench.md; reader.h): #@ metadata
+ * lines, a header naming the columns of MG_RAW_COLUMNS (bench/csv.h, the
+ * writer's list) in any order, extra columns ignored, then one row per
+ * measurement. What the metadata announces is checked against what was read:
+ * #@check_rows and the #@stop counts catch a truncated file; #@skipped and
+ * #@failed lines become notes on their series. Every error names the file
+ * and the line, and a file that fails leaves `d` as it was.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/csv.h"
+#include "check/check.h"
+#include "check/reader.h"
+#include "util/err.h"
+#include "util/text.h"
+
+/* Resolve #@skipped= / #@failed= / #@stop= lines of a file whose launch is `launch`. */
+static int file_notes(mg_ck_data *d, const mg_ck_meta *m, int launch, const char *path, char *err, size_t errlen) {
+  for (int i = 0; i < m->n; i++) {
+    int skipped = !strcmp(m->v[i].key, "skipped"), failed = !strcmp(m->v[i].key, "failed");
+    if (!skipped && !failed) continue;
+    char buf[512], *f[4];
+    snprintf(buf, sizeof buf, "%s", m->v[i].val);
+    /* coll,alg,bytes,note (the note may hold commas) */
+    char *p = buf;
+    int k = 0;
+    for (; k < 3; k++) {
+      f[k] = p;
+      char *c = strchr(p, ',');
+      if (!c) break;
+      *c = '\0';
+      p = c + 1;
+    }
+    if (k < 3) continue; /* not ours: ignore */
+    f[3] = p;
+    int c = mg_coll_find(f[0]);
+    size_t bytes;
+    if (c < 0 || mg_ck_parse_size(f[2], &bytes)) continue;
+    if (mg_ck_note_add(d, (mg_coll)c, f[1], bytes, launch, f[3])) return MG_ERR("out of memory");
+  }
+  (void)path;
+  return 0;
+}
+
+/* Compare the rows read with the #@stop counts (n = measurements, warm-up excluded). */
+static int check_stops(const mg_ck_data *d, const mg_ck_meta *m, int launch, const char *path, long lineno,
+                       char *err, size_t errlen) {
+  for (int i = 0; i < m->n; i++) {
+    if (strcmp(m->v[i].key, "stop")) continue;
+    char buf[512], *f[8];
+    snprintf(buf, sizeof buf, "%s", m->v[i].val);
+    if (mg_csv_split(buf, f, 8) != 5) continue;
+    int c = mg_coll_find(f[0]);
+    size_t bytes;
+    long want;
+    if (c < 0 || mg_ck_parse_size(f[2], &bytes) || mg_ck_parse_long(f[4], &want)) continue;
+    const mg_ck_series *s = mg_ck_find(d, (mg_coll)c, f[1], bytes, launch);
+    long got = s ? s->rows : 0;
+    if (got < want)
+      return MG_ERR("%s:%ld: the file ends early (truncated?): %s %s at %zu bytes has %ld measurement rows, its "
+                 "#@stop line (line %ld) says %ld",
+                 path, lineno, f[0], f[1], bytes, got, m->v[i].line, want);
+  }
+  return 0;
+}
+
+/* One file being read: what its metadata and header said, what it added so far. */
+typedef struct raw_file {
+  mg_ck_data *d;
+  const char *path;
+  mg_ck_meta m;          /* the #@ lines before the header */
+  mg_ck_snapshot snap;   /* d before this file */
+  int col[MG_RAW_NCOLS]; /* the field of each column */
+  int nfields, header;
+  int file_launch; /* the launch of the first row, -1 before it */
+  long lineno, rows;
+} raw_file;
+
+/* One data row, parsed. */
+typedef struct raw_row {
+  mg_coll coll;
+  const char *alg, *launch;
+  size_t bytes;
+  long round, rep, warm, valid;
+  double rt;
+} raw_row;
+
+/* The header line: find every column of MG_RAW_COLUMNS. */
+static int read_header(raw_file *r, char *line, long len, char *err, size_t errlen) {
+  char *fld[MG_CK_MAX_FIELDS];
+  if (memchr(line, '\0', (size_t)len)) return MG_ERR("%s:%ld: binary data, not a CSV file", r->path, r->lineno);
+  r->nfields = mg_csv_split(line, fld, MG_CK_MAX_FIELDS);
+  if (r->nfields < 0 || r->nfields > MG_CK_MAX_FIELDS)
+    return MG_ERR("%s:%ld: not a CSV header line", r->path, r->lineno);
+  for (int c = 0; c < MG_RAW_NCOLS; c++) {
+    r->col[c] = -1;
+    for (int k = 0; k < r->nfields; k++)
+      if (!strcmp(fld[k], mg_raw_col_names[c])) r->col[c] = k;
+  }
+  int have = 0;
+  for (int c = 0; c < MG_RAW_NCOLS; c++) have += r->col[c] >= 0;
+  for (int c = 0; c < MG_RAW_NCOLS; c++)
+    if (r->col[c] < 0) {
+      if (have <= 2)
+        return MG_ERR("%s:%ld: not an mpiguide raw CSV: the header has none of the columns %s (is this the raw "
+                      "file of `mpiguide bench` or `mpiguide check`?)",
+                      r->path, r->lineno, "collective,algorithm,bytes,...,runtime_sec,valid");
+      return MG_ERR("%s:%ld: the header lacks the column '%s' (an mpiguide raw CSV has the columns %s)", r->path,
+                    r->lineno, mg_raw_col_names[c], mg_raw_columns);
+    }
+  r->header = 1;
+  return 0;
+}
+
+/* The values of a data row (fields split): collective, algorithm and the numbers. */
+static int parse_row(const raw_file *r, char **fld, raw_row *w, char *err, size_t errlen) {
+  const int *col = r->col;
+  int c = mg_coll_find(fld[col[MG_RAW_COLL]]);
+  if (c < 0)
+    return MG_ERR("%s:%ld: unknown collective '%s' (known: %s)", r->path, r->lineno, fld[col[MG_RAW_COLL]],
+                  mg_coll_names());
+  w->coll = (mg_coll)c;
+  w->alg = fld[col[MG_RAW_ALG]];
+  if (!*w->alg || strlen(w->alg) >= MG_CK_NAME)
+    return MG_ERR("%s:%ld: algorithm name '%.60s' is empty or too long", r->path, r->lineno, w->alg);
+  if (!strcmp(w->alg, MG_CK_AA_NAME))
+    return MG_ERR("%s:%ld: algorithm name '%s' is reserved for the A/A control", r->path, r->lineno, w->alg);
+  /* the first bad column, and what it should hold */
+  static const char *const expect[] = {"a positive byte count",
+                                       "a non-negative integer",
+                                       "a non-negative integer",
+                                       "0 or 1",
+                                       "0 or 1",
+                                       "a runtime in seconds (a finite number >= 0)"};
+  static const int which[] = {MG_RAW_BYTES, MG_RAW_ROUND, MG_RAW_REP, MG_RAW_WARMUP, MG_RAW_VALID, MG_RAW_RUNTIME};
+  int bad = mg_ck_parse_size(fld[col[MG_RAW_BYTES]], &w->bytes)                                    ? 0
+            : mg_ck_parse_long(fld[col[MG_RAW_ROUND]], &w->round) || w->round < 0                  ? 1
+            : mg_ck_parse_long(fld[col[MG_RAW_REP]], &w->rep) || w->rep < 0                        ? 2
+            : mg_ck_parse_long(fld[col[MG_RAW_WARMUP]], &w->warm) || (w->warm != 0 && w->warm != 1) ? 3
+            : mg_ck_parse_long(fld[col[MG_RAW_VALID]], &w->valid) || (w->valid != 0 && w->valid != 1) ? 4
+            : mg_ck_parse_time(fld[col[MG_RAW_RUNTIME]], &w->rt)                                   ? 5
+                                                                                                   : -1;
+  if (bad >= 0)
+    return MG_ERR("%s:%ld: column %s: '%s' is not %s", r->path, r->lineno, mg_raw_col_names[which[bad]],
+                  fld[col[which[bad]]], expect[bad]);
+  w->launch = fld[col[MG_RAW_LAUNCH]];
+  return 0;
+}
+
+/* A data row: its launch (and process count), then its series. */
+static int read_row(raw_file *r, char *line, char *err, size_t errlen) {
+  char *fld[MG_CK_MAX_FIELDS];
+  int n = mg_csv_split(line, fld, MG_CK_MAX_FIELDS);
+  if (n < 0) return MG_ERR("%s:%ld: unterminated quoted field", r->path, r->lineno);
+  if (n != r->nfields) return MG_ERR("%s:%ld: %d fields, the header has %d", r->path, r->lineno, n, r->nfields);
+  raw_row w;
+  if (parse_row(r, fld, &w, err, errlen)) return -1;
+  mg_ck_data *d = r->d;
+  const char *lid = w.launch;
+  if (!*lid) lid = mg_ck_meta_get(&r->m, "launch") ? mg_ck_meta_get(&r->m, "launch") : r->path;
+  int li = mg_ck_launch_get(d, lid, r->path, &r->m, 0, r->snap.nlaunches, err, errlen);
+  if (li < 0) return -1;
+  long np;
+  if (!mg_ck_parse_long(fld[r->col[MG_RAW_NPROCS]], &np) && np > 0) {
+    if (d->launches[li].nprocs == 0)
+      d->launches[li].nprocs = (int)np;
+    else if (d->launches[li].nprocs != np)
+      return MG_ERR("%s:%ld: nprocs %ld, but launch '%s' has %d processes", r->path, r->lineno, np, lid,
+                    d->launches[li].nprocs);
+  }
+  if (r->file_launch < 0) r->file_launch = li;
+  r->rows++;
+  if (w.warm) {
+    d->warmup++;
+    return 0;
+  }
+  mg_ck_series *s = mg_ck_series_get(d, w.coll, w.alg, w.bytes, li);
+  if (!s) return MG_ERR("out of memory");
+  s->rows++;
+  if (!w.valid) {
+    d->invalid++;
+    return 0;
+  }
+  if (mg_ck_series_push(s, w.rt, w.round)) return MG_ERR("out of memory");
+  return 0;
+}
+
+/* After the last line: a complete file with rows, whose #@ counts and notes hold. */
+static int read_end(raw_file *r, char *err, size_t errlen) {
+  if (r->lineno == 0) return MG_ERR("%s: the file is empty (an interrupted run?)", r->path);
+  if (!r->header)
+    return MG_ERR("%s:%ld: no header line and no data: a metadata-only file (an interrupted run?)", r->path,
+                  r->lineno);
+  const char *want = mg_ck_meta_get(&r->m, "check_rows");
+  if (want && atol(want) != r->rows)
+    return MG_ERR("%s:%ld: the file ends early (truncated?): %ld data rows, its #@check_rows says %s", r->path,
+                  r->lineno, r->rows, want);
+  if (r->rows == 0) return MG_ERR("%s:%ld: no data rows after the header", r->path, r->lineno);
+  const char *ml = mg_ck_meta_get(&r->m, "launch");
+  int meta_launch = r->file_launch;
+  if (ml)
+    for (int i = r->snap.nlaunches; i < r->d->nlaunches; i++)
+      if (!strcmp(r->d->launches[i].id, ml)) meta_launch = i;
+  if (check_stops(r->d, &r->m, meta_launch, r->path, r->lineno, err, errlen)) return -1;
+  return file_notes(r->d, &r->m, meta_launch, r->path, err, errlen);
+}
+
+/* One line: #@ metadata before the header, the header, or a data row. */
+static int read_line(void *ctx, char *line, long len, long lineno, char *err, size_t errlen) {
+  raw_file *r = ctx;
+  r->lineno = lineno;
+  if (line[0] == '#') {
+    if (line[1] == '@' && !r->header && mg_ck_meta_add(&r->m, line, r->lineno)) return MG_ERR("out of memory");
+    return 0;
+  }
+  if (len == 0) return 0;
+  return r->header ? read_row(r, line, err, errlen) : read_header(r, line, len, err, errlen);
+}
+
+int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
+  raw_file r = {.d = d, .path = path, .snap = mg_ck_snapshot_take(d), .file_launch = -1};
+  int rc = mg_ck_read_lines(path, read_line, &r, &r.lineno, err, errlen);
+  if (!rc) rc = read_end(&r, err, errlen);
+  if (rc) mg_ck_rollback(d, r.snap);
+  mg_ck_meta_free(&r.m);
+  return rc;
+}

@@ -1,0 +1,53 @@
+/*
+ * What the writers of the HTML report share (internal to src/report): report.c writes the page,
+ * its metadata, summary and tables and the helpers below; plots.c draws the plots, their key
+ * and the heat map; tuned.c writes the "Default vs tuned" section.
+ */
+#ifndef MG_REPORT_HTML_H
+#define MG_REPORT_HTML_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "check/check.h"
+#include "report/report.h"
+
+/* The most message sizes one plot or heat map shows. */
+#define MG_RP_MAXS 256
+
+/* ---- report.c ---- */
+/* s with &, <, >, " escaped. */
+void mg_rp_esc(FILE *f, const char *s);
+/* "16 B", "1 KiB", "1.5 KiB", "64 KiB", "1 MiB" */
+const char *mg_rp_bytes_str(size_t n, char *buf, size_t len);
+/* seconds as microseconds, for tables and titles */
+const char *mg_rp_us_str(double sec, char *buf, size_t len);
+/* The verdict has a ratio that can be plotted. */
+int mg_rp_ratio_ok(const mg_ck_verdict *v);
+/* A violation without a warning (the cautious count). */
+int mg_rp_cautious(const mg_ck_verdict *v);
+/* qsort comparison of size_t. */
+int mg_rp_cmp_size(const void *a, const void *b);
+/* Distinct sizes (ascending) of the verdicts of coll in r (coll < 0: all); returns the count. */
+int mg_rp_sizes_of(const mg_ck_result *r, int coll, int plotted_only, size_t *out, int cap);
+
+/* ---- plots.c ---- */
+/* Marker shape k (mod the number of shapes) at (x, y). */
+void mg_rp_marker(FILE *f, int k, double x, double y, const char *col);
+/* The frame, log2 size ticks, ratio ticks and the ratio-1 line of one plot. */
+void mg_rp_plot_axes(FILE *f, const size_t *sizes, int ns, size_t smin, size_t smax, double ymin, double ymax,
+                     const char *ylabel);
+/* The relative-runtime plot of one collective of one run. */
+void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns);
+/* How to read the plots. */
+void mg_rp_plot_key(FILE *f);
+/* The heat map of cautious violations (collective x size) of every run. */
+void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns);
+
+/* ---- tuned.c ---- */
+/* #@key of the raw.csv next to a verify.csv (the measurement's metadata, read with it), "" when absent. */
+void mg_rp_verify_meta(const mg_rp_verify *v, const char *key, char *out, size_t len);
+/* The "Default vs tuned" section. */
+void mg_rp_verify_section(FILE *f, const mg_rp_verify *ver, int nver);
+
+#endif
