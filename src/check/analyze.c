@@ -59,10 +59,17 @@ void mg_ck_opts_default(mg_ck_opts *o) {
 }
 
 const char *mg_ck_flags(const mg_ck_verdict *v, char *buf) {
+  static const char outcome_flag[MG_CK_NOUTCOMES] = {
+      [MG_CK_VIOLATION] = MG_CK_FLAG_VIOLATION,
+      [MG_CK_CONSISTENT] = MG_CK_FLAG_CONSISTENT,
+      [MG_CK_INCONCLUSIVE] = MG_CK_FLAG_INCONCLUSIVE,
+  };
   int k = 0;
-  if (v->violation) buf[k++] = MG_CK_FLAG_VIOLATION;
-  if (v->status == MG_CKV_OK && v->significant && !v->violation) buf[k++] = MG_CK_FLAG_LAUNCHES;
-  if (v->status == MG_CKV_OK && v->noise) buf[k++] = MG_CK_FLAG_NOISE;
+  if (v->status == MG_CKV_OK) {
+    buf[k++] = outcome_flag[v->outcome];
+    if (v->significant && v->launches_slower != v->launches) buf[k++] = MG_CK_FLAG_LAUNCHES;
+    if (v->noise) buf[k++] = MG_CK_FLAG_NOISE;
+  }
   buf[k] = '\0';
   return buf;
 }
@@ -423,7 +430,7 @@ void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {
     int j = i;
     while (j < r->n && r->v[j].coll == r->v[i].coll && r->v[j].bytes == r->v[i].bytes) j++;
     mg_ck_coll_summary *c = &s->per[r->v[i].coll];
-    int comparisons = 0;
+    int comparisons = 0, violated = 0, inconclusive = 0;
     double worst = 1;
     for (int k = i; k < j; k++) {
       const mg_ck_verdict *v = &r->v[k];
@@ -436,32 +443,35 @@ void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {
         continue;
       }
       comparisons++;
-      c->brave += v->violation;
-      if (v->violation && !v->noise) {
-        c->cautious++;
-        if (isfinite(v->slowdown) && v->slowdown > worst) worst = v->slowdown;
-        if (!isfinite(v->slowdown)) worst = INFINITY;
+      c->violations += v->outcome == MG_CK_VIOLATION;
+      c->consistent += v->outcome == MG_CK_CONSISTENT;
+      c->inconclusive += v->outcome == MG_CK_INCONCLUSIVE;
+      c->noisy += v->outcome == MG_CK_INCONCLUSIVE && v->noise;
+      inconclusive += v->outcome == MG_CK_INCONCLUSIVE;
+      if (v->outcome == MG_CK_VIOLATION) {
+        violated = 1;
+        worst = isfinite(v->slowdown) ? (v->slowdown > worst ? v->slowdown : worst) : INFINITY;
       }
     }
     c->comparisons += comparisons;
     if (comparisons) {
       c->cells++;
-      int bad = 0;
-      for (int k = i; k < j; k++)
-        bad |= r->v[k].status == MG_CKV_OK && !r->v[k].aa && r->v[k].violation && !r->v[k].noise;
-      c->cells_violated += bad;
-      c->score_sum += 1 / worst;
+      c->cells_violated += violated;
+      if (violated || !inconclusive) {
+        c->cells_judged++;
+        c->score_sum += 1 / worst;
+      }
     }
     i = j;
   }
   for (int k = 0; k < MG_NCOLL; k++) {
-    s->total.comparisons += s->per[k].comparisons;
-    s->total.brave += s->per[k].brave;
-    s->total.cautious += s->per[k].cautious;
-    s->total.cells += s->per[k].cells;
-    s->total.cells_violated += s->per[k].cells_violated;
-    s->total.score_sum += s->per[k].score_sum;
+    const mg_ck_coll_summary *p = &s->per[k];
+    mg_ck_coll_summary *t = &s->total;
+    t->comparisons += p->comparisons, t->violations += p->violations, t->consistent += p->consistent;
+    t->inconclusive += p->inconclusive, t->noisy += p->noisy, t->cells += p->cells;
+    t->cells_violated += p->cells_violated, t->cells_judged += p->cells_judged, t->score_sum += p->score_sum;
   }
-  s->score = s->total.cells ? 100 * s->total.score_sum / s->total.cells : NAN;
-  s->clean_share = s->total.cells ? 1 - (double)s->total.cells_violated / s->total.cells : NAN;
+  s->score = s->total.cells_judged ? 100 * s->total.score_sum / s->total.cells_judged : NAN;
+  s->clean_share = s->total.cells_judged ? 1 - (double)s->total.cells_violated / s->total.cells_judged : NAN;
+  s->noise_dominated = s->total.comparisons > 0 && 2 * s->total.noisy > s->total.comparisons;
 }

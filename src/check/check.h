@@ -185,9 +185,11 @@ void mg_ck_opts_default(mg_ck_opts *o);
 typedef enum { MG_CKV_OK, MG_CKV_SKIPPED, MG_CKV_ERROR } mg_ck_vstatus;
 
 /* Flags of a verdict, as letters in tables. */
-#define MG_CK_FLAG_VIOLATION 'V' /* default significantly slower, its median above in every launch */
-#define MG_CK_FLAG_NOISE '~'     /* |median difference| < one synchronisation */
-#define MG_CK_FLAG_LAUNCHES 'L'  /* significant, but the default's median not above in every launch */
+#define MG_CK_FLAG_VIOLATION 'V'    /* outcome violation */
+#define MG_CK_FLAG_CONSISTENT 'C'   /* outcome consistent */
+#define MG_CK_FLAG_INCONCLUSIVE '?' /* outcome inconclusive */
+#define MG_CK_FLAG_NOISE '~'        /* |median difference| < one synchronisation */
+#define MG_CK_FLAG_LAUNCHES 'L'     /* significant, but the default's median not above in every launch */
 
 typedef struct mg_ck_verdict {
   mg_coll coll;
@@ -250,26 +252,32 @@ int mg_ck_grouped(const mg_ck_result *r, mg_ck_group **rows);
 
 typedef struct mg_ck_coll_summary {
   int comparisons;       /* OK verdicts (not A/A) */
-  int brave;             /* violations */
-  int cautious;          /* violations without a noise warning */
+  int violations;        /* outcome violation */
+  int consistent;        /* outcome consistent */
+  int inconclusive;      /* outcome inconclusive */
+  int noisy;             /* ... of them: the difference within one synchronisation */
   int cells;             /* sizes with at least one comparison */
-  int cells_violated;    /* ... with a cautious violation */
-  double score_sum;      /* sum over cells of 1 / worst cautious slowdown */
+  int cells_violated;    /* ... with a violation */
+  int cells_judged;      /* ... with a violation, or with every comparison conclusive */
+  double score_sum;      /* over judged cells: 1 / worst violation's slowdown, 1 without one */
 } mg_ck_coll_summary;
 
 typedef struct mg_ck_summary {
   mg_ck_coll_summary per[MG_NCOLL], total;
   int skipped, errors;   /* verdicts not computed */
   int aa, aa_flagged;    /* A/A control: comparisons, violations */
-  double score;          /* consistency score 0..100 (NaN: no comparison) */
-  double clean_share;    /* share of cells without a cautious violation, 0..1 */
+  double score;          /* consistency score 0..100 over judged cells (NaN: none judged) */
+  double clean_share;    /* share of judged cells without a violation, 0..1 */
+  int noise_dominated;   /* most comparisons lie within the synchronisation noise */
 } mg_ck_summary;
 
 /*
- * Consistency score = 100 x mean over cells (collective, size) of
- * 1 / s_cell, where s_cell is the largest slowdown among the cell's cautious
- * violations (1 when there is none; at least 1). 100: no cautious violation;
- * a 2x violation in every cell gives 50. docs/check.md.
+ * Consistency score = 100 x mean over the judged cells (collective, size) of
+ * 1 / s_cell, where s_cell is the largest slowdown among the cell's
+ * violations (1 when there is none). A cell is judged when it has a
+ * violation or when every one of its comparisons is conclusive; the others
+ * are inconclusive and counted apart, never as clean. 100: no violation; a
+ * 2x violation in every cell gives 50. docs/check.md.
  */
 void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s);
 

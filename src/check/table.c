@@ -237,12 +237,14 @@ static void mock_cell(table *t, int r, int c, mg_coll coll, const char *alg, int
   if (shortform && a > 0) t->used_gl[coll] |= 1u << a;
 }
 
+/* The verdict in words, with why an inconclusive one is. */
 static const char *verdict_word(const mg_ck_verdict *v) {
   if (v->status == MG_CKV_SKIPPED) return "skipped";
   if (v->status == MG_CKV_ERROR) return "error";
-  if (v->violation) return v->noise ? "violation (noise)" : "VIOLATION";
-  if (v->significant) return "medians disagree";
-  return "no";
+  if (v->outcome != MG_CK_INCONCLUSIVE) return mg_ck_outcome_name(v->outcome);
+  if (v->leaning && v->noise) return "inconclusive (noise)";
+  if (v->significant && v->launches_slower != v->launches) return "inconclusive (launches)";
+  return "inconclusive";
 }
 
 /* ---------- output ---------- */
@@ -485,9 +487,11 @@ static void build_violation(table *t, const mg_ck_result *res, int merge) {
   tcol_add(t, "verdict", "verdict", K_BOTH, T_STR, 1);
   tcol_add(t, "", "violation", K_DATA, T_NUM, 0);
   tcol_add(t, "", "noise_warning", K_DATA, T_NUM, 0);
+  tcol_add(t, "", "outcome", K_DATA, T_STR, 1);
   for (int i = 0; i < res->n; i++) {
     const mg_ck_verdict *v = &res->v[i];
     int r = trow(t, v->coll);
+    cell_text(t, r, 9, "%s", v->status == MG_CKV_OK ? mg_ck_outcome_name(v->outcome) : "");
     cell_text(t, r, 0, "%s", mg_colls[v->coll].name);
     size_cell(t, r, 1, v->bytes);
     mock_cell(t, r, 2, v->coll, v->alg, merge);
@@ -646,94 +650,15 @@ int mg_ck_print_comparer(FILE *f, mg_ck_comparer c, mg_ck_format fmt, int merge,
     print_table(f, &t, fmt, merge, mg_ck_comparer_name(c));
     if (fmt == MG_CK_TEXT && (c == MG_CKC_VIOLATION || c == MG_CKC_DETAILED || c == MG_CKC_GROUPED))
       fprintf(f,
-              "flags: V violation: the default is significantly slower (%s, alpha %g%s)\n"
-              "       ~ noise: the medians differ by less than one synchronisation\n"
-              "       L significant, but the default's median is not above the mock-up's in every launch\n",
-              mg_ck_test_name(r->opts.test), r->opts.alpha, r->opts.holm ? ", Holm-adjusted" : "");
+              "flags: V violation: the default is significantly slower (%s, alpha %g%s), in every launch,\n"
+              "         beyond the noise, its slowdown interval above 1\n"
+              "       C consistent: the default is not slower by more than %g %% (the interval's upper end)\n"
+              "       ? inconclusive: neither shown, with ~ noise: the medians differ by less than one\n"
+              "         synchronisation, or L: significant, but not slower in every launch\n",
+              mg_ck_test_name(r->opts.test), r->opts.alpha, r->opts.holm ? ", Holm-adjusted" : "",
+              100 * r->opts.margin);
   }
   table_free(&t);
   return rc;
 }
 
-/* ---------- summary ---------- */
-
-static int cmp_worst(const void *a, const void *b) {
-  const mg_ck_verdict *x = *(const mg_ck_verdict *const *)a, *y = *(const mg_ck_verdict *const *)b;
-  double sx = isfinite(x->slowdown) ? x->slowdown : 1e300, sy = isfinite(y->slowdown) ? y->slowdown : 1e300;
-  if (sx != sy) return sx < sy ? 1 : -1;
-  if (x->coll != y->coll) return (int)x->coll - (int)y->coll;
-  if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
-  return strcmp(x->alg, y->alg);
-}
-
-void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
-  mg_ck_summary s;
-  mg_ck_summarize(r, &s);
-  const mg_ck_launch *L = &d->launches[0];
-  double smin = INFINITY, smax = -1;
-  for (int i = 0; i < d->nlaunches; i++)
-    if (d->launches[i].sync_cost >= 0) {
-      if (d->launches[i].sync_cost < smin) smin = d->launches[i].sync_cost;
-      if (d->launches[i].sync_cost > smax) smax = d->launches[i].sync_cost;
-    }
-  fprintf(f, "Summary: %s, %d processes", *L->mpi_name ? L->mpi_name : "MPI library unknown", L->nprocs);
-  if (L->nnodes > 0) fprintf(f, " on %d node(s)", L->nnodes);
-  fprintf(f, ", %d launch%s\n", d->nlaunches, d->nlaunches == 1 ? "" : "es");
-  fprintf(f, "test: %s, alpha %g,\n      %s (%d comparisons)\n", mg_ck_test_desc(r->opts.test), r->opts.alpha,
-          r->opts.holm ? "Holm-adjusted over the run" : "no multiple-testing adjustment", r->family);
-  if (r->opts.noise > 0)
-    fprintf(f, "noise threshold: %.2f us (given)\n", 1e6 * r->opts.noise);
-  else if (smax >= 0 && smin == smax)
-    fprintf(f, "noise threshold: one synchronisation = %.2f us\n", 1e6 * smax);
-  else if (smax >= 0)
-    fprintf(f, "noise threshold: one synchronisation = %.2f..%.2f us (per launch)\n", 1e6 * smin, 1e6 * smax);
-  else
-    fprintf(f, "noise threshold: unknown (no #@sync_cost_sec): no noise warnings\n");
-  fprintf(f, "\n%-22s %11s %10s %9s %6s %13s\n", "collective", "comparisons", "violations", "cautious",
-          "sizes", "sizes violated");
-  for (int c = 0; c < MG_NCOLL; c++) {
-    const mg_ck_coll_summary *p = &s.per[c];
-    if (!p->comparisons) continue;
-    fprintf(f, "%-22s %11d %10d %9d %6d %13d\n", mg_colls[c].name, p->comparisons, p->brave, p->cautious,
-            p->cells, p->cells_violated);
-  }
-  fprintf(f, "%-22s %11d %10d %9d %6d %13d\n", "total", s.total.comparisons, s.total.brave, s.total.cautious,
-          s.total.cells, s.total.cells_violated);
-  fprintf(f, "violations (brave): all significant violations; cautious: those without a noise warning;\n"
-             "sizes violated: sizes with at least one cautious violation\n");
-  if (s.skipped || s.errors)
-    fprintf(f,
-            "not compared: %d skipped (mock-up not applicable or failed), %d without a result\n"
-            "  (verdicts.csv says why)\n",
-            s.skipped, s.errors);
-
-  const mg_ck_verdict **w = malloc((size_t)(r->n ? r->n : 1) * sizeof *w);
-  int nw = 0;
-  for (int i = 0; w && i < r->n; i++)
-    if (r->v[i].status == MG_CKV_OK && !r->v[i].aa && r->v[i].violation) w[nw++] = &r->v[i];
-  if (w && nw) {
-    qsort(w, (size_t)nw, sizeof *w, cmp_worst);
-    fprintf(f, "\nworst slowdowns (default / mock-up, medians):\n");
-    for (int i = 0; i < nw && i < 10; i++) {
-      char sz[32], lab[128], ci[48] = "";
-      mg_fmt_bytes(w[i]->bytes, MG_BYTES_EXACT, sz, sizeof sz);
-      mg_ck_label(w[i]->coll, w[i]->alg, 0, lab, sizeof lab);
-      if (isfinite(w[i]->lo)) snprintf(ci, sizeof ci, " [%.2f, %.2f]", w[i]->lo, w[i]->hi);
-      fprintf(f, "%3d. %5.2fx%s  %s %s  %s%s\n", i + 1, w[i]->slowdown, ci, mg_colls[w[i]->coll].name, sz,
-              lab, w[i]->noise ? "  (noise)" : "");
-    }
-  }
-  free(w);
-  fprintf(f, "\nconsistency score: ");
-  if (isfinite(s.score))
-    fprintf(f, "%.1f / 100  (%d of %d sizes without a cautious violation, %.0f %%)\n", s.score,
-            s.total.cells - s.total.cells_violated, s.total.cells, 100 * s.clean_share);
-  else
-    fprintf(f, "- (no comparison)\n");
-  fprintf(f, "  = 100 x mean over (collective, size) of median(fastest mock-up with a cautious violation)\n"
-             "    / median(default), 1 for a size without one\n");
-  if (s.aa)
-    fprintf(f, "A/A control: %d of %d default-vs-default comparisons flagged\n  (expected: %s)\n",
-            s.aa_flagged, s.aa,
-            r->opts.holm ? "none, up to probability alpha (Holm)" : "at most a share alpha of them");
-}

@@ -51,6 +51,7 @@ static void settings_meta(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_meta(f, "seed", "%u", (unsigned)o->seed);
   mg_meta(f, "aa_control", "%d", o->aa);
   if (o->noise > 0) mg_meta(f, "noise_sec", "%g", o->noise);
+  mg_meta(f, "margin", "%g", o->margin);
   mg_meta(f, "launches", "%d", d->nlaunches);
   for (int i = 0; i < d->nlaunches; i++) {
     const mg_ck_launch *l = &d->launches[i];
@@ -63,9 +64,12 @@ static void settings_meta(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_ck_summary s;
   mg_ck_summarize(r, &s);
   mg_meta(f, "comparisons", "%d", s.total.comparisons);
-  mg_meta(f, "violations_brave", "%d", s.total.brave);
-  mg_meta(f, "violations_cautious", "%d", s.total.cautious);
-  if (isfinite(s.score)) mg_meta(f, "consistency_score", "%.2f", s.score);
+  mg_meta(f, "violations", "%d", s.total.violations);
+  mg_meta(f, "consistent", "%d", s.total.consistent);
+  mg_meta(f, "inconclusive", "%d", s.total.inconclusive);
+  mg_meta(f, "inconclusive_noise", "%d", s.total.noisy);
+  mg_meta(f, "noise_dominated", "%d", s.noise_dominated);
+  if (isfinite(s.score) && !s.noise_dominated) mg_meta(f, "consistency_score", "%.2f", s.score);
 }
 
 void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
@@ -75,7 +79,7 @@ void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *
       "collective,bytes,mockup,guideline,status,n_default,n_mockup,median_default_sec,median_mockup_sec,"
       "mean_default_sec,mean_mockup_sec,slowdown,slowdown_lo,slowdown_hi,test,method,statistic,critical_"
       "value,"
-      "p_value,p_adjusted,significant,launches,launches_slower,sync_cost_sec,noise_warning,violation,note\n",
+      "p_value,p_adjusted,significant,launches,launches_slower,sync_cost_sec,noise_warning,violation,outcome,note\n",
       f);
   for (int i = 0; i < r->n; i++) {
     const mg_ck_verdict *v = &r->v[i];
@@ -100,9 +104,9 @@ void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *
       fprintf(f, ",%d,%d,", v->launches, v->launches_slower);
     csv_num(f, v->sync_cost >= 0 ? v->sync_cost : NAN);
     if (ok)
-      fprintf(f, ",%d,%d,", v->noise, v->violation);
+      fprintf(f, ",%d,%d,%s,", v->noise, v->violation, mg_ck_outcome_name(v->outcome));
     else
-      fprintf(f, ",,,");
+      fprintf(f, ",,,,");
     mg_csv_str(f, v->note);
     fputc('\n', f);
   }
@@ -116,9 +120,9 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
           MPIGUIDE_VERSION);
   fprintf(f,
           "\"settings\": {\"test\": \"%s\", \"alpha\": %g, \"holm\": %s, \"family\": %d, \"ci_level\": %g, "
-          "\"resamples\": %zu, \"seed\": %u, \"aa_control\": %s, \"noise_sec\": ",
+          "\"resamples\": %zu, \"seed\": %u, \"aa_control\": %s, \"margin\": %g, \"noise_sec\": ",
           mg_ck_test_name(o->test), o->alpha, o->holm ? "true" : "false", r->family, o->level, o->resamples,
-          (unsigned)o->seed, o->aa ? "true" : "false");
+          (unsigned)o->seed, o->aa ? "true" : "false", o->margin);
   json_num(f, o->noise > 0 ? o->noise : NAN);
   fprintf(f, "},\n\"launches\": [");
   for (int i = 0; i < d->nlaunches; i++) {
@@ -141,22 +145,25 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
     fprintf(f, "}");
   }
   fprintf(f,
-          "\n],\n\"summary\": {\"comparisons\": %d, \"violations_brave\": %d, \"violations_cautious\": %d, "
-          "\"sizes\": %d, \"sizes_violated\": %d, \"skipped\": %d, \"errors\": %d, \"consistency_score\": ",
-          s.total.comparisons, s.total.brave, s.total.cautious, s.total.cells, s.total.cells_violated,
-          s.skipped, s.errors);
-  json_num(f, s.score);
+          "\n],\n\"summary\": {\"comparisons\": %d, \"violations\": %d, \"consistent\": %d, "
+          "\"inconclusive\": %d, \"inconclusive_noise\": %d, \"sizes\": %d, \"sizes_violated\": %d, "
+          "\"sizes_judged\": %d, \"skipped\": %d, \"errors\": %d, \"noise_dominated\": %s, "
+          "\"consistency_score\": ",
+          s.total.comparisons, s.total.violations, s.total.consistent, s.total.inconclusive, s.total.noisy,
+          s.total.cells, s.total.cells_violated, s.total.cells_judged, s.skipped, s.errors,
+          s.noise_dominated ? "true" : "false");
+  json_num(f, s.noise_dominated ? NAN : s.score);
   fprintf(f, ", \"aa_comparisons\": %d, \"aa_flagged\": %d,\n  \"collectives\": {", s.aa, s.aa_flagged);
   int first = 1;
   for (int c = 0; c < MG_NCOLL; c++) {
     const mg_ck_coll_summary *p = &s.per[c];
     if (!p->comparisons) continue;
     fprintf(f,
-            "%s\n    \"%s\": {\"comparisons\": %d, \"violations_brave\": %d, \"violations_cautious\": %d, "
-            "\"sizes\": %d, \"sizes_violated\": %d, \"score\": ",
-            first ? "" : ",", mg_colls[c].name, p->comparisons, p->brave, p->cautious, p->cells,
-            p->cells_violated);
-    json_num(f, p->cells ? 100 * p->score_sum / p->cells : NAN);
+            "%s\n    \"%s\": {\"comparisons\": %d, \"violations\": %d, \"consistent\": %d, "
+            "\"inconclusive\": %d, \"sizes\": %d, \"sizes_violated\": %d, \"sizes_judged\": %d, \"score\": ",
+            first ? "" : ",", mg_colls[c].name, p->comparisons, p->violations, p->consistent, p->inconclusive,
+            p->cells, p->cells_violated, p->cells_judged);
+    json_num(f, p->cells_judged && !s.noise_dominated ? 100 * p->score_sum / p->cells_judged : NAN);
     fputc('}', f);
     first = 0;
   }
@@ -190,10 +197,10 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
             v->launches_slower);
     json_num(f, v->sync_cost >= 0 ? v->sync_cost : NAN);
     if (ok)
-      fprintf(f, ", \"noise_warning\": %s, \"violation\": %s", v->noise ? "true" : "false",
-              v->violation ? "true" : "false");
+      fprintf(f, ", \"noise_warning\": %s, \"violation\": %s, \"outcome\": \"%s\"", v->noise ? "true" : "false",
+              v->violation ? "true" : "false", mg_ck_outcome_name(v->outcome));
     else
-      fprintf(f, ", \"noise_warning\": null, \"violation\": null");
+      fprintf(f, ", \"noise_warning\": null, \"violation\": null, \"outcome\": null");
     fprintf(f, ", \"note\": ");
     mg_json_str(f, v->note);
     fputc('}', f);

@@ -204,20 +204,20 @@ static void plot_point(FILE *f, int k, const mg_ck_verdict *v, const plot_range 
   char b[64], l[128], t1[48], t2[48];
   double q = v->med_mock / v->med_def;
   double x = mg_rp_xmap(v->bytes, g->smin, g->smax), y = mg_rp_ymap(q, g->ymin, g->ymax);
-  const char *kind = v->violation ? (v->noise ? "violation-noise" : "violation") : v->noise ? "noise" : "ok";
-  fprintf(f, "<g class=\"pt %s\" data-alg=\"%s\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>", kind,
-          v->alg, v->bytes, x, y);
+  fprintf(f, "<g class=\"pt %s%s\" data-alg=\"%s\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>",
+          mg_ck_outcome_name(v->outcome), v->noise ? " noise" : "", v->alg, v->bytes, x, y);
   mg_rp_esc(f, mg_ck_label(v->coll, v->alg, 0, l, sizeof l));
-  fprintf(f, ", %s: relative runtime %.3f (mock-up %s, default %s); slowdown %.2f× [%.2f, %.2f], p(Holm) %.3g%s%s",
+  fprintf(f, ", %s: relative runtime %.3f (mock-up %s, default %s); slowdown %.2f× [%.2f, %.2f], p(Holm) %.3g; %s%s",
           mg_rp_bytes_str(v->bytes, b, sizeof b), q, mg_rp_us_str(v->med_mock, t1, sizeof t1), mg_rp_us_str(v->med_def, t2, sizeof t2),
-          v->slowdown, v->lo, v->hi, v->p_adj, v->violation ? "; VIOLATION" : "",
-          v->noise ? "; noise warning: the medians differ by less than one synchronisation" : "");
+          v->slowdown, v->lo, v->hi, v->p_adj, mg_ck_outcome_name(v->outcome),
+          v->noise ? " (the medians differ by less than one synchronisation)" : "");
   fputs("</title>", f);
   mg_rp_marker(f, k, x, y, palette[k % NPAL]);
-  if (v->violation)
+  /* solid ring: a violation; dashed: significant, but inconclusive (noise, launches, interval) */
+  if (v->violation || v->leaning)
     fprintf(f, "<circle class=\"ring\" cx=\"%.2f\" cy=\"%.2f\" r=\"10\" fill=\"none\" stroke=\"#000\" "
                "stroke-width=\"2\"%s/>",
-            x, y, v->noise ? " stroke-dasharray=\"3 2\"" : "");
+            x, y, v->violation ? "" : " stroke-dasharray=\"3 2\"");
   if (v->noise)
     fprintf(f, "<text class=\"tilde\" x=\"%.2f\" y=\"%.2f\" font-size=\"15\" font-weight=\"bold\" "
                "text-anchor=\"middle\">~</text>",
@@ -279,15 +279,18 @@ void mg_rp_plot_key(FILE *f) {
   fputs("<p class=\"legend\">Each plot: median runtime of every mock-up divided by the default's median at the same "
         "message size (both axes log scale). Below the bold line at 1 (hatched) a mock-up is faster than the "
         "default. Marks: <svg width=\"26\" height=\"22\" aria-hidden=\"true\"><circle cx=\"13\" cy=\"11\" r=\"9\" "
-        "fill=\"none\" stroke=\"#000\" stroke-width=\"2\"/></svg> significant violation (cautious); "
+        "fill=\"none\" stroke=\"#000\" stroke-width=\"2\"/></svg> violation (significant, in every launch, beyond "
+        "the noise); "
         "<svg width=\"26\" height=\"22\" aria-hidden=\"true\"><circle cx=\"13\" cy=\"11\" r=\"9\" fill=\"none\" "
-        "stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/></svg> violation with a noise warning; "
+        "stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/></svg> significant, but inconclusive; "
         "<b>~</b> noise warning (the medians differ by less than one synchronisation). Hover a mark for its "
         "values.</p>\n",
         f);
 }
 
-/* Heat map of cautious violations: rows (run, collective), columns every size of every run. */
+/* Heat map of violations: rows (run, collective), columns every size of every run; a cell is a
+ * violation (its worst slowdown), consistent (every comparison conclusive, none violated) or
+ * inconclusive — never "ok" for a cell the data could not judge. */
 void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
   size_t sizes[MG_RP_MAXS];
   int ns = 0;
@@ -307,7 +310,7 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
       size_t s[1];
       rows += mg_rp_sizes_of(runs[ri].r, c, 0, s, 1) > 0;
     }
-  fputs("<h2 id=\"heat\">Heat map of cautious violations</h2>\n<div class=\"heat\">\n", f);
+  fputs("<h2 id=\"heat\">Heat map of violations</h2>\n<div class=\"heat\">\n", f);
   if (!rows || !ns) {
     fputs("<div class=\"empty\" data-empty=\"1\"><b>Not enough data for a heat map:</b> no comparison.</div></div>\n", f);
     return;
@@ -315,7 +318,7 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
   const int LW = nruns > 1 ? 210 : 170, CW = 62, CH = 26, TOP = 34;
   int W = LW + CW * ns + 4, H = TOP + CH * rows + 4;
   char b[64];
-  fprintf(f, "<svg viewBox=\"0 0 %d %d\" width=\"%d\" role=\"img\" aria-label=\"cautious violations by collective "
+  fprintf(f, "<svg viewBox=\"0 0 %d %d\" width=\"%d\" role=\"img\" aria-label=\"violations by collective "
              "and message size\">\n",
           W, H, W);
   fputs("<defs><pattern id=\"nodata\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
@@ -337,19 +340,21 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
                 runs[ri].d->launches[0].nprocs);
       else fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s</text>\n", y + CH / 2 + 4, mg_colls[c].name);
       for (int s = 0; s < ns; s++) {
-        int any = 0;
+        int any = 0, unsure = 0;
         double worst = 0;
         const mg_ck_verdict *wv = NULL;
         for (int i = 0; i < r->n; i++) {
           const mg_ck_verdict *v = &r->v[i];
           if ((int)v->coll != c || v->bytes != sizes[s] || v->aa || v->status != MG_CKV_OK) continue;
           any = 1;
-          if (mg_rp_cautious(v) && v->slowdown > worst) worst = v->slowdown, wv = v;
+          unsure |= v->outcome == MG_CK_INCONCLUSIVE;
+          if (v->violation && v->slowdown > worst) worst = v->slowdown, wv = v;
         }
         int x = LW + CW * s;
         const char *fill, *txt = "", *fg = "#000";
         char val[32] = "";
         if (!any) fill = "url(#nodata)", txt = "–";
+        else if (!wv && unsure) fill = "#e8e8e8", txt = "?";
         else if (!wv) fill = "#ffffff", txt = "ok";
         else {
           fill = worst < 1.25 ? "#fdd0a2" : worst < 2 ? "#fd8d3c" : worst < 4 ? "#d94801" : "#7f2704";
@@ -362,10 +367,11 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
                 mg_colls[c].name, sizes[s], runs[ri].d->launches[0].nprocs, mg_colls[c].name,
                 mg_rp_bytes_str(sizes[s], b, sizeof b), runs[ri].d->launches[0].nprocs);
         if (!any) fputs("not compared", f);
-        else if (!wv) fputs("no cautious violation", f);
+        else if (!wv && unsure) fputs("inconclusive: no violation shown, not every comparison conclusive", f);
+        else if (!wv) fputs("consistent: no violation, every comparison conclusive", f);
         else {
           char l[128];
-          fprintf(f, "worst cautious violation %.2f× (", worst);
+          fprintf(f, "worst violation %.2f× (", worst);
           mg_rp_esc(f, mg_ck_label(wv->coll, wv->alg, 0, l, sizeof l));
           fputs(")", f);
         }
@@ -375,9 +381,10 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
       }
     }
   }
-  fputs("</svg>\n</div>\n<p class=\"legend\">Cell: the largest slowdown (default / mock-up) among the cautious "
-        "violations at that size, \"ok\" when there is none, \"–\" (hatched) when not compared. Darker = larger "
-        "slowdown: &lt; 1.25×, &lt; 2×, &lt; 4×, ≥ 4×.</p>\n",
+  fputs("</svg>\n</div>\n<p class=\"legend\">Cell: the largest slowdown (default / mock-up) among the "
+        "violations at that size; \"ok\" when every comparison there is conclusive and none is a violation; "
+        "\"?\" (grey) when there is no violation but some comparison is inconclusive; \"–\" (hatched) when not "
+        "compared. Darker = larger slowdown: &lt; 1.25×, &lt; 2×, &lt; 4×, ≥ 4×.</p>\n",
         f);
 }
 

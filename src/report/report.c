@@ -172,28 +172,41 @@ int summary(FILE *f, const mg_rp_run *run, int nruns) {
   mg_ck_summarize(run->r, &s);
   fputs("<h2>Summary", f);
   run_title(f, run, nruns);
-  fputs("</h2>\n<div class=\"cards\">", f);
-  if (isfinite(s.score))
-    fprintf(f, "<div class=\"card\">consistency score<b>%.1f / 100</b>%d of %d sizes clean</div>", s.score,
-            s.total.cells - s.total.cells_violated, s.total.cells);
-  else fputs("<div class=\"card\">consistency score<b>–</b>no comparison</div>", f);
-  fprintf(f, "<div class=\"card\">violations (brave)<b>%d</b>of %d comparisons</div>", s.total.brave,
-          s.total.comparisons);
-  fprintf(f, "<div class=\"card\">cautious violations<b>%d</b>without a noise warning</div>", s.total.cautious);
+  fputs("</h2>\n", f);
+  if (s.noise_dominated)
+    fprintf(f, "<p class=\"warn\"><b>Noise dominates this run:</b> %d of %d comparisons differ by less than one "
+               "synchronisation. The measurements cannot tell which algorithm is faster, so no consistency score "
+               "is given. Likely cause: more ranks than cores (oversubscription) or other load on the node. Rerun on "
+               "an idle node with at most one rank per core, replicated with <code>check --launches N</code>.</p>\n",
+            s.total.noisy, s.total.comparisons);
+  fputs("<div class=\"cards\">", f);
+  if (s.noise_dominated)
+    fputs("<div class=\"card\">consistency score<b>–</b>not given: noise dominates</div>", f);
+  else if (isfinite(s.score))
+    fprintf(f, "<div class=\"card\">consistency score<b>%.1f / 100</b>over %d of %d sizes; %d without a violation</div>",
+            s.score, s.total.cells_judged, s.total.cells, s.total.cells_judged - s.total.cells_violated);
+  else fputs("<div class=\"card\">consistency score<b>–</b>no size could be judged</div>", f);
+  fprintf(f, "<div class=\"card\">violations<b>%d</b>of %d comparisons: significantly and consistently slower</div>",
+          s.total.violations, s.total.comparisons);
+  fprintf(f, "<div class=\"card\">consistent<b>%d</b>not slower beyond %g %%</div>", s.total.consistent,
+          100 * run->r->opts.margin);
+  fprintf(f, "<div class=\"card\">inconclusive<b>%d</b>%d of them within the noise</div>", s.total.inconclusive,
+          s.total.noisy);
   fputs("</div>\n", f);
-  fputs("<table><tr><th>collective</th><th>comparisons</th><th>violations</th><th>cautious</th><th>sizes</th>"
-        "<th>sizes violated</th></tr>\n",
+  fputs("<table><tr><th>collective</th><th>comparisons</th><th>violations</th><th>consistent</th><th>inconclusive</th>"
+        "<th>sizes</th><th>sizes violated</th></tr>\n",
         f);
   for (int c = 0; c < MG_NCOLL; c++) {
     const mg_ck_coll_summary *p = &s.per[c];
     if (!p->comparisons && !coll_present(run, c)) continue;
     fprintf(f, "<tr><td><a href=\"#%s-%d\">%s</a></td><td class=n>%d</td><td class=n>%d</td><td class=n>%d</td>"
-               "<td class=n>%d</td><td class=n>%d</td></tr>\n",
-            mg_colls[c].name, run->d->launches[0].nprocs, mg_colls[c].name, p->comparisons, p->brave, p->cautious,
-            p->cells, p->cells_violated);
+               "<td class=n>%d</td><td class=n>%d</td><td class=n>%d</td></tr>\n",
+            mg_colls[c].name, run->d->launches[0].nprocs, mg_colls[c].name, p->comparisons, p->violations,
+            p->consistent, p->inconclusive, p->cells, p->cells_violated);
   }
-  fprintf(f, "<tr><th>total</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th></tr></table>\n",
-          s.total.comparisons, s.total.brave, s.total.cautious, s.total.cells, s.total.cells_violated);
+  fprintf(f, "<tr><th>total</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th></tr></table>\n",
+          s.total.comparisons, s.total.violations, s.total.consistent, s.total.inconclusive, s.total.cells,
+          s.total.cells_violated);
   if (s.skipped || s.errors)
     fprintf(f, "<p class=\"note\">Not compared: %d skipped (mock-up not applicable or failed), %d without a result.</p>\n",
             s.skipped, s.errors);
@@ -204,18 +217,18 @@ int summary(FILE *f, const mg_rp_run *run, int nruns) {
   for (int i = 0; i < run->r->n; i++)
     if (run->r->v[i].status == MG_CKV_OK && !run->r->v[i].aa && run->r->v[i].violation) w[nw++] = &run->r->v[i];
   qsort(w, (size_t)nw, sizeof *w, cmp_worst);
-  fputs("<h3>Worst slowdowns (median of the default / median of the mock-up)</h3>\n", f);
+  fputs("<h3>Worst violations (median of the default / median of the mock-up)</h3>\n", f);
   if (!nw) fputs("<p>No violation.</p>\n", f);
   else {
     fputs("<table><tr><th>#</th><th>slowdown</th><th>95 % interval</th><th>collective</th><th>size</th>"
-          "<th>mock-up</th><th>noise warning</th></tr>\n",
+          "<th>mock-up</th></tr>\n",
           f);
     char b[64], l[128];
     for (int i = 0; i < nw && i < 10; i++) {
       fprintf(f, "<tr><td class=n>%d</td><td class=n>%.2f×</td><td class=n>[%.2f, %.2f]</td><td>%s</td><td class=n>%s</td><td>",
               i + 1, w[i]->slowdown, w[i]->lo, w[i]->hi, mg_colls[w[i]->coll].name, mg_rp_bytes_str(w[i]->bytes, b, sizeof b));
       mg_rp_esc(f, mg_ck_label(w[i]->coll, w[i]->alg, 0, l, sizeof l));
-      fprintf(f, "</td><td>%s</td></tr>\n", w[i]->noise ? "~ noise" : "");
+      fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
   }
@@ -326,7 +339,7 @@ int mg_rp_write_ex(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify
     if (summary(f, &runs[ri], nruns)) return -1;
   if (!nruns) no_check(f, "Summary");
   if (nruns) mg_rp_heatmap(f, runs, nruns);
-  else no_check(f, "Heat map of cautious violations");
+  else no_check(f, "Heat map of violations");
   for (int ri = 0; ri < nruns; ri++) {
     fputs("<h2>Relative runtime per collective", f);
     run_title(f, &runs[ri], nruns);

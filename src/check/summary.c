@@ -1,0 +1,133 @@
+/*
+ * The summary of a check (summary.txt, and the end of the terminal output):
+ * the run's settings, the three verdicts counted per collective, the worst
+ * violations, the consistency score over the sizes the data could judge, and
+ * — when the synchronisation noise dominates the run — a warning that says so
+ * in place of a score that would read as "perfect" (docs/check.md).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+#include "util/fmt.h"
+
+static int cmp_worst(const void *a, const void *b) {
+  const mg_ck_verdict *x = *(const mg_ck_verdict *const *)a, *y = *(const mg_ck_verdict *const *)b;
+  double sx = isfinite(x->slowdown) ? x->slowdown : 1e300, sy = isfinite(y->slowdown) ? y->slowdown : 1e300;
+  if (sx != sy) return sx < sy ? 1 : -1;
+  if (x->coll != y->coll) return (int)x->coll - (int)y->coll;
+  if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
+  return strcmp(x->alg, y->alg);
+}
+
+/* The synchronisation cost of the launches, min and max (max < 0: unknown). */
+static void sync_range(const mg_ck_data *d, double *smin, double *smax) {
+  *smin = INFINITY, *smax = -1;
+  for (int i = 0; i < d->nlaunches; i++)
+    if (d->launches[i].sync_cost >= 0) {
+      if (d->launches[i].sync_cost < *smin) *smin = d->launches[i].sync_cost;
+      if (d->launches[i].sync_cost > *smax) *smax = d->launches[i].sync_cost;
+    }
+}
+
+static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+  const mg_ck_launch *L = &d->launches[0];
+  double smin, smax;
+  sync_range(d, &smin, &smax);
+  fprintf(f, "Summary: %s, %d processes", *L->mpi_name ? L->mpi_name : "MPI library unknown", L->nprocs);
+  if (L->nnodes > 0) fprintf(f, " on %d node(s)", L->nnodes);
+  if (d->nlaunches > 1)
+    fprintf(f, ", %d launches (launch-to-launch variation covered)\n", d->nlaunches);
+  else
+    fprintf(f, ", 1 launch (launch-to-launch variation not covered: check --launches N)\n");
+  fprintf(f, "test: %s, alpha %g,\n      %s (%d comparisons)\n", mg_ck_test_desc(r->opts.test), r->opts.alpha,
+          r->opts.holm ? "Holm-adjusted over the run" : "no multiple-testing adjustment", r->family);
+  if (r->opts.noise > 0)
+    fprintf(f, "noise threshold: %.2f us (given)\n", 1e6 * r->opts.noise);
+  else if (smax >= 0 && smin == smax)
+    fprintf(f, "noise threshold: one synchronisation = %.2f us\n", 1e6 * smax);
+  else if (smax >= 0)
+    fprintf(f, "noise threshold: one synchronisation = %.2f..%.2f us (per launch)\n", 1e6 * smin, 1e6 * smax);
+  else
+    fprintf(f, "noise threshold: unknown (no #@sync_cost_sec): no noise warnings\n");
+  fprintf(f, "consistent: the default not slower than a mock-up by more than %g %%\n", 100 * r->opts.margin);
+}
+
+static void print_counts(FILE *f, const mg_ck_summary *s) {
+  fprintf(f, "\n%-22s %11s %10s %10s %12s %6s %8s\n", "collective", "comparisons", "violations", "consistent",
+          "inconclusive", "sizes", "violated");
+  for (int c = 0; c <= MG_NCOLL; c++) {
+    const mg_ck_coll_summary *p = c < MG_NCOLL ? &s->per[c] : &s->total;
+    if (c < MG_NCOLL && !p->comparisons) continue;
+    fprintf(f, "%-22s %11d %10d %10d %12d %6d %8d\n", c < MG_NCOLL ? mg_colls[c].name : "total", p->comparisons,
+            p->violations, p->consistent, p->inconclusive, p->cells, p->cells_violated);
+  }
+  fprintf(f, "violations: the default significantly slower, in every launch, beyond the noise;\n"
+             "consistent: shown not slower beyond the margin; inconclusive: neither shown");
+  if (s->total.noisy) fprintf(f, " (%d within the noise)", s->total.noisy);
+  fprintf(f, "\n");
+  if (s->skipped || s->errors)
+    fprintf(f,
+            "not compared: %d skipped (mock-up not applicable or failed), %d without a result\n"
+            "  (verdicts.csv says why)\n",
+            s->skipped, s->errors);
+}
+
+static void print_worst(FILE *f, const mg_ck_result *r) {
+  const mg_ck_verdict **w = malloc((size_t)(r->n ? r->n : 1) * sizeof *w);
+  int nw = 0;
+  for (int i = 0; w && i < r->n; i++)
+    if (r->v[i].status == MG_CKV_OK && !r->v[i].aa && r->v[i].violation) w[nw++] = &r->v[i];
+  if (w && nw) {
+    qsort(w, (size_t)nw, sizeof *w, cmp_worst);
+    fprintf(f, "\nworst violations (slowdown = default / mock-up, medians, and its interval):\n");
+    for (int i = 0; i < nw && i < 10; i++) {
+      char sz[32], lab[128], ci[48] = "";
+      mg_fmt_bytes(w[i]->bytes, MG_BYTES_EXACT, sz, sizeof sz);
+      mg_ck_label(w[i]->coll, w[i]->alg, 0, lab, sizeof lab);
+      if (isfinite(w[i]->lo)) snprintf(ci, sizeof ci, " [%.2f, %.2f]", w[i]->lo, w[i]->hi);
+      fprintf(f, "%3d. %5.2fx%s  %s %s  %s\n", i + 1, w[i]->slowdown, ci, mg_colls[w[i]->coll].name, sz, lab);
+    }
+  }
+  free(w);
+}
+
+static void print_score(FILE *f, const mg_ck_data *d, const mg_ck_summary *s) {
+  if (s->noise_dominated) {
+    double smin, smax;
+    sync_range(d, &smin, &smax);
+    fprintf(f,
+            "\n*** NOISE DOMINATES THIS RUN: %d of %d comparisons differ by less than one synchronisation"
+            " (%.0f us). ***\n"
+            "The measurements cannot tell which algorithm is faster, so no consistency score is given.\n"
+            "Likely cause: more ranks than cores (oversubscription), or other load on the node.\n"
+            "What to do: rerun on an idle node with at most one rank per core, with --launches N.\n",
+            s->total.noisy, s->total.comparisons, smax >= 0 ? 1e6 * smax : 0.0);
+    fprintf(f, "\nconsistency score: not given (noise dominates)\n");
+    return;
+  }
+  fprintf(f, "\nconsistency score: ");
+  if (isfinite(s->score))
+    fprintf(f, "%.1f / 100  over %d of %d sizes (%d of them without a violation)%s\n", s->score,
+            s->total.cells_judged, s->total.cells, s->total.cells_judged - s->total.cells_violated,
+            s->total.cells_judged < s->total.cells ? "; the other sizes are inconclusive" : "");
+  else
+    fprintf(f, "- (no size could be judged: every comparison is inconclusive)\n");
+  fprintf(f, "  = 100 x mean over the judged sizes of median(fastest violating mock-up) / median(default),\n"
+             "    1 for a size without a violation; a size is judged when it has a violation or when\n"
+             "    every comparison at it is conclusive\n");
+}
+
+void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+  mg_ck_summary s;
+  mg_ck_summarize(r, &s);
+  print_settings(f, d, r);
+  print_counts(f, &s);
+  print_worst(f, r);
+  print_score(f, d, &s);
+  if (s.aa)
+    fprintf(f, "A/A control: %d of %d default-vs-default comparisons flagged\n  (expected: %s)\n",
+            s.aa_flagged, s.aa,
+            r->opts.holm ? "none, up to probability alpha (Holm)" : "at most a share alpha of them");
+}
