@@ -5,6 +5,8 @@
 #ifndef MG_CLI_H
 #define MG_CLI_H
 
+#include <stdio.h>
+
 int mg_cmd_list(int argc, char **argv);
 int mg_cmd_profile(int argc, char **argv);
 int mg_cmd_bench(int argc, char **argv);
@@ -12,5 +14,8 @@ int mg_cmd_check(int argc, char **argv);
 int mg_cmd_report(int argc, char **argv);
 int mg_cmd_tune(int argc, char **argv);
 int mg_cmd_verify(int argc, char **argv);
+int mg_cmd_env(int argc, char **argv);
+/* "Documentation: <where this mpiguide's docs are>" (cmd_env.c). */
+void mg_cmd_docs_hint(FILE *f);
 
 #endif

@@ -36,7 +36,8 @@ int mg_cmd_list(int argc, char **argv) {
       return 2;
     }
   }
-  if (only && mg_coll_find(only) < 0) {
+  int only_coll = only ? mg_coll_find(only) : -1; /* "allreduce" or "MPI_Allreduce" */
+  if (only && only_coll < 0) {
     fprintf(stderr, "mpiguide list: unknown collective '%s'; valid: %s\n", only, mg_coll_names());
     return 2;
   }
@@ -56,7 +57,7 @@ int mg_cmd_list(int argc, char **argv) {
   if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory\n");
   for (int c = 0; c < MG_NCOLL; c++) {
     const mg_coll_info *ci = &mg_colls[c];
-    if (only && strcmp(only, ci->name)) continue;
+    if (only && c != only_coll) continue;
     if (md)
       printf("## %s (%s)\n\nMessage size: %s.\n\n"
              "| algorithm | guideline | formula | description | restrictions | extra memory |\n"

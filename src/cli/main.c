@@ -20,6 +20,7 @@ static const struct {
     {"report", mg_cmd_report, "one self-contained HTML page (plots, heat map, tables) from check results"},
     {"tune", mg_cmd_tune, "write a tuning profile from check results (fastest significant mock-up per size)"},
     {"verify", mg_cmd_verify, "measure default vs tuned for a profile's cells and re-check (run under mpirun)"},
+    {"env", mg_cmd_env, "where the library and the docs are; the LD_PRELOAD line for an application"},
 };
 
 static void usage(FILE *f) {
@@ -27,7 +28,8 @@ static void usage(FILE *f) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
   fprintf(f, "  %-10s %s\n", "version", "print the mpiguide version");
-  fprintf(f, "\n`mpiguide <command> --help` describes a command. Documentation: docs/ in the source tree.\n");
+  fprintf(f, "\n`mpiguide <command> --help` describes a command. ");
+  mg_cmd_docs_hint(f);
 }
 
 int main(int argc, char **argv) {

@@ -39,6 +39,12 @@ fi
 if [[ -s moved/share/doc/mpiguide/library.md && -s moved/share/doc/mpiguide/README.md ]]; then ok "docs installed"
 else fail "no docs in share/doc/mpiguide"; fi
 
+lib=$(moved/bin/mpiguide env --lib 2>&1)
+if [[ $lib == "$PWD/moved/"*libmpiguide.so.0 && -e $lib ]]; then ok "mpiguide env --lib finds the installed library: $lib"
+else fail "mpiguide env --lib: '$lib', want the library under $PWD/moved"; fi
+if moved/bin/mpiguide --help | grep -q "Documentation: $PWD/moved/share/doc/mpiguide"; then ok "--help points to the installed docs"
+else fail "mpiguide --help does not point to the installed docs: $(moved/bin/mpiguide --help | tail -1)"; fi
+
 if cmake -S "$MG_HERE/consumer" -B same -DCMAKE_PREFIX_PATH="$PWD/moved" -DMPI_C_COMPILER="$cc" >same.log 2>&1 &&
   cmake --build same >>same.log 2>&1; then ok "a CMake project with $cc finds and uses mpiguide::mpiguide"
 else fail "CMake consumer with $cc: $(grep -m3 -iE 'error|mpiguide' same.log)"; fi
