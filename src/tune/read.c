@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "tune/internal.h"
+#include "util/size.h"
 
 typedef mg_prof_reader reader;
 #define ERR(st, ...) MG_PROF_ERR(r, st, __VA_ARGS__)
@@ -78,26 +79,32 @@ static int size_bound(reader *r, const char *tok, const char *s, size_t n, size_
     ERR(SIZE, "bad message size '%s': expected a number of bytes such as 4096, 64K, 1M or 2G", q);
     return -1;
   }
-  unsigned long long mult = 1, x;
-  if (n - k == 1 && strchr("KkMmGg", s[k])) {
-    int e = toupper((unsigned char)s[k]) == 'K' ? 10 : toupper((unsigned char)s[k]) == 'M' ? 20 : 30;
-    mult = 1ULL << e;
-  } else if (n - k > 0) {
-    if (s[k] == '.' || s[k] == ',')
-      ERR(SIZE, "bad message size '%s': sizes are whole numbers of bytes; write e.g. 1536 instead of 1.5K",
-          q);
-    else
-      ERR(SIZE, "bad message size '%s': unknown suffix '%s'; use plain bytes or K, M, G (powers of 1024)", q,
-          mg_prof_quote(s + k, n - k, u, sizeof u));
+  if (k < n && (s[k] == '.' || s[k] == ',')) {
+    ERR(SIZE, "bad message size '%s': sizes are whole numbers of bytes; write e.g. 1536 instead of 1.5K", q);
     return -1;
   }
-  if (mg_parse_digits(s, k, SIZE_MAX, &x) != 0 || x > SIZE_MAX / mult) {
+  char one[64];
+  if (n >= sizeof one) {
+    ERR(SIZE, "bad message size '%s': too long", q);
+    return -1;
+  }
+  memcpy(one, s, n);
+  one[n] = '\0';
+  switch (mg_size_parse(one, v)) { /* the one size rule of util/size.h */
+  case MG_SIZE_OK: return 0;
+  case MG_SIZE_AMBIGUOUS:
+    ERR(SIZE, "bad message size '%s': '%s' is ambiguous (1000 or 1024?); write K, M, G (powers of 1024) or KiB, "
+              "MiB, GiB", q, mg_prof_quote(s + k, n - k, u, sizeof u));
+    return -1;
+  case MG_SIZE_TOO_LARGE:
     ERR(SIZE, "message size '%s' is too large: the maximum is %zu bytes; write LO-* for no upper bound", q,
         (size_t)SIZE_MAX);
     return -1;
+  default:
+    ERR(SIZE, "bad message size '%s': unknown suffix '%s'; use %s", q, mg_prof_quote(s + k, n - k, u, sizeof u),
+        MG_SIZE_RULE);
+    return -1;
   }
-  *v = (size_t)(x * mult);
-  return 0;
 }
 
 static int size_field(reader *r, const char *tok, size_t *lo, size_t *hi) {

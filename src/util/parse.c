@@ -22,7 +22,9 @@ int mg_parse_bytes(const char *s, size_t *out, char *err, size_t errlen) {
   case MG_SIZE_OK: break;
   case MG_SIZE_NEGATIVE: return MG_ERR("size '%s' is negative; sizes are positive byte counts", s);
   case MG_SIZE_TOO_LARGE: return MG_ERR("size '%s' is too large", s);
-  default: return MG_ERR("'%s' is not a size (e.g. 8, 64K, 1M; suffixes K, M, G are powers of 1024)", s);
+  case MG_SIZE_AMBIGUOUS:
+    return MG_ERR("size '%s' is ambiguous (1000 or 1024?): write K, M, G (powers of 1024) or KiB, MiB, GiB", s);
+  default: return MG_ERR("'%s' is not a size: %s", s, MG_SIZE_RULE);
   }
   if (v == 0) return MG_ERR("size '%s' is zero; sizes must be at least 1 byte", s);
   if (v > SIZE_MAX / 2) return MG_ERR("size '%s' is too large", s);

@@ -22,8 +22,13 @@ mg_size_status mg_size_parse(const char *s, size_t *out) {
   case 't': case 'T': shift = 40; end++; break;
   default: break;
   }
-  if (shift && *end == 'i') end++;
-  if (*end == 'B' || *end == 'b') end++;
+  if (shift && (*end == 'i' || *end == 'I')) {
+    end++;
+    if (*end == 'B' || *end == 'b') end++;
+  } else if (*end == 'B' || *end == 'b') {
+    if (shift) return MG_SIZE_AMBIGUOUS; /* "KB": decimal or binary? */
+    end++;                               /* "100B": bytes */
+  }
   if (*end) return MG_SIZE_NOT_A_SIZE;
   if (shift && v > (UINT64_MAX >> shift)) return MG_SIZE_TOO_LARGE;
   v <<= shift;

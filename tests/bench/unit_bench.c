@@ -214,13 +214,14 @@ static void test_parse(void) {
   ASSERT_TRUE(sizes_are("1:100:x10", (size_t[]){1, 10, 100}, 3));
   ASSERT_TRUE(sizes_are("1K:4K:+1K", (size_t[]){1024, 2048, 3072, 4096}, 4));
   ASSERT_TRUE(sizes_are("64,8,8,1M", (size_t[]){8, 64, 1048576}, 3));
-  ASSERT_TRUE(sizes_are("1KiB,2kb,1MB,1G", (size_t[]){1024, 2048, 1048576, 1073741824}, 4));
+  ASSERT_TRUE(sizes_are("1KiB,2k,1MiB,1G", (size_t[]){1024, 2048, 1048576, 1073741824}, 4));
   ASSERT_TRUE(sizes_are("4:4", (size_t[]){4}, 1));
   ASSERT_TRUE(sizes_are("8,2:8", (size_t[]){2, 4, 8}, 3));
   ASSERT_TRUE(sizes_fail("0", "zero"));
   ASSERT_TRUE(sizes_fail("-8", "negative"));
   ASSERT_TRUE(sizes_fail("abc", "not a size"));
   ASSERT_TRUE(sizes_fail("12Q", "not a size"));
+  ASSERT_TRUE(sizes_fail("64KB", "ambiguous (1000 or 1024?)")); /* one rule: KB is never read as KiB */
   ASSERT_TRUE(sizes_fail("8,", "ends with a comma"));
   ASSERT_TRUE(sizes_fail("8,,16", "empty item"));
   ASSERT_TRUE(sizes_fail("", "empty"));

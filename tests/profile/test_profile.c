@@ -399,12 +399,12 @@ static void test_errors(void) {
       "t.prof:9: empty size range '64K-1K': the lower bound is above the upper bound (write LO-HI, both "
       "included)",
       "t.prof:10: bad message size '-5': sizes cannot be negative",
-      "t.prof:11: bad message size '1X': unknown suffix 'X'; use plain bytes or K, M, G (powers of 1024)",
+      "t.prof:11: bad message size '1X': unknown suffix 'X'; use bytes, or K, M, G, T (powers of 1024; KiB, MiB, ... alike; KB, MB are ambiguous)",
       "t.prof:12: message size '99999999999999999999' is too large: the maximum is 18446744073709551615 "
       "bytes; "
       "write LO-* for no upper bound",
-      "t.prof:13: bad message size '16777216T-17179869184G': unknown suffix 'T'; use plain bytes or K, M, G "
-      "(powers of 1024)",
+      "t.prof:13: message size '16777216T-17179869184G' is too large: the maximum is 18446744073709551615 "
+      "bytes; write LO-* for no upper bound",
       "t.prof:13: message size '16777216T-17179869184G' is too large: the maximum is 18446744073709551615 "
       "bytes; "
       "write LO-* for no upper bound",
@@ -510,8 +510,7 @@ static void test_limit(void) {
   ASSERT_TRUE(p == NULL);
   ASSERT_EQ(d.n, MG_PROFILE_DIAGS_MAX);
   ASSERT_EQ(d.dropped, 150 - MG_PROFILE_DIAGS_MAX);
-  ASSERT_STR_EQ(diag(&d, 99), "many:101: bad message size '99X': unknown suffix 'X'; use plain bytes or K, M, G "
-                          "(powers of 1024)");
+  ASSERT_STR_EQ(diag(&d, 99), "many:101: bad message size '99X': unknown suffix 'X'; use bytes, or K, M, G, T (powers of 1024; KiB, MiB, ... alike; KB, MB are ambiguous)");
   mg_profile_diags_free(&d);
   mg_profile_diags_init(&d, 3);
   p = parse(text, "many", &d);

@@ -21,6 +21,7 @@
 #include "lib/lib.h"
 #include "mpiguide.h"
 #include "common/test.h"
+#include "util/size.h"
 
 static int forced[MG_NCOLL];
 static char msg[2048];
@@ -217,7 +218,8 @@ static void test_size(void) {
   size_ok("1KiB", 1024);
   size_ok("2MiB", 2ull << 20);
   size_ok("2Gi", 2ull << 30);
-  size_ok("5KB", 5ull << 10);
+  size_ok("5KiB", 5ull << 10);
+  size_ok("5kib", 5ull << 10);
   size_ok("100B", 100);
   size_ok("0K", 0);
   size_ok("007", 7);
@@ -252,6 +254,12 @@ static void test_size(void) {
   /* 'i' belongs to a unit (KiB), not to a plain number. */
   size_bad("5i");
   size_bad("5iB");
+  /* one rule everywhere: KB, MB, ... are refused as ambiguous, not read as KiB */
+  size_t v = 0;
+  ASSERT_EQ(mg_size_parse("5KB", &v), MG_SIZE_AMBIGUOUS);
+  ASSERT_EQ(mg_size_parse("64MB", &v), MG_SIZE_AMBIGUOUS);
+  ASSERT_EQ(mg_size_parse("1tb", &v), MG_SIZE_AMBIGUOUS);
+  size_bad("5KB");
 }
 
 static void test_api_before_init(void) {
