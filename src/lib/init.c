@@ -197,6 +197,45 @@ static void stop_if_other_mpi(void) {
   _exit(EXIT_FAILURE);
 }
 
+/* The first clause of an MPI library's version text, blanks folded: "Open MPI v4.1.4",
+ * "MPICH Version: 4.0.2" (what a profile's "MPI library:" line and MPI_Get_library_version share). */
+static void library_key(const char *s, char *out, size_t len) {
+  size_t k = 0;
+  int blank = 0;
+  for (; *s && *s != ',' && *s != ';' && *s != '\n' && k + 1 < len; s++) {
+    if (*s == ' ' || *s == '\t') {
+      blank = k > 0;
+      continue;
+    }
+    if (blank && k + 2 < len) out[k++] = ' ';
+    blank = 0;
+    out[k++] = *s;
+  }
+  out[k] = '\0';
+}
+
+/*
+ * A profile records where it was measured (mpiguide tune writes "np=N: MPI library: ..." into
+ * its preamble). Choices measured on another MPI library need not hold for this one: rank 0
+ * warns once and the profile stays in force (it is the user's to keep or drop).
+ */
+static void warn_if_measured_elsewhere(const mg_profile *prof, const char *path) {
+  char running[MPI_MAX_LIBRARY_VERSION_STRING], want[256], have[256];
+  int len = 0;
+  if (PMPI_Get_library_version(running, &len) != MPI_SUCCESS) return;
+  library_key(running, have, sizeof have);
+  for (int i = 0; i < mg_profile_npreamble(prof); i++) {
+    const char *line = mg_profile_preamble_at(prof, i), *lib = strstr(line, "MPI library: ");
+    if (!lib) continue;
+    library_key(lib + strlen("MPI library: "), want, sizeof want);
+    if (*want && strcmp(want, have) != 0) {
+      fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' was measured with %s, this run uses %s: its "
+                      "choices may not hold here (check and tune again with this library)\n", path, want, have);
+      return;
+    }
+  }
+}
+
 void mg_lib_init(int thread_level) {
   mg_ctx *x = &mg_the_ctx;
   mg_env v = {0};
@@ -233,6 +272,7 @@ void mg_lib_init(int thread_level) {
   if (v.prof) {
     x->profile = v.prof;
     x->profile_path = strdup(v.profile_path);
+    if (rank == 0) warn_if_measured_elsewhere(v.prof, v.profile_path);
   }
   if (v.have_trace) { /* a table that could not be allocated contributes no rows */
     x->trace_path = strdup(v.trace);

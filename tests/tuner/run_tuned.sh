@@ -14,6 +14,7 @@
 #                                 must find the tuned bcast significantly faster there
 #   run_tuned.sh lib NP           plain_app under LD_PRELOAD=libmpiguide with MPIGUIDE_PROFILE:
 #                                 the trace shows the profiled algorithm and "line N"
+#   run_tuned.sh lib_elsewhere NP a profile measured with another MPI library: one warning, it runs
 #   run_tuned.sh mpmd A B         2 ranks, rank 0 with profile A, rank 1 with B ("-": none): the
 #                                 run completes, results correct, one warning, trace: default
 #   run_tuned.sh bad_alg          a profile naming an unknown algorithm: defaults, one warning
@@ -221,6 +222,20 @@ lib)
   expect_trace lib.csv bcast 148 "bcast_as_allgatherv 3 $NP - line 4"
   expect_trace lib.csv bcast 4 "default 3 $NP - -"
   expect_trace lib.csv scan 148 "default 3 $NP - -"
+  ;;
+lib_elsewhere)
+  # a profile measured with another MPI library: one warning on rank 0, the profile still runs
+  NP=${1:?NP}
+  : "${MG_LIB:?}" "${MG_APP:?}"
+  printf 'mpiguide-profile 1\n# np=%s: MPI library: OtherMPI v9.9, package: nowhere\nallreduce np=* 1-16K allreduce_as_reduce_bcast\n' \
+    "$NP" >else.prof
+  cmd_start
+  cmd_ctx "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/else.prof" "MPIGUIDE_TRACE=$PWD/else.csv" -- "$MG_APP" 3 1 37 2500
+  run else
+  expect_app_ok else
+  expect_once else "warning: MPIGUIDE_PROFILE='$PWD/else.prof' was measured with OtherMPI v9.9, this run uses (Open MPI|MPICH)" \
+    "mixed-library warning"
+  expect_trace else.csv allreduce 148 "allreduce_as_reduce_bcast 3 $NP - line 3"
   ;;
 mpmd)
   A=${1:?A} B=${2:?B}
