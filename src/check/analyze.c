@@ -454,6 +454,12 @@ void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {
       }
     }
     c->comparisons += comparisons;
+    int unmeasured = 0; /* nothing compared, and something because nothing valid was measured */
+    for (int k = i; k < j && !comparisons; k++) unmeasured |= mg_ck_unmeasured(&r->v[k]);
+    if (unmeasured) {
+      c->cells++;
+      c->cells_unmeasured++;
+    }
     if (comparisons) {
       c->cells++;
       c->cells_violated += violated;
@@ -470,6 +476,7 @@ void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {
     t->comparisons += p->comparisons, t->violations += p->violations, t->consistent += p->consistent;
     t->inconclusive += p->inconclusive, t->noisy += p->noisy, t->cells += p->cells;
     t->cells_violated += p->cells_violated, t->cells_judged += p->cells_judged, t->score_sum += p->score_sum;
+    t->cells_unmeasured += p->cells_unmeasured;
   }
   s->score = s->total.cells_judged ? 100 * s->total.score_sum / s->total.cells_judged : NAN;
   s->clean_share = s->total.cells_judged ? 1 - (double)s->total.cells_violated / s->total.cells_judged : NAN;

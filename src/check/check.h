@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "registry/registry.h"
 
@@ -229,6 +230,11 @@ typedef struct mg_ck_result {
 int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen);
 void mg_ck_result_free(mg_ck_result *r);
 
+/* Whether a verdict failed because no valid measurement exists (a size that must not vanish). */
+static inline int mg_ck_unmeasured(const mg_ck_verdict *v) {
+  return v->status == MG_CKV_ERROR && !strncmp(v->note, "no valid measurements", 21);
+}
+
 /* A verdict's flags as a short string ("V", "V~", "~", "L", "" ...). buf >= 4. */
 const char *mg_ck_flags(const mg_ck_verdict *v, char *buf);
 
@@ -259,6 +265,7 @@ typedef struct mg_ck_coll_summary {
   int cells;             /* sizes with at least one comparison */
   int cells_violated;    /* ... with a violation */
   int cells_judged;      /* ... with a violation, or with every comparison conclusive */
+  int cells_unmeasured;  /* sizes where nothing was measured validly (counted in cells) */
   double score_sum;      /* over judged cells: 1 / worst violation's slowdown, 1 without one */
 } mg_ck_coll_summary;
 

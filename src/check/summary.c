@@ -67,11 +67,30 @@ static void print_counts(FILE *f, const mg_ck_summary *s) {
              "consistent: shown not slower beyond the margin; inconclusive: neither shown");
   if (s->total.noisy) fprintf(f, " (%d within the noise)", s->total.noisy);
   fprintf(f, "\n");
+  if (s->total.cells_unmeasured)
+    fprintf(f, "sizes not measured: %d (every measurement there invalid, e.g. --sync window on a busy node):"
+               " counted among the sizes, never as clean\n", s->total.cells_unmeasured);
   if (s->skipped || s->errors)
     fprintf(f,
             "not compared: %d skipped (mock-up not applicable or failed), %d without a result\n"
             "  (verdicts.csv says why)\n",
             s->skipped, s->errors);
+}
+
+/* #@budget_hit lines of the launches: cells stopped by their time limit, with fewer repetitions
+ * than the repetition rule asked for. */
+static void print_budget_hits(FILE *f, const mg_ck_data *d) {
+  int n = 0;
+  for (int l = 0; l < d->nlaunches; l++) {
+    const mg_ck_meta *m = &d->launches[l].meta;
+    for (int i = 0; i < m->n; i++) {
+      if (strcmp(m->v[i].key, "budget_hit")) continue;
+      if (!n++) fprintf(f, "stopped by the time budget (fewer repetitions than --rse asked for):");
+      if (n <= 12) fprintf(f, " %s", m->v[i].val);
+    }
+  }
+  if (n > 12) fprintf(f, " and %d more", n - 12);
+  if (n) fprintf(f, "\n  (collective,bytes; a larger --budget, or none, measures them fully)\n");
 }
 
 static void print_worst(FILE *f, const mg_ck_result *r) {
@@ -109,9 +128,14 @@ static void print_score(FILE *f, const mg_ck_data *d, const mg_ck_summary *s) {
   }
   fprintf(f, "\nconsistency score: ");
   if (isfinite(s->score))
-    fprintf(f, "%.1f / 100  over %d of %d sizes (%d of them without a violation)%s\n", s->score,
-            s->total.cells_judged, s->total.cells, s->total.cells_judged - s->total.cells_violated,
-            s->total.cells_judged < s->total.cells ? "; the other sizes are inconclusive" : "");
+    fprintf(f, "%.1f / 100  over %d of %d sizes (%d of them without a violation)", s->score, s->total.cells_judged,
+            s->total.cells, s->total.cells_judged - s->total.cells_violated);
+  if (isfinite(s->score)) {
+    int inconclusive = s->total.cells - s->total.cells_judged - s->total.cells_unmeasured;
+    if (inconclusive) fprintf(f, "; %d inconclusive", inconclusive);
+    if (s->total.cells_unmeasured) fprintf(f, "; %d not measured", s->total.cells_unmeasured);
+    fputc('\n', f);
+  }
   else
     fprintf(f, "- (no size could be judged: every comparison is inconclusive)\n");
   fprintf(f, "  = 100 x mean over the judged sizes of median(fastest violating mock-up) / median(default),\n"
@@ -124,6 +148,7 @@ void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_ck_summarize(r, &s);
   print_settings(f, d, r);
   print_counts(f, &s);
+  print_budget_hits(f, d);
   print_worst(f, r);
   print_score(f, d, &s);
   if (s.aa)

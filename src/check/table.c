@@ -565,8 +565,10 @@ int mg_ck_grouped(const mg_ck_result *res, mg_ck_group **rows) {
   if (!*rows) return -1;
   for (int i = 0; i < res->n; i = next_cell(res, i)) {
     mg_ck_group g = {res->v[i].coll, res->v[i].bytes, -1, NAN, NULL, 0, 0};
+    int unmeasured = 0;
     for (int k = i; k < next_cell(res, i); k++) {
       const mg_ck_verdict *v = &res->v[k];
+      unmeasured |= mg_ck_unmeasured(v);
       if (v->status != MG_CKV_OK || v->aa) continue;
       g.comparisons++;
       g.n_def = v->n_def > g.n_def ? v->n_def : g.n_def;
@@ -577,7 +579,7 @@ int mg_ck_grouped(const mg_ck_result *res, mg_ck_group **rows) {
       if (!g.best || v->med_mock < g.best->med_mock) g.best = v;
     }
     if (g.best) g.med_def = g.best->med_def;
-    if (g.comparisons) (*rows)[n++] = g;
+    if (g.comparisons || unmeasured) (*rows)[n++] = g; /* a size with nothing valid is shown, not dropped */
   }
   return n;
 }
@@ -607,13 +609,13 @@ static void build_grouped(table *t, const mg_ck_result *res, int merge) {
     int r = trow(t, g[i].coll);
     cell_text(t, r, 0, "%s", mg_colls[g[i].coll].name);
     size_cell(t, r, 1, g[i].bytes);
-    cell_text(t, r, 2, "%ld", g[i].n_def);
+    cell_text(t, r, 2, "%ld", g[i].n_def > 0 ? g[i].n_def : 0);
     us(t, r, 3, g[i].med_def);
     cell_text(t, r, 12, "%d", g[i].violations);
     cell_text(t, r, 13, "%d", g[i].comparisons);
     const mg_ck_verdict *v = g[i].best;
     if (!v) {
-      cell_text(t, r, 4, "-");
+      cell_text(t, r, 4, "%s", g[i].comparisons ? "-" : "not measured (no valid measurement)");
       cell_data(t, r, 4, "%s", "");
       for (int c = 5; c <= 11; c++) cell_data(t, r, c, "%s", "");
       continue;
