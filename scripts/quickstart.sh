@@ -5,8 +5,10 @@
 #     collective's default and mock-ups in one launch, tests each guideline, and
 #     prints the grouped violation table and the summary; results go to a directory
 #     (raw.csv, verdicts.csv/json, summary.txt, report.html).
-#  2. An unmodified MPI application (examples/jacobi.c) run with libmpiguide preloaded
-#     and mock-ups forced, and the trace showing which algorithm ran for each call.
+#  2. The loop for an unmodified MPI application (examples/jacobi.c, libmpiguide preloaded):
+#     its trace (which collectives and sizes it calls), a check of exactly those
+#     (--sizes-from), a profile from both checks (tune), and jacobi again with the profile,
+#     with the trace that shows which algorithm ran and which profile rule chose it.
 # Usage: scripts/quickstart.sh [ranks] [results-dir]   (defaults: 4, results/check-<mpi>)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,23 +21,36 @@ scripts/build.sh "$mpi"
 b=build/$mpi
 
 case $mpi in
-  openmpi) launch=(mpirun.openmpi --oversubscribe -np "$np")
+  openmpi) launch=(mpirun.openmpi --oversubscribe -np "$np") # -x: pass a variable to every rank
+           pass=(-x LD_PRELOAD -x MPIGUIDE_TRACE) pass_prof=(-x LD_PRELOAD -x MPIGUIDE_TRACE -x MPIGUIDE_PROFILE)
            export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
-  mpich) launch=(mpiexec.mpich -np "$np") ;;
+  mpich) launch=(mpiexec.mpich -np "$np") pass=() pass_prof=() ;;
   *) echo "quickstart: MPIGUIDE_MPI must be openmpi or mpich" >&2; exit 2 ;;
 esac
 
 echo "== mpiguide check --quick on $np ranks ($mpi) -> $out =="
 "${launch[@]}" "$b/mpiguide" check --quick --force -o "$out"
 
+# The loop for an application, on examples/jacobi.c (unmodified, libmpiguide preloaded):
+#  what it calls (trace) -> check exactly those calls -> tune -> run it with the profile.
+lib=$("$b/mpiguide" env --lib)
 trace=$out/jacobi-trace.csv # beside the check's results, nothing left in /tmp
-alg=allreduce=allreduce_as_reduce_bcast,bcast=bcast_as_scatter_allgather,gather=gather_as_gatherv,scatter=scatter_as_scatterv
+jout=$out-jacobi
 echo
-echo "== an unmodified application with libmpiguide preloaded: jacobi on $np ranks =="
-echo "   MPIGUIDE_ALG=$alg"
-LD_PRELOAD=$PWD/$b/libmpiguide.so MPIGUIDE_ALG=$alg MPIGUIDE_TRACE=$trace \
-  "${launch[@]}" "$b/jacobi" 16 20000
-echo "== its trace ($trace): which algorithm ran, per collective and message size =="
+echo "== an unmodified application with libmpiguide preloaded: what jacobi calls on $np ranks =="
+LD_PRELOAD=$lib MPIGUIDE_TRACE=$trace "${launch[@]}" "${pass[@]}" "$b/jacobi" 16 20000
 column -s, -t < <(grep -v '^#@' "$trace") 2>/dev/null || grep -v '^#@' "$trace"
 echo
-echo "Results of the check: $out (report.html to open in a browser, summary.txt, verdicts.csv, raw.csv); docs/check.md explains them."
+echo "== check exactly the collectives and sizes jacobi called (--sizes-from its trace) -> $jout =="
+"${launch[@]}" "$b/mpiguide" check --sizes-from "$trace" --budget 30s --force -o "$jout"
+echo
+echo "== tune: a profile from both checks (conclusive violations only) =="
+"$b/mpiguide" tune "$out" "$jout" -o "$out/jacobi.prof" || true
+echo
+echo "== jacobi again, with the profile: which algorithm ran, and which rule chose it =="
+LD_PRELOAD=$lib MPIGUIDE_PROFILE=$(realpath "$out/jacobi.prof") MPIGUIDE_TRACE=$trace \
+  "${launch[@]}" "${pass_prof[@]}" "$b/jacobi" 16 20000
+column -s, -t < <(grep -v '^#@' "$trace") 2>/dev/null || grep -v '^#@' "$trace"
+echo
+echo "Results of the check: $out (report.html to open in a browser, summary.txt, verdicts.csv, raw.csv);"
+echo "jacobi's: $jout; its profile: $out/jacobi.prof. docs/check.md and docs/tune.md explain them."
