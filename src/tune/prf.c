@@ -124,17 +124,26 @@ static void read_np(prf *r, prf_state *s, int ntok, char **tok) {
   }
 }
 
+/* A count line ('<what>', at most max): 0, or -1 when it is unreadable or
+ * zero (message `none`), after which the rest of the file cannot be read. */
+static int read_count(prf *r, int ntok, char **tok, const char *shape, const char *what, unsigned long long max,
+                      const char *none, unsigned long long *n) {
+  if (fields(r, ntok, tok, 1, shape) || number(r, tok[0], max, n, what, MG_PROFILE_SYNTAX)) {
+    ERR(SYNTAX, "cannot read the rest of the file without the %s", what);
+    return -1;
+  }
+  if (*n == 0) {
+    ERR(SYNTAX, "%s", none);
+    return -1;
+  }
+  return 0;
+}
+
 static void read_nalg(prf *r, prf_state *s, int ntok, char **tok) {
   s->state = S_STOP;
-  if (fields(r, ntok, tok, 1, "<number of mock-ups>") ||
-      number(r, tok[0], PRF_MAX_MOCKUPS, &s->want_mk, "number of mock-ups", MG_PROFILE_SYNTAX)) {
-    ERR(SYNTAX, "cannot read the rest of the file without the number of mock-ups");
+  if (read_count(r, ntok, tok, "<number of mock-ups>", "number of mock-ups", PRF_MAX_MOCKUPS,
+                 "no mock-ups: a .prf profile lists at least one '<id> <mock-up name>'", &s->want_mk))
     return;
-  }
-  if (s->want_mk == 0) {
-    ERR(SYNTAX, "no mock-ups: a .prf profile lists at least one '<id> <mock-up name>'");
-    return;
-  }
   if (!(s->mk = malloc((size_t)s->want_mk * sizeof *s->mk))) {
     ERR(NOMEM, "out of memory");
     return;
@@ -177,15 +186,9 @@ static void read_alg(prf *r, prf_state *s, int ntok, char **tok) {
 
 static void read_nrange(prf *r, prf_state *s, int ntok, char **tok) {
   s->state = S_STOP;
-  if (fields(r, ntok, tok, 1, "<number of ranges>") ||
-      number(r, tok[0], PRF_MAX_RANGES, &s->want_ranges, "number of ranges", MG_PROFILE_SYNTAX)) {
-    ERR(SYNTAX, "cannot read the rest of the file without the number of ranges");
+  if (read_count(r, ntok, tok, "<number of ranges>", "number of ranges", PRF_MAX_RANGES,
+                 "no ranges: a .prf profile has at least one '<first byte> <last byte> <id>'", &s->want_ranges))
     return;
-  }
-  if (s->want_ranges == 0) {
-    ERR(SYNTAX, "no ranges: a .prf profile has at least one '<first byte> <last byte> <id>'");
-    return;
-  }
   s->ranges_line = r->line;
   s->state = S_RANGE;
 }
