@@ -186,46 +186,46 @@ static double median_of(double *v, long n) {
   return mg_median_sorted(v, n);
 }
 
-/*
- * Run `want[i]` measurements of each active variant act[i] of block B in
- * interleaved rounds, then reduce. m: the synchronisation used (warm-up of a
- * clock-based method uses MPI_Barrier: the window is not known yet).
- * *w: slot length for clock-based methods (roundtime: updated).
- */
-static int run_batch(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nact, const long *want,
-                     int warm, mg_sync_method m, double *w) {
-  const mg_bench_cfg *cfg = R->cfg;
-  long rounds = 0, slots = 0;
-  for (int i = 0; i < *nact; i++) {
-    if (want[i] > rounds) rounds = want[i];
-    slots += want[i];
-  }
-  if (slots == 0) return MPI_SUCCESS;
-  if (ensure_batch(R, slots) != 0) {
-    fprintf(stderr, "mpiguide bench: out of memory (rank %d)\n", R->rank);
-    return PMPI_Abort(R->comm, 1);
-  }
+static int abort_out_of_memory(run *R) {
+  fprintf(stderr, "mpiguide bench: out of memory (rank %d)\n", R->rank);
+  return PMPI_Abort(R->comm, 1);
+}
+
+/* The start of the next window batch, agreed from g, the latest global time
+ * of any rank: one window w, four synchronisations and 100 us later. */
+static double lead_start(const run *R, double g, double w) { return g + w + 4 * R->res->sync_cost + 100e-6; }
+
+/* Clock-based methods with no start agreed yet (the first batch, or after a
+ * resync): one reduction over all ranks. */
+static int agree_start(run *R, double w) {
+  double g = mg_clock_to_global(&R->clock, R->now());
+  int rc = PMPI_Allreduce(MPI_IN_PLACE, &g, 1, MPI_DOUBLE, MPI_MAX, R->scomm);
+  if (rc != MPI_SUCCESS) return rc;
+  R->next_start = lead_start(R, g, w);
+  return MPI_SUCCESS;
+}
+
+/* The measurements of one batch, local times and return codes into R's
+ * slots: `rounds` rounds, variant i in the first want[i] of them, in shuffled
+ * order if asked. w: the slot length of clock-based methods. */
+static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int *act, int nact, const long *want,
+                         long rounds, mg_sync_method m, double w) {
   int rc, clocked = mg_sync_uses_clock(m);
-  if (clocked && R->next_start == 0) { /* agree on a start: latest clock of any rank + lead */
-    double g = mg_clock_to_global(&R->clock, R->now());
-    if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &g, 1, MPI_DOUBLE, MPI_MAX, R->scomm)) != MPI_SUCCESS) return rc;
-    R->next_start = g + *w + 4 * R->res->sync_cost + 100e-6;
-  }
   double tol = start_tolerance(R);
   int order[MG_MAX_ALGS];
   long k = 0;
   for (long r = 0; r < rounds; r++) {
     int no = 0;
-    for (int i = 0; i < *nact; i++)
+    for (int i = 0; i < nact; i++)
       if (want[i] > r) order[no++] = i;
-    if (cfg->shuffle) mg_shuffle_ints(order, no, &R->rng);
+    if (R->cfg->shuffle) mg_shuffle_ints(order, no, &R->rng);
     for (int j = 0; j < no; j++, k++) {
       int i = order[j];
       int alg = B->series[act[i]].alg;
       double t0, t1;
       R->late[k] = 0;
       if (clocked) {
-        R->late[k] = mg_clock_wait(&R->clock, R->next_start + (double)k * *w, tol);
+        R->late[k] = mg_clock_wait(&R->clock, R->next_start + (double)k * w, tol);
       } else if ((rc = mg_sync_step(m, R->scomm)) != MPI_SUCCESS) {
         return rc;
       }
@@ -239,10 +239,12 @@ static int run_batch(run *R, mg_bench_block *B, const mg_call *c, int *act, int 
       R->slot_round[k] = B->rounds + r;
     }
   }
-  B->rounds += rounds;
+  return MPI_SUCCESS;
+}
 
-  /* One reduction: per slot [duration or global end, -global start, late, error], elapsed, clock. */
-  int global = cfg->time == MG_TIME_GLOBAL;
+/* One reduction: per slot [duration or global end, -global start, late,
+ * error], elapsed, clock. Every rank then holds the same R->red. */
+static int reduce_slots(run *R, long slots, int global, int clocked, double w) {
   double *red = R->red;
   for (long s = 0; s < slots; s++) {
     red[4 * s] = global ? mg_clock_to_global(&R->clock, R->te[s]) : R->te[s] - R->ts[s];
@@ -253,15 +255,24 @@ static int run_batch(run *R, mg_bench_block *B, const mg_call *c, int *act, int 
   red[4 * slots] = R->now() - R->t0;
   red[4 * slots + 1] = R->use_clock ? mg_clock_to_global(&R->clock, R->now()) : 0;
   if (slots * 4 + 2 > INT32_MAX) return MPI_ERR_COUNT;
-  rc = PMPI_Allreduce(MPI_IN_PLACE, red, (int)(4 * slots + 2), MPI_DOUBLE, MPI_MAX, R->scomm);
+  int rc = PMPI_Allreduce(MPI_IN_PLACE, red, (int)(4 * slots + 2), MPI_DOUBLE, MPI_MAX, R->scomm);
   if (rc != MPI_SUCCESS) return rc;
   R->elapsed = red[4 * slots];
-  R->next_start = clocked ? red[4 * slots + 1] + *w + 4 * R->res->sync_cost + 100e-6 : 0;
+  R->next_start = clocked ? lead_start(R, red[4 * slots + 1], w) : 0;
+  return MPI_SUCCESS;
+}
 
-  /* Variants that failed anywhere are dropped from the block. */
-  int failed[MG_MAX_ALGS] = {0};
+/* The agreed latency of slot s (after reduce_slots). */
+static double slot_latency(const run *R, long s, int global) {
+  return global ? R->red[4 * s] + R->red[4 * s + 1] : R->red[4 * s];
+}
+
+static int slot_late(const run *R, long s) { return R->red[4 * s + 2] > 0; }
+
+/* failed[i]: variant i failed on some rank; its note says where. */
+static void find_failed(run *R, mg_bench_block *B, const int *act, long slots, int *failed) {
   for (long s = 0; s < slots; s++)
-    if (red[4 * s + 3] > 0) {
+    if (R->red[4 * s + 3] > 0) {
       int i = R->slot_v[s];
       if (!failed[i]) {
         mg_bench_series *se = &B->series[act[i]];
@@ -275,49 +286,53 @@ static int run_batch(run *R, mg_bench_block *B, const mg_call *c, int *act, int 
       }
       failed[i] = 1;
     }
+}
+
+/* The rows of the variants that did not fail; *nlate: their late starts.
+ * Returns -1 when out of memory. */
+static int push_rows(run *R, mg_bench_block *B, const int *act, int nact, long slots, int warm, int global,
+                     const int *failed, int *nlate) {
   long rep[MG_MAX_ALGS];
-  for (int i = 0; i < *nact; i++) {
+  for (int i = 0; i < nact; i++) {
     mg_bench_series *se = &B->series[act[i]];
     rep[i] = warm ? se->nwarm : se->nvalid + se->ninvalid;
   }
-  int nlate = 0;
+  *nlate = 0;
   for (long s = 0; s < slots; s++) {
     int i = R->slot_v[s];
     if (failed[i]) continue;
-    double lat = global ? red[4 * s] + red[4 * s + 1] : red[4 * s];
-    int valid = !(red[4 * s + 2] > 0);
-    nlate += !valid;
-    if (series_push(&B->series[act[i]], lat, R->slot_round[s], rep[i]++, warm, valid) != 0) {
-      fprintf(stderr, "mpiguide bench: out of memory (rank %d)\n", R->rank);
-      return PMPI_Abort(R->comm, 1);
-    }
+    int valid = !slot_late(R, s);
+    *nlate += !valid;
+    if (series_push(&B->series[act[i]], slot_latency(R, s, global), R->slot_round[s], rep[i]++, warm, valid) != 0)
+      return -1;
   }
-  if (!warm) R->res->invalid += nlate;
+  return 0;
+}
 
-  /* roundtime: size the next slots from this batch's valid latencies. Missed
-   * starts grow the slot by half, up to 8 times what the latencies ask for:
-   * misses caused by descheduling do not go away with longer slots. */
-  if (m == MG_SYNC_ROUNDTIME && !warm) {
-    double worst = 0;
-    double *v = malloc((size_t)slots * sizeof *v);
-    for (int i = 0; v && i < *nact; i++) {
-      if (failed[i]) continue;
-      long nv = 0;
-      for (long s = 0; s < slots; s++)
-        if (R->slot_v[s] == i && !(red[4 * s + 2] > 0))
-          v[nv++] = global ? red[4 * s] + red[4 * s + 1] : red[4 * s];
-      double med = nv ? median_of(v, nv) : 0;
-      if (med > worst) worst = med;
-    }
-    free(v);
-    if (worst > 0) R->rt_base = cfg->window_factor * worst;
-    double base = R->rt_base, nw = base;
-    if (4 * nlate > slots) nw = 1.5 * *w < 8 * base ? 1.5 * *w : 8 * base;
-    if (nw > 1) nw = 1;
-    *w = nw > MG_MIN_SLOT(tol) ? nw : MG_MIN_SLOT(tol);
+/* roundtime: size the next slots from this batch's valid latencies. Missed
+ * starts grow the slot by half, up to 8 times what the latencies ask for:
+ * misses caused by descheduling do not go away with longer slots. */
+static void resize_roundtime(run *R, int nact, long slots, int global, const int *failed, int nlate, double *w) {
+  double worst = 0, tol = start_tolerance(R);
+  double *v = malloc((size_t)slots * sizeof *v);
+  for (int i = 0; v && i < nact; i++) {
+    if (failed[i]) continue;
+    long nv = 0;
+    for (long s = 0; s < slots; s++)
+      if (R->slot_v[s] == i && !slot_late(R, s)) v[nv++] = slot_latency(R, s, global);
+    double med = nv ? median_of(v, nv) : 0;
+    if (med > worst) worst = med;
   }
+  free(v);
+  if (worst > 0) R->rt_base = R->cfg->window_factor * worst;
+  double base = R->rt_base, nw = base;
+  if (4 * nlate > slots) nw = 1.5 * *w < 8 * base ? 1.5 * *w : 8 * base;
+  if (nw > 1) nw = 1;
+  *w = nw > MG_MIN_SLOT(tol) ? nw : MG_MIN_SLOT(tol);
+}
 
-  /* drop failed variants */
+/* Variants that failed anywhere are dropped from the block. */
+static void drop_failed(mg_bench_block *B, int *act, int *nact, const int *failed) {
   int keep = 0;
   for (int i = 0; i < *nact; i++) {
     mg_bench_series *se = &B->series[act[i]];
@@ -329,6 +344,35 @@ static int run_batch(run *R, mg_bench_block *B, const mg_call *c, int *act, int 
     }
   }
   *nact = keep;
+}
+
+/*
+ * Run `want[i]` measurements of each active variant act[i] of block B in
+ * interleaved rounds, then reduce. m: the synchronisation used (warm-up of a
+ * clock-based method uses MPI_Barrier: the window is not known yet).
+ * *w: slot length for clock-based methods (roundtime: updated).
+ */
+static int run_batch(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nact, const long *want,
+                     int warm, mg_sync_method m, double *w) {
+  long rounds = 0, slots = 0;
+  for (int i = 0; i < *nact; i++) {
+    if (want[i] > rounds) rounds = want[i];
+    slots += want[i];
+  }
+  if (slots == 0) return MPI_SUCCESS;
+  if (ensure_batch(R, slots) != 0) return abort_out_of_memory(R);
+  int rc, clocked = mg_sync_uses_clock(m), global = R->cfg->time == MG_TIME_GLOBAL;
+  if (clocked && R->next_start == 0 && (rc = agree_start(R, *w)) != MPI_SUCCESS) return rc;
+  if ((rc = measure_slots(R, B, c, act, *nact, want, rounds, m, *w)) != MPI_SUCCESS) return rc;
+  B->rounds += rounds;
+  if ((rc = reduce_slots(R, slots, global, clocked, *w)) != MPI_SUCCESS) return rc;
+
+  int failed[MG_MAX_ALGS] = {0}, nlate;
+  find_failed(R, B, act, slots, failed);
+  if (push_rows(R, B, act, *nact, slots, warm, global, failed, &nlate) != 0) return abort_out_of_memory(R);
+  if (!warm) R->res->invalid += nlate;
+  if (m == MG_SYNC_ROUNDTIME && !warm) resize_roundtime(R, *nact, slots, global, failed, nlate, w);
+  drop_failed(B, act, nact, failed);
   return MPI_SUCCESS;
 }
 
@@ -357,30 +401,12 @@ static void progress(run *R, const mg_bench_block *B, double frac) {
   R->cfg->progress(f > 1 ? 1 : f, R->elapsed, what, R->cfg->arg);
 }
 
-/*
- * Measure block B (coll, bytes, count set; series[].alg set). t1: PAPER
- * budgets per algorithm (NULL or 0 entries: calibration rule).
- * budget: seconds this block may take (0: no limit).
- */
-static int run_block(run *R, mg_bench_block *B, const double *t1, double budget) {
-  const mg_bench_cfg *cfg = R->cfg;
-  int rc, fail;
-  mg_call c;
-  double start = R->elapsed;
-  void *mem = make_call(R, B->coll, B->bytes, B->count, &c, &fail);
-  if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, R->scomm)) != MPI_SUCCESS) goto out;
-  if (fail) {
-    for (int i = 0; i < B->nseries; i++) {
-      B->series[i].status = MG_SERIES_SKIPPED;
-      snprintf(B->series[i].note, sizeof B->series[i].note, "skipped: cannot allocate the buffers");
-    }
-    goto out;
-  }
-  if ((rc = mg_call_prepare(&c)) != MPI_SUCCESS) goto out;
-
-  int act[MG_MAX_ALGS], nact = 0;
+/* The variants of B that apply to call c, into act[] (their count returned);
+ * the others are marked skipped with the reason. */
+static int applicable_series(mg_bench_block *B, const mg_call *c, int *act) {
+  int nact = 0;
   for (int i = 0; i < B->nseries; i++) {
-    mg_why why = mg_applicable(&c, B->series[i].alg, SIZE_MAX);
+    mg_why why = mg_applicable(c, B->series[i].alg, SIZE_MAX);
     if (why != MG_WHY_NONE) {
       B->series[i].status = MG_SERIES_SKIPPED;
       snprintf(B->series[i].note, sizeof B->series[i].note, "skipped: %s", mg_why_str(why));
@@ -388,46 +414,89 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
       act[nact++] = i;
     }
   }
-  if (nact == 0) goto out;
+  return nact;
+}
 
-  if (R->use_clock && R->clock.syncs > 0) { /* resync: refreshes the model, measures its drift */
+/* Auto window: factor x the slowest median warm-up latency, at least the
+ * shortest slot. */
+static double auto_window(run *R, mg_bench_block *B, const int *act, int nact) {
+  double worst = 0;
+  for (int i = 0; i < nact; i++) {
+    long nv = valid_values(R, &B->series[act[i]], 1);
+    if (nv > 0) {
+      double med = median_of(R->vals, nv);
+      if (med > worst) worst = med;
+    }
+  }
+  double w = R->cfg->window_factor * worst, tol = start_tolerance(R);
+  return w < MG_MIN_SLOT(tol) ? MG_MIN_SLOT(tol) : w;
+}
+
+/* Before the measurements of block B: resynchronise the clock (refreshes the
+ * model, measures its drift), run the warm-up batch and size the window.
+ * *w: the slot length of clock-based methods. */
+static int warm_up(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nact, double *w) {
+  const mg_bench_cfg *cfg = R->cfg;
+  int rc, clocked = mg_sync_uses_clock(cfg->sync);
+  if (R->use_clock && R->clock.syncs > 0) {
     int nf = cfg->clock_fits / 4 > 2 ? cfg->clock_fits / 4 : 2;
-    if ((rc = mg_clock_sync(&R->clock, R->scomm, nf, cfg->clock_pingpongs)) != MPI_SUCCESS) goto out;
+    if ((rc = mg_clock_sync(&R->clock, R->scomm, nf, cfg->clock_pingpongs)) != MPI_SUCCESS) return rc;
     R->next_start = 0;
   }
-
-  long want[MG_MAX_ALGS];
-  double w = cfg->window;
-  int clocked = mg_sync_uses_clock(cfg->sync);
+  *w = cfg->window;
   if (cfg->warmup > 0) {
-    for (int i = 0; i < nact; i++) want[i] = cfg->warmup;
-    rc = run_batch(R, B, &c, act, &nact, want, 1, clocked ? MG_SYNC_BARRIER : cfg->sync, &w);
-    if (rc != MPI_SUCCESS) goto out;
+    long want[MG_MAX_ALGS];
+    for (int i = 0; i < *nact; i++) want[i] = cfg->warmup;
+    rc = run_batch(R, B, c, act, nact, want, 1, clocked ? MG_SYNC_BARRIER : cfg->sync, w);
+    if (rc != MPI_SUCCESS) return rc;
   }
-  if (clocked && w == 0) { /* auto window: factor x the slowest median warm-up latency */
-    double worst = 0;
-    for (int i = 0; i < nact; i++) {
-      long nv = valid_values(R, &B->series[act[i]], 1);
-      if (nv > 0) {
-        double med = median_of(R->vals, nv);
-        if (med > worst) worst = med;
-      }
-    }
-    w = cfg->window_factor * worst;
-    double tol = start_tolerance(R);
-    if (w < MG_MIN_SLOT(tol)) w = MG_MIN_SLOT(tol);
-  }
-  B->window = clocked ? w : 0;
+  if (clocked && *w == 0) *w = auto_window(R, B, act, *nact);
+  B->window = clocked ? *w : 0;
+  return MPI_SUCCESS;
+}
 
-  mg_rep_state st[MG_MAX_ALGS];
-  double mstart = R->elapsed; /* measuring starts: the wall time of a TIME budget */
-  R->rt_base = w;
+/* The repetition state of each variant; t1: as for run_block. */
+static void init_reps(run *R, mg_bench_block *B, const double *t1, const int *act, int nact, mg_rep_state *st) {
+  const mg_bench_cfg *cfg = R->cfg;
   for (int i = 0; i < nact; i++) {
     int alg = B->series[act[i]].alg;
     double b = t1 ? (t1[alg] > 0 ? t1[alg] : t1[0]) : 0;
     mg_rep_init(&cfg->rep, &st[i], b);
     B->series[act[i]].t1 = cfg->rep.mode == MG_REP_PAPER ? b : 0;
   }
+}
+
+/* After run_batch dropped variants: keep st[] aligned with act[] (before:
+ * act[] as it was, nb entries). */
+static void realign_reps(const int *before, int nb, const int *act, int nact, mg_rep_state *st) {
+  int j = 0;
+  for (int i = 0; i < nb; i++)
+    if (j < nact && act[j] == before[i]) st[j++] = st[i];
+}
+
+/* Feed each variant's valid latencies so far to its repetition rule; the
+ * wall time since mstart is shared among the variants. */
+static int update_reps(run *R, mg_bench_block *B, const int *act, int nact, mg_rep_state *st, double mstart) {
+  for (int i = 0; i < nact; i++) {
+    mg_bench_series *se = &B->series[act[i]];
+    long nv = valid_values(R, se, 0);
+    if (nv < 0) return PMPI_Abort(R->comm, 1);
+    mg_rep_update(&R->cfg->rep, &st[i], se->nvalid + se->ninvalid, R->vals, nv, (R->elapsed - mstart) / nact);
+  }
+  return MPI_SUCCESS;
+}
+
+/* Batches until every variant's repetition rule stops (or the budget since
+ * `start` is spent), then each series' stop reason and RSE. */
+static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const double *t1, double budget,
+                         double start, int *act, int nact, double w) {
+  const mg_bench_cfg *cfg = R->cfg;
+  int rc, clocked = mg_sync_uses_clock(cfg->sync);
+  long want[MG_MAX_ALGS];
+  mg_rep_state st[MG_MAX_ALGS];
+  double mstart = R->elapsed; /* measuring starts: the wall time of a TIME budget */
+  R->rt_base = w;
+  init_reps(R, B, t1, act, nact, st);
   for (;;) {
     long rounds = 0;
     for (int i = 0; i < nact; i++) {
@@ -435,24 +504,11 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
       if (want[i] > rounds) rounds = want[i];
     }
     if (rounds == 0) break;
-    /* run_batch may drop failed variants: keep states aligned with act[] */
     int before[MG_MAX_ALGS], nb = nact;
-    memcpy(before, act, sizeof act);
-    if ((rc = run_batch(R, B, &c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) goto out;
-    if (nact != nb) {
-      int j = 0;
-      for (int i = 0; i < nb; i++)
-        if (j < nact && act[j] == before[i]) st[j++] = st[i];
-    }
-    for (int i = 0; i < nact; i++) {
-      mg_bench_series *se = &B->series[act[i]];
-      long nv = valid_values(R, se, 0);
-      if (nv < 0) {
-        rc = PMPI_Abort(R->comm, 1);
-        goto out;
-      }
-      mg_rep_update(&cfg->rep, &st[i], se->nvalid + se->ninvalid, R->vals, nv, (R->elapsed - mstart) / nact);
-    }
+    memcpy(before, act, (size_t)nb * sizeof *act);
+    if ((rc = run_batch(R, B, c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) return rc;
+    if (nact != nb) realign_reps(before, nb, act, nact, st);
+    if ((rc = update_reps(R, B, act, nact, st, mstart)) != MPI_SUCCESS) return rc;
     if (budget > 0 && R->elapsed - start >= budget) {
       for (int i = 0; i < nact; i++)
         if (st[i].stop == MG_STOP_NONE && st[i].n > 0) st[i].stop = MG_STOP_BUDGET;
@@ -467,6 +523,31 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
     long nv = valid_values(R, se, 0);
     se->rse = nv > 0 ? mg_rse(R->vals, nv, cfg->rep.stat) : INFINITY;
   }
+  return MPI_SUCCESS;
+}
+
+/*
+ * Measure block B (coll, bytes, count set; series[].alg set). t1: PAPER
+ * budgets per algorithm (NULL or 0 entries: calibration rule).
+ * budget: seconds this block may take (0: no limit).
+ */
+static int run_block(run *R, mg_bench_block *B, const double *t1, double budget) {
+  int rc, fail, act[MG_MAX_ALGS], nact;
+  mg_call c;
+  double start = R->elapsed, w;
+  void *mem = make_call(R, B->coll, B->bytes, B->count, &c, &fail);
+  if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, R->scomm)) != MPI_SUCCESS) goto out;
+  if (fail) {
+    for (int i = 0; i < B->nseries; i++) {
+      B->series[i].status = MG_SERIES_SKIPPED;
+      snprintf(B->series[i].note, sizeof B->series[i].note, "skipped: cannot allocate the buffers");
+    }
+    goto out;
+  }
+  if ((rc = mg_call_prepare(&c)) != MPI_SUCCESS) goto out;
+  if ((nact = applicable_series(B, &c, act)) == 0) goto out;
+  if ((rc = warm_up(R, B, &c, act, &nact, &w)) != MPI_SUCCESS) goto out;
+  rc = measure_block(R, B, &c, t1, budget, start, act, nact, w);
 out:
   free(mem);
   B->elapsed = R->elapsed - start;
@@ -507,6 +588,100 @@ static void free_block(mg_bench_block *B) {
   for (int i = 0; i < B->nseries; i++) series_clear(&B->series[i]);
 }
 
+/* PAPER: t1 of each algorithm measured in B, the sum of its valid latencies. */
+static void set_t1(run *R, const mg_bench_block *B, double *t1) {
+  for (int i = 0; i < B->nseries; i++)
+    if (B->series[i].status == MG_SERIES_OK) {
+      long nv = valid_values(R, &B->series[i], 0);
+      double s = 0;
+      for (long j = 0; j < nv; j++) s += R->vals[j];
+      t1[B->series[i].alg] = s;
+    }
+}
+
+/* PAPER, smallest size above one element: t1 from a block at one element,
+ * not kept. */
+static int calibrate(run *R, mg_coll coll, double *t1) {
+  mg_bench_block cal;
+  init_block(R->cfg, &cal, coll, (size_t)R->cfg->dtype->size);
+  double zero[MG_MAX_ALGS] = {0};
+  int rc = run_block(R, &cal, zero, 0);
+  set_t1(R, &cal, t1);
+  free_block(&cal);
+  R->blocks_done++;
+  return rc;
+}
+
+/* Seconds the next block may take: an equal share of what is left of the
+ * total time (0: no limit). */
+static double block_budget(const run *R) {
+  if (R->cfg->time_total <= 0) return 0;
+  int left = R->blocks_total - R->blocks_done;
+  double budget = (R->cfg->time_total - R->elapsed) / (left > 0 ? left : 1);
+  return budget <= 0 ? 1e-9 : budget; /* out of time: one batch per variant */
+}
+
+/* The kept block of coll at size index si; t1: PAPER budgets (NULL otherwise),
+ * set here when the first size is one element. */
+static int measure_size(run *R, mg_coll coll, int si, double *t1) {
+  const mg_bench_cfg *cfg = R->cfg;
+  int paper = cfg->rep.mode == MG_REP_PAPER;
+  mg_bench_block *B = &R->res->blocks[R->res->nblocks++];
+  init_block(cfg, B, coll, cfg->sizes[si]);
+  double budget = block_budget(R);
+  int calibrating = paper && si == 0 && cfg->sizes[0] == (size_t)cfg->dtype->size;
+  double zero[MG_MAX_ALGS] = {0};
+  int rc = run_block(R, B, paper ? (calibrating ? zero : t1) : NULL, budget);
+  if (calibrating) set_t1(R, B, t1);
+  R->blocks_done++;
+  if (rc != MPI_SUCCESS) return rc;
+  progress(R, B, 0);
+  return MPI_SUCCESS;
+}
+
+/* Every (collective, size) block, in the order of the configuration. */
+static int measure_all(run *R) {
+  const mg_bench_cfg *cfg = R->cfg;
+  mg_bench_result *res = R->res;
+  int rc, paper = cfg->rep.mode == MG_REP_PAPER;
+  R->blocks_total = cfg->ncolls * cfg->nsizes;
+  if (paper)
+    for (int ci = 0; ci < cfg->ncolls; ci++) R->blocks_total += cfg->sizes[0] != (size_t)cfg->dtype->size;
+  res->blocks = calloc((size_t)(cfg->ncolls * cfg->nsizes) + 1, sizeof *res->blocks);
+  if (!res->blocks) return PMPI_Abort(R->comm, 1);
+  for (int ci = 0; ci < cfg->ncolls; ci++) {
+    mg_coll coll = cfg->colls[ci];
+    double *t1 = paper ? res->t1[coll] : NULL;
+    if (paper && cfg->sizes[0] != (size_t)cfg->dtype->size && (rc = calibrate(R, coll, t1)) != MPI_SUCCESS)
+      return rc;
+    for (int si = 0; si < cfg->nsizes; si++)
+      if ((rc = measure_size(R, coll, si, t1)) != MPI_SUCCESS) return rc;
+  }
+  return MPI_SUCCESS;
+}
+
+/* The clocks before any block: whether ranks share cores (then waits yield),
+ * the global clock if used, and the cost of one synchronisation step. */
+static int prepare_clocks(run *R) {
+  const mg_bench_cfg *cfg = R->cfg;
+  int rc;
+  R->use_clock = cfg->time == MG_TIME_GLOBAL || mg_sync_uses_clock(cfg->sync);
+  R->clock.now = R->now;
+  MPI_Comm node;
+  if ((rc = PMPI_Comm_split_type(R->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) != MPI_SUCCESS)
+    return rc;
+  int nlocal = 1;
+  PMPI_Comm_size(node, &nlocal);
+  PMPI_Comm_free(&node);
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  R->clock.yield = ncpu > 0 && nlocal > ncpu;
+  if (R->use_clock) {
+    if ((rc = mg_clock_sync(&R->clock, R->scomm, cfg->clock_fits, cfg->clock_pingpongs)) != MPI_SUCCESS)
+      return rc;
+  }
+  return measure_sync_cost(R);
+}
+
 int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   run R;
   int rc;
@@ -526,77 +701,8 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   if ((rc = PMPI_Comm_get_errhandler(R.comm, &old)) != MPI_SUCCESS) return rc;
   if ((rc = PMPI_Comm_set_errhandler(R.comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS) return rc;
   if ((rc = PMPI_Comm_dup(R.comm, &R.scomm)) != MPI_SUCCESS) goto restore;
-
-  R.use_clock = cfg->time == MG_TIME_GLOBAL || mg_sync_uses_clock(cfg->sync);
-  R.clock.now = R.now;
-  MPI_Comm node;
-  if ((rc = PMPI_Comm_split_type(R.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) != MPI_SUCCESS)
-    goto out;
-  int nlocal = 1;
-  PMPI_Comm_size(node, &nlocal);
-  PMPI_Comm_free(&node);
-  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-  R.clock.yield = ncpu > 0 && nlocal > ncpu;
-  if (R.use_clock) {
-    if ((rc = mg_clock_sync(&R.clock, R.scomm, cfg->clock_fits, cfg->clock_pingpongs)) != MPI_SUCCESS)
-      goto out;
-  }
-  if ((rc = measure_sync_cost(&R)) != MPI_SUCCESS) goto out;
-
-  int paper = cfg->rep.mode == MG_REP_PAPER;
-  R.blocks_total = cfg->ncolls * cfg->nsizes;
-  if (paper)
-    for (int ci = 0; ci < cfg->ncolls; ci++) R.blocks_total += cfg->sizes[0] != (size_t)cfg->dtype->size;
-  res->blocks = calloc((size_t)(cfg->ncolls * cfg->nsizes) + 1, sizeof *res->blocks);
-  if (!res->blocks) {
-    rc = PMPI_Abort(R.comm, 1);
-    goto out;
-  }
-
-  for (int ci = 0; ci < cfg->ncolls; ci++) {
-    mg_coll coll = cfg->colls[ci];
-    double *t1 = paper ? res->t1[coll] : NULL;
-    if (paper && cfg->sizes[0] != (size_t)cfg->dtype->size) { /* calibration at one element, not kept */
-      mg_bench_block cal;
-      init_block(cfg, &cal, coll, (size_t)cfg->dtype->size);
-      double zero[MG_MAX_ALGS] = {0};
-      rc = run_block(&R, &cal, zero, 0);
-      for (int i = 0; i < cal.nseries; i++)
-        if (cal.series[i].status == MG_SERIES_OK) {
-          long nv = valid_values(&R, &cal.series[i], 0);
-          double s = 0;
-          for (long j = 0; j < nv; j++) s += R.vals[j];
-          t1[cal.series[i].alg] = s;
-        }
-      free_block(&cal);
-      R.blocks_done++;
-      if (rc != MPI_SUCCESS) goto out;
-    }
-    for (int si = 0; si < cfg->nsizes; si++) {
-      mg_bench_block *B = &res->blocks[res->nblocks++];
-      init_block(cfg, B, coll, cfg->sizes[si]);
-      double budget = 0;
-      if (cfg->time_total > 0) {
-        int left = R.blocks_total - R.blocks_done;
-        budget = (cfg->time_total - R.elapsed) / (left > 0 ? left : 1);
-        if (budget <= 0) budget = 1e-9; /* out of time: one batch per variant */
-      }
-      int calibrating = paper && si == 0 && cfg->sizes[0] == (size_t)cfg->dtype->size;
-      double zero[MG_MAX_ALGS] = {0};
-      rc = run_block(&R, B, paper ? (calibrating ? zero : t1) : NULL, budget);
-      if (calibrating)
-        for (int i = 0; i < B->nseries; i++)
-          if (B->series[i].status == MG_SERIES_OK) {
-            long nv = valid_values(&R, &B->series[i], 0);
-            double s = 0;
-            for (long j = 0; j < nv; j++) s += R.vals[j];
-            t1[B->series[i].alg] = s;
-          }
-      R.blocks_done++;
-      if (rc != MPI_SUCCESS) goto out;
-      progress(&R, B, 0);
-    }
-  }
+  if ((rc = prepare_clocks(&R)) != MPI_SUCCESS) goto out;
+  if ((rc = measure_all(&R)) != MPI_SUCCESS) goto out;
   res->clock_used = R.use_clock;
   res->clock_err = R.clock.err;
   res->clock_rtt = R.use_clock ? R.clock.rtt : 0;

@@ -10,10 +10,8 @@
 #include "bench/stats.h"
 #include "mpiguide.h"
 
-void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
-                         const char *command) {
-  char buf[2048];
-  size_t used;
+/* Who ran what where: the library, the processes, the host and the command. */
+static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command) {
   mg_meta(f, "format", "mpiguide-bench-raw/1");
   mg_meta(f, "mpiguide_version", "%s", MPIGUIDE_VERSION);
   mg_meta(f, "mpi_library_name", "%s", m->mpi_name);
@@ -27,8 +25,12 @@ void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result
   mg_meta(f, "date", "%s", m->date);
   mg_meta(f, "launch", "%s", m->launch);
   mg_meta(f, "command", "%s", command);
+}
 
-  used = 0;
+/* The collectives, then per collective its algorithms and size definition. */
+static void meta_colls(FILE *f, const mg_bench_cfg *cfg) {
+  char buf[2048];
+  size_t used = 0;
   buf[0] = '\0';
   for (int i = 0; i < cfg->ncolls; i++)
     used +=
@@ -47,7 +49,13 @@ void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result
     mg_meta(f, "algorithms", "%s", buf);
     mg_meta(f, "size_definition", "%s: %s", mg_colls[c].name, mg_colls[c].size_def);
   }
-  used = 0;
+}
+
+/* The sizes and the arguments of the calls (op and root empty when no
+ * collective takes them). */
+static void meta_arguments(FILE *f, const mg_bench_cfg *cfg) {
+  char buf[2048];
+  size_t used = 0;
   buf[0] = '\0';
   for (int i = 0; i < cfg->nsizes && used < sizeof buf; i++)
     used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%zu", i ? "," : "", cfg->sizes[i]);
@@ -62,7 +70,10 @@ void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result
   mg_meta(f, "op", "%s", anyred ? cfg->op->name : "");
   if (anyroot) mg_meta(f, "root", "%d", cfg->root);
   else mg_meta(f, "root", "%s", "");
+}
 
+/* Synchronisation, timer and global clock; the window of clock-based methods. */
+static void meta_timing(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res) {
   mg_meta(f, "sync", "%s", mg_sync_name(cfg->sync));
   mg_meta(f, "time", "%s", cfg->time == MG_TIME_GLOBAL ? "global" : "local");
   mg_meta(f, "timer", "%s", mg_timer_name(cfg->timer));
@@ -85,6 +96,10 @@ void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result
     if (cfg->window_tol > 0) mg_meta(f, "window_tolerance_sec", "%g", cfg->window_tol);
     else mg_meta(f, "window_tolerance_sec", "%s", "clock accuracy (>= 1e-06)");
   }
+}
+
+/* The repetition rule and its parameters, warm-up, batches and order. */
+static void meta_repetitions(FILE *f, const mg_bench_cfg *cfg) {
   mg_meta(f, "rep_mode", "%s", mg_rep_mode_name(cfg->rep.mode));
   switch (cfg->rep.mode) {
   case MG_REP_FIXED: mg_meta(f, "nrep", "%ld", cfg->rep.nrep); break;
@@ -104,8 +119,11 @@ void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result
   if (cfg->time_total > 0) mg_meta(f, "time_total_sec", "%g", cfg->time_total);
   mg_meta(f, "order", "%s", cfg->shuffle ? "interleaved, shuffled each round" : "interleaved");
   mg_meta(f, "seed", "%llu", (unsigned long long)cfg->seed);
-  mg_meta(f, "invalid", "%ld", res->invalid);
-  mg_meta(f, "elapsed_sec", "%.3f", res->elapsed);
+}
+
+/* Per block: its window, whether the budget cut it short, and per series why
+ * it stopped, or why it was skipped or failed; then the PAPER budgets t1. */
+static void meta_outcomes(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res) {
   for (int b = 0; b < res->nblocks; b++) {
     const mg_bench_block *B = &res->blocks[b];
     if (mg_sync_uses_clock(cfg->sync))
@@ -128,6 +146,18 @@ void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result
         if (res->t1[cfg->colls[i]][a] > 0)
           mg_meta(f, "t1_sec", "%s,%s,%.9g", mg_colls[cfg->colls[i]].name,
                   mg_bench_alg_name(cfg->colls[i], a), res->t1[cfg->colls[i]][a]);
+}
+
+void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
+                         const char *command) {
+  meta_launch(f, m, command);
+  meta_colls(f, cfg);
+  meta_arguments(f, cfg);
+  meta_timing(f, cfg, res);
+  meta_repetitions(f, cfg);
+  mg_meta(f, "invalid", "%ld", res->invalid);
+  mg_meta(f, "elapsed_sec", "%.3f", res->elapsed);
+  meta_outcomes(f, cfg, res);
 }
 
 long mg_bench_write_raw(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res,

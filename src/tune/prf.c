@@ -82,13 +82,173 @@ enum { S_COLL, S_NP, S_NALG, S_ALG, S_NRANGE, S_RANGE, S_DONE, S_STOP };
 #define PRF_MAX_MOCKUPS 4096
 #define PRF_MAX_RANGES 10000000
 
+/* Where the parser is and what it has read so far. */
+typedef struct prf_state {
+  int state, coll, np;
+  mockup *mk;                      /* the mock-up list, want_mk entries allocated */
+  int nmk;                         /* entries read */
+  unsigned long long want_mk;      /* mock-up lines still to come */
+  unsigned long long want_ranges;  /* as announced */
+  unsigned long long nranges;      /* range lines seen */
+  int ranges_line;                 /* the line that announced want_ranges */
+} prf_state;
+
+static void read_coll(prf *r, prf_state *s, int ntok, char **tok) {
+  char q[64];
+  s->state = S_NP;
+  if (strcmp(tok[0], MG_PROFILE_MAGIC) == 0) {
+    ERR(SYNTAX, "this is an mpiguide profile, not a PGMPITuneLib one: give it a name not ending in .prf");
+    s->state = S_STOP;
+    return;
+  }
+  if (fields(r, ntok, tok, 1, "<MPI collective name>")) return;
+  for (int c = 0; c < MG_NCOLL && s->coll < 0; c++)
+    if (strcasecmp(tok[0], mg_colls[c].mpi_name) == 0) s->coll = c;
+  if (s->coll < 0) {
+    mg_str v2 = {0};
+    for (int c = 0; c < MG_NCOLL; c++) mg_str_addf(&v2, "%s%s", c ? " " : "", mg_colls[c].mpi_name);
+    ERR(COLL, "unknown collective '%s'; mpiguide tunes: %s", Q(tok[0], q), v2.s ? v2.s : "");
+    free(v2.s);
+  }
+}
+
+static void read_np(prf *r, prf_state *s, int ntok, char **tok) {
+  unsigned long long v;
+  s->state = S_NALG;
+  if (fields(r, ntok, tok, 1, "<process count>")) return;
+  if (number(r, tok[0], 2147483647ULL, &v, "process count", MG_PROFILE_NP) == 0) {
+    if (v == 0)
+      ERR(NP, "bad process count '0': must be at least 1");
+    else
+      s->np = (int)v;
+  }
+}
+
+/* A count line ('<what>', at most max): 0, or -1 when it is unreadable or
+ * zero (message `none`), after which the rest of the file cannot be read. */
+static int read_count(prf *r, int ntok, char **tok, const char *shape, const char *what, unsigned long long max,
+                      const char *none, unsigned long long *n) {
+  if (fields(r, ntok, tok, 1, shape) || number(r, tok[0], max, n, what, MG_PROFILE_SYNTAX)) {
+    ERR(SYNTAX, "cannot read the rest of the file without the %s", what);
+    return -1;
+  }
+  if (*n == 0) {
+    ERR(SYNTAX, "%s", none);
+    return -1;
+  }
+  return 0;
+}
+
+static void read_nalg(prf *r, prf_state *s, int ntok, char **tok) {
+  s->state = S_STOP;
+  if (read_count(r, ntok, tok, "<number of mock-ups>", "number of mock-ups", PRF_MAX_MOCKUPS,
+                 "no mock-ups: a .prf profile lists at least one '<id> <mock-up name>'", &s->want_mk))
+    return;
+  if (!(s->mk = malloc((size_t)s->want_mk * sizeof *s->mk))) {
+    ERR(NOMEM, "out of memory");
+    return;
+  }
+  s->state = S_ALG;
+}
+
+/* The registry index of PGMPITuneLib mock-up `name` of collective coll; -1
+ * (reported, with the valid names) when the registry has no such algorithm. */
+static int mockup_alg(prf *r, int coll, const char *name) {
+  char ours[256], q[64];
+  map_name(name, ours, sizeof ours);
+  int alg = mg_alg_find((mg_coll)coll, ours);
+  if (alg >= 0) return alg;
+  mg_str v2 = {0};
+  mg_str_addf(&v2, "default");
+  for (int i = 1; i < mg_colls[coll].nalgs; i++) mg_str_addf(&v2, " %s", mg_colls[coll].algs[i].name);
+  ERR(ALG, "unknown mock-up '%s' for %s: mpiguide has no such algorithm; valid: %s", Q(name, q),
+      mg_colls[coll].mpi_name, v2.s ? v2.s : "");
+  free(v2.s);
+  return -1;
+}
+
+static void read_alg(prf *r, prf_state *s, int ntok, char **tok) {
+  unsigned long long v;
+  if (!fields(r, ntok, tok, 2, "<id> <mock-up name>") &&
+      number(r, tok[0], ~0ULL, &v, "mock-up id", MG_PROFILE_SYNTAX) == 0) {
+    int alg = -2, dup = 0; /* -2: unknown collective, reported already */
+    for (int i = 0; i < s->nmk; i++)
+      if (s->mk[i].id == v) {
+        ERR(SYNTAX, "mock-up id %llu is listed twice (also at line %d); give each mock-up its own id", v,
+            s->mk[i].line);
+        dup = 1;
+      }
+    if (!dup && s->coll >= 0) alg = mockup_alg(r, s->coll, tok[1]);
+    if (!dup) s->mk[s->nmk++] = (mockup){v, alg, r->line};
+  }
+  if (--s->want_mk == 0) s->state = S_NRANGE;
+}
+
+static void read_nrange(prf *r, prf_state *s, int ntok, char **tok) {
+  s->state = S_STOP;
+  if (read_count(r, ntok, tok, "<number of ranges>", "number of ranges", PRF_MAX_RANGES,
+                 "no ranges: a .prf profile has at least one '<first byte> <last byte> <id>'", &s->want_ranges))
+    return;
+  s->ranges_line = r->line;
+  s->state = S_RANGE;
+}
+
+static void read_range(prf *r, prf_state *s, int ntok, char **tok) {
+  unsigned long long lo, hi, id;
+  s->nranges++;
+  if (s->nranges == s->want_ranges) s->state = S_DONE;
+  if (fields(r, ntok, tok, 3, "<first byte> <last byte> <mock-up id>")) return;
+  int bad = number(r, tok[0], SIZE_MAX, &lo, "message size", MG_PROFILE_SIZE);
+  bad |= number(r, tok[1], SIZE_MAX, &hi, "message size", MG_PROFILE_SIZE);
+  bad |= number(r, tok[2], ~0ULL, &id, "mock-up id", MG_PROFILE_SYNTAX);
+  if (bad) return;
+  if (lo > hi) {
+    ERR(SIZE, "empty size range %llu-%llu: the first byte is above the last one", lo, hi);
+    return;
+  }
+  int k = -1;
+  for (int i = 0; i < s->nmk && k < 0; i++)
+    if (s->mk[i].id == id) k = i;
+  if (k < 0) {
+    ERR(ALG, "mock-up id %llu is not in the list of mock-ups; add '%llu <mock-up name>' there", id, id);
+    return;
+  }
+  if (s->mk[k].alg < 0 || s->coll < 0 || s->np < 1) return; /* reported already */
+  if (mg_prof_add_at(r->p, (mg_coll)s->coll, s->np, s->np, (size_t)lo, (size_t)hi, s->mk[k].alg, NULL, r->fidx,
+                     r->line))
+    ERR(NOMEM, "out of memory");
+}
+
+/* A line after the last announced range: one message for the whole tail. */
+static void read_tail(prf *r, prf_state *s, char **tok) {
+  char q[64];
+  ERR(SYNTAX,
+      "unexpected '%s' after the last range: line %d announces %llu range%s; raise that count or "
+      "delete this line",
+      Q(tok[0], q), s->ranges_line, s->want_ranges, s->want_ranges == 1 ? "" : "s");
+  s->state = S_STOP;
+}
+
+/* The file ended before the last announced range: say what was still expected. */
+static void report_eof(prf *r, const prf_state *s) {
+  static const char *const what[] = {[S_COLL] = "the MPI collective name (e.g. MPI_Allreduce)",
+                                     [S_NP] = "the process count",
+                                     [S_NALG] = "the number of mock-ups",
+                                     [S_ALG] = "more '<id> <mock-up name>' lines",
+                                     [S_NRANGE] = "the number of ranges",
+                                     [S_RANGE] = "more '<first byte> <last byte> <id>' lines"};
+  if (r->line == 0) r->line = 1;
+  if (s->state == S_RANGE)
+    ERR(SYNTAX, "unexpected end of file: line %d announces %llu ranges, found %llu", s->ranges_line,
+        s->want_ranges, s->nranges);
+  else
+    ERR(SYNTAX, "unexpected end of file: expected %s", what[s->state]);
+}
+
 static int parse_into(mg_profile *p, const char *buf, size_t len, const char *name, mg_profile_diags *d) {
   prf rd = {0}, *r = &rd;
   mg_prof_linebuf lb = {0};
-  mockup *mk = NULL;
-  int state = S_COLL, coll = -1, np = 0, nmk = 0, ranges_line = 0;
-  unsigned long long want_mk = 0, want_ranges = 0, nranges = 0;
-  char q[64];
+  prf_state s = {.state = S_COLL, .coll = -1};
   r->p = p;
   r->d = d;
   r->file = name ? name : "<buffer>";
@@ -96,154 +256,24 @@ static int parse_into(mg_profile *p, const char *buf, size_t len, const char *na
   if ((r->fidx = mg_prof_file_index(p, r->file)) < 0)
     return mg_prof_diag(d, r->file, 0, MG_PROFILE_NOMEM, "out of memory");
   if (!buf) len = 0;
-  for (size_t pos = 0; pos < len && state != S_STOP;) {
+  for (size_t pos = 0; pos < len && s.state != S_STOP;) {
     char *tok[MAXTOK], *comment;
-    unsigned long long v;
     int ntok = mg_prof_take_line(r, buf, len, &pos, &lb, tok, MAXTOK, &comment, NULL, NULL);
     if (ntok == MG_PROF_STOP) break;
     if (ntok == MG_PROF_SKIP) continue;
     if (ntok == 0) continue; /* blank or comment */
-    switch (state) {
-    case S_COLL:
-      state = S_NP;
-      if (strcmp(tok[0], MG_PROFILE_MAGIC) == 0) {
-        ERR(SYNTAX, "this is an mpiguide profile, not a PGMPITuneLib one: give it a name not ending in .prf");
-        state = S_STOP;
-        break;
-      }
-      if (fields(r, ntok, tok, 1, "<MPI collective name>")) break;
-      for (int c = 0; c < MG_NCOLL && coll < 0; c++)
-        if (strcasecmp(tok[0], mg_colls[c].mpi_name) == 0) coll = c;
-      if (coll < 0) {
-        mg_str v2 = {0};
-        for (int c = 0; c < MG_NCOLL; c++) mg_str_addf(&v2, "%s%s", c ? " " : "", mg_colls[c].mpi_name);
-        ERR(COLL, "unknown collective '%s'; mpiguide tunes: %s", Q(tok[0], q), v2.s ? v2.s : "");
-        free(v2.s);
-      }
-      break;
-    case S_NP:
-      state = S_NALG;
-      if (fields(r, ntok, tok, 1, "<process count>")) break;
-      if (number(r, tok[0], 2147483647ULL, &v, "process count", MG_PROFILE_NP) == 0) {
-        if (v == 0)
-          ERR(NP, "bad process count '0': must be at least 1");
-        else
-          np = (int)v;
-      }
-      break;
-    case S_NALG:
-      if (fields(r, ntok, tok, 1, "<number of mock-ups>") ||
-          number(r, tok[0], PRF_MAX_MOCKUPS, &want_mk, "number of mock-ups", MG_PROFILE_SYNTAX)) {
-        ERR(SYNTAX, "cannot read the rest of the file without the number of mock-ups");
-        state = S_STOP;
-        break;
-      }
-      if (want_mk == 0) {
-        ERR(SYNTAX, "no mock-ups: a .prf profile lists at least one '<id> <mock-up name>'");
-        state = S_STOP;
-        break;
-      }
-      if (!(mk = malloc((size_t)want_mk * sizeof *mk))) {
-        ERR(NOMEM, "out of memory");
-        state = S_STOP;
-        break;
-      }
-      state = S_ALG;
-      break;
-    case S_ALG: {
-      if (!fields(r, ntok, tok, 2, "<id> <mock-up name>") &&
-          number(r, tok[0], ~0ULL, &v, "mock-up id", MG_PROFILE_SYNTAX) == 0) {
-        int alg = -2, dup = 0;
-        for (int i = 0; i < nmk; i++)
-          if (mk[i].id == v) {
-            ERR(SYNTAX, "mock-up id %llu is listed twice (also at line %d); give each mock-up its own id", v,
-                mk[i].line);
-            dup = 1;
-          }
-        if (!dup && coll >= 0) {
-          char ours[256];
-          map_name(tok[1], ours, sizeof ours);
-          alg = mg_alg_find((mg_coll)coll, ours);
-          if (alg < 0) {
-            mg_str v2 = {0};
-            mg_str_addf(&v2, "default");
-            for (int i = 1; i < mg_colls[coll].nalgs; i++)
-              mg_str_addf(&v2, " %s", mg_colls[coll].algs[i].name);
-            ERR(ALG, "unknown mock-up '%s' for %s: mpiguide has no such algorithm; valid: %s", Q(tok[1], q),
-                mg_colls[coll].mpi_name, v2.s ? v2.s : "");
-            free(v2.s);
-            alg = -1;
-          }
-        }
-        if (!dup) mk[nmk++] = (mockup){v, alg, r->line};
-      }
-      if (--want_mk == 0) state = S_NRANGE;
-      break;
-    }
-    case S_NRANGE:
-      if (fields(r, ntok, tok, 1, "<number of ranges>") ||
-          number(r, tok[0], PRF_MAX_RANGES, &want_ranges, "number of ranges", MG_PROFILE_SYNTAX)) {
-        ERR(SYNTAX, "cannot read the rest of the file without the number of ranges");
-        state = S_STOP;
-        break;
-      }
-      if (want_ranges == 0) {
-        ERR(SYNTAX, "no ranges: a .prf profile has at least one '<first byte> <last byte> <id>'");
-        state = S_STOP;
-        break;
-      }
-      ranges_line = r->line;
-      state = S_RANGE;
-      break;
-    case S_RANGE: {
-      unsigned long long lo, hi, id;
-      nranges++;
-      if (nranges == want_ranges) state = S_DONE;
-      if (fields(r, ntok, tok, 3, "<first byte> <last byte> <mock-up id>")) break;
-      int bad = number(r, tok[0], SIZE_MAX, &lo, "message size", MG_PROFILE_SIZE);
-      bad |= number(r, tok[1], SIZE_MAX, &hi, "message size", MG_PROFILE_SIZE);
-      bad |= number(r, tok[2], ~0ULL, &id, "mock-up id", MG_PROFILE_SYNTAX);
-      if (bad) break;
-      if (lo > hi) {
-        ERR(SIZE, "empty size range %llu-%llu: the first byte is above the last one", lo, hi);
-        break;
-      }
-      int k = -1;
-      for (int i = 0; i < nmk && k < 0; i++)
-        if (mk[i].id == id) k = i;
-      if (k < 0) {
-        ERR(ALG, "mock-up id %llu is not in the list of mock-ups; add '%llu <mock-up name>' there", id, id);
-        break;
-      }
-      if (mk[k].alg < 0 || coll < 0 || np < 1) break; /* reported already */
-      if (mg_prof_add_at(p, (mg_coll)coll, np, np, (size_t)lo, (size_t)hi, mk[k].alg, NULL, r->fidx, r->line))
-        ERR(NOMEM, "out of memory");
-      break;
-    }
-    case S_DONE:
-      ERR(SYNTAX,
-          "unexpected '%s' after the last range: line %d announces %llu range%s; raise that count or "
-          "delete this line",
-          Q(tok[0], q), ranges_line, want_ranges, want_ranges == 1 ? "" : "s");
-      state = S_STOP; /* one message for the whole tail */
-      break;
+    switch (s.state) {
+    case S_COLL: read_coll(r, &s, ntok, tok); break;
+    case S_NP: read_np(r, &s, ntok, tok); break;
+    case S_NALG: read_nalg(r, &s, ntok, tok); break;
+    case S_ALG: read_alg(r, &s, ntok, tok); break;
+    case S_NRANGE: read_nrange(r, &s, ntok, tok); break;
+    case S_RANGE: read_range(r, &s, ntok, tok); break;
+    case S_DONE: read_tail(r, &s, tok); break;
     }
   }
-  if (state != S_DONE && state != S_STOP) {
-    static const char *const what[] = {[S_COLL] = "the MPI collective name (e.g. MPI_Allreduce)",
-                                       [S_NP] = "the process count",
-                                       [S_NALG] = "the number of mock-ups",
-                                       [S_ALG] = "more '<id> <mock-up name>' lines",
-                                       [S_NRANGE] = "the number of ranges",
-                                       [S_RANGE] = "more '<first byte> <last byte> <id>' lines"};
-    if (r->line == 0) r->line = 1;
-    if (state == S_RANGE)
-      ERR(SYNTAX, "unexpected end of file: line %d announces %llu ranges, found %llu", ranges_line,
-          want_ranges, nranges);
-    else
-      ERR(SYNTAX, "unexpected end of file: expected %s", what[state]);
-  }
-  free(mk);
+  if (s.state != S_DONE && s.state != S_STOP) report_eof(r, &s);
+  free(s.mk);
   free(lb.s);
   return r->first;
 }
