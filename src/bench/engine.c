@@ -30,105 +30,11 @@
 #include <unistd.h>
 
 #include "bench/internal.h"
+#include "bench/run.h"
 #include "bench/order.h"
 #include "bench/stats.h"
 
-/* Shortest start slot: the bookkeeping between two measurements and the
- * start tolerance (>= 1 us) must fit in it. */
-#define MG_MIN_SLOT(tol) (4 * (tol))
 
-typedef struct run {
-  const mg_bench_cfg *cfg;
-  mg_bench_result *res;
-  MPI_Comm comm, scomm;
-  int rank, size;
-  mg_now_fn now;
-  int use_clock;
-  mg_clock clock;
-  double t0;            /* local time at the start, for elapsed */
-  double elapsed;       /* last agreed elapsed time (max over ranks) */
-  double next_start;    /* agreed global start of the next window batch; 0: none */
-  double rt_base;       /* roundtime: slot asked for by the latest valid latencies */
-  uint64_t rng;
-  int blocks_total, blocks_done;
-  /* per-batch scratch */
-  long cap;
-  double *ts, *te, *red;
-  int *late, *err, *slot_v;
-  long *slot_round;
-  double *vals; /* valid latencies of one series */
-  long vcap;
-} run;
-
-/* ---------- rows ---------- */
-
-static int series_push(mg_bench_series *s, double lat, long round, long rep, int warm, int valid) {
-  if (s->n == s->cap) {
-    long nc = s->cap ? 2 * s->cap : 64;
-    double *l = realloc(s->lat, (size_t)nc * sizeof *l);
-    if (l) s->lat = l;
-    long *r = realloc(s->round, (size_t)nc * sizeof *r);
-    if (r) s->round = r;
-    long *p = realloc(s->rep, (size_t)nc * sizeof *p);
-    if (p) s->rep = p;
-    unsigned char *w = realloc(s->warmup, (size_t)nc);
-    if (w) s->warmup = w;
-    unsigned char *v = realloc(s->valid, (size_t)nc);
-    if (v) s->valid = v;
-    if (!l || !r || !p || !w || !v) return -1;
-    s->cap = nc;
-  }
-  s->lat[s->n] = lat;
-  s->round[s->n] = round;
-  s->rep[s->n] = rep;
-  s->warmup[s->n] = (unsigned char)warm;
-  s->valid[s->n] = (unsigned char)valid;
-  s->n++;
-  if (warm) s->nwarm++;
-  else if (valid) s->nvalid++;
-  else s->ninvalid++;
-  return 0;
-}
-
-static void series_clear(mg_bench_series *s) {
-  free(s->lat);
-  free(s->round);
-  free(s->rep);
-  free(s->warmup);
-  free(s->valid);
-  s->lat = NULL;
-  s->round = s->rep = NULL;
-  s->warmup = s->valid = NULL;
-  s->n = s->cap = s->nwarm = s->nvalid = s->ninvalid = 0;
-}
-
-/* Valid, non-warm-up latencies of s into R->vals; returns how many (-1: no memory). */
-static long valid_values(run *R, const mg_bench_series *s, int warm) {
-  if (s->n > R->vcap) {
-    double *v = realloc(R->vals, (size_t)s->n * sizeof *v);
-    if (!v) return -1;
-    R->vals = v;
-    R->vcap = s->n;
-  }
-  long m = 0;
-  for (long i = 0; i < s->n; i++)
-    if (s->valid[i] && s->warmup[i] == warm) R->vals[m++] = s->lat[i];
-  return m;
-}
-
-static int ensure_batch(run *R, long slots) {
-  if (slots <= R->cap) return 0;
-  free(R->ts), free(R->te), free(R->red), free(R->late), free(R->err), free(R->slot_v), free(R->slot_round);
-  R->ts = malloc((size_t)slots * sizeof *R->ts);
-  R->te = malloc((size_t)slots * sizeof *R->te);
-  R->red = malloc((size_t)(4 * slots + 2) * sizeof *R->red);
-  R->late = malloc((size_t)slots * sizeof *R->late);
-  R->err = malloc((size_t)slots * sizeof *R->err);
-  R->slot_v = malloc((size_t)slots * sizeof *R->slot_v);
-  R->slot_round = malloc((size_t)slots * sizeof *R->slot_round);
-  R->cap = R->ts && R->te && R->red && R->late && R->err && R->slot_v && R->slot_round ? slots : 0;
-  return R->cap ? 0 : -1;
-}
 
 /* ---------- buffers of one call ---------- */
 
@@ -170,210 +76,6 @@ static void *make_call(run *R, mg_coll coll, size_t bytes, long count, mg_call *
   c->root = mg_colls[coll].rooted ? cfg->root : 0;
   c->comm = R->comm;
   return mem;
-}
-
-/* ---------- one batch ---------- */
-
-/* A start counts as on time within the clock's accuracy (at least 1 us), or
- * within the tolerance asked for. */
-static double start_tolerance(const run *R) {
-  if (R->cfg->window_tol > 0) return R->cfg->window_tol;
-  return R->clock.err > 1e-6 ? R->clock.err : 1e-6;
-}
-
-static double median_of(double *v, long n) {
-  mg_sort_doubles(v, n);
-  return mg_median_sorted(v, n);
-}
-
-static int abort_out_of_memory(run *R) {
-  fprintf(stderr, "mpiguide bench: out of memory (rank %d)\n", R->rank);
-  return PMPI_Abort(R->comm, 1);
-}
-
-/* The start of the next window batch, agreed from g, the latest global time
- * of any rank: one window w, four synchronisations and 100 us later. */
-static double lead_start(const run *R, double g, double w) { return g + w + 4 * R->res->sync_cost + 100e-6; }
-
-/* Clock-based methods with no start agreed yet (the first batch, or after a
- * resync): one reduction over all ranks. */
-static int agree_start(run *R, double w) {
-  double g = mg_clock_to_global(&R->clock, R->now());
-  int rc = PMPI_Allreduce(MPI_IN_PLACE, &g, 1, MPI_DOUBLE, MPI_MAX, R->scomm);
-  if (rc != MPI_SUCCESS) return rc;
-  R->next_start = lead_start(R, g, w);
-  return MPI_SUCCESS;
-}
-
-/* The measurements of one batch, local times and return codes into R's
- * slots: `rounds` rounds, variant i in the first want[i] of them, in shuffled
- * order if asked. w: the slot length of clock-based methods. */
-static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int *act, int nact, const long *want,
-                         long rounds, mg_sync_method m, double w) {
-  int rc, clocked = mg_sync_uses_clock(m);
-  double tol = start_tolerance(R);
-  int order[MG_MAX_ALGS];
-  long k = 0;
-  for (long r = 0; r < rounds; r++) {
-    int no = 0;
-    for (int i = 0; i < nact; i++)
-      if (want[i] > r) order[no++] = i;
-    if (R->cfg->shuffle) mg_shuffle_ints(order, no, &R->rng);
-    for (int j = 0; j < no; j++, k++) {
-      int i = order[j];
-      int alg = B->series[act[i]].alg;
-      double t0, t1;
-      R->late[k] = 0;
-      if (clocked) {
-        R->late[k] = mg_clock_wait(&R->clock, R->next_start + (double)k * w, tol);
-      } else if ((rc = mg_sync_step(m, R->scomm)) != MPI_SUCCESS) {
-        return rc;
-      }
-      t0 = R->now();
-      rc = mg_run(c, alg);
-      t1 = R->now();
-      R->ts[k] = t0;
-      R->te[k] = t1;
-      R->err[k] = rc;
-      R->slot_v[k] = i;
-      R->slot_round[k] = B->rounds + r;
-    }
-  }
-  return MPI_SUCCESS;
-}
-
-/* One reduction: per slot [duration or global end, -global start, late,
- * error], elapsed, clock. Every rank then holds the same R->red. */
-static int reduce_slots(run *R, long slots, int global, int clocked, double w) {
-  double *red = R->red;
-  for (long s = 0; s < slots; s++) {
-    red[4 * s] = global ? mg_clock_to_global(&R->clock, R->te[s]) : R->te[s] - R->ts[s];
-    red[4 * s + 1] = global ? -mg_clock_to_global(&R->clock, R->ts[s]) : 0;
-    red[4 * s + 2] = R->late[s];
-    red[4 * s + 3] = R->err[s] != MPI_SUCCESS;
-  }
-  red[4 * slots] = R->now() - R->t0;
-  red[4 * slots + 1] = R->use_clock ? mg_clock_to_global(&R->clock, R->now()) : 0;
-  if (slots * 4 + 2 > INT32_MAX) return MPI_ERR_COUNT;
-  int rc = PMPI_Allreduce(MPI_IN_PLACE, red, (int)(4 * slots + 2), MPI_DOUBLE, MPI_MAX, R->scomm);
-  if (rc != MPI_SUCCESS) return rc;
-  R->elapsed = red[4 * slots];
-  R->next_start = clocked ? lead_start(R, red[4 * slots + 1], w) : 0;
-  return MPI_SUCCESS;
-}
-
-/* The agreed latency of slot s (after reduce_slots). */
-static double slot_latency(const run *R, long s, int global) {
-  return global ? R->red[4 * s] + R->red[4 * s + 1] : R->red[4 * s];
-}
-
-static int slot_late(const run *R, long s) { return R->red[4 * s + 2] > 0; }
-
-/* failed[i]: variant i failed on some rank; its note says where. */
-static void find_failed(run *R, mg_bench_block *B, const int *act, long slots, int *failed) {
-  for (long s = 0; s < slots; s++)
-    if (R->red[4 * s + 3] > 0) {
-      int i = R->slot_v[s];
-      if (!failed[i]) {
-        mg_bench_series *se = &B->series[act[i]];
-        char es[MPI_MAX_ERROR_STRING] = "";
-        int len = 0;
-        if (R->err[s] != MPI_SUCCESS && PMPI_Error_string(R->err[s], es, &len) == MPI_SUCCESS)
-          snprintf(se->note, sizeof se->note, "failed: the algorithm returned an MPI error on rank %d: %s",
-                   R->rank, es);
-        else
-          snprintf(se->note, sizeof se->note, "failed: the algorithm returned an MPI error on another rank");
-      }
-      failed[i] = 1;
-    }
-}
-
-/* The rows of the variants that did not fail; *nlate: their late starts.
- * Returns -1 when out of memory. */
-static int push_rows(run *R, mg_bench_block *B, const int *act, int nact, long slots, int warm, int global,
-                     const int *failed, int *nlate) {
-  long rep[MG_MAX_ALGS];
-  for (int i = 0; i < nact; i++) {
-    mg_bench_series *se = &B->series[act[i]];
-    rep[i] = warm ? se->nwarm : se->nvalid + se->ninvalid;
-  }
-  *nlate = 0;
-  for (long s = 0; s < slots; s++) {
-    int i = R->slot_v[s];
-    if (failed[i]) continue;
-    int valid = !slot_late(R, s);
-    *nlate += !valid;
-    if (series_push(&B->series[act[i]], slot_latency(R, s, global), R->slot_round[s], rep[i]++, warm, valid) != 0)
-      return -1;
-  }
-  return 0;
-}
-
-/* roundtime: size the next slots from this batch's valid latencies. Missed
- * starts grow the slot by half, up to 8 times what the latencies ask for:
- * misses caused by descheduling do not go away with longer slots. */
-static void resize_roundtime(run *R, int nact, long slots, int global, const int *failed, int nlate, double *w) {
-  double worst = 0, tol = start_tolerance(R);
-  double *v = malloc((size_t)slots * sizeof *v);
-  for (int i = 0; v && i < nact; i++) {
-    if (failed[i]) continue;
-    long nv = 0;
-    for (long s = 0; s < slots; s++)
-      if (R->slot_v[s] == i && !slot_late(R, s)) v[nv++] = slot_latency(R, s, global);
-    double med = nv ? median_of(v, nv) : 0;
-    if (med > worst) worst = med;
-  }
-  free(v);
-  if (worst > 0) R->rt_base = R->cfg->window_factor * worst;
-  double base = R->rt_base, nw = base;
-  if (4 * nlate > slots) nw = 1.5 * *w < 8 * base ? 1.5 * *w : 8 * base;
-  if (nw > 1) nw = 1;
-  *w = nw > MG_MIN_SLOT(tol) ? nw : MG_MIN_SLOT(tol);
-}
-
-/* Variants that failed anywhere are dropped from the block. */
-static void drop_failed(mg_bench_block *B, int *act, int *nact, const int *failed) {
-  int keep = 0;
-  for (int i = 0; i < *nact; i++) {
-    mg_bench_series *se = &B->series[act[i]];
-    if (failed[i]) {
-      series_clear(se);
-      se->status = MG_SERIES_FAILED;
-    } else {
-      act[keep++] = act[i];
-    }
-  }
-  *nact = keep;
-}
-
-/*
- * Run `want[i]` measurements of each active variant act[i] of block B in
- * interleaved rounds, then reduce. m: the synchronisation used (warm-up of a
- * clock-based method uses MPI_Barrier: the window is not known yet).
- * *w: slot length for clock-based methods (roundtime: updated).
- */
-static int run_batch(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nact, const long *want,
-                     int warm, mg_sync_method m, double *w) {
-  long rounds = 0, slots = 0;
-  for (int i = 0; i < *nact; i++) {
-    if (want[i] > rounds) rounds = want[i];
-    slots += want[i];
-  }
-  if (slots == 0) return MPI_SUCCESS;
-  if (ensure_batch(R, slots) != 0) return abort_out_of_memory(R);
-  int rc, clocked = mg_sync_uses_clock(m), global = R->cfg->time == MG_TIME_GLOBAL;
-  if (clocked && R->next_start == 0 && (rc = agree_start(R, *w)) != MPI_SUCCESS) return rc;
-  if ((rc = measure_slots(R, B, c, act, *nact, want, rounds, m, *w)) != MPI_SUCCESS) return rc;
-  B->rounds += rounds;
-  if ((rc = reduce_slots(R, slots, global, clocked, *w)) != MPI_SUCCESS) return rc;
-
-  int failed[MG_MAX_ALGS] = {0}, nlate;
-  find_failed(R, B, act, slots, failed);
-  if (push_rows(R, B, act, *nact, slots, warm, global, failed, &nlate) != 0) return abort_out_of_memory(R);
-  if (!warm) R->res->invalid += nlate;
-  if (m == MG_SYNC_ROUNDTIME && !warm) resize_roundtime(R, *nact, slots, global, failed, nlate, w);
-  drop_failed(B, act, nact, failed);
-  return MPI_SUCCESS;
 }
 
 /* ---------- one block ---------- */
@@ -422,13 +124,13 @@ static int applicable_series(mg_bench_block *B, const mg_call *c, int *act) {
 static double auto_window(run *R, mg_bench_block *B, const int *act, int nact) {
   double worst = 0;
   for (int i = 0; i < nact; i++) {
-    long nv = valid_values(R, &B->series[act[i]], 1);
+    long nv = mg_batch_valid_values(R, &B->series[act[i]], 1);
     if (nv > 0) {
-      double med = median_of(R->vals, nv);
+      double med = mg_batch_median(R->vals, nv);
       if (med > worst) worst = med;
     }
   }
-  double w = R->cfg->window_factor * worst, tol = start_tolerance(R);
+  double w = R->cfg->window_factor * worst, tol = mg_batch_tolerance(R);
   return w < MG_MIN_SLOT(tol) ? MG_MIN_SLOT(tol) : w;
 }
 
@@ -447,7 +149,7 @@ static int warm_up(run *R, mg_bench_block *B, const mg_call *c, int *act, int *n
   if (cfg->warmup > 0) {
     long want[MG_MAX_ALGS];
     for (int i = 0; i < *nact; i++) want[i] = cfg->warmup;
-    rc = run_batch(R, B, c, act, nact, want, 1, clocked ? MG_SYNC_BARRIER : cfg->sync, w);
+    rc = mg_batch_run(R, B, c, act, nact, want, 1, clocked ? MG_SYNC_BARRIER : cfg->sync, w);
     if (rc != MPI_SUCCESS) return rc;
   }
   if (clocked && *w == 0) *w = auto_window(R, B, act, *nact);
@@ -479,7 +181,7 @@ static void realign_reps(const int *before, int nb, const int *act, int nact, mg
 static int update_reps(run *R, mg_bench_block *B, const int *act, int nact, mg_rep_state *st, double mstart) {
   for (int i = 0; i < nact; i++) {
     mg_bench_series *se = &B->series[act[i]];
-    long nv = valid_values(R, se, 0);
+    long nv = mg_batch_valid_values(R, se, 0);
     if (nv < 0) return PMPI_Abort(R->comm, 1);
     mg_rep_update(&R->cfg->rep, &st[i], se->nvalid + se->ninvalid, R->vals, nv, (R->elapsed - mstart) / nact);
   }
@@ -506,7 +208,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
     if (rounds == 0) break;
     int before[MG_MAX_ALGS], nb = nact;
     memcpy(before, act, (size_t)nb * sizeof *act);
-    if ((rc = run_batch(R, B, c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) return rc;
+    if ((rc = mg_batch_run(R, B, c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) return rc;
     if (nact != nb) realign_reps(before, nb, act, nact, st);
     if ((rc = update_reps(R, B, act, nact, st, mstart)) != MPI_SUCCESS) return rc;
     if (budget > 0 && R->elapsed - start >= budget) {
@@ -520,7 +222,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
   for (int i = 0; i < nact; i++) {
     mg_bench_series *se = &B->series[act[i]];
     se->stop = st[i].stop;
-    long nv = valid_values(R, se, 0);
+    long nv = mg_batch_valid_values(R, se, 0);
     se->rse = nv > 0 ? mg_rse(R->vals, nv, cfg->rep.stat) : INFINITY;
   }
   return MPI_SUCCESS;
@@ -568,7 +270,7 @@ static int measure_sync_cost(run *R) {
     d[i] = R->now() - t0;
   }
   if ((rc = PMPI_Allreduce(MPI_IN_PLACE, d, n, MPI_DOUBLE, MPI_MAX, R->scomm)) != MPI_SUCCESS) goto out;
-  R->res->sync_cost = median_of(d, n);
+  R->res->sync_cost = mg_batch_median(d, n);
   R->res->sync_cost_min = d[0];
 out:
   free(d);
@@ -585,14 +287,14 @@ static void init_block(const mg_bench_cfg *cfg, mg_bench_block *B, mg_coll coll,
 }
 
 static void free_block(mg_bench_block *B) {
-  for (int i = 0; i < B->nseries; i++) series_clear(&B->series[i]);
+  for (int i = 0; i < B->nseries; i++) mg_batch_series_clear(&B->series[i]);
 }
 
 /* PAPER: t1 of each algorithm measured in B, the sum of its valid latencies. */
 static void set_t1(run *R, const mg_bench_block *B, double *t1) {
   for (int i = 0; i < B->nseries; i++)
     if (B->series[i].status == MG_SERIES_OK) {
-      long nv = valid_values(R, &B->series[i], 0);
+      long nv = mg_batch_valid_values(R, &B->series[i], 0);
       double s = 0;
       for (long j = 0; j < nv; j++) s += R->vals[j];
       t1[B->series[i].alg] = s;

@@ -18,12 +18,12 @@
 
 #include "stats/internal.h"
 
-/* Type 7 median of the resample described by counts c[] over sorted s[]. */
-static double mg_counted_median(const double *s, const unsigned *c, size_t n) {
-  size_t lo = (n - 1) / 2, hi = n / 2, cum = 0;
+/* Type 7 median of a resample of `total` draws, counts c[] over sorted s[0..m). */
+static double mg_counted_median_of(const double *s, const unsigned *c, size_t m, size_t total) {
+  size_t lo = (total - 1) / 2, hi = total / 2, cum = 0;
   double vlo = s[0], vhi = s[0];
   int have_lo = 0;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < m; i++) {
     cum += c[i];
     if (!have_lo && cum > lo) {
       vlo = s[i];
@@ -35,6 +35,11 @@ static double mg_counted_median(const double *s, const unsigned *c, size_t n) {
     }
   }
   return lo == hi ? vlo : vlo + 0.5 * (vhi - vlo);
+}
+
+/* The same for a resample of n draws over n sorted values. */
+static double mg_counted_median(const double *s, const unsigned *c, size_t n) {
+  return mg_counted_median_of(s, c, n, n);
 }
 
 static void mg_resample(gsl_rng *rng, size_t n, unsigned *c) {
@@ -127,25 +132,6 @@ static mg_stats_status mg_sort_positions(const double *x, size_t n, double *s, s
   }
   free(t);
   return MG_STATS_OK;
-}
-
-/* Type 7 median of a resample of `total` draws, counts c[] over sorted s[0..m). */
-static double mg_counted_median_of(const double *s, const unsigned *c, size_t m, size_t total) {
-  size_t lo = (total - 1) / 2, hi = total / 2, cum = 0;
-  double vlo = s[0], vhi = s[0];
-  int have_lo = 0;
-  for (size_t i = 0; i < m; i++) {
-    cum += c[i];
-    if (!have_lo && cum > lo) {
-      vlo = s[i];
-      have_lo = 1;
-    }
-    if (cum > hi) {
-      vhi = s[i];
-      break;
-    }
-  }
-  return lo == hi ? vlo : vlo + 0.5 * (vhi - vlo);
 }
 
 static mg_stats_status mg_check_groups(const double *x, const size_t *off, size_t L, int allow_zero) {

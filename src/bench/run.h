@@ -1,0 +1,52 @@
+/*
+ * The state of one run of the measurement engine, shared by engine.c (blocks
+ * and the run) and batch.c (the measurements of a batch of rounds and the one
+ * reduction that closes it). Internal to src/bench.
+ */
+#ifndef MG_BENCH_RUN_H
+#define MG_BENCH_RUN_H
+
+#include <stdint.h>
+
+#include "bench/internal.h"
+
+/* Shortest start slot: the bookkeeping between two measurements and the
+ * start tolerance (>= 1 us) must fit in it. */
+#define MG_MIN_SLOT(tol) (4 * (tol))
+
+typedef struct run {
+  const mg_bench_cfg *cfg;
+  mg_bench_result *res;
+  MPI_Comm comm, scomm;
+  int rank, size;
+  mg_now_fn now;
+  int use_clock;
+  mg_clock clock;
+  double t0;            /* local time at the start, for elapsed */
+  double elapsed;       /* last agreed elapsed time (max over ranks) */
+  double next_start;    /* agreed global start of the next window batch; 0: none */
+  double rt_base;       /* roundtime: slot asked for by the latest valid latencies */
+  uint64_t rng;
+  int blocks_total, blocks_done;
+  /* per-batch scratch */
+  long cap;
+  double *ts, *te, *red;
+  int *late, *err, *slot_v;
+  long *slot_round;
+  double *vals; /* valid latencies of one series */
+  long vcap;
+} run;
+
+/* batch.c, as engine.c uses it: */
+/* The valid latencies of s (warm-up ones or the others) into R->vals; their number. */
+long mg_batch_valid_values(run *R, const mg_bench_series *s, int warm);
+double mg_batch_median(double *v, long n); /* sorts v */
+/* A start counts as on time within the clock's accuracy (at least 1 us), or the tolerance asked for. */
+double mg_batch_tolerance(const run *R);
+/* Measure want[i] rounds of each active variant act[0..*nact) of B, interleaved; failed variants
+ * leave act. w: the slot length of clock-based methods (roundtime: updated). An MPI code. */
+int mg_batch_run(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nact, const long *want, int warm,
+                 mg_sync_method m, double *w);
+void mg_batch_series_clear(mg_bench_series *s);
+
+#endif
