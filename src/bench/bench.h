@@ -92,6 +92,8 @@ double mg_timer_granularity(mg_timer_kind k); /* measured: smallest non-zero ste
 
 typedef struct mg_bench_block mg_bench_block;
 
+struct mg_bench_result; /* below */
+
 typedef struct mg_bench_cfg {
   MPI_Comm comm;                /* the collectives run on it (normally MPI_COMM_WORLD) */
   int ncolls;
@@ -124,6 +126,9 @@ typedef struct mg_bench_cfg {
    * elapsed seconds (equal on all ranks) and what is being measured. May be NULL. */
   void (*progress)(double fraction, double elapsed, const char *what, void *arg);
   void *arg;
+  /* Called on every rank after each completed block, with the result so far (its last block is
+   * complete): for saving measurements as they are taken. May be NULL. */
+  void (*block_done)(const struct mg_bench_result *res, void *arg);
 } mg_bench_cfg;
 
 typedef enum { MG_SERIES_OK, MG_SERIES_SKIPPED, MG_SERIES_FAILED } mg_series_status;

@@ -338,6 +338,7 @@ static int measure_size(run *R, mg_coll coll, int si, double *t1) {
   R->blocks_done++;
   if (rc != MPI_SUCCESS) return rc;
   progress(R, B, 0);
+  if (cfg->block_done) cfg->block_done(R->res, cfg->arg);
   return MPI_SUCCESS;
 }
 

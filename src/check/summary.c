@@ -52,6 +52,10 @@ static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) 
   else
     fprintf(f, "noise threshold: unknown (no #@sync_cost_sec): no noise warnings\n");
   fprintf(f, "consistent: the default not slower than a mock-up by more than %g %%\n", 100 * r->opts.margin);
+  for (int i = 0; i < d->nlaunches; i++) {
+    const char *why = mg_ck_meta_get(&d->launches[i].meta, "check_incomplete");
+    if (why) fprintf(f, "PARTIAL RUN: launch '%s' was not completed (%s)\n", d->launches[i].id, why);
+  }
 }
 
 static void print_counts(FILE *f, const mg_ck_summary *s) {

@@ -17,12 +17,14 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "algs/algs.h"
@@ -541,8 +543,89 @@ static int offline(state *S, const opts_t *o) {
   return st;
 }
 
+/*
+ * Nothing lost on Ctrl-C: rank 0 rewrites DIR/raw.csv with every block measured so far (at most
+ * every SAVE_EVERY seconds, marked #@check_incomplete until the run ends), so a run that is
+ * stopped or killed leaves its measurements, which `check --from DIR` analyses (as a partial run).
+ * On SIGINT or SIGTERM rank 0 says how many cells are saved, with async-signal-safe calls only.
+ * The callback has no argument of its own (the engine's is the progress line): the state of the
+ * one measurement this process makes is file-static.
+ */
+#define SAVE_EVERY 5.0
+static struct {
+  state *S;
+  const mg_bench_meta *meta;
+  int group;              /* the group being measured */
+  long base;              /* cells of the groups before it */
+  double last;            /* when raw.csv was last written */
+  volatile sig_atomic_t saved, total;
+  char msg_head[600];     /* "mpiguide check: interrupted: " */
+  char msg_tail[600];     /* " cells saved in DIR/raw.csv; ..." */
+} saving;
+
+static void put_num(char *buf, long v, size_t *n) {
+  char t[24];
+  int k = 0;
+  do t[k++] = (char)('0' + v % 10), v /= 10;
+  while (v && k < 23);
+  while (k) buf[(*n)++] = t[--k];
+}
+
+static void on_stop(int sig) {
+  if (!saving.S || saving.S->rank != 0) { /* let rank 0's line through first (MPICH's mpiexec stops */
+    struct timespec t = {0, 300000000}; /* relaying output once a rank has died) */
+    nanosleep(&t, NULL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+    return;
+  }
+  char buf[1400];
+  size_t n = 0;
+  for (const char *p = saving.msg_head; *p && n < 600; p++) buf[n++] = *p;
+  put_num(buf, saving.saved, &n);
+  for (const char *p = " of "; *p; p++) buf[n++] = *p;
+  put_num(buf, saving.total, &n);
+  for (const char *p = saving.msg_tail; *p && n < sizeof buf - 1; p++) buf[n++] = *p;
+  ssize_t w = write(2, buf, n);
+  (void)w;
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void save_so_far(const mg_bench_result *res, void *arg) {
+  state *S = saving.S;
+  (void)res, (void)arg;
+  if (!S || S->rank != 0) return;
+  double now = MPI_Wtime();
+  if (now - saving.last < SAVE_EVERY) return;
+  saving.last = now;
+  group *G = &S->groups[saving.group];
+  int was_done = G->done;
+  G->done = 1; /* its blocks so far: the engine fills G->res as it goes */
+  long cells = saving.base + G->res.nblocks;
+  char note[96];
+  snprintf(note, sizeof note, "partial: %ld of %ld cells measured when this file was written", cells,
+           S->blocks_total);
+  if (write_raw(S, saving.meta, note) == 0) saving.saved = (sig_atomic_t)cells;
+  G->done = was_done;
+}
+
+static void saving_start(state *S, const mg_bench_meta *meta) {
+  saving.S = S, saving.meta = meta, saving.last = MPI_Wtime(), saving.total = (sig_atomic_t)S->blocks_total;
+  struct sigaction sa = {0};
+  sa.sa_handler = on_stop;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  if (S->rank != 0) return;
+  snprintf(saving.msg_head, sizeof saving.msg_head, "\nmpiguide check: interrupted: ");
+  snprintf(saving.msg_tail, sizeof saving.msg_tail,
+           " (collective, size) cells saved in %s/raw.csv; analyse them with `mpiguide check --from %s`\n", S->out,
+           S->out);
+}
+
 /* Every rank: measure the groups one after another, the budget shared over what is left. */
 static void measure(state *S, const mg_bench_meta *meta) {
+  saving_start(S, meta);
   mg_cmd_progress_init(&S->prog, "check", S->rank == 0 && S->progress, S->base.time_total);
   for (int gi = 0; gi < S->ngroups; gi++) {
     group *G = &S->groups[gi];
@@ -555,6 +638,9 @@ static void measure(state *S, const mg_bench_meta *meta) {
     S->prog.frac_share = (double)nb / (double)S->blocks_total;
     G->cfg.progress = mg_cmd_progress_cb;
     G->cfg.arg = &S->prog;
+    G->cfg.block_done = save_so_far;
+    saving.group = gi;
+    saving.base = S->blocks_before;
     int rc = mg_bench_run(&G->cfg, &G->res);
     if (rc != MPI_SUCCESS) {
       char es[MPI_MAX_ERROR_STRING];
@@ -567,6 +653,10 @@ static void measure(state *S, const mg_bench_meta *meta) {
     }
     G->done = 1;
     S->blocks_before += nb;
+    if (gi + 1 < S->ngroups) { /* a group's end is always saved */
+      saving.last = -1e300;
+      save_so_far(&G->res, NULL);
+    }
     double el = G->res.elapsed;
     MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     S->prog.elapsed_before += el;

@@ -13,6 +13,7 @@
 #       stderr matches REGEX, nothing left in $MG_WORKDIR (a created output directory removed);
 #       NP 0: started without mpiexec (a singleton MPI process: option checks, quicker)
 #   run_check.sh offline-fail REGEX -- [options...]  the same without mpiexec (--from)
+#   run_check.sh interrupt NP      SIGINT to a long check: raw.csv kept (partial), a message, --from works
 #   run_check.sh sizes-from NP      check --sizes-from data/trace/jacobi-trace.csv measures exactly
 #       the trace's non-empty (collective, size) cells
 #   run_check.sh launches NP fail|interrupt -- [options...]  `check --launches 3 ... -o out --
@@ -49,6 +50,25 @@ column() {
 }
 
 case $mode in
+interrupt)
+  # Ctrl-C during a long check: the cells measured so far stay in out/raw.csv (saved as they are
+  # measured), rank 0 says how many, and `check --from out` analyses them as a partial run.
+  np=$1
+  ( launch "$np" --full --nrep 3000 --warmup 1 -o "$work/out" --no-progress >"$work/stdout" 2>"$work/stderr" ) &
+  pid=$!
+  for _ in $(seq 120); do [[ -s $work/out/raw.csv ]] && break; sleep 0.5; done
+  [[ -s $work/out/raw.csv ]] || { kill -KILL $pid; die "no raw.csv saved within 60 s"; }
+  pkill -INT -f -- "^$MG_MPIEXEC .*-o $work/out" # the launcher, as Ctrl-C would: it passes the signal on
+  wait $pid
+  cat "$work/stderr"
+  grep -Eq "interrupted: [0-9]+ of [0-9]+ \(collective, size\) cells saved in $work/out/raw.csv" "$work/stderr" ||
+    die "no 'interrupted: N of M cells saved' message"
+  grep -q '^#@check_incomplete=partial:' "$work/out/raw.csv" || die "raw.csv is not marked partial"
+  "$MG_CLI" check --from "$work/out" >"$work/from" 2>&1 || { cat "$work/from"; die "check --from the partial run failed"; }
+  grep -q "PARTIAL RUN" "$work/from" || die "check --from does not say the run is partial"
+  echo "run_check: interrupt: the measurements so far are kept and analysed as a partial run"
+  exit 0
+  ;;
 sizes-from)
   # check --sizes-from TRACE measures exactly the trace's non-empty (collective, size) cells
   np=$1
