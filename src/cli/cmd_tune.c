@@ -8,11 +8,13 @@
  * configuration); each process count gets its own rules.
  * Exit codes: 0 written, 1 failed, 2 bad input.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench/csv.h"
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
@@ -207,6 +209,25 @@ static int tune_group(tune *T, int s) {
   return 0;
 }
 
+/* The built profile p into path, through a temporary renamed when complete. 0, or 1 after a message that
+ * names the file and the reason. */
+static int write_profile(const mg_profile *p, const char *path) {
+  size_t len;
+  char *text = mg_profile_format(p, &len), e[MG_CK_ERR];
+  mg_outfile o;
+  if (!text) return fprintf(stderr, "mpiguide tune: out of memory\n"), 1;
+  int rc = mg_outfile_open(&o, path, e, sizeof e);
+  if (!rc && fwrite(text, 1, len, o.f) != len) {
+    snprintf(e, sizeof e, "writing '%s' failed: %s", path, strerror(errno));
+    mg_outfile_discard(&o);
+    rc = -1;
+  } else if (!rc)
+    rc = mg_outfile_commit(&o, e, sizeof e);
+  free(text);
+  if (rc) fprintf(stderr, "mpiguide tune: the profile: %s (-o FILE goes into an existing directory you can write to)\n", e);
+  return rc ? 1 : 0;
+}
+
 /* Merge, build and save the profile. 0, or 1 after a message. */
 static int save(tune *T) {
   char line[1200];
@@ -221,9 +242,7 @@ static int save(tune *T) {
     return 1;
   }
   mg_profile_diags_free(&diags);
-  if (mg_profile_save(T->p, T->out) != MG_PROFILE_OK)
-    return fprintf(stderr, "mpiguide tune: cannot write '%s'\n", T->out), 1;
-  return 0;
+  return write_profile(T->p, T->out);
 }
 
 static void print_rules(const tune *T) {

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "mpiguide.h"
+#include "bench/csv.h"
 #include "report/html.h"
 #include "report/report.h"
 #include "util/fmt.h"
@@ -366,34 +367,15 @@ int mg_rp_write_file(const char *path, const mg_rp_run *runs, int nruns, char *e
 
 int mg_rp_write_file_ex(const char *path, const mg_rp_run *runs, int nruns, const mg_rp_verify *ver, int nver,
                         char *err, size_t errlen) {
-  size_t n = strlen(path) + 32;
-  char *tmp = malloc(n);
-  if (!tmp) return snprintf(err, errlen, "out of memory"), -1;
-  snprintf(tmp, n, "%s.partial.XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-    free(tmp);
-    return -1;
+  mg_outfile o; /* a temporary next to path, renamed when complete: never a half-written page */
+  char e[1100];
+  if (mg_outfile_open(&o, path, e, sizeof e))
+    return snprintf(err, errlen, "%s (the report goes into an existing directory you can write to)", e), -1;
+  if (mg_rp_write_ex(o.f, runs, nruns, ver, nver)) {
+    int en = errno;
+    mg_outfile_discard(&o);
+    return snprintf(err, errlen, "cannot write the report '%s'%s%s", path, en ? ": " : "", en ? strerror(en) : ""), -1;
   }
-  fchmod(fd, 0644);
-  FILE *f = fdopen(fd, "w");
-  if (!f) {
-    snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-    close(fd), unlink(tmp), free(tmp);
-    return -1;
-  }
-  int rc = mg_rp_write_ex(f, runs, nruns, ver, nver);
-  if (fclose(f) || rc) {
-    snprintf(err, errlen, "%s: cannot write the report%s%s", path, errno ? ": " : "", errno ? strerror(errno) : "");
-    unlink(tmp), free(tmp);
-    return -1;
-  }
-  if (rename(tmp, path)) {
-    snprintf(err, errlen, "%s: %s", path, strerror(errno));
-    unlink(tmp), free(tmp);
-    return -1;
-  }
-  free(tmp);
+  if (mg_outfile_commit(&o, e, sizeof e)) return snprintf(err, errlen, "the report: %s", e), -1;
   return 0;
 }

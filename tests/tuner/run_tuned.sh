@@ -4,7 +4,8 @@
 #   run_tuned.sh golden           `mpiguide tune` on the fixed check data of tests/check (data/small,
 #                                 data/launches/a+b): profile = golden file (but the date line),
 #                                 `mpiguide profile validate` accepts it
-#   run_tuned.sh bad              bad input to tune: one message, exit 2, no profile written
+#   run_tuned.sh bad              bad input to tune: one message, exit 2, no profile written; an
+#                                 -o it cannot write: the file and the reason, exit 1
 #   run_tuned.sh verify NP        `mpiguide verify` of a tiny profile on NP ranks: table and CSV
 #   run_tuned.sh e2e NP           check (tiny) -> tune -> validate -> verify on NP ranks
 #   run_tuned.sh inconclusive     tune takes conclusive violations only, unless --include-inconclusive
@@ -122,6 +123,13 @@ bad)
   bad_case missing "/nonexistent-mg" /nonexistent-mg -o out.prof
   bad_case gain "--min-gain: '1' is not a number in \\[0, 1\\)" "$MG_DATA/small" -o out.prof --min-gain 1
   bad_case option "unknown option '--bogus'" "$MG_DATA/small" -o out.prof --bogus
+  # an output the user cannot write: the user's file and the reason, exit 1
+  for out in /nonexistent-mg/out.prof /etc/hostname/out.prof; do
+    local_run unwritable "$MG_CLI" tune "$MG_DATA/small" -o "$out" -q
+    expect_rc "tune -o $out" 1
+    expect_once unwritable "the profile: cannot write '$out': (No such file or directory|Not a directory)" "message"
+    grep -q 'tmp\|partial' unwritable.err && fail "the message names a temporary file" || ok "no temporary file named"
+  done
   ;;
 verify)
   NP=${1:?NP}
