@@ -91,6 +91,33 @@ int coll_present(const mg_rp_run *run, int c) {
   return 0;
 }
 
+/* An MPI library's version string as a table cell: whole when short; else (MPICH's runs over its configure
+ * line) cut at a word boundary with "…", the whole string in the cell's title (hover). */
+void mg_rp_version_cell(FILE *f, const char *v) {
+  enum { SHOWN = 100 };
+  size_t n = v ? strlen(v) : 0, cut = n;
+  fputs("<td>", f);
+  if (!n) fputs("unknown", f);
+  else if (n <= SHOWN) mg_rp_esc(f, v);
+  else {
+    cut = SHOWN; /* at the end of a "; "-separated field (a line of the original) if one ends past half */
+    while (cut > SHOWN / 2 && strncmp(v + cut, "; ", 2)) cut--;
+    if (cut <= SHOWN / 2)
+      for (cut = SHOWN; cut > 0 && v[cut] != ' ';) cut--; /* else before the first word left out */
+    while (cut > 0 && (v[cut - 1] == ' ' || v[cut - 1] == ';' || v[cut - 1] == ',')) cut--;
+    if (!cut) cut = SHOWN;
+    char shown[SHOWN + 1];
+    memcpy(shown, v, cut);
+    shown[cut] = '\0';
+    fputs("<span class=\"version\" title=\"", f);
+    mg_rp_esc(f, v);
+    fputs("\">", f);
+    mg_rp_esc(f, shown);
+    fputs(" …</span>", f);
+  }
+  fputs("</td>", f);
+}
+
 static const char *const css =
     "body{font-family:sans-serif;margin:0 auto;max-width:1240px;padding:12px 20px;color:#111;background:#fff}\n"
     "h1{font-size:1.5em;margin:.3em 0}h2{font-size:1.25em;border-bottom:2px solid #333;margin-top:1.4em}\n"
@@ -137,7 +164,9 @@ void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
     fputs("</tr>\n", f);                                  \
   } while (0)
   ROW("MPI library", snprintf(buf, sizeof buf, "%s", L->mpi_name));
-  ROW("version", snprintf(buf, sizeof buf, "%s", L->mpi_version));
+  fputs("<tr><td>version</td>", f);
+  for (int ri = 0; ri < nruns; ri++) mg_rp_version_cell(f, runs[ri].d->launches[0].mpi_version);
+  fputs("</tr>\n", f);
   ROW("processes", snprintf(buf, sizeof buf, "%d", L->nprocs); if (L->nprocs <= 0) buf[0] = '\0');
   ROW("nodes × ranks per node", launch_meta(L, "ranks_per_node", tmp, sizeof tmp);
       if (L->nnodes > 0 && tmp[0]) snprintf(buf, sizeof buf, "%d × %s", L->nnodes, tmp);
@@ -295,6 +324,10 @@ void verify_metadata(FILE *f, const mg_rp_verify *ver, int nver) {
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
     fprintf(f, "<tr><td>%s</td>", rows[r].label);
     for (int k = 0; k < nver; k++) {
+      if (!strcmp(rows[r].label, "version")) {
+        mg_rp_version_cell(f, mg_ck_meta_get(&ver[k].raw_meta, rows[r].key));
+        continue;
+      }
       if (rows[r].key) mg_rp_verify_meta(&ver[k], rows[r].key, buf, sizeof buf);
       else if (!strcmp(rows[r].label, "processes")) snprintf(buf, sizeof buf, "%d", ver[k].nprocs);
       else if (!strcmp(rows[r].label, "profile")) snprintf(buf, sizeof buf, "%s", ver[k].profile);
