@@ -6,6 +6,7 @@
 #                                 `mpiguide profile validate` accepts it
 #   run_tuned.sh bad              bad input to tune: one message, exit 2, no profile written; an
 #                                 -o it cannot write: the file and the reason, exit 1
+#   run_tuned.sh drop_slower      `mpiguide tune --drop-slower` on a recorded verify.csv (data/)
 #   run_tuned.sh verify NP        `mpiguide verify` of a tiny profile on NP ranks: table and CSV
 #   run_tuned.sh e2e NP           check (tiny) -> tune -> validate -> verify on NP ranks
 #   run_tuned.sh inconclusive     tune takes conclusive violations only, unless --include-inconclusive
@@ -75,6 +76,37 @@ expect_verify() { # NAME DIR MINROWS
 }
 
 case $MODE in
+drop_slower)
+  # tests/tuner/data/verify_slower: a recorded verify.csv (4 processes) and the profile it verified
+  # (#@profile=p.prof): verify measured the bcast rule (64-128) slower at 128 B. tune --drop-slower
+  # writes the profile without that rule, names it with file:line, and keeps the others.
+  cp "$MG_HERE/data/verify_slower/p.prof" "$MG_HERE/data/verify_slower/verify.csv" . || exit 1
+  mkdir V && mv verify.csv V/ || exit 1
+  local_run drop "$MG_CLI" tune --drop-slower V --profile p.prof -o kept.prof
+  expect_rc "tune --drop-slower" 0
+  expect_once drop '^dropped p\.prof:5: bcast np=2-8 64-128 bcast_as_allgatherv +\(tuned/default 1\.205 at 128 B\)' \
+    "the dropped rule with its line"
+  expect_once drop '^1 of 3 rules dropped' "the count"
+  if ! grep -q '^bcast' kept.prof && grep -qE '^allgather +np=4 +256-256 +allgather_as_alltoall' kept.prof &&
+    grep -qE '^scatter +np=4 +4K-4K +scatter_as_bcast' kept.prof
+  then ok "kept.prof: bcast dropped, allgather and scatter kept"; else fail "kept.prof: $(grep -v '^#' kept.prof | tr '\n' ';')"; fi
+  grep -q 'drop-slower V: 1 rule dropped' kept.prof && ok "the preamble says so" || fail "no preamble line in kept.prof"
+  local_run validate "$MG_CLI" profile validate kept.prof
+  expect_rc "profile validate kept.prof" 0
+  # without --profile: the verify.csv's #@profile (p.prof, relative to where verify ran)
+  local_run drop2 "$MG_CLI" tune --drop-slower V -o kept2.prof -q
+  expect_rc "tune --drop-slower without --profile" 0
+  cmp -s <(grep -v '^#' kept.prof) <(grep -v '^#' kept2.prof) && ok "the same rules" || fail "kept2.prof differs"
+  # a profile that is not the one verified: refused, with the verify.csv line, nothing written
+  sed 's/bcast_as_allgatherv/bcast_as_scatter_allgather/' p.prof >other.prof
+  local_run other "$MG_CLI" tune --drop-slower V --profile other.prof -o other_kept.prof
+  expect_rc "another profile" 2
+  expect_once other "V/verify.csv:11: verify measured bcast at 128 bytes .*chooses another algorithm there" "message"
+  [[ -e other_kept.prof ]] && fail "other_kept.prof written" || ok "nothing written"
+  local_run nodir "$MG_CLI" tune --drop-slower /nonexistent-mg -o x.prof
+  expect_rc "no verify result" 2
+  expect_once nodir "/nonexistent-mg/verify.csv: No such file or directory" "message"
+  ;;
 inconclusive)
   # tests/check/data/noisy: the data of small with one synchronisation = 1 ms, so the bcast 1K
   # violation (4.46x, significant) lies within the noise: inconclusive. tune writes no rule for
