@@ -416,6 +416,9 @@ static void t_verify_bad(void) {
       {"#@format=mpiguide-verify/1\ncollective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,"
        "ratio,ratio_lo,ratio_hi,p_holm,verdict,still_faster\n",
        ":2: no rows after the header"},
+      {"#@format=mpiguide-verify/1\ncollective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,"
+       "ratio,ratio_lo,ratio_hi,p_holm,verdict,outcome,still_faster\nbcast,4,16,1,x,1,1,1,1,1,1,faster,better,\n",
+       ":3: outcome: 'better' is not violation, consistent, inconclusive or empty"},
       {"collective,nprocs\n", ":1: no #@format=mpiguide-verify/1"},
       {"#@format=mpiguide-bench-raw/1\n", ":1: format 'mpiguide-bench-raw/1' is not mpiguide-verify/1"},
   };

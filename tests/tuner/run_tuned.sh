@@ -165,18 +165,36 @@ bad)
   ;;
 verify)
   NP=${1:?NP}
-  printf 'mpiguide-profile 1\n# a tiny profile\nallreduce np=%s 1K-4K allreduce_as_reduce_bcast\nbcast np=%s 64 bcast_as_allgatherv\n' \
-    "$NP" "$NP" >tiny.prof
+  # reduce_scatter_block: an algorithm name longer than the table's old fixed column (issue 11)
+  printf 'mpiguide-profile 1\n# a tiny profile\nallreduce np=%s 1K-4K allreduce_as_reduce_bcast\nbcast np=%s 64 bcast_as_allgatherv\nreduce_scatter_block np=%s 64 reduce_scatter_block_as_reducescatter\n' \
+    "$NP" "$NP" "$NP" >tiny.prof
   cmd_start
   cmd_ctx "$NP" -- "$MG_CLI" verify --profile tiny.prof -o V --nrep 12 --budget 20s 8K
   run verify
   expect_rc verify 0
-  # allreduce: 512 1K 4K 8K (x0.5 / bounds / x2, 8K also given); bcast: 32 64 128 8K
-  expect_verify verify V 8
+  # allreduce: 512 1K 4K 8K (x0.5 / bounds / x2, 8K also given); bcast and reduce_scatter_block:
+  # 32 64 128 8K
+  expect_verify verify V 12
   grep -q '^allreduce,'"$NP"',1024,1,allreduce_as_reduce_bcast,' V/verify.csv && ok "verify: allreduce 1K tuned" ||
     fail "verify: no tuned allreduce 1K row"
   grep -q '^bcast,'"$NP"',32,0,default,' V/verify.csv && ok "verify: bcast 32 (around) untuned" ||
     fail "verify: no untuned bcast 32 row"
+  # every table row aligned with the header: the verdict and outcome columns start where theirs do
+  awk '/^collective +bytes/ { v = index($0, " verdict "); o = index($0, " outcome "); next }
+       /^ratio = / { exit } v && NF { n++; if (substr($0, v, 10) !~ /^ (faster|not-sig|slower|same|noise\?|skipped|no-data) / ||
+         substr($0, o, 14) !~ /^ (violation|consistent|inconclusive|-) /) bad++ }
+       END { exit !(n >= 12 && !bad) }' verify.out && ok "verify: the table's columns align" ||
+    fail "verify: table rows not aligned with the header"
+  # verify.csv: the check's three verdicts in the outcome column, for every compared cell
+  if awk -F, 'NR > 1 && !/^#/ && !/^collective,/ { n++; if ($13 !~ /^(violation|consistent|inconclusive)$/) bad++ }
+              /^collective,/ && $13 != "outcome" { bad++ } END { exit !(n >= 12 && !bad) }' V/verify.csv
+  then ok "verify: outcome violation/consistent/inconclusive in verify.csv"; else fail "verify: outcome column"; fi
+  # a tuned cell measured slower: its rule named with file:line, and the tune --drop-slower command
+  slow=$(awk -F, '$4 == 1 && $12 == "slower" { print $1; exit }' V/verify.csv)
+  if [[ -z $slow ]]; then ok "verify: no tuned cell slower this time (nothing to drop)"
+  elif grep -qE "^  tiny\.prof:[0-9]+: $slow np=$NP " verify.out && grep -q "mpiguide tune --drop-slower V --profile tiny.prof" verify.out
+  then ok "verify: the slower $slow rule named with its line, and the drop command"
+  else fail "verify: $slow slower, but no rule line or drop command"; fi
   # a profile without rules for this process count: nothing to verify, exit 2
   printf 'mpiguide-profile 1\nbcast np=99 64 bcast_as_allgatherv\n' >other.prof
   cmd_start
