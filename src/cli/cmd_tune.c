@@ -6,16 +6,23 @@
  * count, size), and the profile is written with mg_profile_save. Directories
  * with the same process count are analysed together (several launches of one
  * configuration); each process count gets its own rules.
+ * `mpiguide tune --drop-slower VERIFY_DIR [--profile FILE] -o FILE`: the
+ * verified profile without the rules verify measured slower (a verify.csv
+ * read with src/report/verify.c), each dropped rule named with file:line.
  * Exit codes: 0 written, 1 failed, 2 bad input.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "bench/csv.h"
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
+#include "cli/cmd_tune.h"
+#include "report/report.h"
 #include "tune/profile.h"
 #include "tune/tuner.h"
 #include "util/parse.h"
@@ -37,13 +44,20 @@ static const char usage_text[] =
     "  -q, --quiet         no table of rules\n"
     "      --include-inconclusive  also cells whose violation is significant but inconclusive\n"
     "                      (within the noise, or an interval reaching 1): may tune an artefact\n"
-    "  -h, --help          this text\n";
+    "  -h, --help          this text\n"
+    "\n"
+    "usage: mpiguide tune --drop-slower VERIFY_DIR [--profile FILE] -o FILE\n"
+    "\n"
+    "Writes the profile verified in VERIFY_DIR (`mpiguide verify -o VERIFY_DIR`; --profile, by default\n"
+    "the verify.csv's own) without every rule that verify measured slower than the default (verdict\n"
+    "'slower' at any size of the rule): the whole rule goes, for all its sizes and process counts.\n";
 
 #define OPTIONS(X)                                                                                      \
   X(HELP, "help", 'h', MG_OPT_FLAG) X(OUT, "out", 'o', MG_OPT_ARG) X(MIN_GAIN, "min-gain", 0, MG_OPT_ARG)     \
   X(ALPHA, "alpha", 0, MG_OPT_ARG) X(TEST, "test", 0, MG_OPT_ARG) X(NO_HOLM, "no-holm", 0, MG_OPT_FLAG)       \
   X(SEED, "seed", 0, MG_OPT_ARG) X(QUIET, "quiet", 'q', MG_OPT_FLAG)                                         \
-  X(INCONCLUSIVE, "include-inconclusive", 0, MG_OPT_FLAG)
+  X(INCONCLUSIVE, "include-inconclusive", 0, MG_OPT_FLAG) X(DROP_SLOWER, "drop-slower", 0, MG_OPT_ARG)           \
+  X(PROFILE, "profile", 'p', MG_OPT_ARG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
@@ -70,6 +84,7 @@ typedef struct tune {
   mg_profile *p;
   mg_tune_choice *ch;
   int nch;
+  const char *drop_dir, *profile; /* --drop-slower VERIFY_DIR [--profile FILE] */
 } tune;
 
 /* The options into T. 0, 1 for --help (printed), or 2 after a message. */
@@ -117,7 +132,18 @@ static int parse(int argc, char **argv, tune *T) {
   T->quiet = o.given[O_QUIET];
   T->which = o.given[O_INCONCLUSIVE] ? MG_TUNE_INCLUDE_INCONCLUSIVE : MG_TUNE_CONCLUSIVE;
   for (int i = 0; i < o.npos; i++) T->srcs[T->nsrc++].path = o.pos[i];
-  if (!T->nsrc) {
+  T->drop_dir = o.val[O_DROP_SLOWER];
+  T->profile = o.val[O_PROFILE];
+  if (T->drop_dir && T->nsrc) {
+    fprintf(stderr, "mpiguide tune: --drop-slower takes a verify directory, no check directory ('%s')\n",
+            T->srcs[0].path);
+    goto bad;
+  }
+  if (T->profile && !T->drop_dir) {
+    fprintf(stderr, "mpiguide tune: --profile goes with --drop-slower VERIFY_DIR\n");
+    goto bad;
+  }
+  if (!T->nsrc && !T->drop_dir) {
     fprintf(stderr, "mpiguide tune: no check directory given\n");
     goto bad;
   }
@@ -207,6 +233,25 @@ static int tune_group(tune *T, int s) {
   return 0;
 }
 
+/* The built profile p into path, through a temporary renamed when complete. 0, or 1 after a message that
+ * names the file and the reason. */
+static int write_profile(const mg_profile *p, const char *path) {
+  size_t len;
+  char *text = mg_profile_format(p, &len), e[MG_CK_ERR];
+  mg_outfile o;
+  if (!text) return fprintf(stderr, "mpiguide tune: out of memory\n"), 1;
+  int rc = mg_outfile_open(&o, path, e, sizeof e);
+  if (!rc && fwrite(text, 1, len, o.f) != len) {
+    snprintf(e, sizeof e, "writing '%s' failed: %s", path, strerror(errno));
+    mg_outfile_discard(&o);
+    rc = -1;
+  } else if (!rc)
+    rc = mg_outfile_commit(&o, e, sizeof e);
+  free(text);
+  if (rc) fprintf(stderr, "mpiguide tune: the profile: %s (-o FILE goes into an existing directory you can write to)\n", e);
+  return rc ? 1 : 0;
+}
+
 /* Merge, build and save the profile. 0, or 1 after a message. */
 static int save(tune *T) {
   char line[1200];
@@ -221,9 +266,33 @@ static int save(tune *T) {
     return 1;
   }
   mg_profile_diags_free(&diags);
-  if (mg_profile_save(T->p, T->out) != MG_PROFILE_OK)
-    return fprintf(stderr, "mpiguide tune: cannot write '%s'\n", T->out), 1;
-  return 0;
+  return write_profile(T->p, T->out);
+}
+
+/* A rule's size range as the profile writes it: "64K" or "64-128". */
+static void range_str(const mg_profile_rule *ru, char *buf, size_t len) {
+  char lo[32], hi[32];
+  mg_profile_fmt_size(ru->lo, lo, sizeof lo);
+  mg_profile_fmt_size(ru->hi, hi, sizeof hi);
+  if (ru->lo == ru->hi) snprintf(buf, len, "%s", lo);
+  else snprintf(buf, len, "%s-%s", lo, hi);
+}
+
+void mg_cmd_rule_str(const mg_profile_rule *ru, char *buf, size_t len) {
+  char np[32], rg[70];
+  range_str(ru, rg, sizeof rg);
+  mg_profile_fmt_np(ru->np_lo, ru->np_hi, np, sizeof np);
+  snprintf(buf, len, "%s %s %s %s", mg_colls[ru->coll].name, np, rg, mg_colls[ru->coll].algs[ru->alg].name);
+}
+
+int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes) {
+  int best = -1;
+  for (int k = 0; k < mg_profile_nrules(p); k++) {
+    const mg_profile_rule *ru = mg_profile_rule_at(p, k), *b = best >= 0 ? mg_profile_rule_at(p, best) : NULL;
+    if (ru->coll != coll || nprocs < ru->np_lo || nprocs > ru->np_hi || bytes < ru->lo || bytes > ru->hi) continue;
+    if (!b || (long)ru->np_hi - ru->np_lo < (long)b->np_hi - b->np_lo) best = k;
+  }
+  return best;
 }
 
 static void print_rules(const tune *T) {
@@ -232,18 +301,123 @@ static void print_rules(const tune *T) {
   printf("%-21s %-6s %-15s %s\n", "collective", "np", "bytes", "algorithm");
   for (int k = 0; k < n; k++) {
     const mg_profile_rule *ru = mg_profile_rule_at(T->p, k);
-    char lo[32], hi[32], np[32], rg[70];
-    mg_profile_fmt_size(ru->lo, lo, sizeof lo);
-    mg_profile_fmt_size(ru->hi, hi, sizeof hi);
+    char np[32], rg[70];
+    range_str(ru, rg, sizeof rg);
     mg_profile_fmt_np(ru->np_lo, ru->np_hi, np, sizeof np);
-    if (ru->lo == ru->hi)
-      snprintf(rg, sizeof rg, "%s", lo);
-    else
-      snprintf(rg, sizeof rg, "%s-%s", lo, hi);
     printf("%-21s %-6s %-15s %s\n", mg_colls[ru->coll].name, np + 3, rg, mg_colls[ru->coll].algs[ru->alg].name);
   }
   printf("%d rule%s from %d measured (collective, process count, size) cells, %d tuned; profile: %s\n", n,
          n == 1 ? "" : "s", measured, tuned, T->out);
+}
+
+/* ---------- --drop-slower: the verified profile without the rules measured slower ---------- */
+
+/* Where a rule stands: "FILE:LINE" (FILE alone for rules without a line, e.g. from .prf files). */
+static void rule_where(const char *path, const mg_profile_rule *ru, char *buf, size_t len) {
+  if (ru->line > 0) snprintf(buf, len, "%s:%d", path, ru->line);
+  else snprintf(buf, len, "%s", path);
+}
+
+/* drop[k] = 1 for every rule of p with a row of v that verify measured slower. The number of rules to
+ * drop, or -1 after a message (the profile is not the one verified). */
+static int mark_slower(const mg_rp_verify *v, const mg_profile *p, const char *ppath, int *drop) {
+  int n = 0;
+  for (int i = 0; i < v->n; i++) {
+    const mg_rp_vrow *w = &v->rows[i];
+    int c = mg_coll_find(w->coll);
+    if (!w->in_profile || strcmp(w->verdict, "slower")) continue;
+    int k = c < 0 ? -1 : mg_cmd_rule_find(p, (mg_coll)c, w->nprocs, w->bytes);
+    const mg_profile_rule *ru = k >= 0 ? mg_profile_rule_at(p, k) : NULL;
+    if (!ru || strcmp(mg_colls[c].algs[ru->alg].name, w->tuned)) {
+      fprintf(stderr, "mpiguide tune: %s:%d: verify measured %s at %zu bytes on %d processes with %s, but '%s' %s; "
+                      "give --profile the profile that was verified\n",
+              v->path, w->line, w->coll, w->bytes, w->nprocs, w->tuned, ppath,
+              ru ? "chooses another algorithm there" : "has no rule there");
+      return -1;
+    }
+    n += !drop[k];
+    drop[k] = 1;
+  }
+  return n;
+}
+
+/* Each rule dropped, with the sizes it was slower at. */
+static void print_dropped(const mg_rp_verify *v, const mg_profile *p, const char *ppath, const int *drop) {
+  for (int k = 0; k < mg_profile_nrules(p); k++) {
+    if (!drop[k]) continue;
+    const mg_profile_rule *ru = mg_profile_rule_at(p, k);
+    char where[1100], rule[200];
+    rule_where(ppath, ru, where, sizeof where);
+    mg_cmd_rule_str(ru, rule, sizeof rule);
+    printf("dropped %s: %s  (tuned/default", where, rule);
+    for (int i = 0; i < v->n; i++) {
+      const mg_rp_vrow *w = &v->rows[i];
+      int c = mg_coll_find(w->coll);
+      if (w->in_profile && !strcmp(w->verdict, "slower") && c == (int)ru->coll &&
+          mg_cmd_rule_find(p, (mg_coll)c, w->nprocs, w->bytes) == k)
+        printf(" %.3f at %zu B", w->ratio, w->bytes);
+    }
+    printf(")\n");
+  }
+}
+
+/* The rules of p but the dropped ones, with p's preamble and one line more. NULL: out of memory. */
+static mg_profile *kept_rules(const mg_profile *p, const int *drop, int ndrop, const char *dir) {
+  mg_profile *q = mg_profile_new();
+  char line[1200];
+  int bad = !q;
+  for (int k = 0; !bad && k < mg_profile_npreamble(p); k++) bad = mg_profile_add_preamble(q, mg_profile_preamble_at(p, k)) != 0;
+  snprintf(line, sizeof line, "mpiguide tune --drop-slower %s: %d rule%s dropped that verify measured slower", dir,
+           ndrop, ndrop == 1 ? "" : "s");
+  bad = bad || mg_profile_add_preamble(q, line) != 0;
+  for (int k = 0; !bad && k < mg_profile_nrules(p); k++) {
+    const mg_profile_rule *ru = mg_profile_rule_at(p, k);
+    if (!drop[k]) bad = mg_profile_add(q, ru->coll, ru->np_lo, ru->np_hi, ru->lo, ru->hi, ru->alg, ru->comment) != 0;
+  }
+  if (!bad) bad = mg_profile_build(q, NULL) != MG_PROFILE_OK;
+  if (bad) mg_profile_free(q);
+  return bad ? NULL : q;
+}
+
+/* Read the verify result and the profile, write the profile without the slower rules. Exit code. */
+static int drop_slower(const tune *T) {
+  char vp[1100], e[MG_CK_ERR];
+  mg_rp_verify v;
+  mg_profile *p = NULL, *q = NULL;
+  mg_profile_diags diags = {0};
+  int status = 2, *drop = NULL;
+  snprintf(vp, sizeof vp, "%s/verify.csv", T->drop_dir);
+  if (mg_rp_verify_read(vp, &v, e, sizeof e)) {
+    fprintf(stderr, "mpiguide tune: --drop-slower: %s (give a result directory of `mpiguide verify -o DIR`)\n", e);
+    return 2;
+  }
+  const char *ppath = T->profile ? T->profile : v.profile;
+  if (!*ppath) fprintf(stderr, "mpiguide tune: %s names no profile: give --profile FILE\n", vp);
+  else if (mg_profile_open(ppath, &p, &diags) != MG_PROFILE_OK) {
+    for (int k = 0; k < diags.n; k++) {
+      mg_profile_diag_format(&diags.v[k], e, sizeof e);
+      fprintf(stderr, "mpiguide tune: %s\n", e);
+    }
+    if (!diags.n) fprintf(stderr, "mpiguide tune: cannot read the profile '%s'\n", ppath);
+    fprintf(stderr, "(give --profile FILE, the profile that %s verified)\n", vp);
+  } else if (!(drop = calloc((size_t)mg_profile_nrules(p) + 1, sizeof *drop)))
+    fprintf(stderr, "mpiguide tune: out of memory\n"), status = 1;
+  else {
+    int ndrop = mark_slower(&v, p, ppath, drop);
+    if (ndrop >= 0 && !(q = kept_rules(p, drop, ndrop, T->drop_dir)))
+      fprintf(stderr, "mpiguide tune: out of memory\n"), status = 1;
+    else if (ndrop >= 0 && !(status = write_profile(q, T->out)) && !T->quiet) {
+      print_dropped(&v, p, ppath, drop);
+      printf("%d of %d rule%s dropped (verify measured them slower than the default); profile: %s\n", ndrop,
+             mg_profile_nrules(p), mg_profile_nrules(p) == 1 ? "" : "s", T->out);
+    }
+  }
+  mg_profile_diags_free(&diags);
+  mg_profile_free(p);
+  mg_profile_free(q);
+  free(drop);
+  mg_rp_verify_free(&v);
+  return status;
 }
 
 int mg_cmd_tune(int argc, char **argv) {
@@ -254,6 +428,7 @@ int mg_cmd_tune(int argc, char **argv) {
   if (!T.srcs) return 1;
   int status = parse(argc, argv, &T);
   if (status == 1) status = 0; /* --help */
+  else if (status == 0 && T.drop_dir) status = drop_slower(&T);
   else if (status == 0 && !(status = source_nprocs(&T))) {
     status = 1;
     T.p = mg_profile_new();

@@ -8,7 +8,8 @@
  * every range (the cells around it), and at the SIZEs given. Rank 0 writes
  * DIR/raw.csv, leaves MPI and analyses it with the check's analysis (mgcheck):
  *
- *  1. tuned vs default, per (collective, size): tuned is the algorithm
+ *  1. tuned vs default, per (collective, size), with the check's three verdicts
+ *     (violation / consistent / inconclusive) as the outcome: tuned is the algorithm
  *     mg_profile_lookup picks (what libmpiguide runs in tuned mode); the
  *     ratio is median(tuned) / median(default) with the bootstrap interval
  *     and the one-sided test (Holm over the run). Where the profile keeps the
@@ -19,7 +20,9 @@
  *     library default as one more contender); what is significantly faster
  *     than the tuned choice is listed.
  *
- * Output: a table on stdout, DIR/verify.csv, DIR/raw.csv. Exit codes: 0 done,
+ * Output: a table on stdout (columns as wide as their entries; under it the
+ * rules measured slower, with file:line, and the tune --drop-slower command),
+ * DIR/verify.csv, DIR/raw.csv. Exit codes: 0 done,
  * 1 the run or the analysis failed, 2 bad input.
  */
 #include <errno.h>
@@ -39,6 +42,7 @@
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
+#include "cli/cmd_tune.h"
 #include "cli/cmd_util.h"
 #include "report/report.h"
 #include "tune/profile.h"
@@ -243,95 +247,160 @@ static int analyse_both(const vstate *S, mg_ck_data *d, mg_ck_result *r1, mg_ck_
   return 0;
 }
 
-/* DIR/verify.csv and the table. 0, or 1 after a message. */
-static int write_verify(const vstate *S, const mg_ck_result *r1, const mg_ck_result *r2) {
-  char err[MG_CK_ERR];
-  char path[4096];
+/* One cell of the output: tuned against the default at one (collective, size), and what is still
+ * faster than tuned there. */
+typedef struct vcell {
+  mg_coll coll;
+  size_t bytes;
+  int alg;                           /* the profile's choice; 0: not in the profile (A/A control) */
+  double md, mt, ratio, lo, hi, p;   /* seconds; NaN without a comparison */
+  const char *verdict;               /* faster, not-sig, slower, same, noise?, skipped, no-data */
+  const char *outcome;               /* the check's verdict on the comparison; "" without one */
+  char still[1024];
+} vcell;
+
+/* The cell of (c, b) from r1 (tuned vs default) and r2 (the re-check with tuned as the baseline). */
+static void fill_cell(const vstate *S, const mg_ck_result *r1, const mg_ck_result *r2, mg_coll c, size_t b, vcell *x) {
+  memset(x, 0, sizeof *x);
+  x->coll = c, x->bytes = b;
+  x->alg = mg_profile_lookup(S->prof, c, S->size, b);
+  x->md = x->mt = x->ratio = x->lo = x->hi = x->p = NAN;
+  x->verdict = "no-data", x->outcome = "";
+  const mg_ck_verdict *v = find_v(r1, c, b, x->alg ? mg_colls[c].algs[x->alg].name : MG_CK_AA_NAME);
+  if (v && v->status == MG_CKV_OK) {
+    x->md = v->med_def, x->mt = v->med_mock, x->ratio = x->mt / x->md;
+    x->lo = v->hi > 0 ? 1 / v->hi : NAN;
+    x->hi = v->lo > 0 ? 1 / v->lo : NAN;
+    x->p = v->p_adj;
+    x->outcome = mg_ck_outcome_name(v->outcome);
+    if (!x->alg) x->verdict = v->significant ? "noise?" : "same";
+    else if (v->violation) x->verdict = "faster";
+    else x->verdict = x->ratio > 1 ? "slower" : "not-sig";
+  } else if (v)
+    x->verdict = "skipped";
+  size_t u = 0;
+  for (int i = 0; i < r2->n; i++) {
+    const mg_ck_verdict *w = &r2->v[i];
+    if (w->coll != c || w->bytes != b || w->status != MG_CKV_OK || !w->violation) continue;
+    int lib_default = x->alg && !strcmp(w->alg, mg_colls[c].algs[x->alg].name);
+    if (u < sizeof x->still)
+      u += (size_t)snprintf(x->still + u, sizeof x->still - u, "%s%s %.2fx", u ? ";" : "",
+                            lib_default ? "default" : w->alg, w->slowdown);
+  }
+}
+
+static const char *tuned_name(const vcell *x) {
+  return x->alg ? mg_colls[x->coll].algs[x->alg].name : "default (not in profile)";
+}
+
+/* DIR/verify.csv (columns MG_VERIFY_COLUMNS). 0, or 1 after a message. */
+static int write_csv(const vstate *S, const vcell *cells, int n) {
+  char err[MG_CK_ERR], path[4096];
   snprintf(path, sizeof path, "%s/verify.csv", S->out);
   mg_outfile f;
-  if (mg_outfile_open(&f, path, err, sizeof err)) {
-    fprintf(stderr, "mpiguide verify: %s\n", err);
-    return 1;
-  }
-  fprintf(f.f, "#@format=mpiguide-verify/1\n#@profile=%s\n#@nprocs=%d\n#@alpha=%g\n", S->profile_path,
-          S->size, S->alpha);
+  if (mg_outfile_open(&f, path, err, sizeof err)) return fprintf(stderr, "mpiguide verify: %s\n", err), 1;
+  fprintf(f.f, "#@format=mpiguide-verify/1\n#@profile=%s\n#@nprocs=%d\n#@alpha=%g\n", S->profile_path, S->size,
+          S->alpha);
   for (int c = 0; c < MG_VC_N; c++) fprintf(f.f, "%s%s", c ? "," : "", mg_rp_vcol_names[c]);
-  fputc('\n', f.f); /* rows below in the order of MG_VERIFY_COLUMNS */
-  if (!S->quiet)
-    printf("%-21s %7s  %-34s %11s %11s %6s %-15s %-9s %s\n", "collective", "bytes", "tuned (profile)",
-           "default[us]", "tuned[us]", "ratio", "95% CI", "verdict", "still faster than tuned");
-  int cells = 0, tuned_cells = 0, improved = 0, worse = 0;
-  for (int c = 0; c < MG_NCOLL; c++) {
-    for (int k = 0; k < S->nsizes[c]; k++) {
-      size_t b = S->sizes[c][k];
-      int t = mg_profile_lookup(S->prof, (mg_coll)c, S->size, b);
-      const mg_ck_verdict *v = find_v(r1, (mg_coll)c, b, t ? mg_colls[c].algs[t].name : MG_CK_AA_NAME);
-      double md = NAN, mt = NAN, ratio = NAN, lo = NAN, hi = NAN, p = NAN;
-      const char *verdict = "no-data";
-      if (v && v->status == MG_CKV_OK) {
-        md = v->med_def;
-        mt = v->med_mock;
-        ratio = mt / md;
-        lo = v->hi > 0 ? 1 / v->hi : NAN;
-        hi = v->lo > 0 ? 1 / v->lo : NAN;
-        p = v->p_adj;
-        if (!t)
-          verdict = v->significant ? "noise?" : "same";
-        else if (v->violation)
-          verdict = "faster";
-        else if (ratio > 1)
-          verdict = "slower";
-        else
-          verdict = "not-sig";
-      } else if (v) {
-        verdict = "skipped";
+  fputc('\n', f.f);
+  for (int i = 0; i < n; i++) {
+    const vcell *x = &cells[i];
+    fprintf(f.f, "%s,%d,%zu,%d,%s,%.9g,%.9g,%.6g,%.6g,%.6g,%.6g,%s,%s,%s\n", mg_colls[x->coll].name, S->size,
+            x->bytes, x->alg != 0, x->alg ? mg_colls[x->coll].algs[x->alg].name : "default", x->md, x->mt, x->ratio,
+            x->lo, x->hi, x->p, x->verdict, x->outcome, x->still);
+  }
+  if (mg_outfile_commit(&f, err, sizeof err)) return fprintf(stderr, "mpiguide verify: %s\n", err), 1;
+  return 0;
+}
+
+/* The table on stdout, every column as wide as its longest entry. */
+static void print_table(const vcell *cells, int n) {
+  int wc = (int)strlen("collective"), wt = (int)strlen("tuned (profile)"), wci = (int)strlen("95% CI");
+  char ci[64];
+  for (int i = 0; i < n; i++) {
+    int l = (int)strlen(mg_colls[cells[i].coll].name), t = (int)strlen(tuned_name(&cells[i]));
+    wc = l > wc ? l : wc, wt = t > wt ? t : wt;
+    int k = snprintf(ci, sizeof ci, "[%.2f,%.2f]", cells[i].lo, cells[i].hi);
+    wci = k > wci ? k : wci;
+  }
+  printf("%-*s %8s  %-*s %11s %11s %6s %-*s %-9s %-12s %s\n", wc, "collective", "bytes", wt, "tuned (profile)",
+         "default[us]", "tuned[us]", "ratio", wci, "95% CI", "verdict", "outcome", "still faster than tuned");
+  for (int i = 0; i < n; i++) {
+    const vcell *x = &cells[i];
+    char sz[32], a[32], b[32];
+    mg_fmt_bytes(x->bytes, MG_BYTES_EXACT, sz, sizeof sz);
+    us(x->md, a, sizeof a);
+    us(x->mt, b, sizeof b);
+    if (isfinite(x->lo) && isfinite(x->hi)) snprintf(ci, sizeof ci, "[%.2f,%.2f]", x->lo, x->hi);
+    else snprintf(ci, sizeof ci, "-");
+    printf("%-*s %8s  %-*s %11s %11s %6.3f %-*s %-9s %-12s %s\n", wc, mg_colls[x->coll].name, sz, wt, tuned_name(x),
+           a, b, x->ratio, wci, ci, x->verdict, x->outcome[0] ? x->outcome : "-", x->still[0] ? x->still : "-");
+  }
+}
+
+/* Under the table: the rules of the profile verify measured slower, with their line, and the command
+ * that writes the profile without them (tune --drop-slower, cmd_tune.c). */
+static void print_slower_rules(const vstate *S, const vcell *cells, int n) {
+  int nr = mg_profile_nrules(S->prof), any = 0;
+  for (int k = 0; k < nr; k++) {
+    const mg_profile_rule *ru = mg_profile_rule_at(S->prof, k);
+    char rule[200];
+    int hits = 0;
+    for (int i = 0; i < n; i++) {
+      const vcell *x = &cells[i];
+      if (!x->alg || strcmp(x->verdict, "slower") || mg_cmd_rule_find(S->prof, x->coll, S->size, x->bytes) != k)
+        continue;
+      if (!any++) printf("tuned is slower than the default under these rules; drop them:\n");
+      if (!hits++) {
+        mg_cmd_rule_str(ru, rule, sizeof rule);
+        if (ru->line > 0) printf("  %s:%d: %s  (tuned/default", S->profile_path, ru->line, rule);
+        else printf("  %s: %s  (tuned/default", S->profile_path, rule);
       }
-      cells++;
-      if (t) {
-        tuned_cells++;
-        improved += v && v->violation;
-        worse += v && v->status == MG_CKV_OK && ratio > 1;
-      }
-      char still[1024] = "";
-      size_t u = 0;
-      for (int i = 0; i < r2->n; i++) {
-        const mg_ck_verdict *w = &r2->v[i];
-        if (w->coll != (mg_coll)c || w->bytes != b || w->status != MG_CKV_OK || !w->violation) continue;
-        int lib_default = t && !strcmp(w->alg, mg_colls[c].algs[t].name);
-        if (u < sizeof still)
-          u += (size_t)snprintf(still + u, sizeof still - u, "%s%s %.2fx", u ? ";" : "",
-                                lib_default ? "default" : w->alg, w->slowdown);
-      }
-      char sz[32], a[32], bb[32];
-      mg_fmt_bytes(b, MG_BYTES_EXACT, sz, sizeof sz);
-      us(md, a, sizeof a);
-      us(mt, bb, sizeof bb);
-      const char *tn = t ? mg_colls[c].algs[t].name : "default (not in profile)";
-      fprintf(f.f, "%s,%d,%zu,%d,%s,%.9g,%.9g,%.6g,%.6g,%.6g,%.6g,%s,%s\n", mg_colls[c].name, S->size, b,
-              t != 0, t ? mg_colls[c].algs[t].name : "default", md, mt, ratio, lo, hi, p, verdict, still);
-      if (!S->quiet) {
-        char ci[40] = "-";
-        if (isfinite(lo) && isfinite(hi)) snprintf(ci, sizeof ci, "[%.2f,%.2f]", lo, hi);
-        printf("%-21s %7s  %-34s %11s %11s %6.3f %-15s %-9s %s\n", mg_colls[c].name, sz, tn, a, bb, ratio, ci,
-               verdict, still[0] ? still : "-");
-      }
+      char sz[32];
+      mg_fmt_bytes(x->bytes, MG_BYTES_EXACT, sz, sizeof sz);
+      printf("%s %.3f at %s", hits > 1 ? "," : "", x->ratio, sz);
     }
+    if (hits) printf(")\n");
   }
-  if (mg_outfile_commit(&f, err, sizeof err)) {
-    fprintf(stderr, "mpiguide verify: %s\n", err);
-    return 1;
-  }
-  if (!S->quiet) {
+  if (any)
+    printf("  the profile without them: mpiguide tune --drop-slower %s --profile %s -o KEPT.prof\n", S->out,
+           S->profile_path);
+}
+
+/* DIR/verify.csv and the table. 0, or 1 after a message. */
+static int write_verify(const vstate *S, const mg_ck_result *r1, const mg_ck_result *r2) {
+  int n = 0, tuned_cells = 0, improved = 0, worse = 0, outcomes[MG_CK_NOUTCOMES] = {0};
+  for (int c = 0; c < MG_NCOLL; c++) n += S->nsizes[c];
+  vcell *cells = calloc((size_t)n + 1, sizeof *cells);
+  if (!cells) return fprintf(stderr, "mpiguide verify: out of memory\n"), 1;
+  n = 0;
+  for (int c = 0; c < MG_NCOLL; c++)
+    for (int k = 0; k < S->nsizes[c]; k++) {
+      vcell *x = &cells[n++];
+      fill_cell(S, r1, r2, (mg_coll)c, S->sizes[c][k], x);
+      if (!x->alg) continue;
+      tuned_cells++;
+      improved += !strcmp(x->verdict, "faster");
+      worse += isfinite(x->ratio) && x->ratio > 1;
+      for (int o = 0; o < MG_CK_NOUTCOMES; o++) outcomes[o] += !strcmp(x->outcome, mg_ck_outcome_name((mg_ck_outcome)o));
+    }
+  int st = write_csv(S, cells, n);
+  if (!st && !S->quiet) {
+    print_table(cells, n);
     printf("ratio = median(tuned) / median(default); where the profile keeps the default, the A/A control "
            "(even vs odd rounds of the default)\n");
     printf("verdict: faster = tuned significantly faster (mwu, alpha %g, Holm); not-sig; slower; same / "
-           "noise? (A/A)\n",
-           S->alpha);
-    printf("%d cells, %d in the profile: %d significantly faster tuned, %d with a higher tuned median\n", cells,
-           tuned_cells, improved, worse);
+           "noise? (A/A)\n", S->alpha);
+    printf("outcome: the check's verdict on the default against tuned: violation = tuned faster, significantly and "
+           "beyond the noise; consistent = the default not slower beyond the margin; inconclusive = neither\n");
+    printf("%d cells, %d in the profile: %d significantly faster tuned, %d with a higher tuned median; outcomes "
+           "there: %d violation, %d consistent, %d inconclusive\n", n, tuned_cells, improved, worse,
+           outcomes[MG_CK_VIOLATION], outcomes[MG_CK_CONSISTENT], outcomes[MG_CK_INCONCLUSIVE]);
+    print_slower_rules(S, cells, n);
     printf("results: %s/ (verify.csv, raw.csv)\n", S->out);
   }
-  return 0;
+  free(cells);
+  return st;
 }
 
 static int analyse(vstate *S) {

@@ -22,6 +22,8 @@ void mg_rp_esc(FILE *f, const char *s);
 const char *mg_rp_bytes_str(size_t n, char *buf, size_t len);
 /* seconds as microseconds, for tables and titles */
 const char *mg_rp_us_str(double sec, char *buf, size_t len);
+/* <td> of an MPI library's version string: whole, or cut at a word boundary with the whole in its title. */
+void mg_rp_version_cell(FILE *f, const char *v);
 /* The verdict has a ratio that can be plotted. */
 int mg_rp_ratio_ok(const mg_ck_verdict *v);
 /* A violation without a warning (the cautious count). */

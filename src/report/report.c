@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "mpiguide.h"
+#include "bench/csv.h"
 #include "report/html.h"
 #include "report/report.h"
 #include "util/fmt.h"
@@ -90,6 +91,33 @@ int coll_present(const mg_rp_run *run, int c) {
   return 0;
 }
 
+/* An MPI library's version string as a table cell: whole when short; else (MPICH's runs over its configure
+ * line) cut at a word boundary with "…", the whole string in the cell's title (hover). */
+void mg_rp_version_cell(FILE *f, const char *v) {
+  enum { SHOWN = 100 };
+  size_t n = v ? strlen(v) : 0, cut = n;
+  fputs("<td>", f);
+  if (!n) fputs("unknown", f);
+  else if (n <= SHOWN) mg_rp_esc(f, v);
+  else {
+    cut = SHOWN; /* at the end of a "; "-separated field (a line of the original) if one ends past half */
+    while (cut > SHOWN / 2 && strncmp(v + cut, "; ", 2)) cut--;
+    if (cut <= SHOWN / 2)
+      for (cut = SHOWN; cut > 0 && v[cut] != ' ';) cut--; /* else before the first word left out */
+    while (cut > 0 && (v[cut - 1] == ' ' || v[cut - 1] == ';' || v[cut - 1] == ',')) cut--;
+    if (!cut) cut = SHOWN;
+    char shown[SHOWN + 1];
+    memcpy(shown, v, cut);
+    shown[cut] = '\0';
+    fputs("<span class=\"version\" title=\"", f);
+    mg_rp_esc(f, v);
+    fputs("\">", f);
+    mg_rp_esc(f, shown);
+    fputs(" …</span>", f);
+  }
+  fputs("</td>", f);
+}
+
 static const char *const css =
     "body{font-family:sans-serif;margin:0 auto;max-width:1240px;padding:12px 20px;color:#111;background:#fff}\n"
     "h1{font-size:1.5em;margin:.3em 0}h2{font-size:1.25em;border-bottom:2px solid #333;margin-top:1.4em}\n"
@@ -136,7 +164,9 @@ void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
     fputs("</tr>\n", f);                                  \
   } while (0)
   ROW("MPI library", snprintf(buf, sizeof buf, "%s", L->mpi_name));
-  ROW("version", snprintf(buf, sizeof buf, "%s", L->mpi_version));
+  fputs("<tr><td>version</td>", f);
+  for (int ri = 0; ri < nruns; ri++) mg_rp_version_cell(f, runs[ri].d->launches[0].mpi_version);
+  fputs("</tr>\n", f);
   ROW("processes", snprintf(buf, sizeof buf, "%d", L->nprocs); if (L->nprocs <= 0) buf[0] = '\0');
   ROW("nodes × ranks per node", launch_meta(L, "ranks_per_node", tmp, sizeof tmp);
       if (L->nnodes > 0 && tmp[0]) snprintf(buf, sizeof buf, "%d × %s", L->nnodes, tmp);
@@ -294,6 +324,10 @@ void verify_metadata(FILE *f, const mg_rp_verify *ver, int nver) {
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
     fprintf(f, "<tr><td>%s</td>", rows[r].label);
     for (int k = 0; k < nver; k++) {
+      if (!strcmp(rows[r].label, "version")) {
+        mg_rp_version_cell(f, mg_ck_meta_get(&ver[k].raw_meta, rows[r].key));
+        continue;
+      }
       if (rows[r].key) mg_rp_verify_meta(&ver[k], rows[r].key, buf, sizeof buf);
       else if (!strcmp(rows[r].label, "processes")) snprintf(buf, sizeof buf, "%d", ver[k].nprocs);
       else if (!strcmp(rows[r].label, "profile")) snprintf(buf, sizeof buf, "%s", ver[k].profile);
@@ -366,34 +400,15 @@ int mg_rp_write_file(const char *path, const mg_rp_run *runs, int nruns, char *e
 
 int mg_rp_write_file_ex(const char *path, const mg_rp_run *runs, int nruns, const mg_rp_verify *ver, int nver,
                         char *err, size_t errlen) {
-  size_t n = strlen(path) + 32;
-  char *tmp = malloc(n);
-  if (!tmp) return snprintf(err, errlen, "out of memory"), -1;
-  snprintf(tmp, n, "%s.partial.XXXXXX", path);
-  int fd = mkstemp(tmp);
-  if (fd < 0) {
-    snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-    free(tmp);
-    return -1;
+  mg_outfile o; /* a temporary next to path, renamed when complete: never a half-written page */
+  char e[1100];
+  if (mg_outfile_open(&o, path, e, sizeof e))
+    return snprintf(err, errlen, "%s (the report goes into an existing directory you can write to)", e), -1;
+  if (mg_rp_write_ex(o.f, runs, nruns, ver, nver)) {
+    int en = errno;
+    mg_outfile_discard(&o);
+    return snprintf(err, errlen, "cannot write the report '%s'%s%s", path, en ? ": " : "", en ? strerror(en) : ""), -1;
   }
-  fchmod(fd, 0644);
-  FILE *f = fdopen(fd, "w");
-  if (!f) {
-    snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-    close(fd), unlink(tmp), free(tmp);
-    return -1;
-  }
-  int rc = mg_rp_write_ex(f, runs, nruns, ver, nver);
-  if (fclose(f) || rc) {
-    snprintf(err, errlen, "%s: cannot write the report%s%s", path, errno ? ": " : "", errno ? strerror(errno) : "");
-    unlink(tmp), free(tmp);
-    return -1;
-  }
-  if (rename(tmp, path)) {
-    snprintf(err, errlen, "%s: %s", path, strerror(errno));
-    unlink(tmp), free(tmp);
-    return -1;
-  }
-  free(tmp);
+  if (mg_outfile_commit(&o, e, sizeof e)) return snprintf(err, errlen, "the report: %s", e), -1;
   return 0;
 }

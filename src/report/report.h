@@ -64,16 +64,18 @@ typedef struct mg_rp_vrow {
   char tuned[96];
   double med_def, med_tuned, ratio, lo, hi, p; /* seconds; NaN where verify had no value */
   char verdict[16];
+  char outcome[16]; /* "" when the file has no outcome column or the cell no comparison */
   char still[512];
   int line; /* in the file */
 } mg_rp_vrow;
 
 /* verify.csv's columns, in file order: `mpiguide verify` writes them, mg_rp_verify_read finds them
- * by name. */
+ * by name. outcome (the check's verdict on the default against tuned: violation, consistent,
+ * inconclusive; empty without a comparison) may be missing: files of verify before issue 11. */
 #define MG_VERIFY_COLUMNS(X)                                                                        \
   X(COLL, "collective") X(NP, "nprocs") X(BYTES, "bytes") X(INPROF, "in_profile") X(TUNED, "tuned") \
   X(MD, "median_default_sec") X(MT, "median_tuned_sec") X(RATIO, "ratio") X(LO, "ratio_lo")         \
-  X(HI, "ratio_hi") X(P, "p_holm") X(VERDICT, "verdict") X(STILL, "still_faster")
+  X(HI, "ratio_hi") X(P, "p_holm") X(VERDICT, "verdict") X(OUTCOME, "outcome") X(STILL, "still_faster")
 
 typedef enum {
 #define MG_X(E, name) MG_VC_##E,

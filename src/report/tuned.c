@@ -49,6 +49,11 @@ void vtitle(FILE *f, const mg_rp_vrow *w) {
   fprintf(f, "; tuned/default %.3f [%.3f, %.3f] (tuned %s, default %s), p(Holm) %.3g; verdict ", w->ratio, w->lo,
           w->hi, mg_rp_us_str(w->med_tuned, t1, sizeof t1), mg_rp_us_str(w->med_def, t2, sizeof t2), w->p);
   mg_rp_esc(f, w->verdict);
+  if (w->outcome[0]) {
+    fputs(" (", f);
+    mg_rp_esc(f, w->outcome);
+    fputs(")", f);
+  }
   if (w->still[0]) {
     fputs("; still faster than tuned: ", f);
     mg_rp_esc(f, w->still);
@@ -172,7 +177,8 @@ static void verify_key(FILE *f) {
 
 void verify_table(FILE *f, const mg_rp_verify *v) {
   fputs("<table class=\"vt\"><tr><th>collective</th><th>size</th><th>tuned algorithm</th><th>default</th>"
-        "<th>tuned</th><th>ratio [95 % interval]</th><th>verdict</th><th>still faster than tuned</th></tr>\n",
+        "<th>tuned</th><th>ratio [95 % interval]</th><th>verdict</th><th>outcome</th><th>still faster than tuned</th>"
+        "</tr>\n",
         f);
   char b[64], t[48], l[128];
   for (int i = 0; i < v->n; i++) {
@@ -191,6 +197,8 @@ void verify_table(FILE *f, const mg_rp_verify *v) {
     } else fputs("-", f);
     fputs("</td><td>", f);
     mg_rp_esc(f, w->verdict);
+    fputs("</td><td>", f);
+    mg_rp_esc(f, w->outcome[0] ? w->outcome : "–");
     fputs("</td><td>", f);
     if (w->still[0]) {
       for (const char *p = w->still; *p; p++)

@@ -107,7 +107,7 @@ int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errle
         pos[c] = -1;
         for (int k = 0; k < n; k++)
           if (!strcmp(fld[k], mg_rp_vcol_names[c])) pos[c] = k;
-        if (pos[c] < 0) BAD("header: column '%s' missing", mg_rp_vcol_names[c]);
+        if (pos[c] < 0 && c != MG_VC_OUTCOME) BAD("header: column '%s' missing", mg_rp_vcol_names[c]);
       }
       ncols = n;
       header = 1;
@@ -153,6 +153,12 @@ int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errle
     for (size_t k = 0; k < sizeof verdicts / sizeof verdicts[0]; k++) known |= !strcmp(s, verdicts[k]);
     if (!known) BAD("verdict: '%.60s' is not one of faster, not-sig, slower, same, noise?, skipped, no-data", s);
     snprintf(r->verdict, sizeof r->verdict, "%s", s);
+    s = pos[MG_VC_OUTCOME] >= 0 ? fld[pos[MG_VC_OUTCOME]] : "";
+    known = !*s;
+    for (int o = 0; o < MG_CK_NOUTCOMES; o++) known |= !strcmp(s, mg_ck_outcome_name((mg_ck_outcome)o));
+    if (!known)
+      BAD("outcome: '%.60s' is not violation, consistent, inconclusive or empty", s);
+    snprintf(r->outcome, sizeof r->outcome, "%s", s);
     s = fld[pos[MG_VC_STILL]];
     if (copy(r->still, sizeof r->still, s)) BAD("still_faster: too long");
     v->n++;

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
+#include "report/html.h"
 #include "report/report.h"
 #include "common/test.h"
 
@@ -347,7 +348,50 @@ static void t_verify_only(void) {
             strstr(h, "<td>alpha</td><td>0.05</td>"),
         "metadata from the #@ lines");
   ASSERT_MSG(strstr(h, "</html>") && !strstr(h, "<script") && !strstr(h, "http"), "complete, self-contained page");
+  /* the measurement's metadata from the raw.csv next to verify.csv (issue 11): nothing unknown */
+  const char *meta = strstr(h, "<table class=\"meta\">"), *end = meta ? strstr(meta, "</table>") : NULL;
+  ASSERT_MSG(meta && end, "metadata table");
+  if (!meta || !end) return free(h);
+  char *tab = strndup(meta, (size_t)(end - meta));
+  ASSERT_MSG(!strstr(tab, "unknown"), "a metadata row says unknown: %s", tab);
+  ASSERT_MSG(strstr(tab, "<td>MPI library</td><td>MPICH</td>") && strstr(tab, "<td>hostname</td><td>verifyhost</td>") &&
+                 strstr(tab, "<td>ranks per node</td><td>4</td>") && strstr(tab, "<td>timer</td><td>monotonic</td>") &&
+                 strstr(tab, "<td>date</td><td>2024-02-03T04:05:06Z</td>"),
+             "metadata from raw.csv: %s", tab);
+  /* MPICH's version string: cut after a whole field, the whole string in the title */
+  mg_ck_meta m = {0};
+  char err[256];
+  ASSERT_MSG(!mg_ck_read_meta(path(rdir, "verify/raw.csv"), &m, err, sizeof err), "%s", err);
+  const char *full = mg_ck_meta_get(&m, "mpi_library_version");
+  ASSERT_MSG(full && strlen(full) > 1000 && strstr(full, "BASH_SHELL=/bin/bash"), "fixture: the long version string");
+  char want[4096];
+  snprintf(want, sizeof want, "<span class=\"version\" title=\"%s\">MPICH Version: 4.0.2; MPICH Release date: "
+           "Thu Apr 7 12:34:45 CDT 2022; MPICH Device: ch4:ucx …</span>", full ? full : "");
+  ASSERT_MSG(strstr(tab, want), "version cell: %s", tab);
+  mg_ck_meta_free(&m);
+  free(tab);
   free(h);
+}
+
+/* A version string without fields is cut at a word boundary; a short one is shown whole. */
+static void t_version(void) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  mg_rp_version_cell(f, "Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022");
+  mg_rp_version_cell(f, "Some MPI 1.0 built with a very long configure line --enable-this --enable-that "
+                        "--with-something=/usr/local/somewhere --without-anything-else");
+  mg_rp_version_cell(f, NULL);
+  fclose(f);
+  ASSERT_MSG(strstr(buf, "<td>Open MPI v4.1.4, package: Debian OpenMPI, ident: 4.1.4, repo rev: v4.1.4, May 26, 2022</td>"),
+             "short: whole: %s", buf);
+  ASSERT_MSG(strstr(buf, "\">Some MPI 1.0 built with a very long configure line --enable-this --enable-that …</span>"),
+             "long: cut before a word: %s", buf);
+  ASSERT_MSG(strstr(buf, "title=\"Some MPI 1.0 built with a very long configure line --enable-this --enable-that "
+                         "--with-something=/usr/local/somewhere --without-anything-else\""),
+             "long: whole in the title");
+  ASSERT_MSG(strstr(buf, "<td>unknown</td>"), "none: unknown");
+  free(buf);
 }
 
 /* Malformed verify.csv: the error names file and line. */
@@ -372,6 +416,9 @@ static void t_verify_bad(void) {
       {"#@format=mpiguide-verify/1\ncollective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,"
        "ratio,ratio_lo,ratio_hi,p_holm,verdict,still_faster\n",
        ":2: no rows after the header"},
+      {"#@format=mpiguide-verify/1\ncollective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,"
+       "ratio,ratio_lo,ratio_hi,p_holm,verdict,outcome,still_faster\nbcast,4,16,1,x,1,1,1,1,1,1,faster,better,\n",
+       ":3: outcome: 'better' is not violation, consistent, inconclusive or empty"},
       {"collective,nprocs\n", ":1: no #@format=mpiguide-verify/1"},
       {"#@format=mpiguide-bench-raw/1\n", ":1: format 'mpiguide-bench-raw/1' is not mpiguide-verify/1"},
   };
@@ -401,7 +448,8 @@ int main(int argc, char **argv) {
     void (*fn)(void);
   } groups[] = {{"axis", t_axis},     {"golden", t_golden}, {"plots", t_plots},   {"single", t_single},
                 {"empty", t_empty},   {"multi", t_multi},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
-                {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad}};
+                {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad},
+                {"version", t_version}};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
     if (!strcmp(argv[3], groups[i].name)) {
       TEST_CASE(groups[i].name);

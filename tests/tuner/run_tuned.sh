@@ -4,7 +4,9 @@
 #   run_tuned.sh golden           `mpiguide tune` on the fixed check data of tests/check (data/small,
 #                                 data/launches/a+b): profile = golden file (but the date line),
 #                                 `mpiguide profile validate` accepts it
-#   run_tuned.sh bad              bad input to tune: one message, exit 2, no profile written
+#   run_tuned.sh bad              bad input to tune: one message, exit 2, no profile written; an
+#                                 -o it cannot write: the file and the reason, exit 1
+#   run_tuned.sh drop_slower      `mpiguide tune --drop-slower` on a recorded verify.csv (data/)
 #   run_tuned.sh verify NP        `mpiguide verify` of a tiny profile on NP ranks: table and CSV
 #   run_tuned.sh e2e NP           check (tiny) -> tune -> validate -> verify on NP ranks
 #   run_tuned.sh inconclusive     tune takes conclusive violations only, unless --include-inconclusive
@@ -75,6 +77,37 @@ expect_verify() { # NAME DIR MINROWS
 }
 
 case $MODE in
+drop_slower)
+  # tests/tuner/data/verify_slower: a recorded verify.csv (4 processes) and the profile it verified
+  # (#@profile=p.prof): verify measured the bcast rule (64-128) slower at 128 B. tune --drop-slower
+  # writes the profile without that rule, names it with file:line, and keeps the others.
+  cp "$MG_HERE/data/verify_slower/p.prof" "$MG_HERE/data/verify_slower/verify.csv" . || exit 1
+  mkdir V && mv verify.csv V/ || exit 1
+  local_run drop "$MG_CLI" tune --drop-slower V --profile p.prof -o kept.prof
+  expect_rc "tune --drop-slower" 0
+  expect_once drop '^dropped p\.prof:5: bcast np=2-8 64-128 bcast_as_allgatherv +\(tuned/default 1\.205 at 128 B\)' \
+    "the dropped rule with its line"
+  expect_once drop '^1 of 3 rules dropped' "the count"
+  if ! grep -q '^bcast' kept.prof && grep -qE '^allgather +np=4 +256-256 +allgather_as_alltoall' kept.prof &&
+    grep -qE '^scatter +np=4 +4K-4K +scatter_as_bcast' kept.prof
+  then ok "kept.prof: bcast dropped, allgather and scatter kept"; else fail "kept.prof: $(grep -v '^#' kept.prof | tr '\n' ';')"; fi
+  grep -q 'drop-slower V: 1 rule dropped' kept.prof && ok "the preamble says so" || fail "no preamble line in kept.prof"
+  local_run validate "$MG_CLI" profile validate kept.prof
+  expect_rc "profile validate kept.prof" 0
+  # without --profile: the verify.csv's #@profile (p.prof, relative to where verify ran)
+  local_run drop2 "$MG_CLI" tune --drop-slower V -o kept2.prof -q
+  expect_rc "tune --drop-slower without --profile" 0
+  cmp -s <(grep -v '^#' kept.prof) <(grep -v '^#' kept2.prof) && ok "the same rules" || fail "kept2.prof differs"
+  # a profile that is not the one verified: refused, with the verify.csv line, nothing written
+  sed 's/bcast_as_allgatherv/bcast_as_scatter_allgather/' p.prof >other.prof
+  local_run other "$MG_CLI" tune --drop-slower V --profile other.prof -o other_kept.prof
+  expect_rc "another profile" 2
+  expect_once other "V/verify.csv:11: verify measured bcast at 128 bytes .*chooses another algorithm there" "message"
+  [[ -e other_kept.prof ]] && fail "other_kept.prof written" || ok "nothing written"
+  local_run nodir "$MG_CLI" tune --drop-slower /nonexistent-mg -o x.prof
+  expect_rc "no verify result" 2
+  expect_once nodir "/nonexistent-mg/verify.csv: No such file or directory" "message"
+  ;;
 inconclusive)
   # tests/check/data/noisy: the data of small with one synchronisation = 1 ms, so the bcast 1K
   # violation (4.46x, significant) lies within the noise: inconclusive. tune writes no rule for
@@ -123,21 +156,46 @@ bad)
   bad_case missing "/nonexistent-mg" /nonexistent-mg -o out.prof
   bad_case gain "--min-gain: '1' is not a number in \\[0, 1\\)" "$MG_DATA/small" -o out.prof --min-gain 1
   bad_case option "unknown option '--bogus'" "$MG_DATA/small" -o out.prof --bogus
+  # an output the user cannot write: the user's file and the reason, exit 1
+  for out in /nonexistent-mg/out.prof /etc/hostname/out.prof; do
+    local_run unwritable "$MG_CLI" tune "$MG_DATA/small" -o "$out" -q
+    expect_rc "tune -o $out" 1
+    expect_once unwritable "the profile: cannot write '$out': (No such file or directory|Not a directory)" "message"
+    grep -q 'tmp\|partial' unwritable.err && fail "the message names a temporary file" || ok "no temporary file named"
+  done
   ;;
 verify)
   NP=${1:?NP}
-  printf 'mpiguide-profile 1\n# a tiny profile\nallreduce np=%s 1K-4K allreduce_as_reduce_bcast\nbcast np=%s 64 bcast_as_allgatherv\n' \
-    "$NP" "$NP" >tiny.prof
+  # reduce_scatter_block: an algorithm name longer than the table's old fixed column (issue 11)
+  printf 'mpiguide-profile 1\n# a tiny profile\nallreduce np=%s 1K-4K allreduce_as_reduce_bcast\nbcast np=%s 64 bcast_as_allgatherv\nreduce_scatter_block np=%s 64 reduce_scatter_block_as_reducescatter\n' \
+    "$NP" "$NP" "$NP" >tiny.prof
   cmd_start
   cmd_ctx "$NP" -- "$MG_CLI" verify --profile tiny.prof -o V --nrep 12 --budget 20s 8K
   run verify
   expect_rc verify 0
-  # allreduce: 512 1K 4K 8K (x0.5 / bounds / x2, 8K also given); bcast: 32 64 128 8K
-  expect_verify verify V 8
+  # allreduce: 512 1K 4K 8K (x0.5 / bounds / x2, 8K also given); bcast and reduce_scatter_block:
+  # 32 64 128 8K
+  expect_verify verify V 12
   grep -q '^allreduce,'"$NP"',1024,1,allreduce_as_reduce_bcast,' V/verify.csv && ok "verify: allreduce 1K tuned" ||
     fail "verify: no tuned allreduce 1K row"
   grep -q '^bcast,'"$NP"',32,0,default,' V/verify.csv && ok "verify: bcast 32 (around) untuned" ||
     fail "verify: no untuned bcast 32 row"
+  # every table row aligned with the header: the verdict and outcome columns start where theirs do
+  awk '/^collective +bytes/ { v = index($0, " verdict "); o = index($0, " outcome "); next }
+       /^ratio = / { exit } v && NF { n++; if (substr($0, v, 10) !~ /^ (faster|not-sig|slower|same|noise\?|skipped|no-data) / ||
+         substr($0, o, 14) !~ /^ (violation|consistent|inconclusive|-) /) bad++ }
+       END { exit !(n >= 12 && !bad) }' verify.out && ok "verify: the table's columns align" ||
+    fail "verify: table rows not aligned with the header"
+  # verify.csv: the check's three verdicts in the outcome column, for every compared cell
+  if awk -F, 'NR > 1 && !/^#/ && !/^collective,/ { n++; if ($13 !~ /^(violation|consistent|inconclusive)$/) bad++ }
+              /^collective,/ && $13 != "outcome" { bad++ } END { exit !(n >= 12 && !bad) }' V/verify.csv
+  then ok "verify: outcome violation/consistent/inconclusive in verify.csv"; else fail "verify: outcome column"; fi
+  # a tuned cell measured slower: its rule named with file:line, and the tune --drop-slower command
+  slow=$(awk -F, '$4 == 1 && $12 == "slower" { print $1; exit }' V/verify.csv)
+  if [[ -z $slow ]]; then ok "verify: no tuned cell slower this time (nothing to drop)"
+  elif grep -qE "^  tiny\.prof:[0-9]+: $slow np=$NP " verify.out && grep -q "mpiguide tune --drop-slower V --profile tiny.prof" verify.out
+  then ok "verify: the slower $slow rule named with its line, and the drop command"
+  else fail "verify: $slow slower, but no rule line or drop command"; fi
   # a profile without rules for this process count: nothing to verify, exit 2
   printf 'mpiguide-profile 1\nbcast np=99 64 bcast_as_allgatherv\n' >other.prof
   cmd_start

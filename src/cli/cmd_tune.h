@@ -1,0 +1,20 @@
+/*
+ * What `mpiguide tune` (cmd_tune.c) shares with `mpiguide verify` (cmd_verify.c): naming a
+ * profile's rule the way the profile writes it, and finding the rule that covers a cell, so that
+ * verify's advice ("drop the rule at FILE:LINE") and `tune --drop-slower` name the same rule.
+ */
+#ifndef MG_CLI_CMD_TUNE_H
+#define MG_CLI_CMD_TUNE_H
+
+#include <stddef.h>
+
+#include "tune/profile.h"
+
+/* The rule as a profile line: "bcast np=4 64-128 bcast_as_allgatherv". */
+void mg_cmd_rule_str(const mg_profile_rule *ru, char *buf, size_t len);
+
+/* The index (for mg_profile_rule_at) of the rule of p covering (coll, nprocs, bytes), or -1.
+ * Where process-count ranges nest, the narrowest one (the one lookups use). */
+int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes);
+
+#endif
