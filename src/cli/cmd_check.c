@@ -17,14 +17,12 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "algs/algs.h"
@@ -43,24 +41,8 @@
 
 /* ---------- options ---------- */
 
-/* clang-format off */
-#define OPTIONS(X)                                                                                   \
-  X(QUICK, "quick", 0, 0) X(FULL, "full", 0, 0) X(COLL, "collectives", 'c', 1)                       \
-  X(COLL2, "coll", 0, 1) X(MOCKUPS, "mockups", 'm', 1) X(SIZES, "sizes", 's', 1)                     \
-  X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1) X(SYNC, "sync", 0, 1)         \
-  X(BUDGET, "budget", 0, 1) X(RSE, "rse", 0, 1) X(NREP, "nrep", 'n', 1) X(MIN, "min-nrep", 0, 1)     \
-  X(MAX, "max-nrep", 0, 1) X(WARMUP, "warmup", 'w', 1) X(NO_SHUFFLE, "no-shuffle", 0, 0)             \
-  X(SEED, "seed", 0, 1) X(OUT, "out", 'o', 1) X(FORCE, "force", 'f', 0) X(FROM, "from", 0, 2)        \
-  X(ALPHA, "alpha", 0, 1) X(TEST, "test", 0, 1) X(NO_HOLM, "no-holm", 0, 0) X(LEVEL, "level", 0, 1)  \
-  X(RESAMPLES, "resamples", 0, 1) X(AA, "aa", 0, 0) X(NOISE, "noise", 0, 1)                          \
-  X(COMPARER, "comparer", 0, 1) X(CSV, "csv", 0, 0) X(JSON, "json", 0, 0) X(MERGE, "merge", 0, 0)    \
-  X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)              \
-  X(PRESETS, "presets", 0, 0) X(MARGIN, "margin", 0, 1) X(LAUNCHES, "launches", 0, 1)              \
-  X(SIZES_FROM, "sizes-from", 0, 1)
-/* clang-format on */
-
-enum { OPTIONS(MG_OPT_ENUM) O_N };
-static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
+const mg_opt mg_check_opts[O_N] = {OPTIONS(MG_OPT_ROW)};
+static const mg_opt *const opts = mg_check_opts;
 
 typedef mg_opt_vals opts_t; /* --from's sources: list, nlist */
 
@@ -508,25 +490,14 @@ out:
   return status;
 }
 
-/* Options that only the measurement reads (refused by --from, given to every launch of --launches). */
-static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
-                                   O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
-                                   O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE};
-
-static int is_measure_only(int id) {
-  for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
-    if (measure_only[i] == id) return 1;
-  return 0;
-}
-
 static int offline(state *S, const opts_t *o) {
   if (mg_cmd_launched_rank() != 0) return 0; /* started under mpirun: rank 0 does it alone */
-  for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
-    if (o->given[measure_only[i]]) {
+  for (int id = 0; id < O_N; id++)
+    if (o->given[id] && mg_check_measure_only(id)) {
       fprintf(stderr,
               "mpiguide check: --%s applies to a measurement, not to --from (the data are measured "
               "already)\n",
-              opts[measure_only[i]].name);
+              opts[id].name);
       return 2;
     }
   if (o->nlist == 0) {
@@ -543,89 +514,36 @@ static int offline(state *S, const opts_t *o) {
   return st;
 }
 
-/*
- * Nothing lost on Ctrl-C: rank 0 rewrites DIR/raw.csv with every block measured so far (at most
- * every SAVE_EVERY seconds, marked #@check_incomplete until the run ends), so a run that is
- * stopped or killed leaves its measurements, which `check --from DIR` analyses (as a partial run).
- * On SIGINT or SIGTERM rank 0 says how many cells are saved, with async-signal-safe calls only.
- * The callback has no argument of its own (the engine's is the progress line): the state of the
- * one measurement this process makes is file-static.
- */
-#define SAVE_EVERY 5.0
+/* Nothing lost on Ctrl-C (cmd_check_save.c): rank 0 saves the cells measured so far. These are
+ * its hooks; the state of the one measurement this process makes is file-static because the
+ * engine's callback argument is the progress line's. */
 static struct {
   state *S;
   const mg_bench_meta *meta;
-  int group;              /* the group being measured */
-  long base;              /* cells of the groups before it */
-  double last;            /* when raw.csv was last written */
-  volatile sig_atomic_t saved, total;
-  char msg_head[600];     /* "mpiguide check: interrupted: " */
-  char msg_tail[600];     /* " cells saved in DIR/raw.csv; ..." */
-} saving;
+  int group;  /* the group being measured */
+  long base;  /* cells of the groups before it */
+} meas;
 
-static void put_num(char *buf, long v, size_t *n) {
-  char t[24];
-  int k = 0;
-  do t[k++] = (char)('0' + v % 10), v /= 10;
-  while (v && k < 23);
-  while (k) buf[(*n)++] = t[--k];
-}
-
-static void on_stop(int sig) {
-  if (!saving.S || saving.S->rank != 0) { /* let rank 0's line through first (MPICH's mpiexec stops */
-    struct timespec t = {0, 300000000}; /* relaying output once a rank has died) */
-    nanosleep(&t, NULL);
-    signal(sig, SIG_DFL);
-    raise(sig);
-    return;
-  }
-  char buf[1400];
-  size_t n = 0;
-  for (const char *p = saving.msg_head; *p && n < 600; p++) buf[n++] = *p;
-  put_num(buf, saving.saved, &n);
-  for (const char *p = " of "; *p; p++) buf[n++] = *p;
-  put_num(buf, saving.total, &n);
-  for (const char *p = saving.msg_tail; *p && n < sizeof buf - 1; p++) buf[n++] = *p;
-  ssize_t w = write(2, buf, n);
-  (void)w;
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-static void save_so_far(const mg_bench_result *res, void *arg) {
-  state *S = saving.S;
-  (void)res, (void)arg;
-  if (!S || S->rank != 0) return;
-  double now = MPI_Wtime();
-  if (now - saving.last < SAVE_EVERY) return;
-  saving.last = now;
-  group *G = &S->groups[saving.group];
+/* DIR/raw.csv with the groups done and the blocks of the current one so far. */
+static int write_so_far(void *ctx, const char *note) {
+  state *S = ctx;
+  group *G = &S->groups[meas.group];
   int was_done = G->done;
   G->done = 1; /* its blocks so far: the engine fills G->res as it goes */
-  long cells = saving.base + G->res.nblocks;
-  char note[96];
-  snprintf(note, sizeof note, "partial: %ld of %ld cells measured when this file was written", cells,
-           S->blocks_total);
-  if (write_raw(S, saving.meta, note) == 0) saving.saved = (sig_atomic_t)cells;
+  int rc = write_raw(S, meas.meta, note);
   G->done = was_done;
+  return rc;
 }
 
-static void saving_start(state *S, const mg_bench_meta *meta) {
-  saving.S = S, saving.meta = meta, saving.last = MPI_Wtime(), saving.total = (sig_atomic_t)S->blocks_total;
-  struct sigaction sa = {0};
-  sa.sa_handler = on_stop;
-  sigaction(SIGINT, &sa, NULL);
-  sigaction(SIGTERM, &sa, NULL);
-  if (S->rank != 0) return;
-  snprintf(saving.msg_head, sizeof saving.msg_head, "\nmpiguide check: interrupted: ");
-  snprintf(saving.msg_tail, sizeof saving.msg_tail,
-           " (collective, size) cells saved in %s/raw.csv; analyse them with `mpiguide check --from %s`\n", S->out,
-           S->out);
+static void block_done(const mg_bench_result *res, void *arg) {
+  (void)arg;
+  mg_check_save_block(meas.base + res->nblocks, 0);
 }
 
 /* Every rank: measure the groups one after another, the budget shared over what is left. */
 static void measure(state *S, const mg_bench_meta *meta) {
-  saving_start(S, meta);
+  meas.S = S, meas.meta = meta;
+  mg_check_save_start(S->rank, S->out, S->blocks_total, write_so_far, S);
   mg_cmd_progress_init(&S->prog, "check", S->rank == 0 && S->progress, S->base.time_total);
   for (int gi = 0; gi < S->ngroups; gi++) {
     group *G = &S->groups[gi];
@@ -638,9 +556,9 @@ static void measure(state *S, const mg_bench_meta *meta) {
     S->prog.frac_share = (double)nb / (double)S->blocks_total;
     G->cfg.progress = mg_cmd_progress_cb;
     G->cfg.arg = &S->prog;
-    G->cfg.block_done = save_so_far;
-    saving.group = gi;
-    saving.base = S->blocks_before;
+    G->cfg.block_done = block_done;
+    meas.group = gi;
+    meas.base = S->blocks_before;
     int rc = mg_bench_run(&G->cfg, &G->res);
     if (rc != MPI_SUCCESS) {
       char es[MPI_MAX_ERROR_STRING];
@@ -653,10 +571,7 @@ static void measure(state *S, const mg_bench_meta *meta) {
     }
     G->done = 1;
     S->blocks_before += nb;
-    if (gi + 1 < S->ngroups) { /* a group's end is always saved */
-      saving.last = -1e300;
-      save_so_far(&G->res, NULL);
-    }
+    if (gi + 1 < S->ngroups) mg_check_save_block(S->blocks_before, 1); /* a group's end is always saved */
     double el = G->res.elapsed;
     MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     S->prog.elapsed_before += el;
@@ -682,38 +597,6 @@ static int without_mpi(state *S, opts_t *o, int st) {
   return -1;
 }
 
-/* `check --launches N [options] -o DIR -- LAUNCHER...` (cmd_check_launches.c): argv[1..dd) are
- * check's own arguments, argv[dd+1..) the launcher. Each option goes to the launches, to the joint
- * analysis, or (--seed) to both. */
-static int launches(int argc, char **argv, int dd, const opts_t *o, state *S) {
-  mg_check_launch_args a = {.out = o->val[O_OUT], .force = o->given[O_FORCE]};
-  if (o->given[O_FROM]) return fprintf(stderr, "mpiguide check: --launches measures; --from analyses: give one\n"), 2;
-  if (!o->given[O_OUT]) return fprintf(stderr, "mpiguide check: --launches needs -o DIR (the launches go to DIR/launch-K)\n"), 2;
-  long nl = 0;
-  if (mg_parse_long(o->val[O_LAUNCHES], 1, 1000, &nl, S->e, sizeof S->e) || dd < 0 || dd + 1 >= argc)
-    return fprintf(stderr, "mpiguide check: --launches N -- LAUNCHER...: %s\n",
-                   dd < 0 || dd + 1 >= argc ? "no launcher after --, e.g. -- mpirun -np 4" : S->e), 2;
-  a.n = (int)nl;
-  a.launcher = argv + dd + 1;
-  a.nlauncher = argc - dd - 1;
-  a.measure = calloc((size_t)argc, sizeof *a.measure);
-  a.analysis = calloc((size_t)argc, sizeof *a.analysis);
-  if (!a.measure || !a.analysis) return free(a.measure), free(a.analysis), 1;
-  for (int i = 1; i < dd; i++) {
-    int first = i;
-    const char *val;
-    int id = mg_opt_next(dd, argv, &i, opts, O_N, &val, S->e, sizeof S->e);
-    if (id < 0 || id == O_LAUNCHES || id == O_OUT || id == O_FORCE) continue;
-    for (int k = first; k <= i; k++) {
-      if (is_measure_only(id) || id == O_SEED) a.measure[a.nmeasure++] = argv[k];
-      if (!is_measure_only(id)) a.analysis[a.nanalysis++] = argv[k];
-    }
-  }
-  int st = mg_check_launches(&a);
-  free(a.measure), free(a.analysis);
-  return st;
-}
-
 int mg_cmd_check(int argc, char **argv) {
   state S0, *S = &S0;
   memset(S, 0, sizeof *S);
@@ -727,7 +610,7 @@ int mg_cmd_check(int argc, char **argv) {
       fprintf(stderr, "mpiguide check: '--' introduces the launcher of --launches N\n");
       st = 2;
     } else {
-      st = launches(argc, argv, dd, &o, S);
+      st = mg_check_launches_args(argc, argv, dd, &o);
     }
     mg_opt_vals_free(&o);
     return st;

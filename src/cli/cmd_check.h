@@ -8,7 +8,31 @@
 
 #include <stdio.h>
 
+#include "cli/cmd_opts.h"
 #include "registry/registry.h"
+
+/* The options of `mpiguide check` (cmd_opts.h), shared by its files. */
+/* clang-format off */
+#define OPTIONS(X)                                                                                   \
+  X(QUICK, "quick", 0, 0) X(FULL, "full", 0, 0) X(COLL, "collectives", 'c', 1)                       \
+  X(COLL2, "coll", 0, 1) X(MOCKUPS, "mockups", 'm', 1) X(SIZES, "sizes", 's', 1)                     \
+  X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1) X(SYNC, "sync", 0, 1)         \
+  X(BUDGET, "budget", 0, 1) X(RSE, "rse", 0, 1) X(NREP, "nrep", 'n', 1) X(MIN, "min-nrep", 0, 1)     \
+  X(MAX, "max-nrep", 0, 1) X(WARMUP, "warmup", 'w', 1) X(NO_SHUFFLE, "no-shuffle", 0, 0)             \
+  X(SEED, "seed", 0, 1) X(OUT, "out", 'o', 1) X(FORCE, "force", 'f', 0) X(FROM, "from", 0, 2)        \
+  X(ALPHA, "alpha", 0, 1) X(TEST, "test", 0, 1) X(NO_HOLM, "no-holm", 0, 0) X(LEVEL, "level", 0, 1)  \
+  X(RESAMPLES, "resamples", 0, 1) X(AA, "aa", 0, 0) X(NOISE, "noise", 0, 1)                          \
+  X(COMPARER, "comparer", 0, 1) X(CSV, "csv", 0, 0) X(JSON, "json", 0, 0) X(MERGE, "merge", 0, 0)    \
+  X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)              \
+  X(PRESETS, "presets", 0, 0) X(MARGIN, "margin", 0, 1) X(LAUNCHES, "launches", 0, 1)              \
+  X(SIZES_FROM, "sizes-from", 0, 1)
+/* clang-format on */
+
+enum { OPTIONS(MG_OPT_ENUM) O_N };
+extern const mg_opt mg_check_opts[O_N];
+
+/* Options that only the measurement reads (refused by --from, given to every launch of --launches). */
+int mg_check_measure_only(int id);
 
 typedef struct mg_check_preset {
   const char *name;
@@ -41,5 +65,15 @@ typedef struct mg_check_launch_args {
 
 /* Run the launches and analyse them together; the exit code of `check`. */
 int mg_check_launches(const mg_check_launch_args *a);
+/* `check --launches N [options] -o DIR -- LAUNCHER...`: argv[1..dd) are check's own arguments
+ * (parsed into o), argv[dd+1..) the launcher; the exit code. */
+int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o);
+
+/* cmd_check_save.c: the cells measured so far in DIR/raw.csv while a check runs, and the line
+ * that says how many on Ctrl-C. write(ctx, note) writes raw.csv marked with note (0 on success). */
+typedef int (*mg_check_write_fn)(void *ctx, const char *note);
+void mg_check_save_start(int rank, const char *out, long cells_total, mg_check_write_fn write, void *ctx);
+/* After a block: cells_done cells finished; written if SAVE_EVERY has passed, or now. */
+void mg_check_save_block(long cells_done, int now);
 
 #endif

@@ -26,6 +26,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_check.h"
 #include "cli/cmd_util.h"
+#include "util/parse.h"
 
 static volatile sig_atomic_t stop_asked;
 static void on_signal(int sig) { stop_asked = sig; }
@@ -153,3 +154,48 @@ int mg_check_launches(const mg_check_launch_args *a) {
   free(child);
   return status;
 }
+
+/* Options that only the measurement reads (refused by --from, given to every launch of --launches). */
+static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
+                                   O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
+                                   O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE};
+
+int mg_check_measure_only(int id) {
+  for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
+    if (measure_only[i] == id) return 1;
+  return 0;
+}
+
+/* `check --launches N [options] -o DIR -- LAUNCHER...` (cmd_check_launches.c): argv[1..dd) are
+ * check's own arguments, argv[dd+1..) the launcher. Each option goes to the launches, to the joint
+ * analysis, or (--seed) to both. */
+int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o) {
+  char e[256];
+  mg_check_launch_args a = {.out = o->val[O_OUT], .force = o->given[O_FORCE]};
+  if (o->given[O_FROM]) return fprintf(stderr, "mpiguide check: --launches measures; --from analyses: give one\n"), 2;
+  if (!o->given[O_OUT]) return fprintf(stderr, "mpiguide check: --launches needs -o DIR (the launches go to DIR/launch-K)\n"), 2;
+  long nl = 0;
+  if (mg_parse_long(o->val[O_LAUNCHES], 1, 1000, &nl, e, sizeof e) || dd < 0 || dd + 1 >= argc)
+    return fprintf(stderr, "mpiguide check: --launches N -- LAUNCHER...: %s\n",
+                   dd < 0 || dd + 1 >= argc ? "no launcher after --, e.g. -- mpirun -np 4" : e), 2;
+  a.n = (int)nl;
+  a.launcher = argv + dd + 1;
+  a.nlauncher = argc - dd - 1;
+  a.measure = calloc((size_t)argc, sizeof *a.measure);
+  a.analysis = calloc((size_t)argc, sizeof *a.analysis);
+  if (!a.measure || !a.analysis) return free(a.measure), free(a.analysis), 1;
+  for (int i = 1; i < dd; i++) {
+    int first = i;
+    const char *val;
+    int id = mg_opt_next(dd, argv, &i, mg_check_opts, O_N, &val, e, sizeof e);
+    if (id < 0 || id == O_LAUNCHES || id == O_OUT || id == O_FORCE) continue;
+    for (int k = first; k <= i; k++) {
+      if (mg_check_measure_only(id) || id == O_SEED) a.measure[a.nmeasure++] = argv[k];
+      if (!mg_check_measure_only(id)) a.analysis[a.nanalysis++] = argv[k];
+    }
+  }
+  int st = mg_check_launches(&a);
+  free(a.measure), free(a.analysis);
+  return st;
+}
+
