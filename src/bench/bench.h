@@ -182,6 +182,10 @@ typedef struct mg_bench_result {
  * the duration of the run (an algorithm's error is then reported, not fatal).
  */
 int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res);
+
+/* The expected work of a run, in the engine's own units: only shares mean something (the progress
+ * of several runs of one command is weighted by it). */
+double mg_bench_work(const mg_bench_cfg *cfg);
 void mg_bench_result_free(mg_bench_result *res);
 
 /* Name of an algorithm as written in results: "default" or the registry name. */

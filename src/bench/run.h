@@ -28,6 +28,7 @@ typedef struct run {
   double rt_base;       /* roundtime: slot asked for by the latest valid latencies */
   uint64_t rng;
   int blocks_total, blocks_done;
+  double work_total, work_done; /* expected work (mg_bench_work) of all blocks, of those done */
   /* per-batch scratch */
   long cap;
   double *ts, *te, *red;

@@ -544,6 +544,8 @@ static void block_done(const mg_bench_result *res, void *arg) {
 static void measure(state *S, const mg_bench_meta *meta) {
   meas.S = S, meas.meta = meta;
   mg_check_save_start(S->rank, S->out, S->blocks_total, write_so_far, S);
+  double work_total = 0, work_before = 0; /* the progress line's shares: expected time, not cells */
+  for (int gi = 0; gi < S->ngroups; gi++) work_total += mg_bench_work(&S->groups[gi].cfg);
   mg_cmd_progress_init(&S->prog, "check", S->rank == 0 && S->progress, S->base.time_total);
   for (int gi = 0; gi < S->ngroups; gi++) {
     group *G = &S->groups[gi];
@@ -552,8 +554,10 @@ static void measure(state *S, const mg_bench_meta *meta) {
       double left = S->base.time_total - S->prog.elapsed_before;
       G->cfg.time_total = (left > 0 ? left : 1e-3) * (double)nb / (double)(S->blocks_total - S->blocks_before);
     }
-    S->prog.frac_before = (double)S->blocks_before / (double)S->blocks_total;
-    S->prog.frac_share = (double)nb / (double)S->blocks_total;
+    double work = mg_bench_work(&G->cfg);
+    S->prog.frac_before = work_before / work_total;
+    S->prog.frac_share = work / work_total;
+    work_before += work;
     G->cfg.progress = mg_cmd_progress_cb;
     G->cfg.arg = &S->prog;
     G->cfg.block_done = block_done;

@@ -148,7 +148,7 @@ void mg_cmd_progress_cb(double frac, double elapsed, const char *what, void *arg
   if (!p->on) return;
   double el = p->elapsed_before + elapsed;
   if (el < 2) return;
-  if (p->printed && el - p->last_print < (p->tty ? 1.0 : 10.0)) return;
+  if (p->printed && el - p->last_print < (p->tty ? 1.0 : 5.0)) return;
   double f = p->frac_before + frac * p->frac_share;
   p->last_print = el;
   p->printed = 1;

@@ -54,7 +54,7 @@ int mg_cmd_out_dir(const char *dir, const char *const *results, int force, int *
 
 /* ---------- progress ---------- */
 
-/* The progress line on stderr ("\r" on a terminal, one line per 10 s otherwise) of one or
+/* The progress line on stderr ("\r" on a terminal, one line per 5 s otherwise) of one or
  * several engine runs: run k covers the fraction [frac_before, frac_before + frac_share) of the
  * whole and starts elapsed_before seconds into it. Pass mg_cmd_progress_cb as the engine's
  * progress callback with the struct as its argument. */

@@ -26,8 +26,8 @@ const char *mg_rp_us_str(double sec, char *buf, size_t len);
 void mg_rp_version_cell(FILE *f, const char *v);
 /* The verdict has a ratio that can be plotted. */
 int mg_rp_ratio_ok(const mg_ck_verdict *v);
-/* A violation without a warning (the cautious count). */
-int mg_rp_cautious(const mg_ck_verdict *v);
+/* " — P processes" after a heading when the page shows several runs. */
+void mg_rp_run_title(FILE *f, const mg_rp_run *run, int nruns);
 /* qsort comparison of size_t. */
 int mg_rp_cmp_size(const void *a, const void *b);
 /* Distinct sizes (ascending) of the verdicts of coll in r (coll < 0: all); returns the count. */
@@ -43,7 +43,7 @@ void mg_rp_plot_axes(FILE *f, const size_t *sizes, int ns, size_t smin, size_t s
 void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns);
 /* How to read the plots. */
 void mg_rp_plot_key(FILE *f);
-/* The heat map of cautious violations (collective x size) of every run. */
+/* The heat map of violations (collective x size) of every run. */
 void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns);
 
 /* ---- tuned.c ---- */
@@ -51,5 +51,9 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns);
 void mg_rp_verify_meta(const mg_rp_verify *v, const char *key, char *out, size_t len);
 /* The "Default vs tuned" section. */
 void mg_rp_verify_section(FILE *f, const mg_rp_verify *ver, int nver);
+
+/* ---- next.c ---- */
+/* "What to do next": the commands that follow from each run's verdicts. */
+void mg_rp_next(FILE *f, const mg_rp_run *runs, int nruns);
 
 #endif

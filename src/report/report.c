@@ -58,10 +58,6 @@ int mg_rp_ratio_ok(const mg_ck_verdict *v) {
          isfinite(v->med_mock);
 }
 
-int mg_rp_cautious(const mg_ck_verdict *v) {
-  return v->status == MG_CKV_OK && !v->aa && v->violation && !v->noise;
-}
-
 int mg_rp_cmp_size(const void *a, const void *b) {
   size_t x = *(const size_t *)a, y = *(const size_t *)b;
   return x < y ? -1 : x > y;
@@ -83,7 +79,7 @@ int mg_rp_sizes_of(const mg_ck_result *r, int coll, int plotted_only, size_t *ou
 }
 
 /* Collectives present in the data or the verdicts. */
-int coll_present(const mg_rp_run *run, int c) {
+static int coll_present(const mg_rp_run *run, int c) {
   for (int i = 0; i < run->r->n; i++)
     if ((int)run->r->v[i].coll == c) return 1;
   for (int i = 0; i < run->d->nseries; i++)
@@ -142,11 +138,11 @@ static const char *const css =
 
 /* ---------- sections ---------- */
 
-void run_title(FILE *f, const mg_rp_run *run, int nruns) {
+void mg_rp_run_title(FILE *f, const mg_rp_run *run, int nruns) {
   if (nruns > 1) fprintf(f, " — %d processes", run->d->launches[0].nprocs);
 }
 
-void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
+static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
   fputs("<h2 id=\"meta\">Run</h2>\n<table class=\"meta\">\n", f);
   char buf[512], tmp[256];
 #define ROW(label, ...)                                   \
@@ -197,11 +193,11 @@ static int cmp_worst(const void *a, const void *b) {
   return (x->slowdown < y->slowdown) - (x->slowdown > y->slowdown);
 }
 
-int summary(FILE *f, const mg_rp_run *run, int nruns) {
+static int summary(FILE *f, const mg_rp_run *run, int nruns) {
   mg_ck_summary s;
   mg_ck_summarize(run->r, &s);
   fputs("<h2>Summary", f);
-  run_title(f, run, nruns);
+  mg_rp_run_title(f, run, nruns);
   fputs("</h2>\n", f);
   if (s.noise_dominated)
     fprintf(f, "<p class=\"warn\"><b>Noise dominates this run:</b> %d of %d comparisons differ by less than one "
@@ -268,12 +264,12 @@ int summary(FILE *f, const mg_rp_run *run, int nruns) {
 
 /* The mock-ups (registry order) of coll that have a verdict in r. */
 
-int grouped(FILE *f, const mg_rp_run *run, int nruns) {
+static int grouped(FILE *f, const mg_rp_run *run, int nruns) {
   mg_ck_group *g;
   int n = mg_ck_grouped(run->r, &g);
   if (n < 0) return -1;
   fputs("<h2>Grouped violations", f);
-  run_title(f, run, nruns);
+  mg_rp_run_title(f, run, nruns);
   fputs("</h2>\n<p class=\"note\">Per collective and size the fastest mock-up with a violation (the grouped-violation "
         "comparer of <code>mpiguide check</code>).</p>\n<table>\n",
         f);
@@ -311,7 +307,7 @@ static void no_check(FILE *f, const char *h2) {
           h2);
 }
 
-void verify_metadata(FILE *f, const mg_rp_verify *ver, int nver) {
+static void verify_metadata(FILE *f, const mg_rp_verify *ver, int nver) {
   static const struct {
     const char *label, *key;
   } rows[] = {{"MPI library", "mpi_library_name"}, {"version", "mpi_library_version"}, {"processes", NULL},
@@ -376,7 +372,7 @@ int mg_rp_write_ex(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify
   else no_check(f, "Heat map of violations");
   for (int ri = 0; ri < nruns; ri++) {
     fputs("<h2>Relative runtime per collective", f);
-    run_title(f, &runs[ri], nruns);
+    mg_rp_run_title(f, &runs[ri], nruns);
     fputs("</h2>\n", f);
     mg_rp_plot_key(f);
     fputs("<div class=\"plots\">\n", f);
@@ -390,6 +386,7 @@ int mg_rp_write_ex(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify
   for (int ri = 0; ri < nruns; ri++)
     if (grouped(f, &runs[ri], nruns)) return -1;
   if (!nruns) no_check(f, "Grouped violations");
+  if (nruns) mg_rp_next(f, runs, nruns);
   fputs("</body>\n</html>\n", f);
   return ferror(f) ? -1 : 0;
 }

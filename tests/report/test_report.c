@@ -165,6 +165,13 @@ static void t_golden(void) {
   ASSERT_MSG(strstr(h, "<td>TestMPI</td>") && strstr(h, "TestMPI 1.0 (fixture)") && strstr(h, "1 × 1") == NULL,
         "metadata");
   ASSERT_MSG(strstr(h, "61.2 / 100"), "consistency score over the judged sizes");
+  /* what to do next: tune from the run's own directory, verify at its process count, and the
+   * check that would decide the inconclusive allreduce 8 B */
+  char *next = strstr(h, "What to do next");
+  ASSERT_MSG(next && strstr(next, "mpiguide tune ") && strstr(next, "small -o tuned.prof"), "next: tune command");
+  ASSERT_MSG(next && strstr(next, "mpirun -np 4 mpiguide verify --profile tuned.prof"), "next: verify command");
+  ASSERT_MSG(next && strstr(next, "mpiguide check --launches 3 -c allreduce --sizes 8 "), "next: re-check command");
+  ASSERT_MSG(next && strstr(next, "one launch"), "next: replicate a single launch");
   free(b), free(h);
 }
 
