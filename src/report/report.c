@@ -361,7 +361,8 @@ int mg_rp_write_ex(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify
   mg_rp_esc(f, name[0] ? name : "MPI library");
   fputs(" — self-consistent performance guidelines</h1>\n", f);
   fputs("<p class=\"note\">Does the MPI library's own collective (the <i>default</i>) run slower than a mock-up "
-        "built from other MPI calls? Every such case with a significant test result is a <i>violation</i>.</p>\n",
+        "built from other MPI calls? Each comparison is a <i>violation</i> (significantly and consistently slower, "
+        "beyond the noise), <i>consistent</i> (shown not slower beyond the margin) or <i>inconclusive</i>.</p>\n",
         f);
   if (nruns) metadata(f, runs, nruns);
   else verify_metadata(f, ver, nver);
