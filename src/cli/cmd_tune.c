@@ -228,6 +228,12 @@ static int tune_group(tune *T, int s) {
   for (char *c = line; *c; c++)
     if (*c == '\n' || *c == '\r') *c = ' ';
   mg_profile_add_preamble(T->p, line);
+  const char *rpn = mg_ck_meta_get(&L->meta, "ranks_per_node");
+  if (L->nnodes > 0) { /* libmpiguide warns when it runs on another layout (init.c) */
+    snprintf(line, sizeof line, "np=%d: layout: %d node(s)%s%s%s", np, L->nnodes, rpn ? " x " : "", rpn ? rpn : "",
+             rpn ? " ranks per node" : "");
+    mg_profile_add_preamble(T->p, line);
+  }
   if (mg_tune_decide(r, np, T->min_gain, T->which, T->p, &T->ch, &T->nch, T->e, sizeof T->e) < 0)
     return fprintf(stderr, "mpiguide tune: %s\n", T->e), 1;
   return 0;

@@ -219,6 +219,29 @@ static void library_key(const char *s, char *out, size_t len) {
  * its preamble). Choices measured on another MPI library need not hold for this one: rank 0
  * warns once and the profile stays in force (it is the user's to keep or drop).
  */
+/* Nodes of MPI_COMM_WORLD (shared-memory domains), collective; 0 when it cannot be told. */
+static int count_nodes(void) {
+  MPI_Comm node;
+  int rank = 0, leaders = 0, mine;
+  if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return 0;
+  PMPI_Comm_rank(node, &rank);
+  PMPI_Comm_free(&node);
+  mine = rank == 0;
+  if (PMPI_Allreduce(&mine, &leaders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) return 0;
+  return leaders;
+}
+
+/* The node count a profile was measured on at this process count ("np=N: layout: K node(s) ..."),
+ * 0 if it does not say. */
+static int profile_nodes(const mg_profile *prof, int nprocs) {
+  for (int i = 0; i < mg_profile_npreamble(prof); i++) {
+    int np = 0, nodes = 0;
+    if (sscanf(mg_profile_preamble_at(prof, i), "np=%d: layout: %d node", &np, &nodes) == 2 && np == nprocs)
+      return nodes;
+  }
+  return 0;
+}
+
 static void warn_if_measured_elsewhere(const mg_profile *prof, const char *path) {
   char running[MPI_MAX_LIBRARY_VERSION_STRING], want[256], have[256];
   int len = 0;
@@ -273,6 +296,12 @@ void mg_lib_init(int thread_level) {
     x->profile = v.prof;
     x->profile_path = strdup(v.profile_path);
     if (rank == 0) warn_if_measured_elsewhere(v.prof, v.profile_path);
+    int size = 0;
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    int want = profile_nodes(v.prof, size), have = want ? count_nodes() : 0; /* same on every rank */
+    if (want && have && want != have && rank == 0)
+      fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' was measured on %d node(s) at %d processes, this "
+                      "run has %d: its choices may not hold for this layout\n", v.profile_path, want, size, have);
   }
   if (v.have_trace) { /* a table that could not be allocated contributes no rows */
     x->trace_path = strdup(v.trace);

@@ -193,6 +193,20 @@ static int cmp_worst(const void *a, const void *b) {
   return (x->slowdown < y->slowdown) - (x->slowdown > y->slowdown);
 }
 
+/* The cells stopped by the time budget (#@budget_hit of the launches), with fewer repetitions. */
+static void budget_hits(FILE *f, const mg_ck_data *d) {
+  int n = 0;
+  for (int l = 0; l < d->nlaunches; l++)
+    for (int i = 0; i < d->launches[l].meta.n; i++) {
+      const mg_ck_kv *kv = &d->launches[l].meta.v[i];
+      if (strcmp(kv->key, "budget_hit")) continue;
+      fputs(n++ ? ", " : "<p class=\"note\">Stopped by the time budget (fewer repetitions than the rule asked "
+                         "for; a larger --budget measures them fully): ", f);
+      mg_rp_esc(f, kv->val);
+    }
+  if (n) fputs("</p>\n", f);
+}
+
 static int summary(FILE *f, const mg_rp_run *run, int nruns) {
   mg_ck_summary s;
   mg_ck_summarize(run->r, &s);
@@ -236,6 +250,10 @@ static int summary(FILE *f, const mg_rp_run *run, int nruns) {
   if (s.skipped || s.errors)
     fprintf(f, "<p class=\"note\">Not compared: %d skipped (mock-up not applicable or failed), %d without a result.</p>\n",
             s.skipped, s.errors);
+  if (s.total.cells_unmeasured)
+    fprintf(f, "<p class=\"warn\">Not measured: %d size(s) where every measurement was invalid (e.g. --sync window on a "
+               "busy node); counted among the sizes, never as clean.</p>\n", s.total.cells_unmeasured);
+  budget_hits(f, run->d);
 
   const mg_ck_verdict **w = malloc(sizeof *w * (size_t)(run->r->n + 1));
   if (!w) return -1;
@@ -281,10 +299,10 @@ static int grouped(FILE *f, const mg_rp_run *run, int nruns) {
     const mg_ck_verdict *v = g[i].best;
     char b[64], t[48], l[128], fl[8];
     fprintf(f, "<tr><td>%s</td><td class=n>%s</td><td class=n>%ld</td><td class=n>%s</td><td>",
-            mg_colls[g[i].coll].name, mg_rp_bytes_str(g[i].bytes, b, sizeof b), g[i].n_def,
-            mg_rp_us_str(g[i].med_def, t, sizeof t));
+            mg_colls[g[i].coll].name, mg_rp_bytes_str(g[i].bytes, b, sizeof b), g[i].n_def > 0 ? g[i].n_def : 0,
+            g[i].comparisons ? mg_rp_us_str(g[i].med_def, t, sizeof t) : "");
     if (v) mg_rp_esc(f, mg_ck_label(g[i].coll, v->alg, 0, l, sizeof l));
-    else fputs("none", f);
+    else fputs(g[i].comparisons ? "none" : "not measured (no valid measurement)", f);
     fprintf(f, "</td><td class=n>%s</td><td class=n>", v && isfinite(v->med_mock) ? mg_rp_us_str(v->med_mock, t, sizeof t) : "");
     if (v && !isnan(v->slowdown)) fprintf(f, "%.2f× [%.2f, %.2f]", v->slowdown, v->lo, v->hi);
     fputs("</td><td class=n>", f);
@@ -292,8 +310,9 @@ static int grouped(FILE *f, const mg_rp_run *run, int nruns) {
     fprintf(f, "</td><td>%s</td><td class=n>%d / %d</td></tr>\n", v ? mg_ck_flags(v, fl) : "", g[i].violations,
             g[i].comparisons);
   }
-  fputs("</table>\n<p class=\"note\">Flags: V violation (the default is significantly slower and its median is above "
-        "in every launch); ~ noise warning; L significant, but not slower in every launch.</p>\n",
+  fputs("</table>\n<p class=\"note\">Flags: V violation (significantly slower in every launch, beyond the noise, "
+        "interval above 1); C consistent; ? inconclusive; ~ within the noise; L significant, but not slower in "
+        "every launch.</p>\n",
         f);
   free(g);
   return 0;

@@ -175,6 +175,16 @@ static void t_golden(void) {
   free(b), free(h);
 }
 
+/* A size with no valid measurement and a cell stopped by the budget are said, not dropped. */
+static void t_unmeasured(void) {
+  const char *src[] = {path(cdir, "unmeasured")};
+  char *h = render(src, 1);
+  ASSERT_MSG(h && strstr(h, "Not measured: 1 size(s)"), "the unmeasured size is said");
+  ASSERT_MSG(h && strstr(h, "Stopped by the time budget") && strstr(h, "bcast,1024"), "the budget hit is said");
+  ASSERT_MSG(h && strstr(h, "not measured (no valid measurement)"), "the grouped table says it");
+  free(h);
+}
+
 /* Every collective with data has its panel, and no other. */
 static void plots_of(const char *src, int np, const char *const *colls, int n) {
   const char *s[] = {src};
@@ -453,7 +463,7 @@ int main(int argc, char **argv) {
   static const struct {
     const char *name;
     void (*fn)(void);
-  } groups[] = {{"axis", t_axis},     {"golden", t_golden}, {"plots", t_plots},   {"single", t_single},
+  } groups[] = {{"axis", t_axis},     {"golden", t_golden}, {"unmeasured", t_unmeasured}, {"plots", t_plots},   {"single", t_single},
                 {"empty", t_empty},   {"multi", t_multi},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
                 {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad},
                 {"version", t_version}};

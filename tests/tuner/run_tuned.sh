@@ -285,15 +285,17 @@ lib_elsewhere)
   # a profile measured with another MPI library: one warning on rank 0, the profile still runs
   NP=${1:?NP}
   : "${MG_LIB:?}" "${MG_APP:?}"
-  printf 'mpiguide-profile 1\n# np=%s: MPI library: OtherMPI v9.9, package: nowhere\nallreduce np=* 1-16K allreduce_as_reduce_bcast\n' \
-    "$NP" >else.prof
+  printf 'mpiguide-profile 1\n# np=%s: MPI library: OtherMPI v9.9, package: nowhere\n# np=%s: layout: 7 node(s) x 1 ranks per node\nallreduce np=* 1-16K allreduce_as_reduce_bcast\n' \
+    "$NP" "$NP" >else.prof
   cmd_start
   cmd_ctx "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/else.prof" "MPIGUIDE_TRACE=$PWD/else.csv" -- "$MG_APP" 3 1 37 2500
   run else
   expect_app_ok else
   expect_once else "warning: MPIGUIDE_PROFILE='$PWD/else.prof' was measured with OtherMPI v9.9, this run uses (Open MPI|MPICH)" \
     "mixed-library warning"
-  expect_trace else.csv allreduce 148 "allreduce_as_reduce_bcast 3 $NP - line 3"
+  expect_once else "warning: MPIGUIDE_PROFILE='$PWD/else.prof' was measured on 7 node\\(s\\) at $NP processes, this run has 1" \
+    "other-layout warning"
+  expect_trace else.csv allreduce 148 "allreduce_as_reduce_bcast 3 $NP - line 4"
   ;;
 mpmd)
   A=${1:?A} B=${2:?B}
