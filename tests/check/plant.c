@@ -15,7 +15,10 @@
  * as its own real broadcast, and on MPICH, whose root returns from an eager
  * broadcast at once, that measured 1.1x and the test failed on a busy machine.
  *
- * Environment: MG_PLANT_BYTES (default 65536), MG_PLANT_NS_PER_BYTE (default 2).
+ * Environment: MG_PLANT_BYTES (default 65536), MG_PLANT_NS_PER_BYTE (default 2);
+ * MG_PLANT_FUNC=allreduce plants in PMPI_Allreduce instead (benchmarks/verdict_quality.sh);
+ * MG_PLANT_FACTOR=F (> 0) makes each rank's call F times as long as its real call instead of
+ * adding a cost per byte (fine for allreduce, where every rank waits for all the others).
  * Test-only: it is never installed. The MPI functions it needs are looked up
  * at run time, so the library has no undefined MPI symbol and can be
  * preloaded into any process of a launch.
@@ -25,9 +28,11 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
+typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 typedef int (*type_size_fn)(MPI_Datatype, int *);
 
 static double now(void) {
@@ -43,27 +48,62 @@ static double env_num(const char *name, double dflt) {
   return v && (end == v || *end) ? dflt : x;
 }
 
+/* What the plant slows down (MG_PLANT_FUNC, default "bcast"), from which size, and how. */
+static struct {
+  int ready, bcast, allreduce;
+  type_size_fn type_size;
+  double bytes_from, ns_per_byte, factor;
+} cfg;
+
+static void setup(void) {
+  if (cfg.ready) return;
+  const char *fn = getenv("MG_PLANT_FUNC");
+  cfg.bcast = !fn || !strcmp(fn, "bcast");
+  cfg.allreduce = fn && !strcmp(fn, "allreduce");
+  cfg.type_size = (type_size_fn)dlsym(RTLD_NEXT, "PMPI_Type_size");
+  cfg.bytes_from = env_num("MG_PLANT_BYTES", 65536);
+  cfg.ns_per_byte = env_num("MG_PLANT_NS_PER_BYTE", 2);
+  cfg.factor = env_num("MG_PLANT_FACTOR", 0);
+  if (!cfg.type_size) {
+    fprintf(stderr, "plant: PMPI_Type_size not found after the plant library\n");
+    abort();
+  }
+  cfg.ready = 1;
+}
+
+/* After the real call of `count` elements of `type`, which began at t0: the planted cost. */
+static void slow_down(int on, int count, MPI_Datatype type, double t0) {
+  int ts = 0;
+  if (!on || cfg.type_size(type, &ts) != MPI_SUCCESS || (double)count * ts < cfg.bytes_from) return;
+  double end = cfg.factor > 0 ? t0 + cfg.factor * (now() - t0) : now() + 1e-9 * cfg.ns_per_byte * (double)count * ts;
+  while (now() < end) {
+  }
+}
+
 __attribute__((visibility("default"))) int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
                                                       MPI_Comm comm) {
   static bcast_fn real;
-  static type_size_fn type_size;
-  static double bytes_from, ns_per_byte;
-  if (!real) {
-    real = (bcast_fn)dlsym(RTLD_NEXT, "PMPI_Bcast");
-    type_size = (type_size_fn)dlsym(RTLD_NEXT, "PMPI_Type_size");
-    bytes_from = env_num("MG_PLANT_BYTES", 65536);
-    ns_per_byte = env_num("MG_PLANT_NS_PER_BYTE", 2);
-    if (!real || !type_size) {
-      fprintf(stderr, "plant: PMPI_Bcast or PMPI_Type_size not found after the plant library\n");
-      abort();
-    }
+  setup();
+  if (!real && !(real = (bcast_fn)dlsym(RTLD_NEXT, "PMPI_Bcast"))) {
+    fprintf(stderr, "plant: PMPI_Bcast not found after the plant library\n");
+    abort();
   }
+  double t0 = now();
   int rc = real(buf, count, type, root, comm);
-  int ts = 0;
-  if (rc == MPI_SUCCESS && type_size(type, &ts) == MPI_SUCCESS && (double)count * ts >= bytes_from) {
-    double end = now() + 1e-9 * ns_per_byte * (double)count * ts;
-    while (now() < end) {
-    }
+  if (rc == MPI_SUCCESS) slow_down(cfg.bcast, count, type, t0);
+  return rc;
+}
+
+__attribute__((visibility("default"))) int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+                                                          MPI_Op op, MPI_Comm comm) {
+  static allreduce_fn real;
+  setup();
+  if (!real && !(real = (allreduce_fn)dlsym(RTLD_NEXT, "PMPI_Allreduce"))) {
+    fprintf(stderr, "plant: PMPI_Allreduce not found after the plant library\n");
+    abort();
   }
+  double t0 = now();
+  int rc = real(sbuf, rbuf, count, type, op, comm);
+  if (rc == MPI_SUCCESS) slow_down(cfg.allreduce, count, type, t0);
   return rc;
 }
