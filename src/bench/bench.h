@@ -165,6 +165,7 @@ typedef struct mg_bench_result {
   int nblocks;
   mg_bench_block *blocks;       /* collective-major, sizes ascending */
   double sync_cost, sync_cost_min; /* one barrier of the method (median, minimum), s */
+  double sync_skew;             /* spread of the ranks' exits from it on a global clock (median), s */
   int clock_used;
   double clock_err;             /* sync accuracy: max |observed - model| offset over ranks and checks, s */
   double clock_rtt;             /* smallest ping-pong round trip seen, s */

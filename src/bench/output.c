@@ -81,6 +81,7 @@ static void meta_timing(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result 
   mg_meta(f, "timer_granularity_sec", "%.3g", mg_timer_granularity(cfg->timer));
   mg_meta(f, "sync_cost_sec", "%.6g", res->sync_cost);
   mg_meta(f, "sync_cost_min_sec", "%.6g", res->sync_cost_min);
+  mg_meta(f, "sync_skew_sec", "%.6g", res->sync_skew);
   mg_meta(f, "sync_cost_of", "%s", cfg->sync == MG_SYNC_DISSEM ? "dissemination barrier" : "MPI_Barrier");
   if (res->clock_used) {
     mg_meta(f, "clock_sync", "%s", "ping-pong offset/drift model to rank 0");

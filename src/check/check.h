@@ -54,7 +54,9 @@ int mg_ck_read_meta(const char *path, mg_ck_meta *m, char *err, size_t errlen);
 typedef struct mg_ck_launch {
   char id[MG_CK_NAME];   /* the launch column / #@launch; else the file or directory name */
   char *source;          /* file it was read from */
-  double sync_cost;      /* #@sync_cost_sec, seconds; < 0 unknown */
+  double sync_cost;      /* the noise threshold, s (< 0 unknown): the larger of #@sync_cost_sec (one
+                            synchronisation) and #@sync_skew_sec (the spread of the exits from it) */
+  double sync_skew;      /* #@sync_skew_sec, s; < 0 unknown */
   int nprocs;            /* #@nprocs or the nprocs column; 0 unknown */
   int nnodes;            /* #@nnodes; 0 unknown */
   char *mpi_name;        /* #@mpi_library_name ("" unknown) */

@@ -214,12 +214,18 @@ int mg_ck_launch_get(mg_ck_data *d, const char *id, const char *source, const mg
   memset(l, 0, sizeof *l);
   snprintf(l->id, sizeof l->id, "%s", id);
   l->repro = repro;
-  l->sync_cost = -1;
+  l->sync_cost = l->sync_skew = -1;
   const char *v;
   if ((v = mg_ck_meta_get(m, "sync_cost_sec"))) {
     char *end;
     double c = strtod(v, &end);
     if (end != v && !*end && isfinite(c) && c >= 0) l->sync_cost = c;
+  }
+  if ((v = mg_ck_meta_get(m, "sync_skew_sec"))) {
+    char *end;
+    double c = strtod(v, &end);
+    if (end != v && !*end && isfinite(c) && c >= 0) l->sync_skew = c;
+    if (l->sync_skew > l->sync_cost) l->sync_cost = l->sync_skew; /* the imprecision is the larger */
   }
   if ((v = mg_ck_meta_get(m, "nprocs"))) l->nprocs = atoi(v);
   if (mg_ck_meta_get(m, "check_format") && (v = mg_ck_meta_get(m, "seed"))) {

@@ -45,6 +45,9 @@ static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) 
           r->opts.holm ? "Holm-adjusted over the run" : "no multiple-testing adjustment", r->family);
   if (r->opts.noise > 0)
     fprintf(f, "noise threshold: %.2f us (given)\n", 1e6 * r->opts.noise);
+  else if (smax >= 0 && smin == smax && d->nlaunches == 1 && d->launches[0].sync_skew >= 0)
+    fprintf(f, "noise threshold: %.2f us (the larger of one synchronisation and the spread of the ranks' exits "
+               "from it, %.2f us)\n", 1e6 * smax, 1e6 * d->launches[0].sync_skew);
   else if (smax >= 0 && smin == smax)
     fprintf(f, "noise threshold: one synchronisation = %.2f us\n", 1e6 * smax);
   else if (smax >= 0)

@@ -237,6 +237,7 @@ int mg_cmd_merge(const mg_bench_cfg *base, const mg_bench_cfg *const *cfgs, cons
     R->nblocks += G->nblocks;
     /* the noise threshold: the largest of the runs' synchronisation costs */
     if (G->sync_cost > R->sync_cost) R->sync_cost = G->sync_cost;
+    if (G->sync_skew > R->sync_skew) R->sync_skew = G->sync_skew;
     if (G->sync_cost_min < R->sync_cost_min) R->sync_cost_min = G->sync_cost_min;
     R->elapsed += G->elapsed;
     R->invalid += G->invalid;

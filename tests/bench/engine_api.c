@@ -64,6 +64,9 @@ int main(int argc, char **argv) {
     }
   }
   ASSERT_TRUE(res.sync_cost > 0 || size == 1);
+  /* the spread of the exits from the synchronisation, on a clock fitted for it: measured, finite,
+   * and on one node not beyond a millisecond-scale bound */
+  ASSERT_TRUE(res.sync_skew >= 0 && res.sync_skew < 1.0);
   /* the communicator's error handler is restored */
   MPI_Errhandler eh;
   MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
