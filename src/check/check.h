@@ -119,8 +119,11 @@ int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen);
 /* One ReproMPI file. launch_id: the launch it belongs to (NULL: #@launch, else the path). */
 int mg_ck_read_repro(mg_ck_data *d, const char *path, const char *launch_id, char *err, size_t errlen);
 
-/* After all sources: launches must describe the same configuration (process
- * count). 0 or -1 with a message. */
+/* Whether two launches ran different configurations: MPI library and version, process count,
+ * nodes and ranks per node (unknown values do not conflict). 0 when the same, else 1 with both
+ * sides named in what. */
+int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, size_t len);
+/* After all sources: the launches ran one configuration (mg_ck_config_diff). 0 or -1 with a message. */
 int mg_ck_data_check(const mg_ck_data *d, char *err, size_t errlen);
 
 /* The series of (coll, alg, bytes, launch), or NULL. */

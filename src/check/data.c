@@ -373,25 +373,26 @@ int mg_ck_read(mg_ck_data *d, const char *path, char *err, size_t errlen) {
 static int same_text(const char *x, const char *y) { return !x || !y || !*x || !*y || !strcmp(x, y); }
 static int same_num(long x, long y) { return x <= 0 || y <= 0 || x == y; }
 
+int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, size_t len) {
+  const char *rpn_a = mg_ck_meta_get(&a->meta, "ranks_per_node"), *rpn_b = mg_ck_meta_get(&b->meta, "ranks_per_node");
+  if (!same_num(a->nprocs, b->nprocs))
+    return snprintf(what, len, "launch '%s' (%s) ran on %d processes, launch '%s' (%s) on %d", a->id, a->source, a->nprocs, b->id,
+                    b->source, b->nprocs), 1;
+  if (!same_text(a->mpi_name, b->mpi_name) || !same_text(a->mpi_version, b->mpi_version))
+    return snprintf(what, len, "launch '%s' (%s) ran %s '%.60s', launch '%s' (%s) %s '%.60s'", a->id, a->source, a->mpi_name,
+                    a->mpi_version, b->id, b->source, b->mpi_name, b->mpi_version), 1;
+  if (!same_num(a->nnodes, b->nnodes) || !same_text(rpn_a, rpn_b))
+    return snprintf(what, len, "launch '%s' (%s) ran on %d node(s) x %s ranks, launch '%s' (%s) on %d node(s) x %s", a->id,
+                    a->source, a->nnodes, rpn_a ? rpn_a : "?", b->id, b->source, b->nnodes, rpn_b ? rpn_b : "?"), 1;
+  return 0;
+}
+
 int mg_ck_data_check(const mg_ck_data *d, char *err, size_t errlen) {
   if (d->nlaunches == 0 || d->nseries == 0) return MG_ERR("no measurements");
-  static const char *const fix = "merge only launches of one configuration; compare configurations side by "
-                                 "side with `mpiguide report DIR1 DIR2`";
-  const mg_ck_launch *a = &d->launches[0];
-  const char *rpn_a = mg_ck_meta_get(&a->meta, "ranks_per_node");
-  for (int i = 1; i < d->nlaunches; i++) {
-    const mg_ck_launch *b = &d->launches[i];
-    const char *rpn_b = mg_ck_meta_get(&b->meta, "ranks_per_node");
-    if (!same_num(a->nprocs, b->nprocs))
-      return MG_ERR("launch '%s' (%s) ran on %d processes, launch '%s' (%s) on %d: %s", a->id, a->source, a->nprocs,
-                    b->id, b->source, b->nprocs, fix);
-    if (!same_text(a->mpi_name, b->mpi_name) || !same_text(a->mpi_version, b->mpi_version))
-      return MG_ERR("launch '%s' (%s) ran %s '%.60s', launch '%s' (%s) %s '%.60s': %s", a->id, a->source,
-                    a->mpi_name, a->mpi_version, b->id, b->source, b->mpi_name, b->mpi_version, fix);
-    if (!same_num(a->nnodes, b->nnodes) || !same_text(rpn_a, rpn_b))
-      return MG_ERR("launch '%s' (%s) ran on %d node(s) x %s ranks, launch '%s' (%s) on %d node(s) x %s: %s", a->id,
-                    a->source, a->nnodes, rpn_a ? rpn_a : "?", b->id, b->source, b->nnodes, rpn_b ? rpn_b : "?",
-                    fix);
-  }
+  char what[1024];
+  for (int i = 1; i < d->nlaunches; i++)
+    if (mg_ck_config_diff(&d->launches[0], &d->launches[i], what, sizeof what))
+      return MG_ERR("%s: merge only launches of one configuration; compare configurations side by side "
+                    "with `mpiguide report DIR1 DIR2`", what);
   return 0;
 }

@@ -426,7 +426,7 @@ static int write_report(const char *dir, const mg_ck_data *d, const mg_ck_result
   char path[4096];
   if ((size_t)snprintf(path, sizeof path, "%s/report.html", dir) >= sizeof path)
     return snprintf(err, errlen, "%s: directory name too long for the report", dir), -1;
-  mg_rp_run run = {d, r};
+  mg_rp_run run = {.d = d, .r = r};
   return mg_rp_write_file(path, &run, 1, err, errlen);
 }
 

@@ -1,8 +1,9 @@
 /*
  * `mpiguide report DIR... -o report.html`: the HTML report (docs/report.md) of check results,
- * offline (no MPI). Sources with the same process count are merged into one run (as
- * `check --from` merges launches); runs with different process counts become the rows of
- * the heat map and sections of their own. Verdicts are recomputed with the check's analysis
+ * offline (no MPI). Sources of one configuration (MPI library and version, process count,
+ * layout: mg_ck_config_diff) are merged into one run (as `check --from` merges launches);
+ * different configurations are runs of their own, compared side by side (the section
+ * "Configurations compared", one heat-map row each), never pooled. Verdicts are recomputed with the check's analysis
  * (default settings unless --test/--alpha/--no-holm; the seed recorded by the check), so they
  * equal those of `mpiguide check --from DIR` with the same options. A directory holding
  * verify.csv (`mpiguide verify -o DIR`) is a verify result instead: read first (a malformed one
@@ -42,8 +43,9 @@ static void usage(FILE *f) {
              "Writes one self-contained HTML page (inline SVG and CSS, opens offline) from the results of\n"
              "`mpiguide check` (a result directory, a raw CSV or ReproMPI files): run metadata, summary,\n"
              "per collective the runtime of every mock-up relative to the default over message sizes,\n"
-             "a heat map of cautious violations and the grouped violation table. Sources with the same\n"
-             "process count are merged; several process counts give one heat-map row each.\n"
+             "a heat map of cautious violations and the grouped violation table. Sources of one\n"
+             "configuration (MPI library and version, process count, nodes x ranks per node) are merged;\n"
+             "different configurations are compared side by side, never pooled.\n"
              "A result directory of `mpiguide verify` (holding verify.csv) adds the section\n"
              "\"Default vs tuned\" (tuned/default ratio per collective and size); it may be given alone.\n\n"
              "  -o FILE        output file (default: report.html)\n"
@@ -109,29 +111,26 @@ int mg_cmd_report(int argc, char **argv) {
     }
     nver++;
   }
-  /* the process count of every source of check data, read alone */
-  int np[MAXSRC];
-  for (int i = 0; i < nsrc; i++) {
-    if (isver[i]) continue;
-    mg_ck_data d;
-    mg_ck_data_init(&d);
-    if (mg_ck_read(&d, src[i], err, sizeof err)) {
+  /* every source of check data read alone: its configuration (the first launch) groups it */
+  static mg_ck_data alone[MAXSRC];
+  int nalone = 0, status = 0;
+  for (int i = 0; i < nsrc && !status; i++) {
+    mg_ck_data_init(&alone[i]);
+    nalone = i + 1;
+    if (!isver[i] && mg_ck_read(&alone[i], src[i], err, sizeof err)) {
       fprintf(stderr, "mpiguide report: %s\n", err);
-      mg_ck_data_free(&d);
-      for (int k = 0; k < nver; k++) mg_rp_verify_free(&ver[k]);
-      return 2;
+      status = 2;
     }
-    np[i] = d.nlaunches ? d.launches[0].nprocs : 0;
-    mg_ck_data_free(&d);
   }
   mg_ck_data data[MAXRUNS];
   mg_ck_result res[MAXRUNS];
   mg_rp_run runs[MAXRUNS];
-  int nruns = 0, status = 0, done[MAXSRC] = {0};
+  int nruns = 0, done[MAXSRC] = {0};
+  char what[1024];
   for (int i = 0; i < nsrc && !status; i++) {
     if (done[i] || isver[i]) continue;
     if (nruns == MAXRUNS) {
-      fprintf(stderr, "mpiguide report: more than %d process counts\n", MAXRUNS);
+      fprintf(stderr, "mpiguide report: more than %d configurations\n", MAXRUNS);
       status = 2;
       break;
     }
@@ -139,10 +138,14 @@ int mg_cmd_report(int argc, char **argv) {
     mg_ck_result *r = &res[nruns];
     mg_ck_data_init(d);
     memset(r, 0, sizeof *r);
-    runs[nruns].d = d, runs[nruns].r = r;
+    runs[nruns] = (mg_rp_run){.d = d, .r = r};
     nruns++;
+    /* one run per configuration (library and version, process count, layout): never pooled */
     for (int j = i; j < nsrc && !status; j++) {
-      if (done[j] || isver[j] || np[j] != np[i]) continue;
+      if (done[j] || isver[j]) continue;
+      if (j != i && (!alone[i].nlaunches || !alone[j].nlaunches ||
+                     mg_ck_config_diff(&alone[i].launches[0], &alone[j].launches[0], what, sizeof what)))
+        continue;
       done[j] = 1;
       if (mg_ck_read(d, src[j], err, sizeof err)) status = 2;
     }
@@ -169,6 +172,7 @@ int mg_cmd_report(int argc, char **argv) {
     mg_ck_result_free(&res[i]);
     mg_ck_data_free(&data[i]);
   }
+  for (int i = 0; i < nalone; i++) mg_ck_data_free(&alone[i]);
   for (int k = 0; k < nver; k++) mg_rp_verify_free(&ver[k]);
   return status;
 }

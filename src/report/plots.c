@@ -179,20 +179,20 @@ typedef struct plot_range {
 } plot_range;
 
 /* The svg element, the hatched violation region below the default's line, and the axes. */
-static void plot_frame(FILE *f, int coll, int np, const size_t *sizes, int ns, const plot_range *g) {
+static void plot_frame(FILE *f, int coll, const char *anchor, const size_t *sizes, int ns, const plot_range *g) {
   const double X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
   double y1 = mg_rp_ymap(1.0, g->ymin, g->ymax);
   fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: runtime of each mock-up relative to the default\" "
              "data-smin=\"%zu\" data-smax=\"%zu\" data-ymin=\"%g\" data-ymax=\"%g\">\n",
           MG_RP_W, MG_RP_H, mg_colls[coll].name, g->smin, g->smax, g->ymin, g->ymax);
-  fprintf(f, "<defs><pattern id=\"hatch-%s-%d\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\" "
+  fprintf(f, "<defs><pattern id=\"hatch-%s-%s\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\" "
              "patternTransform=\"rotate(45)\"><rect width=\"8\" height=\"8\" fill=\"#fde3e0\"/>"
              "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"8\" stroke=\"#e8a29a\" stroke-width=\"2\"/></pattern></defs>\n",
-          mg_colls[coll].name, np);
+          mg_colls[coll].name, anchor);
   /* violation region: below the default's line */
-  fprintf(f, "<rect class=\"vregion\" x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"url(#hatch-%s-%d)\">"
+  fprintf(f, "<rect class=\"vregion\" x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"url(#hatch-%s-%s)\">"
              "<title>violation region: mock-up faster than the default</title></rect>\n",
-          MG_RP_X0, y1, MG_RP_PW, Y1 - y1, mg_colls[coll].name, np);
+          MG_RP_X0, y1, MG_RP_PW, Y1 - y1, mg_colls[coll].name, anchor);
   fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" fill=\"#8a2a20\">violation region "
              "(mock-up faster)</text>\n",
           X1 - 4, Y1 - 5);
@@ -232,10 +232,9 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
   const char *algs[MAXM];
   int ns = mg_rp_sizes_of(r, coll, 1, sizes, MG_RP_MAXS);
   int na = mockups_of(r, coll, algs, MAXM);
-  int np = run->d->launches[0].nprocs;
-  fprintf(f, "<div class=\"plot\" id=\"%s-%d\" data-coll=\"%s\"><h3>%s (%s)", mg_colls[coll].name, np,
+  fprintf(f, "<div class=\"plot\" id=\"%s-%s\" data-coll=\"%s\"><h3>%s (%s)", mg_colls[coll].name, run->anchor,
           mg_colls[coll].name, mg_colls[coll].name, mg_colls[coll].mpi_name);
-  if (nruns > 1) fprintf(f, ", %d processes", np);
+  if (nruns > 1) fputs(", ", f), mg_rp_esc(f, run->label);
   fputs("</h3>\n", f);
   if (ns < 2) {
     plot_no_data(f, r, coll, sizes, ns);
@@ -250,7 +249,7 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
     }
   plot_range g = {sizes[0], sizes[ns - 1], 0, 0};
   mg_rp_yrange(rmin, rmax, &g.ymin, &g.ymax);
-  plot_frame(f, coll, np, sizes, ns, &g);
+  plot_frame(f, coll, run->anchor, sizes, ns, &g);
   /* the mock-ups: lines, then markers with their flags */
   for (int k = 0; k < na; k++) {
     fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-dasharray=\"%s\" points=\"",
@@ -315,7 +314,10 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
     fputs("<div class=\"empty\" data-empty=\"1\"><b>Not enough data for a heat map:</b> no comparison.</div></div>\n", f);
     return;
   }
-  const int LW = nruns > 1 ? 210 : 170, CW = 62, CH = 26, TOP = 34;
+  size_t longest = 0; /* the row labels "coll · configuration", about 7 units a character */
+  for (int ri = 0; ri < nruns && nruns > 1; ri++)
+    if (strlen(runs[ri].label) > longest) longest = strlen(runs[ri].label);
+  const int LW = nruns > 1 ? 130 + 7 * (int)longest : 170, CW = 62, CH = 26, TOP = 34;
   int W = LW + CW * ns + 4, H = TOP + CH * rows + 4;
   char b[64];
   fprintf(f, "<svg viewBox=\"0 0 %d %d\" width=\"%d\" role=\"img\" aria-label=\"violations by collective "
@@ -335,9 +337,11 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
       size_t tmp[1];
       if (!mg_rp_sizes_of(r, c, 0, tmp, 1)) continue;
       int y = TOP + CH * row++;
-      if (nruns > 1)
-        fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s · %d procs</text>\n", y + CH / 2 + 4, mg_colls[c].name,
-                runs[ri].d->launches[0].nprocs);
+      if (nruns > 1) {
+        fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s · ", y + CH / 2 + 4, mg_colls[c].name);
+        mg_rp_esc(f, runs[ri].label);
+        fputs("</text>\n", f);
+      }
       else fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s</text>\n", y + CH / 2 + 4, mg_colls[c].name);
       for (int s = 0; s < ns; s++) {
         int any = 0, unsure = 0;
@@ -362,10 +366,12 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
           snprintf(val, sizeof val, "%.2f×", worst);
           txt = val;
         }
-        fprintf(f, "<g class=\"cell\" data-coll=\"%s\" data-bytes=\"%zu\" data-nprocs=\"%d\"><title>%s, %s, %d "
-                   "processes: ",
-                mg_colls[c].name, sizes[s], runs[ri].d->launches[0].nprocs, mg_colls[c].name,
-                mg_rp_bytes_str(sizes[s], b, sizeof b), runs[ri].d->launches[0].nprocs);
+        fprintf(f, "<g class=\"cell\" data-coll=\"%s\" data-bytes=\"%zu\" data-nprocs=\"%d\" data-config=\"%s\"><title>%s, "
+                   "%s, ",
+                mg_colls[c].name, sizes[s], runs[ri].d->launches[0].nprocs, runs[ri].anchor, mg_colls[c].name,
+                mg_rp_bytes_str(sizes[s], b, sizeof b));
+        mg_rp_esc(f, runs[ri].label);
+        fputs(": ", f);
         if (!any) fputs("not compared", f);
         else if (!wv && unsure) fputs("inconclusive: no violation shown, not every comparison conclusive", f);
         else if (!wv) fputs("consistent: no violation, every comparison conclusive", f);

@@ -139,12 +139,112 @@ static const char *const css =
 /* ---------- sections ---------- */
 
 void mg_rp_run_title(FILE *f, const mg_rp_run *run, int nruns) {
-  if (nruns > 1) fprintf(f, " — %d processes", run->d->launches[0].nprocs);
+  if (nruns > 1) fputs(" — ", f), mg_rp_esc(f, run->label);
+}
+
+/* "4.1.4" of "Open MPI v4.1.4, package: ..." or "MPICH Version: 4.0.2 ...": the first word that
+ * starts with a digit (after an optional v), up to the first character not a digit or dot. */
+static void version_number(const char *v, char *out, size_t len) {
+  out[0] = '\0';
+  for (const char *p = v ? v : ""; *p; p++) {
+    if (p != v && !strchr(" \t:", p[-1])) continue;
+    const char *q = *p == 'v' ? p + 1 : p;
+    if (*q < '0' || *q > '9') continue;
+    size_t n = strspn(q, "0123456789.");
+    snprintf(out, len, "%.*s", (int)(n < len ? n : len - 1), q);
+    return;
+  }
+}
+
+/* Each run's label and anchor (report.h): the library is named where the runs differ in it, the
+ * layout likewise; the anchor repeats the process count, with the run's number when two runs
+ * share it (two libraries at 4 processes). */
+static void label_runs(mg_rp_run *runs, int nruns) {
+  int lib = 0, lay = 0;
+  const mg_ck_launch *a = &runs[0].d->launches[0];
+  const char *ra = mg_ck_meta_get(&a->meta, "ranks_per_node");
+  for (int ri = 1; ri < nruns; ri++) {
+    const mg_ck_launch *b = &runs[ri].d->launches[0];
+    const char *rb = mg_ck_meta_get(&b->meta, "ranks_per_node");
+    lib |= strcmp(a->mpi_name, b->mpi_name) || strcmp(a->mpi_version, b->mpi_version);
+    lay |= a->nnodes != b->nnodes || strcmp(ra ? ra : "", rb ? rb : "");
+  }
+  for (int ri = 0; ri < nruns; ri++) {
+    const mg_ck_launch *L = &runs[ri].d->launches[0];
+    char ver[32], *o = runs[ri].label;
+    size_t len = sizeof runs[ri].label, u = 0;
+    version_number(L->mpi_version, ver, sizeof ver);
+    if (lib) u += (size_t)snprintf(o, len, "%s%s%s · ", *L->mpi_name ? L->mpi_name : "unknown MPI", *ver ? " " : "", ver);
+    if (u < len) u += (size_t)snprintf(o + u, len - u, "%d procs", L->nprocs);
+    const char *rpn = mg_ck_meta_get(&L->meta, "ranks_per_node");
+    if (lay && u < len) {
+      if (L->nnodes <= 0) snprintf(o + u, len - u, " · layout unknown");
+      else if (rpn) snprintf(o + u, len - u, " · %d × %s", L->nnodes, rpn);
+      else snprintf(o + u, len - u, " · %d × %d", L->nnodes, L->nprocs / L->nnodes);
+    }
+    int rep = 0;
+    for (int k = 0; k < ri; k++) rep |= runs[k].d->launches[0].nprocs == L->nprocs;
+    if (rep) snprintf(runs[ri].anchor, sizeof runs[ri].anchor, "%d-%d", L->nprocs, ri + 1);
+    else snprintf(runs[ri].anchor, sizeof runs[ri].anchor, "%d", L->nprocs);
+  }
+}
+
+/* Configurations side by side (issue 19.4): per configuration its own verdict counts, per
+ * collective its violations, and the shares as a bar; nothing is pooled across configurations. */
+static void compare(FILE *f, const mg_rp_run *runs, int nruns) {
+  static mg_ck_summary s[64];
+  int n = nruns < 64 ? nruns : 64, present[MG_NCOLL] = {0};
+  for (int ri = 0; ri < n; ri++) {
+    mg_ck_summarize(runs[ri].r, &s[ri]);
+    for (int c = 0; c < MG_NCOLL; c++) present[c] |= s[ri].per[c].comparisons > 0;
+  }
+  fputs("<h2 id=\"compare\">Configurations compared</h2>\n<p class=\"note\">Each configuration (MPI library and "
+        "version, process count, nodes × ranks per node) is analysed on its own launches; nothing is pooled across "
+        "them. Per collective: violations / comparisons. The bar shows the shares of violation (dark), consistent "
+        "(white) and inconclusive (grey) comparisons. Configurations that measured different sizes differ also "
+        "for that reason: the heat map below compares size by size.</p>\n<table class=\"compare\"><tr>"
+        "<th>configuration</th><th>consistency score</th><th>violations</th><th>consistent</th><th>inconclusive</th>",
+        f);
+  for (int c = 0; c < MG_NCOLL; c++)
+    if (present[c]) fprintf(f, "<th>%s</th>", mg_colls[c].name);
+  fputs("<th>shares</th></tr>\n", f);
+  for (int ri = 0; ri < n; ri++) {
+    const mg_ck_summary *p = &s[ri];
+    fprintf(f, "<tr data-config=\"%s\"><td>", runs[ri].anchor);
+    mg_rp_esc(f, runs[ri].label);
+    if (p->noise_dominated) fputs("</td><td>– (noise dominates)</td>", f);
+    else if (isfinite(p->score)) fprintf(f, "</td><td class=n>%.1f</td>", p->score);
+    else fputs("</td><td>–</td>", f);
+    fprintf(f, "<td class=n>%d</td><td class=n>%d</td><td class=n>%d</td>", p->total.violations, p->total.consistent,
+            p->total.inconclusive);
+    for (int c = 0; c < MG_NCOLL; c++) {
+      if (!present[c]) continue;
+      const mg_ck_coll_summary *q = &p->per[c];
+      if (!q->comparisons) fputs("<td class=n>–</td>", f);
+      else fprintf(f, "<td class=n%s>%d / %d</td>", q->violations ? " style=\"background:#fdd0a2\"" : "",
+                   q->violations, q->comparisons);
+    }
+    int t = p->total.comparisons;
+    double wv = t ? 160.0 * p->total.violations / t : 0, wc = t ? 160.0 * p->total.consistent / t : 0,
+           wi = t ? 160.0 * p->total.inconclusive / t : 0;
+    fprintf(f, "<td><svg viewBox=\"0 0 162 14\" width=\"162\" role=\"img\" aria-label=\"%d violation, %d "
+               "consistent, %d inconclusive\"><rect x=\"1\" y=\"1\" width=\"%.1f\" height=\"12\" fill=\"#d94801\"/>"
+               "<rect x=\"%.1f\" y=\"1\" width=\"%.1f\" height=\"12\" fill=\"#fff\"/><rect x=\"%.1f\" y=\"1\" "
+               "width=\"%.1f\" height=\"12\" fill=\"#bbb\"/><rect x=\"1\" y=\"1\" width=\"160\" height=\"12\" "
+               "fill=\"none\" stroke=\"#555\"/></svg></td></tr>\n",
+            p->total.violations, p->total.consistent, p->total.inconclusive, wv, 1 + wv, wc, 1 + wv + wc, wi);
+  }
+  fputs("</table>\n", f);
 }
 
 static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
   fputs("<h2 id=\"meta\">Run</h2>\n<table class=\"meta\">\n", f);
   char buf[512], tmp[256];
+  if (nruns > 1) {
+    fputs("<tr><th>configuration</th>", f);
+    for (int ri = 0; ri < nruns; ri++) fputs("<th>", f), mg_rp_esc(f, runs[ri].label), fputs("</th>", f);
+    fputs("</tr>\n", f);
+  }
 #define ROW(label, ...)                                   \
   do {                                                    \
     fprintf(f, "<tr><td>%s</td>", label);                 \
@@ -239,9 +339,9 @@ static int summary(FILE *f, const mg_rp_run *run, int nruns) {
   for (int c = 0; c < MG_NCOLL; c++) {
     const mg_ck_coll_summary *p = &s.per[c];
     if (!p->comparisons && !coll_present(run, c)) continue;
-    fprintf(f, "<tr><td><a href=\"#%s-%d\">%s</a></td><td class=n>%d</td><td class=n>%d</td><td class=n>%d</td>"
+    fprintf(f, "<tr><td><a href=\"#%s-%s\">%s</a></td><td class=n>%d</td><td class=n>%d</td><td class=n>%d</td>"
                "<td class=n>%d</td><td class=n>%d</td><td class=n>%d</td></tr>\n",
-            mg_colls[c].name, run->d->launches[0].nprocs, mg_colls[c].name, p->comparisons, p->violations,
+            mg_colls[c].name, run->anchor, mg_colls[c].name, p->comparisons, p->violations,
             p->consistent, p->inconclusive, p->cells, p->cells_violated);
   }
   fprintf(f, "<tr><th>total</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th></tr></table>\n",
@@ -363,10 +463,21 @@ static void verify_metadata(FILE *f, const mg_rp_verify *ver, int nver) {
 
 int mg_rp_write(FILE *f, const mg_rp_run *runs, int nruns) { return mg_rp_write_ex(f, runs, nruns, NULL, 0); }
 
-int mg_rp_write_ex(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify *ver, int nver) {
+static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify *ver, int nver);
+
+int mg_rp_write_ex(FILE *f, const mg_rp_run *given, int nruns, const mg_rp_verify *ver, int nver) {
   if (nruns < 0 || nver < 0 || nruns + nver < 1 || (nver && !ver)) return -1;
   for (int ri = 0; ri < nruns; ri++)
-    if (!runs[ri].d || !runs[ri].r || runs[ri].d->nlaunches < 1) return -1;
+    if (!given[ri].d || !given[ri].r || given[ri].d->nlaunches < 1) return -1;
+  mg_rp_run *runs = malloc(sizeof *runs * (size_t)(nruns + 1));
+  if (!runs) return -1;
+  if (nruns) memcpy(runs, given, sizeof *runs * (size_t)nruns), label_runs(runs, nruns);
+  int rc = write_page(f, runs, nruns, ver, nver);
+  free(runs);
+  return rc;
+}
+
+static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify *ver, int nver) {
   char name[256] = "";
   if (nruns) snprintf(name, sizeof name, "%s", runs[0].d->launches[0].mpi_name);
   else mg_rp_verify_meta(&ver[0], "mpi_library_name", name, sizeof name);
@@ -385,6 +496,7 @@ int mg_rp_write_ex(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify
         f);
   if (nruns) metadata(f, runs, nruns);
   else verify_metadata(f, ver, nver);
+  if (nruns > 1) compare(f, runs, nruns);
   for (int ri = 0; ri < nruns; ri++)
     if (summary(f, &runs[ri], nruns)) return -1;
   if (!nruns) no_check(f, "Summary");

@@ -29,10 +29,13 @@
 #define MG_RP_PH 252
 #define MG_RP_PAD 10
 
-/* One analysed run (the launches of one process count). */
+/* One analysed run: the launches of one configuration (MPI library and version, process count,
+ * layout; mg_ck_config_diff). The page fills label and anchor itself (callers leave them zero). */
 typedef struct mg_rp_run {
   const mg_ck_data *d;
   const mg_ck_result *r;
+  char label[160]; /* "4 procs", with library and layout where the page's runs differ in them */
+  char anchor[24]; /* the ids' suffix: the process count, with the run's number when it repeats */
 } mg_rp_run;
 
 /* The axis mapping above. */

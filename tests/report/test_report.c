@@ -246,6 +246,33 @@ static void t_multi(void) {
   free(a), free(b), free(h);
 }
 
+/* Configurations that share the process count (another library, another layout): runs of their
+ * own, labelled by what differs, with distinct anchors, side by side in "Configurations compared". */
+static void t_configs(void) {
+  const char *s[] = {path(cdir, "small"), path(cdir, "other_mpi"), path(cdir, "other_layout")};
+  char *h = render(s, 3);
+  ASSERT_MSG(strstr(h, "<h2 id=\"compare\">Configurations compared</h2>"), "the comparison section");
+  ASSERT_MSG(count(h, "<tr data-config=") == 3, "one comparison row per configuration");
+  ASSERT_MSG(strstr(h, "<tr data-config=\"4\"><td>TestMPI 1.0 · 4 procs · 1 × 4</td>"), "first: library and layout");
+  ASSERT_MSG(strstr(h, "<tr data-config=\"4-2\"><td>OtherMPI 2.0 · 4 procs · 1 × 4</td>"), "second: its own anchor");
+  ASSERT_MSG(strstr(h, "<tr data-config=\"4-3\"><td>TestMPI 1.0 · 4 procs · 2 × 2</td>"), "third: the 2-node layout");
+  ASSERT_MSG(strstr(h, "id=\"allreduce-4\"") && strstr(h, "id=\"allreduce-4-2\"") && strstr(h, "id=\"allreduce-4-3\""),
+             "one panel per configuration, distinct ids");
+  ASSERT_MSG(strstr(h, ">allreduce · OtherMPI 2.0 · 4 procs · 1 × 4<"), "heat-map row named by its configuration");
+  ASSERT_MSG(strstr(h, "data-config=\"4-2\"><title>allreduce, "), "heat-map cells carry the configuration");
+  ASSERT_MSG(count(h, "<h2>Summary — ") == 3, "a summary per configuration");
+  free(h);
+  /* one configuration: no comparison; process counts alone: labels without library */
+  const char *one[] = {path(cdir, "small")};
+  h = render(one, 1);
+  ASSERT_MSG(!strstr(h, "id=\"compare\""), "no comparison of a single configuration");
+  free(h);
+  const char *np[] = {path(cdir, "small"), path(rdir, "np8")};
+  h = render(np, 2);
+  ASSERT_MSG(strstr(h, "<tr data-config=\"8\"><td>8 procs</td>"), "process counts alone: the library is not repeated");
+  free(h);
+}
+
 static void t_selfcontained(void) {
   const char *s[] = {path(cdir, "small")};
   char *h = render(s, 1);
@@ -464,7 +491,7 @@ int main(int argc, char **argv) {
     const char *name;
     void (*fn)(void);
   } groups[] = {{"axis", t_axis},     {"golden", t_golden}, {"unmeasured", t_unmeasured}, {"plots", t_plots},   {"single", t_single},
-                {"empty", t_empty},   {"multi", t_multi},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
+                {"empty", t_empty},   {"multi", t_multi},   {"configs", t_configs},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
                 {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad},
                 {"version", t_version}};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
