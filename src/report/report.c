@@ -191,16 +191,17 @@ static void label_runs(mg_rp_run *runs, int nruns) {
 
 /* Configurations side by side (issue 19.4): per configuration its own verdict counts, per
  * collective its violations, and the shares as a bar; nothing is pooled across configurations. */
-static void compare(FILE *f, const mg_rp_run *runs, int nruns) {
-  static mg_ck_summary s[64];
-  int n = nruns < 64 ? nruns : 64, present[MG_NCOLL] = {0};
-  for (int ri = 0; ri < n; ri++) {
+static int compare(FILE *f, const mg_rp_run *runs, int nruns) {
+  mg_ck_summary *s = malloc(sizeof *s * (size_t)nruns);
+  if (!s) return -1;
+  int present[MG_NCOLL] = {0};
+  for (int ri = 0; ri < nruns; ri++) {
     mg_ck_summarize(runs[ri].r, &s[ri]);
     for (int c = 0; c < MG_NCOLL; c++) present[c] |= s[ri].per[c].comparisons > 0;
   }
   fputs("<h2 id=\"compare\">Configurations compared</h2>\n<p class=\"note\">Each configuration (MPI library and "
         "version, process count, nodes × ranks per node) is analysed on its own launches; nothing is pooled across "
-        "them. Per collective: violations / comparisons. The bar shows the shares of violation (dark), consistent "
+        "them. Per collective: violations / comparisons, and how many of them are inconclusive. The bar shows the shares of violation (dark), consistent "
         "(white) and inconclusive (grey) comparisons. Configurations that measured different sizes differ also "
         "for that reason: the heat map below compares size by size.</p>\n<table class=\"compare\"><tr>"
         "<th>configuration</th><th>consistency score</th><th>violations</th><th>consistent</th><th>inconclusive</th>",
@@ -208,7 +209,7 @@ static void compare(FILE *f, const mg_rp_run *runs, int nruns) {
   for (int c = 0; c < MG_NCOLL; c++)
     if (present[c]) fprintf(f, "<th>%s</th>", mg_colls[c].name);
   fputs("<th>shares</th></tr>\n", f);
-  for (int ri = 0; ri < n; ri++) {
+  for (int ri = 0; ri < nruns; ri++) {
     const mg_ck_summary *p = &s[ri];
     fprintf(f, "<tr data-config=\"%s\"><td>", runs[ri].anchor);
     mg_rp_esc(f, runs[ri].label);
@@ -221,8 +222,12 @@ static void compare(FILE *f, const mg_rp_run *runs, int nruns) {
       if (!present[c]) continue;
       const mg_ck_coll_summary *q = &p->per[c];
       if (!q->comparisons) fputs("<td class=n>–</td>", f);
-      else fprintf(f, "<td class=n%s>%d / %d</td>", q->violations ? " style=\"background:#fdd0a2\"" : "",
-                   q->violations, q->comparisons);
+      else {
+        fprintf(f, "<td class=n%s>%d / %d", q->violations ? " style=\"background:#fdd0a2\"" : "", q->violations,
+                q->comparisons);
+        if (q->inconclusive) fprintf(f, ", %d inconclusive", q->inconclusive); /* never read as clean */
+        fputs("</td>", f);
+      }
     }
     int t = p->total.comparisons;
     double wv = t ? 160.0 * p->total.violations / t : 0, wc = t ? 160.0 * p->total.consistent / t : 0,
@@ -235,6 +240,8 @@ static void compare(FILE *f, const mg_rp_run *runs, int nruns) {
             p->total.violations, p->total.consistent, p->total.inconclusive, wv, 1 + wv, wc, 1 + wv + wc, wi);
   }
   fputs("</table>\n", f);
+  free(s);
+  return 0;
 }
 
 static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
@@ -496,7 +503,7 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
         f);
   if (nruns) metadata(f, runs, nruns);
   else verify_metadata(f, ver, nver);
-  if (nruns > 1) compare(f, runs, nruns);
+  if (nruns > 1 && compare(f, runs, nruns)) return -1;
   for (int ri = 0; ri < nruns; ri++)
     if (summary(f, &runs[ri], nruns)) return -1;
   if (!nruns) no_check(f, "Summary");

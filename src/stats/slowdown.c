@@ -47,6 +47,19 @@ static void mg_resample(gsl_rng *rng, size_t n, unsigned *c) {
   for (size_t i = 0; i < n; i++) c[gsl_rng_uniform_int(rng, (unsigned long)n)]++;
 }
 
+/* The result of sorted samples sa, sb and the replicates' ratios (sorted here): the ratio of the
+ * medians and the type 7 quantiles tail and 1 - tail of the ratios. */
+static mg_stats_slowdown_result mg_interval(const double *sa, size_t na, const double *sb, size_t nb,
+                                            double *ratios, size_t resamples, double level) {
+  mg_stats_sort(ratios, resamples);
+  double tail = (1.0 - level) / 2.0;
+  return (mg_stats_slowdown_result){.level = level,
+                                    .resamples = resamples,
+                                    .ratio = mg_stats_quantile_sorted(sa, na, 0.5) / mg_stats_quantile_sorted(sb, nb, 0.5),
+                                    .lo = mg_stats_quantile_sorted(ratios, resamples, tail),
+                                    .hi = mg_stats_quantile_sorted(ratios, resamples, 1.0 - tail)};
+}
+
 mg_stats_status mg_stats_slowdown(const double *a, size_t na, const double *b, size_t nb,
                                   double level, size_t resamples, uint32_t seed,
                                   mg_stats_slowdown_result *out) {
@@ -80,13 +93,7 @@ mg_stats_status mg_stats_slowdown(const double *a, size_t na, const double *b, s
     mg_resample(rng, nb, cb);
     ratios[r] = mg_counted_median(sa, ca, na) / mg_counted_median(sb, cb, nb);
   }
-  mg_stats_sort(ratios, resamples);
-  double tail = (1.0 - level) / 2.0;
-  mg_stats_slowdown_result r = {.level = level, .resamples = resamples};
-  r.ratio = mg_stats_quantile_sorted(sa, na, 0.5) / mg_stats_quantile_sorted(sb, nb, 0.5);
-  r.lo = mg_stats_quantile_sorted(ratios, resamples, tail);
-  r.hi = mg_stats_quantile_sorted(ratios, resamples, 1.0 - tail);
-  *out = r;
+  *out = mg_interval(sa, na, sb, nb, ratios, resamples, level);
 done:
   if (rng) gsl_rng_free(rng);
   free(ca);
@@ -178,13 +185,7 @@ mg_stats_status mg_stats_slowdown_launches(const double *a, const size_t *a_off,
     }
     ratios[r] = mg_counted_median_of(sa, ca, na, ta) / mg_counted_median_of(sb, cb, nb, tb);
   }
-  mg_stats_sort(ratios, resamples);
-  double tail = (1.0 - level) / 2.0;
-  mg_stats_slowdown_result res = {.level = level, .resamples = resamples};
-  res.ratio = mg_stats_quantile_sorted(sa, na, 0.5) / mg_stats_quantile_sorted(sb, nb, 0.5);
-  res.lo = mg_stats_quantile_sorted(ratios, resamples, tail);
-  res.hi = mg_stats_quantile_sorted(ratios, resamples, 1.0 - tail);
-  *out = res;
+  *out = mg_interval(sa, na, sb, nb, ratios, resamples, level);
   st = MG_STATS_OK;
 done:
   if (rng) gsl_rng_free(rng);

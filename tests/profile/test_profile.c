@@ -342,10 +342,14 @@ static void test_random_roundtrip(void) {
   }
 }
 
-static void expect_diags(const char *text, const char *name, const char *const *want, int nwant, int status) {
+typedef int (*parse_fn)(const char *, size_t, const char *, mg_profile **, mg_profile_diags *);
+
+/* text, parsed by parser as file name, is refused with status and exactly the diagnostics want. */
+static void expect_refused(parse_fn parser, const char *text, const char *name, const char *const *want, int nwant,
+                           int status) {
   mg_profile_diags d = {0};
   mg_profile *p = NULL;
-  int st = mg_profile_parse(text, strlen(text), name, &p, &d);
+  int st = parser(text, strlen(text), name, &p, &d);
   ASSERT_TRUE(p == NULL);
   ASSERT_EQ(st, status);
   ASSERT_EQ(d.n, nwant);
@@ -353,6 +357,10 @@ static void expect_diags(const char *text, const char *name, const char *const *
   if (d.n != nwant) dump_diags(&d);
   mg_profile_free(p);
   mg_profile_diags_free(&d);
+}
+
+static void expect_diags(const char *text, const char *name, const char *const *want, int nwant, int status) {
+  expect_refused(mg_profile_parse, text, name, want, nwant, status);
 }
 
 static void test_errors(void) {
@@ -610,16 +618,7 @@ static void test_prf(void) {
 }
 
 static void expect_prf(const char *text, const char *const *want, int nwant, int status) {
-  mg_profile_diags d = {0};
-  mg_profile *p = NULL;
-  int st = mg_profile_parse_prf(text, strlen(text), "x.prf", &p, &d);
-  ASSERT_TRUE(p == NULL);
-  ASSERT_EQ(st, status);
-  ASSERT_EQ(d.n, nwant);
-  for (int i = 0; i < nwant; i++) ASSERT_STR_EQ(diag(&d, i), want[i]);
-  if (d.n != nwant) dump_diags(&d);
-  mg_profile_free(p);
-  mg_profile_diags_free(&d);
+  expect_refused(mg_profile_parse_prf, text, "x.prf", want, nwant, status);
 }
 
 static void test_prf_errors(void) {

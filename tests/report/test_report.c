@@ -261,6 +261,8 @@ static void t_configs(void) {
   ASSERT_MSG(strstr(h, ">allreduce · OtherMPI 2.0 · 4 procs · 1 × 4<"), "heat-map row named by its configuration");
   ASSERT_MSG(strstr(h, "data-config=\"4-2\"><title>allreduce, "), "heat-map cells carry the configuration");
   ASSERT_MSG(count(h, "<h2>Summary — ") == 3, "a summary per configuration");
+  ASSERT_MSG(strstr(h, "<td class=n style=\"background:#fdd0a2\">1 / 2, 1 inconclusive</td>"),
+             "a collective's inconclusive comparisons are named, never read as clean");
   free(h);
   /* one configuration: no comparison; process counts alone: labels without library */
   const char *one[] = {path(cdir, "small")};
