@@ -127,7 +127,9 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
   double tol = mg_batch_tolerance(R);
   int order[MG_MAX_ALGS];
   long k = 0;
+  mg_call call = *c; /* the call of the round: its root rotates (cfg->roots) */
   for (long r = 0; r < rounds; r++) {
+    if (mg_colls[c->coll].rooted) call.root = mg_bench_root(R->cfg, c->coll, B->rounds + r);
     int no = 0;
     for (int i = 0; i < nact; i++)
       if (want[i] > r) order[no++] = i;
@@ -143,7 +145,7 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
         return rc;
       }
       t0 = R->now();
-      rc = mg_run(c, alg);
+      rc = mg_run(&call, alg);
       t1 = R->now();
       R->ts[k] = t0;
       R->te[k] = t1;

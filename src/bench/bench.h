@@ -92,6 +92,15 @@ double mg_timer_granularity(mg_timer_kind k); /* measured: smallest non-zero ste
 
 typedef struct mg_bench_block mg_bench_block;
 
+#define MG_BENCH_MAX_ROOTS 64
+#define MG_BENCH_MAX_REDS 8
+
+/* A reduction's datatype and op. */
+typedef struct mg_bench_red {
+  const mg_dtype_info *dtype;
+  const mg_op_info *op;
+} mg_bench_red;
+
 struct mg_bench_result; /* below */
 
 typedef struct mg_bench_cfg {
@@ -101,9 +110,18 @@ typedef struct mg_bench_cfg {
   unsigned algmask[MG_NCOLL];   /* bit a set: algorithm a of that collective is selected */
   const size_t *sizes;          /* message sizes in bytes (registry definition), ascending */
   int nsizes;
-  const mg_dtype_info *dtype;
-  const mg_op_info *op;         /* reductions only */
-  int root;
+  const mg_dtype_info *dtype;   /* of every call; reductions: unless nreds > 0 */
+  const mg_op_info *op;         /* reductions only, unless nreds > 0 */
+  int root;                     /* rooted collectives, unless nroots > 0 */
+  /* Rotating root: round r of a block of a rooted collective calls it with root roots[r % nroots]
+   * (every variant of a round with the same root); 0: always `root`. */
+  int nroots;
+  int roots[MG_BENCH_MAX_ROOTS];
+  /* Reductions measured with several (datatype, op) pairs: one block per size and pair, in this
+   * order (a size that is not a multiple of the pair's datatype is left out); 0: dtype and op.
+   * Not with MG_REP_PAPER (its one-element calibration is per collective). */
+  int nreds;
+  mg_bench_red reds[MG_BENCH_MAX_REDS];
 
   mg_sync_method sync;
   mg_time_mode time;
@@ -153,6 +171,8 @@ struct mg_bench_block {
   mg_coll coll;
   size_t bytes;
   long count;
+  const mg_dtype_info *dtype;   /* the datatype of its calls */
+  const mg_op_info *op;         /* reductions: the op; NULL otherwise */
   int nseries;
   mg_bench_series series[MG_MAX_ALGS];
   long rounds;                  /* rounds run, warm-up included */
@@ -188,6 +208,17 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res);
  * of several runs of one command is weighted by it). */
 double mg_bench_work(const mg_bench_cfg *cfg);
 void mg_bench_result_free(mg_bench_result *res);
+
+/* The root of round `round` of a block of coll; -1 for a collective without one. */
+static inline int mg_bench_root(const mg_bench_cfg *cfg, mg_coll coll, long round) {
+  if (!mg_colls[coll].rooted) return -1;
+  return cfg->nroots > 0 ? cfg->roots[round % cfg->nroots] : cfg->root;
+}
+
+/* The (datatype, op) pairs a collective is measured with: 1 for all but reductions with nreds > 0. */
+static inline int mg_bench_nreds(const mg_bench_cfg *cfg, mg_coll coll) {
+  return mg_colls[coll].reduction && cfg->nreds > 0 ? cfg->nreds : 1;
+}
 
 /* Name of an algorithm as written in results: "default" or the registry name. */
 static inline const char *mg_bench_alg_name(mg_coll coll, int alg) {

@@ -4,7 +4,8 @@
  * output files that appear under their name only when complete.
  *
  * Raw CSV (docs/bench.md): `#@key=value` lines, then the header line
- *   collective,algorithm,bytes,count,datatype,nprocs,launch,round,rep,warmup,runtime_sec,valid
+ *   collective,algorithm,bytes,count,datatype,op,root,nprocs,launch,round,rep,warmup,runtime_sec,valid
+ * (format mpiguide-bench-raw/2; /1 had no op and root columns: they were the #@op and #@root)
  * and one row per measurement. ReproMPI format: the same `#@` lines, then
  *   test nrep msize runtime_sec
  * and whitespace-separated rows (R's read.table and pandas skip the `#` lines).
@@ -40,7 +41,8 @@ void mg_meta(FILE *f, const char *key, const char *fmt, ...) __attribute__((form
 #include "util/text.h"
 
 typedef struct mg_raw_row {
-  const char *coll, *alg, *dtype, *launch;
+  const char *coll, *alg, *dtype, *op, *launch; /* op: "" for a collective that reduces nothing */
+  int root;                                      /* -1: empty (a collective without a root) */
   size_t bytes;
   long count;
   int nprocs;
@@ -61,6 +63,8 @@ typedef struct mg_raw_row {
   X(BYTES, "bytes", fprintf(f, "%zu", r->bytes))           \
   X(COUNT, "count", fprintf(f, "%ld", r->count))           \
   X(DTYPE, "datatype", mg_csv_str(f, r->dtype))            \
+  X(OP, "op", mg_csv_str(f, r->op))                        \
+  X(ROOT, "root", r->root >= 0 ? fprintf(f, "%d", r->root) : 0) \
   X(NPROCS, "nprocs", fprintf(f, "%d", r->nprocs))         \
   X(LAUNCH, "launch", fputs(r->launch, f))                 \
   X(ROUND, "round", fprintf(f, "%ld", r->round))           \

@@ -41,10 +41,12 @@
 /* Allocate the buffers of a call of `coll` with `count` elements (bytes each
  * rank's message size) and fill the descriptor. Returns the region to free,
  * or NULL with *fail set when the allocation failed on this rank. */
-static void *make_call(run *R, mg_coll coll, size_t bytes, long count, mg_call *c, int *fail) {
+static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   const mg_bench_cfg *cfg = R->cfg;
-  size_t p = (size_t)R->size, n = bytes, pn = n > SIZE_MAX / p ? SIZE_MAX : p * n;
-  int root = R->rank == cfg->root;
+  mg_coll coll = B->coll;
+  size_t p = (size_t)R->size, n = B->bytes, pn = n > SIZE_MAX / p ? SIZE_MAX : p * n;
+  /* a rotating root: every rank is the root of some round and holds the root's buffers */
+  int root = cfg->nroots > 0 || R->rank == cfg->root;
   size_t s = 0, r = 0;
   switch (coll) {
   case MG_ALLGATHER: s = n, r = pn; break;
@@ -70,10 +72,10 @@ static void *make_call(run *R, mg_coll coll, size_t bytes, long count, mg_call *
   c->sbuf = s ? mem : NULL;
   c->rbuf = r ? (char *)mem + sa : NULL;
   if (coll == MG_BCAST) c->sbuf = c->rbuf;
-  c->scount = c->rcount = (int)count;
-  c->stype = c->rtype = cfg->dtype->type;
-  c->op = mg_colls[coll].reduction ? cfg->op->op : MPI_OP_NULL;
-  c->root = mg_colls[coll].rooted ? cfg->root : 0;
+  c->scount = c->rcount = (int)B->count;
+  c->stype = c->rtype = B->dtype->type;
+  c->op = B->op ? B->op->op : MPI_OP_NULL;
+  c->root = mg_colls[coll].rooted ? mg_bench_root(cfg, coll, 0) : 0;
   c->comm = R->comm;
   return mem;
 }
@@ -104,12 +106,25 @@ static double block_work(const mg_bench_cfg *cfg, mg_coll coll, size_t bytes) {
   return (double)__builtin_popcount(cfg->algmask[coll] | 1u) * (1.0 + (double)bytes / 16384.0);
 }
 
+/* The (datatype, op) pair k of coll's blocks. */
+static mg_bench_red red_of(const mg_bench_cfg *cfg, mg_coll coll, int k) {
+  if (mg_colls[coll].reduction && cfg->nreds > 0) return cfg->reds[k];
+  return (mg_bench_red){cfg->dtype, mg_colls[coll].reduction ? cfg->op : NULL};
+}
+
+/* Whether coll is measured at size si with pair k: the size holds whole elements of its datatype. */
+static int measured(const mg_bench_cfg *cfg, mg_coll coll, int si, int k) {
+  return cfg->sizes[si] % (size_t)red_of(cfg, coll, k).dtype->size == 0;
+}
+
 double mg_bench_work(const mg_bench_cfg *cfg) {
   double w = 0;
   for (int ci = 0; ci < cfg->ncolls; ci++) {
     if (cfg->rep.mode == MG_REP_PAPER && cfg->sizes[0] != (size_t)cfg->dtype->size)
       w += block_work(cfg, cfg->colls[ci], (size_t)cfg->dtype->size); /* calibration */
-    for (int si = 0; si < cfg->nsizes; si++) w += block_work(cfg, cfg->colls[ci], cfg->sizes[si]);
+    for (int si = 0; si < cfg->nsizes; si++)
+      for (int k = 0; k < mg_bench_nreds(cfg, cfg->colls[ci]); k++)
+        if (measured(cfg, cfg->colls[ci], si, k)) w += block_work(cfg, cfg->colls[ci], cfg->sizes[si]);
   }
   return w;
 }
@@ -257,7 +272,7 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
   int rc, fail, act[MG_MAX_ALGS], nact;
   mg_call c;
   double start = R->elapsed, w;
-  void *mem = make_call(R, B->coll, B->bytes, B->count, &c, &fail);
+  void *mem = make_call(R, B, &c, &fail);
   if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, R->scomm)) != MPI_SUCCESS) goto out;
   if (fail) {
     for (int i = 0; i < B->nseries; i++) {
@@ -326,11 +341,13 @@ out:
   return rc;
 }
 
-static void init_block(const mg_bench_cfg *cfg, mg_bench_block *B, mg_coll coll, size_t bytes) {
+static void init_block(const mg_bench_cfg *cfg, mg_bench_block *B, mg_coll coll, size_t bytes, mg_bench_red red) {
   memset(B, 0, sizeof *B);
   B->coll = coll;
   B->bytes = bytes;
-  B->count = (long)(bytes / (size_t)cfg->dtype->size);
+  B->dtype = red.dtype;
+  B->op = red.op;
+  B->count = (long)(bytes / (size_t)red.dtype->size);
   for (int a = 0; a < mg_colls[coll].nalgs; a++)
     if (cfg->algmask[coll] & (1u << a)) B->series[B->nseries++].alg = a;
 }
@@ -354,7 +371,7 @@ static void set_t1(run *R, const mg_bench_block *B, double *t1) {
  * not kept. */
 static int calibrate(run *R, mg_coll coll, double *t1) {
   mg_bench_block cal;
-  init_block(R->cfg, &cal, coll, (size_t)R->cfg->dtype->size);
+  init_block(R->cfg, &cal, coll, (size_t)R->cfg->dtype->size, red_of(R->cfg, coll, 0));
   double zero[MG_MAX_ALGS] = {0};
   int rc = run_block(R, &cal, zero, 0);
   set_t1(R, &cal, t1);
@@ -373,13 +390,13 @@ static double block_budget(const run *R) {
   return budget <= 0 ? 1e-9 : budget; /* out of time: one batch per variant */
 }
 
-/* The kept block of coll at size index si; t1: PAPER budgets (NULL otherwise),
- * set here when the first size is one element. */
-static int measure_size(run *R, mg_coll coll, int si, double *t1) {
+/* The kept block of coll at size index si with (datatype, op) pair k; t1: PAPER budgets (NULL
+ * otherwise), set here when the first size is one element. */
+static int measure_size(run *R, mg_coll coll, int si, int k, double *t1) {
   const mg_bench_cfg *cfg = R->cfg;
   int paper = cfg->rep.mode == MG_REP_PAPER;
   mg_bench_block *B = &R->res->blocks[R->res->nblocks++];
-  init_block(cfg, B, coll, cfg->sizes[si]);
+  init_block(cfg, B, coll, cfg->sizes[si], red_of(cfg, coll, k));
   double budget = block_budget(R);
   int calibrating = paper && si == 0 && cfg->sizes[0] == (size_t)cfg->dtype->size;
   double zero[MG_MAX_ALGS] = {0};
@@ -398,19 +415,23 @@ static int measure_all(run *R) {
   const mg_bench_cfg *cfg = R->cfg;
   mg_bench_result *res = R->res;
   int rc, paper = cfg->rep.mode == MG_REP_PAPER;
-  R->blocks_total = cfg->ncolls * cfg->nsizes;
+  R->blocks_total = 0;
+  for (int ci = 0; ci < cfg->ncolls; ci++)
+    for (int si = 0; si < cfg->nsizes; si++)
+      for (int k = 0; k < mg_bench_nreds(cfg, cfg->colls[ci]); k++) R->blocks_total += measured(cfg, cfg->colls[ci], si, k);
+  res->blocks = calloc((size_t)R->blocks_total + 1, sizeof *res->blocks);
+  if (!res->blocks) return PMPI_Abort(R->comm, 1);
   R->work_total = mg_bench_work(cfg);
   if (paper)
     for (int ci = 0; ci < cfg->ncolls; ci++) R->blocks_total += cfg->sizes[0] != (size_t)cfg->dtype->size;
-  res->blocks = calloc((size_t)(cfg->ncolls * cfg->nsizes) + 1, sizeof *res->blocks);
-  if (!res->blocks) return PMPI_Abort(R->comm, 1);
   for (int ci = 0; ci < cfg->ncolls; ci++) {
     mg_coll coll = cfg->colls[ci];
     double *t1 = paper ? res->t1[coll] : NULL;
     if (paper && cfg->sizes[0] != (size_t)cfg->dtype->size && (rc = calibrate(R, coll, t1)) != MPI_SUCCESS)
       return rc;
     for (int si = 0; si < cfg->nsizes; si++)
-      if ((rc = measure_size(R, coll, si, t1)) != MPI_SUCCESS) return rc;
+      for (int k = 0; k < mg_bench_nreds(cfg, coll); k++)
+        if (measured(cfg, coll, si, k) && (rc = measure_size(R, coll, si, k, t1)) != MPI_SUCCESS) return rc;
   }
   return MPI_SUCCESS;
 }

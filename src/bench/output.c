@@ -12,7 +12,7 @@
 
 /* Who ran what where: the library, the processes, the host and the command. */
 static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command) {
-  mg_meta(f, "format", "mpiguide-bench-raw/1");
+  mg_meta(f, "format", "mpiguide-bench-raw/2");
   mg_meta(f, "mpiguide_version", "%s", MPIGUIDE_VERSION);
   mg_meta(f, "mpi_library_name", "%s", m->mpi_name);
   mg_meta(f, "mpi_library_version", "%s", m->mpi_library);
@@ -68,8 +68,29 @@ static void meta_arguments(FILE *f, const mg_bench_cfg *cfg) {
     anyroot |= mg_colls[cfg->colls[i]].rooted;
   }
   mg_meta(f, "op", "%s", anyred ? cfg->op->name : "");
-  if (anyroot) mg_meta(f, "root", "%d", cfg->root);
+  if (anyroot) mg_meta(f, "root", "%d", cfg->nroots > 0 ? cfg->roots[0] : cfg->root);
   else mg_meta(f, "root", "%s", "");
+  if (anyroot && cfg->nroots > 0) { /* the rotation, in order */
+    used = 0;
+    for (int i = 0; i < cfg->nroots && used < sizeof buf; i++)
+      used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%d", i ? "," : "", cfg->roots[i]);
+    mg_meta(f, "roots", "%s", buf);
+  }
+  if (anyred && cfg->nreds > 0) { /* the reductions' (datatype, op) pairs */
+    used = 0;
+    for (int i = 0; i < cfg->nreds && used < sizeof buf; i++)
+      used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s:%s", i ? "," : "", cfg->reds[i].dtype->name,
+                               cfg->reds[i].op->name);
+    mg_meta(f, "reductions", "%s", buf);
+  }
+}
+
+/* The first field of a block's #@ lines: the collective, and for a reduction its datatype and op
+ * ("allreduce:MPI_DOUBLE:MPI_SUM"), so blocks of several pairs stay apart. */
+static const char *block_name(const mg_bench_block *B, char *buf, size_t len) {
+  if (!B->op) return mg_colls[B->coll].name;
+  snprintf(buf, len, "%s:%s:%s", mg_colls[B->coll].name, B->dtype->name, B->op->name);
+  return buf;
 }
 
 /* Synchronisation, timer and global clock; the window of clock-based methods. */
@@ -127,18 +148,19 @@ static void meta_repetitions(FILE *f, const mg_bench_cfg *cfg) {
 static void meta_outcomes(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res) {
   for (int b = 0; b < res->nblocks; b++) {
     const mg_bench_block *B = &res->blocks[b];
-    if (mg_sync_uses_clock(cfg->sync))
-      mg_meta(f, "window", "%s,%zu,%.6g", mg_colls[B->coll].name, B->bytes, B->window);
-    if (B->budget_hit) mg_meta(f, "budget_hit", "%s,%zu", mg_colls[B->coll].name, B->bytes);
+    char nb[128];
+    const char *name = block_name(B, nb, sizeof nb);
+    if (mg_sync_uses_clock(cfg->sync)) mg_meta(f, "window", "%s,%zu,%.6g", name, B->bytes, B->window);
+    if (B->budget_hit) mg_meta(f, "budget_hit", "%s,%zu", name, B->bytes);
     for (int i = 0; i < B->nseries; i++) {
       const mg_bench_series *s = &B->series[i];
       if (s->status == MG_SERIES_OK) {
-        mg_meta(f, "stop", "%s,%s,%zu,%s,%ld", mg_colls[B->coll].name, mg_bench_alg_name(B->coll, s->alg),
-                B->bytes, mg_stop_name(s->stop), s->nvalid + s->ninvalid);
+        mg_meta(f, "stop", "%s,%s,%zu,%s,%ld", name, mg_bench_alg_name(B->coll, s->alg), B->bytes,
+                mg_stop_name(s->stop), s->nvalid + s->ninvalid);
         continue;
       }
-      mg_meta(f, s->status == MG_SERIES_SKIPPED ? "skipped" : "failed", "%s,%s,%zu,%s",
-              mg_colls[B->coll].name, mg_bench_alg_name(B->coll, s->alg), B->bytes, s->note);
+      mg_meta(f, s->status == MG_SERIES_SKIPPED ? "skipped" : "failed", "%s,%s,%zu,%s", name,
+              mg_bench_alg_name(B->coll, s->alg), B->bytes, s->note);
     }
   }
   if (cfg->rep.mode == MG_REP_PAPER)
@@ -169,9 +191,11 @@ long mg_bench_write_raw(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result 
     const mg_bench_block *B = &res->blocks[b];
     for (int i = 0; i < B->nseries; i++) {
       const mg_bench_series *s = &B->series[i];
-      mg_raw_row r = {mg_colls[B->coll].name, mg_bench_alg_name(B->coll, s->alg), cfg->dtype->name, m->launch,
-                      B->bytes, B->count, m->nprocs, 0, 0, 0, 0, 0};
+      mg_raw_row r = {.coll = mg_colls[B->coll].name, .alg = mg_bench_alg_name(B->coll, s->alg),
+                      .dtype = B->dtype->name, .op = B->op ? B->op->name : "", .launch = m->launch,
+                      .bytes = B->bytes, .count = B->count, .nprocs = m->nprocs};
       for (long j = 0; j < s->n; j++) {
+        r.root = mg_bench_root(cfg, B->coll, s->round[j]);
         r.round = s->round[j];
         r.rep = s->rep[j];
         r.warmup = s->warmup[j];
@@ -213,7 +237,8 @@ void mg_bench_print_summary(FILE *f, const mg_bench_cfg *cfg, const mg_bench_res
     const mg_bench_block *B = &res->blocks[b];
     for (int i = 0; i < B->nseries; i++) {
       const mg_bench_series *s = &B->series[i];
-      const char *cn = mg_colls[B->coll].name, *an = mg_bench_alg_name(B->coll, s->alg);
+      char nb[128];
+      const char *cn = block_name(B, nb, sizeof nb), *an = mg_bench_alg_name(B->coll, s->alg);
       if (s->status != MG_SERIES_OK) {
         fprintf(f, "%-22s %-42s %10zu %9ld   -- %s\n", cn, an, B->bytes, B->count, s->note);
         continue;

@@ -68,6 +68,7 @@ const char *mg_ck_flags(const mg_ck_verdict *v, char *buf) {
   if (v->status == MG_CKV_OK) {
     buf[k++] = outcome_flag[v->outcome];
     if (v->significant && v->launches_slower != v->launches) buf[k++] = MG_CK_FLAG_LAUNCHES;
+    if (v->significant && v->roots_slower != v->roots) buf[k++] = MG_CK_FLAG_ROOTS;
     if (v->noise) buf[k++] = MG_CK_FLAG_NOISE;
   }
   buf[k] = '\0';
@@ -102,12 +103,14 @@ static int vec_push(vec *v, double x) { return vec_add(v, &x, 1); }
 typedef struct cell {
   mg_coll coll;
   size_t bytes;
+  const char *red;
 } cell;
 
 static int cmp_cell(const void *a, const void *b) {
   const cell *x = a, *y = b;
   if (x->coll != y->coll) return (int)x->coll - (int)y->coll;
-  return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+  if (x->bytes != y->bytes) return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+  return strcmp(x->red, y->red);
 }
 
 /* Registry order for known mock-ups, then other names alphabetically. */
@@ -140,11 +143,80 @@ static const char *guideline_of(mg_coll c, const char *alg) {
   return a > 0 ? mg_colls[c].algs[a].guideline : "";
 }
 
-/* The default's runtimes of launch l; with aa: only even (part 0) or odd (part 1) rounds. */
-static int default_values(const mg_ck_series *s, int part, vec *out) {
-  if (part < 0) return vec_add(out, s->rt, (size_t)s->n);
+/* The distinct roots of a series (1 without roots): a rotation's length. */
+static long distinct_roots(const mg_ck_series *s) {
+  long k = 0;
+  for (long i = 0; i < s->n; i++) {
+    long j = 0;
+    while (j < i && s->root[j] != s->root[i]) j++;
+    k += j == i;
+    if (j == i && k > 64) break; /* more roots than a rotation has: stop counting */
+  }
+  return k ? k : 1;
+}
+
+/* The default's runtimes of launch l; with aa: only even (part 0) or odd (part 1) rounds, or with a
+ * rotating root of k roots, even or odd turns of the rotation (each half holds every root). */
+static int default_values(const mg_ck_series *s, int part, vec *out, vec *roots) {
+  long k = part < 0 ? 1 : distinct_roots(s);
   for (long i = 0; i < s->n; i++)
-    if ((s->round[i] & 1) == part && vec_push(out, s->rt[i])) return -1;
+    if ((part < 0 || ((s->round[i] / k) & 1) == part) && (vec_push(out, s->rt[i]) || vec_push(roots, s->root[i])))
+      return -1;
+  return 0;
+}
+
+/* Per root, the medians of a and b (ra, rb: the root of each value): how many roots have both,
+ * at how many a's median is above b's, and the smallest ratio of the medians. */
+typedef struct tagged {
+  double root, rt;
+} tagged;
+
+static int cmp_tagged(const void *p, const void *q) {
+  const tagged *x = p, *y = q;
+  if (x->root != y->root) return x->root < y->root ? -1 : 1;
+  return (x->rt > y->rt) - (x->rt < y->rt);
+}
+
+static tagged *tag(const vec *v, const vec *r) {
+  tagged *t = malloc((v->n + 1) * sizeof *t);
+  if (!t) return NULL;
+  for (size_t i = 0; i < v->n; i++) t[i] = (tagged){r->x[i], v->x[i]};
+  qsort(t, v->n, sizeof *t, cmp_tagged);
+  return t;
+}
+
+/* The median of the sorted run t[i..j) (runtimes of one root). */
+static double run_median(const tagged *t, size_t i, size_t j) {
+  size_t n = j - i;
+  return n % 2 ? t[i + n / 2].rt : (t[i + n / 2 - 1].rt + t[i + n / 2].rt) / 2;
+}
+
+static int per_root(const vec *a, const vec *ra, const vec *b, const vec *rb, mg_ck_verdict *v) {
+  v->root_worst = NAN;
+  tagged *x = tag(a, ra), *y = tag(b, rb);
+  if (!x || !y) return free(x), free(y), -1;
+  size_t i = 0, j = 0;
+  double worst = INFINITY;
+  while (i < a->n && j < b->n) {
+    if (x[i].root != y[j].root) {
+      if (x[i].root < y[j].root) i++;
+      else j++;
+      continue;
+    }
+    double root = x[i].root;
+    size_t i2 = i, j2 = j;
+    while (i2 < a->n && x[i2].root == root) i2++;
+    while (j2 < b->n && y[j2].root == root) j2++;
+    if (root >= 0) {
+      double ma = run_median(x, i, i2), mb = run_median(y, j, j2);
+      v->roots++;
+      v->roots_slower += ma > mb;
+      if (mb > 0 && ma / mb < worst) worst = ma / mb;
+    }
+    i = i2, j = j2;
+  }
+  if (v->roots >= 2 && isfinite(worst)) v->root_worst = worst;
+  free(x), free(y);
   return 0;
 }
 
@@ -178,20 +250,20 @@ static mg_stats_status slowdown(const vec *a, const vec *b, const offs *L, const
 
 /* One verdict: fill everything but p_adj/significant/leaning/outcome. */
 static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, char *err, size_t errlen) {
-  vec a = {0}, b = {0}, la = {0}, lb = {0};
+  vec a = {0}, b = {0}, la = {0}, lb = {0}, ra = {0}, rb = {0}, lra = {0}, lrb = {0};
   offs L = {0};
   int rc = 0;
   double sync = -1;
   for (int l = 0; l < d->nlaunches; l++) {
-    const mg_ck_series *sd = mg_ck_find(d, v->coll, "default", v->bytes, l);
-    const mg_ck_series *sm = v->aa ? sd : mg_ck_find(d, v->coll, v->alg, v->bytes, l);
+    const mg_ck_series *sd = mg_ck_find(d, v->coll, "default", v->bytes, v->red, l);
+    const mg_ck_series *sm = v->aa ? sd : mg_ck_find(d, v->coll, v->alg, v->bytes, v->red, l);
     if (!sd || !sm || sd->n == 0 || sm->n == 0) continue;
-    la.n = lb.n = 0;
-    if (default_values(sd, v->aa ? 0 : -1, &la) ||
-        (v->aa ? default_values(sd, 1, &lb) : vec_add(&lb, sm->rt, (size_t)sm->n)))
-      goto nomem;
+    la.n = lb.n = lra.n = lrb.n = 0;
+    if (default_values(sd, v->aa ? 0 : -1, &la, &lra) || default_values(sm, v->aa ? 1 : -1, &lb, &lrb)) goto nomem;
     if (la.n == 0 || lb.n == 0) continue;
-    if (vec_add(&a, la.x, la.n) || vec_add(&b, lb.x, lb.n)) goto nomem;
+    if (vec_add(&a, la.x, la.n) || vec_add(&b, lb.x, lb.n) || vec_add(&ra, lra.x, lra.n) ||
+        vec_add(&rb, lrb.x, lrb.n))
+      goto nomem;
     if (offs_push(&L, a.n, b.n, (size_t)d->nlaunches)) goto nomem;
     v->launches++;
     if (median_of(la.x, la.n) > median_of(lb.x, lb.n)) v->launches_slower++;
@@ -208,6 +280,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
                                   : "no valid measurements of the mock-up");
     goto out;
   }
+  if (per_root(&a, &ra, &b, &rb, v)) goto nomem;
   mg_stats_median(a.x, a.n, &v->med_def);
   mg_stats_median(b.x, b.n, &v->med_mock);
   mg_stats_mean(a.x, a.n, &v->mean_def);
@@ -245,6 +318,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   uint32_t seed = mg_fnv1a(MG_FNV1A_INIT, &o->seed, sizeof o->seed);
   seed = mg_fnv1a(seed, mg_colls[v->coll].name, strlen(mg_colls[v->coll].name));
   seed = mg_fnv1a(seed, v->alg, strlen(v->alg));
+  seed = mg_fnv1a(seed, v->red, strlen(v->red));
   uint64_t by = v->bytes;
   seed = mg_fnv1a(seed, &by, sizeof by);
   mg_stats_slowdown_result sr;
@@ -264,7 +338,8 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
 nomem:
   rc = MG_ERR("out of memory");
 out:
-  free(a.x), free(b.x), free(la.x), free(lb.x), free(L.a), free(L.b);
+  free(a.x), free(b.x), free(la.x), free(lb.x), free(ra.x), free(rb.x), free(lra.x), free(lrb.x);
+  free(L.a), free(L.b);
   return rc;
 }
 
@@ -310,8 +385,10 @@ static int adjust(mg_ck_result *r, int fam, int holm, double alpha, double margi
     v->significant = v->p_adj <= alpha;
     /* the default's median must also be above the mock-up's in every launch (with one
      * launch: the pooled medians), so one launch cannot make a violation, and a significant
-     * rank test whose medians point the other way (differently shaped samples) is none */
-    v->leaning = v->significant && v->launches_slower == v->launches;
+     * rank test whose medians point the other way (differently shaped samples) is none; and
+     * at every root measured, so a gain at root 0 alone is no violation for the calls of an
+     * application that rotates its root */
+    v->leaning = v->significant && v->launches_slower == v->launches && v->roots_slower == v->roots;
     v->outcome = outcome_of(v, margin);
     v->violation = v->outcome == MG_CK_VIOLATION;
   }
@@ -332,8 +409,9 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
     goto out;
   }
   for (int i = 0; i < d->nseries + d->nnotes; i++) {
-    cell c = i < d->nseries ? (cell){d->series[i].coll, d->series[i].bytes}
-                            : (cell){d->notes[i - d->nseries].coll, d->notes[i - d->nseries].bytes};
+    cell c = i < d->nseries ? (cell){d->series[i].coll, d->series[i].bytes, d->series[i].red}
+                            : (cell){d->notes[i - d->nseries].coll, d->notes[i - d->nseries].bytes,
+                                     d->notes[i - d->nseries].red};
     int k;
     for (k = 0; k < ncells; k++)
       if (!cmp_cell(&cells[k], &c)) break;
@@ -344,12 +422,14 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
   for (int ci = 0; ci < ncells; ci++) {
     mg_coll coll = cells[ci].coll;
     size_t bytes = cells[ci].bytes;
+    const char *red = cells[ci].red;
     int na = 0, have_default = 0;
     for (int i = 0; i < d->nseries + d->nnotes; i++) {
       const char *name = i < d->nseries ? d->series[i].alg : d->notes[i - d->nseries].alg;
       mg_coll c = i < d->nseries ? d->series[i].coll : d->notes[i - d->nseries].coll;
       size_t by = i < d->nseries ? d->series[i].bytes : d->notes[i - d->nseries].bytes;
-      if (c != coll || by != bytes) continue;
+      const char *rd = i < d->nseries ? d->series[i].red : d->notes[i - d->nseries].red;
+      if (c != coll || by != bytes || strcmp(rd, red)) continue;
       if (!strcmp(name, "default")) {
         have_default |= i < d->nseries;
         continue;
@@ -365,7 +445,9 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
       memset(&v, 0, sizeof v);
       v.coll = coll;
       v.bytes = bytes;
+      snprintf(v.red, sizeof v.red, "%s", red);
       v.sync_cost = -1;
+      v.root_worst = NAN;
       v.slowdown = v.lo = v.hi = v.stat = v.crit = v.p = v.p_adj = NAN;
       v.med_def = v.med_mock = v.mean_def = v.mean_mock = NAN;
       v.method = "";
@@ -380,13 +462,13 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
       int measured = v.aa;
       for (int i = 0; i < d->nseries && !measured; i++) {
         const mg_ck_series *s = &d->series[i];
-        measured = s->coll == coll && s->bytes == bytes && !strcmp(s->alg, v.alg);
+        measured = s->coll == coll && s->bytes == bytes && !strcmp(s->red, red) && !strcmp(s->alg, v.alg);
       }
       if (!measured) { /* only notes: skipped or failed in every launch */
         v.status = MG_CKV_SKIPPED;
         for (int i = 0; i < d->nnotes; i++) {
           const mg_ck_note *n = &d->notes[i];
-          if (n->coll == coll && n->bytes == bytes && !strcmp(n->alg, v.alg)) {
+          if (n->coll == coll && n->bytes == bytes && !strcmp(n->red, red) && !strcmp(n->alg, v.alg)) {
             snprintf(v.note, sizeof v.note, "%s", n->text);
             break;
           }
@@ -428,7 +510,7 @@ void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {
   int i = 0;
   while (i < r->n) { /* one cell at a time */
     int j = i;
-    while (j < r->n && r->v[j].coll == r->v[i].coll && r->v[j].bytes == r->v[i].bytes) j++;
+    while (j < r->n && mg_ck_same_cell(&r->v[j], &r->v[i])) j++;
     mg_ck_coll_summary *c = &s->per[r->v[i].coll];
     int comparisons = 0, violated = 0, inconclusive = 0;
     double worst = 1;

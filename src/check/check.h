@@ -24,6 +24,7 @@
 #include "registry/registry.h"
 
 #define MG_CK_NAME 64    /* algorithm names and launch ids, with the terminating NUL */
+#define MG_CK_RED 64     /* a reduction's "MPI_DOUBLE:MPI_SUM", with the terminating NUL */
 #define MG_CK_ERR 1024   /* size of error buffers */
 
 /* The pseudo mock-up of the A/A control (--aa): the default against itself. */
@@ -69,15 +70,17 @@ typedef struct mg_ck_launch {
 } mg_ck_launch;
 
 /* The valid, non-warm-up runtimes of one algorithm of one collective at one
- * message size in one launch, in the order measured. */
+ * message size (for a reduction: with one datatype and op) in one launch, in the order measured. */
 typedef struct mg_ck_series {
   mg_coll coll;
   char alg[MG_CK_NAME];  /* "default" or the mock-up's name */
   size_t bytes;
+  char red[MG_CK_RED];   /* a reduction's datatype and op, "MPI_DOUBLE:MPI_SUM"; "" otherwise or unknown */
   int launch;            /* index into mg_ck_data.launches */
   long n, cap;
   double *rt;            /* seconds */
   long *round;           /* round in the block (raw CSV) or repetition (ReproMPI): the A/A split */
+  int *root;             /* the root of each measurement; -1: none or unknown */
   long rows;             /* measurement rows read, invalid ones included (truncation check) */
 } mg_ck_series;
 
@@ -87,6 +90,7 @@ typedef struct mg_ck_note {
   mg_coll coll;
   char alg[MG_CK_NAME];
   size_t bytes;
+  char red[MG_CK_RED];
   int launch;
   char text[192];
 } mg_ck_note;
@@ -126,8 +130,12 @@ int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, 
 /* After all sources: the launches ran one configuration (mg_ck_config_diff). 0 or -1 with a message. */
 int mg_ck_data_check(const mg_ck_data *d, char *err, size_t errlen);
 
-/* The series of (coll, alg, bytes, launch), or NULL. */
-const mg_ck_series *mg_ck_find(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, int launch);
+/* The series of (coll, alg, bytes, red, launch), or NULL; red NULL: the first with any. */
+const mg_ck_series *mg_ck_find(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, const char *red,
+                               int launch);
+
+/* A reduction's pair as people write it: "MPI_DOUBLE:MPI_SUM" -> "double:sum" ("" stays ""). */
+const char *mg_ck_red_short(const char *red, char *buf, size_t len);
 
 /* ------------------------------------------------------------------------- */
 /* Verdicts                                                                   */
@@ -151,7 +159,8 @@ int mg_ck_test_find(const char *name); /* -1 when unknown */
 /*
  * What a comparison shows (docs/statistics.md), X(ENUM, name, meaning):
  * - violation: the default is significantly slower than the mock-up (the
- *   test, Holm-adjusted), its median is above the mock-up's in every launch,
+ *   test, Holm-adjusted), its median is above the mock-up's in every launch
+ *   and, for a rooted collective measured at several roots, at every root,
  *   the difference exceeds the synchronisation noise, and the slowdown's
  *   interval lies above 1 (with several launches the interval comes from a
  *   bootstrap over launches, so it covers launch-to-launch variation);
@@ -196,10 +205,12 @@ typedef enum { MG_CKV_OK, MG_CKV_SKIPPED, MG_CKV_ERROR } mg_ck_vstatus;
 #define MG_CK_FLAG_INCONCLUSIVE '?' /* outcome inconclusive */
 #define MG_CK_FLAG_NOISE '~'        /* |median difference| < one synchronisation */
 #define MG_CK_FLAG_LAUNCHES 'L'     /* significant, but the default's median not above in every launch */
+#define MG_CK_FLAG_ROOTS 'R'        /* significant, but the default's median not above at every root */
 
 typedef struct mg_ck_verdict {
   mg_coll coll;
   size_t bytes;
+  char red[MG_CK_RED];   /* a reduction's datatype and op ("MPI_DOUBLE:MPI_SUM"); "" otherwise */
   char alg[MG_CK_NAME];  /* the mock-up; MG_CK_AA_NAME for the A/A control */
   const char *guideline; /* "GL5"; "A/A" for the control; "" unknown */
   int aa;
@@ -215,10 +226,15 @@ typedef struct mg_ck_verdict {
   int significant;       /* p_adj <= alpha */
   int launches;          /* launches in which both were measured */
   int launches_slower;   /* ... of which the default's median was above the mock-up's */
+  int roots;             /* roots measured on both sides (rooted collectives; 0: no root in the data) */
+  int roots_slower;      /* ... at which the default's median (over launches) was above the mock-up's */
+  double root_worst;     /* the smallest per-root slowdown, median(def) / median(mock) at one root
+                            (NaN with fewer than two roots): the gain at the least favourable root */
   double sync_cost;      /* seconds, the noise threshold used (< 0 unknown) */
   int noise;             /* |med_def - med_mock| < sync_cost */
-  int leaning;           /* significant && launches_slower == launches: a violation but for the
-                            noise or the interval (tune --include-inconclusive takes these) */
+  int leaning;           /* significant, launches_slower == launches and roots_slower == roots: a
+                            violation but for the noise or the interval (tune --include-inconclusive
+                            takes these) */
   mg_ck_outcome outcome; /* what the comparison shows (MG_CK_OUTCOMES) */
   int violation;         /* outcome == MG_CK_VIOLATION */
 } mg_ck_verdict;
@@ -235,6 +251,11 @@ typedef struct mg_ck_result {
 int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen);
 void mg_ck_result_free(mg_ck_result *r);
 
+/* Whether two verdicts belong to one cell: collective, size and reduction pair. */
+static inline int mg_ck_same_cell(const mg_ck_verdict *a, const mg_ck_verdict *b) {
+  return a->coll == b->coll && a->bytes == b->bytes && !strcmp(a->red, b->red);
+}
+
 /* Whether a verdict failed because no valid measurement exists (a size that must not vanish). */
 static inline int mg_ck_unmeasured(const mg_ck_verdict *v) {
   return v->status == MG_CKV_ERROR && !strncmp(v->note, "no valid measurements", 21);
@@ -248,6 +269,7 @@ const char *mg_ck_flags(const mg_ck_verdict *v, char *buf);
 typedef struct mg_ck_group {
   mg_coll coll;
   size_t bytes;
+  const char *red;           /* the reduction pair (points into r) */
   long n_def;                /* the largest default sample of the comparisons */
   double med_def;            /* seconds: the best's default median, else the last compared */
   const mg_ck_verdict *best; /* the fastest violating mock-up (smallest median); NULL: none */

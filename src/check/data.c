@@ -2,7 +2,7 @@
  * Reading raw measurements (check.h): mpiguide's raw CSV (docs/bench.md,
  * read_csv.c) and the original ReproMPI/PGChecker files
  * data_<MPI_Coll>_<variant>.dat (read_repro.c), into series keyed by
- * (collective, algorithm, size, launch). This file holds the data model, the
+ * (collective, algorithm, size, reduction pair, launch). This file holds the data model, the
  * #@ metadata of a file and the launch it describes, and picks the reader of
  * a source (a file, or a directory of either kind).
  *
@@ -46,6 +46,7 @@ static void launch_free(mg_ck_launch *l) {
 static void series_free(mg_ck_series *s) {
   free(s->rt);
   free(s->round);
+  free(s->root);
 }
 
 void mg_ck_data_free(mg_ck_data *d) {
@@ -72,26 +73,28 @@ void mg_ck_rollback(mg_ck_data *d, mg_ck_snapshot s) {
   d->last = 0;
 }
 
-const mg_ck_series *mg_ck_find(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, int launch) {
-  for (int i = 0; i < d->nseries; i++) {
-    const mg_ck_series *s = &d->series[i];
-    if (s->coll == coll && s->bytes == bytes && s->launch == launch && !strcmp(s->alg, alg)) return s;
-  }
+static int same_series(const mg_ck_series *s, mg_coll coll, const char *alg, size_t bytes, const char *red,
+                       int launch) {
+  return s->coll == coll && s->bytes == bytes && s->launch == launch && !strcmp(s->alg, alg) &&
+         (!red || !strcmp(s->red, red));
+}
+
+const mg_ck_series *mg_ck_find(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, const char *red,
+                               int launch) {
+  for (int i = 0; i < d->nseries; i++)
+    if (same_series(&d->series[i], coll, alg, bytes, red, launch)) return &d->series[i];
   return NULL;
 }
 
-mg_ck_series *mg_ck_series_get(mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, int launch) {
-  if (d->last < d->nseries) {
-    mg_ck_series *s = &d->series[d->last];
-    if (s->coll == coll && s->bytes == bytes && s->launch == launch && !strcmp(s->alg, alg)) return s;
-  }
-  for (int i = 0; i < d->nseries; i++) {
-    mg_ck_series *s = &d->series[i];
-    if (s->coll == coll && s->bytes == bytes && s->launch == launch && !strcmp(s->alg, alg)) {
+mg_ck_series *mg_ck_series_get(mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, const char *red,
+                               int launch) {
+  if (d->last < d->nseries && same_series(&d->series[d->last], coll, alg, bytes, red, launch))
+    return &d->series[d->last];
+  for (int i = 0; i < d->nseries; i++)
+    if (same_series(&d->series[i], coll, alg, bytes, red, launch)) {
       d->last = i;
-      return s;
+      return &d->series[i];
     }
-  }
   if (d->nseries == d->cap) {
     int nc = d->cap ? 2 * d->cap : 64;
     mg_ck_series *ns = realloc(d->series, (size_t)nc * sizeof *ns);
@@ -104,12 +107,13 @@ mg_ck_series *mg_ck_series_get(mg_ck_data *d, mg_coll coll, const char *alg, siz
   s->coll = coll;
   snprintf(s->alg, sizeof s->alg, "%s", alg);
   s->bytes = bytes;
+  snprintf(s->red, sizeof s->red, "%s", red);
   s->launch = launch;
   d->last = d->nseries++;
   return s;
 }
 
-int mg_ck_series_push(mg_ck_series *s, double rt, long round) {
+int mg_ck_series_push(mg_ck_series *s, double rt, long round, int root) {
   if (s->n == s->cap) {
     long nc = s->cap ? 2 * s->cap : 64;
     double *r = realloc(s->rt, (size_t)nc * sizeof *r);
@@ -118,15 +122,20 @@ int mg_ck_series_push(mg_ck_series *s, double rt, long round) {
     long *o = realloc(s->round, (size_t)nc * sizeof *o);
     if (!o) return -1;
     s->round = o;
+    int *t = realloc(s->root, (size_t)nc * sizeof *t);
+    if (!t) return -1;
+    s->root = t;
     s->cap = nc;
   }
   s->rt[s->n] = rt;
   s->round[s->n] = round;
+  s->root[s->n] = root;
   s->n++;
   return 0;
 }
 
-int mg_ck_note_add(mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, int launch, const char *text) {
+int mg_ck_note_add(mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, const char *red, int launch,
+                   const char *text) {
   if (d->nnotes == d->notecap) {
     int nc = d->notecap ? 2 * d->notecap : 16;
     mg_ck_note *nn = realloc(d->notes, (size_t)nc * sizeof *nn);
@@ -138,9 +147,38 @@ int mg_ck_note_add(mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, i
   n->coll = coll;
   snprintf(n->alg, sizeof n->alg, "%s", alg);
   n->bytes = bytes;
+  snprintf(n->red, sizeof n->red, "%s", red);
   n->launch = launch;
   snprintf(n->text, sizeof n->text, "%.*s", (int)sizeof n->text - 1, text);
   return 0;
+}
+
+void mg_ck_red_of(mg_coll coll, const char *dt, const char *op, char *red) {
+  red[0] = '\0';
+  if (mg_colls[coll].reduction && dt && *dt && op && *op) snprintf(red, MG_CK_RED, "%s:%s", dt, op);
+}
+
+int mg_ck_block_name(const char *field, const mg_ck_meta *m, char *red) {
+  char buf[MG_CK_RED + 32];
+  snprintf(buf, sizeof buf, "%s", field);
+  char *colon = strchr(buf, ':');
+  if (colon) *colon = '\0';
+  int c = mg_coll_find(buf);
+  if (c < 0) return -1;
+  if (colon) snprintf(red, MG_CK_RED, "%s", colon + 1);
+  else mg_ck_red_of((mg_coll)c, mg_ck_meta_get(m, "datatype"), mg_ck_meta_get(m, "op"), red);
+  return c;
+}
+
+const char *mg_ck_red_short(const char *red, char *buf, size_t len) {
+  size_t u = 0;
+  for (const char *p = red; *p && u + 1 < len;) {
+    if (!strncmp(p, "MPI_", 4)) p += 4;
+    while (*p && *p != ':' && u + 1 < len) buf[u++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p), p++;
+    if (*p == ':' && u + 1 < len) buf[u++] = *p++;
+  }
+  buf[u] = '\0';
+  return buf;
 }
 
 /* ---------- metadata of one file ---------- */

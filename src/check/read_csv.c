@@ -7,6 +7,7 @@
  * #@failed lines become notes on their series. Every error names the file
  * and the line, and a file that fails leaves `d` as it was.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,10 +37,11 @@ static int file_notes(mg_ck_data *d, const mg_ck_meta *m, int launch, const char
     }
     if (k < 3) continue; /* not ours: ignore */
     f[3] = p;
-    int c = mg_coll_find(f[0]);
+    char red[MG_CK_RED];
+    int c = mg_ck_block_name(f[0], m, red);
     size_t bytes;
     if (c < 0 || mg_ck_parse_size(f[2], &bytes)) continue;
-    if (mg_ck_note_add(d, (mg_coll)c, f[1], bytes, launch, f[3])) return MG_ERR("out of memory");
+    if (mg_ck_note_add(d, (mg_coll)c, f[1], bytes, red, launch, f[3])) return MG_ERR("out of memory");
   }
   (void)path;
   return 0;
@@ -53,16 +55,17 @@ static int check_stops(const mg_ck_data *d, const mg_ck_meta *m, int launch, con
     char buf[512], *f[8];
     snprintf(buf, sizeof buf, "%s", m->v[i].val);
     if (mg_csv_split(buf, f, 8) != 5) continue;
-    int c = mg_coll_find(f[0]);
+    char red[MG_CK_RED];
+    int c = mg_ck_block_name(f[0], m, red);
     size_t bytes;
     long want;
     if (c < 0 || mg_ck_parse_size(f[2], &bytes) || mg_ck_parse_long(f[4], &want)) continue;
-    const mg_ck_series *s = mg_ck_find(d, (mg_coll)c, f[1], bytes, launch);
+    const mg_ck_series *s = mg_ck_find(d, (mg_coll)c, f[1], bytes, red, launch);
     long got = s ? s->rows : 0;
     if (got < want)
       return MG_ERR("%s:%ld: the file ends early (truncated?): %s %s at %zu bytes has %ld measurement rows, its "
-                 "#@stop line (line %ld) says %ld",
-                 path, lineno, f[0], f[1], bytes, got, m->v[i].line, want);
+                    "#@stop line (line %ld) says %ld",
+                    path, lineno, f[0], f[1], bytes, got, m->v[i].line, want);
   }
   return 0;
 }
@@ -84,9 +87,14 @@ typedef struct raw_row {
   mg_coll coll;
   const char *alg, *launch;
   size_t bytes;
+  char red[MG_CK_RED];
+  int root;
   long round, rep, warm, valid;
   double rt;
 } raw_row;
+
+/* Columns that mpiguide-bench-raw/1 did not have: their values were the file's #@ lines. */
+static int optional_column(int c) { return c == MG_RAW_OP || c == MG_RAW_ROOT; }
 
 /* The header line: find every column of MG_RAW_COLUMNS. */
 static int read_header(raw_file *r, char *line, long len, char *err, size_t errlen) {
@@ -103,7 +111,7 @@ static int read_header(raw_file *r, char *line, long len, char *err, size_t errl
   int have = 0;
   for (int c = 0; c < MG_RAW_NCOLS; c++) have += r->col[c] >= 0;
   for (int c = 0; c < MG_RAW_NCOLS; c++)
-    if (r->col[c] < 0) {
+    if (r->col[c] < 0 && !optional_column(c)) {
       if (have <= 2)
         return MG_ERR("%s:%ld: not an mpiguide raw CSV: the header has none of the columns %s (is this the raw "
                       "file of `mpiguide bench` or `mpiguide check`?)",
@@ -147,6 +155,14 @@ static int parse_row(const raw_file *r, char **fld, raw_row *w, char *err, size_
     return MG_ERR("%s:%ld: column %s: '%s' is not %s", r->path, r->lineno, mg_raw_col_names[which[bad]],
                   fld[col[which[bad]]], expect[bad]);
   w->launch = fld[col[MG_RAW_LAUNCH]];
+  /* the reduction's pair and the root: columns since mpiguide-bench-raw/2, else the #@ lines */
+  const char *op = col[MG_RAW_OP] >= 0 ? fld[col[MG_RAW_OP]] : mg_ck_meta_get(&r->m, "op");
+  mg_ck_red_of(w->coll, fld[col[MG_RAW_DTYPE]], op, w->red);
+  const char *root = col[MG_RAW_ROOT] >= 0 ? fld[col[MG_RAW_ROOT]] : mg_ck_meta_get(&r->m, "root");
+  long rt = -1;
+  if (mg_colls[w->coll].rooted && root && *root && (mg_ck_parse_long(root, &rt) || rt < 0 || rt > INT32_MAX))
+    return MG_ERR("%s:%ld: root '%s' is not a rank", r->path, r->lineno, root);
+  w->root = mg_colls[w->coll].rooted ? (int)rt : -1;
   return 0;
 }
 
@@ -177,14 +193,14 @@ static int read_row(raw_file *r, char *line, char *err, size_t errlen) {
     d->warmup++;
     return 0;
   }
-  mg_ck_series *s = mg_ck_series_get(d, w.coll, w.alg, w.bytes, li);
+  mg_ck_series *s = mg_ck_series_get(d, w.coll, w.alg, w.bytes, w.red, li);
   if (!s) return MG_ERR("out of memory");
   s->rows++;
   if (!w.valid) {
     d->invalid++;
     return 0;
   }
-  if (mg_ck_series_push(s, w.rt, w.round)) return MG_ERR("out of memory");
+  if (mg_ck_series_push(s, w.rt, w.round, w.root)) return MG_ERR("out of memory");
   return 0;
 }
 

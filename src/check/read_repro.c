@@ -8,6 +8,7 @@
  * wrong number of fields or a file cut short is an error naming file and line.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,8 @@ typedef struct repro_file {
   mg_ck_meta m; /* the #@ lines before the header */
   int c_rt, c_size, c_count, c_nrep; /* the field of each column, -1 if absent */
   int nfields, header, li, tsize;    /* tsize: bytes per element of `count` */
+  char red[MG_CK_RED];               /* a reduction's pair from #@datatype and #@op; "" unknown */
+  int root;                          /* #@root of a rooted collective; -1 unknown */
   long lineno, rows;
 } repro_file;
 
@@ -126,6 +129,11 @@ static int repro_header(repro_file *r, char *line, char *err, size_t errlen) {
     if (!*end && isfinite(v) && v >= 0) L->sync_cost = v;
   }
   if (L->nprocs == 0 && mg_ck_meta_get(m, "nprocs")) L->nprocs = atoi(mg_ck_meta_get(m, "nprocs"));
+  mg_ck_red_of((mg_coll)r->coll, mg_ck_meta_get(m, "datatype"), mg_ck_meta_get(m, "op"), r->red);
+  long root = -1;
+  const char *rs = mg_ck_meta_get(m, "root");
+  if (!mg_colls[r->coll].rooted || !rs || mg_ck_parse_long(rs, &root) || root < 0 || root > INT32_MAX) root = -1;
+  r->root = (int)root;
   r->header = 1;
   return 0;
 }
@@ -148,8 +156,8 @@ static int repro_row(repro_file *r, char *line, char *err, size_t errlen) {
   if (mg_ck_parse_time(fld[r->c_rt], &rt))
     return MG_ERR("%s:%ld: column runtime_sec: '%s' is not a runtime in seconds (a finite number >= 0)", r->path,
                r->lineno, fld[r->c_rt]);
-  mg_ck_series *s = mg_ck_series_get(r->d, (mg_coll)r->coll, r->variant, bytes, r->li);
-  if (!s || mg_ck_series_push(s, rt, rep)) return MG_ERR("out of memory");
+  mg_ck_series *s = mg_ck_series_get(r->d, (mg_coll)r->coll, r->variant, bytes, r->red, r->li);
+  if (!s || mg_ck_series_push(s, rt, rep, r->root)) return MG_ERR("out of memory");
   s->rows++;
   r->rows++;
   return 0;

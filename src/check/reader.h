@@ -27,12 +27,22 @@ mg_ck_snapshot mg_ck_snapshot_take(const mg_ck_data *d);
 /* Drop everything added after the snapshot (a source that failed to read). */
 void mg_ck_rollback(mg_ck_data *d, mg_ck_snapshot s);
 
-/* The series (coll, alg, bytes, launch), created empty if new; NULL when out of memory. */
-mg_ck_series *mg_ck_series_get(mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, int launch);
-/* Append one measurement. 0, or -1 out of memory. */
-int mg_ck_series_push(mg_ck_series *s, double rt, long round);
+/* The series (coll, alg, bytes, red, launch), created empty if new; NULL when out of memory. */
+mg_ck_series *mg_ck_series_get(mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, const char *red,
+                               int launch);
+/* Append one measurement (root -1: none or unknown). 0, or -1 out of memory. */
+int mg_ck_series_push(mg_ck_series *s, double rt, long round, int root);
 /* A note (skipped, failed) on a series. 0, or -1 out of memory. */
-int mg_ck_note_add(mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, int launch, const char *text);
+int mg_ck_note_add(mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, const char *red, int launch,
+                   const char *text);
+
+/* The reduction pair of a collective read with datatype dt and op (NULL or "": unknown) into
+ * red[MG_CK_RED]: "dt:op" for a reduction whose both are known, else "". */
+void mg_ck_red_of(mg_coll coll, const char *dt, const char *op, char *red);
+/* The first field of a #@stop/skipped/failed/window line: "allreduce" or, since
+ * mpiguide-bench-raw/2, "allreduce:MPI_DOUBLE:MPI_SUM". The collective (-1 unknown) and into
+ * red[MG_CK_RED] the pair (the file's #@datatype and #@op for a reduction written without one). */
+int mg_ck_block_name(const char *field, const mg_ck_meta *m, char *red);
 
 /* "#@key=value" (line without the line break) into m. 0, or -1 out of memory. */
 int mg_ck_meta_add(mg_ck_meta *m, const char *line, long lineno);

@@ -18,7 +18,8 @@ static int cmp_worst(const void *a, const void *b) {
   if (sx != sy) return sx < sy ? 1 : -1;
   if (x->coll != y->coll) return (int)x->coll - (int)y->coll;
   if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
-  return strcmp(x->alg, y->alg);
+  int c = strcmp(x->red, y->red);
+  return c ? c : strcmp(x->alg, y->alg);
 }
 
 /* The synchronisation cost of the launches, min and max (max < 0: unknown). */
@@ -109,11 +110,14 @@ static void print_worst(FILE *f, const mg_ck_result *r) {
     qsort(w, (size_t)nw, sizeof *w, cmp_worst);
     fprintf(f, "\nworst violations (slowdown = default / mock-up, medians, and its interval):\n");
     for (int i = 0; i < nw && i < 10; i++) {
-      char sz[32], lab[128], ci[48] = "";
+      char sz[32], lab[128], ci[48] = "", red[MG_CK_RED + 1] = "", roots[48] = "";
       mg_fmt_bytes(w[i]->bytes, MG_BYTES_EXACT, sz, sizeof sz);
       mg_ck_label(w[i]->coll, w[i]->alg, 0, lab, sizeof lab);
       if (isfinite(w[i]->lo)) snprintf(ci, sizeof ci, " [%.2f, %.2f]", w[i]->lo, w[i]->hi);
-      fprintf(f, "%3d. %5.2fx%s  %s %s  %s\n", i + 1, w[i]->slowdown, ci, mg_colls[w[i]->coll].name, sz, lab);
+      if (*w[i]->red) red[0] = ' ', mg_ck_red_short(w[i]->red, red + 1, sizeof red - 1);
+      if (w[i]->roots >= 2) snprintf(roots, sizeof roots, "  (at each of %d roots, >= %.2fx)", w[i]->roots, w[i]->root_worst);
+      fprintf(f, "%3d. %5.2fx%s  %s %s%s  %s%s\n", i + 1, w[i]->slowdown, ci, mg_colls[w[i]->coll].name, sz, red,
+              lab, roots);
     }
   }
   free(w);

@@ -88,6 +88,8 @@ typedef struct table {
   mg_coll *coll;
   int oom;
   unsigned used_gl[MG_NCOLL]; /* merged text: mock-ups shown by guideline id (legend) */
+  int multi_red;              /* the data hold several reduction pairs: the text names them */
+  int red_col;                /* the column "reduction" (CSV/JSON only), -1 none */
 } table;
 
 static void tcol_add(table *t, const char *head, const char *key, int where, int type, int left) {
@@ -214,11 +216,34 @@ static void pval(table *t, int r, int c, double p) {
     cell_data(t, r, c, "%s", "");
 }
 
-static void size_cell(table *t, int r, int c, size_t bytes) {
-  char b[32];
+/* The size of a row, and its reduction pair: in the size's text when the data hold several, and in
+ * the column "reduction" of CSV and JSON. */
+static void size_cell(table *t, int r, int c, size_t bytes, const char *red) {
+  char b[32], sr[MG_CK_RED];
   mg_fmt_bytes(bytes, MG_BYTES_EXACT, b, sizeof b);
-  cell_text(t, r, c, "%s", b);
+  if (t->multi_red && *red) cell_text(t, r, c, "%s %s", b, mg_ck_red_short(red, sr, sizeof sr));
+  else cell_text(t, r, c, "%s", b);
   cell_data(t, r, c, "%zu", bytes);
+  if (t->red_col >= 0) {
+    cell_text(t, r, t->red_col, "%s", red);
+  }
+}
+
+/* The last column of every comparer: the reduction pair of the row ("" for other collectives). */
+static void red_col_add(table *t) {
+  t->red_col = t->ncols;
+  tcol_add(t, "", "reduction", K_DATA, T_STR, 1);
+}
+
+/* Whether the verdicts hold more than one reduction pair. */
+static int multi_red(const mg_ck_result *r) {
+  const char *first = NULL;
+  for (int i = 0; i < r->n; i++)
+    if (*r->v[i].red) {
+      if (first && strcmp(first, r->v[i].red)) return 1;
+      first = r->v[i].red;
+    }
+  return 0;
 }
 
 static void ci(table *t, int r, int c, double lo, double hi) {
@@ -367,12 +392,13 @@ static void print_table(FILE *f, const table *t, mg_ck_format fmt, int merge, co
 
 /* ---------- the comparers ---------- */
 
-/* Pooled runtimes of (coll, alg, bytes) over all launches; caller frees. */
-static double *pooled(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, size_t *n) {
+/* Pooled runtimes of (coll, alg, bytes, red) over all launches; caller frees. */
+static double *pooled(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, const char *red,
+                      size_t *n) {
   size_t tot = 0;
   for (int i = 0; i < d->nseries; i++) {
     const mg_ck_series *s = &d->series[i];
-    if (s->coll == coll && s->bytes == bytes && !strcmp(s->alg, alg)) tot += (size_t)s->n;
+    if (s->coll == coll && s->bytes == bytes && !strcmp(s->red, red) && !strcmp(s->alg, alg)) tot += (size_t)s->n;
   }
   *n = tot;
   double *x = malloc((tot ? tot : 1) * sizeof *x);
@@ -380,7 +406,7 @@ static double *pooled(const mg_ck_data *d, mg_coll coll, const char *alg, size_t
   size_t k = 0;
   for (int i = 0; i < d->nseries; i++) {
     const mg_ck_series *s = &d->series[i];
-    if (s->coll == coll && s->bytes == bytes && !strcmp(s->alg, alg)) {
+    if (s->coll == coll && s->bytes == bytes && !strcmp(s->red, red) && !strcmp(s->alg, alg)) {
       memcpy(x + k, s->rt, (size_t)s->n * sizeof *x);
       k += (size_t)s->n;
     }
@@ -392,14 +418,14 @@ static double *pooled(const mg_ck_data *d, mg_coll coll, const char *alg, size_t
 static int cell_algs(const mg_ck_result *r, int i, const char **names, int max) {
   int n = 0;
   names[n++] = "default";
-  for (int k = i; k < r->n && r->v[k].coll == r->v[i].coll && r->v[k].bytes == r->v[i].bytes && n < max; k++)
+  for (int k = i; k < r->n && mg_ck_same_cell(&r->v[k], &r->v[i]) && n < max; k++)
     if (!r->v[k].aa) names[n++] = r->v[k].alg;
   return n;
 }
 
 static int next_cell(const mg_ck_result *r, int i) {
   int j = i;
-  while (j < r->n && r->v[j].coll == r->v[i].coll && r->v[j].bytes == r->v[i].bytes) j++;
+  while (j < r->n && mg_ck_same_cell(&r->v[j], &r->v[i])) j++;
   return j;
 }
 
@@ -410,16 +436,17 @@ static void build_raw(table *t, const mg_ck_data *d, const mg_ck_result *res) {
   tcol_add(t, "launch", "launch", K_BOTH, T_STR, 0);
   tcol_add(t, "round", "round", K_BOTH, T_NUM, 0);
   tcol_add(t, "runtime[us]", "runtime_sec", K_BOTH, T_NUM, 0);
+  red_col_add(t);
   for (int i = 0; i < res->n; i = next_cell(res, i)) {
     const char *names[MG_MAX_ALGS * 4];
     int na = cell_algs(res, i, names, MG_MAX_ALGS * 4);
     for (int a = 0; a < na; a++)
       for (int l = 0; l < d->nlaunches; l++) {
-        const mg_ck_series *s = mg_ck_find(d, res->v[i].coll, names[a], res->v[i].bytes, l);
+        const mg_ck_series *s = mg_ck_find(d, res->v[i].coll, names[a], res->v[i].bytes, res->v[i].red, l);
         for (long k = 0; s && k < s->n; k++) {
           int r = trow(t, s->coll);
           cell_text(t, r, 0, "%s", mg_colls[s->coll].name);
-          size_cell(t, r, 1, s->bytes);
+          size_cell(t, r, 1, s->bytes, s->red);
           mock_cell(t, r, 2, s->coll, s->alg, 0);
           cell_text(t, r, 3, "%d", l + 1);
           cell_data(t, r, 3, "%s", d->launches[l].id);
@@ -443,13 +470,14 @@ static void build_runtime(table *t, const mg_ck_data *d, const mg_ck_result *res
     tcol_add(t, "min[us]", "min_sec", K_BOTH, T_NUM, 0);
     tcol_add(t, "max[us]", "max_sec", K_BOTH, T_NUM, 0);
   }
+  red_col_add(t);
   for (int i = 0; i < res->n; i = next_cell(res, i)) {
     const char *names[MG_MAX_ALGS * 4];
     int na = cell_algs(res, i, names, MG_MAX_ALGS * 4);
     double med0 = NAN;
     for (int a = 0; a < na; a++) {
       size_t n;
-      double *x = pooled(d, res->v[i].coll, names[a], res->v[i].bytes, &n);
+      double *x = pooled(d, res->v[i].coll, names[a], res->v[i].bytes, res->v[i].red, &n);
       if (!x) {
         t->oom = 1;
         return;
@@ -460,7 +488,7 @@ static void build_runtime(table *t, const mg_ck_data *d, const mg_ck_result *res
       if (a == 0) med0 = ok ? s.median : NAN;
       int r = trow(t, res->v[i].coll);
       cell_text(t, r, 0, "%s", mg_colls[res->v[i].coll].name);
-      size_cell(t, r, 1, res->v[i].bytes);
+      size_cell(t, r, 1, res->v[i].bytes, res->v[i].red);
       mock_cell(t, r, 2, res->v[i].coll, names[a], 0);
       cell_text(t, r, 3, "%zu", n);
       us(t, r, 4, ok ? s.median : NAN);
@@ -488,12 +516,13 @@ static void build_violation(table *t, const mg_ck_result *res, int merge) {
   tcol_add(t, "", "violation", K_DATA, T_NUM, 0);
   tcol_add(t, "", "noise_warning", K_DATA, T_NUM, 0);
   tcol_add(t, "", "outcome", K_DATA, T_STR, 1);
+  red_col_add(t);
   for (int i = 0; i < res->n; i++) {
     const mg_ck_verdict *v = &res->v[i];
     int r = trow(t, v->coll);
     cell_text(t, r, 9, "%s", v->status == MG_CKV_OK ? mg_ck_outcome_name(v->outcome) : "");
     cell_text(t, r, 0, "%s", mg_colls[v->coll].name);
-    size_cell(t, r, 1, v->bytes);
+    size_cell(t, r, 1, v->bytes, v->red);
     mock_cell(t, r, 2, v->coll, v->alg, merge);
     num(t, r, 3, "%.2f", v->slowdown);
     ci(t, r, 4, v->lo, v->hi);
@@ -528,12 +557,13 @@ static void build_detailed(table *t, const mg_ck_result *res, int merge) {
   tcol_add(t, "fl", "flags", K_BOTH, T_STR, 1);
   tcol_add(t, "", "violation", K_DATA, T_NUM, 0);
   tcol_add(t, "", "noise_warning", K_DATA, T_NUM, 0);
+  red_col_add(t);
   for (int i = 0; i < res->n; i++) {
     const mg_ck_verdict *v = &res->v[i];
     int r = trow(t, v->coll);
     char fl[8];
     cell_text(t, r, 0, "%s", mg_colls[v->coll].name);
-    size_cell(t, r, 1, v->bytes);
+    size_cell(t, r, 1, v->bytes, v->red);
     mock_cell(t, r, 2, v->coll, v->alg, 1);
     cell_text(t, r, 3, "%ld/%ld", v->n_def, v->n_mock);
     cell_text(t, r, 4, "%ld", v->n_def);
@@ -564,7 +594,7 @@ int mg_ck_grouped(const mg_ck_result *res, mg_ck_group **rows) {
   *rows = malloc((size_t)(res->n ? res->n : 1) * sizeof **rows);
   if (!*rows) return -1;
   for (int i = 0; i < res->n; i = next_cell(res, i)) {
-    mg_ck_group g = {res->v[i].coll, res->v[i].bytes, -1, NAN, NULL, 0, 0};
+    mg_ck_group g = {res->v[i].coll, res->v[i].bytes, res->v[i].red, -1, NAN, NULL, 0, 0};
     int unmeasured = 0;
     for (int k = i; k < next_cell(res, i); k++) {
       const mg_ck_verdict *v = &res->v[k];
@@ -599,6 +629,7 @@ static void build_grouped(table *t, const mg_ck_result *res, int merge) {
   tcol_add(t, "flag", "flags", K_BOTH, T_STR, 1);
   tcol_add(t, "", "violations", K_DATA, T_NUM, 0);
   tcol_add(t, "", "comparisons", K_DATA, T_NUM, 0);
+  red_col_add(t);
   mg_ck_group *g;
   int n = mg_ck_grouped(res, &g);
   if (n < 0) {
@@ -608,7 +639,7 @@ static void build_grouped(table *t, const mg_ck_result *res, int merge) {
   for (int i = 0; i < n; i++) {
     int r = trow(t, g[i].coll);
     cell_text(t, r, 0, "%s", mg_colls[g[i].coll].name);
-    size_cell(t, r, 1, g[i].bytes);
+    size_cell(t, r, 1, g[i].bytes, g[i].red);
     cell_text(t, r, 2, "%ld", g[i].n_def > 0 ? g[i].n_def : 0);
     us(t, r, 3, g[i].med_def);
     cell_text(t, r, 12, "%d", g[i].violations);
@@ -637,6 +668,8 @@ int mg_ck_print_comparer(FILE *f, mg_ck_comparer c, mg_ck_format fmt, int merge,
                          const mg_ck_result *r) {
   table t;
   memset(&t, 0, sizeof t);
+  t.red_col = -1;
+  t.multi_red = multi_red(r);
   int text_merge = fmt == MG_CK_TEXT && merge;
   switch (c) {
   case MG_CKC_RAW: build_raw(&t, d, r); break;
@@ -656,7 +689,8 @@ int mg_ck_print_comparer(FILE *f, mg_ck_comparer c, mg_ck_format fmt, int merge,
               "         beyond the noise, its slowdown interval above 1\n"
               "       C consistent: the default is not slower by more than %g %% (the interval's upper end)\n"
               "       ? inconclusive: neither shown, with ~ noise: the medians differ by less than one\n"
-              "         synchronisation, or L: significant, but not slower in every launch\n",
+              "         synchronisation, L: significant, but not slower in every launch, or R: not\n"
+              "         slower at every root\n",
               mg_ck_test_name(r->opts.test), r->opts.alpha, r->opts.holm ? ", Holm-adjusted" : "",
               100 * r->opts.margin);
   }

@@ -73,13 +73,14 @@ static void settings_meta(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
 }
 
 void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
-  mg_meta(f, "format", "mpiguide-check-verdicts/1");
+  mg_meta(f, "format", "mpiguide-check-verdicts/2");
   settings_meta(f, d, r);
   fputs(
       "collective,bytes,mockup,guideline,status,n_default,n_mockup,median_default_sec,median_mockup_sec,"
       "mean_default_sec,mean_mockup_sec,slowdown,slowdown_lo,slowdown_hi,test,method,statistic,critical_"
       "value,"
-      "p_value,p_adjusted,significant,launches,launches_slower,sync_cost_sec,noise_warning,violation,outcome,note\n",
+      "p_value,p_adjusted,significant,launches,launches_slower,sync_cost_sec,noise_warning,violation,outcome,note,"
+      "reduction,roots,roots_slower,root_slowdown_min\n",
       f);
   for (int i = 0; i < r->n; i++) {
     const mg_ck_verdict *v = &r->v[i];
@@ -108,6 +109,10 @@ void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *
     else
       fprintf(f, ",,,,");
     mg_csv_str(f, v->note);
+    fputc(',', f);
+    mg_csv_str(f, v->red);
+    fprintf(f, ",%d,%d,", v->roots, v->roots_slower);
+    csv_num(f, v->root_worst);
     fputc('\n', f);
   }
 }
@@ -116,7 +121,7 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
   const mg_ck_opts *o = &r->opts;
   mg_ck_summary s;
   mg_ck_summarize(r, &s);
-  fprintf(f, "{\n\"format\": \"mpiguide-check-verdicts/1\",\n\"mpiguide_version\": \"%s\",\n",
+  fprintf(f, "{\n\"format\": \"mpiguide-check-verdicts/2\",\n\"mpiguide_version\": \"%s\",\n",
           MPIGUIDE_VERSION);
   fprintf(f,
           "\"settings\": {\"test\": \"%s\", \"alpha\": %g, \"holm\": %s, \"family\": %d, \"ci_level\": %g, "
@@ -193,6 +198,10 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
       fprintf(f, ", \"significant\": %s", v->significant ? "true" : "false");
     else
       fprintf(f, ", \"significant\": null");
+    fprintf(f, ", \"reduction\": ");
+    mg_json_str(f, v->red);
+    fprintf(f, ", \"roots\": %d, \"roots_slower\": %d, \"root_slowdown_min\": ", v->roots, v->roots_slower);
+    json_num(f, v->root_worst);
     fprintf(f, ", \"launches\": %d, \"launches_slower\": %d, \"sync_cost_sec\": ", v->launches,
             v->launches_slower);
     json_num(f, v->sync_cost >= 0 ? v->sync_cost : NAN);

@@ -35,7 +35,8 @@
 
 #define OPTIONS(X)                                                                            \
   X(COLL, "coll", 'c', 1) X(ALG, "alg", 'a', 1) X(SIZES, "sizes", 's', 1)                     \
-  X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1)                        \
+  X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1) X(ROOTS, "roots", 0, 1)  \
+  X(REDS, "reductions", 0, 1)                                                                 \
   X(SYNC, "sync", 0, 1) X(TIME, "time", 0, 1) X(TIMER, "timer", 0, 1)                         \
   X(WINDOW, "window", 0, 1) X(WINDOW_FACTOR, "window-factor", 0, 1)                           \
   X(WINDOW_TOL, "window-tolerance", 0, 1)                                                     \
@@ -68,6 +69,10 @@ static const char usage_text[] =
     "      --op OP            reductions: MPI_SUM, MPI_MAX, MPI_BOR, ... [MPI_BOR; MPI_SUM for\n"
     "                         floating types]\n"
     "      --root R           rooted collectives [0]\n"
+    "      --roots LIST       rotate the root every round: all, spread:K (K ranks evenly\n"
+    "                         spaced), or ranks 0,2,5; the root of each row is in the data\n"
+    "      --reductions LIST  measure the reductions once per TYPE:OP pair, e.g.\n"
+    "                         double:sum,int:sum (a size the type does not divide is left out)\n"
     "\n"
     "Synchronisation and timing:\n"
     "      --sync METHOD      barrier, dbarrier, dissem, window, roundtime [barrier]\n"
@@ -305,15 +310,18 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
     anyroot |= mg_colls[c].rooted;
   }
 
-  if (mg_cmd_data_opts(o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], S->size, anyred, anyroot, cfg, S->err,
-                       sizeof S->err))
-    return -1;
+  mg_cmd_data_args da = {o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], o->val[O_ROOTS], o->val[O_REDS]};
+  if (mg_cmd_data_opts(&da, S->size, anyred, anyroot, cfg, S->err, sizeof S->err)) return -1;
 
   if (mg_parse_sizes(o->given[O_SIZES] ? o->val[O_SIZES] : "8,1K,64K", &S->sizes, &cfg->nsizes, S->e,
                      sizeof S->e))
     return MG_ERR_TO(S->err, "--sizes: %s", S->e);
   cfg->sizes = S->sizes;
-  if (mg_cmd_check_sizes(S->sizes, cfg->nsizes, cfg, S->err, sizeof S->err)) return -1;
+  int anyother = 0;
+  for (int i = 0; i < cfg->ncolls; i++) anyother |= !mg_colls[cfg->colls[i]].reduction;
+  if ((anyother && mg_cmd_check_sizes(S->sizes, cfg->nsizes, cfg, 0, S->err, sizeof S->err)) ||
+      (anyred && mg_cmd_check_sizes(S->sizes, cfg->nsizes, cfg, 1, S->err, sizeof S->err)))
+    return -1;
 
   if (set_timing(o, S) || set_rep(o, S)) return -1;
   long v;
@@ -360,7 +368,13 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
   if (o->given[O_REPRO]) {
     S->repro_dir = o->val[O_REPRO];
     if (!*S->repro_dir) return MG_ERR_TO(S->err, "--repro-dir: empty path");
+    if (cfg->nreds > 1) /* the format has no datatype column: the pairs' rows would mix */
+      return MG_ERR_TO(S->err, "--repro-dir with several --reductions pairs: the ReproMPI format cannot tell "
+                               "them apart; measure one pair per run");
   }
+  if (cfg->nreds > 0 && cfg->rep.mode == MG_REP_PAPER)
+    return MG_ERR_TO(S->err, "--nrep-paper with --reductions: the one-element calibration is per collective, not "
+                             "per pair; use --rse or --nrep");
   /* files: rank 0 writes them, so rank 0 checks them now */
   if (S->rank == 0) {
     if (S->repro_dir) {

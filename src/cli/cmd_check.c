@@ -264,7 +264,9 @@ static int sizes_from(const opts_t *o, state *S) {
   if (!k) return MG_ERR_TO(S->err, "--sizes-from %s: the application made no non-empty call of the collectives chosen",
                            o->val[O_SIZES_FROM]);
   for (int i = 0; i < k; i++)
-    if (mg_cmd_check_sizes(S->sizes[S->colls[i]], S->nsizes[S->colls[i]], &S->base, S->err, sizeof S->err)) return -1;
+    if (mg_cmd_check_sizes(S->sizes[S->colls[i]], S->nsizes[S->colls[i]], &S->base, mg_colls[S->colls[i]].reduction,
+                           S->err, sizeof S->err))
+      return -1;
   if (np > 0 && np != S->size && S->rank == 0)
     fprintf(stderr, "mpiguide check: warning: the trace was taken on %d processes, this check runs on %d: its "
                     "verdicts hold for %d\n", np, S->size, S->size);
@@ -285,9 +287,13 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
     anyred |= mg_colls[c].reduction;
     anyroot |= mg_colls[c].rooted;
   }
-  if (mg_cmd_data_opts(o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], S->size, anyred, anyroot, cfg, S->err,
-                       sizeof S->err))
-    return -1;
+  /* the preset rotates roots and reduces its pairs unless one root, datatype or op is given */
+  mg_cmd_data_args da = {o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], o->val[O_ROOTS], o->val[O_REDS]};
+  if (!da.root && !da.roots) da.roots = S->pre->roots;
+  if (!da.reds && !da.dtype && !da.op) da.reds = S->pre->reductions;
+  if (!anyroot) da.roots = o->val[O_ROOTS]; /* given without a rooted collective: refused */
+  if (!anyred) da.reds = o->val[O_REDS];
+  if (mg_cmd_data_opts(&da, S->size, anyred, anyroot, cfg, S->err, sizeof S->err)) return -1;
   if (o->given[O_SIZES_FROM]) {
     if (sizes_from(o, S)) return -1;
   } else
@@ -298,7 +304,7 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
                                          : S->pre->block_sizes;
     if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e))
       return MG_ERR_TO(S->err, "--sizes: %s", S->e);
-    if (mg_cmd_check_sizes(S->sizes[c], S->nsizes[c], cfg, S->err, sizeof S->err)) return -1;
+    if (mg_cmd_check_sizes(S->sizes[c], S->nsizes[c], cfg, mg_colls[c].reduction, S->err, sizeof S->err)) return -1;
   }
   int m = o->given[O_SYNC] ? mg_sync_find(o->val[O_SYNC]) : MG_SYNC_BARRIER;
   if (m < 0)

@@ -17,10 +17,12 @@ int mg_check_whole_vector(mg_coll c) {
 
 /* quick: <= 2 minutes at 4 ranks on a 2-core node (measured: docs/check.md);
  * full: the thesis' ranges, about 12 sizes per collective. */
+/* Both rotate the root over up to 4 ranks and reduce what applications reduce (doubles and ints,
+ * summed); full also bytes with bitwise or, the thesis' choice, which covers its 1-byte size. */
 static const mg_check_preset presets[] = {
-    {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3},
+    {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3, "spread:4", "double:sum,int:sum"},
     {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50,
-     1000, 0, 5},
+     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor"},
 };
 
 /* The presets in words, from the table above: the help text and `check --presets` (which
@@ -79,6 +81,8 @@ void mg_check_print_presets_md(FILE *f) {
              "rule, at least %ld, at most %ld |\n",
           100 * q->rse, q->min_nrep, q->max_nrep, u->min_nrep, u->max_nrep);
   fprintf(f, "| warm-up rounds | %d | %d |\n", q->warmup, u->warmup);
+  fprintf(f, "| roots of bcast, gather, reduce, scatter (`--roots`) | %s | %s |\n", q->roots, u->roots);
+  fprintf(f, "| datatype:op of the reductions (`--reductions`) | %s | %s |\n", q->reductions, u->reductions);
   char bq[64] = "none", bu[64] = "none";
   if (q->budget > 0) snprintf(bq, sizeof bq, "%g s for the measurement, shared over the sizes", q->budget);
   if (u->budget > 0) snprintf(bu, sizeof bu, "%g s for the measurement, shared over the sizes", u->budget);
@@ -106,7 +110,10 @@ static const char usage_text[] =
     "  -s, --sizes LIST        bytes for every chosen collective: 8,1K,64K, FROM:TO[:xF|:+S] [preset]\n"    "      --sizes-from TRACE  the collectives and sizes an application called: its MPIGUIDE_TRACE\n"
     "                          file (docs/trace.md), among those of -c\n"
     "  -d, --datatype TYPE     [MPI_BYTE]    --op OP  [MPI_BOR; MPI_SUM for floating types]\n"
-    "      --root R            rooted collectives [0]\n"
+    "      --root R            rooted collectives: always root R instead of the preset's rotation\n"
+    "      --roots LIST        rotate the root every round: all, spread:K, or ranks 0,2 [preset]\n"
+    "      --reductions LIST   reduce with each TYPE:OP pair, e.g. double:sum,int:sum [preset;\n"
+    "                          --datatype/--op instead: that one pair]\n"
     "      --sync METHOD       barrier, dbarrier, dissem, window, roundtime [barrier]\n"
     "\n"
     "Repetitions (adaptive by default: until the relative standard error of the median <= --rse):\n"
@@ -157,9 +164,10 @@ void mg_check_print_usage(FILE *f) {
     if (p->budget > 0) snprintf(budget, sizeof budget, ", budget %gs", p->budget);
     u += (size_t)snprintf(pre + u, sizeof pre - u,
                           "      %-19s all %d collectives; %d per-rank-block sizes %s;\n"
-                          "                          %d whole-vector sizes %s%s\n",
+                          "                          %d whole-vector sizes %s%s;\n"
+                          "                          roots %s; reductions %s\n",
                           flag, MG_NCOLL, count_items(p->block_sizes), p->block_sizes, count_items(p->vector_sizes),
-                          p->vector_sizes, budget);
+                          p->vector_sizes, budget, p->roots, p->reductions);
   }
   for (const char *t = usage_text; *t;) { /* usage_text with its @NAME@ fields filled in */
     const char *at = strchr(t, '@'), *end = at ? strchr(at + 1, '@') : NULL;

@@ -169,37 +169,119 @@ void mg_cmd_progress_end(mg_cmd_progress *p) {
 
 /* ---------- measurement settings and results ---------- */
 
-int mg_cmd_data_opts(const char *dt, const char *op, const char *root, int nprocs, int anyred, int anyroot,
-                     mg_bench_cfg *cfg, char *err, size_t errlen) {
-  if (!dt) dt = "MPI_BYTE";
+/* An op defined for a datatype (MPI standard, predefined reduction operations); else a message. */
+static int op_fits(const mg_dtype_info *dt, const mg_op_info *op, char *err, size_t errlen) {
+  if (op->categories & dt->category) return 0;
+  if (dt->category == MG_DT_CHAR)
+    return MG_ERR("MPI_CHAR has no reduction op in MPI; use MPI_BYTE, MPI_SIGNED_CHAR or MPI_INT8_T");
+  return MG_ERR("%s is not defined for %s (MPI standard, predefined reduction operations)", op->name, dt->name);
+}
+
+/* --reductions TYPE:OP[,TYPE:OP...] into cfg->reds. */
+static int parse_reds(const char *list, mg_bench_cfg *cfg, char *err, size_t errlen) {
+  char buf[512];
+  if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf) return MG_ERR("--reductions: list too long");
+  cfg->nreds = 0;
+  for (char *save = NULL, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+    char *colon = strchr(it, ':');
+    if (!colon) return MG_ERR("--reductions: '%s' is not TYPE:OP (e.g. double:sum)", it);
+    *colon = '\0';
+    const mg_dtype_info *dt = mg_dtype_find(it);
+    const mg_op_info *op = mg_op_find(colon + 1);
+    if (!dt) return MG_ERR("--reductions: unknown datatype '%s'; valid: %s", it, mg_dtype_list());
+    if (!op) return MG_ERR("--reductions: unknown op '%s'; valid: %s", colon + 1, mg_op_list());
+    char e[256];
+    if (op_fits(dt, op, e, sizeof e)) return MG_ERR("--reductions: %s", e);
+    for (int i = 0; i < cfg->nreds; i++)
+      if (cfg->reds[i].dtype == dt && cfg->reds[i].op == op)
+        return MG_ERR("--reductions: %s:%s is listed twice", dt->name, op->name);
+    if (cfg->nreds == MG_BENCH_MAX_REDS) return MG_ERR("--reductions: more than %d pairs", MG_BENCH_MAX_REDS);
+    cfg->reds[cfg->nreds++] = (mg_bench_red){dt, op};
+  }
+  return cfg->nreds ? 0 : MG_ERR("--reductions: empty list");
+}
+
+/* --roots all | spread:K | R,R,... into cfg->roots. */
+static int parse_roots(const char *spec, int nprocs, mg_bench_cfg *cfg, char *err, size_t errlen) {
+  char e[256];
+  long k;
+  cfg->nroots = 0;
+  if (!strcmp(spec, "all") || !strncmp(spec, "spread:", 7)) {
+    if (!strcmp(spec, "all")) k = nprocs;
+    else if (mg_parse_long(spec + 7, 1, MG_BENCH_MAX_ROOTS, &k, e, sizeof e))
+      return MG_ERR("--roots %s: %s", spec, e);
+    if (k > nprocs) k = nprocs;
+    if (k > MG_BENCH_MAX_ROOTS)
+      return MG_ERR("--roots all: %d processes are more than %d roots; use spread:K", nprocs, MG_BENCH_MAX_ROOTS);
+    for (long i = 0; i < k; i++) cfg->roots[cfg->nroots++] = (int)(i * nprocs / k);
+    return 0;
+  }
+  char buf[512];
+  if (snprintf(buf, sizeof buf, "%s", spec) >= (int)sizeof buf) return MG_ERR("--roots: list too long");
+  for (char *save = NULL, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+    if (mg_parse_long(it, 0, nprocs - 1, &k, e, sizeof e))
+      return MG_ERR("--roots: %s (the run has %d processes; or write all, spread:K)", e, nprocs);
+    if (cfg->nroots == MG_BENCH_MAX_ROOTS) return MG_ERR("--roots: more than %d roots", MG_BENCH_MAX_ROOTS);
+    cfg->roots[cfg->nroots++] = (int)k;
+  }
+  return cfg->nroots ? 0 : MG_ERR("--roots: empty list");
+}
+
+int mg_cmd_data_opts(const mg_cmd_data_args *a, int nprocs, int anyred, int anyroot, mg_bench_cfg *cfg, char *err,
+                     size_t errlen) {
+  const char *dt = a->dtype ? a->dtype : "MPI_BYTE", *op = a->op;
   if (!(cfg->dtype = mg_dtype_find(dt))) return MG_ERR("unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
-  if (op && !anyred) return MG_ERR("--op applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)");
+  if ((op || a->reds) && !anyred)
+    return MG_ERR("%s applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)",
+                  op ? "--op" : "--reductions");
+  if (op && a->reds) return MG_ERR("--op and --reductions: give the op of each datatype in --reductions");
   if (!op) op = cfg->dtype->category == MG_DT_FLOAT ? "MPI_SUM" : "MPI_BOR";
   if (!(cfg->op = mg_op_find(op))) return MG_ERR("unknown op '%s'; valid: %s", op, mg_op_list());
-  if (anyred && !(cfg->op->categories & cfg->dtype->category)) {
-    if (cfg->dtype->category == MG_DT_CHAR)
-      return MG_ERR("MPI_CHAR has no reduction op in MPI; use MPI_BYTE, MPI_SIGNED_CHAR or MPI_INT8_T");
-    return MG_ERR("%s is not defined for %s (MPI standard, predefined reduction operations)", cfg->op->name,
-                  cfg->dtype->name);
+  cfg->nreds = 0;
+  if (a->reds) {
+    if (parse_reds(a->reds, cfg, err, errlen)) return -1;
+  } else if (anyred && op_fits(cfg->dtype, cfg->op, err, errlen)) {
+    return -1;
   }
-  if (root) {
+  if ((a->root || a->roots) && !anyroot)
+    return MG_ERR("%s applies only to rooted collectives (bcast, gather, reduce, scatter)",
+                  a->root ? "--root" : "--roots");
+  if (a->root && a->roots) return MG_ERR("--root and --roots: give one root or a rotation, not both");
+  cfg->nroots = 0;
+  if (a->roots) return parse_roots(a->roots, nprocs, cfg, err, errlen);
+  if (a->root) {
     long r;
     char e[256];
-    if (!anyroot) return MG_ERR("--root applies only to rooted collectives (bcast, gather, reduce, scatter)");
-    if (mg_parse_long(root, 0, nprocs - 1, &r, e, sizeof e))
+    if (mg_parse_long(a->root, 0, nprocs - 1, &r, e, sizeof e))
       return MG_ERR("--root: %s (the run has %d processes)", e, nprocs);
     cfg->root = (int)r;
   }
   return 0;
 }
 
-int mg_cmd_check_sizes(const size_t *sizes, int n, const mg_bench_cfg *cfg, char *err, size_t errlen) {
-  size_t ts = (size_t)cfg->dtype->size;
+/* Whether size holds whole elements of dt, at most INT_MAX of them; else a message. */
+static int size_fits(size_t size, const mg_dtype_info *dt, char *err, size_t errlen) {
+  size_t ts = (size_t)dt->size;
+  if (size % ts) return MG_ERR("size %zu is not a multiple of the %zu bytes of %s", size, ts, dt->name);
+  if (size / ts > INT32_MAX) return MG_ERR("size %zu is more than INT_MAX elements of %s", size, dt->name);
+  return 0;
+}
+
+int mg_cmd_check_sizes(const size_t *sizes, int n, const mg_bench_cfg *cfg, int reduction, char *err,
+                       size_t errlen) {
   for (int i = 0; i < n; i++) {
-    if (sizes[i] % ts)
-      return MG_ERR("size %zu is not a multiple of the %zu bytes of %s", sizes[i], ts, cfg->dtype->name);
-    if (sizes[i] / ts > INT32_MAX)
-      return MG_ERR("size %zu is more than INT_MAX elements of %s", sizes[i], cfg->dtype->name);
+    if (!reduction || cfg->nreds == 0) {
+      if (size_fits(sizes[i], cfg->dtype, err, errlen)) return -1;
+      continue;
+    }
+    int fits = 0;
+    for (int k = 0; k < cfg->nreds; k++) {
+      char e[256];
+      if (sizes[i] % (size_t)cfg->reds[k].dtype->size == 0 && size_fits(sizes[i], cfg->reds[k].dtype, err, errlen))
+        return -1;
+      fits |= !size_fits(sizes[i], cfg->reds[k].dtype, e, sizeof e);
+    }
+    if (!fits) return MG_ERR("size %zu is not a multiple of any --reductions datatype's size", sizes[i]);
   }
   return 0;
 }

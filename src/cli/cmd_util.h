@@ -72,12 +72,23 @@ void mg_cmd_progress_end(mg_cmd_progress *p);
 
 /* ---------- measurement settings and results ---------- */
 
-/* --datatype, --op, --root into cfg (NULL: not given; defaults MPI_BYTE, MPI_BOR or MPI_SUM for
- * floating types, root 0) and check every size against the datatype. anyred/anyroot: whether a
+/* The arguments of the calls as given (NULL: not given): --datatype, --op, --root, --roots,
+ * --reductions. */
+typedef struct mg_cmd_data_args {
+  const char *dtype, *op, *root, *roots, *reds;
+} mg_cmd_data_args;
+
+/* The arguments into cfg: datatype (default MPI_BYTE), op (MPI_BOR, or MPI_SUM for floating types),
+ * root (0) or a rotation of roots (`all`, `spread:K`: K ranks evenly spaced from 0, or a list of
+ * ranks), reductions' (datatype, op) pairs ("double:sum,int:sum"). anyred/anyroot: whether a
  * reduction / rooted collective is measured. 0, or -1 with a message. */
-int mg_cmd_data_opts(const char *dt, const char *op, const char *root, int nprocs, int anyred, int anyroot,
-                     mg_bench_cfg *cfg, char *err, size_t errlen);
-int mg_cmd_check_sizes(const size_t *sizes, int n, const mg_bench_cfg *cfg, char *err, size_t errlen);
+int mg_cmd_data_opts(const mg_cmd_data_args *a, int nprocs, int anyred, int anyroot, mg_bench_cfg *cfg, char *err,
+                     size_t errlen);
+/* Every size holds whole elements of the datatype of the calls and at most INT_MAX of them;
+ * reduction: the sizes of a reduction measured with --reductions, where a size needs only fit one
+ * pair (the engine leaves the others out). 0, or -1 with a message. */
+int mg_cmd_check_sizes(const size_t *sizes, int n, const mg_bench_cfg *cfg, int reduction, char *err,
+                       size_t errlen);
 
 /* Several engine runs (cfgs[k] and res[k]) as one configuration and result, for one raw file:
  * base's settings, every run's collectives and algorithms, the union of the sizes (ascending),

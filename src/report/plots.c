@@ -160,7 +160,9 @@ static void plot_no_data(FILE *f, const mg_ck_result *r, int coll, const size_t 
     if (!any) fputs("<table><tr><th>size</th><th>mock-up</th><th>relative runtime</th><th>flags / note</th></tr>\n", f);
     any = 1;
     char fl[8];
-    fprintf(f, "<tr><td class=n>%s</td><td>", mg_rp_bytes_str(v->bytes, b, sizeof b));
+    char sr[MG_CK_RED];
+    fprintf(f, "<tr><td class=n>%s %s</td><td>", mg_rp_bytes_str(v->bytes, b, sizeof b),
+            mg_ck_red_short(v->red, sr, sizeof sr));
     mg_rp_esc(f, mg_ck_label(v->coll, v->alg, 0, l, sizeof l));
     if (mg_rp_ratio_ok(v)) fprintf(f, "</td><td class=n>%.3f</td><td>%s</td></tr>\n", v->med_mock / v->med_def, mg_ck_flags(v, fl));
     else {
@@ -207,8 +209,10 @@ static void plot_point(FILE *f, int k, const mg_ck_verdict *v, const plot_range 
   fprintf(f, "<g class=\"pt %s%s\" data-alg=\"%s\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>",
           mg_ck_outcome_name(v->outcome), v->noise ? " noise" : "", v->alg, v->bytes, x, y);
   mg_rp_esc(f, mg_ck_label(v->coll, v->alg, 0, l, sizeof l));
-  fprintf(f, ", %s: relative runtime %.3f (mock-up %s, default %s); slowdown %.2f× [%.2f, %.2f], p(Holm) %.3g; %s%s",
-          mg_rp_bytes_str(v->bytes, b, sizeof b), q, mg_rp_us_str(v->med_mock, t1, sizeof t1), mg_rp_us_str(v->med_def, t2, sizeof t2),
+  char red[MG_CK_RED + 1] = "";
+  if (*v->red) red[0] = ' ', mg_ck_red_short(v->red, red + 1, sizeof red - 1);
+  fprintf(f, ", %s%s: relative runtime %.3f (mock-up %s, default %s); slowdown %.2f× [%.2f, %.2f], p(Holm) %.3g; %s%s",
+          mg_rp_bytes_str(v->bytes, b, sizeof b), red, q, mg_rp_us_str(v->med_mock, t1, sizeof t1), mg_rp_us_str(v->med_def, t2, sizeof t2),
           v->slowdown, v->lo, v->hi, v->p_adj, mg_ck_outcome_name(v->outcome),
           v->noise ? " (the medians differ by less than one synchronisation)" : "");
   fputs("</title>", f);
@@ -251,17 +255,28 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
   mg_rp_yrange(rmin, rmax, &g.ymin, &g.ymax);
   plot_frame(f, coll, run->anchor, sizes, ns, &g);
   /* the mock-ups: lines, then markers with their flags */
-  for (int k = 0; k < na; k++) {
-    fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-dasharray=\"%s\" points=\"",
-            palette[k % NPAL], dashes[k % NDASH]);
-    for (int i = 0; i < r->n; i++) {
-      const mg_ck_verdict *v = &r->v[i];
-      if ((int)v->coll != coll || !mg_rp_ratio_ok(v) || strcmp(v->alg, algs[k])) continue;
-      fprintf(f, "%.2f,%.2f ", mg_rp_xmap(v->bytes, g.smin, g.smax),
-              mg_rp_ymap(v->med_mock / v->med_def, g.ymin, g.ymax));
-    }
-    fputs("\"/>\n", f);
+  /* one line per mock-up and reduction pair (a reduction measured with several datatypes and ops) */
+  const char *reds[8];
+  int nr = 0;
+  for (int i = 0; i < r->n; i++) {
+    int seen = 0;
+    for (int j = 0; j < nr && !seen; j++) seen = !strcmp(reds[j], r->v[i].red);
+    if ((int)r->v[i].coll == coll && !seen && nr < 8) reds[nr++] = r->v[i].red;
   }
+  for (int k = 0; k < na; k++)
+    for (int j = 0; j < nr; j++) {
+      fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-dasharray=\"%s\" "
+                 "stroke-opacity=\"%s\" points=\"",
+              palette[k % NPAL], dashes[k % NDASH], j ? "0.5" : "1");
+      for (int i = 0; i < r->n; i++) {
+        const mg_ck_verdict *v = &r->v[i];
+        if ((int)v->coll != coll || !mg_rp_ratio_ok(v) || strcmp(v->alg, algs[k]) || strcmp(v->red, reds[j]))
+          continue;
+        fprintf(f, "%.2f,%.2f ", mg_rp_xmap(v->bytes, g.smin, g.smax),
+                mg_rp_ymap(v->med_mock / v->med_def, g.ymin, g.ymax));
+      }
+      fputs("\"/>\n", f);
+    }
   for (int k = 0; k < na; k++)
     for (int i = 0; i < r->n; i++) {
       const mg_ck_verdict *v = &r->v[i];
@@ -269,6 +284,12 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
     }
   fputs("</svg>\n", f);
   legend(f, coll, algs, na);
+  if (nr > 1) {
+    char sr[MG_CK_RED];
+    fprintf(f, "<div class=\"note\">one line per datatype:op: %s (solid)", mg_ck_red_short(reds[0], sr, sizeof sr));
+    for (int j = 1; j < nr; j++) fprintf(f, ", %s (faint)", mg_ck_red_short(reds[j], sr, sizeof sr));
+    fputs("; hover a mark for its pair</div>\n", f);
+  }
   fputs("<div class=\"note\">message size: ", f);
   mg_rp_esc(f, mg_colls[coll].size_def);
   fputs("</div>\n</div>\n", f);

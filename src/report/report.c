@@ -374,10 +374,11 @@ static int summary(FILE *f, const mg_rp_run *run, int nruns) {
     fputs("<table><tr><th>#</th><th>slowdown</th><th>95 % interval</th><th>collective</th><th>size</th>"
           "<th>mock-up</th></tr>\n",
           f);
-    char b[64], l[128];
+    char b[64], l[128], sr[MG_CK_RED];
     for (int i = 0; i < nw && i < 10; i++) {
-      fprintf(f, "<tr><td class=n>%d</td><td class=n>%.2f×</td><td class=n>[%.2f, %.2f]</td><td>%s</td><td class=n>%s</td><td>",
-              i + 1, w[i]->slowdown, w[i]->lo, w[i]->hi, mg_colls[w[i]->coll].name, mg_rp_bytes_str(w[i]->bytes, b, sizeof b));
+      fprintf(f, "<tr><td class=n>%d</td><td class=n>%.2f×</td><td class=n>[%.2f, %.2f]</td><td>%s</td><td class=n>%s %s</td><td>",
+              i + 1, w[i]->slowdown, w[i]->lo, w[i]->hi, mg_colls[w[i]->coll].name, mg_rp_bytes_str(w[i]->bytes, b, sizeof b),
+              mg_ck_red_short(w[i]->red, sr, sizeof sr));
       mg_rp_esc(f, mg_ck_label(w[i]->coll, w[i]->alg, 0, l, sizeof l));
       fputs("</td></tr>\n", f);
     }

@@ -22,61 +22,112 @@ static void fmt_us(double s, char *buf, size_t len) {
   snprintf(buf, len, us >= 100 ? "%.1f" : us >= 10 ? "%.2f" : "%.3f", us);
 }
 
+/* The profile selectors of a reduction pair "MPI_DOUBLE:MPI_SUM": 0 and the class and op, or -1 when
+ * the pair names no datatype class or op a profile can select ("" gives no selectors). */
+static int selectors_of(const char *red, int *tclass, int *opsel) {
+  *tclass = *opsel = 0; /* any */
+  if (!*red) return 0;
+  char dt[MG_CK_RED];
+  snprintf(dt, sizeof dt, "%s", red);
+  char *colon = strchr(dt, ':');
+  if (!colon) return -1;
+  *colon = '\0';
+  *tclass = mg_tclass_of_typename(dt);
+  *opsel = mg_opsel_find(colon + 1);
+  return *tclass > 0 && *opsel > 0 ? 0 : -1;
+}
+
+/* Whether v shows the gain: a wanted verdict, min_gain over the whole slowdown interval, and at
+ * every root measured. */
+static int shows_gain(const mg_ck_verdict *v, double min_gain, int which) {
+  /* Only what the check showed: a cell within the noise (e.g. scatter's barrier artefact
+   * at 256 B, "28.70x faster") or with an interval reaching 1 proves nothing. */
+  int wanted = which == MG_TUNE_INCLUDE_INCONCLUSIVE ? v->violation || v->leaning : v->violation;
+  if (v->aa || v->status != MG_CKV_OK || !wanted) return 0;
+  /* The gain must hold over the whole confidence interval of the slowdown,
+   * not only at the medians: a cell whose interval reaches below
+   * 1 / (1 - G) did not show the gain reliably (seen: reduce 1 MiB at
+   * 1.12x [1.08, 1.16] that a verify run measured 1.39x slower). */
+  if (!(v->med_mock <= (1 - min_gain) * v->med_def) || !(v->lo * (1 - min_gain) >= 1.0)) return 0;
+  /* ... and at the least favourable root: an application that rotates its root gains only then
+   * (seen: gather 16 KiB 0.72x at root 0, 1.04x slower under a rotating root) */
+  return v->roots < 2 || v->root_worst * (1 - min_gain) >= 1.0;
+}
+
+/* The choices of collective c with reduction pair red over its sizes, appended to *ch from verdict i
+ * on (verdicts are sorted by collective, size, pair, mock-up). 0 or -1 (out of memory). */
+static int choose(const mg_ck_result *r, int i, const char *red, int nprocs, double min_gain, int which,
+                  mg_tune_choice **ch, int *nch) {
+  mg_coll c = r->v[i].coll;
+  while (i < r->n && r->v[i].coll == c) {
+    size_t bytes = r->v[i].bytes;
+    const mg_ck_verdict *best = NULL;
+    int best_alg = 0, seen = 0;
+    for (; i < r->n && r->v[i].coll == c && r->v[i].bytes == bytes; i++) {
+      const mg_ck_verdict *v = &r->v[i];
+      if (strcmp(v->red, red)) continue;
+      seen = 1;
+      if (!shows_gain(v, min_gain, which)) continue;
+      int a = alg_index(c, v->alg);
+      if (a < 0) continue; /* a foreign mock-up (ReproMPI name) the library cannot run */
+      if (!best || v->med_mock < best->med_mock) best = v, best_alg = a;
+    }
+    if (!seen) continue; /* this size was not measured with this pair */
+    mg_tune_choice *nv = realloc(*ch, (size_t)(*nch + 1) * sizeof **ch);
+    if (!nv) return -1;
+    *ch = nv;
+    (*ch)[(*nch)++] = (mg_tune_choice){c, nprocs, bytes, best_alg, best, red};
+  }
+  return 0;
+}
+
 int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, int which, mg_profile *p,
                    mg_tune_choice **ch, int *nch, char *err, size_t errlen) {
   int added = 0;
-  /* verdicts are sorted by collective (registry order), then size, then mock-up */
   int i = 0;
   while (i < r->n) {
     mg_coll c = r->v[i].coll;
-    int first = *nch; /* this collective's choices start here */
-    while (i < r->n && r->v[i].coll == c) {
-      size_t bytes = r->v[i].bytes;
-      const mg_ck_verdict *best = NULL;
-      int best_alg = 0;
-      for (; i < r->n && r->v[i].coll == c && r->v[i].bytes == bytes; i++) {
-        const mg_ck_verdict *v = &r->v[i];
-        /* Only what the check showed: a cell within the noise (e.g. scatter's barrier artefact
-         * at 256 B, "28.70x faster") or with an interval reaching 1 proves nothing. */
-        int wanted = which == MG_TUNE_INCLUDE_INCONCLUSIVE ? v->violation || v->leaning : v->violation;
-        if (v->aa || v->status != MG_CKV_OK || !wanted) continue;
-        /* The gain must hold over the whole confidence interval of the slowdown,
-         * not only at the medians: a cell whose interval reaches below
-         * 1 / (1 - G) did not show the gain reliably (seen: reduce 1 MiB at
-         * 1.12x [1.08, 1.16] that a verify run measured 1.39x slower). */
-        if (!(v->med_mock <= (1 - min_gain) * v->med_def) || !(v->lo * (1 - min_gain) >= 1.0)) continue;
-        int a = alg_index(c, v->alg);
-        if (a < 0) continue; /* a foreign mock-up (ReproMPI name) the library cannot run */
-        if (!best || v->med_mock < best->med_mock) best = v, best_alg = a;
-      }
-      mg_tune_choice *nv = realloc(*ch, (size_t)(*nch + 1) * sizeof **ch);
-      if (!nv) {
+    int end = i;
+    while (end < r->n && r->v[end].coll == c) end++;
+    /* one sequence of choices per reduction pair of the collective, in order of appearance */
+    for (int k = i; k < end; k++) {
+      int dup = 0;
+      for (int j = i; j < k && !dup; j++) dup = !strcmp(r->v[j].red, r->v[k].red);
+      if (dup) continue;
+      const char *red = r->v[k].red;
+      int first = *nch, tclass, opsel;
+      if (choose(r, i, red, nprocs, min_gain, which, ch, nch)) {
         snprintf(err, errlen, "out of memory");
         return -1;
       }
-      *ch = nv;
-      (*ch)[(*nch)++] = (mg_tune_choice){c, nprocs, bytes, best_alg, best};
-    }
-    for (int k = first; k < *nch; k++) {
-      const mg_tune_choice *x = &(*ch)[k];
-      if (!x->alg) continue;
-      size_t hi = x->bytes;
-      if (k + 1 < *nch && (*ch)[k + 1].alg == x->alg) hi = (*ch)[k + 1].bytes - 1;
-      char sz[32], md[32], mm[32], comment[256];
-      mg_profile_fmt_size(x->bytes, sz, sizeof sz);
-      fmt_us(x->v->med_def, md, sizeof md);
-      fmt_us(x->v->med_mock, mm, sizeof mm);
-      snprintf(comment, sizeof comment, "%s: %s %.2fx faster [%.2f, %.2f] (%s -> %s us, p_holm %.1e)", sz,
-               x->v->guideline && *x->v->guideline ? x->v->guideline : "mock-up", x->v->slowdown, x->v->lo,
-               x->v->hi, md, mm, x->v->p_adj);
-      int rc = mg_profile_add(p, c, nprocs, nprocs, x->bytes, hi, x->alg, comment);
-      if (rc != MG_PROFILE_OK) {
-        snprintf(err, errlen, "cannot add the rule %s np=%d %zu: %s", mg_colls[c].name, nprocs, x->bytes,
-                 mg_profile_strerror(rc));
-        return -1;
+      if (selectors_of(red, &tclass, &opsel)) {
+        *nch = first; /* a pair no profile selector names: its rule would govern every datatype */
+        continue;
       }
-      added++;
+      for (int q = first; q < *nch; q++) {
+        const mg_tune_choice *x = &(*ch)[q];
+        if (!x->alg) continue;
+        size_t hi = x->bytes;
+        if (q + 1 < *nch && (*ch)[q + 1].alg == x->alg) hi = (*ch)[q + 1].bytes - 1;
+        char sz[32], md[32], mm[32], comment[256], roots[64] = "";
+        mg_profile_fmt_size(x->bytes, sz, sizeof sz);
+        fmt_us(x->v->med_def, md, sizeof md);
+        fmt_us(x->v->med_mock, mm, sizeof mm);
+        if (x->v->roots >= 2)
+          snprintf(roots, sizeof roots, ", >= %.2fx at each of %d roots", x->v->root_worst, x->v->roots);
+        snprintf(comment, sizeof comment, "%s: %s %.2fx faster [%.2f, %.2f] (%s -> %s us, p_holm %.1e%s)", sz,
+                 x->v->guideline && *x->v->guideline ? x->v->guideline : "mock-up", x->v->slowdown, x->v->lo,
+                 x->v->hi, md, mm, x->v->p_adj, roots);
+        int rc = mg_profile_add_sel(p, c, nprocs, nprocs, x->bytes, hi, tclass, opsel, x->alg, comment);
+        if (rc != MG_PROFILE_OK) {
+          snprintf(err, errlen, "cannot add the rule %s np=%d %zu: %s", mg_colls[c].name, nprocs, x->bytes,
+                   mg_profile_strerror(rc));
+          return -1;
+        }
+        added++;
+      }
     }
+    i = end;
   }
   return added;
 }

@@ -2,11 +2,14 @@
  * The tuner behind `mpiguide tune` (docs/tune.md): turns the verdicts of a
  * check analysis (src/check, mg_ck_analyze) into profile rules.
  *
- * Per (collective, measured size) it picks the fastest mock-up whose verdict
- * is a violation (significant after Holm, default slower in every launch)
- * and whose median is at least min_gain faster than the default's:
- * med_mock <= (1 - min_gain) x med_def. Sizes without such a mock-up keep
- * the default (no rule).
+ * Per (collective, reduction pair, measured size) it picks the fastest mock-up
+ * whose verdict is a violation (significant after Holm, default slower in
+ * every launch and at every root) and whose median is at least min_gain
+ * faster than the default's over the whole slowdown interval and at the least
+ * favourable root: med_mock <= (1 - min_gain) x med_def. Sizes without such a
+ * mock-up keep the default (no rule). A reduction's rules name the datatype
+ * class and op they were measured with (profile format 2), so a rule measured
+ * on doubles does not govern bytes; a pair no selector can name gets no rule.
  *
  * The range rule: a choice covers its measured size only; it covers the gap
  * up to just below the next measured size only when that size chose the
@@ -32,6 +35,7 @@ typedef struct mg_tune_choice {
   size_t bytes;
   int alg;                  /* registry index, 0: the default stays */
   const mg_ck_verdict *v;   /* the chosen mock-up's verdict (NULL for the default) */
+  const char *red;          /* the reduction pair measured ("MPI_DOUBLE:MPI_SUM", "" none; points into r) */
 } mg_tune_choice;
 
 /* What a cell must show to get a rule: a conclusive violation (default), or also a

@@ -10,6 +10,10 @@
  *     --warmup W          each series: W warm-up rows first, rep 0..W-1
  *     --meta KEY=VALUE    a metadata line with exactly this value
  *     --meta-has KEY      a metadata line with this key
+ *     --roots R,R,...     every row of a rooted collective has root R[round % k] (the rotation);
+ *                         other collectives' rows have none
+ *     --blocks "A B "     the series' collective names, "allreduce:MPI_INT:MPI_SUM" for a
+ *                         reduction, each once in order of appearance, each followed by a blank
  *     --meta-le KEY=X     a metadata line with this key and a number <= X
  *     --stops REASON      every series stopped for this reason (#@stop)
  *     --all-valid         no row has valid = 0
@@ -39,6 +43,8 @@
 
 typedef struct {
   char coll[64], alg[64];
+  char block[160];  /* the collective as #@stop names it: "allreduce:MPI_BYTE:MPI_BOR" for a reduction */
+  long *root;       /* the root column of each row, -1 empty */
   size_t bytes;
   long count, n, cap, nwarm;
   double *lat;
@@ -58,10 +64,23 @@ static const char *meta(const char *key) {
   return NULL;
 }
 
-static series *find(const char *coll, const char *alg, size_t bytes) {
+static series *find(const char *block, const char *alg, size_t bytes) {
   for (int i = 0; i < ns; i++)
-    if (!strcmp(S[i].coll, coll) && !strcmp(S[i].alg, alg) && S[i].bytes == bytes) return &S[i];
+    if (!strcmp(S[i].block, block) && !strcmp(S[i].alg, alg) && S[i].bytes == bytes) return &S[i];
   return NULL;
+}
+
+/* Split a CSV line at commas, keeping empty fields (no quoting in these files). */
+static int split(char *line, char **fld, int max) {
+  int k = 0;
+  for (char *p = line; k < max;) {
+    fld[k++] = p;
+    char *c = strchr(p, ',');
+    if (!c) break;
+    *c = '\0';
+    p = c + 1;
+  }
+  return k;
 }
 
 static int load(const char *path) {
@@ -91,23 +110,26 @@ static int load(const char *path) {
       header = 1;
       continue;
     }
-    char *fld[12], *save = NULL;
-    int k = 0;
-    for (char *t = strtok_r(line, ",", &save); t && k < 12; t = strtok_r(NULL, ",", &save)) fld[k++] = t;
-    if (k != 12) {
+    char *fld[MG_RAW_NCOLS + 1];
+    int k = split(line, fld, MG_RAW_NCOLS + 1);
+    if (k != MG_RAW_NCOLS) {
       TEST_FAIL("row %ld has %d fields", rows + 1, k);
       continue;
     }
     rows++;
-    size_t bytes = strtoull(fld[2], NULL, 10);
-    series *s = find(fld[0], fld[1], bytes);
+    size_t bytes = strtoull(fld[MG_RAW_BYTES], NULL, 10);
+    char block[160];
+    if (*fld[MG_RAW_OP]) snprintf(block, sizeof block, "%s:%s:%s", fld[MG_RAW_COLL], fld[MG_RAW_DTYPE], fld[MG_RAW_OP]);
+    else snprintf(block, sizeof block, "%s", fld[MG_RAW_COLL]);
+    series *s = find(block, fld[MG_RAW_ALG], bytes);
     if (!s) {
       if (ns == MAXS) return -1;
       s = &S[ns++];
-      snprintf(s->coll, sizeof s->coll, "%s", fld[0]);
-      snprintf(s->alg, sizeof s->alg, "%s", fld[1]);
+      snprintf(s->coll, sizeof s->coll, "%s", fld[MG_RAW_COLL]);
+      snprintf(s->block, sizeof s->block, "%s", block);
+      snprintf(s->alg, sizeof s->alg, "%s", fld[MG_RAW_ALG]);
       s->bytes = bytes;
-      s->count = atol(fld[3]);
+      s->count = atol(fld[MG_RAW_COUNT]);
     }
     if (s->n == s->cap) {
       s->cap = s->cap ? 2 * s->cap : 64;
@@ -116,17 +138,21 @@ static int load(const char *path) {
       s->round = realloc(s->round, (size_t)s->cap * sizeof *s->round);
       s->warm = realloc(s->warm, (size_t)s->cap * sizeof *s->warm);
       s->valid = realloc(s->valid, (size_t)s->cap * sizeof *s->valid);
+      s->root = realloc(s->root, (size_t)s->cap * sizeof *s->root);
     }
-    s->rep[s->n] = atol(fld[8]);
-    s->round[s->n] = atol(fld[7]);
-    s->warm[s->n] = atoi(fld[9]);
-    s->lat[s->n] = strtod(fld[10], NULL);
-    s->valid[s->n] = atoi(fld[11]);
+    s->rep[s->n] = atol(fld[MG_RAW_REP]);
+    s->round[s->n] = atol(fld[MG_RAW_ROUND]);
+    s->warm[s->n] = atoi(fld[MG_RAW_WARMUP]);
+    s->lat[s->n] = strtod(fld[MG_RAW_RUNTIME], NULL);
+    s->valid[s->n] = atoi(fld[MG_RAW_VALID]);
+    s->root[s->n] = *fld[MG_RAW_ROOT] ? atol(fld[MG_RAW_ROOT]) : -1;
     if (s->warm[s->n]) s->nwarm++;
-    if (!(s->lat[s->n] >= 0)) TEST_FAIL("%s %s %zu: negative runtime %s", s->coll, s->alg, s->bytes, fld[10]);
-    if (strcmp(fld[6], meta("launch") ? meta("launch") : ""))
-      TEST_FAIL("row launch %s differs from #@launch", fld[6]);
-    if (meta("nprocs") && strcmp(fld[5], meta("nprocs"))) TEST_FAIL("row nprocs %s differs from #@nprocs", fld[5]);
+    if (!(s->lat[s->n] >= 0))
+      TEST_FAIL("%s %s %zu: negative runtime %s", s->coll, s->alg, s->bytes, fld[MG_RAW_RUNTIME]);
+    if (strcmp(fld[MG_RAW_LAUNCH], meta("launch") ? meta("launch") : ""))
+      TEST_FAIL("row launch %s differs from #@launch", fld[MG_RAW_LAUNCH]);
+    if (meta("nprocs") && strcmp(fld[MG_RAW_NPROCS], meta("nprocs")))
+      TEST_FAIL("row nprocs %s differs from #@nprocs", fld[MG_RAW_NPROCS]);
     s->n++;
   }
   fclose(f);
@@ -149,10 +175,10 @@ static const char *stop_of(const series *s, long *n) {
   static char buf[64];
   for (int i = 0; i < nm; i++) {
     if (strcmp(mkey[i], "stop")) continue;
-    char c[64], a[64], r[32];
+    char c[160], a[64], r[32];
     size_t b;
     long cnt;
-    if (sscanf(mval[i], "%63[^,],%63[^,],%zu,%31[^,],%ld", c, a, &b, r, &cnt) == 5 && !strcmp(c, s->coll) &&
+    if (sscanf(mval[i], "%159[^,],%63[^,],%zu,%31[^,],%ld", c, a, &b, r, &cnt) == 5 && !strcmp(c, s->block) &&
         !strcmp(a, s->alg) && b == s->bytes) {
       snprintf(buf, sizeof buf, "%s", r);
       *n = cnt;
@@ -272,6 +298,38 @@ int main(int argc, char **argv) {
                v);
       }
       i++;
+    } else if (!strcmp(o, "--roots")) { /* rooted series: row root = LIST[round % k]; others: empty */
+      long want[64];
+      int k = 0;
+      char list[512];
+      snprintf(list, sizeof list, "%s", v);
+      for (char *sv = NULL, *t = strtok_r(list, ",", &sv); t && k < 64; t = strtok_r(NULL, ",", &sv)) want[k++] = atol(t);
+      int rooted = 0;
+      for (int q = 0; q < ns; q++) {
+        series *s = &S[q];
+        int is_rooted = !strcmp(s->coll, "bcast") || !strcmp(s->coll, "gather") || !strcmp(s->coll, "reduce") ||
+                        !strcmp(s->coll, "scatter");
+        rooted += is_rooted;
+        for (long j = 0; j < s->n; j++) {
+          long expect = is_rooted ? want[s->round[j] % k] : -1;
+          if (s->root[j] != expect) {
+            TEST_FAIL("%s %s %zu: round %ld has root %ld, expected %ld", s->coll, s->alg, s->bytes, s->round[j],
+                      s->root[j], expect);
+            break;
+          }
+        }
+      }
+      if (!rooted) TEST_FAIL("--roots: no rooted series in the file");
+      i++;
+    } else if (!strcmp(o, "--blocks")) { /* the series' "collective[:datatype:op]" names, sorted, joined by ' ' */
+      char got[4096] = "";
+      for (int q = 0; q < ns; q++) {
+        int seen = 0;
+        for (int p = 0; p < q && !seen; p++) seen = !strcmp(S[p].block, S[q].block);
+        if (!seen) snprintf(got + strlen(got), sizeof got - strlen(got), "%s ", S[q].block);
+      }
+      if (strcmp(got, v)) TEST_FAIL("blocks '%s', expected '%s'", got, v);
+      i++;
     } else if (!strcmp(o, "--meta-has")) {
       if (!meta(v)) TEST_FAIL("no metadata key #@%s", v);
       i++;
@@ -283,7 +341,7 @@ int main(int argc, char **argv) {
             TEST_FAIL("%s %s %zu: rounds not increasing", s->coll, s->alg, s->bytes);
         for (int q = 0; q < k; q++) {
           series *t = &S[q];
-          if (strcmp(t->coll, s->coll) || t->bytes != s->bytes) continue;
+          if (strcmp(t->block, s->block) || t->bytes != s->bytes) continue;
           if (t->n != s->n || memcmp(t->round, s->round, (size_t)s->n * sizeof *s->round))
             TEST_FAIL("%s %zu: %s and %s were not measured in the same rounds", s->coll, s->bytes, t->alg, s->alg);
         }

@@ -301,12 +301,16 @@ static void test_output(void) {
   mg_meta(o.f, "mpi_library_version", "MPICH Version: 4\nMPICH Device: ch4\n");
   mg_meta(o.f, "nprocs", "%d", 4);
   mg_raw_header(o.f);
-  mg_raw_row r = {.coll = "allreduce", .alg = "default", .dtype = "MPI_BYTE", .launch = "abc123", .bytes = 8,
-                  .count = 8, .nprocs = 4, .round = 3, .rep = 0, .warmup = 0, .valid = 1, .runtime = 1.5e-5};
+  mg_raw_row r = {.coll = "allreduce", .alg = "default", .dtype = "MPI_BYTE", .op = "MPI_BOR", .root = -1,
+                  .launch = "abc123", .bytes = 8, .count = 8, .nprocs = 4, .round = 3, .rep = 0, .warmup = 0,
+                  .valid = 1, .runtime = 1.5e-5};
   mg_raw_row_write(o.f, &r);
   r.alg = "odd,name\"q";
   r.valid = 0;
   r.warmup = 1;
+  mg_raw_row_write(o.f, &r);
+  r = (mg_raw_row){.coll = "gather", .alg = "default", .dtype = "MPI_BYTE", .op = "", .root = 2, .launch = "abc123",
+                   .bytes = 8, .count = 8, .nprocs = 4, .round = 4, .rep = 1, .valid = 1, .runtime = 2e-5};
   mg_raw_row_write(o.f, &r);
   ASSERT_EQ(mg_outfile_commit(&o, err, sizeof err), 0);
   ASSERT_EQ(count_partials(dir), 0);
@@ -316,9 +320,10 @@ static void test_output(void) {
     ASSERT_STR_EQ(txt,
               "#@mpi_library_version=MPICH Version: 4; MPICH Device: ch4\n"
               "#@nprocs=4\n"
-              "collective,algorithm,bytes,count,datatype,nprocs,launch,round,rep,warmup,runtime_sec,valid\n"
-              "allreduce,default,8,8,MPI_BYTE,4,abc123,3,0,0,0.000015000,1\n"
-              "allreduce,\"odd,name\"\"q\",8,8,MPI_BYTE,4,abc123,3,0,1,0.000015000,0\n");
+              "collective,algorithm,bytes,count,datatype,op,root,nprocs,launch,round,rep,warmup,runtime_sec,valid\n"
+              "allreduce,default,8,8,MPI_BYTE,MPI_BOR,,4,abc123,3,0,0,0.000015000,1\n"
+              "allreduce,\"odd,name\"\"q\",8,8,MPI_BYTE,MPI_BOR,,4,abc123,3,0,1,0.000015000,0\n"
+              "gather,default,8,8,MPI_BYTE,,2,4,abc123,4,1,0,0.000020000,1\n");
 
   TEST_CASE("discarded file leaves nothing");
   char path2[600];

@@ -74,7 +74,7 @@ static void test_read(void) {
   /* warm-up rows (one per 1K series) and the invalid 999 us row are not data */
   ASSERT_TRUE(d.warmup == 3);
   ASSERT_TRUE(d.invalid == 1);
-  const mg_ck_series *s = mg_ck_find(&d, MG_BCAST, "default", 1024, 0);
+  const mg_ck_series *s = mg_ck_find(&d, MG_BCAST, "default", 1024, NULL, 0);
   ASSERT_TRUE(s && s->n == 10 && s->rows == 11);
   if (s) {
     double mx = 0;
@@ -259,8 +259,8 @@ static void test_repro(void) {
   ASSERT_TRUE(load(&d, src, 1, err) == 0);
   ASSERT_TRUE(d.nlaunches == 1 && d.launches[0].repro && d.launches[0].nprocs == 2);
   /* data_MPI_Bcast_MPI_Bcast.dat: the MPI name as variant means the default */
-  ASSERT_TRUE(mg_ck_find(&d, MG_BCAST, "default", 8, 0) != NULL);
-  ASSERT_TRUE(mg_ck_find(&d, MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_allreduce", 16, 0) != NULL);
+  ASSERT_TRUE(mg_ck_find(&d, MG_BCAST, "default", 8, NULL, 0) != NULL);
+  ASSERT_TRUE(mg_ck_find(&d, MG_REDUCE_SCATTER_BLOCK, "reduce_scatter_block_as_allreduce", 16, NULL, 0) != NULL);
   mg_ck_opts_default(&o);
   ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
   ASSERT_TRUE(r.n == 3);
