@@ -2,7 +2,8 @@
  * What libmpiguide knows about a communicator, computed once, on its first
  * collective call (STYLE.md pattern 3; DESIGN.md "The cost of deciding"):
  * size, rank, whether it is an intercommunicator, and its slice of the
- * tuning profile per collective.
+ * tuning profile per collective (with the slice's table by datatype class and
+ * op when its rules have type= or op= selectors).
  *
  * Entries live in a small hash table keyed by the communicator handle. Each
  * thread remembers the entry it used last, so a call on the same
@@ -99,7 +100,10 @@ static mg_comm_entry *make_entry(MPI_Comm comm, const mg_profile *prof) {
     return NULL;
   }
   if (prof && !e->inter)
-    for (int k = 0; k < MG_NCOLL; k++) e->nranges[k] = mg_profile_slice(prof, (mg_coll)k, e->size, &e->ranges[k]);
+    for (int k = 0; k < MG_NCOLL; k++) {
+      e->nranges[k] = mg_profile_slice(prof, (mg_coll)k, e->size, &e->ranges[k]);
+      e->sel[k] = mg_profile_slice_sel(prof, (mg_coll)k, e->size);
+    }
   return e;
 }
 

@@ -1,8 +1,10 @@
 /*
  * The per-call path of libmpiguide: every intercepted call that is not a pure
  * pass-through comes here as an mg_call. It decides the algorithm (forced,
- * profile, or default) from inputs equal on every rank (DESIGN.md rule 1),
- * runs it, counts it and records it in the trace with the rule that chose it.
+ * profile, or default) from inputs equal on every rank (DESIGN.md rule 1:
+ * the communicator size, the message size and, where profile rules have
+ * type= or op=, the reduction's datatype class and op), runs it, counts it
+ * and records it in the trace with the rule that chose it.
  */
 #include "lib/lib.h"
 
@@ -27,7 +29,8 @@ int mg_dispatch(mg_call *c) {
     return mg_run(c, 0);
   }
   int nranges = e->nranges[c->coll];
-  if (!want && nranges == 0 && !x->trace) { /* tuned mode, nothing tuned here */
+  const mg_profile_seltab *sel = e->sel[c->coll];
+  if (!want && nranges == 0 && !sel && !x->trace) { /* tuned mode, nothing tuned here */
     count(x, c->coll, 0, MG_WHY_NONE);
     return mg_run(c, 0);
   }
@@ -44,7 +47,13 @@ int mg_dispatch(mg_call *c) {
     want = 0;
   } else {
     mg_call_set_bytes(c);
-    const mg_profile_range *hit = want ? NULL : mg_profile_slice_find(e->ranges[c->coll], nranges, c->bytes);
+    const mg_profile_range *ranges = e->ranges[c->coll], *hit = NULL;
+    if (!want) {
+      if (sel) /* rules by datatype class and op (reductions only; both equal on every rank) */
+        nranges = mg_profile_seltab_pick(sel, sel->by_type ? mg_tclass_of(c->rtype) : MG_TCLASS_NONE,
+                                         sel->by_op ? mg_opsel_of(c->op) : MG_OPSEL_NONE, &ranges);
+      hit = mg_profile_slice_find(ranges, nranges, c->bytes);
+    }
     if (hit) {
       want = hit->alg;
       rule = hit->line;

@@ -27,7 +27,8 @@ typedef struct mg_comm_entry {
   MPI_Comm comm;
   int size, rank, inter;
   int nranges[MG_NCOLL];                    /* the profile's slice for (collective, size) */
-  const mg_profile_range *ranges[MG_NCOLL];
+  const mg_profile_range *ranges[MG_NCOLL]; /* (its rules without selectors) */
+  const mg_profile_seltab *sel[MG_NCOLL];   /* NULL, or its table by datatype class and op */
   struct mg_comm_entry *next;
 } mg_comm_entry;
 

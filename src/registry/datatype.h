@@ -29,4 +29,106 @@ static inline void *mg_type_at(const void *buf, const mg_type *t, size_t i) {
   return (char *)buf + (MPI_Aint)i * t->extent;
 }
 
+/*
+ * Datatype classes and op selectors: what a tuning profile's rule may name
+ * (docs/profile.md, `type=` and `op=`), after the MPI standard's groups of
+ * predefined datatypes for reductions ("Predefined Reduction Operations").
+ * A rule measured by summing doubles says nothing about OR-ing bytes; the
+ * class and the op of a reduction are equal on every rank of a correct call,
+ * so a decision that uses them stays the same on every rank (DESIGN.md rule 1).
+ *
+ * Two sides, one numbering:
+ *  - a rule's selector: MG_TCLASS_ANY / MG_OPSEL_ANY (0) = no selector, the
+ *    rule is for every datatype / op; 1.. = that class / op;
+ *  - a call's class: mg_tclass_of() / mg_opsel_of() give 1.. for a datatype
+ *    or op that has a class, and MG_TCLASS_NONE / MG_OPSEL_NONE (-1) for the
+ *    rest (MPI_CHAR, derived, complex, bool and pair types; user-defined ops,
+ *    MPI_OP_NULL, MPI_REPLACE, MPI_NO_OP). A call without a class is governed
+ *    only by rules without that selector. NONE is never a valid selector.
+ */
+
+/* The classes. X(ENUM, name in profiles, its members as the MPI standard names them). */
+#define MG_TCLASSES(X)                                                                                      \
+  X(INT, "int",                                                                                             \
+    "C integers: MPI_SIGNED_CHAR MPI_UNSIGNED_CHAR MPI_SHORT MPI_UNSIGNED_SHORT MPI_INT MPI_UNSIGNED "      \
+    "MPI_LONG MPI_UNSIGNED_LONG MPI_LONG_LONG MPI_UNSIGNED_LONG_LONG MPI_INT8_T..MPI_UINT64_T")            \
+  X(FLOAT, "float", "floating point: MPI_FLOAT MPI_DOUBLE MPI_LONG_DOUBLE")                                 \
+  X(BYTE, "byte", "MPI_BYTE")
+
+enum {
+  MG_TCLASS_NONE = -1, /* a call's datatype without a class */
+  MG_TCLASS_ANY = 0,   /* a rule without type= */
+#define MG_X(E, n, d) MG_TCLASS_##E,
+  MG_TCLASSES(MG_X)
+#undef MG_X
+      MG_NTCLASS
+};
+
+/* The predefined datatypes that have a class: X(handle, class). Synonyms
+ * (MPI_LONG_LONG_INT) may share a handle with a listed type. */
+#define MG_TCLASS_TYPES(X)                                                                                  \
+  X(MPI_DOUBLE, FLOAT) X(MPI_FLOAT, FLOAT) X(MPI_INT, INT) X(MPI_LONG, INT) X(MPI_BYTE, BYTE)               \
+  X(MPI_LONG_DOUBLE, FLOAT) X(MPI_UNSIGNED, INT) X(MPI_UNSIGNED_LONG, INT) X(MPI_LONG_LONG, INT)           \
+  X(MPI_LONG_LONG_INT, INT) X(MPI_UNSIGNED_LONG_LONG, INT) X(MPI_SHORT, INT) X(MPI_UNSIGNED_SHORT, INT)    \
+  X(MPI_SIGNED_CHAR, INT) X(MPI_UNSIGNED_CHAR, INT) X(MPI_INT8_T, INT) X(MPI_INT16_T, INT)                 \
+  X(MPI_INT32_T, INT) X(MPI_INT64_T, INT) X(MPI_UINT8_T, INT) X(MPI_UINT16_T, INT) X(MPI_UINT32_T, INT)    \
+  X(MPI_UINT64_T, INT)
+
+/* One bit per class, for the op table below. */
+enum {
+#define MG_X(E, n, d) MG_TCLASS_BIT_##E = 1 << MG_TCLASS_##E,
+  MG_TCLASSES(MG_X)
+#undef MG_X
+};
+#define MG_TC_INT_FLOAT (MG_TCLASS_BIT_INT | MG_TCLASS_BIT_FLOAT)
+#define MG_TC_INT_BYTE (MG_TCLASS_BIT_INT | MG_TCLASS_BIT_BYTE)
+
+/*
+ * The op selectors: X(ENUM, name in profiles, handle, the classes MPI defines
+ * the op on). MAXLOC and MINLOC take pair types, which have no class.
+ */
+#define MG_OPSELS(X)                                                                                        \
+  X(SUM, "sum", MPI_SUM, MG_TC_INT_FLOAT)                                                                   \
+  X(PROD, "prod", MPI_PROD, MG_TC_INT_FLOAT)                                                                \
+  X(MIN, "min", MPI_MIN, MG_TC_INT_FLOAT)                                                                   \
+  X(MAX, "max", MPI_MAX, MG_TC_INT_FLOAT)                                                                   \
+  X(LAND, "land", MPI_LAND, MG_TCLASS_BIT_INT)                                                              \
+  X(LOR, "lor", MPI_LOR, MG_TCLASS_BIT_INT)                                                                 \
+  X(LXOR, "lxor", MPI_LXOR, MG_TCLASS_BIT_INT)                                                              \
+  X(BAND, "band", MPI_BAND, MG_TC_INT_BYTE)                                                                 \
+  X(BOR, "bor", MPI_BOR, MG_TC_INT_BYTE)                                                                    \
+  X(BXOR, "bxor", MPI_BXOR, MG_TC_INT_BYTE)                                                                 \
+  X(MAXLOC, "maxloc", MPI_MAXLOC, 0)                                                                        \
+  X(MINLOC, "minloc", MPI_MINLOC, 0)
+
+enum {
+  MG_OPSEL_NONE = -1, /* a call's op without a selector (user-defined, MPI_OP_NULL, ...) */
+  MG_OPSEL_ANY = 0,   /* a rule without op= */
+#define MG_X(E, n, h, c) MG_OPSEL_##E,
+  MG_OPSELS(MG_X)
+#undef MG_X
+      MG_NOPSEL
+};
+
+/* Names: "int", "float", "byte"; "any" for MG_TCLASS_ANY, "none" for
+ * MG_TCLASS_NONE and anything out of range. Likewise for ops ("sum", ...). */
+const char *mg_tclass_name(int tclass);
+const char *mg_tclass_desc(int tclass); /* the members, for messages and listings ("" if none) */
+const char *mg_opsel_name(int opsel);
+/* A class by name ("float", any case) or op by name ("sum", "SUM", "MPI_SUM",
+ * "mpi_sum"): 1.., or -1 when unknown ("any" and "none" are not names). */
+int mg_tclass_find(const char *name);
+int mg_opsel_find(const char *name);
+/* The class of a predefined datatype by its MPI name ("MPI_DOUBLE", "double",
+ * any case): 1.., or -1 when it has none (for messages that suggest a class). */
+int mg_tclass_of_typename(const char *name);
+/* A call's class and op selector; MG_TCLASS_NONE / MG_OPSEL_NONE when none.
+ * Compare handles only (no MPI call, any handle accepted). */
+int mg_tclass_of(MPI_Datatype dt);
+int mg_opsel_of(MPI_Op op);
+/* Whether MPI defines op `opsel` on the datatypes of class `tclass` (the
+ * last column of MG_OPSELS); a rule with both selectors otherwise matches no
+ * correct call. 1 when either is ANY, 0 out of range. */
+int mg_sel_defined(int tclass, int opsel);
+
 #endif

@@ -12,10 +12,13 @@
 #include "util/strbuf.h"
 
 /* A slice of process counts np_lo..np_hi of one collective, pointing at the
- * ranges of the group that decides there (the narrowest enclosing np selector). */
+ * ranges of the group that decides there (the narrowest enclosing np
+ * selector): those of its rules without selectors, and its decision table by
+ * selectors when some of its rules have them. */
 typedef struct mg_prof_npmap {
   int np_lo, np_hi;
-  int first, n; /* into ranges[] */
+  int first, n; /* into ranges[]: the rules without selectors */
+  int sel;      /* into seltabs[], -1 when no rule of the selector has type= or op= */
 } mg_prof_npmap;
 
 struct mg_profile {
@@ -30,6 +33,8 @@ struct mg_profile {
   mg_profile_range *ranges; /* parallel to rules */
   mg_prof_npmap *npmap;
   int nnpmap;
+  mg_profile_seltab *seltabs; /* one per np selector whose rules have selectors */
+  int nseltabs;
   int npmap_first[MG_NCOLL + 1]; /* npmap slice of each collective */
   uint64_t hash;
 };
@@ -38,14 +43,18 @@ struct mg_profile {
 int mg_prof_diag(mg_profile_diags *d, const char *file, int line, int status, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
-/* Append a rule with its origin; no checks beyond mg_profile_add's. */
-int mg_prof_add_at(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int alg,
-                   const char *comment, int file, int line);
+/* Append a rule with its origin; no checks beyond mg_profile_add_sel's. */
+int mg_prof_add_at(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int tclass, int opsel,
+                   int alg, const char *comment, int file, int line);
 /* Index of `name` in p->files, adding it; -1 out of memory. */
 int mg_prof_file_index(mg_profile *p, const char *name);
 void mg_prof_sort(mg_profile *p);
 /* A size range as the format spells it: "1K-64K", "1M-*", "*". */
 void mg_prof_fmt_range(size_t lo, size_t hi, char *buf, size_t size);
+/* A rule's selectors with a leading blank: " type=float op=sum", " op=max", "". */
+void mg_prof_fmt_sel(const mg_profile_rule *r, char *buf, size_t size);
+/* Whether some rule has a selector (the profile is written as version 2). */
+int mg_prof_has_sel(const mg_profile *p);
 void mg_prof_unbuild(mg_profile *p);
 
 /* Copy a token for a message: at most 40 characters, non-printable bytes as
@@ -77,7 +86,8 @@ typedef struct mg_prof_reader {
   const char *file;
   int fidx;
   int line;
-  int first; /* status of the first problem */
+  int first;   /* status of the first problem */
+  int version; /* of the version line; 0 while unknown (missing, unsupported) */
 } mg_prof_reader;
 
 /* Record a problem's status (the first one is what the reader returns). */

@@ -214,7 +214,7 @@ static void read_range(prf *r, prf_state *s, int ntok, char **tok) {
     return;
   }
   if (s->mk[k].alg < 0 || s->coll < 0 || s->np < 1) return; /* reported already */
-  if (mg_prof_add_at(r->p, (mg_coll)s->coll, s->np, s->np, (size_t)lo, (size_t)hi, s->mk[k].alg, NULL, r->fidx,
+  if (mg_prof_add_at(r->p, (mg_coll)s->coll, s->np, s->np, (size_t)lo, (size_t)hi, 0, 0, s->mk[k].alg, NULL, r->fidx,
                      r->line))
     ERR(NOMEM, "out of memory");
 }

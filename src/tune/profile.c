@@ -3,12 +3,17 @@
  * per-call lookup.
  *
  * Building sorts the rules canonically (collective, np_lo, np_hi descending,
- * lo), so each (collective, np selector) group is a run of rules sorted by
- * size; checks that a group's size ranges are disjoint and that the np
- * selectors of a collective are disjoint or nested; then flattens the nested
- * selectors into disjoint process-count slices, each pointing at the ranges of
- * the narrowest selector that contains it. A lookup is two binary searches:
- * the slice of the process count, then the range of the size.
+ * tclass, opsel, lo), so each (collective, np selector) is a run of rules, and
+ * within it each (type, op) selector group a run sorted by size, the group
+ * without selectors first; checks that a selector group's size ranges are
+ * disjoint and that the np selectors of a collective are disjoint or nested;
+ * then flattens the nested np selectors into disjoint process-count slices,
+ * each pointing at the ranges of the narrowest np selector that contains it:
+ * its rules without selectors, and when it has rules with selectors a table
+ * (mg_profile_seltab) of the group that decides for each class and op of a
+ * call. A lookup is two binary searches, the slice of the process count, then
+ * the range of the size, with one table read between them when the slice has
+ * selectors.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -27,9 +32,12 @@ mg_profile *mg_profile_new(void) {
 void mg_prof_unbuild(mg_profile *p) {
   free(p->ranges);
   free(p->npmap);
+  free(p->seltabs);
   p->ranges = NULL;
   p->npmap = NULL;
+  p->seltabs = NULL;
   p->nnpmap = 0;
+  p->nseltabs = 0;
   memset(p->npmap_first, 0, sizeof p->npmap_first);
   p->built = 0;
   p->hash = 0;
@@ -63,10 +71,13 @@ static char *clean_copy(const char *s, int lead) {
   return c;
 }
 
-int mg_prof_add_at(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int alg,
-                   const char *comment, int file, int line) {
+int mg_prof_add_at(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int tclass, int opsel,
+                   int alg, const char *comment, int file, int line) {
   if (!p || (int)coll < 0 || coll >= MG_NCOLL || alg < 0 || alg >= mg_colls[coll].nalgs || np_lo < 1 ||
       np_lo > np_hi || lo > hi)
+    return MG_PROFILE_INVALID;
+  if (tclass < 0 || tclass >= MG_NTCLASS || opsel < 0 || opsel >= MG_NOPSEL ||
+      ((tclass || opsel) && !mg_colls[coll].reduction) || !mg_sel_defined(tclass, opsel))
     return MG_PROFILE_INVALID;
   if (p->nrules == p->cap) {
     int cap = p->cap ? 2 * p->cap : 16;
@@ -82,13 +93,28 @@ int mg_prof_add_at(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo,
     c = NULL;
   }
   mg_prof_unbuild(p);
-  p->rules[p->nrules++] = (mg_profile_rule){coll, np_lo, np_hi, lo, hi, alg, c, file, line};
+  p->rules[p->nrules++] = (mg_profile_rule){.coll = coll,
+                                             .np_lo = np_lo,
+                                             .np_hi = np_hi,
+                                             .lo = lo,
+                                             .hi = hi,
+                                             .tclass = tclass,
+                                             .opsel = opsel,
+                                             .alg = alg,
+                                             .comment = c,
+                                             .file = file,
+                                             .line = line};
   return MG_PROFILE_OK;
 }
 
 int mg_profile_add(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int alg,
                    const char *comment) {
-  return mg_prof_add_at(p, coll, np_lo, np_hi, lo, hi, alg, comment, -1, 0);
+  return mg_prof_add_at(p, coll, np_lo, np_hi, lo, hi, MG_TCLASS_ANY, MG_OPSEL_ANY, alg, comment, -1, 0);
+}
+
+int mg_profile_add_sel(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int tclass,
+                       int opsel, int alg, const char *comment) {
+  return mg_prof_add_at(p, coll, np_lo, np_hi, lo, hi, tclass, opsel, alg, comment, -1, 0);
 }
 
 int mg_profile_add_preamble(mg_profile *p, const char *line) {
@@ -116,8 +142,14 @@ int mg_prof_file_index(mg_profile *p, const char *name) {
 
 #define CMP(a, b) ((a) < (b) ? -1 : (a) > (b) ? 1 : 0)
 
-static int same_group(const mg_profile_rule *a, const mg_profile_rule *b) {
+/* The same (collective, np selector): the rules among which the narrowest np selector decides. */
+static int same_np(const mg_profile_rule *a, const mg_profile_rule *b) {
   return a->coll == b->coll && a->np_lo == b->np_lo && a->np_hi == b->np_hi;
+}
+
+/* The same (collective, np, type, op) selector group: the rules whose size ranges must be disjoint. */
+static int same_group(const mg_profile_rule *a, const mg_profile_rule *b) {
+  return same_np(a, b) && a->tclass == b->tclass && a->opsel == b->opsel;
 }
 
 static int rule_cmp(const void *x, const void *y) {
@@ -126,6 +158,8 @@ static int rule_cmp(const void *x, const void *y) {
   if ((c = CMP(a->coll, b->coll))) return c;
   if ((c = CMP(a->np_lo, b->np_lo))) return c;
   if ((c = CMP(b->np_hi, a->np_hi))) return c; /* wider selector first */
+  if ((c = CMP(a->tclass, b->tclass))) return c; /* without type= first */
+  if ((c = CMP(a->opsel, b->opsel))) return c;
   if ((c = CMP(a->lo, b->lo))) return c;
   if ((c = CMP(a->hi, b->hi))) return c;
   if ((c = CMP(a->file, b->file))) return c;
@@ -219,7 +253,13 @@ void mg_prof_fmt_range(size_t lo, size_t hi, char *buf, size_t size) {
   snprintf(buf, size, "%s-%s", a, b);
 }
 
-/* Size ranges of each group: disjoint, no duplicates. Returns the first status. */
+/* The selectors of a rule as the format writes them, with a leading blank: " type=float op=sum", "". */
+void mg_prof_fmt_sel(const mg_profile_rule *r, char *buf, size_t size) {
+  snprintf(buf, size, "%s%s%s%s", r->tclass ? " type=" : "", r->tclass ? mg_tclass_name(r->tclass) : "",
+           r->opsel ? " op=" : "", r->opsel ? mg_opsel_name(r->opsel) : "");
+}
+
+/* Size ranges of each selector group: disjoint, no duplicates. Returns the first status. */
 static int check_ranges(const mg_profile *p, mg_profile_diags *d) {
   int first = MG_PROFILE_OK;
   int widest = -1; /* rule of the group with the largest hi so far */
@@ -231,32 +271,33 @@ static int check_ranges(const mg_profile *p, mg_profile_diags *d) {
     }
     const mg_profile_rule *w = &p->rules[widest];
     if (r->lo <= w->hi) {
-      char at[256], rr[80], wr[80], np[48];
+      char at[256], rr[80], wr[80], np[48], sel[64];
       int st;
       where(p, w, r, at, sizeof at);
       mg_prof_fmt_range(r->lo, r->hi, rr, sizeof rr);
       mg_prof_fmt_range(w->lo, w->hi, wr, sizeof wr);
       mg_profile_fmt_np(r->np_lo, r->np_hi, np, sizeof np);
+      mg_prof_fmt_sel(r, sel, sizeof sel);
       const char *name = mg_colls[r->coll].name;
       if (r->lo == w->lo && r->hi == w->hi && r->alg == w->alg)
         st = mg_prof_diag(d, file_of(p, r), r->line, MG_PROFILE_DUPLICATE,
-                          "duplicate rule: %s %s %s is already given at %s; delete one of the two", name, np,
-                          rr, at);
+                          "duplicate rule: %s %s %s%s is already given at %s; delete one of the two", name, np,
+                          rr, sel, at);
       else if (r->lo == w->lo && r->hi == w->hi)
         st = mg_prof_diag(d, file_of(p, r), r->line, MG_PROFILE_DUPLICATE,
-                          "conflicting rules for %s %s %s: %s here, %s at %s; keep one of the two", name, np,
-                          rr, alg_name(r->coll, r->alg), alg_name(w->coll, w->alg), at);
+                          "conflicting rules for %s %s %s%s: %s here, %s at %s; keep one of the two", name, np,
+                          rr, sel, alg_name(r->coll, r->alg), alg_name(w->coll, w->alg), at);
       else if (w->hi < SIZE_MAX) {
         char next[32];
         mg_profile_fmt_size(w->hi + 1, next, sizeof next);
         st = mg_prof_diag(d, file_of(p, r), r->line, MG_PROFILE_OVERLAP,
-                          "size range %s overlaps %s (%s) of %s %s; ranges include both bounds: make them "
+                          "size range %s overlaps %s (%s) of %s %s%s; ranges include both bounds: make them "
                           "disjoint, e.g. start this one at %s",
-                          rr, wr, at, name, np, next);
+                          rr, wr, at, name, np, sel, next);
       } else
-        st =
-            mg_prof_diag(d, file_of(p, r), r->line, MG_PROFILE_OVERLAP,
-                         "size range %s overlaps %s (%s) of %s %s; make them disjoint", rr, wr, at, name, np);
+        st = mg_prof_diag(d, file_of(p, r), r->line, MG_PROFILE_OVERLAP,
+                          "size range %s overlaps %s (%s) of %s %s%s; make them disjoint", rr, wr, at, name, np,
+                          sel);
       if (first == MG_PROFILE_OK) first = st;
     }
     if (r->hi > w->hi) widest = i;
@@ -264,9 +305,11 @@ static int check_ranges(const mg_profile *p, mg_profile_diags *d) {
   return first;
 }
 
-/* A (collective, np selector) group: rules[first .. first+n). */
+/* A (collective, np selector): rules[first .. first+n), all its selector groups. */
 typedef struct group {
   int first, n;
+  int un;  /* its first `un` rules have no selectors (they sort first) */
+  int sel; /* index of its decision table in seltabs[], -1 when un == n */
 } group;
 
 static int collect_groups(const mg_profile *p, group **out, int *ngroups) {
@@ -274,8 +317,9 @@ static int collect_groups(const mg_profile *p, group **out, int *ngroups) {
   group *v = malloc((size_t)(p->nrules ? p->nrules : 1) * sizeof *v);
   if (!v) return MG_PROFILE_NOMEM;
   for (int i = 0; i < p->nrules; i++) {
-    if (i == 0 || !same_group(&p->rules[i - 1], &p->rules[i])) v[g++] = (group){i, 0};
+    if (i == 0 || !same_np(&p->rules[i - 1], &p->rules[i])) v[g++] = (group){i, 0, 0, -1};
     v[g - 1].n++;
+    if (!p->rules[i].tclass && !p->rules[i].opsel) v[g - 1].un++;
   }
   *out = v;
   *ngroups = g;
@@ -320,7 +364,7 @@ static void flatten(mg_profile *p, const group *g, int ng, int *stack) {
 #define EMIT(to_hi, gi)                                                                                      \
   do {                                                                                                       \
     if (pos <= (long long)(to_hi)) {                                                                         \
-      p->npmap[p->nnpmap++] = (mg_prof_npmap){(int)pos, (int)(to_hi), g[gi].first, g[gi].n};                 \
+      p->npmap[p->nnpmap++] = (mg_prof_npmap){(int)pos, (int)(to_hi), g[gi].first, g[gi].un, g[gi].sel};    \
       pos = (long long)(to_hi) + 1;                                                                          \
     }                                                                                                        \
   } while (0)
@@ -341,14 +385,53 @@ static void flatten(mg_profile *p, const group *g, int ng, int *stack) {
 #undef EMIT
 }
 
+/*
+ * The decision table of np selector g (which has rules with selectors): for
+ * a call of class t and op o (0: none), the most specific selector group that
+ * matches and has rules: (t, o), (t, any), (any, o), (any, any).
+ */
+static void fill_seltab(const mg_profile *p, const group *g, mg_profile_seltab *s) {
+  int first[MG_NTCLASS][MG_NOPSEL], n[MG_NTCLASS][MG_NOPSEL];
+  memset(n, 0, sizeof n);
+  memset(s, 0, sizeof *s);
+  for (int i = g->first; i < g->first + g->n; i++) {
+    const mg_profile_rule *r = &p->rules[i];
+    if (!n[r->tclass][r->opsel]++) first[r->tclass][r->opsel] = i;
+    s->by_type |= r->tclass != MG_TCLASS_ANY;
+    s->by_op |= r->opsel != MG_OPSEL_ANY;
+  }
+  for (int t = 0; t < MG_NTCLASS; t++)
+    for (int o = 0; o < MG_NOPSEL; o++) {
+      const int cand[4][2] = {{t, o}, {t, 0}, {0, o}, {0, 0}}; /* most specific first */
+      for (int k = 0; k < 4; k++) {
+        int ct = cand[k][0], co = cand[k][1];
+        if ((k == 0 && (!t || !o)) || (k == 1 && !t) || (k == 2 && !o) || !n[ct][co]) continue;
+        s->cell[t][o].ranges = p->ranges + first[ct][co];
+        s->cell[t][o].n = n[ct][co];
+        break;
+      }
+    }
+}
+
+int mg_prof_has_sel(const mg_profile *p) {
+  for (int i = 0; i < p->nrules; i++)
+    if (p->rules[i].tclass || p->rules[i].opsel) return 1;
+  return 0;
+}
+
 /* ---- hash -------------------------------------------------------------------------------- */
 
-/* Lines "collective np_lo np_hi lo hi algorithm\n" in decimal, touching ranges
- * with equal algorithms merged, after "mpiguide-profile 1\n". */
+/*
+ * Lines "collective np_lo np_hi lo hi algorithm\n" in decimal, touching ranges
+ * with equal algorithms merged, after "mpiguide-profile 1\n". A profile with
+ * selectors: after "mpiguide-profile 2\n", lines "collective np_lo np_hi type
+ * op lo hi algorithm\n" with the selectors by name, "any" for none.
+ */
 static uint64_t hash_rules(const mg_profile *p) {
-  char line[256];
+  char line[320];
   uint64_t h = MG_FNV1A64_INIT;
-  snprintf(line, sizeof line, "%s %d\n", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
+  int sel = mg_prof_has_sel(p);
+  snprintf(line, sizeof line, "%s %d\n", MG_PROFILE_MAGIC, sel ? 2 : 1);
   h = mg_fnv1a64(h, line, strlen(line));
   for (int i = 0; i < p->nrules;) {
     const mg_profile_rule *r = &p->rules[i];
@@ -357,8 +440,12 @@ static uint64_t hash_rules(const mg_profile *p) {
     while (j < p->nrules && same_group(r, &p->rules[j]) && p->rules[j].alg == r->alg && hi < SIZE_MAX &&
            p->rules[j].lo == hi + 1)
       hi = p->rules[j++].hi;
-    snprintf(line, sizeof line, "%s %d %d %zu %zu %s\n", mg_colls[r->coll].name, r->np_lo, r->np_hi, r->lo,
-             hi, alg_name(r->coll, r->alg));
+    if (sel)
+      snprintf(line, sizeof line, "%s %d %d %s %s %zu %zu %s\n", mg_colls[r->coll].name, r->np_lo, r->np_hi,
+               mg_tclass_name(r->tclass), mg_opsel_name(r->opsel), r->lo, hi, alg_name(r->coll, r->alg));
+    else
+      snprintf(line, sizeof line, "%s %d %d %zu %zu %s\n", mg_colls[r->coll].name, r->np_lo, r->np_hi, r->lo,
+               hi, alg_name(r->coll, r->alg));
     h = mg_fnv1a64(h, line, strlen(line));
     i = j;
   }
@@ -384,15 +471,22 @@ int mg_profile_build(mg_profile *p, mg_profile_diags *d) {
   if (first == MG_PROFILE_OK) first = st;
   if (first != MG_PROFILE_OK) goto out;
 
+  int ntab = 0;
+  for (int i = 0; i < ng; i++)
+    if (g[i].un < g[i].n) g[i].sel = ntab++;
   p->ranges = malloc((size_t)(p->nrules ? p->nrules : 1) * sizeof *p->ranges);
   p->npmap = malloc((size_t)(2 * ng + 1) * sizeof *p->npmap); /* each selector adds <= 2 slices */
-  if (!p->ranges || !p->npmap) {
+  p->seltabs = ntab ? malloc((size_t)ntab * sizeof *p->seltabs) : NULL;
+  if (!p->ranges || !p->npmap || (ntab && !p->seltabs)) {
     first = mg_prof_diag(d, NULL, 0, MG_PROFILE_NOMEM, "out of memory building the profile index");
     mg_prof_unbuild(p);
     goto out;
   }
   for (int i = 0; i < p->nrules; i++)
     p->ranges[i] = (mg_profile_range){p->rules[i].lo, p->rules[i].hi, p->rules[i].alg, p->rules[i].line};
+  for (int i = 0; i < ng; i++)
+    if (g[i].sel >= 0) fill_seltab(p, &g[i], &p->seltabs[g[i].sel]);
+  p->nseltabs = ntab;
   for (int c = 0, gi = 0; c < MG_NCOLL; c++) {
     int g0 = gi;
     while (gi < ng && p->rules[g[gi].first].coll == (mg_coll)c) gi++;
@@ -424,9 +518,9 @@ const char *mg_profile_preamble_at(const mg_profile *p, int i) {
 
 uint64_t mg_profile_hash(const mg_profile *p) { return p && p->built ? p->hash : 0; }
 
-int mg_profile_slice(const mg_profile *p, mg_coll coll, int nprocs, const mg_profile_range **ranges) {
-  *ranges = NULL;
-  if (!p || !p->built || (int)coll < 0 || coll >= MG_NCOLL || nprocs < 1) return 0;
+/* The process-count slice of (coll, nprocs), NULL when no np selector contains nprocs. */
+static const mg_prof_npmap *npmap_of(const mg_profile *p, mg_coll coll, int nprocs) {
+  if (!p || !p->built || (int)coll < 0 || coll >= MG_NCOLL || nprocs < 1) return NULL;
   int lo = p->npmap_first[coll], hi = p->npmap_first[coll + 1] - 1;
   while (lo <= hi) { /* last slice with np_lo <= nprocs */
     int mid = lo + (hi - lo) / 2;
@@ -435,16 +529,35 @@ int mg_profile_slice(const mg_profile *p, mg_coll coll, int nprocs, const mg_pro
     else
       hi = mid - 1;
   }
-  if (hi < p->npmap_first[coll] || nprocs > p->npmap[hi].np_hi) return 0;
-  *ranges = p->ranges + p->npmap[hi].first;
-  return p->npmap[hi].n;
+  if (hi < p->npmap_first[coll] || nprocs > p->npmap[hi].np_hi) return NULL;
+  return &p->npmap[hi];
+}
+
+int mg_profile_slice(const mg_profile *p, mg_coll coll, int nprocs, const mg_profile_range **ranges) {
+  const mg_prof_npmap *m = npmap_of(p, coll, nprocs);
+  *ranges = m && m->n ? p->ranges + m->first : NULL;
+  return m ? m->n : 0;
+}
+
+const mg_profile_seltab *mg_profile_slice_sel(const mg_profile *p, mg_coll coll, int nprocs) {
+  const mg_prof_npmap *m = npmap_of(p, coll, nprocs);
+  return m && m->sel >= 0 ? &p->seltabs[m->sel] : NULL;
+}
+
+int mg_profile_lookup_sel(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes, int tclass, int opsel) {
+  const mg_prof_npmap *m = npmap_of(p, coll, nprocs);
+  if (!m) return 0;
+  const mg_profile_range *r = p->ranges + m->first;
+  int n = m->n;
+  if (m->sel >= 0) n = mg_profile_seltab_pick(&p->seltabs[m->sel], tclass, opsel, &r);
+  return n ? mg_profile_slice_lookup(r, n, bytes) : 0;
 }
 
 int mg_profile_lookup(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes) {
-  const mg_profile_range *r;
-  int n = mg_profile_slice(p, coll, nprocs, &r);
-  return n ? mg_profile_slice_lookup(r, n, bytes) : 0;
+  return mg_profile_lookup_sel(p, coll, nprocs, bytes, MG_TCLASS_NONE, MG_OPSEL_NONE);
 }
+
+int mg_profile_version(const mg_profile *p) { return p && mg_prof_has_sel(p) ? 2 : 1; }
 
 /* ---- spellings --------------------------------------------------------------------------- */
 

@@ -11,7 +11,8 @@
  *
  * Life cycle: a profile comes from mg_profile_parse()/mg_profile_load()/
  * mg_profile_import_prf()/mg_profile_open(), already built; or from
- * mg_profile_new() + mg_profile_add() + mg_profile_build() (the tuner).
+ * mg_profile_new() + mg_profile_add()/mg_profile_add_sel() + mg_profile_build()
+ * (the tuner).
  * A built profile is read-only: lookups need no lock and allocate nothing.
  * The caller owns the profile and frees it with mg_profile_free().
  */
@@ -22,9 +23,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "registry/datatype.h"
 #include "registry/registry.h"
 
-#define MG_PROFILE_FORMAT 1 /* the version this code reads and writes */
+/*
+ * Format versions. Version 1: rules without selectors. Version 2: rules may
+ * carry type= and op= selectors (reductions only). The reader reads both
+ * (selectors in a version-1 file are an error); the writer writes version 1
+ * for a profile without selectors, so that older readers keep reading it, and
+ * version 2 otherwise.
+ */
+#define MG_PROFILE_FORMAT 2     /* the newest version this code reads and writes */
+#define MG_PROFILE_FORMAT_MIN 1 /* the oldest version it reads */
 #define MG_PROFILE_MAGIC "mpiguide-profile"
 
 /* Status codes. X(ENUM, text). Every diagnostic carries one. */
@@ -40,6 +50,9 @@
   X(NP, "bad process count")                                                                                 \
   X(OVERLAP, "overlapping ranges")                                                                           \
   X(DUPLICATE, "duplicate rule")                                                                             \
+  X(TCLASS, "unknown datatype class")                                                                        \
+  X(OPSEL, "unknown op")                                                                                     \
+  X(SELECTOR, "misplaced or impossible selector")                                                            \
   X(INVALID, "invalid argument")
 
 typedef enum {
@@ -81,19 +94,23 @@ int mg_profile_diag_format(const mg_profile_diag *g, char *buf, size_t size);
 /* A rule as given: the algorithm `alg` (registry index, 0 = default) for
  * collective `coll`, process counts np_lo..np_hi and message sizes lo..hi
  * bytes, all bounds inclusive. np=* is 1..INT_MAX, an open size range ends at
- * SIZE_MAX. `comment` (without '#', may be NULL) is kept for the writer. */
+ * SIZE_MAX. tclass and opsel are the type= and op= selectors (registry/
+ * datatype.h; 0 = MG_TCLASS_ANY / MG_OPSEL_ANY: no selector, every datatype /
+ * op); only reductions have them. `comment` (without '#', may be NULL) is kept
+ * for the writer. */
 typedef struct mg_profile_rule {
   mg_coll coll;
   int np_lo, np_hi;
   size_t lo, hi;
+  int tclass, opsel;
   int alg;
   char *comment;
   int file; /* index into the profile's source names, -1 if none */
   int line; /* source line, 0 if added through the API */
 } mg_profile_rule;
 
-/* The per-call form: one process-count slice of one collective, sorted by lo,
- * non-overlapping. */
+/* The per-call form: the size ranges of one (collective, np selector, type
+ * selector, op selector) group, sorted by lo, non-overlapping. */
 typedef struct mg_profile_range {
   size_t lo, hi;
   int alg;
@@ -129,17 +146,24 @@ int mg_profile_open(const char *path, mg_profile **out, mg_profile_diags *d);
 mg_profile *mg_profile_new(void); /* empty and built; NULL if out of memory */
 void mg_profile_free(mg_profile *p);
 
-/* Append a rule (comment may be NULL; it is copied; line breaks in it become
- * spaces). Returns MG_PROFILE_INVALID for an unknown collective or algorithm,
- * np_lo < 1, np_lo > np_hi or lo > hi. Leaves the profile unbuilt: lookups
- * answer 0 until mg_profile_build(). */
+/* Append a rule without selectors (comment may be NULL; it is copied; line
+ * breaks in it become spaces). Returns MG_PROFILE_INVALID for an unknown
+ * collective or algorithm, np_lo < 1, np_lo > np_hi or lo > hi. Leaves the
+ * profile unbuilt: lookups answer 0 until mg_profile_build(). */
 int mg_profile_add(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int alg,
                    const char *comment);
+/* The same with the type= and op= selectors: tclass 0..MG_NTCLASS-1, opsel
+ * 0..MG_NOPSEL-1 (0: none, as mg_profile_add). MG_PROFILE_INVALID also for
+ * a selector out of range, a selector on a collective that is not a reduction
+ * (mg_colls[coll].reduction), and an op MPI does not define on the class
+ * (mg_sel_defined: such a rule would match no call). */
+int mg_profile_add_sel(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo, size_t hi, int tclass,
+                       int opsel, int alg, const char *comment);
 /* Append a line to the preamble: the comment lines written after the version
  * line (provenance: MPI library, date, thresholds). Without the '#'. */
 int mg_profile_add_preamble(mg_profile *p, const char *line);
 /*
- * Merge ranges of the same collective and process counts that overlap or
+ * Merge ranges of the same collective, process counts and selectors that overlap or
  * touch (hi + 1 == next lo) and have the same algorithm. Comments of merged
  * rules are joined with "; " (equal ones kept once). Sorts the rules, leaves
  * the profile unbuilt, returns the number of merges (or -1 out of memory).
@@ -153,30 +177,73 @@ int mg_profile_build(mg_profile *p, mg_profile_diags *d);
 /* ---- reading a built profile ------------------------------------------------------------- */
 
 int mg_profile_nrules(const mg_profile *p);
-/* The rules in canonical order (collective, np_lo, np_hi descending, lo) once built. */
+/* The rules in canonical order (collective, np_lo, np_hi descending, tclass,
+ * opsel, lo) once built. */
 const mg_profile_rule *mg_profile_rule_at(const mg_profile *p, int i);
 int mg_profile_npreamble(const mg_profile *p);
+/* The version the writer writes: 1 without selectors, 2 when a rule has type= or op=. */
+int mg_profile_version(const mg_profile *p);
 const char *mg_profile_preamble_at(const mg_profile *p, int i);
 
 /*
  * 64-bit FNV-1a over the canonical serialization of the decisions: rules
- * sorted, touching ranges with equal algorithms merged, algorithms by name;
- * comments, preamble, spelling of sizes and whitespace do not count. Ranks
- * compare it with one reduction. 0 for NULL or an unbuilt profile.
+ * sorted, touching ranges with equal algorithms merged, selectors and
+ * algorithms by name; comments, preamble, spelling of sizes and whitespace do
+ * not count (docs/profile.md, "The hash"). Ranks compare it with one
+ * reduction. 0 for NULL or an unbuilt profile.
  */
 uint64_t mg_profile_hash(const mg_profile *p);
 
 /*
- * The algorithm for a call: registry index, 0 (the default) when no rule
- * covers (coll, nprocs, bytes), for a NULL or unbuilt profile and for
- * out-of-range arguments. O(log rules), no allocation, read-only.
+ * The algorithm for a call of a reduction whose datatype has class `tclass`
+ * and whose op has selector `opsel` (mg_tclass_of / mg_opsel_of: 1.., or
+ * MG_TCLASS_NONE / MG_OPSEL_NONE; ANY (0) means the same as NONE here: the
+ * call has no class to match a selector): registry index, 0 (the default)
+ * when no rule decides, for a NULL or unbuilt profile and for out-of-range
+ * arguments. The narrowest np selector containing nprocs decides; among its
+ * rules the most specific selector group that matches the call and has any
+ * rule (type+op, type, op, none); within it the range containing bytes, else
+ * the default. O(log rules), no allocation, read-only.
  */
+int mg_profile_lookup_sel(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes, int tclass, int opsel);
+/* The same for a call that no selector matches (a non-reduction, or a
+ * reduction on a datatype without a class with a user-defined op): only rules
+ * without selectors govern it. = mg_profile_lookup_sel(..., MG_TCLASS_NONE,
+ * MG_OPSEL_NONE). */
 int mg_profile_lookup(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes);
 
-/* The slice of (coll, nprocs), for caching per communicator: returns the
- * number of ranges and points *ranges at them (NULL, 0 when none). The
- * pointer stays valid until the profile is changed or freed. */
+/* The slice of (coll, nprocs) for a call no selector matches, for caching per
+ * communicator: the ranges of the rules without selectors of the narrowest np
+ * selector containing nprocs. Returns their number and points *ranges at them
+ * (NULL, 0 when none). The pointer stays valid until the profile is changed
+ * or freed. When mg_profile_slice_sel() is not NULL, it decides instead. */
 int mg_profile_slice(const mg_profile *p, mg_coll coll, int nprocs, const mg_profile_range **ranges);
+
+/*
+ * The decision table of (coll, nprocs) when the rules of the narrowest np
+ * selector containing nprocs have selectors; NULL when they have none (then
+ * mg_profile_slice() decides every call, and a call needs no classification).
+ * cell[t][o] is the size-range slice that decides a call of class t and op
+ * selector o (0 = the call has none): the most specific group with rules.
+ */
+typedef struct mg_profile_seltab {
+  int by_type, by_op; /* whether some rule here has type= / op= (else the call's class is not needed) */
+  struct {
+    const mg_profile_range *ranges;
+    int n;
+  } cell[MG_NTCLASS][MG_NOPSEL];
+} mg_profile_seltab;
+const mg_profile_seltab *mg_profile_slice_sel(const mg_profile *p, mg_coll coll, int nprocs);
+
+/* The slice of a table for a call of class tclass and op opsel (NONE or out of
+ * range: 0): returns the number of ranges, points *ranges at them. */
+static inline int mg_profile_seltab_pick(const mg_profile_seltab *s, int tclass, int opsel,
+                                         const mg_profile_range **ranges) {
+  if (tclass < 0 || tclass >= MG_NTCLASS) tclass = 0;
+  if (opsel < 0 || opsel >= MG_NOPSEL) opsel = 0;
+  *ranges = s->cell[tclass][opsel].ranges;
+  return s->cell[tclass][opsel].n;
+}
 
 /* Binary search in a slice: the range that holds `bytes`, NULL outside every range. */
 static inline const mg_profile_range *mg_profile_slice_find(const mg_profile_range *r, int n, size_t bytes) {
@@ -199,8 +266,9 @@ static inline int mg_profile_slice_lookup(const mg_profile_range *r, int n, size
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-/* The canonical text of a built profile: version line, preamble, then the
- * rules sorted, aligned, one blank line between (collective, np) groups.
+/* The canonical text of a built profile: version line (1 without selectors,
+ * else 2), preamble, then the rules sorted, aligned, one blank line between
+ * (collective, np, type, op) groups.
  * Returns a malloc'd NUL-terminated string (length in *len if len != NULL),
  * NULL if unbuilt or out of memory. */
 char *mg_profile_format(const mg_profile *p, size_t *len);

@@ -1,10 +1,11 @@
 /*
- * The reader of the mpiguide profile format (docs/profile.md):
+ * The reader of the mpiguide profile format (docs/profile.md), versions 1 and 2:
  *
- *     mpiguide-profile 1
+ *     mpiguide-profile 2
  *     # preamble comments
- *     <collective> np=<N|A-B|A-*|*> <LO-HI|N|LO-*|*> <algorithm>  [# comment]
+ *     <collective> np=<N|A-B|A-*|*> <LO-HI|N|LO-*|*> [type=<class>] [op=<op>] <algorithm>  [# comment]
  *
+ * (the selectors type= and op= in version 2 only, and for reductions only).
  * Every line is checked and every problem reported (up to the diagnostics
  * limit) with its line and what to do; the rules that parse are then checked
  * together (overlaps, duplicates, nesting) by mg_profile_build(). A profile
@@ -24,7 +25,10 @@ typedef mg_prof_reader reader;
 
 #define Q(tok, buf) mg_prof_quote((tok), strlen(tok), (buf), sizeof(buf))
 
-static const char rule_shape[] = "<collective> np=<N> <LO>-<HI> <algorithm>";
+static const char rule_shape1[] = "<collective> np=<N> <LO>-<HI> <algorithm>";
+static const char rule_shape2[] = "<collective> np=<N> <LO>-<HI> [type=<class>] [op=<op>] <algorithm>";
+/* The shape of a rule in the file's version (version 1: no selectors to mention). */
+static const char *rule_shape(const reader *r) { return r->version == 1 ? rule_shape1 : rule_shape2; }
 
 /* ---- fields ------------------------------------------------------------------------------ */
 
@@ -178,23 +182,142 @@ static int np_field(reader *r, const char *tok, int *lo, int *hi) {
   return 0;
 }
 
+/* ---- selectors --------------------------------------------------------------------------- */
+
+static int is_sel(const char *tok) { return strncmp(tok, "type=", 5) == 0 || strncmp(tok, "op=", 3) == 0; }
+
+/* Space-separated names of the classes / ops / reductions, for messages. */
+static void names_of(mg_str *v, int what) {
+  if (what == 0)
+    for (int c = 1; c < MG_NTCLASS; c++) mg_str_addf(v, "%s%s", c > 1 ? " " : "", mg_tclass_name(c));
+  else if (what == 1)
+    for (int o = 1; o < MG_NOPSEL; o++) mg_str_addf(v, "%s%s", o > 1 ? " " : "", mg_opsel_name(o));
+  else
+    for (int c = 0, k = 0; c < MG_NCOLL; c++)
+      if (mg_colls[c].reduction) mg_str_addf(v, "%s%s", k++ ? " " : "", mg_colls[c].name);
+}
+
+static int tclass_value(reader *r, const char *tok) {
+  const char *v = tok + 5;
+  int c = mg_tclass_find(v);
+  if (c > 0 && strcmp(v, mg_tclass_name(c)) == 0) return c;
+  char q[64];
+  if (c > 0) {
+    ERR(TCLASS, "unknown datatype class '%s': write 'type=%s'", Q(v, q), mg_tclass_name(c));
+    return -1;
+  }
+  int t = mg_tclass_of_typename(v);
+  if (t > 0) {
+    ERR(TCLASS, "unknown datatype class '%s': a rule names the class of the datatype, not the datatype; %s is in "
+                "class %s: write 'type=%s'", Q(v, q), v, mg_tclass_name(t), mg_tclass_name(t));
+    return -1;
+  }
+  mg_str names = {0};
+  names_of(&names, 0);
+  ERR(TCLASS, "unknown datatype class '%s'; valid: %s (int: the C integer types, float: MPI_FLOAT, MPI_DOUBLE, "
+              "MPI_LONG_DOUBLE, byte: MPI_BYTE; other datatypes have no class: omit type=)",
+      Q(v, q), names.s ? names.s : "");
+  free(names.s);
+  return -1;
+}
+
+static int opsel_value(reader *r, const char *tok) {
+  const char *v = tok + 3;
+  int o = mg_opsel_find(v);
+  if (o > 0 && strcmp(v, mg_opsel_name(o)) == 0) return o;
+  char q[64];
+  if (o > 0) {
+    ERR(OPSEL, "unknown op '%s': write 'op=%s'", Q(v, q), mg_opsel_name(o));
+    return -1;
+  }
+  mg_str names = {0};
+  names_of(&names, 1);
+  ERR(OPSEL, "unknown op '%s'; valid: %s (MPI's predefined reduction ops; user-defined ops cannot be named: "
+             "omit op=)", Q(v, q), names.s ? names.s : "");
+  free(names.s);
+  return -1;
+}
+
+/*
+ * The selectors tok[0..n) (each "type=..." or "op=..."), of a rule of
+ * collective coll (-1: unknown, reported). Stores them in *tclass, *opsel;
+ * returns -1 after reporting a problem.
+ */
+static int selectors(reader *r, int coll, char **tok, int n, int *tclass, int *opsel) {
+  char q[64];
+  int bad = 0, seen_type = 0, seen_op = 0;
+  if (r->version == 1) {
+    ERR(SELECTOR, "'%s': type= and op= need profile version 2; change line 1 to '%s 2'", Q(tok[0], q),
+        MG_PROFILE_MAGIC);
+    bad = 1;
+  }
+  if (coll >= 0 && !mg_colls[coll].reduction) {
+    mg_str v = {0};
+    names_of(&v, 2);
+    ERR(SELECTOR, "'%s': %s has no %s; type= and op= are for the reductions only (%s): delete it", Q(tok[0], q),
+        mg_colls[coll].name, strncmp(tok[0], "op=", 3) == 0 ? "op" : "reduction datatype", v.s ? v.s : "");
+    free(v.s);
+    bad = 1;
+  }
+  for (int i = 0; i < n; i++) {
+    int type = strncmp(tok[i], "type=", 5) == 0;
+    if ((type && seen_type) || (!type && seen_op)) {
+      ERR(SELECTOR, "'%s': %s is given twice; give each selector once", Q(tok[i], q), type ? "type=" : "op=");
+      bad = 1;
+      continue;
+    }
+    if (type && seen_op) {
+      ERR(SELECTOR, "'%s' after op=: write type= before op= (%s)", Q(tok[i], q), rule_shape2);
+      bad = 1;
+    }
+    if (type) {
+      seen_type = 1;
+      bad |= (*tclass = tclass_value(r, tok[i])) < 0;
+    } else {
+      seen_op = 1;
+      bad |= (*opsel = opsel_value(r, tok[i])) < 0;
+    }
+  }
+  if (!bad && !mg_sel_defined(*tclass, *opsel)) {
+    if (*opsel == MG_OPSEL_MAXLOC || *opsel == MG_OPSEL_MINLOC)
+      ERR(SELECTOR, "op=%s takes pair types (MPI_DOUBLE_INT, ...), which have no class: the rule could never "
+                    "apply; delete type=", mg_opsel_name(*opsel));
+    else
+      ERR(SELECTOR, "MPI does not define op=%s on type=%s (%s): the rule could never apply", mg_opsel_name(*opsel),
+          mg_tclass_name(*tclass), mg_tclass_desc(*tclass));
+    bad = 1;
+  }
+  return bad ? -1 : 0;
+}
+
 /* ---- lines ------------------------------------------------------------------------------- */
 
 #define MAXTOK 8
 
+/* What to write on line 1, for messages. */
+#define VERSION_HINT "'mpiguide-profile 1' ('mpiguide-profile 2' if rules have type= or op=)"
+
 static void version_line(reader *r, char **tok, int ntok) {
   char q[64];
   if (ntok < 2) {
-    ERR(VERSION, "the version line lacks the version: write '%s %d'", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
+    ERR(VERSION, "the version line lacks the version: write " VERSION_HINT);
     return;
   }
-  char want[16];
-  snprintf(want, sizeof want, "%d", MG_PROFILE_FORMAT);
-  if (strcmp(tok[1], want) != 0)
+  for (int v = MG_PROFILE_FORMAT_MIN; v <= MG_PROFILE_FORMAT; v++) {
+    char want[16];
+    snprintf(want, sizeof want, "%d", v);
+    if (strcmp(tok[1], want) == 0) r->version = v;
+  }
+  if (!r->version) {
+    mg_str v = {0}; /* "1 and 2", "1, 2 and 3" */
+    for (int k = MG_PROFILE_FORMAT_MIN; k <= MG_PROFILE_FORMAT; k++)
+      mg_str_addf(&v, "%s%d", k == MG_PROFILE_FORMAT_MIN ? "" : k == MG_PROFILE_FORMAT ? " and " : ", ", k);
     ERR(VERSION,
-        "unsupported profile version '%s': this mpiguide reads version %d; rewrite the profile with "
+        "unsupported profile version '%s': this mpiguide reads versions %s; rewrite the profile with "
         "`mpiguide tune`",
-        Q(tok[1], q), MG_PROFILE_FORMAT);
+        Q(tok[1], q), v.s ? v.s : "");
+    free(v.s);
+  }
   if (ntok > 2) ERR(SYNTAX, "unexpected '%s' after the version; start a comment with '#'", Q(tok[2], q));
 }
 
@@ -205,23 +328,40 @@ static void rule_line(reader *r, char **tok, int ntok, const char *comment) {
     return;
   }
   int coll = coll_field(r, tok[0]);
-  if (ntok < 4) {
-    ERR(SYNTAX, "incomplete rule: expected '%s', found %d field%s", rule_shape, ntok, ntok == 1 ? "" : "s");
+  if (ntok > MAXTOK) ntok = MAXTOK; /* the rest is reported as unexpected after the algorithm */
+  int nsel = 0;                     /* selectors tok[3 .. 3+nsel) */
+  while (3 + nsel < ntok && is_sel(tok[3 + nsel])) nsel++;
+  if (ntok < 4 || 3 + nsel == ntok) {
+    if (ntok >= 4)
+      ERR(SYNTAX, "incomplete rule: the algorithm is missing after '%s'; a rule is '%s'", Q(tok[ntok - 1], q),
+          rule_shape2);
+    else
+      ERR(SYNTAX, "incomplete rule: expected '%s', found %d field%s", rule_shape(r), ntok, ntok == 1 ? "" : "s");
     return;
   }
-  int np_lo = 0, np_hi = 0, alg = -1;
+  int np_lo = 0, np_hi = 0, alg = -1, tclass = MG_TCLASS_ANY, opsel = MG_OPSEL_ANY;
   size_t lo = 0, hi = 0;
   int bad = coll < 0;
   bad |= np_field(r, tok[1], &np_lo, &np_hi) != 0;
+  if (is_sel(tok[2])) { /* the fields after it are shifted: nothing more to say about them */
+    ERR(SYNTAX, "'%s' in place of the sizes: selectors come after the sizes ('%s')", Q(tok[2], q), rule_shape2);
+    return;
+  }
   bad |= size_field(r, tok[2], &lo, &hi) != 0;
-  if (coll >= 0) bad |= (alg = alg_field(r, coll, tok[3])) < 0;
-  if (ntok > 4) {
-    ERR(SYNTAX, "unexpected '%s' after the algorithm: a rule is '%s'; start a comment with '#'", Q(tok[4], q),
-        rule_shape);
+  if (nsel) bad |= selectors(r, coll, tok + 3, nsel, &tclass, &opsel) != 0;
+  int ia = 3 + nsel; /* the algorithm */
+  if (coll >= 0) bad |= (alg = alg_field(r, coll, tok[ia])) < 0;
+  if (ntok > ia + 1) {
+    if (is_sel(tok[ia + 1]))
+      ERR(SYNTAX, "'%s' after the algorithm: selectors come before it ('%s')", Q(tok[ia + 1], q), rule_shape2);
+    else
+      ERR(SYNTAX, "unexpected '%s' after the algorithm: a rule is '%s'; start a comment with '#'",
+          Q(tok[ia + 1], q), rule_shape(r));
     bad = 1;
   }
   if (bad) return;
-  int st = mg_prof_add_at(r->p, (mg_coll)coll, np_lo, np_hi, lo, hi, alg, comment, r->fidx, r->line);
+  int st = mg_prof_add_at(r->p, (mg_coll)coll, np_lo, np_hi, lo, hi, tclass, opsel, alg, comment, r->fidx,
+                          r->line);
   if (st != MG_PROFILE_OK) ERR(NOMEM, "out of memory");
 }
 
@@ -252,8 +392,7 @@ int mg_profile_parse(const char *buf, size_t len, const char *name, mg_profile *
         version_line(r, tok, ntok);
         continue;
       }
-      ERR(VERSION, "missing version line: the first line must be '%s %d'", MG_PROFILE_MAGIC,
-          MG_PROFILE_FORMAT);
+      ERR(VERSION, "missing version line: the first line must be " VERSION_HINT);
     }
     if (ntok == 0) {
       if (comment && !seen_rule && r->line > 1) { /* preamble: keep the text after "# " as it is */
@@ -270,7 +409,7 @@ int mg_profile_parse(const char *buf, size_t len, const char *name, mg_profile *
   }
   if (r->line == 0) {
     r->line = 1;
-    ERR(VERSION, "empty profile: the first line must be '%s %d'", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
+    ERR(VERSION, "empty profile: the first line must be " VERSION_HINT);
   }
   free(lb.s);
   mg_prof_note(r, mg_profile_build(r->p, d)); /* overlaps and duplicates among the rules that parsed */

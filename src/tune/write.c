@@ -1,8 +1,10 @@
 /*
- * The writer: the canonical text of a profile. Version line, the preamble
- * comments, a blank line, then the rules in canonical order with aligned
- * columns and a blank line between (collective, np) groups; each rule's
- * comment after "  # ". Reading the text back gives the same rules, so the
+ * The writer: the canonical text of a profile. Version line (1 when no rule
+ * has a selector, so that older readers keep reading it; else 2), the
+ * preamble comments, a blank line, then the rules in canonical order with
+ * aligned columns and a blank line between (collective, np, type, op) groups;
+ * the type= and op= columns only when some rule has them, blank for the rules
+ * without; each rule's comment after "  # ". Reading the text back gives the same rules, so the
  * same decision for every size, and the same hash; writing it again gives the
  * same text.
  */
@@ -18,8 +20,8 @@ static const char *alg_text(const mg_profile_rule *r) {
 char *mg_profile_format(const mg_profile *p, size_t *len) {
   if (!p || !p->built) return NULL;
   mg_str b = {0};
-  char np[48], sz[80];
-  int wc = 0, wn = 0, ws = 0, wa = 0;
+  char np[48], sz[80], ty[32], op[32];
+  int wc = 0, wn = 0, ws = 0, wt = 0, wo = 0, wa = 0;
   for (int i = 0; i < p->nrules; i++) { /* column widths */
     const mg_profile_rule *r = &p->rules[i];
     int n;
@@ -28,23 +30,30 @@ char *mg_profile_format(const mg_profile *p, size_t *len) {
     if ((n = (int)strlen(mg_colls[r->coll].name)) > wc) wc = n;
     if ((n = (int)strlen(np)) > wn) wn = n;
     if ((n = (int)strlen(sz)) > ws) ws = n;
+    if (r->tclass && (n = (int)strlen("type=") + (int)strlen(mg_tclass_name(r->tclass))) > wt) wt = n;
+    if (r->opsel && (n = (int)strlen("op=") + (int)strlen(mg_opsel_name(r->opsel))) > wo) wo = n;
     if (r->comment && (n = (int)strlen(alg_text(r))) > wa) wa = n;
   }
-  mg_str_addf(&b, "%s %d\n", MG_PROFILE_MAGIC, MG_PROFILE_FORMAT);
+  mg_str_addf(&b, "%s %d\n", MG_PROFILE_MAGIC, mg_profile_version(p));
   for (int i = 0; i < p->npreamble; i++)
     mg_str_addf(&b, "#%s%s\n", p->preamble[i][0] ? " " : "", p->preamble[i]);
   for (int i = 0; i < p->nrules; i++) {
     const mg_profile_rule *r = &p->rules[i];
     const mg_profile_rule *prev = i ? &p->rules[i - 1] : NULL;
-    if (!prev || prev->coll != r->coll || prev->np_lo != r->np_lo || prev->np_hi != r->np_hi)
+    if (!prev || prev->coll != r->coll || prev->np_lo != r->np_lo || prev->np_hi != r->np_hi ||
+        prev->tclass != r->tclass || prev->opsel != r->opsel)
       mg_str_add(&b, "\n", 1);
     mg_profile_fmt_np(r->np_lo, r->np_hi, np, sizeof np);
     mg_prof_fmt_range(r->lo, r->hi, sz, sizeof sz);
+    snprintf(ty, sizeof ty, "%s%s", r->tclass ? "type=" : "", r->tclass ? mg_tclass_name(r->tclass) : "");
+    snprintf(op, sizeof op, "%s%s", r->opsel ? "op=" : "", r->opsel ? mg_opsel_name(r->opsel) : "");
+    mg_str_addf(&b, "%-*s  %-*s  %-*s  ", wc, mg_colls[r->coll].name, wn, np, ws, sz);
+    if (wt) mg_str_addf(&b, "%-*s  ", wt, ty);
+    if (wo) mg_str_addf(&b, "%-*s  ", wo, op);
     if (r->comment)
-      mg_str_addf(&b, "%-*s  %-*s  %-*s  %-*s  # %s\n", wc, mg_colls[r->coll].name, wn, np, ws, sz, wa,
-                       alg_text(r), r->comment);
+      mg_str_addf(&b, "%-*s  # %s\n", wa, alg_text(r), r->comment);
     else
-      mg_str_addf(&b, "%-*s  %-*s  %-*s  %s\n", wc, mg_colls[r->coll].name, wn, np, ws, sz, alg_text(r));
+      mg_str_addf(&b, "%s\n", alg_text(r));
   }
   if (b.failed) {
     free(b.s);

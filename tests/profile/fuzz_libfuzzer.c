@@ -37,10 +37,15 @@
     if (!text || mg_profile_parse(text, len, "canonical", &q, NULL) != 0 ||
         mg_profile_hash(q) != mg_profile_hash(p))
       abort();
-    for (size_t b = 0; b < 64; b++)
-      if (mg_profile_lookup(p, (mg_coll)(b % MG_NCOLL), (int)(b % 9), (size_t)1 << (b % 40)) !=
-          mg_profile_lookup(q, (mg_coll)(b % MG_NCOLL), (int)(b % 9), (size_t)1 << (b % 40)))
+    for (size_t b = 0; b < 64; b++) {
+      mg_coll c = (mg_coll)(b % MG_NCOLL);
+      int t = (int)(b % (MG_NTCLASS + 1)) - 1, o = (int)(b % (MG_NOPSEL + 1)) - 1; /* from NONE */
+      if (mg_profile_lookup(p, c, (int)(b % 9), (size_t)1 << (b % 40)) !=
+              mg_profile_lookup(q, c, (int)(b % 9), (size_t)1 << (b % 40)) ||
+          mg_profile_lookup_sel(p, c, (int)(b % 9), (size_t)1 << (b % 40), t, o) !=
+              mg_profile_lookup_sel(q, c, (int)(b % 9), (size_t)1 << (b % 40), t, o))
         abort();
+    }
     mg_profile_free(q);
     free(text);
   }

@@ -2,7 +2,10 @@
  * Unit tests of src/tune/ (no MPI launch): `test_profile <group> [data dir]`.
  *
  * Groups: roundtrip, random_roundtrip, errors, version, limit, prf, prf_errors,
- * lookup, nesting, hash, merge, api, threads; "all" runs every group.
+ * lookup, nesting, hash, merge, api, threads, and for the type= and op=
+ * selectors (format version 2) classes, sel_roundtrip, sel_version,
+ * sel_errors, sel_lookup, sel_hash, sel_merge, sel_api, sel_example; "all"
+ * runs every group.
  * Expected diagnostics are compared as the exact "file:line: message" text.
  */
 #include <limits.h>
@@ -47,9 +50,15 @@ static void dump_diags(const mg_profile_diags *d) {
   for (int i = 0; i < d->n; i++) fprintf(stderr, "    %s\n", diag(d, i));
 }
 
+/* How specific a rule's selectors are: type and op 3, type 2, op 1, none 0. */
+static int specificity(const mg_profile_rule *r) { return (r->tclass ? 2 : 0) + (r->opsel ? 1 : 0); }
+
 /* Reference lookup by brute force: the narrowest np selector containing
- * nprocs decides; within it the range containing bytes, else the default. */
-static int ref_lookup(const mg_profile *p, mg_coll c, int np, size_t bytes) {
+ * nprocs decides; among its rules whose selectors match the call (a call's
+ * class t / op o, <= 0 for none, matches a rule's selector if the selector is
+ * 0 or equal), the most specific matching selector group; within it the range
+ * containing bytes, else the default. */
+static int ref_lookup_sel(const mg_profile *p, mg_coll c, int np, size_t bytes, int t, int o) {
   int best = -1;
   long long width = LLONG_MAX;
   for (int i = 0; i < mg_profile_nrules(p); i++) {
@@ -60,14 +69,23 @@ static int ref_lookup(const mg_profile *p, mg_coll c, int np, size_t bytes) {
     }
   }
   if (best < 0) return 0;
-  const mg_profile_rule *b = mg_profile_rule_at(p, best);
+  const mg_profile_rule *b = mg_profile_rule_at(p, best), *g = NULL;
+  for (int i = 0; i < mg_profile_nrules(p); i++) { /* the most specific matching selector group */
+    const mg_profile_rule *r = mg_profile_rule_at(p, i);
+    if (r->coll == c && r->np_lo == b->np_lo && r->np_hi == b->np_hi && (!r->tclass || r->tclass == t) &&
+        (!r->opsel || r->opsel == o) && (!g || specificity(r) > specificity(g)))
+      g = r;
+  }
+  if (!g) return 0;
   for (int i = 0; i < mg_profile_nrules(p); i++) {
     const mg_profile_rule *r = mg_profile_rule_at(p, i);
-    if (r->coll == c && r->np_lo == b->np_lo && r->np_hi == b->np_hi && r->lo <= bytes && bytes <= r->hi)
+    if (r->coll == c && r->np_lo == b->np_lo && r->np_hi == b->np_hi && r->tclass == g->tclass &&
+        r->opsel == g->opsel && r->lo <= bytes && bytes <= r->hi)
       return r->alg;
   }
   return 0;
 }
+
 
 /* Sizes worth probing for collective c: every bound of its rules, +-1, the
  * middle, and a few fixed ones. */
@@ -91,24 +109,39 @@ static int probe_sizes(const mg_profile *p, mg_coll c, size_t *v, int max) {
 static const int probe_nps[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 63, 64, 65, 99, 100, 1000, INT_MAX};
 #define NPROBE_NP ((int)(sizeof probe_nps / sizeof probe_nps[0]))
 
-/* Same decisions in a and b for every probe size and process count; both
- * also equal to the brute-force reference. Returns the number of mismatches. */
+/* Calls' (class, op) probed: none, each class with and without an op, ops without a class. */
+static const int probe_sel[][2] = {
+    {MG_TCLASS_NONE, MG_OPSEL_NONE}, {MG_TCLASS_INT, MG_OPSEL_SUM},  {MG_TCLASS_FLOAT, MG_OPSEL_SUM},
+    {MG_TCLASS_FLOAT, MG_OPSEL_MAX}, {MG_TCLASS_BYTE, MG_OPSEL_BOR}, {MG_TCLASS_NONE, MG_OPSEL_SUM},
+    {MG_TCLASS_INT, MG_OPSEL_NONE},  {MG_TCLASS_FLOAT, MG_OPSEL_NONE}, {MG_TCLASS_NONE, MG_OPSEL_MAXLOC}};
+#define NPROBE_SEL ((int)(sizeof probe_sel / sizeof probe_sel[0]))
+
+/* Same decisions in a and b for every probe size, process count, class and
+ * op; both also equal to the brute-force reference. Returns the number of
+ * mismatches. */
 static int same_decisions(const mg_profile *a, const mg_profile *b) {
   static size_t sizes[20000];
   int bad = 0;
   for (int c = 0; c < MG_NCOLL; c++) {
     int ns = probe_sizes(a, (mg_coll)c, sizes, 20000);
     for (int k = 0; k < NPROBE_NP; k++)
-      for (int i = 0; i < ns; i++) {
-        int x = mg_profile_lookup(a, (mg_coll)c, probe_nps[k], sizes[i]);
-        int y = mg_profile_lookup(b, (mg_coll)c, probe_nps[k], sizes[i]);
-        int z = ref_lookup(a, (mg_coll)c, probe_nps[k], sizes[i]);
-        if (x != y || x != z) {
-          if (bad++ < 5)
-            fprintf(stderr, "  decision differs: %s np=%d %zu bytes: %d / %d / reference %d\n",
-                    mg_colls[c].name, probe_nps[k], sizes[i], x, y, z);
+      for (int i = 0; i < ns; i++)
+        for (int q = 0; q < NPROBE_SEL; q++) {
+          int t = probe_sel[q][0], o = probe_sel[q][1];
+          int x = mg_profile_lookup_sel(a, (mg_coll)c, probe_nps[k], sizes[i], t, o);
+          int y = mg_profile_lookup_sel(b, (mg_coll)c, probe_nps[k], sizes[i], t, o);
+          int z = ref_lookup_sel(a, (mg_coll)c, probe_nps[k], sizes[i], t, o);
+          if (q == 0) { /* mg_profile_lookup is the call without class and op */
+            int w = mg_profile_lookup(a, (mg_coll)c, probe_nps[k], sizes[i]);
+            if (w != x && bad++ < 5)
+              fprintf(stderr, "  mg_profile_lookup %d != mg_profile_lookup_sel %d\n", w, x);
+          }
+          if (x != y || x != z) {
+            if (bad++ < 5)
+              fprintf(stderr, "  decision differs: %s np=%d %zu bytes type %s op %s: %d / %d / reference %d\n",
+                      mg_colls[c].name, probe_nps[k], sizes[i], mg_tclass_name(t), mg_opsel_name(o), x, y, z);
+          }
         }
-      }
   }
   return bad;
 }
@@ -132,7 +165,7 @@ static void check_roundtrip(const mg_profile *p) {
     for (int i = 0; i < mg_profile_nrules(p) && i < mg_profile_nrules(q); i++) {
       const mg_profile_rule *a = mg_profile_rule_at(p, i), *b = mg_profile_rule_at(q, i);
       ASSERT_TRUE(a->coll == b->coll && a->np_lo == b->np_lo && a->np_hi == b->np_hi && a->lo == b->lo &&
-            a->hi == b->hi && a->alg == b->alg);
+            a->hi == b->hi && a->tclass == b->tclass && a->opsel == b->opsel && a->alg == b->alg);
       ASSERT_STR_EQ(a->comment ? a->comment : "", b->comment ? b->comment : "");
     }
     ASSERT_EQ(mg_profile_npreamble(q), mg_profile_npreamble(p));
@@ -292,27 +325,40 @@ static void test_random_roundtrip(void) {
   static const char *const comments[] = {NULL, "slowdown 1.31 [1.22, 1.40]", "# not a rule", "x  y",
                                          "np=4 1K-2K default"};
   const int nsel = (int)(sizeof sel / sizeof sel[0]);
-  TEST_CASE("random profiles: write, read, same decisions as written and as the reference");
+  /* selector groups a reduction's rules may have: none, type and op, type, op */
+  static const int tsel[][2] = {{0, 0},
+                                {MG_TCLASS_FLOAT, MG_OPSEL_SUM},
+                                {MG_TCLASS_INT, MG_OPSEL_ANY},
+                                {MG_TCLASS_ANY, MG_OPSEL_MAX},
+                                {MG_TCLASS_BYTE, MG_OPSEL_BOR},
+                                {MG_TCLASS_INT, MG_OPSEL_SUM}};
+  const int ntsel = (int)(sizeof tsel / sizeof tsel[0]);
+  TEST_CASE("random profiles (with type= and op= on half of them): write, read, same decisions as written and "
+            "as the reference");
   for (int iter = 0; iter < 150; iter++) {
     mg_profile *p = mg_profile_new();
     mg_profile_diags d = {0};
+    int with_sel = iter % 2;
     for (int c = 0; c < MG_NCOLL; c++) {
       if (rnd() % 3 == 0) continue;
       for (int s = 0; s < nsel; s++) {
-        if (rnd() % 3) continue;
-        size_t pos = rnd() % 3 == 0 ? 0 : (size_t)1 << (rnd() % 12);
-        int nr = 1 + (int)(rnd() % 6);
-        for (int k = 0; k < nr; k++) {
-          size_t lo = pos, hi;
-          int shift = (int)(rnd() % 8);
-          hi = lo + ((size_t)1 << shift) * (1 + rnd() % 1000) + rnd() % 3 - 1;
-          if (hi < lo) hi = lo;
-          if (k == nr - 1 && rnd() % 4 == 0) hi = SIZE_MAX;
-          int a = (int)(rnd() % (uint64_t)mg_colls[c].nalgs);
-          ASSERT_EQ(mg_profile_add(p, (mg_coll)c, sel[s][0], sel[s][1], lo, hi, a, comments[rnd() % 5]),
-                   MG_PROFILE_OK);
-          if (hi == SIZE_MAX) break;
-          pos = hi + 1 + (rnd() % 2 ? 0 : rnd() % 4096); /* touching or a gap */
+        for (int ts = 0; ts < (with_sel && mg_colls[c].reduction ? ntsel : 1); ts++) {
+          if (rnd() % 3) continue;
+          size_t pos = rnd() % 3 == 0 ? 0 : (size_t)1 << (rnd() % 12);
+          int nr = 1 + (int)(rnd() % 6);
+          for (int k = 0; k < nr; k++) {
+            size_t lo = pos, hi;
+            int shift = (int)(rnd() % 8);
+            hi = lo + ((size_t)1 << shift) * (1 + rnd() % 1000) + rnd() % 3 - 1;
+            if (hi < lo) hi = lo;
+            if (k == nr - 1 && rnd() % 4 == 0) hi = SIZE_MAX;
+            int a = (int)(rnd() % (uint64_t)mg_colls[c].nalgs);
+            ASSERT_EQ(mg_profile_add_sel(p, (mg_coll)c, sel[s][0], sel[s][1], lo, hi, tsel[ts][0], tsel[ts][1], a,
+                                         comments[rnd() % 5]),
+                      MG_PROFILE_OK);
+            if (hi == SIZE_MAX) break;
+            pos = hi + 1 + (rnd() % 2 ? 0 : rnd() % 4096); /* touching or a gap */
+          }
         }
       }
     }
@@ -473,28 +519,36 @@ static void test_errors(void) {
 static void test_version(void) {
   TEST_CASE("missing version line: reported, the rule on line 1 still checked");
   static const char *const w1[] = {
-      "v:1: missing version line: the first line must be 'mpiguide-profile 1'",
+      "v:1: missing version line: the first line must be 'mpiguide-profile 1' ('mpiguide-profile 2' if rules "
+      "have type= or op=)",
       "v:1: unknown algorithm 'nope' for bcast; valid: default bcast_as_allgatherv "
       "bcast_as_scatter_allgather",
   };
   expect_diags("bcast np=4 1K nope\nbcast np=4 2K default\n", "v", w1, 2, MG_PROFILE_VERSION);
   TEST_CASE("a comment before the version line");
   static const char *const w2[] = {
-      "v:1: missing version line: the first line must be 'mpiguide-profile 1'",
+      "v:1: missing version line: the first line must be 'mpiguide-profile 1' ('mpiguide-profile 2' if rules "
+      "have type= or op=)",
       "v:2: a version line may only be the first line; profiles cannot be concatenated"};
   expect_diags("# profile\nmpiguide-profile 1\n", "v", w2, 2, MG_PROFILE_VERSION);
   TEST_CASE("wrong version");
   static const char *const w3[] = {
-      "v:1: unsupported profile version '2': this mpiguide reads version 1; rewrite "
+      "v:1: unsupported profile version '3': this mpiguide reads versions 1 and 2; rewrite "
       "the profile with `mpiguide tune`"};
-  expect_diags("mpiguide-profile 2\nbcast np=4 1K default\n", "v", w3, 1, MG_PROFILE_VERSION);
+  expect_diags("mpiguide-profile 3\nbcast np=4 1K default\n", "v", w3, 1, MG_PROFILE_VERSION);
+  static const char *const w3b[] = {
+      "v:1: unsupported profile version '02': this mpiguide reads versions 1 and 2; rewrite "
+      "the profile with `mpiguide tune`"};
+  expect_diags("mpiguide-profile 02\nbcast np=4 1K default\n", "v", w3b, 1, MG_PROFILE_VERSION);
   TEST_CASE("version without number, junk after the version");
-  static const char *const w4[] = {"v:1: the version line lacks the version: write 'mpiguide-profile 1'"};
+  static const char *const w4[] = {"v:1: the version line lacks the version: write 'mpiguide-profile 1' "
+                                   "('mpiguide-profile 2' if rules have type= or op=)"};
   expect_diags("mpiguide-profile # 1\n", "v", w4, 1, MG_PROFILE_VERSION);
   static const char *const w5[] = {"v:1: unexpected 'x' after the version; start a comment with '#'"};
   expect_diags("mpiguide-profile 1 x\n", "v", w5, 1, MG_PROFILE_SYNTAX);
   TEST_CASE("empty input");
-  static const char *const w6[] = {"empty:1: empty profile: the first line must be 'mpiguide-profile 1'"};
+  static const char *const w6[] = {"empty:1: empty profile: the first line must be 'mpiguide-profile 1' "
+                                   "('mpiguide-profile 2' if rules have type= or op=)"};
   expect_diags("", "empty", w6, 1, MG_PROFILE_VERSION);
 
   TEST_CASE("a version line alone is a valid, empty profile");
@@ -1021,6 +1075,508 @@ static void test_threads(void) {
   mg_profile_free(shared);
 }
 
+/* ---- type= and op= selectors (format version 2) ------------------------------------------- */
+
+static void test_classes(void) {
+  TEST_CASE("datatype classes: the MPI standard's C integer, floating point and byte groups");
+  const MPI_Datatype ints[] = {MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_SHORT,   MPI_UNSIGNED_SHORT,
+                               MPI_INT,         MPI_UNSIGNED,      MPI_LONG,    MPI_UNSIGNED_LONG,
+                               MPI_LONG_LONG,   MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG,
+                               MPI_INT8_T,      MPI_INT16_T,       MPI_INT32_T, MPI_INT64_T,
+                               MPI_UINT8_T,     MPI_UINT16_T,      MPI_UINT32_T, MPI_UINT64_T};
+  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) ASSERT_EQ(mg_tclass_of(ints[i]), MG_TCLASS_INT);
+  ASSERT_EQ(mg_tclass_of(MPI_FLOAT), MG_TCLASS_FLOAT);
+  ASSERT_EQ(mg_tclass_of(MPI_DOUBLE), MG_TCLASS_FLOAT);
+  ASSERT_EQ(mg_tclass_of(MPI_LONG_DOUBLE), MG_TCLASS_FLOAT);
+  ASSERT_EQ(mg_tclass_of(MPI_BYTE), MG_TCLASS_BYTE);
+  TEST_CASE("datatype classes: character, bool, complex, pair, Fortran, multi-language types and NULL have none");
+  const MPI_Datatype none[] = {MPI_CHAR,     MPI_WCHAR,   MPI_C_BOOL,   MPI_C_DOUBLE_COMPLEX, MPI_DOUBLE_INT,
+                               MPI_2INT,     MPI_FLOAT_INT, MPI_PACKED, MPI_AINT,             MPI_INTEGER,
+                               MPI_DATATYPE_NULL};
+  for (size_t i = 0; i < sizeof none / sizeof none[0]; i++) ASSERT_EQ(mg_tclass_of(none[i]), MG_TCLASS_NONE);
+  TEST_CASE("op selectors: the twelve predefined reduction ops; the others have none");
+  const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MIN,  MPI_MAX,  MPI_LAND,   MPI_LOR,
+                        MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC};
+  const char *const opnames[] = {"sum", "prod", "min", "max", "land", "lor",
+                                 "lxor", "band", "bor", "bxor", "maxloc", "minloc"};
+  ASSERT_EQ(MG_NOPSEL, 13);
+  for (int i = 0; i < 12; i++) {
+    ASSERT_EQ(mg_opsel_of(ops[i]), i + 1);
+    ASSERT_STR_EQ(mg_opsel_name(i + 1), opnames[i]);
+    ASSERT_EQ(mg_opsel_find(opnames[i]), i + 1);
+  }
+  ASSERT_EQ(mg_opsel_of(MPI_REPLACE), MG_OPSEL_NONE);
+  ASSERT_EQ(mg_opsel_of(MPI_NO_OP), MG_OPSEL_NONE);
+  ASSERT_EQ(mg_opsel_of(MPI_OP_NULL), MG_OPSEL_NONE);
+  TEST_CASE("names and look-ups");
+  ASSERT_STR_EQ(mg_tclass_name(MG_TCLASS_ANY), "any");
+  ASSERT_STR_EQ(mg_tclass_name(MG_TCLASS_NONE), "none");
+  ASSERT_STR_EQ(mg_tclass_name(MG_NTCLASS), "none");
+  ASSERT_STR_EQ(mg_tclass_name(MG_TCLASS_INT), "int");
+  ASSERT_STR_EQ(mg_tclass_name(MG_TCLASS_FLOAT), "float");
+  ASSERT_STR_EQ(mg_tclass_name(MG_TCLASS_BYTE), "byte");
+  ASSERT_STR_EQ(mg_opsel_name(MG_OPSEL_ANY), "any");
+  ASSERT_STR_EQ(mg_opsel_name(MG_OPSEL_NONE), "none");
+  ASSERT_EQ(mg_tclass_find("float"), MG_TCLASS_FLOAT);
+  ASSERT_EQ(mg_tclass_find("Float"), MG_TCLASS_FLOAT);
+  ASSERT_EQ(mg_tclass_find("any"), -1);
+  ASSERT_EQ(mg_tclass_find("none"), -1);
+  ASSERT_EQ(mg_tclass_find("double"), -1);
+  ASSERT_EQ(mg_tclass_find(""), -1);
+  ASSERT_EQ(mg_opsel_find("SUM"), MG_OPSEL_SUM);
+  ASSERT_EQ(mg_opsel_find("MPI_SUM"), MG_OPSEL_SUM);
+  ASSERT_EQ(mg_opsel_find("mpi_bxor"), MG_OPSEL_BXOR);
+  ASSERT_EQ(mg_opsel_find("MPI_"), -1);
+  ASSERT_EQ(mg_opsel_find("add"), -1);
+  ASSERT_EQ(mg_opsel_find("any"), -1);
+  ASSERT_EQ(mg_opsel_find("replace"), -1);
+  ASSERT_EQ(mg_tclass_of_typename("MPI_DOUBLE"), MG_TCLASS_FLOAT);
+  ASSERT_EQ(mg_tclass_of_typename("double"), MG_TCLASS_FLOAT);
+  ASSERT_EQ(mg_tclass_of_typename("mpi_uint8_t"), MG_TCLASS_INT);
+  ASSERT_EQ(mg_tclass_of_typename("MPI_CHAR"), -1);
+  TEST_CASE("which op MPI defines on which class");
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_FLOAT, MG_OPSEL_SUM), 1);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_FLOAT, MG_OPSEL_BOR), 0);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_FLOAT, MG_OPSEL_LAND), 0);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_INT, MG_OPSEL_LXOR), 1);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_INT, MG_OPSEL_BOR), 1);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_BYTE, MG_OPSEL_BOR), 1);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_BYTE, MG_OPSEL_SUM), 0);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_BYTE, MG_OPSEL_MAX), 0);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_INT, MG_OPSEL_MAXLOC), 0);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_ANY, MG_OPSEL_MAXLOC), 1);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_BYTE, MG_OPSEL_ANY), 1);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_NONE, MG_OPSEL_SUM), 0);
+  ASSERT_EQ(mg_sel_defined(MG_TCLASS_FLOAT, MG_NOPSEL), 0);
+}
+
+static const char typed_text[] =
+    "mpiguide-profile 2\n"
+    "# rules by datatype class and op\n"
+    "allreduce np=4 1K-64K type=float op=sum allreduce_as_reduce_bcast # slowdown 1.31 [1.22, 1.40]\n"
+    "allreduce np=4 1K-64K allreduce_as_reducescatterblock_allgather\n"
+    "allreduce np=4 128K-* type=int allreduce_as_reducescatter_allgatherv\n"
+    "allreduce np=4 0-512 op=max default # by hand\n"
+    "reduce np=* * type=byte op=bor reduce_as_allreduce\n"
+    "bcast np=4 1K bcast_as_allgatherv\n";
+
+static void test_sel_roundtrip(void) {
+  TEST_CASE("selectors: read, canonical text (version 2, aligned, a group per selector), round trip");
+  mg_profile_diags d = {0};
+  mg_profile *p = parse(typed_text, "typed", &d);
+  ASSERT_TRUE(p != NULL);
+  dump_diags(&d);
+  if (!p) return;
+  ASSERT_EQ(mg_profile_nrules(p), 6);
+  const mg_profile_rule *r = mg_profile_rule_at(p, 3); /* canonical order: none, op, int, float+sum */
+  ASSERT_EQ(r->tclass, MG_TCLASS_FLOAT);
+  ASSERT_EQ(r->opsel, MG_OPSEL_SUM);
+  ASSERT_EQ(r->line, 3);
+  ASSERT_STR_EQ(r->comment, "slowdown 1.31 [1.22, 1.40]");
+  ASSERT_EQ(mg_profile_rule_at(p, 1)->opsel, MG_OPSEL_MAX);
+  ASSERT_EQ(mg_profile_rule_at(p, 1)->tclass, MG_TCLASS_ANY);
+  ASSERT_EQ(mg_profile_rule_at(p, 2)->tclass, MG_TCLASS_INT);
+  ASSERT_EQ(mg_profile_rule_at(p, 2)->opsel, MG_OPSEL_ANY);
+  ASSERT_EQ(mg_profile_version(p), 2);
+  char *text = mg_profile_format(p, NULL);
+  ASSERT_STR_EQ(text,
+                "mpiguide-profile 2\n"
+                "# rules by datatype class and op\n"
+                "\n"
+                "allreduce  np=4  1K-64K                      allreduce_as_reducescatterblock_allgather\n"
+                "\n"
+                "allreduce  np=4  0-512               op=max  default                    # by hand\n"
+                "\n"
+                "allreduce  np=4  128K-*  type=int            allreduce_as_reducescatter_allgatherv\n"
+                "\n"
+                "allreduce  np=4  1K-64K  type=float  op=sum  allreduce_as_reduce_bcast  # slowdown 1.31 [1.22, "
+                "1.40]\n"
+                "\n"
+                "bcast      np=4  1K-1K                       bcast_as_allgatherv\n"
+                "\n"
+                "reduce     np=*  *       type=byte   op=bor  reduce_as_allreduce\n");
+  free(text);
+  check_roundtrip(p);
+  ASSERT_EQ(same_decisions(p, p), 0);
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+}
+
+static void test_sel_version(void) {
+  TEST_CASE("the writer writes version 1 without selectors, 2 with");
+  mg_profile *p = mg_profile_new();
+  int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
+  ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 1024, 2048, rb, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_version(p), 1);
+  char *text = mg_profile_format(p, NULL);
+  ASSERT_STR_EQ(text, "mpiguide-profile 1\n\nallreduce  np=4  1K-2K  allreduce_as_reduce_bcast\n");
+  free(text);
+  ASSERT_EQ(mg_profile_add_sel(p, MG_ALLREDUCE, 4, 4, 1024, 2048, MG_TCLASS_FLOAT, MG_OPSEL_ANY, 0, NULL),
+            MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_version(p), 2);
+  text = mg_profile_format(p, NULL);
+  ASSERT_STR_EQ(text, "mpiguide-profile 2\n\n"
+                      "allreduce  np=4  1K-2K              allreduce_as_reduce_bcast\n\n"
+                      "allreduce  np=4  1K-2K  type=float  default\n");
+  free(text);
+  check_roundtrip(p);
+  mg_profile_free(p);
+
+  TEST_CASE("a version-2 file without selectors is read, and written as version 1 with the same hash");
+  mg_profile_diags d = {0};
+  p = parse("mpiguide-profile 2\nallreduce np=4 1K-2K allreduce_as_reduce_bcast\n", "v2", &d);
+  ASSERT_TRUE(p != NULL);
+  dump_diags(&d);
+  if (p) {
+    text = mg_profile_format(p, NULL);
+    ASSERT_STR_EQ(text, "mpiguide-profile 1\n\nallreduce  np=4  1K-2K  allreduce_as_reduce_bcast\n");
+    free(text);
+    ASSERT_EQ_U(mg_profile_hash(p),
+                hash_of("mpiguide-profile 1\nallreduce np=4 1K-2K allreduce_as_reduce_bcast\n"));
+  }
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+
+  TEST_CASE("a version-1 file refuses selectors, each line once, and says to write version 2");
+  static const char *const w1[] = {
+      "v1:2: 'type=float': type= and op= need profile version 2; change line 1 to 'mpiguide-profile 2'",
+      "v1:3: 'op=sum': type= and op= need profile version 2; change line 1 to 'mpiguide-profile 2'",
+  };
+  expect_diags("mpiguide-profile 1\n"
+               "allreduce np=4 1K-2K type=float op=sum allreduce_as_reduce_bcast\n"
+               "reduce np=4 * op=sum default\n"
+               "allreduce np=4 4K-8K allreduce_as_reduce_bcast\n",
+               "v1", w1, 2, MG_PROFILE_SELECTOR);
+}
+
+static void test_sel_errors(void) {
+  TEST_CASE("selectors: every problem with its line and what to write");
+  static const char text[] =
+      "mpiguide-profile 2\n"                                                     /* 1 */
+      "allreduce np=4 1K type=double allreduce_as_reduce_bcast\n"                /* 2 */
+      "allreduce np=4 1K type=MPI_FLOAT allreduce_as_reduce_bcast\n"             /* 3 */
+      "allreduce np=4 1K type=complex allreduce_as_reduce_bcast\n"               /* 4 */
+      "allreduce np=4 1K type=Float allreduce_as_reduce_bcast\n"                 /* 5 */
+      "allreduce np=4 1K op=add allreduce_as_reduce_bcast\n"                     /* 6 */
+      "allreduce np=4 1K op=MPI_SUM allreduce_as_reduce_bcast\n"                 /* 7 */
+      "bcast np=4 1K type=byte bcast_as_allgatherv\n"                            /* 8 */
+      "gather np=4 1K op=sum default\n"                                          /* 9 */
+      "allreduce np=4 1K type=int type=float allreduce_as_reduce_bcast\n"        /* 10 */
+      "allreduce np=4 1K op=sum type=float allreduce_as_reduce_bcast\n"          /* 11 */
+      "allreduce np=4 1K op=sum op=sum allreduce_as_reduce_bcast\n"              /* 12 */
+      "allreduce np=4 1K allreduce_as_reduce_bcast type=float\n"                 /* 13 */
+      "allreduce np=4 type=float 1K allreduce_as_reduce_bcast\n"                 /* 14 */
+      "allreduce np=4 1K type=float op=sum\n"                                    /* 15 */
+      "allreduce np=4 1K type=float op=bor allreduce_as_reduce_bcast\n"          /* 16 */
+      "allreduce np=4 1K type=int op=maxloc allreduce_as_reduce_bcast\n"         /* 17 */
+      "scan np=2 1K type= default\n"                                             /* 18 */
+      "allreduce np=2 1K-64K type=float allreduce_as_reduce_bcast\n"             /* 19 */
+      "allreduce np=2 32K-1M type=float allreduce_as_reducescatter_allgatherv\n" /* 20 */
+      "allreduce np=2 1K-64K type=float op=sum default\n"                        /* 21 */
+      "allreduce np=2 1K-64K type=float op=sum allreduce_as_reduce_bcast\n"      /* 22 */
+      "allreduce np=2 1K-64K allreduce_as_reduce_bcast\n"                        /* 23 */
+      "allreduce np=2 1K-64K op=sum default\n";                                  /* 24 */
+  static const char *const want[] = {
+      "s:2: unknown datatype class 'double': a rule names the class of the datatype, not the datatype; double is "
+      "in class float: write 'type=float'",
+      "s:3: unknown datatype class 'MPI_FLOAT': a rule names the class of the datatype, not the datatype; "
+      "MPI_FLOAT is in class float: write 'type=float'",
+      "s:4: unknown datatype class 'complex'; valid: int float byte (int: the C integer types, float: MPI_FLOAT, "
+      "MPI_DOUBLE, MPI_LONG_DOUBLE, byte: MPI_BYTE; other datatypes have no class: omit type=)",
+      "s:5: unknown datatype class 'Float': write 'type=float'",
+      "s:6: unknown op 'add'; valid: sum prod min max land lor lxor band bor bxor maxloc minloc (MPI's "
+      "predefined reduction ops; user-defined ops cannot be named: omit op=)",
+      "s:7: unknown op 'MPI_SUM': write 'op=sum'",
+      "s:8: 'type=byte': bcast has no reduction datatype; type= and op= are for the reductions only (allreduce "
+      "reduce reduce_scatter_block scan): delete it",
+      "s:9: 'op=sum': gather has no op; type= and op= are for the reductions only (allreduce reduce "
+      "reduce_scatter_block scan): delete it",
+      "s:10: 'type=float': type= is given twice; give each selector once",
+      "s:11: 'type=float' after op=: write type= before op= (<collective> np=<N> <LO>-<HI> [type=<class>] "
+      "[op=<op>] <algorithm>)",
+      "s:12: 'op=sum': op= is given twice; give each selector once",
+      "s:13: 'type=float' after the algorithm: selectors come before it ('<collective> np=<N> <LO>-<HI> "
+      "[type=<class>] [op=<op>] <algorithm>')",
+      "s:14: 'type=float' in place of the sizes: selectors come after the sizes ('<collective> np=<N> <LO>-<HI> "
+      "[type=<class>] [op=<op>] <algorithm>')",
+      "s:15: incomplete rule: the algorithm is missing after 'op=sum'; a rule is '<collective> np=<N> <LO>-<HI> "
+      "[type=<class>] [op=<op>] <algorithm>'",
+      "s:16: MPI does not define op=bor on type=float (floating point: MPI_FLOAT MPI_DOUBLE MPI_LONG_DOUBLE): the "
+      "rule could never apply",
+      "s:17: op=maxloc takes pair types (MPI_DOUBLE_INT, ...), which have no class: the rule could never apply; "
+      "delete type=",
+      "s:18: unknown datatype class ''; valid: int float byte (int: the C integer types, float: MPI_FLOAT, "
+      "MPI_DOUBLE, MPI_LONG_DOUBLE, byte: MPI_BYTE; other datatypes have no class: omit type=)",
+      /* checks across rules: within one (collective, np, type, op) group only */
+      "s:20: size range 32K-1M overlaps 1K-64K (line 19) of allreduce np=2 type=float; ranges include both "
+      "bounds: make them disjoint, e.g. start this one at 65537",
+      "s:22: conflicting rules for allreduce np=2 1K-64K type=float op=sum: allreduce_as_reduce_bcast here, "
+      "default at line 21; keep one of the two",
+  };
+  expect_diags(text, "s", want, (int)(sizeof want / sizeof want[0]), MG_PROFILE_TCLASS);
+}
+
+static void test_sel_lookup(void) {
+  TEST_CASE("the most specific matching selector group that has rules decides; no fall-through");
+  mg_profile_diags d = {0};
+  mg_profile *p = parse("mpiguide-profile 2\n"
+                        "allreduce np=4 16-1M  allreduce_as_reduce_bcast\n"
+                        "allreduce np=4 1K-64K type=float op=sum allreduce_as_reducescatterblock_allgather\n"
+                        "allreduce np=4 1K-1M  type=float allreduce_as_reducescatter_allgatherv\n"
+                        "allreduce np=4 8-*    op=sum allreduce_as_reduce_bcast\n"
+                        "allreduce np=* 0-*    type=int allreduce_as_reducescatter_allgatherv\n"
+                        "bcast     np=4 0-*    bcast_as_allgatherv\n",
+                        "sel", &d);
+  ASSERT_TRUE(p != NULL);
+  dump_diags(&d);
+  if (!p) return;
+  int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
+  int rsb = alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather");
+  int rsa = alg(MG_ALLREDUCE, "allreduce_as_reducescatter_allgatherv");
+  const int N = MG_TCLASS_NONE, F = MG_TCLASS_FLOAT, I = MG_TCLASS_INT, B = MG_TCLASS_BYTE;
+  const int ON = MG_OPSEL_NONE, SUM = MG_OPSEL_SUM, MAX = MG_OPSEL_MAX, BOR = MG_OPSEL_BOR;
+  struct {
+    int np;
+    size_t bytes;
+    int t, o, want;
+    const char *why;
+  } cases[] = {
+      {4, 2048, F, SUM, rsb, "type+op group"},
+      {4, 1024, F, SUM, rsb, "type+op group, lower bound"},
+      {4, 65536, F, SUM, rsb, "type+op group, upper bound"},
+      {4, 65537, F, SUM, 0, "type+op group has no range: no fall-through to type=float"},
+      {4, 100, F, SUM, 0, "type+op group has no range: no fall-through to op=sum or to no selector"},
+      {4, 131072, F, MAX, rsa, "type group (no float+max rules)"},
+      {4, 100, F, MAX, 0, "type group has no range: no fall-through to the rules without selectors"},
+      {4, 2048, F, ON, rsa, "user-defined op on floats: type group"},
+      {4, 8, I, SUM, rb, "op group (np=4 has no int rules)"},
+      {4, 1u << 30, I, SUM, rb, "op group, open range"},
+      {4, 100, I, MAX, rb, "no selector matches: rules without selectors"},
+      {4, 8, I, MAX, 0, "rules without selectors, below their range; np=* type=int not consulted"},
+      {4, 8, N, SUM, rb, "unclassified datatype with MPI_SUM: op group"},
+      {4, 100, N, ON, rb, "unclassified datatype, user op: only rules without selectors"},
+      {4, 8, N, ON, 0, "unclassified datatype, user op, below the untyped range"},
+      {4, 100, B, BOR, rb, "byte with bor: nothing specific, rules without selectors"},
+      {5, 8, I, MAX, rsa, "np=5: np=* decides, type=int"},
+      {5, 8, I, ON, rsa, "np=5, int, user op: type=int"},
+      {5, 8, F, SUM, 0, "np=5, float: np=* has no float rule and no rule without selectors"},
+      {5, 8, N, ON, 0, "np=5 unclassified: np=* has no rule without selectors"},
+      {4, 8, 0, 0, 0, "ANY (0) means no class: as NONE"},
+      {4, 100, 0, 0, rb, "ANY (0) means no class: as NONE"},
+      {4, 100, 99, 99, rb, "out of range: as NONE"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int got = mg_profile_lookup_sel(p, MG_ALLREDUCE, cases[i].np, cases[i].bytes, cases[i].t, cases[i].o);
+    if (got != cases[i].want)
+      fprintf(stderr, "  case %zu np=%d %zu bytes type %s op %s (%s): got %d want %d\n", i, cases[i].np,
+              cases[i].bytes, mg_tclass_name(cases[i].t), mg_opsel_name(cases[i].o), cases[i].why, got,
+              cases[i].want);
+    ASSERT_EQ(got, cases[i].want);
+  }
+  TEST_CASE("mg_profile_lookup: a call no selector matches");
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 100), rb);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 4, 8), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 5, 8), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 4, 8), alg(MG_BCAST, "bcast_as_allgatherv"));
+  ASSERT_EQ(mg_profile_lookup_sel(p, MG_BCAST, 4, 8, F, SUM), alg(MG_BCAST, "bcast_as_allgatherv"));
+  ASSERT_EQ(same_decisions(p, p), 0); /* against the brute-force reference */
+  TEST_CASE("what the library caches: the slice without selectors and the table");
+  const mg_profile_range *r;
+  ASSERT_EQ(mg_profile_slice(p, MG_ALLREDUCE, 4, &r), 1);
+  const mg_profile_seltab *s = mg_profile_slice_sel(p, MG_ALLREDUCE, 4);
+  ASSERT_TRUE(s != NULL);
+  if (s) {
+    ASSERT_EQ(s->by_type, 1);
+    ASSERT_EQ(s->by_op, 1);
+    ASSERT_EQ(mg_profile_seltab_pick(s, F, SUM, &r), 1);
+    ASSERT_EQ(mg_profile_slice_lookup(r, 1, 2048), rsb);
+    ASSERT_EQ(mg_profile_seltab_pick(s, N, ON, &r), 1);
+    ASSERT_EQ(mg_profile_slice_lookup(r, 1, 100), rb);
+  }
+  ASSERT_EQ(mg_profile_slice(p, MG_ALLREDUCE, 5, &r), 0);
+  ASSERT_TRUE(r == NULL);
+  s = mg_profile_slice_sel(p, MG_ALLREDUCE, 5);
+  ASSERT_TRUE(s != NULL);
+  if (s) {
+    ASSERT_EQ(s->by_type, 1);
+    ASSERT_EQ(s->by_op, 0); /* the library need not classify the op here */
+    ASSERT_EQ(mg_profile_seltab_pick(s, N, ON, &r), 0);
+  }
+  ASSERT_TRUE(mg_profile_slice_sel(p, MG_BCAST, 4) == NULL);  /* no selectors: no table */
+  ASSERT_TRUE(mg_profile_slice_sel(p, MG_REDUCE, 4) == NULL); /* no rules */
+  check_roundtrip(p);
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+
+  TEST_CASE("a typed default stops the rules without selectors for that class");
+  p = parse("mpiguide-profile 2\n"
+            "allreduce np=* * allreduce_as_reduce_bcast\n"
+            "allreduce np=* * type=byte default\n",
+            "dflt", &d);
+  ASSERT_TRUE(p != NULL);
+  if (p) {
+    ASSERT_EQ(mg_profile_lookup_sel(p, MG_ALLREDUCE, 3, 64, B, BOR), 0);
+    ASSERT_EQ(mg_profile_lookup_sel(p, MG_ALLREDUCE, 3, 64, I, BOR), rb);
+    ASSERT_EQ(mg_profile_lookup(p, MG_ALLREDUCE, 3, 64), rb);
+  }
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+}
+
+static void test_sel_hash(void) {
+  static const char base[] = "mpiguide-profile 2\n"
+                             "allreduce np=4 1K-64K type=float op=sum allreduce_as_reduce_bcast\n"
+                             "allreduce np=4 1K-64K allreduce_as_reducescatterblock_allgather\n";
+  uint64_t h = hash_of(base);
+  TEST_CASE("hash: a profile without selectors keeps its version-1 hash");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/example.prof", data_dir);
+  mg_profile *p = NULL;
+  ASSERT_EQ(mg_profile_load(path, &p, NULL), MG_PROFILE_OK);
+  ASSERT_EQ_U(mg_profile_hash(p), 0x7081bfc082d65549ULL); /* as printed by validate before version 2 */
+  mg_profile_free(p);
+  TEST_CASE("hash: changes with each selector");
+  ASSERT_NE_U(h, 0);
+  ASSERT_NE_U(hash_of("mpiguide-profile 2\n"
+                      "allreduce np=4 1K-64K type=float allreduce_as_reduce_bcast\n"
+                      "allreduce np=4 1K-64K allreduce_as_reducescatterblock_allgather\n"),
+              h);
+  ASSERT_NE_U(hash_of("mpiguide-profile 2\n"
+                      "allreduce np=4 1K-64K op=sum allreduce_as_reduce_bcast\n"
+                      "allreduce np=4 1K-64K allreduce_as_reducescatterblock_allgather\n"),
+              h);
+  ASSERT_NE_U(hash_of("mpiguide-profile 2\n"
+                      "allreduce np=4 1K-64K type=int op=sum allreduce_as_reduce_bcast\n"
+                      "allreduce np=4 1K-64K allreduce_as_reducescatterblock_allgather\n"),
+              h);
+  ASSERT_NE_U(hash_of("mpiguide-profile 2\n"
+                      "allreduce np=4 1K-64K type=float op=max allreduce_as_reduce_bcast\n"
+                      "allreduce np=4 1K-64K allreduce_as_reducescatterblock_allgather\n"),
+              h);
+  ASSERT_NE_U(hash_of("mpiguide-profile 2\n"
+                      "allreduce np=4 1K-64K type=float op=sum allreduce_as_reduce_bcast\n"
+                      "allreduce np=4 1K-64K type=int allreduce_as_reducescatterblock_allgather\n"),
+              h);
+  ASSERT_NE_U(hash_of("mpiguide-profile 2\n"
+                      "allreduce np=4 1K-64K type=float allreduce_as_reduce_bcast\n"),
+              hash_of("mpiguide-profile 2\n"
+                      "allreduce np=4 1K-64K op=sum allreduce_as_reduce_bcast\n"));
+  ASSERT_NE_U(hash_of("mpiguide-profile 2\nallreduce np=4 1K-64K type=float allreduce_as_reduce_bcast\n"),
+              hash_of("mpiguide-profile 1\nallreduce np=4 1K-64K allreduce_as_reduce_bcast\n"));
+  TEST_CASE("hash: equal despite order, spelling and splitting of typed ranges");
+  ASSERT_EQ_U(hash_of("mpiguide-profile 2  # typed\n"
+                      "allreduce np=4 1024-65536 allreduce_as_reducescatterblock_allgather\n"
+                      "allreduce np=4 1K-32K type=float op=sum allreduce_as_reduce_bcast # a\n"
+                      "allreduce\tnp=4 32769-64K\ttype=float  op=sum allreduce_as_reduce_bcast # b\n"),
+              h);
+}
+
+static void test_sel_merge(void) {
+  TEST_CASE("merge: within a selector group only");
+  mg_profile *p = mg_profile_new();
+  int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
+  mg_profile_add_sel(p, MG_ALLREDUCE, 4, 4, 1024, 2047, MG_TCLASS_FLOAT, MG_OPSEL_SUM, rb, "a");
+  mg_profile_add_sel(p, MG_ALLREDUCE, 4, 4, 2048, 4095, MG_TCLASS_FLOAT, MG_OPSEL_SUM, rb, "b");
+  mg_profile_add_sel(p, MG_ALLREDUCE, 4, 4, 4096, 8191, MG_TCLASS_FLOAT, MG_OPSEL_ANY, rb, NULL);
+  mg_profile_add_sel(p, MG_ALLREDUCE, 4, 4, 8192, 9000, MG_TCLASS_FLOAT, MG_OPSEL_SUM, rb, NULL); /* a gap */
+  mg_profile_add(p, MG_ALLREDUCE, 4, 4, 4096, 8191, rb, NULL);
+  ASSERT_EQ(mg_profile_merge_touching(p), 1);
+  ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  char *text = mg_profile_format(p, NULL);
+  ASSERT_STR_EQ(text, "mpiguide-profile 2\n"
+                      "\n"
+                      "allreduce  np=4  4K-8191                      allreduce_as_reduce_bcast\n"
+                      "\n"
+                      "allreduce  np=4  4K-8191  type=float          allreduce_as_reduce_bcast\n"
+                      "\n"
+                      "allreduce  np=4  1K-4095  type=float  op=sum  allreduce_as_reduce_bcast  # a; b\n"
+                      "allreduce  np=4  8K-9000  type=float  op=sum  allreduce_as_reduce_bcast\n");
+  free(text);
+  mg_profile_free(p);
+}
+
+static void test_sel_api(void) {
+  TEST_CASE("add_sel: invalid selectors");
+  mg_profile *p = mg_profile_new();
+  ASSERT_EQ(mg_profile_add_sel(p, MG_BCAST, 1, 1, 0, 0, MG_TCLASS_BYTE, 0, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add_sel(p, MG_GATHER, 1, 1, 0, 0, 0, MG_OPSEL_SUM, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add_sel(p, MG_ALLREDUCE, 1, 1, 0, 0, MG_NTCLASS, 0, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add_sel(p, MG_ALLREDUCE, 1, 1, 0, 0, MG_TCLASS_NONE, 0, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add_sel(p, MG_ALLREDUCE, 1, 1, 0, 0, 0, MG_NOPSEL, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add_sel(p, MG_ALLREDUCE, 1, 1, 0, 0, 0, MG_OPSEL_NONE, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add_sel(p, MG_ALLREDUCE, 1, 1, 0, 0, MG_TCLASS_FLOAT, MG_OPSEL_BXOR, 0, NULL),
+            MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add_sel(p, MG_SCAN, 1, 1, 0, 0, MG_TCLASS_INT, MG_OPSEL_MINLOC, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_nrules(p), 0);
+  TEST_CASE("add_sel: every reduction takes selectors; overlaps are per selector group");
+  for (int c = 0; c < MG_NCOLL; c++)
+    if (mg_colls[c].reduction)
+      ASSERT_EQ(mg_profile_add_sel(p, (mg_coll)c, 2, 2, 0, 10, MG_TCLASS_INT, MG_OPSEL_BAND, 0, NULL),
+                MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_add_sel(p, MG_REDUCE, 2, 2, 0, 10, MG_TCLASS_INT, MG_OPSEL_ANY, 0, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_add(p, MG_REDUCE, 2, 2, 0, 10, 0, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_add_sel(p, MG_REDUCE, 2, 2, 5, 20, MG_TCLASS_INT, MG_OPSEL_BAND, 0, NULL), MG_PROFILE_OK);
+  mg_profile_diags d = {0};
+  ASSERT_EQ(mg_profile_build(p, &d), MG_PROFILE_OVERLAP);
+  ASSERT_EQ(d.n, 1);
+  ASSERT_STR_EQ(diag(&d, 0), "<profile>: size range 5-20 overlaps 0-10 (a rule added by the program) of reduce "
+                             "np=2 type=int op=band; ranges include both bounds: make them disjoint, e.g. start "
+                             "this one at 11");
+  mg_profile_diags_free(&d);
+  mg_profile_free(p);
+}
+
+static void test_sel_example(void) {
+  TEST_CASE("the documented example with selectors (docs/profile.md): every line of its table");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/typed_example.prof", data_dir);
+  mg_profile_diags d = {0};
+  mg_profile *p = NULL;
+  ASSERT_EQ(mg_profile_load(path, &p, &d), MG_PROFILE_OK);
+  dump_diags(&d);
+  mg_profile_diags_free(&d);
+  if (!p) return;
+  ASSERT_EQ(mg_profile_nrules(p), 4);
+  int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
+  int rsb = alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather");
+  int rsa = alg(MG_ALLREDUCE, "allreduce_as_reducescatter_allgatherv");
+  const int F = MG_TCLASS_FLOAT, I = MG_TCLASS_INT, B = MG_TCLASS_BYTE, N = MG_TCLASS_NONE;
+#define AT(np, n, dt, op) mg_profile_lookup_sel(p, MG_ALLREDUCE, np, n, mg_tclass_of(dt), mg_opsel_of(op))
+  /* MPI_DOUBLE, MPI_SUM, 1 KiB to 64 KiB */
+  ASSERT_EQ(AT(4, 1024, MPI_DOUBLE, MPI_SUM), rb);
+  ASSERT_EQ(AT(4, 65536, MPI_DOUBLE, MPI_SUM), rb);
+  ASSERT_EQ(AT(4, 4096, MPI_FLOAT, MPI_SUM), rb);
+  /* MPI_DOUBLE, MPI_SUM, 512 bytes or 100 KiB: the type+op group decides, no fall-through */
+  ASSERT_EQ(AT(4, 512, MPI_DOUBLE, MPI_SUM), 0);
+  ASSERT_EQ(AT(4, 102400, MPI_DOUBLE, MPI_SUM), 0);
+  /* MPI_DOUBLE, MPI_MAX, 1 KiB to 64 KiB: the rules without selectors */
+  ASSERT_EQ(AT(4, 1024, MPI_DOUBLE, MPI_MAX), rsb);
+  ASSERT_EQ(AT(4, 65536, MPI_DOUBLE, MPI_MAX), rsb);
+  /* MPI_INT (or another C integer type), any op, 1 KiB to 1 MiB */
+  ASSERT_EQ(AT(4, 1024, MPI_INT, MPI_SUM), rsa);
+  ASSERT_EQ(AT(4, 1u << 20, MPI_UNSIGNED_LONG, MPI_BOR), rsa);
+  /* MPI_INT, 512 bytes: type=int decides, the rules without selectors are not consulted */
+  ASSERT_EQ(AT(4, 512, MPI_INT, MPI_SUM), 0);
+  ASSERT_EQ(AT(4, 2048, MPI_INT, MPI_SUM), rsa); /* (inside 1K-64K too: type=int wins) */
+  /* MPI_BYTE, any size */
+  ASSERT_EQ(AT(4, 4096, MPI_BYTE, MPI_BOR), 0);
+  ASSERT_EQ(mg_profile_lookup_sel(p, MG_ALLREDUCE, 4, SIZE_MAX, B, MG_OPSEL_BAND), 0);
+  /* MPI_C_DOUBLE_COMPLEX with MPI_SUM, a derived datatype, 1 KiB to 64 KiB: no class */
+  ASSERT_EQ(AT(4, 4096, MPI_C_DOUBLE_COMPLEX, MPI_SUM), rsb);
+  ASSERT_EQ(mg_profile_lookup_sel(p, MG_ALLREDUCE, 4, 4096, N, MG_OPSEL_SUM), rsb);
+  /* MPI_DOUBLE with a user-defined op, 1 KiB to 64 KiB: type=float op=sum does not match */
+  ASSERT_EQ(mg_profile_lookup_sel(p, MG_ALLREDUCE, 4, 4096, F, MG_OPSEL_NONE), rsb);
+  /* any call on 5 processes */
+  ASSERT_EQ(AT(5, 4096, MPI_DOUBLE, MPI_SUM), 0);
+  ASSERT_EQ(mg_profile_lookup_sel(p, MG_ALLREDUCE, 5, 4096, I, MG_OPSEL_SUM), 0);
+#undef AT
+  check_roundtrip(p);
+  mg_profile_free(p);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
@@ -1031,7 +1587,11 @@ static const struct {
     {"prf_errors", test_prf_errors}, {"lookup", test_lookup},
     {"nesting", test_nesting},       {"hash", test_hash},
     {"merge", test_merge},           {"api", test_api},
-    {"threads", test_threads},
+    {"threads", test_threads},       {"classes", test_classes},
+    {"sel_roundtrip", test_sel_roundtrip}, {"sel_version", test_sel_version},
+    {"sel_errors", test_sel_errors}, {"sel_lookup", test_sel_lookup},
+    {"sel_hash", test_sel_hash},     {"sel_merge", test_sel_merge},
+    {"sel_api", test_sel_api},       {"sel_example", test_sel_example},
 };
 
 int main(int argc, char **argv) {
