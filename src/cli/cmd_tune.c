@@ -284,19 +284,53 @@ static void range_str(const mg_profile_rule *ru, char *buf, size_t len) {
   else snprintf(buf, len, "%s-%s", lo, hi);
 }
 
-void mg_cmd_rule_str(const mg_profile_rule *ru, char *buf, size_t len) {
-  char np[32], rg[70];
-  range_str(ru, rg, sizeof rg);
-  mg_profile_fmt_np(ru->np_lo, ru->np_hi, np, sizeof np);
-  snprintf(buf, len, "%s %s %s %s", mg_colls[ru->coll].name, np, rg, mg_colls[ru->coll].algs[ru->alg].name);
+/* A rule's selectors as the profile writes them: "", " type=float op=sum". */
+static void sel_str(const mg_profile_rule *ru, char *buf, size_t len) {
+  buf[0] = '\0';
+  if (ru->tclass > 0) snprintf(buf, len, " type=%s", mg_tclass_name(ru->tclass));
+  if (ru->opsel > 0) snprintf(buf + strlen(buf), len - strlen(buf), " op=%s", mg_opsel_name(ru->opsel));
 }
 
-int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes) {
-  int best = -1;
-  for (int k = 0; k < mg_profile_nrules(p); k++) {
-    const mg_profile_rule *ru = mg_profile_rule_at(p, k), *b = best >= 0 ? mg_profile_rule_at(p, best) : NULL;
-    if (ru->coll != coll || nprocs < ru->np_lo || nprocs > ru->np_hi || bytes < ru->lo || bytes > ru->hi) continue;
-    if (!b || (long)ru->np_hi - ru->np_lo < (long)b->np_hi - b->np_lo) best = k;
+void mg_cmd_rule_str(const mg_profile_rule *ru, char *buf, size_t len) {
+  char np[32], rg[70], sel[64];
+  range_str(ru, rg, sizeof rg);
+  sel_str(ru, sel, sizeof sel);
+  mg_profile_fmt_np(ru->np_lo, ru->np_hi, np, sizeof np);
+  snprintf(buf, len, "%s %s %s%s %s", mg_colls[ru->coll].name, np, rg, sel, mg_colls[ru->coll].algs[ru->alg].name);
+}
+
+/* The decision of docs/profile.md, as a rule index: the narrowest np= selector holding nprocs, in it
+ * the most specific selector group matching the call's datatype class and op that has any rule,
+ * in it the range holding bytes. */
+int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes, const char *red) {
+  int tclass = MG_TCLASS_NONE, opsel = MG_OPSEL_NONE, n = mg_profile_nrules(p);
+  if (red && *red) {
+    char dt[64];
+    snprintf(dt, sizeof dt, "%s", red);
+    char *colon = strchr(dt, ':');
+    if (colon) *colon = '\0', tclass = mg_tclass_of_typename(dt), opsel = mg_opsel_find(colon + 1);
+  }
+  long width = -1;
+  int np_lo = 0, np_hi = 0, spec = -1, best = -1;
+  for (int k = 0; k < n; k++) { /* the narrowest np= selector */
+    const mg_profile_rule *ru = mg_profile_rule_at(p, k);
+    if (ru->coll != coll || nprocs < ru->np_lo || nprocs > ru->np_hi) continue;
+    if (width < 0 || (long)ru->np_hi - ru->np_lo < width)
+      width = (long)ru->np_hi - ru->np_lo, np_lo = ru->np_lo, np_hi = ru->np_hi;
+  }
+  for (int k = 0; k < n; k++) { /* the most specific matching group with any rule */
+    const mg_profile_rule *ru = mg_profile_rule_at(p, k);
+    if (ru->coll != coll || ru->np_lo != np_lo || ru->np_hi != np_hi) continue;
+    if ((ru->tclass > 0 && ru->tclass != tclass) || (ru->opsel > 0 && ru->opsel != opsel)) continue;
+    int s = 2 * (ru->tclass > 0) + (ru->opsel > 0);
+    if (s > spec) spec = s;
+  }
+  for (int k = 0; k < n && spec >= 0; k++) {
+    const mg_profile_rule *ru = mg_profile_rule_at(p, k);
+    if (ru->coll != coll || ru->np_lo != np_lo || ru->np_hi != np_hi || 2 * (ru->tclass > 0) + (ru->opsel > 0) != spec)
+      continue;
+    if ((ru->tclass > 0 && ru->tclass != tclass) || (ru->opsel > 0 && ru->opsel != opsel)) continue;
+    if (bytes >= ru->lo && bytes <= ru->hi) best = k;
   }
   return best;
 }
@@ -307,10 +341,12 @@ static void print_rules(const tune *T) {
   printf("%-21s %-6s %-15s %s\n", "collective", "np", "bytes", "algorithm");
   for (int k = 0; k < n; k++) {
     const mg_profile_rule *ru = mg_profile_rule_at(T->p, k);
-    char np[32], rg[70];
+    char np[32], rg[70], sel[64];
     range_str(ru, rg, sizeof rg);
+    sel_str(ru, sel, sizeof sel);
     mg_profile_fmt_np(ru->np_lo, ru->np_hi, np, sizeof np);
-    printf("%-21s %-6s %-15s %s\n", mg_colls[ru->coll].name, np + 3, rg, mg_colls[ru->coll].algs[ru->alg].name);
+    printf("%-21s %-6s %-15s %s%s\n", mg_colls[ru->coll].name, np + 3, rg, mg_colls[ru->coll].algs[ru->alg].name,
+           sel);
   }
   printf("%d rule%s from %d measured (collective, process count, size) cells, %d tuned; profile: %s\n", n,
          n == 1 ? "" : "s", measured, tuned, T->out);
@@ -332,7 +368,7 @@ static int mark_slower(const mg_rp_verify *v, const mg_profile *p, const char *p
     const mg_rp_vrow *w = &v->rows[i];
     int c = mg_coll_find(w->coll);
     if (!w->in_profile || strcmp(w->verdict, "slower")) continue;
-    int k = c < 0 ? -1 : mg_cmd_rule_find(p, (mg_coll)c, w->nprocs, w->bytes);
+    int k = c < 0 ? -1 : mg_cmd_rule_find(p, (mg_coll)c, w->nprocs, w->bytes, w->red);
     const mg_profile_rule *ru = k >= 0 ? mg_profile_rule_at(p, k) : NULL;
     if (!ru || strcmp(mg_colls[c].algs[ru->alg].name, w->tuned)) {
       fprintf(stderr, "mpiguide tune: %s:%d: verify measured %s at %zu bytes on %d processes with %s, but '%s' %s; "
@@ -360,7 +396,7 @@ static void print_dropped(const mg_rp_verify *v, const mg_profile *p, const char
       const mg_rp_vrow *w = &v->rows[i];
       int c = mg_coll_find(w->coll);
       if (w->in_profile && !strcmp(w->verdict, "slower") && c == (int)ru->coll &&
-          mg_cmd_rule_find(p, (mg_coll)c, w->nprocs, w->bytes) == k)
+          mg_cmd_rule_find(p, (mg_coll)c, w->nprocs, w->bytes, w->red) == k)
         printf(" %.3f at %zu B", w->ratio, w->bytes);
     }
     printf(")\n");
@@ -378,7 +414,9 @@ static mg_profile *kept_rules(const mg_profile *p, const int *drop, int ndrop, c
   bad = bad || mg_profile_add_preamble(q, line) != 0;
   for (int k = 0; !bad && k < mg_profile_nrules(p); k++) {
     const mg_profile_rule *ru = mg_profile_rule_at(p, k);
-    if (!drop[k]) bad = mg_profile_add(q, ru->coll, ru->np_lo, ru->np_hi, ru->lo, ru->hi, ru->alg, ru->comment) != 0;
+    if (!drop[k])
+      bad = mg_profile_add_sel(q, ru->coll, ru->np_lo, ru->np_hi, ru->lo, ru->hi, ru->tclass, ru->opsel, ru->alg,
+                               ru->comment) != 0;
   }
   if (!bad) bad = mg_profile_build(q, NULL) != MG_PROFILE_OK;
   if (bad) mg_profile_free(q);

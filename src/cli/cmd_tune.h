@@ -15,6 +15,6 @@ void mg_cmd_rule_str(const mg_profile_rule *ru, char *buf, size_t len);
 
 /* The index (for mg_profile_rule_at) of the rule of p covering (coll, nprocs, bytes), or -1.
  * Where process-count ranges nest, the narrowest one (the one lookups use). */
-int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes);
+int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes, const char *red);
 
 #endif

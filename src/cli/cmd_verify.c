@@ -153,20 +153,26 @@ static int cmp_size(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* The sizes measured for one collective: range bounds, x0.5 / x2 around, the extra sizes. */
+/* The sizes measured for one collective: the bounds of every rule for this process count (of any
+ * datatype and op), x0.5 / x2 around, the extra sizes. */
 static int plan_sizes(vstate *S, mg_coll c) {
-  const mg_profile_range *r;
-  int n = mg_profile_slice(S->prof, c, S->size, &r);
+  int nr = mg_profile_nrules(S->prof), n = 0;
+  for (int i = 0; i < nr; i++) {
+    const mg_profile_rule *ru = mg_profile_rule_at(S->prof, i);
+    n += ru->coll == c && ru->np_lo <= S->size && S->size <= ru->np_hi;
+  }
   if (n <= 0) return 0;
   size_t *v = malloc(((size_t)n * 4 + (size_t)S->nextra + 1) * sizeof *v);
   if (!v) return MG_ERR_TO(S->err, "out of memory");
   int k = 0;
   const size_t cap = (size_t)INT_MAX / 2; /* counts of MPI_BYTE must stay ints, also p x n for some */
-  for (int i = 0; i < n; i++) {
-    v[k++] = r[i].lo;
-    if (r[i].lo / 2 >= 1) v[k++] = r[i].lo / 2;
-    if (r[i].hi != r[i].lo && r[i].hi <= cap) v[k++] = r[i].hi;
-    if (r[i].hi <= cap / 2) v[k++] = r[i].hi * 2;
+  for (int i = 0; i < nr; i++) {
+    const mg_profile_rule *r = mg_profile_rule_at(S->prof, i);
+    if (r->coll != c || r->np_lo > S->size || S->size > r->np_hi) continue;
+    v[k++] = r->lo;
+    if (r->lo / 2 >= 1) v[k++] = r->lo / 2;
+    if (r->hi != r->lo && r->hi <= cap) v[k++] = r->hi;
+    if (r->hi <= cap / 2) v[k++] = r->hi * 2;
   }
   for (int i = 0; i < S->nextra; i++) v[k++] = S->extra[i];
   qsort(v, (size_t)k, sizeof *v, cmp_size);
@@ -198,9 +204,22 @@ static int write_raw(vstate *S, const mg_bench_meta *meta) {
 
 /* ---------- analysis (rank 0, after MPI) ---------- */
 
-static const mg_ck_verdict *find_v(const mg_ck_result *r, mg_coll c, size_t bytes, const char *alg) {
+/* What libmpiguide runs for a call of c at bytes with the reduction pair red ("MPI_DOUBLE:MPI_SUM",
+ * "" for the other collectives): the profile's choice for the datatype class and op. */
+static int tuned_of(const vstate *S, mg_coll c, size_t bytes, const char *red) {
+  if (!*red) return mg_profile_lookup(S->prof, c, S->size, bytes);
+  char dt[MG_CK_RED];
+  snprintf(dt, sizeof dt, "%s", red);
+  char *colon = strchr(dt, ':');
+  if (!colon) return mg_profile_lookup(S->prof, c, S->size, bytes);
+  *colon = '\0';
+  return mg_profile_lookup_sel(S->prof, c, S->size, bytes, mg_tclass_of_typename(dt), mg_opsel_find(colon + 1));
+}
+
+static const mg_ck_verdict *find_v(const mg_ck_result *r, mg_coll c, size_t bytes, const char *red, const char *alg) {
   for (int i = 0; i < r->n; i++)
-    if (r->v[i].coll == c && r->v[i].bytes == bytes && !strcmp(r->v[i].alg, alg)) return &r->v[i];
+    if (r->v[i].coll == c && r->v[i].bytes == bytes && !strcmp(r->v[i].red, red) && !strcmp(r->v[i].alg, alg))
+      return &r->v[i];
   return NULL;
 }
 
@@ -231,7 +250,7 @@ static int analyse_both(const vstate *S, mg_ck_data *d, mg_ck_result *r1, mg_ck_
   /* the re-check: in every tuned cell the tuned series takes the default's name and place */
   for (int i = 0; i < d->nseries; i++) {
     mg_ck_series *s = &d->series[i];
-    int t = mg_profile_lookup(S->prof, s->coll, S->size, s->bytes);
+    int t = tuned_of(S, s->coll, s->bytes, s->red);
     if (!t) continue;
     if (!strcmp(s->alg, "default"))
       snprintf(s->alg, sizeof s->alg, "%s", mg_colls[s->coll].algs[t].name);
@@ -252,6 +271,7 @@ static int analyse_both(const vstate *S, mg_ck_data *d, mg_ck_result *r1, mg_ck_
 typedef struct vcell {
   mg_coll coll;
   size_t bytes;
+  const char *red;                   /* the reduction pair measured ("" for other collectives) */
   int alg;                           /* the profile's choice; 0: not in the profile (A/A control) */
   double md, mt, ratio, lo, hi, p;   /* seconds; NaN without a comparison */
   const char *verdict;               /* faster, not-sig, slower, same, noise?, skipped, no-data */
@@ -260,13 +280,14 @@ typedef struct vcell {
 } vcell;
 
 /* The cell of (c, b) from r1 (tuned vs default) and r2 (the re-check with tuned as the baseline). */
-static void fill_cell(const vstate *S, const mg_ck_result *r1, const mg_ck_result *r2, mg_coll c, size_t b, vcell *x) {
+static void fill_cell(const vstate *S, const mg_ck_result *r1, const mg_ck_result *r2, mg_coll c, size_t b,
+                      const char *red, vcell *x) {
   memset(x, 0, sizeof *x);
-  x->coll = c, x->bytes = b;
-  x->alg = mg_profile_lookup(S->prof, c, S->size, b);
+  x->coll = c, x->bytes = b, x->red = red;
+  x->alg = tuned_of(S, c, b, red);
   x->md = x->mt = x->ratio = x->lo = x->hi = x->p = NAN;
   x->verdict = "no-data", x->outcome = "";
-  const mg_ck_verdict *v = find_v(r1, c, b, x->alg ? mg_colls[c].algs[x->alg].name : MG_CK_AA_NAME);
+  const mg_ck_verdict *v = find_v(r1, c, b, red, x->alg ? mg_colls[c].algs[x->alg].name : MG_CK_AA_NAME);
   if (v && v->status == MG_CKV_OK) {
     x->md = v->med_def, x->mt = v->med_mock, x->ratio = x->mt / x->md;
     x->lo = v->hi > 0 ? 1 / v->hi : NAN;
@@ -281,7 +302,7 @@ static void fill_cell(const vstate *S, const mg_ck_result *r1, const mg_ck_resul
   size_t u = 0;
   for (int i = 0; i < r2->n; i++) {
     const mg_ck_verdict *w = &r2->v[i];
-    if (w->coll != c || w->bytes != b || w->status != MG_CKV_OK || !w->violation) continue;
+    if (w->coll != c || w->bytes != b || strcmp(w->red, red) || w->status != MG_CKV_OK || !w->violation) continue;
     int lib_default = x->alg && !strcmp(w->alg, mg_colls[c].algs[x->alg].name);
     if (u < sizeof x->still)
       u += (size_t)snprintf(x->still + u, sizeof x->still - u, "%s%s %.2fx", u ? ";" : "",
@@ -305,9 +326,9 @@ static int write_csv(const vstate *S, const vcell *cells, int n) {
   fputc('\n', f.f);
   for (int i = 0; i < n; i++) {
     const vcell *x = &cells[i];
-    fprintf(f.f, "%s,%d,%zu,%d,%s,%.9g,%.9g,%.6g,%.6g,%.6g,%.6g,%s,%s,%s\n", mg_colls[x->coll].name, S->size,
+    fprintf(f.f, "%s,%d,%zu,%d,%s,%.9g,%.9g,%.6g,%.6g,%.6g,%.6g,%s,%s,%s,%s\n", mg_colls[x->coll].name, S->size,
             x->bytes, x->alg != 0, x->alg ? mg_colls[x->coll].algs[x->alg].name : "default", x->md, x->mt, x->ratio,
-            x->lo, x->hi, x->p, x->verdict, x->outcome, x->still);
+            x->lo, x->hi, x->p, x->verdict, x->outcome, x->still, x->red);
   }
   if (mg_outfile_commit(&f, err, sizeof err)) return fprintf(stderr, "mpiguide verify: %s\n", err), 1;
   return 0;
@@ -323,17 +344,18 @@ static void print_table(const vcell *cells, int n) {
     int k = snprintf(ci, sizeof ci, "[%.2f,%.2f]", cells[i].lo, cells[i].hi);
     wci = k > wci ? k : wci;
   }
-  printf("%-*s %8s  %-*s %11s %11s %6s %-*s %-9s %-12s %s\n", wc, "collective", "bytes", wt, "tuned (profile)",
+  printf("%-*s %15s  %-*s %11s %11s %6s %-*s %-9s %-12s %s\n", wc, "collective", "bytes", wt, "tuned (profile)",
          "default[us]", "tuned[us]", "ratio", wci, "95% CI", "verdict", "outcome", "still faster than tuned");
   for (int i = 0; i < n; i++) {
     const vcell *x = &cells[i];
-    char sz[32], a[32], b[32];
-    mg_fmt_bytes(x->bytes, MG_BYTES_EXACT, sz, sizeof sz);
+    char sz[32 + MG_CK_RED], a[32], b[32], sr[MG_CK_RED];
+    mg_fmt_bytes(x->bytes, MG_BYTES_EXACT, sz, 32);
+    if (*x->red) snprintf(sz + strlen(sz), sizeof sz - strlen(sz), " %s", mg_ck_red_short(x->red, sr, sizeof sr));
     us(x->md, a, sizeof a);
     us(x->mt, b, sizeof b);
     if (isfinite(x->lo) && isfinite(x->hi)) snprintf(ci, sizeof ci, "[%.2f,%.2f]", x->lo, x->hi);
     else snprintf(ci, sizeof ci, "-");
-    printf("%-*s %8s  %-*s %11s %11s %6.3f %-*s %-9s %-12s %s\n", wc, mg_colls[x->coll].name, sz, wt, tuned_name(x),
+    printf("%-*s %15s  %-*s %11s %11s %6.3f %-*s %-9s %-12s %s\n", wc, mg_colls[x->coll].name, sz, wt, tuned_name(x),
            a, b, x->ratio, wci, ci, x->verdict, x->outcome[0] ? x->outcome : "-", x->still[0] ? x->still : "-");
   }
 }
@@ -348,7 +370,7 @@ static void print_slower_rules(const vstate *S, const vcell *cells, int n) {
     int hits = 0;
     for (int i = 0; i < n; i++) {
       const vcell *x = &cells[i];
-      if (!x->alg || strcmp(x->verdict, "slower") || mg_cmd_rule_find(S->prof, x->coll, S->size, x->bytes) != k)
+      if (!x->alg || strcmp(x->verdict, "slower") || mg_cmd_rule_find(S->prof, x->coll, S->size, x->bytes, x->red) != k)
         continue;
       if (!any++) printf("tuned is slower than the default under these rules; drop them:\n");
       if (!hits++) {
@@ -370,20 +392,19 @@ static void print_slower_rules(const vstate *S, const vcell *cells, int n) {
 /* DIR/verify.csv and the table. 0, or 1 after a message. */
 static int write_verify(const vstate *S, const mg_ck_result *r1, const mg_ck_result *r2) {
   int n = 0, tuned_cells = 0, improved = 0, worse = 0, outcomes[MG_CK_NOUTCOMES] = {0};
-  for (int c = 0; c < MG_NCOLL; c++) n += S->nsizes[c];
-  vcell *cells = calloc((size_t)n + 1, sizeof *cells);
+  vcell *cells = calloc((size_t)r1->n + 1, sizeof *cells);
   if (!cells) return fprintf(stderr, "mpiguide verify: out of memory\n"), 1;
-  n = 0;
-  for (int c = 0; c < MG_NCOLL; c++)
-    for (int k = 0; k < S->nsizes[c]; k++) {
-      vcell *x = &cells[n++];
-      fill_cell(S, r1, r2, (mg_coll)c, S->sizes[c][k], x);
-      if (!x->alg) continue;
-      tuned_cells++;
-      improved += !strcmp(x->verdict, "faster");
-      worse += isfinite(x->ratio) && x->ratio > 1;
-      for (int o = 0; o < MG_CK_NOUTCOMES; o++) outcomes[o] += !strcmp(x->outcome, mg_ck_outcome_name((mg_ck_outcome)o));
-    }
+  for (int i = 0; i < r1->n; i++) { /* every measured (collective, size, reduction pair) */
+    const mg_ck_verdict *v = &r1->v[i];
+    if (i > 0 && mg_ck_same_cell(v, &r1->v[i - 1])) continue;
+    vcell *x = &cells[n++];
+    fill_cell(S, r1, r2, v->coll, v->bytes, v->red, x);
+    if (!x->alg) continue;
+    tuned_cells++;
+    improved += !strcmp(x->verdict, "faster");
+    worse += isfinite(x->ratio) && x->ratio > 1;
+    for (int o = 0; o < MG_CK_NOUTCOMES; o++) outcomes[o] += !strcmp(x->outcome, mg_ck_outcome_name((mg_ck_outcome)o));
+  }
   int st = write_csv(S, cells, n);
   if (!st && !S->quiet) {
     print_table(cells, n);
@@ -446,6 +467,35 @@ static int setup(vstate *S, const mg_bench_meta *meta) {
   return 0;
 }
 
+/* How the calls of c are measured, as applications make them: a rooted collective at a rotating root
+ * (up to 4 ranks evenly spaced, as check's presets), a reduction once per datatype class and op its
+ * rules name (a double, an int or a byte stands for its class), and with bytes and MPI_BOR for its
+ * rules without selectors. */
+static void measured_as(const vstate *S, mg_coll c, mg_bench_cfg *cfg) {
+  if (mg_colls[c].rooted) {
+    int k = S->size < 4 ? S->size : 4;
+    for (int i = 0; i < k; i++) cfg->roots[cfg->nroots++] = i * S->size / k;
+  }
+  if (!mg_colls[c].reduction) return;
+  static const char *const repr[MG_NTCLASS] = {[MG_TCLASS_INT] = "MPI_INT", [MG_TCLASS_FLOAT] = "MPI_DOUBLE",
+                                               [MG_TCLASS_BYTE] = "MPI_BYTE"};
+  for (int i = 0; i < mg_profile_nrules(S->prof); i++) {
+    const mg_profile_rule *ru = mg_profile_rule_at(S->prof, i);
+    if (ru->coll != c || ru->np_lo > S->size || S->size > ru->np_hi) continue;
+    mg_bench_red red = {cfg->dtype, cfg->op};
+    if (ru->tclass > 0 && ru->tclass < MG_NTCLASS && repr[ru->tclass]) red.dtype = mg_dtype_find(repr[ru->tclass]);
+    if (ru->opsel > 0) red.op = mg_op_find(mg_opsel_name(ru->opsel));
+    if (ru->tclass > 0 && ru->opsel <= 0) /* a class without an op: the op applications use on it */
+      red.op = mg_op_find(ru->tclass == MG_TCLASS_BYTE ? "MPI_BOR" : "MPI_SUM");
+    if (ru->tclass <= 0 && ru->opsel > 0 && !(red.op->categories & red.dtype->category))
+      red.dtype = mg_dtype_find("MPI_INT"); /* an op without a class, on a type it is defined for */
+    if (!red.dtype || !red.op || !(red.op->categories & red.dtype->category)) continue;
+    int seen = 0;
+    for (int k = 0; k < cfg->nreds && !seen; k++) seen = cfg->reds[k].dtype == red.dtype && cfg->reds[k].op == red.op;
+    if (!seen && cfg->nreds < MG_BENCH_MAX_REDS) cfg->reds[cfg->nreds++] = red;
+  }
+}
+
 /* Every rank: one engine run per collective of the profile, default and every mock-up, interleaved. */
 static void measure(vstate *S) {
   int ncoll = 0;
@@ -462,6 +512,7 @@ static void measure(vstate *S) {
     cfg->nsizes = S->nsizes[c];
     cfg->dtype = mg_dtype_find("MPI_BYTE");
     cfg->op = mg_op_find("MPI_BOR");
+    measured_as(S, (mg_coll)c, cfg);
     cfg->sync = MG_SYNC_BARRIER;
     cfg->time = MG_TIME_LOCAL;
     cfg->timer = MG_TIMER_MONOTONIC;

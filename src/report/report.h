@@ -69,16 +69,19 @@ typedef struct mg_rp_vrow {
   char verdict[16];
   char outcome[16]; /* "" when the file has no outcome column or the cell no comparison */
   char still[512];
+  char red[64];     /* the reduction pair measured ("MPI_DOUBLE:MPI_SUM"); "" otherwise or older files */
   int line; /* in the file */
 } mg_rp_vrow;
 
 /* verify.csv's columns, in file order: `mpiguide verify` writes them, mg_rp_verify_read finds them
  * by name. outcome (the check's verdict on the default against tuned: violation, consistent,
- * inconclusive; empty without a comparison) may be missing: files of verify before issue 11. */
+ * inconclusive; empty without a comparison) may be missing: files of verify before issue 11; so may
+ * reduction (the datatype and op a reduction was verified with): files before profile format 2. */
 #define MG_VERIFY_COLUMNS(X)                                                                        \
   X(COLL, "collective") X(NP, "nprocs") X(BYTES, "bytes") X(INPROF, "in_profile") X(TUNED, "tuned") \
   X(MD, "median_default_sec") X(MT, "median_tuned_sec") X(RATIO, "ratio") X(LO, "ratio_lo")         \
-  X(HI, "ratio_hi") X(P, "p_holm") X(VERDICT, "verdict") X(OUTCOME, "outcome") X(STILL, "still_faster")
+  X(HI, "ratio_hi") X(P, "p_holm") X(VERDICT, "verdict") X(OUTCOME, "outcome") X(STILL, "still_faster")         \
+  X(RED, "reduction")
 
 typedef enum {
 #define MG_X(E, name) MG_VC_##E,

@@ -107,7 +107,8 @@ static int read_header(vreader *R, const mg_rp_verify *v, char **fld, int n) {
     R->pos[c] = -1;
     for (int k = 0; k < n; k++)
       if (!strcmp(fld[k], mg_rp_vcol_names[c])) R->pos[c] = k;
-    if (R->pos[c] < 0 && c != MG_VC_OUTCOME) return bad(R, "header: column '%s' missing", mg_rp_vcol_names[c]);
+    if (R->pos[c] < 0 && c != MG_VC_OUTCOME && c != MG_VC_RED)
+      return bad(R, "header: column '%s' missing", mg_rp_vcol_names[c]);
   }
   R->ncols = n;
   R->header = 1;
@@ -161,6 +162,8 @@ static int read_result(vreader *R, char **fld, mg_rp_vrow *r) {
   snprintf(r->outcome, sizeof r->outcome, "%s", s);
   s = fld[pos[MG_VC_STILL]];
   if (copy(r->still, sizeof r->still, s)) return bad(R, "still_faster: too long");
+  s = pos[MG_VC_RED] >= 0 ? fld[pos[MG_VC_RED]] : "";
+  if (copy(r->red, sizeof r->red, s)) return bad(R, "reduction: too long");
   return 0;
 }
 

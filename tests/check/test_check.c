@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
+#include "tune/tuner.h"
 #include "common/test.h"
 
 static const char *data_dir;
@@ -524,13 +525,123 @@ static void test_names(void) {
   ASSERT_TRUE(mg_ck_test_find("welch") == MG_CK_WELCH && mg_ck_test_find("t") < 0);
 }
 
+/* ---------- roots and reduction pairs (mpiguide-bench-raw/2) ---------- */
+
+static const mg_ck_verdict *find_red(const mg_ck_result *r, mg_coll c, const char *red, const char *alg) {
+  for (int i = 0; i < r->n; i++)
+    if (r->v[i].coll == c && !strcmp(r->v[i].red, red) && !strcmp(r->v[i].alg, alg)) return &r->v[i];
+  return NULL;
+}
+
+/* gather 16 B at a root rotating over 0..3 (round r: root r % 4), 40 rounds; the default takes 10 us
+ * (+ jitter) at every root; gather_as_gatherv 5 us at roots 0-2 but 11 us at root 3; gather_as_reduce
+ * 5 us everywhere. allreduce 64 B on doubles and on ints (sum): allreduce_as_reduce_bcast 5 us on
+ * doubles, 10 us on ints, the default 10 us on both. */
+static void test_roots(void) {
+  static char buf[1 << 17];
+  snprintf(buf, sizeof buf, "#@format=mpiguide-bench-raw/2\n#@nprocs=4\n%s",
+           "collective,algorithm,bytes,count,datatype,op,root,nprocs,launch,round,rep,warmup,runtime_sec,valid\n");
+  for (int r = 0; r < 40; r++) {
+    int root = r % 4;
+    double j = 0.01 * (r % 7);
+    double t[3] = {10 + j, (root < 3 ? 5 : 11) + j, 5 + j};
+    const char *alg[3] = {"default", "gather_as_gatherv", "gather_as_reduce"};
+    for (int a = 0; a < 3; a++) {
+      size_t u = strlen(buf);
+      snprintf(buf + u, sizeof buf - u, "gather,%s,16,16,MPI_BYTE,,%d,4,L,%d,%d,0,%.9f,1\n", alg[a], root, r, r,
+               t[a] * 1e-6);
+    }
+    const char *dt[2] = {"MPI_DOUBLE", "MPI_INT"};
+    for (int k = 0; k < 2; k++) {
+      double ta[2] = {10 + j, (k == 0 ? 5 : 10) + j};
+      const char *aa[2] = {"default", "allreduce_as_reduce_bcast"};
+      for (int a = 0; a < 2; a++) {
+        size_t u = strlen(buf);
+        snprintf(buf + u, sizeof buf - u, "allreduce,%s,64,%d,%s,MPI_SUM,,4,L,%d,%d,0,%.9f,1\n", aa[a],
+                 k == 0 ? 8 : 16, dt[k], r, r, ta[a] * 1e-6);
+      }
+    }
+  }
+  const char *path = write_file("roots/raw.csv", buf);
+  mg_ck_data d;
+  mg_ck_data_init(&d);
+  char err[MG_CK_ERR];
+  TEST_CASE("roots: read with the root of every row, reductions keyed by their pair");
+  ASSERT_EQ(mg_ck_read(&d, path, err, sizeof err), 0);
+  const mg_ck_series *s = mg_ck_find(&d, MG_GATHER, "default", 16, "", 0);
+  ASSERT_TRUE(s != NULL);
+  if (s) ASSERT_TRUE(s->n == 40 && s->root[0] == 0 && s->root[3] == 3 && s->root[5] == 1);
+  ASSERT_TRUE(mg_ck_find(&d, MG_ALLREDUCE, "default", 64, "MPI_DOUBLE:MPI_SUM", 0) != NULL);
+  ASSERT_TRUE(mg_ck_find(&d, MG_ALLREDUCE, "default", 64, "MPI_INT:MPI_SUM", 0) != NULL);
+  ASSERT_TRUE(mg_ck_find(&d, MG_ALLREDUCE, "default", 64, "", 0) == NULL);
+  mg_ck_opts o;
+  mg_ck_opts_default(&o);
+  o.aa = 1;
+  mg_ck_result r;
+  ASSERT_EQ(mg_ck_analyze(&d, &o, &r, err, sizeof err), 0);
+
+  TEST_CASE("roots: faster at three roots of four is no violation (flag R)");
+  const mg_ck_verdict *v = find_red(&r, MG_GATHER, "", "gather_as_gatherv");
+  ASSERT_TRUE(v != NULL);
+  char fl[8];
+  if (v) {
+    ASSERT_TRUE(v->significant);
+    ASSERT_EQ(v->roots, 4);
+    ASSERT_EQ(v->roots_slower, 3);
+    ASSERT_NEAR(v->root_worst, 10.015 / 11.015, 0.01);
+    ASSERT_TRUE(v->outcome == MG_CK_INCONCLUSIVE && !v->leaning);
+    ASSERT_STR_EQ(mg_ck_flags(v, fl), "?R");
+  }
+  TEST_CASE("roots: faster at every root is a violation, its least favourable root recorded");
+  v = find_red(&r, MG_GATHER, "", "gather_as_reduce");
+  ASSERT_TRUE(v != NULL);
+  if (v) {
+    ASSERT_TRUE(v->violation);
+    ASSERT_TRUE(v->roots == 4 && v->roots_slower == 4);
+    ASSERT_NEAR(v->root_worst, 2.0, 0.01);
+  }
+  TEST_CASE("roots: the A/A halves hold every root (no false difference between roots)");
+  v = find_red(&r, MG_GATHER, "", MG_CK_AA_NAME);
+  ASSERT_TRUE(v != NULL);
+  if (v) ASSERT_TRUE(v->roots == 4 && !v->violation && v->n_def == 20 && v->n_mock == 20);
+
+  TEST_CASE("reduction pairs: one verdict per pair, each on its own data");
+  v = find_red(&r, MG_ALLREDUCE, "MPI_DOUBLE:MPI_SUM", "allreduce_as_reduce_bcast");
+  ASSERT_TRUE(v && v->violation && v->roots == 0);
+  v = find_red(&r, MG_ALLREDUCE, "MPI_INT:MPI_SUM", "allreduce_as_reduce_bcast");
+  ASSERT_TRUE(v && !v->violation);
+  char sr[MG_CK_RED];
+  ASSERT_STR_EQ(mg_ck_red_short("MPI_DOUBLE:MPI_SUM", sr, sizeof sr), "double:sum");
+
+  TEST_CASE("tune: a rule for the pair measured, naming its class and op; none for the root-0 gain");
+  mg_profile *p = mg_profile_new();
+  mg_tune_choice *ch = NULL;
+  int nch = 0;
+  ASSERT_EQ(mg_tune_decide(&r, 4, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err), 2);
+  ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_nrules(p), 2);
+  ASSERT_EQ(mg_profile_lookup_sel(p, MG_ALLREDUCE, 4, 64, MG_TCLASS_FLOAT, MG_OPSEL_SUM),
+            mg_alg_find(MG_ALLREDUCE, "allreduce_as_reduce_bcast"));
+  ASSERT_EQ(mg_profile_lookup_sel(p, MG_ALLREDUCE, 4, 64, MG_TCLASS_INT, MG_OPSEL_SUM), 0);
+  ASSERT_EQ(mg_profile_lookup_sel(p, MG_ALLREDUCE, 4, 64, MG_TCLASS_BYTE, MG_OPSEL_BOR), 0);
+  ASSERT_EQ(mg_profile_lookup(p, MG_GATHER, 4, 16), mg_alg_find(MG_GATHER, "gather_as_reduce"));
+  /* a gain asked for beyond what the intervals show: no rule */
+  mg_profile *q = mg_profile_new();
+  ASSERT_EQ(mg_tune_decide(&r, 4, 0.55, MG_TUNE_CONCLUSIVE, q, &ch, &nch, err, sizeof err), 0);
+  mg_profile_free(q);
+  free(ch);
+  mg_profile_free(p);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
 } groups[] = {{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
               {"launches", test_launches},   {"repro", test_repro},       {"grouped", test_grouped},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
-              {"names", test_names}};
+              {"names", test_names},         {"roots", test_roots}};
 
 int main(int argc, char **argv) {
   if (argc < 2) {
