@@ -18,12 +18,18 @@ int mg_alltoall_default(const mg_call *c) {
 
 int mg_bcast_default(const mg_call *c) { return PMPI_Bcast(c->rbuf, c->rcount, c->rtype, c->root, c->comm); }
 
+int mg_exscan_default(const mg_call *c) { return PMPI_Exscan(c->sbuf, c->rbuf, c->rcount, c->rtype, c->op, c->comm); }
+
 int mg_gather_default(const mg_call *c) {
   return PMPI_Gather(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root, c->comm);
 }
 
 int mg_reduce_default(const mg_call *c) {
   return PMPI_Reduce(c->sbuf, c->rbuf, c->rcount, c->rtype, c->op, c->root, c->comm);
+}
+
+int mg_reduce_scatter_default(const mg_call *c) {
+  return PMPI_Reduce_scatter(c->sbuf, c->rbuf, c->rcounts, c->rtype, c->op, c->comm);
 }
 
 int mg_reduce_scatter_block_default(const mg_call *c) {

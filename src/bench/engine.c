@@ -50,7 +50,8 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   size_t s = 0, r = 0;
   switch (coll) {
   case MG_ALLGATHER: s = n, r = pn; break;
-  case MG_ALLREDUCE: case MG_SCAN: s = n, r = n; break;
+  case MG_ALLREDUCE: case MG_SCAN: case MG_EXSCAN: s = n, r = n; break;
+  case MG_REDUCE_SCATTER: s = n, r = n; break; /* the whole vector; in place it is the receive buffer */
   case MG_ALLTOALL: s = pn, r = pn; break;
   case MG_BCAST: s = 0, r = n; break;
   case MG_GATHER: s = n, r = root ? pn : 0; break;
@@ -61,12 +62,13 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   }
   *fail = 0;
   void *mem = NULL;
-  size_t sa = (s + 63) & ~(size_t)63;
-  if (s == SIZE_MAX || r == SIZE_MAX || sa + r < sa || posix_memalign(&mem, 64, sa + r + 64) != 0) {
+  size_t sa = (s + 63) & ~(size_t)63, ra = (r + 63) & ~(size_t)63, ca = p * sizeof(int); /* ca: counts */
+  if (s == SIZE_MAX || r == SIZE_MAX || sa + ra < sa || sa + ra + ca < ca ||
+      posix_memalign(&mem, 64, sa + ra + ca + 64) != 0) {
     *fail = 1;
     return NULL;
   }
-  memset(mem, 0, sa + r + 64);
+  memset(mem, 0, sa + ra + ca + 64);
   memset(c, 0, sizeof *c);
   c->coll = coll;
   c->sbuf = s ? mem : NULL;
@@ -77,6 +79,11 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   c->op = B->op ? B->op->op : MPI_OP_NULL;
   c->root = mg_colls[coll].rooted ? mg_bench_root(cfg, coll, 0) : 0;
   c->comm = R->comm;
+  if (coll == MG_REDUCE_SCATTER) { /* the count split evenly, the first ranks one element more */
+    int *counts = (int *)((char *)mem + sa + ra);
+    for (size_t i = 0; i < p; i++) counts[i] = (int)((size_t)B->count / p + (i < (size_t)B->count % p));
+    c->rcounts = counts;
+  }
   return mem;
 }
 

@@ -12,7 +12,8 @@
 /* Collectives whose message size is a per-rank block get the small range,
  * those whose size is the whole vector the large one (as in PGChecker). */
 int mg_check_whole_vector(mg_coll c) {
-  return c == MG_BCAST || c == MG_REDUCE || c == MG_ALLREDUCE || c == MG_SCAN;
+  return c == MG_BCAST || c == MG_REDUCE || c == MG_ALLREDUCE || c == MG_SCAN || c == MG_EXSCAN ||
+         c == MG_REDUCE_SCATTER;
 }
 
 /* quick: <= 2 minutes at 4 ranks on a 2-core node (measured: docs/check.md);

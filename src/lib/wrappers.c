@@ -58,6 +58,14 @@ MG_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root
   return mg_dispatch(&c);
 }
 
+MG_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+  mg_call c = {.coll = MG_EXSCAN, .sbuf = sendbuf, .scount = count, .stype = datatype, .rbuf = recvbuf,
+               .rcount = count, .rtype = datatype, .op = op, .comm = comm};
+  return mg_dispatch(&c);
+}
+
 MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -71,6 +79,14 @@ MG_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
   if (PASS_THROUGH) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   mg_call c = {.coll = MG_REDUCE, .sbuf = sendbuf, .scount = count, .stype = datatype, .rbuf = recvbuf,
                .rcount = count, .rtype = datatype, .op = op, .root = root, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  mg_call c = {.coll = MG_REDUCE_SCATTER, .sbuf = sendbuf, .rbuf = recvbuf, .rcounts = recvcounts,
+               .stype = datatype, .rtype = datatype, .op = op, .comm = comm};
   return mg_dispatch(&c);
 }
 

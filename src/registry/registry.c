@@ -71,6 +71,12 @@ static const mg_alg bcast_algs[] = {
         "p*ceil(n/p) bytes", MEM(bcast_as_scatter_allgather)),
 };
 
+/* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the
+ * equation numbers of its catalogue are in the guideline column ("TGT19"). */
+static const mg_alg exscan_algs[] = {
+    DEFAULT(exscan, "MPI_Exscan"),
+};
+
 static const mg_alg gather_algs[] = {
     DEFAULT(gather, "MPI_Gather"),
     ROW(gather_as_allgather, "GL11", "Gather(n) <= Allgather(n)",
@@ -97,6 +103,10 @@ static const mg_alg reduce_algs[] = {
         "reduce_scatter into contiguous segments of whole 64-byte blocks, then gatherv at the root",
         MG_R_COMMUTE_OR_DENSE,
         "2*p ints + n/p (rounded up to 64 bytes)", MEM(reduce_as_reducescatter_gatherv)),
+};
+
+static const mg_alg reduce_scatter_algs[] = {
+    DEFAULT(reduce_scatter, "MPI_Reduce_scatter"),
 };
 
 static const mg_alg reduce_scatter_block_algs[] = {
@@ -229,6 +239,14 @@ void mg_call_set_bytes(mg_call *c) {
   case MG_SCATTER:
     c->bytes = c->rank == c->root ? type_bytes(c->scount, c->stype) : type_bytes(c->rcount, c->rtype);
     break;
+  case MG_REDUCE_SCATTER: { /* the whole vector: every rank holds every count */
+    size_t total = 0;
+    int neg = !c->rcounts;
+    for (int i = 0; !neg && i < c->size; i++) neg = c->rcounts[i] < 0, total += (size_t)c->rcounts[i];
+    c->scount = c->rcount = neg ? -1 : c->rcounts[c->rank];
+    c->bytes = neg ? 0 : total * type_bytes(1, c->rtype);
+    break;
+  }
   default: /* receive side: significant everywhere, also with MPI_IN_PLACE */
     c->bytes = type_bytes(c->rcount, c->rtype);
     break;
@@ -248,6 +266,10 @@ mg_why mg_call_check(const mg_call *c) {
   case MG_SCATTER: /* send side significant at the root only */
     send_ok = !at_root || !bad_side(c->scount, c->stype);
     recv_ok = (at_root && c->rbuf == MPI_IN_PLACE) || !bad_side(c->rcount, c->rtype);
+    break;
+  case MG_REDUCE_SCATTER: /* every count is significant on every rank */
+    recv_ok = c->rcounts != NULL && !bad_side(0, c->rtype);
+    for (int i = 0; recv_ok && i < c->size; i++) recv_ok = c->rcounts[i] >= 0;
     break;
   default: /* one-type collectives set both sides alike */
     send_ok = c->sbuf == MPI_IN_PLACE || !bad_side(c->scount, c->stype);

@@ -23,9 +23,12 @@
   X(ALLREDUCE, allreduce, "MPI_Allreduce", 0, 1, "whole vector: count x size(datatype)")         \
   X(ALLTOALL, alltoall, "MPI_Alltoall", 0, 0, "per-pair block: recvcount x size(recvtype)")      \
   X(BCAST, bcast, "MPI_Bcast", 1, 0, "whole vector: count x size(datatype)")                     \
+  X(EXSCAN, exscan, "MPI_Exscan", 0, 1, "whole vector: count x size(datatype)")                  \
   X(GATHER, gather, "MPI_Gather", 1, 0,                                                          \
     "per-rank block: sendcount x size(sendtype), at the root recvcount x size(recvtype)")        \
   X(REDUCE, reduce, "MPI_Reduce", 1, 1, "whole vector: count x size(datatype)")                  \
+  X(REDUCE_SCATTER, reduce_scatter, "MPI_Reduce_scatter", 0, 1,                                  \
+    "whole vector: the sum of recvcounts x size(datatype)")                                      \
   X(REDUCE_SCATTER_BLOCK, reduce_scatter_block, "MPI_Reduce_scatter_block", 0, 1,                \
     "per-rank block: recvcount x size(datatype)")                                                \
   X(SCAN, scan, "MPI_Scan", 0, 1, "whole vector: count x size(datatype)")                        \
@@ -67,7 +70,9 @@ typedef enum {
  * One call of a collective, whatever the collective. The wrappers fill it
  * from their arguments; one-type collectives (bcast, the reductions, scan,
  * reduce_scatter_block) set both sides to the same count and datatype, and
- * bcast sets sbuf = rbuf = buffer. sbuf may be MPI_IN_PLACE where the standard
+ * bcast sets sbuf = rbuf = buffer; reduce_scatter sets both counts to this rank's
+ * recvcounts[rank] once the rank is known (mg_call_set_bytes) and keeps the array in
+ * rcounts. sbuf may be MPI_IN_PLACE where the standard
  * allows it; then the send-side count and type are not to be read.
  *
  * rank, size and bytes are filled by mg_call_prepare(); bytes is the message
@@ -79,6 +84,7 @@ typedef struct mg_call {
   const void *sbuf;
   void *rbuf;
   int scount, rcount;
+  const int *rcounts;   /* reduce_scatter: recvcounts, one per rank, equal on every rank (not copied) */
   MPI_Datatype stype, rtype;
   MPI_Op op;
   int root;
