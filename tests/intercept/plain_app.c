@@ -1,14 +1,15 @@
 /*
  * An ordinary MPI program that knows nothing of mpiguide: it includes only
  * mpi.h and is linked only with the MPI library (the "linked" build of the
- * same file puts libmpiguide before it). It calls each of the 9 intercepted
+ * same file puts libmpiguide before it). It calls each of the 11 intercepted
  * collectives on MPI_COMM_WORLD, REPS times at each of the given element
  * counts, and checks every result against values it computes itself.
  *
  *   plain_app [REPS [COUNT...]]      default: 3 repetitions of counts 1 37 2500
  *
- * Every call moves COUNT ints per block, so the message size mpiguide traces
- * is 4*COUNT bytes for each collective (see MG_COLLECTIVES in registry.h),
+ * Every call moves COUNT ints per block (Reduce_scatter: COUNT ints in all, split over
+ * the ranks), so the message size mpiguide traces is 4*COUNT bytes for each
+ * collective (see MG_COLLECTIVES in registry.h),
  * and each collective is called REPS times per count: run_preload.sh relies
  * on both. Rooted collectives use root = repetition mod p.
  *
@@ -112,6 +113,30 @@ static void run_count(int n, int k, int *a, int *b) {
     check_val("MPI_Reduce_scatter_block", n, k, i, b[i], want);
   }
 
+  /* Exscan (sum): exclusive prefix over ranks 0..rank-1 (rank 0's result is undefined). */
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
+  rc = MPI_Exscan(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Exscan", n);
+  for (int i = 0; i < n && rank > 0; i++) {
+    int want = 0;
+    for (int q = 0; q < rank; q++) want += val(q, i, k);
+    check_val("MPI_Exscan", n, k, i, b[i], want);
+  }
+
+  /* Reduce_scatter (sum): the n-element vector split as evenly as it goes (zeros when n < p); this
+   * rank gets the sum of its segment. */
+  int rcounts[1024], off = 0;
+  for (int q = 0; q < p && q < 1024; q++) rcounts[q] = n / p + (q < n % p);
+  for (int q = 0; q < rank; q++) off += rcounts[q];
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
+  rc = MPI_Reduce_scatter(a, b, rcounts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Reduce_scatter", n);
+  for (int i = 0; i < rcounts[rank]; i++) {
+    int want = 0;
+    for (int q = 0; q < p; q++) want += val(q, off + i, k);
+    check_val("MPI_Reduce_scatter", n, k, i, b[i], want);
+  }
+
   /* Scan (sum): inclusive prefix over ranks 0..rank. */
   for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
   rc = MPI_Scan(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -169,7 +194,7 @@ int main(int argc, char **argv) {
     MPI_Send(&nerr, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
   if (nerr) fprintf(stderr, "plain_app: rank %d: %d WRONG RESULTS\n", rank, nerr);
   if (rank == 0 && !total)
-    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 9 collectives)\n", size, reps, ncounts);
+    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 11 collectives)\n", size, reps, ncounts);
   MPI_Finalize();
   return nerr ? 1 : 0;
 }

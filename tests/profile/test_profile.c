@@ -441,8 +441,8 @@ static void test_errors(void) {
                              "allreduce  np=x  1K      default\n"                       /* 28 */
                              "allreduce  np=3000000000 1K default\n";                   /* 29 */
   static const char *const want[] = {
-      "t.prof:3: unknown collective 'allreduc'; valid: allgather allreduce alltoall bcast gather reduce "
-      "reduce_scatter_block scan scatter",
+      "t.prof:3: unknown collective 'allreduc'; valid: allgather allreduce alltoall bcast exscan gather reduce "
+      "reduce_scatter reduce_scatter_block scan scatter",
       "t.prof:4: unknown algorithm 'allreduce_as_foo' for allreduce; valid: default "
       "allreduce_as_reduce_bcast "
       "allreduce_as_reducescatterblock_allgather allreduce_as_reducescatter_allgatherv",
@@ -715,7 +715,7 @@ static void test_prf_errors(void) {
   static const char *const w2[] = {
       "x.prf:1: unknown collective 'MPI_Allgatherv'; mpiguide tunes: MPI_Allgather MPI_Allreduce "
       "MPI_Alltoall "
-      "MPI_Bcast MPI_Gather MPI_Reduce MPI_Reduce_scatter_block MPI_Scan MPI_Scatter",
+      "MPI_Bcast MPI_Exscan MPI_Gather MPI_Reduce MPI_Reduce_scatter MPI_Reduce_scatter_block MPI_Scan MPI_Scatter",
       "x.prf:2: bad process count '0': must be at least 1",
       "x.prf:5: unexpected end of file: line 5 announces 2 ranges, found 0",
   };
@@ -1290,9 +1290,9 @@ static void test_sel_errors(void) {
       "predefined reduction ops; user-defined ops cannot be named: omit op=)",
       "s:7: unknown op 'MPI_SUM': write 'op=sum'",
       "s:8: 'type=byte': bcast has no reduction datatype; type= and op= are for the reductions only (allreduce "
-      "reduce reduce_scatter_block scan): delete it",
-      "s:9: 'op=sum': gather has no op; type= and op= are for the reductions only (allreduce reduce "
-      "reduce_scatter_block scan): delete it",
+      "exscan reduce reduce_scatter reduce_scatter_block scan): delete it",
+      "s:9: 'op=sum': gather has no op; type= and op= are for the reductions only (allreduce exscan "
+      "reduce reduce_scatter reduce_scatter_block scan): delete it",
       "s:10: 'type=float': type= is given twice; give each selector once",
       "s:11: 'type=float' after op=: write type= before op= (<collective> np=<N> <LO>-<HI> [type=<class>] "
       "[op=<op>] <algorithm>)",
