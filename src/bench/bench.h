@@ -95,6 +95,25 @@ typedef struct mg_bench_block mg_bench_block;
 #define MG_BENCH_MAX_ROOTS 64
 #define MG_BENCH_MAX_REDS 8
 
+/* How a collective with per-rank counts (reduce_scatter's recvcounts) splits its vector of C
+ * elements over p ranks, the same on every rank:
+ * - UNIFORM: C/p each, the first C mod p ranks one more;
+ * - ZEROS: the last `zeros` ranks get nothing, the others share C uniformly;
+ * - SKEW: rank r's share is proportional to factor^u_r, u_r uniform in [0,1) from `seed`, so the
+ *   largest share is at most `factor` times the smallest (largest remainders make the sum C). */
+typedef enum { MG_COUNTS_UNIFORM, MG_COUNTS_ZEROS, MG_COUNTS_SKEW } mg_counts_kind;
+typedef struct mg_bench_counts {
+  mg_counts_kind kind;
+  int zeros;
+  double factor;
+  uint64_t seed;
+} mg_bench_counts;
+
+/* Split c elements over p ranks into out[p] (sum c). 0, or -1 when out of memory. */
+int mg_bench_split(const mg_bench_counts *k, long c, int p, int *out);
+/* "uniform", "zeros:K", "skew:F:SEED" into buf. */
+void mg_bench_counts_name(const mg_bench_counts *k, char *buf, size_t len);
+
 /* A reduction's datatype and op. */
 typedef struct mg_bench_red {
   const mg_dtype_info *dtype;
@@ -122,6 +141,7 @@ typedef struct mg_bench_cfg {
    * Not with MG_REP_PAPER (its one-element calibration is per collective). */
   int nreds;
   mg_bench_red reds[MG_BENCH_MAX_REDS];
+  mg_bench_counts counts;       /* how a vector is split into per-rank counts (reduce_scatter) */
 
   mg_sync_method sync;
   mg_time_mode time;

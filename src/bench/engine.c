@@ -79,9 +79,13 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   c->op = B->op ? B->op->op : MPI_OP_NULL;
   c->root = mg_colls[coll].rooted ? mg_bench_root(cfg, coll, 0) : 0;
   c->comm = R->comm;
-  if (coll == MG_REDUCE_SCATTER) { /* the count split evenly, the first ranks one element more */
+  if (coll == MG_REDUCE_SCATTER) { /* the vector split into per-rank counts (cfg->counts) */
     int *counts = (int *)((char *)mem + sa + ra);
-    for (size_t i = 0; i < p; i++) counts[i] = (int)((size_t)B->count / p + (i < (size_t)B->count % p));
+    if (mg_bench_split(&cfg->counts, B->count, R->size, counts)) {
+      free(mem);
+      *fail = 1;
+      return NULL;
+    }
     c->rcounts = counts;
   }
   return mem;

@@ -76,6 +76,12 @@ static void meta_arguments(FILE *f, const mg_bench_cfg *cfg) {
       used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%d", i ? "," : "", cfg->roots[i]);
     mg_meta(f, "roots", "%s", buf);
   }
+  int anycounts = 0;
+  for (int i = 0; i < cfg->ncolls; i++) anycounts |= cfg->colls[i] == MG_REDUCE_SCATTER;
+  if (anycounts) { /* how vectors are split into per-rank counts */
+    mg_bench_counts_name(&cfg->counts, buf, sizeof buf);
+    mg_meta(f, "counts", "%s", buf);
+  }
   if (anyred && cfg->nreds > 0) { /* the reductions' (datatype, op) pairs */
     used = 0;
     for (int i = 0; i < cfg->nreds && used < sizeof buf; i++)

@@ -36,7 +36,7 @@
 #define OPTIONS(X)                                                                            \
   X(COLL, "coll", 'c', 1) X(ALG, "alg", 'a', 1) X(SIZES, "sizes", 's', 1)                     \
   X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1) X(ROOTS, "roots", 0, 1)  \
-  X(REDS, "reductions", 0, 1)                                                                 \
+  X(REDS, "reductions", 0, 1) X(COUNTS, "counts", 0, 1)                                       \
   X(SYNC, "sync", 0, 1) X(TIME, "time", 0, 1) X(TIMER, "timer", 0, 1)                         \
   X(WINDOW, "window", 0, 1) X(WINDOW_FACTOR, "window-factor", 0, 1)                           \
   X(WINDOW_TOL, "window-tolerance", 0, 1)                                                     \
@@ -74,6 +74,9 @@ static const char usage_text[] =
     "                         spaced), or ranks 0,2,5; the root of each row is in the data\n"
     "      --reductions LIST  measure the reductions once per TYPE:OP pair, e.g.\n"
     "                         double:sum,int:sum (a size the type does not divide is left out)\n"
+    "      --counts SPEC      reduce_scatter's recvcounts: uniform, zeros:K (the last K ranks\n"
+    "                         get none), skew:FACTOR:SEED (seeded, largest/smallest <= FACTOR)\n"
+    "                         [uniform]\n"
     "\n"
     "Synchronisation and timing:\n"
     "      --sync METHOD      barrier, dbarrier, dissem, window, roundtime [barrier]\n"
@@ -311,7 +314,9 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
     anyroot |= mg_colls[c].rooted;
   }
 
-  mg_cmd_data_args da = {o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], o->val[O_ROOTS], o->val[O_REDS]};
+  mg_cmd_data_args da = {o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], o->val[O_ROOTS], o->val[O_REDS],
+                        o->val[O_COUNTS], 0};
+  for (int i = 0; i < cfg->ncolls; i++) da.anycounts |= cfg->colls[i] == MG_REDUCE_SCATTER;
   if (mg_cmd_data_opts(&da, S->size, anyred, anyroot, cfg, S->err, sizeof S->err)) return -1;
 
   if (mg_parse_sizes(o->given[O_SIZES] ? o->val[O_SIZES] : "8,1K,64K", &S->sizes, &cfg->nsizes, S->e,

@@ -25,7 +25,8 @@
   X(COMPARER, "comparer", 0, 1) X(CSV, "csv", 0, 0) X(JSON, "json", 0, 0) X(MERGE, "merge", 0, 0)    \
   X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)              \
   X(PRESETS, "presets", 0, 0) X(MARGIN, "margin", 0, 1) X(LAUNCHES, "launches", 0, 1)              \
-  X(SIZES_FROM, "sizes-from", 0, 1) X(ROOTS, "roots", 0, 1) X(REDS, "reductions", 0, 1)
+  X(SIZES_FROM, "sizes-from", 0, 1) X(ROOTS, "roots", 0, 1) X(REDS, "reductions", 0, 1)  \
+  X(COUNTS, "counts", 0, 1)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };

@@ -115,6 +115,7 @@ static const char usage_text[] =
     "      --roots LIST        rotate the root every round: all, spread:K, or ranks 0,2 [preset]\n"
     "      --reductions LIST   reduce with each TYPE:OP pair, e.g. double:sum,int:sum [preset;\n"
     "                          --datatype/--op instead: that one pair]\n"
+    "      --counts SPEC       reduce_scatter's recvcounts: uniform, zeros:K, skew:FACTOR:SEED [uniform]\n"
     "      --sync METHOD       barrier, dbarrier, dissem, window, roundtime [barrier]\n"
     "\n"
     "Repetitions (adaptive by default: until the relative standard error of the median <= --rse):\n"

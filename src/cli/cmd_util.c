@@ -1,5 +1,6 @@
 /* Helpers shared by the subcommands (see cmd_util.h). */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,8 +228,38 @@ static int parse_roots(const char *spec, int nprocs, mg_bench_cfg *cfg, char *er
   return cfg->nroots ? 0 : MG_ERR("--roots: empty list");
 }
 
+/* --counts uniform | zeros:K | skew:FACTOR:SEED into k. */
+static int parse_counts(const char *spec, int nprocs, mg_bench_counts *k, char *err, size_t errlen) {
+  char e[256];
+  memset(k, 0, sizeof *k);
+  if (!strcmp(spec, "uniform")) return 0;
+  if (!strncmp(spec, "zeros:", 6)) {
+    long z;
+    if (mg_parse_long(spec + 6, 1, nprocs > 1 ? nprocs - 1 : 1, &z, e, sizeof e))
+      return MG_ERR("--counts %s: %s (ranks that contribute nothing, fewer than the %d processes)", spec, e, nprocs);
+    k->kind = MG_COUNTS_ZEROS, k->zeros = (int)z;
+    return 0;
+  }
+  if (!strncmp(spec, "skew:", 5)) {
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", spec + 5);
+    char *colon = strchr(buf, ':');
+    long seed;
+    if (colon) *colon = '\0';
+    if (!colon || mg_parse_double(buf, 1, &k->factor, e, sizeof e) ||
+        mg_parse_long(colon + 1, 0, LONG_MAX, &seed, e, sizeof e))
+      return MG_ERR("--counts %s: write skew:FACTOR:SEED, FACTOR >= 1 (largest / smallest share), SEED >= 0", spec);
+    k->kind = MG_COUNTS_SKEW, k->seed = (uint64_t)seed;
+    return 0;
+  }
+  return MG_ERR("--counts '%s': valid: uniform, zeros:K, skew:FACTOR:SEED", spec);
+}
+
 int mg_cmd_data_opts(const mg_cmd_data_args *a, int nprocs, int anyred, int anyroot, mg_bench_cfg *cfg, char *err,
                      size_t errlen) {
+  if (a->counts && !a->anycounts) return MG_ERR("--counts applies only to collectives with per-rank counts (reduce_scatter)");
+  if (a->counts && parse_counts(a->counts, nprocs, &cfg->counts, err, errlen)) return -1;
+  if (!a->counts) memset(&cfg->counts, 0, sizeof cfg->counts);
   const char *dt = a->dtype ? a->dtype : "MPI_BYTE", *op = a->op;
   if (!(cfg->dtype = mg_dtype_find(dt))) return MG_ERR("unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
   if ((op || a->reds) && !anyred)

@@ -76,11 +76,14 @@ void mg_cmd_progress_end(mg_cmd_progress *p);
  * --reductions. */
 typedef struct mg_cmd_data_args {
   const char *dtype, *op, *root, *roots, *reds;
+  const char *counts; /* --counts uniform | zeros:K | skew:FACTOR:SEED */
+  int anycounts;      /* a collective with per-rank counts (reduce_scatter) is measured */
 } mg_cmd_data_args;
 
 /* The arguments into cfg: datatype (default MPI_BYTE), op (MPI_BOR, or MPI_SUM for floating types),
  * root (0) or a rotation of roots (`all`, `spread:K`: K ranks evenly spaced from 0, or a list of
- * ranks), reductions' (datatype, op) pairs ("double:sum,int:sum"). anyred/anyroot: whether a
+ * ranks), reductions' (datatype, op) pairs ("double:sum,int:sum"), the split of vectors into
+ * per-rank counts (uniform, zeros:K, skew:FACTOR:SEED). anyred/anyroot: whether a
  * reduction / rooted collective is measured. 0, or -1 with a message. */
 int mg_cmd_data_opts(const mg_cmd_data_args *a, int nprocs, int anyred, int anyroot, mg_bench_cfg *cfg, char *err,
                      size_t errlen);

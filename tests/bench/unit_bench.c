@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "bench/csv.h"
 #include "bench/order.h"
 #include "bench/rep.h"
@@ -378,7 +379,40 @@ static void test_shuffle(void) {
   for (int i = 0; i < 8; i++) ASSERT_TRUE(firsts[i] > 50 && firsts[i] < 150); /* roughly uniform */
 }
 
+/* Per-rank counts: the sum is the vector, zeros where asked, a skew within its factor, the
+ * same split for the same seed and another for another seed. */
+static void test_counts(void) {
+  int out[7], again[7];
+  TEST_CASE("counts: uniform, the first ranks one more");
+  mg_bench_counts k = {MG_COUNTS_UNIFORM, 0, 0, 0};
+  ASSERT_EQ(mg_bench_split(&k, 10, 4, out), 0);
+  ASSERT_TRUE(out[0] == 3 && out[1] == 3 && out[2] == 2 && out[3] == 2);
+  ASSERT_EQ(mg_bench_split(&k, 2, 4, out), 0);
+  ASSERT_TRUE(out[0] == 1 && out[1] == 1 && out[2] == 0 && out[3] == 0);
+  TEST_CASE("counts: zeros:K leaves the last K ranks empty");
+  k = (mg_bench_counts){MG_COUNTS_ZEROS, 2, 0, 0};
+  ASSERT_EQ(mg_bench_split(&k, 9, 5, out), 0);
+  ASSERT_TRUE(out[0] == 3 && out[1] == 3 && out[2] == 3 && out[3] == 0 && out[4] == 0);
+  TEST_CASE("counts: skew sums to the vector, within its factor, seeded");
+  k = (mg_bench_counts){MG_COUNTS_SKEW, 0, 4, 7};
+  ASSERT_EQ(mg_bench_split(&k, 7000, 7, out), 0);
+  long sum = 0;
+  int lo = out[0], hi = out[0];
+  for (int r = 0; r < 7; r++) sum += out[r], lo = out[r] < lo ? out[r] : lo, hi = out[r] > hi ? out[r] : hi;
+  ASSERT_EQ(sum, 7000);
+  ASSERT_TRUE(lo > 0 && hi <= 4 * lo + 1 && hi > lo); /* skewed, at most factor 4 (+1 rounding) */
+  ASSERT_EQ(mg_bench_split(&k, 7000, 7, again), 0);
+  ASSERT_TRUE(!memcmp(out, again, sizeof out));
+  k.seed = 8;
+  ASSERT_EQ(mg_bench_split(&k, 7000, 7, again), 0);
+  ASSERT_TRUE(memcmp(out, again, sizeof out) != 0);
+  char name[64];
+  mg_bench_counts_name(&k, name, sizeof name);
+  ASSERT_STR_EQ(name, "skew:4:8");
+}
+
 int main(void) {
+  test_counts();
   test_stats();
   test_rep();
   test_parse();
