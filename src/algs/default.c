@@ -16,6 +16,8 @@ int mg_alltoall_default(const mg_call *c) {
   return PMPI_Alltoall(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->comm);
 }
 
+int mg_barrier_default(const mg_call *c) { return PMPI_Barrier(c->comm); }
+
 int mg_bcast_default(const mg_call *c) { return PMPI_Bcast(c->rbuf, c->rcount, c->rtype, c->root, c->comm); }
 
 int mg_exscan_default(const mg_call *c) { return PMPI_Exscan(c->sbuf, c->rbuf, c->rcount, c->rtype, c->op, c->comm); }

@@ -125,7 +125,13 @@ static mg_bench_red red_of(const mg_bench_cfg *cfg, mg_coll coll, int k) {
 
 /* Whether coll is measured at size si with pair k: the size holds whole elements of its datatype. */
 static int measured(const mg_bench_cfg *cfg, mg_coll coll, int si, int k) {
+  if (coll == MG_BARRIER) return si == 0; /* no message: one block, whatever the sizes */
   return cfg->sizes[si] % (size_t)red_of(cfg, coll, k).dtype->size == 0;
+}
+
+/* The message size of coll's block at size index si: a barrier's is 0. */
+static size_t block_bytes(const mg_bench_cfg *cfg, mg_coll coll, int si) {
+  return coll == MG_BARRIER ? 0 : cfg->sizes[si];
 }
 
 double mg_bench_work(const mg_bench_cfg *cfg) {
@@ -135,7 +141,7 @@ double mg_bench_work(const mg_bench_cfg *cfg) {
       w += block_work(cfg, cfg->colls[ci], (size_t)cfg->dtype->size); /* calibration */
     for (int si = 0; si < cfg->nsizes; si++)
       for (int k = 0; k < mg_bench_nreds(cfg, cfg->colls[ci]); k++)
-        if (measured(cfg, cfg->colls[ci], si, k)) w += block_work(cfg, cfg->colls[ci], cfg->sizes[si]);
+        if (measured(cfg, cfg->colls[ci], si, k)) w += block_work(cfg, cfg->colls[ci], block_bytes(cfg, cfg->colls[ci], si));
   }
   return w;
 }
@@ -407,7 +413,7 @@ static int measure_size(run *R, mg_coll coll, int si, int k, double *t1) {
   const mg_bench_cfg *cfg = R->cfg;
   int paper = cfg->rep.mode == MG_REP_PAPER;
   mg_bench_block *B = &R->res->blocks[R->res->nblocks++];
-  init_block(cfg, B, coll, cfg->sizes[si], red_of(cfg, coll, k));
+  init_block(cfg, B, coll, block_bytes(cfg, coll, si), red_of(cfg, coll, k));
   double budget = block_budget(R);
   int calibrating = paper && si == 0 && cfg->sizes[0] == (size_t)cfg->dtype->size;
   double zero[MG_MAX_ALGS] = {0};

@@ -292,7 +292,7 @@ int mg_ck_launch_get(mg_ck_data *d, const char *id, const char *source, const mg
 
 int mg_ck_parse_size(const char *s, size_t *out) {
   unsigned long long v;
-  if (mg_parse_digits(s, strlen(s), SIZE_MAX / 2, &v) || v == 0) return -1;
+  if (mg_parse_digits(s, strlen(s), SIZE_MAX / 2, &v)) return -1;
   *out = (size_t)v;
   return 0;
 }

@@ -137,14 +137,14 @@ static int parse_row(const raw_file *r, char **fld, raw_row *w, char *err, size_
   if (!strcmp(w->alg, MG_CK_AA_NAME))
     return MG_ERR("%s:%ld: algorithm name '%s' is reserved for the A/A control", r->path, r->lineno, w->alg);
   /* the first bad column, and what it should hold */
-  static const char *const expect[] = {"a positive byte count",
+  static const char *const expect[] = {"a positive byte count (0 for a barrier)",
                                        "a non-negative integer",
                                        "a non-negative integer",
                                        "0 or 1",
                                        "0 or 1",
                                        "a runtime in seconds (a finite number >= 0)"};
   static const int which[] = {MG_RAW_BYTES, MG_RAW_ROUND, MG_RAW_REP, MG_RAW_WARMUP, MG_RAW_VALID, MG_RAW_RUNTIME};
-  int bad = mg_ck_parse_size(fld[col[MG_RAW_BYTES]], &w->bytes)                                    ? 0
+  int bad = mg_ck_parse_size(fld[col[MG_RAW_BYTES]], &w->bytes) || (w->bytes == 0 && c != MG_BARRIER) ? 0
             : mg_ck_parse_long(fld[col[MG_RAW_ROUND]], &w->round) || w->round < 0                  ? 1
             : mg_ck_parse_long(fld[col[MG_RAW_REP]], &w->rep) || w->rep < 0                        ? 2
             : mg_ck_parse_long(fld[col[MG_RAW_WARMUP]], &w->warm) || (w->warm != 0 && w->warm != 1) ? 3

@@ -147,7 +147,7 @@ static int repro_row(repro_file *r, char *line, char *err, size_t errlen) {
   long rep = r->rows;
   double rt;
   const char *sz = fld[r->c_size >= 0 ? r->c_size : r->c_count];
-  if (mg_ck_parse_size(sz, &bytes))
+  if (mg_ck_parse_size(sz, &bytes) || (bytes == 0 && r->coll != MG_BARRIER))
     return MG_ERR("%s:%ld: column %s: '%s' is not a positive size", r->path, r->lineno,
                r->c_size >= 0 ? "msize" : "count", sz);
   bytes *= (size_t)r->tsize;

@@ -66,7 +66,7 @@ int mg_ck_read_lines(const char *path, mg_ck_line_fn fn, void *ctx, long *nlines
 /* The file name of a path. */
 const char *mg_ck_base_name(const char *path);
 
-/* A positive byte count in plain digits (a column of a file: no suffix, no sign). 0, or -1. */
+/* A byte count in plain digits (a column of a file: no suffix, no sign); 0 only a barrier's. 0, or -1. */
 int mg_ck_parse_size(const char *s, size_t *out);
 /* Any integer: 0, or -1 for anything else. */
 static inline int mg_ck_parse_long(const char *s, long *out) {

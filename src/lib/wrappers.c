@@ -51,6 +51,13 @@ MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
   return mg_dispatch(&c);
 }
 
+MG_EXPORT int MPI_Barrier(MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Barrier(comm);
+  mg_call c = {.coll = MG_BARRIER, .stype = MPI_DATATYPE_NULL, .rtype = MPI_DATATYPE_NULL, .op = MPI_OP_NULL,
+               .comm = comm};
+  return mg_dispatch(&c);
+}
+
 MG_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Bcast(buffer, count, datatype, root, comm);
   mg_call c = {.coll = MG_BCAST, .sbuf = buffer, .scount = count, .stype = datatype, .rbuf = buffer,

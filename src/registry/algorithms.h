@@ -14,7 +14,7 @@
   size_t mg_##name##_mem(const mg_call *c);
 
 #define MG_DEFAULT_ALGS(X) \
-  X(allgather_default) X(allreduce_default) X(alltoall_default) X(bcast_default) X(exscan_default) \
+  X(allgather_default) X(allreduce_default) X(alltoall_default) X(barrier_default) X(bcast_default) X(exscan_default) \
   X(gather_default) X(reduce_default) X(reduce_scatter_default) X(reduce_scatter_block_default)    \
   X(scan_default) X(scatter_default)
 
@@ -22,7 +22,8 @@
   X(allgather_as_gather_bcast) X(allgather_as_alltoall) X(allgather_as_allreduce)              \
   X(allgather_as_allgatherv) X(allreduce_as_reduce_bcast)                                       \
   X(allreduce_as_reducescatterblock_allgather) X(allreduce_as_reducescatter_allgatherv)         \
-  X(alltoall_as_alltoallv) X(bcast_as_allgatherv) X(bcast_as_scatter_allgather)                 \
+  X(alltoall_as_alltoallv) X(barrier_as_allreduce) X(barrier_as_reduce_bcast)                   \
+  X(bcast_as_allgatherv) X(bcast_as_scatter_allgather)                                          \
   X(gather_as_allgather) X(gather_as_gatherv) X(gather_as_reduce) X(reduce_as_allreduce)        \
   X(reduce_as_reducescatterblock_gather) X(reduce_as_reducescatter_gatherv)                     \
   X(reduce_scatter_block_as_reduce_scatter) X(reduce_scatter_block_as_reducescatter)            \

@@ -62,6 +62,14 @@ static const mg_alg alltoall_algs[] = {
         MG_R_PN_INT, "4*p ints", MEM(alltoall_as_alltoallv)),
 };
 
+static const mg_alg barrier_algs[] = {
+    DEFAULT(barrier, "MPI_Barrier"),
+    ROW(barrier_as_allreduce, "TGT-B1", "Barrier <= Allreduce(1)",
+        "allreduce of one int: no rank's result is complete before every rank contributed", 0, "0", NULL),
+    ROW(barrier_as_reduce_bcast, "TGT-B2", "Barrier <= Reduce(1) + Bcast(1)",
+        "reduce one int to rank 0, which has then heard from every rank, then broadcast it", 0, "0", NULL),
+};
+
 static const mg_alg bcast_algs[] = {
     DEFAULT(bcast, "MPI_Bcast"),
     ROW(bcast_as_allgatherv, "GL9", "Bcast(n) <= Allgatherv(n)",
@@ -71,8 +79,9 @@ static const mg_alg bcast_algs[] = {
         "p*ceil(n/p) bytes", MEM(bcast_as_scatter_allgather)),
 };
 
-/* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the
- * equation numbers of its catalogue are in the guideline column ("TGT19"). */
+/* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
+ * column holds the equation number of its catalogue ("TGT19"), or, for a guideline it states
+ * without one, mpiguide's id "TGT-<collective letter><n>" (B barrier, X exscan, R reduce_scatter). */
 static const mg_alg exscan_algs[] = {
     DEFAULT(exscan, "MPI_Exscan"),
 };
@@ -267,6 +276,8 @@ mg_why mg_call_check(const mg_call *c) {
     send_ok = !at_root || !bad_side(c->scount, c->stype);
     recv_ok = (at_root && c->rbuf == MPI_IN_PLACE) || !bad_side(c->rcount, c->rtype);
     break;
+  case MG_BARRIER: /* only the communicator */
+    break;
   case MG_REDUCE_SCATTER: /* every count is significant on every rank */
     recv_ok = c->rcounts != NULL && !bad_side(0, c->rtype);
     for (int i = 0; recv_ok && i < c->size; i++) recv_ok = c->rcounts[i] >= 0;
@@ -295,7 +306,7 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   if (alg == 0) return MG_WHY_NONE;
   if (c->inter) return MG_WHY_INTERCOMM;
   if (mg_colls[c->coll].rooted && (c->root < 0 || c->root >= c->size)) return MG_WHY_INVALID_ROOT;
-  if (c->bytes == 0) return MG_WHY_EMPTY;
+  if (c->bytes == 0 && c->coll != MG_BARRIER) return MG_WHY_EMPTY; /* a barrier moves nothing, always */
   if ((a->restrictions & MG_R_PN_INT) && c->bytes > (size_t)INT_MAX / (size_t)c->size)
     return MG_WHY_COUNT_RANGE;
   if (a->restrictions & (MG_R_COMMUTATIVE | MG_R_COMMUTE_OR_DENSE)) {

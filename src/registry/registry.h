@@ -22,6 +22,7 @@
   X(ALLGATHER, allgather, "MPI_Allgather", 0, 0, "per-rank block: recvcount x size(recvtype)")   \
   X(ALLREDUCE, allreduce, "MPI_Allreduce", 0, 1, "whole vector: count x size(datatype)")         \
   X(ALLTOALL, alltoall, "MPI_Alltoall", 0, 0, "per-pair block: recvcount x size(recvtype)")      \
+  X(BARRIER, barrier, "MPI_Barrier", 0, 0, "none: a barrier moves no data (always 0)")          \
   X(BCAST, bcast, "MPI_Bcast", 1, 0, "whole vector: count x size(datatype)")                     \
   X(EXSCAN, exscan, "MPI_Exscan", 0, 1, "whole vector: count x size(datatype)")                  \
   X(GATHER, gather, "MPI_Gather", 1, 0,                                                          \

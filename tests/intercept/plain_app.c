@@ -1,7 +1,7 @@
 /*
  * An ordinary MPI program that knows nothing of mpiguide: it includes only
  * mpi.h and is linked only with the MPI library (the "linked" build of the
- * same file puts libmpiguide before it). It calls each of the 11 intercepted
+ * same file puts libmpiguide before it). It calls each of the 12 intercepted
  * collectives on MPI_COMM_WORLD, REPS times at each of the given element
  * counts, and checks every result against values it computes itself.
  *
@@ -9,7 +9,7 @@
  *
  * Every call moves COUNT ints per block (Reduce_scatter: COUNT ints in all, split over
  * the ranks), so the message size mpiguide traces is 4*COUNT bytes for each
- * collective (see MG_COLLECTIVES in registry.h),
+ * collective but the barrier, traced at 0 bytes (see MG_COLLECTIVES in registry.h),
  * and each collective is called REPS times per count: run_preload.sh relies
  * on both. Rooted collectives use root = repetition mod p.
  *
@@ -113,6 +113,10 @@ static void run_count(int n, int k, int *a, int *b) {
     check_val("MPI_Reduce_scatter_block", n, k, i, b[i], want);
   }
 
+  /* Barrier: it moves nothing (its semantics are tested by tests/diff/barriertest.c); traced at size 0. */
+  rc = MPI_Barrier(MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Barrier", n);
+
   /* Exscan (sum): exclusive prefix over ranks 0..rank-1 (rank 0's result is undefined). */
   for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
   rc = MPI_Exscan(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
@@ -194,7 +198,7 @@ int main(int argc, char **argv) {
     MPI_Send(&nerr, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
   if (nerr) fprintf(stderr, "plain_app: rank %d: %d WRONG RESULTS\n", rank, nerr);
   if (rank == 0 && !total)
-    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 11 collectives)\n", size, reps, ncounts);
+    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 12 collectives)\n", size, reps, ncounts);
   MPI_Finalize();
   return nerr ? 1 : 0;
 }

@@ -47,7 +47,7 @@ MG_SPEC=${MG_SPEC:-$SMALL_SPEC}
 MG_TIMEOUT=${MG_TIMEOUT:-120}
 REPS=${MG_REPS:-3}
 read -r -a COUNTS <<<"${MG_COUNTS:-1 37 2500}"
-COLLS=(allgather allreduce alltoall bcast exscan gather reduce reduce_scatter reduce_scatter_block scan scatter)
+COLLS=(allgather allreduce alltoall barrier bcast exscan gather reduce reduce_scatter reduce_scatter_block scan scatter)
 
 # Nothing from the caller's environment may steer the library.
 unset MPIGUIDE_ALG MPIGUIDE_TRACE MPIGUIDE_SCRATCH_MAX MPIGUIDE_PROFILE LD_PRELOAD
@@ -100,6 +100,15 @@ rows() {
 # with fallback reason WHY ("-" for none), and nothing else happened for COLL.
 expect_coll() { # TRACE NP COLL ALG WHY
   local tr=$1 np=$2 coll=$3 alg=$4 why=$5 c missing=0 n
+  if [[ $coll == barrier ]]; then # no message: one row at 0 bytes with every call
+    if rows "$tr" | grep -qxF "barrier 0 $alg $((REPS * ${#COUNTS[@]})) $np $why"; then
+      ok "$tr: barrier ran $alg${why/#-/} on $np ranks, $((REPS * ${#COUNTS[@]})) calls"
+    else
+      fail "$tr: no row 'barrier,0,$alg,$((REPS * ${#COUNTS[@]})),$np,${why#-}'; rows for barrier:" \
+        "$(rows "$tr" | grep "^barrier " | tr '\n' ';')"
+    fi
+    return
+  fi
   for c in "${COUNTS[@]}"; do
     if ! rows "$tr" | grep -qxF "$coll $((4 * c)) $alg $REPS $np $why"; then
       missing=1
