@@ -5,18 +5,22 @@
 # so every MPI_Allreduce takes the dispatch path), and in tuned mode (MPIGUIDE_PROFILE)
 # with a 64-range profile that never fires and with one that fires.
 # Variants run interleaved, ROUNDS times (default 7); the medians are reported.
-# Usage: scripts/bench-overhead.sh [openmpi|mpich] [calls]
+# COLL=barrier (or exscan, reduce_scatter) times that collective instead of MPI_Allreduce; the
+# dispatch variant then forces a mock-up of another collective, and the tuned variants are the
+# allreduce profiles (for a barrier they never fire: the lookup cost alone).
+# Usage: [COLL=barrier] scripts/bench-overhead.sh [openmpi|mpich] [calls]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mpi=${1:-openmpi}
 calls=${2:-1000000}
+coll=${COLL:-allreduce}
 rounds=${ROUNDS:-7}
 b=build/$mpi
 [[ -x $b/overhead ]] || scripts/build.sh "$mpi"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 lib=$PWD/$b/libmpiguide.so
 # One core: the benchmark is one process, and moving between cores adds noise.
-run() { env "$@" taskset -c "${CORE:-0}" "$b/overhead" "$calls" | awk '{print $1}'; }
+run() { env "$@" taskset -c "${CORE:-0}" "$b/overhead" "$calls" "$coll" | awk '{print $1}'; }
 
 # Tuned mode: a profile of 64 allreduce ranges for one process that never covers the
 # benchmark's 8 bytes (every call does the lookup and runs the default), and one whose
@@ -43,7 +47,7 @@ minimum() { tr ' ' '\n' | grep . | sort -g | head -1; }
 base=$(median <<<"${res[none]}")
 bmin=$(minimum <<<"${res[none]}")
 printf "%-12s %9s %7s %9s %7s   (%s, %d calls, %d interleaved runs, pinned to one core)\n" variant \
-  "median ns" ratio "min ns" "+ns" "$mpi" "$calls" "$rounds"
+  "median ns" ratio "min ns" "+ns" "$mpi, MPI_$coll" "$calls" "$rounds"
 for v in "${names[@]}"; do
   m=$(median <<<"${res[$v]}")
   n=$(minimum <<<"${res[$v]}")
