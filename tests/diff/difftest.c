@@ -36,6 +36,8 @@
  * prints one line and the first failures. Consecutive calls of one algorithm
  * have different data, so reading stale scratch cannot pass by luck.
  *
+ * The barrier moves no data: barriertest.c tests it (no rank leaves before all entered).
+ *
  * Usage: difftest [options] <coll>[=<alg>] ... | all
  *        difftest --errors [--no-force] [<coll>[=<alg>] ...]
  *        difftest --write-profile FILE   (no MPI: a profile for the tuned-mode error test)
@@ -1844,7 +1846,8 @@ static int write_profile(const char *path) {
 static int write_list(const char *path) {
   FILE *f = fopen(path, "w");
   if (!f) return perror(path), 2;
-  for (int c = 0; c < MG_NCOLL; c++) fprintf(f, "%s %d\n", mg_colls[c].name, mg_colls[c].reduction);
+  for (int c = 0; c < MG_NCOLL; c++)
+    if (c != MG_BARRIER) fprintf(f, "%s %d\n", mg_colls[c].name, mg_colls[c].reduction);
   return fclose(f) == 0 ? 0 : 2;
 }
 
@@ -1878,7 +1881,7 @@ int main(int argc, char **argv) {
       g_first = g_last = strtol(argv[++i], &end, 10);
       if (*end == '-') g_last = end[1] ? strtol(end + 1, NULL, 10) : -1;
     } else if (!strcmp(arg, "all")) {
-      for (int c = 0; c < MG_NCOLL; c++) sel[c] = ~0u;
+      for (int c = 0; c < MG_NCOLL; c++) sel[c] = c == MG_BARRIER ? 0 : ~0u;
       any = 1;
     } else {
       char name[128];
@@ -1887,6 +1890,11 @@ int main(int argc, char **argv) {
       if (eq) *eq++ = '\0';
       int c = mg_coll_find(name);
       int alg = c >= 0 && eq ? mg_alg_find((mg_coll)c, eq) : 0;
+      if (c == MG_BARRIER) { /* no data to compare: barriertest.c tests its one promise */
+        if (!g_rank) fprintf(stderr, "difftest: barrier moves no data; tests/diff/barriertest.c tests it\n");
+        MPI_Finalize();
+        return 2;
+      }
       if (c < 0 || alg < 0) {
         if (!g_rank) fprintf(stderr, "difftest: unknown %s '%s'\n", c < 0 ? "collective" : "algorithm", arg);
         usage();
@@ -1910,7 +1918,7 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   }
   if (!any)
-    for (int c = 0; c < MG_NCOLL; c++) sel[c] = ~0u;
+    for (int c = 0; c < MG_NCOLL; c++) sel[c] = c == MG_BARRIER ? 0 : ~0u;
   if (g_rank == 0) {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
