@@ -1,14 +1,16 @@
 /*
  * An ordinary MPI program that knows nothing of mpiguide: it includes only
  * mpi.h and is linked only with the MPI library (the "linked" build of the
- * same file puts libmpiguide before it). It calls each of the 9 intercepted
+ * same file puts libmpiguide before it). It calls each of the 11 intercepted
  * collectives on MPI_COMM_WORLD, REPS times at each of the given element
  * counts, and checks every result against values it computes itself.
  *
  *   plain_app [REPS [COUNT...]]      default: 3 repetitions of counts 1 37 2500
  *
  * Every call moves COUNT ints per block, so the message size mpiguide traces
- * is 4*COUNT bytes for each collective (see MG_COLLECTIVES in registry.h),
+ * is 4*COUNT bytes for each collective (see MG_COLLECTIVES in registry.h;
+ * Reduce_scatter splits the COUNT elements over the ranks, n/p each and one
+ * more for the first n%p, so some counts differ and, for COUNT < p, are 0),
  * and each collective is called REPS times per count: run_preload.sh relies
  * on both. Rooted collectives use root = repetition mod p.
  *
@@ -22,6 +24,7 @@
 #include <stdlib.h>
 
 static int rank, size, nerr;
+static int *rs_counts; /* Reduce_scatter's recvcounts, size entries */
 
 /* What rank r contributes at element i in repetition k (one-block collectives). */
 static int val(int r, int i, int k) { return (r + 1) * 1000 + i % 997 + 31 * k; }
@@ -81,6 +84,16 @@ static void run_count(int n, int k, int *a, int *b) {
   check_rc(rc, "MPI_Bcast", n);
   for (int i = 0; i < n; i++) check_val("MPI_Bcast", n, k, i, a[i], val(root, i, k));
 
+  /* Exscan (sum): exclusive prefix over ranks 0..rank-1; rank 0's result is undefined. */
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
+  rc = MPI_Exscan(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Exscan", n);
+  for (int i = 0; rank > 0 && i < n; i++) {
+    int want = 0;
+    for (int q = 0; q < rank; q++) want += val(q, i, k);
+    check_val("MPI_Exscan", n, k, i, b[i], want);
+  }
+
   /* Gather at root; non-roots' receive buffer must stay untouched. */
   for (int i = 0; i < n; i++) a[i] = val(rank, i, k);
   for (int i = 0; i < p * n; i++) b[i] = -1;
@@ -98,6 +111,18 @@ static void run_count(int n, int k, int *a, int *b) {
     int want = 0;
     for (int q = 0; q < p; q++) want += val(q, i, k);
     check_val("MPI_Reduce", n, k, i, b[i], rank == root ? want : -1);
+  }
+
+  /* Reduce_scatter (sum) of a vector of n elements: this rank gets its rs_counts[rank] elements. */
+  int off = 0;
+  for (int q = 0; q < p; q++) rs_counts[q] = n / p + (q < n % p), off += q < rank ? rs_counts[q] : 0;
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
+  rc = MPI_Reduce_scatter(a, b, rs_counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Reduce_scatter", n);
+  for (int i = 0; i < rs_counts[rank] + 1 && i < n; i++) {
+    int want = 0;
+    for (int q = 0; q < p; q++) want += val(q, off + i, k);
+    check_val("MPI_Reduce_scatter", n, k, i, b[i], i < rs_counts[rank] ? want : -1);
   }
 
   /* Reduce_scatter_block (sum): this rank gets the sum of the blocks addressed to it. */
@@ -147,7 +172,8 @@ int main(int argc, char **argv) {
   for (int c = 0; c < ncounts; c++) maxn = counts[c] > maxn ? counts[c] : maxn;
   int *a = malloc((size_t)size * (size_t)maxn * sizeof *a);
   int *b = malloc((size_t)size * (size_t)maxn * sizeof *b);
-  if (!a || !b) {
+  rs_counts = malloc((size_t)size * sizeof *rs_counts);
+  if (!a || !b || !rs_counts) {
     fprintf(stderr, "plain_app: out of memory\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
@@ -155,6 +181,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < reps; k++) run_count(counts[c], k, a, b);
   free(a);
   free(b);
+  free(rs_counts);
 
   /* Rank 0 learns the other ranks' error counts by point-to-point messages, which mpiguide does
    * not intercept, so the verdict does not depend on a collective under test. */
@@ -169,7 +196,7 @@ int main(int argc, char **argv) {
     MPI_Send(&nerr, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
   if (nerr) fprintf(stderr, "plain_app: rank %d: %d WRONG RESULTS\n", rank, nerr);
   if (rank == 0 && !total)
-    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 9 collectives)\n", size, reps, ncounts);
+    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 11 collectives)\n", size, reps, ncounts);
   MPI_Finalize();
   return nerr ? 1 : 0;
 }
