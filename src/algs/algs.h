@@ -40,6 +40,21 @@ int mg_packed_recv_ok(MPI_Datatype dt, int *ok);
  * buffer. */
 int mg_pack_own(const mg_call *c, void *out);
 
+/*
+ * A private communicator with the group and rank order of comm, for the
+ * point-to-point messages of a mock-up: on comm itself they could match a
+ * receive the application has posted with MPI_ANY_SOURCE or MPI_ANY_TAG.
+ * Made with PMPI_Comm_split on first use (collective over comm: every rank
+ * runs the same algorithm for the same call, so every rank asks for it at the
+ * same call) and cached on comm as an attribute (no copy callback, so it is
+ * never inherited by a duplicate); later calls cost one PMPI_Comm_get_attr.
+ * The split copies none of comm's attributes (a dup would run the
+ * application's copy callbacks). When comm is freed the private one is
+ * freed at the next use of this function or at mg_core_finalize, never
+ * inside the attribute's delete callback.
+ */
+int mg_p2p_comm(MPI_Comm comm, MPI_Comm *out);
+
 /* ---- scratch ---- */
 
 /* Alignment of every region carved from scratch. */

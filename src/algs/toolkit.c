@@ -40,7 +40,109 @@ int mg_core_init(void) {
   return rc;
 }
 
+/* The private point-to-point communicators (mg_p2p_comm): one record per
+ * communicator that asked for one, in a list under a lock. The delete callback
+ * of the attribute only marks the record orphaned; the private communicator is
+ * freed outside any callback (sweep_orphans). */
+typedef struct p2p_rec {
+  MPI_Comm parent, priv;
+  int orphan;
+  struct p2p_rec *next;
+} p2p_rec;
+static struct {
+  pthread_mutex_t lock;
+  int keyval;
+  p2p_rec *list;
+} p2p = {.lock = PTHREAD_MUTEX_INITIALIZER, .keyval = MPI_KEYVAL_INVALID};
+
+static int p2p_delete(MPI_Comm comm, int keyval, void *attr, void *extra) {
+  (void)comm, (void)keyval, (void)extra;
+  pthread_mutex_lock(&p2p.lock);
+  ((p2p_rec *)attr)->orphan = 1;
+  pthread_mutex_unlock(&p2p.lock);
+  return MPI_SUCCESS;
+}
+
+static void sweep_orphans(void) {
+  pthread_mutex_lock(&p2p.lock);
+  for (p2p_rec **pp = &p2p.list; *pp;) {
+    p2p_rec *r = *pp;
+    if (!r->orphan) {
+      pp = &r->next;
+      continue;
+    }
+    *pp = r->next;
+    PMPI_Comm_free(&r->priv);
+    free(r);
+  }
+  pthread_mutex_unlock(&p2p.lock);
+}
+
+int mg_p2p_comm(MPI_Comm comm, MPI_Comm *out) {
+  p2p_rec *r = NULL;
+  int found = 0, rc;
+  if (p2p.keyval == MPI_KEYVAL_INVALID) { /* first use; keyvals are process-wide */
+    pthread_mutex_lock(&p2p.lock);
+    rc = p2p.keyval == MPI_KEYVAL_INVALID
+             ? PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, p2p_delete, &p2p.keyval, NULL)
+             : MPI_SUCCESS;
+    pthread_mutex_unlock(&p2p.lock);
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  rc = PMPI_Comm_get_attr(comm, p2p.keyval, &r, &found);
+  if (rc != MPI_SUCCESS) return rc;
+  if (found) {
+    *out = r->priv;
+    return MPI_SUCCESS;
+  }
+  sweep_orphans();
+  int rank;
+  rc = PMPI_Comm_rank(comm, &rank);
+  if (rc != MPI_SUCCESS) return rc;
+  r = calloc(1, sizeof *r);
+  if (!r) {
+    fprintf(stderr, "mpiguide: out of memory for a private communicator; aborting the job\n");
+    PMPI_Abort(MPI_COMM_WORLD, 1);
+    return MPI_ERR_NO_MEM;
+  }
+  r->parent = comm;
+  rc = PMPI_Comm_split(comm, 0, rank, &r->priv);
+  if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(comm, p2p.keyval, r);
+  if (rc != MPI_SUCCESS) {
+    if (r->priv != MPI_COMM_NULL) PMPI_Comm_free(&r->priv);
+    free(r);
+    return rc;
+  }
+  pthread_mutex_lock(&p2p.lock);
+  r->next = p2p.list;
+  p2p.list = r;
+  pthread_mutex_unlock(&p2p.lock);
+  *out = r->priv;
+  return MPI_SUCCESS;
+}
+
+/* Before MPI_Finalize: detach every record from its communicator (MPI_COMM_WORLD's
+ * attributes may be deleted inside PMPI_Finalize), then free the private ones. */
+static void p2p_finalize(void) {
+  for (;;) {
+    MPI_Comm parent = MPI_COMM_NULL;
+    pthread_mutex_lock(&p2p.lock);
+    for (p2p_rec *r = p2p.list; r && parent == MPI_COMM_NULL; r = r->next)
+      if (!r->orphan) parent = r->parent;
+    pthread_mutex_unlock(&p2p.lock);
+    if (parent == MPI_COMM_NULL) break;
+    if (PMPI_Comm_delete_attr(parent, p2p.keyval) != MPI_SUCCESS) { /* cannot happen; never loop */
+      pthread_mutex_lock(&p2p.lock);
+      for (p2p_rec *r = p2p.list; r; r = r->next) r->orphan = 1;
+      pthread_mutex_unlock(&p2p.lock);
+    }
+  }
+  sweep_orphans();
+  if (p2p.keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&p2p.keyval);
+}
+
 void mg_core_finalize(void) {
+  p2p_finalize();
   if (self_comm != MPI_COMM_NULL) PMPI_Comm_free(&self_comm);
   self_comm = MPI_COMM_NULL;
   mg_scratch_free();

@@ -21,6 +21,9 @@
 #define MG_MOCKUP_ALGS(X)                                                                       \
   X(allgather_as_gather_bcast) X(allgather_as_alltoall) X(allgather_as_allreduce)              \
   X(allgather_as_allgatherv) X(allreduce_as_reduce_bcast)                                       \
+  X(exscan_as_scan_sendrecv) X(exscan_as_allgather_reducelocal)                                 \
+  X(reduce_scatter_as_reduce_scatterv) X(reduce_scatter_as_allreduce)                           \
+  X(reduce_scatter_as_reducescatterblock)                                                        \
   X(allreduce_as_reducescatterblock_allgather) X(allreduce_as_reducescatter_allgatherv)         \
   X(alltoall_as_alltoallv) X(barrier_as_allreduce) X(barrier_as_reduce_bcast)                   \
   X(bcast_as_allgatherv) X(bcast_as_scatter_allgather)                                          \

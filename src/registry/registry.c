@@ -84,6 +84,13 @@ static const mg_alg bcast_algs[] = {
  * without one, mpiguide's id "TGT-<collective letter><n>" (B barrier, X exscan, R reduce_scatter). */
 static const mg_alg exscan_algs[] = {
     DEFAULT(exscan, "MPI_Exscan"),
+    ROW(exscan_as_scan_sendrecv, "TGT-X1", "Exscan(n) <= Scan(n) + Sendrecv(n)",
+        "inclusive scan into scratch, then shift by one rank (rank i sends to i+1, over a private "
+        "communicator); rank 0's buffer is left untouched",
+        0, "n", MEM(exscan_as_scan_sendrecv)),
+    ROW(exscan_as_allgather_reducelocal, "TGT-X2", "Exscan(n) <= Allgather(n) + Reduce_local(n)",
+        "allgather all vectors, rank i folds blocks i-1 down to 0 locally (rank order)", MG_R_PN_INT,
+        "p*n", MEM(exscan_as_allgather_reducelocal)),
 };
 
 static const mg_alg gather_algs[] = {
@@ -116,6 +123,19 @@ static const mg_alg reduce_algs[] = {
 
 static const mg_alg reduce_scatter_algs[] = {
     DEFAULT(reduce_scatter, "MPI_Reduce_scatter"),
+    ROW(reduce_scatter_as_reduce_scatterv, "TGT19", "Reduce_scatter(n) <= Reduce(n) + Scatterv(n)",
+        "reduce the whole vector to rank 0, then scatterv the blocks (displacements: prefix sums of "
+        "recvcounts)",
+        MG_R_N_INT, "p ints (+ n at rank 0)", MEM(reduce_scatter_as_reduce_scatterv)),
+    ROW(reduce_scatter_as_allreduce, "TGT22", "Reduce_scatter(n) <= Allreduce(n)",
+        "allreduce of the whole vector, keep the own block", MG_R_N_INT, "n",
+        MEM(reduce_scatter_as_allreduce)),
+    ROW(reduce_scatter_as_reducescatterblock, "TGT-R1",
+        "Reduce_scatter(n) <= Reduce_scatter_block(p*max(recvcounts))",
+        "reduce_scatter_block with every block padded to the largest count (equal counts: as is)",
+        MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP,
+        "0 if the counts are equal, else p*max(recvcounts) elements",
+        MEM(reduce_scatter_as_reducescatterblock)),
 };
 
 static const mg_alg reduce_scatter_block_algs[] = {
@@ -292,6 +312,13 @@ mg_why mg_call_check(const mg_call *c) {
   return MG_WHY_NONE;
 }
 
+int mg_needs_padding(const mg_call *c) {
+  if (c->coll != MG_REDUCE_SCATTER) return c->rcount % c->size != 0;
+  for (int i = 1; i < c->size; i++)
+    if (c->rcounts[i] != c->rcounts[0]) return 1;
+  return 0;
+}
+
 int mg_op_is_predefined(MPI_Op op) {
   /* Not a static table: in MPICH the handles are constants, in Open MPI addresses of globals. */
   const MPI_Op predefined[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
@@ -317,7 +344,9 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
     if (!commute && (mg_type_get(c->rtype, &t) != MPI_SUCCESS || !mg_type_is_dense(&t)))
       return MG_WHY_NONCOMMUTATIVE;
   }
-  if ((a->restrictions & MG_R_PAD_PREDEFINED_OP) && c->rcount % c->size != 0 && !mg_op_is_predefined(c->op))
+  if ((a->restrictions & MG_R_N_INT) && c->bytes / type_bytes(1, c->rtype) > (size_t)INT_MAX)
+    return MG_WHY_COUNT_RANGE;
+  if ((a->restrictions & MG_R_PAD_PREDEFINED_OP) && mg_needs_padding(c) && !mg_op_is_predefined(c->op))
     return MG_WHY_USEROP_PADDING;
   if (a->mem && a->mem(c) > scratch_max) return MG_WHY_SCRATCH_CAP;
   return MG_WHY_NONE;

@@ -51,13 +51,15 @@ typedef enum {
   X(NONE, "", "")                                                                 \
   X(INTERCOMM, "intercomm", "intercommunicator")                                  \
   X(EMPTY, "empty", "empty message")                                              \
-  X(COUNT_RANGE, "count_range", "not applicable: p x message size exceeds INT_MAX") \
+  X(COUNT_RANGE, "count_range",                                                   \
+    "not applicable: a count exceeds INT_MAX (p x message size, or the whole vector)") \
   X(NONCOMMUTATIVE, "noncommutative", "not applicable: non-commutative op")       \
   X(INVALID_ROOT, "invalid_root", "invalid root: the default reports the error")  \
   X(INVALID_ARGS, "invalid_args",                                                 \
     "invalid argument (null datatype, op or communicator, negative count): the default reports the error") \
   X(USEROP_PADDING, "userop_padding",                                             \
-    "not applicable: a user-defined op would see padding elements (p does not divide count)") \
+    "not applicable: a user-defined op would see padding elements (p does not divide count, or "  \
+    "unequal recvcounts)")                                                        \
   X(SCRATCH_CAP, "scratch_cap", "scratch cap (MPIGUIDE_SCRATCH_MAX)")
 
 typedef enum {
@@ -109,11 +111,15 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  *   results or corrupts its heap for non-commutative ops on datatypes with
  *   gaps; the mock-ups built on it keep away from that case on every MPI (the
  *   datatype of a reduction is the same on every rank, so the decision is too).
- * - PAD_PREDEFINED_OP: when p does not divide count the algorithm pads the
- *   vector with copies of real elements and reduces more elements than the
- *   call has. A user-defined op may assume it is never called with more
- *   elements than the call reduces (len <= count): the MPI library's own
- *   algorithms never do, and user ops in the wild rely on it.
+ * - N_INT: the algorithm reduces the whole vector in one call with an int
+ *   count (reduce_scatter: the sum of recvcounts, which may exceed INT_MAX).
+ * - PAD_PREDEFINED_OP: when the blocks are unequal (p does not divide count;
+ *   for reduce_scatter, recvcounts not all equal) the algorithm pads them
+ *   with copies of real elements and reduces more elements than the call
+ *   has. A user-defined op may assume it is never called with more elements
+ *   than the call reduces (len <= count): the MPI library's own algorithms
+ *   never do, and user ops in the wild rely on it. mg_needs_padding() says
+ *   whether a call needs it.
  */
 #define MG_RESTRICTIONS(X)                                                                          \
   X(PN_INT, 0, "p*n<=INT_MAX", "p times the message size must fit an int count")                    \
@@ -121,9 +127,10 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(COMMUTE_OR_DENSE, 2, "non-commutative-op:contiguous-type",                                      \
     "with a non-commutative op only on a datatype without gaps (MPICH 4.0.2's reduce_scatter is "   \
     "wrong otherwise)")                                                                             \
-  X(PAD_PREDEFINED_OP, 3, "user-op:p-divides-count",                                                \
-    "with a user-defined op only when p divides count (padding would call the op on more elements " \
-    "than the call has)")
+  X(PAD_PREDEFINED_OP, 3, "user-op:equal-blocks",                                                   \
+    "with a user-defined op only when the blocks need no padding: p divides count (reduce_scatter: "\
+    "all recvcounts equal); padding would call the op on more elements than the call has")        \
+  X(N_INT, 4, "n<=INT_MAX", "the whole vector must fit an int count")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,
@@ -189,6 +196,12 @@ void mg_call_set_bytes(mg_call *c);
  * c->rank, c->size and c->inter of an intracommunicator call; calls no MPI.
  */
 mg_why mg_call_check(const mg_call *c);
+
+/* Whether a reduction's p blocks are unequal, so that an algorithm built on
+ * Reduce_scatter_block must pad them (MG_R_PAD_PREDEFINED_OP): count not a
+ * multiple of p, or for reduce_scatter recvcounts not all equal. Equal on
+ * every rank; calls no MPI. */
+int mg_needs_padding(const mg_call *c);
 
 /* Whether op is one of MPI's predefined operations (calls no MPI). */
 int mg_op_is_predefined(MPI_Op op);

@@ -1186,7 +1186,13 @@ static const char *restricted_here(int coll, int alg, const targs *a, int p) {
     if (!commute && !dense) return "noncommutative";
   }
   int user_op = a->op == ops[OP_UCOMM] || a->op == ops[OP_NONCOMM];
-  if ((r & MG_R_PAD_PREDEFINED_OP) && user_op && a->rcount % p != 0) return "userop_padding";
+  /* padding: a count p does not divide, or for reduce_scatter blocks of different counts */
+  int pad = a->rcount % p != 0;
+  if (coll == MG_REDUCE_SCATTER) {
+    pad = 0;
+    for (int j = 1; j < p; j++) pad |= a->rcounts[j] != a->rcounts[0];
+  }
+  if ((r & MG_R_PAD_PREDEFINED_OP) && user_op && pad) return "userop_padding";
   return NULL;
 }
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 static int rank, size, nerr;
+static int *rs_counts; /* Reduce_scatter's recvcounts, size entries */
 
 /* What rank r contributes at element i in repetition k (one-block collectives). */
 static int val(int r, int i, int k) { return (r + 1) * 1000 + i % 997 + 31 * k; }
@@ -82,6 +83,16 @@ static void run_count(int n, int k, int *a, int *b) {
   check_rc(rc, "MPI_Bcast", n);
   for (int i = 0; i < n; i++) check_val("MPI_Bcast", n, k, i, a[i], val(root, i, k));
 
+  /* Exscan (sum): exclusive prefix over ranks 0..rank-1; rank 0's result is undefined. */
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
+  rc = MPI_Exscan(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Exscan", n);
+  for (int i = 0; rank > 0 && i < n; i++) {
+    int want = 0;
+    for (int q = 0; q < rank; q++) want += val(q, i, k);
+    check_val("MPI_Exscan", n, k, i, b[i], want);
+  }
+
   /* Gather at root; non-roots' receive buffer must stay untouched. */
   for (int i = 0; i < n; i++) a[i] = val(rank, i, k);
   for (int i = 0; i < p * n; i++) b[i] = -1;
@@ -101,6 +112,18 @@ static void run_count(int n, int k, int *a, int *b) {
     check_val("MPI_Reduce", n, k, i, b[i], rank == root ? want : -1);
   }
 
+  /* Reduce_scatter (sum) of a vector of n elements: this rank gets its rs_counts[rank] elements. */
+  int off = 0;
+  for (int q = 0; q < p; q++) rs_counts[q] = n / p + (q < n % p), off += q < rank ? rs_counts[q] : 0;
+  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
+  rc = MPI_Reduce_scatter(a, b, rs_counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Reduce_scatter", n);
+  for (int i = 0; i < rs_counts[rank] + 1 && i < n; i++) {
+    int want = 0;
+    for (int q = 0; q < p; q++) want += val(q, off + i, k);
+    check_val("MPI_Reduce_scatter", n, k, i, b[i], i < rs_counts[rank] ? want : -1);
+  }
+
   /* Reduce_scatter_block (sum): this rank gets the sum of the blocks addressed to it. */
   for (int q = 0; q < p; q++)
     for (int i = 0; i < n; i++) a[q * n + i] = pair(rank, q, i, k);
@@ -116,30 +139,6 @@ static void run_count(int n, int k, int *a, int *b) {
   /* Barrier: it moves nothing (its semantics are tested by tests/diff/barriertest.c); traced at size 0. */
   rc = MPI_Barrier(MPI_COMM_WORLD);
   check_rc(rc, "MPI_Barrier", n);
-
-  /* Exscan (sum): exclusive prefix over ranks 0..rank-1 (rank 0's result is undefined). */
-  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
-  rc = MPI_Exscan(a, b, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  check_rc(rc, "MPI_Exscan", n);
-  for (int i = 0; i < n && rank > 0; i++) {
-    int want = 0;
-    for (int q = 0; q < rank; q++) want += val(q, i, k);
-    check_val("MPI_Exscan", n, k, i, b[i], want);
-  }
-
-  /* Reduce_scatter (sum): the n-element vector split as evenly as it goes (zeros when n < p); this
-   * rank gets the sum of its segment. */
-  int rcounts[1024], off = 0;
-  for (int q = 0; q < p && q < 1024; q++) rcounts[q] = n / p + (q < n % p);
-  for (int q = 0; q < rank; q++) off += rcounts[q];
-  for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
-  rc = MPI_Reduce_scatter(a, b, rcounts, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  check_rc(rc, "MPI_Reduce_scatter", n);
-  for (int i = 0; i < rcounts[rank]; i++) {
-    int want = 0;
-    for (int q = 0; q < p; q++) want += val(q, off + i, k);
-    check_val("MPI_Reduce_scatter", n, k, i, b[i], want);
-  }
 
   /* Scan (sum): inclusive prefix over ranks 0..rank. */
   for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
@@ -176,7 +175,8 @@ int main(int argc, char **argv) {
   for (int c = 0; c < ncounts; c++) maxn = counts[c] > maxn ? counts[c] : maxn;
   int *a = malloc((size_t)size * (size_t)maxn * sizeof *a);
   int *b = malloc((size_t)size * (size_t)maxn * sizeof *b);
-  if (!a || !b) {
+  rs_counts = malloc((size_t)size * sizeof *rs_counts);
+  if (!a || !b || !rs_counts) {
     fprintf(stderr, "plain_app: out of memory\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
@@ -184,6 +184,7 @@ int main(int argc, char **argv) {
     for (int k = 0; k < reps; k++) run_count(counts[c], k, a, b);
   free(a);
   free(b);
+  free(rs_counts);
 
   /* Rank 0 learns the other ranks' error counts by point-to-point messages, which mpiguide does
    * not intercept, so the verdict does not depend on a collective under test. */
