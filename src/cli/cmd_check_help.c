@@ -32,7 +32,8 @@ static void coll_names_by_kind(int vector, char *buf, size_t len) {
   size_t u = 0;
   buf[0] = '\0';
   for (int c = 0; c < MG_NCOLL && u < len; c++)
-    if (mg_check_whole_vector((mg_coll)c) == vector) u += (size_t)snprintf(buf + u, len - u, "%s%s", u ? ", " : "", mg_colls[c].name);
+    if (c != MG_BARRIER && mg_check_whole_vector((mg_coll)c) == vector)
+      u += (size_t)snprintf(buf + u, len - u, "%s%s", u ? ", " : "", mg_colls[c].name);
 }
 
 static int count_items(const char *list) {
@@ -78,6 +79,7 @@ void mg_check_print_presets_md(FILE *f) {
   fprintf(f, "| sizes, per-rank-block collectives (%s) | %s | %s |\n", block, a, b);
   spaced(q->vector_sizes, a, sizeof a), spaced(u->vector_sizes, b, sizeof b);
   fprintf(f, "| sizes, whole-vector collectives (%s) | %s | %s |\n", vector, a, b);
+  fprintf(f, "| barrier | once: it moves no message (size 0) | once |\n");
   fprintf(f, "| repetitions | adaptive: until the RSE of the median ≤ %g %%, at least %ld, at most %ld | the same "
              "rule, at least %ld, at most %ld |\n",
           100 * q->rse, q->min_nrep, q->max_nrep, u->min_nrep, u->max_nrep);
