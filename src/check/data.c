@@ -365,9 +365,27 @@ static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
   char **names = NULL;
   int n = 0, rc = 0;
   struct dirent *e;
+  int launches = 0; /* the result directory of check --launches: its launch-K/raw.csv */
   while ((e = readdir(dh))) {
     size_t l = strlen(e->d_name);
-    if (strncmp(e->d_name, "data_", 5) || l < 10 || strcmp(e->d_name + l - 4, ".dat")) continue;
+    if (!strncmp(e->d_name, "launch-", 7)) {
+      char *q = malloc(dl + l + 16);
+      if (!q) {
+        rc = MG_ERR("out of memory");
+        break;
+      }
+      snprintf(q, dl + l + 16, "%s/%s/raw.csv", dir, e->d_name);
+      int has = stat(q, &st) == 0;
+      free(q);
+      if (!has) continue;
+      if (!launches) { /* launches take the place of ReproMPI files */
+        for (int i = 0; i < n; i++) free(names[i]);
+        n = 0;
+      }
+      launches = 1;
+    } else if (launches || strncmp(e->d_name, "data_", 5) || l < 10 || strcmp(e->d_name + l - 4, ".dat")) {
+      continue;
+    }
     char **nn = realloc(names, (size_t)(n + 1) * sizeof *nn);
     if (!nn || !(nn[n] = malloc(dl + l + 2))) {
       names = nn ? nn : names;
@@ -379,8 +397,14 @@ static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
   }
   closedir(dh);
   if (!rc && n == 0)
-    rc = MG_ERR("%s: no raw data: neither raw.csv nor ReproMPI files data_<MPI_Coll>_<variant>.dat", dir);
-  if (!rc) {
+    rc = MG_ERR("%s: no raw data: neither raw.csv, nor launch-K/raw.csv (check --launches), nor ReproMPI files "
+                "data_<MPI_Coll>_<variant>.dat", dir);
+  if (!rc && launches) { /* every launch of a check --launches directory, in name order */
+    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    mg_ck_snapshot snap = mg_ck_snapshot_take(d);
+    for (int i = 0; i < n && !rc; i++) rc = read_dir(d, names[i], err, errlen);
+    if (rc) mg_ck_rollback(d, snap);
+  } else if (!rc) {
     qsort(names, (size_t)n, sizeof *names, cmp_str); /* deterministic order */
     mg_ck_snapshot snap = mg_ck_snapshot_take(d);
     /* one directory of ReproMPI files is one launch: the #@launch of its files, else the directory */

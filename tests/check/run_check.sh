@@ -105,7 +105,13 @@ launches)
   for k in "${want[@]}"; do [[ -s $work/out/launch-$k/raw.csv ]] || die "launch-$k/raw.csv missing"; done
   for f in verdicts.csv verdicts.json summary.txt; do [[ -s $work/out/$f ]] || die "the joint analysis wrote no $f"; done
   grep -qx "#@launches=2" "$work/out/verdicts.csv" || die "verdicts.csv is not the analysis of the 2 kept launches"
-  echo "run_check: launches ($how): the kept launches analysed together"
+  # the result directory itself is a source: its launch-K/raw.csv, for check --from, tune and report
+  "$MG_CLI" check --from "$work/out" -o "$work/again" -q || die "check --from the --launches directory failed"
+  grep -qx "#@launches=2" "$work/again/verdicts.csv" || die "check --from the --launches directory: not 2 launches"
+  cmp -s <(grep -v '^#@' "$work/out/verdicts.csv") <(grep -v '^#@' "$work/again/verdicts.csv") ||
+    die "check --from the --launches directory: other verdicts than the joint analysis"
+  "$MG_CLI" tune "$work/out" -o "$work/t.prof" >/dev/null || die "tune of the --launches directory failed"
+  echo "run_check: launches ($how): the kept launches analysed together, also from the directory"
   exit 0
   ;;
 ok)
