@@ -14,7 +14,7 @@
   size_t mg_##name##_mem(const mg_call *c);
 
 #define MG_DEFAULT_ALGS(X) \
-  X(allgather_default) X(allreduce_default) X(alltoall_default) X(barrier_default) X(bcast_default) X(exscan_default) \
+  X(allgather_default) X(allgatherv_default) X(allreduce_default) X(alltoall_default) X(barrier_default) X(bcast_default) X(exscan_default) \
   X(gather_default) X(reduce_default) X(reduce_scatter_default) X(reduce_scatter_block_default)    \
   X(scan_default) X(scatter_default)
 

@@ -39,6 +39,10 @@ static const mg_alg allgather_algs[] = {
         "2*p ints (+ p*n bytes for derived receive types)", MEM(allgather_as_allgatherv)),
 };
 
+static const mg_alg allgatherv_algs[] = {
+    DEFAULT(allgatherv, "MPI_Allgatherv"),
+};
+
 static const mg_alg allreduce_algs[] = {
     DEFAULT(allreduce, "MPI_Allreduce"),
     ROW(allreduce_as_reduce_bcast, "GL5", "Allreduce(n) <= Reduce(n) + Bcast(n)",
@@ -268,11 +272,12 @@ void mg_call_set_bytes(mg_call *c) {
   case MG_SCATTER:
     c->bytes = c->rank == c->root ? type_bytes(c->scount, c->stype) : type_bytes(c->rcount, c->rtype);
     break;
-  case MG_REDUCE_SCATTER: { /* the whole vector: every rank holds every count */
+  case MG_REDUCE_SCATTER: case MG_ALLGATHERV: { /* the whole vector: every rank holds every count */
     size_t total = 0;
     int neg = !c->rcounts;
     for (int i = 0; !neg && i < c->size; i++) neg = c->rcounts[i] < 0, total += (size_t)c->rcounts[i];
-    c->scount = c->rcount = neg ? -1 : c->rcounts[c->rank];
+    c->rcount = neg ? -1 : c->rcounts[c->rank];
+    if (c->coll == MG_REDUCE_SCATTER) c->scount = c->rcount;
     c->bytes = neg ? 0 : total * type_bytes(1, c->rtype);
     break;
   }
@@ -300,6 +305,11 @@ mg_why mg_call_check(const mg_call *c) {
     break;
   case MG_REDUCE_SCATTER: /* every count is significant on every rank */
     recv_ok = c->rcounts != NULL && !bad_side(0, c->rtype);
+    for (int i = 0; recv_ok && i < c->size; i++) recv_ok = c->rcounts[i] >= 0;
+    break;
+  case MG_ALLGATHERV: /* every count and displacement is significant on every rank */
+    send_ok = c->sbuf == MPI_IN_PLACE || !bad_side(c->scount, c->stype);
+    recv_ok = c->rcounts != NULL && c->rdispls != NULL && !bad_side(0, c->rtype);
     for (int i = 0; recv_ok && i < c->size; i++) recv_ok = c->rcounts[i] >= 0;
     break;
   default: /* one-type collectives set both sides alike */

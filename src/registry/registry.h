@@ -20,6 +20,8 @@
  */
 #define MG_COLLECTIVES(X)                                                                        \
   X(ALLGATHER, allgather, "MPI_Allgather", 0, 0, "per-rank block: recvcount x size(recvtype)")   \
+  X(ALLGATHERV, allgatherv, "MPI_Allgatherv", 0, 0,                                              \
+    "whole vector: the sum of recvcounts x size(recvtype)")                                      \
   X(ALLREDUCE, allreduce, "MPI_Allreduce", 0, 1, "whole vector: count x size(datatype)")         \
   X(ALLTOALL, alltoall, "MPI_Alltoall", 0, 0, "per-pair block: recvcount x size(recvtype)")      \
   X(BARRIER, barrier, "MPI_Barrier", 0, 0, "none: a barrier moves no data (always 0)")          \
@@ -75,7 +77,8 @@ typedef enum {
  * reduce_scatter_block) set both sides to the same count and datatype, and
  * bcast sets sbuf = rbuf = buffer; reduce_scatter sets both counts to this rank's
  * recvcounts[rank] once the rank is known (mg_call_set_bytes) and keeps the array in
- * rcounts. sbuf may be MPI_IN_PLACE where the standard
+ * rcounts; allgatherv keeps its sendcount in scount, recvcounts and displs in rcounts and
+ * rdispls, and rcount = recvcounts[rank]. sbuf may be MPI_IN_PLACE where the standard
  * allows it; then the send-side count and type are not to be read.
  *
  * rank, size and bytes are filled by mg_call_prepare(); bytes is the message
@@ -87,7 +90,9 @@ typedef struct mg_call {
   const void *sbuf;
   void *rbuf;
   int scount, rcount;
-  const int *rcounts;   /* reduce_scatter: recvcounts, one per rank, equal on every rank (not copied) */
+  const int *rcounts;   /* reduce_scatter, allgatherv: recvcounts, one per rank, equal on every rank
+                           (not copied) */
+  const int *rdispls;   /* allgatherv: displs, in elements of rtype, equal on every rank (not copied) */
   MPI_Datatype stype, rtype;
   MPI_Op op;
   int root;
