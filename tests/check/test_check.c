@@ -422,7 +422,7 @@ static void test_bad(void) {
   /* a directory without data; raw.csv that cannot be read */
   snprintf(p, sizeof p, "%s/emptydir", tmp_dir);
   mkdir(p, 0777);
-  bad(p, NULL, "no raw data: neither raw.csv nor ReproMPI files");
+  bad(p, NULL, "no raw data: neither raw.csv, nor launch-K/raw.csv (check --launches), nor ReproMPI files");
   snprintf(p, sizeof p, "%s/dir_raw/raw.csv", tmp_dir);
   write_file("dir_raw/x", "");
   mkdir(p, 0777);
