@@ -200,7 +200,8 @@ static int choose(const opts_t *o, state *S) {
   if (cl) {
     if (mg_cmd_each(cl, "--collectives", add_coll, S, S->err, sizeof S->err)) return -1;
   } else {
-    for (int c = 0; c < MG_NCOLL; c++) S->colls[S->ncolls++] = (mg_coll)c;
+    for (int c = 0; c < MG_NCOLL; c++) /* every collective that has a mock-up to compare with */
+      if (mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
   }
   if (o->given[O_MOCKUPS]) {
     if (mg_cmd_each(o->val[O_MOCKUPS], "--mockups", add_mockup, S, S->err, sizeof S->err)) return -1;

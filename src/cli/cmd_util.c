@@ -476,7 +476,7 @@ int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], in
       return MG_ERR("%s:%ld: want collective,bytes,... with a byte count", path, lineno);
     int c = mg_coll_find(f[0]);
     if (c < 0) return MG_ERR("%s:%ld: unknown collective '%s'", path, lineno, f[0]);
-    if (b == 0) continue; /* empty calls: nothing to measure */
+    if (b == 0 && c != MG_BARRIER) continue; /* empty calls: nothing to measure (a barrier is always 0) */
     int k;
     for (k = 0; k < nsizes[c] && sizes[c][k] != (size_t)b; k++) {
     }
