@@ -90,9 +90,10 @@ typedef struct mg_call {
   const void *sbuf;
   void *rbuf;
   int scount, rcount;
-  const int *rcounts;   /* reduce_scatter, allgatherv: recvcounts, one per rank, equal on every rank
-                           (not copied) */
-  const int *rdispls;   /* allgatherv: displs, in elements of rtype, equal on every rank (not copied) */
+  const int *rcounts;   /* reduce_scatter, allgatherv: recvcounts, one per rank (not copied); equal on
+                           every rank for reduce_scatter; for allgatherv equal in bytes (the signature),
+                           in elements only where the ranks' receive types are alike */
+  const int *rdispls;   /* allgatherv: displs, in extents of rtype: each rank's own layout (not copied) */
   MPI_Datatype stype, rtype;
   MPI_Op op;
   int root;
