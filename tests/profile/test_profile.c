@@ -444,8 +444,8 @@ static void test_errors(void) {
                              "allreduce  np=x  1K      default\n"                       /* 28 */
                              "allreduce  np=3000000000 1K default\n";                   /* 29 */
   static const char *const want[] = {
-      "t.prof:3: unknown collective 'allreduc'; valid: allgather allreduce alltoall barrier bcast exscan gather reduce "
-      "reduce_scatter reduce_scatter_block scan scatter",
+      "t.prof:3: unknown collective 'allreduc'; valid: allgather allgatherv allreduce alltoall barrier bcast exscan gather "
+      "reduce reduce_scatter reduce_scatter_block scan scatter",
       "t.prof:4: unknown algorithm 'allreduce_as_foo' for allreduce; valid: default "
       "allreduce_as_reduce_bcast "
       "allreduce_as_reducescatterblock_allgather allreduce_as_reducescatter_allgatherv",
