@@ -716,13 +716,13 @@ static void test_prf_errors(void) {
 
   TEST_CASE(".prf: unknown collective, bad process count, early end");
   static const char *const w2[] = {
-      "x.prf:1: unknown collective 'MPI_Allgatherv'; mpiguide tunes: MPI_Allgather MPI_Allreduce "
+      "x.prf:1: unknown collective 'MPI_Alltoallv'; mpiguide tunes: MPI_Allgather MPI_Allgatherv MPI_Allreduce "
       "MPI_Alltoall "
       "MPI_Barrier MPI_Bcast MPI_Exscan MPI_Gather MPI_Reduce MPI_Reduce_scatter MPI_Reduce_scatter_block MPI_Scan MPI_Scatter",
       "x.prf:2: bad process count '0': must be at least 1",
       "x.prf:5: unexpected end of file: line 5 announces 2 ranges, found 0",
   };
-  expect_prf("MPI_Allgatherv\n0\n1\n1 default\n2\n", w2, 3, MG_PROFILE_COLL);
+  expect_prf("MPI_Alltoallv\n0\n1\n1 default\n2\n", w2, 3, MG_PROFILE_COLL);
   static const char *const w3[] = {"x.prf:2: unexpected end of file: expected the number of mock-ups"};
   expect_prf("# comment\nMPI_Bcast 4\n",
              (const char *const[]){"x.prf:2: unexpected '4' after '<MPI collective "
