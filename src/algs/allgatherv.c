@@ -23,9 +23,11 @@
  *   bytes directly (mg_packed_recv_ok) receives every block packed into
  *   scratch and unpacks it; the choice is local, the messages are the same.
  *   Scratch 4p ints + n bytes (+ the largest block in place); n must fit an
- *   int count (packed displacements, MG_R_NB_INT). A linear alltoallv costs
- *   (p-1)(alpha + ...) with the same volume as a ring allgatherv,
- *   (p-1)/p n beta per rank at best; it wins only against a poor allgatherv.
+ *   int count (packed displacements, MG_R_NB_INT). A linear alltoallv posts
+ *   everything at once: rank i sends (p-1) b_i and receives n - b_i bytes,
+ *   (p-1) alpha + max((p-1) b_i, n - b_i) beta, the volume of a ring
+ *   allgatherv without its p-1 steps; a large block is sent p-1 times by
+ *   its owner, so it wins only for small or even blocks, or a poor allgatherv.
  * TGT-G1 allgatherv_as_gatherv_bcast  Allgatherv(n) <= Gatherv(n) + Bcast(n)
  *   The irregular GL1: gatherv to rank 0 straight into the receive buffer
  *   (in place at rank 0; in place elsewhere a rank sends its block from the
