@@ -20,7 +20,8 @@
 
 #define MG_MOCKUP_ALGS(X)                                                                       \
   X(allgather_as_gather_bcast) X(allgather_as_alltoall) X(allgather_as_allreduce)              \
-  X(allgather_as_allgatherv) X(allreduce_as_reduce_bcast)                                       \
+  X(allgather_as_allgatherv) X(allgatherv_as_allreduce) X(allgatherv_as_alltoallv)              \
+  X(allgatherv_as_gatherv_bcast) X(allgatherv_as_allgather_compact) X(allreduce_as_reduce_bcast)  \
   X(exscan_as_scan_sendrecv) X(exscan_as_allgather_reducelocal)                                 \
   X(reduce_scatter_as_reduce_scatterv) X(reduce_scatter_as_allreduce)                           \
   X(reduce_scatter_as_reducescatterblock)                                                        \

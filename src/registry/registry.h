@@ -54,7 +54,7 @@ typedef enum {
   X(INTERCOMM, "intercomm", "intercommunicator")                                  \
   X(EMPTY, "empty", "empty message")                                              \
   X(COUNT_RANGE, "count_range",                                                   \
-    "not applicable: a count exceeds INT_MAX (p x message size, or the whole vector)") \
+    "not applicable: a count exceeds INT_MAX (p x message size, the whole vector, or p x the largest block)") \
   X(NONCOMMUTATIVE, "noncommutative", "not applicable: non-commutative op")       \
   X(INVALID_ROOT, "invalid_root", "invalid root: the default reports the error")  \
   X(INVALID_ARGS, "invalid_args",                                                 \
@@ -126,6 +126,11 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  *   than the call reduces (len <= count): the MPI library's own algorithms
  *   never do, and user ops in the wild rely on it. mg_needs_padding() says
  *   whether a call needs it.
+ * - NB_INT: the algorithm moves the whole vector as packed bytes (or as one
+ *   element of a derived type) with an int count: n bytes must fit an int.
+ * - PMAX_INT: the algorithm pads every rank's block to the largest one and
+ *   moves p of them with an int count of bytes (allgatherv: p x
+ *   max(recvcounts) x size(recvtype)).
  */
 #define MG_RESTRICTIONS(X)                                                                          \
   X(PN_INT, 0, "p*n<=INT_MAX", "p times the message size must fit an int count")                    \
@@ -136,7 +141,10 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(PAD_PREDEFINED_OP, 3, "user-op:equal-blocks",                                                   \
     "with a user-defined op only when the blocks need no padding: p divides count (reduce_scatter: "\
     "all recvcounts equal); padding would call the op on more elements than the call has")        \
-  X(N_INT, 4, "n<=INT_MAX", "the whole vector must fit an int count")
+  X(N_INT, 4, "n<=INT_MAX", "the whole vector must fit an int count")                             \
+  X(NB_INT, 5, "n-bytes<=INT_MAX", "the whole vector, in bytes, must fit an int count")             \
+  X(PMAX_INT, 6, "p*max-block<=INT_MAX",                                                            \
+    "p times the largest block, in bytes, must fit an int count")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,
