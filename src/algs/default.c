@@ -8,6 +8,10 @@ int mg_allgather_default(const mg_call *c) {
   return PMPI_Allgather(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->comm);
 }
 
+int mg_allgatherv_default(const mg_call *c) {
+  return PMPI_Allgatherv(c->sbuf, c->scount, c->stype, c->rbuf, c->rcounts, c->rdispls, c->rtype, c->comm);
+}
+
 int mg_allreduce_default(const mg_call *c) {
   return PMPI_Allreduce(c->sbuf, c->rbuf, c->rcount, c->rtype, c->op, c->comm);
 }

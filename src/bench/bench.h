@@ -109,6 +109,9 @@ typedef struct mg_bench_counts {
   uint64_t seed;
 } mg_bench_counts;
 
+/* Whether coll takes per-rank counts (split by mg_bench_counts). */
+static inline int mg_bench_has_counts(mg_coll coll) { return coll == MG_REDUCE_SCATTER || coll == MG_ALLGATHERV; }
+
 /* Split c elements over p ranks into out[p] (sum c). 0, or -1 when out of memory. */
 int mg_bench_split(const mg_bench_counts *k, long c, int p, int *out);
 /* "uniform", "zeros:K", "skew:F:SEED" into buf. */
@@ -141,7 +144,7 @@ typedef struct mg_bench_cfg {
    * Not with MG_REP_PAPER (its one-element calibration is per collective). */
   int nreds;
   mg_bench_red reds[MG_BENCH_MAX_REDS];
-  mg_bench_counts counts;       /* how a vector is split into per-rank counts (reduce_scatter) */
+  mg_bench_counts counts;       /* how a vector is split into per-rank counts (mg_bench_has_counts) */
 
   mg_sync_method sync;
   mg_time_mode time;

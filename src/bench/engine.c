@@ -52,6 +52,7 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   case MG_ALLGATHER: s = n, r = pn; break;
   case MG_ALLREDUCE: case MG_SCAN: case MG_EXSCAN: s = n, r = n; break;
   case MG_REDUCE_SCATTER: s = n, r = n; break; /* the whole vector; in place it is the receive buffer */
+  case MG_ALLGATHERV: s = n, r = n; break;     /* own block (at most the vector), the vector */
   case MG_ALLTOALL: s = pn, r = pn; break;
   case MG_BCAST: s = 0, r = n; break;
   case MG_GATHER: s = n, r = root ? pn : 0; break;
@@ -62,7 +63,7 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   }
   *fail = 0;
   void *mem = NULL;
-  size_t sa = (s + 63) & ~(size_t)63, ra = (r + 63) & ~(size_t)63, ca = p * sizeof(int); /* ca: counts */
+  size_t sa = (s + 63) & ~(size_t)63, ra = (r + 63) & ~(size_t)63, ca = 2 * p * sizeof(int); /* counts, displs */
   if (s == SIZE_MAX || r == SIZE_MAX || sa + ra < sa || sa + ra + ca < ca ||
       posix_memalign(&mem, 64, sa + ra + ca + 64) != 0) {
     *fail = 1;
@@ -79,14 +80,16 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   c->op = B->op ? B->op->op : MPI_OP_NULL;
   c->root = mg_colls[coll].rooted ? mg_bench_root(cfg, coll, 0) : 0;
   c->comm = R->comm;
-  if (coll == MG_REDUCE_SCATTER) { /* the vector split into per-rank counts (cfg->counts) */
-    int *counts = (int *)((char *)mem + sa + ra);
+  if (mg_bench_has_counts(coll)) { /* the vector split into per-rank counts (cfg->counts), contiguous */
+    int *counts = (int *)((char *)mem + sa + ra), *displs = counts + p;
     if (mg_bench_split(&cfg->counts, B->count, R->size, counts)) {
       free(mem);
       *fail = 1;
       return NULL;
     }
+    for (size_t i = 0, at = 0; i < p; at += (size_t)counts[i], i++) displs[i] = (int)at;
     c->rcounts = counts;
+    if (coll == MG_ALLGATHERV) c->rdispls = displs, c->scount = counts[R->rank];
   }
   return mem;
 }

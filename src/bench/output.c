@@ -77,7 +77,7 @@ static void meta_arguments(FILE *f, const mg_bench_cfg *cfg) {
     mg_meta(f, "roots", "%s", buf);
   }
   int anycounts = 0;
-  for (int i = 0; i < cfg->ncolls; i++) anycounts |= cfg->colls[i] == MG_REDUCE_SCATTER;
+  for (int i = 0; i < cfg->ncolls; i++) anycounts |= mg_bench_has_counts(cfg->colls[i]);
   if (anycounts) { /* how vectors are split into per-rank counts */
     mg_bench_counts_name(&cfg->counts, buf, sizeof buf);
     mg_meta(f, "counts", "%s", buf);

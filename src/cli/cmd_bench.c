@@ -63,9 +63,9 @@ static const char usage_text[] =
     "  -a, --alg LIST         algorithms: default, registry names (mpiguide list), or all [all]\n"
     "  -s, --sizes LIST       message sizes in bytes: 8,1K,64K; ranges FROM:TO (x2 steps),\n"
     "                         FROM:TO:xF (factor F), FROM:TO:+S (step S) [8,1K,64K]\n"
-    "                         bcast/reduce/allreduce/scan/exscan/reduce_scatter: the whole\n"
-    "                         vector; gather-type collectives and reduce_scatter_block: the\n"
-    "                         per-rank block\n"
+    "                         bcast/reduce/allreduce/scan/exscan/reduce_scatter/allgatherv:\n"
+    "                         the whole vector; gather-type collectives and\n"
+    "                         reduce_scatter_block: the per-rank block\n"
     "  -d, --datatype TYPE    MPI_BYTE, MPI_INT, MPI_DOUBLE, ... [MPI_BYTE]\n"
     "      --op OP            reductions: MPI_SUM, MPI_MAX, MPI_BOR, ... [MPI_BOR; MPI_SUM for\n"
     "                         floating types]\n"
@@ -74,8 +74,8 @@ static const char usage_text[] =
     "                         spaced), or ranks 0,2,5; the root of each row is in the data\n"
     "      --reductions LIST  measure the reductions once per TYPE:OP pair, e.g.\n"
     "                         double:sum,int:sum (a size the type does not divide is left out)\n"
-    "      --counts SPEC      reduce_scatter's recvcounts: uniform, zeros:K (the last K ranks\n"
-    "                         get none), skew:FACTOR:SEED (seeded, largest/smallest <= FACTOR)\n"
+    "      --counts SPEC      recvcounts (allgatherv, reduce_scatter): uniform, zeros:K (the last K\n"
+    "                         ranks get none), skew:FACTOR:SEED (seeded, largest/smallest <= FACTOR)\n"
     "                         [uniform]\n"
     "\n"
     "Synchronisation and timing:\n"
@@ -316,7 +316,7 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
 
   mg_cmd_data_args da = {o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], o->val[O_ROOTS], o->val[O_REDS],
                         o->val[O_COUNTS], 0};
-  for (int i = 0; i < cfg->ncolls; i++) da.anycounts |= cfg->colls[i] == MG_REDUCE_SCATTER;
+  for (int i = 0; i < cfg->ncolls; i++) da.anycounts |= mg_bench_has_counts(cfg->colls[i]);
   if (mg_cmd_data_opts(&da, S->size, anyred, anyroot, cfg, S->err, sizeof S->err)) return -1;
 
   if (mg_parse_sizes(o->given[O_SIZES] ? o->val[O_SIZES] : "8,1K,64K", &S->sizes, &cfg->nsizes, S->e,

@@ -200,7 +200,8 @@ static int choose(const opts_t *o, state *S) {
   if (cl) {
     if (mg_cmd_each(cl, "--collectives", add_coll, S, S->err, sizeof S->err)) return -1;
   } else {
-    for (int c = 0; c < MG_NCOLL; c++) S->colls[S->ncolls++] = (mg_coll)c;
+    for (int c = 0; c < MG_NCOLL; c++) /* every collective that has a mock-up to compare with */
+      if (mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
   }
   if (o->given[O_MOCKUPS]) {
     if (mg_cmd_each(o->val[O_MOCKUPS], "--mockups", add_mockup, S, S->err, sizeof S->err)) return -1;
@@ -290,7 +291,7 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   /* the preset rotates roots and reduces its pairs unless one root, datatype or op is given */
   mg_cmd_data_args da = {o->val[O_DTYPE], o->val[O_OP], o->val[O_ROOT], o->val[O_ROOTS], o->val[O_REDS],
                         o->val[O_COUNTS], 0};
-  for (int i = 0; i < S->ncolls; i++) da.anycounts |= S->colls[i] == MG_REDUCE_SCATTER;
+  for (int i = 0; i < S->ncolls; i++) da.anycounts |= mg_bench_has_counts(S->colls[i]);
   if (!da.root && !da.roots) da.roots = S->pre->roots;
   if (!da.reds && !da.dtype && !da.op) da.reds = S->pre->reductions;
   if (!anyroot) da.roots = o->val[O_ROOTS]; /* given without a rooted collective: refused */

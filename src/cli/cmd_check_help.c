@@ -13,7 +13,7 @@
  * those whose size is the whole vector the large one (as in PGChecker). */
 int mg_check_whole_vector(mg_coll c) {
   return c == MG_BCAST || c == MG_REDUCE || c == MG_ALLREDUCE || c == MG_SCAN || c == MG_EXSCAN ||
-         c == MG_REDUCE_SCATTER;
+         c == MG_REDUCE_SCATTER || c == MG_ALLGATHERV;
 }
 
 /* quick: <= 2 minutes at 4 ranks on a 2-core node (measured: docs/check.md);
@@ -117,7 +117,7 @@ static const char usage_text[] =
     "      --roots LIST        rotate the root every round: all, spread:K, or ranks 0,2 [preset]\n"
     "      --reductions LIST   reduce with each TYPE:OP pair, e.g. double:sum,int:sum [preset;\n"
     "                          --datatype/--op instead: that one pair]\n"
-    "      --counts SPEC       reduce_scatter's recvcounts: uniform, zeros:K, skew:FACTOR:SEED [uniform]\n"
+    "      --counts SPEC       recvcounts of allgatherv, reduce_scatter: uniform, zeros:K, skew:F:S [uniform]\n"
     "      --sync METHOD       barrier, dbarrier, dissem, window, roundtime [barrier]\n"
     "\n"
     "Repetitions (adaptive by default: until the relative standard error of the median <= --rse):\n"

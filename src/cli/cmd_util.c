@@ -257,7 +257,7 @@ static int parse_counts(const char *spec, int nprocs, mg_bench_counts *k, char *
 
 int mg_cmd_data_opts(const mg_cmd_data_args *a, int nprocs, int anyred, int anyroot, mg_bench_cfg *cfg, char *err,
                      size_t errlen) {
-  if (a->counts && !a->anycounts) return MG_ERR("--counts applies only to collectives with per-rank counts (reduce_scatter)");
+  if (a->counts && !a->anycounts) return MG_ERR("--counts applies only to collectives with per-rank counts (allgatherv, reduce_scatter)");
   if (a->counts && parse_counts(a->counts, nprocs, &cfg->counts, err, errlen)) return -1;
   if (!a->counts) memset(&cfg->counts, 0, sizeof cfg->counts);
   const char *dt = a->dtype ? a->dtype : "MPI_BYTE", *op = a->op;
@@ -476,7 +476,7 @@ int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], in
       return MG_ERR("%s:%ld: want collective,bytes,... with a byte count", path, lineno);
     int c = mg_coll_find(f[0]);
     if (c < 0) return MG_ERR("%s:%ld: unknown collective '%s'", path, lineno, f[0]);
-    if (b == 0) continue; /* empty calls: nothing to measure */
+    if (b == 0 && c != MG_BARRIER) continue; /* empty calls: nothing to measure (a barrier is always 0) */
     int k;
     for (k = 0; k < nsizes[c] && sizes[c][k] != (size_t)b; k++) {
     }

@@ -35,6 +35,14 @@ MG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
   return mg_dispatch(&c);
 }
 
+MG_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  mg_call c = {.coll = MG_ALLGATHERV, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
+               .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype, .op = MPI_OP_NULL, .comm = comm};
+  return mg_dispatch(&c);
+}
+
 MG_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);

@@ -14,13 +14,14 @@
   size_t mg_##name##_mem(const mg_call *c);
 
 #define MG_DEFAULT_ALGS(X) \
-  X(allgather_default) X(allreduce_default) X(alltoall_default) X(barrier_default) X(bcast_default) X(exscan_default) \
+  X(allgather_default) X(allgatherv_default) X(allreduce_default) X(alltoall_default) X(barrier_default) X(bcast_default) X(exscan_default) \
   X(gather_default) X(reduce_default) X(reduce_scatter_default) X(reduce_scatter_block_default)    \
   X(scan_default) X(scatter_default)
 
 #define MG_MOCKUP_ALGS(X)                                                                       \
   X(allgather_as_gather_bcast) X(allgather_as_alltoall) X(allgather_as_allreduce)              \
-  X(allgather_as_allgatherv) X(allreduce_as_reduce_bcast)                                       \
+  X(allgather_as_allgatherv) X(allgatherv_as_allreduce) X(allgatherv_as_alltoallv)              \
+  X(allgatherv_as_gatherv_bcast) X(allgatherv_as_allgather_compact) X(allreduce_as_reduce_bcast)  \
   X(exscan_as_scan_sendrecv) X(exscan_as_allgather_reducelocal)                                 \
   X(reduce_scatter_as_reduce_scatterv) X(reduce_scatter_as_allreduce)                           \
   X(reduce_scatter_as_reducescatterblock)                                                        \

@@ -39,6 +39,28 @@ static const mg_alg allgather_algs[] = {
         "2*p ints (+ p*n bytes for derived receive types)", MEM(allgather_as_allgatherv)),
 };
 
+/* Träff, Gropp and Thakur, TPDS 2010 (see exscan_algs): TGT25 and TGT32 are equation numbers of
+ * the paper; TGT-G1 (the irregular GL1) and TGT-G2 (padding to the largest block) are mpiguide's
+ * ids for guidelines it states without a number. */
+static const mg_alg allgatherv_algs[] = {
+    DEFAULT(allgatherv, "MPI_Allgatherv"),
+    ROW(allgatherv_as_allreduce, "TGT25", "Allgatherv(n) <= Allreduce(n)",
+        "bitwise-or allreduce over the zeroed packed vector holding the own block at its packed offset, "
+        "then unpack every block at its displacement",
+        MG_R_NB_INT, "n bytes", MEM(allgatherv_as_allreduce)),
+    ROW(allgatherv_as_alltoallv, "TGT32", "Allgatherv(n) <= Alltoallv(n)",
+        "alltoallv in which every rank sends its block to every rank (in place: a packed copy of it)",
+        MG_R_NB_INT, "4*p ints + n bytes (+ the largest block in place)", MEM(allgatherv_as_alltoallv)),
+    ROW(allgatherv_as_gatherv_bcast, "TGT-G1", "Allgatherv(n) <= Gatherv(n) + Bcast(n)",
+        "gatherv to rank 0, then broadcast the blocks as one element of an indexed type of them "
+        "(gaps between blocks are not written)",
+        MG_R_NB_INT, "0", NULL),
+    ROW(allgatherv_as_allgather_compact, "TGT-G2",
+        "Allgatherv(n) <= Allgather(p*max(recvcounts)) + local compaction",
+        "allgather the packed blocks padded to the largest one, then unpack each at its displacement",
+        MG_R_PMAX_INT, "p*max(recvcounts) x size(recvtype) bytes", MEM(allgatherv_as_allgather_compact)),
+};
+
 static const mg_alg allreduce_algs[] = {
     DEFAULT(allreduce, "MPI_Allreduce"),
     ROW(allreduce_as_reduce_bcast, "GL5", "Allreduce(n) <= Reduce(n) + Bcast(n)",
@@ -81,7 +103,8 @@ static const mg_alg bcast_algs[] = {
 
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
  * column holds the equation number of its catalogue ("TGT19"), or, for a guideline it states
- * without one, mpiguide's id "TGT-<collective letter><n>" (B barrier, X exscan, R reduce_scatter). */
+ * without one, mpiguide's id "TGT-<collective letter><n>" (B barrier, X exscan, R reduce_scatter,
+ * G allgatherv). */
 static const mg_alg exscan_algs[] = {
     DEFAULT(exscan, "MPI_Exscan"),
     ROW(exscan_as_scan_sendrecv, "TGT-X1", "Exscan(n) <= Scan(n) + Sendrecv(n)",
@@ -268,11 +291,12 @@ void mg_call_set_bytes(mg_call *c) {
   case MG_SCATTER:
     c->bytes = c->rank == c->root ? type_bytes(c->scount, c->stype) : type_bytes(c->rcount, c->rtype);
     break;
-  case MG_REDUCE_SCATTER: { /* the whole vector: every rank holds every count */
+  case MG_REDUCE_SCATTER: case MG_ALLGATHERV: { /* the whole vector: every rank holds every count */
     size_t total = 0;
     int neg = !c->rcounts;
     for (int i = 0; !neg && i < c->size; i++) neg = c->rcounts[i] < 0, total += (size_t)c->rcounts[i];
-    c->scount = c->rcount = neg ? -1 : c->rcounts[c->rank];
+    c->rcount = neg ? -1 : c->rcounts[c->rank];
+    if (c->coll == MG_REDUCE_SCATTER) c->scount = c->rcount;
     c->bytes = neg ? 0 : total * type_bytes(1, c->rtype);
     break;
   }
@@ -302,6 +326,11 @@ mg_why mg_call_check(const mg_call *c) {
     recv_ok = c->rcounts != NULL && !bad_side(0, c->rtype);
     for (int i = 0; recv_ok && i < c->size; i++) recv_ok = c->rcounts[i] >= 0;
     break;
+  case MG_ALLGATHERV: /* every count and displacement is significant on every rank */
+    send_ok = c->sbuf == MPI_IN_PLACE || !bad_side(c->scount, c->stype);
+    recv_ok = c->rcounts != NULL && c->rdispls != NULL && !bad_side(0, c->rtype);
+    for (int i = 0; recv_ok && i < c->size; i++) recv_ok = c->rcounts[i] >= 0;
+    break;
   default: /* one-type collectives set both sides alike */
     send_ok = c->sbuf == MPI_IN_PLACE || !bad_side(c->scount, c->stype);
     recv_ok = !bad_side(c->rcount, c->rtype);
@@ -328,6 +357,16 @@ int mg_op_is_predefined(MPI_Op op) {
   return 0;
 }
 
+/* The largest block in bytes of a call with per-rank counts (max(recvcounts) x size(recvtype)),
+ * equal on every rank; the message size of the others. */
+static size_t max_block_bytes(const mg_call *c) {
+  if (c->coll != MG_ALLGATHERV && c->coll != MG_REDUCE_SCATTER) return c->bytes;
+  int m = 0;
+  for (int i = 0; i < c->size; i++)
+    if (c->rcounts[i] > m) m = c->rcounts[i];
+  return type_bytes(m, c->rtype);
+}
+
 mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   const mg_alg *a = &mg_colls[c->coll].algs[alg];
   if (alg == 0) return MG_WHY_NONE;
@@ -345,6 +384,9 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
       return MG_WHY_NONCOMMUTATIVE;
   }
   if ((a->restrictions & MG_R_N_INT) && c->bytes / type_bytes(1, c->rtype) > (size_t)INT_MAX)
+    return MG_WHY_COUNT_RANGE;
+  if ((a->restrictions & MG_R_NB_INT) && c->bytes > (size_t)INT_MAX) return MG_WHY_COUNT_RANGE;
+  if ((a->restrictions & MG_R_PMAX_INT) && max_block_bytes(c) > (size_t)INT_MAX / (size_t)c->size)
     return MG_WHY_COUNT_RANGE;
   if ((a->restrictions & MG_R_PAD_PREDEFINED_OP) && mg_needs_padding(c) && !mg_op_is_predefined(c->op))
     return MG_WHY_USEROP_PADDING;

@@ -20,6 +20,8 @@
  */
 #define MG_COLLECTIVES(X)                                                                        \
   X(ALLGATHER, allgather, "MPI_Allgather", 0, 0, "per-rank block: recvcount x size(recvtype)")   \
+  X(ALLGATHERV, allgatherv, "MPI_Allgatherv", 0, 0,                                              \
+    "whole vector: the sum of recvcounts x size(recvtype)")                                      \
   X(ALLREDUCE, allreduce, "MPI_Allreduce", 0, 1, "whole vector: count x size(datatype)")         \
   X(ALLTOALL, alltoall, "MPI_Alltoall", 0, 0, "per-pair block: recvcount x size(recvtype)")      \
   X(BARRIER, barrier, "MPI_Barrier", 0, 0, "none: a barrier moves no data (always 0)")          \
@@ -52,7 +54,7 @@ typedef enum {
   X(INTERCOMM, "intercomm", "intercommunicator")                                  \
   X(EMPTY, "empty", "empty message")                                              \
   X(COUNT_RANGE, "count_range",                                                   \
-    "not applicable: a count exceeds INT_MAX (p x message size, or the whole vector)") \
+    "not applicable: a count exceeds INT_MAX (p x message size, the whole vector, or p x the largest block)") \
   X(NONCOMMUTATIVE, "noncommutative", "not applicable: non-commutative op")       \
   X(INVALID_ROOT, "invalid_root", "invalid root: the default reports the error")  \
   X(INVALID_ARGS, "invalid_args",                                                 \
@@ -75,7 +77,8 @@ typedef enum {
  * reduce_scatter_block) set both sides to the same count and datatype, and
  * bcast sets sbuf = rbuf = buffer; reduce_scatter sets both counts to this rank's
  * recvcounts[rank] once the rank is known (mg_call_set_bytes) and keeps the array in
- * rcounts. sbuf may be MPI_IN_PLACE where the standard
+ * rcounts; allgatherv keeps its sendcount in scount, recvcounts and displs in rcounts and
+ * rdispls, and rcount = recvcounts[rank]. sbuf may be MPI_IN_PLACE where the standard
  * allows it; then the send-side count and type are not to be read.
  *
  * rank, size and bytes are filled by mg_call_prepare(); bytes is the message
@@ -87,7 +90,10 @@ typedef struct mg_call {
   const void *sbuf;
   void *rbuf;
   int scount, rcount;
-  const int *rcounts;   /* reduce_scatter: recvcounts, one per rank, equal on every rank (not copied) */
+  const int *rcounts;   /* reduce_scatter, allgatherv: recvcounts, one per rank (not copied); equal on
+                           every rank for reduce_scatter; for allgatherv equal in bytes (the signature),
+                           in elements only where the ranks' receive types are alike */
+  const int *rdispls;   /* allgatherv: displs, in extents of rtype: each rank's own layout (not copied) */
   MPI_Datatype stype, rtype;
   MPI_Op op;
   int root;
@@ -120,6 +126,11 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  *   than the call reduces (len <= count): the MPI library's own algorithms
  *   never do, and user ops in the wild rely on it. mg_needs_padding() says
  *   whether a call needs it.
+ * - NB_INT: the algorithm moves the whole vector as packed bytes (or as one
+ *   element of a derived type) with an int count: n bytes must fit an int.
+ * - PMAX_INT: the algorithm pads every rank's block to the largest one and
+ *   moves p of them with an int count of bytes (allgatherv: p x
+ *   max(recvcounts) x size(recvtype)).
  */
 #define MG_RESTRICTIONS(X)                                                                          \
   X(PN_INT, 0, "p*n<=INT_MAX", "p times the message size must fit an int count")                    \
@@ -130,7 +141,10 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(PAD_PREDEFINED_OP, 3, "user-op:equal-blocks",                                                   \
     "with a user-defined op only when the blocks need no padding: p divides count (reduce_scatter: "\
     "all recvcounts equal); padding would call the op on more elements than the call has")        \
-  X(N_INT, 4, "n<=INT_MAX", "the whole vector must fit an int count")
+  X(N_INT, 4, "n<=INT_MAX", "the whole vector must fit an int count")                             \
+  X(NB_INT, 5, "n-bytes<=INT_MAX", "the whole vector, in bytes, must fit an int count")             \
+  X(PMAX_INT, 6, "p*max-block<=INT_MAX",                                                            \
+    "p times the largest block, in bytes, must fit an int count")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,

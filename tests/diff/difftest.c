@@ -20,9 +20,15 @@
  *    reason "empty" or "intercomm";
  *  - user-defined ops were called only with the datatype of the call, and with
  *    no more elements than the call reduces (a user op may rely on both);
- *  - reduce_scatter: recvcounts patterns (uniform, non-uniform, zeros on some
- *    ranks, everything on one rank, all zero), a function of the case only, so
- *    every rank passes the same vector;
+ *  - reduce_scatter and allgatherv: recvcounts patterns (uniform, non-uniform,
+ *    zeros on some ranks, everything on one rank, all zero), a function of the
+ *    case only, so every rank passes the same vector (in units of the datatype
+ *    family: with mixed views the element counts differ, the signatures agree);
+ *  - allgatherv: displacement patterns (rank order, reversed, gaps between
+ *    blocks that must keep the sentinel, out of order with gaps and recvbuf
+ *    inside the allocation so some displacements are negative, and a different
+ *    pattern on each rank: displs is a local layout, not a value every rank
+ *    shares);
  *  - with the send and receive data back to back in memory (adjacent_call),
  *    which is legal, nothing changes.
  * Input data is a function of (case, rank, block), so the test also computes the
@@ -284,7 +290,16 @@ static const struct {
     {F_INT, 2},  {F_INT, MIX},  {F_STRUCT, 0}, {F_STRUCT, MIX}, {F_INT, 3},
 };
 #define NVC ((int)(sizeof vcs / sizeof vcs[0]))
-enum { VC_INT = 0, VC_INT4_MIX = 8, VC_INT_MIX = 11, VC_STRUCT_MIX = 13, VC_UCHAR3_MIX = 4 };
+enum {
+  VC_INT = 0,
+  VC_UCHAR3_MIX = 4,
+  VC_IDX4 = 7,
+  VC_INT4_MIX = 8,
+  VC_INT_NEGLB = 10,
+  VC_INT_MIX = 11,
+  VC_STRUCT = 12,
+  VC_STRUCT_MIX = 13
+};
 
 static const ttype *vtype(int vc, int rank, int side, int *mult) {
   const family *f = &fams[vcs[vc].fam];
@@ -527,7 +542,8 @@ typedef struct tcase {
   unsigned seed; /* input data: different in every case, equal for every algorithm */
   int adj;       /* send and receive data back to back for the call under test: 0 no, 1 receive
                     first, 2 send first (adjacent_call) */
-  int rsc;       /* reduce_scatter: the recvcounts pattern (RS_*, rs_count()) */
+  int rsc;       /* reduce_scatter, allgatherv: the recvcounts pattern (RS_*, rs_count()) */
+  int dsp;       /* allgatherv: the displacement pattern (DP_*, agv_make()) */
 } tcase;
 
 typedef struct targs {
@@ -539,7 +555,10 @@ typedef struct targs {
   MPI_Datatype rtype;
   MPI_Op op;
   int root;
-  int *rcounts; /* reduce_scatter: recvcounts, one per rank of the (local) group */
+  int *rcounts; /* reduce_scatter, allgatherv: recvcounts, one per rank of the (local; allgatherv on
+                   an intercommunicator: remote) group */
+  int *rdispls; /* allgatherv: displs, in elements of rtype from the address passed as recvbuf */
+  MPI_Aint rbase; /* allgatherv: recvbuf is this many bytes past the receive buffer's org */
   tbuf S;    /* send buffer (mem NULL if none) */
   char *S0;  /* its pristine copy */
   tbuf R[2]; /* receive buffers: [0] through libmpiguide, [1] reference */
@@ -562,6 +581,7 @@ static void targs_free(targs *a) {
   tb_free(&a->I);
   tb_free(&a->E);
   free(a->rcounts);
+  free(a->rdispls);
   memset(a, 0, sizeof *a);
 }
 
@@ -594,6 +614,9 @@ static int do_call(int ref, int coll, const targs *a, tbuf *R) {
   MPI_Comm c = a->comm;
   switch (coll) {
   case MG_ALLGATHER: return CALL(ref, MPI_Allgather, sb, a->scount, a->stype, rb, a->rcount, a->rtype, c);
+  case MG_ALLGATHERV:
+    return CALL(ref, MPI_Allgatherv, sb, a->scount, a->stype, rb ? (char *)rb + a->rbase : rb, a->rcounts,
+                a->rdispls, a->rtype, c);
   case MG_ALLREDUCE: return CALL(ref, MPI_Allreduce, sb, rb, a->rcount, a->rtype, a->op, c);
   case MG_ALLTOALL: return CALL(ref, MPI_Alltoall, sb, a->scount, a->stype, rb, a->rcount, a->rtype, c);
   case MG_BCAST: return CALL(ref, MPI_Bcast, rb, a->rcount, a->rtype, a->root, c);
@@ -763,6 +786,106 @@ static int rs_count(int pat, int n, int p, int j) {
   }
 }
 
+/*
+ * allgatherv's receive layout: where each rank's block lies in the receive allocation, in units
+ * of the datatype family (with mixed views a unit is `mult` elements of this rank's receive type),
+ * a function of (recvcounts pattern, displacement pattern, n, p, this rank) only. Every block lies
+ * inside the allocation; the gaps between blocks (and one unit after the last) keep the sentinel.
+ *  - DP_CONTIG: rank order, back to back (the allgather layout);
+ *  - DP_REVERSED: blocks in reverse rank order, back to back;
+ *  - DP_GAPS: rank order, a gap of 1 or 2 units before every block;
+ *  - DP_SHUFFLED: odd ranks first (descending), then even ranks (ascending), gaps of 0-2 units,
+ *    and recvbuf at the block placed in the middle: the blocks before it have negative displs;
+ *  - DP_PER_RANK: rank r uses pattern (r + 1) % DP_PER_RANK: displs is significant only for the
+ *    rank's own buffer, so the ranks' layouts need not agree (only the signatures must).
+ */
+enum { DP_CONTIG, DP_REVERSED, DP_GAPS, DP_SHUFFLED, DP_PER_RANK, DP_N };
+static const char *dp_names[DP_N] = {"rank-order", "reversed", "rank-order-with-gaps",
+                                     "odd-ranks-first-with-gaps(negative)", "different-on-each-rank"};
+
+typedef struct agv_layout {
+  int pat;          /* the pattern this rank uses (DP_PER_RANK resolved) */
+  int *cu;          /* block units per rank */
+  long *at;         /* rank j's block starts at unit at[j] of the allocation */
+  long alloc, base; /* allocation units; recvbuf at unit base, so displs[j] = at[j] - base */
+  long total;       /* the sum of cu: 0 is an empty call */
+} agv_layout;
+
+static void agv_make(agv_layout *L, int rsc, int dsp, int n, int p, int rank) {
+  int nodd = p / 2;
+  long pos = 0;
+  L->pat = dsp == DP_PER_RANK ? (rank + 1) % DP_PER_RANK : dsp;
+  L->cu = xmalloc((size_t)p * sizeof *L->cu);
+  L->at = xmalloc((size_t)p * sizeof *L->at);
+  L->total = L->base = 0;
+  for (int j = 0; j < p; j++) L->total += L->cu[j] = rs_count(rsc, n, p, j);
+  for (int k = 0; k < p; k++) { /* k-th block in memory is rank j's */
+    int j = L->pat == DP_REVERSED ? p - 1 - k
+            : L->pat != DP_SHUFFLED ? k
+            : k < nodd ? 2 * (nodd - k) - 1
+                       : 2 * (k - nodd);
+    pos += L->pat == DP_GAPS ? 1 + j % 2 : L->pat == DP_SHUFFLED ? j % 3 : 0;
+    L->at[j] = pos;
+    if (L->pat == DP_SHUFFLED && k == p / 2) L->base = pos;
+    pos += L->cu[j];
+  }
+  L->alloc = pos + (L->pat == DP_GAPS || L->pat == DP_SHUFFLED);
+}
+
+static void agv_free(agv_layout *L) {
+  free(L->cu);
+  free(L->at);
+}
+
+/* Fill recvcounts, displs and the recvbuf offset from a layout, at `mult` elements of t per unit. */
+static void agv_args(targs *a, const agv_layout *L, int p, int mult, const ttype *t) {
+  a->rcounts = xmalloc((size_t)p * sizeof *a->rcounts);
+  a->rdispls = xmalloc((size_t)p * sizeof *a->rdispls);
+  for (int j = 0; j < p; j++) {
+    a->rcounts[j] = L->cu[j] * mult;
+    a->rdispls[j] = (int)((L->at[j] - L->base) * mult);
+  }
+  a->rbase = (MPI_Aint)L->base * mult * t->extent;
+}
+
+/* Allgatherv on an intracommunicator: rank j's block is rs_count(j) units, gen_stream(j, 0),
+ * sent in its send view and received where this rank's layout puts it. */
+static void setup_agv(const tcase *tc, targs *a) {
+  const tcomm *cm = tc->cm;
+  int p = cm->size, r = cm->rank, ms, mr;
+  const ttype *ts = vtype(tc->vc, r, 0, &ms), *tr = vtype(tc->vc, r, 1, &mr);
+  size_t ub = (size_t)fams[vcs[tc->vc].fam].unit_bytes;
+  agv_layout L;
+  agv_make(&L, tc->rsc, tc->dsp, tc->n, p, r);
+  size_t mine = (size_t)L.cu[r];
+  mk_recv(a, tr, (size_t)L.alloc * (size_t)mr);
+  a->rtype = tr->dt;
+  agv_args(a, &L, p, mr, tr);
+  a->rcount = a->rcounts[r];
+  char *st = gen_stream(mine * ub, BK_RAW, tc->seed, r, 0);
+  if (tc->ip) { /* this rank's block is already in recvbuf, at displs[rank] */
+    a->sinplace = 1;
+    junk_args(tc->junk, &a->scount, &a->stype);
+    put(&a->I, (size_t)L.at[r] * mr, mine * mr, st);
+  } else {
+    mk_send(a, ts, mine * ms);
+    put(&a->S, 0, mine * ms, st);
+    a->scount = (int)mine * ms;
+    a->stype = ts->dt;
+  }
+  free(st);
+  char here[48] = "";
+  if (tc->dsp == DP_PER_RANK) snprintf(here, sizeof here, "(here %s)", dp_names[L.pat]);
+  snprintf(a->desc, sizeof a->desc,
+           "comm=%s family=%s%s recvcounts=%s(n=%d; this rank %zu of %ld units) displs=%s%s%s [this rank: "
+           "send %s x%d, recv %s, own block at displ %d]",
+           cm->name, fams[vcs[tc->vc].fam].name, vcs[tc->vc].view == MIX ? "/mixed" : "", rs_names[tc->rsc],
+           tc->n, mine, L.total, dp_names[tc->dsp], here, tc->ip ? " MPI_IN_PLACE" : "", ts->name,
+           (int)mine * ms, tr->name, a->rdispls[r]);
+  a->empty = L.total == 0;
+  agv_free(&L);
+}
+
 #ifdef MPICH_VERSION
 /* Whether every rank of the case's communicator has the same recvcount (reference_skip). */
 static int rs_uniform(const tcase *tc) {
@@ -885,6 +1008,20 @@ static void setup_inter(const tcase *tc, targs *a) {
     a->scount = a->rcount = n;
     break;
   }
+  case MG_ALLGATHERV: { /* block j of the receive buffer comes from remote rank j */
+    agv_layout L;
+    agv_make(&L, tc->rsc, tc->dsp, n, rsize, r);
+    int mine = rs_count(tc->rsc, n, lsize, r); /* what the remote ranks' recvcounts say of this rank */
+    mk_send(a, t, (size_t)mine);
+    st = gen_stream((size_t)mine * 4, BK_RAW, seed, id, 0);
+    put(&a->S, 0, (size_t)mine, st);
+    free(st);
+    a->scount = mine;
+    mk_recv(a, t, (size_t)L.alloc);
+    agv_args(a, &L, rsize, 1, t);
+    agv_free(&L);
+    break;
+  }
   case MG_ALLREDUCE:
   case MG_EXSCAN:
   case MG_SCAN:
@@ -953,6 +1090,9 @@ static void setup_inter(const tcase *tc, targs *a) {
   snprintf(a->desc, sizeof a->desc, "comm=%s MPI_INT n=%d%s (this rank: group %s, root arg %d)", cm->name, n,
            mg_colls[tc->coll].rooted ? (tc->iroot ? " root in odd group" : " root in even group") : "",
            cm->low ? "even" : "odd", a->root);
+  if (tc->coll == MG_ALLGATHERV)
+    snprintf(a->desc + strlen(a->desc), sizeof a->desc - strlen(a->desc), " recvcounts=%s displs=%s",
+             rs_names[tc->rsc], dp_names[tc->dsp]);
   a->empty = n == 0;
 }
 
@@ -987,6 +1127,21 @@ static void expect_dm(const tcase *tc, targs *a) {
     put(&a->E, (size_t)j * (size_t)rc, (size_t)rc, st);
     free(st);
   }
+}
+
+static void expect_agv(const tcase *tc, targs *a) {
+  int p = tc->cm->size, r = tc->cm->rank, mr;
+  size_t ub = (size_t)fams[vcs[tc->vc].fam].unit_bytes;
+  agv_layout L;
+  vtype(tc->vc, r, 1, &mr);
+  agv_make(&L, tc->rsc, tc->dsp, tc->n, p, r);
+  expect_begin(a);
+  for (int j = 0; j < p; j++) {
+    char *st = gen_stream((size_t)L.cu[j] * ub, BK_RAW, tc->seed, j, 0);
+    put(&a->E, (size_t)L.at[j] * mr, (size_t)L.cu[j] * mr, st);
+    free(st);
+  }
+  agv_free(&L);
 }
 
 /* inout = in op inout on packed values (in: the lower ranks' partial result). */
@@ -1086,6 +1241,15 @@ static void normalise_undef(targs *a) {
  *   do) received with a struct{int,double,char} datatype fails with "message
  *   truncated" above 8 KiB (ch4:ucx rendezvous), although MPI_PACKED matches
  *   any type; struct to struct is fine.
+ * - MPI_Allgatherv hangs when ranks receive with types of different layouts (contiguous(4,int)
+ *   on one rank, vector(2,2,3,int) on another: legal, the signatures match) and the library
+ *   takes its ring algorithm (p not a power of two, 80 KiB or more in all; np 3 from ~82 KiB).
+ * Built for Open MPI (OMPI_MAJOR_VERSION), 4.1.4 (Debian):
+ * - MPI_Allgatherv hangs when a rank's send type and receive type differ in size (legal: only
+ *   the signatures must match, e.g. MPI_INT x 4 sent, contiguous(4,int) x 1 received): the
+ *   tuned module's fixed decision sizes the message as size(sendtype) x sum(recvcounts), so
+ *   the ranks pick different algorithms (np 3 to 5 hang at a few hundred bytes; every algorithm
+ *   forced through coll_tuned_allgatherv_algorithm 1-4 is correct).
  */
 static const char *reference_skip(const tcase *tc) {
 #ifdef MPICH_VERSION
@@ -1100,9 +1264,27 @@ static const char *reference_skip(const tcase *tc) {
   if (tc->coll == MG_REDUCE_SCATTER && rcs[tc->vc].op == OP_NONCOMM && t->extent != t->size && p > 1 &&
       (p & (p - 1)) == 0 && rs_uniform(tc))
     return "MPICH MPI_Reduce_scatter: non-commutative op, datatype with gaps, p a power of 2, equal recvcounts";
+  size_t units = (size_t)tc->n, total = 0; /* allgatherv: the largest block, all blocks */
+  if (tc->coll == MG_ALLGATHERV)
+    for (int j = units = 0; j < p; j++) {
+      size_t c = (size_t)rs_count(tc->rsc, tc->n, p, j);
+      units = c > units ? c : units;
+      total += c;
+    }
+  if (tc->coll == MG_ALLGATHERV && vcs[tc->vc].view == MIX && (p & (p - 1)) != 0 &&
+      total * (size_t)fams[vcs[tc->vc].fam].unit_bytes >= 81920)
+    return "MPICH MPI_Allgatherv: ring (p not a power of 2, from 80 KiB), receive types of different layouts "
+           "on different ranks: hangs";
   if (!mg_colls[tc->coll].reduction && vcs[tc->vc].fam == F_STRUCT &&
-      (size_t)tc->n * (size_t)fams[F_STRUCT].unit_bytes > 8192)
+      units * (size_t)fams[F_STRUCT].unit_bytes > 8192)
     return "MPICH: bytes received as struct{int,double,char} above 8 KiB: message truncated";
+#elif defined(OMPI_MAJOR_VERSION)
+  if (tc->coll == MG_ALLGATHERV && !tc->cm->inter && !tc->ip && vcs[tc->vc].view == MIX && tc->cm->size > 1) {
+    const family *f = &fams[vcs[tc->vc].fam];
+    for (int v = 1; v < f->nv; v++)
+      if (f->mult[v] != f->mult[0])
+        return "Open MPI MPI_Allgatherv: send and receive types of different sizes: ranks decide differently";
+  }
 #else
   (void)tc;
 #endif
@@ -1306,6 +1488,8 @@ static void run_case(const tcase *tc0) {
     setup_inter(tc, &a);
   else if (red)
     setup_red(tc, &a);
+  else if (tc->coll == MG_ALLGATHERV)
+    setup_agv(tc, &a);
   else
     setup_dm(tc, &a);
   finish_send(&a);
@@ -1315,6 +1499,8 @@ static void run_case(const tcase *tc0) {
   if (!tc->cm->inter) {
     if (red)
       expect_red(tc, &a);
+    else if (tc->coll == MG_ALLGATHERV)
+      expect_agv(tc, &a);
     else
       expect_dm(tc, &a);
     a.noref = reference_skip(tc);
@@ -1354,9 +1540,9 @@ static void run_case(const tcase *tc0) {
     for (int j = g_op_limit = 0; j < tc->cm->size; j++) g_op_limit += a.rcounts[j];
   if (a.has_r) memcpy(a.R[0].mem, a.I.mem, a.I.len);
   cnt_read(tc->coll, s, restricted, &c0);
-  /* not with an empty receive block (reduce_scatter, recvcounts[rank] = 0): the buffers would
-   * start at one address, which MPICH rejects as aliasing although nothing overlaps */
-  int adj = tc->adj && a.S.mem && a.has_r && !a.sinplace && !a.rinplace && a.R[0].n ? tc->adj : 0;
+  /* not with an empty receive or send block (reduce_scatter, allgatherv: a zero count): the buffers
+   * would start at one address, which MPICH rejects as aliasing although nothing overlaps */
+  int adj = tc->adj && a.S.mem && a.S.n && a.has_r && !a.sinplace && !a.rinplace && a.R[0].n ? tc->adj : 0;
   int rc = adj ? adjacent_call(adj, tc->coll, &a, &a.R[0]) : do_call(0, tc->coll, &a, &a.R[0]);
   cnt_read(tc->coll, s, restricted, &c1);
   long op_limit = g_op_limit;
@@ -1449,9 +1635,10 @@ static int big_n(int coll, int vc) {
 static void run1(int coll, const tcomm *cm, int vc, int n, int root, int ip, int nonroot, int junk) {
   int size = cm->size > 0 ? cm->size : 1; /* 0 where this rank is not a member */
   int root_ok = ((root % size) + size) % size;
-  tcase tc = {coll, cm, vc, n, root_ok, ip && ip_allowed(coll), nonroot % 3, junk % 2, 0, 0, 0, 0};
-  if (coll == MG_REDUCE_SCATTER) /* the sweeps pass root = nonroot = a running number */
-    tc.rsc = ((root + nonroot) % RS_N + RS_N) % RS_N;
+  tcase tc = {coll, cm, vc, n, root_ok, ip && ip_allowed(coll), nonroot % 3, junk % 2, 0, 0, 0, 0, 0};
+  /* the sweeps pass root = nonroot = a running number */
+  if (coll == MG_REDUCE_SCATTER || coll == MG_ALLGATHERV) tc.rsc = ((root + nonroot) % RS_N + RS_N) % RS_N;
+  if (coll == MG_ALLGATHERV) tc.dsp = ((root + junk) % DP_N + DP_N) % DP_N;
   run_case(&tc);
 }
 
@@ -1462,7 +1649,8 @@ static void run_adjacent(int coll, const tcomm *cm, int vc) {
   for (int adj = 1; adj <= 2; adj++)
     for (int i = 0; i < 3; i++) {
       int size = cm->size > 0 ? cm->size : 1;
-      tcase tc = {coll, cm, vc, ns[i], (adj + i) % size, 0, 0, 0, 0, 0, adj, (adj + i) % RS_N};
+      tcase tc = {coll, cm, vc, ns[i], (adj + i) % size, 0, 0, 0, 0, 0, adj, (adj + i) % RS_N,
+                  (adj + 2 * i) % DP_N};
       run_case(&tc);
     }
 }
@@ -1485,13 +1673,37 @@ static void run_recvcounts(int coll, const tcomm *cm) {
   for (int pat = 0; pat < RS_N; pat++)
     for (int ip = 0; ip <= 1; ip++, i++) {
       if (g_quick && cm != &comms[C_WORLD] && (pat + ip) % 2) continue;
-      tcase tc = {coll, cm, rvs[i % 4], 4 + pat, 0, ip, 0, 0, 0, 0, 0, pat};
+      tcase tc = {coll, cm, rvs[i % 4], 4 + pat, 0, ip, 0, 0, 0, 0, 0, pat, 0};
       run_case(&tc);
     }
   for (int ip = 0; ip <= 1; ip++) {
-    tcase tc = {coll, cm, rvs[1 - ip], 0, 0, ip, 0, 0, 0, 0, 0, RS_UNIFORM};
+    tcase tc = {coll, cm, rvs[1 - ip], 0, 0, ip, 0, 0, 0, 0, 0, RS_UNIFORM, 0};
     run_case(&tc);
   }
+}
+
+/* allgatherv: every recvcounts pattern with every displacement pattern, with and without
+ * MPI_IN_PLACE, over predefined, derived (gaps, negative lower bound, typemap out of address order)
+ * and mixed send/receive types, and the all-zero (empty) call both ways with and without gaps;
+ * quick: off MPI_COMM_WORLD half of the combinations, each pattern still both ways. */
+static void run_displs(int coll, const tcomm *cm) {
+  static const int vs[] = {VC_INT,     VC_INT4_MIX, VC_STRUCT_MIX, VC_UCHAR3_MIX,
+                          VC_INT_MIX, VC_IDX4,     VC_STRUCT,     VC_INT_NEGLB};
+  static const int zero_dp[] = {DP_CONTIG, DP_SHUFFLED};
+  int i = 0;
+  for (int pat = 0; pat < RS_N; pat++)
+    for (int dp = 0; dp < DP_N; dp++)
+      for (int ip = 0; ip <= 1; ip++, i++) {
+        if (g_quick && cm != &comms[C_WORLD] && (pat + dp + ip) % 2) continue;
+        tcase tc = {coll, cm, vs[(i / 2) % 8], 1 + (i / 2) % 4, 0, ip, 0, (i / 4) % 2, 0, 0, 0, pat, dp};
+        run_case(&tc);
+      }
+  for (int ip = 0; ip <= 1; ip++)
+    for (int d = 0; d < 2; d++) {
+      int vc = ip ? VC_INT4_MIX : VC_STRUCT_MIX;
+      tcase tc = {coll, cm, vc, 0, 0, ip, 0, ip, 0, 0, 0, RS_UNIFORM, zero_dp[d]};
+      run_case(&tc);
+    }
 }
 
 static void gen_intra(int coll, const tcomm *cm) {
@@ -1515,6 +1727,7 @@ static void gen_intra(int coll, const tcomm *cm) {
     run_adjacent(coll, cm, red ? RC_INT_SUM : VC_INT);
     run_adjacent(coll, cm, red ? RC_PNEG_NC : VC_STRUCT_MIX);
     if (coll == MG_REDUCE_SCATTER) run_recvcounts(coll, cm);
+    if (coll == MG_ALLGATHERV) run_displs(coll, cm);
     return;
   }
   /* quick: every configuration twice on MPI_COMM_WORLD (with and without MPI_IN_PLACE, two
@@ -1542,12 +1755,13 @@ static void gen_intra(int coll, const tcomm *cm) {
     for (int root = 0; root < p; root++)
       for (int ip = 0; ip <= ipmax; ip++) run1(coll, cm, sweep_vc, 3, root, ip, root + ip, root);
   if (coll == MG_REDUCE_SCATTER) run_recvcounts(coll, cm);
+  if (coll == MG_ALLGATHERV) run_displs(coll, cm);
 }
 
 static void gen_inter(int coll, const tcomm *cm) {
   if (cm->comm == MPI_COMM_NULL) return;
   int rooted = mg_colls[coll].rooted;
-  tcase tc = {coll, cm, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0};
+  tcase tc = {coll, cm, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 #ifdef OMPI_MAJOR_VERSION
   /* Open MPI 4.1.4's own MPI_Exscan on an intercommunicator calls a NULL function (segfault)
    * instead of returning an error; the forced mock-ups fall back to it, so no case here */
@@ -1559,6 +1773,16 @@ static void gen_inter(int coll, const tcomm *cm) {
     tc.iroot = 1;
     run_case(&tc);
     tc.iroot = 0;
+  }
+  if (coll == MG_ALLGATHERV) { /* over the remote group: uneven counts, then zeros, out of order */
+    tc.rsc = RS_RAMP;
+    tc.dsp = DP_SHUFFLED;
+    run_case(&tc);
+    tc.rsc = RS_ZERO_EVEN;
+    tc.dsp = DP_PER_RANK;
+    run_case(&tc);
+    tc.rsc = RS_UNIFORM;
+    tc.dsp = DP_GAPS;
   }
   tc.n = 0;
   run_case(&tc);
@@ -1702,8 +1926,9 @@ static const char *ecase_names[E_N] = {"op=MPI_OP_NULL",
                                        "sendtype=MPI_DATATYPE_NULL",
                                        "sendcount=-1",
                                        "recvtype=MPI_DATATYPE_NULL",
-                                       "recvcount=-1",
-                                       "count=-1 (send and receive; reduce_scatter: recvcounts[p-1]=-1)",
+                                       "recvcount=-1 (allgatherv: recvcounts[p-1]=-1)",
+                                       "count=-1 (send and receive; reduce_scatter, allgatherv: "
+                                       "recvcounts[p-1]=-1)",
                                        "datatype=MPI_DATATYPE_NULL (send and receive)",
                                        "comm=MPI_COMM_NULL"};
 static int g_noforce; /* --no-force */
@@ -1717,8 +1942,14 @@ static int ecase_applies(int coll, int e) {
   /* one side invalid: only where that side is significant on every rank */
   case E_STYPE:
   case E_SCOUNT: return two_sided && coll != MG_SCATTER;
-  case E_RTYPE:
-  case E_RCOUNT: return two_sided && coll != MG_GATHER;
+  case E_RTYPE: return two_sided && coll != MG_GATHER;
+  case E_RCOUNT:
+#ifdef OMPI_MAJOR_VERSION
+    /* Open MPI 4.1.4's own MPI_Allgatherv does not check recvcounts: a negative entry segfaults
+     * in its ring algorithm (count=-1 is still tested: there the negative sendcount is caught) */
+    if (coll == MG_ALLGATHERV) return 0;
+#endif
+    return two_sided && coll != MG_GATHER;
 #ifdef OMPI_MAJOR_VERSION
   /* Open MPI 4.1.4's own MPI_Allgather segfaults on MPI_COMM_NULL */
   case E_COMM: return coll != MG_ALLGATHER;
@@ -1746,16 +1977,23 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
   a.stype = a.rtype = MPI_INT;
   a.op = MPI_SUM;
   a.root = 0;
-  a.rcounts = xmalloc((size_t)p * sizeof *a.rcounts); /* reduce_scatter: n to every rank */
-  for (int j = 0; j < p; j++) a.rcounts[j] = n;
+  a.rcounts = xmalloc((size_t)p * sizeof *a.rcounts); /* reduce_scatter, allgatherv: n to every rank */
+  a.rdispls = xmalloc((size_t)p * sizeof *a.rdispls);    /* allgatherv: rank order */
+  for (int j = 0; j < p; j++) {
+    a.rcounts[j] = n;
+    a.rdispls[j] = j * n;
+  }
   switch (e) {
   case E_OPNULL: a.op = MPI_OP_NULL; break;
   case E_ROOT: a.root = p; break;
   case E_STYPE: a.stype = MPI_DATATYPE_NULL; break;
   case E_SCOUNT: a.scount = -1; break;
   case E_RTYPE: a.rtype = MPI_DATATYPE_NULL; break;
-  case E_RCOUNT: a.rcount = -1; break;
-  case E_COUNT: /* reduce_scatter: one negative entry, the last rank's (significant everywhere) */
+  case E_RCOUNT: /* allgatherv: one negative entry, the last rank's (significant everywhere) */
+    a.rcount = -1;
+    a.rcounts[p - 1] = -1;
+    break;
+  case E_COUNT: /* reduce_scatter, allgatherv: one negative entry, the last rank's (significant everywhere) */
     a.scount = a.rcount = -1;
     a.rcounts[p - 1] = -1;
     break;

@@ -1,14 +1,14 @@
 /*
  * An ordinary MPI program that knows nothing of mpiguide: it includes only
  * mpi.h and is linked only with the MPI library (the "linked" build of the
- * same file puts libmpiguide before it). It calls each of the 12 intercepted
+ * same file puts libmpiguide before it). It calls each of the 13 intercepted
  * collectives on MPI_COMM_WORLD, REPS times at each of the given element
  * counts, and checks every result against values it computes itself.
  *
  *   plain_app [REPS [COUNT...]]      default: 3 repetitions of counts 1 37 2500
  *
- * Every call moves COUNT ints per block (Reduce_scatter: COUNT ints in all, split over
- * the ranks), so the message size mpiguide traces is 4*COUNT bytes for each
+ * Every call moves COUNT ints per block (Reduce_scatter and Allgatherv: COUNT ints in all,
+ * split over the ranks; Allgatherv's split is uneven), so the message size mpiguide traces is 4*COUNT bytes for each
  * collective but the barrier, traced at 0 bytes (see MG_COLLECTIVES in registry.h),
  * and each collective is called REPS times per count: run_preload.sh relies
  * on both. Rooted collectives use root = repetition mod p.
@@ -23,7 +23,8 @@
 #include <stdlib.h>
 
 static int rank, size, nerr;
-static int *rs_counts; /* Reduce_scatter's recvcounts, size entries */
+static int *rs_counts;            /* Reduce_scatter's recvcounts, size entries */
+static int *agv_counts, *agv_displs; /* Allgatherv's recvcounts and displs, size entries each */
 
 /* What rank r contributes at element i in repetition k (one-block collectives). */
 static int val(int r, int i, int k) { return (r + 1) * 1000 + i % 997 + 31 * k; }
@@ -58,6 +59,21 @@ static void run_count(int n, int k, int *a, int *b) {
   check_rc(rc, "MPI_Allgather", n);
   for (int q = 0; q < p; q++)
     for (int i = 0; i < n; i++) check_val("MPI_Allgather", n, k, q * n + i, b[q * n + i], val(q, i, k));
+
+  /* Allgatherv of n elements in all, split unevenly (rank 0 the larger half, the others the rest),
+   * stored in reverse rank order with one element between blocks, which must stay untouched. */
+  for (int q = 0, rest = n / 2; q < p; q++)
+    agv_counts[q] = p == 1 ? n : q == 0 ? n - rest : rest / (p - 1) + (q - 1 < rest % (p - 1));
+  for (int q = p - 1, d = 0; q >= 0; d += agv_counts[q] + 1, q--) agv_displs[q] = d;
+  int span = n + p - 1; /* <= p*n */
+  for (int i = 0; i < agv_counts[rank]; i++) a[i] = val(rank, i, k);
+  for (int i = 0; i < span; i++) b[i] = -1;
+  rc = MPI_Allgatherv(a, agv_counts[rank], MPI_INT, b, agv_counts, agv_displs, MPI_INT, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Allgatherv", n);
+  for (int q = p - 1, i = 0; q >= 0; q--) {
+    for (int j = 0; j < agv_counts[q]; j++, i++) check_val("MPI_Allgatherv", n, k, i, b[i], val(q, j, k));
+    if (q > 0) check_val("MPI_Allgatherv", n, k, i, b[i], -1), i++;
+  }
 
   /* Allreduce (sum). */
   for (int i = 0; i < n; i++) a[i] = val(rank, i, k), b[i] = -1;
@@ -176,7 +192,9 @@ int main(int argc, char **argv) {
   int *a = malloc((size_t)size * (size_t)maxn * sizeof *a);
   int *b = malloc((size_t)size * (size_t)maxn * sizeof *b);
   rs_counts = malloc((size_t)size * sizeof *rs_counts);
-  if (!a || !b || !rs_counts) {
+  agv_counts = malloc((size_t)size * sizeof *agv_counts);
+  agv_displs = malloc((size_t)size * sizeof *agv_displs);
+  if (!a || !b || !rs_counts || !agv_counts || !agv_displs) {
     fprintf(stderr, "plain_app: out of memory\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
@@ -185,6 +203,8 @@ int main(int argc, char **argv) {
   free(a);
   free(b);
   free(rs_counts);
+  free(agv_counts);
+  free(agv_displs);
 
   /* Rank 0 learns the other ranks' error counts by point-to-point messages, which mpiguide does
    * not intercept, so the verdict does not depend on a collective under test. */
@@ -199,7 +219,7 @@ int main(int argc, char **argv) {
     MPI_Send(&nerr, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
   if (nerr) fprintf(stderr, "plain_app: rank %d: %d WRONG RESULTS\n", rank, nerr);
   if (rank == 0 && !total)
-    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 12 collectives)\n", size, reps, ncounts);
+    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 13 collectives)\n", size, reps, ncounts);
   MPI_Finalize();
   return nerr ? 1 : 0;
 }

@@ -47,7 +47,7 @@ MG_SPEC=${MG_SPEC:-$SMALL_SPEC}
 MG_TIMEOUT=${MG_TIMEOUT:-120}
 REPS=${MG_REPS:-3}
 read -r -a COUNTS <<<"${MG_COUNTS:-1 37 2500}"
-COLLS=(allgather allreduce alltoall barrier bcast exscan gather reduce reduce_scatter reduce_scatter_block scan scatter)
+COLLS=(allgather allgatherv allreduce alltoall barrier bcast exscan gather reduce reduce_scatter reduce_scatter_block scan scatter)
 
 # Nothing from the caller's environment may steer the library.
 unset MPIGUIDE_ALG MPIGUIDE_TRACE MPIGUIDE_SCRATCH_MAX MPIGUIDE_PROFILE LD_PRELOAD

@@ -444,8 +444,8 @@ static void test_errors(void) {
                              "allreduce  np=x  1K      default\n"                       /* 28 */
                              "allreduce  np=3000000000 1K default\n";                   /* 29 */
   static const char *const want[] = {
-      "t.prof:3: unknown collective 'allreduc'; valid: allgather allreduce alltoall barrier bcast exscan gather reduce "
-      "reduce_scatter reduce_scatter_block scan scatter",
+      "t.prof:3: unknown collective 'allreduc'; valid: allgather allgatherv allreduce alltoall barrier bcast exscan gather "
+      "reduce reduce_scatter reduce_scatter_block scan scatter",
       "t.prof:4: unknown algorithm 'allreduce_as_foo' for allreduce; valid: default "
       "allreduce_as_reduce_bcast "
       "allreduce_as_reducescatterblock_allgather allreduce_as_reducescatter_allgatherv",
@@ -716,13 +716,13 @@ static void test_prf_errors(void) {
 
   TEST_CASE(".prf: unknown collective, bad process count, early end");
   static const char *const w2[] = {
-      "x.prf:1: unknown collective 'MPI_Allgatherv'; mpiguide tunes: MPI_Allgather MPI_Allreduce "
+      "x.prf:1: unknown collective 'MPI_Alltoallv'; mpiguide tunes: MPI_Allgather MPI_Allgatherv MPI_Allreduce "
       "MPI_Alltoall "
       "MPI_Barrier MPI_Bcast MPI_Exscan MPI_Gather MPI_Reduce MPI_Reduce_scatter MPI_Reduce_scatter_block MPI_Scan MPI_Scatter",
       "x.prf:2: bad process count '0': must be at least 1",
       "x.prf:5: unexpected end of file: line 5 announces 2 ranges, found 0",
   };
-  expect_prf("MPI_Allgatherv\n0\n1\n1 default\n2\n", w2, 3, MG_PROFILE_COLL);
+  expect_prf("MPI_Alltoallv\n0\n1\n1 default\n2\n", w2, 3, MG_PROFILE_COLL);
   static const char *const w3[] = {"x.prf:2: unexpected end of file: expected the number of mock-ups"};
   expect_prf("# comment\nMPI_Bcast 4\n",
              (const char *const[]){"x.prf:2: unexpected '4' after '<MPI collective "
