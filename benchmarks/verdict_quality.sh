@@ -51,7 +51,9 @@ from collections import Counter, defaultdict
 out, reps = sys.argv[1], int(sys.argv[2])
 def verdicts(d):
     rows = [l for l in open(os.path.join(d, "verdicts.csv")) if not l.startswith("#")]
-    return {(r["collective"], int(r["bytes"]), r["mockup"]): r["outcome"] for r in csv.DictReader(rows)}
+    # a reduction measured with several (datatype, op) pairs has a verdict per pair
+    return {(r["collective"] + (":" + r["reduction"] if r.get("reduction") else ""), int(r["bytes"]), r["mockup"]):
+            r["outcome"] for r in csv.DictReader(rows)}
 plain = [verdicts(f"{out}/plain-{k}") for k in range(1, reps + 1)]
 planted = [verdicts(f"{out}/planted-{k}") for k in range(1, reps + 1)]
 cells = sorted({c for v in plain for c in v if c[2] != "default_aa"})
@@ -63,7 +65,7 @@ print(f"stability: {never} of {len(cells)} verdicts never flip between violation
 print(f"inconclusive: {100 * incon:.1f} % of the verdicts on average")
 print(f"wall time of one repetition: median {sorted(secs)[len(secs) // 2]:.1f} s (min {min(secs):.1f}, max {max(secs):.1f})")
 for size in (65536, 262144):
-    hit = sum(any(o == "violation" for (c, b, m), o in v.items() if c == "allreduce" and b == size and m != "default_aa")
+    hit = sum(any(o == "violation" for (c, b, m), o in v.items() if c.startswith("allreduce") and b == size and m != "default_aa")
               for v in planted)
     print(f"plant: allreduce {size // 1024} KiB has a violation in {hit} of {reps} repetitions")
 mode = {c: Counter(v.get(c) for v in plain).most_common(1)[0][0] for c in cells}
