@@ -159,8 +159,10 @@ other_mpi)
   run_app other "$MG_APP" 2 "LD_PRELOAD=$LIB" "MPIGUIDE_TRACE=$PWD/other.csv"
   expect_stopped other
   n=$(cat other.out other.err | grep -cE '^mpiguide: this libmpiguide was built for (MPICH|Open MPI), but the program runs')
-  if ((n == 2)); then ok "other: each of the 2 ranks says which libraries differ"
-  else fail "other: want the mixed-MPI message once per rank (2), found $n"; fi
+  # Each rank prints the line and exits; the launcher may kill a slower rank before it gets there
+  # (seen under load with MPICH's hydra), so one or two lines, never none and never more.
+  if ((n == 1 || n == 2)); then ok "other: the ranks say which libraries differ ($n of 2 before the launcher stopped them)"
+  else fail "other: want the mixed-MPI message once per rank that got that far (1 or 2), found $n"; fi
   expect_none other 'Segmentation|Invalid communicator|signal 11' "crash"
   ;;
 fortran)
