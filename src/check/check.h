@@ -136,6 +136,10 @@ const mg_ck_series *mg_ck_find(const mg_ck_data *d, mg_coll coll, const char *al
 
 /* A reduction's pair as people write it: "MPI_DOUBLE:MPI_SUM" -> "double:sum" ("" stays ""). */
 const char *mg_ck_red_short(const char *red, char *buf, size_t len);
+/* The profile selectors (registry/datatype.h) of a pair "MPI_DOUBLE:MPI_SUM": its datatype class and
+ * op, MG_TCLASS_NONE / MG_OPSEL_NONE for what has none (an unclassified type, "" for a collective
+ * that reduces nothing). Returns 1 when red names a pair, else 0. */
+int mg_ck_red_sel(const char *red, int *tclass, int *opsel);
 
 /* ------------------------------------------------------------------------- */
 /* Verdicts                                                                   */

@@ -24,6 +24,7 @@
 
 #include "check/check.h"
 #include "check/reader.h"
+#include "registry/datatype.h"
 #include "util/err.h"
 #include "util/text.h"
 
@@ -168,6 +169,18 @@ int mg_ck_block_name(const char *field, const mg_ck_meta *m, char *red) {
   if (colon) snprintf(red, MG_CK_RED, "%s", colon + 1);
   else mg_ck_red_of((mg_coll)c, mg_ck_meta_get(m, "datatype"), mg_ck_meta_get(m, "op"), red);
   return c;
+}
+
+int mg_ck_red_sel(const char *red, int *tclass, int *opsel) {
+  *tclass = MG_TCLASS_NONE, *opsel = MG_OPSEL_NONE;
+  char dt[MG_CK_RED];
+  snprintf(dt, sizeof dt, "%s", red ? red : "");
+  char *colon = strchr(dt, ':');
+  if (!colon) return 0;
+  *colon = '\0';
+  *tclass = mg_tclass_of_typename(dt);
+  *opsel = mg_opsel_find(colon + 1);
+  return 1;
 }
 
 const char *mg_ck_red_short(const char *red, char *buf, size_t len) {

@@ -303,13 +303,8 @@ void mg_cmd_rule_str(const mg_profile_rule *ru, char *buf, size_t len) {
  * the most specific selector group matching the call's datatype class and op that has any rule,
  * in it the range holding bytes. */
 int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes, const char *red) {
-  int tclass = MG_TCLASS_NONE, opsel = MG_OPSEL_NONE, n = mg_profile_nrules(p);
-  if (red && *red) {
-    char dt[64];
-    snprintf(dt, sizeof dt, "%s", red);
-    char *colon = strchr(dt, ':');
-    if (colon) *colon = '\0', tclass = mg_tclass_of_typename(dt), opsel = mg_opsel_find(colon + 1);
-  }
+  int tclass, opsel, n = mg_profile_nrules(p);
+  mg_ck_red_sel(red, &tclass, &opsel);
   long width = -1;
   int np_lo = 0, np_hi = 0, spec = -1, best = -1;
   for (int k = 0; k < n; k++) { /* the narrowest np= selector */

@@ -207,13 +207,9 @@ static int write_raw(vstate *S, const mg_bench_meta *meta) {
 /* What libmpiguide runs for a call of c at bytes with the reduction pair red ("MPI_DOUBLE:MPI_SUM",
  * "" for the other collectives): the profile's choice for the datatype class and op. */
 static int tuned_of(const vstate *S, mg_coll c, size_t bytes, const char *red) {
-  if (!*red) return mg_profile_lookup(S->prof, c, S->size, bytes);
-  char dt[MG_CK_RED];
-  snprintf(dt, sizeof dt, "%s", red);
-  char *colon = strchr(dt, ':');
-  if (!colon) return mg_profile_lookup(S->prof, c, S->size, bytes);
-  *colon = '\0';
-  return mg_profile_lookup_sel(S->prof, c, S->size, bytes, mg_tclass_of_typename(dt), mg_opsel_find(colon + 1));
+  int t, o;
+  mg_ck_red_sel(red, &t, &o);
+  return mg_profile_lookup_sel(S->prof, c, S->size, bytes, t, o);
 }
 
 static const mg_ck_verdict *find_v(const mg_ck_result *r, mg_coll c, size_t bytes, const char *red, const char *alg) {

@@ -25,15 +25,8 @@ static void fmt_us(double s, char *buf, size_t len) {
 /* The profile selectors of a reduction pair "MPI_DOUBLE:MPI_SUM": 0 and the class and op, or -1 when
  * the pair names no datatype class or op a profile can select ("" gives no selectors). */
 static int selectors_of(const char *red, int *tclass, int *opsel) {
-  *tclass = *opsel = 0; /* any */
-  if (!*red) return 0;
-  char dt[MG_CK_RED];
-  snprintf(dt, sizeof dt, "%s", red);
-  char *colon = strchr(dt, ':');
-  if (!colon) return -1;
-  *colon = '\0';
-  *tclass = mg_tclass_of_typename(dt);
-  *opsel = mg_opsel_find(colon + 1);
+  if (!*red) return *tclass = *opsel = 0, 0; /* any */
+  mg_ck_red_sel(red, tclass, opsel);
   return *tclass > 0 && *opsel > 0 ? 0 : -1;
 }
 

@@ -6,8 +6,9 @@
  * rank (k mod p) sleeps 20 ms, then writes k into its flag; every rank writes its flag, calls
  * MPI_Barrier (the forced algorithm) and then reads every flag: each must already be k. A barrier
  * that lets a rank leave early fails as soon as it meets the sleeping rank. It also checks that
- * the forced algorithm ran (mpiguide_calls) and, over several communicators, that the barrier
- * of a duplicate and of a split communicator holds for its own ranks.
+ * the forced algorithm ran (mpiguide_calls), that the barrier of a duplicate and of a split
+ * communicator holds for its own ranks, and that MPI_Barrier(MPI_COMM_NULL) returns the error
+ * class the library's own returns.
  *
  * Usage: barriertest   (under mpiexec, all ranks on one node). Exit 0 when all hold.
  */
@@ -70,6 +71,8 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); /* MPI_COMM_NULL's errors come here */
+  MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   MPI_Comm node, dup, half;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   MPI_Comm_dup(node, &dup);
@@ -87,6 +90,15 @@ int main(int argc, char **argv) {
     check_comm(node, spec, "the node's communicator");
     check_comm(dup, spec, "a duplicate");
     check_comm(half, spec, "a split half, ranks reversed");
+    /* an erroneous call returns the class the library's own returns (the default reports it) */
+    int want = PMPI_Barrier(MPI_COMM_NULL), got = MPI_Barrier(MPI_COMM_NULL), cw = -1, cg = -2;
+    MPI_Error_class(want, &cw);
+    MPI_Error_class(got, &cg);
+    if (want == MPI_SUCCESS || cw != cg) {
+      fprintf(stderr, "barriertest: rank %d: %s on MPI_COMM_NULL: error class %d, the library's own %d\n", rank,
+              spec, cg, cw);
+      failures++;
+    }
     long long ran = mpiguide_calls("barrier", a ? ci->algs[a].name : "default") - before;
     if (ran <= 0) {
       fprintf(stderr, "barriertest: rank %d: %s did not run (%lld calls)\n", rank, spec, ran);
