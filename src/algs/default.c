@@ -47,3 +47,21 @@ int mg_scan_default(const mg_call *c) { return PMPI_Scan(c->sbuf, c->rbuf, c->rc
 int mg_scatter_default(const mg_call *c) {
   return PMPI_Scatter(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->root, c->comm);
 }
+
+int mg_alltoallv_default(const mg_call *c) {
+  return PMPI_Alltoallv(c->sbuf, c->scounts, c->sdispls, c->stype, c->rbuf, c->rcounts, c->rdispls, c->rtype,
+                        c->comm);
+}
+
+int mg_alltoallw_default(const mg_call *c) {
+  return PMPI_Alltoallw(c->sbuf, c->scounts, c->sdispls, c->stypes, c->rbuf, c->rcounts, c->rdispls, c->rtypes,
+                        c->comm);
+}
+
+int mg_gatherv_default(const mg_call *c) {
+  return PMPI_Gatherv(c->sbuf, c->scount, c->stype, c->rbuf, c->rcounts, c->rdispls, c->rtype, c->root, c->comm);
+}
+
+int mg_scatterv_default(const mg_call *c) {
+  return PMPI_Scatterv(c->sbuf, c->scounts, c->sdispls, c->stype, c->rbuf, c->rcount, c->rtype, c->root, c->comm);
+}

@@ -110,7 +110,10 @@ typedef struct mg_bench_counts {
 } mg_bench_counts;
 
 /* Whether coll takes per-rank counts (split by mg_bench_counts). */
-static inline int mg_bench_has_counts(mg_coll coll) { return coll == MG_REDUCE_SCATTER || coll == MG_ALLGATHERV; }
+static inline int mg_bench_has_counts(mg_coll coll) {
+  return coll == MG_REDUCE_SCATTER || coll == MG_ALLGATHERV || coll == MG_GATHERV || coll == MG_SCATTERV ||
+         coll == MG_ALLTOALLV || coll == MG_ALLTOALLW;
+}
 
 /* Split c elements over p ranks into out[p] (sum c). 0, or -1 when out of memory. */
 int mg_bench_split(const mg_bench_counts *k, long c, int p, int *out);

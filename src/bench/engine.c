@@ -38,6 +38,43 @@
 
 /* ---------- buffers of one call ---------- */
 
+/*
+ * The per-rank counts of a call with them: the vector of B->count elements split by cfg->counts
+ * (the same split on every rank), contiguous displacements. reduce_scatter and allgatherv receive
+ * block i from rank i; gatherv's root receives and scatterv's root sends it. alltoallv and
+ * alltoallw split what each rank sends: rank i sends block (i + j) mod p of the split to rank j,
+ * so every rank sends and receives B->count elements in all, in blocks of different sizes.
+ * `ints` has room for 4p ints and 2p datatypes. 0, or -1 when out of memory.
+ */
+static int set_counts(run *R, const mg_bench_block *B, mg_call *c, int *ints) {
+  int p = R->size, me = R->rank;
+  int *counts = ints, *displs = ints + p, *rcounts = ints + 2 * p, *rdispls = ints + 3 * p;
+  if (mg_bench_split(&R->cfg->counts, B->count, p, counts)) return -1;
+  for (int i = 0, at = 0; i < p; at += counts[i], i++) displs[i] = at;
+  switch (B->coll) {
+  case MG_REDUCE_SCATTER: c->rcounts = counts; break;
+  case MG_ALLGATHERV: c->rcounts = counts, c->rdispls = displs, c->scount = counts[me]; break;
+  case MG_GATHERV: c->rcounts = counts, c->rdispls = displs, c->scount = counts[me]; break;
+  case MG_SCATTERV: c->scounts = counts, c->sdispls = displs, c->rcount = counts[me]; break;
+  case MG_ALLTOALLV: case MG_ALLTOALLW: {
+    /* send to j block (me + j) mod p; j sends me block (j + me) mod p, the same: both sides alike */
+    for (int j = 0, at = 0; j < p; j++) {
+      int k = (me + j) % p;
+      rcounts[j] = counts[k], rdispls[j] = at, at += counts[k];
+    }
+    c->scounts = c->rcounts = rcounts, c->sdispls = c->rdispls = rdispls;
+    if (B->coll == MG_ALLTOALLW) { /* displacements in bytes, one datatype per rank */
+      MPI_Datatype *types = (MPI_Datatype *)(ints + 4 * p);
+      for (int j = 0; j < p; j++) rdispls[j] *= B->dtype->size, types[j] = c->stype;
+      c->stypes = c->rtypes = types, c->stype = c->rtype = MPI_DATATYPE_NULL;
+    }
+    break;
+  }
+  default: break;
+  }
+  return 0;
+}
+
 /* Allocate the buffers of a call of `coll` with `count` elements (bytes each
  * rank's message size) and fill the descriptor. Returns the region to free,
  * or NULL with *fail set when the allocation failed on this rank. */
@@ -54,6 +91,9 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   case MG_REDUCE_SCATTER: s = n, r = n; break; /* the whole vector; in place it is the receive buffer */
   case MG_ALLGATHERV: s = n, r = n; break;     /* own block (at most the vector), the vector */
   case MG_ALLTOALL: s = pn, r = pn; break;
+  case MG_ALLTOALLV: case MG_ALLTOALLW: s = n, r = n; break; /* each rank sends and receives n in all */
+  case MG_GATHERV: s = n, r = root ? n : 0; break;          /* own block (at most the vector), the vector */
+  case MG_SCATTERV: s = root ? n : 0, r = n; break;
   case MG_BCAST: s = 0, r = n; break;
   case MG_GATHER: s = n, r = root ? pn : 0; break;
   case MG_REDUCE: s = n, r = root ? n : 0; break;
@@ -63,7 +103,8 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   }
   *fail = 0;
   void *mem = NULL;
-  size_t sa = (s + 63) & ~(size_t)63, ra = (r + 63) & ~(size_t)63, ca = 2 * p * sizeof(int); /* counts, displs */
+  /* counts and displacements of both sides, alltoallw's datatypes */
+  size_t sa = (s + 63) & ~(size_t)63, ra = (r + 63) & ~(size_t)63, ca = 4 * p * sizeof(int) + 2 * p * sizeof(MPI_Datatype);
   if (s == SIZE_MAX || r == SIZE_MAX || sa + ra < sa || sa + ra + ca < ca ||
       posix_memalign(&mem, 64, sa + ra + ca + 64) != 0) {
     *fail = 1;
@@ -80,16 +121,10 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   c->op = B->op ? B->op->op : MPI_OP_NULL;
   c->root = mg_colls[coll].rooted ? mg_bench_root(cfg, coll, 0) : 0;
   c->comm = R->comm;
-  if (mg_bench_has_counts(coll)) { /* the vector split into per-rank counts (cfg->counts), contiguous */
-    int *counts = (int *)((char *)mem + sa + ra), *displs = counts + p;
-    if (mg_bench_split(&cfg->counts, B->count, R->size, counts)) {
-      free(mem);
-      *fail = 1;
-      return NULL;
-    }
-    for (size_t i = 0, at = 0; i < p; at += (size_t)counts[i], i++) displs[i] = (int)at;
-    c->rcounts = counts;
-    if (coll == MG_ALLGATHERV) c->rdispls = displs, c->scount = counts[R->rank];
+  if (mg_bench_has_counts(coll) && set_counts(R, B, c, (int *)((char *)mem + sa + ra))) {
+    free(mem);
+    *fail = 1;
+    return NULL;
   }
   return mem;
 }
@@ -159,11 +194,18 @@ static void progress(run *R, const mg_bench_block *B, double frac) {
 }
 
 /* The variants of B that apply to call c, into act[] (their count returned);
- * the others are marked skipped with the reason. */
+ * the others are marked skipped with the reason. A mock-up of a collective
+ * whose size not every rank knows decides late (mg_late_ok): one call of it
+ * tells, the same on every rank (an error shows again when it is measured). */
 static int applicable_series(mg_bench_block *B, const mg_call *c, int *act) {
   int nact = 0;
   for (int i = 0; i < B->nseries; i++) {
     mg_why why = mg_applicable(c, B->series[i].alg, SIZE_MAX);
+    if (why == MG_WHY_NONE && B->series[i].alg && !mg_colls[c->coll].known) {
+      mg_late = (mg_late_state){SIZE_MAX, MG_WHY_NONE};
+      (void)mg_run(c, B->series[i].alg);
+      why = mg_late.why;
+    }
     if (why != MG_WHY_NONE) {
       B->series[i].status = MG_SERIES_SKIPPED;
       snprintf(B->series[i].note, sizeof B->series[i].note, "skipped: %s", mg_why_str(why));

@@ -61,7 +61,15 @@ int mg_dispatch(mg_call *c) {
     if (want) why = mg_applicable(c, want, x->scratch_max);
   }
   int alg = why == MG_WHY_NONE ? want : 0;
-  int rc = mg_run(c, alg);
+  int rc;
+  if (alg && !mg_colls[c->coll].known) { /* the mock-up may still fall back once it knows the size */
+    mg_late.cap = x->scratch_max;
+    mg_late.why = MG_WHY_NONE;
+    rc = mg_run(c, alg);
+    if (mg_late.why != MG_WHY_NONE) why = mg_late.why, alg = 0;
+  } else {
+    rc = mg_run(c, alg);
+  }
   count(x, c->coll, alg, why);
   if (x->trace) {
     pthread_mutex_lock(&x->trace_lock);

@@ -59,6 +59,28 @@ MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
   return mg_dispatch(&c);
 }
 
+MG_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm) {
+  if (PASS_THROUGH)
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  mg_call c = {.coll = MG_ALLTOALLV, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype,
+               .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls, .rtype = recvtype, .op = MPI_OP_NULL,
+               .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  if (PASS_THROUGH)
+    return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+  mg_call c = {.coll = MG_ALLTOALLW, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls,
+               .stypes = sendtypes, .stype = MPI_DATATYPE_NULL, .rbuf = recvbuf, .rcounts = recvcounts,
+               .rdispls = rdispls, .rtypes = recvtypes, .rtype = MPI_DATATYPE_NULL, .op = MPI_OP_NULL, .comm = comm};
+  return mg_dispatch(&c);
+}
+
 MG_EXPORT int MPI_Barrier(MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Barrier(comm);
   mg_call c = {.coll = MG_BARRIER, .stype = MPI_DATATYPE_NULL, .rtype = MPI_DATATYPE_NULL, .op = MPI_OP_NULL,
@@ -86,6 +108,16 @@ MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendty
   if (PASS_THROUGH) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   mg_call c = {.coll = MG_GATHER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
                .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .root = root, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (PASS_THROUGH)
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  mg_call c = {.coll = MG_GATHERV, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
+               .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype, .op = MPI_OP_NULL, .root = root,
+               .comm = comm};
   return mg_dispatch(&c);
 }
 
@@ -126,5 +158,15 @@ MG_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendt
   if (PASS_THROUGH) return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   mg_call c = {.coll = MG_SCATTER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
                .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .root = root, .comm = comm};
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (PASS_THROUGH)
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  mg_call c = {.coll = MG_SCATTERV, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = displs, .stype = sendtype,
+               .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .root = root,
+               .comm = comm};
   return mg_dispatch(&c);
 }

@@ -14,9 +14,9 @@
   size_t mg_##name##_mem(const mg_call *c);
 
 #define MG_DEFAULT_ALGS(X) \
-  X(allgather_default) X(allgatherv_default) X(allreduce_default) X(alltoall_default) X(barrier_default) X(bcast_default) X(exscan_default) \
-  X(gather_default) X(reduce_default) X(reduce_scatter_default) X(reduce_scatter_block_default)    \
-  X(scan_default) X(scatter_default)
+  X(allgather_default) X(allgatherv_default) X(allreduce_default) X(alltoall_default) X(alltoallv_default) X(alltoallw_default) X(barrier_default) X(bcast_default) X(exscan_default) \
+  X(gather_default) X(gatherv_default) X(reduce_default) X(reduce_scatter_default) X(reduce_scatter_block_default)    \
+  X(scan_default) X(scatter_default) X(scatterv_default)
 
 #define MG_MOCKUP_ALGS(X)                                                                       \
   X(allgather_as_gather_bcast) X(allgather_as_alltoall) X(allgather_as_allreduce)              \

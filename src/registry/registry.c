@@ -10,6 +10,7 @@
  * p the number of processes.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -84,6 +85,14 @@ static const mg_alg alltoall_algs[] = {
         MG_R_PN_INT, "4*p ints", MEM(alltoall_as_alltoallv)),
 };
 
+static const mg_alg alltoallv_algs[] = {
+    DEFAULT(alltoallv, "MPI_Alltoallv"),
+};
+
+static const mg_alg alltoallw_algs[] = {
+    DEFAULT(alltoallw, "MPI_Alltoallw"),
+};
+
 static const mg_alg barrier_algs[] = {
     DEFAULT(barrier, "MPI_Barrier"),
     ROW(barrier_as_allreduce, "TGT-B1", "Barrier <= Allreduce(1)",
@@ -126,6 +135,10 @@ static const mg_alg gather_algs[] = {
     ROW(gather_as_reduce, "GL13", "Gather(n) <= Reduce(p*n)",
         "bitwise-or reduce over a zeroed p*n buffer holding the own block", MG_R_PN_INT,
         "p*n bytes (2*p*n at the root)", MEM(gather_as_reduce)),
+};
+
+static const mg_alg gatherv_algs[] = {
+    DEFAULT(gatherv, "MPI_Gatherv"),
 };
 
 static const mg_alg reduce_algs[] = {
@@ -191,13 +204,17 @@ static const mg_alg scatter_algs[] = {
         MG_R_PN_INT, "2*p ints", MEM(scatter_as_scatterv)),
 };
 
+static const mg_alg scatterv_algs[] = {
+    DEFAULT(scatterv, "MPI_Scatterv"),
+};
+
 #define NALGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
-#define MG_X(E, n, m, r, red, s) _Static_assert(NALGS(n##_algs) <= MG_MAX_ALGS, "raise MG_MAX_ALGS");
+#define MG_X(E, n, m, r, red, k, s) _Static_assert(NALGS(n##_algs) <= MG_MAX_ALGS, "raise MG_MAX_ALGS");
 MG_COLLECTIVES(MG_X)
 #undef MG_X
 
 const mg_coll_info mg_colls[MG_NCOLL] = {
-#define MG_X(E, n, m, r, red, s) [MG_##E] = {#n, m, s, r, red, n##_algs, NALGS(n##_algs)},
+#define MG_X(E, n, m, r, red, k, s) [MG_##E] = {#n, m, s, r, red, k, n##_algs, NALGS(n##_algs)},
     MG_COLLECTIVES(MG_X)
 #undef MG_X
 };
@@ -211,7 +228,7 @@ int mg_coll_find(const char *name) {
 
 const char *mg_coll_names(void) {
   static const char all[] = ""
-#define MG_X(E, n, m, r, red, s) " " #n
+#define MG_X(E, n, m, r, red, k, s) " " #n
       MG_COLLECTIVES(MG_X)
 #undef MG_X
       ;
@@ -268,6 +285,22 @@ static size_t type_bytes(int count, MPI_Datatype dt) {
   return (size_t)count * (size_t)sz;
 }
 
+/* The sum of n[0..p) x size(dt); 0 when n is NULL (not significant here). */
+static size_t counts_bytes(const int *n, int p, MPI_Datatype dt) {
+  size_t total = 0;
+  for (int i = 0; n && i < p; i++)
+    if (n[i] > 0) total += (size_t)n[i];
+  return total ? total * type_bytes(1, dt) : 0;
+}
+
+/* Whether n[0..p) is there and has no negative count; types[0..p) (when given) no null. */
+static int counts_ok(const int *n, const int *d, const MPI_Datatype *types, int p) {
+  if (!n || !d) return 0;
+  for (int i = 0; i < p; i++)
+    if (n[i] < 0 || (types && types[i] == MPI_DATATYPE_NULL)) return 0;
+  return 1;
+}
+
 int mg_call_prepare(mg_call *c) {
   int rc = PMPI_Comm_test_inter(c->comm, &c->inter);
   if (rc != MPI_SUCCESS) return rc;
@@ -300,6 +333,25 @@ void mg_call_set_bytes(mg_call *c) {
     c->bytes = neg ? 0 : total * type_bytes(1, c->rtype);
     break;
   }
+  case MG_GATHERV: /* the root: every block; elsewhere: the own one */
+    c->bytes = c->rank == c->root ? counts_bytes(c->rcounts, c->size, c->rtype) : type_bytes(c->scount, c->stype);
+    break;
+  case MG_SCATTERV:
+    c->bytes = c->rank == c->root ? counts_bytes(c->scounts, c->size, c->stype) : type_bytes(c->rcount, c->rtype);
+    break;
+  case MG_ALLTOALLV: /* what this rank sends (in place: what it receives, the same amount) */
+    c->bytes = c->sbuf == MPI_IN_PLACE ? counts_bytes(c->rcounts, c->size, c->rtype)
+                                       : counts_bytes(c->scounts, c->size, c->stype);
+    break;
+  case MG_ALLTOALLW: {
+    int in = c->sbuf == MPI_IN_PLACE;
+    const int *n = in ? c->rcounts : c->scounts;
+    const MPI_Datatype *t = in ? c->rtypes : c->stypes;
+    size_t total = 0;
+    for (int i = 0; n && t && i < c->size; i++) total += type_bytes(n[i], t[i]);
+    c->bytes = total;
+    break;
+  }
   default: /* receive side: significant everywhere, also with MPI_IN_PLACE */
     c->bytes = type_bytes(c->rcount, c->rtype);
     break;
@@ -330,6 +382,22 @@ mg_why mg_call_check(const mg_call *c) {
     send_ok = c->sbuf == MPI_IN_PLACE || !bad_side(c->scount, c->stype);
     recv_ok = c->rcounts != NULL && c->rdispls != NULL && !bad_side(0, c->rtype);
     for (int i = 0; recv_ok && i < c->size; i++) recv_ok = c->rcounts[i] >= 0;
+    break;
+  case MG_GATHERV: /* counts and displacements significant at the root only */
+    send_ok = (at_root && c->sbuf == MPI_IN_PLACE) || !bad_side(c->scount, c->stype);
+    recv_ok = !at_root || (counts_ok(c->rcounts, c->rdispls, NULL, c->size) && !bad_side(0, c->rtype));
+    break;
+  case MG_SCATTERV:
+    send_ok = !at_root || (counts_ok(c->scounts, c->sdispls, NULL, c->size) && !bad_side(0, c->stype));
+    recv_ok = (at_root && c->rbuf == MPI_IN_PLACE) || !bad_side(c->rcount, c->rtype);
+    break;
+  case MG_ALLTOALLV:
+    send_ok = c->sbuf == MPI_IN_PLACE || (counts_ok(c->scounts, c->sdispls, NULL, c->size) && !bad_side(0, c->stype));
+    recv_ok = counts_ok(c->rcounts, c->rdispls, NULL, c->size) && !bad_side(0, c->rtype);
+    break;
+  case MG_ALLTOALLW:
+    send_ok = c->sbuf == MPI_IN_PLACE || (c->stypes && counts_ok(c->scounts, c->sdispls, c->stypes, c->size));
+    recv_ok = c->rtypes && counts_ok(c->rcounts, c->rdispls, c->rtypes, c->size);
     break;
   default: /* one-type collectives set both sides alike */
     send_ok = c->sbuf == MPI_IN_PLACE || !bad_side(c->scount, c->stype);
@@ -372,6 +440,8 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   if (alg == 0) return MG_WHY_NONE;
   if (c->inter) return MG_WHY_INTERCOMM;
   if (mg_colls[c->coll].rooted && (c->root < 0 || c->root >= c->size)) return MG_WHY_INVALID_ROOT;
+  if (!mg_colls[c->coll].known) /* no size restrictions: the mock-up decides late (mg_late_ok) */
+    return a->mem && a->mem(c) > scratch_max ? MG_WHY_SCRATCH_CAP : MG_WHY_NONE;
   if (c->bytes == 0 && c->coll != MG_BARRIER) return MG_WHY_EMPTY; /* a barrier moves nothing, always */
   if ((a->restrictions & MG_R_PN_INT) && c->bytes > (size_t)INT_MAX / (size_t)c->size)
     return MG_WHY_COUNT_RANGE;
@@ -392,4 +462,11 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
     return MG_WHY_USEROP_PADDING;
   if (a->mem && a->mem(c) > scratch_max) return MG_WHY_SCRATCH_CAP;
   return MG_WHY_NONE;
+}
+
+__thread mg_late_state mg_late = {SIZE_MAX, MG_WHY_NONE};
+
+int mg_late_ok(int fits, size_t scratch) {
+  mg_late.why = !fits ? MG_WHY_COUNT_RANGE : scratch > mg_late.cap ? MG_WHY_SCRATCH_CAP : MG_WHY_NONE;
+  return mg_late.why == MG_WHY_NONE;
 }

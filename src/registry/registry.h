@@ -14,32 +14,49 @@
 #include <stddef.h>
 
 /*
- * The collectives. X(ENUM, name, MPI name, rooted, reduction, what "message
- * size" means). The message size is defined so that it is equal on every rank
- * of a call (DESIGN.md rule 2); see mg_call_prepare().
+ * The collectives. X(ENUM, name, MPI name, rooted, reduction, known, what
+ * "message size" means). `known` = 1: the message size is equal on every rank
+ * of a call (DESIGN.md rule 2; see mg_call_prepare()), so a profile may choose
+ * by it. known = 0 (gatherv, scatterv, alltoallv, alltoallw): no rank but the
+ * root, or none, holds every count, so the size is this rank's view of the
+ * call (for the trace) and decisions use rank-invariant inputs only: a
+ * profile rule covers every size ('*'), and a mock-up that needs the size
+ * agrees on it first (docs/library.md, "Deciding without disagreeing").
  */
 #define MG_COLLECTIVES(X)                                                                        \
-  X(ALLGATHER, allgather, "MPI_Allgather", 0, 0, "per-rank block: recvcount x size(recvtype)")   \
-  X(ALLGATHERV, allgatherv, "MPI_Allgatherv", 0, 0,                                              \
+  X(ALLGATHER, allgather, "MPI_Allgather", 0, 0, 1, "per-rank block: recvcount x size(recvtype)") \
+  X(ALLGATHERV, allgatherv, "MPI_Allgatherv", 0, 0, 1,                                          \
     "whole vector: the sum of recvcounts x size(recvtype)")                                      \
-  X(ALLREDUCE, allreduce, "MPI_Allreduce", 0, 1, "whole vector: count x size(datatype)")         \
-  X(ALLTOALL, alltoall, "MPI_Alltoall", 0, 0, "per-pair block: recvcount x size(recvtype)")      \
-  X(BARRIER, barrier, "MPI_Barrier", 0, 0, "none: a barrier moves no data (always 0)")          \
-  X(BCAST, bcast, "MPI_Bcast", 1, 0, "whole vector: count x size(datatype)")                     \
-  X(EXSCAN, exscan, "MPI_Exscan", 0, 1, "whole vector: count x size(datatype)")                  \
-  X(GATHER, gather, "MPI_Gather", 1, 0,                                                          \
+  X(ALLREDUCE, allreduce, "MPI_Allreduce", 0, 1, 1, "whole vector: count x size(datatype)")      \
+  X(ALLTOALL, alltoall, "MPI_Alltoall", 0, 0, 1, "per-pair block: recvcount x size(recvtype)")   \
+  X(ALLTOALLV, alltoallv, "MPI_Alltoallv", 0, 0, 0,                                              \
+    "not known on every rank: what this rank sends, the sum of sendcounts x size(sendtype) "     \
+    "(in place: of recvcounts x size(recvtype))")                                                \
+  X(ALLTOALLW, alltoallw, "MPI_Alltoallw", 0, 0, 0,                                              \
+    "not known on every rank: what this rank sends, the sum of sendcounts[i] x "                 \
+    "size(sendtypes[i]) (in place: of the receive side)")                                        \
+  X(BARRIER, barrier, "MPI_Barrier", 0, 0, 1, "none: a barrier moves no data (always 0)")       \
+  X(BCAST, bcast, "MPI_Bcast", 1, 0, 1, "whole vector: count x size(datatype)")                  \
+  X(EXSCAN, exscan, "MPI_Exscan", 0, 1, 1, "whole vector: count x size(datatype)")               \
+  X(GATHER, gather, "MPI_Gather", 1, 0, 1,                                                       \
     "per-rank block: sendcount x size(sendtype), at the root recvcount x size(recvtype)")        \
-  X(REDUCE, reduce, "MPI_Reduce", 1, 1, "whole vector: count x size(datatype)")                  \
-  X(REDUCE_SCATTER, reduce_scatter, "MPI_Reduce_scatter", 0, 1,                                  \
+  X(GATHERV, gatherv, "MPI_Gatherv", 1, 0, 0,                                                    \
+    "not known on every rank: at the root the whole vector, the sum of recvcounts x "            \
+    "size(recvtype); elsewhere the own block, sendcount x size(sendtype)")                       \
+  X(REDUCE, reduce, "MPI_Reduce", 1, 1, 1, "whole vector: count x size(datatype)")               \
+  X(REDUCE_SCATTER, reduce_scatter, "MPI_Reduce_scatter", 0, 1, 1,                               \
     "whole vector: the sum of recvcounts x size(datatype)")                                      \
-  X(REDUCE_SCATTER_BLOCK, reduce_scatter_block, "MPI_Reduce_scatter_block", 0, 1,                \
+  X(REDUCE_SCATTER_BLOCK, reduce_scatter_block, "MPI_Reduce_scatter_block", 0, 1, 1,             \
     "per-rank block: recvcount x size(datatype)")                                                \
-  X(SCAN, scan, "MPI_Scan", 0, 1, "whole vector: count x size(datatype)")                        \
-  X(SCATTER, scatter, "MPI_Scatter", 1, 0,                                                       \
-    "per-rank block: recvcount x size(recvtype), at the root sendcount x size(sendtype)")
+  X(SCAN, scan, "MPI_Scan", 0, 1, 1, "whole vector: count x size(datatype)")                     \
+  X(SCATTER, scatter, "MPI_Scatter", 1, 0, 1,                                                    \
+    "per-rank block: recvcount x size(recvtype), at the root sendcount x size(sendtype)")        \
+  X(SCATTERV, scatterv, "MPI_Scatterv", 1, 0, 0,                                                 \
+    "not known on every rank: at the root the whole vector, the sum of sendcounts x "            \
+    "size(sendtype); elsewhere the own block, recvcount x size(recvtype)")
 
 typedef enum {
-#define MG_X(E, n, m, r, red, s) MG_##E,
+#define MG_X(E, n, m, r, red, k, s) MG_##E,
   MG_COLLECTIVES(MG_X)
 #undef MG_X
       MG_NCOLL
@@ -78,12 +95,17 @@ typedef enum {
  * bcast sets sbuf = rbuf = buffer; reduce_scatter sets both counts to this rank's
  * recvcounts[rank] once the rank is known (mg_call_set_bytes) and keeps the array in
  * rcounts; allgatherv keeps its sendcount in scount, recvcounts and displs in rcounts and
- * rdispls, and rcount = recvcounts[rank]. sbuf may be MPI_IN_PLACE where the standard
+ * rdispls, and rcount = recvcounts[rank]. The other irregular collectives keep their
+ * arrays as given: gatherv sendcount/sendtype in scount/stype, recvcounts/displs in
+ * rcounts/rdispls (significant at the root only); scatterv sendcounts/displs in
+ * scounts/sdispls (root only), recvcount/recvtype in rcount/rtype; alltoallv all four
+ * arrays; alltoallw also sendtypes/recvtypes in stypes/rtypes (stype = rtype =
+ * MPI_DATATYPE_NULL). sbuf may be MPI_IN_PLACE where the standard
  * allows it; then the send-side count and type are not to be read.
  *
  * rank, size and bytes are filled by mg_call_prepare(); bytes is the message
  * size of the collective's definition (MG_COLLECTIVES) and is equal on every
- * rank of a correct call.
+ * rank of a correct call of a collective whose size is known (mg_coll_info.known).
  */
 typedef struct mg_call {
   mg_coll coll;
@@ -93,7 +115,10 @@ typedef struct mg_call {
   const int *rcounts;   /* reduce_scatter, allgatherv: recvcounts, one per rank (not copied); equal on
                            every rank for reduce_scatter; for allgatherv equal in bytes (the signature),
                            in elements only where the ranks' receive types are alike */
-  const int *rdispls;   /* allgatherv: displs, in extents of rtype: each rank's own layout (not copied) */
+  const int *rdispls;   /* allgatherv: displs, in extents of rtype: each rank's own layout (not copied);
+                           gatherv (root), alltoallv: displs of the receive side; alltoallw: in bytes */
+  const int *scounts, *sdispls;        /* scatterv (root), alltoallv, alltoallw: the send side */
+  const MPI_Datatype *stypes, *rtypes; /* alltoallw: one datatype per rank and side */
   MPI_Datatype stype, rtype;
   MPI_Op op;
   int root;
@@ -179,6 +204,7 @@ typedef struct mg_coll_info {
   const char *size_def; /* meaning of the message size */
   int rooted;           /* has a root argument */
   int reduction;        /* has an op argument */
+  int known;            /* the message size is equal on every rank (MG_COLLECTIVES) */
   const mg_alg *algs;   /* algs[0] is the default */
   int nalgs;
 } mg_coll_info;
@@ -226,6 +252,27 @@ int mg_op_is_predefined(MPI_Op op);
  * on inputs equal on every rank (rule 1). c must be prepared.
  */
 mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max);
+
+/*
+ * The late decision of a mock-up of a collective whose message size not every
+ * rank knows (known = 0). mg_applicable() cannot judge its size restrictions or
+ * scratch, so such a mock-up first makes what it needs known on every rank (the
+ * root broadcasts the counts, or an allreduce of the largest block: part of its
+ * cost) and then asks mg_late_ok() with those rank-invariant inputs. When the
+ * answer is no it is no on every rank, and the mock-up runs the default in its
+ * place. Whoever runs an algorithm (libmpiguide's dispatch, the benchmark) sets
+ * mg_late.cap (the scratch cap) and clears mg_late.why before the call and reads
+ * why after it: MG_WHY_NONE when the mock-up ran.
+ */
+typedef struct mg_late_state {
+  size_t cap; /* scratch bytes allowed; SIZE_MAX: no cap */
+  mg_why why; /* why the last call fell back late, or MG_WHY_NONE */
+} mg_late_state;
+extern __thread mg_late_state mg_late;
+/* 1 when the mock-up may go on: `fits` (its int counts fit) and `scratch` (the
+ * scratch bytes it needs, the maximum over the ranks) are equal on every rank.
+ * Else 0, with the reason in mg_late.why. */
+int mg_late_ok(int fits, size_t scratch);
 
 /* Run algorithm `alg` (0 = default) for a prepared call. */
 static inline int mg_run(const mg_call *c, int alg) { return mg_colls[c->coll].algs[alg].fn(c); }

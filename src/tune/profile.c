@@ -16,6 +16,7 @@
  * selectors.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,7 +78,8 @@ int mg_prof_add_at(mg_profile *p, mg_coll coll, int np_lo, int np_hi, size_t lo,
       np_lo > np_hi || lo > hi)
     return MG_PROFILE_INVALID;
   if (tclass < 0 || tclass >= MG_NTCLASS || opsel < 0 || opsel >= MG_NOPSEL ||
-      ((tclass || opsel) && !mg_colls[coll].reduction) || !mg_sel_defined(tclass, opsel))
+      ((tclass || opsel) && !mg_colls[coll].reduction) || !mg_sel_defined(tclass, opsel) ||
+      (!mg_colls[coll].known && (lo != 0 || hi != SIZE_MAX))) /* size not known on every rank */
     return MG_PROFILE_INVALID;
   if (p->nrules == p->cap) {
     int cap = p->cap ? 2 * p->cap : 16;

@@ -13,6 +13,7 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -347,7 +348,14 @@ static void rule_line(reader *r, char **tok, int ntok, const char *comment) {
     ERR(SYNTAX, "'%s' in place of the sizes: selectors come after the sizes ('%s')", Q(tok[2], q), rule_shape2);
     return;
   }
-  bad |= size_field(r, tok[2], &lo, &hi) != 0;
+  if (size_field(r, tok[2], &lo, &hi) != 0) {
+    bad = 1;
+  } else if (coll >= 0 && !mg_colls[coll].known && (lo != 0 || hi != SIZE_MAX)) {
+    ERR(SIZE, "'%s': %s's message size is not known on every rank (%s), so a rule cannot choose by it: "
+              "write '*' (docs/library.md, \"Deciding without disagreeing\")",
+        Q(tok[2], q), mg_colls[coll].name, mg_colls[coll].size_def);
+    bad = 1;
+  }
   if (nsel) bad |= selectors(r, coll, tok + 3, nsel, &tclass, &opsel) != 0;
   int ia = 3 + nsel; /* the algorithm */
   if (coll >= 0) bad |= (alg = alg_field(r, coll, tok[ia])) < 0;
