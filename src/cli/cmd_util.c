@@ -257,7 +257,7 @@ static int parse_counts(const char *spec, int nprocs, mg_bench_counts *k, char *
 
 int mg_cmd_data_opts(const mg_cmd_data_args *a, int nprocs, int anyred, int anyroot, mg_bench_cfg *cfg, char *err,
                      size_t errlen) {
-  if (a->counts && !a->anycounts) return MG_ERR("--counts applies only to collectives with per-rank counts (allgatherv, reduce_scatter)");
+  if (a->counts && !a->anycounts) return MG_ERR("--counts applies only to collectives with per-rank counts (allgatherv, alltoallv, alltoallw, gatherv, reduce_scatter, scatterv)");
   if (a->counts && parse_counts(a->counts, nprocs, &cfg->counts, err, errlen)) return -1;
   if (!a->counts) memset(&cfg->counts, 0, sizeof cfg->counts);
   const char *dt = a->dtype ? a->dtype : "MPI_BYTE", *op = a->op;

@@ -216,7 +216,7 @@ static void read_range(prf *r, prf_state *s, int ntok, char **tok) {
   if (s->mk[k].alg < 0 || s->coll < 0 || s->np < 1) return; /* reported already */
   if (!mg_colls[s->coll].known && (lo != 0 || hi < SIZE_MAX)) {
     ERR(SIZE, "%s's message size is not known on every rank (%s), so a range cannot choose by it: only "
-              "0 %zu covers every size", mg_colls[s->coll].mpi_name, mg_colls[s->coll].size_def, (size_t)SIZE_MAX);
+              "0 %zu covers every size", mg_colls[s->coll].mpi_name, strchr(mg_colls[s->coll].size_def, ':') + 2, (size_t)SIZE_MAX);
     return;
   }
   if (mg_prof_add_at(r->p, (mg_coll)s->coll, s->np, s->np, (size_t)lo, (size_t)hi, 0, 0, s->mk[k].alg, NULL, r->fidx,

@@ -353,7 +353,7 @@ static void rule_line(reader *r, char **tok, int ntok, const char *comment) {
   } else if (coll >= 0 && !mg_colls[coll].known && (lo != 0 || hi != SIZE_MAX)) {
     ERR(SIZE, "'%s': %s's message size is not known on every rank (%s), so a rule cannot choose by it: "
               "write '*' (docs/library.md, \"Deciding without disagreeing\")",
-        Q(tok[2], q), mg_colls[coll].name, mg_colls[coll].size_def);
+        Q(tok[2], q), mg_colls[coll].name, strchr(mg_colls[coll].size_def, ':') + 2);
     bad = 1;
   }
   if (nsel) bad |= selectors(r, coll, tok + 3, nsel, &tclass, &opsel) != 0;

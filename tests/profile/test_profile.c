@@ -348,13 +348,14 @@ static void test_random_roundtrip(void) {
         for (int ts = 0; ts < (with_sel && mg_colls[c].reduction ? ntsel : 1); ts++) {
           if (rnd() % 3) continue;
           size_t pos = rnd() % 3 == 0 ? 0 : (size_t)1 << (rnd() % 12);
-          int nr = 1 + (int)(rnd() % 6);
+          int nr = 1 + (int)(rnd() % 6), known = mg_colls[c].known;
+          if (!known) pos = 0, nr = 1; /* size not known on every rank: '*' only */
           for (int k = 0; k < nr; k++) {
             size_t lo = pos, hi;
             int shift = (int)(rnd() % 8);
             hi = lo + ((size_t)1 << shift) * (1 + rnd() % 1000) + rnd() % 3 - 1;
             if (hi < lo) hi = lo;
-            if (k == nr - 1 && rnd() % 4 == 0) hi = SIZE_MAX;
+            if ((k == nr - 1 && rnd() % 4 == 0) || !known) hi = SIZE_MAX;
             int a = (int)(rnd() % (uint64_t)mg_colls[c].nalgs);
             ASSERT_EQ(mg_profile_add_sel(p, (mg_coll)c, sel[s][0], sel[s][1], lo, hi, tsel[ts][0], tsel[ts][1], a,
                                          comments[rnd() % 5]),
@@ -444,8 +445,8 @@ static void test_errors(void) {
                              "allreduce  np=x  1K      default\n"                       /* 28 */
                              "allreduce  np=3000000000 1K default\n";                   /* 29 */
   static const char *const want[] = {
-      "t.prof:3: unknown collective 'allreduc'; valid: allgather allgatherv allreduce alltoall barrier bcast exscan gather "
-      "reduce reduce_scatter reduce_scatter_block scan scatter",
+      "t.prof:3: unknown collective 'allreduc'; valid: allgather allgatherv allreduce alltoall alltoallv alltoallw "
+      "barrier bcast exscan gather gatherv reduce reduce_scatter reduce_scatter_block scan scatter scatterv",
       "t.prof:4: unknown algorithm 'allreduce_as_foo' for allreduce; valid: default "
       "allreduce_as_reduce_bcast "
       "allreduce_as_reducescatterblock_allgather allreduce_as_reducescatter_allgatherv",
@@ -716,13 +717,28 @@ static void test_prf_errors(void) {
 
   TEST_CASE(".prf: unknown collective, bad process count, early end");
   static const char *const w2[] = {
-      "x.prf:1: unknown collective 'MPI_Alltoallv'; mpiguide tunes: MPI_Allgather MPI_Allgatherv MPI_Allreduce "
-      "MPI_Alltoall "
-      "MPI_Barrier MPI_Bcast MPI_Exscan MPI_Gather MPI_Reduce MPI_Reduce_scatter MPI_Reduce_scatter_block MPI_Scan MPI_Scatter",
+      "x.prf:1: unknown collective 'MPI_Neighbor_alltoall'; mpiguide tunes: MPI_Allgather MPI_Allgatherv "
+      "MPI_Allreduce MPI_Alltoall MPI_Alltoallv MPI_Alltoallw MPI_Barrier MPI_Bcast MPI_Exscan MPI_Gather "
+      "MPI_Gatherv MPI_Reduce MPI_Reduce_scatter MPI_Reduce_scatter_block MPI_Scan MPI_Scatter MPI_Scatterv",
       "x.prf:2: bad process count '0': must be at least 1",
       "x.prf:5: unexpected end of file: line 5 announces 2 ranges, found 0",
   };
-  expect_prf("MPI_Alltoallv\n0\n1\n1 default\n2\n", w2, 3, MG_PROFILE_COLL);
+  expect_prf("MPI_Neighbor_alltoall\n0\n1\n1 default\n2\n", w2, 3, MG_PROFILE_COLL);
+  TEST_CASE(".prf: a size range for a collective whose size not every rank knows");
+  static const char *const wv[] = {
+#define WV(line, lo, hi)                                                                                          \
+  "x.prf:" #line ": MPI_Gatherv's message size is not known on every rank (at the root the whole vector, the sum " \
+  "of recvcounts x size(recvtype); elsewhere the own block, sendcount x size(sendtype)), so a range cannot "      \
+  "choose by it: only 0 18446744073709551615 covers every size"
+      WV(6, 0, 1023), WV(7, 1024, *),
+#undef WV
+  };
+  expect_prf("MPI_Gatherv\n4\n1\n0 default\n2\n0 1023 0\n1024 18446744073709551615 0\n", wv, 2,
+             MG_PROFILE_SIZE);
+  mg_profile *api = mg_profile_new(); /* the API refuses it too; '*' is accepted */
+  ASSERT_EQ(mg_profile_add(api, MG_ALLTOALLV, 4, 4, 0, 1023, 0, NULL), MG_PROFILE_INVALID);
+  ASSERT_EQ(mg_profile_add(api, MG_ALLTOALLV, 4, 4, 0, SIZE_MAX, 0, NULL), MG_PROFILE_OK);
+  mg_profile_free(api);
   static const char *const w3[] = {"x.prf:2: unexpected end of file: expected the number of mock-ups"};
   expect_prf("# comment\nMPI_Bcast 4\n",
              (const char *const[]){"x.prf:2: unexpected '4' after '<MPI collective "
