@@ -1,7 +1,7 @@
 /*
  * An ordinary MPI program that knows nothing of mpiguide: it includes only
  * mpi.h and is linked only with the MPI library (the "linked" build of the
- * same file puts libmpiguide before it). It calls each of the 13 intercepted
+ * same file puts libmpiguide before it). It calls each of the 17 intercepted
  * collectives on MPI_COMM_WORLD, REPS times at each of the given element
  * counts, and checks every result against values it computes itself.
  *
@@ -9,8 +9,11 @@
  *
  * Every call moves COUNT ints per block (Reduce_scatter and Allgatherv: COUNT ints in all,
  * split over the ranks; Allgatherv's split is uneven), so the message size mpiguide traces is 4*COUNT bytes for each
- * collective but the barrier, traced at 0 bytes (see MG_COLLECTIVES in registry.h),
- * and each collective is called REPS times per count: run_preload.sh relies
+ * collective but the barrier, traced at 0 bytes, and Gatherv, Scatterv, Alltoallv and
+ * Alltoallw, whose size differs between ranks (see MG_COLLECTIVES in registry.h): their
+ * ranks hold very different counts (one rank COUNT, odd ranks none, the others a share;
+ * a count matrix with zeros and one heavy sender), and Alltoallw mixes two datatypes of
+ * one signature. Each collective is called REPS times per count: run_preload.sh relies
  * on both. Rooted collectives use root = repetition mod p.
  *
  * A failing MPI call aborts the job (a collective that failed on some ranks
@@ -25,6 +28,15 @@
 static int rank, size, nerr;
 static int *rs_counts;            /* Reduce_scatter's recvcounts, size entries */
 static int *agv_counts, *agv_displs; /* Allgatherv's recvcounts and displs, size entries each */
+static int *v_sc, *v_sd, *v_rc, *v_rd; /* the v-collectives' counts and displacements, size entries each */
+static MPI_Datatype *w_types, int1;    /* Alltoallw's datatypes: MPI_INT or int1 (one int, contiguous) */
+
+/* Gatherv/Scatterv: how many elements rank q contributes or gets: rank p-1 all n, odd ranks none,
+ * the others n/(q+1). */
+static int vcount(int q, int n) { return q == size - 1 ? n : q % 2 ? 0 : n / (q + 1); }
+/* Alltoallv/w: how many elements rank r sends to rank q: none on every third pair, rank 0 all n,
+ * the others n/(r+1). */
+static int mcount(int r, int q, int n) { return (r + q) % 3 == 0 ? 0 : r == 0 ? n : n / (r + 1); }
 
 /* What rank r contributes at element i in repetition k (one-block collectives). */
 static int val(int r, int i, int k) { return (r + 1) * 1000 + i % 997 + 31 * k; }
@@ -166,6 +178,57 @@ static void run_count(int n, int k, int *a, int *b) {
     check_val("MPI_Scan", n, k, i, b[i], want);
   }
 
+  /* Gatherv at root: block q (vcount(q) elements) at displacement d, in reverse rank order with
+   * one element between blocks, which must stay untouched, as must non-roots' receive buffers. */
+  int vspan = 0;
+  for (int q = p - 1; q >= 0; q--) v_rc[q] = vcount(q, n), v_rd[q] = vspan, vspan += v_rc[q] + 1;
+  for (int i = 0; i < v_rc[rank]; i++) a[i] = val(rank, i, k);
+  for (int i = 0; i < vspan; i++) b[i] = -1;
+  rc = MPI_Gatherv(a, v_rc[rank], MPI_INT, b, v_rc, v_rd, MPI_INT, root, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Gatherv", n);
+  for (int q = p - 1, i = 0; q >= 0; q--, i++) {
+    for (int j = 0; j < v_rc[q]; j++, i++) check_val("MPI_Gatherv", n, k, i, b[i], rank == root ? val(q, j, k) : -1);
+    check_val("MPI_Gatherv", n, k, i, b[i], -1);
+  }
+
+  /* Scatterv from root, the same layout on the send side: rank q gets its vcount(q) elements. */
+  for (int i = 0; i < vspan; i++) a[i] = -1;
+  if (rank == root)
+    for (int q = 0; q < p; q++)
+      for (int j = 0; j < v_rc[q]; j++) a[v_rd[q] + j] = pair(root, q, j, k);
+  for (int i = 0; i <= n; i++) b[i] = -1;
+  rc = MPI_Scatterv(a, v_rc, v_rd, MPI_INT, b, v_rc[rank], MPI_INT, root, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Scatterv", n);
+  for (int i = 0; i <= v_rc[rank]; i++)
+    check_val("MPI_Scatterv", n, k, i, b[i], i < v_rc[rank] ? pair(root, rank, i, k) : -1);
+
+  /* Alltoallv: mcount(rank, q) elements to q, contiguous in rank order; mcount(q, rank) from q. */
+  int ns = 0, nr = 0;
+  for (int q = 0; q < p; q++) {
+    v_sc[q] = mcount(rank, q, n), v_sd[q] = ns, ns += v_sc[q];
+    v_rc[q] = mcount(q, rank, n), v_rd[q] = nr, nr += v_rc[q];
+  }
+  for (int q = 0; q < p; q++)
+    for (int j = 0; j < v_sc[q]; j++) a[v_sd[q] + j] = pair(rank, q, j, k);
+  for (int i = 0; i <= nr; i++) b[i] = -1;
+  rc = MPI_Alltoallv(a, v_sc, v_sd, MPI_INT, b, v_rc, v_rd, MPI_INT, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Alltoallv", n);
+  for (int q = 0; q < p; q++)
+    for (int j = 0; j < v_rc[q]; j++) check_val("MPI_Alltoallv", n, k, v_rd[q] + j, b[v_rd[q] + j], pair(q, rank, j, k));
+  check_val("MPI_Alltoallv", n, k, nr, b[nr], -1);
+
+  /* Alltoallw: the same counts, byte displacements, MPI_INT to and from even ranks, int1 else. */
+  for (int q = 0; q < p; q++) v_sd[q] *= (int)sizeof(int), v_rd[q] *= (int)sizeof(int);
+  for (int q = 0; q < p; q++)
+    for (int j = 0; j < v_sc[q]; j++) a[v_sd[q] / 4 + j] = pair(rank, q, j, k + 1);
+  for (int i = 0; i <= nr; i++) b[i] = -1;
+  rc = MPI_Alltoallw(a, v_sc, v_sd, w_types, b, v_rc, v_rd, w_types + p, MPI_COMM_WORLD);
+  check_rc(rc, "MPI_Alltoallw", n);
+  for (int q = 0; q < p; q++)
+    for (int j = 0; j < v_rc[q]; j++)
+      check_val("MPI_Alltoallw", n, k, v_rd[q] / 4 + j, b[v_rd[q] / 4 + j], pair(q, rank, j, k + 1));
+  check_val("MPI_Alltoallw", n, k, nr, b[nr], -1);
+
   /* Scatter from root: block q goes to rank q. */
   for (int q = 0; q < p; q++)
     for (int i = 0; i < n; i++) a[q * n + i] = rank == root ? pair(root, q, i, k) : -1;
@@ -189,17 +252,26 @@ int main(int argc, char **argv) {
 
   int maxn = 1;
   for (int c = 0; c < ncounts; c++) maxn = counts[c] > maxn ? counts[c] : maxn;
-  int *a = malloc((size_t)size * (size_t)maxn * sizeof *a);
-  int *b = malloc((size_t)size * (size_t)maxn * sizeof *b);
+  int *a = malloc(((size_t)size * (size_t)maxn + (size_t)size + 1) * sizeof *a); /* + gaps and a guard */
+  int *b = malloc(((size_t)size * (size_t)maxn + (size_t)size + 1) * sizeof *b);
   rs_counts = malloc((size_t)size * sizeof *rs_counts);
   agv_counts = malloc((size_t)size * sizeof *agv_counts);
   agv_displs = malloc((size_t)size * sizeof *agv_displs);
-  if (!a || !b || !rs_counts || !agv_counts || !agv_displs) {
+  v_sc = malloc(4 * (size_t)size * sizeof *v_sc);
+  w_types = malloc(2 * (size_t)size * sizeof *w_types);
+  MPI_Type_contiguous(1, MPI_INT, &int1);
+  MPI_Type_commit(&int1);
+  if (!a || !b || !rs_counts || !agv_counts || !agv_displs || !v_sc || !w_types) {
     fprintf(stderr, "plain_app: out of memory\n");
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  v_sd = v_sc + size, v_rc = v_sc + 2 * size, v_rd = v_sc + 3 * size;
+  for (int q = 0; q < size; q++) w_types[q] = q % 2 ? int1 : MPI_INT, w_types[size + q] = q % 2 ? MPI_INT : int1;
   for (int c = 0; c < ncounts; c++)
     for (int k = 0; k < reps; k++) run_count(counts[c], k, a, b);
+  MPI_Type_free(&int1);
+  free(v_sc);
+  free(w_types);
   free(a);
   free(b);
   free(rs_counts);
@@ -219,7 +291,7 @@ int main(int argc, char **argv) {
     MPI_Send(&nerr, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
   if (nerr) fprintf(stderr, "plain_app: rank %d: %d WRONG RESULTS\n", rank, nerr);
   if (rank == 0 && !total)
-    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 13 collectives)\n", size, reps, ncounts);
+    printf("plain_app: OK (%d processes, %d repetitions x %d counts x 17 collectives)\n", size, reps, ncounts);
   MPI_Finalize();
   return nerr ? 1 : 0;
 }
