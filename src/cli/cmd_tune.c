@@ -332,7 +332,7 @@ int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes
 
 static void print_rules(const tune *T) {
   int n = mg_profile_nrules(T->p), measured = 0, tuned = 0;
-  for (int k = 0; k < T->nch; k++) measured++, tuned += T->ch[k].alg != 0;
+  for (int k = 0; k < T->nch; k++) measured++, tuned += T->ch[k].alg != 0 && !T->ch[k].withheld;
   printf("%-21s %-6s %-15s %s\n", "collective", "np", "bytes", "algorithm");
   for (int k = 0; k < n; k++) {
     const mg_profile_rule *ru = mg_profile_rule_at(T->p, k);
@@ -342,6 +342,21 @@ static void print_rules(const tune *T) {
     mg_profile_fmt_np(ru->np_lo, ru->np_hi, np, sizeof np);
     printf("%-21s %-6s %-15s %s%s\n", mg_colls[ru->coll].name, np + 3, rg, mg_colls[ru->coll].algs[ru->alg].name,
            sel);
+  }
+  for (int k = 0, done = -1; k < T->nch; k++) { /* winners left without a rule: one line per collective */
+    const mg_tune_choice *x = &T->ch[k];
+    if (!x->withheld || done >= k) continue;
+    int g = k, e = k; /* the choices of x's (collective, process count) */
+    while (g > 0 && T->ch[g - 1].coll == x->coll && T->ch[g - 1].nprocs == x->nprocs) g--;
+    while (e + 1 < T->nch && T->ch[e + 1].coll == x->coll && T->ch[e + 1].nprocs == x->nprocs) e++;
+    printf("%s np=%d: no rule: a mock-up won at some sizes only (", mg_colls[x->coll].name, x->nprocs);
+    for (int q = g; q <= e; q++) {
+      char sz[32];
+      mg_profile_fmt_size(T->ch[q].bytes, sz, sizeof sz);
+      printf("%s%s %s", q > g ? ", " : "", sz, T->ch[q].alg ? mg_colls[x->coll].algs[T->ch[q].alg].name : "default");
+    }
+    printf("), and its message size is not known on every rank: a rule must cover every size\n");
+    done = e;
   }
   printf("%d rule%s from %d measured (collective, process count, size) cells, %d tuned; profile: %s\n", n,
          n == 1 ? "" : "s", measured, tuned, T->out);

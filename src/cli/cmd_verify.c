@@ -5,7 +5,9 @@
  * In one launch, for every collective with rules for this process count, the
  * bench engine measures the default and every mock-up, interleaved, at the
  * profile's range bounds, at half the lower and twice the upper bound of
- * every range (the cells around it), and at the SIZEs given. Rank 0 writes
+ * every range (the cells around it), at 16, 1K, 64K and 1M for a rule that
+ * covers every size (the only kind gatherv, scatterv and alltoallv have), and
+ * at the SIZEs given. Rank 0 writes
  * DIR/raw.csv, leaves MPI and analyses it with the check's analysis (mgcheck):
  *
  *  1. tuned vs default, per (collective, size), with the check's three verdicts
@@ -163,12 +165,17 @@ static int plan_sizes(vstate *S, mg_coll c) {
   }
   if (n <= 0) return 0;
   size_t *v = malloc(((size_t)n * 4 + (size_t)S->nextra + 1) * sizeof *v);
+  static const size_t every[] = {16, 1024, 65536, 1 << 20}; /* a rule for every size: check --quick's */
   if (!v) return MG_ERR_TO(S->err, "out of memory");
   int k = 0;
   const size_t cap = (size_t)INT_MAX / 2; /* counts of MPI_BYTE must stay ints, also p x n for some */
   for (int i = 0; i < nr; i++) {
     const mg_profile_rule *r = mg_profile_rule_at(S->prof, i);
     if (r->coll != c || r->np_lo > S->size || S->size > r->np_hi) continue;
+    if (r->lo == 0 && r->hi == SIZE_MAX) { /* no bound to measure at (e.g. gatherv's only rule) */
+      for (int j = 0; j < 4; j++) v[k++] = every[j];
+      continue;
+    }
     v[k++] = r->lo;
     if (r->lo / 2 >= 1) v[k++] = r->lo / 2;
     if (r->hi != r->lo && r->hi <= cap) v[k++] = r->hi;

@@ -7,6 +7,7 @@
  */
 #include "tune/tuner.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,9 +70,39 @@ static int choose(const mg_ck_result *r, int i, const char *red, int nprocs, dou
     mg_tune_choice *nv = realloc(*ch, (size_t)(*nch + 1) * sizeof **ch);
     if (!nv) return -1;
     *ch = nv;
-    (*ch)[(*nch)++] = (mg_tune_choice){c, nprocs, bytes, best_alg, best, red};
+    (*ch)[(*nch)++] = (mg_tune_choice){c, nprocs, bytes, best_alg, best, red, 0};
   }
   return 0;
+}
+
+/* The rule of a collective whose size not every rank knows, from its choices x[0..n) over the
+ * measured sizes: one rule for every size when they all chose the same mock-up, else none (the
+ * winners are marked withheld). The number of rules added (0 or 1), or -1 with a message. */
+static int rule_for_every_size(mg_profile *p, mg_coll c, int nprocs, mg_tune_choice *x, int n, char *err,
+                               size_t errlen) {
+  int same = n > 0 && x[0].alg != 0;
+  for (int q = 1; q < n && same; q++) same = x[q].alg == x[0].alg;
+  if (!same) {
+    for (int q = 0; q < n; q++) x[q].withheld = x[q].alg != 0;
+    return 0;
+  }
+  double lo = x[0].v->slowdown, hi = lo;
+  for (int q = 1; q < n; q++) {
+    if (x[q].v->slowdown < lo) lo = x[q].v->slowdown;
+    if (x[q].v->slowdown > hi) hi = x[q].v->slowdown;
+  }
+  char a[32], b[32], comment[256];
+  mg_profile_fmt_size(x[0].bytes, a, sizeof a);
+  mg_profile_fmt_size(x[n - 1].bytes, b, sizeof b);
+  snprintf(comment, sizeof comment,
+           "every size: %s %.2fx-%.2fx faster at all %d sizes measured (%s-%s); the size is not known on every rank",
+           x[0].v->guideline && *x[0].v->guideline ? x[0].v->guideline : "mock-up", lo, hi, n, a, b);
+  int rc = mg_profile_add(p, c, nprocs, nprocs, 0, SIZE_MAX, x[0].alg, comment);
+  if (rc != MG_PROFILE_OK) {
+    snprintf(err, errlen, "cannot add the rule %s np=%d *: %s", mg_colls[c].name, nprocs, mg_profile_strerror(rc));
+    return -1;
+  }
+  return 1;
 }
 
 int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, int which, mg_profile *p,
@@ -95,6 +126,12 @@ int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, int which
       }
       if (selectors_of(red, &tclass, &opsel)) {
         *nch = first; /* a pair no profile selector names: its rule would govern every datatype */
+        continue;
+      }
+      if (!mg_colls[c].known) { /* one rule for every size, or none */
+        int rc = rule_for_every_size(p, c, nprocs, *ch + first, *nch - first, err, errlen);
+        if (rc < 0) return -1;
+        added += rc;
         continue;
       }
       for (int q = first; q < *nch; q++) {

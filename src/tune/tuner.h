@@ -16,6 +16,12 @@
  * same mock-up. Nothing is extrapolated below the smallest or beyond the
  * largest measured size, nor across a size that kept the default.
  *
+ * A collective whose message size not every rank knows (gatherv, scatterv,
+ * alltoallv, alltoallw: mg_coll_info.known = 0) cannot have rules by size: it
+ * gets one rule for every size ('*') when the same mock-up was chosen at every
+ * size measured for it, and no rule otherwise (its choices are then marked
+ * `withheld`; docs/library.md, "Deciding without disagreeing").
+ *
  * Reads only the verdict structs (no call into mgcheck), adds rules with
  * mg_profile_add and merges them with mg_profile_merge_touching; the caller
  * builds and writes the profile.
@@ -36,6 +42,8 @@ typedef struct mg_tune_choice {
   int alg;                  /* registry index, 0: the default stays */
   const mg_ck_verdict *v;   /* the chosen mock-up's verdict (NULL for the default) */
   const char *red;          /* the reduction pair measured ("MPI_DOUBLE:MPI_SUM", "" none; points into r) */
+  int withheld;             /* alg won here, but no rule: the size is not known on every rank and
+                               the winner differs between the measured sizes */
 } mg_tune_choice;
 
 /* What a cell must show to get a rule: a conclusive violation (default), or also a

@@ -1,6 +1,7 @@
 /*
  * Unit tests of the tuner (src/tune/tuner.c), no MPI launch:
  *   test_tuner rule               the choice and the range rule on synthetic verdicts
+ *   test_tuner every_size         collectives whose size not every rank knows: '*' or nothing
  *   test_tuner roundtrip DIR OUT  check data -> verdicts -> profile -> file -> read back: the
  *                                 same decision at every measured size, the same hash
  */
@@ -89,6 +90,52 @@ static int rule_test(void) {
   return 0;
 }
 
+/* Collectives whose size not every rank knows: one '*' rule when the same mock-up wins at every
+ * measured size (here gatherv), none when the winner changes (scatterv) or a size keeps the
+ * default (alltoallv); those winners are marked withheld. */
+static int every_size_test(void) {
+  const char *G = "gatherv_as_alltoallv", *S1 = "scatterv_as_alltoallv", *S2 = "scatterv_as_bcast_bcast",
+             *A = "alltoallv_as_alltoallw";
+  mg_ck_verdict v[] = {
+      verdict(MG_ALLTOALLV, 16, A, 10, 5, 1),  verdict(MG_ALLTOALLV, 1024, A, 10, 9.9, 0),
+      verdict(MG_GATHERV, 16, G, 10, 5, 1),    verdict(MG_GATHERV, 1024, G, 10, 4, 1),
+      verdict(MG_GATHERV, 65536, G, 10, 6, 1), verdict(MG_SCATTERV, 16, S1, 10, 5, 1),
+      verdict(MG_SCATTERV, 16, S2, 10, 6, 1),  verdict(MG_SCATTERV, 1024, S1, 10, 6, 1),
+      verdict(MG_SCATTERV, 1024, S2, 10, 5, 1),
+  };
+  mg_ck_result r;
+  memset(&r, 0, sizeof r);
+  r.v = v;
+  r.n = (int)(sizeof v / sizeof v[0]);
+  mg_profile *p = mg_profile_new();
+  mg_tune_choice *ch = NULL;
+  int nch = 0;
+  char err[256] = "";
+  int n = mg_tune_decide(&r, 4, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err);
+  ASSERT_MSG(n == 1, "rules added: %d, want 1 (%s)", n, err);
+  ASSERT_MSG(nch == 7, "choices: %d, want 7", nch);
+  ASSERT_MSG(mg_profile_build(p, NULL) == MG_PROFILE_OK, "build");
+  int g = mg_alg_find(MG_GATHERV, G);
+  ASSERT_MSG(g > 0, "%s is registered", G);
+  static const size_t sizes[] = {0, 1, 16, 100, 1024, 65536, (size_t)1 << 40};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) { /* one rule for every size */
+    ASSERT_MSG(mg_profile_lookup(p, MG_GATHERV, 4, sizes[i]) == g, "gatherv at %zu bytes", sizes[i]);
+    ASSERT_MSG(mg_profile_lookup(p, MG_SCATTERV, 4, sizes[i]) == 0, "scatterv at %zu bytes", sizes[i]);
+    ASSERT_MSG(mg_profile_lookup(p, MG_ALLTOALLV, 4, sizes[i]) == 0, "alltoallv at %zu bytes", sizes[i]);
+  }
+  int withheld = 0;
+  for (int i = 0; i < nch; i++) {
+    int want = ch[i].coll != MG_GATHERV && ch[i].alg != 0; /* scatterv's two and alltoallv's one */
+    ASSERT_MSG(ch[i].withheld == want, "%s %zu: withheld %d", mg_colls[ch[i].coll].name, ch[i].bytes,
+               ch[i].withheld);
+    withheld += ch[i].withheld;
+  }
+  ASSERT_MSG(withheld == 3, "withheld winners: %d, want 3", withheld);
+  free(ch);
+  mg_profile_free(p);
+  return 0;
+}
+
 static int roundtrip(const char *dir, const char *out) {
   static const char *const sets[][3] = {{"small", NULL}, {"launches/a", "launches/b"}, {"repro", NULL}};
   for (size_t s = 0; s < sizeof sets / sizeof sets[0]; s++) {
@@ -138,10 +185,12 @@ static int roundtrip(const char *dir, const char *out) {
 int main(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "rule"))
     rule_test();
+  else if (argc >= 2 && !strcmp(argv[1], "every_size"))
+    every_size_test();
   else if (argc >= 4 && !strcmp(argv[1], "roundtrip"))
     roundtrip(argv[2], argv[3]);
   else {
-    fprintf(stderr, "usage: test_tuner rule | roundtrip DATADIR OUTDIR\n");
+    fprintf(stderr, "usage: test_tuner rule | every_size | roundtrip DATADIR OUTDIR\n");
     return 2;
   }
   return mg_test_summary("test_tuner");
