@@ -5,7 +5,7 @@
 # so every MPI_Allreduce takes the dispatch path), and in tuned mode (MPIGUIDE_PROFILE)
 # with a 64-range profile that never fires and with one that fires.
 # Variants run interleaved, ROUNDS times (default 7); the medians are reported.
-# COLL=barrier (or exscan, reduce_scatter) times that collective instead of MPI_Allreduce; the
+# COLL=barrier (or exscan, reduce_scatter, gatherv, scatterv, alltoallv, alltoallw) times that collective instead of MPI_Allreduce; the
 # dispatch variant then forces a mock-up of another collective, and the tuned variants are the
 # allreduce profiles (for a barrier they never fire: the lookup cost alone).
 # Usage: [COLL=barrier] scripts/bench-overhead.sh [openmpi|mpich] [calls]
