@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cmd_check.h"
+#include "cli/cmd_util.h"
 
 /* Collectives whose message size is a per-rank block get the small range,
  * those whose size is the whole vector the large one (as in PGChecker). */
@@ -92,7 +93,8 @@ void mg_check_print_presets_md(FILE *f) {
              "rule, at least %ld, at most %ld |\n",
           100 * q->rse, q->min_nrep, q->max_nrep, u->min_nrep, u->max_nrep);
   fprintf(f, "| warm-up rounds | %d | %d |\n", q->warmup, u->warmup);
-  fprintf(f, "| roots of bcast, gather, reduce, scatter (`--roots`) | %s | %s |\n", q->roots, u->roots);
+  mg_cmd_coll_names_of(0, a, sizeof a);
+  fprintf(f, "| roots of %s (`--roots`) | %s | %s |\n", a, q->roots, u->roots);
   fprintf(f, "| datatype:op of the reductions (`--reductions`) | %s | %s |\n", q->reductions, u->reductions);
   char bq[64] = "none", bu[64] = "none";
   if (q->budget > 0) snprintf(bq, sizeof bq, "%g s for the measurement, shared over the sizes", q->budget);
@@ -176,11 +178,12 @@ void mg_check_print_usage(FILE *f) {
     snprintf(flag, sizeof flag, "--%s", p->name);
     if (p->budget > 0) snprintf(budget, sizeof budget, ", budget %gs", p->budget);
     u += (size_t)snprintf(pre + u, sizeof pre - u,
-                          "      %-19s the %d collectives with a mock-up; %d per-rank-block sizes %s;\n"
+                          "      %-19s the %d collectives with a mock-up;\n"
+                          "                          %d per-rank-block sizes %s;\n"
                           "                          %d whole-vector sizes %s%s;\n"
                           "                          roots %s; reductions %s\n",
-                          flag, nchecked(), count_items(p->block_sizes), p->block_sizes, count_items(p->vector_sizes),
-                          p->vector_sizes, budget, p->roots, p->reductions);
+                          flag, nchecked(), count_items(p->block_sizes), p->block_sizes,
+                          count_items(p->vector_sizes), p->vector_sizes, budget, p->roots, p->reductions);
   }
   for (const char *t = usage_text; *t;) { /* usage_text with its @NAME@ fields filled in */
     const char *at = strchr(t, '@'), *end = at ? strchr(at + 1, '@') : NULL;
