@@ -363,10 +363,14 @@ static void print_table(FILE *f, const table *t, mg_ck_format fmt, int merge, co
       end = t->nrows;
     else
       while (end < t->nrows && t->coll[end] == t->coll[r]) end++;
-    if (!merge) { /* "bcast (MPI_Bcast), bytes = whole vector" */
+    if (!merge) { /* "bcast (MPI_Bcast), bytes = whole vector"; "gatherv ..., bytes = at the root the whole vector" */
       const char *def = mg_colls[t->coll[r]].size_def, *colon = strchr(def, ':');
-      fprintf(f, "%s (%s), bytes = %.*s\n", mg_colls[t->coll[r]].name, mg_colls[t->coll[r]].mpi_name,
-              colon ? (int)(colon - def) : (int)strlen(def), def);
+      int len = colon ? (int)(colon - def) : (int)strlen(def);
+      if (!mg_colls[t->coll[r]].known && colon) { /* "not known on every rank: X, ..." -> X */
+        def = colon + 2;
+        len = strchr(def, ',') ? (int)(strchr(def, ',') - def) : (int)strlen(def);
+      }
+      fprintf(f, "%s (%s), bytes = %.*s\n", mg_colls[t->coll[r]].name, mg_colls[t->coll[r]].mpi_name, len, def);
     }
     for (int pass = 0; pass <= end - r; pass++) { /* pass 0: header */
       int first = 1;
