@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cmd_check.h"
+#include "cli/cmd_util.h"
 
 /* Collectives whose message size is a per-rank block get the small range,
  * those whose size is the whole vector the large one (as in PGChecker). */
@@ -34,6 +35,13 @@ static void coll_names_by_kind(int vector, char *buf, size_t len) {
   for (int c = 0; c < MG_NCOLL && u < len; c++)
     if (c != MG_BARRIER && mg_check_whole_vector((mg_coll)c) == vector)
       u += (size_t)snprintf(buf + u, len - u, "%s%s", u ? ", " : "", mg_colls[c].name);
+}
+
+/* check measures the collectives that have a mock-up to compare with (cmd_check.c) */
+static int n_with_mockup(void) {
+  int n = 0;
+  for (int c = 0; c < MG_NCOLL; c++) n += mg_colls[c].nalgs > 1;
+  return n;
 }
 
 static int count_items(const char *list) {
@@ -74,7 +82,7 @@ void mg_check_print_presets_md(FILE *f) {
   coll_names_by_kind(1, vector, sizeof vector);
   const mg_check_preset *q = &presets[0], *u = &presets[1];
   fprintf(f, "| | `--%s` (default) | `--%s` |\n|---|---|---|\n", q->name, u->name);
-  fprintf(f, "| collectives | all %d | all %d |\n", MG_NCOLL, MG_NCOLL);
+  fprintf(f, "| collectives | the %d of %d with a mock-up | the same |\n", n_with_mockup(), MG_NCOLL);
   spaced(q->block_sizes, a, sizeof a), spaced(u->block_sizes, b, sizeof b);
   fprintf(f, "| sizes, per-rank-block collectives (%s) | %s | %s |\n", block, a, b);
   spaced(q->vector_sizes, a, sizeof a), spaced(u->vector_sizes, b, sizeof b);
@@ -84,7 +92,8 @@ void mg_check_print_presets_md(FILE *f) {
              "rule, at least %ld, at most %ld |\n",
           100 * q->rse, q->min_nrep, q->max_nrep, u->min_nrep, u->max_nrep);
   fprintf(f, "| warm-up rounds | %d | %d |\n", q->warmup, u->warmup);
-  fprintf(f, "| roots of bcast, gather, reduce, scatter (`--roots`) | %s | %s |\n", q->roots, u->roots);
+  mg_cmd_coll_names_of(0, a, sizeof a);
+  fprintf(f, "| roots of %s (`--roots`) | %s | %s |\n", a, q->roots, u->roots);
   fprintf(f, "| datatype:op of the reductions (`--reductions`) | %s | %s |\n", q->reductions, u->reductions);
   char bq[64] = "none", bu[64] = "none";
   if (q->budget > 0) snprintf(bq, sizeof bq, "%g s for the measurement, shared over the sizes", q->budget);
@@ -167,11 +176,12 @@ void mg_check_print_usage(FILE *f) {
     snprintf(flag, sizeof flag, "--%s", p->name);
     if (p->budget > 0) snprintf(budget, sizeof budget, ", budget %gs", p->budget);
     u += (size_t)snprintf(pre + u, sizeof pre - u,
-                          "      %-19s all %d collectives; %d per-rank-block sizes %s;\n"
+                          "      %-19s the %d collectives with a mock-up;\n"
+                          "                          %d per-rank-block sizes %s;\n"
                           "                          %d whole-vector sizes %s%s;\n"
                           "                          roots %s; reductions %s\n",
-                          flag, MG_NCOLL, count_items(p->block_sizes), p->block_sizes, count_items(p->vector_sizes),
-                          p->vector_sizes, budget, p->roots, p->reductions);
+                          flag, n_with_mockup(), count_items(p->block_sizes), p->block_sizes,
+                          count_items(p->vector_sizes), p->vector_sizes, budget, p->roots, p->reductions);
   }
   for (const char *t = usage_text; *t;) { /* usage_text with its @NAME@ fields filled in */
     const char *at = strchr(t, '@'), *end = at ? strchr(at + 1, '@') : NULL;

@@ -255,16 +255,26 @@ static int parse_counts(const char *spec, int nprocs, mg_bench_counts *k, char *
   return MG_ERR("--counts '%s': valid: uniform, zeros:K, skew:FACTOR:SEED", spec);
 }
 
+const char *mg_cmd_coll_names_of(int reduction, char *buf, size_t len) {
+  size_t u = 0;
+  buf[0] = '\0';
+  for (int c = 0; c < MG_NCOLL && u < len; c++)
+    if (reduction ? mg_colls[c].reduction : mg_colls[c].rooted)
+      u += (size_t)snprintf(buf + u, len - u, "%s%s", u ? ", " : "", mg_colls[c].name);
+  return buf;
+}
+
 int mg_cmd_data_opts(const mg_cmd_data_args *a, int nprocs, int anyred, int anyroot, mg_bench_cfg *cfg, char *err,
                      size_t errlen) {
+  char names[256];
   if (a->counts && !a->anycounts) return MG_ERR("--counts applies only to collectives with per-rank counts (allgatherv, reduce_scatter)");
   if (a->counts && parse_counts(a->counts, nprocs, &cfg->counts, err, errlen)) return -1;
   if (!a->counts) memset(&cfg->counts, 0, sizeof cfg->counts);
   const char *dt = a->dtype ? a->dtype : "MPI_BYTE", *op = a->op;
   if (!(cfg->dtype = mg_dtype_find(dt))) return MG_ERR("unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
   if ((op || a->reds) && !anyred)
-    return MG_ERR("%s applies only to reductions (allreduce, reduce, reduce_scatter_block, scan)",
-                  op ? "--op" : "--reductions");
+    return MG_ERR("%s applies only to reductions (%s)", op ? "--op" : "--reductions",
+                  mg_cmd_coll_names_of(1, names, sizeof names));
   if (op && a->reds) return MG_ERR("--op and --reductions: give the op of each datatype in --reductions");
   if (!op) op = cfg->dtype->category == MG_DT_FLOAT ? "MPI_SUM" : "MPI_BOR";
   if (!(cfg->op = mg_op_find(op))) return MG_ERR("unknown op '%s'; valid: %s", op, mg_op_list());
@@ -275,8 +285,8 @@ int mg_cmd_data_opts(const mg_cmd_data_args *a, int nprocs, int anyred, int anyr
     return -1;
   }
   if ((a->root || a->roots) && !anyroot)
-    return MG_ERR("%s applies only to rooted collectives (bcast, gather, reduce, scatter)",
-                  a->root ? "--root" : "--roots");
+    return MG_ERR("%s applies only to rooted collectives (%s)", a->root ? "--root" : "--roots",
+                  mg_cmd_coll_names_of(0, names, sizeof names));
   if (a->root && a->roots) return MG_ERR("--root and --roots: give one root or a rotation, not both");
   cfg->nroots = 0;
   if (a->roots) return parse_roots(a->roots, nprocs, cfg, err, errlen);

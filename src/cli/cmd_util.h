@@ -87,6 +87,9 @@ typedef struct mg_cmd_data_args {
  * reduction / rooted collective is measured. 0, or -1 with a message. */
 int mg_cmd_data_opts(const mg_cmd_data_args *a, int nprocs, int anyred, int anyroot, mg_bench_cfg *cfg, char *err,
                      size_t errlen);
+/* The registry's rooted collectives (reduction = 0) or reductions (1), "bcast, gather, ...", into
+ * buf; returns buf. */
+const char *mg_cmd_coll_names_of(int reduction, char *buf, size_t len);
 /* Every size holds whole elements of the datatype of the calls and at most INT_MAX of them;
  * reduction: the sizes of a reduction measured with --reductions, where a size needs only fit one
  * pair (the engine leaves the others out). 0, or -1 with a message. */

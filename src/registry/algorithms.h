@@ -26,7 +26,10 @@
   X(reduce_scatter_as_reduce_scatterv) X(reduce_scatter_as_allreduce)                           \
   X(reduce_scatter_as_reducescatterblock)                                                        \
   X(allreduce_as_reducescatterblock_allgather) X(allreduce_as_reducescatter_allgatherv)         \
-  X(alltoall_as_alltoallv) X(barrier_as_allreduce) X(barrier_as_reduce_bcast)                   \
+  X(alltoall_as_alltoallv) X(alltoallv_as_alltoallw) X(alltoallv_as_allreduce_alltoall)       \
+  X(gatherv_as_reduce) X(gatherv_as_alltoallv) X(scatterv_as_alltoallv)                        \
+  X(scatterv_as_scatter_bcast) X(scatterv_as_bcast_bcast)                                       \
+  X(barrier_as_allreduce) X(barrier_as_reduce_bcast)                                            \
   X(bcast_as_allgatherv) X(bcast_as_scatter_allgather)                                          \
   X(gather_as_allgather) X(gather_as_gatherv) X(gather_as_reduce) X(reduce_as_allreduce)        \
   X(reduce_as_reducescatterblock_gather) X(reduce_as_reducescatter_gatherv)                     \

@@ -85,8 +85,19 @@ static const mg_alg alltoall_algs[] = {
         MG_R_PN_INT, "4*p ints", MEM(alltoall_as_alltoallv)),
 };
 
+/* Träff, Gropp and Thakur (see exscan_algs). The irregular collectives below know no message size
+ * on every rank (registry.h): their mock-ups have no size restrictions here and a mem formula of p
+ * only; one that needs a size agrees on it first and may still run the default (mg_late_ok). */
 static const mg_alg alltoallv_algs[] = {
     DEFAULT(alltoallv, "MPI_Alltoallv"),
+    ROW(alltoallv_as_alltoallw, "TGT-A1", "Alltoallv(n) <= Alltoallw(n)",
+        "alltoallw with the same type for every peer and displacements in bytes (a byte displacement "
+        "beyond an int: an hindexed type of its own for that peer)",
+        0, "4*p ints + 2*p datatype handles", MEM(alltoallv_as_alltoallw)),
+    ROW(alltoallv_as_allreduce_alltoall, "TGT-A2", "Alltoallv(n) <= Allreduce(max) + Alltoall(p*max)",
+        "allreduce the largest block m, then alltoall the packed blocks padded to m bytes; the "
+        "default runs when p*m > INT_MAX or the scratch exceeds the cap",
+        0, "2*p*m bytes (m: the largest block, agreed late)", NULL),
 };
 
 static const mg_alg alltoallw_algs[] = {
@@ -113,7 +124,7 @@ static const mg_alg bcast_algs[] = {
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
  * column holds the equation number of its catalogue ("TGT19"), or, for a guideline it states
  * without one, mpiguide's id "TGT-<collective letter><n>" (B barrier, X exscan, R reduce_scatter,
- * G allgatherv). */
+ * G allgatherv, V gatherv and scatterv, A alltoallv). */
 static const mg_alg exscan_algs[] = {
     DEFAULT(exscan, "MPI_Exscan"),
     ROW(exscan_as_scan_sendrecv, "TGT-X1", "Exscan(n) <= Scan(n) + Sendrecv(n)",
@@ -139,6 +150,14 @@ static const mg_alg gather_algs[] = {
 
 static const mg_alg gatherv_algs[] = {
     DEFAULT(gatherv, "MPI_Gatherv"),
+    ROW(gatherv_as_reduce, "TGT24", "Gatherv(n) <= Reduce(n)",
+        "the root scatters each rank's packed offset and n, then a bitwise-or reduce over the zeroed "
+        "packed vector holding the own block; the default runs when n > INT_MAX or the scratch exceeds "
+        "the cap",
+        0, "2*p long longs at the root, then n bytes (2*n at the root)", MEM(gatherv_as_reduce)),
+    ROW(gatherv_as_alltoallv, "TGT30", "Gatherv(n) <= Alltoallv(n)",
+        "alltoallv in which every rank sends its block to the root only", 0, "4*p ints",
+        MEM(gatherv_as_alltoallv)),
 };
 
 static const mg_alg reduce_algs[] = {
@@ -206,6 +225,17 @@ static const mg_alg scatter_algs[] = {
 
 static const mg_alg scatterv_algs[] = {
     DEFAULT(scatterv, "MPI_Scatterv"),
+    ROW(scatterv_as_alltoallv, "TGT31", "Scatterv(n) <= Alltoallv(n)",
+        "alltoallv in which the root sends block i to rank i and every rank receives from the root only",
+        0, "4*p ints", MEM(scatterv_as_alltoallv)),
+    ROW(scatterv_as_scatter_bcast, "TGT34", "Scatterv(n) <= Scatter(p) + Bcast(n)",
+        "the root scatters each rank's packed offset and n, then broadcasts the packed blocks; each "
+        "rank unpacks its own; the default runs when n > INT_MAX or the scratch exceeds the cap",
+        0, "2*p long longs at the root, then n bytes", MEM(scatterv_as_scatter_bcast)),
+    ROW(scatterv_as_bcast_bcast, "TGT-V1", "Scatterv(n) <= Bcast(p) + Bcast(n)",
+        "the root broadcasts its sendcounts and size(sendtype), then the packed blocks; each rank "
+        "unpacks its own; the default runs when n > INT_MAX or the scratch exceeds the cap",
+        0, "p+1 ints, then n bytes", MEM(scatterv_as_bcast_bcast)),
 };
 
 #define NALGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
