@@ -46,7 +46,7 @@
  *    extents;
  *  - every root, MPI_IN_PLACE where the standard allows it (gatherv: the root's
  *    sendbuf; scatterv: the root's recvbuf; alltoallv/w: sendbuf, the data coming
- *    from recvbuf, with symmetric counts) with the ignored arguments NULL or junk,
+ *    from recvbuf, with symmetric counts) with the ignored arguments zero/NULL or junk,
  *    and non-roots' root-only arguments real (untouched), NULL, or junk;
  *    intercommunicators with MPI_ROOT and MPI_PROC_NULL (no MPI_IN_PLACE there);
  *  - with the send and receive data back to back in memory (adjacent_call),
@@ -2126,10 +2126,11 @@ static void run1(int coll, const tcomm *cm, int vc, int n, int root, int ip, int
   int size = cm->size > 0 ? cm->size : 1; /* 0 where this rank is not a member */
   int root_ok = ((root % size) + size) % size;
   tcase tc = {coll, cm, vc, n, root_ok, ip && ip_allowed(coll), nonroot % 3, junk % 2, 0, 0, 0, 0, 0};
-  /* the sweeps pass root = nonroot = a running number; the patterns of RS_N (skewed and
-   * lower-triangular blocks only in the pattern sweeps, at small counts) */
+  /* the sweeps pass root = nonroot = a running number; skewed blocks (RS_SKEW) only in the
+   * pattern sweep (run_vpatterns), lower-triangular ones not at the big counts */
+  int np_ = is_a2av(coll) ? AP_N : RS_N;
   if (coll == MG_REDUCE_SCATTER || coll == MG_ALLGATHERV || is_v(coll))
-    tc.rsc = ((root + nonroot) % RS_N + RS_N) % RS_N;
+    tc.rsc = ((root + nonroot) % np_ + np_) % np_;
   if (is_a2av(coll) && tc.rsc == AP_LOWER && n > 64) tc.rsc = AP_RAMP;
   if (coll == MG_ALLGATHERV || is_v(coll)) tc.dsp = ((root + junk) % DP_N + DP_N) % DP_N;
   run_case(&tc);
