@@ -13,24 +13,46 @@
  *    leaves elements undefined (rank 0 of exscan; the tail of an in-place
  *    reduce_scatter(_block) buffer) their typed bytes are made equal in every
  *    image before comparing, so guards and gaps are still compared; non-root
- *    receive buffers of gather and reduce must keep the sentinel;
- *  - the send buffer is unchanged;
+ *    receive buffers of gather, gatherv and reduce must keep the sentinel;
+ *  - the send buffer is unchanged, gaps and guards included;
  *  - libmpiguide's counters moved as they must: the forced algorithm ran for a
  *    non-empty intracommunicator call; otherwise the default ran, with fallback
- *    reason "empty" or "intercomm";
+ *    reason "empty" or "intercomm". Gatherv, scatterv, alltoallv and alltoallw
+ *    (message size not known on every rank, mg_coll_info.known = 0) have no
+ *    "empty" fallback: the forced algorithm must run for every intracommunicator
+ *    call, all counts zero included; a late fallback (count_range, scratch_cap)
+ *    cannot happen at the sizes tested, so it fails, and the counters say which;
  *  - user-defined ops were called only with the datatype of the call, and with
  *    no more elements than the call reduces (a user op may rely on both);
  *  - reduce_scatter and allgatherv: recvcounts patterns (uniform, non-uniform,
  *    zeros on some ranks, everything on one rank, all zero), a function of the
  *    case only, so every rank passes the same vector (in units of the datatype
  *    family: with mixed views the element counts differ, the signatures agree);
- *  - allgatherv: displacement patterns (rank order, reversed, gaps between
- *    blocks that must keep the sentinel, out of order with gaps and recvbuf
- *    inside the allocation so some displacements are negative, and a different
- *    pattern on each rank: displs is a local layout, not a value every rank
- *    shares);
+ *  - gatherv and scatterv: the same patterns for the root's counts vector and
+ *    each rank's own count, plus a skewed one (rank j holds n(1 + j^2) units);
+ *    alltoallv and alltoallw: a count matrix (a2a_count: what rank i sends to j
+ *    is what j receives from i, in units of the family) with asymmetric rows:
+ *    uniform, a ramp, ranks that send nothing, lower-triangular, one rank to
+ *    and from all, all zero;
+ *  - allgatherv and the four above: displacement patterns (rank order, reversed,
+ *    gaps between blocks that must keep the sentinel, out of order with gaps and
+ *    the buffer argument inside the allocation so some displacements are
+ *    negative, and a different pattern on each rank: displs is a local layout,
+ *    not a value every rank shares), for the root's receive (gatherv) or send
+ *    (scatterv) layout and for both sides of alltoallv/w, each side its own;
+ *  - alltoallw: a datatype per peer and side (mixed configurations: the view
+ *    (rank + peer + side) % views, so neighbouring blocks differ in type), byte
+ *    displacements that are multiples of no extent, blocks spanning their true
+ *    extents;
+ *  - every root, MPI_IN_PLACE where the standard allows it (gatherv: the root's
+ *    sendbuf; scatterv: the root's recvbuf; alltoallv/w: sendbuf, the data coming
+ *    from recvbuf, with symmetric counts) with the ignored arguments zero/NULL or junk,
+ *    and non-roots' root-only arguments real (untouched), NULL, or junk;
+ *    intercommunicators with MPI_ROOT and MPI_PROC_NULL (no MPI_IN_PLACE there);
  *  - with the send and receive data back to back in memory (adjacent_call),
  *    which is legal, nothing changes.
+ * The error cases (--errors, run_errors) include the irregular collectives: a
+ * negative count or a null datatype in an array entry, a bad root.
  * Input data is a function of (case, rank, block), so the test also computes the
  * expected result itself (the oracle, intracommunicator cases): a mock-up that
  * differs from the reference but matches the oracle passes, and the reference
@@ -111,6 +133,12 @@ static void die(const char *fmt, ...) {
 static void *xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
   if (!p) die("out of memory (%zu bytes)", n);
+  return p;
+}
+
+static void *xcalloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) die("out of memory (%zu x %zu bytes)", n, size);
   return p;
 }
 
@@ -518,13 +546,17 @@ static char *gen_stream(size_t bytes, int bk, unsigned seed, int owner, int blk)
   return out;
 }
 
-/* Write `count` elements from a packed stream into b starting at element `at`
- * (only the typed bytes are written, gaps keep their pattern). */
-static void put(tbuf *b, size_t at, size_t count, const char *stream) {
+/* Write `count` elements of type t from a packed stream at address `origin` (only the typed
+ * bytes are written, gaps keep their pattern). */
+static void put_at(char *origin, const ttype *t, size_t count, const char *stream) {
   int pos = 0;
   if (!count) return;
-  CHECK(MPI_Unpack(stream, (int)(count * (size_t)b->t->size), &pos, b->org + (MPI_Aint)at * b->t->extent,
-                   (int)count, b->t->dt, MPI_COMM_SELF));
+  CHECK(MPI_Unpack(stream, (int)(count * (size_t)t->size), &pos, origin, (int)count, t->dt, MPI_COMM_SELF));
+}
+
+/* Write `count` elements from a packed stream into b starting at element `at`. */
+static void put(tbuf *b, size_t at, size_t count, const char *stream) {
+  put_at(b->org + (MPI_Aint)at * b->t->extent, b->t, count, stream);
 }
 
 /* ------------------------------------------------------------------ one call */
@@ -542,8 +574,9 @@ typedef struct tcase {
   unsigned seed; /* input data: different in every case, equal for every algorithm */
   int adj;       /* send and receive data back to back for the call under test: 0 no, 1 receive
                     first, 2 send first (adjacent_call) */
-  int rsc;       /* reduce_scatter, allgatherv: the recvcounts pattern (RS_*, rs_count()) */
-  int dsp;       /* allgatherv: the displacement pattern (DP_*, agv_make()) */
+  int rsc;       /* reduce_scatter, allgatherv, gatherv, scatterv: the counts pattern (RS_*,
+                    rs_count()); alltoallv/w: the count matrix pattern (AP_*, a2a_count()) */
+  int dsp;       /* allgatherv and the irregular collectives: the displacement pattern (DP_*) */
 } tcase;
 
 typedef struct targs {
@@ -557,8 +590,13 @@ typedef struct targs {
   int root;
   int *rcounts; /* reduce_scatter, allgatherv: recvcounts, one per rank of the (local; allgatherv on
                    an intercommunicator: remote) group */
-  int *rdispls; /* allgatherv: displs, in elements of rtype from the address passed as recvbuf */
-  MPI_Aint rbase; /* allgatherv: recvbuf is this many bytes past the receive buffer's org */
+  int *rdispls; /* allgatherv, gatherv, alltoallv: displs, in elements of rtype from the address passed
+                   as recvbuf (alltoallw: in bytes) */
+  MPI_Aint rbase; /* allgatherv, irregular collectives: recvbuf is this many bytes past the receive
+                     buffer's org */
+  int *scounts, *sdispls; /* scatterv, alltoallv/w: the send side's counts and displs */
+  MPI_Aint sbase;         /* sendbuf is this many bytes past the send buffer's org */
+  MPI_Datatype *stypes, *rtypes; /* alltoallw: one type per peer and side */
   tbuf S;    /* send buffer (mem NULL if none) */
   char *S0;  /* its pristine copy */
   tbuf R[2]; /* receive buffers: [0] through libmpiguide, [1] reference */
@@ -582,6 +620,10 @@ static void targs_free(targs *a) {
   tb_free(&a->E);
   free(a->rcounts);
   free(a->rdispls);
+  free(a->scounts);
+  free(a->sdispls);
+  free(a->stypes);
+  free(a->rtypes);
   memset(a, 0, sizeof *a);
 }
 
@@ -612,6 +654,9 @@ static int do_call(int ref, int coll, const targs *a, tbuf *R) {
   const void *sb = a->sinplace ? MPI_IN_PLACE : a->sbuf;
   void *rb = a->rinplace ? MPI_IN_PLACE : a->has_r ? (void *)R->org : NULL;
   MPI_Comm c = a->comm;
+  /* the irregular collectives: the buffer arguments may lie inside their allocations */
+  const void *sbv = sb && sb != MPI_IN_PLACE ? (const char *)sb + a->sbase : sb;
+  void *rbv = rb && rb != MPI_IN_PLACE ? (char *)rb + a->rbase : rb;
   switch (coll) {
   case MG_ALLGATHER: return CALL(ref, MPI_Allgather, sb, a->scount, a->stype, rb, a->rcount, a->rtype, c);
   case MG_ALLGATHERV:
@@ -619,9 +664,17 @@ static int do_call(int ref, int coll, const targs *a, tbuf *R) {
                 a->rdispls, a->rtype, c);
   case MG_ALLREDUCE: return CALL(ref, MPI_Allreduce, sb, rb, a->rcount, a->rtype, a->op, c);
   case MG_ALLTOALL: return CALL(ref, MPI_Alltoall, sb, a->scount, a->stype, rb, a->rcount, a->rtype, c);
+  case MG_ALLTOALLV:
+    return CALL(ref, MPI_Alltoallv, sbv, a->scounts, a->sdispls, a->stype, rbv, a->rcounts, a->rdispls, a->rtype,
+                c);
+  case MG_ALLTOALLW:
+    return CALL(ref, MPI_Alltoallw, sbv, a->scounts, a->sdispls, a->stypes, rbv, a->rcounts, a->rdispls,
+                a->rtypes, c);
   case MG_BCAST: return CALL(ref, MPI_Bcast, rb, a->rcount, a->rtype, a->root, c);
   case MG_EXSCAN: return CALL(ref, MPI_Exscan, sb, rb, a->rcount, a->rtype, a->op, c);
   case MG_GATHER: return CALL(ref, MPI_Gather, sb, a->scount, a->stype, rb, a->rcount, a->rtype, a->root, c);
+  case MG_GATHERV:
+    return CALL(ref, MPI_Gatherv, sb, a->scount, a->stype, rbv, a->rcounts, a->rdispls, a->rtype, a->root, c);
   case MG_REDUCE: return CALL(ref, MPI_Reduce, sb, rb, a->rcount, a->rtype, a->op, a->root, c);
   case MG_REDUCE_SCATTER: return CALL(ref, MPI_Reduce_scatter, sb, rb, a->rcounts, a->rtype, a->op, c);
   case MG_REDUCE_SCATTER_BLOCK:
@@ -629,6 +682,8 @@ static int do_call(int ref, int coll, const targs *a, tbuf *R) {
   case MG_SCAN: return CALL(ref, MPI_Scan, sb, rb, a->rcount, a->rtype, a->op, c);
   case MG_SCATTER:
     return CALL(ref, MPI_Scatter, sb, a->scount, a->stype, rb, a->rcount, a->rtype, a->root, c);
+  case MG_SCATTERV:
+    return CALL(ref, MPI_Scatterv, sbv, a->scounts, a->sdispls, a->stype, rb, a->rcount, a->rtype, a->root, c);
   default: return MPI_ERR_OTHER;
   }
 }
@@ -770,11 +825,12 @@ static void setup_dm(const tcase *tc, targs *a) {
 /*
  * reduce_scatter's recvcounts: a function of (pattern, n, p, rank j) only, so every rank
  * passes the same vector. RS_UNIFORM at n = 0 is the all-zero (empty) call, as is
- * RS_ZERO_EVEN on a one-rank communicator.
+ * RS_ZERO_EVEN on a one-rank communicator. RS_SKEW (block j grows as j^2, rank 6 holds 37 times
+ * rank 0's) only for gatherv and scatterv (RS_NV patterns), whose blocks are each rank's own.
  */
-enum { RS_UNIFORM, RS_RAMP, RS_ZERO_ODD, RS_ZERO_EVEN, RS_ONE, RS_N };
-static const char *rs_names[RS_N] = {"uniform", "non-uniform", "zeros-on-odd-ranks", "zeros-on-even-ranks",
-                                     "all-on-one-rank"};
+enum { RS_UNIFORM, RS_RAMP, RS_ZERO_ODD, RS_ZERO_EVEN, RS_ONE, RS_N, RS_SKEW = RS_N, RS_NV };
+static const char *rs_names[RS_NV] = {"uniform", "non-uniform", "zeros-on-odd-ranks", "zeros-on-even-ranks",
+                                      "all-on-one-rank", "skewed(n(1+j^2))"};
 
 static int rs_count(int pat, int n, int p, int j) {
   switch (pat) {
@@ -782,9 +838,47 @@ static int rs_count(int pat, int n, int p, int j) {
   case RS_ZERO_ODD: return j % 2 ? 0 : n + j;
   case RS_ZERO_EVEN: return j % 2 ? 2 * n + 1 : 0;
   case RS_ONE: return j == p / 2 ? n * p + 1 : 0;
+  case RS_SKEW: return n * (1 + j * j);
   default: return n;
   }
 }
+
+/*
+ * alltoallv/w: the units rank i sends to rank j (= the units j receives from i), a function of
+ * (pattern, n, p, i, j) only, so every rank's sendcounts agree with the others' recvcounts. Rows
+ * are asymmetric (c(i,j) != c(j,i)) except for MPI_IN_PLACE, where the standard requires what i
+ * sends to j to equal what it receives from j: `sym` evaluates the pattern at (max, min). Every
+ * pattern but AP_UNIFORM gives ranks very different amounts; AP_UNIFORM at n = 0 is the all-zero
+ * call.
+ *  - AP_RAMP: n + (5i + 3j) mod 7;
+ *  - AP_ZERO_ODD: odd ranks send nothing (and receive), even ranks send n + j to rank j;
+ *  - AP_LOWER: rank i sends (i - j + 1) n units to every j <= i, nothing above: rank p-1 sends
+ *    the most, rank 0 only to itself (with sym: every pair, growing with the distance);
+ *  - AP_ONE: rank p/2 sends 2n + j to every j, receives n + 1 from every rank; nothing else.
+ */
+enum { AP_UNIFORM, AP_RAMP, AP_ZERO_ODD, AP_LOWER, AP_ONE, AP_N };
+static const char *ap_names[AP_N] = {"uniform", "asymmetric-ramp", "odd-ranks-send-nothing",
+                                     "lower-triangular", "one-rank-to-all-and-all-to-one"};
+
+static int a2a_count(int pat, int n, int p, int i, int j, int sym) {
+  if (sym && i < j) {
+    int t = i;
+    i = j;
+    j = t;
+  }
+  switch (pat) {
+  case AP_RAMP: return n + (5 * i + 3 * j) % 7;
+  case AP_ZERO_ODD: return i % 2 ? 0 : n + j;
+  case AP_LOWER: return j <= i ? n * (i - j + 1) : 0;
+  case AP_ONE: return i == p / 2 ? 2 * n + j : j == p / 2 ? n + 1 : 0;
+  default: return n;
+  }
+}
+
+static int is_a2av(int coll) { return coll == MG_ALLTOALLV || coll == MG_ALLTOALLW; }
+static int is_v(int coll) { return coll == MG_GATHERV || coll == MG_SCATTERV || is_a2av(coll); }
+/* The number of counts patterns of a collective's sweep (run_vpatterns). */
+static int npat(int coll) { return is_a2av(coll) ? AP_N : is_v(coll) ? RS_NV : RS_N; }
 
 /*
  * allgatherv's receive layout: where each rank's block lies in the receive allocation, in units
@@ -811,25 +905,36 @@ typedef struct agv_layout {
   long total;       /* the sum of cu: 0 is an empty call */
 } agv_layout;
 
-static void agv_make(agv_layout *L, int rsc, int dsp, int n, int p, int rank) {
+/* Place p blocks of sz[j] slots in the order and with the gaps (in `gap` slots) of pattern `pat`
+ * (resolved): block j at slot at[j]; the buffer argument at slot *base; *alloc slots in all. */
+static void lay_place(int pat, const long *sz, long gap, int p, long *at, long *base, long *alloc) {
   int nodd = p / 2;
   long pos = 0;
-  L->pat = dsp == DP_PER_RANK ? (rank + 1) % DP_PER_RANK : dsp;
-  L->cu = xmalloc((size_t)p * sizeof *L->cu);
-  L->at = xmalloc((size_t)p * sizeof *L->at);
-  L->total = L->base = 0;
-  for (int j = 0; j < p; j++) L->total += L->cu[j] = rs_count(rsc, n, p, j);
+  *base = 0;
   for (int k = 0; k < p; k++) { /* k-th block in memory is rank j's */
-    int j = L->pat == DP_REVERSED ? p - 1 - k
-            : L->pat != DP_SHUFFLED ? k
+    int j = pat == DP_REVERSED ? p - 1 - k
+            : pat != DP_SHUFFLED ? k
             : k < nodd ? 2 * (nodd - k) - 1
                        : 2 * (k - nodd);
-    pos += L->pat == DP_GAPS ? 1 + j % 2 : L->pat == DP_SHUFFLED ? j % 3 : 0;
-    L->at[j] = pos;
-    if (L->pat == DP_SHUFFLED && k == p / 2) L->base = pos;
-    pos += L->cu[j];
+    pos += gap * (pat == DP_GAPS ? 1 + j % 2 : pat == DP_SHUFFLED ? j % 3 : 0);
+    at[j] = pos;
+    if (pat == DP_SHUFFLED && k == p / 2) *base = pos;
+    pos += sz[j];
   }
-  L->alloc = pos + (L->pat == DP_GAPS || L->pat == DP_SHUFFLED);
+  *alloc = pos + (pat == DP_GAPS || pat == DP_SHUFFLED ? gap : 0);
+}
+
+static int dp_resolve(int dsp, int rank) { return dsp == DP_PER_RANK ? (rank + 1) % DP_PER_RANK : dsp; }
+
+static void agv_make(agv_layout *L, int rsc, int dsp, int n, int p, int rank) {
+  L->pat = dp_resolve(dsp, rank);
+  L->cu = xmalloc((size_t)p * sizeof *L->cu);
+  L->at = xmalloc((size_t)p * sizeof *L->at);
+  long *sz = xmalloc((size_t)p * sizeof *sz);
+  L->total = 0;
+  for (int j = 0; j < p; j++) L->total += sz[j] = L->cu[j] = rs_count(rsc, n, p, j);
+  lay_place(L->pat, sz, 1, p, L->at, &L->base, &L->alloc);
+  free(sz);
 }
 
 static void agv_free(agv_layout *L) {
@@ -884,6 +989,306 @@ static void setup_agv(const tcase *tc, targs *a) {
            (int)mine * ms, tr->name, a->rdispls[r]);
   a->empty = L.total == 0;
   agv_free(&L);
+}
+
+static void expect_begin(targs *a);
+
+/*
+ * One side of an irregular call (gatherv's receive side at the root, scatterv's send side there,
+ * either side of alltoallv/w) on this rank: where the block of each of np peers lies in the
+ * allocation, placed by displacement pattern `dsp` resolved for `lrank` (DP_PER_RANK: another
+ * layout on every rank, and on the two sides of one rank). Blocks keep the sentinel (receive) or
+ * the gap pattern (send) between them.
+ *  - v (one datatype, displacements in its extents): slots are units of the family (`mult`
+ *    elements of this rank's view), gaps of 1-2 units;
+ *  - w (alltoallw: a datatype per peer and side, the view (rank + peer + side) % nv for mixed
+ *    configurations; displacements in bytes): slots are bytes, each block spans the true extent
+ *    of its elements, gaps of 8-16 bytes, so displacements are not multiples of any extent.
+ */
+typedef struct vblocks {
+  int np, pat;
+  int *cnt, *dsp;   /* the call's counts (elements of the block's type) and displs (w: bytes) */
+  MPI_Datatype *dt; /* w: the call's datatype array; else NULL */
+  const ttype **t;  /* each block's type */
+  MPI_Aint *off;    /* block j's element 0 is at org + off[j] */
+  MPI_Aint base;    /* the buffer argument is org + base */
+  const ttype *bt;  /* the allocation's type (w: MPI_CHAR) */
+  size_t alloc;     /* the allocation, in elements of bt */
+} vblocks;
+
+static void vb_make(vblocks *B, int w, int vc, int rank, int side, const int *cu, int np, int dsp, int lrank) {
+  const family *f = &fams[vcs[vc].fam];
+  size_t n = (size_t)(np > 0 ? np : 1);
+  long *sz = xcalloc(n, sizeof *sz), *at = xcalloc(n, sizeof *at), base, alloc;
+  int *mult = xcalloc(n, sizeof *mult);
+  B->np = np;
+  B->pat = dp_resolve(dsp, lrank);
+  B->cnt = xcalloc(n, sizeof *B->cnt);
+  B->dsp = xcalloc(n, sizeof *B->dsp);
+  B->dt = w ? xcalloc(n, sizeof *B->dt) : NULL;
+  B->t = xcalloc(n, sizeof *B->t);
+  B->off = xcalloc(n, sizeof *B->off);
+  for (int j = 0; j < np; j++) {
+    int v = vcs[vc].view != MIX ? vcs[vc].view : (rank + side + (w ? j : 0)) % f->nv;
+    B->t[j] = &types[f->t[v]];
+    mult[j] = f->mult[v];
+    B->cnt[j] = cu[j] * mult[j];
+    sz[j] = w ? (long)span(B->t[j], (size_t)B->cnt[j]) : cu[j];
+  }
+  lay_place(B->pat, sz, w ? 8 : 1, np, at, &base, &alloc);
+  if (w) {
+    B->bt = &types[T_CHAR];
+    B->alloc = (size_t)alloc;
+    B->base = base;
+    for (int j = 0; j < np; j++) {
+      B->off[j] = at[j] - B->t[j]->tlb; /* the block's typed data starts at slot at[j] */
+      B->dsp[j] = (int)(B->off[j] - base);
+      B->dt[j] = B->t[j]->dt;
+    }
+  } else {
+    const ttype *t = B->t[0];
+    int m = mult[0];
+    B->bt = t;
+    B->alloc = (size_t)alloc * (size_t)m;
+    B->base = (MPI_Aint)base * m * t->extent;
+    for (int j = 0; j < np; j++) {
+      B->off[j] = (MPI_Aint)at[j] * m * t->extent;
+      B->dsp[j] = (int)((at[j] - base) * m);
+    }
+  }
+  free(sz);
+  free(at);
+  free(mult);
+}
+
+static void vb_free(vblocks *B) {
+  free(B->cnt);
+  free(B->dsp);
+  free(B->dt);
+  free(B->t);
+  free(B->off);
+  memset(B, 0, sizeof *B);
+}
+
+static int *ints_dup(const int *v, int n) {
+  int *d = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *d);
+  memcpy(d, v, (size_t)(n > 0 ? n : 0) * sizeof *d);
+  return d;
+}
+
+static int *ints_fill(int n, int v) {
+  int *d = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *d);
+  for (int i = 0; i < n; i++) d[i] = v;
+  return d;
+}
+
+static MPI_Datatype *types_fill(int n, MPI_Datatype t) {
+  MPI_Datatype *d = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *d);
+  for (int i = 0; i < n; i++) d[i] = t;
+  return d;
+}
+
+/* The receive (send) buffer and arguments of a call from B. */
+static void vb_recv(targs *a, const vblocks *B) {
+  mk_recv(a, B->bt, B->alloc);
+  a->rcounts = ints_dup(B->cnt, B->np);
+  a->rdispls = ints_dup(B->dsp, B->np);
+  a->rbase = B->base;
+  if (B->dt) {
+    a->rtypes = xmalloc((size_t)(B->np > 0 ? B->np : 1) * sizeof *a->rtypes);
+    memcpy(a->rtypes, B->dt, (size_t)B->np * sizeof *a->rtypes);
+  } else {
+    a->rtype = B->t[0]->dt;
+  }
+}
+
+static void vb_send(targs *a, const vblocks *B) {
+  mk_send(a, B->bt, B->alloc);
+  a->scounts = ints_dup(B->cnt, B->np);
+  a->sdispls = ints_dup(B->dsp, B->np);
+  a->sbase = B->base;
+  if (B->dt) {
+    a->stypes = xmalloc((size_t)(B->np > 0 ? B->np : 1) * sizeof *a->stypes);
+    memcpy(a->stypes, B->dt, (size_t)B->np * sizeof *a->stypes);
+  } else {
+    a->stype = B->t[0]->dt;
+  }
+}
+
+/* Block j of B, in b, gets the stream gen_stream(its bytes, seed, owner, blk). */
+static void vb_put(tbuf *b, const vblocks *B, int j, unsigned seed, int owner, int blk) {
+  size_t bytes = (size_t)B->cnt[j] * (size_t)B->t[j]->size;
+  char *st = gen_stream(bytes, BK_RAW, seed, owner, blk);
+  put_at(b->org + B->off[j], B->t[j], (size_t)B->cnt[j], st);
+  free(st);
+}
+
+/* gatherv and scatterv: rank j's block, rs_count() units. */
+static int *v_units(const tcase *tc, int p, long *total) {
+  int *cu = xcalloc((size_t)p, sizeof *cu);
+  *total = 0;
+  for (int j = 0; j < p; j++) *total += cu[j] = rs_count(tc->rsc, tc->n, p, j);
+  return cu;
+}
+
+/*
+ * Gatherv on an intracommunicator: rank j sends its block, rs_count(j) units of gen_stream(j, 0),
+ * in its send view; the root receives it where its layout puts it. With MPI_IN_PLACE the root's
+ * block is already in recvbuf at displs[root]. Non-roots pass real receive arguments (which must
+ * stay untouched), NULL ones, or junk (tc->nonroot).
+ */
+static void setup_gv(const tcase *tc, targs *a) {
+  const tcomm *cm = tc->cm;
+  int p = cm->size, r = cm->rank, ms, mr, isroot = r == tc->root;
+  const ttype *ts = vtype(tc->vc, r, 0, &ms), *tr = vtype(tc->vc, r, 1, &mr);
+  size_t ub = (size_t)fams[vcs[tc->vc].fam].unit_bytes;
+  long total;
+  int *cu = v_units(tc, p, &total);
+  size_t mine = (size_t)cu[r];
+  char *st = gen_stream(mine * ub, BK_RAW, tc->seed, r, 0);
+  vblocks B = {0};
+  a->root = tc->root;
+  if (isroot && tc->ip) {
+    a->sinplace = 1;
+    junk_args(tc->junk, &a->scount, &a->stype);
+  } else {
+    mk_send(a, ts, mine * ms);
+    put(&a->S, 0, mine * ms, st);
+    a->scount = (int)mine * ms;
+    a->stype = ts->dt;
+  }
+  if (isroot || tc->nonroot == 0) {
+    vb_make(&B, 0, tc->vc, r, 1, cu, p, tc->dsp, r);
+    vb_recv(a, &B);
+    a->untouched = !isroot;
+    if (isroot && tc->ip) put_at(a->I.org + B.off[r], tr, mine * mr, st);
+    expect_begin(a);
+    for (int j = 0; isroot && j < p; j++) vb_put(&a->E, &B, j, tc->seed, j, 0);
+  } else if (tc->nonroot == 1) {
+    a->rtype = tr->dt;
+  } else {
+    a->rtype = MPI_BYTE;
+    a->rcounts = ints_fill(p, 5);
+    a->rdispls = ints_fill(p, 1);
+  }
+  free(st);
+  char lay[48] = "";
+  if (B.np) snprintf(lay, sizeof lay, "(here %s, own at %d)", dp_names[B.pat], B.dsp[r]);
+  snprintf(a->desc, sizeof a->desc,
+           "comm=%s family=%s%s recvcounts=%s(n=%d; this rank %zu of %ld units) displs=%s%s root=%d%s%s%s "
+           "[this rank: send %s x%d, recv %s]",
+           cm->name, fams[vcs[tc->vc].fam].name, vcs[tc->vc].view == MIX ? "/mixed" : "", rs_names[tc->rsc],
+           tc->n, mine, total, dp_names[tc->dsp], lay, tc->root, tc->nonroot ? " nonroot-args=" : "",
+           tc->nonroot ? nonroot_name[tc->nonroot] : "", tc->ip ? " MPI_IN_PLACE" : "",
+           isroot && tc->ip ? "-" : ts->name, isroot && tc->ip ? 0 : (int)mine * ms, tr->name);
+  a->empty = total == 0;
+  vb_free(&B);
+  free(cu);
+}
+
+/* Scatterv on an intracommunicator: the root sends rank j rs_count(j) units of gen_stream(root, j)
+ * from where its layout puts them; with MPI_IN_PLACE the root's own block stays in sendbuf. */
+static void setup_sv(const tcase *tc, targs *a) {
+  const tcomm *cm = tc->cm;
+  int p = cm->size, r = cm->rank, ms, mr, isroot = r == tc->root;
+  const ttype *ts = vtype(tc->vc, r, 0, &ms), *tr = vtype(tc->vc, r, 1, &mr);
+  size_t ub = (size_t)fams[vcs[tc->vc].fam].unit_bytes;
+  long total;
+  int *cu = v_units(tc, p, &total);
+  size_t mine = (size_t)cu[r];
+  vblocks B = {0};
+  a->root = tc->root;
+  if (isroot || tc->nonroot == 0) {
+    vb_make(&B, 0, tc->vc, r, 0, cu, p, tc->dsp, r);
+    vb_send(a, &B);
+    for (int j = 0; j < p; j++) /* at non-roots: never read */
+      vb_put(&a->S, &B, j, tc->seed, isroot ? r : 1000 + r, j);
+  } else if (tc->nonroot == 1) {
+    a->stype = ts->dt;
+  } else {
+    a->stype = MPI_BYTE;
+    a->scounts = ints_fill(p, 7);
+    a->sdispls = ints_fill(p, 2);
+  }
+  if (isroot && tc->ip) {
+    a->rinplace = 1;
+    junk_args(tc->junk, &a->rcount, &a->rtype);
+  } else {
+    mk_recv(a, tr, mine * mr);
+    a->rcount = (int)mine * mr;
+    a->rtype = tr->dt;
+    expect_begin(a);
+    char *st = gen_stream(mine * ub, BK_RAW, tc->seed, tc->root, r);
+    put(&a->E, 0, mine * mr, st);
+    free(st);
+  }
+  char lay[48] = "";
+  if (B.np) snprintf(lay, sizeof lay, "(here %s)", dp_names[B.pat]);
+  snprintf(a->desc, sizeof a->desc,
+           "comm=%s family=%s%s sendcounts=%s(n=%d; this rank %zu of %ld units) displs=%s%s root=%d%s%s%s "
+           "[this rank: send %s, recv %s x%d]",
+           cm->name, fams[vcs[tc->vc].fam].name, vcs[tc->vc].view == MIX ? "/mixed" : "", rs_names[tc->rsc],
+           tc->n, mine, total, dp_names[tc->dsp], lay, tc->root, tc->nonroot ? " nonroot-args=" : "",
+           tc->nonroot ? nonroot_name[tc->nonroot] : "", tc->ip ? " MPI_IN_PLACE" : "", ts->name,
+           isroot && tc->ip ? "-" : tr->name, isroot && tc->ip ? 0 : (int)mine * mr);
+  a->empty = total == 0;
+  vb_free(&B);
+  free(cu);
+}
+
+/* The send side's displacement pattern of alltoallv/w, another than the receive side's: */
+static int a2a_send_dsp(int dsp) { return dsp == DP_PER_RANK ? DP_PER_RANK : (dsp + 2) % DP_PER_RANK; }
+
+/*
+ * Alltoallv and alltoallw on an intracommunicator: rank i sends rank j a2a_count(i, j) units of
+ * gen_stream(i, j); send and receive layouts differ (a2a_send_dsp). With MPI_IN_PLACE the counts
+ * are symmetric, block j of recvbuf holds what goes to j and is replaced by what comes from j.
+ */
+static void setup_a2av(const tcase *tc, targs *a) {
+  const tcomm *cm = tc->cm;
+  int p = cm->size, r = cm->rank, w = tc->coll == MG_ALLTOALLW, sym = tc->ip;
+  int *cs = xcalloc((size_t)p, sizeof *cs), *cr = xcalloc((size_t)p, sizeof *cr);
+  long ts = 0, tr = 0, all = 0;
+  for (int j = 0; j < p; j++) {
+    ts += cs[j] = a2a_count(tc->rsc, tc->n, p, r, j, sym);
+    tr += cr[j] = a2a_count(tc->rsc, tc->n, p, j, r, sym);
+    for (int i = 0; i < p; i++) all += a2a_count(tc->rsc, tc->n, p, i, j, sym);
+  }
+  vblocks R = {0}, S = {0};
+  vb_make(&R, w, tc->vc, r, 1, cr, p, tc->dsp, r);
+  vb_recv(a, &R);
+  if (tc->ip) {
+    a->sinplace = 1;
+    junk_args(tc->junk, &a->scount, &a->stype);
+    if (tc->junk) { /* ignored: values that would be wrong if read */
+      a->scounts = ints_fill(p, 3);
+      a->sdispls = ints_fill(p, 1);
+      if (w) a->stypes = types_fill(p, MPI_DOUBLE);
+    }
+    for (int j = 0; j < p; j++) vb_put(&a->I, &R, j, tc->seed, r, j); /* what goes to j */
+  } else {
+    vb_make(&S, w, tc->vc, r, 0, cs, p, a2a_send_dsp(tc->dsp), r + 2);
+    vb_send(a, &S);
+    for (int j = 0; j < p; j++) vb_put(&a->S, &S, j, tc->seed, r, j);
+  }
+  expect_begin(a);
+  for (int j = 0; j < p; j++) vb_put(&a->E, &R, j, tc->seed, j, r);
+  char tyb[96];
+  if (w)
+    snprintf(tyb, sizeof tyb, "types per peer: recv from 0 %s", R.t[0]->name);
+  else
+    snprintf(tyb, sizeof tyb, "send %s, recv %s", S.np ? S.t[0]->name : "-", R.t[0]->name);
+  snprintf(a->desc, sizeof a->desc,
+           "comm=%s family=%s%s counts=%s(n=%d; this rank sends %ld, receives %ld of %ld units) displs=%s(here "
+           "recv %s, send %s)%s [this rank: %s]",
+           cm->name, fams[vcs[tc->vc].fam].name, vcs[tc->vc].view == MIX ? "/mixed" : "", ap_names[tc->rsc],
+           tc->n, ts, tr, all, dp_names[tc->dsp], dp_names[R.pat], S.np ? dp_names[S.pat] : "-",
+           tc->ip ? (tc->junk ? " MPI_IN_PLACE(junk send args)" : " MPI_IN_PLACE(NULL send args)") : "", tyb);
+  a->empty = all == 0;
+  vb_free(&R);
+  vb_free(&S);
+  free(cs);
+  free(cr);
 }
 
 #ifdef MPICH_VERSION
@@ -1086,13 +1491,70 @@ static void setup_inter(const tcase *tc, targs *a) {
       a->rcount = n;
     }
     break;
+  case MG_GATHERV:
+  case MG_SCATTERV: { /* the root's block j is remote rank j's, rs_count(j) over the remote group */
+    int gv = tc->coll == MG_GATHERV;
+    if (gv && in_rootgrp) { /* as for gather: not significant, but MPICH rejects a NULL sendbuf */
+      mk_send(a, t, (size_t)n);
+      a->scount = n;
+    }
+    if (isroot) {
+      int *cu = xcalloc((size_t)rsize, sizeof *cu);
+      for (int j = 0; j < rsize; j++) cu[j] = rs_count(tc->rsc, n, rsize, j);
+      vblocks B;
+      vb_make(&B, 0, VC_INT, r, gv, cu, rsize, tc->dsp, r);
+      if (gv) {
+        vb_recv(a, &B);
+      } else {
+        vb_send(a, &B);
+        for (int j = 0; j < rsize; j++) vb_put(&a->S, &B, j, seed, id, j);
+      }
+      vb_free(&B);
+      free(cu);
+    } else if (!in_rootgrp) {
+      int mine = rs_count(tc->rsc, n, lsize, r); /* what the remote root's counts say of this rank */
+      if (gv) {
+        mk_send(a, t, (size_t)mine);
+        st = gen_stream((size_t)mine * 4, BK_RAW, seed, id, 0);
+        put(&a->S, 0, (size_t)mine, st);
+        free(st);
+        a->scount = mine;
+      } else {
+        mk_recv(a, t, (size_t)mine);
+        a->rcount = mine;
+      }
+    }
+    break;
+  }
+  case MG_ALLTOALLV:
+  case MG_ALLTOALLW: { /* the count matrix over both groups: even ranks first, then odd ones */
+    int w = tc->coll == MG_ALLTOALLW, even = cm->low ? lsize : rsize, np = lsize + rsize;
+    int me = cm->low ? r : even + r;
+    int *cs = xcalloc((size_t)rsize, sizeof *cs), *cr = xcalloc((size_t)rsize, sizeof *cr);
+    for (int j = 0; j < rsize; j++) {
+      int other = cm->low ? even + j : j;
+      cs[j] = a2a_count(tc->rsc, n, np, me, other, 0);
+      cr[j] = a2a_count(tc->rsc, n, np, other, me, 0);
+    }
+    vblocks R, S;
+    vb_make(&R, w, VC_INT, r, 1, cr, rsize, tc->dsp, r);
+    vb_recv(a, &R);
+    vb_make(&S, w, VC_INT, r, 0, cs, rsize, a2a_send_dsp(tc->dsp), r + 2);
+    vb_send(a, &S);
+    for (int j = 0; j < rsize; j++) vb_put(&a->S, &S, j, seed, id, j);
+    vb_free(&R);
+    vb_free(&S);
+    free(cs);
+    free(cr);
+    break;
+  }
   }
   snprintf(a->desc, sizeof a->desc, "comm=%s MPI_INT n=%d%s (this rank: group %s, root arg %d)", cm->name, n,
            mg_colls[tc->coll].rooted ? (tc->iroot ? " root in odd group" : " root in even group") : "",
            cm->low ? "even" : "odd", a->root);
-  if (tc->coll == MG_ALLGATHERV)
-    snprintf(a->desc + strlen(a->desc), sizeof a->desc - strlen(a->desc), " recvcounts=%s displs=%s",
-             rs_names[tc->rsc], dp_names[tc->dsp]);
+  if (tc->coll == MG_ALLGATHERV || is_v(tc->coll))
+    snprintf(a->desc + strlen(a->desc), sizeof a->desc - strlen(a->desc), " counts=%s displs=%s",
+             is_a2av(tc->coll) ? ap_names[tc->rsc] : rs_names[tc->rsc], dp_names[tc->dsp]);
   a->empty = n == 0;
 }
 
@@ -1237,10 +1699,12 @@ static void normalise_undef(targs *a) {
  *   lower bound is negative); so does MPI_Reduce_scatter when, in addition, every
  *   recvcount is the same (then it takes the same algorithm);
  * - a message of plain bytes (MPI_PACKED, MPI_BYTE, or data the library packs
- *   itself, as MPI_Scatter from a derived type or MPI_Alltoall with MPI_IN_PLACE
- *   do) received with a struct{int,double,char} datatype fails with "message
- *   truncated" above 8 KiB (ch4:ucx rendezvous), although MPI_PACKED matches
- *   any type; struct to struct is fine.
+ *   itself, as MPI_Scatter from a derived type or MPI_Alltoall, MPI_Alltoallv and
+ *   MPI_Alltoallw with MPI_IN_PLACE do) received with a struct{int,double,char}
+ *   datatype fails with "message truncated" above 8 KiB (ch4:ucx rendezvous),
+ *   although MPI_PACKED matches any type; struct to struct is fine (MPI_Gatherv,
+ *   MPI_Scatterv, and MPI_Alltoallv/w not in place, are right; after the in-place
+ *   ones fail here, difftest's process segfaults).
  * - MPI_Allgatherv hangs when ranks receive with types of different layouts (contiguous(4,int)
  *   on one rank, vector(2,2,3,int) on another: legal, the signatures match) and the library
  *   takes its ring algorithm (p not a power of two, 80 KiB or more in all; np 3 from ~82 KiB).
@@ -1250,6 +1714,10 @@ static void normalise_undef(targs *a) {
  *   tuned module's fixed decision sizes the message as size(sendtype) x sum(recvcounts), so
  *   the ranks pick different algorithms (np 3 to 5 hang at a few hundred bytes; every algorithm
  *   forced through coll_tuned_allgatherv_algorithm 1-4 is correct).
+ * - MPI_Alltoallw on a one-process communicator (its coll/self component) multiplies the byte
+ *   displacements by the extents of the datatypes, as if they were alltoallv's: it reads and
+ *   writes at the wrong addresses (outside the buffers: heap corruption) whenever a displacement
+ *   is not 0 and an extent not 1 (MPI_IN_PLACE is right: nothing to move).
  */
 static const char *reference_skip(const tcase *tc) {
 #ifdef MPICH_VERSION
@@ -1264,21 +1732,31 @@ static const char *reference_skip(const tcase *tc) {
   if (tc->coll == MG_REDUCE_SCATTER && rcs[tc->vc].op == OP_NONCOMM && t->extent != t->size && p > 1 &&
       (p & (p - 1)) == 0 && rs_uniform(tc))
     return "MPICH MPI_Reduce_scatter: non-commutative op, datatype with gaps, p a power of 2, equal recvcounts";
-  size_t units = (size_t)tc->n, total = 0; /* allgatherv: the largest block, all blocks */
-  if (tc->coll == MG_ALLGATHERV)
+  size_t units = (size_t)tc->n, total = 0; /* irregular collectives: the largest block, all blocks */
+  if (tc->coll == MG_ALLGATHERV || tc->coll == MG_GATHERV || tc->coll == MG_SCATTERV)
     for (int j = units = 0; j < p; j++) {
       size_t c = (size_t)rs_count(tc->rsc, tc->n, p, j);
       units = c > units ? c : units;
       total += c;
     }
+  if (is_a2av(tc->coll))
+    for (int i = units = 0; i < p; i++)
+      for (int j = 0; j < p; j++) {
+        size_t c = (size_t)a2a_count(tc->rsc, tc->n, p, i, j, tc->ip);
+        units = c > units ? c : units;
+        total += c;
+      }
   if (tc->coll == MG_ALLGATHERV && vcs[tc->vc].view == MIX && (p & (p - 1)) != 0 &&
       total * (size_t)fams[vcs[tc->vc].fam].unit_bytes >= 81920)
     return "MPICH MPI_Allgatherv: ring (p not a power of 2, from 80 KiB), receive types of different layouts "
            "on different ranks: hangs";
-  if (!mg_colls[tc->coll].reduction && vcs[tc->vc].fam == F_STRUCT &&
+  int packs = !is_v(tc->coll) || (is_a2av(tc->coll) && tc->ip); /* irregular ones: only in place */
+  if (!mg_colls[tc->coll].reduction && packs && vcs[tc->vc].fam == F_STRUCT &&
       units * (size_t)fams[F_STRUCT].unit_bytes > 8192)
     return "MPICH: bytes received as struct{int,double,char} above 8 KiB: message truncated";
 #elif defined(OMPI_MAJOR_VERSION)
+  if (tc->coll == MG_ALLTOALLW && !tc->cm->inter && tc->cm->size == 1 && !tc->ip)
+    return "Open MPI MPI_Alltoallw on one process (coll/self): byte displacements scaled by the extents";
   if (tc->coll == MG_ALLGATHERV && !tc->cm->inter && !tc->ip && vcs[tc->vc].view == MIX && tc->cm->size > 1) {
     const family *f = &fams[vcs[tc->vc].fam];
     for (int v = 1; v < f->nv; v++)
@@ -1343,7 +1821,7 @@ static void fail(astat *s, long cn, int kind, const char *desc, const char *fmt,
 }
 
 typedef struct cnt {
-  long long alg, def, empty, inter, all, restricted;
+  long long alg, def, empty, inter, all, restricted, late_range, late_cap;
 } cnt;
 
 /*
@@ -1386,6 +1864,8 @@ static void cnt_read(int coll, const astat *s, const char *reason, cnt *c) {
   c->inter = mpiguide_fallbacks(cn, "intercomm");
   c->restricted = reason ? mpiguide_fallbacks(cn, reason) : 0;
   c->all = mpiguide_fallbacks(cn, NULL);
+  c->late_range = mpiguide_fallbacks(cn, "count_range");
+  c->late_cap = mpiguide_fallbacks(cn, "scratch_cap");
 }
 
 /* Where the first difference between two images of a receive buffer is, in terms a
@@ -1490,6 +1970,12 @@ static void run_case(const tcase *tc0) {
     setup_red(tc, &a);
   else if (tc->coll == MG_ALLGATHERV)
     setup_agv(tc, &a);
+  else if (tc->coll == MG_GATHERV)
+    setup_gv(tc, &a); /* these four compute their oracle as they set up */
+  else if (tc->coll == MG_SCATTERV)
+    setup_sv(tc, &a);
+  else if (is_a2av(tc->coll))
+    setup_a2av(tc, &a);
   else
     setup_dm(tc, &a);
   finish_send(&a);
@@ -1501,7 +1987,7 @@ static void run_case(const tcase *tc0) {
       expect_red(tc, &a);
     else if (tc->coll == MG_ALLGATHERV)
       expect_agv(tc, &a);
-    else
+    else if (!is_v(tc->coll))
       expect_dm(tc, &a);
     a.noref = reference_skip(tc);
   }
@@ -1598,7 +2084,7 @@ static void run_case(const tcase *tc0) {
   } else if (tc->cm->inter) {
     if (d_def != 1 || d_alg != 0 || d_inter != 1 || d_all != 1)
       why = "intercommunicator: want the default to run with fallback reason \"intercomm\"";
-  } else if (a.empty) {
+  } else if (a.empty && mg_colls[tc->coll].known) { /* unknown size: no rank can tell the call is empty */
     if (d_def != 1 || d_alg != 0 || d_empty != 1 || d_all != 1)
       why = "empty call: want the default to run with fallback reason \"empty\"";
   } else if (restricted) {
@@ -1608,12 +2094,16 @@ static void run_case(const tcase *tc0) {
       why = d;
     }
   } else if (d_alg != 1 || d_def != 0 || d_all != 0) {
-    why = "want the forced algorithm to run";
+    /* a mock-up of a collective whose size not every rank knows may fall back late (mg_late_ok), for
+     * counts beyond an int or scratch beyond the cap: neither at the sizes tested here */
+    why = mg_colls[tc->coll].known ? "want the forced algorithm to run"
+                                   : "want the forced algorithm to run (no late fallback at these sizes)";
   }
   if (why)
     fail(s, cn, K_CNT, a.desc,
-         "counters: %s; got alg %+lld default %+lld empty %+lld intercomm %+lld all %+lld", why, d_alg, d_def,
-         d_empty, d_inter, d_all);
+         "counters: %s; got alg %+lld default %+lld empty %+lld intercomm %+lld count_range %+lld scratch_cap "
+         "%+lld all %+lld",
+         why, d_alg, d_def, d_empty, d_inter, c1.late_range - c0.late_range, c1.late_cap - c0.late_cap, d_all);
   targs_free(&a);
 }
 
@@ -1636,9 +2126,13 @@ static void run1(int coll, const tcomm *cm, int vc, int n, int root, int ip, int
   int size = cm->size > 0 ? cm->size : 1; /* 0 where this rank is not a member */
   int root_ok = ((root % size) + size) % size;
   tcase tc = {coll, cm, vc, n, root_ok, ip && ip_allowed(coll), nonroot % 3, junk % 2, 0, 0, 0, 0, 0};
-  /* the sweeps pass root = nonroot = a running number */
-  if (coll == MG_REDUCE_SCATTER || coll == MG_ALLGATHERV) tc.rsc = ((root + nonroot) % RS_N + RS_N) % RS_N;
-  if (coll == MG_ALLGATHERV) tc.dsp = ((root + junk) % DP_N + DP_N) % DP_N;
+  /* the sweeps pass root = nonroot = a running number; skewed blocks (RS_SKEW) only in the
+   * pattern sweep (run_vpatterns), lower-triangular ones not at the big counts */
+  int np_ = is_a2av(coll) ? AP_N : RS_N;
+  if (coll == MG_REDUCE_SCATTER || coll == MG_ALLGATHERV || is_v(coll))
+    tc.rsc = ((root + nonroot) % np_ + np_) % np_;
+  if (is_a2av(coll) && tc.rsc == AP_LOWER && n > 64) tc.rsc = AP_RAMP;
+  if (coll == MG_ALLGATHERV || is_v(coll)) tc.dsp = ((root + junk) % DP_N + DP_N) % DP_N;
   run_case(&tc);
 }
 
@@ -1706,6 +2200,31 @@ static void run_displs(int coll, const tcomm *cm) {
     }
 }
 
+/* The irregular collectives: every counts pattern with every displacement pattern, with and without
+ * MPI_IN_PLACE, over predefined, derived and mixed views, at every root in turn, and the all-zero
+ * call with and without MPI_IN_PLACE (which the mock-ups run too: no rank knows it is empty);
+ * quick: on MPI_COMM_WORLD every pair of patterns once (in place or not), elsewhere a quarter. */
+static void run_vpatterns(int coll, const tcomm *cm) {
+  static const int vs[] = {VC_INT,     VC_INT4_MIX, VC_STRUCT_MIX, VC_UCHAR3_MIX,
+                          VC_INT_MIX, VC_IDX4,     VC_STRUCT,     VC_INT_NEGLB};
+  static const int zero_dp[] = {DP_CONTIG, DP_SHUFFLED};
+  int i = 0, p = cm->maxsize > 0 ? cm->maxsize : 1, size = cm->size > 0 ? cm->size : 1;
+  for (int pat = 0; pat < npat(coll); pat++)
+    for (int dp = 0; dp < DP_N; dp++)
+      for (int ip = 0; ip <= 1; ip++, i++) {
+        if (g_quick && (pat + dp + ip) % (cm == &comms[C_WORLD] ? 2 : 4)) continue;
+        int root = (pat + 2 * dp + ip) % p % size;
+        tcase tc = {coll, cm, vs[(i / 2) % 8], 1 + (i / 2) % 4, root, ip, i % 3, (i / 4) % 2, 0, 0, 0, pat, dp};
+        run_case(&tc);
+      }
+  for (int ip = 0; ip <= 1; ip++)
+    for (int d = 0; d < 2; d++) {
+      int vc = ip ? VC_INT4_MIX : VC_STRUCT_MIX;
+      tcase tc = {coll, cm, vc, 0, (p - 1) % size, ip, d + 1, ip, 0, 0, 0, 0, zero_dp[d]};
+      run_case(&tc);
+    }
+}
+
 static void gen_intra(int coll, const tcomm *cm) {
   int red = mg_colls[coll].reduction, rooted = mg_colls[coll].rooted;
   /* p: the same on every rank, so every rank generates the same number of cases */
@@ -1728,6 +2247,7 @@ static void gen_intra(int coll, const tcomm *cm) {
     run_adjacent(coll, cm, red ? RC_PNEG_NC : VC_STRUCT_MIX);
     if (coll == MG_REDUCE_SCATTER) run_recvcounts(coll, cm);
     if (coll == MG_ALLGATHERV) run_displs(coll, cm);
+    if (is_v(coll)) run_vpatterns(coll, cm);
     return;
   }
   /* quick: every configuration twice on MPI_COMM_WORLD (with and without MPI_IN_PLACE, two
@@ -1756,6 +2276,7 @@ static void gen_intra(int coll, const tcomm *cm) {
       for (int ip = 0; ip <= ipmax; ip++) run1(coll, cm, sweep_vc, 3, root, ip, root + ip, root);
   if (coll == MG_REDUCE_SCATTER) run_recvcounts(coll, cm);
   if (coll == MG_ALLGATHERV) run_displs(coll, cm);
+  if (is_v(coll)) run_vpatterns(coll, cm);
 }
 
 static void gen_inter(int coll, const tcomm *cm) {
@@ -1774,13 +2295,20 @@ static void gen_inter(int coll, const tcomm *cm) {
     run_case(&tc);
     tc.iroot = 0;
   }
-  if (coll == MG_ALLGATHERV) { /* over the remote group: uneven counts, then zeros, out of order */
+  if (coll == MG_ALLGATHERV || is_v(coll)) { /* over the remote group: uneven counts, then zeros, out of order */
     tc.rsc = RS_RAMP;
     tc.dsp = DP_SHUFFLED;
     run_case(&tc);
-    tc.rsc = RS_ZERO_EVEN;
+    tc.rsc = is_a2av(coll) ? AP_LOWER : RS_ZERO_EVEN;
     tc.dsp = DP_PER_RANK;
+    tc.iroot = rooted;
     run_case(&tc);
+    tc.iroot = 0;
+    if (is_a2av(coll)) { /* one rank of the even group sends to and receives from every odd rank */
+      tc.rsc = AP_ONE;
+      tc.dsp = DP_REVERSED;
+      run_case(&tc);
+    }
     tc.rsc = RS_UNIFORM;
     tc.dsp = DP_GAPS;
   }
@@ -1923,13 +2451,15 @@ static int run_coll(int coll, unsigned mask) {
 enum { E_OPNULL, E_ROOT, E_STYPE, E_SCOUNT, E_RTYPE, E_RCOUNT, E_COUNT, E_DTYPE, E_COMM, E_N };
 static const char *ecase_names[E_N] = {"op=MPI_OP_NULL",
                                        "root=size",
-                                       "sendtype=MPI_DATATYPE_NULL",
-                                       "sendcount=-1",
-                                       "recvtype=MPI_DATATYPE_NULL",
-                                       "recvcount=-1 (allgatherv: recvcounts[p-1]=-1)",
+                                       "sendtype=MPI_DATATYPE_NULL (alltoallw: sendtypes[p-1])",
+                                       "sendcount=-1 (alltoallv/w: sendcounts[p-1]=-1)",
+                                       "recvtype=MPI_DATATYPE_NULL (alltoallw: recvtypes[p-1])",
+                                       "recvcount=-1 (allgatherv, alltoallv/w: recvcounts[p-1]=-1)",
                                        "count=-1 (send and receive; reduce_scatter, allgatherv: "
-                                       "recvcounts[p-1]=-1)",
-                                       "datatype=MPI_DATATYPE_NULL (send and receive)",
+                                       "recvcounts[p-1]=-1; gatherv: sendcount and recvcounts[p-1], "
+                                       "scatterv: sendcounts[p-1] and recvcount, alltoallv/w: both arrays)",
+                                       "datatype=MPI_DATATYPE_NULL (send and receive; alltoallw: every "
+                                       "entry)",
                                        "comm=MPI_COMM_NULL"};
 static int g_noforce; /* --no-force */
 
@@ -1941,15 +2471,15 @@ static int ecase_applies(int coll, int e) {
   case E_ROOT: return rooted;
   /* one side invalid: only where that side is significant on every rank */
   case E_STYPE:
-  case E_SCOUNT: return two_sided && coll != MG_SCATTER;
-  case E_RTYPE: return two_sided && coll != MG_GATHER;
+  case E_SCOUNT: return two_sided && coll != MG_SCATTER && coll != MG_SCATTERV;
+  case E_RTYPE: return two_sided && coll != MG_GATHER && coll != MG_GATHERV;
   case E_RCOUNT:
 #ifdef OMPI_MAJOR_VERSION
     /* Open MPI 4.1.4's own MPI_Allgatherv does not check recvcounts: a negative entry segfaults
      * in its ring algorithm (count=-1 is still tested: there the negative sendcount is caught) */
     if (coll == MG_ALLGATHERV) return 0;
 #endif
-    return two_sided && coll != MG_GATHER;
+    return two_sided && coll != MG_GATHER && coll != MG_GATHERV;
 #ifdef OMPI_MAJOR_VERSION
   /* Open MPI 4.1.4's own MPI_Allgather segfaults on MPI_COMM_NULL */
   case E_COMM: return coll != MG_ALLGATHER;
@@ -1977,27 +2507,49 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
   a.stype = a.rtype = MPI_INT;
   a.op = MPI_SUM;
   a.root = 0;
-  a.rcounts = xmalloc((size_t)p * sizeof *a.rcounts); /* reduce_scatter, allgatherv: n to every rank */
-  a.rdispls = xmalloc((size_t)p * sizeof *a.rdispls);    /* allgatherv: rank order */
+  /* reduce_scatter, allgatherv, the irregular collectives: n to and from every rank, in rank order
+   * (alltoallw: displacements in bytes) */
+  int dunit = coll == MG_ALLTOALLW ? (int)sizeof(int) : 1;
+  a.rcounts = xmalloc((size_t)p * sizeof *a.rcounts);
+  a.rdispls = xmalloc((size_t)p * sizeof *a.rdispls);
+  a.scounts = xmalloc((size_t)p * sizeof *a.scounts);
+  a.sdispls = xmalloc((size_t)p * sizeof *a.sdispls);
+  a.stypes = types_fill(p, MPI_INT);
+  a.rtypes = types_fill(p, MPI_INT);
   for (int j = 0; j < p; j++) {
-    a.rcounts[j] = n;
-    a.rdispls[j] = j * n;
+    a.rcounts[j] = a.scounts[j] = n;
+    a.rdispls[j] = a.sdispls[j] = j * n * dunit;
   }
+  /* arrays: one bad entry, the last rank's, on every rank. Gatherv's recvcounts and scatterv's
+   * sendcounts count at the root only: their count=-1 cases make the other side's count invalid
+   * everywhere too, so no rank goes on alone (ecase_applies leaves out the root-only sides) */
   switch (e) {
   case E_OPNULL: a.op = MPI_OP_NULL; break;
   case E_ROOT: a.root = p; break;
-  case E_STYPE: a.stype = MPI_DATATYPE_NULL; break;
-  case E_SCOUNT: a.scount = -1; break;
-  case E_RTYPE: a.rtype = MPI_DATATYPE_NULL; break;
-  case E_RCOUNT: /* allgatherv: one negative entry, the last rank's (significant everywhere) */
+  case E_STYPE:
+    a.stype = MPI_DATATYPE_NULL;
+    a.stypes[p - 1] = MPI_DATATYPE_NULL;
+    break;
+  case E_SCOUNT:
+    a.scount = -1;
+    a.scounts[p - 1] = -1;
+    break;
+  case E_RTYPE:
+    a.rtype = MPI_DATATYPE_NULL;
+    a.rtypes[p - 1] = MPI_DATATYPE_NULL;
+    break;
+  case E_RCOUNT:
     a.rcount = -1;
     a.rcounts[p - 1] = -1;
     break;
-  case E_COUNT: /* reduce_scatter, allgatherv: one negative entry, the last rank's (significant everywhere) */
+  case E_COUNT:
     a.scount = a.rcount = -1;
-    a.rcounts[p - 1] = -1;
+    a.rcounts[p - 1] = a.scounts[p - 1] = -1;
     break;
-  case E_DTYPE: a.stype = a.rtype = MPI_DATATYPE_NULL; break;
+  case E_DTYPE:
+    a.stype = a.rtype = MPI_DATATYPE_NULL;
+    for (int j = 0; j < p; j++) a.stypes[j] = a.rtypes[j] = MPI_DATATYPE_NULL;
+    break;
   default: break;
   }
   snprintf(a.desc, sizeof a.desc, "erroneous call %s", ecase_names[e]);
@@ -2074,14 +2626,17 @@ static void usage(void) {
 }
 
 /* A profile that sends every call of every collective, at any process count and size,
- * to the collective's last registry row: the tuned-mode error test runs with it. */
+ * to the collective's last registry row: the tuned-mode error test runs with it. A collective
+ * whose message size not every rank knows (gatherv, scatterv, alltoallv/w) has rules for every
+ * size only, written '*' (the reader refuses any narrower range); the others' as 0-*. */
 static int write_profile(const char *path) {
   FILE *f = fopen(path, "w");
   if (!f) return perror(path), 2;
   fprintf(f, "mpiguide-profile 1\n# written by difftest --write-profile: every call to a mock-up\n");
   for (int c = 0; c < MG_NCOLL; c++)
     if (mg_colls[c].nalgs > 1) /* a collective with the default alone has nothing to tune */
-      fprintf(f, "%s np=* 0-* %s\n", mg_colls[c].name, mg_colls[c].algs[mg_colls[c].nalgs - 1].name);
+      fprintf(f, "%s np=* %s %s\n", mg_colls[c].name, mg_colls[c].known ? "0-*" : "*",
+              mg_colls[c].algs[mg_colls[c].nalgs - 1].name);
   return fclose(f) == 0 ? 0 : 2;
 }
 
