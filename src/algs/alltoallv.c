@@ -18,12 +18,16 @@
  *   hindexed type of one block of the count at the MPI_Aint displacement,
  *   sent as one element at displacement 0), made and freed per call. Each
  *   rank decides that alone, for its own arguments: the messages and the
- *   collective called are the same either way. In place the receive arrays
- *   serve as the (ignored) send arrays. With one process the displacements
+ *   collective called are the same either way. In place the blocks are sent
+ *   from a copy of the receive buffer's span (MPICH 4.0.2's in-place
+ *   alltoallw fails and corrupts its heap for struct blocks above 8 KiB):
+ *   an allreduce (MAX) of the span makes the copy's size known on every
+ *   rank, then mg_late_ok(scratch). With one process the displacements
  *   go into the buffer addresses and alltoallw gets 0: Open MPI 4.1's
  *   coll/self (every communicator of size 1) multiplies alltoallw's byte
  *   displacements by the extent, as if they were alltoallv's. Scratch 4p
- *   ints + 2p datatype handles; no agreement. Cost: the library's
+ *   ints + 2p datatype handles (+ the largest span in place); no agreement
+ *   unless in place. Cost: the library's
  *   alltoallw, often a linear exchange, (p-1) alpha + max(sent, received)
  *   beta, the same as a linear alltoallv; an alltoallv tuned beyond that
  *   (pairwise, Bruck for small blocks) is what this guideline checks.
@@ -53,7 +57,7 @@
 #include "algs/algs.h"
 
 size_t mg_alltoallv_as_alltoallw_mem(const mg_call *c) {
-  return mg_align(4 * (size_t)c->size * sizeof(int)) + 2 * (size_t)c->size * sizeof(MPI_Datatype);
+  return mg_align(4 * (size_t)c->size * sizeof(int)) + mg_align(2 * (size_t)c->size * sizeof(MPI_Datatype));
 }
 
 /* One side of the alltoallw: counts, byte displacements and types for p peers from an alltoallv
@@ -93,28 +97,57 @@ static int w_free(int p, MPI_Datatype dt, MPI_Datatype *wtypes) {
   return rc;
 }
 
+/* The bytes the blocks of one side occupy, [*lo, *hi) relative to the buffer: counts[i] elements of
+ * t at displs[i] (in extents), gaps included; *lo = *hi = 0 when every count is 0. */
+static void side_span(int p, const int *counts, const int *displs, const mg_type *t, MPI_Aint *lo, MPI_Aint *hi) {
+  int any = 0;
+  *lo = *hi = 0;
+  for (int i = 0; i < p; i++) {
+    if (counts[i] == 0) continue;
+    MPI_Aint a = (MPI_Aint)displs[i] * t->extent + t->true_lb;
+    MPI_Aint b = a + (MPI_Aint)mg_type_span(t, (size_t)counts[i]);
+    if (!any || a < *lo) *lo = a;
+    if (!any || b > *hi) *hi = b;
+    any = 1;
+  }
+}
+
 int mg_alltoallv_as_alltoallw(const mg_call *c) {
   int p = c->size, inplace = c->sbuf == MPI_IN_PLACE, rc, rc2;
   mg_type rt, st;
   rc = mg_type_get(c->rtype, &rt);
   if (rc == MPI_SUCCESS && !inplace) rc = mg_type_get(c->stype, &st);
   if (rc != MPI_SUCCESS) return rc;
-  char *cur = mg_scratch(mg_alltoallv_as_alltoallw_mem(c));
+  /* In place: send from a copy of the receive buffer's blocks (MPICH 4.0.2's in-place
+   * MPI_Alltoallw fails and corrupts its heap with struct blocks above 8 KiB; difftest). The
+   * copy's size is each rank's own, so the ranks agree on the largest before the scratch cap. */
+  MPI_Aint lo = 0, hi = 0;
+  unsigned long long copy = 0;
+  if (inplace) {
+    side_span(p, c->rcounts, c->rdispls, &rt, &lo, &hi);
+    copy = (unsigned long long)(hi - lo);
+    rc = PMPI_Allreduce(MPI_IN_PLACE, &copy, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, c->comm);
+    if (rc != MPI_SUCCESS) return rc;
+    if (!mg_late_ok(1, mg_alltoallv_as_alltoallw_mem(c) + mg_align((size_t)copy))) return mg_run(c, 0);
+  }
+  char *cur = mg_scratch(mg_alltoallv_as_alltoallw_mem(c) + mg_align((size_t)copy));
   int *rcounts = mg_carve(&cur, 4 * (size_t)p * sizeof(int)), *rdispls = rcounts + p;
   int *scounts = rdispls + p, *sdispls = scounts + p;
-  MPI_Datatype *rtypes = (MPI_Datatype *)cur, *stypes = rtypes + p;
+  MPI_Datatype *rtypes = mg_carve(&cur, 2 * (size_t)p * sizeof(MPI_Datatype)), *stypes = rtypes + p;
+  const char *sbuf = c->sbuf;
+  const int *sc = c->scounts, *sd = c->sdispls;
+  MPI_Datatype sdt = c->stype;
+  if (inplace) { /* the copy, addressed like the receive buffer */
+    memcpy(cur, (const char *)c->rbuf + lo, (size_t)(hi - lo));
+    sbuf = cur - lo, sc = c->rcounts, sd = c->rdispls, sdt = c->rtype, st = rt;
+  }
   rc = w_side(p, c->rcounts, c->rdispls, c->rtype, rt.extent, rcounts, rdispls, rtypes);
   if (rc != MPI_SUCCESS) {
     w_free(p, c->rtype, rtypes);
     return rc;
   }
-  if (inplace) { /* the send arrays are ignored; pass valid ones */
-    rc = PMPI_Alltoallw(MPI_IN_PLACE, rcounts, rdispls, rtypes, c->rbuf, rcounts, rdispls, rtypes, c->comm);
-    rc2 = w_free(p, c->rtype, rtypes);
-    return rc != MPI_SUCCESS ? rc : rc2;
-  }
-  rc = w_side(p, c->scounts, c->sdispls, c->stype, st.extent, scounts, sdispls, stypes);
-  const char *sbuf = c->sbuf;
+  for (int i = 0; i < p; i++) stypes[i] = sdt; /* w_free below frees only what w_side made */
+  rc = w_side(p, sc, sd, sdt, st.extent, scounts, sdispls, stypes);
   char *rbuf = c->rbuf;
   if (p == 1) { /* Open MPI's coll/self scales alltoallw's byte displacements by the extent */
     sbuf += sdispls[0], rbuf += rdispls[0];
@@ -122,7 +155,7 @@ int mg_alltoallv_as_alltoallw(const mg_call *c) {
   }
   if (rc == MPI_SUCCESS)
     rc = PMPI_Alltoallw(sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, c->comm);
-  rc2 = w_free(p, c->stype, stypes);
+  rc2 = w_free(p, sdt, stypes);
   if (rc == MPI_SUCCESS) rc = rc2;
   rc2 = w_free(p, c->rtype, rtypes);
   return rc != MPI_SUCCESS ? rc : rc2;

@@ -92,8 +92,9 @@ static const mg_alg alltoallv_algs[] = {
     DEFAULT(alltoallv, "MPI_Alltoallv"),
     ROW(alltoallv_as_alltoallw, "TGT-A1", "Alltoallv(n) <= Alltoallw(n)",
         "alltoallw with the same type for every peer and displacements in bytes (a byte displacement "
-        "beyond an int: an hindexed type of its own for that peer)",
-        0, "4*p ints + 2*p datatype handles", MEM(alltoallv_as_alltoallw)),
+        "beyond an int: an hindexed type of its own for that peer); in place from a copy of the blocks",
+        0, "4*p ints + 2*p datatype handles (in place + the largest span of the blocks, agreed late)",
+        MEM(alltoallv_as_alltoallw)),
     ROW(alltoallv_as_allreduce_alltoall, "TGT-A2", "Alltoallv(n) <= Allreduce(max) + Alltoall(p*max)",
         "allreduce the largest block m, then alltoall the packed blocks padded to m bytes; the "
         "default runs when p*m > INT_MAX or the scratch exceeds the cap",
