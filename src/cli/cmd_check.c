@@ -190,7 +190,26 @@ static int prepare_out(state *S, const char *dir, int from) {
                         sizeof S->err);
 }
 
-/* --quick/--full, --collectives and --mockups: S->pre, S->colls and S->algmask. */
+/* The rows of the families in LIST ("composition,split", "all") as a mask per collective. */
+typedef struct famsel {
+  unsigned fam; /* bit f: family f */
+  state *S;     /* for the message */
+} famsel;
+
+static int add_family(const char *name, void *arg) {
+  famsel *f = arg;
+  if (!strcmp(name, "all")) return f->fam = (1u << MG_NFAM) - 1, 0;
+  int k = mg_family_find(name);
+  if (k < 0) {
+    char l[256] = "";
+    for (int i = 0; i < MG_NFAM; i++) snprintf(l + strlen(l), sizeof l - strlen(l), " %s", mg_families[i].name);
+    return MG_ERR_TO(f->S->err, "--families: unknown family '%s'; valid:%s, all", name, l);
+  }
+  f->fam |= 1u << k;
+  return 0;
+}
+
+/* --quick/--full, --collectives, --mockups and --families: S->pre, S->colls and S->algmask. */
 static int choose(const opts_t *o, state *S) {
   if (o->given[O_QUICK] && o->given[O_FULL]) return MG_ERR_TO(S->err, "--quick and --full are contradictory: choose one");
   S->pre = mg_check_preset_of(o->given[O_FULL]);
@@ -208,11 +227,22 @@ static int choose(const opts_t *o, state *S) {
   } else {
     for (int i = 0; i < S->ncolls; i++) S->algmask[S->colls[i]] = (1u << mg_colls[S->colls[i]].nalgs) - 2;
   }
-  if (o->given[O_MOCKUPS] && !cl) { /* no --collectives: those of the mock-ups named */
+  /* the families: the preset's, unless --families (or --mockups alone) says otherwise */
+  famsel f = {0, S};
+  if (o->given[O_FAMILIES] || !o->given[O_MOCKUPS]) {
+    char list[256];
+    snprintf(list, sizeof list, "%s", o->given[O_FAMILIES] ? o->val[O_FAMILIES] : S->pre->families);
+    if (mg_cmd_each(list, "--families", add_family, &f, S->err, sizeof S->err)) return -1;
+    for (int i = 0; i < S->ncolls; i++)
+      for (int a = 1; a < mg_colls[S->colls[i]].nalgs; a++)
+        if (!(f.fam & (1u << mg_colls[S->colls[i]].algs[a].family))) S->algmask[S->colls[i]] &= ~(1u << a);
+  }
+  if (!cl) { /* no --collectives: those with a mock-up chosen */
     int k = 0;
     for (int i = 0; i < S->ncolls; i++)
       if (S->algmask[S->colls[i]]) S->colls[k++] = S->colls[i];
     S->ncolls = k;
+    if (!k) return MG_ERR_TO(S->err, "--mockups and --families select no mock-up together");
   }
   return 0;
 }
@@ -282,7 +312,8 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
     mg_coll c = S->colls[i];
     if (!S->algmask[c])
       return MG_ERR_TO(S->err, 
-          "--mockups selects no mock-up of %s: add one of its mock-ups or leave %s out of --collectives",
+          "--mockups and --families select no mock-up of %s: add one of its mock-ups or families, or leave %s "
+          "out of --collectives",
           mg_colls[c].name, mg_colls[c].name);
     S->algmask[c] |= 1u; /* the default, always */
     anyred |= mg_colls[c].reduction;

@@ -26,7 +26,7 @@
   X(QUIET, "quiet", 'q', 0) X(NO_PROGRESS, "no-progress", 0, 0) X(HELP, "help", 'h', 0)              \
   X(PRESETS, "presets", 0, 0) X(MARGIN, "margin", 0, 1) X(LAUNCHES, "launches", 0, 1)              \
   X(SIZES_FROM, "sizes-from", 0, 1) X(ROOTS, "roots", 0, 1) X(REDS, "reductions", 0, 1)  \
-  X(COUNTS, "counts", 0, 1)
+  X(COUNTS, "counts", 0, 1) X(FAMILIES, "families", 0, 1)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
@@ -44,6 +44,7 @@ typedef struct mg_check_preset {
   int warmup;
   const char *roots;      /* --roots of the rooted collectives */
   const char *reductions; /* --reductions: the (datatype, op) pairs of the reductions */
+  const char *families;   /* --families: the guideline families measured (registry.h) */
 } mg_check_preset;
 
 /* --quick (full = 0, the default) or --full. */

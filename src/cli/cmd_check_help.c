@@ -18,10 +18,18 @@ int mg_check_whole_vector(mg_coll c) {
          c == MG_ALLTOALLW;
 }
 
-/* How many collectives the presets check: those with a mock-up to compare with. */
-static int nchecked(void) {
+/* How many collectives preset p checks: those with a mock-up of its families. */
+static int nchecked(const mg_check_preset *p) {
   int n = 0;
-  for (int c = 0; c < MG_NCOLL; c++) n += mg_colls[c].nalgs > 1;
+  for (int c = 0; c < MG_NCOLL; c++) {
+    int any = 0;
+    for (int a = 1; a < mg_colls[c].nalgs; a++) {
+      const char *f = mg_families[mg_colls[c].algs[a].family].name, *at = strstr(p->families, f);
+      size_t len = strlen(f); /* a whole item of the comma-separated list */
+      any |= at && (at == p->families || at[-1] == ',') && (at[len] == '\0' || at[len] == ',');
+    }
+    n += any;
+  }
   return n;
 }
 
@@ -30,9 +38,10 @@ static int nchecked(void) {
 /* Both rotate the root over up to 4 ranks and reduce what applications reduce (doubles and ints,
  * summed); full also bytes with bitwise or, the thesis' choice, which covers its 1-byte size. */
 static const mg_check_preset presets[] = {
-    {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3, "spread:4", "double:sum,int:sum"},
+    {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3, "spread:4", "double:sum,int:sum",
+     "composition,split"},
     {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50,
-     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor"},
+     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor", "composition,split,nonblocking"},
 };
 
 /* The presets in words, from the table above: the help text and `check --presets` (which
@@ -83,7 +92,9 @@ void mg_check_print_presets_md(FILE *f) {
   coll_names_by_kind(1, vector, sizeof vector);
   const mg_check_preset *q = &presets[0], *u = &presets[1];
   fprintf(f, "| | `--%s` (default) | `--%s` |\n|---|---|---|\n", q->name, u->name);
-  fprintf(f, "| collectives | the %d of %d with a mock-up | the same |\n", nchecked(), MG_NCOLL);
+  fprintf(f, "| families (`--families`) | %s | %s |\n", q->families, u->families);
+  fprintf(f, "| collectives | the %d of %d with a mock-up of these | the %d with one |\n", nchecked(q), MG_NCOLL,
+          nchecked(u));
   spaced(q->block_sizes, a, sizeof a), spaced(u->block_sizes, b, sizeof b);
   fprintf(f, "| sizes, per-rank-block collectives (%s) | %s | %s |\n", block, a, b);
   spaced(q->vector_sizes, a, sizeof a), spaced(u->vector_sizes, b, sizeof b);
@@ -120,6 +131,7 @@ static const char usage_text[] =
     "  -c, --collectives LIST  e.g. bcast,allreduce (or MPI_Bcast,...) [preset: all]\n"
     "  -m, --mockups LIST      only these mock-ups: registry names or guideline ids (GL5) [all];\n"
     "                          without -c: only the collectives of these mock-ups\n"
+    "      --families LIST     guideline families: composition, split, nonblocking, or all [preset]\n"
     "  -s, --sizes LIST        bytes for every chosen collective: 8,1K,64K, FROM:TO[:xF|:+S] [preset]\n"    "      --sizes-from TRACE  the collectives and sizes an application called: its MPIGUIDE_TRACE\n"
     "                          file (docs/trace.md), among those of -c\n"
     "  -d, --datatype TYPE     [MPI_BYTE]    --op OP  [MPI_BOR; MPI_SUM for floating types]\n"
@@ -170,7 +182,7 @@ static const char usage_text[] =
     "Exit codes: 0 done (with or without violations), 1 run or analysis failed, 2 bad input.\n";
 
 void mg_check_print_usage(FILE *f) {
-  char pre[1024] = "", v[128];
+  char pre[1280] = "", v[128];
   size_t u = 0;
   for (size_t i = 0; i < sizeof presets / sizeof presets[0] && u < sizeof pre; i++) {
     const mg_check_preset *p = &presets[i];
@@ -178,11 +190,11 @@ void mg_check_print_usage(FILE *f) {
     snprintf(flag, sizeof flag, "--%s", p->name);
     if (p->budget > 0) snprintf(budget, sizeof budget, ", budget %gs", p->budget);
     u += (size_t)snprintf(pre + u, sizeof pre - u,
-                          "      %-19s the %d collectives with a mock-up;\n"
+                          "      %-19s families %s: the %d collectives with a mock-up of them;\n"
                           "                          %d per-rank-block sizes %s;\n"
                           "                          %d whole-vector sizes %s%s;\n"
                           "                          roots %s; reductions %s\n",
-                          flag, nchecked(), count_items(p->block_sizes), p->block_sizes,
+                          flag, p->families, nchecked(p), count_items(p->block_sizes), p->block_sizes,
                           count_items(p->vector_sizes), p->vector_sizes, budget, p->roots, p->reductions);
   }
   for (const char *t = usage_text; *t;) { /* usage_text with its @NAME@ fields filled in */

@@ -26,6 +26,8 @@ int mg_cmd_list(int argc, char **argv) {
              "library's own) and the guideline mock-ups, with guideline id, formula,\n"
              "description, restrictions and extra memory (n = message size in bytes as\n"
              "defined per collective, p = processes).\n"
+             "Mock-ups are grouped by family (composition, split, nonblocking: see\n"
+             "docs/guidelines.md).\n"
              "  --csv        one row per algorithm, comma-separated, with a header line\n"
              "  --markdown   one table per collective (docs/guidelines.md is this output)\n"
              "  COLLECTIVE   only this collective (e.g. allreduce)\n");
@@ -65,14 +67,28 @@ int mg_cmd_list(int argc, char **argv) {
            "default on every rank when an int count would overflow or its scratch would exceed the\n"
            "cap (docs/library.md, \"Deciding without disagreeing\").\n\n");
   }
-  if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory\n");
+  if (md) { /* the families, each with its source and the rows that implement it */
+    printf("Families: each family's rows are generated from one definition for every collective it\n"
+           "applies to; `check --families` chooses among them.\n\n| family | source | rows |\n|---|---|---|\n");
+    for (int f = 0; f < MG_NFAM; f++) {
+      int n = 0, colls = 0;
+      for (int c = 0; c < MG_NCOLL; c++) {
+        int k = 0;
+        for (int a = 1; a < mg_colls[c].nalgs; a++) k += mg_colls[c].algs[a].family == f;
+        n += k, colls += k > 0;
+      }
+      printf("| %s | %s | %d rows over %d collectives |\n", mg_families[f].name, mg_families[f].source, n, colls);
+    }
+    printf("\n");
+  }
+  if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory,family\n");
   for (int c = 0; c < MG_NCOLL; c++) {
     const mg_coll_info *ci = &mg_colls[c];
     if (only && c != only_coll) continue;
     if (md)
       printf("## %s (%s)\n\nMessage size: %s.\n\n"
-             "| algorithm | guideline | formula | description | restrictions | extra memory |\n"
-             "|---|---|---|---|---|---|\n", ci->name, ci->mpi_name, ci->size_def);
+             "| algorithm | family | guideline | formula | description | restrictions | extra memory |\n"
+             "|---|---|---|---|---|---|---|\n", ci->name, ci->mpi_name, ci->size_def);
     else if (!csv) printf("%s (%s) -- message size: %s\n", ci->name, ci->mpi_name, ci->size_def);
     for (int a = 0; a < ci->nalgs; a++) {
       const mg_alg *al = &ci->algs[a];
@@ -83,16 +99,18 @@ int mg_cmd_list(int argc, char **argv) {
           strcat(restr, *restr ? " " : "");
           strcat(restr, mg_restrictions[i].name);
         }
+      const char *fam = a ? mg_families[al->family].name : "";
       if (md) {
-        printf("| `%s` | %s | %s | %s | %s | %s |\n", name, al->guideline, al->formula, al->description,
+        printf("| `%s` | %s | %s | %s | %s | %s | %s |\n", name, fam, al->guideline, al->formula, al->description,
                *restr ? restr : "", al->mem_formula);
       } else if (csv) {
         csv_field(ci->name, 0), csv_field(name, 0), csv_field(al->guideline, 0);
         csv_field(al->formula, 0), csv_field(al->description, 0), csv_field(restr, 0);
-        csv_field(al->mem_formula, 1);
+        csv_field(al->mem_formula, 0), csv_field(fam, 1);
       } else if (a == 0) {
         printf("  %-44s %s\n", name, al->description);
       } else {
+        if (a == 1 || al->family != ci->algs[a - 1].family) printf("  [%s]\n", mg_families[al->family].name);
         printf("  %-44s %-5s %s\n", name, al->guideline, al->formula);
         printf("  %-44s       %s; extra memory: %s%s%s\n", "", al->description, al->mem_formula,
                *restr ? "; needs " : "", restr);

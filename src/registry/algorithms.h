@@ -38,6 +38,10 @@
   X(scatter_as_scatterv)
 
 MG_DEFAULT_ALGS(MG_DECLARE_ALG)
+/* The families' algorithms (registry.h, MG_FAMILIES): one per family, the row's parameter second. */
+int mg_split(const mg_call *c, int k); /* split.c: k pieces */
+size_t mg_split_mem(const mg_call *c);
+int mg_nonblocking(const mg_call *c, int unused); /* nonblocking.c */
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

@@ -19,10 +19,34 @@
 #include "registry/registry.h"
 
 #define ROW(nm, gl, fml, desc, restr, memtxt, memfn) \
-  { #nm, gl, fml, desc, mg_##nm, restr, memtxt, memfn }
+  { #nm, gl, fml, desc, mg_##nm, restr, memtxt, memfn, MG_FAM_COMPOSITION, NULL, 0 }
 #define DEFAULT(coll, mpi) \
   ROW(coll##_default, "", "", "the MPI library's own " mpi, 0, "0", NULL)
 #define MEM(nm) mg_##nm##_mem
+
+/*
+ * The families (registry.h, MG_FAMILIES): each a row definition here, one function in src/algs/,
+ * and one line per table that says which rows the collective gets.
+ * Split-robustness (split.c): k = 2 and 4 pieces, the row's parameter. The reductions split
+ * elements (no scratch); bcast and the per-rank-block collectives split bytes, with scratch only
+ * for a datatype that is not dense (packed), at most the figure given.
+ */
+#define SPLIT_ROW(coll, Name, k, restr, memtxt, memfn)                                                   \
+  {#coll "_as_split" #k, "TGT1", Name "(n) <= " #k " x " Name "(n/" #k ")",                               \
+   "the call as " #k " calls on consecutive pieces of the message (block collectives: the same piece "  \
+   "of every block, strided)",                                                                          \
+   NULL, restr, memtxt, memfn, MG_FAM_SPLIT, mg_split, k}
+#define SPLIT_ROWS(coll, Name, restr, memtxt, memfn) \
+  SPLIT_ROW(coll, Name, 2, restr, memtxt, memfn), SPLIT_ROW(coll, Name, 4, restr, memtxt, memfn)
+#define SPLIT_ELEMENTS(coll, Name) SPLIT_ROWS(coll, Name, 0, "0", NULL)
+#define SPLIT_BYTES(coll, Name) SPLIT_ROWS(coll, Name, 0, "n bytes for a non-dense datatype", mg_split_mem)
+#define SPLIT_BLOCKS(coll, Name, memtxt) SPLIT_ROWS(coll, Name, MG_R_PN_INT, memtxt, mg_split_mem)
+/* Non-blocking (nonblocking.c): every collective, as I<coll> + MPI_Wait. */
+#define NB_ROW_R(coll, Name, restr)                                                                      \
+  {#coll "_as_i" #coll "_wait", "TGT-N1", Name "(n) <= I" #coll "(n) + Wait",                            \
+   "MPI_I" #coll " with the same arguments, then MPI_Wait", NULL, restr, "0", NULL, MG_FAM_NONBLOCKING,    \
+   mg_nonblocking, 0}
+#define NB_ROW(coll, Name) NB_ROW_R(coll, Name, 0)
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
@@ -38,6 +62,8 @@ static const mg_alg allgather_algs[] = {
     ROW(allgather_as_allgatherv, "GL4", "Allgather(n) <= Allgatherv(n)",
         "allgatherv with equal counts (derived receive types: of packed bytes)", MG_R_PN_INT,
         "2*p ints (+ p*n bytes for derived receive types)", MEM(allgather_as_allgatherv)),
+    SPLIT_BLOCKS(allgather, "Allgather", "p*n bytes + n for non-dense datatypes"),
+    NB_ROW(allgather, "Allgather"),
 };
 
 /* Träff, Gropp and Thakur, TPDS 2010 (see exscan_algs): TGT25 and TGT32 are equation numbers of
@@ -60,6 +86,7 @@ static const mg_alg allgatherv_algs[] = {
         "Allgatherv(n) <= Allgather(p*max(recvcounts)) + local compaction",
         "allgather the packed blocks padded to the largest one, then unpack each at its displacement",
         MG_R_PMAX_INT, "p*max(recvcounts) x size(recvtype) bytes", MEM(allgatherv_as_allgather_compact)),
+    NB_ROW(allgatherv, "Allgatherv"),
 };
 
 static const mg_alg allreduce_algs[] = {
@@ -77,12 +104,16 @@ static const mg_alg allreduce_algs[] = {
         "reduce_scatter into contiguous segments of whole 64-byte blocks (the remainder blocks "
         "dealt one each to the first ranks), then allgatherv",
         MG_R_COMMUTE_OR_DENSE, "2*p ints", MEM(allreduce_as_reducescatter_allgatherv)),
+    SPLIT_ELEMENTS(allreduce, "Allreduce"),
+    NB_ROW(allreduce, "Allreduce"),
 };
 
 static const mg_alg alltoall_algs[] = {
     DEFAULT(alltoall, "MPI_Alltoall"),
     ROW(alltoall_as_alltoallv, "GL8", "Alltoall(n) <= Alltoallv(n)", "alltoallv with equal counts",
-        MG_R_PN_INT, "4*p ints", MEM(alltoall_as_alltoallv)),
+        MG_R_PN_INT | MG_R_NOT_IN_PLACE, "4*p ints", MEM(alltoall_as_alltoallv)), /* registry.h: MPICH */
+    SPLIT_BLOCKS(alltoall, "Alltoall", "2*p*n bytes for non-dense datatypes"),
+    NB_ROW(alltoall, "Alltoall"),
 };
 
 /* Träff, Gropp and Thakur (see exscan_algs). The irregular collectives below know no message size
@@ -99,10 +130,12 @@ static const mg_alg alltoallv_algs[] = {
         "allreduce the largest block m, then alltoall the packed blocks padded to m bytes; the "
         "default runs when p*m > INT_MAX or the scratch exceeds the cap",
         0, "2*p*m bytes (m: the largest block, agreed late)", NULL),
+    NB_ROW_R(alltoallv, "Alltoallv", MG_R_NOT_IN_PLACE), /* registry.h: Open MPI */
 };
 
 static const mg_alg alltoallw_algs[] = {
     DEFAULT(alltoallw, "MPI_Alltoallw"),
+    NB_ROW_R(alltoallw, "Alltoallw", MG_R_NOT_IN_PLACE),
 };
 
 static const mg_alg barrier_algs[] = {
@@ -111,6 +144,7 @@ static const mg_alg barrier_algs[] = {
         "allreduce of one int: no rank's result is complete before every rank contributed", 0, "0", NULL),
     ROW(barrier_as_reduce_bcast, "TGT-B2", "Barrier <= Reduce(1) + Bcast(1)",
         "reduce one int to rank 0, which has then heard from every rank, then broadcast it", 0, "0", NULL),
+    NB_ROW(barrier, "Barrier"),
 };
 
 static const mg_alg bcast_algs[] = {
@@ -120,6 +154,8 @@ static const mg_alg bcast_algs[] = {
     ROW(bcast_as_scatter_allgather, "GL10", "Bcast(n) <= Scatter(n) + Allgather(n/p)",
         "scatter the packed vector padded to a multiple of p bytes, then allgather", MG_R_PN_INT,
         "p*ceil(n/p) bytes", MEM(bcast_as_scatter_allgather)),
+    SPLIT_BYTES(bcast, "Bcast"),
+    NB_ROW(bcast, "Bcast"),
 };
 
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
@@ -135,6 +171,8 @@ static const mg_alg exscan_algs[] = {
     ROW(exscan_as_allgather_reducelocal, "TGT-X2", "Exscan(n) <= Allgather(n) + Reduce_local(n)",
         "allgather all vectors, rank i folds blocks i-1 down to 0 locally (rank order)", MG_R_PN_INT,
         "p*n", MEM(exscan_as_allgather_reducelocal)),
+    SPLIT_ELEMENTS(exscan, "Exscan"),
+    NB_ROW(exscan, "Exscan"),
 };
 
 static const mg_alg gather_algs[] = {
@@ -147,6 +185,8 @@ static const mg_alg gather_algs[] = {
     ROW(gather_as_reduce, "GL13", "Gather(n) <= Reduce(p*n)",
         "bitwise-or reduce over a zeroed p*n buffer holding the own block", MG_R_PN_INT,
         "p*n bytes (2*p*n at the root)", MEM(gather_as_reduce)),
+    SPLIT_BLOCKS(gather, "Gather", "p*n bytes + n for non-dense datatypes"),
+    NB_ROW(gather, "Gather"),
 };
 
 static const mg_alg gatherv_algs[] = {
@@ -159,6 +199,7 @@ static const mg_alg gatherv_algs[] = {
     ROW(gatherv_as_alltoallv, "TGT30", "Gatherv(n) <= Alltoallv(n)",
         "alltoallv in which every rank sends its block to the root only", 0, "4*p ints",
         MEM(gatherv_as_alltoallv)),
+    NB_ROW(gatherv, "Gatherv"),
 };
 
 static const mg_alg reduce_algs[] = {
@@ -175,6 +216,8 @@ static const mg_alg reduce_algs[] = {
         "reduce_scatter into contiguous segments of whole 64-byte blocks, then gatherv at the root",
         MG_R_COMMUTE_OR_DENSE,
         "2*p ints + n/p (rounded up to 64 bytes)", MEM(reduce_as_reducescatter_gatherv)),
+    SPLIT_ROWS(reduce, "Reduce", 0, "half the vector at an in-place root", mg_split_mem),
+    NB_ROW_R(reduce, "Reduce", MG_R_LB_ZERO), /* registry.h: Open MPI */
 };
 
 static const mg_alg reduce_scatter_algs[] = {
@@ -192,6 +235,7 @@ static const mg_alg reduce_scatter_algs[] = {
         MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP,
         "0 if the counts are equal, else p*max(recvcounts) elements",
         MEM(reduce_scatter_as_reducescatterblock)),
+    NB_ROW_R(reduce_scatter, "Reduce_scatter", MG_R_COMMUTE_OR_DENSE),
 };
 
 static const mg_alg reduce_scatter_block_algs[] = {
@@ -206,6 +250,7 @@ static const mg_alg reduce_scatter_block_algs[] = {
     ROW(reduce_scatter_block_as_allreduce, "GL19", "Reduce_scatter_block(n) <= Allreduce(p*n)",
         "allreduce of the whole vector, keep the own block", MG_R_PN_INT, "p*n",
         MEM(reduce_scatter_block_as_allreduce)),
+    NB_ROW_R(reduce_scatter_block, "Reduce_scatter_block", MG_R_COMMUTE_OR_DENSE),
 };
 
 static const mg_alg scan_algs[] = {
@@ -213,6 +258,8 @@ static const mg_alg scan_algs[] = {
     ROW(scan_as_exscan_reducelocal, "GL20", "Scan(n) <= Exscan(n) + Reduce_local(n)",
         "exclusive scan, then combine with the own contribution locally", 0, "n",
         MEM(scan_as_exscan_reducelocal)),
+    SPLIT_ELEMENTS(scan, "Scan"),
+    NB_ROW(scan, "Scan"),
 };
 
 static const mg_alg scatter_algs[] = {
@@ -222,6 +269,8 @@ static const mg_alg scatter_algs[] = {
         MEM(scatter_as_bcast)),
     ROW(scatter_as_scatterv, "GL22", "Scatter(n) <= Scatterv(n)", "scatterv with equal counts",
         MG_R_PN_INT, "2*p ints", MEM(scatter_as_scatterv)),
+    SPLIT_BLOCKS(scatter, "Scatter", "p*n bytes + n for non-dense datatypes"),
+    NB_ROW(scatter, "Scatter"),
 };
 
 static const mg_alg scatterv_algs[] = {
@@ -237,6 +286,7 @@ static const mg_alg scatterv_algs[] = {
         "the root broadcasts its sendcounts and size(sendtype), then the packed blocks; each rank "
         "unpacks its own; the default runs when n > INT_MAX or the scratch exceeds the cap",
         0, "p+1 ints, then n bytes", MEM(scatterv_as_bcast_bcast)),
+    NB_ROW(scatterv, "Scatterv"),
 };
 
 #define NALGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -284,6 +334,18 @@ static const char *const why_key[MG_NWHY] = {
     MG_REASONS(MG_X)
 #undef MG_X
 };
+
+const mg_family_info mg_families[MG_NFAM] = {
+#define MG_X(E, n, src) [MG_FAM_##E] = {n, src},
+    MG_FAMILIES(MG_X)
+#undef MG_X
+};
+
+int mg_family_find(const char *name) {
+  for (int f = 0; f < MG_NFAM; f++)
+    if (strcmp(name, mg_families[f].name) == 0) return f;
+  return -1;
+}
 
 const mg_restriction mg_restrictions[] = {
 #define MG_X(E, bit, name, text) {MG_R_##E, name, text},
@@ -471,9 +533,15 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   if (alg == 0) return MG_WHY_NONE;
   if (c->inter) return MG_WHY_INTERCOMM;
   if (mg_colls[c->coll].rooted && (c->root < 0 || c->root >= c->size)) return MG_WHY_INVALID_ROOT;
+  int in_place = (a->restrictions & MG_R_NOT_IN_PLACE) && c->sbuf == MPI_IN_PLACE;
   if (!mg_colls[c->coll].known) /* no size restrictions: the mock-up decides late (mg_late_ok) */
-    return a->mem && a->mem(c) > scratch_max ? MG_WHY_SCRATCH_CAP : MG_WHY_NONE;
+    return in_place ? MG_WHY_IN_PLACE : a->mem && a->mem(c) > scratch_max ? MG_WHY_SCRATCH_CAP : MG_WHY_NONE;
   if (c->bytes == 0 && c->coll != MG_BARRIER) return MG_WHY_EMPTY; /* a barrier moves nothing, always */
+  if (in_place) return MG_WHY_IN_PLACE;
+  if (a->restrictions & MG_R_LB_ZERO) { /* a reduction: the same datatype on every rank */
+    mg_type t;
+    if (mg_type_get(c->rtype, &t) != MPI_SUCCESS || t.lb != 0 || t.true_lb < 0) return MG_WHY_TYPE_LB;
+  }
   if ((a->restrictions & MG_R_PN_INT) && c->bytes > (size_t)INT_MAX / (size_t)c->size)
     return MG_WHY_COUNT_RANGE;
   if (a->restrictions & (MG_R_COMMUTATIVE | MG_R_COMMUTE_OR_DENSE)) {

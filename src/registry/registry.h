@@ -79,7 +79,9 @@ typedef enum {
   X(USEROP_PADDING, "userop_padding",                                             \
     "not applicable: a user-defined op would see padding elements (p does not divide count, or "  \
     "unequal recvcounts)")                                                        \
-  X(SCRATCH_CAP, "scratch_cap", "scratch cap (MPIGUIDE_SCRATCH_MAX)")
+  X(SCRATCH_CAP, "scratch_cap", "scratch cap (MPIGUIDE_SCRATCH_MAX)")                  \
+  X(IN_PLACE, "in_place", "not applicable: MPI_IN_PLACE")                             \
+  X(TYPE_LB, "type_lb", "not applicable: a datatype whose lower bound is not 0")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
@@ -129,6 +131,9 @@ typedef struct mg_call {
 } mg_call;
 
 typedef int (*mg_alg_fn)(const mg_call *c);
+/* The algorithm of a family row (mg_alg.pfn): one function for every collective of the family,
+ * the row's parameter (e.g. the number of pieces) as its second argument. */
+typedef int (*mg_alg_pfn)(const mg_call *c, int param);
 /* Scratch bytes the algorithm needs for this call: the maximum over all ranks,
  * so that every rank compares the same number against the cap. */
 typedef size_t (*mg_mem_fn)(const mg_call *c);
@@ -138,9 +143,10 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  * decided from inputs equal on every rank; a call outside one runs the
  * default, with the fallback reason of mg_applicable().
  * - PN_INT: the algorithm moves p blocks in one call with an int count.
- * - COMMUTE_OR_DENSE: MPICH 4.0.2's MPI_Reduce_scatter(_block) returns wrong
- *   results or corrupts its heap for non-commutative ops on datatypes with
- *   gaps; the mock-ups built on it keep away from that case on every MPI (the
+ * - COMMUTE_OR_DENSE: MPICH 4.0.2's MPI_Reduce_scatter(_block) (and their
+ *   non-blocking forms) return wrong results or corrupt the heap for
+ *   non-commutative ops on datatypes with gaps; the mock-ups built on them
+ *   keep away from that case on every MPI (the
  *   datatype of a reduction is the same on every rank, so the decision is too).
  * - N_INT: the algorithm reduces the whole vector in one call with an int
  *   count (reduce_scatter: the sum of recvcounts, which may exceed INT_MAX).
@@ -153,6 +159,16 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  *   whether a call needs it.
  * - NB_INT: the algorithm moves the whole vector as packed bytes (or as one
  *   element of a derived type) with an int count: n bytes must fit an int.
+ * - NOT_IN_PLACE: the algorithm cannot take MPI_IN_PLACE, which all ranks or
+ *   none give for alltoall(v/w). Open MPI 4.1.4's in-place MPI_Ialltoallv and
+ *   MPI_Ialltoallw leave messages behind when a rank moves nothing, and the
+ *   next call on the communicator hangs (difftest); the non-blocking rows of
+ *   those two keep away from it. MPICH 4.0.2's in-place MPI_Alltoallv crashes
+ *   with struct blocks above 8 KiB: GL8 (alltoall as alltoallv) keeps away.
+ * - LB_ZERO: a reduction whose datatype (the same on every rank) has lower
+ *   bound 0 and true lower bound >= 0: Open MPI 4.1.4's MPI_Ireduce (libnbc)
+ *   frees a wrong pointer and aborts for a datatype with a negative lower
+ *   bound (difftest).
  * - PMAX_INT: the algorithm pads every rank's block to the largest one and
  *   moves p of them with an int count of bytes (allgatherv: p x
  *   max(recvcounts) x size(recvtype)).
@@ -169,7 +185,11 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(N_INT, 4, "n<=INT_MAX", "the whole vector must fit an int count")                             \
   X(NB_INT, 5, "n-bytes<=INT_MAX", "the whole vector, in bytes, must fit an int count")             \
   X(PMAX_INT, 6, "p*max-block<=INT_MAX",                                                            \
-    "p times the largest block, in bytes, must fit an int count")
+    "p times the largest block, in bytes, must fit an int count")                                   \
+  X(NOT_IN_PLACE, 7, "not-in-place",                                                                \
+    "not with MPI_IN_PLACE (all ranks or none: alltoall, alltoallv, alltoallw)")                    \
+  X(LB_ZERO, 8, "type-lb=0",                                                                        \
+    "a reduction's datatype with lower bound 0 (Open MPI 4.1.4's MPI_Ireduce crashes otherwise)")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,
@@ -185,7 +205,40 @@ extern const mg_restriction mg_restrictions[];
 extern const int mg_nrestrictions;
 
 /* Upper bound on algorithms per collective (checked in registry.c). */
-#define MG_MAX_ALGS 8
+#define MG_MAX_ALGS 12
+
+/*
+ * Families of guidelines, X(ENUM, name, source). A family's rows are generated
+ * from one definition for every collective it applies to (registry.c):
+ * - COMPOSITION: a collective not slower than a composition of others (TGT
+ *   2010 meta-rules III and IV): the HPC Asia 2018 mock-ups GL1-GL22 and the
+ *   TGT2010 equations of the irregular collectives;
+ * - SPLIT: split-robustness, TGT 2010 meta-rule I, eq. (1): A(kn) <= k A(n);
+ *   the call as k calls on consecutive pieces (of every block, for the
+ *   per-rank-block collectives): a segmented message;
+ * - NONBLOCKING: a blocking collective not slower than its non-blocking form
+ *   and a wait, by analogy with TGT 2010 eqs. (5)-(7) for point-to-point.
+ */
+#define MG_FAMILIES(X)                                                                           \
+  X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
+    "HPC Asia 2018 GL1-GL22; TGT 2010 eqs. 19-34 for the irregular collectives)")                 \
+  X(SPLIT, "split", "split-robustness (TGT 2010 meta-rule I, eq. 1): A(kn) <= k A(n)")            \
+  X(NONBLOCKING, "nonblocking", "blocking not slower than non-blocking + wait (by analogy with "  \
+    "TGT 2010 eqs. 5-7)")
+
+typedef enum {
+#define MG_X(E, n, s) MG_FAM_##E,
+  MG_FAMILIES(MG_X)
+#undef MG_X
+      MG_NFAM
+} mg_family;
+
+typedef struct mg_family_info {
+  const char *name, *source;
+} mg_family_info;
+extern const mg_family_info mg_families[MG_NFAM];
+/* A family by name; -1 when unknown. */
+int mg_family_find(const char *name);
 
 typedef struct mg_alg {
   const char *name;        /* e.g. "allreduce_as_reduce_bcast"; "default" first */
@@ -196,6 +249,9 @@ typedef struct mg_alg {
   unsigned restrictions;   /* MG_R_* */
   const char *mem_formula; /* extra memory, human readable: "p*n bytes" */
   mg_mem_fn mem;           /* NULL: needs no scratch */
+  int family;              /* mg_family (0, composition, when not given) */
+  mg_alg_pfn pfn;          /* a family row's algorithm, called with param instead of fn */
+  int param;
 } mg_alg;
 
 typedef struct mg_coll_info {
@@ -275,6 +331,9 @@ extern __thread mg_late_state mg_late;
 int mg_late_ok(int fits, size_t scratch);
 
 /* Run algorithm `alg` (0 = default) for a prepared call. */
-static inline int mg_run(const mg_call *c, int alg) { return mg_colls[c->coll].algs[alg].fn(c); }
+static inline int mg_run(const mg_call *c, int alg) {
+  const mg_alg *a = &mg_colls[c->coll].algs[alg];
+  return a->pfn ? a->pfn(c, a->param) : a->fn(c);
+}
 
 #endif

@@ -449,7 +449,8 @@ static void test_errors(void) {
       "barrier bcast exscan gather gatherv reduce reduce_scatter reduce_scatter_block scan scatter scatterv",
       "t.prof:4: unknown algorithm 'allreduce_as_foo' for allreduce; valid: default "
       "allreduce_as_reduce_bcast "
-      "allreduce_as_reducescatterblock_allgather allreduce_as_reducescatter_allgatherv",
+      "allreduce_as_reducescatterblock_allgather allreduce_as_reducescatter_allgatherv allreduce_as_split2 "
+      "allreduce_as_split4 allreduce_as_iallreduce_wait",
       "t.prof:5: algorithm 'bcast_as_allgatherv' is for bcast, not allreduce; see `mpiguide list allreduce`",
       "t.prof:6: bad process count 'np=0': process counts are whole numbers from 1 to 2147483647",
       "t.prof:7: empty process-count range 'np=8-4': the lower bound is above the upper bound",
@@ -526,7 +527,7 @@ static void test_version(void) {
       "v:1: missing version line: the first line must be 'mpiguide-profile 1' ('mpiguide-profile 2' if rules "
       "have type= or op=)",
       "v:1: unknown algorithm 'nope' for bcast; valid: default bcast_as_allgatherv "
-      "bcast_as_scatter_allgather",
+      "bcast_as_scatter_allgather bcast_as_split2 bcast_as_split4 bcast_as_ibcast_wait",
   };
   expect_diags("bcast np=4 1K nope\nbcast np=4 2K default\n", "v", w1, 2, MG_PROFILE_VERSION);
   TEST_CASE("a comment before the version line");
@@ -700,7 +701,7 @@ static void test_prf_errors(void) {
       "x.prf:5: unknown mock-up 'allreduce_as_allreduce_lane' for MPI_Allreduce: mpiguide has no such "
       "algorithm; "
       "valid: default allreduce_as_reduce_bcast allreduce_as_reducescatterblock_allgather "
-      "allreduce_as_reducescatter_allgatherv",
+      "allreduce_as_reducescatter_allgatherv allreduce_as_split2 allreduce_as_split4 allreduce_as_iallreduce_wait",
       "x.prf:6: mock-up id 1 is listed twice (also at line 4); give each mock-up its own id",
       "x.prf:7: unexpected 'extra' after '<id> <mock-up name>'; start a comment with '#'",
       "x.prf:11: empty size range 300-299: the first byte is above the last one",

@@ -1,0 +1,221 @@
+/*
+ * The split family: split-robustness, Träff, Gropp and Thakur, TPDS 2010,
+ * meta-rule I, eq. (1): A(kn) <= k A(n). A message must not be slower than k
+ * messages of a k-th of it: a protocol switch (eager to rendezvous, a
+ * segment size, an algorithm change) that makes it so is a defect, and k
+ * calls on the pieces are its repair, a segmented message. One function for
+ * every collective of the family; the registry's rows give k (2 and 4).
+ *
+ * Pieces: the reductions (reduce, allreduce, scan, exscan) split the count
+ * into k runs of consecutive elements, [c j / k, c (j+1) / k): MPI requires
+ * the same count and datatype on every rank of a reduction, so element
+ * pieces are the same pieces everywhere, and an op (user-defined,
+ * non-commutative too) sees each element once, in rank order, with fewer
+ * elements per call than the call has. The others split bytes: ranks may use
+ * different datatypes of one signature, so only the byte stream is common;
+ * piece j of a message of b bytes is [b j / k, b (j+1) / k), both bounds
+ * rounded down to a multiple of 8 bytes (aligned for any basic type), and it
+ * travels as MPI_BYTE. For the per-rank-block collectives (allgather,
+ * gather, scatter, alltoall) piece j is the same byte range of every block:
+ * one element of a byte type resized to the block (len bytes, extent b) per
+ * rank, the strided pieces of the guideline. Empty pieces are skipped (b and
+ * c are equal on every rank, so every rank skips the same ones).
+ *
+ * A rank whose datatype is dense (its elements are its bytes) moves its
+ * buffer as it is; any other packs it into scratch first and unpacks the
+ * result: a local choice, the messages are the same bytes. In place the data
+ * stays where the collective keeps it (gather, scatter: the root's own block
+ * is neither sent nor received; allgather, alltoall: packed from the receive
+ * buffer when it is not dense).
+ *
+ * Cost: k times the latency terms of the collective for the same bandwidth
+ * terms, e.g. bcast k (log p alpha) + n beta as a binomial tree of
+ * pipelines; it wins where the library's algorithm for n is worse than k of
+ * its algorithm for n/k.
+ */
+#include <string.h>
+
+#include "algs/algs.h"
+
+size_t mg_split_mem(const mg_call *c);
+
+/* Piece j of k of b bytes: [*off, *off + *len), bounds at multiples of 8 bytes. */
+static void piece(size_t b, int k, int j, size_t *off, size_t *len) {
+  size_t lo = (b * (size_t)j / (size_t)k) & ~(size_t)7;
+  size_t hi = j + 1 == k ? b : (b * (size_t)(j + 1) / (size_t)k) & ~(size_t)7;
+  *off = lo;
+  *len = hi - lo;
+}
+
+/* ---- the reductions: runs of elements ---- */
+
+static int split_reduction(const mg_call *c, int k) {
+  mg_type t;
+  int rc = mg_type_get(c->rtype, &t);
+  if (rc != MPI_SUCCESS) return rc;
+  int in = c->sbuf == MPI_IN_PLACE, recv = c->coll != MG_REDUCE || c->rank == c->root;
+  /* MPICH 4.0.2's in-place MPI_Reduce at a root other than 0 crashes from ~2 KiB: the root
+   * reduces from a copy of the piece instead (scratch: mg_split_mem) */
+  char *copy = in && c->coll == MG_REDUCE ? mg_scratch(mg_split_mem(c)) : NULL;
+  long n = c->rcount;
+  for (int j = 0; j < k; j++) {
+    long lo = n * j / k, hi = n * (j + 1) / k;
+    if (hi == lo) continue;
+    MPI_Aint at = (MPI_Aint)lo * t.extent;
+    const void *s = in ? MPI_IN_PLACE : (const char *)c->sbuf + at;
+    if (copy) {
+      size_t span = mg_type_span(&t, (size_t)(hi - lo));
+      memcpy(copy, (const char *)c->rbuf + at + t.true_lb, span);
+      s = mg_type_base(copy, &t);
+    }
+    void *r = recv ? (char *)c->rbuf + at : c->rbuf; /* a non-root's receive buffer is not significant */
+    int cnt = (int)(hi - lo);
+    switch (c->coll) {
+    case MG_REDUCE: rc = PMPI_Reduce(s, r, cnt, c->rtype, c->op, c->root, c->comm); break;
+    case MG_ALLREDUCE: rc = PMPI_Allreduce(s, r, cnt, c->rtype, c->op, c->comm); break;
+    case MG_SCAN: rc = PMPI_Scan(s, r, cnt, c->rtype, c->op, c->comm); break;
+    default: rc = PMPI_Exscan(s, r, cnt, c->rtype, c->op, c->comm); break;
+    }
+    if (rc != MPI_SUCCESS) return rc;
+  }
+  return MPI_SUCCESS;
+}
+
+/* ---- bcast: byte pieces ---- */
+
+static int split_bcast(const mg_call *c, int k) {
+  mg_type t;
+  int rc = mg_type_get(c->rtype, &t);
+  if (rc != MPI_SUCCESS) return rc;
+  size_t b = c->bytes;
+  int dense = mg_type_is_dense(&t), root = c->rank == c->root;
+  char *img = dense ? c->rbuf : mg_scratch(b);
+  if (!dense && root && (rc = mg_pack(c->rbuf, c->rcount, c->rtype, img, (int)b)) != MPI_SUCCESS) return rc;
+  for (int j = 0; j < k; j++) {
+    size_t off, len;
+    piece(b, k, j, &off, &len);
+    if (len && (rc = PMPI_Bcast(img + off, (int)len, MPI_BYTE, c->root, c->comm)) != MPI_SUCCESS) return rc;
+  }
+  return dense || root ? MPI_SUCCESS : mg_unpack(img, (int)b, c->rbuf, c->rcount, c->rtype);
+}
+
+/* ---- the per-rank-block collectives: the same byte range of every block ---- */
+
+/* One element of len bytes, extent b: piece j of every block of a p-block image. */
+static int strided(size_t len, size_t b, MPI_Datatype *t) {
+  MPI_Datatype cont;
+  int rc = PMPI_Type_contiguous((int)len, MPI_BYTE, &cont);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Type_create_resized(cont, 0, (MPI_Aint)b, t);
+  PMPI_Type_free(&cont);
+  if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(t)) != MPI_SUCCESS) PMPI_Type_free(t);
+  return rc;
+}
+
+/* The byte image of `count` elements of dt at buf: buf itself when dt is dense, else a packed
+ * copy carved from scratch (taken at the first such image; packed only if `fill`). */
+static int image(const mg_call *c, const void *buf, int count, MPI_Datatype dt, size_t bytes, int fill, char **cur,
+                 char **out) {
+  mg_type t;
+  int rc = mg_type_get(dt, &t);
+  if (rc != MPI_SUCCESS) return rc;
+  if (mg_type_is_dense(&t)) {
+    *out = (char *)buf;
+    return MPI_SUCCESS;
+  }
+  if (!*cur) *cur = mg_scratch(mg_split_mem(c)); /* dense types need none */
+  *out = mg_carve(cur, bytes);
+  return fill && bytes ? mg_pack(buf, count, dt, *out, (int)bytes) : MPI_SUCCESS;
+}
+
+size_t mg_split_mem(const mg_call *c) {
+  size_t b = c->bytes, p = (size_t)c->size;
+  switch (c->coll) {
+  case MG_REDUCE: { /* a copy of the largest piece (k >= 2) for an in-place root, which only it knows */
+    mg_type t;
+    if (mg_type_get(c->rtype, &t) != MPI_SUCCESS) return 0;
+    return mg_type_span(&t, ((size_t)c->rcount + 1) / 2);
+  }
+  case MG_BCAST: return b;
+  case MG_GATHER: case MG_SCATTER: case MG_ALLGATHER: return mg_align(p * b) + mg_align(b); /* p blocks, one block */
+  case MG_ALLTOALL: return 2 * mg_align(p * b);
+  default: return 0;
+  }
+}
+
+static int split_blocks(const mg_call *c, int k) {
+  int p = c->size, me = c->rank, root = c->rank == c->root, in = 0, rc = MPI_SUCCESS;
+  size_t b = c->bytes, pb = (size_t)p * b;
+  char *cur = NULL, *s = NULL, *r = NULL;
+  mg_type rt;
+  /* the images: s the send side, r the receive side (NULL where not significant) */
+  switch (c->coll) {
+  case MG_GATHER:
+    in = root && c->sbuf == MPI_IN_PLACE;
+    if (!in) rc = image(c, c->sbuf, c->scount, c->stype, b, 1, &cur, &s);
+    if (rc == MPI_SUCCESS && root) rc = image(c, c->rbuf, p * c->rcount, c->rtype, pb, 0, &cur, &r);
+    break;
+  case MG_SCATTER:
+    in = root && c->rbuf == MPI_IN_PLACE;
+    if (root) rc = image(c, c->sbuf, p * c->scount, c->stype, pb, 1, &cur, &s);
+    if (rc == MPI_SUCCESS && !in) rc = image(c, c->rbuf, c->rcount, c->rtype, b, 0, &cur, &r);
+    break;
+  case MG_ALLGATHER:
+    in = c->sbuf == MPI_IN_PLACE;
+    if (!in) rc = image(c, c->sbuf, c->scount, c->stype, b, 1, &cur, &s);
+    if (rc == MPI_SUCCESS) rc = image(c, c->rbuf, p * c->rcount, c->rtype, pb, 0, &cur, &r);
+    if (rc == MPI_SUCCESS && in && r != c->rbuf) { /* the own block, packed into its slot */
+      if ((rc = mg_type_get(c->rtype, &rt)) == MPI_SUCCESS)
+        rc = mg_pack((char *)c->rbuf + (MPI_Aint)me * c->rcount * rt.extent, c->rcount, c->rtype, r + (size_t)me * b,
+                     (int)b);
+    }
+    break;
+  default: /* alltoall; in place the blocks to send are in the receive buffer */
+    in = c->sbuf == MPI_IN_PLACE;
+    if (!in) rc = image(c, c->sbuf, p * c->scount, c->stype, pb, 1, &cur, &s);
+    if (rc == MPI_SUCCESS) rc = image(c, c->rbuf, p * c->rcount, c->rtype, pb, in, &cur, &r);
+    break;
+  }
+  if (rc != MPI_SUCCESS) return rc;
+  for (int j = 0; j < k && rc == MPI_SUCCESS; j++) {
+    size_t off, len;
+    MPI_Datatype t;
+    piece(b, k, j, &off, &len);
+    if (len == 0) continue;
+    if ((rc = strided(len, b, &t)) != MPI_SUCCESS) return rc;
+    const void *sp = in ? MPI_IN_PLACE : s + off;
+    switch (c->coll) {
+    case MG_GATHER:
+      rc = root ? PMPI_Gather(sp, (int)len, MPI_BYTE, r + off, 1, t, c->root, c->comm)
+                : PMPI_Gather(sp, (int)len, MPI_BYTE, NULL, 0, MPI_BYTE, c->root, c->comm);
+      break;
+    case MG_SCATTER:
+      rc = root ? PMPI_Scatter(s + off, 1, t, in ? MPI_IN_PLACE : r + off, (int)len, MPI_BYTE, c->root, c->comm)
+                : PMPI_Scatter(NULL, 0, MPI_BYTE, r + off, (int)len, MPI_BYTE, c->root, c->comm);
+      break;
+    case MG_ALLGATHER: rc = PMPI_Allgather(sp, (int)len, MPI_BYTE, r + off, 1, t, c->comm); break;
+    default: rc = PMPI_Alltoall(in ? MPI_IN_PLACE : s + off, 1, t, r + off, 1, t, c->comm); break;
+    }
+    int rc2 = PMPI_Type_free(&t);
+    if (rc == MPI_SUCCESS) rc = rc2;
+  }
+  if (rc != MPI_SUCCESS || !r || r == c->rbuf) return rc;
+  if (c->coll == MG_SCATTER || c->coll == MG_GATHER) { /* gather: every block but an in-place root's own */
+    if (c->coll == MG_SCATTER) return mg_unpack(r, (int)b, c->rbuf, c->rcount, c->rtype);
+    if ((rc = mg_type_get(c->rtype, &rt)) != MPI_SUCCESS) return rc;
+    for (int i = 0; i < p && rc == MPI_SUCCESS; i++)
+      if (!(in && i == me))
+        rc = mg_unpack(r + (size_t)i * b, (int)b, (char *)c->rbuf + (MPI_Aint)i * c->rcount * rt.extent, c->rcount,
+                       c->rtype);
+    return rc;
+  }
+  return mg_unpack(r, (int)pb, c->rbuf, p * c->rcount, c->rtype);
+}
+
+int mg_split(const mg_call *c, int k) {
+  switch (c->coll) {
+  case MG_BCAST: return split_bcast(c, k);
+  case MG_REDUCE: case MG_ALLREDUCE: case MG_SCAN: case MG_EXSCAN: return split_reduction(c, k);
+  default: return split_blocks(c, k);
+  }
+}
