@@ -9,6 +9,7 @@
 #                              Holm (re-analysed with --no-holm), at most MAXHOLM in the run (Holm)
 #         --planted FROM       bcast: a violation at every size >= FROM, none below
 #         --stdout REGEX       rank 0's output matches (grep -E)
+#         --mockups-exactly L  the verdicts are for exactly these mock-ups (sorted, comma-separated)
 #   run_check.sh fail NP REGEX -- [options...]       under mpiexec: non-zero exit on every rank,
 #       stderr matches REGEX, nothing left in $MG_WORKDIR (a created output directory removed);
 #       NP 0: started without mpiexec (a singleton MPI process: option checks, quicker)
@@ -179,6 +180,10 @@ ok)
       shift 2 ;;
     --stdout)
       grep -Eq -- "$2" "$work/stdout" || die "stdout does not match '$2'"
+      shift 2 ;;
+    --mockups-exactly)
+      got=$(column "$work/out/verdicts.csv" violation | awk '{print $3}' | sort -u | paste -sd, -)
+      [[ $got == "$2" ]] || die "verdicts for the mock-ups '$got', expected exactly '$2'"
       shift 2 ;;
     *) die "unknown check $1" ;;
     esac
