@@ -40,7 +40,7 @@ void mg_rp_marker(FILE *f, int k, double x, double y, const char *col);
 void mg_rp_plot_axes(FILE *f, const size_t *sizes, int ns, size_t smin, size_t smax, double ymin, double ymax,
                      const char *ylabel);
 /* The relative-runtime plot of one collective of one run. */
-void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns);
+void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns, int fam);
 /* How to read the plots. */
 void mg_rp_plot_key(FILE *f);
 /* The heat map of violations (collective x size) of every run. */

@@ -70,16 +70,18 @@ void mg_rp_marker(FILE *f, int k, double x, double y, const char *col) {
   fputs("</g>", f);
 }
 
-static int mockups_of(const mg_ck_result *r, int coll, const char **out, int cap) {
+/* The mock-ups of coll in r (of family fam; -1: every family; names the registry does not know
+ * count as compositions), registry order first. */
+static int mockups_of(const mg_ck_result *r, int coll, int fam, const char **out, int cap) {
   int n = 0;
   for (int a = 1; a < mg_colls[coll].nalgs && n < cap; a++)
-    for (int i = 0; i < r->n; i++)
+    for (int i = 0; i < r->n && (fam < 0 || mg_colls[coll].algs[a].family == fam); i++)
       if ((int)r->v[i].coll == coll && !r->v[i].aa && !strcmp(r->v[i].alg, mg_colls[coll].algs[a].name)) {
         out[n++] = mg_colls[coll].algs[a].name;
         break;
       }
   /* names the registry does not know (foreign data) */
-  for (int i = 0; i < r->n && n < cap; i++) {
+  for (int i = 0; i < r->n && n < cap && fam <= MG_FAM_COMPOSITION; i++) {
     if ((int)r->v[i].coll != coll || r->v[i].aa) continue;
     int seen = 0;
     for (int k = 0; k < n && !seen; k++) seen = !strcmp(out[k], r->v[i].alg);
@@ -229,15 +231,25 @@ static void plot_point(FILE *f, int k, const mg_ck_verdict *v, const plot_range 
   fputs("</g>\n", f);
 }
 
-/* Relative runtime of every mock-up of coll against message size, or the "not enough data" panel. */
-void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
+static int in_list(const char *name, const char **algs, int na) {
+  for (int k = 0; k < na; k++)
+    if (!strcmp(name, algs[k])) return 1;
+  return 0;
+}
+
+/* Relative runtime of every mock-up of coll (of family fam; -1: all) against message size, or the
+ * "not enough data" panel; nothing for a family with no mock-up of coll in the run. */
+void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns, int fam) {
   const mg_ck_result *r = run->r;
   size_t sizes[MG_RP_MAXS];
   const char *algs[MAXM];
   int ns = mg_rp_sizes_of(r, coll, 1, sizes, MG_RP_MAXS);
-  int na = mockups_of(r, coll, algs, MAXM);
-  fprintf(f, "<div class=\"plot\" id=\"%s-%s\" data-coll=\"%s\"><h3>%s (%s)", mg_colls[coll].name, run->anchor,
-          mg_colls[coll].name, mg_colls[coll].name, mg_colls[coll].mpi_name);
+  int na = mockups_of(r, coll, fam, algs, MAXM);
+  if (fam >= 0 && na == 0) return;
+  fprintf(f, "<div class=\"plot\" id=\"%s-%s%s%s\" data-coll=\"%s\"><h3>%s (%s)", mg_colls[coll].name, run->anchor,
+          fam > 0 ? "-" : "", fam > 0 ? mg_families[fam].name : "", mg_colls[coll].name, mg_colls[coll].name,
+          mg_colls[coll].mpi_name);
+  if (fam > 0) fprintf(f, ", %s", mg_families[fam].name);
   if (nruns > 1) fputs(", ", f), mg_rp_esc(f, run->label);
   fputs("</h3>\n", f);
   if (ns < 2) {
@@ -247,7 +259,7 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
   }
   double rmin = INFINITY, rmax = -INFINITY;
   for (int i = 0; i < r->n; i++)
-    if ((int)r->v[i].coll == coll && mg_rp_ratio_ok(&r->v[i])) {
+    if ((int)r->v[i].coll == coll && mg_rp_ratio_ok(&r->v[i]) && in_list(r->v[i].alg, algs, na)) {
       double q = r->v[i].med_mock / r->v[i].med_def;
       rmin = fmin(rmin, q), rmax = fmax(rmax, q);
     }

@@ -87,6 +87,19 @@ static int coll_present(const mg_rp_run *run, int c) {
   return 0;
 }
 
+/* The families of the mock-ups a run measured, as bits (names the registry does not know count as
+ * compositions). */
+static unsigned families_of(const mg_rp_run *run) {
+  unsigned bits = 0;
+  for (int i = 0; i < run->r->n; i++) {
+    const mg_ck_verdict *v = &run->r->v[i];
+    if (v->aa) continue;
+    int a = mg_alg_find(v->coll, v->alg);
+    bits |= 1u << (a > 0 ? mg_colls[v->coll].algs[a].family : MG_FAM_COMPOSITION);
+  }
+  return bits;
+}
+
 /* An MPI library's version string as a table cell: whole when short; else (MPICH's runs over its configure
  * line) cut at a word boundary with "…", the whole string in the cell's title (hover). */
 void mg_rp_version_cell(FILE *f, const char *v) {
@@ -511,14 +524,25 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
   if (nruns) mg_rp_heatmap(f, runs, nruns);
   else no_check(f, "Heat map of violations");
   for (int ri = 0; ri < nruns; ri++) {
-    fputs("<h2>Relative runtime per collective", f);
-    mg_rp_run_title(f, &runs[ri], nruns);
-    fputs("</h2>\n", f);
-    mg_rp_plot_key(f);
-    fputs("<div class=\"plots\">\n", f);
-    for (int c = 0; c < MG_NCOLL; c++)
-      if (coll_present(&runs[ri], c)) mg_rp_plot(f, &runs[ri], c, nruns);
-    fputs("</div>\n", f);
+    /* one panel per family when the run measured more than the compositions */
+    unsigned fams = families_of(&runs[ri]);
+    for (int fam = fams > 1u ? 0 : -1; fam < (fams > 1u ? MG_NFAM : 0); fam++) {
+      if (fam >= 0 && !(fams & (1u << fam))) continue;
+      fputs("<h2>Relative runtime per collective", f);
+      if (fam >= 0) fprintf(f, ": %s family", mg_families[fam].name);
+      mg_rp_run_title(f, &runs[ri], nruns);
+      fputs("</h2>\n", f);
+      if (fam >= 0) {
+        fputs("<p class=\"note\">", f);
+        mg_rp_esc(f, mg_families[fam].source);
+        fputs("</p>\n", f);
+      }
+      mg_rp_plot_key(f);
+      fputs("<div class=\"plots\">\n", f);
+      for (int c = 0; c < MG_NCOLL; c++)
+        if (coll_present(&runs[ri], c)) mg_rp_plot(f, &runs[ri], c, nruns, fam);
+      fputs("</div>\n", f);
+    }
   }
   if (!nruns) no_check(f, "Relative runtime per collective");
   /* default vs tuned (report.h): only with a verify result; nothing is shown without one. */

@@ -331,6 +331,25 @@ static int vpoint(const char *html, const char *coll, size_t bytes, char *cls, d
   return 0;
 }
 
+/* A run with mock-ups of two families (data/families: small's bcast_as_scatter_allgather renamed
+ * bcast_as_split2): one section of plots per family, each plot with its family's mock-ups only. */
+static void t_families(void) {
+  const char *src[] = {path(rdir, "families")};
+  char *h = render(src, 1);
+  const char *comp = strstr(h, "<h2>Relative runtime per collective: composition family");
+  const char *split = strstr(h, "<h2>Relative runtime per collective: split family");
+  ASSERT_MSG(comp && split && comp < split, "a composition section, then a split section");
+  if (!comp || !split) return free(h);
+  const char *sp = strstr(split, "<div class=\"plot\" id=\"bcast-");
+  ASSERT_MSG(sp && strstr(sp, "-split\" data-coll=\"bcast\"><h3>bcast (MPI_Bcast), split</h3>"), "bcast's split plot");
+  const char *end = sp ? strstr(sp, "</div>\n</div>") : NULL;
+  ASSERT_MSG(end && !memmem(sp, (size_t)(end - sp), "allgatherv", 10), "the split plot has no composition");
+  ASSERT_MSG(!strstr(split, "id=\"allreduce-"), "allreduce has no split mock-up in the data: no plot");
+  const char *cb = strstr(comp, "<div class=\"plot\" id=\"bcast-");
+  ASSERT_MSG(cb && cb < split, "bcast's composition plot");
+  free(h);
+}
+
 static void t_verify(void) {
   const char *src[] = {path(cdir, "small")};
   char *h = render_verify(src, 1, path(rdir, "verify/verify.csv")), cls[64], *g;
@@ -495,7 +514,7 @@ int main(int argc, char **argv) {
   } groups[] = {{"axis", t_axis},     {"golden", t_golden}, {"unmeasured", t_unmeasured}, {"plots", t_plots},   {"single", t_single},
                 {"empty", t_empty},   {"multi", t_multi},   {"configs", t_configs},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
                 {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad},
-                {"version", t_version}};
+                {"version", t_version}, {"families", t_families}};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
     if (!strcmp(argv[3], groups[i].name)) {
       TEST_CASE(groups[i].name);
