@@ -54,7 +54,8 @@ int mg_cmd_list(int argc, char **argv) {
                  "performance guidelines\", HPC Asia 2018. TGTn: equation n of Träff, Gropp and\n"
                  "Thakur, \"Self-Consistent MPI Performance Guidelines\", IEEE TPDS 2010; TGT-Bn, -Xn, -Rn,\n"
                  "-Gn, -Vn, -An: mpiguide's ids for guidelines stated there without a number (barrier,\n"
-                 "exscan, reduce_scatter, allgatherv, gatherv and scatterv, alltoallv).\n\n"
+                 "exscan, reduce_scatter, allgatherv, gatherv and scatterv, alltoallv); TGT1 is its\n"
+                 "meta-rule I (split-robustness), TGT-N1 the non-blocking family.\n\n"
                  "Restrictions (a call outside one runs the default, and the trace says why):\n\n");
   for (int i = 0; md && i < mg_nrestrictions; i++)
     printf("- `%s`: %s.\n%s", mg_restrictions[i].name, mg_restrictions[i].text,
@@ -63,7 +64,7 @@ int mg_cmd_list(int argc, char **argv) {
     printf("Collectives whose message size not every rank knows (");
     for (int c = 0, k = 0; c < MG_NCOLL; c++)
       if (!mg_colls[c].known) printf("%s%s", k++ ? ", " : "", mg_colls[c].name);
-    printf(") have no\nrestrictions here: a mock-up that needs a size agrees on it first, then runs the\n"
+    printf(") have no\nsize restrictions here: a mock-up that needs a size agrees on it first, then runs the\n"
            "default on every rank when an int count would overflow or its scratch would exceed the\n"
            "cap (docs/library.md, \"Deciding without disagreeing\").\n\n");
   }
