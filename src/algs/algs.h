@@ -41,6 +41,15 @@ int mg_packed_recv_ok(MPI_Datatype dt, int *ok);
 int mg_pack_own(const mg_call *c, void *out);
 
 /*
+ * The agreement step of a gatherv or scatterv mock-up that needs the message size
+ * (mg_coll_info.known = 0): the root, which alone holds the counts, scatters to
+ * every rank the byte offset of its block in the packed vector (the sum of
+ * counts[0..rank) x size(dt)) and the vector's total n. counts and dt are read at
+ * the root only. Scratch: 2p long longs (from mg_scratch). Collective over c->comm.
+ */
+int mg_root_offsets(const mg_call *c, const int *counts, MPI_Datatype dt, size_t *off, size_t *n);
+
+/*
  * A private communicator with the group and rank order of comm, for the
  * point-to-point messages of a mock-up: on comm itself they could match a
  * receive the application has posted with MPI_ANY_SOURCE or MPI_ANY_TAG.

@@ -57,22 +57,10 @@ size_t mg_gatherv_as_reduce_mem(const mg_call *c) { return 2 * (size_t)c->size *
 
 int mg_gatherv_as_reduce(const mg_call *c) {
   int p = c->size, root = c->rank == c->root, inplace = root && c->sbuf == MPI_IN_PLACE, rc;
-  long long all_n = 0, mine[2]; /* this rank's offset in the packed vector, and n */
-  long long *all = NULL;
   mg_type rt;
-  if (root) { /* only the root holds recvcounts and recvtype */
-    rc = mg_type_get(c->rtype, &rt);
-    if (rc != MPI_SUCCESS) return rc;
-    all = mg_scratch(mg_gatherv_as_reduce_mem(c));
-    for (int i = 0; i < p; i++) {
-      all[2 * i] = all_n;
-      all_n += (long long)c->rcounts[i] * rt.size;
-    }
-    for (int i = 0; i < p; i++) all[2 * i + 1] = all_n;
-  }
-  rc = PMPI_Scatter(all, 2, MPI_LONG_LONG, mine, 2, MPI_LONG_LONG, c->root, c->comm);
-  if (rc != MPI_SUCCESS) return rc;
-  size_t off = (size_t)mine[0], n = (size_t)mine[1];
+  if (root && (rc = mg_type_get(c->rtype, &rt)) != MPI_SUCCESS) return rc; /* the root's alone */
+  size_t off, n;
+  if ((rc = mg_root_offsets(c, c->rcounts, c->rtype, &off, &n)) != MPI_SUCCESS) return rc;
   if (!mg_late_ok(n <= (size_t)INT_MAX, mg_align(n) + n)) return mg_run(c, 0);
   if (n == 0) return MPI_SUCCESS;
   char *cur = mg_scratch(root ? mg_align(n) + n : n), *s = mg_carve(&cur, n);

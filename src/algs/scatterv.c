@@ -105,23 +105,9 @@ int mg_scatterv_as_alltoallv(const mg_call *c) {
 size_t mg_scatterv_as_scatter_bcast_mem(const mg_call *c) { return 2 * (size_t)c->size * sizeof(long long); }
 
 int mg_scatterv_as_scatter_bcast(const mg_call *c) {
-  int p = c->size, rc;
-  long long mine[2], *all = NULL; /* this rank's offset in the packed vector, and n */
-  if (c->rank == c->root) {
-    mg_type st;
-    rc = mg_type_get(c->stype, &st);
-    if (rc != MPI_SUCCESS) return rc;
-    all = mg_scratch(mg_scatterv_as_scatter_bcast_mem(c));
-    long long n = 0;
-    for (int i = 0; i < p; i++) {
-      all[2 * i] = n;
-      n += (long long)c->scounts[i] * st.size;
-    }
-    for (int i = 0; i < p; i++) all[2 * i + 1] = n;
-  }
-  rc = PMPI_Scatter(all, 2, MPI_LONG_LONG, mine, 2, MPI_LONG_LONG, c->root, c->comm);
+  size_t off, n;
+  int rc = mg_root_offsets(c, c->scounts, c->stype, &off, &n);
   if (rc != MPI_SUCCESS) return rc;
-  size_t off = (size_t)mine[0], n = (size_t)mine[1];
   if (!mg_late_ok(n <= (size_t)INT_MAX, n)) return mg_run(c, 0);
   if (n == 0) return MPI_SUCCESS;
   return bcast_unpack(c, off, n);

@@ -249,3 +249,20 @@ void mg_scratch_free(void) {
   pool = (mg_tbuf){0};
   bounce = (mg_tbuf){0};
 }
+
+int mg_root_offsets(const mg_call *c, const int *counts, MPI_Datatype dt, size_t *off, size_t *n) {
+  long long mine[2], *all = NULL; /* this rank's offset, and n */
+  if (c->rank == c->root) {
+    mg_type t;
+    int rc = mg_type_get(dt, &t);
+    if (rc != MPI_SUCCESS) return rc;
+    all = mg_scratch(2 * (size_t)c->size * sizeof *all);
+    long long total = 0;
+    for (int i = 0; i < c->size; i++) all[2 * i] = total, total += (long long)counts[i] * t.size;
+    for (int i = 0; i < c->size; i++) all[2 * i + 1] = total;
+  }
+  int rc = PMPI_Scatter(all, 2, MPI_LONG_LONG, mine, 2, MPI_LONG_LONG, c->root, c->comm);
+  if (rc != MPI_SUCCESS) return rc;
+  *off = (size_t)mine[0], *n = (size_t)mine[1];
+  return MPI_SUCCESS;
+}

@@ -1088,32 +1088,25 @@ static MPI_Datatype *types_fill(int n, MPI_Datatype t) {
   return d;
 }
 
-/* The receive (send) buffer and arguments of a call from B. */
-static void vb_recv(targs *a, const vblocks *B) {
-  mk_recv(a, B->bt, B->alloc);
-  a->rcounts = ints_dup(B->cnt, B->np);
-  a->rdispls = ints_dup(B->dsp, B->np);
-  a->rbase = B->base;
+/* The receive (recv = 1) or send buffer and arguments of a call from B. */
+static void vb_side(targs *a, const vblocks *B, int recv) {
+  (recv ? mk_recv : mk_send)(a, B->bt, B->alloc);
+  int *cnt = ints_dup(B->cnt, B->np), *dsp = ints_dup(B->dsp, B->np);
+  MPI_Datatype *dt = NULL;
   if (B->dt) {
-    a->rtypes = xmalloc((size_t)(B->np > 0 ? B->np : 1) * sizeof *a->rtypes);
-    memcpy(a->rtypes, B->dt, (size_t)B->np * sizeof *a->rtypes);
+    dt = xmalloc((size_t)(B->np > 0 ? B->np : 1) * sizeof *dt);
+    memcpy(dt, B->dt, (size_t)B->np * sizeof *dt);
+  }
+  if (recv) {
+    a->rcounts = cnt, a->rdispls = dsp, a->rbase = B->base, a->rtypes = dt;
+    if (!dt) a->rtype = B->t[0]->dt;
   } else {
-    a->rtype = B->t[0]->dt;
+    a->scounts = cnt, a->sdispls = dsp, a->sbase = B->base, a->stypes = dt;
+    if (!dt) a->stype = B->t[0]->dt;
   }
 }
-
-static void vb_send(targs *a, const vblocks *B) {
-  mk_send(a, B->bt, B->alloc);
-  a->scounts = ints_dup(B->cnt, B->np);
-  a->sdispls = ints_dup(B->dsp, B->np);
-  a->sbase = B->base;
-  if (B->dt) {
-    a->stypes = xmalloc((size_t)(B->np > 0 ? B->np : 1) * sizeof *a->stypes);
-    memcpy(a->stypes, B->dt, (size_t)B->np * sizeof *a->stypes);
-  } else {
-    a->stype = B->t[0]->dt;
-  }
-}
+static void vb_recv(targs *a, const vblocks *B) { vb_side(a, B, 1); }
+static void vb_send(targs *a, const vblocks *B) { vb_side(a, B, 0); }
 
 /* Block j of B, in b, gets the stream gen_stream(its bytes, seed, owner, blk). */
 static void vb_put(tbuf *b, const vblocks *B, int j, unsigned seed, int owner, int blk) {
