@@ -131,6 +131,18 @@ static int cmp_alg(const void *a, const void *b) {
   return strcmp(x->name, y->name);
 }
 
+/* Monotony verdicts: collective, pair, algorithm (registry order), size. */
+static int cmp_mono(const void *a, const void *b) {
+  const mg_ck_verdict *x = a, *y = b;
+  if (x->coll != y->coll) return (int)x->coll - (int)y->coll;
+  int c = strcmp(x->red, y->red);
+  if (c) return c;
+  int rx = alg_rank(x->coll, x->alg), ry = alg_rank(y->coll, y->alg);
+  if (rx != ry) return rx - ry;
+  if ((c = strcmp(x->alg, y->alg))) return c;
+  return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+}
+
 static double median_of(const double *x, size_t n) {
   double m = NAN;
   if (n) mg_stats_median(x, n, &m);
@@ -254,9 +266,12 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   offs L = {0};
   int rc = 0;
   double sync = -1;
+  /* monotony: A(bytes) on the default's side, A(bytes_next) on the mock-up's */
+  const char *alg_a = v->bytes_next ? v->alg : "default";
+  size_t bytes_b = v->bytes_next ? v->bytes_next : v->bytes;
   for (int l = 0; l < d->nlaunches; l++) {
-    const mg_ck_series *sd = mg_ck_find(d, v->coll, "default", v->bytes, v->red, l);
-    const mg_ck_series *sm = v->aa ? sd : mg_ck_find(d, v->coll, v->alg, v->bytes, v->red, l);
+    const mg_ck_series *sd = mg_ck_find(d, v->coll, alg_a, v->bytes, v->red, l);
+    const mg_ck_series *sm = v->aa ? sd : mg_ck_find(d, v->coll, v->alg, bytes_b, v->red, l);
     if (!sd || !sm || sd->n == 0 || sm->n == 0) continue;
     la.n = lb.n = lra.n = lrb.n = 0;
     if (default_values(sd, v->aa ? 0 : -1, &la, &lra) || default_values(sm, v->aa ? 1 : -1, &lb, &lrb)) goto nomem;
@@ -321,6 +336,10 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   seed = mg_fnv1a(seed, v->red, strlen(v->red));
   uint64_t by = v->bytes;
   seed = mg_fnv1a(seed, &by, sizeof by);
+  if (v->bytes_next) { /* the guideline verdicts keep the seeds they had */
+    by = v->bytes_next;
+    seed = mg_fnv1a(seed, &by, sizeof by);
+  }
   mg_stats_slowdown_result sr;
   st = slowdown(&a, &b, &L, o, seed, &sr);
   if (st == MG_STATS_NOMEM) goto nomem;
@@ -343,16 +362,96 @@ out:
   return rc;
 }
 
-static int push_verdict(mg_ck_result *r, int *cap, const mg_ck_verdict *v) {
-  if (r->n == *cap) {
+static int push_verdict(mg_ck_verdict **vs, int *n, int *cap, const mg_ck_verdict *v) {
+  if (*n == *cap) {
     int nc = *cap ? 2 * *cap : 64;
-    mg_ck_verdict *nv = realloc(r->v, (size_t)nc * sizeof *nv);
+    mg_ck_verdict *nv = realloc(*vs, (size_t)nc * sizeof *nv);
     if (!nv) return -1;
-    r->v = nv;
+    *vs = nv;
     *cap = nc;
   }
-  r->v[r->n++] = *v;
+  (*vs)[(*n)++] = *v;
   return 0;
+}
+
+/* A verdict before compare(): every number unknown. */
+static void verdict_init(mg_ck_verdict *v, mg_coll coll, size_t bytes, const char *red, const char *alg) {
+  memset(v, 0, sizeof *v);
+  v->coll = coll;
+  v->bytes = bytes;
+  snprintf(v->red, sizeof v->red, "%s", red);
+  snprintf(v->alg, sizeof v->alg, "%s", alg);
+  v->sync_cost = -1;
+  v->root_worst = NAN;
+  v->slowdown = v->lo = v->hi = v->stat = v->crit = v->p = v->p_adj = NAN;
+  v->med_def = v->med_mock = v->mean_def = v->mean_mock = NAN;
+  v->method = "";
+}
+
+/* The median of every valid runtime of (coll, alg, bytes, red), pooled over launches; NaN: none. */
+static double pooled_median(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, const char *red,
+                            int *nomem) {
+  vec x = {0}, roots = {0};
+  for (int l = 0; l < d->nlaunches && !*nomem; l++) {
+    const mg_ck_series *s = mg_ck_find(d, coll, alg, bytes, red, l);
+    if (s && default_values(s, -1, &x, &roots)) *nomem = 1;
+  }
+  double m = median_of(x.x, x.n);
+  free(x.x), free(roots.x);
+  return m;
+}
+
+typedef struct sized {
+  size_t bytes;
+  double med;
+} sized;
+
+static int cmp_sized(const void *a, const void *b) {
+  const sized *x = a, *y = b;
+  return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+}
+
+/* The monotony verdicts (check.h): for each (collective, pair, algorithm) and each measured size
+ * but the largest, A(n) against the fastest larger size. */
+static int monotony(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen) {
+  int cap = 0, nomem = 0, rc = 0;
+  sized *sz = malloc((size_t)(d->nseries + 1) * sizeof *sz);
+  char *done = calloc((size_t)d->nseries + 1, 1);
+  if (!sz || !done) goto nomem;
+  for (int i = 0; i < d->nseries; i++) { /* series are visited in data order, sorted below */
+    if (done[i]) continue;
+    const mg_ck_series *s = &d->series[i];
+    int ns = 0;
+    for (int j = i; j < d->nseries; j++) {
+      const mg_ck_series *t = &d->series[j];
+      if (t->coll != s->coll || strcmp(t->alg, s->alg) || strcmp(t->red, s->red)) continue;
+      done[j] = 1;
+      int k = 0;
+      while (k < ns && sz[k].bytes != t->bytes) k++;
+      if (k == ns && t->n > 0) sz[ns++] = (sized){t->bytes, NAN};
+    }
+    qsort(sz, (size_t)ns, sizeof *sz, cmp_sized);
+    for (int k = 0; k < ns; k++)
+      if (isnan(sz[k].med = pooled_median(d, s->coll, s->alg, sz[k].bytes, s->red, &nomem)) && nomem) goto nomem;
+    for (int k = 0; k + 1 < ns; k++) {
+      int best = k + 1;
+      for (int m = k + 2; m < ns; m++)
+        if (sz[m].med < sz[best].med) best = m;
+      mg_ck_verdict v;
+      verdict_init(&v, s->coll, sz[k].bytes, s->red, s->alg);
+      v.bytes_next = sz[best].bytes;
+      v.guideline = MG_CK_MONO_GUIDELINE;
+      if (compare(d, o, &v, err, errlen)) return free(sz), free(done), -1;
+      if (push_verdict(&r->mono, &r->nmono, &cap, &v)) goto nomem;
+    }
+  }
+  qsort(r->mono, (size_t)r->nmono, sizeof *r->mono, cmp_mono);
+  goto out;
+nomem:
+  rc = MG_ERR("out of memory");
+out:
+  free(sz), free(done);
+  return rc;
 }
 
 /* What a verdict shows (check.h, MG_CK_OUTCOMES). An interval that could not be computed (zero
@@ -363,23 +462,23 @@ static mg_ck_outcome outcome_of(const mg_ck_verdict *v, double margin) {
   return MG_CK_INCONCLUSIVE;
 }
 
-/* Holm over the OK verdicts with aa == fam; returns the family size. */
-static int adjust(mg_ck_result *r, int fam, int holm, double alpha, double margin) {
+/* Holm over the OK verdicts of vs[0..n) with aa == fam; returns the family size. */
+static int adjust(mg_ck_verdict *vs, int n, int fam, int holm, double alpha, double margin) {
   int k = 0;
-  for (int i = 0; i < r->n; i++) k += r->v[i].status == MG_CKV_OK && r->v[i].aa == fam;
+  for (int i = 0; i < n; i++) k += vs[i].status == MG_CKV_OK && vs[i].aa == fam;
   if (k == 0) return 0;
   double *p = malloc((size_t)k * sizeof *p);
   if (!p) return -1;
   int j = 0;
-  for (int i = 0; i < r->n; i++)
-    if (r->v[i].status == MG_CKV_OK && r->v[i].aa == fam) p[j++] = r->v[i].p;
+  for (int i = 0; i < n; i++)
+    if (vs[i].status == MG_CKV_OK && vs[i].aa == fam) p[j++] = vs[i].p;
   if (holm && mg_stats_holm(p, (size_t)k, p) != MG_STATS_OK) {
     free(p);
     return -1;
   }
   j = 0;
-  for (int i = 0; i < r->n; i++) {
-    mg_ck_verdict *v = &r->v[i];
+  for (int i = 0; i < n; i++) {
+    mg_ck_verdict *v = &vs[i];
     if (v->status != MG_CKV_OK || v->aa != fam) continue;
     v->p_adj = p[j++];
     v->significant = v->p_adj <= alpha;
@@ -441,23 +540,10 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
     }
     qsort(algs, (size_t)na, sizeof *algs, cmp_alg);
     for (int k = 0; k <= na; k++) {
+      if (k == na && (!o->aa || !have_default)) continue; /* the A/A control closes the cell */
       mg_ck_verdict v;
-      memset(&v, 0, sizeof v);
-      v.coll = coll;
-      v.bytes = bytes;
-      snprintf(v.red, sizeof v.red, "%s", red);
-      v.sync_cost = -1;
-      v.root_worst = NAN;
-      v.slowdown = v.lo = v.hi = v.stat = v.crit = v.p = v.p_adj = NAN;
-      v.med_def = v.med_mock = v.mean_def = v.mean_mock = NAN;
-      v.method = "";
-      if (k == na) { /* the A/A control closes the cell */
-        if (!o->aa || !have_default) continue;
-        v.aa = 1;
-        snprintf(v.alg, sizeof v.alg, "%s", MG_CK_AA_NAME);
-      } else {
-        snprintf(v.alg, sizeof v.alg, "%s", algs[k].name);
-      }
+      verdict_init(&v, coll, bytes, red, k == na ? MG_CK_AA_NAME : algs[k].name);
+      v.aa = k == na;
       v.guideline = guideline_of(coll, v.alg);
       int measured = v.aa;
       for (int i = 0; i < d->nseries && !measured; i++) {
@@ -476,14 +562,16 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
       } else if (compare(d, o, &v, err, errlen)) {
         goto out;
       }
-      if (push_verdict(r, &cap, &v)) {
+      if (push_verdict(&r->v, &r->n, &cap, &v)) {
         (void)MG_ERR("out of memory");
         goto out;
       }
     }
   }
-  if ((r->family = adjust(r, 0, o->holm, o->alpha, o->margin)) < 0 ||
-      (r->aa_family = adjust(r, 1, o->holm, o->alpha, o->margin)) < 0) {
+  if (monotony(d, o, r, err, errlen)) goto out;
+  if ((r->family = adjust(r->v, r->n, 0, o->holm, o->alpha, o->margin)) < 0 ||
+      (r->aa_family = adjust(r->v, r->n, 1, o->holm, o->alpha, o->margin)) < 0 ||
+      (r->mono_family = adjust(r->mono, r->nmono, 0, o->holm, o->alpha, o->margin)) < 0) {
     (void)MG_ERR("out of memory or a p-value outside [0, 1] (Holm adjustment)");
     goto out;
   }
@@ -501,8 +589,9 @@ out:
 
 void mg_ck_result_free(mg_ck_result *r) {
   free(r->v);
-  r->v = NULL;
-  r->n = 0;
+  free(r->mono);
+  r->v = r->mono = NULL;
+  r->n = r->nmono = 0;
 }
 
 void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {

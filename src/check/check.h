@@ -215,8 +215,11 @@ typedef struct mg_ck_verdict {
   mg_coll coll;
   size_t bytes;
   char red[MG_CK_RED];   /* a reduction's datatype and op ("MPI_DOUBLE:MPI_SUM"); "" otherwise */
-  char alg[MG_CK_NAME];  /* the mock-up; MG_CK_AA_NAME for the A/A control */
-  const char *guideline; /* "GL5"; "A/A" for the control; "" unknown */
+  char alg[MG_CK_NAME];  /* the mock-up; MG_CK_AA_NAME for the A/A control; monotony: the algorithm
+                            examined ("default" or a mock-up) */
+  size_t bytes_next;     /* monotony only (mg_ck_result.mono): the larger size A(bytes) is compared
+                            with, the fastest measured above bytes; 0 in the other verdicts */
+  const char *guideline; /* "GL5"; "A/A" for the control; "MON" for monotony; "" unknown */
   int aa;
   mg_ck_vstatus status;
   char note[192];        /* why skipped / error; empty when OK */
@@ -243,12 +246,29 @@ typedef struct mg_ck_verdict {
   int violation;         /* outcome == MG_CK_VIOLATION */
 } mg_ck_verdict;
 
+/*
+ * Monotony (PGMPI, Hunold et al., Euro-Par 2016; TGT 2010 meta-rule II): a
+ * message must not take longer than a larger one, A(n) <= A(n') for n <= n'.
+ * For every algorithm measured (the default and each mock-up), reduction pair
+ * and size n but the largest, one comparison of A(n) against A(n*), n* the
+ * size above n with the smallest median (pooled over launches): the
+ * "default" side of the verdict is A(n), the "mock-up" side A(n*), with the
+ * same test, interval, launch and root rules and outcomes as the guideline
+ * verdicts, Holm-adjusted as a family of their own. A violation is a
+ * non-monotone cell: padding the message to n* would be faster (the
+ * <coll>_as_padded rows are that repair). docs/check.md, "Monotony".
+ */
+#define MG_CK_MONO_GUIDELINE "MON"
+
 typedef struct mg_ck_result {
   mg_ck_opts opts;
   mg_ck_verdict *v;      /* collective (registry order), size ascending, mock-up (registry order) */
   int n;
   int family;            /* comparisons in the Holm family (OK, not A/A) */
   int aa_family;
+  mg_ck_verdict *mono;   /* monotony: collective, pair, algorithm (registry order), size ascending */
+  int nmono;
+  int mono_family;       /* monotony comparisons in their Holm family (OK) */
 } mg_ck_result;
 
 /* Compute every verdict. 0, or -1 with a message (out of memory, no data). */
@@ -357,9 +377,11 @@ void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
 /* verdicts.csv and verdicts.json contents (formats in docs/check.md). */
 void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
 void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
+/* monotony.csv (format mpiguide-check-monotony/1, docs/check.md). */
+void mg_ck_write_monotony_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
 
 /*
- * Write DIR/verdicts.csv, DIR/verdicts.json and DIR/summary.txt (summary and
+ * Write DIR/verdicts.csv, DIR/verdicts.json, DIR/monotony.csv and DIR/summary.txt (summary and
  * grouped table), each under a temporary name renamed when complete. 0 or -1
  * with a message; on error the files already renamed stay.
  */

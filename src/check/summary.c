@@ -154,6 +154,44 @@ static void print_score(FILE *f, const mg_ck_data *d, const mg_ck_summary *s) {
              "    every comparison at it is conclusive\n");
 }
 
+/* Monotony (check.h): how many (algorithm, size) pairs were compared, the non-monotone ones, the
+ * worst first. */
+static void print_monotony(FILE *f, const mg_ck_result *r) {
+  int ok = 0, nv = 0, incl = 0;
+  const mg_ck_verdict **w = malloc((size_t)(r->nmono ? r->nmono : 1) * sizeof *w);
+  for (int i = 0; w && i < r->nmono; i++) {
+    const mg_ck_verdict *v = &r->mono[i];
+    if (v->status != MG_CKV_OK) continue;
+    ok++;
+    incl += v->outcome == MG_CK_INCONCLUSIVE;
+    if (v->violation) w[nv++] = v;
+  }
+  if (!ok) {
+    free(w);
+    return;
+  }
+  fprintf(f, "\nmonotony (A(n) not slower than a larger size, per algorithm; Holm over %d comparisons):\n"
+             "  %d non-monotone, %d shown monotone, %d inconclusive\n", r->mono_family, nv, ok - nv - incl, incl);
+  if (nv) {
+    qsort(w, (size_t)nv, sizeof *w, cmp_worst);
+    for (int i = 0; i < nv && i < 10; i++) {
+      char sz[32], sz2[32], lab[128], ci[48] = "", red[MG_CK_RED + 1] = "";
+      mg_fmt_bytes(w[i]->bytes, MG_BYTES_EXACT, sz, sizeof sz);
+      mg_fmt_bytes(w[i]->bytes_next, MG_BYTES_EXACT, sz2, sizeof sz2);
+      if (strcmp(w[i]->alg, "default"))
+        mg_ck_label(w[i]->coll, w[i]->alg, 0, lab, sizeof lab);
+      else
+        snprintf(lab, sizeof lab, "default");
+      if (isfinite(w[i]->lo)) snprintf(ci, sizeof ci, " [%.2f, %.2f]", w[i]->lo, w[i]->hi);
+      if (*w[i]->red) red[0] = ' ', mg_ck_red_short(w[i]->red, red + 1, sizeof red - 1);
+      fprintf(f, "%3d. %5.2fx%s  %s %s%s  %s: slower than at %s\n", i + 1, w[i]->slowdown, ci,
+              mg_colls[w[i]->coll].name, sz, red, lab, sz2);
+    }
+    if (nv > 10) fprintf(f, "  and %d more (monotony.csv)\n", nv - 10);
+  }
+  free(w);
+}
+
 void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_ck_summary s;
   mg_ck_summarize(r, &s);
@@ -162,6 +200,7 @@ void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   print_budget_hits(f, d);
   print_worst(f, r);
   print_score(f, d, &s);
+  print_monotony(f, r);
   if (s.aa)
     fprintf(f, "A/A control: %d of %d default-vs-default comparisons flagged\n  (expected: %s)\n",
             s.aa_flagged, s.aa,

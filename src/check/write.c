@@ -15,7 +15,8 @@
 #include "util/err.h"
 
 
-const char *const mg_ck_result_files[] = {"raw.csv", "verdicts.csv", "verdicts.json", "summary.txt", "report.html", NULL};
+const char *const mg_ck_result_files[] = {"raw.csv",     "verdicts.csv", "verdicts.json", "monotony.csv",
+                                          "summary.txt", "report.html",  NULL};
 
 static const char *status_name(mg_ck_vstatus s) {
   return s == MG_CKV_OK ? "ok" : s == MG_CKV_SKIPPED ? "skipped" : "error";
@@ -217,6 +218,44 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
   fprintf(f, "\n]\n}\n");
 }
 
+/* monotony.csv: one row per monotony comparison (check.h), A(bytes) against A(bytes_faster). */
+void mg_ck_write_monotony_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+  mg_meta(f, "format", "mpiguide-check-monotony/1");
+  settings_meta(f, d, r);
+  mg_meta(f, "monotony_family", "%d", r->mono_family);
+  fputs("collective,reduction,algorithm,guideline,bytes,bytes_faster,status,n_small,n_faster,median_small_sec,"
+        "median_faster_sec,slowdown,slowdown_lo,slowdown_hi,p_value,p_adjusted,significant,launches,"
+        "launches_slower,roots,roots_slower,sync_cost_sec,noise_warning,outcome,note\n",
+        f);
+  for (int i = 0; i < r->nmono; i++) {
+    const mg_ck_verdict *v = &r->mono[i];
+    int ok = v->status == MG_CKV_OK, a = mg_alg_find(v->coll, v->alg);
+    fprintf(f, "%s,", mg_colls[v->coll].name);
+    mg_csv_str(f, v->red);
+    fputc(',', f);
+    mg_csv_str(f, v->alg);
+    fprintf(f, ",%s,%zu,%zu,%s,%ld,%ld,", a > 0 ? mg_colls[v->coll].algs[a].guideline : "", v->bytes,
+            v->bytes_next, status_name(v->status), v->n_def, v->n_mock);
+    double nums[] = {v->med_def, v->med_mock, v->slowdown, v->lo, v->hi, v->p, v->p_adj};
+    for (size_t k = 0; k < sizeof nums / sizeof nums[0]; k++) {
+      csv_num(f, nums[k]);
+      fputc(',', f);
+    }
+    if (ok)
+      fprintf(f, "%d,", v->significant);
+    else
+      fputc(',', f);
+    fprintf(f, "%d,%d,%d,%d,", v->launches, v->launches_slower, v->roots, v->roots_slower);
+    csv_num(f, v->sync_cost >= 0 ? v->sync_cost : NAN);
+    if (ok)
+      fprintf(f, ",%d,%s,", v->noise, mg_ck_outcome_name(v->outcome));
+    else
+      fprintf(f, ",,,");
+    mg_csv_str(f, v->note);
+    fputc('\n', f);
+  }
+}
+
 typedef void (*writer_fn)(FILE *, const mg_ck_data *, const mg_ck_result *);
 
 static void write_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
@@ -232,6 +271,7 @@ int mg_ck_write_results(const char *dir, const mg_ck_data *d, const mg_ck_result
     writer_fn fn;
   } files[] = {{"verdicts.csv", mg_ck_write_verdicts_csv},
                {"verdicts.json", mg_ck_write_verdicts_json},
+               {"monotony.csv", mg_ck_write_monotony_csv},
                {"summary.txt", write_summary}};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
     size_t n = strlen(dir) + strlen(files[i].name) + 2;

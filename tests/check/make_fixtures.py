@@ -61,6 +61,20 @@ def small():
                         "stop=bcast,default,1024,rse,11"])
 
 
+def monotony():
+    # bcast default: 1K 50..59 us, 4K 10..19 (faster: 1K is non-monotone), 16K 60..69 (4K against
+    # 16K: monotone); allgatherv 1K 5..14, 4K 15..24, 16K 30..39 (monotone everywhere).
+    series = [
+        ("bcast", "default", 1024, [50 + i for i in range(10)], [], set()),
+        ("bcast", "default", 4096, [10 + i for i in range(10)], [], set()),
+        ("bcast", "default", 16384, [60 + i for i in range(10)], [], set()),
+        ("bcast", "bcast_as_allgatherv", 1024, [5 + i for i in range(10)], [], set()),
+        ("bcast", "bcast_as_allgatherv", 4096, [15 + i for i in range(10)], [], set()),
+        ("bcast", "bcast_as_allgatherv", 16384, [30 + i for i in range(10)], [], set()),
+    ]
+    raw_csv(os.path.join(HERE, "monotony", "raw.csv"), "L1", 2e-6, series)
+
+
 def launches():
     # allreduce 1K, GL5: launch a: default 20..29 vs mock 10..19 (slower);
     #                    launch b: default 10..19 vs mock 10.5..19.5 (faster): pooled significant,
@@ -109,5 +123,6 @@ def truncated():
 if __name__ == "__main__":
     truncated()
     small()
+    monotony()
     launches()
     repro()

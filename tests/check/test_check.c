@@ -635,10 +635,78 @@ static void test_roots(void) {
   mg_ck_data_free(&d);
 }
 
+/* ---------- monotony (fixture "monotony", make_fixtures.py) ---------- */
+
+static const mg_ck_verdict *find_mono(const mg_ck_result *r, size_t bytes, const char *alg) {
+  for (int i = 0; i < r->nmono; i++)
+    if (r->mono[i].bytes == bytes && !strcmp(r->mono[i].alg, alg)) return &r->mono[i];
+  TEST_FAIL("monotony verdict %zu %s not found", bytes, alg);
+  static mg_ck_verdict none;
+  return &none;
+}
+
+static void test_monotony(void) {
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  const char *src[] = {path_of("monotony")};
+  ASSERT_TRUE(load(&d, src, 1, err) == 0);
+  mg_ck_opts_default(&o);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+
+  TEST_CASE("monotony: one comparison per algorithm and size but the largest, one Holm family");
+  ASSERT_EQ(r.nmono, 4);
+  ASSERT_EQ(r.mono_family, 4);
+  /* the guideline verdicts are untouched: 3 sizes x 1 mock-up */
+  ASSERT_EQ(r.n, 3);
+
+  TEST_CASE("monotony: 1K of the default against the fastest larger size (4K, not 16K): non-monotone");
+  const mg_ck_verdict *v = find_mono(&r, 1024, "default");
+  ASSERT_TRUE(v->bytes_next == 4096);
+  ASSERT_TRUE(!strcmp(v->guideline, MG_CK_MONO_GUIDELINE));
+  ASSERT_EQ(v->outcome, MG_CK_VIOLATION);
+  ASSERT_NEAR(v->med_def, 54.5e-6, 1e-12);
+  ASSERT_NEAR(v->med_mock, 14.5e-6, 1e-12);
+  /* every 1K value above every 4K value: U = 0, exact p = 1 / C(20, 10) */
+  ASSERT_NEAR(v->p, 1.0 / 184756, 1e-12);
+  ASSERT_TRUE(v->lo > 1);
+
+  TEST_CASE("monotony: 4K against 16K, and the monotone mock-up, shown monotone");
+  v = find_mono(&r, 4096, "default");
+  ASSERT_TRUE(v->bytes_next == 16384);
+  ASSERT_EQ(v->outcome, MG_CK_CONSISTENT);
+  v = find_mono(&r, 1024, "bcast_as_allgatherv");
+  ASSERT_TRUE(v->bytes_next == 4096);
+  ASSERT_EQ(v->outcome, MG_CK_CONSISTENT);
+  ASSERT_EQ(find_mono(&r, 4096, "bcast_as_allgatherv")->outcome, MG_CK_CONSISTENT);
+
+  TEST_CASE("monotony: monotony.csv names the pair and the outcome");
+  char path[512];
+  snprintf(path, sizeof path, "%s/monotony.csv", tmp_dir);
+  FILE *f = fopen(path, "w");
+  ASSERT_TRUE(f != NULL);
+  mg_ck_write_monotony_csv(f, &d, &r);
+  fclose(f);
+  f = fopen(path, "r");
+  char line[1024];
+  int rows = 0, found = 0;
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    rows++;
+    found += !strncmp(line, "bcast,,default,,1024,4096,ok,10,10,", 35) && strstr(line, ",violation,");
+  }
+  fclose(f);
+  ASSERT_EQ(rows, 5); /* header and four rows */
+  ASSERT_EQ(found, 1);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
-} groups[] = {{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
+} groups[] = {{"monotony", test_monotony},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
               {"launches", test_launches},   {"repro", test_repro},       {"grouped", test_grouped},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
               {"names", test_names},         {"roots", test_roots}};
