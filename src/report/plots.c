@@ -231,6 +231,31 @@ static void plot_point(FILE *f, int k, const mg_ck_verdict *v, const plot_range 
   fputs("</g>\n", f);
 }
 
+/* A non-monotone cell (check.h, monotony) of the default (on the line at 1) or of a plotted mock-up
+ * (on its point): an orange diamond, with what it means in its title. */
+static void plot_mono(FILE *f, const mg_ck_result *r, const mg_ck_verdict *m, const plot_range *g) {
+  double q = 1;
+  if (strcmp(m->alg, "default")) {
+    const mg_ck_verdict *v = NULL;
+    for (int i = 0; i < r->n && !v; i++)
+      if (mg_ck_same_cell(&r->v[i], m) && !strcmp(r->v[i].alg, m->alg) && mg_rp_ratio_ok(&r->v[i])) v = &r->v[i];
+    if (!v) return; /* its point is not drawn */
+    q = v->med_mock / v->med_def;
+  }
+  char b1[64], b2[64], t1[48], t2[48], l[128], red[MG_CK_RED + 1] = "";
+  double x = mg_rp_xmap(m->bytes, g->smin, g->smax), y = mg_rp_ymap(q, g->ymin, g->ymax);
+  if (*m->red) red[0] = ' ', mg_ck_red_short(m->red, red + 1, sizeof red - 1);
+  fprintf(f, "<g class=\"mono\" data-alg=\"%s\" data-bytes=\"%zu\" data-next=\"%zu\"><title>", m->alg, m->bytes,
+          m->bytes_next);
+  mg_rp_esc(f, strcmp(m->alg, "default") ? mg_ck_label(m->coll, m->alg, 0, l, sizeof l) : "default");
+  fprintf(f, "%s: not monotone, %s takes %s, %s only %s (%.2f× [%.2f, %.2f], p(Holm) %.3g)</title>", red,
+          mg_rp_bytes_str(m->bytes, b1, sizeof b1), mg_rp_us_str(m->med_def, t1, sizeof t1),
+          mg_rp_bytes_str(m->bytes_next, b2, sizeof b2), mg_rp_us_str(m->med_mock, t2, sizeof t2), m->slowdown, m->lo,
+          m->hi, m->p_adj);
+  fprintf(f, "<path d=\"M%.2f %.2fl7 7l-7 7l-7 -7z\" fill=\"none\" stroke=\"#E69F00\" stroke-width=\"2.5\"/></g>\n", x,
+          y - 7);
+}
+
 static int in_list(const char *name, const char **algs, int na) {
   for (int k = 0; k < na; k++)
     if (!strcmp(name, algs[k])) return 1;
@@ -294,6 +319,12 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns, int fam) {
       const mg_ck_verdict *v = &r->v[i];
       if ((int)v->coll == coll && mg_rp_ratio_ok(v) && !strcmp(v->alg, algs[k])) plot_point(f, k, v, &g);
     }
+  /* non-monotone cells of the default (every family's plot) and of this plot's mock-ups */
+  for (int i = 0; i < r->nmono; i++) {
+    const mg_ck_verdict *m = &r->mono[i];
+    if ((int)m->coll == coll && m->violation && (!strcmp(m->alg, "default") || in_list(m->alg, algs, na)))
+      plot_mono(f, r, m, &g);
+  }
   fputs("</svg>\n", f);
   legend(f, coll, algs, na);
   if (nr > 1) {
@@ -315,8 +346,10 @@ void mg_rp_plot_key(FILE *f) {
         "the noise); "
         "<svg width=\"26\" height=\"22\" aria-hidden=\"true\"><circle cx=\"13\" cy=\"11\" r=\"9\" fill=\"none\" "
         "stroke=\"#000\" stroke-width=\"2\" stroke-dasharray=\"3 2\"/></svg> significant, but inconclusive; "
-        "<b>~</b> noise warning (the medians differ by less than one synchronisation). Hover a mark for its "
-        "values.</p>\n",
+        "<b>~</b> noise warning (the medians differ by less than one synchronisation); "
+        "<svg width=\"20\" height=\"22\" aria-hidden=\"true\"><path d=\"M10 4l7 7l-7 7l-7 -7z\" fill=\"none\" "
+        "stroke=\"#E69F00\" stroke-width=\"2.5\"/></svg> not monotone: slower than at a larger size (on the line "
+        "at 1: the default; docs/check.md, Monotony). Hover a mark for its values.</p>\n",
         f);
 }
 

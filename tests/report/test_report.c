@@ -350,6 +350,27 @@ static void t_families(void) {
   free(h);
 }
 
+/* The monotony fixture (tests/check/data/monotony): bcast's default is slower at 1K than at 4K.
+ * The plot marks that cell on the default's line (y = 1), once, and nothing where it is monotone. */
+static void t_monotony(void) {
+  const char *src[] = {path(cdir, "monotony")};
+  char *h = render(src, 1), *b = panel(h, "bcast", 4);
+  ASSERT_MSG(b != NULL, "a bcast panel");
+  if (!b) return free(h);
+  ASSERT_EQ(count(b, "<g class=\"mono\""), 1);
+  const char *m = strstr(b, "<g class=\"mono\" data-alg=\"default\" data-bytes=\"1024\" data-next=\"4096\">");
+  ASSERT_MSG(m != NULL, "the mark names the default at 1K and the faster 4K");
+  double ex, ey, ymin = atof(strstr(b, "data-ymin=\"") + 11), ymax = atof(strstr(b, "data-ymax=\"") + 11);
+  if (m && sscanf(strstr(m, "<path d=\"M"), "<path d=\"M%lf %lf", &ex, &ey) == 2)
+    ASSERT_NEAR(ey + 7, mg_rp_ymap(1.0, ymin, ymax), 0.01); /* on the default's line */
+  else
+    ASSERT_MSG(0, "the mark's path");
+  ASSERT_MSG(m && strstr(m, "not monotone, 1 KiB takes"), "its title says what it means");
+  ASSERT_MSG(strstr(h, "not monotone: slower than at a larger size"), "the key explains the mark");
+  free(b);
+  free(h);
+}
+
 static void t_verify(void) {
   const char *src[] = {path(cdir, "small")};
   char *h = render_verify(src, 1, path(rdir, "verify/verify.csv")), cls[64], *g;
@@ -514,7 +535,7 @@ int main(int argc, char **argv) {
   } groups[] = {{"axis", t_axis},     {"golden", t_golden}, {"unmeasured", t_unmeasured}, {"plots", t_plots},   {"single", t_single},
                 {"empty", t_empty},   {"multi", t_multi},   {"configs", t_configs},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
                 {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad},
-                {"version", t_version}, {"families", t_families}};
+                {"version", t_version}, {"families", t_families}, {"monotony", t_monotony}};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
     if (!strcmp(argv[3], groups[i].name)) {
       TEST_CASE(groups[i].name);
