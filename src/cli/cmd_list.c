@@ -55,7 +55,9 @@ int mg_cmd_list(int argc, char **argv) {
                  "Thakur, \"Self-Consistent MPI Performance Guidelines\", IEEE TPDS 2010; TGT-Bn, -Xn, -Rn,\n"
                  "-Gn, -Vn, -An: mpiguide's ids for guidelines stated there without a number (barrier,\n"
                  "exscan, reduce_scatter, allgatherv, gatherv and scatterv, alltoallv); TGT1 is its\n"
-                 "meta-rule I (split-robustness), TGT-N1 the non-blocking family.\n\n"
+                 "meta-rule I (split-robustness), TGT-N1 the non-blocking family. MON: monotony, A(n) <=\n"
+                 "A(n') for n <= n' (Hunold et al., PGMPI, Euro-Par 2016; TGT 2010 meta-rule II), which\n"
+                 "every check also tests across its measured sizes (docs/check.md, \"Monotony\").\n\n"
                  "Restrictions (a call outside one runs the default, and the trace says why):\n\n");
   for (int i = 0; md && i < mg_nrestrictions; i++)
     printf("- `%s`: %s.\n%s", mg_restrictions[i].name, mg_restrictions[i].text,

@@ -47,6 +47,15 @@
    "MPI_I" #coll " with the same arguments, then MPI_Wait", NULL, restr, "0", NULL, MG_FAM_NONBLOCKING,    \
    mg_nonblocking, 0}
 #define NB_ROW(coll, Name) NB_ROW_R(coll, Name, 0)
+/* Monotony (padded.c): the call padded to the next power of two at least k = 2, 4 times its size. */
+#define PAD_ROW(coll, Name, k, restr, memtxt)                                                            \
+  {#coll "_as_padded" #k, "MON", Name "(n) <= " Name "(n') for n <= n' (n' = next power of two >= " #k "n)", \
+   "the call padded to the next power of two at least " #k " times its size, the padding zeros", NULL,      \
+   (restr) | MG_R_PADDED_INT, memtxt, mg_padded_mem,                                                      \
+   MG_FAM_MONOTONY, mg_padded, k}
+#define PAD_ROWS(coll, Name, restr, memtxt) PAD_ROW(coll, Name, 2, restr, memtxt), PAD_ROW(coll, Name, 4, restr, memtxt)
+#define PAD_ELEMENTS(coll, Name) \
+  PAD_ROWS(coll, Name, MG_R_PAD_PREDEFINED, "2 n' (send and receive vector, n' of k = 4)")
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
@@ -106,6 +115,7 @@ static const mg_alg allreduce_algs[] = {
         MG_R_COMMUTE_OR_DENSE, "2*p ints", MEM(allreduce_as_reducescatter_allgatherv)),
     SPLIT_ELEMENTS(allreduce, "Allreduce"),
     NB_ROW(allreduce, "Allreduce"),
+    PAD_ELEMENTS(allreduce, "Allreduce"),
 };
 
 static const mg_alg alltoall_algs[] = {
@@ -156,6 +166,7 @@ static const mg_alg bcast_algs[] = {
         "p*ceil(n/p) bytes", MEM(bcast_as_scatter_allgather)),
     SPLIT_BYTES(bcast, "Bcast"),
     NB_ROW(bcast, "Bcast"),
+    PAD_ROWS(bcast, "Bcast", 0, "n' bytes (the padded message of k = 4)"),
 };
 
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
@@ -173,6 +184,7 @@ static const mg_alg exscan_algs[] = {
         "p*n", MEM(exscan_as_allgather_reducelocal)),
     SPLIT_ELEMENTS(exscan, "Exscan"),
     NB_ROW(exscan, "Exscan"),
+    PAD_ELEMENTS(exscan, "Exscan"),
 };
 
 static const mg_alg gather_algs[] = {
@@ -218,6 +230,7 @@ static const mg_alg reduce_algs[] = {
         "2*p ints + n/p (rounded up to 64 bytes)", MEM(reduce_as_reducescatter_gatherv)),
     SPLIT_ROWS(reduce, "Reduce", 0, "half the vector at an in-place root", mg_split_mem),
     NB_ROW_R(reduce, "Reduce", MG_R_LB_ZERO), /* registry.h: Open MPI */
+    PAD_ELEMENTS(reduce, "Reduce"),
 };
 
 static const mg_alg reduce_scatter_algs[] = {
@@ -260,6 +273,7 @@ static const mg_alg scan_algs[] = {
         MEM(scan_as_exscan_reducelocal)),
     SPLIT_ELEMENTS(scan, "Scan"),
     NB_ROW(scan, "Scan"),
+    PAD_ELEMENTS(scan, "Scan"),
 };
 
 static const mg_alg scatter_algs[] = {
@@ -559,6 +573,11 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
     return MG_WHY_COUNT_RANGE;
   if ((a->restrictions & MG_R_PAD_PREDEFINED_OP) && mg_needs_padding(c) && !mg_op_is_predefined(c->op))
     return MG_WHY_USEROP_PADDING;
+  if ((a->restrictions & MG_R_PAD_PREDEFINED) &&
+      (mg_tclass_of(c->rtype) == MG_TCLASS_NONE || mg_opsel_of(c->op) == MG_OPSEL_NONE))
+    return MG_WHY_PAD_TYPE;
+  if ((a->restrictions & MG_R_PADDED_INT) && mg_padded_units(c, a->param) > (size_t)INT_MAX)
+    return MG_WHY_COUNT_RANGE;
   if (a->mem && a->mem(c) > scratch_max) return MG_WHY_SCRATCH_CAP;
   return MG_WHY_NONE;
 }

@@ -81,7 +81,9 @@ typedef enum {
     "unequal recvcounts)")                                                        \
   X(SCRATCH_CAP, "scratch_cap", "scratch cap (MPIGUIDE_SCRATCH_MAX)")                  \
   X(IN_PLACE, "in_place", "not applicable: MPI_IN_PLACE")                             \
-  X(TYPE_LB, "type_lb", "not applicable: a datatype whose lower bound is not 0")
+  X(TYPE_LB, "type_lb", "not applicable: a datatype whose lower bound is not 0")                \
+  X(PAD_TYPE, "pad_type",                                                                       \
+    "not applicable: padding needs a predefined datatype with a class and a predefined op")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
@@ -169,6 +171,9 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  *   bound 0 and true lower bound >= 0: Open MPI 4.1.4's MPI_Ireduce (libnbc)
  *   frees a wrong pointer and aborts for a datatype with a negative lower
  *   bound (difftest).
+ * - PAD_PREDEFINED, PADDED_INT: the monotony family's padded rows (padded.c):
+ *   a reduction padded with extra elements needs an op that works element by
+ *   element on a run of equal elements; the padded count must fit an int.
  * - PMAX_INT: the algorithm pads every rank's block to the largest one and
  *   moves p of them with an int count of bytes (allgatherv: p x
  *   max(recvcounts) x size(recvtype)).
@@ -189,7 +194,11 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(NOT_IN_PLACE, 7, "not-in-place",                                                                \
     "not with MPI_IN_PLACE (all ranks or none: alltoall, alltoallv, alltoallw)")                    \
   X(LB_ZERO, 8, "type-lb=0",                                                                        \
-    "a reduction's datatype with lower bound 0 (Open MPI 4.1.4's MPI_Ireduce crashes otherwise)")
+    "a reduction's datatype with lower bound 0 (Open MPI 4.1.4's MPI_Ireduce crashes otherwise)")      \
+  X(PAD_PREDEFINED, 12, "predefined-type:predefined-op",                                              \
+    "a reduction padded with extra elements: only a predefined datatype with a class (C integer, "    \
+    "floating point, MPI_BYTE) and a predefined op, which work element by element")                   \
+  X(PADDED_INT, 13, "padded-n<=INT_MAX", "the padded message (elements, bcast: bytes) must fit an int count")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,
@@ -205,7 +214,7 @@ extern const mg_restriction mg_restrictions[];
 extern const int mg_nrestrictions;
 
 /* Upper bound on algorithms per collective (checked in registry.c). */
-#define MG_MAX_ALGS 12
+#define MG_MAX_ALGS 16
 
 /*
  * Families of guidelines, X(ENUM, name, source). A family's rows are generated
@@ -217,14 +226,18 @@ extern const int mg_nrestrictions;
  *   the call as k calls on consecutive pieces (of every block, for the
  *   per-rank-block collectives): a segmented message;
  * - NONBLOCKING: a blocking collective not slower than its non-blocking form
- *   and a wait, by analogy with TGT 2010 eqs. (5)-(7) for point-to-point.
+ *   and a wait, by analogy with TGT 2010 eqs. (5)-(7) for point-to-point;
+ * - MONOTONY: a message not slower than a larger one (check's monotony
+ *   analysis finds the cells); the rows run the call padded to a larger size.
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
     "HPC Asia 2018 GL1-GL22; TGT 2010 eqs. 19-34 for the irregular collectives)")                 \
   X(SPLIT, "split", "split-robustness (TGT 2010 meta-rule I, eq. 1): A(kn) <= k A(n)")            \
   X(NONBLOCKING, "nonblocking", "blocking not slower than non-blocking + wait (by analogy with "  \
-    "TGT 2010 eqs. 5-7)")
+    "TGT 2010 eqs. 5-7)")                                                                        \
+  X(MONOTONY, "monotony", "monotony (PGMPI, Euro-Par 2016; TGT 2010 meta-rule II): A(n) <= A(n') " \
+    "for n <= n'; the rows pad the message to a larger size")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,

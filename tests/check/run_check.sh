@@ -10,6 +10,7 @@
 #         --planted FROM       bcast: a violation at every size >= FROM, none below
 #         --stdout REGEX       rank 0's output matches (grep -E)
 #         --mockups-exactly L  the verdicts are for exactly these mock-ups (sorted, comma-separated)
+#         --monotony-rows N    monotony.csv holds N comparisons
 #   run_check.sh fail NP REGEX -- [options...]       under mpiexec: non-zero exit on every rank,
 #       stderr matches REGEX, nothing left in $MG_WORKDIR (a created output directory removed);
 #       NP 0: started without mpiexec (a singleton MPI process: option checks, quicker)
@@ -180,6 +181,10 @@ ok)
       shift 2 ;;
     --stdout)
       grep -Eq -- "$2" "$work/stdout" || die "stdout does not match '$2'"
+      shift 2 ;;
+    --monotony-rows)
+      got=$(grep -vc '^#@' "$work/out/monotony.csv")
+      [[ $got == $(($2 + 1)) ]] || die "monotony.csv has $((got - 1)) rows, expected $2"
       shift 2 ;;
     --mockups-exactly)
       got=$(column "$work/out/verdicts.csv" violation | awk '{print $3}' | sort -u | paste -sd, -)

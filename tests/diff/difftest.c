@@ -1837,6 +1837,8 @@ static const char *restricted_here(int coll, int alg, const targs *a, int p) {
     if (lb != 0 || tlb < 0) return "type_lb";
   }
   if (a->op == MPI_OP_NULL || !mg_colls[coll].reduction) return NULL;
+  /* the suite's predefined ops come with predefined types only (rcs[]), its user ops with the rest */
+  if ((r & MG_R_PAD_PREDEFINED) && (a->op == ops[OP_UCOMM] || a->op == ops[OP_NONCOMM])) return "pad_type";
   if (r & MG_R_COMMUTE_OR_DENSE) {
     int commute = 1, size;
     MPI_Aint lb, ext, tlb, text;
