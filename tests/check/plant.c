@@ -16,6 +16,8 @@
  * broadcast at once, that measured 1.1x and the test failed on a busy machine.
  *
  * Environment: MG_PLANT_BYTES (default 65536), MG_PLANT_NS_PER_BYTE (default 2);
+ * MG_PLANT_BYTES_TO: only messages below this many bytes (default: no bound), so that a size range
+ * is slower than the sizes above it: a planted non-monotone cell (check.planted.monotony);
  * MG_PLANT_FUNC=allreduce plants in PMPI_Allreduce instead (benchmarks/verdict_quality.sh);
  * MG_PLANT_FACTOR=F (> 0) makes each rank's call F times as long as its real call instead of
  * adding a cost per byte (fine for allreduce, where every rank waits for all the others).
@@ -52,7 +54,7 @@ static double env_num(const char *name, double dflt) {
 static struct {
   int ready, bcast, allreduce;
   type_size_fn type_size;
-  double bytes_from, ns_per_byte, factor;
+  double bytes_from, bytes_to, ns_per_byte, factor;
 } cfg;
 
 static void setup(void) {
@@ -62,6 +64,7 @@ static void setup(void) {
   cfg.allreduce = fn && !strcmp(fn, "allreduce");
   cfg.type_size = (type_size_fn)dlsym(RTLD_NEXT, "PMPI_Type_size");
   cfg.bytes_from = env_num("MG_PLANT_BYTES", 65536);
+  cfg.bytes_to = env_num("MG_PLANT_BYTES_TO", 1e300);
   cfg.ns_per_byte = env_num("MG_PLANT_NS_PER_BYTE", 2);
   cfg.factor = env_num("MG_PLANT_FACTOR", 0);
   if (!cfg.type_size) {
@@ -74,7 +77,9 @@ static void setup(void) {
 /* After the real call of `count` elements of `type`, which began at t0: the planted cost. */
 static void slow_down(int on, int count, MPI_Datatype type, double t0) {
   int ts = 0;
-  if (!on || cfg.type_size(type, &ts) != MPI_SUCCESS || (double)count * ts < cfg.bytes_from) return;
+  if (!on || cfg.type_size(type, &ts) != MPI_SUCCESS) return;
+  double bytes = (double)count * ts;
+  if (bytes < cfg.bytes_from || bytes >= cfg.bytes_to) return;
   double end = cfg.factor > 0 ? t0 + cfg.factor * (now() - t0) : now() + 1e-9 * cfg.ns_per_byte * (double)count * ts;
   while (now() < end) {
   }

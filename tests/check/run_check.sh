@@ -11,6 +11,8 @@
 #         --stdout REGEX       rank 0's output matches (grep -E)
 #         --mockups-exactly L  the verdicts are for exactly these mock-ups (sorted, comma-separated)
 #         --monotony-rows N    monotony.csv holds N comparisons
+#         --monotony-violation ALG,N,N2  monotony.csv: ALG at N bytes is slower than at N2 (a violation)
+#         --violation MOCKUP,N  verdicts.csv: MOCKUP at N bytes is a violation
 #   run_check.sh fail NP REGEX -- [options...]       under mpiexec: non-zero exit on every rank,
 #       stderr matches REGEX, nothing left in $MG_WORKDIR (a created output directory removed);
 #       NP 0: started without mpiexec (a singleton MPI process: option checks, quicker)
@@ -185,6 +187,16 @@ ok)
     --monotony-rows)
       got=$(grep -vc '^#@' "$work/out/monotony.csv")
       [[ $got == $(($2 + 1)) ]] || die "monotony.csv has $((got - 1)) rows, expected $2"
+      shift 2 ;;
+    --monotony-violation) # ALG,BYTES,BYTES_FASTER: that monotony comparison is a violation
+      IFS=, read -r alg n nf <<<"$2"
+      grep -q "^[a-z_]*,[^,]*,$alg,[^,]*,$n,$nf,ok,.*,violation,[^,]*\$" "$work/out/monotony.csv" ||
+        die "monotony.csv: no violation for $alg at $n bytes against $nf: $(grep ",$alg," "$work/out/monotony.csv")"
+      shift 2 ;;
+    --violation) # MOCKUP,BYTES: that guideline verdict is a violation
+      IFS=, read -r alg n <<<"$2"
+      column "$work/out/verdicts.csv" violation | awk -v a="$alg" -v n="$n" '$3 == a && $2 == n && $5 == 1 {f = 1}
+        END {exit !f}' || die "verdicts.csv: $alg at $n bytes is no violation"
       shift 2 ;;
     --mockups-exactly)
       got=$(column "$work/out/verdicts.csv" violation | awk '{print $3}' | sort -u | paste -sd, -)
