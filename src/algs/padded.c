@@ -24,10 +24,16 @@
  *   (restriction PAD_PREDEFINED). The datatype and op of a reduction are the
  *   same on every rank, so the decision is too. Exscan's rank 0 gets no
  *   result, and its receive buffer is left alone.
- * The padded count must fit an int (restriction PADDED_INT).
+ * - gather, scatter, allgather, alltoall: every rank's block of b bytes is
+ *   packed into a slot of b' bytes (zeros after the data) and the slots move
+ *   as MPI_BYTE; the receive side unpacks the first b bytes of each. The
+ *   root's own block of an in-place gather or scatter stays where it is;
+ *   in-place allgather and alltoall pack from the receive buffer.
+ * The padded count (bytes, p blocks for the block collectives, elements) must
+ * fit an int (restriction PADDED_INT).
  *
  * Cost: A(n') for the padded n', plus a copy of n bytes on each side and
- * clearing n' - n bytes.
+ * clearing n' - n bytes (per block for the block collectives).
  */
 #include <stdint.h>
 #include <string.h>
@@ -45,22 +51,86 @@ size_t mg_padded_count(size_t n, int k) {
   return t;
 }
 
-/* What is padded: bytes (bcast) or elements (the reductions). */
-static size_t units(const mg_call *c) {
-  return c->coll == MG_BCAST ? c->bytes : (size_t)c->rcount;
+static int blocks(mg_coll c) { return c == MG_ALLGATHER || c == MG_GATHER || c == MG_SCATTER || c == MG_ALLTOALL; }
+
+/* The padded message one call moves, in its units: bytes (bcast), p padded blocks of bytes (the
+ * per-rank-block collectives), elements (the reductions); SIZE_MAX when it overflows. */
+size_t mg_padded_units(const mg_call *c, int k) {
+  if (c->coll != MG_BCAST && !blocks(c->coll)) return mg_padded_count((size_t)c->rcount, k);
+  size_t t = mg_padded_count(c->bytes, k), p = blocks(c->coll) ? (size_t)c->size : 1;
+  return t == SIZE_MAX || t > SIZE_MAX / p ? SIZE_MAX : t * p;
 }
 
-size_t mg_padded_units(const mg_call *c, int k) { return mg_padded_count(units(c), k); }
-
-/* Scratch: the padded message (bcast), a send and a receive vector (the reductions); the largest k
- * (4) of the family, so that one figure serves both rows. */
+/* Scratch for the largest k (4) of the family, so that one figure serves both rows: the padded
+ * message (bcast); p padded blocks and one (gather, scatter, allgather), or two sets of p
+ * (alltoall); a send and a receive vector (the reductions). */
 size_t mg_padded_mem(const mg_call *c) {
   size_t t = mg_padded_units(c, 4);
-  if (t == SIZE_MAX) return SIZE_MAX;
+  if (t == SIZE_MAX || t > SIZE_MAX / 4) return SIZE_MAX;
   if (c->coll == MG_BCAST) return t;
+  if (c->coll == MG_ALLTOALL) return 2 * mg_align(t);
+  if (blocks(c->coll)) return mg_align(t) + mg_align(mg_padded_count(c->bytes, 4));
   int size = 0;
   if (PMPI_Type_size(c->rtype, &size) != MPI_SUCCESS || size <= 0) return SIZE_MAX;
   return 2 * mg_align(t * (size_t)size);
+}
+
+/* Block i of a buffer of blocks of count elements of extent ext. */
+static void *block_at(const void *buf, int i, int count, MPI_Aint ext) {
+  return (char *)buf + (MPI_Aint)i * count * ext;
+}
+
+/* A block (count elements of dt) packed into a padded slot: b bytes of data, then zeros up to bp. */
+static int put(const void *blk, int count, MPI_Datatype dt, char *slot, size_t b, size_t bp) {
+  memset(slot + b, 0, bp - b);
+  return mg_pack(blk, count, dt, slot, (int)b);
+}
+
+/* gather, scatter, allgather, alltoall: every rank's block of b bytes padded to bp, as MPI_BYTE. In
+ * place the data stay where the collective keeps them (gather, scatter: the root's own block is
+ * neither sent nor received); allgather and alltoall pack from the receive buffer instead, and
+ * every rank calls without MPI_IN_PLACE. Datatypes are read only where significant. */
+static int padded_blocks(const mg_call *c, int k) {
+  int p = c->size, me = c->rank, root = c->rank == c->root, rc = MPI_SUCCESS;
+  int in = c->coll == MG_SCATTER ? root && c->rbuf == MPI_IN_PLACE : c->sbuf == MPI_IN_PLACE;
+  int sends = c->coll == MG_SCATTER ? root : !in, recvs = c->coll == MG_GATHER ? root : !(in && c->coll == MG_SCATTER);
+  size_t b = c->bytes, bp = mg_padded_count(b, k), pbp = (size_t)p * bp;
+  mg_type st = {0}, rt = {0};
+  if ((sends && (rc = mg_type_get(c->stype, &st)) != MPI_SUCCESS) ||
+      ((recvs || in) && (rc = mg_type_get(c->rtype, &rt)) != MPI_SUCCESS))
+    return rc;
+  char *cur = mg_scratch(mg_padded_mem(c)), *many = mg_carve(&cur, pbp);
+  char *one = mg_carve(&cur, c->coll == MG_ALLTOALL ? pbp : bp);
+  switch (c->coll) {
+  case MG_GATHER:
+    if (!in && (rc = put(c->sbuf, c->scount, c->stype, one, b, bp)) != MPI_SUCCESS) return rc;
+    rc = PMPI_Gather(in ? MPI_IN_PLACE : one, (int)bp, MPI_BYTE, root ? many : NULL, root ? (int)bp : 0, MPI_BYTE,
+                     c->root, c->comm);
+    break;
+  case MG_SCATTER:
+    for (int i = 0; root && rc == MPI_SUCCESS && i < p; i++)
+      if (!(in && i == me)) rc = put(block_at(c->sbuf, i, c->scount, st.extent), c->scount, c->stype, many + i * bp, b, bp);
+    if (rc != MPI_SUCCESS) return rc;
+    rc = PMPI_Scatter(root ? many : NULL, root ? (int)bp : 0, MPI_BYTE, in ? MPI_IN_PLACE : one, (int)bp, MPI_BYTE,
+                      c->root, c->comm);
+    return rc != MPI_SUCCESS || in ? rc : mg_unpack(one, (int)b, c->rbuf, c->rcount, c->rtype);
+  case MG_ALLGATHER:
+    rc = in ? put(block_at(c->rbuf, me, c->rcount, rt.extent), c->rcount, c->rtype, one, b, bp)
+            : put(c->sbuf, c->scount, c->stype, one, b, bp);
+    if (rc == MPI_SUCCESS) rc = PMPI_Allgather(one, (int)bp, MPI_BYTE, many, (int)bp, MPI_BYTE, c->comm);
+    break;
+  default: /* alltoall: "one" holds the p padded blocks to send */
+    for (int i = 0; rc == MPI_SUCCESS && i < p; i++)
+      rc = in ? put(block_at(c->rbuf, i, c->rcount, rt.extent), c->rcount, c->rtype, one + i * bp, b, bp)
+              : put(block_at(c->sbuf, i, c->scount, st.extent), c->scount, c->stype, one + i * bp, b, bp);
+    if (rc == MPI_SUCCESS) rc = PMPI_Alltoall(one, (int)bp, MPI_BYTE, many, (int)bp, MPI_BYTE, c->comm);
+    break;
+  }
+  /* every received block but an in-place gather root's own */
+  for (int i = 0; recvs && rc == MPI_SUCCESS && i < p; i++)
+    if (!(in && i == me && c->coll == MG_GATHER))
+      rc = mg_unpack(many + i * bp, (int)b, block_at(c->rbuf, i, c->rcount, rt.extent), c->rcount, c->rtype);
+  return rc;
 }
 
 static int padded_bcast(const mg_call *c, int k) {
@@ -110,5 +180,6 @@ static int padded_reduction(const mg_call *c, int k) {
 }
 
 int mg_padded(const mg_call *c, int k) {
-  return c->coll == MG_BCAST ? padded_bcast(c, k) : padded_reduction(c, k);
+  if (c->coll == MG_BCAST) return padded_bcast(c, k);
+  return blocks(c->coll) ? padded_blocks(c, k) : padded_reduction(c, k);
 }

@@ -47,13 +47,15 @@
    "MPI_I" #coll " with the same arguments, then MPI_Wait", NULL, restr, "0", NULL, MG_FAM_NONBLOCKING,    \
    mg_nonblocking, 0}
 #define NB_ROW(coll, Name) NB_ROW_R(coll, Name, 0)
-/* Monotony (padded.c): the call padded to the next power of two at least k = 2, 4 times its size. */
+/* Monotony (padded.c): the call padded to the next power of two at least k = 2, 4 times its size
+ * (the per-rank-block collectives: every block). */
 #define PAD_ROW(coll, Name, k, restr, memtxt)                                                            \
   {#coll "_as_padded" #k, "MON", Name "(n) <= " Name "(n') for n <= n' (n' = next power of two >= " #k "n)", \
    "the call padded to the next power of two at least " #k " times its size, the padding zeros", NULL,      \
    (restr) | MG_R_PADDED_INT, memtxt, mg_padded_mem,                                                      \
    MG_FAM_MONOTONY, mg_padded, k}
 #define PAD_ROWS(coll, Name, restr, memtxt) PAD_ROW(coll, Name, 2, restr, memtxt), PAD_ROW(coll, Name, 4, restr, memtxt)
+#define PAD_BLOCKS(coll, Name, memtxt) PAD_ROWS(coll, Name, 0, memtxt)
 #define PAD_ELEMENTS(coll, Name) \
   PAD_ROWS(coll, Name, MG_R_PAD_PREDEFINED, "2 n' (send and receive vector, n' of k = 4)")
 
@@ -73,6 +75,7 @@ static const mg_alg allgather_algs[] = {
         "2*p ints (+ p*n bytes for derived receive types)", MEM(allgather_as_allgatherv)),
     SPLIT_BLOCKS(allgather, "Allgather", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(allgather, "Allgather"),
+    PAD_BLOCKS(allgather, "Allgather", "p n' + n' bytes (every block padded to n' of k = 4)"),
 };
 
 /* Träff, Gropp and Thakur, TPDS 2010 (see exscan_algs): TGT25 and TGT32 are equation numbers of
@@ -124,6 +127,7 @@ static const mg_alg alltoall_algs[] = {
         MG_R_PN_INT | MG_R_NOT_IN_PLACE, "4*p ints", MEM(alltoall_as_alltoallv)), /* registry.h: MPICH */
     SPLIT_BLOCKS(alltoall, "Alltoall", "2*p*n bytes for non-dense datatypes"),
     NB_ROW(alltoall, "Alltoall"),
+    PAD_BLOCKS(alltoall, "Alltoall", "2 p n' bytes (every block padded to n' of k = 4)"),
 };
 
 /* Träff, Gropp and Thakur (see exscan_algs). The irregular collectives below know no message size
@@ -199,6 +203,7 @@ static const mg_alg gather_algs[] = {
         "p*n bytes (2*p*n at the root)", MEM(gather_as_reduce)),
     SPLIT_BLOCKS(gather, "Gather", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(gather, "Gather"),
+    PAD_BLOCKS(gather, "Gather", "p n' + n' bytes (every block padded to n' of k = 4)"),
 };
 
 static const mg_alg gatherv_algs[] = {
@@ -285,6 +290,7 @@ static const mg_alg scatter_algs[] = {
         MG_R_PN_INT, "2*p ints", MEM(scatter_as_scatterv)),
     SPLIT_BLOCKS(scatter, "Scatter", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(scatter, "Scatter"),
+    PAD_BLOCKS(scatter, "Scatter", "p n' + n' bytes (every block padded to n' of k = 4)"),
 };
 
 static const mg_alg scatterv_algs[] = {
