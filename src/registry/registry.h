@@ -81,7 +81,8 @@ typedef enum {
     "unequal recvcounts)")                                                        \
   X(SCRATCH_CAP, "scratch_cap", "scratch cap (MPIGUIDE_SCRATCH_MAX)")                  \
   X(IN_PLACE, "in_place", "not applicable: MPI_IN_PLACE")                             \
-  X(TYPE_LB, "type_lb", "not applicable: a datatype whose lower bound is not 0")
+  X(TYPE_LB, "type_lb", "not applicable: a datatype whose lower bound is not 0")                  \
+  X(ONE_PROCESS, "one_process", "not applicable: a one-process communicator")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
@@ -172,6 +173,12 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  * - PMAX_INT: the algorithm pads every rank's block to the largest one and
  *   moves p of them with an int count of bytes (allgatherv: p x
  *   max(recvcounts) x size(recvtype)).
+ * - P_GT_1: not on a one-process communicator. Open MPI 4.1.4's MPI_Alltoallw
+ *   there (coll/self) scales the byte displacements by the extents and
+ *   corrupts the heap; MPICH 4.0.2's MPI_Allgatherv there puts the block at
+ *   the wrong displacement when displs leave gaps (difftest, not in place
+ *   only). The in-place rows of the two, which turn an in-place call into a
+ *   regular one, keep away from it.
  */
 #define MG_RESTRICTIONS(X)                                                                          \
   X(PN_INT, 0, "p*n<=INT_MAX", "p times the message size must fit an int count")                    \
@@ -189,7 +196,10 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(NOT_IN_PLACE, 7, "not-in-place",                                                                \
     "not with MPI_IN_PLACE (all ranks or none: alltoall, alltoallv, alltoallw)")                    \
   X(LB_ZERO, 8, "type-lb=0",                                                                        \
-    "a reduction's datatype with lower bound 0 (Open MPI 4.1.4's MPI_Ireduce crashes otherwise)")
+    "a reduction's datatype with lower bound 0 (Open MPI 4.1.4's MPI_Ireduce crashes otherwise)")    \
+  X(P_GT_1, 10, "p>1",                                                                              \
+    "not on a one-process communicator (Open MPI 4.1.4's MPI_Alltoallw and MPICH 4.0.2's "        \
+    "MPI_Allgatherv are wrong there, not in place)")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,
@@ -218,13 +228,18 @@ extern const int mg_nrestrictions;
  *   per-rank-block collectives): a segmented message;
  * - NONBLOCKING: a blocking collective not slower than its non-blocking form
  *   and a wait, by analogy with TGT 2010 eqs. (5)-(7) for point-to-point.
+ * - INPLACE: TGT 2010 eq. (12), A(MPI_IN_PLACE, n) <= A(n): an in-place call
+ *   not slower than a copy of its data and the regular call (src/algs/inplace.c);
+ *   a call that is not in place runs as given.
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
     "HPC Asia 2018 GL1-GL22; TGT 2010 eqs. 19-34 for the irregular collectives)")                 \
   X(SPLIT, "split", "split-robustness (TGT 2010 meta-rule I, eq. 1): A(kn) <= k A(n)")            \
   X(NONBLOCKING, "nonblocking", "blocking not slower than non-blocking + wait (by analogy with "  \
-    "TGT 2010 eqs. 5-7)")
+    "TGT 2010 eqs. 5-7)")                                                                        \
+  X(INPLACE, "inplace", "in place not slower than a copy and the regular call (TGT 2010 eq. 12): " \
+    "A(MPI_IN_PLACE, n) <= A(n)")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,
