@@ -26,7 +26,7 @@ int mg_cmd_list(int argc, char **argv) {
              "library's own) and the guideline mock-ups, with guideline id, formula,\n"
              "description, restrictions and extra memory (n = message size in bytes as\n"
              "defined per collective, p = processes).\n"
-             "Mock-ups are grouped by family (composition, split, nonblocking: see\n"
+             "Mock-ups are grouped by family (composition, split, nonblocking, inplace: see\n"
              "docs/guidelines.md).\n"
              "  --csv        one row per algorithm, comma-separated, with a header line\n"
              "  --markdown   one table per collective (docs/guidelines.md is this output)\n"
@@ -55,7 +55,9 @@ int mg_cmd_list(int argc, char **argv) {
                  "Thakur, \"Self-Consistent MPI Performance Guidelines\", IEEE TPDS 2010; TGT-Bn, -Xn, -Rn,\n"
                  "-Gn, -Vn, -An: mpiguide's ids for guidelines stated there without a number (barrier,\n"
                  "exscan, reduce_scatter, allgatherv, gatherv and scatterv, alltoallv); TGT1 is its\n"
-                 "meta-rule I (split-robustness), TGT-N1 the non-blocking family.\n\n"
+                 "meta-rule I (split-robustness), TGT-N1 the non-blocking family; TGT12 (eq. 12,\n"
+                 "A(MPI_IN_PLACE, n) <= A(n)) the in-place family, whose rows a regular call passes\n"
+                 "through to the default (measured with `check --in-place`).\n\n"
                  "Restrictions (a call outside one runs the default, and the trace says why):\n\n");
   for (int i = 0; md && i < mg_nrestrictions; i++)
     printf("- `%s`: %s.\n%s", mg_restrictions[i].name, mg_restrictions[i].text,

@@ -51,8 +51,9 @@
  * datatype and count on every rank) is checked here; the others decide late (mg_late_ok). */
 #define INPLACE_ROW(coll, Name, restr, memtxt, memfn)                                                   \
   {#coll "_inplace_as_copy", "TGT12", Name "(IN_PLACE, n) <= " Name "(n)",                                \
-   "in place: the data the call reads copied to scratch, then the regular call from it (not in place: "   \
-   "the call as given)", NULL, restr, memtxt, memfn, MG_FAM_INPLACE, mg_inplace, 0}
+   "in place: the regular call from a scratch copy of the data the in-place call reads (scatter(v): "   \
+   "into a scratch receive buffer at the root); not in place: the call as given",                        \
+   NULL, restr, memtxt, memfn, MG_FAM_INPLACE, mg_inplace, 0}
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),

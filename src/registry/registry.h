@@ -333,7 +333,10 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max);
  * answer is no it is no on every rank, and the mock-up runs the default in its
  * place. Whoever runs an algorithm (libmpiguide's dispatch, the benchmark) sets
  * mg_late.cap (the scratch cap) and clears mg_late.why before the call and reads
- * why after it: MG_WHY_NONE when the mock-up ran.
+ * why after it: MG_WHY_NONE when the mock-up ran. The in-place family decides late
+ * for collectives of known size too (its scratch depends on datatypes that may
+ * differ between ranks: src/algs/inplace.c), and at gather(v)'s and scatter(v)'s
+ * root alone, where the other ranks' call is the same whatever the root decides.
  */
 typedef struct mg_late_state {
   size_t cap; /* scratch bytes allowed; SIZE_MAX: no cap */
