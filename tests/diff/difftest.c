@@ -1777,6 +1777,7 @@ typedef struct astat {
   long ncases, nnoref; /* cases run; of them without the reference call */
   long nskip;          /* cases skipped (the default, where the library is known to be wrong) */
   long ninplace;       /* in-place family: calls in place on this rank that the algorithm ran */
+  long nip_restricted; /* ... and those its restrictions sent to the default (p>1 at np 1) */
   long kinds[K_N];
   unsigned char *bits; /* failed case numbers */
   size_t bitcap;
@@ -1786,6 +1787,7 @@ typedef struct astat {
 } astat;
 
 static astat g_st[MG_MAX_ALGS];
+static int g_differential; /* the differential cases (not --errors) */
 static int g_nst;
 static long g_ncase; /* case number within the current collective */
 
@@ -2112,6 +2114,7 @@ static void run_case(const tcase *tc0) {
                                    : "want the forced algorithm to run (no late fallback at these sizes)";
   }
   if (!why && d_alg == 1 && fam == MG_FAM_INPLACE && (a.sinplace || a.rinplace)) s->ninplace++;
+  if (!why && restricted && fam == MG_FAM_INPLACE && (a.sinplace || a.rinplace)) s->nip_restricted++;
   if (why)
     fail(s, cn, K_CNT, a.desc,
          "counters: %s; got alg %+lld default %+lld empty %+lld intercomm %+lld count_range %+lld scratch_cap "
@@ -2341,12 +2344,16 @@ static int report(int coll, astat *s, const char *label, double secs) {
   CHECK(PMPI_Allreduce(MPI_IN_PLACE, bits, (int)nbytes, MPI_UNSIGNED_CHAR, MPI_BOR, MPI_COMM_WORLD));
   long kinds[K_N];
   CHECK(PMPI_Allreduce(s->kinds, kinds, K_N, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
-  long nfailed = 0, ninplace = 0;
+  long nfailed = 0, nip[2], ip[2] = {s->ninplace, s->nip_restricted};
   for (size_t i = 0; i < nbytes; i++) nfailed += __builtin_popcount(bits[i]);
   free(bits);
-  /* an in-place row must have run in place somewhere, not only passed calls through */
-  CHECK(PMPI_Allreduce(&s->ninplace, &ninplace, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
-  int inplace_row = s->alg && mg_colls[coll].algs[s->alg].family == MG_FAM_INPLACE && s->ncases > 0;
+  /* a differential run: an in-place row must have run in place somewhere, not only passed calls
+   * through (unless its restrictions keep every in-place call of this run away: p>1 at np 1) */
+  CHECK(PMPI_Allreduce(ip, nip, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+  long ninplace = nip[0];
+  int inplace_row = g_differential && s->alg && mg_colls[coll].algs[s->alg].family == MG_FAM_INPLACE &&
+                    s->ncases > 0;
+  int never = inplace_row && ninplace == 0 && nip[1] == 0;
   /* details of the first failures of every rank */
   struct det {
     long cn;
@@ -2367,14 +2374,14 @@ static int report(int coll, astat *s, const char *label, double secs) {
     if (s->nskip) printf(" skipped=%ld", s->nskip);
     if (inplace_row) printf(" in-place=%ld", ninplace);
     printf(" failed=%ld", nfailed);
-    if (inplace_row && ninplace == 0) printf(" (never ran in place)");
+    if (never) printf(" (never ran in place)");
     if (nfailed) {
       printf(" (rank-level:");
       for (int i = 0; i < K_N; i++)
         if (kinds[i]) printf(" %s %ld", kind_names[i], kinds[i]);
       printf(")");
     }
-    printf(" %s %.3fs\n", nfailed || (inplace_row && ninplace == 0) ? "FAIL" : "ok", secs);
+    printf(" %s %.3fs\n", nfailed || never ? "FAIL" : "ok", secs);
     /* the first failed cases, up to 3, each with up to 3 ranks' own descriptions */
     long last = -1;
     for (int shown = 0; shown < 3; shown++) {
@@ -2395,7 +2402,7 @@ static int report(int coll, astat *s, const char *label, double secs) {
     fflush(stdout);
     free(all);
   }
-  return nfailed != 0 || (inplace_row && ninplace == 0);
+  return nfailed != 0 || never;
 }
 
 static void stat_init(astat *s, int coll, int alg) {
@@ -2677,6 +2684,7 @@ int main(int argc, char **argv) {
 
   unsigned sel[MG_NCOLL] = {0};
   int errors = 0, any = 0;
+  g_differential = 1;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (!strcmp(arg, "--quick"))
@@ -2684,7 +2692,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(arg, "--full"))
       g_quick = 0;
     else if (!strcmp(arg, "--errors"))
-      errors = 1;
+      errors = 1, g_differential = 0;
     else if (!strcmp(arg, "--no-force"))
       g_noforce = 1;
     else if (!strcmp(arg, "-v"))
