@@ -44,6 +44,7 @@
  * reduce_scatter_block; the whole vector for reduce_scatter) plus the
  * regular call; plus one small allreduce for the all-rank block ones.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "algs/algs.h"
@@ -52,8 +53,8 @@ size_t mg_inplace_mem(const mg_call *c);
 
 static char none; /* the buffer of an empty copy (count 0: never read or written) */
 
-/* The copy of `count` elements of dt at buf into scratch (taken here); *base: the address to pass
- * to MPI with the same datatype. span: the bytes, already known (0: nothing to copy). */
+/* A copy of the span bytes of elements of t at buf (mg_type_span) into scratch, taken here; *base:
+ * the address to pass to MPI with the same datatype (span 0: nothing to copy). */
 static void copy_to(const void *buf, const mg_type *t, size_t span, const void **base) {
   if (span == 0) {
     *base = &none;
@@ -110,25 +111,27 @@ static int agree(const mg_call *c, size_t mine, int *go) {
 static int all_blocks(const mg_call *c) {
   mg_type t = {0};
   size_t span = 0;
-  const char *from = c->rbuf; /* where the copy starts, relative to rbuf */
+  const char *from = c->rbuf; /* the first element of the data to copy */
   MPI_Aint lo = 0, hi = 0;
   int rc = MPI_SUCCESS, go = 0;
   switch (c->coll) {
   case MG_ALLGATHER: case MG_ALLTOALL: {
     size_t n = c->coll == MG_ALLGATHER ? (size_t)c->rcount : (size_t)c->size * (size_t)c->rcount;
-    if ((rc = span_of(c->rtype, n, &t, &span)) != MPI_SUCCESS) return rc;
+    rc = span_of(c->rtype, n, &t, &span);
     if (c->coll == MG_ALLGATHER) from = mg_type_at(c->rbuf, &t, (size_t)c->rank * (size_t)c->rcount);
     break;
   }
   case MG_ALLGATHERV:
-    if ((rc = span_of(c->rtype, (size_t)c->rcounts[c->rank], &t, &span)) != MPI_SUCCESS) return rc;
+    rc = span_of(c->rtype, (size_t)c->rcounts[c->rank], &t, &span);
     from = (const char *)c->rbuf + (MPI_Aint)c->rdispls[c->rank] * t.extent;
     break;
   default: /* alltoallv, alltoallw: the bytes the blocks cover, as bytes */
-    if ((rc = a2a_cover(c, &lo, &hi)) != MPI_SUCCESS) return rc;
+    rc = a2a_cover(c, &lo, &hi);
     span = (size_t)(hi - lo);
     break;
   }
+  /* a rank that cannot tell its scratch still takes part: every rank then runs the default */
+  if (rc != MPI_SUCCESS) span = SIZE_MAX;
   if ((rc = agree(c, span, &go)) != MPI_SUCCESS) return rc;
   if (!go) return mg_run(c, 0);
   const void *s;
