@@ -130,6 +130,7 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
   mg_call call = *c; /* the call of the round: its root rotates (cfg->roots) */
   for (long r = 0; r < rounds; r++) {
     if (mg_colls[c->coll].rooted) call.root = mg_bench_root(R->cfg, c->coll, B->rounds + r);
+    if (R->cfg->in_place) mg_bench_round_call(R, c, call.root, &call);
     int no = 0;
     for (int i = 0; i < nact; i++)
       if (want[i] > r) order[no++] = i;

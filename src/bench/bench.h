@@ -148,6 +148,11 @@ typedef struct mg_bench_cfg {
   int nreds;
   mg_bench_red reds[MG_BENCH_MAX_REDS];
   mg_bench_counts counts;       /* how a vector is split into per-rank counts (mg_bench_has_counts) */
+  /* Every call in its in-place form (MPI_IN_PLACE: the send buffer; scatter(v): the root's receive
+   * buffer; gather(v), reduce, scatter(v): at the root of each round only); bcast and barrier, which
+   * have none, as usual. Without it the rows of the in-place family (the default itself for a
+   * regular call) are skipped. */
+  int in_place;
 
   mg_sync_method sync;
   mg_time_mode time;

@@ -129,6 +129,39 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   return mem;
 }
 
+/*
+ * --in-place (mg_bench_cfg.in_place): the call of a round in its in-place form, from c, the regular
+ * call of make_call, whose buffers already hold what the in-place form reads (zeros, like the
+ * regular ones): the receive buffer of the reductions, alltoall(v/w) and reduce_scatter has the
+ * input's size, allgather(v)'s and gather(v)'s the own block at its slot; reduce_scatter_block's
+ * input of p blocks is the regular send buffer, which becomes the receive buffer. Rooted: only the
+ * root of this round is in place (a rotating root moves MPI_IN_PLACE with it), so the message
+ * size is set again. bcast and barrier have no in-place form and stay as they are.
+ */
+void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call) {
+  int at_root = R->rank == root;
+  *call = *c;
+  call->root = root;
+  switch (c->coll) {
+  case MG_BCAST: case MG_BARRIER: return;
+  case MG_GATHER: case MG_GATHERV: case MG_REDUCE: call->sbuf = at_root ? MPI_IN_PLACE : c->sbuf; break;
+  case MG_SCATTER: case MG_SCATTERV: call->rbuf = at_root ? MPI_IN_PLACE : c->rbuf; break;
+  case MG_REDUCE_SCATTER_BLOCK: call->rbuf = (void *)c->sbuf, call->sbuf = MPI_IN_PLACE; break;
+  default: call->sbuf = MPI_IN_PLACE; break;
+  }
+  mg_call_set_bytes(call);
+}
+
+/* Without --in-place a row of the in-place family is the default itself: skipped, not measured. */
+static void skip_in_place_rows(const mg_bench_cfg *cfg, mg_bench_block *B) {
+  for (int i = 0; i < B->nseries && !cfg->in_place; i++)
+    if (mg_colls[B->coll].algs[B->series[i].alg].family == MG_FAM_INPLACE) {
+      B->series[i].status = MG_SERIES_SKIPPED;
+      snprintf(B->series[i].note, sizeof B->series[i].note,
+               "skipped: an in-place row, measured only with --in-place (a regular call through it is the default)");
+    }
+}
+
 /* ---------- one block ---------- */
 
 static double block_fraction(const mg_bench_cfg *cfg, const mg_rep_state *st, int nact) {
@@ -200,6 +233,7 @@ static void progress(run *R, const mg_bench_block *B, double frac) {
 static int applicable_series(mg_bench_block *B, const mg_call *c, int *act) {
   int nact = 0;
   for (int i = 0; i < B->nseries; i++) {
+    if (B->series[i].status == MG_SERIES_SKIPPED) continue; /* skip_in_place_rows */
     mg_why why = mg_applicable(c, B->series[i].alg, SIZE_MAX);
     if (why == MG_WHY_NONE && B->series[i].alg && !mg_colls[c->coll].known) {
       mg_late = (mg_late_state){SIZE_MAX, MG_WHY_NONE};
@@ -332,7 +366,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
  */
 static int run_block(run *R, mg_bench_block *B, const double *t1, double budget) {
   int rc, fail, act[MG_MAX_ALGS], nact;
-  mg_call c;
+  mg_call c, c1; /* c1: the call of round 0, which decides what applies */
   double start = R->elapsed, w;
   void *mem = make_call(R, B, &c, &fail);
   if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, R->scomm)) != MPI_SUCCESS) goto out;
@@ -344,7 +378,10 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
     goto out;
   }
   if ((rc = mg_call_prepare(&c)) != MPI_SUCCESS) goto out;
-  if ((nact = applicable_series(B, &c, act)) == 0) goto out;
+  skip_in_place_rows(R->cfg, B);
+  c1 = c;
+  if (R->cfg->in_place) mg_bench_round_call(R, &c, c.root, &c1);
+  if ((nact = applicable_series(B, &c1, act)) == 0) goto out;
   if ((rc = warm_up(R, B, &c, act, &nact, &w)) != MPI_SUCCESS) goto out;
   rc = measure_block(R, B, &c, t1, budget, start, act, nact, w);
 out:

@@ -78,6 +78,7 @@ static void meta_arguments(FILE *f, const mg_bench_cfg *cfg) {
   }
   int anycounts = 0;
   for (int i = 0; i < cfg->ncolls; i++) anycounts |= mg_bench_has_counts(cfg->colls[i]);
+  if (cfg->in_place) mg_meta(f, "in_place", "1"); /* every call in place (a file without it: none) */
   if (anycounts) { /* how vectors are split into per-rank counts */
     mg_bench_counts_name(&cfg->counts, buf, sizeof buf);
     mg_meta(f, "counts", "%s", buf);

@@ -49,5 +49,8 @@ double mg_batch_tolerance(const run *R);
 int mg_batch_run(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nact, const long *want, int warm,
                  mg_sync_method m, double *w);
 void mg_batch_series_clear(mg_bench_series *s);
+/* engine.c, as batch.c uses it: call := c with the root `root` (rooted collectives), in its
+ * in-place form when the run is (mg_bench_cfg.in_place). */
+void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call);
 
 #endif

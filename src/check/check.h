@@ -124,11 +124,14 @@ int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen);
 int mg_ck_read_repro(mg_ck_data *d, const char *path, const char *launch_id, char *err, size_t errlen);
 
 /* Whether two launches ran different configurations: MPI library and version, process count,
- * nodes and ranks per node (unknown values do not conflict). 0 when the same, else 1 with both
- * sides named in what. */
+ * nodes and ranks per node (unknown values do not conflict), calls in place or not. 0 when the
+ * same, else 1 with both sides named in what. */
 int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, size_t len);
 /* After all sources: the launches ran one configuration (mg_ck_config_diff). 0 or -1 with a message. */
 int mg_ck_data_check(const mg_ck_data *d, char *err, size_t errlen);
+/* Whether a launch measured every call in place (bench/check --in-place: #@in_place=1; a file
+ * without the line: not in place). */
+int mg_ck_launch_in_place(const mg_ck_launch *l);
 
 /* The series of (coll, alg, bytes, red, launch), or NULL; red NULL: the first with any. */
 const mg_ck_series *mg_ck_find(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, const char *red,

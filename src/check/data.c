@@ -448,6 +448,11 @@ int mg_ck_read(mg_ck_data *d, const char *path, char *err, size_t errlen) {
 static int same_text(const char *x, const char *y) { return !x || !y || !*x || !*y || !strcmp(x, y); }
 static int same_num(long x, long y) { return x <= 0 || y <= 0 || x == y; }
 
+int mg_ck_launch_in_place(const mg_ck_launch *l) {
+  const char *v = mg_ck_meta_get(&l->meta, "in_place");
+  return v && !strcmp(v, "1");
+}
+
 int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, size_t len) {
   const char *rpn_a = mg_ck_meta_get(&a->meta, "ranks_per_node"), *rpn_b = mg_ck_meta_get(&b->meta, "ranks_per_node");
   if (!same_num(a->nprocs, b->nprocs))
@@ -459,6 +464,10 @@ int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, 
   if (!same_num(a->nnodes, b->nnodes) || !same_text(rpn_a, rpn_b))
     return snprintf(what, len, "launch '%s' (%s) ran on %d node(s) x %s ranks, launch '%s' (%s) on %d node(s) x %s", a->id,
                     a->source, a->nnodes, rpn_a ? rpn_a : "?", b->id, b->source, b->nnodes, rpn_b ? rpn_b : "?"), 1;
+  if (mg_ck_launch_in_place(a) != mg_ck_launch_in_place(b))
+    return snprintf(what, len, "launch '%s' (%s) made its calls %s, launch '%s' (%s) %s", a->id, a->source,
+                    mg_ck_launch_in_place(a) ? "in place (--in-place)" : "not in place", b->id, b->source,
+                    mg_ck_launch_in_place(b) ? "in place (--in-place)" : "not in place"), 1;
   return 0;
 }
 

@@ -42,6 +42,8 @@ static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) 
     fprintf(f, ", %d launches (launch-to-launch variation covered)\n", d->nlaunches);
   else
     fprintf(f, ", 1 launch (launch-to-launch variation not covered: check --launches N)\n");
+  if (mg_ck_launch_in_place(L))
+    fprintf(f, "calls: in place (MPI_IN_PLACE, --in-place; bcast and barrier as usual)\n");
   fprintf(f, "test: %s, alpha %g,\n      %s (%d comparisons)\n", mg_ck_test_desc(r->opts.test), r->opts.alpha,
           r->opts.holm ? "Holm-adjusted over the run" : "no multiple-testing adjustment", r->family);
   if (r->opts.noise > 0)

@@ -62,6 +62,7 @@ static void settings_meta(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_meta(f, "mpi_library_version", "%s", d->launches[0].mpi_version);
   mg_meta(f, "nprocs", "%d", d->launches[0].nprocs);
   mg_meta(f, "nnodes", "%d", d->launches[0].nnodes);
+  if (mg_ck_launch_in_place(&d->launches[0])) mg_meta(f, "in_place", "1"); /* the launches agree */
   mg_ck_summary s;
   mg_ck_summarize(r, &s);
   mg_meta(f, "comparisons", "%d", s.total.comparisons);
@@ -124,6 +125,7 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
   mg_ck_summarize(r, &s);
   fprintf(f, "{\n\"format\": \"mpiguide-check-verdicts/2\",\n\"mpiguide_version\": \"%s\",\n",
           MPIGUIDE_VERSION);
+  if (mg_ck_launch_in_place(&d->launches[0])) fputs("\"in_place\": true,\n", f); /* absent: not in place */
   fprintf(f,
           "\"settings\": {\"test\": \"%s\", \"alpha\": %g, \"holm\": %s, \"family\": %d, \"ci_level\": %g, "
           "\"resamples\": %zu, \"seed\": %u, \"aa_control\": %s, \"margin\": %g, \"noise_sec\": ",

@@ -36,7 +36,7 @@
 #define OPTIONS(X)                                                                            \
   X(COLL, "coll", 'c', 1) X(ALG, "alg", 'a', 1) X(SIZES, "sizes", 's', 1)                     \
   X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1) X(ROOTS, "roots", 0, 1)  \
-  X(REDS, "reductions", 0, 1) X(COUNTS, "counts", 0, 1)                                       \
+  X(REDS, "reductions", 0, 1) X(COUNTS, "counts", 0, 1) X(IN_PLACE, "in-place", 0, 0)           \
   X(SYNC, "sync", 0, 1) X(TIME, "time", 0, 1) X(TIMER, "timer", 0, 1)                         \
   X(WINDOW, "window", 0, 1) X(WINDOW_FACTOR, "window-factor", 0, 1)                           \
   X(WINDOW_TOL, "window-tolerance", 0, 1)                                                     \
@@ -77,6 +77,11 @@ static const char usage_text[] =
     "      --counts SPEC      per-rank counts (v-collectives, reduce_scatter): uniform, zeros:K (last K\n"
     "                         ranks get none), skew:FACTOR:SEED (seeded, largest/smallest <= FACTOR)\n"
     "                         [uniform]\n"
+    "      --in-place         every call with MPI_IN_PLACE (gather(v), reduce: the root's send\n"
+    "                         buffer; scatter(v): the root's receive buffer; the root of each\n"
+    "                         round); bcast and barrier have none and run as usual; recorded as\n"
+    "                         #@in_place=1. Without it the in-place rows (<coll>_inplace_as_copy,\n"
+    "                         the default for a regular call) are skipped\n"
     "\n"
     "Synchronisation and timing:\n"
     "      --sync METHOD      barrier, dbarrier, dissem, window, roundtime [barrier]\n"
@@ -348,6 +353,7 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
   if (o->given[O_TIME_TOTAL] && mg_parse_seconds(o->val[O_TIME_TOTAL], &cfg->time_total, S->e, sizeof S->e))
     return MG_ERR_TO(S->err, "--time-total: %s", S->e);
   cfg->shuffle = o->given[O_SHUFFLE];
+  cfg->in_place = o->given[O_IN_PLACE];
   if (o->given[O_SEED]) {
     if (!cfg->shuffle) return MG_ERR_TO(S->err, "--seed applies only with --shuffle");
     char *end;

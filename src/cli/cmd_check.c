@@ -233,6 +233,7 @@ static int choose(const opts_t *o, state *S) {
     char list[256];
     snprintf(list, sizeof list, "%s", o->given[O_FAMILIES] ? o->val[O_FAMILIES] : S->pre->families);
     if (mg_cmd_each(list, "--families", add_family, &f, S->err, sizeof S->err)) return -1;
+    if (o->given[O_IN_PLACE] && !o->given[O_FAMILIES]) f.fam |= 1u << MG_FAM_INPLACE; /* what it is for */
     for (int i = 0; i < S->ncolls; i++)
       for (int a = 1; a < mg_colls[S->colls[i]].nalgs; a++)
         if (!(f.fam & (1u << mg_colls[S->colls[i]].algs[a].family))) S->algmask[S->colls[i]] &= ~(1u << a);
@@ -368,6 +369,7 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   }
   if (o->given[O_NREP] && !o->given[O_BUDGET]) cfg->time_total = 0; /* exactly N: no budget unless asked */
   cfg->shuffle = !o->given[O_NO_SHUFFLE];
+  cfg->in_place = o->given[O_IN_PLACE];
   cfg->seed = S->ck.seed;
   cfg->sync_cost_reps = 50;
   cfg->comm = MPI_COMM_WORLD;

@@ -234,6 +234,11 @@ static int tune_group(tune *T, int s) {
              rpn ? " ranks per node" : "");
     mg_profile_add_preamble(T->p, line);
   }
+  if (mg_ck_launch_in_place(L)) { /* a rule has no in-place selector: it applies to regular calls too */
+    snprintf(line, sizeof line, "np=%d: measured in place (check --in-place); the rules apply to every call of "
+             "their sizes, in place or not", np);
+    mg_profile_add_preamble(T->p, line);
+  }
   if (mg_tune_decide(r, np, T->min_gain, T->which, T->p, &T->ch, &T->nch, T->e, sizeof T->e) < 0)
     return fprintf(stderr, "mpiguide tune: %s\n", T->e), 1;
   return 0;

@@ -62,7 +62,8 @@ int mg_dispatch(mg_call *c) {
   }
   int alg = why == MG_WHY_NONE ? want : 0;
   int rc;
-  if (alg && !mg_colls[c->coll].known) { /* the mock-up may still fall back once it knows the size */
+  /* the mock-up may still fall back once it knows the size, or (in-place family) its scratch */
+  if (alg && (!mg_colls[c->coll].known || mg_colls[c->coll].algs[alg].family == MG_FAM_INPLACE)) {
     mg_late.cap = x->scratch_max;
     mg_late.why = MG_WHY_NONE;
     rc = mg_run(c, alg);

@@ -58,6 +58,13 @@
 #define PAD_BLOCKS(coll, Name, memtxt) PAD_ROWS(coll, Name, 0, memtxt)
 #define PAD_ELEMENTS(coll, Name) \
   PAD_ROWS(coll, Name, MG_R_PAD_PREDEFINED, "2 n' (send and receive vector, n' of k = 4)")
+/* In place (inplace.c): every collective with an in-place form. The reductions' scratch (one
+ * datatype and count on every rank) is checked here; the others decide late (mg_late_ok). */
+#define INPLACE_ROW(coll, Name, restr, memtxt, memfn)                                                   \
+  {#coll "_inplace_as_copy", "TGT12", Name "(IN_PLACE, n) <= " Name "(n)",                                \
+   "in place: the regular call from a scratch copy of the data the in-place call reads (scatter(v): "   \
+   "into a scratch receive buffer at the root); not in place: the call as given",                        \
+   NULL, restr, memtxt, memfn, MG_FAM_INPLACE, mg_inplace, 0}
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
@@ -76,6 +83,7 @@ static const mg_alg allgather_algs[] = {
     SPLIT_BLOCKS(allgather, "Allgather", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(allgather, "Allgather"),
     PAD_BLOCKS(allgather, "Allgather", "p n' + n' bytes (every block padded to n' of k = 4)"),
+    INPLACE_ROW(allgather, "Allgather", 0, "the own block (span), agreed late by an allreduce", NULL),
 };
 
 /* Träff, Gropp and Thakur, TPDS 2010 (see exscan_algs): TGT25 and TGT32 are equation numbers of
@@ -99,6 +107,8 @@ static const mg_alg allgatherv_algs[] = {
         "allgather the packed blocks padded to the largest one, then unpack each at its displacement",
         MG_R_PMAX_INT, "p*max(recvcounts) x size(recvtype) bytes", MEM(allgatherv_as_allgather_compact)),
     NB_ROW(allgatherv, "Allgatherv"),
+    INPLACE_ROW(allgatherv, "Allgatherv", MG_R_P_GT_1, "the own block (span), agreed late by an allreduce",
+                NULL), /* registry.h: MPICH */
 };
 
 static const mg_alg allreduce_algs[] = {
@@ -119,6 +129,7 @@ static const mg_alg allreduce_algs[] = {
     SPLIT_ELEMENTS(allreduce, "Allreduce"),
     NB_ROW(allreduce, "Allreduce"),
     PAD_ELEMENTS(allreduce, "Allreduce"),
+    INPLACE_ROW(allreduce, "Allreduce", 0, "n (span) in place", mg_inplace_mem),
 };
 
 static const mg_alg alltoall_algs[] = {
@@ -128,6 +139,7 @@ static const mg_alg alltoall_algs[] = {
     SPLIT_BLOCKS(alltoall, "Alltoall", "2*p*n bytes for non-dense datatypes"),
     NB_ROW(alltoall, "Alltoall"),
     PAD_BLOCKS(alltoall, "Alltoall", "2 p n' bytes (every block padded to n' of k = 4)"),
+    INPLACE_ROW(alltoall, "Alltoall", 0, "p*n (span), agreed late by an allreduce", NULL),
 };
 
 /* Träff, Gropp and Thakur (see exscan_algs). The irregular collectives below know no message size
@@ -145,11 +157,15 @@ static const mg_alg alltoallv_algs[] = {
         "default runs when p*m > INT_MAX or the scratch exceeds the cap",
         0, "2*p*m bytes (m: the largest block, agreed late)", NULL),
     NB_ROW_R(alltoallv, "Alltoallv", MG_R_NOT_IN_PLACE), /* registry.h: Open MPI */
+    INPLACE_ROW(alltoallv, "Alltoallv", 0, "the bytes the blocks cover, agreed late by an allreduce",
+                NULL),
 };
 
 static const mg_alg alltoallw_algs[] = {
     DEFAULT(alltoallw, "MPI_Alltoallw"),
     NB_ROW_R(alltoallw, "Alltoallw", MG_R_NOT_IN_PLACE),
+    INPLACE_ROW(alltoallw, "Alltoallw", MG_R_P_GT_1, "the bytes the blocks cover, agreed late by an allreduce",
+                NULL), /* registry.h: Open MPI */
 };
 
 static const mg_alg barrier_algs[] = {
@@ -189,6 +205,7 @@ static const mg_alg exscan_algs[] = {
     SPLIT_ELEMENTS(exscan, "Exscan"),
     NB_ROW(exscan, "Exscan"),
     PAD_ELEMENTS(exscan, "Exscan"),
+    INPLACE_ROW(exscan, "Exscan", 0, "n (span) in place", mg_inplace_mem),
 };
 
 static const mg_alg gather_algs[] = {
@@ -204,6 +221,7 @@ static const mg_alg gather_algs[] = {
     SPLIT_BLOCKS(gather, "Gather", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(gather, "Gather"),
     PAD_BLOCKS(gather, "Gather", "p n' + n' bytes (every block padded to n' of k = 4)"),
+    INPLACE_ROW(gather, "Gather", 0, "the root's block (span) at an in-place root", NULL),
 };
 
 static const mg_alg gatherv_algs[] = {
@@ -217,6 +235,7 @@ static const mg_alg gatherv_algs[] = {
         "alltoallv in which every rank sends its block to the root only", 0, "4*p ints",
         MEM(gatherv_as_alltoallv)),
     NB_ROW(gatherv, "Gatherv"),
+    INPLACE_ROW(gatherv, "Gatherv", 0, "the root's block (span) at an in-place root", NULL),
 };
 
 static const mg_alg reduce_algs[] = {
@@ -236,6 +255,7 @@ static const mg_alg reduce_algs[] = {
     SPLIT_ROWS(reduce, "Reduce", 0, "half the vector at an in-place root", mg_split_mem),
     NB_ROW_R(reduce, "Reduce", MG_R_LB_ZERO), /* registry.h: Open MPI */
     PAD_ELEMENTS(reduce, "Reduce"),
+    INPLACE_ROW(reduce, "Reduce", 0, "n (span) at an in-place root", mg_inplace_mem),
 };
 
 static const mg_alg reduce_scatter_algs[] = {
@@ -254,6 +274,7 @@ static const mg_alg reduce_scatter_algs[] = {
         "0 if the counts are equal, else p*max(recvcounts) elements",
         MEM(reduce_scatter_as_reducescatterblock)),
     NB_ROW_R(reduce_scatter, "Reduce_scatter", MG_R_COMMUTE_OR_DENSE),
+    INPLACE_ROW(reduce_scatter, "Reduce_scatter", 0, "the whole vector (span) in place", mg_inplace_mem),
 };
 
 static const mg_alg reduce_scatter_block_algs[] = {
@@ -269,6 +290,7 @@ static const mg_alg reduce_scatter_block_algs[] = {
         "allreduce of the whole vector, keep the own block", MG_R_PN_INT, "p*n",
         MEM(reduce_scatter_block_as_allreduce)),
     NB_ROW_R(reduce_scatter_block, "Reduce_scatter_block", MG_R_COMMUTE_OR_DENSE),
+    INPLACE_ROW(reduce_scatter_block, "Reduce_scatter_block", 0, "p*n (span) in place", mg_inplace_mem),
 };
 
 static const mg_alg scan_algs[] = {
@@ -279,6 +301,7 @@ static const mg_alg scan_algs[] = {
     SPLIT_ELEMENTS(scan, "Scan"),
     NB_ROW(scan, "Scan"),
     PAD_ELEMENTS(scan, "Scan"),
+    INPLACE_ROW(scan, "Scan", 0, "n (span) in place", mg_inplace_mem),
 };
 
 static const mg_alg scatter_algs[] = {
@@ -291,6 +314,7 @@ static const mg_alg scatter_algs[] = {
     SPLIT_BLOCKS(scatter, "Scatter", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(scatter, "Scatter"),
     PAD_BLOCKS(scatter, "Scatter", "p n' + n' bytes (every block padded to n' of k = 4)"),
+    INPLACE_ROW(scatter, "Scatter", 0, "the root's block (span) at an in-place root", NULL),
 };
 
 static const mg_alg scatterv_algs[] = {
@@ -307,6 +331,7 @@ static const mg_alg scatterv_algs[] = {
         "unpacks its own; the default runs when n > INT_MAX or the scratch exceeds the cap",
         0, "p+1 ints, then n bytes", MEM(scatterv_as_bcast_bcast)),
     NB_ROW(scatterv, "Scatterv"),
+    INPLACE_ROW(scatterv, "Scatterv", 0, "the root's block (span) at an in-place root", NULL),
 };
 
 #define NALGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -554,10 +579,13 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   if (c->inter) return MG_WHY_INTERCOMM;
   if (mg_colls[c->coll].rooted && (c->root < 0 || c->root >= c->size)) return MG_WHY_INVALID_ROOT;
   int in_place = (a->restrictions & MG_R_NOT_IN_PLACE) && c->sbuf == MPI_IN_PLACE;
+  int one = (a->restrictions & MG_R_P_GT_1) && c->size == 1;
   if (!mg_colls[c->coll].known) /* no size restrictions: the mock-up decides late (mg_late_ok) */
-    return in_place ? MG_WHY_IN_PLACE : a->mem && a->mem(c) > scratch_max ? MG_WHY_SCRATCH_CAP : MG_WHY_NONE;
+    return in_place ? MG_WHY_IN_PLACE : one ? MG_WHY_ONE_PROCESS
+           : a->mem && a->mem(c) > scratch_max ? MG_WHY_SCRATCH_CAP : MG_WHY_NONE;
   if (c->bytes == 0 && c->coll != MG_BARRIER) return MG_WHY_EMPTY; /* a barrier moves nothing, always */
   if (in_place) return MG_WHY_IN_PLACE;
+  if (one) return MG_WHY_ONE_PROCESS;
   if (a->restrictions & MG_R_LB_ZERO) { /* a reduction: the same datatype on every rank */
     mg_type t;
     if (mg_type_get(c->rtype, &t) != MPI_SUCCESS || t.lb != 0 || t.true_lb < 0) return MG_WHY_TYPE_LB;

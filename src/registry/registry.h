@@ -83,7 +83,8 @@ typedef enum {
   X(IN_PLACE, "in_place", "not applicable: MPI_IN_PLACE")                             \
   X(TYPE_LB, "type_lb", "not applicable: a datatype whose lower bound is not 0")                \
   X(PAD_TYPE, "pad_type",                                                                       \
-    "not applicable: padding needs a predefined datatype with a class and a predefined op")
+    "not applicable: padding needs a predefined datatype with a class and a predefined op")         \
+  X(ONE_PROCESS, "one_process", "not applicable: a one-process communicator")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
@@ -177,6 +178,12 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  * - PMAX_INT: the algorithm pads every rank's block to the largest one and
  *   moves p of them with an int count of bytes (allgatherv: p x
  *   max(recvcounts) x size(recvtype)).
+ * - P_GT_1: not on a one-process communicator. Open MPI 4.1.4's MPI_Alltoallw
+ *   there (coll/self) scales the byte displacements by the extents and
+ *   corrupts the heap; MPICH 4.0.2's MPI_Allgatherv there puts the block at
+ *   the wrong displacement when displs leave gaps (difftest, not in place
+ *   only). The in-place rows of the two, which turn an in-place call into a
+ *   regular one, keep away from it.
  */
 #define MG_RESTRICTIONS(X)                                                                          \
   X(PN_INT, 0, "p*n<=INT_MAX", "p times the message size must fit an int count")                    \
@@ -198,7 +205,10 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(PAD_PREDEFINED, 12, "predefined-type:predefined-op",                                              \
     "a reduction padded with extra elements: only a predefined datatype with a class (C integer, "    \
     "floating point, MPI_BYTE) and a predefined op, which work element by element")                   \
-  X(PADDED_INT, 13, "padded-n<=INT_MAX", "the padded message (elements, bcast: bytes) must fit an int count")
+  X(PADDED_INT, 13, "padded-n<=INT_MAX", "the padded message (elements, bcast: bytes) must fit an int count") \
+  X(P_GT_1, 10, "p>1",                                                                              \
+    "not on a one-process communicator (Open MPI 4.1.4's MPI_Alltoallw and MPICH 4.0.2's "        \
+    "MPI_Allgatherv are wrong there, not in place)")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,
@@ -228,7 +238,10 @@ extern const int mg_nrestrictions;
  * - NONBLOCKING: a blocking collective not slower than its non-blocking form
  *   and a wait, by analogy with TGT 2010 eqs. (5)-(7) for point-to-point;
  * - MONOTONY: a message not slower than a larger one (check's monotony
- *   analysis finds the cells); the rows run the call padded to a larger size.
+ *   analysis finds the cells); the rows run the call padded to a larger size;
+ * - INPLACE: TGT 2010 eq. (12), A(MPI_IN_PLACE, n) <= A(n): an in-place call
+ *   not slower than a copy of its data and the regular call (src/algs/inplace.c);
+ *   a call that is not in place runs as given.
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
@@ -237,7 +250,9 @@ extern const int mg_nrestrictions;
   X(NONBLOCKING, "nonblocking", "blocking not slower than non-blocking + wait (by analogy with "  \
     "TGT 2010 eqs. 5-7)")                                                                        \
   X(MONOTONY, "monotony", "monotony (PGMPI, Euro-Par 2016; TGT 2010 meta-rule II): A(n) <= A(n') " \
-    "for n <= n'; the rows pad the message to a larger size")
+    "for n <= n'; the rows pad the message to a larger size")                                       \
+  X(INPLACE, "inplace", "in place not slower than a copy and the regular call (TGT 2010 eq. 12): " \
+    "A(MPI_IN_PLACE, n) <= A(n)")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,
@@ -331,7 +346,10 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max);
  * answer is no it is no on every rank, and the mock-up runs the default in its
  * place. Whoever runs an algorithm (libmpiguide's dispatch, the benchmark) sets
  * mg_late.cap (the scratch cap) and clears mg_late.why before the call and reads
- * why after it: MG_WHY_NONE when the mock-up ran.
+ * why after it: MG_WHY_NONE when the mock-up ran. The in-place family decides late
+ * for collectives of known size too (its scratch depends on datatypes that may
+ * differ between ranks: src/algs/inplace.c), and at gather(v)'s and scatter(v)'s
+ * root alone, where the other ranks' call is the same whatever the root decides.
  */
 typedef struct mg_late_state {
   size_t cap; /* scratch bytes allowed; SIZE_MAX: no cap */

@@ -170,7 +170,7 @@ static void version_number(const char *v, char *out, size_t len) {
 }
 
 /* Each run's label and anchor (report.h): the library is named where the runs differ in it, the
- * layout likewise; the anchor repeats the process count, with the run's number when two runs
+ * layout likewise, and a run measured in place says so; the anchor repeats the process count, with the run's number when two runs
  * share it (two libraries at 4 processes). */
 static void label_runs(mg_rp_run *runs, int nruns) {
   int lib = 0, lay = 0;
@@ -195,6 +195,8 @@ static void label_runs(mg_rp_run *runs, int nruns) {
       else if (rpn) snprintf(o + u, len - u, " · %d × %s", L->nnodes, rpn);
       else snprintf(o + u, len - u, " · %d × %d", L->nnodes, L->nprocs / L->nnodes);
     }
+    u = strlen(o);
+    if (mg_ck_launch_in_place(L) && u < len) snprintf(o + u, len - u, " · in place"); /* check --in-place */
     int rep = 0;
     for (int k = 0; k < ri; k++) rep |= runs[k].d->launches[0].nprocs == L->nprocs;
     if (rep) snprintf(runs[ri].anchor, sizeof runs[ri].anchor, "%d-%d", L->nprocs, ri + 1);
@@ -290,6 +292,11 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
       else buf[0] = '\0');
   ROW("launches", snprintf(buf, sizeof buf, "%d", runs[ri].d->nlaunches));
   ROW("hostname", snprintf(buf, sizeof buf, "%s", L->hostname));
+  int any_in_place = 0;
+  for (int ri = 0; ri < nruns; ri++) any_in_place |= mg_ck_launch_in_place(&runs[ri].d->launches[0]);
+  if (any_in_place)
+    ROW("calls", snprintf(buf, sizeof buf, "%s", mg_ck_launch_in_place(L) ? "in place (MPI_IN_PLACE, --in-place)"
+                                                                           : "regular (not in place)"));
   ROW("sync method", snprintf(buf, sizeof buf, "%s", L->sync));
   ROW("timer", launch_meta(L, "timer", buf, sizeof buf));
   ROW("test", snprintf(buf, sizeof buf, "%s%s", mg_ck_test_desc(R->opts.test),

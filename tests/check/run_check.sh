@@ -13,6 +13,8 @@
 #         --monotony-rows N    monotony.csv holds N comparisons
 #         --monotony-violation ALG,N,N2  monotony.csv: ALG at N bytes is slower than at N2 (a violation)
 #         --violation MOCKUP,N  verdicts.csv: MOCKUP at N bytes is a violation
+#         --file F REGEX       out/F has a line matching REGEX (grep -E)
+#         --no-line F REGEX    out/F has no line matching REGEX
 #   run_check.sh fail NP REGEX -- [options...]       under mpiexec: non-zero exit on every rank,
 #       stderr matches REGEX, nothing left in $MG_WORKDIR (a created output directory removed);
 #       NP 0: started without mpiexec (a singleton MPI process: option checks, quicker)
@@ -202,6 +204,12 @@ ok)
       got=$(column "$work/out/verdicts.csv" violation | awk '{print $3}' | sort -u | paste -sd, -)
       [[ $got == "$2" ]] || die "verdicts for the mock-ups '$got', expected exactly '$2'"
       shift 2 ;;
+    --file)
+      grep -Eq -- "$3" "$work/out/$2" || die "out/$2 has no line matching '$3'"
+      shift 3 ;;
+    --no-line)
+      ! grep -Eq -- "$3" "$work/out/$2" || die "out/$2 has a line matching '$3'"
+      shift 3 ;;
     *) die "unknown check $1" ;;
     esac
   done

@@ -1776,6 +1776,8 @@ typedef struct astat {
   const char *name;    /* "default" or the registry name */
   long ncases, nnoref; /* cases run; of them without the reference call */
   long nskip;          /* cases skipped (the default, where the library is known to be wrong) */
+  long ninplace;       /* in-place family: calls in place on this rank that the algorithm ran */
+  long nip_restricted; /* ... and those its restrictions sent to the default (p>1 at np 1) */
   long kinds[K_N];
   unsigned char *bits; /* failed case numbers */
   size_t bitcap;
@@ -1785,6 +1787,7 @@ typedef struct astat {
 } astat;
 
 static astat g_st[MG_MAX_ALGS];
+static int g_differential; /* the differential cases (not --errors) */
 static int g_nst;
 static long g_ncase; /* case number within the current collective */
 
@@ -1825,11 +1828,13 @@ typedef struct cnt {
  *  - MG_R_COMMUTE_OR_DENSE: a non-commutative op only on a contiguous datatype;
  *  - MG_R_PAD_PREDEFINED_OP: a user-defined op only when p divides the count;
  *  - MG_R_NOT_IN_PLACE: not with MPI_IN_PLACE on the send side;
- *  - MG_R_LB_ZERO: a datatype with lower bound 0 and true lower bound >= 0.
+ *  - MG_R_LB_ZERO: a datatype with lower bound 0 and true lower bound >= 0;
+ *  - MG_R_P_GT_1: not on a one-process communicator.
  */
 static const char *restricted_here(int coll, int alg, const targs *a, int p) {
   unsigned r = mg_colls[coll].algs[alg].restrictions;
   if ((r & MG_R_NOT_IN_PLACE) && a->sinplace) return "in_place";
+  if ((r & MG_R_P_GT_1) && p == 1) return "one_process";
   if (r & MG_R_LB_ZERO) {
     MPI_Aint lb, ext, tlb, text;
     MPI_Type_get_extent(a->rtype, &lb, &ext);
@@ -2004,9 +2009,12 @@ static void run_case(const tcase *tc0) {
    * forced mock-up's registry row makes this call fall back to it. A row of the
    * non-blocking family runs the library's own non-blocking form of the call,
    * which shares the defective path (seen on MPICH 4.0.2: struct receives above
-   * 8 KiB in MPI_Iscatter, the ring of MPI_Iallgatherv with mixed layouts). */
+   * 8 KiB in MPI_Iscatter, the ring of MPI_Iallgatherv with mixed layouts). A row of the
+   * in-place family runs the library's call itself, in place as given or from a copy as the
+   * regular form (which shares such defects: struct receives above 8 KiB). */
   const char *restricted = tc->cm->inter ? NULL : restricted_here(tc->coll, s->alg, &a, tc->cm->size);
-  int library_path = s->alg == 0 || mg_colls[tc->coll].algs[s->alg].family == MG_FAM_NONBLOCKING;
+  int fam = mg_colls[tc->coll].algs[s->alg].family;
+  int library_path = s->alg == 0 || fam == MG_FAM_NONBLOCKING || fam == MG_FAM_INPLACE;
   if (a.noref && (library_path || restricted)) {
     s->nskip++;
     targs_free(&a);
@@ -2107,6 +2115,8 @@ static void run_case(const tcase *tc0) {
     why = mg_colls[tc->coll].known ? "want the forced algorithm to run"
                                    : "want the forced algorithm to run (no late fallback at these sizes)";
   }
+  if (!why && d_alg == 1 && fam == MG_FAM_INPLACE && (a.sinplace || a.rinplace)) s->ninplace++;
+  if (!why && restricted && fam == MG_FAM_INPLACE && (a.sinplace || a.rinplace)) s->nip_restricted++;
   if (why)
     fail(s, cn, K_CNT, a.desc,
          "counters: %s; got alg %+lld default %+lld empty %+lld intercomm %+lld count_range %+lld scratch_cap "
@@ -2336,9 +2346,16 @@ static int report(int coll, astat *s, const char *label, double secs) {
   CHECK(PMPI_Allreduce(MPI_IN_PLACE, bits, (int)nbytes, MPI_UNSIGNED_CHAR, MPI_BOR, MPI_COMM_WORLD));
   long kinds[K_N];
   CHECK(PMPI_Allreduce(s->kinds, kinds, K_N, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
-  long nfailed = 0;
+  long nfailed = 0, nip[2], ip[2] = {s->ninplace, s->nip_restricted};
   for (size_t i = 0; i < nbytes; i++) nfailed += __builtin_popcount(bits[i]);
   free(bits);
+  /* a differential run: an in-place row must have run in place somewhere, not only passed calls
+   * through (unless its restrictions keep every in-place call of this run away: p>1 at np 1) */
+  CHECK(PMPI_Allreduce(ip, nip, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+  long ninplace = nip[0];
+  int inplace_row = g_differential && s->alg && mg_colls[coll].algs[s->alg].family == MG_FAM_INPLACE &&
+                    s->ncases > 0;
+  int never = inplace_row && ninplace == 0 && nip[1] == 0;
   /* details of the first failures of every rank */
   struct det {
     long cn;
@@ -2357,14 +2374,16 @@ static int report(int coll, astat *s, const char *label, double secs) {
     printf("diff %-21s %-42s np=%d cases=%ld", mg_colls[coll].name, label, g_np, s->ncases);
     if (s->nnoref) printf(" (%ld oracle-only)", s->nnoref);
     if (s->nskip) printf(" skipped=%ld", s->nskip);
+    if (inplace_row) printf(" in-place=%ld", ninplace);
     printf(" failed=%ld", nfailed);
+    if (never) printf(" (never ran in place)");
     if (nfailed) {
       printf(" (rank-level:");
       for (int i = 0; i < K_N; i++)
         if (kinds[i]) printf(" %s %ld", kind_names[i], kinds[i]);
       printf(")");
     }
-    printf(" %s %.3fs\n", nfailed ? "FAIL" : "ok", secs);
+    printf(" %s %.3fs\n", nfailed || never ? "FAIL" : "ok", secs);
     /* the first failed cases, up to 3, each with up to 3 ranks' own descriptions */
     long last = -1;
     for (int shown = 0; shown < 3; shown++) {
@@ -2385,7 +2404,7 @@ static int report(int coll, astat *s, const char *label, double secs) {
     fflush(stdout);
     free(all);
   }
-  return nfailed != 0;
+  return nfailed != 0 || never;
 }
 
 static void stat_init(astat *s, int coll, int alg) {
@@ -2667,6 +2686,7 @@ int main(int argc, char **argv) {
 
   unsigned sel[MG_NCOLL] = {0};
   int errors = 0, any = 0;
+  g_differential = 1;
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (!strcmp(arg, "--quick"))
@@ -2674,7 +2694,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(arg, "--full"))
       g_quick = 0;
     else if (!strcmp(arg, "--errors"))
-      errors = 1;
+      errors = 1, g_differential = 0;
     else if (!strcmp(arg, "--no-force"))
       g_noforce = 1;
     else if (!strcmp(arg, "-v"))
