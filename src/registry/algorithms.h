@@ -42,6 +42,8 @@ MG_DEFAULT_ALGS(MG_DECLARE_ALG)
 int mg_split(const mg_call *c, int k); /* split.c: k pieces */
 size_t mg_split_mem(const mg_call *c);
 int mg_nonblocking(const mg_call *c, int unused); /* nonblocking.c */
+int mg_packed(const mg_call *c, int unused);      /* packed.c */
+size_t mg_packed_mem(const mg_call *c);
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

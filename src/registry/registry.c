@@ -47,6 +47,14 @@
    "MPI_I" #coll " with the same arguments, then MPI_Wait", NULL, restr, "0", NULL, MG_FAM_NONBLOCKING,    \
    mg_nonblocking, 0}
 #define NB_ROW(coll, Name) NB_ROW_R(coll, Name, 0)
+/* Datatypes (packed.c): the call on packed contiguous bytes, TGT 2010 eqs. 3, 4. Not for the
+ * reductions: MPI defines the built-in ops on predefined datatypes only, and a user-defined op is
+ * called with the call's datatype, so reducing packed data would change what it sees. */
+#define PACKED_ROW(coll, Name, restr, memtxt)                                                            \
+  {#coll "_as_packed", "TGT3", Name "(n/k, T(k)) <= Pack + " Name "(n) + Unpack",                        \
+   "pack non-contiguous data into scratch, the call on the packed bytes, unpack the result (dense "     \
+   "datatypes as they are)",                                                                            \
+   NULL, restr, memtxt, mg_packed_mem, MG_FAM_DATATYPE, mg_packed, 0}
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
@@ -64,6 +72,7 @@ static const mg_alg allgather_algs[] = {
         "2*p ints (+ p*n bytes for derived receive types)", MEM(allgather_as_allgatherv)),
     SPLIT_BLOCKS(allgather, "Allgather", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(allgather, "Allgather"),
+    PACKED_ROW(allgather, "Allgather", MG_R_PN_INT, "p*n + n bytes"),
 };
 
 /* Träff, Gropp and Thakur, TPDS 2010 (see exscan_algs): TGT25 and TGT32 are equation numbers of
@@ -114,6 +123,7 @@ static const mg_alg alltoall_algs[] = {
         MG_R_PN_INT | MG_R_NOT_IN_PLACE, "4*p ints", MEM(alltoall_as_alltoallv)), /* registry.h: MPICH */
     SPLIT_BLOCKS(alltoall, "Alltoall", "2*p*n bytes for non-dense datatypes"),
     NB_ROW(alltoall, "Alltoall"),
+    PACKED_ROW(alltoall, "Alltoall", MG_R_PN_INT, "2*p*n bytes"),
 };
 
 /* Träff, Gropp and Thakur (see exscan_algs). The irregular collectives below know no message size
@@ -156,6 +166,7 @@ static const mg_alg bcast_algs[] = {
         "p*ceil(n/p) bytes", MEM(bcast_as_scatter_allgather)),
     SPLIT_BYTES(bcast, "Bcast"),
     NB_ROW(bcast, "Bcast"),
+    PACKED_ROW(bcast, "Bcast", MG_R_NB_INT, "n bytes"),
 };
 
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
@@ -187,6 +198,7 @@ static const mg_alg gather_algs[] = {
         "p*n bytes (2*p*n at the root)", MEM(gather_as_reduce)),
     SPLIT_BLOCKS(gather, "Gather", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(gather, "Gather"),
+    PACKED_ROW(gather, "Gather", MG_R_PN_INT, "p*n + n bytes"),
 };
 
 static const mg_alg gatherv_algs[] = {
@@ -271,6 +283,7 @@ static const mg_alg scatter_algs[] = {
         MG_R_PN_INT, "2*p ints", MEM(scatter_as_scatterv)),
     SPLIT_BLOCKS(scatter, "Scatter", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(scatter, "Scatter"),
+    PACKED_ROW(scatter, "Scatter", MG_R_PN_INT, "p*n + n bytes"),
 };
 
 static const mg_alg scatterv_algs[] = {

@@ -218,13 +218,17 @@ extern const int mg_nrestrictions;
  *   per-rank-block collectives): a segmented message;
  * - NONBLOCKING: a blocking collective not slower than its non-blocking form
  *   and a wait, by analogy with TGT 2010 eqs. (5)-(7) for point-to-point.
+ * - DATATYPE: a call on a derived datatype not slower than packing it, the
+ *   call on contiguous bytes and unpacking (TGT 2010 eqs. 3, 4).
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
     "HPC Asia 2018 GL1-GL22; TGT 2010 eqs. 19-34 for the irregular collectives)")                 \
   X(SPLIT, "split", "split-robustness (TGT 2010 meta-rule I, eq. 1): A(kn) <= k A(n)")            \
   X(NONBLOCKING, "nonblocking", "blocking not slower than non-blocking + wait (by analogy with "  \
-    "TGT 2010 eqs. 5-7)")
+    "TGT 2010 eqs. 5-7)")                                                                         \
+  X(DATATYPE, "datatype", "derived datatypes not slower than pack + contiguous call + unpack (TGT 2010 " \
+    "eqs. 3, 4): A(n/k, T(k)) <= Pack + A(n) + Unpack")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,
