@@ -290,6 +290,9 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
       else buf[0] = '\0');
   ROW("launches", snprintf(buf, sizeof buf, "%d", runs[ri].d->nlaunches));
   ROW("hostname", snprintf(buf, sizeof buf, "%s", L->hostname));
+  int derived = 0; /* a measurement on a derived datatype (bench --datatype): say which */
+  for (int ri = 0; ri < nruns; ri++) derived |= runs[ri].d->launches[0].datatype && strchr(runs[ri].d->launches[0].datatype, ':');
+  if (derived) ROW("datatype", snprintf(buf, sizeof buf, "%s", L->datatype));
   ROW("sync method", snprintf(buf, sizeof buf, "%s", L->sync));
   ROW("timer", launch_meta(L, "timer", buf, sizeof buf));
   ROW("test", snprintf(buf, sizeof buf, "%s%s", mg_ck_test_desc(R->opts.test),
