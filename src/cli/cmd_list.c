@@ -55,7 +55,9 @@ int mg_cmd_list(int argc, char **argv) {
                  "Thakur, \"Self-Consistent MPI Performance Guidelines\", IEEE TPDS 2010; TGT-Bn, -Xn, -Rn,\n"
                  "-Gn, -Vn, -An: mpiguide's ids for guidelines stated there without a number (barrier,\n"
                  "exscan, reduce_scatter, allgatherv, gatherv and scatterv, alltoallv); TGT1 is its\n"
-                 "meta-rule I (split-robustness), TGT-N1 the non-blocking family.\n\n"
+                 "meta-rule I (split-robustness), TGT-N1 the non-blocking family, TGT3 its eqs. 3 and 4\n"
+                 "(derived datatypes: A(n/k, T(k)) <= Pack + A(n) + Unpack; not for the reductions, as\n"
+                 "MPI defines the built-in ops on predefined datatypes only).\n\n"
                  "Restrictions (a call outside one runs the default, and the trace says why):\n\n");
   for (int i = 0; md && i < mg_nrestrictions; i++)
     printf("- `%s`: %s.\n%s", mg_restrictions[i].name, mg_restrictions[i].text,
