@@ -96,6 +96,7 @@ static const mg_alg allgatherv_algs[] = {
         "allgather the packed blocks padded to the largest one, then unpack each at its displacement",
         MG_R_PMAX_INT, "p*max(recvcounts) x size(recvtype) bytes", MEM(allgatherv_as_allgather_compact)),
     NB_ROW(allgatherv, "Allgatherv"),
+    PACKED_ROW(allgatherv, "Allgatherv", MG_R_NB_INT, "2*n bytes + 4*p ints + 2*p datatype handles"),
 };
 
 static const mg_alg allreduce_algs[] = {
@@ -141,11 +142,15 @@ static const mg_alg alltoallv_algs[] = {
         "default runs when p*m > INT_MAX or the scratch exceeds the cap",
         0, "2*p*m bytes (m: the largest block, agreed late)", NULL),
     NB_ROW_R(alltoallv, "Alltoallv", MG_R_NOT_IN_PLACE), /* registry.h: Open MPI */
+    PACKED_ROW(alltoallv, "Alltoallv", 0,
+               "4*p ints + 2*p handles, then the largest sent + received bytes (agreed late)"),
 };
 
 static const mg_alg alltoallw_algs[] = {
     DEFAULT(alltoallw, "MPI_Alltoallw"),
     NB_ROW_R(alltoallw, "Alltoallw", MG_R_NOT_IN_PLACE),
+    PACKED_ROW(alltoallw, "Alltoallw", 0,
+               "4*p ints + 2*p handles, then the largest sent + received bytes (agreed late)"),
 };
 
 static const mg_alg barrier_algs[] = {
@@ -212,6 +217,7 @@ static const mg_alg gatherv_algs[] = {
         "alltoallv in which every rank sends its block to the root only", 0, "4*p ints",
         MEM(gatherv_as_alltoallv)),
     NB_ROW(gatherv, "Gatherv"),
+    PACKED_ROW(gatherv, "Gatherv", 0, "4*p ints + 2*p handles, then 2*n bytes (n agreed late)"),
 };
 
 static const mg_alg reduce_algs[] = {
@@ -300,6 +306,7 @@ static const mg_alg scatterv_algs[] = {
         "unpacks its own; the default runs when n > INT_MAX or the scratch exceeds the cap",
         0, "p+1 ints, then n bytes", MEM(scatterv_as_bcast_bcast)),
     NB_ROW(scatterv, "Scatterv"),
+    PACKED_ROW(scatterv, "Scatterv", 0, "4*p ints + 2*p handles, then 2*n bytes (n agreed late)"),
 };
 
 #define NALGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
