@@ -149,6 +149,7 @@ typedef struct side {
   const MPI_Datatype *types;
   int *bc, *bd;  /* the blocks on the wire: byte counts and displacements (in img) */
   char *img;     /* buf itself (direct) or the packed blocks */
+  MPI_Aint ext;  /* the one type's extent (not for alltoallw) */
   size_t total;  /* bytes of data of all blocks */
   int direct;    /* dense single type, byte displacements fit an int: the buffer as it is */
 } side;
@@ -163,6 +164,7 @@ static int side_layout(side *s, int p) {
   if (!s->types) {
     if ((rc = mg_type_get(s->type, &t)) != MPI_SUCCESS) return rc;
     s->direct = mg_type_is_dense(&t);
+    s->ext = t.extent;
   }
   for (int i = 0; i < p; i++) {
     MPI_Datatype ty = s->types ? s->types[i] : s->type;
@@ -177,15 +179,12 @@ static int side_layout(side *s, int p) {
     }
   }
   if (s->direct)
-    for (int i = 0; i < p; i++) s->bd[i] = (int)((MPI_Aint)s->displs[i] * t.extent);
+    for (int i = 0; i < p; i++) s->bd[i] = s->counts[i] > 0 ? (int)((MPI_Aint)s->displs[i] * t.extent) : 0;
   return MPI_SUCCESS;
 }
 
 static char *side_at(const side *s, int i) {
-  mg_type t;
-  if (s->types) return s->buf + s->displs[i];
-  mg_type_get(s->type, &t); /* queried before by side_layout */
-  return s->buf + (MPI_Aint)s->displs[i] * t.extent;
+  return s->buf + (s->types ? (MPI_Aint)s->displs[i] : (MPI_Aint)s->displs[i] * s->ext);
 }
 
 /* Pack (dir 1) or unpack (dir 0) every block of s but `skip` between buf and the image. */
@@ -217,7 +216,7 @@ static int own_block(const void *buf, int count, MPI_Datatype dt, char **cur, ch
 static int packed_allgatherv(const mg_call *c) {
   int p = c->size, me = c->rank, in = c->sbuf == MPI_IN_PLACE, rc;
   char *cur = mg_scratch(mg_packed_mem(c)), *own = NULL;
-  side r = {c->rbuf, c->rcounts, c->rdispls, c->rtype, NULL, NULL, NULL, NULL, 0, 0};
+  side r = {c->rbuf, c->rcounts, c->rdispls, c->rtype, NULL, NULL, NULL, NULL, 0, 0, 0};
   r.bc = mg_carve(&cur, 2 * (size_t)p * sizeof(int)), r.bd = r.bc + p;
   if ((rc = side_layout(&r, p)) != MPI_SUCCESS) return rc;
   r.img = r.direct ? r.buf : mg_carve(&cur, r.total);
@@ -261,7 +260,7 @@ static int relayout(const mg_call *c, side *v, size_t bytes, char **cur) {
 static int packed_gatherv(const mg_call *c) {
   int root = c->rank == c->root, in = root && c->sbuf == MPI_IN_PLACE, rc;
   char *cur = mg_scratch(ints_mem(c)), *own = NULL;
-  side v = {c->rbuf, c->rcounts, c->rdispls, c->rtype, NULL, NULL, NULL, NULL, 0, 0};
+  side v = {c->rbuf, c->rcounts, c->rdispls, c->rtype, NULL, NULL, NULL, NULL, 0, 0, 0};
   if ((rc = root_total(c, &v, &cur)) != MPI_SUCCESS) return rc;
   if (!mg_late_ok(v.total <= (size_t)INT_MAX, late_mem(c, v.total))) return mg_run(c, 0);
   if ((rc = relayout(c, &v, late_mem(c, v.total), &cur)) != MPI_SUCCESS) return rc;
@@ -276,7 +275,7 @@ static int packed_gatherv(const mg_call *c) {
 static int packed_scatterv(const mg_call *c) {
   int root = c->rank == c->root, in = root && c->rbuf == MPI_IN_PLACE, rc;
   char *cur = mg_scratch(ints_mem(c)), *own = NULL;
-  side v = {(char *)c->sbuf, c->scounts, c->sdispls, c->stype, NULL, NULL, NULL, NULL, 0, 0};
+  side v = {(char *)c->sbuf, c->scounts, c->sdispls, c->stype, NULL, NULL, NULL, NULL, 0, 0, 0};
   if ((rc = root_total(c, &v, &cur)) != MPI_SUCCESS) return rc;
   if (!mg_late_ok(v.total <= (size_t)INT_MAX, late_mem(c, v.total))) return mg_run(c, 0);
   if ((rc = relayout(c, &v, late_mem(c, v.total), &cur)) != MPI_SUCCESS) return rc;
@@ -302,11 +301,11 @@ static int packed_scatterv(const mg_call *c) {
  * send are the receive side's. */
 /* Scratch of `total` bytes: the ints of both sides and the byte types carved, both sides laid out
  * (again after the agreement: the scratch may have moved); *cur past them. */
-static int vw_layout(const mg_call *c, side *r, side *s, MPI_Datatype **bytes, size_t total, char **cur) {
+static int vw_layout(const mg_call *c, side *r, side *s, MPI_Datatype **bytetypes, size_t total, char **cur) {
   int p = c->size, rc;
   char *base = mg_scratch(total);
   r->bc = (int *)base, r->bd = r->bc + p, s->bc = r->bc + 2 * p, s->bd = r->bc + 3 * p;
-  *bytes = (MPI_Datatype *)(base + mg_align(4 * (size_t)p * sizeof(int)));
+  *bytetypes = (MPI_Datatype *)(base + mg_align(4 * (size_t)p * sizeof(int)));
   *cur = base + ints_mem(c);
   if ((rc = side_layout(r, p)) != MPI_SUCCESS) return rc;
   return c->sbuf == MPI_IN_PLACE ? MPI_SUCCESS : side_layout(s, p);
@@ -315,16 +314,16 @@ static int vw_layout(const mg_call *c, side *r, side *s, MPI_Datatype **bytes, s
 static int packed_alltoall_vw(const mg_call *c) {
   int p = c->size, in = c->sbuf == MPI_IN_PLACE, w = c->coll == MG_ALLTOALLW, rc;
   char *cur;
-  side r = {c->rbuf, c->rcounts, c->rdispls, c->rtype, w ? c->rtypes : NULL, NULL, NULL, NULL, 0, 0};
-  side s = {(char *)c->sbuf, c->scounts, c->sdispls, c->stype, w ? c->stypes : NULL, NULL, NULL, NULL, 0, 0};
-  MPI_Datatype *bytes;
-  if ((rc = vw_layout(c, &r, &s, &bytes, ints_mem(c), &cur)) != MPI_SUCCESS) return rc;
+  side r = {c->rbuf, c->rcounts, c->rdispls, c->rtype, w ? c->rtypes : NULL, NULL, NULL, NULL, 0, 0, 0};
+  side s = {(char *)c->sbuf, c->scounts, c->sdispls, c->stype, w ? c->stypes : NULL, NULL, NULL, NULL, 0, 0, 0};
+  MPI_Datatype *bytetypes; /* alltoallw's: MPI_BYTE for every peer and side */
+  if ((rc = vw_layout(c, &r, &s, &bytetypes, ints_mem(c), &cur)) != MPI_SUCCESS) return rc;
   unsigned long long agree[2] = {r.total > s.total ? r.total : s.total,
                                  (r.direct ? 0 : mg_align(r.total)) + (in || s.direct ? 0 : mg_align(s.total))};
   if ((rc = PMPI_Allreduce(MPI_IN_PLACE, agree, 2, MPI_UNSIGNED_LONG_LONG, MPI_MAX, c->comm)) != MPI_SUCCESS)
     return rc;
   if (!mg_late_ok(agree[0] <= (unsigned long long)INT_MAX, ints_mem(c) + (size_t)agree[1])) return mg_run(c, 0);
-  if ((rc = vw_layout(c, &r, &s, &bytes, ints_mem(c) + (size_t)agree[1], &cur)) != MPI_SUCCESS) return rc;
+  if ((rc = vw_layout(c, &r, &s, &bytetypes, ints_mem(c) + (size_t)agree[1], &cur)) != MPI_SUCCESS) return rc;
   r.img = r.direct ? r.buf : mg_carve(&cur, r.total);
   if (!in) s.img = s.direct ? s.buf : mg_carve(&cur, s.total);
   if (in && !r.direct) rc = side_copy(&r, p, 1, -1); /* the blocks to send, from the receive side */
@@ -332,8 +331,9 @@ static int packed_alltoall_vw(const mg_call *c) {
   if (rc != MPI_SUCCESS) return rc;
   const void *sp = in ? MPI_IN_PLACE : s.img;
   if (w) {
-    for (int i = 0; i < 2 * p; i++) bytes[i] = MPI_BYTE;
-    rc = PMPI_Alltoallw(sp, in ? r.bc : s.bc, in ? r.bd : s.bd, bytes, r.img, r.bc, r.bd, bytes + p, c->comm);
+    for (int i = 0; i < 2 * p; i++) bytetypes[i] = MPI_BYTE;
+    rc = PMPI_Alltoallw(sp, in ? r.bc : s.bc, in ? r.bd : s.bd, bytetypes, r.img, r.bc, r.bd, bytetypes + p,
+                        c->comm);
   } else {
     rc = PMPI_Alltoallv(sp, in ? r.bc : s.bc, in ? r.bd : s.bd, MPI_BYTE, r.img, r.bc, r.bd, MPI_BYTE, c->comm);
   }
