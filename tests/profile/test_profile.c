@@ -527,7 +527,7 @@ static void test_version(void) {
       "v:1: missing version line: the first line must be 'mpiguide-profile 1' ('mpiguide-profile 2' if rules "
       "have type= or op=)",
       "v:1: unknown algorithm 'nope' for bcast; valid: default bcast_as_allgatherv "
-      "bcast_as_scatter_allgather bcast_as_split2 bcast_as_split4 bcast_as_ibcast_wait",
+      "bcast_as_scatter_allgather bcast_as_split2 bcast_as_split4 bcast_as_ibcast_wait bcast_as_packed",
   };
   expect_diags("bcast np=4 1K nope\nbcast np=4 2K default\n", "v", w1, 2, MG_PROFILE_VERSION);
   TEST_CASE("a comment before the version line");
