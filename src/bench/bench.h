@@ -60,12 +60,27 @@ static inline int mg_sync_uses_clock(mg_sync_method m) {
 /* Datatype category, for which ops apply (MPI standard, "predefined reduction operations"). */
 enum { MG_DT_BYTE = 1, MG_DT_CHAR = 2, MG_DT_INT = 4, MG_DT_FLOAT = 8 };
 
+/* The kinds of datatype `--datatype` takes: a predefined one, or a derived one by spec (types.c). */
+typedef enum { MG_DK_PREDEFINED, MG_DK_VECTOR, MG_DK_RESIZED, MG_DK_STRUCT } mg_dtype_kind;
+#define MG_DT_MAX_MEMBERS 8
+
 typedef struct mg_dtype_info {
-  const char *name; /* "MPI_INT" */
-  MPI_Datatype type;
-  int size;         /* bytes */
-  int category;     /* MG_DT_* */
+  const char *name; /* "MPI_INT"; a derived one its canonical spec, "vector:2:4:MPI_DOUBLE" */
+  MPI_Datatype type; /* predefined: the handle; derived: MPI_DATATYPE_NULL (the engine builds it) */
+  int size;         /* bytes of data of one element */
+  int category;     /* MG_DT_*; derived: its base type's, 0 for a struct of mixed types (no op) */
+  /* derived only (0 / NULL for the predefined ones) */
+  mg_dtype_kind kind;
+  int extent;       /* bytes from one element to the next */
+  int blocklen, stride;                       /* vector, in base elements */
+  const struct mg_dtype_info *base;           /* vector, resized; struct: when all members are one type */
+  int nmemb;                                  /* struct: members and their byte displacements */
+  const struct mg_dtype_info *memb[MG_DT_MAX_MEMBERS];
+  int disp[MG_DT_MAX_MEMBERS];
 } mg_dtype_info;
+
+/* Bytes from one element of d to the next (its size for a predefined type). */
+static inline size_t mg_dtype_extent(const mg_dtype_info *d) { return (size_t)(d->extent ? d->extent : d->size); }
 
 typedef struct mg_op_info {
   const char *name; /* "MPI_SUM" */
@@ -78,6 +93,22 @@ typedef struct mg_op_info {
 const mg_dtype_info *mg_dtype_find(const char *name);
 const mg_op_info *mg_op_find(const char *name);
 const char *mg_dtype_list(void);
+/*
+ * A datatype by `--datatype` spec: a predefined name (mg_dtype_find), or a derived one:
+ *   vector:BLOCKLEN:STRIDE:BASE  BLOCKLEN BASE elements every STRIDE BASE extents (one element:
+ *                                the vector resized to STRIDE extents, so elements follow on)
+ *   resized:EXTENT:BASE          one BASE element every EXTENT bytes (a gap after each)
+ *   struct:T1,T2,...             a C struct of those predefined types, natural alignment
+ * BASE and T1.. are predefined names. The same spec gives the same pointer (a process-wide
+ * table, never freed). NULL with a message in err when the spec is wrong. Calls no MPI.
+ */
+const mg_dtype_info *mg_dtype_parse(const char *spec, char *err, size_t errlen);
+/* The grammar of mg_dtype_parse, one line, for messages and --help. */
+#define MG_DTYPE_SPECS "vector:BLOCKLEN:STRIDE:BASE, resized:EXTENT:BASE, struct:T1,T2,..."
+/* Build (and commit) the MPI datatype of d: for a predefined type its handle, which
+ * mg_dtype_free leaves alone. An MPI error code. */
+int mg_dtype_build(const mg_dtype_info *d, MPI_Datatype *out);
+void mg_dtype_free(const mg_dtype_info *d, MPI_Datatype *t);
 const char *mg_op_list(void);
 
 /* ---- timers ---- */

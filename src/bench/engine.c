@@ -38,6 +38,39 @@
 
 /* ---------- buffers of one call ---------- */
 
+/* The run's datatypes (cfg->dtype and the --reductions ones): their MPI datatypes, built once
+ * per run (a derived one from its spec) and freed at its end. */
+static int build_types(run *R) {
+  const mg_bench_cfg *cfg = R->cfg;
+  for (int k = -1; k < cfg->nreds; k++) {
+    const mg_dtype_info *d = k < 0 ? cfg->dtype : cfg->reds[k].dtype;
+    int seen = 0;
+    for (int i = 0; i < R->ndts; i++) seen |= R->dt_info[i] == d;
+    if (seen) continue;
+    int rc = mg_dtype_build(d, &R->dt_handle[R->ndts]);
+    if (rc != MPI_SUCCESS) return rc;
+    R->dt_info[R->ndts++] = d;
+  }
+  return MPI_SUCCESS;
+}
+
+static void free_types(run *R) {
+  for (int i = 0; i < R->ndts; i++) mg_dtype_free(R->dt_info[i], &R->dt_handle[i]);
+  R->ndts = 0;
+}
+
+static MPI_Datatype type_of(const run *R, const mg_dtype_info *d) {
+  for (int i = 0; i < R->ndts; i++)
+    if (R->dt_info[i] == d) return R->dt_handle[i];
+  return d->type;
+}
+
+/* Bytes of buffer for `bytes` bytes of data of d: whole elements by extent. */
+static size_t by_extent(size_t bytes, const mg_dtype_info *d) {
+  size_t e = bytes / (size_t)d->size, x = mg_dtype_extent(d);
+  return bytes == SIZE_MAX || (e && x > SIZE_MAX / e) ? SIZE_MAX : e * x;
+}
+
 /*
  * The per-rank counts of a call with them: the vector of B->count elements split by cfg->counts
  * (the same split on every rank), contiguous displacements. reduce_scatter and allgatherv receive
@@ -65,7 +98,7 @@ static int set_counts(run *R, const mg_bench_block *B, mg_call *c, int *ints) {
     c->scounts = c->rcounts = rcounts, c->sdispls = c->rdispls = rdispls;
     if (B->coll == MG_ALLTOALLW) { /* displacements in bytes, one datatype per rank */
       MPI_Datatype *types = (MPI_Datatype *)(ints + 4 * p);
-      for (int j = 0; j < p; j++) rdispls[j] *= B->dtype->size, types[j] = c->stype;
+      for (int j = 0; j < p; j++) rdispls[j] *= (int)mg_dtype_extent(B->dtype), types[j] = c->stype;
       c->stypes = c->rtypes = types, c->stype = c->rtype = MPI_DATATYPE_NULL;
     }
     break;
@@ -101,6 +134,7 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   case MG_SCATTER: s = root ? pn : 0, r = n; break;
   default: break;
   }
+  s = by_extent(s, B->dtype), r = by_extent(r, B->dtype); /* a derived datatype: gaps between the data */
   *fail = 0;
   void *mem = NULL;
   /* counts and displacements of both sides, alltoallw's datatypes */
@@ -117,7 +151,7 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   c->rbuf = r ? (char *)mem + sa : NULL;
   if (coll == MG_BCAST) c->sbuf = c->rbuf;
   c->scount = c->rcount = (int)B->count;
-  c->stype = c->rtype = B->dtype->type;
+  c->stype = c->rtype = type_of(R, B->dtype);
   c->op = B->op ? B->op->op : MPI_OP_NULL;
   c->root = mg_colls[coll].rooted ? mg_bench_root(cfg, coll, 0) : 0;
   c->comm = R->comm;
@@ -576,6 +610,7 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   if ((rc = PMPI_Comm_get_errhandler(R.comm, &old)) != MPI_SUCCESS) return rc;
   if ((rc = PMPI_Comm_set_errhandler(R.comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS) return rc;
   if ((rc = PMPI_Comm_dup(R.comm, &R.scomm)) != MPI_SUCCESS) goto restore;
+  if ((rc = build_types(&R)) != MPI_SUCCESS) goto out;
   if ((rc = prepare_clocks(&R)) != MPI_SUCCESS) goto out;
   if ((rc = measure_all(&R)) != MPI_SUCCESS) goto out;
   res->clock_used = R.use_clock;
@@ -584,6 +619,7 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   res->clock_syncs = R.clock.syncs;
 out:
   res->elapsed = R.now() - R.t0;
+  free_types(&R);
   if (R.scomm != MPI_COMM_NULL) PMPI_Comm_free(&R.scomm);
   free(R.ts), free(R.te), free(R.red), free(R.late), free(R.err), free(R.slot_v), free(R.slot_round);
   free(R.vals);

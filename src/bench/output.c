@@ -62,6 +62,7 @@ static void meta_arguments(FILE *f, const mg_bench_cfg *cfg) {
   mg_meta(f, "sizes_bytes", "%s", buf);
   mg_meta(f, "datatype", "%s", cfg->dtype->name);
   mg_meta(f, "datatype_size", "%d", cfg->dtype->size);
+  if (cfg->dtype->kind != MG_DK_PREDEFINED) mg_meta(f, "datatype_extent", "%zu", mg_dtype_extent(cfg->dtype));
   int anyred = 0, anyroot = 0;
   for (int i = 0; i < cfg->ncolls; i++) {
     anyred |= mg_colls[cfg->colls[i]].reduction;

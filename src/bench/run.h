@@ -36,6 +36,10 @@ typedef struct run {
   long *slot_round;
   double *vals; /* valid latencies of one series */
   long vcap;
+  /* the MPI datatypes of the run's datatypes (cfg->dtype, each --reductions one), built once */
+  int ndts;
+  const mg_dtype_info *dt_info[MG_BENCH_MAX_REDS + 1];
+  MPI_Datatype dt_handle[MG_BENCH_MAX_REDS + 1];
 } run;
 
 /* batch.c, as engine.c uses it: */

@@ -5,7 +5,9 @@
  * MAX/MIN/SUM/PROD on C integer and floating point, logical ops on C integer,
  * bitwise ops on C integer and MPI_BYTE; MPI_CHAR takes no op).
  */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -30,25 +32,25 @@ int mg_sync_find(const char *name) {
 
 #define I MG_DT_INT
 static const mg_dtype_info dtypes[] = {
-    {"MPI_BYTE", MPI_BYTE, 1, MG_DT_BYTE},
-    {"MPI_CHAR", MPI_CHAR, (int)sizeof(char), MG_DT_CHAR},
-    {"MPI_SIGNED_CHAR", MPI_SIGNED_CHAR, (int)sizeof(signed char), I},
-    {"MPI_UNSIGNED_CHAR", MPI_UNSIGNED_CHAR, (int)sizeof(unsigned char), I},
-    {"MPI_SHORT", MPI_SHORT, (int)sizeof(short), I},
-    {"MPI_INT", MPI_INT, (int)sizeof(int), I},
-    {"MPI_UNSIGNED", MPI_UNSIGNED, (int)sizeof(unsigned), I},
-    {"MPI_LONG", MPI_LONG, (int)sizeof(long), I},
-    {"MPI_LONG_LONG", MPI_LONG_LONG, (int)sizeof(long long), I},
-    {"MPI_INT8_T", MPI_INT8_T, 1, I},
-    {"MPI_INT16_T", MPI_INT16_T, 2, I},
-    {"MPI_INT32_T", MPI_INT32_T, 4, I},
-    {"MPI_INT64_T", MPI_INT64_T, 8, I},
-    {"MPI_UINT8_T", MPI_UINT8_T, 1, I},
-    {"MPI_UINT16_T", MPI_UINT16_T, 2, I},
-    {"MPI_UINT32_T", MPI_UINT32_T, 4, I},
-    {"MPI_UINT64_T", MPI_UINT64_T, 8, I},
-    {"MPI_FLOAT", MPI_FLOAT, (int)sizeof(float), MG_DT_FLOAT},
-    {"MPI_DOUBLE", MPI_DOUBLE, (int)sizeof(double), MG_DT_FLOAT},
+    {.name = "MPI_BYTE", .type = MPI_BYTE, .size = 1, .category = MG_DT_BYTE},
+    {.name = "MPI_CHAR", .type = MPI_CHAR, .size = (int)sizeof(char), .category = MG_DT_CHAR},
+    {.name = "MPI_SIGNED_CHAR", .type = MPI_SIGNED_CHAR, .size = (int)sizeof(signed char), .category = I},
+    {.name = "MPI_UNSIGNED_CHAR", .type = MPI_UNSIGNED_CHAR, .size = (int)sizeof(unsigned char), .category = I},
+    {.name = "MPI_SHORT", .type = MPI_SHORT, .size = (int)sizeof(short), .category = I},
+    {.name = "MPI_INT", .type = MPI_INT, .size = (int)sizeof(int), .category = I},
+    {.name = "MPI_UNSIGNED", .type = MPI_UNSIGNED, .size = (int)sizeof(unsigned), .category = I},
+    {.name = "MPI_LONG", .type = MPI_LONG, .size = (int)sizeof(long), .category = I},
+    {.name = "MPI_LONG_LONG", .type = MPI_LONG_LONG, .size = (int)sizeof(long long), .category = I},
+    {.name = "MPI_INT8_T", .type = MPI_INT8_T, .size = 1, .category = I},
+    {.name = "MPI_INT16_T", .type = MPI_INT16_T, .size = 2, .category = I},
+    {.name = "MPI_INT32_T", .type = MPI_INT32_T, .size = 4, .category = I},
+    {.name = "MPI_INT64_T", .type = MPI_INT64_T, .size = 8, .category = I},
+    {.name = "MPI_UINT8_T", .type = MPI_UINT8_T, .size = 1, .category = I},
+    {.name = "MPI_UINT16_T", .type = MPI_UINT16_T, .size = 2, .category = I},
+    {.name = "MPI_UINT32_T", .type = MPI_UINT32_T, .size = 4, .category = I},
+    {.name = "MPI_UINT64_T", .type = MPI_UINT64_T, .size = 8, .category = I},
+    {.name = "MPI_FLOAT", .type = MPI_FLOAT, .size = (int)sizeof(float), .category = MG_DT_FLOAT},
+    {.name = "MPI_DOUBLE", .type = MPI_DOUBLE, .size = (int)sizeof(double), .category = MG_DT_FLOAT},
 };
 
 static const mg_op_info ops[] = {
@@ -93,4 +95,160 @@ const char *mg_op_list(void) {
     for (size_t i = 0, used = 0; i < N(ops); i++)
       used += (size_t)snprintf(buf + used, sizeof buf - used, "%s%s", i ? " " : "", ops[i].name);
   return buf;
+}
+
+/* ---- derived datatypes by spec (mg_dtype_parse) ---- */
+
+/* The derived types of this process, by canonical spec: a spec parsed twice is one entry, so
+ * pointers compare equal (--reductions finds duplicates that way). */
+#define MG_DT_POOL 32
+static struct {
+  mg_dtype_info info;
+  char name[160];
+} pool[MG_DT_POOL];
+static int npool;
+
+#define MG_DT_LIMIT (1 << 20) /* BLOCKLEN, STRIDE, EXTENT: at most this, so extents fit an int */
+
+/* A whole number in [lo, MG_DT_LIMIT] in s; else a message naming `what`. */
+static int spec_int(const char *spec, const char *s, const char *what, long lo, long *v, char *err, size_t errlen) {
+  char *end;
+  long x = strtol(s, &end, 10);
+  if (!*s || *end || x < lo || x > MG_DT_LIMIT) {
+    snprintf(err, errlen, "datatype '%s': %s '%s' is not a whole number from %ld to %d", spec, what, s, lo,
+             MG_DT_LIMIT);
+    return -1;
+  }
+  *v = x;
+  return 0;
+}
+
+/* A predefined base type by name; else a message. */
+static const mg_dtype_info *spec_base(const char *spec, const char *s, char *err, size_t errlen) {
+  const mg_dtype_info *d = mg_dtype_find(s);
+  if (!d) snprintf(err, errlen, "datatype '%s': '%s' is not a predefined datatype; valid: %s", spec, s, mg_dtype_list());
+  return d;
+}
+
+const mg_dtype_info *mg_dtype_parse(const char *spec, char *err, size_t errlen) {
+  const mg_dtype_info *pre = mg_dtype_find(spec);
+  if (pre) return pre;
+  mg_dtype_info d;
+  memset(&d, 0, sizeof d);
+  d.type = MPI_DATATYPE_NULL;
+  char buf[160], name[160];
+  if (snprintf(buf, sizeof buf, "%s", spec) >= (int)sizeof buf) {
+    snprintf(err, errlen, "datatype '%.40s...': too long", spec);
+    return NULL;
+  }
+  char *colon = strchr(buf, ':');
+  if (colon) *colon = '\0';
+  char *args = colon ? colon + 1 : NULL;
+  if (!strcmp(buf, "vector") && args) {
+    char *f[3] = {args, NULL, NULL};
+    long bl, st;
+    for (int i = 1; i < 3 && f[i - 1]; i++)
+      if ((f[i] = strchr(f[i - 1], ':'))) *f[i]++ = '\0';
+    if (!f[2] || strchr(f[2], ':')) {
+      snprintf(err, errlen, "datatype '%s': write vector:BLOCKLEN:STRIDE:BASE (e.g. vector:2:4:double)", spec);
+      return NULL;
+    }
+    if (spec_int(spec, f[0], "BLOCKLEN", 1, &bl, err, errlen) || spec_int(spec, f[1], "STRIDE", 1, &st, err, errlen) ||
+        !(d.base = spec_base(spec, f[2], err, errlen)))
+      return NULL;
+    if (st < bl) {
+      snprintf(err, errlen, "datatype '%s': STRIDE %ld is less than BLOCKLEN %ld (the blocks would overlap)", spec, st, bl);
+      return NULL;
+    }
+    if (st * d.base->size > MG_DT_LIMIT) {
+      snprintf(err, errlen, "datatype '%s': an extent of %ld bytes is more than %d", spec, st * d.base->size, MG_DT_LIMIT);
+      return NULL;
+    }
+    d.kind = MG_DK_VECTOR, d.blocklen = (int)bl, d.stride = (int)st;
+    d.size = (int)bl * d.base->size, d.extent = (int)st * d.base->size, d.category = d.base->category;
+    snprintf(name, sizeof name, "vector:%ld:%ld:%s", bl, st, d.base->name);
+  } else if (!strcmp(buf, "resized") && args) {
+    char *b = strchr(args, ':');
+    long ext;
+    if (!b || strchr(b + 1, ':')) {
+      snprintf(err, errlen, "datatype '%s': write resized:EXTENT:BASE (e.g. resized:16:int)", spec);
+      return NULL;
+    }
+    *b++ = '\0';
+    if (spec_int(spec, args, "EXTENT", 1, &ext, err, errlen) || !(d.base = spec_base(spec, b, err, errlen))) return NULL;
+    if (ext < d.base->size || ext % d.base->size) {
+      snprintf(err, errlen, "datatype '%s': EXTENT %ld must be a multiple of the %d bytes of %s (at least one)", spec,
+               ext, d.base->size, d.base->name);
+      return NULL;
+    }
+    d.kind = MG_DK_RESIZED, d.size = d.base->size, d.extent = (int)ext, d.category = d.base->category;
+    snprintf(name, sizeof name, "resized:%ld:%s", ext, d.base->name);
+  } else if (!strcmp(buf, "struct") && args) {
+    int at = 0, align = 1, used = snprintf(name, sizeof name, "struct:");
+    for (char *save = NULL, *it = strtok_r(args, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+      const mg_dtype_info *m = spec_base(spec, it, err, errlen);
+      if (!m) return NULL;
+      if (d.nmemb == MG_DT_MAX_MEMBERS) {
+        snprintf(err, errlen, "datatype '%s': more than %d members", spec, MG_DT_MAX_MEMBERS);
+        return NULL;
+      }
+      at = (at + m->size - 1) / m->size * m->size; /* natural alignment: the size of a predefined C type */
+      if (m->size > align) align = m->size;
+      d.memb[d.nmemb] = m, d.disp[d.nmemb++] = at;
+      at += m->size, d.size += m->size;
+      used += snprintf(name + used, sizeof name - (size_t)used, "%s%s", d.nmemb > 1 ? "," : "", m->name);
+    }
+    if (d.nmemb == 0 || spec[strlen(spec) - 1] == ',' || strstr(spec, ",,") || strstr(spec, ":,")) {
+      snprintf(err, errlen, "datatype '%s': write struct:T1,T2,... with predefined types (e.g. struct:char,double,int)",
+               spec);
+      return NULL;
+    }
+    d.kind = MG_DK_STRUCT, d.extent = (at + align - 1) / align * align;
+    d.base = d.memb[0];
+    for (int i = 1; i < d.nmemb; i++)
+      if (d.memb[i] != d.memb[0]) d.base = NULL;
+    d.category = d.base ? d.base->category : 0;
+  } else {
+    snprintf(err, errlen, "unknown datatype '%s'; valid: %s, or a derived one: %s", spec, mg_dtype_list(),
+             MG_DTYPE_SPECS);
+    return NULL;
+  }
+  for (int i = 0; i < npool; i++)
+    if (!strcmp(pool[i].name, name)) return &pool[i].info;
+  if (npool == MG_DT_POOL) {
+    snprintf(err, errlen, "datatype '%s': more than %d derived datatypes in one run", spec, MG_DT_POOL);
+    return NULL;
+  }
+  snprintf(pool[npool].name, sizeof pool[npool].name, "%s", name);
+  pool[npool].info = d;
+  pool[npool].info.name = pool[npool].name;
+  return &pool[npool++].info;
+}
+
+int mg_dtype_build(const mg_dtype_info *d, MPI_Datatype *out) {
+  MPI_Datatype inner = MPI_DATATYPE_NULL;
+  int rc;
+  switch (d->kind) {
+  case MG_DK_PREDEFINED: *out = d->type; return MPI_SUCCESS;
+  case MG_DK_VECTOR: rc = PMPI_Type_contiguous(d->blocklen, d->base->type, &inner); break;
+  case MG_DK_RESIZED: rc = PMPI_Type_dup(d->base->type, &inner); break;
+  default: {
+    MPI_Aint disp[MG_DT_MAX_MEMBERS];
+    int len[MG_DT_MAX_MEMBERS];
+    MPI_Datatype types[MG_DT_MAX_MEMBERS];
+    for (int i = 0; i < d->nmemb; i++) disp[i] = d->disp[i], len[i] = 1, types[i] = d->memb[i]->type;
+    rc = PMPI_Type_create_struct(d->nmemb, len, disp, types, &inner);
+    break;
+  }
+  }
+  if (rc != MPI_SUCCESS) return rc;
+  rc = PMPI_Type_create_resized(inner, 0, (MPI_Aint)d->extent, out);
+  PMPI_Type_free(&inner);
+  if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(out)) != MPI_SUCCESS) PMPI_Type_free(out);
+  return rc;
+}
+
+void mg_dtype_free(const mg_dtype_info *d, MPI_Datatype *t) {
+  if (d->kind != MG_DK_PREDEFINED && *t != MPI_DATATYPE_NULL) PMPI_Type_free(t);
+  *t = MPI_DATATYPE_NULL;
 }

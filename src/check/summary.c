@@ -44,6 +44,11 @@ static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) 
     fprintf(f, ", 1 launch (launch-to-launch variation not covered: check --launches N)\n");
   if (mg_ck_launch_in_place(L))
     fprintf(f, "calls: in place (MPI_IN_PLACE, --in-place; bcast and barrier as usual)\n");
+  if (L->datatype && strchr(L->datatype, ':')) { /* a derived datatype (bench --datatype): its data and extent */
+    const char *sz = mg_ck_meta_get(&L->meta, "datatype_size"), *ext = mg_ck_meta_get(&L->meta, "datatype_extent");
+    fprintf(f, "datatype: %s (%s bytes of data every %s bytes; sizes are bytes of data)\n", L->datatype, sz ? sz : "?",
+            ext ? ext : "?");
+  }
   fprintf(f, "test: %s, alpha %g,\n      %s (%d comparisons)\n", mg_ck_test_desc(r->opts.test), r->opts.alpha,
           r->opts.holm ? "Holm-adjusted over the run" : "no multiple-testing adjustment", r->family);
   if (r->opts.noise > 0)

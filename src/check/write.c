@@ -63,6 +63,8 @@ static void settings_meta(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_meta(f, "nprocs", "%d", d->launches[0].nprocs);
   mg_meta(f, "nnodes", "%d", d->launches[0].nnodes);
   if (mg_ck_launch_in_place(&d->launches[0])) mg_meta(f, "in_place", "1"); /* the launches agree */
+  if (d->launches[0].datatype && strchr(d->launches[0].datatype, ':')) /* a derived one (bench --datatype) */
+    mg_meta(f, "datatype", "%s", d->launches[0].datatype);
   mg_ck_summary s;
   mg_ck_summarize(r, &s);
   mg_meta(f, "comparisons", "%d", s.total.comparisons);

@@ -41,7 +41,7 @@ static const mg_check_preset presets[] = {
     {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3, "spread:4", "double:sum,int:sum",
      "composition,split"},
     {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50,
-     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor", "composition,split,nonblocking,monotony,inplace"},
+     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor", "composition,split,nonblocking,monotony,inplace,datatype"},
 };
 
 /* The presets in words, from the table above: the help text and `check --presets` (which
@@ -136,6 +136,8 @@ static const char usage_text[] =
     "  -s, --sizes LIST        bytes for every chosen collective: 8,1K,64K, FROM:TO[:xF|:+S] [preset]\n"    "      --sizes-from TRACE  the collectives and sizes an application called: its MPIGUIDE_TRACE\n"
     "                          file (docs/trace.md), among those of -c\n"
     "  -d, --datatype TYPE     [MPI_BYTE]    --op OP  [MPI_BOR; MPI_SUM for floating types]\n"
+    "                          derived: vector:BLOCKLEN:STRIDE:BASE, resized:EXTENT:BASE,\n"
+    "                          struct:T1,T2,... (not for the reductions: give them --reductions)\n"
     "      --root R            rooted collectives: always root R instead of the preset's rotation\n"
     "      --roots LIST        rotate the root every round: all, spread:K, or ranks 0,2 [preset]\n"
     "      --reductions LIST   reduce with each TYPE:OP pair, e.g. double:sum,int:sum [preset;\n"

@@ -172,7 +172,12 @@ void mg_cmd_progress_end(mg_cmd_progress *p) {
 
 /* An op defined for a datatype (MPI standard, predefined reduction operations); else a message. */
 static int op_fits(const mg_dtype_info *dt, const mg_op_info *op, char *err, size_t errlen) {
-  if (op->categories & dt->category) return 0;
+  if (dt->kind == MG_DK_PREDEFINED && (op->categories & dt->category)) return 0;
+  if (dt->kind != MG_DK_PREDEFINED)
+    return MG_ERR("the reductions take a predefined datatype, not %s: MPI defines %s and the other built-in ops "
+                  "on predefined datatypes only (Open MPI and MPICH return MPI_ERR_OP for a derived one); give the "
+                  "reductions --reductions TYPE:OP or measure them in a run of their own",
+                  dt->name, op->name);
   if (dt->category == MG_DT_CHAR)
     return MG_ERR("MPI_CHAR has no reduction op in MPI; use MPI_BYTE, MPI_SIGNED_CHAR or MPI_INT8_T");
   return MG_ERR("%s is not defined for %s (MPI standard, predefined reduction operations)", op->name, dt->name);
@@ -184,14 +189,17 @@ static int parse_reds(const char *list, mg_bench_cfg *cfg, char *err, size_t err
   if (snprintf(buf, sizeof buf, "%s", list) >= (int)sizeof buf) return MG_ERR("--reductions: list too long");
   cfg->nreds = 0;
   for (char *save = NULL, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
-    char *colon = strchr(it, ':');
+    char *colon = strrchr(it, ':'); /* the op after the last colon (a derived spec has colons: refused below) */
     if (!colon) return MG_ERR("--reductions: '%s' is not TYPE:OP (e.g. double:sum)", it);
     *colon = '\0';
+    char e[256];
     const mg_dtype_info *dt = mg_dtype_find(it);
     const mg_op_info *op = mg_op_find(colon + 1);
+    if (!dt && (strchr(it, ':') || !strcmp(it, "struct")))
+      return MG_ERR("--reductions: '%s': the reductions take predefined datatypes only (MPI defines the built-in "
+                    "ops on them only)", it);
     if (!dt) return MG_ERR("--reductions: unknown datatype '%s'; valid: %s", it, mg_dtype_list());
     if (!op) return MG_ERR("--reductions: unknown op '%s'; valid: %s", colon + 1, mg_op_list());
-    char e[256];
     if (op_fits(dt, op, e, sizeof e)) return MG_ERR("--reductions: %s", e);
     for (int i = 0; i < cfg->nreds; i++)
       if (cfg->reds[i].dtype == dt && cfg->reds[i].op == op)
@@ -271,7 +279,8 @@ int mg_cmd_data_opts(const mg_cmd_data_args *a, int nprocs, int anyred, int anyr
   if (a->counts && parse_counts(a->counts, nprocs, &cfg->counts, err, errlen)) return -1;
   if (!a->counts) memset(&cfg->counts, 0, sizeof cfg->counts);
   const char *dt = a->dtype ? a->dtype : "MPI_BYTE", *op = a->op;
-  if (!(cfg->dtype = mg_dtype_find(dt))) return MG_ERR("unknown datatype '%s'; valid: %s", dt, mg_dtype_list());
+  char derr[320];
+  if (!(cfg->dtype = mg_dtype_parse(dt, derr, sizeof derr))) return MG_ERR("--datatype: %s", derr);
   if ((op || a->reds) && !anyred)
     return MG_ERR("%s applies only to reductions (%s)", op ? "--op" : "--reductions",
                   mg_cmd_coll_names_of(1, names, sizeof names));

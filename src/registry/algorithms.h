@@ -48,6 +48,8 @@ size_t mg_padded_count(size_t n, int k);
 size_t mg_padded_units(const mg_call *c, int k); /* the padded count of the call: bytes (bcast), elements */
 int mg_inplace(const mg_call *c, int unused);     /* inplace.c */
 size_t mg_inplace_mem(const mg_call *c);
+int mg_packed(const mg_call *c, int unused);      /* packed.c */
+size_t mg_packed_mem(const mg_call *c);
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

@@ -65,6 +65,14 @@
    "in place: the regular call from a scratch copy of the data the in-place call reads (scatter(v): "   \
    "into a scratch receive buffer at the root); not in place: the call as given",                        \
    NULL, restr, memtxt, memfn, MG_FAM_INPLACE, mg_inplace, 0}
+/* Datatypes (packed.c): the call on packed contiguous bytes, TGT 2010 eqs. 3, 4. Not for the
+ * reductions: MPI defines the built-in ops on predefined datatypes only, and a user-defined op is
+ * called with the call's datatype, so reducing packed data would change what it sees. */
+#define PACKED_ROW(coll, Name, restr, memtxt)                                                            \
+  {#coll "_as_packed", "TGT3", Name "(n/k, T(k)) <= Pack + " Name "(n) + Unpack",                        \
+   "pack non-contiguous data into scratch, the call on the packed bytes, unpack the result (dense "     \
+   "datatypes as they are)",                                                                            \
+   NULL, restr, memtxt, mg_packed_mem, MG_FAM_DATATYPE, mg_packed, 0}
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
@@ -84,6 +92,7 @@ static const mg_alg allgather_algs[] = {
     NB_ROW(allgather, "Allgather"),
     PAD_BLOCKS(allgather, "Allgather", "p n' + n' bytes (every block padded to n' of k = 4)"),
     INPLACE_ROW(allgather, "Allgather", 0, "the own block (span), agreed late by an allreduce", NULL),
+    PACKED_ROW(allgather, "Allgather", MG_R_PN_INT, "p*n + n bytes"),
 };
 
 /* Träff, Gropp and Thakur, TPDS 2010 (see exscan_algs): TGT25 and TGT32 are equation numbers of
@@ -109,6 +118,7 @@ static const mg_alg allgatherv_algs[] = {
     NB_ROW(allgatherv, "Allgatherv"),
     INPLACE_ROW(allgatherv, "Allgatherv", MG_R_P_GT_1, "the own block (span), agreed late by an allreduce",
                 NULL), /* registry.h: MPICH */
+    PACKED_ROW(allgatherv, "Allgatherv", MG_R_NB_INT, "2*n bytes + 4*p ints + 2*p datatype handles"),
 };
 
 static const mg_alg allreduce_algs[] = {
@@ -140,6 +150,7 @@ static const mg_alg alltoall_algs[] = {
     NB_ROW(alltoall, "Alltoall"),
     PAD_BLOCKS(alltoall, "Alltoall", "2 p n' bytes (every block padded to n' of k = 4)"),
     INPLACE_ROW(alltoall, "Alltoall", 0, "p*n (span), agreed late by an allreduce", NULL),
+    PACKED_ROW(alltoall, "Alltoall", MG_R_PN_INT, "2*p*n bytes"),
 };
 
 /* Träff, Gropp and Thakur (see exscan_algs). The irregular collectives below know no message size
@@ -159,6 +170,8 @@ static const mg_alg alltoallv_algs[] = {
     NB_ROW_R(alltoallv, "Alltoallv", MG_R_NOT_IN_PLACE), /* registry.h: Open MPI */
     INPLACE_ROW(alltoallv, "Alltoallv", 0, "the bytes the blocks cover, agreed late by an allreduce",
                 NULL),
+    PACKED_ROW(alltoallv, "Alltoallv", 0,
+               "4*p ints + 2*p handles, then the largest sent + received bytes (agreed late)"),
 };
 
 static const mg_alg alltoallw_algs[] = {
@@ -166,6 +179,8 @@ static const mg_alg alltoallw_algs[] = {
     NB_ROW_R(alltoallw, "Alltoallw", MG_R_NOT_IN_PLACE),
     INPLACE_ROW(alltoallw, "Alltoallw", MG_R_P_GT_1, "the bytes the blocks cover, agreed late by an allreduce",
                 NULL), /* registry.h: Open MPI */
+    PACKED_ROW(alltoallw, "Alltoallw", 0,
+               "4*p ints + 2*p handles, then the largest sent + received bytes (agreed late)"),
 };
 
 static const mg_alg barrier_algs[] = {
@@ -187,6 +202,7 @@ static const mg_alg bcast_algs[] = {
     SPLIT_BYTES(bcast, "Bcast"),
     NB_ROW(bcast, "Bcast"),
     PAD_ROWS(bcast, "Bcast", 0, "n' bytes (the padded message of k = 4)"),
+    PACKED_ROW(bcast, "Bcast", MG_R_NB_INT, "n bytes"),
 };
 
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
@@ -222,6 +238,7 @@ static const mg_alg gather_algs[] = {
     NB_ROW(gather, "Gather"),
     PAD_BLOCKS(gather, "Gather", "p n' + n' bytes (every block padded to n' of k = 4)"),
     INPLACE_ROW(gather, "Gather", 0, "the root's block (span) at an in-place root", NULL),
+    PACKED_ROW(gather, "Gather", MG_R_PN_INT, "p*n + n bytes"),
 };
 
 static const mg_alg gatherv_algs[] = {
@@ -236,6 +253,7 @@ static const mg_alg gatherv_algs[] = {
         MEM(gatherv_as_alltoallv)),
     NB_ROW(gatherv, "Gatherv"),
     INPLACE_ROW(gatherv, "Gatherv", 0, "the root's block (span) at an in-place root", NULL),
+    PACKED_ROW(gatherv, "Gatherv", 0, "4*p ints + 2*p handles, then 2*n bytes (n agreed late)"),
 };
 
 static const mg_alg reduce_algs[] = {
@@ -315,6 +333,7 @@ static const mg_alg scatter_algs[] = {
     NB_ROW(scatter, "Scatter"),
     PAD_BLOCKS(scatter, "Scatter", "p n' + n' bytes (every block padded to n' of k = 4)"),
     INPLACE_ROW(scatter, "Scatter", 0, "the root's block (span) at an in-place root", NULL),
+    PACKED_ROW(scatter, "Scatter", MG_R_PN_INT, "p*n + n bytes"),
 };
 
 static const mg_alg scatterv_algs[] = {
@@ -332,6 +351,7 @@ static const mg_alg scatterv_algs[] = {
         0, "p+1 ints, then n bytes", MEM(scatterv_as_bcast_bcast)),
     NB_ROW(scatterv, "Scatterv"),
     INPLACE_ROW(scatterv, "Scatterv", 0, "the root's block (span) at an in-place root", NULL),
+    PACKED_ROW(scatterv, "Scatterv", 0, "4*p ints + 2*p handles, then 2*n bytes (n agreed late)"),
 };
 
 #define NALGS(a) ((int)(sizeof(a) / sizeof((a)[0])))

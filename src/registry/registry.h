@@ -241,7 +241,9 @@ extern const int mg_nrestrictions;
  *   analysis finds the cells); the rows run the call padded to a larger size;
  * - INPLACE: TGT 2010 eq. (12), A(MPI_IN_PLACE, n) <= A(n): an in-place call
  *   not slower than a copy of its data and the regular call (src/algs/inplace.c);
- *   a call that is not in place runs as given.
+ *   a call that is not in place runs as given;
+ * - DATATYPE: a call on a derived datatype not slower than packing it, the
+ *   call on contiguous bytes and unpacking (TGT 2010 eqs. 3, 4).
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
@@ -252,7 +254,9 @@ extern const int mg_nrestrictions;
   X(MONOTONY, "monotony", "monotony (PGMPI, Euro-Par 2016; TGT 2010 meta-rule II): A(n) <= A(n') " \
     "for n <= n'; the rows pad the message to a larger size")                                       \
   X(INPLACE, "inplace", "in place not slower than a copy and the regular call (TGT 2010 eq. 12): " \
-    "A(MPI_IN_PLACE, n) <= A(n)")
+    "A(MPI_IN_PLACE, n) <= A(n)")                                                                   \
+  X(DATATYPE, "datatype", "derived datatypes not slower than pack + contiguous call + unpack (TGT 2010 " \
+    "eqs. 3, 4): A(n/k, T(k)) <= Pack + A(n) + Unpack")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,

@@ -297,6 +297,9 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
   if (any_in_place)
     ROW("calls", snprintf(buf, sizeof buf, "%s", mg_ck_launch_in_place(L) ? "in place (MPI_IN_PLACE, --in-place)"
                                                                            : "regular (not in place)"));
+  int derived = 0; /* a measurement on a derived datatype (bench --datatype): say which */
+  for (int ri = 0; ri < nruns; ri++) derived |= runs[ri].d->launches[0].datatype && strchr(runs[ri].d->launches[0].datatype, ':');
+  if (derived) ROW("datatype", snprintf(buf, sizeof buf, "%s", L->datatype));
   ROW("sync method", snprintf(buf, sizeof buf, "%s", L->sync));
   ROW("timer", launch_meta(L, "timer", buf, sizeof buf));
   ROW("test", snprintf(buf, sizeof buf, "%s%s", mg_ck_test_desc(R->opts.test),

@@ -37,6 +37,7 @@
 #include "bench/csv.h"
 #include "bench/stats.h"
 #include "common/test.h"
+#include "util/text.h"
 
 #define MAXS 256
 #define MAXM 512
@@ -71,17 +72,9 @@ static series *find(const char *block, const char *alg, size_t bytes) {
 }
 
 /* Split a CSV line at commas, keeping empty fields (no quoting in these files). */
-static int split(char *line, char **fld, int max) {
-  int k = 0;
-  for (char *p = line; k < max;) {
-    fld[k++] = p;
-    char *c = strchr(p, ',');
-    if (!c) break;
-    *c = '\0';
-    p = c + 1;
-  }
-  return k;
-}
+/* The fields of a row, as the reader of `check` splits them (a quoted field may hold commas: a
+ * struct datatype's spec). */
+static int split(char *line, char **fld, int max) { return mg_csv_split(line, fld, max); }
 
 static int load(const char *path) {
   FILE *f = fopen(path, "r");

@@ -411,6 +411,57 @@ static void test_counts(void) {
   ASSERT_STR_EQ(name, "skew:4:8");
 }
 
+/* --datatype specs (mg_dtype_parse): size (bytes of data), extent, canonical name, one entry per spec,
+ * and what a bad spec's message says. */
+static void test_dtype_specs(void) {
+  char err[512];
+  const mg_dtype_info *v = mg_dtype_parse("vector:2:3:double", err, sizeof err);
+  ASSERT_TRUE(v != NULL);
+  if (!v) return;
+  ASSERT_STR_EQ(v->name, "vector:2:3:MPI_DOUBLE");
+  ASSERT_EQ(v->size, 16);
+  ASSERT_EQ((int)mg_dtype_extent(v), 24);
+  ASSERT_EQ(v->kind, MG_DK_VECTOR);
+  ASSERT_TRUE(v == mg_dtype_parse("vector:2:3:MPI_DOUBLE", err, sizeof err)); /* one entry per spec */
+  const mg_dtype_info *r = mg_dtype_parse("resized:16:int", err, sizeof err);
+  ASSERT_TRUE(r && r->size == 4 && mg_dtype_extent(r) == 16 && !strcmp(r->name, "resized:16:MPI_INT"));
+  const mg_dtype_info *st = mg_dtype_parse("struct:char,double,int", err, sizeof err);
+  ASSERT_TRUE(st != NULL);
+  if (st) { /* char at 0, double at 8, int at 16; extent 24 (aligned to the double) */
+    ASSERT_STR_EQ(st->name, "struct:MPI_CHAR,MPI_DOUBLE,MPI_INT");
+    ASSERT_EQ(st->size, 13);
+    ASSERT_EQ((int)mg_dtype_extent(st), 24);
+    ASSERT_EQ(st->disp[1], 8);
+    ASSERT_EQ(st->disp[2], 16);
+    ASSERT_TRUE(st->base == NULL);
+  }
+  const mg_dtype_info *pre = mg_dtype_parse("MPI_INT", err, sizeof err);
+  ASSERT_TRUE(pre == mg_dtype_find("int") && pre->kind == MG_DK_PREDEFINED && mg_dtype_extent(pre) == 4);
+  static const struct {
+    const char *spec, *msg;
+  } bad[] = {
+      {"vector:2:1:double", "STRIDE 1 is less than BLOCKLEN 2"},
+      {"vector:0:3:double", "BLOCKLEN '0' is not a whole number from 1"},
+      {"vector:2:3", "write vector:BLOCKLEN:STRIDE:BASE"},
+      {"vector:2:3:foo", "'foo' is not a predefined datatype"},
+      {"vector:2:3:vector", "'vector' is not a predefined datatype"},
+      {"resized:6:int", "EXTENT 6 must be a multiple of the 4 bytes of MPI_INT"},
+      {"resized:2:int", "EXTENT 2 must be a multiple"},
+      {"resized:x:int", "EXTENT 'x' is not a whole number"},
+      {"struct:", "write struct:T1,T2,..."},
+      {"struct:int,,double", "write struct:T1,T2,..."},
+      {"struct:int,quux", "'quux' is not a predefined datatype"},
+      {"struct:int,int,int,int,int,int,int,int,int", "more than 8 members"},
+      {"matrix:2:2", "unknown datatype 'matrix:2:2'; valid: MPI_BYTE"},
+      {"MPI_FOO", "or a derived one: vector:BLOCKLEN:STRIDE:BASE, resized:EXTENT:BASE, struct:T1,T2,..."},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    err[0] = '\0';
+    ASSERT_MSG(mg_dtype_parse(bad[i].spec, err, sizeof err) == NULL, "'%s' accepted", bad[i].spec);
+    ASSERT_MSG(strstr(err, bad[i].msg) != NULL, "'%s': message '%s' lacks '%s'", bad[i].spec, err, bad[i].msg);
+  }
+}
+
 int main(void) {
   test_counts();
   test_stats();
@@ -418,5 +469,6 @@ int main(void) {
   test_parse();
   test_output();
   test_shuffle();
+  test_dtype_specs();
   return mg_test_summary("unit_bench");
 }

@@ -254,7 +254,7 @@ planted)
   expect_rc verify 0
   expect_verify verify V 3
   for b in 65536 262144; do
-    if grep -qE "^bcast,$NP,$b,1,bcast_as_[a-z_]+,.*,faster," V/verify.csv; then ok "verify: bcast $b tuned faster"
+    if grep -qE "^bcast,$NP,$b,1,bcast_as_[a-z0-9_]+,.*,faster," V/verify.csv; then ok "verify: bcast $b tuned faster"
     else fail "verify: bcast $b not significantly faster tuned: $(grep "^bcast,$NP,$b," V/verify.csv)"; fi
   done
   # the range rule: nothing below the smallest planted size (32K is between 4K and 64K, which
