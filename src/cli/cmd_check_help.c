@@ -41,7 +41,7 @@ static const mg_check_preset presets[] = {
     {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3, "spread:4", "double:sum,int:sum",
      "composition,split"},
     {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50,
-     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor", "composition,split,nonblocking"},
+     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor", "composition,split,nonblocking,userop"},
 };
 
 /* The presets in words, from the table above: the help text and `check --presets` (which
@@ -131,7 +131,8 @@ static const char usage_text[] =
     "  -c, --collectives LIST  e.g. bcast,allreduce (or MPI_Bcast,...) [preset: all]\n"
     "  -m, --mockups LIST      only these mock-ups: registry names or guideline ids (GL5) [all];\n"
     "                          without -c: only the collectives of these mock-ups\n"
-    "      --families LIST     guideline families: composition, split, nonblocking, or all [preset]\n"
+    "      --families LIST     guideline families: composition, split, nonblocking, userop, or all\n"
+    "                          [preset]\n"
     "  -s, --sizes LIST        bytes for every chosen collective: 8,1K,64K, FROM:TO[:xF|:+S] [preset]\n"    "      --sizes-from TRACE  the collectives and sizes an application called: its MPIGUIDE_TRACE\n"
     "                          file (docs/trace.md), among those of -c\n"
     "  -d, --datatype TYPE     [MPI_BYTE]    --op OP  [MPI_BOR; MPI_SUM for floating types]\n"

@@ -42,6 +42,12 @@ MG_DEFAULT_ALGS(MG_DECLARE_ALG)
 int mg_split(const mg_call *c, int k); /* split.c: k pieces */
 size_t mg_split_mem(const mg_call *c);
 int mg_nonblocking(const mg_call *c, int unused); /* nonblocking.c */
+int mg_userop(const mg_call *c, int unused);      /* userop.c */
+/* Whether mg_userop has an exact user-defined twin of op on datatype dt (MG_R_BITWISE_EXACT);
+ * compares handles only, calls no MPI. */
+int mg_userop_exact(MPI_Op op, MPI_Datatype dt);
+/* Free the user-defined ops mg_userop created (mg_core_finalize, before MPI_Finalize). */
+void mg_userop_free(void);
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

@@ -47,6 +47,13 @@
    "MPI_I" #coll " with the same arguments, then MPI_Wait", NULL, restr, "0", NULL, MG_FAM_NONBLOCKING,    \
    mg_nonblocking, 0}
 #define NB_ROW(coll, Name) NB_ROW_R(coll, Name, 0)
+/* User-defined operators (userop.c): the reductions, with the built-in op replaced by mpiguide's
+ * own user-defined twin of it, only where the result is bitwise the same in any order. */
+#define USEROP_ROW(coll, Name)                                                                           \
+  {#coll "_as_userop", "TGT23", Name "(n, op) <= " Name "(n, user op)",                                  \
+   "the same call with the built-in op replaced by mpiguide's equivalent user-defined op (commutative); " \
+   "predefined integer types only",                                                                      \
+   NULL, MG_R_BITWISE_EXACT, "0", NULL, MG_FAM_USEROP, mg_userop, 0}
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
@@ -106,6 +113,7 @@ static const mg_alg allreduce_algs[] = {
         MG_R_COMMUTE_OR_DENSE, "2*p ints", MEM(allreduce_as_reducescatter_allgatherv)),
     SPLIT_ELEMENTS(allreduce, "Allreduce"),
     NB_ROW(allreduce, "Allreduce"),
+    USEROP_ROW(allreduce, "Allreduce"),
 };
 
 static const mg_alg alltoall_algs[] = {
@@ -173,6 +181,7 @@ static const mg_alg exscan_algs[] = {
         "p*n", MEM(exscan_as_allgather_reducelocal)),
     SPLIT_ELEMENTS(exscan, "Exscan"),
     NB_ROW(exscan, "Exscan"),
+    USEROP_ROW(exscan, "Exscan"),
 };
 
 static const mg_alg gather_algs[] = {
@@ -218,6 +227,7 @@ static const mg_alg reduce_algs[] = {
         "2*p ints + n/p (rounded up to 64 bytes)", MEM(reduce_as_reducescatter_gatherv)),
     SPLIT_ROWS(reduce, "Reduce", 0, "half the vector at an in-place root", mg_split_mem),
     NB_ROW_R(reduce, "Reduce", MG_R_LB_ZERO), /* registry.h: Open MPI */
+    USEROP_ROW(reduce, "Reduce"),
 };
 
 static const mg_alg reduce_scatter_algs[] = {
@@ -236,6 +246,7 @@ static const mg_alg reduce_scatter_algs[] = {
         "0 if the counts are equal, else p*max(recvcounts) elements",
         MEM(reduce_scatter_as_reducescatterblock)),
     NB_ROW_R(reduce_scatter, "Reduce_scatter", MG_R_COMMUTE_OR_DENSE),
+    USEROP_ROW(reduce_scatter, "Reduce_scatter"),
 };
 
 static const mg_alg reduce_scatter_block_algs[] = {
@@ -251,6 +262,7 @@ static const mg_alg reduce_scatter_block_algs[] = {
         "allreduce of the whole vector, keep the own block", MG_R_PN_INT, "p*n",
         MEM(reduce_scatter_block_as_allreduce)),
     NB_ROW_R(reduce_scatter_block, "Reduce_scatter_block", MG_R_COMMUTE_OR_DENSE),
+    USEROP_ROW(reduce_scatter_block, "Reduce_scatter_block"),
 };
 
 static const mg_alg scan_algs[] = {
@@ -260,6 +272,7 @@ static const mg_alg scan_algs[] = {
         MEM(scan_as_exscan_reducelocal)),
     SPLIT_ELEMENTS(scan, "Scan"),
     NB_ROW(scan, "Scan"),
+    USEROP_ROW(scan, "Scan"),
 };
 
 static const mg_alg scatter_algs[] = {
@@ -559,6 +572,7 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
     return MG_WHY_COUNT_RANGE;
   if ((a->restrictions & MG_R_PAD_PREDEFINED_OP) && mg_needs_padding(c) && !mg_op_is_predefined(c->op))
     return MG_WHY_USEROP_PADDING;
+  if ((a->restrictions & MG_R_BITWISE_EXACT) && !mg_userop_exact(c->op, c->rtype)) return MG_WHY_OP_NOT_EXACT;
   if (a->mem && a->mem(c) > scratch_max) return MG_WHY_SCRATCH_CAP;
   return MG_WHY_NONE;
 }

@@ -81,7 +81,10 @@ typedef enum {
     "unequal recvcounts)")                                                        \
   X(SCRATCH_CAP, "scratch_cap", "scratch cap (MPIGUIDE_SCRATCH_MAX)")                  \
   X(IN_PLACE, "in_place", "not applicable: MPI_IN_PLACE")                             \
-  X(TYPE_LB, "type_lb", "not applicable: a datatype whose lower bound is not 0")
+  X(TYPE_LB, "type_lb", "not applicable: a datatype whose lower bound is not 0")     \
+  X(OP_NOT_EXACT, "op_not_exact",                                                   \
+    "not applicable: op and datatype not bitwise exact in any order (op:bitwise-exact: a predefined " \
+    "op on a predefined integer type or a bitwise op on MPI_BYTE, not floating point)")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
@@ -172,6 +175,18 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  * - PMAX_INT: the algorithm pads every rank's block to the largest one and
  *   moves p of them with an int count of bytes (allgatherv: p x
  *   max(recvcounts) x size(recvtype)).
+ * - BITWISE_EXACT: the algorithm replaces the call's op by mpiguide's own
+ *   user-defined twin of it (userop.c), which the library may apply in
+ *   another order or grouping than its built-in op: only where every order
+ *   gives the same bits, i.e. SUM, PROD, MIN, MAX, LAND, LOR, LXOR, BAND, BOR,
+ *   BXOR on a predefined C integer type (the bitwise three on MPI_BYTE too;
+ *   where a library's built-in op is defective, not: no SUM on signed types
+ *   narrower than int, which Open MPI 4.1 saturates; no MIN/MAX on unsigned
+ *   types, which MPICH 4.0.2 compares as signed; userop.c).
+ *   Floating point is out: its sums and products round differently in
+ *   another order, and MIN/MAX may pick another of -0.0/+0.0 or NaNs.
+ *   Decided from the op and the datatype, the same on every rank of a
+ *   reduction (mg_userop_exact()).
  */
 #define MG_RESTRICTIONS(X)                                                                          \
   X(PN_INT, 0, "p*n<=INT_MAX", "p times the message size must fit an int count")                    \
@@ -189,7 +204,11 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(NOT_IN_PLACE, 7, "not-in-place",                                                                \
     "not with MPI_IN_PLACE (all ranks or none: alltoall, alltoallv, alltoallw)")                    \
   X(LB_ZERO, 8, "type-lb=0",                                                                        \
-    "a reduction's datatype with lower bound 0 (Open MPI 4.1.4's MPI_Ireduce crashes otherwise)")
+    "a reduction's datatype with lower bound 0 (Open MPI 4.1.4's MPI_Ireduce crashes otherwise)")     \
+  X(BITWISE_EXACT, 9, "op:bitwise-exact",                                                           \
+    "a predefined op on a predefined integer datatype (MPI_BYTE: the bitwise ops; no SUM on signed "  \
+    "types narrower than int, no MIN/MAX on unsigned ones), whose result is the same bits in any "    \
+    "order of combination; not floating point, not user-defined ops, not derived datatypes")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,
@@ -217,14 +236,19 @@ extern const int mg_nrestrictions;
  *   the call as k calls on consecutive pieces (of every block, for the
  *   per-rank-block collectives): a segmented message;
  * - NONBLOCKING: a blocking collective not slower than its non-blocking form
- *   and a wait, by analogy with TGT 2010 eqs. (5)-(7) for point-to-point.
+ *   and a wait, by analogy with TGT 2010 eqs. (5)-(7) for point-to-point;
+ * - USEROP: a reduction with a built-in op not slower than the same reduction
+ *   with an equivalent user-defined op, TGT 2010 eq. (23):
+ *   Reduce(n, MPI_SUM) <= Reduce(n, user_sum).
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
     "HPC Asia 2018 GL1-GL22; TGT 2010 eqs. 19-34 for the irregular collectives)")                 \
   X(SPLIT, "split", "split-robustness (TGT 2010 meta-rule I, eq. 1): A(kn) <= k A(n)")            \
   X(NONBLOCKING, "nonblocking", "blocking not slower than non-blocking + wait (by analogy with "  \
-    "TGT 2010 eqs. 5-7)")
+    "TGT 2010 eqs. 5-7)")                                                                       \
+  X(USEROP, "userop", "built-in op not slower than the same op user-defined (TGT 2010 eq. 23): "   \
+    "Reduce(n, MPI_SUM) <= Reduce(n, user_sum)")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,

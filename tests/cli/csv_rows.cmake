@@ -1,16 +1,17 @@
 # `mpiguide list --csv`: a header and one row per algorithm; GL1..GL22 and the Träff-Gropp-Thakur
 # ids of the composition family each exactly once; the family rows once per collective of the family:
-# split (TGT1) k = 2 and 4 for the 9 collectives it applies to, non-blocking (TGT-N1) for all 17.
+# split (TGT1) k = 2 and 4 for the 9 collectives it applies to, non-blocking (TGT-N1) for all 17,
+# user-defined operators (TGT23) for the 6 reductions.
 execute_process(COMMAND ${EXE} list --csv OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "list --csv exited with ${rc}")
 endif()
 string(REGEX MATCHALL "\n" lines "${out}")
 list(LENGTH lines n)
-if(NOT n EQUAL 93)
-  message(FATAL_ERROR "expected 1 header + 92 rows (17 defaults, 40 compositions, 18 split, 17 non-blocking), got ${n} lines")
+if(NOT n EQUAL 99)
+  message(FATAL_ERROR "expected 1 header + 98 rows (17 defaults, 40 compositions, 18 split, 17 non-blocking, 6 userop), got ${n} lines")
 endif()
-foreach(fam_n "TGT1,18" "TGT-N1,17" "=composition,40" "=split,18" "=nonblocking,17")
+foreach(fam_n "TGT1,18" "TGT-N1,17" "TGT23,6" "=composition,40" "=split,18" "=nonblocking,17" "=userop,6")
   string(REGEX MATCH "^(.*),([0-9]+)$" _ "${fam_n}")
   set(pat "${CMAKE_MATCH_1}")
   set(want "${CMAKE_MATCH_2}")
