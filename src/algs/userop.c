@@ -25,9 +25,9 @@
  * run the default. Floating point is out: a sum or product rounds differently
  * in another order, and MIN/MAX can return -0.0 or +0.0, or another NaN,
  * depending on the order.
- * Derived datatypes are out too: the standard allows built-in ops on
- * predefined types only, and what a user op is handed for a derived one
- * differs between libraries; a call outside runs the default.
+ * Derived datatypes are out too: the standard defines built-in ops on
+ * predefined types only (both libraries reject a derived one), so no legal
+ * call has one; a call outside runs the default, which reports the error.
  *
  * The twins: one function per op, each a loop per datatype, all generated from
  * one table of ops and one of datatypes (UO_OPS x UO_TYPES). A function is

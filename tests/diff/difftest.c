@@ -567,9 +567,9 @@ static char *gen_stream(size_t bytes, int bk, unsigned seed, int owner, int blk)
       memcpy(out + i * w, &v, w);
       break;
     }
-    case BK_I8: case BK_I16: /* small: no sum of p <= 4 overflows (Open MPI saturates narrow signed sums) */
+    case BK_I8: case BK_I16: /* small: no sum of p <= 8 overflows (Open MPI saturates narrow signed sums) */
     case BK_I64: case BK_U64: { /* any bits; a quarter of the values zero (logical ops) */
-      int64_t v = (h >> 62) == 0 ? 0 : bk == BK_I8 || bk == BK_I16 ? (int64_t)(h % 61) - 30 : (int64_t)h;
+      int64_t v = (h >> 62) == 0 ? 0 : bk == BK_I8 || bk == BK_I16 ? (int64_t)(h % 31) - 15 : (int64_t)h;
       memcpy(out + i * w, &v, w); /* the low bytes (little-endian, as the test's hosts) */
       break;
     }
