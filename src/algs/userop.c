@@ -56,7 +56,7 @@
  *   saturate there (open-mpi/ompi#8045; seen with 4.1.4 here), and a saturating sum depends on
  *   the order, so not even the library's own paths agree on an overflowing call;
  * - UNSIGNED: no MIN or MAX, which compare as signed in MPICH 4.0.2 on every unsigned type
- *   (pmodels/mpich#6083) and in Open MPI 4.1.2-4.1.4 on MPI_UNSIGNED_LONG (open-mpi/ompi#10525):
+ *   (pmodels/mpich#6083) and in Open MPI 4.1 on MPI_UNSIGNED_LONG (open-mpi/ompi#10525; 4.1.4 here):
  *   the library's result is not the unsigned minimum, and the row must give the library's result;
  * - BYTES: MPI_BYTE, the bitwise ops only (the standard's "Byte" group). */
 enum { UO_WIDE = 1, UO_NARROW = 2, UO_UNSIGNED = 4, UO_BYTES = 8 };

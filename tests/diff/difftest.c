@@ -364,7 +364,10 @@ static const ttype *vtype(int vc, int rank, int side, int *mult) {
  *    f op g = "f then g" = (a_g*a_f, a_g*b_f + b_g), mod 2^32. Reduction order
  *    errors change the result.
  */
-enum { OP_SUM, OP_MAX, OP_BOR, OP_UCOMM, OP_NONCOMM, OP_PROD, OP_MIN, OP_LAND, OP_LOR, OP_LXOR, OP_BAND, OP_BXOR, OP_N };
+enum {
+  OP_SUM, OP_MAX, OP_BOR, OP_UCOMM, OP_NONCOMM, /* the main sweep's */
+  OP_PROD, OP_MIN, OP_LAND, OP_LOR, OP_LXOR, OP_BAND, OP_BXOR, OP_N /* run_exact_ops' too */
+};
 static const char *op_names[OP_N] = {"MPI_SUM",  "MPI_MAX",  "MPI_BOR",  "user_commutative", "user_noncommutative",
                                      "MPI_PROD", "MPI_MIN",  "MPI_LAND", "MPI_LOR",          "MPI_LXOR",
                                      "MPI_BAND", "MPI_BXOR"};
