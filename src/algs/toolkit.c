@@ -143,6 +143,7 @@ static void p2p_finalize(void) {
 
 void mg_core_finalize(void) {
   p2p_finalize();
+  mg_userop_free();
   if (self_comm != MPI_COMM_NULL) PMPI_Comm_free(&self_comm);
   self_comm = MPI_COMM_NULL;
   mg_scratch_free();

@@ -26,7 +26,7 @@ int mg_cmd_list(int argc, char **argv) {
              "library's own) and the guideline mock-ups, with guideline id, formula,\n"
              "description, restrictions and extra memory (n = message size in bytes as\n"
              "defined per collective, p = processes).\n"
-             "Mock-ups are grouped by family (composition, split, nonblocking, inplace: see\n"
+             "Mock-ups are grouped by family (composition, split, nonblocking, monotony, inplace, datatype, userop: see\n"
              "docs/guidelines.md).\n"
              "  --csv        one row per algorithm, comma-separated, with a header line\n"
              "  --markdown   one table per collective (docs/guidelines.md is this output)\n"
@@ -87,6 +87,18 @@ int mg_cmd_list(int argc, char **argv) {
       printf("| %s | %s | %d rows over %d collectives |\n", mg_families[f].name, mg_families[f].source, n, colls);
     }
     printf("\n");
+    printf("userop (TGT23): `<reduction>_as_userop` runs the same call with the built-in op replaced by\n"
+           "mpiguide's own user-defined twin of it (MPI_Op_create, commutative, a plain C loop). The library\n"
+           "knows its built-in ops and nothing of a user function, so a built-in op slower than the twin\n"
+           "means the library's built-in path is slow, and the row is the repair. Only where the result is\n"
+           "the same bits in any order of combination (`op:bitwise-exact`): a predefined op on a\n"
+           "predefined integer datatype, the bitwise ops on MPI_BYTE. Floating point is out (sums and\n"
+           "products round differently in another order; MIN/MAX may pick another of -0.0 and +0.0, or\n"
+           "another NaN), and so are derived datatypes (built-in ops take predefined ones only), user ops,\n"
+           "and the calls where a library's built-in op is defective: SUM on signed types narrower than\n"
+           "int (Open MPI 4.1 saturates, which depends on the order), MIN/MAX on unsigned types (MPICH\n"
+           "4.0.2 compares them as signed). `check` measures the rows with the integer pairs of\n"
+           "`--reductions` (int:sum, byte:bor); other pairs fall back.\n\n");
   }
   if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory,family\n");
   for (int c = 0; c < MG_NCOLL; c++) {

@@ -50,6 +50,12 @@ int mg_inplace(const mg_call *c, int unused);     /* inplace.c */
 size_t mg_inplace_mem(const mg_call *c);
 int mg_packed(const mg_call *c, int unused);      /* packed.c */
 size_t mg_packed_mem(const mg_call *c);
+int mg_userop(const mg_call *c, int unused);      /* userop.c */
+/* Whether mg_userop has an exact user-defined twin of op on datatype dt (MG_R_BITWISE_EXACT);
+ * compares handles only, calls no MPI. */
+int mg_userop_exact(MPI_Op op, MPI_Datatype dt);
+/* Free the user-defined ops mg_userop created (mg_core_finalize, before MPI_Finalize). */
+void mg_userop_free(void);
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

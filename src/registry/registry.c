@@ -73,6 +73,13 @@
    "pack non-contiguous data into scratch, the call on the packed bytes, unpack the result (dense "     \
    "datatypes as they are)",                                                                            \
    NULL, restr, memtxt, mg_packed_mem, MG_FAM_DATATYPE, mg_packed, 0}
+/* User-defined operators (userop.c): the reductions, with the built-in op replaced by mpiguide's
+ * own user-defined twin of it, only where the result is bitwise the same in any order. */
+#define USEROP_ROW(coll, Name)                                                                           \
+  {#coll "_as_userop", "TGT23", Name "(n, op) <= " Name "(n, user op)",                                  \
+   "the same call with the built-in op replaced by mpiguide's equivalent user-defined op (commutative); " \
+   "predefined integer types only",                                                                      \
+   NULL, MG_R_BITWISE_EXACT, "0", NULL, MG_FAM_USEROP, mg_userop, 0}
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
@@ -140,6 +147,7 @@ static const mg_alg allreduce_algs[] = {
     NB_ROW(allreduce, "Allreduce"),
     PAD_ELEMENTS(allreduce, "Allreduce"),
     INPLACE_ROW(allreduce, "Allreduce", 0, "n (span) in place", mg_inplace_mem),
+    USEROP_ROW(allreduce, "Allreduce"),
 };
 
 static const mg_alg alltoall_algs[] = {
@@ -222,6 +230,7 @@ static const mg_alg exscan_algs[] = {
     NB_ROW(exscan, "Exscan"),
     PAD_ELEMENTS(exscan, "Exscan"),
     INPLACE_ROW(exscan, "Exscan", 0, "n (span) in place", mg_inplace_mem),
+    USEROP_ROW(exscan, "Exscan"),
 };
 
 static const mg_alg gather_algs[] = {
@@ -274,6 +283,7 @@ static const mg_alg reduce_algs[] = {
     NB_ROW_R(reduce, "Reduce", MG_R_LB_ZERO), /* registry.h: Open MPI */
     PAD_ELEMENTS(reduce, "Reduce"),
     INPLACE_ROW(reduce, "Reduce", 0, "n (span) at an in-place root", mg_inplace_mem),
+    USEROP_ROW(reduce, "Reduce"),
 };
 
 static const mg_alg reduce_scatter_algs[] = {
@@ -293,6 +303,7 @@ static const mg_alg reduce_scatter_algs[] = {
         MEM(reduce_scatter_as_reducescatterblock)),
     NB_ROW_R(reduce_scatter, "Reduce_scatter", MG_R_COMMUTE_OR_DENSE),
     INPLACE_ROW(reduce_scatter, "Reduce_scatter", 0, "the whole vector (span) in place", mg_inplace_mem),
+    USEROP_ROW(reduce_scatter, "Reduce_scatter"),
 };
 
 static const mg_alg reduce_scatter_block_algs[] = {
@@ -309,6 +320,7 @@ static const mg_alg reduce_scatter_block_algs[] = {
         MEM(reduce_scatter_block_as_allreduce)),
     NB_ROW_R(reduce_scatter_block, "Reduce_scatter_block", MG_R_COMMUTE_OR_DENSE),
     INPLACE_ROW(reduce_scatter_block, "Reduce_scatter_block", 0, "p*n (span) in place", mg_inplace_mem),
+    USEROP_ROW(reduce_scatter_block, "Reduce_scatter_block"),
 };
 
 static const mg_alg scan_algs[] = {
@@ -320,6 +332,7 @@ static const mg_alg scan_algs[] = {
     NB_ROW(scan, "Scan"),
     PAD_ELEMENTS(scan, "Scan"),
     INPLACE_ROW(scan, "Scan", 0, "n (span) in place", mg_inplace_mem),
+    USEROP_ROW(scan, "Scan"),
 };
 
 static const mg_alg scatter_algs[] = {
@@ -632,6 +645,7 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
     return MG_WHY_PAD_TYPE;
   if ((a->restrictions & MG_R_PADDED_INT) && mg_padded_units(c, a->param) > (size_t)INT_MAX)
     return MG_WHY_COUNT_RANGE;
+  if ((a->restrictions & MG_R_BITWISE_EXACT) && !mg_userop_exact(c->op, c->rtype)) return MG_WHY_OP_NOT_EXACT;
   if (a->mem && a->mem(c) > scratch_max) return MG_WHY_SCRATCH_CAP;
   return MG_WHY_NONE;
 }

@@ -84,7 +84,10 @@ typedef enum {
   X(TYPE_LB, "type_lb", "not applicable: a datatype whose lower bound is not 0")                \
   X(PAD_TYPE, "pad_type",                                                                       \
     "not applicable: padding needs a predefined datatype with a class and a predefined op")         \
-  X(ONE_PROCESS, "one_process", "not applicable: a one-process communicator")
+  X(ONE_PROCESS, "one_process", "not applicable: a one-process communicator")                       \
+  X(OP_NOT_EXACT, "op_not_exact",                                                   \
+    "not applicable: op and datatype not bitwise exact in any order (op:bitwise-exact: a predefined " \
+    "op on a predefined integer type or a bitwise op on MPI_BYTE, not floating point)")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
@@ -184,6 +187,18 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  *   the wrong displacement when displs leave gaps (difftest, not in place
  *   only). The in-place rows of the two, which turn an in-place call into a
  *   regular one, keep away from it.
+ * - BITWISE_EXACT: the algorithm replaces the call's op by mpiguide's own
+ *   user-defined twin of it (userop.c), which the library may apply in
+ *   another order or grouping than its built-in op: only where every order
+ *   gives the same bits, i.e. SUM, PROD, MIN, MAX, LAND, LOR, LXOR, BAND, BOR,
+ *   BXOR on a predefined C integer type (the bitwise three on MPI_BYTE too;
+ *   where a library's built-in op is defective, not: no SUM on signed types
+ *   narrower than int, which Open MPI 4.1 saturates; no MIN/MAX on unsigned
+ *   types, which MPICH 4.0.2 compares as signed; userop.c).
+ *   Floating point is out: its sums and products round differently in
+ *   another order, and MIN/MAX may pick another of -0.0/+0.0 or NaNs.
+ *   Decided from the op and the datatype, the same on every rank of a
+ *   reduction (mg_userop_exact()).
  */
 #define MG_RESTRICTIONS(X)                                                                          \
   X(PN_INT, 0, "p*n<=INT_MAX", "p times the message size must fit an int count")                    \
@@ -208,7 +223,11 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(PADDED_INT, 13, "padded-n<=INT_MAX", "the padded message (elements, bcast: bytes) must fit an int count") \
   X(P_GT_1, 10, "p>1",                                                                              \
     "not on a one-process communicator (Open MPI 4.1.4's MPI_Alltoallw and MPICH 4.0.2's "        \
-    "MPI_Allgatherv are wrong there, not in place)")
+    "MPI_Allgatherv are wrong there, not in place)")                                                \
+  X(BITWISE_EXACT, 9, "op:bitwise-exact",                                                           \
+    "a predefined op on a predefined integer datatype (MPI_BYTE: the bitwise ops; no SUM on signed "  \
+    "types narrower than int, no MIN/MAX on unsigned ones), whose result is the same bits in any "    \
+    "order of combination; not floating point, not user-defined ops, not derived datatypes")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,
@@ -243,7 +262,10 @@ extern const int mg_nrestrictions;
  *   not slower than a copy of its data and the regular call (src/algs/inplace.c);
  *   a call that is not in place runs as given;
  * - DATATYPE: a call on a derived datatype not slower than packing it, the
- *   call on contiguous bytes and unpacking (TGT 2010 eqs. 3, 4).
+ *   call on contiguous bytes and unpacking (TGT 2010 eqs. 3, 4);
+ * - USEROP: a reduction with a built-in op not slower than the same reduction
+ *   with an equivalent user-defined op, TGT 2010 eq. (23):
+ *   Reduce(n, MPI_SUM) <= Reduce(n, user_sum).
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
@@ -256,7 +278,9 @@ extern const int mg_nrestrictions;
   X(INPLACE, "inplace", "in place not slower than a copy and the regular call (TGT 2010 eq. 12): " \
     "A(MPI_IN_PLACE, n) <= A(n)")                                                                   \
   X(DATATYPE, "datatype", "derived datatypes not slower than pack + contiguous call + unpack (TGT 2010 " \
-    "eqs. 3, 4): A(n/k, T(k)) <= Pack + A(n) + Unpack")
+    "eqs. 3, 4): A(n/k, T(k)) <= Pack + A(n) + Unpack")                                             \
+  X(USEROP, "userop", "built-in op not slower than the same op user-defined (TGT 2010 eq. 23): "   \
+    "Reduce(n, MPI_SUM) <= Reduce(n, user_sum)")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,

@@ -4,18 +4,19 @@
 # monotony (MON) k = 2 and 4 for bcast, the 4 whole-vector reductions and the 4 per-rank-block collectives.
 # in place (TGT12) for the 15 with an in-place form (not bcast, barrier).
 # datatype (TGT3, packed) for the 10 collectives that move data without an op.
+# user-defined operators (TGT23) for the 6 reductions.
 execute_process(COMMAND ${EXE} list --csv OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "list --csv exited with ${rc}")
 endif()
 string(REGEX MATCHALL "\n" lines "${out}")
 list(LENGTH lines n)
-if(NOT n EQUAL 136)
-  message(FATAL_ERROR "expected 1 header + 135 rows (17 defaults, 40 compositions, 18 split, 17 non-blocking, "
-                      "18 monotony, 15 in place, 10 datatype), got ${n} lines")
+if(NOT n EQUAL 142)
+  message(FATAL_ERROR "expected 1 header + 141 rows (17 defaults, 40 compositions, 18 split, 17 non-blocking, "
+                      "18 monotony, 15 in place, 10 datatype, 6 userop), got ${n} lines")
 endif()
-foreach(fam_n "TGT1,18" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "=composition,40" "=split,18" "=nonblocking,17"
-        "=monotony,18" "=inplace,15" "=datatype,10")
+foreach(fam_n "TGT1,18" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "TGT23,6" "=composition,40" "=split,18"
+        "=nonblocking,17" "=monotony,18" "=inplace,15" "=datatype,10" "=userop,6")
   string(REGEX MATCH "^(.*),([0-9]+)$" _ "${fam_n}")
   set(pat "${CMAKE_MATCH_1}")
   set(want "${CMAKE_MATCH_2}")

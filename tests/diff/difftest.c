@@ -169,8 +169,8 @@ static const char *err_text(int rc) {
 
 /* Kind of the basic elements, which decides how input values are generated:
  * raw bytes for data movement, valid values for reductions. */
-enum { BK_RAW, BK_INT, BK_DOUBLE, BK_UCHAR, BK_U32 };
-static const int bk_bytes[] = {1, sizeof(int), sizeof(double), 1, sizeof(unsigned)};
+enum { BK_RAW, BK_INT, BK_DOUBLE, BK_UCHAR, BK_U32, BK_I8, BK_I16, BK_I64, BK_U64 };
+static const int bk_bytes[] = {1, sizeof(int), sizeof(double), 1, sizeof(unsigned), 1, 2, 8, 8};
 
 /* X(ENUM, name, basic kind). Built in make_types(). */
 #define TEST_TYPES(X)                                                 \
@@ -192,7 +192,13 @@ static const int bk_bytes[] = {1, sizeof(int), sizeof(double), 1, sizeof(unsigne
   X(P_NEGLB, "pair{u@4,u@-8}(lb=-12,ext=24)", BK_U32)                 \
   X(P_VEC, "pair=vector(2,1,2,unsigned)", BK_U32)                     \
   X(P_CONTIG, "pair=contiguous(2,unsigned)", BK_U32)                  \
-  X(P_SHIFT, "pair{u@8,u@12}(lb=8,ext=8)", BK_U32)
+  X(P_SHIFT, "pair{u@8,u@12}(lb=8,ext=8)", BK_U32)                   \
+  X(BYTE, "MPI_BYTE", BK_UCHAR)                                       \
+  X(SHORT, "MPI_SHORT", BK_I16)                                       \
+  X(I8, "MPI_INT8_T", BK_I8)                                          \
+  X(LLONG, "MPI_LONG_LONG", BK_I64)                                   \
+  X(U64, "MPI_UINT64_T", BK_U64)                                      \
+  X(UNSIGNED, "MPI_UNSIGNED", BK_U32)
 
 enum {
 #define X(E, n, b) T_##E,
@@ -223,6 +229,9 @@ static MPI_Datatype mk_struct(int n, const int *bl, const MPI_Aint *disp, const 
   MPI_Type_free(&s);
   return r;
 }
+
+/* The types made here (committed and freed), not predefined ones. */
+static int derived(int i) { return i > T_UCHAR && i < T_BYTE; }
 
 static void make_types(void) {
   MPI_Datatype tmp;
@@ -256,9 +265,16 @@ static void make_types(void) {
   CHECK(MPI_Type_vector(2, 1, 2, MPI_UNSIGNED, &types[T_P_VEC].dt));
   CHECK(MPI_Type_contiguous(2, MPI_UNSIGNED, &types[T_P_CONTIG].dt));
   types[T_P_SHIFT].dt = mk_struct(2, ones, (MPI_Aint[]){8, 12}, uu, 8, 8);
+  /* predefined integer types, for the ops whose result is exact in any order (the userop rows) */
+  types[T_BYTE].dt = MPI_BYTE;
+  types[T_SHORT].dt = MPI_SHORT;
+  types[T_I8].dt = MPI_INT8_T;
+  types[T_LLONG].dt = MPI_LONG_LONG;
+  types[T_U64].dt = MPI_UINT64_T;
+  types[T_UNSIGNED].dt = MPI_UNSIGNED;
   for (int i = 0; i < T_N; i++) {
     ttype *t = &types[i];
-    if (i > T_UCHAR) CHECK(MPI_Type_commit(&t->dt));
+    if (derived(i)) CHECK(MPI_Type_commit(&t->dt));
     CHECK(MPI_Type_get_extent(t->dt, &t->lb, &t->extent));
     CHECK(MPI_Type_get_true_extent(t->dt, &t->tlb, &t->textent));
     CHECK(MPI_Type_size(t->dt, &t->size));
@@ -266,7 +282,8 @@ static void make_types(void) {
 }
 
 static void free_types(void) {
-  for (int i = T_UCHAR + 1; i < T_N; i++) MPI_Type_free(&types[i].dt);
+  for (int i = 0; i < T_N; i++)
+    if (derived(i)) MPI_Type_free(&types[i].dt);
 }
 
 static int known_type(MPI_Datatype dt) {
@@ -347,9 +364,13 @@ static const ttype *vtype(int vc, int rank, int side, int *mult) {
  *    f op g = "f then g" = (a_g*a_f, a_g*b_f + b_g), mod 2^32. Reduction order
  *    errors change the result.
  */
-enum { OP_SUM, OP_MAX, OP_BOR, OP_UCOMM, OP_NONCOMM, OP_N };
-static const char *op_names[OP_N] = {"MPI_SUM", "MPI_MAX", "MPI_BOR", "user_commutative",
-                                     "user_noncommutative"};
+enum {
+  OP_SUM, OP_MAX, OP_BOR, OP_UCOMM, OP_NONCOMM, /* the main sweep's */
+  OP_PROD, OP_MIN, OP_LAND, OP_LOR, OP_LXOR, OP_BAND, OP_BXOR, OP_N /* run_exact_ops' too */
+};
+static const char *op_names[OP_N] = {"MPI_SUM",  "MPI_MAX",  "MPI_BOR",  "user_commutative", "user_noncommutative",
+                                     "MPI_PROD", "MPI_MIN",  "MPI_LAND", "MPI_LOR",          "MPI_LXOR",
+                                     "MPI_BAND", "MPI_BXOR"};
 static MPI_Op ops[OP_N];
 static int g_op_foreign; /* a user op saw a datatype no case passed */
 /* Elements the call under test reduces (count; p*count for reduce_scatter_block).
@@ -407,7 +428,9 @@ static void op_noncomm_fn(void *in, void *inout, int *len, MPI_Datatype *dt) {
 
 /* Reduction combinations: datatype and op. The standard makes predefined ops apply
  * to predefined types only (both MPIs reject derived types there), so derived
- * types come with the user ops. */
+ * types come with the user ops. From RC_EXACT on: every other predefined op on
+ * integer types of every width, signed and unsigned, and MPI_BYTE (the ops the
+ * userop rows replace; run_exact_ops, a few cases each). */
 static const struct {
   int t, op;
 } rcs[] = {
@@ -415,6 +438,12 @@ static const struct {
     {T_DOUBLE, OP_MAX},      {T_UCHAR, OP_BOR},      {T_INT, OP_UCOMM},        {T_P_STRUCT, OP_NONCOMM},
     {T_P_NEGLB, OP_NONCOMM}, {T_P_VEC, OP_UCOMM},    {T_P_CONTIG, OP_NONCOMM}, {T_P_VEC, OP_NONCOMM},
     {T_P_NEGLB, OP_UCOMM},   {T_P_STRUCT, OP_UCOMM}, {T_P_SHIFT, OP_NONCOMM},
+    /* RC_EXACT */
+    {T_LLONG, OP_PROD},      {T_SHORT, OP_MIN},      {T_I8, OP_LAND},          {T_U64, OP_LOR},
+    {T_UNSIGNED, OP_LXOR},   {T_BYTE, OP_BAND},      {T_BYTE, OP_BXOR},        {T_I8, OP_SUM},
+    {T_U64, OP_MAX},         {T_SHORT, OP_PROD},     {T_LLONG, OP_MIN},        {T_BYTE, OP_BOR},
+    {T_UNSIGNED, OP_SUM},    {T_I8, OP_LXOR},        {T_SHORT, OP_BAND},       {T_LLONG, OP_LOR},
+    {T_U64, OP_PROD},        {T_I8, OP_MAX},
 };
 #define NRC ((int)(sizeof rcs / sizeof rcs[0]))
 enum {
@@ -424,7 +453,8 @@ enum {
   RC_PNEG_NC = 8,
   RC_PVEC_UC = 9,
   RC_PCONTIG_NC = 10,
-  RC_PVEC_NC = 11
+  RC_PVEC_NC = 11,
+  RC_EXACT = 15, /* the first of the exact-op combinations; the main sweep stops before it */
 };
 
 /* ------------------------------------------------------------------ communicators */
@@ -538,6 +568,12 @@ static char *gen_stream(size_t bytes, int bk, unsigned seed, int owner, int blk)
     case BK_U32: { /* odd multipliers keep affine compositions informative */
       unsigned v = (unsigned)h | (unsigned)(i % 2 == 0);
       memcpy(out + i * w, &v, w);
+      break;
+    }
+    case BK_I8: case BK_I16: /* small: no sum of p <= 8 overflows (Open MPI saturates narrow signed sums) */
+    case BK_I64: case BK_U64: { /* any bits; a quarter of the values zero (logical ops) */
+      int64_t v = (h >> 62) == 0 ? 0 : bk == BK_I8 || bk == BK_I16 ? (int64_t)(h % 31) - 15 : (int64_t)h;
+      memcpy(out + i * w, &v, w); /* the low bytes (little-endian, as the test's hosts) */
       break;
     }
     default: out[i] = (char)h; break;
@@ -1599,8 +1635,63 @@ static void expect_agv(const tcase *tc, targs *a) {
   agv_free(&L);
 }
 
+/* An integer element of kind bk at p, widened (sign-extended for the signed kinds). */
+static int int_kind(int bk, int *sgn) {
+  *sgn = bk == BK_INT || bk == BK_I8 || bk == BK_I16 || bk == BK_I64;
+  return *sgn || bk == BK_UCHAR || bk == BK_U32 || bk == BK_U64;
+}
+
+static uint64_t int_load(const char *p, int w, int sgn) {
+  union {
+    int8_t i8;
+    int16_t i16;
+    int32_t i32;
+    int64_t i64;
+    uint8_t u8;
+    uint16_t u16;
+    uint32_t u32;
+    uint64_t u64;
+  } v;
+  memcpy(&v, p, (size_t)w);
+  switch (w) {
+  case 1: return sgn ? (uint64_t)(int64_t)v.i8 : v.u8;
+  case 2: return sgn ? (uint64_t)(int64_t)v.i16 : v.u16;
+  case 4: return sgn ? (uint64_t)(int64_t)v.i32 : v.u32;
+  default: return v.u64;
+  }
+}
+
+/* The predefined ops on integers of any width, in 64-bit unsigned arithmetic truncated to the
+ * width (SUM and PROD wrap as the libraries' loops do); MIN/MAX compare as the type does. */
+static void oracle_int(int op, int bk, const char *in, char *inout, size_t bytes) {
+  int sgn, w = bk_bytes[bk];
+  int_kind(bk, &sgn);
+  for (size_t i = 0; i + (size_t)w <= bytes; i += (size_t)w) {
+    uint64_t x = int_load(in + i, w, sgn), y = int_load(inout + i, w, sgn), r;
+    int lt = sgn ? (int64_t)x < (int64_t)y : x < y;
+    switch (op) {
+    case OP_SUM: r = x + y; break;
+    case OP_PROD: r = x * y; break;
+    case OP_MIN: r = lt ? x : y; break;
+    case OP_MAX: r = lt ? y : x; break;
+    case OP_LAND: r = x && y; break;
+    case OP_LOR: r = x || y; break;
+    case OP_LXOR: r = !x != !y; break;
+    case OP_BAND: r = x & y; break;
+    case OP_BOR: r = x | y; break;
+    default: r = x ^ y; break;
+    }
+    memcpy(inout + i, &r, (size_t)w); /* the low bytes (little-endian, as the test's hosts) */
+  }
+}
+
 /* inout = in op inout on packed values (in: the lower ranks' partial result). */
 static void oracle_op(int op, int bk, const char *in, char *inout, size_t bytes) {
+  int sgn;
+  if (op >= OP_PROD || (bk >= BK_I8 && int_kind(bk, &sgn)) || (bk == BK_U32 && op != OP_UCOMM && op != OP_NONCOMM)) {
+    oracle_int(op, bk, in, inout, bytes);
+    return;
+  }
   if (op == OP_UCOMM || op == OP_NONCOMM) {
     size_t nw = bytes / 4;
     unsigned *x = xmalloc(bytes), *y = xmalloc(bytes);
@@ -1778,6 +1869,7 @@ typedef struct astat {
   long nskip;          /* cases skipped (the default, where the library is known to be wrong) */
   long ninplace;       /* in-place family: calls in place on this rank that the algorithm ran */
   long nip_restricted; /* ... and those its restrictions sent to the default (p>1 at np 1) */
+  long nrestricted;    /* cases run that the row's restrictions send to the default (restricted_here) */
   long kinds[K_N];
   unsigned char *bits; /* failed case numbers */
   size_t bitcap;
@@ -1830,7 +1922,24 @@ typedef struct cnt {
  *  - MG_R_NOT_IN_PLACE: not with MPI_IN_PLACE on the send side;
  *  - MG_R_LB_ZERO: a datatype with lower bound 0 and true lower bound >= 0;
  *  - MG_R_P_GT_1: not on a one-process communicator.
+ *  - MG_R_BITWISE_EXACT: a predefined op on one of the test's predefined integer types (MPI_BYTE:
+ *    the bitwise ops only; no MPI_SUM on MPI_SHORT or MPI_INT8_T, no MPI_MIN/MAX on the unsigned
+ *    types); not MPI_DOUBLE, not the user ops, not derived types.
  */
+static int exact_here(const targs *a) {
+  static const int int_types[] = {T_INT, T_UCHAR, T_SHORT, T_I8, T_LLONG, T_U64, T_UNSIGNED};
+  int bitwise = a->op == MPI_BAND || a->op == MPI_BOR || a->op == MPI_BXOR;
+  if (a->op == ops[OP_UCOMM] || a->op == ops[OP_NONCOMM]) return 0;
+  if (a->rtype == MPI_BYTE) return bitwise;
+  if (a->op == MPI_SUM && (a->rtype == MPI_SHORT || a->rtype == MPI_INT8_T)) return 0; /* signed, < int */
+  if ((a->op == MPI_MIN || a->op == MPI_MAX) &&
+      (a->rtype == MPI_UNSIGNED_CHAR || a->rtype == MPI_UINT64_T || a->rtype == MPI_UNSIGNED))
+    return 0; /* unsigned */
+  for (size_t i = 0; i < sizeof int_types / sizeof int_types[0]; i++)
+    if (a->rtype == types[int_types[i]].dt) return 1;
+  return 0;
+}
+
 static const char *restricted_here(int coll, int alg, const targs *a, int p) {
   unsigned r = mg_colls[coll].algs[alg].restrictions;
   if ((r & MG_R_NOT_IN_PLACE) && a->sinplace) return "in_place";
@@ -1862,6 +1971,7 @@ static const char *restricted_here(int coll, int alg, const targs *a, int p) {
     for (int j = 1; j < p; j++) pad |= a->rcounts[j] != a->rcounts[0];
   }
   if ((r & MG_R_PAD_PREDEFINED_OP) && user_op && pad) return "userop_padding";
+  if ((r & MG_R_BITWISE_EXACT) && !exact_here(a)) return "op_not_exact";
   return NULL;
 }
 
@@ -2022,6 +2132,7 @@ static void run_case(const tcase *tc0) {
   }
   s->ncases++;
   if (a.noref) s->nnoref++;
+  if (restricted) s->nrestricted++;
   watch(s->spec, cn, a.desc);
 
   /* the reference: the MPI library's own implementation */
@@ -2243,10 +2354,21 @@ static void run_vpatterns(int coll, const tcomm *cm) {
     }
 }
 
+/* Reductions with the exact-op combinations (every predefined op on integer types; MPI_BYTE with
+ * the bitwise ops): one case each, counts, roots and MPI_IN_PLACE varying; quick: half of them
+ * off MPI_COMM_WORLD. */
+static void run_exact_ops(int coll, const tcomm *cm) {
+  static const int ns[] = {7, 13, 1, 29, 64, 3};
+  for (int v = RC_EXACT, i = 0; v < NRC; v++, i++) {
+    if (g_quick && cm != &comms[C_WORLD] && i % 2) continue;
+    run1(coll, cm, v, ns[i % 6], i, i % 2, i, i / 2);
+  }
+}
+
 static void gen_intra(int coll, const tcomm *cm) {
   int red = mg_colls[coll].reduction, rooted = mg_colls[coll].rooted;
   /* p: the same on every rank, so every rank generates the same number of cases */
-  int nconf = red ? NRC : NVC, ipmax = ip_allowed(coll) ? 1 : 0, p = cm->maxsize, k = 0;
+  int nconf = red ? RC_EXACT : NVC, ipmax = ip_allowed(coll) ? 1 : 0, p = cm->maxsize, k = 0;
   int big_vc[3] = {red ? RC_INT_SUM : VC_INT, red ? RC_PSTRUCT_NC : VC_INT4_MIX,
                    red ? RC_PNEG_NC : VC_STRUCT_MIX};
   int sweep_vc = red ? RC_PNEG_NC : VC_INT4_MIX;
@@ -2261,6 +2383,7 @@ static void gen_intra(int coll, const tcomm *cm) {
         for (int ip = 0; ip <= ipmax; ip++)
           for (int nr = 0; nr < 3; nr++) run1(coll, cm, sweep_vc, 3, root, ip, nr, nr);
     if (red) run_regular(coll, cm);
+    if (red) run_exact_ops(coll, cm);
     run_adjacent(coll, cm, red ? RC_INT_SUM : VC_INT);
     run_adjacent(coll, cm, red ? RC_PNEG_NC : VC_STRUCT_MIX);
     if (coll == MG_REDUCE_SCATTER) run_recvcounts(coll, cm);
@@ -2287,6 +2410,7 @@ static void gen_intra(int coll, const tcomm *cm) {
     for (int i = 0; i < 6; i++)
       run1(coll, cm, red ? few_red[i] : few_dm[i], counts_quick[(i + 3) % NCQ], i + 1, i, i, i);
   }
+  if (red) run_exact_ops(coll, cm);
   if (red) /* count 1 with a non-commutative op on derived element types, on every communicator */
     for (int i = 0; i < 2; i++) run1(coll, cm, i ? RC_PSTRUCT_NC : RC_PCONTIG_NC, 1, p - 1 - i, i, 0, 0);
   if (rooted)
@@ -2375,6 +2499,7 @@ static int report(int coll, astat *s, const char *label, double secs) {
     if (s->nnoref) printf(" (%ld oracle-only)", s->nnoref);
     if (s->nskip) printf(" skipped=%ld", s->nskip);
     if (inplace_row) printf(" in-place=%ld", ninplace);
+    if (s->nrestricted) printf(" (%ld fell back)", s->nrestricted);
     printf(" failed=%ld", nfailed);
     if (never) printf(" (never ran in place)");
     if (nfailed) {
@@ -2767,6 +2892,13 @@ int main(int argc, char **argv) {
   ops[OP_SUM] = MPI_SUM;
   ops[OP_MAX] = MPI_MAX;
   ops[OP_BOR] = MPI_BOR;
+  ops[OP_PROD] = MPI_PROD;
+  ops[OP_MIN] = MPI_MIN;
+  ops[OP_LAND] = MPI_LAND;
+  ops[OP_LOR] = MPI_LOR;
+  ops[OP_LXOR] = MPI_LXOR;
+  ops[OP_BAND] = MPI_BAND;
+  ops[OP_BXOR] = MPI_BXOR;
   make_comms();
 
   int bad = 0;
