@@ -339,6 +339,15 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
                                          : S->pre->block_sizes;
     if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e))
       return MG_ERR_TO(S->err, "--sizes: %s", S->e);
+    if (!o->given[O_SIZES] && !mg_colls[c].reduction) { /* a preset's sizes: those --datatype divides */
+      int k = 0;
+      for (int j = 0; j < S->nsizes[c]; j++)
+        if (S->sizes[c][j] % (size_t)cfg->dtype->size == 0) S->sizes[c][k++] = S->sizes[c][j];
+      if (k == 0)
+        return MG_ERR_TO(S->err, "no size of the preset is a multiple of the %d bytes of %s: give --sizes",
+                         cfg->dtype->size, cfg->dtype->name);
+      S->nsizes[c] = k;
+    }
     if (mg_cmd_check_sizes(S->sizes[c], S->nsizes[c], cfg, mg_colls[c].reduction, S->err, sizeof S->err)) return -1;
   }
   int m = o->given[O_SYNC] ? mg_sync_find(o->val[O_SYNC]) : MG_SYNC_BARRIER;
