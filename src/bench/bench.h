@@ -218,7 +218,9 @@ typedef enum { MG_SERIES_OK, MG_SERIES_SKIPPED, MG_SERIES_FAILED } mg_series_sta
 typedef struct mg_bench_series {
   int alg;                      /* registry index; 0 = default */
   mg_series_status status;
-  char note[192];               /* why skipped or failed */
+  char note[192];               /* why skipped or failed; "measure only: ..." when measure_only */
+  int measure_only;             /* measured outside a restriction that guards only the result's bits
+                                   (mg_why_measurable): a timing, not a repair */
   long n, cap;                  /* rows */
   double *lat;                  /* seconds */
   long *round, *rep;            /* round within the block; index among warm-ups or measurements */

@@ -274,6 +274,12 @@ static int applicable_series(mg_bench_block *B, const mg_call *c, int *act) {
       (void)mg_run(c, B->series[i].alg);
       why = mg_late.why;
     }
+    if (why != MG_WHY_NONE && mg_why_measurable(why)) { /* measured; tune never chooses it here */
+      B->series[i].measure_only = 1;
+      snprintf(B->series[i].note, sizeof B->series[i].note, "measure only (%s): a timing, no repair for this call",
+               mg_why_key(why));
+      why = MG_WHY_NONE;
+    }
     if (why != MG_WHY_NONE) {
       B->series[i].status = MG_SERIES_SKIPPED;
       snprintf(B->series[i].note, sizeof B->series[i].note, "skipped: %s", mg_why_str(why));

@@ -165,6 +165,8 @@ static void meta_outcomes(FILE *f, const mg_bench_cfg *cfg, const mg_bench_resul
       if (s->status == MG_SERIES_OK) {
         mg_meta(f, "stop", "%s,%s,%zu,%s,%ld", name, mg_bench_alg_name(B->coll, s->alg), B->bytes,
                 mg_stop_name(s->stop), s->nvalid + s->ninvalid);
+        if (s->measure_only)
+          mg_meta(f, "measure_only", "%s,%s,%zu,%s", name, mg_bench_alg_name(B->coll, s->alg), B->bytes, s->note);
         continue;
       }
       mg_meta(f, s->status == MG_SERIES_SKIPPED ? "skipped" : "failed", "%s,%s,%zu,%s", name,

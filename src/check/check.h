@@ -213,6 +213,7 @@ typedef enum { MG_CKV_OK, MG_CKV_SKIPPED, MG_CKV_ERROR } mg_ck_vstatus;
 #define MG_CK_FLAG_NOISE '~'        /* |median difference| < one synchronisation */
 #define MG_CK_FLAG_LAUNCHES 'L'     /* significant, but the default's median not above in every launch */
 #define MG_CK_FLAG_ROOTS 'R'        /* significant, but the default's median not above at every root */
+#define MG_CK_FLAG_MEASURE 'M'      /* measured only: the mock-up is no repair for this call (measure_only) */
 
 typedef struct mg_ck_verdict {
   mg_coll coll;
@@ -225,7 +226,7 @@ typedef struct mg_ck_verdict {
   const char *guideline; /* "GL5"; "A/A" for the control; "MON" for monotony; "" unknown */
   int aa;
   mg_ck_vstatus status;
-  char note[192];        /* why skipped / error; empty when OK */
+  char note[192];        /* why skipped / error; "measure only: ..." (measure_only); else empty */
   long n_def, n_mock;
   double med_def, med_mock, mean_def, mean_mock; /* seconds */
   double slowdown, lo, hi;                       /* median(def) / median(mock), bootstrap interval
@@ -246,6 +247,8 @@ typedef struct mg_ck_verdict {
                             violation but for the noise or the interval (tune --include-inconclusive
                             takes these) */
   mg_ck_outcome outcome; /* what the comparison shows (MG_CK_OUTCOMES) */
+  int measure_only;      /* the mock-up was measured outside a restriction that guards only its result's
+                            bits (#@measure_only, mg_why_measurable): a verdict, never a tuning rule */
   int violation;         /* outcome == MG_CK_VIOLATION */
 } mg_ck_verdict;
 
@@ -288,7 +291,7 @@ static inline int mg_ck_unmeasured(const mg_ck_verdict *v) {
   return v->status == MG_CKV_ERROR && !strncmp(v->note, "no valid measurements", 21);
 }
 
-/* A verdict's flags as a short string ("V", "V~", "~", "L", "" ...). buf >= 4. */
+/* A verdict's flags as a short string ("V", "V~", "~", "L", "VM", "" ...). buf >= 6. */
 const char *mg_ck_flags(const mg_ck_verdict *v, char *buf);
 
 /* One row of the grouped-violation comparer: a (collective, size) with at

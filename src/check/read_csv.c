@@ -18,11 +18,11 @@
 #include "util/err.h"
 #include "util/text.h"
 
-/* Resolve #@skipped= / #@failed= / #@stop= lines of a file whose launch is `launch`. */
+/* Resolve #@skipped= / #@failed= / #@measure_only= lines of a file whose launch is `launch`. */
 static int file_notes(mg_ck_data *d, const mg_ck_meta *m, int launch, const char *path, char *err, size_t errlen) {
   for (int i = 0; i < m->n; i++) {
     int skipped = !strcmp(m->v[i].key, "skipped"), failed = !strcmp(m->v[i].key, "failed");
-    if (!skipped && !failed) continue;
+    if (!skipped && !failed && strcmp(m->v[i].key, "measure_only")) continue; /* its note begins "measure only" */
     char buf[512], *f[4];
     snprintf(buf, sizeof buf, "%s", m->v[i].val);
     /* coll,alg,bytes,note (the note may hold commas) */

@@ -434,6 +434,7 @@ const int mg_nrestrictions = (int)(sizeof mg_restrictions / sizeof mg_restrictio
 
 const char *mg_why_str(mg_why why) { return why < MG_NWHY ? why_text[why] : "?"; }
 const char *mg_why_key(mg_why why) { return why < MG_NWHY ? why_key[why] : "?"; }
+int mg_why_measurable(mg_why why) { return why == MG_WHY_OP_NOT_EXACT; }
 
 /* The common predefined datatypes and their sizes (the C types the standard
  * says they correspond to), so that the per-call path of libmpiguide needs no

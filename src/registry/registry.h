@@ -332,6 +332,12 @@ const char *mg_coll_names(void);
 int mg_alg_find(mg_coll coll, const char *name);
 const char *mg_why_str(mg_why why);
 const char *mg_why_key(mg_why why); /* short machine name, e.g. "scratch_cap" */
+/* Whether a fallback reason guards only the bits of the result, not the run: outside it the row
+ * runs correctly but its result may differ from the library's in the last bits (MG_WHY_OP_NOT_EXACT:
+ * mpiguide's user-defined twin of a floating-point op, combined in another order). The library
+ * never runs such a call with the row; the benchmark may measure it (a valid timing, TGT 2010 eq.
+ * 23 holds for every op), and tune never chooses it there ("measure only"). */
+int mg_why_measurable(mg_why why);
 
 /* Fill rank, size, inter and bytes. Returns an MPI error code. */
 int mg_call_prepare(mg_call *c);

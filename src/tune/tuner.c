@@ -37,7 +37,7 @@ static int shows_gain(const mg_ck_verdict *v, double min_gain, int which) {
   /* Only what the check showed: a cell within the noise (e.g. scatter's barrier artefact
    * at 256 B, "28.70x faster") or with an interval reaching 1 proves nothing. */
   int wanted = which == MG_TUNE_INCLUDE_INCONCLUSIVE ? v->violation || v->leaning : v->violation;
-  if (v->aa || v->status != MG_CKV_OK || !wanted) return 0;
+  if (v->aa || v->status != MG_CKV_OK || !wanted || v->measure_only) return 0;
   /* The gain must hold over the whole confidence interval of the slowdown,
    * not only at the medians: a cell whose interval reaches below
    * 1 / (1 - G) did not show the gain reliably (seen: reduce 1 MiB at

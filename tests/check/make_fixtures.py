@@ -75,6 +75,18 @@ def monotony():
     raw_csv(os.path.join(HERE, "monotony", "raw.csv"), "L1", 2e-6, series)
 
 
+def measure_only():
+    # allreduce 8 B: the userop row 10..19 us against the default's 50..59, measured outside its
+    # bits-only restriction (#@measure_only): a violation of eq. 23, flagged M, never a tuning rule.
+    series = [
+        ("allreduce", "default", 8, [50 + i for i in range(10)], [], set()),
+        ("allreduce", "allreduce_as_userop", 8, [10 + i for i in range(10)], [], set()),
+    ]
+    raw_csv(os.path.join(HERE, "measure_only", "raw.csv"), "L1", 2e-6, series,
+            extra_meta=["measure_only=allreduce,allreduce_as_userop,8,measure only (op_not_exact): a timing, "
+                        "no repair for this call"])
+
+
 def launches():
     # allreduce 1K, GL5: launch a: default 20..29 vs mock 10..19 (slower);
     #                    launch b: default 10..19 vs mock 10.5..19.5 (faster): pooled significant,
@@ -124,5 +136,6 @@ if __name__ == "__main__":
     truncated()
     small()
     monotony()
+    measure_only()
     launches()
     repro()

@@ -703,10 +703,39 @@ static void test_monotony(void) {
   mg_ck_data_free(&d);
 }
 
+/* ---------- a verdict measured only (fixture "measure_only") ---------- */
+
+static void test_measure_only(void) {
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR], fl[8];
+  const char *src[] = {path_of("measure_only")};
+  ASSERT_TRUE(load(&d, src, 1, err) == 0);
+  mg_ck_opts_default(&o);
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  TEST_CASE("measure only: a verdict like any other, flagged M, with its note");
+  const mg_ck_verdict *v = find_v(&r, "allreduce", 8, "allreduce_as_userop");
+  ASSERT_EQ(v->status, MG_CKV_OK);
+  ASSERT_EQ(v->outcome, MG_CK_VIOLATION);
+  ASSERT_EQ(v->measure_only, 1);
+  ASSERT_TRUE(!strcmp(mg_ck_flags(v, fl), "VM"));
+  ASSERT_TRUE(!strncmp(v->note, "measure only (op_not_exact)", 27));
+  TEST_CASE("measure only: tune writes no rule for it");
+  mg_profile *p = mg_profile_new();
+  mg_tune_choice *ch = NULL;
+  int nch = 0;
+  ASSERT_EQ(mg_tune_decide(&r, 4, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err), 0);
+  free(ch);
+  mg_profile_free(p);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
-} groups[] = {{"monotony", test_monotony},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
+} groups[] = {{"monotony", test_monotony}, {"measure_only", test_measure_only},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
               {"launches", test_launches},   {"repro", test_repro},       {"grouped", test_grouped},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
               {"names", test_names},         {"roots", test_roots}};
