@@ -55,7 +55,8 @@
 #define OPTIONS(X)                                                                                    \
   X(PROFILE, "profile", 'p', MG_OPT_ARG) X(OUT, "out", 'o', MG_OPT_ARG) X(FORCE, "force", 'f', MG_OPT_FLAG) \
   X(QUIET, "quiet", 'q', MG_OPT_FLAG) X(BUDGET, "budget", 0, MG_OPT_ARG) X(NREP, "nrep", 0, MG_OPT_ARG)     \
-  X(ALPHA, "alpha", 0, MG_OPT_ARG) X(SEED, "seed", 0, MG_OPT_ARG) X(HELP, "help", 'h', MG_OPT_FLAG)
+  X(ALPHA, "alpha", 0, MG_OPT_ARG) X(SEED, "seed", 0, MG_OPT_ARG) X(HELP, "help", 'h', MG_OPT_FLAG)          \
+  X(IN_PLACE, "in-place", 0, MG_OPT_FLAG) X(DTYPE, "datatype", 'd', MG_OPT_ARG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
@@ -75,6 +76,10 @@ static const char usage_text[] =
     "      --nrep N        exactly N measurements per algorithm and size (default: adaptive,\n"
     "                      until the RSE of the median <= 1 %, 30..300)\n"
     "      --alpha A       significance level [0.05]      --seed S  shuffle and bootstrap seed [1]\n"
+    "      --in-place      measure in-place calls (MPI_IN_PLACE), as check --in-place: the form\n"
+    "                      a profile from an in-place check was tuned for\n"
+    "  -d, --datatype SPEC the datatype of the collectives without an op, as check --datatype\n"
+    "                      (e.g. vector:2:3:double); sizes it does not divide are left out\n"
     "  -q, --quiet         no table\n"
     "  -h, --help          this text\n";
 
@@ -90,6 +95,8 @@ typedef struct vstate {
   long seed;
   size_t *extra;
   int nextra;
+  int in_place;                /* --in-place */
+  const mg_dtype_info *dtype;  /* --datatype, for the collectives without an op; NULL: MPI_BYTE */
   mg_profile *prof;
   size_t *sizes[MG_NCOLL];
   int nsizes[MG_NCOLL];
@@ -108,6 +115,9 @@ static int parse(int argc, char **argv, vstate *S) {
   mg_opt_vals o;
   int rc = mg_opt_parse(argc, argv, opts, O_N, &o, S->err, sizeof S->err);
   S->profile_path = o.val[O_PROFILE];
+  S->in_place = o.given[O_IN_PLACE];
+  if (o.given[O_DTYPE] && !(S->dtype = mg_dtype_parse(o.val[O_DTYPE], S->e, sizeof S->e)))
+    return MG_ERR_TO(S->err, "--datatype: %s", S->e);
   S->out = o.val[O_OUT];
   S->force = o.given[O_FORCE];
   S->quiet = o.given[O_QUIET];
@@ -183,9 +193,9 @@ static int plan_sizes(vstate *S, mg_coll c) {
   }
   for (int i = 0; i < S->nextra; i++) v[k++] = S->extra[i];
   qsort(v, (size_t)k, sizeof *v, cmp_size);
-  int m = 0;
+  int m = 0, unit = S->dtype && !mg_colls[c].reduction ? S->dtype->size : 1; /* whole elements of --datatype */
   for (int i = 0; i < k; i++)
-    if (v[i] >= 1 && v[i] <= cap && (m == 0 || v[m - 1] != v[i])) v[m++] = v[i];
+    if (v[i] >= 1 && v[i] <= cap && v[i] % (size_t)unit == 0 && (m == 0 || v[m - 1] != v[i])) v[m++] = v[i];
   S->sizes[c] = v;
   S->nsizes[c] = m;
   return 0;
@@ -513,8 +523,9 @@ static void measure(vstate *S) {
     cfg->algmask[c] = (1u << mg_colls[c].nalgs) - 1;
     cfg->sizes = S->sizes[c];
     cfg->nsizes = S->nsizes[c];
-    cfg->dtype = mg_dtype_find("MPI_BYTE");
+    cfg->dtype = S->dtype && !mg_colls[c].reduction ? S->dtype : mg_dtype_find("MPI_BYTE");
     cfg->op = mg_op_find("MPI_BOR");
+    cfg->in_place = S->in_place;
     measured_as(S, (mg_coll)c, cfg);
     cfg->sync = MG_SYNC_BARRIER;
     cfg->time = MG_TIME_LOCAL;

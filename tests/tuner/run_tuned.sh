@@ -164,6 +164,31 @@ bad)
     grep -q 'tmp\|partial' unwritable.err && fail "the message names a temporary file" || ok "no temporary file named"
   done
   ;;
+verify_forms)
+  # verify --in-place / --datatype: the form a profile from check --in-place or --datatype was
+  # tuned for is the form measured (metadata), the family rows run in it, and sizes the derived
+  # datatype does not divide are left out (24 = 16 + 8 is not a multiple of its 16 bytes)
+  NP=${1:?NP}
+  printf 'mpiguide-profile 1\nallreduce np=%s 1K allreduce_inplace_as_copy\nbcast np=%s 64-128 bcast_as_packed\n' \
+    "$NP" "$NP" >forms.prof
+  cmd_start
+  cmd_ctx "$NP" -- "$MG_CLI" verify --profile forms.prof -o V --nrep 12 --budget 20s --in-place \
+    --datatype vector:2:3:double 24
+  run verify
+  expect_rc verify 0
+  grep -q '^#@in_place=1' V/raw.csv && ok "verify --in-place: recorded" || fail "verify --in-place: no #@in_place=1"
+  grep -q '^bcast,bcast_as_packed,64,4,vector:2:3:MPI_DOUBLE,' V/raw.csv && ok "verify --datatype: bcast on it" ||
+    fail "verify --datatype: no bcast row of 4 vector:2:3:MPI_DOUBLE elements"
+  grep -q '^allreduce,'"$NP"',1024,1,allreduce_inplace_as_copy,' V/verify.csv && ok "verify: the in-place row measured" ||
+    fail "verify: no tuned allreduce 1K row"
+  grep -q '^bcast,'"$NP"',64,1,bcast_as_packed,' V/verify.csv && ok "verify: the packed row measured" ||
+    fail "verify: no tuned bcast 64 row"
+  grep -q '^bcast,'"$NP"',24,' V/verify.csv && fail "verify: bcast at 24 bytes, not whole elements" ||
+    ok "verify: sizes --datatype does not divide left out"
+  local_run bad_spec "$MG_CLI" verify --profile forms.prof --datatype vector:4:2:int
+  expect_rc bad_spec 2
+  grep -q "datatype" bad_spec.err && ok "verify: a bad --datatype spec named" || fail "verify: bad spec message"
+  ;;
 verify)
   NP=${1:?NP}
   # reduce_scatter_block: an algorithm name longer than the table's old fixed column (issue 11)
