@@ -52,18 +52,16 @@
 static size_t ints_mem(const mg_call *c);
 
 size_t mg_packed_mem(const mg_call *c) {
-  size_t b = c->bytes, p = (size_t)c->size;
   switch (c->coll) {
-  case MG_BCAST: return b;
-  case MG_ALLGATHERV: return ints_mem(c) + 2 * mg_align(b); /* the vector and the own block */
+  case MG_ALLGATHERV: return ints_mem(c) + 2 * mg_align(c->bytes); /* the vector and the own block */
   case MG_GATHERV: case MG_SCATTERV: case MG_ALLTOALLV: case MG_ALLTOALLW:
     return ints_mem(c); /* the size unknown: the rest agreed late (mg_late_ok) */
-  case MG_ALLTOALL: return 2 * mg_align(p * b);
-  default: return mg_align(p * b) + mg_align(b); /* gather, scatter, allgather */
+  default: return mg_split_mem(c); /* bcast, gather, scatter, allgather, alltoall: split.c's */
   }
 }
 
-/* ---- packed bytes ---- */
+/* ---- packed bytes: bcast, gather, scatter, allgather and alltoall are split.c's call in one piece
+ * (mg_split(c, 1)): the same images, the same scratch ---- */
 
 /* The byte image of `count` elements of dt at buf: buf itself when dt is dense, else `bytes`
  * carved from scratch (packed from buf only if `fill`). */
@@ -77,65 +75,6 @@ static int image(const void *buf, int count, MPI_Datatype dt, size_t bytes, int 
   }
   *out = mg_carve(cur, bytes);
   return fill && bytes ? mg_pack(buf, count, dt, *out, (int)bytes) : MPI_SUCCESS;
-}
-
-static int packed_bytes(const mg_call *c) {
-  int p = c->size, me = c->rank, root = c->rank == c->root, in = 0, rc = MPI_SUCCESS;
-  size_t b = c->bytes, pb = (size_t)p * b;
-  char *cur = mg_scratch(mg_packed_mem(c)), *s = NULL, *r = NULL;
-  mg_type rt;
-  int nb = (int)b;
-  switch (c->coll) {
-  case MG_BCAST:
-    if ((rc = image(c->rbuf, c->rcount, c->rtype, b, root, &cur, &r)) != MPI_SUCCESS) return rc;
-    if ((rc = PMPI_Bcast(r, nb, MPI_BYTE, c->root, c->comm)) != MPI_SUCCESS) return rc;
-    return root || r == c->rbuf ? MPI_SUCCESS : mg_unpack(r, nb, c->rbuf, c->rcount, c->rtype);
-  case MG_GATHER:
-    in = root && c->sbuf == MPI_IN_PLACE;
-    if (!in) rc = image(c->sbuf, c->scount, c->stype, b, 1, &cur, &s);
-    if (rc == MPI_SUCCESS && root) rc = image(c->rbuf, p * c->rcount, c->rtype, pb, 0, &cur, &r);
-    if (rc != MPI_SUCCESS) return rc;
-    rc = root ? PMPI_Gather(in ? MPI_IN_PLACE : s, nb, MPI_BYTE, r, nb, MPI_BYTE, c->root, c->comm)
-              : PMPI_Gather(s, nb, MPI_BYTE, NULL, 0, MPI_BYTE, c->root, c->comm);
-    if (rc != MPI_SUCCESS || !root || r == c->rbuf) return rc;
-    if (!in) return mg_unpack(r, (int)pb, c->rbuf, p * c->rcount, c->rtype);
-    if ((rc = mg_type_get(c->rtype, &rt)) != MPI_SUCCESS) return rc;
-    for (int i = 0; i < p && rc == MPI_SUCCESS; i++) /* every block but the in-place root's own */
-      if (i != me)
-        rc = mg_unpack(r + (size_t)i * b, nb, mg_type_at(c->rbuf, &rt, (size_t)i * (size_t)c->rcount), c->rcount,
-                       c->rtype);
-    return rc;
-  case MG_SCATTER:
-    in = root && c->rbuf == MPI_IN_PLACE;
-    if (root) rc = image(c->sbuf, p * c->scount, c->stype, pb, 1, &cur, &s);
-    if (rc == MPI_SUCCESS && !in) rc = image(c->rbuf, c->rcount, c->rtype, b, 0, &cur, &r);
-    if (rc != MPI_SUCCESS) return rc;
-    rc = root ? PMPI_Scatter(s, nb, MPI_BYTE, in ? MPI_IN_PLACE : r, nb, MPI_BYTE, c->root, c->comm)
-              : PMPI_Scatter(NULL, 0, MPI_BYTE, r, nb, MPI_BYTE, c->root, c->comm);
-    if (rc != MPI_SUCCESS || in || r == c->rbuf) return rc;
-    return mg_unpack(r, nb, c->rbuf, c->rcount, c->rtype);
-  case MG_ALLGATHER:
-    in = c->sbuf == MPI_IN_PLACE;
-    if (!in) rc = image(c->sbuf, c->scount, c->stype, b, 1, &cur, &s);
-    if (rc == MPI_SUCCESS) rc = image(c->rbuf, p * c->rcount, c->rtype, pb, 0, &cur, &r);
-    if (rc == MPI_SUCCESS && in && r != c->rbuf) { /* the own block, packed into its slot */
-      if ((rc = mg_type_get(c->rtype, &rt)) == MPI_SUCCESS)
-        rc = mg_pack(mg_type_at(c->rbuf, &rt, (size_t)me * (size_t)c->rcount), c->rcount, c->rtype,
-                     r + (size_t)me * b, nb);
-    }
-    if (rc != MPI_SUCCESS) return rc;
-    rc = PMPI_Allgather(in ? MPI_IN_PLACE : s, nb, MPI_BYTE, r, nb, MPI_BYTE, c->comm);
-    break;
-  default: /* alltoall; in place the blocks to send are in the receive buffer */
-    in = c->sbuf == MPI_IN_PLACE;
-    if (!in) rc = image(c->sbuf, p * c->scount, c->stype, pb, 1, &cur, &s);
-    if (rc == MPI_SUCCESS) rc = image(c->rbuf, p * c->rcount, c->rtype, pb, in, &cur, &r);
-    if (rc != MPI_SUCCESS) return rc;
-    rc = PMPI_Alltoall(in ? MPI_IN_PLACE : s, nb, MPI_BYTE, r, nb, MPI_BYTE, c->comm);
-    break;
-  }
-  if (rc != MPI_SUCCESS || r == c->rbuf) return rc;
-  return mg_unpack(r, (int)pb, c->rbuf, p * c->rcount, c->rtype);
 }
 
 /* ---- the irregular collectives: packed blocks, byte counts and displacements ---- */
@@ -347,6 +286,6 @@ int mg_packed(const mg_call *c, int unused) {
   case MG_GATHERV: return packed_gatherv(c);
   case MG_SCATTERV: return packed_scatterv(c);
   case MG_ALLTOALLV: case MG_ALLTOALLW: return packed_alltoall_vw(c);
-  default: return packed_bytes(c);
+  default: return mg_split(c, 1); /* bcast and the block collectives: one piece, the whole image */
   }
 }

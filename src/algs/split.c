@@ -19,7 +19,9 @@
  * gather, scatter, alltoall) piece j is the same byte range of every block:
  * one element of a byte type resized to the block (len bytes, extent b) per
  * rank, the strided pieces of the guideline. Empty pieces are skipped (b and
- * c are equal on every rank, so every rank skips the same ones).
+ * c are equal on every rank, so every rank skips the same ones). With k = 1
+ * (the datatype family's packed rows, packed.c) bcast and the block
+ * collectives are the call on the packed byte image, blocks as MPI_BYTE.
  *
  * A rank whose datatype is dense (its elements are its bytes) moves its
  * buffer as it is; any other packs it into scratch first and unpacks the
@@ -179,24 +181,25 @@ static int split_blocks(const mg_call *c, int k) {
   if (rc != MPI_SUCCESS) return rc;
   for (int j = 0; j < k && rc == MPI_SUCCESS; j++) {
     size_t off, len;
-    MPI_Datatype t;
+    MPI_Datatype t = MPI_BYTE;
     piece(b, k, j, &off, &len);
     if (len == 0) continue;
-    if ((rc = strided(len, b, &t)) != MPI_SUCCESS) return rc;
+    int n1 = (int)len; /* one piece (k = 1, the packed rows): whole blocks, len bytes each */
+    if (len != b && (n1 = 1, rc = strided(len, b, &t)) != MPI_SUCCESS) return rc;
     const void *sp = in ? MPI_IN_PLACE : s + off;
     switch (c->coll) {
     case MG_GATHER:
-      rc = root ? PMPI_Gather(sp, (int)len, MPI_BYTE, r + off, 1, t, c->root, c->comm)
+      rc = root ? PMPI_Gather(sp, (int)len, MPI_BYTE, r + off, n1, t, c->root, c->comm)
                 : PMPI_Gather(sp, (int)len, MPI_BYTE, NULL, 0, MPI_BYTE, c->root, c->comm);
       break;
     case MG_SCATTER:
-      rc = root ? PMPI_Scatter(s + off, 1, t, in ? MPI_IN_PLACE : r + off, (int)len, MPI_BYTE, c->root, c->comm)
+      rc = root ? PMPI_Scatter(s + off, n1, t, in ? MPI_IN_PLACE : r + off, (int)len, MPI_BYTE, c->root, c->comm)
                 : PMPI_Scatter(NULL, 0, MPI_BYTE, r + off, (int)len, MPI_BYTE, c->root, c->comm);
       break;
-    case MG_ALLGATHER: rc = PMPI_Allgather(sp, (int)len, MPI_BYTE, r + off, 1, t, c->comm); break;
-    default: rc = PMPI_Alltoall(in ? MPI_IN_PLACE : s + off, 1, t, r + off, 1, t, c->comm); break;
+    case MG_ALLGATHER: rc = PMPI_Allgather(sp, (int)len, MPI_BYTE, r + off, n1, t, c->comm); break;
+    default: rc = PMPI_Alltoall(in ? MPI_IN_PLACE : s + off, n1, t, r + off, n1, t, c->comm); break;
     }
-    int rc2 = PMPI_Type_free(&t);
+    int rc2 = t == MPI_BYTE ? MPI_SUCCESS : PMPI_Type_free(&t);
     if (rc == MPI_SUCCESS) rc = rc2;
   }
   if (rc != MPI_SUCCESS || !r || r == c->rbuf) return rc;
