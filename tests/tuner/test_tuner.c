@@ -32,6 +32,15 @@ static mg_ck_verdict verdict(mg_coll c, size_t bytes, const char *alg, double de
   return v;
 }
 
+/* tune's decision at 4 processes, gain 10 %, on the verdicts v[0..n). */
+static int decide(mg_ck_verdict *v, int n, mg_profile *p, mg_tune_choice **ch, int *nch, char *err) {
+  mg_ck_result r;
+  memset(&r, 0, sizeof r);
+  r.v = v;
+  r.n = n;
+  return mg_tune_decide(&r, 4, 0.10, MG_TUNE_CONCLUSIVE, p, ch, nch, err, 256);
+}
+
 static int rule_test(void) {
   const char *A = "allreduce_as_reduce_bcast", *B = "allreduce_as_reducescatterblock_allgather";
   mg_ck_verdict v[] = {
@@ -43,15 +52,11 @@ static int rule_test(void) {
       verdict(MG_BCAST, 32, "bcast_as_allgatherv", 10, 5, 0),
       verdict(MG_BCAST, 128, "bcast_as_allgatherv", 10, 5, 1),
   };
-  mg_ck_result r;
-  memset(&r, 0, sizeof r);
-  r.v = v;
-  r.n = (int)(sizeof v / sizeof v[0]);
   mg_profile *p = mg_profile_new();
   mg_tune_choice *ch = NULL;
   int nch = 0;
-  char err[256];
-  int n = mg_tune_decide(&r, 4, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err);
+  char err[256] = "";
+  int n = decide(v, (int)(sizeof v / sizeof v[0]), p, &ch, &nch, err);
   ASSERT_MSG(n == 6, "rules added: %d, want 6 (%s)", n, err);
   ASSERT_MSG(nch == 8, "choices: %d, want 8", nch);
   ASSERT_MSG(mg_profile_merge_touching(p) == 2, "merges");
@@ -103,15 +108,11 @@ static int every_size_test(void) {
       verdict(MG_SCATTERV, 16, S2, 10, 6, 1),  verdict(MG_SCATTERV, 1024, S1, 10, 6, 1),
       verdict(MG_SCATTERV, 1024, S2, 10, 5, 1),
   };
-  mg_ck_result r;
-  memset(&r, 0, sizeof r);
-  r.v = v;
-  r.n = (int)(sizeof v / sizeof v[0]);
   mg_profile *p = mg_profile_new();
   mg_tune_choice *ch = NULL;
   int nch = 0;
   char err[256] = "";
-  int n = mg_tune_decide(&r, 4, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err);
+  int n = decide(v, (int)(sizeof v / sizeof v[0]), p, &ch, &nch, err);
   ASSERT_MSG(n == 1, "rules added: %d, want 1 (%s)", n, err);
   ASSERT_MSG(nch == 7, "choices: %d, want 7", nch);
   ASSERT_MSG(mg_profile_build(p, NULL) == MG_PROFILE_OK, "build");
