@@ -99,11 +99,12 @@ static int a2a_cover(const mg_call *c, MPI_Aint *lo, MPI_Aint *hi) {
   return MPI_SUCCESS;
 }
 
-/* The all-rank block collectives: agree on the largest scratch, then may go on (1) or not (0). */
+/* The all-rank block collectives: agree on the largest scratch, then may go on (1) or not (0).
+ * SIZE_MAX from any rank (it could not tell its scratch) is a no everywhere, even without a cap. */
 static int agree(const mg_call *c, size_t mine, int *go) {
   unsigned long long m = mine, max = 0;
   int rc = PMPI_Allreduce(&m, &max, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, c->comm);
-  if (rc == MPI_SUCCESS) *go = mg_late_ok(1, (size_t)max);
+  if (rc == MPI_SUCCESS) *go = mg_late_ok(max < (unsigned long long)SIZE_MAX, (size_t)max);
   return rc;
 }
 
