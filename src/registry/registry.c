@@ -18,10 +18,11 @@
 #include "registry/datatype.h"
 #include "registry/registry.h"
 
-#define ROW(nm, gl, fml, desc, restr, memtxt, memfn) \
-  { #nm, gl, fml, desc, mg_##nm, restr, memtxt, memfn, MG_FAM_COMPOSITION, NULL, 0 }
+/* cost: the composition's parts at their message sizes (docs/model.md), e.g. "reduce(n) + bcast(n)" */
+#define ROW(nm, gl, fml, desc, restr, memtxt, memfn, cost) \
+  { #nm, gl, fml, desc, mg_##nm, restr, memtxt, memfn, MG_FAM_COMPOSITION, NULL, 0, NULL, cost }
 #define DEFAULT(coll, mpi) \
-  ROW(coll##_default, "", "", "the MPI library's own " mpi, 0, "0", NULL)
+  ROW(coll##_default, "", "", "the MPI library's own " mpi, 0, "0", NULL, "self(n)")
 #define MEM(nm) mg_##nm##_mem
 
 /*
@@ -35,7 +36,7 @@
   {#coll "_as_split" #k, "TGT1", Name "(n) <= " #k " x " Name "(n/" #k ")",                               \
    "the call as " #k " calls on consecutive pieces of the message (block collectives: the same piece "  \
    "of every block, strided)",                                                                          \
-   NULL, restr, memtxt, memfn, MG_FAM_SPLIT, mg_split, k}
+   NULL, restr, memtxt, memfn, MG_FAM_SPLIT, mg_split, k, NULL, #k " * self(n/" #k ")"}
 #define SPLIT_ROWS(coll, Name, restr, memtxt, memfn) \
   SPLIT_ROW(coll, Name, 2, restr, memtxt, memfn), SPLIT_ROW(coll, Name, 4, restr, memtxt, memfn)
 #define SPLIT_ELEMENTS(coll, Name) SPLIT_ROWS(coll, Name, 0, "0", NULL)
@@ -45,7 +46,7 @@
 #define NB_ROW_R(coll, Name, restr)                                                                      \
   {#coll "_as_i" #coll "_wait", "TGT-N1", Name "(n) <= I" #coll "(n) + Wait",                            \
    "MPI_I" #coll " with the same arguments, then MPI_Wait", NULL, restr, "0", NULL, MG_FAM_NONBLOCKING,    \
-   mg_nonblocking, 0}
+   mg_nonblocking, 0, NULL, "self(n)"}
 #define NB_ROW(coll, Name) NB_ROW_R(coll, Name, 0)
 /* Monotony (padded.c): the call padded to the next power of two at least k = 2, 4 times its size
  * (the per-rank-block collectives: every block). */
@@ -53,7 +54,7 @@
   {#coll "_as_padded" #k, "MON", Name "(n) <= " Name "(n') for n <= n' (n' = next power of two >= " #k "n)", \
    "the call padded to the next power of two at least " #k " times its size, the padding zeros", NULL,      \
    (restr) | MG_R_PADDED_INT, memtxt, mg_padded_mem,                                                      \
-   MG_FAM_MONOTONY, mg_padded, k}
+   MG_FAM_MONOTONY, mg_padded, k, NULL, "self(pow2(" #k " * n))"}
 #define PAD_ROWS(coll, Name, restr, memtxt) PAD_ROW(coll, Name, 2, restr, memtxt), PAD_ROW(coll, Name, 4, restr, memtxt)
 #define PAD_BLOCKS(coll, Name, memtxt) PAD_ROWS(coll, Name, 0, memtxt)
 #define PAD_ELEMENTS(coll, Name) \
@@ -64,7 +65,7 @@
   {#coll "_inplace_as_copy", "TGT12", Name "(IN_PLACE, n) <= " Name "(n)",                                \
    "in place: the regular call from a scratch copy of the data the in-place call reads (scatter(v): "   \
    "into a scratch receive buffer at the root); not in place: the call as given",                        \
-   NULL, restr, memtxt, memfn, MG_FAM_INPLACE, mg_inplace, 0}
+   NULL, restr, memtxt, memfn, MG_FAM_INPLACE, mg_inplace, 0, NULL, "copy(n) + self(n)"}
 /* Datatypes (packed.c): the call on packed contiguous bytes, TGT 2010 eqs. 3, 4. Not for the
  * reductions: MPI defines the built-in ops on predefined datatypes only, and a user-defined op is
  * called with the call's datatype, so reducing packed data would change what it sees. */
@@ -72,29 +73,37 @@
   {#coll "_as_packed", "TGT3", Name "(n/k, T(k)) <= Pack + " Name "(n) + Unpack",                        \
    "pack non-contiguous data into scratch, the call on the packed bytes, unpack the result (dense "     \
    "datatypes as they are)",                                                                            \
-   NULL, restr, memtxt, mg_packed_mem, MG_FAM_DATATYPE, mg_packed, 0}
+   NULL, restr, memtxt, mg_packed_mem, MG_FAM_DATATYPE, mg_packed, 0, NULL, "self(n)"}
 /* User-defined operators (userop.c): the reductions, with the built-in op replaced by mpiguide's
  * own user-defined twin of it, only where the result is bitwise the same in any order. */
 #define USEROP_ROW(coll, Name)                                                                           \
   {#coll "_as_userop", "TGT23", Name "(n, op) <= " Name "(n, user op)",                                  \
    "the same call with the built-in op replaced by mpiguide's equivalent user-defined op (commutative); " \
    "predefined integer types only",                                                                      \
-   NULL, MG_R_BITWISE_EXACT, "0", NULL, MG_FAM_USEROP, mg_userop, 0}
+   NULL, MG_R_BITWISE_EXACT, "0", NULL, MG_FAM_USEROP, mg_userop, 0, NULL, "self(n)"}
+
+/* Point-to-point algorithms (p2p_*.c), TGT 2010 eq. 35 and §V.D: a collective not slower than a
+ * simple algorithm written with point-to-point messages. ALG is the row name's suffix
+ * ("binomial", "chain64k"), FN its function (one per algorithm, called with PARAM, e.g. a
+ * segment size), COSTFN its LogGP schedule (docs/model.md). */
+#define P2P_ROW(coll, alg, Name, formula, desc, restr, memtxt, memfn, fn, param, costfn)            \
+  {#coll "_as_" alg, "TGT35", Name "(n) <= " formula, desc, NULL, restr, memtxt, memfn, MG_FAM_P2P, \
+   fn, param, costfn, NULL}
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
     ROW(allgather_as_gather_bcast, "GL1", "Allgather(n) <= Gather(n) + Bcast(p*n)",
-        "gather all blocks at rank 0, then broadcast the p*n result", MG_R_PN_INT, "0", NULL),
+        "gather all blocks at rank 0, then broadcast the p*n result", MG_R_PN_INT, "0", NULL, "gather(n) + bcast(p*n)"),
     ROW(allgather_as_alltoall, "GL2", "Allgather(n) <= Alltoall(n)",
         "alltoall with p copies of the own block as send buffer", MG_R_PN_INT,
         "p*n bytes (2*p*n for derived receive types)",
-        MEM(allgather_as_alltoall)),
+        MEM(allgather_as_alltoall), "copy(p*n) + alltoall(n)"),
     ROW(allgather_as_allreduce, "GL3", "Allgather(n) <= Allreduce(p*n)",
         "bitwise-or allreduce over a zeroed p*n buffer holding the own block", MG_R_PN_INT,
-        "p*n bytes", MEM(allgather_as_allreduce)),
+        "p*n bytes", MEM(allgather_as_allreduce), "copy(p*n) + allreduce(p*n)"),
     ROW(allgather_as_allgatherv, "GL4", "Allgather(n) <= Allgatherv(n)",
         "allgatherv with equal counts (derived receive types: of packed bytes)", MG_R_PN_INT,
-        "2*p ints (+ p*n bytes for derived receive types)", MEM(allgather_as_allgatherv)),
+        "2*p ints (+ p*n bytes for derived receive types)", MEM(allgather_as_allgatherv), "allgatherv(p*n)"),
     SPLIT_BLOCKS(allgather, "Allgather", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(allgather, "Allgather"),
     PAD_BLOCKS(allgather, "Allgather", "p n' + n' bytes (every block padded to n' of k = 4)"),
@@ -110,18 +119,18 @@ static const mg_alg allgatherv_algs[] = {
     ROW(allgatherv_as_allreduce, "TGT25", "Allgatherv(n) <= Allreduce(n)",
         "bitwise-or allreduce over the zeroed packed vector holding the own block at its packed offset, "
         "then unpack every block at its displacement",
-        MG_R_NB_INT, "n bytes", MEM(allgatherv_as_allreduce)),
+        MG_R_NB_INT, "n bytes", MEM(allgatherv_as_allreduce), "copy(n) + allreduce(n)"),
     ROW(allgatherv_as_alltoallv, "TGT32", "Allgatherv(n) <= Alltoallv(n)",
         "alltoallv in which every rank sends its block to every rank (in place: a packed copy of it)",
-        MG_R_NB_INT, "4*p ints + n bytes (+ the largest block in place)", MEM(allgatherv_as_alltoallv)),
+        MG_R_NB_INT, "4*p ints + n bytes (+ the largest block in place)", MEM(allgatherv_as_alltoallv), "alltoallv(n)"),
     ROW(allgatherv_as_gatherv_bcast, "TGT-G1", "Allgatherv(n) <= Gatherv(n) + Bcast(n)",
         "gatherv to rank 0, then broadcast the blocks as one element of an indexed type of them "
         "(gaps between blocks are not written)",
-        MG_R_NB_INT, "0", NULL),
+        MG_R_NB_INT, "0", NULL, "gatherv(n) + bcast(n)"),
     ROW(allgatherv_as_allgather_compact, "TGT-G2",
         "Allgatherv(n) <= Allgather(p*max(recvcounts)) + local compaction",
         "allgather the packed blocks padded to the largest one, then unpack each at its displacement",
-        MG_R_PMAX_INT, "p*max(recvcounts) x size(recvtype) bytes", MEM(allgatherv_as_allgather_compact)),
+        MG_R_PMAX_INT, "p*max(recvcounts) x size(recvtype) bytes", MEM(allgatherv_as_allgather_compact), "allgather(n/p) + copy(n)"),
     NB_ROW(allgatherv, "Allgatherv"),
     INPLACE_ROW(allgatherv, "Allgatherv", MG_R_P_GT_1, "the own block (span), agreed late by an allreduce",
                 NULL), /* registry.h: MPICH */
@@ -131,18 +140,18 @@ static const mg_alg allgatherv_algs[] = {
 static const mg_alg allreduce_algs[] = {
     DEFAULT(allreduce, "MPI_Allreduce"),
     ROW(allreduce_as_reduce_bcast, "GL5", "Allreduce(n) <= Reduce(n) + Bcast(n)",
-        "reduce to rank 0, then broadcast", 0, "0", NULL),
+        "reduce to rank 0, then broadcast", 0, "0", NULL, "reduce(n) + bcast(n)"),
     ROW(allreduce_as_reducescatterblock_allgather, "GL6",
         "Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n/p)",
         "reduce_scatter_block over the vector padded to a multiple of p, then allgather",
         MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP,
         "0 if p divides count, else n + up to p-1 elements",
-        MEM(allreduce_as_reducescatterblock_allgather)),
+        MEM(allreduce_as_reducescatterblock_allgather), "reduce_scatter_block(n/p) + allgather(n/p)"),
     ROW(allreduce_as_reducescatter_allgatherv, "GL7",
         "Allreduce(n) <= Reduce_scatter(n) + Allgatherv(n)",
         "reduce_scatter into contiguous segments of whole 64-byte blocks (the remainder blocks "
         "dealt one each to the first ranks), then allgatherv",
-        MG_R_COMMUTE_OR_DENSE, "2*p ints", MEM(allreduce_as_reducescatter_allgatherv)),
+        MG_R_COMMUTE_OR_DENSE, "2*p ints", MEM(allreduce_as_reducescatter_allgatherv), "reduce_scatter(n) + allgatherv(n)"),
     SPLIT_ELEMENTS(allreduce, "Allreduce"),
     NB_ROW(allreduce, "Allreduce"),
     PAD_ELEMENTS(allreduce, "Allreduce"),
@@ -153,7 +162,7 @@ static const mg_alg allreduce_algs[] = {
 static const mg_alg alltoall_algs[] = {
     DEFAULT(alltoall, "MPI_Alltoall"),
     ROW(alltoall_as_alltoallv, "GL8", "Alltoall(n) <= Alltoallv(n)", "alltoallv with equal counts",
-        MG_R_PN_INT | MG_R_NOT_IN_PLACE, "4*p ints", MEM(alltoall_as_alltoallv)), /* registry.h: MPICH */
+        MG_R_PN_INT | MG_R_NOT_IN_PLACE, "4*p ints", MEM(alltoall_as_alltoallv), "alltoallv(p*n)"), /* registry.h: MPICH */
     SPLIT_BLOCKS(alltoall, "Alltoall", "2*p*n bytes for non-dense datatypes"),
     NB_ROW(alltoall, "Alltoall"),
     PAD_BLOCKS(alltoall, "Alltoall", "2 p n' bytes (every block padded to n' of k = 4)"),
@@ -170,11 +179,11 @@ static const mg_alg alltoallv_algs[] = {
         "alltoallw with the same type for every peer and displacements in bytes (a byte displacement "
         "beyond an int: an hindexed type of its own for that peer); in place from a copy of the blocks",
         0, "4*p ints + 2*p datatype handles (in place + the largest span of the blocks, agreed late)",
-        MEM(alltoallv_as_alltoallw)),
+        MEM(alltoallv_as_alltoallw), "alltoallw(n)"),
     ROW(alltoallv_as_allreduce_alltoall, "TGT-A2", "Alltoallv(n) <= Allreduce(max) + Alltoall(p*max)",
         "allreduce the largest block m, then alltoall the packed blocks padded to m bytes; the "
         "default runs when p*m > INT_MAX or the scratch exceeds the cap",
-        0, "2*p*m bytes (m: the largest block, agreed late)", NULL),
+        0, "2*p*m bytes (m: the largest block, agreed late)", NULL, "allreduce(8) + copy(n) + alltoall(n/p)"),
     NB_ROW_R(alltoallv, "Alltoallv", MG_R_NOT_IN_PLACE), /* registry.h: Open MPI */
     INPLACE_ROW(alltoallv, "Alltoallv", 0, "the bytes the blocks cover, agreed late by an allreduce",
                 NULL),
@@ -194,19 +203,19 @@ static const mg_alg alltoallw_algs[] = {
 static const mg_alg barrier_algs[] = {
     DEFAULT(barrier, "MPI_Barrier"),
     ROW(barrier_as_allreduce, "TGT-B1", "Barrier <= Allreduce(1)",
-        "allreduce of one int: no rank's result is complete before every rank contributed", 0, "0", NULL),
+        "allreduce of one int: no rank's result is complete before every rank contributed", 0, "0", NULL, "allreduce(4)"),
     ROW(barrier_as_reduce_bcast, "TGT-B2", "Barrier <= Reduce(1) + Bcast(1)",
-        "reduce one int to rank 0, which has then heard from every rank, then broadcast it", 0, "0", NULL),
+        "reduce one int to rank 0, which has then heard from every rank, then broadcast it", 0, "0", NULL, "reduce(4) + bcast(4)"),
     NB_ROW(barrier, "Barrier"),
 };
 
 static const mg_alg bcast_algs[] = {
     DEFAULT(bcast, "MPI_Bcast"),
     ROW(bcast_as_allgatherv, "GL9", "Bcast(n) <= Allgatherv(n)",
-        "allgatherv in which only the root contributes", 0, "2*p ints", MEM(bcast_as_allgatherv)),
+        "allgatherv in which only the root contributes", 0, "2*p ints", MEM(bcast_as_allgatherv), "allgatherv(n)"),
     ROW(bcast_as_scatter_allgather, "GL10", "Bcast(n) <= Scatter(n) + Allgather(n/p)",
         "scatter the packed vector padded to a multiple of p bytes, then allgather", MG_R_PN_INT,
-        "p*ceil(n/p) bytes", MEM(bcast_as_scatter_allgather)),
+        "p*ceil(n/p) bytes", MEM(bcast_as_scatter_allgather), "scatter(n/p) + allgather(n/p)"),
     SPLIT_BYTES(bcast, "Bcast"),
     NB_ROW(bcast, "Bcast"),
     PAD_ROWS(bcast, "Bcast", 0, "n' bytes (the padded message of k = 4)"),
@@ -222,10 +231,10 @@ static const mg_alg exscan_algs[] = {
     ROW(exscan_as_scan_sendrecv, "TGT-X1", "Exscan(n) <= Scan(n) + Sendrecv(n)",
         "inclusive scan into scratch, then shift by one rank (rank i sends to i+1, over a private "
         "communicator); rank 0's buffer is left untouched",
-        0, "n", MEM(exscan_as_scan_sendrecv)),
+        0, "n", MEM(exscan_as_scan_sendrecv), "scan(n) + sendrecv(n)"),
     ROW(exscan_as_allgather_reducelocal, "TGT-X2", "Exscan(n) <= Allgather(n) + Reduce_local(n)",
         "allgather all vectors, rank i folds blocks i-1 down to 0 locally (rank order)", MG_R_PN_INT,
-        "p*n", MEM(exscan_as_allgather_reducelocal)),
+        "p*n", MEM(exscan_as_allgather_reducelocal), "allgather(n) + reduce_local((p-1)*n)"),
     SPLIT_ELEMENTS(exscan, "Exscan"),
     NB_ROW(exscan, "Exscan"),
     PAD_ELEMENTS(exscan, "Exscan"),
@@ -237,12 +246,12 @@ static const mg_alg gather_algs[] = {
     DEFAULT(gather, "MPI_Gather"),
     ROW(gather_as_allgather, "GL11", "Gather(n) <= Allgather(n)",
         "allgather; non-roots receive into scratch", MG_R_PN_INT, "p*n bytes",
-        MEM(gather_as_allgather)),
+        MEM(gather_as_allgather), "allgather(n)"),
     ROW(gather_as_gatherv, "GL12", "Gather(n) <= Gatherv(n)", "gatherv with equal counts",
-        MG_R_PN_INT, "2*p ints", MEM(gather_as_gatherv)),
+        MG_R_PN_INT, "2*p ints", MEM(gather_as_gatherv), "gatherv(p*n)"),
     ROW(gather_as_reduce, "GL13", "Gather(n) <= Reduce(p*n)",
         "bitwise-or reduce over a zeroed p*n buffer holding the own block", MG_R_PN_INT,
-        "p*n bytes (2*p*n at the root)", MEM(gather_as_reduce)),
+        "p*n bytes (2*p*n at the root)", MEM(gather_as_reduce), "copy(p*n) + reduce(p*n)"),
     SPLIT_BLOCKS(gather, "Gather", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(gather, "Gather"),
     PAD_BLOCKS(gather, "Gather", "p n' + n' bytes (every block padded to n' of k = 4)"),
@@ -256,10 +265,10 @@ static const mg_alg gatherv_algs[] = {
         "the root scatters each rank's packed offset and n, then a bitwise-or reduce over the zeroed "
         "packed vector holding the own block; the default runs when n > INT_MAX or the scratch exceeds "
         "the cap",
-        0, "2*p long longs at the root, then n bytes (2*n at the root)", MEM(gatherv_as_reduce)),
+        0, "2*p long longs at the root, then n bytes (2*n at the root)", MEM(gatherv_as_reduce), "scatter(16) + copy(n) + reduce(n)"),
     ROW(gatherv_as_alltoallv, "TGT30", "Gatherv(n) <= Alltoallv(n)",
         "alltoallv in which every rank sends its block to the root only", 0, "4*p ints",
-        MEM(gatherv_as_alltoallv)),
+        MEM(gatherv_as_alltoallv), "alltoallv(n/p)"),
     NB_ROW(gatherv, "Gatherv"),
     INPLACE_ROW(gatherv, "Gatherv", 0, "the root's block (span) at an in-place root", NULL),
     PACKED_ROW(gatherv, "Gatherv", 0, "4*p ints + 2*p handles, then 2*n bytes (n agreed late)"),
@@ -268,17 +277,17 @@ static const mg_alg gatherv_algs[] = {
 static const mg_alg reduce_algs[] = {
     DEFAULT(reduce, "MPI_Reduce"),
     ROW(reduce_as_allreduce, "GL14", "Reduce(n) <= Allreduce(n)",
-        "allreduce; non-roots receive into scratch", 0, "n", MEM(reduce_as_allreduce)),
+        "allreduce; non-roots receive into scratch", 0, "n", MEM(reduce_as_allreduce), "allreduce(n)"),
     ROW(reduce_as_reducescatterblock_gather, "GL15",
         "Reduce(n) <= Reduce_scatter_block(n) + Gather(n/p)",
         "reduce_scatter_block over the vector padded to a multiple of p, then gather at the root",
         MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP,
         "n/p if p divides count, else n + up to p-1 elements",
-        MEM(reduce_as_reducescatterblock_gather)),
+        MEM(reduce_as_reducescatterblock_gather), "reduce_scatter_block(n/p) + gather(n/p)"),
     ROW(reduce_as_reducescatter_gatherv, "GL16", "Reduce(n) <= Reduce_scatter(n) + Gatherv(n)",
         "reduce_scatter into contiguous segments of whole 64-byte blocks, then gatherv at the root",
         MG_R_COMMUTE_OR_DENSE,
-        "2*p ints + n/p (rounded up to 64 bytes)", MEM(reduce_as_reducescatter_gatherv)),
+        "2*p ints + n/p (rounded up to 64 bytes)", MEM(reduce_as_reducescatter_gatherv), "reduce_scatter(n) + gatherv(n)"),
     SPLIT_ROWS(reduce, "Reduce", 0, "half the vector at an in-place root", mg_split_mem),
     NB_ROW_R(reduce, "Reduce", MG_R_LB_ZERO), /* registry.h: Open MPI */
     PAD_ELEMENTS(reduce, "Reduce"),
@@ -291,16 +300,16 @@ static const mg_alg reduce_scatter_algs[] = {
     ROW(reduce_scatter_as_reduce_scatterv, "TGT19", "Reduce_scatter(n) <= Reduce(n) + Scatterv(n)",
         "reduce the whole vector to rank 0, then scatterv the blocks (displacements: prefix sums of "
         "recvcounts)",
-        MG_R_N_INT, "p ints (+ n at rank 0)", MEM(reduce_scatter_as_reduce_scatterv)),
+        MG_R_N_INT, "p ints (+ n at rank 0)", MEM(reduce_scatter_as_reduce_scatterv), "reduce(n) + scatterv(n)"),
     ROW(reduce_scatter_as_allreduce, "TGT22", "Reduce_scatter(n) <= Allreduce(n)",
         "allreduce of the whole vector, keep the own block", MG_R_N_INT, "n",
-        MEM(reduce_scatter_as_allreduce)),
+        MEM(reduce_scatter_as_allreduce), "allreduce(n)"),
     ROW(reduce_scatter_as_reducescatterblock, "TGT-R1",
         "Reduce_scatter(n) <= Reduce_scatter_block(p*max(recvcounts))",
         "reduce_scatter_block with every block padded to the largest count (equal counts: as is)",
         MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP,
         "0 if the counts are equal, else p*max(recvcounts) elements",
-        MEM(reduce_scatter_as_reducescatterblock)),
+        MEM(reduce_scatter_as_reducescatterblock), "reduce_scatter_block(n/p)"),
     NB_ROW_R(reduce_scatter, "Reduce_scatter", MG_R_COMMUTE_OR_DENSE),
     INPLACE_ROW(reduce_scatter, "Reduce_scatter", 0, "the whole vector (span) in place", mg_inplace_mem),
     USEROP_ROW(reduce_scatter, "Reduce_scatter"),
@@ -311,13 +320,13 @@ static const mg_alg reduce_scatter_block_algs[] = {
     ROW(reduce_scatter_block_as_reduce_scatter, "GL17",
         "Reduce_scatter_block(n) <= Reduce(p*n) + Scatter(n)",
         "reduce the whole p*n vector to rank 0, then scatter", MG_R_PN_INT, "p*n at rank 0",
-        MEM(reduce_scatter_block_as_reduce_scatter)),
+        MEM(reduce_scatter_block_as_reduce_scatter), "reduce(p*n) + scatter(n)"),
     ROW(reduce_scatter_block_as_reducescatter, "GL18",
         "Reduce_scatter_block(n) <= Reduce_scatter(n)", "reduce_scatter with equal counts",
-        MG_R_PN_INT | MG_R_COMMUTE_OR_DENSE, "p ints", MEM(reduce_scatter_block_as_reducescatter)),
+        MG_R_PN_INT | MG_R_COMMUTE_OR_DENSE, "p ints", MEM(reduce_scatter_block_as_reducescatter), "reduce_scatter(p*n)"),
     ROW(reduce_scatter_block_as_allreduce, "GL19", "Reduce_scatter_block(n) <= Allreduce(p*n)",
         "allreduce of the whole vector, keep the own block", MG_R_PN_INT, "p*n",
-        MEM(reduce_scatter_block_as_allreduce)),
+        MEM(reduce_scatter_block_as_allreduce), "allreduce(p*n)"),
     NB_ROW_R(reduce_scatter_block, "Reduce_scatter_block", MG_R_COMMUTE_OR_DENSE),
     INPLACE_ROW(reduce_scatter_block, "Reduce_scatter_block", 0, "p*n (span) in place", mg_inplace_mem),
     USEROP_ROW(reduce_scatter_block, "Reduce_scatter_block"),
@@ -327,7 +336,7 @@ static const mg_alg scan_algs[] = {
     DEFAULT(scan, "MPI_Scan"),
     ROW(scan_as_exscan_reducelocal, "GL20", "Scan(n) <= Exscan(n) + Reduce_local(n)",
         "exclusive scan, then combine with the own contribution locally", 0, "n",
-        MEM(scan_as_exscan_reducelocal)),
+        MEM(scan_as_exscan_reducelocal), "exscan(n) + reduce_local(n)"),
     SPLIT_ELEMENTS(scan, "Scan"),
     NB_ROW(scan, "Scan"),
     PAD_ELEMENTS(scan, "Scan"),
@@ -339,9 +348,9 @@ static const mg_alg scatter_algs[] = {
     DEFAULT(scatter, "MPI_Scatter"),
     ROW(scatter_as_bcast, "GL21", "Scatter(n) <= Bcast(p*n)",
         "broadcast all p blocks, keep the own one", MG_R_PN_INT, "p*n bytes at non-roots",
-        MEM(scatter_as_bcast)),
+        MEM(scatter_as_bcast), "bcast(p*n)"),
     ROW(scatter_as_scatterv, "GL22", "Scatter(n) <= Scatterv(n)", "scatterv with equal counts",
-        MG_R_PN_INT, "2*p ints", MEM(scatter_as_scatterv)),
+        MG_R_PN_INT, "2*p ints", MEM(scatter_as_scatterv), "scatterv(p*n)"),
     SPLIT_BLOCKS(scatter, "Scatter", "p*n bytes + n for non-dense datatypes"),
     NB_ROW(scatter, "Scatter"),
     PAD_BLOCKS(scatter, "Scatter", "p n' + n' bytes (every block padded to n' of k = 4)"),
@@ -353,15 +362,15 @@ static const mg_alg scatterv_algs[] = {
     DEFAULT(scatterv, "MPI_Scatterv"),
     ROW(scatterv_as_alltoallv, "TGT31", "Scatterv(n) <= Alltoallv(n)",
         "alltoallv in which the root sends block i to rank i and every rank receives from the root only",
-        0, "4*p ints", MEM(scatterv_as_alltoallv)),
+        0, "4*p ints", MEM(scatterv_as_alltoallv), "alltoallv(n)"),
     ROW(scatterv_as_scatter_bcast, "TGT34", "Scatterv(n) <= Scatter(p) + Bcast(n)",
         "the root scatters each rank's packed offset and n, then broadcasts the packed blocks; each "
         "rank unpacks its own; the default runs when n > INT_MAX or the scratch exceeds the cap",
-        0, "2*p long longs at the root, then n bytes", MEM(scatterv_as_scatter_bcast)),
+        0, "2*p long longs at the root, then n bytes", MEM(scatterv_as_scatter_bcast), "scatter(16) + bcast(n)"),
     ROW(scatterv_as_bcast_bcast, "TGT-V1", "Scatterv(n) <= Bcast(p) + Bcast(n)",
         "the root broadcasts its sendcounts and size(sendtype), then the packed blocks; each rank "
         "unpacks its own; the default runs when n > INT_MAX or the scratch exceeds the cap",
-        0, "p+1 ints, then n bytes", MEM(scatterv_as_bcast_bcast)),
+        0, "p+1 ints, then n bytes", MEM(scatterv_as_bcast_bcast), "bcast(4*p + 4) + bcast(n)"),
     NB_ROW(scatterv, "Scatterv"),
     INPLACE_ROW(scatterv, "Scatterv", 0, "the root's block (span) at an in-place root", NULL),
     PACKED_ROW(scatterv, "Scatterv", 0, "4*p ints + 2*p handles, then 2*n bytes (n agreed late)"),

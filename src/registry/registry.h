@@ -243,7 +243,7 @@ extern const mg_restriction mg_restrictions[];
 extern const int mg_nrestrictions;
 
 /* Upper bound on algorithms per collective (checked in registry.c). */
-#define MG_MAX_ALGS 16
+#define MG_MAX_ALGS 24
 
 /*
  * Families of guidelines, X(ENUM, name, source). A family's rows are generated
@@ -266,6 +266,10 @@ extern const int mg_nrestrictions;
  * - USEROP: a reduction with a built-in op not slower than the same reduction
  *   with an equivalent user-defined op, TGT 2010 eq. (23):
  *   Reduce(n, MPI_SUM) <= Reduce(n, user_sum).
+ * - P2P: a collective not slower than a simple algorithm built from
+ *   point-to-point messages (TGT 2010 eq. 35 and §V.D): linear, trees,
+ *   pipelines, rings, recursive doubling, Bruck, ...; the rows run them with
+ *   PMPI point-to-point calls on a private communicator (src/algs/p2p_*.c).
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
@@ -280,7 +284,9 @@ extern const int mg_nrestrictions;
   X(DATATYPE, "datatype", "derived datatypes not slower than pack + contiguous call + unpack (TGT 2010 " \
     "eqs. 3, 4): A(n/k, T(k)) <= Pack + A(n) + Unpack")                                             \
   X(USEROP, "userop", "built-in op not slower than the same op user-defined (TGT 2010 eq. 23): "   \
-    "Reduce(n, MPI_SUM) <= Reduce(n, user_sum)")
+    "Reduce(n, MPI_SUM) <= Reduce(n, user_sum)")                                                    \
+  X(P2P, "p2p", "collectives not slower than simple algorithms built from point-to-point messages " \
+    "(TGT 2010 eq. 35: Gather(n) <= p x Recv(n/p); trees, pipelines, rings)")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,
@@ -296,6 +302,12 @@ extern const mg_family_info mg_families[MG_NFAM];
 /* A family by name; -1 when unknown. */
 int mg_family_find(const char *name);
 
+/* The predicted time (s) of an algorithm from LogGP parameters (src/model/loggp.h), for p
+ * processes, message size n in bytes (the collective's definition, MG_COLLECTIVES) and the
+ * row's parameter: the point-to-point rows' exact schedules (docs/model.md). */
+struct mg_loggp;
+typedef double (*mg_cost_fn)(const struct mg_loggp *m, int p, double n, int param);
+
 typedef struct mg_alg {
   const char *name;        /* e.g. "allreduce_as_reduce_bcast"; "default" first */
   const char *guideline;   /* "GL5"; "" for the default */
@@ -308,6 +320,12 @@ typedef struct mg_alg {
   int family;              /* mg_family (0, composition, when not given) */
   mg_alg_pfn pfn;          /* a family row's algorithm, called with param instead of fn */
   int param;
+  /* The cost model (docs/model.md): a point-to-point algorithm's schedule priced by LogGP
+   * (costfn), or an expression over the parts of a composition (cost), e.g.
+   * "reduce(n) + bcast(n)", whose parts are priced by the library's measured defaults or by
+   * a model of them; NULL, NULL: the family's generic expression (src/model/cost.c). */
+  mg_cost_fn costfn;
+  const char *cost;
 } mg_alg;
 
 typedef struct mg_coll_info {

@@ -1,0 +1,38 @@
+/*
+ * LogGP parameters of a job, as `mpiguide loggp` measures them (docs/loggp.md), and the
+ * queries the cost models (src/model/cost.c, the point-to-point algorithms' cost functions)
+ * make of them. LogGP (Alexandrov et al., 1995): L latency, o overhead (o_s at the sender,
+ * o_r at the receiver), g gap between messages, G gap per byte of a long message, P
+ * processes. The overheads and the gap are measured per message size; the queries
+ * interpolate between measured sizes and extrapolate beyond them with G.
+ * All times in seconds, sizes in bytes.
+ */
+#ifndef MG_MODEL_LOGGP_H
+#define MG_MODEL_LOGGP_H
+
+#include <stddef.h>
+
+#define MG_LOGGP_MAXPTS 64
+
+typedef struct mg_loggp {
+  int p;        /* processes of the job that was measured */
+  double L;     /* latency */
+  double G;     /* gap per byte of long messages (the fit over the largest sizes) */
+  int npts;     /* measured sizes, ascending */
+  double size[MG_LOGGP_MAXPTS];
+  double os[MG_LOGGP_MAXPTS], orecv[MG_LOGGP_MAXPTS]; /* overheads at that size */
+  double gap[MG_LOGGP_MAXPTS]; /* g + (s-1)G at that size: the interval between messages of s
+                                  bytes that one process sends back to back */
+  double copy;   /* local memcpy, per byte */
+  double reduce; /* local MPI_Reduce_local (MPI_SUM on MPI_DOUBLE), per byte */
+} mg_loggp;
+
+/* Overheads and per-message interval at size s (interpolated, extrapolated with G). */
+double mg_loggp_os(const mg_loggp *m, double s);
+double mg_loggp_or(const mg_loggp *m, double s);
+double mg_loggp_gap(const mg_loggp *m, double s);
+/* One message of s bytes, from the start of the send to the end of the receive:
+ * o_s(s) + L + (s-1) G + o_r(s), with (s-1) G taken from the gap curve where measured. */
+double mg_loggp_msg(const mg_loggp *m, double s);
+
+#endif
