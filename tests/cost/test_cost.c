@@ -1,0 +1,103 @@
+/*
+ * The cost model: every registry row has a price (a LogGP schedule or an expression that
+ * parses), expressions evaluate as written against measured defaults, measured defaults are
+ * interpolated log-log and scaled beyond the measured sizes, unmeasured defaults fall back to
+ * their model, and bad expressions say what and where.
+ */
+#include <math.h>
+
+#include "common/test.h"
+#include "model/cost.h"
+
+#define NEAR(a, b) (fabs((a) - (b)) <= 1e-12 + 1e-9 * fabs(b))
+
+/* Parameters that make hand computation easy: constant overheads, g = 1 us, G = 1 ns/B. */
+static void toy(mg_loggp *m) {
+  memset(m, 0, sizeof *m);
+  m->p = 4;
+  m->L = 2e-6;
+  m->G = 1e-9;
+  m->npts = 2;
+  m->size[0] = 1, m->size[1] = 1024;
+  m->os[0] = m->os[1] = 0.5e-6;
+  m->orecv[0] = m->orecv[1] = 0.25e-6;
+  m->gap[0] = 1e-6, m->gap[1] = 1e-6 + 1023e-9;
+  m->copy = 0.1e-9;
+  m->reduce = 0.5e-9;
+}
+
+static int row(int coll, const char *name) { return mg_alg_find(coll, name); }
+
+int main(void) {
+  mg_loggp lg;
+  mg_model m;
+  char err[256];
+  toy(&lg);
+
+  TEST_CASE("every row priced");
+  for (int c = 0; c < MG_NCOLL; c++)
+    for (int a = 0; a < mg_colls[c].nalgs; a++) {
+      const mg_alg *al = &mg_colls[c].algs[a];
+      ASSERT_MSG(al->costfn || al->cost, "%s: no cost model", al->name);
+      if (al->cost) ASSERT_MSG(mg_cost_check(al->cost, err, sizeof err) == 0, "%s: %s", al->name, err);
+    }
+
+  TEST_CASE("loggp queries");
+  ASSERT_TRUE(NEAR(mg_loggp_msg(&lg, 1), 0.5e-6 + 2e-6 + 0.25e-6));
+  ASSERT_TRUE(NEAR(mg_loggp_msg(&lg, 1024), 0.5e-6 + 2e-6 + 1023e-9 + 0.25e-6));
+  ASSERT_TRUE(NEAR(mg_loggp_gap(&lg, 2048), 1e-6 + 2047e-9)); /* extrapolated with G */
+  ASSERT_TRUE(NEAR(mg_loggp_os(&lg, 4096), 0.5e-6));
+
+  TEST_CASE("measured defaults");
+  mg_model_init(&m, &lg);
+  ASSERT_EQ(mg_model_add(&m, MG_BCAST, 4, 4096, 40e-6), 0); /* added out of order on purpose */
+  ASSERT_EQ(mg_model_add(&m, MG_BCAST, 4, 1024, 10e-6), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_REDUCE, 4, 1024, 20e-6), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_REDUCE, 4, 4096, 20e-6), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_GATHER, 4, 256, 7e-6), 0);
+  mg_model_sort(&m);
+  mg_price_src src;
+  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 1024, &src), 10e-6));
+  ASSERT_EQ(src, MG_PRICE_MEASURED);
+  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 2048, NULL), 20e-6)); /* log-log: the geometric mean */
+  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 16, NULL), 10e-6));   /* below: the smallest */
+  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 8192, NULL), 80e-6)); /* above: linear in n */
+  ASSERT_TRUE(isnan(mg_model_default(&m, MG_BCAST, 2, 1024, NULL)) ||
+              mg_model_default(&m, MG_BCAST, 2, 1024, &src) > 0); /* another p: not these points */
+  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_GATHERV, 4, 1024, &src), 7e-6)); /* gatherv as gather(n/p) */
+
+  TEST_CASE("compositions and families");
+  int a = row(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
+  ASSERT_TRUE(a > 0);
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, a, 4, 1024), 30e-6));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, a, 4, 2048), 40e-6));
+  a = row(MG_BCAST, "bcast_as_split2");
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, a, 4, 8192), 2 * 40e-6));
+  a = row(MG_BCAST, "bcast_as_padded2"); /* 1000 -> pow2(2000) = 2048 */
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, a, 4, 1000), 20e-6));
+  a = row(MG_EXSCAN, "exscan_as_scan_sendrecv"); /* scan has no measurement: its model */
+  double scan = mg_model_default(&m, MG_SCAN, 4, 1024, &src);
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_EXSCAN, a, 4, 1024), scan + mg_loggp_msg(&lg, 1024)) ||
+              (isnan(scan) && isnan(mg_model_alg(&m, MG_EXSCAN, a, 4, 1024))));
+  mg_model_free(&m);
+
+  TEST_CASE("no LogGP: only measured parts price");
+  mg_model_init(&m, NULL);
+  ASSERT_EQ(mg_model_add(&m, MG_BCAST, 4, 1024, 10e-6), 0);
+  mg_model_sort(&m);
+  a = row(MG_SCATTER, "scatter_as_bcast");
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_SCATTER, a, 4, 256), 10e-6)); /* bcast(p*n) = bcast(1024) */
+  a = row(MG_ALLGATHER, "allgather_as_alltoall");                    /* copy needs LogGP */
+  ASSERT_TRUE(isnan(mg_model_alg(&m, MG_ALLGATHER, a, 4, 256)));
+  mg_model_free(&m);
+
+  TEST_CASE("bad expressions");
+  ASSERT_EQ(mg_cost_check("reduce(n) + bcast(n", err, sizeof err), -1);
+  ASSERT_TRUE(strstr(err, "')' expected") != NULL);
+  ASSERT_EQ(mg_cost_check("reduce(n) + frob(n)", err, sizeof err), -1);
+  ASSERT_TRUE(strstr(err, "unknown name") && strstr(err, "offset 12"));
+  ASSERT_EQ(mg_cost_check("2 * self(n/2) x", err, sizeof err), -1);
+  ASSERT_TRUE(strstr(err, "unexpected text") != NULL);
+  ASSERT_EQ(mg_cost_check("(p-1) * copy(n) + reduce_local(pow2(3*n))", err, sizeof err), 0);
+  return mg_test_summary("test_cost");
+}
