@@ -150,18 +150,20 @@ void mg_loggp_fit(mg_loggp_class *c, double tol) {
     m->L = 0;
   }
 
-  /* the overheads overlap the transfer where their sum exceeds half the round trip */
-  int ofirst = -1, olast = -1;
-  for (int i = 0; i < n; i++)
-    if (m->os[i] + m->orecv[i] > col[MG_LC_PRTT1][i] / 2) {
-      if (ofirst < 0) ofirst = i;
-      olast = i;
+  /* the overheads overlap the transfer where their sum exceeds half the round trip: one warning
+   * per run of such sizes */
+  for (int i = 0; i < n;) {
+    int j = i - 1;
+    while (j + 1 < n && m->os[j + 1] + m->orecv[j + 1] > col[MG_LC_PRTT1][j + 1] / 2) j++;
+    if (j < i) {
+      i++;
+      continue;
     }
-  if (ofirst >= 0) {
     char r[80];
-    warn(c, "o_s + o_r exceed half the round trip at sizes in %s: the send and the receive each wait for the "
-            "transfer (a rendezvous or single-copy protocol), so o_s + L + (s-1)G + o_r counts it more than once",
-         size_range(c, ofirst, olast, r, sizeof r));
+    warn(c, "o_s + o_r exceed half the round trip at %s: the send and the receive each wait for the transfer "
+            "(a rendezvous or single-copy protocol), so o_s + L + (s-1)G + o_r counts it more than once",
+         size_range(c, i, j, r, sizeof r));
+    i = j + 1;
   }
 
   static const int meas[3] = {MG_LC_PRTT1, MG_LC_PRTTN, MG_LC_PRTTD};

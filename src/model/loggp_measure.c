@@ -13,6 +13,7 @@
 #include "bench/bench.h"
 #include "bench/stats.h"
 #include "model/loggp_measure.h"
+#include "util/fmt.h"
 
 enum { TAG_CTL = 7201, TAG_MSG = 7202, TAG_REPLY = 7203 };
 enum { KIND_END, KIND_PRTT, KIND_OR };
@@ -125,8 +126,8 @@ static int client(pair *P, const mg_loggp_cfg *cfg, mg_loggp_class *c, const cha
     c->col[MG_LC_PRTTD][i] = pd;
     c->col[MG_LC_OR][i] = o_r;
     if (cfg->progress) {
-      char what[64];
-      snprintf(what, sizeof what, "%s %zu B", label, cfg->sizes[i]);
+      char what[64], sz[32];
+      snprintf(what, sizeof what, "%s %s", label, mg_fmt_bytes(cfg->sizes[i], MG_BYTES_IEC, sz, sizeof sz));
       cfg->progress((double)(step0 + i + 1) / nsteps, P->now() - t_start, what, cfg->arg);
     }
   }

@@ -5,6 +5,8 @@
 #       exit 0, the fit on stdout, the parameter file checked by check_loggp
 #   run_loggp.sh fail NP REGEX [loggp options...]
 #       a non-zero exit, stderr matching REGEX (grep -E), no parameter file left
+#   run_loggp.sh help NP - [loggp options...]
+#       exit 0 on every rank, the usage once on stdout, nothing measured or written
 #
 # Environment: MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_CLI (mpiguide), MG_CHECK (check_loggp),
 # MG_WORKDIR (emptied first).
@@ -35,6 +37,17 @@ fail)
   ((rc != 0)) || { echo "run_loggp: exit code 0, expected a failure" >&2; exit 1; }
   ((rc != 124 && rc != 137)) || { echo "run_loggp: timed out (a rank was left waiting)" >&2; exit 1; }
   grep -Eq -- "$arg" "$work/stderr" || { echo "run_loggp: stderr does not match '$arg'" >&2; exit 1; }
+  if find "$work" -type f | grep -v '/stdout$\|/stderr$' | grep -q .; then
+    echo "run_loggp: files left behind" >&2; exit 1
+  fi
+  ;;
+help)
+  (cd "$work" && launch "$@" >"$work/stdout" 2>"$work/stderr")
+  rc=$?
+  cat "$work/stdout" "$work/stderr"
+  ((rc == 0)) || { echo "run_loggp: --help exited with $rc" >&2; exit 1; }
+  n=$(grep -c "^usage: mpirun -np P mpiguide loggp" "$work/stdout")
+  ((n == 1)) || { echo "run_loggp: usage printed $n times (rank 0 only expected)" >&2; exit 1; }
   if find "$work" -type f | grep -v '/stdout$\|/stderr$' | grep -q .; then
     echo "run_loggp: files left behind" >&2; exit 1
   fi

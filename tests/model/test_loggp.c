@@ -118,7 +118,7 @@ static void test_fit_bad(void) {
   synth(&c, 8, 0);
   for (int i = 5; i < 8; i++) c.col[MG_LC_OR][i] = c.col[MG_LC_PRTT1][i];
   mg_loggp_fit(&c, 0.25);
-  ASSERT_TRUE(has_warning(&c, "o_s + o_r exceed half the round trip at sizes in 32-128"));
+  ASSERT_TRUE(has_warning(&c, "o_s + o_r exceed half the round trip at 32-128"));
 }
 
 /* ---------- the file ---------- */
