@@ -180,7 +180,7 @@ int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf)
   P.comm = comm;
 
   /* the node layout: each rank's node, named by its lowest rank */
-  int me = rank, nrank, nsize;
+  int me = rank;
   leader = malloc((size_t)p * sizeof *leader);
   size_t maxs = cfg->sizes[cfg->nsizes - 1];
   P.sbuf = malloc(maxs);
@@ -192,16 +192,29 @@ int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf)
   }
   memset(P.sbuf, 1, maxs);
   memset(P.rbuf, 0, maxs);
-  if ((rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) != MPI_SUCCESS) goto out;
-  PMPI_Comm_rank(node, &nrank);
-  PMPI_Comm_size(node, &nsize);
-  if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_MIN, node)) != MPI_SUCCESS) goto out;
-  if ((rc = PMPI_Allgather(&me, 1, MPI_INT, leader, 1, MPI_INT, comm)) != MPI_SUCCESS) goto out;
-  int rpn[2] = {-nsize, nsize}; /* -min, max */
-  if ((rc = PMPI_Allreduce(MPI_IN_PLACE, rpn, 2, MPI_INT, MPI_MAX, comm)) != MPI_SUCCESS) goto out;
-  lf->rpn_min = -rpn[0];
-  lf->rpn_max = rpn[1];
-  for (int r = 0; r < p; r++) lf->nodes += leader[r] == r;
+  if (cfg->node_of) { /* a given layout: the lowest rank with the same id */
+    for (int r = 0; r < p; r++) {
+      leader[r] = r;
+      for (int q = 0; q < r; q++)
+        if (cfg->node_of[q] == cfg->node_of[r]) {
+          leader[r] = q;
+          break;
+        }
+    }
+  } else {
+    if ((rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) != MPI_SUCCESS) goto out;
+    if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_MIN, node)) != MPI_SUCCESS) goto out;
+    if ((rc = PMPI_Allgather(&me, 1, MPI_INT, leader, 1, MPI_INT, comm)) != MPI_SUCCESS) goto out;
+  }
+  lf->rpn_min = p;
+  for (int r = 0; r < p; r++) {
+    if (leader[r] != r) continue;
+    int cnt = 0;
+    for (int q = r; q < p; q++) cnt += leader[q] == r;
+    lf->nodes++;
+    if (cnt < lf->rpn_min) lf->rpn_min = cnt;
+    if (cnt > lf->rpn_max) lf->rpn_max = cnt;
+  }
 
   /* the pairs: [0] within a node, [1] across nodes; -1 when there is none */
   int pa[2] = {-1, -1}, pb[2] = {-1, -1};

@@ -20,6 +20,9 @@ typedef struct mg_loggp_cfg {
   double time_per;     /* seconds per series (size, kind): the repetitions are
                           time_per / the warm-up's median, within [min_nrep, max_nrep] */
   double tolerance;    /* residuals above it are reported (mg_loggp_fit) */
+  /* The node of each rank of comm (any ids, p entries), for tests that need several nodes on one
+   * machine; NULL: the nodes of MPI_Comm_split_type(MPI_COMM_TYPE_SHARED). */
+  const int *node_of;
   /* Called by the process that measures (rank 0 for the pairs it is in) after each series:
    * fraction done, elapsed seconds, what. May be NULL. */
   void (*progress)(double fraction, double elapsed, const char *what, void *arg);
