@@ -333,6 +333,7 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
     goto out;
   }
   if (R->line == 0) {
+    R->line = 1;
     RERR("empty file: not an mpiguide LogGP file");
     goto out;
   }

@@ -251,6 +251,11 @@ static void test_bad_files(void) {
   int table = line_of(good, "table");
   int cls = line_of(good, "class");
 
+  {
+    char *empty = strdup("");
+    bad(empty, "empty", NULL, NULL, 1, "empty file: not an mpiguide LogGP file");
+    free(empty);
+  }
   bad(good, "magic", "mpiguide-loggp 1", "mpiguide-profile 1", 1, "not an mpiguide LogGP file");
   bad(good, "version", "mpiguide-loggp 1", "mpiguide-loggp 2", 1, "format version 2; this mpiguide reads version 1");
   bad(good, "number", "\n4 ", "\n4x ", table + 3, "column size: '4x' is not a number");
