@@ -49,7 +49,7 @@ static const char usage_text[] =
     "      --messages N       n of PRTT(n,0,s) and PRTT(n,d,s), at least 2 [10]\n"
     "      --time-per T       time per series (size and kind of round trip): the repetitions\n"
     "                         are T / the warm-up's median round trip [100ms]\n"
-    "      --min-nrep N       [5]     --max-nrep N  [1000]\n"
+    "      --min-nrep N       [10]    --max-nrep N  [1000]\n"
     "  -w, --warmup W         round trips before each series, not kept [3]\n"
     "      --tolerance X      report the sizes whose relative residual exceeds X [0.25]\n"
     "  -q, --quiet            no fit table, no progress\n"
@@ -96,7 +96,7 @@ static int validate(const mg_opt_vals *o, state *S) {
   cfg->n = (int)v;
   if (long_opt(o, O_WARMUP, 1, 100000, 3, &v, S)) return -1;
   cfg->warmup = (int)v;
-  if (long_opt(o, O_MIN, 1, 10000000, 5, &v, S)) return -1;
+  if (long_opt(o, O_MIN, 1, 10000000, 10, &v, S)) return -1;
   cfg->min_nrep = (int)v;
   if (long_opt(o, O_MAX, 1, 10000000, 1000, &v, S)) return -1;
   cfg->max_nrep = (int)v;
@@ -127,16 +127,16 @@ static void print_class(const mg_loggp_class *c, int inter, double tol) {
   printf("\n# %s pair: ranks %d and %d\n", inter ? "inter-node" : "intra-node", c->a, c->b);
   printf("# L %.3f us   g %.3f us   G %.4f ns/B (%.2f GB/s)   o_s %.3f us, o_r %.3f us at %.0f B\n", 1e6 * m->L,
          1e6 * m->g, 1e9 * m->G, m->G > 0 ? 1e-9 / m->G : 0.0, 1e6 * m->os[0], 1e6 * m->orecv[0], m->size[0]);
-  printf("# %8s %10s %10s %6s %10s %10s %6s %10s %10s %6s %9s %9s %9s\n", "size", "prtt1", "model1", "res1",
-         "prttn", "modeln", "resn", "prttd", "modeld", "resd", "o_s", "o_r", "gap");
+  printf("# %8s %10s %10s %6s %10s %10s %6s %10s %10s %6s %9s %9s %9s %6s\n", "size", "prtt1", "model1", "res1",
+         "prttn", "modeln", "resn", "prttd", "modeld", "resd", "o_s", "o_r", "gap", "noise");
   for (int i = 0; i < c->npts; i++) {
     char sz[32];
-    printf("  %8s %10.3f %10.3f %5.0f%% %10.3f %10.3f %5.0f%% %10.3f %10.3f %5.0f%% %9.3f %9.3f %9.3f%s\n",
+    printf("  %8s %10.3f %10.3f %5.0f%% %10.3f %10.3f %5.0f%% %10.3f %10.3f %5.0f%% %9.3f %9.3f %9.3f %5.0f%%%s\n",
            mg_fmt_bytes((size_t)col[MG_LC_SIZE][i], MG_BYTES_EXACT, sz, sizeof sz), 1e6 * col[MG_LC_PRTT1][i],
            1e6 * col[MG_LC_MODEL1][i], 100 * col[MG_LC_RES1][i], 1e6 * col[MG_LC_PRTTN][i],
            1e6 * col[MG_LC_MODELN][i], 100 * col[MG_LC_RESN][i], 1e6 * col[MG_LC_PRTTD][i],
            1e6 * col[MG_LC_MODELD][i], 100 * col[MG_LC_RESD][i], 1e6 * col[MG_LC_OS][i], 1e6 * col[MG_LC_OR][i],
-           1e6 * col[MG_LC_GAP][i],
+           1e6 * col[MG_LC_GAP][i], 100 * col[MG_LC_NOISE][i],
            fabs(col[MG_LC_RES1][i]) > tol || fabs(col[MG_LC_RESN][i]) > tol || fabs(col[MG_LC_RESD][i]) > tol
                ? "  <"
                : "");
@@ -153,7 +153,8 @@ static void print_class(const mg_loggp_class *c, int inter, double tol) {
 static void print_fit(const mg_loggp_file *lf, const mg_bench_meta *meta, const state *S) {
   printf("# mpiguide loggp: %s, %d processes on %d node(s), n = %d messages per PRTT(n,d,s); times in us\n",
          meta->mpi_name, lf->p, lf->nodes, S->cfg.n);
-  printf("# res: (model - measured) / measured; '<' marks a size with a residual above %.0f %%\n",
+  printf("# res: (model - measured) / measured; '<' marks a size with a residual above %.0f %%; noise: the largest\n"
+         "# interquartile range / median of the size's four series\n",
          100 * S->cfg.tolerance);
   if (!lf->has[0]) printf("# no intra-node pair: every node ran one process\n");
   if (!lf->has[1]) printf("# no inter-node pair: the job ran on one node\n");

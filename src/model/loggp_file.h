@@ -30,6 +30,7 @@
   X(DELAY, "d", "the delay after each message of PRTT(n,d,s)")                                    \
   X(PRTTD, "prttd", "PRTT(n,d,s): n messages d apart, then the reply (median)")                  \
   X(OR, "o_r", "receive overhead: a receive of an arrived message, timed at the receiver (median)") \
+  X(NOISE, "noise", "the largest (q3 - q1) / median of the four series of round trips at this size") \
   X(OS, "o_s", "send overhead: (prttd - prtt1)/(n-1) - d")                                        \
   X(GAP, "gap", "g + (s-1)G at this size: (prttn - prtt1)/(n-1)")                                 \
   X(MODEL1, "model1", "PRTT(1,0,s) of the model: 2 (o_s + L + gap(s) - gap(s0) + o_r)")          \
@@ -50,6 +51,8 @@ extern const char *const mg_loggp_col_names[MG_LOGGP_NCOLS];
 extern const char *const mg_loggp_col_descs[MG_LOGGP_NCOLS];
 
 #define MG_LOGGP_MAXWARN 16
+/* A size whose noise column exceeds this is reported as noisy. */
+#define MG_LOGGP_NOISY 0.1
 
 /* One pair class (two processes on one node, or on two nodes): what was measured and its fit. */
 typedef struct mg_loggp_class {
@@ -78,10 +81,10 @@ typedef struct mg_loggp_file {
 } mg_loggp_file;
 
 /*
- * The fit: from the measured columns (SIZE, PRTT1, PRTTN, DELAY, PRTTD, OR) and c->n, c->npts,
+ * The fit: from the measured columns (SIZE, PRTT1, PRTTN, DELAY, PRTTD, OR, NOISE) and c->n, c->npts,
  * fill the derived columns, c->m (with p, inter, copy and reduce left as they are), the model and
  * residual columns, the quality and the warnings: residuals above `tolerance` (the size ranges),
- * and negative parameters, which are reported and set to 0 (a cost model must not get a negative
+ * sizes whose noise exceeds MG_LOGGP_NOISY, and negative parameters, which are reported and set to 0 (a cost model must not get a negative
  * time). G is fitted over the largest third of the sizes (at least 3; all when fewer).
  */
 void mg_loggp_fit(mg_loggp_class *c, double tolerance);

@@ -91,6 +91,23 @@ void mg_loggp_fit(mg_loggp_class *c, double tol) {
     col[MG_LC_GAP][i] = (col[MG_LC_PRTTN][i] - col[MG_LC_PRTT1][i]) / k;
     col[MG_LC_OS][i] = (col[MG_LC_PRTTD][i] - col[MG_LC_PRTT1][i]) / k - col[MG_LC_DELAY][i];
   }
+  /* noisy sizes: one warning per run */
+  for (int i = 0; i < n;) {
+    int j = i - 1, w = i;
+    while (j + 1 < n && col[MG_LC_NOISE][j + 1] > MG_LOGGP_NOISY) {
+      j++;
+      if (col[MG_LC_NOISE][j] > col[MG_LC_NOISE][w]) w = j;
+    }
+    if (j < i) {
+      i++;
+      continue;
+    }
+    char r[80];
+    warn(c, "noisy at %s: the interquartile range of a series reaches %.0f %% of its median (a busy machine or a "
+            "descheduled process?); measure again, or with a larger --time-per",
+         size_range(c, i, j, r, sizeof r), 100 * col[MG_LC_NOISE][w]);
+    i = j + 1;
+  }
   clamp_column(c, MG_LC_GAP, "the gap", "PRTT(n,0,s) below PRTT(1,0,s): noise");
   clamp_column(c, MG_LC_OS, "o_s", "PRTT(n,d,s) - PRTT(1,0,s) below (n-1)d: noise");
   clamp_column(c, MG_LC_OR, "o_r", "a clock step?");

@@ -66,9 +66,10 @@ static double median(double *x, long n) {
 }
 
 /* A series on the client: warm-up, the count, the measured rounds. *med: the median round trip;
- * for KIND_OR, *o_r: the server's median receive time. */
+ * *noise: the larger of *noise and (q3 - q1) / median; for KIND_OR, *o_r: the server's median
+ * receive time. */
 static int client_series(pair *P, const mg_loggp_cfg *cfg, int kind, int k, int s, double d, double *med,
-                         double *o_r) {
+                         double *noise, double *o_r) {
   int warm = cfg->warmup > 0 ? cfg->warmup : 1;
   double h[5] = {kind, warm, k, s, d};
   int rc = PMPI_Send(h, 5, MPI_DOUBLE, P->peer, TAG_CTL, P->comm);
@@ -81,6 +82,8 @@ static int client_series(pair *P, const mg_loggp_cfg *cfg, int kind, int k, int 
   for (long r = 0; r < nrep && rc == MPI_SUCCESS; r++) rc = client_round(P, kind, k, s, d, &P->x[r]);
   if (rc != MPI_SUCCESS) return rc;
   *med = median(P->x, nrep);
+  double spread = *med > 0 ? (mg_quantile_sorted(P->x, nrep, 0.75) - mg_quantile_sorted(P->x, nrep, 0.25)) / *med : 0;
+  if (spread > *noise) *noise = spread;
   if (kind == KIND_OR) rc = PMPI_Recv(o_r, 1, MPI_DOUBLE, P->peer, TAG_CTL, P->comm, MPI_STATUS_IGNORE);
   return rc;
 }
@@ -113,14 +116,14 @@ static int client(pair *P, const mg_loggp_cfg *cfg, mg_loggp_class *c, const cha
   c->npts = cfg->nsizes;
   for (int i = 0; i < cfg->nsizes && rc == MPI_SUCCESS; i++) {
     int s = (int)cfg->sizes[i];
-    double p1, pn, pd, pr, *col_d = &c->col[MG_LC_DELAY][i];
+    double p1, pn, pd, pr, *col_d = &c->col[MG_LC_DELAY][i], *noise = &c->col[MG_LC_NOISE][i];
     c->col[MG_LC_SIZE][i] = s;
-    rc = client_series(P, cfg, KIND_PRTT, 1, s, 0, &p1, NULL);
-    if (rc == MPI_SUCCESS) rc = client_series(P, cfg, KIND_PRTT, k, s, 0, &pn, NULL);
+    rc = client_series(P, cfg, KIND_PRTT, 1, s, 0, &p1, noise, NULL);
+    if (rc == MPI_SUCCESS) rc = client_series(P, cfg, KIND_PRTT, k, s, 0, &pn, noise, NULL);
     double gap = (pn - p1) / (k - 1);
     *col_d = p1 > 2 * gap ? p1 : 2 * gap;
-    if (rc == MPI_SUCCESS) rc = client_series(P, cfg, KIND_PRTT, k, s, *col_d, &pd, NULL);
-    if (rc == MPI_SUCCESS) rc = client_series(P, cfg, KIND_OR, k, s, *col_d, &pr, &o_r);
+    if (rc == MPI_SUCCESS) rc = client_series(P, cfg, KIND_PRTT, k, s, *col_d, &pd, noise, NULL);
+    if (rc == MPI_SUCCESS) rc = client_series(P, cfg, KIND_OR, k, s, *col_d, &pr, noise, &o_r);
     c->col[MG_LC_PRTT1][i] = p1;
     c->col[MG_LC_PRTTN][i] = pn;
     c->col[MG_LC_PRTTD][i] = pd;

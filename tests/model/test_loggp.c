@@ -114,6 +114,13 @@ static void test_fit_bad(void) {
   ASSERT_TRUE(has_warning(&c, "L negative"));
   ASSERT_TRUE(c.m.os[2] == 0 && c.m.os[3] == 0 && c.m.L == 0);
 
+  TEST_CASE("fit, noisy sizes");
+  synth(&c, 8, 0);
+  c.col[MG_LC_NOISE][6] = 0.3;
+  c.col[MG_LC_NOISE][7] = 0.5;
+  mg_loggp_fit(&c, 0.25);
+  ASSERT_TRUE(has_warning(&c, "noisy at 64-128: the interquartile range of a series reaches 50 %"));
+
   TEST_CASE("fit, overheads that overlap the transfer");
   synth(&c, 8, 0);
   for (int i = 5; i < 8; i++) c.col[MG_LC_OR][i] = c.col[MG_LC_PRTT1][i];
@@ -261,7 +268,7 @@ static void test_bad_files(void) {
   bad(good, "number", "\n4 ", "\n4x ", table + 3, "column size: '4x' is not a number");
   /* row 3 (size 4) given size 1: not ascending */
   bad(good, "ascending", "\n4 ", "\n1 ", table + 3, "size 1 does not follow 2: sizes must ascend");
-  bad(good, "fields", "\n8 ", "\n8 1 ", table + 4, "a row of the table has 15 fields, the columns are 14");
+  bad(good, "fields", "\n8 ", "\n8 1 ", table + 4, "a row of the table has 16 fields, the columns are 15");
   bad(good, "unknown_key", "nodes 2", "knots 2", line_of(good, "nodes"), "unknown key 'knots'");
   bad(good, "negative", "copy ", "copy -", line_of(good, "copy"), "copy: -");
   bad(good, "column_name", "table size prtt1", "table size prtt2", table, "column 2 of the table is 'prtt2'");
