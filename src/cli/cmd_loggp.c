@@ -154,7 +154,7 @@ static void print_fit(const mg_loggp_file *lf, const mg_bench_meta *meta, const 
   printf("# mpiguide loggp: %s, %d processes on %d node(s), n = %d messages per PRTT(n,d,s); times in us\n",
          meta->mpi_name, lf->p, lf->nodes, S->cfg.n);
   printf("# res: (model - measured) / measured; '<' marks a size with a residual above %.0f %%; noise: the largest\n"
-         "# interquartile range / median of the size's four series\n",
+         "# relative standard error of the medians of the size's four series\n",
          100 * S->cfg.tolerance);
   if (!lf->has[0]) printf("# no intra-node pair: every node ran one process\n");
   if (!lf->has[1]) printf("# no inter-node pair: the job ran on one node\n");

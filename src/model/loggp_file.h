@@ -30,7 +30,7 @@
   X(DELAY, "d", "the delay after each message of PRTT(n,d,s)")                                    \
   X(PRTTD, "prttd", "PRTT(n,d,s): n messages d apart, then the reply (median)")                  \
   X(OR, "o_r", "receive overhead: a receive of an arrived message, timed at the receiver (median)") \
-  X(NOISE, "noise", "the largest (q3 - q1) / median of the four series of round trips at this size") \
+  X(NOISE, "noise", "the largest relative standard error of the median of the four series at this size") \
   X(OS, "o_s", "send overhead: (prttd - prtt1)/(n-1) - d")                                        \
   X(GAP, "gap", "g + (s-1)G at this size: (prttn - prtt1)/(n-1)")                                 \
   X(MODEL1, "model1", "PRTT(1,0,s) of the model: 2 (o_s + L + gap(s) - gap(s0) + o_r)")          \
@@ -52,7 +52,7 @@ extern const char *const mg_loggp_col_descs[MG_LOGGP_NCOLS];
 
 #define MG_LOGGP_MAXWARN 16
 /* A size whose noise column exceeds this is reported as noisy. */
-#define MG_LOGGP_NOISY 0.1
+#define MG_LOGGP_NOISY 0.05
 
 /* One pair class (two processes on one node, or on two nodes): what was measured and its fit. */
 typedef struct mg_loggp_class {

@@ -103,7 +103,7 @@ void mg_loggp_fit(mg_loggp_class *c, double tol) {
       continue;
     }
     char r[80];
-    warn(c, "noisy at %s: the interquartile range of a series reaches %.0f %% of its median (a busy machine or a "
+    warn(c, "noisy at %s: the standard error of a series' median reaches %.0f %% (a busy machine or a "
             "descheduled process?); measure again, or with a larger --time-per",
          size_range(c, i, j, r, sizeof r), 100 * col[MG_LC_NOISE][w]);
     i = j + 1;

@@ -7,6 +7,7 @@
  * d before each receive but the first, so the message has arrived, and times the receive.
  * Timer: clock_gettime(CLOCK_MONOTONIC) (src/bench/timer.c); medians: src/bench/stats.c.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,7 +67,7 @@ static double median(double *x, long n) {
 }
 
 /* A series on the client: warm-up, the count, the measured rounds. *med: the median round trip;
- * *noise: the larger of *noise and (q3 - q1) / median; for KIND_OR, *o_r: the server's median
+ * *noise: the larger of *noise and the relative standard error of that median; for KIND_OR, *o_r: the server's median
  * receive time. */
 static int client_series(pair *P, const mg_loggp_cfg *cfg, int kind, int k, int s, double d, double *med,
                          double *noise, double *o_r) {
@@ -82,8 +83,9 @@ static int client_series(pair *P, const mg_loggp_cfg *cfg, int kind, int k, int 
   for (long r = 0; r < nrep && rc == MPI_SUCCESS; r++) rc = client_round(P, kind, k, s, d, &P->x[r]);
   if (rc != MPI_SUCCESS) return rc;
   *med = median(P->x, nrep);
-  double spread = *med > 0 ? (mg_quantile_sorted(P->x, nrep, 0.75) - mg_quantile_sorted(P->x, nrep, 0.25)) / *med : 0;
-  if (spread > *noise) *noise = spread;
+  double rse = mg_rse_median_sorted(P->x, nrep);
+  if (!isfinite(rse)) rse = 1; /* fewer than 3 repetitions: unknown */
+  if (rse > *noise) *noise = rse;
   if (kind == KIND_OR) rc = PMPI_Recv(o_r, 1, MPI_DOUBLE, P->peer, TAG_CTL, P->comm, MPI_STATUS_IGNORE);
   return rc;
 }

@@ -119,7 +119,7 @@ static void test_fit_bad(void) {
   c.col[MG_LC_NOISE][6] = 0.3;
   c.col[MG_LC_NOISE][7] = 0.5;
   mg_loggp_fit(&c, 0.25);
-  ASSERT_TRUE(has_warning(&c, "noisy at 64-128: the interquartile range of a series reaches 50 %"));
+  ASSERT_TRUE(has_warning(&c, "noisy at 64-128: the standard error of a series' median reaches 50 %"));
 
   TEST_CASE("fit, overheads that overlap the transfer");
   synth(&c, 8, 0);
