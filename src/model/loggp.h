@@ -16,7 +16,9 @@
 
 typedef struct mg_loggp {
   int p;        /* processes of the job that was measured */
+  int inter;    /* the pair class measured: 0 both processes on one node, 1 on two nodes */
   double L;     /* latency */
+  double g;     /* gap between small messages: the gap curve at the smallest size, less (s-1)G */
   double G;     /* gap per byte of long messages (the fit over the largest sizes) */
   int npts;     /* measured sizes, ascending */
   double size[MG_LOGGP_MAXPTS];
