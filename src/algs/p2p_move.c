@@ -14,31 +14,42 @@
  * derived type are never written. A block that goes straight from its owner to its destination
  * (the linear and pairwise rows) travels as (count, datatype) on both sides.
  *
+ * Rows (restrictions and scratch as in the registry; costs in LogGP terms, msg(s) one message of s
+ * bytes end to end, g(s) the gap between two sends, copy(s) a local copy; the cost functions at
+ * the end of this file price exactly these schedules):
  *   gather_as_linear      the root posts p-1 receives straight into its blocks (eq. 35), every
- *                         other rank sends its block; p requests at the root.
- *                         Cost: msg(n) + (p-2) max(g(n), o_r(n)) at the root.
- *   gather_as_binomial    binomial fan-in over relative ranks: a rank receives its children's
- *                         subtrees (packed) after its own block, then sends the whole subtree to
- *                         its parent; ceil(log2 p) rounds, the root's last message (p-h) n bytes
- *                         (h the largest power of two below p). Scratch p n at the root (blocks
- *                         of a range that wraps past rank p-1, or a non-dense receive type), the
- *                         subtree elsewhere. p n must fit an int.
- *   scatter_as_linear     the root posts p-1 sends from its blocks; p requests at the root.
- *   scatter_as_binomial   binomial fan-out, largest subtree first; the mirror of the gather.
+ *                         other rank sends its block. p requests at the root.
+ *                         Cost msg(n) + (p-2) max(g(n), o_r(n)).
+ *   gather_as_binomial    binomial fan-in over relative ranks: a rank packs its own block, receives
+ *                         its children's subtrees behind it, sends the whole subtree to its parent.
+ *                         ceil(log2 p) rounds, messages of up to p/2 blocks; critical path
+ *                         F(p) = max(F(h), F(p-h) + msg((p-h) n)), h the largest power of two < p.
+ *                         Scratch p n (the root: ranges that wrap past rank p-1 or a non-dense
+ *                         type; elsewhere the subtree); p n must fit an int.
+ *   scatter_as_linear     the root posts p-1 sends from its blocks. p requests at the root.
+ *                         Cost (p-2) max(g(n), o_s(n)) + msg(n).
+ *   scatter_as_binomial   the mirror of the gather: binomial fan-out, farthest child (2^k, k
+ *                         largest) first; S(p) = max(msg((p-h) n) + S(p-h), g((p-h) n) + S(h)).
+ *                         Scratch p n; p n must fit an int.
  *   allgather_as_ring     p-1 rounds: send the block received last to rank+1, receive the next
- *                         from rank-1; Cost (p-1) msg(n).
+ *                         from rank-1. Cost (p-1) msg(n). Scratch p n (non-dense receive type).
  *   allgather_as_recdbl   recursive doubling: round k exchanges 2^k blocks with rank xor 2^k.
  *                         p not a power of two: the r = p - p' ranks above the largest power of
  *                         two p' first give their block to rank - p', rank i < r then carries
  *                         blocks i and i + p' (two runs per message), and at the end sends the
- *                         whole result to rank i + p'. log2 p' rounds, + 2 messages for r > 0.
+ *                         whole result to rank i + p'. log2 p' rounds, + msg(n) + msg(p n) for
+ *                         r > 0. Scratch p n (non-dense receive type).
  *   allgather_as_bruck    Bruck: ceil(log2 p) rounds, round k sends the first min(2^k, p-2^k)
  *                         blocks of a buffer rotated by the rank to rank - 2^k, receives as many
  *                         from rank + 2^k behind them; then the rotation is undone locally.
- *   alltoall_as_linear    post every Irecv and Isend, then Waitall; 2p requests.
+ *                         Cost sum_k msg(min(2^k, p-2^k) n) + copy(p n). Scratch p n.
+ *   alltoall_as_linear    post every Irecv and Isend, then wait. Cost msg(n) + (p-2) max(g, o_s,
+ *                         o_r)(n). 2p requests (+ 2 p n in place); n must fit an int.
  *   alltoall_as_pairwise  p-1 Sendrecv rounds, round s sends to rank + s, receives from rank - s.
+ *                         Cost (p-1) msg(n). Scratch 2 n in place; n must fit an int.
  *   alltoall_as_bruck     Bruck: rotate, ceil(log2 p) rounds that each send the blocks whose
- *                         index has bit k set to rank + 2^k (at most p/2 blocks), rotate back.
+ *                         slot has bit k set (at most p/2) to rank + 2^k, rotate back.
+ *                         Cost sum_k (msg(c_k n) + copy(2 c_k n)) + copy(2 p n). Scratch 2 p n.
  *
  * MPI_IN_PLACE. Gather at the root: its block is already in place (not packed where it need not
  * travel). Scatter at the root: its block is not copied. Allgather: the own block is taken from

@@ -75,7 +75,7 @@ static inline double mg_p2p_fanin(const mg_loggp *m, int p, double n) {
 
 /*
  * The critical path of a binomial fan-out from the root of p ranks, each rank sending its
- * children their subtrees' blocks of n bytes, largest subtree first, one send per gap (scatter,
+ * children their subtrees' blocks of n bytes, farthest child first, one send per gap (scatter,
  * the barrier's fan-out with n = 0): the root first sends p - h blocks to child h, then serves
  * the tree of h ranks below h:
  *   S(1) = 0, S(p) = max(msg((p - h) n) + S(p - h), gap((p - h) n) + S(h)).

@@ -400,7 +400,7 @@ static const mg_alg scatter_algs[] = {
             "the root posts a send of each block to its rank, every rank receives its block", 0, "p requests",
             mg_scatter_as_linear_mem, mg_scatter_as_linear, 0, mg_cost_scatter_as_linear),
     P2P_ROW(scatter, "binomial", "Scatter", "binomial tree of ceil(log2 p) rounds of Send/Recv(<= p/2 n)",
-            "binomial fan-out, largest subtree first: each rank passes its children their subtrees' blocks "
+            "binomial fan-out, farthest child first: each rank passes its children their subtrees' blocks "
             "(packed)", MG_R_PN_INT, "p*n bytes", mg_scatter_as_binomial_mem, mg_scatter_as_binomial, 0,
             mg_cost_scatter_as_binomial),
 };
