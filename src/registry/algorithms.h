@@ -56,6 +56,18 @@ int mg_userop(const mg_call *c, int unused);      /* userop.c */
 int mg_userop_exact(MPI_Op op, MPI_Datatype dt);
 /* Free the user-defined ops mg_userop created (mg_core_finalize, before MPI_Finalize). */
 void mg_userop_free(void);
+/* The point-to-point family (p2p_move.c, p2p_barrier.c): X(row name); each an algorithm (the row's
+ * parameter second, unused), its scratch (only where the row names one) and its LogGP schedule. */
+#define MG_P2P_MOVE_ALGS(X)                                                                         \
+  X(gather_as_linear) X(gather_as_binomial) X(scatter_as_linear) X(scatter_as_binomial)             \
+  X(allgather_as_ring) X(allgather_as_recdbl) X(allgather_as_bruck) X(alltoall_as_linear)           \
+  X(alltoall_as_pairwise) X(alltoall_as_bruck) X(barrier_as_dissemination) X(barrier_as_binomial)   \
+  X(barrier_as_linear)
+#define MG_DECLARE_P2P_MOVE(name)            \
+  int mg_##name(const mg_call *c, int param); \
+  size_t mg_##name##_mem(const mg_call *c);   \
+  double mg_cost_##name(const struct mg_loggp *m, int p, double n, int param);
+MG_P2P_MOVE_ALGS(MG_DECLARE_P2P_MOVE)
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

@@ -109,6 +109,19 @@ static const mg_alg allgather_algs[] = {
     PAD_BLOCKS(allgather, "Allgather", "p n' + n' bytes (every block padded to n' of k = 4)"),
     INPLACE_ROW(allgather, "Allgather", 0, "the own block (span), agreed late by an allreduce", NULL),
     PACKED_ROW(allgather, "Allgather", MG_R_PN_INT, "p*n + n bytes"),
+    P2P_ROW(allgather, "ring", "Allgather", "(p-1) x Sendrecv(n)",
+            "ring: p-1 rounds, each sends the block received last to rank+1 and receives the next from rank-1 "
+            "(packed bytes)", MG_R_PN_INT, "p*n bytes for a non-dense receive type", mg_allgather_as_ring_mem,
+            mg_allgather_as_ring, 0, mg_cost_allgather_as_ring),
+    P2P_ROW(allgather, "recdbl", "Allgather", "log2(p) x Sendrecv(2^k n) (+ 2 messages for p not a power of two)",
+            "recursive doubling: round k exchanges 2^k blocks with rank xor 2^k; the ranks above the largest "
+            "power of two hand their block in first and get the result last", MG_R_PN_INT,
+            "p*n bytes for a non-dense receive type", mg_allgather_as_recdbl_mem, mg_allgather_as_recdbl, 0,
+            mg_cost_allgather_as_recdbl),
+    P2P_ROW(allgather, "bruck", "Allgather", "ceil(log2 p) x Sendrecv(<= 2^k n)",
+            "Bruck: ceil(log2 p) rounds on a buffer rotated by the rank, round k sends min(2^k, p-2^k) blocks "
+            "to rank-2^k; the rotation undone at the end", MG_R_PN_INT, "p*n bytes", mg_allgather_as_bruck_mem,
+            mg_allgather_as_bruck, 0, mg_cost_allgather_as_bruck),
 };
 
 /* Träff, Gropp and Thakur, TPDS 2010 (see exscan_algs): TGT25 and TGT32 are equation numbers of
@@ -168,6 +181,18 @@ static const mg_alg alltoall_algs[] = {
     PAD_BLOCKS(alltoall, "Alltoall", "2 p n' bytes (every block padded to n' of k = 4)"),
     INPLACE_ROW(alltoall, "Alltoall", 0, "p*n (span), agreed late by an allreduce", NULL),
     PACKED_ROW(alltoall, "Alltoall", MG_R_PN_INT, "2*p*n bytes"),
+    P2P_ROW(alltoall, "linear", "Alltoall", "(p-1) x (Isend(n) + Irecv(n)) + Waitall",
+            "every Irecv and Isend posted at once, then Waitall (in place: the blocks to send packed first)",
+            MG_R_NB_INT, "2*p requests (+ 2*p*n bytes in place)", mg_alltoall_as_linear_mem, mg_alltoall_as_linear,
+            0, mg_cost_alltoall_as_linear),
+    P2P_ROW(alltoall, "pairwise", "Alltoall", "(p-1) x Sendrecv(n)",
+            "p-1 Sendrecv rounds, round s sends to rank+s and receives from rank-s (in place: a round-robin "
+            "schedule of disjoint pairs exchanging packed blocks)", MG_R_NB_INT, "2*n bytes in place",
+            mg_alltoall_as_pairwise_mem, mg_alltoall_as_pairwise, 0, mg_cost_alltoall_as_pairwise),
+    P2P_ROW(alltoall, "bruck", "Alltoall", "ceil(log2 p) x Sendrecv(<= p/2 n) + 2 local rotations",
+            "Bruck: rotate, ceil(log2 p) rounds that send the blocks whose slot has bit k set to rank+2^k, "
+            "rotate back (packed bytes)", MG_R_PN_INT, "2*p*n bytes", mg_alltoall_as_bruck_mem,
+            mg_alltoall_as_bruck, 0, mg_cost_alltoall_as_bruck),
 };
 
 /* Träff, Gropp and Thakur (see exscan_algs). The irregular collectives below know no message size
@@ -207,6 +232,15 @@ static const mg_alg barrier_algs[] = {
     ROW(barrier_as_reduce_bcast, "TGT-B2", "Barrier <= Reduce(1) + Bcast(1)",
         "reduce one int to rank 0, which has then heard from every rank, then broadcast it", 0, "0", NULL, "reduce(4) + bcast(4)"),
     NB_ROW(barrier, "Barrier"),
+    P2P_ROW(barrier, "dissemination", "Barrier", "ceil(log2 p) x Sendrecv(0)",
+            "dissemination: round k sends an empty message to rank+2^k and receives one from rank-2^k", 0, "0",
+            NULL, mg_barrier_as_dissemination, 0, mg_cost_barrier_as_dissemination),
+    P2P_ROW(barrier, "binomial", "Barrier", "fan-in + fan-out of empty messages on a binomial tree",
+            "empty messages up a binomial tree to rank 0, then down the same tree", 0, "0", NULL,
+            mg_barrier_as_binomial, 0, mg_cost_barrier_as_binomial),
+    P2P_ROW(barrier, "linear", "Barrier", "(p-1) x Recv(0) + (p-1) x Send(0) at rank 0",
+            "rank 0 receives an empty message from every rank, then sends one to every rank", 0, "p requests",
+            mg_barrier_as_linear_mem, mg_barrier_as_linear, 0, mg_cost_barrier_as_linear),
 };
 
 static const mg_alg bcast_algs[] = {
@@ -257,6 +291,12 @@ static const mg_alg gather_algs[] = {
     PAD_BLOCKS(gather, "Gather", "p n' + n' bytes (every block padded to n' of k = 4)"),
     INPLACE_ROW(gather, "Gather", 0, "the root's block (span) at an in-place root", NULL),
     PACKED_ROW(gather, "Gather", MG_R_PN_INT, "p*n + n bytes"),
+    P2P_ROW(gather, "linear", "Gather", "(p-1) x Recv(n) (TGT 2010 eq. 35)",
+            "the root posts a receive from every rank straight into its block, every rank sends its block", 0,
+            "p requests", mg_gather_as_linear_mem, mg_gather_as_linear, 0, mg_cost_gather_as_linear),
+    P2P_ROW(gather, "binomial", "Gather", "binomial tree of ceil(log2 p) rounds of Send/Recv(<= p/2 n)",
+            "binomial fan-in: each rank sends its subtree's blocks (packed) to its parent", MG_R_PN_INT,
+            "p*n bytes", mg_gather_as_binomial_mem, mg_gather_as_binomial, 0, mg_cost_gather_as_binomial),
 };
 
 static const mg_alg gatherv_algs[] = {
@@ -356,6 +396,13 @@ static const mg_alg scatter_algs[] = {
     PAD_BLOCKS(scatter, "Scatter", "p n' + n' bytes (every block padded to n' of k = 4)"),
     INPLACE_ROW(scatter, "Scatter", 0, "the root's block (span) at an in-place root", NULL),
     PACKED_ROW(scatter, "Scatter", MG_R_PN_INT, "p*n + n bytes"),
+    P2P_ROW(scatter, "linear", "Scatter", "(p-1) x Send(n)",
+            "the root posts a send of each block to its rank, every rank receives its block", 0, "p requests",
+            mg_scatter_as_linear_mem, mg_scatter_as_linear, 0, mg_cost_scatter_as_linear),
+    P2P_ROW(scatter, "binomial", "Scatter", "binomial tree of ceil(log2 p) rounds of Send/Recv(<= p/2 n)",
+            "binomial fan-out, farthest child first: each rank passes its children their subtrees' blocks "
+            "(packed)", MG_R_PN_INT, "p*n bytes", mg_scatter_as_binomial_mem, mg_scatter_as_binomial, 0,
+            mg_cost_scatter_as_binomial),
 };
 
 static const mg_alg scatterv_algs[] = {
