@@ -10,6 +10,7 @@
 int mg_cmd_list(int argc, char **argv);
 int mg_cmd_profile(int argc, char **argv);
 int mg_cmd_bench(int argc, char **argv);
+int mg_cmd_predict(int argc, char **argv);
 int mg_cmd_check(int argc, char **argv);
 int mg_cmd_report(int argc, char **argv);
 int mg_cmd_tune(int argc, char **argv);

@@ -33,6 +33,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_check.h"
 #include "cli/cmd_opts.h"
+#include "cli/cmd_predict.h"
 #include "cli/cmd_util.h"
 #include "report/report.h"
 #include "util/err.h"
@@ -73,6 +74,11 @@ typedef struct state {
   int ngroups;
   long blocks_total, blocks_before;
   mg_cmd_progress prog;
+  mg_loggp lg; /* --loggp: predictions next to the measurements (DIR/predicted.csv) */
+  int have_lg;
+  int model_guided;     /* --model-guided: measure the mock-ups the model does not rule out */
+  double model_slack;   /* --model-slack */
+  long guided_cells, guided_all; /* mock-up cells measured, of those a full check would measure */
 } state;
 
 static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
@@ -145,6 +151,10 @@ static int parse_analysis(const opts_t *o, state *S) {
   S->quiet = o->given[O_QUIET];
   S->progress = !S->quiet && !o->given[O_NO_PROGRESS];
   S->force = o->given[O_FORCE];
+  if (o->given[O_LOGGP]) { /* read before measuring: a bad file costs no measurement */
+    if (mg_loggp_read(o->val[O_LOGGP], &S->lg, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--loggp: %s", S->e);
+    S->have_lg = 1;
+  }
   return 0;
 }
 
@@ -382,6 +392,14 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   cfg->seed = S->ck.seed;
   cfg->sync_cost_reps = 50;
   cfg->comm = MPI_COMM_WORLD;
+  S->model_guided = o->given[O_MODEL_GUIDED];
+  S->model_slack = 1.5;
+  if (o->given[O_MODEL_SLACK] && (mg_parse_double(o->val[O_MODEL_SLACK], 0, &S->model_slack, S->e, sizeof S->e) ||
+                                  !(S->model_slack >= 1)))
+    return MG_ERR_TO(S->err, "--model-slack: '%s' is not a number >= 1", o->val[O_MODEL_SLACK]);
+  if ((S->model_guided || o->given[O_MODEL_SLACK]) && !S->have_lg)
+    return MG_ERR_TO(S->err, "--model-guided%s needs --loggp FILE (`mpiguide loggp -o FILE` measures it)",
+                     S->model_guided ? "" : " (and --model-slack)");
 
   snprintf(S->out_default, sizeof S->out_default, "mpiguide-check-%s", meta->launch);
   S->out = o->given[O_OUT] ? o->val[O_OUT] : S->out_default;
@@ -443,6 +461,9 @@ static void check_meta(FILE *f, void *arg) {
       u += (size_t)snprintf(buf + u, sizeof buf - u, "%s%zu", k ? "," : "", x->S->sizes[c][k]);
     mg_meta(f, "check_sizes", "%s", buf);
   }
+  if (x->S->model_guided && x->S->guided_all)
+    mg_meta(f, "check_model_guided", "%ld of %ld mock-up cells measured (predicted <= %g x the default's median)",
+            x->S->guided_cells, x->S->guided_all, x->S->model_slack);
   if (x->incomplete) mg_meta(f, "check_incomplete", "%s", x->incomplete);
   mg_meta(f, "check_rows", "%ld", x->m->rows);
 }
@@ -477,8 +498,14 @@ static int write_report(const char *dir, const mg_ck_data *d, const mg_ck_result
   char path[4096];
   if ((size_t)snprintf(path, sizeof path, "%s/report.html", dir) >= sizeof path)
     return snprintf(err, errlen, "%s: directory name too long for the report", dir), -1;
-  mg_rp_run run = {.d = d, .r = r};
-  return mg_rp_write_file(path, &run, 1, err, errlen);
+  mg_rp_preds pred;
+  char pp[4096];
+  snprintf(pp, sizeof pp, "%s/predicted.csv", dir);
+  if (mg_rp_preds_read(pp, &pred, err, errlen)) return -1;
+  mg_rp_run run = {.d = d, .r = r, .pred = &pred};
+  int rc = mg_rp_write_file(path, &run, 1, err, errlen);
+  mg_rp_preds_free(&pred);
+  return rc;
 }
 
 static int analyse(state *S, const char *const *sources, int nsources, const char *outdir) {
@@ -527,6 +554,15 @@ static int analyse(state *S, const char *const *sources, int nsources, const cha
         printf("\nresults: %s/ (%sverdicts.csv, verdicts.json, summary.txt, report.html)\n", outdir,
                raw_here ? "raw.csv, " : "");
       }
+    }
+  }
+  if (outdir && S->have_lg) { /* predicted next to measured (docs/model.md) */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/predicted.csv", outdir);
+    if (mg_cmd_predict_data(&S->lg, &d, path, S->quiet || S->format != MG_CK_TEXT ? NULL : stdout, err, sizeof err)) {
+      fprintf(stderr, "mpiguide check: the predictions: %s\n", err);
+      status = 1;
+      goto out;
     }
   }
   fflush(stdout);
@@ -591,14 +627,11 @@ static void block_done(const mg_bench_result *res, void *arg) {
   mg_check_save_block(meas.base + res->nblocks, 0);
 }
 
-/* Every rank: measure the groups one after another, the budget shared over what is left. */
-static void measure(state *S, const mg_bench_meta *meta) {
-  meas.S = S, meas.meta = meta;
-  mg_check_save_start(S->rank, S->out, S->blocks_total, write_so_far, S);
+/* Every rank: measure groups [first, ngroups) one after another, the budget shared over what is left. */
+static void run_groups(state *S, const mg_bench_meta *meta, int first) {
   double work_total = 0, work_before = 0; /* the progress line's shares: expected time, not cells */
-  for (int gi = 0; gi < S->ngroups; gi++) work_total += mg_bench_work(&S->groups[gi].cfg);
-  mg_cmd_progress_init(&S->prog, "check", S->rank == 0 && S->progress, S->base.time_total);
-  for (int gi = 0; gi < S->ngroups; gi++) {
+  for (int gi = first; gi < S->ngroups; gi++) work_total += mg_bench_work(&S->groups[gi].cfg);
+  for (int gi = first; gi < S->ngroups; gi++) {
     group *G = &S->groups[gi];
     long nb = (long)G->cfg.ncolls * G->cfg.nsizes;
     if (S->base.time_total > 0) { /* the rest of the budget, shared by blocks */
@@ -630,6 +663,108 @@ static void measure(state *S, const mg_bench_meta *meta) {
     double el = G->res.elapsed;
     MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     S->prog.elapsed_before += el;
+  }
+}
+
+/* Rank 0, --model-guided: from the defaults measured (DIR/raw.csv as written so far) and the LogGP
+ * parameters, mask[i * MAXS + k] = the algorithms of collective colls[i] to measure at its k-th
+ * size: the default and every mock-up of S->algmask whose predicted time is at most
+ * model_slack x the default's median there, or that has no price. 0, or -1 with S->err. */
+#define MG_GUIDED_MAXS 256
+static int guided_masks(state *S, unsigned *mask) {
+  mg_ck_data d;
+  mg_model m;
+  int rc = 0;
+  mg_ck_data_init(&d);
+  mg_model_init(&m, &S->lg);
+  if (mg_ck_read(&d, S->out, S->e, sizeof S->e) || mg_cmd_model_defaults(&m, &d, S->e, sizeof S->e))
+    rc = MG_ERR_TO(S->err, "--model-guided: the defaults measured: %s", S->e);
+  mg_model_sort(&m);
+  for (int i = 0; !rc && i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    for (int k = 0; k < S->nsizes[c] && k < MG_GUIDED_MAXS; k++) {
+      double n = (double)S->sizes[c][k], def = mg_model_default(&m, c, S->size, n, NULL);
+      unsigned w = 1u;
+      for (int a = 1; a < mg_colls[c].nalgs; a++) {
+        if (!(S->algmask[c] & (1u << a))) continue;
+        double t = mg_model_alg(&m, c, a, S->size, n);
+        if (!isfinite(t) || !isfinite(def) || t <= S->model_slack * def) w |= 1u << a;
+      }
+      mask[i * MG_GUIDED_MAXS + k] = w;
+    }
+  }
+  mg_model_free(&m);
+  mg_ck_data_free(&d);
+  return rc;
+}
+
+/* --model-guided, after the defaults: the groups of the mock-ups to measure, one per collective and
+ * set of algorithms (the sizes that chose it). Every rank, collective (the masks from rank 0). */
+static void guided_groups(state *S, const mg_bench_meta *meta) {
+  size_t nm = (size_t)S->ncolls * MG_GUIDED_MAXS;
+  unsigned *mask = calloc(nm, sizeof *mask);
+  int rc = mask ? 0 : MG_ERR_TO(S->err, "out of memory");
+  if (!rc && S->rank == 0)
+    rc = write_raw(S, meta, "model-guided: the defaults only so far") ? -1 : guided_masks(S, mask);
+  if (rc) fprintf(stderr, "mpiguide check: %s\n", S->err);
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rc || !mask) MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Bcast(mask, (int)nm, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+  group *gr = realloc(S->groups, (size_t)(S->ngroups + (int)nm) * sizeof *gr);
+  if (!gr) MPI_Abort(MPI_COMM_WORLD, 1);
+  S->groups = gr;
+  long cells = 0, all = 0, blocks = 0;
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    int n = S->nsizes[c] < MG_GUIDED_MAXS ? S->nsizes[c] : MG_GUIDED_MAXS;
+    for (int k = 0; k < n; k++) all += __builtin_popcount(S->algmask[c] & ~1u);
+    for (int k = 0; k < n; k++) {
+      unsigned w = mask[i * MG_GUIDED_MAXS + k];
+      int seen = 0;
+      for (int j = 0; j < k && !seen; j++) seen = mask[i * MG_GUIDED_MAXS + j] == w;
+      if (seen || w == 1u) continue; /* its group exists already; or the default alone: measured */
+      group *G = &S->groups[S->ngroups];
+      memset(G, 0, sizeof *G);
+      G->sizes = malloc((size_t)n * sizeof *G->sizes);
+      if (!G->sizes) MPI_Abort(MPI_COMM_WORLD, 1);
+      G->cfg = S->base;
+      G->cfg.ncolls = 1;
+      G->cfg.colls[0] = c;
+      G->cfg.algmask[c] = w;
+      G->cfg.nsizes = 0;
+      for (int j = k; j < n; j++)
+        if (mask[i * MG_GUIDED_MAXS + j] == w) G->sizes[G->cfg.nsizes++] = S->sizes[c][j];
+      G->cfg.sizes = G->sizes;
+      cells += (long)G->cfg.nsizes * __builtin_popcount(w & ~1u);
+      blocks += G->cfg.nsizes;
+      S->ngroups++;
+    }
+  }
+  S->blocks_total = S->blocks_before + blocks;
+  S->guided_cells = cells, S->guided_all = all;
+  if (S->rank == 0 && S->progress)
+    fprintf(stderr, "mpiguide check: model-guided: %ld of %ld mock-up cells may beat the default (predicted <= %g x "
+                    "its median); measuring those\n", cells, all, S->model_slack);
+  free(mask);
+}
+
+/* Every rank: the measurement. --model-guided: the defaults first, then the mock-ups the model
+ * does not rule out (docs/model.md). */
+static void measure(state *S, const mg_bench_meta *meta) {
+  meas.S = S, meas.meta = meta;
+  if (S->model_guided) { /* phase 1: the defaults alone (S->algmask keeps the mock-ups asked for) */
+    S->blocks_total *= 2;  /* phase 2: at most as many blocks again */
+    for (int g = 0; g < S->ngroups; g++)
+      for (int i = 0; i < S->groups[g].cfg.ncolls; i++) S->groups[g].cfg.algmask[S->groups[g].cfg.colls[i]] = 1u;
+  }
+  mg_check_save_start(S->rank, S->out, S->blocks_total, write_so_far, S);
+  mg_cmd_progress_init(&S->prog, "check", S->rank == 0 && S->progress, S->base.time_total);
+  int phase1 = S->ngroups;
+  run_groups(S, meta, 0);
+  if (S->model_guided) {
+    mg_cmd_progress_end(&S->prog);
+    guided_groups(S, meta);
+    run_groups(S, meta, phase1);
   }
   mg_cmd_progress_end(&S->prog);
 }
@@ -702,7 +837,7 @@ int mg_cmd_check(int argc, char **argv) {
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
 done:
-  for (int g = 0; g < S->ngroups; g++) mg_bench_result_free(&S->groups[g].res);
+  for (int g = 0; g < S->ngroups; g++) mg_bench_result_free(&S->groups[g].res), free(S->groups[g].sizes);
   free(S->groups);
   for (int c = 0; c < MG_NCOLL; c++) free(S->sizes[c]);
   mg_cmd_mpi_end();

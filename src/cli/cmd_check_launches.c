@@ -159,7 +159,7 @@ int mg_check_launches(const mg_check_launch_args *a) {
 static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
                                    O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
                                    O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE, O_ROOTS, O_REDS, O_COUNTS,
-                                   O_FAMILIES, O_IN_PLACE};
+                                   O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK};
 
 int mg_check_measure_only(int id) {
   for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
@@ -191,7 +191,8 @@ int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o) 
     int id = mg_opt_next(dd, argv, &i, mg_check_opts, O_N, &val, e, sizeof e);
     if (id < 0 || id == O_LAUNCHES || id == O_OUT || id == O_FORCE) continue;
     for (int k = first; k <= i; k++) {
-      if (mg_check_measure_only(id) || id == O_SEED) a.measure[a.nmeasure++] = argv[k];
+      /* --loggp: the joint analysis predicts; a launch of --model-guided chooses by it */
+      if (mg_check_measure_only(id) || id == O_SEED || id == O_LOGGP) a.measure[a.nmeasure++] = argv[k];
       if (!mg_check_measure_only(id)) a.analysis[a.nanalysis++] = argv[k];
     }
   }

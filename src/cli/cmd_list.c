@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_util.h"
+#include "model/cost.h"
 #include "registry/registry.h"
 #include "util/text.h"
 
@@ -100,14 +101,14 @@ int mg_cmd_list(int argc, char **argv) {
            "4.0.2 compares them as signed). `check` measures the rows with the integer pairs of\n"
            "`--reductions` (int:sum, byte:bor); other pairs fall back.\n\n");
   }
-  if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory,family\n");
+  if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory,family,cost\n");
   for (int c = 0; c < MG_NCOLL; c++) {
     const mg_coll_info *ci = &mg_colls[c];
     if (only && c != only_coll) continue;
     if (md)
       printf("## %s (%s)\n\nMessage size: %s.\n\n"
-             "| algorithm | family | guideline | formula | description | restrictions | extra memory |\n"
-             "|---|---|---|---|---|---|---|\n", ci->name, ci->mpi_name, ci->size_def);
+             "| algorithm | family | guideline | formula | description | restrictions | extra memory | cost model |\n"
+             "|---|---|---|---|---|---|---|---|\n", ci->name, ci->mpi_name, ci->size_def);
     else if (!csv) printf("%s (%s) -- message size: %s\n", ci->name, ci->mpi_name, ci->size_def);
     for (int a = 0; a < ci->nalgs; a++) {
       const mg_alg *al = &ci->algs[a];
@@ -120,19 +121,19 @@ int mg_cmd_list(int argc, char **argv) {
         }
       const char *fam = a ? mg_families[al->family].name : "";
       if (md) {
-        printf("| `%s` | %s | %s | %s | %s | %s | %s |\n", name, fam, al->guideline, al->formula, al->description,
-               *restr ? restr : "", al->mem_formula);
+        printf("| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", name, fam, al->guideline, al->formula, al->description,
+               *restr ? restr : "", al->mem_formula, a ? mg_cost_text(al) : "measured, or its model");
       } else if (csv) {
         csv_field(ci->name, 0), csv_field(name, 0), csv_field(al->guideline, 0);
         csv_field(al->formula, 0), csv_field(al->description, 0), csv_field(restr, 0);
-        csv_field(al->mem_formula, 0), csv_field(fam, 1);
+        csv_field(al->mem_formula, 0), csv_field(fam, 0), csv_field(a ? mg_cost_text(al) : "", 1);
       } else if (a == 0) {
         printf("  %-44s %s\n", name, al->description);
       } else {
         if (a == 1 || al->family != ci->algs[a - 1].family) printf("  [%s]\n", mg_families[al->family].name);
         printf("  %-44s %-5s %s\n", name, al->guideline, al->formula);
-        printf("  %-44s       %s; extra memory: %s%s%s\n", "", al->description, al->mem_formula,
-               *restr ? "; needs " : "", restr);
+        printf("  %-44s       %s; extra memory: %s%s%s; cost: %s\n", "", al->description, al->mem_formula,
+               *restr ? "; needs " : "", restr, mg_cost_text(al));
       }
     }
     if (!csv) putchar('\n');

@@ -125,6 +125,7 @@ int mg_cmd_report(int argc, char **argv) {
   mg_ck_data data[MAXRUNS];
   mg_ck_result res[MAXRUNS];
   mg_rp_run runs[MAXRUNS];
+  mg_rp_preds preds[MAXRUNS];
   int nruns = 0, done[MAXSRC] = {0};
   char what[1024];
   for (int i = 0; i < nsrc && !status; i++) {
@@ -138,8 +139,14 @@ int mg_cmd_report(int argc, char **argv) {
     mg_ck_result *r = &res[nruns];
     mg_ck_data_init(d);
     memset(r, 0, sizeof *r);
-    runs[nruns] = (mg_rp_run){.d = d, .r = r};
+    runs[nruns] = (mg_rp_run){.d = d, .r = r, .pred = &preds[nruns]};
+    memset(&preds[nruns], 0, sizeof preds[nruns]);
     nruns++;
+    struct stat st; /* a check directory's predictions (check --loggp): DIR/predicted.csv */
+    char pp[4200];
+    snprintf(pp, sizeof pp, "%s/predicted.csv", src[i]);
+    if (stat(src[i], &st) == 0 && S_ISDIR(st.st_mode) && mg_rp_preds_read(pp, &preds[nruns - 1], err, sizeof err))
+      status = 2;
     /* one run per configuration (library and version, process count, layout): never pooled */
     for (int j = i; j < nsrc && !status; j++) {
       if (done[j] || isver[j]) continue;
@@ -171,6 +178,7 @@ int mg_cmd_report(int argc, char **argv) {
   for (int i = 0; i < nruns; i++) {
     mg_ck_result_free(&res[i]);
     mg_ck_data_free(&data[i]);
+    mg_rp_preds_free(&preds[i]);
   }
   for (int i = 0; i < nalone; i++) mg_ck_data_free(&alone[i]);
   for (int k = 0; k < nver; k++) mg_rp_verify_free(&ver[k]);

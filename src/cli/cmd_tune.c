@@ -12,6 +12,8 @@
  * Exit codes: 0 written, 1 failed, 2 bad input.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,10 +23,13 @@
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
+#include "cli/cmd_predict.h"
+#include "cli/cmd_util.h"
 #include "cli/cmd_tune.h"
 #include "report/report.h"
 #include "tune/profile.h"
 #include "tune/tuner.h"
+#include "util/err.h"
 #include "util/parse.h"
 
 static const char usage_text[] =
@@ -44,6 +49,12 @@ static const char usage_text[] =
     "  -q, --quiet         no table of rules\n"
     "      --include-inconclusive  also cells whose violation is significant but inconclusive\n"
     "                      (within the noise, or an interval reaching 1): may tune an artefact\n"
+    "      --model FILE    LogGP parameters (`mpiguide loggp`): fill the sizes and process counts\n"
+    "                      that were not measured with the model's choice (docs/model.md), where\n"
+    "                      its predicted median is at least G faster than the default's; such rules\n"
+    "                      say 'predicted' in their comment\n"
+    "      --model-np LIST process counts to fill besides the measured ones [none]\n"
+    "      --model-sizes LIST  sizes the model decides at [1,2,4,...,4M: powers of two]\n"
     "  -h, --help          this text\n"
     "\n"
     "usage: mpiguide tune --drop-slower VERIFY_DIR [--profile FILE] -o FILE\n"
@@ -57,7 +68,8 @@ static const char usage_text[] =
   X(ALPHA, "alpha", 0, MG_OPT_ARG) X(TEST, "test", 0, MG_OPT_ARG) X(NO_HOLM, "no-holm", 0, MG_OPT_FLAG)       \
   X(SEED, "seed", 0, MG_OPT_ARG) X(QUIET, "quiet", 'q', MG_OPT_FLAG)                                         \
   X(INCONCLUSIVE, "include-inconclusive", 0, MG_OPT_FLAG) X(DROP_SLOWER, "drop-slower", 0, MG_OPT_ARG)           \
-  X(PROFILE, "profile", 'p', MG_OPT_ARG)
+  X(PROFILE, "profile", 'p', MG_OPT_ARG) X(MODEL, "model", 0, MG_OPT_ARG) X(MODEL_NP, "model-np", 0, MG_OPT_ARG)      \
+  X(MODEL_SIZES, "model-sizes", 0, MG_OPT_ARG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
@@ -85,7 +97,20 @@ typedef struct tune {
   mg_tune_choice *ch;
   int nch;
   const char *drop_dir, *profile; /* --drop-slower VERIFY_DIR [--profile FILE] */
+  mg_loggp lg;                     /* --model */
+  int have_lg, nmodel_np, model_np[64], npredicted;
+  size_t *msizes;                  /* --model-sizes */
+  int nmsizes;
 } tune;
+
+static int add_model_np(const char *item, void *arg) {
+  tune *T = arg;
+  long v;
+  if (mg_parse_long(item, 1, 1 << 24, &v, T->e, sizeof T->e)) return MG_ERR_TO(T->e, "--model-np: '%s' is not a process count", item);
+  if (T->nmodel_np == 64) return MG_ERR_TO(T->e, "--model-np: more than 64 process counts");
+  T->model_np[T->nmodel_np++] = (int)v;
+  return 0;
+}
 
 /* The options into T. 0, 1 for --help (printed), or 2 after a message. */
 static int parse(int argc, char **argv, tune *T) {
@@ -134,6 +159,25 @@ static int parse(int argc, char **argv, tune *T) {
   for (int i = 0; i < o.npos; i++) T->srcs[T->nsrc++].path = o.pos[i];
   T->drop_dir = o.val[O_DROP_SLOWER];
   T->profile = o.val[O_PROFILE];
+  if ((v = o.val[O_MODEL])) {
+    if (mg_loggp_read(v, &T->lg, T->e, sizeof T->e)) {
+      fprintf(stderr, "mpiguide tune: --model: %s\n", T->e);
+      goto bad;
+    }
+    T->have_lg = 1;
+  }
+  if ((o.given[O_MODEL_NP] || o.given[O_MODEL_SIZES]) && !T->have_lg) {
+    fprintf(stderr, "mpiguide tune: --model-np and --model-sizes go with --model FILE\n");
+    goto bad;
+  }
+  if ((v = o.val[O_MODEL_NP]) && mg_cmd_each(v, "--model-np", add_model_np, T, T->e, sizeof T->e)) {
+    fprintf(stderr, "mpiguide tune: %s\n", T->e);
+    goto bad;
+  }
+  if ((v = o.val[O_MODEL_SIZES]) && mg_parse_sizes(v, &T->msizes, &T->nmsizes, T->e, sizeof T->e)) {
+    fprintf(stderr, "mpiguide tune: --model-sizes: %s\n", T->e);
+    goto bad;
+  }
   if (T->drop_dir && T->nsrc) {
     fprintf(stderr, "mpiguide tune: --drop-slower takes a verify directory, no check directory ('%s')\n",
             T->srcs[0].path);
@@ -363,8 +407,91 @@ static void print_rules(const tune *T) {
     printf("), and its message size is not known on every rank: a rule must cover every size\n");
     done = e;
   }
-  printf("%d rule%s from %d measured (collective, process count, size) cells, %d tuned; profile: %s\n", n,
-         n == 1 ? "" : "s", measured, tuned, T->out);
+  printf("%d rule%s from %d measured (collective, process count, size) cells, %d tuned", n, n == 1 ? "" : "s",
+         measured, tuned);
+  if (T->have_lg) printf("; %d predicted by the model", T->npredicted);
+  printf("; profile: %s\n", T->out);
+}
+
+/* ---------- --model: the sizes and process counts not measured, decided by the cost model ---------- */
+
+/* Whether (coll, np, bytes) was measured (any choice, the default's too). */
+static int measured_cell(const tune *T, mg_coll coll, int np, size_t bytes) {
+  for (int k = 0; k < T->nch; k++)
+    if (T->ch[k].coll == coll && T->ch[k].nprocs == np && T->ch[k].bytes == bytes) return 1;
+  return 0;
+}
+
+/* The smallest measured size of (coll, np) above bytes; SIZE_MAX: none. */
+static size_t next_measured(const tune *T, mg_coll coll, int np, size_t bytes) {
+  size_t next = SIZE_MAX;
+  for (int k = 0; k < T->nch; k++)
+    if (T->ch[k].coll == coll && T->ch[k].nprocs == np && T->ch[k].bytes > bytes && T->ch[k].bytes < next)
+      next = T->ch[k].bytes;
+  return next;
+}
+
+/* One (coll, np, model size i): a rule for the model's choice when it beats the default's predicted
+ * median by min_gain, from the size up to just below the next model size or measured size. */
+static int fill_cell(tune *T, const mg_model *m, mg_coll coll, int np, int i, const char *red) {
+  size_t bytes = T->msizes[i];
+  if (measured_cell(T, coll, np, bytes) || mg_cmd_rule_find(T->p, coll, np, bytes, red) >= 0) return 0;
+  const mg_coll_info *ci = &mg_colls[coll];
+  mg_price_src how;
+  double def = mg_model_default(m, coll, np, (double)bytes, &how), best = NAN;
+  int alg = 0;
+  for (int a = 1; a < ci->nalgs; a++) {
+    double t = mg_model_alg(m, coll, a, np, (double)bytes);
+    if (isfinite(t) && (alg == 0 || t < best)) best = t, alg = a;
+  }
+  if (!alg || !isfinite(def) || !(best <= (1 - T->min_gain) * def)) return 0;
+  size_t hi = i + 1 < T->nmsizes ? T->msizes[i + 1] - 1 : bytes, nm = next_measured(T, coll, np, bytes);
+  if (nm != SIZE_MAX && nm - 1 < hi) hi = nm - 1;
+  int tclass, opsel;
+  char comment[256], sz[32];
+  mg_ck_red_sel(red, &tclass, &opsel);
+  mg_profile_fmt_size(bytes, sz, sizeof sz);
+  snprintf(comment, sizeof comment, "predicted at %s: %.1f us vs default %.1f us (%s); docs/model.md", sz, best * 1e6,
+           def * 1e6, mg_price_name(how));
+  if (mg_profile_add_sel(T->p, coll, np, np, bytes, hi, tclass, opsel, alg, comment)) return MG_ERR_TO(T->e, "out of memory");
+  T->npredicted++;
+  return 0;
+}
+
+/* Every collective measured, at its measured process counts and --model-np, at every model size. */
+static int model_fill(tune *T) {
+  mg_model m;
+  int rc = 0;
+  mg_model_init(&m, &T->lg);
+  for (int g = 0; g < T->ngroups && !rc; g++) rc = mg_cmd_model_defaults(&m, &T->data[g], T->e, sizeof T->e);
+  mg_model_sort(&m);
+  if (!T->nmsizes) { /* powers of two, 1 B to 4 MiB */
+    T->msizes = malloc(23 * sizeof *T->msizes);
+    if (!T->msizes) rc = MG_ERR_TO(T->e, "out of memory");
+    for (size_t b = 1; !rc && b <= (4u << 20); b *= 2) T->msizes[T->nmsizes++] = b;
+  }
+  for (int c = 0; c < MG_NCOLL && !rc; c++) {
+    const char *red = NULL;
+    int nps[128], n = 0;
+    for (int k = 0; k < T->nch; k++) { /* the measured process counts of c, and its reduction pair */
+      if (T->ch[k].coll != (mg_coll)c) continue;
+      if (!red) red = T->ch[k].red;
+      int seen = 0;
+      for (int j = 0; j < n; j++) seen |= nps[j] == T->ch[k].nprocs;
+      if (!seen && n < 64) nps[n++] = T->ch[k].nprocs;
+    }
+    if (!red || !mg_colls[c].known) continue; /* not measured; or no rules by size (irregular) */
+    for (int j = 0; j < T->nmodel_np; j++) {
+      int seen = 0;
+      for (int q = 0; q < n; q++) seen |= nps[q] == T->model_np[j];
+      if (!seen) nps[n++] = T->model_np[j];
+    }
+    for (int j = 0; j < n && !rc; j++)
+      for (int i = 0; i < T->nmsizes && !rc; i++) rc = fill_cell(T, &m, (mg_coll)c, nps[j], i, red);
+  }
+  mg_model_free(&m);
+  if (rc) fprintf(stderr, "mpiguide tune: --model: %s\n", T->e);
+  return rc ? 1 : 0;
 }
 
 /* ---------- --drop-slower: the verified profile without the rules measured slower ---------- */
@@ -500,6 +627,11 @@ int mg_cmd_tune(int argc, char **argv) {
     preamble(&T);
     for (int s = 0; s < T.nsrc; s++)
       if (!T.srcs[s].done && tune_group(&T, s)) goto out;
+    if (T.have_lg) {
+      mg_profile_add_preamble(T.p, "rules with 'predicted' in their comment: the cost model's choice at a size or "
+                                   "process count not measured (mpiguide tune --model; docs/model.md)");
+      if (model_fill(&T)) goto out;
+    }
     if (save(&T)) goto out;
     if (!T.quiet) print_rules(&T);
     status = 0;
@@ -512,6 +644,7 @@ out:
   free(T.res);
   free(T.data);
   free(T.ch);
+  free(T.msizes);
   mg_profile_free(T.p);
   free(T.srcs);
   return status;

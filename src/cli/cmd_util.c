@@ -356,9 +356,11 @@ int mg_cmd_merge(const mg_bench_cfg *base, const mg_bench_cfg *const *cfgs, cons
   for (int g = 0; g < n; g++) {
     const mg_bench_cfg *C = cfgs[g];
     const mg_bench_result *G = res[g];
-    for (int i = 0; i < C->ncolls; i++) {
-      m->cfg.colls[m->cfg.ncolls++] = C->colls[i];
-      m->cfg.algmask[C->colls[i]] = C->algmask[C->colls[i]];
+    for (int i = 0; i < C->ncolls; i++) { /* a collective of several runs (check --model-guided): once */
+      int seen = 0;
+      for (int j = 0; j < m->cfg.ncolls; j++) seen |= m->cfg.colls[j] == C->colls[i];
+      if (!seen) m->cfg.colls[m->cfg.ncolls++] = C->colls[i], m->cfg.algmask[C->colls[i]] = 0;
+      m->cfg.algmask[C->colls[i]] |= C->algmask[C->colls[i]];
     }
     for (int k = 0; k < C->nsizes; k++) {
       int dup = 0;

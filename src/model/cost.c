@@ -93,14 +93,33 @@ static double p2p_best(const mg_model *m, int coll, int p, double n) {
   return best;
 }
 
+/* The process count nearest to p (ties: the smaller) at which coll's default was measured; 0: none. */
+static int nearest_measured_p(const mg_model *m, int coll, int p) {
+  int best = 0;
+  for (int i = 0; i < m->nmeas; i++) {
+    int q = m->meas[i].p;
+    if (m->meas[i].coll != coll) continue;
+    if (!best || abs(q - p) < abs(best - p) || (abs(q - p) == abs(best - p) && q < best)) best = q;
+  }
+  return best;
+}
+
 double mg_model_default(const mg_model *m, int coll, int p, double n, mg_price_src *src) {
   double t = measured(m, coll, p, n);
   mg_price_src s = MG_PRICE_MEASURED;
   if (isnan(t)) {
-    int div_p, c = counterpart(coll, &div_p);
+    int div_p, c = counterpart(coll, &div_p), q = nearest_measured_p(m, coll, p);
     s = MG_PRICE_MODEL;
     t = p2p_best(m, coll, p, n);
-    if (isnan(t) && c >= 0) t = mg_model_default(m, c, p, div_p && p > 0 ? n / p : n, NULL);
+    if (!isnan(t) && q > 0) { /* calibrated: the model times what the library measured at q over its model there */
+      double mq = measured(m, coll, q, n), pq = p2p_best(m, coll, q, n);
+      if (mq > 0 && pq > 0) t *= mq / pq, s = MG_PRICE_CALIBRATED;
+    }
+    if (isnan(t) && c >= 0) {
+      mg_price_src cs;
+      t = mg_model_default(m, c, p, div_p && p > 0 ? n / p : n, &cs);
+      s = cs == MG_PRICE_MEASURED ? MG_PRICE_MEASURED : cs;
+    }
   }
   if (src) *src = isnan(t) ? MG_PRICE_NONE : s;
   return t;
@@ -231,6 +250,11 @@ double mg_model_alg(const mg_model *m, int coll, int alg, int p, double n) {
   if (!a->cost) return NAN;
   ev e = {a->cost, a->cost, m, coll, p, n, NULL, 0};
   return eval(&e);
+}
+
+const char *mg_price_name(mg_price_src s) {
+  static const char *const name[] = {"", "measured", "calibrated", "model"};
+  return (unsigned)s < sizeof name / sizeof name[0] ? name[s] : "";
 }
 
 const char *mg_cost_text(const mg_alg *a) { return a->costfn ? "LogGP schedule" : a->cost ? a->cost : ""; }

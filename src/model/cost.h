@@ -14,8 +14,10 @@
  *   from measurements when there are any for its collective and p (a check result: the
  *   median of the default, interpolated log-log between measured sizes, scaled linearly in n
  *   beyond them), else by a model: the cheapest point-to-point row of the collective (an MPI
- *   library chooses among such algorithms), and for a collective without such rows its
- *   regular counterpart at the per-rank size (gatherv as gather(n/p), ...).
+ *   library chooses among such algorithms), calibrated when the default was measured at
+ *   another process count q (times measured(q, n) / model(q, n): the library's distance from
+ *   the model carries over), and for a collective without such rows its regular counterpart
+ *   at the per-rank size (gatherv as gather(n/p), ...).
  * Pure arithmetic over the registry's tables: no MPI call, no file.
  */
 #ifndef MG_MODEL_COST_H
@@ -39,7 +41,13 @@ typedef struct mg_model {
 } mg_model;
 
 /* Where a price came from. */
-typedef enum { MG_PRICE_NONE, MG_PRICE_MEASURED, MG_PRICE_MODEL } mg_price_src;
+typedef enum {
+  MG_PRICE_NONE,
+  MG_PRICE_MEASURED,   /* the library's measured median (interpolated) */
+  MG_PRICE_CALIBRATED, /* the model at p times measured / model at the nearest measured p */
+  MG_PRICE_MODEL       /* the model alone */
+} mg_price_src;
+const char *mg_price_name(mg_price_src s); /* "measured", "calibrated", "model", "" */
 
 void mg_model_init(mg_model *m, const mg_loggp *lg);
 void mg_model_free(mg_model *m);

@@ -22,9 +22,14 @@ double mg_loggp_os(const mg_loggp *m, double s) { return interp(m, m->os, s, 0);
 double mg_loggp_or(const mg_loggp *m, double s) { return interp(m, m->orecv, s, 0); }
 double mg_loggp_gap(const mg_loggp *m, double s) { return interp(m, m->gap, s, m->G); }
 
-double mg_loggp_msg(const mg_loggp *m, double s) {
+double mg_loggp_msg_sum(const mg_loggp *m, double s) {
   /* (s-1) G: what the gap curve adds above the smallest message's gap */
   double wire = m->npts > 0 ? mg_loggp_gap(m, s) - m->gap[0] : 0;
   if (wire < 0) wire = 0;
   return mg_loggp_os(m, s) + m->L + wire + mg_loggp_or(m, s);
+}
+
+double mg_loggp_msg(const mg_loggp *m, double s) {
+  if (m->npts > 0 && m->rtt[0] > 0) return interp(m, m->rtt, s, 2 * m->G) / 2;
+  return mg_loggp_msg_sum(m, s);
 }

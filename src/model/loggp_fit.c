@@ -159,6 +159,7 @@ void mg_loggp_fit(mg_loggp_class *c, double tol) {
     m->os[i] = col[MG_LC_OS][i];
     m->orecv[i] = col[MG_LC_OR][i];
     m->gap[i] = col[MG_LC_GAP][i];
+    m->rtt[i] = col[MG_LC_PRTT1][i];
   }
   m->L = n > 0 ? col[MG_LC_PRTT1][0] / 2 - m->os[0] - m->orecv[0] : 0;
   if (m->L < 0) {
@@ -188,7 +189,7 @@ void mg_loggp_fit(mg_loggp_class *c, double tol) {
   static const int res[3] = {MG_LC_RES1, MG_LC_RESN, MG_LC_RESD};
   static const char *const names[3] = {"PRTT(1,0,s)", "PRTT(n,0,s)", "PRTT(n,d,s)"};
   for (int i = 0; i < n; i++) {
-    double s = col[MG_LC_SIZE][i], m1 = 2 * mg_loggp_msg(m, s);
+    double s = col[MG_LC_SIZE][i], m1 = 2 * mg_loggp_msg_sum(m, s);
     col[MG_LC_MODEL1][i] = m1;
     col[MG_LC_MODELN][i] = m1 + k * (m->g + (s - 1) * m->G);
     col[MG_LC_MODELD][i] = m1 + k * (m->os[i] + col[MG_LC_DELAY][i]);

@@ -186,6 +186,7 @@ static void fill_params(const mg_loggp_file *lf, mg_loggp_class *c, int inter) {
     m->os[i] = c->col[MG_LC_OS][i];
     m->orecv[i] = c->col[MG_LC_OR][i];
     m->gap[i] = c->col[MG_LC_GAP][i];
+    m->rtt[i] = c->col[MG_LC_PRTT1][i];
   }
   m->copy = lf->copy;
   m->reduce = lf->reduce;

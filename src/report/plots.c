@@ -256,6 +256,19 @@ static void plot_mono(FILE *f, const mg_ck_result *r, const mg_ck_verdict *m, co
           y - 7);
 }
 
+/* The cost model's prediction for mock-up k at one cell: a cross in its colour, where the plot's
+ * axes reach (docs/model.md). */
+static void plot_pred(FILE *f, int k, const mg_rp_pred *x, const plot_range *g) {
+  if (x->bytes < g->smin || x->bytes > g->smax || !(x->ratio >= g->ymin && x->ratio <= g->ymax)) return;
+  char b[64], l[128];
+  double px = mg_rp_xmap(x->bytes, g->smin, g->smax), py = mg_rp_ymap(x->ratio, g->ymin, g->ymax);
+  fprintf(f, "<g class=\"pred\" data-alg=\"%s\" data-bytes=\"%zu\" data-y=\"%.2f\"><title>", x->alg, x->bytes, py);
+  mg_rp_esc(f, mg_ck_label(x->coll, x->alg, 0, l, sizeof l));
+  fprintf(f, ", %s: predicted relative runtime %.3f</title>", mg_rp_bytes_str(x->bytes, b, sizeof b), x->ratio);
+  fprintf(f, "<path d=\"M%.2f %.2fl8 8m0 -8l-8 8\" stroke=\"%s\" stroke-width=\"1.6\" opacity=\"0.8\"/></g>\n",
+          px - 4, py - 4, palette[k % NPAL]);
+}
+
 static int in_list(const char *name, const char **algs, int na) {
   for (int k = 0; k < na; k++)
     if (!strcmp(name, algs[k])) return 1;
@@ -319,6 +332,13 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns, int fam) {
       const mg_ck_verdict *v = &r->v[i];
       if ((int)v->coll == coll && mg_rp_ratio_ok(v) && !strcmp(v->alg, algs[k])) plot_point(f, k, v, &g);
     }
+  /* the cost model's predictions of this plot's mock-ups (check --loggp) */
+  int np = run->d && run->d->nlaunches ? run->d->launches[0].nprocs : 0;
+  for (int k = 0; run->pred && k < na; k++)
+    for (int i = 0; i < run->pred->n; i++) {
+      const mg_rp_pred *x = &run->pred->v[i];
+      if (x->coll == coll && x->nprocs == np && !strcmp(x->alg, algs[k])) plot_pred(f, k, x, &g);
+    }
   /* non-monotone cells of the default (every family's plot) and of this plot's mock-ups */
   for (int i = 0; i < r->nmono; i++) {
     const mg_ck_verdict *m = &r->mono[i];
@@ -349,7 +369,10 @@ void mg_rp_plot_key(FILE *f) {
         "<b>~</b> noise warning (the medians differ by less than one synchronisation); "
         "<svg width=\"20\" height=\"22\" aria-hidden=\"true\"><path d=\"M10 4l7 7l-7 7l-7 -7z\" fill=\"none\" "
         "stroke=\"#E69F00\" stroke-width=\"2.5\"/></svg> not monotone: slower than at a larger size (on the line "
-        "at 1: the default; docs/check.md, Monotony). Hover a mark for its values.</p>\n",
+        "at 1: the default; docs/check.md, Monotony); "
+        "<svg width=\"20\" height=\"22\" aria-hidden=\"true\"><path d=\"M6 7l8 8m0 -8l-8 8\" stroke=\"#000\" "
+        "stroke-width=\"1.6\"/></svg> the cost model's prediction (check --loggp; docs/model.md). Hover a mark for "
+        "its values.</p>\n",
         f);
 }
 

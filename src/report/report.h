@@ -29,11 +29,32 @@
 #define MG_RP_PH 252
 #define MG_RP_PAD 10
 
+/* A prediction of the cost model next to a measured cell (DIR/predicted.csv of `check --loggp`,
+ * docs/model.md): the mock-up's predicted time over the default's at the same size, which the
+ * plots mark beside the measured ratio. */
+typedef struct mg_rp_pred {
+  int coll, nprocs;
+  char alg[64];
+  size_t bytes;
+  double ratio;
+} mg_rp_pred;
+
+typedef struct mg_rp_preds {
+  mg_rp_pred *v;
+  int n;
+} mg_rp_preds;
+
+/* The predictions of the mock-ups in a predicted.csv (rows without the default's prediction at
+ * their cell are left out). A missing file: 0 and none. 0, or -1 with "FILE:LINE: what". */
+int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen);
+void mg_rp_preds_free(mg_rp_preds *p);
+
 /* One analysed run: the launches of one configuration (MPI library and version, process count,
  * layout; mg_ck_config_diff). The page fills label and anchor itself (callers leave them zero). */
 typedef struct mg_rp_run {
   const mg_ck_data *d;
   const mg_ck_result *r;
+  const mg_rp_preds *pred; /* the cost model's predictions (NULL: none) */
   char label[160]; /* "4 procs", with library and layout where the page's runs differ in them */
   char anchor[24]; /* the ids' suffix: the process count, with the run's number when it repeats */
 } mg_rp_run;

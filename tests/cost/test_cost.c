@@ -47,6 +47,11 @@ int main(void) {
   ASSERT_TRUE(NEAR(mg_loggp_msg(&lg, 1024), 0.5e-6 + 2e-6 + 1023e-9 + 0.25e-6));
   ASSERT_TRUE(NEAR(mg_loggp_gap(&lg, 2048), 1e-6 + 2047e-9)); /* extrapolated with G */
   ASSERT_TRUE(NEAR(mg_loggp_os(&lg, 4096), 0.5e-6));
+  mg_loggp rt = lg; /* with the round trips measured: half of them, beyond the largest plus (s - s_max) G */
+  rt.rtt[0] = 10e-6, rt.rtt[1] = 14e-6;
+  ASSERT_TRUE(NEAR(mg_loggp_msg(&rt, 1), 5e-6));
+  ASSERT_TRUE(NEAR(mg_loggp_msg(&rt, 2048), 7e-6 + 1024e-9));
+  ASSERT_TRUE(NEAR(mg_loggp_msg_sum(&rt, 1024), 0.5e-6 + 2e-6 + 1023e-9 + 0.25e-6));
 
   TEST_CASE("measured defaults");
   mg_model_init(&m, &lg);

@@ -60,7 +60,7 @@ int main(int argc, char **argv) {
     ASSERT_MSG(c->col[MG_LC_DELAY][i] >= c->col[MG_LC_PRTT1][i], "size %g: d %g below PRTT(1,0,s) %g", s,
                c->col[MG_LC_DELAY][i], c->col[MG_LC_PRTT1][i]);
     TEST_CASE("reconstruction");
-    double m1 = 2 * mg_loggp_msg(m, s);
+    double m1 = 2 * mg_loggp_msg_sum(m, s);
     double mn = m1 + k * (m->g + (s - 1) * m->G), md = m1 + k * (m->os[i] + c->col[MG_LC_DELAY][i]);
     ASSERT_REL(c->col[MG_LC_MODEL1][i], m1, 1e-6);
     ASSERT_REL(c->col[MG_LC_MODELN][i], mn, 1e-6);

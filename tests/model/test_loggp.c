@@ -71,8 +71,8 @@ static void test_fit_exact(void) {
     ASSERT_NEAR(c.col[MG_LC_RESD][i], 0, 1e-9);
   }
   /* the queries of the cost models give back the one-message time */
-  ASSERT_REL(mg_loggp_msg(&c.m, 4096), os_of(4096) + L0 + 4095 * G0 + or_of(4096), 1e-9);
-  ASSERT_REL(mg_loggp_msg(&c.m, 3000), os_of(3000) + L0 + 2999 * G0 + or_of(3000), 0.05); /* interpolated */
+  ASSERT_REL(mg_loggp_msg_sum(&c.m, 4096), os_of(4096) + L0 + 4095 * G0 + or_of(4096), 1e-9);
+  ASSERT_REL(mg_loggp_msg_sum(&c.m, 3000), os_of(3000) + L0 + 2999 * G0 + or_of(3000), 0.05); /* interpolated */
   for (int t = 0; t < 3; t++) ASSERT_NEAR(c.r2[t], 1, 1e-9);
   ASSERT_NEAR(c.r2_gap, 1, 1e-9);
   ASSERT_NEAR(c.maxres, 0, 1e-9);
@@ -202,6 +202,8 @@ static void test_roundtrip(void) {
   ASSERT_REL(m.G, a.cls[1].m.G, 1e-8);
   ASSERT_REL(m.copy, a.copy, 1e-8);
   ASSERT_REL(mg_loggp_msg(&m, 5000), mg_loggp_msg(&a.cls[1].m, 5000), 1e-7);
+  /* the cost models' message: half the measured round trip, read back from the prtt1 column */
+  ASSERT_REL(2 * mg_loggp_msg(&m, m.size[3]), a.cls[1].col[MG_LC_PRTT1][3], 1e-7);
 }
 
 /* The text of a good file with `from` replaced by `to` (first occurrence; NULL: unchanged). */

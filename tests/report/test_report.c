@@ -51,7 +51,7 @@ static char *render(const char *const *src, int n) {
       memset(&r[i], 0, sizeof r[i]);
       r[i].opts = o;
     }
-    runs[i].d = &d[i], runs[i].r = &r[i];
+    runs[i] = (mg_rp_run){.d = &d[i], .r = &r[i]};
   }
   FILE *f = open_memstream(&buf, &len);
   ASSERT_MSG(mg_rp_write(f, runs, n) == 0, "mg_rp_write failed");
@@ -307,7 +307,7 @@ static char *render_verify(const char *const *src, int n, const char *verify) {
       printf("FAIL: %s\n", err);
       exit(1);
     }
-    runs[i].d = &d[i], runs[i].r = &r[i];
+    runs[i] = (mg_rp_run){.d = &d[i], .r = &r[i]};
   }
   FILE *f = open_memstream(&buf, &len);
   ASSERT_MSG(mg_rp_write_ex(f, runs, n, &v, 1) == 0, "mg_rp_write_ex failed");
@@ -369,6 +369,51 @@ static void t_monotony(void) {
   ASSERT_MSG(strstr(h, "not monotone: slower than at a larger size"), "the key explains the mark");
   free(b);
   free(h);
+}
+
+/* The cost model's predictions (data/predicted/predicted.csv next to the small fixture): a cross per
+ * predicted mock-up at its predicted ratio, at this run's process count only; a ratio beyond the
+ * axes, a cell without the default's prediction and another process count draw nothing. */
+static void t_predicted(void) {
+  mg_rp_preds p;
+  char err[256];
+  ASSERT_EQ(mg_rp_preds_read(path(rdir, "predicted/predicted.csv"), &p, err, sizeof err), 0);
+  ASSERT_EQ(p.n, 3); /* the 65536 row has no default at its cell */
+  mg_rp_preds none;
+  ASSERT_EQ(mg_rp_preds_read(path(rdir, "predicted/missing.csv"), &none, err, sizeof err), 0);
+  ASSERT_EQ(none.n, 0);
+  ASSERT_EQ(mg_rp_preds_read(path(cdir, "small/raw.csv"), &none, err, sizeof err), -1);
+  ASSERT_MSG(strstr(err, "raw.csv:") && strstr(err, "not a predicted.csv"), "says which file and line: %s", err);
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  mg_ck_data_init(&d);
+  mg_ck_opts_default(&o);
+  ASSERT_EQ(mg_ck_read(&d, path(cdir, "small"), err, sizeof err), 0);
+  if (d.launches[0].has_seed) o.seed = d.launches[0].seed;
+  ASSERT_EQ(mg_ck_analyze(&d, &o, &r, err, sizeof err), 0);
+  mg_rp_run run = {.d = &d, .r = &r, .pred = &p};
+  char *h = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&h, &len);
+  ASSERT_EQ(mg_rp_write(f, &run, 1), 0);
+  fclose(f);
+  char *b = panel(h, "bcast", 4);
+  ASSERT_MSG(b != NULL, "a bcast panel");
+  if (b) {
+    ASSERT_EQ(count(b, "<g class=\"pred\""), 1);
+    const char *m = strstr(b, "<g class=\"pred\" data-alg=\"bcast_as_allgatherv\" data-bytes=\"1024\"");
+    double ymin = atof(strstr(b, "data-ymin=\"") + 11), ymax = atof(strstr(b, "data-ymax=\"") + 11);
+    ASSERT_MSG(m != NULL, "the cross of bcast_as_allgatherv at 1K");
+    if (m) ASSERT_NEAR(atof(strstr(m, "data-y=\"") + 8), mg_rp_ymap(0.5, ymin, ymax), 0.01);
+    ASSERT_MSG(m && strstr(m, "predicted relative runtime 0.500"), "its title");
+  }
+  ASSERT_MSG(strstr(h, "the cost model's prediction"), "the key explains the mark");
+  free(b);
+  free(h);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+  mg_rp_preds_free(&p);
 }
 
 static void t_verify(void) {
@@ -535,7 +580,8 @@ int main(int argc, char **argv) {
   } groups[] = {{"axis", t_axis},     {"golden", t_golden}, {"unmeasured", t_unmeasured}, {"plots", t_plots},   {"single", t_single},
                 {"empty", t_empty},   {"multi", t_multi},   {"configs", t_configs},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
                 {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad},
-                {"version", t_version}, {"families", t_families}, {"monotony", t_monotony}};
+                {"version", t_version}, {"families", t_families}, {"monotony", t_monotony},
+                {"predicted", t_predicted}};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
     if (!strcmp(argv[3], groups[i].name)) {
       TEST_CASE(groups[i].name);

@@ -1,0 +1,400 @@
+/*
+ * `mpiguide predict`: the predicted time of every algorithm of a collective per (process
+ * count, message size), and the predicted fastest (docs/model.md). No MPI: the LogGP
+ * parameters come from a file (`mpiguide loggp`), the library's own algorithms are priced by
+ * a check result's medians where it has them (--check), else by their model (model/cost.h).
+ * With --check the measured medians stand next to the predictions: the relative error per
+ * family and how often the predicted fastest is the measured fastest.
+ * Exit codes: 0 done, 1 failed, 2 bad input.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/stats.h"
+#include "check/check.h"
+#include "cli/cli.h"
+#include "cli/cmd_opts.h"
+#include "cli/cmd_predict.h"
+#include "cli/cmd_util.h"
+#include "model/cost.h"
+#include "util/err.h"
+#include "util/fmt.h"
+#include "util/parse.h"
+
+static const char usage_text[] =
+    "usage: mpiguide predict [--loggp FILE] [--check DIR...] [--np LIST] [--sizes LIST]\n"
+    "                        [--collectives LIST] [--families LIST] [--all] [--csv FILE] [-q]\n"
+    "\n"
+    "Predicts the time of every algorithm of the registry (`mpiguide list`) per collective,\n"
+    "process count and message size, and names the predicted fastest (docs/model.md). The\n"
+    "point-to-point rows (family p2p) are priced by their LogGP schedules (--loggp, written by\n"
+    "`mpiguide loggp`); a composition by its parts, the library's own collectives, priced by the\n"
+    "medians of a check result where it measured them (--check), else by their model (the\n"
+    "cheapest point-to-point algorithm). With --check, the measured medians are shown next to\n"
+    "the predictions, with the median relative error per family and the share of cells whose\n"
+    "predicted fastest is the measured fastest.\n"
+    "\n"
+    "      --loggp FILE        LogGP parameters (`mpiguide loggp -o FILE`)\n"
+    "      --check DIR...      check results (`mpiguide check -o DIR`, a raw CSV): measured medians\n"
+    "      --np LIST           process counts [those of --check, else the LogGP file's]\n"
+    "      --sizes LIST        message sizes [those of --check, else 1K,4K,16K,64K,256K,1M]\n"
+    "  -c, --collectives LIST  collectives [all]\n"
+    "      --families LIST     families of mock-ups (`mpiguide list`) [all]\n"
+    "      --all               every algorithm's prediction, not only the fastest\n"
+    "      --csv FILE          every prediction as CSV (mpiguide-predict/1, docs/model.md)\n"
+    "  -q, --quiet             no table (the summary and --csv only)\n"
+    "  -h, --help              this text\n";
+
+#define OPTIONS(X)                                                                                          \
+  X(HELP, "help", 'h', MG_OPT_FLAG) X(LOGGP, "loggp", 0, MG_OPT_ARG) X(CHECK, "check", 0, MG_OPT_LIST)         \
+  X(NP, "np", 0, MG_OPT_ARG) X(SIZES, "sizes", 0, MG_OPT_ARG) X(COLLS, "collectives", 'c', MG_OPT_ARG)          \
+  X(FAMILIES, "families", 0, MG_OPT_ARG) X(ALL, "all", 0, MG_OPT_FLAG) X(CSV, "csv", 0, MG_OPT_ARG)           \
+  X(QUIET, "quiet", 'q', MG_OPT_FLAG)
+
+enum { OPTIONS(MG_OPT_ENUM) O_N };
+static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
+
+/* One measured median: (collective, algorithm, process count, size). */
+typedef struct meas {
+  int coll, alg, p;
+  size_t bytes;
+  double t;  /* the median */
+  double *x; /* while reading: the pooled runtimes */
+  long n;
+} meas;
+
+typedef struct predict {
+  mg_loggp lg;
+  int have_lg;
+  mg_model m;
+  meas *ms;
+  int nms;
+  int nps, ps[64];
+  size_t *sizes;
+  int nsizes;
+  int colls[MG_NCOLL];  /* selected */
+  unsigned fam;         /* families selected (bits) */
+  int all, quiet;
+  FILE *csv;
+  char e[MG_CK_ERR];
+} predict;
+
+static double find_meas(const predict *P, int coll, int alg, int p, size_t bytes) {
+  for (int i = 0; i < P->nms; i++)
+    if (P->ms[i].coll == coll && P->ms[i].alg == alg && P->ms[i].p == p && P->ms[i].bytes == bytes) return P->ms[i].t;
+  return NAN;
+}
+
+static int add_int(predict *P, int *v, int *n, int max, int x) {
+  for (int i = 0; i < *n; i++)
+    if (v[i] == x) return 0;
+  if (*n == max) return MG_ERR_TO(P->e, "more than %d process counts", max);
+  v[(*n)++] = x;
+  return 0;
+}
+
+static int add_size(predict *P, size_t b) {
+  for (int i = 0; i < P->nsizes; i++)
+    if (P->sizes[i] == b) return 0;
+  size_t *v = realloc(P->sizes, (size_t)(P->nsizes + 1) * sizeof *v);
+  if (!v) return MG_ERR_TO(P->e, "out of memory");
+  P->sizes = v;
+  P->sizes[P->nsizes++] = b;
+  return 0;
+}
+
+static int size_cmp(const void *a, const void *b) {
+  size_t x = *(const size_t *)a, y = *(const size_t *)b;
+  return (x > y) - (x < y);
+}
+static int int_cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* The entry of (coll, alg, p, bytes) in P->ms, added when missing; NULL out of memory. */
+static meas *entry(predict *P, int coll, int alg, int p, size_t bytes) {
+  for (int i = P->nms - 1; i >= 0; i--)
+    if (P->ms[i].coll == coll && P->ms[i].alg == alg && P->ms[i].p == p && P->ms[i].bytes == bytes) return &P->ms[i];
+  meas *v = realloc(P->ms, (size_t)(P->nms + 1) * sizeof *v);
+  if (!v) return NULL;
+  P->ms = v;
+  v[P->nms] = (meas){coll, alg, p, bytes, NAN, NULL, 0};
+  return &v[P->nms++];
+}
+
+/* The medians of every series of the check results in dir, the launches of a cell pooled (a
+ * reduction: its first datatype and op only); the defaults also go into the model. The sizes and
+ * process counts measured are collected when asked. */
+static int take_data(predict *P, const mg_ck_data *d, int want_np, int want_sizes) {
+  const char *red[MG_NCOLL] = {0};
+  int rc = 0;
+  for (int i = 0; i < d->nseries && !rc; i++) {
+    const mg_ck_series *s = &d->series[i];
+    int p = d->launches[s->launch].nprocs, alg = mg_alg_find(s->coll, s->alg);
+    if (alg < 0 || p <= 0 || s->n <= 0) continue;
+    if (!red[s->coll]) red[s->coll] = s->red;
+    if (strcmp(red[s->coll], s->red)) continue;
+    meas *e = entry(P, s->coll, alg, p, s->bytes);
+    double *x = e ? realloc(e->x, (size_t)(e->n + s->n) * sizeof *x) : NULL;
+    if (!x) rc = MG_ERR_TO(P->e, "out of memory");
+    else memcpy(x + e->n, s->rt, (size_t)s->n * sizeof *x), e->x = x, e->n += s->n;
+    if (!rc && ((want_np && add_int(P, P->ps, &P->nps, 64, p)) || (want_sizes && add_size(P, s->bytes)))) rc = -1;
+  }
+  for (int i = 0; i < P->nms && !rc; i++) {
+    meas *e = &P->ms[i];
+    if (!e->x) continue;
+    mg_sort_doubles(e->x, e->n);
+    e->t = mg_median_sorted(e->x, e->n);
+    free(e->x), e->x = NULL, e->n = 0;
+    if (e->alg == 0 && mg_model_add(&P->m, e->coll, e->p, (double)e->bytes, e->t)) rc = MG_ERR_TO(P->e, "out of memory");
+  }
+  return rc;
+}
+
+static int read_check(predict *P, const char *dir, int want_np, int want_sizes) {
+  mg_ck_data d;
+  mg_ck_data_init(&d);
+  int rc = mg_ck_read(&d, dir, P->e, sizeof P->e) ? -1 : take_data(P, &d, want_np, want_sizes);
+  mg_ck_data_free(&d);
+  return rc;
+}
+
+static int add_coll(const char *name, void *arg) {
+  predict *P = arg;
+  int c = mg_coll_find(name);
+  if (c < 0) return MG_ERR_TO(P->e, "--collectives: unknown collective '%s'; valid: %s", name, mg_coll_names());
+  P->colls[c] = 1;
+  return 0;
+}
+
+static int add_family(const char *name, void *arg) {
+  predict *P = arg;
+  int f = mg_family_find(name);
+  if (f < 0) return MG_ERR_TO(P->e, "--families: unknown family '%s' (`mpiguide list` names them)", name);
+  P->fam |= 1u << f;
+  return 0;
+}
+
+static int add_np(const char *item, void *arg) {
+  predict *P = arg;
+  long v;
+  if (mg_parse_long(item, 1, 1 << 24, &v, P->e, sizeof P->e)) return MG_ERR_TO(P->e, "--np: '%s' is not a process count", item);
+  return add_int(P, P->ps, &P->nps, 64, (int)v);
+}
+
+/* The options into P. 0, 1 for --help (printed), or 2 after a message. */
+static int parse(int argc, char **argv, predict *P) {
+  mg_opt_vals o;
+  int rc = mg_opt_parse(argc, argv, opts, O_N, &o, P->e, sizeof P->e);
+  if (o.given[O_HELP]) {
+    fputs(usage_text, stdout);
+    return mg_opt_vals_free(&o), 1;
+  }
+  if (!rc && o.npos) rc = MG_ERR_TO(P->e, "unexpected argument '%s'", o.pos[0]);
+  const char *v;
+  if (!rc && (v = o.val[O_LOGGP])) {
+    if (mg_loggp_read(v, &P->lg, P->e, sizeof P->e)) rc = -1;
+    else P->have_lg = 1;
+  }
+  mg_model_init(&P->m, P->have_lg ? &P->lg : NULL);
+  if (!rc && !P->have_lg && !o.given[O_CHECK]) rc = MG_ERR_TO(P->e, "nothing to predict from: give --loggp FILE, --check DIR or both");
+  if (!rc && (v = o.val[O_NP])) rc = mg_cmd_each(v, "--np", add_np, P, P->e, sizeof P->e);
+  if (!rc && (v = o.val[O_SIZES])) {
+    size_t *sz;
+    int n;
+    if (mg_parse_sizes(v, &sz, &n, P->e, sizeof P->e)) rc = -1;
+    for (int i = 0; !rc && i < n; i++) rc = add_size(P, sz[i]);
+    if (!rc || n) free(sz);
+  }
+  for (int i = 0; !rc && i < o.nlist; i++) rc = read_check(P, o.list[i], !o.given[O_NP], !o.given[O_SIZES]);
+  mg_model_sort(&P->m);
+  if (!rc && (v = o.val[O_COLLS])) rc = mg_cmd_each(v, "--collectives", add_coll, P, P->e, sizeof P->e);
+  else for (int c = 0; c < MG_NCOLL; c++) P->colls[c] = 1;
+  if (!rc && (v = o.val[O_FAMILIES]) && strcmp(v, "all")) rc = mg_cmd_each(v, "--families", add_family, P, P->e, sizeof P->e);
+  else P->fam = ~0u;
+  if (!rc && !P->nps) {
+    if (P->have_lg && P->lg.p > 1) P->ps[P->nps++] = P->lg.p;
+    else rc = MG_ERR_TO(P->e, "--np: no process count given, and none in the LogGP file or the check results");
+  }
+  if (!rc && !P->nsizes)
+    for (size_t b = 1024; b <= (1u << 20) && !rc; b *= 4) rc = add_size(P, b);
+  if (!rc && (v = o.val[O_CSV]) && !(P->csv = fopen(v, "w"))) rc = MG_ERR_TO(P->e, "--csv: cannot write '%s'", v);
+  P->all = o.given[O_ALL];
+  P->quiet = o.given[O_QUIET];
+  mg_opt_vals_free(&o);
+  if (rc) {
+    fprintf(stderr, "mpiguide predict: %s\n(mpiguide predict --help shows the options)\n", P->e);
+    return 2;
+  }
+  qsort(P->ps, (size_t)P->nps, sizeof *P->ps, int_cmp);
+  qsort(P->sizes, (size_t)P->nsizes, sizeof *P->sizes, size_cmp);
+  return 0;
+}
+
+/* Relative errors per family, and the agreement of predicted and measured fastest. */
+typedef struct tally {
+  double *err[MG_NFAM];
+  int nerr[MG_NFAM];
+  int agree[2], cells[2]; /* [0]: among the p2p rows, [1]: among every row */
+} tally;
+
+static int add_err(tally *T, int fam, double e) {
+  double *v = realloc(T->err[fam], (size_t)(T->nerr[fam] + 1) * sizeof *v);
+  if (!v) return -1;
+  T->err[fam] = v;
+  v[T->nerr[fam]++] = e;
+  return 0;
+}
+
+static const char *us(double t, char *buf, size_t len) {
+  if (isnan(t)) snprintf(buf, len, "-");
+  else snprintf(buf, len, "%.1f us", t * 1e6);
+  return buf;
+}
+
+/* One cell: every selected algorithm's prediction, the table line(s), the CSV rows, the tally. */
+static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
+  const mg_coll_info *ci = &mg_colls[coll];
+  double pred[MG_MAX_ALGS], meas_t[MG_MAX_ALGS];
+  int best = -1, mbest[2] = {-1, -1}, pbest[2] = {-1, -1}, nboth[2] = {0, 0};
+  char b1[32], b2[32], b3[32], sz[32];
+  mg_price_src src;
+  mg_fmt_bytes(bytes, MG_BYTES_EXACT, sz, sizeof sz);
+  for (int a = 0; a < ci->nalgs; a++) {
+    const mg_alg *al = &ci->algs[a];
+    pred[a] = meas_t[a] = NAN;
+    if (a && !(P->fam & (1u << al->family))) continue;
+    pred[a] = a ? mg_model_alg(&P->m, coll, a, p, (double)bytes) : mg_model_default(&P->m, coll, p, (double)bytes, &src);
+    meas_t[a] = find_meas(P, coll, a, p, bytes);
+    if (!isnan(pred[a]) && (best < 0 || pred[a] < pred[best])) best = a;
+    for (int k = 0; k < 2; k++)
+      if (!isnan(pred[a]) && !isnan(meas_t[a]) && (k == 1 || (a && al->family == MG_FAM_P2P))) {
+        nboth[k]++;
+        if (pbest[k] < 0 || pred[a] < pred[pbest[k]]) pbest[k] = a;
+        if (mbest[k] < 0 || meas_t[a] < meas_t[mbest[k]]) mbest[k] = a;
+      }
+    if (a && !isnan(pred[a]) && !isnan(meas_t[a]) && meas_t[a] > 0 &&
+        add_err(T, al->family, fabs(pred[a] - meas_t[a]) / meas_t[a]))
+      return MG_ERR_TO(P->e, "out of memory");
+    if (P->csv && !isnan(pred[a]))
+      fprintf(P->csv, "%s,%d,%zu,%s,%s,%.9g,%s,%s%.9g,%s%.4f\n", ci->name, p, bytes, a ? al->name : "default",
+              a ? mg_families[al->family].name : "", pred[a],
+              a ? "model" : src == MG_PRICE_MEASURED ? "measured" : "model", "", meas_t[a], "",
+              isnan(meas_t[a]) ? NAN : (pred[a] - meas_t[a]) / meas_t[a]);
+    if (!P->quiet && P->all && !isnan(pred[a]))
+      printf("  %-6s %-44s %12s %12s\n", sz, a ? al->name : "default", us(pred[a], b1, sizeof b1),
+             us(meas_t[a], b2, sizeof b2));
+  }
+  for (int k = 0; k < 2; k++)
+    if (nboth[k] >= 2) T->cells[k]++, T->agree[k] += pbest[k] == mbest[k];
+  if (!P->quiet && !P->all && best < 0)
+    printf("  %-6s %-12s no price: no LogGP parameters for its schedules, no measurement of its parts\n", sz, "-");
+  if (!P->quiet && !P->all && best >= 0)
+    printf("  %-6s %-12s %-44s %12s %s\n", sz, us(pred[0], b1, sizeof b1), best ? ci->algs[best].name : "default",
+           us(pred[best], b2, sizeof b2),
+           mbest[1] >= 0 ? (snprintf(b3, sizeof b3, "(measured: %s)", mbest[1] ? ci->algs[mbest[1]].name : "default"), b3)
+                         : "");
+  return 0;
+}
+
+static int dbl_cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static void summary(const tally *T, FILE *out) {
+  int any = 0;
+  for (int f = 0; f < MG_NFAM; f++) any |= T->nerr[f] > 0;
+  if (!any) return;
+  fprintf(out, "\nprediction error |predicted - measured| / measured, median over the measured cells:\n");
+  for (int f = 0; f < MG_NFAM; f++)
+    if (T->nerr[f]) {
+      qsort(T->err[f], (size_t)T->nerr[f], sizeof(double), dbl_cmp);
+      fprintf(out, "  %-12s %6.1f %%  (%d cells)\n", mg_families[f].name, 100 * mg_median_sorted(T->err[f], T->nerr[f]),
+             T->nerr[f]);
+    }
+  const char *what[2] = {"among the p2p rows", "among every row priced"};
+  for (int k = 0; k < 2; k++)
+    if (T->cells[k])
+      fprintf(out, "predicted fastest = measured fastest %s: %d of %d cells (%.0f %%)\n", what[k], T->agree[k], T->cells[k],
+             100.0 * T->agree[k] / T->cells[k]);
+}
+
+static const char csv_header[] = "# mpiguide-predict/1\ncollective,nprocs,bytes,algorithm,family,predicted_sec,price,"
+                                 "measured_sec,rel_error\n";
+
+/* Every selected cell, then the summary on out (NULL: none). 0, or 1 after a message. */
+static int run(predict *P, FILE *out) {
+  tally T;
+  int rc = 0;
+  memset(&T, 0, sizeof T);
+  if (P->csv) fputs(csv_header, P->csv);
+  for (int c = 0; rc == 0 && c < MG_NCOLL; c++) {
+    if (!P->colls[c]) continue;
+    for (int i = 0; rc == 0 && i < P->nps; i++) {
+      if (!P->quiet)
+        printf("%s, %d processes%s\n  %-6s %-12s %-44s %12s\n", mg_colls[c].name, P->ps[i],
+               P->all ? "" : ": the predicted fastest", "size", P->all ? "" : "default",
+               P->all ? "algorithm    predicted    measured" : "fastest", P->all ? "" : "predicted");
+      for (int j = 0; rc == 0 && j < (c == MG_BARRIER ? 1 : P->nsizes); j++) /* a barrier: no size */
+        if (cell(P, c, P->ps[i], c == MG_BARRIER ? 0 : P->sizes[j], &T)) rc = 1;
+    }
+  }
+  if (rc == 0 && out) summary(&T, out);
+  if (P->csv && fclose(P->csv) && rc == 0) rc = MG_ERR_TO(P->e, "--csv: write failed"), rc = 1;
+  P->csv = NULL;
+  for (int f = 0; f < MG_NFAM; f++) free(T.err[f]);
+  return rc;
+}
+
+static void cleanup(predict *P) {
+  for (int i = 0; i < P->nms; i++) free(P->ms[i].x);
+  free(P->ms);
+  free(P->sizes);
+  mg_model_free(&P->m);
+  if (P->csv) fclose(P->csv);
+}
+
+int mg_cmd_predict(int argc, char **argv) {
+  predict P;
+  memset(&P, 0, sizeof P);
+  int rc = parse(argc, argv, &P);
+  if (rc == 1) rc = 0; /* --help */
+  else if (rc == 0 && run(&P, stdout)) fprintf(stderr, "mpiguide predict: %s\n", P.e), rc = 1;
+  cleanup(&P);
+  return rc;
+}
+
+int mg_cmd_predict_data(const mg_loggp *lg, const mg_ck_data *d, const char *csv_path, FILE *out, char *err,
+                        size_t errlen) {
+  predict P;
+  memset(&P, 0, sizeof P);
+  P.lg = *lg, P.have_lg = 1, P.quiet = 1, P.fam = ~0u;
+  mg_model_init(&P.m, &P.lg);
+  for (int c = 0; c < MG_NCOLL; c++) P.colls[c] = 1;
+  int rc = take_data(&P, d, 1, 1);
+  mg_model_sort(&P.m);
+  if (!rc && !(P.csv = fopen(csv_path, "w"))) rc = MG_ERR_TO(P.e, "cannot write '%s'", csv_path);
+  if (!rc) {
+    qsort(P.ps, (size_t)P.nps, sizeof *P.ps, int_cmp);
+    qsort(P.sizes, (size_t)P.nsizes, sizeof *P.sizes, size_cmp);
+    rc = run(&P, out);
+  }
+  if (rc) snprintf(err, errlen, "%s", P.e);
+  cleanup(&P);
+  return rc ? -1 : 0;
+}
+
+int mg_cmd_model_defaults(mg_model *m, const mg_ck_data *d, char *err, size_t errlen) {
+  predict P;
+  memset(&P, 0, sizeof P);
+  mg_model_init(&P.m, NULL);
+  int rc = take_data(&P, d, 0, 0);
+  for (int i = 0; !rc && i < P.m.nmeas; i++) {
+    const mg_cost_point *q = &P.m.meas[i];
+    if (mg_model_add(m, q->coll, q->p, q->bytes, q->t)) rc = MG_ERR_TO(P.e, "out of memory");
+  }
+  if (rc) snprintf(err, errlen, "%s", P.e);
+  cleanup(&P);
+  return rc ? -1 : 0;
+}

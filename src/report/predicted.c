@@ -1,0 +1,100 @@
+/*
+ * The predictions a report marks beside the measurements: the reader of predicted.csv
+ * (mpiguide-predict/1, docs/model.md), reduced to the ratio mock-up / default per cell.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+/* The fields of one CSV line (no quoting in this format) into f[0..max); their number. */
+static int split(char *line, char **f, int max) {
+  int n = 0;
+  for (char *s = line; n < max;) {
+    f[n++] = s;
+    char *c = strchr(s, ',');
+    if (!c) break;
+    *c = '\0', s = c + 1;
+  }
+  return n;
+}
+
+int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen) {
+  memset(p, 0, sizeof *p);
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    if (errno == ENOENT) return 0;
+    return snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1;
+  }
+  char line[1024];
+  int ln = 0, header = 0, cap = 0, rc = 0;
+  double *def = NULL; /* the default's prediction of each row's cell, filled by a second pass */
+  while (!rc && fgets(line, sizeof line, f)) {
+    ln++;
+    line[strcspn(line, "\r\n")] = '\0';
+    if (line[0] == '#' || !line[0]) continue;
+    if (!header) { /* the header of mpiguide-predict/1 */
+      if (strncmp(line, "collective,nprocs,bytes,algorithm,family,predicted_sec", 54))
+        rc = -1, snprintf(err, errlen, "%s:%d: not a predicted.csv (mpiguide-predict/1) header", path, ln);
+      header = 1;
+      continue;
+    }
+    char *fl[9];
+    if (split(line, fl, 9) < 9) {
+      rc = -1, snprintf(err, errlen, "%s:%d: 9 fields expected", path, ln);
+      break;
+    }
+    int c = mg_coll_find(fl[0]);
+    if (c < 0) {
+      rc = -1, snprintf(err, errlen, "%s:%d: unknown collective '%s'", path, ln, fl[0]);
+      break;
+    }
+    if (p->n == cap) {
+      cap = cap ? 2 * cap : 256;
+      mg_rp_pred *v = realloc(p->v, (size_t)cap * sizeof *v);
+      double *d = realloc(def, (size_t)cap * sizeof *d);
+      if (v) p->v = v;
+      if (d) def = d;
+      if (!v || !d) {
+        rc = -1, snprintf(err, errlen, "out of memory");
+        break;
+      }
+    }
+    mg_rp_pred *x = &p->v[p->n];
+    x->coll = c;
+    x->nprocs = atoi(fl[1]);
+    x->bytes = (size_t)strtoull(fl[2], NULL, 10);
+    snprintf(x->alg, sizeof x->alg, "%s", fl[3]);
+    x->ratio = strtod(fl[5], NULL);
+    def[p->n++] = NAN;
+  }
+  fclose(f);
+  /* the ratio: each mock-up's prediction over the default's at its cell; the defaults go */
+  int k = 0;
+  for (int i = 0; !rc && i < p->n; i++) {
+    const mg_rp_pred *x = &p->v[i];
+    if (!strcmp(x->alg, "default")) continue;
+    for (int j = 0; j < p->n; j++) {
+      const mg_rp_pred *y = &p->v[j];
+      if (y->coll == x->coll && y->nprocs == x->nprocs && y->bytes == x->bytes && !strcmp(y->alg, "default"))
+        def[i] = y->ratio;
+    }
+  }
+  for (int i = 0; !rc && i < p->n; i++)
+    if (strcmp(p->v[i].alg, "default") && def[i] > 0 && isfinite(p->v[i].ratio)) {
+      p->v[k] = p->v[i];
+      p->v[k++].ratio /= def[i];
+    }
+  free(def);
+  if (rc) return mg_rp_preds_free(p), -1;
+  p->n = k;
+  return 0;
+}
+
+void mg_rp_preds_free(mg_rp_preds *p) {
+  free(p->v);
+  memset(p, 0, sizeof *p);
+}
