@@ -27,7 +27,6 @@
  *   plus (p-1) T(n/p).
  * The segmented rows move the image with int byte counts: n must fit an int (MG_R_NB_INT).
  */
-#include <string.h>
 
 #include "algs/p2p.h"
 

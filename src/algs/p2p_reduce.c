@@ -72,7 +72,7 @@
  *   adds the lower's into its partial and its result. Scratch 2 vectors. Cost
  *   ceil(log2 p) (x(n) + 2 gamma n) + 2 copy n.
  */
-#include <string.h>
+#include <limits.h>
 
 #include "algs/p2p.h"
 #include "algs/segments.h"
@@ -106,9 +106,22 @@ static int red_init(red *s, const mg_call *c) {
 
 static char *red_other(const red *s) { return s->w[0] != s->cur ? s->w[0] : s->w[1]; }
 
+/* Copy n elements from `from` to `to` (typed buffers of the call's datatype), in pieces of at
+ * most INT_MAX bytes (mg_copy packs a non-dense datatype with an int byte count). */
+static int copy_elems(const red *s, const void *from, void *to, long long n) {
+  long long piece = s->t.size > 0 ? INT_MAX / s->t.size : n;
+  int rc = MPI_SUCCESS;
+  if (piece < 1) piece = 1;
+  if (from == to) return MPI_SUCCESS;
+  for (long long i = 0; i < n && rc == MPI_SUCCESS; i += piece) {
+    int k = (int)(n - i < piece ? n - i : piece);
+    rc = mg_copy(at(s, from, i), k, s->dt, at(s, to, i), k, s->dt);
+  }
+  return rc;
+}
+
 static int copy_range(const red *s, const void *from, void *to, long long lo, long long hi) {
-  if (hi <= lo || from == to) return MPI_SUCCESS;
-  return mg_copy(at(s, from, lo), (int)(hi - lo), s->dt, at(s, to, lo), (int)(hi - lo), s->dt);
+  return hi <= lo ? MPI_SUCCESS : copy_elems(s, at(s, from, lo), at(s, to, lo), hi - lo);
 }
 
 /* Before the partial of lower ranks for [lo, hi) arrives: the result lands in cur (the right
@@ -504,7 +517,7 @@ static int ring_rs(red *s, const mg_call *c, const char *in, off_fn off, const v
   const char *prev = NULL; /* the partial sent at the next step */
   if (p == 1) { /* block 0 is the result */
     long long n0 = off(ctx, 1) - off(ctx, 0);
-    return inplace || n0 == 0 ? MPI_SUCCESS : mg_copy(at(s, in, off(ctx, 0)), (int)n0, s->dt, out, (int)n0, s->dt);
+    return inplace ? MPI_SUCCESS : copy_elems(s, at(s, in, off(ctx, 0)), out, n0);
   }
   for (int st = 0; st < p - 1 && rc == MPI_SUCCESS; st++) {
     int sb = ((r - st - 1) % p + p) % p, rb = ((r - st - 2) % p + p) % p;
@@ -515,7 +528,7 @@ static int ring_rs(red *s, const mg_call *c, const char *in, off_fn off, const v
                        MPI_STATUS_IGNORE);
     if (rc == MPI_SUCCESS && rn > 0) rc = PMPI_Reduce_local(at(s, in, rlo), dst, (int)rn, s->dt, s->op);
     prev = dst;
-    if (rc == MPI_SUCCESS && st == p - 2 && dst != out) rc = mg_copy(dst, (int)rn, s->dt, out, (int)rn, s->dt);
+    if (rc == MPI_SUCCESS && st == p - 2) rc = copy_elems(s, dst, out, rn);
   }
   return rc;
 }
@@ -657,7 +670,7 @@ int mg_reduce_scatter_block_as_rechalving(const mg_call *c, int unused) {
     for (int q = 0; q < f.pof2 && rc == MPI_SUCCESS; q++) {
       int j = rsb_perm(&l, q);
       long long sz = rsb_size(&l, j);
-      rc = mg_copy(at(&s, s.cur, rsb_orig(&l, j)), (int)sz, s.dt, at(&s, dst, rsb_off(&l, q)), (int)sz, s.dt);
+      rc = copy_elems(&s, at(&s, s.cur, rsb_orig(&l, j)), at(&s, dst, rsb_off(&l, q)), sz);
     }
     s.cur = dst, s.cur_w = 1;
   }
@@ -669,7 +682,7 @@ int mg_reduce_scatter_block_as_rechalving(const mg_call *c, int unused) {
     rc = red_send(&s, at(&s, s.cur, mine), 0, b, r - 1);
     mine += b;
   }
-  if (rc == MPI_SUCCESS) rc = mg_copy(at(&s, s.cur, mine), (int)b, s.dt, c->rbuf, (int)b, s.dt);
+  if (rc == MPI_SUCCESS) rc = copy_elems(&s, at(&s, s.cur, mine), c->rbuf, b);
   return rc;
 }
 
