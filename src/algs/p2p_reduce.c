@@ -64,6 +64,10 @@
  *   [r > 0] (T(p n) + gamma p n + T(n)) + sum_k (x(p n/2^k) + gamma p n/2^k).
  * reduce_scatter_block_as_ring  the ring reduce-scatter of allreduce_as_ring on the p blocks:
  *   commutative ops only. Scratch 2 blocks. Cost (p-1) (x(n) + gamma n).
+ * reduce_scatter_block_as_pairwise  p-1 steps: at step s rank i sends its input block i+s to
+ *   rank i+s and adds the block rank i-s sends it into its own (MPICH's pairwise exchange);
+ *   contributions arrive in the order i-1, i-2, ...: commutative ops only. Scratch 2 blocks
+ *   (the received one; the sum, in place). Cost (p-1) (x(n) + gamma n) + copy n.
  * scan_as_linear            rank i receives the prefix of ranks 0..i-1 from i-1, combines it
  *   with its own vector and sends the result to i+1. Scratch 1 vector. Cost (p-1) (T(n) +
  *   gamma n) + copy n.
@@ -713,6 +717,34 @@ int mg_reduce_scatter_block_as_ring(const mg_call *c, int unused) {
 double mg_cost_reduce_scatter_block_as_ring(const mg_loggp *m, int p, double n, int param) {
   (void)param;
   return (p - 1) * (mg_p2p_xchg(m, n) + m->reduce * n);
+}
+
+size_t mg_reduce_scatter_block_as_pairwise_mem(const mg_call *c) { return vectors_mem(c, 2, (size_t)c->rcount); }
+
+int mg_reduce_scatter_block_as_pairwise(const mg_call *c, int unused) {
+  (void)unused;
+  red s;
+  int rc = red_init(&s, c), p = c->size, r = c->rank;
+  if (rc != MPI_SUCCESS) return rc;
+  long long b = c->rcount;
+  const char *in = input(c);
+  char *v[2]; /* v[0]: the block received; v[1]: the sum in place (the receive buffer's first block is input) */
+  vectors(&s, (size_t)b, 2, v);
+  char *acc = in_place(c) ? v[1] : c->rbuf;
+  rc = copy_elems(&s, at(&s, in, (long long)r * b), acc, b);
+  for (int st = 1; st < p && rc == MPI_SUCCESS; st++) {
+    int to = (r + st) % p, from = (r - st + p) % p;
+    rc = PMPI_Sendrecv(at(&s, in, (long long)to * b), (int)b, s.dt, to, MG_P2P_TAG, v[0], (int)b, s.dt, from,
+                       MG_P2P_TAG, s.pc, MPI_STATUS_IGNORE);
+    if (rc == MPI_SUCCESS) rc = PMPI_Reduce_local(v[0], acc, (int)b, s.dt, s.op);
+  }
+  if (rc == MPI_SUCCESS && acc != c->rbuf) rc = copy_elems(&s, acc, c->rbuf, b);
+  return rc;
+}
+
+double mg_cost_reduce_scatter_block_as_pairwise(const mg_loggp *m, int p, double n, int param) {
+  (void)param;
+  return (p - 1) * (mg_p2p_xchg(m, n) + m->reduce * n) + m->copy * n;
 }
 
 /* ================================================================ scan */

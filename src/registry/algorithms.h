@@ -66,8 +66,8 @@ struct mg_loggp;
 MG_X(bcast_as_linear) MG_X(bcast_as_binomial) MG_X(bcast_as_chain) MG_X(bcast_as_binary)
 MG_X(bcast_as_scatter_ring) MG_X(reduce_as_linear) MG_X(reduce_as_binomial) MG_X(reduce_as_chain)
 MG_X(reduce_as_rabenseifner) MG_X(allreduce_as_recdbl) MG_X(allreduce_as_ring) MG_X(allreduce_as_rabenseifner)
-MG_X(reduce_scatter_block_as_rechalving) MG_X(reduce_scatter_block_as_ring) MG_X(scan_as_linear)
-MG_X(scan_as_recdbl)
+MG_X(reduce_scatter_block_as_rechalving) MG_X(reduce_scatter_block_as_ring)
+MG_X(reduce_scatter_block_as_pairwise) MG_X(scan_as_linear) MG_X(scan_as_recdbl)
 #undef MG_X
 size_t mg_bcast_as_linear_mem(const mg_call *c);
 size_t mg_bcast_p2p_image_mem(const mg_call *c); /* the segmented bcasts: n bytes */
@@ -80,6 +80,7 @@ size_t mg_allreduce_as_ring_mem(const mg_call *c);
 size_t mg_allreduce_as_rabenseifner_mem(const mg_call *c);
 size_t mg_reduce_scatter_block_as_rechalving_mem(const mg_call *c);
 size_t mg_reduce_scatter_block_as_ring_mem(const mg_call *c);
+size_t mg_reduce_scatter_block_as_pairwise_mem(const mg_call *c);
 size_t mg_scan_as_linear_mem(const mg_call *c);
 size_t mg_scan_as_recdbl_mem(const mg_call *c);
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)

@@ -326,7 +326,7 @@ static const mg_alg reduce_algs[] = {
     USEROP_ROW(reduce, "Reduce"),
     P2P_ROW(reduce, "linear", "Reduce", "(p-1) Recv(n) + (p-1) Reduce_local(n) at the root",
             "the root receives x(p-1), x(p-2), ..., x0 in turn and folds each in from the left", 0,
-            "n (2n at an in-place root)", mg_reduce_as_linear_mem, mg_reduce_as_linear, 0, mg_cost_reduce_as_linear),
+            "2n at the root (its receives, an in-place input)", mg_reduce_as_linear_mem, mg_reduce_as_linear, 0, mg_cost_reduce_as_linear),
     P2P_ROW(reduce, "binomial", "Reduce", "ceil(log2 p) rounds of Send(n) + Reduce_local(n)",
             "binomial tree, whole vectors (a non-commutative op: rooted at rank 0, which sends the result to the root)",
             0, "2n", mg_reduce_as_binomial_mem, mg_reduce_as_binomial, 0, mg_cost_reduce_as_binomial),
@@ -384,6 +384,10 @@ static const mg_alg reduce_scatter_block_algs[] = {
             "ring: each block's partial travels once round the ring, ending at its rank", MG_R_COMMUTATIVE, "2 n",
             mg_reduce_scatter_block_as_ring_mem, mg_reduce_scatter_block_as_ring, 0,
             mg_cost_reduce_scatter_block_as_ring),
+    P2P_ROW(reduce_scatter_block, "pairwise", "Reduce_scatter_block", "(p-1) Sendrecv(n) + (p-1) Reduce_local(n)",
+            "pairwise exchange: at step s rank i sends block i+s to rank i+s and adds the block of rank i-s",
+            MG_R_COMMUTATIVE, "2 n", mg_reduce_scatter_block_as_pairwise_mem, mg_reduce_scatter_block_as_pairwise, 0,
+            mg_cost_reduce_scatter_block_as_pairwise),
 };
 
 static const mg_alg scan_algs[] = {
