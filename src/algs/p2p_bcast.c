@@ -222,7 +222,7 @@ int mg_bcast_as_scatter_ring(const mg_call *c, int unused) {
   }
   /* ring allgather; the root already has every block: its receives go to scratch (a dense root's
    * image is its buffer, which a bcast never writes) */
-  char *rimg = v == 0 && !im.packed ? mg_scratch(n) : im.img;
+  char *rimg = v == 0 && !im.packed && p > 1 ? mg_scratch(n) : im.img;
   int left = mg_p2p_abs(v - 1 + p, root, p), right = mg_p2p_abs(v + 1, root, p);
   for (int s = 0; s < p - 1 && rc == MPI_SUCCESS; s++) {
     int sb = (v - s + p) % p, rb = (v - s - 1 + 2 * p) % p;

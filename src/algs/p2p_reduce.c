@@ -222,8 +222,11 @@ static int fold_real(const fold *f, int j) { return j < f->rem ? 2 * j + 1 : j +
 /* Position q's range of a vector of count elements cut into p' blocks. */
 static long long blk_off(long long count, int pof2, int q) { return count * q / pof2; }
 
-/* Recursive halving with distances 1, 2 ... p'/2 over positions [0, p') whose element offsets
- * off(q) are given; on return [*plo, *phi) is the rank's position (p'... narrowed to one). */
+/* Recursive halving over p' positions of a vector, position q at elements [off(q), off(q+1)):
+ * distances 1, 2 ... p'/2 (ascending: a partial is always the reduction of a run of consecutive
+ * new ranks, so the lower partner's is the left operand) or p'/2 ... 1 (commutative ops); at each
+ * step the rank whose bit is set keeps the upper half. On return [*plo, *phi) is the one position
+ * left to the rank: new rank me's bit reversal (ascending) or me itself. */
 typedef long long (*off_fn)(const void *ctx, int q);
 
 static int halving(red *s, const fold *f, int ascending, off_fn off, const void *ctx, int *plo, int *phi) {
