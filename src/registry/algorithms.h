@@ -68,6 +68,33 @@ void mg_userop_free(void);
   size_t mg_##name##_mem(const mg_call *c);   \
   double mg_cost_##name(const struct mg_loggp *m, int p, double n, int param);
 MG_P2P_MOVE_ALGS(MG_DECLARE_P2P_MOVE)
+/* The point-to-point family (p2p_bcast.c, p2p_reduce.c): one function per algorithm, the row's
+ * parameter second (a segment in bytes, or unused), its scratch and its LogGP cost (mg_cost_fn). */
+struct mg_loggp;
+#define MG_P2P_SEG16K 16384 /* the segment of the pipelined rows ("chain16k"), their param; the mem functions' */
+#define MG_X(name)                            \
+  int mg_##name(const mg_call *c, int param); \
+  double mg_cost_##name(const struct mg_loggp *m, int p, double n, int param);
+MG_X(bcast_as_linear) MG_X(bcast_as_binomial) MG_X(bcast_as_chain) MG_X(bcast_as_binary)
+MG_X(bcast_as_scatter_ring) MG_X(reduce_as_linear) MG_X(reduce_as_binomial) MG_X(reduce_as_chain)
+MG_X(reduce_as_rabenseifner) MG_X(allreduce_as_recdbl) MG_X(allreduce_as_ring) MG_X(allreduce_as_rabenseifner)
+MG_X(reduce_scatter_block_as_rechalving) MG_X(reduce_scatter_block_as_ring)
+MG_X(reduce_scatter_block_as_pairwise) MG_X(scan_as_linear) MG_X(scan_as_recdbl)
+#undef MG_X
+size_t mg_bcast_as_linear_mem(const mg_call *c);
+size_t mg_bcast_p2p_image_mem(const mg_call *c); /* the segmented bcasts: n bytes */
+size_t mg_reduce_as_linear_mem(const mg_call *c);
+size_t mg_reduce_as_binomial_mem(const mg_call *c);
+size_t mg_reduce_as_chain16k_mem(const mg_call *c);
+size_t mg_reduce_as_rabenseifner_mem(const mg_call *c);
+size_t mg_allreduce_as_recdbl_mem(const mg_call *c);
+size_t mg_allreduce_as_ring_mem(const mg_call *c);
+size_t mg_allreduce_as_rabenseifner_mem(const mg_call *c);
+size_t mg_reduce_scatter_block_as_rechalving_mem(const mg_call *c);
+size_t mg_reduce_scatter_block_as_ring_mem(const mg_call *c);
+size_t mg_reduce_scatter_block_as_pairwise_mem(const mg_call *c);
+size_t mg_scan_as_linear_mem(const mg_call *c);
+size_t mg_scan_as_recdbl_mem(const mg_call *c);
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

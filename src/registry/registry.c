@@ -170,6 +170,19 @@ static const mg_alg allreduce_algs[] = {
     PAD_ELEMENTS(allreduce, "Allreduce"),
     INPLACE_ROW(allreduce, "Allreduce", 0, "n (span) in place", mg_inplace_mem),
     USEROP_ROW(allreduce, "Allreduce"),
+    P2P_ROW(allreduce, "recdbl", "Allreduce", "log2 p rounds of Sendrecv(n) + Reduce_local(n)",
+            "recursive doubling over the largest power of two <= p, whole vectors, the extra ranks folded in "
+            "first and served last; rank order kept",
+            0, "n", mg_allreduce_as_recdbl_mem, mg_allreduce_as_recdbl, 0, mg_cost_allreduce_as_recdbl),
+    P2P_ROW(allreduce, "ring", "Allreduce", "2 (p-1) Sendrecv(n/p) + (p-1) Reduce_local(n/p)",
+            "ring reduce-scatter, then ring allgather, p blocks", MG_R_COMMUTATIVE, "2 n/p",
+            mg_allreduce_as_ring_mem, mg_allreduce_as_ring, 0, mg_cost_allreduce_as_ring),
+    P2P_ROW(allreduce, "rabenseifner", "Allreduce",
+            "recursive-halving Reduce_scatter(n) + recursive-doubling Allgather(n) of Sendrecvs",
+            "extra ranks fold into their neighbour, recursive halving (distances 1, 2, 4...: rank order kept), "
+            "then recursive doubling allgather; the folded ranks get the result last",
+            0, "n", mg_allreduce_as_rabenseifner_mem, mg_allreduce_as_rabenseifner, 0,
+            mg_cost_allreduce_as_rabenseifner),
 };
 
 static const mg_alg alltoall_algs[] = {
@@ -254,6 +267,24 @@ static const mg_alg bcast_algs[] = {
     NB_ROW(bcast, "Bcast"),
     PAD_ROWS(bcast, "Bcast", 0, "n' bytes (the padded message of k = 4)"),
     PACKED_ROW(bcast, "Bcast", MG_R_NB_INT, "n bytes"),
+    P2P_ROW(bcast, "linear", "Bcast", "(p-1) Send(n) at the root",
+            "the root sends the vector to every rank (p-1 Isends, then waits for them)", 0, "p requests at the root",
+            mg_bcast_as_linear_mem, mg_bcast_as_linear, 0, mg_cost_bcast_as_linear),
+    P2P_ROW(bcast, "binomial", "Bcast", "ceil(log2 p) rounds of Send(n)",
+            "binomial tree rooted at the root: whole vectors, the largest subtree first", 0, "0", NULL,
+            mg_bcast_as_binomial, 0, mg_cost_bcast_as_binomial),
+    P2P_ROW(bcast, "chain16k", "Bcast", "pipelined chain of Send(16 KiB)",
+            "pipelined chain root, root+1, ... in 16 KiB segments of the packed vector", MG_R_NB_INT,
+            "n bytes (the packed vector of a non-dense datatype)", mg_bcast_p2p_image_mem, mg_bcast_as_chain,
+            MG_P2P_SEG16K, mg_cost_bcast_as_chain),
+    P2P_ROW(bcast, "binary16k", "Bcast", "pipelined binary tree of Send(16 KiB)",
+            "pipelined binary tree (children 2v+1, 2v+2 of v = rank - root) in 16 KiB segments of the packed vector",
+            MG_R_NB_INT, "n bytes (the packed vector of a non-dense datatype)", mg_bcast_p2p_image_mem,
+            mg_bcast_as_binary, MG_P2P_SEG16K, mg_cost_bcast_as_binary),
+    P2P_ROW(bcast, "scatter_ring", "Bcast", "binomial Scatter(n/p) + ring Allgather(n/p) of Sends",
+            "van de Geijn: binomial scatter of p blocks of the packed vector, then a ring allgather", MG_R_NB_INT,
+            "n bytes (the packed vector; the root's ring receives)", mg_bcast_p2p_image_mem,
+            mg_bcast_as_scatter_ring, 0, mg_cost_bcast_as_scatter_ring),
 };
 
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
@@ -333,6 +364,21 @@ static const mg_alg reduce_algs[] = {
     PAD_ELEMENTS(reduce, "Reduce"),
     INPLACE_ROW(reduce, "Reduce", 0, "n (span) at an in-place root", mg_inplace_mem),
     USEROP_ROW(reduce, "Reduce"),
+    P2P_ROW(reduce, "linear", "Reduce", "(p-1) Recv(n) + (p-1) Reduce_local(n) at the root",
+            "the root receives x(p-1), x(p-2), ..., x0 in turn and folds each in from the left", 0,
+            "2n at the root (its receives, an in-place input)", mg_reduce_as_linear_mem, mg_reduce_as_linear, 0,
+            mg_cost_reduce_as_linear),
+    P2P_ROW(reduce, "binomial", "Reduce", "ceil(log2 p) rounds of Send(n) + Reduce_local(n)",
+            "binomial tree, whole vectors (a non-commutative op: rooted at rank 0, which sends the result to the root)",
+            0, "2n", mg_reduce_as_binomial_mem, mg_reduce_as_binomial, 0, mg_cost_reduce_as_binomial),
+    P2P_ROW(reduce, "chain16k", "Reduce", "pipelined chain of Send(16 KiB) + Reduce_local(16 KiB)",
+            "pipelined chains from rank p-1 down and from rank 0 up to the root, in segments of whole elements "
+            "(16 KiB, at least one); rank order kept",
+            0, "3 segments", mg_reduce_as_chain16k_mem, mg_reduce_as_chain, MG_P2P_SEG16K, mg_cost_reduce_as_chain),
+    P2P_ROW(reduce, "rabenseifner", "Reduce", "recursive-halving Reduce_scatter(n) + binomial Gather(n) of Sends",
+            "extra ranks fold into their neighbour, recursive halving over the largest power of two <= p "
+            "(distances 1, 2, 4...: rank order kept), then a binomial gather to the root",
+            0, "2n", mg_reduce_as_rabenseifner_mem, mg_reduce_as_rabenseifner, 0, mg_cost_reduce_as_rabenseifner),
 };
 
 static const mg_alg reduce_scatter_algs[] = {
@@ -370,6 +416,19 @@ static const mg_alg reduce_scatter_block_algs[] = {
     NB_ROW_R(reduce_scatter_block, "Reduce_scatter_block", MG_R_COMMUTE_OR_DENSE),
     INPLACE_ROW(reduce_scatter_block, "Reduce_scatter_block", 0, "p*n (span) in place", mg_inplace_mem),
     USEROP_ROW(reduce_scatter_block, "Reduce_scatter_block"),
+    P2P_ROW(reduce_scatter_block, "rechalving", "Reduce_scatter_block", "log2 p rounds of Sendrecv(p*n/2^k)",
+            "recursive halving over the largest power of two <= p, extra ranks folded in first (a non-commutative "
+            "op: over the blocks in bit-reversed order, distances 1, 2, 4...)",
+            MG_R_PN_INT, "2 p*n", mg_reduce_scatter_block_as_rechalving_mem, mg_reduce_scatter_block_as_rechalving, 0,
+            mg_cost_reduce_scatter_block_as_rechalving),
+    P2P_ROW(reduce_scatter_block, "ring", "Reduce_scatter_block", "(p-1) Sendrecv(n) + (p-1) Reduce_local(n)",
+            "ring: each block's partial travels once round the ring, ending at its rank", MG_R_COMMUTATIVE, "2 n",
+            mg_reduce_scatter_block_as_ring_mem, mg_reduce_scatter_block_as_ring, 0,
+            mg_cost_reduce_scatter_block_as_ring),
+    P2P_ROW(reduce_scatter_block, "pairwise", "Reduce_scatter_block", "(p-1) Sendrecv(n) + (p-1) Reduce_local(n)",
+            "pairwise exchange: at step s rank i sends block i+s to rank i+s and adds the block of rank i-s",
+            MG_R_COMMUTATIVE, "2 n", mg_reduce_scatter_block_as_pairwise_mem, mg_reduce_scatter_block_as_pairwise, 0,
+            mg_cost_reduce_scatter_block_as_pairwise),
 };
 
 static const mg_alg scan_algs[] = {
@@ -382,6 +441,12 @@ static const mg_alg scan_algs[] = {
     PAD_ELEMENTS(scan, "Scan"),
     INPLACE_ROW(scan, "Scan", 0, "n (span) in place", mg_inplace_mem),
     USEROP_ROW(scan, "Scan"),
+    P2P_ROW(scan, "linear", "Scan", "(p-1) Send(n) + Reduce_local(n) along a chain",
+            "rank i receives the prefix of 0..i-1 from i-1, combines and sends its prefix to i+1", 0, "n",
+            mg_scan_as_linear_mem, mg_scan_as_linear, 0, mg_cost_scan_as_linear),
+    P2P_ROW(scan, "recdbl", "Scan", "ceil(log2 p) rounds of Sendrecv(n) + 2 Reduce_local(n)",
+            "recursive doubling (Hillis-Steele): group reductions exchanged at distances 1, 2, 4...", 0, "2n",
+            mg_scan_as_recdbl_mem, mg_scan_as_recdbl, 0, mg_cost_scan_as_recdbl),
 };
 
 static const mg_alg scatter_algs[] = {

@@ -5,24 +5,26 @@
 # in place (TGT12) for the 15 with an in-place form (not bcast, barrier).
 # datatype (TGT3, packed) for the 10 collectives that move data without an op.
 # user-defined operators (TGT23) for the 6 reductions.
+# point-to-point algorithms (TGT35): 30 rows over bcast, reduce, allreduce, reduce_scatter_block, scan,
+# gather, scatter, allgather, alltoall and barrier. Every row names its cost model (last column).
 execute_process(COMMAND ${EXE} list --csv OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "list --csv exited with ${rc}")
 endif()
 string(REGEX MATCHALL "\n" lines "${out}")
 list(LENGTH lines n)
-if(NOT n EQUAL 142)
-  message(FATAL_ERROR "expected 1 header + 141 rows (17 defaults, 40 compositions, 18 split, 17 non-blocking, "
-                      "18 monotony, 15 in place, 10 datatype, 6 userop), got ${n} lines")
+if(NOT n EQUAL 172)
+  message(FATAL_ERROR "expected 1 header + 171 rows (17 defaults, 40 compositions, 18 split, 17 non-blocking, "
+                      "18 monotony, 15 in place, 10 datatype, 6 userop, 30 p2p), got ${n} lines")
 endif()
-foreach(fam_n "TGT1,18" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "TGT23,6" "=composition,40" "=split,18"
-        "=nonblocking,17" "=monotony,18" "=inplace,15" "=datatype,10" "=userop,6")
+foreach(fam_n "TGT1,18" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "TGT23,6" "TGT35,30" "=composition,40"
+        "=split,18" "=nonblocking,17" "=monotony,18" "=inplace,15" "=datatype,10" "=userop,6" "=p2p,30")
   string(REGEX MATCH "^(.*),([0-9]+)$" _ "${fam_n}")
   set(pat "${CMAKE_MATCH_1}")
   set(want "${CMAKE_MATCH_2}")
-  if(pat MATCHES "^=")  # the family column, last on the line
+  if(pat MATCHES "^=")  # the family column, before the cost model (no comma in either)
     string(SUBSTRING "${pat}" 1 -1 fam)
-    string(REGEX MATCHALL ",${fam}\n" hits "${out}")
+    string(REGEX MATCHALL ",${fam},[^,\n]+\n" hits "${out}")
   else()
     string(REGEX MATCHALL ",${pat}," hits "${out}")
   endif()

@@ -1917,6 +1917,7 @@ typedef struct cnt {
  * row allows it, judged from the test's own arguments (the op's commutativity, the
  * datatype's layout, whether the op is one of the test's user ops), not by asking
  * the library:
+ *  - MG_R_COMMUTATIVE: a commutative op only;
  *  - MG_R_COMMUTE_OR_DENSE: a non-commutative op only on a contiguous datatype;
  *  - MG_R_PAD_PREDEFINED_OP: a user-defined op only when p divides the count;
  *  - MG_R_NOT_IN_PLACE: not with MPI_IN_PLACE on the send side;
@@ -1953,7 +1954,7 @@ static const char *restricted_here(int coll, int alg, const targs *a, int p) {
   if (a->op == MPI_OP_NULL || !mg_colls[coll].reduction) return NULL;
   /* the suite's predefined ops come with predefined types only (rcs[]), its user ops with the rest */
   if ((r & MG_R_PAD_PREDEFINED) && (a->op == ops[OP_UCOMM] || a->op == ops[OP_NONCOMM])) return "pad_type";
-  if (r & MG_R_COMMUTE_OR_DENSE) {
+  if (r & (MG_R_COMMUTATIVE | MG_R_COMMUTE_OR_DENSE)) {
     int commute = 1, size;
     MPI_Aint lb, ext, tlb, text;
     MPI_Op_commutative(a->op, &commute);
@@ -1961,7 +1962,7 @@ static const char *restricted_here(int coll, int alg, const targs *a, int p) {
     MPI_Type_get_extent(a->rtype, &lb, &ext);
     MPI_Type_get_true_extent(a->rtype, &tlb, &text);
     int dense = lb == 0 && tlb == 0 && ext == size && text == size;
-    if (!commute && !dense) return "noncommutative";
+    if (!commute && ((r & MG_R_COMMUTATIVE) || !dense)) return "noncommutative";
   }
   int user_op = a->op == ops[OP_UCOMM] || a->op == ops[OP_NONCOMM];
   /* padding: a count p does not divide, or for reduce_scatter blocks of different counts */
@@ -2378,6 +2379,10 @@ static void gen_intra(int coll, const tcomm *cm) {
         for (int ip = 0; ip <= ipmax; ip++, k++) run1(coll, cm, v, counts_full[c], k, ip, k, k / 3);
     for (int b = 0; b < 3; b++)
       for (int ip = 0; ip <= ipmax; ip++) run1(coll, cm, big_vc[b], big_n(coll, big_vc[b]), p - 1, ip, b, ip);
+    if (rooted) /* a big message at a root in the middle: the pipelined point-to-point rows (16 KiB
+                 * segments, the last one partial) run chains from both ends that meet there; a
+                 * non-commutative op, with and without MPI_IN_PLACE */
+      for (int ip = 0; ip <= ipmax; ip++) run1(coll, cm, big_vc[2], big_n(coll, big_vc[2]), p / 2, ip, ip, ip);
     if (rooted) /* every root, with and without MPI_IN_PLACE, every kind of non-root arguments */
       for (int root = 0; root < p; root++)
         for (int ip = 0; ip <= ipmax; ip++)

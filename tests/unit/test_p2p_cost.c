@@ -2,8 +2,9 @@
  * The point-to-point family's arithmetic, without MPI: the binomial trees of src/algs/p2p_sched.h
  * (every rank is in exactly one child's subtree of its parent, the subtrees tile the ranks) and
  * the LogGP cost functions of the rows (mg_cost_*): closed forms of their schedules on a model
- * with constant overheads and a linear gap, and for every row of the family a cost that is
- * finite, not negative and not decreasing in the message size.
+ * with constant overheads and a linear gap (the data-movement rows, the barriers, and the bcast
+ * and reduction rows whose schedules are simple enough to write down here), and for every row of
+ * the family a cost that is finite, not negative and not decreasing in the message size.
  */
 #include <math.h>
 
@@ -106,12 +107,38 @@ static void every_row(void) {
       }
     }
   TEST_CASE("family rows");
-  ASSERT_TRUE(rows >= 13);
+  ASSERT_TRUE(rows >= 30); /* 13 data-movement and barrier rows, 17 bcast and reduction rows */
+}
+
+/* The bcast and reduction rows (p2p_bcast.c, p2p_reduce.c). */
+#define MSG(s) mg_loggp_msg(m, (s))
+static void reductions(void) {
+  mg_loggp m0 = model(1e-10);
+  const mg_loggp *m = &m0;
+  m0.reduce = 3e-10;
+  TEST_CASE("bcast_as_linear: p-1 messages back to back");
+  for (int p = 2; p <= 9; p++)
+    ASSERT_TIME(mg_cost_bcast_as_linear(m, p, 4096, 0), (p - 2) * mg_loggp_gap(m, 4096) + MSG(4096));
+  TEST_CASE("bcast_as_binomial: ceil(log2 p) messages on the path (the gap below a message)");
+  ASSERT_TIME(mg_cost_bcast_as_binomial(m, 8, 4096, 0), 3 * MSG(4096));
+  ASSERT_TIME(mg_cost_bcast_as_binomial(m, 2, 4096, 0), MSG(4096));
+  /* p = 3: the root sends to 2, then to 1, which gets its message a gap later */
+  ASSERT_TIME(mg_cost_bcast_as_binomial(m, 3, 4096, 0), mg_loggp_gap(m, 4096) + MSG(4096));
+  TEST_CASE("bcast_as_chain16k: p-1 hops of a segment, then one gap per further segment");
+  ASSERT_TIME(mg_cost_bcast_as_chain(m, 5, 4 * 16384, 16384), 4 * MSG(16384) + 3 * mg_loggp_gap(m, 16384));
+  ASSERT_TIME(mg_cost_bcast_as_chain(m, 5, 1000, 16384), 4 * MSG(1000));
+  TEST_CASE("allreduce_as_ring: 2(p-1) exchanges of n/p and (p-1) reductions of n/p");
+  ASSERT_TIME(mg_cost_allreduce_as_ring(m, 4, 1 << 20, 0), 6 * MSG((1 << 20) / 4.0) + 3 * m->reduce * (1 << 20) / 4.0);
+  TEST_CASE("no communication on one process for the trees and pipelines");
+  ASSERT_TRUE(mg_cost_bcast_as_binomial(m, 1, 1 << 20, 0) == 0);
+  ASSERT_TRUE(mg_cost_reduce_as_rabenseifner(m, 1, 1 << 20, 0) == 0);
+  ASSERT_TRUE(mg_cost_allreduce_as_recdbl(m, 1, 1 << 20, 0) == 0);
 }
 
 int main(void) {
   trees();
   closed_forms();
+  reductions();
   every_row();
   return mg_test_summary("test_p2p_cost");
 }
