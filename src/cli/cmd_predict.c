@@ -77,6 +77,7 @@ typedef struct predict {
   int colls[MG_NCOLL];  /* selected */
   unsigned fam;         /* families selected (bits) */
   int all, quiet;
+  int only_measured;    /* the cells measured only (the sizes and process counts came from --check) */
   FILE *csv;
   char e[MG_CK_ERR];
 } predict;
@@ -207,6 +208,7 @@ static int parse(int argc, char **argv, predict *P) {
     if (!rc || n) free(sz);
   }
   for (int i = 0; !rc && i < o.nlist; i++) rc = read_check(P, o.list[i], !o.given[O_NP], !o.given[O_SIZES]);
+  P->only_measured = o.nlist > 0 && !o.given[O_NP] && !o.given[O_SIZES];
   mg_model_sort(&P->m);
   if (!rc && (v = o.val[O_COLLS])) rc = mg_cmd_each(v, "--collectives", add_coll, P, P->e, sizeof P->e);
   else for (int c = 0; c < MG_NCOLL; c++) P->colls[c] = 1;
@@ -260,13 +262,18 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
   char b1[32], b2[32], b3[32], sz[32];
   mg_price_src src;
   mg_fmt_bytes(bytes, MG_BYTES_EXACT, sz, sizeof sz);
+  if (P->only_measured && isnan(find_meas(P, coll, 0, p, bytes))) return 0;
   for (int a = 0; a < ci->nalgs; a++) {
     const mg_alg *al = &ci->algs[a];
     pred[a] = meas_t[a] = NAN;
     if (a && !(P->fam & (1u << al->family))) continue;
     pred[a] = a ? mg_model_alg(&P->m, coll, a, p, (double)bytes) : mg_model_default(&P->m, coll, p, (double)bytes, &src);
     meas_t[a] = find_meas(P, coll, a, p, bytes);
-    if (!isnan(pred[a]) && (best < 0 || pred[a] < pred[best])) best = a;
+    /* a default priced by the model alone is the cheapest p2p row: name that row instead */
+    int tie = best >= 0 && fabs(pred[a] - pred[best]) <= 1e-9 * pred[best]; /* a schedule before an expression */
+    if (!isnan(pred[a]) && (a || src != MG_PRICE_MODEL) &&
+        (best < 0 || (!tie && pred[a] < pred[best]) || (tie && al->costfn && !ci->algs[best].costfn)))
+      best = a;
     for (int k = 0; k < 2; k++)
       if (!isnan(pred[a]) && !isnan(meas_t[a]) && (k == 1 || (a && al->family == MG_FAM_P2P))) {
         nboth[k]++;
@@ -288,9 +295,10 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
   for (int k = 0; k < 2; k++)
     if (nboth[k] >= 2) T->cells[k]++, T->agree[k] += pbest[k] == mbest[k];
   if (!P->quiet && !P->all && best < 0)
-    printf("  %-6s %-12s no price: no LogGP parameters for its schedules, no measurement of its parts\n", sz, "-");
+    printf("  %-6s %-20s no price: no LogGP parameters for its schedules, no measurement of its parts\n", sz, "-");
+  if (!isnan(pred[0])) snprintf(b1 + strlen(us(pred[0], b1, sizeof b1)), sizeof b1 - strlen(b1), " %s", mg_price_name(src));
   if (!P->quiet && !P->all && best >= 0)
-    printf("  %-6s %-12s %-44s %12s %s\n", sz, us(pred[0], b1, sizeof b1), best ? ci->algs[best].name : "default",
+    printf("  %-6s %-20s %-44s %12s %s\n", sz, b1, best ? ci->algs[best].name : "default",
            us(pred[best], b2, sizeof b2),
            mbest[1] >= 0 ? (snprintf(b3, sizeof b3, "(measured: %s)", mbest[1] ? ci->algs[mbest[1]].name : "default"), b3)
                          : "");
@@ -332,8 +340,11 @@ static int run(predict *P, FILE *out) {
   for (int c = 0; rc == 0 && c < MG_NCOLL; c++) {
     if (!P->colls[c]) continue;
     for (int i = 0; rc == 0 && i < P->nps; i++) {
+      int any = !P->only_measured;
+      for (int k = 0; !any && k < P->nms; k++) any = P->ms[k].coll == c && P->ms[k].p == P->ps[i];
+      if (!any) continue;
       if (!P->quiet)
-        printf("%s, %d processes%s\n  %-6s %-12s %-44s %12s\n", mg_colls[c].name, P->ps[i],
+        printf("%s, %d processes%s\n  %-6s %-20s %-44s %12s\n", mg_colls[c].name, P->ps[i],
                P->all ? "" : ": the predicted fastest", "size", P->all ? "" : "default",
                P->all ? "algorithm    predicted    measured" : "fastest", P->all ? "" : "predicted");
       for (int j = 0; rc == 0 && j < (c == MG_BARRIER ? 1 : P->nsizes); j++) /* a barrier: no size */
@@ -373,6 +384,7 @@ int mg_cmd_predict_data(const mg_loggp *lg, const mg_ck_data *d, const char *csv
   mg_model_init(&P.m, &P.lg);
   for (int c = 0; c < MG_NCOLL; c++) P.colls[c] = 1;
   int rc = take_data(&P, d, 1, 1);
+  P.only_measured = 1;
   mg_model_sort(&P.m);
   if (!rc && !(P.csv = fopen(csv_path, "w"))) rc = MG_ERR_TO(P.e, "cannot write '%s'", csv_path);
   if (!rc) {

@@ -449,11 +449,14 @@ static int fill_cell(tune *T, const mg_model *m, mg_coll coll, int np, int i, co
   if (nm != SIZE_MAX && nm - 1 < hi) hi = nm - 1;
   int tclass, opsel;
   char comment[256], sz[32];
-  mg_ck_red_sel(red, &tclass, &opsel);
+  if (mg_ck_red_sel(red, &tclass, &opsel) && (tclass < 0 || opsel < 0)) return 0; /* a pair no selector names */
+  if (tclass < 0) tclass = MG_TCLASS_ANY; /* no reduction: no selector */
+  if (opsel < 0) opsel = MG_OPSEL_ANY;
   mg_profile_fmt_size(bytes, sz, sizeof sz);
-  snprintf(comment, sizeof comment, "predicted at %s: %.1f us vs default %.1f us (%s); docs/model.md", sz, best * 1e6,
+  snprintf(comment, sizeof comment, "predicted at %s: %.1f us vs default %.1f us (%s)", sz, best * 1e6,
            def * 1e6, mg_price_name(how));
-  if (mg_profile_add_sel(T->p, coll, np, np, bytes, hi, tclass, opsel, alg, comment)) return MG_ERR_TO(T->e, "out of memory");
+  int st = mg_profile_add_sel(T->p, coll, np, np, bytes, hi, tclass, opsel, alg, comment);
+  if (st != MG_PROFILE_OK) return MG_ERR_TO(T->e, "%s", mg_profile_strerror(st));
   T->npredicted++;
   return 0;
 }

@@ -256,10 +256,10 @@ static void plot_mono(FILE *f, const mg_ck_result *r, const mg_ck_verdict *m, co
           y - 7);
 }
 
-/* The cost model's prediction for mock-up k at one cell: a cross in its colour, where the plot's
- * axes reach (docs/model.md). */
+/* The cost model's prediction for mock-up k at one cell: a cross in its colour (the y axis covers
+ * the predicted ratios too; docs/model.md). */
 static void plot_pred(FILE *f, int k, const mg_rp_pred *x, const plot_range *g) {
-  if (x->bytes < g->smin || x->bytes > g->smax || !(x->ratio >= g->ymin && x->ratio <= g->ymax)) return;
+  if (x->bytes < g->smin || x->bytes > g->smax || !(x->ratio > 0)) return;
   char b[64], l[128];
   double px = mg_rp_xmap(x->bytes, g->smin, g->smax), py = mg_rp_ymap(x->ratio, g->ymin, g->ymax);
   fprintf(f, "<g class=\"pred\" data-alg=\"%s\" data-bytes=\"%zu\" data-y=\"%.2f\"><title>", x->alg, x->bytes, py);
@@ -301,6 +301,13 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns, int fam) {
       double q = r->v[i].med_mock / r->v[i].med_def;
       rmin = fmin(rmin, q), rmax = fmax(rmax, q);
     }
+  int np = run->d && run->d->nlaunches ? run->d->launches[0].nprocs : 0;
+  for (int i = 0; run->pred && i < run->pred->n; i++) { /* the predictions' crosses fit too */
+    const mg_rp_pred *x = &run->pred->v[i];
+    if (x->coll == coll && x->nprocs == np && x->ratio > 0 && x->bytes >= sizes[0] && x->bytes <= sizes[ns - 1] &&
+        in_list(x->alg, algs, na))
+      rmin = fmin(rmin, x->ratio), rmax = fmax(rmax, x->ratio);
+  }
   plot_range g = {sizes[0], sizes[ns - 1], 0, 0};
   mg_rp_yrange(rmin, rmax, &g.ymin, &g.ymax);
   plot_frame(f, coll, run->anchor, sizes, ns, &g);
@@ -333,7 +340,6 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns, int fam) {
       if ((int)v->coll == coll && mg_rp_ratio_ok(v) && !strcmp(v->alg, algs[k])) plot_point(f, k, v, &g);
     }
   /* the cost model's predictions of this plot's mock-ups (check --loggp) */
-  int np = run->d && run->d->nlaunches ? run->d->launches[0].nprocs : 0;
   for (int k = 0; run->pred && k < na; k++)
     for (int i = 0; i < run->pred->n; i++) {
       const mg_rp_pred *x = &run->pred->v[i];

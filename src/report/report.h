@@ -11,7 +11,8 @@
  *     smin/smax: smallest/largest size with a comparison of the collective;
  *   y(r) = Y0 + PH * (log2 ymax - log2 r) / (log2 ymax - log2 ymin),  r = median(mock-up) /
  *     median(default) (1 = the default, < 1: the mock-up is faster: the violation region),
- *     ymin = min(1/2, 2^floor(log2 rmin)), ymax = max(2, 2^ceil(log2 rmax)) over the plotted r.
+ *     ymin = min(1/2, 2^floor(log2 rmin)), ymax = max(2, 2^ceil(log2 rmax)) over the plotted r
+ *     (with the cost model's predictions, check --loggp: their ratios too).
  */
 #ifndef MG_REPORT_REPORT_H
 #define MG_REPORT_REPORT_H

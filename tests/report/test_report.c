@@ -372,8 +372,9 @@ static void t_monotony(void) {
 }
 
 /* The cost model's predictions (data/predicted/predicted.csv next to the small fixture): a cross per
- * predicted mock-up at its predicted ratio, at this run's process count only; a ratio beyond the
- * axes, a cell without the default's prediction and another process count draw nothing. */
+ * predicted mock-up at its predicted ratio, at this run's process count only, the y axis stretched
+ * to hold them (scatter_allgather predicted 100 x slower: ymax 128); a cell without the default's
+ * prediction and another process count draw nothing. */
 static void t_predicted(void) {
   mg_rp_preds p;
   char err[256];
@@ -401,7 +402,9 @@ static void t_predicted(void) {
   char *b = panel(h, "bcast", 4);
   ASSERT_MSG(b != NULL, "a bcast panel");
   if (b) {
-    ASSERT_EQ(count(b, "<g class=\"pred\""), 1);
+    ASSERT_EQ(count(b, "<g class=\"pred\""), 2);
+    ASSERT_MSG(strstr(b, "data-ymax=\"128\""), "the axis holds the predictions");
+    ASSERT_MSG(strstr(b, "<g class=\"pred\" data-alg=\"bcast_as_scatter_allgather\" data-bytes=\"1024\""), "100 x");
     const char *m = strstr(b, "<g class=\"pred\" data-alg=\"bcast_as_allgatherv\" data-bytes=\"1024\"");
     double ymin = atof(strstr(b, "data-ymin=\"") + 11), ymax = atof(strstr(b, "data-ymax=\"") + 11);
     ASSERT_MSG(m != NULL, "the cross of bcast_as_allgatherv at 1K");

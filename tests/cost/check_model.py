@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""The cost model's commands (docs/model.md), run and checked (tests/cost/CMakeLists.txt):
+
+  check_model.py predict CLI LOGGP WORK        predict's table names the cheapest priced row of
+                                               its CSV per cell; bad input exits 2 with a message
+  check_model.py check CLI LOGGP DATA WORK     check --from DATA --loggp: predicted.csv next to
+                                               every measured cell, the defaults priced by their
+                                               own medians, the summary's errors, the report's marks
+  check_model.py tune CLI LOGGP DATA WORK      tune --model: predicted rules only where nothing was
+                                               measured, marked, in a profile the reader accepts
+"""
+import csv
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+failures = 0
+
+
+def fail(msg):
+    global failures
+    failures += 1
+    print("FAIL: " + msg)
+
+
+def run(args, want_rc=0):
+    p = subprocess.run(args, capture_output=True, text=True)
+    if want_rc is not None and p.returncode != want_rc:
+        fail("%s: exit %d, want %d\n%s%s" % (" ".join(args), p.returncode, want_rc, p.stdout, p.stderr))
+    return p
+
+
+def read_pred(path):
+    with open(path) as f:
+        first = f.readline()
+        if first.strip() != "# mpiguide-predict/1":
+            fail("%s: first line %r" % (path, first))
+        return list(csv.DictReader(f))
+
+
+def predict(cli, loggp, work):
+    out = os.path.join(work, "p.csv")
+    p = run([cli, "predict", "--loggp", loggp, "--np", "2,4", "--sizes", "1K,64K,1M", "--csv", out])
+    rows = read_pred(out)
+    cells = {}
+    for r in rows:
+        cells.setdefault((r["collective"], int(r["nprocs"]), int(r["bytes"])), []).append(r)
+    # the table: "coll, P processes..." then "  SIZE  T us PRICE  FASTEST  T us"
+    coll = np = None
+    seen = 0
+    for line in p.stdout.splitlines():
+        m = re.match(r"(\w+), (\d+) processes", line)
+        if m:
+            coll, np = m.group(1), int(m.group(2))
+            continue
+        m = re.match(r"\s+(\d+[KM]?|0)\s+.*?\s(\w+)\s+([\d.]+) us\s*(\(.*\))?$", line)
+        if not m or coll is None:
+            continue
+        size = int(m.group(1).replace("K", "")) * (1024 if "K" in m.group(1) else 1) if "M" not in m.group(1) \
+            else int(m.group(1).replace("M", "")) << 20
+        c = cells.get((coll, np, size))
+        if not c:
+            fail("%s np=%d %d: in the table, not in the CSV" % (coll, np, size))
+            continue
+        priced = [r for r in c if not (r["algorithm"] == "default" and r["price"] == "model")]
+        best = min(float(r["predicted_sec"]) for r in priced)
+        named = [r for r in c if r["algorithm"] == m.group(2)]
+        if not named or abs(float(named[0]["predicted_sec"]) - best) > 1e-9 * best:
+            fail("%s np=%d %d: the table names %s, the CSV's cheapest is %g" % (coll, np, size, m.group(2), best))
+        seen += 1
+    if seen < 20:
+        fail("only %d table lines read:\n%s" % (seen, p.stdout))
+    # a default without measurements: the cheapest point-to-point row
+    for key, c in cells.items():
+        d = [r for r in c if r["algorithm"] == "default"]
+        p2p = [float(r["predicted_sec"]) for r in c if r["family"] == "p2p"]
+        if d and p2p and d[0]["price"] == "model" and abs(float(d[0]["predicted_sec"]) - min(p2p)) > 1e-9 * min(p2p):
+            fail("%s: the default's model %s is not its cheapest p2p row %g" % (key, d[0]["predicted_sec"], min(p2p)))
+    if not any(r["family"] == "p2p" for r in rows):
+        fail("no p2p row predicted")
+    # bad input
+    p = run([cli, "predict"], 2)
+    if "give --loggp FILE, --check DIR or both" not in p.stderr:
+        fail("predict without input: %r" % p.stderr)
+    p = run([cli, "predict", "--loggp", os.path.join(work, "missing.txt")], 2)
+    if "missing.txt" not in p.stderr:
+        fail("predict --loggp missing: %r" % p.stderr)
+    bad = os.path.join(work, "bad.txt")
+    with open(bad, "w") as f:
+        f.write("mpiguide-loggp 1\np two\n")
+    p = run([cli, "predict", "--loggp", bad], 2)
+    if "bad.txt:2" not in p.stderr:
+        fail("predict --loggp bad.txt: %r" % p.stderr)
+
+
+def check(cli, loggp, data, work):
+    out = os.path.join(work, "out")
+    p = run([cli, "check", "--from", os.path.join(data, "small"), "--loggp", loggp, "-o", out])
+    rows = read_pred(os.path.join(out, "predicted.csv"))
+    with open(os.path.join(out, "verdicts.csv")) as f:
+        ver = list(csv.DictReader(l for l in f if not l.startswith("#@")))
+    for v in ver:
+        if v["status"] != "ok":
+            continue
+        mine = [r for r in rows if r["collective"] == v["collective"] and int(r["bytes"]) == int(v["bytes"])]
+        d = [r for r in mine if r["algorithm"] == "default"]
+        if not d:
+            fail("%s %s: no prediction of the default" % (v["collective"], v["bytes"]))
+            continue
+        if d[0]["price"] != "measured" or abs(float(d[0]["rel_error"])) > 1e-6:
+            fail("%s %s: the default is not priced by its own median: %s" % (v["collective"], v["bytes"], d[0]))
+        mk = [r for r in mine if r["algorithm"] == v["mockup"]]
+        if mk and mk[0]["measured_sec"] != "nan":
+            meas = float(mk[0]["measured_sec"])
+            if abs(meas - float(v["median_mockup_sec"])) > 1e-6 * meas + 1e-12:
+                fail("%s %s %s: measured %g, the verdict's median %s" % (v["collective"], v["bytes"], v["mockup"], meas,
+                                                                         v["median_mockup_sec"]))
+    if not any(r["algorithm"] != "default" and r["measured_sec"] != "nan" for r in rows):
+        fail("no mock-up with a prediction and a median")
+    if "prediction error" not in p.stdout:
+        fail("the summary has no prediction error:\n" + p.stdout)
+    with open(os.path.join(out, "report.html")) as f:
+        if '<g class="pred"' not in f.read():
+            fail("report.html marks no prediction")
+    p = run([cli, "check", "--from", os.path.join(data, "small"), "--loggp", os.path.join(work, "nope.txt")], 2)
+    if "--loggp" not in p.stderr or "nope.txt" not in p.stderr:
+        fail("check --loggp missing: %r" % p.stderr)
+
+
+def tune(cli, loggp, data, work):
+    prof = os.path.join(work, "t.prof")
+    run([cli, "tune", os.path.join(data, "small"), "-o", prof, "--model", loggp, "--model-np", "8", "-q"])
+    run([cli, "profile", "validate", prof])
+    measured = {}  # the sizes measured per collective (all at 4 processes)
+    with open(os.path.join(data, "small", "raw.csv")) as f:
+        for x in csv.DictReader(l for l in f if not l.startswith("#")):
+            measured.setdefault(x["collective"], set()).add(int(x["bytes"]))
+    rules = []
+    with open(prof) as f:
+        for line in f:
+            if line.startswith("#") or line.startswith("mpiguide-profile") or not line.strip():
+                continue
+            body, _, comment = line.partition("#")
+            w = body.split()
+            rules.append((w[0], w[1], w[2], w[-1], comment))
+
+    def rng(s):
+        def one(v):
+            m = re.match(r"(\d+)([KMG]?)$", v)
+            return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
+        lo, _, hi = s.partition("-")
+        return one(lo), one(hi) if hi else one(lo)
+
+    pred = [r for r in rules if "predicted at" in r[4]]
+    if not pred:
+        fail("tune --model wrote no predicted rule:\n" + open(prof).read())
+    for coll, np, sz, alg, comment in pred:
+        lo, hi = rng(sz)
+        alone = all(part.strip().startswith("predicted at") for part in comment.split(";"))
+        if alone and np == "np=4" and any(lo <= b <= hi for b in measured.get(coll, ())):
+            fail("a rule of predictions alone covers a measured size: %s %s %s" % (coll, np, sz))
+    if not any(r[1] == "np=8" for r in pred):
+        fail("no predicted rule at --model-np 8")
+    if any(r[1] == "np=8" and "predicted at" not in r[4] for r in rules):
+        fail("a rule at np=8 that is not marked predicted")
+    plain = os.path.join(work, "plain.prof")
+    run([cli, "tune", os.path.join(data, "small"), "-o", plain, "-q"])
+    if "predicted at" in open(plain).read():
+        fail("tune without --model wrote predicted rules")
+    p = run([cli, "tune", os.path.join(data, "small"), "-o", plain, "--model-np", "8"], 2)
+    if "--model-np and --model-sizes go with --model FILE" not in p.stderr:
+        fail("--model-np without --model: %r" % p.stderr)
+
+
+def main():
+    mode, cli, loggp = sys.argv[1:4]
+    work = sys.argv[-1]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    if mode == "predict":
+        predict(cli, loggp, work)
+    elif mode == "check":
+        check(cli, loggp, sys.argv[4], work)
+    elif mode == "tune":
+        tune(cli, loggp, sys.argv[4], work)
+    else:
+        fail("unknown mode " + mode)
+    print("check_model %s: %s" % (mode, "ok" if not failures else "%d failure(s)" % failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
