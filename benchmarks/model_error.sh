@@ -27,7 +27,6 @@ esac
 [[ -x $b/mpiguide ]] || scripts/build.sh "$mpi" >&2
 rm -rf "$out" && mkdir -p "$out"
 sizes=1K,4K,16K,64K,256K,1M
-secs() { local s=$SECONDS; "$@"; echo $((SECONDS - s)); }
 
 for p in $nps; do
   echo "== $mpi, $p processes" | tee -a "$out/summary.txt"
@@ -37,8 +36,11 @@ for p in $nps; do
     --no-progress -o "$out/p2p-$p" >"$out/p2p-$p.log" 2>&1
   sed -n '/^prediction error/,$p' "$out/p2p-$p.log" | tee -a "$out/summary.txt"
   c=(-c allreduce,bcast,reduce,allgather --sizes "$sizes" --budget 60s --no-progress --loggp "$out/loggp-$p.txt")
-  full=$(secs run "$p" "$b/mpiguide" check --full "${c[@]}" -o "$out/full-$p" 2>&1 >"$out/full-$p.log" | tail -1)
-  guided=$(secs run "$p" "$b/mpiguide" check --full --model-guided "${c[@]}" -o "$out/guided-$p" 2>&1 >"$out/guided-$p.log" | tail -1)
+  t0=$SECONDS
+  run "$p" "$b/mpiguide" check --full "${c[@]}" -o "$out/full-$p" >"$out/full-$p.log" 2>&1
+  full=$((SECONDS - t0)) t0=$SECONDS
+  run "$p" "$b/mpiguide" check --full --model-guided "${c[@]}" -o "$out/guided-$p" >"$out/guided-$p.log" 2>&1
+  guided=$((SECONDS - t0))
   # violations of the full check (collective, size, mock-up) that the guided check did not measure
   cells() { # collective,bytes,mockup of the verdicts whose outcome matches $2
     awk -F, -v want="$2" '/^#/ {next} !h {for (i = 1; i <= NF; i++) if ($i == "outcome") o = i; h = 1; next}

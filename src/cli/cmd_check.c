@@ -470,13 +470,18 @@ static void check_meta(FILE *f, void *arg) {
 
 /* Rank 0: DIR/raw.csv from the groups measured so far. 0, or -1 with S->err. */
 static int write_raw(state *S, const mg_bench_meta *meta, const char *incomplete) {
-  const mg_bench_cfg *cfgs[MG_NCOLL];
-  const mg_bench_result *res[MG_NCOLL];
+  /* a group per set of collectives with one size list; --model-guided adds one per collective
+   * and set of mock-ups */
+  const mg_bench_cfg **cfgs = malloc((size_t)(S->ngroups + 1) * sizeof *cfgs);
+  const mg_bench_result **res = malloc((size_t)(S->ngroups + 1) * sizeof *res);
   int n = 0;
+  if (!cfgs || !res) return free(cfgs), free(res), MG_ERR_TO(S->err, "out of memory");
   for (int g = 0; g < S->ngroups; g++)
     if (S->groups[g].done) cfgs[n] = &S->groups[g].cfg, res[n++] = &S->groups[g].res;
   mg_cmd_merged m;
-  if (mg_cmd_merge(&S->base, cfgs, res, n, &m, S->err, sizeof S->err)) return -1;
+  int merged = mg_cmd_merge(&S->base, cfgs, res, n, &m, S->err, sizeof S->err);
+  free(cfgs), free(res);
+  if (merged) return -1;
   raw_extra x = {S, &m, incomplete};
   int rc = mg_cmd_write_raw(S->out, &m, meta, S->command, check_meta, &x, S->err, sizeof S->err);
   mg_cmd_merged_free(&m);

@@ -80,6 +80,12 @@ static int counterpart(int coll, int *div_p) {
   }
 }
 
+/* A point-to-point row's schedule at (p, n), slowed by crowding where every rank is busy. */
+static double schedule(const mg_model *m, const mg_alg *a, int p, double n) {
+  double t = a->costfn(m->lg, p, n, a->param);
+  return a->crowd ? t * mg_loggp_crowding(m->lg, p) : t;
+}
+
 /* The cheapest point-to-point row of coll at (p, n); NaN: none or no LogGP. */
 static double p2p_best(const mg_model *m, int coll, int p, double n) {
   double best = NAN;
@@ -87,7 +93,7 @@ static double p2p_best(const mg_model *m, int coll, int p, double n) {
   const mg_coll_info *ci = &mg_colls[coll];
   for (int a = 1; a < ci->nalgs; a++)
     if (ci->algs[a].costfn) {
-      double t = ci->algs[a].costfn(m->lg, p, n, ci->algs[a].param);
+      double t = schedule(m, &ci->algs[a], p, n);
       if (isfinite(t) && !(t >= best)) best = t;
     }
   return best;
@@ -246,7 +252,7 @@ int mg_cost_check(const char *s, char *err, size_t len) {
 double mg_model_alg(const mg_model *m, int coll, int alg, int p, double n) {
   const mg_alg *a = &mg_colls[coll].algs[alg];
   if (alg == 0) return mg_model_default(m, coll, p, n, NULL);
-  if (a->costfn) return m->lg ? a->costfn(m->lg, p, n, a->param) : NAN;
+  if (a->costfn) return m->lg ? schedule(m, a, p, n) : NAN;
   if (!a->cost) return NAN;
   ev e = {a->cost, a->cost, m, coll, p, n, NULL, 0};
   return eval(&e);

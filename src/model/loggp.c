@@ -33,3 +33,8 @@ double mg_loggp_msg(const mg_loggp *m, double s) {
   if (m->npts > 0 && m->rtt[0] > 0) return interp(m, m->rtt, s, 2 * m->G) / 2;
   return mg_loggp_msg_sum(m, s);
 }
+
+double mg_loggp_crowding(const mg_loggp *m, int p) {
+  int nodes = m->nodes > 0 ? m->nodes : 1, rpn = (p + nodes - 1) / nodes;
+  return m->cores > 0 && rpn > m->cores ? (double)rpn / m->cores : 1;
+}

@@ -27,6 +27,8 @@ typedef struct mg_loggp {
                                   bytes that one process sends back to back */
   double rtt[MG_LOGGP_MAXPTS]; /* PRTT(1,0,s) measured: a message of s bytes and its reply;
                                   0 where not measured (then mg_loggp_msg is the LogGP sum) */
+  int nodes;     /* nodes of the job that was measured (0: unknown, taken as 1) */
+  int cores;     /* processors of its smallest node (0: unknown) */
   double copy;   /* local memcpy, per byte */
   double reduce; /* local MPI_Reduce_local (MPI_SUM on MPI_DOUBLE), per byte */
 } mg_loggp;
@@ -35,6 +37,10 @@ typedef struct mg_loggp {
 double mg_loggp_os(const mg_loggp *m, double s);
 double mg_loggp_or(const mg_loggp *m, double s);
 double mg_loggp_gap(const mg_loggp *m, double s);
+/* How much a schedule in which every rank of a node is busy at once slows down on p processes
+ * spread over the measured job's nodes: the ranks per node over the node's processors when they
+ * exceed them (ranks of an oversubscribed node take turns), else 1; 1 when the cores are unknown. */
+double mg_loggp_crowding(const mg_loggp *m, int p);
 /* One message of s bytes, from the start of the send to the end of the receive, as the cost
  * models price it: half the measured round trip PRTT(1,0,s) where the file has it (beyond the
  * largest size: plus (s - s_max) G), else the LogGP sum mg_loggp_msg_sum. On this machine the

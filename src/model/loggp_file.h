@@ -74,6 +74,7 @@ typedef struct mg_loggp_file {
   char mpi_library[8192]; /* MPI_Get_library_version, on one line (MPICH allows 8192 bytes) */
   char mpi_name[32];     /* "Open MPI", "MPICH", ... */
   int p, nodes, rpn_min, rpn_max;
+  int cores;             /* processors of the smallest node (sysconf); 0 unknown (files without the line) */
   double copy, reduce;   /* local per-byte costs: memcpy, MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) */
   double tolerance;      /* the residual above which a size is reported (warnings) */
   int has[2];            /* has[0]: an intra-node class, has[1]: an inter-node one */

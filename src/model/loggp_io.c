@@ -71,6 +71,10 @@ int mg_loggp_write(FILE *f, const mg_loggp_file *lf, const char *command) {
   fprintf(f, "nodes %d\n", lf->nodes);
   fprintf(f, "# ranks per node: smallest, largest\n");
   fprintf(f, "ranks_per_node %d %d\n", lf->rpn_min, lf->rpn_max);
+  if (lf->cores > 0) {
+    fprintf(f, "# processors of the smallest node: more busy ranks than these take turns (docs/model.md)\n");
+    fprintf(f, "cores %d\n", lf->cores);
+  }
   fprintf(f, "# local per-byte costs: memcpy; MPI_Reduce_local with MPI_SUM on MPI_DOUBLE\n");
   fprintf(f, "copy %.9g\n", lf->copy);
   fprintf(f, "reduce %.9g\n", lf->reduce);
@@ -188,6 +192,8 @@ static void fill_params(const mg_loggp_file *lf, mg_loggp_class *c, int inter) {
     m->gap[i] = c->col[MG_LC_GAP][i];
     m->rtt[i] = c->col[MG_LC_PRTT1][i];
   }
+  m->nodes = lf->nodes;
+  m->cores = lf->cores;
   m->copy = lf->copy;
   m->reduce = lf->reduce;
 }
@@ -255,6 +261,8 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
     } else if (!strcmp(key, "nodes")) {
       if (nfields(R, key, nf, 1) || integer(R, "nodes", f[1], 1, 100000000, &lf->nodes)) goto out;
       gkeys |= K_NODES;
+    } else if (!strcmp(key, "cores")) { /* optional: files before it have none */
+      if (nfields(R, key, nf, 1) || integer(R, "cores", f[1], 1, 100000000, &lf->cores)) goto out;
     } else if (!strcmp(key, "ranks_per_node")) {
       if (nfields(R, key, nf, 2) || integer(R, key, f[1], 1, 100000000, &lf->rpn_min) ||
           integer(R, key, f[2], lf->rpn_min, 100000000, &lf->rpn_max))

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bench/bench.h"
 #include "bench/stats.h"
@@ -211,6 +212,11 @@ int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf)
     if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_MIN, node)) != MPI_SUCCESS) goto out;
     if ((rc = PMPI_Allgather(&me, 1, MPI_INT, leader, 1, MPI_INT, comm)) != MPI_SUCCESS) goto out;
   }
+  /* the processors of the smallest node: a node runs more busy ranks than these by turns */
+  int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores < 1) cores = 0;
+  if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &cores, 1, MPI_INT, MPI_MIN, comm)) != MPI_SUCCESS) goto out;
+  lf->cores = cores;
   lf->rpn_min = p;
   for (int r = 0; r < p; r++) {
     if (leader[r] != r) continue;
@@ -277,6 +283,8 @@ int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf)
       mg_loggp *m = &lf->cls[k].m;
       m->p = p;
       m->inter = k;
+      m->nodes = lf->nodes;
+      m->cores = lf->cores;
       m->copy = lf->copy;
       m->reduce = lf->reduce;
     }

@@ -20,7 +20,7 @@
 
 /* cost: the composition's parts at their message sizes (docs/model.md), e.g. "reduce(n) + bcast(n)" */
 #define ROW(nm, gl, fml, desc, restr, memtxt, memfn, cost) \
-  { #nm, gl, fml, desc, mg_##nm, restr, memtxt, memfn, MG_FAM_COMPOSITION, NULL, 0, NULL, cost }
+  { #nm, gl, fml, desc, mg_##nm, restr, memtxt, memfn, MG_FAM_COMPOSITION, NULL, 0, NULL, cost, 0 }
 #define DEFAULT(coll, mpi) \
   ROW(coll##_default, "", "", "the MPI library's own " mpi, 0, "0", NULL, "self(n)")
 #define MEM(nm) mg_##nm##_mem
@@ -36,7 +36,7 @@
   {#coll "_as_split" #k, "TGT1", Name "(n) <= " #k " x " Name "(n/" #k ")",                               \
    "the call as " #k " calls on consecutive pieces of the message (block collectives: the same piece "  \
    "of every block, strided)",                                                                          \
-   NULL, restr, memtxt, memfn, MG_FAM_SPLIT, mg_split, k, NULL, #k " * self(n/" #k ")"}
+   NULL, restr, memtxt, memfn, MG_FAM_SPLIT, mg_split, k, NULL, #k " * self(n/" #k ")", 0}
 #define SPLIT_ROWS(coll, Name, restr, memtxt, memfn) \
   SPLIT_ROW(coll, Name, 2, restr, memtxt, memfn), SPLIT_ROW(coll, Name, 4, restr, memtxt, memfn)
 #define SPLIT_ELEMENTS(coll, Name) SPLIT_ROWS(coll, Name, 0, "0", NULL)
@@ -46,7 +46,7 @@
 #define NB_ROW_R(coll, Name, restr)                                                                      \
   {#coll "_as_i" #coll "_wait", "TGT-N1", Name "(n) <= I" #coll "(n) + Wait",                            \
    "MPI_I" #coll " with the same arguments, then MPI_Wait", NULL, restr, "0", NULL, MG_FAM_NONBLOCKING,    \
-   mg_nonblocking, 0, NULL, "self(n)"}
+   mg_nonblocking, 0, NULL, "self(n)", 0}
 #define NB_ROW(coll, Name) NB_ROW_R(coll, Name, 0)
 /* Monotony (padded.c): the call padded to the next power of two at least k = 2, 4 times its size
  * (the per-rank-block collectives: every block). */
@@ -54,7 +54,7 @@
   {#coll "_as_padded" #k, "MON", Name "(n) <= " Name "(n') for n <= n' (n' = next power of two >= " #k "n)", \
    "the call padded to the next power of two at least " #k " times its size, the padding zeros", NULL,      \
    (restr) | MG_R_PADDED_INT, memtxt, mg_padded_mem,                                                      \
-   MG_FAM_MONOTONY, mg_padded, k, NULL, "self(pow2(" #k " * n))"}
+   MG_FAM_MONOTONY, mg_padded, k, NULL, "self(pow2(" #k " * n))", 0}
 #define PAD_ROWS(coll, Name, restr, memtxt) PAD_ROW(coll, Name, 2, restr, memtxt), PAD_ROW(coll, Name, 4, restr, memtxt)
 #define PAD_BLOCKS(coll, Name, memtxt) PAD_ROWS(coll, Name, 0, memtxt)
 #define PAD_ELEMENTS(coll, Name) \
@@ -65,7 +65,7 @@
   {#coll "_inplace_as_copy", "TGT12", Name "(IN_PLACE, n) <= " Name "(n)",                                \
    "in place: the regular call from a scratch copy of the data the in-place call reads (scatter(v): "   \
    "into a scratch receive buffer at the root); not in place: the call as given",                        \
-   NULL, restr, memtxt, memfn, MG_FAM_INPLACE, mg_inplace, 0, NULL, "copy(n) + self(n)"}
+   NULL, restr, memtxt, memfn, MG_FAM_INPLACE, mg_inplace, 0, NULL, "copy(n) + self(n)", 0}
 /* Datatypes (packed.c): the call on packed contiguous bytes, TGT 2010 eqs. 3, 4. Not for the
  * reductions: MPI defines the built-in ops on predefined datatypes only, and a user-defined op is
  * called with the call's datatype, so reducing packed data would change what it sees. */
@@ -73,22 +73,24 @@
   {#coll "_as_packed", "TGT3", Name "(n/k, T(k)) <= Pack + " Name "(n) + Unpack",                        \
    "pack non-contiguous data into scratch, the call on the packed bytes, unpack the result (dense "     \
    "datatypes as they are)",                                                                            \
-   NULL, restr, memtxt, mg_packed_mem, MG_FAM_DATATYPE, mg_packed, 0, NULL, "self(n)"}
+   NULL, restr, memtxt, mg_packed_mem, MG_FAM_DATATYPE, mg_packed, 0, NULL, "self(n)", 0}
 /* User-defined operators (userop.c): the reductions, with the built-in op replaced by mpiguide's
  * own user-defined twin of it, only where the result is bitwise the same in any order. */
 #define USEROP_ROW(coll, Name)                                                                           \
   {#coll "_as_userop", "TGT23", Name "(n, op) <= " Name "(n, user op)",                                  \
    "the same call with the built-in op replaced by mpiguide's equivalent user-defined op (commutative); " \
    "predefined integer types only",                                                                      \
-   NULL, MG_R_BITWISE_EXACT, "0", NULL, MG_FAM_USEROP, mg_userop, 0, NULL, "self(n)"}
+   NULL, MG_R_BITWISE_EXACT, "0", NULL, MG_FAM_USEROP, mg_userop, 0, NULL, "self(n)", 0}
 
 /* Point-to-point algorithms (p2p_*.c), TGT 2010 eq. 35 and §V.D: a collective not slower than a
  * simple algorithm written with point-to-point messages. ALG is the row name's suffix
  * ("binomial", "chain64k"), FN its function (one per algorithm, called with PARAM, e.g. a
- * segment size), COSTFN its LogGP schedule (docs/model.md). */
-#define P2P_ROW(coll, alg, Name, formula, desc, restr, memtxt, memfn, fn, param, costfn)            \
+ * segment size), COSTFN its LogGP schedule (docs/model.md), CROWD 1 when every rank is busy in nearly
+ * every round (rings, recursive doubling and halving, Bruck, pairwise, pipelines, dissemination) and
+ * 0 when a root or a chain serialises the ranks (linear, binomial and binary trees, the scan chain). */
+#define P2P_ROW(coll, alg, Name, formula, desc, restr, memtxt, memfn, fn, param, costfn, crowd)     \
   {#coll "_as_" alg, "TGT35", Name "(n) <= " formula, desc, NULL, restr, memtxt, memfn, MG_FAM_P2P, \
-   fn, param, costfn, NULL}
+   fn, param, costfn, NULL, crowd}
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
@@ -112,16 +114,16 @@ static const mg_alg allgather_algs[] = {
     P2P_ROW(allgather, "ring", "Allgather", "(p-1) x Sendrecv(n)",
             "ring: p-1 rounds, each sends the block received last to rank+1 and receives the next from rank-1 "
             "(packed bytes)", MG_R_PN_INT, "p*n bytes for a non-dense receive type", mg_allgather_as_ring_mem,
-            mg_allgather_as_ring, 0, mg_cost_allgather_as_ring),
+            mg_allgather_as_ring, 0, mg_cost_allgather_as_ring, 1),
     P2P_ROW(allgather, "recdbl", "Allgather", "log2(p) x Sendrecv(2^k n) (+ 2 messages for p not a power of two)",
             "recursive doubling: round k exchanges 2^k blocks with rank xor 2^k; the ranks above the largest "
             "power of two hand their block in first and get the result last", MG_R_PN_INT,
             "p*n bytes for a non-dense receive type", mg_allgather_as_recdbl_mem, mg_allgather_as_recdbl, 0,
-            mg_cost_allgather_as_recdbl),
+            mg_cost_allgather_as_recdbl, 1),
     P2P_ROW(allgather, "bruck", "Allgather", "ceil(log2 p) x Sendrecv(<= 2^k n)",
             "Bruck: ceil(log2 p) rounds on a buffer rotated by the rank, round k sends min(2^k, p-2^k) blocks "
             "to rank-2^k; the rotation undone at the end", MG_R_PN_INT, "p*n bytes", mg_allgather_as_bruck_mem,
-            mg_allgather_as_bruck, 0, mg_cost_allgather_as_bruck),
+            mg_allgather_as_bruck, 0, mg_cost_allgather_as_bruck, 1),
 };
 
 /* Träff, Gropp and Thakur, TPDS 2010 (see exscan_algs): TGT25 and TGT32 are equation numbers of
@@ -173,16 +175,16 @@ static const mg_alg allreduce_algs[] = {
     P2P_ROW(allreduce, "recdbl", "Allreduce", "log2 p rounds of Sendrecv(n) + Reduce_local(n)",
             "recursive doubling over the largest power of two <= p, whole vectors, the extra ranks folded in "
             "first and served last; rank order kept",
-            0, "n", mg_allreduce_as_recdbl_mem, mg_allreduce_as_recdbl, 0, mg_cost_allreduce_as_recdbl),
+            0, "n", mg_allreduce_as_recdbl_mem, mg_allreduce_as_recdbl, 0, mg_cost_allreduce_as_recdbl, 1),
     P2P_ROW(allreduce, "ring", "Allreduce", "2 (p-1) Sendrecv(n/p) + (p-1) Reduce_local(n/p)",
             "ring reduce-scatter, then ring allgather, p blocks", MG_R_COMMUTATIVE, "2 n/p",
-            mg_allreduce_as_ring_mem, mg_allreduce_as_ring, 0, mg_cost_allreduce_as_ring),
+            mg_allreduce_as_ring_mem, mg_allreduce_as_ring, 0, mg_cost_allreduce_as_ring, 1),
     P2P_ROW(allreduce, "rabenseifner", "Allreduce",
             "recursive-halving Reduce_scatter(n) + recursive-doubling Allgather(n) of Sendrecvs",
             "extra ranks fold into their neighbour, recursive halving (distances 1, 2, 4...: rank order kept), "
             "then recursive doubling allgather; the folded ranks get the result last",
             0, "n", mg_allreduce_as_rabenseifner_mem, mg_allreduce_as_rabenseifner, 0,
-            mg_cost_allreduce_as_rabenseifner),
+            mg_cost_allreduce_as_rabenseifner, 1),
 };
 
 static const mg_alg alltoall_algs[] = {
@@ -197,15 +199,15 @@ static const mg_alg alltoall_algs[] = {
     P2P_ROW(alltoall, "linear", "Alltoall", "(p-1) x (Isend(n) + Irecv(n)) + Waitall",
             "every Irecv and Isend posted at once, then Waitall (in place: the blocks to send packed first)",
             MG_R_NB_INT, "2*p requests (+ 2*p*n bytes in place)", mg_alltoall_as_linear_mem, mg_alltoall_as_linear,
-            0, mg_cost_alltoall_as_linear),
+            0, mg_cost_alltoall_as_linear, 1),
     P2P_ROW(alltoall, "pairwise", "Alltoall", "(p-1) x Sendrecv(n)",
             "p-1 Sendrecv rounds, round s sends to rank+s and receives from rank-s (in place: a round-robin "
             "schedule of disjoint pairs exchanging packed blocks)", MG_R_NB_INT, "2*n bytes in place",
-            mg_alltoall_as_pairwise_mem, mg_alltoall_as_pairwise, 0, mg_cost_alltoall_as_pairwise),
+            mg_alltoall_as_pairwise_mem, mg_alltoall_as_pairwise, 0, mg_cost_alltoall_as_pairwise, 1),
     P2P_ROW(alltoall, "bruck", "Alltoall", "ceil(log2 p) x Sendrecv(<= p/2 n) + 2 local rotations",
             "Bruck: rotate, ceil(log2 p) rounds that send the blocks whose slot has bit k set to rank+2^k, "
             "rotate back (packed bytes)", MG_R_PN_INT, "2*p*n bytes", mg_alltoall_as_bruck_mem,
-            mg_alltoall_as_bruck, 0, mg_cost_alltoall_as_bruck),
+            mg_alltoall_as_bruck, 0, mg_cost_alltoall_as_bruck, 1),
 };
 
 /* Träff, Gropp and Thakur (see exscan_algs). The irregular collectives below know no message size
@@ -247,13 +249,13 @@ static const mg_alg barrier_algs[] = {
     NB_ROW(barrier, "Barrier"),
     P2P_ROW(barrier, "dissemination", "Barrier", "ceil(log2 p) x Sendrecv(0)",
             "dissemination: round k sends an empty message to rank+2^k and receives one from rank-2^k", 0, "0",
-            NULL, mg_barrier_as_dissemination, 0, mg_cost_barrier_as_dissemination),
+            NULL, mg_barrier_as_dissemination, 0, mg_cost_barrier_as_dissemination, 1),
     P2P_ROW(barrier, "binomial", "Barrier", "fan-in + fan-out of empty messages on a binomial tree",
             "empty messages up a binomial tree to rank 0, then down the same tree", 0, "0", NULL,
-            mg_barrier_as_binomial, 0, mg_cost_barrier_as_binomial),
+            mg_barrier_as_binomial, 0, mg_cost_barrier_as_binomial, 0),
     P2P_ROW(barrier, "linear", "Barrier", "(p-1) x Recv(0) + (p-1) x Send(0) at rank 0",
             "rank 0 receives an empty message from every rank, then sends one to every rank", 0, "p requests",
-            mg_barrier_as_linear_mem, mg_barrier_as_linear, 0, mg_cost_barrier_as_linear),
+            mg_barrier_as_linear_mem, mg_barrier_as_linear, 0, mg_cost_barrier_as_linear, 0),
 };
 
 static const mg_alg bcast_algs[] = {
@@ -269,22 +271,22 @@ static const mg_alg bcast_algs[] = {
     PACKED_ROW(bcast, "Bcast", MG_R_NB_INT, "n bytes"),
     P2P_ROW(bcast, "linear", "Bcast", "(p-1) Send(n) at the root",
             "the root sends the vector to every rank (p-1 Isends, then waits for them)", 0, "p requests at the root",
-            mg_bcast_as_linear_mem, mg_bcast_as_linear, 0, mg_cost_bcast_as_linear),
+            mg_bcast_as_linear_mem, mg_bcast_as_linear, 0, mg_cost_bcast_as_linear, 0),
     P2P_ROW(bcast, "binomial", "Bcast", "ceil(log2 p) rounds of Send(n)",
             "binomial tree rooted at the root: whole vectors, the largest subtree first", 0, "0", NULL,
-            mg_bcast_as_binomial, 0, mg_cost_bcast_as_binomial),
+            mg_bcast_as_binomial, 0, mg_cost_bcast_as_binomial, 0),
     P2P_ROW(bcast, "chain16k", "Bcast", "pipelined chain of Send(16 KiB)",
             "pipelined chain root, root+1, ... in 16 KiB segments of the packed vector", MG_R_NB_INT,
             "n bytes (the packed vector of a non-dense datatype)", mg_bcast_p2p_image_mem, mg_bcast_as_chain,
-            MG_P2P_SEG16K, mg_cost_bcast_as_chain),
+            MG_P2P_SEG16K, mg_cost_bcast_as_chain, 1),
     P2P_ROW(bcast, "binary16k", "Bcast", "pipelined binary tree of Send(16 KiB)",
             "pipelined binary tree (children 2v+1, 2v+2 of v = rank - root) in 16 KiB segments of the packed vector",
             MG_R_NB_INT, "n bytes (the packed vector of a non-dense datatype)", mg_bcast_p2p_image_mem,
-            mg_bcast_as_binary, MG_P2P_SEG16K, mg_cost_bcast_as_binary),
+            mg_bcast_as_binary, MG_P2P_SEG16K, mg_cost_bcast_as_binary, 0),
     P2P_ROW(bcast, "scatter_ring", "Bcast", "binomial Scatter(n/p) + ring Allgather(n/p) of Sends",
             "van de Geijn: binomial scatter of p blocks of the packed vector, then a ring allgather", MG_R_NB_INT,
             "n bytes (the packed vector; the root's ring receives)", mg_bcast_p2p_image_mem,
-            mg_bcast_as_scatter_ring, 0, mg_cost_bcast_as_scatter_ring),
+            mg_bcast_as_scatter_ring, 0, mg_cost_bcast_as_scatter_ring, 1),
 };
 
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
@@ -324,10 +326,10 @@ static const mg_alg gather_algs[] = {
     PACKED_ROW(gather, "Gather", MG_R_PN_INT, "p*n + n bytes"),
     P2P_ROW(gather, "linear", "Gather", "(p-1) x Recv(n) (TGT 2010 eq. 35)",
             "the root posts a receive from every rank straight into its block, every rank sends its block", 0,
-            "p requests", mg_gather_as_linear_mem, mg_gather_as_linear, 0, mg_cost_gather_as_linear),
+            "p requests", mg_gather_as_linear_mem, mg_gather_as_linear, 0, mg_cost_gather_as_linear, 0),
     P2P_ROW(gather, "binomial", "Gather", "binomial tree of ceil(log2 p) rounds of Send/Recv(<= p/2 n)",
             "binomial fan-in: each rank sends its subtree's blocks (packed) to its parent", MG_R_PN_INT,
-            "p*n bytes", mg_gather_as_binomial_mem, mg_gather_as_binomial, 0, mg_cost_gather_as_binomial),
+            "p*n bytes", mg_gather_as_binomial_mem, mg_gather_as_binomial, 0, mg_cost_gather_as_binomial, 0),
 };
 
 static const mg_alg gatherv_algs[] = {
@@ -367,18 +369,18 @@ static const mg_alg reduce_algs[] = {
     P2P_ROW(reduce, "linear", "Reduce", "(p-1) Recv(n) + (p-1) Reduce_local(n) at the root",
             "the root receives x(p-1), x(p-2), ..., x0 in turn and folds each in from the left", 0,
             "2n at the root (its receives, an in-place input)", mg_reduce_as_linear_mem, mg_reduce_as_linear, 0,
-            mg_cost_reduce_as_linear),
+            mg_cost_reduce_as_linear, 0),
     P2P_ROW(reduce, "binomial", "Reduce", "ceil(log2 p) rounds of Send(n) + Reduce_local(n)",
             "binomial tree, whole vectors (a non-commutative op: rooted at rank 0, which sends the result to the root)",
-            0, "2n", mg_reduce_as_binomial_mem, mg_reduce_as_binomial, 0, mg_cost_reduce_as_binomial),
+            0, "2n", mg_reduce_as_binomial_mem, mg_reduce_as_binomial, 0, mg_cost_reduce_as_binomial, 0),
     P2P_ROW(reduce, "chain16k", "Reduce", "pipelined chain of Send(16 KiB) + Reduce_local(16 KiB)",
             "pipelined chains from rank p-1 down and from rank 0 up to the root, in segments of whole elements "
             "(16 KiB, at least one); rank order kept",
-            0, "3 segments", mg_reduce_as_chain16k_mem, mg_reduce_as_chain, MG_P2P_SEG16K, mg_cost_reduce_as_chain),
+            0, "3 segments", mg_reduce_as_chain16k_mem, mg_reduce_as_chain, MG_P2P_SEG16K, mg_cost_reduce_as_chain, 1),
     P2P_ROW(reduce, "rabenseifner", "Reduce", "recursive-halving Reduce_scatter(n) + binomial Gather(n) of Sends",
             "extra ranks fold into their neighbour, recursive halving over the largest power of two <= p "
             "(distances 1, 2, 4...: rank order kept), then a binomial gather to the root",
-            0, "2n", mg_reduce_as_rabenseifner_mem, mg_reduce_as_rabenseifner, 0, mg_cost_reduce_as_rabenseifner),
+            0, "2n", mg_reduce_as_rabenseifner_mem, mg_reduce_as_rabenseifner, 0, mg_cost_reduce_as_rabenseifner, 1),
 };
 
 static const mg_alg reduce_scatter_algs[] = {
@@ -420,15 +422,15 @@ static const mg_alg reduce_scatter_block_algs[] = {
             "recursive halving over the largest power of two <= p, extra ranks folded in first (a non-commutative "
             "op: over the blocks in bit-reversed order, distances 1, 2, 4...)",
             MG_R_PN_INT, "2 p*n", mg_reduce_scatter_block_as_rechalving_mem, mg_reduce_scatter_block_as_rechalving, 0,
-            mg_cost_reduce_scatter_block_as_rechalving),
+            mg_cost_reduce_scatter_block_as_rechalving, 1),
     P2P_ROW(reduce_scatter_block, "ring", "Reduce_scatter_block", "(p-1) Sendrecv(n) + (p-1) Reduce_local(n)",
             "ring: each block's partial travels once round the ring, ending at its rank", MG_R_COMMUTATIVE, "2 n",
             mg_reduce_scatter_block_as_ring_mem, mg_reduce_scatter_block_as_ring, 0,
-            mg_cost_reduce_scatter_block_as_ring),
+            mg_cost_reduce_scatter_block_as_ring, 1),
     P2P_ROW(reduce_scatter_block, "pairwise", "Reduce_scatter_block", "(p-1) Sendrecv(n) + (p-1) Reduce_local(n)",
             "pairwise exchange: at step s rank i sends block i+s to rank i+s and adds the block of rank i-s",
             MG_R_COMMUTATIVE, "2 n", mg_reduce_scatter_block_as_pairwise_mem, mg_reduce_scatter_block_as_pairwise, 0,
-            mg_cost_reduce_scatter_block_as_pairwise),
+            mg_cost_reduce_scatter_block_as_pairwise, 1),
 };
 
 static const mg_alg scan_algs[] = {
@@ -443,10 +445,10 @@ static const mg_alg scan_algs[] = {
     USEROP_ROW(scan, "Scan"),
     P2P_ROW(scan, "linear", "Scan", "(p-1) Send(n) + Reduce_local(n) along a chain",
             "rank i receives the prefix of 0..i-1 from i-1, combines and sends its prefix to i+1", 0, "n",
-            mg_scan_as_linear_mem, mg_scan_as_linear, 0, mg_cost_scan_as_linear),
+            mg_scan_as_linear_mem, mg_scan_as_linear, 0, mg_cost_scan_as_linear, 0),
     P2P_ROW(scan, "recdbl", "Scan", "ceil(log2 p) rounds of Sendrecv(n) + 2 Reduce_local(n)",
             "recursive doubling (Hillis-Steele): group reductions exchanged at distances 1, 2, 4...", 0, "2n",
-            mg_scan_as_recdbl_mem, mg_scan_as_recdbl, 0, mg_cost_scan_as_recdbl),
+            mg_scan_as_recdbl_mem, mg_scan_as_recdbl, 0, mg_cost_scan_as_recdbl, 1),
 };
 
 static const mg_alg scatter_algs[] = {
@@ -463,11 +465,11 @@ static const mg_alg scatter_algs[] = {
     PACKED_ROW(scatter, "Scatter", MG_R_PN_INT, "p*n + n bytes"),
     P2P_ROW(scatter, "linear", "Scatter", "(p-1) x Send(n)",
             "the root posts a send of each block to its rank, every rank receives its block", 0, "p requests",
-            mg_scatter_as_linear_mem, mg_scatter_as_linear, 0, mg_cost_scatter_as_linear),
+            mg_scatter_as_linear_mem, mg_scatter_as_linear, 0, mg_cost_scatter_as_linear, 0),
     P2P_ROW(scatter, "binomial", "Scatter", "binomial tree of ceil(log2 p) rounds of Send/Recv(<= p/2 n)",
             "binomial fan-out, farthest child first: each rank passes its children their subtrees' blocks "
             "(packed)", MG_R_PN_INT, "p*n bytes", mg_scatter_as_binomial_mem, mg_scatter_as_binomial, 0,
-            mg_cost_scatter_as_binomial),
+            mg_cost_scatter_as_binomial, 0),
 };
 
 static const mg_alg scatterv_algs[] = {

@@ -326,6 +326,8 @@ typedef struct mg_alg {
    * a model of them; NULL, NULL: the family's generic expression (src/model/cost.c). */
   mg_cost_fn costfn;
   const char *cost;
+  int crowd; /* a schedule (costfn) in which every rank is busy in nearly every round: it slows down
+                on a node with more ranks than processors (mg_loggp_crowding) */
 } mg_alg;
 
 typedef struct mg_coll_info {

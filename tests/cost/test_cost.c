@@ -53,6 +53,25 @@ int main(void) {
   ASSERT_TRUE(NEAR(mg_loggp_msg(&rt, 2048), 7e-6 + 1024e-9));
   ASSERT_TRUE(NEAR(mg_loggp_msg_sum(&rt, 1024), 0.5e-6 + 2e-6 + 1023e-9 + 0.25e-6));
 
+  TEST_CASE("crowding");
+  mg_loggp cr = lg;
+  cr.cores = 2, cr.nodes = 1;
+  ASSERT_TRUE(NEAR(mg_loggp_crowding(&cr, 2), 1.0));
+  ASSERT_TRUE(NEAR(mg_loggp_crowding(&cr, 4), 2.0));
+  ASSERT_TRUE(NEAR(mg_loggp_crowding(&cr, 7), 3.5));
+  cr.nodes = 2; /* 7 ranks over 2 nodes: 4 on the fuller one */
+  ASSERT_TRUE(NEAR(mg_loggp_crowding(&cr, 7), 2.0));
+  cr.cores = 0;
+  ASSERT_TRUE(NEAR(mg_loggp_crowding(&cr, 64), 1.0));
+  cr.cores = 2, cr.nodes = 1;
+  mg_model_init(&m, &cr);
+  int ring = row(MG_ALLREDUCE, "allreduce_as_ring"), bin = row(MG_BCAST, "bcast_as_binomial");
+  const mg_alg *ra = &mg_colls[MG_ALLREDUCE].algs[ring], *ba = &mg_colls[MG_BCAST].algs[bin];
+  ASSERT_TRUE(ra->crowd && !ba->crowd);
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, ring, 4, 65536), 2 * ra->costfn(&cr, 4, 65536, ra->param)));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 4, 65536), ba->costfn(&cr, 4, 65536, ba->param)));
+  mg_model_free(&m);
+
   TEST_CASE("measured defaults");
   mg_model_init(&m, &lg);
   ASSERT_EQ(mg_model_add(&m, MG_BCAST, 4, 4096, 40e-6), 0); /* added out of order on purpose */
