@@ -128,14 +128,15 @@ static inline const mg_profile_range *mg_comm_rule(const mg_comm_coll *t, size_t
  * The wrappers' fast path in tuned mode (a profile, and nothing forced,
  * traced or counted: ctx.tuned_only). Most calls there run the default: the
  * profile has no rule for the collective at the communicator's size, or none
- * for the message size. Such a call goes from the wrapper straight to its
- * PMPI_ function: no mg_call is built, and the cost is the thread's
+ * for the message size, or the rule names the default. Such a call goes from
+ * the wrapper straight to its PMPI_ function (in this mode there is nothing to
+ * count or trace): no mg_call is built, and the cost is the thread's
  * remembered communicator entry (its slices were resolved when it was first
  * seen), the argument check, the message size and one lookup in the slice's
  * index by size class. The decision is mg_dispatch's, from the same helpers
  * and inputs (collective, communicator size, message size, datatype class and
  * op: equal on every rank); whatever the fast path cannot settle (a rule that
- * applies, invalid arguments, MPI_COMM_NULL, another mode) goes to
+ * names a mock-up, invalid arguments, MPI_COMM_NULL, another mode) goes to
  * mg_dispatch. No lock, no allocation after a communicator's first call.
  */
 
@@ -163,13 +164,15 @@ static inline int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *sbuf
   if (!t) return 0;
   if (mg_slice_empty(t)) return 1;
   if (!mg_one_count_args_ok(coll, sbuf, scount, stype, rcount, rtype, op)) return 0; /* mg_dispatch reports */
-  return !mg_comm_rule(t, mg_type_bytes(rcount, rtype), rtype, op);
+  const mg_profile_range *hit = mg_comm_rule(t, mg_type_bytes(rcount, rtype), rtype, op);
+  return !hit || hit->alg == 0; /* no rule, or one that names the default */
 }
 
 /* 1: the profile leaves this barrier (message size 0) to the default. */
 static inline int mg_tuned_default_barrier(MPI_Comm comm) {
   const mg_comm_coll *t = mg_fast_slice(MG_BARRIER, comm);
-  return t && !mg_comm_rule(t, 0, MPI_DATATYPE_NULL, MPI_OP_NULL);
+  const mg_profile_range *hit = t ? mg_comm_rule(t, 0, MPI_DATATYPE_NULL, MPI_OP_NULL) : NULL;
+  return t && (!hit || hit->alg == 0);
 }
 
 #endif
