@@ -1,6 +1,7 @@
 /*
  * The PMPI layer: the MPI_* functions libmpiguide defines. With nothing set in
- * the environment each collective is a tail call of its PMPI_ twin; in tuned
+ * the environment each collective is a tail call of its PMPI_ twin (the rest of
+ * each wrapper is its <collective>_active function, out of line); in tuned
  * mode a call the profile leaves to the default is one too, once the fast
  * path (lib.h: mg_tuned_default for the one-count collectives and barrier,
  * mg_tuned_untouched for the others) has seen that no rule applies; otherwise
@@ -13,6 +14,9 @@
 
 #define MG_EXPORT __attribute__((visibility("default")))
 #define PASS_THROUGH (__builtin_expect(!mg_the_ctx.active, 1))
+/* The part of a wrapper that runs when libmpiguide is active, out of line so that the
+ * pass-through path is a test and a tail call, with no stack frame to set up. */
+#define MG_ACTIVE __attribute__((noinline))
 
 MG_EXPORT int MPI_Init(int *argc, char ***argv) {
   int rc = PMPI_Init(argc, argv);
@@ -31,10 +35,9 @@ MG_EXPORT int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
-MG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (PASS_THROUGH ||
-      mg_tuned_default(MG_ALLGATHER, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL))
+static MG_ACTIVE int allgather_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (mg_tuned_default(MG_ALLGATHER, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL))
     return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   mg_call c;
   mg_call_init(&c, MG_ALLGATHER, comm);
@@ -43,9 +46,16 @@ MG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_untouched(MG_ALLGATHERV, comm))
+MG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return allgather_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+static MG_ACTIVE int allgatherv_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                       MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_ALLGATHERV, comm))
     return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   mg_call c;
   mg_call_init(&c, MG_ALLGATHERV, comm);
@@ -54,9 +64,15 @@ MG_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                            MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_default(MG_ALLREDUCE, comm, sendbuf, count, datatype, count, datatype, op))
+MG_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  return allgatherv_active(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+static MG_ACTIVE int allreduce_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                      MPI_Comm comm) {
+  if (mg_tuned_default(MG_ALLREDUCE, comm, sendbuf, count, datatype, count, datatype, op))
     return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   mg_call c;
   mg_call_init(&c, MG_ALLREDUCE, comm);
@@ -65,10 +81,15 @@ MG_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_D
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (PASS_THROUGH ||
-      mg_tuned_default(MG_ALLTOALL, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL))
+MG_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  return allreduce_active(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+static MG_ACTIVE int alltoall_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (mg_tuned_default(MG_ALLTOALL, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL))
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   mg_call c;
   mg_call_init(&c, MG_ALLTOALL, comm);
@@ -77,10 +98,16 @@ MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                            MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_untouched(MG_ALLTOALLV, comm))
+MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  return alltoall_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+static MG_ACTIVE int alltoallv_active(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_ALLTOALLV, comm))
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   mg_call c;
   mg_call_init(&c, MG_ALLTOALLV, comm);
@@ -89,10 +116,18 @@ MG_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const i
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_untouched(MG_ALLTOALLW, comm))
+MG_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm) {
+  if (PASS_THROUGH)
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  return alltoallv_active(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+static MG_ACTIVE int alltoallw_active(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                      const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_ALLTOALLW, comm))
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
   mg_call c;
   mg_call_init(&c, MG_ALLTOALLW, comm);
@@ -102,17 +137,29 @@ MG_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const i
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Barrier(MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_default_barrier(comm))
-    return PMPI_Barrier(comm);
+MG_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  if (PASS_THROUGH)
+    return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+  return alltoallw_active(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+}
+
+static MG_ACTIVE int barrier_active(MPI_Comm comm) {
+  if (mg_tuned_default_barrier(comm)) return PMPI_Barrier(comm);
   mg_call c;
   mg_call_init(&c, MG_BARRIER, comm);
   c.stype = MPI_DATATYPE_NULL; c.rtype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_default(MG_BCAST, comm, buffer, count, datatype, count, datatype, MPI_OP_NULL))
+MG_EXPORT int MPI_Barrier(MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Barrier(comm);
+  return barrier_active(comm);
+}
+
+static MG_ACTIVE int bcast_active(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (mg_tuned_default(MG_BCAST, comm, buffer, count, datatype, count, datatype, MPI_OP_NULL))
     return PMPI_Bcast(buffer, count, datatype, root, comm);
   mg_call c;
   mg_call_init(&c, MG_BCAST, comm);
@@ -121,9 +168,14 @@ MG_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                         MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_default(MG_EXSCAN, comm, sendbuf, count, datatype, count, datatype, op))
+MG_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  return bcast_active(buffer, count, datatype, root, comm);
+}
+
+static MG_ACTIVE int exscan_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                   MPI_Comm comm) {
+  if (mg_tuned_default(MG_EXSCAN, comm, sendbuf, count, datatype, count, datatype, op))
     return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
   mg_call c;
   mg_call_init(&c, MG_EXSCAN, comm);
@@ -132,9 +184,15 @@ MG_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Data
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_untouched(MG_GATHER, comm))
+MG_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                         MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+  return exscan_active(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+static MG_ACTIVE int gather_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_GATHER, comm))
     return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   mg_call c;
   mg_call_init(&c, MG_GATHER, comm);
@@ -143,9 +201,16 @@ MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendty
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_untouched(MG_GATHERV, comm))
+MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return gather_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+static MG_ACTIVE int gatherv_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                                    MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_GATHERV, comm))
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   mg_call c;
   mg_call_init(&c, MG_GATHERV, comm);
@@ -154,9 +219,17 @@ MG_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                         int root, MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_default(MG_REDUCE, comm, sendbuf, count, datatype, count, datatype, op))
+MG_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                          MPI_Comm comm) {
+  if (PASS_THROUGH)
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  return gatherv_active(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+static MG_ACTIVE int reduce_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                   int root, MPI_Comm comm) {
+  if (mg_tuned_default(MG_REDUCE, comm, sendbuf, count, datatype, count, datatype, op))
     return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   mg_call c;
   mg_call_init(&c, MG_REDUCE, comm);
@@ -165,9 +238,15 @@ MG_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                                 MPI_Op op, MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_untouched(MG_REDUCE_SCATTER, comm))
+MG_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                         MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  return reduce_active(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+static MG_ACTIVE int reduce_scatter_active(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_REDUCE_SCATTER, comm))
     return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   mg_call c;
   mg_call_init(&c, MG_REDUCE_SCATTER, comm);
@@ -175,10 +254,15 @@ MG_EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int r
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (PASS_THROUGH ||
-      mg_tuned_default(MG_REDUCE_SCATTER_BLOCK, comm, sendbuf, recvcount, datatype, recvcount, datatype, op))
+MG_EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  return reduce_scatter_active(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+}
+
+static MG_ACTIVE int reduce_scatter_block_active(const void *sendbuf, void *recvbuf, int recvcount,
+                                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (mg_tuned_default(MG_REDUCE_SCATTER_BLOCK, comm, sendbuf, recvcount, datatype, recvcount, datatype, op))
     return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
   mg_call c;
   mg_call_init(&c, MG_REDUCE_SCATTER_BLOCK, comm);
@@ -187,9 +271,15 @@ MG_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int r
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_default(MG_SCAN, comm, sendbuf, count, datatype, count, datatype, op))
+MG_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                       MPI_Op op, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  return reduce_scatter_block_active(sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+
+static MG_ACTIVE int scan_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm) {
+  if (mg_tuned_default(MG_SCAN, comm, sendbuf, count, datatype, count, datatype, op))
     return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
   mg_call c;
   mg_call_init(&c, MG_SCAN, comm);
@@ -198,9 +288,15 @@ MG_EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_untouched(MG_SCATTER, comm))
+MG_EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                       MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  return scan_active(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+static MG_ACTIVE int scatter_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_SCATTER, comm))
     return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   mg_call c;
   mg_call_init(&c, MG_SCATTER, comm);
@@ -209,13 +305,27 @@ MG_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendt
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (PASS_THROUGH || mg_tuned_untouched(MG_SCATTERV, comm))
+MG_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (PASS_THROUGH) return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return scatter_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+static MG_ACTIVE int scatterv_active(const void *sendbuf, const int sendcounts[], const int displs[],
+                                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                     int root, MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_SCATTERV, comm))
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   mg_call c;
   mg_call_init(&c, MG_SCATTERV, comm);
   c.sbuf = sendbuf; c.scounts = sendcounts; c.sdispls = displs; c.stype = sendtype; c.rbuf = recvbuf;
   c.rcount = recvcount; c.rtype = recvtype; c.op = MPI_OP_NULL; c.root = root;
   return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (PASS_THROUGH)
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  return scatterv_active(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
