@@ -23,7 +23,10 @@ int mpiguide_force(const char *spec) {
   char msg[1024];
   if (!mg_the_ctx.initialized) return MPIGUIDE_ERR_NOT_INIT;
   int st = mg_parse_force(spec ? spec : "", mg_the_ctx.forced, msg, sizeof msg);
-  if (st == MPIGUIDE_OK) mg_the_ctx.active = mg_the_ctx.counting = 1;
+  if (st == MPIGUIDE_OK) { /* every call is counted from now on: none takes the wrappers' fast path */
+    mg_the_ctx.tuned_only = 0;
+    mg_the_ctx.active = mg_the_ctx.counting = 1;
+  }
   return st;
 }
 

@@ -5,13 +5,22 @@
  * tuning profile per collective (with the slice's table by datatype class and
  * op when its rules have type= or op= selectors).
  *
+ * The profile slices are resolved here, once: a communicator's size is fixed,
+ * so for each collective the narrowest np= selector containing it, and its
+ * ranges (with their index by size class) or its table by datatype class and
+ * op, are found when the communicator is first seen; a call then only looks up
+ * its message size (mg_profile_sizes_find). They point into the profile, which
+ * lives until MPI_Finalize, and are equal on every rank (the size and the
+ * agreed profile are).
+ *
  * Entries live in a small hash table keyed by the communicator handle. Each
- * thread remembers the entry it used last, so a call on the same
- * communicator as the previous one costs a thread-local compare. Handles are
- * reused after MPI_Comm_free, so every cached communicator carries an
- * attribute whose delete callback drops the entry and bumps a generation
- * counter that invalidates the threads' remembered entries. The per-call path
- * queries no attribute.
+ * thread remembers the entry it used last (lib.h, mg_comm_get), so a call on
+ * the same communicator as the previous one costs a thread-local compare.
+ * Handles are reused after MPI_Comm_free, so every cached communicator
+ * carries an attribute whose delete callback drops the entry and bumps a
+ * generation counter that invalidates the threads' remembered entries. The
+ * per-call path queries no attribute, takes no lock and allocates nothing;
+ * the first call on a communicator takes the lock and allocates its entry.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -25,17 +34,10 @@ static struct {
   int keyval;
   pthread_mutex_t lock;
   mg_comm_entry *bucket[NBUCKETS];
-  atomic_uint gen; /* bumped whenever an entry is dropped */
 } cache = {.keyval = MPI_KEYVAL_INVALID, .lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* initial-exec: a plain offset from the thread pointer instead of a
- * __tls_get_addr call per access; libmpiguide is linked or preloaded at start,
- * never dlopen()ed late, so the static TLS model is available. */
-static _Thread_local __attribute__((tls_model("initial-exec"))) struct {
-  MPI_Comm comm;
-  const mg_comm_entry *e;
-  unsigned gen;
-} last;
+atomic_uint mg_comm_gen; /* bumped whenever an entry is dropped */
+_Thread_local __attribute__((tls_model("initial-exec"))) mg_comm_last mg_comm_last_used;
 
 static unsigned bucket_of(MPI_Comm comm) {
   uintptr_t h = 0;
@@ -49,7 +51,7 @@ static void unlink_entry(mg_comm_entry *e) {
   mg_comm_entry **pp = &cache.bucket[bucket_of(e->comm)];
   while (*pp && *pp != e) pp = &(*pp)->next;
   if (*pp) *pp = e->next;
-  atomic_fetch_add_explicit(&cache.gen, 1, memory_order_release);
+  atomic_fetch_add_explicit(&mg_comm_gen, 1, memory_order_release);
 }
 
 static int delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra) {
@@ -86,7 +88,7 @@ void mg_comm_cache_finalize(void) {
     }
   }
   if (cache.keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&cache.keyval);
-  atomic_fetch_add_explicit(&cache.gen, 1, memory_order_release);
+  atomic_fetch_add_explicit(&mg_comm_gen, 1, memory_order_release);
 }
 
 /* Build an entry: the communicator queries and the profile slices. */
@@ -99,18 +101,16 @@ static mg_comm_entry *make_entry(MPI_Comm comm, const mg_profile *prof) {
     free(e);
     return NULL;
   }
-  if (prof && !e->inter)
+  if (prof && !e->inter) /* an intercommunicator always runs the default: no slices */
     for (int k = 0; k < MG_NCOLL; k++) {
-      e->nranges[k] = mg_profile_slice(prof, (mg_coll)k, e->size, &e->ranges[k]);
-      e->sel[k] = mg_profile_slice_sel(prof, (mg_coll)k, e->size);
+      e->coll[k].sizes = *mg_profile_slice_sizes(prof, (mg_coll)k, e->size);
+      e->coll[k].sel = mg_profile_slice_sel(prof, (mg_coll)k, e->size);
     }
   return e;
 }
 
-const mg_comm_entry *mg_comm_get(MPI_Comm comm) {
-  unsigned gen = atomic_load_explicit(&cache.gen, memory_order_acquire);
-  if (last.e && last.comm == comm && last.gen == gen) return last.e;
-
+const mg_comm_entry *mg_comm_get_slow(MPI_Comm comm) {
+  unsigned gen;
   pthread_mutex_lock(&cache.lock);
   mg_comm_entry *e = cache.bucket[bucket_of(comm)];
   while (e && e->comm != comm) e = e->next;
@@ -125,12 +125,8 @@ const mg_comm_entry *mg_comm_get(MPI_Comm comm) {
       e = NULL;
     }
   }
-  gen = atomic_load_explicit(&cache.gen, memory_order_acquire);
+  gen = atomic_load_explicit(&mg_comm_gen, memory_order_acquire);
   pthread_mutex_unlock(&cache.lock);
-  if (e) {
-    last.comm = comm;
-    last.e = e;
-    last.gen = gen;
-  }
+  if (e) mg_comm_last_used = (mg_comm_last){comm, e, gen};
   return e;
 }

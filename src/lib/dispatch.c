@@ -1,10 +1,11 @@
 /*
  * The per-call path of libmpiguide: every intercepted call that is not a pure
- * pass-through comes here as an mg_call. It decides the algorithm (forced,
- * profile, or default) from inputs equal on every rank (DESIGN.md rule 1:
- * the communicator size, the message size and, where profile rules have
- * type= or op=, the reduction's datatype class and op), runs it, counts it
- * and records it in the trace with the rule that chose it.
+ * pass-through, and not one that the wrappers' fast path in tuned mode
+ * settles (lib.h, mg_tuned_default), comes here as an mg_call. It decides the
+ * algorithm (forced, profile, or default) from inputs equal on every rank
+ * (DESIGN.md rule 1: the communicator size, the message size and, where
+ * profile rules have type= or op=, the reduction's datatype class and op),
+ * runs it, counts it and records it in the trace with the rule that chose it.
  */
 #include "lib/lib.h"
 
@@ -14,52 +15,21 @@ static inline void count(mg_ctx *x, mg_coll coll, int alg, mg_why why) {
   if (why != MG_WHY_NONE) atomic_fetch_add_explicit(&x->fell[coll][why], 1, memory_order_relaxed);
 }
 
-int mg_dispatch(mg_call *c) {
-  mg_ctx *x = &mg_the_ctx;
-  int want = x->forced[c->coll];
-  if (!want && !x->trace && !x->profile) { /* nothing to decide or record beyond the count */
-    count(x, c->coll, 0, MG_WHY_NONE);
-    return mg_run(c, 0);
-  }
-  /* MPI_COMM_NULL must reach no PMPI query: MPI would raise the error on
-   * MPI_COMM_WORLD's handler before the default could return it. */
-  const mg_comm_entry *e = c->comm == MPI_COMM_NULL ? NULL : mg_comm_get(c->comm);
-  if (!e) { /* not a communicator MPI accepts: let the default report the error */
-    count(x, c->coll, 0, want ? MG_WHY_INVALID_ARGS : MG_WHY_NONE);
-    return mg_run(c, 0);
-  }
-  int nranges = e->nranges[c->coll];
-  const mg_profile_seltab *sel = e->sel[c->coll];
-  if (!want && nranges == 0 && !sel && !x->trace) { /* tuned mode, nothing tuned here */
-    count(x, c->coll, 0, MG_WHY_NONE);
-    return mg_run(c, 0);
-  }
-  c->size = e->size;
-  c->rank = e->rank;
-  c->inter = e->inter;
-  /* Invalid arguments run the default before any query sees them (registry.h). */
-  mg_why bad = c->inter ? MG_WHY_NONE : mg_call_check(c);
-  mg_why why = MG_WHY_NONE;
-  int rule = want ? MG_RULE_FORCED : MG_RULE_NONE;
-  if (bad != MG_WHY_NONE) {
-    c->bytes = 0;
-    why = want ? bad : MG_WHY_NONE;
-    want = 0;
-  } else {
-    mg_call_set_bytes(c);
-    const mg_profile_range *ranges = e->ranges[c->coll], *hit = NULL;
-    if (!want) {
-      if (sel) /* rules by datatype class and op (reductions only; both equal on every rank) */
-        nranges = mg_profile_seltab_pick(sel, sel->by_type ? mg_tclass_of(c->rtype) : MG_TCLASS_NONE,
-                                         sel->by_op ? mg_opsel_of(c->op) : MG_OPSEL_NONE, &ranges);
-      hit = mg_profile_slice_find(ranges, nranges, c->bytes);
-    }
-    if (hit) {
-      want = hit->alg;
-      rule = hit->line;
-    }
-    if (want) why = mg_applicable(c, want, x->scratch_max);
-  }
+/* The default for a call nothing chose an algorithm for, counted. */
+static inline int run_default(mg_ctx *x, mg_call *c) {
+  count(x, c->coll, 0, MG_WHY_NONE);
+  return mg_run(c, 0);
+}
+
+/*
+ * Run algorithm `want` (0: the default), chosen by `rule`, for a call whose
+ * arguments passed mg_call_check and whose bytes are set, or the default with
+ * reason `why`; a mock-up's restrictions and scratch are checked first, and a
+ * mock-up of a collective whose size not every rank knows may still fall back
+ * late. Counts and traces.
+ */
+static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why) {
+  if (want && why == MG_WHY_NONE) why = mg_applicable(c, want, x->scratch_max);
   int alg = why == MG_WHY_NONE ? want : 0;
   int rc;
   /* the mock-up may still fall back once it knows the size, or (in-place family) its scratch */
@@ -80,3 +50,33 @@ int mg_dispatch(mg_call *c) {
   return rc;
 }
 
+int mg_dispatch(mg_call *c) {
+  mg_ctx *x = &mg_the_ctx;
+  int want = x->forced[c->coll];
+  if (!want && !x->trace && !x->profile) return run_default(x, c); /* nothing to decide or record */
+  /* MPI_COMM_NULL must reach no PMPI query: MPI would raise the error on
+   * MPI_COMM_WORLD's handler before the default could return it. */
+  const mg_comm_entry *e = c->comm == MPI_COMM_NULL ? NULL : mg_comm_get(c->comm);
+  if (!e) { /* not a communicator MPI accepts: let the default report the error */
+    count(x, c->coll, 0, want ? MG_WHY_INVALID_ARGS : MG_WHY_NONE);
+    return mg_run(c, 0);
+  }
+  const mg_comm_coll *t = &e->coll[c->coll];
+  if (!want && mg_slice_empty(t) && !x->trace) return run_default(x, c); /* tuned mode, nothing tuned here */
+  c->size = e->size;
+  c->rank = e->rank;
+  c->inter = e->inter;
+  int rule = want ? MG_RULE_FORCED : MG_RULE_NONE;
+  /* Invalid arguments run the default before any query sees them (registry.h). */
+  mg_why bad = c->inter ? MG_WHY_NONE : mg_call_check(c);
+  if (bad != MG_WHY_NONE) {
+    c->bytes = 0;
+    return run_chosen(x, c, 0, rule, want ? bad : MG_WHY_NONE);
+  }
+  mg_call_set_bytes(c);
+  if (!want) {
+    const mg_profile_range *hit = mg_comm_rule(t, c->bytes, c->rtype, c->op);
+    if (hit) want = hit->alg, rule = hit->line;
+  }
+  return run_chosen(x, c, want, rule, MG_WHY_NONE);
+}

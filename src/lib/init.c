@@ -311,6 +311,7 @@ void mg_lib_init(int thread_level) {
   for (int i = 0; i < MG_NCOLL; i++) any_forced |= x->forced[i] != 0;
   x->active = any_forced || v.have_trace || x->profile;
   x->counting = any_forced || v.have_trace; /* tuned production runs skip the counters */
+  x->tuned_only = x->profile && !x->counting; /* the wrappers' fast path (lib.h) */
   x->initialized = 1;
 }
 
@@ -325,6 +326,7 @@ void mg_lib_finalize(void) {
   free(x->trace_path);
   x->trace_path = NULL;
   x->active = 0;
+  x->tuned_only = 0;
   x->initialized = 0;
   mg_comm_cache_finalize();
   mg_profile_free(x->profile);

@@ -22,13 +22,20 @@
 
 typedef struct mg_trace mg_trace;
 
-/* What is known about a communicator (comm_cache.c); read-only once made. */
+/* The profile's slice for one collective at one communicator size: what a call
+ * of that collective there looks up. */
+typedef struct mg_comm_coll {
+  mg_profile_sizes sizes;       /* the rules without selectors (n = 0: none) */
+  const mg_profile_seltab *sel; /* NULL, or the table by datatype class and op that decides instead */
+} mg_comm_coll;
+
+/* What is known about a communicator (comm_cache.c): resolved on its first
+ * collective call, read-only from then on. */
 typedef struct mg_comm_entry {
   MPI_Comm comm;
   int size, rank, inter;
-  int nranges[MG_NCOLL];                    /* the profile's slice for (collective, size) */
-  const mg_profile_range *ranges[MG_NCOLL]; /* (its rules without selectors) */
-  const mg_profile_seltab *sel[MG_NCOLL];   /* NULL, or its table by datatype class and op */
+  mg_comm_coll coll[MG_NCOLL]; /* the profile's slices for its size; all empty without a profile or
+                                  for an intercommunicator */
   struct mg_comm_entry *next;
 } mg_comm_entry;
 
@@ -36,6 +43,8 @@ typedef struct mg_ctx {
   int initialized;
   int active;                     /* 0: pure pass-through, the wrappers only call PMPI */
   int counting;                   /* keep ran/fell (force or trace mode, mpiguide_force) */
+  int tuned_only;                 /* a profile, nothing forced, no trace, no counting: the
+                                     wrappers' fast path (mg_tuned_default) may settle a call */
   int forced[MG_NCOLL];           /* algorithm index asked for; 0 = default */
   size_t scratch_max;             /* MPIGUIDE_SCRATCH_MAX */
   int thread_level;               /* provided by MPI_Init_thread */
@@ -64,7 +73,30 @@ int mg_parse_size(const char *s, size_t *out);
  * communicator MPI does not accept (the caller then lets MPI report it). */
 int mg_comm_cache_init(void);
 void mg_comm_cache_finalize(void);
-const mg_comm_entry *mg_comm_get(MPI_Comm comm);
+const mg_comm_entry *mg_comm_get_slow(MPI_Comm comm);
+
+/* The entry the calling thread used last, valid while the cache's generation
+ * (bumped whenever an entry is dropped: a freed handle may come back as another
+ * communicator) is the one it was taken at. initial-exec TLS: a plain offset
+ * from the thread pointer instead of a __tls_get_addr call per access;
+ * libmpiguide is linked or preloaded at start, never dlopen()ed late. */
+typedef struct mg_comm_last {
+  MPI_Comm comm;
+  const mg_comm_entry *e;
+  unsigned gen;
+} mg_comm_last;
+extern _Thread_local __attribute__((tls_model("initial-exec"))) mg_comm_last mg_comm_last_used;
+extern atomic_uint mg_comm_gen;
+
+/* The entry of comm: on the communicator of the thread's previous call two
+ * compares and no function call, else the table under its lock (filled on the
+ * first call). */
+static inline const mg_comm_entry *mg_comm_get(MPI_Comm comm) {
+  unsigned gen = atomic_load_explicit(&mg_comm_gen, memory_order_acquire);
+  const mg_comm_last *l = &mg_comm_last_used;
+  if (__builtin_expect(l->comm == comm && l->gen == gen && l->e != NULL, 1)) return l->e;
+  return mg_comm_get_slow(comm);
+}
 
 /* Trace table (trace.c). `rule` says what chose the algorithm: MG_RULE_NONE
  * (nothing: the default was never in question), MG_RULE_FORCED (MPIGUIDE_ALG)
@@ -76,7 +108,71 @@ void mg_trace_free(mg_trace *t);
 /* Collective over MPI_COMM_WORLD: merge all ranks' tables, rank 0 writes. */
 void mg_trace_write(mg_trace *t, const char *path);
 
-/* Select, run and account a prepared-to-be call. */
+/* Select, run and account a call that the wrapper's fast path (below) did not
+ * settle: every mode (dispatch.c). */
 int mg_dispatch(mg_call *c);
+
+/* The profile's rule for a call of message size `bytes` (reductions: datatype
+ * rtype, op) on a communicator whose slice for the collective is t; NULL when
+ * none applies (the default runs). */
+static inline const mg_profile_range *mg_comm_rule(const mg_comm_coll *t, size_t bytes, MPI_Datatype rtype,
+                                                   MPI_Op op) {
+  const mg_profile_sizes *s = &t->sizes;
+  if (t->sel) /* rules by datatype class and op (reductions only; both equal on every rank) */
+    s = mg_profile_seltab_pick(t->sel, t->sel->by_type ? mg_tclass_of(rtype) : MG_TCLASS_NONE,
+                               t->sel->by_op ? mg_opsel_of(op) : MG_OPSEL_NONE);
+  return mg_profile_sizes_find(s, bytes);
+}
+
+/*
+ * The wrappers' fast path in tuned mode (a profile, and nothing forced,
+ * traced or counted: ctx.tuned_only). Most calls there run the default: the
+ * profile has no rule for the collective at the communicator's size, or none
+ * for the message size, or the rule names the default. Such a call goes from
+ * the wrapper straight to its PMPI_ function (in this mode there is nothing to
+ * count or trace): no mg_call is built, and the cost is the thread's
+ * remembered communicator entry (its slices were resolved when it was first
+ * seen), the argument check, the message size and one lookup in the slice's
+ * index by size class. The decision is mg_dispatch's, from the same helpers
+ * and inputs (collective, communicator size, message size, datatype class and
+ * op: equal on every rank); whatever the fast path cannot settle (a rule that
+ * names a mock-up, invalid arguments, MPI_COMM_NULL, another mode) goes to
+ * mg_dispatch. No lock, no allocation after a communicator's first call.
+ */
+
+/* The slice of collective coll for comm when the fast path applies, else NULL. */
+static inline const mg_comm_coll *mg_fast_slice(mg_coll coll, MPI_Comm comm) {
+  if (!mg_the_ctx.tuned_only || comm == MPI_COMM_NULL) return NULL;
+  const mg_comm_entry *e = mg_comm_get(comm);
+  return e ? &e->coll[coll] : NULL;
+}
+
+static inline int mg_slice_empty(const mg_comm_coll *t) { return !t->sizes.n && !t->sel; }
+
+/* 1: the profile has no rule for collective coll at comm's size; the wrapper
+ * calls PMPI_ (any collective). */
+static inline int mg_tuned_untouched(mg_coll coll, MPI_Comm comm) {
+  const mg_comm_coll *t = mg_fast_slice(coll, comm);
+  return t && mg_slice_empty(t);
+}
+
+/* 1: the profile leaves this call of a one-count collective (registry.h) to
+ * the default; the wrapper calls PMPI_. Arguments as in mg_call. */
+static inline int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *sbuf, int scount, MPI_Datatype stype,
+                                   int rcount, MPI_Datatype rtype, MPI_Op op) {
+  const mg_comm_coll *t = mg_fast_slice(coll, comm);
+  if (!t) return 0;
+  if (mg_slice_empty(t)) return 1;
+  if (!mg_one_count_args_ok(coll, sbuf, scount, stype, rcount, rtype, op)) return 0; /* mg_dispatch reports */
+  const mg_profile_range *hit = mg_comm_rule(t, mg_type_bytes(rcount, rtype), rtype, op);
+  return !hit || hit->alg == 0; /* no rule, or one that names the default */
+}
+
+/* 1: the profile leaves this barrier (message size 0) to the default. */
+static inline int mg_tuned_default_barrier(MPI_Comm comm) {
+  const mg_comm_coll *t = mg_fast_slice(MG_BARRIER, comm);
+  const mg_profile_range *hit = t ? mg_comm_rule(t, 0, MPI_DATATYPE_NULL, MPI_OP_NULL) : NULL;
+  return t && (!hit || hit->alg == 0);
+}
 
 #endif

@@ -1,14 +1,22 @@
 /*
  * The PMPI layer: the MPI_* functions libmpiguide defines. With nothing set in
- * the environment each collective is a tail call of its PMPI_ twin; otherwise
- * it is described as an mg_call and goes through mg_dispatch(). These are the
- * only symbols besides the public mpiguide_* API that the library exports.
+ * the environment each collective is a tail call of its PMPI_ twin (the rest of
+ * each wrapper is its <collective>_active function, out of line); in tuned
+ * mode a call the profile leaves to the default is one too, once the fast
+ * path (lib.h: mg_tuned_default for the one-count collectives and barrier,
+ * mg_tuned_untouched for the others) has seen that no rule applies; otherwise
+ * the call is described as an mg_call and goes through mg_dispatch(). These
+ * are the only symbols besides the public mpiguide_* API that the library
+ * exports.
  */
 #include "lib/lib.h"
 #include "mpiguide.h"
 
 #define MG_EXPORT __attribute__((visibility("default")))
 #define PASS_THROUGH (__builtin_expect(!mg_the_ctx.active, 1))
+/* The part of a wrapper that runs when libmpiguide is active, out of line so that the
+ * pass-through path is a test and a tail call, with no stack frame to set up. */
+#define MG_ACTIVE __attribute__((noinline))
 
 MG_EXPORT int MPI_Init(int *argc, char ***argv) {
   int rc = PMPI_Init(argc, argv);
@@ -27,35 +35,84 @@ MG_EXPORT int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
-MG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+static MG_ACTIVE int allgather_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (mg_tuned_default(MG_ALLGATHER, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL))
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  mg_call c;
+  mg_call_init(&c, MG_ALLGATHER, comm);
+  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcount = recvcount;
+  c.rtype = recvtype; c.op = MPI_OP_NULL;
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  mg_call c = {.coll = MG_ALLGATHER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
-               .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .comm = comm};
+  return allgather_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+static MG_ACTIVE int allgatherv_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                       MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_ALLGATHERV, comm))
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  mg_call c;
+  mg_call_init(&c, MG_ALLGATHERV, comm);
+  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcounts = recvcounts;
+  c.rdispls = displs; c.rtype = recvtype; c.op = MPI_OP_NULL;
   return mg_dispatch(&c);
 }
 
 MG_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-  mg_call c = {.coll = MG_ALLGATHERV, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-               .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype, .op = MPI_OP_NULL, .comm = comm};
+  return allgatherv_active(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+static MG_ACTIVE int allreduce_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                      MPI_Comm comm) {
+  if (mg_tuned_default(MG_ALLREDUCE, comm, sendbuf, count, datatype, count, datatype, op))
+    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  mg_call c;
+  mg_call_init(&c, MG_ALLREDUCE, comm);
+  c.sbuf = sendbuf; c.scount = count; c.stype = datatype; c.rbuf = recvbuf; c.rcount = count; c.rtype = datatype;
+  c.op = op;
   return mg_dispatch(&c);
 }
 
 MG_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  mg_call c = {.coll = MG_ALLREDUCE, .sbuf = sendbuf, .scount = count, .stype = datatype,
-               .rbuf = recvbuf, .rcount = count, .rtype = datatype, .op = op, .comm = comm};
+  return allreduce_active(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+static MG_ACTIVE int alltoall_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  if (mg_tuned_default(MG_ALLTOALL, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL))
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  mg_call c;
+  mg_call_init(&c, MG_ALLTOALL, comm);
+  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcount = recvcount;
+  c.rtype = recvtype; c.op = MPI_OP_NULL;
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  mg_call c = {.coll = MG_ALLTOALL, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype,
-               .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .comm = comm};
+  return alltoall_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+static MG_ACTIVE int alltoallv_active(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_ALLTOALLV, comm))
+    return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  mg_call c;
+  mg_call_init(&c, MG_ALLTOALLV, comm);
+  c.sbuf = sendbuf; c.scounts = sendcounts; c.sdispls = sdispls; c.stype = sendtype; c.rbuf = recvbuf;
+  c.rcounts = recvcounts; c.rdispls = rdispls; c.rtype = recvtype; c.op = MPI_OP_NULL;
   return mg_dispatch(&c);
 }
 
@@ -64,100 +121,205 @@ MG_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Comm comm) {
   if (PASS_THROUGH)
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-  mg_call c = {.coll = MG_ALLTOALLV, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls, .stype = sendtype,
-               .rbuf = recvbuf, .rcounts = recvcounts, .rdispls = rdispls, .rtype = recvtype, .op = MPI_OP_NULL,
-               .comm = comm};
+  return alltoallv_active(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+static MG_ACTIVE int alltoallw_active(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                      const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_ALLTOALLW, comm))
+    return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+  mg_call c;
+  mg_call_init(&c, MG_ALLTOALLW, comm);
+  c.sbuf = sendbuf; c.scounts = sendcounts; c.sdispls = sdispls; c.stypes = sendtypes; c.stype = MPI_DATATYPE_NULL;
+  c.rbuf = recvbuf; c.rcounts = recvcounts; c.rdispls = rdispls; c.rtypes = recvtypes; c.rtype = MPI_DATATYPE_NULL;
+  c.op = MPI_OP_NULL;
   return mg_dispatch(&c);
 }
 
 MG_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm) {
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   if (PASS_THROUGH)
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
-  mg_call c = {.coll = MG_ALLTOALLW, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = sdispls,
-               .stypes = sendtypes, .stype = MPI_DATATYPE_NULL, .rbuf = recvbuf, .rcounts = recvcounts,
-               .rdispls = rdispls, .rtypes = recvtypes, .rtype = MPI_DATATYPE_NULL, .op = MPI_OP_NULL, .comm = comm};
+  return alltoallw_active(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+}
+
+static MG_ACTIVE int barrier_active(MPI_Comm comm) {
+  if (mg_tuned_default_barrier(comm)) return PMPI_Barrier(comm);
+  mg_call c;
+  mg_call_init(&c, MG_BARRIER, comm);
+  c.stype = MPI_DATATYPE_NULL; c.rtype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;
   return mg_dispatch(&c);
 }
 
 MG_EXPORT int MPI_Barrier(MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Barrier(comm);
-  mg_call c = {.coll = MG_BARRIER, .stype = MPI_DATATYPE_NULL, .rtype = MPI_DATATYPE_NULL, .op = MPI_OP_NULL,
-               .comm = comm};
+  return barrier_active(comm);
+}
+
+static MG_ACTIVE int bcast_active(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  if (mg_tuned_default(MG_BCAST, comm, buffer, count, datatype, count, datatype, MPI_OP_NULL))
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
+  mg_call c;
+  mg_call_init(&c, MG_BCAST, comm);
+  c.sbuf = buffer; c.scount = count; c.stype = datatype; c.rbuf = buffer; c.rcount = count; c.rtype = datatype;
+  c.op = MPI_OP_NULL; c.root = root;
   return mg_dispatch(&c);
 }
 
 MG_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Bcast(buffer, count, datatype, root, comm);
-  mg_call c = {.coll = MG_BCAST, .sbuf = buffer, .scount = count, .stype = datatype, .rbuf = buffer,
-               .rcount = count, .rtype = datatype, .op = MPI_OP_NULL, .root = root, .comm = comm};
+  return bcast_active(buffer, count, datatype, root, comm);
+}
+
+static MG_ACTIVE int exscan_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                   MPI_Comm comm) {
+  if (mg_tuned_default(MG_EXSCAN, comm, sendbuf, count, datatype, count, datatype, op))
+    return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+  mg_call c;
+  mg_call_init(&c, MG_EXSCAN, comm);
+  c.sbuf = sendbuf; c.scount = count; c.stype = datatype; c.rbuf = recvbuf; c.rcount = count; c.rtype = datatype;
+  c.op = op;
   return mg_dispatch(&c);
 }
 
 MG_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
-  mg_call c = {.coll = MG_EXSCAN, .sbuf = sendbuf, .scount = count, .stype = datatype, .rbuf = recvbuf,
-               .rcount = count, .rtype = datatype, .op = op, .comm = comm};
+  return exscan_active(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+static MG_ACTIVE int gather_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_GATHER, comm))
+    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  mg_call c;
+  mg_call_init(&c, MG_GATHER, comm);
+  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcount = recvcount;
+  c.rtype = recvtype; c.op = MPI_OP_NULL; c.root = root;
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                         MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  mg_call c = {.coll = MG_GATHER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-               .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .root = root, .comm = comm};
+  return gather_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+static MG_ACTIVE int gatherv_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                                    MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_GATHERV, comm))
+    return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  mg_call c;
+  mg_call_init(&c, MG_GATHERV, comm);
+  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcounts = recvcounts;
+  c.rdispls = displs; c.rtype = recvtype; c.op = MPI_OP_NULL; c.root = root;
   return mg_dispatch(&c);
 }
 
 MG_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                          MPI_Comm comm) {
   if (PASS_THROUGH)
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-  mg_call c = {.coll = MG_GATHERV, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-               .rcounts = recvcounts, .rdispls = displs, .rtype = recvtype, .op = MPI_OP_NULL, .root = root,
-               .comm = comm};
+  return gatherv_active(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+static MG_ACTIVE int reduce_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                   int root, MPI_Comm comm) {
+  if (mg_tuned_default(MG_REDUCE, comm, sendbuf, count, datatype, count, datatype, op))
+    return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  mg_call c;
+  mg_call_init(&c, MG_REDUCE, comm);
+  c.sbuf = sendbuf; c.scount = count; c.stype = datatype; c.rbuf = recvbuf; c.rcount = count; c.rtype = datatype;
+  c.op = op; c.root = root;
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                         int root, MPI_Comm comm) {
+MG_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                         MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
-  mg_call c = {.coll = MG_REDUCE, .sbuf = sendbuf, .scount = count, .stype = datatype, .rbuf = recvbuf,
-               .rcount = count, .rtype = datatype, .op = op, .root = root, .comm = comm};
+  return reduce_active(sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+static MG_ACTIVE int reduce_scatter_active(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_REDUCE_SCATTER, comm))
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  mg_call c;
+  mg_call_init(&c, MG_REDUCE_SCATTER, comm);
+  c.sbuf = sendbuf; c.rbuf = recvbuf; c.rcounts = recvcounts; c.stype = datatype; c.rtype = datatype; c.op = op;
   return mg_dispatch(&c);
 }
 
 MG_EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                  MPI_Op op, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
-  mg_call c = {.coll = MG_REDUCE_SCATTER, .sbuf = sendbuf, .rbuf = recvbuf, .rcounts = recvcounts,
-               .stype = datatype, .rtype = datatype, .op = op, .comm = comm};
+  return reduce_scatter_active(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+}
+
+static MG_ACTIVE int reduce_scatter_block_active(const void *sendbuf, void *recvbuf, int recvcount,
+                                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  if (mg_tuned_default(MG_REDUCE_SCATTER_BLOCK, comm, sendbuf, recvcount, datatype, recvcount, datatype, op))
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  mg_call c;
+  mg_call_init(&c, MG_REDUCE_SCATTER_BLOCK, comm);
+  c.sbuf = sendbuf; c.scount = recvcount; c.stype = datatype; c.rbuf = recvbuf; c.rcount = recvcount;
+  c.rtype = datatype; c.op = op;
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+MG_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                       MPI_Op op, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
-  mg_call c = {.coll = MG_REDUCE_SCATTER_BLOCK, .sbuf = sendbuf, .scount = recvcount, .stype = datatype,
-               .rbuf = recvbuf, .rcount = recvcount, .rtype = datatype, .op = op, .comm = comm};
+  return reduce_scatter_block_active(sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+
+static MG_ACTIVE int scan_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                 MPI_Comm comm) {
+  if (mg_tuned_default(MG_SCAN, comm, sendbuf, count, datatype, count, datatype, op))
+    return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  mg_call c;
+  mg_call_init(&c, MG_SCAN, comm);
+  c.sbuf = sendbuf; c.scount = count; c.stype = datatype; c.rbuf = recvbuf; c.rcount = count; c.rtype = datatype;
+  c.op = op;
   return mg_dispatch(&c);
 }
 
 MG_EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
-  mg_call c = {.coll = MG_SCAN, .sbuf = sendbuf, .scount = count, .stype = datatype, .rbuf = recvbuf,
-               .rcount = count, .rtype = datatype, .op = op, .comm = comm};
+  return scan_active(sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+static MG_ACTIVE int scatter_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_SCATTER, comm))
+    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  mg_call c;
+  mg_call_init(&c, MG_SCATTER, comm);
+  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcount = recvcount;
+  c.rtype = recvtype; c.op = MPI_OP_NULL; c.root = root;
   return mg_dispatch(&c);
 }
 
-MG_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+MG_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  mg_call c = {.coll = MG_SCATTER, .sbuf = sendbuf, .scount = sendcount, .stype = sendtype, .rbuf = recvbuf,
-               .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .root = root, .comm = comm};
+  return scatter_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+static MG_ACTIVE int scatterv_active(const void *sendbuf, const int sendcounts[], const int displs[],
+                                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                     int root, MPI_Comm comm) {
+  if (mg_tuned_untouched(MG_SCATTERV, comm))
+    return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  mg_call c;
+  mg_call_init(&c, MG_SCATTERV, comm);
+  c.sbuf = sendbuf; c.scounts = sendcounts; c.sdispls = displs; c.stype = sendtype; c.rbuf = recvbuf;
+  c.rcount = recvcount; c.rtype = recvtype; c.op = MPI_OP_NULL; c.root = root;
   return mg_dispatch(&c);
 }
 
@@ -165,8 +327,5 @@ MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (PASS_THROUGH)
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  mg_call c = {.coll = MG_SCATTERV, .sbuf = sendbuf, .scounts = sendcounts, .sdispls = displs, .stype = sendtype,
-               .rbuf = recvbuf, .rcount = recvcount, .rtype = recvtype, .op = MPI_OP_NULL, .root = root,
-               .comm = comm};
-  return mg_dispatch(&c);
+  return scatterv_active(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }

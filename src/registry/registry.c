@@ -559,26 +559,13 @@ const char *mg_why_str(mg_why why) { return why < MG_NWHY ? why_text[why] : "?";
 const char *mg_why_key(mg_why why) { return why < MG_NWHY ? why_key[why] : "?"; }
 int mg_why_measurable(mg_why why) { return why == MG_WHY_OP_NOT_EXACT; }
 
-/* The common predefined datatypes and their sizes (the C types the standard
- * says they correspond to), so that the per-call path of libmpiguide needs no
- * PMPI_Type_size for them; predefined handles are never freed or reused. */
-static const struct {
-  MPI_Datatype dt;
-  int size;
-} common_types[] = {
+const mg_common_type mg_common_types[MG_NCOMMON_TYPES] = {
     {MPI_DOUBLE, sizeof(double)}, {MPI_INT, sizeof(int)},     {MPI_BYTE, 1},
     {MPI_CHAR, 1},                {MPI_FLOAT, sizeof(float)}, {MPI_LONG, sizeof(long)},
     {MPI_UNSIGNED, sizeof(unsigned)}, {MPI_LONG_LONG, sizeof(long long)}, {MPI_UNSIGNED_CHAR, 1},
 };
 
-static size_t type_bytes(int count, MPI_Datatype dt) {
-  int sz = 0;
-  if (count <= 0) return 0;
-  for (size_t i = 0; i < sizeof common_types / sizeof common_types[0]; i++)
-    if (common_types[i].dt == dt) return (size_t)count * (size_t)common_types[i].size;
-  PMPI_Type_size(dt, &sz);
-  return (size_t)count * (size_t)sz;
-}
+static size_t type_bytes(int count, MPI_Datatype dt) { return mg_type_bytes(count, dt); }
 
 /* The sum of n[0..p) x size(dt); 0 when n is NULL (not significant here). */
 static size_t counts_bytes(const int *n, int p, MPI_Datatype dt) {
@@ -607,7 +594,7 @@ int mg_call_prepare(mg_call *c) {
   return MPI_SUCCESS;
 }
 
-void mg_call_set_bytes(mg_call *c) {
+void mg_call_set_bytes_other(mg_call *c) {
   if (c->inter) { /* the default runs; no size needed beyond a trace value */
     c->bytes = 0;
     return;
@@ -655,7 +642,7 @@ void mg_call_set_bytes(mg_call *c) {
 
 static int bad_side(int count, MPI_Datatype dt) { return count < 0 || dt == MPI_DATATYPE_NULL; }
 
-mg_why mg_call_check(const mg_call *c) {
+mg_why mg_call_check_other(const mg_call *c) {
   int at_root = c->rank == c->root, send_ok = 1, recv_ok = 1;
   if (c->comm == MPI_COMM_NULL) return MG_WHY_INVALID_ARGS;
   switch (c->coll) {
@@ -694,9 +681,9 @@ mg_why mg_call_check(const mg_call *c) {
     send_ok = c->sbuf == MPI_IN_PLACE || (c->stypes && counts_ok(c->scounts, c->sdispls, c->stypes, c->size));
     recv_ok = c->rtypes && counts_ok(c->rcounts, c->rdispls, c->rtypes, c->size);
     break;
-  default: /* one-type collectives set both sides alike */
-    send_ok = c->sbuf == MPI_IN_PLACE || !bad_side(c->scount, c->stype);
-    recv_ok = !bad_side(c->rcount, c->rtype);
+  default: /* the one-count collectives (registry.h) */
+    send_ok = mg_coll_one_count(c->coll) &&
+              mg_one_count_args_ok(c->coll, c->sbuf, c->scount, c->stype, c->rcount, c->rtype, c->op);
     break;
   }
   if (!send_ok || !recv_ok) return MG_WHY_INVALID_ARGS;

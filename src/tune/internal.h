@@ -17,8 +17,9 @@
  * selectors when some of its rules have them. */
 typedef struct mg_prof_npmap {
   int np_lo, np_hi;
-  int first, n; /* into ranges[]: the rules without selectors */
-  int sel;      /* into seltabs[], -1 when no rule of the selector has type= or op= */
+  int first, n;           /* into ranges[]: the rules without selectors */
+  int sel;                /* into seltabs[], -1 when no rule of the selector has type= or op= */
+  mg_profile_sizes sizes; /* ranges[first .. first+n) in per-call form */
 } mg_prof_npmap;
 
 struct mg_profile {
@@ -35,6 +36,7 @@ struct mg_profile {
   int nnpmap;
   mg_profile_seltab *seltabs; /* one per np selector whose rules have selectors */
   int nseltabs;
+  uint16_t *sizeidx; /* the size-class indexes of the long selector groups (mg_profile_sizes) */
   int npmap_first[MG_NCOLL + 1]; /* npmap slice of each collective */
   uint64_t hash;
 };

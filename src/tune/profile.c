@@ -11,9 +11,11 @@
  * each pointing at the ranges of the narrowest np selector that contains it:
  * its rules without selectors, and when it has rules with selectors a table
  * (mg_profile_seltab) of the group that decides for each class and op of a
- * call. A lookup is two binary searches, the slice of the process count, then
- * the range of the size, with one table read between them when the slice has
- * selectors.
+ * call. Each selector group with more than MG_PROFILE_INDEX_MIN ranges gets an
+ * index by size class (mg_profile_sizes). A lookup is a binary search for the
+ * slice of the process count (done once per communicator by libmpiguide), one
+ * table read when the slice has selectors, then the range of the size: a bit
+ * scan and an index read narrow it to the few ranges of the size's class.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -34,9 +36,11 @@ void mg_prof_unbuild(mg_profile *p) {
   free(p->ranges);
   free(p->npmap);
   free(p->seltabs);
+  free(p->sizeidx);
   p->ranges = NULL;
   p->npmap = NULL;
   p->seltabs = NULL;
+  p->sizeidx = NULL;
   p->nnpmap = 0;
   p->nseltabs = 0;
   memset(p->npmap_first, 0, sizeof p->npmap_first);
@@ -366,7 +370,7 @@ static void flatten(mg_profile *p, const group *g, int ng, int *stack) {
 #define EMIT(to_hi, gi)                                                                                      \
   do {                                                                                                       \
     if (pos <= (long long)(to_hi)) {                                                                         \
-      p->npmap[p->nnpmap++] = (mg_prof_npmap){(int)pos, (int)(to_hi), g[gi].first, g[gi].un, g[gi].sel};    \
+      p->npmap[p->nnpmap++] = (mg_prof_npmap){(int)pos, (int)(to_hi), g[gi].first, g[gi].un, g[gi].sel, {0}};\
       pos = (long long)(to_hi) + 1;                                                                          \
     }                                                                                                        \
   } while (0)
@@ -387,12 +391,53 @@ static void flatten(mg_profile *p, const group *g, int ng, int *stack) {
 #undef EMIT
 }
 
+/* Whether a selector group of n ranges gets an index by size class (below that, a
+ * binary search is as short; the index stores positions as uint16_t). */
+static int indexed(int n) { return n > MG_PROFILE_INDEX_MIN && n <= UINT16_MAX; }
+
+/* The size-class index of the sorted, disjoint ranges r[0 .. n): idx[k] is the first range that ends
+ * at or above the smallest size of class k (profile.h, mg_profile_sizes). */
+static void fill_index(uint16_t *idx, const mg_profile_range *r, int n) {
+  int i = 0;
+  for (unsigned k = 0; k < MG_PROFILE_NCLASS; k++) {
+    unsigned long long least = k ? 1ull << k : 0;
+    while (i < n && (unsigned long long)r[i].hi < least) i++;
+    idx[k] = (uint16_t)i;
+  }
+  idx[MG_PROFILE_NCLASS] = (uint16_t)n;
+}
+
+/* The index of every selector group that gets one, into p->sizeidx; idx_at[i] (for the first rule i
+ * of such a group) says where its index is. Returns the status. */
+static int build_indexes(mg_profile *p, int *idx_at) {
+  int nidx = 0;
+  for (int i = 0, j; i < p->nrules; i = j) {
+    for (j = i + 1; j < p->nrules && same_group(&p->rules[i], &p->rules[j]); j++) continue;
+    if (indexed(j - i)) idx_at[i] = nidx++;
+  }
+  if (!nidx) return MG_PROFILE_OK;
+  p->sizeidx = malloc((size_t)nidx * (MG_PROFILE_NCLASS + 1) * sizeof *p->sizeidx);
+  if (!p->sizeidx) return MG_PROFILE_NOMEM;
+  for (int i = 0, j; i < p->nrules; i = j) {
+    for (j = i + 1; j < p->nrules && same_group(&p->rules[i], &p->rules[j]); j++) continue;
+    if (indexed(j - i)) fill_index(p->sizeidx + (size_t)idx_at[i] * (MG_PROFILE_NCLASS + 1), p->ranges + i, j - i);
+  }
+  return MG_PROFILE_OK;
+}
+
+/* The per-call form of the selector group ranges[first .. first+n). */
+static mg_profile_sizes sizes_of(const mg_profile *p, int first, int n, const int *idx_at) {
+  mg_profile_sizes s = {n ? p->ranges + first : NULL, n, NULL};
+  if (indexed(n)) s.idx = p->sizeidx + (size_t)idx_at[first] * (MG_PROFILE_NCLASS + 1);
+  return s;
+}
+
 /*
  * The decision table of np selector g (which has rules with selectors): for
  * a call of class t and op o (0: none), the most specific selector group that
  * matches and has rules: (t, o), (t, any), (any, o), (any, any).
  */
-static void fill_seltab(const mg_profile *p, const group *g, mg_profile_seltab *s) {
+static void fill_seltab(const mg_profile *p, const group *g, const int *idx_at, mg_profile_seltab *s) {
   int first[MG_NTCLASS][MG_NOPSEL], n[MG_NTCLASS][MG_NOPSEL];
   memset(n, 0, sizeof n);
   memset(s, 0, sizeof *s);
@@ -408,8 +453,7 @@ static void fill_seltab(const mg_profile *p, const group *g, mg_profile_seltab *
       for (int k = 0; k < 4; k++) {
         int ct = cand[k][0], co = cand[k][1];
         if ((k == 0 && (!t || !o)) || (k == 1 && !t) || (k == 2 && !o) || !n[ct][co]) continue;
-        s->cell[t][o].ranges = p->ranges + first[ct][co];
-        s->cell[t][o].n = n[ct][co];
+        s->cell[t][o] = sizes_of(p, first[ct][co], n[ct][co], idx_at);
         break;
       }
     }
@@ -462,6 +506,7 @@ int mg_profile_build(mg_profile *p, mg_profile_diags *d) {
   mg_prof_sort(p);
   int first = check_ranges(p, d);
   group *g = NULL;
+  int *idx_at = NULL; /* where each indexed selector group's index is (build_indexes) */
   int ng = 0, st = collect_groups(p, &g, &ng);
   if (st != MG_PROFILE_OK) return mg_prof_diag(d, NULL, 0, st, "out of memory building the profile index");
   int *stack = malloc((size_t)(ng ? ng : 1) * sizeof *stack);
@@ -479,15 +524,21 @@ int mg_profile_build(mg_profile *p, mg_profile_diags *d) {
   p->ranges = malloc((size_t)(p->nrules ? p->nrules : 1) * sizeof *p->ranges);
   p->npmap = malloc((size_t)(2 * ng + 1) * sizeof *p->npmap); /* each selector adds <= 2 slices */
   p->seltabs = ntab ? malloc((size_t)ntab * sizeof *p->seltabs) : NULL;
-  if (!p->ranges || !p->npmap || (ntab && !p->seltabs)) {
+  idx_at = malloc((size_t)(p->nrules ? p->nrules : 1) * sizeof *idx_at);
+  if (!p->ranges || !p->npmap || (ntab && !p->seltabs) || !idx_at) {
     first = mg_prof_diag(d, NULL, 0, MG_PROFILE_NOMEM, "out of memory building the profile index");
     mg_prof_unbuild(p);
     goto out;
   }
   for (int i = 0; i < p->nrules; i++)
     p->ranges[i] = (mg_profile_range){p->rules[i].lo, p->rules[i].hi, p->rules[i].alg, p->rules[i].line};
+  if (build_indexes(p, idx_at) != MG_PROFILE_OK) {
+    first = mg_prof_diag(d, NULL, 0, MG_PROFILE_NOMEM, "out of memory building the profile index");
+    mg_prof_unbuild(p);
+    goto out;
+  }
   for (int i = 0; i < ng; i++)
-    if (g[i].sel >= 0) fill_seltab(p, &g[i], &p->seltabs[g[i].sel]);
+    if (g[i].sel >= 0) fill_seltab(p, &g[i], idx_at, &p->seltabs[g[i].sel]);
   p->nseltabs = ntab;
   for (int c = 0, gi = 0; c < MG_NCOLL; c++) {
     int g0 = gi;
@@ -496,9 +547,11 @@ int mg_profile_build(mg_profile *p, mg_profile_diags *d) {
     flatten(p, g + g0, gi - g0, stack);
   }
   p->npmap_first[MG_NCOLL] = p->nnpmap;
+  for (int i = 0; i < p->nnpmap; i++) p->npmap[i].sizes = sizes_of(p, p->npmap[i].first, p->npmap[i].n, idx_at);
   p->hash = hash_rules(p);
   p->built = 1;
 out:
+  free(idx_at);
   free(stack);
   free(g);
   return first;
@@ -541,6 +594,12 @@ int mg_profile_slice(const mg_profile *p, mg_coll coll, int nprocs, const mg_pro
   return m ? m->n : 0;
 }
 
+const mg_profile_sizes *mg_profile_slice_sizes(const mg_profile *p, mg_coll coll, int nprocs) {
+  static const mg_profile_sizes none = {NULL, 0, NULL};
+  const mg_prof_npmap *m = npmap_of(p, coll, nprocs);
+  return m ? &m->sizes : &none;
+}
+
 const mg_profile_seltab *mg_profile_slice_sel(const mg_profile *p, mg_coll coll, int nprocs) {
   const mg_prof_npmap *m = npmap_of(p, coll, nprocs);
   return m && m->sel >= 0 ? &p->seltabs[m->sel] : NULL;
@@ -549,10 +608,9 @@ const mg_profile_seltab *mg_profile_slice_sel(const mg_profile *p, mg_coll coll,
 int mg_profile_lookup_sel(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes, int tclass, int opsel) {
   const mg_prof_npmap *m = npmap_of(p, coll, nprocs);
   if (!m) return 0;
-  const mg_profile_range *r = p->ranges + m->first;
-  int n = m->n;
-  if (m->sel >= 0) n = mg_profile_seltab_pick(&p->seltabs[m->sel], tclass, opsel, &r);
-  return n ? mg_profile_slice_lookup(r, n, bytes) : 0;
+  const mg_profile_sizes *s = m->sel >= 0 ? mg_profile_seltab_pick(&p->seltabs[m->sel], tclass, opsel) : &m->sizes;
+  const mg_profile_range *hit = mg_profile_sizes_find(s, bytes);
+  return hit ? hit->alg : 0;
 }
 
 int mg_profile_lookup(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes) {

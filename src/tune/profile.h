@@ -203,7 +203,8 @@ uint64_t mg_profile_hash(const mg_profile *p);
  * arguments. The narrowest np selector containing nprocs decides; among its
  * rules the most specific selector group that matches the call and has any
  * rule (type+op, type, op, none); within it the range containing bytes, else
- * the default. O(log rules), no allocation, read-only.
+ * the default. A binary search for the process count, then the size's class
+ * in the slice's index (mg_profile_sizes); no allocation, read-only.
  */
 int mg_profile_lookup_sel(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes, int tclass, int opsel);
 /* The same for a call that no selector matches (a non-reduction, or a
@@ -212,37 +213,56 @@ int mg_profile_lookup_sel(const mg_profile *p, mg_coll coll, int nprocs, size_t 
  * MG_OPSEL_NONE). */
 int mg_profile_lookup(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes);
 
+/*
+ * The per-call form of one selector group of one process-count slice: its size
+ * ranges (sorted by lo, disjoint) and, when there are more than
+ * MG_PROFILE_INDEX_MIN of them, an index by size class. Class k (0 .. 63) holds
+ * the sizes whose highest set bit is bit k (class 0: 0 and 1); idx[k] is the
+ * first range that ends at or above the class's smallest size, so the ranges
+ * that can hold a size of class k are r[idx[k]] .. r[idx[k+1]] (the last one
+ * may start in class k and go on). A lookup is one bit scan, two loads and a
+ * binary search among those few (one or two when ranges follow powers of two,
+ * as tuned profiles do), whatever the number of ranges; without an index it
+ * is a binary search over all n. Read-only, built with the profile.
+ */
+#define MG_PROFILE_NCLASS 64
+#define MG_PROFILE_INDEX_MIN 4
+typedef struct mg_profile_sizes {
+  const mg_profile_range *r;
+  int n;
+  const uint16_t *idx; /* MG_PROFILE_NCLASS + 1 entries, or NULL */
+} mg_profile_sizes;
+
 /* The slice of (coll, nprocs) for a call no selector matches, for caching per
  * communicator: the ranges of the rules without selectors of the narrowest np
  * selector containing nprocs. Returns their number and points *ranges at them
  * (NULL, 0 when none). The pointer stays valid until the profile is changed
  * or freed. When mg_profile_slice_sel() is not NULL, it decides instead. */
 int mg_profile_slice(const mg_profile *p, mg_coll coll, int nprocs, const mg_profile_range **ranges);
+/* The same slice in its per-call form (never NULL: an empty one, n = 0, when
+ * there is none). Valid until the profile is changed or freed. */
+const mg_profile_sizes *mg_profile_slice_sizes(const mg_profile *p, mg_coll coll, int nprocs);
 
 /*
  * The decision table of (coll, nprocs) when the rules of the narrowest np
  * selector containing nprocs have selectors; NULL when they have none (then
  * mg_profile_slice() decides every call, and a call needs no classification).
  * cell[t][o] is the size-range slice that decides a call of class t and op
- * selector o (0 = the call has none): the most specific group with rules.
+ * selector o (0 = the call has none): the most specific group with rules
+ * (n = 0 when no group matches).
  */
 typedef struct mg_profile_seltab {
   int by_type, by_op; /* whether some rule here has type= / op= (else the call's class is not needed) */
-  struct {
-    const mg_profile_range *ranges;
-    int n;
-  } cell[MG_NTCLASS][MG_NOPSEL];
+  mg_profile_sizes cell[MG_NTCLASS][MG_NOPSEL];
 } mg_profile_seltab;
 const mg_profile_seltab *mg_profile_slice_sel(const mg_profile *p, mg_coll coll, int nprocs);
 
 /* The slice of a table for a call of class tclass and op opsel (NONE or out of
- * range: 0): returns the number of ranges, points *ranges at them. */
-static inline int mg_profile_seltab_pick(const mg_profile_seltab *s, int tclass, int opsel,
-                                         const mg_profile_range **ranges) {
+ * range: 0). */
+static inline const mg_profile_sizes *mg_profile_seltab_pick(const mg_profile_seltab *s, int tclass, int opsel) {
   if (tclass < 0 || tclass >= MG_NTCLASS) tclass = 0;
   if (opsel < 0 || opsel >= MG_NOPSEL) opsel = 0;
-  *ranges = s->cell[tclass][opsel].ranges;
-  return s->cell[tclass][opsel].n;
+  return &s->cell[tclass][opsel];
 }
 
 /* Binary search in a slice: the range that holds `bytes`, NULL outside every range. */
@@ -262,6 +282,19 @@ static inline const mg_profile_range *mg_profile_slice_find(const mg_profile_ran
 static inline int mg_profile_slice_lookup(const mg_profile_range *r, int n, size_t bytes) {
   const mg_profile_range *hit = mg_profile_slice_find(r, n, bytes);
   return hit ? hit->alg : 0;
+}
+
+/* The size class of a message size: the index of its highest set bit (0 for 0 and 1). */
+static inline unsigned mg_profile_size_class(size_t bytes) {
+  return 63u - (unsigned)__builtin_clzll((unsigned long long)bytes | 1u);
+}
+
+/* The range of a per-call slice that holds `bytes`, NULL outside every range. */
+static inline const mg_profile_range *mg_profile_sizes_find(const mg_profile_sizes *s, size_t bytes) {
+  if (!s->idx) return mg_profile_slice_find(s->r, s->n, bytes);
+  unsigned k = mg_profile_size_class(bytes);
+  int first = s->idx[k], end = s->idx[k + 1] + 1;
+  return mg_profile_slice_find(s->r + first, (end < s->n ? end : s->n) - first, bytes);
 }
 
 /* ---- writing ----------------------------------------------------------------------------- */

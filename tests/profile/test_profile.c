@@ -4,8 +4,8 @@
  * Groups: roundtrip, random_roundtrip, errors, version, limit, prf, prf_errors,
  * lookup, nesting, hash, merge, api, threads, and for the type= and op=
  * selectors (format version 2) classes, sel_roundtrip, sel_version,
- * sel_errors, sel_lookup, sel_hash, sel_merge, sel_api, sel_example; "all"
- * runs every group.
+ * sel_errors, sel_lookup, sel_hash, sel_merge, sel_api, sel_example; the
+ * per-call index by size class: size_index; "all" runs every group.
  * Expected diagnostics are compared as the exact "file:line: message" text.
  */
 #include <limits.h>
@@ -116,8 +116,19 @@ static const int probe_sel[][2] = {
     {MG_TCLASS_INT, MG_OPSEL_NONE},  {MG_TCLASS_FLOAT, MG_OPSEL_NONE}, {MG_TCLASS_NONE, MG_OPSEL_MAXLOC}};
 #define NPROBE_SEL ((int)(sizeof probe_sel / sizeof probe_sel[0]))
 
+/* The decision the way libmpiguide takes it (lib.h, mg_comm_rule): the slice of (coll, np) resolved
+ * once for a communicator, its table by class and op if it has one, then the size in the slice. */
+static int slice_decision(const mg_profile *p, mg_coll c, int np, size_t bytes, int t, int o) {
+  const mg_profile_sizes *s = mg_profile_slice_sizes(p, c, np);
+  const mg_profile_seltab *sel = mg_profile_slice_sel(p, c, np);
+  if (sel) s = mg_profile_seltab_pick(sel, sel->by_type ? t : MG_TCLASS_NONE, sel->by_op ? o : MG_OPSEL_NONE);
+  const mg_profile_range *hit = mg_profile_sizes_find(s, bytes);
+  return hit ? hit->alg : 0;
+}
+
 /* Same decisions in a and b for every probe size, process count, class and
- * op; both also equal to the brute-force reference. Returns the number of
+ * op; both also equal to the brute-force reference, and a's also taken from
+ * its per-communicator slice (slice_decision). Returns the number of
  * mismatches. */
 static int same_decisions(const mg_profile *a, const mg_profile *b) {
   static size_t sizes[20000];
@@ -134,6 +145,10 @@ static int same_decisions(const mg_profile *a, const mg_profile *b) {
           int x = mg_profile_lookup_sel(a, (mg_coll)c, probe_nps[k], sizes[i], t, o);
           int y = mg_profile_lookup_sel(b, (mg_coll)c, probe_nps[k], sizes[i], t, o);
           int z = ref_lookup_sel_in(a, ix, nix, (mg_coll)c, probe_nps[k], sizes[i], t, o);
+          int v = slice_decision(a, (mg_coll)c, probe_nps[k], sizes[i], t, o);
+          if (v != x && bad++ < 5)
+            fprintf(stderr, "  %s np=%d %zu bytes type %s op %s: the per-communicator slice says %d, lookup %d\n",
+                    mg_colls[c].name, probe_nps[k], sizes[i], mg_tclass_name(t), mg_opsel_name(o), v, x);
           if (q == 0) { /* mg_profile_lookup is the call without class and op */
             int w = mg_profile_lookup(a, (mg_coll)c, probe_nps[k], sizes[i]);
             if (w != x && bad++ < 5)
@@ -1416,10 +1431,12 @@ static void test_sel_lookup(void) {
   if (s) {
     ASSERT_EQ(s->by_type, 1);
     ASSERT_EQ(s->by_op, 1);
-    ASSERT_EQ(mg_profile_seltab_pick(s, F, SUM, &r), 1);
-    ASSERT_EQ(mg_profile_slice_lookup(r, 1, 2048), rsb);
-    ASSERT_EQ(mg_profile_seltab_pick(s, N, ON, &r), 1);
-    ASSERT_EQ(mg_profile_slice_lookup(r, 1, 100), rb);
+    const mg_profile_sizes *z = mg_profile_seltab_pick(s, F, SUM);
+    ASSERT_EQ(z->n, 1);
+    ASSERT_EQ(mg_profile_slice_lookup(z->r, z->n, 2048), rsb);
+    z = mg_profile_seltab_pick(s, N, ON);
+    ASSERT_EQ(z->n, 1);
+    ASSERT_EQ(mg_profile_slice_lookup(z->r, z->n, 100), rb);
   }
   ASSERT_EQ(mg_profile_slice(p, MG_ALLREDUCE, 5, &r), 0);
   ASSERT_TRUE(r == NULL);
@@ -1428,7 +1445,7 @@ static void test_sel_lookup(void) {
   if (s) {
     ASSERT_EQ(s->by_type, 1);
     ASSERT_EQ(s->by_op, 0); /* the library need not classify the op here */
-    ASSERT_EQ(mg_profile_seltab_pick(s, N, ON, &r), 0);
+    ASSERT_EQ(mg_profile_seltab_pick(s, N, ON)->n, 0);
   }
   ASSERT_TRUE(mg_profile_slice_sel(p, MG_BCAST, 4) == NULL);  /* no selectors: no table */
   ASSERT_TRUE(mg_profile_slice_sel(p, MG_REDUCE, 4) == NULL); /* no rules */
@@ -1603,6 +1620,115 @@ static void test_sel_example(void) {
   mg_profile_free(p);
 }
 
+/* ---- the per-call index by size class --------------------------------------------------- */
+
+/* Sizes around every power of two (the class boundaries) and every rule bound, each with every
+ * process count of the profile's rules: decisions equal to the brute-force reference. */
+static int index_mismatches(const mg_profile *p, mg_coll c, int np) {
+  int bad = 0, nix = 0;
+  static int ix[100000];
+  for (int i = 0; i < mg_profile_nrules(p) && nix < 100000; i++)
+    if (mg_profile_rule_at(p, i)->coll == c) ix[nix++] = i;
+  size_t probe[3 * 64 + 6];
+  int n = 0;
+  for (int k = 0; k < 64; k++) {
+    size_t b = (size_t)1 << k;
+    probe[n++] = b - 1, probe[n++] = b, probe[n++] = b + 1;
+  }
+  probe[n++] = 0, probe[n++] = SIZE_MAX, probe[n++] = SIZE_MAX - 1;
+  int stride = nix > 500 ? nix / 500 : 1; /* the bounds of at most about 500 rules */
+  for (int i = 0; i < n + 4 * (nix / stride); i++) {
+    size_t bytes;
+    if (i < n)
+      bytes = probe[i];
+    else {
+      const mg_profile_rule *r = mg_profile_rule_at(p, ix[(i - n) / 4 * stride]);
+      size_t v[4] = {r->lo, r->hi, r->lo - 1, r->hi + 1};
+      bytes = v[(i - n) % 4];
+    }
+    int want = ref_lookup_sel_in(p, ix, nix, c, np, bytes, MG_TCLASS_NONE, MG_OPSEL_NONE);
+    int got = slice_decision(p, c, np, bytes, MG_TCLASS_NONE, MG_OPSEL_NONE);
+    if (got != want && bad++ < 5)
+      fprintf(stderr, "  %s np=%d %zu bytes: slice %d, reference %d\n", mg_colls[c].name, np, bytes, got, want);
+    if (mg_profile_lookup(p, c, np, bytes) != want && bad++ < 5)
+      fprintf(stderr, "  %s np=%d %zu bytes: lookup differs from the reference\n", mg_colls[c].name, np, bytes);
+  }
+  return bad;
+}
+
+static void test_size_index(void) {
+  int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
+  int rsb = alg(MG_ALLREDUCE, "allreduce_as_reducescatterblock_allgather");
+  TEST_CASE("size index: few ranges are searched without one, more get one, beyond uint16_t none");
+  static const int counts[] = {1, MG_PROFILE_INDEX_MIN, MG_PROFILE_INDEX_MIN + 1, 64, 1000, 70000};
+  for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+    mg_profile *p = mg_profile_new();
+    for (int i = 0; i < counts[k]; i++) /* 8-byte ranges with 8-byte gaps: many per class */
+      ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 1, 1, 16 * (size_t)i + 16, 16 * (size_t)i + 23, i % 2 ? rb : rsb,
+                               NULL),
+                MG_PROFILE_OK);
+    ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+    const mg_profile_sizes *s = mg_profile_slice_sizes(p, MG_ALLREDUCE, 1);
+    ASSERT_EQ(s->n, counts[k]);
+    ASSERT_EQ(s->idx != NULL, counts[k] > MG_PROFILE_INDEX_MIN && counts[k] <= UINT16_MAX);
+    ASSERT_EQ(index_mismatches(p, MG_ALLREDUCE, 1), 0);
+    ASSERT_EQ(mg_profile_slice_sizes(p, MG_ALLREDUCE, 2)->n, 0); /* no rule for np=2: an empty slice */
+    ASSERT_TRUE(mg_profile_slice_sizes(p, MG_ALLREDUCE, 2)->idx == NULL);
+    mg_profile_free(p);
+  }
+
+  TEST_CASE("size index: ranges across class boundaries, one byte wide, touching, up to SIZE_MAX");
+  mg_profile *p = mg_profile_new();
+  size_t lo = 0;
+  for (int k = 0; k < 62; k++) { /* [2^k - 1, 2^k + 1] straddles a boundary; then a gap; then a one-byte range */
+    size_t b = (size_t)1 << k;
+    if (b >= 4) {
+      ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 2, 8, b - 1, b + 1, rb, NULL), MG_PROFILE_OK);
+      ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 2, 8, b + b / 2, b + b / 2, rsb, NULL), MG_PROFILE_OK);
+    }
+    lo = b;
+  }
+  ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 2, 8, lo * 4, SIZE_MAX, 0, NULL), MG_PROFILE_OK); /* explicit default */
+  /* the same collective at another process count: the whole range in touching one-byte pieces */
+  for (size_t b = 0; b < 40; b++)
+    ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, b, b, b % 3 ? rb : rsb, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 40, SIZE_MAX, rb, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
+  ASSERT_TRUE(mg_profile_slice_sizes(p, MG_ALLREDUCE, 5)->idx != NULL);
+  static const int nps[] = {1, 2, 3, 4, 5, 8, 9};
+  for (size_t k = 0; k < sizeof nps / sizeof nps[0]; k++) ASSERT_EQ(index_mismatches(p, MG_ALLREDUCE, nps[k]), 0);
+  ASSERT_EQ(same_decisions(p, p), 0);
+  check_roundtrip(p);
+  mg_profile_free(p);
+
+  TEST_CASE("size index: the type= and op= groups have their own");
+  mg_profile_diags d = {0};
+  char text[1 << 16];
+  size_t u = (size_t)snprintf(text, sizeof text, "mpiguide-profile 2\n");
+  for (int i = 0; i < 40; i++)
+    u += (size_t)snprintf(text + u, sizeof text - u, "allreduce np=4 %d-%d type=float op=sum %s\n", 100 * i,
+                          100 * i + 49, i % 2 ? "allreduce_as_reduce_bcast" : "default");
+  for (int i = 0; i < 20; i++)
+    u += (size_t)snprintf(text + u, sizeof text - u,
+                          "allreduce np=4 %d-%d allreduce_as_reducescatterblock_allgather\n", 1000 * i + 10,
+                          1000 * i + 500);
+  p = parse(text, "typed-index", &d);
+  ASSERT_TRUE(p != NULL);
+  dump_diags(&d);
+  if (p) {
+    const mg_profile_seltab *sel = mg_profile_slice_sel(p, MG_ALLREDUCE, 4);
+    ASSERT_TRUE(sel != NULL);
+    if (sel) {
+      ASSERT_EQ(mg_profile_seltab_pick(sel, MG_TCLASS_FLOAT, MG_OPSEL_SUM)->n, 40);
+      ASSERT_TRUE(mg_profile_seltab_pick(sel, MG_TCLASS_FLOAT, MG_OPSEL_SUM)->idx != NULL);
+      ASSERT_EQ(mg_profile_seltab_pick(sel, MG_TCLASS_INT, MG_OPSEL_SUM)->n, 20);
+    }
+    ASSERT_EQ(same_decisions(p, p), 0);
+  }
+  mg_profile_free(p);
+  mg_profile_diags_free(&d);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
@@ -1618,6 +1744,7 @@ static const struct {
     {"sel_errors", test_sel_errors}, {"sel_lookup", test_sel_lookup},
     {"sel_hash", test_sel_hash},     {"sel_merge", test_sel_merge},
     {"sel_api", test_sel_api},       {"sel_example", test_sel_example},
+    {"size_index", test_size_index},
 };
 
 int main(int argc, char **argv) {
