@@ -56,45 +56,28 @@ int mg_userop(const mg_call *c, int unused);      /* userop.c */
 int mg_userop_exact(MPI_Op op, MPI_Datatype dt);
 /* Free the user-defined ops mg_userop created (mg_core_finalize, before MPI_Finalize). */
 void mg_userop_free(void);
-/* The point-to-point family (p2p_move.c, p2p_barrier.c): X(row name); each an algorithm (the row's
- * parameter second, unused), its scratch (only where the row names one) and its LogGP schedule. */
-#define MG_P2P_MOVE_ALGS(X)                                                                         \
+/* The point-to-point family (p2p_bcast.c, p2p_reduce.c, p2p_move.c, p2p_barrier.c): X(function
+ * name); each an algorithm (the row's parameter second: a segment in bytes, or unused), its scratch
+ * (declared for every one, defined where the row names it) and its LogGP schedule (mg_cost_fn). */
+struct mg_loggp;
+#define MG_P2P_SEG16K 16384 /* the segment of the pipelined rows ("chain16k"), their param; the mem functions' */
+#define MG_P2P_ALGS(X)                                                                              \
+  X(bcast_as_linear) X(bcast_as_binomial) X(bcast_as_chain) X(bcast_as_binary) X(bcast_as_scatter_ring) \
+  X(reduce_as_linear) X(reduce_as_binomial) X(reduce_as_chain) X(reduce_as_rabenseifner)           \
+  X(allreduce_as_recdbl) X(allreduce_as_ring) X(allreduce_as_rabenseifner)                          \
+  X(reduce_scatter_block_as_rechalving) X(reduce_scatter_block_as_ring)                             \
+  X(reduce_scatter_block_as_pairwise) X(scan_as_linear) X(scan_as_recdbl)                           \
   X(gather_as_linear) X(gather_as_binomial) X(scatter_as_linear) X(scatter_as_binomial)             \
   X(allgather_as_ring) X(allgather_as_recdbl) X(allgather_as_bruck) X(alltoall_as_linear)           \
   X(alltoall_as_pairwise) X(alltoall_as_bruck) X(barrier_as_dissemination) X(barrier_as_binomial)   \
   X(barrier_as_linear)
-#define MG_DECLARE_P2P_MOVE(name)            \
+#define MG_DECLARE_P2P(name)                  \
   int mg_##name(const mg_call *c, int param); \
   size_t mg_##name##_mem(const mg_call *c);   \
   double mg_cost_##name(const struct mg_loggp *m, int p, double n, int param);
-MG_P2P_MOVE_ALGS(MG_DECLARE_P2P_MOVE)
-/* The point-to-point family (p2p_bcast.c, p2p_reduce.c): one function per algorithm, the row's
- * parameter second (a segment in bytes, or unused), its scratch and its LogGP cost (mg_cost_fn). */
-struct mg_loggp;
-#define MG_P2P_SEG16K 16384 /* the segment of the pipelined rows ("chain16k"), their param; the mem functions' */
-#define MG_X(name)                            \
-  int mg_##name(const mg_call *c, int param); \
-  double mg_cost_##name(const struct mg_loggp *m, int p, double n, int param);
-MG_X(bcast_as_linear) MG_X(bcast_as_binomial) MG_X(bcast_as_chain) MG_X(bcast_as_binary)
-MG_X(bcast_as_scatter_ring) MG_X(reduce_as_linear) MG_X(reduce_as_binomial) MG_X(reduce_as_chain)
-MG_X(reduce_as_rabenseifner) MG_X(allreduce_as_recdbl) MG_X(allreduce_as_ring) MG_X(allreduce_as_rabenseifner)
-MG_X(reduce_scatter_block_as_rechalving) MG_X(reduce_scatter_block_as_ring)
-MG_X(reduce_scatter_block_as_pairwise) MG_X(scan_as_linear) MG_X(scan_as_recdbl)
-#undef MG_X
-size_t mg_bcast_as_linear_mem(const mg_call *c);
-size_t mg_bcast_p2p_image_mem(const mg_call *c); /* the segmented bcasts: n bytes */
-size_t mg_reduce_as_linear_mem(const mg_call *c);
-size_t mg_reduce_as_binomial_mem(const mg_call *c);
-size_t mg_reduce_as_chain16k_mem(const mg_call *c);
-size_t mg_reduce_as_rabenseifner_mem(const mg_call *c);
-size_t mg_allreduce_as_recdbl_mem(const mg_call *c);
-size_t mg_allreduce_as_ring_mem(const mg_call *c);
-size_t mg_allreduce_as_rabenseifner_mem(const mg_call *c);
-size_t mg_reduce_scatter_block_as_rechalving_mem(const mg_call *c);
-size_t mg_reduce_scatter_block_as_ring_mem(const mg_call *c);
-size_t mg_reduce_scatter_block_as_pairwise_mem(const mg_call *c);
-size_t mg_scan_as_linear_mem(const mg_call *c);
-size_t mg_scan_as_recdbl_mem(const mg_call *c);
+MG_P2P_ALGS(MG_DECLARE_P2P)
+size_t mg_bcast_p2p_image_mem(const mg_call *c);   /* the segmented bcasts: n bytes */
+size_t mg_reduce_as_chain16k_mem(const mg_call *c); /* reduce_as_chain with MG_P2P_SEG16K */
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif
