@@ -284,10 +284,9 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
         add_err(T, al->family, fabs(pred[a] - meas_t[a]) / meas_t[a]))
       return MG_ERR_TO(P->e, "out of memory");
     if (P->csv && !isnan(pred[a]))
-      fprintf(P->csv, "%s,%d,%zu,%s,%s,%.9g,%s,%s%.9g,%s%.4f\n", ci->name, p, bytes, a ? al->name : "default",
-              a ? mg_families[al->family].name : "", pred[a],
-              a ? "model" : src == MG_PRICE_MEASURED ? "measured" : "model", "", meas_t[a], "",
-              isnan(meas_t[a]) ? NAN : (pred[a] - meas_t[a]) / meas_t[a]);
+      fprintf(P->csv, "%s,%d,%zu,%s,%s,%.9g,%s,%.9g,%.4f\n", ci->name, p, bytes, a ? al->name : "default",
+              a ? mg_families[al->family].name : "", pred[a], a ? "model" : mg_price_name(src), meas_t[a],
+              (pred[a] - meas_t[a]) / meas_t[a]); /* NaN (printed nan) where not measured */
     if (!P->quiet && P->all && !isnan(pred[a]))
       printf("  %-6s %-44s %12s %12s\n", sz, a ? al->name : "default", us(pred[a], b1, sizeof b1),
              us(meas_t[a], b2, sizeof b2));
