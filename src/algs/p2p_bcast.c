@@ -190,8 +190,10 @@ int mg_bcast_as_binary(const mg_call *c, int seg) {
 double mg_cost_bcast_as_binary(const mg_loggp *m, int p, double n, int param) {
   double s = (double)seg_bytes(param) < n ? (double)seg_bytes(param) : n, g = mg_loggp_gap(m, s);
   if (p < 2) return 0;
-  /* the deepest rank (p-1) is at depth floor(log2 p); a second child waits one gap more */
-  return mg_p2p_flog2(p) * (mg_p2p_msg(m, s) + g) + (nsegs(n, s) - 1) * 2 * g;
+  /* the deepest rank (p-1) is at depth floor(log2 p); a second child waits one gap more, and a
+   * rank with two children sends each segment twice: at p = 2 the root has one child */
+  int kids = p > 2 ? 2 : 1;
+  return mg_p2p_flog2(p) * (mg_p2p_msg(m, s) + (kids - 1) * g) + (nsegs(n, s) - 1) * kids * g;
 }
 
 /* ---- scatter + ring allgather (van de Geijn) ---- */

@@ -42,9 +42,10 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
       header = 1;
       continue;
     }
-    char *fl[9];
-    if (split(line, fl, 9) < 9) {
-      rc = -1, snprintf(err, errlen, "%s:%d: 9 fields expected", path, ln);
+    char *fl[10];
+    int nf = split(line, fl, 10);
+    if (nf < 9) {
+      rc = -1, snprintf(err, errlen, "%s:%d: 9 or 10 fields expected", path, ln);
       break;
     }
     int c = mg_coll_find(fl[0]);
@@ -68,7 +69,7 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
     x->nprocs = atoi(fl[1]);
     x->bytes = (size_t)strtoull(fl[2], NULL, 10);
     snprintf(x->alg, sizeof x->alg, "%s", fl[3]);
-    x->ratio = strtod(fl[5], NULL);
+    x->ratio = strtod(fl[5], NULL) + (nf > 9 ? strtod(fl[9], NULL) : 0); /* + the skew the measurement has */
     def[p->n++] = NAN;
   }
   fclose(f);
