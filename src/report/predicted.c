@@ -22,6 +22,13 @@ static int split(char *line, char **f, int max) {
   return n;
 }
 
+/* Whether s is a whole number field (strtod accepts all of it), its value in *v. */
+static int number(const char *s, double *v) {
+  char *end;
+  *v = strtod(s, &end);
+  return end != s && *end == '\0' && isfinite(*v);
+}
+
 int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen) {
   memset(p, 0, sizeof *p);
   FILE *f = fopen(path, "r");
@@ -65,11 +72,18 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
       }
     }
     mg_rp_pred *x = &p->v[p->n];
+    double np, bytes, pred, skew = 0;
+    if (!number(fl[1], &np) || !number(fl[2], &bytes) || !number(fl[5], &pred) || (nf > 9 && !number(fl[9], &skew)) ||
+        np < 1 || bytes < 0 || pred < 0) {
+      rc = -1, snprintf(err, errlen, "%s:%d: nprocs, bytes, predicted_sec and sync_skew_sec must be numbers >= 0",
+                        path, ln);
+      break;
+    }
     x->coll = c;
-    x->nprocs = atoi(fl[1]);
-    x->bytes = (size_t)strtoull(fl[2], NULL, 10);
+    x->nprocs = (int)np;
+    x->bytes = (size_t)bytes;
     snprintf(x->alg, sizeof x->alg, "%s", fl[3]);
-    x->ratio = strtod(fl[5], NULL) + (nf > 9 ? strtod(fl[9], NULL) : 0); /* + the skew the measurement has */
+    x->ratio = pred + skew; /* + the synchronisation's spread the measurement has (docs/model.md) */
     def[p->n++] = NAN;
   }
   fclose(f);

@@ -385,6 +385,13 @@ static void t_predicted(void) {
   ASSERT_EQ(none.n, 0);
   ASSERT_EQ(mg_rp_preds_read(path(cdir, "small/raw.csv"), &none, err, sizeof err), -1);
   ASSERT_MSG(strstr(err, "raw.csv:") && strstr(err, "not a predicted.csv"), "says which file and line: %s", err);
+  FILE *bad = fopen("bad-predicted.csv", "w");
+  fputs("# mpiguide-predict/1\ncollective,nprocs,bytes,algorithm,family,predicted_sec,price,measured_sec,rel_error\n"
+        "bcast,4,1024,default,,1e-05,measured,1e-05,0\nbcast,4,1O24,bcast_as_linear,p2p,2e-6,model,nan,nan\n",
+        bad);
+  fclose(bad);
+  ASSERT_EQ(mg_rp_preds_read("bad-predicted.csv", &none, err, sizeof err), -1);
+  ASSERT_MSG(strstr(err, "bad-predicted.csv:4:"), "names the line of the bad number: %s", err);
   mg_ck_data d;
   mg_ck_result r;
   mg_ck_opts o;
