@@ -158,7 +158,7 @@ static void list_algs(const mg_bench_cfg *cfg, char *buf, size_t len) {
 static int add_coll(const char *name, void *arg) {
   state *S = arg;
   if (!strcmp(name, "all")) {
-    for (int c = 0; c < MG_NCOLL; c++)
+    for (int c = 0; c < MG_NCOLLECTIVES; c++)
       if (add_coll(mg_colls[c].name, S)) return -1;
     return 0;
   }

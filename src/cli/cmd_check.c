@@ -229,7 +229,7 @@ static int choose(const opts_t *o, state *S) {
   if (cl) {
     if (mg_cmd_each(cl, "--collectives", add_coll, S, S->err, sizeof S->err)) return -1;
   } else {
-    for (int c = 0; c < MG_NCOLL; c++) /* every collective that has a mock-up to compare with */
+    for (int c = 0; c < MG_NCOLLECTIVES; c++) /* every collective that has a mock-up to compare with */
       if (mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
   }
   if (o->given[O_MOCKUPS]) {

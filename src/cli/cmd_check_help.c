@@ -21,7 +21,7 @@ int mg_check_whole_vector(mg_coll c) {
 /* How many collectives preset p checks: those with a mock-up of its families. */
 static int nchecked(const mg_check_preset *p) {
   int n = 0;
-  for (int c = 0; c < MG_NCOLL; c++) {
+  for (int c = 0; c < MG_NCOLLECTIVES; c++) {
     int any = 0;
     for (int a = 1; a < mg_colls[c].nalgs; a++) {
       const char *f = mg_families[mg_colls[c].algs[a].family].name, *at = strstr(p->families, f);
@@ -49,7 +49,7 @@ static const mg_check_preset presets[] = {
 static void coll_names_by_kind(int vector, char *buf, size_t len) {
   size_t u = 0;
   buf[0] = '\0';
-  for (int c = 0; c < MG_NCOLL && u < len; c++)
+  for (int c = 0; c < MG_NCOLLECTIVES && u < len; c++)
     if (c != MG_BARRIER && mg_colls[c].nalgs > 1 && mg_check_whole_vector((mg_coll)c) == vector)
       u += (size_t)snprintf(buf + u, len - u, "%s%s", u ? ", " : "", mg_colls[c].name);
 }
@@ -93,7 +93,7 @@ void mg_check_print_presets_md(FILE *f) {
   const mg_check_preset *q = &presets[0], *u = &presets[1];
   fprintf(f, "| | `--%s` (default) | `--%s` |\n|---|---|---|\n", q->name, u->name);
   fprintf(f, "| families (`--families`) | %s | %s |\n", q->families, u->families);
-  fprintf(f, "| collectives | the %d of %d with a mock-up of these | the %d with one |\n", nchecked(q), MG_NCOLL,
+  fprintf(f, "| collectives | the %d of %d with a mock-up of these | the %d with one |\n", nchecked(q), MG_NCOLLECTIVES,
           nchecked(u));
   spaced(q->block_sizes, a, sizeof a), spaced(u->block_sizes, b, sizeof b);
   fprintf(f, "| sizes, per-rank-block collectives (%s) | %s | %s |\n", block, a, b);

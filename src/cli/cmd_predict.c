@@ -231,7 +231,7 @@ static int parse(int argc, char **argv, predict *P) {
   P->only_measured = o.nlist > 0 && !o.given[O_NP] && !o.given[O_SIZES];
   mg_model_sort(&P->m);
   if (!rc && (v = o.val[O_COLLS])) rc = mg_cmd_each(v, "--collectives", add_coll, P, P->e, sizeof P->e);
-  else for (int c = 0; c < MG_NCOLL; c++) P->colls[c] = 1;
+  else for (int c = 0; c < MG_NCOLLECTIVES; c++) P->colls[c] = 1;
   if (!rc && (v = o.val[O_FAMILIES]) && strcmp(v, "all")) rc = mg_cmd_each(v, "--families", add_family, P, P->e, sizeof P->e);
   else P->fam = ~0u;
   if (!rc && !P->nps) {
@@ -406,7 +406,7 @@ int mg_cmd_predict_data(const mg_loggp *lg, const mg_ck_data *d, const char *csv
   memset(&P, 0, sizeof P);
   P.lg = *lg, P.have_lg = 1, P.quiet = 1, P.fam = ~0u;
   mg_model_init(&P.m, &P.lg);
-  for (int c = 0; c < MG_NCOLL; c++) P.colls[c] = 1;
+  for (int c = 0; c < MG_NCOLLECTIVES; c++) P.colls[c] = 1;
   int rc = take_data(&P, d, 1, 1);
   P.only_measured = 1;
   mg_model_sort(&P.m);

@@ -312,6 +312,11 @@ void mg_lib_init(int thread_level) {
   x->active = any_forced || v.have_trace || x->profile;
   x->counting = any_forced || v.have_trace; /* tuned production runs skip the counters */
   x->tuned_only = x->profile && !x->counting; /* the wrappers' fast path (lib.h) */
+  x->p2p_busy = 0;
+  for (int i = MG_NCOLLECTIVES; i < MG_NCOLL; i++)
+    if (x->forced[i] || x->counting || v.have_trace) x->p2p_busy |= 1u << i;
+  for (int i = 0; x->profile && i < mg_profile_nrules(x->profile); i++)
+    x->p2p_busy |= mg_coll_is_p2p(mg_profile_rule_at(x->profile, i)->coll) ? 1u << mg_profile_rule_at(x->profile, i)->coll : 0;
   x->initialized = 1;
 }
 
@@ -327,6 +332,7 @@ void mg_lib_finalize(void) {
   x->trace_path = NULL;
   x->active = 0;
   x->tuned_only = 0;
+  x->p2p_busy = 0;
   x->initialized = 0;
   mg_comm_cache_finalize();
   mg_profile_free(x->profile);

@@ -45,6 +45,9 @@ typedef struct mg_ctx {
   int counting;                   /* keep ran/fell (force or trace mode, mpiguide_force) */
   int tuned_only;                 /* a profile, nothing forced, no trace, no counting: the
                                      wrappers' fast path (mg_tuned_default) may settle a call */
+  unsigned p2p_busy;              /* the point-to-point operations (bits 1 << mg_coll) whose calls take
+                                     the active path: forced, traced, counted or named by a profile
+                                     rule; the others' wrappers call PMPI_ at once in any mode */
   int forced[MG_NCOLL];           /* algorithm index asked for; 0 = default */
   size_t scratch_max;             /* MPIGUIDE_SCRATCH_MAX */
   int thread_level;               /* provided by MPI_Init_thread */

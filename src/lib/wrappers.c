@@ -329,3 +329,122 @@ MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   return scatterv_active(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
+
+/*
+ * The point-to-point operations (registry.h, MG_P2P_OPS). They are frequent, so beyond the
+ * pass-through test an operation that nothing in this run touches (mg_ctx.p2p_busy: no force,
+ * trace, counting or profile rule for it) calls PMPI_ at once, in any mode. The receive side
+ * goes in rbuf/rcount/rtype, the send side in sbuf/scount/stype; dest in root.
+ */
+/* p2p_busy is 0 unless active: one test covers pass-through too */
+#define P2P_IDLE(E) __builtin_expect(!((mg_the_ctx.p2p_busy >> MG_##E) & 1u), 1)
+
+/* MPI_Send, MPI_Ssend, MPI_Rsend: one signature. */
+#define SEND_WRAPPER(E, Name, name)                                                                            \
+  static MG_ACTIVE int name##_active(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,     \
+                                     MPI_Comm comm) {                                                          \
+    if (mg_tuned_untouched(MG_##E, comm)) return PMPI_##Name(buf, count, datatype, dest, tag, comm);           \
+    mg_call c;                                                                                                 \
+    mg_call_init(&c, MG_##E, comm);                                                                            \
+    c.sbuf = buf; c.scount = count; c.stype = datatype; c.rtype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;        \
+    c.root = dest; c.stag = tag;                                                                               \
+    return mg_dispatch(&c);                                                                                    \
+  }                                                                                                            \
+  MG_EXPORT int MPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) { \
+    if (P2P_IDLE(E)) return PMPI_##Name(buf, count, datatype, dest, tag, comm);                                 \
+    return name##_active(buf, count, datatype, dest, tag, comm);                                                \
+  }
+SEND_WRAPPER(SEND, Send, send)
+SEND_WRAPPER(SSEND, Ssend, ssend)
+SEND_WRAPPER(RSEND, Rsend, rsend)
+
+static MG_ACTIVE int isend_active(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                                  MPI_Request *request) {
+  if (mg_tuned_untouched(MG_ISEND, comm)) return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+  mg_call c;
+  mg_call_init(&c, MG_ISEND, comm);
+  c.sbuf = buf; c.scount = count; c.stype = datatype; c.rtype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;
+  c.root = dest; c.stag = tag; c.req = request;
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request) {
+  if (P2P_IDLE(ISEND)) return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+  return isend_active(buf, count, datatype, dest, tag, comm, request);
+}
+
+static MG_ACTIVE int recv_active(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                                 MPI_Status *status) {
+  if (mg_tuned_untouched(MG_RECV, comm)) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  mg_call c;
+  mg_call_init(&c, MG_RECV, comm);
+  c.rbuf = buf; c.rcount = count; c.rtype = datatype; c.stype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;
+  c.src = source; c.rtag = tag; c.status = status;
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                       MPI_Status *status) {
+  if (P2P_IDLE(RECV)) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  return recv_active(buf, count, datatype, source, tag, comm, status);
+}
+
+static MG_ACTIVE int irecv_active(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                                  MPI_Request *request) {
+  if (mg_tuned_untouched(MG_IRECV, comm)) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+  mg_call c;
+  mg_call_init(&c, MG_IRECV, comm);
+  c.rbuf = buf; c.rcount = count; c.rtype = datatype; c.stype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;
+  c.src = source; c.rtag = tag; c.req = request;
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                        MPI_Request *request) {
+  if (P2P_IDLE(IRECV)) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+  return irecv_active(buf, count, datatype, source, tag, comm, request);
+}
+
+static MG_ACTIVE int sendrecv_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                                     MPI_Comm comm, MPI_Status *status) {
+  if (mg_tuned_untouched(MG_SENDRECV, comm))
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                         comm, status);
+  mg_call c;
+  mg_call_init(&c, MG_SENDRECV, comm);
+  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.root = dest; c.stag = sendtag;
+  c.rbuf = recvbuf; c.rcount = recvcount; c.rtype = recvtype; c.src = source; c.rtag = recvtag;
+  c.status = status; c.op = MPI_OP_NULL;
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                           MPI_Status *status) {
+  if (P2P_IDLE(SENDRECV))
+    return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                         comm, status);
+  return sendrecv_active(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
+                         comm, status);
+}
+
+static MG_ACTIVE int sendrecv_replace_active(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                                             int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+  if (mg_tuned_untouched(MG_SENDRECV_REPLACE, comm))
+    return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+  mg_call c;
+  mg_call_init(&c, MG_SENDRECV_REPLACE, comm);
+  c.sbuf = buf; c.scount = count; c.stype = datatype; c.root = dest; c.stag = sendtag;
+  c.rbuf = buf; c.rcount = count; c.rtype = datatype; c.src = source; c.rtag = recvtag;
+  c.status = status; c.op = MPI_OP_NULL;
+  return mg_dispatch(&c);
+}
+
+MG_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                                   int recvtag, MPI_Comm comm, MPI_Status *status) {
+  if (P2P_IDLE(SENDRECV_REPLACE))
+    return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+  return sendrecv_replace_active(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+}

@@ -99,6 +99,14 @@ static double p2p_best(const mg_model *m, int coll, int p, double n) {
   return best;
 }
 
+/* The model of coll's default at (p, n): a point-to-point operation one message (a sendrecv
+ * both directions at once, full duplex: the time of one); a collective its cheapest point-to-point
+ * row. NaN: none or no LogGP. */
+static double model_of(const mg_model *m, int coll, int p, double n) {
+  if (!mg_coll_is_p2p((mg_coll)coll)) return p2p_best(m, coll, p, n);
+  return m->lg ? mg_loggp_msg(m->lg, n) : NAN;
+}
+
 /* The process count nearest to p (ties: the smaller) at which coll's default was measured; 0: none. */
 static int nearest_measured_p(const mg_model *m, int coll, int p) {
   int best = 0;
@@ -116,9 +124,9 @@ double mg_model_default(const mg_model *m, int coll, int p, double n, mg_price_s
   if (isnan(t)) {
     int div_p, c = counterpart(coll, &div_p), q = nearest_measured_p(m, coll, p);
     s = MG_PRICE_MODEL;
-    t = p2p_best(m, coll, p, n);
+    t = model_of(m, coll, p, n);
     if (!isnan(t) && q > 0) { /* calibrated: the model times what the library measured at q over its model there */
-      double mq = measured(m, coll, q, n), pq = p2p_best(m, coll, q, n);
+      double mq = measured(m, coll, q, n), pq = model_of(m, coll, q, n);
       if (mq > 0 && pq > 0) t *= mq / pq, s = MG_PRICE_CALIBRATED;
     }
     if (isnan(t) && c >= 0) {
@@ -169,14 +177,13 @@ static double prim(ev *e, const char *name, size_t k, double x) {
     return q;
   }
   int coll = !strcmp(buf, "self") ? e->coll : mg_coll_find(buf);
-  int local = !strcmp(buf, "copy") || !strcmp(buf, "reduce_local") || !strcmp(buf, "sendrecv");
-  if (coll < 0 && !local) return e->at = name, fail(e, "unknown name (a collective, self, copy, reduce_local, sendrecv or pow2)");
+  int local = !strcmp(buf, "copy") || !strcmp(buf, "reduce_local");
+  if (coll < 0 && !local)
+    return e->at = name, fail(e, "unknown name (an operation such as bcast or sendrecv, self, copy, reduce_local or pow2)");
   if (!m) return 1;
-  if (coll >= 0) return mg_model_default(m, coll, e->p, x, NULL);
+  if (coll >= 0) return mg_model_default(m, coll, e->p, x, NULL); /* sendrecv: measured, or one message */
   if (!m->lg) return NAN;
-  if (!strcmp(buf, "copy")) return x * m->lg->copy;
-  if (!strcmp(buf, "reduce_local")) return x * m->lg->reduce;
-  return mg_loggp_msg(m->lg, x);
+  return x * (!strcmp(buf, "copy") ? m->lg->copy : m->lg->reduce);
 }
 
 static double atom(ev *e) {

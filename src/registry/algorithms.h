@@ -16,7 +16,8 @@
 #define MG_DEFAULT_ALGS(X) \
   X(allgather_default) X(allgatherv_default) X(allreduce_default) X(alltoall_default) X(alltoallv_default) X(alltoallw_default) X(barrier_default) X(bcast_default) X(exscan_default) \
   X(gather_default) X(gatherv_default) X(reduce_default) X(reduce_scatter_default) X(reduce_scatter_block_default)    \
-  X(scan_default) X(scatter_default) X(scatterv_default)
+  X(scan_default) X(scatter_default) X(scatterv_default) X(send_default) X(ssend_default) X(rsend_default)      \
+  X(isend_default) X(recv_default) X(irecv_default) X(sendrecv_default) X(sendrecv_replace_default)
 
 #define MG_MOCKUP_ALGS(X)                                                                       \
   X(allgather_as_gather_bcast) X(allgather_as_alltoall) X(allgather_as_allreduce)              \
@@ -35,7 +36,8 @@
   X(reduce_as_reducescatterblock_gather) X(reduce_as_reducescatter_gatherv)                     \
   X(reduce_scatter_block_as_reduce_scatter) X(reduce_scatter_block_as_reducescatter)            \
   X(reduce_scatter_block_as_allreduce) X(scan_as_exscan_reducelocal) X(scatter_as_bcast)        \
-  X(scatter_as_scatterv)
+  X(scatter_as_scatterv) X(send_as_isend_wait) X(send_as_ssend) X(rsend_as_send)               \
+  X(sendrecv_as_isend_recv_wait) X(sendrecv_as_irecv_send_wait)
 
 MG_DEFAULT_ALGS(MG_DECLARE_ALG)
 /* The families' algorithms (registry.h, MG_FAMILIES): one per family, the row's parameter second. */
@@ -51,6 +53,8 @@ size_t mg_inplace_mem(const mg_call *c);
 int mg_packed(const mg_call *c, int unused);      /* packed.c */
 size_t mg_packed_mem(const mg_call *c);
 int mg_userop(const mg_call *c, int unused);      /* userop.c */
+int mg_p2p_split(const mg_call *c, int k);        /* pt2pt.c: a message in k pieces */
+int mg_p2p_split_recv(const mg_call *c, int k);   /* its receive side (mg_alg.recv_side) */
 /* Whether mg_userop has an exact user-defined twin of op on datatype dt (MG_R_BITWISE_EXACT);
  * compares handles only, calls no MPI. */
 int mg_userop_exact(MPI_Op op, MPI_Datatype dt);

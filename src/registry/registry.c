@@ -20,7 +20,7 @@
 
 /* cost: the composition's parts at their message sizes (docs/model.md), e.g. "reduce(n) + bcast(n)" */
 #define ROW(nm, gl, fml, desc, restr, memtxt, memfn, cost) \
-  { #nm, gl, fml, desc, mg_##nm, restr, memtxt, memfn, MG_FAM_COMPOSITION, NULL, 0, NULL, cost, 0 }
+  { #nm, gl, fml, desc, mg_##nm, restr, memtxt, memfn, MG_FAM_COMPOSITION, NULL, 0, NULL, cost, 0, NULL }
 #define DEFAULT(coll, mpi) \
   ROW(coll##_default, "", "", "the MPI library's own " mpi, 0, "0", NULL, "self(n)")
 #define MEM(nm) mg_##nm##_mem
@@ -32,11 +32,18 @@
  * elements (no scratch); bcast and the per-rank-block collectives split bytes, with scratch only
  * for a datatype that is not dense (packed), at most the figure given.
  */
-#define SPLIT_ROW(coll, Name, k, restr, memtxt, memfn)                                                   \
+#define SPLIT_ROW_FN(coll, Name, k, restr, memtxt, memfn, fn, recv_side)                              \
   {#coll "_as_split" #k, "TGT1", Name "(n) <= " #k " x " Name "(n/" #k ")",                               \
    "the call as " #k " calls on consecutive pieces of the message (block collectives: the same piece "  \
    "of every block, strided)",                                                                          \
-   NULL, restr, memtxt, memfn, MG_FAM_SPLIT, mg_split, k, NULL, #k " * self(n/" #k ")", 0}
+   NULL, restr, memtxt, memfn, MG_FAM_SPLIT, fn, k, NULL, #k " * self(n/" #k ")", 0, recv_side}
+#define SPLIT_ROW(coll, Name, k, restr, memtxt, memfn) \
+  SPLIT_ROW_FN(coll, Name, k, restr, memtxt, memfn, mg_split, NULL)
+/* A point-to-point message in k pieces (pt2pt.c): the receiver must post k receives alike, so the
+ * rows are measure-only (registry.h, MG_P2P_OPS): the benchmark runs both sides. */
+#define SPLIT_MESSAGE(coll, Name)                                                                        \
+  SPLIT_ROW_FN(coll, Name, 2, MG_R_MEASURE_ONLY, "0", NULL, mg_p2p_split, mg_p2p_split_recv),             \
+      SPLIT_ROW_FN(coll, Name, 4, MG_R_MEASURE_ONLY, "0", NULL, mg_p2p_split, mg_p2p_split_recv)
 #define SPLIT_ROWS(coll, Name, restr, memtxt, memfn) \
   SPLIT_ROW(coll, Name, 2, restr, memtxt, memfn), SPLIT_ROW(coll, Name, 4, restr, memtxt, memfn)
 #define SPLIT_ELEMENTS(coll, Name) SPLIT_ROWS(coll, Name, 0, "0", NULL)
@@ -46,7 +53,7 @@
 #define NB_ROW_R(coll, Name, restr)                                                                      \
   {#coll "_as_i" #coll "_wait", "TGT-N1", Name "(n) <= I" #coll "(n) + Wait",                            \
    "MPI_I" #coll " with the same arguments, then MPI_Wait", NULL, restr, "0", NULL, MG_FAM_NONBLOCKING,    \
-   mg_nonblocking, 0, NULL, "self(n)", 0}
+   mg_nonblocking, 0, NULL, "self(n)", 0, NULL}
 #define NB_ROW(coll, Name) NB_ROW_R(coll, Name, 0)
 /* Monotony (padded.c): the call padded to the next power of two at least k = 2, 4 times its size
  * (the per-rank-block collectives: every block). */
@@ -54,7 +61,7 @@
   {#coll "_as_padded" #k, "MON", Name "(n) <= " Name "(n') for n <= n' (n' = next power of two >= " #k "n)", \
    "the call padded to the next power of two at least " #k " times its size, the padding zeros", NULL,      \
    (restr) | MG_R_PADDED_INT, memtxt, mg_padded_mem,                                                      \
-   MG_FAM_MONOTONY, mg_padded, k, NULL, "self(pow2(" #k " * n))", 0}
+   MG_FAM_MONOTONY, mg_padded, k, NULL, "self(pow2(" #k " * n))", 0, NULL}
 #define PAD_ROWS(coll, Name, restr, memtxt) PAD_ROW(coll, Name, 2, restr, memtxt), PAD_ROW(coll, Name, 4, restr, memtxt)
 #define PAD_BLOCKS(coll, Name, memtxt) PAD_ROWS(coll, Name, 0, memtxt)
 #define PAD_ELEMENTS(coll, Name) \
@@ -65,7 +72,7 @@
   {#coll "_inplace_as_copy", "TGT12", Name "(IN_PLACE, n) <= " Name "(n)",                                \
    "in place: the regular call from a scratch copy of the data the in-place call reads (scatter(v): "   \
    "into a scratch receive buffer at the root); not in place: the call as given",                        \
-   NULL, restr, memtxt, memfn, MG_FAM_INPLACE, mg_inplace, 0, NULL, "copy(n) + self(n)", 0}
+   NULL, restr, memtxt, memfn, MG_FAM_INPLACE, mg_inplace, 0, NULL, "copy(n) + self(n)", 0, NULL}
 /* Datatypes (packed.c): the call on packed contiguous bytes, TGT 2010 eqs. 3, 4. Not for the
  * reductions: MPI defines the built-in ops on predefined datatypes only, and a user-defined op is
  * called with the call's datatype, so reducing packed data would change what it sees. */
@@ -73,14 +80,14 @@
   {#coll "_as_packed", "TGT3", Name "(n/k, T(k)) <= Pack + " Name "(n) + Unpack",                        \
    "pack non-contiguous data into scratch, the call on the packed bytes, unpack the result (dense "     \
    "datatypes as they are)",                                                                            \
-   NULL, restr, memtxt, mg_packed_mem, MG_FAM_DATATYPE, mg_packed, 0, NULL, "self(n)", 0}
+   NULL, restr, memtxt, mg_packed_mem, MG_FAM_DATATYPE, mg_packed, 0, NULL, "self(n)", 0, NULL}
 /* User-defined operators (userop.c): the reductions, with the built-in op replaced by mpiguide's
  * own user-defined twin of it, only where the result is bitwise the same in any order. */
 #define USEROP_ROW(coll, Name)                                                                           \
   {#coll "_as_userop", "TGT23", Name "(n, op) <= " Name "(n, user op)",                                  \
    "the same call with the built-in op replaced by mpiguide's equivalent user-defined op (commutative); " \
    "predefined integer types only",                                                                      \
-   NULL, MG_R_BITWISE_EXACT, "0", NULL, MG_FAM_USEROP, mg_userop, 0, NULL, "self(n)", 0}
+   NULL, MG_R_BITWISE_EXACT, "0", NULL, MG_FAM_USEROP, mg_userop, 0, NULL, "self(n)", 0, NULL}
 
 /* Point-to-point algorithms (p2p_*.c), TGT 2010 eq. 35 and §V.D: a collective not slower than a
  * simple algorithm written with point-to-point messages. ALG is the row name's suffix
@@ -90,7 +97,7 @@
  * 0 when a root or a chain serialises the ranks (linear, binomial and binary trees, the scan chain). */
 #define P2P_ROW(coll, alg, Name, formula, desc, restr, memtxt, memfn, fn, param, costfn, crowd)     \
   {#coll "_as_" alg, "TGT35", Name "(n) <= " formula, desc, NULL, restr, memtxt, memfn, MG_FAM_P2P, \
-   fn, param, costfn, NULL, crowd}
+   fn, param, costfn, NULL, crowd, NULL}
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
@@ -490,14 +497,52 @@ static const mg_alg scatterv_algs[] = {
     PACKED_ROW(scatterv, "Scatterv", 0, "4*p ints + 2*p handles, then 2*n bytes (n agreed late)"),
 };
 
+/*
+ * The point-to-point operations (registry.h, MG_P2P_OPS; pt2pt.c), the guidelines of TGT 2010 §IV:
+ * eq. (6) Send <= Isend + Wait, (8) Send <= Ssend, (9) Rsend <= Send, (10) Sendrecv <= Isend + Recv +
+ * Wait, (11) Sendrecv <= Irecv + Send + Wait, and split-robustness (eq. 1, its Fig. 1) for Send. Eq.
+ * (5), Isend + Wait <= Send, and (7), Send ~ Isend + Wait, are verdicts of check on the same
+ * measurements (a non-blocking send cannot be replaced by a blocking one).
+ */
+#define PT2PT_ROW(nm, gl, fml, desc, restr, cost) \
+  { #nm, gl, fml, desc, mg_##nm, restr, "0", NULL, MG_FAM_PT2PT, NULL, 0, NULL, cost, 0, NULL }
+
+static const mg_alg send_algs[] = {
+    DEFAULT(send, "MPI_Send"),
+    PT2PT_ROW(send_as_isend_wait, "TGT6", "Send(n) <= Isend(n) + Wait", "MPI_Isend with the same arguments, "
+              "then MPI_Wait", 0, "self(n)"),
+    PT2PT_ROW(send_as_ssend, "TGT8", "Send(n) <= Ssend(n)", "MPI_Ssend with the same arguments; measure only: "
+              "a program that relies on MPI buffering small messages (unsafe, but common) would deadlock",
+              MG_R_MEASURE_ONLY, "self(n)"),
+    SPLIT_MESSAGE(send, "Send"),
+};
+static const mg_alg ssend_algs[] = {DEFAULT(ssend, "MPI_Ssend")};
+static const mg_alg rsend_algs[] = {
+    DEFAULT(rsend, "MPI_Rsend"),
+    PT2PT_ROW(rsend_as_send, "TGT9", "Rsend(n) <= Send(n)", "MPI_Send with the same arguments (a ready send's "
+              "receive is posted, so a standard send matches it alike)", 0, "send(n)"),
+};
+static const mg_alg isend_algs[] = {DEFAULT(isend, "MPI_Isend")};
+static const mg_alg recv_algs[] = {DEFAULT(recv, "MPI_Recv")};
+static const mg_alg irecv_algs[] = {DEFAULT(irecv, "MPI_Irecv")};
+static const mg_alg sendrecv_algs[] = {
+    DEFAULT(sendrecv, "MPI_Sendrecv"),
+    PT2PT_ROW(sendrecv_as_isend_recv_wait, "TGT10", "Sendrecv(n) <= Isend(n) + Recv(n) + Wait",
+              "MPI_Isend of the send side, MPI_Recv of the receive side (its status), MPI_Wait", 0, "self(n)"),
+    PT2PT_ROW(sendrecv_as_irecv_send_wait, "TGT11", "Sendrecv(n) <= Irecv(n) + Send(n) + Wait",
+              "MPI_Irecv of the receive side, MPI_Send of the send side, MPI_Wait (its status)", 0,
+              "self(n)"),
+};
+static const mg_alg sendrecv_replace_algs[] = {DEFAULT(sendrecv_replace, "MPI_Sendrecv_replace")};
+
 #define NALGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define MG_X(E, n, m, r, red, k, s) _Static_assert(NALGS(n##_algs) <= MG_MAX_ALGS, "raise MG_MAX_ALGS");
-MG_COLLECTIVES(MG_X)
+MG_OPERATIONS(MG_X)
 #undef MG_X
 
 const mg_coll_info mg_colls[MG_NCOLL] = {
 #define MG_X(E, n, m, r, red, k, s) [MG_##E] = {#n, m, s, r, red, k, n##_algs, NALGS(n##_algs)},
-    MG_COLLECTIVES(MG_X)
+    MG_OPERATIONS(MG_X)
 #undef MG_X
 };
 
@@ -511,7 +556,7 @@ int mg_coll_find(const char *name) {
 const char *mg_coll_names(void) {
   static const char all[] = ""
 #define MG_X(E, n, m, r, red, k, s) " " #n
-      MG_COLLECTIVES(MG_X)
+      MG_OPERATIONS(MG_X)
 #undef MG_X
       ;
   return all + 1;
@@ -557,7 +602,7 @@ const int mg_nrestrictions = (int)(sizeof mg_restrictions / sizeof mg_restrictio
 
 const char *mg_why_str(mg_why why) { return why < MG_NWHY ? why_text[why] : "?"; }
 const char *mg_why_key(mg_why why) { return why < MG_NWHY ? why_key[why] : "?"; }
-int mg_why_measurable(mg_why why) { return why == MG_WHY_OP_NOT_EXACT; }
+int mg_why_measurable(mg_why why) { return why == MG_WHY_OP_NOT_EXACT || why == MG_WHY_MEASURE_ONLY; }
 
 const mg_common_type mg_common_types[MG_NCOMMON_TYPES] = {
     {MPI_DOUBLE, sizeof(double)}, {MPI_INT, sizeof(int)},     {MPI_BYTE, 1},
@@ -625,6 +670,9 @@ void mg_call_set_bytes_other(mg_call *c) {
     c->bytes = c->sbuf == MPI_IN_PLACE ? counts_bytes(c->rcounts, c->size, c->rtype)
                                        : counts_bytes(c->scounts, c->size, c->stype);
     break;
+  case MG_SEND: case MG_SSEND: case MG_RSEND: case MG_ISEND: case MG_SENDRECV: case MG_SENDRECV_REPLACE:
+    c->bytes = type_bytes(c->scount, c->stype); /* the message sent */
+    break;
   case MG_ALLTOALLW: {
     int in = c->sbuf == MPI_IN_PLACE;
     const int *n = in ? c->rcounts : c->scounts;
@@ -655,6 +703,15 @@ mg_why mg_call_check_other(const mg_call *c) {
     recv_ok = (at_root && c->rbuf == MPI_IN_PLACE) || !bad_side(c->rcount, c->rtype);
     break;
   case MG_BARRIER: /* only the communicator */
+    break;
+  case MG_SEND: case MG_SSEND: case MG_RSEND: case MG_ISEND: case MG_SENDRECV_REPLACE:
+    send_ok = !bad_side(c->scount, c->stype);
+    break;
+  case MG_RECV: case MG_IRECV:
+    recv_ok = !bad_side(c->rcount, c->rtype);
+    break;
+  case MG_SENDRECV:
+    send_ok = !bad_side(c->scount, c->stype), recv_ok = !bad_side(c->rcount, c->rtype);
     break;
   case MG_REDUCE_SCATTER: /* every count is significant on every rank */
     recv_ok = c->rcounts != NULL && !bad_side(0, c->rtype);
@@ -758,6 +815,7 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
     return MG_WHY_COUNT_RANGE;
   if ((a->restrictions & MG_R_BITWISE_EXACT) && !mg_userop_exact(c->op, c->rtype)) return MG_WHY_OP_NOT_EXACT;
   if (a->mem && a->mem(c) > scratch_max) return MG_WHY_SCRATCH_CAP;
+  if (a->restrictions & MG_R_MEASURE_ONLY) return MG_WHY_MEASURE_ONLY; /* last: measurable (mg_why_measurable) */
   return MG_WHY_NONE;
 }
 

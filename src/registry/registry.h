@@ -55,12 +55,40 @@
     "not known on every rank: at the root the whole vector, the sum of sendcounts x "            \
     "size(sendtype); elsewhere the own block, recvcount x size(recvtype)")
 
+/*
+ * The point-to-point operations (issue 18, TGT 2010 §IV), in the same registry after the
+ * collectives, with the same columns (rooted and reduction 0). Only the caller's side takes part
+ * in a call, so a row that changes only how this side sends (send_as_isend_wait, rsend_as_send,
+ * the sendrecv rows) decides alone: a receive matches a send of any mode. A row that needs the peer
+ * to act alike (a split message: the receiver must post as many receives) is measure-only
+ * (MG_R_MEASURE_ONLY): the benchmark's patterns run both sides, libmpiguide never does. `known`:
+ * the message size is known to both ends of a correct call (a receive's count is an upper bound;
+ * the receive operations run the default only).
+ */
+#define MG_P2P_OPS(X)                                                                            \
+  X(SEND, send, "MPI_Send", 0, 0, 1, "the message: count x size(datatype)")                      \
+  X(SSEND, ssend, "MPI_Ssend", 0, 0, 1, "the message: count x size(datatype)")                   \
+  X(RSEND, rsend, "MPI_Rsend", 0, 0, 1, "the message: count x size(datatype)")                   \
+  X(ISEND, isend, "MPI_Isend", 0, 0, 1, "the message: count x size(datatype)")                   \
+  X(RECV, recv, "MPI_Recv", 0, 0, 1,                                                             \
+    "the receive buffer: count x size(datatype), an upper bound of the message")                 \
+  X(IRECV, irecv, "MPI_Irecv", 0, 0, 1,                                                          \
+    "the receive buffer: count x size(datatype), an upper bound of the message")                 \
+  X(SENDRECV, sendrecv, "MPI_Sendrecv", 0, 0, 1, "the message sent: sendcount x size(sendtype)") \
+  X(SENDRECV_REPLACE, sendrecv_replace, "MPI_Sendrecv_replace", 0, 0, 1,                         \
+    "the message sent: count x size(datatype)")
+/* Every operation: the collectives, then the point-to-point operations. */
+#define MG_OPERATIONS(X) MG_COLLECTIVES(X) MG_P2P_OPS(X)
+
 typedef enum {
 #define MG_X(E, n, m, r, red, k, s) MG_##E,
-  MG_COLLECTIVES(MG_X)
+  MG_OPERATIONS(MG_X)
 #undef MG_X
       MG_NCOLL
 } mg_coll;
+/* The first point-to-point operation: mg_coll values below it are collectives. */
+#define MG_NCOLLECTIVES MG_SEND
+static inline int mg_coll_is_p2p(mg_coll k) { return k >= MG_NCOLLECTIVES; }
 
 /*
  * Why a call ran the default instead of the algorithm that was asked for.
@@ -87,7 +115,10 @@ typedef enum {
   X(ONE_PROCESS, "one_process", "not applicable: a one-process communicator")                       \
   X(OP_NOT_EXACT, "op_not_exact",                                                   \
     "not applicable: op and datatype not bitwise exact in any order (op:bitwise-exact: a predefined " \
-    "op on a predefined integer type or a bitwise op on MPI_BYTE, not floating point)")
+    "op on a predefined integer type or a bitwise op on MPI_BYTE, not floating point)")      \
+  X(MEASURE_ONLY, "measure_only",                                                   \
+    "measure only: the row needs the peer to act alike or may deadlock a program that relies on " \
+    "MPI's buffering; the benchmark runs both sides, libmpiguide never runs it")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
@@ -129,8 +160,15 @@ typedef struct mg_call {
   const MPI_Datatype *stypes, *rtypes; /* alltoallw: one datatype per rank and side */
   MPI_Datatype stype, rtype;
   MPI_Op op;
-  int root;
+  int root;             /* point-to-point: the destination (dest) */
   MPI_Comm comm;
+  /* point-to-point: the source (recv, irecv, sendrecv), the send and receive tags, the status
+   * (recv, sendrecv: may be MPI_STATUS_IGNORE) and the request (isend, irecv); the send side in
+   * sbuf/scount/stype, the receive side in rbuf/rcount/rtype (sendrecv_replace: the one buffer
+   * in both) */
+  int src, stag, rtag;
+  MPI_Status *status;
+  MPI_Request *req;
   /* derived by mg_call_prepare() */
   int rank, size, inter;
   size_t bytes;
@@ -155,6 +193,8 @@ static inline void mg_call_init(mg_call *c, mg_coll coll, MPI_Comm comm) {
   c->op = 0;
   c->root = 0;
   c->comm = comm;
+  c->src = 0, c->stag = 0, c->rtag = 0;
+  c->status = NULL, c->req = NULL;
   c->rank = 0, c->size = 0, c->inter = 0;
   c->bytes = 0;
 }
@@ -247,6 +287,10 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(P_GT_1, 10, "p>1",                                                                              \
     "not on a one-process communicator (Open MPI 4.1.4's MPI_Alltoallw and MPICH 4.0.2's "        \
     "MPI_Allgatherv are wrong there, not in place)")                                                \
+  X(MEASURE_ONLY, 14, "measure-only",                                                              \
+    "never run by libmpiguide: the peer must act alike (a split message: as many receives), or the " \
+    "row may deadlock a program that relies on MPI buffering; the benchmark's patterns run both "  \
+    "sides, check gives a verdict, tune never chooses it")                                          \
   X(BITWISE_EXACT, 9, "op:bitwise-exact",                                                           \
     "a predefined op on a predefined integer datatype (MPI_BYTE: the bitwise ops; no SUM on signed "  \
     "types narrower than int, no MIN/MAX on unsigned ones), whose result is the same bits in any "    \
@@ -309,7 +353,10 @@ extern const int mg_nrestrictions;
   X(USEROP, "userop", "built-in op not slower than the same op user-defined (TGT 2010 eq. 23): "   \
     "Reduce(n, MPI_SUM) <= Reduce(n, user_sum)")                                                    \
   X(P2P, "p2p", "collectives not slower than simple algorithms built from point-to-point messages " \
-    "(TGT 2010 eq. 35: Gather(n) <= p x Recv(n/p); trees, pipelines, rings)")
+    "(TGT 2010 eq. 35: Gather(n) <= p x Recv(n/p); trees, pipelines, rings)")                      \
+  X(PT2PT, "pt2pt", "point-to-point operations not slower than other modes of sending (TGT 2010 "     \
+    "eqs. 6, 8-11: Send <= Isend + Wait, Send <= Ssend, Rsend <= Send, Sendrecv <= Isend/Irecv + "    \
+    "Send/Recv + Wait)")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,
@@ -351,6 +398,10 @@ typedef struct mg_alg {
   const char *cost;
   int crowd; /* a schedule (costfn) in which every rank is busy in nearly every round: it slows down
                 on a node with more ranks than processors (mg_loggp_crowding) */
+  /* A point-to-point row whose receiver must act alike (MG_R_MEASURE_ONLY; e.g. a split message):
+   * the receive side the benchmark's patterns run on the peer, called with the receiving call
+   * (coll MG_RECV) and param; NULL: a plain receive (the peer is unaffected). */
+  mg_alg_pfn recv_side;
 } mg_alg;
 
 typedef struct mg_coll_info {
@@ -359,7 +410,8 @@ typedef struct mg_coll_info {
   const char *size_def; /* meaning of the message size */
   int rooted;           /* has a root argument */
   int reduction;        /* has an op argument */
-  int known;            /* the message size is equal on every rank (MG_COLLECTIVES) */
+  int known;            /* the message size is equal on every rank (MG_COLLECTIVES); point-to-point:
+                           known to both ends (MG_P2P_OPS) */
   const mg_alg *algs;   /* algs[0] is the default */
   int nalgs;
 } mg_coll_info;

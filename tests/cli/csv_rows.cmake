@@ -1,24 +1,26 @@
 # `mpiguide list --csv`: a header and one row per algorithm; GL1..GL22 and the Träff-Gropp-Thakur
 # ids of the composition family each exactly once; the family rows once per collective of the family:
-# split (TGT1) k = 2 and 4 for the 9 collectives it applies to, non-blocking (TGT-N1) for all 17,
+# split (TGT1) k = 2 and 4 for the 9 collectives it applies to and MPI_Send, non-blocking (TGT-N1) for
+# all 17 collectives,
 # monotony (MON) k = 2 and 4 for bcast, the 4 whole-vector reductions and the 4 per-rank-block collectives.
 # in place (TGT12) for the 15 with an in-place form (not bcast, barrier).
 # datatype (TGT3, packed) for the 10 collectives that move data without an op.
 # user-defined operators (TGT23) for the 6 reductions.
 # point-to-point algorithms (TGT35): 30 rows over bcast, reduce, allreduce, reduce_scatter_block, scan,
-# gather, scatter, allgather, alltoall and barrier. Every row names its cost model (last column).
+# gather, scatter, allgather, alltoall and barrier. Point-to-point operations (8, a default each) and
+# their guidelines (pt2pt: TGT6, TGT8-TGT11). Every row names its cost model (last column).
 execute_process(COMMAND ${EXE} list --csv OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "list --csv exited with ${rc}")
 endif()
 string(REGEX MATCHALL "\n" lines "${out}")
 list(LENGTH lines n)
-if(NOT n EQUAL 172)
-  message(FATAL_ERROR "expected 1 header + 171 rows (17 defaults, 40 compositions, 18 split, 17 non-blocking, "
-                      "18 monotony, 15 in place, 10 datatype, 6 userop, 30 p2p), got ${n} lines")
+if(NOT n EQUAL 187)
+  message(FATAL_ERROR "expected 1 header + 186 rows (25 defaults, 40 compositions, 20 split, 17 non-blocking, "
+                      "18 monotony, 15 in place, 10 datatype, 6 userop, 30 p2p, 5 pt2pt), got ${n} lines")
 endif()
-foreach(fam_n "TGT1,18" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "TGT23,6" "TGT35,30" "=composition,40"
-        "=split,18" "=nonblocking,17" "=monotony,18" "=inplace,15" "=datatype,10" "=userop,6" "=p2p,30")
+foreach(fam_n "TGT1,20" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "TGT23,6" "TGT35,30" "=composition,40"
+        "=split,20" "=nonblocking,17" "=monotony,18" "=inplace,15" "=datatype,10" "=userop,6" "=p2p,30" "=pt2pt,5" "TGT6,1" "TGT8,1" "TGT9,1" "TGT10,1" "TGT11,1")
   string(REGEX MATCH "^(.*),([0-9]+)$" _ "${fam_n}")
   set(pat "${CMAKE_MATCH_1}")
   set(want "${CMAKE_MATCH_2}")

@@ -2793,7 +2793,7 @@ static int write_profile(const char *path) {
   FILE *f = fopen(path, "w");
   if (!f) return perror(path), 2;
   fprintf(f, "mpiguide-profile 1\n# written by difftest --write-profile: every call to a mock-up\n");
-  for (int c = 0; c < MG_NCOLL; c++)
+  for (int c = 0; c < MG_NCOLLECTIVES; c++)
     if (mg_colls[c].nalgs > 1) /* a collective with the default alone has nothing to tune */
       fprintf(f, "%s np=* %s %s\n", mg_colls[c].name, mg_colls[c].known ? "0-*" : "*",
               mg_colls[c].algs[mg_colls[c].nalgs - 1].name);
@@ -2805,7 +2805,7 @@ static int write_profile(const char *path) {
 static int write_list(const char *path) {
   FILE *f = fopen(path, "w");
   if (!f) return perror(path), 2;
-  for (int c = 0; c < MG_NCOLL; c++)
+  for (int c = 0; c < MG_NCOLLECTIVES; c++)
     if (c != MG_BARRIER) fprintf(f, "%s %d\n", mg_colls[c].name, mg_colls[c].reduction);
   return fclose(f) == 0 ? 0 : 2;
 }
@@ -2841,7 +2841,7 @@ int main(int argc, char **argv) {
       g_first = g_last = strtol(argv[++i], &end, 10);
       if (*end == '-') g_last = end[1] ? strtol(end + 1, NULL, 10) : -1;
     } else if (!strcmp(arg, "all")) {
-      for (int c = 0; c < MG_NCOLL; c++) sel[c] = c == MG_BARRIER ? 0 : ~0u;
+      for (int c = 0; c < MG_NCOLLECTIVES; c++) sel[c] = c == MG_BARRIER ? 0 : ~0u;
       any = 1;
     } else {
       char name[128];
@@ -2878,7 +2878,7 @@ int main(int argc, char **argv) {
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   }
   if (!any)
-    for (int c = 0; c < MG_NCOLL; c++) sel[c] = c == MG_BARRIER ? 0 : ~0u;
+    for (int c = 0; c < MG_NCOLLECTIVES; c++) sel[c] = c == MG_BARRIER ? 0 : ~0u;
   if (g_rank == 0) {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
