@@ -146,7 +146,7 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
         return rc;
       }
       t0 = R->now();
-      rc = mg_run(&call, alg);
+      rc = mg_coll_is_p2p(call.coll) ? mg_pattern_run(&call, alg, R->cfg->pattern) : mg_run(&call, alg);
       t1 = R->now();
       R->ts[k] = t0;
       R->te[k] = t1;

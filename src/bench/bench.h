@@ -151,6 +151,37 @@ int mg_bench_split(const mg_bench_counts *k, long c, int p, int *out);
 /* "uniform", "zeros:K", "skew:F:SEED" into buf. */
 void mg_bench_counts_name(const mg_bench_counts *k, char *buf, size_t len);
 
+/*
+ * How a point-to-point operation is measured (pattern.c; TGT 2010 §IV): X(ENUM, name, what one
+ * measurement is). Messages of n bytes on the benchmark's communicator; a rank outside the pattern
+ * only takes part in the synchronisation. The receiver of a row with a receive side
+ * (mg_alg.recv_side: a split message) runs it; every other receive is MPI_Recv. A ready send's
+ * receiver posts its receive and tells the sender with a zero-byte message before the send, for
+ * every variant alike (part of the time). Sendrecv and sendrecv_replace exchange: pingpong is the
+ * exchange of ranks 0 and 1.
+ */
+#define MG_PATTERNS(X)                                                                                  \
+  X(PINGPONG, "pingpong", "a round trip between ranks 0 and 1: 0 sends with the variant, 1 receives, "  \
+    "then 1 sends back with the variant and 0 receives")                                                \
+  X(EXCHANGE, "exchange", "every pair (2i, 2i+1) exchanges at once: each rank posts MPI_Irecv, sends "   \
+    "with the variant and waits (sendrecv: one call each); a rank without a pair is idle")              \
+  X(ONETOALL, "onetoall", "rank 0 sends with the variant to ranks 1..p-1 in turn, each receives")
+typedef enum {
+#define MG_X(E, n, d) MG_PATTERN_##E,
+  MG_PATTERNS(MG_X)
+#undef MG_X
+      MG_NPATTERNS
+} mg_pattern;
+const char *mg_pattern_name(mg_pattern pt);
+const char *mg_pattern_text(mg_pattern pt);
+int mg_pattern_find(const char *name); /* -1: unknown */
+/* Why row `alg` of point-to-point operation `op` cannot be measured in pattern pt on p processes,
+ * or NULL when it can (the same on every rank). */
+const char *mg_pattern_refuses(mg_coll op, int alg, mg_pattern pt, int p);
+/* One measurement's calls on this rank: c is the operation's call prepared on the benchmark's
+ * communicator (sbuf, rbuf, counts, datatypes; rank and size set), alg the row. An MPI code. */
+int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt);
+
 /* A reduction's datatype and op. */
 typedef struct mg_bench_red {
   const mg_dtype_info *dtype;
@@ -184,6 +215,7 @@ typedef struct mg_bench_cfg {
    * have none, as usual. Without it the rows of the in-place family (the default itself for a
    * regular call) are skipped. */
   int in_place;
+  mg_pattern pattern;           /* how point-to-point operations are measured (MG_PATTERNS) */
 
   mg_sync_method sync;
   mg_time_mode time;

@@ -132,6 +132,10 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   case MG_REDUCE: s = n, r = root ? n : 0; break;
   case MG_REDUCE_SCATTER_BLOCK: s = pn, r = n; break;
   case MG_SCATTER: s = root ? pn : 0, r = n; break;
+  case MG_SEND: case MG_SSEND: case MG_RSEND: case MG_ISEND: case MG_RECV: case MG_IRECV: case MG_SENDRECV:
+    s = n, r = n; /* one message each way (pattern.c) */
+    break;
+  case MG_SENDRECV_REPLACE: s = 0, r = n; break; /* the one buffer */
   default: break;
   }
   s = by_extent(s, B->dtype), r = by_extent(r, B->dtype); /* a derived datatype: gaps between the data */
@@ -149,7 +153,7 @@ static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   c->coll = coll;
   c->sbuf = s ? mem : NULL;
   c->rbuf = r ? (char *)mem + sa : NULL;
-  if (coll == MG_BCAST) c->sbuf = c->rbuf;
+  if (coll == MG_BCAST || coll == MG_SENDRECV_REPLACE) c->sbuf = c->rbuf;
   c->scount = c->rcount = (int)B->count;
   c->stype = c->rtype = type_of(R, B->dtype);
   c->op = B->op ? B->op->op : MPI_OP_NULL;
@@ -176,6 +180,7 @@ void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call
   int at_root = R->rank == root;
   *call = *c;
   call->root = root;
+  if (mg_coll_is_p2p(c->coll)) return; /* no in-place form */
   switch (c->coll) {
   case MG_BCAST: case MG_BARRIER: return;
   case MG_GATHER: case MG_GATHERV: case MG_REDUCE: call->sbuf = at_root ? MPI_IN_PLACE : c->sbuf; break;
@@ -264,10 +269,16 @@ static void progress(run *R, const mg_bench_block *B, double frac) {
  * the others are marked skipped with the reason. A mock-up of a collective
  * whose size not every rank knows decides late (mg_late_ok): one call of it
  * tells, the same on every rank (an error shows again when it is measured). */
-static int applicable_series(mg_bench_block *B, const mg_call *c, int *act) {
+static int applicable_series(mg_bench_block *B, const mg_call *c, mg_pattern pattern, int *act) {
   int nact = 0;
   for (int i = 0; i < B->nseries; i++) {
     if (B->series[i].status == MG_SERIES_SKIPPED) continue; /* skip_in_place_rows */
+    const char *no = mg_coll_is_p2p(c->coll) ? mg_pattern_refuses(c->coll, B->series[i].alg, pattern, c->size) : NULL;
+    if (no) { /* the same on every rank */
+      B->series[i].status = MG_SERIES_SKIPPED;
+      snprintf(B->series[i].note, sizeof B->series[i].note, "skipped: %s (pattern %s)", no, mg_pattern_name(pattern));
+      continue;
+    }
     mg_why why = mg_applicable(c, B->series[i].alg, SIZE_MAX);
     if (why == MG_WHY_NONE && B->series[i].alg && !mg_colls[c->coll].known) {
       mg_late = (mg_late_state){SIZE_MAX, MG_WHY_NONE};
@@ -421,7 +432,7 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
   skip_in_place_rows(R->cfg, B);
   c1 = c;
   if (R->cfg->in_place) mg_bench_round_call(R, &c, c.root, &c1);
-  if ((nact = applicable_series(B, &c1, act)) == 0) goto out;
+  if ((nact = applicable_series(B, &c1, R->cfg->pattern, act)) == 0) goto out;
   if ((rc = warm_up(R, B, &c, act, &nact, &w)) != MPI_SUCCESS) goto out;
   rc = measure_block(R, B, &c, t1, budget, start, act, nact, w);
 out:

@@ -80,6 +80,9 @@ static void meta_arguments(FILE *f, const mg_bench_cfg *cfg) {
   int anycounts = 0;
   for (int i = 0; i < cfg->ncolls; i++) anycounts |= mg_bench_has_counts(cfg->colls[i]);
   if (cfg->in_place) mg_meta(f, "in_place", "1"); /* every call in place (a file without it: none) */
+  int anyp2p = 0;
+  for (int i = 0; i < cfg->ncolls; i++) anyp2p |= mg_coll_is_p2p(cfg->colls[i]);
+  if (anyp2p) mg_meta(f, "pattern", "%s", mg_pattern_name(cfg->pattern)); /* how point-to-point was measured */
   if (anycounts) { /* how vectors are split into per-rank counts */
     mg_bench_counts_name(&cfg->counts, buf, sizeof buf);
     mg_meta(f, "counts", "%s", buf);

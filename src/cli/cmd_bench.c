@@ -37,6 +37,7 @@
   X(COLL, "coll", 'c', 1) X(ALG, "alg", 'a', 1) X(SIZES, "sizes", 's', 1)                     \
   X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1) X(ROOTS, "roots", 0, 1)  \
   X(REDS, "reductions", 0, 1) X(COUNTS, "counts", 0, 1) X(IN_PLACE, "in-place", 0, 0)           \
+  X(PATTERN, "pattern", 0, 1)                                                                 \
   X(SYNC, "sync", 0, 1) X(TIME, "time", 0, 1) X(TIMER, "timer", 0, 1)                         \
   X(WINDOW, "window", 0, 1) X(WINDOW_FACTOR, "window-factor", 0, 1)                           \
   X(WINDOW_TOL, "window-tolerance", 0, 1)                                                     \
@@ -84,6 +85,10 @@ static const char usage_text[] =
     "                         round); bcast and barrier have none and run as usual; recorded as\n"
     "                         #@in_place=1. Without it the in-place rows (<coll>_inplace_as_copy,\n"
     "                         the default for a regular call) are skipped\n"
+    "      --pattern P        how point-to-point operations (send, ssend, rsend, isend, sendrecv,\n"
+    "                         sendrecv_replace) are measured: pingpong (a round trip of ranks 0\n"
+    "                         and 1), exchange (all pairs 2i, 2i+1 at once), onetoall (rank 0 to\n"
+    "                         each other rank in turn) [pingpong]; recorded as #@pattern\n"
     "\n"
     "Synchronisation and timing:\n"
     "      --sync METHOD      barrier, dbarrier, dissem, window, roundtime [barrier]\n"
@@ -356,6 +361,7 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
     return MG_ERR_TO(S->err, "--time-total: %s", S->e);
   cfg->shuffle = o->given[O_SHUFFLE];
   cfg->in_place = o->given[O_IN_PLACE];
+  if (mg_cmd_pattern(o->given[O_PATTERN] ? o->val[O_PATTERN] : NULL, &cfg->pattern, S->err, sizeof S->err)) return -1;
   if (o->given[O_SEED]) {
     if (!cfg->shuffle) return MG_ERR_TO(S->err, "--seed applies only with --shuffle");
     char *end;

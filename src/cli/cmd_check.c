@@ -228,6 +228,9 @@ static int choose(const opts_t *o, state *S) {
   const char *cl = o->given[O_COLL] ? o->val[O_COLL] : o->given[O_COLL2] ? o->val[O_COLL2] : NULL;
   if (cl) {
     if (mg_cmd_each(cl, "--collectives", add_coll, S, S->err, sizeof S->err)) return -1;
+  } else if (o->given[O_P2P]) { /* every point-to-point operation with a guideline to check */
+    for (int c = MG_NCOLLECTIVES; c < MG_NCOLL; c++)
+      if (mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
   } else {
     for (int c = 0; c < MG_NCOLLECTIVES; c++) /* every collective that has a mock-up to compare with */
       if (mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
@@ -344,9 +347,10 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   } else
   for (int i = 0; i < S->ncolls; i++) {
     mg_coll c = S->colls[i];
-    const char *spec = o->given[O_SIZES] ? o->val[O_SIZES]
+    const char *spec = o->given[O_SIZES]           ? o->val[O_SIZES]
+                       : mg_coll_is_p2p(c)         ? MG_CHECK_P2P_SIZES
                        : mg_check_whole_vector(c) ? S->pre->vector_sizes
-                                         : S->pre->block_sizes;
+                                                  : S->pre->block_sizes;
     if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e))
       return MG_ERR_TO(S->err, "--sizes: %s", S->e);
     if (!o->given[O_SIZES] && !mg_colls[c].reduction) { /* a preset's sizes: those --datatype divides */
@@ -389,6 +393,7 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   if (o->given[O_NREP] && !o->given[O_BUDGET]) cfg->time_total = 0; /* exactly N: no budget unless asked */
   cfg->shuffle = !o->given[O_NO_SHUFFLE];
   cfg->in_place = o->given[O_IN_PLACE];
+  if (mg_cmd_pattern(o->given[O_PATTERN] ? o->val[O_PATTERN] : NULL, &cfg->pattern, S->err, sizeof S->err)) return -1;
   cfg->seed = S->ck.seed;
   cfg->sync_cost_reps = 50;
   cfg->comm = MPI_COMM_WORLD;

@@ -27,7 +27,8 @@
   X(PRESETS, "presets", 0, 0) X(MARGIN, "margin", 0, 1) X(LAUNCHES, "launches", 0, 1)              \
   X(SIZES_FROM, "sizes-from", 0, 1) X(ROOTS, "roots", 0, 1) X(REDS, "reductions", 0, 1)  \
   X(COUNTS, "counts", 0, 1) X(FAMILIES, "families", 0, 1) X(IN_PLACE, "in-place", 0, 0)          \
-  X(LOGGP, "loggp", 0, 1) X(MODEL_GUIDED, "model-guided", 0, 0) X(MODEL_SLACK, "model-slack", 0, 1)
+  X(LOGGP, "loggp", 0, 1) X(MODEL_GUIDED, "model-guided", 0, 0) X(MODEL_SLACK, "model-slack", 0, 1)  \
+  X(P2P, "p2p", 0, 0) X(PATTERN, "pattern", 0, 1)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
@@ -35,6 +36,11 @@ extern const mg_opt mg_check_opts[O_N];
 
 /* Options that only the measurement reads (refused by --from, given to every launch of --launches). */
 int mg_check_measure_only(int id);
+
+/* The sizes of the point-to-point operations (--p2p, or -c send ...) without --sizes: every power of
+ * two from 1 B to 4 MiB, dense enough to show where a protocol switch makes a message slower than
+ * its halves (TGT 2010 Fig. 1). */
+#define MG_CHECK_P2P_SIZES "1:4M"
 
 typedef struct mg_check_preset {
   const char *name;

@@ -39,9 +39,9 @@ static int nchecked(const mg_check_preset *p) {
  * summed); full also bytes with bitwise or, the thesis' choice, which covers its 1-byte size. */
 static const mg_check_preset presets[] = {
     {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3, "spread:4", "double:sum,int:sum",
-     "composition,split"},
+     "composition,split,pt2pt"},
     {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50,
-     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor", "composition,split,nonblocking,monotony,inplace,datatype,userop,p2p"},
+     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor", "composition,split,nonblocking,monotony,inplace,datatype,userop,p2p,pt2pt"},
 };
 
 /* The presets in words, from the table above: the help text and `check --presets` (which
@@ -128,7 +128,13 @@ static const char usage_text[] =
     "What to measure (default: --quick):\n"
     "@PRESETS@"
     "      --presets           the presets as a table (docs/check.md shows the same)\n"
-    "  -c, --collectives LIST  e.g. bcast,allreduce (or MPI_Bcast,...) [preset: all]\n"
+    "  -c, --collectives LIST  e.g. bcast,allreduce (or MPI_Bcast,...) [preset: all]; also the\n"
+    "                          point-to-point operations send, rsend, sendrecv (see --p2p)\n"
+    "      --p2p               the point-to-point guidelines (TGT 2010 eqs. 1, 5-11): send, rsend and\n"
+    "                          sendrecv instead of the collectives, 1 B to 4 MiB in powers of two\n"
+    "                          (without --sizes), measured by --pattern; needs 2 processes\n"
+    "      --pattern P         point-to-point: pingpong (ranks 0 and 1), exchange (all pairs at\n"
+    "                          once), onetoall (rank 0 to each) [pingpong] (docs/check.md)\n"
     "  -m, --mockups LIST      only these mock-ups: registry names or guideline ids (GL5) [all];\n"
     "                          without -c: only the collectives of these mock-ups\n"
     "      --families LIST     guideline families (`mpiguide list` groups the rows by them), or all\n"

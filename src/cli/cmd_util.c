@@ -511,3 +511,16 @@ int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], in
   for (int c = 0; c < MG_NCOLL; c++) qsort(sizes[c], (size_t)nsizes[c], sizeof *sizes[c], cmp_size);
   return 0;
 }
+
+int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t len) {
+  *out = MG_PATTERN_PINGPONG;
+  if (!name) return 0;
+  int k = mg_pattern_find(name);
+  if (k >= 0) return *out = (mg_pattern)k, 0;
+  char v[128];
+  size_t u = 0;
+  for (int i = 0; i < MG_NPATTERNS && u < sizeof v; i++)
+    u += (size_t)snprintf(v + u, sizeof v - u, "%s%s", i ? ", " : "", mg_pattern_name((mg_pattern)i));
+  snprintf(err, len, "--pattern: unknown pattern '%s'; valid: %s", name, v);
+  return -1;
+}

@@ -138,4 +138,7 @@ int mg_cmd_read_shared(const char *path, char **buf, size_t *len, char *err, siz
 int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], int nsizes[MG_NCOLL], int *nprocs,
                        char *err, size_t errlen);
 
+/* --pattern NAME (NULL: the default, pingpong) into *out. 0, or -1 with the message in err. */
+int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t len);
+
 #endif

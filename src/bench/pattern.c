@@ -1,0 +1,122 @@
+/*
+ * The measurement patterns of the point-to-point operations (bench.h, MG_PATTERNS): what each
+ * rank does in one measurement of row `alg` of an operation. The send side runs the row (isend:
+ * the row, then MPI_Wait on its request); the receive side is the row's receive side
+ * (mg_alg.recv_side) or MPI_Recv. All messages on the benchmark's communicator with one tag per
+ * purpose: the ranks of a pattern post them in the same order, so consecutive measurements
+ * cannot take each other's messages.
+ */
+#include <string.h>
+
+#include "bench/bench.h"
+
+enum { TAG_DATA = 18, TAG_READY = 19 };
+
+static const char *const names[MG_NPATTERNS] = {
+#define MG_X(E, n, d) [MG_PATTERN_##E] = n,
+    MG_PATTERNS(MG_X)
+#undef MG_X
+};
+static const char *const texts[MG_NPATTERNS] = {
+#define MG_X(E, n, d) [MG_PATTERN_##E] = d,
+    MG_PATTERNS(MG_X)
+#undef MG_X
+};
+
+const char *mg_pattern_name(mg_pattern pt) { return pt < MG_NPATTERNS ? names[pt] : "?"; }
+const char *mg_pattern_text(mg_pattern pt) { return pt < MG_NPATTERNS ? texts[pt] : "?"; }
+
+int mg_pattern_find(const char *name) {
+  for (int i = 0; i < MG_NPATTERNS; i++)
+    if (!strcmp(name, names[i])) return i;
+  return -1;
+}
+
+static int exchanges(mg_coll op) { return op == MG_SENDRECV || op == MG_SENDRECV_REPLACE; }
+
+const char *mg_pattern_refuses(mg_coll op, int alg, mg_pattern pt, int p) {
+  if (op == MG_RECV || op == MG_IRECV) return "a receive is measured as the receive side of a send";
+  if (p < 2) return "a point-to-point pattern needs 2 processes";
+  if (exchanges(op) && pt == MG_PATTERN_ONETOALL) return "sendrecv exchanges: measured by pingpong and exchange";
+  if (mg_colls[op].algs[alg].recv_side && pt == MG_PATTERN_EXCHANGE)
+    return "a row whose receiver must act alike (a split message) blocks in its receives: measured by pingpong "
+           "and onetoall";
+  return NULL;
+}
+
+/* The send side of c to rank `to` with row alg. A ready send first waits for the receiver's word
+ * that its receive is posted (recv_side's), unless `ready` says it came already. */
+static int send_side(const mg_call *c, int alg, int to, int ready) {
+  mg_call s = *c;
+  s.root = to, s.stag = TAG_DATA;
+  int rc = MPI_SUCCESS;
+  if (c->coll == MG_RSEND && !ready) rc = PMPI_Recv(NULL, 0, MPI_BYTE, to, TAG_READY, c->comm, MPI_STATUS_IGNORE);
+  if (rc != MPI_SUCCESS) return rc;
+  if (c->coll != MG_ISEND) return mg_run(&s, alg);
+  MPI_Request r;
+  s.req = &r;
+  rc = mg_run(&s, alg);
+  return rc != MPI_SUCCESS ? rc : PMPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
+/* The receive side of a message from `from` sent with row alg of c's operation. */
+static int recv_side(const mg_call *c, int alg, int from) {
+  const mg_alg *a = &mg_colls[c->coll].algs[alg];
+  mg_call r = *c;
+  r.coll = MG_RECV, r.src = from, r.rtag = TAG_DATA, r.status = MPI_STATUS_IGNORE;
+  if (a->recv_side) return a->recv_side(&r, a->param);
+  if (c->coll != MG_RSEND) return PMPI_Recv(r.rbuf, r.rcount, r.rtype, from, TAG_DATA, c->comm, MPI_STATUS_IGNORE);
+  MPI_Request q;
+  int rc = PMPI_Irecv(r.rbuf, r.rcount, r.rtype, from, TAG_DATA, c->comm, &q);
+  if (rc == MPI_SUCCESS) rc = PMPI_Send(NULL, 0, MPI_BYTE, from, TAG_READY, c->comm);
+  int rc2 = PMPI_Wait(&q, MPI_STATUS_IGNORE);
+  return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+/* A sendrecv (or sendrecv_replace) with `peer` through row alg. */
+static int exchange_call(const mg_call *c, int alg, int peer) {
+  mg_call s = *c;
+  s.root = s.src = peer, s.stag = s.rtag = TAG_DATA, s.status = MPI_STATUS_IGNORE;
+  return mg_run(&s, alg);
+}
+
+/* Both sides at once with `peer`: the receive posted first, then the send with the row. A ready
+ * send: the two ranks tell each other their receive is posted before sending. */
+static int exchange_sends(const mg_call *c, int alg, int peer) {
+  MPI_Request q;
+  int rc = PMPI_Irecv(c->rbuf, c->rcount, c->rtype, peer, TAG_DATA, c->comm, &q);
+  if (rc != MPI_SUCCESS) return rc;
+  if (c->coll == MG_RSEND)
+    rc = PMPI_Sendrecv(NULL, 0, MPI_BYTE, peer, TAG_READY, NULL, 0, MPI_BYTE, peer, TAG_READY, c->comm,
+                       MPI_STATUS_IGNORE);
+  if (rc == MPI_SUCCESS) rc = send_side(c, alg, peer, 1);
+  int rc2 = PMPI_Wait(&q, MPI_STATUS_IGNORE);
+  return rc != MPI_SUCCESS ? rc : rc2;
+}
+
+int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt) {
+  int me = c->rank, p = c->size, rc;
+  switch (pt) {
+  case MG_PATTERN_PINGPONG:
+    if (me > 1) return MPI_SUCCESS;
+    if (exchanges(c->coll)) return exchange_call(c, alg, 1 - me);
+    if (me == 0) {
+      rc = send_side(c, alg, 1, 0);
+      return rc != MPI_SUCCESS ? rc : recv_side(c, alg, 1);
+    }
+    rc = recv_side(c, alg, 0);
+    return rc != MPI_SUCCESS ? rc : send_side(c, alg, 0, 0);
+  case MG_PATTERN_EXCHANGE: {
+    int peer = me ^ 1;
+    if (peer >= p) return MPI_SUCCESS;
+    return exchanges(c->coll) ? exchange_call(c, alg, peer) : exchange_sends(c, alg, peer);
+  }
+  case MG_PATTERN_ONETOALL:
+    if (me != 0) return recv_side(c, alg, 0);
+    for (int j = 1; j < p; j++)
+      if ((rc = send_side(c, alg, j, 0)) != MPI_SUCCESS) return rc;
+    return MPI_SUCCESS;
+  default:
+    return MPI_ERR_ARG;
+  }
+}
