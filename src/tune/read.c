@@ -50,8 +50,13 @@ static int coll_field(reader *r, const char *tok) {
 
 static int alg_field(reader *r, int coll, const char *tok) {
   int a = mg_alg_find((mg_coll)coll, tok);
-  if (a >= 0) return a;
   char q[64];
+  if (a > 0 && (mg_colls[coll].algs[a].restrictions & MG_R_MEASURE_ONLY)) {
+    ERR(ALG, "algorithm '%s' is measure-only (the benchmark runs it with its peer acting alike; libmpiguide "
+             "never runs it, see `mpiguide list %s`): choose another or default", Q(tok, q), mg_colls[coll].name);
+    return -1;
+  }
+  if (a >= 0) return a;
   for (int c = 0; c < MG_NCOLL; c++)
     if (c != coll && strcmp(tok, "default") != 0 && mg_alg_find((mg_coll)c, tok) >= 0) {
       ERR(ALG, "algorithm '%s' is for %s, not %s; see `mpiguide list %s`", Q(tok, q), mg_colls[c].name,
@@ -60,7 +65,8 @@ static int alg_field(reader *r, int coll, const char *tok) {
     }
   mg_str v = {0};
   mg_str_addf(&v, "default");
-  for (int i = 1; i < mg_colls[coll].nalgs; i++) mg_str_addf(&v, " %s", mg_colls[coll].algs[i].name);
+  for (int i = 1; i < mg_colls[coll].nalgs; i++)
+    if (!(mg_colls[coll].algs[i].restrictions & MG_R_MEASURE_ONLY)) mg_str_addf(&v, " %s", mg_colls[coll].algs[i].name);
   ERR(ALG, "unknown algorithm '%s' for %s; valid: %s", Q(tok, q), mg_colls[coll].name, v.s ? v.s : "");
   free(v.s);
   return -1;

@@ -28,6 +28,9 @@
 #   other_mpi LIB         LIB, a libmpiguide built for the other MPI library, preloaded into the
 #                         plain app: every rank stops at MPI_Init with one line naming both
 #                         libraries, before any MPI handle is used (no abort, no segfault)
+#   p2p_profile NP        the point-to-point program MG_P2P_APP plain, then under profiles that send
+#                         send, rsend and sendrecv to their mock-ups (a measure-only row falls back,
+#                         reason measure_only): right messages and statuses, the trace says which ran
 #   fortran NP            the Fortran program MG_FORTRAN_APP under LD_PRELOAD with allreduce and
 #                         bcast forced: correct results everywhere; on MPICH the trace shows the
 #                         mock-ups ran, on Open MPI nothing is intercepted (no trace at all)
@@ -167,6 +170,37 @@ fortran_spec=allreduce=allreduce_as_reduce_bcast,bcast=bcast_as_allgatherv
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 
 case $MODE in
+p2p_profile)
+  NP=${1:?NP}
+  : "${MG_P2P_APP:?}"
+  run_app plain "$MG_P2P_APP" "$NP"
+  expect_success plain p2p_app
+  for round in 1 2; do
+    if ((round == 1)); then set -- send=send_as_isend_wait rsend=rsend_as_send sendrecv=sendrecv_as_irecv_send_wait
+    else set -- send=default rsend=default sendrecv=sendrecv_as_isend_recv_wait; fi
+    prof="mpiguide-profile 1"
+    for item in "$@"; do prof+=$'\n'"${item%%=*} np=* 0-* ${item#*=}"; done
+    printf '%s\n' "$prof" >"p2p$round.prof"
+    run_app "p2p$round" "$MG_P2P_APP" "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/p2p$round.prof" \
+      "MPIGUIDE_TRACE=$PWD/p2p$round.csv"
+    expect_success "p2p$round" p2p_app
+    for item in "$@"; do expect_coll "p2p$round.csv" "$NP" "${item%%=*}" "${item#*=}" -; done
+    for coll in ssend isend sendrecv_replace; do expect_coll "p2p$round.csv" "$NP" "$coll" default -; done
+    for coll in recv irecv; do REPS=$((2 * REPS)) expect_coll "p2p$round.csv" "$NP" "$coll" default -; done # 2 per rep
+  done
+  # A measure-only row (the receiver would have to split alike): forced, every call falls back;
+  # in a profile, the profile is refused (whole, with the line) and every call runs the default.
+  run_app split "$MG_P2P_APP" "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=send=send_as_split2" \
+    "MPIGUIDE_TRACE=$PWD/split.csv"
+  expect_success split p2p_app
+  expect_coll split.csv "$NP" send default measure_only
+  printf 'mpiguide-profile 1\nsend np=* 0-* send_as_split2\n' >split.prof
+  run_app split_prof "$MG_P2P_APP" "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/split.prof" \
+    "MPIGUIDE_TRACE=$PWD/split_prof.csv"
+  expect_success split_prof p2p_app
+  expect_once split_prof "split.prof:2: .*measure-only" "the profile's line named as measure-only"
+  expect_coll split_prof.csv "$NP" send default -
+  ;;
 other_mpi)
   LIB=${1:?LIB}
   if [[ ! -e $LIB ]]; then
