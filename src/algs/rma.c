@@ -19,14 +19,16 @@
  *
  * The window. One per communicator, made on the communicator's private duplicate (mg_p2p_comm:
  * user messages and windows never meet ours) at the first call of a row on it, collectively:
- * every rank runs the same row for the same call. When every rank is on one node (decided once
- * per communicator, alike on every rank) it is a shared-memory window (PMPI_Win_allocate_shared,
- * each rank's part allocated apart), else PMPI_Win_allocate. Why not PMPI_Win_allocate on one
- * node too: Open MPI 4.1.4's osc/rdma names its shared-memory segment after the communicator's
- * context id, which disjoint communicators (the halves of a split) share, so their windows use
- * one segment and each other's data (difftest, comm=halves; open-mpi/ompi#9492, fixed in 5.0);
- * its osc/sm, which a shared window gets, names it uniquely. Puts and gets on a shared window
- * are ordinary RMA; the rows never load or store another rank's part directly. Its size per rank is the
+ * every rank runs the same row for the same call. It is made with PMPI_Win_allocate, except with
+ * Open MPI before 5.0 when every rank is on one node (decided once per communicator, alike on
+ * every rank): a shared-memory window then (PMPI_Win_allocate_shared, each rank's part allocated
+ * apart). Open MPI 4.1.4's osc/rdma, which PMPI_Win_allocate gets on one node, names its
+ * shared-memory segment after the communicator's context id, which disjoint communicators (the
+ * halves of a split) share, so their windows use one segment and each other's data (difftest,
+ * comm=halves; open-mpi/ompi#9492, fixed in 5.0); its osc/sm, which a shared window gets, names
+ * it uniquely. Puts and gets on a shared window are ordinary RMA; the rows never load or store
+ * another rank's part directly. Not with MPICH: 4.0.2 (ch4:ucx) is correct with either, and its
+ * puts and gets of 1 MiB on a shared window took 5 times as long (2 ranks). Its size per rank is the
  * largest n the rows have needed on it, rounded up to a power of two (at least 4 KiB,
  * mg_rma_win_bytes); a call that needs more frees it and allocates a larger one, a decision
  * every rank makes alike, as n and the size so far are equal on every rank. The window memory is
@@ -59,7 +61,7 @@ typedef struct rma_rec {
   MPI_Win win; /* MPI_WIN_NULL until the first call */
   char *base;  /* this rank's window memory */
   size_t cap;  /* its size in bytes, equal on every rank */
-  int node;    /* 1: every rank on one node (the window shared), 0: not, -1: not asked yet */
+  int node;    /* 1: a shared window (Open MPI < 5, every rank on one node), 0: not, -1: not asked yet */
   struct rma_rec *next;
 } rma_rec;
 static struct {
@@ -94,6 +96,12 @@ size_t mg_rma_win_bytes(size_t n) {
   while (w < n) w *= 2;
   return w;
 }
+
+#if defined(OPEN_MPI) && OMPI_MAJOR_VERSION < 5 /* a shared window on one node (above) */
+#define MG_RMA_SHARED_ON_NODE 1
+#else
+#define MG_RMA_SHARED_ON_NODE 0
+#endif
 
 /* Whether every rank of pc (p ranks) is on one node: then its part of a node's split has p ranks
  * on every rank, else fewer on every rank (a decision the ranks share). */
@@ -146,7 +154,10 @@ static int rma_window(const mg_call *c, size_t n, rma_rec **out) {
     if (r->win != MPI_WIN_NULL && (rc = PMPI_Win_free(&r->win)) != MPI_SUCCESS) return rc;
     r->cap = 0, r->base = NULL;
     if ((rc = mg_p2p_comm(c->comm, &pc)) != MPI_SUCCESS) return rc;
-    if (r->node < 0 && (rc = one_node(pc, c->size, &r->node)) != MPI_SUCCESS) return rc;
+    if (r->node < 0) {
+      r->node = 0;
+      if (MG_RMA_SHARED_ON_NODE && (rc = one_node(pc, c->size, &r->node)) != MPI_SUCCESS) return rc;
+    }
     if ((rc = PMPI_Info_create(&info)) == MPI_SUCCESS) /* fences only: no passive target */
       rc = PMPI_Info_set(info, "no_locks", "true");
     if (rc == MPI_SUCCESS && r->node) rc = PMPI_Info_set(info, "alloc_shared_noncontig", "true");

@@ -106,9 +106,9 @@ int mg_cmd_list(int argc, char **argv) {
            "(gather), as bytes, so ranks may use different datatypes of one signature. The window is\n"
            "made at a communicator's first such call, on a private duplicate of it, kept with it and\n"
            "freed with it (MPI_Comm_free); a larger call grows it. Its memory counts as scratch, so\n"
-           "MPIGUIDE_SCRATCH_MAX caps it. On one node it is a shared-memory window\n"
-           "(MPI_Win_allocate_shared; Open MPI 4.1's MPI_Win_allocate mixes up the windows of disjoint\n"
-           "communicators there), else MPI_Win_allocate.\n\n");
+           "MPIGUIDE_SCRATCH_MAX caps it. It is made with MPI_Win_allocate; with Open MPI before 5.0 on\n"
+           "one node with MPI_Win_allocate_shared instead (there Open MPI 4.1's MPI_Win_allocate mixes\n"
+           "up the windows of disjoint communicators, open-mpi/ompi#9492).\n\n");
   }
   if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory,family,cost\n");
   for (int c = 0; c < MG_NCOLL; c++) {
