@@ -142,6 +142,7 @@ static void p2p_finalize(void) {
 }
 
 void mg_core_finalize(void) {
+  mg_rma_finalize(); /* its windows live on the private communicators */
   p2p_finalize();
   mg_userop_free();
   if (self_comm != MPI_COMM_NULL) PMPI_Comm_free(&self_comm);

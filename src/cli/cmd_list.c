@@ -56,7 +56,8 @@ int mg_cmd_list(int argc, char **argv) {
                  "Thakur, \"Self-Consistent MPI Performance Guidelines\", IEEE TPDS 2010; TGT-Bn, -Xn, -Rn,\n"
                  "-Gn, -Vn, -An: mpiguide's ids for guidelines stated there without a number (barrier,\n"
                  "exscan, reduce_scatter, allgatherv, gatherv and scatterv, alltoallv); TGT1 is its\n"
-                 "meta-rule I (split-robustness), TGT-N1 the non-blocking family, TGT3 its eqs. 3 and 4\n"
+                 "meta-rule I (split-robustness), TGT-N1 the non-blocking family, TGT-O1 and TGT-O2 the\n"
+                 "one-sided family (its §VII: fences around puts or gets of a window), TGT3 its eqs. 3 and 4\n"
                  "(derived datatypes: A(n/k, T(k)) <= Pack + A(n) + Unpack; not for the reductions, as\n"
                  "MPI defines the built-in ops on predefined datatypes only); TGT12 (eq. 12,\n"
                  "A(MPI_IN_PLACE, n) <= A(n)) the in-place family, whose rows a regular call passes\n"
@@ -100,6 +101,14 @@ int mg_cmd_list(int argc, char **argv) {
            "int (Open MPI 4.1 saturates, which depends on the order), MIN/MAX on unsigned types (MPICH\n"
            "4.0.2 compares them as signed). `check` measures the rows with the integer pairs of\n"
            "`--reductions` (int:sum, byte:bor); other pairs fall back.\n\n");
+    printf("rma (TGT-O1, TGT-O2): the data moved with one-sided communication in one fence epoch of\n"
+           "a window: the root's puts into every other rank's window (bcast), its gets from them\n"
+           "(gather), as bytes, so ranks may use different datatypes of one signature. The window is\n"
+           "made at a communicator's first such call, on a private duplicate of it, kept with it and\n"
+           "freed with it (MPI_Comm_free); a larger call grows it. Its memory counts as scratch, so\n"
+           "MPIGUIDE_SCRATCH_MAX caps it. It is made with MPI_Win_allocate; with Open MPI before 5.0 on\n"
+           "one node with MPI_Win_allocate_shared instead (there Open MPI 4.1's MPI_Win_allocate mixes\n"
+           "up the windows of disjoint communicators, open-mpi/ompi#9492).\n\n");
   }
   if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory,family,cost\n");
   for (int c = 0; c < MG_NCOLL; c++) {

@@ -82,6 +82,14 @@ struct mg_loggp;
 MG_P2P_ALGS(MG_DECLARE_P2P)
 size_t mg_bcast_p2p_image_mem(const mg_call *c);   /* the segmented bcasts: n bytes */
 size_t mg_reduce_as_chain16k_mem(const mg_call *c); /* reduce_as_chain with MG_P2P_SEG16K */
+/* The one-sided family (rma.c): each row's algorithm (param unused) and scratch, which counts the
+ * window; the window's size for n bytes; freeing the windows still cached (mg_core_finalize). */
+int mg_bcast_as_rma_put(const mg_call *c, int unused);
+size_t mg_bcast_as_rma_put_mem(const mg_call *c);
+int mg_gather_as_rma_get(const mg_call *c, int unused);
+size_t mg_gather_as_rma_get_mem(const mg_call *c);
+size_t mg_rma_win_bytes(size_t n);
+void mg_rma_finalize(void);
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

@@ -99,6 +99,12 @@
   {#coll "_as_" alg, "TGT35", Name "(n) <= " formula, desc, NULL, restr, memtxt, memfn, MG_FAM_P2P, \
    fn, param, costfn, NULL, crowd, NULL}
 
+/* One-sided communication (rma.c), TGT 2010 §VII: the collective as fences around the root's
+ * puts or gets of a window cached with the communicator; the window counts as scratch. */
+#define RMA_ROW(coll, alg, gl, formula, desc, memtxt, cost)                                             \
+  {#coll "_as_" #alg, gl, formula, desc, NULL, MG_R_NB_INT, memtxt, mg_##coll##_as_##alg##_mem, MG_FAM_RMA, \
+   mg_##coll##_as_##alg, 0, NULL, cost, 0, NULL}
+
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
     ROW(allgather_as_gather_bcast, "GL1", "Allgather(n) <= Gather(n) + Bcast(p*n)",
@@ -294,6 +300,11 @@ static const mg_alg bcast_algs[] = {
             "van de Geijn: binomial scatter of p blocks of the packed vector, then a ring allgather", MG_R_NB_INT,
             "n bytes (the packed vector; the root's ring receives)", mg_bcast_p2p_image_mem,
             mg_bcast_as_scatter_ring, 0, mg_cost_bcast_as_scatter_ring, 1),
+    RMA_ROW(bcast, rma_put, "TGT-O1", "Bcast(n) <= Win_fence + (p-1) x Put(n) + Win_fence",
+            "the root puts the vector (packed bytes) into the window of every other rank between two fences; "
+            "they copy it out",
+            "the window: n rounded up to a power of two (at least 4 KiB), kept with the communicator",
+            "2 * barrier(0) + (p-1) * sendrecv(n) + copy(n)"),
 };
 
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
@@ -337,6 +348,11 @@ static const mg_alg gather_algs[] = {
     P2P_ROW(gather, "binomial", "Gather", "binomial tree of ceil(log2 p) rounds of Send/Recv(<= p/2 n)",
             "binomial fan-in: each rank sends its subtree's blocks (packed) to its parent", MG_R_PN_INT,
             "p*n bytes", mg_gather_as_binomial_mem, mg_gather_as_binomial, 0, mg_cost_gather_as_binomial, 0),
+    RMA_ROW(gather, rma_get, "TGT-O2", "Gather(n) <= Win_fence + (p-1) x Get(n) + Win_fence",
+            "every rank packs its block into its window, the root gets each block between two fences "
+            "(TGT 2010 with n the whole vector: p x Get(n/p))",
+            "the window: n rounded up to a power of two (at least 4 KiB), kept with the communicator; + (p-1)*n "
+            "at the root", "2 * barrier(0) + (p-1) * sendrecv(n) + copy(n)"),
 };
 
 static const mg_alg gatherv_algs[] = {

@@ -337,6 +337,9 @@ extern const int mg_nrestrictions;
  *   point-to-point messages (TGT 2010 eq. 35 and §V.D): linear, trees,
  *   pipelines, rings, recursive doubling, Bruck, ...; the rows run them with
  *   PMPI point-to-point calls on a private communicator (src/algs/p2p_*.c).
+ * - RMA: a collective not slower than the same data moved by one-sided communication in a
+ *   fence epoch of a window (TGT 2010 §VII): the root's puts (bcast) or gets (gather); the
+ *   window is cached with the communicator and counts as scratch (src/algs/rma.c).
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
@@ -356,7 +359,9 @@ extern const int mg_nrestrictions;
     "(TGT 2010 eq. 35: Gather(n) <= p x Recv(n/p); trees, pipelines, rings)")                      \
   X(PT2PT, "pt2pt", "point-to-point operations not slower than other modes of sending (TGT 2010 "     \
     "eqs. 6, 8-11: Send <= Isend + Wait, Send <= Ssend, Rsend <= Send, Sendrecv <= Isend/Irecv + "    \
-    "Send/Recv + Wait)")
+    "Send/Recv + Wait)")                                                                        \
+  X(RMA, "rma", "one-sided communication (TGT 2010 §VII): Bcast(n) <= Win_fence + (p-1) x Put(n) + " \
+    "Win_fence; Gather(n) <= Win_fence + p x Get(n/p) + Win_fence")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,
