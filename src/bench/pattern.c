@@ -38,6 +38,8 @@ const char *mg_pattern_refuses(mg_coll op, int alg, mg_pattern pt, int p) {
   if (op == MG_RECV || op == MG_IRECV) return "a receive is measured as the receive side of a send";
   if (p < 2) return "a point-to-point pattern needs 2 processes";
   if (exchanges(op) && pt == MG_PATTERN_ONETOALL) return "sendrecv exchanges: measured by pingpong and exchange";
+  if (mg_colls[op].algs[alg].family == MG_FAM_RMA && p != 2)
+    return "a one-sided row's fences are collective over the communicator: measured on 2 processes";
   if (mg_colls[op].algs[alg].recv_side && pt == MG_PATTERN_EXCHANGE)
     return "a row whose receiver must act alike (a split message) blocks in its receives: measured by pingpong "
            "and onetoall";

@@ -244,7 +244,8 @@ static int choose(const opts_t *o, state *S) {
   famsel f = {0, S};
   if (o->given[O_FAMILIES] || !o->given[O_MOCKUPS]) {
     char list[256];
-    snprintf(list, sizeof list, "%s", o->given[O_FAMILIES] ? o->val[O_FAMILIES] : S->pre->families);
+    snprintf(list, sizeof list, "%s",
+             o->given[O_FAMILIES] ? o->val[O_FAMILIES] : o->given[O_P2P] ? MG_CHECK_P2P_FAMILIES : S->pre->families);
     if (mg_cmd_each(list, "--families", add_family, &f, S->err, sizeof S->err)) return -1;
     if (o->given[O_IN_PLACE] && !o->given[O_FAMILIES]) f.fam |= 1u << MG_FAM_INPLACE; /* what it is for */
     for (int i = 0; i < S->ncolls; i++)

@@ -41,6 +41,8 @@ int mg_check_measure_only(int id);
  * two from 1 B to 4 MiB, dense enough to show where a protocol switch makes a message slower than
  * its halves (TGT 2010 Fig. 1). */
 #define MG_CHECK_P2P_SIZES "1:4M"
+/* --p2p's families without --families: the point-to-point guidelines, split-robustness, one-sided. */
+#define MG_CHECK_P2P_FAMILIES "pt2pt,split,rma"
 
 typedef struct mg_check_preset {
   const char *name;

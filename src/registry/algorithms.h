@@ -89,6 +89,8 @@ size_t mg_bcast_as_rma_put_mem(const mg_call *c);
 int mg_gather_as_rma_get(const mg_call *c, int unused);
 size_t mg_gather_as_rma_get_mem(const mg_call *c);
 size_t mg_rma_win_bytes(size_t n);
+int mg_p2p_rma_put(const mg_call *c, int unused);      /* send: fence, put, fence (measure-only) */
+int mg_p2p_rma_put_recv(const mg_call *c, int unused); /* its receive side: fence, fence, copy */
 void mg_rma_finalize(void);
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
