@@ -178,7 +178,7 @@ typedef struct mg_call {
  * An empty call of collective `coll` on `comm`: every other field zero, as
  * `mg_call c = {.coll = coll, .comm = comm}` would make it. Written field by
  * field on purpose: an initializer that leaves fields out makes the compiler
- * clear the whole struct first, and GCC does that for these 144 bytes with
+ * clear the whole struct first, and GCC does that for these 176 bytes with
  * `rep stos` on x86-64, which alone costs about 5 ns, half of what libmpiguide
  * may add to a call (benchmarks/overhead.c). Stores of fields set again later
  * are dropped by the compiler.
