@@ -64,6 +64,15 @@ int mg_root_offsets(const mg_call *c, const int *counts, MPI_Datatype dt, size_t
  */
 int mg_p2p_comm(MPI_Comm comm, MPI_Comm *out);
 
+/*
+ * The private communicator of comm (mg_p2p_comm) with its processes renumbered by a seeded random
+ * permutation, the same on every rank and never the identity for p >= 2 (TGT 2010 eq. 36, the
+ * rerank family): *newrank[r] is the rank there of rank r of comm. Made with PMPI_Comm_split at
+ * the first use (collective over comm), kept and freed with the private communicator.
+ */
+#define MG_RERANK_SEED 36
+int mg_perm_comm(MPI_Comm comm, MPI_Comm *out, const int **newrank);
+
 /* ---- scratch ---- */
 
 /* Alignment of every region carved from scratch. */

@@ -13,6 +13,7 @@
  * on inputs equal on every rank.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +47,8 @@ int mg_core_init(void) {
  * freed outside any callback (sweep_orphans). */
 typedef struct p2p_rec {
   MPI_Comm parent, priv;
+  MPI_Comm perm; /* mg_perm_comm: priv's processes renumbered, MPI_COMM_NULL until asked for */
+  int *newrank;  /* its rank of each rank of parent */
   int orphan;
   struct p2p_rec *next;
 } p2p_rec;
@@ -73,12 +76,63 @@ static void sweep_orphans(void) {
     }
     *pp = r->next;
     PMPI_Comm_free(&r->priv);
+    if (r->perm != MPI_COMM_NULL) PMPI_Comm_free(&r->perm);
+    free(r->newrank);
     free(r);
   }
   pthread_mutex_unlock(&p2p.lock);
 }
 
+static int p2p_record(MPI_Comm comm, p2p_rec **out);
+
 int mg_p2p_comm(MPI_Comm comm, MPI_Comm *out) {
+  p2p_rec *r;
+  int rc = p2p_record(comm, &r);
+  if (rc == MPI_SUCCESS) *out = r->priv;
+  return rc;
+}
+
+/* A permutation of 0..p-1 from a fixed seed (xorshift64, Fisher-Yates), the same on every rank;
+ * never the identity for p >= 2 (then rotated by one). */
+static void permutation(int p, int *v) {
+  uint64_t x = 0x9e3779b97f4a7c15ull ^ (uint64_t)MG_RERANK_SEED;
+  int ident = 1;
+  for (int i = 0; i < p; i++) v[i] = i;
+  for (int i = p - 1; i > 0; i--) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    int j = (int)(x % (uint64_t)(i + 1)), t = v[i];
+    v[i] = v[j], v[j] = t;
+  }
+  for (int i = 0; i < p; i++) ident &= v[i] == i;
+  for (int i = 0; ident && i < p; i++) v[i] = (i + 1) % p;
+}
+
+int mg_perm_comm(MPI_Comm comm, MPI_Comm *out, const int **newrank) {
+  p2p_rec *r;
+  int rc = p2p_record(comm, &r), p, rank;
+  if (rc != MPI_SUCCESS) return rc;
+  if (r->perm == MPI_COMM_NULL) { /* first use: collective over comm, as every rank runs the row */
+    if ((rc = PMPI_Comm_size(r->priv, &p)) != MPI_SUCCESS || (rc = PMPI_Comm_rank(r->priv, &rank)) != MPI_SUCCESS)
+      return rc;
+    int *v = malloc(sizeof(int) * (size_t)p);
+    if (!v) {
+      fprintf(stderr, "mpiguide: out of memory for a renumbering; aborting the job\n");
+      PMPI_Abort(MPI_COMM_WORLD, 1);
+      return MPI_ERR_NO_MEM;
+    }
+    permutation(p, v);
+    if ((rc = PMPI_Comm_split(r->priv, 0, v[rank], &r->perm)) != MPI_SUCCESS) { /* new rank v[rank]: keys differ */
+      free(v);
+      return rc;
+    }
+    r->newrank = v;
+  }
+  *out = r->perm;
+  *newrank = r->newrank;
+  return MPI_SUCCESS;
+}
+
+static int p2p_record(MPI_Comm comm, p2p_rec **out) {
   p2p_rec *r = NULL;
   int found = 0, rc;
   if (p2p.keyval == MPI_KEYVAL_INVALID) { /* first use; keyvals are process-wide */
@@ -92,7 +146,7 @@ int mg_p2p_comm(MPI_Comm comm, MPI_Comm *out) {
   rc = PMPI_Comm_get_attr(comm, p2p.keyval, &r, &found);
   if (rc != MPI_SUCCESS) return rc;
   if (found) {
-    *out = r->priv;
+    *out = r;
     return MPI_SUCCESS;
   }
   sweep_orphans();
@@ -105,7 +159,7 @@ int mg_p2p_comm(MPI_Comm comm, MPI_Comm *out) {
     PMPI_Abort(MPI_COMM_WORLD, 1);
     return MPI_ERR_NO_MEM;
   }
-  r->parent = comm;
+  r->parent = comm, r->perm = MPI_COMM_NULL;
   rc = PMPI_Comm_split(comm, 0, rank, &r->priv);
   if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(comm, p2p.keyval, r);
   if (rc != MPI_SUCCESS) {
@@ -117,7 +171,7 @@ int mg_p2p_comm(MPI_Comm comm, MPI_Comm *out) {
   r->next = p2p.list;
   p2p.list = r;
   pthread_mutex_unlock(&p2p.lock);
-  *out = r->priv;
+  *out = r;
   return MPI_SUCCESS;
 }
 

@@ -53,6 +53,7 @@ size_t mg_inplace_mem(const mg_call *c);
 int mg_packed(const mg_call *c, int unused);      /* packed.c */
 size_t mg_packed_mem(const mg_call *c);
 int mg_userop(const mg_call *c, int unused);      /* userop.c */
+int mg_rerank(const mg_call *c, int unused);      /* rerank.c: on the renumbered processes */
 int mg_p2p_split(const mg_call *c, int k);        /* pt2pt.c: a message in k pieces */
 int mg_p2p_split_recv(const mg_call *c, int k);   /* its receive side (mg_alg.recv_side) */
 /* Whether mg_userop has an exact user-defined twin of op on datatype dt (MG_R_BITWISE_EXACT);

@@ -105,6 +105,14 @@
   {#coll "_as_" #alg, gl, formula, desc, NULL, MG_R_NB_INT, memtxt, mg_##coll##_as_##alg##_mem, MG_FAM_RMA, \
    mg_##coll##_as_##alg, 0, NULL, cost, 0, NULL}
 
+/* Reranking (rerank.c), TGT 2010 eq. 36: the library's own collective on the renumbered processes;
+ * measure-only, reductions with commutative ops only. */
+#define RERANK_ROW(coll, Name, restr)                                                                    \
+  {#coll "_as_reranked", "TGT36", Name "(n) <= " Name "(n) on the processes renumbered",                 \
+   "the library's own call on the communicator's processes renumbered by a seeded random permutation "   \
+   "(the same root process); measure only: blocks and prefixes land in the renumbered order",            \
+   NULL, MG_R_MEASURE_ONLY | (restr), "0", NULL, MG_FAM_RERANK, mg_rerank, 0, NULL, "self(n)", 0, NULL}
+
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
     ROW(allgather_as_gather_bcast, "GL1", "Allgather(n) <= Gather(n) + Bcast(p*n)",
@@ -137,6 +145,7 @@ static const mg_alg allgather_algs[] = {
             "Bruck: ceil(log2 p) rounds on a buffer rotated by the rank, round k sends min(2^k, p-2^k) blocks "
             "to rank-2^k; the rotation undone at the end", MG_R_PN_INT, "p*n bytes", mg_allgather_as_bruck_mem,
             mg_allgather_as_bruck, 0, mg_cost_allgather_as_bruck, 1),
+    RERANK_ROW(allgather, "Allgather", 0),
 };
 
 /* Träff, Gropp and Thakur, TPDS 2010 (see exscan_algs): TGT25 and TGT32 are equation numbers of
@@ -198,6 +207,7 @@ static const mg_alg allreduce_algs[] = {
             "then recursive doubling allgather; the folded ranks get the result last",
             0, "n", mg_allreduce_as_rabenseifner_mem, mg_allreduce_as_rabenseifner, 0,
             mg_cost_allreduce_as_rabenseifner, 1),
+    RERANK_ROW(allreduce, "Allreduce", MG_R_COMMUTATIVE),
 };
 
 static const mg_alg alltoall_algs[] = {
@@ -221,6 +231,7 @@ static const mg_alg alltoall_algs[] = {
             "Bruck: rotate, ceil(log2 p) rounds that send the blocks whose slot has bit k set to rank+2^k, "
             "rotate back (packed bytes)", MG_R_PN_INT, "2*p*n bytes", mg_alltoall_as_bruck_mem,
             mg_alltoall_as_bruck, 0, mg_cost_alltoall_as_bruck, 1),
+    RERANK_ROW(alltoall, "Alltoall", 0),
 };
 
 /* Träff, Gropp and Thakur (see exscan_algs). The irregular collectives below know no message size
@@ -269,6 +280,7 @@ static const mg_alg barrier_algs[] = {
     P2P_ROW(barrier, "linear", "Barrier", "(p-1) x Recv(0) + (p-1) x Send(0) at rank 0",
             "rank 0 receives an empty message from every rank, then sends one to every rank", 0, "p requests",
             mg_barrier_as_linear_mem, mg_barrier_as_linear, 0, mg_cost_barrier_as_linear, 0),
+    RERANK_ROW(barrier, "Barrier", 0),
 };
 
 static const mg_alg bcast_algs[] = {
@@ -305,6 +317,7 @@ static const mg_alg bcast_algs[] = {
             "they copy it out",
             "the window: n rounded up to a power of two (at least 4 KiB), kept with the communicator",
             "2 * barrier(0) + (p-1) * sendrecv(n) + copy(n)"),
+    RERANK_ROW(bcast, "Bcast", 0),
 };
 
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
@@ -325,6 +338,7 @@ static const mg_alg exscan_algs[] = {
     PAD_ELEMENTS(exscan, "Exscan"),
     INPLACE_ROW(exscan, "Exscan", 0, "n (span) in place", mg_inplace_mem),
     USEROP_ROW(exscan, "Exscan"),
+    RERANK_ROW(exscan, "Exscan", MG_R_COMMUTATIVE),
 };
 
 static const mg_alg gather_algs[] = {
@@ -353,6 +367,7 @@ static const mg_alg gather_algs[] = {
             "(TGT 2010 with n the whole vector: p x Get(n/p))",
             "the window: n rounded up to a power of two (at least 4 KiB), kept with the communicator; + (p-1)*n "
             "at the root", "2 * barrier(0) + (p-1) * sendrecv(n) + copy(n)"),
+    RERANK_ROW(gather, "Gather", 0),
 };
 
 static const mg_alg gatherv_algs[] = {
@@ -404,6 +419,7 @@ static const mg_alg reduce_algs[] = {
             "extra ranks fold into their neighbour, recursive halving over the largest power of two <= p "
             "(distances 1, 2, 4...: rank order kept), then a binomial gather to the root",
             0, "2n", mg_reduce_as_rabenseifner_mem, mg_reduce_as_rabenseifner, 0, mg_cost_reduce_as_rabenseifner, 1),
+    RERANK_ROW(reduce, "Reduce", MG_R_COMMUTATIVE),
 };
 
 static const mg_alg reduce_scatter_algs[] = {
@@ -454,6 +470,7 @@ static const mg_alg reduce_scatter_block_algs[] = {
             "pairwise exchange: at step s rank i sends block i+s to rank i+s and adds the block of rank i-s",
             MG_R_COMMUTATIVE, "2 n", mg_reduce_scatter_block_as_pairwise_mem, mg_reduce_scatter_block_as_pairwise, 0,
             mg_cost_reduce_scatter_block_as_pairwise, 1),
+    RERANK_ROW(reduce_scatter_block, "Reduce_scatter_block", MG_R_COMMUTATIVE),
 };
 
 static const mg_alg scan_algs[] = {
@@ -472,6 +489,7 @@ static const mg_alg scan_algs[] = {
     P2P_ROW(scan, "recdbl", "Scan", "ceil(log2 p) rounds of Sendrecv(n) + 2 Reduce_local(n)",
             "recursive doubling (Hillis-Steele): group reductions exchanged at distances 1, 2, 4...", 0, "2n",
             mg_scan_as_recdbl_mem, mg_scan_as_recdbl, 0, mg_cost_scan_as_recdbl, 1),
+    RERANK_ROW(scan, "Scan", MG_R_COMMUTATIVE),
 };
 
 static const mg_alg scatter_algs[] = {
@@ -493,6 +511,7 @@ static const mg_alg scatter_algs[] = {
             "binomial fan-out, farthest child first: each rank passes its children their subtrees' blocks "
             "(packed)", MG_R_PN_INT, "p*n bytes", mg_scatter_as_binomial_mem, mg_scatter_as_binomial, 0,
             mg_cost_scatter_as_binomial, 0),
+    RERANK_ROW(scatter, "Scatter", 0),
 };
 
 static const mg_alg scatterv_algs[] = {

@@ -361,7 +361,9 @@ extern const int mg_nrestrictions;
     "eqs. 6, 8-11: Send <= Isend + Wait, Send <= Ssend, Rsend <= Send, Sendrecv <= Isend/Irecv + "    \
     "Send/Recv + Wait)")                                                                        \
   X(RMA, "rma", "one-sided communication (TGT 2010 §VII): Bcast(n) <= Win_fence + (p-1) x Put(n) + " \
-    "Win_fence; Gather(n) <= Win_fence + p x Get(n/p) + Win_fence")
+    "Win_fence; Gather(n) <= Win_fence + p x Get(n/p) + Win_fence")                             \
+  X(RERANK, "rerank", "renumbering the processes must not make a collective faster (TGT 2010 eq. 36): " \
+    "A{comm} <= A{pi(comm)}, pi a seeded random permutation; measure-only")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,

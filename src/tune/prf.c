@@ -157,10 +157,12 @@ static int mockup_alg(prf *r, int coll, const char *name) {
   char ours[256], q[64];
   map_name(name, ours, sizeof ours);
   int alg = mg_alg_find((mg_coll)coll, ours);
+  if (alg > 0 && (mg_colls[coll].algs[alg].restrictions & MG_R_MEASURE_ONLY)) alg = -1; /* never run */
   if (alg >= 0) return alg;
   mg_str v2 = {0};
   mg_str_addf(&v2, "default");
-  for (int i = 1; i < mg_colls[coll].nalgs; i++) mg_str_addf(&v2, " %s", mg_colls[coll].algs[i].name);
+  for (int i = 1; i < mg_colls[coll].nalgs; i++)
+    if (!(mg_colls[coll].algs[i].restrictions & MG_R_MEASURE_ONLY)) mg_str_addf(&v2, " %s", mg_colls[coll].algs[i].name);
   ERR(ALG, "unknown mock-up '%s' for %s: mpiguide has no such algorithm; valid: %s", Q(name, q),
       mg_colls[coll].mpi_name, v2.s ? v2.s : "");
   free(v2.s);
