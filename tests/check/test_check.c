@@ -885,6 +885,21 @@ static void test_p2p(void) {
   mg_profile_free(back);
   mg_ck_result_free(&r);
   mg_ck_data_free(&d);
+
+  TEST_CASE("p2p: launches measured with different patterns are never merged");
+  static char other[4096];
+  strcpy(other, "#@sync_cost_sec=1e-7\n#@pattern=exchange\n#@launch=Q\n" HEAD);
+  for (int i = 0; i < 4; i++) {
+    p2p_row(other, sizeof other, "send", "default", 1024, 10 + i, i);
+    p2p_row(other, sizeof other, "send", "send_as_isend_wait", 1024, 10 + i, i);
+  }
+  for (char *q = strstr(other, ",2,P,"); q; q = strstr(q, ",2,P,")) q[3] = 'Q';
+  const char *p2 = write_file("p2p_exchange/raw.csv", other);
+  mg_ck_data_init(&d);
+  ASSERT_TRUE(mg_ck_read(&d, p, err, sizeof err) == 0 && mg_ck_read(&d, p2, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_data_check(&d, err, sizeof err) != 0);
+  ASSERT_CONTAINS(err, "by --pattern pingpong, launch 'Q'");
+  mg_ck_data_free(&d);
 }
 
 static const struct {
