@@ -554,6 +554,20 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
       fputs("</div>\n", f);
     }
   }
+  for (int ri = 0; ri < nruns; ri++) { /* latency against size where a split row was measured (TGT 2010 Fig. 1) */
+    int any = 0;
+    for (int c = 0; c < MG_NCOLL; c++) any |= mg_rp_has_split(runs[ri].r, c);
+    if (!any) continue;
+    fprintf(f, "<h2 id=\"lat-%s\">Latency against message size", runs[ri].anchor);
+    mg_rp_run_title(f, &runs[ri], nruns);
+    fputs("</h2>\n", f);
+    mg_rp_latency_key(f);
+    fputs("<div class=\"plots\">\n", f);
+    for (int c = 0; c < MG_NCOLL; c++)
+      if (mg_rp_has_split(runs[ri].r, c)) mg_rp_latency_plot(f, &runs[ri], c, nruns);
+    fputs("</div>\n", f);
+  }
+  for (int ri = 0; ri < nruns; ri++) mg_rp_p2p_table(f, &runs[ri], nruns);
   if (!nruns) no_check(f, "Relative runtime per collective");
   /* default vs tuned (report.h): only with a verify result; nothing is shown without one. */
   if (nver) mg_rp_verify_section(f, ver, nver);
