@@ -306,6 +306,20 @@ lib)
   expect_trace lib.csv bcast 4 "default 3 $NP - -"
   expect_trace lib.csv scan 148 "default 3 $NP - -"
   ;;
+lib_p2p)
+  # a point-to-point rule (TGT 2010 eq. 9, as tune writes it from a check --p2p) runs; a measure-only
+  # row named in a profile (eq. 1's split) never does: the default runs, the trace says why
+  NP=${1:?NP}
+  : "${MG_LIB:?}" "${MG_P2P_APP:?}"
+  printf 'mpiguide-profile 1\nrsend np=%s 0-* rsend_as_send\nsend np=%s 0-* send_as_split2\n' "$NP" "$NP" >p2p.prof
+  cmd_start
+  cmd_ctx "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/p2p.prof" "MPIGUIDE_TRACE=$PWD/p2p.csv" -- "$MG_P2P_APP"
+  run p2p
+  if ((RC == 0)) && grep -q '^p2p_app: ok' p2p.out; then ok "p2p: exit 0, every message intact"
+  else fail "p2p: expected success with intact messages, got exit $RC"; fi
+  expect_trace p2p.csv rsend 1024 "rsend_as_send 3 1 - line 2"
+  expect_trace p2p.csv send 1024 "default 3 1 measure_only line 3"
+  ;;
 lib_elsewhere)
   # a profile measured with another MPI library: one warning on rank 0, the profile still runs
   NP=${1:?NP}
