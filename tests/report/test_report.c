@@ -631,6 +631,7 @@ static void t_p2p(void) {
                "eq. 7 inconclusive at 1 MiB, not clean");
     ASSERT_MSG(strstr(tab, "<td class=\"n consistent\" data-eq=\"7\" data-bytes=\"1024\"") != NULL, "eq. 7 holds at 1 KiB");
   }
+  ASSERT_MSG(strstr(h, "<tr><td>point-to-point pattern</td><td>pingpong</td></tr>") != NULL, "the pattern in the Run table");
   /* no latency plot for a run without split rows (tests/check/data/small has none) */
   const char *src2[] = {path(cdir, "small")};
   char *h2 = render(src2, 1);
