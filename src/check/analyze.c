@@ -47,6 +47,28 @@ static const char *const outcome_names[MG_CK_NOUTCOMES] = {
 
 const char *mg_ck_outcome_name(mg_ck_outcome o) { return o < MG_CK_NOUTCOMES ? outcome_names[o] : "?"; }
 
+static const char *const relation_names[MG_CK_NRELATIONS] = {
+#define MG_X(E, n, d) [MG_CK_REL_##E] = n,
+    MG_CK_RELATIONS(MG_X)
+#undef MG_X
+};
+
+const char *mg_ck_relation_name(int rel) { return rel >= 0 && rel < MG_CK_NRELATIONS ? relation_names[rel] : "?"; }
+
+/* TGT 2010 §IV: eq. (6) Send <= Isend + Wait is the row send_as_isend_wait; eq. (5) states the
+ * reverse and eq. (7) both, on the same measurements. */
+const mg_ck_relation_rows mg_ck_relations[] = {
+    {MG_SEND, "send_as_isend_wait", "TGT5", "Isend(n) + Wait <= Send(n)",
+     "verdict only: a non-blocking send cannot be replaced by a blocking one", "TGT7", "Send(n) ~ Isend(n) + Wait"},
+};
+const int mg_ck_nrelations = (int)(sizeof mg_ck_relations / sizeof mg_ck_relations[0]);
+
+const mg_ck_relation_rows *mg_ck_relation_of(mg_coll coll, const char *alg) {
+  for (int i = 0; i < mg_ck_nrelations; i++)
+    if (mg_ck_relations[i].coll == coll && !strcmp(mg_ck_relations[i].alg, alg)) return &mg_ck_relations[i];
+  return NULL;
+}
+
 void mg_ck_opts_default(mg_ck_opts *o) {
   memset(o, 0, sizeof *o);
   o->test = MG_CK_MWU;
@@ -267,12 +289,14 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   offs L = {0};
   int rc = 0;
   double sync = -1;
-  /* monotony: A(bytes) on the default's side, A(bytes_next) on the mock-up's */
-  const char *alg_a = v->bytes_next ? v->alg : "default";
+  /* monotony: A(bytes) on the default's side, A(bytes_next) on the mock-up's; a reverse relation
+   * (check.h): the mock-up on the side tested for being slower, its fields swapped back below */
+  int rev = v->rel == MG_CK_REL_REVERSE;
+  const char *alg_a = v->bytes_next || rev ? v->alg : "default", *alg_b = rev ? "default" : v->alg;
   size_t bytes_b = v->bytes_next ? v->bytes_next : v->bytes;
   for (int l = 0; l < d->nlaunches; l++) {
     const mg_ck_series *sd = mg_ck_find(d, v->coll, alg_a, v->bytes, v->red, l);
-    const mg_ck_series *sm = v->aa ? sd : mg_ck_find(d, v->coll, v->alg, bytes_b, v->red, l);
+    const mg_ck_series *sm = v->aa ? sd : mg_ck_find(d, v->coll, alg_b, bytes_b, v->red, l);
     if (!sd || !sm || sd->n == 0 || sm->n == 0) continue;
     la.n = lb.n = lra.n = lrb.n = 0;
     if (default_values(sd, v->aa ? 0 : -1, &la, &lra) || default_values(sm, v->aa ? 1 : -1, &lb, &lrb)) goto nomem;
@@ -288,19 +312,23 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   v->sync_cost = o->noise > 0 ? o->noise : sync;
   v->n_def = (long)a.n;
   v->n_mock = (long)b.n;
+  if (rev) { /* the columns named for the default hold the default's numbers */
+    long t = v->n_def;
+    v->n_def = v->n_mock, v->n_mock = t;
+  }
   if (a.n == 0 || b.n == 0) {
     v->status = MG_CKV_ERROR;
     snprintf(v->note, sizeof v->note, "%s",
              a.n == 0 && b.n == 0 ? "no valid measurements"
-             : a.n == 0           ? "no valid measurements of the default"
+             : (a.n == 0) != rev  ? "no valid measurements of the default"
                                   : "no valid measurements of the mock-up");
     goto out;
   }
   if (per_root(&a, &ra, &b, &rb, v)) goto nomem;
-  mg_stats_median(a.x, a.n, &v->med_def);
-  mg_stats_median(b.x, b.n, &v->med_mock);
-  mg_stats_mean(a.x, a.n, &v->mean_def);
-  mg_stats_mean(b.x, b.n, &v->mean_mock);
+  mg_stats_median(rev ? b.x : a.x, rev ? b.n : a.n, &v->med_def);
+  mg_stats_median(rev ? a.x : b.x, rev ? a.n : b.n, &v->med_mock);
+  mg_stats_mean(rev ? b.x : a.x, rev ? b.n : a.n, &v->mean_def);
+  mg_stats_mean(rev ? a.x : b.x, rev ? a.n : b.n, &v->mean_mock);
   mg_stats_status st;
   if (o->test == MG_CK_MWU) {
     mg_stats_mwu_result m;
@@ -341,6 +369,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
     by = v->bytes_next;
     seed = mg_fnv1a(seed, &by, sizeof by);
   }
+  if (rev) seed = mg_fnv1a(seed, "reverse", 7); /* its own replicates, not the mock-up row's inverted */
   mg_stats_slowdown_result sr;
   st = slowdown(&a, &b, &L, o, seed, &sr);
   if (st == MG_STATS_NOMEM) goto nomem;
@@ -348,6 +377,9 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
     v->slowdown = sr.ratio;
     v->lo = sr.lo;
     v->hi = sr.hi;
+  } else if (rev) {
+    v->slowdown = v->med_def > 0 ? v->med_mock / v->med_def : NAN;
+    v->lo = v->hi = NAN;
   } else { /* zero runtimes (a timer too coarse): no interval */
     v->slowdown = v->med_mock > 0 ? v->med_def / v->med_mock : NAN;
     v->lo = v->hi = NAN;
@@ -463,25 +495,31 @@ static mg_ck_outcome outcome_of(const mg_ck_verdict *v, double margin) {
   return MG_CK_INCONCLUSIVE;
 }
 
-/* Holm over the OK verdicts of vs[0..n) with aa == fam; returns the family size. */
-static int adjust(mg_ck_verdict *vs, int n, int fam, int holm, double alpha, double margin) {
+/* Holm over the OK verdicts of vs[0..n) with aa == fam and, in one family with them, those of
+ * more[0..nmore) that are REVERSE relations (check.h); returns the family size. */
+static int adjust(mg_ck_verdict *vs, int n, int fam, mg_ck_verdict *more, int nmore, int holm, double alpha,
+                  double margin) {
   int k = 0;
-  for (int i = 0; i < n; i++) k += vs[i].status == MG_CKV_OK && vs[i].aa == fam;
+  for (int i = 0; i < n + nmore; i++) {
+    const mg_ck_verdict *v = i < n ? &vs[i] : &more[i - n];
+    k += v->status == MG_CKV_OK && v->aa == fam && (i < n || v->rel == MG_CK_REL_REVERSE);
+  }
   if (k == 0) return 0;
   double *p = malloc((size_t)k * sizeof *p);
-  if (!p) return -1;
+  mg_ck_verdict **in = malloc((size_t)k * sizeof *in);
+  if (!p || !in) return free(p), free(in), -1;
   int j = 0;
-  for (int i = 0; i < n; i++)
-    if (vs[i].status == MG_CKV_OK && vs[i].aa == fam) p[j++] = vs[i].p;
+  for (int i = 0; i < n + nmore; i++) {
+    mg_ck_verdict *v = i < n ? &vs[i] : &more[i - n];
+    if (v->status == MG_CKV_OK && v->aa == fam && (i < n || v->rel == MG_CK_REL_REVERSE)) in[j] = v, p[j++] = v->p;
+  }
   if (holm && mg_stats_holm(p, (size_t)k, p) != MG_STATS_OK) {
-    free(p);
+    free(p), free(in);
     return -1;
   }
-  j = 0;
-  for (int i = 0; i < n; i++) {
-    mg_ck_verdict *v = &vs[i];
-    if (v->status != MG_CKV_OK || v->aa != fam) continue;
-    v->p_adj = p[j++];
+  for (j = 0; j < k; j++) {
+    mg_ck_verdict *v = in[j];
+    v->p_adj = p[j];
     v->significant = v->p_adj <= alpha;
     /* the default's median must also be above the mock-up's in every launch (with one
      * launch: the pooled medians), so one launch cannot make a violation, and a significant
@@ -492,8 +530,60 @@ static int adjust(mg_ck_verdict *vs, int n, int fam, int holm, double alpha, dou
     v->outcome = outcome_of(v, margin);
     v->violation = v->outcome == MG_CK_VIOLATION;
   }
-  free(p);
+  free(p), free(in);
   return k;
+}
+
+/* The REVERSE row of mock-up row m (check.h, mg_ck_relations), before Holm. */
+static int reverse_row(const mg_ck_data *d, const mg_ck_opts *o, const mg_ck_verdict *m, const mg_ck_relation_rows *rr,
+                       mg_ck_verdict *v, char *err, size_t errlen) {
+  verdict_init(v, m->coll, m->bytes, m->red, m->alg);
+  v->rel = MG_CK_REL_REVERSE;
+  v->guideline = rr->rev_guideline;
+  v->measure_only = 1; /* a verdict, never a tuning rule */
+  if (m->status != MG_CKV_OK) { /* nothing to compare: the mock-up row's reason */
+    v->status = m->status;
+    snprintf(v->note, sizeof v->note, "%s", m->note);
+    return 0;
+  }
+  if (compare(d, o, v, err, errlen)) return -1;
+  if (v->status == MG_CKV_OK) snprintf(v->note, sizeof v->note, "%s", rr->rev_note);
+  return 0;
+}
+
+/* The EQUIV row of mock-up row m and its REVERSE row rv, after Holm (check.h): the two one-sided
+ * tests on [1 / hi(rv), hi(m)], a violation when either direction is one. */
+static void equiv_row(const mg_ck_verdict *m, const mg_ck_verdict *rv, const mg_ck_relation_rows *rr,
+                      double margin, mg_ck_verdict *v) {
+  *v = *m;
+  v->rel = MG_CK_REL_EQUIV;
+  v->guideline = rr->eq_guideline;
+  v->measure_only = 1;
+  v->stat = v->crit = NAN;
+  v->method = "";
+  if (m->status != MG_CKV_OK || rv->status != MG_CKV_OK) {
+    v->status = m->status != MG_CKV_OK ? m->status : rv->status;
+    snprintf(v->note, sizeof v->note, "%s", m->status != MG_CKV_OK ? m->note : rv->note);
+    return;
+  }
+  /* both directions: the smaller p (a difference either way), its adjusted value and launches */
+  int r_first = rv->p_adj < m->p_adj;
+  v->p = r_first ? rv->p : m->p;
+  v->p_adj = r_first ? rv->p_adj : m->p_adj;
+  v->launches_slower = r_first ? rv->launches_slower : m->launches_slower;
+  v->roots_slower = r_first ? rv->roots_slower : m->roots_slower;
+  v->significant = m->significant || rv->significant;
+  v->leaning = m->leaning || rv->leaning;
+  v->lo = rv->hi > 0 ? 1 / rv->hi : NAN;
+  v->hi = m->hi;
+  mg_stats_equiv e = MG_STATS_EQUIV_UNDECIDED;
+  int tost = mg_stats_equivalence(v->lo, v->hi, margin, &e) == MG_STATS_OK;
+  if (m->violation || rv->violation) v->outcome = MG_CK_VIOLATION;
+  else if (tost && e == MG_STATS_EQUIV_INSIDE) v->outcome = MG_CK_CONSISTENT;
+  else v->outcome = MG_CK_INCONCLUSIVE;
+  v->violation = v->outcome == MG_CK_VIOLATION;
+  snprintf(v->note, sizeof v->note, "equivalence: holds when %s and %s are both consistent; violated when either is a "
+           "violation", m->guideline, rv->guideline);
 }
 
 int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen) {
@@ -577,11 +667,32 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
     }
   }
   if (monotony(d, o, r, err, errlen)) goto out;
-  if ((r->family = adjust(r->v, r->n, 0, o->holm, o->alpha, o->margin)) < 0 ||
-      (r->aa_family = adjust(r->v, r->n, 1, o->holm, o->alpha, o->margin)) < 0 ||
-      (r->mono_family = adjust(r->mono, r->nmono, 0, o->holm, o->alpha, o->margin)) < 0) {
+  /* the relation rows (check.h): REVERSE now, in the run's Holm family; EQUIV after it */
+  int relcap = 0;
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_relation_rows *rr = r->v[i].aa ? NULL : mg_ck_relation_of(r->v[i].coll, r->v[i].alg);
+    if (!rr) continue;
+    mg_ck_verdict rv, eq;
+    if (reverse_row(d, o, &r->v[i], rr, &rv, err, errlen)) goto out;
+    eq = rv;
+    eq.rel = MG_CK_REL_EQUIV; /* a place, filled after Holm; not in the family */
+    if (push_verdict(&r->rel, &r->nrel, &relcap, &rv) || push_verdict(&r->rel, &r->nrel, &relcap, &eq)) {
+      (void)MG_ERR("out of memory");
+      goto out;
+    }
+  }
+  if ((r->family = adjust(r->v, r->n, 0, r->rel, r->nrel, o->holm, o->alpha, o->margin)) < 0 ||
+      (r->aa_family = adjust(r->v, r->n, 1, NULL, 0, o->holm, o->alpha, o->margin)) < 0 ||
+      (r->mono_family = adjust(r->mono, r->nmono, 0, NULL, 0, o->holm, o->alpha, o->margin)) < 0) {
     (void)MG_ERR("out of memory or a p-value outside [0, 1] (Holm adjustment)");
     goto out;
+  }
+  for (int i = 0, k = 0; i < r->n && k < r->nrel; i++) {
+    const mg_ck_relation_rows *rr = r->v[i].aa ? NULL : mg_ck_relation_of(r->v[i].coll, r->v[i].alg);
+    if (!rr) continue;
+    r->rel_family += r->rel[k].status == MG_CKV_OK;
+    equiv_row(&r->v[i], &r->rel[k], rr, o->margin, &r->rel[k + 1]);
+    k += 2;
   }
   if (r->n == 0) {
     (void)MG_ERR("nothing to compare: the data hold no mock-up measured together with its default");
@@ -598,8 +709,9 @@ out:
 void mg_ck_result_free(mg_ck_result *r) {
   free(r->v);
   free(r->mono);
-  r->v = r->mono = NULL;
-  r->n = r->nmono = 0;
+  free(r->rel);
+  r->v = r->mono = r->rel = NULL;
+  r->n = r->nmono = r->nrel = 0;
 }
 
 void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {

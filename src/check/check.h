@@ -124,7 +124,8 @@ int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen);
 int mg_ck_read_repro(mg_ck_data *d, const char *path, const char *launch_id, char *err, size_t errlen);
 
 /* Whether two launches ran different configurations: MPI library and version, process count,
- * nodes and ranks per node (unknown values do not conflict), calls in place or not. 0 when the
+ * nodes and ranks per node (unknown values do not conflict), calls in place or not, the
+ * point-to-point pattern (a launch without one does not conflict). 0 when the
  * same, else 1 with both sides named in what. */
 int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, size_t len);
 /* After all sources: the launches ran one configuration (mg_ck_config_diff). 0 or -1 with a message. */
@@ -132,6 +133,10 @@ int mg_ck_data_check(const mg_ck_data *d, char *err, size_t errlen);
 /* Whether a launch measured every call in place (bench/check --in-place: #@in_place=1; a file
  * without the line: not in place). */
 int mg_ck_launch_in_place(const mg_ck_launch *l);
+/* How a launch measured its point-to-point operations (#@pattern: pingpong, exchange, onetoall;
+ * bench.h MG_PATTERNS), or NULL when it measured none. Launches with different patterns are
+ * different configurations (mg_ck_config_diff). */
+const char *mg_ck_launch_pattern(const mg_ck_launch *l);
 
 /* The series of (coll, alg, bytes, red, launch), or NULL; red NULL: the first with any. */
 const mg_ck_series *mg_ck_find(const mg_ck_data *d, mg_coll coll, const char *alg, size_t bytes, const char *red,
@@ -250,7 +255,51 @@ typedef struct mg_ck_verdict {
   int measure_only;      /* the mock-up was measured outside a restriction that guards only its result's
                             bits (#@measure_only, mg_why_measurable): a verdict, never a tuning rule */
   int violation;         /* outcome == MG_CK_VIOLATION */
+  int rel;               /* mg_ck_relation: what the comparison states (relation rows: mg_ck_result.rel) */
 } mg_ck_verdict;
+
+/*
+ * What a verdict compares, X(ENUM, name in verdicts.csv's `relation` column, meaning). Every row of
+ * mg_ck_result.v is MOCKUP; the other two are guidelines read off the same measurements as one
+ * mock-up's row (mg_ck_relations), kept in mg_ck_result.rel so that nothing that picks repairs
+ * (tables, the score, tune) ever sees them:
+ * - MOCKUP: default(n) <= mock-up(n): the default significantly slower is a violation;
+ * - REVERSE: mock-up(n) <= default(n), e.g. TGT 2010 eq. 5, Isend + Wait <= Send: the same test,
+ *   interval, launch and root rules and noise threshold with the sides swapped (slowdown =
+ *   median(mock-up) / median(default)), in the run's Holm family; a verdict only, never a repair
+ *   (a non-blocking send cannot be replaced by a blocking one);
+ * - EQUIV: default(n) ~ mock-up(n), e.g. eq. 7, Send ~ Isend + Wait: the two one-sided tests
+ *   (mg_stats_equivalence) on [1 / hi(REVERSE), hi(MOCKUP)]: consistent (holds) when both
+ *   directions are consistent, a violation when either is one, else inconclusive. Not a test of
+ *   its own: it adds nothing to the Holm family.
+ */
+#define MG_CK_RELATIONS(X)                                                      \
+  X(MOCKUP, "mockup", "the default not slower than the mock-up")               \
+  X(REVERSE, "reverse", "the mock-up not slower than the default")             \
+  X(EQUIV, "equivalence", "the default and the mock-up equal within the margin")
+
+typedef enum {
+#define MG_X(E, n, d) MG_CK_REL_##E,
+  MG_CK_RELATIONS(MG_X)
+#undef MG_X
+      MG_CK_NRELATIONS
+} mg_ck_relation;
+
+const char *mg_ck_relation_name(int rel);
+
+/* A mock-up row from whose measurements check also reads a reverse and an equivalence guideline:
+ * its operation and name, and the two guidelines' ids and formulas. */
+typedef struct mg_ck_relation_rows {
+  mg_coll coll;
+  const char *alg;
+  const char *rev_guideline, *rev_formula, *rev_note;
+  const char *eq_guideline, *eq_formula;
+} mg_ck_relation_rows;
+
+extern const mg_ck_relation_rows mg_ck_relations[];
+extern const int mg_ck_nrelations;
+/* The relation rows of (coll, alg), or NULL. */
+const mg_ck_relation_rows *mg_ck_relation_of(mg_coll coll, const char *alg);
 
 /*
  * Monotony (PGMPI, Hunold et al., Euro-Par 2016; TGT 2010 meta-rule II): a
@@ -275,6 +324,11 @@ typedef struct mg_ck_result {
   mg_ck_verdict *mono;   /* monotony: collective, pair, algorithm (registry order), size ascending */
   int nmono;
   int mono_family;       /* monotony comparisons in their Holm family (OK) */
+  mg_ck_verdict *rel;    /* relation rows (MG_CK_RELATIONS): per cell of a mg_ck_relations row, its
+                            REVERSE then its EQUIV verdict, in the order of v; the REVERSE rows are
+                            in the Holm family of v (counted in family), the EQUIV rows are not */
+  int nrel;
+  int rel_family;        /* ... of family: the REVERSE comparisons */
 } mg_ck_result;
 
 /* Compute every verdict. 0, or -1 with a message (out of memory, no data). */
@@ -344,6 +398,39 @@ typedef struct mg_ck_summary {
  * 2x violation in every cell gives 50. docs/check.md.
  */
 void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s);
+
+/* ------------------------------------------------------------------------- */
+/* Point-to-point guidelines (p2p.c)                                          */
+
+/* What a user does about a violation of a point-to-point guideline. */
+typedef enum {
+  MG_CK_P2P_TUNE,   /* a repair: `mpiguide tune` writes the mock-up for the violated sizes */
+  MG_CK_P2P_REPORT, /* a defect to report: measure only (eqs. 1, 8) or a verdict only (eq. 5) */
+  MG_CK_P2P_SEE     /* an equivalence (eq. 7): its two directions say what to do */
+} mg_ck_p2p_action;
+
+/* One column of the point-to-point table: TGT 2010's equation and the verdict row that shows it. */
+typedef struct mg_ck_p2p_col {
+  const char *eq;   /* "1", "5", ... "11" */
+  const char *head; /* column head: "1 (2)" (split in 2), "5", ... */
+  mg_coll coll;
+  const char *alg;  /* the mock-up row measured */
+  int rel;          /* mg_ck_relation */
+} mg_ck_p2p_col;
+
+extern const mg_ck_p2p_col mg_ck_p2p_cols[];
+extern const int mg_ck_np2p_cols;
+/* The guideline as a formula ("Rsend(n) <= Send(n)"). */
+const char *mg_ck_p2p_formula(const mg_ck_p2p_col *c);
+mg_ck_p2p_action mg_ck_p2p_act(const mg_ck_p2p_col *c);
+/* Column c's verdict at bytes (in r->v or r->rel), or NULL. */
+const mg_ck_verdict *mg_ck_p2p_find(const mg_ck_result *r, const mg_ck_p2p_col *c, size_t bytes);
+/* The sizes (ascending, at most cap) with a verdict of some column; their number. */
+int mg_ck_p2p_sizes(const mg_ck_result *r, size_t *out, int cap);
+/* Whether r holds a point-to-point operation's verdicts (tables then say "operation"). */
+int mg_ck_any_p2p(const mg_ck_result *r);
+/* The summary's "point-to-point guidelines" section (nothing without their verdicts). */
+void mg_ck_print_p2p(FILE *f, const mg_ck_result *r);
 
 /* ------------------------------------------------------------------------- */
 /* Comparers and output                                                       */

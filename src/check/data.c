@@ -453,6 +453,11 @@ int mg_ck_launch_in_place(const mg_ck_launch *l) {
   return v && !strcmp(v, "1");
 }
 
+const char *mg_ck_launch_pattern(const mg_ck_launch *l) {
+  const char *v = mg_ck_meta_get(&l->meta, "pattern");
+  return v && *v ? v : NULL;
+}
+
 int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, size_t len) {
   const char *rpn_a = mg_ck_meta_get(&a->meta, "ranks_per_node"), *rpn_b = mg_ck_meta_get(&b->meta, "ranks_per_node");
   if (!same_num(a->nprocs, b->nprocs))
@@ -468,6 +473,10 @@ int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, 
     return snprintf(what, len, "launch '%s' (%s) made its calls %s, launch '%s' (%s) %s", a->id, a->source,
                     mg_ck_launch_in_place(a) ? "in place (--in-place)" : "not in place", b->id, b->source,
                     mg_ck_launch_in_place(b) ? "in place (--in-place)" : "not in place"), 1;
+  const char *pa = mg_ck_launch_pattern(a), *pb = mg_ck_launch_pattern(b);
+  if (pa && pb && strcmp(pa, pb)) /* a launch without point-to-point data has no pattern: no conflict */
+    return snprintf(what, len, "launch '%s' (%s) measured point-to-point by --pattern %s, launch '%s' (%s) by %s",
+                    a->id, a->source, pa, b->id, b->source, pb), 1;
   return 0;
 }
 

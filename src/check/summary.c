@@ -44,13 +44,17 @@ static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) 
     fprintf(f, ", 1 launch (launch-to-launch variation not covered: check --launches N)\n");
   if (mg_ck_launch_in_place(L))
     fprintf(f, "calls: in place (MPI_IN_PLACE, --in-place; bcast and barrier as usual)\n");
+  if (mg_ck_launch_pattern(L)) /* the launches agree (mg_ck_config_diff) */
+    fprintf(f, "point-to-point pattern: %s (--pattern; docs/bench.md)\n", mg_ck_launch_pattern(L));
   if (L->datatype && strchr(L->datatype, ':')) { /* a derived datatype (bench --datatype): its data and extent */
     const char *sz = mg_ck_meta_get(&L->meta, "datatype_size"), *ext = mg_ck_meta_get(&L->meta, "datatype_extent");
     fprintf(f, "datatype: %s (%s bytes of data every %s bytes; sizes are bytes of data)\n", L->datatype, sz ? sz : "?",
             ext ? ext : "?");
   }
-  fprintf(f, "test: %s, alpha %g,\n      %s (%d comparisons)\n", mg_ck_test_desc(r->opts.test), r->opts.alpha,
+  fprintf(f, "test: %s, alpha %g,\n      %s (%d comparisons", mg_ck_test_desc(r->opts.test), r->opts.alpha,
           r->opts.holm ? "Holm-adjusted over the run" : "no multiple-testing adjustment", r->family);
+  if (r->rel_family) fprintf(f, ", %d of them reverse, e.g. TGT 2010 eq. 5", r->rel_family);
+  fprintf(f, ")\n");
   if (r->opts.noise > 0)
     fprintf(f, "noise threshold: %.2f us (given)\n", 1e6 * r->opts.noise);
   else if (smax >= 0 && smin == smax && d->nlaunches == 1 && d->launches[0].sync_skew >= 0)
@@ -69,9 +73,9 @@ static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) 
   }
 }
 
-static void print_counts(FILE *f, const mg_ck_summary *s) {
-  fprintf(f, "\n%-22s %11s %10s %10s %12s %6s %8s\n", "collective", "comparisons", "violations", "consistent",
-          "inconclusive", "sizes", "violated");
+static void print_counts(FILE *f, const mg_ck_summary *s, int p2p) {
+  fprintf(f, "\n%-22s %11s %10s %10s %12s %6s %8s\n", p2p ? "operation" : "collective", "comparisons", "violations",
+          "consistent", "inconclusive", "sizes", "violated");
   for (int c = 0; c <= MG_NCOLL; c++) {
     const mg_ck_coll_summary *p = c < MG_NCOLL ? &s->per[c] : &s->total;
     if (c < MG_NCOLL && !p->comparisons) continue;
@@ -203,10 +207,11 @@ void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_ck_summary s;
   mg_ck_summarize(r, &s);
   print_settings(f, d, r);
-  print_counts(f, &s);
+  print_counts(f, &s, mg_ck_any_p2p(r));
   print_budget_hits(f, d);
   print_worst(f, r);
   print_score(f, d, &s);
+  mg_ck_print_p2p(f, r);
   print_monotony(f, r);
   if (s.aa)
     fprintf(f, "A/A control: %d of %d default-vs-default comparisons flagged\n  (expected: %s)\n",

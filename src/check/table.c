@@ -434,7 +434,7 @@ static int next_cell(const mg_ck_result *r, int i) {
 }
 
 static void build_raw(table *t, const mg_ck_data *d, const mg_ck_result *res) {
-  tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
+  tcol_add(t, mg_ck_any_p2p(res) ? "operation" : "collective", "collective", K_BOTH, T_STR, 1);
   tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
   tcol_add(t, "algorithm", "algorithm", K_BOTH, T_STR, 1);
   tcol_add(t, "launch", "launch", K_BOTH, T_STR, 0);
@@ -462,7 +462,7 @@ static void build_raw(table *t, const mg_ck_data *d, const mg_ck_result *res) {
 }
 
 static void build_runtime(table *t, const mg_ck_data *d, const mg_ck_result *res, int rel) {
-  tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
+  tcol_add(t, mg_ck_any_p2p(res) ? "operation" : "collective", "collective", K_BOTH, T_STR, 1);
   tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
   tcol_add(t, "algorithm", "algorithm", K_BOTH, T_STR, 1);
   tcol_add(t, "n", "n", K_BOTH, T_NUM, 0);
@@ -510,7 +510,7 @@ static void build_runtime(table *t, const mg_ck_data *d, const mg_ck_result *res
 static const char *p_head(const mg_ck_result *r) { return r->opts.holm ? "p_holm" : "p"; }
 
 static void build_violation(table *t, const mg_ck_result *res, int merge) {
-  tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
+  tcol_add(t, mg_ck_any_p2p(res) ? "operation" : "collective", "collective", K_BOTH, T_STR, 1);
   tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
   tcol_add(t, "mock-up", "mockup", K_BOTH, T_STR, 1);
   tcol_add(t, "slowdown", "slowdown", K_BOTH, T_NUM, 0);
@@ -539,7 +539,7 @@ static void build_violation(table *t, const mg_ck_result *res, int merge) {
 
 static void build_detailed(table *t, const mg_ck_result *res, int merge) {
   const int mwu = res->opts.test == MG_CK_MWU;
-  tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
+  tcol_add(t, mg_ck_any_p2p(res) ? "operation" : "collective", "collective", K_BOTH, T_STR, 1);
   tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
   tcol_add(t, "mock", "mockup", K_BOTH, T_STR, 1);
   tcol_add(t, "n d/m", "", K_TEXT, T_STR, 0);
@@ -619,7 +619,7 @@ int mg_ck_grouped(const mg_ck_result *res, mg_ck_group **rows) {
 }
 
 static void build_grouped(table *t, const mg_ck_result *res, int merge) {
-  tcol_add(t, "collective", "collective", K_BOTH, T_STR, 1);
+  tcol_add(t, mg_ck_any_p2p(res) ? "operation" : "collective", "collective", K_BOTH, T_STR, 1);
   tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
   tcol_add(t, "n", "n_default", merge ? K_DATA : K_BOTH, T_NUM, 0);
   tcol_add(t, merge ? "def[us]" : "default[us]", "median_default_sec", K_BOTH, T_NUM, 0);

@@ -63,6 +63,8 @@ static void settings_meta(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_meta(f, "nprocs", "%d", d->launches[0].nprocs);
   mg_meta(f, "nnodes", "%d", d->launches[0].nnodes);
   if (mg_ck_launch_in_place(&d->launches[0])) mg_meta(f, "in_place", "1"); /* the launches agree */
+  if (mg_ck_launch_pattern(&d->launches[0])) mg_meta(f, "pattern", "%s", mg_ck_launch_pattern(&d->launches[0]));
+  if (r->nrel) mg_meta(f, "relation_family", "%d", r->rel_family); /* REVERSE rows counted in family */
   if (d->launches[0].datatype && strchr(d->launches[0].datatype, ':')) /* a derived one (bench --datatype) */
     mg_meta(f, "datatype", "%s", d->launches[0].datatype);
   mg_ck_summary s;
@@ -76,18 +78,33 @@ static void settings_meta(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   if (isfinite(s.score) && !s.noise_dominated) mg_meta(f, "consistency_score", "%.2f", s.score);
 }
 
+/* The verdicts in file order: each mock-up row, then the relation rows read off it (check.h). */
+typedef struct vcursor {
+  const mg_ck_result *r;
+  int i, k; /* next row of r->v; relation rows of r->v[i - 1] still to give from r->rel[k] */
+} vcursor;
+
+static const mg_ck_verdict *vnext(vcursor *c) {
+  const mg_ck_result *r = c->r;
+  if (c->i > 0 && c->k < r->nrel) {
+    const mg_ck_verdict *m = &r->v[c->i - 1], *x = &r->rel[c->k];
+    if (mg_ck_same_cell(m, x) && !strcmp(m->alg, x->alg) && !m->aa) return c->k++, x;
+  }
+  return c->i < r->n ? &r->v[c->i++] : NULL;
+}
+
 void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
-  mg_meta(f, "format", "mpiguide-check-verdicts/2");
+  mg_meta(f, "format", "mpiguide-check-verdicts/3");
   settings_meta(f, d, r);
   fputs(
       "collective,bytes,mockup,guideline,status,n_default,n_mockup,median_default_sec,median_mockup_sec,"
       "mean_default_sec,mean_mockup_sec,slowdown,slowdown_lo,slowdown_hi,test,method,statistic,critical_"
       "value,"
       "p_value,p_adjusted,significant,launches,launches_slower,sync_cost_sec,noise_warning,violation,outcome,note,"
-      "reduction,roots,roots_slower,root_slowdown_min\n",
+      "reduction,roots,roots_slower,root_slowdown_min,relation\n",
       f);
-  for (int i = 0; i < r->n; i++) {
-    const mg_ck_verdict *v = &r->v[i];
+  vcursor cur = {r, 0, 0};
+  for (const mg_ck_verdict *v; (v = vnext(&cur));) {
     int ok = v->status == MG_CKV_OK;
     fprintf(f, "%s,%zu,", mg_colls[v->coll].name, v->bytes);
     mg_csv_str(f, v->alg);
@@ -117,7 +134,7 @@ void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *
     mg_csv_str(f, v->red);
     fprintf(f, ",%d,%d,", v->roots, v->roots_slower);
     csv_num(f, v->root_worst);
-    fputc('\n', f);
+    fprintf(f, ",%s\n", mg_ck_relation_name(v->rel));
   }
 }
 
@@ -125,14 +142,21 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
   const mg_ck_opts *o = &r->opts;
   mg_ck_summary s;
   mg_ck_summarize(r, &s);
-  fprintf(f, "{\n\"format\": \"mpiguide-check-verdicts/2\",\n\"mpiguide_version\": \"%s\",\n",
+  fprintf(f, "{\n\"format\": \"mpiguide-check-verdicts/3\",\n\"mpiguide_version\": \"%s\",\n",
           MPIGUIDE_VERSION);
   if (mg_ck_launch_in_place(&d->launches[0])) fputs("\"in_place\": true,\n", f); /* absent: not in place */
+  if (mg_ck_launch_pattern(&d->launches[0])) { /* absent: no point-to-point measured */
+    fputs("\"pattern\": ", f);
+    mg_json_str(f, mg_ck_launch_pattern(&d->launches[0]));
+    fputs(",\n", f);
+  }
   fprintf(f,
           "\"settings\": {\"test\": \"%s\", \"alpha\": %g, \"holm\": %s, \"family\": %d, \"ci_level\": %g, "
-          "\"resamples\": %zu, \"seed\": %u, \"aa_control\": %s, \"margin\": %g, \"noise_sec\": ",
+          "\"resamples\": %zu, \"seed\": %u, \"aa_control\": %s, \"margin\": %g, ",
           mg_ck_test_name(o->test), o->alpha, o->holm ? "true" : "false", r->family, o->level, o->resamples,
           (unsigned)o->seed, o->aa ? "true" : "false", o->margin);
+  if (r->nrel) fprintf(f, "\"relation_family\": %d, ", r->rel_family);
+  fputs("\"noise_sec\": ", f);
   json_num(f, o->noise > 0 ? o->noise : NAN);
   fprintf(f, "},\n\"launches\": [");
   for (int i = 0; i < d->nlaunches; i++) {
@@ -178,8 +202,9 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
     first = 0;
   }
   fprintf(f, "}},\n\"verdicts\": [");
-  for (int i = 0; i < r->n; i++) {
-    const mg_ck_verdict *v = &r->v[i];
+  vcursor cur = {r, 0, 0};
+  int i = 0;
+  for (const mg_ck_verdict *v; (v = vnext(&cur)); i++) {
     int ok = v->status == MG_CKV_OK;
     fprintf(f, "%s\n  {\"collective\": \"%s\", \"bytes\": %zu, \"mockup\": ", i ? "," : "",
             mg_colls[v->coll].name, v->bytes);
@@ -217,7 +242,7 @@ void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result 
       fprintf(f, ", \"noise_warning\": null, \"violation\": null, \"outcome\": null");
     fprintf(f, ", \"note\": ");
     mg_json_str(f, v->note);
-    fputc('}', f);
+    fprintf(f, ", \"relation\": \"%s\"}", mg_ck_relation_name(v->rel));
   }
   fprintf(f, "\n]\n}\n");
 }

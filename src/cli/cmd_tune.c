@@ -382,7 +382,7 @@ int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes
 static void print_rules(const tune *T) {
   int n = mg_profile_nrules(T->p), measured = 0, tuned = 0;
   for (int k = 0; k < T->nch; k++) measured++, tuned += T->ch[k].alg != 0 && !T->ch[k].withheld;
-  printf("%-21s %-6s %-15s %s\n", "collective", "np", "bytes", "algorithm");
+  printf("%-21s %-6s %-15s %s\n", "operation", "np", "bytes", "algorithm");
   for (int k = 0; k < n; k++) {
     const mg_profile_rule *ru = mg_profile_rule_at(T->p, k);
     char np[32], rg[70], sel[64];

@@ -46,6 +46,16 @@ void mg_rp_plot_key(FILE *f);
 /* The heat map of violations (collective x size) of every run. */
 void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns);
 
+/* ---- latency.c ---- */
+/* Whether r has a plotted split row (family split) of coll: it gets a latency plot. */
+int mg_rp_has_split(const mg_ck_result *r, int coll);
+/* The latency plot of coll (report.h: the latency mapping), the sizes where a split row is a violation marked. */
+void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns);
+/* How to read the latency plots. */
+void mg_rp_latency_key(FILE *f);
+/* The point-to-point guidelines of a run as a table (nothing without their verdicts). */
+void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns);
+
 /* ---- tuned.c ---- */
 /* #@key of the raw.csv next to a verify.csv (the measurement's metadata, read with it), "" when absent. */
 void mg_rp_verify_meta(const mg_rp_verify *v, const char *key, char *out, size_t len);

@@ -173,7 +173,7 @@ static void version_number(const char *v, char *out, size_t len) {
  * layout likewise, and a run measured in place says so; the anchor repeats the process count, with the run's number when two runs
  * share it (two libraries at 4 processes). */
 static void label_runs(mg_rp_run *runs, int nruns) {
-  int lib = 0, lay = 0;
+  int lib = 0, lay = 0, pat = 0;
   const mg_ck_launch *a = &runs[0].d->launches[0];
   const char *ra = mg_ck_meta_get(&a->meta, "ranks_per_node");
   for (int ri = 1; ri < nruns; ri++) {
@@ -181,6 +181,8 @@ static void label_runs(mg_rp_run *runs, int nruns) {
     const char *rb = mg_ck_meta_get(&b->meta, "ranks_per_node");
     lib |= strcmp(a->mpi_name, b->mpi_name) || strcmp(a->mpi_version, b->mpi_version);
     lay |= a->nnodes != b->nnodes || strcmp(ra ? ra : "", rb ? rb : "");
+    const char *pa = mg_ck_launch_pattern(a), *pb = mg_ck_launch_pattern(b);
+    pat |= strcmp(pa ? pa : "", pb ? pb : "");
   }
   for (int ri = 0; ri < nruns; ri++) {
     const mg_ck_launch *L = &runs[ri].d->launches[0];
@@ -197,6 +199,8 @@ static void label_runs(mg_rp_run *runs, int nruns) {
     }
     u = strlen(o);
     if (mg_ck_launch_in_place(L) && u < len) snprintf(o + u, len - u, " · in place"); /* check --in-place */
+    u = strlen(o);
+    if (pat && mg_ck_launch_pattern(L) && u < len) snprintf(o + u, len - u, " · %s", mg_ck_launch_pattern(L)); /* --pattern */
     int rep = 0;
     for (int k = 0; k < ri; k++) rep |= runs[k].d->launches[0].nprocs == L->nprocs;
     if (rep) snprintf(runs[ri].anchor, sizeof runs[ri].anchor, "%d-%d", L->nprocs, ri + 1);
@@ -297,6 +301,10 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
   if (any_in_place)
     ROW("calls", snprintf(buf, sizeof buf, "%s", mg_ck_launch_in_place(L) ? "in place (MPI_IN_PLACE, --in-place)"
                                                                            : "regular (not in place)"));
+  int any_pattern = 0; /* point-to-point measured: how (check --pattern) */
+  for (int ri = 0; ri < nruns; ri++) any_pattern |= mg_ck_launch_pattern(&runs[ri].d->launches[0]) != NULL;
+  if (any_pattern)
+    ROW("point-to-point pattern", snprintf(buf, sizeof buf, "%s", mg_ck_launch_pattern(L) ? mg_ck_launch_pattern(L) : "none"));
   int derived = 0; /* a measurement on a derived datatype (bench --datatype): say which */
   for (int ri = 0; ri < nruns; ri++) derived |= runs[ri].d->launches[0].datatype && strchr(runs[ri].d->launches[0].datatype, ':');
   if (derived) ROW("datatype", snprintf(buf, sizeof buf, "%s", L->datatype));
@@ -554,6 +562,20 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
       fputs("</div>\n", f);
     }
   }
+  for (int ri = 0; ri < nruns; ri++) { /* latency against size where a split row was measured (TGT 2010 Fig. 1) */
+    int any = 0;
+    for (int c = 0; c < MG_NCOLL; c++) any |= mg_rp_has_split(runs[ri].r, c);
+    if (!any) continue;
+    fprintf(f, "<h2 id=\"lat-%s\">Latency against message size", runs[ri].anchor);
+    mg_rp_run_title(f, &runs[ri], nruns);
+    fputs("</h2>\n", f);
+    mg_rp_latency_key(f);
+    fputs("<div class=\"plots\">\n", f);
+    for (int c = 0; c < MG_NCOLL; c++)
+      if (mg_rp_has_split(runs[ri].r, c)) mg_rp_latency_plot(f, &runs[ri], c, nruns);
+    fputs("</div>\n", f);
+  }
+  for (int ri = 0; ri < nruns; ri++) mg_rp_p2p_table(f, &runs[ri], nruns);
   if (!nruns) no_check(f, "Relative runtime per collective");
   /* default vs tuned (report.h): only with a verify result; nothing is shown without one. */
   if (nver) mg_rp_verify_section(f, ver, nver);

@@ -66,6 +66,13 @@ double mg_rp_ymap(double r, double ymin, double ymax);
 /* ymin/ymax for the plotted ratios rmin..rmax. */
 void mg_rp_yrange(double rmin, double rmax, double *ymin, double *ymax);
 
+/* The latency plots (latency.c; operations with split rows): the same x mapping; y of a median
+ * latency t in seconds, log10: y(t) = Y0 + PH * (log10 ymax - log10 t) / (log10 ymax - log10 ymin),
+ * ymin = 10^floor(log10 tmin), ymax = 10^ceil(log10 tmax) over the plotted medians (at least one
+ * decade); the ticks are powers of ten, labelled in µs. */
+double mg_rp_lat_ymap(double sec, double ymin, double ymax);
+void mg_rp_lat_yrange(double tmin, double tmax, double *ymin, double *ymax);
+
 /* Write the page to f. 0, or -1 (out of memory / write error). */
 int mg_rp_write(FILE *f, const mg_rp_run *runs, int nruns);
 

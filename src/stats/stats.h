@@ -213,4 +213,25 @@ mg_stats_status mg_stats_slowdown_launches(const double *a, const size_t *a_off,
                                            const size_t *b_off, size_t launches, double level,
                                            size_t resamples, uint32_t seed, mg_stats_slowdown_result *out);
 
+
+/* ------------------------------------------------------------------------- */
+/* Equivalence (TOST on a ratio interval, equivalence.c).                     */
+
+typedef enum {
+  MG_STATS_EQUIV_INSIDE,   /* [lo, hi] within [1/(1+margin), 1+margin]: shown equivalent */
+  MG_STATS_EQUIV_OUTSIDE,  /* [lo, hi] entirely above 1+margin or below 1/(1+margin): shown different */
+  MG_STATS_EQUIV_UNDECIDED /* neither */
+} mg_stats_equiv;
+
+/* "equivalent", "different", "undecided". */
+const char *mg_stats_equiv_name(mg_stats_equiv e);
+
+/* The two one-sided tests of "A and B equal within a relative margin" on an interval [lo, hi] of
+ * the ratio median(A) / median(B) (e.g. mg_stats_slowdown's): INSIDE when lo >= 1/(1+margin) and
+ * hi <= 1+margin, OUTSIDE when the interval lies wholly beyond one of them, else UNDECIDED. The
+ * band is symmetric in the ratio's logarithm, so swapping A and B (the interval [1/hi, 1/lo])
+ * gives the same answer. NaN anywhere: NONFINITE; margin < 0 or infinite, lo > hi or lo < 0:
+ * INVALID. */
+mg_stats_status mg_stats_equivalence(double lo, double hi, double margin, mg_stats_equiv *out);
+
 #endif

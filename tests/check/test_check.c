@@ -732,13 +732,183 @@ static void test_measure_only(void) {
   mg_ck_data_free(&d);
 }
 
+/* ---------- point-to-point: eqs. 5 and 7 read off eq. 6's measurements, tune, the profile ---------- */
+
+#define P2P_HEAD "#@sync_cost_sec=1e-7\n#@pattern=pingpong\n" HEAD
+
+static void p2p_row(char *buf, size_t len, const char *op, const char *alg, size_t bytes, double us, int round) {
+  size_t u = strlen(buf);
+  snprintf(buf + u, len - u, "%s,%s,%zu,%zu,MPI_BYTE,2,P,%d,%d,0,%.9f,1\n", op, alg, bytes, bytes, round, round,
+           us * 1e-6);
+}
+
+static const mg_ck_verdict *find_rel(const mg_ck_result *r, size_t bytes, int rel) {
+  for (int i = 0; i < r->nrel; i++)
+    if (r->rel[i].bytes == bytes && r->rel[i].rel == rel) return &r->rel[i];
+  return NULL;
+}
+
+static void test_p2p(void) {
+  /* send at three sizes, default (Send) against send_as_isend_wait (Isend + Wait), 40 values each:
+   * 1K: Isend + Wait 30 % slower (13.00..13.39 us against 10.00..10.39): eq. 6 consistent, eq. 5
+   *     violated (the reverse test significant, beyond the noise of 0.1 us, interval above 1),
+   *     eq. 7 violated;
+   * 4K: the same values on both sides: eqs. 5 and 6 consistent, eq. 7 holds;
+   * 16K: both sides half 10 us, half 20 us: every interval wide, eq. 7 inconclusive (never clean).
+   * rsend 1K: Rsend 30 % slower than Send (rsend_as_send): eq. 9 violated, a repair for tune;
+   * send 1K, send_as_split2 (measure only, #@measure_only): eq. 1 violated, never a rule. */
+  static char csv[65536];
+  strcpy(csv, P2P_HEAD);
+  for (int i = 0; i < 40; i++) {
+    double j = 0.01 * ((i * 17) % 40); /* the same values in another order */
+    p2p_row(csv, sizeof csv, "send", "default", 1024, 10 + 0.01 * i, i);
+    p2p_row(csv, sizeof csv, "send", "send_as_isend_wait", 1024, 13 + j, i);
+    p2p_row(csv, sizeof csv, "send", "send_as_split2", 1024, 7 + j, i);
+    p2p_row(csv, sizeof csv, "send", "default", 4096, 10 + 0.01 * i, i);
+    p2p_row(csv, sizeof csv, "send", "send_as_isend_wait", 4096, 10 + j, i);
+    p2p_row(csv, sizeof csv, "send", "default", 16384, (i % 2 ? 20 : 10) + 0.01 * i, i);
+    p2p_row(csv, sizeof csv, "send", "send_as_isend_wait", 16384, ((i / 2) % 2 ? 20 : 10) + j, i);
+    p2p_row(csv, sizeof csv, "rsend", "default", 1024, 13 + j, i);
+    p2p_row(csv, sizeof csv, "rsend", "rsend_as_send", 1024, 10 + 0.01 * i, i);
+  }
+  /* as the bench writes it for a measure-only row (bench/output.c) */
+  char *body = strstr(csv, HEAD);
+  char meta[] = "#@measure_only=send,send_as_split2,1024,measure only (measure_only): a timing, no repair for this call\n";
+  memmove(body + strlen(meta), body, strlen(body) + 1);
+  memcpy(body, meta, strlen(meta));
+  const char *p = write_file("p2p/raw.csv", csv);
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  mg_ck_data_init(&d);
+  ASSERT_MSG(mg_ck_read(&d, p, err, sizeof err) == 0, "%s", err);
+  mg_ck_opts_default(&o);
+  ASSERT_MSG(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0, "%s", err);
+
+  TEST_CASE("p2p: the relation rows, two per send_as_isend_wait cell, REVERSE in the Holm family");
+  ASSERT_EQ(r.nrel, 6);
+  ASSERT_EQ(r.rel_family, 3);
+  ASSERT_EQ(r.family, r.n + 3); /* every mock-up row OK, plus the three reverse rows */
+
+  TEST_CASE("p2p: Isend + Wait 30 % slower: eq. 5 violated, eq. 7 violated, eq. 6 consistent");
+  const mg_ck_verdict *v6 = find_v(&r, "send", 1024, "send_as_isend_wait");
+  const mg_ck_verdict *v5 = find_rel(&r, 1024, MG_CK_REL_REVERSE), *v7 = find_rel(&r, 1024, MG_CK_REL_EQUIV);
+  ASSERT_TRUE(v6 && v5 && v7);
+  ASSERT_EQ(v6->outcome, MG_CK_CONSISTENT);
+  ASSERT_EQ(v5->outcome, MG_CK_VIOLATION);
+  ASSERT_EQ(v7->outcome, MG_CK_VIOLATION);
+  ASSERT_TRUE(!strcmp(v5->guideline, "TGT5") && !strcmp(v7->guideline, "TGT7"));
+  /* the reverse ratio is left side / right side: (Isend + Wait) / Send, the default's columns the default's */
+  ASSERT_REL(v5->slowdown, 13.195 / 10.195, 1e-9);
+  ASSERT_REL(v5->med_def, 10.195e-6, 1e-9);
+  ASSERT_REL(v5->med_mock, 13.195e-6, 1e-9);
+  ASSERT_TRUE(v5->lo > 1 && v5->significant && v5->launches_slower == 1 && v5->measure_only);
+  ASSERT_REL(v7->hi, v6->hi, 1e-12);
+  ASSERT_REL(v7->lo, 1 / v5->hi, 1e-12);
+
+  TEST_CASE("p2p: equal data: eqs. 5 and 6 consistent, eq. 7 holds");
+  v6 = find_v(&r, "send", 4096, "send_as_isend_wait");
+  v5 = find_rel(&r, 4096, MG_CK_REL_REVERSE), v7 = find_rel(&r, 4096, MG_CK_REL_EQUIV);
+  ASSERT_TRUE(v6 && v5 && v7);
+  ASSERT_EQ(v6->outcome, MG_CK_CONSISTENT);
+  ASSERT_EQ(v5->outcome, MG_CK_CONSISTENT);
+  ASSERT_EQ(v7->outcome, MG_CK_CONSISTENT);
+  ASSERT_REL(v5->slowdown, 1, 1e-12);
+
+  TEST_CASE("p2p: wide samples: eq. 7 inconclusive, not clean");
+  v7 = find_rel(&r, 16384, MG_CK_REL_EQUIV);
+  ASSERT_TRUE(v7 && v7->outcome == MG_CK_INCONCLUSIVE && !v7->violation);
+
+  TEST_CASE("p2p: eq. 9 and eq. 1 are verdicts of their rows; eq. 1 measured only");
+  const mg_ck_verdict *v9 = find_v(&r, "rsend", 1024, "rsend_as_send"), *v1 = find_v(&r, "send", 1024, "send_as_split2");
+  ASSERT_TRUE(v9 && v9->violation && !v9->measure_only);
+  ASSERT_TRUE(v1 && v1->violation && v1->measure_only);
+
+  TEST_CASE("p2p: the summary's section and verdicts.csv's relation column");
+  static char out[65536];
+  FILE *f = fmemopen(out, sizeof out - 1, "w");
+  mg_ck_print_summary(f, &d, &r);
+  fclose(f);
+  ASSERT_CONTAINS(out, "point-to-point pattern: pingpong");
+  ASSERT_CONTAINS(out, "\noperation ");
+  ASSERT_CONTAINS(out, "point-to-point guidelines");
+  ASSERT_CONTAINS(out, "  eq. 7      Send(n) ~ Isend(n) + Wait                   1 violated,  1 hold,       1 inconclusive");
+  ASSERT_CONTAINS(out, "\n bytes    1 (2)        5        6        7        9\n"
+                       "    1K   V 1.42   V 1.29   C 0.77   V 0.77   V 1.29\n"
+                       "    4K        -  C 1.00~  C 1.00~  C 1.00~        -\n"
+                       "   16K        -  ? 1.00~  ? 1.00~  ? 1.00~        -\n");
+  ASSERT_CONTAINS(out, "  eq. 9 violated at 1K (1.29x)\n    repair: `mpiguide tune DIR` writes rsend_as_send");
+  ASSERT_CONTAINS(out, "  eq. 1 (2) violated at 1K (1.42x)\n    report it to the MPI library's developers: a defect, "
+                       "no repair (measure only");
+  ASSERT_CONTAINS(out, "  eq. 5 violated at 1K (1.29x)\n    report it to the MPI library's developers: Isend + Wait is "
+                       "slower than Send");
+  f = fmemopen(out, sizeof out - 1, "w");
+  mg_ck_write_verdicts_csv(f, &d, &r);
+  fclose(f);
+  ASSERT_CONTAINS(out, "#@format=mpiguide-check-verdicts/3\n");
+  ASSERT_CONTAINS(out, "#@pattern=pingpong\n");
+  ASSERT_CONTAINS(out, ",root_slowdown_min,relation\n");
+  ASSERT_CONTAINS(out, "\nsend,1024,send_as_isend_wait,TGT6,");
+  ASSERT_TRUE(strstr(out, "\nsend,1024,send_as_isend_wait,TGT5,ok,") > strstr(out, "\nsend,1024,send_as_isend_wait,TGT6,"));
+  ASSERT_CONTAINS(out, ",violation,verdict only: a non-blocking send cannot be replaced by a blocking one,,0,0,,reverse\n");
+  ASSERT_CONTAINS(out, ",violation,equivalence: holds when TGT6 and TGT5 are both consistent; violated when either is a "
+                       "violation,,0,0,,equivalence\n");
+
+  TEST_CASE("p2p: tune writes rsend_as_send only; the profile reads back and decides alike");
+  mg_profile *prof = mg_profile_new();
+  mg_tune_choice *ch = NULL;
+  int nch = 0;
+  ASSERT_EQ(mg_tune_decide(&r, 2, 0.10, MG_TUNE_CONCLUSIVE, prof, &ch, &nch, err, sizeof err), 1);
+  free(ch);
+  ASSERT_EQ(mg_profile_build(prof, NULL), MG_PROFILE_OK);
+  ASSERT_EQ(mg_profile_nrules(prof), 1);
+  const char *path = write_file("p2p/tuned.prof", "");
+  ASSERT_EQ(mg_profile_save(prof, path), MG_PROFILE_OK);
+  mg_profile *back = NULL;
+  mg_profile_diags diags = {0};
+  ASSERT_EQ(mg_profile_load(path, &back, &diags), MG_PROFILE_OK);
+  mg_profile_diags_free(&diags);
+  int rs = mg_alg_find(MG_RSEND, "rsend_as_send");
+  ASSERT_TRUE(rs > 0);
+  ASSERT_EQ(mg_profile_lookup(back, MG_RSEND, 2, 1024), rs);
+  ASSERT_EQ(mg_profile_lookup(back, MG_SEND, 2, 1024), 0); /* eq. 1 measure only, eq. 5 a verdict */
+  mg_profile_free(back);
+  mg_profile_free(prof);
+  /* a rule written by hand, as docs/tune.md shows it */
+  static const char text[] = "mpiguide-profile 1\nrsend np=2 0-* rsend_as_send\n";
+  ASSERT_EQ(mg_profile_parse(text, strlen(text), "hand.prof", &back, &diags), MG_PROFILE_OK);
+  mg_profile_diags_free(&diags);
+  ASSERT_EQ(mg_profile_lookup(back, MG_RSEND, 2, 0), rs);
+  ASSERT_EQ(mg_profile_lookup(back, MG_RSEND, 2, (size_t)4 << 20), rs);
+  ASSERT_EQ(mg_profile_lookup(back, MG_RSEND, 3, 1024), 0);
+  mg_profile_free(back);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+
+  TEST_CASE("p2p: launches measured with different patterns are never merged");
+  static char other[4096];
+  strcpy(other, "#@sync_cost_sec=1e-7\n#@pattern=exchange\n#@launch=Q\n" HEAD);
+  for (int i = 0; i < 4; i++) {
+    p2p_row(other, sizeof other, "send", "default", 1024, 10 + i, i);
+    p2p_row(other, sizeof other, "send", "send_as_isend_wait", 1024, 10 + i, i);
+  }
+  for (char *q = strstr(other, ",2,P,"); q; q = strstr(q, ",2,P,")) q[3] = 'Q';
+  const char *p2 = write_file("p2p_exchange/raw.csv", other);
+  mg_ck_data_init(&d);
+  ASSERT_TRUE(mg_ck_read(&d, p, err, sizeof err) == 0 && mg_ck_read(&d, p2, err, sizeof err) == 0);
+  ASSERT_TRUE(mg_ck_data_check(&d, err, sizeof err) != 0);
+  ASSERT_CONTAINS(err, "by --pattern pingpong, launch 'Q'");
+  mg_ck_data_free(&d);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
 } groups[] = {{"monotony", test_monotony}, {"measure_only", test_measure_only},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
               {"launches", test_launches},   {"repro", test_repro},       {"grouped", test_grouped},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
-              {"names", test_names},         {"roots", test_roots}};
+              {"names", test_names},         {"roots", test_roots},       {"p2p", test_p2p}};
 
 int main(int argc, char **argv) {
   if (argc < 2) {

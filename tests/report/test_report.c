@@ -581,13 +581,73 @@ static void t_verify_bad(void) {
         "missing file: %s", err);
 }
 
+/* The latency plot of an operation with split rows (data/p2p, make_raw.py): MPI_Send's default is
+ * 1.6 t(n) at 64 KiB and 256 KiB, where send_as_split2 (and at 64 KiB split4) is faster — eq. 1
+ * violated there and nowhere else; at 1 MiB split2 is inconclusive. The marks sit on the default's
+ * point at exactly those sizes, at the documented mapping; the point-to-point table has a V at
+ * exactly those cells. */
+static void t_p2p(void) {
+  const char *src[] = {path(rdir, "p2p")};
+  char *h = render(src, 1);
+  const char *a = strstr(h, "<div class=\"plot\" id=\"lat-send-2\" data-coll=\"send\">");
+  ASSERT_MSG(a != NULL, "a latency plot of send");
+  if (!a) return free(h);
+  char *b = strndup(a, (size_t)(strstr(a, "</svg>") - a));
+  ASSERT_EQ(count(b, "<g class=\"splitv\""), 2);
+  ASSERT_EQ(count(b, "<g class=\"splitq\""), 1);
+  ASSERT_EQ(count(b, "<rect class=\"splitband\""), 2);
+  ASSERT_MSG(strstr(b, "<g class=\"splitq\" data-bytes=\"1048576\">") != NULL, "the inconclusive size: a ?");
+  double ymin = atof(strstr(b, "data-ymin=\"") + 11), ymax = atof(strstr(b, "data-ymax=\"") + 11);
+  ASSERT_NEAR(ymin, 1e-6, 1e-12); /* 1.1 us .. 320 us: [1 us, 1 ms] */
+  ASSERT_NEAR(ymax, 1e-3, 1e-12);
+  const size_t want[] = {65536, 262144};
+  for (int k = 0; k < 2; k++) {
+    char key[128];
+    snprintf(key, sizeof key, "<g class=\"splitv\" data-bytes=\"%zu\" data-x=\"", want[k]);
+    const char *m = strstr(b, key);
+    ASSERT_MSG(m != NULL, "a mark at %zu bytes", want[k]);
+    if (!m) continue;
+    double x = atof(m + strlen(key)), y = atof(strstr(m, "data-y=\"") + 8);
+    ASSERT_NEAR(x, mg_rp_xmap(want[k], 1024, 1048576), 0.01);
+    /* on the default's point: t(n) = 1 us + n / 10 GB/s, times 1.6, times the spread's median 0.99995 */
+    double t = (1e-6 + want[k] / 10e9) * 1.6 * (1 + 0.004 * (19.5 / 40 - 0.5));
+    ASSERT_NEAR(y, mg_rp_lat_ymap(t, ymin, ymax), 0.01);
+    snprintf(key, sizeof key, "data-alg=\"default\" data-bytes=\"%zu\" data-y=\"", want[k]);
+    const char *pt = strstr(b, key);
+    ASSERT_MSG(pt && fabs(atof(pt + strlen(key)) - y) < 0.01, "the mark is on the default's point");
+  }
+  ASSERT_MSG(strstr(b, "send_as_split2 1.60×") != NULL, "the mark's title names the split row and its slowdown");
+  free(b);
+  /* the point-to-point table: V exactly at eq. 1 (2) 64K, 256K and eq. 1 (4) 64K */
+  const char *tab = strstr(h, "<h2 id=\"p2p-2\">Point-to-point guidelines");
+  ASSERT_MSG(tab != NULL, "the point-to-point table");
+  if (tab) {
+    ASSERT_EQ(count(tab, "<td class=\"n violation\""), 3);
+    ASSERT_MSG(strstr(tab, "<td class=\"n violation\" data-eq=\"1 (2)\" data-bytes=\"65536\"") &&
+                   strstr(tab, "<td class=\"n violation\" data-eq=\"1 (2)\" data-bytes=\"262144\"") &&
+                   strstr(tab, "<td class=\"n violation\" data-eq=\"1 (4)\" data-bytes=\"65536\""),
+               "the violated cells");
+    ASSERT_MSG(strstr(tab, "<td class=\"n inconclusive\" data-eq=\"7\" data-bytes=\"1048576\"") != NULL,
+               "eq. 7 inconclusive at 1 MiB, not clean");
+    ASSERT_MSG(strstr(tab, "<td class=\"n consistent\" data-eq=\"7\" data-bytes=\"1024\"") != NULL, "eq. 7 holds at 1 KiB");
+  }
+  ASSERT_MSG(strstr(h, "<tr><td>point-to-point pattern</td><td>pingpong</td></tr>") != NULL, "the pattern in the Run table");
+  /* no latency plot for a run without split rows (tests/check/data/small has none) */
+  const char *src2[] = {path(cdir, "small")};
+  char *h2 = render(src2, 1);
+  ASSERT_MSG(!strstr(h2, "Latency against message size") && !strstr(h2, "Point-to-point guidelines"),
+             "no latency or point-to-point section without their rows");
+  free(h2);
+  free(h);
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) return fprintf(stderr, "usage: %s CHECK_DATA REPORT_DATA GROUP\n", argv[0]), 2;
   cdir = argv[1], rdir = argv[2];
   static const struct {
     const char *name;
     void (*fn)(void);
-  } groups[] = {{"axis", t_axis},     {"golden", t_golden}, {"unmeasured", t_unmeasured}, {"plots", t_plots},   {"single", t_single},
+  } groups[] = {{"axis", t_axis},     {"p2p", t_p2p},     {"golden", t_golden}, {"unmeasured", t_unmeasured}, {"plots", t_plots},   {"single", t_single},
                 {"empty", t_empty},   {"multi", t_multi},   {"configs", t_configs},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
                 {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad},
                 {"version", t_version}, {"families", t_families}, {"monotony", t_monotony},

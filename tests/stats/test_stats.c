@@ -668,6 +668,40 @@ static void test_slowdown_degenerate(void) {
   ASSERT_EQ_NAMED(mg_stats_slowdown(c, 4, c, 4, 0.95, 0, 0, &r), MG_STATS_INVALID, mg_stats_strerror);
 }
 
+/* ---------------------------------------------------------------- equivalence */
+
+/* TOST on a ratio interval, margin 5 %: the band is [1/1.05, 1.05] = [0.95238..., 1.05]. */
+static void test_equivalence(void) {
+  mg_stats_equiv e;
+#define EQUIV(lo, hi, m, want)                                                                   \
+  do {                                                                                           \
+    ASSERT_EQ_NAMED(mg_stats_equivalence(lo, hi, m, &e), MG_STATS_OK, mg_stats_strerror);        \
+    ASSERT_EQ_NAMED(e, want, mg_stats_equiv_name);                                               \
+  } while (0)
+  EQUIV(0.98, 1.03, 0.05, MG_STATS_EQUIV_INSIDE);
+  EQUIV(1.0, 1.0, 0.0, MG_STATS_EQUIV_INSIDE);            /* margin 0: only [1, 1] */
+  EQUIV(1 / 1.05, 1.05, 0.05, MG_STATS_EQUIV_INSIDE);     /* the band's own ends are inside */
+  EQUIV(0.95, 1.03, 0.05, MG_STATS_EQUIV_UNDECIDED);      /* 0.95 < 1/1.05: not shown fast enough */
+  EQUIV(0.98, 1.051, 0.05, MG_STATS_EQUIV_UNDECIDED);
+  EQUIV(0.5, 2.0, 0.05, MG_STATS_EQUIV_UNDECIDED);        /* a wide interval decides nothing */
+  EQUIV(1.2, 1.4, 0.05, MG_STATS_EQUIV_OUTSIDE);          /* A 30 % slower: shown different */
+  EQUIV(0.70, 0.80, 0.05, MG_STATS_EQUIV_OUTSIDE);        /* B 30 % slower */
+  EQUIV(1.04, 1.06, 0.05, MG_STATS_EQUIV_UNDECIDED);      /* straddles 1.05 */
+  /* symmetric: A/B in [lo, hi] and B/A in [1/hi, 1/lo] give the same answer */
+  const double ivs[][2] = {{0.96, 1.04}, {0.9, 1.02}, {1.1, 1.3}, {0.953, 1.049}, {0.6, 0.9}};
+  for (size_t i = 0; i < N_OF(ivs); i++) {
+    mg_stats_equiv a, b;
+    ASSERT_EQ_NAMED(mg_stats_equivalence(ivs[i][0], ivs[i][1], 0.05, &a), MG_STATS_OK, mg_stats_strerror);
+    ASSERT_EQ_NAMED(mg_stats_equivalence(1 / ivs[i][1], 1 / ivs[i][0], 0.05, &b), MG_STATS_OK, mg_stats_strerror);
+    ASSERT_EQ_NAMED(a, b, mg_stats_equiv_name);
+  }
+  ASSERT_EQ_NAMED(mg_stats_equivalence(NAN, 1, 0.05, &e), MG_STATS_NONFINITE, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_equivalence(1, 1, -0.1, &e), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_equivalence(1.1, 1.0, 0.05, &e), MG_STATS_INVALID, mg_stats_strerror);
+  ASSERT_EQ_NAMED(mg_stats_equivalence(-1, 1.0, 0.05, &e), MG_STATS_INVALID, mg_stats_strerror);
+#undef EQUIV
+}
+
 /* ---------------------------------------------------------------- threads */
 
 /* Thread safety: the same computations in 4 threads at once give the results of
@@ -728,6 +762,7 @@ static const struct {
     {"holm", test_holm},
     {"slowdown", test_slowdown},
     {"slowdown_degenerate", test_slowdown_degenerate},
+    {"equivalence", test_equivalence},
     {"threads", test_threads},
 };
 

@@ -1,0 +1,270 @@
+/*
+ * Latency against message size (report.h, docs/report.md): for every operation with split rows
+ * (split-robustness, TGT 2010 eq. 1), one log-log plot of the median runtime of the default and
+ * of every mock-up measured, with the sizes where a split row is a violation — the message
+ * slower than k messages of a k-th — marked on the default's curve: the shape of TPDS 2010's
+ * Fig. 1, where the eager-to-rendezvous switch of MPI_Send makes a message slower than its two
+ * halves. Sizes where a split row is inconclusive get a "?" (never clean, never violated).
+ * And the point-to-point guidelines as a table (check.h, mg_ck_p2p_cols), the same cells as the
+ * summary's section.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html.h"
+#include "report/report.h"
+
+static const char *const lat_palette[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#555555"};
+static const char *const lat_dashes[] = {"", "7 3", "2 3", "9 3 2 3", "4 4", "1 2"};
+#define NLP ((int)(sizeof lat_palette / sizeof lat_palette[0]))
+#define NLD ((int)(sizeof lat_dashes / sizeof lat_dashes[0]))
+
+double mg_rp_lat_ymap(double sec, double ymin, double ymax) {
+  return MG_RP_Y0 + MG_RP_PH * (log10(ymax) - log10(sec)) / (log10(ymax) - log10(ymin));
+}
+
+void mg_rp_lat_yrange(double tmin, double tmax, double *ymin, double *ymax) {
+  *ymin = pow(10, floor(log10(tmin)));
+  *ymax = pow(10, ceil(log10(tmax)));
+  if (*ymax <= *ymin) *ymax = *ymin * 10;
+}
+
+/* The split rows' verdicts of coll at bytes (first reduction pair only): violated, inconclusive. */
+static void split_state(const mg_ck_result *r, int coll, const char *red, size_t bytes, int *viol, int *unsure,
+                        char *why, size_t len) {
+  *viol = *unsure = 0;
+  size_t u = 0;
+  why[0] = '\0';
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_verdict *v = &r->v[i];
+    int a = mg_alg_find(v->coll, v->alg);
+    if ((int)v->coll != coll || v->bytes != bytes || strcmp(v->red, red) || v->aa || v->status != MG_CKV_OK || a <= 0 ||
+        mg_colls[coll].algs[a].family != MG_FAM_SPLIT)
+      continue;
+    if (v->violation) {
+      (*viol)++;
+      if (u < len) u += (size_t)snprintf(why + u, len - u, "%s%s %.2f× [%.2f, %.2f]", u ? "; " : "", v->alg, v->slowdown, v->lo, v->hi);
+    } else if (v->outcome == MG_CK_INCONCLUSIVE)
+      (*unsure)++;
+  }
+}
+
+int mg_rp_has_split(const mg_ck_result *r, int coll) {
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_verdict *v = &r->v[i];
+    int a = mg_alg_find(v->coll, v->alg);
+    if ((int)v->coll == coll && a > 0 && mg_colls[coll].algs[a].family == MG_FAM_SPLIT && mg_rp_ratio_ok(v)) return 1;
+  }
+  return 0;
+}
+
+/* The median of alg (default: "default") of coll at bytes, first pair; NaN: none. */
+static double median_at(const mg_ck_result *r, int coll, const char *red, const char *alg, size_t bytes) {
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_verdict *v = &r->v[i];
+    if ((int)v->coll != coll || v->bytes != bytes || strcmp(v->red, red) || !mg_rp_ratio_ok(v)) continue;
+    if (!strcmp(alg, "default")) return v->med_def;
+    if (!strcmp(alg, v->alg)) return v->med_mock;
+  }
+  return NAN;
+}
+
+void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
+  const mg_ck_result *r = run->r;
+  size_t sizes[MG_RP_MAXS];
+  int ns = mg_rp_sizes_of(r, coll, 1, sizes, MG_RP_MAXS);
+  const char *red = "";
+  for (int i = 0; i < r->n; i++)
+    if ((int)r->v[i].coll == coll && mg_rp_ratio_ok(&r->v[i])) {
+      red = r->v[i].red;
+      break;
+    }
+  /* the series: the default, then each mock-up measured (registry order) */
+  const char *algs[32];
+  int na = 0;
+  algs[na++] = "default";
+  for (int a = 1; a < mg_colls[coll].nalgs && na < 32; a++)
+    for (int i = 0; i < r->n; i++)
+      if ((int)r->v[i].coll == coll && !strcmp(r->v[i].alg, mg_colls[coll].algs[a].name) && mg_rp_ratio_ok(&r->v[i])) {
+        algs[na++] = mg_colls[coll].algs[a].name;
+        break;
+      }
+  fprintf(f, "<div class=\"plot\" id=\"lat-%s-%s\" data-coll=\"%s\"><h3>%s (%s): latency", mg_colls[coll].name,
+          run->anchor, mg_colls[coll].name, mg_colls[coll].name, mg_colls[coll].mpi_name);
+  if (nruns > 1) fputs(", ", f), mg_rp_esc(f, run->label);
+  fputs("</h3>\n", f);
+  double tmin = INFINITY, tmax = -INFINITY;
+  for (int k = 0; k < na; k++)
+    for (int s = 0; s < ns; s++) {
+      double t = median_at(r, coll, red, algs[k], sizes[s]);
+      if (t > 0) tmin = fmin(tmin, t), tmax = fmax(tmax, t);
+    }
+  if (ns < 2 || !(tmin > 0)) {
+    fputs("<div class=\"empty\" data-empty=\"1\"><b>Not enough data for a plot:</b> fewer than two sizes "
+          "measured.</div>\n</div>\n", f);
+    return;
+  }
+  double ymin, ymax;
+  mg_rp_lat_yrange(tmin, tmax, &ymin, &ymax);
+  size_t smin = sizes[0], smax = sizes[ns - 1];
+  const double X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
+  char b[64];
+  fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: median latency of the default and each mock-up "
+             "against message size\" data-smin=\"%zu\" data-smax=\"%zu\" data-ymin=\"%g\" data-ymax=\"%g\">\n",
+          MG_RP_W, MG_RP_H, mg_colls[coll].name, smin, smax, ymin, ymax);
+  for (double q = ymin; q <= ymax * 1.0001; q *= 10) { /* y: powers of ten, in µs */
+    double y = mg_rp_lat_ymap(q, ymin, ymax);
+    fprintf(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
+    fprintf(f, "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
+            MG_RP_X0 - 5, y, q * 1e6);
+  }
+  for (int s = 0; s < ns; s++) {
+    double x = mg_rp_xmap(sizes[s], smin, smax);
+    fprintf(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, MG_RP_Y0, x, Y1);
+    fprintf(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
+            mg_rp_bytes_str(sizes[s], b, sizeof b));
+  }
+  /* eq. 1 violated: a red band at the size, behind the curves */
+  for (int s = 0; s < ns; s++) {
+    int viol, unsure;
+    char why[512];
+    split_state(r, coll, red, sizes[s], &viol, &unsure, why, sizeof why);
+    if (!viol) continue;
+    double x = mg_rp_xmap(sizes[s], smin, smax);
+    fprintf(f, "<rect class=\"splitband\" x=\"%.2f\" y=\"%d\" width=\"12\" height=\"%d\" fill=\"#fde3e0\"/>\n", x - 6,
+            MG_RP_Y0, MG_RP_PH);
+  }
+  fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0, MG_RP_Y0,
+          MG_RP_PW, MG_RP_PH);
+  fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)</text>\n",
+          MG_RP_X0 + MG_RP_PW / 2.0, MG_RP_H - 8);
+  fprintf(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">median latency, "
+             "µs (log scale)</text>\n", MG_RP_Y0 + MG_RP_PH / 2.0);
+  for (int k = na - 1; k >= 0; k--) { /* the default last: on top */
+    fprintf(f, "<polyline class=\"lat\" data-alg=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
+               "stroke-dasharray=\"%s\" points=\"",
+            algs[k], k ? lat_palette[(k - 1) % NLP] : "#000", k ? "1.6" : "2.5", k ? lat_dashes[(k - 1) % NLD] : "");
+    for (int s = 0; s < ns; s++) {
+      double t = median_at(r, coll, red, algs[k], sizes[s]);
+      if (t > 0) fprintf(f, "%.2f,%.2f ", mg_rp_xmap(sizes[s], smin, smax), mg_rp_lat_ymap(t, ymin, ymax));
+    }
+    fputs("\"/>\n", f);
+    for (int s = 0; s < ns; s++) {
+      double t = median_at(r, coll, red, algs[k], sizes[s]);
+      if (!(t > 0)) continue;
+      double x = mg_rp_xmap(sizes[s], smin, smax), y = mg_rp_lat_ymap(t, ymin, ymax);
+      char tt[48];
+      fprintf(f, "<g class=\"lpt\" data-alg=\"%s\" data-bytes=\"%zu\" data-y=\"%.2f\"><title>%s, %s: median %s</title>",
+              algs[k], sizes[s], y, algs[k], mg_rp_bytes_str(sizes[s], b, sizeof b), mg_rp_us_str(t, tt, sizeof tt));
+      if (k) mg_rp_marker(f, k - 1, x, y, lat_palette[(k - 1) % NLP]);
+      else fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" fill=\"#000\"/>", x, y);
+      fputs("</g>\n", f);
+    }
+  }
+  /* the marks on the default's curve: eq. 1 violated (ring), inconclusive (?) */
+  for (int s = 0; s < ns; s++) {
+    int viol, unsure;
+    char why[512];
+    split_state(r, coll, red, sizes[s], &viol, &unsure, why, sizeof why);
+    double t = median_at(r, coll, red, "default", sizes[s]);
+    if (!(t > 0) || (!viol && !unsure)) continue;
+    double x = mg_rp_xmap(sizes[s], smin, smax), y = mg_rp_lat_ymap(t, ymin, ymax);
+    if (viol) {
+      fprintf(f, "<g class=\"splitv\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>%s: split-robustness "
+                 "(TGT 2010 eq. 1) violated: the message is slower than its pieces (",
+              sizes[s], x, y, mg_rp_bytes_str(sizes[s], b, sizeof b));
+      mg_rp_esc(f, why);
+      fprintf(f, ")</title><circle cx=\"%.2f\" cy=\"%.2f\" r=\"9\" fill=\"none\" stroke=\"#C00000\" stroke-width=\"2.5\"/>"
+                 "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" font-weight=\"bold\" fill=\"#C00000\" "
+                 "text-anchor=\"middle\">eq. 1</text></g>\n",
+              x, y, x, y - 13);
+    } else
+      fprintf(f, "<g class=\"splitq\" data-bytes=\"%zu\"><title>%s: split-robustness inconclusive (neither violated "
+                 "nor shown consistent)</title><text x=\"%.2f\" y=\"%.2f\" font-size=\"13\" font-weight=\"bold\" "
+                 "fill=\"#555\" text-anchor=\"middle\">?</text></g>\n",
+              sizes[s], mg_rp_bytes_str(sizes[s], b, sizeof b), x, y - 9);
+  }
+  fputs("</svg>\n<div class=\"legend\">", f);
+  char l[128];
+  for (int k = 0; k < na; k++) {
+    fprintf(f, "<span class=\"li\"><svg width=\"34\" height=\"16\" aria-hidden=\"true\"><line x1=\"1\" y1=\"8\" x2=\"33\" "
+               "y2=\"8\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
+            k ? lat_palette[(k - 1) % NLP] : "#000", k ? lat_dashes[(k - 1) % NLD] : "");
+    if (k) mg_rp_marker(f, k - 1, 17, 8, lat_palette[(k - 1) % NLP]);
+    fputs("</svg> ", f);
+    mg_rp_esc(f, k ? mg_ck_label((mg_coll)coll, algs[k], 0, l, sizeof l) : "default");
+    fputs("</span> &nbsp; ", f);
+  }
+  fputs("</div>\n<div class=\"note\">message size: ", f);
+  mg_rp_esc(f, mg_colls[coll].size_def);
+  if (*red) {
+    char sr[MG_CK_RED];
+    fprintf(f, "; datatype:op %s", mg_ck_red_short(red, sr, sizeof sr));
+  }
+  fputs("</div>\n</div>\n", f);
+}
+
+void mg_rp_latency_key(FILE *f) {
+  fputs("<p class=\"legend\">Each plot: the median latency of the default (bold black) and of every mock-up against "
+        "message size, both axes log scale — the shape of TPDS 2010's Fig. 1. "
+        "<svg width=\"26\" height=\"22\" aria-hidden=\"true\"><circle cx=\"13\" cy=\"11\" r=\"9\" fill=\"none\" "
+        "stroke=\"#C00000\" stroke-width=\"2.5\"/></svg> <b>eq. 1</b> on a pale red band: split-robustness violated "
+        "there (TGT 2010 eq. 1: the message is significantly slower than k messages of a k-th, a split row's "
+        "violation; e.g. an eager-to-rendezvous switch); <b>?</b>: a split row inconclusive there (not shown clean). "
+        "Hover a point for its median.</p>\n",
+        f);
+}
+
+/* ---------- the point-to-point guidelines (check.h) ---------- */
+
+void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns) {
+  const mg_ck_result *r = run->r;
+  size_t sizes[MG_RP_MAXS];
+  int ns = mg_ck_p2p_sizes(r, sizes, MG_RP_MAXS);
+  if (!ns) return;
+  int used[32] = {0};
+  for (int k = 0; k < mg_ck_np2p_cols && k < 32; k++)
+    for (int s = 0; s < ns && !used[k]; s++) used[k] = mg_ck_p2p_find(r, &mg_ck_p2p_cols[k], sizes[s]) != NULL;
+  fprintf(f, "<h2 id=\"p2p-%s\">Point-to-point guidelines", run->anchor);
+  mg_rp_run_title(f, run, nruns);
+  fputs("</h2>\n<p class=\"note\">TGT 2010 §IV, per message size: the verdict and the ratio left side / right side "
+        "of the guideline (medians). Eqs. 1 and 8 are measured only and eq. 5 is a verdict only: a violation is a "
+        "defect to report to the MPI library's developers; a violation of eqs. 6, 9, 10, 11 is a repair "
+        "<code>mpiguide tune</code> writes; eq. 7 holds when eqs. 5 and 6 are both consistent. Grey <i>?</i>: "
+        "inconclusive, never read as clean.</p>\n<table class=\"p2p\"><tr><th>size</th>",
+        f);
+  for (int k = 0; k < mg_ck_np2p_cols; k++) {
+    if (!used[k]) continue;
+    fprintf(f, "<th title=\"");
+    mg_rp_esc(f, mg_ck_p2p_formula(&mg_ck_p2p_cols[k]));
+    fprintf(f, "\">eq. %s<br><span class=\"note\">", mg_ck_p2p_cols[k].head);
+    mg_rp_esc(f, mg_ck_p2p_formula(&mg_ck_p2p_cols[k]));
+    fputs("</span></th>", f);
+  }
+  fputs("</tr>\n", f);
+  for (int s = 0; s < ns; s++) {
+    char b[64];
+    fprintf(f, "<tr><td class=n>%s</td>", mg_rp_bytes_str(sizes[s], b, sizeof b));
+    for (int k = 0; k < mg_ck_np2p_cols; k++) {
+      if (!used[k]) continue;
+      const mg_ck_verdict *v = mg_ck_p2p_find(r, &mg_ck_p2p_cols[k], sizes[s]);
+      if (!v) fputs("<td>–</td>", f);
+      else if (v->status != MG_CKV_OK) {
+        fputs("<td title=\"", f);
+        mg_rp_esc(f, v->note);
+        fprintf(f, "\">%s</td>", v->status == MG_CKV_SKIPPED ? "skipped" : "error");
+      } else {
+        const char *bg = v->outcome == MG_CK_VIOLATION ? "#fd8d3c" : v->outcome == MG_CK_CONSISTENT ? "#ffffff" : "#e8e8e8";
+        const char *word = v->outcome == MG_CK_VIOLATION ? "V" : v->outcome == MG_CK_CONSISTENT ? "C" : "?";
+        fprintf(f, "<td class=\"n %s\" data-eq=\"%s\" data-bytes=\"%zu\" style=\"background:%s\" title=\"%s: %.3f [%.3f, "
+                   "%.3f], p(Holm) %.3g%s\">%s %.2f%s</td>",
+                mg_ck_outcome_name(v->outcome), mg_ck_p2p_cols[k].head, sizes[s], bg, mg_ck_outcome_name(v->outcome),
+                v->slowdown, v->lo, v->hi, v->p_adj, v->noise ? "; within the noise" : "", word, v->slowdown,
+                v->noise ? "~" : "");
+      }
+    }
+    fputs("</tr>\n", f);
+  }
+  fputs("</table>\n", f);
+}
