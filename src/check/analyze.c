@@ -60,6 +60,10 @@ const char *mg_ck_relation_name(int rel) { return rel >= 0 && rel < MG_CK_NRELAT
 const mg_ck_relation_rows mg_ck_relations[] = {
     {MG_SEND, "send_as_isend_wait", "TGT5", "Isend(n) + Wait <= Send(n)",
      "verdict only: a non-blocking send cannot be replaced by a blocking one", "TGT7", "Send(n) ~ Isend(n) + Wait"},
+    /* TGT 2010 §VII states the one-sided equation both ways: Send(n) ~ Win_fence + Put(n) + Win_fence */
+    {MG_SEND, "send_as_rma_put", "TGT-O3r", "Win_fence + Put(n) + Win_fence <= Send(n)",
+     "verdict only: one-sided communication is not slower than a send", "TGT-O3e",
+     "Send(n) ~ Win_fence + Put(n) + Win_fence"},
 };
 const int mg_ck_nrelations = (int)(sizeof mg_ck_relations / sizeof mg_ck_relations[0]);
 

@@ -2,7 +2,8 @@
  * The point-to-point guidelines of TGT 2010 §IV as one table (check.h, mg_ck_p2p_cols): eq. (1)
  * split-robustness of Send, (5) Isend + Wait <= Send, (6) Send <= Isend + Wait, (7) Send ~ Isend
  * + Wait, (8) Send <= Ssend, (9) Rsend <= Send, (10) and (11) Sendrecv against its two
- * compositions. Each column names the verdict row it shows (operation, mock-up, relation) and
+ * compositions, and §VII's Send(n) ~ Win_fence + Put(n) + Win_fence in both directions and as an
+ * equivalence. Each column names the verdict row it shows (operation, mock-up, relation) and
  * what a user does about a violation; the summary's "point-to-point guidelines" section and the
  * report's table read it, so both say the same.
  */
@@ -23,6 +24,9 @@ const mg_ck_p2p_col mg_ck_p2p_cols[] = {
     {"9", "9", MG_RSEND, "rsend_as_send", MG_CK_REL_MOCKUP},
     {"10", "10", MG_SENDRECV, "sendrecv_as_isend_recv_wait", MG_CK_REL_MOCKUP},
     {"11", "11", MG_SENDRECV, "sendrecv_as_irecv_send_wait", MG_CK_REL_MOCKUP},
+    {"VII", "VII <", MG_SEND, "send_as_rma_put", MG_CK_REL_MOCKUP}, /* §VII, one-sided: both ways and ~ */
+    {"VII", "VII >", MG_SEND, "send_as_rma_put", MG_CK_REL_REVERSE},
+    {"VII", "VII ~", MG_SEND, "send_as_rma_put", MG_CK_REL_EQUIV},
 };
 const int mg_ck_np2p_cols = (int)(sizeof mg_ck_p2p_cols / sizeof mg_ck_p2p_cols[0]);
 

@@ -550,9 +550,10 @@ static const mg_alg send_algs[] = {
               "a program that relies on MPI buffering small messages (unsafe, but common) would deadlock",
               MG_R_MEASURE_ONLY, "self(n)"),
     SPLIT_MESSAGE(send, "Send"),
-    {"send_as_rma_put", "TGT-O3", "Send(n) ~ Win_fence + Put(n) + Win_fence",
+    {"send_as_rma_put", "TGT-O3", "Send(n) <= Win_fence + Put(n) + Win_fence",
      "fences around a put into the destination's window (kept with the communicator), which the receiver "
-     "copies out; measure only: the receiver must take part in the fences (2 processes)",
+     "copies out (TGT 2010 states ~: check also gives the reverse and the equivalence); measure only: the "
+     "receiver must take part in the fences (2 processes)",
      NULL, MG_R_MEASURE_ONLY | MG_R_NB_INT, "the window: n rounded up to a power of two (at least 4 KiB)", NULL,
      MG_FAM_RMA, mg_p2p_rma_put, 0, NULL, "2 * barrier(0) + sendrecv(n) + copy(n)", 0, mg_p2p_rma_put_recv},
 };
