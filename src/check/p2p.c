@@ -151,12 +151,15 @@ void mg_ck_print_p2p(FILE *f, const mg_ck_result *r) {
       fprintf(f, "repair: `mpiguide tune DIR` writes %s for these sizes (docs/tune.md)\n", c->alg);
       break;
     case MG_CK_P2P_REPORT:
-      fprintf(f, "report it to the MPI library's developers: %s\n",
-              c->rel == MG_CK_REL_REVERSE ? "Isend + Wait is slower than Send (a verdict only, no repair)"
-                                          : "a defect, no repair (measure only: tune never uses it)");
+      if (c->rel == MG_CK_REL_REVERSE) /* the row's right side is the slower one */
+        fprintf(f, "report it to the MPI library's developers: %s is violated (a verdict only, no repair)\n",
+                mg_ck_p2p_formula(c));
+      else
+        fprintf(f, "report it to the MPI library's developers: a defect, no repair (measure only: tune never uses it)\n");
       break;
     case MG_CK_P2P_SEE:
-      fprintf(f, "Send and Isend + Wait differ: eq. 6 (repaired by tune) or eq. 5 (to report) says which is slower\n");
+      fprintf(f, "the two sides differ: the one-way verdicts of the same mock-up (eqs. 5 and 6; VII < and >) say "
+                 "which is slower and what to do\n");
       break;
     }
   }
