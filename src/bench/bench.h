@@ -165,7 +165,9 @@ void mg_bench_counts_name(const mg_bench_counts *k, char *buf, size_t len);
     "then 1 sends back with the variant and 0 receives")                                                \
   X(EXCHANGE, "exchange", "every pair (2i, 2i+1) exchanges at once: each rank posts MPI_Irecv, sends "   \
     "with the variant and waits (sendrecv: one call each); a rank without a pair is idle")              \
-  X(ONETOALL, "onetoall", "rank 0 sends with the variant to ranks 1..p-1 in turn, each receives")
+  X(ONETOALL, "onetoall", "rank 0 sends with the variant to ranks 1..p-1 in turn, each receives")          \
+  X(CART, "cart", "sendrecv only: every rank exchanges with its 4 neighbours on a periodic 2-D Cartesian "   \
+    "communicator of all ranks (MPI_Dims_create), made without reordering (the topo family's row: with)")
 typedef enum {
 #define MG_X(E, n, d) MG_PATTERN_##E,
   MG_PATTERNS(MG_X)
@@ -181,6 +183,8 @@ const char *mg_pattern_refuses(mg_coll op, int alg, mg_pattern pt, int p);
 /* One measurement's calls on this rank: c is the operation's call prepared on the benchmark's
  * communicator (sbuf, rbuf, counts, datatypes; rank and size set), alg the row. An MPI code. */
 int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt);
+/* Free what the patterns made for the run's communicator (the Cartesian ones): collective. */
+void mg_pattern_free(void);
 
 /* A reduction's datatype and op. */
 typedef struct mg_bench_red {

@@ -636,6 +636,7 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   res->clock_syncs = R.clock.syncs;
 out:
   res->elapsed = R.now() - R.t0;
+  mg_pattern_free();
   free_types(&R);
   if (R.scomm != MPI_COMM_NULL) PMPI_Comm_free(&R.scomm);
   free(R.ts), free(R.te), free(R.red), free(R.late), free(R.err), free(R.slot_v), free(R.slot_round);

@@ -34,10 +34,52 @@ int mg_pattern_find(const char *name) {
 
 static int exchanges(mg_coll op) { return op == MG_SENDRECV || op == MG_SENDRECV_REPLACE; }
 
+/* The Cartesian communicators of pattern cart, made at its first measurement (every rank runs
+ * every measurement) for the run's communicator and freed at the end of the run. */
+static struct {
+  MPI_Comm parent, plain, reordered;
+} cart = {MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL};
+
+void mg_pattern_free(void) {
+  if (cart.plain != MPI_COMM_NULL) PMPI_Comm_free(&cart.plain);
+  if (cart.reordered != MPI_COMM_NULL) PMPI_Comm_free(&cart.reordered);
+  cart.parent = MPI_COMM_NULL;
+}
+
+static int cart_comms(MPI_Comm comm, int p) {
+  if (cart.parent == comm) return MPI_SUCCESS;
+  mg_pattern_free();
+  int dims[2] = {0, 0}, periods[2] = {1, 1};
+  int rc = PMPI_Dims_create(p, 2, dims);
+  if (rc == MPI_SUCCESS) rc = PMPI_Cart_create(comm, 2, dims, periods, 0, &cart.plain);
+  if (rc == MPI_SUCCESS) rc = PMPI_Cart_create(comm, 2, dims, periods, 1, &cart.reordered);
+  if (rc == MPI_SUCCESS) cart.parent = comm;
+  return rc;
+}
+
+/* Pattern cart: sendrecv with the neighbours on the Cartesian communicator, in both directions of
+ * both dimensions (a halo exchange); the topo family's row on the one made with reordering. */
+static int cart_exchange(const mg_call *c, int alg) {
+  int rc = cart_comms(c->comm, c->size);
+  if (rc != MPI_SUCCESS) return rc;
+  mg_call s = *c;
+  s.comm = mg_colls[c->coll].algs[alg].family == MG_FAM_TOPO ? cart.reordered : cart.plain;
+  s.stag = s.rtag = TAG_DATA, s.status = MPI_STATUS_IGNORE;
+  for (int d = 0; d < 2 && rc == MPI_SUCCESS; d++)
+    for (int dir = -1; dir <= 1 && rc == MPI_SUCCESS; dir += 2) {
+      rc = PMPI_Cart_shift(s.comm, d, dir, &s.src, &s.root);
+      if (rc == MPI_SUCCESS) rc = mg_run(&s, alg);
+    }
+  return rc;
+}
+
 const char *mg_pattern_refuses(mg_coll op, int alg, mg_pattern pt, int p) {
   if (op == MG_RECV || op == MG_IRECV) return "a receive is measured as the receive side of a send";
   if (p < 2) return "a point-to-point pattern needs 2 processes";
-  if (exchanges(op) && pt == MG_PATTERN_ONETOALL) return "sendrecv exchanges: measured by pingpong and exchange";
+  if (pt == MG_PATTERN_CART && op != MG_SENDRECV) return "pattern cart measures sendrecv only";
+  if (exchanges(op) && pt == MG_PATTERN_ONETOALL) return "sendrecv exchanges: measured by pingpong, exchange and cart";
+  if (mg_colls[op].algs[alg].family == MG_FAM_TOPO && pt != MG_PATTERN_CART)
+    return "a topology row is measured by pattern cart";
   if (mg_colls[op].algs[alg].family == MG_FAM_RMA && p != 2)
     return "a one-sided row's fences are collective over the communicator: measured on 2 processes";
   if (mg_colls[op].algs[alg].recv_side && pt == MG_PATTERN_EXCHANGE)
@@ -113,6 +155,8 @@ int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt) {
     if (peer >= p) return MPI_SUCCESS;
     return exchanges(c->coll) ? exchange_call(c, alg, peer) : exchange_sends(c, alg, peer);
   }
+  case MG_PATTERN_CART:
+    return cart_exchange(c, alg);
   case MG_PATTERN_ONETOALL:
     if (me != 0) return recv_side(c, alg, 0);
     for (int j = 1; j < p; j++)

@@ -64,6 +64,10 @@ const mg_ck_relation_rows mg_ck_relations[] = {
     {MG_SEND, "send_as_rma_put", "TGT-O3r", "Win_fence + Put(n) + Win_fence <= Send(n)",
      "verdict only: one-sided communication is not slower than a send", "TGT-O3e",
      "Send(n) ~ Win_fence + Put(n) + Win_fence"},
+    /* TGT 2010 eq. 37: the reordered topology is the left side; the row's own direction is no guideline */
+    {MG_SENDRECV, "sendrecv_as_cart_reorder", "TGT37", "Sendrecv{cart,reorder} <= Sendrecv{cart}",
+     "a violation: the library's reordering made the neighbour exchange slower", "TGT37e",
+     "Sendrecv{cart,reorder} ~ Sendrecv{cart}"},
 };
 const int mg_ck_nrelations = (int)(sizeof mg_ck_relations / sizeof mg_ck_relations[0]);
 

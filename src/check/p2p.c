@@ -27,6 +27,7 @@ const mg_ck_p2p_col mg_ck_p2p_cols[] = {
     {"VII", "VII <", MG_SEND, "send_as_rma_put", MG_CK_REL_MOCKUP}, /* §VII, one-sided: both ways and ~ */
     {"VII", "VII >", MG_SEND, "send_as_rma_put", MG_CK_REL_REVERSE},
     {"VII", "VII ~", MG_SEND, "send_as_rma_put", MG_CK_REL_EQUIV},
+    {"37", "37", MG_SENDRECV, "sendrecv_as_cart_reorder", MG_CK_REL_REVERSE}, /* a topology reordered */
 };
 const int mg_ck_np2p_cols = (int)(sizeof mg_ck_p2p_cols / sizeof mg_ck_p2p_cols[0]);
 

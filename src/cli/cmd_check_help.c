@@ -41,7 +41,7 @@ static const mg_check_preset presets[] = {
     {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3, "spread:4", "double:sum,int:sum",
      "composition,split,pt2pt"},
     {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50,
-     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor", "composition,split,nonblocking,monotony,inplace,datatype,userop,p2p,pt2pt,rma,rerank"},
+     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor", "composition,split,nonblocking,monotony,inplace,datatype,userop,p2p,pt2pt,rma,rerank,topo"},
 };
 
 /* The presets in words, from the table above: the help text and `check --presets` (which
@@ -135,7 +135,8 @@ static const char usage_text[] =
     "                          collectives, families pt2pt,split,rma, 1 B to 4 MiB in powers of two\n"
     "                          (without --families, --sizes), measured by --pattern; 2 processes\n"
     "      --pattern P         point-to-point: pingpong (ranks 0 and 1), exchange (all pairs at\n"
-    "                          once), onetoall (rank 0 to each) [pingpong] (docs/check.md)\n"
+    "                          once), onetoall (rank 0 to each), cart (sendrecv with the 4 neighbours\n"
+    "                          on a 2-D Cartesian communicator; the topo family, TGT eq. 37) [pingpong]\n"
     "  -m, --mockups LIST      only these mock-ups: registry names or guideline ids (GL5) [all];\n"
     "                          without -c: only the collectives of these mock-ups\n"
     "      --families LIST     guideline families (`mpiguide list` groups the rows by them), or all\n"

@@ -573,6 +573,13 @@ static const mg_alg sendrecv_algs[] = {
     PT2PT_ROW(sendrecv_as_irecv_send_wait, "TGT11", "Sendrecv(n) <= Irecv(n) + Send(n) + Wait",
               "MPI_Irecv of the receive side, MPI_Send of the send side, MPI_Wait (its status)", 0,
               "self(n)"),
+    /* TGT 2010 eq. 37 reads the other way round (the row must not be slower than the default):
+     * check's reverse verdict of this row (src/check/analyze.c, mg_ck_relations) */
+    {"sendrecv_as_cart_reorder", "TGT37", "Sendrecv{cart}(n) vs Sendrecv{cart, reorder}(n)",
+     "the library's own sendrecv with the neighbours on a Cartesian communicator made with reordering "
+     "(pattern cart); measure only: another communicator, check judges eq. 37, Sendrecv{cart, reorder} <= "
+     "Sendrecv{cart}", mg_sendrecv_default, MG_R_MEASURE_ONLY, "0", NULL, MG_FAM_TOPO, NULL, 0, NULL,
+     "self(n)", 0, NULL},
 };
 static const mg_alg sendrecv_replace_algs[] = {DEFAULT(sendrecv_replace, "MPI_Sendrecv_replace")};
 

@@ -363,7 +363,9 @@ extern const int mg_nrestrictions;
   X(RMA, "rma", "one-sided communication (TGT 2010 §VII): Bcast(n) <= Win_fence + (p-1) x Put(n) + " \
     "Win_fence; Gather(n) <= Win_fence + p x Get(n/p) + Win_fence")                             \
   X(RERANK, "rerank", "renumbering the processes must not make a collective faster (TGT 2010 eq. 36): " \
-    "A{comm} <= A{pi(comm)}, pi a seeded random permutation; measure-only")
+    "A{comm} <= A{pi(comm)}, pi a seeded random permutation; measure-only")                        \
+  X(TOPO, "topo", "a virtual topology made with reordering must not make neighbour communication " \
+    "slower (TGT 2010 eq. 37): Sendrecv{cart, reorder} <= Sendrecv{cart}; measure-only")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,
