@@ -9,20 +9,23 @@
 # point-to-point algorithms (TGT35): 30 rows over bcast, reduce, allreduce, reduce_scatter_block, scan,
 # gather, scatter, allgather, alltoall and barrier. Point-to-point operations (8, a default each) and
 # their guidelines (pt2pt: TGT6, TGT8-TGT11). One-sided communication (TGT-O1, TGT-O2): bcast and
-# gather; TGT-O3 for send, measure-only. Every row names its cost model (last column).
+# gather; TGT-O3 for send, measure-only. Hierarchical (TGT38) for allreduce, bcast, reduce, allgather,
+# gather, scatter, barrier; lanes (LANE) for allreduce, bcast, reduce, allgather. Every row names its
+# cost model (last column).
 execute_process(COMMAND ${EXE} list --csv OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "list --csv exited with ${rc}")
 endif()
 string(REGEX MATCHALL "\n" lines "${out}")
 list(LENGTH lines n)
-if(NOT n EQUAL 190)
-  message(FATAL_ERROR "expected 1 header + 189 rows (25 defaults, 40 compositions, 20 split, 17 non-blocking, "
-                      "18 monotony, 15 in place, 10 datatype, 6 userop, 30 p2p, 5 pt2pt, 3 rma), got ${n} lines")
+if(NOT n EQUAL 201)
+  message(FATAL_ERROR "expected 1 header + 200 rows (25 defaults, 40 compositions, 20 split, 17 non-blocking, "
+                      "18 monotony, 15 in place, 10 datatype, 6 userop, 30 p2p, 5 pt2pt, 3 rma, 11 hier), got ${n} "
+                      "lines")
 endif()
 foreach(fam_n "TGT1,20" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "TGT23,6" "TGT35,30" "=composition,40"
         "=split,20" "=nonblocking,17" "=monotony,18" "=inplace,15" "=datatype,10" "=userop,6" "=p2p,30"
-        "=pt2pt,5" "TGT6,1" "TGT8,1" "TGT9,1" "TGT10,1" "TGT11,1" "=rma,3")
+        "=pt2pt,5" "TGT6,1" "TGT8,1" "TGT9,1" "TGT10,1" "TGT11,1" "=rma,3" "TGT38,7" "LANE,4" "=hier,11")
   string(REGEX MATCH "^(.*),([0-9]+)$" _ "${fam_n}")
   set(pat "${CMAKE_MATCH_1}")
   set(want "${CMAKE_MATCH_2}")
