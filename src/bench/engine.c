@@ -280,7 +280,8 @@ static int applicable_series(mg_bench_block *B, const mg_call *c, mg_pattern pat
       continue;
     }
     mg_why why = mg_applicable(c, B->series[i].alg, SIZE_MAX);
-    if (why == MG_WHY_NONE && B->series[i].alg && !mg_colls[c->coll].known) {
+    if (why == MG_WHY_NONE && B->series[i].alg &&
+        (!mg_colls[c->coll].known || mg_colls[c->coll].algs[B->series[i].alg].family == MG_FAM_HIER)) {
       mg_late = (mg_late_state){SIZE_MAX, MG_WHY_NONE};
       (void)mg_run(c, B->series[i].alg);
       why = mg_late.why;

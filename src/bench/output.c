@@ -25,6 +25,8 @@ static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command) {
   mg_meta(f, "date", "%s", m->date);
   mg_meta(f, "launch", "%s", m->launch);
   mg_meta(f, "command", "%s", command);
+  const char *sim = getenv("MPIGUIDE_NODE_SIZE"); /* the hier rows' nodes are simulated: timings mean nothing */
+  if (sim && *sim) mg_meta(f, "simulated_node_size", "%s", sim);
 }
 
 /* The collectives, then per collective its algorithms and size definition. */

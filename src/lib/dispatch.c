@@ -32,8 +32,10 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why) {
   if (want && why == MG_WHY_NONE) why = mg_applicable(c, want, x->scratch_max);
   int alg = why == MG_WHY_NONE ? want : 0;
   int rc;
-  /* the mock-up may still fall back once it knows the size, or (in-place family) its scratch */
-  if (alg && (!mg_colls[c->coll].known || mg_colls[c->coll].algs[alg].family == MG_FAM_INPLACE)) {
+  /* the mock-up may still fall back once it knows the size, or (in-place family) its scratch, or
+   * (hier family) the node structure */
+  if (alg && (!mg_colls[c->coll].known || (mg_colls[c->coll].algs[alg].family == MG_FAM_INPLACE ||
+                                          mg_colls[c->coll].algs[alg].family == MG_FAM_HIER))) {
     mg_late.cap = x->scratch_max;
     mg_late.why = MG_WHY_NONE;
     rc = mg_run(c, alg);

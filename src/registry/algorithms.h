@@ -93,6 +93,12 @@ size_t mg_rma_win_bytes(size_t n);
 int mg_p2p_rma_put(const mg_call *c, int unused);      /* send: fence, put, fence (measure-only) */
 int mg_p2p_rma_put_recv(const mg_call *c, int unused); /* its receive side: fence, fence, copy */
 void mg_rma_finalize(void);
+/* The hierarchical family (hier.c): param 0 the <coll>_as_hier rows, 1 the <coll>_as_lane rows; their
+ * scratch; freeing the node structures still cached (mg_core_finalize). */
+int mg_hier(const mg_call *c, int lane);
+size_t mg_hier_mem(const mg_call *c);
+size_t mg_lane_mem(const mg_call *c);
+void mg_hier_finalize(void);
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

@@ -112,6 +112,16 @@
    "the library's own call on the communicator's processes renumbered by a seeded random permutation "   \
    "(the same root process); measure only: blocks and prefixes land in the renumbered order",            \
    NULL, MG_R_MEASURE_ONLY | (restr), "0", NULL, MG_FAM_RERANK, mg_rerank, 0, NULL, "self(n)", 0, NULL}
+/* Hierarchical and lane decompositions (hier.c): TPDS 2010 §VI eq. 38 (<coll>_as_hier, param 0) and
+ * Träff and Hunold's lane collectives (<coll>_as_lane, param 1, every node the same size). Every row
+ * keeps the node structure with the communicator (2 communicators and 4p ints); the cost prices each
+ * step as the collective on the whole communicator, an upper bound (docs/model.md). */
+#define HIER_ROW(coll, kind, lane, gl, fml, desc, restr, memtxt, memfn, cost)                          \
+  {#coll "_as_" kind, gl, fml, desc, NULL, restr, memtxt, memfn, MG_FAM_HIER, mg_hier, lane, NULL, cost, 0, NULL}
+#define HIER(coll, fml, desc, restr, memtxt, memfn, cost) \
+  HIER_ROW(coll, "hier", 0, "TGT38", fml, desc, restr, memtxt, memfn, cost)
+#define LANE(coll, fml, desc, restr, memtxt, cost) \
+  HIER_ROW(coll, "lane", 1, "LANE", fml, desc, (restr) | MG_R_REGULAR_NODES, memtxt, mg_lane_mem, cost)
 
 static const mg_alg allgather_algs[] = {
     DEFAULT(allgather, "MPI_Allgather"),
@@ -146,6 +156,13 @@ static const mg_alg allgather_algs[] = {
             "to rank-2^k; the rotation undone at the end", MG_R_PN_INT, "p*n bytes", mg_allgather_as_bruck_mem,
             mg_allgather_as_bruck, 0, mg_cost_allgather_as_bruck, 1),
     RERANK_ROW(allgather, "Allgather", 0),
+    HIER(allgather, "Allgather(n) <= ||Gather(n) + Allgatherv_C(p*n) + ||Bcast(p*n)",
+         "node-local gather of the packed blocks to the node's leader, allgatherv of the node blocks among the "
+         "leaders, node-local bcast of all p blocks", MG_R_PN_INT, "p*n + n bytes + 2p ints", mg_hier_mem,
+         "gather(n) + allgatherv(p*n) + bcast(p*n) + copy(p*n)"),
+    LANE(allgather, "Allgather(n) <= ||Allgather_lane(n) + ||Allgather(p*n/k)",
+         "allgather of the own block on each lane, then node-local allgather of the lanes' blocks", MG_R_PN_INT,
+         "(2p+1) n bytes", "2 * allgather(n) + copy(p*n)"),
 };
 
 /* Träff, Gropp and Thakur, TPDS 2010 (see exscan_algs): TGT25 and TGT32 are equation numbers of
@@ -208,6 +225,13 @@ static const mg_alg allreduce_algs[] = {
             0, "n", mg_allreduce_as_rabenseifner_mem, mg_allreduce_as_rabenseifner, 0,
             mg_cost_allreduce_as_rabenseifner, 1),
     RERANK_ROW(allreduce, "Allreduce", MG_R_COMMUTATIVE),
+    HIER(allreduce, "Allreduce(n) <= ||Reduce(n) + Allreduce_C(n) + ||Bcast(n)",
+         "node-local reduce to the node's leader, allreduce among the leaders, node-local bcast", MG_R_NODE_ORDER,
+         "0", NULL, "reduce(n) + allreduce(n) + bcast(n)"),
+    LANE(allreduce, "Allreduce(n) <= ||Reduce_scatter(n) + ||Allreduce_lane(n/k) + ||Allgatherv(n)",
+         "node-local reduce_scatter into k blocks, allreduce of block i on lane i, node-local allgatherv",
+         MG_R_NODE_ORDER | MG_R_COMMUTE_OR_DENSE, "2 spans of count elements + 2p ints",
+         "reduce_scatter(n) + allreduce(n) + allgatherv(n)"),
 };
 
 static const mg_alg alltoall_algs[] = {
@@ -281,6 +305,8 @@ static const mg_alg barrier_algs[] = {
             "rank 0 receives an empty message from every rank, then sends one to every rank", 0, "p requests",
             mg_barrier_as_linear_mem, mg_barrier_as_linear, 0, mg_cost_barrier_as_linear, 0),
     RERANK_ROW(barrier, "Barrier", 0),
+    HIER(barrier, "Barrier <= ||Barrier + Barrier_C + ||Barrier",
+         "node-local barrier, barrier among the node leaders, node-local barrier", 0, "0", NULL, "3 * barrier(0)"),
 };
 
 static const mg_alg bcast_algs[] = {
@@ -318,6 +344,12 @@ static const mg_alg bcast_algs[] = {
             "the window: n rounded up to a power of two (at least 4 KiB), kept with the communicator",
             "2 * barrier(0) + (p-1) * sendrecv(n) + copy(n)"),
     RERANK_ROW(bcast, "Bcast", 0),
+    HIER(bcast, "Bcast(n) <= Bcast_root's node(n) + Bcast_C(n) + ||Bcast(n)",
+         "bcast on the root's node, among the node leaders from the root's node, then on the other nodes", 0, "0",
+         NULL, "3 * bcast(n)"),
+    LANE(bcast, "Bcast(n) <= Scatter_root's node(n/k) + ||Bcast_lane(n/k) + ||Allgather(n/k)",
+         "scatter k pieces of the packed vector on the root's node, bcast of piece i on lane i, node-local "
+         "allgatherv", MG_R_NB_INT, "n bytes + 2p ints", "scatter(n/p) + bcast(n) + allgather(n/p)"),
 };
 
 /* Träff, Gropp and Thakur, "Self-Consistent MPI Performance Guidelines", TPDS 2010: the guideline
@@ -368,6 +400,10 @@ static const mg_alg gather_algs[] = {
             "the window: n rounded up to a power of two (at least 4 KiB), kept with the communicator; + (p-1)*n "
             "at the root", "2 * barrier(0) + (p-1) * sendrecv(n) + copy(n)"),
     RERANK_ROW(gather, "Gather", 0),
+    HIER(gather, "Gather(n) <= ||Gather(n) + Gatherv_C(p*n) + Send(p*n)",
+         "node-local gather of the packed blocks to the leaders, gatherv of the node blocks to the root's node "
+         "leader, which sends them to the root if it is not the root", MG_R_PN_INT, "p*n + n bytes + 2p ints",
+         mg_hier_mem, "gather(n) + gatherv(p*n) + sendrecv(p*n) + copy(p*n)"),
 };
 
 static const mg_alg gatherv_algs[] = {
@@ -420,6 +456,14 @@ static const mg_alg reduce_algs[] = {
             "(distances 1, 2, 4...: rank order kept), then a binomial gather to the root",
             0, "2n", mg_reduce_as_rabenseifner_mem, mg_reduce_as_rabenseifner, 0, mg_cost_reduce_as_rabenseifner, 1),
     RERANK_ROW(reduce, "Reduce", MG_R_COMMUTATIVE),
+    HIER(reduce, "Reduce(n) <= ||Reduce(n) + Reduce_C(n) + Send(n)",
+         "node-local reduce to the leaders, reduce among the leaders to the root's node, whose leader sends the "
+         "result to the root if it is not the root", MG_R_NODE_ORDER, "2 spans of count elements at the leaders",
+         mg_hier_mem, "reduce(n) + reduce(n) + sendrecv(n)"),
+    LANE(reduce, "Reduce(n) <= ||Reduce_scatter(n) + ||Reduce_lane(n/k) + Gatherv_root's node(n)",
+         "node-local reduce_scatter into k blocks, reduce of block i on lane i to the root's node, gatherv to the "
+         "root there", MG_R_NODE_ORDER | MG_R_COMMUTE_OR_DENSE, "2 spans of count elements + 2p ints",
+         "reduce_scatter(n) + reduce(n) + gatherv(n)"),
 };
 
 static const mg_alg reduce_scatter_algs[] = {
@@ -512,6 +556,10 @@ static const mg_alg scatter_algs[] = {
             "(packed)", MG_R_PN_INT, "p*n bytes", mg_scatter_as_binomial_mem, mg_scatter_as_binomial, 0,
             mg_cost_scatter_as_binomial, 0),
     RERANK_ROW(scatter, "Scatter", 0),
+    HIER(scatter, "Scatter(n) <= Send(p*n) + Scatterv_C(p*n) + ||Scatter(n)",
+         "the root packs the blocks in node order (sent to its node's leader if it is not the leader), scatterv "
+         "of the node blocks among the leaders, node-local scatter", MG_R_PN_INT, "p*n + n bytes + 2p ints",
+         mg_hier_mem, "copy(p*n) + sendrecv(p*n) + scatterv(p*n) + scatter(n)"),
 };
 
 static const mg_alg scatterv_algs[] = {

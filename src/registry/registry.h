@@ -118,7 +118,11 @@ static inline int mg_coll_is_p2p(mg_coll k) { return k >= MG_NCOLLECTIVES; }
     "op on a predefined integer type or a bitwise op on MPI_BYTE, not floating point)")      \
   X(MEASURE_ONLY, "measure_only",                                                   \
     "measure only: the row needs the peer to act alike or may deadlock a program that relies on " \
-    "MPI's buffering; the benchmark runs both sides, libmpiguide never runs it")
+    "MPI's buffering; the benchmark runs both sides, libmpiguide never runs it")                \
+  X(IRREGULAR_NODES, "irregular_nodes",                                             \
+    "not applicable: nodes of different sizes (a lane row needs the same number of ranks on every node)") \
+  X(NODE_ORDER, "node_order",                                                       \
+    "not applicable: a non-commutative op, and the nodes are not ranges of consecutive ranks")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
@@ -294,7 +298,13 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(BITWISE_EXACT, 9, "op:bitwise-exact",                                                           \
     "a predefined op on a predefined integer datatype (MPI_BYTE: the bitwise ops; no SUM on signed "  \
     "types narrower than int, no MIN/MAX on unsigned ones), whose result is the same bits in any "    \
-    "order of combination; not floating point, not user-defined ops, not derived datatypes")
+    "order of combination; not floating point, not user-defined ops, not derived datatypes")      \
+  X(NODE_ORDER, 15, "non-commutative-op:consecutive-nodes",                                         \
+    "with a non-commutative op only when every node is a range of consecutive ranks (decided from "  \
+    "the node structure, alike on every rank, when the row first runs on the communicator)")        \
+  X(REGULAR_NODES, 16, "equal-node-sizes",                                                           \
+    "every node has the same number of ranks of the communicator (decided from the node structure, " \
+    "alike on every rank)")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,
@@ -340,6 +350,11 @@ extern const int mg_nrestrictions;
  * - RMA: a collective not slower than the same data moved by one-sided communication in a
  *   fence epoch of a window (TGT 2010 §VII): the root's puts (bcast) or gets (gather); the
  *   window is cached with the communicator and counts as scratch (src/algs/rma.c).
+ * - HIER: a collective not slower than its composition along the nodes (TPDS 2010 §VI eq. 38):
+ *   node-local step, leaders' step, node-local step (<coll>_as_hier); and the lane decompositions
+ *   (<coll>_as_lane: the ranks of equal node-local index form lanes that work in parallel). The
+ *   node structure and its sub-communicators are cached with the communicator; rows decide late
+ *   from it (MG_R_NODE_ORDER, MG_R_REGULAR_NODES), alike on every rank (src/algs/hier.c).
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
@@ -365,7 +380,9 @@ extern const int mg_nrestrictions;
   X(RERANK, "rerank", "renumbering the processes must not make a collective faster (TGT 2010 eq. 36): " \
     "A{comm} <= A{pi(comm)}, pi a seeded random permutation; measure-only")                        \
   X(TOPO, "topo", "a virtual topology made with reordering must not make neighbour communication " \
-    "slower (TGT 2010 eq. 37): Sendrecv{cart, reorder} <= Sendrecv{cart}; measure-only")
+    "slower (TGT 2010 eq. 37): Sendrecv{cart, reorder} <= Sendrecv{cart}; measure-only")                                     \
+  X(HIER, "hier", "hierarchical and lane decompositions (TPDS 2010 §VI eq. 38: Allreduce{c} <= "       \
+    "||Reduce{c_i} + Allreduce{C} + ||Bcast{c_i}; Träff and Hunold's lane collectives, Cluster 2020)")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,

@@ -37,13 +37,21 @@ typedef struct mockup {
   int line;
 } mockup;
 
-/* Our name of a PGMPITuneLib mock-up. */
+/* Our name of a PGMPITuneLib mock-up. Its lane and hierarchical mock-ups repeat the collective,
+ * <coll>_as_<coll>_lane and <coll>_as_<coll>_hier: ours are <coll>_as_lane, <coll>_as_hier. */
 static void map_name(const char *name, char *buf, size_t size) {
   static const char old[] = "reducescatterblock_";
   if (strncmp(name, old, sizeof old - 1) == 0)
     snprintf(buf, size, "reduce_scatter_block_%s", name + sizeof old - 1);
   else
     snprintf(buf, size, "%s", name);
+  const char *as = strstr(buf, "_as_");
+  if (!as) return;
+  size_t head = (size_t)(as - buf);
+  const char *rest = as + 4; /* "<coll>_lane" or "<coll>_hier" */
+  if (strlen(rest) == head + 5 && strncmp(rest, buf, head) == 0 &&
+      (strcmp(rest + head, "_lane") == 0 || strcmp(rest + head, "_hier") == 0))
+    memmove(buf + head + 4, rest + head + 1, 5); /* "lane" or "hier", and the terminator */
 }
 
 static int number(prf *r, const char *tok, unsigned long long max, unsigned long long *v, const char *what,

@@ -79,6 +79,7 @@ int main(int argc, char **argv) {
   MPI_Comm_split(node, rank % 2, size - rank, &half); /* reversed order within each half */
   const mg_coll_info *ci = &mg_colls[MG_BARRIER];
   for (int a = 0; a < ci->nalgs; a++) {
+    if (ci->algs[a].restrictions & MG_R_MEASURE_ONLY) continue; /* libmpiguide never runs it */
     char spec[128];
     snprintf(spec, sizeof spec, "barrier=%s", a ? ci->algs[a].name : "default");
     if (mpiguide_force(spec) != 0) {

@@ -465,6 +465,7 @@ typedef struct tcomm {
   int rank, size;
   int inter, rsize, low; /* intercommunicator: remote size, in the even-ranks group */
   int maxsize;           /* largest size of this communicator over all ranks (halves differ) */
+  int regular, consecutive; /* its nodes, as the hier family sees them (node_shape) */
 } tcomm;
 
 /* Built the way test suites build them (MPICH's MTestGetIntracomm: duplicates, splits,
@@ -472,6 +473,8 @@ typedef struct tcomm {
  * the cases but counts them, so case numbers agree on every rank. */
 enum { C_WORLD, C_DUP, C_HALVES, C_REVERSED, C_SUBSET, C_SELF, C_INTER, C_N };
 static tcomm comms[C_N];
+
+static void node_shape(tcomm *t);
 
 static void make_comms(void) {
   MPI_Comm c;
@@ -498,8 +501,48 @@ static void make_comms(void) {
     CHECK(MPI_Comm_rank(comms[i].comm, &comms[i].rank));
     CHECK(MPI_Comm_size(comms[i].comm, &comms[i].size));
   }
+  for (int i = 0; i < C_N; i++)
+    if (comms[i].comm != MPI_COMM_NULL && !comms[i].inter) node_shape(&comms[i]);
   for (int i = 0; i < C_N; i++) /* loops over roots must have the same length everywhere */
     CHECK(PMPI_Allreduce(&comms[i].size, &comms[i].maxsize, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+}
+
+/* The node structure the hier family sees on an intracommunicator (src/algs/hier.c), computed
+ * here on its own: with MPIGUIDE_NODE_SIZE=k on every rank, nodes of k consecutive ranks of
+ * MPI_COMM_WORLD, else the shared-memory nodes. Whether every node has the same number of ranks,
+ * and whether each node is a range of consecutive ranks (the lane rows need the first, the rows
+ * of a non-commutative reduction the second). */
+static void node_shape(tcomm *t) {
+  int p = t->size, k = 0, v[2], w[2], color = 0, wr;
+  const char *env = getenv("MPIGUIDE_NODE_SIZE");
+  if (env && *env) {
+    char *end;
+    long x = strtol(env, &end, 10);
+    k = *end || x < 1 ? 0 : (int)x;
+  }
+  v[0] = k, v[1] = -k;
+  CHECK(PMPI_Allreduce(v, w, 2, MPI_INT, MPI_MIN, t->comm));
+  if (w[0] != -w[1]) k = 0;
+  if (k) {
+    CHECK(PMPI_Comm_rank(MPI_COMM_WORLD, &wr));
+    color = wr / k;
+  } else {
+    MPI_Comm sc;
+    CHECK(PMPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, t->rank, MPI_INFO_NULL, &sc));
+    CHECK(PMPI_Allreduce(&t->rank, &color, 1, MPI_INT, MPI_MIN, sc));
+    CHECK(PMPI_Comm_free(&sc));
+  }
+  int *all = xmalloc((size_t)p * sizeof *all);
+  CHECK(PMPI_Allgather(&color, 1, MPI_INT, all, 1, MPI_INT, t->comm));
+  t->regular = t->consecutive = 1;
+  for (int i = 0; i < p; i++) {
+    int size = 0, size0 = 0;
+    for (int j = 0; j < p; j++) size += all[j] == all[i], size0 += all[j] == all[0];
+    if (size != size0) t->regular = 0;
+    for (int j = 0; i > 0 && all[i] != all[i - 1] && j < i - 1; j++) /* a node, once left, never returns */
+      if (all[j] == all[i]) t->consecutive = 0;
+  }
+  free(all);
 }
 
 static void free_comms(void) {
@@ -1941,8 +1984,18 @@ static int exact_here(const targs *a) {
   return 0;
 }
 
-static const char *restricted_here(int coll, int alg, const targs *a, int p) {
+/* The hier family's late restrictions (registry.h: MG_R_REGULAR_NODES, MG_R_NODE_ORDER), from the
+ * node structure of the case's communicator. */
+static const char *nodes_here(unsigned r, const targs *a, const tcomm *cm) {
+  int commute = 1;
+  if ((r & MG_R_REGULAR_NODES) && !cm->regular) return "irregular_nodes";
+  if ((r & MG_R_NODE_ORDER) && a->op != MPI_OP_NULL) MPI_Op_commutative(a->op, &commute);
+  return commute || cm->consecutive ? NULL : "node_order";
+}
+
+static const char *restricted_here(int coll, int alg, const targs *a, const tcomm *cm) {
   unsigned r = mg_colls[coll].algs[alg].restrictions;
+  int p = cm->size;
   if ((r & MG_R_NOT_IN_PLACE) && a->sinplace) return "in_place";
   if ((r & MG_R_P_GT_1) && p == 1) return "one_process";
   if (r & MG_R_LB_ZERO) {
@@ -1951,7 +2004,7 @@ static const char *restricted_here(int coll, int alg, const targs *a, int p) {
     MPI_Type_get_true_extent(a->rtype, &tlb, &text);
     if (lb != 0 || tlb < 0) return "type_lb";
   }
-  if (a->op == MPI_OP_NULL || !mg_colls[coll].reduction) return NULL;
+  if (a->op == MPI_OP_NULL || !mg_colls[coll].reduction) return nodes_here(r, a, cm);
   /* the suite's predefined ops come with predefined types only (rcs[]), its user ops with the rest */
   if ((r & MG_R_PAD_PREDEFINED) && (a->op == ops[OP_UCOMM] || a->op == ops[OP_NONCOMM])) return "pad_type";
   if (r & (MG_R_COMMUTATIVE | MG_R_COMMUTE_OR_DENSE)) {
@@ -1973,7 +2026,7 @@ static const char *restricted_here(int coll, int alg, const targs *a, int p) {
   }
   if ((r & MG_R_PAD_PREDEFINED_OP) && user_op && pad) return "userop_padding";
   if ((r & MG_R_BITWISE_EXACT) && !exact_here(a)) return "op_not_exact";
-  return NULL;
+  return nodes_here(r, a, cm);
 }
 
 static void cnt_read(int coll, const astat *s, const char *reason, cnt *c) {
@@ -2123,7 +2176,7 @@ static void run_case(const tcase *tc0) {
    * 8 KiB in MPI_Iscatter, the ring of MPI_Iallgatherv with mixed layouts). A row of the
    * in-place family runs the library's call itself, in place as given or from a copy as the
    * regular form (which shares such defects: struct receives above 8 KiB). */
-  const char *restricted = tc->cm->inter ? NULL : restricted_here(tc->coll, s->alg, &a, tc->cm->size);
+  const char *restricted = tc->cm->inter ? NULL : restricted_here(tc->coll, s->alg, &a, tc->cm);
   int fam = mg_colls[tc->coll].algs[s->alg].family;
   int library_path = s->alg == 0 || fam == MG_FAM_NONBLOCKING || fam == MG_FAM_INPLACE;
   if (a.noref && (library_path || restricted)) {

@@ -1,7 +1,7 @@
 /*
  * Unit tests of src/tune/ (no MPI launch): `test_profile <group> [data dir]`.
  *
- * Groups: roundtrip, random_roundtrip, errors, version, limit, prf, prf_errors,
+ * Groups: roundtrip, random_roundtrip, errors, version, limit, prf, prf_errors, prf_hier,
  * lookup, nesting, hash, merge, api, threads, and for the type= and op=
  * selectors (format version 2) classes, sel_roundtrip, sel_version,
  * sel_errors, sel_lookup, sel_hash, sel_merge, sel_api, sel_example; the
@@ -705,13 +705,48 @@ static void expect_prf(const char *text, const char *const *want, int nwant, int
   expect_refused(mg_profile_parse_prf, text, "x.prf", want, nwant, status);
 }
 
+/* PGMPITuneLib's lane and hierarchical mock-ups (<coll>_as_<coll>_lane, _hier) import as the hier
+ * family's rows; a name that only looks alike stays unknown. */
+static void test_prf_hier(void) {
+  TEST_CASE(".prf: lane and hierarchical mock-ups");
+  static const char *const files[][2] = {
+      {"MPI_Allreduce\n16\n3\n0 default\n4 allreduce_as_allreduce_lane\n5 allreduce_as_allreduce_hier\n"
+       "3\n0 1023 5\n1024 65535 4\n65536 1048576 0\n", "allreduce"},
+      {"MPI_Bcast\n16\n2\n3 bcast_as_bcast_lane\n4 bcast_as_bcast_hier\n2\n1 100 4\n101 200 3\n", "bcast"},
+  };
+  for (int f = 0; f < 2; f++) {
+    mg_profile_diags d = {0};
+    mg_profile *p = NULL;
+    int c = mg_coll_find(files[f][1]);
+    ASSERT_EQ(mg_profile_parse_prf(files[f][0], strlen(files[f][0]), "x.prf", &p, &d), MG_PROFILE_OK);
+    dump_diags(&d);
+    if (p) {
+      char hier[64], lane[64];
+      snprintf(hier, sizeof hier, "%s_as_hier", files[f][1]);
+      snprintf(lane, sizeof lane, "%s_as_lane", files[f][1]);
+      int h = alg(c, hier), l = alg(c, lane), lo = f ? 1 : 0, mid = f ? 101 : 1024;
+      ASSERT_TRUE(h > 0 && l > 0);
+      ASSERT_EQ(mg_profile_lookup(p, c, 16, lo), h);
+      ASSERT_EQ(mg_profile_lookup(p, c, 16, mid), l);
+      ASSERT_EQ(mg_profile_lookup(p, c, 8, mid), 0);
+    }
+    mg_profile_free(p);
+    mg_profile_diags_free(&d);
+  }
+  const char *const w[] = {
+      valid_list("x.prf:5: unknown mock-up 'allreduce_as_bcast_hier' for MPI_Allreduce: mpiguide has no such "
+                 "algorithm; ", MG_ALLREDUCE),
+  };
+  expect_prf("MPI_Allreduce\n4\n2\n0 default\n1 allreduce_as_bcast_hier\n1\n0 10 1\n", w, 1, MG_PROFILE_ALG);
+}
+
 static void test_prf_errors(void) {
   TEST_CASE(".prf: unknown mock-ups, unlisted ids, bad sizes, overlaps");
   static const char t1[] = "MPI_Allreduce\n"                           /* 1 */
                            "4\n"                                       /* 2 */
                            "4\n"                                       /* 3 */
                            "1 allreduce_as_reduce_bcast\n"             /* 4 */
-                           "2 allreduce_as_allreduce_lane\n"           /* 5 */
+                           "2 allreduce_as_allreduce_circulant\n"      /* 5 */
                            "1 allreduce_as_reducescatter_allgatherv\n" /* 6 */
                            "3 bcast_as_allgatherv extra\n"             /* 7 */
                            "6\n"                                       /* 8 */
@@ -723,7 +758,7 @@ static void test_prf_errors(void) {
                            "600 700 1   # trailing comment\n"          /* 14 */
                            "800 900 1\n";                              /* 15 */
   const char *const w1[] = {
-      valid_list("x.prf:5: unknown mock-up 'allreduce_as_allreduce_lane' for MPI_Allreduce: mpiguide has no such "
+      valid_list("x.prf:5: unknown mock-up 'allreduce_as_allreduce_circulant' for MPI_Allreduce: mpiguide has no such "
                  "algorithm; ", MG_ALLREDUCE),
       "x.prf:6: mock-up id 1 is listed twice (also at line 4); give each mock-up its own id",
       "x.prf:7: unexpected 'extra' after '<id> <mock-up name>'; start a comment with '#'",
@@ -1738,7 +1773,7 @@ static const struct {
     {"roundtrip", test_roundtrip},   {"random_roundtrip", test_random_roundtrip},
     {"errors", test_errors},         {"version", test_version},
     {"limit", test_limit},           {"prf", test_prf},
-    {"prf_errors", test_prf_errors}, {"lookup", test_lookup},
+    {"prf_errors", test_prf_errors}, {"lookup", test_lookup}, {"prf_hier", test_prf_hier},
     {"nesting", test_nesting},       {"hash", test_hash},
     {"merge", test_merge},           {"api", test_api},
     {"threads", test_threads},       {"classes", test_classes},
