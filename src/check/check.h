@@ -486,4 +486,10 @@ extern const char *const mg_ck_result_files[];
 /* The display label of a mock-up: "GL5 reduce_bcast" (long) or "GL5" (short). */
 const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len);
 
+/* The renumbering guideline (rerank.c, TGT 2010 eq. 36): whether a verdict is a rerank row's, whether
+ * a result has any, and the summary's section. */
+int mg_ck_is_rerank(const mg_ck_verdict *v);
+int mg_ck_any_rerank(const mg_ck_result *r);
+void mg_ck_print_rerank(FILE *f, const mg_ck_result *r);
+
 #endif

@@ -212,6 +212,7 @@ void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   print_worst(f, r);
   print_score(f, d, &s);
   mg_ck_print_p2p(f, r);
+  mg_ck_print_rerank(f, r);
   print_monotony(f, r);
   if (s.aa)
     fprintf(f, "A/A control: %d of %d default-vs-default comparisons flagged\n  (expected: %s)\n",

@@ -55,6 +55,8 @@ void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns);
 void mg_rp_latency_key(FILE *f);
 /* The point-to-point guidelines of a run as a table (nothing without their verdicts). */
 void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns);
+/* The renumbering guideline (TGT 2010 eq. 36, the rerank family): per collective and size, its verdicts. */
+void mg_rp_rerank_table(FILE *f, const mg_rp_run *run, int nruns);
 
 /* ---- tuned.c ---- */
 /* #@key of the raw.csv next to a verify.csv (the measurement's metadata, read with it), "" when absent. */

@@ -268,3 +268,32 @@ void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns) {
   }
   fputs("</table>\n", f);
 }
+
+/* ---------- the renumbering guideline (check.h, rerank.c) ---------- */
+
+void mg_rp_rerank_table(FILE *f, const mg_rp_run *run, int nruns) {
+  const mg_ck_result *r = run->r;
+  if (!mg_ck_any_rerank(r)) return;
+  fprintf(f, "<h2 id=\"rerank-%s\">Renumbering", run->anchor);
+  mg_rp_run_title(f, run, nruns);
+  fputs("</h2>\n<p class=\"note\">TGT 2010 eq. 36: a collective must not be slower on its communicator than on the "
+        "same processes renumbered (a seeded random permutation; the same root process). Measured only: a violation "
+        "is a defect of the library's algorithm choice or placement to report, not a repair. Per size the verdict and "
+        "the ratio default / renumbered (medians); grey <i>?</i>: inconclusive, never read as clean.</p>\n"
+        "<table class=\"p2p\"><tr><th>collective</th><th>size</th><th>verdict</th><th>default / renumbered</th></tr>\n",
+        f);
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_verdict *v = &r->v[i];
+    if (!mg_ck_is_rerank(v) || v->status != MG_CKV_OK) continue;
+    char b[64];
+    const char *bg = v->outcome == MG_CK_VIOLATION ? "#fd8d3c" : v->outcome == MG_CK_CONSISTENT ? "#ffffff" : "#e8e8e8";
+    fprintf(f, "<tr><td>%s</td><td class=n>%s%s", mg_colls[v->coll].name, mg_rp_bytes_str(v->bytes, b, sizeof b),
+            *v->red ? " " : "");
+    mg_rp_esc(f, v->red);
+    fprintf(f, "</td><td class=\"%s\" style=\"background:%s\">%s</td><td class=n title=\"[%.3f, %.3f], p(Holm) %.3g\">"
+               "%.2f%s</td></tr>\n",
+            mg_ck_outcome_name(v->outcome), bg, mg_ck_outcome_name(v->outcome), v->lo, v->hi, v->p_adj, v->slowdown,
+            v->noise ? "~" : "");
+  }
+  fputs("</table>\n", f);
+}

@@ -305,6 +305,15 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
   for (int ri = 0; ri < nruns; ri++) any_pattern |= mg_ck_launch_pattern(&runs[ri].d->launches[0]) != NULL;
   if (any_pattern)
     ROW("point-to-point pattern", snprintf(buf, sizeof buf, "%s", mg_ck_launch_pattern(L) ? mg_ck_launch_pattern(L) : "none"));
+  int any_sim = 0; /* nodes simulated by MPIGUIDE_NODE_SIZE (the hier family): timings mean nothing */
+  for (int ri = 0; ri < nruns; ri++) {
+    launch_meta(&runs[ri].d->launches[0], "simulated_node_size", tmp, sizeof tmp);
+    any_sim |= tmp[0] != '\0';
+  }
+  if (any_sim)
+    ROW("simulated nodes", launch_meta(L, "simulated_node_size", tmp, sizeof tmp);
+        if (tmp[0]) snprintf(buf, sizeof buf, "MPIGUIDE_NODE_SIZE=%s: the hier rows' timings mean nothing", tmp);
+        else snprintf(buf, sizeof buf, "none"));
   int derived = 0; /* a measurement on a derived datatype (bench --datatype): say which */
   for (int ri = 0; ri < nruns; ri++) derived |= runs[ri].d->launches[0].datatype && strchr(runs[ri].d->launches[0].datatype, ':');
   if (derived) ROW("datatype", snprintf(buf, sizeof buf, "%s", L->datatype));
@@ -576,6 +585,7 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
     fputs("</div>\n", f);
   }
   for (int ri = 0; ri < nruns; ri++) mg_rp_p2p_table(f, &runs[ri], nruns);
+  for (int ri = 0; ri < nruns; ri++) mg_rp_rerank_table(f, &runs[ri], nruns);
   if (!nruns) no_check(f, "Relative runtime per collective");
   /* default vs tuned (report.h): only with a verify result; nothing is shown without one. */
   if (nver) mg_rp_verify_section(f, ver, nver);

@@ -902,10 +902,56 @@ static void test_p2p(void) {
   mg_ck_data_free(&d);
 }
 
+/* ---------- renumbering: the rerank rows' section (check/rerank.c, TGT 2010 eq. 36) ---------- */
+
+static void test_rerank(void) {
+  /* allreduce at 64 bytes: the default 20 % slower than on the renumbered processes (a violation);
+   * at 1 KiB equal; bcast at 64 bytes equal. 40 values each, 4 processes. */
+  static char csv[65536];
+  strcpy(csv, "#@sync_cost_sec=1e-7\n" HEAD);
+  for (int i = 0; i < 40; i++) {
+    double j = 0.01 * ((i * 17) % 40);
+    char row[1024];
+    snprintf(row, sizeof row,
+             "allreduce,default,64,64,MPI_BYTE,4,R,%d,%d,0,%.9f,1\nallreduce,allreduce_as_reranked,64,64,MPI_BYTE,4,R,%d,"
+             "%d,0,%.9f,1\nallreduce,default,1024,1024,MPI_BYTE,4,R,%d,%d,0,%.9f,1\nallreduce,allreduce_as_reranked,1024,"
+             "1024,MPI_BYTE,4,R,%d,%d,0,%.9f,1\nbcast,default,64,64,MPI_BYTE,4,R,%d,%d,0,%.9f,1\nbcast,bcast_as_reranked,64,"
+             "64,MPI_BYTE,4,R,%d,%d,0,%.9f,1\n",
+             i, i, (12 + j) * 1e-6, i, i, (10 + 0.01 * i) * 1e-6, i, i, (10 + 0.01 * i) * 1e-6, i, i, (10 + j) * 1e-6, i,
+             i, (10 + 0.01 * i) * 1e-6, i, i, (10 + j) * 1e-6);
+    strcat(csv, row);
+  }
+  const char *p = write_file("rerank/raw.csv", csv);
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  mg_ck_data_init(&d);
+  ASSERT_MSG(mg_ck_read(&d, p, err, sizeof err) == 0, "%s", err);
+  mg_ck_opts_default(&o);
+  ASSERT_MSG(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0, "%s", err);
+  TEST_CASE("rerank: the rows are the renumbering guideline's, violated at 64 bytes only");
+  const mg_ck_verdict *a64 = find_v(&r, "allreduce", 64, "allreduce_as_reranked");
+  const mg_ck_verdict *a1k = find_v(&r, "allreduce", 1024, "allreduce_as_reranked");
+  ASSERT_TRUE(a64 && a1k && mg_ck_is_rerank(a64) && mg_ck_any_rerank(&r));
+  ASSERT_TRUE(a64 && a64->outcome == MG_CK_VIOLATION);
+  ASSERT_TRUE(a1k && a1k->outcome != MG_CK_VIOLATION);
+  TEST_CASE("rerank: the summary's section names the size and the ratio");
+  static char out[65536];
+  FILE *f = fmemopen(out, sizeof out - 1, "w");
+  mg_ck_print_summary(f, &d, &r);
+  fclose(f);
+  ASSERT_CONTAINS(out, "renumbering (TGT 2010 eq. 36");
+  ASSERT_CONTAINS(out, "  allreduce               1 violated,  1 consistent,  0 inconclusive: slower than renumbered at 64");
+  ASSERT_CONTAINS(out, "  bcast                   0 violated,  1 consistent,  0 inconclusive\n");
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
-} groups[] = {{"monotony", test_monotony}, {"measure_only", test_measure_only},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
+} groups[] = {{"rerank", test_rerank}, {"monotony", test_monotony}, {"measure_only", test_measure_only},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
               {"launches", test_launches},   {"repro", test_repro},       {"grouped", test_grouped},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
               {"names", test_names},         {"roots", test_roots},       {"p2p", test_p2p}};
