@@ -734,6 +734,16 @@ static void test_measure_only(void) {
 
 /* ---------- point-to-point: eqs. 5 and 7 read off eq. 6's measurements, tune, the profile ---------- */
 
+/* Read raw file p and analyse it with the default options (the in-memory fixtures below). */
+static void read_analyze(const char *p, mg_ck_data *d, mg_ck_result *r) {
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  mg_ck_data_init(d);
+  ASSERT_MSG(mg_ck_read(d, p, err, sizeof err) == 0, "%s", err);
+  mg_ck_opts_default(&o);
+  ASSERT_MSG(mg_ck_analyze(d, &o, r, err, sizeof err) == 0, "%s", err);
+}
+
 #define P2P_HEAD "#@sync_cost_sec=1e-7\n#@pattern=pingpong\n" HEAD
 
 static void p2p_row(char *buf, size_t len, const char *op, const char *alg, size_t bytes, double us, int round) {
@@ -779,12 +789,8 @@ static void test_p2p(void) {
   const char *p = write_file("p2p/raw.csv", csv);
   mg_ck_data d;
   mg_ck_result r;
-  mg_ck_opts o;
   char err[MG_CK_ERR];
-  mg_ck_data_init(&d);
-  ASSERT_MSG(mg_ck_read(&d, p, err, sizeof err) == 0, "%s", err);
-  mg_ck_opts_default(&o);
-  ASSERT_MSG(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0, "%s", err);
+  read_analyze(p, &d, &r);
 
   TEST_CASE("p2p: the relation rows, two per send_as_isend_wait cell, REVERSE in the Holm family");
   ASSERT_EQ(r.nrel, 6);
@@ -924,12 +930,7 @@ static void test_rerank(void) {
   const char *p = write_file("rerank/raw.csv", csv);
   mg_ck_data d;
   mg_ck_result r;
-  mg_ck_opts o;
-  char err[MG_CK_ERR];
-  mg_ck_data_init(&d);
-  ASSERT_MSG(mg_ck_read(&d, p, err, sizeof err) == 0, "%s", err);
-  mg_ck_opts_default(&o);
-  ASSERT_MSG(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0, "%s", err);
+  read_analyze(p, &d, &r);
   TEST_CASE("rerank: the rows are the renumbering guideline's, violated at 64 bytes only");
   const mg_ck_verdict *a64 = find_v(&r, "allreduce", 64, "allreduce_as_reranked");
   const mg_ck_verdict *a1k = find_v(&r, "allreduce", 1024, "allreduce_as_reranked");
