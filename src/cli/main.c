@@ -22,6 +22,7 @@ static const struct {
     {"verify", mg_cmd_verify, "measure default vs tuned for a profile's cells and re-check (run under mpirun)"},
     {"env", mg_cmd_env, "where the library and the docs are; the LD_PRELOAD line for an application"},
     {"predict", mg_cmd_predict, "predicted time of every algorithm per size from LogGP parameters and check results"},
+    {"hotspots", mg_cmd_hotspots, "the call sites covering most of a run's MPI time, from a timed trace (verdicts, savings)"},
     {"loggp", mg_cmd_loggp, "measure LogGP parameters (L, o_s, o_r, g, G) of the job's pairs (mpirun; parameter file)"},
 };
 

@@ -7,7 +7,18 @@
  * profile rules have type= or op=, the reduction's datatype class and op),
  * runs it, counts it and records it in the trace with the rule that chose it.
  */
+#include <time.h>
+
 #include "lib/lib.h"
+
+_Thread_local __attribute__((tls_model("initial-exec"))) void *mg_call_site;
+
+/* Monotonic nanoseconds (the vDSO: no system call), for the timed trace. */
+static inline int64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 static inline void count(mg_ctx *x, mg_coll coll, int alg, mg_why why) {
   if (!x->counting) return;
@@ -32,6 +43,7 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why) {
   if (want && why == MG_WHY_NONE) why = mg_applicable(c, want, x->scratch_max);
   int alg = why == MG_WHY_NONE ? want : 0;
   int rc;
+  int64_t t0 = x->trace_time ? now_ns() : 0;
   /* the mock-up may still fall back once it knows the size, or (in-place family) its scratch, or
    * (hier family) the node structure */
   if (alg && (!mg_colls[c->coll].known || (mg_colls[c->coll].algs[alg].family == MG_FAM_INPLACE ||
@@ -43,8 +55,15 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why) {
   } else {
     rc = mg_run(c, alg);
   }
+  int64_t ns = x->trace_time ? now_ns() - t0 : 0;
   count(x, c->coll, alg, why);
-  if (x->trace) {
+  if (x->trace && x->trace_time) {
+    int red = c->op != MPI_OP_NULL; /* a reduction: its datatype class and op, for check and profile matching */
+    int tclass = red ? mg_tclass_of(c->rtype) : MG_TCLASS_NONE, opsel = red ? mg_opsel_of(c->op) : MG_OPSEL_NONE;
+    pthread_mutex_lock(&x->trace_lock);
+    mg_trace_add_timed(x->trace, mg_call_site, c->coll, c->size, c->bytes, alg, why, rule, tclass, opsel, ns);
+    pthread_mutex_unlock(&x->trace_lock);
+  } else if (x->trace) {
     pthread_mutex_lock(&x->trace_lock);
     mg_trace_add(x->trace, c->coll, c->size, c->bytes, alg, why, rule);
     pthread_mutex_unlock(&x->trace_lock);

@@ -9,6 +9,8 @@
  *                                        the run at MPI_Init (a benchmark must
  *                                        never measure the wrong thing)
  *   MPIGUIDE_TRACE=file                  rank 0 writes a trace at MPI_Finalize
+ *   MPIGUIDE_TRACE_TIME=1                with a trace: time the calls, by call site
+ *                                        (docs/trace.md, format 2)
  *   MPIGUIDE_SCRATCH_MAX=size            scratch cap per thread (default 64M);
  *                                        a bad value warns and keeps the default
  *   MPIGUIDE_PROFILE=file                tuned mode: run the profile's choices
@@ -45,6 +47,7 @@ mg_ctx mg_the_ctx = {.scratch_max = MG_DEFAULT_SCRATCH_MAX, .trace_lock = PTHREA
 typedef struct mg_env {
   const char *trace, *profile_path;
   int have_trace, trace_bad, trace_errno;
+  int trace_time;      /* MPIGUIDE_TRACE_TIME=1 */
   int alg_bad;         /* MPIGUIDE_ALG is malformed or names something unknown */
   char errmsg[1400];   /* why, to print on this rank */
   char warn[512];      /* a bad MPIGUIDE_SCRATCH_MAX */
@@ -93,6 +96,8 @@ static void read_env(mg_ctx *x, int rank, mg_env *v) {
   }
   v->trace = getenv("MPIGUIDE_TRACE");
   v->have_trace = v->trace && *v->trace;
+  const char *tt = getenv("MPIGUIDE_TRACE_TIME");
+  v->trace_time = v->have_trace && tt && *tt && strcmp(tt, "0") != 0;
   if (v->have_trace && rank == 0) { /* rank 0 writes the trace: check it can, now */
     int existed = access(v->trace, F_OK) == 0;
     FILE *f = fopen(v->trace, "a");
@@ -114,6 +119,7 @@ static int agree(const mg_ctx *x, int rank, const mg_env *v, mg_agreement *all) 
   uint32_t h = mg_fnv1a(MG_FNV1A_INIT, x->forced, sizeof x->forced);
   h = mg_fnv1a(h, &x->scratch_max, sizeof x->scratch_max);
   h = mg_fnv1a(h, &v->have_trace, sizeof v->have_trace);
+  h = mg_fnv1a(h, &v->trace_time, sizeof v->trace_time);
   uint64_t ph = v->prof ? mg_profile_hash(v->prof) : 0;
   mg_agreement mine = {
       .cfg = (int)(h >> 1),
@@ -306,6 +312,8 @@ void mg_lib_init(int thread_level) {
   if (v.have_trace) { /* a table that could not be allocated contributes no rows */
     x->trace_path = strdup(v.trace);
     x->trace = mg_trace_new();
+    x->trace_time = v.trace_time;
+    x->wall_start = PMPI_Wtime();
   }
   int any_forced = 0;
   for (int i = 0; i < MG_NCOLL; i++) any_forced |= x->forced[i] != 0;
@@ -324,12 +332,13 @@ void mg_lib_finalize(void) {
   mg_ctx *x = &mg_the_ctx;
   if (!x->initialized) return;
   if (x->trace_path) { /* collective: every rank takes part, table or not */
-    mg_trace_write(x->trace, x->trace_path);
+    mg_trace_write(x->trace, x->trace_path, x->trace_time, x->wall_start);
     mg_trace_free(x->trace);
     x->trace = NULL;
   }
   free(x->trace_path);
   x->trace_path = NULL;
+  x->trace_time = 0;
   x->active = 0;
   x->tuned_only = 0;
   x->p2p_busy = 0;

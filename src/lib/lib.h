@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "registry/registry.h"
 #include "tune/profile.h"
@@ -52,6 +53,9 @@ typedef struct mg_ctx {
   size_t scratch_max;             /* MPIGUIDE_SCRATCH_MAX */
   int thread_level;               /* provided by MPI_Init_thread */
   char *trace_path;               /* MPIGUIDE_TRACE, or NULL */
+  int trace_time;                 /* MPIGUIDE_TRACE_TIME=1 (with a trace): time each traced call and
+                                     key the trace by call site (docs/trace.md, format 2) */
+  double wall_start;              /* MPI_Wtime at the end of MPI_Init (timed trace: the run's wall time) */
   mg_profile *profile;            /* MPIGUIDE_PROFILE, agreed by all ranks, or NULL */
   char *profile_path;
   mg_trace *trace;                /* calls by (collective, bytes, algorithm, reason) */
@@ -61,6 +65,12 @@ typedef struct mg_ctx {
 } mg_ctx;
 
 extern mg_ctx mg_the_ctx;
+
+/* The return address of the application's MPI_* call, stored by the exported
+ * wrapper before it enters its active part (wrappers.c, MG_SITE) and read by
+ * the timed trace (dispatch.c): the active parts are out-of-line functions,
+ * where __builtin_return_address(0) would be the wrapper's own address. */
+extern _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_call_site;
 
 /* MPI_Init / MPI_Init_thread epilogue and MPI_Finalize prologue. */
 void mg_lib_init(int thread_level);
@@ -107,9 +117,15 @@ static inline const mg_comm_entry *mg_comm_get(MPI_Comm comm) {
 enum { MG_RULE_NONE = -1, MG_RULE_FORCED = -2 };
 mg_trace *mg_trace_new(void);
 void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why, int rule);
+/* Timed trace (MPIGUIDE_TRACE_TIME): one call at return address site (NULL: unknown), of a
+ * reduction with datatype class tclass and op selector opsel (MG_TCLASS_NONE / MG_OPSEL_NONE
+ * otherwise), that took ns nanoseconds. A trace holds untimed or timed rows, never both. */
+void mg_trace_add_timed(mg_trace *t, const void *site, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why,
+                        int rule, int tclass, int opsel, int64_t ns);
 void mg_trace_free(mg_trace *t);
-/* Collective over MPI_COMM_WORLD: merge all ranks' tables, rank 0 writes. */
-void mg_trace_write(mg_trace *t, const char *path);
+/* Collective over MPI_COMM_WORLD: merge all ranks' tables, rank 0 writes (format 1; format 2
+ * when timed: call sites resolved to object and offset on each rank, times, the run's wall time). */
+void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start);
 
 /* Select, run and account a call that the wrapper's fast path (below) did not
  * settle: every mode (dispatch.c). */

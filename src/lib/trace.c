@@ -3,14 +3,29 @@
  * fallback reason) the number of calls. Each rank keeps its own table (an
  * open-addressing hash); at MPI_Finalize the tables are gathered on rank 0 of
  * MPI_COMM_WORLD, merged and written as one CSV file (docs/trace.md).
+ *
+ * The timed trace (MPIGUIDE_TRACE_TIME=1, format 2) keys the rows by call site
+ * too (the return address of the application's MPI_* call) and by a
+ * reduction's datatype class and op, and sums the nanoseconds spent in the
+ * calls. Addresses differ per rank and run (ASLR), so at MPI_Finalize each
+ * rank turns its sites into (object file, offset in it, nearest dynamic
+ * symbol) with dladdr before the gather; rank 0 merges by object and offset.
+ * File and line are left to the reader (`mpiguide hotspots` runs addr2line):
+ * nothing on the per-call path, and no dependency beyond MPI and libc.
  */
+#define _GNU_SOURCE /* dladdr1, RTLD_DL_LINKMAP */
+#include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/lib.h"
+#include "util/text.h"
 #include "mpiguide.h"
 
 typedef struct mg_trace_rec {
@@ -18,7 +33,22 @@ typedef struct mg_trace_rec {
   int64_t bytes;
   int64_t calls; /* on one rank; after merging: max over ranks */
   int64_t ranks; /* after merging: ranks that made such calls */
+  /* timed trace only (0 in an untimed one) */
+  int64_t tclass, opsel;  /* a reduction's datatype class and op selector (MG_TCLASS_NONE / MG_OPSEL_NONE) */
+  int64_t site;           /* on a rank: the return address; resolved: its offset in the object */
+  int64_t obj, sym;       /* resolved: indexes of the object's path and the symbol in rank 0's names */
+  int64_t ns;             /* on one rank: nanoseconds in the calls; after merging: sum over ranks */
+  int64_t ns_min, ns_max; /* after merging: least and most of one rank's total */
 } mg_trace_rec;
+
+/* What a rank sends rank 0 of a timed row: the row with its site resolved, and the names. */
+#define MG_TRACE_OBJ 512
+#define MG_TRACE_SYM 192
+typedef struct mg_trace_wire {
+  mg_trace_rec r;
+  char obj[MG_TRACE_OBJ]; /* "" unknown */
+  char sym[MG_TRACE_SYM]; /* "" unknown */
+} mg_trace_wire;
 
 struct mg_trace {
   mg_trace_rec *slot;
@@ -47,6 +77,7 @@ static size_t hash(const mg_trace_rec *k) {
   uint64_t h = (uint64_t)k->bytes * 0x9E3779B97F4A7C15ull;
   h ^= (uint64_t)(k->coll * 131 + k->alg * 7 + k->why + k->nprocs * 8191 + k->rule * 65537) *
        0xC2B2AE3D27D4EB4Full;
+  h ^= (uint64_t)(k->site + k->obj * 0x100000001b3ll + k->tclass * 31 + k->opsel * 997) * 0x165667B19E3779F9ull;
   return (size_t)(h ^ (h >> 29));
 }
 
@@ -56,7 +87,8 @@ static mg_trace_rec *lookup(mg_trace *t, const mg_trace_rec *k) {
     mg_trace_rec *r = &t->slot[i];
     if (!r->used) return r;
     if (r->coll == k->coll && r->bytes == k->bytes && r->alg == k->alg && r->why == k->why &&
-        r->nprocs == k->nprocs && r->rule == k->rule)
+        r->nprocs == k->nprocs && r->rule == k->rule && r->site == k->site && r->obj == k->obj &&
+        r->tclass == k->tclass && r->opsel == k->opsel)
       return r;
   }
 }
@@ -81,19 +113,33 @@ static void add(mg_trace *t, const mg_trace_rec *in) {
     *r = *in;
     r->calls = 0;
     r->ranks = 0;
+    r->ns = 0;
     t->n++;
   }
   if (in->ranks) { /* merging another rank's row */
+    int first = r->ranks == 0;
     r->calls = in->calls > r->calls ? in->calls : r->calls;
     r->ranks += in->ranks;
+    r->ns_min = first || in->ns_min < r->ns_min ? in->ns_min : r->ns_min;
+    r->ns_max = first || in->ns_max > r->ns_max ? in->ns_max : r->ns_max;
+    r->ns += in->ns;
   } else {
     r->calls += in->calls;
+    r->ns += in->ns;
   }
 }
 
 void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why, int rule) {
   mg_trace_rec in = {.coll = coll, .alg = alg, .why = why, .used = 1, .nprocs = nprocs, .rule = rule,
                      .bytes = (int64_t)bytes, .calls = 1, .ranks = 0};
+  add(t, &in);
+}
+
+void mg_trace_add_timed(mg_trace *t, const void *site, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why,
+                        int rule, int tclass, int opsel, int64_t ns) {
+  mg_trace_rec in = {.coll = coll, .alg = alg, .why = why, .used = 1, .nprocs = nprocs, .rule = rule,
+                     .bytes = (int64_t)bytes, .calls = 1, .ranks = 0, .tclass = tclass, .opsel = opsel,
+                     .site = (int64_t)(uintptr_t)site, .ns = ns};
   add(t, &in);
 }
 
@@ -104,7 +150,11 @@ static int cmp(const void *a, const void *b) {
   if (x->bytes != y->bytes) return x->bytes < y->bytes ? -1 : 1;
   if (x->alg != y->alg) return x->alg < y->alg ? -1 : 1;
   if (x->rule != y->rule) return x->rule < y->rule ? -1 : 1;
-  return x->why < y->why ? -1 : x->why > y->why;
+  if (x->why != y->why) return x->why < y->why ? -1 : 1;
+  if (x->tclass != y->tclass) return x->tclass < y->tclass ? -1 : 1;
+  if (x->opsel != y->opsel) return x->opsel < y->opsel ? -1 : 1;
+  if (x->obj != y->obj) return x->obj < y->obj ? -1 : 1;
+  return x->site < y->site ? -1 : x->site > y->site;
 }
 
 /* What chose the algorithm of a row, as the dispatch recorded it:
@@ -121,21 +171,112 @@ static void rule_of(const mg_trace_rec *r, char *buf, size_t len) {
     buf[0] = '\0';
 }
 
-void mg_trace_write(mg_trace *t, const char *path) {
+/* The object file of the running program: dladdr names it as it was started (argv[0], maybe
+ * relative); the reader needs a path that holds from elsewhere. */
+static void self_exe(char *buf, size_t len) {
+  ssize_t k = readlink("/proc/self/exe", buf, len - 1);
+  buf[k > 0 ? (size_t)k : 0] = '\0';
+}
+
+/* Resolve a rank's site (a return address) in place: offset in its object (the address less the
+ * object's load bias, i.e. its address in the file's own layout, as addr2line takes it), the
+ * object's absolute path and the nearest dynamic symbol. An address no object holds stays as it
+ * is with no names. */
+static void resolve(mg_trace_wire *w) {
+  w->obj[0] = w->sym[0] = '\0';
+  void *addr = (void *)(uintptr_t)w->r.site;
+  Dl_info info;
+  struct link_map *lm = NULL;
+  if (!addr || !dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return;
+  w->r.site = (int64_t)((uintptr_t)addr - (uintptr_t)lm->l_addr);
+  if (!lm->l_name || !lm->l_name[0]) {
+    self_exe(w->obj, sizeof w->obj);
+  } else {
+    char real[PATH_MAX];
+    snprintf(w->obj, sizeof w->obj, "%.*s", MG_TRACE_OBJ - 1, realpath(lm->l_name, real) ? real : lm->l_name);
+  }
+  if (info.dli_sname) snprintf(w->sym, sizeof w->sym, "%.*s", MG_TRACE_SYM - 1, info.dli_sname);
+}
+
+/* Rank 0's names of objects and symbols: index of s, added if new (-1: out of memory). */
+typedef struct names {
+  char **s;
+  int n, cap;
+} names;
+
+static int64_t intern(names *nm, const char *s) {
+  for (int i = 0; i < nm->n; i++)
+    if (!strcmp(nm->s[i], s)) return i;
+  if (nm->n == nm->cap) {
+    int cap = nm->cap ? 2 * nm->cap : 16;
+    char **p = realloc(nm->s, (size_t)cap * sizeof *p);
+    if (!p) return -1;
+    nm->s = p;
+    nm->cap = cap;
+  }
+  if (!(nm->s[nm->n] = strdup(s))) return -1;
+  return nm->n++;
+}
+
+static void names_free(names *nm) {
+  for (int i = 0; i < nm->n; i++) free(nm->s[i]);
+  free(nm->s);
+}
+
+static void write_rows(FILE *f, const mg_trace_rec *rows, size_t m, int timed, const names *nm) {
+  if (!timed)
+    fprintf(f, "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule\n");
+  else
+    fprintf(f, "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule,reduction,object,offset,symbol,"
+               "time_s,time_min_s,time_max_s,wait_s\n");
+  for (size_t i = 0; i < m; i++) {
+    const mg_trace_rec *r = &rows[i];
+    const mg_coll_info *ci = &mg_colls[r->coll];
+    char rule[64];
+    rule_of(r, rule, sizeof rule);
+    fprintf(f, "%s,%lld,%s,%lld,%lld,%s,%lld,%s", ci->name, (long long)r->bytes,
+            r->alg ? ci->algs[r->alg].name : "default", (long long)r->calls, (long long)r->ranks,
+            mg_why_key((mg_why)r->why), (long long)r->nprocs, rule);
+    if (timed) {
+      if (r->tclass != MG_TCLASS_NONE || r->opsel != MG_OPSEL_NONE)
+        fprintf(f, ",%s:%s,", mg_tclass_name((int)r->tclass), mg_opsel_name((int)r->opsel));
+      else
+        fputs(",,", f);
+      mg_csv_str(f, r->obj >= 0 && r->obj < nm->n ? nm->s[r->obj] : "");
+      fprintf(f, ",0x%llx,", (unsigned long long)r->site);
+      mg_csv_str(f, r->sym >= 0 && r->sym < nm->n ? nm->s[r->sym] : "");
+      /* wait: the barrier-free estimate of docs/trace.md, sum over ranks of (own time - least time) */
+      double wait = (double)(r->ns - r->ranks * r->ns_min) * 1e-9;
+      fprintf(f, ",%.9f,%.9f,%.9f,%.9f\n", r->ns * 1e-9, r->ns_min * 1e-9, r->ns_max * 1e-9, wait > 0 ? wait : 0);
+    } else {
+      fputc('\n', f);
+    }
+  }
+}
+
+void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start) {
   int rank, size;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* The run's wall time: MPI_Init to MPI_Finalize, the longest rank. */
+  double wall = PMPI_Wtime() - wall_start, wall_max = 0;
+  if (timed) PMPI_Reduce(&wall, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
 
-  /* This rank's rows, compacted, each counted as one rank. */
+  /* This rank's rows, compacted, each counted as one rank; timed: with their sites resolved. */
+  size_t elem = timed ? sizeof(mg_trace_wire) : sizeof(mg_trace_rec);
   int n = 0;
-  mg_trace_rec *mine = t ? malloc((t->n + 1) * sizeof *mine) : NULL;
+  char *mine = t ? malloc((t->n + 1) * elem) : NULL;
   if (mine)
     for (size_t i = 0; i < t->cap; i++)
       if (t->slot[i].used) {
-        mine[n] = t->slot[i];
-        mine[n++].ranks = 1;
+        mg_trace_rec *r = (mg_trace_rec *)(mine + (size_t)n * elem);
+        *r = t->slot[i];
+        r->ranks = 1;
+        r->ns_min = r->ns_max = r->ns;
+        if (timed) resolve((mg_trace_wire *)r);
+        n++;
       }
-  int bytes = n * (int)sizeof *mine;
+  int bytes = n * (int)elem;
   int *counts = rank == 0 ? calloc((size_t)size, sizeof *counts) : NULL;
   int *displs = rank == 0 ? calloc((size_t)size, sizeof *displs) : NULL;
   PMPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -153,12 +294,24 @@ void mg_trace_write(mg_trace *t, const char *path) {
   if (rank != 0) return;
 
   mg_trace *merged = mg_trace_new();
-  mg_trace_rec *recs = (mg_trace_rec *)all;
-  for (long i = 0; merged && i < total / (long)sizeof *recs; i++) add(merged, &recs[i]);
+  names nm = {0};
+  for (long i = 0; merged && all && i < total / (long)elem; i++) {
+    mg_trace_rec *r = (mg_trace_rec *)(all + (size_t)i * elem);
+    if (timed) {
+      mg_trace_wire *w = (mg_trace_wire *)r;
+      w->obj[MG_TRACE_OBJ - 1] = w->sym[MG_TRACE_SYM - 1] = '\0';
+      r->obj = intern(&nm, w->obj);
+      r->sym = intern(&nm, w->sym);
+    }
+    add(merged, r);
+  }
   free(all);
   free(counts);
   free(displs);
-  if (!merged) return;
+  if (!merged) {
+    names_free(&nm);
+    return;
+  }
 
   mg_trace_rec *rows = malloc((merged->n + 1) * sizeof *rows);
   size_t m = 0;
@@ -179,23 +332,17 @@ void mg_trace_write(mg_trace *t, const char *path) {
     time_t now = time(NULL);
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
-    fprintf(f, "#@mpiguide_trace=1\n#@mpiguide_version=%s\n#@mpi_library=%s\n#@nprocs=%d\n#@date=%s\n",
-            MPIGUIDE_VERSION, lib, size, date);
+    fprintf(f, "#@mpiguide_trace=%d\n#@mpiguide_version=%s\n#@mpi_library=%s\n#@nprocs=%d\n#@date=%s\n",
+            timed ? 2 : 1, MPIGUIDE_VERSION, lib, size, date);
     const char *alg = getenv("MPIGUIDE_ALG");
     fprintf(f, "#@MPIGUIDE_ALG=%s\n#@scratch_max=%zu\n", alg ? alg : "", mg_the_ctx.scratch_max);
     if (mg_the_ctx.profile_path) fprintf(f, "#@MPIGUIDE_PROFILE=%s\n", mg_the_ctx.profile_path);
-    fprintf(f, "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule\n");
-    for (size_t i = 0; i < m; i++) {
-      const mg_coll_info *ci = &mg_colls[rows[i].coll];
-      char rule[64];
-      rule_of(&rows[i], rule, sizeof rule);
-      fprintf(f, "%s,%lld,%s,%lld,%lld,%s,%lld,%s\n", ci->name, (long long)rows[i].bytes,
-              rows[i].alg ? ci->algs[rows[i].alg].name : "default", (long long)rows[i].calls,
-              (long long)rows[i].ranks, mg_why_key((mg_why)rows[i].why), (long long)rows[i].nprocs, rule);
-    }
+    if (timed) fprintf(f, "#@timed=1\n#@clock=CLOCK_MONOTONIC\n#@wall_s=%.6f\n", wall_max);
+    write_rows(f, rows, m, timed, &nm);
     if (fclose(f) != 0 || rename(tmp, path) != 0)
       fprintf(stderr, "mpiguide: warning: cannot write MPIGUIDE_TRACE file '%s'\n", path);
   }
   free(rows);
+  names_free(&nm);
   mg_trace_free(merged);
 }

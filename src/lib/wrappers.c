@@ -17,6 +17,9 @@
 /* The part of a wrapper that runs when libmpiguide is active, out of line so that the
  * pass-through path is a test and a tail call, with no stack frame to set up. */
 #define MG_ACTIVE __attribute__((noinline))
+/* The application's call site, for the timed trace (lib.h, mg_call_site): taken here, in the
+ * exported function the application called, before the out-of-line active part. */
+#define MG_SITE (mg_call_site = __builtin_return_address(0))
 
 MG_EXPORT int MPI_Init(int *argc, char ***argv) {
   int rc = PMPI_Init(argc, argv);
@@ -49,6 +52,7 @@ static MG_ACTIVE int allgather_active(const void *sendbuf, int sendcount, MPI_Da
 MG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  MG_SITE;
   return allgather_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
@@ -67,6 +71,7 @@ static MG_ACTIVE int allgatherv_active(const void *sendbuf, int sendcount, MPI_D
 MG_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  MG_SITE;
   return allgatherv_active(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 
@@ -84,6 +89,7 @@ static MG_ACTIVE int allreduce_active(const void *sendbuf, void *recvbuf, int co
 MG_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  MG_SITE;
   return allreduce_active(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
@@ -101,6 +107,7 @@ static MG_ACTIVE int alltoall_active(const void *sendbuf, int sendcount, MPI_Dat
 MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  MG_SITE;
   return alltoall_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
@@ -121,6 +128,7 @@ MG_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const i
                             MPI_Comm comm) {
   if (PASS_THROUGH)
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+  MG_SITE;
   return alltoallv_active(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
 }
 
@@ -142,6 +150,7 @@ MG_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const i
                             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
   if (PASS_THROUGH)
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+  MG_SITE;
   return alltoallw_active(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }
 
@@ -155,6 +164,7 @@ static MG_ACTIVE int barrier_active(MPI_Comm comm) {
 
 MG_EXPORT int MPI_Barrier(MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Barrier(comm);
+  MG_SITE;
   return barrier_active(comm);
 }
 
@@ -170,6 +180,7 @@ static MG_ACTIVE int bcast_active(void *buffer, int count, MPI_Datatype datatype
 
 MG_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  MG_SITE;
   return bcast_active(buffer, count, datatype, root, comm);
 }
 
@@ -187,6 +198,7 @@ static MG_ACTIVE int exscan_active(const void *sendbuf, void *recvbuf, int count
 MG_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+  MG_SITE;
   return exscan_active(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
@@ -204,6 +216,7 @@ static MG_ACTIVE int gather_active(const void *sendbuf, int sendcount, MPI_Datat
 MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                          MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  MG_SITE;
   return gather_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
@@ -224,6 +237,7 @@ MG_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
                           MPI_Comm comm) {
   if (PASS_THROUGH)
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+  MG_SITE;
   return gatherv_active(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
 }
 
@@ -241,6 +255,7 @@ static MG_ACTIVE int reduce_active(const void *sendbuf, void *recvbuf, int count
 MG_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                          MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  MG_SITE;
   return reduce_active(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
 
@@ -257,6 +272,7 @@ static MG_ACTIVE int reduce_scatter_active(const void *sendbuf, void *recvbuf, c
 MG_EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                  MPI_Op op, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  MG_SITE;
   return reduce_scatter_active(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }
 
@@ -274,6 +290,7 @@ static MG_ACTIVE int reduce_scatter_block_active(const void *sendbuf, void *recv
 MG_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
                                        MPI_Op op, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  MG_SITE;
   return reduce_scatter_block_active(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
@@ -291,6 +308,7 @@ static MG_ACTIVE int scan_active(const void *sendbuf, void *recvbuf, int count, 
 MG_EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  MG_SITE;
   return scan_active(sendbuf, recvbuf, count, datatype, op, comm);
 }
 
@@ -308,6 +326,7 @@ static MG_ACTIVE int scatter_active(const void *sendbuf, int sendcount, MPI_Data
 MG_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                           MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (PASS_THROUGH) return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  MG_SITE;
   return scatter_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
@@ -327,6 +346,7 @@ MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (PASS_THROUGH)
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  MG_SITE;
   return scatterv_active(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
 
@@ -352,6 +372,7 @@ MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
   }                                                                                                            \
   MG_EXPORT int MPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) { \
     if (P2P_IDLE(E)) return PMPI_##Name(buf, count, datatype, dest, tag, comm);                                 \
+    MG_SITE;                                                                                                   \
     return name##_active(buf, count, datatype, dest, tag, comm);                                                \
   }
 SEND_WRAPPER(SEND, Send, send)
@@ -371,6 +392,7 @@ static MG_ACTIVE int isend_active(const void *buf, int count, MPI_Datatype datat
 MG_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                         MPI_Request *request) {
   if (P2P_IDLE(ISEND)) return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+  MG_SITE;
   return isend_active(buf, count, datatype, dest, tag, comm, request);
 }
 
@@ -387,6 +409,7 @@ static MG_ACTIVE int recv_active(void *buf, int count, MPI_Datatype datatype, in
 MG_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                        MPI_Status *status) {
   if (P2P_IDLE(RECV)) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  MG_SITE;
   return recv_active(buf, count, datatype, source, tag, comm, status);
 }
 
@@ -403,6 +426,7 @@ static MG_ACTIVE int irecv_active(void *buf, int count, MPI_Datatype datatype, i
 MG_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                         MPI_Request *request) {
   if (P2P_IDLE(IRECV)) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+  MG_SITE;
   return irecv_active(buf, count, datatype, source, tag, comm, request);
 }
 
@@ -426,6 +450,7 @@ MG_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
   if (P2P_IDLE(SENDRECV))
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
                          comm, status);
+  MG_SITE;
   return sendrecv_active(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
                          comm, status);
 }
@@ -446,5 +471,6 @@ MG_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, 
                                    int recvtag, MPI_Comm comm, MPI_Status *status) {
   if (P2P_IDLE(SENDRECV_REPLACE))
     return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+  MG_SITE;
   return sendrecv_replace_active(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
 }

@@ -50,7 +50,7 @@ int main(int argc, char **argv) {
   /* One private row per rank: scan at 1000+rank bytes, 2 calls. */
   mg_trace_add(t, MG_SCAN, size, 1000 + (size_t)rank, 0, MG_WHY_EMPTY, MG_RULE_NONE);
   mg_trace_add(t, MG_SCAN, size, 1000 + (size_t)rank, 0, MG_WHY_EMPTY, MG_RULE_NONE);
-  mg_trace_write(t, path);
+  mg_trace_write(t, path, 0, 0);
   mg_trace_free(t);
 
   if (rank == 0) {

@@ -1,0 +1,66 @@
+/*
+ * Communication hot spots (docs/hotspots.md): the timed trace of a run
+ * (MPIGUIDE_TRACE_TIME=1, docs/trace.md format 2) read back, its rows grouped
+ * into hot spots - one call site (object file and offset) calling one
+ * operation on one process count with one message size (and, for a
+ * reduction, one datatype class and op) - and the smallest set of them that
+ * covers a share of the run's MPI time (Guo et al.: N = 10, P = 80 %).
+ *
+ * Pure C, no MPI calls, no output: the command (src/cli/cmd_hotspots.c)
+ * resolves file:line, joins verdicts and profiles and prints. Errors are -1
+ * with "file:line: what" in a caller's buffer.
+ */
+#ifndef MG_CHECK_HOTSPOTS_H
+#define MG_CHECK_HOTSPOTS_H
+
+#include <stddef.h>
+
+#include "registry/registry.h"
+
+#define MG_HS_DEFAULT_N 10
+#define MG_HS_DEFAULT_P 80.0
+
+/* One hot spot: the trace's rows of one (site, operation, nprocs, size, reduction) summed over
+ * algorithms and fallback reasons. Times are per rank: the sum over ranks / the run's processes. */
+typedef struct mg_hs_spot {
+  int obj;                 /* index into mg_hs_trace.objs; -1: no object known */
+  unsigned long long offset; /* the return address's offset in the object (docs/trace.md) */
+  char sym[128];           /* the trace's dynamic symbol, "" none */
+  mg_coll coll;
+  int nprocs;
+  size_t bytes;
+  char red[48];            /* "float:sum" for a reduction (class:op), "" otherwise */
+  char algs[96];           /* the algorithms that ran, "default" or "a+b" */
+  long calls;              /* per rank (the trace's calls: maximum over ranks), summed over rows */
+  double time;             /* seconds per rank in the calls */
+  double wait;             /* seconds per rank waiting for the slowest (barrier-free estimate) */
+} mg_hs_spot;
+
+typedef struct mg_hs_trace {
+  int version;             /* #@mpiguide_trace */
+  int timed;               /* #@timed=1 (format 2) */
+  int nprocs;              /* #@nprocs */
+  double wall;             /* #@wall_s, seconds; < 0 unknown */
+  char mpi[256];           /* #@mpi_library */
+  char **objs;             /* object paths */
+  int nobjs;
+  mg_hs_spot *spots;       /* in file order of first appearance */
+  int n;
+  double mpi_time;         /* the run's time per rank in intercepted MPI calls (all spots) */
+} mg_hs_trace;
+
+/* Read a trace file (format 1 or 2). 0, or -1 with a message. An untimed trace reads (timed = 0,
+ * no spots); the caller decides whether it can use it. */
+int mg_hs_read(const char *path, mg_hs_trace *t, char *err, size_t errlen);
+void mg_hs_free(mg_hs_trace *t);
+
+/*
+ * The smallest set of hot spots covering p % of total: order[] receives the indexes of time[0..n)
+ * by decreasing time (ties: lower index first, so the order is the file's), and the return value
+ * k is the smallest count whose times sum to at least p % of total, capped at nmax. *reached: 1
+ * when those k cover p %, 0 when the cap (or the spots running out) stopped it first. total: the
+ * whole to cover (<= 0: the sum of time[]).
+ */
+int mg_hs_select(const double *time, int n, double total, double p, int nmax, int *order, int *reached);
+
+#endif

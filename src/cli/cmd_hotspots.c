@@ -1,0 +1,486 @@
+/*
+ * `mpiguide hotspots TRACE [--check DIR] [--profile FILE] [-n N] [-p P] [--csv]`
+ * (docs/hotspots.md): the smallest set of call sites, each at one operation,
+ * process count and size, that covers P % of a run's MPI time, from a timed
+ * trace (MPIGUIDE_TRACE_TIME=1); with --check the guideline verdicts of the
+ * check data at each hot spot's size, with --profile the algorithm the profile
+ * picks there and the saving the check data predict for it.
+ *
+ * Call sites are resolved to function and file:line here, at analysis time,
+ * by addr2line (binutils) on the object file and offset the trace recorded;
+ * without it, or without debug information, a site is shown as object+offset
+ * (and the trace's dynamic symbol when there is one). No MPI.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check/check.h"
+#include "check/hotspots.h"
+#include "cli/cli.h"
+#include "cli/cmd_opts.h"
+#include "registry/datatype.h"
+#include "tune/profile.h"
+#include "util/fmt.h"
+#include "util/parse.h"
+#include "util/text.h"
+
+#define OPTIONS(X)                                                                                               \
+  X(CHECK, "check", 0, MG_OPT_ARG)                                                                               \
+  X(PROFILE, "profile", 0, MG_OPT_ARG)                                                                           \
+  X(TOP, "top", 'n', MG_OPT_ARG)                                                                                   \
+  X(PERCENT, "percent", 'p', MG_OPT_ARG)                                                                               \
+  X(CSV, "csv", 0, MG_OPT_FLAG)                                                                                  \
+  X(HELP, "help", 'h', MG_OPT_FLAG)
+enum { OPTIONS(MG_OPT_ENUM) O_N };
+static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: mpiguide hotspots TRACE [--check DIR] [--profile FILE] [-n N] [-p P] [--csv]\n\n"
+          "The communication hot spots of a run: the smallest set of call sites (each at one operation,\n"
+          "process count and message size) that covers P %% of the run's time in MPI calls, at most N of them\n"
+          "(defaults as Guo et al.: N = 10, P = 80). TRACE is a timed trace: run the application with\n"
+          "  LD_PRELOAD=libmpiguide.so MPIGUIDE_TRACE=TRACE MPIGUIDE_TRACE_TIME=1\n"
+          "(build it with -g for file:line; sites are resolved with addr2line).\n\n"
+          "  -n, --top N        at most N hot spots (default 10)\n"
+          "  -p, --percent P    cover P %% of the MPI time, 0 < P <= 100 (default 80)\n"
+          "  --check DIR        check results (raw data, analysed again as `check --from DIR`): per hot spot\n"
+          "                     the verdicts of the mock-ups at its operation, process count and exact size\n"
+          "                     (and a reduction's datatype class and op); 'not measured' otherwise\n"
+          "  --profile FILE     a tuning profile: the algorithm it picks for each hot spot and, with --check,\n"
+          "                     the predicted saving calls x (median default - median chosen), in seconds and\n"
+          "                     as shares of the run's MPI time and wall time\n"
+          "  --csv              one CSV row per hot spot instead of the table\n\n"
+          "Times are per rank (the sum over ranks / processes); wait is the barrier-free estimate of time\n"
+          "spent waiting for the slowest rank (docs/trace.md). See docs/hotspots.md.\n");
+}
+
+/* ---- call sites: addr2line --------------------------------------------------------------- */
+
+typedef struct site_name {
+  char func[160];
+  char where[256]; /* "file.c:42", or "" unresolved */
+} site_name;
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+/* addr2line -f -C -e obj ADDR...: two lines per address (function, file:line). Fills names[i] of
+ * the spots idx[0..k) of object obj. 0, or -1 when addr2line could not run. */
+static int addr2line(const char *obj, const mg_hs_spot *spots, const int *idx, int k, site_name *names) {
+  int fd[2];
+  if (pipe(fd)) return -1;
+  char **argv = calloc((size_t)k + 6, sizeof *argv);
+  char(*addr)[24] = calloc((size_t)k, sizeof *addr);
+  if (!argv || !addr) return free(argv), free(addr), close(fd[0]), close(fd[1]), -1;
+  int a = 0;
+  argv[a++] = "addr2line";
+  argv[a++] = "-f";
+  argv[a++] = "-C";
+  argv[a++] = "-e";
+  argv[a++] = (char *)obj;
+  /* the return address less one: inside the call instruction, on the caller's line */
+  for (int i = 0; i < k; i++) {
+    unsigned long long off = spots[idx[i]].offset;
+    snprintf(addr[i], sizeof addr[i], "0x%llx", off ? off - 1 : 0);
+    argv[a++] = addr[i];
+  }
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd[1], 1);
+    close(fd[0]);
+    close(fd[1]);
+    int dn = open("/dev/null", O_WRONLY);
+    if (dn >= 0) dup2(dn, 2);
+    execvp(argv[0], argv);
+    _exit(127);
+  }
+  close(fd[1]);
+  int ok = pid > 0;
+  FILE *in = ok ? fdopen(fd[0], "r") : NULL;
+  if (!in) close(fd[0]);
+  char line[1024];
+  for (int i = 0; in && i < k; i++) {
+    site_name *n = &names[idx[i]];
+    if (!fgets(line, sizeof line, in)) break;
+    line[strcspn(line, "\n")] = '\0';
+    if (strcmp(line, "??")) snprintf(n->func, sizeof n->func, "%.159s", line);
+    if (!fgets(line, sizeof line, in)) break;
+    line[strcspn(line, "\n")] = '\0';
+    char *disc = strstr(line, " (discriminator");
+    if (disc) *disc = '\0';
+    if (strncmp(line, "??", 2) && !strstr(line, ":?") && !strstr(line, ":0"))
+      snprintf(n->where, sizeof n->where, "%.255s", base_name(line));
+  }
+  if (in) fclose(in);
+  int st = 0;
+  if (pid > 0) waitpid(pid, &st, 0);
+  free(argv);
+  free(addr);
+  return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+/* Names of every spot; *missing: addr2line could not be run. */
+static void resolve_sites(const mg_hs_trace *t, site_name *names, int *missing) {
+  int *idx = malloc((size_t)(t->n + 1) * sizeof *idx);
+  for (int i = 0; i < t->n; i++) snprintf(names[i].func, sizeof names[i].func, "%s", t->spots[i].sym);
+  for (int o = 0; idx && o < t->nobjs; o++) {
+    int k = 0;
+    for (int i = 0; i < t->n; i++)
+      if (t->spots[i].obj == o) idx[k++] = i;
+    if (k && access(t->objs[o], R_OK) == 0 && addr2line(t->objs[o], t->spots, idx, k, names)) *missing = 1;
+  }
+  free(idx);
+}
+
+static void site_text(const mg_hs_trace *t, const mg_hs_spot *s, const site_name *n, char *buf, size_t len) {
+  const char *obj = s->obj >= 0 ? base_name(t->objs[s->obj]) : "?";
+  if (n->where[0])
+    snprintf(buf, len, "%.100s %.180s", n->func[0] ? n->func : "?", n->where);
+  else if (n->func[0])
+    snprintf(buf, len, "%s (%s+0x%llx)", n->func, obj, s->offset);
+  else
+    snprintf(buf, len, "%s+0x%llx", obj, s->offset);
+}
+
+/* ---- verdicts and profile ---------------------------------------------------------------- */
+
+/* What check says at one hot spot. */
+typedef struct spot_check {
+  int measured;        /* a default sample exists at the spot's cell */
+  int nv, nc, ni;      /* mock-ups: violation, consistent, inconclusive (status ok) */
+  const mg_ck_verdict *best; /* the violation with the largest slowdown */
+  double med_def;      /* the default's median there, s */
+  const char *why;     /* not measured: why */
+} spot_check;
+
+/* Whether verdict v is at spot s's cell: operation, exact size, and a reduction's class and op. */
+static int at_cell(const mg_ck_verdict *v, const mg_hs_spot *s) {
+  if (v->coll != s->coll || v->bytes != s->bytes) return 0;
+  if (!s->red[0] || !v->red[0]) return !s->red[0] && !v->red[0];
+  int tc, op;
+  if (!mg_ck_red_sel(v->red, &tc, &op)) return 0;
+  char want[48];
+  snprintf(want, sizeof want, "%s:%s", mg_tclass_name(tc), mg_opsel_name(op));
+  return !strcmp(want, s->red);
+}
+
+static void check_spot(const mg_ck_result *r, int ck_np, const mg_hs_spot *s, spot_check *c) {
+  memset(c, 0, sizeof *c);
+  if (s->nprocs != ck_np) {
+    c->why = "not measured (other np)";
+    return;
+  }
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_verdict *v = &r->v[i];
+    if (v->aa || !at_cell(v, s)) continue;
+    if (v->n_def > 0 && !c->measured) c->measured = 1, c->med_def = v->med_def;
+    if (v->status != MG_CKV_OK) continue;
+    if (v->outcome == MG_CK_VIOLATION) {
+      c->nv++;
+      if (!c->best || v->slowdown > c->best->slowdown) c->best = v;
+    } else if (v->outcome == MG_CK_CONSISTENT) {
+      c->nc++;
+    } else {
+      c->ni++;
+    }
+  }
+  if (!c->measured) c->why = "not measured (size)";
+}
+
+/* The verdict text: a violation if any; consistent only when every mock-up is; else inconclusive. */
+static void verdict_text(const spot_check *c, char *buf, size_t len) {
+  int all = c->nv + c->nc + c->ni;
+  if (c->why)
+    snprintf(buf, len, "%s", c->why);
+  else if (!all)
+    snprintf(buf, len, "no mock-up compared");
+  else if (c->nv)
+    snprintf(buf, len, "violation %d/%d (%s %.2fx)", c->nv, all, c->best->alg, c->best->slowdown);
+  else if (!c->ni)
+    snprintf(buf, len, "consistent %d/%d", c->nc, all);
+  else
+    snprintf(buf, len, "inconclusive %d/%d (%d consistent)", c->ni, all, c->nc);
+}
+
+/* The profile's choice at spot s and its predicted saving (NAN: no data). */
+typedef struct spot_tune {
+  int alg;          /* registry index, 0 default */
+  double saving;    /* s per rank; NAN unknown */
+  const char *note; /* why no saving */
+} spot_tune;
+
+static void tune_spot(const mg_profile *p, const mg_ck_result *r, const spot_check *c, const mg_hs_spot *s,
+                      spot_tune *u) {
+  int tc = MG_TCLASS_NONE, op = MG_OPSEL_NONE;
+  if (s->red[0]) {
+    char red[48], *colon;
+    snprintf(red, sizeof red, "%s", s->red);
+    if ((colon = strchr(red, ':'))) {
+      *colon = '\0';
+      tc = mg_tclass_find(red);
+      op = mg_opsel_find(colon + 1);
+      tc = tc < 0 ? MG_TCLASS_NONE : tc;
+      op = op < 0 ? MG_OPSEL_NONE : op;
+    }
+  }
+  u->alg = mg_profile_lookup_sel(p, s->coll, s->nprocs, s->bytes, tc, op);
+  u->saving = 0;
+  u->note = NULL;
+  if (!u->alg) return; /* the default stays: nothing saved */
+  u->saving = NAN;
+  if (!r) {
+    u->note = "needs --check";
+    return;
+  }
+  if (c->why) {
+    u->note = c->why;
+    return;
+  }
+  const char *name = mg_colls[s->coll].algs[u->alg].name;
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_verdict *v = &r->v[i];
+    if (!v->aa && at_cell(v, s) && !strcmp(v->alg, name) && v->n_mock > 0 && v->n_def > 0) {
+      u->saving = (double)s->calls * (v->med_def - v->med_mock);
+      return;
+    }
+  }
+  u->note = "chosen mock-up not measured";
+}
+
+/* ---- the command ------------------------------------------------------------------------- */
+
+static int load_check(const char *dir, mg_ck_data *d, mg_ck_result *r, int *np) {
+  char e[MG_CK_ERR];
+  mg_ck_data_init(d);
+  memset(r, 0, sizeof *r);
+  if (mg_ck_read(d, dir, e, sizeof e) || mg_ck_data_check(d, e, sizeof e))
+    return fprintf(stderr, "mpiguide hotspots: --check %s: %s\n", dir, e), -1;
+  mg_ck_opts o;
+  mg_ck_opts_default(&o);
+  if (d->launches[0].has_seed) o.seed = d->launches[0].seed;
+  if (mg_ck_analyze(d, &o, r, e, sizeof e))
+    return fprintf(stderr, "mpiguide hotspots: --check %s: analysis failed: %s\n", dir, e), -1;
+  *np = d->launches[0].nprocs;
+  return 0;
+}
+
+static void fmt_share(double x, double of, char *buf, size_t len) {
+  if (isnan(x) || !(of > 0))
+    snprintf(buf, len, "-");
+  else
+    snprintf(buf, len, "%.1f%%", 100 * x / of);
+}
+
+int mg_cmd_hotspots(int argc, char **argv) {
+  mg_opt_vals v;
+  char err[MG_CK_ERR];
+  if (mg_opt_parse(argc, argv, opts, O_N, &v, err, sizeof err)) {
+    fprintf(stderr, "mpiguide hotspots: %s\n", err);
+    mg_opt_vals_free(&v);
+    return 2;
+  }
+  if (v.given[O_HELP]) {
+    usage(stdout);
+    mg_opt_vals_free(&v);
+    return 0;
+  }
+  int rc = 2;
+  long nmax = MG_HS_DEFAULT_N;
+  double pct = MG_HS_DEFAULT_P;
+  mg_hs_trace t = {0};
+  mg_ck_data d;
+  mg_ck_result r;
+  int have_check = 0, ck_np = 0;
+  mg_profile *prof = NULL;
+  site_name *names = NULL;
+  int *order = NULL;
+  double *time = NULL;
+  if (v.npos != 1) {
+    usage(stderr);
+    goto out;
+  }
+  if (v.val[O_TOP] && mg_parse_long(v.val[O_TOP], 1, 1000000, &nmax, err, sizeof err)) {
+    fprintf(stderr, "mpiguide hotspots: -n '%s': %s (a count >= 1)\n", v.val[O_TOP], err);
+    goto out;
+  }
+  if (v.val[O_PERCENT]) {
+    char *end;
+    pct = strtod(v.val[O_PERCENT], &end);
+    if (end == v.val[O_PERCENT] || *end || !(pct > 0 && pct <= 100)) {
+      fprintf(stderr, "mpiguide hotspots: -p '%s': a percentage, 0 < P <= 100\n", v.val[O_PERCENT]);
+      goto out;
+    }
+  }
+  if (mg_hs_read(v.pos[0], &t, err, sizeof err)) {
+    fprintf(stderr, "mpiguide hotspots: %s\n", err);
+    rc = 1;
+    goto out;
+  }
+  if (!t.timed) {
+    fprintf(stderr,
+            "mpiguide hotspots: %s is an untimed trace (format %d): it has no call sites or times; run the "
+            "application again with MPIGUIDE_TRACE_TIME=1 beside MPIGUIDE_TRACE\n",
+            v.pos[0], t.version);
+    rc = 1;
+    goto out;
+  }
+  rc = 1;
+  if (v.val[O_CHECK]) {
+    have_check = 1; /* freed at out, whatever load_check left */
+    if (load_check(v.val[O_CHECK], &d, &r, &ck_np)) goto out;
+  }
+  if (v.val[O_PROFILE]) {
+    mg_profile_diags pd = {0};
+    if (mg_profile_open(v.val[O_PROFILE], &prof, &pd) != MG_PROFILE_OK) {
+      char m[1200] = "unusable";
+      if (pd.n) mg_profile_diag_format(&pd.v[0], m, sizeof m);
+      fprintf(stderr, "mpiguide hotspots: --profile %s: %s\n", v.val[O_PROFILE], m);
+      mg_profile_diags_free(&pd);
+      goto out;
+    }
+    mg_profile_diags_free(&pd);
+  }
+  names = calloc((size_t)t.n + 1, sizeof *names);
+  order = calloc((size_t)t.n + 1, sizeof *order);
+  time = calloc((size_t)t.n + 1, sizeof *time);
+  if (!names || !order || !time) {
+    fprintf(stderr, "mpiguide hotspots: out of memory\n");
+    goto out;
+  }
+  int missing = 0;
+  resolve_sites(&t, names, &missing);
+  if (missing)
+    fprintf(stderr, "mpiguide hotspots: note: addr2line (binutils) failed on some objects: those sites are shown "
+                    "as object+offset\n");
+  for (int i = 0; i < t.n; i++) time[i] = t.spots[i].time;
+  int reached = 0;
+  int k = mg_hs_select(time, t.n, t.mpi_time, pct, (int)nmax, order, &reached);
+  double covered = 0;
+  for (int i = 0; i < k; i++) covered += time[order[i]];
+
+  FILE *o = stdout;
+  if (v.given[O_CSV]) {
+    fprintf(o, "rank,site,function,file_line,object,offset,collective,nprocs,bytes,reduction,algorithms,calls,time_s,"
+               "share,wait_s");
+    if (have_check) fprintf(o, ",verdict,violations,consistent,inconclusive,best_mockup,best_slowdown,median_default_s");
+    if (prof) fprintf(o, ",profile_choice,saving_s,saving_share_mpi,saving_share_wall");
+    fputc('\n', o);
+  } else {
+    fprintf(o, "%d hot spot%s cover %.1f %% of %.6f s in MPI calls per rank (P = %g %%, N = %ld)%s\n", k,
+            k == 1 ? "" : "s", t.mpi_time > 0 ? 100 * covered / t.mpi_time : 0.0, t.mpi_time, pct, nmax,
+            reached ? "" : ": the N cap stopped it before P");
+    if (t.wall > 0)
+      fprintf(o, "run: %d processes, wall time %.6f s (MPI calls %.1f %% of it), %s\n", t.nprocs, t.wall,
+              100 * t.mpi_time / t.wall, t.mpi);
+    if (have_check)
+      fprintf(o, "check: %s (%d processes; verdicts at the exact size and, for reductions, class:op)\n",
+              v.val[O_CHECK], ck_np);
+    if (prof) fprintf(o, "profile: %s\n", v.val[O_PROFILE]);
+    fprintf(o, "\n%3s  %-34s %-22s %5s %7s %9s %10s %6s %10s", "#", "site", "operation", "np", "size", "calls",
+            "time_s", "share", "wait_s");
+    if (have_check) fprintf(o, "  %-40s", "verdict (mock-ups)");
+    if (prof) fprintf(o, "  %-28s %11s %6s %6s", "profile picks", "saving_s", "%mpi", "%wall");
+    fputc('\n', o);
+  }
+  double total_saving = 0;
+  int saving_known = 1;
+  for (int i = 0; i < k; i++) {
+    const mg_hs_spot *s = &t.spots[order[i]];
+    const site_name *n = &names[order[i]];
+    char site[300], op[80], sz[32], share[16], verdict[160] = "", pick[80] = "", sv[32] = "", sm[16] = "",
+                                                                                  sw[16] = "";
+    site_text(&t, s, n, site, sizeof site);
+    snprintf(op, sizeof op, "%s%s%s", mg_colls[s->coll].name, s->red[0] ? " " : "", s->red);
+    mg_fmt_bytes(s->bytes, MG_BYTES_EXACT, sz, sizeof sz);
+    fmt_share(s->time, t.mpi_time, share, sizeof share);
+    spot_check c = {0};
+    spot_tune u = {0};
+    if (have_check) {
+      check_spot(&r, ck_np, s, &c);
+      verdict_text(&c, verdict, sizeof verdict);
+    }
+    if (prof) {
+      tune_spot(prof, have_check ? &r : NULL, &c, s, &u);
+      snprintf(pick, sizeof pick, "%s", u.alg ? mg_colls[s->coll].algs[u.alg].name : "default (no rule)");
+      if (isnan(u.saving)) {
+        snprintf(sv, sizeof sv, "%s", u.note ? u.note : "-");
+        saving_known = 0;
+      } else {
+        snprintf(sv, sizeof sv, "%.6f", u.saving);
+        total_saving += u.saving;
+      }
+      fmt_share(u.saving, t.mpi_time, sm, sizeof sm);
+      fmt_share(u.saving, t.wall, sw, sizeof sw);
+    }
+    if (v.given[O_CSV]) {
+      fprintf(o, "%d,", i + 1);
+      mg_csv_str(o, site);
+      fputc(',', o);
+      mg_csv_str(o, n->func);
+      fputc(',', o);
+      mg_csv_str(o, n->where);
+      fputc(',', o);
+      mg_csv_str(o, s->obj >= 0 ? t.objs[s->obj] : "");
+      fprintf(o, ",0x%llx,%s,%d,%zu,%s,", s->offset, mg_colls[s->coll].name, s->nprocs, s->bytes, s->red);
+      mg_csv_str(o, s->algs);
+      fprintf(o, ",%ld,%.9f,%.6f,%.9f", s->calls, s->time, t.mpi_time > 0 ? s->time / t.mpi_time : 0, s->wait);
+      if (have_check) {
+        const char *outc = c.why ? "not_measured"
+                           : c.nv ? "violation"
+                           : !(c.nv + c.nc + c.ni) ? "none"
+                           : c.ni ? "inconclusive"
+                                  : "consistent";
+        fprintf(o, ",%s,%d,%d,%d,%s,", outc, c.nv, c.nc, c.ni, c.best ? c.best->alg : "");
+        if (c.best) fprintf(o, "%.4f", c.best->slowdown);
+        fputc(',', o);
+        if (c.measured) fprintf(o, "%.9g", c.med_def);
+      }
+      if (prof) {
+        fprintf(o, ",%s,", u.alg ? mg_colls[s->coll].algs[u.alg].name : "default");
+        if (!isnan(u.saving))
+          fprintf(o, "%.9f,%.6f,%.6f", u.saving, t.mpi_time > 0 ? u.saving / t.mpi_time : 0,
+                  t.wall > 0 ? u.saving / t.wall : 0);
+        else
+          fprintf(o, ",,");
+      }
+      fputc('\n', o);
+    } else {
+      fprintf(o, "%3d  %-34s %-22s %5d %7s %9ld %10.6f %6s %10.6f", i + 1, site, op, s->nprocs, sz, s->calls, s->time,
+              share, s->wait);
+      if (have_check) fprintf(o, "  %-40s", verdict);
+      if (prof) fprintf(o, "  %-28s %11s %6s %6s", pick, sv, sm, sw);
+      fputc('\n', o);
+    }
+  }
+  if (prof && !v.given[O_CSV]) {
+    char sm[16], sw[16];
+    fmt_share(total_saving, t.mpi_time, sm, sizeof sm);
+    fmt_share(total_saving, t.wall, sw, sizeof sw);
+    fprintf(o, "\npredicted saving of the profile at these hot spots: %.6f s per rank = %s of the MPI time, %s of the "
+               "wall time%s\n",
+            total_saving, sm, sw, saving_known ? "" : " (some hot spots have no prediction: see the table)");
+  }
+  rc = 0;
+out:
+  if (have_check) {
+    mg_ck_result_free(&r);
+    mg_ck_data_free(&d);
+  }
+  mg_profile_free(prof);
+  free(names);
+  free(order);
+  free(time);
+  mg_hs_free(&t);
+  mg_opt_vals_free(&v);
+  return rc;
+}

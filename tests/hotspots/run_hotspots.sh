@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The timed trace end to end and `mpiguide hotspots` on fixtures (tests/hotspots/CMakeLists.txt).
+#
+#   run_hotspots.sh mpi NP      two_sites under LD_PRELOAD with MPIGUIDE_TRACE_TIME=1: the trace is
+#                               format 2; hotspots lists both call sites with their file:line
+#                               (addr2line on the -g build) and positive times; an untimed trace
+#                               of the same program is refused with a clear message
+#   run_hotspots.sh fixture     hotspots on data/timed.csv with --check data/check and --profile
+#                               data/tuned.prof: selection, verdict matching, saving, CSV
+#
+# Environment: MG_CLI, MG_LIB, MG_APP, MG_SRC (two_sites.c), MG_DATA, MG_MPIEXEC,
+# MG_MPIEXEC_FLAGS, MG_WORKDIR.
+set -uo pipefail
+fails=0
+ok() { echo "ok: $*"; }
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+mkdir -p "$MG_WORKDIR" && cd "$MG_WORKDIR" || exit 1
+
+case $1 in
+mpi)
+  np=$2
+  rm -f timed.csv untimed.csv
+  # shellcheck disable=SC2086
+  env LD_PRELOAD="$MG_LIB" MPIGUIDE_TRACE="$PWD/timed.csv" MPIGUIDE_TRACE_TIME=1 \
+    "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_APP" >run.out 2>&1
+  grep -q "two_sites: OK" run.out && ok "timed run" || { fail "timed run"; cat run.out; }
+  grep -q "^#@mpiguide_trace=2$" timed.csv && grep -q "^#@timed=1$" timed.csv && ok "format 2" || fail "format 2"
+  "$MG_CLI" hotspots timed.csv --csv -p 100 >hs.csv 2>hs.err || { fail "hotspots exit $?"; cat hs.err; }
+  cat hs.csv
+  lineA=$(grep -n "/\* SITE-A" "$MG_SRC" | cut -d: -f1) lineB=$(grep -n "/\* SITE-B" "$MG_SRC" | cut -d: -f1)
+  # columns: rank,site,function,file_line,object,offset,collective,nprocs,bytes,reduction,algorithms,calls,time_s,...
+  awk -F, -v l="two_sites.c:$lineA" -v np="$np" '$4 == l && $7 == "allreduce" && $3 == "exchange" && $8 == np &&
+      $9 == 8 && $10 == "float:sum" && $12 == 200 && $13 > 0 {f = 1} END {exit !f}' hs.csv &&
+    ok "site A: exchange two_sites.c:$lineA allreduce, 200 calls, time > 0" || fail "site A not found as expected"
+  awk -F, -v l="two_sites.c:$lineB" -v np="$np" '$4 == l && $7 == "bcast" && $3 == "main" && $9 == 1024 &&
+      $12 == 200 && $13 > 0 {f = 1} END {exit !f}' hs.csv &&
+    ok "site B: main two_sites.c:$lineB bcast, 200 calls, time > 0" || fail "site B not found as expected"
+  [[ $(grep -c "two_sites.c" hs.csv) == 2 ]] && ok "exactly two sites" || fail "expected exactly two sites"
+  # the untimed trace stays format 1 and hotspots refuses it, saying what to do
+  # shellcheck disable=SC2086
+  env LD_PRELOAD="$MG_LIB" MPIGUIDE_TRACE="$PWD/untimed.csv" "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_APP" \
+    >run2.out 2>&1
+  grep -q "^#@mpiguide_trace=1$" untimed.csv && head -20 untimed.csv | grep -q "^collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule$" &&
+    ok "untimed: format 1 unchanged" || fail "untimed format"
+  if "$MG_CLI" hotspots untimed.csv >u.out 2>u.err; then fail "untimed trace accepted"; else
+    grep -q "MPIGUIDE_TRACE_TIME=1" u.err && ok "untimed refused: $(cat u.err)" || fail "untimed: unclear message"
+  fi
+  ;;
+fixture)
+  d=$MG_DATA
+  "$MG_CLI" hotspots "$d/timed.csv" --check "$d/check" --profile "$d/tuned.prof" >t.out 2>t.err ||
+    { fail "hotspots exit $?"; cat t.err; }
+  cat t.out
+  grep -q "^2 hot spots cover 82.9 % of 0.018100 s" t.out && ok "P = 80: two spots" || fail "P = 80 selection"
+  grep -E "^ +1 +solve \(app\+0x1000\) +bcast " t.out | grep -q "violation 1/2 (bcast_as_allgatherv 4.46x)" &&
+    ok "spot 1: unresolved site shown with symbol and object+offset; violation" || fail "spot 1"
+  grep -E "^ +1 " t.out | grep -q "bcast_as_allgatherv  *0.011250 *62.2% *22.5%" &&
+    ok "spot 1: saving 1000 x (14.5 - 3.25) us = 0.01125 s, 62.2 % of MPI, 22.5 % of wall" || fail "spot 1 saving"
+  grep -E "^ +2 +app\+0x3000 +bcast " t.out | grep -q "consistent 1/1 .*default (no rule)" &&
+    ok "spot 2: consistent, profile keeps the default" || fail "spot 2"
+  "$MG_CLI" hotspots "$d/timed.csv" --check "$d/check" --profile "$d/tuned.prof" --csv -p 100 >c.csv 2>c.err ||
+    fail "csv exit"
+  cat c.csv
+  [[ $(tail -n +2 c.csv | wc -l) == 4 ]] && ok "P = 100: four spots" || fail "P = 100"
+  grep -q "^3,.*,allreduce,4,8,float:sum,.*,not_measured," c.csv &&
+    ok "allreduce float:sum: not measured (the check has no class:op for it)" || fail "allreduce matching"
+  grep -q "^4,.*,bcast,4,4096,.*,not_measured," c.csv && ok "bcast 4096: not measured (exact size)" ||
+    fail "bcast 4096 matching"
+  "$MG_CLI" hotspots "$d/timed.csv" -n 1 >n.out 2>&1
+  grep -q "^1 hot spot cover .*: the N cap stopped it before P" n.out && ok "-n 1 caps" || fail "-n 1"
+  "$MG_CLI" hotspots "$d/timed.csv" --profile "$d/tuned.prof" >p.out 2>&1
+  grep -E "^ +1 " p.out | grep -q "needs --check" && ok "profile without check: no saving, says why" ||
+    fail "profile without check"
+  if "$MG_CLI" hotspots "$d/untimed.csv" >u.out 2>u.err; then fail "untimed accepted"; else
+    grep -q "untimed trace" u.err && ok "untimed refused" || fail "untimed message"
+  fi
+  if "$MG_CLI" hotspots "$d/timed.csv" -p 0 >/dev/null 2>&1; then fail "-p 0 accepted"; else ok "-p 0 refused"; fi
+  ;;
+*) echo "usage: run_hotspots.sh mpi NP | fixture" >&2; exit 2 ;;
+esac
+((fails == 0)) && echo "run_hotspots $1: all passed" || { echo "run_hotspots $1: $fails failed" >&2; exit 1; }
