@@ -2603,8 +2603,9 @@ static void stat_init(astat *s, int coll, int alg) {
 
 static void stats_init(int coll, unsigned mask) {
   g_nst = 0;
-  for (int k = 0; k < mg_colls[coll].nalgs; k++)
-    if (mask & (1u << k)) stat_init(&g_st[g_nst++], coll, k);
+  for (int k = 0; k < mg_colls[coll].nalgs; k++) /* measure-only rows never run in the library: */
+    if ((mask & (1u << k)) && !(mg_colls[coll].algs[k].restrictions & MG_R_MEASURE_ONLY)) /* reranktest */
+      stat_init(&g_st[g_nst++], coll, k);
   stat_init(&g_lib, coll, 0);
 }
 
@@ -2846,10 +2847,12 @@ static int write_profile(const char *path) {
   FILE *f = fopen(path, "w");
   if (!f) return perror(path), 2;
   fprintf(f, "mpiguide-profile 1\n# written by difftest --write-profile: every call to a mock-up\n");
-  for (int c = 0; c < MG_NCOLLECTIVES; c++)
-    if (mg_colls[c].nalgs > 1) /* a collective with the default alone has nothing to tune */
-      fprintf(f, "%s np=* %s %s\n", mg_colls[c].name, mg_colls[c].known ? "0-*" : "*",
-              mg_colls[c].algs[mg_colls[c].nalgs - 1].name);
+  for (int c = 0; c < MG_NCOLLECTIVES; c++) {
+    int a = mg_colls[c].nalgs - 1; /* the last row a profile may name (not a measure-only one) */
+    while (a > 0 && (mg_colls[c].algs[a].restrictions & MG_R_MEASURE_ONLY)) a--;
+    if (a > 0) /* a collective with the default alone has nothing to tune */
+      fprintf(f, "%s np=* %s %s\n", mg_colls[c].name, mg_colls[c].known ? "0-*" : "*", mg_colls[c].algs[a].name);
+  }
   return fclose(f) == 0 ? 0 : 2;
 }
 
