@@ -42,7 +42,11 @@
  * MPI_Wait does, src/algs/pt2pt.c) aborts the test; --world-returns sets MPI_ERRORS_RETURN on it
  * too, the case where MPICH's sendrecv_as_irecv_send_wait runs its own body for every call.
  *
- * Usage: p2ptest [--quick] [--world-returns] [--watchdog S] [-v] <op>[=<alg>] ...
+ * --no-force: each operation once, through MPI_<Op> in the mode the environment set (tuned mode with
+ * MPIGUIDE_PROFILE: the wrappers' fast path, lib.h mg_tuned_default_p2p, and the rules that fire),
+ * without counters.
+ *
+ * Usage: p2ptest [--quick] [--no-force] [--world-returns] [--watchdog S] [-v] <op>[=<alg>] ...
  *        p2ptest --list FILE   (no MPI: the point-to-point operations, for CTest)
  * Exit code 0 when every rank saw every case pass, 1 otherwise.
  */
@@ -63,6 +67,7 @@
 #include "registry/registry.h"
 
 static int g_rank, g_np, g_quick, g_verbose;
+static int g_noforce; /* --no-force: the environment's mode (a profile) decides, no counters */
 static int g_tag_ub;
 static MPI_Comm g_comm; /* MPI_COMM_WORLD's duplicate with MPI_ERRORS_RETURN */
 
@@ -678,7 +683,7 @@ static void fail(long cn, const char *desc, const char *fmt, ...) {
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   fprintf(stderr, "  FAIL rank %d %s=%s case %ld (%s): %s\n", g_rank, mg_colls[g_op].name,
-          mg_colls[g_op].algs[g_alg].name, cn, desc, msg);
+          g_noforce ? "(as the environment chose)" : mg_colls[g_op].algs[g_alg].name, cn, desc, msg);
 }
 
 static void force(int alg) {
@@ -712,7 +717,7 @@ static void run_case(const tcase *tc) {
   char why[400];
   if (rec_diff(&ref, &got, why, sizeof why)) fail(cn, desc, "%s", why);
   if (g_send_changed) fail(cn, desc, "the send buffer changed");
-  if (tc->kind != K_ERR) { /* which algorithm ran */
+  if (tc->kind != K_ERR && !g_noforce) { /* which algorithm ran */
     long long want_row = g_measure ? 0 : g_alg ? g_nrow : g_ncalls;
     long long want_def = g_alg ? g_ncalls - want_row : g_ncalls;
     if (g_alg && ran != want_row) fail(cn, desc, "the row ran %lld times, expected %lld", ran, want_row);
@@ -874,19 +879,21 @@ static void run_cases(void) {
 /* Every row of g_op (or the one asked for). Returns 1 if a case failed on any rank. */
 static int run_op(unsigned sel) {
   int bad = 0;
+  if (g_noforce) sel = 1; /* once, through MPI_<Op> as the environment set it up */
   for (int a = 0; a < mg_colls[g_op].nalgs; a++) {
     if (!(sel >> a & 1u)) continue;
     g_alg = a;
     g_measure = (mg_colls[g_op].algs[a].restrictions & MG_R_MEASURE_ONLY) != 0;
     g_ncase = g_nfail = g_nshown = 0;
-    force(a);
+    if (!g_noforce) force(a);
     CHECK(PMPI_Barrier(g_comm));
     run_cases();
     long fails = 0, cases = g_ncase;
     CHECK(PMPI_Allreduce(&g_nfail, &fails, 1, MPI_LONG, MPI_SUM, g_comm));
-    force(0);
+    if (!g_noforce) force(0);
     if (g_rank == 0) {
-      printf("p2ptest: %-16s %-28s %4ld cases%s: %s\n", mg_colls[g_op].name, mg_colls[g_op].algs[a].name, cases,
+      printf("p2ptest: %-16s %-28s %4ld cases%s: %s\n", mg_colls[g_op].name,
+             g_noforce ? "(as the environment chose)" : mg_colls[g_op].algs[a].name, cases,
              g_measure ? " (measure-only: as the benchmark runs it, and forced: the default)" : "",
              fails ? "FAILED" : "passed");
       if (fails) printf("p2ptest:   %ld failures over all ranks (details on stderr)\n", fails);
@@ -906,7 +913,7 @@ static int write_list(const char *path) {
 
 static void usage(void) {
   if (g_rank == 0)
-    fprintf(stderr, "usage: p2ptest [--quick] [--world-returns] [--watchdog S] [-v] <op>[=<alg>] ... | --list FILE\n");
+    fprintf(stderr, "usage: p2ptest [--quick] [--no-force] [--world-returns] [--watchdog S] [-v] <op>[=<alg>] ... | --list FILE\n");
 }
 
 int main(int argc, char **argv) {
@@ -919,6 +926,8 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--quick")) {
       g_quick = 1;
+    } else if (!strcmp(argv[i], "--no-force")) {
+      g_noforce = 1;
     } else if (!strcmp(argv[i], "--world-returns")) {
       world_returns = 1;
     } else if (!strcmp(argv[i], "-v")) {
