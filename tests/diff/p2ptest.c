@@ -35,10 +35,11 @@
  * MPI_PROC_NULL, with even ranks through the library and odd ranks through PMPI, and with only
  * some ranks truncating.
  *
- * Measure-only rows (MG_R_MEASURE_ONLY: libmpiguide never runs them) are run as the benchmark
- * runs them: the row's function on the sender and its recv_side (or a plain receive) on the
- * receiver, rank pairs (0,1), (2,3) in both directions; and forced through MPI_<Op>, where the
- * default must run with the fallback reason "measure_only".
+ * Measure-only rows (MG_R_MEASURE_ONLY: libmpiguide never runs them) of the send operations are run
+ * as the benchmark runs them: the row's function on the sender and its recv_side (or a plain
+ * receive) on the receiver, on a communicator of rank pairs (0,1), (2,3) in both directions; all
+ * measure-only rows are also forced through MPI_<Op>, where the default must run with the fallback
+ * reason "measure_only".
  *
  * Errors: MPI_COMM_WORLD keeps its fatal handler, so a row that raises an error on it (MPICH's
  * MPI_Wait does, src/algs/pt2pt.c) aborts the test; --world-returns sets MPI_ERRORS_RETURN on it
@@ -65,6 +66,7 @@
 #include <mpi.h>
 
 #include "mpiguide.h"
+#include "algs/algs.h" /* mg_core_init: the rows run directly use mgcore's own state */
 #include "registry/datatype.h"
 #include "registry/registry.h"
 
@@ -753,15 +755,24 @@ static void run_case(const tcase *tc) {
   rec_free(&ref), rec_free(&got);
 }
 
-/* A measure-only row as the benchmark runs it: the row's function on the sender, its receive side
- * on the receiver, pairs (0,1), (2,3), ... in both directions; against PMPI_Send and PMPI_Recv. */
+/* A measure-only row of a send operation as the benchmark runs it: the row's function on the
+ * sender, its receive side on the receiver, on a communicator of the two (g_pair: ranks (0,1),
+ * (2,3), ...; a one-sided row's fences are collective over it), in both directions; against
+ * PMPI_Send and PMPI_Recv. A one-sided row (family rma) moves no message, so its receive side
+ * gives no status: only its data is compared. */
+static MPI_Comm g_pair;
+
 static void direct_one(const tcase *tc, int lib, record *r, int dir) {
-  int partner = g_rank ^ 1, sender = (g_rank % 2) == dir;
-  if (partner >= g_np) { /* an odd rank out: nothing to do */
+  int prank, psize;
+  CHECK(PMPI_Comm_rank(g_pair, &prank));
+  CHECK(PMPI_Comm_size(g_pair, &psize));
+  int partner = prank ^ 1, sender = prank == dir;
+  if (psize < 2) { /* an odd rank out: nothing to do */
     rec_int(r, "idle", 1);
     return;
   }
   const mg_alg *a = &mg_colls[g_op].algs[g_alg];
+  int message = a->family != MG_FAM_RMA;
   int any_src = tc->rv == RV_ANY_SOURCE || tc->rv == RV_ANY_IGNORE;
   int any_tag = tc->rv == RV_ANY_TAG || tc->rv == RV_ANY_IGNORE;
   MPI_Status st, *stp = tc->rv == RV_ANY_IGNORE ? MPI_STATUS_IGNORE : &st;
@@ -771,13 +782,13 @@ static void direct_one(const tcase *tc, int lib, record *r, int dir) {
     tb_make(&S, tc->st, tc->n, (unsigned)(g_rank * 3 + tc->n + dir), 0);
     if (lib) {
       mg_call c;
-      mg_call_init(&c, g_op, g_comm);
+      mg_call_init(&c, g_op, g_pair);
       c.sbuf = S.org, c.scount = tc->n, c.stype = types[tc->st], c.rtype = MPI_DATATYPE_NULL;
       c.op = MPI_OP_NULL, c.root = partner, c.stag = tag;
       CHECK(mg_call_prepare(&c));
       rc = mg_run(&c, g_alg);
     } else {
-      rc = PMPI_Send(S.org, tc->n, types[tc->st], partner, tag, g_comm);
+      rc = PMPI_Send(S.org, tc->n, types[tc->st], partner, tag, g_pair);
     }
     rec_int(r, "send rc class", err_class(rc));
     tb_free(&S);
@@ -787,16 +798,16 @@ static void direct_one(const tcase *tc, int lib, record *r, int dir) {
     int src = any_src ? MPI_ANY_SOURCE : partner, rtag = any_tag ? MPI_ANY_TAG : tag;
     if (lib && a->recv_side) {
       mg_call c;
-      mg_call_init(&c, MG_RECV, g_comm);
+      mg_call_init(&c, MG_RECV, g_pair);
       c.rbuf = R.org, c.rcount = tc->n, c.rtype = types[tc->rt], c.stype = MPI_DATATYPE_NULL;
       c.op = MPI_OP_NULL, c.src = src, c.rtag = rtag, c.status = stp;
       CHECK(mg_call_prepare(&c));
       rc = a->recv_side(&c, a->param);
     } else {
-      rc = PMPI_Recv(R.org, tc->n, types[tc->rt], src, rtag, g_comm, stp);
+      rc = PMPI_Recv(R.org, tc->n, types[tc->rt], src, rtag, g_pair, stp);
     }
     rec_int(r, "receive rc class", err_class(rc));
-    rec_status(r, stp == MPI_STATUS_IGNORE ? NULL : stp, tc->rt, rc == MPI_SUCCESS);
+    if (message) rec_status(r, stp == MPI_STATUS_IGNORE ? NULL : stp, tc->rt, rc == MPI_SUCCESS);
     rec_add(r, "receive buffer", R.mem, R.len);
     tb_free(&R);
   }
@@ -842,8 +853,9 @@ static void run_cases(void) {
         if (rv == RV_TRUNC && counts[k] == 0 && !sr) continue; /* nothing to truncate */
         if (g_quick && (rv == RV_ANY_SOURCE || rv == RV_ANY_TAG) && p != 1) continue;
         tcase tc = {sr ? K_SR : K_MSG, st, rt, counts[k], rv, 1, 0, 0, SR_RING};
-        if (g_measure && rv != RV_BIGGER && rv != RV_TRUNC) /* both ends of a split message: one count */
-          run_direct(&tc);
+        /* both ends of a split message: one count; measure-only rows of sendrecv run in the
+         * benchmark's own patterns (a Cartesian communicator): forced only */
+        if (g_measure && is_send_op(g_op) && rv != RV_BIGGER && rv != RV_TRUNC) run_direct(&tc);
         run_case(&tc);
       }
   }
@@ -988,6 +1000,8 @@ int main(int argc, char **argv) {
   if (world_returns) CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   CHECK(PMPI_Comm_dup(MPI_COMM_WORLD, &g_comm));
   CHECK(PMPI_Comm_set_errhandler(g_comm, MPI_ERRORS_RETURN));
+  CHECK(PMPI_Comm_split(g_comm, g_rank / 2, g_rank, &g_pair));
+  CHECK(mg_core_init());
   int *ub = NULL, flag = 0;
   CHECK(PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag));
   g_tag_ub = flag ? *ub : 32767;
@@ -1010,6 +1024,8 @@ int main(int argc, char **argv) {
   CHECK(PMPI_Allreduce(&bad, &bad_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
   if (g_rank == 0) printf("p2ptest: %s\n", bad_all ? "FAILED" : "all passed");
   free_types();
+  mg_core_finalize();
+  PMPI_Comm_free(&g_pair);
   PMPI_Comm_free(&g_comm);
   MPI_Finalize();
   return bad_all ? 1 : 0;
