@@ -4,8 +4,27 @@
  * warm-up; prints nanoseconds per call. A plain MPI program: run it with and without
  * LD_PRELOAD=libmpiguide.so (scripts/bench-overhead.sh does, side by side).
  *
- * Usage: overhead [calls [collective]]
+ * Point-to-point (issue 18: MPI_Send and MPI_Recv are frequent, the pass-through must cost nothing
+ * measurable), 1-byte messages:
+ *   send_recv_self    to itself on MPI_COMM_SELF (one process): MPI_Irecv + MPI_Send + MPI_Wait,
+ *                     then MPI_Isend + MPI_Recv + MPI_Wait (an MPI_Send to itself before its
+ *                     receive is posted may block for good: MPICH 4.0's does)
+ *   isend_irecv_self  MPI_Irecv + MPI_Isend to itself, two MPI_Wait (one process)
+ *   pingpong          2 ranks: MPI_Send / MPI_Recv ping-pong
+ *   pingpong_isend    2 ranks: the same with MPI_Irecv + MPI_Isend + MPI_Wait
+ * The figure printed is per intercepted call: an iteration's time over its intercepted calls (4 in
+ * send_recv_self, 2 in isend_irecv_self; 4 per round trip in the ping-pongs, all on its critical
+ * path; MPI_Wait is not intercepted), so the difference
+ * with and without the library is the cost each call adds. Rank 0 prints.
+ *
+ * Allocations: run with LD_PRELOAD of libmgmalloccount.so (benchmarks/malloc_count.c) too, and the
+ * line ends with the number of malloc/calloc/realloc/aligned allocations the process made inside
+ * the timed loop (found with dlsym; without the counter nothing is printed).
+ *
+ * Usage: overhead [calls [collective or mode]]
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,10 +54,93 @@ static void call(int k, const double *in, double *out) {
   }
 }
 
+/* The point-to-point modes; returns 0 if every message arrived. Rank 0 prints. */
+static const char *const p2p_names[] = {"send_recv_self", "isend_irecv_self", "pingpong", "pingpong_isend"};
+
+static int p2p(long n, int k, size_t (*allocs)(void)) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int pair = k >= 2, calls = k == 1 ? 2 : 4; /* intercepted calls per iteration (round trip) */
+  if (pair && size != 2) {
+    if (rank == 0) fprintf(stderr, "overhead: %s needs 2 ranks\n", p2p_names[k]);
+    return 2;
+  }
+  MPI_Comm comm = pair ? MPI_COMM_WORLD : MPI_COMM_SELF;
+  int peer = pair ? 1 - rank : 0;
+  char out = 1, in = 0;
+  long sum = 0;
+  double t0 = 0;
+  size_t a0 = 0;
+  MPI_Request rq[2];
+  for (long i = -n / 10; i < n; i++) {
+    if (i == 0) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      a0 = allocs ? allocs() : 0;
+      t0 = now();
+    }
+    switch (k) {
+    case 0:
+      MPI_Irecv(&in, 1, MPI_CHAR, 0, 1, comm, &rq[0]);
+      MPI_Send(&out, 1, MPI_CHAR, 0, 1, comm);
+      MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+      MPI_Isend(&out, 1, MPI_CHAR, 0, 2, comm, &rq[1]);
+      MPI_Recv(&in, 1, MPI_CHAR, 0, 2, comm, MPI_STATUS_IGNORE);
+      MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+      break;
+    case 1:
+      MPI_Irecv(&in, 1, MPI_CHAR, 0, 1, comm, &rq[0]);
+      MPI_Isend(&out, 1, MPI_CHAR, 0, 1, comm, &rq[1]);
+      MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+      MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+      break;
+    case 2:
+      if (rank == 0) {
+        MPI_Send(&out, 1, MPI_CHAR, peer, 1, comm);
+        MPI_Recv(&in, 1, MPI_CHAR, peer, 1, comm, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(&in, 1, MPI_CHAR, peer, 1, comm, MPI_STATUS_IGNORE);
+        MPI_Send(&out, 1, MPI_CHAR, peer, 1, comm);
+      }
+      break;
+    default:
+      if (rank == 0) {
+        MPI_Irecv(&in, 1, MPI_CHAR, peer, 1, comm, &rq[0]);
+        MPI_Isend(&out, 1, MPI_CHAR, peer, 1, comm, &rq[1]);
+        MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+        MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+      } else {
+        MPI_Irecv(&in, 1, MPI_CHAR, peer, 1, comm, &rq[0]);
+        MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+        MPI_Isend(&out, 1, MPI_CHAR, peer, 1, comm, &rq[1]);
+        MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+      }
+      break;
+    }
+    if (i >= 0) sum += in, in = 0;
+  }
+  double t = now() - t0;
+  size_t a = allocs ? allocs() - a0 : 0;
+  if (rank == 0) {
+    printf("%.2f ns/call (%ld iterations of %s, %d intercepted calls each, %.1f ns per iteration, checksum %ld)",
+           1e9 * t / ((double)n * calls), n, p2p_names[k], calls, 1e9 * t / n, sum);
+    if (allocs) printf(" allocations in the timed loop: %zu", a);
+    printf("\n");
+  }
+  return sum == n ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   long n = argc > 1 ? atol(argv[1]) : 1000000;
   if (n < 1) n = 1000000;
+  size_t (*allocs)(void) = (size_t(*)(void))dlsym(RTLD_DEFAULT, "mg_malloc_calls");
+  for (int i = 0; argc > 2 && i < 4; i++)
+    if (!strcmp(argv[2], p2p_names[i])) {
+      int rc = p2p(n, i, allocs);
+      MPI_Finalize();
+      return rc;
+    }
   static const char *const names[] = {"allreduce", "barrier",  "exscan",    "reduce_scatter",
                                       "gatherv",   "scatterv", "alltoallv", "alltoallw"};
   int k = 0;
@@ -46,13 +148,17 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[2], names[i])) k = i;
   double in = 1.0, out = 0.0, sum = 0.0;
   for (long i = 0; i < n / 10; i++) call(k, &in, &out);
+  size_t a0 = allocs ? allocs() : 0;
   double t0 = now();
   for (long i = 0; i < n; i++) {
     call(k, &in, &out);
     sum += out;
   }
   double t = now() - t0;
-  printf("%.2f ns/call (%ld calls of MPI_%s, checksum %.0f)\n", 1e9 * t / n, n, names[k], sum);
+  size_t a = allocs ? allocs() - a0 : 0;
+  printf("%.2f ns/call (%ld calls of MPI_%s, checksum %.0f)", 1e9 * t / n, n, names[k], sum);
+  if (allocs) printf(" allocations in the timed loop: %zu", a);
+  printf("\n");
   MPI_Finalize();
   return sum == (double)n ? 0 : 1;
 }

@@ -12,6 +12,16 @@
 # COLL=barrier (or exscan, reduce_scatter, gatherv, scatterv, alltoallv, alltoallw) times that collective instead of MPI_Allreduce; the
 # dispatch variant then forces a mock-up of another collective, and the tuned variants are the
 # allreduce profiles (for a barrier they never fire: the lookup cost alone).
+# Point-to-point (issue 18): COLL=send_recv_self or isend_irecv_self (one process, messages to
+# itself on MPI_COMM_SELF: the least noisy), pingpong or pingpong_isend (2 ranks, one per core,
+# through mpirun): 1-byte MPI_Send/MPI_Recv or MPI_Isend/MPI_Irecv/MPI_Wait; the figures are per
+# intercepted call (overhead.c). The variants then: passthrough; tuned-coll (a profile of collectives only: the
+# point-to-point wrappers' p2p_busy test, then PMPI_); tuned-p2p (a profile rule for each
+# operation of the mode that names the default: every call through mg_dispatch, the profile
+# lookup, then PMPI_); dispatch (force mode for bcast: every call counted through mg_dispatch);
+# tuned-fire (send modes: send_as_isend_wait runs for every MPI_Send, the mock-up's own cost).
+# Every variant also runs once with the allocation counter (benchmarks/malloc_count.c) preloaded:
+# column "allocs", the allocations inside the timed loop of that run.
 # Usage: [COLL=barrier] [ROUNDS=n] [LIB=...] scripts/bench-overhead.sh [openmpi|mpich] [calls]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,11 +30,41 @@ calls=${2:-1000000}
 coll=${COLL:-allreduce}
 rounds=${ROUNDS:-11}
 b=build/$mpi
-[[ -x $b/overhead ]] || scripts/build.sh "$mpi"
+[[ -x $b/overhead && -e $b/libmgmalloccount.so ]] || scripts/build.sh "$mpi"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 lib=${LIB:-$PWD/$b/libmpiguide.so}
-# One core: the benchmark is one process, and moving between cores adds noise.
-run() { env "$@" taskset -c "${CORE:-0}" "$b/overhead" "$calls" "$coll" | awk '{print $1}'; }
+counter=$PWD/$b/libmgmalloccount.so
+p2p=0 pair=0
+case $coll in
+  send_recv_self | isend_irecv_self) p2p=1 ;;
+  pingpong | pingpong_isend) p2p=1 pair=1 ;;
+esac
+# One core: the benchmark is one process, and moving between cores adds noise. The ping-pongs:
+# two ranks, one per core, the variables passed to the ranks only (never to mpirun itself).
+launch() {
+  if ((pair)); then
+    local args=() kv
+    for kv in "$@"; do
+      if [[ $mpi == openmpi ]]; then args+=(-x "$kv"); else args+=(-genv "${kv%%=*}" "${kv#*=}"); fi
+    done
+    if [[ $mpi == openmpi ]]; then
+      /usr/bin/mpirun.openmpi -np 2 --bind-to core --map-by core "${args[@]}" "$b/overhead" "$calls" "$coll"
+    else
+      /usr/bin/mpiexec.mpich -n 2 -bind-to core "${args[@]}" "$b/overhead" "$calls" "$coll"
+    fi
+  else
+    env "$@" taskset -c "${CORE:-0}" "$b/overhead" "$calls" "$coll"
+  fi
+}
+run() { launch "$@" | awk '{print $1}'; }
+# The allocations inside the timed loop, with the counter preloaded before the variant's library.
+allocs() {
+  local pre="" kv rest=()
+  for kv in "$@"; do
+    if [[ $kv == LD_PRELOAD=* ]]; then pre=${kv#LD_PRELOAD=}; else rest+=("$kv"); fi
+  done
+  launch LD_PRELOAD="$counter${pre:+ $pre}" "${rest[@]}" | sed -n 's/.*allocations in the timed loop: \([0-9]*\).*/\1/p'
+}
 
 # Tuned mode: a profile of 64 allreduce ranges for one process that never covers the
 # benchmark's 8 bytes (every call does the lookup and runs the default), and one whose
@@ -50,8 +90,35 @@ printf 'mpiguide-profile 1\nallreduce np=1 8 allreduce_as_reduce_bcast\n' >"$tmp
   done
 } >"$tmp/large.prof"
 
+# Point-to-point: a rule naming the default for each operation of the mode (the dispatch path on
+# every call), and one that runs send_as_isend_wait for every MPI_Send.
+case $coll in
+  send_recv_self) ops="send recv isend irecv" ;;
+  pingpong) ops="send recv" ;;
+  *) ops="isend irecv" ;;
+esac
+{
+  echo "mpiguide-profile 1"
+  for op in $ops; do echo "$op np=* * default"; done
+} >"$tmp/p2p.prof"
+printf 'mpiguide-profile 1\nsend np=* * send_as_isend_wait\n' >"$tmp/p2p-fire.prof"
+
 declare -A res
-variants=(passthrough dispatch tuned-miss tuned-large tuned-fire)
+declare -A env_of
+env_of[none]=""
+env_of[passthrough]=""
+env_of[dispatch]="MPIGUIDE_ALG=bcast=bcast_as_allgatherv"
+env_of[tuned-miss]="MPIGUIDE_PROFILE=$tmp/miss.prof"
+env_of[tuned-large]="MPIGUIDE_PROFILE=$tmp/large.prof"
+env_of[tuned-fire]="MPIGUIDE_PROFILE=$tmp/fire.prof"
+env_of[tuned-coll]="MPIGUIDE_PROFILE=$tmp/miss.prof"
+env_of[tuned-p2p]="MPIGUIDE_PROFILE=$tmp/p2p.prof"
+if ((p2p)); then
+  variants=(passthrough tuned-coll tuned-p2p dispatch)
+  [[ $ops == send* ]] && variants+=(tuned-fire) && env_of[tuned-fire]="MPIGUIDE_PROFILE=$tmp/p2p-fire.prof"
+else
+  variants=(passthrough dispatch tuned-miss tuned-large tuned-fire)
+fi
 # BASE=path/to/other/libmpiguide.so: the same variants with that library too, in the same rounds
 # (rows "<variant>@base"), for a before/after comparison without drift between two sessions.
 libs=("$lib")
@@ -65,23 +132,35 @@ for ((r = 0; r < rounds; r++)); do
   res[none]+="$(run) "
   for l in "${libs[@]}"; do
     t=$([[ $l == "$lib" ]] || echo @base)
-    res[passthrough$t]+="$(run LD_PRELOAD="$l") "
-    res[dispatch$t]+="$(run LD_PRELOAD="$l" MPIGUIDE_ALG=bcast=bcast_as_allgatherv) "
-    res[tuned-miss$t]+="$(run LD_PRELOAD="$l" MPIGUIDE_PROFILE="$tmp/miss.prof") "
-    res[tuned-large$t]+="$(run LD_PRELOAD="$l" MPIGUIDE_PROFILE="$tmp/large.prof") "
-    res[tuned-fire$t]+="$(run LD_PRELOAD="$l" MPIGUIDE_PROFILE="$tmp/fire.prof") "
+    for v in "${variants[@]}"; do
+      # shellcheck disable=SC2086 # env_of holds one VAR=value or nothing
+      res[$v$t]+="$(run LD_PRELOAD="$l" ${env_of[$v]}) "
+    done
+  done
+done
+declare -A nalloc
+nalloc[none]=$(allocs)
+for l in "${libs[@]}"; do
+  t=$([[ $l == "$lib" ]] || echo @base)
+  for v in "${variants[@]}"; do
+    # shellcheck disable=SC2086
+    nalloc[$v$t]=$(allocs LD_PRELOAD="$l" ${env_of[$v]})
   done
 done
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 minimum() { tr ' ' '\n' | grep . | sort -g | head -1; }
 base=$(median <<<"${res[none]}")
 bmin=$(minimum <<<"${res[none]}")
-printf "%-17s %9s %7s %7s %9s %7s   (%s, %d calls, %d interleaved runs, pinned to one core)\n" variant \
-  "median ns" "+med" ratio "min ns" "+min" "$mpi, MPI_$coll" "$calls" "$rounds"
+what="MPI_$coll"
+((p2p)) && what="$coll, ns per intercepted call"
+printf "%-17s %9s %7s %7s %9s %7s %6s   (%s, %d calls, %d interleaved runs, %s)\n" variant \
+  "median ns" "+med" ratio "min ns" "+min" allocs "$mpi, $what" "$calls" "$rounds" \
+  "$( ((pair)) && echo "2 ranks, one per core" || echo "pinned to one core")"
 for v in "${names[@]}"; do
   m=$(median <<<"${res[$v]}")
   n=$(minimum <<<"${res[$v]}")
-  printf "%-17s %9.2f %7.2f %7.3f %9.2f %7.2f   runs: %s\n" "$v" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN{print a-b}')" \
-    "$(awk -v a="$m" -v b="$base" 'BEGIN{print a/b}')" "$n" "$(awk -v a="$n" -v b="$bmin" 'BEGIN{print a-b}')" "${res[$v]}"
+  printf "%-17s %9.2f %7.2f %7.3f %9.2f %7.2f %6s   runs: %s\n" "$v" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN{print a-b}')" \
+    "$(awk -v a="$m" -v b="$base" 'BEGIN{print a/b}')" "$n" "$(awk -v a="$n" -v b="$bmin" 'BEGIN{print a-b}')" \
+    "${nalloc[$v]:-?}" "${res[$v]}"
 done
-echo "(+med, +min: the median and the minimum minus those without the library; the machine is shared, the minimum is the least disturbed run)"
+echo "(+med, +min: the median and the minimum minus those without the library; the machine is shared, the minimum is the least disturbed run; allocs: malloc-family calls in the timed loop of one more run with benchmarks/malloc_count.c preloaded)"

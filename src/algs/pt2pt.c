@@ -7,6 +7,8 @@
  * Errors pass through: the first error of the inner calls is returned, after every request
  * started is completed (a mock-up leaves no request behind, even when a receive fails).
  */
+#include <stdatomic.h>
+
 #include "algs/algs.h"
 
 int mg_send_default(const mg_call *c) {
@@ -55,9 +57,40 @@ int mg_rsend_as_send(const mg_call *c) {
   return PMPI_Send(c->sbuf, c->scount, c->stype, c->root, c->stag, c->comm);
 }
 
+/*
+ * What MPI checks of a sendrecv before it starts anything: the ranks and the tags. A mock-up does
+ * one half before the other, so an invalid argument of the second half would fail only after the
+ * first had sent a message the library never sends (isend_recv_wait, a bad source or receive tag)
+ * or had taken a queued message the library leaves (irecv_send_wait: a bad dest or send tag, the
+ * receive matched before the send failed, too late to cancel). Such a call runs the default, which
+ * reports the error as the library does. An intercommunicator (whose ranks are the remote group's)
+ * and a call whose size is not known run the default too.
+ */
+static atomic_int tag_ub_cache; /* MPI_TAG_UB, read once (0: not yet) */
+
+static int tag_ub(void) {
+  int ub = atomic_load_explicit(&tag_ub_cache, memory_order_relaxed);
+  if (ub) return ub;
+  int *v = NULL, flag = 0;
+  ub = PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v, &flag) == MPI_SUCCESS && flag ? *v : 32767;
+  atomic_store_explicit(&tag_ub_cache, ub, memory_order_relaxed);
+  return ub;
+}
+
+static int sendrecv_args_ok(const mg_call *c) {
+  if (c->inter || c->size <= 0) return 0;
+  int ub = tag_ub();
+  int dest_ok = c->root == MPI_PROC_NULL || (c->root >= 0 && c->root < c->size);
+  int src_ok = c->src == MPI_PROC_NULL || c->src == MPI_ANY_SOURCE || (c->src >= 0 && c->src < c->size);
+  int stag_ok = c->stag >= 0 && c->stag <= ub;
+  int rtag_ok = c->rtag == MPI_ANY_TAG || (c->rtag >= 0 && c->rtag <= ub);
+  return dest_ok && src_ok && stag_ok && rtag_ok;
+}
+
 /* Eq. (10): Sendrecv <= Isend + Recv + Wait. The send is under way before the receive blocks, so
  * two processes that exchange this way cannot wait for each other, as with MPI_Sendrecv. */
 int mg_sendrecv_as_isend_recv_wait(const mg_call *c) {
+  if (!sendrecv_args_ok(c)) return mg_sendrecv_default(c);
   MPI_Request r;
   int rc = PMPI_Isend(c->sbuf, c->scount, c->stype, c->root, c->stag, c->comm, &r);
   if (rc != MPI_SUCCESS) return rc;
@@ -66,8 +99,31 @@ int mg_sendrecv_as_isend_recv_wait(const mg_call *c) {
   return rc != MPI_SUCCESS ? rc : rc2;
 }
 
+/*
+ * Where the error of a receive completed by MPI_Wait (a truncated message) goes. MPI_Sendrecv raises
+ * it on the communicator's error handler. Open MPI's MPI_Wait does too (the request's communicator);
+ * MPICH's (4.0.2) raises it on MPI_COMM_WORLD's, so with MPI_ERRORS_RETURN on the communicator alone
+ * the job would abort where MPI_Sendrecv returns MPI_ERR_TRUNCATE. With MPICH a call whose
+ * communicator's handler is not MPI_COMM_WORLD's runs the default (the check: 16 ns here).
+ */
+static int wait_errors_as_comm(MPI_Comm comm) {
+#if defined(MPICH_VERSION)
+  if (comm == MPI_COMM_WORLD) return 1;
+  MPI_Errhandler a = MPI_ERRHANDLER_NULL, b = MPI_ERRHANDLER_NULL;
+  int same = PMPI_Comm_get_errhandler(comm, &a) == MPI_SUCCESS &&
+             PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &b) == MPI_SUCCESS && a == b;
+  if (a != MPI_ERRHANDLER_NULL) PMPI_Errhandler_free(&a);
+  if (b != MPI_ERRHANDLER_NULL) PMPI_Errhandler_free(&b);
+  return same;
+#else
+  (void)comm;
+  return 1;
+#endif
+}
+
 /* Eq. (11): Sendrecv <= Irecv + Send + Wait: the receive is posted before the send blocks. */
 int mg_sendrecv_as_irecv_send_wait(const mg_call *c) {
+  if (!sendrecv_args_ok(c) || !wait_errors_as_comm(c->comm)) return mg_sendrecv_default(c);
   MPI_Request r;
   int rc = PMPI_Irecv(c->rbuf, c->rcount, c->rtype, c->src, c->rtag, c->comm, &r);
   if (rc != MPI_SUCCESS) return rc;
@@ -82,10 +138,11 @@ int mg_sendrecv_as_irecv_send_wait(const mg_call *c) {
 
 /*
  * Split-robustness for a message (TGT 2010 eq. 1, its Fig. 1): the message as k messages of
- * consecutive runs of elements, [count j / k, count (j+1) / k), empty runs skipped, one tag: MPI
- * keeps the messages of one sender, communicator and tag in order. The receiver must receive the
- * same k runs (mg_p2p_split_recv, with the same count: in the benchmark's patterns both ends use
- * one datatype), so the rows are measure-only.
+ * consecutive runs of elements, [count j / k, count (j+1) / k), empty runs skipped (an empty
+ * message stays one empty message, as MPI_Send sends it), one tag: MPI keeps the messages of one
+ * sender, communicator and tag in order. The receiver must receive the same k runs
+ * (mg_p2p_split_recv, with the same count: in the benchmark's patterns both ends use one
+ * datatype), so the rows are measure-only.
  */
 static int piece(int count, int k, int j, int *first) {
   long lo = (long)count * j / k, hi = (long)count * (j + 1) / k;
@@ -93,25 +150,40 @@ static int piece(int count, int k, int j, int *first) {
   return (int)(hi - lo);
 }
 
+/* Whether piece j (of n elements) is a message of its own. */
+static int piece_sent(int count, int j, int n) { return n > 0 || (count == 0 && j == 0); }
+
 int mg_p2p_split(const mg_call *c, int k) {
   MPI_Aint lb, extent;
   int rc = PMPI_Type_get_extent(c->stype, &lb, &extent);
   for (int j = 0; rc == MPI_SUCCESS && j < k; j++) {
     int first, n = piece(c->scount, k, j, &first);
-    if (n > 0)
+    if (piece_sent(c->scount, j, n))
       rc = PMPI_Send((const char *)c->sbuf + (MPI_Aint)first * extent, n, c->stype, c->root, c->stag, c->comm);
   }
   return rc;
 }
 
+/* The pieces after the first come from the first's sender with its tag (MPI_ANY_SOURCE and
+ * MPI_ANY_TAG must not take a piece of another message); the status is the first piece's with the
+ * bytes of all pieces, as one receive of the whole message would give it. */
 int mg_p2p_split_recv(const mg_call *c, int k) {
   MPI_Aint lb, extent;
+  MPI_Status st;
+  MPI_Count bytes = 0, e;
+  int src = c->src, tag = c->rtag, want = c->status != MPI_STATUS_IGNORE, got = 0;
   int rc = PMPI_Type_get_extent(c->rtype, &lb, &extent);
   for (int j = 0; rc == MPI_SUCCESS && j < k; j++) {
     int first, n = piece(c->rcount, k, j, &first);
-    if (n > 0)
-      rc = PMPI_Recv((char *)c->rbuf + (MPI_Aint)first * extent, n, c->rtype, c->src, c->rtag, c->comm,
-                     c->status);
+    if (!piece_sent(c->rcount, j, n)) continue;
+    rc = PMPI_Recv((char *)c->rbuf + (MPI_Aint)first * extent, n, c->rtype, src, tag, c->comm, &st);
+    if (rc != MPI_SUCCESS) break;
+    if (!got++ && want) *c->status = st;
+    src = st.MPI_SOURCE, tag = st.MPI_TAG;
+    if (want && (rc = PMPI_Get_elements_x(&st, MPI_BYTE, &e)) == MPI_SUCCESS) bytes += e;
   }
+  /* in bytes: MPICH 4.0.2's MPI_Status_set_elements_x counts elements of the datatype, not its
+   * basic elements as the standard (and Open MPI) do; for MPI_BYTE the two agree */
+  if (rc == MPI_SUCCESS && want) rc = PMPI_Status_set_elements_x(c->status, MPI_BYTE, bytes);
   return rc;
 }

@@ -187,6 +187,21 @@ static inline int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *sbuf
   return !hit || hit->alg == 0; /* no rule, or one that names the default */
 }
 
+/* 1: the profile leaves this point-to-point call to the default; the wrapper calls PMPI_. The
+ * message size is mg_call_set_bytes's: count x size(datatype) of the side the registry sizes the
+ * operation by (the send side; recv and irecv: the receive buffer); rtype and MPI_OP_NULL are what
+ * mg_dispatch looks the rule up with (the call's receive type, MPI_DATATYPE_NULL for the sends).
+ * A null datatype goes to mg_dispatch, which reports it. */
+static inline int mg_tuned_default_p2p(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt,
+                                       MPI_Datatype rtype) {
+  const mg_comm_coll *t = mg_fast_slice(coll, comm);
+  if (!t) return 0;
+  if (mg_slice_empty(t)) return 1;
+  if (dt == MPI_DATATYPE_NULL) return 0;
+  const mg_profile_range *hit = mg_comm_rule(t, mg_type_bytes(count, dt), rtype, MPI_OP_NULL);
+  return !hit || hit->alg == 0;
+}
+
 /* 1: the profile leaves this barrier (message size 0) to the default. */
 static inline int mg_tuned_default_barrier(MPI_Comm comm) {
   const mg_comm_coll *t = mg_fast_slice(MG_BARRIER, comm);

@@ -4,7 +4,8 @@
  * each wrapper is its <collective>_active function, out of line); in tuned
  * mode a call the profile leaves to the default is one too, once the fast
  * path (lib.h: mg_tuned_default for the one-count collectives and barrier,
- * mg_tuned_untouched for the others) has seen that no rule applies; otherwise
+ * mg_tuned_default_p2p for the point-to-point operations, mg_tuned_untouched
+ * for the others) has seen that no rule applies; otherwise
  * the call is described as an mg_call and goes through mg_dispatch(). These
  * are the only symbols besides the public mpiguide_* API that the library
  * exports.
@@ -353,7 +354,8 @@ MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
 /*
  * The point-to-point operations (registry.h, MG_P2P_OPS). They are frequent, so beyond the
  * pass-through test an operation that nothing in this run touches (mg_ctx.p2p_busy: no force,
- * trace, counting or profile rule for it) calls PMPI_ at once, in any mode. The receive side
+ * trace, counting or profile rule for it) calls PMPI_ at once, in any mode; in tuned mode one
+ * that the profile leaves to the default (lib.h, mg_tuned_default_p2p) does too, after the lookup. The receive side
  * goes in rbuf/rcount/rtype, the send side in sbuf/scount/stype; dest in root.
  */
 /* p2p_busy is 0 unless active: one test covers pass-through too */
@@ -363,7 +365,8 @@ MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
 #define SEND_WRAPPER(E, Name, name)                                                                            \
   static MG_ACTIVE int name##_active(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,     \
                                      MPI_Comm comm) {                                                          \
-    if (mg_tuned_untouched(MG_##E, comm)) return PMPI_##Name(buf, count, datatype, dest, tag, comm);           \
+    if (mg_tuned_default_p2p(MG_##E, comm, count, datatype, MPI_DATATYPE_NULL))                              \
+      return PMPI_##Name(buf, count, datatype, dest, tag, comm);                                               \
     mg_call c;                                                                                                 \
     mg_call_init(&c, MG_##E, comm);                                                                            \
     c.sbuf = buf; c.scount = count; c.stype = datatype; c.rtype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;        \
@@ -381,7 +384,8 @@ SEND_WRAPPER(RSEND, Rsend, rsend)
 
 static MG_ACTIVE int isend_active(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                   MPI_Request *request) {
-  if (mg_tuned_untouched(MG_ISEND, comm)) return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+  if (mg_tuned_default_p2p(MG_ISEND, comm, count, datatype, MPI_DATATYPE_NULL))
+    return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
   mg_call c;
   mg_call_init(&c, MG_ISEND, comm);
   c.sbuf = buf; c.scount = count; c.stype = datatype; c.rtype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;
@@ -398,7 +402,8 @@ MG_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int d
 
 static MG_ACTIVE int recv_active(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                                  MPI_Status *status) {
-  if (mg_tuned_untouched(MG_RECV, comm)) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  if (mg_tuned_default_p2p(MG_RECV, comm, count, datatype, datatype))
+    return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   mg_call c;
   mg_call_init(&c, MG_RECV, comm);
   c.rbuf = buf; c.rcount = count; c.rtype = datatype; c.stype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;
@@ -415,7 +420,8 @@ MG_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, 
 
 static MG_ACTIVE int irecv_active(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                                   MPI_Request *request) {
-  if (mg_tuned_untouched(MG_IRECV, comm)) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+  if (mg_tuned_default_p2p(MG_IRECV, comm, count, datatype, datatype))
+    return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
   mg_call c;
   mg_call_init(&c, MG_IRECV, comm);
   c.rbuf = buf; c.rcount = count; c.rtype = datatype; c.stype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;
@@ -433,7 +439,7 @@ MG_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source,
 static MG_ACTIVE int sendrecv_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                                      MPI_Comm comm, MPI_Status *status) {
-  if (mg_tuned_untouched(MG_SENDRECV, comm))
+  if (mg_tuned_default_p2p(MG_SENDRECV, comm, sendcount, sendtype, recvtype))
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
                          comm, status);
   mg_call c;
@@ -457,7 +463,7 @@ MG_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
 
 static MG_ACTIVE int sendrecv_replace_active(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
                                              int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
-  if (mg_tuned_untouched(MG_SENDRECV_REPLACE, comm))
+  if (mg_tuned_default_p2p(MG_SENDRECV_REPLACE, comm, count, datatype, datatype))
     return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   mg_call c;
   mg_call_init(&c, MG_SENDRECV_REPLACE, comm);
