@@ -191,8 +191,9 @@ static int measure_cell(ovl_run *O, mg_ovl_cell *C, mg_coll coll, size_t bytes) 
   }
   if ((rc = mg_call_prepare(&c)) != MPI_SUCCESS) goto out;
   long round = 0, rep[MG_OVL_MAXK + 2] = {0}, want[MG_OVL_MAXK + 2] = {0};
-  /* 1. pilot of pure: t_pure for the calibration */
-  long npilot = cfg->warmup > 3 ? cfg->warmup : 3;
+  /* 1. pilot of pure: t_pure for the calibration, from its second half (the first calls of a
+   * collective set up connections and schedules: MPICH's first ones are many times slower) */
+  long npilot = 2 * (cfg->warmup > 5 ? cfg->warmup : 5);
   want[0] = npilot; /* var[0] is pure */
   if ((rc = batch(O, C, &c, want, npilot, 1, &round, rep, 0, &failed)) != MPI_SUCCESS || failed) goto out;
   v = malloc((size_t)(C->n + 1) * sizeof *v);
@@ -201,7 +202,7 @@ static int measure_cell(ovl_run *O, mg_ovl_cell *C, mg_coll coll, size_t bytes) 
     goto out;
   }
   long nv = 0;
-  for (long j = 0; j < C->n; j++) v[nv++] = C->rows[j].sec;
+  for (long j = npilot / 2; j < C->n; j++) v[nv++] = C->rows[j].sec;
   double tp = mg_batch_median(v, nv); /* equal on every rank: the rows are reduced */
   /* 2. calibration: the same iterations everywhere, the most any rank needs for t_pure */
   long iters = (long)ceil(tp * O->res->rate_max);

@@ -5,8 +5,8 @@
  *
  * One *cell* is one (collective, message size), the collective one with a non-blocking form (the
  * registry's nonblocking family). Per cell, on every rank of cfg->comm:
- *  1. pilot: max(cfg->warmup, 3) measurements of pure (kept as warm-up rows); their median gives
- *     t_pure;
+ *  1. pilot: 2 max(cfg->warmup, 5) measurements of pure (kept as warm-up rows); the median of
+ *     their second half gives t_pure (the first calls set up connections);
  *  2. calibration: each rank's busy loop (its iterations per second measured once per run, the
  *     fastest of several timings) sized to t_pure, then one max-reduction: every rank computes
  *     the same number of iterations;
