@@ -40,7 +40,7 @@
 
 /* The run's datatypes (cfg->dtype and the --reductions ones): their MPI datatypes, built once
  * per run (a derived one from its spec) and freed at its end. */
-static int build_types(run *R) {
+int mg_bench_build_types(run *R) {
   const mg_bench_cfg *cfg = R->cfg;
   for (int k = -1; k < cfg->nreds; k++) {
     const mg_dtype_info *d = k < 0 ? cfg->dtype : cfg->reds[k].dtype;
@@ -54,7 +54,7 @@ static int build_types(run *R) {
   return MPI_SUCCESS;
 }
 
-static void free_types(run *R) {
+void mg_bench_free_types(run *R) {
   for (int i = 0; i < R->ndts; i++) mg_dtype_free(R->dt_info[i], &R->dt_handle[i]);
   R->ndts = 0;
 }
@@ -111,7 +111,7 @@ static int set_counts(run *R, const mg_bench_block *B, mg_call *c, int *ints) {
 /* Allocate the buffers of a call of `coll` with `count` elements (bytes each
  * rank's message size) and fill the descriptor. Returns the region to free,
  * or NULL with *fail set when the allocation failed on this rank. */
-static void *make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
+void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   const mg_bench_cfg *cfg = R->cfg;
   mg_coll coll = B->coll;
   size_t p = (size_t)R->size, n = B->bytes, pn = n > SIZE_MAX / p ? SIZE_MAX : p * n;
@@ -420,7 +420,7 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
   int rc, fail, act[MG_MAX_ALGS], nact;
   mg_call c, c1; /* c1: the call of round 0, which decides what applies */
   double start = R->elapsed, w;
-  void *mem = make_call(R, B, &c, &fail);
+  void *mem = mg_bench_make_call(R, B, &c, &fail);
   if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &fail, 1, MPI_INT, MPI_MAX, R->scomm)) != MPI_SUCCESS) goto out;
   if (fail) {
     for (int i = 0; i < B->nseries; i++) {
@@ -628,7 +628,7 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   if ((rc = PMPI_Comm_get_errhandler(R.comm, &old)) != MPI_SUCCESS) return rc;
   if ((rc = PMPI_Comm_set_errhandler(R.comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS) return rc;
   if ((rc = PMPI_Comm_dup(R.comm, &R.scomm)) != MPI_SUCCESS) goto restore;
-  if ((rc = build_types(&R)) != MPI_SUCCESS) goto out;
+  if ((rc = mg_bench_build_types(&R)) != MPI_SUCCESS) goto out;
   if ((rc = prepare_clocks(&R)) != MPI_SUCCESS) goto out;
   if ((rc = measure_all(&R)) != MPI_SUCCESS) goto out;
   res->clock_used = R.use_clock;
@@ -638,7 +638,7 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
 out:
   res->elapsed = R.now() - R.t0;
   mg_pattern_free();
-  free_types(&R);
+  mg_bench_free_types(&R);
   if (R.scomm != MPI_COMM_NULL) PMPI_Comm_free(&R.scomm);
   free(R.ts), free(R.te), free(R.red), free(R.late), free(R.err), free(R.slot_v), free(R.slot_round);
   free(R.vals);

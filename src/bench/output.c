@@ -11,8 +11,8 @@
 #include "mpiguide.h"
 
 /* Who ran what where: the library, the processes, the host and the command. */
-static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command) {
-  mg_meta(f, "format", "mpiguide-bench-raw/2");
+static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command, const char *format) {
+  mg_meta(f, "format", "%s", format);
   mg_meta(f, "mpiguide_version", "%s", MPIGUIDE_VERSION);
   mg_meta(f, "mpi_library_name", "%s", m->mpi_name);
   mg_meta(f, "mpi_library_version", "%s", m->mpi_library);
@@ -186,13 +186,18 @@ static void meta_outcomes(FILE *f, const mg_bench_cfg *cfg, const mg_bench_resul
                   mg_bench_alg_name(cfg->colls[i], a), res->t1[cfg->colls[i]][a]);
 }
 
-void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
-                         const char *command) {
-  meta_launch(f, m, command);
+void mg_bench_write_meta_head(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
+                              const char *command, const char *format) {
+  meta_launch(f, m, command, format);
   meta_colls(f, cfg);
   meta_arguments(f, cfg);
   meta_timing(f, cfg, res);
   meta_repetitions(f, cfg);
+}
+
+void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
+                         const char *command) {
+  mg_bench_write_meta_head(f, cfg, res, m, command, "mpiguide-bench-raw/2");
   mg_meta(f, "invalid", "%ld", res->invalid);
   mg_meta(f, "elapsed_sec", "%.3f", res->elapsed);
   meta_outcomes(f, cfg, res);

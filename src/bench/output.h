@@ -13,6 +13,10 @@
 /* The metadata lines. command: the full command line, as it should be quoted. */
 void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
                          const char *command);
+/* The part of them that describes the launch, the calls, the timing and the repetitions (not the
+ * blocks' outcomes), under #@format=format: `bench --overlap` writes it too (res: sync and clock). */
+void mg_bench_write_meta_head(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
+                              const char *command, const char *format);
 /* The CSV header line and every row, block by block, algorithm by algorithm
  * (registry order), warm-up rows first, each in the order taken. Returns the
  * number of rows. */

@@ -56,5 +56,11 @@ void mg_batch_series_clear(mg_bench_series *s);
 /* engine.c, as batch.c uses it: call := c with the root `root` (rooted collectives), in its
  * in-place form when the run is (mg_bench_cfg.in_place). */
 void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call);
+/* engine.c, as overlap.c uses it too: the run's MPI datatypes (built once, freed at the end), and
+ * the buffers and descriptor of a call of block B (coll, bytes, count, dtype, op set): the region
+ * to free, or NULL with *fail set when this rank cannot allocate it. */
+int mg_bench_build_types(run *R);
+void mg_bench_free_types(run *R);
+void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail);
 
 #endif

@@ -25,6 +25,7 @@
 #include "bench/csv.h"
 #include "bench/output.h"
 #include "cli/cli.h"
+#include "cli/cmd_bench_overlap.h"
 #include "cli/cmd_opts.h"
 #include "cli/cmd_util.h"
 #include "util/err.h"
@@ -37,7 +38,7 @@
   X(COLL, "coll", 'c', 1) X(ALG, "alg", 'a', 1) X(SIZES, "sizes", 's', 1)                     \
   X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1) X(ROOTS, "roots", 0, 1)  \
   X(REDS, "reductions", 0, 1) X(COUNTS, "counts", 0, 1) X(IN_PLACE, "in-place", 0, 0)           \
-  X(PATTERN, "pattern", 0, 1)                                                                 \
+  X(PATTERN, "pattern", 0, 1) X(OVERLAP, "overlap", 0, 0) X(TESTS, "tests", 0, 1)              \
   X(SYNC, "sync", 0, 1) X(TIME, "time", 0, 1) X(TIMER, "timer", 0, 1)                         \
   X(WINDOW, "window", 0, 1) X(WINDOW_FACTOR, "window-factor", 0, 1)                           \
   X(WINDOW_TOL, "window-tolerance", 0, 1)                                                     \
@@ -90,6 +91,10 @@ static const char usage_text[] =
     "                         and 1), exchange (all pairs 2i, 2i+1 at once), onetoall (rank 0 to\n"
     "                         each other rank in turn), cart (sendrecv with the 4 neighbours on\n"
     "                         a 2-D Cartesian communicator) [pingpong]; recorded as #@pattern\n"
+    "      --overlap          instead: overlap of each collective's non-blocking form with a\n"
+    "                         computation (OSU/IMB-NBC method: t_pure, t_cpu, t_overall, overlap %%)\n"
+    "                         for every MPI_Test count of --tests; format mpiguide-bench-overlap/1\n"
+    "      --tests LIST       MPI_Test calls spread through the computation [" MG_OVL_DEFAULT_TESTS "]\n"
     "\n"
     "Synchronisation and timing:\n"
     "      --sync METHOD      barrier, dbarrier, dissem, window, roundtime [barrier]\n"
@@ -146,6 +151,8 @@ typedef struct state {
   char *command;
   mg_outfile out;
   mg_cmd_progress prog;
+  int overlap; /* --overlap (cmd_bench_overlap.c) */
+  mg_ovl_cfg ovl;
 } state;
 
 static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
@@ -396,6 +403,12 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
   if (cfg->nreds > 0 && cfg->rep.mode == MG_REP_PAPER)
     return MG_ERR_TO(S->err, "--nrep-paper with --reductions: the one-element calibration is per collective, not "
                              "per pair; use --rse or --nrep");
+  S->overlap = o->given[O_OVERLAP];
+  if (o->given[O_TESTS] && !S->overlap) return MG_ERR_TO(S->err, "--tests applies only with --overlap");
+  if (S->overlap) {
+    mg_cmd_overlap_opts oo = {o->val[O_COLL], o->val[O_TESTS], o->given[O_ALG], o->given[O_REDS], o->given[O_REPRO]};
+    if (mg_cmd_overlap_setup(cfg, &oo, &S->ovl, S->err, sizeof S->err)) return -1;
+  }
   /* files: rank 0 writes them, so rank 0 checks them now */
   if (S->rank == 0) {
     if (S->repro_dir) {
@@ -439,6 +452,41 @@ static int write_results(state *S, const mg_bench_result *res, const mg_bench_me
   return 0;
 }
 
+/* --overlap: the run, its file and its summary (cmd_bench_overlap.c). The exit status. */
+static int run_overlap(state *S, const mg_bench_meta *meta) {
+  mg_ovl_result res;
+  int status = 0, rc = mg_overlap_run(&S->cfg, &S->ovl, &res);
+  mg_cmd_progress_end(&S->prog);
+  if (rc != MPI_SUCCESS) {
+    char es[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, es, &len);
+    fprintf(stderr, "mpiguide bench: the overlap measurement failed on rank %d: %s\n", S->rank, es);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  if (S->rank == 0) {
+    char e[700];
+    mg_cmd_overlap_meta(S->out.f, &S->cfg, &S->ovl, &res, meta, S->command ? S->command : "");
+    long rows = mg_cmd_overlap_rows(S->out.f, &res, meta);
+    if (mg_outfile_commit(&S->out, e, sizeof e)) {
+      fprintf(stderr, "mpiguide bench: %s\n", e);
+      status = 1;
+    } else if (!S->quiet) {
+      printf("# mpiguide bench --overlap: %s, %d processes on %d node(s), sync %s, launch %s\n", meta->mpi_name,
+             meta->nprocs, meta->nnodes, mg_sync_name(S->cfg.sync), meta->launch);
+      printf("# medians of the max over ranks; overlap %% = 100 (1 - (t_overall - t_cpu) / t_pure) in [0, 100]; "
+             "best_k: the fewest MPI_Test calls within the noise of the largest overlap\n");
+      mg_cmd_overlap_summary(stdout, &res);
+      printf("# busy loop: %.3g iterations/s (slowest rank) .. %.3g (fastest); sync step %.2f us\n", res.rate,
+             res.rate_max, 1e6 * res.sync_cost);
+      printf("# raw data: %s (%ld rows), %.1f s\n", S->out_path, rows, res.elapsed);
+    }
+  }
+  mg_ovl_result_free(&res);
+  MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  return status;
+}
+
 int mg_cmd_bench(int argc, char **argv) {
   state S0, *S = &S0;
   memset(S, 0, sizeof *S);
@@ -463,6 +511,10 @@ int mg_cmd_bench(int argc, char **argv) {
   mg_cmd_progress_init(&S->prog, "bench", S->rank == 0 && S->progress, S->cfg.time_total);
   S->cfg.progress = mg_cmd_progress_cb;
   S->cfg.arg = &S->prog;
+  if (S->overlap) {
+    status = run_overlap(S, &meta);
+    goto done;
+  }
   mg_bench_result res;
   int rc = mg_bench_run(&S->cfg, &res);
   mg_cmd_progress_end(&S->prog);

@@ -18,6 +18,7 @@
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
+#include "report/overlap.h"
 #include "report/report.h"
 #include "util/parse.h"
 
@@ -49,6 +50,9 @@ static void usage(FILE *f) {
              "A result directory of `mpiguide verify` (holding verify.csv) adds the section\n"
              "\"Default vs tuned\" (tuned/default ratio per collective and size); it may be given alone.\n\n"
              "  -o FILE        output file (default: report.html)\n"
+             "  --overlap      the sources are raw files of `mpiguide bench --overlap`: a page of overlap %%\n"
+             "                 per collective against message size, one line per MPI_Test count, the best\n"
+             "                 count ringed (one section per file)\n"
              "  --test T       statistical test as in `mpiguide check` (default mwu)\n"
              "  --alpha A      significance level (default 0.05)\n"
              "  --no-holm      no Holm adjustment\n"
@@ -57,13 +61,13 @@ static void usage(FILE *f) {
 
 #define OPTIONS(X)                                                                                      \
   X(HELP, "help", 'h', MG_OPT_FLAG) X(OUT, "output", 'o', MG_OPT_ARG) X(TEST, "test", 0, MG_OPT_ARG)          \
-  X(ALPHA, "alpha", 0, MG_OPT_ARG) X(NO_HOLM, "no-holm", 0, MG_OPT_FLAG)
+  X(ALPHA, "alpha", 0, MG_OPT_ARG) X(NO_HOLM, "no-holm", 0, MG_OPT_FLAG) X(OVERLAP, "overlap", 0, MG_OPT_FLAG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
 
 /* The options into *out, *o and src (nsrc of them). -1 to go on, else the exit code. */
-static int parse(int argc, char **argv, const char **out, mg_ck_opts *o, const char **src, int *nsrc) {
+static int parse(int argc, char **argv, const char **out, mg_ck_opts *o, const char **src, int *nsrc, int *overlap) {
   char e[256];
   mg_opt_vals v;
   int rc = mg_opt_parse(argc, argv, opts, O_N, &v, e, sizeof e);
@@ -81,20 +85,40 @@ static int parse(int argc, char **argv, const char **out, mg_ck_opts *o, const c
     if (v.val[O_OUT]) *out = v.val[O_OUT];
     if (v.val[O_TEST]) o->test = (mg_ck_test)mg_ck_test_find(v.val[O_TEST]);
     if (v.given[O_NO_HOLM]) o->holm = 0;
+    *overlap = v.given[O_OVERLAP];
     for (int i = 0; i < v.npos; i++) src[(*nsrc)++] = v.pos[i];
   }
   mg_opt_vals_free(&v);
   return rc;
 }
 
+/* --overlap: the page of the files of `bench --overlap` (report/overlap.h). All read first: a
+ * malformed one stops the command before anything is written. */
+static int report_overlap(const char *out, const char **src, int nsrc) {
+  mg_ovl_file *f = calloc((size_t)nsrc, sizeof *f);
+  char err[1200];
+  int n = 0, status = 0;
+  if (!f) return fprintf(stderr, "mpiguide report: out of memory\n"), 1;
+  for (; n < nsrc && !status; n++)
+    if (mg_ovl_read(src[n], &f[n], err, sizeof err)) status = 2;
+  if (status) n--;
+  if (!status && mg_rp_overlap_write_file(out, f, n, err, sizeof err)) status = 1;
+  if (status) fprintf(stderr, "mpiguide report: %s\n", err);
+  else printf("report: %s\n", out);
+  for (int i = 0; i < n; i++) mg_ovl_file_free(&f[i]);
+  free(f);
+  return status;
+}
+
 int mg_cmd_report(int argc, char **argv) {
   const char *out = "report.html";
   const char *src[MAXSRC];
-  int nsrc = 0;
+  int nsrc = 0, overlap = 0;
   mg_ck_opts o;
   mg_ck_opts_default(&o);
-  int rc = parse(argc, argv, &out, &o, src, &nsrc);
+  int rc = parse(argc, argv, &out, &o, src, &nsrc, &overlap);
   if (rc >= 0) return rc;
+  if (overlap) return report_overlap(out, src, nsrc);
   /* verify results first: a malformed one stops the command before anything is written */
   static mg_rp_verify ver[MAXVER];
   int nver = 0, isver[MAXSRC] = {0};
