@@ -3,7 +3,7 @@
 # allreduce and sendrecv forced to mock-ups: the same answer (status OK, iteration count, residual
 # as printed) in every run.
 #
-#   run_cg.sh LANG NP N      LANG: c or fortran; NP ranks; an N x N grid
+#   run_cg.sh MODE NP N      MODE: c, fortran or loop; NP ranks; an N x N grid
 #
 # c:       plain run, then LD_PRELOAD + MPIGUIDE_ALG + MPIGUIDE_TRACE: the same answer, and the
 #          trace shows that every allreduce (8 bytes, 2 per iteration + 1) and every sendrecv
@@ -12,10 +12,14 @@
 #          program's plain run (the same arithmetic in the same order). Which algorithm ran is
 #          not asserted: on Open MPI a Fortran program's calls do not reach the C MPI_* wrappers
 #          yet (issue 16 part 3 adds the Fortran bindings); tighten this to the C checks then.
+# loop:    the README's loop on the C program, small: trace, `check --sizes-from TRACE --launches 2`
+#          (every launch measured exactly the trace's collectives), `tune`, cg with the profile:
+#          the same answer as the plain run.
 #
 # Configuration (environment, set by tests/examples/CMakeLists.txt):
 #   MG_FLAVOR MG_MPIEXEC MG_MPIEXEC_FLAGS MG_LIB MG_WORKDIR MG_TIMEOUT (tests/lib/launch.sh)
-#   MG_CG_C (examples/cg.c built), MG_CG_F (examples/cg.f90 built, absent without gfortran)
+#   MG_CG_C (examples/cg.c built), MG_CG_F (examples/cg.f90 built, absent without gfortran),
+#   MG_CLI (the mpiguide command; loop)
 set -u
 
 MODE=${1:?usage: run_cg.sh c|fortran NP N}
@@ -91,8 +95,33 @@ fortran)
   expect_ok forced
   expect_same forced plain
   ;;
+loop)
+  : "${MG_CLI:?}"
+  run_cg plain "$MG_CG_C"
+  expect_ok plain
+  run_cg trace "$MG_CG_C" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_TRACE=$PWD/trace.csv"
+  expect_ok trace
+  read -r -a flags <<<"$MG_MPIEXEC_FLAGS"
+  timeout -k 10 $((4 * MG_TIMEOUT)) "$MG_CLI" check --sizes-from "$PWD/trace.csv" --launches 2 --nrep 20 --warmup 1 \
+    -q -o check -- "$MG_MPIEXEC" "${flags[@]}" -n "$NP" >check.out 2>check.err
+  RC=$?
+  sed 's/^/  | /' check.out check.err | head -20
+  if ((RC == 0)); then ok "check --sizes-from --launches 2: exit 0"; else fail "check --sizes-from --launches 2: exit $RC"; fi
+  # The collectives of the trace (sendrecv is point-to-point: --sizes-from leaves it out).
+  want=$(awk -F, '!/^#@/ && NR > 1 && $1 != "collective" && $1 != "sendrecv" { print $1 }' trace.csv | sort -u | paste -sd,)
+  for k in 1 2; do
+    got=$(sed -n 's/^#@collectives=//p' "check/launch-$k/raw.csv" 2>/dev/null | tr , '\n' | sort -u | paste -sd,)
+    if [[ -n $want && $got == "$want" ]]; then ok "launch $k measured the trace's collectives ($got)"
+    else fail "launch $k measured '$got', not the trace's collectives '$want'"; fi
+  done
+  if "$MG_CLI" tune check -o cg.prof -q >tune.out 2>&1; then ok "tune: cg.prof written"
+  else fail "tune failed: $(cat tune.out)"; fi
+  run_cg tuned "$MG_CG_C" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/cg.prof"
+  expect_ok tuned
+  expect_same tuned plain
+  ;;
 *)
-  fail "unknown mode $MODE (c or fortran)"
+  fail "unknown mode $MODE (c, fortran or loop)"
   ;;
 esac
 finish
