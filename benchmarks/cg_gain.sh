@@ -6,12 +6,15 @@
 #
 #   benchmarks/cg_gain.sh [openmpi|mpich] [NP=4] [N=768] [RUNS=7] [OUT=results/cg-gain-<mpi>-np<NP>]
 #
-#   1. cg once under libmpiguide with MPIGUIDE_TRACE: which collectives and sizes it calls;
+#   1. cg once under libmpiguide with a timed trace (MPIGUIDE_TRACE, MPIGUIDE_TRACE_TIME=1): which
+#      operations and sizes it calls, from which call sites, and how long they take;
 #   2. `mpiguide check --sizes-from TRACE --launches 3`: exactly those collectives and sizes;
 #      `--sizes-from` takes collectives only, so the halo's MPI_Sendrecv at its size is checked
 #      by `mpiguide check -c sendrecv --sizes BYTES --pattern exchange --launches 3` (pairs of
 #      ranks exchanging at once, as neighbours in the halo exchange do);
-#   3. `mpiguide tune` of both checks: the profile, and its rules;
+#   3. both checks as one source (check-all: links to their launches), `mpiguide tune` of it: the profile
+#      and its rules; `mpiguide hotspots TRACE --check DIR --profile FILE`: the call sites that
+#      cover 80 % of cg's MPI time, their verdicts, and the saving the profile predicts;
 #   4. cg RUNS times each, interleaved (plain; libmpiguide preloaded without a profile; with the
 #      profile), and the median solve time (the program's own: MPI_Wtime around the CG
 #      iterations, max over ranks) of each, the ratios, and which rules the tuned run applied.
@@ -55,7 +58,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : 
 echo "== cg_gain: $mpi, $np ranks, ${n}x$n grid, $(date -u +%FT%TZ), $(uname -n), load: $(cut -d' ' -f1-3 /proc/loadavg) =="
 echo
 echo "== 1. the trace: what cg calls =="
-cg_run trace LD_PRELOAD="$lib" MPIGUIDE_TRACE="$out/trace.csv" >/dev/null
+cg_run trace LD_PRELOAD="$lib" MPIGUIDE_TRACE="$out/trace.csv" MPIGUIDE_TRACE_TIME=1 >/dev/null
 cat "$out/trace.out"
 grep -v '^#@' "$out/trace.csv" | column -s, -t
 halo=$(awk -F, '!/^#@/ && $1 == "sendrecv" { print $2; exit }' "$out/trace.csv")
@@ -68,15 +71,23 @@ echo "== 2. check exactly those calls: --sizes-from the trace, 3 launches; the h
   -- "${launch[@]}" | sed -n '/^ *eq\. 1[01] /p;/^ *bytes  *10/,/^$/p'
 
 echo
-echo "== 3. tune: the profile from both checks =="
+echo "== 3. tune: the profile from both checks (analysed together into check-all) =="
+# One source of both: a directory of launch-K links stands for all its launches (docs/check.md).
+mkdir -p "$out/check-all"
+k=0
+for d in "$out"/check/launch-? "$out"/check-sendrecv/launch-?; do k=$((k + 1)) && ln -s "$d" "$out/check-all/launch-$k"; done
 prof=$out/cg.prof
-if "$b/mpiguide" tune "$out/check" "$out/check-sendrecv" -o "$prof"; then
+if "$b/mpiguide" tune "$out/check-all" -o "$prof"; then
   echo "rules:"
   grep -v '^#' "$prof" | grep -v '^mpiguide-profile' | grep . || echo "  (none: no conclusive violation at cg's sizes)"
 else
   echo "cg_gain: tune wrote no profile"
   printf 'mpiguide-profile 1\n' >"$prof"
 fi
+
+echo
+echo "== the hot spots and the saving the profile predicts: mpiguide hotspots TRACE --check DIR --profile FILE =="
+"$b/mpiguide" hotspots "$out/trace.csv" --check "$out/check-all" --profile "$prof" || echo "cg_gain: hotspots failed"
 
 echo
 echo "== 4. cg $runs times each, interleaved: plain, preloaded (no profile), tuned =="
