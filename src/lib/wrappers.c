@@ -7,16 +7,11 @@
  * mg_tuned_untouched for the others) has seen that no rule applies; otherwise
  * the call is described as an mg_call and goes through mg_dispatch(). These
  * are the only symbols besides the public mpiguide_* API that the library
- * exports.
+ * exports (fortran.c adds Open MPI's Fortran entry points).
  */
 #include "lib/lib.h"
 #include "mpiguide.h"
 
-#define MG_EXPORT __attribute__((visibility("default")))
-#define PASS_THROUGH (__builtin_expect(!mg_the_ctx.active, 1))
-/* The part of a wrapper that runs when libmpiguide is active, out of line so that the
- * pass-through path is a test and a tail call, with no stack frame to set up. */
-#define MG_ACTIVE __attribute__((noinline))
 
 MG_EXPORT int MPI_Init(int *argc, char ***argv) {
   int rc = PMPI_Init(argc, argv);
@@ -336,9 +331,6 @@ MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
  * trace, counting or profile rule for it) calls PMPI_ at once, in any mode. The receive side
  * goes in rbuf/rcount/rtype, the send side in sbuf/scount/stype; dest in root.
  */
-/* p2p_busy is 0 unless active: one test covers pass-through too */
-#define P2P_IDLE(E) __builtin_expect(!((mg_the_ctx.p2p_busy >> MG_##E) & 1u), 1)
-
 /* MPI_Send, MPI_Ssend, MPI_Rsend: one signature. */
 #define SEND_WRAPPER(E, Name, name)                                                                            \
   static MG_ACTIVE int name##_active(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,     \
