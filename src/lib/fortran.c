@@ -20,9 +20,10 @@
  *   so the program calls mpi_<op>_ as mpif.h does; `use mpi_f08` calls
  *   mpi_<op>_f08_ (libmpi_usempif08), which calls ompi_<op>_f through the PLT.
  *
- * - MPICH 4.0's mpi_f08 bindings of MPI_Init, MPI_Init_thread and MPI_Finalize (and of those
- *   only) call PMPI_Init, PMPI_Init_thread and PMPI_Finalize: libmpiguide would never be set up,
- *   and every call would pass through. This file defines those three for MPICH.
+ * - MPICH 4.0's mpi_f08 bindings of MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Barrier
+ *   (of the operations libmpiguide intercepts, those only) call PMPI_Init, PMPI_Init_thread,
+ *   PMPI_Finalize and PMPI_Barrier: libmpiguide would never be set up, and every call would
+ *   pass through. This file defines those four for MPICH.
  *
  * So for Open MPI this file defines, for MPI_Init, MPI_Init_thread,
  * MPI_Finalize and every operation wrappers.c intercepts, one function under
@@ -210,8 +211,7 @@ F_ALIASES(finalize, FINALIZE, (MPI_Fint * ierr))
  * MPI_Init, MPI_Init_thread and MPI_Finalize from Fortran, where the library's binding does not
  * call the C MPI_ function: always through wrappers.c, which sets libmpiguide up and tears it
  * down. The libraries' own bindings pass no arguments to MPI_Init either. Open MPI: under the
- * names of its other Fortran entry points. MPICH 4.0: its mpi_f08 bindings of these three (and of
- * these only) call PMPI_Init, PMPI_Init_thread and PMPI_Finalize, so an mpi_f08 program would run
+ * names of its other Fortran entry points. MPICH 4.0: its mpi_f08 bindings of these three call PMPI_Init, PMPI_Init_thread and PMPI_Finalize, so an mpi_f08 program would run
  * with libmpiguide never set up; ierror is OPTIONAL there (NULL when absent).
  */
 #if defined(OPEN_MPI)
@@ -219,6 +219,13 @@ F_ALIASES(finalize, FINALIZE, (MPI_Fint * ierr))
 #define F_INIT_THREAD_NAME "ompi_init_thread_f"
 #define F_FINALIZE_NAME "ompi_finalize_f"
 #elif defined(MPICH_VERSION)
+/* MPICH 4.0's mpi_f08 MPI_Barrier (no choice buffer: mpi_barrier_f08_, not ..._f08ts_) calls
+ * PMPI_Barrier as well. MPICH's handles are Fortran integers already. */
+MG_EXPORT void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierr);
+void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierr) {
+  int rc = MPI_Barrier(PMPI_Comm_f2c(*comm));
+  if (ierr) *ierr = (MPI_Fint)rc;
+}
 #define F_INIT_NAME "mpi_init_f08_"
 #define F_INIT_THREAD_NAME "mpi_init_thread_f08_"
 #define F_FINALIZE_NAME "mpi_finalize_f08_"
