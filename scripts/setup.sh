@@ -7,7 +7,7 @@ PACKAGES=(
   build-essential cmake pkg-config     # toolchain
   libopenmpi-dev openmpi-bin           # Open MPI 4.1 (mpicc.openmpi, mpirun.openmpi)
   mpich libmpich-dev                   # MPICH 4.0 (mpicc.mpich, mpiexec.mpich)
-  gfortran                             # the Fortran interception test (tests/intercept/fortran_app.f90)
+  gfortran                             # the Fortran interception test (tests/intercept/fortran_ops.f90)
   libgsl-dev                           # statistics (distributions) for mpiguide check
   chromium                             # headless browser for the report test (tests/report/browser.sh)
   python3                              # the report test's page checks, statistics references

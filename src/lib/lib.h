@@ -127,6 +127,20 @@ void mg_trace_free(mg_trace *t);
  * when timed: call sites resolved to object and offset on each rank, times, the run's wall time). */
 void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start);
 
+/* What the wrappers (wrappers.c, fortran.c) share. Only MPI's own symbols and the public
+ * mpiguide_* API are exported. */
+#define MG_EXPORT __attribute__((visibility("default")))
+#define PASS_THROUGH (__builtin_expect(!mg_the_ctx.active, 1))
+/* The part of a wrapper that runs when libmpiguide is active, out of line so that the
+ * pass-through path is a test and a tail call, with no stack frame to set up. */
+#define MG_ACTIVE __attribute__((noinline))
+/* The application's call site, for the timed trace (mg_call_site): taken in the exported function
+ * the application called, before the out-of-line active part. */
+#define MG_SITE (mg_call_site = __builtin_return_address(0))
+/* A point-to-point operation E (MG_SEND...) whose calls nothing in this run touches calls PMPI_
+ * at once; p2p_busy is 0 unless active, so one test covers pass-through too. */
+#define P2P_IDLE(E) __builtin_expect(!((mg_the_ctx.p2p_busy >> MG_##E) & 1u), 1)
+
 /* Select, run and account a call that the wrapper's fast path (below) did not
  * settle: every mode (dispatch.c). */
 int mg_dispatch(mg_call *c);

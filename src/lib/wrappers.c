@@ -8,19 +8,11 @@
  * for the others) has seen that no rule applies; otherwise
  * the call is described as an mg_call and goes through mg_dispatch(). These
  * are the only symbols besides the public mpiguide_* API that the library
- * exports.
+ * exports (fortran.c adds Open MPI's Fortran entry points).
  */
 #include "lib/lib.h"
 #include "mpiguide.h"
 
-#define MG_EXPORT __attribute__((visibility("default")))
-#define PASS_THROUGH (__builtin_expect(!mg_the_ctx.active, 1))
-/* The part of a wrapper that runs when libmpiguide is active, out of line so that the
- * pass-through path is a test and a tail call, with no stack frame to set up. */
-#define MG_ACTIVE __attribute__((noinline))
-/* The application's call site, for the timed trace (lib.h, mg_call_site): taken here, in the
- * exported function the application called, before the out-of-line active part. */
-#define MG_SITE (mg_call_site = __builtin_return_address(0))
 
 MG_EXPORT int MPI_Init(int *argc, char ***argv) {
   int rc = PMPI_Init(argc, argv);
@@ -358,9 +350,6 @@ MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
  * that the profile leaves to the default (lib.h, mg_tuned_default_p2p) does too, after the lookup. The receive side
  * goes in rbuf/rcount/rtype, the send side in sbuf/scount/stype; dest in root.
  */
-/* p2p_busy is 0 unless active: one test covers pass-through too */
-#define P2P_IDLE(E) __builtin_expect(!((mg_the_ctx.p2p_busy >> MG_##E) & 1u), 1)
-
 /* MPI_Send, MPI_Ssend, MPI_Rsend: one signature. */
 #define SEND_WRAPPER(E, Name, name)                                                                            \
   static MG_ACTIVE int name##_active(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,     \

@@ -31,9 +31,13 @@
 #   p2p_profile NP        the point-to-point program MG_P2P_APP plain, then under profiles that send
 #                         send, rsend and sendrecv to their mock-ups (a measure-only row falls back,
 #                         reason measure_only): right messages and statuses, the trace says which ran
-#   fortran NP            the Fortran program MG_FORTRAN_APP under LD_PRELOAD with allreduce and
-#                         bcast forced: correct results everywhere; on MPICH the trace shows the
-#                         mock-ups ran, on Open MPI nothing is intercepted (no trace at all)
+#   fortran NP APP        the Fortran program APP (tests/intercept/fortran_ops.f90 with `use mpi`
+#                         or `use mpi_f08`): plain; under LD_PRELOAD without settings (nothing
+#                         traced, same results); then rounds that force the k-th mock-up of
+#                         every operation (k = 1..3, measure-only rows left out) and a profile
+#                         of '*' rules, each with a trace: the program's own checks pass, its
+#                         per-call checksums equal the plain run's, and the trace shows that the
+#                         mock-ups ran (or fell back with a reason, never silently)
 #
 # Configuration (environment, set by tests/intercept/CMakeLists.txt):
 #   MG_FLAVOR=openmpi|mpich  MG_MPIEXEC  MG_MPIEXEC_FLAGS (words)  MG_LIB (libmpiguide.so)
@@ -166,7 +170,6 @@ expect_spec() { # TRACE NP SPEC
   [[ -e $tr.tmp ]] && fail "$tr.tmp left behind"
 }
 
-fortran_spec=allreduce=allreduce_as_reduce_bcast,bcast=bcast_as_allgatherv
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 
 case $MODE in
@@ -217,25 +220,78 @@ other_mpi)
   expect_none other 'Segmentation|Invalid communicator|signal 11' "crash"
   ;;
 fortran)
-  NP=${1:?NP}
-  : "${MG_FORTRAN_APP:?}"
+  NP=${1:?NP} APP=${2:?APP}
+  : "${MG_CLI:?}"
+  # The program's lines "r<rank> <op> <count> <repetition> <checksum>", sorted: what a run received.
+  sums() { grep '^r[0-9]' "$1.out" | sort; }
+  fortran_run() { # NAME VAR=value...
+    local name=$1
+    shift
+    cmd_start
+    cmd_ctx "$NP" "$@" -- "$APP" "$REPS" "${COUNTS[@]}"
+    run "$name"
+    expect_success "$name" fortran_ops
+    if [[ -n $(sums "$name") ]] && cmp -s <(sums plain) <(sums "$name"); then
+      ok "$name: every received buffer equals the plain run's ($(sums "$name" | wc -l) calls)"
+    else fail "$name: results differ from the plain run: $(diff <(sums plain) <(sums "$name") | head -4 | tr '\n' ';')"; fi
+  }
+  # Every row of OP in TRACE ran ALG, or fell back to the default with a reason; at least one ran
+  # ALG unless every call fell back. ALG=default: every row default without a reason.
+  expect_ran() { # TRACE OP ALG
+    local tr=$1 op=$2 alg=$3 all ran silent
+    all=$(rows "$tr" | awk -v c="$op" '$1 == c' | wc -l)
+    ran=$(rows "$tr" | awk -v c="$op" -v a="$alg" '$1 == c && $3 == a && $6 == "-"' | wc -l)
+    silent=$(rows "$tr" | awk -v c="$op" -v a="$alg" '$1 == c && $3 != a && $6 == "-"' | tr '\n' ';')
+    if ((all == 0)); then fail "$tr: no row for $op"
+    elif [[ -n $silent ]]; then fail "$tr: $op rows that ran neither $alg nor fell back with a reason: $silent"
+    elif ((ran > 0)); then ok "$tr: $op ran $alg ($ran of $all rows)"
+    else ok "$tr: $op fell back from $alg in every call: $(rows "$tr" | awk -v c="$op" '$1 == c { print $6 }' | sort -u | tr '\n' ' ')"; fi
+  }
+  ops=("${COLLS[@]}" send ssend rsend isend recv irecv sendrecv sendrecv_replace)
   cmd_start
-  cmd_ctx "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$fortran_spec" "MPIGUIDE_TRACE=$PWD/fortran.csv" -- \
-    "$MG_FORTRAN_APP"
-  run fortran
-  expect_success fortran fortran_app
-  if [[ $MG_FLAVOR == mpich ]]; then # MPICH's Fortran bindings call the C MPI_ functions
-    if [[ -s fortran.csv ]]; then
-      COLLS=(allreduce bcast)
-      expect_coll fortran.csv "$NP" allreduce allreduce_as_reduce_bcast -
-      expect_coll fortran.csv "$NP" bcast bcast_as_allgatherv -
-    else fail "fortran: MPICH's Fortran calls were not intercepted (no trace); docs/library.md says they are"; fi
-  else # Open MPI's Fortran bindings call its internals: nothing reaches libmpiguide
-    if [[ -e fortran.csv ]]; then
-      fail "fortran: Open MPI's Fortran calls reached libmpiguide (a trace was written); update docs/library.md"
-    else ok "fortran: Open MPI's Fortran calls are not intercepted (no trace), as docs/library.md says"; fi
-    expect_none fortran 'mpiguide:' "mpiguide message"
-  fi
+  cmd_ctx "$NP" "MPIGUIDE_ALG=allreduce=nope" "MPIGUIDE_TRACE=$PWD/alone.csv" -- "$APP" "$REPS" "${COUNTS[@]}"
+  run plain
+  expect_success plain fortran_ops
+  [[ -e alone.csv ]] && fail "plain: a trace was written without libmpiguide"
+  fortran_run passthrough "LD_PRELOAD=$MG_LIB"
+  expect_none passthrough 'mpiguide:' "mpiguide message"
+  # algs[op] = its mock-ups that can replace the default, in registry order.
+  declare -A algs
+  while IFS=, read -r op alg _ _ _ restr _; do
+    [[ $op == collective || $alg == default || $restr == *measure-only* ]] && continue
+    algs[$op]+="$alg "
+  done < <("$MG_CLI" list --csv)
+  # Known bug, not of the Fortran layer: on MPICH, bcast_as_scatter_allgather and bcast_as_split2
+  # hang on a Bcast of MPI_BOTTOM with a datatype of absolute addresses (count 1; the same from C).
+  # Left out there until fixed; Open MPI runs them.
+  skip=" "
+  [[ $MG_FLAVOR == mpich ]] && skip=" bcast_as_scatter_allgather bcast_as_split2 "
+  for round in 1 2 3; do
+    spec=""
+    for op in "${ops[@]}"; do
+      read -r -a list <<<"${algs[$op]:-}"
+      ((${#list[@]} >= round)) || continue
+      if [[ $skip == *" ${list[round - 1]} "* ]]; then echo "round $round: ${list[round - 1]} left out (known bug)"
+      else spec+="${spec:+,}$op=${list[round - 1]}"; fi
+    done
+    echo "round $round: $spec"
+    fortran_run "round$round" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$spec" "MPIGUIDE_TRACE=$PWD/round$round.csv"
+    expect_trace_meta "round$round.csv" nprocs "$NP"
+    for op in "${ops[@]}"; do expect_ran "round$round.csv" "$op" "$(spec_alg "$spec" "$op")"; done
+    n=$(rows "round$round.csv" | awk '$3 != "default" && $6 == "-"' | cut -d' ' -f1 | sort -u | wc -l)
+    if ((n >= 10)); then ok "round$round: the mock-ups of $n operations ran"
+    else fail "round$round: the mock-ups of only $n operations ran"; fi
+  done
+  # Tuned mode: '*' rules for a few operations (the wrappers' fast path settles the others).
+  printf '%s\n' "mpiguide-profile 1" "allreduce np=* 0-* allreduce_as_reduce_bcast" \
+    "bcast np=* 0-* bcast_as_allgatherv" "scan np=* 0-* ${algs[scan]%% *}" \
+    "sendrecv np=* 0-* sendrecv_as_irecv_send_wait" "send np=* 0-* send_as_isend_wait" >tuned.prof
+  fortran_run tuned "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/tuned.prof" "MPIGUIDE_TRACE=$PWD/tuned.csv"
+  expect_none tuned 'mpiguide:' "mpiguide message"
+  for op in allreduce bcast scan sendrecv send; do
+    expect_ran tuned.csv "$op" "$(sed -n "s/^$op np=\* 0-\* //p" tuned.prof)"
+  done
+  expect_ran tuned.csv alltoall default
   ;;
 preload)
   NP=${1:?NP}

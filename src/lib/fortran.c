@@ -1,0 +1,254 @@
+/*
+ * The Fortran entry points libmpiguide defines, so that a Fortran program's
+ * calls take the same path as a C program's (force, profile, trace alike).
+ *
+ * Which Fortran calls reach the C MPI_ functions (read from the Debian
+ * libraries' dynamic symbols and the calls in their code, objdump -d; see
+ * docs/library.md, "Fortran programs"):
+ *
+ * - MPICH 4.0 (libmpichfort): mpif.h and `use mpi` call mpi_<op>_ (with the
+ *   aliases mpi_<op>__, mpi_<op>, MPI_<OP> and pmpi_<op>_ at the same address);
+ *   that code maps MPIR_F_MPI_IN_PLACE and MPIR_F_MPI_BOTTOM to the C
+ *   sentinels, converts the handles and calls the C MPI_<Op> through the PLT.
+ *   `use mpi_f08` calls mpi_<op>_f08ts_, which calls MPI_<Op> too. So
+ *   wrappers.c already sees every MPICH Fortran operation, and MPI_Init from
+ *   mpif.h and `use mpi` (mpi_init_ calls MPI_Init).
+ * - Open MPI 4.1 (libmpi_mpifh): mpi_<op>_, mpi_<op>__, mpi_<op>, MPI_<OP> and
+ *   pmpi_<op>_ ... are weak aliases of ompi_<op>_f, which calls PMPI_<Op>, the
+ *   library's own C entry: not one Fortran call, not even MPI_INIT, reaches
+ *   wrappers.c. `use mpi` (libmpi_usempi_ignore_tkr) declares interfaces only,
+ *   so the program calls mpi_<op>_ as mpif.h does; `use mpi_f08` calls
+ *   mpi_<op>_f08_ (libmpi_usempif08), which calls ompi_<op>_f through the PLT.
+ *
+ * - MPICH 4.0's mpi_f08 bindings of MPI_Init, MPI_Init_thread, MPI_Finalize and MPI_Barrier
+ *   (of the operations libmpiguide intercepts, those only) call PMPI_Init, PMPI_Init_thread,
+ *   PMPI_Finalize and PMPI_Barrier: libmpiguide would never be set up, and every call would
+ *   pass through. This file defines those four for MPICH.
+ *
+ * So for Open MPI this file defines, for MPI_Init, MPI_Init_thread,
+ * MPI_Finalize and every operation wrappers.c intercepts, one function under
+ * the name ompi_<op>_f (which catches mpi_f08) with the four mpif.h manglings
+ * as aliases. Pass-through (libmpiguide inactive, or a point-to-point
+ * operation nothing touches) is a test and a tail call of the library's own
+ * binding pmpi_<op>_ (a weak reference: libmpi_mpifh is loaded whenever a
+ * Fortran binding is called), so the call reaches Open MPI exactly as without
+ * libmpiguide. Otherwise the call is converted (handles by PMPI_*_f2c; the
+ * addresses of the Fortran sentinels mpi_fortran_in_place_ and
+ * mpi_fortran_bottom_, the common blocks of mpif.h that every Fortran module
+ * of Open MPI refers to, become MPI_IN_PLACE and MPI_BOTTOM; MPI_F_STATUS_IGNORE
+ * becomes MPI_STATUS_IGNORE; statuses and requests are converted back) and
+ * goes to the C MPI_<Op> of wrappers.c, whose return code is the ierror.
+ */
+#include <stdlib.h>
+
+#include "lib/lib.h"
+
+#if defined(OPEN_MPI)
+
+_Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran count arrays are passed on as int arrays");
+
+/* The Fortran sentinels: only their addresses matter. gfortran names the common blocks with one
+ * trailing underscore, the only spelling Debian's Open MPI defines (libmpi.so, and copies in the
+ * Fortran libraries and programs that the dynamic linker resolves to one). */
+extern char mpi_fortran_in_place_, mpi_fortran_bottom_;
+
+static inline void *f_buf(void *p) {
+  return p == &mpi_fortran_in_place_ ? MPI_IN_PLACE : p == &mpi_fortran_bottom_ ? MPI_BOTTOM : p;
+}
+#define BUF(p) f_buf(p)
+#define COMM(f) PMPI_Comm_f2c(*(f))
+#define TYPE(f) PMPI_Type_f2c(*(f))
+#define OP(f) PMPI_Op_f2c(*(f))
+/* The C status for Fortran status st (in a body that declares MPI_Status cst), and back. */
+#define STATUS_IN(st) ((st) == MPI_F_STATUS_IGNORE ? MPI_STATUS_IGNORE : &cst)
+#define STATUS_OUT(st) \
+  if (rc == MPI_SUCCESS && (st) != MPI_F_STATUS_IGNORE) PMPI_Status_c2f(&cst, (st))
+
+/* MPI_Alltoallw's two arrays of Fortran datatypes as C handles: on the stack up to 64 processes,
+ * else one allocation (the active path only; the conversion Open MPI's own binding does too). */
+enum { F_TYPES_STACK = 64 };
+static int f_alltoallw(void *sb, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stypes, void *rb,
+                       MPI_Fint *rcounts, MPI_Fint *rdispls, MPI_Fint *rtypes, MPI_Fint *fcomm) {
+  MPI_Comm comm = COMM(fcomm);
+  int n = 0, inter = 0, rc;
+  rc = PMPI_Comm_test_inter(comm, &inter);
+  if (rc == MPI_SUCCESS) rc = inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n);
+  if (rc != MPI_SUCCESS) return rc;
+  MPI_Datatype stack[2 * F_TYPES_STACK], *t = stack;
+  if (n > F_TYPES_STACK && !(t = malloc(2 * (size_t)n * sizeof *t))) return MPI_ERR_NO_MEM;
+  for (int i = 0; i < n; i++) {
+    t[i] = PMPI_Type_f2c(stypes[i]);
+    t[n + i] = PMPI_Type_f2c(rtypes[i]);
+  }
+  rc = MPI_Alltoallw(BUF(sb), scounts, sdispls, t, BUF(rb), rcounts, rdispls, t + n, comm);
+  if (t != stack) free(t);
+  return rc;
+}
+
+/*
+ * X(name, NAME, idle, params, args, body): one row per operation. `idle` is the wrapper's
+ * pass-through test (as in wrappers.c), params the Fortran binding's parameters (all by
+ * reference, ierr last), args the same names, body a statement that sets rc.
+ */
+typedef MPI_Fint F;
+#define MG_FORTRAN_OPS(X)                                                                                   \
+  X(allgather, ALLGATHER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *ierr),    \
+    (sb, sc, st, rb, rc_, rt, c, ierr), rc = MPI_Allgather(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c)))   \
+  X(allgatherv, ALLGATHERV, PASS_THROUGH,                                                                   \
+    (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c, F *ierr), (sb, sc, st, rb, rcs, ds, rt, c, ierr), \
+    rc = MPI_Allgatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c)))                      \
+  X(allreduce, ALLREDUCE, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *ierr),             \
+    (sb, rb, n, t, op, c, ierr), rc = MPI_Allreduce(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c)))       \
+  X(alltoall, ALLTOALL, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *ierr),      \
+    (sb, sc, st, rb, rc_, rt, c, ierr), rc = MPI_Alltoall(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c))) \
+  X(alltoallv, ALLTOALLV, PASS_THROUGH,                                                                     \
+    (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c, F *ierr),                      \
+    (sb, scs, sds, st, rb, rcs, rds, rt, c, ierr),                                                          \
+    rc = MPI_Alltoallv(BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c)))                 \
+  X(alltoallw, ALLTOALLW, PASS_THROUGH,                                                                     \
+    (void *sb, F *scs, F *sds, F *sts, void *rb, F *rcs, F *rds, F *rts, F *c, F *ierr),                    \
+    (sb, scs, sds, sts, rb, rcs, rds, rts, c, ierr), rc = f_alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, c)) \
+  X(barrier, BARRIER, PASS_THROUGH, (F *c, F *ierr), (c, ierr), rc = MPI_Barrier(COMM(c)))                 \
+  X(bcast, BCAST, PASS_THROUGH, (void *b, F *n, F *t, F *root, F *c, F *ierr), (b, n, t, root, c, ierr),     \
+    rc = MPI_Bcast(BUF(b), *n, TYPE(t), *root, COMM(c)))                                                    \
+  X(exscan, EXSCAN, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *ierr),                   \
+    (sb, rb, n, t, op, c, ierr), rc = MPI_Exscan(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c)))          \
+  X(gather, GATHER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *ierr), \
+    (sb, sc, st, rb, rc_, rt, root, c, ierr),                                                               \
+    rc = MPI_Gather(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c)))                      \
+  X(gatherv, GATHERV, PASS_THROUGH,                                                                         \
+    (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *root, F *c, F *ierr),                       \
+    (sb, sc, st, rb, rcs, ds, rt, root, c, ierr),                                                           \
+    rc = MPI_Gatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), *root, COMM(c)))                  \
+  X(reduce, REDUCE, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *root, F *c, F *ierr),          \
+    (sb, rb, n, t, op, root, c, ierr), rc = MPI_Reduce(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), *root, COMM(c))) \
+  X(reduce_scatter, REDUCE_SCATTER, PASS_THROUGH, (void *sb, void *rb, F *rcs, F *t, F *op, F *c, F *ierr),  \
+    (sb, rb, rcs, t, op, c, ierr), rc = MPI_Reduce_scatter(BUF(sb), BUF(rb), rcs, TYPE(t), OP(op), COMM(c))) \
+  X(reduce_scatter_block, REDUCE_SCATTER_BLOCK, PASS_THROUGH,                                               \
+    (void *sb, void *rb, F *n, F *t, F *op, F *c, F *ierr), (sb, rb, n, t, op, c, ierr),                     \
+    rc = MPI_Reduce_scatter_block(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c)))                         \
+  X(scan, SCAN, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *ierr),                       \
+    (sb, rb, n, t, op, c, ierr), rc = MPI_Scan(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c)))            \
+  X(scatter, SCATTER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *ierr), \
+    (sb, sc, st, rb, rc_, rt, root, c, ierr),                                                               \
+    rc = MPI_Scatter(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c)))                     \
+  X(scatterv, SCATTERV, PASS_THROUGH,                                                                       \
+    (void *sb, F *scs, F *ds, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *ierr),                      \
+    (sb, scs, ds, st, rb, rc_, rt, root, c, ierr),                                                          \
+    rc = MPI_Scatterv(BUF(sb), scs, ds, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c)))                \
+  X(send, SEND, P2P_IDLE(SEND), (void *b, F *n, F *t, F *dest, F *tag, F *c, F *ierr),                      \
+    (b, n, t, dest, tag, c, ierr), rc = MPI_Send(BUF(b), *n, TYPE(t), *dest, *tag, COMM(c)))               \
+  X(ssend, SSEND, P2P_IDLE(SSEND), (void *b, F *n, F *t, F *dest, F *tag, F *c, F *ierr),                   \
+    (b, n, t, dest, tag, c, ierr), rc = MPI_Ssend(BUF(b), *n, TYPE(t), *dest, *tag, COMM(c)))              \
+  X(rsend, RSEND, P2P_IDLE(RSEND), (void *b, F *n, F *t, F *dest, F *tag, F *c, F *ierr),                   \
+    (b, n, t, dest, tag, c, ierr), rc = MPI_Rsend(BUF(b), *n, TYPE(t), *dest, *tag, COMM(c)))              \
+  X(isend, ISEND, P2P_IDLE(ISEND), (void *b, F *n, F *t, F *dest, F *tag, F *c, F *req, F *ierr),           \
+    (b, n, t, dest, tag, c, req, ierr), {                                                                   \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Isend(BUF(b), *n, TYPE(t), *dest, *tag, COMM(c), &r);                                        \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(recv, RECV, P2P_IDLE(RECV), (void *b, F *n, F *t, F *src, F *tag, F *c, F *st, F *ierr),                \
+    (b, n, t, src, tag, c, st, ierr), {                                                                     \
+      MPI_Status cst;                                                                                       \
+      rc = MPI_Recv(BUF(b), *n, TYPE(t), *src, *tag, COMM(c), STATUS_IN(st));                               \
+      STATUS_OUT(st);                                                                                       \
+    })                                                                                                      \
+  X(irecv, IRECV, P2P_IDLE(IRECV), (void *b, F *n, F *t, F *src, F *tag, F *c, F *req, F *ierr),            \
+    (b, n, t, src, tag, c, req, ierr), {                                                                    \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Irecv(BUF(b), *n, TYPE(t), *src, *tag, COMM(c), &r);                                         \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(sendrecv, SENDRECV, P2P_IDLE(SENDRECV),                                                                 \
+    (void *sb, F *sc, F *sty, F *dest, F *stag, void *rb, F *rc_, F *rty, F *src, F *rtag, F *c, F *st, F *ierr), \
+    (sb, sc, sty, dest, stag, rb, rc_, rty, src, rtag, c, st, ierr), {                                      \
+      MPI_Status cst;                                                                                       \
+      rc = MPI_Sendrecv(BUF(sb), *sc, TYPE(sty), *dest, *stag, BUF(rb), *rc_, TYPE(rty), *src, *rtag, COMM(c), \
+                        STATUS_IN(st));                                                                     \
+      STATUS_OUT(st);                                                                                       \
+    })                                                                                                      \
+  X(sendrecv_replace, SENDRECV_REPLACE, P2P_IDLE(SENDRECV_REPLACE),                                         \
+    (void *b, F *n, F *t, F *dest, F *stag, F *src, F *rtag, F *c, F *st, F *ierr),                         \
+    (b, n, t, dest, stag, src, rtag, c, st, ierr), {                                                        \
+      MPI_Status cst;                                                                                       \
+      rc = MPI_Sendrecv_replace(BUF(b), *n, TYPE(t), *dest, *stag, *src, *rtag, COMM(c), STATUS_IN(st));    \
+      STATUS_OUT(st);                                                                                       \
+    })
+
+/* The mpif.h manglings of ompi_<name>_f: gfortran's (mpi_<name>_) and the three other
+ * compilers' that Open MPI's libmpi_mpifh defines. */
+#define F_ALIASES(name, NAME, params)                                                   \
+  MG_EXPORT void mpi_##name##_ params __attribute__((alias("ompi_" #name "_f")));       \
+  MG_EXPORT void mpi_##name##__ params __attribute__((alias("ompi_" #name "_f")));      \
+  MG_EXPORT void mpi_##name params __attribute__((alias("ompi_" #name "_f")));          \
+  MG_EXPORT void MPI_##NAME params __attribute__((alias("ompi_" #name "_f")));
+
+#define F_WRAPPER(name, NAME, idle, params, args, body)                                 \
+  extern void pmpi_##name##_ params __attribute__((weak));                              \
+  static MG_ACTIVE void name##_f_active params {                                        \
+    int rc;                                                                             \
+    body;                                                                               \
+    if (ierr) *ierr = (MPI_Fint)rc;                                                     \
+  }                                                                                     \
+  MG_EXPORT void ompi_##name##_f params;                                                \
+  void ompi_##name##_f params {                                                         \
+    if (idle) {                                                                         \
+      pmpi_##name##_ args;                                                              \
+      return;                                                                           \
+    }                                                                                   \
+    name##_f_active args;                                                               \
+  }                                                                                     \
+  F_ALIASES(name, NAME, params)
+MG_FORTRAN_OPS(F_WRAPPER)
+
+F_ALIASES(init, INIT, (MPI_Fint * ierr))
+F_ALIASES(init_thread, INIT_THREAD, (MPI_Fint * required, MPI_Fint * provided, MPI_Fint * ierr))
+F_ALIASES(finalize, FINALIZE, (MPI_Fint * ierr))
+#endif
+
+/*
+ * MPI_Init, MPI_Init_thread and MPI_Finalize from Fortran, where the library's binding does not
+ * call the C MPI_ function: always through wrappers.c, which sets libmpiguide up and tears it
+ * down. The libraries' own bindings pass no arguments to MPI_Init either. Open MPI: under the
+ * names of its other Fortran entry points. MPICH 4.0: its mpi_f08 bindings of these three call PMPI_Init, PMPI_Init_thread and PMPI_Finalize, so an mpi_f08 program would run
+ * with libmpiguide never set up; ierror is OPTIONAL there (NULL when absent).
+ */
+#if defined(OPEN_MPI)
+#define F_INIT_NAME "ompi_init_f"
+#define F_INIT_THREAD_NAME "ompi_init_thread_f"
+#define F_FINALIZE_NAME "ompi_finalize_f"
+#elif defined(MPICH_VERSION)
+/* MPICH 4.0's mpi_f08 MPI_Barrier (no choice buffer: mpi_barrier_f08_, not ..._f08ts_) calls
+ * PMPI_Barrier as well. MPICH's handles are Fortran integers already. */
+MG_EXPORT void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierr);
+void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierr) {
+  int rc = MPI_Barrier(PMPI_Comm_f2c(*comm));
+  if (ierr) *ierr = (MPI_Fint)rc;
+}
+#define F_INIT_NAME "mpi_init_f08_"
+#define F_INIT_THREAD_NAME "mpi_init_thread_f08_"
+#define F_FINALIZE_NAME "mpi_finalize_f08_"
+#endif
+
+#ifdef F_INIT_NAME
+MG_EXPORT void mg_f_init(MPI_Fint *ierr) __asm__(F_INIT_NAME);
+void mg_f_init(MPI_Fint *ierr) {
+  int rc = MPI_Init(NULL, NULL);
+  if (ierr) *ierr = (MPI_Fint)rc;
+}
+
+MG_EXPORT void mg_f_init_thread(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr) __asm__(F_INIT_THREAD_NAME);
+void mg_f_init_thread(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr) {
+  int prov = MPI_THREAD_SINGLE;
+  int rc = MPI_Init_thread(NULL, NULL, *required, &prov);
+  if (rc == MPI_SUCCESS) *provided = (MPI_Fint)prov;
+  if (ierr) *ierr = (MPI_Fint)rc;
+}
+
+MG_EXPORT void mg_f_finalize(MPI_Fint *ierr) __asm__(F_FINALIZE_NAME);
+void mg_f_finalize(MPI_Fint *ierr) {
+  int rc = MPI_Finalize();
+  if (ierr) *ierr = (MPI_Fint)rc;
+}
+#endif
