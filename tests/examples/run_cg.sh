@@ -8,10 +8,9 @@
 # c:       plain run, then LD_PRELOAD + MPIGUIDE_ALG + MPIGUIDE_TRACE: the same answer, and the
 #          trace shows that every allreduce (8 bytes, 2 per iteration + 1) and every sendrecv
 #          (one row of N doubles, 2 per iteration) ran the forced mock-up.
-# fortran: plain run, then the same forced run: the same answer, and the same answer as the C
-#          program's plain run (the same arithmetic in the same order). Which algorithm ran is
-#          not asserted: on Open MPI a Fortran program's calls do not reach the C MPI_* wrappers
-#          yet (issue 16 part 3 adds the Fortran bindings); tighten this to the C checks then.
+# fortran: plain run, then the same forced run: the same answer, the same answer as the C
+#          program's plain run (the same arithmetic in the same order), and the trace's checks of
+#          the C program (Fortran calls reach libmpiguide on both libraries: src/lib/fortran.c).
 # loop:    the README's loop on the C program, small: trace, `check --sizes-from TRACE --launches 2`
 #          (every launch measured exactly the trace's collectives), `tune`, cg with the profile:
 #          the same answer as the plain run.
@@ -90,10 +89,16 @@ fortran)
   run_cg plain "$MG_CG_F"
   expect_ok plain
   expect_same plain plain_c
-  # Which algorithm ran is not asserted (see the header): correctness only, for now.
   run_cg forced "$MG_CG_F" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$SPEC" "MPIGUIDE_TRACE=$PWD/forced.csv"
   expect_ok forced
   expect_same forced plain
+  it=$(answer forced | sed -n 's/.* \([0-9]*\) iterations.*/\1/p')
+  if [[ -f forced.csv && -n $it ]]; then
+    expect_forced forced.csv allreduce 8 allreduce_as_reduce_bcast $((2 * it + 1))
+    expect_forced forced.csv sendrecv $((8 * N)) sendrecv_as_irecv_send_wait $((2 * it))
+  else
+    fail "forced: no trace forced.csv or no iteration count"
+  fi
   ;;
 loop)
   : "${MG_CLI:?}"
