@@ -227,14 +227,39 @@ int mg_copy(const void *src, int scount, MPI_Datatype stype, void *dst, int dcou
   return rc2;
 }
 
+/* MPICH 4.0.2's MPI_Pack and MPI_Unpack refuse MPI_BOTTOM ("Null pointer in parameter inbuf"),
+ * which the standard allows for a datatype of absolute addresses, and MPI_Bcast(MPI_BOTTOM, ...)
+ * through a packing mock-up then failed on the root alone while the others waited (the Fortran
+ * test). So a null buffer is given as address 1 with the count elements of dt shifted by -1 byte:
+ * the same addresses, one struct element. *t is MPI_DATATYPE_NULL when no shift is needed. */
+static int at_bottom(const void *buf, int *count, MPI_Datatype *dt, MPI_Datatype *t, const char **base) {
+  *t = MPI_DATATYPE_NULL, *base = buf;
+  if (buf != MPI_BOTTOM || *count == 0) return MPI_SUCCESS;
+  MPI_Aint disp = -1;
+  int rc = PMPI_Type_create_struct(1, count, &disp, dt, t);
+  if (rc == MPI_SUCCESS && (rc = PMPI_Type_commit(t)) != MPI_SUCCESS) PMPI_Type_free(t);
+  if (rc == MPI_SUCCESS) *dt = *t, *count = 1, *base = (const char *)1;
+  return rc;
+}
+
 int mg_pack(const void *in, int count, MPI_Datatype dt, void *out, int outbytes) {
   int pos = 0;
-  return PMPI_Pack(in, count, dt, out, outbytes, &pos, self_comm);
+  MPI_Datatype t;
+  const char *base;
+  int rc = at_bottom(in, &count, &dt, &t, &base);
+  if (rc == MPI_SUCCESS) rc = PMPI_Pack(base, count, dt, out, outbytes, &pos, self_comm);
+  if (t != MPI_DATATYPE_NULL) PMPI_Type_free(&t);
+  return rc;
 }
 
 int mg_unpack(const void *in, int inbytes, void *out, int count, MPI_Datatype dt) {
   int pos = 0;
-  return PMPI_Unpack(in, inbytes, &pos, out, count, dt, self_comm);
+  MPI_Datatype t;
+  const char *base;
+  int rc = at_bottom(out, &count, &dt, &t, &base);
+  if (rc == MPI_SUCCESS) rc = PMPI_Unpack(in, inbytes, &pos, (void *)base, count, dt, self_comm);
+  if (t != MPI_DATATYPE_NULL) PMPI_Type_free(&t);
+  return rc;
 }
 
 /*
