@@ -60,7 +60,7 @@ interrupt)
   # Ctrl-C during a long check: the cells measured so far stay in out/raw.csv (saved as they are
   # measured), rank 0 says how many, and `check --from out` analyses them as a partial run.
   np=$1
-  ( launch "$np" --full --nrep 3000 --warmup 1 -o "$work/out" --no-progress >"$work/stdout" 2>"$work/stderr" ) &
+  ( launch "$np" --full --sizes 64K,256K,1M --nrep 500 --warmup 1 -o "$work/out" --no-progress >"$work/stdout" 2>"$work/stderr" ) &
   pid=$!
   for _ in $(seq 120); do [[ -s $work/out/raw.csv ]] && break; sleep 0.5; done
   [[ -s $work/out/raw.csv ]] || { kill -KILL $pid; die "no raw.csv saved within 60 s"; }
