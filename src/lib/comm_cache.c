@@ -58,6 +58,7 @@ static int delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra) {
   pthread_mutex_lock(&cache.lock);
   unlink_entry(attr);
   pthread_mutex_unlock(&cache.lock);
+  mg_online_comm_free(((mg_comm_entry *)attr)->online);
   free(attr);
   return MPI_SUCCESS;
 }
@@ -81,6 +82,7 @@ void mg_comm_cache_finalize(void) {
         while (cache.bucket[b]) {
           mg_comm_entry *e = cache.bucket[b];
           cache.bucket[b] = e->next;
+          mg_online_comm_free(e->online);
           free(e);
         }
       pthread_mutex_unlock(&cache.lock);
@@ -99,6 +101,10 @@ static mg_comm_entry *make_entry(MPI_Comm comm, const mg_profile *prof) {
   if (PMPI_Comm_test_inter(comm, &e->inter) != MPI_SUCCESS || PMPI_Comm_size(comm, &e->size) != MPI_SUCCESS ||
       PMPI_Comm_rank(comm, &e->rank) != MPI_SUCCESS) {
     free(e);
+    return NULL;
+  }
+  if (mg_the_ctx.online && !e->inter && !(e->online = mg_online_comm_new())) {
+    free(e); /* as for any entry that cannot be made: the default runs */
     return NULL;
   }
   if (prof && !e->inter) /* an intercommunicator always runs the default: no slices */
@@ -121,6 +127,7 @@ const mg_comm_entry *mg_comm_get_slow(MPI_Comm comm) {
       e->next = cache.bucket[b];
       cache.bucket[b] = e;
     } else {
+      if (e) mg_online_comm_free(e->online);
       free(e); /* an invalid communicator: the caller asks MPI, which reports the error */
       e = NULL;
     }

@@ -39,7 +39,7 @@ static inline int run_default(mg_ctx *x, mg_call *c) {
  * mock-up of a collective whose size not every rank knows may still fall back
  * late. Counts and traces.
  */
-static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why) {
+static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why, int *ran) {
   if (want && why == MG_WHY_NONE) why = mg_applicable(c, want, x->scratch_max);
   int alg = why == MG_WHY_NONE ? want : 0;
   int rc;
@@ -56,6 +56,7 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why) {
     rc = mg_run(c, alg);
   }
   int64_t ns = x->trace_time ? now_ns() - t0 : 0;
+  if (ran) *ran = alg;
   count(x, c->coll, alg, why);
   if (x->trace && x->trace_time) {
     int red = c->op != MPI_OP_NULL; /* a reduction: its datatype class and op, for check and profile matching */
@@ -71,10 +72,22 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why) {
   return rc;
 }
 
+/* Online tuning: the algorithm its cell picks (a timed trial while it explores, then the choice). */
+static int run_online(mg_ctx *x, mg_online_comm *o, mg_call *c) {
+  mg_online_slot s;
+  int alg = mg_online_pick(o, c, &s), ran;
+  if (alg < 0) return run_default(x, c);
+  if (!s.trial) return run_chosen(x, c, alg, MG_RULE_LEARNED, MG_WHY_NONE, NULL);
+  double t0 = mg_online_now();
+  int rc = run_chosen(x, c, alg, MG_RULE_TRIAL, MG_WHY_NONE, &ran);
+  mg_online_record(c, &s, ran, mg_online_now() - t0, x->online_trials);
+  return rc;
+}
+
 int mg_dispatch(mg_call *c) {
   mg_ctx *x = &mg_the_ctx;
   int want = x->forced[c->coll];
-  if (!want && !x->trace && !x->profile) return run_default(x, c); /* nothing to decide or record */
+  if (!want && !x->trace && !x->profile && !x->online) return run_default(x, c); /* nothing to decide or record */
   /* MPI_COMM_NULL must reach no PMPI query: MPI would raise the error on
    * MPI_COMM_WORLD's handler before the default could return it. */
   const mg_comm_entry *e = c->comm == MPI_COMM_NULL ? NULL : mg_comm_get(c->comm);
@@ -83,7 +96,7 @@ int mg_dispatch(mg_call *c) {
     return mg_run(c, 0);
   }
   const mg_comm_coll *t = &e->coll[c->coll];
-  if (!want && mg_slice_empty(t) && !x->trace) return run_default(x, c); /* tuned mode, nothing tuned here */
+  if (!want && mg_slice_empty(t) && !x->trace && !x->online) return run_default(x, c); /* nothing tuned here */
   c->size = e->size;
   c->rank = e->rank;
   c->inter = e->inter;
@@ -92,12 +105,13 @@ int mg_dispatch(mg_call *c) {
   mg_why bad = c->inter ? MG_WHY_NONE : mg_call_check(c);
   if (bad != MG_WHY_NONE) {
     c->bytes = 0;
-    return run_chosen(x, c, 0, rule, want ? bad : MG_WHY_NONE);
+    return run_chosen(x, c, 0, rule, want ? bad : MG_WHY_NONE, NULL);
   }
   mg_call_set_bytes(c);
+  if (!want && e->online && mg_online_learns(c)) return run_online(x, e->online, c);
   if (!want) {
     const mg_profile_range *hit = mg_comm_rule(t, c->bytes, c->rtype, c->op);
     if (hit) want = hit->alg, rule = hit->line;
   }
-  return run_chosen(x, c, want, rule, MG_WHY_NONE);
+  return run_chosen(x, c, want, rule, MG_WHY_NONE, NULL);
 }

@@ -17,6 +17,11 @@
  *                                        (collectives not forced by MPIGUIDE_ALG);
  *                                        a bad or differing profile warns once
  *                                        and every rank runs the defaults
+ *   MPIGUIDE_PROFILE=auto                online tuning (online.c): learn the choices
+ *                                        from the application's calls
+ *   MPIGUIDE_ONLINE_TRIALS=T             timed calls per candidate (default 8, 3..32)
+ *   MPIGUIDE_PROFILE_OUT=file            with auto: rank 0 writes the learned profile
+ *                                        at MPI_Finalize
  *
  * Agreement: at MPI_Init every rank reduces a hash of its configuration, of
  * its profile and its error state with one PMPI_Allreduce, so either all
@@ -52,6 +57,10 @@ typedef struct mg_env {
   char errmsg[1400];   /* why, to print on this rank */
   char warn[512];      /* a bad MPIGUIDE_SCRATCH_MAX */
   mg_profile *prof;    /* MPIGUIDE_PROFILE as read here, or NULL */
+  int online;          /* MPIGUIDE_PROFILE=auto */
+  int trials;          /* MPIGUIDE_ONLINE_TRIALS */
+  const char *out;     /* MPIGUIDE_PROFILE_OUT (online), or NULL */
+  int out_bad, out_errno;
   mg_profile_diags diags;
   int prof_bad;
 } mg_env;
@@ -66,6 +75,8 @@ typedef struct mg_agreement {
   int cfg, neg_cfg;               /* hash of MPIGUIDE_ALG, _SCRATCH_MAX and whether a trace is on */
   int neg_first_alg_bad;          /* a rank whose MPIGUIDE_ALG is bad */
   int trace_bad;                  /* rank 0 cannot write the trace file */
+  int out0;                       /* rank 0's MPIGUIDE_PROFILE_OUT: 0 unset, 1 writable, 2 not writable
+                                     (it writes the learned profile; the other ranks take part) */
   int prof_hi, neg_prof_hi;       /* profile content hash, high and low halves */
   int prof_lo, neg_prof_lo;
   int neg_first_prof_bad;         /* a rank whose profile is unusable */
@@ -74,6 +85,36 @@ typedef struct mg_agreement {
 _Static_assert(sizeof(mg_agreement) % sizeof(int) == 0, "mg_agreement is reduced as MPI_INT");
 
 static int first_rank(int neg_max) { return neg_max == -INT32_MAX ? -1 : -neg_max; }
+
+/* Whether rank 0 can write path (the trace, the learned profile): 0, or an errno. A file that did
+ * not exist is not left behind. */
+static int writable(const char *path) {
+  int existed = access(path, F_OK) == 0;
+  FILE *f = fopen(path, "a");
+  if (!f) return errno ? errno : EIO;
+  fclose(f);
+  if (!existed) unlink(path);
+  return 0;
+}
+
+/* MPIGUIDE_PROFILE=auto and its companions (online.c). */
+static void read_online_env(int rank, mg_env *v) {
+  v->online = 1;
+  v->trials = MG_ONLINE_TRIALS_DEFAULT;
+  const char *t = getenv("MPIGUIDE_ONLINE_TRIALS");
+  if (t && *t) {
+    char *end;
+    long k = strtol(t, &end, 10);
+    if (*end || k < 3 || k > MG_ONLINE_TRIALS_MAX)
+      snprintf(v->warn, sizeof v->warn, "MPIGUIDE_ONLINE_TRIALS='%.100s' is not a number from 3 to %d; using %d", t,
+               MG_ONLINE_TRIALS_MAX, MG_ONLINE_TRIALS_DEFAULT);
+    else
+      v->trials = (int)k;
+  }
+  v->out = getenv("MPIGUIDE_PROFILE_OUT");
+  if (v->out && !*v->out) v->out = NULL;
+  if (v->out && rank == 0 && (v->out_errno = writable(v->out)) != 0) v->out_bad = 1;
+}
 
 static void read_env(mg_ctx *x, int rank, mg_env *v) {
   const char *alg = getenv("MPIGUIDE_ALG");
@@ -98,21 +139,18 @@ static void read_env(mg_ctx *x, int rank, mg_env *v) {
   v->have_trace = v->trace && *v->trace;
   const char *tt = getenv("MPIGUIDE_TRACE_TIME");
   v->trace_time = v->have_trace && tt && *tt && strcmp(tt, "0") != 0;
-  if (v->have_trace && rank == 0) { /* rank 0 writes the trace: check it can, now */
-    int existed = access(v->trace, F_OK) == 0;
-    FILE *f = fopen(v->trace, "a");
-    if (!f) {
-      v->trace_bad = 1;
-      v->trace_errno = errno;
-    } else {
-      fclose(f);
-      if (!existed) unlink(v->trace);
-    }
-  }
+  if (v->have_trace && rank == 0 && (v->trace_errno = writable(v->trace)) != 0) /* rank 0 writes it: can it? */
+    v->trace_bad = 1;
   /* The profile: every rank reads it; its content hash must agree (paths may differ). */
   v->profile_path = getenv("MPIGUIDE_PROFILE");
-  if (v->profile_path && *v->profile_path)
+  if (v->profile_path && strcmp(v->profile_path, "auto") == 0)
+    read_online_env(rank, v);
+  else if (v->profile_path && *v->profile_path)
     v->prof_bad = mg_profile_open(v->profile_path, &v->prof, &v->diags) != MG_PROFILE_OK;
+  const char *out = getenv("MPIGUIDE_PROFILE_OUT");
+  if (!v->online && out && *out && rank == 0 && !v->warn[0])
+    snprintf(v->warn, sizeof v->warn, "MPIGUIDE_PROFILE_OUT='%.100s' is ignored: it writes what online tuning "
+             "(MPIGUIDE_PROFILE=auto) learned", out);
 }
 
 static int agree(const mg_ctx *x, int rank, const mg_env *v, mg_agreement *all) {
@@ -121,11 +159,14 @@ static int agree(const mg_ctx *x, int rank, const mg_env *v, mg_agreement *all) 
   h = mg_fnv1a(h, &v->have_trace, sizeof v->have_trace);
   h = mg_fnv1a(h, &v->trace_time, sizeof v->trace_time);
   uint64_t ph = v->prof ? mg_profile_hash(v->prof) : 0;
+  if (v->online) /* online tuning and its trials agree like a profile: differing ranks run the defaults */
+    ph = mg_fnv1a(mg_fnv1a(MG_FNV1A_INIT, "auto", 4), &v->trials, sizeof v->trials) | 1u;
   mg_agreement mine = {
       .cfg = (int)(h >> 1),
       .neg_cfg = -(int)(h >> 1),
       .neg_first_alg_bad = v->alg_bad ? -rank : -INT32_MAX,
       .trace_bad = v->trace_bad,
+      .out0 = rank == 0 && v->online && v->out ? 1 + v->out_bad : 0,
       .prof_hi = (int)(ph >> 33),
       .neg_prof_hi = -(int)(ph >> 33),
       .prof_lo = (int)(ph & 0x7fffffff),
@@ -291,7 +332,11 @@ void mg_lib_init(int thread_level) {
   if (!profile_agreed(rank, &v, &all)) {
     mg_profile_free(v.prof);
     v.prof = NULL;
+    v.online = 0;
   }
+  if (v.online && all.out0 == 2 && rank == 0) /* rank 0's answer: all ranks learn, none writes */
+    fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE_OUT='%s' cannot be written (%s); the learned profile "
+                    "is not saved\n", v.out, strerror(v.out_errno));
   mg_profile_diags_free(&v.diags);
   if (mg_core_init() != MPI_SUCCESS || mg_comm_cache_init() != MPI_SUCCESS) {
     fprintf(stderr, "mpiguide: cannot set up (MPI_Comm_dup or MPI_Comm_create_keyval failed); pass-through\n");
@@ -309,6 +354,12 @@ void mg_lib_init(int thread_level) {
       fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' was measured on %d node(s) at %d processes, this "
                       "run has %d: its choices may not hold for this layout\n", v.profile_path, want, size, have);
   }
+  if (v.online) {
+    x->online = 1;
+    x->online_trials = v.trials;
+    x->profile_out = all.out0 == 1 ? strdup(rank == 0 ? v.out : "-") : NULL; /* every rank or none takes part */
+    x->wall_start = PMPI_Wtime();
+  }
   if (v.have_trace) { /* a table that could not be allocated contributes no rows */
     x->trace_path = strdup(v.trace);
     x->trace = mg_trace_new();
@@ -317,7 +368,7 @@ void mg_lib_init(int thread_level) {
   }
   int any_forced = 0;
   for (int i = 0; i < MG_NCOLL; i++) any_forced |= x->forced[i] != 0;
-  x->active = any_forced || v.have_trace || x->profile;
+  x->active = any_forced || v.have_trace || x->profile || x->online;
   x->counting = any_forced || v.have_trace; /* tuned production runs skip the counters */
   x->tuned_only = x->profile && !x->counting; /* the wrappers' fast path (lib.h) */
   x->p2p_busy = 0;
@@ -343,7 +394,11 @@ void mg_lib_finalize(void) {
   x->tuned_only = 0;
   x->p2p_busy = 0;
   x->initialized = 0;
-  mg_comm_cache_finalize();
+  mg_comm_cache_finalize(); /* first: the communicators' unfinished cells count in what online tuning cost */
+  if (x->online) mg_online_finalize(x->profile_out, x->wall_start);
+  x->online = 0;
+  free(x->profile_out);
+  x->profile_out = NULL;
   mg_profile_free(x->profile);
   x->profile = NULL;
   free(x->profile_path);

@@ -22,6 +22,10 @@
 #define MG_DEFAULT_SCRATCH_MAX ((size_t)64 << 20)
 
 typedef struct mg_trace mg_trace;
+/* Online tuning (online.c): the learning state of one communicator. */
+typedef struct mg_online_comm mg_online_comm;
+#define MG_ONLINE_TRIALS_DEFAULT 8 /* trials per candidate (MPIGUIDE_ONLINE_TRIALS) */
+#define MG_ONLINE_TRIALS_MAX 32
 
 /* The profile's slice for one collective at one communicator size: what a call
  * of that collective there looks up. */
@@ -37,6 +41,8 @@ typedef struct mg_comm_entry {
   int size, rank, inter;
   mg_comm_coll coll[MG_NCOLL]; /* the profile's slices for its size; all empty without a profile or
                                   for an intercommunicator */
+  mg_online_comm *online;       /* online tuning: what its calls taught so far (written by the thread
+                                   calling a collective on it; NULL in the other modes) */
   struct mg_comm_entry *next;
 } mg_comm_entry;
 
@@ -57,6 +63,9 @@ typedef struct mg_ctx {
                                      key the trace by call site (docs/trace.md, format 2) */
   double wall_start;              /* MPI_Wtime at the end of MPI_Init (timed trace: the run's wall time) */
   mg_profile *profile;            /* MPIGUIDE_PROFILE, agreed by all ranks, or NULL */
+  int online;                     /* MPIGUIDE_PROFILE=auto: learn the choices from the calls (online.c) */
+  int online_trials;              /* MPIGUIDE_ONLINE_TRIALS: timed calls per candidate */
+  char *profile_out;              /* MPIGUIDE_PROFILE_OUT (online tuning): rank 0 writes what was learned */
   char *profile_path;
   mg_trace *trace;                /* calls by (collective, bytes, algorithm, reason) */
   pthread_mutex_t trace_lock;
@@ -114,7 +123,7 @@ static inline const mg_comm_entry *mg_comm_get(MPI_Comm comm) {
 /* Trace table (trace.c). `rule` says what chose the algorithm: MG_RULE_NONE
  * (nothing: the default was never in question), MG_RULE_FORCED (MPIGUIDE_ALG)
  * or the profile rule's line (0 for a rule without one, e.g. from a .prf). */
-enum { MG_RULE_NONE = -1, MG_RULE_FORCED = -2 };
+enum { MG_RULE_NONE = -1, MG_RULE_FORCED = -2, MG_RULE_TRIAL = -3, MG_RULE_LEARNED = -4 };
 mg_trace *mg_trace_new(void);
 void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why, int rule);
 /* Timed trace (MPIGUIDE_TRACE_TIME): one call at return address site (NULL: unknown), of a
@@ -126,6 +135,27 @@ void mg_trace_free(mg_trace *t);
 /* Collective over MPI_COMM_WORLD: merge all ranks' tables, rank 0 writes (format 1; format 2
  * when timed: call sites resolved to object and offset on each rank, times, the run's wall time). */
 void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start);
+
+/* Online tuning (online.c, MPIGUIDE_PROFILE=auto). mg_online_learns: whether a prepared call is
+ * one that is learned (a collective whose size every rank knows, on an intracommunicator of two
+ * or more processes). mg_online_pick: the algorithm for the call, equal on every rank of the
+ * communicator (a trial while its cell explores, s->trial = 1, else the choice), or -1 when the
+ * communicator's online tuning is off (the default runs). mg_online_record: after a trial, the
+ * algorithm that ran (ran: the default when it fell back) and its local time; the end of a round
+ * makes the ranks agree (one PMPI_Allreduce on the call's communicator). */
+typedef struct mg_online_slot {
+  struct mg_ocell *cell;
+  int trial, pos;
+} mg_online_slot;
+mg_online_comm *mg_online_comm_new(void);
+void mg_online_comm_free(mg_online_comm *o);
+int mg_online_learns(const mg_call *c);
+int mg_online_pick(mg_online_comm *o, const mg_call *c, mg_online_slot *s);
+void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double sec, int trials);
+double mg_online_now(void);
+/* At MPI_Finalize, after the communicators' state is freed: collective over MPI_COMM_WORLD when
+ * path is set (rank 0 writes the learned profile there); frees what was learned. */
+void mg_online_finalize(const char *path, double wall_start);
 
 /* What the wrappers (wrappers.c, fortran.c) share. Only MPI's own symbols and the public
  * mpiguide_* API are exported. */

@@ -1,0 +1,391 @@
+/*
+ * Online tuning (MPIGUIDE_PROFILE=auto, docs/library.md "Online tuning"): the
+ * library learns the profile while the application runs, from the
+ * application's own calls (after STAR-MPI, Faraj, Yuan and Lowenthal, ICS 2006,
+ * and Hoefler's run-time selection by measured cost).
+ *
+ * A cell is (communicator, collective, size class, datatype class, op): the
+ * size classes are powers of 4 (class q holds 4^q .. 4^(q+1)-1 bytes, class 0
+ * also 0). Its candidates are the rows of the collective that libmpiguide may
+ * run (not measure-only), the default first. Each cell goes through
+ *
+ *   round robin 1  calls 0 .. 2c-1 run candidate (call % c): two trials each;
+ *   cut            one PMPI_Allreduce (MAX) of every candidate's best local time
+ *                  of those two; a candidate slower than 3x the best is dropped
+ *                  (the default never is);
+ *   round robin 2  the s survivors in turn, until each has had T trials;
+ *   decision       one PMPI_Allreduce (MAX) of every survivor's local median
+ *                  (its first trial left out: it pays first-use costs); the
+ *                  fastest survivor wins if it beats the default by 10 %,
+ *                  else the default.
+ *
+ * Every choice of a call depends only on the cell's call count and on the two
+ * agreements' results, which are equal on every rank of the communicator:
+ * collectives on one communicator are called in the same order everywhere
+ * (MPI-4.1 §6.14), so every rank is at the same count of the same cell in the
+ * same call. A rank's own timing never decides alone (DESIGN.md rule 1). The
+ * state of a communicator's cells is touched only by the thread calling a
+ * collective on it (MPI forbids concurrent collectives on one communicator);
+ * the decisions and the exploration's cost go to one list under a mutex.
+ * Point-to-point operations and the collectives whose size not every rank knows
+ * (gatherv, scatterv, alltoallv, alltoallw) are not learned: they run the
+ * default.
+ *
+ * At MPI_Finalize the decisions of all communicators are gathered to rank 0,
+ * which writes them as an ordinary profile (MPIGUIDE_PROFILE_OUT).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/lib.h"
+#include "tune/profile.h"
+
+#define NCLASS 32        /* size classes of powers of 4 */
+#define CUT_FACTOR 3.0   /* a candidate slower than this times the best after two trials is dropped */
+#define MIN_GAIN 0.10    /* a mock-up wins when it is at least this much faster than the default */
+
+typedef struct mg_ocell {
+  struct mg_ocell *next; /* the cells of one (collective, size class) with other selectors */
+  int tclass, opsel;  /* the call's datatype class and op (MG_TCLASS_NONE / MG_OPSEL_NONE: none) */
+  int decided, alg;   /* the registry index chosen, once decided */
+  long long calls;    /* calls of this cell so far (while exploring) */
+  int ncand, nlive;
+  unsigned char cand[MG_MAX_ALGS]; /* registry indices, the default first */
+  unsigned char live[MG_MAX_ALGS]; /* after the cut: the positions (in cand) still in the race */
+  unsigned char ntr[MG_MAX_ALGS];  /* trials recorded per position */
+  float t[MG_MAX_ALGS][MG_ONLINE_TRIALS_MAX]; /* their local times, s */
+} ocell;
+
+struct mg_online_comm {
+  int off; /* some rank could not allocate a cell: every call runs the default */
+  ocell *cell[MG_NCOLLECTIVES][NCLASS];
+};
+
+/* What the run learned, for MPIGUIDE_PROFILE_OUT: one record per decided cell, kept by the
+ * communicator's rank 0 only (each communicator counts once). */
+typedef struct orec {
+  int np, coll, klass, tclass, opsel, alg, alt, trials;
+  double t_default, t_alg, t_alt; /* agreed times (max over ranks of the medians), s; alt: the fastest mock-up */
+} orec;
+
+static struct {
+  pthread_mutex_t lock;
+  orec *rec;
+  int nrec, caprec;
+  long long trial_calls, cells_decided;
+  double trial_s;  /* time in trial calls on this rank */
+  double excess_s; /* of which: more than the chosen algorithm (or the default, unfinished cells) would take */
+} G = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The size class of a message size: 0 for 0..3, q for 4^q .. 4^(q+1)-1. */
+static int size_class(size_t bytes) { return (int)(mg_profile_size_class(bytes) / 2); }
+
+static void class_range(int q, size_t *lo, size_t *hi) {
+  *lo = q == 0 ? 0 : (size_t)1 << (2 * q);
+  *hi = q >= NCLASS - 1 ? SIZE_MAX : ((size_t)1 << (2 * q + 2)) - 1;
+}
+
+mg_online_comm *mg_online_comm_new(void) { return calloc(1, sizeof(mg_online_comm)); }
+
+/* The median of v[from..n) (n - from >= 1), sorting it in place. */
+static double median_from(float *v, int from, int n) {
+  int m = n - from;
+  float *a = v + from;
+  for (int i = 1; i < m; i++) /* at most MG_ONLINE_TRIALS_MAX values */
+    for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
+      float s = a[j];
+      a[j] = a[j - 1], a[j - 1] = s;
+    }
+  return m % 2 ? a[m / 2] : 0.5 * (a[m / 2 - 1] + a[m / 2]);
+}
+
+/* The local time the cell's position p stands for: its median without the first trial (the only
+ * one when it has one); INFINITY without trials (never ran: a fallback every time). */
+static double local_median(ocell *z, int p) {
+  if (!z->ntr[p]) return INFINITY;
+  float v[MG_ONLINE_TRIALS_MAX];
+  memcpy(v, z->t[p], sizeof v);
+  return median_from(v, z->ntr[p] > 1 ? 1 : 0, z->ntr[p]);
+}
+
+/* Exploration cost of a cell leaving the race: its trials' time beyond what `ref` (a position)
+ * would have taken for the same calls. */
+static void account(ocell *z, int ref) {
+  double all = 0, m = local_median(z, ref);
+  int n = 0;
+  for (int p = 0; p < z->ncand; p++)
+    for (int i = 0; i < z->ntr[p]; i++) all += z->t[p][i], n++;
+  if (!isfinite(m)) m = 0;
+  pthread_mutex_lock(&G.lock);
+  G.excess_s += all > n * m ? all - n * m : 0;
+  pthread_mutex_unlock(&G.lock);
+}
+
+void mg_online_comm_free(mg_online_comm *o) {
+  if (!o) return;
+  for (int k = 0; k < MG_NCOLLECTIVES; k++)
+    for (int q = 0; q < NCLASS; q++)
+      for (ocell *z = o->cell[k][q], *next; z; z = next) {
+        next = z->next;
+        if (!z->decided) account(z, 0); /* unfinished: measured against the default */
+        free(z);
+      }
+  free(o);
+}
+
+/* The cell of call c (prepared: bytes set, arguments valid), created on its first call; NULL
+ * when the communicator's online tuning is off. A cell that one rank cannot allocate would make
+ * that rank run other algorithms than the others: the first call of every cell agrees on it (one
+ * PMPI_Allreduce on the communicator), and when some rank failed, every rank turns online tuning
+ * off for the communicator (its calls run the default). */
+static ocell *cell_of(mg_online_comm *o, const mg_call *c) {
+  if (o->off) return NULL;
+  int q = size_class(c->bytes);
+  int red = mg_colls[c->coll].reduction;
+  int tclass = red ? mg_tclass_of(c->rtype) : MG_TCLASS_NONE, opsel = red ? mg_opsel_of(c->op) : MG_OPSEL_NONE;
+  ocell **pp = &o->cell[c->coll][q];
+  for (ocell *z = *pp; z; z = z->next)
+    if (z->tclass == tclass && z->opsel == opsel) return z;
+  ocell *z = calloc(1, sizeof *z);
+  double failed = z == NULL;
+  if (PMPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_DOUBLE, MPI_MAX, c->comm) != MPI_SUCCESS || failed) {
+    free(z);
+    o->off = 1;
+    return NULL;
+  }
+  z->tclass = tclass, z->opsel = opsel;
+  const mg_coll_info *ci = &mg_colls[c->coll];
+  for (int a = 0; a < ci->nalgs; a++)
+    if (a == 0 || !(ci->algs[a].restrictions & MG_R_MEASURE_ONLY)) z->cand[z->ncand++] = (unsigned char)a;
+  if (z->ncand == 1) z->decided = 1; /* nothing to choose from: the default */
+  z->next = *pp;
+  *pp = z;
+  return z;
+}
+
+int mg_online_learns(const mg_call *c) {
+  return !c->inter && c->size > 1 && c->coll < MG_NCOLLECTIVES && mg_colls[c->coll].known;
+}
+
+int mg_online_pick(mg_online_comm *o, const mg_call *c, mg_online_slot *s) {
+  ocell *z = cell_of(o, c);
+  s->cell = z;
+  if (!z) return -1;
+  if (z->decided) return s->trial = 0, z->alg;
+  long long p1 = 2LL * z->ncand;
+  s->trial = 1;
+  s->pos = z->calls < p1 ? (int)(z->calls % z->ncand) : z->live[(z->calls - p1) % z->nlive];
+  return z->cand[s->pos];
+}
+
+/* One PMPI_Allreduce (MAX) of v[0..n) on comm; the caller's local values are replaced. */
+static int agree_max(double *v, int n, MPI_Comm comm) {
+  return PMPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MAX, comm);
+}
+
+static void decide(ocell *z, const mg_call *c, int trials) {
+  double v[MG_MAX_ALGS];
+  for (int i = 0; i < z->nlive; i++) v[i] = local_median(z, z->live[i]);
+  int ok = agree_max(v, z->nlive, c->comm) == MPI_SUCCESS;
+  int best = 0, alt = -1; /* indices into live; live[0] is the default */
+  for (int i = 1; ok && i < z->nlive; i++) {
+    if (v[i] < v[best]) best = i;
+    if (alt < 0 || v[i] < v[alt]) alt = i;
+  }
+  if (best != 0 && !(v[best] <= (1.0 - MIN_GAIN) * v[0])) best = 0;
+  z->alg = z->cand[z->live[best]];
+  z->decided = 1;
+  account(z, z->live[best]);
+  pthread_mutex_lock(&G.lock);
+  G.cells_decided++;
+  if (c->rank == 0 && ok) { /* one record per communicator */
+    if (G.nrec == G.caprec) {
+      int cap = G.caprec ? 2 * G.caprec : 32;
+      orec *r = realloc(G.rec, (size_t)cap * sizeof *r);
+      if (r) G.rec = r, G.caprec = cap;
+    }
+    if (G.nrec < G.caprec)
+      G.rec[G.nrec++] = (orec){.np = c->size, .coll = c->coll, .klass = size_class(c->bytes), .tclass = z->tclass,
+                               .opsel = z->opsel, .alg = z->alg, .alt = alt >= 0 ? z->cand[z->live[alt]] : 0,
+                               .trials = trials, .t_default = v[0], .t_alg = v[best],
+                               .t_alt = alt >= 0 ? v[alt] : 0};
+  }
+  pthread_mutex_unlock(&G.lock);
+}
+
+/* After two trials each: drop the candidates slower than CUT_FACTOR x the best (agreed). */
+static void cut(ocell *z, const mg_call *c, int trials) {
+  double v[MG_MAX_ALGS];
+  for (int p = 0; p < z->ncand; p++) {
+    v[p] = INFINITY;
+    for (int i = 0; i < z->ntr[p]; i++) v[p] = fmin(v[p], z->t[p][i]);
+  }
+  if (agree_max(v, z->ncand, c->comm) != MPI_SUCCESS) { /* the same answer everywhere: keep the default */
+    z->nlive = 1, z->live[0] = 0;
+  } else {
+    double best = v[0];
+    for (int p = 1; p < z->ncand; p++) best = fmin(best, v[p]);
+    z->nlive = 0;
+    for (int p = 0; p < z->ncand; p++)
+      if (p == 0 || (isfinite(v[p]) && v[p] <= CUT_FACTOR * best)) z->live[z->nlive++] = (unsigned char)p;
+  }
+  if (z->nlive == 1 || trials <= 2) decide(z, c, trials);
+}
+
+void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double sec, int trials) {
+  ocell *z = s->cell;
+  if (!s->trial || !z || z->decided) return;
+  if (ran == z->cand[s->pos] && z->ntr[s->pos] < trials) z->t[s->pos][z->ntr[s->pos]++] = (float)sec;
+  pthread_mutex_lock(&G.lock);
+  G.trial_calls++;
+  G.trial_s += sec;
+  pthread_mutex_unlock(&G.lock);
+  long long k = ++z->calls, p1 = 2LL * z->ncand;
+  if (k == p1)
+    cut(z, c, trials);
+  else if (k > p1 && k == p1 + (long long)(trials - 2) * z->nlive)
+    decide(z, c, trials);
+}
+
+double mg_online_now(void) { return now_s(); }
+
+/* ---- MPIGUIDE_PROFILE_OUT --------------------------------------------------------------------- */
+
+static int rec_cmp(const void *a, const void *b) {
+  const orec *x = a, *y = b;
+  int d[] = {x->np - y->np, x->coll - y->coll, x->tclass - y->tclass, x->opsel - y->opsel, x->klass - y->klass};
+  for (size_t i = 0; i < sizeof d / sizeof *d; i++)
+    if (d[i]) return d[i];
+  return 0;
+}
+
+static void fmt_us(double s, char *buf, size_t len) { snprintf(buf, len, "%.3g us", s * 1e6); }
+
+/* The rules of the records r[0..n) of one cell key (communicators of one size): one rule when all
+ * agree, else a preamble line that says they did not. */
+static void add_cell(mg_profile *p, const orec *r, int n) {
+  char line[600], td[32], ta[32], tx[32];
+  int agree = 1;
+  for (int i = 1; i < n; i++) agree &= r[i].alg == r[0].alg;
+  size_t lo, hi;
+  class_range(r[0].klass, &lo, &hi);
+  char slo[32], shi[32];
+  mg_profile_fmt_size(lo, slo, sizeof slo);
+  mg_profile_fmt_size(hi, shi, sizeof shi);
+  const mg_coll_info *ci = &mg_colls[r[0].coll];
+  if (!agree) {
+    snprintf(line, sizeof line, "np=%d: %s %s-%s: %d communicators chose differently (e.g. %s, %s); no rule",
+             r[0].np, ci->name, slo, shi, n, ci->algs[r[0].alg].name, ci->algs[r[n - 1].alg].name);
+    mg_profile_add_preamble(p, line);
+    return;
+  }
+  fmt_us(r[0].t_default, td, sizeof td);
+  fmt_us(r[0].t_alg, ta, sizeof ta);
+  fmt_us(r[0].t_alt, tx, sizeof tx);
+  if (r[0].alg != 0)
+    snprintf(line, sizeof line, "learned: %s %s, default %s (%.2fx), %d trials, max over ranks of medians%s",
+             ci->algs[r[0].alg].name, ta, td, r[0].t_default > 0 ? r[0].t_alg / r[0].t_default : 0, r[0].trials,
+             n > 1 ? ", every communicator of this size agreed" : "");
+  else if (r[0].alt)
+    snprintf(line, sizeof line, "learned: default %s; fastest mock-up %s %s (%.2fx, not 10%% faster), %d trials", td,
+             ci->algs[r[0].alt].name, tx, r[0].t_default > 0 ? r[0].t_alt / r[0].t_default : 0, r[0].trials);
+  else
+    snprintf(line, sizeof line, "learned: default %s; every mock-up was dropped (3x slower or not applicable)", td);
+  int sel = ci->reduction;
+  if (sel && (r[0].tclass <= 0 || r[0].opsel <= 0)) { /* a class or op the format has no selector for */
+    snprintf(line, sizeof line, "np=%d: %s %s-%s: learned %s for a datatype or op without a selector; no rule",
+             r[0].np, ci->name, slo, shi, ci->algs[r[0].alg].name);
+    mg_profile_add_preamble(p, line);
+    return;
+  }
+  if (sel)
+    mg_profile_add_sel(p, (mg_coll)r[0].coll, r[0].np, r[0].np, lo, hi, r[0].tclass, r[0].opsel, r[0].alg, line);
+  else
+    mg_profile_add(p, (mg_coll)r[0].coll, r[0].np, r[0].np, lo, hi, r[0].alg, line);
+}
+
+/* Rank 0: the profile of all records, written to path. */
+static void write_profile(const char *path, orec *r, int n, const double st[4], int nprocs, double wall) {
+  mg_profile *p = mg_profile_new();
+  if (!p) return;
+  char line[700], lib[MPI_MAX_LIBRARY_VERSION_STRING] = "?", date[64] = "?";
+  int len = 0;
+  PMPI_Get_library_version(lib, &len);
+  lib[strcspn(lib, "\r\n")] = '\0';
+  time_t now = time(NULL);
+  struct tm tm;
+  if (gmtime_r(&now, &tm)) strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  snprintf(line, sizeof line, "learned online by libmpiguide (MPIGUIDE_PROFILE=auto) at %s, %d processes", date,
+           nprocs);
+  mg_profile_add_preamble(p, line);
+  snprintf(line, sizeof line, "exploration: %.0f trial calls, %.0f cells decided; %.4g s in trials, %.4g s more than "
+           "the chosen algorithms would take (%.2f %% of the run's %.4g s wall time; max over ranks)",
+           st[0], st[1], st[2], st[3], wall > 0 ? 100.0 * st[3] / wall : 0.0, wall);
+  mg_profile_add_preamble(p, line);
+  qsort(r, (size_t)n, sizeof *r, rec_cmp);
+  int last_np = 0;
+  for (int i = 0, j; i < n; i = j) {
+    for (j = i + 1; j < n && rec_cmp(&r[i], &r[j]) == 0;) j++;
+    if (r[i].np != last_np) {
+      last_np = r[i].np;
+      snprintf(line, sizeof line, "np=%d: MPI library: %s", last_np, lib);
+      mg_profile_add_preamble(p, line);
+    }
+    add_cell(p, r + i, j - i);
+  }
+  mg_profile_diags d;
+  mg_profile_diags_init(&d, 4);
+  if (mg_profile_build(p, &d) != MG_PROFILE_OK || mg_profile_save(p, path) != MG_PROFILE_OK)
+    fprintf(stderr, "mpiguide: warning: cannot write the learned profile to MPIGUIDE_PROFILE_OUT='%s'\n", path);
+  mg_profile_diags_free(&d);
+  mg_profile_free(p);
+}
+
+void mg_online_finalize(const char *path, double wall_start) {
+  int rank = 0, size = 1;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  pthread_mutex_lock(&G.lock);
+  double st[4] = {(double)G.trial_calls, (double)G.cells_decided, G.trial_s, G.excess_s}, all[4];
+  int n = G.nrec;
+  pthread_mutex_unlock(&G.lock);
+  double wall = PMPI_Wtime() - wall_start, wall_max = 0;
+  if (path) { /* collective over MPI_COMM_WORLD: every rank takes part */
+    PMPI_Reduce(st, all, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    PMPI_Reduce(&wall, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    int bytes = n * (int)sizeof(orec), total = 0, ok = 1;
+    int *counts = rank == 0 ? calloc((size_t)size, sizeof *counts) : NULL;
+    int *displs = rank == 0 ? calloc((size_t)size, sizeof *displs) : NULL;
+    orec *allrec = NULL;
+    if (rank == 0) ok = counts && displs;
+    PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (ok) { /* ok is rank 0's answer everywhere; rank 0 says again whether it holds the records */
+      PMPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      if (rank == 0) {
+        for (int i = 0; i < size; i++) displs[i] = total, total += counts[i];
+        ok = (allrec = malloc((size_t)total + 1)) != NULL;
+      }
+      PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    }
+    if (ok) PMPI_Gatherv(G.rec, bytes, MPI_BYTE, allrec, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (rank == 0 && ok) write_profile(path, allrec, total / (int)sizeof(orec), all, size, wall_max);
+    else if (rank == 0) fprintf(stderr, "mpiguide: warning: out of memory; no learned profile written\n");
+    free(counts), free(displs), free(allrec);
+  }
+  pthread_mutex_lock(&G.lock);
+  free(G.rec);
+  G.rec = NULL;
+  G.nrec = G.caprec = 0;
+  G.trial_calls = G.cells_decided = 0;
+  G.trial_s = G.excess_s = 0;
+  pthread_mutex_unlock(&G.lock);
+}

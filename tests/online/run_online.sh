@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Online tuning (MPIGUIDE_PROFILE=auto, docs/library.md "Online tuning") as an application sees it.
+#
+#   run_online.sh MODE NP [CALLS]
+#
+# runs online_app MODE CALLS (see its header) on NP ranks with MPIGUIDE_PROFILE=auto, a learned
+# profile (MPIGUIDE_PROFILE_OUT) and a trace, then checks what the mode must show:
+#   skew     every cell decided ("online" rows in the trace for each collective and size); the
+#            learned profile is valid, has a rule for each, and a second run with it as
+#            MPIGUIDE_PROFILE runs exactly the learned algorithm for every call its rules cover
+#   churn    the long-lived communicator's cell decided; the cells of the communicators freed
+#            after 7 calls never did, and the learned profile has no rule for them
+#   threads  both threads' cells decided
+#   phases   both sizes learned (two allreduce rules), and the small size's last calls ran its
+#            choice
+#   few      too few calls: nothing decided, no rule, only trials and the default
+#   disagree MPIGUIDE_PROFILE=auto on rank 0 only: one warning, every call runs the default
+#   badout   MPIGUIDE_PROFILE_OUT in a missing directory: one warning, the run goes on learning
+# Environment: MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_APP (online_app), MG_CLI (mpiguide),
+# MG_WORKDIR (emptied first).
+set -u
+mode=$1 np=$2 calls=${3:-200}
+work=$MG_WORKDIR
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+read -r -a flags <<<"${MG_MPIEXEC_FLAGS:-}"
+die() { echo "run_online: $mode: $*" >&2; exit 1; }
+
+# The algorithm names online_app compares counters of, from the registry.
+MG_ALGS=""
+for c in allreduce bcast reduce allgather; do
+  MG_ALGS+="$c:$("$MG_CLI" list --csv "$c" | awk -F, 'NR > 1 {print $2}' | paste -sd, -);"
+done
+export MG_ALGS
+
+# launch NAME [VAR=value...]: online_app $mode on np ranks; stdout/stderr in NAME.out/.err
+launch() {
+  local name=$1
+  shift
+  timeout -k 10 120 "$MG_MPIEXEC" -n "$np" "${flags[@]}" env MG_ALGS="$MG_ALGS" MPIGUIDE_TRACE="$work/$name.csv" \
+    "$@" "$MG_APP" "$mode" "$calls" >"$name.out" 2>"$name.err"
+  local rc=$?
+  cat "$name.out" "$name.err"
+  return $rc
+}
+ok() { grep -q "online_app: OK" "$1.out" || die "$1: online_app did not finish OK (above)"; }
+# rows NAME: the trace's data rows as "collective bytes algorithm calls fallback rule"
+# (the rule with _ for blanks: "online_trial"; "-" for an empty field)
+rows() {
+  awk -F, '!/^#/ && $1 != "collective" {r = $8; gsub(/ /, "_", r)
+    print $1, $2, $3, $4, ($6 == "" ? "-" : $6), (r == "" ? "-" : r)}' "$work/$1.csv"
+}
+decided() { rows "$1" | awk -v c="$2" -v b="$3" '$1 == c && $2 == b && $6 == "online" {n++} END {exit !n}'; }
+rules() { grep -v '^#' learned.prof | grep -v '^mpiguide-profile' | grep -v '^[[:space:]]*$'; }
+
+case $mode in
+skew | churn | threads | phases | few)
+  launch run MPIGUIDE_PROFILE=auto MPIGUIDE_PROFILE_OUT="$work/learned.prof" || die "exit status $?"
+  ok run
+  [[ -s learned.prof ]] || die "no learned profile"
+  "$MG_CLI" profile validate learned.prof || die "the learned profile is not valid"
+  grep -q '^# exploration: [0-9]* trial calls' learned.prof || die "no exploration line in the learned profile"
+  cat learned.prof
+  ;;&
+skew)
+  for cell in "allreduce 8" "allreduce 4096" "bcast 1024" "reduce 16384" "allgather 256"; do
+    decided run $cell || die "the cell ($cell) did not decide: no 'online' rows in the trace"
+  done
+  (($(rules | wc -l) == 5)) || die "want 5 rules in the learned profile, have $(rules | wc -l)"
+  grep -q "^# np=$np: MPI library: " learned.prof || die "the learned profile does not record the MPI library"
+  # The learned profile as an ordinary one: every call its rules cover runs the rule's algorithm.
+  mode=skew launch again MPIGUIDE_PROFILE="$work/learned.prof" || die "the run with the learned profile failed"
+  ok again
+  awk 'NR == FNR { if ($0 !~ /^#/ && NF > 2) { a = ""; for (i = 1; i <= NF && $i != "#"; i++) a = $i; alg[FNR] = a }
+                   next }
+       !/^#/ && !/^collective,/ {
+         split($0, f, ","); if (f[8] ~ /^line /) { n = substr(f[8], 6) + 0; used[n] = 1
+           if (f[6] == "" && f[3] != alg[n]) { print "line " n " names " alg[n] ", the call ran " f[3]; bad = 1 } }
+         else { print "a call not governed by the profile: " $0; bad = 1 } }
+       END { for (n in alg) if (!(n in used)) { print "rule on line " n " governed no call"; bad = 1 }; exit bad }' \
+    learned.prof "$work/again.csv" || die "the run with the learned profile did not follow it"
+  echo "run_online: skew: 5 cells decided alike on every rank; the learned profile, read back, governs every call"
+  ;;
+churn)
+  decided run allreduce 32 || die "the long-lived communicator's cell did not decide"
+  ! decided run allreduce 128 || die "a communicator freed after 7 calls decided"
+  ! decided run bcast 512 || die "a half communicator freed after 7 calls decided"
+  (($(rules | wc -l) == 1)) || die "want 1 rule (the long-lived communicator's), have $(rules | wc -l)"
+  echo "run_online: churn: freed communicators start afresh and teach nothing; the long-lived one decided"
+  ;;
+threads)
+  grep -q "online_app: SKIP" run.out && { echo "run_online: threads: no MPI_THREAD_MULTIPLE"; exit 77; }
+  decided run allreduce 512 || die "thread 0's cell did not decide"
+  decided run bcast 2048 || die "thread 1's cell did not decide"
+  echo "run_online: threads: two threads explored at once; both cells decided alike on every rank"
+  ;;
+phases)
+  decided run allreduce 16 || die "the small size did not decide"
+  decided run allreduce 65536 || die "the large size did not decide"
+  (($(rules | grep -c '^allreduce') == 2)) || die "want 2 allreduce rules"
+  echo "run_online: phases: both sizes learned"
+  ;;
+few)
+  rows run | awk '$6 == "online" {exit 1}' || die "a cell decided with $calls calls"
+  (($(rules | wc -l) == 0)) || die "rules learned from $calls calls"
+  echo "run_online: few: $calls calls decide nothing; no rule"
+  ;;
+disagree)
+  timeout -k 10 120 "$MG_MPIEXEC" -n 1 "${flags[@]}" env MG_ALGS="$MG_ALGS" MPIGUIDE_PROFILE=auto \
+    MPIGUIDE_TRACE="$work/run.csv" "$MG_APP" few "$calls" : -n $((np - 1)) "${flags[@]}" env MG_ALGS="$MG_ALGS" \
+    MPIGUIDE_TRACE="$work/run.csv" "$MG_APP" few "$calls" >run.out 2>run.err || { cat run.out run.err; die "exit status $?"; }
+  cat run.out run.err
+  ok run
+  (($(grep -c 'different MPIGUIDE_PROFILE contents' run.err) == 1)) || die "want one warning about the profiles"
+  rows run | awk '$6 != "-" || $3 != "default" {exit 1}' || die "a call ran something else than the default"
+  echo "run_online: disagree: one warning, the defaults ran"
+  ;;
+badout)
+  mode=few launch run MPIGUIDE_PROFILE=auto MPIGUIDE_PROFILE_OUT=/nonexistent-dir/learned.prof || die "exit status $?"
+  ok run
+  (($(grep -c "MPIGUIDE_PROFILE_OUT='/nonexistent-dir/learned.prof' cannot be written (No such file" run.err) == 1)) ||
+    die "want one warning naming the file and the reason"
+  rows run | awk '$6 == "online_trial" {n++} END {exit !n}' || die "no trials: online tuning stopped"
+  echo "run_online: badout: one warning, online tuning goes on"
+  ;;
+*) die "unknown mode" ;;
+esac
