@@ -324,4 +324,15 @@ void mg_profile_fmt_np(int lo, int hi, char *buf, size_t size);
  */
 int mg_profile_validate_main(int argc, char **argv);
 
+/*
+ * Merge built profiles ps[0..n) (names: for messages) into *out, keeping the choices they agree
+ * on (src/tune/merge.c says how; all: only pieces every input covers). Conflicts are written to
+ * report and counted in *conflicts. 0, or 1 after a message on report (inputs of different MPI
+ * libraries, merged rules that do not form a valid profile, out of memory).
+ */
+int mg_profile_merge_agreeing(mg_profile *const *ps, int n, char *const *names, int all, mg_profile **out,
+                              int *conflicts, FILE *report);
+/* `mpiguide profile merge [--all] [-o OUT] PROFILE...`; exit status 0, 1 or 2. */
+int mg_profile_merge_main(int argc, char **argv);
+
 #endif

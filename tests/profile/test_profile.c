@@ -2,7 +2,7 @@
  * Unit tests of src/tune/ (no MPI launch): `test_profile <group> [data dir]`.
  *
  * Groups: roundtrip, random_roundtrip, errors, version, limit, prf, prf_errors, prf_hier,
- * lookup, nesting, hash, merge, api, threads, and for the type= and op=
+ * lookup, nesting, hash, merge, merge_agree (mpiguide profile merge), api, threads, and for the type= and op=
  * selectors (format version 2) classes, sel_roundtrip, sel_version,
  * sel_errors, sel_lookup, sel_hash, sel_merge, sel_api, sel_example; the
  * per-call index by size class: size_index; "all" runs every group.
@@ -1038,6 +1038,68 @@ static void test_merge(void) {
   mg_profile_free(p);
 }
 
+/* mpiguide profile merge: the choices several profiles agree on. */
+static char *merged_text(const char *a, const char *b, int all, int *rc, int *conflicts, char **report) {
+  mg_profile_diags d;
+  mg_profile_diags_init(&d, 8);
+  mg_profile *ps[2] = {parse(a, "a.prof", &d), parse(b, "b.prof", &d)}, *m = NULL;
+  ASSERT_TRUE(ps[0] && ps[1]);
+  char *names[2] = {"a.prof", "b.prof"};
+  size_t len = 0;
+  FILE *f = open_memstream(report, &len);
+  *rc = mg_profile_merge_agreeing(ps, 2, names, all, &m, conflicts, f);
+  fclose(f);
+  char *text = m ? mg_profile_format(m, NULL) : NULL;
+  mg_profile_free(m), mg_profile_free(ps[0]), mg_profile_free(ps[1]);
+  mg_profile_diags_free(&d);
+  return text;
+}
+
+static void test_merge_agree(void) {
+  static const char a[] = "mpiguide-profile 2\n# np=4: MPI library: Open MPI v4.1.4\n"
+                          "allreduce np=4 4-15 type=float op=sum allreduce_as_recdbl\n"
+                          "allreduce np=4 16-63 type=float op=sum default\n"
+                          "bcast np=4 1K-4095 bcast_as_linear\n";
+  static const char b[] = "mpiguide-profile 2\n# np=4: MPI library: Open MPI v4.1.4\n"
+                          "allreduce np=4 4-15 type=float op=sum allreduce_as_recdbl\n"
+                          "allreduce np=4 16-63 type=float op=sum allreduce_as_ring\n"
+                          "bcast np=4 2K-8K bcast_as_linear\n"
+                          "reduce np=4 16K-65535 type=float op=max default\n";
+  int rc, conflicts;
+  char *report = NULL;
+  TEST_CASE("merge: agreeing pieces kept, overlapping ranges cut and joined, a conflict dropped and reported");
+  char *text = merged_text(a, b, 0, &rc, &conflicts, &report);
+  ASSERT_EQ(rc, 0);
+  ASSERT_EQ(conflicts, 1);
+  ASSERT_STR_EQ(text, "mpiguide-profile 2\n"
+                      "# merged by mpiguide profile merge from a.prof b.prof\n"
+                      "# np=4: MPI library: Open MPI v4.1.4\n"
+                      "\n"
+                      "allreduce  np=4  4-15       type=float  op=sum  allreduce_as_recdbl  # merged: no input disagrees\n"
+                      "\n"
+                      "bcast      np=4  1K-8K                          bcast_as_linear      # merged: no input disagrees\n"
+                      "\n"
+                      "reduce     np=4  16K-65535  type=float  op=max  default              # merged: no input disagrees\n");
+  ASSERT_STR_EQ(report, "mpiguide profile merge: allreduce np=4 16-63 type=float op=sum: a.prof says default, "
+                        "b.prof says allreduce_as_ring; dropped\n");
+  free(text), free(report);
+  TEST_CASE("merge --all: only the pieces every profile has a rule for");
+  text = merged_text(a, b, 1, &rc, &conflicts, &report);
+  ASSERT_EQ(rc, 0);
+  ASSERT_TRUE(strstr(text, "bcast      np=4  2K-4095") != NULL);
+  ASSERT_TRUE(strstr(text, "\nreduce") == NULL);
+  ASSERT_TRUE(strstr(report, "bcast np=4 1K-2047: only 1 of 2 profiles have a rule; dropped (--all)") != NULL);
+  free(text), free(report);
+  TEST_CASE("merge: profiles of different MPI libraries are refused");
+  static const char c[] = "mpiguide-profile 1\n# np=4: MPI library: MPICH Version: 4.0.2\n"
+                          "bcast np=4 1K-4095 bcast_as_linear\n";
+  text = merged_text(a, c, 0, &rc, &conflicts, &report);
+  ASSERT_EQ(rc, 1);
+  ASSERT_TRUE(text == NULL);
+  ASSERT_TRUE(strstr(report, "different MPI libraries at 4 processes ('Open MPI v4.1.4' and 'MPICH Version: 4.0.2')"));
+  free(report);
+}
+
 static void test_api(void) {
   TEST_CASE("add: invalid arguments");
   mg_profile *p = mg_profile_new();
@@ -1775,7 +1837,7 @@ static const struct {
     {"limit", test_limit},           {"prf", test_prf},
     {"prf_errors", test_prf_errors}, {"lookup", test_lookup}, {"prf_hier", test_prf_hier},
     {"nesting", test_nesting},       {"hash", test_hash},
-    {"merge", test_merge},           {"api", test_api},
+    {"merge", test_merge},           {"merge_agree", test_merge_agree}, {"api", test_api},
     {"threads", test_threads},       {"classes", test_classes},
     {"sel_roundtrip", test_sel_roundtrip}, {"sel_version", test_sel_version},
     {"sel_errors", test_sel_errors}, {"sel_lookup", test_sel_lookup},
