@@ -28,12 +28,7 @@ cd "$(dirname "$0")/.."
 mpi=${1:-openmpi} np=${2:-4} n=${3:-768} runs=${4:-7}
 out=${5:-results/cg-gain-$mpi-np$np}
 b=build/$mpi
-case $mpi in
-openmpi) launch=(mpirun.openmpi --oversubscribe --bind-to none -np "$np") # -x: pass a variable to every rank
-         export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
-mpich) launch=(mpiexec.mpich -np "$np") ;;
-*) echo "cg_gain: the MPI is openmpi or mpich" >&2; exit 2 ;;
-esac
+source benchmarks/bench_lib.sh # launch, xs_for, median
 [[ -x $b/mpiguide && -x $b/cg ]] || scripts/build.sh "$mpi" >&2
 lib=$("$b/mpiguide" env --lib)
 rm -rf "$out" && mkdir -p "$out"
@@ -43,17 +38,16 @@ exec > >(tee "$out/summary.txt") 2>&1
 # cg_run NAME [VAR=value...]: one launch of cg with these variables on every rank (and nothing
 # else of mpiguide's); its output in OUT/NAME.out; prints the solve time.
 cg_run() {
-  local name=$1 v
+  local name=$1
   shift
-  local xs=()
-  if [[ $mpi == openmpi ]]; then for v in "$@"; do xs+=(-x "${v%%=*}"); done; fi
+  local xs
+  mapfile -t xs < <(xs_for "$@")
   env -u LD_PRELOAD -u MPIGUIDE_TRACE -u MPIGUIDE_PROFILE -u MPIGUIDE_ALG "$@" \
     "${launch[@]}" "${xs[@]}" "$b/cg" "$n" >"$out/$name.out" 2>"$out/$name.err" ||
     { echo "cg_gain: run $name failed:" >&2; cat "$out/$name.out" "$out/$name.err" >&2; exit 1; }
   grep -q '^cg: OK' "$out/$name.out" || { echo "cg_gain: run $name: no 'cg: OK'" >&2; exit 1; }
   sed -n 's/.* solve \([0-9.]*\) s.*/\1/p' "$out/$name.out"
 }
-median() { sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "== cg_gain: $mpi, $np ranks, ${n}x$n grid, $(date -u +%FT%TZ), $(uname -n), load: $(cut -d' ' -f1-3 /proc/loadavg) =="
 echo
