@@ -21,6 +21,10 @@
  * line ends with the number of malloc/calloc/realloc/aligned allocations the process made inside
  * the timed loop (found with dlsym; without the counter nothing is printed).
  *
+ * allreduce_pair: the one-element MPI_Allreduce on MPI_COMM_WORLD of 2 ranks (online tuning learns
+ * only on communicators of two or more processes: scripts/bench-overhead.sh compares a learned
+ * cell's calls with the same choice read from a profile).
+ *
  * Usage: overhead [calls [collective or mode]]
  */
 #define _GNU_SOURCE
@@ -50,6 +54,7 @@ static void call(int k, const double *in, double *out) {
   case 5: MPI_Scatterv(in, one, zero, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, MPI_COMM_SELF); break;
   case 6: MPI_Alltoallv(in, one, zero, MPI_DOUBLE, out, one, zero, MPI_DOUBLE, MPI_COMM_SELF); break;
   case 7: MPI_Alltoallw(in, one, zero, dbl, out, one, zero, dbl, MPI_COMM_SELF); break;
+  case 8: MPI_Allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD), *out /= 2; break; /* 2 ranks */
   default: MPI_Allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF); break;
   }
 }
@@ -141,11 +146,18 @@ int main(int argc, char **argv) {
       MPI_Finalize();
       return rc;
     }
-  static const char *const names[] = {"allreduce", "barrier",  "exscan",    "reduce_scatter",
-                                      "gatherv",   "scatterv", "alltoallv", "alltoallw"};
-  int k = 0;
-  for (int i = 0; argc > 2 && i < 8; i++)
+  static const char *const names[] = {"allreduce", "barrier",   "exscan",    "reduce_scatter", "gatherv",
+                                      "scatterv",  "alltoallv", "alltoallw", "allreduce_pair"};
+  int k = 0, rank = 0, size = 1;
+  for (int i = 0; argc > 2 && i < 9; i++)
     if (!strcmp(argv[2], names[i])) k = i;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if ((k == 8) != (size == 2)) {
+    if (rank == 0) fprintf(stderr, "overhead: allreduce_pair needs 2 ranks, the others 1\n");
+    MPI_Finalize();
+    return 2;
+  }
   double in = 1.0, out = 0.0, sum = 0.0;
   for (long i = 0; i < n / 10; i++) call(k, &in, &out);
   size_t a0 = allocs ? allocs() : 0;
@@ -156,9 +168,11 @@ int main(int argc, char **argv) {
   }
   double t = now() - t0;
   size_t a = allocs ? allocs() - a0 : 0;
-  printf("%.2f ns/call (%ld calls of MPI_%s, checksum %.0f)", 1e9 * t / n, n, names[k], sum);
-  if (allocs) printf(" allocations in the timed loop: %zu", a);
-  printf("\n");
+  if (rank == 0) {
+    printf("%.2f ns/call (%ld calls of MPI_%s, checksum %.0f)", 1e9 * t / n, n, names[k], sum);
+    if (allocs) printf(" allocations in the timed loop: %zu", a);
+    printf("\n");
+  }
   MPI_Finalize();
   return sum == (double)n ? 0 : 1;
 }

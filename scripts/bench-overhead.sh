@@ -22,6 +22,9 @@
 # tuned-fire (send modes: send_as_isend_wait runs for every MPI_Send, the mock-up's own cost).
 # Every variant also runs once with the allocation counter (benchmarks/malloc_count.c) preloaded:
 # column "allocs", the allocations inside the timed loop of that run.
+# Online tuning: COLL=allreduce_pair (2 ranks, one per core, a one-element MPI_Allreduce on
+# MPI_COMM_WORLD): variants online (MPIGUIDE_PROFILE=auto; the cell decides in the warm-up) and
+# relearned (the profile one online run learned, in tuned mode): the same algorithm by both paths.
 # Usage: [COLL=barrier] [ROUNDS=n] [LIB=...] scripts/bench-overhead.sh [openmpi|mpich] [calls]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -38,6 +41,7 @@ p2p=0 pair=0
 case $coll in
   send_recv_self | isend_irecv_self) p2p=1 ;;
   pingpong | pingpong_isend) p2p=1 pair=1 ;;
+  allreduce_pair) pair=1 ;;
 esac
 # One core: the benchmark is one process, and moving between cores adds noise. The ping-pongs:
 # two ranks, one per core, the variables passed to the ranks only (never to mpirun itself).
@@ -113,7 +117,15 @@ env_of[tuned-large]="MPIGUIDE_PROFILE=$tmp/large.prof"
 env_of[tuned-fire]="MPIGUIDE_PROFILE=$tmp/fire.prof"
 env_of[tuned-coll]="MPIGUIDE_PROFILE=$tmp/miss.prof"
 env_of[tuned-p2p]="MPIGUIDE_PROFILE=$tmp/p2p.prof"
-if ((p2p)); then
+if [[ $coll == allreduce_pair ]]; then
+  # Online tuning: a cell that has decided (its exploration ends in the warm-up) against the same
+  # choice read from the profile it wrote (tuned mode): what a call costs after learning.
+  launch LD_PRELOAD="$lib" MPIGUIDE_PROFILE=auto MPIGUIDE_PROFILE_OUT="$tmp/learned.prof" >/dev/null
+  echo "the learned choice: $(grep -v '^#' "$tmp/learned.prof" | grep allreduce)"
+  env_of[online]="MPIGUIDE_PROFILE=auto"
+  env_of[relearned]="MPIGUIDE_PROFILE=$tmp/learned.prof"
+  variants=(passthrough online relearned)
+elif ((p2p)); then
   variants=(passthrough tuned-coll tuned-p2p dispatch)
   [[ $ops == send* ]] && variants+=(tuned-fire) && env_of[tuned-fire]="MPIGUIDE_PROFILE=$tmp/p2p-fire.prof"
 else

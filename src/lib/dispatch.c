@@ -78,6 +78,10 @@ static int run_online(mg_ctx *x, mg_online_comm *o, mg_call *c) {
   int alg = mg_online_pick(o, c, &s), ran;
   if (alg < 0) return run_default(x, c);
   if (!s.trial) return run_chosen(x, c, alg, MG_RULE_LEARNED, MG_WHY_NONE, NULL);
+  if (s.trial == 2) { /* warming up: the default, counted toward exploring */
+    mg_online_record(c, &s, 0, 0, x->online_trials);
+    return run_default(x, c);
+  }
   double t0 = mg_online_now();
   int rc = run_chosen(x, c, alg, MG_RULE_TRIAL, MG_WHY_NONE, &ran);
   mg_online_record(c, &s, ran, mg_online_now() - t0, x->online_trials);

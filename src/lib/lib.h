@@ -26,6 +26,7 @@ typedef struct mg_trace mg_trace;
 typedef struct mg_online_comm mg_online_comm;
 #define MG_ONLINE_TRIALS_DEFAULT 8 /* trials per candidate (MPIGUIDE_ONLINE_TRIALS) */
 #define MG_ONLINE_TRIALS_MAX 32
+#define MG_ONLINE_WARM 16 /* calls of a cell that run the default before it explores */
 
 /* The profile's slice for one collective at one communicator size: what a call
  * of that collective there looks up. */

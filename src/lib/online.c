@@ -9,6 +9,8 @@
  * also 0). Its candidates are the rows of the collective that libmpiguide may
  * run (not measure-only), the default first. Each cell goes through
  *
+ *   warm-up        its first MG_ONLINE_WARM calls run the default: a cell called
+ *                  fewer times is not worth exploring and stays at the default;
  *   round robin 1  calls 0 .. 2c-1 run candidate (call % c): two trials each;
  *   cut            one PMPI_Allreduce (MIN) of every candidate's best local time
  *                  of those two; a candidate slower than 3x the best is dropped
@@ -182,9 +184,10 @@ int mg_online_pick(mg_online_comm *o, const mg_call *c, mg_online_slot *s) {
   s->cell = z;
   if (!z) return -1;
   if (z->decided) return s->trial = 0, z->alg;
-  long long p1 = 2LL * z->ncand;
+  if (z->calls < MG_ONLINE_WARM) return s->trial = 2, 0; /* not yet known to be a frequent cell */
+  long long k = z->calls - MG_ONLINE_WARM, p1 = 2LL * z->ncand;
   s->trial = 1;
-  s->pos = z->calls < p1 ? (int)(z->calls % z->ncand) : z->live[(z->calls - p1) % z->nlive];
+  s->pos = k < p1 ? (int)(k % z->ncand) : z->live[(k - p1) % z->nlive];
   return z->cand[s->pos];
 }
 
@@ -259,12 +262,16 @@ static void cut(ocell *z, const mg_call *c, int trials) {
 void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double sec, int trials) {
   ocell *z = s->cell;
   if (!s->trial || !z || z->decided) return;
+  if (s->trial == 2) { /* a call of the default before exploring */
+    z->calls++;
+    return;
+  }
   if (ran == z->cand[s->pos] && z->ntr[s->pos] < trials) z->t[s->pos][z->ntr[s->pos]++] = (float)sec;
   pthread_mutex_lock(&G.lock);
   G.trial_calls++;
   G.trial_s += sec;
   pthread_mutex_unlock(&G.lock);
-  long long k = ++z->calls, p1 = 2LL * z->ncand;
+  long long k = ++z->calls - MG_ONLINE_WARM, p1 = 2LL * z->ncand;
   if (k == p1)
     cut(z, c, trials);
   else if (k > p1 && k == p1 + (long long)(trials - 2) * z->nlive)
@@ -311,8 +318,9 @@ static void add_cell(mg_profile *p, const orec *r, int n) {
              ci->algs[r[0].alg].name, ta, td, r[0].t_default > 0 ? r[0].t_alg / r[0].t_default : 0, r[0].trials,
              n > 1 ? ", every communicator of this size agreed" : "");
   else if (r[0].alt)
-    snprintf(line, sizeof line, "learned: default %s; fastest mock-up %s %s (%.2fx, not 10%% faster), %d trials", td,
-             ci->algs[r[0].alt].name, tx, r[0].t_default > 0 ? r[0].t_alt / r[0].t_default : 0, r[0].trials);
+    snprintf(line, sizeof line, "learned: default %s; fastest mock-up %s %s (%.2fx: a choice needs a median 10%% "
+             "below the default's and below its fastest trial), %d trials", td, ci->algs[r[0].alt].name, tx,
+             r[0].t_default > 0 ? r[0].t_alt / r[0].t_default : 0, r[0].trials);
   else
     snprintf(line, sizeof line, "learned: default %s; every mock-up was dropped (3x slower or not applicable)", td);
   int sel = ci->reduction;
