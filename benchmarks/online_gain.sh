@@ -4,9 +4,11 @@
 # iteration; examples/cg.c: two 8-byte MPI_Allreduce and a halo MPI_Sendrecv per iteration). Not a
 # test: its figures are reported, never asserted.
 #
-#   [JACOBI_ARGS="64 200000"] [CG_ARGS=512] benchmarks/online_gain.sh [openmpi|mpich] [NP=4] [RUNS=5] [OUT=...]
+#   [JACOBI_ARGS="64 200000"] [CG_ARGS=512] [CHECK_OPTS=...] benchmarks/online_gain.sh [openmpi|mpich] [NP=4] [RUNS=5] [OUT=...]
 #
-# (OUT defaults to results/online-gain-<mpi>-np<NP>; the *_ARGS are the applications' arguments.)
+# (OUT defaults to results/online-gain-<mpi>-np<NP>; the *_ARGS are the applications' arguments;
+# CHECK_OPTS go to the offline check, e.g. "--nrep 20" where 4 busy-polling MPICH ranks on 2 cores
+# make every call cost milliseconds.)
 # For each application:
 #   1. one traced run: the collectives and sizes it calls;
 #   2. the offline loop: `mpiguide check --full --sizes-from TRACE --launches 3` (every family,
@@ -75,7 +77,9 @@ for app in jacobi cg; do
   grep -v '^#@' "$d/trace.csv" | column -s, -t
   echo "-- 2. the offline loop: check --full --sizes-from the trace --launches 3, then tune"
   t0=$(date +%s.%N)
-  "$b/mpiguide" check --full --sizes-from "$d/trace.csv" --launches 3 -q -o "$d/check" -- "${launch[@]}" >"$d/check.log" 2>&1 ||
+  # shellcheck disable=SC2086 # CHECK_OPTS are words
+  "$b/mpiguide" check --full --sizes-from "$d/trace.csv" --launches 3 ${CHECK_OPTS:-} -q -o "$d/check" -- "${launch[@]}" \
+    >"$d/check.log" 2>&1 ||
     { cat "$d/check.log"; echo "online_gain: the check failed" >&2; exit 1; }
   t1=$(date +%s.%N)
   "$b/mpiguide" tune "$d/check" -o "$d/offline.prof" >"$d/tune.log" 2>&1 || printf 'mpiguide-profile 1\n' >"$d/offline.prof"

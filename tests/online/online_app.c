@@ -126,6 +126,17 @@ static const char *const *algs_of(const char *coll, int *n) {
 
 /* ---- the calls, each checked against the library's own result ---------------------------------- */
 
+/* The intercepted call stmt of collective coll on comm, after this rank's skew (if any); then every
+ * rank of comm must have run the same algorithm in it. */
+#define INTERCEPTED(coll, comm, call, skew, stmt)                                                      \
+  do {                                                                                                 \
+    long long before_[MAXALG];                                                                         \
+    take(coll, before_);                                                                               \
+    pause_skewed(skew);                                                                                \
+    stmt;                                                                                              \
+    same_everywhere(coll, before_, comm, call);                                                        \
+  } while (0)
+
 static void pause_skewed(int skew) {
   if (!skew) return;
   seed = seed * 1103515245u + 12345u;
@@ -149,11 +160,7 @@ static void allreduce_once(MPI_Comm comm, int n, long call, int skew) {
   double *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * sizeof *out),
          *want = malloc((size_t)n * sizeof *want);
   for (int i = 0; i < n; i++) in[i] = (double)((r + 1) * (i % 97) + call % 13); /* exact in any order */
-  long long before[MAXALG];
-  take("allreduce", before);
-  pause_skewed(skew);
-  MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, comm);
-  same_everywhere("allreduce", before, comm, call);
+  INTERCEPTED("allreduce", comm, call, skew, MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, comm));
   PMPI_Allreduce(in, want, n, MPI_DOUBLE, MPI_SUM, comm);
   check_doubles("allreduce", call, out, want, n);
   free(in), free(out), free(want);
@@ -165,11 +172,7 @@ static void bcast_once(MPI_Comm comm, int n, int root, long call, int skew) {
   double *buf = malloc((size_t)n * sizeof *buf), *want = malloc((size_t)n * sizeof *want);
   for (int i = 0; i < n; i++) buf[i] = want[i] = r == root ? (double)(i + call) : -1;
   PMPI_Bcast(want, n, MPI_DOUBLE, root, comm);
-  long long before[MAXALG];
-  take("bcast", before);
-  pause_skewed(skew);
-  MPI_Bcast(buf, n, MPI_DOUBLE, root, comm);
-  same_everywhere("bcast", before, comm, call);
+  INTERCEPTED("bcast", comm, call, skew, MPI_Bcast(buf, n, MPI_DOUBLE, root, comm));
   check_doubles("bcast", call, buf, want, n);
   free(buf), free(want);
 }
@@ -180,11 +183,7 @@ static void reduce_once(MPI_Comm comm, int n, int root, long call, int skew) {
   double *in = malloc((size_t)n * sizeof *in), *out = calloc((size_t)n, sizeof *out),
          *want = calloc((size_t)n, sizeof *want);
   for (int i = 0; i < n; i++) in[i] = (double)(r * 3 + i % 11);
-  long long before[MAXALG];
-  take("reduce", before);
-  pause_skewed(skew);
-  MPI_Reduce(in, out, n, MPI_DOUBLE, MPI_MAX, root, comm);
-  same_everywhere("reduce", before, comm, call);
+  INTERCEPTED("reduce", comm, call, skew, MPI_Reduce(in, out, n, MPI_DOUBLE, MPI_MAX, root, comm));
   PMPI_Reduce(in, want, n, MPI_DOUBLE, MPI_MAX, root, comm);
   if (r == root) check_doubles("reduce", call, out, want, n);
   free(in), free(out), free(want);
@@ -197,11 +196,7 @@ static void allgather_once(MPI_Comm comm, int n, long call, int skew) {
   double *in = malloc((size_t)n * sizeof *in), *out = malloc((size_t)n * p * sizeof *out),
          *want = malloc((size_t)n * p * sizeof *want);
   for (int i = 0; i < n; i++) in[i] = (double)(r * 1000 + i + call);
-  long long before[MAXALG];
-  take("allgather", before);
-  pause_skewed(skew);
-  MPI_Allgather(in, n, MPI_DOUBLE, out, n, MPI_DOUBLE, comm);
-  same_everywhere("allgather", before, comm, call);
+  INTERCEPTED("allgather", comm, call, skew, MPI_Allgather(in, n, MPI_DOUBLE, out, n, MPI_DOUBLE, comm));
   PMPI_Allgather(in, n, MPI_DOUBLE, want, n, MPI_DOUBLE, comm);
   check_doubles("allgather", call, out, want, n * p);
   free(in), free(out), free(want);
