@@ -267,7 +267,7 @@ static void library_key(const char *s, char *out, size_t len) {
  * warns once and the profile stays in force (it is the user's to keep or drop).
  */
 /* Nodes of MPI_COMM_WORLD (shared-memory domains), collective; 0 when it cannot be told. */
-static int count_nodes(void) {
+int mg_count_nodes(void) {
   MPI_Comm node;
   int rank = 0, leaders = 0, mine;
   if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return 0;
@@ -349,7 +349,7 @@ void mg_lib_init(int thread_level) {
     if (rank == 0) warn_if_measured_elsewhere(v.prof, v.profile_path);
     int size = 0;
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    int want = profile_nodes(v.prof, size), have = want ? count_nodes() : 0; /* same on every rank */
+    int want = profile_nodes(v.prof, size), have = want ? mg_count_nodes() : 0; /* same on every rank */
     if (want && have && want != have && rank == 0)
       fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' was measured on %d node(s) at %d processes, this "
                       "run has %d: its choices may not hold for this layout\n", v.profile_path, want, size, have);

@@ -121,13 +121,15 @@ static double local_median(ocell *z, int p) {
 }
 
 /* Exploration cost of a cell leaving the race: its trials' time beyond what `ref` (a position)
- * would have taken for the same calls. */
+ * would have taken for the same calls, at its mean time per trial (its median would leave out
+ * the outliers that every call, the choice's too, has on a busy machine). */
 static void account(ocell *z, int ref) {
-  double all = 0, m = local_median(z, ref);
+  double all = 0, mine = 0;
   int n = 0;
   for (int p = 0; p < z->ncand; p++)
     for (int i = 0; i < z->ntr[p]; i++) all += z->t[p][i], n++;
-  if (!isfinite(m)) m = 0;
+  for (int i = 0; i < z->ntr[ref]; i++) mine += z->t[ref][i];
+  double m = z->ntr[ref] ? mine / z->ntr[ref] : 0;
   pthread_mutex_lock(&G.lock);
   G.excess_s += all > n * m ? all - n * m : 0;
   pthread_mutex_unlock(&G.lock);
@@ -337,7 +339,7 @@ static void add_cell(mg_profile *p, const orec *r, int n) {
 }
 
 /* Rank 0: the profile of all records, written to path. */
-static void write_profile(const char *path, orec *r, int n, const double st[4], int nprocs, double wall) {
+static void write_profile(const char *path, orec *r, int n, const double st[4], int nprocs, int nodes, double wall) {
   mg_profile *p = mg_profile_new();
   if (!p) return;
   char line[700], lib[MPI_MAX_LIBRARY_VERSION_STRING] = "?", date[64] = "?";
@@ -354,6 +356,10 @@ static void write_profile(const char *path, orec *r, int n, const double st[4], 
            "the chosen algorithms would take (%.2f %% of the run's %.4g s wall time; max over ranks)",
            st[0], st[1], st[2], st[3], wall > 0 ? 100.0 * st[3] / wall : 0.0, wall);
   mg_profile_add_preamble(p, line);
+  if (nodes > 0) { /* libmpiguide warns when the profile is used on another layout (init.c) */
+    snprintf(line, sizeof line, "np=%d: layout: %d node(s)", nprocs, nodes);
+    mg_profile_add_preamble(p, line);
+  }
   qsort(r, (size_t)n, sizeof *r, rec_cmp);
   int last_np = 0;
   for (int i = 0, j; i < n; i = j) {
@@ -385,6 +391,7 @@ void mg_online_finalize(const char *path, double wall_start) {
   if (path) { /* collective over MPI_COMM_WORLD: every rank takes part */
     PMPI_Reduce(st, all, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&wall, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    int nodes = mg_count_nodes();
     int bytes = n * (int)sizeof(orec), total = 0, ok = 1;
     int *counts = rank == 0 ? calloc((size_t)size, sizeof *counts) : NULL;
     int *displs = rank == 0 ? calloc((size_t)size, sizeof *displs) : NULL;
@@ -400,7 +407,7 @@ void mg_online_finalize(const char *path, double wall_start) {
       PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
     if (ok) PMPI_Gatherv(G.rec, bytes, MPI_BYTE, allrec, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-    if (rank == 0 && ok) write_profile(path, allrec, total / (int)sizeof(orec), all, size, wall_max);
+    if (rank == 0 && ok) write_profile(path, allrec, total / (int)sizeof(orec), all, size, nodes, wall_max);
     else if (rank == 0) fprintf(stderr, "mpiguide: warning: out of memory; no learned profile written\n");
     free(counts), free(displs), free(allrec);
   }

@@ -5,7 +5,8 @@
  *
  *   online_app skew     planted skew: before every call each rank sleeps a
  *                       random time of its own (its local timings of the
- *                       candidates differ from the other ranks'), over several
+ *                       candidates differ from the other ranks'), the last rank
+ *                       150 us more (a slow rank: the others wait), over several
  *                       collectives and sizes, each called often enough that its
  *                       cell decides
  *   online_app churn    communicators created and freed while they explore
@@ -141,6 +142,7 @@ static void pause_skewed(int skew) {
   if (!skew) return;
   seed = seed * 1103515245u + 12345u;
   unsigned us = (seed >> 16) % 200; /* 0..199 us, a different sequence on every rank */
+  if (rank == size - 1) us += 150;   /* and a planted slow rank: the last one arrives late every time */
   if (us > 20) usleep(us);
 }
 
