@@ -38,6 +38,23 @@ int mg_cmd_mpi_start(const char *cmd, int *rank, int *size, mg_bench_meta *meta)
   return 0;
 }
 
+void mg_cmd_libvar_env(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strncmp(argv[i], "--lib-variants", 14) && (argv[i][14] == '\0' || argv[i][14] == '=')) {
+      setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 0);
+      return;
+    }
+}
+
+int mg_cmd_libvars(const char *spec, mg_bench_cfg *cfg, mg_lv_lib *lib, mg_lv_set *set, char *err, size_t errlen) {
+  if (!*spec) return MG_ERR("--lib-variants: empty (use all, or COLL=NAME,...;COLL=...)");
+  if (mg_lv_discover(lib, err, errlen)) return -1;
+  mg_lv_set_library(lib);
+  if (mg_lv_select(lib, spec, cfg->colls, cfg->ncolls, set, err, errlen)) return -1;
+  cfg->libvars = set;
+  return 0;
+}
+
 void mg_cmd_mpi_end(void) {
   mg_core_finalize();
   MPI_Finalize();
