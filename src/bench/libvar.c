@@ -116,29 +116,56 @@ int mg_lv_parse_ompi_info(const char *text, mg_lv_lib *lib, char *err, size_t er
 
 static int ident(char ch) { return islower((unsigned char)ch) || isdigit((unsigned char)ch) || ch == '_'; }
 
+/*
+ * MPI_T joins the description's lines without a separator, so a value's name is glued to the end
+ * of the previous line ("...nonblocking algorithmsmp      - Force smp algorithm"). The source pads
+ * every name but the first ("auto") to one column: name length + spaces before '-' = W, the same
+ * for all. The value after "auto"'s line is never glued (that line ends with ')'), so W is the
+ * smallest (identifier run + spaces) over the values after the first, and each name is the last
+ * W - spaces characters of its run. Where that fails, words that end a line ("algorithm") are
+ * taken off the front of the run.
+ */
 int mg_lv_parse_mpich_desc(const char *desc, mg_lv_alg *out, int max) {
-  /* Words a value's line ends with, which MPI_T glues to the next value's name. */
   static const char *const glue[] = {"algorithms", "algorithm", "receives"};
+  enum { MAXSEP = 64 };
+  const char *run[MAXSEP];
+  size_t rlen[MAXSEP], sp[MAXSEP];
   int n = 0;
-  for (const char *p = strstr(desc, " - "); p && n < max; p = strstr(p + 3, " - ")) {
-    const char *e = p;
+  for (const char *p = strstr(desc, " - "); p && n < MAXSEP; p = strstr(p + 3, " - ")) {
+    const char *e = p + 1; /* the '-' */
     while (e > desc && e[-1] == ' ') e--;
     const char *b = e;
     while (b > desc && ident(b[-1])) b--;
-    for (size_t g = 0; g < sizeof glue / sizeof glue[0]; g++) {
-      size_t lg = strlen(glue[g]);
-      if ((size_t)(e - b) > lg && !strncmp(b, glue[g], lg)) {
-        b += lg;
-        break;
-      }
-    }
-    if (e == b || (size_t)(e - b) >= MG_LV_NAME) continue;
-    memcpy(out[n].name, b, (size_t)(e - b));
-    out[n].name[e - b] = '\0';
-    out[n].value = n;
+    if (b == e) continue;
+    run[n] = b, rlen[n] = (size_t)(e - b), sp[n] = (size_t)(p + 1 - e);
     n++;
   }
-  return n;
+  size_t w = (size_t)-1;
+  for (int i = 1; i < n; i++)
+    if (rlen[i] + sp[i] < w) w = rlen[i] + sp[i];
+  int m = 0;
+  for (int i = 0; i < n && m < max; i++) {
+    const char *b = run[i];
+    size_t len = rlen[i];
+    if (i > 0 && w > sp[i] && w - sp[i] <= len) {
+      b += len - (w - sp[i]);
+      len = w - sp[i];
+    } else {
+      for (size_t g = 0; g < sizeof glue / sizeof glue[0]; g++) {
+        size_t lg = strlen(glue[g]);
+        if (len > lg && !strncmp(b, glue[g], lg)) {
+          b += lg, len -= lg;
+          break;
+        }
+      }
+    }
+    if (len >= MG_LV_NAME) continue;
+    memcpy(out[m].name, b, len);
+    out[m].name[len] = '\0';
+    out[m].value = m;
+    m++;
+  }
+  return m;
 }
 
 /* ---- MPI_T ---- */
