@@ -379,6 +379,38 @@ void mg_lv_describe(const mg_lv_set *set, char *buf, size_t len) {
   }
 }
 
+void mg_lv_describe_values(const mg_lv_set *set, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int c = 0; c < MG_NCOLL && used < len; c++) {
+    if (!set->mask[c]) continue;
+    used += (size_t)snprintf(buf + used, len - used, "%s%s:", used ? ";" : "", mg_colls[c].name);
+    int first = 1;
+    for (int k = 0; k < set->lib->n[c] && used < len; k++)
+      if (set->mask[c] & (1u << k)) {
+        used += (size_t)snprintf(buf + used, len - used, "%s%s=%d", first ? "" : ",", set->lib->algs[c][k].name,
+                                 set->lib->algs[c][k].value);
+        first = 0;
+      }
+  }
+}
+
+int mg_lv_value_in(const char *text, const char *coll, const char *name) {
+  size_t lp = sizeof MG_LV_PREFIX - 1, lc = strlen(coll), ln;
+  if (!strncmp(name, MG_LV_PREFIX, lp)) name += lp;
+  ln = strlen(name);
+  for (const char *p = text; p && *p; p = strchr(p, ';'), p = p ? p + 1 : NULL) {
+    if (strncmp(p, coll, lc) || p[lc] != ':') continue;
+    const char *end = strchr(p, ';');
+    for (const char *q = p + lc + 1; q && (!end || q < end);) {
+      if (!strncmp(q, name, ln) && q[ln] == '=') return atoi(q + ln + 1);
+      q = strchr(q, ',');
+      if (q) q++;
+    }
+  }
+  return -1;
+}
+
 /* ---- switching ---- */
 
 int mg_lv_open(mg_lv_set *set, MPI_Comm comm) {

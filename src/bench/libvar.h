@@ -91,6 +91,11 @@ int mg_lv_select(const mg_lv_lib *lib, const char *spec, const mg_coll *colls, i
                  char *err, size_t errlen);
 /* "allreduce=ring,recursive_doubling;reduce=..." of the chosen set, for #@lib_variants. */
 void mg_lv_describe(const mg_lv_set *set, char *buf, size_t len);
+/* "allreduce:ring=4,recursive_doubling=3;bcast:..." (the control variable's value of each chosen
+ * variant), for #@lib_variant_values: what `tune` writes into the library's own settings. */
+void mg_lv_describe_values(const mg_lv_set *set, char *buf, size_t len);
+/* The value of variant `name` ("lib:" prefix optional) of collective `coll` in such a text, or -1. */
+int mg_lv_value_in(const char *text, const char *coll, const char *name);
 /* Variants chosen for coll. */
 static inline int mg_lv_count(const mg_lv_set *set, mg_coll c) {
   return set ? __builtin_popcount(set->mask[c]) : 0;
