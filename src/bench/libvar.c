@@ -102,8 +102,7 @@ int mg_lv_parse_ompi_info(const char *text, mg_lv_lib *lib, char *err, size_t er
         human = -1;
       } else if (q && strstr(l, "parameter \"") && ll > 0) {
         const char *close = memchr(q + 1, '"', ll - (size_t)(q + 1 - l));
-        int c = close ? ompi_var_coll(q + 1, (size_t)(close - q - 1)) : -1;
-        if (c >= 0) human = c;
+        human = close ? ompi_var_coll(q + 1, (size_t)(close - q - 1)) : -1; /* -1: another variable */
       }
     }
     l = e ? e + 1 : NULL;
