@@ -412,7 +412,7 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
                              "per pair; use --rse or --nrep");
   S->overlap = o->given[O_OVERLAP];
   if (o->given[O_LIBVARS] && S->overlap) return MG_ERR_TO(S->err, "--lib-variants does not apply with --overlap");
-  if (o->given[O_LIBVARS] && mg_cmd_libvars(o->val[O_LIBVARS], cfg->colls, cfg->ncolls, cfg, &S->lib, &S->lvset, S->err, sizeof S->err))
+  if (o->given[O_LIBVARS] && mg_cmd_lib_variants(o->val[O_LIBVARS], cfg->colls, cfg->ncolls, cfg, &S->lib, &S->lvset, S->err, sizeof S->err))
     return -1;
   if (o->given[O_TESTS] && !S->overlap) return MG_ERR_TO(S->err, "--tests applies only with --overlap");
   if (S->overlap) {

@@ -408,7 +408,7 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   if (o->given[O_LIBVARS] && S->model_guided)
     return MG_ERR_TO(S->err, "--lib-variants with --model-guided: the model prices no library variant; measure them "
                              "without --model-guided");
-  if (o->given[O_LIBVARS] && mg_cmd_libvars(o->val[O_LIBVARS], S->colls, S->ncolls, cfg, &S->lib, &S->lvset, S->err,
+  if (o->given[O_LIBVARS] && mg_cmd_lib_variants(o->val[O_LIBVARS], S->colls, S->ncolls, cfg, &S->lib, &S->lvset, S->err,
                                             sizeof S->err))
     return -1;
   if ((S->model_guided || o->given[O_MODEL_SLACK]) && !S->have_lg)

@@ -46,7 +46,7 @@ void mg_cmd_libvar_env(int argc, char **argv) {
     }
 }
 
-int mg_cmd_libvars(const char *spec, const mg_coll *colls, int ncolls, mg_bench_cfg *cfg, mg_lv_lib *lib,
+int mg_cmd_lib_variants(const char *spec, const mg_coll *colls, int ncolls, mg_bench_cfg *cfg, mg_lv_lib *lib,
                    mg_lv_set *set, char *err, size_t errlen) {
   if (!*spec) return MG_ERR("--lib-variants: empty (use all, or COLL=NAME,...;COLL=...)");
   if (mg_lv_discover(lib, err, errlen)) return -1;

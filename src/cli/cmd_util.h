@@ -28,7 +28,7 @@ void mg_cmd_libvar_env(int argc, char **argv);
 /* --lib-variants SPEC for the collectives colls[0..ncolls): the running library's variants into *lib
  * (discovered once, set as the process's library for labels), the chosen ones into *set and
  * cfg->libvars = set. 0, or -1 with a message naming the bad name and the valid ones. */
-int mg_cmd_libvars(const char *spec, const mg_coll *colls, int ncolls, mg_bench_cfg *cfg, mg_lv_lib *lib,
+int mg_cmd_lib_variants(const char *spec, const mg_coll *colls, int ncolls, mg_bench_cfg *cfg, mg_lv_lib *lib,
                    mg_lv_set *set, char *err, size_t errlen);
 /* mg_core_finalize and MPI_Finalize. */
 void mg_cmd_mpi_end(void);
