@@ -25,7 +25,7 @@ const char *mg_lv_kind_name(mg_lv_kind k) {
 
 static void lib_clear(mg_lv_lib *lib) {
   memset(lib, 0, sizeof *lib);
-  for (int c = 0; c < MG_NCOLL; c++) lib->cvar[c] = lib->dev_cvar[c] = -1;
+  for (int c = 0; c < MG_NCOLL; c++) lib->cvar[c] = lib->dev_cvar[c] = lib->fanout[c] = lib->segsize[c] = -1;
   lib->dynamic_rules = -1;
 }
 
@@ -217,6 +217,13 @@ static void discover_ompi(mg_lv_lib *lib) {
         en == MPI_T_ENUM_NULL || MPI_T_enum_get_info(en, &num, nm, &nl) != MPI_SUCCESS)
       continue;
     lib->cvar[c] = idx;
+    static const char *const param[2] = {"chain_fanout", "segmentsize"};
+    for (int p = 0; p < 2; p++) {
+      snprintf(name, sizeof name, "coll_tuned_%s_algorithm_%s", mg_colls[c].name, param[p]);
+      int pi = cvar_index(name), v = -1;
+      if (pi >= 0 && cvar_rw(pi, &v, 0) != MPI_SUCCESS) v = -1;
+      *(p ? &lib->segsize[c] : &lib->fanout[c]) = v;
+    }
     for (int j = 0; j < num; j++) {
       int v, sl = (int)sizeof nm;
       if (MPI_T_enum_get_item(en, j, &v, nm, &sl) == MPI_SUCCESS) lib_add(lib, c, nm, strlen(nm), v);
@@ -392,6 +399,24 @@ void mg_lv_describe_values(const mg_lv_set *set, char *buf, size_t len) {
         first = 0;
       }
   }
+}
+
+void mg_lv_describe_params(const mg_lv_set *set, char *buf, size_t len) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int c = 0; c < MG_NCOLL && used < len; c++)
+    if (set->mask[c] && set->lib->fanout[c] >= 0 && set->lib->segsize[c] >= 0)
+      used += (size_t)snprintf(buf + used, len - used, "%s%s:%d,%d", used ? ";" : "", mg_colls[c].name,
+                               set->lib->fanout[c], set->lib->segsize[c]);
+}
+
+int mg_lv_params_in(const char *text, const char *coll, int *fanout, int *segsize) {
+  size_t lc = strlen(coll);
+  *fanout = *segsize = 0;
+  for (const char *p = text; p && *p; p = strchr(p, ';'), p = p ? p + 1 : NULL)
+    if (!strncmp(p, coll, lc) && p[lc] == ':' && sscanf(p + lc + 1, "%d,%d", fanout, segsize) == 2) return 0;
+  *fanout = *segsize = 0;
+  return -1;
 }
 
 int mg_lv_value_in(const char *text, const char *coll, const char *name) {

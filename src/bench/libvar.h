@@ -48,6 +48,9 @@ typedef struct mg_lv_lib {
   int cvar[MG_NCOLL];                /* MPI_T index of the algorithm variable; -1: none */
   int dev_cvar[MG_NCOLL];            /* MPICH: MPIR_CVAR_<COLL>_DEVICE_COLLECTIVE; -1: none */
   int dynamic_rules;                 /* Open MPI: coll_tuned_use_dynamic_rules (-1 unknown) */
+  /* Open MPI: what a forced algorithm runs with, coll_tuned_<coll>_algorithm_chain_fanout and
+   * _segmentsize (the fan-in/out and segment size a rules file must repeat); -1 unknown */
+  int fanout[MG_NCOLL], segsize[MG_NCOLL];
 } mg_lv_lib;
 
 const char *mg_lv_kind_name(mg_lv_kind k); /* "none", "openmpi", "mpich" */
@@ -96,6 +99,10 @@ void mg_lv_describe(const mg_lv_set *set, char *buf, size_t len);
 void mg_lv_describe_values(const mg_lv_set *set, char *buf, size_t len);
 /* The value of variant `name` ("lib:" prefix optional) of collective `coll` in such a text, or -1. */
 int mg_lv_value_in(const char *text, const char *coll, const char *name);
+/* "allreduce:4,0;bcast:4,0" (Open MPI: each chosen collective's forced fan-out and segment size), for
+ * #@lib_variant_params; "" when unknown. And its reader: 0, or -1 (then *fanout = *segsize = 0). */
+void mg_lv_describe_params(const mg_lv_set *set, char *buf, size_t len);
+int mg_lv_params_in(const char *text, const char *coll, int *fanout, int *segsize);
 /* Variants chosen for coll. */
 static inline int mg_lv_count(const mg_lv_set *set, mg_coll c) {
   return set ? __builtin_popcount(set->mask[c]) : 0;

@@ -57,6 +57,8 @@ static void meta_colls(FILE *f, const mg_bench_cfg *cfg) {
     mg_meta(f, "lib_variants_source", "%s %s", mg_lv_kind_name(cfg->libvars->lib->kind), cfg->libvars->lib->source);
     mg_lv_describe_values(cfg->libvars, buf, sizeof buf);
     mg_meta(f, "lib_variant_values", "%s", buf);
+    mg_lv_describe_params(cfg->libvars, buf, sizeof buf);
+    if (*buf) mg_meta(f, "lib_variant_params", "%s", buf);
   }
 }
 

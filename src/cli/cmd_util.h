@@ -20,6 +20,12 @@
 /* MPI_Init (unless initialised), rank and size of MPI_COMM_WORLD, mg_core_init and the launch's
  * metadata. 0, or 1 when MPI_Init failed (message printed); aborts the run when a later step fails. */
 int mg_cmd_mpi_start(const char *cmd, int *rank, int *size, mg_bench_meta *meta);
+/* Whether this process was started by an MPI launcher (any rank). */
+int mg_cmd_under_launcher(void);
+/* Run argv (a launcher and its command) with stdout to `log`, waiting for it: the exit status as a
+ * shell reports it (128 + signal), -1 when it cannot start. Commands that launch MPI runs themselves
+ * (check --launches, verify --lib-settings) use it without MPI of their own. */
+int mg_cmd_run_child(char **argv, const char *log);
 /* Before mg_cmd_mpi_start of a command that takes --lib-variants: when argv has it, set
  * OMPI_MCA_coll_tuned_use_dynamic_rules=1 unless the environment sets it (Open MPI's coll/tuned
  * reads forced algorithms only with it, fixed at MPI_Init; the default's decision is the same

@@ -75,6 +75,7 @@ int mg_libset_decide(const mg_ck_data *d, const mg_ck_result *r, int nprocs, dou
   if (!r->nkinds || !d->nlaunches) return 0;
   const char *src = mg_ck_meta_get(&d->launches[0].meta, "lib_variants_source");
   const char *vals = mg_ck_meta_get(&d->launches[0].meta, "lib_variant_values");
+  const char *params = mg_ck_meta_get(&d->launches[0].meta, "lib_variant_params");
   mg_lv_kind kind = !src ? MG_LV_NONE : !strncmp(src, "openmpi", 7) ? MG_LV_OMPI : !strncmp(src, "mpich", 5) ? MG_LV_MPICH : MG_LV_NONE;
   if (s->n && s->kind != kind)
     return MG_ERR("the library variants of these results come from different MPI libraries (%s, %s): one "
@@ -98,6 +99,7 @@ int mg_libset_decide(const mg_ck_data *d, const mg_ck_result *r, int nprocs, dou
                            .ratio_lo = v->lo};
       snprintf(ru.name, sizeof ru.name, "%s", v->alg + (mg_ck_is_libvar(v->alg) ? 4 : 0));
       ru.value = vals ? mg_lv_value_in(vals, mg_colls[c].name, ru.name) : -1;
+      if (params) (void)mg_lv_params_in(params, mg_colls[c].name, &ru.fanout, &ru.segsize);
       int j = i + 1;
       for (const mg_ck_verdict *w; j < n && (w = choice_at(r, (mg_coll)c, sz[j], min_gain)) && !strcmp(w->alg, v->alg); j++) {
         ru.hi = sz[j];
@@ -122,10 +124,25 @@ static int cmp_rule(const void *a, const void *b) {
   return (x->lo > y->lo) - (x->lo < y->lo);
 }
 
+/* A rule as a comment both files carry, "#@rule coll=allreduce np=4 lo=65536 hi=65536 variant=ring
+ * value=4 ratio=1.29 ratio_lo=1.27" (`verify --lib-settings` measures these cells; '#' lines are
+ * skipped by coll/tuned's reader, ompi_coll_base_file_getnext_long, and by the shell). */
 static void comment_rule(FILE *f, const mg_libset_rule *ru) {
-  /* '#' lines are skipped by coll/tuned's reader (ompi_coll_base_file_getnext_long) */
-  fprintf(f, "# %s np=%d %zu..%zu bytes: lib:%s, default/variant >= %.2fx (interval from %.2fx)\n",
-          mg_colls[ru->coll].name, ru->nprocs, ru->lo, ru->hi, ru->name, ru->ratio, ru->ratio_lo);
+  fprintf(f, MG_LIBSET_RULE_TAG " coll=%s np=%d lo=%zu hi=%zu variant=%s value=%d ratio=%.3f ratio_lo=%.3f\n",
+          mg_colls[ru->coll].name, ru->nprocs, ru->lo, ru->hi, ru->name, ru->value, ru->ratio, ru->ratio_lo);
+}
+
+int mg_libset_parse_rule(const char *line, mg_libset_rule *ru) {
+  char coll[64], name[MG_LV_NAME];
+  memset(ru, 0, sizeof *ru);
+  if (sscanf(line, MG_LIBSET_RULE_TAG " coll=%63s np=%d lo=%zu hi=%zu variant=%47s value=%d ratio=%lf ratio_lo=%lf",
+             coll, &ru->nprocs, &ru->lo, &ru->hi, name, &ru->value, &ru->ratio, &ru->ratio_lo) != 8)
+    return -1;
+  int c = mg_coll_find(coll);
+  if (c < 0) return -1;
+  ru->coll = (mg_coll)c;
+  snprintf(ru->name, sizeof ru->name, "%s", name);
+  return 0;
 }
 
 void mg_libset_write_ompi(FILE *f, const mg_libset *s, const char *preamble, int *skipped) {
@@ -136,7 +153,9 @@ void mg_libset_write_ompi(FILE *f, const mg_libset *s, const char *preamble, int
   fprintf(f, "# Open MPI coll/tuned dynamic rules (docs/libvar.md), %s\n"
              "# use: mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename FILE ...\n"
              "# layout: collectives; per collective: its id, communicator sizes; per size: the size, message\n"
-             "# sizes; per message size: bytes algorithm fan-in/out segment-size (0 0: the algorithm's defaults)\n",
+             "# sizes; per message size: bytes algorithm fan-in/out segment-size, those a forced algorithm ran\n"
+             "# with when measured (coll_tuned_<coll>_algorithm_chain_fanout, _segmentsize); algorithm 0: the\n"
+             "# library's own decision\n",
           preamble);
   for (int i = 0; i < s->n; i++) {
     if (mg_libset_ompi_id(s->v[i].coll) < 0 || s->v[i].value < 0) {
@@ -166,7 +185,7 @@ void mg_libset_write_ompi(FILE *f, const mg_libset *s, const char *preamble, int
       fprintf(f, "%d # communicator size\n%d\n", v[k].nprocs, nmsg);
       if (v[k].lo > 0) fprintf(f, "0 0 0 0\n");
       for (int q = k; q < m; q++) {
-        fprintf(f, "%zu %d 0 0 # lib:%s\n", v[q].lo, v[q].value, v[q].name);
+        fprintf(f, "%zu %d %d %d # lib:%s\n", v[q].lo, v[q].value, v[q].fanout, v[q].segsize, v[q].name);
         if (!(q + 1 < m && v[q + 1].lo == v[q].hi + 1)) fprintf(f, "%zu 0 0 0\n", v[q].hi + 1);
       }
       if (!(m < e && v[m].nprocs == v[k].nprocs + 1))
@@ -198,8 +217,7 @@ void mg_libset_write_mpich(FILE *f, const mg_libset *s, const char *preamble, in
     for (k = 0; mg_colls[ru->coll].name[k] && k + 1 < sizeof up; k++)
       up[k] = (char)toupper((unsigned char)mg_colls[ru->coll].name[k]);
     up[k] = '\0';
-    fprintf(f, "# %s np=%d, every measured size (%zu..%zu bytes): default/variant >= %.2fx\n",
-            mg_colls[ru->coll].name, ru->nprocs, ru->lo, ru->hi, ru->ratio);
+    comment_rule(f, ru);
     fprintf(f, "MPIR_CVAR_%s_INTRA_ALGORITHM=%s\nMPIR_CVAR_%s_DEVICE_COLLECTIVE=0\n", up, ru->name, up);
   }
 }

@@ -29,6 +29,7 @@ typedef struct mg_libset_rule {
   size_t lo, hi;            /* bytes, both measured sizes, inclusive */
   char name[MG_LV_NAME];    /* the variant, without "lib:" */
   int value;                /* the library's number for it (#@lib_variant_values); -1 unknown */
+  int fanout, segsize;      /* Open MPI: what it was measured with (#@lib_variant_params; 0 0 unknown) */
   double ratio, ratio_lo;   /* the smallest over the range: median(default) / median(variant) and its lower end */
   int every_size;           /* the range covers every size measured for coll at nprocs */
 } mg_libset_rule;
@@ -51,6 +52,10 @@ void mg_libset_write_ompi(FILE *f, const mg_libset *s, const char *preamble, int
 /* MPICH's environment settings, NAME=VALUE lines (rules that do not cover every measured size are
  * left out, named in a comment and counted in *skipped). */
 void mg_libset_write_mpich(FILE *f, const mg_libset *s, const char *preamble, int *skipped);
+/* The comment line each written rule carries (both files), and its reader: 0, or -1 when line is
+ * not one. */
+#define MG_LIBSET_RULE_TAG "#@rule"
+int mg_libset_parse_rule(const char *line, mg_libset_rule *ru);
 /* Open MPI's COLLTYPE id of coll (coll_base_functions.h), or -1 when the file cannot express it. */
 int mg_libset_ompi_id(mg_coll coll);
 

@@ -10,6 +10,8 @@
 #                              among the guideline verdicts, the summary's section
 #   run_libvar.sh tune KIND    tune on synthetic data (make_synthetic.sh): the library's setting file
 #                              with the winning variant, no mock-up rule for its cell
+#   run_libvar.sh verify NP    verify --lib-settings on tune's setting from synthetic data: two
+#                              labelled launches, a complete libverify.csv row per rule size
 #   run_libvar.sh rules NP     Open MPI: a rules file written by tune is read by coll/tuned: the
 #                              fingerprint of MPI_Allreduce under it equals the one of the algorithm
 #                              forced through coll_tuned_allreduce_algorithm, and differs from the
@@ -95,7 +97,7 @@ tune)
   if [[ $kind == openmpi ]]; then
     # 1 collective; id 2 (ALLREDUCE); 2 communicator sizes: 4 (0: default, 65536: 1, 65537: default), 5 (default)
     got=$(grep -v '^#' "$work/p.prof.$ext" | sed 's/ *#.*//' | paste -sd' ' -)
-    [[ $got == "1 2 2 4 3 0 0 0 0 65536 1 0 0 65537 0 0 0 5 1 0 0 0 0" ]] || fail "rules file: '$got'"
+    [[ $got == "1 2 2 4 3 0 0 0 0 65536 1 4 0 65537 0 0 0 5 1 0 0 0 0" ]] || fail "rules file: '$got'"
   else
     grep -qx 'MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=recursive_doubling' "$work/p.prof.$ext" && fail \
       "a CVAR written for a variant that won only one of the sizes"
@@ -121,6 +123,29 @@ rules)
   [[ $def != "$forced" ]] || fail "the fingerprint cannot tell basic_linear from the default at $np ranks"
   [[ $ruled == "$forced" ]] || fail "under the rules file MPI_Allreduce did not run basic_linear"
   [[ $other == "$defo" ]] || fail "outside the rule's range (128 KiB) the rules file changed the algorithm"
+  ;;
+verify)
+  # tune's setting from synthetic data, measured by verify --lib-settings in two labelled launches
+  np=$arg
+  if [[ $MG_FLAVOR == openmpi ]]; then k=openmpi v=basic_linear val=1 ext=ompi-rules; else k=mpich v=recursive_doubling val=3 ext=mpich.env; fi
+  bash "$(dirname "$0")/make_synthetic.sh" "$work/raw.csv" "$k" "$np" "$v" "$val" both || fail "make_synthetic failed"
+  mkdir -p "$work/c" && mv "$work/raw.csv" "$work/c/"
+  "$MG_CLI" tune "$work/c" -o "$work/p.prof" -q || fail "tune exited with $?"
+  cat "$work/p.prof.$ext"
+  [[ $k == openmpi ]] || grep -qx "MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM=$v" "$work/p.prof.$ext" || fail "no CVAR written"
+  timeout -k 10 120 "$MG_CLI" verify --lib-settings "$work/p.prof.$ext" -o "$work/v" --nrep 20 -- \
+    "$MG_MPIEXEC" -n "$np" "${flags[@]}" >"$work/out" 2>&1
+  rc=$?
+  cat "$work/out"
+  ((rc == 0)) || fail "verify exited with $rc"
+  f=$work/v/libverify.csv
+  for s in 16 65536; do
+    grep -Eq "^allreduce,$s,lib:$v,20,20,[^,]+,[^,]+,[^,]+,[^,]+,[^,]+,(faster|same|slower)$" "$f" ||
+      fail "libverify.csv: no complete row for allreduce $s"
+  done
+  a=$(meta launch_default "$f") b=$(meta launch_setting "$f")
+  [[ -n $a && -n $b && $a != "$b" ]] || fail "the two launches are not told apart ($a, $b)"
+  grep -q 'launch 1 = default (no setting), launch 2 = library setting' "$work/out" || fail "no labels in the table"
   ;;
 *) fail "unknown mode $mode" ;;
 esac
