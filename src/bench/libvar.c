@@ -370,36 +370,25 @@ int mg_lv_select(const mg_lv_lib *lib, const char *spec, const mg_coll *colls, i
   return 0;
 }
 
-void mg_lv_describe(const mg_lv_set *set, char *buf, size_t len) {
+/* The chosen variants per collective: "coll=a,b;..." or, with values, "coll:a=1,b=2;...". */
+static void describe(const mg_lv_set *set, char *buf, size_t len, int values) {
   size_t used = 0;
   buf[0] = '\0';
   for (int c = 0; c < MG_NCOLL && used < len; c++) {
     if (!set->mask[c]) continue;
-    used += (size_t)snprintf(buf + used, len - used, "%s%s=", used ? ";" : "", mg_colls[c].name);
+    used += (size_t)snprintf(buf + used, len - used, "%s%s%c", used ? ";" : "", mg_colls[c].name, values ? ':' : '=');
     int first = 1;
     for (int k = 0; k < set->lib->n[c] && used < len; k++)
       if (set->mask[c] & (1u << k)) {
         used += (size_t)snprintf(buf + used, len - used, "%s%s", first ? "" : ",", set->lib->algs[c][k].name);
+        if (values && used < len) used += (size_t)snprintf(buf + used, len - used, "=%d", set->lib->algs[c][k].value);
         first = 0;
       }
   }
 }
 
-void mg_lv_describe_values(const mg_lv_set *set, char *buf, size_t len) {
-  size_t used = 0;
-  buf[0] = '\0';
-  for (int c = 0; c < MG_NCOLL && used < len; c++) {
-    if (!set->mask[c]) continue;
-    used += (size_t)snprintf(buf + used, len - used, "%s%s:", used ? ";" : "", mg_colls[c].name);
-    int first = 1;
-    for (int k = 0; k < set->lib->n[c] && used < len; k++)
-      if (set->mask[c] & (1u << k)) {
-        used += (size_t)snprintf(buf + used, len - used, "%s%s=%d", first ? "" : ",", set->lib->algs[c][k].name,
-                                 set->lib->algs[c][k].value);
-        first = 0;
-      }
-  }
-}
+void mg_lv_describe(const mg_lv_set *set, char *buf, size_t len) { describe(set, buf, len, 0); }
+void mg_lv_describe_values(const mg_lv_set *set, char *buf, size_t len) { describe(set, buf, len, 1); }
 
 void mg_lv_describe_params(const mg_lv_set *set, char *buf, size_t len) {
   size_t used = 0;
