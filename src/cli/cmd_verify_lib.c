@@ -5,7 +5,8 @@
  * Open MPI reads a rules file at MPI_Init only, and with the file loaded coll/tuned consults it
  * before anything else, so the default cannot be measured in the same launch: this runs, without MPI
  * of its own, two launches of `mpiguide bench --alg default` at the rules' sizes, one after the
- * other, labelled in every output:
+ * other (rooted collectives with the root rotating as in check's presets, --roots spread:4),
+ * labelled in every output:
  *   launch 1 "default"          the library as it is (Open MPI: coll_tuned_use_dynamic_rules=1, no file)
  *   launch 2 "library setting"  the same with the file (Open MPI: coll_tuned_dynamic_rules_filename;
  *                               MPICH: the file's CVARs in the environment)
@@ -79,11 +80,12 @@ static int launch(char **launcher, int nl, const char *self, const lvstate *S, c
                   int setting, const char *nrep) {
   char colls[512] = "", sizes[2048] = "", out[4200], log[4300];
   size_t uc = 0, us = 0;
-  int anyred = 0, all8 = 1;
+  int anyred = 0, anyroot = 0, all8 = 1;
   for (int i = 0; i < S->nr; i++) {
     const char *cn = mg_colls[S->r[i].coll].name;
     if (!strstr(colls, cn)) uc += (size_t)snprintf(colls + uc, sizeof colls - uc, "%s%s", uc ? "," : "", cn);
     anyred |= mg_colls[S->r[i].coll].reduction;
+    anyroot |= mg_colls[S->r[i].coll].rooted;
     size_t b[2] = {S->r[i].lo, S->r[i].hi};
     for (int k = 0; k < 2; k++) {
       char t[32];
@@ -103,6 +105,7 @@ static int launch(char **launcher, int nl, const char *self, const lvstate *S, c
   argv[c++] = "--alg", argv[c++] = "default", argv[c++] = "--sizes", argv[c++] = sizes;
   argv[c++] = "--datatype", argv[c++] = all8 ? "MPI_DOUBLE" : "MPI_BYTE";
   if (anyred) argv[c++] = "--op", argv[c++] = all8 ? "MPI_SUM" : "MPI_BOR";
+  if (anyroot) argv[c++] = "--roots", argv[c++] = "spread:4"; /* as check's presets: a rule holds at every root */
   argv[c++] = "--nrep", argv[c++] = (char *)nrep, argv[c++] = "--shuffle", argv[c++] = "-o", argv[c++] = out;
   argv[c++] = "-q";
   argv[c] = NULL;
