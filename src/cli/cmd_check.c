@@ -570,8 +570,8 @@ static int analyse(state *S, const char *const *sources, int nsources, const cha
       mg_ck_print_summary(stdout, &d, &r);
       if (outdir) {
         int raw_here = nsources == 1 && !strcmp(sources[0], outdir);
-        printf("\nresults: %s/ (%sverdicts.csv, verdicts.json, summary.txt, report.html)\n", outdir,
-               raw_here ? "raw.csv, " : "");
+        printf("\nresults: %s/ (%sverdicts.csv, verdicts.json, summary.txt, report.html%s)\n", outdir,
+               raw_here ? "raw.csv, " : "", r.nlib ? ", libvariants.csv, libverdicts.csv" : "");
       }
     }
   }

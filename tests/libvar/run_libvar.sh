@@ -7,7 +7,8 @@
 #   run_libvar.sh bad NP       --lib-variants allreduce=bogus and reduce=...: exit 2 on every rank,
 #                              the message names the bad name and the valid ones, no file left
 #   run_libvar.sh check NP     check --lib-variants: libvariants.csv and libverdicts.csv, no lib: row
-#                              among the guideline verdicts, the summary's section
+#                              among the guideline verdicts, the summary's section, the report's
+#                              section (curves of the default, a mock-up and the variants; winners)
 #   run_libvar.sh tune KIND    tune on synthetic data (make_synthetic.sh): the library's setting file
 #                              with the winning variant, no mock-up rule for its cell
 #   run_libvar.sh verify NP    verify --lib-settings on tune's setting from synthetic data: two
@@ -83,6 +84,15 @@ check)
   ((n == 4)) || fail "libvariants.csv: $n cells, expected 4 (2 sizes x 2 pairs)"
   grep -Eq ',(mock-up|library variant|default|inconclusive)$' "$work/c/libvariants.csv" || fail "no winner column"
   grep -q '^library variants' "$work/c/summary.txt" || fail "no section in summary.txt"
+  # the report: the section, a latency plot with the default, a mock-up and library variants, the table
+  h=$work/c/report.html
+  grep -q 'id="libvar-' "$h" || fail "no library-variant section in report.html"
+  sec=$(sed -n '/id="libvar-/,/<\/table>/p' "$h")
+  grep -q 'class="lat" data-alg="default"' <<<"$sec" || fail "report: no default curve in the section"
+  grep -q 'class="lat" data-alg="allreduce_as_' <<<"$sec" || fail "report: no mock-up curve in the section"
+  grep -q 'class="lat" data-alg="lib:' <<<"$sec" || fail "report: no library-variant curve in the section"
+  n=$(grep -c 'data-winner=' <<<"$sec")
+  ((n == 4)) || fail "report: $n rows in the winners' table, expected 4"
   ;;
 tune)
   kind=$arg
