@@ -125,7 +125,7 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
                          long rounds, mg_sync_method m, double w) {
   int rc, clocked = mg_sync_uses_clock(m);
   double tol = mg_batch_tolerance(R);
-  int order[MG_MAX_ALGS];
+  int order[MG_BENCH_MAX_SERIES];
   long k = 0;
   mg_call call = *c; /* the call of the round: its root rotates (cfg->roots) */
   for (long r = 0; r < rounds; r++) {
@@ -139,6 +139,9 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
       int i = order[j];
       int alg = B->series[act[i]].alg;
       double t0, t1;
+      int rc2;
+      int lv = mg_lv_is(alg) ? alg - MG_LV_ALG0 : -1; /* a library variant: switched on around its call */
+      if (lv >= 0 && (rc = mg_lv_begin(R->cfg->libvars, &call, lv)) != MPI_SUCCESS) return rc;
       R->late[k] = 0;
       if (clocked) {
         R->late[k] = mg_clock_wait(&R->clock, R->next_start + (double)k * w, tol);
@@ -146,8 +149,9 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
         return rc;
       }
       t0 = R->now();
-      rc = mg_coll_is_p2p(call.coll) ? mg_pattern_run(&call, alg, R->cfg->pattern) : mg_run(&call, alg);
+      rc = mg_coll_is_p2p(call.coll) ? mg_pattern_run(&call, alg, R->cfg->pattern) : mg_run(&call, lv >= 0 ? 0 : alg);
       t1 = R->now();
+      if (lv >= 0 && (rc2 = mg_lv_end(R->cfg->libvars, &call, c->comm)) != MPI_SUCCESS) return rc2;
       R->ts[k] = t0;
       R->te[k] = t1;
       R->err[k] = rc;
@@ -208,7 +212,7 @@ static void find_failed(run *R, mg_bench_block *B, const int *act, long slots, i
  * Returns -1 when out of memory. */
 static int push_rows(run *R, mg_bench_block *B, const int *act, int nact, long slots, int warm, int global,
                      const int *failed, int *nlate) {
-  long rep[MG_MAX_ALGS];
+  long rep[MG_BENCH_MAX_SERIES];
   for (int i = 0; i < nact; i++) {
     mg_bench_series *se = &B->series[act[i]];
     rep[i] = warm ? se->nwarm : se->nvalid + se->ninvalid;
@@ -283,7 +287,7 @@ int mg_batch_run(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nac
   B->rounds += rounds;
   if ((rc = reduce_slots(R, slots, global, clocked, *w)) != MPI_SUCCESS) return rc;
 
-  int failed[MG_MAX_ALGS] = {0}, nlate;
+  int failed[MG_BENCH_MAX_SERIES] = {0}, nlate;
   find_failed(R, B, act, slots, failed);
   if (push_rows(R, B, act, *nact, slots, warm, global, failed, &nlate) != 0) return abort_out_of_memory(R);
   if (!warm) R->res->invalid += nlate;

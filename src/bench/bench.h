@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/libvar.h"
 #include "bench/rep.h"
 #include "registry/registry.h"
 
@@ -194,6 +195,9 @@ typedef struct mg_bench_red {
 
 struct mg_bench_result; /* below */
 
+/* Series of one block: the registry's algorithms and the library's own variants (libvar.h). */
+#define MG_BENCH_MAX_SERIES (MG_MAX_ALGS + MG_LV_MAX)
+
 typedef struct mg_bench_cfg {
   MPI_Comm comm;                /* the collectives run on it (normally MPI_COMM_WORLD) */
   int ncolls;
@@ -220,6 +224,9 @@ typedef struct mg_bench_cfg {
    * regular call) are skipped. */
   int in_place;
   mg_pattern pattern;           /* how point-to-point operations are measured (MG_PATTERNS) */
+  /* The library's own algorithm variants measured beside the selected algorithms, as series with
+   * alg = MG_LV_ALG0 + k (libvar.h); NULL: none. The run makes and frees what they need. */
+  mg_lv_set *libvars;
 
   mg_sync_method sync;
   mg_time_mode time;
@@ -252,7 +259,7 @@ typedef enum { MG_SERIES_OK, MG_SERIES_SKIPPED, MG_SERIES_FAILED } mg_series_sta
 /* All measurements of one algorithm in one block, in the order taken:
  * first the warm-up measurements, then the others. */
 typedef struct mg_bench_series {
-  int alg;                      /* registry index; 0 = default */
+  int alg;                      /* registry index; 0 = default; MG_LV_ALG0 + k: library variant k */
   mg_series_status status;
   char note[192];               /* why skipped or failed; "measure only: ..." when measure_only */
   int measure_only;             /* measured outside a restriction that guards only the result's bits
@@ -274,7 +281,7 @@ struct mg_bench_block {
   const mg_dtype_info *dtype;   /* the datatype of its calls */
   const mg_op_info *op;         /* reductions: the op; NULL otherwise */
   int nseries;
-  mg_bench_series series[MG_MAX_ALGS];
+  mg_bench_series series[MG_BENCH_MAX_SERIES];
   long rounds;                  /* rounds run, warm-up included */
   double window;                /* slot length used (window/roundtime; roundtime: the last), s */
   double elapsed;               /* wall time of the block, s */
@@ -320,9 +327,10 @@ static inline int mg_bench_nreds(const mg_bench_cfg *cfg, mg_coll coll) {
   return mg_colls[coll].reduction && cfg->nreds > 0 ? cfg->nreds : 1;
 }
 
-/* Name of an algorithm as written in results: "default" or the registry name. */
+/* Name of an algorithm as written in results: "default", the registry name, or a library
+ * variant's label ("lib:ring"). */
 static inline const char *mg_bench_alg_name(mg_coll coll, int alg) {
-  return alg == 0 ? "default" : mg_colls[coll].algs[alg].name;
+  return alg == 0 ? "default" : mg_lv_is(alg) ? mg_lv_label(coll, alg - MG_LV_ALG0) : mg_colls[coll].algs[alg].name;
 }
 
 /* ---- synchronisation primitives (sync.c), usable on their own ---- */

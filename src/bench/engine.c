@@ -194,7 +194,7 @@ void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call
 /* Without --in-place a row of the in-place family is the default itself: skipped, not measured. */
 static void skip_in_place_rows(const mg_bench_cfg *cfg, mg_bench_block *B) {
   for (int i = 0; i < B->nseries && !cfg->in_place; i++)
-    if (mg_colls[B->coll].algs[B->series[i].alg].family == MG_FAM_INPLACE) {
+    if (!mg_lv_is(B->series[i].alg) && mg_colls[B->coll].algs[B->series[i].alg].family == MG_FAM_INPLACE) {
       B->series[i].status = MG_SERIES_SKIPPED;
       snprintf(B->series[i].note, sizeof B->series[i].note,
                "skipped: an in-place row, measured only with --in-place (a regular call through it is the default)");
@@ -279,14 +279,15 @@ static int applicable_series(mg_bench_block *B, const mg_call *c, mg_pattern pat
       snprintf(B->series[i].note, sizeof B->series[i].note, "skipped: %s (pattern %s)", no, mg_pattern_name(pattern));
       continue;
     }
-    mg_why why = mg_applicable(c, B->series[i].alg, SIZE_MAX);
-    if (why == MG_WHY_NONE && B->series[i].alg &&
+    int alg = mg_lv_is(B->series[i].alg) ? 0 : B->series[i].alg; /* a library variant runs the MPI call */
+    mg_why why = mg_applicable(c, alg, SIZE_MAX);
+    if (why == MG_WHY_NONE && alg &&
         (!mg_colls[c->coll].known || mg_colls[c->coll].algs[B->series[i].alg].family == MG_FAM_HIER)) {
       mg_late = (mg_late_state){SIZE_MAX, MG_WHY_NONE};
       (void)mg_run(c, B->series[i].alg);
       why = mg_late.why;
     }
-    if (why != MG_WHY_NONE && mg_why_measurable(why)) { /* measured; tune never chooses it here */
+    if (why != MG_WHY_NONE && mg_why_measurable(why) && alg) { /* measured; tune never chooses it here */
       B->series[i].measure_only = 1;
       snprintf(B->series[i].note, sizeof B->series[i].note, "measure only (%s): a timing, no repair for this call",
                mg_why_key(why));
@@ -330,7 +331,7 @@ static int warm_up(run *R, mg_bench_block *B, const mg_call *c, int *act, int *n
   }
   *w = cfg->window;
   if (cfg->warmup > 0) {
-    long want[MG_MAX_ALGS];
+    long want[MG_BENCH_MAX_SERIES];
     for (int i = 0; i < *nact; i++) want[i] = cfg->warmup;
     rc = mg_batch_run(R, B, c, act, nact, want, 1, clocked ? MG_SYNC_BARRIER : cfg->sync, w);
     if (rc != MPI_SUCCESS) return rc;
@@ -344,7 +345,7 @@ static int warm_up(run *R, mg_bench_block *B, const mg_call *c, int *act, int *n
 static void init_reps(run *R, mg_bench_block *B, const double *t1, const int *act, int nact, mg_rep_state *st) {
   const mg_bench_cfg *cfg = R->cfg;
   for (int i = 0; i < nact; i++) {
-    int alg = B->series[act[i]].alg;
+    int alg = mg_lv_is(B->series[act[i]].alg) ? 0 : B->series[act[i]].alg; /* a library variant: the default's */
     double b = t1 ? (t1[alg] > 0 ? t1[alg] : t1[0]) : 0;
     mg_rep_init(&cfg->rep, &st[i], b);
     B->series[act[i]].t1 = cfg->rep.mode == MG_REP_PAPER ? b : 0;
@@ -377,8 +378,8 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
                          double start, int *act, int nact, double w) {
   const mg_bench_cfg *cfg = R->cfg;
   int rc, clocked = mg_sync_uses_clock(cfg->sync);
-  long want[MG_MAX_ALGS];
-  mg_rep_state st[MG_MAX_ALGS];
+  long want[MG_BENCH_MAX_SERIES];
+  mg_rep_state st[MG_BENCH_MAX_SERIES];
   double mstart = R->elapsed; /* measuring starts: the wall time of a TIME budget */
   R->rt_base = w;
   init_reps(R, B, t1, act, nact, st);
@@ -389,7 +390,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
       if (want[i] > rounds) rounds = want[i];
     }
     if (rounds == 0) break;
-    int before[MG_MAX_ALGS], nb = nact;
+    int before[MG_BENCH_MAX_SERIES], nb = nact;
     memcpy(before, act, (size_t)nb * sizeof *act);
     if ((rc = mg_batch_run(R, B, c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) return rc;
     if (nact != nb) realign_reps(before, nb, act, nact, st);
@@ -417,7 +418,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
  * budget: seconds this block may take (0: no limit).
  */
 static int run_block(run *R, mg_bench_block *B, const double *t1, double budget) {
-  int rc, fail, act[MG_MAX_ALGS], nact;
+  int rc, fail, act[MG_BENCH_MAX_SERIES], nact;
   mg_call c, c1; /* c1: the call of round 0, which decides what applies */
   double start = R->elapsed, w;
   void *mem = mg_bench_make_call(R, B, &c, &fail);
@@ -501,6 +502,8 @@ static void init_block(const mg_bench_cfg *cfg, mg_bench_block *B, mg_coll coll,
   B->count = (long)(bytes / (size_t)red.dtype->size);
   for (int a = 0; a < mg_colls[coll].nalgs; a++)
     if (cfg->algmask[coll] & (1u << a)) B->series[B->nseries++].alg = a;
+  for (int k = 0; cfg->libvars && k < MG_LV_MAX; k++)
+    if (cfg->libvars->mask[coll] & (1u << k)) B->series[B->nseries++].alg = MG_LV_ALG0 + k;
 }
 
 static void free_block(mg_bench_block *B) {
@@ -514,7 +517,7 @@ static void set_t1(run *R, const mg_bench_block *B, double *t1) {
       long nv = mg_batch_valid_values(R, &B->series[i], 0);
       double s = 0;
       for (long j = 0; j < nv; j++) s += R->vals[j];
-      t1[B->series[i].alg] = s;
+      if (!mg_lv_is(B->series[i].alg)) t1[B->series[i].alg] = s;
     }
 }
 
@@ -630,6 +633,7 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   if ((rc = PMPI_Comm_dup(R.comm, &R.scomm)) != MPI_SUCCESS) goto restore;
   if ((rc = mg_bench_build_types(&R)) != MPI_SUCCESS) goto out;
   if ((rc = prepare_clocks(&R)) != MPI_SUCCESS) goto out;
+  if (cfg->libvars && (rc = mg_lv_open(cfg->libvars, R.comm)) != MPI_SUCCESS) goto out;
   if ((rc = measure_all(&R)) != MPI_SUCCESS) goto out;
   res->clock_used = R.use_clock;
   res->clock_err = R.clock.err;
@@ -638,6 +642,7 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
 out:
   res->elapsed = R.now() - R.t0;
   mg_pattern_free();
+  if (cfg->libvars) mg_lv_close(cfg->libvars);
   mg_bench_free_types(&R);
   if (R.scomm != MPI_COMM_NULL) PMPI_Comm_free(&R.scomm);
   free(R.ts), free(R.te), free(R.red), free(R.late), free(R.err), free(R.slot_v), free(R.slot_round);

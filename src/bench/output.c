@@ -51,6 +51,15 @@ static void meta_colls(FILE *f, const mg_bench_cfg *cfg) {
     mg_meta(f, "algorithms", "%s", buf);
     mg_meta(f, "size_definition", "%s: %s", mg_colls[c].name, mg_colls[c].size_def);
   }
+  if (cfg->libvars) { /* the library's own variants (docs/libvar.md): what was chosen, and how */
+    mg_lv_describe(cfg->libvars, buf, sizeof buf);
+    mg_meta(f, "lib_variants", "%s", buf);
+    mg_meta(f, "lib_variants_source", "%s %s", mg_lv_kind_name(cfg->libvars->lib->kind), cfg->libvars->lib->source);
+    mg_lv_describe_values(cfg->libvars, buf, sizeof buf);
+    mg_meta(f, "lib_variant_values", "%s", buf);
+    mg_lv_describe_params(cfg->libvars, buf, sizeof buf);
+    if (*buf) mg_meta(f, "lib_variant_params", "%s", buf);
+  }
 }
 
 /* The sizes and the arguments of the calls (op and root empty when no

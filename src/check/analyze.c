@@ -460,7 +460,7 @@ static int monotony(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, c
   char *done = calloc((size_t)d->nseries + 1, 1);
   if (!sz || !done) goto nomem;
   for (int i = 0; i < d->nseries; i++) { /* series are visited in data order, sorted below */
-    if (done[i]) continue;
+    if (done[i] || mg_ck_is_libvar(d->series[i].alg)) continue; /* the library's variants: no guideline */
     const mg_ck_series *s = &d->series[i];
     int ns = 0;
     for (int j = i; j < d->nseries; j++) {
@@ -601,7 +601,7 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
   if (!(o->margin >= 0)) return MG_ERR("margin %g is negative", o->margin);
   cell *cells = malloc((size_t)(d->nseries + d->nnotes + 1) * sizeof *cells);
   algref *algs = malloc((size_t)(d->nseries + d->nnotes + 1) * sizeof *algs);
-  int ncells = 0, cap = 0, rc = -1;
+  int ncells = 0, cap = 0, libcap = 0, rc = -1;
   if (!cells || !algs) {
     (void)MG_ERR("out of memory");
     goto out;
@@ -668,7 +668,7 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
             v.measure_only = 1, snprintf(v.note, sizeof v.note, "%s", n->text);
         }
       }
-      if (push_verdict(&r->v, &r->n, &cap, &v)) {
+      if (mg_ck_is_libvar(v.alg) ? push_verdict(&r->lib, &r->nlib, &libcap, &v) : push_verdict(&r->v, &r->n, &cap, &v)) {
         (void)MG_ERR("out of memory");
         goto out;
       }
@@ -691,7 +691,8 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
   }
   if ((r->family = adjust(r->v, r->n, 0, r->rel, r->nrel, o->holm, o->alpha, o->margin)) < 0 ||
       (r->aa_family = adjust(r->v, r->n, 1, NULL, 0, o->holm, o->alpha, o->margin)) < 0 ||
-      (r->mono_family = adjust(r->mono, r->nmono, 0, NULL, 0, o->holm, o->alpha, o->margin)) < 0) {
+      (r->mono_family = adjust(r->mono, r->nmono, 0, NULL, 0, o->holm, o->alpha, o->margin)) < 0 ||
+      (r->lib_family = adjust(r->lib, r->nlib, 0, NULL, 0, o->holm, o->alpha, o->margin)) < 0) {
     (void)MG_ERR("out of memory or a p-value outside [0, 1] (Holm adjustment)");
     goto out;
   }
@@ -702,8 +703,12 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
     equiv_row(&r->v[i], &r->rel[k], rr, o->margin, &r->rel[k + 1]);
     k += 2;
   }
-  if (r->n == 0) {
+  if (r->n == 0 && r->nlib == 0) {
     (void)MG_ERR("nothing to compare: the data hold no mock-up measured together with its default");
+    goto out;
+  }
+  if (mg_ck_kinds_build(r)) {
+    (void)MG_ERR("out of memory");
     goto out;
   }
   rc = 0;
@@ -718,8 +723,11 @@ void mg_ck_result_free(mg_ck_result *r) {
   free(r->v);
   free(r->mono);
   free(r->rel);
-  r->v = r->mono = r->rel = NULL;
-  r->n = r->nmono = r->nrel = 0;
+  free(r->lib);
+  free(r->kinds);
+  r->v = r->mono = r->rel = r->lib = NULL;
+  r->kinds = NULL;
+  r->n = r->nmono = r->nrel = r->nlib = r->nkinds = 0;
 }
 
 void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {

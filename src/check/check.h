@@ -329,7 +329,52 @@ typedef struct mg_ck_result {
                             in the Holm family of v (counted in family), the EQUIV rows are not */
   int nrel;
   int rel_family;        /* ... of family: the REVERSE comparisons */
+  /* The library's own algorithm variants (rows "lib:NAME", docs/libvar.md): the default against each,
+   * with the same test, interval, launch and root rules and outcomes as a mock-up, Holm-adjusted as
+   * a family of their own; never in v, the score, the tables or tune's guideline rules. */
+  mg_ck_verdict *lib;    /* collective, size, pair, variant name */
+  int nlib;
+  int lib_family;
+  struct mg_ck_kinds *kinds; /* per cell with a library variant: which kind wins (mg_ck_kinds_build) */
+  int nkinds;
 } mg_ck_result;
+
+/* Whether an algorithm name is a library variant's ("lib:ring"). */
+static inline int mg_ck_is_libvar(const char *alg) { return !strncmp(alg, "lib:", 4); }
+
+/*
+ * Which kind of contender wins a cell (docs/libvar.md), X(ENUM, name):
+ * - MOCKUP / LIBVAR: that kind's best contender is a violation of the default (significantly and
+ *   consistently faster, beyond the noise and the interval) and, when the other kind's best is one
+ *   too, its slowdown interval lies wholly above the other's;
+ * - DEFAULT: every comparison at the cell, mock-ups and library variants, is consistent;
+ * - INCONCLUSIVE: anything else (both kinds win with overlapping intervals included).
+ */
+#define MG_CK_KINDS(X)                 \
+  X(MOCKUP, "mock-up")                 \
+  X(LIBVAR, "library variant")         \
+  X(DEFAULT, "default")                \
+  X(INCONCLUSIVE, "inconclusive")
+
+typedef enum {
+#define MG_X(E, n) MG_CK_WIN_##E,
+  MG_CK_KINDS(MG_X)
+#undef MG_X
+      MG_CK_NKINDS
+} mg_ck_kind;
+const char *mg_ck_kind_name(mg_ck_kind k);
+/* r->kinds from r->v and r->lib (after Holm). 0, or -1 out of memory. */
+int mg_ck_kinds_build(mg_ck_result *r);
+
+typedef struct mg_ck_kinds {
+  mg_coll coll;
+  size_t bytes;
+  char red[MG_CK_RED];
+  double med_def;        /* seconds */
+  int mock, lib;         /* index into r->v / r->lib of the best (largest slowdown) OK contender of
+                            each kind (mock-ups: repairs only, not measure-only); -1: none */
+  mg_ck_kind winner;
+} mg_ck_kinds;
 
 /* Compute every verdict. 0, or -1 with a message (out of memory, no data). */
 int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen);
@@ -466,6 +511,12 @@ int mg_ck_print_comparer(FILE *f, mg_ck_comparer c, mg_ck_format fmt, int merge,
 /* The summary (text): settings, counts per collective, worst slowdowns,
  * consistency score, A/A control. */
 void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
+/* The summary's section on the library's variants (nothing without them; libvar.c), and its files:
+ * libvariants.csv (per cell: default, best mock-up, best library variant, the kind that wins) and
+ * libverdicts.csv (verdicts.csv's format, one row per library variant and cell). */
+void mg_ck_print_libvariants(FILE *f, const mg_ck_result *r);
+void mg_ck_write_libvariants_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
+void mg_ck_write_libverdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
 
 /* verdicts.csv and verdicts.json contents (formats in docs/check.md). */
 void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r);

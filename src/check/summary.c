@@ -214,6 +214,7 @@ void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_ck_print_p2p(f, r);
   mg_ck_print_rerank(f, r);
   print_monotony(f, r);
+  mg_ck_print_libvariants(f, r);
   if (s.aa)
     fprintf(f, "A/A control: %d of %d default-vs-default comparisons flagged\n  (expected: %s)\n",
             s.aa_flagged, s.aa,

@@ -298,11 +298,15 @@ int mg_ck_write_results(const char *dir, const mg_ck_data *d, const mg_ck_result
   static const struct {
     const char *name;
     writer_fn fn;
-  } files[] = {{"verdicts.csv", mg_ck_write_verdicts_csv},
-               {"verdicts.json", mg_ck_write_verdicts_json},
-               {"monotony.csv", mg_ck_write_monotony_csv},
-               {"summary.txt", write_summary}};
+    int lib; /* only with library variants (docs/libvar.md) */
+  } files[] = {{"verdicts.csv", mg_ck_write_verdicts_csv, 0},
+               {"verdicts.json", mg_ck_write_verdicts_json, 0},
+               {"monotony.csv", mg_ck_write_monotony_csv, 0},
+               {"summary.txt", write_summary, 0},
+               {"libvariants.csv", mg_ck_write_libvariants_csv, 1},
+               {"libverdicts.csv", mg_ck_write_libverdicts_csv, 1}};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+    if (files[i].lib && !r->nlib) continue;
     size_t n = strlen(dir) + strlen(files[i].name) + 2;
     char *path = malloc(n);
     if (!path) return MG_ERR("out of memory");

@@ -16,6 +16,9 @@ int mg_cmd_report(int argc, char **argv);
 int mg_cmd_tune(int argc, char **argv);
 int mg_cmd_verify(int argc, char **argv);
 int mg_cmd_env(int argc, char **argv);
+int mg_cmd_libvars(int argc, char **argv);
+/* `verify --lib-settings FILE -o DIR -- LAUNCHER...` (cmd_verify_lib.c). */
+int mg_cmd_verify_lib(int argc, char **argv);
 int mg_cmd_loggp(int argc, char **argv);
 int mg_cmd_hotspots(int argc, char **argv);
 /* "Documentation: <where this mpiguide's docs are>" (cmd_env.c). */

@@ -39,6 +39,7 @@
   X(DTYPE, "datatype", 'd', 1) X(OP, "op", 0, 1) X(ROOT, "root", 0, 1) X(ROOTS, "roots", 0, 1)  \
   X(REDS, "reductions", 0, 1) X(COUNTS, "counts", 0, 1) X(IN_PLACE, "in-place", 0, 0)           \
   X(PATTERN, "pattern", 0, 1) X(OVERLAP, "overlap", 0, 0) X(TESTS, "tests", 0, 1)              \
+  X(LIBVARS, "lib-variants", 0, 1)                                                            \
   X(SYNC, "sync", 0, 1) X(TIME, "time", 0, 1) X(TIMER, "timer", 0, 1)                         \
   X(WINDOW, "window", 0, 1) X(WINDOW_FACTOR, "window-factor", 0, 1)                           \
   X(WINDOW_TOL, "window-tolerance", 0, 1)                                                     \
@@ -63,6 +64,10 @@ static const char usage_text[] =
     "What to measure:\n"
     "  -c, --coll LIST        collectives: allreduce, bcast, ... or MPI_Allreduce, ..., or all\n"
     "  -a, --alg LIST         algorithms: default, registry names (mpiguide list), or all [all]\n"
+    "      --lib-variants SPEC  also the MPI library's own algorithms (Open MPI coll/tuned,\n"
+    "                         MPICH MPIR_CVAR_<COLL>_INTRA_ALGORITHM), interleaved with the\n"
+    "                         default, as rows lib:NAME: all, or COLL=NAME,...;COLL=all\n"
+    "                         (docs/libvar.md; `mpiguide libvars` lists them)\n"
     "  -s, --sizes LIST       message sizes in bytes: 8,1K,64K; ranges FROM:TO (x2 steps),\n"
     "                         FROM:TO:xF (factor F), FROM:TO:+S (step S) [8,1K,64K]\n"
     "                         bcast, the reductions, scans, reduce_scatter and the v-collectives:\n"
@@ -153,6 +158,8 @@ typedef struct state {
   mg_cmd_progress prog;
   int overlap; /* --overlap (cmd_bench_overlap.c) */
   mg_ovl_cfg ovl;
+  mg_lv_lib lib; /* --lib-variants */
+  mg_lv_set lvset;
 } state;
 
 static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
@@ -404,6 +411,9 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
     return MG_ERR_TO(S->err, "--nrep-paper with --reductions: the one-element calibration is per collective, not "
                              "per pair; use --rse or --nrep");
   S->overlap = o->given[O_OVERLAP];
+  if (o->given[O_LIBVARS] && S->overlap) return MG_ERR_TO(S->err, "--lib-variants does not apply with --overlap");
+  if (o->given[O_LIBVARS] && mg_cmd_lib_variants(o->val[O_LIBVARS], cfg->colls, cfg->ncolls, cfg, &S->lib, &S->lvset, S->err, sizeof S->err))
+    return -1;
   if (o->given[O_TESTS] && !S->overlap) return MG_ERR_TO(S->err, "--tests applies only with --overlap");
   if (S->overlap) {
     mg_cmd_overlap_opts oo = {o->val[O_COLL], o->val[O_TESTS], o->given[O_ALG], o->given[O_REDS], o->given[O_REPRO]};
@@ -491,6 +501,7 @@ int mg_cmd_bench(int argc, char **argv) {
   state S0, *S = &S0;
   memset(S, 0, sizeof *S);
   mg_bench_meta meta;
+  mg_cmd_libvar_env(argc, argv);
   if (mg_cmd_mpi_start("bench", &S->rank, &S->size, &meta)) return 1;
   opts_t o;
   S->cfg.comm = MPI_COMM_WORLD;

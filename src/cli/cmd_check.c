@@ -79,6 +79,8 @@ typedef struct state {
   int model_guided;     /* --model-guided: measure the mock-ups the model does not rule out */
   double model_slack;   /* --model-slack */
   long guided_cells, guided_all; /* mock-up cells measured, of those a full check would measure */
+  mg_lv_lib lib;        /* --lib-variants: the library's own algorithms (docs/libvar.md) */
+  mg_lv_set lvset;
 } state;
 
 static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
@@ -403,6 +405,12 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
   if (o->given[O_MODEL_SLACK] && (mg_parse_double(o->val[O_MODEL_SLACK], 0, &S->model_slack, S->e, sizeof S->e) ||
                                   !(S->model_slack >= 1)))
     return MG_ERR_TO(S->err, "--model-slack: '%s' is not a number >= 1", o->val[O_MODEL_SLACK]);
+  if (o->given[O_LIBVARS] && S->model_guided)
+    return MG_ERR_TO(S->err, "--lib-variants with --model-guided: the model prices no library variant; measure them "
+                             "without --model-guided");
+  if (o->given[O_LIBVARS] && mg_cmd_lib_variants(o->val[O_LIBVARS], S->colls, S->ncolls, cfg, &S->lib, &S->lvset, S->err,
+                                            sizeof S->err))
+    return -1;
   if ((S->model_guided || o->given[O_MODEL_SLACK]) && !S->have_lg)
     return MG_ERR_TO(S->err, "--model-guided%s needs --loggp FILE (`mpiguide loggp -o FILE` measures it)",
                      S->model_guided ? "" : " (and --model-slack)");
@@ -562,8 +570,8 @@ static int analyse(state *S, const char *const *sources, int nsources, const cha
       mg_ck_print_summary(stdout, &d, &r);
       if (outdir) {
         int raw_here = nsources == 1 && !strcmp(sources[0], outdir);
-        printf("\nresults: %s/ (%sverdicts.csv, verdicts.json, summary.txt, report.html)\n", outdir,
-               raw_here ? "raw.csv, " : "");
+        printf("\nresults: %s/ (%sverdicts.csv, verdicts.json, summary.txt, report.html%s)\n", outdir,
+               raw_here ? "raw.csv, " : "", r.nlib ? ", libvariants.csv, libverdicts.csv" : "");
       }
     }
   }
@@ -823,6 +831,7 @@ int mg_cmd_check(int argc, char **argv) {
     return status;
   }
   mg_bench_meta meta;
+  mg_cmd_libvar_env(argc, argv);
   if (mg_cmd_mpi_start("check", &S->rank, &S->size, &meta)) {
     mg_opt_vals_free(&o);
     return 1;

@@ -37,33 +37,8 @@ static double now(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Whether this process was started by an MPI launcher (any rank). */
-static int under_launcher(void) {
-  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", NULL};
-  for (int i = 0; vars[i]; i++)
-    if (getenv(vars[i])) return 1;
-  return 0;
-}
-
-/* Run argv with stdout to `log`; the exit status as a shell reports it (128 + signal). */
-static int run_child(char **argv, const char *log) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    FILE *f = freopen(log, "w", stdout);
-    if (!f) _exit(126);
-    execvp(argv[0], argv);
-    fprintf(stderr, "mpiguide check: cannot start '%s': %s\n", argv[0], strerror(errno));
-    _exit(127);
-  }
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
 int mg_check_launches(const mg_check_launch_args *a) {
-  if (under_launcher()) {
+  if (mg_cmd_under_launcher()) {
     fprintf(stderr, "mpiguide check: --launches starts the launcher itself: run `mpiguide check --launches N ... "
                     "-- mpirun -np P` without mpirun in front\n");
     return 2;
@@ -115,7 +90,7 @@ int mg_check_launches(const mg_check_launch_args *a) {
       fprintf(stderr, "mpiguide check: launch %d of %d (%.0f s so far, about %.0f s to go) ...\n", k, a->n, el,
               el / (k - 1) * (a->n - k + 1));
     double t1 = now();
-    int rc = run_child(child, log);
+    int rc = mg_cmd_run_child(child, log);
     if (rc == 0) {
       dirs[ok++] = strdup(dir);
       fprintf(stderr, "mpiguide check: launch %d of %d done in %.1f s: %s\n", k, a->n, now() - t1, dir);
@@ -159,7 +134,7 @@ int mg_check_launches(const mg_check_launch_args *a) {
 static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
                                    O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
                                    O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE, O_ROOTS, O_REDS, O_COUNTS, O_SIZES_FROM,
-                                   O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN};
+                                   O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN, O_LIBVARS};
 
 int mg_check_measure_only(int id) {
   for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)

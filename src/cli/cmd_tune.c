@@ -27,6 +27,7 @@
 #include "cli/cmd_util.h"
 #include "cli/cmd_tune.h"
 #include "report/report.h"
+#include "tune/libset.h"
 #include "tune/profile.h"
 #include "tune/tuner.h"
 #include "util/err.h"
@@ -41,6 +42,10 @@ static const char usage_text[] =
     "noise, its interval above 1) and whose median is at least G faster than the default's over the\n"
     "whole interval. A choice covers its measured size, and the sizes up to the next measured size\n"
     "only when that one made the same choice; nothing beyond the largest measured size (docs/tune.md).\n"
+    "Where the data hold the library's own variants (check --lib-variants) and one wins a size with\n"
+    "no mock-up faster, by the same gain, it also writes the library's own setting: FILE.ompi-rules\n"
+    "(Open MPI coll/tuned dynamic rules) or FILE.mpich.env (MPICH CVARs), and prints how to use it\n"
+    "(docs/libvar.md).\n"
     "\n"
     "  -o, --out FILE      the profile to write (required)\n"
     "      --min-gain G    required gain, 0 <= G < 1 [0.10]: median_mock <= (1 - G) x median_default\n"
@@ -101,6 +106,7 @@ typedef struct tune {
   int have_lg, nmodel_np, model_np[64], npredicted;
   size_t *msizes;                  /* --model-sizes */
   int nmsizes;
+  mg_libset ls;                    /* the library's own settings (check --lib-variants data) */
 } tune;
 
 static int add_model_np(const char *item, void *arg) {
@@ -283,8 +289,50 @@ static int tune_group(tune *T, int s) {
              "their sizes, in place or not", np);
     mg_profile_add_preamble(T->p, line);
   }
-  if (mg_tune_decide(r, np, T->min_gain, T->which, T->p, &T->ch, &T->nch, T->e, sizeof T->e) < 0)
+  /* where a library variant wins (no mock-up faster), the library's setting is the repair, not a mock-up:
+   * the tuner sees those cells' mock-ups as measure-only (never a rule) */
+  mg_ck_result rr = *r;
+  if (r->nkinds && !(rr.v = malloc((size_t)(r->n ? r->n : 1) * sizeof *rr.v)))
+    return fprintf(stderr, "mpiguide tune: out of memory\n"), 1;
+  if (r->nkinds) memcpy(rr.v, r->v, (size_t)r->n * sizeof *rr.v);
+  for (int k = 0; k < r->nkinds; k++)
+    for (int i = 0; i < r->n && r->kinds[k].winner == MG_CK_WIN_LIBVAR; i++)
+      if (rr.v[i].coll == r->kinds[k].coll && rr.v[i].bytes == r->kinds[k].bytes && !strcmp(rr.v[i].red, r->kinds[k].red))
+        rr.v[i].measure_only = 1;
+  int rc = mg_tune_decide(&rr, np, T->min_gain, T->which, T->p, &T->ch, &T->nch, T->e, sizeof T->e);
+  if (rr.v != r->v) free(rr.v);
+  if (rc < 0) return fprintf(stderr, "mpiguide tune: %s\n", T->e), 1;
+  if (r->nkinds)
+    mg_profile_add_preamble(T->p, "cells a library variant wins (check --lib-variants) get no mock-up rule: the "
+                                  "library's own setting beside this profile is their repair");
+  if (mg_libset_decide(d, r, np, T->min_gain, &T->ls, T->e, sizeof T->e) < 0)
     return fprintf(stderr, "mpiguide tune: %s\n", T->e), 1;
+  return 0;
+}
+
+/* Beside the profile, the library's own setting where a library variant won (libset.h): FILE.ompi-rules
+ * or FILE.mpich.env, and the command line that uses it. 0, or 1 after a message. */
+static int save_lib_settings(tune *T) {
+  if (!T->ls.n) return 0;
+  int ompi = T->ls.kind == MG_LV_OMPI, skipped = 0;
+  char path[4096], e[MG_CK_ERR], pre[160];
+  snprintf(path, sizeof path, "%s.%s", T->out, ompi ? "ompi-rules" : "mpich.env");
+  snprintf(pre, sizeof pre, "written by mpiguide tune beside %s, gain >= %.0f %%", T->out, 100 * T->min_gain);
+  mg_outfile o;
+  if (mg_outfile_open(&o, path, e, sizeof e)) return fprintf(stderr, "mpiguide tune: %s\n", e), 1;
+  if (ompi) mg_libset_write_ompi(o.f, &T->ls, pre, &skipped);
+  else mg_libset_write_mpich(o.f, &T->ls, pre, &skipped);
+  if (mg_outfile_commit(&o, e, sizeof e)) return fprintf(stderr, "mpiguide tune: %s\n", e), 1;
+  if (T->quiet) return 0;
+  printf("library variants won %d range(s) with no mock-up faster%s%s: %s\n", T->ls.n,
+         skipped ? ", some not expressible (see the file)" : "", "", path);
+  char *abs = realpath(path, NULL);
+  if (ompi)
+    printf("  use: mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename %s ...\n",
+           abs ? abs : path);
+  else
+    printf("  use: env $(grep -v '^#' %s) mpiexec ...\n", abs ? abs : path);
+  free(abs);
   return 0;
 }
 
@@ -637,6 +685,7 @@ int mg_cmd_tune(int argc, char **argv) {
     }
     if (save(&T)) goto out;
     if (!T.quiet) print_rules(&T);
+    if (save_lib_settings(&T)) goto out;
     status = 0;
   }
 out:
@@ -648,6 +697,7 @@ out:
   free(T.data);
   free(T.ch);
   free(T.msizes);
+  mg_libset_free(&T.ls);
   mg_profile_free(T.p);
   free(T.srcs);
   return status;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "algs/algs.h"
@@ -35,6 +36,49 @@ int mg_cmd_mpi_start(const char *cmd, int *rank, int *size, mg_bench_meta *meta)
     fprintf(stderr, "mpiguide %s: cannot describe the launch (MPI error)\n", cmd);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  return 0;
+}
+
+/* Whether this process was started by an MPI launcher (any rank). */
+int mg_cmd_under_launcher(void) {
+  static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "PMI_RANK", NULL};
+  for (int i = 0; vars[i]; i++)
+    if (getenv(vars[i])) return 1;
+  return 0;
+}
+
+/* Run argv with stdout to `log`; the exit status as a shell reports it (128 + signal). */
+int mg_cmd_run_child(char **argv, const char *log) {
+  pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    FILE *f = freopen(log, "w", stdout);
+    if (!f) _exit(126);
+    execvp(argv[0], argv);
+    fprintf(stderr, "mpiguide: cannot start '%s': %s\n", argv[0], strerror(errno));
+    _exit(127);
+  }
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+void mg_cmd_libvar_env(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strncmp(argv[i], "--lib-variants", 14) && (argv[i][14] == '\0' || argv[i][14] == '=')) {
+      setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 0);
+      return;
+    }
+}
+
+int mg_cmd_lib_variants(const char *spec, const mg_coll *colls, int ncolls, mg_bench_cfg *cfg, mg_lv_lib *lib,
+                   mg_lv_set *set, char *err, size_t errlen) {
+  if (!*spec) return MG_ERR("--lib-variants: empty (use all, or COLL=NAME,...;COLL=...)");
+  if (mg_lv_discover(lib, err, errlen)) return -1;
+  mg_lv_set_library(lib);
+  if (mg_lv_select(lib, spec, colls, ncolls, set, err, errlen)) return -1;
+  cfg->libvars = set;
   return 0;
 }
 

@@ -20,6 +20,22 @@
 /* MPI_Init (unless initialised), rank and size of MPI_COMM_WORLD, mg_core_init and the launch's
  * metadata. 0, or 1 when MPI_Init failed (message printed); aborts the run when a later step fails. */
 int mg_cmd_mpi_start(const char *cmd, int *rank, int *size, mg_bench_meta *meta);
+/* Whether this process was started by an MPI launcher (any rank). */
+int mg_cmd_under_launcher(void);
+/* Run argv (a launcher and its command) with stdout to `log`, waiting for it: the exit status as a
+ * shell reports it (128 + signal), -1 when it cannot start. Commands that launch MPI runs themselves
+ * (check --launches, verify --lib-settings) use it without MPI of their own. */
+int mg_cmd_run_child(char **argv, const char *log);
+/* Before mg_cmd_mpi_start of a command that takes --lib-variants: when argv has it, set
+ * OMPI_MCA_coll_tuned_use_dynamic_rules=1 unless the environment sets it (Open MPI's coll/tuned
+ * reads forced algorithms only with it, fixed at MPI_Init; the default's decision is the same
+ * with it, no rules file being given: docs/libvar.md). Harmless for other libraries. */
+void mg_cmd_libvar_env(int argc, char **argv);
+/* --lib-variants SPEC for the collectives colls[0..ncolls): the running library's variants into *lib
+ * (discovered once, set as the process's library for labels), the chosen ones into *set and
+ * cfg->libvars = set. 0, or -1 with a message naming the bad name and the valid ones. */
+int mg_cmd_lib_variants(const char *spec, const mg_coll *colls, int ncolls, mg_bench_cfg *cfg, mg_lv_lib *lib,
+                   mg_lv_set *set, char *err, size_t errlen);
 /* mg_core_finalize and MPI_Finalize. */
 void mg_cmd_mpi_end(void);
 

@@ -69,6 +69,14 @@ static const char usage_text[] =
     "given; reports tuned/default median ratios with the test's verdict, and re-checks the\n"
     "guidelines with the tuned algorithm as the baseline. Details: docs/tune.md.\n"
     "\n"
+    "usage: mpiguide verify --lib-settings FILE -o DIR [--nrep N] [-q] -- LAUNCHER...\n"
+    "\n"
+    "Measures the library's own setting `tune` wrote beside a profile (FILE.ompi-rules or\n"
+    "FILE.mpich.env): two launches of `LAUNCHER mpiguide bench` at its rules' sizes, labelled\n"
+    "\"default\" (launch 1) and \"library setting\" (launch 2, the file in effect), compared per size:\n"
+    "median(default) / median(setting) with its bootstrap interval, faster / same / slower, into\n"
+    "DIR/libverify.csv (docs/libvar.md). e.g. -o V -- mpirun -np 4. --nrep N per size [100].\n"
+    "\n"
     "  -p, --profile FILE  the profile (mpiguide format, .prf file or directory)   (required)\n"
     "  -o, --out DIR       result directory [mpiguide-verify-<launch>]; must not hold results\n"
     "  -f, --force         replace the results in DIR\n"
@@ -555,6 +563,9 @@ static void measure(vstate *S) {
 }
 
 int mg_cmd_verify(int argc, char **argv) {
+  for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) /* the library's own setting: two launches */
+    if (!strncmp(argv[i], "--lib-settings", 14) && strcmp(argv[i], "--help") && strcmp(argv[i], "-h"))
+      return mg_cmd_verify_lib(argc, argv);
   vstate S0, *S = &S0;
   memset(S, 0, sizeof *S);
   int st = parse(argc, argv, S);

@@ -20,6 +20,7 @@ static const struct {
     {"report", mg_cmd_report, "one self-contained HTML page (plots, heat map, tables) from check results"},
     {"tune", mg_cmd_tune, "write a tuning profile from check results (fastest significant mock-up per size)"},
     {"verify", mg_cmd_verify, "measure default vs tuned for a profile's cells and re-check (run under mpirun)"},
+    {"libvars", mg_cmd_libvars, "the MPI library's own collective algorithms (--lib-variants names) via MPI_T or ompi_info"},
     {"env", mg_cmd_env, "where the library and the docs are; the LD_PRELOAD line for an application"},
     {"predict", mg_cmd_predict, "predicted time of every algorithm per size from LogGP parameters and check results"},
     {"hotspots", mg_cmd_hotspots, "the call sites covering most of a run's MPI time, from a timed trace (verdicts, savings)"},

@@ -20,6 +20,10 @@ static const char *const lat_dashes[] = {"", "7 3", "2 3", "9 3 2 3", "4 4", "1 
 #define NLP ((int)(sizeof lat_palette / sizeof lat_palette[0]))
 #define NLD ((int)(sizeof lat_dashes / sizeof lat_dashes[0]))
 
+/* Series k's dash pattern: the default solid, mock-ups the cycle, the library's variants (k >= nmock)
+ * dotted, so the two kinds of contender read apart. */
+static const char *series_dash(int k, int nmock) { return !k ? "" : k >= nmock ? "1 3" : lat_dashes[(k - 1) % NLD]; }
+
 double mg_rp_lat_ymap(double sec, double ymin, double ymax) {
   return MG_RP_Y0 + MG_RP_PH * (log10(ymax) - log10(sec)) / (log10(ymax) - log10(ymin));
 }
@@ -59,10 +63,11 @@ int mg_rp_has_split(const mg_ck_result *r, int coll) {
   return 0;
 }
 
-/* The median of alg (default: "default") of coll at bytes, first pair; NaN: none. */
+/* The median of alg (default: "default"; a mock-up; a library variant "lib:NAME") of coll at bytes,
+ * first pair; NaN: none. */
 static double median_at(const mg_ck_result *r, int coll, const char *red, const char *alg, size_t bytes) {
-  for (int i = 0; i < r->n; i++) {
-    const mg_ck_verdict *v = &r->v[i];
+  for (int i = 0; i < r->n + r->nlib; i++) {
+    const mg_ck_verdict *v = i < r->n ? &r->v[i] : &r->lib[i - r->n];
     if ((int)v->coll != coll || v->bytes != bytes || strcmp(v->red, red) || !mg_rp_ratio_ok(v)) continue;
     if (!strcmp(alg, "default")) return v->med_def;
     if (!strcmp(alg, v->alg)) return v->med_mock;
@@ -80,14 +85,29 @@ void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
       red = r->v[i].red;
       break;
     }
-  /* the series: the default, then each mock-up measured (registry order) */
-  const char *algs[32];
-  int na = 0;
+  /* the series: the default, then each mock-up measured (registry order), then each of the library's
+   * own variants measured (check --lib-variants; docs/libvar.md), dotted */
+  const char *algs[48];
+  int na = 0, nmock;
   algs[na++] = "default";
-  for (int a = 1; a < mg_colls[coll].nalgs && na < 32; a++)
+  for (int a = 1; a < mg_colls[coll].nalgs && na < 48; a++)
     for (int i = 0; i < r->n; i++)
       if ((int)r->v[i].coll == coll && !strcmp(r->v[i].alg, mg_colls[coll].algs[a].name) && mg_rp_ratio_ok(&r->v[i])) {
         algs[na++] = mg_colls[coll].algs[a].name;
+        break;
+      }
+  nmock = na;
+  for (int i = 0; i < r->nlib && na < 48; i++) {
+    const mg_ck_verdict *v = &r->lib[i];
+    int seen = 0;
+    for (int k = nmock; k < na; k++) seen |= !strcmp(algs[k], v->alg);
+    if ((int)v->coll == coll && !seen && mg_rp_ratio_ok(v)) algs[na++] = v->alg;
+  }
+  if (ns < 2 && na > nmock) ns = mg_rp_lib_sizes(r, coll, sizes, MG_RP_MAXS);
+  if (!*red)
+    for (int i = 0; i < r->nlib; i++)
+      if ((int)r->lib[i].coll == coll && mg_rp_ratio_ok(&r->lib[i])) {
+        red = r->lib[i].red;
         break;
       }
   fprintf(f, "<div class=\"plot\" id=\"lat-%s-%s\" data-coll=\"%s\"><h3>%s (%s): latency", mg_colls[coll].name,
@@ -144,7 +164,7 @@ void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
   for (int k = na - 1; k >= 0; k--) { /* the default last: on top */
     fprintf(f, "<polyline class=\"lat\" data-alg=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
                "stroke-dasharray=\"%s\" points=\"",
-            algs[k], k ? lat_palette[(k - 1) % NLP] : "#000", k ? "1.6" : "2.5", k ? lat_dashes[(k - 1) % NLD] : "");
+            algs[k], k ? lat_palette[(k - 1) % NLP] : "#000", k ? "1.6" : "2.5", series_dash(k, nmock));
     for (int s = 0; s < ns; s++) {
       double t = median_at(r, coll, red, algs[k], sizes[s]);
       if (t > 0) fprintf(f, "%.2f,%.2f ", mg_rp_xmap(sizes[s], smin, smax), mg_rp_lat_ymap(t, ymin, ymax));
@@ -190,10 +210,10 @@ void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
   for (int k = 0; k < na; k++) {
     fprintf(f, "<span class=\"li\"><svg width=\"34\" height=\"16\" aria-hidden=\"true\"><line x1=\"1\" y1=\"8\" x2=\"33\" "
                "y2=\"8\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
-            k ? lat_palette[(k - 1) % NLP] : "#000", k ? lat_dashes[(k - 1) % NLD] : "");
+            k ? lat_palette[(k - 1) % NLP] : "#000", series_dash(k, nmock));
     if (k) mg_rp_marker(f, k - 1, 17, 8, lat_palette[(k - 1) % NLP]);
     fputs("</svg> ", f);
-    mg_rp_esc(f, k ? mg_ck_label((mg_coll)coll, algs[k], 0, l, sizeof l) : "default");
+    mg_rp_esc(f, k >= nmock ? algs[k] : k ? mg_ck_label((mg_coll)coll, algs[k], 0, l, sizeof l) : "default");
     fputs("</span> &nbsp; ", f);
   }
   fputs("</div>\n<div class=\"note\">message size: ", f);

@@ -584,6 +584,7 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
       if (mg_rp_has_split(runs[ri].r, c)) mg_rp_latency_plot(f, &runs[ri], c, nruns);
     fputs("</div>\n", f);
   }
+  for (int ri = 0; ri < nruns; ri++) mg_rp_libvar_section(f, &runs[ri], nruns);
   for (int ri = 0; ri < nruns; ri++) mg_rp_p2p_table(f, &runs[ri], nruns);
   for (int ri = 0; ri < nruns; ri++) mg_rp_rerank_table(f, &runs[ri], nruns);
   if (!nruns) no_check(f, "Relative runtime per collective");
