@@ -30,6 +30,7 @@
  * on every rank.
  */
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,7 +56,7 @@ typedef struct mg_env {
   int trace_time;      /* MPIGUIDE_TRACE_TIME=1 */
   int alg_bad;         /* MPIGUIDE_ALG is malformed or names something unknown */
   char errmsg[1400];   /* why, to print on this rank */
-  char warn[512];      /* a bad MPIGUIDE_SCRATCH_MAX */
+  char warn[1024];     /* warnings of rank 0 (a bad MPIGUIDE_SCRATCH_MAX, ...), one per line */
   mg_profile *prof;    /* MPIGUIDE_PROFILE as read here, or NULL */
   int online;          /* MPIGUIDE_PROFILE=auto */
   int trials;          /* MPIGUIDE_ONLINE_TRIALS */
@@ -86,6 +87,17 @@ _Static_assert(sizeof(mg_agreement) % sizeof(int) == 0, "mg_agreement is reduced
 
 static int first_rank(int neg_max) { return neg_max == -INT32_MAX ? -1 : -neg_max; }
 
+/* Add a warning for rank 0 to print at MPI_Init (each on a line of its own). */
+__attribute__((format(printf, 2, 3))) static void add_warn(mg_env *v, const char *fmt, ...) {
+  size_t n = strlen(v->warn);
+  if (n) n += (size_t)snprintf(v->warn + n, sizeof v->warn - n, "\nmpiguide: warning: ");
+  if (n >= sizeof v->warn) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(v->warn + n, sizeof v->warn - n, fmt, ap);
+  va_end(ap);
+}
+
 /* Whether rank 0 can write path (the trace, the learned profile): 0, or an errno. A file that did
  * not exist is not left behind. */
 static int writable(const char *path) {
@@ -106,8 +118,8 @@ static void read_online_env(int rank, mg_env *v) {
     char *end;
     long k = strtol(t, &end, 10);
     if (*end || k < 3 || k > MG_ONLINE_TRIALS_MAX)
-      snprintf(v->warn, sizeof v->warn, "MPIGUIDE_ONLINE_TRIALS='%.100s' is not a number from 3 to %d; using %d", t,
-               MG_ONLINE_TRIALS_MAX, MG_ONLINE_TRIALS_DEFAULT);
+      add_warn(v, "MPIGUIDE_ONLINE_TRIALS='%.100s' is not a number from 3 to %d; using %d", t, MG_ONLINE_TRIALS_MAX,
+               MG_ONLINE_TRIALS_DEFAULT);
     else
       v->trials = (int)k;
   }
@@ -129,9 +141,8 @@ static void read_env(mg_ctx *x, int rank, mg_env *v) {
   if (smax && *smax) {
     size_t val;
     if (mg_parse_size(smax, &val) != 0 || val > MG_SCRATCH_ABSURD)
-      snprintf(v->warn, sizeof v->warn,
-               "MPIGUIDE_SCRATCH_MAX='%.100s' is not a size from 0 to 1T (e.g. 64M, 512K, 0); "
-               "using the default 64M", smax);
+      add_warn(v, "MPIGUIDE_SCRATCH_MAX='%.100s' is not a size from 0 to 1T (e.g. 64M, 512K, 0); using the default 64M",
+               smax);
     else
       x->scratch_max = val;
   }
@@ -147,10 +158,12 @@ static void read_env(mg_ctx *x, int rank, mg_env *v) {
     read_online_env(rank, v);
   else if (v->profile_path && *v->profile_path)
     v->prof_bad = mg_profile_open(v->profile_path, &v->prof, &v->diags) != MG_PROFILE_OK;
-  const char *out = getenv("MPIGUIDE_PROFILE_OUT");
-  if (!v->online && out && *out && rank == 0 && !v->warn[0])
-    snprintf(v->warn, sizeof v->warn, "MPIGUIDE_PROFILE_OUT='%.100s' is ignored: it writes what online tuning "
-             "(MPIGUIDE_PROFILE=auto) learned", out);
+  static const char *const online_only[] = {"MPIGUIDE_PROFILE_OUT", "MPIGUIDE_ONLINE_TRIALS"};
+  for (size_t i = 0; !v->online && i < sizeof online_only / sizeof *online_only; i++) {
+    const char *val = getenv(online_only[i]);
+    if (val && *val)
+      add_warn(v, "%s='%.100s' is ignored: it belongs to online tuning (MPIGUIDE_PROFILE=auto)", online_only[i], val);
+  }
 }
 
 static int agree(const mg_ctx *x, int rank, const mg_env *v, mg_agreement *all) {

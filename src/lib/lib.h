@@ -156,7 +156,6 @@ void mg_online_comm_free(mg_online_comm *o);
 int mg_online_learns(const mg_call *c);
 int mg_online_pick(mg_online_comm *o, const mg_call *c, mg_online_slot *s);
 void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double sec, int trials);
-double mg_online_now(void);
 /* At MPI_Finalize, after the communicators' state is freed: collective over MPI_COMM_WORLD when
  * path is set (rank 0 writes the learned profile there); frees what was learned. */
 void mg_online_finalize(const char *path, double wall_start);

@@ -83,12 +83,6 @@ static struct {
   double excess_s; /* of which: more than the chosen algorithm (or the default, unfinished cells) would take */
 } G = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The size class of a message size: 0 for 0..3, q for 4^q .. 4^(q+1)-1. */
 static int size_class(size_t bytes) { return (int)(mg_profile_size_class(bytes) / 2); }
 
@@ -279,8 +273,6 @@ void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double
   else if (k > p1 && k == p1 + (long long)(trials - 2) * z->nlive)
     decide(z, c, trials);
 }
-
-double mg_online_now(void) { return now_s(); }
 
 /* ---- MPIGUIDE_PROFILE_OUT --------------------------------------------------------------------- */
 

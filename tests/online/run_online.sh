@@ -16,6 +16,8 @@
 #   few      too few calls (under 16): nothing explored, every call ran the default, no rule
 #   disagree MPIGUIDE_PROFILE=auto on rank 0 only: one warning, every call runs the default
 #   badout   MPIGUIDE_PROFILE_OUT in a missing directory: one warning, the run goes on learning
+#   badenv   MPIGUIDE_ONLINE_TRIALS=abc with auto: one warning, the default 8 trials; MPIGUIDE_ONLINE_TRIALS
+#            and MPIGUIDE_PROFILE_OUT without auto: one warning each (ignored), nothing learned
 # Environment: MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_APP (online_app), MG_CLI (mpiguide),
 # MG_WORKDIR (emptied first).
 set -u
@@ -124,6 +126,22 @@ badout)
     die "want one warning naming the file and the reason"
   rows run | awk '$6 == "online_trial" {n++} END {exit !n}' || die "no trials: online tuning stopped"
   echo "run_online: badout: one warning, online tuning goes on"
+  ;;
+badenv)
+  mode=few launch run MPIGUIDE_PROFILE=auto MPIGUIDE_ONLINE_TRIALS=abc || die "exit status $?"
+  ok run
+  (($(grep -c "MPIGUIDE_ONLINE_TRIALS='abc' is not a number from 3 to 32; using 8" run.err) == 1)) ||
+    die "want one warning about MPIGUIDE_ONLINE_TRIALS"
+  rows run | awk '$6 == "online_trial" {n++} END {exit !n}' || die "no trials: online tuning stopped"
+  mode=few launch off MPIGUIDE_ONLINE_TRIALS=5 MPIGUIDE_PROFILE_OUT="$work/x.prof" || die "exit status $?"
+  ok off
+  for v in "MPIGUIDE_ONLINE_TRIALS='5'" "MPIGUIDE_PROFILE_OUT='$work/x.prof'"; do
+    (($(grep -c "mpiguide: warning: $v is ignored: it belongs to online tuning" off.err) == 1)) ||
+      die "want one warning: $v is ignored"
+  done
+  [[ ! -e $work/x.prof ]] || die "a profile was written without online tuning"
+  rows off | awk '$3 != "default" || $6 != "-" {exit 1}' || die "something else than the default ran"
+  echo "run_online: badenv: a bad trial count and settings without auto are one warning each"
   ;;
 *) die "unknown mode" ;;
 esac
