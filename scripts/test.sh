@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
-# Run every test: installs what is missing (Debian 12, as root), builds mpiguide for
-# Open MPI and for MPICH, and runs each build's CTest suite.
-# Usage: scripts/test.sh [ctest options, e.g. -R diff]
+# Run the tests: installs what is missing (Debian 12, as root), builds mpiguide for Open MPI and
+# for MPICH, and runs each build's CTest suite.
+# Usage: [MG_TESTS=default|wide|all] scripts/test.sh [ctest options, e.g. -R diff]
+#   default  the default suite, what CI runs: every case at the fewest process counts that have it
+#   wide     the wide sweeps only (CTest label wide: 5 and 7 ranks, the differential tests' full
+#            mode, interposition at a second process count); run by hand before a stop
+#   all      both
+# tests/README.md says which folder tests what.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+case ${MG_TESTS:-default} in
+  default) select=(-LE wide) ;;
+  wide) select=(-L wide) ;;
+  all) select=() ;;
+  *) echo "test: MG_TESTS must be default, wide or all, not '${MG_TESTS}'" >&2; exit 2 ;;
+esac
 scripts/setup.sh
 scripts/build.sh openmpi mpich
 status=0
+start=$SECONDS
 for f in openmpi mpich; do
-  echo "== tests for $f ==" >&2
+  echo "== tests for $f (${MG_TESTS:-default}) ==" >&2
   log=$(mktemp)
-  ctest --test-dir "build/$f" --output-on-failure -j2 "$@" 2>&1 | tee "$log" || status=1
+  t0=$SECONDS
+  ctest --test-dir "build/$f" --output-on-failure -j2 "${select[@]}" "$@" 2>&1 | tee "$log" || status=1
+  echo "== $f: $((SECONDS - t0)) s ==" >&2
   # In CI a skipped test is a failed one: setup.sh installs everything the tests use.
   if [[ -n ${CI:-} ]] && grep -qE '\(Skipped\)|\*\*\*Not Run' "$log"; then
     echo "test: tests were skipped in CI (a missing dependency?):" >&2
@@ -19,4 +33,5 @@ for f in openmpi mpich; do
   fi
   rm -f "$log"
 done
+echo "== all tests: $((SECONDS - start)) s ==" >&2
 exit $status
