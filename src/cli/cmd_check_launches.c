@@ -149,12 +149,15 @@ int mg_check_launches(const mg_check_launch_args *a) {
     ran++;
     char where[4400] = ""; /* the launch's stdout, if it wrote any (-q: its messages went to stderr) */
     if (nonempty(log)) snprintf(where, sizeof where, "; its output: %s", log);
-    if (rc == 0) {
+    /* a launch is done when its raw.csv is complete: MPICH's mpiexec exits with 0 when Ctrl-C
+     * stopped its processes */
+    state = launch_state(dir, note, sizeof note);
+    if (rc == 0 && state > 0) {
       dirs[ok++] = strdup(dir);
       fprintf(stderr, "mpiguide check: launch %d of %d done in %.1f s: %s\n", k, a->n, now() - t1, dir);
-    } else if (stop_asked) {
+    } else if (stop_asked || (rc == 0 && state == 0)) {
       cut = k;
-      state = launch_state(dir, note, sizeof note);
+      stop_asked = stop_asked ? stop_asked : SIGINT; /* its processes were stopped: so is the check */
       if (state == 0)
         fprintf(stderr, "mpiguide check: launch %d of %d interrupted; the cells it measured are kept in %s/raw.csv "
                         "(%s)\n", k, a->n, dir, note);

@@ -15,6 +15,7 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -114,17 +115,20 @@ void mg_check_save_block(long cells_done, int now) {
 }
 
 int mg_check_partial(const char *dir, char *note, size_t len) {
-  char path[4200], line[1024];
+  char path[4200];
   snprintf(path, sizeof path, "%s/raw.csv", dir);
   FILE *f = fopen(path, "r");
   if (!f) return -1;
   int partial = 0;
-  while (!partial && fgets(line, sizeof line, f) && !strncmp(line, "#", 1)) /* the #@ lines before the header */
+  char *line = NULL; /* whole lines: #@mpi_library_version alone can exceed any fixed buffer (MPICH) */
+  size_t cap = 0;
+  while (!partial && getline(&line, &cap, f) > 0 && line[0] == '#') /* the #@ lines before the header */
     if (!strncmp(line, "#@check_incomplete=", 19)) {
       line[strcspn(line, "\n")] = '\0';
       snprintf(note, len, "%s", line + 19);
       partial = 1;
     }
+  free(line);
   fclose(f);
   return partial;
 }
