@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "check/reader.h"
 #include "util/fmt.h"
 
 static int cmp_worst(const void *a, const void *b) {
@@ -97,7 +98,8 @@ static void print_counts(FILE *f, const mg_ck_summary *s, int p2p) {
 }
 
 /* #@budget_hit lines of the launches: cells stopped by their time limit, with fewer repetitions
- * than the repetition rule asked for. */
+ * than the repetition rule asked for. Named as the tables name cells ("allreduce 64K double:sum"),
+ * not as the file's key ("allreduce:MPI_DOUBLE:MPI_SUM,65536"). */
 static void print_budget_hits(FILE *f, const mg_ck_data *d) {
   int n = 0;
   for (int l = 0; l < d->nlaunches; l++) {
@@ -105,11 +107,23 @@ static void print_budget_hits(FILE *f, const mg_ck_data *d) {
     for (int i = 0; i < m->n; i++) {
       if (strcmp(m->v[i].key, "budget_hit")) continue;
       if (!n++) fprintf(f, "stopped by the time budget (fewer repetitions than --rse asked for):");
-      if (n <= 12) fprintf(f, " %s", m->v[i].val);
+      if (n > 12) continue;
+      char name[256], red[MG_CK_RED] = "", sr[MG_CK_RED], sz[32];
+      snprintf(name, sizeof name, "%s", m->v[i].val);
+      char *comma = strrchr(name, ',');
+      size_t bytes;
+      int c = comma ? (*comma = '\0', mg_ck_block_name(name, m, red)) : -1;
+      if (c < 0 || mg_ck_parse_size(comma + 1, &bytes)) { /* not ours: as it stands */
+        fprintf(f, "%s %s", n > 1 ? "," : "", m->v[i].val);
+        continue;
+      }
+      mg_fmt_bytes(bytes, MG_BYTES_EXACT, sz, sizeof sz);
+      fprintf(f, "%s %s %s%s%s", n > 1 ? "," : "", mg_colls[c].name, sz, *red && mg_colls[c].reduction ? " " : "",
+              *red && mg_colls[c].reduction ? mg_ck_red_short(red, sr, sizeof sr) : "");
     }
   }
   if (n > 12) fprintf(f, " and %d more", n - 12);
-  if (n) fprintf(f, "\n  (collective,bytes; a larger --budget, or none, measures them fully)\n");
+  if (n) fprintf(f, "\n  (a larger --budget, or none, measures them fully)\n");
 }
 
 static void print_worst(FILE *f, const mg_ck_result *r) {

@@ -39,6 +39,7 @@
 #include "util/err.h"
 #include "util/hash.h"
 #include "util/parse.h"
+#include "util/text.h"
 
 /* ---------- options ---------- */
 
@@ -81,6 +82,14 @@ typedef struct state {
   long guided_cells, guided_all; /* mock-up cells measured, of those a full check would measure */
   mg_lv_lib lib;        /* --lib-variants: the library's own algorithms (docs/libvar.md) */
   mg_lv_set lvset;
+  /* --resume: what the interrupted run left in DIR/raw.csv (resume_plan) */
+  int resume;
+  char *old_text;       /* the file */
+  char *old_rows;       /* its data rows of the sizes it holds whole, kept after the new ones */
+  size_t old_rows_len;
+  long old_nrows, cells_before;
+  char *old_keep;       /* its per-cell #@ lines (stop, budget_hit, ...) and #@check_sizes */
+  int nothing_left;     /* every cell is measured already: only the analysis is left */
 } state;
 
 static int parse_argv(int argc, char **argv, opts_t *o, state *S) {
@@ -198,8 +207,13 @@ static int add_coll(const char *name, void *arg) {
 /* Rank 0 (or the offline run): make sure DIR can take the results (from: only the derived
  * ones count, raw.csv may be the source). */
 static int prepare_out(state *S, const char *dir, int from) {
-  return mg_cmd_out_dir(dir, mg_ck_result_files + (from ? 1 : 0), S->force, &S->created_out, S->err,
-                        sizeof S->err);
+  char note[256];
+  if (!from && !S->force && !S->resume && mg_check_partial(dir, note, sizeof note) == 1)
+    return MG_ERR_TO(S->err, "--out: '%s' holds an interrupted check (raw.csv: %s): add --resume to the same "
+                             "command to measure only the cells missing, or --force to start anew (discarding "
+                             "them)", dir, note);
+  return mg_cmd_out_dir(dir, mg_ck_result_files + (from ? 1 : 0), S->force || (S->resume && !from), &S->created_out,
+                        S->err, sizeof S->err);
 }
 
 /* The rows of the families in LIST ("composition,split", "all") as a mask per collective. */
@@ -415,6 +429,14 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
     return MG_ERR_TO(S->err, "--model-guided%s needs --loggp FILE (`mpiguide loggp -o FILE` measures it)",
                      S->model_guided ? "" : " (and --model-slack)");
 
+  S->resume = o->given[O_RESUME];
+  if (S->resume && S->force)
+    return MG_ERR_TO(S->err, "--resume keeps the measurements in DIR, --force discards them: give one");
+  if (S->resume && !o->given[O_OUT])
+    return MG_ERR_TO(S->err, "--resume needs -o DIR, the directory of the interrupted check");
+  if (S->resume && S->model_guided)
+    return MG_ERR_TO(S->err, "--resume cannot complete a --model-guided check (its mock-ups follow from all its "
+                             "defaults): start it anew with --force");
   snprintf(S->out_default, sizeof S->out_default, "mpiguide-check-%s", meta->launch);
   S->out = o->given[O_OUT] ? o->val[O_OUT] : S->out_default;
   if (S->rank == 0 && prepare_out(S, S->out, 0)) return -1;
@@ -430,6 +452,16 @@ static int parse_measure(const opts_t *o, state *S, const mg_bench_meta *meta) {
 static int same_sizes(const state *S, mg_coll a, mg_coll b) {
   if (S->nsizes[a] != S->nsizes[b]) return 0;
   return !memcmp(S->sizes[a], S->sizes[b], (size_t)S->nsizes[a] * sizeof(size_t));
+}
+
+static unsigned block_mask(const mg_bench_cfg *cfg, mg_coll c, const size_t *sizes, int si);
+
+/* The blocks (cells) the engine measures for a group: the unit of progress, saving and the budget. */
+static long group_blocks(const mg_bench_cfg *cfg) {
+  long nb = 0;
+  for (int i = 0; i < cfg->ncolls; i++)
+    for (int si = 0; si < cfg->nsizes; si++) nb += __builtin_popcount(block_mask(cfg, cfg->colls[i], cfg->sizes, si));
+  return nb;
 }
 
 /* One engine run per set of collectives sharing a size list. */
@@ -451,9 +483,241 @@ static int make_groups(state *S) {
     mg_bench_cfg *cfg = &S->groups[g].cfg;
     cfg->colls[cfg->ncolls++] = c;
     cfg->algmask[c] = S->algmask[c];
-    S->blocks_total += S->nsizes[c];
+    for (int si = 0; si < S->nsizes[c]; si++) S->blocks_total += __builtin_popcount(block_mask(cfg, c, S->sizes[c], si));
   }
   return 0;
+}
+
+/* ---------- --resume: measure only the cells an interrupted check did not save ---------- */
+
+/* cmd without the tokens that do not change what is measured: --resume, --force, -f. */
+static void command_key(const char *cmd, char *out, size_t len) {
+  size_t u = 0;
+  for (const char *p = cmd; *p && u + 1 < len;) {
+    size_t n = strcspn(p, " ");
+    int drop = (n == 8 && !strncmp(p, "--resume", 8)) || (n == 7 && !strncmp(p, "--force", 7)) ||
+               (n == 2 && !strncmp(p, "-f", 2));
+    if (!drop) {
+      if (u && u + 1 < len) out[u++] = ' ';
+      for (size_t i = 0; i < n && u + 1 < len; i++) out[u++] = p[i];
+    }
+    p += n;
+    while (*p == ' ') p++;
+  }
+  out[u] = '\0';
+}
+
+/* The blocks the engine measures for c at size index si (bench/engine.c): one per (datatype, op) pair of
+ * a reduction that divides the size, a barrier's at the first size only; as a mask over the pairs. */
+static unsigned block_mask(const mg_bench_cfg *cfg, mg_coll c, const size_t *sizes, int si) {
+  unsigned m = 0;
+  for (int k = 0; k < mg_bench_nreds(cfg, c) && k < 32; k++) {
+    const mg_dtype_info *dt = mg_colls[c].reduction && cfg->nreds > 0 ? cfg->reds[k].dtype : cfg->dtype;
+    if (c == MG_BARRIER ? si == 0 : sizes[si] % (size_t)dt->size == 0) m |= 1u << k;
+  }
+  return m;
+}
+
+/* The pair k of a row's datatype and op for c (0 but for reductions measured with several), -1 none. */
+static int pair_of(const mg_bench_cfg *cfg, mg_coll c, const char *dtype, const char *op) {
+  if (mg_bench_nreds(cfg, c) == 1) return 0;
+  for (int k = 0; k < cfg->nreds; k++)
+    if (!strcmp(cfg->reds[k].dtype->name, dtype) && !strcmp(cfg->reds[k].op->name, op)) return k;
+  return -1;
+}
+
+/* The size index of (c, bytes) in S's plan, -1 none; a barrier's 0 bytes are its first size. */
+static int size_index(const state *S, mg_coll c, size_t bytes) {
+  if (c == MG_BARRIER) return bytes == 0 && S->nsizes[c] > 0 ? 0 : -1;
+  for (int k = 0; k < S->nsizes[c]; k++)
+    if (S->sizes[c][k] == bytes) return k;
+  return -1;
+}
+
+/* A #@ line of the interrupted run that belongs to a cell: its collective and bytes (the first field
+ * "coll[:dtype:op]", bytes the 3rd field, or the 2nd for #@budget_hit). 1 found, 0 not such a line. */
+static int meta_cell(const char *line, mg_coll *c, size_t *bytes) {
+  static const char *const keys[] = {"#@stop=", "#@budget_hit=", "#@skipped=", "#@failed=", "#@measure_only=", NULL};
+  for (int i = 0; keys[i]; i++) {
+    size_t n = strlen(keys[i]);
+    if (strncmp(line, keys[i], n)) continue;
+    char buf[512], *f[4] = {0};
+    snprintf(buf, sizeof buf, "%s", line + n);
+    int nf = 0;
+    for (char *p = buf; nf < 4 && p; nf++) {
+      f[nf] = p;
+      p = strchr(p, ',');
+      if (p) *p++ = '\0';
+    }
+    const char *b = i == 1 ? f[1] : f[2];
+    if (!b) return 0;
+    f[0][strcspn(f[0], ":")] = '\0';
+    int k = mg_coll_find(f[0]);
+    if (k < 0) return 0;
+    *c = (mg_coll)k, *bytes = (size_t)strtoull(b, NULL, 10);
+    return 1;
+  }
+  return 0;
+}
+
+/* Every rank, after parse_measure, with --resume: read DIR/raw.csv (rank 0 reads, all parse), check that
+ * it was measured by the same command on as many processes of the same MPI, and keep in S->sizes only
+ * the sizes it does not hold whole (every block of the size: each reduction's pair). Its rows and #@
+ * lines of the sizes it holds whole are kept; those of a size cut in the middle are measured anew.
+ * Its launch id becomes this run's (meta->launch), so the file stays one launch: every cell is still
+ * measured within one launch, default and mock-ups interleaved. The budget shrinks in proportion to
+ * the blocks left. 0, or -1 with S->err. */
+static int resume_plan(state *S, int argc, char **argv, mg_bench_meta *meta) {
+  char path[4200], key_now[8192], key_then[8192];
+  size_t len;
+  snprintf(path, sizeof path, "%s/raw.csv", S->out);
+  if (mg_cmd_read_shared(path, &S->old_text, &len, S->e, sizeof S->e))
+    return MG_ERR_TO(S->err, "--resume: %s: nothing to resume (without --resume the check starts anew)", S->e);
+  char *cmd_now = mg_cmd_join(argc, argv);
+  if (!cmd_now) return MG_ERR_TO(S->err, "out of memory");
+  command_key(cmd_now, key_now, sizeof key_now);
+  free(cmd_now);
+  const mg_bench_cfg *cfg = &S->base;
+  unsigned *have[MG_NCOLL] = {0}; /* have[c][si]: the pairs whose block the file holds */
+  int rc = 0, header = 0, complete = 1, col[4] = {-1, -1, -1, -1}, seen_cmd = 0; /* collective bytes datatype op */
+  static const char *const colname[4] = {"collective", "bytes", "datatype", "op"};
+  for (int i = 0; i < S->ncolls && !rc; i++)
+    if (!(have[S->colls[i]] = calloc((size_t)S->nsizes[S->colls[i]] + 1, sizeof(unsigned))))
+      rc = MG_ERR_TO(S->err, "out of memory");
+  const char *rows = NULL;
+  long lineno = 0;
+  for (const char *p = S->old_text; *p && !rc; lineno++) { /* pass 1: what the file holds */
+    const char *nl = strchr(p, '\n');
+    if (!nl) {
+      rc = MG_ERR_TO(S->err, "--resume: %.1000s:%ld: the last line has no line break: not a file a check wrote",
+                     path, lineno + 1);
+      break;
+    }
+    size_t n = (size_t)(nl - p);
+    char line[8192], *f[64];
+    snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+    if (!header && !strncmp(line, "#@", 2)) {
+      char *eq = strchr(line, '=');
+      const char *v = eq ? eq + 1 : "";
+      if (eq) *eq = '\0';
+      if (!strcmp(line + 2, "check_incomplete")) complete = 0;
+      else if (!strcmp(line + 2, "command")) command_key(v, key_then, sizeof key_then), seen_cmd = 1;
+      else if (!strcmp(line + 2, "launch") && strlen(v) < sizeof meta->launch)
+        snprintf(meta->launch, sizeof meta->launch, "%s", v);
+      else if (!strcmp(line + 2, "nprocs") && atoi(v) != S->size)
+        rc = MG_ERR_TO(S->err, "--resume: %.1000s was measured on %s processes, this run has %d: resume it on %s",
+                       path, v, S->size, v);
+      else if (!strcmp(line + 2, "mpi_library_name") && strcmp(v, meta->mpi_name))
+        rc = MG_ERR_TO(S->err, "--resume: %.1000s was measured with %s, this run uses %s: resume it with %s", path,
+                       v, meta->mpi_name, v);
+    } else if (!header && line[0] != '#') {
+      if (strcmp(line, mg_raw_columns))
+        rc = MG_ERR_TO(S->err, "--resume: %.1000s:%ld: not the columns this mpiguide writes (%s)", path, lineno + 1,
+                       mg_raw_columns);
+      int nf = mg_csv_split(line, f, 64);
+      for (int k = 0; k < nf; k++)
+        for (int q = 0; q < 4; q++)
+          if (!strcmp(f[k], colname[q])) col[q] = k;
+      header = 1;
+      rows = nl + 1;
+    } else if (header && n) {
+      int nf = mg_csv_split(line, f, 64), c = nf > col[0] && nf > col[1] && nf > col[2] && nf > col[3] && col[3] >= 0
+                                                   ? mg_coll_find(f[col[0]]) : -1;
+      int si = c >= 0 && have[c] ? size_index(S, (mg_coll)c, (size_t)strtoull(f[col[1]], NULL, 10)) : -1;
+      int k = si >= 0 ? pair_of(cfg, (mg_coll)c, f[col[2]], f[col[3]]) : -1;
+      if (k < 0)
+        rc = MG_ERR_TO(S->err, "--resume: %.1000s:%ld: a cell these options do not measure: resume with the options "
+                               "of the interrupted check", path, lineno + 1);
+      else
+        have[c][si] |= 1u << k;
+    }
+    p = nl + 1;
+  }
+  if (!rc && !seen_cmd) rc = MG_ERR_TO(S->err, "--resume: %.1000s has no #@command line: not a check's raw.csv", path);
+  if (!rc && strcmp(key_now, key_then))
+    rc = MG_ERR_TO(S->err, "--resume: %.1000s was measured by `%.2000s`; resume it with the same options (only "
+                           "--resume added)", path, key_then);
+  if (!rc && !header) rc = MG_ERR_TO(S->err, "--resume: %.1000s has no header line: nothing to resume", path);
+  /* whole[c][si]: every block of the size is in the file */
+  long total = 0, left = 0;
+  for (int i = 0; !rc && i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    for (int si = 0; si < S->nsizes[c]; si++) {
+      unsigned want = block_mask(cfg, c, S->sizes[c], si);
+      int whole = (have[c][si] & want) == want;
+      have[c][si] = whole;
+      total += __builtin_popcount(want);
+      if (whole) S->cells_before += __builtin_popcount(want);
+      else left += __builtin_popcount(want);
+    }
+    if (c == MG_BARRIER) /* its one block stands for every size */
+      for (int si = 1; si < S->nsizes[c]; si++) have[c][si] = have[c][0];
+  }
+  /* pass 2: the kept #@ lines and rows, of the whole sizes only */
+  size_t cap = len + 1, used = 0, rused = 0;
+  char *keep = rc ? NULL : malloc(cap), *krows = rc ? NULL : malloc(cap);
+  if (!rc && (!keep || !krows)) rc = MG_ERR_TO(S->err, "out of memory");
+  for (const char *p = S->old_text; !rc && *p;) {
+    const char *nl = strchr(p, '\n');
+    size_t n = (size_t)(nl - p) + 1;
+    char line[8192], *f[64];
+    snprintf(line, sizeof line, "%.*s", (int)(n - 1 < sizeof line ? n - 1 : sizeof line - 1), p);
+    mg_coll c;
+    size_t b;
+    int si;
+    if (p < rows) {
+      if (!strncmp(line, "#@check_sizes=", 14) ||
+          (meta_cell(line, &c, &b) && have[c] && (si = size_index(S, c, b)) >= 0 && have[c][si]))
+        memcpy(keep + used, p, n), used += n;
+    } else if (n > 1 && mg_csv_split(line, f, 64) > col[1]) {
+      int k = mg_coll_find(f[col[0]]);
+      if (k >= 0 && have[k] && (si = size_index(S, (mg_coll)k, (size_t)strtoull(f[col[1]], NULL, 10))) >= 0 &&
+          have[k][si])
+        memcpy(krows + rused, p, n), rused += n, S->old_nrows++;
+    }
+    p = nl + 1;
+  }
+  if (!rc) {
+    keep[used] = krows[rused] = '\0';
+    S->old_keep = keep, S->old_rows = krows, S->old_rows_len = rused;
+    keep = krows = NULL;
+    for (int i = 0; i < S->ncolls; i++) { /* only the sizes not held whole */
+      mg_coll c = S->colls[i];
+      int k = 0;
+      for (int si = 0; si < S->nsizes[c]; si++)
+        if (!have[c][si]) S->sizes[c][k++] = S->sizes[c][si];
+      S->nsizes[c] = k;
+    }
+  }
+  free(keep), free(krows);
+  for (int c = 0; c < MG_NCOLL; c++) free(have[c]);
+  if (rc) return -1;
+  int k = 0;
+  for (int i = 0; i < S->ncolls; i++)
+    if (S->nsizes[S->colls[i]]) S->colls[k++] = S->colls[i];
+  S->ncolls = k;
+  if (S->base.time_total > 0 && total > 0) S->base.time_total *= (double)left / (double)total;
+  S->nothing_left = left == 0 || complete; /* complete: it finished measuring before it stopped */
+  if (S->rank == 0 && !S->quiet)
+    fprintf(stderr, "mpiguide check: resuming %s: %ld of %ld cells are measured, %ld left\n", S->out,
+            S->cells_before, total, complete ? 0 : left);
+  return 0;
+}
+
+/* Rank 0, --resume with nothing left to measure: raw.csv without its #@check_incomplete line (the
+ * run was stopped after its last cell was saved). 0, or -1 with S->err. */
+static int resume_finish(state *S) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s/raw.csv", S->out);
+  if (!strstr(S->old_text, "\n#@check_incomplete=")) return 0;
+  mg_outfile f;
+  if (mg_outfile_open(&f, path, S->err, sizeof S->err)) return -1;
+  for (const char *p = S->old_text; *p;) {
+    size_t n = strcspn(p, "\n");
+    if (strncmp(p, "#@check_incomplete=", 19)) fwrite(p, 1, n + (p[n] == '\n'), f.f);
+    p += n + (p[n] == '\n');
+  }
+  return mg_outfile_commit(&f, S->err, sizeof S->err);
 }
 
 /* The #@ lines of a check's raw.csv after the bench metadata (docs/check.md). */
@@ -467,7 +731,12 @@ static void check_meta(FILE *f, void *arg) {
   const raw_extra *x = arg;
   mg_meta(f, "check_format", "mpiguide-check/1");
   mg_meta(f, "check_preset", "%s", x->S->pre->name);
-  for (int i = 0; i < x->m->cfg.ncolls; i++) {
+  if (x->S->old_keep) { /* resumed: the plan's sizes and the earlier cells' lines, as that run wrote them */
+    fputs(x->S->old_keep, f);
+    mg_meta(f, "check_resumed", "%ld cells measured by the interrupted run (their rows come last), %ld by this one",
+            x->S->cells_before, x->S->blocks_total);
+  }
+  for (int i = 0; i < x->m->cfg.ncolls && !x->S->old_keep; i++) {
     mg_coll c = x->m->cfg.colls[i];
     char buf[2048];
     size_t u = (size_t)snprintf(buf, sizeof buf, "%s:", mg_colls[c].name);
@@ -479,7 +748,7 @@ static void check_meta(FILE *f, void *arg) {
     mg_meta(f, "check_model_guided", "%ld of %ld mock-up cells measured (predicted <= %g x the default's median)",
             x->S->guided_cells, x->S->guided_all, x->S->model_slack);
   if (x->incomplete) mg_meta(f, "check_incomplete", "%s", x->incomplete);
-  mg_meta(f, "check_rows", "%ld", x->m->rows);
+  mg_meta(f, "check_rows", "%ld", x->m->rows + x->S->old_nrows);
 }
 
 /* Rank 0: DIR/raw.csv from the groups measured so far. 0, or -1 with S->err. */
@@ -497,12 +766,23 @@ static int write_raw(state *S, const mg_bench_meta *meta, const char *incomplete
   free(cfgs), free(res);
   if (merged) return -1;
   raw_extra x = {S, &m, incomplete};
-  int rc = mg_cmd_write_raw(S->out, &m, meta, S->command, check_meta, &x, S->err, sizeof S->err);
+  char path[4096];
+  snprintf(path, sizeof path, "%s/raw.csv", S->out);
+  mg_outfile f;
+  int rc = mg_outfile_open(&f, path, S->err, sizeof S->err);
+  if (!rc) {
+    mg_check_save_tmp(f.tmp); /* a signal while it is written removes it */
+    mg_bench_write_meta(f.f, &m.cfg, &m.res, meta, S->command ? S->command : "");
+    check_meta(f.f, &x);
+    mg_bench_write_raw(f.f, &m.cfg, &m.res, meta);
+    if (S->old_rows_len) fwrite(S->old_rows, 1, S->old_rows_len, f.f); /* resumed: the earlier cells */
+    rc = mg_outfile_commit(&f, S->err, sizeof S->err);
+    mg_check_save_tmp(NULL);
+  }
   mg_cmd_merged_free(&m);
   if (rc) return -1;
   /* results of an earlier run in DIR (--force) no longer match raw.csv */
   for (int i = 1; mg_ck_result_files[i]; i++) {
-    char path[4096];
     snprintf(path, sizeof path, "%s/%s", S->out, mg_ck_result_files[i]);
     unlink(path);
   }
@@ -652,7 +932,7 @@ static void run_groups(state *S, const mg_bench_meta *meta, int first) {
   for (int gi = first; gi < S->ngroups; gi++) work_total += mg_bench_work(&S->groups[gi].cfg);
   for (int gi = first; gi < S->ngroups; gi++) {
     group *G = &S->groups[gi];
-    long nb = (long)G->cfg.ncolls * G->cfg.nsizes;
+    long nb = group_blocks(&G->cfg);
     if (S->base.time_total > 0) { /* the rest of the budget, shared by blocks */
       double left = S->base.time_total - S->prog.elapsed_before;
       G->cfg.time_total = (left > 0 ? left : 1e-3) * (double)nb / (double)(S->blocks_total - S->blocks_before);
@@ -755,7 +1035,7 @@ static void guided_groups(state *S, const mg_bench_meta *meta) {
         if (mask[i * MG_GUIDED_MAXS + j] == w) G->sizes[G->cfg.nsizes++] = S->sizes[c][j];
       G->cfg.sizes = G->sizes;
       cells += (long)G->cfg.nsizes * __builtin_popcount(w & ~1u);
-      blocks += G->cfg.nsizes;
+      blocks += group_blocks(&G->cfg);
       S->ngroups++;
     }
   }
@@ -776,7 +1056,7 @@ static void measure(state *S, const mg_bench_meta *meta) {
     for (int g = 0; g < S->ngroups; g++)
       for (int i = 0; i < S->groups[g].cfg.ncolls; i++) S->groups[g].cfg.algmask[S->groups[g].cfg.colls[i]] = 1u;
   }
-  mg_check_save_start(S->rank, S->out, S->blocks_total, write_so_far, S);
+  mg_check_save_start(S->rank, S->out, S->cells_before, S->blocks_total, S->created_out, write_so_far, S);
   mg_cmd_progress_init(&S->prog, "check", S->rank == 0 && S->progress, S->base.time_total);
   int phase1 = S->ngroups;
   run_groups(S, meta, 0);
@@ -838,7 +1118,8 @@ int mg_cmd_check(int argc, char **argv) {
   }
   S->mpi = 1;
   if (st == 0) st = parse_measure(&o, S, &meta);
-  if (st == 0) st = make_groups(S);
+  if (st == 0 && S->resume) st = resume_plan(S, argc, argv, &meta);
+  if (st == 0 && !S->nothing_left) st = make_groups(S);
   status = mg_cmd_agree("check", S->rank, st, S->err, mg_cmd_argv_hash(argc, argv),
                         "the ranks were started with different arguments; start every rank with the same options");
   if (status) {
@@ -846,12 +1127,16 @@ int mg_cmd_check(int argc, char **argv) {
     goto done;
   }
   S->command = mg_cmd_join(argc, argv);
-  measure(S, &meta);
-  if (S->rank == 0) {
-    for (int g = 0; g < S->ngroups; g++) mg_cmd_warn_failed("check", &S->groups[g].res);
-    if (write_raw(S, &meta, NULL)) {
-      fprintf(stderr, "mpiguide check: %s\n", S->err);
-      status = 1;
+  if (S->nothing_left) { /* --resume: every cell is measured already */
+    if (S->rank == 0 && resume_finish(S)) fprintf(stderr, "mpiguide check: %s\n", S->err), status = 1;
+  } else {
+    measure(S, &meta);
+    if (S->rank == 0) {
+      for (int g = 0; g < S->ngroups; g++) mg_cmd_warn_failed("check", &S->groups[g].res);
+      if (write_raw(S, &meta, NULL)) {
+        fprintf(stderr, "mpiguide check: %s\n", S->err);
+        status = 1;
+      }
     }
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -873,6 +1158,9 @@ done:
               S->out, S->out, S->out);
   }
   free(S->command);
+  free(S->old_text);
+  free(S->old_keep);
+  free(S->old_rows);
   mg_opt_vals_free(&o);
   return status;
 }

@@ -28,7 +28,8 @@
   X(SIZES_FROM, "sizes-from", 0, 1) X(ROOTS, "roots", 0, 1) X(REDS, "reductions", 0, 1)  \
   X(COUNTS, "counts", 0, 1) X(FAMILIES, "families", 0, 1) X(IN_PLACE, "in-place", 0, 0)          \
   X(LOGGP, "loggp", 0, 1) X(MODEL_GUIDED, "model-guided", 0, 0) X(MODEL_SLACK, "model-slack", 0, 1)  \
-  X(P2P, "p2p", 0, 0) X(PATTERN, "pattern", 0, 1) X(LIBVARS, "lib-variants", 0, 1)
+  X(P2P, "p2p", 0, 0) X(PATTERN, "pattern", 0, 1) X(LIBVARS, "lib-variants", 0, 1)                \
+  X(RESUME, "resume", 0, 0)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
@@ -67,7 +68,7 @@ void mg_check_print_presets_md(FILE *f);
 typedef struct mg_check_launch_args {
   int n;                 /* launches */
   const char *out;       /* DIR */
-  int force;
+  int force, resume;     /* --resume: complete launches kept, an interrupted one resumed */
   char **launcher;       /* after "--" */
   int nlauncher;
   char **measure;        /* options for every launch */
@@ -83,10 +84,18 @@ int mg_check_launches(const mg_check_launch_args *a);
 int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o);
 
 /* cmd_check_save.c: the cells measured so far in DIR/raw.csv while a check runs, and the line
- * that says how many on Ctrl-C. write(ctx, note) writes raw.csv marked with note (0 on success). */
+ * that says how many on Ctrl-C. write(ctx, note) writes raw.csv marked with note (0 on success).
+ * cells_before: the cells an interrupted run measured that --resume keeps (0 otherwise); created:
+ * DIR was created by this run (removed again when the signal comes before any cell is saved). */
 typedef int (*mg_check_write_fn)(void *ctx, const char *note);
-void mg_check_save_start(int rank, const char *out, long cells_total, mg_check_write_fn write, void *ctx);
+void mg_check_save_start(int rank, const char *out, long cells_before, long cells_total, int created,
+                         mg_check_write_fn write, void *ctx);
 /* After a block: cells_done cells finished; written if SAVE_EVERY has passed, or now. */
 void mg_check_save_block(long cells_done, int now);
+/* The temporary file raw.csv is being written to (NULL: none): removed if the signal comes meanwhile. */
+void mg_check_save_tmp(const char *tmp);
+/* What DIR/raw.csv is: 1 the partial file of an interrupted check (note: its #@check_incomplete),
+ * 0 a complete one, -1 none (or unreadable). */
+int mg_check_partial(const char *dir, char *note, size_t len);
 
 #endif

@@ -8,10 +8,14 @@
  * one after the other, then analyses the launches that finished together, as
  * `mpiguide check --from DIR/launch-1 ... -o DIR [analysis options]` does.
  * A launch that fails is reported and the others are kept; Ctrl-C (SIGINT) or
- * SIGTERM stops after the running launch ends (the launcher passes the signal
- * on to its processes), and every finished launch is analysed. Progress and an
- * ETA run across launches on stderr; each launch's own output is in
- * DIR/launch-K/check.log.
+ * SIGTERM stops the running launch (the launcher passes the signal on to its
+ * processes, whose rank 0 keeps the cells measured so far in
+ * DIR/launch-K/raw.csv), and every finished launch is analysed. A DIR that
+ * holds launches already is refused before any launch starts, unless
+ * --resume (finished launches kept, the interrupted one completed with
+ * `check --resume`, the missing ones run) or --force (all measured anew).
+ * Progress and an ETA run across launches on stderr; each launch's stdout is
+ * in DIR/launch-K.log, its messages go to stderr.
  */
 #include <errno.h>
 #include <signal.h>
@@ -30,6 +34,48 @@
 
 static volatile sig_atomic_t stop_asked;
 static void on_signal(int sig) { stop_asked = sig; }
+
+/* The state of DIR/launch-K: 1 finished (a complete raw.csv), 0 interrupted (a partial one, note
+ * its #@check_incomplete), -1 nothing measured. */
+static int launch_state(const char *dir, char *note, size_t len) {
+  int p = mg_check_partial(dir, note, len);
+  return p < 0 ? -1 : p ? 0 : 1;
+}
+
+/* Whether a file exists and is not empty. */
+static int nonempty(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && st.st_size > 0;
+}
+
+/* Before any launch: DIR may hold the launches of an earlier check only with --resume or --force, and
+ * --resume needs them. 0, or 2 after a message. */
+static int check_dir(const mg_check_launch_args *a) {
+  char dir[4200], note[256], what[2048] = "";
+  size_t u = 0;
+  int any = 0;
+  for (int k = 1; k <= 1000; k++) {
+    snprintf(dir, sizeof dir, "%s/launch-%d", a->out, k);
+    struct stat st;
+    if (stat(dir, &st) != 0) break;
+    int ls = launch_state(dir, note, sizeof note);
+    any++;
+    if (u < sizeof what)
+      u += (size_t)snprintf(what + u, sizeof what - u, "%slaunch-%d %s%s", any > 1 ? ", " : "", k,
+                            ls > 0 ? "finished" : ls == 0 ? "interrupted: " : "without data", ls == 0 ? note : "");
+  }
+  if (a->resume && a->force)
+    return fprintf(stderr, "mpiguide check: --resume keeps the launches in %s, --force measures them anew: give one\n",
+                   a->out), 2;
+  if (a->resume && !any)
+    return fprintf(stderr, "mpiguide check: --resume: %s holds no launch-K directory: nothing to resume (without "
+                           "--resume the check starts anew)\n", a->out), 2;
+  if (any && !a->resume && !a->force)
+    return fprintf(stderr, "mpiguide check: --out: '%s' holds the launches of an earlier check (%s): add --resume to "
+                           "the same command to measure only what is missing, or --force to measure every launch anew "
+                           "(discarding them)\n", a->out, what), 2;
+  return 0;
+}
 
 static double now(void) {
   struct timespec t;
@@ -50,6 +96,8 @@ int mg_check_launches(const mg_check_launch_args *a) {
     return 1;
   }
   self[n] = '\0';
+  int bad = check_dir(a);
+  if (bad) return bad;
   if (mkdir(a->out, 0777) != 0 && errno != EEXIST) {
     fprintf(stderr, "mpiguide check: cannot create %s: %s\n", a->out, strerror(errno));
     return 2;
@@ -67,12 +115,18 @@ int mg_check_launches(const mg_check_launch_args *a) {
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
-  int ok = 0, failed = 0;
+  int ok = 0, failed = 0, ran = 0, cut = 0; /* cut: the launch interrupted, 0 none */
   double t0 = now();
   for (int k = 1; k <= a->n && !stop_asked; k++) {
-    char dir[4200], log[4300];
+    char dir[4200], log[4300], note[256];
     snprintf(dir, sizeof dir, "%s/launch-%d", a->out, k);
     snprintf(log, sizeof log, "%s/launch-%d.log", a->out, k);
+    int state = a->resume ? launch_state(dir, note, sizeof note) : -1;
+    if (state > 0) { /* --resume: finished before */
+      dirs[ok++] = strdup(dir);
+      fprintf(stderr, "mpiguide check: launch %d of %d finished before: %s\n", k, a->n, dir);
+      continue;
+    }
     int c = 0;
     for (int i = 0; i < a->nlauncher; i++) child[c++] = a->launcher[i];
     child[c++] = self;
@@ -82,31 +136,57 @@ int mg_check_launches(const mg_check_launch_args *a) {
     child[c++] = dir;
     child[c++] = "-q";
     if (a->force) child[c++] = "--force";
+    if (state == 0) child[c++] = "--resume"; /* --resume: the interrupted launch measures what it lacks */
     child[c] = NULL;
     double el = now() - t0;
-    if (k == 1)
-      fprintf(stderr, "mpiguide check: launch %d of %d ...\n", k, a->n);
+    if (!ran)
+      fprintf(stderr, "mpiguide check: launch %d of %d%s ...\n", k, a->n, state == 0 ? " (resumed)" : "");
     else
-      fprintf(stderr, "mpiguide check: launch %d of %d (%.0f s so far, about %.0f s to go) ...\n", k, a->n, el,
-              el / (k - 1) * (a->n - k + 1));
+      fprintf(stderr, "mpiguide check: launch %d of %d%s (%.0f s so far, about %.0f s to go) ...\n", k, a->n,
+              state == 0 ? " (resumed)" : "", el, el / ran * (a->n - k + 1));
     double t1 = now();
     int rc = mg_cmd_run_child(child, log);
-    if (rc == 0) {
+    ran++;
+    char where[4400] = ""; /* the launch's stdout, if it wrote any (-q: its messages went to stderr) */
+    if (nonempty(log)) snprintf(where, sizeof where, "; its output: %s", log);
+    /* a launch is done when its raw.csv is complete: MPICH's mpiexec exits with 0 when Ctrl-C
+     * stopped its processes */
+    state = launch_state(dir, note, sizeof note);
+    if (rc == 0 && state > 0) {
       dirs[ok++] = strdup(dir);
       fprintf(stderr, "mpiguide check: launch %d of %d done in %.1f s: %s\n", k, a->n, now() - t1, dir);
+    } else if (stop_asked || (rc == 0 && state == 0)) {
+      cut = k;
+      stop_asked = stop_asked ? stop_asked : SIGINT; /* its processes were stopped: so is the check */
+      if (state == 0)
+        fprintf(stderr, "mpiguide check: launch %d of %d interrupted; the cells it measured are kept in %s/raw.csv "
+                        "(%s)\n", k, a->n, dir, note);
+      else
+        fprintf(stderr, "mpiguide check: launch %d of %d interrupted before it saved a cell%s\n", k, a->n, where);
     } else {
       failed++;
-      fprintf(stderr, "mpiguide check: launch %d of %d failed (%s %d; its output: %s); the other launches are "
-                      "kept\n", k, a->n, rc > 128 ? "signal" : "exit status", rc > 128 ? rc - 128 : rc, log);
+      fprintf(stderr, "mpiguide check: launch %d of %d failed (%s %d%s); the other launches are kept\n", k, a->n,
+              rc > 128 ? "signal" : "exit status", rc > 128 ? rc - 128 : rc, where);
     }
   }
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
+  char note[256];
+  char cutdir[4200];
+  snprintf(cutdir, sizeof cutdir, "%s/launch-%d", a->out, cut);
+  int kept = cut && launch_state(cutdir, note, sizeof note) == 0; /* cells of the interrupted launch */
   if (stop_asked)
-    fprintf(stderr, "mpiguide check: interrupted after %d finished launch(es) of %d; analysing those\n", ok, a->n);
+    fprintf(stderr, "mpiguide check: interrupted after %d finished launch(es) of %d; %s%s\n", ok, a->n,
+            ok ? "analysing those" : "none to analyse yet",
+            kept || ok < a->n ? "; the same command with --resume measures only what is missing" : "");
   int status = 1;
   if (ok == 0) {
-    fprintf(stderr, "mpiguide check: no launch finished: nothing to analyse (the launch logs are in %s)\n", a->out);
+    if (kept)
+      fprintf(stderr, "mpiguide check: no launch finished, so there is no joint analysis yet; launch %d's cells are "
+                      "kept in %s/raw.csv (`mpiguide check --from %s` analyses them as a partial run)\n", cut,
+              cutdir, cutdir);
+    else
+      fprintf(stderr, "mpiguide check: no launch finished: nothing to analyse\n");
   } else {
     /* the analysis: check --from <dirs> -o DIR [analysis options] --force */
     int na = 0;
@@ -134,7 +214,7 @@ int mg_check_launches(const mg_check_launch_args *a) {
 static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
                                    O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
                                    O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE, O_ROOTS, O_REDS, O_COUNTS, O_SIZES_FROM,
-                                   O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN, O_LIBVARS};
+                                   O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN, O_LIBVARS, O_RESUME};
 
 int mg_check_measure_only(int id) {
   for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
@@ -147,7 +227,7 @@ int mg_check_measure_only(int id) {
  * analysis, or (--seed) to both. */
 int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o) {
   char e[256];
-  mg_check_launch_args a = {.out = o->val[O_OUT], .force = o->given[O_FORCE]};
+  mg_check_launch_args a = {.out = o->val[O_OUT], .force = o->given[O_FORCE], .resume = o->given[O_RESUME]};
   if (o->given[O_FROM]) return fprintf(stderr, "mpiguide check: --launches measures; --from analyses: give one\n"), 2;
   if (!o->given[O_OUT]) return fprintf(stderr, "mpiguide check: --launches needs -o DIR (the launches go to DIR/launch-K)\n"), 2;
   long nl = 0;
@@ -164,7 +244,7 @@ int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o) 
     int first = i;
     const char *val;
     int id = mg_opt_next(dd, argv, &i, mg_check_opts, O_N, &val, e, sizeof e);
-    if (id < 0 || id == O_LAUNCHES || id == O_OUT || id == O_FORCE) continue;
+    if (id < 0 || id == O_LAUNCHES || id == O_OUT || id == O_FORCE || id == O_RESUME) continue;
     for (int k = first; k <= i; k++) {
       /* --loggp: the joint analysis predicts; a launch of --model-guided chooses by it */
       if (mg_check_measure_only(id) || id == O_SEED || id == O_LOGGP) a.measure[a.nmeasure++] = argv[k];

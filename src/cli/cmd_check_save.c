@@ -1,15 +1,22 @@
 /*
  * Nothing lost on Ctrl-C (docs/check.md): while a check measures, rank 0
- * rewrites DIR/raw.csv with every (collective, size) cell finished so far, at
+ * rewrites DIR/raw.csv with every cell finished so far (a collective at a size,
+ * for a reduction with one datatype:op pair: the engine's block), at
  * most every SAVE_EVERY seconds and whenever asked (the end of an engine run),
  * marked #@check_incomplete until the run ends; a run that is stopped or killed
- * leaves its measurements, which `check --from DIR` analyses as a partial run.
+ * leaves its measurements, which `check --resume` completes (measuring only
+ * the cells missing) and `check --from DIR` analyses as a partial run.
  * On SIGINT or SIGTERM rank 0 says how many cells are saved, with
- * async-signal-safe calls only; the other ranks wait a moment first, because
- * MPICH's mpiexec stops relaying output once a rank has died.
+ * async-signal-safe calls only (write, unlink, rmdir): a temporary raw.csv
+ * being written is removed, and a DIR this run created is removed again when
+ * no cell was saved yet, so that the line never names a file that is not
+ * there. The other ranks wait a moment first, because MPICH's mpiexec stops
+ * relaying output once a rank has died.
  */
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,8 +31,11 @@ static struct {
   mg_check_write_fn write;
   void *ctx;
   double last;               /* when raw.csv was last written */
-  volatile sig_atomic_t saved, total;
-  char head[64], tail[600];  /* the message around the two counts */
+  long before;               /* cells of the interrupted run that --resume keeps */
+  volatile sig_atomic_t saved, total, created;
+  volatile sig_atomic_t tmp_set; /* tmp holds the temporary being written */
+  char dir[4096], tmp[4200];
+  char head[64], tail[900], none[900]; /* the messages around the two counts; before any cell saved */
 } sv;
 
 static void put_text(char *buf, size_t *n, size_t cap, const char *s) {
@@ -42,13 +52,19 @@ static void put_num(char *buf, size_t *n, long v) {
 
 static void on_stop(int sig) {
   if (sv.rank == 0) {
-    char buf[800];
+    char buf[1200];
     size_t n = 0;
-    put_text(buf, &n, sizeof buf - 60, sv.head);
-    put_num(buf, &n, sv.saved);
-    put_text(buf, &n, sizeof buf - 30, " of ");
-    put_num(buf, &n, sv.total);
-    put_text(buf, &n, sizeof buf, sv.tail);
+    if (sv.tmp_set) unlink(sv.tmp);
+    if (sv.saved == 0) { /* nothing saved: say so, and leave no empty DIR behind */
+      if (sv.created) rmdir(sv.dir);
+      put_text(buf, &n, sizeof buf, sv.none);
+    } else {
+      put_text(buf, &n, sizeof buf - 60, sv.head);
+      put_num(buf, &n, sv.saved);
+      put_text(buf, &n, sizeof buf - 30, " of ");
+      put_num(buf, &n, sv.total);
+      put_text(buf, &n, sizeof buf, sv.tail);
+    }
     ssize_t w = write(2, buf, n);
     (void)w;
   } else { /* rank 0's line goes first */
@@ -59,17 +75,32 @@ static void on_stop(int sig) {
   raise(sig);
 }
 
-void mg_check_save_start(int rank, const char *out, long cells_total, mg_check_write_fn write, void *ctx) {
+void mg_check_save_start(int rank, const char *out, long cells_before, long cells_total, int created,
+                         mg_check_write_fn write, void *ctx) {
   sv.rank = rank, sv.write = write, sv.ctx = ctx, sv.last = MPI_Wtime();
-  sv.saved = 0, sv.total = (sig_atomic_t)cells_total;
+  sv.before = cells_before;
+  sv.saved = (sig_atomic_t)cells_before, sv.total = (sig_atomic_t)(cells_before + cells_total);
+  sv.created = created, sv.tmp_set = 0;
+  snprintf(sv.dir, sizeof sv.dir, "%s", out);
   snprintf(sv.head, sizeof sv.head, "\nmpiguide check: interrupted: ");
   snprintf(sv.tail, sizeof sv.tail,
-           " (collective, size) cells saved in %s/raw.csv; analyse them with `mpiguide check --from %s`\n", out,
-           out);
+           " cells saved in %s/raw.csv; the same command with --resume measures the rest, "
+           "`mpiguide check --from %s` analyses them\n", out, out);
+  snprintf(sv.none, sizeof sv.none,
+           "\nmpiguide check: interrupted before the first cell was saved (every %.0f s): nothing measured is kept%s\n",
+           SAVE_EVERY, created ? "" : " (nothing in DIR was changed)");
   struct sigaction sa = {0};
   sa.sa_handler = on_stop;
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
+}
+
+void mg_check_save_tmp(const char *tmp) {
+  sv.tmp_set = 0;
+  if (tmp && strlen(tmp) < sizeof sv.tmp) {
+    memcpy(sv.tmp, tmp, strlen(tmp) + 1);
+    sv.tmp_set = 1;
+  }
 }
 
 void mg_check_save_block(long cells_done, int now) {
@@ -78,7 +109,26 @@ void mg_check_save_block(long cells_done, int now) {
   if (!now && t - sv.last < SAVE_EVERY) return;
   sv.last = t;
   char note[96];
-  snprintf(note, sizeof note, "partial: %ld of %ld cells measured when this file was written", cells_done,
+  snprintf(note, sizeof note, "partial: %ld of %ld cells measured when this file was written", sv.before + cells_done,
            (long)sv.total);
-  if (sv.write(sv.ctx, note) == 0) sv.saved = (sig_atomic_t)cells_done;
+  if (sv.write(sv.ctx, note) == 0) sv.saved = (sig_atomic_t)(sv.before + cells_done);
+}
+
+int mg_check_partial(const char *dir, char *note, size_t len) {
+  char path[4200];
+  snprintf(path, sizeof path, "%s/raw.csv", dir);
+  FILE *f = fopen(path, "r");
+  if (!f) return -1;
+  int partial = 0;
+  char *line = NULL; /* whole lines: #@mpi_library_version alone can exceed any fixed buffer (MPICH) */
+  size_t cap = 0;
+  while (!partial && getline(&line, &cap, f) > 0 && line[0] == '#') /* the #@ lines before the header */
+    if (!strncmp(line, "#@check_incomplete=", 19)) {
+      line[strcspn(line, "\n")] = '\0';
+      snprintf(note, len, "%s", line + 19);
+      partial = 1;
+    }
+  free(line);
+  fclose(f);
+  return partial;
 }

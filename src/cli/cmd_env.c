@@ -59,6 +59,25 @@ void mg_cmd_docs_hint(FILE *f) {
   fprintf(f, "Documentation: %s\n", *docs ? docs : "docs/ of the mpiguide sources");
 }
 
+/* s as one shell word: as it is when every character is plain, else in single quotes (each ' as '\''). */
+static void shell_word(const char *s, char *out, size_t len) {
+  int plain = *s != '\0';
+  for (const char *c = s; *c && plain; c++)
+    plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("_/.,:=+@%-", *c);
+  size_t u = 0;
+  if (plain) {
+    snprintf(out, len, "%s", s);
+    return;
+  }
+  if (u + 1 < len) out[u++] = '\'';
+  for (const char *c = s; *c && u + 5 < len; c++) {
+    if (*c == '\'') memcpy(out + u, "'\\''", 4), u += 4;
+    else out[u++] = *c;
+  }
+  if (u + 1 < len) out[u++] = '\'';
+  out[u] = '\0';
+}
+
 int mg_cmd_env(int argc, char **argv) {
   int only_lib = 0;
   for (int i = 1; i < argc; i++) {
@@ -81,14 +100,43 @@ int mg_cmd_env(int argc, char **argv) {
                     "installation?\n", MG_LIB_NAME, MG_INSTALL_LIBDIR);
     return 1;
   }
-  if (only_lib) return printf("%s\n", lib) < 0;
+  /* The loader splits LD_PRELOAD at every space and colon, quoted or not, and ignores what it cannot
+   * open with one warning: the application then runs untuned with exit status 0. A path with a space
+   * is preloaded by its file name instead, found through LD_LIBRARY_PATH (split at colons only). */
+  char *slash = strrchr(lib, '/');
+  int spaced = strpbrk(lib, " \t\n") != NULL, coloned = strchr(lib, ':') != NULL;
+  if (only_lib) {
+    if (spaced || coloned)
+      fprintf(stderr, "mpiguide env: warning: the library's path holds a %s, at which the loader splits LD_PRELOAD "
+                      "even when quoted: LD_PRELOAD=$(mpiguide env --lib) would be ignored; `mpiguide env` prints a "
+                      "line that works\n", coloned ? "colon" : "space");
+    return printf("%s\n", lib) < 0;
+  }
   printf("mpiguide %s, built for %s\nlibrary:        %s\ndocumentation:  %s\n\n", MPIGUIDE_VERSION, MG_BUILT_FOR,
          lib, docs);
+  char q[2 * PATH_MAX], vars[4 * PATH_MAX];
+  int ompi = !strcmp(MG_BUILT_FOR, "Open MPI");
+  if (coloned) { /* neither variable can hold it */
+    printf("The library's path holds a colon, at which the loader splits both LD_PRELOAD and LD_LIBRARY_PATH:\n"
+           "install mpiguide (or link the library) under a path without one to preload it.\n");
+    return 1;
+  }
+  if (spaced) {
+    *slash = '\0';
+    shell_word(lib, q, sizeof q);
+    snprintf(vars, sizeof vars, "LD_LIBRARY_PATH=%s${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} LD_PRELOAD=%s", q, slash + 1);
+    *slash = '/';
+  } else {
+    shell_word(lib, q, sizeof q);
+    snprintf(vars, sizeof vars, "LD_PRELOAD=%s", q);
+  }
   printf("Preload it into an unmodified application (the same %s it was built for):\n", MG_BUILT_FOR);
-  if (!strcmp(MG_BUILT_FOR, "Open MPI"))
-    printf("  LD_PRELOAD=%s MPIGUIDE_PROFILE=tuned.prof \\\n    mpirun -x LD_PRELOAD -x MPIGUIDE_PROFILE -np 4 ./app\n", lib);
-  else
-    printf("  LD_PRELOAD=%s MPIGUIDE_PROFILE=tuned.prof mpiexec -np 4 ./app\n", lib);
+  printf("  %s MPIGUIDE_PROFILE=tuned.prof \\\n    %s -np 4 ./app\n", vars,
+         ompi ? (spaced ? "mpirun -x LD_LIBRARY_PATH -x LD_PRELOAD -x MPIGUIDE_PROFILE" : "mpirun -x LD_PRELOAD -x MPIGUIDE_PROFILE")
+              : "mpiexec");
+  if (spaced)
+    printf("(the library's path holds a space, at which the loader splits LD_PRELOAD even when quoted: the line "
+           "preloads it by its name, found through LD_LIBRARY_PATH)\n");
   printf("Every rank must see the variables (Open MPI: -x NAME; MPICH's mpiexec passes the environment).\n"
          "Or link it: -lmpiguide before the MPI library. Variables: %s/library.md\n", *docs ? docs : "docs");
   return 0;

@@ -203,6 +203,34 @@ static int add_np(const char *item, void *arg) {
   return add_int(P, P->ps, &P->nps, 64, (int)v);
 }
 
+/* A warning on stderr and on out (NULL: stderr only) for every fit of the LogGP file whose R^2 is below
+ * MG_PREDICT_R2_POOR: its parameters, and every prediction made from them, may be far off. */
+static void warn_poor_fit(const char *path, FILE *out) {
+  static const char *const what[4] = {"PRTT(1,0,s)", "PRTT(n,0,s)", "PRTT(n,d,s)", "g + (s-1)G"};
+  mg_loggp_file *lf = calloc(1, sizeof *lf);
+  char e[512];
+  if (!lf || mg_loggp_read_file(path, lf, e, sizeof e)) { /* read before: it cannot fail here but for memory */
+    free(lf);
+    return;
+  }
+  for (int k = 0; k < 2; k++) {
+    if (!lf->has[k]) continue;
+    const mg_loggp_class *c = &lf->cls[k];
+    double r2[4] = {c->r2[0], c->r2[1], c->r2[2], c->r2_gap};
+    char l[512];
+    size_t u = 0;
+    for (int i = 0; i < 4 && u < sizeof l; i++)
+      if (r2[i] < MG_PREDICT_R2_POOR)
+        u += (size_t)snprintf(l + u, sizeof l - u, "%sR^2 %.2f of %s", u ? ", " : "", r2[i], what[i]);
+    if (!u) continue;
+    for (FILE *f = stderr; f; f = f == stderr ? out : NULL)
+      fprintf(f, "%swarning: the LogGP fit of %s (%s pair) is poor: %s (below %.2f): the model does not "
+                 "describe these round trips, and predictions from it may be far off (docs/loggp.md)\n",
+              f == stderr ? "mpiguide predict: " : "", path, k ? "inter-node" : "intra-node", l, MG_PREDICT_R2_POOR);
+  }
+  free(lf);
+}
+
 /* The options into P. 0, 1 for --help (printed), or 2 after a message. */
 static int parse(int argc, char **argv, predict *P) {
   mg_opt_vals o;
@@ -215,7 +243,7 @@ static int parse(int argc, char **argv, predict *P) {
   const char *v;
   if (!rc && (v = o.val[O_LOGGP])) {
     if (mg_loggp_read(v, &P->lg, P->e, sizeof P->e)) rc = -1;
-    else P->have_lg = 1;
+    else P->have_lg = 1, warn_poor_fit(v, o.given[O_QUIET] ? NULL : stdout);
   }
   mg_model_init(&P->m, P->have_lg ? &P->lg : NULL);
   if (!rc && !P->have_lg && !o.given[O_CHECK]) rc = MG_ERR_TO(P->e, "nothing to predict from: give --loggp FILE, --check DIR or both");
@@ -279,7 +307,7 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
   const mg_coll_info *ci = &mg_colls[coll];
   double pred[MG_MAX_ALGS], meas_t[MG_MAX_ALGS];
   int best = -1, mbest[2] = {-1, -1}, pbest[2] = {-1, -1}, nboth[2] = {0, 0};
-  char b1[32], b2[32], b3[32], sz[32];
+  char b1[48], b2[32], b3[32 + MG_CK_NAME], sz[32]; /* b3: "(measured: NAME)", any algorithm's name whole */
   mg_price_src src;
   mg_fmt_bytes(bytes, MG_BYTES_EXACT, sz, sizeof sz);
   if (P->only_measured && isnan(find_meas(P, coll, 0, p, bytes))) return 0;

@@ -13,6 +13,9 @@
 #include "model/loggp.h"
 #include "model/loggp_file.h"
 
+/* A LogGP fit with an R^2 below this is reported as poor (`mpiguide predict` warns). */
+#define MG_PREDICT_R2_POOR 0.9
+
 /* check --loggp (cmd_predict.c): the predicted time of every measured cell of d next to its median
  * into csv_path (mpiguide-predict/1, docs/model.md), the summary of the prediction errors on out
  * (NULL: none). 0, or -1 with a message. */

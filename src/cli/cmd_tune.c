@@ -461,6 +461,20 @@ static void print_rules(const tune *T) {
   printf("; profile: %s\n", T->out);
 }
 
+/* The most common outcome, said plainly: no rule and no library setting, because no mock-up (nor,
+ * with --lib-variants, a library variant) won anywhere. The profile is still written: it is valid
+ * and running with it runs the defaults. */
+static void print_defaults_best(const tune *T) {
+  int withheld = 0;
+  for (int k = 0; k < T->nch; k++) withheld |= T->ch[k].withheld;
+  if (mg_profile_nrules(T->p) || withheld || T->ls.n) return;
+  printf("no violation at your sizes: no mock-up was faster than the library's default by %.0f %% or more with a "
+         "%s violation in any of the %d cells measured, so the library's defaults are the best choice there; "
+         "nothing to tune (the profile has no rule: with it, every call runs the default, and `mpiguide verify` "
+         "has nothing to measure)\n",
+         100 * T->min_gain, T->which == MG_TUNE_CONCLUSIVE ? "conclusive" : "significant", T->nch);
+}
+
 /* ---------- --model: the sizes and process counts not measured, decided by the cost model ---------- */
 
 /* Whether (coll, np, bytes) was measured (any choice, the default's too). */
@@ -686,6 +700,7 @@ int mg_cmd_tune(int argc, char **argv) {
     if (save(&T)) goto out;
     if (!T.quiet) print_rules(&T);
     if (save_lib_settings(&T)) goto out;
+    if (!T.quiet) print_defaults_best(&T);
     status = 0;
   }
 out:

@@ -24,8 +24,8 @@
  *
  * Output: a table on stdout (columns as wide as their entries; under it the
  * rules measured slower, with file:line, and the tune --drop-slower command),
- * DIR/verify.csv, DIR/raw.csv. Exit codes: 0 done,
- * 1 the run or the analysis failed, 2 bad input.
+ * DIR/verify.csv, DIR/raw.csv. Exit codes: 0 done (also for a profile without
+ * any rule: nothing to verify, nothing written), 1 the run or the analysis failed, 2 bad input.
  */
 #include <errno.h>
 #include <limits.h>
@@ -104,6 +104,7 @@ typedef struct vstate {
   size_t *extra;
   int nextra;
   int in_place;                /* --in-place */
+  int no_rules;                /* the profile has no rule at all (tune found the defaults best): exit 0 */
   const mg_dtype_info *dtype;  /* --datatype, for the collectives without an op; NULL: MPI_BYTE */
   mg_profile *prof;
   size_t *sizes[MG_NCOLL];
@@ -478,9 +479,10 @@ static int setup(vstate *S, const mg_bench_meta *meta) {
     if (plan_sizes(S, (mg_coll)c)) return -1;
     any |= S->nsizes[c] > 0;
   }
+  if (!any && mg_profile_nrules(S->prof) == 0) return S->no_rules = 1, 0; /* nothing to verify: not an error */
   if (!any)
-    return MG_ERR_TO(S->err, "the profile '%s' has no rule for %d processes: nothing to verify", S->profile_path,
-                     S->size);
+    return MG_ERR_TO(S->err, "the profile '%s' has no rule for %d processes: nothing to verify (its rules are for "
+                             "other process counts: start verify with one of those)", S->profile_path, S->size);
   snprintf(S->out_default, sizeof S->out_default, "mpiguide-verify-%s", meta->launch);
   if (!S->out) S->out = S->out_default;
   static const char *const results[] = {"verify.csv", NULL};
@@ -586,6 +588,13 @@ int mg_cmd_verify(int argc, char **argv) {
   int status = mg_cmd_agree("verify", S->rank, st, S->err, (uint32_t)(ph >> 32),
                             "the ranks read different profiles; give every rank the same file");
   if (status) goto done;
+  if (S->no_rules) { /* tune's most common outcome: no violation at the sizes measured */
+    if (S->rank == 0 && !S->quiet)
+      printf("mpiguide verify: the profile '%s' has no rule: nothing to verify. With it every call runs the "
+             "library's default, which `mpiguide tune` found the best choice at the sizes checked.\n",
+             S->profile_path);
+    goto done;
+  }
   measure(S);
   if (S->rank == 0 && write_raw(S, &meta)) {
     fprintf(stderr, "mpiguide verify: %s\n", S->err);
@@ -595,7 +604,7 @@ int mg_cmd_verify(int argc, char **argv) {
 done:
   for (int c = 0; c < MG_NCOLL; c++) mg_bench_result_free(&S->res[c]);
   mg_cmd_mpi_end();
-  if (status == 0 && S->rank == 0) status = analyse(S);
+  if (status == 0 && S->rank == 0 && !S->no_rules) status = analyse(S);
   if (status == 2 && S->rank == 0 && S->created_out) rmdir(S->out);
   for (int c = 0; c < MG_NCOLL; c++) free(S->sizes[c]);
   mg_profile_free(S->prof);

@@ -20,6 +20,10 @@
 #       NP 0: started without mpiexec (a singleton MPI process: option checks, quicker)
 #   run_check.sh offline-fail REGEX -- [options...]  the same without mpiexec (--from)
 #   run_check.sh interrupt NP      SIGINT to a long check: raw.csv kept (partial), a message, --from works
+#   run_check.sh resume NP        SIGINT, then a rerun without --resume (refused), with other options
+#       (refused), with --resume: only the missing cells measured, raw.csv whole, one launch
+#   run_check.sh launches-resume NP -- [options...]  --launches 2 cut during launch 1 (SIGINT to the
+#       process group): its cells kept and said so, a rerun refused before any launch, --resume completes
 #   run_check.sh sizes-from NP      check --sizes-from data/trace/jacobi-trace.csv measures exactly
 #       the trace's non-empty (collective, size) cells
 #   run_check.sh launches NP fail|interrupt -- [options...]  `check --launches 3 ... -o out --
@@ -67,12 +71,91 @@ interrupt)
   pkill -INT -f -- "^$MG_MPIEXEC .*-o $work/out" # the launcher, as Ctrl-C would: it passes the signal on
   wait $pid
   cat "$work/stderr"
-  grep -Eq "interrupted: [0-9]+ of [0-9]+ \(collective, size\) cells saved in $work/out/raw.csv" "$work/stderr" ||
+  grep -Eq "interrupted: [0-9]+ of [0-9]+ cells saved in $work/out/raw.csv" "$work/stderr" ||
     die "no 'interrupted: N of M cells saved' message"
   grep -q '^#@check_incomplete=partial:' "$work/out/raw.csv" || die "raw.csv is not marked partial"
   "$MG_CLI" check --from "$work/out" >"$work/from" 2>&1 || { cat "$work/from"; die "check --from the partial run failed"; }
   grep -q "PARTIAL RUN" "$work/from" || die "check --from does not say the run is partial"
   echo "run_check: interrupt: the measurements so far are kept and analysed as a partial run"
+  exit 0
+  ;;
+resume)
+  # Ctrl-C, then --resume (docs/check.md): a rerun without it is refused (raw.csv untouched), one
+  # with other options is refused, and --resume measures only the cells missing: the file then
+  # holds every cell of the plan once, the cells kept unchanged, and analyses as a whole run.
+  np=$1
+  # one reduction pair: every cell saved is a whole size, kept by --resume (a size cut between two
+  # pairs is measured again)
+  opts=(-c allreduce,bcast,barrier --reductions double:sum --sizes 1K,16K,256K,1M --nrep 2000 --warmup 1 --budget 10s
+        -o "$work/out" --no-progress)
+  ( launch "$np" "${opts[@]}" >"$work/stdout" 2>"$work/stderr" ) &
+  pid=$!
+  for _ in $(seq 300); do [[ -s $work/out/raw.csv ]] && break; sleep 0.2; done
+  [[ -s $work/out/raw.csv ]] || { kill -KILL $pid; die "no raw.csv saved within 60 s"; }
+  pkill -INT -f -- "^$MG_MPIEXEC .*-o $work/out"
+  wait $pid
+  cat "$work/stderr"
+  grep -q '^#@check_incomplete=partial:' "$work/out/raw.csv" || die "raw.csv is not marked partial"
+  cp "$work/out/raw.csv" "$work/partial.csv"
+  launch "$np" "${opts[@]}" >"$work/again" 2>&1 && die "a rerun without --resume was not refused"
+  grep -q "holds an interrupted check .*add --resume" "$work/again" || { cat "$work/again"; die "no --resume hint"; }
+  cmp -s "$work/out/raw.csv" "$work/partial.csv" || die "the refused rerun changed raw.csv"
+  launch "$np" "${opts[@]/10s/9s}" --resume >"$work/other" 2>&1 && die "--resume with other options was accepted"
+  grep -q "resume it with the same options" "$work/other" || { cat "$work/other"; die "no 'same options' message"; }
+  launch "$np" "${opts[@]}" --resume >"$work/stdout" 2>"$work/stderr" || { cat "$work/stdout" "$work/stderr"; die "--resume failed"; }
+  cat "$work/stderr"
+  grep -Eq "resuming .*: [1-9][0-9]* of 9 cells are measured" "$work/stderr" || die "no 'resuming: N of 9' line"
+  raw=$work/out/raw.csv
+  grep -q '^#@check_incomplete' "$raw" && die "the resumed raw.csv is still marked partial"
+  grep -q '^#@check_resumed=' "$raw" || die "no #@check_resumed line"
+  for f in verdicts.csv summary.txt; do [[ -s $work/out/$f ]] || die "no $f"; done
+  grep -q "PARTIAL RUN" "$work/out/summary.txt" && die "the resumed run is analysed as partial"
+  # every planned cell (allreduce: 4 sizes, bcast: 4, barrier: 1) is there, one launch
+  cells=$(awk -F, '!/^#/ && $1 != "collective" {print $1, $3, $5}' "$raw" | sort -u | wc -l)
+  ((cells == 9)) || die "$cells cells in the resumed raw.csv, want 9"
+  [[ $(awk -F, '!/^#/ && $1 != "collective" {print $9}' "$raw" | sort -u | wc -l) == 1 ]] || die "more than one launch id"
+  # the first cell saved is kept, not measured again: its rows are the partial file's
+  first=$(awk -F, '!/^#/ && $1 != "collective" {print $1 "," $2 "," $3 ","; exit}' "$work/partial.csv")
+  cmp -s <(grep "^$first" "$work/partial.csv") <(grep "^$first" "$raw") || die "the rows of $first changed"
+  "$MG_CLI" check --from "$work/out" -q || die "check --from the resumed run failed"
+  echo "run_check: resume: only the missing cells measured, the file whole and one launch"
+  exit 0
+  ;;
+launches-resume)
+  # --launches N interrupted during launch 1 (SIGINT to the process group, as Ctrl-C): its cells
+  # are kept and said so; a rerun without --resume is refused before any launch starts; --resume
+  # completes launch 1 and runs launch 2, analysed together.
+  np=$1
+  shift 2
+  mapfile -t opts < <(subst "$@")
+  export MG_FLAKY_COUNT=$work/count MG_FLAKY_AT=0 MG_FLAKY_MODE=none
+  here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+  lau=("$here/flaky_launcher.sh" "$MG_MPIEXEC" -n "$np" "${flags[@]}")
+  setsid "$MG_CLI" check --launches 2 "${opts[@]}" -o "$work/out" -- "${lau[@]}" >"$work/stdout" 2>"$work/stderr" &
+  pid=$!
+  for _ in $(seq 300); do [[ -s $work/out/launch-1/raw.csv ]] && break; sleep 0.2; done
+  [[ -s $work/out/launch-1/raw.csv ]] || { kill -KILL -- -$pid; die "launch 1 saved no raw.csv within 60 s"; }
+  kill -INT -- -$pid
+  wait $pid
+  rc=$?
+  cat "$work/stderr"
+  ((rc == 1)) || die "exit code $rc after the interruption, expected 1"
+  grep -q "launch 1 of 2 interrupted; the cells it measured are kept in $work/out/launch-1/raw.csv" "$work/stderr" ||
+    die "no message that launch 1's cells are kept"
+  grep -q "launch-1/raw.csv" "$work/stderr" && ! grep -q "nothing to analyse" "$work/stderr" || die "'nothing to analyse' although cells were saved"
+  calls=$(cat "$work/count")
+  timeout -k 10 120 "$MG_CLI" check --launches 2 "${opts[@]}" -o "$work/out" -- "${lau[@]}" >"$work/again" 2>&1 &&
+    die "a rerun without --resume was not refused"
+  grep -q "holds the launches of an earlier check .*add --resume" "$work/again" || { cat "$work/again"; die "no --resume hint"; }
+  [[ $(cat "$work/count") == "$calls" ]] || die "the refused rerun started a launch"
+  timeout -k 10 200 "$MG_CLI" check --launches 2 "${opts[@]}" -o "$work/out" --resume -- "${lau[@]}" >"$work/stdout" 2>"$work/stderr"
+  rc=$?
+  cat "$work/stderr"
+  ((rc == 0)) || die "--resume: exit code $rc, expected 0"
+  grep -q "launch 1 of 2 (resumed)" "$work/stderr" || die "launch 1 was not resumed"
+  grep -q '^#@check_resumed=' "$work/out/launch-1/raw.csv" || die "launch-1/raw.csv has no #@check_resumed line"
+  grep -qx "#@launches=2" "$work/out/verdicts.csv" || die "verdicts.csv is not the analysis of both launches"
+  echo "run_check: launches-resume: the interrupted launch kept, completed, analysed with the next"
   exit 0
   ;;
 sizes-from)

@@ -9,6 +9,8 @@
 #   run_tuned.sh drop_slower      `mpiguide tune --drop-slower` on a recorded verify.csv (data/)
 #   run_tuned.sh verify NP        `mpiguide verify` of a tiny profile on NP ranks: table and CSV
 #   run_tuned.sh e2e NP           check (tiny) -> tune -> validate -> verify on NP ranks
+#   run_tuned.sh nothing NP       no violation at the sizes checked: tune says the defaults are best,
+#                                 verify of its rule-less profile: nothing to verify, exit 0
 #   run_tuned.sh inconclusive     tune takes conclusive violations only, unless --include-inconclusive
 #   run_tuned.sh planted NP       the same with tests/check's planted violation (MG_PLANT preloaded
 #                                 into the mpiguide processes: the library's bcast 2 ns/byte slower from
@@ -123,6 +125,25 @@ inconclusive)
   else fail "--include-inconclusive wrote no bcast 1K rule: $(grep -v '^#' incl.prof | tr '\n' ';')"; fi
   if grep -q 'significant violation, conclusive or not' incl.prof; then ok "the preamble says so"
   else fail "the preamble of incl.prof does not say that inconclusive cells were taken"; fi
+  ;;
+nothing)
+  # the loop's most common outcome: no violation at the sizes checked (tests/check/data/noisy has
+  # none conclusive). tune says plainly that the defaults are best; verify of that profile on NP
+  # ranks has nothing to verify and says so, exit 0, no launcher's banner about a failed rank.
+  NP=${1:?NP}
+  : "${MG_DATA:?}"
+  local_run tune "$MG_CLI" tune "$MG_DATA/noisy" -o none.prof
+  expect_rc "tune" 0
+  expect_once tune "^no violation at your sizes: .*the library's defaults are the best choice" "the defaults are best"
+  grep -qvE '^(#|mpiguide-profile)' none.prof && fail "none.prof has rules: $(grep -v '^#' none.prof)" || ok "no rule"
+  cmd_start
+  cmd_ctx "$NP" -- "$MG_CLI" verify --profile none.prof -o V
+  run verify
+  expect_rc "verify of a profile without rules" 0
+  expect_once verify "has no rule: nothing to verify.*the best choice" "nothing to verify"
+  grep -qiE 'abort|non-zero|primary job' verify.out verify.err && fail "verify: a launcher's failure banner" ||
+    ok "verify: no failure banner"
+  [[ -e V ]] && fail "verify created V" || ok "verify wrote nothing"
   ;;
 golden)
   : "${MG_DATA:?}" "${MG_GOLDEN:?}"
@@ -250,8 +271,8 @@ e2e)
     cmd_start
     cmd_ctx "$NP" -- "$MG_CLI" verify --profile p.prof -o V
     run verify
-    expect_rc verify 2
-    expect_once verify "has no rule for $NP processes" "message"
+    expect_rc verify 0
+    expect_once verify "has no rule: nothing to verify" "message"
   fi
   ;;
 planted)
