@@ -157,6 +157,37 @@ def tune(cli, loggp, data, work):
     pred = [r for r in rules if "predicted at" in r[4]]
     if not pred:
         fail("tune --model wrote no predicted rule:\n" + open(prof).read())
+    # every prediction says its source and interval, and the gain exceeds the uncertainty: the
+    # mock-up's upper end at most 0.9 x the default's lower end (--min-gain 10 %)
+    num = r"([-+\d.e]+)"
+    one = re.compile(r"predicted at (\S+): %s us \[%s, %s\] \((\w+)\) vs default %s us \[%s, %s\] \((\w+)\)$"
+                     % ((num,) * 3 + (num,) * 3))
+    sources = {"measured", "interpolated", "calibrated", "model", "extrapolated"}
+    for coll, np, sz, alg, comment in pred:
+        for part in comment.split(";"):
+            part = part.strip()
+            if not part.startswith("predicted at"):
+                continue
+            m = one.match(part)
+            if not m:
+                fail("%s %s %s: a prediction without its source and interval: %r" % (coll, np, sz, part))
+                continue
+            t, lo, hi, src, dt, dlo, dhi, dsrc = m.groups()[1:]
+            t, lo, hi, dt, dlo, dhi = (float(x) for x in (t, lo, hi, dt, dlo, dhi))
+            if src not in sources or dsrc not in sources or not (lo <= t <= hi and dlo <= dt <= dhi):
+                fail("%s %s: %r" % (coll, sz, part))
+            if hi > 0.9 * dlo * (1 + 1e-3):  # the comment's 3 digits
+                fail("%s %s %s: a gain within the uncertainty: %r" % (coll, np, sz, part))
+            if dt > 1e6:
+                fail("%s %s %s: the default priced %g us: %r" % (coll, np, sz, dt, part))
+    # tests/check/data/small measured allreduce at 8 B only (6 us): stretched linearly that was
+    # 3.1 s at 4 MiB, "measured", with a predicted rule at every size. Far from 8 B the default's
+    # price is an extrapolation too wide to promise a gain: no rule there
+    far = [r for r in pred if r[0] == "allreduce" and r[1] == "np=4" and rng(r[2])[1] >= 64 << 10]
+    if far:
+        fail("allreduce np=4: predicted rules far from its one measurement (8 B): %s" % far)
+    if not any(r[0] == "allreduce" and r[1] == "np=4" for r in pred):
+        fail("allreduce np=4: no predicted rule near its measurement")
     for coll, np, sz, alg, comment in pred:
         lo, hi = rng(sz)
         alone = all(part.strip().startswith("predicted at") for part in comment.split(";"))
