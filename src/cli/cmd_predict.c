@@ -166,9 +166,9 @@ static int take_data(predict *P, const mg_ck_data *d, int want_np, int want_size
     if (!e->x) continue;
     mg_sort_doubles(e->x, e->n);
     e->t = mg_median_sorted(e->x, e->n);
-    free(e->x), e->x = NULL, e->n = 0;
     /* the median's own spread: its 95 % interval, relative (a series too short for one: the stated default) */
     double rel = 1.96 * mg_rse_median_sorted(e->x, e->n);
+    free(e->x), e->x = NULL, e->n = 0;
     if (e->alg == 0 && mg_model_add_rel(&P->m, e->coll, e->p, (double)e->bytes, e->t, isfinite(rel) ? rel : 0))
       rc = MG_ERR_TO(P->e, "out of memory");
   }
@@ -289,6 +289,7 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
   const mg_coll_info *ci = &mg_colls[coll];
   double pred[MG_MAX_ALGS], meas_t[MG_MAX_ALGS];
   mg_price price[MG_MAX_ALGS];
+  char b4[64];
   int best = -1, mbest[2] = {-1, -1}, pbest[2] = {-1, -1}, nboth[2] = {0, 0};
   char b1[32], b2[32], b3[32], sz[32];
   mg_price_src src = MG_PRICE_NONE;
@@ -330,14 +331,13 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
               (cmp - meas_t[a]) / meas_t[a], skew); /* NaN (printed nan) where not measured */
     if (!P->quiet && P->all && !isnan(pred[a]))
       printf("  %-6s %-44s %12s %12s  %s\n", sz, a ? al->name : "default", us(pred[a], b1, sizeof b1),
-             us(meas_t[a], b2, sizeof b2), sure(&price[a], b3, sizeof b3));
+             us(meas_t[a], b2, sizeof b2), sure(&price[a], b4, sizeof b4));
   }
   for (int k = 0; k < 2; k++)
     if (nboth[k] >= 2) T->cells[k]++, T->agree[k] += pbest[k] == mbest[k];
   if (!P->quiet && !P->all && best < 0)
     printf("  %-6s %-20s no price: no LogGP parameters for its schedules, no measurement of its parts\n", sz, "-");
   if (!isnan(pred[0])) snprintf(b1 + strlen(us(pred[0], b1, sizeof b1)), sizeof b1 - strlen(b1), " %s", mg_price_name(src));
-  char b4[64];
   if (!P->quiet && !P->all && best >= 0)
     printf("  %-6s %-20s %-44s %12s %-28s %s\n", sz, b1, best ? ci->algs[best].name : "default",
            us(pred[best], b2, sizeof b2), sure(&price[best], b4, sizeof b4),
@@ -446,7 +446,7 @@ int mg_cmd_model_defaults(mg_model *m, const mg_ck_data *d, char *err, size_t er
   int rc = take_data(&P, d, 0, 0);
   for (int i = 0; !rc && i < P.m.nmeas; i++) {
     const mg_cost_point *q = &P.m.meas[i];
-    if (mg_model_add(m, q->coll, q->p, q->bytes, q->t)) rc = MG_ERR_TO(P.e, "out of memory");
+    if (mg_model_add_rel(m, q->coll, q->p, q->bytes, q->t, q->rel)) rc = MG_ERR_TO(P.e, "out of memory");
   }
   if (rc) snprintf(err, errlen, "%s", P.e);
   cleanup(&P);
