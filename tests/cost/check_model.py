@@ -10,7 +10,10 @@
                                                every measured cell, the defaults priced by their
                                                own medians, the summary's errors, the report's marks
   check_model.py tune CLI LOGGP DATA WORK      tune --model: predicted rules only where nothing was
-                                               measured, marked, in a profile the reader accepts
+                                               measured, marked with both prices' intervals and
+                                               sources, only where the gain exceeds them (none far
+                                               from a single measurement), in a profile the
+                                               reader accepts
 """
 import csv
 import math
