@@ -270,8 +270,8 @@ static mg_price prim(ev *e, const char *name, size_t k, mg_price x) {
     if (coll != e->coll && irregular(coll) && !irregular(e->coll) && !isnan(r.t)) {
       /* the split is the row's: from the even one (r) up to one block of all x bytes */
       mg_price b = mg_model_default_price(m, c, e->p, x.t);
-      if (isnan(b.t)) return no_price;
-      r.hi = fmax(r.hi, b.hi), r.src = weaker(r.src, b.src);
+      if (isnan(b.t)) r.hi = INFINITY; /* nothing prices one block of x bytes: no upper end */
+      else r.hi = fmax(r.hi, b.hi), r.src = weaker(r.src, b.src);
     }
     return r;
   }
@@ -366,7 +366,9 @@ double mg_model_alg(const mg_model *m, int coll, int alg, int p, double n) {
 }
 
 const char *mg_price_name(mg_price_src s) {
-  static const char *const name[] = {"", "measured", "interpolated", "calibrated", "model", "extrapolated"};
+#define MG_PRICE_NAME(id, name) name,
+  static const char *const name[] = {MG_PRICE_SOURCES(MG_PRICE_NAME)};
+#undef MG_PRICE_NAME
   return (unsigned)s < sizeof name / sizeof name[0] ? name[s] : "";
 }
 

@@ -53,14 +53,16 @@ typedef struct mg_model {
 
 /* Where a price came from, from the surest to the least sure (a composition takes the last of its
  * parts' sources: an expression with an extrapolated part is extrapolated). */
-typedef enum {
-  MG_PRICE_NONE,
-  MG_PRICE_MEASURED,     /* the library's measured median at this size */
-  MG_PRICE_INTERPOLATED, /* log-log between two measured sizes */
-  MG_PRICE_CALIBRATED,   /* the model at p times measured / model at the nearest measured p */
-  MG_PRICE_MODEL,        /* the model alone */
-  MG_PRICE_EXTRAPOLATED  /* beyond the measured sizes, along the model's shape */
-} mg_price_src;
+#define MG_PRICE_SOURCES(X)                                                              \
+  X(NONE, "")                     /* no price */                                          \
+  X(MEASURED, "measured")         /* the library's measured median at this size */        \
+  X(INTERPOLATED, "interpolated") /* log-log between two measured sizes */                \
+  X(CALIBRATED, "calibrated")     /* the model at p times measured / model at nearest q */ \
+  X(MODEL, "model")               /* the model alone */                                   \
+  X(EXTRAPOLATED, "extrapolated") /* beyond the measured sizes, along the model's shape */
+#define MG_PRICE_ENUM(id, name) MG_PRICE_##id,
+typedef enum { MG_PRICE_SOURCES(MG_PRICE_ENUM) } mg_price_src;
+#undef MG_PRICE_ENUM
 const char *mg_price_name(mg_price_src s); /* "measured", "interpolated", ..., "" for none */
 
 /* The half-width rules (docs/model.md, "How sure a price is"), relative to the point estimate:

@@ -214,6 +214,11 @@ int main(void) {
   ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_SCATTER, a, 4, 256), 10e-6)); /* bcast(p*n) = bcast(1024) */
   a = row(MG_ALLGATHER, "allgather_as_alltoall");                    /* copy needs LogGP */
   ASSERT_TRUE(isnan(mg_model_alg(&m, MG_ALLGATHER, a, 4, 256)));
+  ASSERT_EQ(mg_model_add(&m, MG_ALLGATHER, 4, 1024, 12e-6), 0);
+  mg_model_sort(&m);
+  a = row(MG_BCAST, "bcast_as_allgatherv"); /* the even split measured, one block of 4K priced by nothing */
+  pr = mg_model_alg_price(&m, MG_BCAST, a, 4, 4096);
+  ASSERT_TRUE(NEAR(pr.t, 12e-6) && pr.src == MG_PRICE_MEASURED && isinf(pr.hi));
   mg_model_free(&m);
 
   TEST_CASE("bad expressions");
