@@ -4,6 +4,7 @@
  * the smallest covering set.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,17 +82,19 @@ static int add_row(mg_hs_trace *t, char **f, const int *col, double per_rank) {
     s->bytes = (size_t)bytes;
     snprintf(s->red, sizeof s->red, "%s", red);
   }
-  /* the algorithms seen at the spot, each named once */
+  /* the algorithms seen at the spot, each named once, and the calls and time of each (k: its place) */
   size_t len = strlen(alg), at = 0;
-  int seen = 0;
-  for (const char *a = s->algs; *a && !seen; a += at + (a[at] == '+')) {
+  int seen = 0, k = 0;
+  for (const char *a = s->algs; *a && !seen; a += at + (a[at] == '+'), k += !seen) {
     at = strcspn(a, "+");
     seen = at == len && !strncmp(a, alg, len);
   }
   if (!seen && strlen(s->algs) + len + 2 < sizeof s->algs) {
     if (*s->algs) strcat(s->algs, "+");
     strcat(s->algs, alg);
+    seen = 1;
   }
+  if (seen && k < MG_HS_ALGS) s->alg_calls[k] += (long)calls, s->alg_time[k] += time * per_rank;
   s->calls += (long)calls;
   s->time += time * per_rank;
   s->wait += wait * per_rank;
@@ -198,4 +201,22 @@ int mg_hs_select(const double *time, int n, double total, double p, int nmax, in
     *reached = sum >= want * (1 - 1e-12);
   }
   return k;
+}
+
+double mg_hs_saving(const mg_hs_spot *s, const char *chosen, double med_def, double med_chosen) {
+  if (!(med_def > 0) || !isfinite(med_def) || !isfinite(med_chosen)) return NAN;
+  long calls = s->calls;
+  double time = s->time;
+  size_t len = strlen(chosen), at = 0;
+  int k = 0;
+  for (const char *a = s->algs; *a && k < MG_HS_ALGS; a += at + (a[at] == '+'), k++) {
+    at = strcspn(a, "+");
+    if (at == len && !strncmp(a, chosen, len)) { /* these calls run it already: nothing to save there */
+      calls -= s->alg_calls[k], time -= s->alg_time[k];
+      break;
+    }
+  }
+  if (calls <= 0 || time <= 0) return 0;
+  double per_call = (double)calls * (med_def - med_chosen), share = time * (1 - med_chosen / med_def);
+  return per_call < share ? per_call : share;
 }

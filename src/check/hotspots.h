@@ -19,6 +19,7 @@
 
 #define MG_HS_DEFAULT_N 10
 #define MG_HS_DEFAULT_P 80.0
+#define MG_HS_ALGS 8
 
 /* One hot spot: the trace's rows of one (site, operation, nprocs, size, reduction) summed over
  * algorithms and fallback reasons. Times are per rank: the sum over ranks / the run's processes. */
@@ -33,6 +34,8 @@ typedef struct mg_hs_spot {
   char algs[96];           /* the algorithms that ran, "default" or "a+b" */
   long calls;              /* per rank (the trace's calls: maximum over ranks), summed over rows */
   double time;             /* seconds per rank in the calls */
+  long alg_calls[MG_HS_ALGS];  /* calls and time of the k-th algorithm named in algs (the first */
+  double alg_time[MG_HS_ALGS]; /* MG_HS_ALGS of them; calls and time include them all) */
   double wait;             /* seconds per rank waiting for the slowest (barrier-free estimate) */
 } mg_hs_spot;
 
@@ -62,5 +65,17 @@ void mg_hs_free(mg_hs_trace *t);
  * whole to cover (<= 0: the sum of time[]).
  */
 int mg_hs_select(const double *time, int n, double total, double p, int nmax, int *order, int *reached);
+
+/*
+ * The predicted saving, seconds per rank, of running algorithm `chosen` at spot s, from the
+ * medians of one call of the default (med_def) and of chosen (med_chosen) measured by a check
+ * (docs/hotspots.md): over the spot's calls that did not run chosen already (calls c, time T),
+ *     min(c x (med_def - med_chosen), T x (1 - med_chosen / med_def)):
+ * the check's difference per call, bounded by the same share of the time the spot spent. The
+ * check measured isolated calls after a barrier; the application's calls may be cheaper, and a
+ * saving larger than the time spent is no saving at all. Never more than T (negative: a loss).
+ * NaN when med_def is not > 0 or a median is not finite.
+ */
+double mg_hs_saving(const mg_hs_spot *s, const char *chosen, double med_def, double med_chosen);
 
 #endif

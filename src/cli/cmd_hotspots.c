@@ -54,7 +54,9 @@ static void usage(FILE *f) {
           "                     the verdicts of the mock-ups at its operation, process count and exact size\n"
           "                     (and a reduction's datatype class and op); 'not measured' otherwise\n"
           "  --profile FILE     a tuning profile: the algorithm it picks for each hot spot and, with --check,\n"
-          "                     the predicted saving calls x (median default - median chosen), in seconds and\n"
+          "                     the predicted saving min(calls x (median default - median chosen), time x\n"
+          "                     (1 - median chosen / median default)) over the calls that did not run the\n"
+          "                     chosen algorithm already, never more than the spot's time, in seconds and\n"
           "                     as shares of the run's MPI time and wall time\n"
           "  --csv              one CSV row per hot spot instead of the table\n\n"
           "Times are per rank (the sum over ranks / processes); wait is the barrier-free estimate of time\n"
@@ -250,7 +252,7 @@ static void tune_spot(const mg_profile *p, const mg_ck_result *r, const spot_che
   for (int i = 0; i < r->n; i++) {
     const mg_ck_verdict *v = &r->v[i];
     if (!v->aa && at_cell(v, s) && !strcmp(v->alg, name) && v->n_mock > 0 && v->n_def > 0) {
-      u->saving = (double)s->calls * (v->med_def - v->med_mock);
+      u->saving = mg_hs_saving(s, name, v->med_def, v->med_mock); /* never more than the spot's time */
       return;
     }
   }

@@ -166,8 +166,11 @@ static int take_data(predict *P, const mg_ck_data *d, int want_np, int want_size
     if (!e->x) continue;
     mg_sort_doubles(e->x, e->n);
     e->t = mg_median_sorted(e->x, e->n);
+    /* the median's own spread: its 95 % interval, relative (a series too short for one: the stated default) */
+    double rel = 1.96 * mg_rse_median_sorted(e->x, e->n);
     free(e->x), e->x = NULL, e->n = 0;
-    if (e->alg == 0 && mg_model_add(&P->m, e->coll, e->p, (double)e->bytes, e->t)) rc = MG_ERR_TO(P->e, "out of memory");
+    if (e->alg == 0 && mg_model_add_rel(&P->m, e->coll, e->p, (double)e->bytes, e->t, isfinite(rel) ? rel : 0))
+      rc = MG_ERR_TO(P->e, "out of memory");
   }
   return rc;
 }
@@ -302,25 +305,39 @@ static const char *us(double t, char *buf, size_t len) {
   return buf;
 }
 
+/* How sure a price is: "source +-u% [lo, hi] us" (docs/model.md, "How sure a price is"). */
+static const char *sure(const mg_price *pr, char *buf, size_t len) {
+  snprintf(buf, len, "%s +-%.0f%% [%.3g, %.3g]", mg_price_name(pr->src), 100 * mg_price_rel(pr), pr->lo * 1e6,
+           pr->hi * 1e6);
+  return buf;
+}
+
 /* One cell: every selected algorithm's prediction, the table line(s), the CSV rows, the tally. */
 static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
   const mg_coll_info *ci = &mg_colls[coll];
   double pred[MG_MAX_ALGS], meas_t[MG_MAX_ALGS];
+  mg_price price[MG_MAX_ALGS];
+  char b4[64];
   int best = -1, mbest[2] = {-1, -1}, pbest[2] = {-1, -1}, nboth[2] = {0, 0};
   char b1[48], b2[32], b3[32 + MG_CK_NAME], sz[32]; /* b3: "(measured: NAME)", any algorithm's name whole */
-  mg_price_src src;
+  mg_price_src src = MG_PRICE_NONE;
   mg_fmt_bytes(bytes, MG_BYTES_EXACT, sz, sizeof sz);
   if (P->only_measured && isnan(find_meas(P, coll, 0, p, bytes))) return 0;
   for (int a = 0; a < ci->nalgs; a++) {
     const mg_alg *al = &ci->algs[a];
     pred[a] = meas_t[a] = NAN;
     if (a && !(P->fam & (1u << al->family))) continue;
-    pred[a] = a ? mg_model_alg(&P->m, coll, a, p, (double)bytes) : mg_model_default(&P->m, coll, p, (double)bytes, &src);
+    price[a] = mg_model_alg_price(&P->m, coll, a, p, (double)bytes);
+    pred[a] = price[a].t;
+    if (!a) src = price[a].src;
     meas_t[a] = find_meas(P, coll, a, p, bytes);
-    /* a default priced by the model alone is the cheapest p2p row: name that row instead */
-    int tie = best >= 0 && fabs(pred[a] - pred[best]) <= 1e-9 * pred[best]; /* a schedule before an expression */
+    /* the fastest: the lowest upper end of the interval, the time the model can promise (a price
+     * whose interval reaches high, an extrapolation or a composition whose split the model does not
+     * know, is not named over a sure one); a default priced by the model alone is the cheapest p2p
+     * row: name that row instead */
+    int tie = best >= 0 && fabs(price[a].hi - price[best].hi) <= 1e-9 * price[best].hi; /* a schedule before an expression */
     if (!isnan(pred[a]) && (a || src != MG_PRICE_MODEL) &&
-        (best < 0 || (!tie && pred[a] < pred[best]) || (tie && al->costfn && !ci->algs[best].costfn)))
+        (best < 0 || (!tie && price[a].hi < price[best].hi) || (tie && al->costfn && !ci->algs[best].costfn)))
       best = a;
     for (int k = 0; k < 2; k++)
       if (!isnan(pred[a]) && !isnan(meas_t[a]) && (k == 1 || (a && al->family == MG_FAM_P2P))) {
@@ -338,11 +355,11 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
       return MG_ERR_TO(P->e, "out of memory");
     if (P->csv && !isnan(pred[a]))
       fprintf(P->csv, "%s,%d,%zu,%s,%s,%.9g,%s,%.9g,%.4f,%.9g\n", ci->name, p, bytes, a ? al->name : "default",
-              a ? mg_families[al->family].name : "", pred[a], a ? "model" : mg_price_name(src), meas_t[a],
+              a ? mg_families[al->family].name : "", pred[a], mg_price_name(price[a].src), meas_t[a],
               (cmp - meas_t[a]) / meas_t[a], skew); /* NaN (printed nan) where not measured */
     if (!P->quiet && P->all && !isnan(pred[a]))
-      printf("  %-6s %-44s %12s %12s\n", sz, a ? al->name : "default", us(pred[a], b1, sizeof b1),
-             us(meas_t[a], b2, sizeof b2));
+      printf("  %-6s %-44s %12s %12s  %s\n", sz, a ? al->name : "default", us(pred[a], b1, sizeof b1),
+             us(meas_t[a], b2, sizeof b2), sure(&price[a], b4, sizeof b4));
   }
   for (int k = 0; k < 2; k++)
     if (nboth[k] >= 2) T->cells[k]++, T->agree[k] += pbest[k] == mbest[k];
@@ -350,8 +367,8 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
     printf("  %-6s %-20s no price: no LogGP parameters for its schedules, no measurement of its parts\n", sz, "-");
   if (!isnan(pred[0])) snprintf(b1 + strlen(us(pred[0], b1, sizeof b1)), sizeof b1 - strlen(b1), " %s", mg_price_name(src));
   if (!P->quiet && !P->all && best >= 0)
-    printf("  %-6s %-20s %-44s %12s %s\n", sz, b1, best ? ci->algs[best].name : "default",
-           us(pred[best], b2, sizeof b2),
+    printf("  %-6s %-20s %-44s %12s %-28s %s\n", sz, b1, best ? ci->algs[best].name : "default",
+           us(pred[best], b2, sizeof b2), sure(&price[best], b4, sizeof b4),
            mbest[1] >= 0 ? (snprintf(b3, sizeof b3, "(measured: %s)", mbest[1] ? ci->algs[mbest[1]].name : "default"), b3)
                          : "");
   return 0;
@@ -398,7 +415,8 @@ static int run(predict *P, FILE *out) {
       if (!P->quiet)
         printf("%s, %d processes%s\n  %-6s %-20s %-44s %12s\n", mg_colls[c].name, P->ps[i],
                P->all ? "" : ": the predicted fastest", "size", P->all ? "" : "default",
-               P->all ? "algorithm    predicted    measured" : "fastest", P->all ? "" : "predicted");
+               P->all ? "algorithm    predicted    measured  source +-u [interval, us]" : "fastest",
+               P->all ? "" : "predicted  source +-u [interval, us]");
       for (int j = 0; rc == 0 && j < (c == MG_BARRIER ? 1 : P->nsizes); j++) /* a barrier: no size */
         if (cell(P, c, P->ps[i], c == MG_BARRIER ? 0 : P->sizes[j], &T)) rc = 1;
     }
@@ -456,7 +474,7 @@ int mg_cmd_model_defaults(mg_model *m, const mg_ck_data *d, char *err, size_t er
   int rc = take_data(&P, d, 0, 0);
   for (int i = 0; !rc && i < P.m.nmeas; i++) {
     const mg_cost_point *q = &P.m.meas[i];
-    if (mg_model_add(m, q->coll, q->p, q->bytes, q->t)) rc = MG_ERR_TO(P.e, "out of memory");
+    if (mg_model_add_rel(m, q->coll, q->p, q->bytes, q->t, q->rel)) rc = MG_ERR_TO(P.e, "out of memory");
   }
   if (rc) snprintf(err, errlen, "%s", P.e);
   cleanup(&P);

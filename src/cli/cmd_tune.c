@@ -493,20 +493,22 @@ static size_t next_measured(const tune *T, mg_coll coll, int np, size_t bytes) {
   return next;
 }
 
-/* One (coll, np, model size i): a rule for the model's choice when it beats the default's predicted
- * median by min_gain, from the size up to just below the next model size or measured size. */
+/* One (coll, np, model size i): a rule for the model's choice when it beats the default by min_gain
+ * over both intervals (the mock-up's upper end at most (1 - min_gain) times the default's lower end:
+ * the predicted gain exceeds the uncertainty of both prices), from the size up to just below the
+ * next model size or measured size. The mock-up chosen is the one with the lowest upper end: the
+ * gain the model can promise. The comment names both prices, their intervals and sources. */
 static int fill_cell(tune *T, const mg_model *m, mg_coll coll, int np, int i, const char *red) {
   size_t bytes = T->msizes[i];
   if (measured_cell(T, coll, np, bytes) || mg_cmd_rule_find(T->p, coll, np, bytes, red) >= 0) return 0;
   const mg_coll_info *ci = &mg_colls[coll];
-  mg_price_src how;
-  double def = mg_model_default(m, coll, np, (double)bytes, &how), best = NAN;
+  mg_price def = mg_model_default_price(m, coll, np, (double)bytes), best = def;
   int alg = 0;
   for (int a = 1; a < ci->nalgs; a++) {
-    double t = mg_model_alg(m, coll, a, np, (double)bytes);
-    if (isfinite(t) && (alg == 0 || t < best)) best = t, alg = a;
+    mg_price t = mg_model_alg_price(m, coll, a, np, (double)bytes);
+    if (isfinite(t.t) && isfinite(t.hi) && (alg == 0 || t.hi < best.hi)) best = t, alg = a;
   }
-  if (!alg || !isfinite(def) || !(best <= (1 - T->min_gain) * def)) return 0;
+  if (!alg || !isfinite(def.t) || !(best.hi <= (1 - T->min_gain) * def.lo)) return 0;
   size_t hi = i + 1 < T->nmsizes ? T->msizes[i + 1] - 1 : bytes, nm = next_measured(T, coll, np, bytes);
   if (nm != SIZE_MAX && nm - 1 < hi) hi = nm - 1;
   int tclass, opsel;
@@ -515,8 +517,9 @@ static int fill_cell(tune *T, const mg_model *m, mg_coll coll, int np, int i, co
   if (tclass < 0) tclass = MG_TCLASS_ANY; /* no reduction: no selector */
   if (opsel < 0) opsel = MG_OPSEL_ANY;
   mg_profile_fmt_size(bytes, sz, sizeof sz);
-  snprintf(comment, sizeof comment, "predicted at %s: %.1f us vs default %.1f us (%s)", sz, best * 1e6,
-           def * 1e6, mg_price_name(how));
+  snprintf(comment, sizeof comment, "predicted at %s: %.3g us [%.3g, %.3g] (%s) vs default %.3g us [%.3g, %.3g] (%s)", sz,
+           best.t * 1e6, best.lo * 1e6, best.hi * 1e6, mg_price_name(best.src), def.t * 1e6, def.lo * 1e6,
+           def.hi * 1e6, mg_price_name(def.src));
   int st = mg_profile_add_sel(T->p, coll, np, np, bytes, hi, tclass, opsel, alg, comment);
   if (st != MG_PROFILE_OK) return MG_ERR_TO(T->e, "%s", mg_profile_strerror(st));
   T->npredicted++;

@@ -21,16 +21,18 @@ void mg_model_free(mg_model *m) {
   memset(m, 0, sizeof *m);
 }
 
-int mg_model_add(mg_model *m, int coll, int p, double bytes, double t) {
+int mg_model_add_rel(mg_model *m, int coll, int p, double bytes, double t, double rel) {
   if (m->nmeas == m->cap) {
     int cap = m->cap ? 2 * m->cap : 64;
     mg_cost_point *v = realloc(m->meas, (size_t)cap * sizeof *v);
     if (!v) return -1;
     m->meas = v, m->cap = cap;
   }
-  m->meas[m->nmeas++] = (mg_cost_point){coll, p, bytes, t};
+  m->meas[m->nmeas++] = (mg_cost_point){coll, p, bytes, t, rel > 0 && isfinite(rel) ? rel : 0};
   return 0;
 }
+
+int mg_model_add(mg_model *m, int coll, int p, double bytes, double t) { return mg_model_add_rel(m, coll, p, bytes, t, 0); }
 
 static int point_cmp(const void *a, const void *b) {
   const mg_cost_point *x = a, *y = b;
@@ -43,30 +45,77 @@ void mg_model_sort(mg_model *m) {
   if (m->nmeas) qsort(m->meas, (size_t)m->nmeas, sizeof *m->meas, point_cmp);
 }
 
-/* The measured default of (coll, p) at n: log-log interpolation between the measured sizes,
- * the smallest one's time below them (latency-bound), linear in n above them. NaN: none. */
-static double measured(const mg_model *m, int coll, int p, double n) {
+static const mg_price no_price = {NAN, NAN, NAN, MG_PRICE_NONE};
+
+/* t with relative half-width u (the interval cut at 0: no time is negative). */
+static mg_price priced(double t, double u, mg_price_src src) {
+  if (!isfinite(t)) return no_price;
+  mg_price r = {t, t * (1 - u), t * (1 + u), src};
+  if (r.lo < 0) r.lo = 0;
+  return r;
+}
+
+double mg_price_rel(const mg_price *pr) {
+  if (!(pr->t > 0)) return pr->t == 0 ? 0 : NAN;
+  return fmax(pr->hi - pr->t, pr->t - pr->lo) / pr->t;
+}
+
+/* Factors of 2 between two sizes (or process counts); sizes under 1 byte count as 1 (a barrier). */
+static double octaves(double a, double b) { return fabs(log2(fmax(a, 1) / fmax(b, 1))); }
+
+/* The half-width of a measured median. */
+static double point_rel(const mg_cost_point *q) {
+  double u = q->rel > 0 ? q->rel : MG_PRICE_MEAS_DEFAULT;
+  return u < MG_PRICE_MEAS_FLOOR ? MG_PRICE_MEAS_FLOOR : u;
+}
+
+static double model_of(const mg_model *m, int coll, int p, double n);
+
+/* The measured default of (coll, p) at n (cost.h): measured at a measured size, interpolated
+ * log-log between two, extrapolated beyond them along the model's shape scaled to the nearest
+ * measurement. Never a latency-bound point stretched linearly: 6 us measured at 8 B is no
+ * 3.1 s at 4 MiB (that was this function's answer once). NaN: no measurement, or nothing
+ * says how the time grows beyond a single one. */
+static mg_price measured(const mg_model *m, int coll, int p, double n) {
   int lo = -1, hi = -1;
   for (int i = 0; i < m->nmeas; i++)
     if (m->meas[i].coll == coll && m->meas[i].p == p) {
       if (lo < 0) lo = i;
       hi = i;
     }
-  if (lo < 0) return NAN;
+  if (lo < 0) return no_price;
   const mg_cost_point *v = m->meas;
-  if (n <= v[lo].bytes) return v[lo].t;
-  if (n >= v[hi].bytes) return v[hi].bytes > 0 ? v[hi].t * n / v[hi].bytes : v[hi].t;
-  int i = lo + 1;
-  while (v[i].bytes < n) i++;
-  const mg_cost_point *a = &v[i - 1], *b = &v[i];
-  if (a->bytes <= 0 || a->t <= 0 || b->t <= 0) /* a zero size (barrier) or time: linear */
-    return a->t + (b->t - a->t) * (n - a->bytes) / (b->bytes - a->bytes);
-  double f = log(n / a->bytes) / log(b->bytes / a->bytes);
-  return exp(log(a->t) + f * (log(b->t) - log(a->t)));
+  for (int i = lo; i <= hi; i++)
+    if (v[i].bytes == n) return priced(v[i].t, point_rel(&v[i]), MG_PRICE_MEASURED);
+  if (n > v[lo].bytes && n < v[hi].bytes) {
+    int i = lo + 1;
+    while (v[i].bytes < n) i++;
+    const mg_cost_point *a = &v[i - 1], *b = &v[i];
+    double u = fmax(point_rel(a), point_rel(b)) + MG_PRICE_WIDEN * fmin(octaves(n, a->bytes), octaves(b->bytes, n)), t;
+    if (a->bytes <= 0 || a->t <= 0 || b->t <= 0) /* a zero size (barrier) or time: linear */
+      t = a->t + (b->t - a->t) * (n - a->bytes) / (b->bytes - a->bytes);
+    else
+      t = exp(log(a->t) + log(n / a->bytes) / log(b->bytes / a->bytes) * (log(b->t) - log(a->t)));
+    return priced(t, u, MG_PRICE_INTERPOLATED);
+  }
+  int below = n < v[lo].bytes;
+  const mg_cost_point *q = below ? &v[lo] : &v[hi];
+  double u = point_rel(q) + MG_PRICE_WIDEN * octaves(n, q->bytes), t = NAN;
+  double mn = model_of(m, coll, p, n), mq = model_of(m, coll, p, q->bytes);
+  if (mn > 0 && mq > 0 && isfinite(mn) && isfinite(mq)) {
+    t = q->t * mn / mq; /* the model's shape through the nearest measurement */
+  } else if (below) {
+    t = q->t; /* a time does not grow as the size shrinks: at most the smallest's */
+  } else if (hi > lo && q->bytes > v[hi - 1].bytes) { /* alpha + beta n through the two largest */
+    double beta = (q->t - v[hi - 1].t) / (q->bytes - v[hi - 1].bytes);
+    if (beta > 0) t = q->t + beta * (n - q->bytes); /* beta <= 0: latency-bound there, no slope known */
+  }
+  return priced(t, u, MG_PRICE_EXTRAPOLATED);
 }
 
 /* A collective without point-to-point rows priced as its regular counterpart: the coll and
- * the factor its size is scaled by (its per-rank share: divided by p when div_p). */
+ * whether its size is divided by p (the per-rank share of an even split; *div_p 0 for exscan,
+ * priced as scan at the same size). -1: none. */
 static int counterpart(int coll, int *div_p) {
   *div_p = 1;
   switch (coll) {
@@ -78,6 +127,12 @@ static int counterpart(int coll, int *div_p) {
   case MG_EXSCAN: *div_p = 0; return MG_SCAN;
   default: return -1;
   }
+}
+
+/* Whether coll's blocks may differ from rank to rank (its size is the whole vector of blocks). */
+static int irregular(int coll) {
+  int div_p;
+  return counterpart(coll, &div_p) >= 0 && div_p;
 }
 
 /* A point-to-point row's schedule at (p, n), slowed by crowding where every rank is busy. */
@@ -118,25 +173,26 @@ static int nearest_measured_p(const mg_model *m, int coll, int p) {
   return best;
 }
 
-double mg_model_default(const mg_model *m, int coll, int p, double n, mg_price_src *src) {
-  double t = measured(m, coll, p, n);
-  mg_price_src s = MG_PRICE_MEASURED;
-  if (isnan(t)) {
-    int div_p, c = counterpart(coll, &div_p), q = nearest_measured_p(m, coll, p);
-    s = MG_PRICE_MODEL;
-    t = model_of(m, coll, p, n);
-    if (!isnan(t) && q > 0) { /* calibrated: the model times what the library measured at q over its model there */
-      double mq = measured(m, coll, q, n), pq = model_of(m, coll, q, n);
-      if (mq > 0 && pq > 0) t *= mq / pq, s = MG_PRICE_CALIBRATED;
-    }
-    if (isnan(t) && c >= 0) {
-      mg_price_src cs;
-      t = mg_model_default(m, c, p, div_p && p > 0 ? n / p : n, &cs);
-      s = cs == MG_PRICE_MEASURED ? MG_PRICE_MEASURED : cs;
-    }
+mg_price mg_model_default_price(const mg_model *m, int coll, int p, double n) {
+  mg_price r = measured(m, coll, p, n);
+  if (!isnan(r.t)) return r;
+  int div_p, c = counterpart(coll, &div_p), q = nearest_measured_p(m, coll, p);
+  r = priced(model_of(m, coll, p, n), MG_PRICE_MODEL_ERR, MG_PRICE_MODEL);
+  if (!isnan(r.t) && q > 0) { /* calibrated: the model times what the library measured at q over its model there */
+    mg_price mq = measured(m, coll, q, n);
+    double pq = model_of(m, coll, q, n);
+    if (mq.t > 0 && pq > 0)
+      r = priced(r.t * mq.t / pq, mg_price_rel(&mq) + MG_PRICE_WIDEN * octaves(p, q),
+                 mq.src == MG_PRICE_EXTRAPOLATED ? MG_PRICE_EXTRAPOLATED : MG_PRICE_CALIBRATED);
   }
-  if (src) *src = isnan(t) ? MG_PRICE_NONE : s;
-  return t;
+  if (isnan(r.t) && c >= 0) r = mg_model_default_price(m, c, p, div_p && p > 0 ? n / p : n);
+  return r;
+}
+
+double mg_model_default(const mg_model *m, int coll, int p, double n, mg_price_src *src) {
+  mg_price r = mg_model_default_price(m, coll, p, n);
+  if (src) *src = r.src;
+  return r.t;
 }
 
 /* ---- the expression evaluator ----
@@ -144,7 +200,9 @@ double mg_model_default(const mg_model *m, int coll, int p, double n, mg_price_s
  * prod := atom { ('*' | '/') atom }
  * atom := number | 'n' | 'p' | '(' sum ')' | name '(' sum ')'
  * A name is a collective (its default at that size), self (the row's collective), copy,
- * reduce_local, sendrecv or pow2. Errors leave a message and stop the walk. */
+ * reduce_local, sendrecv or pow2. Every value is a price: numbers, n and p are exact (an interval
+ * of width 0, source none), and the operators combine intervals (interval arithmetic) and take the
+ * weaker source. Errors leave a message and stop the walk. */
 typedef struct ev {
   const char *s, *at;
   const mg_model *m; /* NULL: check only (every primitive prices 1) */
@@ -154,50 +212,86 @@ typedef struct ev {
   size_t len;
 } ev;
 
+static mg_price exact(double v) { return (mg_price){v, v, v, MG_PRICE_NONE}; }
+
+static mg_price_src weaker(mg_price_src a, mg_price_src b) { return a > b ? a : b; }
+
 static void skip(ev *e) {
   while (isspace((unsigned char)*e->at)) e->at++;
 }
 
-static double fail(ev *e, const char *what) {
+static mg_price fail(ev *e, const char *what) {
   if (e->err && !e->err[0]) snprintf(e->err, e->len, "cost \"%s\", at offset %d: %s", e->s, (int)(e->at - e->s), what);
-  return NAN;
+  return no_price;
 }
 
-static double sum(ev *e);
+static mg_price sum(ev *e);
 
-/* The primitive name[0..k) (pointing into e->s) at x. */
-static double prim(ev *e, const char *name, size_t k, double x) {
+/* a op b on intervals: the extremes of op over the corners (a divisor's interval excludes 0 here:
+ * p, numbers and sizes). */
+static mg_price combine(mg_price a, mg_price b, char op) {
+  if (isnan(a.t) || isnan(b.t)) return no_price;
+  mg_price r = {NAN, NAN, NAN, weaker(a.src, b.src)};
+  if (op == '+') return r.t = a.t + b.t, r.lo = a.lo + b.lo, r.hi = a.hi + b.hi, r;
+  if (op == '-') return r.t = a.t - b.t, r.lo = a.lo - b.hi, r.hi = a.hi - b.lo, r;
+  double c[4] = {a.lo, a.lo, a.hi, a.hi}, d[4] = {b.lo, b.hi, b.lo, b.hi};
+  r.t = op == '*' ? a.t * b.t : a.t / b.t;
+  r.lo = INFINITY, r.hi = -INFINITY;
+  for (int k = 0; k < 4; k++) {
+    double x = op == '*' ? c[k] * d[k] : c[k] / d[k];
+    r.lo = fmin(r.lo, x), r.hi = fmax(r.hi, x);
+  }
+  return r;
+}
+
+static double next_pow2(double x) {
+  double q = 1;
+  while (q < x) q *= 2;
+  return q;
+}
+
+/* The primitive name[0..k) (pointing into e->s) at x (a size: exact in every row; its point
+ * estimate is priced). */
+static mg_price prim(ev *e, const char *name, size_t k, mg_price x) {
   const mg_model *m = e->m;
   char buf[64];
   if (k >= sizeof buf) return e->at = name, fail(e, "name too long");
   memcpy(buf, name, k), buf[k] = '\0';
-  if (!strcmp(buf, "pow2")) {
-    double q = 1;
-    while (q < x) q *= 2;
-    return q;
-  }
+  if (!strcmp(buf, "pow2")) return (mg_price){next_pow2(x.t), next_pow2(x.lo), next_pow2(x.hi), x.src};
   int coll = !strcmp(buf, "self") ? e->coll : mg_coll_find(buf);
   int local = !strcmp(buf, "copy") || !strcmp(buf, "reduce_local");
   if (coll < 0 && !local)
     return e->at = name, fail(e, "unknown name (an operation such as bcast or sendrecv, self, copy, reduce_local or pow2)");
-  if (!m) return 1;
-  if (coll >= 0) return mg_model_default(m, coll, e->p, x, NULL); /* sendrecv: measured, or one message */
-  if (!m->lg) return NAN;
-  return x * (!strcmp(buf, "copy") ? m->lg->copy : m->lg->reduce);
+  if (!m) return exact(1);
+  if (isnan(x.t)) return no_price;
+  if (coll >= 0) { /* sendrecv: measured, or one message */
+    mg_price r = mg_model_default_price(m, coll, e->p, x.t);
+    int div_p, c = counterpart(coll, &div_p);
+    if (coll != e->coll && irregular(coll) && !irregular(e->coll) && !isnan(r.t)) {
+      /* the split is the row's: from the even one (r) up to one block of all x bytes */
+      mg_price b = mg_model_default_price(m, c, e->p, x.t);
+      if (isnan(b.t)) r.hi = INFINITY; /* nothing prices one block of x bytes: no upper end */
+      else r.hi = fmax(r.hi, b.hi), r.src = weaker(r.src, b.src);
+    }
+    return r;
+  }
+  if (!m->lg) return no_price;
+  /* local work: the LogGP file's measured rate per byte, a model of it */
+  return priced(x.t * (!strcmp(buf, "copy") ? m->lg->copy : m->lg->reduce), MG_PRICE_MODEL_ERR, MG_PRICE_MODEL);
 }
 
-static double atom(ev *e) {
+static mg_price atom(ev *e) {
   skip(e);
   const char *s = e->at;
   if (isdigit((unsigned char)*s) || *s == '.') {
     char *end;
     double v = strtod(s, &end);
     e->at = end;
-    return v;
+    return exact(v);
   }
   if (*s == '(') {
     e->at++;
-    double v = sum(e);
+    mg_price v = sum(e);
     skip(e);
     if (*e->at != ')') return fail(e, "')' expected");
     e->at++;
@@ -207,43 +301,41 @@ static double atom(ev *e) {
   while (isalnum((unsigned char)s[k]) || s[k] == '_') k++;
   if (!k) return fail(e, "a number, n, p, '(' or a name expected");
   e->at = s + k;
-  if (k == 1 && (*s == 'n' || *s == 'p')) return *s == 'n' ? e->n : e->p;
+  if (k == 1 && (*s == 'n' || *s == 'p')) return exact(*s == 'n' ? e->n : e->p);
   skip(e);
   if (*e->at != '(') return fail(e, "'(' expected after a name");
   e->at++;
-  double x = sum(e);
+  mg_price x = sum(e);
   skip(e);
   if (*e->at != ')') return fail(e, "')' expected");
   e->at++;
   return prim(e, s, k, x);
 }
 
-static double prod(ev *e) {
-  double v = atom(e);
+static mg_price prod(ev *e) {
+  mg_price v = atom(e);
   for (;;) {
     skip(e);
     char op = *e->at;
     if (op != '*' && op != '/') return v;
     e->at++;
-    double w = atom(e);
-    v = op == '*' ? v * w : v / w;
+    v = combine(v, atom(e), op);
   }
 }
 
-static double sum(ev *e) {
-  double v = prod(e);
+static mg_price sum(ev *e) {
+  mg_price v = prod(e);
   for (;;) {
     skip(e);
     char op = *e->at;
     if (op != '+' && op != '-') return v;
     e->at++;
-    double w = prod(e);
-    v = op == '+' ? v + w : v - w;
+    v = combine(v, prod(e), op);
   }
 }
 
-static double eval(ev *e) {
-  double v = sum(e);
+static mg_price eval(ev *e) {
+  mg_price v = sum(e);
   skip(e);
   if (*e->at) return fail(e, "unexpected text");
   return v;
@@ -252,21 +344,31 @@ static double eval(ev *e) {
 int mg_cost_check(const char *s, char *err, size_t len) {
   if (len) err[0] = '\0';
   ev e = {s, s, NULL, 0, 4, 1024, err, len};
-  double v = eval(&e);
-  return isnan(v) ? -1 : 0;
+  mg_price v = eval(&e);
+  return isnan(v.t) ? -1 : 0;
+}
+
+mg_price mg_model_alg_price(const mg_model *m, int coll, int alg, int p, double n) {
+  const mg_alg *a = &mg_colls[coll].algs[alg];
+  if (alg == 0) return mg_model_default_price(m, coll, p, n);
+  if (a->costfn) return m->lg ? priced(schedule(m, a, p, n), MG_PRICE_MODEL_ERR, MG_PRICE_MODEL) : no_price;
+  if (!a->cost) return no_price;
+  ev e = {a->cost, a->cost, m, coll, p, n, NULL, 0};
+  mg_price r = eval(&e);
+  if (isnan(r.t) || isnan(r.lo) || isnan(r.hi)) return no_price;
+  if (r.lo < 0) r.lo = 0;
+  if (r.src == MG_PRICE_NONE) r.src = MG_PRICE_MODEL; /* an expression of numbers alone */
+  return r;
 }
 
 double mg_model_alg(const mg_model *m, int coll, int alg, int p, double n) {
-  const mg_alg *a = &mg_colls[coll].algs[alg];
-  if (alg == 0) return mg_model_default(m, coll, p, n, NULL);
-  if (a->costfn) return m->lg ? schedule(m, a, p, n) : NAN;
-  if (!a->cost) return NAN;
-  ev e = {a->cost, a->cost, m, coll, p, n, NULL, 0};
-  return eval(&e);
+  return mg_model_alg_price(m, coll, alg, p, n).t;
 }
 
 const char *mg_price_name(mg_price_src s) {
-  static const char *const name[] = {"", "measured", "calibrated", "model"};
+#define MG_PRICE_NAME(id, name) name,
+  static const char *const name[] = {MG_PRICE_SOURCES(MG_PRICE_NAME)};
+#undef MG_PRICE_NAME
   return (unsigned)s < sizeof name / sizeof name[0] ? name[s] : "";
 }
 

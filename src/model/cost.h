@@ -11,13 +11,23 @@
  *   ("self" is the row's collective), copy(x) and reduce_local(x) local work on x bytes,
  *   sendrecv(x) one message of x bytes, pow2(x) the next power of two >= x.
  * - The library's own algorithm (the default, and a part named in an expression) is priced
- *   from measurements when there are any for its collective and p (a check result: the
- *   median of the default, interpolated log-log between measured sizes, scaled linearly in n
- *   beyond them), else by a model: the cheapest point-to-point row of the collective (an MPI
- *   library chooses among such algorithms), calibrated when the default was measured at
- *   another process count q (times measured(q, n) / model(q, n): the library's distance from
- *   the model carries over), and for a collective without such rows its regular counterpart
- *   at the per-rank size (gatherv as gather(n/p), ...).
+ *   from measurements when there are any for its collective and p (a check result's medians):
+ *   measured at a measured size, interpolated log-log between measured sizes, extrapolated
+ *   beyond them along the model's shape (the cheapest LogGP schedule scaled to the nearest
+ *   measurement; without LogGP alpha + beta n through the two nearest measurements above them,
+ *   the nearest one's time below them, no price above a single one); else by a model: the
+ *   cheapest point-to-point row of the collective (an MPI library chooses among such
+ *   algorithms), calibrated when the default was measured at another process count q (times
+ *   measured(q, n) / model(q, n): the library's distance from the model carries over), and for
+ *   an irregular collective without such rows its regular counterpart at the per-rank size
+ *   (gatherv as gather(n/p), ...: the even split that check measures).
+ * - Every price is an interval around the point estimate (mg_price), its half-width by the
+ *   source's rule (MG_PRICE_* below); an expression adds, scales and divides the intervals of
+ *   its parts and takes the weakest source among them. An irregular part named by a regular
+ *   collective's row (bcast_as_allgatherv's allgatherv(n)) has the even split as its estimate
+ *   and an interval reaching up to the regular counterpart at the whole size (every block as
+ *   large as the whole vector: the one-block split such a row may use); the model does not
+ *   know which split the row uses.
  * Pure arithmetic over the registry's tables: no MPI call, no file.
  */
 #ifndef MG_MODEL_COST_H
@@ -32,6 +42,7 @@
 typedef struct mg_cost_point {
   int coll, p;
   double bytes, t;
+  double rel; /* the median's relative half-width (its 95 % interval); 0: not known (MG_PRICE_MEAS_DEFAULT) */
 } mg_cost_point;
 
 typedef struct mg_model {
@@ -40,27 +51,60 @@ typedef struct mg_model {
   int nmeas, cap;
 } mg_model;
 
-/* Where a price came from. */
-typedef enum {
-  MG_PRICE_NONE,
-  MG_PRICE_MEASURED,   /* the library's measured median (interpolated) */
-  MG_PRICE_CALIBRATED, /* the model at p times measured / model at the nearest measured p */
-  MG_PRICE_MODEL       /* the model alone */
-} mg_price_src;
-const char *mg_price_name(mg_price_src s); /* "measured", "calibrated", "model", "" */
+/* Where a price came from, from the surest to the least sure (a composition takes the last of its
+ * parts' sources: an expression with an extrapolated part is extrapolated). */
+#define MG_PRICE_SOURCES(X)                                                              \
+  X(NONE, "")                     /* no price */                                          \
+  X(MEASURED, "measured")         /* the library's measured median at this size */        \
+  X(INTERPOLATED, "interpolated") /* log-log between two measured sizes */                \
+  X(CALIBRATED, "calibrated")     /* the model at p times measured / model at nearest q */ \
+  X(MODEL, "model")               /* the model alone */                                   \
+  X(EXTRAPOLATED, "extrapolated") /* beyond the measured sizes, along the model's shape */
+#define MG_PRICE_ENUM(id, name) MG_PRICE_##id,
+typedef enum { MG_PRICE_SOURCES(MG_PRICE_ENUM) } mg_price_src;
+#undef MG_PRICE_ENUM
+const char *mg_price_name(mg_price_src s); /* "measured", "interpolated", ..., "" for none */
+
+/* The half-width rules (docs/model.md, "How sure a price is"), relative to the point estimate:
+ * - measured: the median's own 95 % interval (mg_model_add_rel), at least MG_PRICE_MEAS_FLOOR
+ *   (one launch's interval does not hold the launch-to-launch variation), MG_PRICE_MEAS_DEFAULT
+ *   when the caller did not give it;
+ * - interpolated: the wider of the two measurements' plus MG_PRICE_WIDEN per factor of 2 to the
+ *   nearer of them (at most half the gap);
+ * - extrapolated: the nearest measurement's plus MG_PRICE_WIDEN per factor of 2 from it;
+ * - calibrated: that of the price at the measured process count q plus MG_PRICE_WIDEN per factor
+ *   of 2 between q and p;
+ * - model: MG_PRICE_MODEL_ERR, the median error of the point-to-point rows measured here. */
+#define MG_PRICE_MEAS_FLOOR 0.05
+#define MG_PRICE_MEAS_DEFAULT 0.10
+#define MG_PRICE_WIDEN 0.10
+#define MG_PRICE_MODEL_ERR 0.25
+
+/* A price: the point estimate t and the interval [lo, hi] it may lie in (seconds; lo >= 0). t is
+ * NaN when nothing prices it (src MG_PRICE_NONE). */
+typedef struct mg_price {
+  double t, lo, hi;
+  mg_price_src src;
+} mg_price;
+/* The relative half-width of pr: max(hi - t, t - lo) / t; NaN without a price. */
+double mg_price_rel(const mg_price *pr);
 
 void mg_model_init(mg_model *m, const mg_loggp *lg);
 void mg_model_free(mg_model *m);
 /* Add a measured default (median seconds); 0, or -1 when out of memory. */
 int mg_model_add(mg_model *m, int coll, int p, double bytes, double t);
+/* The same with the median's relative half-width rel (0: not known). */
+int mg_model_add_rel(mg_model *m, int coll, int p, double bytes, double t, double rel);
 /* Sort the measured points (call once after the last mg_model_add). */
 void mg_model_sort(mg_model *m);
 
-/* The library's own algorithm for coll at (p, n); NaN when nothing prices it. *src (may be NULL)
- * says from what. */
-double mg_model_default(const mg_model *m, int coll, int p, double n, mg_price_src *src);
-/* Algorithm alg (registry index; 0 the default) of coll at (p, n); NaN when it has no price
+/* The library's own algorithm for coll at (p, n), with its interval and source. */
+mg_price mg_model_default_price(const mg_model *m, int coll, int p, double n);
+/* Algorithm alg (registry index; 0 the default) of coll at (p, n); t NaN when it has no price
  * (a point-to-point row without LogGP, a part nothing prices). */
+mg_price mg_model_alg_price(const mg_model *m, int coll, int alg, int p, double n);
+/* The point estimates of the two above; *src (may be NULL) says from what. */
+double mg_model_default(const mg_model *m, int coll, int p, double n, mg_price_src *src);
 double mg_model_alg(const mg_model *m, int coll, int alg, int p, double n);
 
 /* Whether expression e parses and names only known primitives: 0, or -1 with what and where. */

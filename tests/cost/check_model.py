@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """The cost model's commands (docs/model.md), run and checked (tests/cost/CMakeLists.txt):
 
-  check_model.py predict CLI LOGGP WORK        predict's table names the cheapest priced row of
-                                               its CSV per cell; bad input exits 2 with a message
+  check_model.py predict CLI LOGGP DATA WORK   predict's table names the row of the lowest upper
+                                               end per cell, every price has a source; bcast as
+                                               allgatherv is not the fastest 64K bcast; a default
+                                               measured at 8 B only is extrapolated, not stretched;
+                                               bad input exits 2 with a message
   check_model.py check CLI LOGGP DATA WORK     check --from DATA --loggp: predicted.csv next to
                                                every measured cell, the defaults priced by their
                                                own medians, the summary's errors, the report's marks
   check_model.py tune CLI LOGGP DATA WORK      tune --model: predicted rules only where nothing was
-                                               measured, marked, in a profile the reader accepts
+                                               measured, marked with both prices' intervals and
+                                               sources, only where the gain exceeds them (none far
+                                               from a single measurement), in a profile the
+                                               reader accepts
 """
 import csv
 import math
@@ -41,38 +47,83 @@ def read_pred(path):
         return list(csv.DictReader(f))
 
 
-def predict(cli, loggp, work):
-    out = os.path.join(work, "p.csv")
-    p = run([cli, "predict", "--loggp", loggp, "--np", "2,4", "--sizes", "1K,64K,1M", "--csv", out])
-    rows = read_pred(out)
-    cells = {}
-    for r in rows:
-        cells.setdefault((r["collective"], int(r["nprocs"]), int(r["bytes"])), []).append(r)
-    # the table: "coll, P processes..." then "  SIZE  T us PRICE  FASTEST  T us"
+SOURCES = {"measured", "interpolated", "calibrated", "model", "extrapolated"}
+NUM = r"([-+\d.e]+)"
+SURE = r"(\w+) \+-(\d+)%% \[%s, %s\]" % (NUM, NUM)  # "source +-u% [lo, hi]" (us)
+
+
+def size_of(s):
+    m = re.match(r"(\d+)([KM]?)$", s)
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20}[m.group(2)]
+
+
+def table(text, all_rows):
+    """{(coll, np, size, alg): (t, source, lo, hi)} of predict's table (--all: every row; else the fastest)."""
+    out = {}
     coll = np = None
-    seen = 0
-    for line in p.stdout.splitlines():
+    for line in text.splitlines():
         m = re.match(r"(\w+), (\d+) processes", line)
         if m:
             coll, np = m.group(1), int(m.group(2))
             continue
-        m = re.match(r"\s+(\d+[KM]?|0)\s+.*?\s(\w+)\s+([\d.]+) us\s*(\(.*\))?$", line)
-        if not m or coll is None:
-            continue
-        size = int(m.group(1).replace("K", "")) * (1024 if "K" in m.group(1) else 1) if "M" not in m.group(1) \
-            else int(m.group(1).replace("M", "")) << 20
+        if all_rows:
+            m = re.match(r"\s+(\d+[KM]?)\s+(\w+)\s+%s us\s+\S+(?: us)?\s+%s$" % (NUM, SURE), line)
+        else:
+            m = re.match(r"\s+(\d+[KM]?)\s+.*?\s(\w+)\s+%s us %s\s*(\(.*\))?$" % (NUM, SURE), line)
+        if m and coll is not None:
+            g = m.groups()
+            out[(coll, np, size_of(g[0]), g[1])] = (float(g[2]), g[3], float(g[5]), float(g[6]))
+    return out
+
+
+def predict(cli, loggp, data, work):
+    out = os.path.join(work, "p.csv")
+    args = [cli, "predict", "--loggp", loggp, "--np", "2,4", "--sizes", "1K,64K,1M"]
+    p = run(args + ["--csv", out])
+    rows = read_pred(out)
+    cells = {}
+    for r in rows:
+        cells.setdefault((r["collective"], int(r["nprocs"]), int(r["bytes"])), []).append(r)
+        if r["price"] not in SOURCES or (r["family"] == "p2p" and r["price"] != "model"):
+            fail("%s: price %r" % (r, r["price"]))
+    every = table(run(args + ["--all"]).stdout, True)
+    # the table names the row of the lowest upper end (the time the model can promise) among those
+    # priced, the default left out where it is its model (that is its cheapest p2p row)
+    fastest = table(p.stdout, False)
+    for (coll, np, size, alg), (t, src, lo, hi) in fastest.items():
         c = cells.get((coll, np, size))
         if not c:
             fail("%s np=%d %d: in the table, not in the CSV" % (coll, np, size))
             continue
-        priced = [r for r in c if not (r["algorithm"] == "default" and r["price"] == "model")]
-        best = min(float(r["predicted_sec"]) for r in priced)
-        named = [r for r in c if r["algorithm"] == m.group(2)]
-        if not named or abs(float(named[0]["predicted_sec"]) - best) > 1e-9 * best:
-            fail("%s np=%d %d: the table names %s, the CSV's cheapest is %g" % (coll, np, size, m.group(2), best))
-        seen += 1
-    if seen < 20:
-        fail("only %d table lines read:\n%s" % (seen, p.stdout))
+        mine = {k[3]: v for k, v in every.items() if k[:3] == (coll, np, size)}
+        cand = [v[3] for a, v in mine.items() if not (a == "default" and v[1] == "model")]
+        if alg not in mine or not cand or abs(hi - min(cand)) > 0.05 * min(cand):
+            fail("%s np=%d %d: the table names %s (upper end %g us), the lowest upper end is %s" %
+                 (coll, np, size, alg, hi, min(cand) if cand else None))
+        if src not in SOURCES or not (lo <= t <= hi):
+            fail("%s np=%d %d: %s %g [%g, %g]" % (coll, np, size, src, t, lo, hi))
+    if len(fastest) < 20:
+        fail("only %d table lines read:\n%s" % (len(fastest), p.stdout))
+    # bcast as allgatherv (GL9): an allgatherv in which the root holds every byte, priced as
+    # allgather(n/p) alone it was named the fastest 64 KiB bcast (5.2 us against binomial's 6.8)
+    q = run([cli, "predict", "--loggp", loggp, "--np", "4", "--sizes", "64K", "-c", "bcast"])
+    named = table(q.stdout, False)
+    if any(k[3] == "bcast_as_allgatherv" for k in named) or len(named) != 1:
+        fail("bcast 64K at 4 processes: %s named the fastest\n%s" % (list(named), q.stdout))
+    gl9 = every.get(("bcast", 4, 65536, "bcast_as_allgatherv"))
+    if not gl9 or gl9[3] < 2 * gl9[0]:
+        fail("bcast_as_allgatherv at 64K: its interval does not reach the one-block split: %s" % (gl9,))
+    # the default measured at 8 B only (allreduce in tests/check/data/small): measured there, an
+    # extrapolation along the model at 4 MiB, not 6 us x 4 MiB / 8 B = 3.1 s labelled measured
+    ex = os.path.join(work, "ex.csv")
+    run([cli, "predict", "--loggp", loggp, "--check", os.path.join(data, "small"), "--np", "4", "--sizes", "8,4M",
+         "-c", "allreduce", "--csv", ex])
+    d = {int(r["bytes"]): r for r in read_pred(ex) if r["algorithm"] == "default"}
+    if d.get(8, {}).get("price") != "measured":
+        fail("allreduce 8 B: %s" % d.get(8))
+    big = d.get(4 << 20)
+    if not big or big["price"] != "extrapolated" or float(big["predicted_sec"]) > 0.1:
+        fail("allreduce 4 MiB from 6 us at 8 B: %s" % big)
     # a default without measurements: the cheapest point-to-point row
     for key, c in cells.items():
         d = [r for r in c if r["algorithm"] == "default"]
@@ -157,6 +208,37 @@ def tune(cli, loggp, data, work):
     pred = [r for r in rules if "predicted at" in r[4]]
     if not pred:
         fail("tune --model wrote no predicted rule:\n" + open(prof).read())
+    # every prediction says its source and interval, and the gain exceeds the uncertainty: the
+    # mock-up's upper end at most 0.9 x the default's lower end (--min-gain 10 %)
+    num = r"([-+\d.e]+)"
+    one = re.compile(r"predicted at (\S+): %s us \[%s, %s\] \((\w+)\) vs default %s us \[%s, %s\] \((\w+)\)$"
+                     % ((num,) * 3 + (num,) * 3))
+    sources = {"measured", "interpolated", "calibrated", "model", "extrapolated"}
+    for coll, np, sz, alg, comment in pred:
+        for part in comment.split(";"):
+            part = part.strip()
+            if not part.startswith("predicted at"):
+                continue
+            m = one.match(part)
+            if not m:
+                fail("%s %s %s: a prediction without its source and interval: %r" % (coll, np, sz, part))
+                continue
+            t, lo, hi, src, dt, dlo, dhi, dsrc = m.groups()[1:]
+            t, lo, hi, dt, dlo, dhi = (float(x) for x in (t, lo, hi, dt, dlo, dhi))
+            if src not in sources or dsrc not in sources or not (lo <= t <= hi and dlo <= dt <= dhi):
+                fail("%s %s: %r" % (coll, sz, part))
+            if hi > 0.9 * dlo * (1 + 1e-3):  # the comment's 3 digits
+                fail("%s %s %s: a gain within the uncertainty: %r" % (coll, np, sz, part))
+            if dt > 1e6:
+                fail("%s %s %s: the default priced %g us: %r" % (coll, np, sz, dt, part))
+    # tests/check/data/small measured allreduce at 8 B only (6 us): stretched linearly that was
+    # 3.1 s at 4 MiB, "measured", with a predicted rule at every size. Far from 8 B the default's
+    # price is an extrapolation too wide to promise a gain: no rule there
+    far = [r for r in pred if r[0] == "allreduce" and r[1] == "np=4" and rng(r[2])[1] >= 64 << 10]
+    if far:
+        fail("allreduce np=4: predicted rules far from its one measurement (8 B): %s" % far)
+    if not any(r[0] == "allreduce" and r[1] == "np=4" for r in pred):
+        fail("allreduce np=4: no predicted rule near its measurement")
     for coll, np, sz, alg, comment in pred:
         lo, hi = rng(sz)
         alone = all(part.strip().startswith("predicted at") for part in comment.split(";"))
@@ -181,7 +263,7 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     if mode == "predict":
-        predict(cli, loggp, work)
+        predict(cli, loggp, sys.argv[4], work)
     elif mode == "check":
         check(cli, loggp, sys.argv[4], work)
     elif mode == "tune":

@@ -28,6 +28,18 @@ static void toy(mg_loggp *m) {
 
 static int row(int coll, const char *name) { return mg_alg_find(coll, name); }
 
+/* The cheapest point-to-point row of coll at (p, n) under lg (no crowding: toy has no cores). */
+static double p2p(const mg_loggp *lg, int coll, int p, double n) {
+  double best = INFINITY;
+  for (int a = 1; a < mg_colls[coll].nalgs; a++) {
+    const mg_alg *al = &mg_colls[coll].algs[a];
+    if (al->costfn) best = fmin(best, al->costfn(lg, p, n, al->param));
+  }
+  return best;
+}
+
+#define REL(pr) mg_price_rel(&(pr))
+
 int main(void) {
   mg_loggp lg;
   mg_model m;
@@ -84,8 +96,11 @@ int main(void) {
   ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 1024, &src), 10e-6));
   ASSERT_EQ(src, MG_PRICE_MEASURED);
   ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 2048, NULL), 20e-6)); /* log-log: the geometric mean */
-  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 16, NULL), 10e-6));   /* below: the smallest */
-  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 8192, NULL), 80e-6)); /* above: linear in n */
+  /* beyond them: along the model's shape (the cheapest schedule) through the nearest measurement */
+  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 16, &src), 10e-6 * p2p(&lg, MG_BCAST, 4, 16) / p2p(&lg, MG_BCAST, 4, 1024)));
+  ASSERT_EQ(src, MG_PRICE_EXTRAPOLATED);
+  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 8192, &src), 40e-6 * p2p(&lg, MG_BCAST, 4, 8192) / p2p(&lg, MG_BCAST, 4, 4096)));
+  ASSERT_EQ(src, MG_PRICE_EXTRAPOLATED);
   ASSERT_TRUE(isnan(mg_model_default(&m, MG_BCAST, 2, 1024, NULL)) ||
               mg_model_default(&m, MG_BCAST, 2, 1024, &src) > 0); /* another p: not these points */
   ASSERT_TRUE(NEAR(mg_model_default(&m, MG_GATHERV, 4, 1024, &src), 7e-6)); /* gatherv as gather(n/p) */
@@ -105,6 +120,92 @@ int main(void) {
               (isnan(scan) && isnan(mg_model_alg(&m, MG_EXSCAN, a, 4, 1024))));
   mg_model_free(&m);
 
+  TEST_CASE("sources and intervals");
+  mg_model_init(&m, &lg);
+  ASSERT_EQ(mg_model_add_rel(&m, MG_BCAST, 4, 1024, 10e-6, 0.01), 0); /* a spread below the floor */
+  ASSERT_EQ(mg_model_add_rel(&m, MG_BCAST, 4, 4096, 40e-6, 0.2), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_REDUCE, 4, 1024, 20e-6), 0); /* no spread: the stated default */
+  mg_model_sort(&m);
+  mg_price pr = mg_model_default_price(&m, MG_BCAST, 4, 1024);
+  ASSERT_EQ(pr.src, MG_PRICE_MEASURED);
+  ASSERT_TRUE(NEAR(pr.t, 10e-6) && NEAR(REL(pr), MG_PRICE_MEAS_FLOOR) && NEAR(pr.lo, 9.5e-6) && NEAR(pr.hi, 10.5e-6));
+  pr = mg_model_default_price(&m, MG_REDUCE, 4, 1024);
+  ASSERT_TRUE(pr.src == MG_PRICE_MEASURED && NEAR(REL(pr), MG_PRICE_MEAS_DEFAULT));
+  pr = mg_model_default_price(&m, MG_BCAST, 4, 2048); /* one factor of 2 from either: the wider + 10 % */
+  ASSERT_EQ(pr.src, MG_PRICE_INTERPOLATED);
+  ASSERT_TRUE(NEAR(pr.t, 20e-6) && NEAR(REL(pr), 0.2 + MG_PRICE_WIDEN));
+  pr = mg_model_default_price(&m, MG_BCAST, 4, 1024 * 1.5); /* nearer to 1024: less than at 2048 */
+  ASSERT_TRUE(pr.src == MG_PRICE_INTERPOLATED && NEAR(REL(pr), 0.2 + MG_PRICE_WIDEN * log2(1.5)));
+  pr = mg_model_default_price(&m, MG_BCAST, 4, 65536); /* 4 factors of 2 beyond 4096 */
+  ASSERT_EQ(pr.src, MG_PRICE_EXTRAPOLATED);
+  ASSERT_TRUE(NEAR(REL(pr), 0.2 + 4 * MG_PRICE_WIDEN));
+  ASSERT_TRUE(NEAR(pr.t, 40e-6 * p2p(&lg, MG_BCAST, 4, 65536) / p2p(&lg, MG_BCAST, 4, 4096)));
+  pr = mg_model_default_price(&m, MG_BCAST, 8, 1024); /* measured at 4: calibrated, + 10 % for 4 -> 8 */
+  ASSERT_EQ(pr.src, MG_PRICE_CALIBRATED);
+  ASSERT_TRUE(NEAR(pr.t, p2p(&lg, MG_BCAST, 8, 1024) * 10e-6 / p2p(&lg, MG_BCAST, 4, 1024)));
+  ASSERT_TRUE(NEAR(REL(pr), MG_PRICE_MEAS_FLOOR + MG_PRICE_WIDEN));
+  ASSERT_EQ(mg_model_default_price(&m, MG_BCAST, 8, 65536).src, MG_PRICE_EXTRAPOLATED); /* at 4 extrapolated */
+  pr = mg_model_default_price(&m, MG_ALLREDUCE, 4, 1024); /* never measured */
+  ASSERT_TRUE(pr.src == MG_PRICE_MODEL && NEAR(REL(pr), MG_PRICE_MODEL_ERR));
+  pr = mg_model_alg_price(&m, MG_BCAST, row(MG_BCAST, "bcast_as_binomial"), 4, 1024); /* a schedule: the model */
+  ASSERT_TRUE(pr.src == MG_PRICE_MODEL && NEAR(REL(pr), MG_PRICE_MODEL_ERR));
+  /* a composition: the intervals of its parts add, the weaker source wins */
+  a = row(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
+  pr = mg_model_alg_price(&m, MG_ALLREDUCE, a, 4, 1024);
+  ASSERT_TRUE(pr.src == MG_PRICE_MEASURED && NEAR(pr.t, 30e-6) && NEAR(pr.lo, 18e-6 + 9.5e-6) && NEAR(pr.hi, 22e-6 + 10.5e-6));
+  ASSERT_EQ(mg_model_alg_price(&m, MG_ALLREDUCE, a, 4, 2048).src, MG_PRICE_EXTRAPOLATED); /* reduce beyond 1024 */
+  a = row(MG_BCAST, "bcast_as_split2"); /* 2 * self(n/2): the interval doubles with the point */
+  pr = mg_model_alg_price(&m, MG_BCAST, a, 4, 8192);
+  ASSERT_TRUE(pr.src == MG_PRICE_MEASURED && NEAR(pr.t, 80e-6) && NEAR(pr.lo, 64e-6) && NEAR(pr.hi, 96e-6));
+  ASSERT_STR_EQ(mg_price_name(MG_PRICE_INTERPOLATED), "interpolated");
+  ASSERT_STR_EQ(mg_price_name(MG_PRICE_EXTRAPOLATED), "extrapolated");
+  mg_model_free(&m);
+
+  TEST_CASE("a latency-bound point is not stretched linearly");
+  /* tests/check/data/small: allreduce measured at 8 B only, 6 us; stretched linearly to 4 MiB that
+   * was 3.1 s, labelled measured */
+  mg_model_init(&m, &lg);
+  ASSERT_EQ(mg_model_add(&m, MG_ALLREDUCE, 4, 8, 6e-6), 0);
+  mg_model_sort(&m);
+  double big = mg_model_default(&m, MG_ALLREDUCE, 4, 4 << 20, &src);
+  ASSERT_MSG(big < 0.1, "allreduce 4 MiB priced %g s from 6 us at 8 B", big);
+  ASSERT_EQ(src, MG_PRICE_EXTRAPOLATED);
+  ASSERT_TRUE(NEAR(big, 6e-6 * p2p(&lg, MG_ALLREDUCE, 4, 4 << 20) / p2p(&lg, MG_ALLREDUCE, 4, 8)));
+  pr = mg_model_default_price(&m, MG_ALLREDUCE, 4, 4 << 20); /* 19 factors of 2 away: no lower bound left */
+  ASSERT_TRUE(NEAR(REL(pr), MG_PRICE_MEAS_DEFAULT + 19 * MG_PRICE_WIDEN) && pr.lo == 0);
+  mg_model_free(&m);
+  mg_model_init(&m, NULL); /* without LogGP: alpha + beta n through two measurements, nothing from one */
+  ASSERT_EQ(mg_model_add(&m, MG_ALLREDUCE, 4, 8, 6e-6), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_BCAST, 4, 1024, 10e-6), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_BCAST, 4, 4096, 16e-6), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_REDUCE, 4, 8, 5e-6), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_REDUCE, 4, 64, 5e-6), 0);
+  mg_model_sort(&m);
+  ASSERT_TRUE(isnan(mg_model_default(&m, MG_ALLREDUCE, 4, 4 << 20, NULL)));
+  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_ALLREDUCE, 4, 1, &src), 6e-6) && src == MG_PRICE_EXTRAPOLATED);
+  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 8192, &src), 16e-6 + 4096 * 6e-6 / 3072)); /* 8 us + 2 ns/B */
+  ASSERT_EQ(src, MG_PRICE_EXTRAPOLATED);
+  ASSERT_TRUE(isnan(mg_model_default(&m, MG_REDUCE, 4, 4096, NULL))); /* flat: no slope known */
+  mg_model_free(&m);
+
+  TEST_CASE("an irregular part: the split is the row's");
+  /* bcast_as_allgatherv (GL9) is an allgatherv in which the root holds every byte; priced as
+   * allgather(n/p) alone it was the fastest 64 KiB bcast; its interval now reaches the allgather of
+   * one block of n */
+  mg_model_init(&m, &lg);
+  a = row(MG_BCAST, "bcast_as_allgatherv");
+  pr = mg_model_alg_price(&m, MG_BCAST, a, 4, 65536);
+  mg_price even = mg_model_default_price(&m, MG_ALLGATHER, 4, 16384), one = mg_model_default_price(&m, MG_ALLGATHER, 4, 65536);
+  ASSERT_TRUE(NEAR(pr.t, even.t) && NEAR(pr.lo, even.lo) && NEAR(pr.hi, one.hi));
+  mg_price bn = mg_model_alg_price(&m, MG_BCAST, row(MG_BCAST, "bcast_as_binomial"), 4, 65536);
+  ASSERT_MSG(pr.hi > bn.hi, "bcast_as_allgatherv upper end %g below binomial %g", pr.hi, bn.hi);
+  /* an irregular row's own irregular parts share its split (the even one check measures) */
+  a = row(MG_ALLGATHERV, "allgatherv_as_gatherv_bcast");
+  pr = mg_model_alg_price(&m, MG_ALLGATHERV, a, 4, 4096);
+  ASSERT_TRUE(NEAR(pr.hi, mg_model_default_price(&m, MG_GATHERV, 4, 4096).hi + mg_model_default_price(&m, MG_BCAST, 4, 4096).hi));
+  ASSERT_TRUE(NEAR(mg_model_default(&m, MG_GATHERV, 4, 4096, NULL), mg_model_default(&m, MG_GATHER, 4, 1024, NULL)));
+  mg_model_free(&m);
+
   TEST_CASE("no LogGP: only measured parts price");
   mg_model_init(&m, NULL);
   ASSERT_EQ(mg_model_add(&m, MG_BCAST, 4, 1024, 10e-6), 0);
@@ -113,6 +214,11 @@ int main(void) {
   ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_SCATTER, a, 4, 256), 10e-6)); /* bcast(p*n) = bcast(1024) */
   a = row(MG_ALLGATHER, "allgather_as_alltoall");                    /* copy needs LogGP */
   ASSERT_TRUE(isnan(mg_model_alg(&m, MG_ALLGATHER, a, 4, 256)));
+  ASSERT_EQ(mg_model_add(&m, MG_ALLGATHER, 4, 1024, 12e-6), 0);
+  mg_model_sort(&m);
+  a = row(MG_BCAST, "bcast_as_allgatherv"); /* the even split measured, one block of 4K priced by nothing */
+  pr = mg_model_alg_price(&m, MG_BCAST, a, 4, 4096);
+  ASSERT_TRUE(NEAR(pr.t, 12e-6) && pr.src == MG_PRICE_MEASURED && isinf(pr.hi));
   mg_model_free(&m);
 
   TEST_CASE("bad expressions");

@@ -78,6 +78,25 @@ static void test_read(const char *dir) {
   ASSERT_NEAR(b->wait, 0.002, 1e-12);
   ASSERT_STR_EQ(b->algs, "default+bcast_as_allgatherv");
   ASSERT_STR_EQ(b->sym, "solve");
+  ASSERT_EQ(b->alg_calls[0], 600); /* per algorithm, in the order of algs */
+  ASSERT_NEAR(b->alg_time[0], 0.006, 1e-12);
+  ASSERT_EQ(b->alg_calls[1], 400);
+  ASSERT_NEAR(b->alg_time[1], 0.004, 1e-12);
+
+  TEST_CASE("saving: never more than the time the spot spent");
+  /* the check's medians: default 14.5 us, the mock-up 3.25 us; 1000 x 11.25 us = 11.25 ms would
+   * exceed the spot's 10 ms (the saving this command once credited). 400 of the calls ran the
+   * mock-up already; the other 600 took 6 ms, 10 us each, less than the check's default. */
+  double sv = mg_hs_saving(b, "bcast_as_allgatherv", 14.5e-6, 3.25e-6);
+  ASSERT_NEAR(sv, 0.006 * (1 - 3.25 / 14.5), 1e-12);
+  ASSERT_TRUE(sv <= b->time);
+  ASSERT_TRUE(sv <= b->alg_time[0]);
+  /* another mock-up: every call could switch; the share of the spot's 10 ms binds */
+  ASSERT_NEAR(mg_hs_saving(b, "bcast_as_binomial", 14.5e-6, 3.25e-6), 0.01 * (1 - 3.25 / 14.5), 1e-12);
+  /* the application's calls slower than the check's (waiting, say): the check's difference binds */
+  ASSERT_NEAR(mg_hs_saving(b, "bcast_as_binomial", 5e-6, 4e-6), 1000 * 1e-6, 1e-12);
+  ASSERT_TRUE(mg_hs_saving(b, "bcast_as_binomial", 5e-6, 6e-6) < 0); /* slower: a loss */
+  ASSERT_TRUE(isnan(mg_hs_saving(b, "bcast_as_binomial", 0, 1e-6)));
   ASSERT_STR_EQ(t.spots[0].red, "float:sum");
   ASSERT_STR_EQ(t.spots[1].red, "");
   ASSERT_EQ_U(t.spots[2].bytes, 4096u); /* same site, other size: its own spot */
