@@ -44,26 +44,31 @@
 #include <time.h>
 
 #include "lib/lib.h"
+#include "registry/algorithms.h"
 #include "tune/profile.h"
 
 #define NCLASS 32        /* size classes of powers of 4 */
-#define CUT_FACTOR 3.0   /* a candidate slower than this times the best after two trials is dropped */
-#define MIN_GAIN 0.10    /* a mock-up wins when it is at least this much faster than the default */
+#define CUT_FACTOR 3.0   /* a candidate this much slower than the default on every rank is dropped */
+#define MIN_GAIN 0.10    /* a mock-up wins when every rank gains at least this share of the default's time */
+#define WIN_SHARE 0.75   /* ... and it was faster than the default in this share of the rounds, on every rank */
 
 typedef struct mg_ocell {
   struct mg_ocell *next; /* the cells of one (collective, size class) with other selectors */
   int tclass, opsel;  /* the call's datatype class and op (MG_TCLASS_NONE / MG_OPSEL_NONE: none) */
   int decided, alg;   /* the registry index chosen, once decided */
+  int ready;          /* the candidates are final (set at the first exploring call) */
   long long calls;    /* calls of this cell so far (while exploring) */
   int ncand, nlive;
-  unsigned char cand[MG_MAX_ALGS]; /* registry indices, the default first */
-  unsigned char live[MG_MAX_ALGS]; /* after the cut: the positions (in cand) still in the race */
-  unsigned char ntr[MG_MAX_ALGS];  /* trials recorded per position */
-  float t[MG_MAX_ALGS][MG_ONLINE_TRIALS_MAX]; /* their local times, s */
+  unsigned char cand[MG_MAX_ALGS];  /* registry indices, the default first */
+  unsigned char live[MG_MAX_ALGS];  /* after the cut: the positions (in cand) still in the race */
+  unsigned char order[MG_MAX_ALGS]; /* the current round's order (indices into cand, then into live) */
+  unsigned char ntr[MG_MAX_ALGS];   /* trials recorded per position */
+  float t[MG_MAX_ALGS][MG_ONLINE_TRIALS_MAX]; /* local time of position p in round r, s; NAN: none */
 } ocell;
 
 struct mg_online_comm {
-  int off; /* some rank could not allocate a cell: every call runs the default */
+  int off;    /* some rank could not allocate a cell: every call runs the default */
+  int nnodes; /* the communicator's nodes as the hierarchical rows see them; 0: not asked yet */
   ocell *cell[MG_NCOLLECTIVES][NCLASS];
 };
 
@@ -71,7 +76,8 @@ struct mg_online_comm {
  * communicator's rank 0 only (each communicator counts once). */
 typedef struct orec {
   int np, coll, klass, tclass, opsel, alg, alt, trials;
-  double t_default, t_alg, t_alt; /* agreed times (min over ranks of the medians), s; alt: the fastest mock-up */
+  double t_default, t_alg, t_alt; /* agreed times, s: the default's (min over ranks of the medians); the
+                                   * choice's and alt's (the fastest mock-up's): t_default less their gain */
 } orec;
 
 static struct {
@@ -93,25 +99,14 @@ static void class_range(int q, size_t *lo, size_t *hi) {
 
 mg_online_comm *mg_online_comm_new(void) { return calloc(1, sizeof(mg_online_comm)); }
 
-/* The median of v[from..n) (n - from >= 1), sorting it in place. */
-static double median_from(float *v, int from, int n) {
-  int m = n - from;
-  float *a = v + from;
+/* The median of a[0..m) (m >= 1), sorting it in place. */
+static double median_of(double *a, int m) {
   for (int i = 1; i < m; i++) /* at most MG_ONLINE_TRIALS_MAX values */
     for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
-      float s = a[j];
+      double s = a[j];
       a[j] = a[j - 1], a[j - 1] = s;
     }
   return m % 2 ? a[m / 2] : 0.5 * (a[m / 2 - 1] + a[m / 2]);
-}
-
-/* The local time the cell's position p stands for: its median without the first trial (the only
- * one when it has one); INFINITY without trials (never ran: a fallback every time). */
-static double local_median(ocell *z, int p) {
-  if (!z->ntr[p]) return INFINITY;
-  float v[MG_ONLINE_TRIALS_MAX];
-  memcpy(v, z->t[p], sizeof v);
-  return median_from(v, z->ntr[p] > 1 ? 1 : 0, z->ntr[p]);
 }
 
 /* Exploration cost of a cell leaving the race: its trials' time beyond what `ref` (a position)
@@ -121,8 +116,8 @@ static void account(ocell *z, int ref) {
   double all = 0, mine = 0;
   int n = 0;
   for (int p = 0; p < z->ncand; p++)
-    for (int i = 0; i < z->ntr[p]; i++) all += z->t[p][i], n++;
-  for (int i = 0; i < z->ntr[ref]; i++) mine += z->t[ref][i];
+    for (int r = 0; r < MG_ONLINE_TRIALS_MAX; r++)
+      if (!isnan(z->t[p][r])) all += z->t[p][r], n++, mine += p == ref ? z->t[p][r] : 0;
   double m = z->ntr[ref] ? mine / z->ntr[ref] : 0;
   pthread_mutex_lock(&G.lock);
   G.excess_s += all > n * m ? all - n * m : 0;
@@ -162,6 +157,8 @@ static ocell *cell_of(mg_online_comm *o, const mg_call *c) {
     return NULL;
   }
   z->tclass = tclass, z->opsel = opsel;
+  for (int p = 0; p < MG_MAX_ALGS; p++)
+    for (int r = 0; r < MG_ONLINE_TRIALS_MAX; r++) z->t[p][r] = NAN;
   const mg_coll_info *ci = &mg_colls[c->coll];
   for (int a = 0; a < ci->nalgs; a++)
     if (a == 0 || !(ci->algs[a].restrictions & MG_R_MEASURE_ONLY)) z->cand[z->ncand++] = (unsigned char)a;
@@ -169,6 +166,57 @@ static ocell *cell_of(mg_online_comm *o, const mg_call *c) {
   z->next = *pp;
   *pp = z;
   return z;
+}
+
+/*
+ * At the cell's first exploring call (every rank in the same call): the hierarchical and lane rows
+ * leave the candidates where the communicator has no hierarchy to exploit, one node (or every
+ * rank a node of its own): there they only compose the same collectives on a copy of the
+ * communicator, and what they seem to gain in a rank's view is a rank that leaves early (the node
+ * leader that sends the last broadcast), not a faster operation. The node count is the one the
+ * rows themselves would see (MPIGUIDE_NODE_SIZE's simulated nodes, or MPI_COMM_TYPE_SHARED; hier.c
+ * makes it collectively and caches it, and it is equal on every rank), asked once per communicator
+ * and only for a cell that explores such rows. An MPI error there (the library's, on one of its
+ * own communicators) turns online tuning off for the communicator, as a failed agreement does.
+ */
+static void prepare(mg_online_comm *o, ocell *z, const mg_call *c) {
+  const mg_coll_info *ci = &mg_colls[c->coll];
+  int any = 0;
+  for (int p = 0; p < z->ncand; p++) any |= ci->algs[z->cand[p]].family == MG_FAM_HIER;
+  if (any && !o->nnodes && mg_hier_nodes(c, &o->nnodes) != MPI_SUCCESS) {
+    o->off = 1;
+    return;
+  }
+  int hier = o->nnodes > 1 && o->nnodes < c->size, n = 0;
+  for (int p = 0; p < z->ncand; p++)
+    if (hier || ci->algs[z->cand[p]].family != MG_FAM_HIER) z->cand[n++] = z->cand[p];
+  z->ncand = n;
+  z->ready = 1;
+  if (n == 1) z->decided = 1;
+}
+
+/* Round r's order of n candidates: a shuffle that every rank makes alike (a linear congruential
+ * generator seeded by the round), so that no candidate always follows the same one: a candidate
+ * that lets a rank leave early makes that rank wait in the next call, and that must not always
+ * be the same candidate's call. */
+static void shuffle(unsigned char *order, int n, long long r) {
+  unsigned x = 2654435761u * (unsigned)(r + 1);
+  for (int i = 0; i < n; i++) order[i] = (unsigned char)i;
+  for (int i = n - 1; i > 0; i--) {
+    x = x * 1103515245u + 12345u;
+    int j = (int)((x >> 16) % (unsigned)(i + 1));
+    unsigned char s = order[i];
+    order[i] = order[j], order[j] = s;
+  }
+}
+
+/* The round and the position (in cand) of exploring call k (0: the first after the warm-up). */
+static void round_of(const ocell *z, long long k, int *round, int *j) {
+  long long p1 = 2LL * z->ncand;
+  if (k < p1)
+    *round = (int)(k / z->ncand), *j = (int)(k % z->ncand);
+  else
+    *round = 2 + (int)((k - p1) / z->nlive), *j = (int)((k - p1) % z->nlive);
 }
 
 int mg_online_learns(const mg_call *c) {
@@ -181,41 +229,91 @@ int mg_online_pick(mg_online_comm *o, const mg_call *c, mg_online_slot *s) {
   if (!z) return -1;
   if (z->decided) return s->trial = 0, z->alg;
   if (z->calls < MG_ONLINE_WARM) return s->trial = 2, 0; /* not yet known to be a frequent cell */
-  long long k = z->calls - MG_ONLINE_WARM, p1 = 2LL * z->ncand;
+  if (!z->ready) {
+    prepare(o, z, c);
+    if (o->off) return s->cell = NULL, -1;
+    if (z->decided) return s->trial = 0, z->alg;
+  }
+  int round, j;
+  round_of(z, z->calls - MG_ONLINE_WARM, &round, &j);
+  int n = round < 2 ? z->ncand : z->nlive;
+  if (j == 0) shuffle(z->order, n, round);
   s->trial = 1;
-  s->pos = k < p1 ? (int)(k % z->ncand) : z->live[(k - p1) % z->nlive];
+  s->pos = round < 2 ? z->order[j] : z->live[z->order[j]];
   return z->cand[s->pos];
 }
 
 /*
- * One PMPI_Allreduce (MIN) of v[0..n) on comm; the caller's local values are replaced. MIN over
- * the ranks: in an application the ranks reach a collective at different times, and a rank's
- * local time of the call includes its wait for the last one; the rank that arrives last does not
- * wait, and its time is the operation's own. (MAX would mostly measure the application's
- * imbalance, the same for every candidate, and drown the differences between them.)
+ * What a choice is judged by: the operation's completion across the ranks (DESIGN.md, "Advice"),
+ * from the ranks' local times of interleaved calls, without a barrier.
+ *
+ * Rank i's local time of a call is d_i = w_i + c_i: w_i its wait for the last rank to arrive (the
+ * application's imbalance, and the previous call's exit skew), c_i the time from the last
+ * arrival until rank i leaves. The operation's completion is max_i c_i. The minimum over ranks of
+ * d_i (this file's estimator until issue 29) is at most c_L of the last rank to arrive, and below
+ * the completion wherever some rank leaves before the last one: the root of a broadcast that
+ * sends and returns, a node leader; it chose allreduce_as_hier at 0.60x of the default, 1.32x
+ * slower as every rank sees it. The maximum carries the imbalance of the whole call.
+ *
+ * The candidates of a round run in one call each, interleaved, so on one rank w_i has the same
+ * distribution whichever candidate runs; the difference of a rank's local times of the default
+ * and of candidate X in the same round is, but for noise, c_i(default) - c_i(X). Each rank takes
+ * the median of those paired differences (its gain), and the ranks agree on the least gain
+ * (MIN). That is a lower bound of the completion's gain: with j the rank that completes X last,
+ * max c(default) - max c(X) >= c_j(default) - c_j(X) >= min_i (c_i(default) - c_i(X)). A rank that
+ * leaves early gains; the ranks still waiting do not, and the least gain is theirs. It is exact
+ * when the default's completion is the same on every rank (the symmetric algorithms libraries
+ * use), and never larger than the true gain, so a choice never makes the cell slower than its
+ * noise.
  */
-static int agree_min(double *v, int n, MPI_Comm comm) {
-  return PMPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MIN, comm);
+
+/*
+ * This rank's view of the survivors, for the agreement (s = nlive, live[0] the default):
+ *   v[0]          the default's median time (rounds 1 on: round 0 pays first-use costs);
+ *   v[i], i < s   survivor i's gain: the median over rounds 1 on of (default's time - its time);
+ *   v[s - 1 + i]  the share of those rounds in which it was the faster one.
+ * A survivor without a pair (a fallback in every round) gains -INFINITY.
+ */
+static void summarise(const ocell *z, double *v) {
+  int s = z->nlive;
+  double a[MG_ONLINE_TRIALS_MAX];
+  int n = 0;
+  for (int r = 1; r < MG_ONLINE_TRIALS_MAX; r++)
+    if (!isnan(z->t[0][r])) a[n++] = z->t[0][r];
+  v[0] = n ? median_of(a, n) : INFINITY;
+  for (int i = 1; i < s; i++) {
+    int p = z->live[i], won = 0;
+    n = 0;
+    for (int r = 1; r < MG_ONLINE_TRIALS_MAX; r++)
+      if (!isnan(z->t[0][r]) && !isnan(z->t[p][r])) {
+        a[n] = (double)z->t[0][r] - (double)z->t[p][r];
+        won += a[n++] > 0;
+      }
+    v[i] = n ? median_of(a, n) : -INFINITY;
+    v[s - 1 + i] = n ? (double)won / n : 0;
+  }
+}
+
+/* The agreed summary's choice (an index into live; 0: the default) and, in *alt, the survivor of
+ * the largest gain (-1: none but the default): the largest gain among the survivors that every
+ * rank saw faster in WIN_SHARE of the rounds, when it is at least MIN_GAIN of the default's time
+ * (the threshold of mpiguide tune: with a few trials each, noise alone must not choose). */
+static int choose(const double *v, int s, int *alt) {
+  int best = 0;
+  *alt = -1;
+  for (int i = 1; i < s; i++) {
+    if (*alt < 0 || v[i] > v[*alt]) *alt = i;
+    if (v[s - 1 + i] >= WIN_SHARE && v[i] >= MIN_GAIN * v[0] && (best == 0 || v[i] > v[best])) best = i;
+  }
+  return best;
 }
 
 static void decide(ocell *z, const mg_call *c, int trials) {
-  double v[2 * MG_MAX_ALGS]; /* the survivors' medians, then their fastest trials (min) */
-  int s = z->nlive;
-  for (int i = 0; i < s; i++) {
-    int p = z->live[i];
-    v[i] = local_median(z, p);
-    v[s + i] = INFINITY;
-    for (int k = 0; k < z->ntr[p]; k++) v[s + i] = fmin(v[s + i], z->t[p][k]);
-  }
-  int ok = agree_min(v, 2 * s, c->comm) == MPI_SUCCESS;
-  int best = 0, alt = -1; /* indices into live; live[0] is the default */
-  for (int i = 1; ok && i < s; i++) {
-    if (v[i] < v[best]) best = i;
-    if (alt < 0 || v[i] < v[alt]) alt = i;
-  }
-  /* a mock-up wins when its median is MIN_GAIN faster than the default's and faster than the
-   * default's fastest trial: with a few trials per candidate, noise alone must not choose */
-  if (best != 0 && !(v[best] <= (1.0 - MIN_GAIN) * v[0] && v[best] < v[s])) best = 0;
+  double v[2 * MG_MAX_ALGS];
+  int s = z->nlive, alt = -1, best = 0;
+  summarise(z, v);
+  int ok = PMPI_Allreduce(MPI_IN_PLACE, v, 2 * s - 1, MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS;
+  if (ok) best = choose(v, s, &alt);
   z->alg = z->cand[z->live[best]];
   z->decided = 1;
   account(z, z->live[best]);
@@ -227,34 +325,36 @@ static void decide(ocell *z, const mg_call *c, int trials) {
       orec *r = realloc(G.rec, (size_t)cap * sizeof *r);
       if (r) G.rec = r, G.caprec = cap;
     }
+    int has_alt = alt > 0 && isfinite(v[alt]);
     if (G.nrec < G.caprec)
       G.rec[G.nrec++] = (orec){.np = c->size, .coll = c->coll, .klass = size_class(c->bytes), .tclass = z->tclass,
-                               .opsel = z->opsel, .alg = z->alg, .alt = alt >= 0 ? z->cand[z->live[alt]] : 0,
-                               .trials = trials, .t_default = v[0], .t_alg = v[best],
-                               .t_alt = alt >= 0 ? v[alt] : 0};
+                               .opsel = z->opsel, .alg = z->alg, .alt = has_alt ? z->cand[z->live[alt]] : 0,
+                               .trials = trials, .t_default = v[0], .t_alg = v[0] - (best ? v[best] : 0),
+                               .t_alt = has_alt ? v[0] - v[alt] : 0};
   }
   pthread_mutex_unlock(&G.lock);
 }
 
-/* After two trials each: drop the candidates slower than CUT_FACTOR x the best (agreed). */
+/* After rounds 0 and 1: rank-local ratios of each candidate's best time to the default's, agreed
+ * (MIN); a candidate slower than CUT_FACTOR x the default on every rank is dropped (the default
+ * never is). Slower on every rank by that factor means a slower completion by it. */
 static void cut(ocell *z, const mg_call *c, int trials) {
-  double v[MG_MAX_ALGS];
+  double v[MG_MAX_ALGS], b[MG_MAX_ALGS];
   for (int p = 0; p < z->ncand; p++) {
-    v[p] = INFINITY;
-    for (int i = 0; i < z->ntr[p]; i++) v[p] = fmin(v[p], z->t[p][i]);
+    b[p] = INFINITY;
+    for (int r = 0; r < 2; r++)
+      if (!isnan(z->t[p][r])) b[p] = fmin(b[p], z->t[p][r]);
+    v[p] = b[p] / b[0]; /* INFINITY: it never ran (a fallback every time) */
   }
-  if (agree_min(v, z->ncand, c->comm) != MPI_SUCCESS) { /* the same answer everywhere: keep the default */
-    z->nlive = 1, z->live[0] = 0;
+  if (PMPI_Allreduce(MPI_IN_PLACE, v, z->ncand, MPI_DOUBLE, MPI_MIN, c->comm) != MPI_SUCCESS) {
+    z->nlive = 1, z->live[0] = 0; /* the same answer everywhere: keep the default */
   } else {
-    double best = v[0];
-    for (int p = 1; p < z->ncand; p++) best = fmin(best, v[p]);
     z->nlive = 0;
     for (int p = 0; p < z->ncand; p++)
-      if (p == 0 || (isfinite(v[p]) && v[p] <= CUT_FACTOR * best)) z->live[z->nlive++] = (unsigned char)p;
+      if (p == 0 || v[p] <= CUT_FACTOR) z->live[z->nlive++] = (unsigned char)p;
   }
   if (z->nlive == 1 || trials <= 2) decide(z, c, trials);
 }
-
 void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double sec, int trials) {
   ocell *z = s->cell;
   if (!s->trial || !z || z->decided) return;
@@ -262,7 +362,9 @@ void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double
     z->calls++;
     return;
   }
-  if (ran == z->cand[s->pos] && z->ntr[s->pos] < trials) z->t[s->pos][z->ntr[s->pos]++] = (float)sec;
+  int round, j;
+  round_of(z, z->calls - MG_ONLINE_WARM, &round, &j);
+  if (ran == z->cand[s->pos] && round < trials) z->t[s->pos][round] = (float)sec, z->ntr[s->pos]++;
   pthread_mutex_lock(&G.lock);
   G.trial_calls++;
   G.trial_s += sec;
@@ -308,15 +410,16 @@ static void add_cell(mg_profile *p, const orec *r, int n) {
   fmt_us(r[0].t_alg, ta, sizeof ta);
   fmt_us(r[0].t_alt, tx, sizeof tx);
   if (r[0].alg != 0)
-    snprintf(line, sizeof line, "learned: %s %s, default %s (%.2fx), %d trials, min over ranks of medians%s",
+    snprintf(line, sizeof line, "learned: %s %s, default %s (%.2fx), %d trials; its time: the default's less the "
+             "least gain of a rank%s",
              ci->algs[r[0].alg].name, ta, td, r[0].t_default > 0 ? r[0].t_alg / r[0].t_default : 0, r[0].trials,
              n > 1 ? ", every communicator of this size agreed" : "");
   else if (r[0].alt)
-    snprintf(line, sizeof line, "learned: default %s; fastest mock-up %s %s (%.2fx: a choice needs a median 10%% "
-             "below the default's and below its fastest trial), %d trials", td, ci->algs[r[0].alt].name, tx,
+    snprintf(line, sizeof line, "learned: default %s; best mock-up %s %s (%.2fx: a choice needs every rank to gain "
+             "10%% of the default's time, and to be faster in 3 of 4 rounds), %d trials", td, ci->algs[r[0].alt].name, tx,
              r[0].t_default > 0 ? r[0].t_alt / r[0].t_default : 0, r[0].trials);
   else
-    snprintf(line, sizeof line, "learned: default %s; every mock-up was dropped (3x slower or not applicable)", td);
+    snprintf(line, sizeof line, "learned: default %s; every mock-up was dropped (3x slower on every rank, or not applicable)", td);
   int sel = ci->reduction;
   if (sel && (r[0].tclass <= 0 || r[0].opsel <= 0)) { /* a class or op the format has no selector for */
     snprintf(line, sizeof line, "np=%d: %s %s-%s: learned %s for a datatype or op without a selector; no rule",
