@@ -44,6 +44,7 @@
 #include <time.h>
 
 #include "lib/lib.h"
+#include "lib/online.h"
 #include "registry/algorithms.h"
 #include "tune/profile.h"
 
@@ -51,6 +52,7 @@
 #define CUT_FACTOR 3.0   /* a candidate this much slower than the default on every rank is dropped */
 #define MIN_GAIN 0.10    /* a mock-up wins when every rank gains at least this share of the default's time */
 #define WIN_SHARE 0.75   /* ... and it was faster than the default in this share of the rounds, on every rank */
+#define NSYNC 5          /* exploring calls of the default after a barrier, per cell: the ranks' slack */
 
 typedef struct mg_ocell {
   struct mg_ocell *next; /* the cells of one (collective, size class) with other selectors */
@@ -64,6 +66,8 @@ typedef struct mg_ocell {
   unsigned char order[MG_MAX_ALGS]; /* the current round's order (indices into cand, then into live) */
   unsigned char ntr[MG_MAX_ALGS];   /* trials recorded per position */
   float t[MG_MAX_ALGS][MG_ONLINE_TRIALS_MAX]; /* local time of position p in round r, s; NAN: none */
+  float sync[NSYNC];  /* local times of the synchronised calls of the default, s */
+  double mdef, slack; /* after the cut: the default's completion (agreed) and this rank's slack in it, s */
 } ocell;
 
 struct mg_online_comm {
@@ -210,9 +214,13 @@ static void shuffle(unsigned char *order, int n, long long r) {
   }
 }
 
-/* The round and the position (in cand) of exploring call k (0: the first after the warm-up). */
+/* Exploring call k (0: the first after the warm-up): a synchronised call of the default (k <
+ * NSYNC: *round -1), else its round and place j in the round. */
 static void round_of(const ocell *z, long long k, int *round, int *j) {
   long long p1 = 2LL * z->ncand;
+  *j = 0, *round = -1;
+  if (k < NSYNC) return;
+  k -= NSYNC;
   if (k < p1)
     *round = (int)(k / z->ncand), *j = (int)(k % z->ncand);
   else
@@ -236,84 +244,78 @@ int mg_online_pick(mg_online_comm *o, const mg_call *c, mg_online_slot *s) {
   }
   int round, j;
   round_of(z, z->calls - MG_ONLINE_WARM, &round, &j);
+  s->trial = 1;
+  if (round < 0) { /* the default after a barrier: the ranks' slack in it (below) */
+    PMPI_Barrier(c->comm);
+    return s->pos = 0, z->cand[0];
+  }
   int n = round < 2 ? z->ncand : z->nlive;
   if (j == 0) shuffle(z->order, n, round);
-  s->trial = 1;
   s->pos = round < 2 ? z->order[j] : z->live[z->order[j]];
   return z->cand[s->pos];
 }
 
 /*
  * What a choice is judged by: the operation's completion across the ranks (DESIGN.md, "Advice"),
- * from the ranks' local times of interleaved calls, without a barrier.
+ * from the ranks' local times of interleaved calls, with a barrier before NSYNC calls per cell.
  *
  * Rank i's local time of a call is d_i = w_i + c_i: w_i its wait for the last rank to arrive (the
  * application's imbalance, and the previous call's exit skew), c_i the time from the last
- * arrival until rank i leaves. The operation's completion is max_i c_i. The minimum over ranks of
- * d_i (this file's estimator until issue 29) is at most c_L of the last rank to arrive, and below
- * the completion wherever some rank leaves before the last one: the root of a broadcast that
- * sends and returns, a node leader; it chose allreduce_as_hier at 0.60x of the default, 1.32x
- * slower as every rank sees it. The maximum carries the imbalance of the whole call.
+ * arrival until rank i leaves. The operation's completion is M = max_i c_i. The minimum over
+ * ranks of d_i (this file's estimator until issue 29) is at most c_L of the last rank to arrive,
+ * and below M wherever some rank leaves before the last one: the root of a broadcast that sends
+ * and returns, a node leader; it chose allreduce_as_hier at 0.60x of the default, 1.32x slower as
+ * every rank sees it. The maximum over ranks carries the imbalance of the whole call.
  *
- * The candidates of a round run in one call each, interleaved, so on one rank w_i has the same
- * distribution whichever candidate runs; the difference of a rank's local times of the default
- * and of candidate X in the same round is, but for noise, c_i(default) - c_i(X). Each rank takes
- * the median of those paired differences (its gain), and the ranks agree on the least gain
- * (MIN). That is a lower bound of the completion's gain: with j the rank that completes X last,
- * max c(default) - max c(X) >= c_j(default) - c_j(X) >= min_i (c_i(default) - c_i(X)). A rank that
- * leaves early gains; the ranks still waiting do not, and the least gain is theirs. It is exact
- * when the default's completion is the same on every rank (the symmetric algorithms libraries
- * use), and never larger than the true gain, so a choice never makes the cell slower than its
- * noise.
+ * The candidates of a round run in one call each, interleaved (in a shuffled order), so on one
+ * rank w_i has the same distribution whichever candidate runs; the difference of a rank's local
+ * times of the default D and of candidate X in the same round is, but for noise, g_i = c_i(D) -
+ * c_i(X). Exactly, M(D) - M(X) = min_i (M(D) - c_i(X)) = min_i (s_i + g_i), where s_i = M(D) -
+ * c_i(D) is rank i's slack in the default: how long before the default's completion it leaves.
+ * The slack is what a synchronised call shows (w_i ~ 0, so d_i ~ c_i): the first NSYNC exploring
+ * calls run the default after a PMPI_Barrier, and the cut's agreement carries their maximum over
+ * ranks (as the MIN of their negatives), so every rank knows M(D), the default's completion as
+ * mpiguide check measures it, and its own slack. Each rank then takes the median over the rounds
+ * of s_i + (its time of D - its time of X), and the ranks agree on the least (MIN): the gain in
+ * completion. A rank that leaves X early gains much; the rank that completes X last gains what
+ * the application gains. With noise, the least of the ranks' estimates errs low: a choice errs
+ * toward the default.
  */
 
-/*
- * This rank's view of the survivors, for the agreement (s = nlive, live[0] the default):
- *   v[0]          the default's median time (rounds 1 on: round 0 pays first-use costs);
- *   v[i], i < s   survivor i's gain: the median over rounds 1 on of (default's time - its time);
- *   v[s - 1 + i]  the share of those rounds in which it was the faster one.
- * A survivor without a pair (a fallback in every round) gains -INFINITY.
- */
-static void summarise(const ocell *z, double *v) {
-  int s = z->nlive;
+void mg_online_gains(const float (*t)[MG_ONLINE_TRIALS_MAX], const unsigned char *live, int s, double slack,
+                     double *v) {
   double a[MG_ONLINE_TRIALS_MAX];
-  int n = 0;
-  for (int r = 1; r < MG_ONLINE_TRIALS_MAX; r++)
-    if (!isnan(z->t[0][r])) a[n++] = z->t[0][r];
-  v[0] = n ? median_of(a, n) : INFINITY;
   for (int i = 1; i < s; i++) {
-    int p = z->live[i], won = 0;
-    n = 0;
+    int p = live[i], won = 0, n = 0;
     for (int r = 1; r < MG_ONLINE_TRIALS_MAX; r++)
-      if (!isnan(z->t[0][r]) && !isnan(z->t[p][r])) {
-        a[n] = (double)z->t[0][r] - (double)z->t[p][r];
+      if (!isnan(t[0][r]) && !isnan(t[p][r])) {
+        a[n] = slack + (double)t[0][r] - (double)t[p][r];
         won += a[n++] > 0;
       }
-    v[i] = n ? median_of(a, n) : -INFINITY;
-    v[s - 1 + i] = n ? (double)won / n : 0;
+    v[i - 1] = n ? median_of(a, n) : -INFINITY;
+    v[s - 2 + i] = n ? (double)won / n : 0;
   }
 }
 
-/* The agreed summary's choice (an index into live; 0: the default) and, in *alt, the survivor of
- * the largest gain (-1: none but the default): the largest gain among the survivors that every
- * rank saw faster in WIN_SHARE of the rounds, when it is at least MIN_GAIN of the default's time
- * (the threshold of mpiguide tune: with a few trials each, noise alone must not choose). */
-static int choose(const double *v, int s, int *alt) {
+int mg_online_choose(const double *v, int s, double mdef, int *alt) {
   int best = 0;
-  *alt = -1;
+  *alt = 0;
   for (int i = 1; i < s; i++) {
-    if (*alt < 0 || v[i] > v[*alt]) *alt = i;
-    if (v[s - 1 + i] >= WIN_SHARE && v[i] >= MIN_GAIN * v[0] && (best == 0 || v[i] > v[best])) best = i;
+    double gain = v[i - 1], share = v[s - 2 + i];
+    if (isfinite(gain) && (!*alt || gain > v[*alt - 1])) *alt = i;
+    if (share >= WIN_SHARE && gain >= MIN_GAIN * mdef && (!best || gain > v[best - 1])) best = i;
   }
   return best;
 }
 
 static void decide(ocell *z, const mg_call *c, int trials) {
   double v[2 * MG_MAX_ALGS];
-  int s = z->nlive, alt = -1, best = 0;
-  summarise(z, v);
-  int ok = PMPI_Allreduce(MPI_IN_PLACE, v, 2 * s - 1, MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS;
-  if (ok) best = choose(v, s, &alt);
+  int s = z->nlive, alt = 0, best = 0, ok = 1;
+  if (s > 1) {
+    mg_online_gains((const float(*)[MG_ONLINE_TRIALS_MAX])z->t, z->live, s, z->slack, v);
+    ok = PMPI_Allreduce(MPI_IN_PLACE, v, 2 * (s - 1), MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS;
+    if (ok) best = mg_online_choose(v, s, z->mdef, &alt);
+  }
   z->alg = z->cand[z->live[best]];
   z->decided = 1;
   account(z, z->live[best]);
@@ -325,36 +327,43 @@ static void decide(ocell *z, const mg_call *c, int trials) {
       orec *r = realloc(G.rec, (size_t)cap * sizeof *r);
       if (r) G.rec = r, G.caprec = cap;
     }
-    int has_alt = alt > 0 && isfinite(v[alt]);
     if (G.nrec < G.caprec)
       G.rec[G.nrec++] = (orec){.np = c->size, .coll = c->coll, .klass = size_class(c->bytes), .tclass = z->tclass,
-                               .opsel = z->opsel, .alg = z->alg, .alt = has_alt ? z->cand[z->live[alt]] : 0,
-                               .trials = trials, .t_default = v[0], .t_alg = v[0] - (best ? v[best] : 0),
-                               .t_alt = has_alt ? v[0] - v[alt] : 0};
+                               .opsel = z->opsel, .alg = z->alg, .alt = alt ? z->cand[z->live[alt]] : 0,
+                               .trials = trials, .t_default = z->mdef,
+                               .t_alg = z->mdef - (best ? v[best - 1] : 0),
+                               .t_alt = alt ? z->mdef - v[alt - 1] : 0};
   }
   pthread_mutex_unlock(&G.lock);
 }
 
-/* After rounds 0 and 1: rank-local ratios of each candidate's best time to the default's, agreed
- * (MIN); a candidate slower than CUT_FACTOR x the default on every rank is dropped (the default
- * never is). Slower on every rank by that factor means a slower completion by it. */
+/* After the synchronised calls and rounds 0 and 1, one agreement (MIN) of: each candidate's best
+ * time over the default's best, rank by rank (a candidate slower than CUT_FACTOR x the default on
+ * every rank completes that much later, and is dropped; the default never is), and the
+ * synchronised calls' times, negated (their maximum over ranks: the default's completion). */
 static void cut(ocell *z, const mg_call *c, int trials) {
-  double v[MG_MAX_ALGS], b[MG_MAX_ALGS];
+  double v[MG_MAX_ALGS + NSYNC], b[MG_MAX_ALGS];
   for (int p = 0; p < z->ncand; p++) {
     b[p] = INFINITY;
     for (int r = 0; r < 2; r++)
       if (!isnan(z->t[p][r])) b[p] = fmin(b[p], z->t[p][r]);
     v[p] = b[p] / b[0]; /* INFINITY: it never ran (a fallback every time) */
   }
-  if (PMPI_Allreduce(MPI_IN_PLACE, v, z->ncand, MPI_DOUBLE, MPI_MIN, c->comm) != MPI_SUCCESS) {
+  for (int r = 0; r < NSYNC; r++) v[z->ncand + r] = -(double)z->sync[r];
+  if (PMPI_Allreduce(MPI_IN_PLACE, v, z->ncand + NSYNC, MPI_DOUBLE, MPI_MIN, c->comm) != MPI_SUCCESS) {
     z->nlive = 1, z->live[0] = 0; /* the same answer everywhere: keep the default */
   } else {
     z->nlive = 0;
     for (int p = 0; p < z->ncand; p++)
       if (p == 0 || v[p] <= CUT_FACTOR) z->live[z->nlive++] = (unsigned char)p;
+    double m[NSYNC], sl[NSYNC];
+    for (int r = 0; r < NSYNC; r++) m[r] = -v[z->ncand + r], sl[r] = m[r] - z->sync[r];
+    z->slack = median_of(sl, NSYNC);
+    z->mdef = median_of(m, NSYNC);
   }
   if (z->nlive == 1 || trials <= 2) decide(z, c, trials);
 }
+
 void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double sec, int trials) {
   ocell *z = s->cell;
   if (!s->trial || !z || z->decided) return;
@@ -362,14 +371,19 @@ void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double
     z->calls++;
     return;
   }
+  long long k = z->calls - MG_ONLINE_WARM;
   int round, j;
-  round_of(z, z->calls - MG_ONLINE_WARM, &round, &j);
-  if (ran == z->cand[s->pos] && round < trials) z->t[s->pos][round] = (float)sec, z->ntr[s->pos]++;
+  round_of(z, k, &round, &j);
+  if (round < 0)
+    z->sync[k] = (float)sec;
+  else if (ran == z->cand[s->pos] && round < trials)
+    z->t[s->pos][round] = (float)sec, z->ntr[s->pos]++;
   pthread_mutex_lock(&G.lock);
   G.trial_calls++;
   G.trial_s += sec;
   pthread_mutex_unlock(&G.lock);
-  long long k = ++z->calls - MG_ONLINE_WARM, p1 = 2LL * z->ncand;
+  k = ++z->calls - MG_ONLINE_WARM - NSYNC;
+  long long p1 = 2LL * z->ncand;
   if (k == p1)
     cut(z, c, trials);
   else if (k > p1 && k == p1 + (long long)(trials - 2) * z->nlive)
