@@ -7,20 +7,24 @@
  * A cell is (communicator, collective, size class, datatype class, op): the
  * size classes are powers of 4 (class q holds 4^q .. 4^(q+1)-1 bytes, class 0
  * also 0). Its candidates are the rows of the collective that libmpiguide may
- * run (not measure-only), the default first. Each cell goes through
+ * run (not measure-only; the hierarchical and lane rows only where the
+ * communicator has two nodes and a node of two ranks), the default first. Each
+ * cell goes through
  *
  *   warm-up        its first MG_ONLINE_WARM calls run the default: a cell called
  *                  fewer times is not worth exploring and stays at the default;
- *   round robin 1  calls 0 .. 2c-1 run candidate (call % c): two trials each;
- *   cut            one PMPI_Allreduce (MIN) of every candidate's best local time
- *                  of those two; a candidate slower than 3x the best is dropped
- *                  (the default never is);
- *   round robin 2  the s survivors in turn, until each has had T trials;
- *   decision       one PMPI_Allreduce (MIN) of every survivor's local median
- *                  (its first trial left out: it pays first-use costs) and
- *                  fastest trial; the fastest survivor wins if its median beats
- *                  the default's by 10 % and the default's fastest trial, else
- *                  the default.
+ *   synchronised   NSYNC calls of the default after a PMPI_Barrier: each rank's
+ *                  slack in it (how long before its completion the rank leaves);
+ *   round robin 1  two rounds of every candidate once, in a shuffled order;
+ *   cut            one PMPI_Allreduce (MIN): a candidate 3x slower than the
+ *                  default on every rank is dropped (the default never is); the
+ *                  synchronised calls' maximum over ranks, the default's completion;
+ *   round robin 2  rounds of the s survivors, until each has had T trials;
+ *   decision       one PMPI_Allreduce (MIN) of each rank's median paired gain
+ *                  over the default plus its slack (the gain in completion, see
+ *                  "What a choice is judged by" below) and its share of rounds
+ *                  won; the largest gain wins if it is 10 % of the default's
+ *                  completion and won 3 of 4 rounds on every rank, else the default.
  *
  * Every choice of a call depends only on the cell's call count and on the two
  * agreements' results, which are equal on every rank of the communicator:
@@ -275,7 +279,8 @@ int mg_online_pick(mg_online_comm *o, const mg_call *c, mg_online_slot *s) {
  * The slack is what a synchronised call shows (w_i ~ 0, so d_i ~ c_i): the first NSYNC exploring
  * calls run the default after a PMPI_Barrier, and the cut's agreement carries their maximum over
  * ranks (as the MIN of their negatives), so every rank knows M(D), the default's completion as
- * mpiguide check measures it, and its own slack. Each rank then takes the median over the rounds
+ * mpiguide check measures it, and its own slack (the least over those calls of each: noise only
+ * adds to a time, and an overstated slack would overstate the gains). Each rank then takes the median over the rounds
  * of s_i + (its time of D - its time of X), and the ranks agree on the least (MIN): the gain in
  * completion. A rank that leaves X early gains much; the rank that completes X last gains what
  * the application gains. With noise, the least of the ranks' estimates errs low: a choice errs
@@ -358,8 +363,10 @@ static void cut(ocell *z, const mg_call *c, int trials) {
       if (p == 0 || v[p] <= CUT_FACTOR) z->live[z->nlive++] = (unsigned char)p;
     double m[NSYNC], sl[NSYNC];
     for (int r = 0; r < NSYNC; r++) m[r] = -v[z->ncand + r], sl[r] = m[r] - z->sync[r];
-    z->slack = median_of(sl, NSYNC);
-    z->mdef = median_of(m, NSYNC);
+    z->slack = sl[0], z->mdef = m[0]; /* the least of each: a delay (a rank descheduled, a late exit from
+                                       * the barrier) only ever adds, and a slack too large would
+                                       * inflate this rank's gains; too small only errs toward the default */
+    for (int r = 1; r < NSYNC; r++) z->slack = fmin(z->slack, sl[r]), z->mdef = fmin(z->mdef, m[r]);
   }
   if (z->nlive == 1 || trials <= 2) decide(z, c, trials);
 }
