@@ -78,8 +78,9 @@ static void names(cell *c) {
   free(s);
 }
 
-/* Which algorithm the cell's intercepted call runs now (the same on every rank, or "?"). */
-static const char *choice(const cell *c) {
+/* Which algorithm the cell's intercepted call runs now, as rank 0 counted it (a rooted mock-up
+ * may change the root's call only: the other ranks then run the default), into buf. */
+static const char *choice(const cell *c, char *buf, size_t len) {
   long long before[MAXALG];
   for (int i = 0; i < c->nalg; i++) before[i] = mpiguide_calls(c->coll, c->alg[i]);
   call(c, 1);
@@ -88,7 +89,8 @@ static const char *choice(const cell *c) {
     if (mpiguide_calls(c->coll, c->alg[i]) != before[i]) mine = mine < 0 ? i : -2;
   PMPI_Allreduce(&mine, &lo, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   PMPI_Allreduce(&mine, &hi, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  return lo == hi && lo >= 0 ? c->alg[lo] : "? (not one algorithm on every rank)";
+  snprintf(buf, len, "%s%s", mine >= 0 ? c->alg[mine] : "?", lo == hi ? "" : " (at rank 0; not on every rank)");
+  return buf;
 }
 
 static int by_value(const void *a, const void *b) {
@@ -139,7 +141,8 @@ int main(int argc, char **argv) {
   double *t = malloc(2 * (size_t)reps * sizeof *t), *tmax = malloc(2 * (size_t)reps * sizeof *tmax);
   for (int i = 0; i < ncell; i++) {
     cell *c = &cells[i];
-    const char *ran = choice(c);
+    char buf[200];
+    const char *ran = choice(c, buf, sizeof buf);
     for (int w = 0; w < 10; w++) call(c, w % 2); /* warm both */
     for (int r = 0; r < reps; r++)
       for (int j = 0; j < 2; j++) {
