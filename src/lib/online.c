@@ -71,6 +71,9 @@ typedef struct mg_ocell {
   unsigned char ntr[MG_MAX_ALGS];   /* trials recorded per position */
   float t[MG_MAX_ALGS][MG_ONLINE_TRIALS_MAX]; /* local time of position p in round r, s; NAN: none */
   float sync[NSYNC];  /* local times of the synchronised calls of the default, s */
+  int confirm;        /* the position (in cand) being confirmed, 0: none */
+  long long cbase;    /* the exploring call that begins the confirmation */
+  float cf[2][MG_ONLINE_TRIALS_MAX]; /* the confirmation's pairs: the default's times, the candidate's */
   double mdef, slack; /* after the cut: the default's completion (agreed) and this rank's slack in it, s */
 } ocell;
 
@@ -126,6 +129,9 @@ static void account(ocell *z, int ref) {
   for (int p = 0; p < z->ncand; p++)
     for (int r = 0; r < MG_ONLINE_TRIALS_MAX; r++)
       if (!isnan(z->t[p][r])) all += z->t[p][r], n++, mine += p == ref ? z->t[p][r] : 0;
+  for (int r = 0; r < MG_ONLINE_TRIALS_MAX; r++) /* the confirmation's calls, if any */
+    for (int i = 0; i < 2; i++)
+      if (!isnan(z->cf[i][r])) all += z->cf[i][r], n++;
   double m = z->ntr[ref] ? mine / z->ntr[ref] : 0;
   pthread_mutex_lock(&G.lock);
   G.excess_s += all > n * m ? all - n * m : 0;
@@ -165,8 +171,10 @@ static ocell *cell_of(mg_online_comm *o, const mg_call *c) {
     return NULL;
   }
   z->tclass = tclass, z->opsel = opsel;
-  for (int p = 0; p < MG_MAX_ALGS; p++)
-    for (int r = 0; r < MG_ONLINE_TRIALS_MAX; r++) z->t[p][r] = NAN;
+  for (int r = 0; r < MG_ONLINE_TRIALS_MAX; r++) {
+    for (int p = 0; p < MG_MAX_ALGS; p++) z->t[p][r] = NAN;
+    z->cf[0][r] = z->cf[1][r] = NAN;
+  }
   const mg_coll_info *ci = &mg_colls[c->coll];
   for (int a = 0; a < ci->nalgs; a++)
     if (a == 0 || !(ci->algs[a].restrictions & MG_R_MEASURE_ONLY)) z->cand[z->ncand++] = (unsigned char)a;
@@ -247,8 +255,13 @@ int mg_online_pick(mg_online_comm *o, const mg_call *c, mg_online_slot *s) {
     if (z->decided) return s->trial = 0, z->alg;
   }
   int round, j;
-  round_of(z, z->calls - MG_ONLINE_WARM, &round, &j);
   s->trial = 1;
+  if (z->confirm) { /* pair r: the default and the candidate, the default first in even pairs */
+    long long kk = z->calls - MG_ONLINE_WARM - z->cbase;
+    s->pos = ((kk & 1) ^ ((kk >> 1) & 1)) ? z->confirm : 0;
+    return z->cand[s->pos];
+  }
+  round_of(z, z->calls - MG_ONLINE_WARM, &round, &j);
   if (round < 0) { /* the default after a barrier: the ranks' slack in it (below) */
     PMPI_Barrier(c->comm);
     return s->pos = 0, z->cand[0];
@@ -313,17 +326,12 @@ int mg_online_choose(const double *v, int s, double mdef, int *alt) {
   return best;
 }
 
-static void decide(ocell *z, const mg_call *c, int trials) {
-  double v[2 * MG_MAX_ALGS];
-  int s = z->nlive, alt = 0, best = 0, ok = 1;
-  if (s > 1) {
-    mg_online_gains((const float(*)[MG_ONLINE_TRIALS_MAX])z->t, z->live, s, z->slack, v);
-    ok = PMPI_Allreduce(MPI_IN_PLACE, v, 2 * (s - 1), MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS;
-    if (ok) best = mg_online_choose(v, s, z->mdef, &alt);
-  }
-  z->alg = z->cand[z->live[best]];
+/* The cell's end: it runs registry row `alg` from now on; rank 0 records what was agreed (gain:
+ * the choice's agreed gain; alt, alt_gain: the mock-up of the largest gain, 0 for none). */
+static void settle(ocell *z, const mg_call *c, int trials, int ok, int pos, double gain, int alt, double alt_gain) {
+  z->alg = z->cand[pos];
   z->decided = 1;
-  account(z, z->live[best]);
+  account(z, pos);
   pthread_mutex_lock(&G.lock);
   G.cells_decided++;
   if (c->rank == 0 && ok) { /* one record per communicator */
@@ -334,12 +342,42 @@ static void decide(ocell *z, const mg_call *c, int trials) {
     }
     if (G.nrec < G.caprec)
       G.rec[G.nrec++] = (orec){.np = c->size, .coll = c->coll, .klass = size_class(c->bytes), .tclass = z->tclass,
-                               .opsel = z->opsel, .alg = z->alg, .alt = alt ? z->cand[z->live[alt]] : 0,
-                               .trials = trials, .t_default = z->mdef,
-                               .t_alg = z->mdef - (best ? v[best - 1] : 0),
-                               .t_alt = alt ? z->mdef - v[alt - 1] : 0};
+                               .opsel = z->opsel, .alg = z->alg, .alt = alt, .trials = trials, .t_default = z->mdef,
+                               .t_alg = z->mdef - gain, .t_alt = alt ? z->mdef - alt_gain : 0};
   }
   pthread_mutex_unlock(&G.lock);
+}
+
+/* After the rounds: the survivor of the largest agreed gain, if any passes, goes on to the
+ * confirmation; else the default stays. */
+static void decide(ocell *z, const mg_call *c, int trials) {
+  double v[2 * MG_MAX_ALGS];
+  int s = z->nlive, alt = 0, best = 0, ok = 1;
+  if (s > 1) {
+    mg_online_gains((const float(*)[MG_ONLINE_TRIALS_MAX])z->t, z->live, s, z->slack, v);
+    ok = PMPI_Allreduce(MPI_IN_PLACE, v, 2 * (s - 1), MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS;
+    if (ok) best = mg_online_choose(v, s, z->mdef, &alt);
+  }
+  if (best) { /* every rank agreed on it: the same confirmation everywhere */
+    z->confirm = z->live[best];
+    z->cbase = z->calls - MG_ONLINE_WARM; /* the next call is its first (this one is counted) */
+    return;
+  }
+  settle(z, c, trials, ok, 0, 0, alt ? z->cand[z->live[alt]] : 0, alt ? v[alt - 1] : 0);
+}
+
+/* After the confirmation's 2T calls (the default and the candidate alternating, the order
+ * swapped every pair): the same test on these pairs alone, one agreement (MIN). Chosen among
+ * many candidates, the best of the rounds is the one whose noise flattered it most (with 15
+ * candidates and a few trials each, some candidate passes a test at 6 of 7 rounds by chance);
+ * fresh pairs of it alone have no such selection in them. */
+static void confirm(ocell *z, const mg_call *c, int trials) {
+  const unsigned char two[2] = {0, 1};
+  double v[2];
+  mg_online_gains((const float(*)[MG_ONLINE_TRIALS_MAX])z->cf, two, 2, z->slack, v);
+  int ok = PMPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS, alt;
+  int pass = ok && mg_online_choose(v, 2, z->mdef, &alt) == 1;
+  settle(z, c, trials, ok, pass ? z->confirm : 0, pass ? v[0] : 0, z->cand[z->confirm], v[0]);
 }
 
 /* After the synchronised calls and rounds 0 and 1, one agreement (MIN) of: each candidate's best
@@ -380,6 +418,17 @@ void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double
   }
   long long k = z->calls - MG_ONLINE_WARM;
   int round, j;
+  if (z->confirm) {
+    long long kk = k - z->cbase;
+    if (ran == z->cand[s->pos] && kk / 2 < trials) z->cf[s->pos != 0][kk / 2] = (float)sec;
+    pthread_mutex_lock(&G.lock);
+    G.trial_calls++;
+    G.trial_s += sec;
+    pthread_mutex_unlock(&G.lock);
+    z->calls++;
+    if (kk + 1 == 2LL * trials) confirm(z, c, trials);
+    return;
+  }
   round_of(z, k, &round, &j);
   if (round < 0)
     z->sync[k] = (float)sec;
