@@ -24,9 +24,11 @@
  *                  over the default plus its slack (the gain in completion, see
  *                  "What a choice is judged by" below) and its share of rounds
  *                  won; the largest gain wins if it is 10 % of the default's
- *                  completion and won 3 of 4 rounds on every rank, else the default.
+ *                  completion and won 3 of 4 rounds on every rank, else the default;
+ *   confirmation   a winner and the default alternate for 2T calls, and the same
+ *                  test on those pairs alone (one PMPI_Allreduce) chooses.
  *
- * Every choice of a call depends only on the cell's call count and on the two
+ * Every choice of a call depends only on the cell's call count and on the
  * agreements' results, which are equal on every rank of the communicator:
  * collectives on one communicator are called in the same order everywhere
  * (MPI-4.1 §6.14), so every rank is at the same count of the same cell in the
