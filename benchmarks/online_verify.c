@@ -68,6 +68,7 @@ static void names(cell *c) {
   char key[40];
   snprintf(key, sizeof key, "%.30s:", c->coll);
   const char *at = env ? strstr(env, key) : NULL;
+  while (at && at != env && at[-1] != ';') at = strstr(at + 1, key); /* "reduce:" is in "allreduce:" */
   if (!at) {
     fprintf(stderr, "online_verify: no algorithms of %s in MG_ALGS\n", c->coll);
     MPI_Abort(MPI_COMM_WORLD, 2);
