@@ -315,6 +315,10 @@ void mg_online_gains(const float (*t)[MG_ONLINE_TRIALS_MAX], const unsigned char
     v[i - 1] = n ? median_of(a, n) : -INFINITY;
     v[s - 2 + i] = n ? (double)won / n : 0;
   }
+  int n = 0;
+  for (int r = 1; r < MG_ONLINE_TRIALS_MAX; r++)
+    if (!isnan(t[0][r])) a[n++] = t[0][r];
+  v[2 * (s - 1)] = n ? median_of(a, n) : INFINITY;
 }
 
 int mg_online_choose(const double *v, int s, double mdef, int *alt) {
@@ -357,7 +361,8 @@ static void decide(ocell *z, const mg_call *c, int trials) {
   int s = z->nlive, alt = 0, best = 0, ok = 1;
   if (s > 1) {
     mg_online_gains((const float(*)[MG_ONLINE_TRIALS_MAX])z->t, z->live, s, z->slack, v);
-    ok = PMPI_Allreduce(MPI_IN_PLACE, v, 2 * (s - 1), MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS;
+    ok = PMPI_Allreduce(MPI_IN_PLACE, v, 2 * s - 1, MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS;
+    if (ok) z->mdef = fmin(z->mdef, v[2 * (s - 1)]); /* see mg_online_gains (online.h) */
     if (ok) best = mg_online_choose(v, s, z->mdef, &alt);
   }
   if (best) { /* every rank agreed on it: the same confirmation everywhere */
@@ -375,9 +380,9 @@ static void decide(ocell *z, const mg_call *c, int trials) {
  * fresh pairs of it alone have no such selection in them. */
 static void confirm(ocell *z, const mg_call *c, int trials) {
   const unsigned char two[2] = {0, 1};
-  double v[2];
+  double v[3];
   mg_online_gains((const float(*)[MG_ONLINE_TRIALS_MAX])z->cf, two, 2, z->slack, v);
-  int ok = PMPI_Allreduce(MPI_IN_PLACE, v, 2, MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS, alt;
+  int ok = PMPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS, alt;
   int pass = ok && mg_online_choose(v, 2, z->mdef, &alt) == 1;
   settle(z, c, trials, ok, pass ? z->confirm : 0, pass ? v[0] : 0, z->cand[z->confirm], v[0]);
 }

@@ -50,7 +50,7 @@ static int race(int n, const double c[][P], int *old) {
       for (int r = 0; r < T; r++) t[i][k][r] = (float)(1e-3 * (wait_ms() + c[k][i]));
     mg_online_gains((const float(*)[MG_ONLINE_TRIALS_MAX])t[i], live, n, slack[i], v[i]);
   }
-  for (int j = 0; j < 2 * (n - 1); j++) {
+  for (int j = 0; j < 2 * n - 1; j++) {
     agreed[j] = v[0][j];
     for (int i = 1; i < P; i++) agreed[j] = fmin(agreed[j], v[i][j]);
   }
@@ -73,7 +73,7 @@ static int race(int n, const double c[][P], int *old) {
   for (int k = 1; k < n; k++)
     if (m[k] <= 0.9 * m[0] && (!*old || m[k] < m[*old])) *old = k;
   int alt;
-  return mg_online_choose(agreed, n, 1e-3 * mdef, &alt);
+  return mg_online_choose(agreed, n, fmin(1e-3 * mdef, agreed[2 * (n - 1)]), &alt);
 }
 
 int main(void) {
