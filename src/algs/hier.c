@@ -570,6 +570,13 @@ int mg_hier(const mg_call *c, int lane) {
   return fn(c, h);
 }
 
+int mg_hier_nodes(const mg_call *c, int *nnodes) {
+  hier_rec *h;
+  int rc = hier_get(c, &h);
+  *nnodes = rc == MPI_SUCCESS ? h->nnodes : 0;
+  return rc;
+}
+
 size_t mg_hier_mem(const mg_call *c) {
   switch (c->coll) {
   case MG_REDUCE: return reduce_hier_mem(c);

@@ -7,22 +7,28 @@
  * A cell is (communicator, collective, size class, datatype class, op): the
  * size classes are powers of 4 (class q holds 4^q .. 4^(q+1)-1 bytes, class 0
  * also 0). Its candidates are the rows of the collective that libmpiguide may
- * run (not measure-only), the default first. Each cell goes through
+ * run (not measure-only; the hierarchical and lane rows only where the
+ * communicator has two nodes and a node of two ranks), the default first. Each
+ * cell goes through
  *
  *   warm-up        its first MG_ONLINE_WARM calls run the default: a cell called
  *                  fewer times is not worth exploring and stays at the default;
- *   round robin 1  calls 0 .. 2c-1 run candidate (call % c): two trials each;
- *   cut            one PMPI_Allreduce (MIN) of every candidate's best local time
- *                  of those two; a candidate slower than 3x the best is dropped
- *                  (the default never is);
- *   round robin 2  the s survivors in turn, until each has had T trials;
- *   decision       one PMPI_Allreduce (MIN) of every survivor's local median
- *                  (its first trial left out: it pays first-use costs) and
- *                  fastest trial; the fastest survivor wins if its median beats
- *                  the default's by 10 % and the default's fastest trial, else
- *                  the default.
+ *   synchronised   NSYNC calls of the default after a PMPI_Barrier: each rank's
+ *                  slack in it (how long before its completion the rank leaves);
+ *   round robin 1  two rounds of every candidate once, in a shuffled order;
+ *   cut            one PMPI_Allreduce (MIN): a candidate 3x slower than the
+ *                  default on every rank is dropped (the default never is); the
+ *                  synchronised calls' maximum over ranks, the default's completion;
+ *   round robin 2  rounds of the s survivors, until each has had T trials;
+ *   decision       one PMPI_Allreduce (MIN) of each rank's median paired gain
+ *                  over the default plus its slack (the gain in completion, see
+ *                  "What a choice is judged by" below) and its share of rounds
+ *                  won; the largest gain wins if it is 10 % of the default's
+ *                  completion and won 3 of 4 rounds on every rank, else the default;
+ *   confirmation   a winner and the default alternate for 2T calls, and the same
+ *                  test on those pairs alone (one PMPI_Allreduce) chooses.
  *
- * Every choice of a call depends only on the cell's call count and on the two
+ * Every choice of a call depends only on the cell's call count and on the
  * agreements' results, which are equal on every rank of the communicator:
  * collectives on one communicator are called in the same order everywhere
  * (MPI-4.1 §6.14), so every rank is at the same count of the same cell in the
@@ -44,26 +50,38 @@
 #include <time.h>
 
 #include "lib/lib.h"
+#include "lib/online.h"
+#include "registry/algorithms.h"
 #include "tune/profile.h"
 
 #define NCLASS 32        /* size classes of powers of 4 */
-#define CUT_FACTOR 3.0   /* a candidate slower than this times the best after two trials is dropped */
-#define MIN_GAIN 0.10    /* a mock-up wins when it is at least this much faster than the default */
+#define CUT_FACTOR 3.0   /* a candidate this much slower than the default on every rank is dropped */
+#define MIN_GAIN 0.10    /* a mock-up wins when every rank gains at least this share of the default's time */
+#define WIN_SHARE 0.75   /* ... and it was faster than the default in this share of the rounds, on every rank */
+#define NSYNC 5          /* exploring calls of the default after a barrier, per cell: the ranks' slack */
 
 typedef struct mg_ocell {
   struct mg_ocell *next; /* the cells of one (collective, size class) with other selectors */
   int tclass, opsel;  /* the call's datatype class and op (MG_TCLASS_NONE / MG_OPSEL_NONE: none) */
   int decided, alg;   /* the registry index chosen, once decided */
+  int ready;          /* the candidates are final (set at the first exploring call) */
   long long calls;    /* calls of this cell so far (while exploring) */
   int ncand, nlive;
-  unsigned char cand[MG_MAX_ALGS]; /* registry indices, the default first */
-  unsigned char live[MG_MAX_ALGS]; /* after the cut: the positions (in cand) still in the race */
-  unsigned char ntr[MG_MAX_ALGS];  /* trials recorded per position */
-  float t[MG_MAX_ALGS][MG_ONLINE_TRIALS_MAX]; /* their local times, s */
+  unsigned char cand[MG_MAX_ALGS];  /* registry indices, the default first */
+  unsigned char live[MG_MAX_ALGS];  /* after the cut: the positions (in cand) still in the race */
+  unsigned char order[MG_MAX_ALGS]; /* the current round's order (indices into cand, then into live) */
+  unsigned char ntr[MG_MAX_ALGS];   /* trials recorded per position */
+  float t[MG_MAX_ALGS][MG_ONLINE_TRIALS_MAX]; /* local time of position p in round r, s; NAN: none */
+  float sync[NSYNC];  /* local times of the synchronised calls of the default, s */
+  int confirm;        /* the position (in cand) being confirmed, 0: none */
+  long long cbase;    /* the exploring call that begins the confirmation */
+  float cf[2][MG_ONLINE_TRIALS_MAX]; /* the confirmation's pairs: the default's times, the candidate's */
+  double mdef, slack; /* after the cut: the default's completion (agreed) and this rank's slack in it, s */
 } ocell;
 
 struct mg_online_comm {
-  int off; /* some rank could not allocate a cell: every call runs the default */
+  int off;    /* some rank could not allocate a cell: every call runs the default */
+  int nnodes; /* the communicator's nodes as the hierarchical rows see them; 0: not asked yet */
   ocell *cell[MG_NCOLLECTIVES][NCLASS];
 };
 
@@ -71,7 +89,8 @@ struct mg_online_comm {
  * communicator's rank 0 only (each communicator counts once). */
 typedef struct orec {
   int np, coll, klass, tclass, opsel, alg, alt, trials;
-  double t_default, t_alg, t_alt; /* agreed times (min over ranks of the medians), s; alt: the fastest mock-up */
+  double t_default, t_alg, t_alt; /* agreed times, s: the default's (min over ranks of the medians); the
+                                   * choice's and alt's (the fastest mock-up's): t_default less their gain */
 } orec;
 
 static struct {
@@ -93,25 +112,14 @@ static void class_range(int q, size_t *lo, size_t *hi) {
 
 mg_online_comm *mg_online_comm_new(void) { return calloc(1, sizeof(mg_online_comm)); }
 
-/* The median of v[from..n) (n - from >= 1), sorting it in place. */
-static double median_from(float *v, int from, int n) {
-  int m = n - from;
-  float *a = v + from;
+/* The median of a[0..m) (m >= 1), sorting it in place. */
+static double median_of(double *a, int m) {
   for (int i = 1; i < m; i++) /* at most MG_ONLINE_TRIALS_MAX values */
     for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
-      float s = a[j];
+      double s = a[j];
       a[j] = a[j - 1], a[j - 1] = s;
     }
   return m % 2 ? a[m / 2] : 0.5 * (a[m / 2 - 1] + a[m / 2]);
-}
-
-/* The local time the cell's position p stands for: its median without the first trial (the only
- * one when it has one); INFINITY without trials (never ran: a fallback every time). */
-static double local_median(ocell *z, int p) {
-  if (!z->ntr[p]) return INFINITY;
-  float v[MG_ONLINE_TRIALS_MAX];
-  memcpy(v, z->t[p], sizeof v);
-  return median_from(v, z->ntr[p] > 1 ? 1 : 0, z->ntr[p]);
 }
 
 /* Exploration cost of a cell leaving the race: its trials' time beyond what `ref` (a position)
@@ -121,8 +129,11 @@ static void account(ocell *z, int ref) {
   double all = 0, mine = 0;
   int n = 0;
   for (int p = 0; p < z->ncand; p++)
-    for (int i = 0; i < z->ntr[p]; i++) all += z->t[p][i], n++;
-  for (int i = 0; i < z->ntr[ref]; i++) mine += z->t[ref][i];
+    for (int r = 0; r < MG_ONLINE_TRIALS_MAX; r++)
+      if (!isnan(z->t[p][r])) all += z->t[p][r], n++, mine += p == ref ? z->t[p][r] : 0;
+  for (int r = 0; r < MG_ONLINE_TRIALS_MAX; r++) /* the confirmation's calls, if any */
+    for (int i = 0; i < 2; i++)
+      if (!isnan(z->cf[i][r])) all += z->cf[i][r], n++;
   double m = z->ntr[ref] ? mine / z->ntr[ref] : 0;
   pthread_mutex_lock(&G.lock);
   G.excess_s += all > n * m ? all - n * m : 0;
@@ -162,6 +173,10 @@ static ocell *cell_of(mg_online_comm *o, const mg_call *c) {
     return NULL;
   }
   z->tclass = tclass, z->opsel = opsel;
+  for (int r = 0; r < MG_ONLINE_TRIALS_MAX; r++) {
+    for (int p = 0; p < MG_MAX_ALGS; p++) z->t[p][r] = NAN;
+    z->cf[0][r] = z->cf[1][r] = NAN;
+  }
   const mg_coll_info *ci = &mg_colls[c->coll];
   for (int a = 0; a < ci->nalgs; a++)
     if (a == 0 || !(ci->algs[a].restrictions & MG_R_MEASURE_ONLY)) z->cand[z->ncand++] = (unsigned char)a;
@@ -169,6 +184,61 @@ static ocell *cell_of(mg_online_comm *o, const mg_call *c) {
   z->next = *pp;
   *pp = z;
   return z;
+}
+
+/*
+ * At the cell's first exploring call (every rank in the same call): the hierarchical and lane rows
+ * leave the candidates where the communicator has no hierarchy to exploit, one node (or every
+ * rank a node of its own): there they only compose the same collectives on a copy of the
+ * communicator, and what they seem to gain in a rank's view is a rank that leaves early (the node
+ * leader that sends the last broadcast), not a faster operation. The node count is the one the
+ * rows themselves would see (MPIGUIDE_NODE_SIZE's simulated nodes, or MPI_COMM_TYPE_SHARED; hier.c
+ * makes it collectively and caches it, and it is equal on every rank), asked once per communicator
+ * and only for a cell that explores such rows. An MPI error there (the library's, on one of its
+ * own communicators) turns online tuning off for the communicator, as a failed agreement does.
+ */
+static void prepare(mg_online_comm *o, ocell *z, const mg_call *c) {
+  const mg_coll_info *ci = &mg_colls[c->coll];
+  int any = 0;
+  for (int p = 0; p < z->ncand; p++) any |= ci->algs[z->cand[p]].family == MG_FAM_HIER;
+  if (any && !o->nnodes && mg_hier_nodes(c, &o->nnodes) != MPI_SUCCESS) {
+    o->off = 1;
+    return;
+  }
+  int hier = o->nnodes > 1 && o->nnodes < c->size, n = 0;
+  for (int p = 0; p < z->ncand; p++)
+    if (hier || ci->algs[z->cand[p]].family != MG_FAM_HIER) z->cand[n++] = z->cand[p];
+  z->ncand = n;
+  z->ready = 1;
+  if (n == 1) z->decided = 1;
+}
+
+/* Round r's order of n candidates: a shuffle that every rank makes alike (a linear congruential
+ * generator seeded by the round), so that no candidate always follows the same one: a candidate
+ * that lets a rank leave early makes that rank wait in the next call, and that must not always
+ * be the same candidate's call. */
+static void shuffle(unsigned char *order, int n, long long r) {
+  unsigned x = 2654435761u * (unsigned)(r + 1);
+  for (int i = 0; i < n; i++) order[i] = (unsigned char)i;
+  for (int i = n - 1; i > 0; i--) {
+    x = x * 1103515245u + 12345u;
+    int j = (int)((x >> 16) % (unsigned)(i + 1));
+    unsigned char s = order[i];
+    order[i] = order[j], order[j] = s;
+  }
+}
+
+/* Exploring call k (0: the first after the warm-up): a synchronised call of the default (k <
+ * NSYNC: *round -1), else its round and place j in the round. */
+static void round_of(const ocell *z, long long k, int *round, int *j) {
+  long long p1 = 2LL * z->ncand;
+  *j = 0, *round = -1;
+  if (k < NSYNC) return;
+  k -= NSYNC;
+  if (k < p1)
+    *round = (int)(k / z->ncand), *j = (int)(k % z->ncand);
+  else
+    *round = 2 + (int)((k - p1) / z->nlive), *j = (int)((k - p1) % z->nlive);
 }
 
 int mg_online_learns(const mg_call *c) {
@@ -181,44 +251,93 @@ int mg_online_pick(mg_online_comm *o, const mg_call *c, mg_online_slot *s) {
   if (!z) return -1;
   if (z->decided) return s->trial = 0, z->alg;
   if (z->calls < MG_ONLINE_WARM) return s->trial = 2, 0; /* not yet known to be a frequent cell */
-  long long k = z->calls - MG_ONLINE_WARM, p1 = 2LL * z->ncand;
+  if (!z->ready) {
+    prepare(o, z, c);
+    if (o->off) return s->cell = NULL, -1;
+    if (z->decided) return s->trial = 0, z->alg;
+  }
+  int round, j;
   s->trial = 1;
-  s->pos = k < p1 ? (int)(k % z->ncand) : z->live[(k - p1) % z->nlive];
+  if (z->confirm) { /* pair r: the default and the candidate, the default first in even pairs */
+    long long kk = z->calls - MG_ONLINE_WARM - z->cbase;
+    s->pos = ((kk & 1) ^ ((kk >> 1) & 1)) ? z->confirm : 0;
+    return z->cand[s->pos];
+  }
+  round_of(z, z->calls - MG_ONLINE_WARM, &round, &j);
+  if (round < 0) { /* the default after a barrier: the ranks' slack in it (below) */
+    PMPI_Barrier(c->comm);
+    return s->pos = 0, z->cand[0];
+  }
+  int n = round < 2 ? z->ncand : z->nlive;
+  if (j == 0) shuffle(z->order, n, round);
+  s->pos = round < 2 ? z->order[j] : z->live[z->order[j]];
   return z->cand[s->pos];
 }
 
 /*
- * One PMPI_Allreduce (MIN) of v[0..n) on comm; the caller's local values are replaced. MIN over
- * the ranks: in an application the ranks reach a collective at different times, and a rank's
- * local time of the call includes its wait for the last one; the rank that arrives last does not
- * wait, and its time is the operation's own. (MAX would mostly measure the application's
- * imbalance, the same for every candidate, and drown the differences between them.)
+ * What a choice is judged by: the operation's completion across the ranks (DESIGN.md, "Advice"),
+ * from the ranks' local times of interleaved calls, with a barrier before NSYNC calls per cell.
+ *
+ * Rank i's local time of a call is d_i = w_i + c_i: w_i its wait for the last rank to arrive (the
+ * application's imbalance, and the previous call's exit skew), c_i the time from the last
+ * arrival until rank i leaves. The operation's completion is M = max_i c_i. The minimum over
+ * ranks of d_i (this file's estimator until issue 29) is at most c_L of the last rank to arrive,
+ * and below M wherever some rank leaves before the last one: the root of a broadcast that sends
+ * and returns, a node leader; it chose allreduce_as_hier at 0.60x of the default, 1.32x slower as
+ * every rank sees it. The maximum over ranks carries the imbalance of the whole call.
+ *
+ * The candidates of a round run in one call each, interleaved (in a shuffled order), so on one
+ * rank w_i has the same distribution whichever candidate runs; the difference of a rank's local
+ * times of the default D and of candidate X in the same round is, but for noise, g_i = c_i(D) -
+ * c_i(X). Exactly, M(D) - M(X) = min_i (M(D) - c_i(X)) = min_i (s_i + g_i), where s_i = M(D) -
+ * c_i(D) is rank i's slack in the default: how long before the default's completion it leaves.
+ * The slack is what a synchronised call shows (w_i ~ 0, so d_i ~ c_i): the first NSYNC exploring
+ * calls run the default after a PMPI_Barrier, and the cut's agreement carries their maximum over
+ * ranks (as the MIN of their negatives), so every rank knows M(D), the default's completion as
+ * mpiguide check measures it, and its own slack (the least over those calls of each: noise only
+ * adds to a time, and an overstated slack would overstate the gains). Each rank then takes the median over the rounds
+ * of s_i + (its time of D - its time of X), and the ranks agree on the least (MIN): the gain in
+ * completion. A rank that leaves X early gains much; the rank that completes X last gains what
+ * the application gains. With noise, the least of the ranks' estimates errs low: a choice errs
+ * toward the default.
  */
-static int agree_min(double *v, int n, MPI_Comm comm) {
-  return PMPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_MIN, comm);
+
+void mg_online_gains(const float (*t)[MG_ONLINE_TRIALS_MAX], const unsigned char *live, int s, double slack,
+                     double *v) {
+  double a[MG_ONLINE_TRIALS_MAX];
+  for (int i = 1; i < s; i++) {
+    int p = live[i], won = 0, n = 0;
+    for (int r = 1; r < MG_ONLINE_TRIALS_MAX; r++)
+      if (!isnan(t[0][r]) && !isnan(t[p][r])) {
+        a[n] = slack + (double)t[0][r] - (double)t[p][r];
+        won += a[n++] > 0;
+      }
+    v[i - 1] = n ? median_of(a, n) : -INFINITY;
+    v[s - 2 + i] = n ? (double)won / n : 0;
+  }
+  int n = 0;
+  for (int r = 1; r < MG_ONLINE_TRIALS_MAX; r++)
+    if (!isnan(t[0][r])) a[n++] = t[0][r];
+  v[2 * (s - 1)] = n ? median_of(a, n) : INFINITY;
 }
 
-static void decide(ocell *z, const mg_call *c, int trials) {
-  double v[2 * MG_MAX_ALGS]; /* the survivors' medians, then their fastest trials (min) */
-  int s = z->nlive;
-  for (int i = 0; i < s; i++) {
-    int p = z->live[i];
-    v[i] = local_median(z, p);
-    v[s + i] = INFINITY;
-    for (int k = 0; k < z->ntr[p]; k++) v[s + i] = fmin(v[s + i], z->t[p][k]);
+int mg_online_choose(const double *v, int s, double mdef, int *alt) {
+  int best = 0;
+  *alt = 0;
+  for (int i = 1; i < s; i++) {
+    double gain = v[i - 1], share = v[s - 2 + i];
+    if (isfinite(gain) && (!*alt || gain > v[*alt - 1])) *alt = i;
+    if (share >= WIN_SHARE && gain >= MIN_GAIN * mdef && (!best || gain > v[best - 1])) best = i;
   }
-  int ok = agree_min(v, 2 * s, c->comm) == MPI_SUCCESS;
-  int best = 0, alt = -1; /* indices into live; live[0] is the default */
-  for (int i = 1; ok && i < s; i++) {
-    if (v[i] < v[best]) best = i;
-    if (alt < 0 || v[i] < v[alt]) alt = i;
-  }
-  /* a mock-up wins when its median is MIN_GAIN faster than the default's and faster than the
-   * default's fastest trial: with a few trials per candidate, noise alone must not choose */
-  if (best != 0 && !(v[best] <= (1.0 - MIN_GAIN) * v[0] && v[best] < v[s])) best = 0;
-  z->alg = z->cand[z->live[best]];
+  return best;
+}
+
+/* The cell's end: it runs registry row `alg` from now on; rank 0 records what was agreed (gain:
+ * the choice's agreed gain; alt, alt_gain: the mock-up of the largest gain, 0 for none). */
+static void settle(ocell *z, const mg_call *c, int trials, int ok, int pos, double gain, int alt, double alt_gain) {
+  z->alg = z->cand[pos];
   z->decided = 1;
-  account(z, z->live[best]);
+  account(z, pos);
   pthread_mutex_lock(&G.lock);
   G.cells_decided++;
   if (c->rank == 0 && ok) { /* one record per communicator */
@@ -229,28 +348,70 @@ static void decide(ocell *z, const mg_call *c, int trials) {
     }
     if (G.nrec < G.caprec)
       G.rec[G.nrec++] = (orec){.np = c->size, .coll = c->coll, .klass = size_class(c->bytes), .tclass = z->tclass,
-                               .opsel = z->opsel, .alg = z->alg, .alt = alt >= 0 ? z->cand[z->live[alt]] : 0,
-                               .trials = trials, .t_default = v[0], .t_alg = v[best],
-                               .t_alt = alt >= 0 ? v[alt] : 0};
+                               .opsel = z->opsel, .alg = z->alg, .alt = alt, .trials = trials, .t_default = z->mdef,
+                               .t_alg = z->mdef - gain, .t_alt = alt ? z->mdef - alt_gain : 0};
   }
   pthread_mutex_unlock(&G.lock);
 }
 
-/* After two trials each: drop the candidates slower than CUT_FACTOR x the best (agreed). */
-static void cut(ocell *z, const mg_call *c, int trials) {
-  double v[MG_MAX_ALGS];
-  for (int p = 0; p < z->ncand; p++) {
-    v[p] = INFINITY;
-    for (int i = 0; i < z->ntr[p]; i++) v[p] = fmin(v[p], z->t[p][i]);
+/* After the rounds: the survivor of the largest agreed gain, if any passes, goes on to the
+ * confirmation; else the default stays. */
+static void decide(ocell *z, const mg_call *c, int trials) {
+  double v[2 * MG_MAX_ALGS];
+  int s = z->nlive, alt = 0, best = 0, ok = 1;
+  if (s > 1) {
+    mg_online_gains((const float(*)[MG_ONLINE_TRIALS_MAX])z->t, z->live, s, z->slack, v);
+    ok = PMPI_Allreduce(MPI_IN_PLACE, v, 2 * s - 1, MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS;
+    if (ok) z->mdef = fmin(z->mdef, v[2 * (s - 1)]); /* see mg_online_gains (online.h) */
+    if (ok) best = mg_online_choose(v, s, z->mdef, &alt);
   }
-  if (agree_min(v, z->ncand, c->comm) != MPI_SUCCESS) { /* the same answer everywhere: keep the default */
-    z->nlive = 1, z->live[0] = 0;
+  if (best) { /* every rank agreed on it: the same confirmation everywhere */
+    z->confirm = z->live[best];
+    z->cbase = z->calls - MG_ONLINE_WARM; /* the next call is its first (this one is counted) */
+    return;
+  }
+  settle(z, c, trials, ok, 0, 0, alt ? z->cand[z->live[alt]] : 0, alt ? v[alt - 1] : 0);
+}
+
+/* After the confirmation's 2T calls (the default and the candidate alternating, the order
+ * swapped every pair): the same test on these pairs alone, one agreement (MIN). Chosen among
+ * many candidates, the best of the rounds is the one whose noise flattered it most (with 15
+ * candidates and a few trials each, some candidate passes a test at 6 of 7 rounds by chance);
+ * fresh pairs of it alone have no such selection in them. */
+static void confirm(ocell *z, const mg_call *c, int trials) {
+  const unsigned char two[2] = {0, 1};
+  double v[3];
+  mg_online_gains((const float(*)[MG_ONLINE_TRIALS_MAX])z->cf, two, 2, z->slack, v);
+  int ok = PMPI_Allreduce(MPI_IN_PLACE, v, 3, MPI_DOUBLE, MPI_MIN, c->comm) == MPI_SUCCESS, alt;
+  int pass = ok && mg_online_choose(v, 2, z->mdef, &alt) == 1;
+  settle(z, c, trials, ok, pass ? z->confirm : 0, pass ? v[0] : 0, z->cand[z->confirm], v[0]);
+}
+
+/* After the synchronised calls and rounds 0 and 1, one agreement (MIN) of: each candidate's best
+ * time over the default's best, rank by rank (a candidate slower than CUT_FACTOR x the default on
+ * every rank completes that much later, and is dropped; the default never is), and the
+ * synchronised calls' times, negated (their maximum over ranks: the default's completion). */
+static void cut(ocell *z, const mg_call *c, int trials) {
+  double v[MG_MAX_ALGS + NSYNC], b[MG_MAX_ALGS];
+  for (int p = 0; p < z->ncand; p++) {
+    b[p] = INFINITY;
+    for (int r = 0; r < 2; r++)
+      if (!isnan(z->t[p][r])) b[p] = fmin(b[p], z->t[p][r]);
+    v[p] = b[p] / b[0]; /* INFINITY: it never ran (a fallback every time) */
+  }
+  for (int r = 0; r < NSYNC; r++) v[z->ncand + r] = -(double)z->sync[r];
+  if (PMPI_Allreduce(MPI_IN_PLACE, v, z->ncand + NSYNC, MPI_DOUBLE, MPI_MIN, c->comm) != MPI_SUCCESS) {
+    z->nlive = 1, z->live[0] = 0; /* the same answer everywhere: keep the default */
   } else {
-    double best = v[0];
-    for (int p = 1; p < z->ncand; p++) best = fmin(best, v[p]);
     z->nlive = 0;
     for (int p = 0; p < z->ncand; p++)
-      if (p == 0 || (isfinite(v[p]) && v[p] <= CUT_FACTOR * best)) z->live[z->nlive++] = (unsigned char)p;
+      if (p == 0 || v[p] <= CUT_FACTOR) z->live[z->nlive++] = (unsigned char)p;
+    double m[NSYNC], sl[NSYNC];
+    for (int r = 0; r < NSYNC; r++) m[r] = -v[z->ncand + r], sl[r] = m[r] - z->sync[r];
+    z->slack = sl[0], z->mdef = m[0]; /* the least of each: a delay (a rank descheduled, a late exit from
+                                       * the barrier) only ever adds, and a slack too large would
+                                       * inflate this rank's gains; too small only errs toward the default */
+    for (int r = 1; r < NSYNC; r++) z->slack = fmin(z->slack, sl[r]), z->mdef = fmin(z->mdef, m[r]);
   }
   if (z->nlive == 1 || trials <= 2) decide(z, c, trials);
 }
@@ -262,12 +423,30 @@ void mg_online_record(const mg_call *c, const mg_online_slot *s, int ran, double
     z->calls++;
     return;
   }
-  if (ran == z->cand[s->pos] && z->ntr[s->pos] < trials) z->t[s->pos][z->ntr[s->pos]++] = (float)sec;
+  long long k = z->calls - MG_ONLINE_WARM;
+  int round, j;
+  if (z->confirm) {
+    long long kk = k - z->cbase;
+    if (ran == z->cand[s->pos] && kk / 2 < trials) z->cf[s->pos != 0][kk / 2] = (float)sec;
+    pthread_mutex_lock(&G.lock);
+    G.trial_calls++;
+    G.trial_s += sec;
+    pthread_mutex_unlock(&G.lock);
+    z->calls++;
+    if (kk + 1 == 2LL * trials) confirm(z, c, trials);
+    return;
+  }
+  round_of(z, k, &round, &j);
+  if (round < 0)
+    z->sync[k] = (float)sec;
+  else if (ran == z->cand[s->pos] && round < trials)
+    z->t[s->pos][round] = (float)sec, z->ntr[s->pos]++;
   pthread_mutex_lock(&G.lock);
   G.trial_calls++;
   G.trial_s += sec;
   pthread_mutex_unlock(&G.lock);
-  long long k = ++z->calls - MG_ONLINE_WARM, p1 = 2LL * z->ncand;
+  k = ++z->calls - MG_ONLINE_WARM - NSYNC;
+  long long p1 = 2LL * z->ncand;
   if (k == p1)
     cut(z, c, trials);
   else if (k > p1 && k == p1 + (long long)(trials - 2) * z->nlive)
@@ -308,15 +487,16 @@ static void add_cell(mg_profile *p, const orec *r, int n) {
   fmt_us(r[0].t_alg, ta, sizeof ta);
   fmt_us(r[0].t_alt, tx, sizeof tx);
   if (r[0].alg != 0)
-    snprintf(line, sizeof line, "learned: %s %s, default %s (%.2fx), %d trials, min over ranks of medians%s",
+    snprintf(line, sizeof line, "learned: %s %s, default %s (%.2fx), %d trials; its time: the default's less the "
+             "least gain of a rank%s",
              ci->algs[r[0].alg].name, ta, td, r[0].t_default > 0 ? r[0].t_alg / r[0].t_default : 0, r[0].trials,
              n > 1 ? ", every communicator of this size agreed" : "");
   else if (r[0].alt)
-    snprintf(line, sizeof line, "learned: default %s; fastest mock-up %s %s (%.2fx: a choice needs a median 10%% "
-             "below the default's and below its fastest trial), %d trials", td, ci->algs[r[0].alt].name, tx,
+    snprintf(line, sizeof line, "learned: default %s; best mock-up %s %s (%.2fx: a choice needs every rank to gain "
+             "10%% of the default's time, and to be faster in 3 of 4 rounds), %d trials", td, ci->algs[r[0].alt].name, tx,
              r[0].t_default > 0 ? r[0].t_alt / r[0].t_default : 0, r[0].trials);
   else
-    snprintf(line, sizeof line, "learned: default %s; every mock-up was dropped (3x slower or not applicable)", td);
+    snprintf(line, sizeof line, "learned: default %s; every mock-up was dropped (3x slower on every rank, or not applicable)", td);
   int sel = ci->reduction;
   if (sel && (r[0].tclass <= 0 || r[0].opsel <= 0)) { /* a class or op the format has no selector for */
     snprintf(line, sizeof line, "np=%d: %s %s-%s: learned %s for a datatype or op without a selector; no rule",

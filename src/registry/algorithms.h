@@ -100,6 +100,11 @@ int mg_hier(const mg_call *c, int lane);
 size_t mg_hier_mem(const mg_call *c);
 size_t mg_lane_mem(const mg_call *c);
 void mg_hier_finalize(void);
+/* The number of nodes of c->comm as the hierarchical rows see them (MPIGUIDE_NODE_SIZE's simulated
+ * nodes, or MPI_COMM_TYPE_SHARED), made collectively at its first use and cached with the rows'
+ * node structure; a PMPI error code passes through (then *nnodes is 0). Online tuning asks it
+ * (src/lib/online.c): a hierarchy needs two nodes and a node of two ranks. */
+int mg_hier_nodes(const mg_call *c, int *nnodes);
 MG_MOCKUP_ALGS(MG_DECLARE_ALG)
 
 #endif

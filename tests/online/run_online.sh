@@ -16,6 +16,11 @@
 #   few      too few calls (under 16): nothing explored, every call ran the default, no rule
 #   disagree MPIGUIDE_PROFILE=auto on rank 0 only: one warning, every call runs the default
 #   badout   MPIGUIDE_PROFILE_OUT in a missing directory: one warning, the run goes on learning
+#   onenode  (online_app few) on one node the hierarchical and lane rows are never tried (issue 29:
+#            there they have no hierarchy to exploit, and a rank that leaves early made
+#            allreduce_as_hier look 0.60x of the default when it was 1.32x slower), nor with
+#            MPIGUIDE_NODE_SIZE=1 (every rank a node); with MPIGUIDE_NODE_SIZE=2 (simulated nodes
+#            of two ranks; NP >= 3) they are
 #   badenv   MPIGUIDE_ONLINE_TRIALS=abc with auto: one warning, the default 8 trials; MPIGUIDE_ONLINE_TRIALS
 #            and MPIGUIDE_PROFILE_OUT without auto: one warning each (ignored), nothing learned
 # Environment: MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_APP (online_app), MG_CLI (mpiguide),
@@ -126,6 +131,27 @@ badout)
     die "want one warning naming the file and the reason"
   rows run | awk '$6 == "online_trial" {n++} END {exit !n}' || die "no trials: online tuning stopped"
   echo "run_online: badout: one warning, online tuning goes on"
+  ;;
+onenode)
+  # trials: the allreduce rows tried in the run's trace (explored: its 8-byte cell needs 16 + 2c calls)
+  trials() { rows "$1" | awk '$6 == "online_trial" {print $3}' | sort -u; }
+  for v in real:- single:MPIGUIDE_NODE_SIZE=1 two:MPIGUIDE_NODE_SIZE=2; do
+    name=${v%%:*} var=${v#*:}
+    [[ $name == two ]] && ((np < 3)) && continue # two ranks: one node or a node per rank
+    env=(MPIGUIDE_PROFILE=auto)
+    [[ $var == - ]] || env+=("$var")
+    mode=few launch "$name" "${env[@]}" >/dev/null || die "$name: exit status $?"
+    ok "$name"
+    tried=$(trials "$name" | paste -sd' ' -)
+    echo "run_online: onenode: $name: rows tried: $tried"
+    [[ $tried == *allreduce_as_recdbl* ]] || die "$name: the allreduce cell did not explore"
+    if [[ $name == two ]]; then
+      [[ " $tried " == *" allreduce_as_hier "* ]] || die "$name: simulated nodes of 2 ranks, yet allreduce_as_hier was not tried"
+    elif [[ " $tried " == *" allreduce_as_hier "* || " $tried " == *" allreduce_as_lane "* ]]; then
+      die "$name: a hierarchical or lane row was tried where the communicator has no hierarchy"
+    fi
+  done
+  echo "run_online: onenode: no hierarchical or lane trial without a hierarchy"
   ;;
 badenv)
   mode=few launch run MPIGUIDE_PROFILE=auto MPIGUIDE_ONLINE_TRIALS=abc || die "exit status $?"
