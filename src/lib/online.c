@@ -463,7 +463,12 @@ static int rec_cmp(const void *a, const void *b) {
   return 0;
 }
 
-static void fmt_us(double s, char *buf, size_t len) { snprintf(buf, len, "%.3g us", s * 1e6); }
+/* A time of the profile's comments. A mock-up's time is the default's less the least gain of a
+ * rank, and on a noisy run that gain can exceed the default's own time: no time then, the noise. */
+static void fmt_us(double s, char *buf, size_t len) {
+  if (s > 0) snprintf(buf, len, "%.3g us", s * 1e6);
+  else snprintf(buf, len, "(within the noise)");
+}
 
 /* The rules of the records r[0..n) of one cell key (communicators of one size): one rule when all
  * agree, else a preamble line that says they did not. */
