@@ -9,8 +9,39 @@
  * no restriction: every legal blocking call is a legal non-blocking one
  * (MPI-3.0), in place included. Cost: the non-blocking schedule's, plus
  * creating and completing one request.
+ *
+ * One repair, alltoallv: Open MPI 4.1.4's MPI_Ialltoallv (libnbc) posts a send
+ * for every non-zero sendcount and a receive for every non-zero recvcount,
+ * whatever the size of the datatype. An empty message that the two ends count
+ * differently (legal: count 1 of an empty datatype on one side, count 0 of
+ * MPI_INT on the other, as in MPICH's test coll/alltoallw_zeros) then leaves a
+ * receive that no send matches, and the wait never returns (or a send that no
+ * receive matches, left behind). MPI_Alltoallv and MPI_Ialltoallw of the same
+ * library are right. So a side whose datatype is empty (size 0) passes zeros
+ * for its counts: the same, empty, type signature, and both ends then count 0
+ * whatever the peer's datatype. Each rank decides for its own side and calls
+ * the same collective either way, so the ranks need not agree. Not a
+ * restriction: a call that ran the default on some ranks only (the ones with
+ * an empty datatype) and I<coll> + Wait on the others would mix a blocking and
+ * a non-blocking collective, which never match. Scratch: p ints (the zeros).
  */
+#include <string.h>
+
 #include "algs/algs.h"
+
+size_t mg_nonblocking_mem(const mg_call *c) {
+  return c->coll == MG_ALLTOALLV ? mg_align((size_t)c->size * sizeof(int)) : 0;
+}
+
+/* counts, or p zeros (from *zeros, made on first use) when dt is empty: see above. */
+static const int *empty_side_counts(const int *counts, MPI_Datatype dt, int p, int **zeros) {
+  if (mg_type_bytes(1, dt) != 0) return counts;
+  if (!*zeros) {
+    *zeros = mg_scratch((size_t)p * sizeof(int));
+    memset(*zeros, 0, (size_t)p * sizeof(int));
+  }
+  return *zeros;
+}
 
 /* Start MPI_I<coll> with c's arguments; its request in *q (`bench --overlap` computes while it
  * runs). An MPI code; MPI_ERR_INTERN for an operation without a non-blocking form. */
@@ -27,10 +58,13 @@ int mg_nonblocking_start(const mg_call *c, MPI_Request *q) {
   case MG_ALLTOALL:
     rc = PMPI_Ialltoall(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->comm, q);
     break;
-  case MG_ALLTOALLV:
-    rc = PMPI_Ialltoallv(c->sbuf, c->scounts, c->sdispls, c->stype, c->rbuf, c->rcounts, c->rdispls, c->rtype, c->comm,
-                         q);
+  case MG_ALLTOALLV: { /* in place: the send side is not significant, and read nowhere */
+    int *zeros = NULL;
+    const int *sc = c->sbuf == MPI_IN_PLACE ? c->scounts : empty_side_counts(c->scounts, c->stype, c->size, &zeros);
+    const int *rcs = empty_side_counts(c->rcounts, c->rtype, c->size, &zeros);
+    rc = PMPI_Ialltoallv(c->sbuf, sc, c->sdispls, c->stype, c->rbuf, rcs, c->rdispls, c->rtype, c->comm, q);
     break;
+  }
   case MG_ALLTOALLW:
     rc = PMPI_Ialltoallw(c->sbuf, c->scounts, c->sdispls, c->stypes, c->rbuf, c->rcounts, c->rdispls, c->rtypes,
                          c->comm, q);

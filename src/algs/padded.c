@@ -96,8 +96,11 @@ static int padded_blocks(const mg_call *c, int k) {
   int sends = c->coll == MG_SCATTER ? root : !in, recvs = c->coll == MG_GATHER ? root : !(in && c->coll == MG_SCATTER);
   size_t b = c->bytes, bp = mg_padded_count(b, k), pbp = (size_t)p * bp;
   mg_type st = {0}, rt = {0};
+  /* the receive type where it is read: every receiving rank, and in-place allgather and alltoall,
+   * which pack from the receive buffer (recvs too); never at an in-place scatter's root, where
+   * recvcount and recvtype are not significant (MPI_DATATYPE_NULL is legal there) */
   if ((sends && (rc = mg_type_get(c->stype, &st)) != MPI_SUCCESS) ||
-      ((recvs || in) && (rc = mg_type_get(c->rtype, &rt)) != MPI_SUCCESS))
+      (recvs && (rc = mg_type_get(c->rtype, &rt)) != MPI_SUCCESS))
     return rc;
   char *cur = mg_scratch(mg_padded_mem(c)), *many = mg_carve(&cur, pbp);
   char *one = mg_carve(&cur, c->coll == MG_ALLTOALL ? pbp : bp);

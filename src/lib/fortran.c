@@ -65,7 +65,8 @@ static inline void *f_buf(void *p) {
   if (rc == MPI_SUCCESS && (st) != MPI_F_STATUS_IGNORE) PMPI_Status_c2f(&cst, (st))
 
 /* MPI_Alltoallw's two arrays of Fortran datatypes as C handles: on the stack up to 64 processes,
- * else one allocation (the active path only; the conversion Open MPI's own binding does too). */
+ * else one allocation (the active path only; the conversion Open MPI's own binding does too). In
+ * place the send types are not significant, and the array may be shorter than p: not read. */
 enum { F_TYPES_STACK = 64 };
 static int f_alltoallw(void *sb, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stypes, void *rb,
                        MPI_Fint *rcounts, MPI_Fint *rdispls, MPI_Fint *rtypes, MPI_Fint *fcomm) {
@@ -76,8 +77,9 @@ static int f_alltoallw(void *sb, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint 
   if (rc != MPI_SUCCESS) return rc;
   MPI_Datatype stack[2 * F_TYPES_STACK], *t = stack;
   if (n > F_TYPES_STACK && !(t = malloc(2 * (size_t)n * sizeof *t))) return MPI_ERR_NO_MEM;
+  int in = BUF(sb) == MPI_IN_PLACE;
   for (int i = 0; i < n; i++) {
-    t[i] = PMPI_Type_f2c(stypes[i]);
+    t[i] = in ? MPI_DATATYPE_NULL : PMPI_Type_f2c(stypes[i]);
     t[n + i] = PMPI_Type_f2c(rtypes[i]);
   }
   rc = MPI_Alltoallw(BUF(sb), scounts, sdispls, t, BUF(rb), rcounts, rdispls, t + n, comm);

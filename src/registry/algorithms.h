@@ -44,6 +44,7 @@ MG_DEFAULT_ALGS(MG_DECLARE_ALG)
 int mg_split(const mg_call *c, int k); /* split.c: k pieces */
 size_t mg_split_mem(const mg_call *c);
 int mg_nonblocking(const mg_call *c, int unused); /* nonblocking.c */
+size_t mg_nonblocking_mem(const mg_call *c);      /* p ints for alltoallv (an empty datatype), else 0 */
 int mg_nonblocking_start(const mg_call *c, MPI_Request *q); /* MPI_I<coll> alone: its request in *q */
 int mg_padded(const mg_call *c, int k);           /* padded.c: to the next power of two >= k n */
 size_t mg_padded_mem(const mg_call *c);

@@ -50,10 +50,11 @@
 #define SPLIT_BYTES(coll, Name) SPLIT_ROWS(coll, Name, 0, "n bytes for a non-dense datatype", mg_split_mem)
 #define SPLIT_BLOCKS(coll, Name, memtxt) SPLIT_ROWS(coll, Name, MG_R_PN_INT, memtxt, mg_split_mem)
 /* Non-blocking (nonblocking.c): every collective, as I<coll> + MPI_Wait. */
-#define NB_ROW_R(coll, Name, restr)                                                                      \
+#define NB_ROW_M(coll, Name, restr, memtxt, memfn)                                                      \
   {#coll "_as_i" #coll "_wait", "TGT-N1", Name "(n) <= I" #coll "(n) + Wait",                            \
-   "MPI_I" #coll " with the same arguments, then MPI_Wait", NULL, restr, "0", NULL, MG_FAM_NONBLOCKING,    \
+   "MPI_I" #coll " with the same arguments, then MPI_Wait", NULL, restr, memtxt, memfn, MG_FAM_NONBLOCKING, \
    mg_nonblocking, 0, NULL, "self(n)", 0, NULL}
+#define NB_ROW_R(coll, Name, restr) NB_ROW_M(coll, Name, restr, "0", NULL)
 #define NB_ROW(coll, Name) NB_ROW_R(coll, Name, 0)
 /* Monotony (padded.c): the call padded to the next power of two at least k = 2, 4 times its size
  * (the per-rank-block collectives: every block). */
@@ -272,7 +273,8 @@ static const mg_alg alltoallv_algs[] = {
         "allreduce the largest block m, then alltoall the packed blocks padded to m bytes; the "
         "default runs when p*m > INT_MAX or the scratch exceeds the cap",
         0, "2*p*m bytes (m: the largest block, agreed late)", NULL, "allreduce(8) + copy(n) + alltoall(n/p)"),
-    NB_ROW_R(alltoallv, "Alltoallv", MG_R_NOT_IN_PLACE), /* registry.h: Open MPI */
+    NB_ROW_M(alltoallv, "Alltoallv", MG_R_NOT_IN_PLACE, /* registry.h, nonblocking.c: Open MPI */
+             "p ints (zeros for the counts of a side whose datatype is empty)", mg_nonblocking_mem),
     INPLACE_ROW(alltoallv, "Alltoallv", 0, "the bytes the blocks cover, agreed late by an allreduce",
                 NULL),
     PACKED_ROW(alltoallv, "Alltoallv", 0,

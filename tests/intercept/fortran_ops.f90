@@ -166,8 +166,12 @@ program fortran_ops
       call fill(a, n)
       b = -1
       if (mod(k, 2) == 1 .and. rank == root) then
+        ! the send arguments are not significant in place: -1 and MPI_DATATYPE_NULL are legal
         b(rank * n + 1:rank * n + n) = a(1:n)
-        call MPI_Gather(MPI_IN_PLACE, n, MPI_INTEGER, b, n, MPI_INTEGER, root, comm, ierr)
+        call MPI_Gather(MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, b, n, MPI_INTEGER, root, comm, ierr)
+      else if (mod(k, 2) == 1) then
+        ! nor are the receive arguments at a non-root
+        call MPI_Gather(a, n, MPI_INTEGER, b, -1, MPI_DATATYPE_NULL, root, comm, ierr)
       else
         call MPI_Gather(a, n, MPI_INTEGER, b, n, MPI_INTEGER, root, comm, ierr)
       end if
@@ -247,8 +251,11 @@ program fortran_ops
       end do
       b = -1
       if (mod(k, 2) == 1 .and. rank == root) then
-        call MPI_Scatter(a, n, MPI_INTEGER, MPI_IN_PLACE, n, MPI_INTEGER, root, comm, ierr)
+        ! MPICH's coll/scatter2: the receive arguments are not significant in place
+        call MPI_Scatter(a, n, MPI_INTEGER, MPI_IN_PLACE, -1, MPI_DATATYPE_NULL, root, comm, ierr)
         b(1:n) = a(rank * n + 1:rank * n + n)
+      else if (mod(k, 2) == 1) then
+        call MPI_Scatter(a, -1, MPI_DATATYPE_NULL, b, n, MPI_INTEGER, root, comm, ierr)
       else
         call MPI_Scatter(a, n, MPI_INTEGER, b, n, MPI_INTEGER, root, comm, ierr)
       end if
