@@ -366,6 +366,9 @@ contains
       s = s + int(j, 8) * int(v(j), 8)
     end do
     print '(a,i0,1x,a,1x,i0,1x,i0,1x,i0)', 'r', rank, what, n, k, s
+    ! one write(2) per line: the launcher forwards each rank's output in the chunks it reads, and
+    ! a buffer flushed mid-line let another rank's line land inside this one (a flaky test)
+    flush(6)
   end subroutine report
 
   subroutine expect(what, got_, want)
