@@ -223,12 +223,14 @@ fortran)
   NP=${1:?NP} APP=${2:?APP}
   : "${MG_CLI:?}"
   # The program's lines "r<rank> <op> <count> <repetition> <checksum>", sorted: what a run received.
-  sums() { grep '^r[0-9]' "$1.out" | sort; }
+  # (each rank writes them to NAME.r<rank>: MG_FORTRAN_OUT, fortran_ops.f90)
+  sums() { cat "$1".r[0-9]* 2>/dev/null | grep '^r[0-9]' | sort; }
   fortran_run() { # NAME VAR=value...
     local name=$1
     shift
+    rm -f "$name".r[0-9]*
     cmd_start
-    cmd_ctx "$NP" "$@" -- "$APP" "$REPS" "${COUNTS[@]}"
+    cmd_ctx "$NP" "MG_FORTRAN_OUT=$PWD/$name" "$@" -- "$APP" "$REPS" "${COUNTS[@]}"
     run "$name"
     expect_success "$name" fortran_ops
     if [[ -n $(sums "$name") ]] && cmp -s <(sums plain) <(sums "$name"); then
@@ -248,8 +250,9 @@ fortran)
     else ok "$tr: $op fell back from $alg in every call: $(rows "$tr" | awk -v c="$op" '$1 == c { print $6 }' | sort -u | tr '\n' ' ')"; fi
   }
   ops=("${COLLS[@]}" send ssend rsend isend recv irecv sendrecv sendrecv_replace)
+  rm -f plain.r[0-9]*
   cmd_start
-  cmd_ctx "$NP" "MPIGUIDE_ALG=allreduce=nope" "MPIGUIDE_TRACE=$PWD/alone.csv" -- "$APP" "$REPS" "${COUNTS[@]}"
+  cmd_ctx "$NP" "MG_FORTRAN_OUT=$PWD/plain" "MPIGUIDE_ALG=allreduce=nope" "MPIGUIDE_TRACE=$PWD/alone.csv" -- "$APP" "$REPS" "${COUNTS[@]}"
   run plain
   expect_success plain fortran_ops
   [[ -e alone.csv ]] && fail "plain: a trace was written without libmpiguide"
