@@ -841,7 +841,7 @@ mg_why mg_call_check_other(const mg_call *c) {
   }
   if (!send_ok || !recv_ok) return MG_WHY_INVALID_ARGS;
   if (mg_colls[c->coll].reduction && c->op == MPI_OP_NULL) return MG_WHY_INVALID_ARGS;
-  return MG_WHY_NONE;
+  return c->coll < MG_NCOLLECTIVES && !mg_call_semantics_ok(c) ? MG_WHY_INVALID_ARGS : MG_WHY_NONE;
 }
 
 int mg_needs_padding(const mg_call *c) {
