@@ -844,6 +844,15 @@ mg_why mg_call_check_other(const mg_call *c) {
   return c->coll < MG_NCOLLECTIVES && !mg_call_semantics_ok(c) ? MG_WHY_INVALID_ARGS : MG_WHY_NONE;
 }
 
+int mg_null_buffer_refused(int count, MPI_Datatype dt) {
+  MPI_Aint lb, extent;
+  int size = 0;
+  if (count <= 0) return 0;
+  if (PMPI_Type_get_true_extent(dt, &lb, &extent) != MPI_SUCCESS || PMPI_Type_size(dt, &size) != MPI_SUCCESS)
+    return 1; /* let the default report it */
+  return lb == 0 && size > 0;
+}
+
 int mg_needs_padding(const mg_call *c) {
   if (c->coll != MG_REDUCE_SCATTER) return c->rcount % c->size != 0;
   for (int i = 1; i < c->size; i++)

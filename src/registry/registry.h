@@ -552,14 +552,28 @@ static inline int mg_one_count_args_ok(mg_coll coll, const void *sbuf, int scoun
   return send_ok && recv_ok && op_ok;
 }
 
+/* The one-count collectives whose send side (not in place), and those whose receive side, is
+ * significant on every rank (bcast: its one buffer, in both). */
+#define MG_SEND_EVERYWHERE (MG_ONE_COUNT_COLLS)
+#define MG_RECV_EVERYWHERE_ONE (MG_ONE_COUNT_COLLS & ~MG_COLL_BIT(REDUCE))
+/* Whether a buffer NULL (MPI_BOTTOM) with count > 0 elements of dt is one MPI_BOTTOM cannot
+ * mean: dt's data starts at its origin (true lower bound 0) and is not empty. MPICH 4.0.2 refuses
+ * it (MPI_ERR_BUFFER) on the rank that passes it, before it communicates; Open MPI 4.1.4 does not
+ * check and crashes in its own call. A datatype of absolute addresses (true lower bound the
+ * address of the data) with MPI_BOTTOM is legal. Asks MPI only when the buffer is NULL. */
+int mg_null_buffer_refused(int count, MPI_Datatype dt);
+
 /* What makes a call with valid handles and counts erroneous all the same (mg_call_check): the
  * op on the datatype, MPI_IN_PLACE as a receive buffer, an allreduce's send buffer that is its
- * receive buffer (both libraries refuse; for the other collectives Open MPI 4.1.4 takes it). */
+ * receive buffer (both libraries refuse; for the other collectives Open MPI 4.1.4 takes it), a
+ * NULL buffer of data at its origin. */
 static inline int mg_call_semantics_ok(const mg_call *c) {
   unsigned bit = 1u << c->coll;
   if ((MG_REDUCTION_COLLS & bit) && !mg_op_defined(c->op, c->rtype)) return 0;
   if ((MG_RECV_EVERYWHERE & bit) && c->rbuf == MPI_IN_PLACE) return 0;
-  return c->coll != MG_ALLREDUCE || c->sbuf != c->rbuf || c->rcount == 0;
+  if (c->coll == MG_ALLREDUCE && c->sbuf == c->rbuf && c->rcount > 0) return 0;
+  if (c->sbuf == NULL && (MG_SEND_EVERYWHERE & bit) && mg_null_buffer_refused(c->scount, c->stype)) return 0;
+  return c->rbuf != NULL || !(MG_RECV_EVERYWHERE_ONE & bit) || !mg_null_buffer_refused(c->rcount, c->rtype);
 }
 
 static inline mg_why mg_call_check(const mg_call *c) {

@@ -2678,7 +2678,7 @@ static int run_coll(int coll, unsigned mask) {
  */
 enum {
   E_OPNULL, E_ROOT, E_STYPE, E_SCOUNT, E_RTYPE, E_RCOUNT, E_COUNT, E_DTYPE, E_COMM,
-  E_OP_DERIVED, E_OP_TYPE, E_OP_LOC, E_OP_REPLACE, E_OP_NOOP, E_RBUF_INPLACE, E_ALIAS, E_N
+  E_OP_DERIVED, E_OP_TYPE, E_OP_LOC, E_OP_REPLACE, E_OP_NOOP, E_RBUF_INPLACE, E_ALIAS, E_NULLBUF, E_N
 };
 static const char *ecase_names[E_N] = {"op=MPI_OP_NULL",
                                        "root=size",
@@ -2698,7 +2698,8 @@ static const char *ecase_names[E_N] = {"op=MPI_OP_NULL",
                                        "op=MPI_REPLACE on MPI_INT",
                                        "op=MPI_NO_OP on MPI_INT",
                                        "recvbuf=MPI_IN_PLACE",
-                                       "sendbuf=recvbuf"};
+                                       "sendbuf=recvbuf",
+                                       "sendbuf=NULL, count 5 of MPI_INT (bcast: buffer)"};
 static int g_noforce;       /* --no-force */
 static int g_world_returns; /* --world-returns */
 
@@ -2719,6 +2720,12 @@ static int ecase_applies(int coll, int e) {
 #endif
     return (MG_RECV_EVERYWHERE >> coll) & 1u;
   case E_ALIAS: return g_world_returns && coll == MG_ALLREDUCE; /* Open MPI 4.1.4 refuses it there only */
+  case E_NULLBUF: /* MPICH 4.0.2 refuses it (Open MPI 4.1.4 crashes in its own call) */
+#ifdef MPICH_VERSION
+    return (MG_SEND_EVERYWHERE >> coll) & 1u;
+#else
+    return 0;
+#endif
   /* one side invalid: only where that side is significant on every rank */
   case E_STYPE:
   case E_SCOUNT: return two_sided && coll != MG_SCATTER && coll != MG_SCATTERV;
@@ -2803,6 +2810,10 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
     break;
   case E_RBUF_INPLACE: a.rinplace = 1; break;
   case E_ALIAS: a.alias = 1; break;
+  case E_NULLBUF:
+    a.sbuf = NULL;
+    if (coll == MG_BCAST) a.has_r = 0; /* do_call passes the receive buffer: NULL */
+    break;
   default: break;
   }
   snprintf(a.desc, sizeof a.desc, "erroneous call %s", ecase_names[e]);
