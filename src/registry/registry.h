@@ -105,7 +105,8 @@ static inline int mg_coll_is_p2p(mg_coll k) { return k >= MG_NCOLLECTIVES; }
   X(NONCOMMUTATIVE, "noncommutative", "not applicable: non-commutative op")       \
   X(INVALID_ROOT, "invalid_root", "invalid root: the default reports the error")  \
   X(INVALID_ARGS, "invalid_args",                                                 \
-    "invalid argument (null datatype, op or communicator, negative count): the default reports the error") \
+    "invalid argument (null datatype, op or communicator, negative count; an op not defined on the datatype, " \
+    "MPI_IN_PLACE or NULL where a buffer is needed): the default reports the error")                     \
   X(USEROP_PADDING, "userop_padding",                                             \
     "not applicable: a user-defined op would see padding elements (p does not divide count, or "  \
     "unequal recvcounts)")                                                        \
