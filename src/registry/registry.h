@@ -603,9 +603,20 @@ int mg_needs_padding(const mg_call *c);
 int mg_op_is_predefined(MPI_Op op);
 
 /*
+ * Whether every datatype significant on this rank is committed (predefined ones are). An
+ * uncommitted one is refused by both libraries (MPI_ERR_TYPE) on the rank that passes it, before
+ * they communicate; a mock-up that packs or moves bytes met it on some ranks only. Asks MPI
+ * (one MPI_Pack of nothing) for a derived datatype only; mg_applicable() asks it, so only a call
+ * that would run a mock-up pays. A correct call's datatypes are all committed, on every rank.
+ */
+int mg_call_types_committed(const mg_call *c);
+
+/*
  * Whether algorithm `alg` of c->coll can run this call with at most
  * `scratch_max` bytes of scratch. Returns MG_WHY_NONE when it can. Depends only
- * on inputs equal on every rank (rule 1). c must be prepared.
+ * on inputs equal on every rank (rule 1), but for an uncommitted datatype
+ * (mg_call_types_committed: MG_WHY_INVALID_ARGS on the rank that passes it, which the
+ * library refuses there too). c must be prepared.
  */
 mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max);
 
