@@ -888,6 +888,7 @@ int mg_call_types_committed(const mg_call *c) {
   case MG_SCATTER: case MG_SCATTERV: /* the send side is the root's */
     send = at_root, recv = !(at_root && c->rbuf == MPI_IN_PLACE);
     break;
+  case MG_BARRIER: return 1; /* no datatype */
   case MG_BCAST: case MG_REDUCE_SCATTER: send = 0; break; /* one datatype, in rtype */
   case MG_ALLTOALLW:
     for (int i = 0; i < c->size; i++)
