@@ -476,7 +476,8 @@ static inline void mg_call_set_bytes(mg_call *c);
  * datatype, MPI_PACKED, MPI_REPLACE and MPI_NO_OP outside one-sided
  * communication, ...); MPI_IN_PLACE as the receive buffer where that buffer is
  * significant on every rank (MG_RECV_EVERYWHERE); an MPI_Allreduce whose send
- * and receive buffers are one. Such a call runs the default, which reports the
+ * and receive buffers are one; NULL with data where a buffer is significant
+ * everywhere (mg_null_buffer_refused). Such a call runs the default, which reports the
  * error on the communicator's error handler, and on every rank where the
  * argument is: a mock-up would meet it in some inner call on some ranks only
  * (PMPI_Reduce_local on the ranks that combine: MPI_ERR_OP there, raised on
@@ -485,8 +486,9 @@ static inline void mg_call_set_bytes(mg_call *c);
  * MPI_COMM_WORLD's handler (fatal by default) instead. The op and datatype of
  * a reduction are the same on every rank, so that decision is too; the others
  * are refused by both MPI libraries on the rank that passes them, before they
- * communicate. Needs c->rank, c->size and c->inter of an intracommunicator
- * call; calls no MPI.
+ * communicate (docs/library.md, "Erroneous calls"). Needs c->rank, c->size and
+ * c->inter of an intracommunicator call; calls no MPI, but for the datatype of a
+ * NULL buffer (its true extent, a valid handle by then).
  */
 static inline mg_why mg_call_check(const mg_call *c);
 
