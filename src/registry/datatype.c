@@ -105,3 +105,97 @@ int mg_sel_defined(int tclass, int opsel) {
   if (tclass == MG_TCLASS_ANY || opsel == MG_OPSEL_ANY) return 1;
   return (opsels[opsel].classes >> tclass) & 1;
 }
+
+/* ---- the (op, datatype) pairs MPI defines (datatype.h, mg_op_defined) ---------------------- */
+
+/*
+ * The MPI standard's groups of predefined datatypes for the predefined reduction ops (MPI-4.0
+ * §6.9.2, "Predefined Reduction Operations"), and which groups each op is defined on. A pair
+ * outside them is an erroneous call that both MPI libraries refuse before they communicate
+ * (docs/library.md, "Errors pass through"). Fortran types whose support is optional and varies
+ * between builds (MPI_INTEGER16, MPI_REAL2, MPI_REAL16, MPI_COMPLEX32) are left out: a call with
+ * them runs the default, which is right whatever the library supports.
+ */
+enum {
+  G_CINT = 1u << 0,    /* C integer */
+  G_FINT = 1u << 1,    /* Fortran integer */
+  G_FLOAT = 1u << 2,   /* floating point */
+  G_LOGICAL = 1u << 3, /* logical */
+  G_COMPLEX = 1u << 4, /* complex */
+  G_BYTE = 1u << 5,    /* byte */
+  G_MULTI = 1u << 6,   /* multi-language types: MPI_AINT, MPI_OFFSET, MPI_COUNT */
+  G_PAIR = 1u << 7,    /* the pair types of MPI_MAXLOC and MPI_MINLOC */
+};
+
+/* Most used first; handles that a build leaves MPI_DATATYPE_NULL never match (a null datatype
+ * is refused before this is asked). MPI_CHAR is in no group of the standard, but both Open MPI
+ * 4.1.4 and MPICH 4.0.2 reduce it as a C integer (only MPI_WCHAR, MPI_PACKED and the pair types
+ * are refused by the arithmetic and bitwise ops), so calls on it keep their mock-ups. */
+static const struct {
+  MPI_Datatype dt;
+  unsigned group;
+} red_types[] = {
+    {MPI_DOUBLE, G_FLOAT},           {MPI_INT, G_CINT},
+    {MPI_FLOAT, G_FLOAT},            {MPI_LONG, G_CINT},
+    {MPI_UNSIGNED, G_CINT},          {MPI_LONG_LONG, G_CINT},
+    {MPI_UNSIGNED_LONG, G_CINT},     {MPI_BYTE, G_BYTE},
+    {MPI_CHAR, G_CINT},              {MPI_UNSIGNED_CHAR, G_CINT},
+    {MPI_SHORT, G_CINT},             {MPI_UNSIGNED_SHORT, G_CINT},
+    {MPI_SIGNED_CHAR, G_CINT},       {MPI_UNSIGNED_LONG_LONG, G_CINT},
+    {MPI_LONG_LONG_INT, G_CINT},     {MPI_LONG_DOUBLE, G_FLOAT},
+    {MPI_INT8_T, G_CINT},            {MPI_INT16_T, G_CINT},
+    {MPI_INT32_T, G_CINT},           {MPI_INT64_T, G_CINT},
+    {MPI_UINT8_T, G_CINT},           {MPI_UINT16_T, G_CINT},
+    {MPI_UINT32_T, G_CINT},          {MPI_UINT64_T, G_CINT},
+    {MPI_AINT, G_MULTI},             {MPI_OFFSET, G_MULTI},
+    {MPI_COUNT, G_MULTI},            {MPI_C_BOOL, G_LOGICAL},
+    {MPI_CXX_BOOL, G_LOGICAL},       {MPI_C_FLOAT_COMPLEX, G_COMPLEX},
+    {MPI_C_COMPLEX, G_COMPLEX},      {MPI_C_DOUBLE_COMPLEX, G_COMPLEX},
+    {MPI_C_LONG_DOUBLE_COMPLEX, G_COMPLEX},
+    {MPI_CXX_FLOAT_COMPLEX, G_COMPLEX}, {MPI_CXX_DOUBLE_COMPLEX, G_COMPLEX},
+    {MPI_CXX_LONG_DOUBLE_COMPLEX, G_COMPLEX},
+    {MPI_2INT, G_PAIR},              {MPI_DOUBLE_INT, G_PAIR},
+    {MPI_FLOAT_INT, G_PAIR},         {MPI_LONG_INT, G_PAIR},
+    {MPI_SHORT_INT, G_PAIR},         {MPI_LONG_DOUBLE_INT, G_PAIR},
+    /* Fortran, as a Fortran call reaches the C wrappers (src/lib/fortran.c) */
+    {MPI_INTEGER, G_FINT},           {MPI_REAL, G_FLOAT},
+    {MPI_DOUBLE_PRECISION, G_FLOAT}, {MPI_LOGICAL, G_LOGICAL},
+    {MPI_COMPLEX, G_COMPLEX},        {MPI_DOUBLE_COMPLEX, G_COMPLEX},
+    {MPI_INTEGER1, G_FINT},          {MPI_INTEGER2, G_FINT},
+    {MPI_INTEGER4, G_FINT},          {MPI_INTEGER8, G_FINT},
+    {MPI_REAL4, G_FLOAT},            {MPI_REAL8, G_FLOAT},
+    {MPI_COMPLEX8, G_COMPLEX},       {MPI_COMPLEX16, G_COMPLEX},
+    {MPI_2INTEGER, G_PAIR},          {MPI_2REAL, G_PAIR},
+    {MPI_2DOUBLE_PRECISION, G_PAIR},
+};
+
+/* MPI_REPLACE and MPI_NO_OP are defined for one-sided accumulates only: no group here. */
+static const struct {
+  MPI_Op op;
+  unsigned groups;
+} red_ops[] = {
+    {MPI_SUM, G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI},
+    {MPI_MAX, G_CINT | G_FINT | G_FLOAT | G_MULTI},
+    {MPI_MIN, G_CINT | G_FINT | G_FLOAT | G_MULTI},
+    {MPI_PROD, G_CINT | G_FINT | G_FLOAT | G_COMPLEX | G_MULTI},
+    {MPI_LAND, G_CINT | G_LOGICAL},
+    {MPI_LOR, G_CINT | G_LOGICAL},
+    {MPI_LXOR, G_CINT | G_LOGICAL},
+    {MPI_BAND, G_CINT | G_FINT | G_BYTE | G_MULTI},
+    {MPI_BOR, G_CINT | G_FINT | G_BYTE | G_MULTI},
+    {MPI_BXOR, G_CINT | G_FINT | G_BYTE | G_MULTI},
+    {MPI_MAXLOC, G_PAIR},
+    {MPI_MINLOC, G_PAIR},
+    {MPI_REPLACE, 0},
+    {MPI_NO_OP, 0},
+};
+
+int mg_op_defined(MPI_Op op, MPI_Datatype dt) {
+  size_t i = 0, nops = sizeof red_ops / sizeof red_ops[0];
+  while (i < nops && op != red_ops[i].op) i++;
+  if (i == nops) return 1; /* a user-defined op: any datatype */
+  unsigned groups = red_ops[i].groups;
+  for (size_t j = 0; groups && j < sizeof red_types / sizeof red_types[0]; j++)
+    if (dt == red_types[j].dt) return (red_types[j].group & groups) != 0;
+  return 0; /* derived (also a duplicate or a contiguous of one element), or in no group */
+}

@@ -131,4 +131,20 @@ int mg_opsel_of(MPI_Op op);
  * correct call. 1 when either is ANY, 0 out of range. */
 int mg_sel_defined(int tclass, int opsel);
 
+/*
+ * Whether a reduction with op `op` on datatype `dt` is one MPI defines: 1 for a
+ * user-defined op (any datatype; MPI_OP_NULL too, refused elsewhere), and for a
+ * predefined op only on the predefined datatypes of the groups the standard
+ * defines it on (MPI_CHAR counted as a C integer, as both libraries do). 0 for a
+ * predefined op on a derived datatype (any: a duplicate or a contiguous of one
+ * MPI_INT too), on MPI_PACKED, MPI_WCHAR, a pair type outside MAXLOC/MINLOC, a
+ * type outside the op's groups, and for MPI_REPLACE and MPI_NO_OP, which are for
+ * one-sided accumulates only. Open MPI 4.1.4 and MPICH 4.0.2 return MPI_ERR_OP
+ * on every rank for each such pair they refuse, before they communicate (count 0
+ * too); MPICH accepts the logical ops on floating point (and then fails an
+ * assertion), Open MPI the arithmetic ops on MPI_BYTE: the default runs them.
+ * Compares handles only (no MPI call).
+ */
+int mg_op_defined(MPI_Op op, MPI_Datatype dt);
+
 #endif

@@ -71,13 +71,14 @@
  * The barrier moves no data: barriertest.c tests it (no rank leaves before all entered).
  *
  * Usage: difftest [options] <coll>[=<alg>] ... | all
- *        difftest --errors [--no-force] [<coll>[=<alg>] ...]
+ *        difftest --errors [--no-force] [--world-returns] [<coll>[=<alg>] ...]
  *        difftest --write-profile FILE   (no MPI: a profile for the tuned-mode error test)
  *        difftest --list FILE            (no MPI: the collectives, for CTest)
  *   --quick       fewer combinations (for MPICH, which busy-polls and is slow when
  *                 oversubscribed), every feature still covered
  *   --errors      the error pass-through cases instead (run_errors)
  *   --no-force    with --errors: run each case once in the mode the environment set
+ *   --world-returns with --errors: MPI_COMM_WORLD and MPI_COMM_SELF return errors too
  *   -v            details from every failing rank, not only three
  *   --trace       every case on stderr before it runs (to locate a hang or crash)
  *   --cases A[-B] run only cases A..B (the numbers in failure details; "A-" to the end)
@@ -695,6 +696,7 @@ typedef struct targs {
   int untouched; /* receive buffer must keep the sentinel (non-root gather/reduce) */
   int empty;     /* message size 0 on every rank */
   int want_err;  /* erroneous call: both must fail with one error class */
+  int alias;     /* erroneous call: the send buffer is the receive buffer */
   char desc[320];
 } targs;
 
@@ -739,6 +741,7 @@ static void finish_send(targs *a) {
 static int do_call(int ref, int coll, const targs *a, tbuf *R) {
   const void *sb = a->sinplace ? MPI_IN_PLACE : a->sbuf;
   void *rb = a->rinplace ? MPI_IN_PLACE : a->has_r ? (void *)R->org : NULL;
+  if (a->alias) sb = rb;
   MPI_Comm c = a->comm;
   /* the irregular collectives: the buffer arguments may lie inside their allocations */
   const void *sbv = sb && sb != MPI_IN_PLACE ? (const char *)sb + a->sbase : sb;
@@ -2811,10 +2814,24 @@ static int run_coll(int coll, unsigned mask) {
  * significant on every rank, so an argument check fails everywhere and nothing
  * hangs. comm=MPI_COMM_NULL is raised on MPI_COMM_WORLD (or SELF) by the library
  * itself, so that one case runs with MPI_ERRORS_RETURN there.
+ * Valid handles can make an erroneous call too: a predefined op on a datatype it is not
+ * defined on (a derived one, a floating-point type for a bitwise op, a non-pair type for
+ * MPI_MAXLOC; MPI_REPLACE and MPI_NO_OP, for one-sided accumulates only), MPI_IN_PLACE as
+ * the receive buffer, an allreduce's send buffer that is its receive buffer. Both MPI
+ * libraries refuse these on every rank before they communicate; a mock-up met the op's
+ * error in PMPI_Reduce_local on the ranks that combine while the others waited in a
+ * receive (issue 29), so every row runs them. check_op_table compares mg_op_defined with
+ * what the library's own PMPI_Reduce_local refuses, for every predefined (datatype, op).
  * --no-force runs every case once with what the environment configured
  * (MPIGUIDE_TRACE alone, MPIGUIDE_PROFILE): the trace and tuned modes.
+ * --world-returns: MPI_COMM_WORLD and MPI_COMM_SELF return errors too, so that an error
+ * raised on their handler inside a mock-up (PMPI_Reduce_local's) comes back to the mock-up
+ * instead of aborting the job, and a rank left waiting shows as a hang (the watchdog).
  */
-enum { E_OPNULL, E_ROOT, E_STYPE, E_SCOUNT, E_RTYPE, E_RCOUNT, E_COUNT, E_DTYPE, E_COMM, E_N };
+enum {
+  E_OPNULL, E_ROOT, E_STYPE, E_SCOUNT, E_RTYPE, E_RCOUNT, E_COUNT, E_DTYPE, E_COMM,
+  E_OP_DERIVED, E_OP_TYPE, E_OP_LOC, E_OP_REPLACE, E_OP_NOOP, E_RBUF_INPLACE, E_ALIAS, E_NULLBUF, E_UNCOMMITTED, E_N
+};
 static const char *ecase_names[E_N] = {"op=MPI_OP_NULL",
                                        "root=size",
                                        "sendtype=MPI_DATATYPE_NULL (alltoallw: sendtypes[p-1])",
@@ -2826,15 +2843,48 @@ static const char *ecase_names[E_N] = {"op=MPI_OP_NULL",
                                        "scatterv: sendcounts[p-1] and recvcount, alltoallv/w: both arrays)",
                                        "datatype=MPI_DATATYPE_NULL (send and receive; alltoallw: every "
                                        "entry)",
-                                       "comm=MPI_COMM_NULL"};
-static int g_noforce; /* --no-force */
+                                       "comm=MPI_COMM_NULL",
+                                       "op=MPI_SUM on vector(2,1,2,unsigned), count 2",
+                                       "op=MPI_BAND on MPI_DOUBLE",
+                                       "op=MPI_MAXLOC on MPI_INT",
+                                       "op=MPI_REPLACE on MPI_INT",
+                                       "op=MPI_NO_OP on MPI_INT",
+                                       "recvbuf=MPI_IN_PLACE",
+                                       "sendbuf=recvbuf",
+                                       "sendbuf=NULL, count 5 of MPI_INT (bcast: buffer)",
+                                       "datatype=contiguous(1,int) not committed (reductions: a user op)"};
+static int g_noforce;       /* --no-force */
+static int g_world_returns; /* --world-returns */
 
 static int ecase_applies(int coll, int e) {
   int red = mg_colls[coll].reduction, rooted = mg_colls[coll].rooted;
   int two_sided = !red && coll != MG_BCAST; /* separate send and receive arguments */
   switch (e) {
-  case E_OPNULL: return red;
+  case E_OPNULL: case E_OP_DERIVED: case E_OP_TYPE: case E_OP_LOC: case E_OP_REPLACE: case E_OP_NOOP: return red;
   case E_ROOT: return rooted;
+  /* significant on every rank: the receive buffer everywhere but at bcast, reduce, gather(v) and
+   * scatter(v) (registry.h, MG_RECV_EVERYWHERE) */
+  /* only with --world-returns: Open MPI 4.1.4's MPI_Allreduce raises both on MPI_COMM_WORLD's handler */
+  case E_RBUF_INPLACE:
+    if (!g_world_returns) return 0;
+#ifdef OMPI_MAJOR_VERSION
+    /* Open MPI 4.1.4's own MPI_Exscan takes it on rank 0 and crashes on the others */
+    if (coll == MG_EXSCAN) return 0;
+#endif
+    return (MG_RECV_EVERYWHERE >> coll) & 1u;
+  case E_ALIAS: return g_world_returns && coll == MG_ALLREDUCE; /* Open MPI 4.1.4 refuses it there only */
+  case E_UNCOMMITTED:
+#ifdef OMPI_MAJOR_VERSION
+    /* Open MPI 4.1.4's own MPI_Scatter takes it, its MPI_Scatterv hangs */
+    if (coll == MG_SCATTER || coll == MG_SCATTERV) return 0;
+#endif
+    return 1;
+  case E_NULLBUF: /* MPICH 4.0.2 refuses it (Open MPI 4.1.4 crashes in its own call) */
+#ifdef MPICH_VERSION
+    return (MG_SEND_EVERYWHERE >> coll) & 1u;
+#else
+    return 0;
+#endif
   /* one side invalid: only where that side is significant on every rank */
   case E_STYPE:
   case E_SCOUNT: return two_sided && coll != MG_SCATTER && coll != MG_SCATTERV;
@@ -2859,19 +2909,20 @@ static int ecase_applies(int coll, int e) {
 }
 
 static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
-  int p, n = 5;
+  int p, n = e == E_OP_DERIVED ? 2 : 5;
   MPI_Comm_size(comm, &p);
   targs a;
   memset(&a, 0, sizeof a);
   a.comm = e == E_COMM ? MPI_COMM_NULL : comm;
-  const ttype *t = &types[T_INT];
+  const ttype *t = &types[e == E_OP_DERIVED ? T_P_VEC : e == E_OP_TYPE ? T_DOUBLE : T_INT];
   mk_send(&a, t, (size_t)p * n);
   memset(a.S.mem, 0, a.S.len);
   finish_send(&a);
   mk_recv(&a, t, (size_t)p * n);
   a.scount = a.rcount = n;
-  a.stype = a.rtype = MPI_INT;
-  a.op = MPI_SUM;
+  a.stype = a.rtype = t->dt;
+  a.op = e == E_OP_TYPE ? MPI_BAND : e == E_OP_LOC ? MPI_MAXLOC : e == E_OP_REPLACE ? MPI_REPLACE
+         : e == E_OP_NOOP ? MPI_NO_OP : MPI_SUM;
   a.root = 0;
   /* reduce_scatter, allgatherv, the irregular collectives: n to and from every rank, in rank order
    * (alltoallw: displacements in bytes) */
@@ -2880,8 +2931,8 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
   a.rdispls = xmalloc((size_t)p * sizeof *a.rdispls);
   a.scounts = xmalloc((size_t)p * sizeof *a.scounts);
   a.sdispls = xmalloc((size_t)p * sizeof *a.sdispls);
-  a.stypes = types_fill(p, MPI_INT);
-  a.rtypes = types_fill(p, MPI_INT);
+  a.stypes = types_fill(p, t->dt);
+  a.rtypes = types_fill(p, t->dt);
   for (int j = 0; j < p; j++) {
     a.rcounts[j] = a.scounts[j] = n;
     a.rdispls[j] = a.sdispls[j] = j * n * dunit;
@@ -2916,6 +2967,18 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
     a.stype = a.rtype = MPI_DATATYPE_NULL;
     for (int j = 0; j < p; j++) a.stypes[j] = a.rtypes[j] = MPI_DATATYPE_NULL;
     break;
+  case E_RBUF_INPLACE: a.rinplace = 1; break;
+  case E_ALIAS: a.alias = 1; break;
+  case E_UNCOMMITTED:
+    CHECK(MPI_Type_contiguous(1, MPI_INT, &a.stype));
+    a.rtype = a.stype;
+    a.op = ops[OP_UCOMM];
+    for (int j = 0; j < p; j++) a.stypes[j] = a.rtypes[j] = a.stype;
+    break;
+  case E_NULLBUF:
+    a.sbuf = NULL;
+    if (coll == MG_BCAST) a.has_r = 0; /* do_call passes the receive buffer: NULL */
+    break;
   default: break;
   }
   snprintf(a.desc, sizeof a.desc, "erroneous call %s", ecase_names[e]);
@@ -2933,11 +2996,12 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
   int rc_ref = do_call(1, coll, &a, &a.R[1]);
   memcpy(a.R[0].mem, a.I.mem, a.I.len);
   int rc = do_call(0, coll, &a, &a.R[0]);
-  if (e == E_COMM) {
+  if (e == E_COMM && !g_world_returns) {
     CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
     CHECK(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL));
   }
   alarm(0);
+  if (e == E_UNCOMMITTED) MPI_Type_free(&a.stype);
   int c_ref = -1, c_got = -1;
   if (rc_ref != MPI_SUCCESS) MPI_Error_class(rc_ref, &c_ref);
   if (rc != MPI_SUCCESS) MPI_Error_class(rc, &c_got);
@@ -2953,6 +3017,72 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
          ref);
   }
   targs_free(&a);
+}
+
+/*
+ * mg_op_defined (the registry's table of the (op, datatype) pairs MPI defines) against the MPI
+ * library: every pair it sends to a mock-up must be one the library's own PMPI_Reduce_local
+ * accepts (count 0: both libraries check the pair before anything else, as their collectives
+ * do), else a mock-up would meet the library's MPI_ERR_OP on the ranks that combine. Pairs the
+ * library accepts and the table does not run the default: counted, not a failure. Every
+ * predefined datatype of the C binding, the Fortran ones included.
+ */
+static int check_op_table(void) {
+  static const struct {
+    MPI_Datatype dt;
+    const char *name;
+  } dts[] = {
+#define D(t) {t, #t}
+      D(MPI_CHAR), D(MPI_SHORT), D(MPI_INT), D(MPI_LONG), D(MPI_LONG_LONG_INT), D(MPI_LONG_LONG),
+      D(MPI_SIGNED_CHAR), D(MPI_UNSIGNED_CHAR), D(MPI_UNSIGNED_SHORT), D(MPI_UNSIGNED), D(MPI_UNSIGNED_LONG),
+      D(MPI_UNSIGNED_LONG_LONG), D(MPI_FLOAT), D(MPI_DOUBLE), D(MPI_LONG_DOUBLE), D(MPI_WCHAR), D(MPI_C_BOOL),
+      D(MPI_INT8_T), D(MPI_INT16_T), D(MPI_INT32_T), D(MPI_INT64_T), D(MPI_UINT8_T), D(MPI_UINT16_T),
+      D(MPI_UINT32_T), D(MPI_UINT64_T), D(MPI_AINT), D(MPI_COUNT), D(MPI_OFFSET), D(MPI_C_COMPLEX),
+      D(MPI_C_FLOAT_COMPLEX), D(MPI_C_DOUBLE_COMPLEX), D(MPI_C_LONG_DOUBLE_COMPLEX), D(MPI_BYTE), D(MPI_PACKED),
+      D(MPI_CXX_BOOL), D(MPI_CXX_FLOAT_COMPLEX), D(MPI_CXX_DOUBLE_COMPLEX), D(MPI_CXX_LONG_DOUBLE_COMPLEX),
+      D(MPI_FLOAT_INT), D(MPI_DOUBLE_INT), D(MPI_LONG_INT), D(MPI_2INT), D(MPI_SHORT_INT), D(MPI_LONG_DOUBLE_INT),
+      D(MPI_INTEGER), D(MPI_REAL), D(MPI_DOUBLE_PRECISION), D(MPI_COMPLEX), D(MPI_LOGICAL), D(MPI_CHARACTER),
+      D(MPI_DOUBLE_COMPLEX), D(MPI_INTEGER1), D(MPI_INTEGER2), D(MPI_INTEGER4), D(MPI_INTEGER8),
+      D(MPI_REAL4), D(MPI_REAL8), D(MPI_REAL16), D(MPI_COMPLEX8),
+      D(MPI_COMPLEX16), D(MPI_COMPLEX32), D(MPI_2REAL), D(MPI_2DOUBLE_PRECISION), D(MPI_2INTEGER),
+#undef D
+  };
+  static const struct {
+    MPI_Op op;
+    const char *name;
+  } pops[] = {{MPI_SUM, "MPI_SUM"},   {MPI_PROD, "MPI_PROD"},     {MPI_MIN, "MPI_MIN"},         {MPI_MAX, "MPI_MAX"},
+              {MPI_LAND, "MPI_LAND"}, {MPI_LOR, "MPI_LOR"},       {MPI_LXOR, "MPI_LXOR"},       {MPI_BAND, "MPI_BAND"},
+              {MPI_BOR, "MPI_BOR"},   {MPI_BXOR, "MPI_BXOR"},     {MPI_MAXLOC, "MPI_MAXLOC"},   {MPI_MINLOC, "MPI_MINLOC"},
+              {MPI_REPLACE, "MPI_REPLACE"}, {MPI_NO_OP, "MPI_NO_OP"}};
+  long long in[8] = {0}, inout[8] = {0};
+  int bad = 0, ours = 0, lib_only = 0;
+  /* PMPI_Reduce_local raises its errors on MPI_COMM_WORLD (Open MPI 4.1.4) or MPI_COMM_SELF */
+  CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  CHECK(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  for (size_t i = 0; i < sizeof dts / sizeof dts[0]; i++) {
+    if (dts[i].dt == MPI_DATATYPE_NULL) continue; /* not in this build */
+    for (size_t j = 0; j < sizeof pops / sizeof pops[0]; j++) {
+      int lib = PMPI_Reduce_local(in, inout, 0, dts[i].dt, pops[j].op) == MPI_SUCCESS;
+      int mine = mg_op_defined(pops[j].op, dts[i].dt);
+      ours += mine, lib_only += lib && !mine;
+      if (mine && !lib) {
+        bad = 1;
+        if (g_rank == 0)
+          printf("  FAIL op table: %s on %s goes to a mock-up, but the library refuses it\n", pops[j].name,
+                 dts[i].name);
+      }
+    }
+  }
+  if (!g_world_returns) {
+    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL));
+  }
+  if (g_rank == 0)
+    printf("%s op table: %d predefined (op, datatype) pairs may run a mock-up%s; %d more the library "
+           "accepts run the default\n",
+           bad ? "FAIL" : "ok  ", ours, bad ? ", some the library refuses" : ", all accepted by the library",
+           lib_only);
+  return bad;
 }
 
 static int run_errors(int coll, unsigned mask) {
@@ -2985,7 +3115,7 @@ static void usage(void) {
   if (g_rank) return;
   fprintf(stderr, "usage: difftest [--quick] [-v] [--trace] [--cases A[-[B]]] [--watchdog SECONDS]\n"
                   "                <collective>[=<algorithm>] ... | all\n"
-                  "       difftest --errors [--no-force] [<collective>[=<algorithm>] ...]\n"
+                  "       difftest --errors [--no-force] [--world-returns] [<collective>[=<algorithm>] ...]\n"
                   "       difftest --write-profile FILE | --list FILE\ncollectives:");
   for (int i = 0; i < MG_NCOLL; i++) fprintf(stderr, " %s", mg_colls[i].name);
   fprintf(stderr, "\n");
@@ -3038,6 +3168,8 @@ int main(int argc, char **argv) {
       errors = 1, g_differential = 0;
     else if (!strcmp(arg, "--no-force"))
       g_noforce = 1;
+    else if (!strcmp(arg, "--world-returns"))
+      g_world_returns = 1;
     else if (!strcmp(arg, "-v"))
       g_verbose = 1;
     else if (!strcmp(arg, "--trace"))
@@ -3081,7 +3213,7 @@ int main(int argc, char **argv) {
   /* Differential cases: errors come back as return codes (derived communicators
    * inherit this). The error cases keep the fatal default on MPI_COMM_WORLD and
    * MPI_COMM_SELF (run_errors). */
-  if (!errors) {
+  if (!errors || g_world_returns) {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   }
@@ -3119,7 +3251,7 @@ int main(int argc, char **argv) {
   ops[OP_BXOR] = MPI_BXOR;
   make_comms();
 
-  int bad = 0;
+  int bad = errors ? check_op_table() : 0;
   for (int c = 0; c < MG_NCOLL; c++) {
     if (!sel[c]) continue;
     bad |= errors ? run_errors(c, sel[c]) : run_coll(c, sel[c]);
