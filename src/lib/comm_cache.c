@@ -36,7 +36,9 @@ static struct {
   mg_comm_entry *bucket[NBUCKETS];
 } cache = {.keyval = MPI_KEYVAL_INVALID, .lock = PTHREAD_MUTEX_INITIALIZER};
 
-atomic_uint mg_comm_gen; /* bumped whenever an entry is dropped */
+/* Bumped whenever an entry is dropped; starts at 1 and never wraps (64 bits), so a thread's
+ * remembered entry before its first one ({0, NULL, 0}) never matches. */
+atomic_uint_fast64_t mg_comm_gen = 1;
 _Thread_local __attribute__((tls_model("initial-exec"))) mg_comm_last mg_comm_last_used;
 
 static unsigned bucket_of(MPI_Comm comm) {
@@ -116,7 +118,7 @@ static mg_comm_entry *make_entry(MPI_Comm comm, const mg_profile *prof) {
 }
 
 const mg_comm_entry *mg_comm_get_slow(MPI_Comm comm) {
-  unsigned gen;
+  uint_fast64_t gen;
   pthread_mutex_lock(&cache.lock);
   mg_comm_entry *e = cache.bucket[bucket_of(comm)];
   while (e && e->comm != comm) e = e->next;
