@@ -52,6 +52,11 @@ typedef struct mg_online_comm mg_online_comm;
 /* The profile's slice for one collective at one communicator size: what a call
  * of that collective there looks up. */
 typedef struct mg_comm_coll {
+  /* The wrappers' inline lookup (mg_fast_default): for each size class k (mg_profile_size_class),
+   * the first range of `sizes` that ends at or above the class's smallest size, or a sentinel that
+   * holds no size ({SIZE_MAX, 0}) when there is none; a size of class k lies in no range if it is
+   * below that range's lo. NULL when the slice has selectors (or the table could not be made). */
+  const mg_profile_range *const *first;
   mg_profile_sizes sizes;       /* the rules without selectors (n = 0: none) */
   const mg_profile_seltab *sel; /* NULL, or the table by datatype class and op that decides instead */
 } mg_comm_coll;
@@ -282,31 +287,16 @@ MG_ALWAYS_INLINE int mg_type_bytes_known(int count, MPI_Datatype dt, size_t *byt
   return 0;
 }
 
-/* The ranges s of a slice leave size `bytes` to the default: 1 when no range holds it or the one
- * that does names the default, 0 when one names a mock-up or (indexed slices) the size lies past
- * the first range that can hold a size of its class (mg_profile_sizes), which the second level
- * searches. The first candidate settles most calls: the size lies in the gap before it, or in it. */
-MG_ALWAYS_INLINE int mg_sizes_default(const mg_profile_sizes *s, size_t bytes) {
-  if (s->idx) {
-    unsigned first = s->idx[mg_profile_size_class(bytes)];
-    if (first >= (unsigned)s->n) return 1; /* every range ends below the class */
-    const mg_profile_range *r = s->r + first;
-    if (bytes < r->lo) return 1;
-    return bytes <= r->hi && r->alg == 0;
-  }
-  for (int i = 0; i < s->n; i++) { /* at most MG_PROFILE_INDEX_MIN ranges, sorted */
-    if (bytes < s->r[i].lo) return 1;
-    if (bytes <= s->r[i].hi) return s->r[i].alg == 0;
-  }
-  return 1;
-}
-
-/* A call of collective (or point-to-point operation) coll of count elements of dt on comm. */
+/* A call of collective (or point-to-point operation) coll of count elements of dt on comm. The
+ * first range that can hold a size of its class (mg_comm_coll.first) settles most calls: the size
+ * lies in the gap before it, or in it; a size past it goes to the second level, which searches. */
 MG_ALWAYS_INLINE int mg_fast_default(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt) {
   const mg_comm_entry *e;
   size_t bytes;
-  if (!mg_comm_cached(comm, &e) || e->coll[coll].sel || !mg_type_bytes_known(count, dt, &bytes)) return 0;
-  return mg_sizes_default(&e->coll[coll].sizes, bytes);
+  if (!mg_comm_cached(comm, &e) || !e->coll[coll].first || !mg_type_bytes_known(count, dt, &bytes)) return 0;
+  const mg_profile_range *r = e->coll[coll].first[mg_profile_size_class(bytes)];
+  if (bytes < r->lo) return 1; /* in no range */
+  return bytes <= r->hi && r->alg == 0;
 }
 
 /* A call of a collective whose message size is not one count: settled only when the profile has
