@@ -50,6 +50,7 @@ if [[ $mpi == table ]]; then
     [tuned-miss]="a profile of 64 \`allreduce np=1\` ranges, none holding 8 bytes: the inline lookup, then the default"
     [tuned-large]="a profile of 1024 ranges (8 collectives × 8 process counts × 16 ranges) that misses 8 bytes between two ranges of its size class"
     [tuned-fire]="a rule for 8 bytes: \`allreduce_as_reduce_bcast\` runs (its two calls included)")
+  sgn() { [[ $1 == [0-9]* ]] && echo "+$1" || echo "$1"; } # a difference, with its sign
   echo "| variant | what runs | Open MPI instructions | MPICH instructions | Open MPI ns | MPICH ns |"
   echo "|---|---|---|---|---|---|"
   for v in none passthrough dispatch tuned-miss tuned-large tuned-fire force-fire; do
@@ -58,7 +59,7 @@ if [[ $mpi == table ]]; then
     if [[ $v == none ]]; then
       echo "| $v | ${what[$v]} | $oi | $mi | $ons | $mns |"
     else
-      echo "| $v | ${what[$v]} | +$odi | +$mdi | +$odns | +$mdns |"
+      echo "| $v | ${what[$v]} | $(sgn "$odi") | $(sgn "$mdi") | $(sgn "$odns") | $(sgn "$mdns") |"
     fi
   done
   exit 0

@@ -390,7 +390,8 @@ void mg_lib_init(int thread_level) {
 
 void mg_paths_set(mg_ctx *x) {
   unsigned ruled = 0; /* the operations the profile has a rule for, at any process count */
-  for (int i = 0; x->profile && i < mg_profile_nrules(x->profile); i++) ruled |= 1u << mg_profile_rule_at(x->profile, i)->coll;
+  for (int i = 0; x->profile && i < mg_profile_nrules(x->profile); i++)
+    ruled |= 1u << mg_profile_rule_at(x->profile, i)->coll;
   for (int k = 0; k < MG_NCOLL; k++) {
     unsigned char p;
     if (!x->active)

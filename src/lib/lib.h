@@ -214,8 +214,9 @@ void mg_online_finalize(const char *path, double wall_start);
  */
 #define MG_FAST(E, settled)                                                                                  \
   (__builtin_expect(mg_the_ctx.path[MG_##E] == MG_PATH_PMPI, 1) ||                                          \
-   (mg_the_ctx.path[MG_##E] == MG_PATH_TUNED ? (settled)                                                     \
-                                              : mg_the_ctx.path[MG_##E] == MG_PATH_COUNT && (mg_count_default(MG_##E), 1)))
+   (mg_the_ctx.path[MG_##E] == MG_PATH_TUNED                                                                 \
+        ? (settled)                                                                                          \
+        : mg_the_ctx.path[MG_##E] == MG_PATH_COUNT && (mg_count_default(MG_##E), 1)))
 
 /* MG_PATH_COUNT: the call counted as mg_dispatch counts a default it runs. */
 MG_ALWAYS_INLINE void mg_count_default(mg_coll coll) {

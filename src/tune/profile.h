@@ -266,7 +266,7 @@ static inline const mg_profile_sizes *mg_profile_seltab_pick(const mg_profile_se
 }
 
 /* Binary search in a slice: the range that holds `bytes`, NULL outside every range. */
-static inline __attribute__((always_inline)) const mg_profile_range *mg_profile_slice_find(const mg_profile_range *r, int n, size_t bytes) {
+static inline const mg_profile_range *mg_profile_slice_find(const mg_profile_range *r, int n, size_t bytes) {
   int lo = 0, hi = n - 1;
   while (lo <= hi) { /* last range with r.lo <= bytes */
     int mid = lo + (hi - lo) / 2;
@@ -285,12 +285,12 @@ static inline int mg_profile_slice_lookup(const mg_profile_range *r, int n, size
 }
 
 /* The size class of a message size: the index of its highest set bit (0 for 0 and 1). */
-static inline __attribute__((always_inline)) unsigned mg_profile_size_class(size_t bytes) {
+static inline unsigned mg_profile_size_class(size_t bytes) {
   return 63u - (unsigned)__builtin_clzll((unsigned long long)bytes | 1u);
 }
 
 /* The range of a per-call slice that holds `bytes`, NULL outside every range. */
-static inline __attribute__((always_inline)) const mg_profile_range *mg_profile_sizes_find(const mg_profile_sizes *s, size_t bytes) {
+static inline const mg_profile_range *mg_profile_sizes_find(const mg_profile_sizes *s, size_t bytes) {
   if (!s->idx) return mg_profile_slice_find(s->r, s->n, bytes);
   const uint16_t *ix = s->idx + mg_profile_size_class(bytes);
   int first = ix[0], last = ix[1] < s->n ? ix[1] : s->n - 1;
