@@ -396,7 +396,7 @@ void mg_paths_set(mg_ctx *x) {
     unsigned char p;
     if (!x->active)
       p = MG_PATH_PMPI;
-    else if (x->forced[k] || x->trace_path || (x->online && !mg_coll_is_p2p((mg_coll)k)))
+    else if (x->forced[k] || x->trace_path || x->trace || (x->online && !mg_coll_is_p2p((mg_coll)k)))
       p = MG_PATH_DISPATCH; /* online tuning learns collectives only: its point-to-point calls run the default */
     else if ((ruled >> k) & 1u)
       p = x->counting ? MG_PATH_DISPATCH : MG_PATH_TUNED;
