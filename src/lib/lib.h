@@ -285,19 +285,42 @@ MG_ALWAYS_INLINE int mg_type_bytes_known(int count, MPI_Datatype dt, size_t *byt
   }
   MG_COMMON_TYPES(MG_X)
 #undef MG_X
-  return 0;
+  *bytes = 0; /* mg_type_bytes: no elements, no bytes, whatever the datatype */
+  return count == 0;
 }
 
-/* A call of collective (or point-to-point operation) coll of count elements of dt on comm. The
- * first range that can hold a size of its class (mg_comm_coll.first) settles most calls: the size
- * lies in the gap before it, or in it; a size past it goes to the second level, which searches. */
-MG_ALWAYS_INLINE int mg_fast_default(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt) {
+/* What the first level found for a call of `bytes` (mg_fast_lookup). */
+enum { MG_FAST_DEFAULT, MG_FAST_FIRES, MG_FAST_UNKNOWN };
+
+/* The first range that can hold a size of its class (mg_comm_coll.first) settles most calls: the
+ * size lies in the gap before it (no rule: the default), or in it (its rule); a size past it is
+ * MG_FAST_UNKNOWN, for the second level, which searches. */
+MG_ALWAYS_INLINE int mg_fast_range(const mg_profile_range *const *first, size_t bytes) {
+  const mg_profile_range *r = first[mg_profile_size_class(bytes)];
+  if (bytes < r->lo) return MG_FAST_DEFAULT; /* in no range */
+  if (bytes > r->hi) return MG_FAST_UNKNOWN;
+  return r->alg ? MG_FAST_FIRES : MG_FAST_DEFAULT;
+}
+
+/* A call of collective (or point-to-point operation) coll of count elements of dt on comm. */
+MG_ALWAYS_INLINE int mg_fast_lookup(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt) {
   const mg_comm_entry *e;
   size_t bytes;
-  if (!mg_comm_cached(comm, &e) || !e->coll[coll].first || !mg_type_bytes_known(count, dt, &bytes)) return 0;
-  const mg_profile_range *r = e->coll[coll].first[mg_profile_size_class(bytes)];
-  if (bytes < r->lo) return 1; /* in no range */
-  return bytes <= r->hi && r->alg == 0;
+  if (!mg_comm_cached(comm, &e) || !e->coll[coll].first || !mg_type_bytes_known(count, dt, &bytes))
+    return MG_FAST_UNKNOWN;
+  return mg_fast_range(e->coll[coll].first, bytes);
+}
+
+/* The same for a call whose message size is known (barrier: 0). */
+MG_ALWAYS_INLINE int mg_fast_lookup_bytes(mg_coll coll, MPI_Comm comm, size_t bytes) {
+  const mg_comm_entry *e;
+  if (!mg_comm_cached(comm, &e) || !e->coll[coll].first) return MG_FAST_UNKNOWN;
+  return mg_fast_range(e->coll[coll].first, bytes);
+}
+
+/* 1: the first level settles the call: the default runs. */
+MG_ALWAYS_INLINE int mg_fast_default(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt) {
+  return mg_fast_lookup(coll, comm, count, dt) == MG_FAST_DEFAULT;
 }
 
 /* A call of a collective whose message size is not one count: settled only when the profile has
@@ -329,8 +352,10 @@ static inline int mg_tuned_untouched(mg_coll coll, MPI_Comm comm) {
 
 /* 1: the profile leaves this call of a one-count collective (registry.h) to
  * the default; the wrapper calls PMPI_. Arguments as in mg_call. */
-static inline int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *sbuf, int scount, MPI_Datatype stype,
+MG_ALWAYS_INLINE int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *sbuf, int scount, MPI_Datatype stype,
                                    int rcount, MPI_Datatype rtype, MPI_Op op) {
+  /* a rule the first level found: mg_dispatch runs its mock-up; the lookup is not done twice */
+  if (!mg_the_ctx.tuned_only || mg_fast_lookup(coll, comm, rcount, rtype) == MG_FAST_FIRES) return 0;
   const mg_comm_coll *t = mg_fast_slice(coll, comm);
   if (!t) return 0;
   if (mg_slice_empty(t)) return 1;
@@ -344,8 +369,9 @@ static inline int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *sbuf
  * operation by (the send side; recv and irecv: the receive buffer); rtype and MPI_OP_NULL are what
  * mg_dispatch looks the rule up with (the call's receive type, MPI_DATATYPE_NULL for the sends).
  * A null datatype goes to mg_dispatch, which reports it. */
-static inline int mg_tuned_default_p2p(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt,
+MG_ALWAYS_INLINE int mg_tuned_default_p2p(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt,
                                        MPI_Datatype rtype) {
+  if (!mg_the_ctx.tuned_only || mg_fast_lookup(coll, comm, count, dt) == MG_FAST_FIRES) return 0; /* as above */
   const mg_comm_coll *t = mg_fast_slice(coll, comm);
   if (!t) return 0;
   if (mg_slice_empty(t)) return 1;

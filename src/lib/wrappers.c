@@ -162,7 +162,7 @@ static MG_ACTIVE int barrier_active(MPI_Comm comm) {
 }
 
 MG_EXPORT int MPI_Barrier(MPI_Comm comm) {
-  if (MG_FAST(BARRIER, mg_fast_default(MG_BARRIER, comm, 0, MPI_DATATYPE_NULL))) return PMPI_Barrier(comm);
+  if (MG_FAST(BARRIER, mg_fast_lookup_bytes(MG_BARRIER, comm, 0) == MG_FAST_DEFAULT)) return PMPI_Barrier(comm);
   MG_SITE;
   return barrier_active(comm);
 }
