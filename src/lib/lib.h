@@ -259,12 +259,13 @@ static inline const mg_profile_range *mg_comm_rule(const mg_comm_coll *t, size_t
  * The first, inline level of it (MG_PATH_TUNED, in the exported wrapper): only what needs no
  * function call. The communicator must be the thread's last one (no lock), the slice must have no
  * selectors, the datatype must be one of the common predefined ones (mg_common_types: no
- * PMPI_Type_size) or the count at most 0; then the size's class and a range compare say whether
- * a rule applies. 1: the default runs; 0: not settled here (another communicator, selectors, a
- * rare datatype, or a rule that names a mock-up), the active part decides. The arguments are not
- * checked: a call that mg_call_check would refuse runs the default in mg_dispatch as well, and
- * this level only ever answers "the default" (or "don't know"); a null datatype is not among the
- * common ones, so no PMPI query sees it.
+ * PMPI_Type_size) or the count 0; then the size's class and a range compare say whether a rule
+ * applies. mg_fast_default 1: the default runs; 0: not settled here (another communicator,
+ * selectors, a rare datatype, a size past the class's first range, or a rule that names a
+ * mock-up), the active part decides. The arguments are not checked: a call that mg_call_check
+ * would refuse runs the default in mg_dispatch as well, and the wrapper takes only the answer
+ * "the default" from this level; a null datatype is not among the common ones, so no PMPI query
+ * sees it.
  */
 /* 1 when comm is the thread's last communicator, its entry in *e (never NULL then: mg_comm_last). */
 MG_ALWAYS_INLINE int mg_comm_cached(MPI_Comm comm, const mg_comm_entry **e) {
@@ -353,7 +354,7 @@ static inline int mg_tuned_untouched(mg_coll coll, MPI_Comm comm) {
 /* 1: the profile leaves this call of a one-count collective (registry.h) to
  * the default; the wrapper calls PMPI_. Arguments as in mg_call. */
 MG_ALWAYS_INLINE int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *sbuf, int scount, MPI_Datatype stype,
-                                   int rcount, MPI_Datatype rtype, MPI_Op op) {
+                                      int rcount, MPI_Datatype rtype, MPI_Op op) {
   /* a rule the first level found: mg_dispatch runs its mock-up; the lookup is not done twice */
   if (!mg_the_ctx.tuned_only || mg_fast_lookup(coll, comm, rcount, rtype) == MG_FAST_FIRES) return 0;
   const mg_comm_coll *t = mg_fast_slice(coll, comm);
@@ -370,7 +371,7 @@ MG_ALWAYS_INLINE int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *s
  * mg_dispatch looks the rule up with (the call's receive type, MPI_DATATYPE_NULL for the sends).
  * A null datatype goes to mg_dispatch, which reports it. */
 MG_ALWAYS_INLINE int mg_tuned_default_p2p(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt,
-                                       MPI_Datatype rtype) {
+                                          MPI_Datatype rtype) {
   if (!mg_the_ctx.tuned_only || mg_fast_lookup(coll, comm, count, dt) == MG_FAST_FIRES) return 0; /* as above */
   const mg_comm_coll *t = mg_fast_slice(coll, comm);
   if (!t) return 0;
