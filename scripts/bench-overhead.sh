@@ -25,10 +25,45 @@
 # Online tuning: COLL=allreduce_pair (2 ranks, one per core, a one-element MPI_Allreduce on
 # MPI_COMM_WORLD): variants online (MPIGUIDE_PROFILE=auto; the cell decides in the warm-up) and
 # relearned (the profile one online run learned, in tuned mode): the same algorithm by both paths.
-# Usage: [COLL=barrier] [ROUNDS=n] [LIB=...] scripts/bench-overhead.sh [openmpi|mpich] [calls]
+# Instructions (the machine-independent figure; nanoseconds differ by a factor of three between
+# machines): unless INSTR=0, each variant of a one-process collective also runs under valgrind's
+# callgrind, counting only inside overhead.c's timed loop (--toggle-collect=mg_timed_loop), with
+# ICALLS and 2 x ICALLS calls (default 2000); the difference over ICALLS is the instructions per
+# call, exact and the same on every run (start-up and first calls cancel). Columns "instr" and
+# "+instr" (minus the run without the library). Point-to-point and two-rank modes: times only.
+# `scripts/bench-overhead.sh table` runs both MPIs and prints docs/library.md's table (markdown).
+# Usage: [COLL=barrier] [ROUNDS=n] [LIB=...] [INSTR=0] scripts/bench-overhead.sh [openmpi|mpich|table] [calls]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mpi=${1:-openmpi}
+if [[ $mpi == table ]]; then
+  # One markdown table for both MPIs: instructions added per call, and nanoseconds beside them.
+  declare -A row
+  for m in openmpi mpich; do
+    while read -r v instr dinstr ns dns; do row[$m.$v]="$instr $dinstr $ns $dns"; done < <(MDROWS=1 "$0" "$m" "${2:-1000000}" | grep '^row ' | cut -d' ' -f2-)
+  done
+  declare -A what=(
+    [none]="no libmpiguide: the call itself"
+    [passthrough]="nothing set: a test of the operation's path byte and a tail call of \`PMPI_Allreduce\`"
+    [dispatch]="force mode for another collective (\`MPIGUIDE_ALG=bcast=...\`): the call counted as the default's, then \`PMPI_Allreduce\`"
+    [force-fire]="\`MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast\`: described, dispatched, the mock-up runs (its two calls included)"
+    [tuned-miss]="a profile of 64 \`allreduce np=1\` ranges, none holding 8 bytes: the inline lookup, then the default"
+    [tuned-large]="a profile of 1024 ranges (8 collectives × 8 process counts × 16 ranges) that misses 8 bytes between two ranges of its size class"
+    [tuned-fire]="a rule for 8 bytes: \`allreduce_as_reduce_bcast\` runs (its two calls included)")
+  sgn() { [[ $1 == [0-9]* ]] && echo "+$1" || echo "$1"; } # a difference, with its sign
+  echo "| variant | what runs | Open MPI instructions | MPICH instructions | Open MPI ns | MPICH ns |"
+  echo "|---|---|---|---|---|---|"
+  for v in none passthrough dispatch tuned-miss tuned-large tuned-fire force-fire; do
+    read -r oi odi ons odns <<<"${row[openmpi.$v]:-? ? ? ?}"
+    read -r mi mdi mns mdns <<<"${row[mpich.$v]:-? ? ? ?}"
+    if [[ $v == none ]]; then
+      echo "| $v | ${what[$v]} | $oi | $mi | $ons | $mns |"
+    else
+      echo "| $v | ${what[$v]} | $(sgn "$odi") | $(sgn "$mdi") | $(sgn "$odns") | $(sgn "$mdns") |"
+    fi
+  done
+  exit 0
+fi
 calls=${2:-1000000}
 coll=${COLL:-allreduce}
 rounds=${ROUNDS:-11}
@@ -115,6 +150,7 @@ env_of[dispatch]="MPIGUIDE_ALG=bcast=bcast_as_allgatherv"
 env_of[tuned-miss]="MPIGUIDE_PROFILE=$tmp/miss.prof"
 env_of[tuned-large]="MPIGUIDE_PROFILE=$tmp/large.prof"
 env_of[tuned-fire]="MPIGUIDE_PROFILE=$tmp/fire.prof"
+env_of[force-fire]="MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast"
 env_of[tuned-coll]="MPIGUIDE_PROFILE=$tmp/miss.prof"
 env_of[tuned-p2p]="MPIGUIDE_PROFILE=$tmp/p2p.prof"
 if [[ $coll == allreduce_pair ]]; then
@@ -130,6 +166,7 @@ elif ((p2p)); then
   [[ $ops == send* ]] && variants+=(tuned-fire) && env_of[tuned-fire]="MPIGUIDE_PROFILE=$tmp/p2p-fire.prof"
 else
   variants=(passthrough dispatch tuned-miss tuned-large tuned-fire)
+  [[ $coll == allreduce ]] && variants+=(force-fire)
 fi
 # BASE=path/to/other/libmpiguide.so: the same variants with that library too, in the same rounds
 # (rows "<variant>@base"), for a before/after comparison without drift between two sessions.
@@ -159,20 +196,55 @@ for l in "${libs[@]}"; do
     nalloc[$v$t]=$(allocs LD_PRELOAD="$l" ${env_of[$v]})
   done
 done
+# Instructions per call: callgrind counts inside mg_timed_loop only, with icalls and 2 x icalls
+# calls; the difference over icalls leaves the loop's first calls and everything else out.
+icalls=${ICALLS:-2000}
+instr_on=${INSTR:-1}
+((p2p || pair)) && instr_on=0
+if ((instr_on)) && ! command -v valgrind >/dev/null; then
+  echo "bench-overhead: valgrind not found: no instruction counts (INSTR=0 to silence)" >&2
+  instr_on=0
+fi
+icount() { # icount n VAR=value...: the instructions collected in mg_timed_loop for n calls
+  local n=$1 out
+  shift
+  out=$(mktemp "$tmp/cg.XXXXXX")
+  env "$@" valgrind --tool=callgrind --collect-atstart=no --toggle-collect=mg_timed_loop \
+    --callgrind-out-file="$out" "$b/overhead" "$n" "$coll" >/dev/null 2>&1
+  sed -n 's/^summary: *\([0-9]*\).*/\1/p; s/^totals: *\([0-9]*\).*/\1/p' "$out" | head -1
+}
+declare -A ninstr
+if ((instr_on)); then
+  for v in "${names[@]}"; do
+    l=$lib
+    [[ $v == *@base ]] && l=$BASE
+    e=()
+    [[ ${v%@base} != none ]] && e=(LD_PRELOAD="$l")
+    # shellcheck disable=SC2206 # env_of holds one VAR=value or nothing
+    e+=(${env_of[${v%@base}]})
+    i1=$(icount "$icalls" "${e[@]}")
+    i2=$(icount $((2 * icalls)) "${e[@]}")
+    ninstr[$v]=$(awk -v a="$i1" -v b="$i2" -v n="$icalls" 'BEGIN{printf "%.1f", (b-a)/n}')
+  done
+fi
 median() { tr ' ' '\n' | grep . | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 minimum() { tr ' ' '\n' | grep . | sort -g | head -1; }
 base=$(median <<<"${res[none]}")
 bmin=$(minimum <<<"${res[none]}")
 what="MPI_$coll"
 ((p2p)) && what="$coll, ns per intercepted call"
-printf "%-17s %9s %7s %7s %9s %7s %6s   (%s, %d calls, %d interleaved runs, %s)\n" variant \
-  "median ns" "+med" ratio "min ns" "+min" allocs "$mpi, $what" "$calls" "$rounds" \
+printf "%-17s %8s %7s %9s %7s %7s %9s %7s %6s   (%s, %d calls, %d interleaved runs, %s)\n" variant \
+  instr +instr "median ns" "+med" ratio "min ns" "+min" allocs "$mpi, $what" "$calls" "$rounds" \
   "$( ((pair)) && echo "2 ranks, one per core" || echo "pinned to one core")"
 for v in "${names[@]}"; do
   m=$(median <<<"${res[$v]}")
   n=$(minimum <<<"${res[$v]}")
-  printf "%-17s %9.2f %7.2f %7.3f %9.2f %7.2f %6s   runs: %s\n" "$v" "$m" "$(awk -v a="$m" -v b="$base" 'BEGIN{print a-b}')" \
+  di=$(awk -v a="${ninstr[$v]:-}" -v b="${ninstr[none]:-}" 'BEGIN{if (a == "" || b == "") print "-"; else printf "%.1f", a-b}')
+  dm=$(awk -v a="$m" -v b="$base" 'BEGIN{printf "%.1f", a-b}')
+  printf "%-17s %8s %7s %9.2f %7.2f %7.3f %9.2f %7.2f %6s   runs: %s\n" "$v" "${ninstr[$v]:--}" "$di" "$m" "$dm" \
     "$(awk -v a="$m" -v b="$base" 'BEGIN{print a/b}')" "$n" "$(awk -v a="$n" -v b="$bmin" 'BEGIN{print a-b}')" \
     "${nalloc[$v]:-?}" "${res[$v]}"
+  [[ -n ${MDROWS:-} ]] && printf "row %s %s %s %.1f %s\n" "$v" "${ninstr[$v]:--}" "$di" "$m" "$dm"
 done
+echo "(instr, +instr: instructions per call counted by callgrind in the timed loop, ${icalls} and $((2 * icalls)) calls, and minus those without the library; the same on every run and every machine with these binaries)"
 echo "(+med, +min: the median and the minimum minus those without the library; the machine is shared, the minimum is the least disturbed run; allocs: malloc-family calls in the timed loop of one more run with benchmarks/malloc_count.c preloaded)"

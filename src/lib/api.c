@@ -26,7 +26,7 @@ int mpiguide_force(const char *spec) {
   if (st == MPIGUIDE_OK) { /* every call is counted from now on: none takes the wrappers' fast path */
     mg_the_ctx.tuned_only = 0;
     mg_the_ctx.active = mg_the_ctx.counting = 1;
-    for (int i = MG_NCOLLECTIVES; i < MG_NCOLL; i++) mg_the_ctx.p2p_busy |= 1u << i; /* counted too */
+    mg_paths_set(&mg_the_ctx); /* point-to-point calls are counted too */
   }
   return st;
 }

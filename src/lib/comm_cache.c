@@ -36,8 +36,36 @@ static struct {
   mg_comm_entry *bucket[NBUCKETS];
 } cache = {.keyval = MPI_KEYVAL_INVALID, .lock = PTHREAD_MUTEX_INITIALIZER};
 
-atomic_uint mg_comm_gen; /* bumped whenever an entry is dropped */
+/* Bumped whenever an entry is dropped; starts at 1 and never wraps (64 bits), so a thread's
+ * remembered entry before its first one ({0, NULL, 0}) never matches. */
+atomic_uint_fast64_t mg_comm_gen = 1;
 _Thread_local __attribute__((tls_model("initial-exec"))) mg_comm_last mg_comm_last_used;
+
+/* The inline lookup's table (mg_comm_coll.first) of a slice without rules: every class's first
+ * range is the sentinel, which holds no size. Filled by mg_comm_cache_init. */
+static const mg_profile_range no_range = {SIZE_MAX, 0, 0, 0};
+static const mg_profile_range *no_ranges[MG_PROFILE_NCLASS];
+
+/* The table of ranges s (sorted, disjoint), or NULL when it cannot be allocated. */
+static const mg_profile_range *const *first_ranges(const mg_profile_sizes *s) {
+  if (!s->n) return no_ranges;
+  const mg_profile_range **t = malloc(MG_PROFILE_NCLASS * sizeof *t);
+  int i = 0;
+  for (unsigned k = 0; t && k < MG_PROFILE_NCLASS; k++) {
+    size_t least = k ? (size_t)1 << k : 0;
+    while (i < s->n && s->r[i].hi < least) i++;
+    t[k] = i < s->n ? &s->r[i] : &no_range;
+  }
+  return t;
+}
+
+static void free_entry(mg_comm_entry *e) {
+  if (!e) return;
+  for (int k = 0; k < MG_NCOLL; k++)
+    if (e->coll[k].first != no_ranges) free((void *)e->coll[k].first);
+  mg_online_comm_free(e->online);
+  free(e);
+}
 
 static unsigned bucket_of(MPI_Comm comm) {
   uintptr_t h = 0;
@@ -58,12 +86,12 @@ static int delete_fn(MPI_Comm comm, int keyval, void *attr, void *extra) {
   pthread_mutex_lock(&cache.lock);
   unlink_entry(attr);
   pthread_mutex_unlock(&cache.lock);
-  mg_online_comm_free(((mg_comm_entry *)attr)->online);
-  free(attr);
+  free_entry(attr);
   return MPI_SUCCESS;
 }
 
 int mg_comm_cache_init(void) {
+  for (int k = 0; k < MG_PROFILE_NCLASS; k++) no_ranges[k] = &no_range;
   return PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_fn, &cache.keyval, NULL);
 }
 
@@ -82,8 +110,7 @@ void mg_comm_cache_finalize(void) {
         while (cache.bucket[b]) {
           mg_comm_entry *e = cache.bucket[b];
           cache.bucket[b] = e->next;
-          mg_online_comm_free(e->online);
-          free(e);
+          free_entry(e);
         }
       pthread_mutex_unlock(&cache.lock);
       break;
@@ -98,25 +125,28 @@ static mg_comm_entry *make_entry(MPI_Comm comm, const mg_profile *prof) {
   mg_comm_entry *e = calloc(1, sizeof *e);
   if (!e) return NULL;
   e->comm = comm;
+  for (int k = 0; k < MG_NCOLL; k++) e->coll[k].first = no_ranges;
   if (PMPI_Comm_test_inter(comm, &e->inter) != MPI_SUCCESS || PMPI_Comm_size(comm, &e->size) != MPI_SUCCESS ||
       PMPI_Comm_rank(comm, &e->rank) != MPI_SUCCESS) {
-    free(e);
+    free_entry(e);
     return NULL;
   }
   if (mg_the_ctx.online && !e->inter && !(e->online = mg_online_comm_new())) {
-    free(e); /* as for any entry that cannot be made: the default runs */
+    free_entry(e); /* as for any entry that cannot be made: the default runs */
     return NULL;
   }
   if (prof && !e->inter) /* an intercommunicator always runs the default: no slices */
     for (int k = 0; k < MG_NCOLL; k++) {
       e->coll[k].sizes = *mg_profile_slice_sizes(prof, (mg_coll)k, e->size);
       e->coll[k].sel = mg_profile_slice_sel(prof, (mg_coll)k, e->size);
+      /* with selectors, or without memory for the table: the wrappers' second level decides */
+      e->coll[k].first = e->coll[k].sel ? NULL : first_ranges(&e->coll[k].sizes);
     }
   return e;
 }
 
 const mg_comm_entry *mg_comm_get_slow(MPI_Comm comm) {
-  unsigned gen;
+  uint_fast64_t gen;
   pthread_mutex_lock(&cache.lock);
   mg_comm_entry *e = cache.bucket[bucket_of(comm)];
   while (e && e->comm != comm) e = e->next;
@@ -127,8 +157,7 @@ const mg_comm_entry *mg_comm_get_slow(MPI_Comm comm) {
       e->next = cache.bucket[b];
       cache.bucket[b] = e;
     } else {
-      if (e) mg_online_comm_free(e->online);
-      free(e); /* an invalid communicator: the caller asks MPI, which reports the error */
+      free_entry(e); /* an invalid communicator: the caller asks MPI, which reports the error */
       e = NULL;
     }
   }

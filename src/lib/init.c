@@ -384,12 +384,26 @@ void mg_lib_init(int thread_level) {
   x->active = any_forced || v.have_trace || x->profile || x->online;
   x->counting = any_forced || v.have_trace; /* tuned production runs skip the counters */
   x->tuned_only = x->profile && !x->counting; /* the wrappers' fast path (lib.h) */
-  x->p2p_busy = 0;
-  for (int i = MG_NCOLLECTIVES; i < MG_NCOLL; i++)
-    if (x->forced[i] || x->counting || v.have_trace) x->p2p_busy |= 1u << i;
-  for (int i = 0; x->profile && i < mg_profile_nrules(x->profile); i++)
-    x->p2p_busy |= mg_coll_is_p2p(mg_profile_rule_at(x->profile, i)->coll) ? 1u << mg_profile_rule_at(x->profile, i)->coll : 0;
+  mg_paths_set(x);
   x->initialized = 1;
+}
+
+void mg_paths_set(mg_ctx *x) {
+  unsigned ruled = 0; /* the operations the profile has a rule for, at any process count */
+  for (int i = 0; x->profile && i < mg_profile_nrules(x->profile); i++)
+    ruled |= 1u << mg_profile_rule_at(x->profile, i)->coll;
+  for (int k = 0; k < MG_NCOLL; k++) {
+    unsigned char p;
+    if (!x->active)
+      p = MG_PATH_PMPI;
+    else if (x->forced[k] || x->trace_path || x->trace || (x->online && !mg_coll_is_p2p((mg_coll)k)))
+      p = MG_PATH_DISPATCH; /* online tuning learns collectives only: its point-to-point calls run the default */
+    else if ((ruled >> k) & 1u)
+      p = x->counting ? MG_PATH_DISPATCH : MG_PATH_TUNED;
+    else /* no rule: mg_dispatch would run the default, counted or not */
+      p = x->counting ? MG_PATH_COUNT : MG_PATH_PMPI;
+    x->path[k] = p;
+  }
 }
 
 void mg_lib_finalize(void) {
@@ -405,7 +419,7 @@ void mg_lib_finalize(void) {
   x->trace_time = 0;
   x->active = 0;
   x->tuned_only = 0;
-  x->p2p_busy = 0;
+  mg_paths_set(x); /* every wrapper passes through from here on */
   x->initialized = 0;
   mg_comm_cache_finalize(); /* first: the communicators' unfinished cells count in what online tuning cost */
   if (x->online) mg_online_finalize(x->profile_out, x->wall_start);

@@ -21,6 +21,27 @@
 
 #define MG_DEFAULT_SCRATCH_MAX ((size_t)64 << 20)
 
+/* The library's own globals, hidden in their declarations too: -fvisibility=hidden only marks
+ * definitions, so code that sees a plain extern declaration addresses the variable through the
+ * GOT (a load of its address before every access). Hidden, an access is one rip-relative
+ * instruction: the wrappers' pass-through test is one compare. */
+#define MG_HIDDEN __attribute__((visibility("hidden")))
+/* The wrappers' first-level decision: inlined even into the 25 wrappers that use it, so that it
+ * stays a straight run of compares with no call (and no stack frame). */
+#define MG_ALWAYS_INLINE static inline __attribute__((always_inline))
+
+/* What a wrapper does with a call of one operation (mg_ctx.path), decided at MPI_Init and by
+ * mpiguide_force from the mode alone, so that the exported function tests one byte:
+ * - PMPI: nothing in this run touches the operation: a tail call of its PMPI_ twin (pure
+ *   pass-through; also an operation the profile has no rule for, or an idle point-to-point one);
+ * - COUNT: count the call as the default's and call PMPI_ (force mode or mpiguide_force, the
+ *   operation not forced, no profile, no trace: mg_dispatch would run the default and count it);
+ * - TUNED: tuned mode (a profile that has rules for the operation, nothing counted or traced):
+ *   the inline lookup (mg_fast_default) settles the calls it can, the others go on to the
+ *   wrapper's active part;
+ * - DISPATCH: every call is described and goes through mg_dispatch (forced, traced, online). */
+enum { MG_PATH_PMPI = 0, MG_PATH_COUNT, MG_PATH_TUNED, MG_PATH_DISPATCH };
+
 typedef struct mg_trace mg_trace;
 /* Online tuning (online.c): the learning state of one communicator. */
 typedef struct mg_online_comm mg_online_comm;
@@ -31,6 +52,11 @@ typedef struct mg_online_comm mg_online_comm;
 /* The profile's slice for one collective at one communicator size: what a call
  * of that collective there looks up. */
 typedef struct mg_comm_coll {
+  /* The wrappers' inline lookup (mg_fast_default): for each size class k (mg_profile_size_class),
+   * the first range of `sizes` that ends at or above the class's smallest size, or a sentinel that
+   * holds no size ({SIZE_MAX, 0}) when there is none; a size of class k lies in no range if it is
+   * below that range's lo. NULL when the slice has selectors (or the table could not be made). */
+  const mg_profile_range *const *first;
   mg_profile_sizes sizes;       /* the rules without selectors (n = 0: none) */
   const mg_profile_seltab *sel; /* NULL, or the table by datatype class and op that decides instead */
 } mg_comm_coll;
@@ -53,9 +79,8 @@ typedef struct mg_ctx {
   int counting;                   /* keep ran/fell (force or trace mode, mpiguide_force) */
   int tuned_only;                 /* a profile, nothing forced, no trace, no counting: the
                                      wrappers' fast path (mg_tuned_default) may settle a call */
-  unsigned p2p_busy;              /* the point-to-point operations (bits 1 << mg_coll) whose calls take
-                                     the active path: forced, traced, counted or named by a profile
-                                     rule; the others' wrappers call PMPI_ at once in any mode */
+  unsigned char path[MG_NCOLL];   /* MG_PATH_*: what each operation's wrapper does (mg_paths_set);
+                                     all MG_PATH_PMPI unless active */
   int forced[MG_NCOLL];           /* algorithm index asked for; 0 = default */
   size_t scratch_max;             /* MPIGUIDE_SCRATCH_MAX */
   int thread_level;               /* provided by MPI_Init_thread */
@@ -74,13 +99,16 @@ typedef struct mg_ctx {
   atomic_llong fell[MG_NCOLL][MG_NWHY];
 } mg_ctx;
 
-extern mg_ctx mg_the_ctx;
+extern MG_HIDDEN mg_ctx mg_the_ctx;
+
+/* Set ctx.path from the mode (init.c): at MPI_Init, by mpiguide_force, at MPI_Finalize. */
+void mg_paths_set(mg_ctx *x);
 
 /* The return address of the application's MPI_* call, stored by the exported
  * wrapper before it enters its active part (wrappers.c, MG_SITE) and read by
  * the timed trace (dispatch.c): the active parts are out-of-line functions,
  * where __builtin_return_address(0) would be the wrapper's own address. */
-extern _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_call_site;
+extern MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_call_site;
 
 /* MPI_Init / MPI_Init_thread epilogue and MPI_Finalize prologue. */
 void mg_lib_init(int thread_level);
@@ -103,24 +131,26 @@ const mg_comm_entry *mg_comm_get_slow(MPI_Comm comm);
 
 /* The entry the calling thread used last, valid while the cache's generation
  * (bumped whenever an entry is dropped: a freed handle may come back as another
- * communicator) is the one it was taken at. initial-exec TLS: a plain offset
+ * communicator) is the one it was taken at. The generation starts at 1, so the
+ * zeroed entry of a thread that has none matches no call, not even one on a
+ * handle 0, and e is never NULL where comm and gen match. initial-exec TLS: a plain offset
  * from the thread pointer instead of a __tls_get_addr call per access;
  * libmpiguide is linked or preloaded at start, never dlopen()ed late. */
 typedef struct mg_comm_last {
   MPI_Comm comm;
   const mg_comm_entry *e;
-  unsigned gen;
+  uint_fast64_t gen;
 } mg_comm_last;
-extern _Thread_local __attribute__((tls_model("initial-exec"))) mg_comm_last mg_comm_last_used;
-extern atomic_uint mg_comm_gen;
+extern MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) mg_comm_last mg_comm_last_used;
+extern MG_HIDDEN atomic_uint_fast64_t mg_comm_gen;
 
 /* The entry of comm: on the communicator of the thread's previous call two
  * compares and no function call, else the table under its lock (filled on the
  * first call). */
 static inline const mg_comm_entry *mg_comm_get(MPI_Comm comm) {
-  unsigned gen = atomic_load_explicit(&mg_comm_gen, memory_order_acquire);
+  uint_fast64_t gen = atomic_load_explicit(&mg_comm_gen, memory_order_acquire);
   const mg_comm_last *l = &mg_comm_last_used;
-  if (__builtin_expect(l->comm == comm && l->gen == gen && l->e != NULL, 1)) return l->e;
+  if (__builtin_expect(l->comm == comm && l->gen == gen, 1)) return l->e;
   return mg_comm_get_slow(comm);
 }
 
@@ -171,8 +201,27 @@ void mg_online_finalize(const char *path, double wall_start);
  * the application called, before the out-of-line active part. */
 #define MG_SITE (mg_call_site = __builtin_return_address(0))
 /* A point-to-point operation E (MG_SEND...) whose calls nothing in this run touches calls PMPI_
- * at once; p2p_busy is 0 unless active, so one test covers pass-through too. */
-#define P2P_IDLE(E) __builtin_expect(!((mg_the_ctx.p2p_busy >> MG_##E) & 1u), 1)
+ * at once; its path is MG_PATH_PMPI unless active, so one test covers pass-through too. */
+#define P2P_IDLE(E) __builtin_expect(mg_the_ctx.path[MG_##E] == MG_PATH_PMPI, 1)
+
+/*
+ * The exported wrapper's own decision, before anything else: 1 when it calls the PMPI_ function
+ * at once. One byte (ctx.path) says what the mode asks of operation E: nothing (pass-through: one
+ * compare and the tail call), a count of the default (force mode for another operation: one
+ * atomic add), or in tuned mode `settled`, the inline lookup below, evaluated on that path only.
+ * Everything else goes to the wrapper's out-of-line active part. The tests and the lookup call
+ * no function, so the wrapper needs no stack frame on these paths.
+ */
+#define MG_FAST(E, settled)                                                                                  \
+  (__builtin_expect(mg_the_ctx.path[MG_##E] == MG_PATH_PMPI, 1) ||                                          \
+   (mg_the_ctx.path[MG_##E] == MG_PATH_TUNED                                                                 \
+        ? (settled)                                                                                          \
+        : mg_the_ctx.path[MG_##E] == MG_PATH_COUNT && (mg_count_default(MG_##E), 1)))
+
+/* MG_PATH_COUNT: the call counted as mg_dispatch counts a default it runs. */
+MG_ALWAYS_INLINE void mg_count_default(mg_coll coll) {
+  atomic_fetch_add_explicit(&mg_the_ctx.ran[coll][0], 1, memory_order_relaxed);
+}
 
 /* Select, run and account a call that the wrapper's fast path (below) did not
  * settle: every mode (dispatch.c). */
@@ -206,6 +255,86 @@ static inline const mg_profile_range *mg_comm_rule(const mg_comm_coll *t, size_t
  * mg_dispatch. No lock, no allocation after a communicator's first call.
  */
 
+/*
+ * The first, inline level of it (MG_PATH_TUNED, in the exported wrapper): only what needs no
+ * function call. The communicator must be the thread's last one (no lock), the slice must have no
+ * selectors, the datatype must be one of the common predefined ones (mg_common_types: no
+ * PMPI_Type_size) or the count 0; then the size's class and a range compare say whether a rule
+ * applies. mg_fast_default 1: the default runs; 0: not settled here (another communicator,
+ * selectors, a rare datatype, a size past the class's first range, or a rule that names a
+ * mock-up), the active part decides. The arguments are not checked: a call that mg_call_check
+ * would refuse runs the default in mg_dispatch as well, and the wrapper takes only the answer
+ * "the default" from this level; a null datatype is not among the common ones, so no PMPI query
+ * sees it.
+ */
+/* 1 when comm is the thread's last communicator, its entry in *e (never NULL then: mg_comm_last). */
+MG_ALWAYS_INLINE int mg_comm_cached(MPI_Comm comm, const mg_comm_entry **e) {
+  const mg_comm_last *l = &mg_comm_last_used;
+  *e = l->e;
+  return l->comm == comm && l->gen == atomic_load_explicit(&mg_comm_gen, memory_order_acquire);
+}
+
+/* count x size(dt) into *bytes without asking MPI (a compare per common predefined type, the size
+ * a constant); 0 when dt is not one of them. A negative count gives a size mg_dispatch would not
+ * look up (it refuses the call), but the answer can only be "the default" or "not settled", and
+ * the default is what mg_dispatch runs for such a call. */
+MG_ALWAYS_INLINE int mg_type_bytes_known(int count, MPI_Datatype dt, size_t *bytes) {
+#define MG_X(handle, ctype)                                                                                  \
+  if (dt == handle) {                                                                                        \
+    *bytes = (size_t)(ptrdiff_t)count * sizeof(ctype);                                                       \
+    return 1;                                                                                                \
+  }
+  MG_COMMON_TYPES(MG_X)
+#undef MG_X
+  *bytes = 0; /* mg_type_bytes: no elements, no bytes, whatever the datatype */
+  return count == 0;
+}
+
+/* What the first level found for a call of `bytes` (mg_fast_lookup). */
+enum { MG_FAST_DEFAULT, MG_FAST_FIRES, MG_FAST_UNKNOWN };
+
+/* The first range that can hold a size of its class (mg_comm_coll.first) settles most calls: the
+ * size lies in the gap before it (no rule: the default), or in it (its rule); a size past it is
+ * MG_FAST_UNKNOWN, for the second level, which searches. */
+MG_ALWAYS_INLINE int mg_fast_range(const mg_profile_range *const *first, size_t bytes) {
+  const mg_profile_range *r = first[mg_profile_size_class(bytes)];
+  if (bytes < r->lo) return MG_FAST_DEFAULT; /* in no range */
+  if (bytes > r->hi) return MG_FAST_UNKNOWN;
+  return r->alg ? MG_FAST_FIRES : MG_FAST_DEFAULT;
+}
+
+/* A call of collective (or point-to-point operation) coll of count elements of dt on comm. */
+MG_ALWAYS_INLINE int mg_fast_lookup(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt) {
+  const mg_comm_entry *e;
+  size_t bytes;
+  if (!mg_comm_cached(comm, &e) || !e->coll[coll].first || !mg_type_bytes_known(count, dt, &bytes))
+    return MG_FAST_UNKNOWN;
+  return mg_fast_range(e->coll[coll].first, bytes);
+}
+
+/* The same for a call whose message size is known (barrier: 0). */
+MG_ALWAYS_INLINE int mg_fast_lookup_bytes(mg_coll coll, MPI_Comm comm, size_t bytes) {
+  const mg_comm_entry *e;
+  if (!mg_comm_cached(comm, &e) || !e->coll[coll].first) return MG_FAST_UNKNOWN;
+  return mg_fast_range(e->coll[coll].first, bytes);
+}
+
+/* 1: the first level settles the call: the default runs. */
+MG_ALWAYS_INLINE int mg_fast_default(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt) {
+  return mg_fast_lookup(coll, comm, count, dt) == MG_FAST_DEFAULT;
+}
+
+/* A call of a collective whose message size is not one count: settled only when the profile has
+ * no rule for it at comm's size. */
+MG_ALWAYS_INLINE int mg_fast_untouched(mg_coll coll, MPI_Comm comm) {
+  const mg_comm_entry *e;
+  return mg_comm_cached(comm, &e) && !e->coll[coll].sizes.n && !e->coll[coll].sel;
+}
+
+/* The second level, in the wrapper's active part: the same decision for what the first level
+ * left, with the function calls it may need (the cache's table under its lock, PMPI_Type_size,
+ * the table by datatype class and op). */
+
 /* The slice of collective coll for comm when the fast path applies, else NULL. */
 static inline const mg_comm_coll *mg_fast_slice(mg_coll coll, MPI_Comm comm) {
   if (!mg_the_ctx.tuned_only || comm == MPI_COMM_NULL) return NULL;
@@ -224,8 +353,10 @@ static inline int mg_tuned_untouched(mg_coll coll, MPI_Comm comm) {
 
 /* 1: the profile leaves this call of a one-count collective (registry.h) to
  * the default; the wrapper calls PMPI_. Arguments as in mg_call. */
-static inline int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *sbuf, int scount, MPI_Datatype stype,
-                                   int rcount, MPI_Datatype rtype, MPI_Op op) {
+MG_ALWAYS_INLINE int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *sbuf, int scount, MPI_Datatype stype,
+                                      int rcount, MPI_Datatype rtype, MPI_Op op) {
+  /* a rule the first level found: mg_dispatch runs its mock-up; the lookup is not done twice */
+  if (!mg_the_ctx.tuned_only || mg_fast_lookup(coll, comm, rcount, rtype) == MG_FAST_FIRES) return 0;
   const mg_comm_coll *t = mg_fast_slice(coll, comm);
   if (!t) return 0;
   if (mg_slice_empty(t)) return 1;
@@ -239,8 +370,9 @@ static inline int mg_tuned_default(mg_coll coll, MPI_Comm comm, const void *sbuf
  * operation by (the send side; recv and irecv: the receive buffer); rtype and MPI_OP_NULL are what
  * mg_dispatch looks the rule up with (the call's receive type, MPI_DATATYPE_NULL for the sends).
  * A null datatype goes to mg_dispatch, which reports it. */
-static inline int mg_tuned_default_p2p(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt,
-                                       MPI_Datatype rtype) {
+MG_ALWAYS_INLINE int mg_tuned_default_p2p(mg_coll coll, MPI_Comm comm, int count, MPI_Datatype dt,
+                                          MPI_Datatype rtype) {
+  if (!mg_the_ctx.tuned_only || mg_fast_lookup(coll, comm, count, dt) == MG_FAST_FIRES) return 0; /* as above */
   const mg_comm_coll *t = mg_fast_slice(coll, comm);
   if (!t) return 0;
   if (mg_slice_empty(t)) return 1;

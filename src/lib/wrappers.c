@@ -1,11 +1,13 @@
 /*
- * The PMPI layer: the MPI_* functions libmpiguide defines. With nothing set in
- * the environment each collective is a tail call of its PMPI_ twin (the rest of
- * each wrapper is its <collective>_active function, out of line); in tuned
- * mode a call the profile leaves to the default is one too, once the fast
- * path (lib.h: mg_tuned_default for the one-count collectives and barrier,
- * mg_tuned_default_p2p for the point-to-point operations, mg_tuned_untouched
- * for the others) has seen that no rule applies; otherwise
+ * The PMPI layer: the MPI_* functions libmpiguide defines. Each exported function
+ * first tests its operation's path byte (lib.h, MG_FAST): with nothing set for
+ * the operation it is a tail call of its PMPI_ twin; in force mode for another
+ * operation a count and the tail call; in tuned mode the inline first level
+ * (mg_fast_default, mg_fast_untouched) tail-calls it when no rule applies. The
+ * rest of each wrapper is its <collective>_active function, out of line, whose
+ * second level (lib.h: mg_tuned_default for the one-count collectives and
+ * barrier, mg_tuned_default_p2p for the point-to-point operations,
+ * mg_tuned_untouched for the others) settles what the first could not; otherwise
  * the call is described as an mg_call and goes through mg_dispatch(). These
  * are the only symbols besides the public mpiguide_* API that the library
  * exports (fortran.c adds Open MPI's Fortran entry points).
@@ -44,7 +46,8 @@ static MG_ACTIVE int allgather_active(const void *sendbuf, int sendcount, MPI_Da
 
 MG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (MG_FAST(ALLGATHER, mg_fast_default(MG_ALLGATHER, comm, recvcount, recvtype)))
+    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   MG_SITE;
   return allgather_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -63,7 +66,8 @@ static MG_ACTIVE int allgatherv_active(const void *sendbuf, int sendcount, MPI_D
 
 MG_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  if (MG_FAST(ALLGATHERV, mg_fast_untouched(MG_ALLGATHERV, comm)))
+    return PMPI_Allgatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   MG_SITE;
   return allgatherv_active(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
@@ -81,7 +85,8 @@ static MG_ACTIVE int allreduce_active(const void *sendbuf, void *recvbuf, int co
 
 MG_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
+  if (MG_FAST(ALLREDUCE, mg_fast_default(MG_ALLREDUCE, comm, count, datatype)))
+    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
   MG_SITE;
   return allreduce_active(sendbuf, recvbuf, count, datatype, op, comm);
 }
@@ -99,7 +104,8 @@ static MG_ACTIVE int alltoall_active(const void *sendbuf, int sendcount, MPI_Dat
 
 MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  if (MG_FAST(ALLTOALL, mg_fast_default(MG_ALLTOALL, comm, recvcount, recvtype)))
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   MG_SITE;
   return alltoall_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
@@ -119,7 +125,7 @@ static MG_ACTIVE int alltoallv_active(const void *sendbuf, const int sendcounts[
 MG_EXPORT int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                             void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm) {
-  if (PASS_THROUGH)
+  if (MG_FAST(ALLTOALLV, mg_fast_untouched(MG_ALLTOALLV, comm)))
     return PMPI_Alltoallv(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
   MG_SITE;
   return alltoallv_active(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
@@ -141,7 +147,7 @@ static MG_ACTIVE int alltoallw_active(const void *sendbuf, const int sendcounts[
 MG_EXPORT int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                             const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  if (PASS_THROUGH)
+  if (MG_FAST(ALLTOALLW, mg_fast_untouched(MG_ALLTOALLW, comm)))
     return PMPI_Alltoallw(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
   MG_SITE;
   return alltoallw_active(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
@@ -156,7 +162,7 @@ static MG_ACTIVE int barrier_active(MPI_Comm comm) {
 }
 
 MG_EXPORT int MPI_Barrier(MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Barrier(comm);
+  if (MG_FAST(BARRIER, mg_fast_lookup_bytes(MG_BARRIER, comm, 0) == MG_FAST_DEFAULT)) return PMPI_Barrier(comm);
   MG_SITE;
   return barrier_active(comm);
 }
@@ -172,7 +178,8 @@ static MG_ACTIVE int bcast_active(void *buffer, int count, MPI_Datatype datatype
 }
 
 MG_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Bcast(buffer, count, datatype, root, comm);
+  if (MG_FAST(BCAST, mg_fast_default(MG_BCAST, comm, count, datatype)))
+    return PMPI_Bcast(buffer, count, datatype, root, comm);
   MG_SITE;
   return bcast_active(buffer, count, datatype, root, comm);
 }
@@ -190,7 +197,8 @@ static MG_ACTIVE int exscan_active(const void *sendbuf, void *recvbuf, int count
 
 MG_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
+  if (MG_FAST(EXSCAN, mg_fast_default(MG_EXSCAN, comm, count, datatype)))
+    return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
   MG_SITE;
   return exscan_active(sendbuf, recvbuf, count, datatype, op, comm);
 }
@@ -208,7 +216,8 @@ static MG_ACTIVE int gather_active(const void *sendbuf, int sendcount, MPI_Datat
 
 MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                          MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  if (MG_FAST(GATHER, mg_fast_untouched(MG_GATHER, comm)))
+    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   MG_SITE;
   return gather_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
@@ -228,7 +237,7 @@ static MG_ACTIVE int gatherv_active(const void *sendbuf, int sendcount, MPI_Data
 MG_EXPORT int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                           const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
                           MPI_Comm comm) {
-  if (PASS_THROUGH)
+  if (MG_FAST(GATHERV, mg_fast_untouched(MG_GATHERV, comm)))
     return PMPI_Gatherv(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
   MG_SITE;
   return gatherv_active(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
@@ -247,7 +256,8 @@ static MG_ACTIVE int reduce_active(const void *sendbuf, void *recvbuf, int count
 
 MG_EXPORT int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                          MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
+  if (MG_FAST(REDUCE, mg_fast_default(MG_REDUCE, comm, count, datatype)))
+    return PMPI_Reduce(sendbuf, recvbuf, count, datatype, op, root, comm);
   MG_SITE;
   return reduce_active(sendbuf, recvbuf, count, datatype, op, root, comm);
 }
@@ -264,7 +274,8 @@ static MG_ACTIVE int reduce_scatter_active(const void *sendbuf, void *recvbuf, c
 
 MG_EXPORT int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
                                  MPI_Op op, MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  if (MG_FAST(REDUCE_SCATTER, mg_fast_untouched(MG_REDUCE_SCATTER, comm)))
+    return PMPI_Reduce_scatter(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   MG_SITE;
   return reduce_scatter_active(sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }
@@ -282,7 +293,8 @@ static MG_ACTIVE int reduce_scatter_block_active(const void *sendbuf, void *recv
 
 MG_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
                                        MPI_Op op, MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  if (MG_FAST(REDUCE_SCATTER_BLOCK, mg_fast_default(MG_REDUCE_SCATTER_BLOCK, comm, recvcount, datatype)))
+    return PMPI_Reduce_scatter_block(sendbuf, recvbuf, recvcount, datatype, op, comm);
   MG_SITE;
   return reduce_scatter_block_active(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
@@ -300,7 +312,8 @@ static MG_ACTIVE int scan_active(const void *sendbuf, void *recvbuf, int count, 
 
 MG_EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                        MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
+  if (MG_FAST(SCAN, mg_fast_default(MG_SCAN, comm, count, datatype)))
+    return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
   MG_SITE;
   return scan_active(sendbuf, recvbuf, count, datatype, op, comm);
 }
@@ -318,7 +331,8 @@ static MG_ACTIVE int scatter_active(const void *sendbuf, int sendcount, MPI_Data
 
 MG_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                           MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (PASS_THROUGH) return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  if (MG_FAST(SCATTER, mg_fast_untouched(MG_SCATTER, comm)))
+    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   MG_SITE;
   return scatter_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }
@@ -337,7 +351,7 @@ static MG_ACTIVE int scatterv_active(const void *sendbuf, const int sendcounts[]
 
 MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (PASS_THROUGH)
+  if (MG_FAST(SCATTERV, mg_fast_untouched(MG_SCATTERV, comm)))
     return PMPI_Scatterv(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
   MG_SITE;
   return scatterv_active(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
@@ -345,10 +359,11 @@ MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
 
 /*
  * The point-to-point operations (registry.h, MG_P2P_OPS). They are frequent, so beyond the
- * pass-through test an operation that nothing in this run touches (mg_ctx.p2p_busy: no force,
+ * pass-through test an operation that nothing in this run touches (its mg_ctx.path: no force,
  * trace, counting or profile rule for it) calls PMPI_ at once, in any mode; in tuned mode one
- * that the profile leaves to the default (lib.h, mg_tuned_default_p2p) does too, after the lookup. The receive side
- * goes in rbuf/rcount/rtype, the send side in sbuf/scount/stype; dest in root.
+ * that the profile leaves to the default (lib.h: mg_fast_default inline, mg_tuned_default_p2p in
+ * the active part) does too, after the lookup. The receive side goes in rbuf/rcount/rtype, the
+ * send side in sbuf/scount/stype; dest in root.
  */
 /* MPI_Send, MPI_Ssend, MPI_Rsend: one signature. */
 #define SEND_WRAPPER(E, Name, name)                                                                            \
@@ -363,7 +378,8 @@ MG_EXPORT int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
     return mg_dispatch(&c);                                                                                    \
   }                                                                                                            \
   MG_EXPORT int MPI_##Name(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) { \
-    if (P2P_IDLE(E)) return PMPI_##Name(buf, count, datatype, dest, tag, comm);                                 \
+    if (MG_FAST(E, mg_fast_default(MG_##E, comm, count, datatype)))                                           \
+      return PMPI_##Name(buf, count, datatype, dest, tag, comm);                                               \
     MG_SITE;                                                                                                   \
     return name##_active(buf, count, datatype, dest, tag, comm);                                                \
   }
@@ -384,7 +400,8 @@ static MG_ACTIVE int isend_active(const void *buf, int count, MPI_Datatype datat
 
 MG_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                         MPI_Request *request) {
-  if (P2P_IDLE(ISEND)) return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
+  if (MG_FAST(ISEND, mg_fast_default(MG_ISEND, comm, count, datatype)))
+    return PMPI_Isend(buf, count, datatype, dest, tag, comm, request);
   MG_SITE;
   return isend_active(buf, count, datatype, dest, tag, comm, request);
 }
@@ -402,7 +419,8 @@ static MG_ACTIVE int recv_active(void *buf, int count, MPI_Datatype datatype, in
 
 MG_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                        MPI_Status *status) {
-  if (P2P_IDLE(RECV)) return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
+  if (MG_FAST(RECV, mg_fast_default(MG_RECV, comm, count, datatype)))
+    return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
   MG_SITE;
   return recv_active(buf, count, datatype, source, tag, comm, status);
 }
@@ -420,7 +438,8 @@ static MG_ACTIVE int irecv_active(void *buf, int count, MPI_Datatype datatype, i
 
 MG_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                         MPI_Request *request) {
-  if (P2P_IDLE(IRECV)) return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
+  if (MG_FAST(IRECV, mg_fast_default(MG_IRECV, comm, count, datatype)))
+    return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
   MG_SITE;
   return irecv_active(buf, count, datatype, source, tag, comm, request);
 }
@@ -442,7 +461,7 @@ static MG_ACTIVE int sendrecv_active(const void *sendbuf, int sendcount, MPI_Dat
 MG_EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
                            MPI_Status *status) {
-  if (P2P_IDLE(SENDRECV))
+  if (MG_FAST(SENDRECV, mg_fast_default(MG_SENDRECV, comm, sendcount, sendtype)))
     return PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source, recvtag,
                          comm, status);
   MG_SITE;
@@ -464,7 +483,7 @@ static MG_ACTIVE int sendrecv_replace_active(void *buf, int count, MPI_Datatype 
 
 MG_EXPORT int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
                                    int recvtag, MPI_Comm comm, MPI_Status *status) {
-  if (P2P_IDLE(SENDRECV_REPLACE))
+  if (MG_FAST(SENDRECV_REPLACE, mg_fast_default(MG_SENDRECV_REPLACE, comm, count, datatype)))
     return PMPI_Sendrecv_replace(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   MG_SITE;
   return sendrecv_replace_active(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);

@@ -704,9 +704,9 @@ const char *mg_why_key(mg_why why) { return why < MG_NWHY ? why_key[why] : "?"; 
 int mg_why_measurable(mg_why why) { return why == MG_WHY_OP_NOT_EXACT || why == MG_WHY_MEASURE_ONLY; }
 
 const mg_common_type mg_common_types[MG_NCOMMON_TYPES] = {
-    {MPI_DOUBLE, sizeof(double)}, {MPI_INT, sizeof(int)},     {MPI_BYTE, 1},
-    {MPI_CHAR, 1},                {MPI_FLOAT, sizeof(float)}, {MPI_LONG, sizeof(long)},
-    {MPI_UNSIGNED, sizeof(unsigned)}, {MPI_LONG_LONG, sizeof(long long)}, {MPI_UNSIGNED_CHAR, 1},
+#define MG_X(dt, ctype) {dt, sizeof(ctype)},
+    MG_COMMON_TYPES(MG_X)
+#undef MG_X
 };
 
 static size_t type_bytes(int count, MPI_Datatype dt) { return mg_type_bytes(count, dt); }

@@ -528,7 +528,12 @@ typedef struct mg_common_type {
   int size;
 } mg_common_type;
 #define MG_NCOMMON_TYPES 9
-extern const mg_common_type mg_common_types[MG_NCOMMON_TYPES];
+/* The same list as an X-macro X(handle, C type), most frequent first: libmpiguide's inline
+ * first-level lookup (src/lib/lib.h) compares a handle with each in turn, the sizes constants. */
+#define MG_COMMON_TYPES(X)                                                                                   \
+  X(MPI_DOUBLE, double) X(MPI_INT, int) X(MPI_BYTE, char) X(MPI_CHAR, char) X(MPI_FLOAT, float)              \
+  X(MPI_LONG, long) X(MPI_UNSIGNED, unsigned) X(MPI_LONG_LONG, long long) X(MPI_UNSIGNED_CHAR, unsigned char)
+extern __attribute__((visibility("hidden"))) const mg_common_type mg_common_types[MG_NCOMMON_TYPES];
 
 /* count x size(dt) in bytes; 0 for count <= 0. */
 static inline size_t mg_type_bytes(int count, MPI_Datatype dt) {

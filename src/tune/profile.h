@@ -292,9 +292,15 @@ static inline unsigned mg_profile_size_class(size_t bytes) {
 /* The range of a per-call slice that holds `bytes`, NULL outside every range. */
 static inline const mg_profile_range *mg_profile_sizes_find(const mg_profile_sizes *s, size_t bytes) {
   if (!s->idx) return mg_profile_slice_find(s->r, s->n, bytes);
-  unsigned k = mg_profile_size_class(bytes);
-  int first = s->idx[k], end = s->idx[k + 1] + 1;
-  return mg_profile_slice_find(s->r + first, (end < s->n ? end : s->n) - first, bytes);
+  const uint16_t *ix = s->idx + mg_profile_size_class(bytes);
+  int first = ix[0], last = ix[1] < s->n ? ix[1] : s->n - 1;
+  if (first >= s->n) return NULL; /* every range ends below the class */
+  const mg_profile_range *r = s->r + first;
+  /* the first candidate settles most lookups (a size in a gap before it, or in it), with two
+   * compares; the others are searched */
+  if (bytes < r->lo) return NULL;
+  if (bytes <= r->hi) return r;
+  return mg_profile_slice_find(r + 1, last - first, bytes);
 }
 
 /* ---- writing ----------------------------------------------------------------------------- */
