@@ -751,6 +751,11 @@ static void run_case(const tcase *tc) {
     if (g_measure && fell < g_nrow)
       fail(cn, desc, "%lld fallbacks for %ld non-empty calls of a measure-only row", fell, g_nrow);
   }
+  /* No rank starts the next case before every rank finished this one: a rank that ran ahead
+   * sent the next case's message (another sender, another pattern) to a rank still waiting in a
+   * wildcard receive of this one, which took it (MPI orders messages of one sender only):
+   * a ring with MPI_ANY_SOURCE at distance 2 received the chain's message of the next case. */
+  CHECK(PMPI_Barrier(g_comm));
   alarm(0);
   rec_free(&ref), rec_free(&got);
 }
