@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A cluster in a box: N "nodes" on this machine, each a set of Linux namespaces (network, UTS,
-# mount, PID, IPC) with its own hostname, address, /run, /tmp, /dev/shm, /var/spool, /var/log and
-# /etc/hosts, joined through veth links to one bridge that lives in a "head" namespace of its own
+# mount, IPC) with its own hostname, address, /run, /tmp, /dev/shm, /var/spool, /var/log and
+# /etc/hosts, all in one PID namespace of the cluster's (as a node's processes are not the host's), joined through veth links to one bridge that lives in a "head" namespace of its own
 # (the host's network is never touched). The node side of each link is shaped with tc netem (delay
 # and rate), so a message between nodes costs clearly more than one within a node, where ranks
 # share memory. Slurm (slurmctld on head, one slurmd per node) and munge run inside; MPI launches
@@ -19,10 +19,12 @@
 # they exist only inside these namespaces. State lives in $MG_CLUSTER_STATE (default
 # /var/lib/mpiguide-cluster): the holders' PIDs, the Slurm configuration, the munge key, logs.
 #
-# Each node's namespaces live exactly as long as one holder process (PID 1 of the node's PID
-# namespace): killing it kills every daemon and job of the node, and the network namespace, its
-# veth link and shaping go with it. `down` therefore leaves no namespace, link, process or mount;
-# it removes the state directory last. Needs root. docs/cluster.md says how this maps to a cluster.
+# Each node's namespaces are made by one holder process that waits (bash, reaping orphans); head's
+# holder is PID 1 of the cluster's PID namespace: killing it makes the kernel kill every daemon and
+# job of every node, and then the network namespaces, their veth links and shaping, and the mounts
+# go with them. `down` therefore leaves no namespace, link, process or mount; it removes the state
+# directory last. (One PID namespace for all nodes, not one each: a process can enter only its own
+# PID namespace or one below it, and the rsh agent must enter node n2 from node n1.) Needs root. docs/cluster.md says how this maps to a cluster.
 set -euo pipefail
 
 SELF=$(readlink -f "$0")
@@ -34,13 +36,18 @@ die() { echo "cluster: $*" >&2; exit 1; }
 note() { echo "cluster: $*" >&2; }
 
 # ---- where a node's namespaces are -------------------------------------------------------------
+# The host's /proc: inside a node (whose /proc shows only the cluster's PID namespace) the holder binds
+# it at /run/mg-host-proc, so that a node can enter another one (the rsh agent: mpirun on head
+# starts its daemons on n1 .. nN) as ssh would reach it.
+PROC=/proc
+[[ -d /run/mg-host-proc/1 ]] && PROC=/run/mg-host-proc
 # The holder's PID (host view) of node $1, or nothing when the node is not up.
 holder_pid() {
   local f=$STATE/nodes/$1/pid p
   [[ -f $f ]] || return 0
   p=$(<"$f")
   # alive and still our holder (not a recycled PID): its UTS namespace is not the host's
-  if [[ -d /proc/$p && $(readlink "/proc/$p/ns/uts") != "$(readlink /proc/self/ns/uts)" ]]; then
+  if [[ -d $PROC/$p && $(readlink "$PROC/$p/ns/uts") != "$(readlink "$PROC/1/ns/uts")" ]]; then
     echo "$p"
   fi
 }
@@ -53,7 +60,9 @@ node_exec() {
   shift
   p=$(holder_pid "$n")
   [[ -n $p ]] || die "no node '$n' (nodes: head $(nodes_list | tr '\n' ' ')); is the cluster up?"
-  nsenter -t "$p" -n -u -i -m -p --wd="$PWD" -- "$@"
+  # the caller's directory when the node sees it (its /tmp is its own), else /
+  local ns=$PROC/$p/ns
+  nsenter --net="$ns/net" --uts="$ns/uts" --ipc="$ns/ipc" --mount="$ns/mnt" --pid="$ns/pid" -- bash -c 'cd "$1" 2>/dev/null || cd /; shift; exec "$@"' _ "$PWD" "$@"
 }
 
 # Only node $1's network namespace (the host's PIDs stay visible: `ip link ... netns PID`).
@@ -62,10 +71,10 @@ net_exec() {
   p=$(holder_pid "$1")
   [[ -n $p ]] || die "no node '$1'"
   shift
-  nsenter -t "$p" -n -- "$@"
+  nsenter --net="$PROC/$p/ns/net" -- "$@"
 }
 
-# ---- the holder: PID 1 of a node ---------------------------------------------------------------
+# ---- the holder of a node's namespaces ---------------------------------------------------------------
 # Runs inside fresh namespaces: the node's hostname and private mounts, then waits (reaping the
 # daemons' orphans) until TERM. Mounts made here are private to the node (propagation private).
 holder_main() {
@@ -73,6 +82,9 @@ holder_main() {
   hostname "$name"
   ip link set lo up
   mount -t tmpfs -o mode=0755,size=64m mg-run /run
+  mkdir /run/mg-host-proc
+  mount --bind /proc /run/mg-host-proc
+  mount -t proc proc /proc # the cluster's PID namespace
   mount -t tmpfs -o mode=1777,size=512m mg-tmp /tmp
   mount -t tmpfs -o mode=1777,size=512m mg-shm /dev/shm
   # node-local /var/spool and /var/log (tmpfs, so nothing is created on the host's disk), with
@@ -98,8 +110,15 @@ holder_main() {
 start_holder() {
   local name=$1 dir=$STATE/nodes/$1 up i
   mkdir -p "$dir/spool" "$dir/ctld" "$dir/log"
-  setsid unshare --net --uts --ipc --mount --pid --fork --mount-proc --propagation private \
-    bash "$SELF" _holder "$name" </dev/null >"$dir/holder.log" 2>&1 &
+  if [[ $name == head ]]; then # the cluster's PID namespace: head's holder is its PID 1
+    setsid unshare --net --uts --ipc --mount --pid --fork --propagation private \
+      bash "$SELF" _holder "$name" </dev/null >"$dir/holder.log" 2>&1 &
+  else # a node: its own network, UTS, IPC and mount namespaces, in the cluster's PID namespace
+    local hp
+    hp=$(holder_pid head)
+    setsid nsenter --pid="/proc/$hp/ns/pid" -- unshare --net --uts --ipc --mount --propagation private \
+      bash "$SELF" _holder "$name" </dev/null >"$dir/holder.log" 2>&1 &
+  fi
   up=$!
   for ((i = 0; i < 100; i++)); do # up to 10 s
     [[ -f $dir/ready ]] && break
@@ -107,7 +126,7 @@ start_holder() {
     sleep 0.1
   done
   [[ -f $dir/ready ]] || die "node $name: not ready after 10 s: $(tr '\n' ' ' <"$dir/holder.log")"
-  # the holder's host PID: the child of unshare (PID 1 inside)
+  # the holder's host PID: the child of unshare or nsenter (for head, PID 1 inside)
   local child
   child=$(cat "/proc/$up/task/$up/children" 2>/dev/null | awk '{print $1}')
   [[ -n $child ]] || die "node $name: cannot find its holder process"
@@ -289,8 +308,8 @@ cmd_up() {
 }
 
 # ---- down ----------------------------------------------------------------------------------------
-# Kill every holder (PID 1 of its node: the kernel kills all of the node's processes, then frees
-# its namespaces, links and mounts), wait until they are gone, then remove the state.
+# Kill every holder (head's is PID 1 of the cluster: the kernel kills all of the nodes' processes,
+# then frees their namespaces, links and mounts), wait until they are gone, then remove the state.
 teardown() {
   local d p pids=() un
   [[ -d $STATE/nodes ]] || { rm -rf "$STATE"; return 0; }
@@ -335,7 +354,8 @@ cmd_status() {
     fi
     local addr daemons
     addr=$(node_exec "$n" ip -4 -o addr show | awk '$2!="lo"{print $2"="$4}' | tr '\n' ' ')
-    daemons=$(node_exec "$n" bash -c 'cat /proc/[0-9]*/comm 2>/dev/null' | grep -E '^(munged|slurmctld|slurmd)$' | sort | tr '\n' ' ' || true)
+    daemons=$(node_exec "$n" bash -c 'me=$(readlink /proc/self/ns/uts)
+      for d in /proc/[0-9]*; do [[ $(readlink $d/ns/uts 2>/dev/null) == "$me" ]] && cat $d/comm; done 2>/dev/null' | grep -E '^(munged|slurmctld|slurmd)$' | sort | tr '\n' ' ' || true)
     echo "$n: holder $p, $(node_exec "$n" hostname), $addr, daemons: ${daemons:-none}"
   done
   if grep -q 'slurm=1' "$STATE/config" && [[ -n $(holder_pid head) ]]; then
