@@ -11,7 +11,7 @@
 #   scripts/cluster.sh up [--nodes N] [--latency T] [--rate R] [--cpus C] [--no-slurm]
 #   scripts/cluster.sh status                     nodes, daemons, links, Slurm's view
 #   scripts/cluster.sh exec NODE CMD [ARG...]     run CMD inside NODE (head, n1 .. nN)
-#   scripts/cluster.sh hostfile [SLOTS]           an Open MPI / MPICH hostfile of the nodes
+#   scripts/cluster.sh hostfile [--mpich] [SLOTS] an Open MPI (or Hydra) hostfile of the nodes
 #   scripts/cluster.sh down                       stop everything, remove every file
 #
 # Defaults: 2 nodes, latency 100us (one way, per message between nodes), rate 2gbit, 2 CPUs per
@@ -364,10 +364,15 @@ cmd_status() {
   return $bad
 }
 
+# Open MPI's hostfile ("n1 slots=2"), or with --mpich Hydra's ("n1:2").
 cmd_hostfile() {
-  local slots=${1:-2} n
+  local fmt=ompi slots n
+  [[ ${1:-} == --mpich ]] && { fmt=mpich; shift; }
+  slots=${1:-2}
   [[ -e $STATE ]] || die "hostfile: no cluster is up"
-  for n in $(nodes_list); do echo "$n slots=$slots"; done
+  for n in $(nodes_list); do
+    if [[ $fmt == mpich ]]; then echo "$n:$slots"; else echo "$n slots=$slots"; fi
+  done
 }
 
 cmd_setup() {
@@ -396,5 +401,5 @@ case ${1:-} in
     ;;
   hostfile) shift; cmd_hostfile "$@" ;;
   setup) cmd_setup ;;
-  *) die "usage: scripts/cluster.sh setup|up [--nodes N] [--latency T] [--rate R] [--cpus C] [--no-slurm]|down|status|exec NODE CMD...|hostfile [SLOTS]" ;;
+  *) die "usage: scripts/cluster.sh setup|up [--nodes N] [--latency T] [--rate R] [--cpus C] [--no-slurm]|down|status|exec NODE CMD...|hostfile [--mpich] [SLOTS]" ;;
 esac
