@@ -73,6 +73,33 @@ run_mpi() {
   esac
 }
 
+# watch MARKER OUT ERR CMD...: CMD with stdout in OUT, stderr in ERR; its exit code. For MPICH
+# only: once OUT shows MARKER (the work is done and checked), the job gets 15 s to finish; if it
+# is still in MPI_Finalize then, it is stopped and counted as done, with a note. Debian's MPICH
+# 4.0.2 with UCX 1.13 over TCP hangs there in about a third of 2 x 2 runs (one rank waits for an
+# endpoint to flush while its peer already waits in the PMI barrier; 1 rank per node never did);
+# docs/cluster.md. Open MPI gets no such allowance.
+watch() {
+  local marker=$1 out=$2 err=$3 pid i seen=-1
+  shift 3
+  "$@" >"$out" 2>"$err" &
+  pid=$!
+  [[ $MG_FLAVOR == mpich ]] || { wait $pid; return; }
+  for ((i = 0; i < 240; i++)); do # at most 120 s (on_head's own limit is 100 s)
+    kill -0 $pid 2>/dev/null || { wait $pid; return; }
+    ((seen < 0)) && grep -q -- "$marker" "$out" && seen=$i
+    if ((seen >= 0 && i - seen >= 30)); then
+      kill -TERM $pid 2>/dev/null
+      wait $pid
+      echo "run_cluster: NOTE: MPICH did not leave MPI_Finalize within 15 s after the work was done and checked; stopped (the known MPICH 4.0.2 + UCX TCP finalize hang, docs/cluster.md)" >&2
+      return 0
+    fi
+    sleep 0.5
+  done
+  kill -TERM $pid 2>/dev/null
+  wait $pid
+}
+
 case $mode in
 up)
   ip -o link | awk -F': ' '{print $2}' | sort >"$MG_CLUSTER_STATE.host-links" 2>/dev/null
@@ -135,7 +162,7 @@ slurm)
   [[ $(sort out.txt | tr '\n' ' ') == "n1 n2 " ]] || { cat out.txt; die "salloc -N 2 srun hostname: not n1 and n2"; }
   ;;
 mpi)
-  run_mpi "$launch" 4 "$MG_NODES" 2 2 >out.txt 2>err.txt
+  watch "^nodes: OK" out.txt err.txt run_mpi "$launch" 4 "$MG_NODES" 2 2
   rc=$?
   cat out.txt err.txt
   ((rc == 0)) || die "exit $rc"
@@ -143,7 +170,7 @@ mpi)
   grep -q "^nodes: OK" out.txt || die "nodes.c did not finish OK"
   ;;
 check)
-  run_mpi "$launch" 4 "$MG_CLI" check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 -o "$work/out" >out.txt 2>err.txt
+  watch "^results: " out.txt err.txt run_mpi "$launch" 4 "$MG_CLI" check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 -o "$work/out"
   rc=$?
   tail -5 out.txt err.txt
   ((rc == 0)) || die "check exited $rc"
@@ -154,7 +181,7 @@ hier)
   read -r -a rows <<<"$MG_HIER_ROWS"
   args=(--quick) # every feature, fewer combinations: 4 ranks share 2 cores here
   env | grep -q '^MPIGUIDE_NODE_SIZE=' && die "MPIGUIDE_NODE_SIZE is set: this case is about real nodes"
-  run_mpi srun 4 "$MG_DIFFTEST" "${args[@]}" "${rows[@]}" >out.txt 2>err.txt
+  watch "^difftest: all passed" out.txt err.txt run_mpi srun 4 "$MG_DIFFTEST" "${args[@]}" "${rows[@]}"
   rc=$?
   cat out.txt err.txt
   ((rc == 0)) || die "difftest exited $rc"
@@ -162,8 +189,8 @@ hier)
   [[ $(grep -c "failed=0 ok" out.txt) -eq ${#rows[@]} ]] || die "not every row ran and passed"
   ;;
 loggp)
-  run_mpi srun 4 "$MG_CLI" loggp --sizes 8,1K --time-per 20ms --min-nrep 5 --max-nrep 50 --no-progress \
-    -o "$work/loggp.txt" >out.txt 2>err.txt
+  watch "^# parameters: " out.txt err.txt run_mpi srun 4 "$MG_CLI" loggp --sizes 8,1K --time-per 20ms --min-nrep 5 \
+    --max-nrep 50 --no-progress -o "$work/loggp.txt"
   rc=$?
   cat out.txt err.txt
   ((rc == 0)) || die "loggp exited $rc"
