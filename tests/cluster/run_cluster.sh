@@ -11,7 +11,10 @@
 #   run_cluster.sh mpi LAUNCH   nodes.c on 2 nodes x 2 ranks: MPI_COMM_TYPE_SHARED sees 2 nodes
 #                               of 2 (LAUNCH: mpirun = the MPI's own launcher with a hostfile and
 #                               the rsh agent; srun = Slurm's direct launch, PMIx or PMI-2)
-#   run_cluster.sh check LAUNCH mpiguide check -c allreduce --sizes 8,1K, one launch: results written
+#   run_cluster.sh check LAUNCH mpiguide check -c allreduce --sizes 8,1K (int:sum; the default against
+#                               reduce+bcast, hier and lane: 4 busy-polling MPICH ranks on 2 cores
+#                               take up to 0.2 s a call here), one launch: results written,
+#                               raw.csv's layout: 2 nodes, 2 ranks per node, hosts n1:2,n2:2
 #   run_cluster.sh hier         difftest on the hier and lane rows over srun, real nodes, no
 #                               MPIGUIDE_NODE_SIZE
 #   run_cluster.sh loggp        mpiguide loggp on 2 x 2 through srun: an intra- and an inter-node pair
@@ -170,12 +173,17 @@ mpi)
   grep -q "^nodes: OK" out.txt || die "nodes.c did not finish OK"
   ;;
 check)
-  watch "^results: " out.txt err.txt run_mpi "$launch" 4 "$MG_CLI" check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 -o "$work/out"
+  watch "^results: " out.txt err.txt run_mpi "$launch" 4 "$MG_CLI" check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 \
+    --reductions int:sum -m allreduce_as_reduce_bcast,allreduce_as_hier,allreduce_as_lane -o "$work/out"
   rc=$?
   tail -5 out.txt err.txt
   ((rc == 0)) || die "check exited $rc"
   for f in raw.csv verdicts.csv summary.txt; do [[ -s out/$f ]] || die "out/$f missing"; done
   grep -q '^allreduce,' out/raw.csv || die "raw.csv has no allreduce rows"
+  # the layout as the launch saw it: 2 nodes of 2, by their host names
+  for m in '#@nnodes=2' '#@ranks_per_node=2' '#@hosts=n1:2,n2:2'; do
+    grep -qx "$m" out/raw.csv || { grep '^#@' out/raw.csv; die "raw.csv lacks $m"; }
+  done
   ;;
 hier)
   read -r -a rows <<<"$MG_HIER_ROWS"
