@@ -95,6 +95,7 @@ int main(int argc, char **argv) {
     for (int r = 0; r < size; r++) printf(" %d@%s", r, hosts + (size_t)r * HOST);
     printf("\nnodes: 8-byte round trip within a node %.1f us, between nodes %.1f us\n", t_same, t_other);
     printf("nodes: OK\n");
+    fflush(stdout); /* seen before MPI_Finalize (tests/cluster/run_cluster.sh watches for it) */
   }
   free(hosts);
   free(leaders);

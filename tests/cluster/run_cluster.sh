@@ -61,6 +61,9 @@ on_head() { timeout -k 5 100 "$C" exec head env "${mpi_env[@]}" "$@"; }
 run_mpi() {
   local how=$1 np=$2
   shift 2
+  # MPICH: every rank's stdout line-buffered, so that watch sees the marker a rank printed before
+  # it entered MPI_Finalize (a file is otherwise written only at exit)
+  [[ $MG_FLAVOR == mpich ]] && set -- stdbuf -oL "$@"
   case $how in
     srun) on_head srun -N 2 -n "$np" --ntasks-per-node=$((np / 2)) --mpi=$pmi "$@" ;;
     mpirun)
@@ -94,7 +97,8 @@ watch() {
     if ((seen >= 0 && i - seen >= 30)); then
       kill -TERM $pid 2>/dev/null
       wait $pid
-      echo "run_cluster: NOTE: MPICH did not leave MPI_Finalize within 15 s after the work was done and checked; stopped (the known MPICH 4.0.2 + UCX TCP finalize hang, docs/cluster.md)" >&2
+      echo "run_cluster: NOTE: MPICH did not leave MPI_Finalize within 15 s after the work was done and checked; stopped (the known MPICH 4.0.2 + UCX TCP finalize hang, docs/cluster.md)" |
+        tee -a "$work/note.txt" >&2
       return 0
     fi
     sleep 0.5
