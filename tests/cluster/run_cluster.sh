@@ -80,11 +80,19 @@ run_mpi() {
 }
 
 # watch MARKER OUT ERR CMD...: CMD with stdout in OUT, stderr in ERR; its exit code. For MPICH
-# only: once OUT shows MARKER (the work is done and checked), the job gets 15 s to finish; if it
+# only: once OUT shows MARKER, or file:PATH exists (the work is done and checked), the job gets 15 s to finish; if it
 # is still in MPI_Finalize then, it is stopped and counted as done, with a note. Debian's MPICH
 # 4.0.2 with UCX 1.13 over TCP hangs there in about a third of 2 x 2 runs (one rank waits for an
 # endpoint to flush while its peer already waits in the PMI barrier; 1 rank per node never did);
 # docs/cluster.md. Open MPI gets no such allowance.
+# tree PID: PID and all its descendants (what this script started: the launcher on head and its
+# children), so that a stop reaches srun or mpiexec, which cancel the job
+tree() {
+  local c
+  echo "$1"
+  for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do tree "$c"; done
+}
+
 watch() {
   local marker=$1 out=$2 err=$3 pid i seen=-1
   shift 3
@@ -93,9 +101,11 @@ watch() {
   [[ $MG_FLAVOR == mpich ]] || { wait $pid; return; }
   for ((i = 0; i < 240; i++)); do # at most 120 s (on_head's own limit is 100 s)
     kill -0 $pid 2>/dev/null || { wait $pid; return; }
-    ((seen < 0)) && grep -q -- "$marker" "$out" && seen=$i
+    if ((seen < 0)); then # MARKER: a line of OUT, or file:PATH (written whole: by a rename)
+      if [[ $marker == file:* ]]; then [[ -e ${marker#file:} ]] && seen=$i; else grep -q -- "$marker" "$out" && seen=$i; fi
+    fi
     if ((seen >= 0 && i - seen >= 30)); then
-      kill -TERM $pid 2>/dev/null
+      kill -TERM $(tree $pid) 2>/dev/null
       wait $pid
       echo "run_cluster: NOTE: MPICH did not leave MPI_Finalize within 15 s after the work was done and checked; stopped (the known MPICH 4.0.2 + UCX TCP finalize hang, docs/cluster.md)" |
         tee -a "$work/note.txt" >&2
@@ -103,7 +113,7 @@ watch() {
     fi
     sleep 0.5
   done
-  kill -TERM $pid 2>/dev/null
+  kill -TERM $(tree $pid) 2>/dev/null
   wait $pid
 }
 
@@ -177,12 +187,19 @@ mpi)
   grep -q "^nodes: OK" out.txt || die "nodes.c did not finish OK"
   ;;
 check)
-  watch "^results: " out.txt err.txt run_mpi "$launch" 4 "$MG_CLI" check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 \
+  # check writes raw.csv (by a rename) before MPI_Finalize and analyses after it, on rank 0 alone
+  watch "file:$work/out/raw.csv" out.txt err.txt run_mpi "$launch" 4 "$MG_CLI" check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 \
     --reductions int:sum -m allreduce_as_reduce_bcast,allreduce_as_hier,allreduce_as_lane -o "$work/out"
   rc=$?
   tail -5 out.txt err.txt
   ((rc == 0)) || die "check exited $rc"
-  for f in raw.csv verdicts.csv summary.txt; do [[ -s out/$f ]] || die "out/$f missing"; done
+  res=out
+  if [[ -e note.txt && ! -e out/verdicts.csv ]]; then # stopped in MPI_Finalize: analyse offline, as check says
+    "$MG_CLI" check --from out -o out-analysis >analysis.txt 2>&1 || { cat analysis.txt; die "check --from out failed"; }
+    res=out-analysis
+  fi
+  [[ -s out/raw.csv ]] || die "out/raw.csv missing"
+  for f in verdicts.csv summary.txt; do [[ -s $res/$f ]] || die "$res/$f missing"; done
   grep -q '^allreduce,' out/raw.csv || die "raw.csv has no allreduce rows"
   # the layout as the launch saw it: 2 nodes of 2, by their host names
   for m in '#@nnodes=2' '#@ranks_per_node=2' '#@hosts=n1:2,n2:2'; do
