@@ -11,6 +11,8 @@ PACKAGES=(
   libgsl-dev                           # statistics (distributions) for mpiguide check
   chromium                             # headless browser for the report test (tests/report/browser.sh)
   python3                              # the report test's page checks, statistics references
+  iproute2 util-linux                  # the cluster in a box (scripts/cluster.sh): ip, tc, unshare, nsenter
+  slurmctld slurmd slurm-client munge  # ... and the real Slurm it runs (docs/cluster.md; tests/cluster)
 )
 
 missing=()

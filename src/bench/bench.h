@@ -350,6 +350,8 @@ typedef struct mg_bench_meta {
   char mpi_name[32];            /* "Open MPI", "MPICH", ... or "unknown" */
   char mpi_standard[16];        /* MPI_Get_version: "3.1" */
   int nprocs, nnodes, rpn_min, rpn_max; /* nodes from MPI_COMM_TYPE_SHARED */
+  char hosts[1024]; /* the nodes as HOST:RANKS,... in the order of their lowest rank; "..." ends a
+                       list that did not fit */
 } mg_bench_meta;
 
 int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m);

@@ -22,6 +22,7 @@ static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command, co
   if (m->rpn_min == m->rpn_max) mg_meta(f, "ranks_per_node", "%d", m->rpn_min);
   else mg_meta(f, "ranks_per_node", "%d-%d", m->rpn_min, m->rpn_max);
   mg_meta(f, "hostname", "%s", m->hostname);
+  if (m->hosts[0]) mg_meta(f, "hosts", "%s", m->hosts); /* HOST:RANKS per node */
   mg_meta(f, "date", "%s", m->date);
   mg_meta(f, "launch", "%s", m->launch);
   mg_meta(f, "command", "%s", command);
