@@ -24,13 +24,14 @@
 
 #include "cli/cmd_check.h"
 
-#define SAVE_EVERY 5.0 /* seconds */
+#define SAVE_EVERY 5.0 /* seconds; MPIGUIDE_CHECK_SAVE_EVERY overrides it (docs/check.md) */
 
 static struct {
   int rank;
   mg_check_write_fn write;
   void *ctx;
   double last;               /* when raw.csv was last written */
+  double every;              /* seconds between two saves */
   long before;               /* cells of the interrupted run that --resume keeps */
   volatile sig_atomic_t saved, total, created;
   volatile sig_atomic_t tmp_set; /* tmp holds the temporary being written */
@@ -78,6 +79,18 @@ static void on_stop(int sig) {
 void mg_check_save_start(int rank, const char *out, long cells_before, long cells_total, int created,
                          mg_check_write_fn write, void *ctx) {
   sv.rank = rank, sv.write = write, sv.ctx = ctx, sv.last = MPI_Wtime();
+  /* MPIGUIDE_CHECK_SAVE_EVERY=SECONDS: how often raw.csv is rewritten (rank 0 alone writes it, so
+   * the ranks need not agree); a value that is no number in [0.05, 86400] keeps the default */
+  const char *env = getenv("MPIGUIDE_CHECK_SAVE_EVERY");
+  char *end = NULL;
+  double every = env && *env ? strtod(env, &end) : SAVE_EVERY;
+  if (env && *env && (*end || !(every >= 0.05 && every <= 86400))) {
+    if (rank == 0)
+      fprintf(stderr, "mpiguide check: warning: MPIGUIDE_CHECK_SAVE_EVERY='%s' is not a number of seconds in "
+              "[0.05, 86400]; saving every %.0f s\n", env, SAVE_EVERY);
+    every = SAVE_EVERY;
+  }
+  sv.every = every;
   sv.before = cells_before;
   sv.saved = (sig_atomic_t)cells_before, sv.total = (sig_atomic_t)(cells_before + cells_total);
   sv.created = created, sv.tmp_set = 0;
@@ -87,8 +100,8 @@ void mg_check_save_start(int rank, const char *out, long cells_before, long cell
            " cells saved in %s/raw.csv; the same command with --resume measures the rest, "
            "`mpiguide check --from %s` analyses them\n", out, out);
   snprintf(sv.none, sizeof sv.none,
-           "\nmpiguide check: interrupted before the first cell was saved (every %.0f s): nothing measured is kept%s\n",
-           SAVE_EVERY, created ? "" : " (nothing in DIR was changed)");
+           "\nmpiguide check: interrupted before the first cell was saved (every %.3g s): nothing measured is kept%s\n",
+           sv.every, created ? "" : " (nothing in DIR was changed)");
   struct sigaction sa = {0};
   sa.sa_handler = on_stop;
   sigaction(SIGINT, &sa, NULL);
@@ -106,7 +119,7 @@ void mg_check_save_tmp(const char *tmp) {
 void mg_check_save_block(long cells_done, int now) {
   if (sv.rank != 0 || !sv.write) return;
   double t = MPI_Wtime();
-  if (!now && t - sv.last < SAVE_EVERY) return;
+  if (!now && t - sv.last < sv.every) return;
   sv.last = t;
   char note[96];
   snprintf(note, sizeof note, "partial: %ld of %ld cells measured when this file was written", sv.before + cells_done,
