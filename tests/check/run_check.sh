@@ -61,6 +61,7 @@ column() {
 
 case $mode in
 interrupt)
+  unset OMPI_MCA_odls_base_sigkill_timeout # signalled runs: the ranks need the grace to save
   # Ctrl-C during a long check: the cells measured so far stay in out/raw.csv (saved as they are
   # measured), rank 0 says how many, and `check --from out` analyses them as a partial run.
   np=$1
@@ -80,6 +81,7 @@ interrupt)
   exit 0
   ;;
 resume)
+  unset OMPI_MCA_odls_base_sigkill_timeout # signalled runs: the ranks need the grace to save
   # Ctrl-C, then --resume (docs/check.md): a rerun without it is refused (raw.csv untouched), one
   # with other options is refused, and --resume measures only the cells missing: the file then
   # holds every cell of the plan once, the cells kept unchanged, and analyses as a whole run.
@@ -127,6 +129,7 @@ resume)
   exit 0
   ;;
 launches-resume)
+  unset OMPI_MCA_odls_base_sigkill_timeout # signalled runs: the ranks need the grace to save
   # --launches N interrupted during launch 1 (SIGINT to the process group, as Ctrl-C): its cells
   # are kept and said so; a rerun without --resume is refused before any launch starts; --resume
   # completes launch 1 and runs launch 2, analysed together.
@@ -181,6 +184,7 @@ sizes-from)
   exit 0
   ;;
 launches)
+  unset OMPI_MCA_odls_base_sigkill_timeout # signalled runs: the ranks need the grace to save
   np=$1 how=$2
   shift 3
   mapfile -t opts < <(subst "$@")

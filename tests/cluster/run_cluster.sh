@@ -26,6 +26,7 @@
 # it), MG_CLUSTER_STATE (the cluster's state directory), MG_SRC (the source tree).
 # Needs root and a kernel that gives namespaces; without them the case fails and says so.
 set -u
+unset OMPI_MCA_odls_base_sigkill_timeout # the cluster's launches keep Open MPI's own kill timing (tests/CMakeLists.txt)
 mode=$1
 launch=${2:-}
 C="$MG_SRC/scripts/cluster.sh"
