@@ -85,7 +85,23 @@ holder_main() {
   mkdir /run/mg-host-proc
   mount --bind /proc /run/mg-host-proc
   mount -t proc proc /proc # the cluster's PID namespace
+  # a node-local /tmp; this tree and the state directory stay visible at their paths when they
+  # live under /tmp (a clone there, as CI's may be): bound aside first, back after the tmpfs
+  local root k i=0 keep=()
+  root=$(dirname "$(dirname "$SELF")")
+  for k in "$root" "$(readlink -f "$STATE")"; do [[ $k == /tmp/* ]] && keep+=("$k"); done
+  for k in "${keep[@]}"; do
+    mkdir -p "/run/mg-keep/$i"
+    mount --bind "$k" "/run/mg-keep/$i"
+    i=$((i + 1))
+  done
   mount -t tmpfs -o mode=1777,size=512m mg-tmp /tmp
+  i=0
+  for k in "${keep[@]}"; do
+    mkdir -p "$k"
+    mount --bind "/run/mg-keep/$i" "$k"
+    i=$((i + 1))
+  done
   mount -t tmpfs -o mode=1777,size=512m mg-shm /dev/shm
   # node-local /var/spool and /var/log (tmpfs, so nothing is created on the host's disk), with
   # the daemons' directories bound from the state directory, where `status` and a failed test can

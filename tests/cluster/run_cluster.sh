@@ -136,6 +136,8 @@ up)
   [[ $("$C" exec n2 hostname) == n2 ]] || die "exec n2 hostname is not n2"
   touch /tmp/mg-cluster-probe.$$
   "$C" exec n1 test -e /tmp/mg-cluster-probe.$$ && { rm -f /tmp/mg-cluster-probe.$$; die "n1 sees the host's /tmp"; }
+  # ... but this tree, wherever it is (a clone under /tmp too), at its own path
+  "$C" exec n1 test -x "$C" || die "n1 does not see $C"
   rm -f /tmp/mg-cluster-probe.$$
   # the host's network is untouched: no link appeared on it
   ip -o link | awk -F': ' '{print $2}' | sort | diff "$MG_CLUSTER_STATE.host-links" - ||
