@@ -8,30 +8,6 @@
 
 #include "bench/stats.h"
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-void mg_sort_doubles(double *x, long n) {
-  if (n > 1) qsort(x, (size_t)n, sizeof *x, cmp_double);
-}
-
-double mg_quantile_sorted(const double *x, long n, double p) {
-  if (n <= 0) return 0;
-  if (p <= 0) return x[0];
-  if (p >= 1) return x[n - 1];
-  double pos = p * (double)(n - 1);
-  long i = (long)pos;
-  double f = pos - (double)i;
-  return i + 1 < n ? x[i] + f * (x[i + 1] - x[i]) : x[i];
-}
-
-double mg_median_sorted(const double *x, long n) {
-  if (n <= 0) return 0;
-  return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
-}
-
 double mg_rse_median_sorted(const double *x, long n) {
   if (n < 3) return INFINITY;
   double med = mg_median_sorted(x, n);

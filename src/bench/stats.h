@@ -14,6 +14,8 @@
 #ifndef MG_BENCH_STATS_H
 #define MG_BENCH_STATS_H
 
+#include "util/sort.h"
+
 typedef enum { MG_STAT_MEDIAN, MG_STAT_MEAN } mg_stat_kind;
 
 typedef struct mg_summary {
@@ -27,13 +29,8 @@ typedef struct mg_summary {
  * (rse fields +infinity). Returns 0, or -1 if a scratch copy cannot be allocated. */
 int mg_summarize(const double *x, long n, mg_summary *s);
 
-/* Sort ascending in place. */
-void mg_sort_doubles(double *x, long n);
-
-/* On ascending data: quantile p in [0,1] (linear interpolation between order
- * statistics), the median, and the RSE of the median. */
-double mg_quantile_sorted(const double *x, long n, double p);
-double mg_median_sorted(const double *x, long n);
+/* On ascending data: the RSE of the median (sorting, quantiles and the median itself:
+ * util/sort.h). */
 double mg_rse_median_sorted(const double *x, long n);
 
 /* On data in any order. */

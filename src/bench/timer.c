@@ -6,12 +6,9 @@
 #include <time.h>
 
 #include "bench/bench.h"
+#include "util/clock.h"
 
-static double now_monotonic(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double now_monotonic(void) { return mg_clock_s(); }
 
 static double now_wtime(void) { return PMPI_Wtime(); }
 

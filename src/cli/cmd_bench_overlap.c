@@ -13,6 +13,7 @@
 #include "bench/overlap.h"
 #include "cli/cmd_bench_overlap.h"
 #include "util/parse.h"
+#include "util/sort.h"
 
 /* Whether the comma-separated list holds the item `all`. */
 static int has_all(const char *list) {
@@ -23,8 +24,6 @@ static int has_all(const char *list) {
   }
   return 0;
 }
-
-static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
 int mg_cmd_overlap_setup(mg_bench_cfg *cfg, const mg_cmd_overlap_opts *o, mg_ovl_cfg *oc, char *err, size_t errlen) {
   const char *no = o->alg ? "--alg (the non-blocking form MPI_I<coll> is what is measured)"
@@ -65,7 +64,7 @@ int mg_cmd_overlap_setup(mg_bench_cfg *cfg, const mg_cmd_overlap_opts *o, mg_ovl
     oc->tests[oc->ntests++] = (int)k;
   }
   if (!oc->ntests) return snprintf(err, errlen, "--tests: no test count (e.g. --tests 0,1,4,16)"), -1;
-  qsort(oc->tests, (size_t)oc->ntests, sizeof *oc->tests, cmp_int);
+  qsort(oc->tests, (size_t)oc->ntests, sizeof *oc->tests, mg_cmp_int);
   return 0;
 }
 

@@ -30,6 +30,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_check.h"
 #include "cli/cmd_util.h"
+#include "util/clock.h"
 #include "util/parse.h"
 
 static volatile sig_atomic_t stop_asked;
@@ -77,12 +78,6 @@ static int check_dir(const mg_check_launch_args *a) {
   return 0;
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 int mg_check_launches(const mg_check_launch_args *a) {
   if (mg_cmd_under_launcher()) {
     fprintf(stderr, "mpiguide check: --launches starts the launcher itself: run `mpiguide check --launches N ... "
@@ -116,7 +111,7 @@ int mg_check_launches(const mg_check_launch_args *a) {
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   int ok = 0, failed = 0, ran = 0, cut = 0; /* cut: the launch interrupted, 0 none */
-  double t0 = now();
+  double t0 = mg_clock_s();
   for (int k = 1; k <= a->n && !stop_asked; k++) {
     char dir[4200], log[4300], note[256];
     snprintf(dir, sizeof dir, "%s/launch-%d", a->out, k);
@@ -138,13 +133,13 @@ int mg_check_launches(const mg_check_launch_args *a) {
     if (a->force) child[c++] = "--force";
     if (state == 0) child[c++] = "--resume"; /* --resume: the interrupted launch measures what it lacks */
     child[c] = NULL;
-    double el = now() - t0;
+    double el = mg_clock_s() - t0;
     if (!ran)
       fprintf(stderr, "mpiguide check: launch %d of %d%s ...\n", k, a->n, state == 0 ? " (resumed)" : "");
     else
       fprintf(stderr, "mpiguide check: launch %d of %d%s (%.0f s so far, about %.0f s to go) ...\n", k, a->n,
               state == 0 ? " (resumed)" : "", el, el / ran * (a->n - k + 1));
-    double t1 = now();
+    double t1 = mg_clock_s();
     int rc = mg_cmd_run_child(child, log);
     ran++;
     char where[4400] = ""; /* the launch's stdout, if it wrote any (-q: its messages went to stderr) */
@@ -154,7 +149,7 @@ int mg_check_launches(const mg_check_launch_args *a) {
     state = launch_state(dir, note, sizeof note);
     if (rc == 0 && state > 0) {
       dirs[ok++] = strdup(dir);
-      fprintf(stderr, "mpiguide check: launch %d of %d done in %.1f s: %s\n", k, a->n, now() - t1, dir);
+      fprintf(stderr, "mpiguide check: launch %d of %d done in %.1f s: %s\n", k, a->n, mg_clock_s() - t1, dir);
     } else if (stop_asked || (rc == 0 && state == 0)) {
       cut = k;
       stop_asked = stop_asked ? stop_asked : SIGINT; /* its processes were stopped: so is the check */

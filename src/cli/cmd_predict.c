@@ -22,6 +22,7 @@
 #include "util/err.h"
 #include "util/fmt.h"
 #include "util/parse.h"
+#include "util/sort.h"
 
 static const char usage_text[] =
     "usage: mpiguide predict [--loggp FILE] [--check DIR...] [--np LIST] [--sizes LIST]\n"
@@ -108,11 +109,6 @@ static int add_size(predict *P, size_t b) {
   return 0;
 }
 
-static int size_cmp(const void *a, const void *b) {
-  size_t x = *(const size_t *)a, y = *(const size_t *)b;
-  return (x > y) - (x < y);
-}
-static int int_cmp(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
 /* The entry of (coll, alg, p, bytes) in P->ms, added when missing; NULL out of memory. */
 static meas *entry(predict *P, int coll, int alg, int p, size_t bytes) {
@@ -279,8 +275,8 @@ static int parse(int argc, char **argv, predict *P) {
     fprintf(stderr, "mpiguide predict: %s\n(mpiguide predict --help shows the options)\n", P->e);
     return 2;
   }
-  qsort(P->ps, (size_t)P->nps, sizeof *P->ps, int_cmp);
-  qsort(P->sizes, (size_t)P->nsizes, sizeof *P->sizes, size_cmp);
+  qsort(P->ps, (size_t)P->nps, sizeof *P->ps, mg_cmp_int);
+  qsort(P->sizes, (size_t)P->nsizes, sizeof *P->sizes, mg_cmp_size);
   return 0;
 }
 
@@ -374,11 +370,6 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
   return 0;
 }
 
-static int dbl_cmp(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 static void summary(const tally *T, FILE *out) {
   int any = 0;
   for (int f = 0; f < MG_NFAM; f++) any |= T->nerr[f] > 0;
@@ -386,7 +377,7 @@ static void summary(const tally *T, FILE *out) {
   fprintf(out, "\nprediction error |predicted - measured| / measured, median over the measured cells:\n");
   for (int f = 0; f < MG_NFAM; f++)
     if (T->nerr[f]) {
-      qsort(T->err[f], (size_t)T->nerr[f], sizeof(double), dbl_cmp);
+      mg_sort_doubles(T->err[f], (size_t)T->nerr[f]);
       fprintf(out, "  %-12s %6.1f %%  (%d cells)\n", mg_families[f].name, 100 * mg_median_sorted(T->err[f], T->nerr[f]),
              T->nerr[f]);
     }
@@ -458,8 +449,8 @@ int mg_cmd_predict_data(const mg_loggp *lg, const mg_ck_data *d, const char *csv
   mg_model_sort(&P.m);
   if (!rc && !(P.csv = fopen(csv_path, "w"))) rc = MG_ERR_TO(P.e, "cannot write '%s'", csv_path);
   if (!rc) {
-    qsort(P.ps, (size_t)P.nps, sizeof *P.ps, int_cmp);
-    qsort(P.sizes, (size_t)P.nsizes, sizeof *P.sizes, size_cmp);
+    qsort(P.ps, (size_t)P.nps, sizeof *P.ps, mg_cmp_int);
+    qsort(P.sizes, (size_t)P.nsizes, sizeof *P.sizes, mg_cmp_size);
     rc = run(&P, out);
   }
   if (rc) snprintf(err, errlen, "%s", P.e);

@@ -16,6 +16,7 @@
 #include "util/hash.h"
 #include "util/parse.h"
 #include "util/text.h"
+#include "util/sort.h"
 
 /* ---------- MPI ---------- */
 
@@ -380,11 +381,6 @@ int mg_cmd_check_sizes(const size_t *sizes, int n, const mg_bench_cfg *cfg, int 
   return 0;
 }
 
-static int cmp_size(const void *a, const void *b) {
-  size_t x = *(const size_t *)a, y = *(const size_t *)b;
-  return (x > y) - (x < y);
-}
-
 int mg_cmd_merge(const mg_bench_cfg *base, const mg_bench_cfg *const *cfgs, const mg_bench_result *const *res,
                  int n, mg_cmd_merged *m, char *err, size_t errlen) {
   memset(m, 0, sizeof *m);
@@ -427,7 +423,7 @@ int mg_cmd_merge(const mg_bench_cfg *base, const mg_bench_cfg *const *cfgs, cons
     }
   }
   if (!isfinite(R->sync_cost_min)) R->sync_cost_min = 0;
-  qsort(m->sizes, (size_t)ns, sizeof *m->sizes, cmp_size);
+  qsort(m->sizes, (size_t)ns, sizeof *m->sizes, mg_cmp_size);
   m->cfg.sizes = m->sizes;
   m->cfg.nsizes = ns;
   for (int b = 0; b < R->nblocks; b++)
@@ -552,7 +548,7 @@ int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], in
     sizes[c][nsizes[c]++] = (size_t)b;
   }
   if (!header) return MG_ERR("%s: no trace rows (an empty file, or not an MPIGUIDE_TRACE file)", path);
-  for (int c = 0; c < MG_NCOLL; c++) qsort(sizes[c], (size_t)nsizes[c], sizeof *sizes[c], cmp_size);
+  for (int c = 0; c < MG_NCOLL; c++) qsort(sizes[c], (size_t)nsizes[c], sizeof *sizes[c], mg_cmp_size);
   return 0;
 }
 

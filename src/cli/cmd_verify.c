@@ -51,6 +51,7 @@
 #include "util/err.h"
 #include "util/fmt.h"
 #include "util/parse.h"
+#include "util/sort.h"
 
 #define OPTIONS(X)                                                                                    \
   X(PROFILE, "profile", 'p', MG_OPT_ARG) X(OUT, "out", 'o', MG_OPT_ARG) X(FORCE, "force", 'f', MG_OPT_FLAG) \
@@ -169,11 +170,6 @@ out:
   return rc;
 }
 
-static int cmp_size(const void *a, const void *b) {
-  size_t x = *(const size_t *)a, y = *(const size_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* The sizes measured for one collective: the bounds of every rule for this process count (of any
  * datatype and op), x0.5 / x2 around, the extra sizes. */
 static int plan_sizes(vstate *S, mg_coll c) {
@@ -201,7 +197,7 @@ static int plan_sizes(vstate *S, mg_coll c) {
     if (r->hi <= cap / 2) v[k++] = r->hi * 2;
   }
   for (int i = 0; i < S->nextra; i++) v[k++] = S->extra[i];
-  qsort(v, (size_t)k, sizeof *v, cmp_size);
+  qsort(v, (size_t)k, sizeof *v, mg_cmp_size);
   int m = 0, unit = S->dtype && !mg_colls[c].reduction ? S->dtype->size : 1; /* whole elements of --datatype */
   for (int i = 0; i < k; i++)
     if (v[i] >= 1 && v[i] <= cap && v[i] % (size_t)unit == 0 && (m == 0 || v[m - 1] != v[i])) v[m++] = v[i];

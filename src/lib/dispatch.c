@@ -10,15 +10,10 @@
 #include <time.h>
 
 #include "lib/lib.h"
+#include "util/clock.h"
 
 _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_call_site;
 
-/* Monotonic nanoseconds (the vDSO: no system call), for the timed trace and online tuning's trials. */
-static inline int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 static inline void count(mg_ctx *x, mg_coll coll, int alg, mg_why why) {
   if (!x->counting) return;
@@ -43,7 +38,7 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why, int
   if (want && why == MG_WHY_NONE) why = mg_applicable(c, want, x->scratch_max);
   int alg = why == MG_WHY_NONE ? want : 0;
   int rc;
-  int64_t t0 = x->trace_time ? now_ns() : 0;
+  int64_t t0 = x->trace_time ? mg_clock_ns() : 0;
   /* the mock-up may still fall back once it knows the size, or (in-place family) its scratch, or
    * (hier family) the node structure */
   if (alg && (!mg_colls[c->coll].known || (mg_colls[c->coll].algs[alg].family == MG_FAM_INPLACE ||
@@ -55,7 +50,7 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why, int
   } else {
     rc = mg_run(c, alg);
   }
-  int64_t ns = x->trace_time ? now_ns() - t0 : 0;
+  int64_t ns = x->trace_time ? mg_clock_ns() - t0 : 0;
   if (ran) *ran = alg;
   count(x, c->coll, alg, why);
   if (x->trace && x->trace_time) {
@@ -82,9 +77,9 @@ static int run_online(mg_ctx *x, mg_online_comm *o, mg_call *c) {
     mg_online_record(c, &s, 0, 0, x->online_trials);
     return run_default(x, c);
   }
-  int64_t t0 = now_ns();
+  int64_t t0 = mg_clock_ns();
   int rc = run_chosen(x, c, alg, MG_RULE_TRIAL, MG_WHY_NONE, &ran);
-  mg_online_record(c, &s, ran, 1e-9 * (double)(now_ns() - t0), x->online_trials);
+  mg_online_record(c, &s, ran, 1e-9 * (double)(mg_clock_ns() - t0), x->online_trials);
   return rc;
 }
 

@@ -53,6 +53,7 @@
 #include "lib/online.h"
 #include "registry/algorithms.h"
 #include "tune/profile.h"
+#include "util/sort.h"
 
 #define NCLASS 32        /* size classes of powers of 4 */
 #define CUT_FACTOR 3.0   /* a candidate this much slower than the default on every rank is dropped */
@@ -113,14 +114,7 @@ static void class_range(int q, size_t *lo, size_t *hi) {
 mg_online_comm *mg_online_comm_new(void) { return calloc(1, sizeof(mg_online_comm)); }
 
 /* The median of a[0..m) (m >= 1), sorting it in place. */
-static double median_of(double *a, int m) {
-  for (int i = 1; i < m; i++) /* at most MG_ONLINE_TRIALS_MAX values */
-    for (int j = i; j > 0 && a[j - 1] > a[j]; j--) {
-      double s = a[j];
-      a[j] = a[j - 1], a[j - 1] = s;
-    }
-  return m % 2 ? a[m / 2] : 0.5 * (a[m / 2 - 1] + a[m / 2]);
-}
+static double median_of(double *a, int m) { return mg_median_inplace(a, (size_t)m); }
 
 /* Exploration cost of a cell leaving the race: its trials' time beyond what `ref` (a position)
  * would have taken for the same calls, at its mean time per trial (its median would leave out

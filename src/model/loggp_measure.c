@@ -5,7 +5,7 @@
  * size, n and d; after the warm-up it sends the number of repetitions, sized from the warm-up,
  * so both sides run the same count. For o_r the client sends back to back and the server waits
  * d before each receive but the first, so the message has arrived, and times the receive.
- * Timer: clock_gettime(CLOCK_MONOTONIC) (src/bench/timer.c); medians: src/bench/stats.c.
+ * Timer: clock_gettime(CLOCK_MONOTONIC) (src/bench/timer.c); medians: src/util/sort.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -63,10 +63,7 @@ static int server_round(pair *P, int kind, int k, int s, double d, double *o) {
   return rc;
 }
 
-static double median(double *x, long n) {
-  mg_sort_doubles(x, n);
-  return mg_median_sorted(x, n);
-}
+static double median(double *x, long n) { return mg_median_inplace(x, (size_t)n); }
 
 /* A series on the client: warm-up, the count, the measured rounds. *med: the median round trip;
  * *noise: the larger of *noise and the relative standard error of that median; for KIND_OR, *o_r: the server's median

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "stats/internal.h"
+#include "util/sort.h"
 
 /* The 0.995 quantile of the standard normal (McKean & Schrader's z for a
  * 99 % order-statistic interval), qnorm(0.995). */
@@ -46,14 +47,7 @@ void mg_stats__moments(const double *x, size_t n, double *mean, double *m2) {
   *m2 = s;
 }
 
-static int mg_cmp_double(const void *pa, const void *pb) {
-  double a = *(const double *)pa, b = *(const double *)pb;
-  return (a > b) - (a < b);
-}
-
-void mg_stats_sort(double *x, size_t n) {
-  if (n > 1) qsort(x, n, sizeof *x, mg_cmp_double);
-}
+void mg_stats_sort(double *x, size_t n) { mg_sort_doubles(x, n); }
 
 mg_stats_status mg_stats_sorted_copy(const double *x, size_t n, double **out) {
   mg_stats_status st = mg_stats__check(x, n);
@@ -67,14 +61,7 @@ mg_stats_status mg_stats_sorted_copy(const double *x, size_t n, double **out) {
   return MG_STATS_OK;
 }
 
-double mg_stats_quantile_sorted(const double *sorted, size_t n, double p) {
-  double h = (double)(n - 1) * p;
-  size_t lo = (size_t)floor(h);
-  if (lo + 1 >= n) return sorted[n - 1];
-  double frac = h - (double)lo;
-  if (frac == 0.0) return sorted[lo];
-  return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
-}
+double mg_stats_quantile_sorted(const double *sorted, size_t n, double p) { return mg_quantile_sorted(sorted, n, p); }
 
 mg_stats_status mg_stats_min(const double *x, size_t n, double *out) {
   mg_stats_status st = mg_stats__check(x, n);

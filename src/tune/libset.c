@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/err.h"
+#include "util/sort.h"
 
 /* Open MPI's COLLTYPE order (ompi/mca/coll/base/coll_base_functions.h), X(name in mpiguide, whether
  * coll/tuned's dynamic decision measures a call as count x size(datatype), mpiguide's bytes: checked
@@ -65,11 +66,6 @@ static const mg_ck_verdict *choice_at(const mg_ck_result *r, mg_coll coll, size_
   return pick;
 }
 
-static int cmp_size(const void *a, const void *b) {
-  size_t x = *(const size_t *)a, y = *(const size_t *)b;
-  return (x > y) - (x < y);
-}
-
 int mg_libset_decide(const mg_ck_data *d, const mg_ck_result *r, int nprocs, double min_gain, mg_libset *s,
                      char *err, size_t errlen) {
   if (!r->nkinds || !d->nlaunches) return 0;
@@ -88,7 +84,7 @@ int mg_libset_decide(const mg_ck_data *d, const mg_ck_result *r, int nprocs, dou
     int n = 0;
     for (int i = 0; i < r->nkinds; i++)
       if ((int)r->kinds[i].coll == c && (n == 0 || sz[n - 1] != r->kinds[i].bytes)) sz[n++] = r->kinds[i].bytes;
-    qsort(sz, (size_t)n, sizeof *sz, cmp_size);
+    qsort(sz, (size_t)n, sizeof *sz, mg_cmp_size);
     for (int i = 0; i < n;) {
       const mg_ck_verdict *v = choice_at(r, (mg_coll)c, sz[i], min_gain);
       if (!v) {

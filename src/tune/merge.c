@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tune/profile.h"
+#include "util/sort.h"
 
 typedef struct piece_rule {
   const mg_profile_rule *r;
@@ -26,11 +27,6 @@ typedef struct piece_rule {
 static int same_group(const mg_profile_rule *a, const mg_profile_rule *b) {
   return a->coll == b->coll && a->np_lo == b->np_lo && a->np_hi == b->np_hi && a->tclass == b->tclass &&
          a->opsel == b->opsel;
-}
-
-static int cmp_size(const void *a, const void *b) {
-  size_t x = *(const size_t *)a, y = *(const size_t *)b;
-  return x < y ? -1 : x > y;
 }
 
 /* The group's rule text for messages ("allreduce np=4 16-63 type=float op=sum"). */
@@ -58,7 +54,7 @@ static int merge_group(const piece_rule *rs, int n, int nfiles, int all, char *c
     cut[nc++] = rs[i].r->lo;
     if (rs[i].r->hi < SIZE_MAX) cut[nc++] = rs[i].r->hi + 1;
   }
-  qsort(cut, (size_t)nc, sizeof *cut, cmp_size);
+  qsort(cut, (size_t)nc, sizeof *cut, mg_cmp_size);
   for (int j = 0; j < nc; j++) {
     if (j && cut[j] == cut[j - 1]) continue;
     size_t lo = cut[j], hi = SIZE_MAX;

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "tune/internal.h"
+#include "util/sort.h"
 
 typedef mg_prof_reader prf;
 #define ERR(st, ...) MG_PROF_ERR(r, st, __VA_ARGS__)
@@ -338,7 +339,6 @@ static int import_file(mg_profile *p, const char *path, mg_profile_diags *d) {
   return st;
 }
 
-static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 int mg_profile_import_prf(const char *path, mg_profile **out, mg_profile_diags *d) {
   struct stat st;
@@ -367,7 +367,7 @@ int mg_profile_import_prf(const char *path, mg_profile **out, mg_profile_diags *
     if (n < cap && (names[n] = strdup(e->d_name))) n++;
   }
   closedir(dir);
-  if (n > 1) qsort(names, (size_t)n, sizeof *names, name_cmp);
+  if (n > 1) qsort(names, (size_t)n, sizeof *names, mg_cmp_str);
   if (n == 0)
     first = mg_prof_diag(d, path, 0, MG_PROFILE_IO,
                          "no *.prf files in this directory; give a PGMPITuneLib profile directory or an "

@@ -13,6 +13,7 @@
 #include "util/err.h"
 #include "util/parse.h"
 #include "util/size.h"
+#include "util/sort.h"
 
 int mg_parse_bytes(const char *s, size_t *out, char *err, size_t errlen) {
   const char *p = s;
@@ -30,11 +31,6 @@ int mg_parse_bytes(const char *s, size_t *out, char *err, size_t errlen) {
   if (v > SIZE_MAX / 2) return MG_ERR("size '%s' is too large", s);
   *out = v;
   return 0;
-}
-
-static int cmp_size(const void *a, const void *b) {
-  size_t x = *(const size_t *)a, y = *(const size_t *)b;
-  return (x > y) - (x < y);
 }
 
 static int push(size_t **v, int *n, int *cap, size_t x, char *err, size_t errlen) {
@@ -124,7 +120,7 @@ int mg_parse_sizes(const char *spec, size_t **out, int *nout, char *err, size_t 
       }
     }
   }
-  qsort(v, (size_t)n, sizeof *v, cmp_size);
+  qsort(v, (size_t)n, sizeof *v, mg_cmp_size);
   int m = 0;
   for (int i = 0; i < n; i++)
     if (m == 0 || v[m - 1] != v[i]) v[m++] = v[i];
