@@ -13,7 +13,7 @@
 #define MG_ALGS_P2P_H
 
 #include "algs/algs.h"
-#include "model/loggp.h"
+#include "loggp/loggp.h"
 
 #define MG_P2P_TAG 35
 

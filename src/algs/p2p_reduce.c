@@ -15,7 +15,7 @@
  *
  * Terms of the cost comments: T(s) the time of one message of s bytes, g(s) the interval
  * between messages one process sends back to back, x(s) an exchange of s bytes each way
- * with one peer (LogGP, model/loggp.h), gamma the local reduction per byte, n the message
+ * with one peer (LogGP, loggp/loggp.h), gamma the local reduction per byte, n the message
  * size of the collective (registry.h), p' the largest power of two <= p, r = p - p'.
  *
  * reduce_as_linear          the root receives x(p-1), then x(p-2) ... x0 in turn and folds

@@ -14,7 +14,7 @@
 
 #include <mpi.h>
 
-#include "model/loggp.h"
+#include "loggp/loggp.h"
 
 /* Tags on the private communicator: one per collective. Every rank receives a peer's messages of
  * one call before it returns, and MPI keeps the order of messages between two ranks on one tag,

@@ -10,7 +10,7 @@
 
 #include "algs/p2p_sched.h"
 #include "common/test.h"
-#include "model/loggp.h"
+#include "loggp/loggp.h"
 #include "registry/algorithms.h"
 #include "registry/registry.h"
 
