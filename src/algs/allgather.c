@@ -32,7 +32,7 @@
  * communicator of mg_p2p_comm. A library whose collective is slower than one of them is
  * inconsistent, and the algorithm is its repair. Costs in LogGP terms: msg(s) one message of s
  * bytes end to end, g(s) the gap between two sends, copy(s) a local copy; the cost functions
- * below price exactly these schedules; n is the per-rank block in bytes (per pair for alltoall).
+ * below price exactly these schedules; n is the per-rank block in bytes.
  *   allgather_as_ring     p-1 rounds: send the block received last to rank+1, receive the next
  *                         from rank-1. Cost (p-1) msg(n). Scratch p n (non-dense receive type).
  *   allgather_as_recdbl   recursive doubling: round k exchanges 2^k blocks with rank xor 2^k.
@@ -278,7 +278,6 @@ int mg_allgather_as_bruck(const mg_call *c, int unused) {
                      c->rtype);
   return rc;
 }
-
 
 /* p-1 rounds, each a Sendrecv of n bytes that forwards the block received in the round before. */
 double mg_cost_allgather_as_ring(const mg_loggp *m, int p, double n, int param) {

@@ -17,7 +17,7 @@
  * communicator of mg_p2p_comm. A library whose collective is slower than one of them is
  * inconsistent, and the algorithm is its repair. Costs in LogGP terms: msg(s) one message of s
  * bytes end to end, g(s) the gap between two sends, copy(s) a local copy; the cost functions
- * below price exactly these schedules; n is the per-rank block in bytes (per pair for alltoall).
+ * below price exactly these schedules; n is the block per pair of ranks in bytes.
  *   alltoall_as_linear    post every Irecv and Isend, then wait. Cost msg(n) + (p-2) max(g, o_s,
  *                         o_r)(n). 2p requests (+ 2 p n in place); n must fit an int.
  *   alltoall_as_pairwise  p-1 Sendrecv rounds, round s sends to rank + s, receives from rank - s.
@@ -217,7 +217,6 @@ int mg_alltoall_as_bruck(const mg_call *c, int unused) {
   }
   return rc;
 }
-
 
 /* p-1 sends and p-1 receives per rank, all posted at once: one message, then one per
  * max(g, o_s, o_r) on each rank. */

@@ -46,12 +46,22 @@
  *   scratch, never into its buffer. Scratch n bytes. Cost: the scatter, about sum_k T(n/2^k),
  *   plus (p-1) T(n/p).
  * The segmented rows move the image with int byte counts: n must fit an int (MG_R_NB_INT).
+ *
+ * One-sided row (TGT 2010 §VII; the window, its fences and errors in rma_window.c; bytes on
+ * both sides of every Put and Get, so ranks may use different datatypes of one signature, and n
+ * must fit an int count, MG_R_NB_INT; p = 1: no window, no scratch):
+ * bcast_as_rma_put     Bcast(n) <= Win_fence + (p-1) x Put(n) + Win_fence. The root puts the n
+ *   bytes of the vector (its buffer for a dense datatype, else its packed image, packed into its
+ *   own window memory) into the window of every other rank; after the closing fence each of them
+ *   copies (unpacks) the window into its buffer. Cost 2 fences + (p-1) puts of n bytes from one
+ *   origin + copy(n).
  */
 #include <limits.h>
 #include <string.h>
 
 #include "algs/algs.h"
 #include "algs/p2p_sched.h"
+#include "algs/rma_window.h"
 
 size_t mg_bcast_as_allgatherv_mem(const mg_call *c) { return 2 * (size_t)c->size * sizeof(int); }
 
@@ -311,4 +321,35 @@ double mg_cost_bcast_as_scatter_ring(const mg_loggp *m, int p, double n, int par
   if (p < 2) return 0;
   double blk = (double)(((long long)n + p - 1) / p);
   return binomial_tree(m, p, n, blk) + (p - 1) * mg_p2p_xchg(m, blk);
+}
+
+/* ---- bcast: fence, (p-1) puts from the root, fence ---- */
+
+size_t mg_bcast_as_rma_put_mem(const mg_call *c) { return c->size > 1 ? mg_rma_win_bytes(c->bytes) : 0; }
+
+int mg_bcast_as_rma_put(const mg_call *c, int unused) {
+  (void)unused;
+  int p = c->size, root = c->rank == c->root, n = (int)c->bytes, rc;
+  mg_type t;
+  mg_rma_rec *w;
+  if (p == 1) return MPI_SUCCESS;
+  if ((rc = mg_type_get(c->rtype, &t)) != MPI_SUCCESS || (rc = mg_rma_window(c, c->bytes, &w)) != MPI_SUCCESS)
+    return rc;
+  int dense = mg_type_is_dense(&t);
+  const char *src = c->rbuf;
+  if (root && !dense) { /* the packed image, in the root's own window memory (before the epoch) */
+    if ((rc = mg_pack(c->rbuf, c->rcount, c->rtype, w->base, n)) != MPI_SUCCESS) return rc;
+    src = w->base;
+  }
+  rc = PMPI_Win_fence(MPI_MODE_NOPRECEDE | (root ? MPI_MODE_NOPUT : 0), w->win);
+  for (int i = 1; root && i < p && rc == MPI_SUCCESS; i++)
+    rc = PMPI_Put(src, n, MPI_BYTE, (c->root + i) % p, 0, n, MPI_BYTE, w->win);
+  if (rc == MPI_SUCCESS) rc = PMPI_Win_fence(MPI_MODE_NOSUCCEED, w->win);
+  if (rc != MPI_SUCCESS) return mg_rma_win_error(c, rc);
+  if (root) return MPI_SUCCESS;
+  if (dense) {
+    memcpy(c->rbuf, w->base, c->bytes);
+    return MPI_SUCCESS;
+  }
+  return mg_unpack(w->base, n, c->rbuf, c->rcount, c->rtype);
 }

@@ -33,7 +33,7 @@
  * communicator of mg_p2p_comm. A library whose collective is slower than one of them is
  * inconsistent, and the algorithm is its repair. Costs in LogGP terms: msg(s) one message of s
  * bytes end to end, g(s) the gap between two sends, copy(s) a local copy; the cost functions
- * below price exactly these schedules; n is the per-rank block in bytes (per pair for alltoall).
+ * below price exactly these schedules; n is the per-rank block in bytes.
  *   gather_as_linear      the root posts p-1 receives straight into its blocks (eq. 35), every
  *                         other rank sends its block. p requests at the root.
  *                         Cost msg(n) + (p-2) max(g(n), o_r(n)).
@@ -45,11 +45,21 @@
  *                         type; elsewhere the subtree); p n must fit an int.
  * MPI_IN_PLACE. Gather at the root: its block is already in place (not packed where it need not
  * travel).
+ *
+ * One-sided row (TGT 2010 §VII; the window, its fences and errors in rma_window.c; bytes on
+ * both sides of every Put and Get, so ranks may use different datatypes of one signature, and n
+ * must fit an int count, MG_R_NB_INT; p = 1: no window, no scratch):
+ * gather_as_rma_get    Gather(n) <= Win_fence + (p-1) x Get(n) + Win_fence (TGT's form, n the
+ *   whole vector: p x Get(n/p)). Every rank but the root packs its block (n bytes) into its
+ *   window; the root gets each block straight into its receive buffer (a dense receive type) or
+ *   into scratch it unpacks from after the closing fence; its own block is a local copy (none in
+ *   place). Cost 2 fences + (p-1) gets of n bytes to one origin + copy(n).
  */
 #include <string.h>
 
 #include "algs/algs.h"
 #include "algs/p2p_sched.h"
+#include "algs/rma_window.h"
 
 size_t mg_gather_as_allgather_mem(const mg_call *c) { return (size_t)c->size * c->bytes; }
 
@@ -187,7 +197,6 @@ int mg_gather_as_binomial(const mg_call *c, int unused) {
   return PMPI_Send(x, (int)((size_t)sub * b), MPI_BYTE, parent, MG_P2P_TAG_GATHER, pc);
 }
 
-
 /* The root's p-1 receives arrive together: one message, then one per max(g, o_r). */
 double mg_cost_gather_as_linear(const mg_loggp *m, int p, double n, int param) {
   (void)param;
@@ -200,4 +209,48 @@ double mg_cost_gather_as_linear(const mg_loggp *m, int p, double n, int param) {
 double mg_cost_gather_as_binomial(const mg_loggp *m, int p, double n, int param) {
   (void)param;
   return mg_p2p_copy(m, n) + mg_p2p_fanin(m, p, n);
+}
+
+/* ---- gather: fence, (p-1) gets by the root, fence ---- */
+
+size_t mg_gather_as_rma_get_mem(const mg_call *c) { /* the window + the root's staging (p = 1: neither) */
+  return c->size > 1 ? mg_rma_win_bytes(c->bytes) + mg_align((size_t)(c->size - 1) * c->bytes) : 0;
+}
+
+int mg_gather_as_rma_get(const mg_call *c, int unused) {
+  (void)unused;
+  int p = c->size, me = c->rank, root = me == c->root, n = (int)c->bytes, rc = MPI_SUCCESS;
+  mg_type rt, st;
+  mg_rma_rec *w = NULL;
+  char *stage = NULL;
+  if (root && (rc = mg_type_get(c->rtype, &rt)) != MPI_SUCCESS) return rc;
+  if (p > 1) {
+    if ((rc = mg_rma_window(c, c->bytes, &w)) != MPI_SUCCESS) return rc;
+    if (!root) { /* the own block, packed into the own window (before the epoch) */
+      if ((rc = mg_type_get(c->stype, &st)) != MPI_SUCCESS) return rc;
+      if (mg_type_is_dense(&st))
+        memcpy(w->base, c->sbuf, c->bytes);
+      else if ((rc = mg_pack(c->sbuf, c->scount, c->stype, w->base, n)) != MPI_SUCCESS)
+        return rc;
+    }
+    int dense = root && mg_type_is_dense(&rt);
+    if (root && !dense) stage = mg_scratch((size_t)(p - 1) * c->bytes);
+    rc = PMPI_Win_fence(MPI_MODE_NOPRECEDE | MPI_MODE_NOPUT, w->win);
+    for (int i = 0, k = 0; root && i < p && rc == MPI_SUCCESS; i++) {
+      if (i == me) continue;
+      void *dst = dense ? mg_type_at(c->rbuf, &rt, (size_t)i * (size_t)c->rcount) : stage + (size_t)k++ * c->bytes;
+      rc = PMPI_Get(dst, n, MPI_BYTE, i, 0, n, MPI_BYTE, w->win);
+    }
+    if (rc == MPI_SUCCESS) rc = PMPI_Win_fence(MPI_MODE_NOSUCCEED, w->win);
+    if (rc != MPI_SUCCESS) return mg_rma_win_error(c, rc);
+  }
+  if (!root) return MPI_SUCCESS;
+  for (int i = 0, k = 0; stage && i < p && rc == MPI_SUCCESS; i++)
+    if (i != me)
+      rc = mg_unpack(stage + (size_t)k++ * c->bytes, n, mg_type_at(c->rbuf, &rt, (size_t)i * (size_t)c->rcount),
+                     c->rcount, c->rtype);
+  if (rc == MPI_SUCCESS && c->sbuf != MPI_IN_PLACE)
+    rc = mg_copy(c->sbuf, c->scount, c->stype, mg_type_at(c->rbuf, &rt, (size_t)me * (size_t)c->rcount), c->rcount,
+                 c->rtype);
+  return rc;
 }

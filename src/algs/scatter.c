@@ -20,7 +20,7 @@
  * communicator of mg_p2p_comm. A library whose collective is slower than one of them is
  * inconsistent, and the algorithm is its repair. Costs in LogGP terms: msg(s) one message of s
  * bytes end to end, g(s) the gap between two sends, copy(s) a local copy; the cost functions
- * below price exactly these schedules; n is the per-rank block in bytes (per pair for alltoall).
+ * below price exactly these schedules; n is the per-rank block in bytes.
  *   scatter_as_linear     the root posts p-1 sends from its blocks. p requests at the root.
  *                         Cost (p-2) max(g(n), o_s(n)) + msg(n).
  *   scatter_as_binomial   the mirror of the gather: binomial fan-out, farthest child (2^k, k
@@ -140,7 +140,6 @@ int mg_scatter_as_binomial(const mg_call *c, int unused) {
   if (rc == MPI_SUCCESS) rc = mg_unpack(x, (int)b, c->rbuf, c->rcount, c->rtype);
   return mg_p2p_waitall(nr, rq, rc);
 }
-
 
 /* The root's p-1 sends leave one per max(g, o_s); the last arrives msg(n) after it left. */
 double mg_cost_scatter_as_linear(const mg_loggp *m, int p, double n, int param) {
