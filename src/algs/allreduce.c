@@ -137,30 +137,40 @@ int mg_allreduce_as_reducescatter_allgatherv(const mg_call *c) {
 
 size_t mg_allreduce_as_recdbl_mem(const mg_call *c) { return mg_red_vectors_mem(c, 1, (size_t)c->rcount); }
 
-/* The start of the allreduce rows: the partial is the input; the receive buffer and one
- * scratch vector are the work buffers. */
-static void allreduce_start(mg_red *s, const mg_call *c) {
+/* The start of the allreduce rows that fold (recdbl, rabenseifner): the partial is the input;
+ * the receive buffer and one scratch vector are the work buffers. p = 1 copies the input; rank
+ * 2i < 2r sends its vector to 2i+1 and gets the result back from it at the end; 2i+1 combines
+ * x(2i) op x(2i+1). Returns 1 when the rank is done or failed (its code in *rc), else 0 with *f
+ * its place among the p' others. */
+static int allreduce_fold(mg_red *s, const mg_call *c, mg_red_fold *f, int *rc) {
+  int p = c->size, r = c->rank, n = c->rcount;
+  if ((*rc = mg_red_init(s, c)) != MPI_SUCCESS) return 1;
+  if (p == 1) {
+    *rc = mg_red_copy_range(s, mg_red_input(c), c->rbuf, 0, n);
+    return 1;
+  }
+  *f = mg_red_fold_of(r, p);
   char *v;
-  mg_red_vectors(s, (size_t)c->rcount, 1, &v);
+  mg_red_vectors(s, (size_t)n, 1, &v);
   s->cur = (char *)mg_red_input(c);
   s->cur_w = mg_red_in_place(c);
   s->w[0] = c->rbuf;
   s->w[1] = v;
+  if (f->me < 0) {
+    *rc = mg_red_send(s, mg_red_input(c), 0, n, r + 1);
+    if (*rc == MPI_SUCCESS) *rc = mg_red_recv_into(s, c->rbuf, 0, n, r + 1);
+    return 1;
+  }
+  if (r < 2 * f->rem) *rc = mg_red_recv(s, r - 1, 0, n, 1);
+  return *rc != MPI_SUCCESS;
 }
 
 int mg_allreduce_as_recdbl(const mg_call *c, int unused) {
   (void)unused;
   mg_red s;
-  int rc = mg_red_init(&s, c), p = c->size, r = c->rank, n = c->rcount;
-  if (rc != MPI_SUCCESS) return rc;
-  if (p == 1) return mg_red_copy_range(&s, mg_red_input(c), c->rbuf, 0, n);
-  mg_red_fold f = mg_red_fold_of(r, p);
-  allreduce_start(&s, c);
-  if (f.me < 0) {
-    rc = mg_red_send(&s, mg_red_input(c), 0, n, r + 1);
-    return rc == MPI_SUCCESS ? mg_red_recv_into(&s, c->rbuf, 0, n, r + 1) : rc;
-  }
-  if (r < 2 * f.rem) rc = mg_red_recv(&s, r - 1, 0, n, 1);
+  mg_red_fold f;
+  int rc, r = c->rank, n = c->rcount;
+  if (allreduce_fold(&s, c, &f, &rc)) return rc;
   for (int mask = 1; mask < f.pof2 && rc == MPI_SUCCESS; mask <<= 1) {
     int partner = f.me ^ mask;
     rc = mg_red_exchange(&s, mg_red_fold_real(&f, partner), 0, n, 0, n, partner < f.me);
@@ -223,16 +233,9 @@ size_t mg_allreduce_as_rabenseifner_mem(const mg_call *c) { return mg_red_vector
 int mg_allreduce_as_rabenseifner(const mg_call *c, int unused) {
   (void)unused;
   mg_red s;
-  int rc = mg_red_init(&s, c), p = c->size, r = c->rank, n = c->rcount;
-  if (rc != MPI_SUCCESS) return rc;
-  if (p == 1) return mg_red_copy_range(&s, mg_red_input(c), c->rbuf, 0, n);
-  mg_red_fold f = mg_red_fold_of(r, p);
-  allreduce_start(&s, c);
-  if (f.me < 0) {
-    rc = mg_red_send(&s, mg_red_input(c), 0, n, r + 1);
-    return rc == MPI_SUCCESS ? mg_red_recv_into(&s, c->rbuf, 0, n, r + 1) : rc;
-  }
-  if (r < 2 * f.rem && (rc = mg_red_recv(&s, r - 1, 0, n, 1)) != MPI_SUCCESS) return rc;
+  mg_red_fold f;
+  int rc, r = c->rank, n = c->rcount;
+  if (allreduce_fold(&s, c, &f, &rc)) return rc;
   long long ctx[2] = {n, f.pof2};
   int plo, phi, me = f.me;
   if ((rc = mg_red_halving(&s, &f, 1, mg_red_even_off, ctx, &plo, &phi)) != MPI_SUCCESS) return rc;
