@@ -96,7 +96,11 @@ static inline void *mg_carve(char **cursor, size_t bytes) {
 void mg_scratch_free(void); /* release the calling thread's pool */
 
 /* Set up / tear down the private communicators the toolkit needs. Called by
- * libmpiguide at MPI_Init and by the mpiguide command. */
+ * libmpiguide at MPI_Init and by the mpiguide command. What lives on the
+ * private communicators goes first: the caller runs mg_rma_finalize (the
+ * one-sided rows' windows) and mg_hier_finalize (node and lane
+ * communicators) before mg_core_finalize, so the toolkit calls nothing
+ * above it. */
 int mg_core_init(void);
 void mg_core_finalize(void);
 

@@ -26,10 +26,31 @@
  * ranks or none (the standard requires it), so branching on it is safe. The
  * own block, packed, is n bytes whatever type the rank uses; packed bytes go
  * on the wire as MPI_PACKED (matches any type) or MPI_BYTE (the reduction).
+ *
+ * Point-to-point rows (the p2p family, TGT 2010 §V.D, eq. 35; p2p_sched.h: how their data travels,
+ * the tags, the trees): simple algorithms written with PMPI point-to-point calls on the private
+ * communicator of mg_p2p_comm. A library whose collective is slower than one of them is
+ * inconsistent, and the algorithm is its repair. Costs in LogGP terms: msg(s) one message of s
+ * bytes end to end, g(s) the gap between two sends, copy(s) a local copy; the cost functions
+ * below price exactly these schedules; n is the per-rank block in bytes.
+ *   allgather_as_ring     p-1 rounds: send the block received last to rank+1, receive the next
+ *                         from rank-1. Cost (p-1) msg(n). Scratch p n (non-dense receive type).
+ *   allgather_as_recdbl   recursive doubling: round k exchanges 2^k blocks with rank xor 2^k.
+ *                         p not a power of two: the r = p - p' ranks above the largest power of
+ *                         two p' first give their block to rank - p', rank i < r then carries
+ *                         blocks i and i + p' (two runs per message), and at the end sends the
+ *                         whole result to rank i + p'. log2 p' rounds, + msg(n) + msg(p n) for
+ *                         r > 0. Scratch p n (non-dense receive type).
+ *   allgather_as_bruck    Bruck: ceil(log2 p) rounds, round k sends the first min(2^k, p-2^k)
+ *                         blocks of a buffer rotated by the rank to rank - 2^k, receives as many
+ *                         from rank + 2^k behind them; then the rotation is undone locally.
+ *                         Cost sum_k msg(min(2^k, p-2^k) n) + copy(p n). Scratch p n.
+ * MPI_IN_PLACE. Allgather: the own block is taken from the receive buffer.
  */
 #include <string.h>
 
 #include "algs/algs.h"
+#include "algs/p2p_sched.h"
 
 int mg_allgather_as_gather_bcast(const mg_call *c) {
   int rc;
@@ -129,4 +150,161 @@ int mg_allgather_as_allgatherv(const mg_call *c) {
     if (rc != MPI_SUCCESS) return rc;
   }
   return PMPI_Allgatherv(MPI_IN_PLACE, c->rcount, c->rtype, c->rbuf, counts, displs, c->rtype, c->comm);
+}
+
+size_t mg_allgather_as_ring_mem(const mg_call *c) { return mg_align((size_t)c->size * c->bytes); }
+size_t mg_allgather_as_recdbl_mem(const mg_call *c) { return mg_align((size_t)c->size * c->bytes); }
+size_t mg_allgather_as_bruck_mem(const mg_call *c) { return mg_align((size_t)c->size * c->bytes); }
+
+/* The byte image of the p blocks: the receive buffer itself when its type is dense, else scratch
+ * of p n bytes; the own block placed in its slot. */
+static int ag_image(const mg_call *c, const mg_type *rt, char **img) {
+  size_t b = c->bytes;
+  if (!mg_type_is_dense(rt)) {
+    *img = mg_scratch((size_t)c->size * b);
+    return mg_pack_own(c, *img + (size_t)c->rank * b);
+  }
+  *img = c->rbuf;
+  if (c->sbuf == MPI_IN_PLACE) return MPI_SUCCESS;
+  return mg_copy(c->sbuf, c->scount, c->stype, mg_p2p_block(c->rbuf, rt, c->rcount, c->rank), c->rcount, c->rtype);
+}
+
+/* Unpack a scratch image into the receive buffer (all blocks but an in-place rank's own). */
+static int ag_unpack(const mg_call *c, const mg_type *rt, const char *img) {
+  int rc = MPI_SUCCESS;
+  if (img == (const char *)c->rbuf) return rc;
+  for (int i = 0; i < c->size && rc == MPI_SUCCESS; i++)
+    if (i != c->rank || c->sbuf != MPI_IN_PLACE)
+      rc = mg_unpack(img + (size_t)i * c->bytes, (int)c->bytes, mg_p2p_block(c->rbuf, rt, c->rcount, i), c->rcount,
+                     c->rtype);
+  return rc;
+}
+
+int mg_allgather_as_ring(const mg_call *c, int unused) {
+  (void)unused;
+  int p = c->size, me = c->rank, bi = (int)c->bytes;
+  size_t b = c->bytes;
+  MPI_Comm pc;
+  mg_type rt;
+  char *img;
+  int rc = mg_p2p_comm(c->comm, &pc);
+  if (rc == MPI_SUCCESS) rc = mg_type_get(c->rtype, &rt);
+  if (rc == MPI_SUCCESS) rc = ag_image(c, &rt, &img);
+  for (int s = 0; s < p - 1 && rc == MPI_SUCCESS; s++) {
+    int so = (me - s + p) % p, ro = (me - s - 1 + 2 * p) % p;
+    rc = PMPI_Sendrecv(img + (size_t)so * b, bi, MPI_BYTE, (me + 1) % p, MG_P2P_TAG_ALLGATHER, img + (size_t)ro * b,
+                       bi, MPI_BYTE, (me - 1 + p) % p, MG_P2P_TAG_ALLGATHER, pc, MPI_STATUS_IGNORE);
+  }
+  return rc == MPI_SUCCESS ? ag_unpack(c, &rt, img) : rc;
+}
+
+int mg_allgather_as_recdbl(const mg_call *c, int unused) {
+  (void)unused;
+  int p = c->size, me = c->rank, p2 = mg_p2p_pow2_floor(p), rem = p - p2;
+  size_t b = c->bytes;
+  MPI_Comm pc;
+  mg_type rt;
+  char *img;
+  int rc = mg_p2p_comm(c->comm, &pc);
+  if (rc == MPI_SUCCESS) rc = mg_type_get(c->rtype, &rt);
+  if (rc == MPI_SUCCESS) rc = ag_image(c, &rt, &img);
+  if (rc != MPI_SUCCESS) return rc;
+  if (me >= p2) { /* an extra rank: its block to me - p2, later the whole result from there */
+    rc = PMPI_Send(img + (size_t)me * b, (int)b, MPI_BYTE, me - p2, MG_P2P_TAG_ALLGATHER, pc);
+    if (rc == MPI_SUCCESS)
+      rc = PMPI_Recv(img, (int)((size_t)p * b), MPI_BYTE, me - p2, MG_P2P_TAG_ALLGATHER, pc, MPI_STATUS_IGNORE);
+    return rc == MPI_SUCCESS ? ag_unpack(c, &rt, img) : rc;
+  }
+  if (me < rem)
+    rc = PMPI_Recv(img + (size_t)(me + p2) * b, (int)b, MPI_BYTE, me + p2, MG_P2P_TAG_ALLGATHER, pc,
+                   MPI_STATUS_IGNORE);
+  /* before round `mask` rank i holds blocks [g, g + mask) and [g + p2, g + p2 + s) of the group
+   * g = i & ~(mask - 1), s = min(mask, max(0, rem - g)): it sends both runs, receives the peer's */
+  for (int mask = 1; mask < p2 && rc == MPI_SUCCESS; mask <<= 1) {
+    int peer = me ^ mask, g = me & ~(mask - 1), gp = peer & ~(mask - 1), nr = 0;
+    int s2 = rem - g < 0      ? 0
+             : rem - g > mask ? mask
+                              : rem - g,
+        r2 = rem - gp < 0      ? 0
+             : rem - gp > mask ? mask
+                               : rem - gp;
+    MPI_Request rq[4];
+    struct {
+      char *at;
+      int blocks, send;
+    } msg[4] = {{img + (size_t)gp * b, mask, 0},
+                {img + (size_t)(gp + p2) * b, r2, 0},
+                {img + (size_t)g * b, mask, 1},
+                {img + (size_t)(g + p2) * b, s2, 1}};
+    for (int k = 0; k < 4 && rc == MPI_SUCCESS; k++) {
+      int cnt = (int)((size_t)msg[k].blocks * b);
+      if (!msg[k].blocks) continue;
+      rc = msg[k].send ? PMPI_Isend(msg[k].at, cnt, MPI_BYTE, peer, MG_P2P_TAG_ALLGATHER, pc, &rq[nr])
+                       : PMPI_Irecv(msg[k].at, cnt, MPI_BYTE, peer, MG_P2P_TAG_ALLGATHER, pc, &rq[nr]);
+      if (rc == MPI_SUCCESS) nr++;
+    }
+    rc = mg_p2p_waitall(nr, rq, rc);
+  }
+  if (rc == MPI_SUCCESS && me < rem)
+    rc = PMPI_Send(img, (int)((size_t)p * b), MPI_BYTE, me + p2, MG_P2P_TAG_ALLGATHER, pc);
+  return rc == MPI_SUCCESS ? ag_unpack(c, &rt, img) : rc;
+}
+
+int mg_allgather_as_bruck(const mg_call *c, int unused) {
+  (void)unused;
+  int p = c->size, me = c->rank;
+  size_t b = c->bytes;
+  MPI_Comm pc;
+  mg_type rt;
+  int rc = mg_p2p_comm(c->comm, &pc);
+  if (rc == MPI_SUCCESS) rc = mg_type_get(c->rtype, &rt);
+  if (rc != MPI_SUCCESS) return rc;
+  char *x = mg_scratch((size_t)p * b); /* slot j: the block of rank (me + j) mod p */
+  rc = mg_pack_own(c, x);
+  for (int d = 1; d < p && rc == MPI_SUCCESS; d <<= 1) {
+    int cnt = (int)((size_t)(d < p - d ? d : p - d) * b);
+    rc = PMPI_Sendrecv(x, cnt, MPI_BYTE, (me - d + p) % p, MG_P2P_TAG_ALLGATHER, x + (size_t)d * b, cnt, MPI_BYTE,
+                       (me + d) % p, MG_P2P_TAG_ALLGATHER, pc, MPI_STATUS_IGNORE);
+  }
+  if (rc != MPI_SUCCESS) return rc;
+  if (mg_type_is_dense(&rt)) { /* undo the rotation: two runs */
+    memcpy((char *)c->rbuf + (size_t)me * b, x, (size_t)(p - me) * b);
+    memcpy(c->rbuf, x + (size_t)(p - me) * b, (size_t)me * b);
+    return MPI_SUCCESS;
+  }
+  for (int j = 0; j < p && rc == MPI_SUCCESS; j++)
+    if (j || c->sbuf != MPI_IN_PLACE)
+      rc = mg_unpack(x + (size_t)j * b, (int)b, mg_p2p_block(c->rbuf, &rt, c->rcount, (me + j) % p), c->rcount,
+                     c->rtype);
+  return rc;
+}
+
+/* p-1 rounds, each a Sendrecv of n bytes that forwards the block received in the round before. */
+double mg_cost_allgather_as_ring(const mg_loggp *m, int p, double n, int param) {
+  (void)param;
+  return mg_p2p_copy(m, n) + (p - 1) * mg_loggp_msg(m, n);
+}
+
+/* p' = the largest power of two <= p, r = p - p'. r > 0: one message of n (extra rank to its
+ * partner) before and one of p n (the result back) after. Round k (mask 2^k < p') exchanges the
+ * run of 2^k blocks and, where the group carries extra blocks, a second run of min(2^k, r) blocks
+ * (the critical path: group 0), which follows one gap later. */
+double mg_cost_allgather_as_recdbl(const mg_loggp *m, int p, double n, int param) {
+  (void)param;
+  int p2 = mg_p2p_pow2_floor(p), rem = p - p2;
+  double t = mg_p2p_copy(m, n);
+  for (int mask = 1; mask < p2; mask <<= 1) {
+    int second = rem < mask ? rem : mask;
+    t += mg_loggp_msg(m, mask * n) + (second ? mg_loggp_gap(m, second * n) : 0);
+  }
+  if (rem) t += mg_loggp_msg(m, n) + mg_loggp_msg(m, p * n);
+  return t;
+}
+
+/* ceil(log2 p) Sendrecv rounds of min(2^k, p - 2^k) blocks, then the rotation undone (p n copy). */
+double mg_cost_allgather_as_bruck(const mg_loggp *m, int p, double n, int param) {
+  (void)param;
+  double t = mg_p2p_copy(m, n) + mg_p2p_copy(m, p * n);
+  for (int d = 1; d < p; d <<= 1) t += mg_loggp_msg(m, (d < p - d ? d : p - d) * n);
+  return t;
 }

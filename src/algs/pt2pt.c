@@ -8,8 +8,10 @@
  * started is completed (a mock-up leaves no request behind, even when a receive fails).
  */
 #include <stdatomic.h>
+#include <string.h>
 
 #include "algs/algs.h"
+#include "algs/rma_window.h"
 
 int mg_send_default(const mg_call *c) {
   return PMPI_Send(c->sbuf, c->scount, c->stype, c->root, c->stag, c->comm);
@@ -186,4 +188,49 @@ int mg_p2p_split_recv(const mg_call *c, int k) {
    * basic elements as the standard (and Open MPI) do; for MPI_BYTE the two agree */
   if (rc == MPI_SUCCESS && want) rc = PMPI_Status_set_elements_x(c->status, MPI_BYTE, bytes);
   return rc;
+}
+
+/* ---- send: fence, a put to the destination, fence (measure-only) ----
+ * TGT 2010 §VII: Send(n) ~ Win_fence + Put(n) + Win_fence. The sender puts the message (its
+ * buffer when dense, else its packed image in its own window memory) into the window of the
+ * destination between two fences; the receiver (mg_p2p_rma_put_recv) takes part in both fences
+ * and then copies (unpacks) its window into its buffer. The fences are collective over the
+ * window's communicator, so both must run on a communicator of exactly the two of them, and the
+ * receiver must act alike: the benchmark's patterns run the row on 2 processes (pattern.c),
+ * libmpiguide never (MG_R_MEASURE_ONLY). The window is the communicator's (above): made at the
+ * first call, outside the timed region after the warm-up. */
+
+int mg_p2p_rma_put(const mg_call *c, int unused) {
+  (void)unused;
+  int n = (int)c->bytes, rc;
+  mg_type t;
+  mg_rma_rec *w;
+  if ((rc = mg_type_get(c->stype, &t)) != MPI_SUCCESS || (rc = mg_rma_window(c, c->bytes, &w)) != MPI_SUCCESS)
+    return rc;
+  const void *src = c->sbuf;
+  if (!mg_type_is_dense(&t)) { /* the packed image, in the own window memory (before the epoch) */
+    if ((rc = mg_pack(c->sbuf, c->scount, c->stype, w->base, n)) != MPI_SUCCESS) return rc;
+    src = w->base;
+  }
+  rc = PMPI_Win_fence(MPI_MODE_NOPRECEDE | MPI_MODE_NOPUT, w->win); /* nobody puts into the sender's */
+  if (rc == MPI_SUCCESS && c->root != MPI_PROC_NULL) rc = PMPI_Put(src, n, MPI_BYTE, c->root, 0, n, MPI_BYTE, w->win);
+  if (rc == MPI_SUCCESS) rc = PMPI_Win_fence(MPI_MODE_NOSUCCEED, w->win);
+  return mg_rma_win_error(c, rc);
+}
+
+int mg_p2p_rma_put_recv(const mg_call *c, int unused) {
+  (void)unused;
+  int rc;
+  mg_type t;
+  mg_rma_rec *w;
+  size_t n = mg_type_bytes(c->rcount, c->rtype);
+  if ((rc = mg_type_get(c->rtype, &t)) != MPI_SUCCESS || (rc = mg_rma_window(c, n, &w)) != MPI_SUCCESS) return rc;
+  rc = PMPI_Win_fence(MPI_MODE_NOPRECEDE, w->win);
+  if (rc == MPI_SUCCESS) rc = PMPI_Win_fence(MPI_MODE_NOSUCCEED, w->win);
+  if (rc != MPI_SUCCESS) return mg_rma_win_error(c, rc);
+  if (mg_type_is_dense(&t)) {
+    memcpy(c->rbuf, w->base, n);
+    return MPI_SUCCESS;
+  }
+  return mg_unpack(w->base, (int)n, c->rbuf, c->rcount, c->rtype);
 }

@@ -196,8 +196,6 @@ static void p2p_finalize(void) {
 }
 
 void mg_core_finalize(void) {
-  mg_rma_finalize(); /* its windows live on the private communicators */
-  mg_hier_finalize(); /* node and lane communicators, split from the private ones */
   p2p_finalize();
   mg_userop_free();
   if (self_comm != MPI_COMM_NULL) PMPI_Comm_free(&self_comm);

@@ -10,7 +10,7 @@
 
 #include "check/check.h"
 #include "model/cost.h"
-#include "model/loggp.h"
+#include "loggp/loggp.h"
 #include "model/loggp_file.h"
 
 /* A LogGP fit with an R^2 below this is reported as poor (`mpiguide predict` warns). */

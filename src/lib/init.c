@@ -430,6 +430,8 @@ void mg_lib_finalize(void) {
   x->profile = NULL;
   free(x->profile_path);
   x->profile_path = NULL;
+  mg_rma_finalize();  /* its windows live on the private communicators mg_core_finalize frees */
+  mg_hier_finalize(); /* node and lane communicators, split from the private ones */
   mg_core_finalize();
 }
 

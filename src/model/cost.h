@@ -4,7 +4,7 @@
  * definition in MG_COLLECTIVES).
  *
  * - A point-to-point row (family p2p) has an exact schedule priced with LogGP parameters
- *   (mg_alg.costfn, model/loggp.h).
+ *   (mg_alg.costfn, loggp/loggp.h).
  * - Every other row has an expression over its parts (mg_alg.cost), e.g.
  *   "reduce(n) + bcast(n)": a sum of terms, each a number or a product of numbers and
  *   primitives; a collective's name priced at a size is the library's own algorithm for it
@@ -35,7 +35,7 @@
 
 #include <stddef.h>
 
-#include "model/loggp.h"
+#include "loggp/loggp.h"
 #include "registry/registry.h"
 
 /* A measured median of the library's default. */

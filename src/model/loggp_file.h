@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "model/loggp.h"
+#include "loggp/loggp.h"
 
 /* The columns of a class's table, in file order: name, description (the file's comment lines
  * and docs/loggp.md say the same). Times in seconds, residuals relative. */

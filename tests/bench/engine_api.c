@@ -76,6 +76,8 @@ int main(int argc, char **argv) {
   int failures = mg_test_failures;
   MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0) printf("engine_api: %s\n", failures ? "FAILED" : "ok");
+  mg_rma_finalize();
+  mg_hier_finalize();
   mg_core_finalize();
   MPI_Finalize();
   return failures != 0;

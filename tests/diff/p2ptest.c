@@ -1029,6 +1029,8 @@ int main(int argc, char **argv) {
   CHECK(PMPI_Allreduce(&bad, &bad_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
   if (g_rank == 0) printf("p2ptest: %s\n", bad_all ? "FAILED" : "all passed");
   free_types();
+  mg_rma_finalize();
+  mg_hier_finalize();
   mg_core_finalize();
   PMPI_Comm_free(&g_pair);
   PMPI_Comm_free(&g_comm);

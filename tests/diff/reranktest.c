@@ -119,6 +119,8 @@ int main(int argc, char **argv) {
   int bad = mg_test_failures, any = 0;
   MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0) printf("reranktest: np=%d %s\n", p, any ? "FAIL" : "ok");
+  mg_rma_finalize();
+  mg_hier_finalize();
   mg_core_finalize();
   MPI_Finalize();
   return mg_test_summary("reranktest") || any;

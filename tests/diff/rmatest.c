@@ -1,5 +1,5 @@
 /*
- * rmatest: the window the one-sided rows (src/algs/rma.c: bcast_as_rma_put, gather_as_rma_get)
+ * rmatest: the window the one-sided rows (src/algs/rma_window.c; bcast_as_rma_put, gather_as_rma_get)
  * cache with a communicator lives and dies with it.
  *
  * With both rows forced:
@@ -41,7 +41,7 @@ static long maps_count(void) {
 
 static unsigned char byte_of(int round, int rank, size_t i) { return (unsigned char)(round * 31 + rank * 7 + i * 13); }
 
-/* The window the rows need for n bytes: mg_rma_win_bytes (rma.c); gather adds (p-1) n at the root. */
+/* The window the rows need for n bytes: mg_rma_win_bytes (rma_window.c); gather adds (p-1) n at the root. */
 static size_t win_bytes(size_t n) {
   size_t w = 4096;
   while (w < n) w *= 2;

@@ -92,6 +92,8 @@ int main(int argc, char **argv) {
   TEST_CASE(first_error);
   ASSERT_EQ(atomic_load(&nbad), 0);
   MPI_Type_free(&stride2);
+  mg_rma_finalize();
+  mg_hier_finalize();
   mg_core_finalize();
   MPI_Finalize();
   return mg_test_summary("test_copy_threads");

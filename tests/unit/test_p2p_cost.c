@@ -10,7 +10,7 @@
 
 #include "algs/p2p_sched.h"
 #include "common/test.h"
-#include "model/loggp.h"
+#include "loggp/loggp.h"
 #include "registry/algorithms.h"
 #include "registry/registry.h"
 
@@ -110,7 +110,7 @@ static void every_row(void) {
   ASSERT_TRUE(rows >= 30); /* 13 data-movement and barrier rows, 17 bcast and reduction rows */
 }
 
-/* The bcast and reduction rows (p2p_bcast.c, p2p_reduce.c). */
+/* The bcast and reduction rows (bcast.c; reduce.c, allreduce.c, reduce_scatter_block.c, scan.c). */
 #define MSG(s) mg_loggp_msg(m, (s))
 static void reductions(void) {
   mg_loggp m0 = model(1e-10);

@@ -2,7 +2,7 @@
  * The LogGP queries of the cost models (loggp.h): piecewise-linear interpolation of the
  * per-size table, extrapolation with G beyond it. Pure arithmetic: part of the core library.
  */
-#include "model/loggp.h"
+#include "loggp/loggp.h"
 
 /* Linear interpolation of y over the measured sizes; below the first size y[0]; above
  * the last, y[last] + (s - size[last]) * slope (slope G for the gap, 0 for overheads). */

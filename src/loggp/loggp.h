@@ -7,8 +7,8 @@
  * interpolate between measured sizes and extrapolate beyond them with G.
  * All times in seconds, sizes in bytes.
  */
-#ifndef MG_MODEL_LOGGP_H
-#define MG_MODEL_LOGGP_H
+#ifndef MG_LOGGP_H
+#define MG_LOGGP_H
 
 #include <stddef.h>
 
