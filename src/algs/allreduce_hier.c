@@ -1,0 +1,51 @@
+/*
+ * The hierarchical rows of MPI_Allreduce (registry rows allreduce_as_hier, allreduce_as_lane; the family and the node
+ * structure: hier_nodes.c, docs/hier.md).
+ * allreduce_as_hier, TPDS 2010 eq. (38): a node-local step, a step among the node leaders, a node-local step.
+ *   allreduce  node Reduce to the leader, leaders' Allreduce, node Bcast. No scratch.
+ * allreduce_as_lane (every node the same number k of ranks), Träff and Hunold, Cluster 2020:
+ *   allreduce  node Reduce_scatter into k blocks of whole elements, Allreduce of block i on lane
+ *              i, node Allgatherv. Scratch: a span of the largest block, 2k ints.
+ */
+#include <string.h>
+
+#include "algs/hier.h"
+
+static int allreduce_hier(const mg_call *c, const mg_hier_rec *h) {
+  int leader = h->lrank == 0, rc;
+  const void *s = c->sbuf == MPI_IN_PLACE ? (leader ? MPI_IN_PLACE : c->rbuf) : c->sbuf;
+  rc = PMPI_Reduce(s, leader ? c->rbuf : NULL, c->rcount, c->rtype, c->op, 0, h->node);
+  if (rc == MPI_SUCCESS && leader) rc = PMPI_Allreduce(MPI_IN_PLACE, c->rbuf, c->rcount, c->rtype, c->op, h->lane);
+  if (rc == MPI_SUCCESS) rc = PMPI_Bcast(c->rbuf, c->rcount, c->rtype, 0, h->node);
+  return rc;
+}
+
+int mg_allreduce_as_hier(const mg_call *c, int unused) {
+  (void)unused;
+  return mg_hier_run(c, 0, allreduce_hier);
+}
+
+static int allreduce_lane(const mg_call *c, const mg_hier_rec *h) {
+  mg_type t;
+  int rc = mg_type_get(c->rtype, &t), k = h->lsize;
+  if (rc != MPI_SUCCESS) return rc;
+  char *cur = mg_scratch(mg_lane_reduction_mem(c));
+  int *cnt = mg_carve(&cur, 2 * (size_t)k * sizeof(int)), *dsp = cnt + k, mine;
+  mg_hier_element_blocks(c->rcount, k, cnt, dsp);
+  mine = cnt[h->lrank];
+  void *tmp = mg_type_base(mg_carve(&cur, mg_type_span(&t, (size_t)cnt[0])), &t);
+  if (c->sbuf == MPI_IN_PLACE) { /* the own block lands at the start of the buffer */
+    rc = PMPI_Reduce_scatter(MPI_IN_PLACE, c->rbuf, cnt, c->rtype, c->op, h->node);
+    if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(c->rbuf, tmp, mine, c->rtype, c->op, h->lane);
+  } else {
+    rc = PMPI_Reduce_scatter(c->sbuf, tmp, cnt, c->rtype, c->op, h->node);
+    if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(MPI_IN_PLACE, tmp, mine, c->rtype, c->op, h->lane);
+  }
+  if (rc == MPI_SUCCESS) rc = PMPI_Allgatherv(tmp, mine, c->rtype, c->rbuf, cnt, dsp, c->rtype, h->node);
+  return rc;
+}
+
+int mg_allreduce_as_lane(const mg_call *c, int unused) {
+  (void)unused;
+  return mg_hier_run(c, 1, allreduce_lane);
+}
