@@ -1,15 +1,15 @@
 /*
- * The hierarchical rows of MPI_Allgather (registry rows allgather_as_hier, allgather_as_lane; the family and the node
- * structure: hier_nodes.c, docs/hier.md).
- * allgather_as_hier, TPDS 2010 eq. (38): a node-local step, a step among the node leaders, a node-local step.
- *   allgather  node Gather of the packed blocks to the leader, leaders' Allgatherv of the node
- *              blocks, node Bcast of the p blocks, each rank unpacks them to their ranks.
- * allgather_as_lane (every node the same number k of ranks), Träff and Hunold, Cluster 2020:
- *   allgather  lane Allgather of the own block, node Allgather of the lanes' blocks, unpack.
- *              Scratch (2p+1) n bytes.
+ * The hierarchical rows of MPI_Allgather (the family, and the node structure the rows share:
+ * hier_nodes.c; docs/hier.md).
+ * allgather_as_hier (TPDS 2010 eq. 38, mg_allgather_as_hier): node Gather of the packed blocks
+ *   to the leader, leaders' Allgatherv of the node blocks, node Bcast of the p blocks, each
+ *   rank unpacks them to their ranks.
+ * allgather_as_lane (every node the same number k of ranks; Träff and Hunold, Cluster 2020;
+ *   mg_allgather_as_lane): lane Allgather of the own block, node Allgather of the lanes'
+ *   blocks, unpack. Scratch (2p+1) n bytes.
+ * The scratch of the hier row: p*n + n bytes and 2p ints (n: the per-rank block;
+ *   mg_hier_blocks_mem).
  */
-#include <string.h>
-
 #include "algs/hier.h"
 
 static int allgather_hier(const mg_call *c, const mg_hier_rec *h) {

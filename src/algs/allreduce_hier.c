@@ -1,14 +1,12 @@
 /*
- * The hierarchical rows of MPI_Allreduce (registry rows allreduce_as_hier, allreduce_as_lane; the family and the node
- * structure: hier_nodes.c, docs/hier.md).
- * allreduce_as_hier, TPDS 2010 eq. (38): a node-local step, a step among the node leaders, a node-local step.
- *   allreduce  node Reduce to the leader, leaders' Allreduce, node Bcast. No scratch.
- * allreduce_as_lane (every node the same number k of ranks), Träff and Hunold, Cluster 2020:
- *   allreduce  node Reduce_scatter into k blocks of whole elements, Allreduce of block i on lane
- *              i, node Allgatherv. Scratch: a span of the largest block, 2k ints.
+ * The hierarchical rows of MPI_Allreduce (the family, and the node structure the rows share:
+ * hier_nodes.c; docs/hier.md).
+ * allreduce_as_hier (TPDS 2010 eq. 38, mg_allreduce_as_hier): node Reduce to the leader,
+ *   leaders' Allreduce, node Bcast. No scratch.
+ * allreduce_as_lane (every node the same number k of ranks; Träff and Hunold, Cluster 2020;
+ *   mg_allreduce_as_lane): node Reduce_scatter into k blocks of whole elements, Allreduce of
+ *   block i on lane i, node Allgatherv. Scratch: a span of the largest block, 2k ints.
  */
-#include <string.h>
-
 #include "algs/hier.h"
 
 static int allreduce_hier(const mg_call *c, const mg_hier_rec *h) {

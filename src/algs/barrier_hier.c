@@ -1,11 +1,9 @@
 /*
- * The hierarchical rows of MPI_Barrier (registry rows barrier_as_hier; the family and the node
- * structure: hier_nodes.c, docs/hier.md).
- * barrier_as_hier, TPDS 2010 eq. (38): a node-local step, a step among the node leaders, a node-local step.
-
+ * The hierarchical row of MPI_Barrier (the family, and the node structure the rows share:
+ * hier_nodes.c; docs/hier.md).
+ * barrier_as_hier (TPDS 2010 eq. 38, mg_barrier_as_hier): node Barrier, leaders' Barrier, node
+ *   Barrier. No scratch. No lane row: a barrier has no data to split.
  */
-#include <string.h>
-
 #include "algs/hier.h"
 
 static int barrier_hier(const mg_call *c, const mg_hier_rec *h) {

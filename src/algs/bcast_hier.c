@@ -1,13 +1,13 @@
 /*
- * The hierarchical rows of MPI_Bcast (registry rows bcast_as_hier, bcast_as_lane; the family and the node
- * structure: hier_nodes.c, docs/hier.md).
- * bcast_as_hier, TPDS 2010 eq. (38): a node-local step, a step among the node leaders, a node-local step.
- *   bcast      the root's node: Bcast from the root; leaders: Bcast from the root node's leader;
- *              the other nodes: Bcast from the leader. No scratch.
- * bcast_as_lane (every node the same number k of ranks), Träff and Hunold, Cluster 2020:
- *   bcast      the root's node: Scatterv of k pieces of the packed vector from the root; lane i:
- *              Bcast of piece i from the root's node; node Allgatherv of the pieces. Scratch n
- *              bytes (the packed vector; the root receives into scratch, never into its buffer).
+ * The hierarchical rows of MPI_Bcast (the family, and the node structure the rows share:
+ * hier_nodes.c; docs/hier.md).
+ * bcast_as_hier (TPDS 2010 eq. 38, mg_bcast_as_hier): the root's node: Bcast from the root;
+ *   leaders: Bcast from the root node's leader; the other nodes: Bcast from the leader. No
+ *   scratch.
+ * bcast_as_lane (every node the same number k of ranks; Träff and Hunold, Cluster 2020;
+ *   mg_bcast_as_lane): the root's node: Scatterv of k pieces of the packed vector from the
+ *   root; lane i: Bcast of piece i from the root's node; node Allgatherv of the pieces. Scratch
+ *   n bytes (the packed vector; the root receives into scratch, never into its buffer).
  */
 #include <string.h>
 

@@ -1,12 +1,12 @@
 /*
- * The hierarchical rows of MPI_Gather (registry rows gather_as_hier; the family and the node
- * structure: hier_nodes.c, docs/hier.md).
- * gather_as_hier, TPDS 2010 eq. (38): a node-local step, a step among the node leaders, a node-local step.
- *   gather     node Gather to the leader, leaders' Gatherv to the root node's leader, a Send of
- *              the p blocks to the root when it is not the leader, the root unpacks.
+ * The hierarchical rows of MPI_Gather (the family, and the node structure the rows share:
+ * hier_nodes.c; docs/hier.md).
+ * gather_as_hier (TPDS 2010 eq. 38, mg_gather_as_hier): node Gather to the leader, leaders'
+ *   Gatherv to the root node's leader, a Send of the p blocks to the root when it is not the
+ *   leader, the root unpacks.
+ * The scratch of the hier row: p*n + n bytes and 2p ints (n: the per-rank block;
+ *   mg_hier_blocks_mem).
  */
-#include <string.h>
-
 #include "algs/hier.h"
 
 static int gather_hier(const mg_call *c, const mg_hier_rec *h) {

@@ -1,17 +1,14 @@
 /*
- * The hierarchical rows of MPI_Reduce (registry rows reduce_as_hier, reduce_as_lane; the family and the node
- * structure: hier_nodes.c, docs/hier.md).
- * reduce_as_hier, TPDS 2010 eq. (38): a node-local step, a step among the node leaders, a node-local step.
- *   reduce     node Reduce to the leader, leaders' Reduce to the root node's leader, which sends
- *              the result to the root when it is not the root itself. Scratch 2 spans of count at
- *              the leaders (the second input avoids an in-place reduce at a root other than 0,
- *              which MPICH 4.0.2 crashes on from about 2 KiB; split.c).
- * reduce_as_lane (every node the same number k of ranks), Träff and Hunold, Cluster 2020:
- *   reduce     node Reduce_scatter, Reduce of block i on lane i to the root's node, node
- *              Gatherv to the root there. Scratch: 2 spans of the largest block, 2k ints.
+ * The hierarchical rows of MPI_Reduce (the family, and the node structure the rows share:
+ * hier_nodes.c; docs/hier.md).
+ * reduce_as_hier (TPDS 2010 eq. 38, mg_reduce_as_hier): node Reduce to the leader, leaders'
+ *   Reduce to the root node's leader, which sends the result to the root when it is not the
+ *   root itself. Scratch 2 spans of count at the leaders (the second input avoids an in-place
+ *   reduce at a root other than 0, which MPICH 4.0.2 crashes on from about 2 KiB; split.c).
+ * reduce_as_lane (every node the same number k of ranks; Träff and Hunold, Cluster 2020;
+ *   mg_reduce_as_lane): node Reduce_scatter, Reduce of block i on lane i to the root's node,
+ *   node Gatherv to the root there. Scratch: 2 spans of the largest block, 2k ints.
  */
-#include <string.h>
-
 #include "algs/hier.h"
 
 size_t mg_reduce_as_hier_mem(const mg_call *c) {

@@ -1,12 +1,12 @@
 /*
- * The hierarchical rows of MPI_Scatter (registry rows scatter_as_hier; the family and the node
- * structure: hier_nodes.c, docs/hier.md).
- * scatter_as_hier, TPDS 2010 eq. (38): a node-local step, a step among the node leaders, a node-local step.
- *   scatter    the reverse: the root packs the blocks in node order (a Send to its leader when
- *              it is not the leader), leaders' Scatterv, node Scatter, unpack.
+ * The hierarchical rows of MPI_Scatter (the family, and the node structure the rows share:
+ * hier_nodes.c; docs/hier.md).
+ * scatter_as_hier (TPDS 2010 eq. 38, mg_scatter_as_hier): the reverse: the root packs the
+ *   blocks in node order (a Send to its leader when it is not the leader), leaders' Scatterv,
+ *   node Scatter, unpack.
+ * The scratch of the hier row: p*n + n bytes and 2p ints (n: the per-rank block;
+ *   mg_hier_blocks_mem).
  */
-#include <string.h>
-
 #include "algs/hier.h"
 
 static int scatter_hier(const mg_call *c, const mg_hier_rec *h) {

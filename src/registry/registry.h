@@ -5,7 +5,9 @@
  *
  * Everything else (the PMPI wrappers, `mpiguide list`, the benchmark's variant
  * list, profile parsing) reads these tables; adding a mock-up means adding one
- * row to src/registry/registry.c and one function in src/algs/.
+ * row to its collective's table, src/registry/rows_<collective>.c (the family
+ * macros: rows.h), and its function in src/algs/: the build declares the
+ * functions the rows name (cmake/gen_algorithms.cmake).
  */
 #ifndef MG_REGISTRY_H
 #define MG_REGISTRY_H
@@ -268,7 +270,7 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  *   Floating point is out: its sums and products round differently in
  *   another order, and MIN/MAX may pick another of -0.0/+0.0 or NaNs.
  *   Decided from the op and the datatype, the same on every rank of a
- *   reduction (mg_userop_exact()).
+ *   reduction (mg_userop_exact(), registry/restrict.c).
  */
 #define MG_RESTRICTIONS(X)                                                                          \
   X(PN_INT, 0, "p*n<=INT_MAX", "p times the message size must fit an int count")                    \
@@ -326,8 +328,8 @@ extern const int mg_nrestrictions;
 #define MG_MAX_ALGS 24
 
 /*
- * Families of guidelines, X(ENUM, name, source). A family's rows are generated
- * from one definition for every collective it applies to (registry.c):
+ * Families of guidelines, X(ENUM, name, source). A family's rows share one
+ * macro (src/registry/rows.h), one row per collective it applies to:
  * - COMPOSITION: a collective not slower than a composition of others (TGT
  *   2010 meta-rules III and IV): the HPC Asia 2018 mock-ups GL1-GL22 and the
  *   TGT2010 equations of the irregular collectives;
@@ -357,7 +359,7 @@ extern const int mg_nrestrictions;
  *   node-local step, leaders' step, node-local step (<coll>_as_hier); and the lane decompositions
  *   (<coll>_as_lane: the ranks of equal node-local index form lanes that work in parallel). The
  *   node structure and its sub-communicators are cached with the communicator; rows decide late
- *   from it (MG_R_NODE_ORDER, MG_R_REGULAR_NODES), alike on every rank (src/algs/hier.c).
+ *   from it (MG_R_NODE_ORDER, MG_R_REGULAR_NODES), alike on every rank (src/algs/hier_nodes.c; the rows in <coll>_hier.c).
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
