@@ -25,10 +25,7 @@ static int allgather_hier(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_allgather_as_hier(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 0, allgather_hier);
-}
+int mg_allgather_as_hier(const mg_call *c, int unused) { return mg_hier_run(c, 0, allgather_hier); }
 
 size_t mg_allgather_as_lane_mem(const mg_call *c) { return (2 * (size_t)c->size + 1) * mg_align(c->bytes); }
 
@@ -51,7 +48,4 @@ static int allgather_lane(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_allgather_as_lane(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 1, allgather_lane);
-}
+int mg_allgather_as_lane(const mg_call *c, int unused) { return mg_hier_run(c, 1, allgather_lane); }

@@ -18,20 +18,14 @@ static int allreduce_hier(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_allreduce_as_hier(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 0, allreduce_hier);
-}
+int mg_allreduce_as_hier(const mg_call *c, int unused) { return mg_hier_run(c, 0, allreduce_hier); }
 
 static int allreduce_lane(const mg_call *c, const mg_hier_rec *h) {
-  mg_type t;
-  int rc = mg_type_get(c->rtype, &t), k = h->lsize;
+  mg_lane_blocks b;
+  int rc = mg_lane_blocks_open(c, h, &b);
   if (rc != MPI_SUCCESS) return rc;
-  char *cur = mg_scratch(mg_lane_reduction_mem(c));
-  int *cnt = mg_carve(&cur, 2 * (size_t)k * sizeof(int)), *dsp = cnt + k, mine;
-  mg_hier_element_blocks(c->rcount, k, cnt, dsp);
-  mine = cnt[h->lrank];
-  void *tmp = mg_type_base(mg_carve(&cur, mg_type_span(&t, (size_t)cnt[0])), &t);
+  int *cnt = b.cnt, *dsp = b.dsp, mine = b.mine;
+  void *tmp = b.t1;
   if (c->sbuf == MPI_IN_PLACE) { /* the own block lands at the start of the buffer */
     rc = PMPI_Reduce_scatter(MPI_IN_PLACE, c->rbuf, cnt, c->rtype, c->op, h->node);
     if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(c->rbuf, tmp, mine, c->rtype, c->op, h->lane);
@@ -43,7 +37,4 @@ static int allreduce_lane(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_allreduce_as_lane(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 1, allreduce_lane);
-}
+int mg_allreduce_as_lane(const mg_call *c, int unused) { return mg_hier_run(c, 1, allreduce_lane); }

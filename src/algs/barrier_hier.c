@@ -14,7 +14,4 @@ static int barrier_hier(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_barrier_as_hier(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 0, barrier_hier);
-}
+int mg_barrier_as_hier(const mg_call *c, int unused) { return mg_hier_run(c, 0, barrier_hier); }

@@ -21,10 +21,7 @@ static int bcast_hier(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_bcast_as_hier(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 0, bcast_hier);
-}
+int mg_bcast_as_hier(const mg_call *c, int unused) { return mg_hier_run(c, 0, bcast_hier); }
 
 size_t mg_bcast_as_lane_mem(const mg_call *c) {
   return mg_align(c->bytes) + mg_align(2 * (size_t)c->size * sizeof(int));
@@ -57,7 +54,4 @@ static int bcast_lane(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_bcast_as_lane(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 1, bcast_lane);
-}
+int mg_bcast_as_lane(const mg_call *c, int unused) { return mg_hier_run(c, 1, bcast_lane); }

@@ -28,7 +28,4 @@ static int gather_hier(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_gather_as_hier(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 0, gather_hier);
-}
+int mg_gather_as_hier(const mg_call *c, int unused) { return mg_hier_run(c, 0, gather_hier); }

@@ -43,9 +43,20 @@ void mg_hier_blocks_open(const mg_call *c, const mg_hier_rec *h, mg_hier_blocks 
 /* Unpack V (node order) into the receive buffer, every block but `skip`'s (-1: none). */
 int mg_hier_blocks_unpack(const mg_call *c, const mg_hier_rec *h, const mg_hier_blocks *b, int skip);
 
-/* The lane rows of the reductions (allreduce, reduce): count elements in k blocks of whole
- * elements, cnt[i] elements at dsp[i]; their scratch, 2 spans of the largest block and 2p ints. */
+/* count elements (bytes: bcast_as_lane's pieces) in k blocks of whole elements, cnt[i] at dsp[i]. */
 void mg_hier_element_blocks(int count, int k, int *cnt, int *dsp);
+
+/* The lane rows of the reductions (allreduce, reduce): the vector in k = lsize blocks of whole
+ * elements, this rank's the one of its node-local index, and two buffers of the largest block
+ * (cnt[0] elements of the call's datatype, at its base). Their scratch (the rows' .mem): 2 spans
+ * of count elements and 2p ints. */
+typedef struct mg_lane_blocks {
+  int *cnt, *dsp; /* k blocks: cnt[i] elements at dsp[i] */
+  int mine;       /* cnt[lrank] */
+  void *t1, *t2;
+} mg_lane_blocks;
 size_t mg_lane_reduction_mem(const mg_call *c);
+/* Carve them from the scratch; an error of the datatype's query passes through. */
+int mg_lane_blocks_open(const mg_call *c, const mg_hier_rec *h, mg_lane_blocks *b);
 
 #endif

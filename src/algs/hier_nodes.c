@@ -307,3 +307,16 @@ size_t mg_lane_reduction_mem(const mg_call *c) {
   if (mg_type_get(c->rtype, &t) != MPI_SUCCESS) return 0;
   return 2 * mg_align(mg_type_span(&t, (size_t)c->rcount)) + mg_align(2 * (size_t)c->size * sizeof(int));
 }
+
+int mg_lane_blocks_open(const mg_call *c, const mg_hier_rec *h, mg_lane_blocks *b) {
+  mg_type t;
+  int rc = mg_type_get(c->rtype, &t), k = h->lsize;
+  if (rc != MPI_SUCCESS) return rc;
+  char *cur = mg_scratch(mg_lane_reduction_mem(c));
+  b->cnt = mg_carve(&cur, 2 * (size_t)k * sizeof(int)), b->dsp = b->cnt + k;
+  mg_hier_element_blocks(c->rcount, k, b->cnt, b->dsp);
+  b->mine = b->cnt[h->lrank];
+  size_t span = mg_type_span(&t, (size_t)b->cnt[0]);
+  b->t1 = mg_type_base(mg_carve(&cur, span), &t), b->t2 = mg_type_base(mg_carve(&cur, span), &t);
+  return MPI_SUCCESS;
+}

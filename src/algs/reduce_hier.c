@@ -36,22 +36,15 @@ static int reduce_hier(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_reduce_as_hier(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 0, reduce_hier);
-}
+int mg_reduce_as_hier(const mg_call *c, int unused) { return mg_hier_run(c, 0, reduce_hier); }
 
 static int reduce_lane(const mg_call *c, const mg_hier_rec *h) {
-  mg_type t;
-  int rc = mg_type_get(c->rtype, &t), k = h->lsize, R = h->node_of[c->root];
-  int lr = h->pos_of[c->root] - h->first[R], me_root = c->rank == c->root;
+  mg_lane_blocks b;
+  int rc = mg_lane_blocks_open(c, h, &b);
   if (rc != MPI_SUCCESS) return rc;
-  char *cur = mg_scratch(mg_lane_reduction_mem(c));
-  int *cnt = mg_carve(&cur, 2 * (size_t)k * sizeof(int)), *dsp = cnt + k, mine;
-  mg_hier_element_blocks(c->rcount, k, cnt, dsp);
-  mine = cnt[h->lrank];
-  size_t span = mg_type_span(&t, (size_t)cnt[0]);
-  void *t1 = mg_type_base(mg_carve(&cur, span), &t), *t2 = mg_type_base(mg_carve(&cur, span), &t);
+  int *cnt = b.cnt, *dsp = b.dsp, mine = b.mine, R = h->node_of[c->root];
+  int lr = h->pos_of[c->root] - h->first[R], me_root = c->rank == c->root;
+  void *t1 = b.t1, *t2 = b.t2;
   const void *s1 = t1;
   if (me_root && c->sbuf == MPI_IN_PLACE) { /* the own block lands at the start of the buffer */
     rc = PMPI_Reduce_scatter(MPI_IN_PLACE, c->rbuf, cnt, c->rtype, c->op, h->node);
@@ -66,7 +59,4 @@ static int reduce_lane(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_reduce_as_lane(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 1, reduce_lane);
-}
+int mg_reduce_as_lane(const mg_call *c, int unused) { return mg_hier_run(c, 1, reduce_lane); }

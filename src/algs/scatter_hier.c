@@ -36,7 +36,4 @@ static int scatter_hier(const mg_call *c, const mg_hier_rec *h) {
   return rc;
 }
 
-int mg_scatter_as_hier(const mg_call *c, int unused) {
-  (void)unused;
-  return mg_hier_run(c, 0, scatter_hier);
-}
+int mg_scatter_as_hier(const mg_call *c, int unused) { return mg_hier_run(c, 0, scatter_hier); }

@@ -7,7 +7,8 @@
  *
  * Two rules keep every row one grep away from its code:
  * - every macro takes the row's full name as its first argument, a string literal
- *   ("allreduce_as_split2"): no name is pasted together from tokens;
+ *   ("allreduce_as_split2"; the two-row macros MG_SPLIT_ROWS and MG_PAD_ROWS both names): no
+ *   name is pasted together from tokens;
  * - the functions a row runs are written in the row, as designated initializers after the
  *   positional arguments (`.pfn = mg_split, .mem = mg_split_mem`), never inside a macro. The
  *   build reads these fields (.fn, .pfn, .mem, .costfn, .recv_side) from the rows files and
@@ -47,6 +48,10 @@
    .restrictions = (restr), .mem_formula = memtxt, .family = MG_FAM_SPLIT, .param = k,                \
    .cost = #k " * self(n/" #k ")", __VA_ARGS__}
 
+/* Both rows, k = 2 and 4, in one line: both names written out, the rest alike. */
+#define MG_SPLIT_ROWS(nm2, nm4, Name, restr, memtxt, ...)                                             \
+  MG_SPLIT_ROW(nm2, Name, 2, restr, memtxt, __VA_ARGS__), MG_SPLIT_ROW(nm4, Name, 4, restr, memtxt, __VA_ARGS__)
+
 /* Non-blocking (nonblocking.c): every collective, as I<coll> + MPI_Wait (`coll`: the collective's
  * name in lower case, as in MPI_I<coll>). */
 #define MG_NB_ROW(nm, Name, coll, restr, memtxt, ...)                                                 \
@@ -63,6 +68,10 @@
                   "padding zeros",                                                                    \
    .restrictions = (restr) | MG_R_PADDED_INT, .mem_formula = memtxt, .family = MG_FAM_MONOTONY,       \
    .param = k, .cost = "self(pow2(" #k " * n))", __VA_ARGS__}
+
+/* Both rows, k = 2 and 4, in one line: both names written out, the rest alike. */
+#define MG_PAD_ROWS(nm2, nm4, Name, restr, memtxt, ...)                                               \
+  MG_PAD_ROW(nm2, Name, 2, restr, memtxt, __VA_ARGS__), MG_PAD_ROW(nm4, Name, 4, restr, memtxt, __VA_ARGS__)
 
 /* In place (inplace.c): every collective with an in-place form. The reductions' scratch (one
  * datatype and count on every rank) is checked before the call; the others decide late

@@ -21,10 +21,8 @@ static const mg_alg send_algs[] = {
     MG_PT2PT_ROW("send_as_ssend", "TGT8", "Send(n) <= Ssend(n)", "MPI_Ssend with the same arguments; measure only: "
                  "a program that relies on MPI buffering small messages (unsafe, but common) would deadlock",
                  MG_R_MEASURE_ONLY, "self(n)", .fn = mg_send_as_ssend),
-    MG_SPLIT_ROW("send_as_split2", "Send", 2, MG_R_MEASURE_ONLY, "0", .pfn = mg_p2p_split,
-                 .recv_side = mg_p2p_split_recv),
-    MG_SPLIT_ROW("send_as_split4", "Send", 4, MG_R_MEASURE_ONLY, "0", .pfn = mg_p2p_split,
-                 .recv_side = mg_p2p_split_recv),
+    MG_SPLIT_ROWS("send_as_split2", "send_as_split4", "Send", MG_R_MEASURE_ONLY, "0", .pfn = mg_p2p_split,
+                  .recv_side = mg_p2p_split_recv),
     {.name = "send_as_rma_put", .pfn = mg_p2p_rma_put, .guideline = "TGT-O3",
      .formula = "Send(n) <= Win_fence + Put(n) + Win_fence",
      .description = "fences around a put into the destination's window (kept with the communicator), which the receiver "
