@@ -13,7 +13,7 @@
  *   positional arguments (`.pfn = mg_split, .mem = mg_split_mem`), never inside a macro. The
  *   build reads these fields (.fn, .pfn, .mem, .costfn, .recv_side) from the rows files and
  *   declares each function with the prototype of its field (cmake/gen_algorithms.cmake writes
- *   <build>/generated/registry/algorithms.h), so adding a row is the only step to add a row.
+ *   <build>/generated/registry/algorithms.h): a new row needs no declaration anywhere else.
  * A composition row (the family 0, the HPC Asia 2018 GL1-GL22 and TGT 2010's equations) is a
  * plain designated initializer; the library's own row is MG_DEFAULT_ROW.
  *
