@@ -477,7 +477,8 @@ static inline void mg_call_set_bytes(mg_call *c);
  * (count, datatype) pairs and the op, and their message size is recvcount x
  * size(recvtype) on every rank; both are inline below, so that libmpiguide's
  * per-call path, where the collective is a constant, does them without a
- * call or a switch (call_check.h). The other collectives go through registry.c and call_check.c.
+ * call or a switch (the check: call_check.h). The other collectives go
+ * through registry.c (the size) and call_check.c (the check).
  */
 #define MG_COLL_BIT(E) (1u << MG_##E)
 #define MG_ONE_COUNT_COLLS                                                                                   \
