@@ -39,27 +39,10 @@
 #include <string.h>
 
 #include "algs/algs.h"
+#include "registry/restrict.h"
 
-/* The padded count: the smallest power of two >= k n (n >= 1); SIZE_MAX when it overflows. */
-size_t mg_padded_count(size_t n, int k) {
-  size_t want = n * (size_t)k, t = 1;
-  if (want / (size_t)k != n) return SIZE_MAX;
-  while (t < want) {
-    if (t > SIZE_MAX / 2) return SIZE_MAX;
-    t *= 2;
-  }
-  return t;
-}
-
-static int blocks(mg_coll c) { return c == MG_ALLGATHER || c == MG_GATHER || c == MG_SCATTER || c == MG_ALLTOALL; }
-
-/* The padded message one call moves, in its units: bytes (bcast), p padded blocks of bytes (the
- * per-rank-block collectives), elements (the reductions); SIZE_MAX when it overflows. */
-size_t mg_padded_units(const mg_call *c, int k) {
-  if (c->coll != MG_BCAST && !blocks(c->coll)) return mg_padded_count((size_t)c->rcount, k);
-  size_t t = mg_padded_count(c->bytes, k), p = blocks(c->coll) ? (size_t)c->size : 1;
-  return t == SIZE_MAX || t > SIZE_MAX / p ? SIZE_MAX : t * p;
-}
+/* The padded count and the padded message of a call (mg_padded_count, mg_padded_units) are in
+ * registry/restrict.c, where mg_applicable() decides MG_R_PADDED_INT from them. */
 
 /* Scratch for the largest k (4) of the family, so that one figure serves both rows: the padded
  * message (bcast); p padded blocks and one (gather, scatter, allgather), or two sets of p
@@ -69,7 +52,7 @@ size_t mg_padded_mem(const mg_call *c) {
   if (t == SIZE_MAX || t > SIZE_MAX / 4) return SIZE_MAX;
   if (c->coll == MG_BCAST) return t;
   if (c->coll == MG_ALLTOALL) return 2 * mg_align(t);
-  if (blocks(c->coll)) return mg_align(t) + mg_align(mg_padded_count(c->bytes, 4));
+  if (mg_padded_by_block(c->coll)) return mg_align(t) + mg_align(mg_padded_count(c->bytes, 4));
   int size = 0;
   if (PMPI_Type_size(c->rtype, &size) != MPI_SUCCESS || size <= 0) return SIZE_MAX;
   return 2 * mg_align(t * (size_t)size);
@@ -184,5 +167,5 @@ static int padded_reduction(const mg_call *c, int k) {
 
 int mg_padded(const mg_call *c, int k) {
   if (c->coll == MG_BCAST) return padded_bcast(c, k);
-  return blocks(c->coll) ? padded_blocks(c, k) : padded_reduction(c, k);
+  return mg_padded_by_block(c->coll) ? padded_blocks(c, k) : padded_reduction(c, k);
 }

@@ -10,7 +10,7 @@
  * same PMPI call with the same arguments, the op replaced by mpiguide's own
  * user-defined one (created commutative, as every built-in op is).
  *
- * When (registry.h, MG_R_BITWISE_EXACT; mg_userop_exact()): the library may
+ * When (registry.h, MG_R_BITWISE_EXACT; mg_userop_exact(), registry/restrict.c): the library may
  * combine the contributions of a user op in another order and grouping than
  * those of the built-in one (a different algorithm), so the result must be the
  * same bits in any order: SUM, PROD, MIN, MAX, LAND, LOR, LXOR, BAND, BOR, BXOR
@@ -18,7 +18,7 @@
  * PROD are computed in unsigned arithmetic of at least int's width, so an
  * overflow wraps modulo 2^bits as the libraries' own loops do, in any order
  * (converting back to a signed type is modular with GCC and Clang). Three
- * library defects narrow this (UO_OPS below): no SUM on signed types narrower
+ * library defects narrow this (MG_UO_OPS, registry/restrict.h): no SUM on signed types narrower
  * than int (Open MPI saturates), no MIN or MAX on unsigned types (MPICH 4.0.2,
  * and Open MPI on MPI_UNSIGNED_LONG, compare them as signed): there the
  * library's result differs from the exact one the twin gives, so those calls
@@ -30,7 +30,7 @@
  * call has one; a call outside runs the default, which reports the error.
  *
  * The twins: one function per op, each a loop per datatype, all generated from
- * one table of ops and one of datatypes (UO_OPS x UO_TYPES). A function is
+ * one table of ops and one of datatypes (MG_UO_OPS x MG_UO_TYPES). A function is
  * called with the datatype the library passes, which is the call's own
  * predefined one in Open MPI and MPICH; should another predefined type ever
  * arrive, the function hands the elements to PMPI_Reduce_local with the
@@ -49,26 +49,11 @@
 #include <stdio.h>
 
 #include "algs/algs.h"
+#include "registry/restrict.h"
 
-/* The kinds of datatype, for which ops are exact on them (registry.h, MG_R_BITWISE_EXACT):
- * - WIDE: signed, at least int's width;
- * - NARROW: signed, narrower than int: no SUM, which Open MPI 4.1's vectorised kernels (op/avx)
- *   saturate there (open-mpi/ompi#8045; seen with 4.1.4 here), and a saturating sum depends on
- *   the order, so not even the library's own paths agree on an overflowing call;
- * - UNSIGNED: no MIN or MAX, which compare as signed in MPICH 4.0.2 on every unsigned type
- *   (pmodels/mpich#6083) and in Open MPI 4.1 on MPI_UNSIGNED_LONG (open-mpi/ompi#10525; 4.1.4 here):
- *   the library's result is not the unsigned minimum, and the row must give the library's result;
- * - BYTES: MPI_BYTE, the bitwise ops only (the standard's "Byte" group). */
-enum { UO_WIDE = 1, UO_NARROW = 2, UO_UNSIGNED = 4, UO_BYTES = 8 };
-#define UO_INTS (UO_WIDE | UO_NARROW | UO_UNSIGNED)
-
-/* The ops: X(ENUM, built-in handle, the kinds it is exact on). UO_<ENUM>(T, A, x, y) is the op on
- * values x, y of C type T, with A the unsigned type of the arithmetic (at least int's width). */
-#define UO_OPS(X)                                                                                       \
-  X(SUM, MPI_SUM, UO_WIDE | UO_UNSIGNED) X(PROD, MPI_PROD, UO_INTS) X(MIN, MPI_MIN, UO_WIDE | UO_NARROW)  \
-  X(MAX, MPI_MAX, UO_WIDE | UO_NARROW) X(LAND, MPI_LAND, UO_INTS) X(LOR, MPI_LOR, UO_INTS)               \
-  X(LXOR, MPI_LXOR, UO_INTS) X(BAND, MPI_BAND, UO_INTS | UO_BYTES) X(BOR, MPI_BOR, UO_INTS | UO_BYTES)   \
-  X(BXOR, MPI_BXOR, UO_INTS | UO_BYTES)
+/* The ops' arithmetic: UO_<ENUM>(T, A, x, y) is op ENUM of MG_UO_OPS (registry/restrict.h, where
+ * the table of ops and datatypes and the kinds each op is exact on are) on values x, y of C type T,
+ * with A the unsigned type of the arithmetic (at least int's width). */
 #define UO_SUM(T, A, x, y) ((T)((A)(x) + (A)(y)))
 #define UO_PROD(T, A, x, y) ((T)((A)(x) * (A)(y)))
 #define UO_MIN(T, A, x, y) ((x) < (y) ? (x) : (y))
@@ -79,38 +64,6 @@ enum { UO_WIDE = 1, UO_NARROW = 2, UO_UNSIGNED = 4, UO_BYTES = 8 };
 #define UO_BAND(T, A, x, y) ((T)((x) & (y)))
 #define UO_BOR(T, A, x, y) ((T)((x) | (y)))
 #define UO_BXOR(T, A, x, y) ((T)((x) ^ (y)))
-
-/* The datatypes: X(arg, handle, C type, arithmetic type, kind). The C integer types of the
- * standard's reduction groups, as registry/datatype.h's class "int", and MPI_BYTE. Synonyms
- * (MPI_LONG_LONG_INT) may share a handle with a listed type: the first match wins. */
-#define UO_TYPES(X, a)                                                                                  \
-  X(a, MPI_INT, int, unsigned, UO_WIDE)                                                                 \
-  X(a, MPI_UNSIGNED, unsigned, unsigned, UO_UNSIGNED)                                                   \
-  X(a, MPI_LONG, long, unsigned long, UO_WIDE)                                                          \
-  X(a, MPI_UNSIGNED_LONG, unsigned long, unsigned long, UO_UNSIGNED)                                    \
-  X(a, MPI_LONG_LONG, long long, unsigned long long, UO_WIDE)                                           \
-  X(a, MPI_LONG_LONG_INT, long long, unsigned long long, UO_WIDE)                                       \
-  X(a, MPI_UNSIGNED_LONG_LONG, unsigned long long, unsigned long long, UO_UNSIGNED)                     \
-  X(a, MPI_SHORT, short, unsigned, UO_NARROW)                                                           \
-  X(a, MPI_UNSIGNED_SHORT, unsigned short, unsigned, UO_UNSIGNED)                                       \
-  X(a, MPI_SIGNED_CHAR, signed char, unsigned, UO_NARROW)                                               \
-  X(a, MPI_UNSIGNED_CHAR, unsigned char, unsigned, UO_UNSIGNED)                                         \
-  X(a, MPI_INT8_T, int8_t, unsigned, UO_NARROW)                                                         \
-  X(a, MPI_INT16_T, int16_t, unsigned, UO_NARROW)                                                       \
-  X(a, MPI_INT32_T, int32_t, uint32_t, UO_WIDE)                                                         \
-  X(a, MPI_INT64_T, int64_t, uint64_t, UO_WIDE)                                                         \
-  X(a, MPI_UINT8_T, uint8_t, unsigned, UO_UNSIGNED)                                                     \
-  X(a, MPI_UINT16_T, uint16_t, unsigned, UO_UNSIGNED)                                                   \
-  X(a, MPI_UINT32_T, uint32_t, uint32_t, UO_UNSIGNED)                                                   \
-  X(a, MPI_UINT64_T, uint64_t, uint64_t, UO_UNSIGNED)                                                   \
-  X(a, MPI_BYTE, unsigned char, unsigned, UO_BYTES)
-
-enum {
-#define UO_X(E, h, k) UO_##E,
-  UO_OPS(UO_X)
-#undef UO_X
-      UO_NOPS
-};
 
 /* One loop of op E on datatype h: inout[i] = in[i] (E) inout[i]. */
 #define UO_LOOP(E, h, T, A, kind)                                 \
@@ -126,64 +79,33 @@ enum {
   static void uo_fn_##E(void *in, void *inout, int *len, MPI_Datatype *dt) {          \
     MPI_Datatype t = *dt;                                                             \
     int n = *len;                                                                     \
-    UO_TYPES(UO_LOOP, E)                                                              \
+    MG_UO_TYPES(UO_LOOP, E)                                                           \
     PMPI_Reduce_local(in, inout, n, t, h); /* a type no call was allowed: exact too */ \
   }
-UO_OPS(UO_FN)
+MG_UO_OPS(UO_FN)
 #undef UO_FN
 #undef UO_LOOP
 
-static MPI_User_function *const uo_fns[UO_NOPS] = {
+static MPI_User_function *const uo_fns[MG_UO_NOPS] = {
 #define UO_X(E, h, k) uo_fn_##E,
-    UO_OPS(UO_X)
+    MG_UO_OPS(UO_X)
 #undef UO_X
 };
-
-/* The index of a built-in op in UO_OPS, or -1 (compares handles: in Open MPI they are addresses
- * of globals, not constants, so no static table of them). */
-static int op_index(MPI_Op op) {
-  int i = 0;
-#define UO_X(E, h, k)       \
-  if (op == (h)) return i; \
-  i++;
-  UO_OPS(UO_X)
-#undef UO_X
-  return -1;
-}
-
-/* The kind of dt in UO_TYPES, or 0 when not there. */
-static int type_kind(MPI_Datatype dt) {
-#define UO_X(a, h, T, A, kind) \
-  if (dt == (h)) return kind;
-  UO_TYPES(UO_X, 0)
-#undef UO_X
-  return 0;
-}
-
-int mg_userop_exact(MPI_Op op, MPI_Datatype dt) {
-  static const int kinds[UO_NOPS] = {
-#define UO_X(E, h, k) k,
-      UO_OPS(UO_X)
-#undef UO_X
-  };
-  int i = op_index(op);
-  return i >= 0 && (kinds[i] & type_kind(dt)) != 0;
-}
 
 /* The twins, created together on first use; `ready` is set, with release order, once all are. */
 static struct {
   pthread_mutex_t lock;
   atomic_int ready;
-  MPI_Op op[UO_NOPS];
+  MPI_Op op[MG_UO_NOPS];
 } uo = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static MPI_Op twin(MPI_Op builtin) {
-  int i = op_index(builtin);
+  int i = mg_userop_index(builtin);
   if (i < 0) return builtin; /* not reached: the row's restriction */
   if (!atomic_load_explicit(&uo.ready, memory_order_acquire)) {
     pthread_mutex_lock(&uo.lock);
     if (!atomic_load_explicit(&uo.ready, memory_order_relaxed)) {
-      for (int j = 0; j < UO_NOPS; j++)
+      for (int j = 0; j < MG_UO_NOPS; j++)
         if (PMPI_Op_create(uo_fns[j], 1, &uo.op[j]) != MPI_SUCCESS) {
           /* rank-local: no fallback the other ranks would agree on (like a failed scratch allocation) */
           fprintf(stderr, "mpiguide: cannot create a user-defined op (MPI_Op_create failed); aborting the job\n");
@@ -199,7 +121,7 @@ static MPI_Op twin(MPI_Op builtin) {
 void mg_userop_free(void) {
   pthread_mutex_lock(&uo.lock);
   if (atomic_load_explicit(&uo.ready, memory_order_relaxed))
-    for (int j = 0; j < UO_NOPS; j++) PMPI_Op_free(&uo.op[j]);
+    for (int j = 0; j < MG_UO_NOPS; j++) PMPI_Op_free(&uo.op[j]);
   atomic_store_explicit(&uo.ready, 0, memory_order_relaxed);
   pthread_mutex_unlock(&uo.lock);
 }

@@ -5,7 +5,9 @@
  *
  * Everything else (the PMPI wrappers, `mpiguide list`, the benchmark's variant
  * list, profile parsing) reads these tables; adding a mock-up means adding one
- * row to src/registry/registry.c and one function in src/algs/.
+ * row to its collective's table, src/registry/rows_<collective>.c (the family
+ * macros: rows.h), and its function in src/algs/: the build declares the
+ * functions the rows name (cmake/gen_algorithms.cmake).
  */
 #ifndef MG_REGISTRY_H
 #define MG_REGISTRY_H
@@ -268,7 +270,7 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  *   Floating point is out: its sums and products round differently in
  *   another order, and MIN/MAX may pick another of -0.0/+0.0 or NaNs.
  *   Decided from the op and the datatype, the same on every rank of a
- *   reduction (mg_userop_exact()).
+ *   reduction (mg_userop_exact(), registry/restrict.c).
  */
 #define MG_RESTRICTIONS(X)                                                                          \
   X(PN_INT, 0, "p*n<=INT_MAX", "p times the message size must fit an int count")                    \
@@ -326,8 +328,8 @@ extern const int mg_nrestrictions;
 #define MG_MAX_ALGS 24
 
 /*
- * Families of guidelines, X(ENUM, name, source). A family's rows are generated
- * from one definition for every collective it applies to (registry.c):
+ * Families of guidelines, X(ENUM, name, source). A family's rows share one
+ * macro (src/registry/rows.h), one row per collective it applies to:
  * - COMPOSITION: a collective not slower than a composition of others (TGT
  *   2010 meta-rules III and IV): the HPC Asia 2018 mock-ups GL1-GL22 and the
  *   TGT2010 equations of the irregular collectives;
@@ -352,12 +354,12 @@ extern const int mg_nrestrictions;
  *   PMPI point-to-point calls on a private communicator (src/algs/p2p_*.c).
  * - RMA: a collective not slower than the same data moved by one-sided communication in a
  *   fence epoch of a window (TGT 2010 §VII): the root's puts (bcast) or gets (gather); the
- *   window is cached with the communicator and counts as scratch (src/algs/rma.c).
+ *   window is cached with the communicator and counts as scratch (src/algs/rma_window.c).
  * - HIER: a collective not slower than its composition along the nodes (TPDS 2010 §VI eq. 38):
  *   node-local step, leaders' step, node-local step (<coll>_as_hier); and the lane decompositions
  *   (<coll>_as_lane: the ranks of equal node-local index form lanes that work in parallel). The
  *   node structure and its sub-communicators are cached with the communicator; rows decide late
- *   from it (MG_R_NODE_ORDER, MG_R_REGULAR_NODES), alike on every rank (src/algs/hier.c).
+ *   from it (MG_R_NODE_ORDER, MG_R_REGULAR_NODES), alike on every rank (src/algs/hier_nodes.c; the rows in <coll>_hier.c).
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
@@ -401,7 +403,7 @@ extern const mg_family_info mg_families[MG_NFAM];
 /* A family by name; -1 when unknown. */
 int mg_family_find(const char *name);
 
-/* The predicted time (s) of an algorithm from LogGP parameters (src/model/loggp.h), for p
+/* The predicted time (s) of an algorithm from LogGP parameters (src/loggp/loggp.h), for p
  * processes, message size n in bytes (the collective's definition, MG_COLLECTIVES) and the
  * row's parameter: the point-to-point rows' exact schedules (docs/model.md). */
 struct mg_loggp;
@@ -469,37 +471,14 @@ int mg_call_prepare(mg_call *c);
 static inline void mg_call_set_bytes(mg_call *c);
 
 /*
- * MG_WHY_INVALID_ARGS when an argument that is significant on this rank is
- * one the MPI library must reject, else MG_WHY_NONE: MPI_COMM_NULL,
- * MPI_DATATYPE_NULL, MPI_OP_NULL for a reduction, a negative count; a
- * predefined op on a datatype it is not defined on (mg_op_defined: a derived
- * datatype, MPI_PACKED, MPI_REPLACE and MPI_NO_OP outside one-sided
- * communication, ...); MPI_IN_PLACE as the receive buffer where that buffer is
- * significant on every rank (MG_RECV_EVERYWHERE); an MPI_Allreduce whose send
- * and receive buffers are one; NULL with data where a buffer is significant
- * everywhere (mg_null_buffer_refused). Such a call runs the default, which reports the
- * error on the communicator's error handler, and on every rank where the
- * argument is: a mock-up would meet it in some inner call on some ranks only
- * (PMPI_Reduce_local on the ranks that combine: MPI_ERR_OP there, raised on
- * MPI_COMM_WORLD's handler, while the others wait in a receive). And no PMPI
- * query may see an invalid handle first, as the error would be raised on
- * MPI_COMM_WORLD's handler (fatal by default) instead. The op and datatype of
- * a reduction are the same on every rank, so that decision is too; the others
- * are refused by both MPI libraries on the rank that passes them, before they
- * communicate (docs/library.md, "Erroneous calls"). Needs c->rank, c->size and
- * c->inter of an intracommunicator call; calls no MPI, but for the datatype of a
- * NULL buffer (its true extent, a valid handle by then).
- */
-static inline mg_why mg_call_check(const mg_call *c);
-
-/*
  * The one-count collectives: one count and one datatype per side, significant
  * on every rank (allgather, alltoall, and the one-type ones: allreduce, bcast,
  * exscan, reduce, reduce_scatter_block, scan). Their check looks at two
  * (count, datatype) pairs and the op, and their message size is recvcount x
  * size(recvtype) on every rank; both are inline below, so that libmpiguide's
  * per-call path, where the collective is a constant, does them without a
- * call or a switch. The other collectives go through registry.c.
+ * call or a switch (the check: call_check.h). The other collectives go
+ * through registry.c (the size) and call_check.c (the check).
  */
 #define MG_COLL_BIT(E) (1u << MG_##E)
 #define MG_ONE_COUNT_COLLS                                                                                   \
@@ -512,13 +491,6 @@ enum { /* mg_colls[].reduction as a constant */
 #undef MG_X
 };
 static inline int mg_coll_one_count(mg_coll k) { return (MG_ONE_COUNT_COLLS >> k) & 1u; }
-/* The collectives whose receive buffer is significant on every rank, and never MPI_IN_PLACE (that
- * goes in the send buffer): both MPI libraries refuse MPI_IN_PLACE there on every rank that passes
- * it (Open MPI 4.1.4: MPI_ERR_ARG, MPI_Allreduce MPI_ERR_BUFFER; MPICH 4.0.2: MPI_ERR_BUFFER). */
-#define MG_RECV_EVERYWHERE                                                                                   \
-  (MG_COLL_BIT(ALLGATHER) | MG_COLL_BIT(ALLGATHERV) | MG_COLL_BIT(ALLREDUCE) | MG_COLL_BIT(ALLTOALL) |     \
-   MG_COLL_BIT(ALLTOALLV) | MG_COLL_BIT(ALLTOALLW) | MG_COLL_BIT(EXSCAN) | MG_COLL_BIT(REDUCE_SCATTER) |   \
-   MG_COLL_BIT(REDUCE_SCATTER_BLOCK) | MG_COLL_BIT(SCAN))
 
 /* The common predefined datatypes and their sizes (the C types the standard
  * says they correspond to), so that the per-call path of libmpiguide needs no
@@ -545,53 +517,9 @@ static inline size_t mg_type_bytes(int count, MPI_Datatype dt) {
   return (size_t)count * (size_t)sz;
 }
 
-/* The other collectives' check and size (registry.c); for a one-count
- * collective they give what the inline forms give. */
-mg_why mg_call_check_other(const mg_call *c);
+/* The other collectives' size (registry.c); for a one-count collective it gives what the inline
+ * form gives. */
 void mg_call_set_bytes_other(mg_call *c);
-
-/* Whether the arguments of a one-count call (not its communicator) are ones MPI accepts:
- * mg_call_check for these collectives. */
-static inline int mg_one_count_args_ok(mg_coll coll, const void *sbuf, int scount, MPI_Datatype stype, int rcount,
-                                       MPI_Datatype rtype, MPI_Op op) {
-  int send_ok = sbuf == MPI_IN_PLACE || (scount >= 0 && stype != MPI_DATATYPE_NULL);
-  int recv_ok = rcount >= 0 && rtype != MPI_DATATYPE_NULL;
-  int op_ok = !((MG_REDUCTION_COLLS >> coll) & 1u) || op != MPI_OP_NULL;
-  return send_ok && recv_ok && op_ok;
-}
-
-/* The one-count collectives whose send side (not in place), and those whose receive side, is
- * significant on every rank (bcast: its one buffer, in both). */
-#define MG_SEND_EVERYWHERE (MG_ONE_COUNT_COLLS)
-#define MG_RECV_EVERYWHERE_ONE (MG_ONE_COUNT_COLLS & ~MG_COLL_BIT(REDUCE))
-/* Whether a buffer NULL (MPI_BOTTOM) with count > 0 elements of dt is one MPI_BOTTOM cannot
- * mean: dt's data starts at its origin (true lower bound 0) and is not empty. MPICH 4.0.2 refuses
- * it (MPI_ERR_BUFFER) on the rank that passes it, before it communicates; Open MPI 4.1.4 does not
- * check and crashes in its own call. A datatype of absolute addresses (true lower bound the
- * address of the data) with MPI_BOTTOM is legal. Asks MPI only when the buffer is NULL. */
-int mg_null_buffer_refused(int count, MPI_Datatype dt);
-
-/* What makes a call with valid handles and counts erroneous all the same (mg_call_check): the
- * op on the datatype, MPI_IN_PLACE as a receive buffer, an allreduce's send buffer that is its
- * receive buffer (both libraries refuse; for the other collectives Open MPI 4.1.4 takes it), a
- * NULL buffer of data at its origin. */
-static inline int mg_call_semantics_ok(const mg_call *c) {
-  unsigned bit = 1u << c->coll;
-  if ((MG_REDUCTION_COLLS & bit) && !mg_op_defined(c->op, c->rtype)) return 0;
-  if ((MG_RECV_EVERYWHERE & bit) && c->rbuf == MPI_IN_PLACE) return 0;
-  if (c->coll == MG_ALLREDUCE && c->sbuf == c->rbuf && c->rcount > 0) return 0;
-  if (c->sbuf == NULL && (MG_SEND_EVERYWHERE & bit) && mg_null_buffer_refused(c->scount, c->stype)) return 0;
-  return c->rbuf != NULL || !(MG_RECV_EVERYWHERE_ONE & bit) || !mg_null_buffer_refused(c->rcount, c->rtype);
-}
-
-static inline mg_why mg_call_check(const mg_call *c) {
-  if (!mg_coll_one_count(c->coll)) return mg_call_check_other(c);
-  return c->comm != MPI_COMM_NULL &&
-                 mg_one_count_args_ok(c->coll, c->sbuf, c->scount, c->stype, c->rcount, c->rtype, c->op) &&
-                 mg_call_semantics_ok(c)
-             ? MG_WHY_NONE
-             : MG_WHY_INVALID_ARGS;
-}
 
 static inline void mg_call_set_bytes(mg_call *c) {
   if (mg_coll_one_count(c->coll) && !c->inter) /* receive side: significant everywhere, also in place */
@@ -608,15 +536,6 @@ int mg_needs_padding(const mg_call *c);
 
 /* Whether op is one of MPI's predefined operations (calls no MPI). */
 int mg_op_is_predefined(MPI_Op op);
-
-/*
- * Whether every datatype significant on this rank is committed (predefined ones are). An
- * uncommitted one is refused by both libraries (MPI_ERR_TYPE) on the rank that passes it, before
- * they communicate; a mock-up that packs or moves bytes met it on some ranks only. Asks MPI
- * (one MPI_Pack of nothing) for a derived datatype only; mg_applicable() asks it, so only a call
- * that would run a mock-up pays. A correct call's datatypes are all committed, on every rank.
- */
-int mg_call_types_committed(const mg_call *c);
 
 /*
  * Whether algorithm `alg` of c->coll can run this call with at most
@@ -656,5 +575,8 @@ static inline int mg_run(const mg_call *c, int alg) {
   const mg_alg *a = &mg_colls[c->coll].algs[alg];
   return a->pfn ? a->pfn(c, a->param) : a->fn(c);
 }
+
+/* Validating a call (mg_call_check and its parts), which the wrappers and mg_applicable use. */
+#include "registry/call_check.h"
 
 #endif

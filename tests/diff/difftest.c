@@ -512,7 +512,7 @@ static void make_comms(void) {
     CHECK(PMPI_Allreduce(&comms[i].size, &comms[i].maxsize, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
 }
 
-/* The node structure the hier family sees on an intracommunicator (src/algs/hier.c), computed
+/* The node structure the hier family sees on an intracommunicator (src/algs/hier_nodes.c), computed
  * here on its own: with MPIGUIDE_NODE_SIZE=k on every rank, nodes of k consecutive ranks of
  * MPI_COMM_WORLD, else the shared-memory nodes. Whether every node has the same number of ranks,
  * and whether each node is a range of consecutive ranks (the lane rows need the first, the rows

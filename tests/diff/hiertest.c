@@ -1,5 +1,5 @@
 /*
- * hiertest: the node structure the hier family (src/algs/hier.c) caches with a communicator (a
+ * hiertest: the node structure the hier family (src/algs/hier_nodes.c) caches with a communicator (a
  * node and a lane communicator, split from its private duplicate) lives and dies with it.
  *
  * With allreduce_as_hier, allreduce_as_lane, bcast_as_lane and barrier_as_hier forced:

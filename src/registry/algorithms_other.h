@@ -1,0 +1,33 @@
+/*
+ * What src/algs/ offers besides the functions the registry's rows name (those are declared from
+ * the rows themselves in the generated registry/algorithms.h, which includes this file): the
+ * parameter of the pipelined point-to-point rows, the pieces other layers call directly, and the
+ * finalizers that run before MPI_Finalize.
+ */
+#ifndef MG_REGISTRY_ALGORITHMS_OTHER_H
+#define MG_REGISTRY_ALGORITHMS_OTHER_H
+
+#include "registry/registry.h"
+
+/* The segment of the pipelined point-to-point rows ("bcast_as_chain16k"): their param, and what
+ * their scratch functions assume. */
+#define MG_P2P_SEG16K 16384
+
+/* nonblocking.c: MPI_I<coll> alone, its request in *q (the benchmark's overlap pattern). */
+int mg_nonblocking_start(const mg_call *c, MPI_Request *q);
+/* rma_window.c: the window of a one-sided row for n bytes (a power of two, at least 4 KiB). */
+size_t mg_rma_win_bytes(size_t n);
+/* The number of nodes of c->comm as the hierarchical rows see them (MPIGUIDE_NODE_SIZE's simulated
+ * nodes, or MPI_COMM_TYPE_SHARED), made collectively at its first use and cached with the rows'
+ * node structure; a PMPI error code passes through (then *nnodes is 0). Online tuning asks it
+ * (src/lib/online.c): a hierarchy needs two nodes and a node of two ranks. (hier_nodes.c) */
+int mg_hier_nodes(const mg_call *c, int *nnodes);
+
+/* Before MPI_Finalize: mg_core_finalize (toolkit.c) frees the user-defined ops mg_userop created
+ * (userop.c); its callers free the windows still cached (mg_rma_finalize, rma_window.c) and the
+ * node structures still cached (mg_hier_finalize, hier_nodes.c) just before it. */
+void mg_userop_free(void);
+void mg_rma_finalize(void);
+void mg_hier_finalize(void);
+
+#endif
