@@ -29,6 +29,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_check.h"
+#include "cli/cmd_check_state.h"
 #include "cli/cmd_util.h"
 #include "util/clock.h"
 #include "util/parse.h"
@@ -194,7 +195,7 @@ int mg_check_launches(const mg_check_launch_args *a) {
       an[na++] = (char *)a->out;
       an[na++] = "--force"; /* DIR holds the launches: its own results are ours to write */
       for (int i = 0; i < a->nanalysis; i++) an[na++] = a->analysis[i];
-      status = mg_cmd_check(na, an);
+      status = mg_check_from_args(na, an);
       free(an);
       if (status == 0 && (failed || stop_asked)) status = 1;
     }
@@ -203,18 +204,6 @@ int mg_check_launches(const mg_check_launch_args *a) {
   free(dirs);
   free(child);
   return status;
-}
-
-/* Options that only the measurement reads (refused by --from, given to every launch of --launches). */
-static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
-                                   O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
-                                   O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE, O_ROOTS, O_REDS, O_COUNTS, O_SIZES_FROM,
-                                   O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN, O_LIBVARS, O_RESUME};
-
-int mg_check_measure_only(int id) {
-  for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
-    if (measure_only[i] == id) return 1;
-  return 0;
 }
 
 /* `check --launches N [options] -o DIR -- LAUNCHER...` (cmd_check_launches.c): argv[1..dd) are
