@@ -10,13 +10,14 @@
 #include "cli/cli.h"
 #include "report/report.h"
 #include "cli/cmd_check_state.h"
+#include "util/err.h"
 
 /* DIR/report.html from the data and verdicts (src/report), under a temporary name renamed when
  * complete. 0, or -1 with a message. */
 static int write_report(const char *dir, const mg_ck_data *d, const mg_ck_result *r, char *err, size_t errlen) {
   char path[4096];
   if ((size_t)snprintf(path, sizeof path, "%s/report.html", dir) >= sizeof path)
-    return snprintf(err, errlen, "%s: directory name too long for the report", dir), -1;
+    return MG_ERR("%s: directory name too long for the report", dir);
   mg_rp_preds pred;
   char pp[4096];
   snprintf(pp, sizeof pp, "%s/predicted.csv", dir);
