@@ -1,5 +1,5 @@
 /*
- * The overlap page (overlap.h): the files of `bench --overlap` summarised with the same
+ * The overlap page (overlap_page.h): the files of `bench --overlap` summarised with the same
  * arithmetic as bench's own table (mg_ovl_summarise), drawn as inline SVG.
  */
 #include <errno.h>
@@ -9,7 +9,7 @@
 
 #include "bench/csv.h"
 #include "report/html.h"
-#include "report/overlap.h"
+#include "report/overlap_page.h"
 #include "report/report.h"
 #include "util/err.h"
 
