@@ -7,9 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
-#include "report/report.h"
 #include "cli/cmd_check_state.h"
+#include "report/report.h"
 #include "util/err.h"
 
 /* DIR/report.html from the data and verdicts (src/report), under a temporary name renamed when

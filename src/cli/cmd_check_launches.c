@@ -27,7 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "cli/cmd_check.h"
 #include "cli/cmd_check_state.h"
 #include "cli/cmd_util.h"

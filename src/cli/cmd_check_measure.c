@@ -13,8 +13,8 @@
 
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "util/err.h"
 #include "cli/cmd_check_state.h"
+#include "util/err.h"
 
 /* The blocks the engine measures for c at size index si (bench/engine.c): one per (datatype, op) pair of
  * a reduction that divides the size, a barrier's at the first size only; as a mask over the pairs. */

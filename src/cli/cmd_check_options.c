@@ -9,9 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli/cmd_check_state.h"
 #include "util/err.h"
 #include "util/parse.h"
-#include "cli/cmd_check_state.h"
 
 int mg_check_parse_argv(int argc, char **argv, mg_opt_vals *o, mg_check_state *S) {
   if (mg_opt_parse(argc, argv, mg_check_opts, O_N, o, S->err, sizeof S->err)) return -1;

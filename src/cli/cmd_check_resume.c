@@ -10,8 +10,8 @@
 
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "util/err.h"
 #include "cli/cmd_check_state.h"
+#include "util/err.h"
 
 /* cmd without the tokens that do not change what is measured: --resume, --force, -f. */
 static void command_key(const char *cmd, char *out, size_t len) {
