@@ -12,6 +12,7 @@
 #include "bench/output.h"
 #include "bench/overlap.h"
 #include "cli/cmd_bench_overlap.h"
+#include "util/err.h"
 #include "util/parse.h"
 #include "util/sort.h"
 
@@ -33,15 +34,15 @@ int mg_cmd_overlap_setup(mg_bench_cfg *cfg, const mg_cmd_overlap_opts *o, mg_ovl
                    : mg_sync_uses_clock(cfg->sync) ? "--sync window/roundtime (use barrier, dbarrier or dissem)"
                    : cfg->time == MG_TIME_GLOBAL ? "--time global (one measurement is the max of local durations)"
                                                  : NULL;
-  if (no) return snprintf(err, errlen, "--overlap does not take %s", no), -1;
+  if (no) return MG_ERR("--overlap does not take %s", no);
   int keep = 0, all = has_all(o->colls);
   for (int i = 0; i < cfg->ncolls; i++) {
     mg_coll c = cfg->colls[i];
     if (mg_ovl_has_nb(c)) cfg->colls[keep++] = c;
     else if (!all)
-      return snprintf(err, errlen, "--overlap: %s has no non-blocking collective form (valid: the collectives with a "
+      return MG_ERR("--overlap: %s has no non-blocking collective form (valid: the collectives with a "
                                    "row of the nonblocking family, e.g. allreduce, bcast, barrier)",
-                      mg_colls[c].name), -1;
+                      mg_colls[c].name);
   }
   cfg->ncolls = keep;
   for (int i = 0; i < keep; i++) { /* the row measured, as the metadata's #@algorithms names it */
@@ -56,14 +57,14 @@ int mg_cmd_overlap_setup(mg_bench_cfg *cfg, const mg_cmd_overlap_opts *o, mg_ovl
   oc->ntests = 0;
   for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
     long k;
-    if (mg_parse_long(tok, 0, 1000000, &k, e, sizeof e)) return snprintf(err, errlen, "--tests: %s", e), -1;
+    if (mg_parse_long(tok, 0, 1000000, &k, e, sizeof e)) return MG_ERR("--tests: %s", e);
     int dup = 0;
     for (int i = 0; i < oc->ntests; i++) dup |= oc->tests[i] == (int)k;
     if (dup) continue;
-    if (oc->ntests == MG_OVL_MAXK) return snprintf(err, errlen, "--tests: more than %d test counts", MG_OVL_MAXK), -1;
+    if (oc->ntests == MG_OVL_MAXK) return MG_ERR("--tests: more than %d test counts", MG_OVL_MAXK);
     oc->tests[oc->ntests++] = (int)k;
   }
-  if (!oc->ntests) return snprintf(err, errlen, "--tests: no test count (e.g. --tests 0,1,4,16)"), -1;
+  if (!oc->ntests) return MG_ERR("--tests: no test count (e.g. --tests 0,1,4,16)");
   qsort(oc->tests, (size_t)oc->ntests, sizeof *oc->tests, mg_cmp_int);
   return 0;
 }

@@ -1,7 +1,8 @@
 /*
- * What the parts of `mpiguide check` share (cmd_check.c: options, measurement,
- * analysis; cmd_check_help.c: presets and help; cmd_check_launches.c: the
- * driver of --launches).
+ * What the parts of `mpiguide check` share with its help and --launches (cmd_check_help.c:
+ * presets and help; cmd_check_launches.c: the driver of --launches; cmd_check_save.c: Ctrl-C
+ * saves). The command's own parts (options, measurement, --resume, analysis) and their state:
+ * cmd_check_state.h.
  */
 #ifndef MG_CLI_CMD_CHECK_H
 #define MG_CLI_CMD_CHECK_H
@@ -35,7 +36,8 @@
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 extern const mg_opt mg_check_opts[O_N];
 
-/* Options that only the measurement reads (refused by --from, given to every launch of --launches). */
+/* Options that only the measurement reads (refused by --from, given to every launch of --launches;
+ * cmd_check_options.c). */
 int mg_check_measure_only(int id);
 
 /* The sizes of the point-to-point operations (--p2p, or -c send ...) without --sizes: every power of

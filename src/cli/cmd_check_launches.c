@@ -27,8 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "cli/cmd_check.h"
+#include "cli/cmd_check_state.h"
 #include "cli/cmd_util.h"
 #include "util/clock.h"
 #include "util/parse.h"
@@ -78,6 +78,106 @@ static int check_dir(const mg_check_launch_args *a) {
   return 0;
 }
 
+/* What the launches did so far. */
+typedef struct tally {
+  char **dirs;              /* the finished launches' directories, ok of them */
+  int ok, failed, ran, cut; /* cut: the launch interrupted, 0 none */
+  double t0;                /* when the first launch started */
+} tally;
+
+/* Launch k of a->n: `LAUNCHER... self check <measure args> -o DIR/launch-K -q [--force]` (child
+ * has room for it), counted in t; --resume skips a finished launch and resumes an interrupted one. */
+static void run_launch(const mg_check_launch_args *a, int k, const char *self, char **child, tally *t) {
+  char dir[4200], log[4300], note[256];
+  snprintf(dir, sizeof dir, "%s/launch-%d", a->out, k);
+  snprintf(log, sizeof log, "%s/launch-%d.log", a->out, k);
+  int state = a->resume ? launch_state(dir, note, sizeof note) : -1;
+  if (state > 0) { /* --resume: finished before */
+    t->dirs[t->ok++] = strdup(dir);
+    fprintf(stderr, "mpiguide check: launch %d of %d finished before: %s\n", k, a->n, dir);
+    return;
+  }
+  int c = 0;
+  for (int i = 0; i < a->nlauncher; i++) child[c++] = a->launcher[i];
+  child[c++] = (char *)self;
+  child[c++] = "check";
+  for (int i = 0; i < a->nmeasure; i++) child[c++] = a->measure[i];
+  child[c++] = "-o";
+  child[c++] = dir;
+  child[c++] = "-q";
+  if (a->force) child[c++] = "--force";
+  if (state == 0) child[c++] = "--resume"; /* --resume: the interrupted launch measures what it lacks */
+  child[c] = NULL;
+  double el = mg_clock_s() - t->t0;
+  if (!t->ran)
+    fprintf(stderr, "mpiguide check: launch %d of %d%s ...\n", k, a->n, state == 0 ? " (resumed)" : "");
+  else
+    fprintf(stderr, "mpiguide check: launch %d of %d%s (%.0f s so far, about %.0f s to go) ...\n", k, a->n,
+            state == 0 ? " (resumed)" : "", el, el / t->ran * (a->n - k + 1));
+  double t1 = mg_clock_s();
+  int rc = mg_cmd_run_child(child, log);
+  t->ran++;
+  char where[4400] = ""; /* the launch's stdout, if it wrote any (-q: its messages went to stderr) */
+  if (nonempty(log)) snprintf(where, sizeof where, "; its output: %s", log);
+  /* a launch is done when its raw.csv is complete: MPICH's mpiexec exits with 0 when Ctrl-C
+   * stopped its processes */
+  state = launch_state(dir, note, sizeof note);
+  if (rc == 0 && state > 0) {
+    t->dirs[t->ok++] = strdup(dir);
+    fprintf(stderr, "mpiguide check: launch %d of %d done in %.1f s: %s\n", k, a->n, mg_clock_s() - t1, dir);
+  } else if (stop_asked || (rc == 0 && state == 0)) {
+    t->cut = k;
+    stop_asked = stop_asked ? stop_asked : SIGINT; /* its processes were stopped: so is the check */
+    if (state == 0)
+      fprintf(stderr, "mpiguide check: launch %d of %d interrupted; the cells it measured are kept in %s/raw.csv "
+                      "(%s)\n", k, a->n, dir, note);
+    else
+      fprintf(stderr, "mpiguide check: launch %d of %d interrupted before it saved a cell%s\n", k, a->n, where);
+  } else {
+    t->failed++;
+    fprintf(stderr, "mpiguide check: launch %d of %d failed (%s %d%s); the other launches are kept\n", k, a->n,
+            rc > 128 ? "signal" : "exit status", rc > 128 ? rc - 128 : rc, where);
+  }
+}
+
+/* After the launches: the finished ones analysed together, as `check --from <dirs> -o DIR
+ * [analysis options] --force` (cmd_check_analyse.c); the exit code. */
+static int analyse_launches(const mg_check_launch_args *a, const tally *t) {
+  char note[256];
+  char cutdir[4200];
+  snprintf(cutdir, sizeof cutdir, "%s/launch-%d", a->out, t->cut);
+  int kept = t->cut && launch_state(cutdir, note, sizeof note) == 0; /* cells of the interrupted launch */
+  if (stop_asked)
+    fprintf(stderr, "mpiguide check: interrupted after %d finished launch(es) of %d; %s%s\n", t->ok, a->n,
+            t->ok ? "analysing those" : "none to analyse yet",
+            kept || t->ok < a->n ? "; the same command with --resume measures only what is missing" : "");
+  int status = 1;
+  if (t->ok == 0) {
+    if (kept)
+      fprintf(stderr, "mpiguide check: no launch finished, so there is no joint analysis yet; launch %d's cells are "
+                      "kept in %s/raw.csv (`mpiguide check --from %s` analyses them as a partial run)\n", t->cut,
+              cutdir, cutdir);
+    else
+      fprintf(stderr, "mpiguide check: no launch finished: nothing to analyse\n");
+    return status;
+  }
+  int na = 0;
+  char **an = calloc((size_t)(t->ok + a->nanalysis + 6), sizeof *an);
+  if (an) {
+    an[na++] = "check";
+    an[na++] = "--from";
+    for (int i = 0; i < t->ok; i++) an[na++] = t->dirs[i];
+    an[na++] = "-o";
+    an[na++] = (char *)a->out;
+    an[na++] = "--force"; /* DIR holds the launches: its own results are ours to write */
+    for (int i = 0; i < a->nanalysis; i++) an[na++] = a->analysis[i];
+    status = mg_check_from_args(na, an);
+    free(an);
+    if (status == 0 && (t->failed || stop_asked)) status = 1;
+  }
+  return status;
+}
+
 int mg_check_launches(const mg_check_launch_args *a) {
   if (mg_cmd_under_launcher()) {
     fprintf(stderr, "mpiguide check: --launches starts the launcher itself: run `mpiguide check --launches N ... "
@@ -100,121 +200,25 @@ int mg_check_launches(const mg_check_launch_args *a) {
   /* child: LAUNCHER... self check <measure args> -o DIR/launch-K -q [--force] */
   int nc = a->nlauncher + 3 + a->nmeasure + 4;
   char **child = calloc((size_t)nc + 1, sizeof *child);
-  char **dirs = calloc((size_t)a->n + 1, sizeof *dirs);
-  if (!child || !dirs) {
+  tally t = {.dirs = calloc((size_t)a->n + 1, sizeof *t.dirs)};
+  if (!child || !t.dirs) {
     fprintf(stderr, "mpiguide check: out of memory\n");
-    free(child), free(dirs);
+    free(child), free(t.dirs);
     return 1;
   }
   struct sigaction sa = {0}, old_int, old_term;
   sa.sa_handler = on_signal;
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
-  int ok = 0, failed = 0, ran = 0, cut = 0; /* cut: the launch interrupted, 0 none */
-  double t0 = mg_clock_s();
-  for (int k = 1; k <= a->n && !stop_asked; k++) {
-    char dir[4200], log[4300], note[256];
-    snprintf(dir, sizeof dir, "%s/launch-%d", a->out, k);
-    snprintf(log, sizeof log, "%s/launch-%d.log", a->out, k);
-    int state = a->resume ? launch_state(dir, note, sizeof note) : -1;
-    if (state > 0) { /* --resume: finished before */
-      dirs[ok++] = strdup(dir);
-      fprintf(stderr, "mpiguide check: launch %d of %d finished before: %s\n", k, a->n, dir);
-      continue;
-    }
-    int c = 0;
-    for (int i = 0; i < a->nlauncher; i++) child[c++] = a->launcher[i];
-    child[c++] = self;
-    child[c++] = "check";
-    for (int i = 0; i < a->nmeasure; i++) child[c++] = a->measure[i];
-    child[c++] = "-o";
-    child[c++] = dir;
-    child[c++] = "-q";
-    if (a->force) child[c++] = "--force";
-    if (state == 0) child[c++] = "--resume"; /* --resume: the interrupted launch measures what it lacks */
-    child[c] = NULL;
-    double el = mg_clock_s() - t0;
-    if (!ran)
-      fprintf(stderr, "mpiguide check: launch %d of %d%s ...\n", k, a->n, state == 0 ? " (resumed)" : "");
-    else
-      fprintf(stderr, "mpiguide check: launch %d of %d%s (%.0f s so far, about %.0f s to go) ...\n", k, a->n,
-              state == 0 ? " (resumed)" : "", el, el / ran * (a->n - k + 1));
-    double t1 = mg_clock_s();
-    int rc = mg_cmd_run_child(child, log);
-    ran++;
-    char where[4400] = ""; /* the launch's stdout, if it wrote any (-q: its messages went to stderr) */
-    if (nonempty(log)) snprintf(where, sizeof where, "; its output: %s", log);
-    /* a launch is done when its raw.csv is complete: MPICH's mpiexec exits with 0 when Ctrl-C
-     * stopped its processes */
-    state = launch_state(dir, note, sizeof note);
-    if (rc == 0 && state > 0) {
-      dirs[ok++] = strdup(dir);
-      fprintf(stderr, "mpiguide check: launch %d of %d done in %.1f s: %s\n", k, a->n, mg_clock_s() - t1, dir);
-    } else if (stop_asked || (rc == 0 && state == 0)) {
-      cut = k;
-      stop_asked = stop_asked ? stop_asked : SIGINT; /* its processes were stopped: so is the check */
-      if (state == 0)
-        fprintf(stderr, "mpiguide check: launch %d of %d interrupted; the cells it measured are kept in %s/raw.csv "
-                        "(%s)\n", k, a->n, dir, note);
-      else
-        fprintf(stderr, "mpiguide check: launch %d of %d interrupted before it saved a cell%s\n", k, a->n, where);
-    } else {
-      failed++;
-      fprintf(stderr, "mpiguide check: launch %d of %d failed (%s %d%s); the other launches are kept\n", k, a->n,
-              rc > 128 ? "signal" : "exit status", rc > 128 ? rc - 128 : rc, where);
-    }
-  }
+  t.t0 = mg_clock_s();
+  for (int k = 1; k <= a->n && !stop_asked; k++) run_launch(a, k, self, child, &t);
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
-  char note[256];
-  char cutdir[4200];
-  snprintf(cutdir, sizeof cutdir, "%s/launch-%d", a->out, cut);
-  int kept = cut && launch_state(cutdir, note, sizeof note) == 0; /* cells of the interrupted launch */
-  if (stop_asked)
-    fprintf(stderr, "mpiguide check: interrupted after %d finished launch(es) of %d; %s%s\n", ok, a->n,
-            ok ? "analysing those" : "none to analyse yet",
-            kept || ok < a->n ? "; the same command with --resume measures only what is missing" : "");
-  int status = 1;
-  if (ok == 0) {
-    if (kept)
-      fprintf(stderr, "mpiguide check: no launch finished, so there is no joint analysis yet; launch %d's cells are "
-                      "kept in %s/raw.csv (`mpiguide check --from %s` analyses them as a partial run)\n", cut,
-              cutdir, cutdir);
-    else
-      fprintf(stderr, "mpiguide check: no launch finished: nothing to analyse\n");
-  } else {
-    /* the analysis: check --from <dirs> -o DIR [analysis options] --force */
-    int na = 0;
-    char **an = calloc((size_t)(ok + a->nanalysis + 6), sizeof *an);
-    if (an) {
-      an[na++] = "check";
-      an[na++] = "--from";
-      for (int i = 0; i < ok; i++) an[na++] = dirs[i];
-      an[na++] = "-o";
-      an[na++] = (char *)a->out;
-      an[na++] = "--force"; /* DIR holds the launches: its own results are ours to write */
-      for (int i = 0; i < a->nanalysis; i++) an[na++] = a->analysis[i];
-      status = mg_cmd_check(na, an);
-      free(an);
-      if (status == 0 && (failed || stop_asked)) status = 1;
-    }
-  }
-  for (int i = 0; i < ok; i++) free(dirs[i]);
-  free(dirs);
+  int status = analyse_launches(a, &t);
+  for (int i = 0; i < t.ok; i++) free(t.dirs[i]);
+  free(t.dirs);
   free(child);
   return status;
-}
-
-/* Options that only the measurement reads (refused by --from, given to every launch of --launches). */
-static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
-                                   O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
-                                   O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE, O_ROOTS, O_REDS, O_COUNTS, O_SIZES_FROM,
-                                   O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN, O_LIBVARS, O_RESUME};
-
-int mg_check_measure_only(int id) {
-  for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)
-    if (measure_only[i] == id) return 1;
-  return 0;
 }
 
 /* `check --launches N [options] -o DIR -- LAUNCHER...` (cmd_check_launches.c): argv[1..dd) are

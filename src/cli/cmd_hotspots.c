@@ -283,136 +283,187 @@ static void fmt_share(double x, double of, char *buf, size_t len) {
     snprintf(buf, len, "%.1f%%", 100 * x / of);
 }
 
-int mg_cmd_hotspots(int argc, char **argv) {
+/* One `hotspots` command: its options, inputs and the hot spots chosen. */
+typedef struct hs_run {
   mg_opt_vals v;
-  char err[MG_CK_ERR];
-  if (mg_opt_parse(argc, argv, opts, O_N, &v, err, sizeof err)) {
-    fprintf(stderr, "mpiguide hotspots: %s\n", err);
-    mg_opt_vals_free(&v);
-    return 2;
-  }
-  if (v.given[O_HELP]) {
-    usage(stdout);
-    mg_opt_vals_free(&v);
-    return 0;
-  }
-  int rc = 2;
-  long nmax = MG_HS_DEFAULT_N;
-  double pct = MG_HS_DEFAULT_P;
-  mg_hs_trace t = {0};
-  mg_ck_data d;
+  long nmax;
+  double pct;
+  mg_hs_trace t;
+  mg_ck_data d; /* --check: the data and their verdicts */
   mg_ck_result r;
-  int have_check = 0, ck_np = 0;
-  mg_profile *prof = NULL;
-  site_name *names = NULL;
-  int *order = NULL;
-  double *time = NULL;
-  if (v.npos != 1) {
-    usage(stderr);
-    goto out;
+  int have_check, ck_np;
+  mg_profile *prof; /* --profile */
+  site_name *names; /* per site of t */
+  int *order;       /* the hot spots: k sites of t, the hottest first */
+  double *time;
+  int k, reached; /* reached: P was reached before the N cap */
+  double covered; /* their time */
+} hs_run;
+
+/* -n and -p. 0, or -1 after a message. */
+static int parse_limits(hs_run *H) {
+  char err[MG_CK_ERR];
+  if (H->v.val[O_TOP] && mg_parse_long(H->v.val[O_TOP], 1, 1000000, &H->nmax, err, sizeof err)) {
+    fprintf(stderr, "mpiguide hotspots: -n '%s': %s (a count >= 1)\n", H->v.val[O_TOP], err);
+    return -1;
   }
-  if (v.val[O_TOP] && mg_parse_long(v.val[O_TOP], 1, 1000000, &nmax, err, sizeof err)) {
-    fprintf(stderr, "mpiguide hotspots: -n '%s': %s (a count >= 1)\n", v.val[O_TOP], err);
-    goto out;
-  }
-  if (v.val[O_PERCENT]) {
+  if (H->v.val[O_PERCENT]) {
     char *end;
-    pct = strtod(v.val[O_PERCENT], &end);
-    if (end == v.val[O_PERCENT] || *end || !(pct > 0 && pct <= 100)) {
-      fprintf(stderr, "mpiguide hotspots: -p '%s': a percentage, 0 < P <= 100\n", v.val[O_PERCENT]);
-      goto out;
+    H->pct = strtod(H->v.val[O_PERCENT], &end);
+    if (end == H->v.val[O_PERCENT] || *end || !(H->pct > 0 && H->pct <= 100)) {
+      fprintf(stderr, "mpiguide hotspots: -p '%s': a percentage, 0 < P <= 100\n", H->v.val[O_PERCENT]);
+      return -1;
     }
   }
-  if (mg_hs_read(v.pos[0], &t, err, sizeof err)) {
+  return 0;
+}
+
+/* The timed trace. 0, or -1 after a message. */
+static int load_trace(hs_run *H) {
+  char err[MG_CK_ERR];
+  if (mg_hs_read(H->v.pos[0], &H->t, err, sizeof err)) {
     fprintf(stderr, "mpiguide hotspots: %s\n", err);
-    rc = 1;
-    goto out;
+    return -1;
   }
-  if (!t.timed) {
+  if (!H->t.timed) {
     fprintf(stderr,
             "mpiguide hotspots: %s is an untimed trace (format %d): it has no call sites or times; run the "
             "application again with MPIGUIDE_TRACE_TIME=1 beside MPIGUIDE_TRACE\n",
-            v.pos[0], t.version);
-    rc = 1;
-    goto out;
+            H->v.pos[0], H->t.version);
+    return -1;
   }
-  rc = 1;
-  if (v.val[O_CHECK]) {
-    have_check = 1; /* freed at out, whatever load_check left */
-    if (load_check(v.val[O_CHECK], &d, &r, &ck_np)) goto out;
+  return 0;
+}
+
+/* --check's data analysed and --profile's profile. 0, or -1 after a message. */
+static int load_check_profile(hs_run *H) {
+  if (H->v.val[O_CHECK]) {
+    H->have_check = 1; /* freed at the end, whatever load_check left */
+    if (load_check(H->v.val[O_CHECK], &H->d, &H->r, &H->ck_np)) return -1;
   }
-  if (v.val[O_PROFILE]) {
+  if (H->v.val[O_PROFILE]) {
     mg_profile_diags pd = {0};
-    if (mg_profile_open(v.val[O_PROFILE], &prof, &pd) != MG_PROFILE_OK) {
+    if (mg_profile_open(H->v.val[O_PROFILE], &H->prof, &pd) != MG_PROFILE_OK) {
       char m[1200] = "unusable";
       if (pd.n) mg_profile_diag_format(&pd.v[0], m, sizeof m);
-      fprintf(stderr, "mpiguide hotspots: --profile %s: %s\n", v.val[O_PROFILE], m);
+      fprintf(stderr, "mpiguide hotspots: --profile %s: %s\n", H->v.val[O_PROFILE], m);
       mg_profile_diags_free(&pd);
-      goto out;
+      return -1;
     }
     mg_profile_diags_free(&pd);
   }
-  names = calloc((size_t)t.n + 1, sizeof *names);
-  order = calloc((size_t)t.n + 1, sizeof *order);
-  time = calloc((size_t)t.n + 1, sizeof *time);
-  if (!names || !order || !time) {
+  return 0;
+}
+
+/* The sites named (addr2line) and the hot spots chosen: H->order[0..k). 0, or -1 after a message. */
+static int select_spots(hs_run *H) {
+  const mg_hs_trace *t = &H->t;
+  H->names = calloc((size_t)t->n + 1, sizeof *H->names);
+  H->order = calloc((size_t)t->n + 1, sizeof *H->order);
+  H->time = calloc((size_t)t->n + 1, sizeof *H->time);
+  if (!H->names || !H->order || !H->time) {
     fprintf(stderr, "mpiguide hotspots: out of memory\n");
-    goto out;
+    return -1;
   }
   int missing = 0;
-  resolve_sites(&t, names, &missing);
+  resolve_sites(t, H->names, &missing);
   if (missing)
     fprintf(stderr, "mpiguide hotspots: note: addr2line (binutils) failed on some objects: those sites are shown "
                     "as object+offset\n");
-  for (int i = 0; i < t.n; i++) time[i] = t.spots[i].time;
-  int reached = 0;
-  int k = mg_hs_select(time, t.n, t.mpi_time, pct, (int)nmax, order, &reached);
-  double covered = 0;
-  for (int i = 0; i < k; i++) covered += time[order[i]];
+  for (int i = 0; i < t->n; i++) H->time[i] = t->spots[i].time;
+  H->k = mg_hs_select(H->time, t->n, t->mpi_time, H->pct, (int)H->nmax, H->order, &H->reached);
+  for (int i = 0; i < H->k; i++) H->covered += H->time[H->order[i]];
+  return 0;
+}
 
-  FILE *o = stdout;
-  if (v.given[O_CSV]) {
+/* The CSV header line, or the text's summary and column heads. */
+static void print_head(const hs_run *H, FILE *o) {
+  const mg_hs_trace *t = &H->t;
+  if (H->v.given[O_CSV]) {
     fprintf(o, "rank,site,function,file_line,object,offset,collective,nprocs,bytes,reduction,algorithms,calls,time_s,"
                "share,wait_s");
-    if (have_check) fprintf(o, ",verdict,violations,consistent,inconclusive,best_mockup,best_slowdown,median_default_s");
-    if (prof) fprintf(o, ",profile_choice,saving_s,saving_share_mpi,saving_share_wall");
+    if (H->have_check) fprintf(o, ",verdict,violations,consistent,inconclusive,best_mockup,best_slowdown,median_default_s");
+    if (H->prof) fprintf(o, ",profile_choice,saving_s,saving_share_mpi,saving_share_wall");
     fputc('\n', o);
-  } else {
-    fprintf(o, "%d hot spot%s cover %.1f %% of %.6f s in MPI calls per rank (P = %g %%, N = %ld)%s\n", k,
-            k == 1 ? "" : "s", t.mpi_time > 0 ? 100 * covered / t.mpi_time : 0.0, t.mpi_time, pct, nmax,
-            reached ? "" : ": the N cap stopped it before P");
-    if (t.wall > 0)
-      fprintf(o, "run: %d processes, wall time %.6f s (MPI calls %.1f %% of it), %s\n", t.nprocs, t.wall,
-              100 * t.mpi_time / t.wall, t.mpi);
-    if (have_check)
-      fprintf(o, "check: %s (%d processes; verdicts at the exact size and, for reductions, class:op)\n",
-              v.val[O_CHECK], ck_np);
-    if (prof) fprintf(o, "profile: %s\n", v.val[O_PROFILE]);
-    fprintf(o, "\n%3s  %-34s %-22s %5s %7s %9s %10s %6s %10s", "#", "site", "operation", "np", "size", "calls",
-            "time_s", "share", "wait_s");
-    if (have_check) fprintf(o, "  %-40s", "verdict (mock-ups)");
-    if (prof) fprintf(o, "  %-28s %11s %6s %6s", "profile picks", "saving_s", "%mpi", "%wall");
-    fputc('\n', o);
+    return;
   }
+  fprintf(o, "%d hot spot%s cover %.1f %% of %.6f s in MPI calls per rank (P = %g %%, N = %ld)%s\n", H->k,
+          H->k == 1 ? "" : "s", t->mpi_time > 0 ? 100 * H->covered / t->mpi_time : 0.0, t->mpi_time, H->pct, H->nmax,
+          H->reached ? "" : ": the N cap stopped it before P");
+  if (t->wall > 0)
+    fprintf(o, "run: %d processes, wall time %.6f s (MPI calls %.1f %% of it), %s\n", t->nprocs, t->wall,
+            100 * t->mpi_time / t->wall, t->mpi);
+  if (H->have_check)
+    fprintf(o, "check: %s (%d processes; verdicts at the exact size and, for reductions, class:op)\n",
+            H->v.val[O_CHECK], H->ck_np);
+  if (H->prof) fprintf(o, "profile: %s\n", H->v.val[O_PROFILE]);
+  fprintf(o, "\n%3s  %-34s %-22s %5s %7s %9s %10s %6s %10s", "#", "site", "operation", "np", "size", "calls",
+          "time_s", "share", "wait_s");
+  if (H->have_check) fprintf(o, "  %-40s", "verdict (mock-ups)");
+  if (H->prof) fprintf(o, "  %-28s %11s %6s %6s", "profile picks", "saving_s", "%mpi", "%wall");
+  fputc('\n', o);
+}
+
+/* Hot spot i (site s, named n) as a CSV row. */
+static void print_spot_csv(const hs_run *H, FILE *o, int i, const mg_hs_spot *s, const site_name *n,
+                           const char *site, const spot_check *c, const spot_tune *u) {
+  const mg_hs_trace *t = &H->t;
+  fprintf(o, "%d,", i + 1);
+  mg_csv_str(o, site);
+  fputc(',', o);
+  mg_csv_str(o, n->func);
+  fputc(',', o);
+  mg_csv_str(o, n->where);
+  fputc(',', o);
+  mg_csv_str(o, s->obj >= 0 ? t->objs[s->obj] : "");
+  fprintf(o, ",0x%llx,%s,%d,%zu,%s,", s->offset, mg_colls[s->coll].name, s->nprocs, s->bytes, s->red);
+  mg_csv_str(o, s->algs);
+  fprintf(o, ",%ld,%.9f,%.6f,%.9f", s->calls, s->time, t->mpi_time > 0 ? s->time / t->mpi_time : 0, s->wait);
+  if (H->have_check) {
+    const char *outc = c->why ? "not_measured"
+                       : c->nv ? "violation"
+                       : !(c->nv + c->nc + c->ni) ? "none"
+                       : c->ni ? "inconclusive"
+                               : "consistent";
+    fprintf(o, ",%s,%d,%d,%d,%s,", outc, c->nv, c->nc, c->ni, c->best ? c->best->alg : "");
+    if (c->best) fprintf(o, "%.4f", c->best->slowdown);
+    fputc(',', o);
+    if (c->measured) fprintf(o, "%.9g", c->med_def);
+  }
+  if (H->prof) {
+    fprintf(o, ",%s,", u->alg ? mg_colls[s->coll].algs[u->alg].name : "default");
+    if (!isnan(u->saving))
+      fprintf(o, "%.9f,%.6f,%.6f", u->saving, t->mpi_time > 0 ? u->saving / t->mpi_time : 0,
+              t->wall > 0 ? u->saving / t->wall : 0);
+    else
+      fprintf(o, ",,");
+  }
+  fputc('\n', o);
+}
+
+/* Every hot spot, a row each, with its verdict (--check) and the profile's pick and saving
+ * (--profile); the text ends with the profile's total saving. */
+static void print_spots(hs_run *H, FILE *o) {
+  const mg_hs_trace *t = &H->t;
   double total_saving = 0;
   int saving_known = 1;
-  for (int i = 0; i < k; i++) {
-    const mg_hs_spot *s = &t.spots[order[i]];
-    const site_name *n = &names[order[i]];
+  for (int i = 0; i < H->k; i++) {
+    const mg_hs_spot *s = &t->spots[H->order[i]];
+    const site_name *n = &H->names[H->order[i]];
     char site[300], op[80], sz[32], share[16], verdict[160] = "", pick[80] = "", sv[32] = "", sm[16] = "",
                                                                                   sw[16] = "";
-    site_text(&t, s, n, site, sizeof site);
+    site_text(t, s, n, site, sizeof site);
     snprintf(op, sizeof op, "%s%s%s", mg_colls[s->coll].name, s->red[0] ? " " : "", s->red);
     mg_fmt_bytes(s->bytes, MG_BYTES_EXACT, sz, sizeof sz);
-    fmt_share(s->time, t.mpi_time, share, sizeof share);
+    fmt_share(s->time, t->mpi_time, share, sizeof share);
     spot_check c = {0};
     spot_tune u = {0};
-    if (have_check) {
-      check_spot(&r, ck_np, s, &c);
+    if (H->have_check) {
+      check_spot(&H->r, H->ck_np, s, &c);
       verdict_text(&c, verdict, sizeof verdict);
     }
-    if (prof) {
-      tune_spot(prof, have_check ? &r : NULL, &c, s, &u);
+    if (H->prof) {
+      tune_spot(H->prof, H->have_check ? &H->r : NULL, &c, s, &u);
       snprintf(pick, sizeof pick, "%s", u.alg ? mg_colls[s->coll].algs[u.alg].name : "default (no rule)");
       if (isnan(u.saving)) {
         snprintf(sv, sizeof sv, "%s", u.note ? u.note : "-");
@@ -421,68 +472,65 @@ int mg_cmd_hotspots(int argc, char **argv) {
         snprintf(sv, sizeof sv, "%.6f", u.saving);
         total_saving += u.saving;
       }
-      fmt_share(u.saving, t.mpi_time, sm, sizeof sm);
-      fmt_share(u.saving, t.wall, sw, sizeof sw);
+      fmt_share(u.saving, t->mpi_time, sm, sizeof sm);
+      fmt_share(u.saving, t->wall, sw, sizeof sw);
     }
-    if (v.given[O_CSV]) {
-      fprintf(o, "%d,", i + 1);
-      mg_csv_str(o, site);
-      fputc(',', o);
-      mg_csv_str(o, n->func);
-      fputc(',', o);
-      mg_csv_str(o, n->where);
-      fputc(',', o);
-      mg_csv_str(o, s->obj >= 0 ? t.objs[s->obj] : "");
-      fprintf(o, ",0x%llx,%s,%d,%zu,%s,", s->offset, mg_colls[s->coll].name, s->nprocs, s->bytes, s->red);
-      mg_csv_str(o, s->algs);
-      fprintf(o, ",%ld,%.9f,%.6f,%.9f", s->calls, s->time, t.mpi_time > 0 ? s->time / t.mpi_time : 0, s->wait);
-      if (have_check) {
-        const char *outc = c.why ? "not_measured"
-                           : c.nv ? "violation"
-                           : !(c.nv + c.nc + c.ni) ? "none"
-                           : c.ni ? "inconclusive"
-                                  : "consistent";
-        fprintf(o, ",%s,%d,%d,%d,%s,", outc, c.nv, c.nc, c.ni, c.best ? c.best->alg : "");
-        if (c.best) fprintf(o, "%.4f", c.best->slowdown);
-        fputc(',', o);
-        if (c.measured) fprintf(o, "%.9g", c.med_def);
-      }
-      if (prof) {
-        fprintf(o, ",%s,", u.alg ? mg_colls[s->coll].algs[u.alg].name : "default");
-        if (!isnan(u.saving))
-          fprintf(o, "%.9f,%.6f,%.6f", u.saving, t.mpi_time > 0 ? u.saving / t.mpi_time : 0,
-                  t.wall > 0 ? u.saving / t.wall : 0);
-        else
-          fprintf(o, ",,");
-      }
-      fputc('\n', o);
+    if (H->v.given[O_CSV]) {
+      print_spot_csv(H, o, i, s, n, site, &c, &u);
     } else {
       fprintf(o, "%3d  %-34s %-22s %5d %7s %9ld %10.6f %6s %10.6f", i + 1, site, op, s->nprocs, sz, s->calls, s->time,
               share, s->wait);
-      if (have_check) fprintf(o, "  %-40s", verdict);
-      if (prof) fprintf(o, "  %-28s %11s %6s %6s", pick, sv, sm, sw);
+      if (H->have_check) fprintf(o, "  %-40s", verdict);
+      if (H->prof) fprintf(o, "  %-28s %11s %6s %6s", pick, sv, sm, sw);
       fputc('\n', o);
     }
   }
-  if (prof && !v.given[O_CSV]) {
+  if (H->prof && !H->v.given[O_CSV]) {
     char sm[16], sw[16];
-    fmt_share(total_saving, t.mpi_time, sm, sizeof sm);
-    fmt_share(total_saving, t.wall, sw, sizeof sw);
+    fmt_share(total_saving, t->mpi_time, sm, sizeof sm);
+    fmt_share(total_saving, t->wall, sw, sizeof sw);
     fprintf(o, "\npredicted saving of the profile at these hot spots: %.6f s per rank = %s of the MPI time, %s of the "
                "wall time%s\n",
             total_saving, sm, sw, saving_known ? "" : " (some hot spots have no prediction: see the table)");
   }
-  rc = 0;
-out:
-  if (have_check) {
-    mg_ck_result_free(&r);
-    mg_ck_data_free(&d);
+}
+
+int mg_cmd_hotspots(int argc, char **argv) {
+  hs_run H0;
+  hs_run *H = &H0;
+  memset(H, 0, sizeof *H);
+  char err[MG_CK_ERR];
+  if (mg_opt_parse(argc, argv, opts, O_N, &H->v, err, sizeof err)) {
+    fprintf(stderr, "mpiguide hotspots: %s\n", err);
+    mg_opt_vals_free(&H->v);
+    return 2;
   }
-  mg_profile_free(prof);
-  free(names);
-  free(order);
-  free(time);
-  mg_hs_free(&t);
-  mg_opt_vals_free(&v);
+  if (H->v.given[O_HELP]) {
+    usage(stdout);
+    mg_opt_vals_free(&H->v);
+    return 0;
+  }
+  H->nmax = MG_HS_DEFAULT_N;
+  H->pct = MG_HS_DEFAULT_P;
+  int rc = 2; /* bad input */
+  if (H->v.npos != 1) usage(stderr);
+  else if (!parse_limits(H)) {
+    rc = 1;
+    if (!load_trace(H) && !load_check_profile(H) && !select_spots(H)) {
+      print_head(H, stdout);
+      print_spots(H, stdout);
+      rc = 0;
+    }
+  }
+  if (H->have_check) {
+    mg_ck_result_free(&H->r);
+    mg_ck_data_free(&H->d);
+  }
+  mg_profile_free(H->prof);
+  free(H->names);
+  free(H->order);
+  free(H->time);
+  mg_hs_free(&H->t);
+  mg_opt_vals_free(&H->v);
   return rc;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cmd_opts.h"
+#include "util/err.h"
 
 int mg_opt_next(int argc, char **argv, int *i, const mg_opt *opts, int nopts, const char **val, char *err,
                 size_t errlen) {
@@ -15,20 +16,20 @@ int mg_opt_next(int argc, char **argv, int *i, const mg_opt *opts, int nopts, co
     size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
     for (int k = 0; k < nopts; k++)
       if (strlen(opts[k].name) == len && !strncmp(opts[k].name, a + 2, len)) id = k;
-    if (id < 0) return snprintf(err, errlen, "unknown option '%.*s'", (int)(len + 2), a), -1;
+    if (id < 0) return MG_ERR("unknown option '%.*s'", (int)(len + 2), a);
     if (eq) {
-      if (!opts[id].arg) return snprintf(err, errlen, "option '--%s' takes no value", opts[id].name), -1;
+      if (!opts[id].arg) return MG_ERR("option '--%s' takes no value", opts[id].name);
       *val = eq + 1;
     }
   } else if (a[0] == '-' && a[1] && !a[2]) {
     for (int k = 0; k < nopts; k++)
       if (opts[k].shrt == a[1]) id = k;
-    if (id < 0) return snprintf(err, errlen, "unknown option '%s'", a), -1;
+    if (id < 0) return MG_ERR("unknown option '%s'", a);
   } else {
     return MG_OPT_POSITIONAL;
   }
   if (opts[id].arg && !*val) {
-    if (*i + 1 >= argc) return snprintf(err, errlen, "option '%s' needs a value", a), -1;
+    if (*i + 1 >= argc) return MG_ERR("option '%s' needs a value", a);
     *val = argv[++*i];
   }
   if (!*val) *val = "";
@@ -39,7 +40,7 @@ int mg_opt_parse(int argc, char **argv, const mg_opt *opts, int nopts, mg_opt_va
   memset(v, 0, sizeof *v);
   v->pos = calloc((size_t)argc + 1, sizeof *v->pos);
   v->list = calloc((size_t)argc + 1, sizeof *v->list);
-  if (!v->pos || !v->list) return snprintf(err, errlen, "out of memory"), -1;
+  if (!v->pos || !v->list) return MG_ERR("out of memory");
   for (int i = 1; i < argc; i++) {
     const char *val;
     int id = mg_opt_next(argc, argv, &i, opts, nopts < MG_OPT_MAX ? nopts : MG_OPT_MAX, &val, err, errlen);

@@ -18,7 +18,7 @@
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
-#include "report/overlap.h"
+#include "report/overlap_page.h"
 #include "report/report.h"
 #include "util/parse.h"
 
@@ -92,7 +92,7 @@ static int parse(int argc, char **argv, const char **out, mg_ck_opts *o, const c
   return rc;
 }
 
-/* --overlap: the page of the files of `bench --overlap` (report/overlap.h). All read first: a
+/* --overlap: the page of the files of `bench --overlap` (report/overlap_page.h). All read first: a
  * malformed one stops the command before anything is written. */
 static int report_overlap(const char *out, const char **src, int nsrc) {
   mg_ovl_file *f = calloc((size_t)nsrc, sizeof *f);

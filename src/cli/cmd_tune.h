@@ -1,5 +1,5 @@
 /*
- * What `mpiguide tune` (cmd_tune.c) shares with `mpiguide verify` (cmd_verify.c): naming a
+ * What `mpiguide tune` (cmd_tune.c, cmd_tune_rules.c) shares with `mpiguide verify` (cmd_verify.c): naming a
  * profile's rule the way the profile writes it, and finding the rule that covers a cell, so that
  * verify's advice ("drop the rule at FILE:LINE") and `tune --drop-slower` name the same rule.
  */
@@ -10,6 +10,10 @@
 
 #include "tune/profile.h"
 
+/* A rule's size range as the profile writes it: "64K" or "64-128". */
+void mg_cmd_rule_range_str(const mg_profile_rule *ru, char *buf, size_t len);
+/* A rule's selectors as the profile writes them: "", " type=float op=sum". */
+void mg_cmd_rule_sel_str(const mg_profile_rule *ru, char *buf, size_t len);
 /* The rule as a profile line: "bcast np=4 64-128 bcast_as_allgatherv". */
 void mg_cmd_rule_str(const mg_profile_rule *ru, char *buf, size_t len);
 

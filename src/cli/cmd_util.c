@@ -504,7 +504,7 @@ int mg_cmd_read_shared(const char *path, char **buf, size_t *len, char *err, siz
   if (n < 0) {
     free(b);
     MPI_Bcast(why, (int)sizeof why, MPI_CHAR, 0, MPI_COMM_WORLD);
-    return snprintf(err, errlen, "%s: %s", path, why), -1;
+    return MG_ERR("%s: %s", path, why);
   }
   if (rank != 0 && !(b = malloc((size_t)n + 1))) MPI_Abort(MPI_COMM_WORLD, 1);
   MPI_Bcast(b, (int)n, MPI_CHAR, 0, MPI_COMM_WORLD);
@@ -554,7 +554,7 @@ int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], in
   return 0;
 }
 
-int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t len) {
+int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t errlen) {
   *out = MG_PATTERN_PINGPONG;
   if (!name) return 0;
   int k = mg_pattern_find(name);
@@ -563,6 +563,5 @@ int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t len) {
   size_t u = 0;
   for (int i = 0; i < MG_NPATTERNS && u < sizeof v; i++)
     u += (size_t)snprintf(v + u, sizeof v - u, "%s%s", i ? ", " : "", mg_pattern_name((mg_pattern)i));
-  snprintf(err, len, "--pattern: unknown pattern '%s'; valid: %s", name, v);
-  return -1;
+  return MG_ERR("--pattern: unknown pattern '%s'; valid: %s", name, v);
 }

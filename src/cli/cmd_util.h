@@ -155,6 +155,6 @@ int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], in
                        char *err, size_t errlen);
 
 /* --pattern NAME (NULL: the default, pingpong) into *out. 0, or -1 with the message in err. */
-int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t len);
+int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t errlen);
 
 #endif

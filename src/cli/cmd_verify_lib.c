@@ -29,6 +29,7 @@
 #include "cli/cmd_util.h"
 #include "stats/stats.h"
 #include "tune/libset.h"
+#include "util/err.h"
 #include "util/parse.h"
 
 #define OPTIONS(X)                                                                                         \
@@ -54,7 +55,7 @@ typedef struct lvstate {
 
 static int read_settings(const char *path, lvstate *S, char *err, size_t errlen) {
   FILE *f = fopen(path, "r");
-  if (!f) return snprintf(err, errlen, "--lib-settings: cannot read '%s': %s", path, strerror(errno)), -1;
+  if (!f) return MG_ERR("--lib-settings: cannot read '%s': %s", path, strerror(errno));
   char line[1024];
   int lineno = 0, first = 1;
   while (fgets(line, sizeof line, f)) {
@@ -63,14 +64,14 @@ static int read_settings(const char *path, lvstate *S, char *err, size_t errlen)
     if (first) S->ompi = strstr(line, "Open MPI") != NULL, first = 0;
     if (!strncmp(line, MG_LIBSET_RULE_TAG, strlen(MG_LIBSET_RULE_TAG))) {
       if (S->nr == MAXR || mg_libset_parse_rule(line, &S->r[S->nr]))
-        return fclose(f), snprintf(err, errlen, "%s:%d: not a rule line mpiguide tune writes", path, lineno), -1;
+        return fclose(f), MG_ERR("%s:%d: not a rule line mpiguide tune writes", path, lineno);
       S->nr++;
     } else if (!S->ompi && line[0] && line[0] != '#' && strchr(line, '=') && S->nenv < MAXR) {
       S->envs[S->nenv++] = strdup(line);
     }
   }
   fclose(f);
-  if (!S->nr) return snprintf(err, errlen, "%s: no '#@rule' line: not a library setting written by mpiguide tune", path), -1;
+  if (!S->nr) return MG_ERR("%s: no '#@rule' line: not a library setting written by mpiguide tune", path);
   if (!realpath(path, S->abs)) snprintf(S->abs, sizeof S->abs, "%s", path);
   return 0;
 }

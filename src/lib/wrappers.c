@@ -33,24 +33,68 @@ MG_EXPORT int MPI_Finalize(void) {
   return PMPI_Finalize();
 }
 
-static MG_ACTIVE int allgather_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (mg_tuned_default(MG_ALLGATHER, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL))
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  mg_call c;
-  mg_call_init(&c, MG_ALLGATHER, comm);
-  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcount = recvcount;
-  c.rtype = recvtype; c.op = MPI_OP_NULL;
-  return mg_dispatch(&c);
-}
+/* The collectives that share a signature and a path, each pair of functions (the exported MPI_
+ * function and its out-of-line active part) written once. */
+/* MPI_Allreduce, MPI_Exscan, MPI_Scan: one count and datatype on both sides, an op. */
+#define REDUCTION_WRAPPER(E, Name, name)                                                                        \
+  static MG_ACTIVE int name##_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,      \
+                                     MPI_Op op, MPI_Comm comm) {                                               \
+    if (mg_tuned_default(MG_##E, comm, sendbuf, count, datatype, count, datatype, op))                        \
+      return PMPI_##Name(sendbuf, recvbuf, count, datatype, op, comm);                                         \
+    mg_call c;                                                                                                 \
+    mg_call_init(&c, MG_##E, comm);                                                                            \
+    c.sbuf = sendbuf; c.scount = count; c.stype = datatype; c.rbuf = recvbuf; c.rcount = count;                \
+    c.rtype = datatype; c.op = op;                                                                             \
+    return mg_dispatch(&c);                                                                                    \
+  }                                                                                                            \
+  MG_EXPORT int MPI_##Name(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,     \
+                           MPI_Comm comm) {                                                                    \
+    if (MG_FAST(E, mg_fast_default(MG_##E, comm, count, datatype)))                                           \
+      return PMPI_##Name(sendbuf, recvbuf, count, datatype, op, comm);                                         \
+    MG_SITE;                                                                                                   \
+    return name##_active(sendbuf, recvbuf, count, datatype, op, comm);                                         \
+  }
+/* MPI_Allgather, MPI_Alltoall: a block per rank, no root; sized by the receive side. */
+#define BLOCK_WRAPPER(E, Name, name)                                                                            \
+  static MG_ACTIVE int name##_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {                    \
+    if (mg_tuned_default(MG_##E, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL))       \
+      return PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);                    \
+    mg_call c;                                                                                                 \
+    mg_call_init(&c, MG_##E, comm);                                                                            \
+    c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcount = recvcount;        \
+    c.rtype = recvtype; c.op = MPI_OP_NULL;                                                                    \
+    return mg_dispatch(&c);                                                                                    \
+  }                                                                                                            \
+  MG_EXPORT int MPI_##Name(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,           \
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {                              \
+    if (MG_FAST(E, mg_fast_default(MG_##E, comm, recvcount, recvtype)))                                       \
+      return PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);                    \
+    MG_SITE;                                                                                                   \
+    return name##_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);                    \
+  }
+/* MPI_Gather, MPI_Scatter: a block per rank and a root; the size is not known on every rank, so
+ * the first level only asks whether the profile touches the operation. */
+#define ROOTED_BLOCK_WRAPPER(E, Name, name)                                                                     \
+  static MG_ACTIVE int name##_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,  \
+                                     int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {          \
+    if (mg_tuned_untouched(MG_##E, comm))                                                                      \
+      return PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);              \
+    mg_call c;                                                                                                 \
+    mg_call_init(&c, MG_##E, comm);                                                                            \
+    c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcount = recvcount;        \
+    c.rtype = recvtype; c.op = MPI_OP_NULL; c.root = root;                                                     \
+    return mg_dispatch(&c);                                                                                    \
+  }                                                                                                            \
+  MG_EXPORT int MPI_##Name(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,           \
+                           int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {                    \
+    if (MG_FAST(E, mg_fast_untouched(MG_##E, comm)))                                                           \
+      return PMPI_##Name(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);              \
+    MG_SITE;                                                                                                   \
+    return name##_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);              \
+  }
 
-MG_EXPORT int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                            MPI_Datatype recvtype, MPI_Comm comm) {
-  if (MG_FAST(ALLGATHER, mg_fast_default(MG_ALLGATHER, comm, recvcount, recvtype)))
-    return PMPI_Allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  MG_SITE;
-  return allgather_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
+BLOCK_WRAPPER(ALLGATHER, Allgather, allgather) /* MPI_Allgather */
 
 static MG_ACTIVE int allgatherv_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                        const int recvcounts[], const int displs[], MPI_Datatype recvtype,
@@ -72,43 +116,9 @@ MG_EXPORT int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
   return allgatherv_active(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }
 
-static MG_ACTIVE int allreduce_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                                      MPI_Comm comm) {
-  if (mg_tuned_default(MG_ALLREDUCE, comm, sendbuf, count, datatype, count, datatype, op))
-    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  mg_call c;
-  mg_call_init(&c, MG_ALLREDUCE, comm);
-  c.sbuf = sendbuf; c.scount = count; c.stype = datatype; c.rbuf = recvbuf; c.rcount = count; c.rtype = datatype;
-  c.op = op;
-  return mg_dispatch(&c);
-}
+REDUCTION_WRAPPER(ALLREDUCE, Allreduce, allreduce) /* MPI_Allreduce */
 
-MG_EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                            MPI_Comm comm) {
-  if (MG_FAST(ALLREDUCE, mg_fast_default(MG_ALLREDUCE, comm, count, datatype)))
-    return PMPI_Allreduce(sendbuf, recvbuf, count, datatype, op, comm);
-  MG_SITE;
-  return allreduce_active(sendbuf, recvbuf, count, datatype, op, comm);
-}
-
-static MG_ACTIVE int alltoall_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (mg_tuned_default(MG_ALLTOALL, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL))
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  mg_call c;
-  mg_call_init(&c, MG_ALLTOALL, comm);
-  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcount = recvcount;
-  c.rtype = recvtype; c.op = MPI_OP_NULL;
-  return mg_dispatch(&c);
-}
-
-MG_EXPORT int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                           MPI_Datatype recvtype, MPI_Comm comm) {
-  if (MG_FAST(ALLTOALL, mg_fast_default(MG_ALLTOALL, comm, recvcount, recvtype)))
-    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-  MG_SITE;
-  return alltoall_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-}
+BLOCK_WRAPPER(ALLTOALL, Alltoall, alltoall) /* MPI_Alltoall */
 
 static MG_ACTIVE int alltoallv_active(const void *sendbuf, const int sendcounts[], const int sdispls[],
                                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
@@ -184,43 +194,9 @@ MG_EXPORT int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root
   return bcast_active(buffer, count, datatype, root, comm);
 }
 
-static MG_ACTIVE int exscan_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                                   MPI_Comm comm) {
-  if (mg_tuned_default(MG_EXSCAN, comm, sendbuf, count, datatype, count, datatype, op))
-    return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
-  mg_call c;
-  mg_call_init(&c, MG_EXSCAN, comm);
-  c.sbuf = sendbuf; c.scount = count; c.stype = datatype; c.rbuf = recvbuf; c.rcount = count; c.rtype = datatype;
-  c.op = op;
-  return mg_dispatch(&c);
-}
+REDUCTION_WRAPPER(EXSCAN, Exscan, exscan) /* MPI_Exscan */
 
-MG_EXPORT int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                         MPI_Comm comm) {
-  if (MG_FAST(EXSCAN, mg_fast_default(MG_EXSCAN, comm, count, datatype)))
-    return PMPI_Exscan(sendbuf, recvbuf, count, datatype, op, comm);
-  MG_SITE;
-  return exscan_active(sendbuf, recvbuf, count, datatype, op, comm);
-}
-
-static MG_ACTIVE int gather_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (mg_tuned_untouched(MG_GATHER, comm))
-    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  mg_call c;
-  mg_call_init(&c, MG_GATHER, comm);
-  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcount = recvcount;
-  c.rtype = recvtype; c.op = MPI_OP_NULL; c.root = root;
-  return mg_dispatch(&c);
-}
-
-MG_EXPORT int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                         MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (MG_FAST(GATHER, mg_fast_untouched(MG_GATHER, comm)))
-    return PMPI_Gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  MG_SITE;
-  return gather_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-}
+ROOTED_BLOCK_WRAPPER(GATHER, Gather, gather) /* MPI_Gather */
 
 static MG_ACTIVE int gatherv_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
@@ -299,43 +275,9 @@ MG_EXPORT int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int r
   return reduce_scatter_block_active(sendbuf, recvbuf, recvcount, datatype, op, comm);
 }
 
-static MG_ACTIVE int scan_active(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                                 MPI_Comm comm) {
-  if (mg_tuned_default(MG_SCAN, comm, sendbuf, count, datatype, count, datatype, op))
-    return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
-  mg_call c;
-  mg_call_init(&c, MG_SCAN, comm);
-  c.sbuf = sendbuf; c.scount = count; c.stype = datatype; c.rbuf = recvbuf; c.rcount = count; c.rtype = datatype;
-  c.op = op;
-  return mg_dispatch(&c);
-}
+REDUCTION_WRAPPER(SCAN, Scan, scan) /* MPI_Scan */
 
-MG_EXPORT int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                       MPI_Comm comm) {
-  if (MG_FAST(SCAN, mg_fast_default(MG_SCAN, comm, count, datatype)))
-    return PMPI_Scan(sendbuf, recvbuf, count, datatype, op, comm);
-  MG_SITE;
-  return scan_active(sendbuf, recvbuf, count, datatype, op, comm);
-}
-
-static MG_ACTIVE int scatter_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                    int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (mg_tuned_untouched(MG_SCATTER, comm))
-    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  mg_call c;
-  mg_call_init(&c, MG_SCATTER, comm);
-  c.sbuf = sendbuf; c.scount = sendcount; c.stype = sendtype; c.rbuf = recvbuf; c.rcount = recvcount;
-  c.rtype = recvtype; c.op = MPI_OP_NULL; c.root = root;
-  return mg_dispatch(&c);
-}
-
-MG_EXPORT int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                          MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (MG_FAST(SCATTER, mg_fast_untouched(MG_SCATTER, comm)))
-    return PMPI_Scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-  MG_SITE;
-  return scatter_active(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-}
+ROOTED_BLOCK_WRAPPER(SCATTER, Scatter, scatter) /* MPI_Scatter */
 
 static MG_ACTIVE int scatterv_active(const void *sendbuf, const int sendcounts[], const int displs[],
                                      MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
@@ -406,43 +348,27 @@ MG_EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int d
   return isend_active(buf, count, datatype, dest, tag, comm, request);
 }
 
-static MG_ACTIVE int recv_active(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                                 MPI_Status *status) {
-  if (mg_tuned_default_p2p(MG_RECV, comm, count, datatype, datatype))
-    return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-  mg_call c;
-  mg_call_init(&c, MG_RECV, comm);
-  c.rbuf = buf; c.rcount = count; c.rtype = datatype; c.stype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;
-  c.src = source; c.rtag = tag; c.status = status;
-  return mg_dispatch(&c);
-}
-
-MG_EXPORT int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                       MPI_Status *status) {
-  if (MG_FAST(RECV, mg_fast_default(MG_RECV, comm, count, datatype)))
-    return PMPI_Recv(buf, count, datatype, source, tag, comm, status);
-  MG_SITE;
-  return recv_active(buf, count, datatype, source, tag, comm, status);
-}
-
-static MG_ACTIVE int irecv_active(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                                  MPI_Request *request) {
-  if (mg_tuned_default_p2p(MG_IRECV, comm, count, datatype, datatype))
-    return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
-  mg_call c;
-  mg_call_init(&c, MG_IRECV, comm);
-  c.rbuf = buf; c.rcount = count; c.rtype = datatype; c.stype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;
-  c.src = source; c.rtag = tag; c.req = request;
-  return mg_dispatch(&c);
-}
-
-MG_EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                        MPI_Request *request) {
-  if (MG_FAST(IRECV, mg_fast_default(MG_IRECV, comm, count, datatype)))
-    return PMPI_Irecv(buf, count, datatype, source, tag, comm, request);
-  MG_SITE;
-  return irecv_active(buf, count, datatype, source, tag, comm, request);
-}
+/* MPI_Recv, MPI_Irecv: one signature but the last argument, a status or a request (field of mg_call). */
+#define RECV_WRAPPER(E, Name, name, Last, last, field)                                                        \
+  static MG_ACTIVE int name##_active(void *buf, int count, MPI_Datatype datatype, int source, int tag,          \
+                                     MPI_Comm comm, Last last) {                                               \
+    if (mg_tuned_default_p2p(MG_##E, comm, count, datatype, datatype))                                        \
+      return PMPI_##Name(buf, count, datatype, source, tag, comm, last);                                       \
+    mg_call c;                                                                                                 \
+    mg_call_init(&c, MG_##E, comm);                                                                            \
+    c.rbuf = buf; c.rcount = count; c.rtype = datatype; c.stype = MPI_DATATYPE_NULL; c.op = MPI_OP_NULL;        \
+    c.src = source; c.rtag = tag; c.field = last;                                                              \
+    return mg_dispatch(&c);                                                                                    \
+  }                                                                                                            \
+  MG_EXPORT int MPI_##Name(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,      \
+                           Last last) {                                                                        \
+    if (MG_FAST(E, mg_fast_default(MG_##E, comm, count, datatype)))                                           \
+      return PMPI_##Name(buf, count, datatype, source, tag, comm, last);                                       \
+    MG_SITE;                                                                                                   \
+    return name##_active(buf, count, datatype, source, tag, comm, last);                                       \
+  }
+RECV_WRAPPER(RECV, Recv, recv, MPI_Status *, status, status)         /* MPI_Recv */
+RECV_WRAPPER(IRECV, Irecv, irecv, MPI_Request *, request, req)       /* MPI_Irecv */
 
 static MG_ACTIVE int sendrecv_active(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,

@@ -32,10 +32,10 @@ void mg_rp_run_title(FILE *f, const mg_rp_run *run, int nruns);
 int mg_rp_cmp_size(const void *a, const void *b);
 /* Distinct sizes (ascending) of the verdicts of coll in r (coll < 0: all); returns the count. */
 int mg_rp_sizes_of(const mg_ck_result *r, int coll, int plotted_only, size_t *out, int cap);
-/* The sizes at which a library variant of coll was compared (libvar.c), ascending, into out[cap]. */
+/* The sizes at which a library variant of coll was compared (libvar_section.c), ascending, into out[cap]. */
 int mg_rp_lib_sizes(const mg_ck_result *r, int coll, size_t *out, int cap);
 /* The section on the library's own algorithms (check --lib-variants): plots and the table of which
- * kind wins; nothing without them (libvar.c). */
+ * kind wins; nothing without them (libvar_section.c). */
 void mg_rp_libvar_section(FILE *f, const mg_rp_run *run, int nruns);
 
 /* ---- plots.c ---- */

@@ -75,83 +75,77 @@ static double median_at(const mg_ck_result *r, int coll, const char *red, const 
   return NAN;
 }
 
-void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
-  const mg_ck_result *r = run->r;
+/* One latency plot: its series, sizes and scales. */
+typedef struct lat_plot {
+  const mg_ck_result *r;
+  int coll;
+  const char *red; /* the reduction pair plotted (the first measured), "" none */
   size_t sizes[MG_RP_MAXS];
-  int ns = mg_rp_sizes_of(r, coll, 1, sizes, MG_RP_MAXS);
-  const char *red = "";
+  int ns;
+  const char *algs[48]; /* the series: the default, the mock-ups [1, nmock), the library's variants */
+  int na, nmock;
+  double ymin, ymax;
+  size_t smin, smax;
+} lat_plot;
+
+/* The series: the default, then each mock-up measured (registry order), then each of the library's
+ * own variants measured (check --lib-variants; docs/libvar.md), dotted; the sizes and the pair. */
+static void lat_series(lat_plot *P) {
+  const mg_ck_result *r = P->r;
+  int coll = P->coll;
+  P->ns = mg_rp_sizes_of(r, coll, 1, P->sizes, MG_RP_MAXS);
+  P->red = "";
   for (int i = 0; i < r->n; i++)
     if ((int)r->v[i].coll == coll && mg_rp_ratio_ok(&r->v[i])) {
-      red = r->v[i].red;
+      P->red = r->v[i].red;
       break;
     }
-  /* the series: the default, then each mock-up measured (registry order), then each of the library's
-   * own variants measured (check --lib-variants; docs/libvar.md), dotted */
-  const char *algs[48];
-  int na = 0, nmock;
-  algs[na++] = "default";
-  for (int a = 1; a < mg_colls[coll].nalgs && na < 48; a++)
+  P->na = 0;
+  P->algs[P->na++] = "default";
+  for (int a = 1; a < mg_colls[coll].nalgs && P->na < 48; a++)
     for (int i = 0; i < r->n; i++)
       if ((int)r->v[i].coll == coll && !strcmp(r->v[i].alg, mg_colls[coll].algs[a].name) && mg_rp_ratio_ok(&r->v[i])) {
-        algs[na++] = mg_colls[coll].algs[a].name;
+        P->algs[P->na++] = mg_colls[coll].algs[a].name;
         break;
       }
-  nmock = na;
-  for (int i = 0; i < r->nlib && na < 48; i++) {
+  P->nmock = P->na;
+  for (int i = 0; i < r->nlib && P->na < 48; i++) {
     const mg_ck_verdict *v = &r->lib[i];
     int seen = 0;
-    for (int k = nmock; k < na; k++) seen |= !strcmp(algs[k], v->alg);
-    if ((int)v->coll == coll && !seen && mg_rp_ratio_ok(v)) algs[na++] = v->alg;
+    for (int k = P->nmock; k < P->na; k++) seen |= !strcmp(P->algs[k], v->alg);
+    if ((int)v->coll == coll && !seen && mg_rp_ratio_ok(v)) P->algs[P->na++] = v->alg;
   }
-  if (ns < 2 && na > nmock) ns = mg_rp_lib_sizes(r, coll, sizes, MG_RP_MAXS);
-  if (!*red)
+  if (P->ns < 2 && P->na > P->nmock) P->ns = mg_rp_lib_sizes(r, coll, P->sizes, MG_RP_MAXS);
+  if (!*P->red)
     for (int i = 0; i < r->nlib; i++)
       if ((int)r->lib[i].coll == coll && mg_rp_ratio_ok(&r->lib[i])) {
-        red = r->lib[i].red;
+        P->red = r->lib[i].red;
         break;
       }
-  fprintf(f, "<div class=\"plot\" id=\"lat-%s-%s\" data-coll=\"%s\"><h3>%s (%s): latency", mg_colls[coll].name,
-          run->anchor, mg_colls[coll].name, mg_colls[coll].name, mg_colls[coll].mpi_name);
-  if (nruns > 1) fputs(", ", f), mg_rp_esc(f, run->label);
-  fputs("</h3>\n", f);
-  double tmin = INFINITY, tmax = -INFINITY;
-  for (int k = 0; k < na; k++)
-    for (int s = 0; s < ns; s++) {
-      double t = median_at(r, coll, red, algs[k], sizes[s]);
-      if (t > 0) tmin = fmin(tmin, t), tmax = fmax(tmax, t);
-    }
-  if (ns < 2 || !(tmin > 0)) {
-    fputs("<div class=\"empty\" data-empty=\"1\"><b>Not enough data for a plot:</b> fewer than two sizes "
-          "measured.</div>\n</div>\n", f);
-    return;
-  }
-  double ymin, ymax;
-  mg_rp_lat_yrange(tmin, tmax, &ymin, &ymax);
-  size_t smin = sizes[0], smax = sizes[ns - 1];
+}
+
+/* The grid, the red bands where eq. 1 is violated (behind the curves), the frame and the axis titles. */
+static void lat_axes(FILE *f, const lat_plot *P) {
   const double X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
   char b[64];
-  fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: median latency of the default and each mock-up "
-             "against message size\" data-smin=\"%zu\" data-smax=\"%zu\" data-ymin=\"%g\" data-ymax=\"%g\">\n",
-          MG_RP_W, MG_RP_H, mg_colls[coll].name, smin, smax, ymin, ymax);
-  for (double q = ymin; q <= ymax * 1.0001; q *= 10) { /* y: powers of ten, in µs */
-    double y = mg_rp_lat_ymap(q, ymin, ymax);
+  for (double q = P->ymin; q <= P->ymax * 1.0001; q *= 10) { /* y: powers of ten, in µs */
+    double y = mg_rp_lat_ymap(q, P->ymin, P->ymax);
     fprintf(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
     fprintf(f, "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
             MG_RP_X0 - 5, y, q * 1e6);
   }
-  for (int s = 0; s < ns; s++) {
-    double x = mg_rp_xmap(sizes[s], smin, smax);
+  for (int s = 0; s < P->ns; s++) {
+    double x = mg_rp_xmap(P->sizes[s], P->smin, P->smax);
     fprintf(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, MG_RP_Y0, x, Y1);
     fprintf(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
-            mg_rp_bytes_str(sizes[s], b, sizeof b));
+            mg_rp_bytes_str(P->sizes[s], b, sizeof b));
   }
-  /* eq. 1 violated: a red band at the size, behind the curves */
-  for (int s = 0; s < ns; s++) {
+  for (int s = 0; s < P->ns; s++) {
     int viol, unsure;
     char why[512];
-    split_state(r, coll, red, sizes[s], &viol, &unsure, why, sizeof why);
+    split_state(P->r, P->coll, P->red, P->sizes[s], &viol, &unsure, why, sizeof why);
     if (!viol) continue;
-    double x = mg_rp_xmap(sizes[s], smin, smax);
+    double x = mg_rp_xmap(P->sizes[s], P->smin, P->smax);
     fprintf(f, "<rect class=\"splitband\" x=\"%.2f\" y=\"%d\" width=\"12\" height=\"%d\" fill=\"#fde3e0\"/>\n", x - 6,
             MG_RP_Y0, MG_RP_PH);
   }
@@ -161,39 +155,49 @@ void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
           MG_RP_X0 + MG_RP_PW / 2.0, MG_RP_H - 8);
   fprintf(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">median latency, "
              "µs (log scale)</text>\n", MG_RP_Y0 + MG_RP_PH / 2.0);
-  for (int k = na - 1; k >= 0; k--) { /* the default last: on top */
+}
+
+/* Each series as a line and its points (with their tooltips), the default last: on top. */
+static void lat_curves(FILE *f, const lat_plot *P) {
+  char b[64];
+  for (int k = P->na - 1; k >= 0; k--) {
     fprintf(f, "<polyline class=\"lat\" data-alg=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
                "stroke-dasharray=\"%s\" points=\"",
-            algs[k], k ? lat_palette[(k - 1) % NLP] : "#000", k ? "1.6" : "2.5", series_dash(k, nmock));
-    for (int s = 0; s < ns; s++) {
-      double t = median_at(r, coll, red, algs[k], sizes[s]);
-      if (t > 0) fprintf(f, "%.2f,%.2f ", mg_rp_xmap(sizes[s], smin, smax), mg_rp_lat_ymap(t, ymin, ymax));
+            P->algs[k], k ? lat_palette[(k - 1) % NLP] : "#000", k ? "1.6" : "2.5", series_dash(k, P->nmock));
+    for (int s = 0; s < P->ns; s++) {
+      double t = median_at(P->r, P->coll, P->red, P->algs[k], P->sizes[s]);
+      if (t > 0) fprintf(f, "%.2f,%.2f ", mg_rp_xmap(P->sizes[s], P->smin, P->smax), mg_rp_lat_ymap(t, P->ymin, P->ymax));
     }
     fputs("\"/>\n", f);
-    for (int s = 0; s < ns; s++) {
-      double t = median_at(r, coll, red, algs[k], sizes[s]);
+    for (int s = 0; s < P->ns; s++) {
+      double t = median_at(P->r, P->coll, P->red, P->algs[k], P->sizes[s]);
       if (!(t > 0)) continue;
-      double x = mg_rp_xmap(sizes[s], smin, smax), y = mg_rp_lat_ymap(t, ymin, ymax);
+      double x = mg_rp_xmap(P->sizes[s], P->smin, P->smax), y = mg_rp_lat_ymap(t, P->ymin, P->ymax);
       char tt[48];
       fprintf(f, "<g class=\"lpt\" data-alg=\"%s\" data-bytes=\"%zu\" data-y=\"%.2f\"><title>%s, %s: median %s</title>",
-              algs[k], sizes[s], y, algs[k], mg_rp_bytes_str(sizes[s], b, sizeof b), mg_rp_us_str(t, tt, sizeof tt));
+              P->algs[k], P->sizes[s], y, P->algs[k], mg_rp_bytes_str(P->sizes[s], b, sizeof b),
+              mg_rp_us_str(t, tt, sizeof tt));
       if (k) mg_rp_marker(f, k - 1, x, y, lat_palette[(k - 1) % NLP]);
       else fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" fill=\"#000\"/>", x, y);
       fputs("</g>\n", f);
     }
   }
-  /* the marks on the default's curve: eq. 1 violated (ring), inconclusive (?) */
-  for (int s = 0; s < ns; s++) {
+}
+
+/* The marks on the default's curve: eq. 1 violated (ring), inconclusive (?). */
+static void lat_split_marks(FILE *f, const lat_plot *P) {
+  char b[64];
+  for (int s = 0; s < P->ns; s++) {
     int viol, unsure;
     char why[512];
-    split_state(r, coll, red, sizes[s], &viol, &unsure, why, sizeof why);
-    double t = median_at(r, coll, red, "default", sizes[s]);
+    split_state(P->r, P->coll, P->red, P->sizes[s], &viol, &unsure, why, sizeof why);
+    double t = median_at(P->r, P->coll, P->red, "default", P->sizes[s]);
     if (!(t > 0) || (!viol && !unsure)) continue;
-    double x = mg_rp_xmap(sizes[s], smin, smax), y = mg_rp_lat_ymap(t, ymin, ymax);
+    double x = mg_rp_xmap(P->sizes[s], P->smin, P->smax), y = mg_rp_lat_ymap(t, P->ymin, P->ymax);
     if (viol) {
       fprintf(f, "<g class=\"splitv\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>%s: split-robustness "
                  "(TGT 2010 eq. 1) violated: the message is slower than its pieces (",
-              sizes[s], x, y, mg_rp_bytes_str(sizes[s], b, sizeof b));
+              P->sizes[s], x, y, mg_rp_bytes_str(P->sizes[s], b, sizeof b));
       mg_rp_esc(f, why);
       fprintf(f, ")</title><circle cx=\"%.2f\" cy=\"%.2f\" r=\"9\" fill=\"none\" stroke=\"#C00000\" stroke-width=\"2.5\"/>"
                  "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" font-weight=\"bold\" fill=\"#C00000\" "
@@ -203,26 +207,63 @@ void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
       fprintf(f, "<g class=\"splitq\" data-bytes=\"%zu\"><title>%s: split-robustness inconclusive (neither violated "
                  "nor shown consistent)</title><text x=\"%.2f\" y=\"%.2f\" font-size=\"13\" font-weight=\"bold\" "
                  "fill=\"#555\" text-anchor=\"middle\">?</text></g>\n",
-              sizes[s], mg_rp_bytes_str(sizes[s], b, sizeof b), x, y - 9);
+              P->sizes[s], mg_rp_bytes_str(P->sizes[s], b, sizeof b), x, y - 9);
   }
-  fputs("</svg>\n<div class=\"legend\">", f);
+}
+
+/* The legend (a line and marker per series) and the note on the message size and the pair. */
+static void lat_legend(FILE *f, const lat_plot *P) {
+  fputs("<div class=\"legend\">", f);
   char l[128];
-  for (int k = 0; k < na; k++) {
+  for (int k = 0; k < P->na; k++) {
     fprintf(f, "<span class=\"li\"><svg width=\"34\" height=\"16\" aria-hidden=\"true\"><line x1=\"1\" y1=\"8\" x2=\"33\" "
                "y2=\"8\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
-            k ? lat_palette[(k - 1) % NLP] : "#000", series_dash(k, nmock));
+            k ? lat_palette[(k - 1) % NLP] : "#000", series_dash(k, P->nmock));
     if (k) mg_rp_marker(f, k - 1, 17, 8, lat_palette[(k - 1) % NLP]);
     fputs("</svg> ", f);
-    mg_rp_esc(f, k >= nmock ? algs[k] : k ? mg_ck_label((mg_coll)coll, algs[k], 0, l, sizeof l) : "default");
+    mg_rp_esc(f, k >= P->nmock ? P->algs[k] : k ? mg_ck_label((mg_coll)P->coll, P->algs[k], 0, l, sizeof l) : "default");
     fputs("</span> &nbsp; ", f);
   }
   fputs("</div>\n<div class=\"note\">message size: ", f);
-  mg_rp_esc(f, mg_colls[coll].size_def);
-  if (*red) {
+  mg_rp_esc(f, mg_colls[P->coll].size_def);
+  if (*P->red) {
     char sr[MG_CK_RED];
-    fprintf(f, "; datatype:op %s", mg_ck_red_short(red, sr, sizeof sr));
+    fprintf(f, "; datatype:op %s", mg_ck_red_short(P->red, sr, sizeof sr));
   }
-  fputs("</div>\n</div>\n", f);
+  fputs("</div>\n", f);
+}
+
+void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
+  lat_plot P0, *P = &P0;
+  memset(P, 0, sizeof *P);
+  P->r = run->r, P->coll = coll;
+  lat_series(P);
+  fprintf(f, "<div class=\"plot\" id=\"lat-%s-%s\" data-coll=\"%s\"><h3>%s (%s): latency", mg_colls[coll].name,
+          run->anchor, mg_colls[coll].name, mg_colls[coll].name, mg_colls[coll].mpi_name);
+  if (nruns > 1) fputs(", ", f), mg_rp_esc(f, run->label);
+  fputs("</h3>\n", f);
+  double tmin = INFINITY, tmax = -INFINITY;
+  for (int k = 0; k < P->na; k++)
+    for (int s = 0; s < P->ns; s++) {
+      double t = median_at(P->r, coll, P->red, P->algs[k], P->sizes[s]);
+      if (t > 0) tmin = fmin(tmin, t), tmax = fmax(tmax, t);
+    }
+  if (P->ns < 2 || !(tmin > 0)) {
+    fputs("<div class=\"empty\" data-empty=\"1\"><b>Not enough data for a plot:</b> fewer than two sizes "
+          "measured.</div>\n</div>\n", f);
+    return;
+  }
+  mg_rp_lat_yrange(tmin, tmax, &P->ymin, &P->ymax);
+  P->smin = P->sizes[0], P->smax = P->sizes[P->ns - 1];
+  fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: median latency of the default and each mock-up "
+             "against message size\" data-smin=\"%zu\" data-smax=\"%zu\" data-ymin=\"%g\" data-ymax=\"%g\">\n",
+          MG_RP_W, MG_RP_H, mg_colls[coll].name, P->smin, P->smax, P->ymin, P->ymax);
+  lat_axes(f, P);
+  lat_curves(f, P);
+  lat_split_marks(f, P);
+  fputs("</svg>\n", f);
+  lat_legend(f, P);
+  fputs("</div>\n", f);
 }
 
 void mg_rp_latency_key(FILE *f) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/err.h"
 
 /* The fields of one CSV line (no quoting in this format) into f[0..max); their number. */
 static int split(char *line, char **f, int max) {
@@ -34,7 +35,7 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
   FILE *f = fopen(path, "r");
   if (!f) {
     if (errno == ENOENT) return 0;
-    return snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1;
+    return MG_ERR("%s: %s", path, strerror(errno));
   }
   char line[1024];
   int ln = 0, header = 0, cap = 0, rc = 0;
@@ -45,19 +46,19 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
     if (line[0] == '#' || !line[0]) continue;
     if (!header) { /* the header of mpiguide-predict/1 */
       if (strncmp(line, "collective,nprocs,bytes,algorithm,family,predicted_sec", 54))
-        rc = -1, snprintf(err, errlen, "%s:%d: not a predicted.csv (mpiguide-predict/1) header", path, ln);
+        rc = MG_ERR("%s:%d: not a predicted.csv (mpiguide-predict/1) header", path, ln);
       header = 1;
       continue;
     }
     char *fl[10];
     int nf = split(line, fl, 10);
     if (nf < 9) {
-      rc = -1, snprintf(err, errlen, "%s:%d: 9 or 10 fields expected", path, ln);
+      rc = MG_ERR("%s:%d: 9 or 10 fields expected", path, ln);
       break;
     }
     int c = mg_coll_find(fl[0]);
     if (c < 0) {
-      rc = -1, snprintf(err, errlen, "%s:%d: unknown collective '%s'", path, ln, fl[0]);
+      rc = MG_ERR("%s:%d: unknown collective '%s'", path, ln, fl[0]);
       break;
     }
     if (p->n == cap) {
@@ -67,7 +68,7 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
       if (v) p->v = v;
       if (d) def = d;
       if (!v || !d) {
-        rc = -1, snprintf(err, errlen, "out of memory");
+        rc = MG_ERR("out of memory");
         break;
       }
     }
@@ -75,7 +76,7 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
     double np, bytes, pred, skew = 0;
     if (!number(fl[1], &np) || !number(fl[2], &bytes) || !number(fl[5], &pred) || (nf > 9 && !number(fl[9], &skew)) ||
         np < 1 || bytes < 0 || pred < 0) {
-      rc = -1, snprintf(err, errlen, "%s:%d: nprocs, bytes, predicted_sec and sync_skew_sec must be numbers >= 0",
+      rc = MG_ERR("%s:%d: nprocs, bytes, predicted_sec and sync_skew_sec must be numbers >= 0",
                         path, ln);
       break;
     }

@@ -22,6 +22,7 @@
 #include "bench/csv.h"
 #include "report/html.h"
 #include "report/report.h"
+#include "util/err.h"
 #include "util/fmt.h"
 
 /* ---------- small helpers ---------- */
@@ -607,12 +608,12 @@ int mg_rp_write_file_ex(const char *path, const mg_rp_run *runs, int nruns, cons
   mg_outfile o; /* a temporary next to path, renamed when complete: never a half-written page */
   char e[1100];
   if (mg_outfile_open(&o, path, e, sizeof e))
-    return snprintf(err, errlen, "%s (the report goes into an existing directory you can write to)", e), -1;
+    return MG_ERR("%s (the report goes into an existing directory you can write to)", e);
   if (mg_rp_write_ex(o.f, runs, nruns, ver, nver)) {
     int en = errno;
     mg_outfile_discard(&o);
-    return snprintf(err, errlen, "cannot write the report '%s'%s%s", path, en ? ": " : "", en ? strerror(en) : ""), -1;
+    return MG_ERR("cannot write the report '%s'%s%s", path, en ? ": " : "", en ? strerror(en) : "");
   }
-  if (mg_outfile_commit(&o, e, sizeof e)) return snprintf(err, errlen, "the report: %s", e), -1;
+  if (mg_outfile_commit(&o, e, sizeof e)) return MG_ERR("the report: %s", e);
   return 0;
 }

@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE /* getline */
 #include "report/report.h"
+#include "util/err.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -211,7 +212,7 @@ int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errle
   v->alpha = NAN;
   snprintf(v->path, sizeof v->path, "%s", path);
   FILE *f = fopen(path, "r");
-  if (!f) return snprintf(err, errlen, "%s: %s", path, strerror(errno)), -1;
+  if (!f) return MG_ERR("%s: %s", path, strerror(errno));
   vreader R = {.path = path, .err = err, .errlen = errlen};
   char *line = NULL;
   size_t cap = 0;

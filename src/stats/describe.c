@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/internal.h"
+#include "stats/stats_internal.h"
 #include "util/sort.h"
 
 /* The 0.995 quantile of the standard normal (McKean & Schrader's z for a

@@ -9,7 +9,7 @@
  */
 #include <math.h>
 
-#include "stats/internal.h"
+#include "stats/stats_internal.h"
 
 const char *mg_stats_equiv_name(mg_stats_equiv e) {
   switch (e) {

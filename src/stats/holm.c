@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "stats/internal.h"
+#include "stats/stats_internal.h"
 
 typedef struct {
   double p;

@@ -26,7 +26,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "stats/internal.h"
+#include "stats/stats_internal.h"
 
 /* Caps for MG_STATS_MWU_EXACT on large samples: table cells (doubles) and
  * inner-loop steps. About 32 MB and a second at most. */

@@ -16,7 +16,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "stats/internal.h"
+#include "stats/stats_internal.h"
 
 /* Type 7 median of a resample of `total` draws, counts c[] over sorted s[0..m). */
 static double mg_counted_median_of(const double *s, const unsigned *c, size_t m, size_t total) {

@@ -16,7 +16,7 @@
 
 #include <gsl/gsl_cdf.h>
 
-#include "stats/internal.h"
+#include "stats/stats_internal.h"
 
 static void mg_t_finish(double diff, double se2, double df, double alpha,
                         mg_stats_ttest_result *out) {

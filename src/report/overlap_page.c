@@ -1,5 +1,5 @@
 /*
- * The overlap page (overlap.h): the files of `bench --overlap` summarised with the same
+ * The overlap page (overlap_page.h): the files of `bench --overlap` summarised with the same
  * arithmetic as bench's own table (mg_ovl_summarise), drawn as inline SVG.
  */
 #include <errno.h>
@@ -9,8 +9,9 @@
 
 #include "bench/csv.h"
 #include "report/html.h"
-#include "report/overlap.h"
+#include "report/overlap_page.h"
 #include "report/report.h"
+#include "util/err.h"
 
 static const char *const pal[] = {"#000000", "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#555555"};
 static const char *const dash[] = {"", "7 3", "2 3", "9 3 2 3", "4 4", "1 2"};
@@ -214,12 +215,12 @@ int mg_rp_overlap_write_file(const char *path, const mg_ovl_file *files, int n, 
   mg_outfile o;
   char e[1100];
   if (mg_outfile_open(&o, path, e, sizeof e))
-    return snprintf(err, errlen, "%s (the report goes into an existing directory you can write to)", e), -1;
+    return MG_ERR("%s (the report goes into an existing directory you can write to)", e);
   if (mg_rp_overlap_write(o.f, files, n)) {
     int en = errno;
     mg_outfile_discard(&o);
-    return snprintf(err, errlen, "cannot write the report '%s'%s%s", path, en ? ": " : "", en ? strerror(en) : ""), -1;
+    return MG_ERR("cannot write the report '%s'%s%s", path, en ? ": " : "", en ? strerror(en) : "");
   }
-  if (mg_outfile_commit(&o, e, sizeof e)) return snprintf(err, errlen, "the report: %s", e), -1;
+  if (mg_outfile_commit(&o, e, sizeof e)) return MG_ERR("the report: %s", e);
   return 0;
 }

@@ -9,8 +9,8 @@
  * check report's plots (report.h, mg_rp_xmap: log2 of the size between the smallest and the
  * largest size of the collective); y(o) = Y0 + PH (100 - o) / 100 for an overlap o in [0, 100].
  */
-#ifndef MG_REPORT_OVERLAP_H
-#define MG_REPORT_OVERLAP_H
+#ifndef MG_REPORT_OVERLAP_PAGE_H
+#define MG_REPORT_OVERLAP_PAGE_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,0 +1,302 @@
+/*
+ * The measurement of `mpiguide check` (every rank, under mpirun): the chosen cells as groups of
+ * collectives that share a size list, one engine run each, the budget shared over what is left;
+ * --model-guided measures the defaults first and then the mock-ups the LogGP model does not rule
+ * out. Rank 0 writes DIR/raw.csv (also while measuring, so that Ctrl-C loses nothing:
+ * cmd_check_save.c).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/csv.h"
+#include "bench/output.h"
+#include "cli/cmd_check_state.h"
+#include "util/err.h"
+
+/* The blocks the engine measures for c at size index si (bench/engine.c): one per (datatype, op) pair of
+ * a reduction that divides the size, a barrier's at the first size only; as a mask over the pairs. */
+unsigned mg_check_block_mask(const mg_bench_cfg *cfg, mg_coll c, const size_t *sizes, int si) {
+  unsigned m = 0;
+  for (int k = 0; k < mg_bench_nreds(cfg, c) && k < 32; k++) {
+    const mg_dtype_info *dt = mg_colls[c].reduction && cfg->nreds > 0 ? cfg->reds[k].dtype : cfg->dtype;
+    if (c == MG_BARRIER ? si == 0 : sizes[si] % (size_t)dt->size == 0) m |= 1u << k;
+  }
+  return m;
+}
+
+static int same_sizes(const mg_check_state *S, mg_coll a, mg_coll b) {
+  if (S->nsizes[a] != S->nsizes[b]) return 0;
+  return !memcmp(S->sizes[a], S->sizes[b], (size_t)S->nsizes[a] * sizeof(size_t));
+}
+
+/* The blocks (cells) the engine measures for a group: the unit of progress, saving and the budget. */
+static long group_blocks(const mg_bench_cfg *cfg) {
+  long nb = 0;
+  for (int i = 0; i < cfg->ncolls; i++)
+    for (int si = 0; si < cfg->nsizes; si++) nb += __builtin_popcount(mg_check_block_mask(cfg, cfg->colls[i], cfg->sizes, si));
+  return nb;
+}
+
+/* One engine run per set of collectives sharing a size list. */
+int mg_check_make_groups(mg_check_state *S) {
+  S->groups = calloc((size_t)S->ncolls, sizeof *S->groups);
+  if (!S->groups) return MG_ERR_TO(S->err, "out of memory");
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    int g;
+    for (g = 0; g < S->ngroups; g++)
+      if (same_sizes(S, S->groups[g].cfg.colls[0], c)) break;
+    if (g == S->ngroups) {
+      S->groups[g].cfg = S->base;
+      S->groups[g].cfg.ncolls = 0;
+      S->groups[g].cfg.sizes = S->sizes[c];
+      S->groups[g].cfg.nsizes = S->nsizes[c];
+      S->ngroups++;
+    }
+    mg_bench_cfg *cfg = &S->groups[g].cfg;
+    cfg->colls[cfg->ncolls++] = c;
+    cfg->algmask[c] = S->algmask[c];
+    for (int si = 0; si < S->nsizes[c]; si++) S->blocks_total += __builtin_popcount(mg_check_block_mask(cfg, c, S->sizes[c], si));
+  }
+  return 0;
+}
+
+/* The #@ lines of a check's raw.csv after the bench metadata (docs/check.md). */
+typedef struct raw_extra {
+  const mg_check_state *S;
+  const mg_cmd_merged *m;
+  const char *incomplete;
+} raw_extra;
+
+static void check_meta(FILE *f, void *arg) {
+  const raw_extra *x = arg;
+  mg_meta(f, "check_format", "mpiguide-check/1");
+  mg_meta(f, "check_preset", "%s", x->S->pre->name);
+  if (x->S->old_keep) { /* resumed: the plan's sizes and the earlier cells' lines, as that run wrote them */
+    fputs(x->S->old_keep, f);
+    mg_meta(f, "check_resumed", "%ld cells measured by the interrupted run (their rows come last), %ld by this one",
+            x->S->cells_before, x->S->blocks_total);
+  }
+  for (int i = 0; i < x->m->cfg.ncolls && !x->S->old_keep; i++) {
+    mg_coll c = x->m->cfg.colls[i];
+    char buf[2048];
+    size_t u = (size_t)snprintf(buf, sizeof buf, "%s:", mg_colls[c].name);
+    for (int k = 0; k < x->S->nsizes[c] && u < sizeof buf; k++)
+      u += (size_t)snprintf(buf + u, sizeof buf - u, "%s%zu", k ? "," : "", x->S->sizes[c][k]);
+    mg_meta(f, "check_sizes", "%s", buf);
+  }
+  if (x->S->model_guided && x->S->guided_all)
+    mg_meta(f, "check_model_guided", "%ld of %ld mock-up cells measured (predicted <= %g x the default's median)",
+            x->S->guided_cells, x->S->guided_all, x->S->model_slack);
+  if (x->incomplete) mg_meta(f, "check_incomplete", "%s", x->incomplete);
+  mg_meta(f, "check_rows", "%ld", x->m->rows + x->S->old_nrows);
+}
+
+/* Rank 0: DIR/raw.csv from the groups measured so far. 0, or -1 with S->err. */
+int mg_check_write_raw(mg_check_state *S, const mg_bench_meta *meta, const char *incomplete) {
+  /* a group per set of collectives with one size list; --model-guided adds one per collective
+   * and set of mock-ups */
+  const mg_bench_cfg **cfgs = malloc((size_t)(S->ngroups + 1) * sizeof *cfgs);
+  const mg_bench_result **res = malloc((size_t)(S->ngroups + 1) * sizeof *res);
+  int n = 0;
+  if (!cfgs || !res) return free(cfgs), free(res), MG_ERR_TO(S->err, "out of memory");
+  for (int g = 0; g < S->ngroups; g++)
+    if (S->groups[g].done) cfgs[n] = &S->groups[g].cfg, res[n++] = &S->groups[g].res;
+  mg_cmd_merged m;
+  int merged = mg_cmd_merge(&S->base, cfgs, res, n, &m, S->err, sizeof S->err);
+  free(cfgs), free(res);
+  if (merged) return -1;
+  raw_extra x = {S, &m, incomplete};
+  char path[4096];
+  snprintf(path, sizeof path, "%s/raw.csv", S->out);
+  mg_outfile f;
+  int rc = mg_outfile_open(&f, path, S->err, sizeof S->err);
+  if (!rc) {
+    mg_check_save_tmp(f.tmp); /* a signal while it is written removes it */
+    mg_bench_write_meta(f.f, &m.cfg, &m.res, meta, S->command ? S->command : "");
+    check_meta(f.f, &x);
+    mg_bench_write_raw(f.f, &m.cfg, &m.res, meta);
+    if (S->old_rows_len) fwrite(S->old_rows, 1, S->old_rows_len, f.f); /* resumed: the earlier cells */
+    rc = mg_outfile_commit(&f, S->err, sizeof S->err);
+    mg_check_save_tmp(NULL);
+  }
+  mg_cmd_merged_free(&m);
+  if (rc) return -1;
+  /* results of an earlier run in DIR (--force) no longer match raw.csv */
+  for (int i = 1; mg_ck_result_files[i]; i++) {
+    snprintf(path, sizeof path, "%s/%s", S->out, mg_ck_result_files[i]);
+    unlink(path);
+  }
+  return 0;
+}
+
+/* Nothing lost on Ctrl-C (cmd_check_save.c): rank 0 saves the cells measured so far. These are
+ * its hooks; the state of the one measurement this process makes is file-static because the
+ * engine's callback argument is the progress line's. */
+static struct {
+  mg_check_state *S;
+  const mg_bench_meta *meta;
+  int group;  /* the group being measured */
+  long base;  /* cells of the groups before it */
+} meas;
+
+/* DIR/raw.csv with the groups done and the blocks of the current one so far. */
+static int write_so_far(void *ctx, const char *note) {
+  mg_check_state *S = ctx;
+  mg_check_group *G = &S->groups[meas.group];
+  int was_done = G->done;
+  G->done = 1; /* its blocks so far: the engine fills G->res as it goes */
+  int rc = mg_check_write_raw(S, meas.meta, note);
+  G->done = was_done;
+  return rc;
+}
+
+static void block_done(const mg_bench_result *res, void *arg) {
+  (void)arg;
+  mg_check_save_block(meas.base + res->nblocks, 0);
+}
+
+/* Every rank: measure groups [first, ngroups) one after another, the budget shared over what is left. */
+static void run_groups(mg_check_state *S, const mg_bench_meta *meta, int first) {
+  double work_total = 0, work_before = 0; /* the progress line's shares: expected time, not cells */
+  for (int gi = first; gi < S->ngroups; gi++) work_total += mg_bench_work(&S->groups[gi].cfg);
+  for (int gi = first; gi < S->ngroups; gi++) {
+    mg_check_group *G = &S->groups[gi];
+    long nb = group_blocks(&G->cfg);
+    if (S->base.time_total > 0) { /* the rest of the budget, shared by blocks */
+      double left = S->base.time_total - S->prog.elapsed_before;
+      G->cfg.time_total = (left > 0 ? left : 1e-3) * (double)nb / (double)(S->blocks_total - S->blocks_before);
+    }
+    double work = mg_bench_work(&G->cfg);
+    S->prog.frac_before = work_before / work_total;
+    S->prog.frac_share = work / work_total;
+    work_before += work;
+    G->cfg.progress = mg_cmd_progress_cb;
+    G->cfg.arg = &S->prog;
+    G->cfg.block_done = block_done;
+    meas.group = gi;
+    meas.base = S->blocks_before;
+    int rc = mg_bench_run(&G->cfg, &G->res);
+    if (rc != MPI_SUCCESS) {
+      char es[MPI_MAX_ERROR_STRING];
+      int len = 0;
+      MPI_Error_string(rc, es, &len);
+      fprintf(stderr, "mpiguide check: the measurement failed on rank %d: %s\n", S->rank, es);
+      if (S->rank == 0 && gi > 0 && mg_check_write_raw(S, meta, "the measurement failed; earlier collectives kept") == 0)
+        fprintf(stderr, "mpiguide check: the measurements taken before are in %s/raw.csv\n", S->out);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    G->done = 1;
+    S->blocks_before += nb;
+    if (gi + 1 < S->ngroups) mg_check_save_block(S->blocks_before, 1); /* a group's end is always saved */
+    double el = G->res.elapsed;
+    MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    S->prog.elapsed_before += el;
+  }
+}
+
+/* Rank 0, --model-guided: from the defaults measured (DIR/raw.csv as written so far) and the LogGP
+ * parameters, mask[i * MAXS + k] = the algorithms of collective colls[i] to measure at its k-th
+ * size: the default and every mock-up of S->algmask whose predicted time is at most
+ * model_slack x the default's median there, or that has no price. 0, or -1 with S->err. */
+#define MG_GUIDED_MAXS 256
+static int guided_masks(mg_check_state *S, unsigned *mask) {
+  mg_ck_data d;
+  mg_model m;
+  int rc = 0;
+  mg_ck_data_init(&d);
+  mg_model_init(&m, &S->lg);
+  if (mg_ck_read(&d, S->out, S->e, sizeof S->e) || mg_cmd_model_defaults(&m, &d, S->e, sizeof S->e))
+    rc = MG_ERR_TO(S->err, "--model-guided: the defaults measured: %s", S->e);
+  mg_model_sort(&m);
+  for (int i = 0; !rc && i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    for (int k = 0; k < S->nsizes[c] && k < MG_GUIDED_MAXS; k++) {
+      double n = (double)S->sizes[c][k], def = mg_model_default(&m, c, S->size, n, NULL);
+      unsigned w = 1u;
+      for (int a = 1; a < mg_colls[c].nalgs; a++) {
+        if (!(S->algmask[c] & (1u << a))) continue;
+        double t = mg_model_alg(&m, c, a, S->size, n);
+        if (!isfinite(t) || !isfinite(def) || t <= S->model_slack * def) w |= 1u << a;
+      }
+      mask[i * MG_GUIDED_MAXS + k] = w;
+    }
+  }
+  mg_model_free(&m);
+  mg_ck_data_free(&d);
+  return rc;
+}
+
+/* --model-guided, after the defaults: the groups of the mock-ups to measure, one per collective and
+ * set of algorithms (the sizes that chose it). Every rank, collective (the masks from rank 0). */
+static void guided_groups(mg_check_state *S, const mg_bench_meta *meta) {
+  size_t nm = (size_t)S->ncolls * MG_GUIDED_MAXS;
+  unsigned *mask = calloc(nm, sizeof *mask);
+  int rc = mask ? 0 : MG_ERR_TO(S->err, "out of memory");
+  if (!rc && S->rank == 0)
+    rc = mg_check_write_raw(S, meta, "model-guided: the defaults only so far") ? -1 : guided_masks(S, mask);
+  if (rc) fprintf(stderr, "mpiguide check: %s\n", S->err);
+  MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (rc || !mask) MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Bcast(mask, (int)nm, MPI_UNSIGNED, 0, MPI_COMM_WORLD);
+  mg_check_group *gr = realloc(S->groups, (size_t)(S->ngroups + (int)nm) * sizeof *gr);
+  if (!gr) MPI_Abort(MPI_COMM_WORLD, 1);
+  S->groups = gr;
+  long cells = 0, all = 0, blocks = 0;
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    int n = S->nsizes[c] < MG_GUIDED_MAXS ? S->nsizes[c] : MG_GUIDED_MAXS;
+    for (int k = 0; k < n; k++) all += __builtin_popcount(S->algmask[c] & ~1u);
+    for (int k = 0; k < n; k++) {
+      unsigned w = mask[i * MG_GUIDED_MAXS + k];
+      int seen = 0;
+      for (int j = 0; j < k && !seen; j++) seen = mask[i * MG_GUIDED_MAXS + j] == w;
+      if (seen || w == 1u) continue; /* its group exists already; or the default alone: measured */
+      mg_check_group *G = &S->groups[S->ngroups];
+      memset(G, 0, sizeof *G);
+      G->sizes = malloc((size_t)n * sizeof *G->sizes);
+      if (!G->sizes) MPI_Abort(MPI_COMM_WORLD, 1);
+      G->cfg = S->base;
+      G->cfg.ncolls = 1;
+      G->cfg.colls[0] = c;
+      G->cfg.algmask[c] = w;
+      G->cfg.nsizes = 0;
+      for (int j = k; j < n; j++)
+        if (mask[i * MG_GUIDED_MAXS + j] == w) G->sizes[G->cfg.nsizes++] = S->sizes[c][j];
+      G->cfg.sizes = G->sizes;
+      cells += (long)G->cfg.nsizes * __builtin_popcount(w & ~1u);
+      blocks += group_blocks(&G->cfg);
+      S->ngroups++;
+    }
+  }
+  S->blocks_total = S->blocks_before + blocks;
+  S->guided_cells = cells, S->guided_all = all;
+  if (S->rank == 0 && S->progress)
+    fprintf(stderr, "mpiguide check: model-guided: %ld of %ld mock-up cells may beat the default (predicted <= %g x "
+                    "its median); measuring those\n", cells, all, S->model_slack);
+  free(mask);
+}
+
+/* Every rank: the measurement. --model-guided: the defaults first, then the mock-ups the model
+ * does not rule out (docs/model.md). */
+void mg_check_measure(mg_check_state *S, const mg_bench_meta *meta) {
+  meas.S = S, meas.meta = meta;
+  if (S->model_guided) { /* phase 1: the defaults alone (S->algmask keeps the mock-ups asked for) */
+    S->blocks_total *= 2;  /* phase 2: at most as many blocks again */
+    for (int g = 0; g < S->ngroups; g++)
+      for (int i = 0; i < S->groups[g].cfg.ncolls; i++) S->groups[g].cfg.algmask[S->groups[g].cfg.colls[i]] = 1u;
+  }
+  mg_check_save_start(S->rank, S->out, S->cells_before, S->blocks_total, S->created_out, write_so_far, S);
+  mg_cmd_progress_init(&S->prog, "check", S->rank == 0 && S->progress, S->base.time_total);
+  int phase1 = S->ngroups;
+  run_groups(S, meta, 0);
+  if (S->model_guided) {
+    mg_cmd_progress_end(&S->prog);
+    guided_groups(S, meta);
+    run_groups(S, meta, phase1);
+  }
+  mg_cmd_progress_end(&S->prog);
+}
