@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
-#include "tune/tuner.h"
+#include "tuner/tuner.h"
 #include "common/test.h"
 
 static const char *data_dir;

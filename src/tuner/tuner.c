@@ -5,7 +5,7 @@
  * joins the two. Everything else (gaps next to a different choice, below the
  * smallest and above the largest measured size) keeps the default.
  */
-#include "tune/tuner.h"
+#include "tuner/tuner.h"
 
 #include <stdint.h>
 #include <stdio.h>
