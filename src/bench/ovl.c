@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/ovl.h"
-#include "bench/stats.h"
+#include "bench/sample.h"
 #include "util/text.h"
 
 static const char *const vnames[MG_OVL_NVARIANTS] = {
@@ -69,7 +69,7 @@ int mg_ovl_best(const double *ov, const double *lo, const double *hi, int nk) {
   return m;
 }
 
-/* The median of v[0..n) (sorted here) and its 95 % interval by order statistics (stats.h). */
+/* The median of v[0..n) (sorted here) and its 95 % interval by order statistics (sample.h). */
 static double median_ci(double *v, long n, double *lo, double *hi) {
   if (n <= 0) return *lo = *hi = NAN;
   mg_sort_doubles(v, n);

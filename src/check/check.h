@@ -511,7 +511,7 @@ int mg_ck_print_comparer(FILE *f, mg_ck_comparer c, mg_ck_format fmt, int merge,
 /* The summary (text): settings, counts per collective, worst slowdowns,
  * consistency score, A/A control. */
 void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
-/* The summary's section on the library's variants (nothing without them; libvar.c), and its files:
+/* The summary's section on the library's variants (nothing without them; libvar_summary.c), and its files:
  * libvariants.csv (per cell: default, best mock-up, best library variant, the kind that wins) and
  * libverdicts.csv (verdicts.csv's format, one row per library variant and cell). */
 void mg_ck_print_libvariants(FILE *f, const mg_ck_result *r);
@@ -537,7 +537,7 @@ extern const char *const mg_ck_result_files[];
 /* The display label of a mock-up: "GL5 reduce_bcast" (long) or "GL5" (short). */
 const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len);
 
-/* The renumbering guideline (rerank.c, TGT 2010 eq. 36): whether a verdict is a rerank row's, whether
+/* The renumbering guideline (rerank_summary.c, TGT 2010 eq. 36): whether a verdict is a rerank row's, whether
  * a result has any, and the summary's section. */
 int mg_ck_is_rerank(const mg_ck_verdict *v);
 int mg_ck_any_rerank(const mg_ck_result *r);

@@ -10,7 +10,7 @@
 
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "bench/overlap.h"
+#include "bench/overlap_run.h"
 #include "cli/cmd_bench_overlap.h"
 #include "util/parse.h"
 #include "util/sort.h"

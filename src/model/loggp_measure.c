@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/stats.h"
+#include "bench/sample.h"
 #include "model/loggp_measure.h"
 #include "util/fmt.h"
 

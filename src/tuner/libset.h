@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "bench/libvar.h"
+#include "bench/libvar_mpit.h"
 #include "check/check.h"
 
 typedef struct mg_libset_rule {

@@ -2,8 +2,8 @@
  * Engine internals shared by engine.c, clock.c and sync.c: the global clock
  * model and the synchronisation steps.
  */
-#ifndef MG_BENCH_INTERNAL_H
-#define MG_BENCH_INTERNAL_H
+#ifndef MG_BENCH_SYNC_H
+#define MG_BENCH_SYNC_H
 
 #include "bench/bench.h"
 
