@@ -437,7 +437,7 @@ typedef struct mg_ck_summary {
 void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s);
 
 /* ------------------------------------------------------------------------- */
-/* Point-to-point guidelines (p2p.c)                                          */
+/* Point-to-point guidelines (p2p_summary.c)                                 */
 
 /* What a user does about a violation of a point-to-point guideline. */
 typedef enum {
