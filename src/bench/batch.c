@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/internal.h"
+#include "bench/sync.h"
 #include "bench/order.h"
 #include "bench/run.h"
-#include "bench/stats.h"
+#include "bench/sample.h"
 
 /* ---------- rows ---------- */
 

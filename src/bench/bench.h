@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bench/libvar.h"
+#include "bench/libvar_mpit.h"
 #include "bench/rep.h"
 #include "registry/registry.h"
 
@@ -195,7 +195,7 @@ typedef struct mg_bench_red {
 
 struct mg_bench_result; /* below */
 
-/* Series of one block: the registry's algorithms and the library's own variants (libvar.h). */
+/* Series of one block: the registry's algorithms and the library's own variants (libvar_mpit.h). */
 #define MG_BENCH_MAX_SERIES (MG_MAX_ALGS + MG_LV_MAX)
 
 typedef struct mg_bench_cfg {
@@ -225,7 +225,7 @@ typedef struct mg_bench_cfg {
   int in_place;
   mg_pattern pattern;           /* how point-to-point operations are measured (MG_PATTERNS) */
   /* The library's own algorithm variants measured beside the selected algorithms, as series with
-   * alg = MG_LV_ALG0 + k (libvar.h); NULL: none. The run makes and frees what they need. */
+   * alg = MG_LV_ALG0 + k (libvar_mpit.h); NULL: none. The run makes and frees what they need. */
   mg_lv_set *libvars;
 
   mg_sync_method sync;

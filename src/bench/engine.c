@@ -29,10 +29,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench/internal.h"
+#include "bench/sync.h"
 #include "bench/run.h"
 #include "bench/order.h"
-#include "bench/stats.h"
+#include "bench/sample.h"
 
 
 

@@ -7,7 +7,7 @@
 
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "bench/stats.h"
+#include "bench/sample.h"
 #include "mpiguide.h"
 
 /* Who ran what where: the library, the processes, the host and the command. */

@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "bench/ovl.h"
-#include "bench/stats.h"
+#include "bench/sample.h"
+#include "util/err.h"
 #include "util/text.h"
 
 static const char *const vnames[MG_OVL_NVARIANTS] = {
@@ -69,7 +70,7 @@ int mg_ovl_best(const double *ov, const double *lo, const double *hi, int nk) {
   return m;
 }
 
-/* The median of v[0..n) (sorted here) and its 95 % interval by order statistics (stats.h). */
+/* The median of v[0..n) (sorted here) and its 95 % interval by order statistics (sample.h). */
 static double median_ci(double *v, long n, double *lo, double *hi) {
   if (n <= 0) return *lo = *hi = NAN;
   mg_sort_doubles(v, n);
@@ -200,13 +201,13 @@ static mg_ovl_cell *cell_of(mg_ovl_file *f, const char *coll, size_t bytes, cons
   return c;
 }
 
-#define FAIL(...) (snprintf(err, errlen, __VA_ARGS__), rc = -1)
+#define FAIL(...) (rc = MG_ERR(__VA_ARGS__))
 
 int mg_ovl_read(const char *path, mg_ovl_file *f, char *err, size_t errlen) {
   memset(f, 0, sizeof *f);
   snprintf(f->path, sizeof f->path, "%s", path);
   FILE *in = fopen(path, "r");
-  if (!in) return snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno)), -1;
+  if (!in) return MG_ERR("%s: cannot read: %s", path, strerror(errno));
   char *buf = NULL, *fld[MG_OVC_N + 8];
   size_t cap = 0;
   int col[MG_OVC_N], have_header = 0, nl, rc = 0;

@@ -1,6 +1,6 @@
 /*
  * Overlap of a non-blocking collective with computation (pure C, no MPI): the rows of
- * `mpiguide bench --overlap` (overlap.h measures them), their file format, and the arithmetic
+ * `mpiguide bench --overlap` (overlap_run.h measures them), their file format, and the arithmetic
  * that turns them into overlap percentages and the best number of MPI_Test calls. The report
  * reads the file with the same column list and summarises it with the same functions.
  *
@@ -15,7 +15,7 @@
  *
  * The best test count: the smallest k whose overlap is within the noise of the largest one.
  * Noise: each overlap's 95 % interval, from the distribution-free confidence interval of the
- * median of t_overall(k) (order statistics n/2 -+ 0.98 sqrt(n), as stats.h), mapped through the
+ * median of t_overall(k) (order statistics n/2 -+ 0.98 sqrt(n), as sample.h), mapped through the
  * formula; k is within the noise of the maximum when its interval reaches the maximum's, or when
  * it is less than MG_OVL_MARGIN percentage points below it. Fewer tests cost less and disturb the
  * computation less, so the smallest one that gets the progress is the one to use.

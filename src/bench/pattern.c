@@ -12,16 +12,11 @@
 
 enum { TAG_DATA = 18, TAG_READY = 19 };
 
-static const char *const names[MG_NPATTERNS] = {
-#define MG_X(E, n, d) [MG_PATTERN_##E] = n,
-    MG_PATTERNS(MG_X)
-#undef MG_X
-};
-static const char *const texts[MG_NPATTERNS] = {
-#define MG_X(E, n, d) [MG_PATTERN_##E] = d,
-    MG_PATTERNS(MG_X)
-#undef MG_X
-};
+/* The names and descriptions of MG_PATTERNS, in enum order. */
+#define NAME(E, n, d) n,
+#define TEXT(E, n, d) d,
+static const char *const names[MG_NPATTERNS] = {MG_PATTERNS(NAME)};
+static const char *const texts[MG_NPATTERNS] = {MG_PATTERNS(TEXT)};
 
 const char *mg_pattern_name(mg_pattern pt) { return pt < MG_NPATTERNS ? names[pt] : "?"; }
 const char *mg_pattern_text(mg_pattern pt) { return pt < MG_NPATTERNS ? texts[pt] : "?"; }

@@ -9,7 +9,7 @@
  *          synchronisation), at least min_nrep and at most max_nrep
  *          measurements, valid or not.
  *   RSE    adaptive: until the relative standard error of the chosen centre
- *          (median or mean, stats.h) of the valid measurements is <= rse,
+ *          (median or mean, sample.h) of the valid measurements is <= rse,
  *          with at least min_nrep valid and at most max_nrep measurements.
  *   PAPER  the NREP estimation of Hunold & Carpen-Amarie, HPC Asia 2018, 4.2:
  *          at one element (1 byte with MPI_BYTE) measure with the RSE rule
@@ -27,7 +27,7 @@
 #ifndef MG_BENCH_REP_H
 #define MG_BENCH_REP_H
 
-#include "bench/stats.h"
+#include "bench/sample.h"
 
 typedef enum { MG_REP_FIXED, MG_REP_TIME, MG_REP_RSE, MG_REP_PAPER } mg_rep_mode;
 

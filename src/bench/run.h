@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#include "bench/internal.h"
+#include "bench/sync.h"
 
 /* Shortest start slot: the bookkeeping between two measurements and the
  * start tolerance (>= 1 us) must fit in it. */
@@ -56,7 +56,7 @@ void mg_batch_series_clear(mg_bench_series *s);
 /* engine.c, as batch.c uses it: call := c with the root `root` (rooted collectives), in its
  * in-place form when the run is (mg_bench_cfg.in_place). */
 void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call);
-/* engine.c, as overlap.c uses it too: the run's MPI datatypes (built once, freed at the end), and
+/* engine.c, as overlap_run.c uses it too: the run's MPI datatypes (built once, freed at the end), and
  * the buffers and descriptor of a call of block B (coll, bytes, count, dtype, op set): the region
  * to free, or NULL with *fail set when this rank cannot allocate it. */
 int mg_bench_build_types(run *R);

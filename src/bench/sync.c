@@ -10,7 +10,7 @@
  * every rank, so no rank leaves before all have entered. ceil(log2 p) alpha,
  * with zero-byte messages.
  */
-#include "bench/internal.h"
+#include "bench/sync.h"
 
 enum { TAG_DISSEM = 7201 };
 

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "bench/bench.h"
+#include "util/err.h"
 
 static const struct {
   const char *name, *desc;
@@ -114,20 +115,91 @@ static int npool;
 static int spec_int(const char *spec, const char *s, const char *what, long lo, long *v, char *err, size_t errlen) {
   char *end;
   long x = strtol(s, &end, 10);
-  if (!*s || *end || x < lo || x > MG_DT_LIMIT) {
-    snprintf(err, errlen, "datatype '%s': %s '%s' is not a whole number from %ld to %d", spec, what, s, lo,
-             MG_DT_LIMIT);
-    return -1;
-  }
+  if (!*s || *end || x < lo || x > MG_DT_LIMIT)
+    return MG_ERR("datatype '%s': %s '%s' is not a whole number from %ld to %d", spec, what, s, lo, MG_DT_LIMIT);
   *v = x;
   return 0;
 }
 
-/* A predefined base type by name; else a message. */
-static const mg_dtype_info *spec_base(const char *spec, const char *s, char *err, size_t errlen) {
-  const mg_dtype_info *d = mg_dtype_find(s);
-  if (!d) snprintf(err, errlen, "datatype '%s': '%s' is not a predefined datatype; valid: %s", spec, s, mg_dtype_list());
-  return d;
+/* A predefined base type by name into *out; else a message. */
+static int spec_base(const char *spec, const char *s, const mg_dtype_info **out, char *err, size_t errlen) {
+  if (!(*out = mg_dtype_find(s)))
+    return MG_ERR("datatype '%s': '%s' is not a predefined datatype; valid: %s", spec, s, mg_dtype_list());
+  return 0;
+}
+
+/* vector:BLOCKLEN:STRIDE:BASE (args: after the first colon) into d and its canonical name. */
+static int spec_vector(const char *spec, char *args, mg_dtype_info *d, char *name, size_t namelen, char *err,
+                       size_t errlen) {
+  char *f[3] = {args, NULL, NULL};
+  long bl, st;
+  for (int i = 1; i < 3 && f[i - 1]; i++)
+    if ((f[i] = strchr(f[i - 1], ':'))) *f[i]++ = '\0';
+  if (!f[2] || strchr(f[2], ':'))
+    return MG_ERR("datatype '%s': write vector:BLOCKLEN:STRIDE:BASE (e.g. vector:2:4:double)", spec);
+  if (spec_int(spec, f[0], "BLOCKLEN", 1, &bl, err, errlen) || spec_int(spec, f[1], "STRIDE", 1, &st, err, errlen) ||
+      spec_base(spec, f[2], &d->base, err, errlen))
+    return -1;
+  if (st < bl) return MG_ERR("datatype '%s': STRIDE %ld is less than BLOCKLEN %ld (the blocks would overlap)", spec, st, bl);
+  if (st * d->base->size > MG_DT_LIMIT)
+    return MG_ERR("datatype '%s': an extent of %ld bytes is more than %d", spec, st * d->base->size, MG_DT_LIMIT);
+  d->kind = MG_DK_VECTOR, d->blocklen = (int)bl, d->stride = (int)st;
+  d->size = (int)bl * d->base->size, d->extent = (int)st * d->base->size, d->category = d->base->category;
+  snprintf(name, namelen, "vector:%ld:%ld:%s", bl, st, d->base->name);
+  return 0;
+}
+
+/* resized:EXTENT:BASE into d and its canonical name. */
+static int spec_resized(const char *spec, char *args, mg_dtype_info *d, char *name, size_t namelen, char *err,
+                        size_t errlen) {
+  char *b = strchr(args, ':');
+  long ext;
+  if (!b || strchr(b + 1, ':')) return MG_ERR("datatype '%s': write resized:EXTENT:BASE (e.g. resized:16:int)", spec);
+  *b++ = '\0';
+  if (spec_int(spec, args, "EXTENT", 1, &ext, err, errlen) || spec_base(spec, b, &d->base, err, errlen)) return -1;
+  if (ext < d->base->size || ext % d->base->size)
+    return MG_ERR("datatype '%s': EXTENT %ld must be a multiple of the %d bytes of %s (at least one)", spec, ext,
+                  d->base->size, d->base->name);
+  d->kind = MG_DK_RESIZED, d->size = d->base->size, d->extent = (int)ext, d->category = d->base->category;
+  snprintf(name, namelen, "resized:%ld:%s", ext, d->base->name);
+  return 0;
+}
+
+/* struct:T1,T2,... into d and its canonical name. */
+static int spec_struct(const char *spec, char *args, mg_dtype_info *d, char *name, size_t namelen, char *err,
+                       size_t errlen) {
+  int at = 0, align = 1, used = snprintf(name, namelen, "struct:");
+  for (char *save = NULL, *it = strtok_r(args, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+    const mg_dtype_info *m;
+    if (spec_base(spec, it, &m, err, errlen)) return -1;
+    if (d->nmemb == MG_DT_MAX_MEMBERS) return MG_ERR("datatype '%s': more than %d members", spec, MG_DT_MAX_MEMBERS);
+    at = (at + m->size - 1) / m->size * m->size; /* natural alignment: the size of a predefined C type */
+    if (m->size > align) align = m->size;
+    d->memb[d->nmemb] = m, d->disp[d->nmemb++] = at;
+    at += m->size, d->size += m->size;
+    used += snprintf(name + used, namelen - (size_t)used, "%s%s", d->nmemb > 1 ? "," : "", m->name);
+  }
+  if (d->nmemb == 0 || spec[strlen(spec) - 1] == ',' || strstr(spec, ",,") || strstr(spec, ":,"))
+    return MG_ERR("datatype '%s': write struct:T1,T2,... with predefined types (e.g. struct:char,double,int)", spec);
+  d->kind = MG_DK_STRUCT, d->extent = (at + align - 1) / align * align;
+  d->base = d->memb[0];
+  for (int i = 1; i < d->nmemb; i++)
+    if (d->memb[i] != d->memb[0]) d->base = NULL;
+  d->category = d->base ? d->base->category : 0;
+  return 0;
+}
+
+/* A derived type's spec into d and its canonical name (name: 160 bytes). */
+static int spec_derived(const char *spec, mg_dtype_info *d, char *name, size_t namelen, char *err, size_t errlen) {
+  char buf[160];
+  if (snprintf(buf, sizeof buf, "%s", spec) >= (int)sizeof buf) return MG_ERR("datatype '%.40s...': too long", spec);
+  char *colon = strchr(buf, ':');
+  if (colon) *colon = '\0';
+  char *args = colon ? colon + 1 : NULL;
+  if (!strcmp(buf, "vector") && args) return spec_vector(spec, args, d, name, namelen, err, errlen);
+  if (!strcmp(buf, "resized") && args) return spec_resized(spec, args, d, name, namelen, err, errlen);
+  if (!strcmp(buf, "struct") && args) return spec_struct(spec, args, d, name, namelen, err, errlen);
+  return MG_ERR("unknown datatype '%s'; valid: %s, or a derived one: %s", spec, mg_dtype_list(), MG_DTYPE_SPECS);
 }
 
 const mg_dtype_info *mg_dtype_parse(const char *spec, char *err, size_t errlen) {
@@ -136,87 +208,12 @@ const mg_dtype_info *mg_dtype_parse(const char *spec, char *err, size_t errlen) 
   mg_dtype_info d;
   memset(&d, 0, sizeof d);
   d.type = MPI_DATATYPE_NULL;
-  char buf[160], name[160];
-  if (snprintf(buf, sizeof buf, "%s", spec) >= (int)sizeof buf) {
-    snprintf(err, errlen, "datatype '%.40s...': too long", spec);
-    return NULL;
-  }
-  char *colon = strchr(buf, ':');
-  if (colon) *colon = '\0';
-  char *args = colon ? colon + 1 : NULL;
-  if (!strcmp(buf, "vector") && args) {
-    char *f[3] = {args, NULL, NULL};
-    long bl, st;
-    for (int i = 1; i < 3 && f[i - 1]; i++)
-      if ((f[i] = strchr(f[i - 1], ':'))) *f[i]++ = '\0';
-    if (!f[2] || strchr(f[2], ':')) {
-      snprintf(err, errlen, "datatype '%s': write vector:BLOCKLEN:STRIDE:BASE (e.g. vector:2:4:double)", spec);
-      return NULL;
-    }
-    if (spec_int(spec, f[0], "BLOCKLEN", 1, &bl, err, errlen) || spec_int(spec, f[1], "STRIDE", 1, &st, err, errlen) ||
-        !(d.base = spec_base(spec, f[2], err, errlen)))
-      return NULL;
-    if (st < bl) {
-      snprintf(err, errlen, "datatype '%s': STRIDE %ld is less than BLOCKLEN %ld (the blocks would overlap)", spec, st, bl);
-      return NULL;
-    }
-    if (st * d.base->size > MG_DT_LIMIT) {
-      snprintf(err, errlen, "datatype '%s': an extent of %ld bytes is more than %d", spec, st * d.base->size, MG_DT_LIMIT);
-      return NULL;
-    }
-    d.kind = MG_DK_VECTOR, d.blocklen = (int)bl, d.stride = (int)st;
-    d.size = (int)bl * d.base->size, d.extent = (int)st * d.base->size, d.category = d.base->category;
-    snprintf(name, sizeof name, "vector:%ld:%ld:%s", bl, st, d.base->name);
-  } else if (!strcmp(buf, "resized") && args) {
-    char *b = strchr(args, ':');
-    long ext;
-    if (!b || strchr(b + 1, ':')) {
-      snprintf(err, errlen, "datatype '%s': write resized:EXTENT:BASE (e.g. resized:16:int)", spec);
-      return NULL;
-    }
-    *b++ = '\0';
-    if (spec_int(spec, args, "EXTENT", 1, &ext, err, errlen) || !(d.base = spec_base(spec, b, err, errlen))) return NULL;
-    if (ext < d.base->size || ext % d.base->size) {
-      snprintf(err, errlen, "datatype '%s': EXTENT %ld must be a multiple of the %d bytes of %s (at least one)", spec,
-               ext, d.base->size, d.base->name);
-      return NULL;
-    }
-    d.kind = MG_DK_RESIZED, d.size = d.base->size, d.extent = (int)ext, d.category = d.base->category;
-    snprintf(name, sizeof name, "resized:%ld:%s", ext, d.base->name);
-  } else if (!strcmp(buf, "struct") && args) {
-    int at = 0, align = 1, used = snprintf(name, sizeof name, "struct:");
-    for (char *save = NULL, *it = strtok_r(args, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
-      const mg_dtype_info *m = spec_base(spec, it, err, errlen);
-      if (!m) return NULL;
-      if (d.nmemb == MG_DT_MAX_MEMBERS) {
-        snprintf(err, errlen, "datatype '%s': more than %d members", spec, MG_DT_MAX_MEMBERS);
-        return NULL;
-      }
-      at = (at + m->size - 1) / m->size * m->size; /* natural alignment: the size of a predefined C type */
-      if (m->size > align) align = m->size;
-      d.memb[d.nmemb] = m, d.disp[d.nmemb++] = at;
-      at += m->size, d.size += m->size;
-      used += snprintf(name + used, sizeof name - (size_t)used, "%s%s", d.nmemb > 1 ? "," : "", m->name);
-    }
-    if (d.nmemb == 0 || spec[strlen(spec) - 1] == ',' || strstr(spec, ",,") || strstr(spec, ":,")) {
-      snprintf(err, errlen, "datatype '%s': write struct:T1,T2,... with predefined types (e.g. struct:char,double,int)",
-               spec);
-      return NULL;
-    }
-    d.kind = MG_DK_STRUCT, d.extent = (at + align - 1) / align * align;
-    d.base = d.memb[0];
-    for (int i = 1; i < d.nmemb; i++)
-      if (d.memb[i] != d.memb[0]) d.base = NULL;
-    d.category = d.base ? d.base->category : 0;
-  } else {
-    snprintf(err, errlen, "unknown datatype '%s'; valid: %s, or a derived one: %s", spec, mg_dtype_list(),
-             MG_DTYPE_SPECS);
-    return NULL;
-  }
+  char name[160];
+  if (spec_derived(spec, &d, name, sizeof name, err, errlen)) return NULL;
   for (int i = 0; i < npool; i++)
     if (!strcmp(pool[i].name, name)) return &pool[i].info;
   if (npool == MG_DT_POOL) {
-    snprintf(err, errlen, "datatype '%s': more than %d derived datatypes in one run", spec, MG_DT_POOL);
+    (void)MG_ERR("datatype '%s': more than %d derived datatypes in one run", spec, MG_DT_POOL);
     return NULL;
   }
   snprintf(pool[npool].name, sizeof pool[npool].name, "%s", name);

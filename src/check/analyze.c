@@ -2,7 +2,7 @@
  * Verdicts (check.h, docs/check.md): for every (collective, size) the
  * default against each mock-up, with the test chosen, Holm's adjustment over
  * the whole run, the bootstrap slowdown, the per-launch agreement rule and
- * the noise warning; then the counts and the consistency score.
+ * the noise warning. The counts and the consistency score: verdict.c.
  *
  * Samples: the valid, non-warm-up runtimes of the launches in which both the
  * default and the mock-up were measured, pooled. The A/A control splits the
@@ -19,92 +19,6 @@
 #include "util/err.h"
 #include "util/hash.h"
 
-
-static const char *const test_names[MG_CK_NTESTS] = {
-#define MG_X(E, n, d) [MG_CK_##E] = n,
-    MG_CK_TESTS(MG_X)
-#undef MG_X
-};
-static const char *const test_descs[MG_CK_NTESTS] = {
-#define MG_X(E, n, d) [MG_CK_##E] = d,
-    MG_CK_TESTS(MG_X)
-#undef MG_X
-};
-
-const char *mg_ck_test_name(mg_ck_test t) { return t < MG_CK_NTESTS ? test_names[t] : "?"; }
-const char *mg_ck_test_desc(mg_ck_test t) { return t < MG_CK_NTESTS ? test_descs[t] : "?"; }
-int mg_ck_test_find(const char *name) {
-  for (int i = 0; i < MG_CK_NTESTS; i++)
-    if (!strcmp(name, test_names[i])) return i;
-  return -1;
-}
-
-static const char *const outcome_names[MG_CK_NOUTCOMES] = {
-#define MG_X(E, n, d) [MG_CK_##E] = n,
-    MG_CK_OUTCOMES(MG_X)
-#undef MG_X
-};
-
-const char *mg_ck_outcome_name(mg_ck_outcome o) { return o < MG_CK_NOUTCOMES ? outcome_names[o] : "?"; }
-
-static const char *const relation_names[MG_CK_NRELATIONS] = {
-#define MG_X(E, n, d) [MG_CK_REL_##E] = n,
-    MG_CK_RELATIONS(MG_X)
-#undef MG_X
-};
-
-const char *mg_ck_relation_name(int rel) { return rel >= 0 && rel < MG_CK_NRELATIONS ? relation_names[rel] : "?"; }
-
-/* TGT 2010 §IV: eq. (6) Send <= Isend + Wait is the row send_as_isend_wait; eq. (5) states the
- * reverse and eq. (7) both, on the same measurements. */
-const mg_ck_relation_rows mg_ck_relations[] = {
-    {MG_SEND, "send_as_isend_wait", "TGT5", "Isend(n) + Wait <= Send(n)",
-     "verdict only: a non-blocking send cannot be replaced by a blocking one", "TGT7", "Send(n) ~ Isend(n) + Wait"},
-    /* TGT 2010 §VII states the one-sided equation both ways: Send(n) ~ Win_fence + Put(n) + Win_fence */
-    {MG_SEND, "send_as_rma_put", "TGT-O3r", "Win_fence + Put(n) + Win_fence <= Send(n)",
-     "verdict only: one-sided communication is not slower than a send", "TGT-O3e",
-     "Send(n) ~ Win_fence + Put(n) + Win_fence"},
-    /* TGT 2010 eq. 37: the reordered topology is the left side; the row's own direction is no guideline */
-    {MG_SENDRECV, "sendrecv_as_cart_reorder", "TGT37", "Sendrecv{cart,reorder} <= Sendrecv{cart}",
-     "a violation: the library's reordering made the neighbour exchange slower", "TGT37e",
-     "Sendrecv{cart,reorder} ~ Sendrecv{cart}"},
-};
-const int mg_ck_nrelations = (int)(sizeof mg_ck_relations / sizeof mg_ck_relations[0]);
-
-const mg_ck_relation_rows *mg_ck_relation_of(mg_coll coll, const char *alg) {
-  for (int i = 0; i < mg_ck_nrelations; i++)
-    if (mg_ck_relations[i].coll == coll && !strcmp(mg_ck_relations[i].alg, alg)) return &mg_ck_relations[i];
-  return NULL;
-}
-
-void mg_ck_opts_default(mg_ck_opts *o) {
-  memset(o, 0, sizeof *o);
-  o->test = MG_CK_MWU;
-  o->alpha = 0.05;
-  o->holm = 1;
-  o->level = 0.95;
-  o->resamples = 1000;
-  o->seed = 1;
-  o->margin = 0.05;
-}
-
-const char *mg_ck_flags(const mg_ck_verdict *v, char *buf) {
-  static const char outcome_flag[MG_CK_NOUTCOMES] = {
-      [MG_CK_VIOLATION] = MG_CK_FLAG_VIOLATION,
-      [MG_CK_CONSISTENT] = MG_CK_FLAG_CONSISTENT,
-      [MG_CK_INCONCLUSIVE] = MG_CK_FLAG_INCONCLUSIVE,
-  };
-  int k = 0;
-  if (v->status == MG_CKV_OK) {
-    buf[k++] = outcome_flag[v->outcome];
-    if (v->significant && v->launches_slower != v->launches) buf[k++] = MG_CK_FLAG_LAUNCHES;
-    if (v->significant && v->roots_slower != v->roots) buf[k++] = MG_CK_FLAG_ROOTS;
-    if (v->noise) buf[k++] = MG_CK_FLAG_NOISE;
-    if (v->measure_only) buf[k++] = MG_CK_FLAG_MEASURE;
-  }
-  buf[k] = '\0';
-  return buf;
-}
 
 /* ---------- growing arrays of doubles ---------- */
 
@@ -594,6 +508,23 @@ static void equiv_row(const mg_ck_verdict *m, const mg_ck_verdict *rv, const mg_
            "violation", m->guideline, rv->guideline);
 }
 
+/* The relation rows (check.h) of r's mock-up verdicts: each REVERSE verdict now, to join the run's
+ * Holm family, and a place for its EQUIV verdict after it, filled after Holm (not in the family). */
+static int reverse_rows(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen) {
+  int relcap = 0;
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_relation_rows *rr = r->v[i].aa ? NULL : mg_ck_relation_of(r->v[i].coll, r->v[i].alg);
+    if (!rr) continue;
+    mg_ck_verdict rv, eq;
+    if (reverse_row(d, o, &r->v[i], rr, &rv, err, errlen)) return -1;
+    eq = rv;
+    eq.rel = MG_CK_REL_EQUIV;
+    if (push_verdict(&r->rel, &r->nrel, &relcap, &rv) || push_verdict(&r->rel, &r->nrel, &relcap, &eq))
+      return MG_ERR("out of memory");
+  }
+  return 0;
+}
+
 int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
   r->opts = *o;
@@ -674,21 +605,7 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, cha
       }
     }
   }
-  if (monotony(d, o, r, err, errlen)) goto out;
-  /* the relation rows (check.h): REVERSE now, in the run's Holm family; EQUIV after it */
-  int relcap = 0;
-  for (int i = 0; i < r->n; i++) {
-    const mg_ck_relation_rows *rr = r->v[i].aa ? NULL : mg_ck_relation_of(r->v[i].coll, r->v[i].alg);
-    if (!rr) continue;
-    mg_ck_verdict rv, eq;
-    if (reverse_row(d, o, &r->v[i], rr, &rv, err, errlen)) goto out;
-    eq = rv;
-    eq.rel = MG_CK_REL_EQUIV; /* a place, filled after Holm; not in the family */
-    if (push_verdict(&r->rel, &r->nrel, &relcap, &rv) || push_verdict(&r->rel, &r->nrel, &relcap, &eq)) {
-      (void)MG_ERR("out of memory");
-      goto out;
-    }
-  }
+  if (monotony(d, o, r, err, errlen) || reverse_rows(d, o, r, err, errlen)) goto out;
   if ((r->family = adjust(r->v, r->n, 0, r->rel, r->nrel, o->holm, o->alpha, o->margin)) < 0 ||
       (r->aa_family = adjust(r->v, r->n, 1, NULL, 0, o->holm, o->alpha, o->margin)) < 0 ||
       (r->mono_family = adjust(r->mono, r->nmono, 0, NULL, 0, o->holm, o->alpha, o->margin)) < 0 ||
@@ -717,75 +634,4 @@ out:
   free(algs);
   if (rc) mg_ck_result_free(r);
   return rc;
-}
-
-void mg_ck_result_free(mg_ck_result *r) {
-  free(r->v);
-  free(r->mono);
-  free(r->rel);
-  free(r->lib);
-  free(r->kinds);
-  r->v = r->mono = r->rel = r->lib = NULL;
-  r->kinds = NULL;
-  r->n = r->nmono = r->nrel = r->nlib = r->nkinds = 0;
-}
-
-void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {
-  memset(s, 0, sizeof *s);
-  int i = 0;
-  while (i < r->n) { /* one cell at a time */
-    int j = i;
-    while (j < r->n && mg_ck_same_cell(&r->v[j], &r->v[i])) j++;
-    mg_ck_coll_summary *c = &s->per[r->v[i].coll];
-    int comparisons = 0, violated = 0, inconclusive = 0;
-    double worst = 1;
-    for (int k = i; k < j; k++) {
-      const mg_ck_verdict *v = &r->v[k];
-      if (v->status == MG_CKV_SKIPPED) s->skipped++;
-      if (v->status == MG_CKV_ERROR) s->errors++;
-      if (v->status != MG_CKV_OK) continue;
-      if (v->aa) {
-        s->aa++;
-        s->aa_flagged += v->violation;
-        continue;
-      }
-      comparisons++;
-      c->violations += v->outcome == MG_CK_VIOLATION;
-      c->consistent += v->outcome == MG_CK_CONSISTENT;
-      c->inconclusive += v->outcome == MG_CK_INCONCLUSIVE;
-      c->noisy += v->outcome == MG_CK_INCONCLUSIVE && v->noise;
-      inconclusive += v->outcome == MG_CK_INCONCLUSIVE;
-      if (v->outcome == MG_CK_VIOLATION) {
-        violated = 1;
-        worst = isfinite(v->slowdown) ? (v->slowdown > worst ? v->slowdown : worst) : INFINITY;
-      }
-    }
-    c->comparisons += comparisons;
-    int unmeasured = 0; /* nothing compared, and something because nothing valid was measured */
-    for (int k = i; k < j && !comparisons; k++) unmeasured |= mg_ck_unmeasured(&r->v[k]);
-    if (unmeasured) {
-      c->cells++;
-      c->cells_unmeasured++;
-    }
-    if (comparisons) {
-      c->cells++;
-      c->cells_violated += violated;
-      if (violated || !inconclusive) {
-        c->cells_judged++;
-        c->score_sum += 1 / worst;
-      }
-    }
-    i = j;
-  }
-  for (int k = 0; k < MG_NCOLL; k++) {
-    const mg_ck_coll_summary *p = &s->per[k];
-    mg_ck_coll_summary *t = &s->total;
-    t->comparisons += p->comparisons, t->violations += p->violations, t->consistent += p->consistent;
-    t->inconclusive += p->inconclusive, t->noisy += p->noisy, t->cells += p->cells;
-    t->cells_violated += p->cells_violated, t->cells_judged += p->cells_judged, t->score_sum += p->score_sum;
-    t->cells_unmeasured += p->cells_unmeasured;
-  }
-  s->score = s->total.cells_judged ? 100 * s->total.score_sum / s->total.cells_judged : NAN;
-  s->clean_share = s->total.cells_judged ? 1 - (double)s->total.cells_violated / s->total.cells_judged : NAN;
-  s->noise_dominated = s->total.comparisons > 0 && 2 * s->total.noisy > s->total.comparisons;
 }

@@ -152,17 +152,17 @@ int mg_ck_red_sel(const char *red, int *tclass, int *opsel);
 /* ------------------------------------------------------------------------- */
 /* Verdicts                                                                   */
 
+/* The enums of this header's X(ENUM, name, description) lists, one generator per prefix. */
+#define MG_CK_ENUM(E, n, d) MG_CK_##E,
+#define MG_CK_REL_ENUM(E, n, d) MG_CK_REL_##E,
+#define MG_CKC_ENUM(E, n, d) MG_CKC_##E,
+
 #define MG_CK_TESTS(X)                                               \
   X(MWU, "mwu", "Wilcoxon rank-sum / Mann-Whitney U, one-sided")     \
   X(WELCH, "welch", "Welch's t-test, one-sided")                     \
   X(STUDENT, "student", "Student's pooled t-test, one-sided (PGChecker)")
 
-typedef enum {
-#define MG_X(E, n, d) MG_CK_##E,
-  MG_CK_TESTS(MG_X)
-#undef MG_X
-      MG_CK_NTESTS
-} mg_ck_test;
+typedef enum { MG_CK_TESTS(MG_CK_ENUM) MG_CK_NTESTS } mg_ck_test;
 
 const char *mg_ck_test_name(mg_ck_test t);
 const char *mg_ck_test_desc(mg_ck_test t);
@@ -185,12 +185,7 @@ int mg_ck_test_find(const char *name); /* -1 when unknown */
   X(CONSISTENT, "consistent", "the default is not slower beyond the margin")          \
   X(VIOLATION, "violation", "the default is significantly and consistently slower")
 
-typedef enum {
-#define MG_X(E, n, d) MG_CK_##E,
-  MG_CK_OUTCOMES(MG_X)
-#undef MG_X
-      MG_CK_NOUTCOMES
-} mg_ck_outcome;
+typedef enum { MG_CK_OUTCOMES(MG_CK_ENUM) MG_CK_NOUTCOMES } mg_ck_outcome;
 
 const char *mg_ck_outcome_name(mg_ck_outcome o);
 
@@ -278,12 +273,7 @@ typedef struct mg_ck_verdict {
   X(REVERSE, "reverse", "the mock-up not slower than the default")             \
   X(EQUIV, "equivalence", "the default and the mock-up equal within the margin")
 
-typedef enum {
-#define MG_X(E, n, d) MG_CK_REL_##E,
-  MG_CK_RELATIONS(MG_X)
-#undef MG_X
-      MG_CK_NRELATIONS
-} mg_ck_relation;
+typedef enum { MG_CK_RELATIONS(MG_CK_REL_ENUM) MG_CK_NRELATIONS } mg_ck_relation;
 
 const char *mg_ck_relation_name(int rel);
 
@@ -384,6 +374,8 @@ void mg_ck_result_free(mg_ck_result *r);
 static inline int mg_ck_same_cell(const mg_ck_verdict *a, const mg_ck_verdict *b) {
   return a->coll == b->coll && a->bytes == b->bytes && !strcmp(a->red, b->red);
 }
+/* The index just past the cell of r->v[i] (verdicts are sorted by cell). */
+int mg_ck_next_cell(const mg_ck_result *r, int i);
 
 /* Whether a verdict failed because no valid measurement exists (a size that must not vanish). */
 static inline int mg_ck_unmeasured(const mg_ck_verdict *v) {
@@ -445,7 +437,7 @@ typedef struct mg_ck_summary {
 void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s);
 
 /* ------------------------------------------------------------------------- */
-/* Point-to-point guidelines (p2p.c)                                          */
+/* Point-to-point guidelines (p2p_summary.c)                                 */
 
 /* What a user does about a violation of a point-to-point guideline. */
 typedef enum {
@@ -488,12 +480,7 @@ void mg_ck_print_p2p(FILE *f, const mg_ck_result *r);
   X(DETAILED, "detailed-violation", "every number of every verdict (means, statistic, p)")     \
   X(GROUPED, "grouped-violation", "per (collective, size) the fastest violating mock-up")
 
-typedef enum {
-#define MG_X(E, n, d) MG_CKC_##E,
-  MG_CK_COMPARERS(MG_X)
-#undef MG_X
-      MG_CK_NCOMPARERS
-} mg_ck_comparer;
+typedef enum { MG_CK_COMPARERS(MG_CKC_ENUM) MG_CK_NCOMPARERS } mg_ck_comparer;
 
 const char *mg_ck_comparer_name(mg_ck_comparer c);
 const char *mg_ck_comparer_desc(mg_ck_comparer c);
@@ -511,7 +498,7 @@ int mg_ck_print_comparer(FILE *f, mg_ck_comparer c, mg_ck_format fmt, int merge,
 /* The summary (text): settings, counts per collective, worst slowdowns,
  * consistency score, A/A control. */
 void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
-/* The summary's section on the library's variants (nothing without them; libvar.c), and its files:
+/* The summary's section on the library's variants (nothing without them; libvar_summary.c), and its files:
  * libvariants.csv (per cell: default, best mock-up, best library variant, the kind that wins) and
  * libverdicts.csv (verdicts.csv's format, one row per library variant and cell). */
 void mg_ck_print_libvariants(FILE *f, const mg_ck_result *r);
@@ -537,7 +524,7 @@ extern const char *const mg_ck_result_files[];
 /* The display label of a mock-up: "GL5 reduce_bcast" (long) or "GL5" (short). */
 const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len);
 
-/* The renumbering guideline (rerank.c, TGT 2010 eq. 36): whether a verdict is a rerank row's, whether
+/* The renumbering guideline (rerank_summary.c, TGT 2010 eq. 36): whether a verdict is a rerank row's, whether
  * a result has any, and the summary's section. */
 int mg_ck_is_rerank(const mg_ck_verdict *v);
 int mg_ck_any_rerank(const mg_ck_result *r);

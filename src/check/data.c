@@ -25,6 +25,7 @@
 #include "check/check.h"
 #include "check/reader.h"
 #include "registry/datatype.h"
+#include "util/sort.h"
 #include "util/err.h"
 #include "util/text.h"
 
@@ -359,8 +360,6 @@ int mg_ck_read_meta(const char *path, mg_ck_meta *m, char *err, size_t errlen) {
   return rc;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
 static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
   size_t dl = strlen(dir);
   char *p = malloc(dl + 16);
@@ -413,12 +412,12 @@ static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
     rc = MG_ERR("%s: no raw data: neither raw.csv, nor launch-K/raw.csv (check --launches), nor ReproMPI files "
                 "data_<MPI_Coll>_<variant>.dat", dir);
   if (!rc && launches) { /* every launch of a check --launches directory, in name order */
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
+    qsort(names, (size_t)n, sizeof *names, mg_cmp_str);
     mg_ck_snapshot snap = mg_ck_snapshot_take(d);
     for (int i = 0; i < n && !rc; i++) rc = read_dir(d, names[i], err, errlen);
     if (rc) mg_ck_rollback(d, snap);
   } else if (!rc) {
-    qsort(names, (size_t)n, sizeof *names, cmp_str); /* deterministic order */
+    qsort(names, (size_t)n, sizeof *names, mg_cmp_str); /* deterministic order */
     mg_ck_snapshot snap = mg_ck_snapshot_take(d);
     /* one directory of ReproMPI files is one launch: the #@launch of its files, else the directory */
     char lid[MG_CK_NAME];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check/hotspots.h"
+#include "util/err.h"
 #include "util/text.h"
 
 #define NF 32
@@ -128,7 +129,7 @@ static int on_line(void *ctx, char *line, long len, long lineno, char *err, size
   }
   char *f[NF];
   int nf = mg_csv_split(line, f, NF);
-  if (nf < 0 || nf > NF) return snprintf(err, errlen, "%s:%ld: not a CSV row of a trace", R->path, lineno), -1;
+  if (nf < 0 || nf > NF) return MG_ERR("%s:%ld: not a CSV row of a trace", R->path, lineno);
   if (!R->header) {
     R->header = 1;
     for (int c = 0; c < C_N; c++) {
@@ -138,23 +139,20 @@ static int on_line(void *ctx, char *line, long len, long lineno, char *err, size
     }
     for (int c = 0; c <= C_NPROCS; c++)
       if (R->col[c] < 0)
-        return snprintf(err, errlen, "%s:%ld: no column '%s': not an mpiguide trace", R->path, lineno, colname[c]),
-               -1;
+        return MG_ERR("%s:%ld: no column '%s': not an mpiguide trace", R->path, lineno, colname[c]);
     if (t->timed)
       for (size_t c = 0; c < sizeof timed_cols / sizeof *timed_cols; c++)
         if (R->col[timed_cols[c]] < 0)
-          return snprintf(err, errlen, "%s:%ld: timed trace without column '%s'", R->path, lineno,
-                          colname[timed_cols[c]]),
-                 -1;
+          return MG_ERR("%s:%ld: timed trace without column '%s'", R->path, lineno, colname[timed_cols[c]]);
     return 0;
   }
   if (!t->timed) return 0; /* an untimed trace: nothing to rank */
   for (int c = 0; c < C_N; c++)
-    if (R->col[c] >= nf) return snprintf(err, errlen, "%s:%ld: %d fields, expected more", R->path, lineno, nf), -1;
-  if (t->nprocs < 1) return snprintf(err, errlen, "%s:%ld: no #@nprocs before the rows", R->path, lineno), -1;
+    if (R->col[c] >= nf) return MG_ERR("%s:%ld: %d fields, expected more", R->path, lineno, nf);
+  if (t->nprocs < 1) return MG_ERR("%s:%ld: no #@nprocs before the rows", R->path, lineno);
   int rc = add_row(t, f, R->col, 1.0 / t->nprocs);
-  if (rc == -2) return snprintf(err, errlen, "out of memory"), -1;
-  if (rc) return snprintf(err, errlen, "%s:%ld: bad value in a row (collective, number or offset)", R->path, lineno), -1;
+  if (rc == -2) return MG_ERR("out of memory");
+  if (rc) return MG_ERR("%s:%ld: bad value in a row (collective, number or offset)", R->path, lineno);
   return 0;
 }
 
@@ -163,17 +161,17 @@ int mg_hs_read(const char *path, mg_hs_trace *t, char *err, size_t errlen) {
   t->wall = -1;
   reader R = {.t = t, .path = path};
   FILE *f = fopen(path, "r");
-  if (!f) return snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)), -1;
+  if (!f) return MG_ERR("%s: cannot open: %s", path, strerror(errno));
   char *buf = NULL;
   size_t cap = 0;
   long lineno = 0, len;
   int nl, rc = 0;
   while (!rc && (len = mg_read_line(f, &buf, &cap, &nl)) >= 0) rc = on_line(&R, buf, len, ++lineno, err, errlen);
-  if (!rc && len == -2) rc = (snprintf(err, errlen, "%s: read error", path), -1);
+  if (!rc && len == -2) rc = MG_ERR("%s: read error", path);
   free(buf);
   fclose(f);
-  if (!rc && !R.header) rc = (snprintf(err, errlen, "%s: no header line: not an mpiguide trace", path), -1);
-  if (!rc && t->version < 1) rc = (snprintf(err, errlen, "%s: no #@mpiguide_trace line: not an mpiguide trace", path), -1);
+  if (!rc && !R.header) rc = MG_ERR("%s: no header line: not an mpiguide trace", path);
+  if (!rc && t->version < 1) rc = MG_ERR("%s: no #@mpiguide_trace line: not an mpiguide trace", path);
   if (rc) mg_hs_free(t);
   return rc;
 }

@@ -21,54 +21,6 @@
 #include "util/fmt.h"
 #include "util/text.h"
 
-/* ---------- names ---------- */
-
-static const char *const comparer_names[MG_CK_NCOMPARERS] = {
-#define MG_X(E, n, d) [MG_CKC_##E] = n,
-    MG_CK_COMPARERS(MG_X)
-#undef MG_X
-};
-static const char *const comparer_descs[MG_CK_NCOMPARERS] = {
-#define MG_X(E, n, d) [MG_CKC_##E] = d,
-    MG_CK_COMPARERS(MG_X)
-#undef MG_X
-};
-
-const char *mg_ck_comparer_name(mg_ck_comparer c) { return c < MG_CK_NCOMPARERS ? comparer_names[c] : "?"; }
-const char *mg_ck_comparer_desc(mg_ck_comparer c) { return c < MG_CK_NCOMPARERS ? comparer_descs[c] : "?"; }
-
-int mg_ck_comparer_find(const char *name) {
-  char buf[64];
-  snprintf(buf, sizeof buf, "%s", name);
-  for (char *p = buf; *p; p++)
-    if (*p == '_') *p = '-';
-  for (int i = 0; i < MG_CK_NCOMPARERS; i++)
-    if (!strcmp(buf, comparer_names[i])) return i;
-  /* PGChecker's own spellings */
-  if (!strcmp(buf, "abs") || !strcmp(buf, "absolute-runtime")) return MG_CKC_ABS;
-  if (!strcmp(buf, "rel") || !strcmp(buf, "relative-runtime")) return MG_CKC_REL;
-  if (!strcmp(buf, "detailed")) return MG_CKC_DETAILED;
-  if (!strcmp(buf, "grouped")) return MG_CKC_GROUPED;
-  return -1;
-}
-
-const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len) {
-  if (!strcmp(alg, "default")) return snprintf(buf, len, "default"), buf;
-  if (!strcmp(alg, MG_CK_AA_NAME))
-    return snprintf(buf, len, shortform ? "A/A" : "A/A default vs default"), buf;
-  int a = mg_alg_find(coll, alg);
-  if (a <= 0) return snprintf(buf, len, "%s", alg), buf;
-  const char *gl = mg_colls[coll].algs[a].guideline;
-  if (shortform) return snprintf(buf, len, "%s", gl), buf;
-  /* "allreduce_as_reduce_bcast" -> "GL5 reduce_bcast" */
-  const char *name = alg, *as = strstr(alg, "_as_");
-  if (as && (size_t)(as - alg) == strlen(mg_colls[coll].name) &&
-      !strncmp(alg, mg_colls[coll].name, (size_t)(as - alg)))
-    name = as + 4;
-  snprintf(buf, len, "%s %s", gl, name);
-  return buf;
-}
-
 /* ---------- a table ---------- */
 
 enum { K_TEXT = 1, K_DATA = 2, K_BOTH = 3 }; /* where a column appears */
@@ -427,12 +379,6 @@ static int cell_algs(const mg_ck_result *r, int i, const char **names, int max) 
   return n;
 }
 
-static int next_cell(const mg_ck_result *r, int i) {
-  int j = i;
-  while (j < r->n && mg_ck_same_cell(&r->v[j], &r->v[i])) j++;
-  return j;
-}
-
 static void build_raw(table *t, const mg_ck_data *d, const mg_ck_result *res) {
   tcol_add(t, mg_ck_any_p2p(res) ? "operation" : "collective", "collective", K_BOTH, T_STR, 1);
   tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
@@ -441,7 +387,7 @@ static void build_raw(table *t, const mg_ck_data *d, const mg_ck_result *res) {
   tcol_add(t, "round", "round", K_BOTH, T_NUM, 0);
   tcol_add(t, "runtime[us]", "runtime_sec", K_BOTH, T_NUM, 0);
   red_col_add(t);
-  for (int i = 0; i < res->n; i = next_cell(res, i)) {
+  for (int i = 0; i < res->n; i = mg_ck_next_cell(res, i)) {
     const char *names[MG_MAX_ALGS * 4];
     int na = cell_algs(res, i, names, MG_MAX_ALGS * 4);
     for (int a = 0; a < na; a++)
@@ -475,7 +421,7 @@ static void build_runtime(table *t, const mg_ck_data *d, const mg_ck_result *res
     tcol_add(t, "max[us]", "max_sec", K_BOTH, T_NUM, 0);
   }
   red_col_add(t);
-  for (int i = 0; i < res->n; i = next_cell(res, i)) {
+  for (int i = 0; i < res->n; i = mg_ck_next_cell(res, i)) {
     const char *names[MG_MAX_ALGS * 4];
     int na = cell_algs(res, i, names, MG_MAX_ALGS * 4);
     double med0 = NAN;
@@ -591,31 +537,6 @@ static void build_detailed(table *t, const mg_ck_result *res, int merge) {
     cell_text(t, r, 19, "%d", v->violation);
     cell_text(t, r, 20, "%d", v->noise);
   }
-}
-
-int mg_ck_grouped(const mg_ck_result *res, mg_ck_group **rows) {
-  int n = 0;
-  *rows = malloc((size_t)(res->n ? res->n : 1) * sizeof **rows);
-  if (!*rows) return -1;
-  for (int i = 0; i < res->n; i = next_cell(res, i)) {
-    mg_ck_group g = {res->v[i].coll, res->v[i].bytes, res->v[i].red, -1, NAN, NULL, 0, 0};
-    int unmeasured = 0;
-    for (int k = i; k < next_cell(res, i); k++) {
-      const mg_ck_verdict *v = &res->v[k];
-      unmeasured |= mg_ck_unmeasured(v);
-      if (v->status != MG_CKV_OK || v->aa) continue;
-      g.comparisons++;
-      g.n_def = v->n_def > g.n_def ? v->n_def : g.n_def;
-      g.med_def = v->med_def;
-      if (!v->violation) continue;
-      g.violations++;
-      /* fastest = smallest median runtime among the violating mock-ups */
-      if (!g.best || v->med_mock < g.best->med_mock) g.best = v;
-    }
-    if (g.best) g.med_def = g.best->med_def;
-    if (g.comparisons || unmeasured) (*rows)[n++] = g; /* a size with nothing valid is shown, not dropped */
-  }
-  return n;
 }
 
 static void build_grouped(table *t, const mg_ck_result *res, int merge) {

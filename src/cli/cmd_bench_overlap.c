@@ -1,6 +1,6 @@
 /*
  * `mpiguide bench --overlap` (docs/bench.md, "Overlap"): the checks of the options that apply to
- * it, the run (src/bench/overlap.h), the raw file (#@format=mpiguide-bench-overlap/1) and the
+ * it, the run (src/bench/overlap_run.h), the raw file (#@format=mpiguide-bench-overlap/1) and the
  * summary table. cmd_bench.c parses the options and calls these.
  */
 #include <math.h>
@@ -10,7 +10,7 @@
 
 #include "bench/csv.h"
 #include "bench/output.h"
-#include "bench/overlap.h"
+#include "bench/overlap_run.h"
 #include "cli/cmd_bench_overlap.h"
 #include "util/err.h"
 #include "util/parse.h"

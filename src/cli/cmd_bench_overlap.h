@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "bench/overlap.h"
+#include "bench/overlap_run.h"
 
 /* The options of bench that --overlap looks at (NULL / 0: not given). */
 typedef struct mg_cmd_overlap_opts {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/libvar.h"
+#include "bench/libvar_mpit.h"
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
 #include "cli/cmd_util.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/stats.h"
+#include "bench/sample.h"
 #include "check/check.h"
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"

@@ -2,7 +2,7 @@
  * `mpiguide tune DIR... -o FILE`: a profile from check results (docs/tune.md).
  * No MPI: the raw data of each DIR are analysed again with the check's own
  * analysis (mgcheck: same test, Holm family and bootstrap seed as `check
- * --from`), the tuner (src/tune/tuner.c) picks per (collective, process
+ * --from`), the tuner (src/tuner/tuner.c) picks per (collective, process
  * count, size), and the profile is written with mg_profile_save. Directories
  * with the same process count are analysed together (several launches of one
  * configuration); each process count gets its own rules.
@@ -27,9 +27,9 @@
 #include "cli/cmd_util.h"
 #include "cli/cmd_tune.h"
 #include "report/report.h"
-#include "tune/libset.h"
+#include "tuner/libset.h"
 #include "tune/profile.h"
-#include "tune/tuner.h"
+#include "tuner/tuner.h"
 #include "util/err.h"
 #include "util/parse.h"
 

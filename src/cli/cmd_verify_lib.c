@@ -28,7 +28,7 @@
 #include "cli/cmd_opts.h"
 #include "cli/cmd_util.h"
 #include "stats/stats.h"
-#include "tune/libset.h"
+#include "tuner/libset.h"
 #include "util/err.h"
 #include "util/parse.h"
 

@@ -40,12 +40,8 @@
   X(RESN, "resn", "relative residual (modeln - prttn) / prttn")                                   \
   X(RESD, "resd", "relative residual (modeld - prttd) / prttd")
 
-typedef enum {
-#define MG_X(E, name, desc) MG_LC_##E,
-  MG_LOGGP_COLUMNS(MG_X)
-#undef MG_X
-      MG_LOGGP_NCOLS
-} mg_loggp_col;
+#define MG_LC_ENUM(E, name, desc) MG_LC_##E,
+typedef enum { MG_LOGGP_COLUMNS(MG_LC_ENUM) MG_LOGGP_NCOLS } mg_loggp_col;
 
 extern const char *const mg_loggp_col_names[MG_LOGGP_NCOLS];
 extern const char *const mg_loggp_col_descs[MG_LOGGP_NCOLS];

@@ -81,38 +81,12 @@ static void residual_ranges(mg_loggp_class *c, int k, const char *series, double
   }
 }
 
-void mg_loggp_fit(mg_loggp_class *c, double tol) {
+/* G: least squares of the gap over s - 1 on the largest sizes (c->gfit_from on), its r^2 there,
+ * and g: the gap at the smallest size less (s-1)G. A negative G or g is set to 0, with a warning. */
+static void fit_gaps(mg_loggp_class *c) {
   int n = c->npts;
-  double k = c->n > 1 ? c->n - 1 : 1;
   double (*col)[MG_LOGGP_MAXPTS] = c->col;
   mg_loggp *m = &c->m;
-  c->nwarn = 0;
-  for (int i = 0; i < n; i++) {
-    col[MG_LC_GAP][i] = (col[MG_LC_PRTTN][i] - col[MG_LC_PRTT1][i]) / k;
-    col[MG_LC_OS][i] = (col[MG_LC_PRTTD][i] - col[MG_LC_PRTT1][i]) / k - col[MG_LC_DELAY][i];
-  }
-  /* noisy sizes: one warning per run */
-  for (int i = 0; i < n;) {
-    int j = i - 1, w = i;
-    while (j + 1 < n && col[MG_LC_NOISE][j + 1] > MG_LOGGP_NOISY) {
-      j++;
-      if (col[MG_LC_NOISE][j] > col[MG_LC_NOISE][w]) w = j;
-    }
-    if (j < i) {
-      i++;
-      continue;
-    }
-    char r[80];
-    warn(c, "noisy at %s: the standard error of a series' median reaches %.0f %% (a busy machine or a "
-            "descheduled process?); measure again, or with a larger --time-per",
-         size_range(c, i, j, r, sizeof r), 100 * col[MG_LC_NOISE][w]);
-    i = j + 1;
-  }
-  clamp_column(c, MG_LC_GAP, "the gap", "PRTT(n,0,s) below PRTT(1,0,s): noise");
-  clamp_column(c, MG_LC_OS, "o_s", "PRTT(n,d,s) - PRTT(1,0,s) below (n-1)d: noise");
-  clamp_column(c, MG_LC_OR, "o_r", "a clock step?");
-
-  /* G: least squares of gap over s - 1 on the largest sizes */
   int span = n / 3 > 3 ? n / 3 : 3;
   int from = n > span ? n - span : 0;
   c->gfit_from = from;
@@ -152,6 +126,40 @@ void mg_loggp_fit(mg_loggp_class *c, double tol) {
       m->g = 0;
     }
   }
+}
+
+void mg_loggp_fit(mg_loggp_class *c, double tol) {
+  int n = c->npts;
+  double k = c->n > 1 ? c->n - 1 : 1;
+  double (*col)[MG_LOGGP_MAXPTS] = c->col;
+  mg_loggp *m = &c->m;
+  c->nwarn = 0;
+  for (int i = 0; i < n; i++) {
+    col[MG_LC_GAP][i] = (col[MG_LC_PRTTN][i] - col[MG_LC_PRTT1][i]) / k;
+    col[MG_LC_OS][i] = (col[MG_LC_PRTTD][i] - col[MG_LC_PRTT1][i]) / k - col[MG_LC_DELAY][i];
+  }
+  /* noisy sizes: one warning per run */
+  for (int i = 0; i < n;) {
+    int j = i - 1, w = i;
+    while (j + 1 < n && col[MG_LC_NOISE][j + 1] > MG_LOGGP_NOISY) {
+      j++;
+      if (col[MG_LC_NOISE][j] > col[MG_LC_NOISE][w]) w = j;
+    }
+    if (j < i) {
+      i++;
+      continue;
+    }
+    char r[80];
+    warn(c, "noisy at %s: the standard error of a series' median reaches %.0f %% (a busy machine or a "
+            "descheduled process?); measure again, or with a larger --time-per",
+         size_range(c, i, j, r, sizeof r), 100 * col[MG_LC_NOISE][w]);
+    i = j + 1;
+  }
+  clamp_column(c, MG_LC_GAP, "the gap", "PRTT(n,0,s) below PRTT(1,0,s): noise");
+  clamp_column(c, MG_LC_OS, "o_s", "PRTT(n,d,s) - PRTT(1,0,s) below (n-1)d: noise");
+  clamp_column(c, MG_LC_OR, "o_r", "a clock step?");
+
+  fit_gaps(c);
 
   m->npts = n;
   for (int i = 0; i < n; i++) {

@@ -198,6 +198,115 @@ static void fill_params(const mg_loggp_file *lf, mg_loggp_class *c, int inter) {
   m->reduce = lf->reduce;
 }
 
+/* The first line: the magic word and the version. 0, or -1 with the message. */
+static int magic_line(reader *R, const char *buf) {
+  char magic[32];
+  int v;
+  if (sscanf(buf, "%31s %d", magic, &v) != 2 || strcmp(magic, MG_LOGGP_MAGIC))
+    return RERR("not an mpiguide LogGP file: the first line must be '%s %d'", MG_LOGGP_MAGIC, MG_LOGGP_VERSION);
+  if (v != MG_LOGGP_VERSION)
+    return RERR("format version %d; this mpiguide reads version %d (measure again with mpiguide loggp)", v,
+                MG_LOGGP_VERSION);
+  return 0;
+}
+
+/* A key of the launch (f[0], nf fields; raw: the line from the key on): 1 when read, 0 when key is
+ * none of them, -1 with the message. */
+static int launch_key(reader *R, mg_loggp_file *lf, char **f, int nf, const char *raw, unsigned *gkeys) {
+  const char *key = f[0];
+  if (!strcmp(key, "mpi_name") || !strcmp(key, "mpi_library")) {
+    int lib = key[4] == 'l';
+    if (nf < 2) return RERR("'%s' has no value", key);
+    const char *v = raw + strlen(key);
+    v += strspn(v, " \t");
+    if (lib) snprintf(lf->mpi_library, sizeof lf->mpi_library, "%s", v);
+    else snprintf(lf->mpi_name, sizeof lf->mpi_name, "%s", v);
+    *gkeys |= lib ? K_LIB : K_NAME;
+  } else if (!strcmp(key, "p")) {
+    if (nfields(R, key, nf, 1) || integer(R, "p", f[1], 1, 100000000, &lf->p)) return -1;
+    *gkeys |= K_P;
+  } else if (!strcmp(key, "nodes")) {
+    if (nfields(R, key, nf, 1) || integer(R, "nodes", f[1], 1, 100000000, &lf->nodes)) return -1;
+    *gkeys |= K_NODES;
+  } else if (!strcmp(key, "cores")) { /* optional: files before it have none */
+    if (nfields(R, key, nf, 1) || integer(R, "cores", f[1], 1, 100000000, &lf->cores)) return -1;
+  } else if (!strcmp(key, "ranks_per_node")) {
+    if (nfields(R, key, nf, 2) || integer(R, key, f[1], 1, 100000000, &lf->rpn_min) ||
+        integer(R, key, f[2], lf->rpn_min, 100000000, &lf->rpn_max))
+      return -1;
+    *gkeys |= K_RPN;
+  } else if (!strcmp(key, "copy") || !strcmp(key, "reduce") || !strcmp(key, "tolerance")) {
+    double *v = key[0] == 'c' ? &lf->copy : key[0] == 'r' ? &lf->reduce : &lf->tolerance;
+    if (nfields(R, key, nf, 1) || num(R, key, f[1], 0, v)) return -1;
+    *gkeys |= key[0] == 'c' ? K_COPY : key[0] == 'r' ? K_REDUCE : K_TOL;
+  } else {
+    return 0;
+  }
+  return 1;
+}
+
+/* A key of class cur (c) other than 'class': its bit in *ck; 'table' sets *in_table. 0, or -1 with
+ * the message (an unknown key too). */
+static int class_key(reader *R, mg_loggp_class *c, int cur, char **f, int nf, unsigned *ck, int *in_table) {
+  const char *key = f[0];
+  if (!strcmp(key, "pair")) {
+    if (nfields(R, key, nf, 2) || integer(R, "pair", f[1], 0, 100000000, &c->a) ||
+        integer(R, "pair", f[2], 0, 100000000, &c->b))
+      return -1;
+    *ck |= C_PAIR;
+  } else if (!strcmp(key, "messages")) {
+    if (nfields(R, key, nf, 1) || integer(R, "messages", f[1], 2, 1000000, &c->n)) return -1;
+    *ck |= C_MSG;
+  } else if (!strcmp(key, "L") || !strcmp(key, "g") || !strcmp(key, "G")) {
+    double *v = key[0] == 'L' ? &c->m.L : key[0] == 'g' ? &c->m.g : &c->m.G;
+    if (nfields(R, key, nf, 1) || num(R, key, f[1], 0, v)) return -1;
+    *ck |= key[0] == 'L' ? C_L : key[0] == 'g' ? C_g : C_G;
+  } else if (!strcmp(key, "r2")) {
+    if (nfields(R, key, nf, 4) || num(R, "r2", f[1], -INFINITY, &c->r2[0]) ||
+        num(R, "r2", f[2], -INFINITY, &c->r2[1]) || num(R, "r2", f[3], -INFINITY, &c->r2[2]) ||
+        num(R, "r2", f[4], -INFINITY, &c->r2_gap))
+      return -1;
+    *ck |= C_R2;
+  } else if (!strcmp(key, "gfit_from")) {
+    if (nfields(R, key, nf, 1) || integer(R, key, f[1], 0, MG_LOGGP_MAXPTS - 1, &c->gfit_from)) return -1;
+    *ck |= C_FROM;
+  } else if (!strcmp(key, "max_residual")) {
+    if (nfields(R, key, nf, 1) || num(R, key, f[1], 0, &c->maxres)) return -1;
+    *ck |= C_MAXRES;
+  } else if (!strcmp(key, "table")) {
+    if (*ck & C_TABLE) return RERR("a second table for class %s", class_names[cur]);
+    if (nf != MG_LOGGP_NCOLS + 1)
+      return RERR("the table has %d columns, version %d has %d", nf - 1, MG_LOGGP_VERSION, MG_LOGGP_NCOLS);
+    for (int k = 0; k < MG_LOGGP_NCOLS; k++)
+      if (strcmp(f[k + 1], mg_loggp_col_names[k]))
+        return RERR("column %d of the table is '%s', expected '%s'", k + 1, f[k + 1], mg_loggp_col_names[k]);
+    *in_table = 1;
+  } else {
+    return RERR("unknown key '%s'", key);
+  }
+  return 0;
+}
+
+/* After the last line: every key given, every class complete, its pair within p; then each class's
+ * parameters. 0, or -1 with the message. */
+static int file_complete(reader *R, mg_loggp_file *lf, unsigned gkeys, const unsigned ckeys[2],
+                         const long class_line[2]) {
+  for (size_t i = 0; i < sizeof gneed / sizeof gneed[0]; i++)
+    if (!(gkeys & gneed[i].bit)) return RERR("no '%s' line", gneed[i].key);
+  if (!lf->has[0] && !lf->has[1]) return RERR("no class (neither 'class intra' nor 'class inter')");
+  for (int k = 0; k < 2; k++) {
+    if (!lf->has[k]) continue;
+    if (class_complete(R, k, ckeys[k], class_line[k])) return -1;
+    mg_loggp_class *c = &lf->cls[k];
+    if (c->a >= lf->p || c->b >= lf->p || c->a == c->b) {
+      R->line = class_line[k];
+      return RERR("class %s: pair %d %d is not two ranks below p %d", class_names[k], c->a, c->b, lf->p);
+    }
+    fill_params(lf, c, k);
+  }
+  return 0;
+}
+
 static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
   char *buf = NULL;
   size_t cap = 0;
@@ -208,17 +317,7 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
   while ((len = mg_read_line(fp, &buf, &cap, &nl)) >= 0) {
     R->line++;
     if (R->line == 1) {
-      char magic[32];
-      int v;
-      if (sscanf(buf, "%31s %d", magic, &v) != 2 || strcmp(magic, MG_LOGGP_MAGIC)) {
-        RERR("not an mpiguide LogGP file: the first line must be '%s %d'", MG_LOGGP_MAGIC, MG_LOGGP_VERSION);
-        goto out;
-      }
-      if (v != MG_LOGGP_VERSION) {
-        RERR("format version %d; this mpiguide reads version %d (measure again with mpiguide loggp)", v,
-             MG_LOGGP_VERSION);
-        goto out;
-      }
+      if (magic_line(R, buf)) goto out;
       continue;
     }
     const char *t = buf + strspn(buf, " \t");
@@ -243,36 +342,10 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
       }
       continue;
     }
-    /* keys of the launch */
-    if (!strcmp(key, "mpi_name") || !strcmp(key, "mpi_library")) {
-      int lib = key[4] == 'l';
-      if (nf < 2) {
-        RERR("'%s' has no value", key);
-        goto out;
-      }
-      const char *v = raw + strlen(key);
-      v += strspn(v, " \t");
-      if (lib) snprintf(lf->mpi_library, sizeof lf->mpi_library, "%s", v);
-      else snprintf(lf->mpi_name, sizeof lf->mpi_name, "%s", v);
-      gkeys |= lib ? K_LIB : K_NAME;
-    } else if (!strcmp(key, "p")) {
-      if (nfields(R, key, nf, 1) || integer(R, "p", f[1], 1, 100000000, &lf->p)) goto out;
-      gkeys |= K_P;
-    } else if (!strcmp(key, "nodes")) {
-      if (nfields(R, key, nf, 1) || integer(R, "nodes", f[1], 1, 100000000, &lf->nodes)) goto out;
-      gkeys |= K_NODES;
-    } else if (!strcmp(key, "cores")) { /* optional: files before it have none */
-      if (nfields(R, key, nf, 1) || integer(R, "cores", f[1], 1, 100000000, &lf->cores)) goto out;
-    } else if (!strcmp(key, "ranks_per_node")) {
-      if (nfields(R, key, nf, 2) || integer(R, key, f[1], 1, 100000000, &lf->rpn_min) ||
-          integer(R, key, f[2], lf->rpn_min, 100000000, &lf->rpn_max))
-        goto out;
-      gkeys |= K_RPN;
-    } else if (!strcmp(key, "copy") || !strcmp(key, "reduce") || !strcmp(key, "tolerance")) {
-      double *v = key[0] == 'c' ? &lf->copy : key[0] == 'r' ? &lf->reduce : &lf->tolerance;
-      if (nfields(R, key, nf, 1) || num(R, key, f[1], 0, v)) goto out;
-      gkeys |= key[0] == 'c' ? K_COPY : key[0] == 'r' ? K_REDUCE : K_TOL;
-    } else if (!strcmp(key, "class")) {
+    int got = launch_key(R, lf, f, nf, raw, &gkeys);
+    if (got < 0) goto out;
+    if (got) continue;
+    if (!strcmp(key, "class")) {
       if (nfields(R, key, nf, 1)) goto out;
       int k = !strcmp(f[1], "intra") ? 0 : !strcmp(f[1], "inter") ? 1 : -1;
       if (k < 0) {
@@ -288,52 +361,12 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
       class_line[k] = R->line;
       cur = k;
     } else if (!c) {
-      int class_key = 0;
-      for (size_t i = 0; i < sizeof cneed / sizeof cneed[0]; i++) class_key |= !strcmp(key, cneed[i].key);
-      if (class_key) RERR("'%s' before any 'class' line", key);
+      int known = 0;
+      for (size_t i = 0; i < sizeof cneed / sizeof cneed[0]; i++) known |= !strcmp(key, cneed[i].key);
+      if (known) RERR("'%s' before any 'class' line", key);
       else RERR("unknown key '%s'", key);
       goto out;
-    } else if (!strcmp(key, "pair")) {
-      if (nfields(R, key, nf, 2) || integer(R, "pair", f[1], 0, 100000000, &c->a) ||
-          integer(R, "pair", f[2], 0, 100000000, &c->b))
-        goto out;
-      ckeys[cur] |= C_PAIR;
-    } else if (!strcmp(key, "messages")) {
-      if (nfields(R, key, nf, 1) || integer(R, "messages", f[1], 2, 1000000, &c->n)) goto out;
-      ckeys[cur] |= C_MSG;
-    } else if (!strcmp(key, "L") || !strcmp(key, "g") || !strcmp(key, "G")) {
-      double *v = key[0] == 'L' ? &c->m.L : key[0] == 'g' ? &c->m.g : &c->m.G;
-      if (nfields(R, key, nf, 1) || num(R, key, f[1], 0, v)) goto out;
-      ckeys[cur] |= key[0] == 'L' ? C_L : key[0] == 'g' ? C_g : C_G;
-    } else if (!strcmp(key, "r2")) {
-      if (nfields(R, key, nf, 4) || num(R, "r2", f[1], -INFINITY, &c->r2[0]) ||
-          num(R, "r2", f[2], -INFINITY, &c->r2[1]) || num(R, "r2", f[3], -INFINITY, &c->r2[2]) ||
-          num(R, "r2", f[4], -INFINITY, &c->r2_gap))
-        goto out;
-      ckeys[cur] |= C_R2;
-    } else if (!strcmp(key, "gfit_from")) {
-      if (nfields(R, key, nf, 1) || integer(R, key, f[1], 0, MG_LOGGP_MAXPTS - 1, &c->gfit_from)) goto out;
-      ckeys[cur] |= C_FROM;
-    } else if (!strcmp(key, "max_residual")) {
-      if (nfields(R, key, nf, 1) || num(R, key, f[1], 0, &c->maxres)) goto out;
-      ckeys[cur] |= C_MAXRES;
-    } else if (!strcmp(key, "table")) {
-      if (ckeys[cur] & C_TABLE) {
-        RERR("a second table for class %s", class_names[cur]);
-        goto out;
-      }
-      if (nf != MG_LOGGP_NCOLS + 1) {
-        RERR("the table has %d columns, version %d has %d", nf - 1, MG_LOGGP_VERSION, MG_LOGGP_NCOLS);
-        goto out;
-      }
-      for (int k = 0; k < MG_LOGGP_NCOLS; k++)
-        if (strcmp(f[k + 1], mg_loggp_col_names[k])) {
-          RERR("column %d of the table is '%s', expected '%s'", k + 1, f[k + 1], mg_loggp_col_names[k]);
-          goto out;
-        }
-      in_table = 1;
-    } else {
-      RERR("unknown key '%s'", key);
+    } else if (class_key(R, c, cur, f, nf, &ckeys[cur], &in_table)) {
       goto out;
     }
   }
@@ -350,26 +383,7 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
     RERR("the table of class %s does not end (no 'end' line): is the file cut?", class_names[cur]);
     goto out;
   }
-  for (size_t i = 0; i < sizeof gneed / sizeof gneed[0]; i++)
-    if (!(gkeys & gneed[i].bit)) {
-      RERR("no '%s' line", gneed[i].key);
-      goto out;
-    }
-  if (!lf->has[0] && !lf->has[1]) {
-    RERR("no class (neither 'class intra' nor 'class inter')");
-    goto out;
-  }
-  for (int k = 0; k < 2; k++) {
-    if (!lf->has[k]) continue;
-    if (class_complete(R, k, ckeys[k], class_line[k])) goto out;
-    mg_loggp_class *c = &lf->cls[k];
-    if (c->a >= lf->p || c->b >= lf->p || c->a == c->b) {
-      R->line = class_line[k];
-      RERR("class %s: pair %d %d is not two ranks below p %d", class_names[k], c->a, c->b, lf->p);
-      goto out;
-    }
-    fill_params(lf, c, k);
-  }
+  if (file_complete(R, lf, gkeys, ckeys, class_line)) goto out;
   rc = 0;
 out:
   free(buf);

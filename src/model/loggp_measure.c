@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "bench/bench.h"
-#include "bench/stats.h"
+#include "bench/sample.h"
 #include "model/loggp_measure.h"
 #include "util/fmt.h"
 
@@ -182,6 +182,43 @@ static int quiet_allreduce(int *in, int *out, int idle, MPI_Comm comm) {
   return rc;
 }
 
+/* The node layout: each rank's node, named by its lowest rank, into leader[0..p) (from cfg->node_of,
+ * or the shared-memory split of comm into *node, freed by the caller); the nodes, ranks per node and
+ * the processors of the smallest node into lf. Collective over comm; an MPI error code. */
+static int node_layout(MPI_Comm comm, const mg_loggp_cfg *cfg, int rank, int *leader, MPI_Comm *node,
+                       mg_loggp_file *lf) {
+  int p = lf->p, me = rank, rc;
+  if (cfg->node_of) { /* a given layout: the lowest rank with the same id */
+    for (int r = 0; r < p; r++) {
+      leader[r] = r;
+      for (int q = 0; q < r; q++)
+        if (cfg->node_of[q] == cfg->node_of[r]) {
+          leader[r] = q;
+          break;
+        }
+    }
+  } else {
+    if ((rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, node)) != MPI_SUCCESS) return rc;
+    if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_MIN, *node)) != MPI_SUCCESS) return rc;
+    if ((rc = PMPI_Allgather(&me, 1, MPI_INT, leader, 1, MPI_INT, comm)) != MPI_SUCCESS) return rc;
+  }
+  /* the processors of the smallest node: a node runs more busy ranks than these by turns */
+  int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  if (cores < 1) cores = 0;
+  if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &cores, 1, MPI_INT, MPI_MIN, comm)) != MPI_SUCCESS) return rc;
+  lf->cores = cores;
+  lf->rpn_min = p;
+  for (int r = 0; r < p; r++) {
+    if (leader[r] != r) continue;
+    int cnt = 0;
+    for (int q = r; q < p; q++) cnt += leader[q] == r;
+    lf->nodes++;
+    if (cnt < lf->rpn_min) lf->rpn_min = cnt;
+    if (cnt > lf->rpn_max) lf->rpn_max = cnt;
+  }
+  return MPI_SUCCESS;
+}
+
 int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf) {
   MPI_Comm comm = MPI_COMM_NULL, node = MPI_COMM_NULL;
   int rank, p, rc, *leader = NULL;
@@ -197,8 +234,6 @@ int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf)
   PMPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   P.comm = comm;
 
-  /* the node layout: each rank's node, named by its lowest rank */
-  int me = rank;
   leader = malloc((size_t)p * sizeof *leader);
   size_t maxs = cfg->sizes[cfg->nsizes - 1];
   P.sbuf = malloc(maxs);
@@ -210,34 +245,7 @@ int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf)
   }
   memset(P.sbuf, 1, maxs);
   memset(P.rbuf, 0, maxs);
-  if (cfg->node_of) { /* a given layout: the lowest rank with the same id */
-    for (int r = 0; r < p; r++) {
-      leader[r] = r;
-      for (int q = 0; q < r; q++)
-        if (cfg->node_of[q] == cfg->node_of[r]) {
-          leader[r] = q;
-          break;
-        }
-    }
-  } else {
-    if ((rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) != MPI_SUCCESS) goto out;
-    if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &me, 1, MPI_INT, MPI_MIN, node)) != MPI_SUCCESS) goto out;
-    if ((rc = PMPI_Allgather(&me, 1, MPI_INT, leader, 1, MPI_INT, comm)) != MPI_SUCCESS) goto out;
-  }
-  /* the processors of the smallest node: a node runs more busy ranks than these by turns */
-  int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-  if (cores < 1) cores = 0;
-  if ((rc = PMPI_Allreduce(MPI_IN_PLACE, &cores, 1, MPI_INT, MPI_MIN, comm)) != MPI_SUCCESS) goto out;
-  lf->cores = cores;
-  lf->rpn_min = p;
-  for (int r = 0; r < p; r++) {
-    if (leader[r] != r) continue;
-    int cnt = 0;
-    for (int q = r; q < p; q++) cnt += leader[q] == r;
-    lf->nodes++;
-    if (cnt < lf->rpn_min) lf->rpn_min = cnt;
-    if (cnt > lf->rpn_max) lf->rpn_max = cnt;
-  }
+  if ((rc = node_layout(comm, cfg, rank, leader, &node, lf)) != MPI_SUCCESS) goto out;
 
   /* the pairs: [0] within a node, [1] across nodes; -1 when there is none */
   int pa[2] = {-1, -1}, pb[2] = {-1, -1};

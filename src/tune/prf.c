@@ -24,7 +24,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "tune/internal.h"
+#include "tune/profile_internal.h"
 #include "util/sort.h"
 
 typedef mg_prof_reader prf;

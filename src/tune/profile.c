@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tune/internal.h"
+#include "tune/profile_internal.h"
 #include "util/fmt.h"
 #include "util/hash.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tune/internal.h"
+#include "tune/profile_internal.h"
 
 static const char *const status_text[MG_PROFILE_NSTATUS] = {
 #define MG_X(E, t) [MG_PROFILE_##E] = t,

@@ -35,7 +35,7 @@
 #include <string.h>
 
 #include "bench/csv.h"
-#include "bench/stats.h"
+#include "bench/sample.h"
 #include "common/test.h"
 #include "util/text.h"
 

@@ -19,7 +19,7 @@
 #include "bench/rep.h"
 #include "util/fmt.h"
 #include "util/parse.h"
-#include "bench/stats.h"
+#include "bench/sample.h"
 #include "common/test.h"
 
 /* ---------- statistics ---------- */

@@ -30,7 +30,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
-#include "tune/tuner.h"
+#include "tuner/tuner.h"
 #include "common/test.h"
 
 static const char *data_dir;
@@ -908,7 +908,7 @@ static void test_p2p(void) {
   mg_ck_data_free(&d);
 }
 
-/* ---------- renumbering: the rerank rows' section (check/rerank.c, TGT 2010 eq. 36) ---------- */
+/* ---------- renumbering: the rerank rows' section (check/rerank_summary.c, TGT 2010 eq. 36) ---------- */
 
 static void test_rerank(void) {
   /* allreduce at 64 bytes: the default 20 % slower than on the renumbered processes (a violation);

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the library-variant parsers (src/bench/libvar.c), no MPI launch:
+ * Unit tests of the library-variant parsers (src/bench/libvar_mpit.c), no MPI launch:
  *   parse_ompi_info FILE     ompi_info --parsable output recorded on this machine (Open MPI 4.1.4)
  *   parse_ompi_human FILE    the same in ompi_info's human format
  *   parse_mpich FILE         MPICH 4.0.2's MPIR_CVAR_<COLL>_INTRA_ALGORITHM lines as `mpivars`
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/libvar.h"
+#include "bench/libvar_mpit.h"
 #include "common/test.h"
 
 static char *slurp(const char *path) {

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the tuner (src/tune/tuner.c), no MPI launch:
+ * Unit tests of the tuner (src/tuner/tuner.c), no MPI launch:
  *   test_tuner rule               the choice and the range rule on synthetic verdicts
  *   test_tuner every_size         collectives whose size not every rank knows: '*' or nothing
  *   test_tuner roundtrip DIR OUT  check data -> verdicts -> profile -> file -> read back: the
@@ -11,7 +11,7 @@
 
 #include "check/check.h"
 #include "tune/profile.h"
-#include "tune/tuner.h"
+#include "tuner/tuner.h"
 #include "common/test.h"
 
 static mg_ck_verdict verdict(mg_coll c, size_t bytes, const char *alg, double def, double mock, int viol) {

@@ -19,8 +19,8 @@
  * A call that returns an MPI error on any rank ends its cell (failed, with a note).
  * Collective over cfg->comm; every rank passes the same configuration.
  */
-#ifndef MG_BENCH_OVERLAP_H
-#define MG_BENCH_OVERLAP_H
+#ifndef MG_BENCH_OVERLAP_RUN_H
+#define MG_BENCH_OVERLAP_RUN_H
 
 #include "bench/bench.h"
 #include "bench/ovl.h"

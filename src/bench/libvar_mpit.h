@@ -18,8 +18,8 @@
  * Discovery and the spec parser call no MPI except mg_lv_discover; mg_lv_open/begin/end are
  * collective over the benchmark communicator (open) or local (begin/end).
  */
-#ifndef MG_BENCH_LIBVAR_H
-#define MG_BENCH_LIBVAR_H
+#ifndef MG_BENCH_LIBVAR_MPIT_H
+#define MG_BENCH_LIBVAR_MPIT_H
 
 #include <mpi.h>
 #include <stddef.h>

@@ -1,12 +1,12 @@
 /*
- * Sample statistics for the measurement engine (see stats.h for the
+ * Sample statistics for the measurement engine (see sample.h for the
  * definitions of the two relative standard errors).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench/stats.h"
+#include "bench/sample.h"
 
 double mg_rse_median_sorted(const double *x, long n) {
   if (n < 3) return INFINITY;

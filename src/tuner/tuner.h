@@ -26,8 +26,8 @@
  * mg_profile_add and merges them with mg_profile_merge_touching; the caller
  * builds and writes the profile.
  */
-#ifndef MG_TUNE_TUNER_H
-#define MG_TUNE_TUNER_H
+#ifndef MG_TUNER_TUNER_H
+#define MG_TUNER_TUNER_H
 
 #include <stddef.h>
 

@@ -5,7 +5,8 @@
  * joins the two. Everything else (gaps next to a different choice, below the
  * smallest and above the largest measured size) keeps the default.
  */
-#include "tune/tuner.h"
+#include "tuner/tuner.h"
+#include "util/err.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -98,10 +99,8 @@ static int rule_for_every_size(mg_profile *p, mg_coll c, int nprocs, mg_tune_cho
            "every size: %s %.2fx-%.2fx faster at all %d sizes measured (%s-%s); the size is not known on every rank",
            x[0].v->guideline && *x[0].v->guideline ? x[0].v->guideline : "mock-up", lo, hi, n, a, b);
   int rc = mg_profile_add(p, c, nprocs, nprocs, 0, SIZE_MAX, x[0].alg, comment);
-  if (rc != MG_PROFILE_OK) {
-    snprintf(err, errlen, "cannot add the rule %s np=%d *: %s", mg_colls[c].name, nprocs, mg_profile_strerror(rc));
-    return -1;
-  }
+  if (rc != MG_PROFILE_OK)
+    return MG_ERR("cannot add the rule %s np=%d *: %s", mg_colls[c].name, nprocs, mg_profile_strerror(rc));
   return 1;
 }
 
@@ -120,10 +119,7 @@ int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, int which
       if (dup) continue;
       const char *red = r->v[k].red;
       int first = *nch, tclass, opsel;
-      if (choose(r, i, red, nprocs, min_gain, which, ch, nch)) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-      }
+      if (choose(r, i, red, nprocs, min_gain, which, ch, nch)) return MG_ERR("out of memory");
       if (selectors_of(red, &tclass, &opsel)) {
         *nch = first; /* a pair no profile selector names: its rule would govern every datatype */
         continue;
@@ -149,11 +145,9 @@ int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, int which
                  x->v->guideline && *x->v->guideline ? x->v->guideline : "mock-up", x->v->slowdown, x->v->lo,
                  x->v->hi, md, mm, x->v->p_adj, roots);
         int rc = mg_profile_add_sel(p, c, nprocs, nprocs, x->bytes, hi, tclass, opsel, x->alg, comment);
-        if (rc != MG_PROFILE_OK) {
-          snprintf(err, errlen, "cannot add the rule %s np=%d %zu: %s", mg_colls[c].name, nprocs, x->bytes,
-                   mg_profile_strerror(rc));
-          return -1;
-        }
+        if (rc != MG_PROFILE_OK)
+          return MG_ERR("cannot add the rule %s np=%d %zu: %s", mg_colls[c].name, nprocs, x->bytes,
+                        mg_profile_strerror(rc));
         added++;
       }
     }

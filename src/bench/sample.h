@@ -11,8 +11,8 @@
  *   preemption and interrupts give latency samples.
  * Both are +infinity when they cannot be estimated (n < 3, or a centre <= 0).
  */
-#ifndef MG_BENCH_STATS_H
-#define MG_BENCH_STATS_H
+#ifndef MG_BENCH_SAMPLE_H
+#define MG_BENCH_SAMPLE_H
 
 #include "util/sort.h"
 

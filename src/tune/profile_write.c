@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tune/internal.h"
+#include "tune/profile_internal.h"
 
 static const char *alg_text(const mg_profile_rule *r) {
   return r->alg == 0 ? "default" : mg_colls[r->coll].algs[r->alg].name;

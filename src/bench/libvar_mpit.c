@@ -1,5 +1,5 @@
 /*
- * The library's own algorithm variants (libvar.h, docs/libvar.md): discovery from MPI_T or
+ * The library's own algorithm variants (libvar_mpit.h, docs/libvar.md): discovery from MPI_T or
  * recorded ompi_info output, the --lib-variants spec, and the switch around one measurement.
  *
  * Facts relied on (read, not copied): Open MPI 4.1 registers coll_tuned_<coll>_algorithm as an
@@ -10,7 +10,7 @@
  * description (src/mpi/coll/cvars.txt / mpir_cvars.c), and reads it at each call in
  * MPIR_<Coll>_impl, behind MPIR_CVAR_DEVICE_COLLECTIVES / MPIR_CVAR_<COLL>_DEVICE_COLLECTIVE.
  */
-#include "bench/libvar.h"
+#include "bench/libvar_mpit.h"
 
 #include <ctype.h>
 #include <stdio.h>

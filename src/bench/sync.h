@@ -1,9 +1,9 @@
 /*
- * Engine internals shared by engine.c, clock.c and sync.c: the global clock
- * model and the synchronisation steps.
+ * Engine internals shared by engine.c, sync_clock.c and sync.c: the global clock
+ * model (sync_clock.c) and the synchronisation steps (sync.c).
  */
-#ifndef MG_BENCH_INTERNAL_H
-#define MG_BENCH_INTERNAL_H
+#ifndef MG_BENCH_SYNC_H
+#define MG_BENCH_SYNC_H
 
 #include "bench/bench.h"
 

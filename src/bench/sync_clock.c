@@ -1,5 +1,5 @@
 /*
- * The synchronised global clock (model in internal.h): rank 0 serves
+ * The synchronised global clock (model in sync.h): rank 0 serves
  * ping-pongs to one rank at a time; the rank keeps, of each group of npp
  * ping-pongs, the one with the smallest round trip (its offset estimate
  * mid - t_ref is off by at most half that round trip) and fits its offset
@@ -11,8 +11,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench/internal.h"
-#include "bench/stats.h"
+#include "bench/sync.h"
+#include "bench/sample.h"
 
 enum { TAG_GO = 7101, TAG_PING = 7102, TAG_PONG = 7103 };
 

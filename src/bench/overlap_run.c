@@ -1,5 +1,5 @@
 /*
- * `bench --overlap` (overlap.h): per (collective, size) the pure, cpu and overall variants
+ * `bench --overlap` (overlap_run.h): per (collective, size) the pure, cpu and overall variants
  * measured interleaved after the engine's synchronisation steps, with the computation calibrated
  * to the pure time and agreed over the ranks. The buffers and datatypes are the engine's
  * (mg_bench_make_call), the non-blocking call the nonblocking family's (mg_nonblocking_start).
@@ -11,9 +11,9 @@
 
 #include "algs/algs.h"
 #include "bench/order.h"
-#include "bench/overlap.h"
+#include "bench/overlap_run.h"
 #include "bench/run.h"
-#include "bench/stats.h"
+#include "bench/sample.h"
 
 /* ---------- the computation ---------- */
 

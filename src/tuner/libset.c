@@ -2,7 +2,7 @@
  * The library's own settings from check results (libset.h, docs/libvar.md): the choice per measured
  * size, the ranges, and the two file formats (Open MPI's coll/tuned rules file, MPICH's CVARs).
  */
-#include "tune/libset.h"
+#include "tuner/libset.h"
 
 #include <ctype.h>
 #include <stdint.h>

@@ -2,8 +2,8 @@
  * Internals shared by the files of src/tune/: the profile structure, the
  * diagnostics list, line splitting and token quoting.
  */
-#ifndef MG_TUNE_INTERNAL_H
-#define MG_TUNE_INTERNAL_H
+#ifndef MG_TUNE_PROFILE_INTERNAL_H
+#define MG_TUNE_PROFILE_INTERNAL_H
 
 #include <stdarg.h>
 

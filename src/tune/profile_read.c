@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tune/internal.h"
+#include "tune/profile_internal.h"
 #include "util/size.h"
 
 typedef mg_prof_reader reader;

@@ -14,13 +14,13 @@
  * The range rule is the tuner's: a measured size, extended to the next measured size only when that
  * one chose the same variant. Reads verdict structs only; no MPI.
  */
-#ifndef MG_TUNE_LIBSET_H
-#define MG_TUNE_LIBSET_H
+#ifndef MG_TUNER_LIBSET_H
+#define MG_TUNER_LIBSET_H
 
 #include <stddef.h>
 #include <stdio.h>
 
-#include "bench/libvar.h"
+#include "bench/libvar_mpit.h"
 #include "check/check.h"
 
 typedef struct mg_libset_rule {

@@ -1,0 +1,228 @@
+/*
+ * The verdicts' vocabulary and their counts (check.h, docs/check.md): the names of the tests,
+ * outcomes and relations, the rows read both ways (mg_ck_relations), the default options, a
+ * verdict's flag letters, the comparers' names and a mock-up's label; freeing a result, the counts
+ * per collective with the consistency score (mg_ck_summarize), the fastest violating mock-up per
+ * cell (mg_ck_grouped). The verdicts themselves are made in analyze.c.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check/check.h"
+
+/* The names and descriptions of the X(ENUM, name, description) lists of check.h, in enum order. */
+#define NAME(E, n, d) n,
+#define DESC(E, n, d) d,
+static const char *const test_names[MG_CK_NTESTS] = {MG_CK_TESTS(NAME)};
+static const char *const test_descs[MG_CK_NTESTS] = {MG_CK_TESTS(DESC)};
+
+const char *mg_ck_test_name(mg_ck_test t) { return t < MG_CK_NTESTS ? test_names[t] : "?"; }
+const char *mg_ck_test_desc(mg_ck_test t) { return t < MG_CK_NTESTS ? test_descs[t] : "?"; }
+int mg_ck_test_find(const char *name) {
+  for (int i = 0; i < MG_CK_NTESTS; i++)
+    if (!strcmp(name, test_names[i])) return i;
+  return -1;
+}
+
+static const char *const outcome_names[MG_CK_NOUTCOMES] = {MG_CK_OUTCOMES(NAME)};
+
+const char *mg_ck_outcome_name(mg_ck_outcome o) { return o < MG_CK_NOUTCOMES ? outcome_names[o] : "?"; }
+
+static const char *const relation_names[MG_CK_NRELATIONS] = {MG_CK_RELATIONS(NAME)};
+
+const char *mg_ck_relation_name(int rel) { return rel >= 0 && rel < MG_CK_NRELATIONS ? relation_names[rel] : "?"; }
+
+/* TGT 2010 §IV: eq. (6) Send <= Isend + Wait is the row send_as_isend_wait; eq. (5) states the
+ * reverse and eq. (7) both, on the same measurements. */
+const mg_ck_relation_rows mg_ck_relations[] = {
+    {MG_SEND, "send_as_isend_wait", "TGT5", "Isend(n) + Wait <= Send(n)",
+     "verdict only: a non-blocking send cannot be replaced by a blocking one", "TGT7", "Send(n) ~ Isend(n) + Wait"},
+    /* TGT 2010 §VII states the one-sided equation both ways: Send(n) ~ Win_fence + Put(n) + Win_fence */
+    {MG_SEND, "send_as_rma_put", "TGT-O3r", "Win_fence + Put(n) + Win_fence <= Send(n)",
+     "verdict only: one-sided communication is not slower than a send", "TGT-O3e",
+     "Send(n) ~ Win_fence + Put(n) + Win_fence"},
+    /* TGT 2010 eq. 37: the reordered topology is the left side; the row's own direction is no guideline */
+    {MG_SENDRECV, "sendrecv_as_cart_reorder", "TGT37", "Sendrecv{cart,reorder} <= Sendrecv{cart}",
+     "a violation: the library's reordering made the neighbour exchange slower", "TGT37e",
+     "Sendrecv{cart,reorder} ~ Sendrecv{cart}"},
+};
+const int mg_ck_nrelations = (int)(sizeof mg_ck_relations / sizeof mg_ck_relations[0]);
+
+const mg_ck_relation_rows *mg_ck_relation_of(mg_coll coll, const char *alg) {
+  for (int i = 0; i < mg_ck_nrelations; i++)
+    if (mg_ck_relations[i].coll == coll && !strcmp(mg_ck_relations[i].alg, alg)) return &mg_ck_relations[i];
+  return NULL;
+}
+
+void mg_ck_opts_default(mg_ck_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->test = MG_CK_MWU;
+  o->alpha = 0.05;
+  o->holm = 1;
+  o->level = 0.95;
+  o->resamples = 1000;
+  o->seed = 1;
+  o->margin = 0.05;
+}
+
+const char *mg_ck_flags(const mg_ck_verdict *v, char *buf) {
+  static const char outcome_flag[MG_CK_NOUTCOMES] = {
+      [MG_CK_VIOLATION] = MG_CK_FLAG_VIOLATION,
+      [MG_CK_CONSISTENT] = MG_CK_FLAG_CONSISTENT,
+      [MG_CK_INCONCLUSIVE] = MG_CK_FLAG_INCONCLUSIVE,
+  };
+  int k = 0;
+  if (v->status == MG_CKV_OK) {
+    buf[k++] = outcome_flag[v->outcome];
+    if (v->significant && v->launches_slower != v->launches) buf[k++] = MG_CK_FLAG_LAUNCHES;
+    if (v->significant && v->roots_slower != v->roots) buf[k++] = MG_CK_FLAG_ROOTS;
+    if (v->noise) buf[k++] = MG_CK_FLAG_NOISE;
+    if (v->measure_only) buf[k++] = MG_CK_FLAG_MEASURE;
+  }
+  buf[k] = '\0';
+  return buf;
+}
+
+void mg_ck_result_free(mg_ck_result *r) {
+  free(r->v);
+  free(r->mono);
+  free(r->rel);
+  free(r->lib);
+  free(r->kinds);
+  r->v = r->mono = r->rel = r->lib = NULL;
+  r->kinds = NULL;
+  r->n = r->nmono = r->nrel = r->nlib = r->nkinds = 0;
+}
+
+void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {
+  memset(s, 0, sizeof *s);
+  int i = 0;
+  while (i < r->n) { /* one cell at a time */
+    int j = i;
+    while (j < r->n && mg_ck_same_cell(&r->v[j], &r->v[i])) j++;
+    mg_ck_coll_summary *c = &s->per[r->v[i].coll];
+    int comparisons = 0, violated = 0, inconclusive = 0;
+    double worst = 1;
+    for (int k = i; k < j; k++) {
+      const mg_ck_verdict *v = &r->v[k];
+      if (v->status == MG_CKV_SKIPPED) s->skipped++;
+      if (v->status == MG_CKV_ERROR) s->errors++;
+      if (v->status != MG_CKV_OK) continue;
+      if (v->aa) {
+        s->aa++;
+        s->aa_flagged += v->violation;
+        continue;
+      }
+      comparisons++;
+      c->violations += v->outcome == MG_CK_VIOLATION;
+      c->consistent += v->outcome == MG_CK_CONSISTENT;
+      c->inconclusive += v->outcome == MG_CK_INCONCLUSIVE;
+      c->noisy += v->outcome == MG_CK_INCONCLUSIVE && v->noise;
+      inconclusive += v->outcome == MG_CK_INCONCLUSIVE;
+      if (v->outcome == MG_CK_VIOLATION) {
+        violated = 1;
+        worst = isfinite(v->slowdown) ? (v->slowdown > worst ? v->slowdown : worst) : INFINITY;
+      }
+    }
+    c->comparisons += comparisons;
+    int unmeasured = 0; /* nothing compared, and something because nothing valid was measured */
+    for (int k = i; k < j && !comparisons; k++) unmeasured |= mg_ck_unmeasured(&r->v[k]);
+    if (unmeasured) {
+      c->cells++;
+      c->cells_unmeasured++;
+    }
+    if (comparisons) {
+      c->cells++;
+      c->cells_violated += violated;
+      if (violated || !inconclusive) {
+        c->cells_judged++;
+        c->score_sum += 1 / worst;
+      }
+    }
+    i = j;
+  }
+  for (int k = 0; k < MG_NCOLL; k++) {
+    const mg_ck_coll_summary *p = &s->per[k];
+    mg_ck_coll_summary *t = &s->total;
+    t->comparisons += p->comparisons, t->violations += p->violations, t->consistent += p->consistent;
+    t->inconclusive += p->inconclusive, t->noisy += p->noisy, t->cells += p->cells;
+    t->cells_violated += p->cells_violated, t->cells_judged += p->cells_judged, t->score_sum += p->score_sum;
+    t->cells_unmeasured += p->cells_unmeasured;
+  }
+  s->score = s->total.cells_judged ? 100 * s->total.score_sum / s->total.cells_judged : NAN;
+  s->clean_share = s->total.cells_judged ? 1 - (double)s->total.cells_violated / s->total.cells_judged : NAN;
+  s->noise_dominated = s->total.comparisons > 0 && 2 * s->total.noisy > s->total.comparisons;
+}
+
+/* ---------- the comparers' names (tables: table.c), a mock-up's display label ---------- */
+
+static const char *const comparer_names[MG_CK_NCOMPARERS] = {MG_CK_COMPARERS(NAME)};
+static const char *const comparer_descs[MG_CK_NCOMPARERS] = {MG_CK_COMPARERS(DESC)};
+
+const char *mg_ck_comparer_name(mg_ck_comparer c) { return c < MG_CK_NCOMPARERS ? comparer_names[c] : "?"; }
+const char *mg_ck_comparer_desc(mg_ck_comparer c) { return c < MG_CK_NCOMPARERS ? comparer_descs[c] : "?"; }
+
+int mg_ck_comparer_find(const char *name) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%s", name);
+  for (char *p = buf; *p; p++)
+    if (*p == '_') *p = '-';
+  for (int i = 0; i < MG_CK_NCOMPARERS; i++)
+    if (!strcmp(buf, comparer_names[i])) return i;
+  /* PGChecker's own spellings */
+  if (!strcmp(buf, "abs") || !strcmp(buf, "absolute-runtime")) return MG_CKC_ABS;
+  if (!strcmp(buf, "rel") || !strcmp(buf, "relative-runtime")) return MG_CKC_REL;
+  if (!strcmp(buf, "detailed")) return MG_CKC_DETAILED;
+  if (!strcmp(buf, "grouped")) return MG_CKC_GROUPED;
+  return -1;
+}
+
+const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len) {
+  if (!strcmp(alg, "default")) return snprintf(buf, len, "default"), buf;
+  if (!strcmp(alg, MG_CK_AA_NAME))
+    return snprintf(buf, len, shortform ? "A/A" : "A/A default vs default"), buf;
+  int a = mg_alg_find(coll, alg);
+  if (a <= 0) return snprintf(buf, len, "%s", alg), buf;
+  const char *gl = mg_colls[coll].algs[a].guideline;
+  if (shortform) return snprintf(buf, len, "%s", gl), buf;
+  /* "allreduce_as_reduce_bcast" -> "GL5 reduce_bcast" */
+  const char *name = alg, *as = strstr(alg, "_as_");
+  if (as && (size_t)(as - alg) == strlen(mg_colls[coll].name) &&
+      !strncmp(alg, mg_colls[coll].name, (size_t)(as - alg)))
+    name = as + 4;
+  snprintf(buf, len, "%s %s", gl, name);
+  return buf;
+}
+
+int mg_ck_next_cell(const mg_ck_result *r, int i) {
+  int j = i;
+  while (j < r->n && mg_ck_same_cell(&r->v[j], &r->v[i])) j++;
+  return j;
+}
+
+/* Per cell, the fastest violating mock-up (the grouped comparer, the report). */
+int mg_ck_grouped(const mg_ck_result *res, mg_ck_group **rows) {
+  int n = 0;
+  *rows = malloc((size_t)(res->n ? res->n : 1) * sizeof **rows);
+  if (!*rows) return -1;
+  for (int i = 0; i < res->n; i = mg_ck_next_cell(res, i)) {
+    mg_ck_group g = {res->v[i].coll, res->v[i].bytes, res->v[i].red, -1, NAN, NULL, 0, 0};
+    int unmeasured = 0;
+    for (int k = i; k < mg_ck_next_cell(res, i); k++) {
+      const mg_ck_verdict *v = &res->v[k];
+      unmeasured |= mg_ck_unmeasured(v);
+      if (v->status != MG_CKV_OK || v->aa) continue;
+      g.comparisons++;
+      g.n_def = v->n_def > g.n_def ? v->n_def : g.n_def;
+      g.med_def = v->med_def;
+      if (!v->violation) continue;
+      g.violations++;
+      /* fastest = smallest median runtime among the violating mock-ups */
+      if (!g.best || v->med_mock < g.best->med_mock) g.best = v;
+    }
+    if (g.best) g.med_def = g.best->med_def;
+    if (g.comparisons || unmeasured) (*rows)[n++] = g; /* a size with nothing valid is shown, not dropped */
+  }
+  return n;
+}
