@@ -9,8 +9,8 @@ np=$1 ncells=$2 tests=$3 nrep=$4
 shift 5
 work=$MG_WORKDIR
 rm -rf "$work" && mkdir -p "$work"
-# shellcheck source=../lib/assert.sh
-source "$(dirname "$0")/../lib/assert.sh"
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 read -r -a flags <<<"${MG_MPIEXEC_FLAGS:-}"
 timeout -k 10 240 "$MG_MPIEXEC" -n "$np" "${flags[@]}" "$MG_CLI" bench --overlap --tests "$tests" --nrep "$nrep" \
   --no-progress -o "$work/overlap.csv" "$@" >"$work/stdout" 2>"$work/stderr"

@@ -52,8 +52,8 @@ launch() {
   fi
 }
 subst() { local a; for a in "$@"; do a=${a//@OUT/$work/out}; printf '%s\n' "${a//@DATA/$MG_DATA}"; done; }
-# shellcheck source=../lib/assert.sh
-source "$(dirname "$0")/../lib/assert.sh"
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 MODE=$mode
 # column NAME of verdicts.csv rows (header found by name): prints "bytes mockup status value"
 column() {

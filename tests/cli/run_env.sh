@@ -5,8 +5,8 @@
 #   run_env.sh CLI LIB WORKDIR
 set -u
 cli=$1 lib=$2 work=$3
-# shellcheck source=../lib/assert.sh
-source "$(dirname "$0")/../lib/assert.sh"
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 rm -rf "$work" && mkdir -p "$work/with space" || exit 1
 cp "$cli" "$lib" "$work/with space/" || exit 1
 "$work/with space/$(basename "$cli")" env >"$work/env.out" 2>&1 || { cat "$work/env.out"; die "mpiguide env failed"; }

@@ -35,8 +35,8 @@ work=$MG_WORKDIR
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
-# shellcheck source=../lib/assert.sh
-source "$(dirname "$0")/../lib/assert.sh"
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 MODE="$mode${launch:+ $launch}"
 [[ $(id -u) -eq 0 ]] || die "needs root (namespaces, veth links, tc); run the cluster label as root"
 export MG_CLUSTER_STATE

@@ -11,8 +11,8 @@
 # Environment: MG_CLI, MG_LIB, MG_APP, MG_SRC (two_sites.c), MG_DATA, MG_MPIEXEC,
 # MG_MPIEXEC_FLAGS, MG_WORKDIR.
 set -uo pipefail
-# shellcheck source=../lib/assert.sh
-source "$(dirname "$0")/../lib/assert.sh"
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 MODE=$1
 mkdir -p "$MG_WORKDIR" && cd "$MG_WORKDIR" || exit 1
 

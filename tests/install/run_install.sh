@@ -11,8 +11,8 @@
 # Environment (tests/install/CMakeLists.txt): MG_BUILD MG_FLAVOR MG_WORKDIR MG_HERE.
 set -u
 : "${MG_BUILD:?}" "${MG_FLAVOR:?}" "${MG_WORKDIR:?}" "${MG_HERE:?}"
-# shellcheck source=../lib/assert.sh
-source "$(dirname "$0")/../lib/assert.sh"
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 case $MG_FLAVOR in
 openmpi) cc=mpicc.openmpi other=mpicc.mpich name="Open MPI" ;;
 *) cc=mpicc.mpich other=mpicc.openmpi name=MPICH ;;

@@ -24,8 +24,8 @@ work=$MG_WORKDIR
 rm -rf "$work"
 mkdir -p "$work"
 read -r -a flags <<<"${MG_MPIEXEC_FLAGS:-}"
-# shellcheck source=../lib/assert.sh
-source "$(dirname "$0")/../lib/assert.sh"
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 MODE=$mode
 run() { local np=$1; shift; timeout -k 10 120 "$MG_MPIEXEC" -n "$np" "${flags[@]}" "$@"; }
 meta() { sed -n "s/^#@$1=//p" "$2" | head -1; }

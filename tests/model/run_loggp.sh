@@ -13,8 +13,8 @@
 set -u
 mode=$1 np=$2 arg=$3
 shift 3
-# shellcheck source=../lib/assert.sh
-source "$(dirname "$0")/../lib/assert.sh"
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 MODE=$mode
 work=$MG_WORKDIR
 rm -rf "$work"

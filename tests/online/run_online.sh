@@ -32,8 +32,8 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
 read -r -a flags <<<"${MG_MPIEXEC_FLAGS:-}"
-# shellcheck source=../lib/assert.sh
-source "$(dirname "$0")/../lib/assert.sh"
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 MODE=$mode
 
 # The algorithm names online_app compares counters of, from the registry.

@@ -17,8 +17,8 @@ fi
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 work=$(mktemp -d /tmp/mg-report-browser.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-# shellcheck source=../lib/assert.sh
-source "$here/../lib/assert.sh"
+# shellcheck source=../common/assert.sh
+source "$here/../common/assert.sh"
 
 "$cli" report "$@" -o "$work/report.html" || die "mpiguide report failed"
 page=$work/report.html

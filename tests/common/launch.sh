@@ -3,7 +3,7 @@
 # Needs: MG_FLAVOR (openmpi|mpich), MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_TIMEOUT, MG_SCRIPT (name
 # used in the verdict line), MODE, MG_WORKDIR.
 #
-#   ok / fail / die / finish   tests/lib/assert.sh (sourced here): record a check, the verdict
+#   ok / fail / die / finish   tests/common/assert.sh (sourced here): record a check, the verdict
 #   cmd_start; cmd_ctx NP VAR=value... -- PROGRAM ARGS... [; cmd_ctx ...]; run NAME
 #                              build and run a launch; output in NAME.out / NAME.err,
 #                              status in RC; a timeout is recorded as a hang

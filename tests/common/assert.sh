@@ -11,7 +11,7 @@
 #
 # SCRIPT is MG_SCRIPT (default: the script's file name without .sh), MODE the case's mode (may be
 # empty), DIR MG_WORKDIR. A script that is done at its last command ends with finish; one whose
-# checks all die may end without it. tests/lib/launch.sh sources this file.
+# checks all die may end without it. tests/common/launch.sh sources this file.
 
 FAILS=0
 MG_SCRIPT=${MG_SCRIPT:-$(basename "$0" .sh)}
