@@ -3,7 +3,7 @@
  *
  *   file:line: [case] ASSERT_EQ(a, b): 3 != 4
  *
- * with both sides, counts the failure and goes on, so one run shows every failure. TEST_CASE("name")
+ * ("[case]" once TEST_CASE named one) with both sides, counts the failure and goes on, so one run shows every failure. TEST_CASE("name")
  * names what is being tested; main() ends with `return mg_test_summary("prog");`, which prints
  * 'prog: N passed, N failed' and returns the exit status. MPI programs use common/test_mpi.h on top
  * of this (a rank in every message, one verdict over all ranks).
@@ -34,13 +34,14 @@ __attribute__((format(printf, 3, 4))) static inline void mg_test_fail_(const cha
   __atomic_fetch_add(&mg_test_checks, 1, __ATOMIC_RELAXED);
   int n = __atomic_add_fetch(&mg_test_failures, 1, __ATOMIC_RELAXED);
   if (mg_test_max_shown > 0 && n > mg_test_max_shown) return;
-  char msg[1024], rank[32] = "";
+  char msg[1024], rank[32] = "", tcase[300] = "";
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   if (mg_test_rank >= 0) snprintf(rank, sizeof rank, "rank %d: ", mg_test_rank);
-  fprintf(stderr, "%s:%d: %s[%s] %s%s\n", file, line, rank, mg_test_case, msg,
+  if (mg_test_case[0]) snprintf(tcase, sizeof tcase, "[%s] ", mg_test_case);
+  fprintf(stderr, "%s:%d: %s%s%s%s\n", file, line, rank, tcase, msg,
           n == mg_test_max_shown ? " (further failures counted, not shown)" : "");
 }
 
