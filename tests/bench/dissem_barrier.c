@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "bench/bench.h"
+#include "common/test_mpi.h"
 
 static double now(void) {
   struct timespec ts;
@@ -24,10 +25,11 @@ int main(int argc, char **argv) {
   int rank, size, nlocal;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  mg_test_mpi_start("dissem_barrier");
   MPI_Comm node, comm;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   MPI_Comm_size(node, &nlocal);
-  int all_local = nlocal == size, ok = 1;
+  int all_local = nlocal == size;
   MPI_Allreduce(MPI_IN_PLACE, &all_local, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (!all_local) {
     if (rank == 0)
@@ -43,10 +45,7 @@ int main(int argc, char **argv) {
     struct timespec ts = {0, 300000L * late};
     nanosleep(&ts, NULL);
     double t_in = now();
-    if (mg_dissem_barrier(comm) != MPI_SUCCESS) {
-      fprintf(stderr, "dissem_barrier: MPI error\n");
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    }
+    TEST_MPI(mg_dissem_barrier(comm));
     double t_out = now();
     MPI_Gather(&t_in, 1, MPI_DOUBLE, in, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     MPI_Gather(&t_out, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
@@ -56,19 +55,17 @@ int main(int argc, char **argv) {
         if (in[r] > in[last_in]) last_in = r;
         if (out[r] < out[first_out]) first_out = r;
       }
-      if (out[first_out] < in[last_in]) {
-        fprintf(stderr, "dissem_barrier: iteration %d: rank %d left at %.9f before rank %d entered at %.9f\n",
-                it, first_out, out[first_out], last_in, in[last_in]);
-        ok = 0;
-      }
+      ASSERT_MSG(out[first_out] >= in[last_in], "iteration %d: rank %d left at %.9f before rank %d entered at %.9f",
+                 it, first_out, out[first_out], last_in, in[last_in]);
     }
   }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  if (rank == 0) printf("dissem_barrier: %d ranks, %d iterations: %s\n", size, iters, ok ? "ok" : "FAILED");
+  char what[64];
+  snprintf(what, sizeof what, "%d iterations", iters);
+  int verdict = mg_test_mpi_summary(what);
   free(in);
   free(out);
   MPI_Comm_free(&comm);
   MPI_Comm_free(&node);
   MPI_Finalize();
-  return ok ? 0 : 1;
+  return verdict;
 }

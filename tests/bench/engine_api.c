@@ -11,13 +11,14 @@
 
 #include "algs/algs.h"
 #include "bench/bench.h"
-#include "common/test.h"
+#include "common/test_mpi.h"
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   mg_core_init();
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  mg_test_mpi_start("engine_api");
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   size_t sizes[] = {8, 64};
   mg_bench_cfg cfg;
@@ -73,12 +74,10 @@ int main(int argc, char **argv) {
   ASSERT_TRUE(eh == MPI_ERRORS_ARE_FATAL);
   MPI_Errhandler_free(&eh);
   mg_bench_result_free(&res);
-  int failures = mg_test_failures;
-  MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) printf("engine_api: %s\n", failures ? "FAILED" : "ok");
+  int verdict = mg_test_mpi_summary(NULL);
   mg_rma_finalize();
   mg_hier_finalize();
   mg_core_finalize();
   MPI_Finalize();
-  return failures != 0;
+  return verdict;
 }

@@ -17,13 +17,15 @@
 set -u
 mode=$1 np=$2
 shift 2
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
+MODE=$mode
 work=$MG_WORKDIR
 rm -rf "$work"
 mkdir -p "$work/repro"
 read -r -a flags <<<"${MG_MPIEXEC_FLAGS:-}"
 launch() { timeout -k 10 240 "$MG_MPIEXEC" -n "$np" "${flags[@]}" "$MG_CLI" bench "$@"; }
 subst() { local a; for a in "$@"; do printf '%s\n' "${a//@REPRO/$work/repro}"; done; }
-leftovers() { find "$work" -type f | grep -v '/stdout$\|/stderr$'; }
 
 case $mode in
 ok)
@@ -35,8 +37,8 @@ ok)
   launch "${opts[@]}" -o "$work/raw.csv" >"$work/stdout" 2>"$work/stderr"
   rc=$?
   cat "$work/stdout" "$work/stderr"
-  if ((rc != 0)); then echo "run_bench: exit code $rc, expected 0" >&2; exit 1; fi
-  "$MG_CHECK" "$work/raw.csv" "${checks[@]}" || exit 1
+  ((rc == 0)) || die "exit code $rc, expected 0"
+  "$MG_CHECK" "$work/raw.csv" "${checks[@]}" || die "check_raw: the raw file is not as expected (above)"
   ;;
 fail | help)
   if [[ $mode == fail ]]; then regex=$1; shift; fi
@@ -45,16 +47,14 @@ fail | help)
   rc=$?
   cat "$work/stdout" "$work/stderr"
   if [[ $mode == help ]]; then
-    ((rc == 0)) || { echo "run_bench: --help exited with $rc" >&2; exit 1; }
-    grep -q "^usage: mpirun -np P mpiguide bench" "$work/stdout" || { echo "run_bench: no usage text" >&2; exit 1; }
+    ((rc == 0)) || die "--help exited with $rc"
+    grep -q "^usage: mpirun -np P mpiguide bench" "$work/stdout" || die "no usage text"
     n=$(grep -c "^usage:" "$work/stdout")
-    ((n == 1)) || { echo "run_bench: usage printed $n times (rank 0 only expected)" >&2; exit 1; }
+    ((n == 1)) || die "usage printed $n times (rank 0 only expected)"
   else
-    ((rc != 0)) || { echo "run_bench: exit code 0, expected a failure" >&2; exit 1; }
-    ((rc != 124 && rc != 137)) || { echo "run_bench: timed out (a rank was left waiting)" >&2; exit 1; }
-    grep -Eq -- "$regex" "$work/stderr" || { echo "run_bench: stderr does not match '$regex'" >&2; exit 1; }
+    expect_refusal "$rc" "$work/stderr" "$regex"
   fi
-  if leftovers | grep -q .; then echo "run_bench: files left behind:" >&2; leftovers >&2; exit 1; fi
+  expect_no_files "$work"
   ;;
 mpmd)
   regex=$1
@@ -66,14 +66,12 @@ mpmd)
      -n $((np - 1)) "$MG_CLI" bench "${a[@]}" "$@" >"$work/stdout" 2>"$work/stderr")
   rc=$?
   cat "$work/stdout" "$work/stderr"
-  ((rc != 0)) || { echo "run_bench: exit code 0, expected a failure" >&2; exit 1; }
-  ((rc != 124 && rc != 137)) || { echo "run_bench: timed out (a rank was left waiting)" >&2; exit 1; }
-  grep -Eq -- "$regex" "$work/stderr" || { echo "run_bench: stderr does not match '$regex'" >&2; exit 1; }
-  if leftovers | grep -q .; then echo "run_bench: files left behind:" >&2; leftovers >&2; exit 1; fi
+  expect_refusal "$rc" "$work/stderr" "$regex"
+  expect_no_files "$work"
   ;;
 *)
   echo "run_bench: unknown mode $mode" >&2
   exit 2
   ;;
 esac
-echo "run_bench: ok"
+finish

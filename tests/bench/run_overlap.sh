@@ -9,11 +9,13 @@ np=$1 ncells=$2 tests=$3 nrep=$4
 shift 5
 work=$MG_WORKDIR
 rm -rf "$work" && mkdir -p "$work"
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 read -r -a flags <<<"${MG_MPIEXEC_FLAGS:-}"
 timeout -k 10 240 "$MG_MPIEXEC" -n "$np" "${flags[@]}" "$MG_CLI" bench --overlap --tests "$tests" --nrep "$nrep" \
   --no-progress -o "$work/overlap.csv" "$@" >"$work/stdout" 2>"$work/stderr"
 rc=$?
 cat "$work/stdout" "$work/stderr"
-if ((rc != 0)); then echo "run_overlap: exit code $rc, expected 0" >&2; exit 1; fi
-grep -q '^collective *bytes *nrep *t_pure\[us\] *t_cpu\[us\]' "$work/stdout" || { echo "run_overlap: no summary table" >&2; exit 1; }
+((rc == 0)) || die "exit code $rc, expected 0"
+grep -q '^collective *bytes *nrep *t_pure\[us\] *t_cpu\[us\]' "$work/stdout" || die "no summary table"
 "$MG_OVL_CHECK" "$work/overlap.csv" "$ncells" "$tests" "$nrep"

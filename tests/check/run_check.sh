@@ -52,7 +52,9 @@ launch() {
   fi
 }
 subst() { local a; for a in "$@"; do a=${a//@OUT/$work/out}; printf '%s\n' "${a//@DATA/$MG_DATA}"; done; }
-die() { echo "run_check: $*" >&2; exit 1; }
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
+MODE=$mode
 # column NAME of verdicts.csv rows (header found by name): prints "bytes mockup status value"
 column() {
   awk -F, -v want="$2" '/^#/ {next} !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
@@ -348,4 +350,4 @@ keep)
   die "unknown mode $mode"
   ;;
 esac
-exit 0
+finish

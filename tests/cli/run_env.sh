@@ -5,7 +5,8 @@
 #   run_env.sh CLI LIB WORKDIR
 set -u
 cli=$1 lib=$2 work=$3
-die() { echo "run_env: $*" >&2; exit 1; }
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 rm -rf "$work" && mkdir -p "$work/with space" || exit 1
 cp "$cli" "$lib" "$work/with space/" || exit 1
 "$work/with space/$(basename "$cli")" env >"$work/env.out" 2>&1 || { cat "$work/env.out"; die "mpiguide env failed"; }
@@ -19,4 +20,5 @@ grep -q "with space/$(basename "$lib")" <<<"$maps" || die "the printed line does
 grep -q "cannot be preloaded" "$work/ld.err" && die "the loader ignored part of LD_PRELOAD: $(cat "$work/ld.err")"
 "$work/with space/$(basename "$cli")" env --lib >/dev/null 2>"$work/lib.err"
 grep -q "warning: the library's path holds a space" "$work/lib.err" || die "env --lib does not warn of the space"
-echo "run_env: the printed line preloads the library from a path with a space"
+ok "the printed line preloads the library from a path with a space"
+finish

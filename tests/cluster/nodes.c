@@ -4,7 +4,8 @@
  * that the ranks of one node share a hostname and the nodes' hostnames differ (each node is its
  * own UTS namespace), and that a message crosses both kinds of link (a ping-pong from rank 0 to
  * a rank of its node and to one of another node). It prints the two round trips, which are
- * figures, not assertions (benchmarks/ and docs/cluster.md compare them). Prints "nodes: OK".
+ * figures, not assertions (benchmarks/ and docs/cluster.md compare them). Prints "nodes: OK (...)"
+ * (common/test_mpi.h).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -12,13 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define HOST 64
+#include "common/test_mpi.h"
 
-static int fail(const char *what) {
-  fprintf(stderr, "nodes: FAIL: %s\n", what);
-  MPI_Abort(MPI_COMM_WORLD, 1);
-  return 1;
-}
+#define HOST 64
 
 /* Mean round trip of 8-byte messages between rank 0 and peer, in microseconds (on
  * rank 0; -1 elsewhere). Both ranks call it; the others return at once. */
@@ -45,7 +42,8 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  if (argc != 3) return fail("usage: nodes NODES PER_NODE");
+  mg_test_mpi_start("nodes");
+  if (argc != 3) mg_test_die("usage: nodes NODES PER_NODE");
   int want_nodes = atoi(argv[1]), want_per = atoi(argv[2]);
 
   char host[HOST] = {0};
@@ -66,41 +64,37 @@ int main(int argc, char **argv) {
   MPI_Allgather(host, HOST, MPI_CHAR, hosts, HOST, MPI_CHAR, MPI_COMM_WORLD);
   MPI_Allgather(&my_leader, 1, MPI_INT, leaders, 1, MPI_INT, MPI_COMM_WORLD);
 
-  int ok = 1, same = -1, other = -1;
-  char why[256] = "";
-  if (nodes != want_nodes) snprintf(why, sizeof why, "%d nodes, want %d", nodes, want_nodes), ok = 0;
-  if (nsize != want_per) snprintf(why, sizeof why, "rank %d: node of %d ranks, want %d", rank, nsize, want_per), ok = 0;
-  for (int r = 0; r < size && ok; r++)
-    for (int q = 0; q < size && ok; q++) {
-      int same_node = leaders[r] == leaders[q];
-      int same_host = strcmp(hosts + (size_t)r * HOST, hosts + (size_t)q * HOST) == 0;
-      if (same_node != same_host)
-        snprintf(why, sizeof why, "ranks %d (%s) and %d (%s): %s node but %s hostname", r, hosts + (size_t)r * HOST,
-                 q, hosts + (size_t)q * HOST, same_node ? "same" : "different", same_host ? "same" : "different"),
-            ok = 0;
-    }
+  int same = -1, other = -1;
+  TEST_CASE(host);
+  ASSERT_MSG(nodes == want_nodes, "%d nodes, want %d", nodes, want_nodes);
+  ASSERT_MSG(nsize == want_per, "node of %d ranks, want %d", nsize, want_per);
+  int bad_r = -1, bad_q = -1; /* the first pair whose node and hostname disagree */
+  for (int r = 0; r < size && bad_r < 0; r++)
+    for (int q = 0; q < size && bad_r < 0; q++)
+      if ((leaders[r] == leaders[q]) != (strcmp(hosts + (size_t)r * HOST, hosts + (size_t)q * HOST) == 0))
+        bad_r = r, bad_q = q;
+  ASSERT_MSG(bad_r < 0, "ranks %d (%s) and %d (%s): %s node but %s hostname", bad_r, hosts + (size_t)bad_r * HOST,
+             bad_q, hosts + (size_t)bad_q * HOST, leaders[bad_r] == leaders[bad_q] ? "same" : "different",
+             leaders[bad_r] == leaders[bad_q] ? "different" : "same");
   for (int r = 1; r < size; r++) {
     if (leaders[r] == leaders[0] && same < 0) same = r;
     if (leaders[r] != leaders[0] && other < 0) other = r;
   }
-  int all_ok = 0;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (!ok) fprintf(stderr, "nodes: rank %d on %s: %s\n", rank, host, why);
-  if (!all_ok) return fail("the node structure is not the expected one (above)");
-
-  double t_same = same > 0 ? pingpong(rank, same, 200) : -1;
-  double t_other = other > 0 ? pingpong(rank, other, 200) : -1;
-  if (rank == 0) {
-    printf("nodes: %d nodes x %d ranks:", nodes, nsize);
-    for (int r = 0; r < size; r++) printf(" %d@%s", r, hosts + (size_t)r * HOST);
-    printf("\nnodes: 8-byte round trip within a node %.1f us, between nodes %.1f us\n", t_same, t_other);
-    printf("nodes: OK\n");
-    fflush(stdout); /* seen before MPI_Finalize (tests/cluster/run_cluster.sh watches for it) */
+  if (!mg_test_mpi_failures()) { /* the round trips only where the node structure is the expected one */
+    double t_same = same > 0 ? pingpong(rank, same, 200) : -1;
+    double t_other = other > 0 ? pingpong(rank, other, 200) : -1;
+    if (rank == 0) {
+      printf("nodes: %d nodes x %d ranks:", nodes, nsize);
+      for (int r = 0; r < size; r++) printf(" %d@%s", r, hosts + (size_t)r * HOST);
+      printf("\nnodes: 8-byte round trip within a node %.1f us, between nodes %.1f us\n", t_same, t_other);
+    }
   }
+  /* "nodes: OK (...)" flushed before MPI_Finalize (tests/cluster/run_cluster.sh watches for it) */
+  int verdict = mg_test_mpi_summary(NULL);
   free(hosts);
   free(leaders);
   MPI_Comm_free(&node);
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Finalize();
-  return 0;
+  return verdict;
 }

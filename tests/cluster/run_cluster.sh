@@ -35,7 +35,9 @@ work=$MG_WORKDIR
 rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
-die() { echo "run_cluster: $mode${launch:+ $launch}: FAIL: $*" >&2; exit 1; }
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
+MODE="$mode${launch:+ $launch}"
 [[ $(id -u) -eq 0 ]] || die "needs root (namespaces, veth links, tc); run the cluster label as root"
 export MG_CLUSTER_STATE
 
@@ -259,4 +261,4 @@ down)
   ;;
 *) die "unknown mode" ;;
 esac
-echo "run_cluster: $mode${launch:+ $launch}: OK"
+finish

@@ -1,13 +1,16 @@
 /*
- * The assertions of every C test under tests/ (tests/diff keeps its MPI-aware
- * harness). Each ASSERT_* counts one check; a failed one prints
+ * The assertions of every C test under tests/. Each ASSERT_* counts one check; a failed one prints
  *
  *   file:line: [case] ASSERT_EQ(a, b): 3 != 4
  *
- * with both sides, counts the failure and goes on, so one run shows every
- * failure. TEST_CASE("name") names what is being tested; main() ends with
- * `return mg_test_summary("prog");`, which prints 'prog: N passed, N failed'
- * and returns the exit status.
+ * ("[case]" once TEST_CASE named one) with both sides, counts the failure and goes on, so one run shows every failure. TEST_CASE("name")
+ * names what is being tested; main() ends with `return mg_test_summary("prog");`, which prints
+ * 'prog: N passed, N failed' and returns the exit status. MPI programs use common/test_mpi.h on top
+ * of this (a rank in every message, one verdict over all ranks).
+ *
+ * The counters are atomic, so checks may run in several threads at once (each failure is one
+ * write, lines do not mix). mg_test_max_shown > 0 prints only the first that many failures (a
+ * program that checks every element of large buffers); the rest are counted.
  *
  * One test program is one translation unit: the counters are static.
  */
@@ -15,28 +18,40 @@
 #define MG_TESTS_COMMON_TEST_H
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 static int mg_test_checks, mg_test_failures;
 static const char *mg_test_case = "";
+static int mg_test_rank = -1;   /* >= 0: "rank N: " in every message (common/test_mpi.h sets it) */
+static int mg_test_max_shown;   /* > 0: print only the first that many failures */
 
 #define TEST_CASE(name) (mg_test_case = (name))
 
+__attribute__((format(printf, 3, 4))) static inline void mg_test_fail_(const char *file, int line,
+                                                                        const char *fmt, ...) {
+  __atomic_fetch_add(&mg_test_checks, 1, __ATOMIC_RELAXED);
+  int n = __atomic_add_fetch(&mg_test_failures, 1, __ATOMIC_RELAXED);
+  if (mg_test_max_shown > 0 && n > mg_test_max_shown) return;
+  char msg[1024], rank[32] = "", tcase[300] = "";
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (mg_test_rank >= 0) snprintf(rank, sizeof rank, "rank %d: ", mg_test_rank);
+  if (mg_test_case[0]) snprintf(tcase, sizeof tcase, "[%s] ", mg_test_case);
+  fprintf(stderr, "%s:%d: %s%s%s%s\n", file, line, rank, tcase, msg,
+          n == mg_test_max_shown ? " (further failures counted, not shown)" : "");
+}
+
 /* Records a failure with a printf-style message (for checks whose condition is an if of its own). */
-#define TEST_FAIL(...)                                                                                       \
-  do {                                                                                                       \
-    mg_test_checks++;                                                                                        \
-    mg_test_failures++;                                                                                      \
-    fprintf(stderr, "%s:%d: [%s] ", __FILE__, __LINE__, mg_test_case);                                       \
-    fprintf(stderr, __VA_ARGS__);                                                                            \
-    fputc('\n', stderr);                                                                                     \
-  } while (0)
+#define TEST_FAIL(...) mg_test_fail_(__FILE__, __LINE__, __VA_ARGS__)
 
 #define MG_TEST_CHECK_(ok, ...)                                                                              \
   do {                                                                                                       \
     if (ok)                                                                                                  \
-      mg_test_checks++;                                                                                      \
+      __atomic_fetch_add(&mg_test_checks, 1, __ATOMIC_RELAXED);                                              \
     else                                                                                                     \
       TEST_FAIL(__VA_ARGS__);                                                                                \
   } while (0)

@@ -17,10 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/test_mpi.h"
 #include "mpiguide.h"
 #include "registry/registry.h"
-
-static int failures;
 
 /* Rounds of the check on comm with the algorithm forced; the caller's flags window is on comm. */
 static void check_comm(MPI_Comm comm, const char *alg, const char *what) {
@@ -30,8 +29,7 @@ static void check_comm(MPI_Comm comm, const char *alg, const char *what) {
   MPI_Win win;
   volatile int *mine = NULL;
   if (MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, comm, (void *)&mine, &win) != MPI_SUCCESS) {
-    fprintf(stderr, "barriertest: cannot allocate a shared window (ranks on several nodes?)\n");
-    failures++;
+    TEST_FAIL("cannot allocate a shared window on %s (ranks on several nodes?)", what);
     return;
   }
   volatile int *flag[1024];
@@ -44,26 +42,23 @@ static void check_comm(MPI_Comm comm, const char *alg, const char *what) {
   *mine = -1;
   MPI_Win_sync(win);
   PMPI_Barrier(comm);
-  int bad = 0;
   for (int k = 0; k < 2 * size + 2; k++) {
     if (rank == k % size) usleep(20000);
     *mine = k;
     MPI_Win_sync(win); /* the store is visible before the barrier starts */
     __sync_synchronize();
-    if (MPI_Barrier(comm) != MPI_SUCCESS) bad++;
+    int rc = MPI_Barrier(comm);
+    ASSERT_MSG(rc == MPI_SUCCESS, "%s on %s: MPI_Barrier returned %d in round %d", alg, what, rc, k);
     MPI_Win_sync(win);
     __sync_synchronize();
-    for (int q = 0; q < size && q < 1024; q++)
-      if (*flag[q] < k) {
-        if (!bad) fprintf(stderr, "barriertest: %s on %s: rank %d left round %d before rank %d entered it\n", alg,
-                          what, rank, k, q);
-        bad++;
-      }
+    int early = -1; /* the first rank that had not entered round k */
+    for (int q = 0; q < size && q < 1024 && early < 0; q++)
+      if (*flag[q] < k) early = q;
+    ASSERT_MSG(early < 0, "%s on %s: rank %d left round %d before rank %d entered it", alg, what, rank, k, early);
     PMPI_Barrier(comm); /* no rank overwrites its flag before all have read */
   }
   MPI_Win_unlock_all(win);
   MPI_Win_free(&win);
-  failures += bad;
 }
 
 int main(int argc, char **argv) {
@@ -71,6 +66,7 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  mg_test_mpi_start("barriertest");
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN); /* MPI_COMM_NULL's errors come here */
   MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
   MPI_Comm node, dup, half;
@@ -82,9 +78,9 @@ int main(int argc, char **argv) {
     if (ci->algs[a].restrictions & MG_R_MEASURE_ONLY) continue; /* libmpiguide never runs it */
     char spec[128];
     snprintf(spec, sizeof spec, "barrier=%s", a ? ci->algs[a].name : "default");
+    TEST_CASE(spec);
     if (mpiguide_force(spec) != 0) {
-      if (!rank) fprintf(stderr, "barriertest: cannot force %s\n", spec);
-      failures++;
+      TEST_FAIL("cannot force %s", spec);
       continue;
     }
     long long before = mpiguide_calls("barrier", a ? ci->algs[a].name : "default");
@@ -95,24 +91,18 @@ int main(int argc, char **argv) {
     int want = PMPI_Barrier(MPI_COMM_NULL), got = MPI_Barrier(MPI_COMM_NULL), cw = -1, cg = -2;
     MPI_Error_class(want, &cw);
     MPI_Error_class(got, &cg);
-    if (want == MPI_SUCCESS || cw != cg) {
-      fprintf(stderr, "barriertest: rank %d: %s on MPI_COMM_NULL: error class %d, the library's own %d\n", rank,
-              spec, cg, cw);
-      failures++;
-    }
+    ASSERT_MSG(want != MPI_SUCCESS && cw == cg, "%s on MPI_COMM_NULL: error class %d, the library's own %d", spec,
+               cg, cw);
     long long ran = mpiguide_calls("barrier", a ? ci->algs[a].name : "default") - before;
-    if (ran <= 0) {
-      fprintf(stderr, "barriertest: rank %d: %s did not run (%lld calls)\n", rank, spec, ran);
-      failures++;
-    }
+    ASSERT_MSG(ran > 0, "%s did not run (%lld calls)", spec, ran);
     mpiguide_force("");
   }
-  int total = 0;
-  PMPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (!rank) printf("barriertest: %d algorithms on %d ranks: %s\n", ci->nalgs, size, total ? "FAILED" : "ok");
+  char what[64];
+  snprintf(what, sizeof what, "%d algorithms", ci->nalgs);
+  int rc = mg_test_mpi_summary(what);
   MPI_Comm_free(&half);
   MPI_Comm_free(&dup);
   MPI_Comm_free(&node);
   MPI_Finalize();
-  return total ? 1 : 0;
+  return rc;
 }

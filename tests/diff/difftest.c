@@ -95,6 +95,7 @@
 
 #include <mpi.h>
 
+#include "common/test_mpi.h"
 #include "mpiguide.h"
 #include "registry/registry.h"
 
@@ -102,56 +103,6 @@
 
 static int g_rank, g_np, g_quick, g_verbose, g_trace;
 static long g_first = 0, g_last = -1; /* --cases A[-B]: run only these case numbers */
-
-/* A hang (a mock-up that deadlocks) should name its case, not just hit the CTest
- * timeout: every case arms an alarm; if it fires, the rank says where it is stuck
- * and exits, and the launcher takes the others down. */
-static int g_watch = 30; /* seconds per case */
-static char g_now[700];
-
-static void watchdog(int sig) {
-  static const char head[] = "difftest: watchdog: no progress (a hang?) in ";
-  ssize_t w = write(2, head, sizeof head - 1);
-  w += write(2, g_now, strlen(g_now));
-  w += write(2, "\n", 1);
-  (void)w;
-  (void)sig;
-  _exit(3);
-}
-
-static void watch(const char *alg, long cn, const char *desc) {
-  snprintf(g_now, sizeof g_now, "rank %d: %s case %ld: %s", g_rank, alg, cn, desc);
-  alarm((unsigned)g_watch);
-}
-
-static void die(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "difftest (rank %d): ", g_rank);
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-  MPI_Abort(MPI_COMM_WORLD, 2);
-  exit(2);
-}
-
-static void *xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) die("out of memory (%zu bytes)", n);
-  return p;
-}
-
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p) die("out of memory (%zu x %zu bytes)", n, size);
-  return p;
-}
-
-#define CHECK(call)                                               \
-  do {                                                            \
-    int rc_ = (call);                                             \
-    if (rc_ != MPI_SUCCESS) die("%s failed (rc %d)", #call, rc_); \
-  } while (0)
 
 static uint64_t mix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -229,8 +180,8 @@ static ttype types[T_N] = {
 static MPI_Datatype mk_struct(int n, const int *bl, const MPI_Aint *disp, const MPI_Datatype *t, MPI_Aint lb,
                               MPI_Aint extent) {
   MPI_Datatype s, r;
-  CHECK(MPI_Type_create_struct(n, bl, disp, t, &s));
-  CHECK(MPI_Type_create_resized(s, lb, extent, &r));
+  TEST_MPI(MPI_Type_create_struct(n, bl, disp, t, &s));
+  TEST_MPI(MPI_Type_create_resized(s, lb, extent, &r));
   MPI_Type_free(&s);
   return r;
 }
@@ -250,15 +201,15 @@ static void make_types(void) {
   types[T_INT_NEGLB].dt = mk_struct(1, (int[]){1}, (MPI_Aint[]){-8}, (MPI_Datatype[]){MPI_INT}, -12, 16);
   /* no gaps, extent = size, but shifted: the data is not at the buffer address */
   types[T_INT_SHIFT].dt = mk_struct(1, (int[]){1}, (MPI_Aint[]){4}, (MPI_Datatype[]){MPI_INT}, 4, 4);
-  CHECK(MPI_Type_contiguous(4, MPI_INT, &types[T_CONTIG4].dt));
+  TEST_MPI(MPI_Type_contiguous(4, MPI_INT, &types[T_CONTIG4].dt));
   /* gaps inside and between elements */
-  CHECK(MPI_Type_vector(2, 2, 3, MPI_INT, &tmp));
-  CHECK(MPI_Type_create_resized(tmp, 0, 28, &types[T_VEC4].dt));
+  TEST_MPI(MPI_Type_vector(2, 2, 3, MPI_INT, &tmp));
+  TEST_MPI(MPI_Type_create_resized(tmp, 0, 28, &types[T_VEC4].dt));
   MPI_Type_free(&tmp);
   /* typemap not in address order: packing order differs from memory order */
-  CHECK(MPI_Type_indexed(3, (int[]){2, 1, 1}, (int[]){4, 0, 7}, MPI_INT, &types[T_IDX4].dt));
+  TEST_MPI(MPI_Type_indexed(3, (int[]){2, 1, 1}, (int[]){4, 0, 7}, MPI_INT, &types[T_IDX4].dt));
   /* odd extent: elements at unaligned addresses */
-  CHECK(MPI_Type_vector(3, 1, 2, MPI_UNSIGNED_CHAR, &types[T_VEC3UC].dt));
+  TEST_MPI(MPI_Type_vector(3, 1, 2, MPI_UNSIGNED_CHAR, &types[T_VEC3UC].dt));
   MPI_Datatype idc[3] = {MPI_INT, MPI_DOUBLE, MPI_CHAR};
   int ones[3] = {1, 1, 1};
   types[T_ST_HOLES].dt = mk_struct(3, ones, (MPI_Aint[]){0, 8, 16}, idc, 0, 24);
@@ -267,8 +218,8 @@ static void make_types(void) {
   MPI_Datatype uu[2] = {MPI_UNSIGNED, MPI_UNSIGNED};
   types[T_P_STRUCT].dt = mk_struct(2, ones, (MPI_Aint[]){0, 8}, uu, 0, 16);
   types[T_P_NEGLB].dt = mk_struct(2, ones, (MPI_Aint[]){4, -8}, uu, -12, 24);
-  CHECK(MPI_Type_vector(2, 1, 2, MPI_UNSIGNED, &types[T_P_VEC].dt));
-  CHECK(MPI_Type_contiguous(2, MPI_UNSIGNED, &types[T_P_CONTIG].dt));
+  TEST_MPI(MPI_Type_vector(2, 1, 2, MPI_UNSIGNED, &types[T_P_VEC].dt));
+  TEST_MPI(MPI_Type_contiguous(2, MPI_UNSIGNED, &types[T_P_CONTIG].dt));
   types[T_P_SHIFT].dt = mk_struct(2, ones, (MPI_Aint[]){8, 12}, uu, 8, 8);
   /* predefined integer types, for the ops whose result is exact in any order (the userop rows) */
   types[T_BYTE].dt = MPI_BYTE;
@@ -279,10 +230,10 @@ static void make_types(void) {
   types[T_UNSIGNED].dt = MPI_UNSIGNED;
   for (int i = 0; i < T_N; i++) {
     ttype *t = &types[i];
-    if (derived(i)) CHECK(MPI_Type_commit(&t->dt));
-    CHECK(MPI_Type_get_extent(t->dt, &t->lb, &t->extent));
-    CHECK(MPI_Type_get_true_extent(t->dt, &t->tlb, &t->textent));
-    CHECK(MPI_Type_size(t->dt, &t->size));
+    if (derived(i)) TEST_MPI(MPI_Type_commit(&t->dt));
+    TEST_MPI(MPI_Type_get_extent(t->dt, &t->lb, &t->extent));
+    TEST_MPI(MPI_Type_get_true_extent(t->dt, &t->tlb, &t->textent));
+    TEST_MPI(MPI_Type_size(t->dt, &t->size));
   }
 }
 
@@ -324,7 +275,7 @@ static void check_families(void) {
     fa->unit_bytes = types[fa->t[0]].size * fa->mult[0];
     for (int v = 1; v < fa->nv; v++)
       if (types[fa->t[v]].size * fa->mult[v] != fa->unit_bytes)
-        die("family %s: unequal unit sizes", fa->name);
+        mg_test_die("family %s: unequal unit sizes", fa->name);
   }
 }
 
@@ -399,7 +350,7 @@ static size_t op_pack(void *in, void *inout, int len, MPI_Datatype dt, int unit_
   if (2 * nb > g_opcap) {
     free(g_opbuf);
     g_opcap = 2 * nb;
-    g_opbuf = xmalloc(g_opcap);
+    g_opbuf = mg_test_malloc(g_opcap);
   }
   int pos = 0;
   MPI_Pack(in, len, dt, g_opbuf, (int)nb, &pos, MPI_COMM_SELF);
@@ -484,32 +435,32 @@ static void node_shape(tcomm *t);
 static void make_comms(void) {
   MPI_Comm c;
   comms[C_WORLD] = (tcomm){.name = "world", .comm = MPI_COMM_WORLD};
-  CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &c));
+  TEST_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
   comms[C_DUP] = (tcomm){.name = "dup", .comm = c};
-  CHECK(MPI_Comm_split(MPI_COMM_WORLD, g_rank % 2, g_rank, &c));
+  TEST_MPI(MPI_Comm_split(MPI_COMM_WORLD, g_rank % 2, g_rank, &c));
   comms[C_HALVES] = (tcomm){.name = "halves(odd/even)", .comm = c};
-  CHECK(MPI_Comm_split(MPI_COMM_WORLD, 0, -g_rank, &c));
+  TEST_MPI(MPI_Comm_split(MPI_COMM_WORLD, 0, -g_rank, &c));
   comms[C_REVERSED] = (tcomm){.name = "reversed(key=-rank)", .comm = c};
-  CHECK(MPI_Comm_split(MPI_COMM_WORLD, g_rank < g_np - 1 ? 0 : MPI_UNDEFINED, g_np - g_rank, &c));
+  TEST_MPI(MPI_Comm_split(MPI_COMM_WORLD, g_rank < g_np - 1 ? 0 : MPI_UNDEFINED, g_np - g_rank, &c));
   comms[C_SUBSET] = (tcomm){.name = "subset(all but the last rank, reversed)", .comm = c};
-  CHECK(MPI_Comm_split(MPI_COMM_WORLD, g_rank, 0, &c));
+  TEST_MPI(MPI_Comm_split(MPI_COMM_WORLD, g_rank, 0, &c));
   comms[C_SELF] = (tcomm){.name = "self-sized(split by rank)", .comm = c};
   comms[C_INTER] =
       (tcomm){.name = "intercomm(even|odd)", .comm = MPI_COMM_NULL, .inter = 1, .low = g_rank % 2 == 0};
   if (g_np >= 2) {
-    CHECK(MPI_Intercomm_create(comms[C_HALVES].comm, 0, MPI_COMM_WORLD, g_rank % 2 ? 0 : 1, 77, &c));
+    TEST_MPI(MPI_Intercomm_create(comms[C_HALVES].comm, 0, MPI_COMM_WORLD, g_rank % 2 ? 0 : 1, 77, &c));
     comms[C_INTER].comm = c;
-    CHECK(MPI_Comm_remote_size(c, &comms[C_INTER].rsize));
+    TEST_MPI(MPI_Comm_remote_size(c, &comms[C_INTER].rsize));
   }
   for (int i = 0; i < C_N; i++) {
     if (comms[i].comm == MPI_COMM_NULL) continue;
-    CHECK(MPI_Comm_rank(comms[i].comm, &comms[i].rank));
-    CHECK(MPI_Comm_size(comms[i].comm, &comms[i].size));
+    TEST_MPI(MPI_Comm_rank(comms[i].comm, &comms[i].rank));
+    TEST_MPI(MPI_Comm_size(comms[i].comm, &comms[i].size));
   }
   for (int i = 0; i < C_N; i++)
     if (comms[i].comm != MPI_COMM_NULL && !comms[i].inter) node_shape(&comms[i]);
   for (int i = 0; i < C_N; i++) /* loops over roots must have the same length everywhere */
-    CHECK(PMPI_Allreduce(&comms[i].size, &comms[i].maxsize, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+    TEST_MPI(PMPI_Allreduce(&comms[i].size, &comms[i].maxsize, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
 }
 
 /* The node structure the hier family sees on an intracommunicator (src/algs/hier_nodes.c), computed
@@ -526,19 +477,19 @@ static void node_shape(tcomm *t) {
     k = *end || x < 1 ? 0 : (int)x;
   }
   v[0] = k, v[1] = -k;
-  CHECK(PMPI_Allreduce(v, w, 2, MPI_INT, MPI_MIN, t->comm));
+  TEST_MPI(PMPI_Allreduce(v, w, 2, MPI_INT, MPI_MIN, t->comm));
   if (w[0] != -w[1]) k = 0;
   if (k) {
-    CHECK(PMPI_Comm_rank(MPI_COMM_WORLD, &wr));
+    TEST_MPI(PMPI_Comm_rank(MPI_COMM_WORLD, &wr));
     color = wr / k;
   } else {
     MPI_Comm sc;
-    CHECK(PMPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, t->rank, MPI_INFO_NULL, &sc));
-    CHECK(PMPI_Allreduce(&t->rank, &color, 1, MPI_INT, MPI_MIN, sc));
-    CHECK(PMPI_Comm_free(&sc));
+    TEST_MPI(PMPI_Comm_split_type(t->comm, MPI_COMM_TYPE_SHARED, t->rank, MPI_INFO_NULL, &sc));
+    TEST_MPI(PMPI_Allreduce(&t->rank, &color, 1, MPI_INT, MPI_MIN, sc));
+    TEST_MPI(PMPI_Comm_free(&sc));
   }
-  int *all = xmalloc((size_t)p * sizeof *all);
-  CHECK(PMPI_Allgather(&color, 1, MPI_INT, all, 1, MPI_INT, t->comm));
+  int *all = mg_test_malloc((size_t)p * sizeof *all);
+  TEST_MPI(PMPI_Allgather(&color, 1, MPI_INT, all, 1, MPI_INT, t->comm));
   t->regular = t->consecutive = 1;
   for (int i = 0; i < p; i++) {
     int size = 0, size0 = 0;
@@ -574,7 +525,7 @@ static size_t span(const ttype *t, size_t n) {
 
 static void tb_make(tbuf *b, const ttype *t, size_t n) {
   b->len = span(t, n) + 2 * GUARD;
-  b->mem = xmalloc(b->len);
+  b->mem = mg_test_malloc(b->len);
   b->org = b->mem + GUARD - t->tlb;
   b->t = t;
   b->n = n;
@@ -597,7 +548,7 @@ static void fill_sendgaps(char *m, size_t len) {
  * of (seed, owner, block). Doubles are integer-valued and small, so every
  * summation order gives the exact same result (bit-exact comparison). */
 static char *gen_stream(size_t bytes, int bk, unsigned seed, int owner, int blk) {
-  char *out = xmalloc(bytes);
+  char *out = mg_test_malloc(bytes);
   uint64_t key = mix64(((uint64_t)seed << 32) ^ ((uint64_t)(unsigned)owner << 16) ^ (uint64_t)(unsigned)blk);
   size_t w = (size_t)bk_bytes[bk], nb = bytes / w;
   for (size_t i = 0; i < nb; i++) {
@@ -635,7 +586,7 @@ static char *gen_stream(size_t bytes, int bk, unsigned seed, int owner, int blk)
 static void put_at(char *origin, const ttype *t, size_t count, const char *stream) {
   int pos = 0;
   if (!count) return;
-  CHECK(MPI_Unpack(stream, (int)(count * (size_t)t->size), &pos, origin, (int)count, t->dt, MPI_COMM_SELF));
+  TEST_MPI(MPI_Unpack(stream, (int)(count * (size_t)t->size), &pos, origin, (int)count, t->dt, MPI_COMM_SELF));
 }
 
 /* Write `count` elements from a packed stream into b starting at element `at`. */
@@ -732,7 +683,7 @@ static void mk_recv(targs *a, const ttype *t, size_t n) {
 
 static void finish_send(targs *a) {
   if (!a->S.mem) return;
-  a->S0 = xmalloc(a->S.len);
+  a->S0 = mg_test_malloc(a->S.len);
   memcpy(a->S0, a->S.mem, a->S.len);
 }
 
@@ -1029,9 +980,9 @@ static int dp_resolve(int dsp, int rank) { return dsp == DP_PER_RANK ? (rank + 1
 
 static void agv_make(agv_layout *L, int rsc, int dsp, int n, int p, int rank) {
   L->pat = dp_resolve(dsp, rank);
-  L->cu = xmalloc((size_t)p * sizeof *L->cu);
-  L->at = xmalloc((size_t)p * sizeof *L->at);
-  long *sz = xmalloc((size_t)p * sizeof *sz);
+  L->cu = mg_test_malloc((size_t)p * sizeof *L->cu);
+  L->at = mg_test_malloc((size_t)p * sizeof *L->at);
+  long *sz = mg_test_malloc((size_t)p * sizeof *sz);
   L->total = 0;
   for (int j = 0; j < p; j++) L->total += sz[j] = L->cu[j] = rs_count(rsc, n, p, j);
   lay_place(L->pat, sz, 1, p, L->at, &L->base, &L->alloc);
@@ -1045,8 +996,8 @@ static void agv_free(agv_layout *L) {
 
 /* Fill recvcounts, displs and the recvbuf offset from a layout, at `mult` elements of t per unit. */
 static void agv_args(targs *a, const agv_layout *L, int p, int mult, const ttype *t) {
-  a->rcounts = xmalloc((size_t)p * sizeof *a->rcounts);
-  a->rdispls = xmalloc((size_t)p * sizeof *a->rdispls);
+  a->rcounts = mg_test_malloc((size_t)p * sizeof *a->rcounts);
+  a->rdispls = mg_test_malloc((size_t)p * sizeof *a->rdispls);
   for (int j = 0; j < p; j++) {
     a->rcounts[j] = L->cu[j] * mult;
     a->rdispls[j] = (int)((L->at[j] - L->base) * mult);
@@ -1120,15 +1071,15 @@ typedef struct vblocks {
 static void vb_make(vblocks *B, int w, int vc, int rank, int side, const int *cu, int np, int dsp, int lrank) {
   const family *f = &fams[vcs[vc].fam];
   size_t n = (size_t)(np > 0 ? np : 1);
-  long *sz = xcalloc(n, sizeof *sz), *at = xcalloc(n, sizeof *at), base, alloc;
-  int *mult = xcalloc(n, sizeof *mult);
+  long *sz = mg_test_calloc(n, sizeof *sz), *at = mg_test_calloc(n, sizeof *at), base, alloc;
+  int *mult = mg_test_calloc(n, sizeof *mult);
   B->np = np;
   B->pat = dp_resolve(dsp, lrank);
-  B->cnt = xcalloc(n, sizeof *B->cnt);
-  B->dsp = xcalloc(n, sizeof *B->dsp);
-  B->dt = w ? xcalloc(n, sizeof *B->dt) : NULL;
-  B->t = xcalloc(n, sizeof *B->t);
-  B->off = xcalloc(n, sizeof *B->off);
+  B->cnt = mg_test_calloc(n, sizeof *B->cnt);
+  B->dsp = mg_test_calloc(n, sizeof *B->dsp);
+  B->dt = w ? mg_test_calloc(n, sizeof *B->dt) : NULL;
+  B->t = mg_test_calloc(n, sizeof *B->t);
+  B->off = mg_test_calloc(n, sizeof *B->off);
   for (int j = 0; j < np; j++) {
     int v = vcs[vc].view != MIX ? vcs[vc].view : (rank + side + (w ? j : 0)) % f->nv;
     B->t[j] = &types[f->t[v]];
@@ -1172,19 +1123,19 @@ static void vb_free(vblocks *B) {
 }
 
 static int *ints_dup(const int *v, int n) {
-  int *d = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *d);
+  int *d = mg_test_malloc((size_t)(n > 0 ? n : 1) * sizeof *d);
   memcpy(d, v, (size_t)(n > 0 ? n : 0) * sizeof *d);
   return d;
 }
 
 static int *ints_fill(int n, int v) {
-  int *d = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *d);
+  int *d = mg_test_malloc((size_t)(n > 0 ? n : 1) * sizeof *d);
   for (int i = 0; i < n; i++) d[i] = v;
   return d;
 }
 
 static MPI_Datatype *types_fill(int n, MPI_Datatype t) {
-  MPI_Datatype *d = xmalloc((size_t)(n > 0 ? n : 1) * sizeof *d);
+  MPI_Datatype *d = mg_test_malloc((size_t)(n > 0 ? n : 1) * sizeof *d);
   for (int i = 0; i < n; i++) d[i] = t;
   return d;
 }
@@ -1195,7 +1146,7 @@ static void vb_side(targs *a, const vblocks *B, int recv) {
   int *cnt = ints_dup(B->cnt, B->np), *dsp = ints_dup(B->dsp, B->np);
   MPI_Datatype *dt = NULL;
   if (B->dt) {
-    dt = xmalloc((size_t)(B->np > 0 ? B->np : 1) * sizeof *dt);
+    dt = mg_test_malloc((size_t)(B->np > 0 ? B->np : 1) * sizeof *dt);
     memcpy(dt, B->dt, (size_t)B->np * sizeof *dt);
   }
   if (recv) {
@@ -1219,7 +1170,7 @@ static void vb_put(tbuf *b, const vblocks *B, int j, unsigned seed, int owner, i
 
 /* gatherv and scatterv: rank j's block, rs_count() units. */
 static int *v_units(const tcase *tc, int p, long *total) {
-  int *cu = xcalloc((size_t)p, sizeof *cu);
+  int *cu = mg_test_calloc((size_t)p, sizeof *cu);
   *total = 0;
   for (int j = 0; j < p; j++) *total += cu[j] = rs_count(tc->rsc, tc->n, p, j);
   return cu;
@@ -1347,7 +1298,7 @@ static int a2a_send_dsp(int dsp) { return dsp == DP_PER_RANK ? DP_PER_RANK : (ds
 static void setup_a2av(const tcase *tc, targs *a) {
   const tcomm *cm = tc->cm;
   int p = cm->size, r = cm->rank, w = tc->coll == MG_ALLTOALLW, sym = tc->ip;
-  int *cs = xcalloc((size_t)p, sizeof *cs), *cr = xcalloc((size_t)p, sizeof *cr);
+  int *cs = mg_test_calloc((size_t)p, sizeof *cs), *cr = mg_test_calloc((size_t)p, sizeof *cr);
   long ts = 0, tr = 0, all = 0;
   for (int j = 0; j < p; j++) {
     ts += cs[j] = a2a_count(tc->rsc, tc->n, p, r, j, sym);
@@ -1493,7 +1444,7 @@ static void setup_red(const tcase *tc, targs *a) {
   a->scount = (int)mine;
   a->stype = t->dt;
   if (tc->coll == MG_REDUCE_SCATTER) {
-    a->rcounts = xmalloc((size_t)p * sizeof *a->rcounts);
+    a->rcounts = mg_test_malloc((size_t)p * sizeof *a->rcounts);
     for (int j = 0; j < p; j++) a->rcounts[j] = rs_count(tc->rsc, n, p, j);
   }
   int inplace_here = tc->ip && (tc->coll != MG_REDUCE || isroot);
@@ -1595,7 +1546,7 @@ static void setup_inter(const tcase *tc, targs *a) {
     int rc = scatter ? n * rsize : n;
     size_t vec = scatter ? (size_t)rc * lsize : (size_t)n;
     if (tc->coll == MG_REDUCE_SCATTER) {
-      a->rcounts = xmalloc((size_t)lsize * sizeof *a->rcounts);
+      a->rcounts = mg_test_malloc((size_t)lsize * sizeof *a->rcounts);
       for (int j = 0; j < lsize; j++) a->rcounts[j] = rc;
     }
     mk_send(a, t, vec);
@@ -1656,7 +1607,7 @@ static void setup_inter(const tcase *tc, targs *a) {
       a->scount = n;
     }
     if (isroot) {
-      int *cu = xcalloc((size_t)rsize, sizeof *cu);
+      int *cu = mg_test_calloc((size_t)rsize, sizeof *cu);
       for (int j = 0; j < rsize; j++) cu[j] = rs_count(tc->rsc, n, rsize, j);
       vblocks B;
       vb_make(&B, 0, VC_INT, r, gv, cu, rsize, tc->dsp, r);
@@ -1687,7 +1638,7 @@ static void setup_inter(const tcase *tc, targs *a) {
   case MG_ALLTOALLW: { /* the count matrix over both groups: even ranks first, then odd ones */
     int w = tc->coll == MG_ALLTOALLW, even = cm->low ? lsize : rsize, np = lsize + rsize;
     int me = cm->low ? r : even + r;
-    int *cs = xcalloc((size_t)rsize, sizeof *cs), *cr = xcalloc((size_t)rsize, sizeof *cr);
+    int *cs = mg_test_calloc((size_t)rsize, sizeof *cs), *cr = mg_test_calloc((size_t)rsize, sizeof *cr);
     for (int j = 0; j < rsize; j++) {
       int other = cm->low ? even + j : j;
       cs[j] = a2a_count(tc->rsc, n, np, me, other, 0);
@@ -1822,7 +1773,7 @@ static void oracle_op(int op, int bk, const char *in, char *inout, size_t bytes)
   }
   if (op == OP_UCOMM || op == OP_NONCOMM) {
     size_t nw = bytes / 4;
-    unsigned *x = xmalloc(bytes), *y = xmalloc(bytes);
+    unsigned *x = mg_test_malloc(bytes), *y = mg_test_malloc(bytes);
     memcpy(x, in, bytes);
     memcpy(y, inout, bytes);
     if (op == OP_UCOMM)
@@ -1891,8 +1842,8 @@ static void normalise_undef(targs *a) {
   if (!a->undef_n || !a->has_E) return;
   const ttype *t = a->E.t;
   int bytes = (int)(a->undef_n * (size_t)t->size), pos = 0;
-  char *st = xmalloc((size_t)bytes);
-  CHECK(MPI_Pack(a->E.org + (MPI_Aint)a->undef_at * t->extent, (int)a->undef_n, t->dt, st, bytes, &pos,
+  char *st = mg_test_malloc((size_t)bytes);
+  TEST_MPI(MPI_Pack(a->E.org + (MPI_Aint)a->undef_at * t->extent, (int)a->undef_n, t->dt, st, bytes, &pos,
                  MPI_COMM_SELF));
   for (int k = 0; k < 2; k++) put(&a->R[k], a->undef_at, a->undef_n, st);
   free(st);
@@ -2017,7 +1968,7 @@ static void fail(astat *s, long cn, int kind, const char *desc, const char *fmt,
     size_t cap = s->bitcap ? s->bitcap : 64;
     while (cap <= byte) cap *= 2;
     s->bits = realloc(s->bits, cap);
-    if (!s->bits) die("out of memory");
+    if (!s->bits) mg_test_die("out of memory");
     memset(s->bits + s->bitcap, 0, cap - s->bitcap);
     s->bitcap = cap;
   }
@@ -2165,7 +2116,7 @@ static const char *alg_label(int coll, int alg) { return alg ? mg_colls[coll].al
 
 static void force(const astat *s) {
   int st = mpiguide_force(s->spec);
-  if (st != MPIGUIDE_OK) die("mpiguide_force(\"%s\"): %s", s->spec, mpiguide_strerror(st));
+  if (st != MPIGUIDE_OK) mg_test_die("mpiguide_force(\"%s\"): %s", s->spec, mpiguide_strerror(st));
 }
 
 /*
@@ -2181,7 +2132,7 @@ static void force(const astat *s) {
 static int adjacent_call(int adj, int coll, const targs *a, tbuf *R) {
   tbuf *S = (tbuf *)&a->S;
   size_t rs = R->len - 2 * GUARD, ss = S->len - 2 * GUARD;
-  char *blk = xmalloc(rs + ss + 2 * GUARD);
+  char *blk = mg_test_malloc(rs + ss + 2 * GUARD);
   size_t r_at = adj == 1 ? GUARD : GUARD + ss, s_at = adj == 1 ? GUARD + rs : GUARD;
   /* the outer guards: of the buffer that comes first, before; of the other, after */
   memcpy(blk, (adj == 1 ? R : S)->mem, GUARD);
@@ -2274,7 +2225,7 @@ static void run_case(const tcase *tc0) {
   s->ncases++;
   if (a.noref) s->nnoref++;
   if (restricted) s->nrestricted++;
-  watch(s->spec, cn, a.desc);
+  mg_test_watch("%s case %ld: %s", s->spec, cn, a.desc);
 
   /* the reference: the MPI library's own implementation */
   int rc_ref = MPI_SUCCESS, ref_sbuf_changed = 0;
@@ -2681,17 +2632,17 @@ static void gen_inter(int coll, const tcomm *cm) {
 static int report(int coll, astat *s, const char *label, double secs) {
   size_t nbytes = ((size_t)g_ncase + 7) / 8 + 1;
   unsigned char *bits = calloc(nbytes, 1);
-  if (!bits) die("out of memory");
+  if (!bits) mg_test_die("out of memory");
   if (s->bits) memcpy(bits, s->bits, nbytes < s->bitcap ? nbytes : s->bitcap);
-  CHECK(PMPI_Allreduce(MPI_IN_PLACE, bits, (int)nbytes, MPI_UNSIGNED_CHAR, MPI_BOR, MPI_COMM_WORLD));
+  TEST_MPI(PMPI_Allreduce(MPI_IN_PLACE, bits, (int)nbytes, MPI_UNSIGNED_CHAR, MPI_BOR, MPI_COMM_WORLD));
   long kinds[K_N];
-  CHECK(PMPI_Allreduce(s->kinds, kinds, K_N, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+  TEST_MPI(PMPI_Allreduce(s->kinds, kinds, K_N, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
   long nfailed = 0, nip[2], ip[2] = {s->ninplace, s->nip_restricted};
   for (size_t i = 0; i < nbytes; i++) nfailed += __builtin_popcount(bits[i]);
   free(bits);
   /* a differential run: an in-place row must have run in place somewhere, not only passed calls
    * through (unless its restrictions keep every in-place call of this run away: p>1 at np 1) */
-  CHECK(PMPI_Allreduce(ip, nip, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+  TEST_MPI(PMPI_Allreduce(ip, nip, 2, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
   long ninplace = nip[0];
   int inplace_row = g_differential && s->alg && mg_colls[coll].algs[s->alg].family == MG_FAM_INPLACE &&
                     s->ncases > 0;
@@ -2708,8 +2659,8 @@ static int report(int coll, astat *s, const char *label, double secs) {
     mine[i].rank = g_rank;
     if (i < s->ndet) memcpy(mine[i].txt, s->det[i], DETLEN);
   }
-  if (g_rank == 0) all = xmalloc(sizeof mine * (size_t)g_np);
-  CHECK(PMPI_Gather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
+  if (g_rank == 0) all = mg_test_malloc(sizeof mine * (size_t)g_np);
+  TEST_MPI(PMPI_Gather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, 0, MPI_COMM_WORLD));
   if (g_rank == 0) {
     printf("diff %-21s %-42s np=%d cases=%ld", mg_colls[coll].name, label, g_np, s->ncases);
     if (s->nnoref) printf(" (%ld oracle-only)", s->nnoref);
@@ -2784,12 +2735,12 @@ static int run_coll(int coll, unsigned mask) {
     double t0 = MPI_Wtime();
     for (int c = C_WORLD; c <= C_SELF; c++) gen_intra(coll, &comms[c]);
     gen_inter(coll, &comms[C_INTER]);
-    CHECK(mpiguide_force("") == MPIGUIDE_OK ? MPI_SUCCESS : MPI_ERR_OTHER);
+    TEST_MPI(mpiguide_force("") == MPIGUIDE_OK ? MPI_SUCCESS : MPI_ERR_OTHER);
     bad |= report(coll, g_cur, g_cur->name, MPI_Wtime() - t0);
   }
   /* the MPI library's own defects: printed, not counted against mpiguide */
   long lib = g_lib.kinds[K_MIS], lib_all = 0;
-  CHECK(PMPI_Allreduce(&lib, &lib_all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
+  TEST_MPI(PMPI_Allreduce(&lib, &lib_all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
   if (lib_all) {
     char label[80];
     snprintf(label, sizeof label, "[P%s vs oracle]", mg_colls[coll].mpi_name);
@@ -2927,10 +2878,10 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
   /* reduce_scatter, allgatherv, the irregular collectives: n to and from every rank, in rank order
    * (alltoallw: displacements in bytes) */
   int dunit = coll == MG_ALLTOALLW ? (int)sizeof(int) : 1;
-  a.rcounts = xmalloc((size_t)p * sizeof *a.rcounts);
-  a.rdispls = xmalloc((size_t)p * sizeof *a.rdispls);
-  a.scounts = xmalloc((size_t)p * sizeof *a.scounts);
-  a.sdispls = xmalloc((size_t)p * sizeof *a.sdispls);
+  a.rcounts = mg_test_malloc((size_t)p * sizeof *a.rcounts);
+  a.rdispls = mg_test_malloc((size_t)p * sizeof *a.rdispls);
+  a.scounts = mg_test_malloc((size_t)p * sizeof *a.scounts);
+  a.sdispls = mg_test_malloc((size_t)p * sizeof *a.sdispls);
   a.stypes = types_fill(p, t->dt);
   a.rtypes = types_fill(p, t->dt);
   for (int j = 0; j < p; j++) {
@@ -2970,7 +2921,7 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
   case E_RBUF_INPLACE: a.rinplace = 1; break;
   case E_ALIAS: a.alias = 1; break;
   case E_UNCOMMITTED:
-    CHECK(MPI_Type_contiguous(1, MPI_INT, &a.stype));
+    TEST_MPI(MPI_Type_contiguous(1, MPI_INT, &a.stype));
     a.rtype = a.stype;
     a.op = ops[OP_UCOMM];
     for (int j = 0; j < p; j++) a.stypes[j] = a.rtypes[j] = a.stype;
@@ -2987,18 +2938,18 @@ static void run_ecase(astat *s, int coll, int e, MPI_Comm comm, long cn) {
     fflush(stderr);
   }
   s->ncases++;
-  watch(s->spec, cn, a.desc);
+  mg_test_watch("%s case %ld: %s", s->spec, cn, a.desc);
   if (e == E_COMM) { /* raised on MPI_COMM_WORLD (MPI-3) or MPI_COMM_SELF (MPI-4) */
-    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+    TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+    TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
   }
   memcpy(a.R[1].mem, a.I.mem, a.I.len);
   int rc_ref = do_call(1, coll, &a, &a.R[1]);
   memcpy(a.R[0].mem, a.I.mem, a.I.len);
   int rc = do_call(0, coll, &a, &a.R[0]);
   if (e == E_COMM && !g_world_returns) {
-    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
-    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL));
+    TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+    TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL));
   }
   alarm(0);
   if (e == E_UNCOMMITTED) MPI_Type_free(&a.stype);
@@ -3057,8 +3008,8 @@ static int check_op_table(void) {
   long long in[8] = {0}, inout[8] = {0};
   int bad = 0, ours = 0, lib_only = 0;
   /* PMPI_Reduce_local raises its errors on MPI_COMM_WORLD (Open MPI 4.1.4) or MPI_COMM_SELF */
-  CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-  CHECK(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
+  TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN));
   for (size_t i = 0; i < sizeof dts / sizeof dts[0]; i++) {
     if (dts[i].dt == MPI_DATATYPE_NULL) continue; /* not in this build */
     for (size_t j = 0; j < sizeof pops / sizeof pops[0]; j++) {
@@ -3074,8 +3025,8 @@ static int check_op_table(void) {
     }
   }
   if (!g_world_returns) {
-    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
-    CHECK(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL));
+    TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL));
+    TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_ARE_FATAL));
   }
   if (g_rank == 0)
     printf("%s op table: %d predefined (op, datatype) pairs may run a mock-up%s; %d more the library "
@@ -3088,8 +3039,8 @@ static int check_op_table(void) {
 static int run_errors(int coll, unsigned mask) {
   MPI_Comm comm;
   int bad = 0;
-  CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
-  CHECK(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
+  TEST_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+  TEST_MPI(MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN));
   stats_init(coll, g_noforce ? 1u : mask);
   for (int k = 0; k < g_nst; k++) {
     astat *s = &g_st[k];
@@ -3101,7 +3052,7 @@ static int run_errors(int coll, unsigned mask) {
     double t0 = MPI_Wtime();
     for (int e = 0; e < E_N; e++)
       if (ecase_applies(coll, e)) run_ecase(s, coll, e, comm, g_ncase++);
-    if (!g_noforce) CHECK(mpiguide_force("") == MPIGUIDE_OK ? MPI_SUCCESS : MPI_ERR_OTHER);
+    if (!g_noforce) TEST_MPI(mpiguide_force("") == MPIGUIDE_OK ? MPI_SUCCESS : MPI_ERR_OTHER);
     bad |= report(coll, s, s->name, MPI_Wtime() - t0);
   }
   stats_free();
@@ -3153,6 +3104,7 @@ int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "--list")) return write_list(argv[2]);
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  mg_test_mpi_start("difftest");
   MPI_Comm_size(MPI_COMM_WORLD, &g_np);
 
   unsigned sel[MG_NCOLL] = {0};
@@ -3175,7 +3127,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(arg, "--trace"))
       g_trace = 1;
     else if (!strcmp(arg, "--watchdog") && i + 1 < argc)
-      g_watch = atoi(argv[++i]);
+      mg_test_watch_seconds = atoi(argv[++i]);
     else if (!strcmp(arg, "--cases") && i + 1 < argc) {
       char *end;
       g_first = g_last = strtol(argv[++i], &end, 10);
@@ -3232,13 +3184,12 @@ int main(int argc, char **argv) {
           "difftest: note: MPIGUIDE_SCRATCH_MAX is set; scratch-cap fallbacks count as counter failures\n");
     fflush(stdout);
   }
-  signal(SIGALRM, watchdog);
   make_types();
-  CHECK(MPI_Type_contiguous(0, MPI_INT, &g_empty));
-  CHECK(MPI_Type_commit(&g_empty));
+  TEST_MPI(MPI_Type_contiguous(0, MPI_INT, &g_empty));
+  TEST_MPI(MPI_Type_commit(&g_empty));
   check_families();
-  CHECK(MPI_Op_create(op_ucomm_fn, 1, &ops[OP_UCOMM]));
-  CHECK(MPI_Op_create(op_noncomm_fn, 0, &ops[OP_NONCOMM]));
+  TEST_MPI(MPI_Op_create(op_ucomm_fn, 1, &ops[OP_UCOMM]));
+  TEST_MPI(MPI_Op_create(op_noncomm_fn, 0, &ops[OP_NONCOMM]));
   ops[OP_SUM] = MPI_SUM;
   ops[OP_MAX] = MPI_MAX;
   ops[OP_BOR] = MPI_BOR;
@@ -3258,7 +3209,7 @@ int main(int argc, char **argv) {
   }
 
   int bad_all = 0;
-  CHECK(PMPI_Allreduce(&bad, &bad_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+  TEST_MPI(PMPI_Allreduce(&bad, &bad_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
   if (g_rank == 0) printf("difftest: %s\n", bad_all ? "FAILED" : "all passed");
   free_comms();
   MPI_Op_free(&ops[OP_UCOMM]);

@@ -65,6 +65,7 @@
 
 #include <mpi.h>
 
+#include "common/test_mpi.h"
 #include "mpiguide.h"
 #include "algs/algs.h" /* mg_core_init: the rows run directly use mgcore's own state */
 #include "registry/datatype.h"
@@ -76,41 +77,6 @@ static int g_tag_ub;
 static MPI_Comm g_comm; /* MPI_COMM_WORLD's duplicate with MPI_ERRORS_RETURN */
 
 /* ------------------------------------------------------------------ utilities */
-
-static int g_watch = 30;
-static char g_now[700];
-
-static void watchdog(int sig) {
-  static const char head[] = "p2ptest: watchdog: no progress (a hang?) in ";
-  ssize_t w = write(2, head, sizeof head - 1);
-  w += write(2, g_now, strlen(g_now));
-  w += write(2, "\n", 1);
-  (void)w, (void)sig;
-  _exit(3);
-}
-
-static void die(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  fprintf(stderr, "p2ptest (rank %d): ", g_rank);
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "\n");
-  va_end(ap);
-  PMPI_Abort(MPI_COMM_WORLD, 2);
-  exit(2);
-}
-
-static void *xmalloc(size_t n) {
-  void *p = malloc(n ? n : 1);
-  if (!p) die("out of memory (%zu bytes)", n);
-  return p;
-}
-
-#define CHECK(call)                                               \
-  do {                                                            \
-    int rc_ = (call);                                             \
-    if (rc_ != MPI_SUCCESS) die("%s failed (rc %d)", #call, rc_); \
-  } while (0)
 
 static uint64_t mix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -153,7 +119,7 @@ static mg_type tinfo[T_N];
 
 static MPI_Datatype resized(MPI_Datatype t, MPI_Aint lb, MPI_Aint extent) {
   MPI_Datatype r;
-  CHECK(PMPI_Type_create_resized(t, lb, extent, &r));
+  TEST_MPI(PMPI_Type_create_resized(t, lb, extent, &r));
   PMPI_Type_free(&t);
   return r;
 }
@@ -161,17 +127,17 @@ static MPI_Datatype resized(MPI_Datatype t, MPI_Aint lb, MPI_Aint extent) {
 static void make_types(void) {
   MPI_Datatype t;
   types[T_BYTE] = MPI_BYTE, types[T_INT] = MPI_INT, types[T_DOUBLE] = MPI_DOUBLE;
-  CHECK(PMPI_Type_vector(3, 2, 3, MPI_INT, &t)); /* 6 ints, gaps inside and between elements */
+  TEST_MPI(PMPI_Type_vector(3, 2, 3, MPI_INT, &t)); /* 6 ints, gaps inside and between elements */
   types[T_VEC] = resized(t, 0, 40);
-  CHECK(PMPI_Type_contiguous(6, MPI_INT, &types[T_C6])); /* the same signature, dense */
-  CHECK(PMPI_Type_create_struct(3, (int[]){1, 1, 1}, (MPI_Aint[]){0, 8, 16},
+  TEST_MPI(PMPI_Type_contiguous(6, MPI_INT, &types[T_C6])); /* the same signature, dense */
+  TEST_MPI(PMPI_Type_create_struct(3, (int[]){1, 1, 1}, (MPI_Aint[]){0, 8, 16},
                                 (MPI_Datatype[]){MPI_INT, MPI_DOUBLE, MPI_CHAR}, &t));
   types[T_STRUCT] = resized(t, 0, 24);
-  CHECK(PMPI_Type_create_struct(1, (int[]){1}, (MPI_Aint[]){-8}, (MPI_Datatype[]){MPI_INT}, &t));
+  TEST_MPI(PMPI_Type_create_struct(1, (int[]){1}, (MPI_Aint[]){-8}, (MPI_Datatype[]){MPI_INT}, &t));
   types[T_NEGLB] = resized(t, -12, 16);
   for (int i = 0; i < T_N; i++) {
-    if (i >= T_VEC) CHECK(PMPI_Type_commit(&types[i]));
-    CHECK(mg_type_get(types[i], &tinfo[i]));
+    if (i >= T_VEC) TEST_MPI(PMPI_Type_commit(&types[i]));
+    TEST_MPI(mg_type_get(types[i], &tinfo[i]));
   }
 }
 
@@ -190,7 +156,7 @@ typedef struct tbuf {
 static void tb_make_tail(tbuf *b, int t, int count, unsigned seed, int sentinel, size_t tail) {
   size_t span = count > 0 ? mg_type_span(&tinfo[t], (size_t)count) : 0;
   b->len = span + 2 * GUARD + tail;
-  b->mem = xmalloc(b->len);
+  b->mem = mg_test_malloc(b->len);
   b->org = b->mem + GUARD - (count > 0 ? tinfo[t].true_lb : 0);
   for (size_t i = 0; i < b->len; i++)
     b->mem[i] = sentinel ? (char)(0xA5 ^ (i * 7)) : (char)(mix64(((uint64_t)seed << 32) + i) & 0xff);
@@ -224,12 +190,12 @@ static void rec_add(record *r, const char *label, const void *data, size_t len) 
   if (r->n == r->cap) {
     r->cap = r->cap ? 2 * r->cap : 16;
     r->v = realloc(r->v, (size_t)r->cap * sizeof *r->v);
-    if (!r->v) die("out of memory");
+    if (!r->v) mg_test_die("out of memory");
   }
   item *it = &r->v[r->n++];
   snprintf(it->label, sizeof it->label, "%s", label);
   it->len = len;
-  it->data = xmalloc(len);
+  it->data = mg_test_malloc(len);
   memcpy(it->data, data, len);
 }
 
@@ -299,7 +265,7 @@ static void rec_status(record *r, const MPI_Status *st, int rtype, int ok) {
  * The barrier first: what the peers sent before it has been sent; then probe until nothing more
  * arrives for a few milliseconds. */
 static void rec_leftovers(record *r) {
-  CHECK(PMPI_Barrier(g_comm));
+  TEST_MPI(PMPI_Barrier(g_comm));
   static char sink[1 << 20];
   int found = 0;
   struct timespec t0, t;
@@ -307,11 +273,11 @@ static void rec_leftovers(record *r) {
   for (;;) {
     int flag = 0;
     MPI_Status st;
-    CHECK(PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, g_comm, &flag, &st));
+    TEST_MPI(PMPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, g_comm, &flag, &st));
     if (flag) {
       int bytes = 0;
       PMPI_Get_count(&st, MPI_BYTE, &bytes);
-      CHECK(PMPI_Recv(sink, (int)sizeof sink, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, g_comm, MPI_STATUS_IGNORE));
+      TEST_MPI(PMPI_Recv(sink, (int)sizeof sink, MPI_BYTE, st.MPI_SOURCE, st.MPI_TAG, g_comm, MPI_STATUS_IGNORE));
       int v[3] = {st.MPI_SOURCE, st.MPI_TAG, bytes};
       rec_add(r, "left over: source,tag,bytes", v, sizeof v);
       found++;
@@ -322,7 +288,7 @@ static void rec_leftovers(record *r) {
     if ((t.tv_sec - t0.tv_sec) * 1e3 + (t.tv_nsec - t0.tv_nsec) * 1e-6 > 5) break;
   }
   rec_int(r, "messages left over", found);
-  CHECK(PMPI_Barrier(g_comm));
+  TEST_MPI(PMPI_Barrier(g_comm));
 }
 
 /* One clean exchange in a ring after an erroneous call: it must still work. */
@@ -340,10 +306,10 @@ static void rec_followup(record *r) {
  * run with MPI_COMM_WORLD's handler fatal: a row that lets an error reach it aborts the test. */
 static int wait_recv(MPI_Request *rq, MPI_Status *st) {
   MPI_Errhandler h;
-  CHECK(PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &h));
-  CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  TEST_MPI(PMPI_Comm_get_errhandler(MPI_COMM_WORLD, &h));
+  TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
   int rc = PMPI_Wait(rq, st);
-  CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, h));
+  TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, h));
   PMPI_Errhandler_free(&h);
   return rc;
 }
@@ -465,13 +431,13 @@ static void case_msg(const tcase *tc, int lib, record *r) {
   tbuf S, R;
   tb_make(&S, tc->st, tc->n, (unsigned)(g_rank * 131 + tc->n), 0);
   tb_make_tail(&R, tc->rt, rn, 0, 1, tc->rv == RV_TRUNC ? trunc_tail(tc->st, tc->n) : 0);
-  char *copy = xmalloc(S.len);
+  char *copy = mg_test_malloc(S.len);
   memcpy(copy, S.mem, S.len);
   int rc_s, rc_r;
   if (is_send_op(g_op)) {
     MPI_Request rq;
     rc_r = PMPI_Irecv(R.org, rn, types[tc->rt], src, any_tag ? MPI_ANY_TAG : tag, g_comm, &rq);
-    CHECK(PMPI_Barrier(g_comm));
+    TEST_MPI(PMPI_Barrier(g_comm));
     rc_s = do_send(lib, S.org, tc->n, types[tc->st], dest, tag);
     counted(lib, tc->n > 0);
     int rc_w = wait_recv(&rq, stp);
@@ -510,7 +476,7 @@ static void case_multi(const tcase *tc, int lib, record *r) {
   for (int j = 0; j < MULTI; j++) {
     tb_make(&S[j], tc->st, tc->n + j, (unsigned)(g_rank * 977 + j), 0);
     tb_make(&R[j], tc->st, tc->n + j, 0, 1);
-    copy[j] = xmalloc(S[j].len);
+    copy[j] = mg_test_malloc(S[j].len);
     memcpy(copy[j], S[j].mem, S[j].len);
   }
   /* receive j gets tag 100 + (MULTI - 2 - j) for j < MULTI - 1, the last MPI_ANY_TAG (the message
@@ -525,12 +491,12 @@ static void case_multi(const tcase *tc, int lib, record *r) {
      * right, whose receives are posted, and receive tag 200 + (reverse) from the left */
     for (int j = 0; j < MULTI; j++) {
       tb_make(&X[j], tc->st, tc->n + j, (unsigned)(g_rank * 31 + j), 0);
-      CHECK(PMPI_Isend(X[j].org, tc->n + j, types[tc->st], right, 200 + j, g_comm, &sq[j]));
+      TEST_MPI(PMPI_Isend(X[j].org, tc->n + j, types[tc->st], right, 200 + j, g_comm, &sq[j]));
       /* no MPI_ANY_TAG here: it would take one of the left's Isends */
       int tag = j == MULTI - 1 ? 100 + MULTI - 1 : RTAG(j);
-      CHECK(PMPI_Irecv(R[RIDX(j)].org, tc->n + RIDX(j), types[tc->st], left, tag, g_comm, &rq[j]));
+      TEST_MPI(PMPI_Irecv(R[RIDX(j)].org, tc->n + RIDX(j), types[tc->st], left, tag, g_comm, &rq[j]));
     }
-    CHECK(PMPI_Barrier(g_comm));
+    TEST_MPI(PMPI_Barrier(g_comm));
     for (int j = 0; j < MULTI; j++) {
       int m = MULTI - 1 - j; /* send and receive in reverse order of tags */
       tbuf Y; /* sendrecv_replace: message m goes out of it (its gaps stay) and the left's comes in */
@@ -553,13 +519,13 @@ static void case_multi(const tcase *tc, int lib, record *r) {
       rec_int(r, "receive rc class", err_class(rcx[j]));
       rec_status(r, &st[j], tc->st, rcx[j] == MPI_SUCCESS);
       rec_add(r, "receive buffer", R[RIDX(j)].mem, R[RIDX(j)].len);
-      CHECK(PMPI_Wait(&sq[j], MPI_STATUS_IGNORE));
+      TEST_MPI(PMPI_Wait(&sq[j], MPI_STATUS_IGNORE));
       tb_free(&X[j]);
     }
   } else if (is_send_op(g_op)) {
     for (int j = 0; j < MULTI; j++)
-      CHECK(PMPI_Irecv(R[RIDX(j)].org, tc->n + RIDX(j), types[tc->st], left, RTAG(j), g_comm, &rq[j]));
-    CHECK(PMPI_Barrier(g_comm));
+      TEST_MPI(PMPI_Irecv(R[RIDX(j)].org, tc->n + RIDX(j), types[tc->st], left, RTAG(j), g_comm, &rq[j]));
+    TEST_MPI(PMPI_Barrier(g_comm));
     for (int m = 0; m < MULTI; m++) {
       rc[m] = do_send(lib, S[m].org, tc->n + m, types[tc->st], right, 100 + m);
       counted(lib, tc->n + m > 0);
@@ -573,8 +539,8 @@ static void case_multi(const tcase *tc, int lib, record *r) {
     }
   } else {
     for (int m = 0; m < MULTI; m++)
-      CHECK(PMPI_Isend(S[m].org, tc->n + m, types[tc->st], right, 100 + m, g_comm, &sq[m]));
-    CHECK(PMPI_Barrier(g_comm)); /* the messages are there, unexpected */
+      TEST_MPI(PMPI_Isend(S[m].org, tc->n + m, types[tc->st], right, 100 + m, g_comm, &sq[m]));
+    TEST_MPI(PMPI_Barrier(g_comm)); /* the messages are there, unexpected */
     for (int j = 0; j < MULTI; j++) {
       rcx[j] = do_recv(lib, R[RIDX(j)].org, tc->n + RIDX(j), types[tc->st], left, RTAG(j), &st[j]);
       counted(lib, tc->n + RIDX(j) > 0);
@@ -582,7 +548,7 @@ static void case_multi(const tcase *tc, int lib, record *r) {
       rec_status(r, &st[j], tc->st, rcx[j] == MPI_SUCCESS);
       rec_add(r, "receive buffer", R[RIDX(j)].mem, R[RIDX(j)].len);
     }
-    for (int m = 0; m < MULTI; m++) CHECK(PMPI_Wait(&sq[m], MPI_STATUS_IGNORE));
+    for (int m = 0; m < MULTI; m++) TEST_MPI(PMPI_Wait(&sq[m], MPI_STATUS_IGNORE));
   }
   for (int j = 0; j < MULTI; j++) {
     check_unchanged(&S[j], copy[j]);
@@ -606,8 +572,8 @@ static void case_err(const tcase *tc, int lib, record *r) {
   int out[2] = {g_rank, 4242}, in[2] = {-1, -1}, bait = 3000 + g_rank;
   MPI_Request bq;
   MPI_Status st;
-  CHECK(PMPI_Isend(&bait, 1, MPI_INT, right, 9, g_comm, &bq));
-  CHECK(PMPI_Barrier(g_comm));
+  TEST_MPI(PMPI_Isend(&bait, 1, MPI_INT, right, 9, g_comm, &bq));
+  TEST_MPI(PMPI_Barrier(g_comm));
   int rc;
   if (is_send_op(g_op))
     rc = do_send(lib, out, n, MPI_INT, dest, stag);
@@ -616,7 +582,7 @@ static void case_err(const tcase *tc, int lib, record *r) {
   else
     rc = do_sendrecv(lib, out, n, MPI_INT, dest, stag, in, n, MPI_INT, src, rtag, &st);
   counted(lib, 0);
-  CHECK(PMPI_Wait(&bq, MPI_STATUS_IGNORE));
+  TEST_MPI(PMPI_Wait(&bq, MPI_STATUS_IGNORE));
   rec_int(r, "erroneous call rc class", err_class(rc));
   if (rc == MPI_SUCCESS) rec_add(r, "erroneous call received", in, sizeof in);
   rec_leftovers(r);
@@ -662,7 +628,7 @@ static void case_sr(const tcase *tc, int lib, record *r) {
   } else {
     tb_make(&S, tc->st, sn, (unsigned)(g_rank * 7 + tc->n), 0);
     tb_make_tail(&R, tc->rt, rn, 0, 1, trunc ? trunc_tail(tc->st, tc->n + g_np) : 0);
-    char *copy = xmalloc(S.len);
+    char *copy = mg_test_malloc(S.len);
     memcpy(copy, S.mem, S.len);
     rc = do_sendrecv(via, S.org, sn, types[tc->st], dest, stag, R.org, rn, types[tc->rt], src, rtag, stp);
     counted(via, sn > 0);
@@ -707,7 +673,7 @@ static void force(int alg) {
   char spec[160];
   snprintf(spec, sizeof spec, "%s=%s", mg_colls[g_op].name, alg ? mg_colls[g_op].algs[alg].name : "default");
   int st = mpiguide_force(spec);
-  if (st != MPIGUIDE_OK) die("mpiguide_force(\"%s\"): %s", spec, mpiguide_strerror(st));
+  if (st != MPIGUIDE_OK) mg_test_die("mpiguide_force(\"%s\"): %s", spec, mpiguide_strerror(st));
 }
 
 static long long calls_of(int alg) {
@@ -718,9 +684,7 @@ static void run_case(const tcase *tc) {
   long cn = g_ncase++;
   char desc[200];
   describe(tc, desc, sizeof desc);
-  snprintf(g_now, sizeof g_now, "rank %d: %s=%s case %ld: %s", g_rank, mg_colls[g_op].name,
-           mg_colls[g_op].algs[g_alg].name, cn, desc);
-  alarm((unsigned)g_watch);
+  mg_test_watch("%s=%s case %ld: %s", mg_colls[g_op].name, mg_colls[g_op].algs[g_alg].name, cn, desc);
   record ref = {0}, got = {0};
   g_send_changed = 0;
   g_ncalls = g_nrow = 0;
@@ -755,7 +719,7 @@ static void run_case(const tcase *tc) {
    * sent the next case's message (another sender, another pattern) to a rank still waiting in a
    * wildcard receive of this one, which took it (MPI orders messages of one sender only):
    * a ring with MPI_ANY_SOURCE at distance 2 received the chain's message of the next case. */
-  CHECK(PMPI_Barrier(g_comm));
+  TEST_MPI(PMPI_Barrier(g_comm));
   alarm(0);
   rec_free(&ref), rec_free(&got);
 }
@@ -769,8 +733,8 @@ static MPI_Comm g_pair;
 
 static void direct_one(const tcase *tc, int lib, record *r, int dir) {
   int prank, psize;
-  CHECK(PMPI_Comm_rank(g_pair, &prank));
-  CHECK(PMPI_Comm_size(g_pair, &psize));
+  TEST_MPI(PMPI_Comm_rank(g_pair, &prank));
+  TEST_MPI(PMPI_Comm_size(g_pair, &psize));
   int partner = prank ^ 1, sender = prank == dir;
   if (psize < 2) { /* an odd rank out: nothing to do */
     rec_int(r, "idle", 1);
@@ -790,7 +754,7 @@ static void direct_one(const tcase *tc, int lib, record *r, int dir) {
       mg_call_init(&c, g_op, g_pair);
       c.sbuf = S.org, c.scount = tc->n, c.stype = types[tc->st], c.rtype = MPI_DATATYPE_NULL;
       c.op = MPI_OP_NULL, c.root = partner, c.stag = tag;
-      CHECK(mg_call_prepare(&c));
+      TEST_MPI(mg_call_prepare(&c));
       rc = mg_run(&c, g_alg);
     } else {
       rc = PMPI_Send(S.org, tc->n, types[tc->st], partner, tag, g_pair);
@@ -806,7 +770,7 @@ static void direct_one(const tcase *tc, int lib, record *r, int dir) {
       mg_call_init(&c, MG_RECV, g_pair);
       c.rbuf = R.org, c.rcount = tc->n, c.rtype = types[tc->rt], c.stype = MPI_DATATYPE_NULL;
       c.op = MPI_OP_NULL, c.src = src, c.rtag = rtag, c.status = stp;
-      CHECK(mg_call_prepare(&c));
+      TEST_MPI(mg_call_prepare(&c));
       rc = a->recv_side(&c, a->param);
     } else {
       rc = PMPI_Recv(R.org, tc->n, types[tc->rt], src, rtag, g_pair, stp);
@@ -823,15 +787,13 @@ static void run_direct(const tcase *tc) {
   char desc[300], d0[200];
   describe(tc, d0, sizeof d0);
   snprintf(desc, sizeof desc, "run as the benchmark does (row + its receive side): %s", d0);
-  snprintf(g_now, sizeof g_now, "rank %d: %s=%s case %ld: %s", g_rank, mg_colls[g_op].name,
-           mg_colls[g_op].algs[g_alg].name, cn, desc);
-  alarm((unsigned)g_watch);
+  mg_test_watch("%s=%s case %ld: %s", mg_colls[g_op].name, mg_colls[g_op].algs[g_alg].name, cn, desc);
   record ref = {0}, got = {0};
   for (int dir = 0; dir < 2; dir++) {
     direct_one(tc, 0, &ref, dir);
-    CHECK(PMPI_Barrier(g_comm));
+    TEST_MPI(PMPI_Barrier(g_comm));
     direct_one(tc, 1, &got, dir);
-    CHECK(PMPI_Barrier(g_comm));
+    TEST_MPI(PMPI_Barrier(g_comm));
   }
   char why[400];
   if (rec_diff(&ref, &got, why, sizeof why)) fail(cn, desc, "%s", why);
@@ -927,10 +889,10 @@ static int run_op(unsigned sel) {
     g_measure = (mg_colls[g_op].algs[a].restrictions & MG_R_MEASURE_ONLY) != 0;
     g_ncase = g_nfail = g_nshown = 0;
     if (!g_noforce) force(a);
-    CHECK(PMPI_Barrier(g_comm));
+    TEST_MPI(PMPI_Barrier(g_comm));
     run_cases();
     long fails = 0, cases = g_ncase;
-    CHECK(PMPI_Allreduce(&g_nfail, &fails, 1, MPI_LONG, MPI_SUM, g_comm));
+    TEST_MPI(PMPI_Allreduce(&g_nfail, &fails, 1, MPI_LONG, MPI_SUM, g_comm));
     if (!g_noforce) force(0);
     if (g_rank == 0) {
       printf("p2ptest: %-16s %-28s %4ld cases%s: %s\n", mg_colls[g_op].name,
@@ -961,6 +923,7 @@ int main(int argc, char **argv) {
   if (argc == 3 && !strcmp(argv[1], "--list")) return write_list(argv[2]);
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  mg_test_mpi_start("p2ptest");
   MPI_Comm_size(MPI_COMM_WORLD, &g_np);
   unsigned sel[MG_NCOLL] = {0};
   int any = 0, world_returns = 0;
@@ -974,7 +937,7 @@ int main(int argc, char **argv) {
     } else if (!strcmp(argv[i], "-v")) {
       g_verbose = 1;
     } else if (!strcmp(argv[i], "--watchdog") && i + 1 < argc) {
-      g_watch = atoi(argv[++i]);
+      mg_test_watch_seconds = atoi(argv[++i]);
     } else {
       char name[128];
       snprintf(name, sizeof name, "%s", argv[i]);
@@ -1002,13 +965,13 @@ int main(int argc, char **argv) {
     MPI_Finalize();
     return 2;
   }
-  if (world_returns) CHECK(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
-  CHECK(PMPI_Comm_dup(MPI_COMM_WORLD, &g_comm));
-  CHECK(PMPI_Comm_set_errhandler(g_comm, MPI_ERRORS_RETURN));
-  CHECK(PMPI_Comm_split(g_comm, g_rank / 2, g_rank, &g_pair));
-  CHECK(mg_core_init());
+  if (world_returns) TEST_MPI(PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  TEST_MPI(PMPI_Comm_dup(MPI_COMM_WORLD, &g_comm));
+  TEST_MPI(PMPI_Comm_set_errhandler(g_comm, MPI_ERRORS_RETURN));
+  TEST_MPI(PMPI_Comm_split(g_comm, g_rank / 2, g_rank, &g_pair));
+  TEST_MPI(mg_core_init());
   int *ub = NULL, flag = 0;
-  CHECK(PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag));
+  TEST_MPI(PMPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag));
   g_tag_ub = flag ? *ub : 32767;
   if (g_rank == 0) {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
@@ -1020,13 +983,12 @@ int main(int argc, char **argv) {
            world_returns ? "; MPI_COMM_WORLD returns errors too" : "");
     fflush(stdout);
   }
-  signal(SIGALRM, watchdog);
   make_types();
   int bad = 0;
   for (int c = MG_NCOLLECTIVES; c < MG_NCOLL; c++)
     if (sel[c]) g_op = (mg_coll)c, bad |= run_op(sel[c]);
   int bad_all = 0;
-  CHECK(PMPI_Allreduce(&bad, &bad_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
+  TEST_MPI(PMPI_Allreduce(&bad, &bad_all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD));
   if (g_rank == 0) printf("p2ptest: %s\n", bad_all ? "FAILED" : "all passed");
   free_types();
   mg_rma_finalize();

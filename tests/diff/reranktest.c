@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "algs/algs.h"
-#include "common/test.h"
+#include "common/test_mpi.h"
 #include "registry/registry.h"
 
 static int rank, size;
@@ -48,6 +48,7 @@ static int run(mg_coll coll, MPI_Comm comm, const void *s, void *r, int n, int r
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  mg_test_mpi_start("reranktest");
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   enum { N = 3 };
   int p = size, *all = malloc(sizeof(int) * (size_t)(N * p)), *want = malloc(sizeof(int) * (size_t)(N * p));
@@ -116,12 +117,10 @@ int main(int argc, char **argv) {
   if (p <= 2) ASSERT_TRUE(!memcmp(got, ref, sizeof got));
 
   free(all), free(want), free(seen), free(nr0);
-  int bad = mg_test_failures, any = 0;
-  MPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0) printf("reranktest: np=%d %s\n", p, any ? "FAIL" : "ok");
+  int rc = mg_test_mpi_summary(NULL);
   mg_rma_finalize();
   mg_hier_finalize();
   mg_core_finalize();
   MPI_Finalize();
-  return mg_test_summary("reranktest") || any;
+  return rc;
 }

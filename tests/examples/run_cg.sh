@@ -16,7 +16,7 @@
 #          the same answer as the plain run.
 #
 # Configuration (environment, set by tests/examples/CMakeLists.txt):
-#   MG_FLAVOR MG_MPIEXEC MG_MPIEXEC_FLAGS MG_LIB MG_WORKDIR MG_TIMEOUT (tests/lib/launch.sh)
+#   MG_FLAVOR MG_MPIEXEC MG_MPIEXEC_FLAGS MG_LIB MG_WORKDIR MG_TIMEOUT (tests/common/launch.sh)
 #   MG_CG_C (examples/cg.c built), MG_CG_F (examples/cg.f90 built, absent without gfortran),
 #   MG_CLI (the mpiguide command; loop)
 set -u
@@ -35,8 +35,8 @@ MG_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 rm -rf "$MG_WORKDIR" && mkdir -p "$MG_WORKDIR" || exit 1
 cd "$MG_WORKDIR" || exit 1
 MG_SCRIPT=run_cg.sh
-# shellcheck source=../lib/launch.sh
-source "$MG_HERE/../lib/launch.sh"
+# shellcheck source=../common/launch.sh
+source "$MG_HERE/../common/launch.sh"
 
 run_cg() { # NAME APP VAR=value...: a launch of APP on NP ranks
   local name=$1 app=$2

@@ -11,9 +11,9 @@
 # Environment: MG_CLI, MG_LIB, MG_APP, MG_SRC (two_sites.c), MG_DATA, MG_MPIEXEC,
 # MG_MPIEXEC_FLAGS, MG_WORKDIR.
 set -uo pipefail
-fails=0
-ok() { echo "ok: $*"; }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
+MODE=$1
 mkdir -p "$MG_WORKDIR" && cd "$MG_WORKDIR" || exit 1
 
 case $1 in
@@ -84,4 +84,4 @@ fixture)
   ;;
 *) echo "usage: run_hotspots.sh mpi NP | fixture" >&2; exit 2 ;;
 esac
-((fails == 0)) && echo "run_hotspots $1: all passed" || { echo "run_hotspots $1: $fails failed" >&2; exit 1; }
+finish

@@ -11,9 +11,8 @@
 # Environment (tests/install/CMakeLists.txt): MG_BUILD MG_FLAVOR MG_WORKDIR MG_HERE.
 set -u
 : "${MG_BUILD:?}" "${MG_FLAVOR:?}" "${MG_WORKDIR:?}" "${MG_HERE:?}"
-FAILS=0
-ok() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
 case $MG_FLAVOR in
 openmpi) cc=mpicc.openmpi other=mpicc.mpich name="Open MPI" ;;
 *) cc=mpicc.mpich other=mpicc.openmpi name=MPICH ;;
@@ -55,5 +54,4 @@ elif tr -s ' \n' ' ' <other.log | grep -q "was built with $name, but this projec
   ok "a CMake project with $other is refused, with a message naming both libraries"
 else fail "CMake consumer with $other failed without saying why: $(grep -m3 -i error other.log)"; fi
 
-if ((FAILS)); then echo "run_install.sh: $FAILS check(s) failed (files in $MG_WORKDIR)"; exit 1; fi
-echo "run_install.sh: all checks passed"
+finish

@@ -7,33 +7,30 @@
  * MPI_Ssend / MPI_Recv the same way, MPI_Rsend to a receive posted before a barrier,
  * MPI_Isend / MPI_Irecv, MPI_Sendrecv and MPI_Sendrecv_replace (a ring shift). Each operation is
  * called REPS times per count on every rank (the trace test counts them). On success rank 0 prints
- * "p2p_app: OK".
+ * "p2p_app: OK (...)" (common/test_mpi.h).
  */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-static int rank, size, bad;
+#include "common/test_mpi.h" /* the tests' harness only: the program stays a plain MPI program */
+
+static int rank, size;
 
 static void fill(int *b, int n, int from, int tag) {
   for (int i = 0; i < n; i++) b[i] = from * 100003 + tag * 101 + i;
 }
 
 static void expect(const char *what, const int *b, int n, int from, int tag, const MPI_Status *st) {
-  for (int i = 0; i < n; i++)
-    if (b[i] != from * 100003 + tag * 101 + i) {
-      fprintf(stderr, "p2p_app: rank %d: %s: element %d is %d, want %d\n", rank, what, i, b[i],
-              from * 100003 + tag * 101 + i);
-      bad = 1;
-      return;
-    }
+  int i = 0;
+  while (i < n && b[i] == from * 100003 + tag * 101 + i) i++;
+  ASSERT_MSG(i == n, "%s: element %d is %d, want %d", what, i, b[i], from * 100003 + tag * 101 + i);
+  if (i < n) return;
   int got = -1;
   if (st) MPI_Get_count(st, MPI_INT, &got);
-  if (st && (st->MPI_SOURCE != from || st->MPI_TAG != tag || got != n)) {
-    fprintf(stderr, "p2p_app: rank %d: %s: status source %d tag %d count %d, want %d %d %d\n", rank, what,
-            st->MPI_SOURCE, st->MPI_TAG, got, from, tag, n);
-    bad = 1;
-  }
+  ASSERT_MSG(!st || (st->MPI_SOURCE == from && st->MPI_TAG == tag && got == n),
+             "%s: status source %d tag %d count %d, want %d %d %d", what, st->MPI_SOURCE, st->MPI_TAG, got, from, tag,
+             n);
 }
 
 typedef int (*send_fn)(const void *, int, MPI_Datatype, int, int, MPI_Comm);
@@ -54,6 +51,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  mg_test_mpi_start("p2p_app");
   int reps = argc > 1 ? atoi(argv[1]) : 3, maxn = 1;
   for (int k = 2; k < argc; k++)
     if (atoi(argv[k]) > maxn) maxn = atoi(argv[k]);
@@ -87,11 +85,11 @@ int main(int argc, char **argv) {
       expect("sendrecv_replace", rb, n, prev, tag + 5, &st);
     }
   }
-  int all = 0;
-  MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (rank == 0 && !all) printf("p2p_app: OK (%d processes, %d repetitions x %d counts x 8 operations)\n", size, reps, argc - 2);
+  char what[128];
+  snprintf(what, sizeof what, "%d processes, %d repetitions x %d counts x 8 operations", size, reps, argc - 2);
+  int rc = mg_test_mpi_summary(what);
   free(sb);
   free(rb);
   MPI_Finalize();
-  return all;
+  return rc;
 }

@@ -70,8 +70,8 @@ cd "$MG_WORKDIR" || exit 1
 
 MG_SCRIPT=run_preload.sh
 # ok/fail/finish, cmd_start/cmd_ctx/run
-# shellcheck source=../lib/launch.sh
-source "$MG_HERE/../lib/launch.sh"
+# shellcheck source=../common/launch.sh
+source "$MG_HERE/../common/launch.sh"
 # The whole run in one go: plain app on NP ranks with the given VAR=value settings.
 run_app() { # run_app NAME APP NP VAR=value...
   local name=$1 app=$2 np=$3

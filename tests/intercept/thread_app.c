@@ -15,11 +15,11 @@
  */
 #include <mpi.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/test_mpi.h"
 #include "mpiguide.h"
 
 #define MAXT 8
@@ -38,14 +38,13 @@ static const int counts[] = {1, 100, 5000};
 static int rank, size, iters, nthreads;
 static MPI_Comm comms[MAXT];
 static MPI_Datatype stride2; /* an int every 8 bytes: extent 2 ints, size 1 int */
-static atomic_int nerr;
 
 static int val(int r, int i, int t, int k) { return r * 100003 + i * 7 + t * 1000 + k % 1000; }
 
-static void bad(int t, int k, const char *what, int n, int i, int got, int want) {
-  if (atomic_fetch_add(&nerr, 1) < 10)
-    fprintf(stderr, "thread_app: rank %d thread %d iteration %d: WRONG RESULT %s(count %d) element %d: "
-            "got %d, want %d\n", rank, t, k, what, n, i, got, want);
+/* Element i of what's result: got must be want (common/test_mpi.h counts it, from any thread). */
+static void expect_elem(int t, int k, const char *what, int n, int i, int got, int want) {
+  ASSERT_MSG(got == want, "thread %d iteration %d: WRONG RESULT %s(count %d) element %d: got %d, want %d", t, k,
+             what, n, i, got, want);
 }
 
 static void rc_ok(int rc, int t, const char *what) {
@@ -76,7 +75,7 @@ static void *worker(void *arg) {
     for (int i = 0; i < n; i++) {
       int want = 0;
       for (int q = 0; q < p; q++) want += val(q, i, t, k);
-      if (b[i] != want) bad(t, k, "MPI_Allreduce", n, i, b[i], want);
+      expect_elem(t, k, "MPI_Allreduce", n, i, b[i], want);
     }
 
     /* Bcast; strided: n elements of stride2, the gaps must stay SENTINEL. */
@@ -86,8 +85,8 @@ static void *worker(void *arg) {
     rc_ok(rc, t, "MPI_Bcast");
     for (int i = 0; i < n; i++) {
       int j = strided ? 2 * i : i;
-      if (a[j] != val(root, i, t, k)) bad(t, k, "MPI_Bcast", n, j, a[j], val(root, i, t, k));
-      if (strided && a[j + 1] != SENTINEL) bad(t, k, "MPI_Bcast (gap)", n, j + 1, a[j + 1], SENTINEL);
+      expect_elem(t, k, "MPI_Bcast", n, j, a[j], val(root, i, t, k));
+      if (strided) expect_elem(t, k, "MPI_Bcast (gap)", n, j + 1, a[j + 1], SENTINEL);
     }
 
     /* Gather; strided: the root receives into stride2 blocks, gaps stay SENTINEL. */
@@ -99,8 +98,8 @@ static void *worker(void *arg) {
       for (int i = 0; i < n; i++) {
         int j = strided ? 2 * (q * n + i) : q * n + i;
         int want = rank == root ? val(q, i, t, k) : SENTINEL;
-        if (b[j] != want) bad(t, k, "MPI_Gather", n, j, b[j], want);
-        if (strided && b[j + 1] != SENTINEL) bad(t, k, "MPI_Gather (gap)", n, j + 1, b[j + 1], SENTINEL);
+        expect_elem(t, k, "MPI_Gather", n, j, b[j], want);
+        if (strided) expect_elem(t, k, "MPI_Gather (gap)", n, j + 1, b[j + 1], SENTINEL);
       }
 
     /* Scatter; strided: the root sends from stride2 blocks. */
@@ -111,7 +110,7 @@ static void *worker(void *arg) {
     rc = MPI_Scatter(a, n, strided ? stride2 : MPI_INT, b, n, MPI_INT, root, comm);
     rc_ok(rc, t, "MPI_Scatter");
     for (int i = 0; i < n; i++)
-      if (b[i] != val(rank, i, t, k)) bad(t, k, "MPI_Scatter", n, i, b[i], val(rank, i, t, k));
+      expect_elem(t, k, "MPI_Scatter", n, i, b[i], val(rank, i, t, k));
 
     /* Reduce (max) at root. */
     for (int i = 0; i < n; i++) a[i] = val(rank, i, t, k), b[i] = SENTINEL;
@@ -119,7 +118,7 @@ static void *worker(void *arg) {
     rc_ok(rc, t, "MPI_Reduce");
     for (int i = 0; i < n; i++) {
       int want = rank == root ? val(p - 1, i, t, k) : SENTINEL;
-      if (b[i] != want) bad(t, k, "MPI_Reduce", n, i, b[i], want);
+      expect_elem(t, k, "MPI_Reduce", n, i, b[i], want);
     }
 
     /* Allgather. */
@@ -130,7 +129,7 @@ static void *worker(void *arg) {
     for (int q = 0; q < p; q++)
       for (int i = 0; i < n; i++) {
         int j = q * n + i;
-        if (b[j] != val(q, i, t, k)) bad(t, k, "MPI_Allgather", n, j, b[j], val(q, i, t, k));
+        expect_elem(t, k, "MPI_Allgather", n, j, b[j], val(q, i, t, k));
       }
   }
   free(a);
@@ -159,6 +158,8 @@ int main(int argc, char **argv) {
   MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  mg_test_mpi_start("thread_app");
+  mg_test_max_shown = 10; /* every element is a check */
   if (provided < MPI_THREAD_MULTIPLE) {
     if (rank == 0)
       printf("thread_app: SKIP: the MPI library provides thread level %d, not MPI_THREAD_MULTIPLE (%d)\n",
@@ -194,28 +195,17 @@ int main(int argc, char **argv) {
     char alg[128];
     forced_alg(spec, colls[c], alg, sizeof alg);
     long long got = mpiguide_calls(colls[c], alg), fb = mpiguide_fallbacks(colls[c], NULL);
-    if (got != want || fb != 0) {
-      fprintf(stderr, "thread_app: rank %d: COUNTER mpiguide_calls(%s, %s) = %lld, want %lld; "
-              "fallbacks %lld, want 0\n", rank, colls[c], alg, got, want, fb);
-      atomic_fetch_add(&nerr, 1);
-    }
+    TEST_CASE(colls[c]);
+    ASSERT_MSG(got == want && fb == 0, "COUNTER mpiguide_calls(%s, %s) = %lld, want %lld; fallbacks %lld, want 0",
+               colls[c], alg, got, want, fb);
   }
 
   for (int t = 0; t < nthreads; t++) MPI_Comm_free(&comms[t]);
   MPI_Type_free(&stride2);
-  int e = atomic_load(&nerr), total = e;
-  if (rank == 0) /* point-to-point: not intercepted */
-    for (int q = 1; q < size; q++) {
-      int eq = 0;
-      MPI_Recv(&eq, 1, MPI_INT, q, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      total += eq;
-    }
-  else
-    MPI_Send(&e, 1, MPI_INT, 0, 99, MPI_COMM_WORLD);
-  if (e) fprintf(stderr, "thread_app: rank %d: %d errors\n", rank, e);
-  if (rank == 0 && !total)
-    printf("thread_app: OK (%d processes x %d threads x %d iterations x %d collectives, %.2f s; %s)\n", size,
+  char what[300]; /* the verdict: PMPI_Allreduce, not intercepted */
+  snprintf(what, sizeof what, "%d processes x %d threads x %d iterations x %d collectives, %.2f s; %s", size,
            nthreads, iters, NCOLLS, secs, spec);
+  int rc = mg_test_mpi_summary(what);
   MPI_Finalize();
-  return e ? 1 : 0;
+  return rc;
 }

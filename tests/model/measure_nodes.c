@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/test.h"
+#include "common/test_mpi.h"
 #include "model/loggp_measure.h"
 
 static void expect_pair(const mg_loggp_file *lf, int k, const char *want) {
@@ -37,6 +37,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int rank, p;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  mg_test_mpi_start("measure_nodes");
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   if (argc != 6) {
     if (rank == 0) fprintf(stderr, "usage: measure_nodes LAYOUT INTRA INTER NODES FILE\n");
@@ -72,6 +73,7 @@ int main(int argc, char **argv) {
     ASSERT_EQ(m.npts, 2);
   }
   free(node);
+  int rc = mg_test_mpi_summary(NULL);
   MPI_Finalize();
-  return rank == 0 ? mg_test_summary("measure_nodes") : 0;
+  return rc;
 }

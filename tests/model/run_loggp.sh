@@ -13,6 +13,9 @@
 set -u
 mode=$1 np=$2 arg=$3
 shift 3
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
+MODE=$mode
 work=$MG_WORKDIR
 rm -rf "$work"
 mkdir -p "$work"
@@ -24,32 +27,26 @@ ok)
   launch -o "$work/loggp.txt" --sizes "$arg" "$@" >"$work/stdout" 2>"$work/stderr"
   rc=$?
   cat "$work/stdout" "$work/stderr"
-  ((rc == 0)) || { echo "run_loggp: exit code $rc, expected 0" >&2; exit 1; }
-  grep -q "^# intra-node pair: ranks 0 and 1" "$work/stdout" || { echo "run_loggp: no fit printed" >&2; exit 1; }
-  grep -q "^# no inter-node pair" "$work/stdout" || { echo "run_loggp: the missing inter-node pair is not said" >&2; exit 1; }
-  grep -q "^# fit: R^2" "$work/stdout" || { echo "run_loggp: no fit quality printed" >&2; exit 1; }
-  "$MG_CHECK" "$work/loggp.txt" "$arg" "$np" || exit 1
+  ((rc == 0)) || die "exit code $rc, expected 0"
+  grep -q "^# intra-node pair: ranks 0 and 1" "$work/stdout" || die "no fit printed"
+  grep -q "^# no inter-node pair" "$work/stdout" || die "the missing inter-node pair is not said"
+  grep -q "^# fit: R^2" "$work/stdout" || die "no fit quality printed"
+  "$MG_CHECK" "$work/loggp.txt" "$arg" "$np" || die "check_loggp: the file is not as expected (above)"
   ;;
 fail)
   (cd "$work" && launch "$@" >"$work/stdout" 2>"$work/stderr")
   rc=$?
   cat "$work/stdout" "$work/stderr"
-  ((rc != 0)) || { echo "run_loggp: exit code 0, expected a failure" >&2; exit 1; }
-  ((rc != 124 && rc != 137)) || { echo "run_loggp: timed out (a rank was left waiting)" >&2; exit 1; }
-  grep -Eq -- "$arg" "$work/stderr" || { echo "run_loggp: stderr does not match '$arg'" >&2; exit 1; }
-  if find "$work" -type f | grep -v '/stdout$\|/stderr$' | grep -q .; then
-    echo "run_loggp: files left behind" >&2; exit 1
-  fi
+  expect_refusal "$rc" "$work/stderr" "$arg"
+  expect_no_files "$work"
   ;;
 help)
   (cd "$work" && launch "$@" >"$work/stdout" 2>"$work/stderr")
   rc=$?
   cat "$work/stdout" "$work/stderr"
-  ((rc == 0)) || { echo "run_loggp: --help exited with $rc" >&2; exit 1; }
+  ((rc == 0)) || die "--help exited with $rc"
   n=$(grep -c "^usage: mpirun -np P mpiguide loggp" "$work/stdout")
-  ((n == 1)) || { echo "run_loggp: usage printed $n times (rank 0 only expected)" >&2; exit 1; }
-  if find "$work" -type f | grep -v '/stdout$\|/stderr$' | grep -q .; then
-    echo "run_loggp: files left behind" >&2; exit 1
-  fi
+  ((n == 1)) || die "usage printed $n times (rank 0 only expected)"
+  expect_no_files "$work"
   ;;
 esac

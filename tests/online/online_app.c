@@ -22,8 +22,8 @@
  * its mpiguide_calls counters) and the communicator's ranks compare it with
  * PMPI_Allgather: the same algorithm must have run on every rank in every
  * call. Every result is compared with the MPI library's own (PMPI_). Prints
- * "online_app: OK <mode> ..." and exits 0, or names the first call that went
- * wrong and exits 1.
+ * "online_app: OK (<mode>: ...)" and exits 0, or names the first calls that
+ * went wrong (common/test_mpi.h) and exits 1.
  */
 #include <mpi.h>
 #include <pthread.h>
@@ -33,16 +33,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/test_mpi.h"
 #include "mpiguide.h"
 
 #define MAXALG 32
 
-static int rank, size, nerr;
+static int rank, size;
 static unsigned seed;
-
-static void fail(const char *fmt, const char *what, long call, const char *detail) {
-  if (nerr++ < 10) fprintf(stderr, fmt, rank, what, call, detail);
-}
 
 /* The algorithms of a collective by index, from mpiguide list order: asked by name through the
  * registry names the program is given (argv-free: the counters answer -1 for an unknown name). */
@@ -76,14 +73,10 @@ static void same_everywhere(const char *coll, const long long *before, MPI_Comm 
   PMPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, comm);
   int n;
   const char *const *a = algs_of(coll, &n);
-  for (int i = 0; i < p; i++)
-    if (all[i] != all[0] || all[i] < 0) {
-      char d[300];
-      snprintf(d, sizeof d, "rank 0 of the communicator ran %s, its rank %d ran %s", all[0] >= 0 ? a[all[0]] : "?",
-               i, all[i] >= 0 ? a[all[i]] : "? (no single algorithm counted)");
-      fail("online_app: rank %d: %s call %ld: DIFFERENT ALGORITHMS: %s\n", coll, call, d);
-      break;
-    }
+  int i = 0;
+  while (i < p && all[i] == all[0] && all[i] >= 0) i++;
+  ASSERT_MSG(i == p, "%s call %ld: DIFFERENT ALGORITHMS: rank 0 of the communicator ran %s, its rank %d ran %s", coll,
+             call, all[0] >= 0 ? a[all[0]] : "?", i, all[i] >= 0 ? a[all[i]] : "? (no single algorithm counted)");
   free(all);
 }
 
@@ -147,13 +140,9 @@ static void pause_skewed(int skew) {
 }
 
 static void check_doubles(const char *what, long call, const double *got, const double *want, int n) {
-  for (int i = 0; i < n; i++)
-    if (got[i] != want[i]) {
-      char d[120];
-      snprintf(d, sizeof d, "element %d: got %g, want %g", i, got[i], want[i]);
-      fail("online_app: rank %d: %s call %ld: WRONG RESULT %s\n", what, call, d);
-      return;
-    }
+  int i = 0;
+  while (i < n && got[i] == want[i]) i++;
+  ASSERT_MSG(i == n, "%s call %ld: WRONG RESULT element %d: got %g, want %g", what, call, i, got[i], want[i]);
 }
 
 static void allreduce_once(MPI_Comm comm, int n, long call, int skew) {
@@ -282,6 +271,8 @@ int main(int argc, char **argv) {
     MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  mg_test_mpi_start("online_app");
+  mg_test_max_shown = 10;
   seed = 2654435761u * (unsigned)(rank + 1) ^ (unsigned)time(NULL);
   read_algs();
   if (!strcmp(mode, "skew"))
@@ -303,9 +294,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "online_app: unknown mode '%s'\n", mode);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
-  int any = nerr;
-  PMPI_Allreduce(MPI_IN_PLACE, &any, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0 && !any) printf("online_app: OK %s: every call ran the same algorithm on every rank, results right\n", mode);
+  char what[200];
+  snprintf(what, sizeof what, "%s: every call ran the same algorithm on every rank, results right", mode);
+  int rc = mg_test_mpi_summary(what);
   MPI_Finalize();
-  return any ? 1 : 0;
+  return rc;
 }

@@ -32,7 +32,9 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work" || exit 1
 read -r -a flags <<<"${MG_MPIEXEC_FLAGS:-}"
-die() { echo "run_online: $mode: $*" >&2; exit 1; }
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
+MODE=$mode
 
 # The algorithm names online_app compares counters of, from the registry.
 MG_ALGS=""
@@ -51,7 +53,8 @@ launch() {
   cat "$name.out" "$name.err"
   return $rc
 }
-ok() { grep -q "online_app: OK" "$1.out" || die "$1: online_app did not finish OK (above)"; }
+# finished_ok NAME: online_app's verdict in NAME.out is OK
+finished_ok() { grep -q "online_app: OK" "$1.out" || die "$1: online_app did not finish OK (above)"; }
 # rows NAME: the trace's data rows as "collective bytes algorithm calls fallback rule"
 # (the rule with _ for blanks: "online_trial"; "-" for an empty field)
 rows() {
@@ -64,7 +67,7 @@ rules() { grep -v '^#' learned.prof | grep -v '^mpiguide-profile' | grep -v '^[[
 case $mode in
 skew | churn | threads | phases | few)
   launch run MPIGUIDE_PROFILE=auto MPIGUIDE_PROFILE_OUT="$work/learned.prof" || die "exit status $?"
-  ok run
+  finished_ok run
   [[ -s learned.prof ]] || die "no learned profile"
   "$MG_CLI" profile validate learned.prof || die "the learned profile is not valid"
   grep -q '^# exploration: [0-9]* trial calls' learned.prof || die "no exploration line in the learned profile"
@@ -79,7 +82,7 @@ skew)
   grep -q "^# np=$np: layout: 1 node(s)" learned.prof || die "the learned profile does not record the layout"
   # The learned profile as an ordinary one: every call its rules cover runs the rule's algorithm.
   mode=skew launch again MPIGUIDE_PROFILE="$work/learned.prof" || die "the run with the learned profile failed"
-  ok again
+  finished_ok again
   awk 'NR == FNR { if ($0 !~ /^#/ && NF > 2) { a = ""; for (i = 1; i <= NF && $i != "#"; i++) a = $i; alg[FNR] = a }
                    next }
        !/^#/ && !/^collective,/ {
@@ -119,14 +122,14 @@ disagree)
     MPIGUIDE_TRACE="$work/run.csv" "$MG_APP" few "$calls" : -n $((np - 1)) "${flags[@]}" env MG_ALGS="$MG_ALGS" \
     MPIGUIDE_TRACE="$work/run.csv" "$MG_APP" few "$calls" >run.out 2>run.err || { cat run.out run.err; die "exit status $?"; }
   cat run.out run.err
-  ok run
+  finished_ok run
   (($(grep -c 'different MPIGUIDE_PROFILE contents' run.err) == 1)) || die "want one warning about the profiles"
   rows run | awk '$6 != "-" || $3 != "default" {exit 1}' || die "a call ran something else than the default"
   echo "run_online: disagree: one warning, the defaults ran"
   ;;
 badout)
   mode=few launch run MPIGUIDE_PROFILE=auto MPIGUIDE_PROFILE_OUT=/nonexistent-dir/learned.prof || die "exit status $?"
-  ok run
+  finished_ok run
   (($(grep -c "MPIGUIDE_PROFILE_OUT='/nonexistent-dir/learned.prof' cannot be written (No such file" run.err) == 1)) ||
     die "want one warning naming the file and the reason"
   rows run | awk '$6 == "online_trial" {n++} END {exit !n}' || die "no trials: online tuning stopped"
@@ -141,7 +144,7 @@ onenode)
     env=(MPIGUIDE_PROFILE=auto)
     [[ $var == - ]] || env+=("$var")
     mode=few launch "$name" "${env[@]}" >/dev/null || die "$name: exit status $?"
-    ok "$name"
+    finished_ok "$name"
     tried=$(trials "$name" | paste -sd' ' -)
     echo "run_online: onenode: $name: rows tried: $tried"
     [[ $tried == *allreduce_as_recdbl* ]] || die "$name: the allreduce cell did not explore"
@@ -155,12 +158,12 @@ onenode)
   ;;
 badenv)
   mode=few launch run MPIGUIDE_PROFILE=auto MPIGUIDE_ONLINE_TRIALS=abc || die "exit status $?"
-  ok run
+  finished_ok run
   (($(grep -c "MPIGUIDE_ONLINE_TRIALS='abc' is not a number from 3 to 32; using 8" run.err) == 1)) ||
     die "want one warning about MPIGUIDE_ONLINE_TRIALS"
   rows run | awk '$6 == "online_trial" {n++} END {exit !n}' || die "no trials: online tuning stopped"
   mode=few launch off MPIGUIDE_ONLINE_TRIALS=5 MPIGUIDE_PROFILE_OUT="$work/x.prof" || die "exit status $?"
-  ok off
+  finished_ok off
   for v in "MPIGUIDE_ONLINE_TRIALS='5'" "MPIGUIDE_PROFILE_OUT='$work/x.prof'"; do
     (($(grep -c "mpiguide: warning: $v is ignored: it belongs to online tuning" off.err) == 1)) ||
       die "want one warning: $v is ignored"
@@ -171,3 +174,4 @@ badenv)
   ;;
 *) die "unknown mode" ;;
 esac
+finish

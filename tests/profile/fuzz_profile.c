@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/test.h"
 #include "tune/profile.h"
 
 static const char *const seeds[] = {
@@ -213,16 +214,6 @@ static size_t mutate(char *b, size_t len) {
   return len;
 }
 
-static int failures;
-#define FAIL(...)                                                                                            \
-  do {                                                                                                       \
-    if (failures++ < 10) {                                                                                   \
-      fprintf(stderr, "fuzz_profile: iteration %ld: ", iter);                                                \
-      fprintf(stderr, __VA_ARGS__);                                                                          \
-      fprintf(stderr, "\n");                                                                                 \
-    }                                                                                                        \
-  } while (0)
-
 static int count_lines(const char *b, size_t len) {
   int n = 1;
   for (size_t i = 0; i < len; i++) n += b[i] == '\n';
@@ -236,7 +227,11 @@ int main(int argc, char **argv) {
   static char work[CAP];
   long accepted = 0, rejected = 0, ndiag = 0;
   clock_t t0 = clock();
+  mg_test_max_shown = 10;
   for (long iter = 0; iter < iters; iter++) {
+    char where[48];
+    snprintf(where, sizeof where, "iteration %ld", iter);
+    TEST_CASE(where);
     int s = (int)(rnd() % NSEEDS), prf = s >= 3; /* seeds 3 and 4 are .prf */
     size_t len = strlen(seeds[s]);
     memcpy(work, seeds[s], len);
@@ -253,35 +248,35 @@ int main(int argc, char **argv) {
     char line[4096];
     for (int i = 0; i < d.n; i++) {
       mg_profile_diag_format(&d.v[i], line, sizeof line);
-      if (d.v[i].status == MG_PROFILE_OK || !d.v[i].msg[0] || d.v[i].line < 0 || d.v[i].line > nlines)
-        FAIL("bad diagnostic: %s", line);
+      ASSERT_MSG(d.v[i].status != MG_PROFILE_OK && d.v[i].msg[0] && d.v[i].line >= 0 && d.v[i].line <= nlines,
+                 "bad diagnostic: %s", line);
     }
     ndiag += d.n;
     if (st != MG_PROFILE_OK) {
       rejected++;
-      if (p) FAIL("rejected (%s) but a profile was returned", mg_profile_strerror(st));
-      if (d.n + d.dropped == 0) FAIL("rejected (%s) without a diagnostic", mg_profile_strerror(st));
+      ASSERT_MSG(!p, "rejected (%s) but a profile was returned", mg_profile_strerror(st));
+      ASSERT_MSG(d.n + d.dropped > 0, "rejected (%s) without a diagnostic", mg_profile_strerror(st));
     } else {
       accepted++;
       if (!p) {
-        FAIL("accepted without a profile");
+        TEST_FAIL("accepted without a profile");
       } else {
-        if (d.n) FAIL("accepted with %d diagnostics", d.n);
+        ASSERT_MSG(d.n == 0, "accepted with %d diagnostics", d.n);
         size_t tlen;
         char *text = mg_profile_format(p, &tlen);
         mg_profile *q = NULL;
         mg_profile_diags d2 = {0};
         if (!text || mg_profile_parse(text, tlen, "canonical", &q, &d2) != MG_PROFILE_OK) {
-          FAIL("the canonical text does not parse back");
+          TEST_FAIL("the canonical text does not parse back");
           if (text) fprintf(stderr, "%s\n", text);
-          for (int i = 0; i < d2.n && failures < 10; i++) {
+          for (int i = 0; i < d2.n && mg_test_failures <= 10; i++) {
             mg_profile_diag_format(&d2.v[i], line, sizeof line);
             fprintf(stderr, "  %s\n", line);
           }
         } else {
           char *again = mg_profile_format(q, NULL);
-          if (!again || strcmp(again, text) != 0) FAIL("writing is not idempotent");
-          if (mg_profile_hash(q) != mg_profile_hash(p)) FAIL("hash changed in a round trip");
+          ASSERT_MSG(again && strcmp(again, text) == 0, "writing is not idempotent");
+          ASSERT_MSG(mg_profile_hash(q) == mg_profile_hash(p), "hash changed in a round trip");
           for (int k = 0; k < 64; k++) {
             mg_coll c = (mg_coll)(rnd() % MG_NCOLL);
             int np = k % 4 == 0 ? INT_MAX : (int)(rnd() % 20);
@@ -289,7 +284,7 @@ int main(int argc, char **argv) {
             int t = (int)(rnd() % (MG_NTCLASS + 1)) - 1, o = (int)(rnd() % (MG_NOPSEL + 1)) - 1; /* NONE.. */
             if (mg_profile_lookup(p, c, np, bytes) != mg_profile_lookup(q, c, np, bytes) ||
                 mg_profile_lookup_sel(p, c, np, bytes, t, o) != mg_profile_lookup_sel(q, c, np, bytes, t, o))
-              FAIL("decision changed in a round trip");
+              TEST_FAIL("decision changed in a round trip");
           }
           free(again);
         }
@@ -304,6 +299,6 @@ int main(int argc, char **argv) {
   }
   double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
   printf("fuzz_profile: %ld mutations in %.2f s: %ld accepted, %ld rejected (%ld diagnostics), %d failures\n",
-         iters, secs, accepted, rejected, ndiag, failures);
-  return failures ? 1 : 0;
+         iters, secs, accepted, rejected, ndiag, mg_test_failures);
+  return mg_test_summary("fuzz_profile");
 }

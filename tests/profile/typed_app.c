@@ -17,11 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/test_mpi.h"
 #include "mpiguide.h"
 
 #define COUNT 16 /* elements: 64 or 128 bytes, inside the rules' 8-* */
 
-static int rank, failures;
+static int rank;
 
 /* A sum of doubles, for MPI_DOUBLE and for the pair of doubles. */
 static void user_sum(void *in, void *inout, int *len, MPI_Datatype *dt) {
@@ -51,23 +52,19 @@ static void check(const char *what, MPI_Datatype dt, int count, int elem, char f
   int rc = MPI_Allreduce(in.b, got, count, dt, op, MPI_COMM_WORLD);
   for (int k = 0; k < 4; k++) after[k] = mpiguide_calls("allreduce", algs[k]);
   PMPI_Allreduce(in.b, want, count, dt, op, MPI_COMM_WORLD);
-  if (rc != MPI_SUCCESS || memcmp(got, want, len) != 0) {
-    fprintf(stderr, "typed_app: rank %d: %s: wrong result (rc %d)\n", rank, what, rc);
-    failures++;
-  }
+  TEST_CASE(what);
+  ASSERT_MSG(rc == MPI_SUCCESS && memcmp(got, want, len) == 0, "wrong result (rc %d)", rc);
   for (int k = 0; k < 4; k++) {
     long long want_delta = strcmp(algs[k], alg) == 0;
-    if (after[k] - before[k] != want_delta) {
-      fprintf(stderr, "typed_app: rank %d: %s: %s ran %lld times, want %lld (expected to run: %s)\n", rank, what,
-              algs[k], after[k] - before[k], want_delta, alg);
-      failures++;
-    }
+    ASSERT_MSG(after[k] - before[k] == want_delta, "%s ran %lld times, want %lld (expected to run: %s)", algs[k],
+               after[k] - before[k], want_delta, alg);
   }
 }
 
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  mg_test_mpi_start("typed_app");
   if (!getenv("MPIGUIDE_TRACE") || !getenv("MPIGUIDE_PROFILE")) {
     fprintf(stderr, "typed_app: set MPIGUIDE_PROFILE (data/typed.prof) and MPIGUIDE_TRACE (turns counting on)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);
@@ -95,9 +92,7 @@ int main(int argc, char **argv) {
 
   MPI_Type_free(&pair);
   MPI_Op_free(&usum);
-  int all = 0;
-  MPI_Allreduce(&failures, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-  if (rank == 0) printf(all ? "typed_app: FAILED (%d problems)\n" : "typed_app: OK\n", all);
+  int rc = mg_test_mpi_summary(NULL);
   MPI_Finalize();
-  return all ? 1 : 0;
+  return rc;
 }

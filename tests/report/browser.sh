@@ -17,31 +17,32 @@ fi
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 work=$(mktemp -d /tmp/mg-report-browser.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=../common/assert.sh
+source "$here/../common/assert.sh"
 
-"$cli" report "$@" -o "$work/report.html" || fail "mpiguide report failed"
+"$cli" report "$@" -o "$work/report.html" || die "mpiguide report failed"
 page=$work/report.html
 if grep -nEi 'https?://|<script|@import|<link|url\([^#]' "$page"; then
-  fail "the page references something outside itself (lines above)"
+  die "the page references something outside itself (lines above)"
 fi
 flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking
        --disable-component-update --disable-sync --hide-scrollbars)
 
 timeout 120 "$browser" "${flags[@]}" --user-data-dir="$work/profile1" --enable-logging=stderr --v=0 \
   --log-net-log="$work/net.json" --dump-dom "file://$page" >"$work/dom.html" 2>"$work/log.txt" ||
-  fail "chromium --dump-dom failed: $(tail -3 "$work/log.txt")"
+  die "chromium --dump-dom failed: $(tail -3 "$work/log.txt")"
 if grep -E 'CONSOLE|Uncaught|Failed to load resource' "$work/log.txt"; then
-  fail "console messages while loading the page (above)"
+  die "console messages while loading the page (above)"
 fi
-python3 "$here/browser_check.py" netlog "$work/net.json" || fail "the page made network requests"
+python3 "$here/browser_check.py" netlog "$work/net.json" || die "the page made network requests"
 want=$(grep -c '<div class="plot"' "$page")
 got=$(grep -c '<div class="plot"' "$work/dom.html")
-[ "$want" -gt 0 ] && [ "$got" = "$want" ] || fail "the DOM has $got plots, the page $want"
+[ "$want" -gt 0 ] && [ "$got" = "$want" ] || die "the DOM has $got plots, the page $want"
 echo "DOM: $got plot panels, title: $(grep -o '<title>[^<]*' "$work/dom.html" | head -1 | cut -c8-)"
 
 timeout 120 "$browser" "${flags[@]}" --user-data-dir="$work/profile2" --window-size=1280,1600 \
   --screenshot="$work/shot.png" "file://$page" >"$work/shot.log" 2>&1 ||
-  fail "chromium --screenshot failed: $(tail -3 "$work/shot.log")"
-[ -s "$work/shot.png" ] || fail "no screenshot"
-python3 "$here/browser_check.py" png "$work/shot.png" || fail "the screenshot is blank"
-echo "PASS"
+  die "chromium --screenshot failed: $(tail -3 "$work/shot.log")"
+[ -s "$work/shot.png" ] || die "no screenshot"
+python3 "$here/browser_check.py" png "$work/shot.png" || die "the screenshot is blank"
+finish

@@ -39,8 +39,8 @@ cd "$MG_WORKDIR" || exit 1
 
 MG_SCRIPT=run_tuned.sh
 # ok/fail/finish, cmd_start/cmd_ctx/run
-# shellcheck source=../lib/launch.sh
-source "$MG_HERE/../lib/launch.sh"
+# shellcheck source=../common/launch.sh
+source "$MG_HERE/../common/launch.sh"
 local_run() { # NAME CMD...: without mpiexec
   local name=$1
   shift

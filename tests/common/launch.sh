@@ -3,7 +3,7 @@
 # Needs: MG_FLAVOR (openmpi|mpich), MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_TIMEOUT, MG_SCRIPT (name
 # used in the verdict line), MODE, MG_WORKDIR.
 #
-#   ok MSG / fail MSG          record a check; finish prints the verdict and exits
+#   ok / fail / die / finish   tests/common/assert.sh (sourced here): record a check, the verdict
 #   cmd_start; cmd_ctx NP VAR=value... -- PROGRAM ARGS... [; cmd_ctx ...]; run NAME
 #                              build and run a launch; output in NAME.out / NAME.err,
 #                              status in RC; a timeout is recorded as a hang
@@ -11,13 +11,8 @@
 # MPICH), so LD_PRELOAD reaches the MPI processes only (not mpirun) and MPMD contexts can
 # differ.
 
-FAILS=0
-ok() { echo "ok: $*"; }
-fail() { echo "FAIL: $*"; FAILS=$((FAILS + 1)); }
-finish() {
-  if ((FAILS)); then echo "$MG_SCRIPT $MODE: $FAILS check(s) failed (files in $MG_WORKDIR)"; exit 1; fi
-  echo "$MG_SCRIPT $MODE: all checks passed"; exit 0
-}
+# shellcheck source=assert.sh
+source "$(dirname "${BASH_SOURCE[0]}")/assert.sh"
 
 CMD=()
 NCTX=0

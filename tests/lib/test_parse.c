@@ -1,5 +1,5 @@
 /*
- * Unit tests of the pure parts of src/lib/ctx.c, compiled into this program
+ * Unit tests of the pure parts of src/lib/env.c, compiled into this program
  * (they are hidden inside libmpiguide): the MPIGUIDE_ALG parser
  * mg_parse_force(), the size parser mg_parse_size() behind
  * MPIGUIDE_SCRATCH_MAX, and the public functions that work before MPI_Init.

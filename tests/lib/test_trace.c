@@ -14,7 +14,7 @@
 
 #include "lib/lib.h"
 #include "mpiguide.h"
-#include "common/test.h"
+#include "common/test_mpi.h"
 
 #define NSHARED 700
 
@@ -37,6 +37,7 @@ int main(int argc, char **argv) {
   int rank, size;
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  mg_test_mpi_start("test_trace");
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const char *path = argc > 1 ? argv[1] : "test_trace.csv";
 
@@ -137,6 +138,7 @@ int main(int argc, char **argv) {
     ASSERT_EQ(g == NULL, 1); /* the temporary file was renamed */
     if (g) fclose(g);
   }
+  int rc = mg_test_mpi_summary(NULL);
   MPI_Finalize();
-  return rank == 0 ? mg_test_summary("test_trace") : 0;
+  return rc;
 }
