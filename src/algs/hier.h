@@ -8,11 +8,13 @@
 #define MG_ALGS_HIER_H
 
 #include "algs/algs.h"
+#include "algs/comm_records.h"
 
 /* A communicator's node structure, the same on every rank (hier_nodes.c: how it is made, kept and
  * freed). Node-local rank 0 is the node's leader; lane 0 is the leaders. */
 typedef struct mg_hier_rec {
-  MPI_Comm parent, node, lane;
+  mg_record rec; /* cached with the communicator (comm_records.h) */
+  MPI_Comm node, lane;
   int p, nnodes, mynode, lrank, lsize;
   int regular;     /* every node has the same number of ranks */
   int consecutive; /* every node a range of consecutive ranks (so the nodes are in rank order) */
@@ -20,8 +22,6 @@ typedef struct mg_hier_rec {
   int *pos_of;     /* p: the place of each rank in members[] */
   int *first;      /* nnodes + 1: node j's ranks are members[first[j] .. first[j+1]) */
   int *members;    /* p: the ranks node by node, each node's in rank order */
-  int orphan;
-  struct mg_hier_rec *next;
 } mg_hier_rec;
 
 /* A row's body: the call on the node structure h. */

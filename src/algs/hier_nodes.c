@@ -53,40 +53,14 @@
 
 /* ---- the node structure, cached per communicator ---- */
 
-static struct {
-  pthread_mutex_t lock;
-  int keyval;
-  mg_hier_rec *list;
-} hier = {.lock = PTHREAD_MUTEX_INITIALIZER, .keyval = MPI_KEYVAL_INVALID};
-
-static int hier_delete(MPI_Comm comm, int keyval, void *attr, void *extra) {
-  (void)comm, (void)keyval, (void)extra;
-  pthread_mutex_lock(&hier.lock);
-  ((mg_hier_rec *)attr)->orphan = 1;
-  pthread_mutex_unlock(&hier.lock);
-  return MPI_SUCCESS;
-}
-
-static void rec_free(mg_hier_rec *r) {
+static void rec_free(mg_record *rec) {
+  mg_hier_rec *r = (mg_hier_rec *)rec;
   if (r->node != MPI_COMM_NULL) PMPI_Comm_free(&r->node);
   if (r->lane != MPI_COMM_NULL) PMPI_Comm_free(&r->lane);
   free(r->node_of);
   free(r);
 }
-
-static void sweep_orphans(void) {
-  pthread_mutex_lock(&hier.lock);
-  for (mg_hier_rec **pp = &hier.list; *pp;) {
-    mg_hier_rec *r = *pp;
-    if (!r->orphan) {
-      pp = &r->next;
-      continue;
-    }
-    *pp = r->next;
-    rec_free(r);
-  }
-  pthread_mutex_unlock(&hier.lock);
-}
+static mg_records hier = MG_RECORDS_INIT(rec_free);
 
 /* MPIGUIDE_NODE_SIZE on this process: k >= 1, 0 unset; an invalid value is 0 here, with a note
  * (the other ranks' value then disagrees or is unset too). Read once. */
@@ -163,22 +137,13 @@ static int table_make(mg_hier_rec *r, const int *color, int me) {
 /* The node structure of c->comm: made (collectively) at its first use, then looked up. */
 static int hier_get(const mg_call *c, mg_hier_rec **out) {
   mg_hier_rec *r = NULL;
-  int found = 0, rc;
-  if (hier.keyval == MPI_KEYVAL_INVALID) { /* first use; keyvals are process-wide */
-    pthread_mutex_lock(&hier.lock);
-    rc = hier.keyval == MPI_KEYVAL_INVALID
-             ? PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, hier_delete, &hier.keyval, NULL)
-             : MPI_SUCCESS;
-    pthread_mutex_unlock(&hier.lock);
-    if (rc != MPI_SUCCESS) return rc;
-  }
-  rc = PMPI_Comm_get_attr(c->comm, hier.keyval, &r, &found);
+  mg_record *found;
+  int rc = mg_records_find(&hier, c->comm, &found);
   if (rc != MPI_SUCCESS) return rc;
   if (found) {
-    *out = r;
+    *out = (mg_hier_rec *)found;
     return MPI_SUCCESS;
   }
-  sweep_orphans();
   pthread_once(&env_once, env_read);
   MPI_Comm pc, sc = MPI_COMM_NULL;
   int k = env_k, agree[2] = {k, -k}, both[2], world = 0, color = 0, *colors = NULL;
@@ -204,7 +169,7 @@ static int hier_get(const mg_call *c, mg_hier_rec **out) {
     PMPI_Abort(MPI_COMM_WORLD, 1);
     return MPI_ERR_NO_MEM;
   }
-  r->parent = c->comm, r->node = sc, r->lane = MPI_COMM_NULL, r->p = c->size;
+  r->node = sc, r->lane = MPI_COMM_NULL, r->p = c->size;
   if (rc == MPI_SUCCESS) rc = PMPI_Allgather(&color, 1, MPI_INT, colors, 1, MPI_INT, pc);
   if (rc == MPI_SUCCESS && !table_make(r, colors, c->rank)) {
     fprintf(stderr, "mpiguide: out of memory for a node structure; aborting the job\n");
@@ -214,37 +179,17 @@ static int hier_get(const mg_call *c, mg_hier_rec **out) {
   free(colors);
   if (rc == MPI_SUCCESS && r->node == MPI_COMM_NULL) rc = PMPI_Comm_split(pc, r->mynode, c->rank, &r->node);
   if (rc == MPI_SUCCESS) rc = PMPI_Comm_split(pc, r->lrank, r->mynode, &r->lane);
-  if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(c->comm, hier.keyval, r);
+  if (rc == MPI_SUCCESS) rc = mg_records_add(&hier, c->comm, &r->rec);
   if (rc != MPI_SUCCESS) {
-    rec_free(r);
+    rec_free(&r->rec);
     return rc;
   }
-  pthread_mutex_lock(&hier.lock);
-  r->next = hier.list;
-  hier.list = r;
-  pthread_mutex_unlock(&hier.lock);
   *out = r;
   return MPI_SUCCESS;
 }
 
 /* Before MPI_Finalize: detach every record from its communicator, then free them. */
-void mg_hier_finalize(void) {
-  for (;;) {
-    MPI_Comm parent = MPI_COMM_NULL;
-    pthread_mutex_lock(&hier.lock);
-    for (mg_hier_rec *r = hier.list; r && parent == MPI_COMM_NULL; r = r->next)
-      if (!r->orphan) parent = r->parent;
-    pthread_mutex_unlock(&hier.lock);
-    if (parent == MPI_COMM_NULL) break;
-    if (PMPI_Comm_delete_attr(parent, hier.keyval) != MPI_SUCCESS) { /* cannot happen; never loop */
-      pthread_mutex_lock(&hier.lock);
-      for (mg_hier_rec *r = hier.list; r; r = r->next) r->orphan = 1;
-      pthread_mutex_unlock(&hier.lock);
-    }
-  }
-  sweep_orphans();
-  if (hier.keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&hier.keyval);
-}
+void mg_hier_finalize(void) { mg_records_finalize(&hier); }
 
 /* The late restrictions (above): 1 when the row may run; else 0 with the reason in mg_late.why. */
 static int nodes_ok(const mg_call *c, const mg_hier_rec *h, int lane) {

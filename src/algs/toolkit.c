@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "algs/algs.h"
+#include "algs/comm_records.h"
 
 typedef struct {
   void *buf;
@@ -41,47 +42,24 @@ int mg_core_init(void) {
   return rc;
 }
 
-/* The private point-to-point communicators (mg_p2p_comm): one record per
- * communicator that asked for one, in a list under a lock. The delete callback
- * of the attribute only marks the record orphaned; the private communicator is
- * freed outside any callback (sweep_orphans). */
+/* The private point-to-point communicators (mg_p2p_comm): one record per communicator that asked
+ * for one, cached with it (comm_records.h: the private communicator is freed outside any
+ * callback). */
 typedef struct p2p_rec {
-  MPI_Comm parent, priv;
+  mg_record rec;
+  MPI_Comm priv;
   MPI_Comm perm; /* mg_perm_comm: priv's processes renumbered, MPI_COMM_NULL until asked for */
   int *newrank;  /* its rank of each rank of parent */
-  int orphan;
-  struct p2p_rec *next;
 } p2p_rec;
-static struct {
-  pthread_mutex_t lock;
-  int keyval;
-  p2p_rec *list;
-} p2p = {.lock = PTHREAD_MUTEX_INITIALIZER, .keyval = MPI_KEYVAL_INVALID};
 
-static int p2p_delete(MPI_Comm comm, int keyval, void *attr, void *extra) {
-  (void)comm, (void)keyval, (void)extra;
-  pthread_mutex_lock(&p2p.lock);
-  ((p2p_rec *)attr)->orphan = 1;
-  pthread_mutex_unlock(&p2p.lock);
-  return MPI_SUCCESS;
+static void p2p_free(mg_record *rec) {
+  p2p_rec *r = (p2p_rec *)rec;
+  if (r->priv != MPI_COMM_NULL) PMPI_Comm_free(&r->priv);
+  if (r->perm != MPI_COMM_NULL) PMPI_Comm_free(&r->perm);
+  free(r->newrank);
+  free(r);
 }
-
-static void sweep_orphans(void) {
-  pthread_mutex_lock(&p2p.lock);
-  for (p2p_rec **pp = &p2p.list; *pp;) {
-    p2p_rec *r = *pp;
-    if (!r->orphan) {
-      pp = &r->next;
-      continue;
-    }
-    *pp = r->next;
-    PMPI_Comm_free(&r->priv);
-    if (r->perm != MPI_COMM_NULL) PMPI_Comm_free(&r->perm);
-    free(r->newrank);
-    free(r);
-  }
-  pthread_mutex_unlock(&p2p.lock);
-}
+static mg_records p2p = MG_RECORDS_INIT(p2p_free);
 
 static int p2p_record(MPI_Comm comm, p2p_rec **out);
 
@@ -133,70 +111,34 @@ int mg_perm_comm(MPI_Comm comm, MPI_Comm *out, const int **newrank) {
 }
 
 static int p2p_record(MPI_Comm comm, p2p_rec **out) {
-  p2p_rec *r = NULL;
-  int found = 0, rc;
-  if (p2p.keyval == MPI_KEYVAL_INVALID) { /* first use; keyvals are process-wide */
-    pthread_mutex_lock(&p2p.lock);
-    rc = p2p.keyval == MPI_KEYVAL_INVALID
-             ? PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, p2p_delete, &p2p.keyval, NULL)
-             : MPI_SUCCESS;
-    pthread_mutex_unlock(&p2p.lock);
-    if (rc != MPI_SUCCESS) return rc;
-  }
-  rc = PMPI_Comm_get_attr(comm, p2p.keyval, &r, &found);
+  mg_record *found;
+  int rc = mg_records_find(&p2p, comm, &found), rank;
   if (rc != MPI_SUCCESS) return rc;
   if (found) {
-    *out = r;
+    *out = (p2p_rec *)found;
     return MPI_SUCCESS;
   }
-  sweep_orphans();
-  int rank;
   rc = PMPI_Comm_rank(comm, &rank);
   if (rc != MPI_SUCCESS) return rc;
-  r = calloc(1, sizeof *r);
+  p2p_rec *r = calloc(1, sizeof *r);
   if (!r) {
     fprintf(stderr, "mpiguide: out of memory for a private communicator; aborting the job\n");
     PMPI_Abort(MPI_COMM_WORLD, 1);
     return MPI_ERR_NO_MEM;
   }
-  r->parent = comm, r->perm = MPI_COMM_NULL;
+  r->priv = r->perm = MPI_COMM_NULL;
   rc = PMPI_Comm_split(comm, 0, rank, &r->priv);
-  if (rc == MPI_SUCCESS) rc = PMPI_Comm_set_attr(comm, p2p.keyval, r);
+  if (rc == MPI_SUCCESS) rc = mg_records_add(&p2p, comm, &r->rec);
   if (rc != MPI_SUCCESS) {
-    if (r->priv != MPI_COMM_NULL) PMPI_Comm_free(&r->priv);
-    free(r);
+    p2p_free(&r->rec);
     return rc;
   }
-  pthread_mutex_lock(&p2p.lock);
-  r->next = p2p.list;
-  p2p.list = r;
-  pthread_mutex_unlock(&p2p.lock);
   *out = r;
   return MPI_SUCCESS;
 }
 
-/* Before MPI_Finalize: detach every record from its communicator (MPI_COMM_WORLD's
- * attributes may be deleted inside PMPI_Finalize), then free the private ones. */
-static void p2p_finalize(void) {
-  for (;;) {
-    MPI_Comm parent = MPI_COMM_NULL;
-    pthread_mutex_lock(&p2p.lock);
-    for (p2p_rec *r = p2p.list; r && parent == MPI_COMM_NULL; r = r->next)
-      if (!r->orphan) parent = r->parent;
-    pthread_mutex_unlock(&p2p.lock);
-    if (parent == MPI_COMM_NULL) break;
-    if (PMPI_Comm_delete_attr(parent, p2p.keyval) != MPI_SUCCESS) { /* cannot happen; never loop */
-      pthread_mutex_lock(&p2p.lock);
-      for (p2p_rec *r = p2p.list; r; r = r->next) r->orphan = 1;
-      pthread_mutex_unlock(&p2p.lock);
-    }
-  }
-  sweep_orphans();
-  if (p2p.keyval != MPI_KEYVAL_INVALID) PMPI_Comm_free_keyval(&p2p.keyval);
-}
-
 void mg_core_finalize(void) {
-  p2p_finalize();
+  mg_records_finalize(&p2p);
   mg_userop_free();
   if (self_comm != MPI_COMM_NULL) PMPI_Comm_free(&self_comm);
   self_comm = MPI_COMM_NULL;
