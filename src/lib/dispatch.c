@@ -12,6 +12,7 @@
 #include "lib/lib.h"
 
 _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_call_site;
+_Thread_local __attribute__((tls_model("initial-exec"))) void *mg_fortran_site;
 
 /* Monotonic nanoseconds (the vDSO: no system call), for the timed trace and online tuning's trials. */
 static inline int64_t now_ns(void) {
