@@ -17,7 +17,8 @@
 #        executable or the libraries it calls MPI through, none in libmpiguide (its Fortran calls:
 #        src/lib/fortran.c sets mg_fortran_site).
 # fsite: examples/cg.f90 (cg_f) with a timed trace: call sites in cg_f, none in libmpiguide
-#        (before the fix, every Fortran call was traced at fortran.c's call of the C wrapper).
+#        (before the fix, every Fortran call was traced at fortran.c's call of the C wrapper), and
+#        its MPI_DOUBLE_PRECISION allreduce of class float:sum (before: none:sum).
 # Exit 77 (skipped) when the application is not installed and cannot be (scripts/apps.sh install
 # needs root); scripts/setup.sh installs it with everything else.
 #
@@ -145,6 +146,11 @@ fsite)
   run fsite
   if ((RC == 0)) && grep -q '^cg: OK' fsite.out; then ok "cg_f: $(grep '^cg: OK' fsite.out)"; else fail "cg_f: exit $RC"; fi
   expect_sites t.csv "$(readlink -f "$MG_CG_F")"
+  # its MPI_DOUBLE_PRECISION sums are of class float (as MPI_DOUBLE's): typed profile rules and
+  # hotspots --check match them (column 9, reduction)
+  r=$(awk -F, '!/^#@/ && $1 == "allreduce" { print $9 }' t.csv | sort -u | paste -sd' ')
+  if [[ $r == "float:sum" ]]; then ok "t.csv: allreduce of MPI_DOUBLE_PRECISION is float:sum"
+  else fail "t.csv: allreduce reduction '$r', not float:sum"; fi
   ;;
 *)
   fail "unknown mode $MODE (hpcc, cp2k or fsite)"
