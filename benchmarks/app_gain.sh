@@ -13,7 +13,8 @@
 #   1. plain: the application without libmpiguide, and its own check (scripts/apps.sh verify);
 #   2. the timed trace (LD_PRELOAD, MPIGUIDE_TRACE, MPIGUIDE_TRACE_TIME=1), the same check, and
 #      `mpiguide hotspots` (N = 10, P = 80 %);
-#   3. forced: every mock-up of the hot spots' operations (collectives and point-to-point) forced,
+#   3. forced: every mock-up of the hot spots' operations (collectives and point-to-point) forced
+#      (but the measure-only rows, which `check` alone runs),
 #      on the tiny input at the same rank count (examples/apps/*/..tiny..): round k forces the k-th
 #      mock-up of every hot operation at once (MPIGUIDE_ALG); each round must pass the
 #      application's check against the plain tiny run, and its trace says how many calls ran the
@@ -107,7 +108,7 @@ else
   app_run tplain "$tiny" >/dev/null || exit 1
   verify tplain
   declare -A rows
-  for op in $hot; do rows[$op]=$("$mg" list --csv | awk -F, -v c="$op" '$1 == c && $2 != "default" { print $2 }' | paste -sd' ')
+  for op in $hot; do rows[$op]=$("$mg" list --csv | grep -v '[, ]measure-only[ ,]' | awk -F, -v c="$op" '$1 == c && $2 != "default" { print $2 }' | paste -sd' ')
     echo "$op: $(wc -w <<<"${rows[$op]}") mock-ups"; done
   : >"$out/forced.txt"
   # force_round NAME SPEC: one launch with MPIGUIDE_ALG=SPEC; status 0 when it passed the check.
