@@ -20,9 +20,9 @@
 #      application's check against the plain tiny run, and its trace says how many calls ran the
 #      forced mock-up (the rest fell back, with the reason); a failing round is re-run one
 #      operation at a time to name the row;
-#   4. `mpiguide check --sizes-from TRACE --launches 3 --budget B` (the trace's collectives at their
-#      sizes) and, for the hottest point-to-point operation, `check -c OP --sizes S --pattern
-#      exchange --launches 3`; `tune` of both; `hotspots --check --profile`: verdicts at the hot
+#   4. `mpiguide check --sizes-from TRACE --launches 3 --budget B` (the trace's collectives, and its
+#      point-to-point operations with a guideline, pingpong, at their sizes) and, for the hottest
+#      point-to-point operation, `check -c OP --sizes S --pattern exchange --launches 3`; `tune` of both; `hotspots --check --profile`: verdicts at the hot
 #      spots and the predicted saving; `verify --profile` when the profile has rules;
 #   5. RUNS interleaved runs each of plain, preloaded (nothing set) and tuned (MPIGUIDE_PROFILE):
 #      wall time (launch to exit) and the application's own timer (HPL Gflop/s; CP2K's mean CPU time
