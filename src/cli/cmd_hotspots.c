@@ -11,6 +11,7 @@
  * without it, or without debug information, a site is shown as object+offset
  * (and the trace's dynamic symbol when there is one). No MPI.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -135,7 +136,28 @@ static int addr2line(const char *obj, const mg_hs_spot *spots, const int *idx, i
   return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-/* Names of every spot; *missing: addr2line could not be run. */
+/* Whether the ELF object at path has a symbol table (.symtab: not stripped). 1 also when it cannot
+ * be told (not a 64-bit ELF file, unreadable): then addr2line's names are taken as they come. */
+static int has_symtab(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 1;
+  Elf64_Ehdr eh;
+  int r = 1;
+  if (fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+      eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shoff && !fseek(f, (long)eh.e_shoff, SEEK_SET)) {
+    r = 0;
+    Elf64_Shdr sh;
+    for (int i = 0; i < eh.e_shnum && fread(&sh, sizeof sh, 1, f) == 1; i++)
+      if (sh.sh_type == SHT_SYMTAB) r = 1;
+  }
+  fclose(f);
+  return r;
+}
+
+/* Names of every spot; *missing: addr2line could not be run. In a stripped object (no .symtab,
+ * as every Debian package's binaries) addr2line names the nearest dynamic symbol below an address
+ * however far (CP2K's sites all came out as "cblas_dgemv", an export of cp2k.psmp): there, without
+ * file:line, the trace's symbol stands, which dladdr gave only for a symbol holding the address. */
 static void resolve_sites(const mg_hs_trace *t, site_name *names, int *missing) {
   int *idx = malloc((size_t)(t->n + 1) * sizeof *idx);
   for (int i = 0; i < t->n; i++) snprintf(names[i].func, sizeof names[i].func, "%s", t->spots[i].sym);
@@ -143,7 +165,12 @@ static void resolve_sites(const mg_hs_trace *t, site_name *names, int *missing) 
     int k = 0;
     for (int i = 0; i < t->n; i++)
       if (t->spots[i].obj == o) idx[k++] = i;
-    if (k && access(t->objs[o], R_OK) == 0 && addr2line(t->objs[o], t->spots, idx, k, names)) *missing = 1;
+    if (!k || access(t->objs[o], R_OK) != 0) continue;
+    if (addr2line(t->objs[o], t->spots, idx, k, names)) *missing = 1;
+    if (!has_symtab(t->objs[o]))
+      for (int i = 0; i < k; i++)
+        if (!names[idx[i]].where[0])
+          snprintf(names[idx[i]].func, sizeof names[idx[i]].func, "%s", t->spots[idx[i]].sym);
   }
   free(idx);
 }

@@ -3,7 +3,8 @@
 # are in tests/hotspots/cxx_sites.cpp, built here with g++ -g (no MPI: the sites are addresses in
 # it, as a trace records them). The table shows "solver::Integrator<>::step" (no parameters,
 # template arguments as "<>" past 40 characters) and "(anonymous namespace)::helper"; --wide and
-# the CSV's function column show addr2line's whole names.
+# the CSV's function column show addr2line's whole names. And a stripped object's site without
+# file:line is not named after the nearest exported symbol (CP2K's sites were all "cblas_dgemv").
 # Environment: MG_CLI (the mpiguide command), MG_WORKDIR, MG_SRC (cxx_sites.cpp).
 set -u
 : "${MG_CLI:?}" "${MG_WORKDIR:?}" "${MG_SRC:?}"
@@ -38,4 +39,18 @@ grep -qF "solver::Integrator<double, std::allocator<double> >::step(std::vector<
 "$MG_CLI" hotspots t.csv -p 100 --csv >c.csv 2>&1 || fail "hotspots --csv exit $?"
 grep -qF '"solver::Integrator<double, std::allocator<double> >::step(std::vector<double, std::allocator<double> > const&, int) const"' c.csv &&
   ok "CSV: the whole signature" || fail "CSV: no whole signature: $(sed -n 2p c.csv)"
+# A stripped object that exports a symbol (as Debian's binaries, CP2K's cblas_*): addr2line names
+# the nearest dynamic symbol below any address (here main, for an address in step); without
+# file:line the table must show the trace's symbol (dladdr's, which holds the address; empty here)
+g++ -O0 -Wl,--export-dynamic-symbol=main -o exported "$MG_SRC" && strip -o stripped exported ||
+  fail "g++ --export-dynamic-symbol / strip"
+sstep=$(printf '0x%x' $((0x$(nm -C exported | grep -F "::step(" | awk '{ print $1 }') + 8)))
+[[ $(addr2line -f -e stripped "$sstep" | head -1) == main ]] && ok "addr2line names main for step's address in the stripped object" ||
+  echo "note: addr2line does not misname the stripped site here: $(addr2line -f -e stripped "$sstep" | head -1)"
+head -11 t.csv >s.csv
+echo "allreduce,8,default,100,2,,2,,float:sum,$(realpath stripped),$sstep,,0.200000000,0.100000000,0.100000000,0.000000000" >>s.csv
+"$MG_CLI" hotspots s.csv -p 100 >s.out 2>&1 || fail "hotspots (stripped) exit $?"
+cat s.out
+grep -E "^ +1  stripped\+$sstep +allreduce" s.out >/dev/null && ok "stripped: shown as stripped+$sstep, not as main" ||
+  fail "stripped: not shown as object+offset"
 ((fails == 0)) && echo "run_cxx_names: all passed" || { echo "run_cxx_names: $fails failed"; exit 1; }
