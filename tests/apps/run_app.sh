@@ -24,7 +24,7 @@
 # needs root); scripts/setup.sh installs it with everything else.
 #
 # Configuration (environment, set by tests/apps/CMakeLists.txt):
-#   MG_FLAVOR MG_MPIEXEC MG_MPIEXEC_FLAGS MG_LIB MG_WORKDIR MG_TIMEOUT (tests/lib/launch.sh),
+#   MG_FLAVOR MG_MPIEXEC MG_MPIEXEC_FLAGS MG_LIB MG_WORKDIR MG_TIMEOUT (tests/common/launch.sh),
 #   MG_SRC (the source tree), MG_CG_F (examples/cg.f90 built)
 set -u
 
@@ -39,8 +39,9 @@ MG_HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 rm -rf "$MG_WORKDIR" && mkdir -p "$MG_WORKDIR" || exit 1
 cd "$MG_WORKDIR" || exit 1
 MG_SCRIPT=run_app.sh
-# shellcheck source=../lib/launch.sh
-source "$MG_HERE/../lib/launch.sh"
+# tests/common/launch.sh (tests/lib/launch.sh before main moved it)
+# shellcheck source=../common/launch.sh
+if [[ -f $MG_HERE/../common/launch.sh ]]; then source "$MG_HERE/../common/launch.sh"; else source "$MG_HERE/../lib/launch.sh"; fi
 APPS=$MG_SRC/scripts/apps.sh
 
 need() { # PACKAGE: installed, or installed now, or skip
