@@ -20,10 +20,10 @@
 #      application's check against the plain tiny run, and its trace says how many calls ran the
 #      forced mock-up (the rest fell back, with the reason); a failing round is re-run one
 #      operation at a time to name the row;
-#   4. `mpiguide check --sizes-from TRACE --launches 3 --budget B` (the trace's collectives, and its
-#      point-to-point operations with a guideline, pingpong, at their sizes) and, for the hottest
-#      point-to-point operation, `check -c OP --sizes S --pattern exchange --launches 3`; `tune` of both; `hotspots --check --profile`: verdicts at the hot
-#      spots and the predicted saving; `verify --profile` when the profile has rules;
+#   4. `mpiguide check --sizes-from TRACE --pattern exchange --launches 3 --budget B` (the trace's
+#      collectives, and its point-to-point operations with a guideline, at their sizes); `tune`;
+#      `hotspots --check --profile`: verdicts at the hot spots and the predicted saving; `verify
+#      --profile` when the profile has rules;
 #   5. RUNS interleaved runs each of plain, preloaded (nothing set) and tuned (MPIGUIDE_PROFILE):
 #      wall time (launch to exit) and the application's own timer (HPL Gflop/s; CP2K's mean CPU time
 #      per MD step after the first), medians with min-max; every run passes the check.
@@ -148,24 +148,15 @@ fi
 
 echo
 echo "== 4. check at the trace's sizes, tune, the hot spots with verdicts and profile =="
-"$mg" check --sizes-from "$out/trace.csv" --launches 3 --budget "$budget" -o "$out/check" -- "${launch[@]}" >"$out/check.txt" 2>&1 ||
-  echo "app_gain: check --sizes-from failed (see $out/check.txt)"
-sed -n '/^collective /,/^total/p' "$out/check.txt"
+# --sizes-from measures the trace's collectives and its point-to-point operations that have a
+# guideline; --pattern exchange: pairs of ranks sending at once (halo exchanges, b_eff's rings).
+# One pattern per source: tune refuses launches measured by different patterns.
+"$mg" check --sizes-from "$out/trace.csv" --pattern exchange --launches 3 --budget "$budget" -o "$out/check" \
+  -- "${launch[@]}" >"$out/check.txt" 2>&1 || echo "app_gain: check --sizes-from failed (see $out/check.txt)"
+sed -nE '/^(collective|operation) +comparisons/,/^total/p;/^ +eq\. [0-9]+ /p' "$out/check.txt"
 mkdir -p "$out/check-all"
 k=0
 for d in "$out"/check/launch-?; do k=$((k + 1)) && ln -s "$d" "$out/check-all/launch-$k"; done
-# The hottest point-to-point spot: its operation and size, checked with the exchange pattern.
-read -r p2p p2psize < <(awk -F, 'NR > 1 && $7 ~ /^(send|ssend|rsend|sendrecv|sendrecv_replace)$/ { print $7, $9; exit }' "$out/hotspots.csv") || true
-if [[ -n ${p2p:-} ]]; then
-  echo "point-to-point: $p2p at $p2psize B (check -c $p2p --pattern exchange)"
-  if "$mg" check -c "$p2p" --sizes "$p2psize" --pattern exchange --launches 3 --budget "$budget" -o "$out/check-p2p" \
-    -- "${launch[@]}" >"$out/check-p2p.txt" 2>&1; then
-    for d in "$out"/check-p2p/launch-?; do k=$((k + 1)) && ln -s "$d" "$out/check-all/launch-$k"; done
-    grep -E '^ *eq\. [0-9]+ ' "$out/check-p2p.txt" || sed -n '/^collective /,/^total/p' "$out/check-p2p.txt"
-  else
-    echo "app_gain: check of $p2p failed (see $out/check-p2p.txt)"
-  fi
-fi
 prof=$out/$app.prof
 if "$mg" tune "$out/check-all" -o "$prof" >"$out/tune.txt" 2>&1; then
   cat "$out/tune.txt"
