@@ -13,6 +13,7 @@ PACKAGES=(
   python3                              # the report test's page checks, statistics references
   iproute2 util-linux                  # the cluster in a box (scripts/cluster.sh): ip, tc, unshare, nsenter
   slurmctld slurmd slurm-client munge  # ... and the real Slurm it runs (docs/cluster.md; tests/cluster)
+  hpcc cp2k cp2k-data                  # applications from the archive, built for Open MPI (docs/applications.md; tests/apps)
 )
 
 missing=()

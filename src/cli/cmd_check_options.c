@@ -169,7 +169,11 @@ static int choose(const mg_opt_vals *o, mg_check_state *S) {
     for (int c = MG_NCOLLECTIVES; c < MG_NCOLL; c++)
       if (mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
   } else {
-    for (int c = 0; c < MG_NCOLLECTIVES; c++) /* every collective that has a mock-up to compare with */
+    /* every collective that has a mock-up to compare with; with --sizes-from also every
+     * point-to-point operation with one (issue 33: an application's hottest sites were MPI_Send
+     * calls, and the loop left them 'not measured'): sizes_from keeps those the trace called */
+    int last = o->given[O_SIZES_FROM] ? MG_NCOLL : MG_NCOLLECTIVES;
+    for (int c = 0; c < last; c++)
       if (mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
   }
   if (o->given[O_MOCKUPS]) {

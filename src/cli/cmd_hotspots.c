@@ -11,6 +11,7 @@
  * without it, or without debug information, a site is shown as object+offset
  * (and the trace's dynamic symbol when there is one). No MPI.
  */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -36,13 +37,14 @@
   X(TOP, "top", 'n', MG_OPT_ARG)                                                                                   \
   X(PERCENT, "percent", 'p', MG_OPT_ARG)                                                                               \
   X(CSV, "csv", 0, MG_OPT_FLAG)                                                                                  \
+  X(WIDE, "wide", 0, MG_OPT_FLAG)                                                                                \
   X(HELP, "help", 'h', MG_OPT_FLAG)
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: mpiguide hotspots TRACE [--check DIR] [--profile FILE] [-n N] [-p P] [--csv]\n\n"
+          "usage: mpiguide hotspots TRACE [--check DIR] [--profile FILE] [-n N] [-p P] [--csv] [--wide]\n\n"
           "The communication hot spots of a run: the smallest set of call sites (each at one operation,\n"
           "process count and message size) that covers P %% of the run's time in MPI calls, at most N of them\n"
           "(defaults as Guo et al.: N = 10, P = 80). TRACE is a timed trace: run the application with\n"
@@ -58,7 +60,10 @@ static void usage(FILE *f) {
           "                     (1 - median chosen / median default)) over the calls that did not run the\n"
           "                     chosen algorithm already, never more than the spot's time, in seconds and\n"
           "                     as shares of the run's MPI time and wall time\n"
-          "  --csv              one CSV row per hot spot instead of the table\n\n"
+          "  --csv              one CSV row per hot spot instead of the table\n"
+          "  --wide             C++ functions with their parameters and template arguments (the table shows\n"
+          "                     them without parameters, and longer than 40 characters with '<>' for every\n"
+          "                     template argument list; the CSV has them whole)\n\n"
           "Times are per rank (the sum over ranks / processes); wait is the barrier-free estimate of time\n"
           "spent waiting for the slowest rank (docs/trace.md). See docs/hotspots.md.\n");
 }
@@ -131,7 +136,28 @@ static int addr2line(const char *obj, const mg_hs_spot *spots, const int *idx, i
   return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-/* Names of every spot; *missing: addr2line could not be run. */
+/* Whether the ELF object at path has a symbol table (.symtab: not stripped). 1 also when it cannot
+ * be told (not a 64-bit ELF file, unreadable): then addr2line's names are taken as they come. */
+static int has_symtab(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 1;
+  Elf64_Ehdr eh;
+  int r = 1;
+  if (fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
+      eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shoff && !fseek(f, (long)eh.e_shoff, SEEK_SET)) {
+    r = 0;
+    Elf64_Shdr sh;
+    for (int i = 0; i < eh.e_shnum && fread(&sh, sizeof sh, 1, f) == 1; i++)
+      if (sh.sh_type == SHT_SYMTAB) r = 1;
+  }
+  fclose(f);
+  return r;
+}
+
+/* Names of every spot; *missing: addr2line could not be run. In a stripped object (no .symtab,
+ * as every Debian package's binaries) addr2line names the nearest dynamic symbol below an address
+ * however far (CP2K's sites all came out as "cblas_dgemv", an export of cp2k.psmp): there, without
+ * file:line, the trace's symbol stands, which dladdr gave only for a symbol holding the address. */
 static void resolve_sites(const mg_hs_trace *t, site_name *names, int *missing) {
   int *idx = malloc((size_t)(t->n + 1) * sizeof *idx);
   for (int i = 0; i < t->n; i++) snprintf(names[i].func, sizeof names[i].func, "%s", t->spots[i].sym);
@@ -139,17 +165,65 @@ static void resolve_sites(const mg_hs_trace *t, site_name *names, int *missing) 
     int k = 0;
     for (int i = 0; i < t->n; i++)
       if (t->spots[i].obj == o) idx[k++] = i;
-    if (k && access(t->objs[o], R_OK) == 0 && addr2line(t->objs[o], t->spots, idx, k, names)) *missing = 1;
+    if (!k || access(t->objs[o], R_OK) != 0) continue;
+    if (addr2line(t->objs[o], t->spots, idx, k, names)) *missing = 1;
+    if (!has_symtab(t->objs[o]))
+      for (int i = 0; i < k; i++)
+        if (!names[idx[i]].where[0])
+          snprintf(names[idx[i]].func, sizeof names[idx[i]].func, "%s", t->spots[idx[i]].sym);
   }
   free(idx);
 }
 
-static void site_text(const mg_hs_trace *t, const mg_hs_spot *s, const site_name *n, char *buf, size_t len) {
+/* A C++ function as the table shows it (issue 33: demangled signatures of ~100 characters pushed
+ * every column off the line): its name without the parameter list and what follows it (" const",
+ * " [clone .cold]"): the last '(' outside template arguments and parentheses, so that
+ * "(anonymous namespace)::f(int)" keeps its namespace and "S::operator()(int)" its operator; and
+ * when still longer than 40 characters, every outermost template argument list as "<>". A C
+ * function, or a name whose brackets do not balance, stays as it is. */
+static void short_func(const char *f, char *out, size_t len) {
+  int angle = 0, paren = 0;
+  size_t cut = 0, n = strlen(f);
+  for (size_t i = 0; i < n; i++) {
+    if (!strncmp(f + i, "operator", 8) && (f[i + 8] == '<' || f[i + 8] == '>' || f[i + 8] == '(')) {
+      i += f[i + 8] == '(' ? 9 : 8; /* operator<, operator>, operator(): not brackets */
+      continue;
+    }
+    if (f[i] == '<') angle++;
+    else if (f[i] == '>' && angle > 0) angle--;
+    else if (f[i] == '(') {
+      if (!angle && !paren) cut = i;
+      paren++;
+    } else if (f[i] == ')' && paren > 0) paren--;
+  }
+  if (angle || paren) cut = 0; /* unbalanced: not a name this understands */
+  char name[160];
+  snprintf(name, sizeof name, "%.*s", (int)(cut ? cut : n), f);
+  if (cut && strlen(name) > 40) { /* collapse the outermost template argument lists */
+    char c[160];
+    size_t k = 0;
+    int depth = 0;
+    for (size_t i = 0; name[i] && k + 1 < sizeof c; i++) {
+      if (name[i] == '<' && depth++ == 0) c[k++] = '<';
+      else if (name[i] == '>' && depth > 0 && --depth == 0) c[k++] = '>';
+      else if (!depth) c[k++] = name[i];
+    }
+    c[k] = '\0';
+    snprintf(name, sizeof name, "%s", c);
+  }
+  snprintf(out, len, "%s", name);
+}
+
+static void site_text(const mg_hs_trace *t, const mg_hs_spot *s, const site_name *n, int wide, char *buf,
+                      size_t len) {
   const char *obj = s->obj >= 0 ? base_name(t->objs[s->obj]) : "?";
+  char f[160];
+  if (wide) snprintf(f, sizeof f, "%s", n->func);
+  else short_func(n->func, f, sizeof f);
   if (n->where[0])
-    snprintf(buf, len, "%.100s %.180s", n->func[0] ? n->func : "?", n->where);
-  else if (n->func[0])
-    snprintf(buf, len, "%s (%s+0x%llx)", n->func, obj, s->offset);
+    snprintf(buf, len, "%.159s %.139s", f[0] ? f : "?", n->where);
+  else if (f[0])
+    snprintf(buf, len, "%s (%s+0x%llx)", f, obj, s->offset);
   else
     snprintf(buf, len, "%s+0x%llx", obj, s->offset);
 }
@@ -452,7 +526,7 @@ static void print_spots(hs_run *H, FILE *o) {
     const site_name *n = &H->names[H->order[i]];
     char site[300], op[80], sz[32], share[16], verdict[160] = "", pick[80] = "", sv[32] = "", sm[16] = "",
                                                                                   sw[16] = "";
-    site_text(t, s, n, site, sizeof site);
+    site_text(t, s, n, H->v.given[O_WIDE], site, sizeof site);
     snprintf(op, sizeof op, "%s%s%s", mg_colls[s->coll].name, s->red[0] ? " " : "", s->red);
     mg_fmt_bytes(s->bytes, MG_BYTES_EXACT, sz, sizeof sz);
     fmt_share(s->time, t->mpi_time, share, sizeof share);

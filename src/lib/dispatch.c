@@ -13,6 +13,7 @@
 #include "util/clock.h"
 
 _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_call_site;
+_Thread_local __attribute__((tls_model("initial-exec"))) void *mg_fortran_site;
 
 
 static inline void count(mg_ctx *x, mg_coll coll, int alg, mg_why why) {

@@ -199,7 +199,9 @@ typedef MPI_Fint F;
       pmpi_##name##_ args;                                                              \
       return;                                                                           \
     }                                                                                   \
+    mg_fortran_site = __builtin_return_address(0); /* the program's call: MG_SITE */    \
     name##_f_active args;                                                               \
+    mg_fortran_site = NULL;                                                             \
   }                                                                                     \
   F_ALIASES(name, NAME, params)
 MG_FORTRAN_OPS(F_WRAPPER)

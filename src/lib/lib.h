@@ -109,6 +109,11 @@ void mg_paths_set(mg_ctx *x);
  * the timed trace (dispatch.c): the active parts are out-of-line functions,
  * where __builtin_return_address(0) would be the wrapper's own address. */
 extern MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_call_site;
+/* The Fortran program's call site: set by the Fortran entry the program called (fortran.c) for the
+ * duration of the C wrapper it calls, whose own return address lies in fortran.c (every Fortran
+ * call was traced at fortran.c's one line, and `hotspots` merged all sites of an operation); NULL
+ * otherwise. MG_SITE prefers it. */
+extern MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_fortran_site;
 
 /* MPI_Init / MPI_Init_thread epilogue and MPI_Finalize prologue. */
 void mg_lib_init(int thread_level);
@@ -199,7 +204,7 @@ void mg_online_finalize(const char *path, double wall_start);
 #define MG_ACTIVE __attribute__((noinline))
 /* The application's call site, for the timed trace (mg_call_site): taken in the exported function
  * the application called, before the out-of-line active part. */
-#define MG_SITE (mg_call_site = __builtin_return_address(0))
+#define MG_SITE (mg_call_site = mg_fortran_site ? mg_fortran_site : __builtin_return_address(0))
 /* A point-to-point operation E (MG_SEND...) whose calls nothing in this run touches calls PMPI_
  * at once; its path is MG_PATH_PMPI unless active, so one test covers pass-through too. */
 #define P2P_IDLE(E) __builtin_expect(mg_the_ctx.path[MG_##E] == MG_PATH_PMPI, 1)

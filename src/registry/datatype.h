@@ -52,7 +52,7 @@ static inline void *mg_type_at(const void *buf, const mg_type *t, size_t i) {
   X(INT, "int",                                                                                             \
     "C integers: MPI_SIGNED_CHAR MPI_UNSIGNED_CHAR MPI_SHORT MPI_UNSIGNED_SHORT MPI_INT MPI_UNSIGNED "      \
     "MPI_LONG MPI_UNSIGNED_LONG MPI_LONG_LONG MPI_UNSIGNED_LONG_LONG MPI_INT8_T..MPI_UINT64_T")            \
-  X(FLOAT, "float", "floating point: MPI_FLOAT MPI_DOUBLE MPI_LONG_DOUBLE")                                 \
+  X(FLOAT, "float", "floating point: MPI_FLOAT MPI_DOUBLE MPI_LONG_DOUBLE MPI_REAL MPI_DOUBLE_PRECISION")    \
   X(BYTE, "byte", "MPI_BYTE")
 
 enum {
@@ -72,7 +72,7 @@ enum {
   X(MPI_LONG_LONG_INT, INT) X(MPI_UNSIGNED_LONG_LONG, INT) X(MPI_SHORT, INT) X(MPI_UNSIGNED_SHORT, INT)    \
   X(MPI_SIGNED_CHAR, INT) X(MPI_UNSIGNED_CHAR, INT) X(MPI_INT8_T, INT) X(MPI_INT16_T, INT)                 \
   X(MPI_INT32_T, INT) X(MPI_INT64_T, INT) X(MPI_UINT8_T, INT) X(MPI_UINT16_T, INT) X(MPI_UINT32_T, INT)    \
-  X(MPI_UINT64_T, INT)
+  X(MPI_UINT64_T, INT) X(MPI_DOUBLE_PRECISION, FLOAT) X(MPI_REAL, FLOAT)
 
 /* One bit per class, for the op table below. */
 enum {

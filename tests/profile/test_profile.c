@@ -1220,7 +1220,7 @@ static void test_threads(void) {
 /* ---- type= and op= selectors (format version 2) ------------------------------------------- */
 
 static void test_classes(void) {
-  TEST_CASE("datatype classes: the MPI standard's C integer, floating point and byte groups");
+  TEST_CASE("datatype classes: the MPI standard's C integer, floating point (C and Fortran) and byte groups");
   const MPI_Datatype ints[] = {MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_SHORT,   MPI_UNSIGNED_SHORT,
                                MPI_INT,         MPI_UNSIGNED,      MPI_LONG,    MPI_UNSIGNED_LONG,
                                MPI_LONG_LONG,   MPI_LONG_LONG_INT, MPI_UNSIGNED_LONG_LONG,
@@ -1230,8 +1230,11 @@ static void test_classes(void) {
   ASSERT_EQ(mg_tclass_of(MPI_FLOAT), MG_TCLASS_FLOAT);
   ASSERT_EQ(mg_tclass_of(MPI_DOUBLE), MG_TCLASS_FLOAT);
   ASSERT_EQ(mg_tclass_of(MPI_LONG_DOUBLE), MG_TCLASS_FLOAT);
+  /* Fortran's floating point is in the standard's group too: CP2K's MPI_DOUBLE_PRECISION sums */
+  ASSERT_EQ(mg_tclass_of(MPI_DOUBLE_PRECISION), MG_TCLASS_FLOAT);
+  ASSERT_EQ(mg_tclass_of(MPI_REAL), MG_TCLASS_FLOAT);
   ASSERT_EQ(mg_tclass_of(MPI_BYTE), MG_TCLASS_BYTE);
-  TEST_CASE("datatype classes: character, bool, complex, pair, Fortran, multi-language types and NULL have none");
+  TEST_CASE("datatype classes: character, bool, complex, pair, Fortran integer, multi-language types and NULL have none");
   const MPI_Datatype none[] = {MPI_CHAR,     MPI_WCHAR,   MPI_C_BOOL,   MPI_C_DOUBLE_COMPLEX, MPI_DOUBLE_INT,
                                MPI_2INT,     MPI_FLOAT_INT, MPI_PACKED, MPI_AINT,             MPI_INTEGER,
                                MPI_DATATYPE_NULL};
@@ -1445,7 +1448,8 @@ static void test_sel_errors(void) {
       "[type=<class>] [op=<op>] <algorithm>')",
       "s:15: incomplete rule: the algorithm is missing after 'op=sum'; a rule is '<collective> np=<N> <LO>-<HI> "
       "[type=<class>] [op=<op>] <algorithm>'",
-      "s:16: MPI does not define op=bor on type=float (floating point: MPI_FLOAT MPI_DOUBLE MPI_LONG_DOUBLE): the "
+      "s:16: MPI does not define op=bor on type=float (floating point: MPI_FLOAT MPI_DOUBLE MPI_LONG_DOUBLE "
+      "MPI_REAL MPI_DOUBLE_PRECISION): the "
       "rule could never apply",
       "s:17: op=maxloc takes pair types (MPI_DOUBLE_INT, ...), which have no class: the rule could never apply; "
       "delete type=",
