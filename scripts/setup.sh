@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what mpiguide needs on Debian 12 (run as root; idempotent).
 # Only packages that are missing are installed; `apt-get update` runs first if any are.
+# Usage: scripts/setup.sh [--smpi]   (--smpi: also SimGrid's SMPI, for build/smpi, docs/scale.md)
 set -euo pipefail
 
 PACKAGES=(
@@ -14,6 +15,8 @@ PACKAGES=(
   iproute2 util-linux                  # the cluster in a box (scripts/cluster.sh): ip, tc, unshare, nsenter
   slurmctld slurmd slurm-client munge  # ... and the real Slurm it runs (docs/cluster.md; tests/cluster)
 )
+# Optional: SimGrid 3.32's simulated MPI (smpicc, smpirun) for scripts/build.sh smpi and scripts/sim.sh.
+[[ ${1:-} == --smpi ]] && PACKAGES+=(libsimgrid-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do
