@@ -14,6 +14,10 @@
 #               without it (smpi/simulate-computation:no) only communication takes simulated time:
 #               deterministic, and fair to mock-ups, since SMPI's own collectives compute for free
 #   --cfg       any further SimGrid option (repeatable), e.g. --cfg smpi/allreduce:rab
+#   --noise T   the analysis's noise threshold (check --noise); default 1ns without --compute: the
+#               repetitions of a simulated cell are identical, and check's measured threshold (one
+#               barrier: 60 us at 1024 ranks on fattree-1024) would call real differences noise;
+#               "measured" keeps check's own
 #   -o DIR, --force, and everything after -- go to `mpiguide check` (e.g. -c allreduce --quick)
 #
 # DIR is a normal check result directory (raw.csv, verdicts.*, summary.txt, report.html) plus
@@ -25,7 +29,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 die() { echo "sim.sh: $*" >&2; exit 2; }
-platform= np= selector=ompi build="$here/build/smpi" tmo=3600 out= force= compute=0
+platform= np= selector=ompi build="$here/build/smpi" tmo=3600 out= force= compute=0 noise=
 cfgs=()
 while (($#)); do
   case $1 in
@@ -35,16 +39,18 @@ while (($#)); do
     --build) build=${2:?}; shift 2 ;;
     --timeout) tmo=${2:?}; shift 2 ;;
     --compute) compute=1; shift ;;
+    --noise) noise=${2:?}; shift 2 ;;
     --cfg) cfgs+=("--cfg=${2:?}"); shift 2 ;;
     -o|--out) out=${2:?}; shift 2 ;;
     --force) force=--force; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
     *) die "unknown option '$1' (--help)" ;;
   esac
 done
 [[ -n $platform && -n $np && -n $out ]] || die "--platform, --np and -o are required (--help)"
 [[ -f $platform ]] || die "no platform file '$platform'"
+if [[ -z $noise ]] && ((!compute)); then noise=1ns; fi
 [[ $np =~ ^[1-9][0-9]*$ ]] || die "--np: '$np' is not a positive number"
 case $selector in default|ompi|mpich|mvapich2|impi|automatic) ;; *) die "--selector: '$selector' unknown" ;; esac
 command -v smpirun >/dev/null || die "smpirun not found: install libsimgrid-dev (scripts/setup.sh --smpi)"
@@ -92,8 +98,8 @@ fi
 ((rc == 124)) && echo "sim.sh: the simulation exceeded --timeout $tmo s (wall clock): analysing the cells it saved" >&2
 
 # Record the simulation in raw.csv, then analyse again so every file carries it.
-sim_meta=$(printf '#@simulated=smpi\n#@sim_simgrid=%s\n#@sim_platform=%s\n#@sim_selector=%s\n#@sim_np=%s\n#@sim_hosts=%s\n#@sim_options=%s\n#@sim_wall_seconds=%s' \
-  "$(smpirun -version 2>&1 | head -1)" "$pname" "$selector" "$np" "$nhosts" "${opts[*]}" "$wall")
+sim_meta=$(printf '#@simulated=smpi\n#@sim_simgrid=%s\n#@sim_platform=%s\n#@sim_selector=%s\n#@sim_np=%s\n#@sim_hosts=%s\n#@sim_options=%s\n#@sim_wall_seconds=%s\n#@sim_noise=%s' \
+  "$(smpirun -version 2>&1 | head -1)" "$pname" "$selector" "$np" "$nhosts" "${opts[*]}" "$wall" "${noise:-measured}")
 python3 - "$out/raw.csv" "SMPI (simulated: $pname, selector $selector)" "$sim_meta" <<'EOF'
 import sys
 path, name, meta = sys.argv[1:4]
@@ -108,6 +114,8 @@ open(path + ".tmp", "w").write("\n".join(out))
 import os; os.replace(path + ".tmp", path)
 EOF
 printf '%s\n' "${sim_meta//#@/}" >"$out/simulation.txt"
-run 1 check --from "$out" -o "$out" --force >"$out/summary.log" 2>&1 || { cat "$out/summary.log" >&2; exit 1; }
+noiseopt=()
+[[ -n $noise && $noise != measured ]] && noiseopt=(--noise "$noise")
+run 1 check --from "$out" -o "$out" --force "${noiseopt[@]}" >"$out/summary.log" 2>&1 || { cat "$out/summary.log" >&2; exit 1; }
 cat "$out/summary.txt"
 echo "sim.sh: $np simulated ranks on $pname, selector $selector: $wall s wall clock; results in $out/" >&2
