@@ -2,7 +2,8 @@
 # Configure and build mpiguide once per MPI library, side by side:
 #   build/openmpi  (mpicc.openmpi, mpirun.openmpi)
 #   build/mpich    (mpicc.mpich,   mpiexec.mpich)
-# Usage: scripts/build.sh [openmpi|mpich ...]   (default: both)
+#   build/smpi     (smpicc, smpirun: SimGrid's simulated MPI; only when asked for, docs/scale.md)
+# Usage: scripts/build.sh [openmpi|mpich|smpi ...]   (default: openmpi and mpich)
 # Extra CMake options can be passed in MPIGUIDE_CMAKE_ARGS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,8 +14,21 @@ for f in "${flavors[@]}"; do
   case $f in
     openmpi) cc=mpicc.openmpi; run=/usr/bin/mpirun.openmpi; other=mpich ;;
     mpich) cc=mpicc.mpich; run=/usr/bin/mpiexec.mpich; other=openmpi ;;
-    *) echo "build: unknown MPI '$f' (use openmpi or mpich)" >&2; exit 2 ;;
+    smpi) cc=smpicc; run=/usr/bin/smpirun; other= ;;
+    *) echo "build: unknown MPI '$f' (use openmpi, mpich or smpi)" >&2; exit 2 ;;
   esac
+  if [[ $f == smpi ]]; then
+    # smpicc links programs as shared objects for smpirun; CMake's compiler checks run them, so
+    # they see it as a plain compiler (SMPI_PRETEND_CC), the build itself as smpicc.
+    command -v smpicc >/dev/null || { echo "build: no smpicc: scripts/setup.sh --smpi installs libsimgrid-dev" >&2; exit 1; }
+    SMPI_PRETEND_CC=1 cmake -S . -B build/smpi -DCMAKE_C_COMPILER=smpicc -DMPI_C_COMPILER=smpicc \
+          -DMPIEXEC_EXECUTABLE="$run" -DMPIGUIDE_WERROR=ON ${MPIGUIDE_CMAKE_ARGS:-} >build-smpi.log 2>&1 ||
+      { cat build-smpi.log >&2; exit 1; }
+    cmake --build build/smpi -j"$(nproc)" >>build-smpi.log 2>&1 || { tail -50 build-smpi.log >&2; exit 1; }
+    rm -f build-smpi.log
+    echo "build: build/smpi ready" >&2
+    continue
+  fi
   # MPIGUIDE_OTHER_MPI_LIB: the test that preloads the wrong library (intercept.other_mpi)
   cmake -S . -B "build/$f" -DMPI_C_COMPILER="$cc" -DMPIEXEC_EXECUTABLE="$run" \
         -DMPIGUIDE_OTHER_MPI_LIB="$PWD/build/$other/libmpiguide.so" \

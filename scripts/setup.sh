@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what mpiguide needs on Debian 12 (run as root; idempotent).
 # Only packages that are missing are installed; `apt-get update` runs first if any are.
+# Usage: scripts/setup.sh [--smpi]   (--smpi: also SimGrid's SMPI, for build/smpi, docs/scale.md)
 set -euo pipefail
 
 PACKAGES=(
@@ -15,6 +16,8 @@ PACKAGES=(
   slurmctld slurmd slurm-client munge  # ... and the real Slurm it runs (docs/cluster.md; tests/cluster)
   hpcc cp2k cp2k-data                  # applications from the archive, built for Open MPI (docs/applications.md; tests/apps)
 )
+# Optional: SimGrid 3.32's simulated MPI (smpicc, smpirun) for scripts/build.sh smpi and scripts/sim.sh.
+[[ ${1:-} == --smpi ]] && PACKAGES+=(libsimgrid-dev)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

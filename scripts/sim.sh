@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# `mpiguide check` on a simulated platform, with SimGrid's SMPI (docs/scale.md).
+#
+# Usage: scripts/sim.sh --platform FILE --np N [--selector S] [--build DIR] [--timeout SECONDS]
+#                       [--compute] [--cfg NAME:VALUE ...] -o DIR [--force] [-- CHECK-OPTIONS...]
+#   --platform  a SimGrid platform of one <cluster> (sim/platforms/*.xml); its hosts, in order,
+#               are the hostfile: rank i runs on host i (N <= hosts, else ranks share hosts)
+#   --np        simulated ranks
+#   --selector  SMPI's collective selection logic: default (SMPI's own), ompi, mpich, mvapich2,
+#               impi, automatic (--cfg=smpi/coll-selector); default: ompi
+#   --build     the smpi build (scripts/build.sh smpi); default: build/smpi of this tree
+#   --timeout   wall-clock bound of the simulation (default 3600 s): timeout(1) stops it
+#   --compute   inject the host's measured computation time between MPI calls (SMPI's default);
+#               without it (smpi/simulate-computation:no) only communication takes simulated time:
+#               deterministic, and fair to mock-ups, since SMPI's own collectives compute for free
+#   --cfg       any further SimGrid option (repeatable), e.g. --cfg smpi/allreduce:rab
+#   --noise T   the analysis's noise threshold (check --noise); default 1ns without --compute: the
+#               repetitions of a simulated cell are identical, and check's measured threshold (one
+#               barrier: 60 us at 1024 ranks on fattree-1024) would call real differences noise;
+#               "measured" keeps check's own
+#   -o DIR, --force, and everything after -- go to `mpiguide check` (e.g. -c allreduce --quick)
+#
+# DIR is a normal check result directory (raw.csv, verdicts.*, summary.txt, report.html) plus
+# simulation.txt. raw.csv records the simulation (#@simulated=smpi, #@sim_platform, #@sim_selector,
+# #@sim_np, #@sim_options) and its library name reads "SMPI (simulated: PLATFORM, selector S)",
+# so the summary and the report say it and `check --from` never pools it with a real library's
+# launches unawares. Needs libsimgrid-dev (scripts/setup.sh --smpi installs it).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+
+die() { echo "sim.sh: $*" >&2; exit 2; }
+platform= np= selector=ompi build="$here/build/smpi" tmo=3600 out= force= compute=0 noise=
+cfgs=()
+while (($#)); do
+  case $1 in
+    --platform) platform=${2:?}; shift 2 ;;
+    --np) np=${2:?}; shift 2 ;;
+    --selector) selector=${2:?}; shift 2 ;;
+    --build) build=${2:?}; shift 2 ;;
+    --timeout) tmo=${2:?}; shift 2 ;;
+    --compute) compute=1; shift ;;
+    --noise) noise=${2:?}; shift 2 ;;
+    --cfg) cfgs+=("--cfg=${2:?}"); shift 2 ;;
+    -o|--out) out=${2:?}; shift 2 ;;
+    --force) force=--force; shift ;;
+    --) shift; break ;;
+    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    *) die "unknown option '$1' (--help)" ;;
+  esac
+done
+[[ -n $platform && -n $np && -n $out ]] || die "--platform, --np and -o are required (--help)"
+[[ -f $platform ]] || die "no platform file '$platform'"
+if [[ -z $noise ]] && ((!compute)); then noise=1ns; fi
+[[ $np =~ ^[1-9][0-9]*$ ]] || die "--np: '$np' is not a positive number"
+case $selector in default|ompi|mpich|mvapich2|impi|automatic) ;; *) die "--selector: '$selector' unknown" ;; esac
+command -v smpirun >/dev/null || die "smpirun not found: install libsimgrid-dev (scripts/setup.sh --smpi)"
+exe="$build/mpiguide"
+[[ -f $exe ]] || die "no $exe: build it with scripts/build.sh smpi"
+
+# The hostfile: the cluster's hosts in order (prefix, radical a-b, suffix; one <cluster>).
+read -r prefix suffix lo hi < <(python3 - "$platform" <<'EOF'
+import re, sys
+t = open(sys.argv[1]).read()
+c = re.findall(r'<cluster\b[^>]*>', t)
+if len(c) != 1: sys.exit("sim.sh: the platform must hold exactly one <cluster>")
+a = dict(re.findall(r'(\w+)="([^"]*)"', c[0]))
+lo, hi = a["radical"].split("-")
+print(a.get("prefix", ""), a.get("suffix", "") or "-", lo, hi)
+EOF
+)
+[[ $suffix == - ]] && suffix=
+mkdir -p "$out"
+hostfile="$out/hostfile"
+for ((i = lo; i <= hi; i++)); do echo "$prefix$i$suffix"; done >"$hostfile"
+nhosts=$((hi - lo + 1))
+
+opts=(--cfg=smpi/coll-selector:"$selector")
+((compute)) || opts+=(--cfg=smpi/simulate-computation:no)
+opts+=("${cfgs[@]}")
+pname=$(basename "$platform" .xml)
+run() { timeout "$tmo" nice -n 10 smpirun -np "$1" -platform "$platform" -hostfile "$hostfile" "${opts[@]}" \
+          --log=root.thres:warning --log=xbt_cfg.thres:warning --log=smpi_config.thres:error "$exe" "${@:2}"; }
+
+# check saves the finished cells every MPIGUIDE_CHECK_SAVE_EVERY seconds of its clock, which is
+# the simulated one here (5 s by default: a simulated run rarely lasts that long), so that a run
+# stopped by --timeout keeps what it measured.
+export MPIGUIDE_CHECK_SAVE_EVERY=${MPIGUIDE_CHECK_SAVE_EVERY:-0.05}
+t0=$(date +%s.%N)
+set +e
+run "$np" check -o "$out" $force -q "$@"
+rc=$?
+set -e
+wall=$(python3 -c "import time; print(f'{time.time() - $t0:.1f}')")
+if [[ ! -f $out/raw.csv ]]; then
+  ((rc == 124)) && die "the simulation exceeded --timeout $tmo s (wall clock) before it saved a cell"
+  die "the check wrote no $out/raw.csv (exit $rc)"
+fi
+((rc == 124)) && echo "sim.sh: the simulation exceeded --timeout $tmo s (wall clock): analysing the cells it saved" >&2
+
+# Record the simulation in raw.csv, then analyse again so every file carries it.
+sim_meta=$(printf '#@simulated=smpi\n#@sim_simgrid=%s\n#@sim_platform=%s\n#@sim_selector=%s\n#@sim_np=%s\n#@sim_hosts=%s\n#@sim_options=%s\n#@sim_wall_seconds=%s\n#@sim_noise=%s' \
+  "$(smpirun -version 2>&1 | head -1)" "$pname" "$selector" "$np" "$nhosts" "${opts[*]}" "$wall" "${noise:-measured}")
+python3 - "$out/raw.csv" "SMPI (simulated: $pname, selector $selector)" "$sim_meta" <<'EOF'
+import sys
+path, name, meta = sys.argv[1:4]
+lines = open(path).read().split("\n")
+out = []
+for l in lines:
+    if l.startswith("#@simulated=") or l.startswith("#@sim_"): continue
+    if l.startswith("#@mpi_library_name="): l = "#@mpi_library_name=" + name
+    out.append(l)
+    if l.startswith("#@format="): out.extend(meta.split("\n"))
+open(path + ".tmp", "w").write("\n".join(out))
+import os; os.replace(path + ".tmp", path)
+EOF
+printf '%s\n' "${sim_meta//#@/}" >"$out/simulation.txt"
+noiseopt=()
+[[ -n $noise && $noise != measured ]] && noiseopt=(--noise "$noise")
+run 1 check --from "$out" -o "$out" --force "${noiseopt[@]}" >"$out/summary.log" 2>&1 || { cat "$out/summary.log" >&2; exit 1; }
+cat "$out/summary.txt"
+echo "sim.sh: $np simulated ranks on $pname, selector $selector: $wall s wall clock; results in $out/" >&2
