@@ -19,11 +19,16 @@
 #                               MPIGUIDE_NODE_SIZE; LAYOUT 2x2 (the default) or an uneven A+B (A
 #                               ranks on n1, B on n2: 2+1, 3+2), where the hier rows run on nodes of
 #                               unequal size and the lane rows fall back on MPI_COMM_WORLD
+#   run_cluster.sh layout       nodes.c on 2 x 2 (srun) under libmpiguide with a profile tuned
+#                               (offline, from fixtures) on 1 node x 4, on 2 x 2 and on 3 + 1: the
+#                               first and the last warn that they were measured on another layout,
+#                               the 2 x 2 one does not; the trace records #@nnodes=2,
+#                               #@ranks_per_node=2 and #@hosts=n1:2,n2:2
 #   run_cluster.sh loggp        mpiguide loggp on 2 x 2 through srun: an intra- and an inter-node pair
 #   run_cluster.sh down         tear-down: no holder, daemon, namespace, veth, bridge, mount or file
 #                               left; `down` again fails with a message
 #
-# Environment: MG_FLAVOR (openmpi or mpich), MG_MPIEXEC, MG_CLI (mpiguide), MG_NODES (nodes.c),
+# Environment: MG_FLAVOR (openmpi or mpich), MG_MPIEXEC, MG_CLI (mpiguide), MG_LIB (libmpiguide), MG_NODES (nodes.c),
 # MG_DIFFTEST, MG_HIER_ROWS (2x2), MG_HIER_ROWS_UNEVEN (A+B), MG_WORKDIR (this case's scratch, in the build tree: the nodes see
 # it), MG_CLUSTER_STATE (the cluster's state directory), MG_SRC (the source tree).
 # Needs root and a kernel that gives namespaces; without them the case fails and says so.
@@ -250,6 +255,37 @@ hier)
         die "${r#*=} did not fall back on the uneven nodes of MPI_COMM_WORLD"
     done
   fi
+  ;;
+layout)
+  # profiles as `mpiguide tune` writes them from check runs on three layouts of 4 processes: the
+  # check fixture of 1 node, the report fixture of the box's 2 x 2, and that one made 3 + 1
+  fx=$MG_SRC/tests/report/data/hosts
+  mkdir r31
+  sed 's/^#@ranks_per_node=2$/#@ranks_per_node=1-3/; s/^#@hosts=.*/#@hosts=n1:3,n2:1/' "$fx/raw.csv" >r31/raw.csv
+  for p in "p14 $MG_SRC/tests/check/data/small 1 node(s)$" "p22 $fx 2 node(s) x 2 ranks per node" \
+    "p31 r31 2 node(s) x 1-3 ranks per node"; do
+    read -r name src want <<<"$p"
+    "$MG_CLI" tune "$src" -o "$name.prof" >tune-$name.log 2>&1 || { cat tune-$name.log; die "tune $src failed"; }
+    grep -q "^# np=4: layout: $want" "$name.prof" || { cat "$name.prof"; die "$name.prof does not record the layout '$want'"; }
+  done
+  for name in p14 p22 p31; do
+    watch "file:$work/$name.csv" $name.out $name.err run_mpi srun 4 env LD_PRELOAD="$MG_LIB" \
+      MPIGUIDE_PROFILE="$work/$name.prof" MPIGUIDE_TRACE="$work/$name.csv" "$MG_NODES" 2 2
+    rc=$?
+    cat $name.out $name.err
+    ((rc == 0)) || die "nodes.c under libmpiguide with $name.prof exited $rc"
+    grep -q "^nodes: OK" $name.out || die "nodes.c with $name.prof did not finish OK"
+  done
+  grep -q "MPIGUIDE_PROFILE='$work/p14.prof' was measured on 1 node(s) at 4 processes, this run has 2 node(s) x 2 ranks per node (the profile's: 1 x 4)" p14.err ||
+    die "a profile of 1 node x 4 used on 2 x 2: no layout warning"
+  grep -q "MPIGUIDE_PROFILE='$work/p31.prof' was measured on 2 node(s) at 4 processes, this run has 2 node(s) x 2 ranks per node (the profile's: 2 x 1-3)" p31.err ||
+    die "a profile of 3 + 1 ranks used on 2 x 2: no layout warning"
+  grep "may not hold for this layout" p22.err && die "a profile of 2 x 2 used on 2 x 2 warned of another layout"
+  [[ $(grep -c "may not hold for this layout" p14.err p31.err | awk -F: '{s += $2} END {print s}') -eq 2 ]] ||
+    die "not one layout warning per run (rank 0 alone warns)"
+  for m in '#@nnodes=2' '#@ranks_per_node=2' '#@hosts=n1:2,n2:2'; do
+    grep -qx "$m" p22.csv || { grep '^#@' p22.csv; die "the trace lacks $m"; }
+  done
   ;;
 loggp)
   watch "^# parameters: " out.txt err.txt run_mpi srun 4 "$MG_CLI" loggp --sizes 8,1K --time-per 20ms --min-nrep 5 \
