@@ -57,7 +57,10 @@ srun_() { on_head 600 srun --mpi=$pmi "$@"; }
 launch2x2=(srun -N 2 -n 4 --ntasks-per-node 2 --mpi=$pmi)
 # the check's measurement options: the default against the hier, lane and point-to-point rows;
 # bcast at root 0 only, allreduce on doubles with MPI_SUM (one verdict per cell)
-ckopts=(-c "$colls" --families hier,p2p --sizes "$sizes" --root 0 --reductions double:sum --budget "$budget" -q)
+# (check refuses either option where no collective takes it)
+ckopts=(-c "$colls" --families hier,p2p --sizes "$sizes" --budget "$budget" -q)
+[[ ,$colls, == *,bcast,* ]] && ckopts+=(--root 0)
+[[ ,$colls, == *reduce* ]] && ckopts+=(--reductions double:sum)
 
 # tree PID: PID and its descendants
 tree() {
