@@ -18,10 +18,12 @@
 # and the cluster taken down. Everything goes to OUT (loggp files, check directories,
 # summary.txt). Holds /tmp/mg-mpi.lock (flock), the lock of every MPI job on this shared machine.
 #
-# MPICH: Debian's MPICH 4.0.2 over UCX/TCP sometimes hangs in MPI_Finalize (docs/cluster.md), and
-# `check --launches` would wait for ever on such a launch. So for MPICH the 3 launches run one by one,
-# each given 30 s after its raw.csv appears (check writes it before MPI_Finalize) and then stopped,
-# and are analysed with `check --from L1 L2 L3`, which is what --launches does after its launches.
+# MPICH: Debian's MPICH 4.0.2 over UCX/TCP sometimes hangs in MPI_Finalize (docs/cluster.md; here
+# also 2 ranks of one node in loggp), and `check --launches` would wait for ever on such a launch. So
+# with MPICH every job is given 30 s after its output file appears (loggp's parameters, check's
+# raw.csv: both written before MPI_Finalize) and then stopped (OUT/hangs.txt counts them), and the 3
+# check launches run one by one and are analysed with `check --from L1 L2 L3`, which is what
+# --launches does after its launches.
 set -euo pipefail
 [[ ${MG_LOCKED:-} == 1 ]] || exec env MG_LOCKED=1 flock /tmp/mg-mpi.lock "$(realpath "$0")" "$@"
 cd "$(dirname "$0")/.."
@@ -69,25 +71,36 @@ tree() {
   for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do tree "$c"; done
 }
 
-# check_mpich DIR: the launches one by one, each stopped 30 s after its raw.csv appears; then --from
-check_mpich() {
-  local dir=$1 k i pid seen from=()
-  mkdir -p "$dir"
-  for ((k = 1; k <= nl; k++)); do
-    on_head 1800 "${launch2x2[@]}" "$b/mpiguide" check "${ckopts[@]}" -o "$dir/launch-$k" >"$dir/launch-$k.log" 2>&1 &
-    pid=$!
-    seen=-1
+# bounded FILE LOG CMD...: CMD with its output in LOG; with MPICH, stopped 30 s after FILE appears
+# (written before MPI_Finalize: loggp's parameter file, check's raw.csv) if it is still running
+bounded() {
+  local file=$1 log=$2 pid i seen=-1
+  shift 2
+  "$@" >"$log" 2>&1 &
+  pid=$!
+  if [[ $mpi == mpich ]]; then
     for ((i = 0; ; i++)); do
       kill -0 $pid 2>/dev/null || break
-      ((seen < 0)) && [[ -e $dir/launch-$k/raw.csv ]] && seen=$i
+      ((seen < 0)) && [[ -e $file ]] && seen=$i
       if ((seen >= 0 && i - seen >= 60)); then
         kill -TERM $(tree $pid) 2>/dev/null || true
-        echo "launch $k: stopped in MPI_Finalize 30 s after raw.csv (the known MPICH 4.0.2 + UCX hang)" | tee -a "$dir/hangs.txt" >&2
+        echo "$(basename "$file"): stopped in MPI_Finalize 30 s after it was written (the known MPICH 4.0.2 + UCX hang)" |
+          tee -a "$out/hangs.txt" >&2
         break
       fi
       sleep 0.5
     done
-    wait $pid || true
+  fi
+  wait $pid
+}
+
+# check_mpich DIR: the launches one by one, each bounded; then check --from the finished ones
+check_mpich() {
+  local dir=$1 k from=()
+  mkdir -p "$dir"
+  for ((k = 1; k <= nl; k++)); do
+    bounded "$dir/launch-$k/raw.csv" "$dir/launch-$k.log" \
+      on_head 1800 "${launch2x2[@]}" "$b/mpiguide" check "${ckopts[@]}" -o "$dir/launch-$k" || true
     [[ -s $dir/launch-$k/raw.csv ]] && from+=("$dir/launch-$k")
   done
   ((${#from[@]})) || return 1
@@ -134,8 +147,8 @@ for r in "${rates[@]}"; do
   echo "# rate $r: $(grep -o 'shaper=[^ ]* latency=[^ ]*' "$MG_CLUSTER_STATE/config")" >>"$summary"
   for lay in "1 intra" "2 inter"; do
     set -- $lay
-    srun_ -N "$1" -n 2 "$b/mpiguide" loggp --sizes 8,1K,64K,1M --time-per 100ms --no-progress -q \
-      -o "$out/loggp-$r-$2.txt" >"$out/loggp-$r-$2.log" 2>&1 || echo "loggp $r $2 failed (see $out/loggp-$r-$2.log)" >&2
+    bounded "$out/loggp-$r-$2.txt" "$out/loggp-$r-$2.log" srun_ -N "$1" -n 2 "$b/mpiguide" loggp --sizes 8,1K,64K,1M \
+      --time-per 100ms --no-progress -q -o "$out/loggp-$r-$2.txt" || echo "loggp $r $2 failed (see $out/loggp-$r-$2.log)" >&2
   done
   for s in 8 1024 65536 1048576; do
     printf '%-8s %-10s' "$r" "$s"
@@ -156,7 +169,6 @@ for r in "${rates[@]}"; do
   else
     echo "# $nl x: ${launch2x2[*]} $b/mpiguide check ${ckopts[*]} -o $ck/launch-K; then check --from them" >>"$summary"
     check_mpich "$ck" >"$ck.log" 2>&1 || echo "check $r failed (see $ck.log)" >&2
-    [[ -e $ck/hangs.txt ]] && sed 's/^/# /' "$ck/hangs.txt" >>"$summary"
   fi
   if [[ -s $ck/verdicts.csv ]]; then
     table "$ck/verdicts.csv" >"$out/table-$r.md"
@@ -166,4 +178,5 @@ for r in "${rates[@]}"; do
   fi
   "$C" down >/dev/null 2>&1
 done
+[[ -e $out/hangs.txt ]] && sed 's/^/# /' "$out/hangs.txt" >>"$summary"
 cat "$summary"
