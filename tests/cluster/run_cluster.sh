@@ -113,7 +113,10 @@ watch() {
   for ((i = 0; i < 240; i++)); do # at most 120 s (on_head's own limit is 100 s)
     kill -0 $pid 2>/dev/null || { wait $pid; return; }
     if ((seen < 0)); then # MARKER: a line of OUT, or file:PATH (written whole: by a rename)
-      if [[ $marker == file:* ]]; then [[ -e ${marker#file:} ]] && seen=$i; else grep -q -- "$marker" "$out" && seen=$i; fi
+      # (check rewrites raw.csv every few seconds while it measures, marked #@check_incomplete)
+      if [[ $marker == file:* ]]; then
+        [[ -e ${marker#file:} ]] && ! grep -q '^#@check_incomplete' "${marker#file:}" && seen=$i
+      else grep -q -- "$marker" "$out" && seen=$i; fi
     fi
     if ((seen >= 0 && i - seen >= 30)); then
       kill -TERM $(tree $pid) 2>/dev/null
