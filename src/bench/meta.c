@@ -1,7 +1,7 @@
 /*
  * What a result file says about its launch: an id equal on all ranks, rank
  * 0's host name, the date, the MPI library, and the node layout (nodes from
- * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), and each node's host name and rank count).
+ * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), and each node's host name and rank count: algs/layout.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,43 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "algs/layout.h"
 #include "bench/bench.h"
-
-/* The nodes as "HOST:RANKS,...": each node's first rank (its leader: the shared-memory split keeps
- * the ranks' order) gives its host name and size; rank 0 gathers them and broadcasts the list.
- * 64 bytes of name per rank, once per launch. */
-typedef struct host_row {
-  char host[64];
-  int ranks; /* the node's size on its leader, 0 elsewhere */
-} host_row;
-
-static int hosts_collect(MPI_Comm comm, int rank, int leader_size, mg_bench_meta *m) {
-  int rc = MPI_SUCCESS;
-  host_row me;
-  memset(&me, 0, sizeof me);
-  if (gethostname(me.host, sizeof me.host - 1) != 0) strcpy(me.host, "unknown");
-  me.ranks = leader_size;
-  host_row *all = NULL;
-  if (rank == 0 && !(all = malloc(sizeof *all * (size_t)m->nprocs))) return MPI_ERR_NO_MEM;
-  rc = PMPI_Gather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, 0, comm);
-  if (rc == MPI_SUCCESS && rank == 0) {
-    size_t used = 0, cap = sizeof m->hosts;
-    for (int r = 0; r < m->nprocs; r++) {
-      if (!all[r].ranks) continue;
-      char item[96];
-      int n = snprintf(item, sizeof item, "%s%s:%d", used ? "," : "", all[r].host, all[r].ranks);
-      if (used + (size_t)n + 4 >= cap) { /* keep room for "..." */
-        snprintf(m->hosts + used, cap - used, "%s...", used ? "," : "");
-        break;
-      }
-      memcpy(m->hosts + used, item, (size_t)n + 1);
-      used += (size_t)n;
-    }
-  }
-  free(all);
-  if (rc == MPI_SUCCESS) rc = PMPI_Bcast(m->hosts, (int)sizeof m->hosts, MPI_CHAR, 0, comm);
-  return rc;
-}
 
 int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m) {
   int rc, rank;
@@ -88,20 +53,12 @@ int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m) {
   PMPI_Get_version(&major, &minor);
   snprintf(m->mpi_standard, sizeof m->mpi_standard, "%d.%d", major, minor);
 
-  MPI_Comm node;
-  int nrank, nsize;
-  if ((rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) != MPI_SUCCESS)
-    return rc;
-  PMPI_Comm_rank(node, &nrank);
-  PMPI_Comm_size(node, &nsize);
-  PMPI_Comm_free(&node);
-  if ((rc = hosts_collect(comm, rank, nrank == 0 ? nsize : 0, m)) != MPI_SUCCESS) return rc;
-  int v[3] = {nrank == 0 ? 1 : 0, nrank == 0 ? nsize : 0, nrank == 0 ? -nsize : -m->nprocs};
-  int sum = 0, mx[2];
-  if ((rc = PMPI_Allreduce(&v[0], &sum, 1, MPI_INT, MPI_SUM, comm)) != MPI_SUCCESS) return rc;
-  if ((rc = PMPI_Allreduce(&v[1], mx, 2, MPI_INT, MPI_MAX, comm)) != MPI_SUCCESS) return rc;
-  m->nnodes = sum;
-  m->rpn_max = mx[0];
-  m->rpn_min = -mx[1];
+  mg_layout l; /* the node layout, as libmpiguide's trace records it too (algs/layout.c) */
+  if ((rc = mg_layout_collect(comm, &l)) != MPI_SUCCESS) return rc;
+  m->nnodes = l.nnodes;
+  m->rpn_min = l.rpn_min;
+  m->rpn_max = l.rpn_max;
+  _Static_assert(sizeof m->hosts == sizeof l.hosts, "mg_bench_meta.hosts and mg_layout.hosts differ");
+  memcpy(m->hosts, l.hosts, sizeof m->hosts);
   return MPI_SUCCESS;
 }

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "algs/algs.h"
+#include "algs/layout.h"
 #include "lib/lib.h"
 #include "util/hash.h"
 #include "util/size.h"
@@ -291,15 +292,39 @@ int mg_count_nodes(void) {
   return leaders;
 }
 
-/* The node count a profile was measured on at this process count ("np=N: layout: K node(s) ..."),
- * 0 if it does not say. */
-static int profile_nodes(const mg_profile *prof, int nprocs) {
+/* The layout a profile was measured on at this process count ("np=N: layout: K node(s) x R ranks
+ * per node", R as check's #@ranks_per_node: "2" or "1-3"; online tuning writes K alone): K, and R
+ * in rpn ("" when not given); 0 if the profile does not say. */
+static int profile_layout(const mg_profile *prof, int nprocs, char *rpn, size_t len) {
+  rpn[0] = '\0';
   for (int i = 0; i < mg_profile_npreamble(prof); i++) {
-    int np = 0, nodes = 0;
-    if (sscanf(mg_profile_preamble_at(prof, i), "np=%d: layout: %d node", &np, &nodes) == 2 && np == nprocs)
-      return nodes;
+    const char *line = mg_profile_preamble_at(prof, i);
+    int np = 0, nodes = 0, at = 0;
+    if (sscanf(line, "np=%d: layout: %d node(s)%n", &np, &nodes, &at) < 2 || np != nprocs || !at) continue;
+    char r[32];
+    if (sscanf(line + at, " x %31[0-9-] ranks per node", r) == 1) snprintf(rpn, len, "%s", r);
+    return nodes;
   }
   return 0;
+}
+
+/* Collective (every rank has the same profile): rank 0 warns once when the profile was measured on
+ * another layout than this run's, other nodes or, on as many nodes, other ranks per node (1 x 4 and
+ * 2 x 2, or 2 x 2 and 3 + 1): where the nodes' boundaries are decides what the hier rows and the
+ * library's own node-aware algorithms gain. The profile stays in force. */
+static void warn_if_other_layout(const mg_profile *prof, const char *path, int rank) {
+  int size = 0;
+  char want_rpn[32], have_rpn[32];
+  PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  int want = profile_layout(prof, size, want_rpn, sizeof want_rpn);
+  mg_layout have;
+  if (!want || mg_layout_collect(MPI_COMM_WORLD, &have) != MPI_SUCCESS || have.nnodes <= 0) return;
+  if (!want_rpn[0] && want == 1) snprintf(want_rpn, sizeof want_rpn, "%d", size); /* one node holds them all */
+  mg_layout_rpn(&have, have_rpn, sizeof have_rpn);
+  if (rank == 0 && (want != have.nnodes || (want_rpn[0] && strcmp(want_rpn, have_rpn) != 0)))
+    fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' was measured on %d node(s) at %d processes, this "
+                    "run has %d node(s) x %s ranks per node (the profile's: %d x %s): its choices may not hold for "
+                    "this layout\n", path, want, size, have.nnodes, have_rpn, want, want_rpn[0] ? want_rpn : "?");
 }
 
 static void warn_if_measured_elsewhere(const mg_profile *prof, const char *path) {
@@ -360,12 +385,7 @@ void mg_lib_init(int thread_level) {
     x->profile = v.prof;
     x->profile_path = strdup(v.profile_path);
     if (rank == 0) warn_if_measured_elsewhere(v.prof, v.profile_path);
-    int size = 0;
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    int want = profile_nodes(v.prof, size), have = want ? mg_count_nodes() : 0; /* same on every rank */
-    if (want && have && want != have && rank == 0)
-      fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' was measured on %d node(s) at %d processes, this "
-                      "run has %d: its choices may not hold for this layout\n", v.profile_path, want, size, have);
+    warn_if_other_layout(v.prof, v.profile_path, rank);
   }
   if (v.online) {
     x->online = 1;

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "algs/layout.h"
 #include "lib/lib.h"
 #include "util/text.h"
 #include "mpiguide.h"
@@ -263,6 +264,10 @@ void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start)
   int rank, size;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* The run's node layout, as check's raw.csv records it (#@nnodes, #@ranks_per_node, #@hosts):
+   * a trace used on another layout says so (check --sizes-from, docs/trace.md) */
+  mg_layout lay;
+  int have_layout = mg_layout_collect(MPI_COMM_WORLD, &lay) == MPI_SUCCESS && lay.nnodes > 0;
   /* The run's wall time: MPI_Init to MPI_Finalize, the longest rank. */
   double wall = PMPI_Wtime() - wall_start, wall_max = 0;
   if (timed) PMPI_Reduce(&wall, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -339,6 +344,11 @@ void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start)
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
     fprintf(f, "#@mpiguide_trace=%d\n#@mpiguide_version=%s\n#@mpi_library=%s\n#@nprocs=%d\n#@date=%s\n",
             timed ? 2 : 1, MPIGUIDE_VERSION, lib, size, date);
+    if (have_layout) {
+      char rpn[32];
+      mg_layout_rpn(&lay, rpn, sizeof rpn);
+      fprintf(f, "#@nnodes=%d\n#@ranks_per_node=%s\n#@hosts=%s\n", lay.nnodes, rpn, lay.hosts);
+    }
     const char *alg = getenv("MPIGUIDE_ALG");
     fprintf(f, "#@MPIGUIDE_ALG=%s\n#@scratch_max=%zu\n", alg ? alg : "", mg_the_ctx.scratch_max);
     if (mg_the_ctx.profile_path) fprintf(f, "#@MPIGUIDE_PROFILE=%s\n", mg_the_ctx.profile_path);

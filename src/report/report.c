@@ -295,6 +295,7 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
       if (L->nnodes > 0 && tmp[0]) snprintf(buf, sizeof buf, "%d × %s", L->nnodes, tmp);
       else if (L->nnodes > 0 && L->nprocs > 0) snprintf(buf, sizeof buf, "%d × %d", L->nnodes, L->nprocs / L->nnodes);
       else buf[0] = '\0');
+  ROW("nodes (host:ranks)", launch_meta(L, "hosts", buf, sizeof buf)); /* #@hosts: each node's host name */
   ROW("launches", snprintf(buf, sizeof buf, "%d", runs[ri].d->nlaunches));
   ROW("hostname", snprintf(buf, sizeof buf, "%s", L->hostname));
   int any_in_place = 0;

@@ -15,14 +15,21 @@
 #                               reduce+bcast, hier and lane: 4 busy-polling MPICH ranks on 2 cores
 #                               take up to 0.2 s a call here), one launch: results written,
 #                               raw.csv's layout: 2 nodes, 2 ranks per node, hosts n1:2,n2:2
-#   run_cluster.sh hier         difftest on the hier and lane rows over srun, real nodes, no
-#                               MPIGUIDE_NODE_SIZE
+#   run_cluster.sh hier [LAYOUT] difftest on the hier and lane rows over srun, real nodes, no
+#                               MPIGUIDE_NODE_SIZE; LAYOUT 2x2 (the default) or an uneven A+B (A
+#                               ranks on n1, B on n2: 2+1, 3+2), where the hier rows run on nodes of
+#                               unequal size and the lane rows fall back on MPI_COMM_WORLD
+#   run_cluster.sh layout       nodes.c on 2 x 2 (srun) under libmpiguide with a profile tuned
+#                               (offline, from fixtures) on 1 node x 4, on 2 x 2 and on 3 + 1: the
+#                               first and the last warn that they were measured on another layout,
+#                               the 2 x 2 one does not; the trace records #@nnodes=2,
+#                               #@ranks_per_node=2 and #@hosts=n1:2,n2:2
 #   run_cluster.sh loggp        mpiguide loggp on 2 x 2 through srun: an intra- and an inter-node pair
 #   run_cluster.sh down         tear-down: no holder, daemon, namespace, veth, bridge, mount or file
 #                               left; `down` again fails with a message
 #
-# Environment: MG_FLAVOR (openmpi or mpich), MG_MPIEXEC, MG_CLI (mpiguide), MG_NODES (nodes.c),
-# MG_DIFFTEST, MG_HIER_ROWS, MG_WORKDIR (this case's scratch, in the build tree: the nodes see
+# Environment: MG_FLAVOR (openmpi or mpich), MG_MPIEXEC, MG_CLI (mpiguide), MG_LIB (libmpiguide), MG_NODES (nodes.c),
+# MG_DIFFTEST, MG_HIER_ROWS (2x2), MG_HIER_ROWS_UNEVEN (A+B), MG_WORKDIR (this case's scratch, in the build tree: the nodes see
 # it), MG_CLUSTER_STATE (the cluster's state directory), MG_SRC (the source tree).
 # Needs root and a kernel that gives namespaces; without them the case fails and says so.
 set -u
@@ -60,7 +67,9 @@ fi
 # on_head CMD...: CMD on the cluster's head node (the login node), bounded in time
 on_head() { timeout -k 5 100 "$C" exec head env "${mpi_env[@]}" "$@"; }
 
-# run_mpi LAUNCH NP CMD...: CMD on 2 nodes x NP/2 ranks, through srun or the MPI's launcher
+# run_mpi LAUNCH NP CMD...: CMD on 2 nodes x NP/2 ranks, through srun or the MPI's launcher;
+# LAUNCH srun-block: NP ranks on 2 nodes in blocks, ceil(NP/2) on n1 and the rest on n2 (-O: Slurm
+# gives a node 2 CPUs, 3 ranks on one overcommit it)
 run_mpi() {
   local how=$1 np=$2
   shift 2
@@ -69,6 +78,7 @@ run_mpi() {
   [[ $MG_FLAVOR == mpich ]] && set -- stdbuf -oL "$@"
   case $how in
     srun) on_head srun -N 2 -n "$np" --ntasks-per-node=$((np / 2)) --mpi=$pmi "$@" ;;
+    srun-block) on_head srun -N 2 -n "$np" -O -m block --mpi=$pmi "$@" ;;
     mpirun)
       if [[ $MG_FLAVOR == openmpi ]]; then
         "$C" hostfile $((np / 2)) >"$work/hosts" || return 1
@@ -105,7 +115,10 @@ watch() {
   for ((i = 0; i < 240; i++)); do # at most 120 s (on_head's own limit is 100 s)
     kill -0 $pid 2>/dev/null || { wait $pid; return; }
     if ((seen < 0)); then # MARKER: a line of OUT, or file:PATH (written whole: by a rename)
-      if [[ $marker == file:* ]]; then [[ -e ${marker#file:} ]] && seen=$i; else grep -q -- "$marker" "$out" && seen=$i; fi
+      # (check rewrites raw.csv every few seconds while it measures, marked #@check_incomplete)
+      if [[ $marker == file:* ]]; then
+        [[ -e ${marker#file:} ]] && ! grep -q '^#@check_incomplete' "${marker#file:}" && seen=$i
+      else grep -q -- "$marker" "$out" && seen=$i; fi
     fi
     if ((seen >= 0 && i - seen >= 30)); then
       kill -TERM $(tree $pid) 2>/dev/null
@@ -212,15 +225,72 @@ check)
   done
   ;;
 hier)
-  read -r -a rows <<<"$MG_HIER_ROWS"
+  layout=${launch:-2x2}
+  case $layout in
+    2x2) np=4 how=srun rows_text=$MG_HIER_ROWS ;;
+    [1-9]+[1-9])
+      a=${layout%+*} b=${layout#*+}
+      ((a > b)) || die "an uneven layout A+B needs A > B (srun -m block puts the larger block first)"
+      np=$((a + b)) how=srun-block rows_text=$MG_HIER_ROWS_UNEVEN
+      ;;
+    *) die "unknown layout '$layout' (2x2 or A+B)" ;;
+  esac
+  read -r -a rows <<<"$rows_text"
   args=(--quick) # every feature, fewer combinations: 4 ranks share 2 cores here
   env | grep -q '^MPIGUIDE_NODE_SIZE=' && die "MPIGUIDE_NODE_SIZE is set: this case is about real nodes"
-  watch "^difftest: all passed" out.txt err.txt run_mpi srun 4 "$MG_DIFFTEST" "${args[@]}" "${rows[@]}"
+  if [[ $how == srun-block ]]; then # the layout is what the case says: A ranks on n1, B on n2
+    on_head srun -N 2 -n "$np" -O -m block hostname >hosts.txt || die "srun hostname for the layout failed"
+    [[ $(sort hosts.txt | uniq -c | awk '{printf "%s:%s ", $2, $1}') == "n1:$a n2:$b " ]] ||
+      { cat hosts.txt; die "srun -N 2 -n $np -m block did not place $a ranks on n1 and $b on n2"; }
+  fi
+  watch "^difftest: all passed" out.txt err.txt run_mpi $how $np "$MG_DIFFTEST" "${args[@]}" "${rows[@]}"
   rc=$?
   cat out.txt err.txt
   ((rc == 0)) || die "difftest exited $rc"
   grep -q "difftest: all passed" out.txt || die "difftest did not pass"
   [[ $(grep -c "failed=0 ok" out.txt) -eq ${#rows[@]} ]] || die "not every row ran and passed"
+  if [[ $how == srun-block ]]; then
+    # nodes of unequal size: the hier rows run on them (no fallback); the lane rows need every node
+    # the same size and fall back on MPI_COMM_WORLD (MG_R_REGULAR_NODES), but not everywhere
+    # (difftest's halves and subsets can have equal nodes)
+    grep -E '^diff .*_as_hier ' out.txt | grep 'fell back' && die "a hier row fell back on uneven nodes (above)"
+    for r in "${rows[@]}"; do
+      [[ $r == *_as_lane ]] || continue
+      grep -E "^diff .* ${r#*=} .*\(([0-9]+) fell back\)" out.txt >/dev/null ||
+        die "${r#*=} did not fall back on the uneven nodes of MPI_COMM_WORLD"
+    done
+  fi
+  ;;
+layout)
+  # profiles as `mpiguide tune` writes them from check runs on three layouts of 4 processes: the
+  # check fixture of 1 node, the report fixture of the box's 2 x 2, and that one made 3 + 1
+  fx=$MG_SRC/tests/report/data/hosts
+  mkdir r31
+  sed 's/^#@ranks_per_node=2$/#@ranks_per_node=1-3/; s/^#@hosts=.*/#@hosts=n1:3,n2:1/' "$fx/raw.csv" >r31/raw.csv
+  for p in "p14 $MG_SRC/tests/check/data/small 1 node(s)$" "p22 $fx 2 node(s) x 2 ranks per node" \
+    "p31 r31 2 node(s) x 1-3 ranks per node"; do
+    read -r name src want <<<"$p"
+    "$MG_CLI" tune "$src" -o "$name.prof" >tune-$name.log 2>&1 || { cat tune-$name.log; die "tune $src failed"; }
+    grep -q "^# np=4: layout: $want" "$name.prof" || { cat "$name.prof"; die "$name.prof does not record the layout '$want'"; }
+  done
+  for name in p14 p22 p31; do
+    watch "file:$work/$name.csv" $name.out $name.err run_mpi srun 4 env LD_PRELOAD="$MG_LIB" \
+      MPIGUIDE_PROFILE="$work/$name.prof" MPIGUIDE_TRACE="$work/$name.csv" "$MG_NODES" 2 2
+    rc=$?
+    cat $name.out $name.err
+    ((rc == 0)) || die "nodes.c under libmpiguide with $name.prof exited $rc"
+    grep -q "^nodes: OK" $name.out || die "nodes.c with $name.prof did not finish OK"
+  done
+  grep -q "MPIGUIDE_PROFILE='$work/p14.prof' was measured on 1 node(s) at 4 processes, this run has 2 node(s) x 2 ranks per node (the profile's: 1 x 4)" p14.err ||
+    die "a profile of 1 node x 4 used on 2 x 2: no layout warning"
+  grep -q "MPIGUIDE_PROFILE='$work/p31.prof' was measured on 2 node(s) at 4 processes, this run has 2 node(s) x 2 ranks per node (the profile's: 2 x 1-3)" p31.err ||
+    die "a profile of 3 + 1 ranks used on 2 x 2: no layout warning"
+  grep "may not hold for this layout" p22.err && die "a profile of 2 x 2 used on 2 x 2 warned of another layout"
+  [[ $(grep -c "may not hold for this layout" p14.err p31.err | awk -F: '{s += $2} END {print s}') -eq 2 ]] ||
+    die "not one layout warning per run (rank 0 alone warns)"
+  for m in '#@nnodes=2' '#@ranks_per_node=2' '#@hosts=n1:2,n2:2'; do
+    grep -qx "$m" p22.csv || { grep '^#@' p22.csv; die "the trace lacks $m"; }
+  done
   ;;
 loggp)
   watch "^# parameters: " out.txt err.txt run_mpi srun 4 "$MG_CLI" loggp --sizes 8,1K --time-per 20ms --min-nrep 5 \

@@ -11,6 +11,7 @@
  */
 #include <mpi.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "lib/lib.h"
 #include "mpiguide.h"
@@ -67,6 +68,15 @@ int main(int argc, char **argv) {
       if (!header && strncmp(line, "#@", 2) == 0) {
         meta += strcmp(line, "#@mpiguide_trace=1") == 0;
         snprintf(expect, sizeof expect, "#@nprocs=%d", size);
+        meta += strcmp(line, expect) == 0;
+        /* the layout, as check's raw.csv has it: every rank of these tests on this one host */
+        char host[64] = "";
+        gethostname(host, sizeof host - 1);
+        snprintf(expect, sizeof expect, "#@nnodes=1");
+        meta += strcmp(line, expect) == 0;
+        snprintf(expect, sizeof expect, "#@ranks_per_node=%d", size);
+        meta += strcmp(line, expect) == 0;
+        snprintf(expect, sizeof expect, "#@hosts=%s:%d", host, size);
         meta += strcmp(line, expect) == 0;
         continue;
       }
@@ -126,7 +136,7 @@ int main(int argc, char **argv) {
     }
     if (f) fclose(f);
     TEST_CASE(path);
-    ASSERT_EQ(meta, 2);
+    ASSERT_EQ(meta, 5);
     ASSERT_EQ(header, 1);
     ASSERT_EQ(rows, NSHARED + size);
     ASSERT_EQ(sorted, 1);

@@ -1,0 +1,29 @@
+/*
+ * The node layout of a communicator (layout.c): how many nodes, how many ranks on each, and the
+ * nodes' host names, as MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) sees them. check's result files
+ * (#@nnodes, #@ranks_per_node, #@hosts: src/bench/meta.c), libmpiguide's trace (src/lib/trace.c)
+ * and its profile-layout warning (src/lib/init.c) describe a launch with it, so all three say the
+ * same thing the same way.
+ */
+#ifndef MG_LAYOUT_H
+#define MG_LAYOUT_H
+
+#include <stddef.h>
+
+#include <mpi.h>
+
+typedef struct mg_layout {
+  int nnodes, rpn_min, rpn_max; /* nodes, and the fewest and most ranks on one */
+  char hosts[1024];             /* the nodes as HOST:RANKS,... in the order of their lowest rank; "..."
+                                   ends a list that did not fit */
+} mg_layout;
+
+/* Collective over comm, PMPI only: the layout, the same on every rank. A PMPI error code passes
+ * through (the layout is then zero). 64 bytes of host name per rank travel to rank 0 and the list
+ * back: a launch's cost, not a call's. */
+int mg_layout_collect(MPI_Comm comm, mg_layout *l);
+
+/* Ranks per node as check's #@ranks_per_node writes it: "2", or "1-3" on uneven nodes. */
+void mg_layout_rpn(const mg_layout *l, char *out, size_t len);
+
+#endif
