@@ -48,7 +48,11 @@ int mg_layout_collect(MPI_Comm comm, mg_layout *l) {
   memset(&me, 0, sizeof me);
   if (gethostname(me.host, sizeof me.host - 1) != 0) strcpy(me.host, "unknown");
   me.ranks = nrank == 0 ? nsize : 0;
-  if (rank == 0 && !(all = malloc(sizeof *all * (size_t)size))) return MPI_ERR_NO_MEM;
+  if (rank == 0 && !(all = malloc(sizeof *all * (size_t)size))) { /* the others are in the gather */
+    fprintf(stderr, "mpiguide: out of memory for the node layout; aborting the job\n");
+    PMPI_Abort(comm, 1);
+    return MPI_ERR_NO_MEM;
+  }
   rc = PMPI_Gather(&me, (int)sizeof me, MPI_BYTE, all, (int)sizeof me, MPI_BYTE, 0, comm);
   if (rc == MPI_SUCCESS && rank == 0) hosts_text(all, size, l->hosts, sizeof l->hosts);
   free(all);
