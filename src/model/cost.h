@@ -9,7 +9,8 @@
  *   "reduce(n) + bcast(n)": a sum of terms, each a number or a product of numbers and
  *   primitives; a collective's name priced at a size is the library's own algorithm for it
  *   ("self" is the row's collective), copy(x) and reduce_local(x) local work on x bytes,
- *   sendrecv(x) one message of x bytes, pow2(x) the next power of two >= x.
+ *   sendrecv(x) one message of x bytes, pow2(x) the next power of two >= x; an irregular
+ *   collective takes the number of non-empty blocks as a second argument (below).
  * - The library's own algorithm (the default, and a part named in an expression) is priced
  *   from measurements when there are any for its collective and p (a check result's medians):
  *   measured at a measured size, interpolated log-log between measured sizes, extrapolated
@@ -23,11 +24,11 @@
  *   (gatherv as gather(n/p), ...: the even split that check measures).
  * - Every price is an interval around the point estimate (mg_price), its half-width by the
  *   source's rule (MG_PRICE_* below); an expression adds, scales and divides the intervals of
- *   its parts and takes the weakest source among them. An irregular part named by a regular
- *   collective's row (bcast_as_allgatherv's allgatherv(n)) has the even split as its estimate
- *   and an interval reaching up to the regular counterpart at the whole size (every block as
- *   large as the whole vector: the one-block split such a row may use); the model does not
- *   know which split the row uses.
+ *   its parts and takes the weakest source among them. An irregular part is the even split check
+ *   measures unless the row says otherwise: allgatherv(n, 1) (bcast_as_allgatherv: the root's
+ *   block alone) is k = 1 non-empty blocks of n/k bytes, priced as the regular counterpart at n/k
+ *   per rank (allgather(n)), its interval reaching down to the even split's lower end and with
+ *   no upper end where nothing prices the counterpart at n/k.
  * Pure arithmetic over the registry's tables: no MPI call, no file.
  */
 #ifndef MG_MODEL_COST_H
