@@ -44,7 +44,7 @@ static const char usage_text[] =
     "  -c, --collectives LIST  collectives [all]\n"
     "      --families LIST     families of mock-ups (`mpiguide list`) [all]\n"
     "      --all               every algorithm's prediction, not only the fastest\n"
-    "      --csv FILE          every prediction as CSV (mpiguide-predict/1, docs/model.md)\n"
+    "      --csv FILE          every prediction as CSV (mpiguide-predict/2, docs/model.md)\n"
     "  -q, --quiet             no table (the summary and --csv only)\n"
     "  -h, --help              this text\n";
 
@@ -350,9 +350,9 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
         add_err(T, al->family, fabs(cmp - meas_t[a]) / meas_t[a]))
       return MG_ERR_TO(P->e, "out of memory");
     if (P->csv && !isnan(pred[a]))
-      fprintf(P->csv, "%s,%d,%zu,%s,%s,%.9g,%s,%.9g,%.4f,%.9g\n", ci->name, p, bytes, a ? al->name : "default",
+      fprintf(P->csv, "%s,%d,%zu,%s,%s,%.9g,%s,%.9g,%.4f,%.9g,%.9g,%.9g\n", ci->name, p, bytes, a ? al->name : "default",
               a ? mg_families[al->family].name : "", pred[a], mg_price_name(price[a].src), meas_t[a],
-              (cmp - meas_t[a]) / meas_t[a], skew); /* NaN (printed nan) where not measured */
+              (cmp - meas_t[a]) / meas_t[a], skew, price[a].lo, price[a].hi); /* NaN (printed nan) where not measured */
     if (!P->quiet && P->all && !isnan(pred[a]))
       printf("  %-6s %-44s %12s %12s  %s\n", sz, a ? al->name : "default", us(pred[a], b1, sizeof b1),
              us(meas_t[a], b2, sizeof b2), sure(&price[a], b4, sizeof b4));
@@ -388,8 +388,9 @@ static void summary(const tally *T, FILE *out) {
              100.0 * T->agree[k] / T->cells[k]);
 }
 
-static const char csv_header[] = "# mpiguide-predict/1\ncollective,nprocs,bytes,algorithm,family,predicted_sec,price,"
-                                 "measured_sec,rel_error,sync_skew_sec\n";
+/* mpiguide-predict/2: /1 and the interval (lo_sec, hi_sec) at the end, so a reader of /1 reads it */
+static const char csv_header[] = "# mpiguide-predict/2\ncollective,nprocs,bytes,algorithm,family,predicted_sec,price,"
+                                 "measured_sec,rel_error,sync_skew_sec,lo_sec,hi_sec\n";
 
 /* Every selected cell, then the summary on out (NULL: none). 0, or 1 after a message. */
 static int run(predict *P, FILE *out) {

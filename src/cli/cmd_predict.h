@@ -17,7 +17,7 @@
 #define MG_PREDICT_R2_POOR 0.9
 
 /* check --loggp (cmd_predict.c): the predicted time of every measured cell of d next to its median
- * into csv_path (mpiguide-predict/1, docs/model.md), the summary of the prediction errors on out
+ * into csv_path (mpiguide-predict/2, docs/model.md), the summary of the prediction errors on out
  * (NULL: none). 0, or -1 with a message. */
 int mg_cmd_predict_data(const mg_loggp *lg, const mg_ck_data *d, const char *csv_path, FILE *out, char *err,
                         size_t errlen);

@@ -1,6 +1,6 @@
 /*
  * The predictions a report marks beside the measurements: the reader of predicted.csv
- * (mpiguide-predict/1, docs/model.md), reduced to the ratio mock-up / default per cell.
+ * (mpiguide-predict/1 or /2: /2 adds lo_sec and hi_sec at the end, not read here; docs/model.md), reduced to the ratio mock-up / default per cell.
  */
 #include <errno.h>
 #include <math.h>
@@ -44,16 +44,16 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
     ln++;
     line[strcspn(line, "\r\n")] = '\0';
     if (line[0] == '#' || !line[0]) continue;
-    if (!header) { /* the header of mpiguide-predict/1 */
+    if (!header) { /* the header of mpiguide-predict/1 and /2 (the same first columns) */
       if (strncmp(line, "collective,nprocs,bytes,algorithm,family,predicted_sec", 54))
-        rc = MG_ERR("%s:%d: not a predicted.csv (mpiguide-predict/1) header", path, ln);
+        rc = MG_ERR("%s:%d: not a predicted.csv (mpiguide-predict) header", path, ln);
       header = 1;
       continue;
     }
     char *fl[10];
     int nf = split(line, fl, 10);
     if (nf < 9) {
-      rc = MG_ERR("%s:%d: 9 or 10 fields expected", path, ln);
+      rc = MG_ERR("%s:%d: 9 to 12 fields expected", path, ln);
       break;
     }
     int c = mg_coll_find(fl[0]);

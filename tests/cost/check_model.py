@@ -43,9 +43,15 @@ def run(args, want_rc=0):
 def read_pred(path):
     with open(path) as f:
         first = f.readline()
-        if first.strip() != "# mpiguide-predict/1":
+        if first.strip() != "# mpiguide-predict/2":
             fail("%s: first line %r" % (path, first))
-        return list(csv.DictReader(f))
+        rows = list(csv.DictReader(f))
+    for r in rows:  # /2: every price's interval, around its point estimate
+        t, lo, hi = float(r["predicted_sec"]), float(r["lo_sec"]), float(r["hi_sec"])
+        if not (0 <= lo <= t <= hi):
+            fail("%s: %s %s %s %s: predicted %g outside [%g, %g]" % (path, r["collective"], r["nprocs"], r["bytes"],
+                                                                   r["algorithm"], t, lo, hi))
+    return rows
 
 
 SOURCES = {"measured", "interpolated", "calibrated", "model", "extrapolated"}
