@@ -1,7 +1,7 @@
 /*
- * Hot spots of a timed trace (hotspots.h): the reader of the trace file
- * (columns found by name, so format 1 files read too) and the selection of
- * the smallest covering set.
+ * Hot spots of a trace (hotspots.h): the reader of the trace file (columns
+ * found by name; format 1 files give spots without sites or times, for the
+ * model to price) and the selection of the smallest covering set.
  */
 #include <errno.h>
 #include <math.h>
@@ -48,20 +48,26 @@ static int num(const char *s, double *out) {
   return 0;
 }
 
-/* One data row of a timed trace into t (summed into its spot). 0, -1 bad row, -2 out of memory. */
+/* One data row into t (summed into its spot): a timed trace's, or an untimed one's (no site, no
+ * reduction, no time: the columns it lacks, col[] < 0, read as empty). 0, -1 bad row, -2 out of
+ * memory. */
 static int add_row(mg_hs_trace *t, char **f, const int *col, double per_rank) {
+#define FIELD(c) (col[c] >= 0 ? f[col[c]] : "")
   int coll = mg_coll_find(f[col[C_COLL]]);
-  double bytes, calls, nprocs, time, wait;
+  double bytes, calls, nprocs, time = 0, wait = 0;
   char *end;
   if (coll < 0 || num(f[col[C_BYTES]], &bytes) || num(f[col[C_CALLS]], &calls) ||
-      num(f[col[C_NPROCS]], &nprocs) || num(f[col[C_TIME]], &time) || num(f[col[C_WAIT]], &wait))
+      num(f[col[C_NPROCS]], &nprocs) || (t->timed && (num(f[col[C_TIME]], &time) || num(f[col[C_WAIT]], &wait))))
     return -1;
-  errno = 0;
-  unsigned long long offset = strtoull(f[col[C_OFF]], &end, 0);
-  if (end == f[col[C_OFF]] || *end || errno) return -1;
-  int obj = obj_index(t, f[col[C_OBJ]]);
+  unsigned long long offset = 0;
+  if (t->timed) {
+    errno = 0;
+    offset = strtoull(f[col[C_OFF]], &end, 0);
+    if (end == f[col[C_OFF]] || *end || errno) return -1;
+  }
+  int obj = obj_index(t, FIELD(C_OBJ));
   if (obj == -2) return -2;
-  const char *red = f[col[C_RED]], *alg = f[col[C_ALG]];
+  const char *red = FIELD(C_RED), *alg = f[col[C_ALG]];
   mg_hs_spot *s = NULL;
   for (int i = 0; i < t->n && !s; i++) {
     mg_hs_spot *q = &t->spots[i];
@@ -77,7 +83,7 @@ static int add_row(mg_hs_trace *t, char **f, const int *col, double per_rank) {
     memset(s, 0, sizeof *s);
     s->obj = obj;
     s->offset = offset;
-    snprintf(s->sym, sizeof s->sym, "%s", f[col[C_SYM]]);
+    snprintf(s->sym, sizeof s->sym, "%s", FIELD(C_SYM));
     s->coll = (mg_coll)coll;
     s->nprocs = (int)nprocs;
     s->bytes = (size_t)bytes;
@@ -101,6 +107,7 @@ static int add_row(mg_hs_trace *t, char **f, const int *col, double per_rank) {
   s->wait += wait * per_rank;
   t->mpi_time += time * per_rank;
   return 0;
+#undef FIELD
 }
 
 typedef struct reader {
@@ -146,7 +153,6 @@ static int on_line(void *ctx, char *line, long len, long lineno, char *err, size
           return MG_ERR("%s:%ld: timed trace without column '%s'", R->path, lineno, colname[timed_cols[c]]);
     return 0;
   }
-  if (!t->timed) return 0; /* an untimed trace: nothing to rank */
   for (int c = 0; c < C_N; c++)
     if (R->col[c] >= nf) return MG_ERR("%s:%ld: %d fields, expected more", R->path, lineno, nf);
   if (t->nprocs < 1) return MG_ERR("%s:%ld: no #@nprocs before the rows", R->path, lineno);

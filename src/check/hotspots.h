@@ -52,8 +52,10 @@ typedef struct mg_hs_trace {
   double mpi_time;         /* the run's time per rank in intercepted MPI calls (all spots) */
 } mg_hs_trace;
 
-/* Read a trace file (format 1 or 2). 0, or -1 with a message. An untimed trace reads (timed = 0,
- * no spots); the caller decides whether it can use it. */
+/* Read a trace file (format 1 or 2). 0, or -1 with a message. An untimed trace (format 1, timed =
+ * 0) gives one spot per (operation, nprocs, size) without a site (obj -1, offset 0), reduction,
+ * time or wait: its calls alone, for the cost model to price (`hotspots --loggp`); the caller
+ * decides whether it can use it. */
 int mg_hs_read(const char *path, mg_hs_trace *t, char *err, size_t errlen);
 void mg_hs_free(mg_hs_trace *t);
 

@@ -25,6 +25,8 @@
 #include "check/hotspots.h"
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
+#include "cli/cmd_hotspots_model.h"
+#include "cli/cmd_predict.h"
 #include "registry/datatype.h"
 #include "tune/profile.h"
 #include "util/fmt.h"
@@ -36,6 +38,8 @@
   X(PROFILE, "profile", 0, MG_OPT_ARG)                                                                           \
   X(TOP, "top", 'n', MG_OPT_ARG)                                                                                   \
   X(PERCENT, "percent", 'p', MG_OPT_ARG)                                                                               \
+  X(LOGGP, "loggp", 0, MG_OPT_ARG)                                                                              \
+  X(MEASURED, "measured", 0, MG_OPT_ARG)                                                                         \
   X(CSV, "csv", 0, MG_OPT_FLAG)                                                                                  \
   X(WIDE, "wide", 0, MG_OPT_FLAG)                                                                                \
   X(HELP, "help", 'h', MG_OPT_FLAG)
@@ -44,7 +48,8 @@ static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: mpiguide hotspots TRACE [--check DIR] [--profile FILE] [-n N] [-p P] [--csv] [--wide]\n\n"
+          "usage: mpiguide hotspots TRACE [--check DIR] [--profile FILE] [-n N] [-p P] [--csv] [--wide]\n"
+          "       mpiguide hotspots TRACE --loggp FILE [--check DIR] [--measured TIMED] [-n N] [-p P] [--csv]\n\n"
           "The communication hot spots of a run: the smallest set of call sites (each at one operation,\n"
           "process count and message size) that covers P %% of the run's time in MPI calls, at most N of them\n"
           "(defaults as Guo et al.: N = 10, P = 80). TRACE is a timed trace: run the application with\n"
@@ -60,6 +65,13 @@ static void usage(FILE *f) {
           "                     (1 - median chosen / median default)) over the calls that did not run the\n"
           "                     chosen algorithm already, never more than the spot's time, in seconds and\n"
           "                     as shares of the run's MPI time and wall time\n"
+          "  --loggp FILE       predicted hot spots: every spot's calls priced by the cost model (LogGP\n"
+          "                     parameters of `mpiguide loggp`; the defaults' medians of --check where it\n"
+          "                     measured them, docs/model.md), no measured time used; TRACE may be untimed\n"
+          "                     (format 1: a spot is an operation, process count and size, no site)\n"
+          "  --measured TIMED   with --loggp: the measured hot spots of the timed trace TIMED beside the\n"
+          "                     predicted ones, and the size of the set difference (per site when TRACE is\n"
+          "                     timed, else per operation, process count and size)\n"
           "  --csv              one CSV row per hot spot instead of the table\n"
           "  --wide             C++ functions with their parameters and template arguments (the table shows\n"
           "                     them without parameters, and longer than 40 characters with '<>' for every\n"
@@ -220,7 +232,9 @@ static void site_text(const mg_hs_trace *t, const mg_hs_spot *s, const site_name
   char f[160];
   if (wide) snprintf(f, sizeof f, "%s", n->func);
   else short_func(n->func, f, sizeof f);
-  if (n->where[0])
+  if (s->obj < 0 && !s->sym[0]) /* an untimed trace's spot: no site recorded */
+    snprintf(buf, len, "(untimed: no site)");
+  else if (n->where[0])
     snprintf(buf, len, "%.159s %.139s", f[0] ? f : "?", n->where);
   else if (f[0])
     snprintf(buf, len, "%s (%s+0x%llx)", f, obj, s->offset);
@@ -372,6 +386,10 @@ typedef struct hs_run {
   double *time;
   int k, reached; /* reached: P was reached before the N cap */
   double covered; /* their time */
+  mg_loggp lg;    /* --loggp: the spots' times are the model's */
+  mg_model m;
+  int predicted, unpriced; /* unpriced: spots the model has no price for (left at 0) */
+  mg_price_src src;        /* the least sure source among the priced spots */
 } hs_run;
 
 /* -n and -p. 0, or -1 after a message. */
@@ -399,10 +417,10 @@ static int load_trace(hs_run *H) {
     fprintf(stderr, "mpiguide hotspots: %s\n", err);
     return -1;
   }
-  if (!H->t.timed) {
+  if (!H->t.timed && !H->v.val[O_LOGGP]) {
     fprintf(stderr,
             "mpiguide hotspots: %s is an untimed trace (format %d): it has no call sites or times; run the "
-            "application again with MPIGUIDE_TRACE_TIME=1 beside MPIGUIDE_TRACE\n",
+            "application again with MPIGUIDE_TRACE_TIME=1 beside MPIGUIDE_TRACE, or predict them with --loggp\n",
             H->v.pos[0], H->t.version);
     return -1;
   }
@@ -426,6 +444,21 @@ static int load_check_profile(hs_run *H) {
     }
     mg_profile_diags_free(&pd);
   }
+  return 0;
+}
+
+/* --loggp: every spot's time the model's (mg_hs_predict), with --check's medians of the defaults.
+ * 0, or -1 after a message. */
+static int predict_spots(hs_run *H) {
+  char err[MG_CK_ERR];
+  if (mg_loggp_read(H->v.val[O_LOGGP], &H->lg, err, sizeof err))
+    return fprintf(stderr, "mpiguide hotspots: --loggp: %s\n", err), -1;
+  mg_model_init(&H->m, &H->lg);
+  H->predicted = 1;
+  if (H->have_check && mg_cmd_model_defaults(&H->m, &H->d, err, sizeof err))
+    return fprintf(stderr, "mpiguide hotspots: --check: %s\n", err), -1;
+  mg_model_sort(&H->m);
+  H->unpriced = mg_hs_predict(&H->t, &H->m, &H->src);
   return 0;
 }
 
@@ -461,10 +494,14 @@ static void print_head(const hs_run *H, FILE *o) {
     fputc('\n', o);
     return;
   }
-  fprintf(o, "%d hot spot%s cover %.1f %% of %.6f s in MPI calls per rank (P = %g %%, N = %ld)%s\n", H->k,
-          H->k == 1 ? "" : "s", t->mpi_time > 0 ? 100 * H->covered / t->mpi_time : 0.0, t->mpi_time, H->pct, H->nmax,
-          H->reached ? "" : ": the N cap stopped it before P");
-  if (t->wall > 0)
+  if (H->predicted)
+    fprintf(o, "predicted from the trace's calls and the cost model (--loggp %s%s%s; least sure price: %s)%s\n",
+            H->v.val[O_LOGGP], H->have_check ? ", the defaults' medians of " : "", H->have_check ? H->v.val[O_CHECK] : "",
+            H->src ? mg_price_name(H->src) : "none", H->unpriced ? ": some spots have no price and count 0" : "");
+  fprintf(o, "%d hot spot%s cover %.1f %% of %.6f s in MPI calls per rank%s (P = %g %%, N = %ld)%s\n", H->k,
+          H->k == 1 ? "" : "s", t->mpi_time > 0 ? 100 * H->covered / t->mpi_time : 0.0, t->mpi_time,
+          H->predicted ? ", predicted" : "", H->pct, H->nmax, H->reached ? "" : ": the N cap stopped it before P");
+  if (t->wall > 0 && !H->predicted)
     fprintf(o, "run: %d processes, wall time %.6f s (MPI calls %.1f %% of it), %s\n", t->nprocs, t->wall,
             100 * t->mpi_time / t->wall, t->mpi);
   if (H->have_check)
@@ -552,8 +589,10 @@ static void print_spots(hs_run *H, FILE *o) {
     if (H->v.given[O_CSV]) {
       print_spot_csv(H, o, i, s, n, site, &c, &u);
     } else {
-      fprintf(o, "%3d  %-34s %-22s %5d %7s %9ld %10.6f %6s %10.6f", i + 1, site, op, s->nprocs, sz, s->calls, s->time,
-              share, s->wait);
+      char wait[24] = "-"; /* predicted (--loggp): no wait */
+      if (!isnan(s->wait)) snprintf(wait, sizeof wait, "%.6f", s->wait);
+      fprintf(o, "%3d  %-34s %-22s %5d %7s %9ld %10.6f %6s %10s", i + 1, site, op, s->nprocs, sz, s->calls, s->time,
+              share, wait);
       if (H->have_check) fprintf(o, "  %-40s", verdict);
       if (H->prof) fprintf(o, "  %-28s %11s %6s %6s", pick, sv, sm, sw);
       fputc('\n', o);
@@ -590,10 +629,14 @@ int mg_cmd_hotspots(int argc, char **argv) {
   if (H->v.npos != 1) usage(stderr);
   else if (!parse_limits(H)) {
     rc = 1;
-    if (!load_trace(H) && !load_check_profile(H) && !select_spots(H)) {
+    if (H->v.val[O_MEASURED] && !H->v.val[O_LOGGP]) {
+      fprintf(stderr, "mpiguide hotspots: --measured compares with the predicted hot spots: give --loggp FILE\n");
+      rc = 2;
+    } else if (!load_trace(H) && !load_check_profile(H) && (!H->v.val[O_LOGGP] || !predict_spots(H)) &&
+               !select_spots(H)) {
       print_head(H, stdout);
       print_spots(H, stdout);
-      rc = 0;
+      rc = H->v.val[O_MEASURED] && mg_hs_compare(&H->t, H->v.val[O_MEASURED], H->pct, (int)H->nmax, stdout) ? 1 : 0;
     }
   }
   if (H->have_check) {
@@ -601,6 +644,7 @@ int mg_cmd_hotspots(int argc, char **argv) {
     mg_ck_data_free(&H->d);
   }
   mg_profile_free(H->prof);
+  if (H->predicted) mg_model_free(&H->m);
   free(H->names);
   free(H->order);
   free(H->time);

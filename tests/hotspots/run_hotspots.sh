@@ -7,8 +7,11 @@
 #                               of the same program is refused with a clear message
 #   run_hotspots.sh fixture     hotspots on data/timed.csv with --check data/check and --profile
 #                               data/tuned.prof: selection, verdict matching, saving, CSV
+#   run_hotspots.sh predicted   hotspots --loggp MG_LOGGP: data/untimed.csv's calls priced by the
+#                               model (calls x predict's price), --measured data/timed.csv and the
+#                               set difference, savings bounded by the predicted time
 #
-# Environment: MG_CLI, MG_LIB, MG_APP, MG_SRC (two_sites.c), MG_DATA, MG_MPIEXEC,
+# Environment: MG_CLI, MG_LIB, MG_APP, MG_SRC (two_sites.c), MG_DATA, MG_LOGGP, MG_MPIEXEC,
 # MG_MPIEXEC_FLAGS, MG_WORKDIR.
 set -uo pipefail
 # shellcheck source=../common/assert.sh
@@ -82,6 +85,36 @@ fixture)
   fi
   if "$MG_CLI" hotspots "$d/timed.csv" -p 0 >/dev/null 2>&1; then fail "-p 0 accepted"; else ok "-p 0 refused"; fi
   ;;
-*) echo "usage: run_hotspots.sh mpi NP | fixture" >&2; exit 2 ;;
+predicted)
+  # hot spots from an untimed trace and the model alone (--loggp MG_LOGGP), beside the measured ones
+  d=$MG_DATA
+  "$MG_CLI" hotspots "$d/untimed.csv" --loggp "$MG_LOGGP" --measured "$d/timed.csv" >u.out 2>u.err ||
+    { fail "predicted hotspots exit $?"; cat u.err; }
+  cat u.out
+  grep -q "^predicted from the trace's calls and the cost model" u.out && grep -q "^2 hot spots cover .* predicted" u.out &&
+    ok "untimed trace: two predicted spots" || fail "untimed trace: predicted spots"
+  # the spot's time is its calls x predict's price of the default at (4, 8 B)
+  "$MG_CLI" predict --loggp "$MG_LOGGP" -c allreduce --np 4 --sizes 8 -q --csv pr.csv >/dev/null 2>&1
+  price=$(awk -F, '$1 == "allreduce" && $3 == 8 && $4 == "default" {print $6}' pr.csv)
+  awk -v p="$price" '$2 == "(untimed:" && $5 == "allreduce" && $8 == 5000 {f = ($9 - 5000 * p) ^ 2 < (1e-6 + 1e-4 * $9) ^ 2}
+      END {exit !f}' u.out && ok "allreduce 8 B: 5000 calls x $price s" || fail "allreduce 8 B: not calls x price ($price)"
+  grep -q "^set difference: 1 predicted hot spot not measured as one, 1 measured not predicted (of 2 predicted, 2 measured)" u.out &&
+    ok "set difference per cell: 1 and 1" || fail "set difference"
+  grep -qE "^ +- +2 +0\.000000 +0\.005000  bcast np=4 65536" u.out && ok "a measured spot the untimed trace never called" ||
+    fail "measured-only spot"
+  # a timed trace priced by the model (its times unused) with --check's medians and a profile: per
+  # site; no saving larger than the spot's predicted time (columns: time_s 13, saving_s 24)
+  "$MG_CLI" hotspots "$d/timed.csv" --loggp "$MG_LOGGP" --check "$d/check" --profile "$d/tuned.prof" --csv -p 100 \
+    >c.csv 2>c.err || { fail "predicted csv exit $?"; cat c.err; }
+  cat c.csv
+  awk -F, 'NR > 1 && $24 != "" {n++; if ($24 > $13 + 1e-12) bad = 1} END {exit bad || !n}' c.csv &&
+    ok "every saving at most its spot's predicted time" || fail "a saving larger than its spot's predicted time"
+  "$MG_CLI" hotspots "$d/timed.csv" --loggp "$MG_LOGGP" --measured "$d/timed.csv" >s.out 2>&1
+  grep -q "per call site, operation, size and reduction" s.out && grep -q "^set difference: .*(of [0-9]* predicted" s.out &&
+    ok "timed against timed: per site" || fail "per-site comparison"
+  if "$MG_CLI" hotspots "$d/untimed.csv" --measured "$d/timed.csv" >/dev/null 2>m.err; then fail "--measured without --loggp accepted"
+  else grep -q "give --loggp" m.err && ok "--measured needs --loggp" || fail "--measured message"; fi
+  ;;
+*) echo "usage: run_hotspots.sh mpi NP | fixture | predicted" >&2; exit 2 ;;
 esac
 finish

@@ -103,12 +103,18 @@ static void test_read(const char *dir) {
   ASSERT_EQ_U(t.spots[2].offset, 0x1000u);
   mg_hs_free(&t);
 
-  TEST_CASE("read: untimed trace (format 1) reads, without spots");
+  TEST_CASE("read: untimed trace (format 1): its calls per cell, no site, no time");
   snprintf(path, sizeof path, "%s/untimed.csv", dir);
   ASSERT_EQ(mg_hs_read(path, &t, err, sizeof err), 0);
   ASSERT_EQ(t.version, 1);
   ASSERT_EQ(t.timed, 0);
-  ASSERT_EQ(t.n, 0);
+  ASSERT_EQ(t.n, 2);
+  ASSERT_EQ(t.spots[0].coll, MG_ALLREDUCE);
+  ASSERT_EQ(t.spots[0].calls, 5000);
+  ASSERT_EQ(t.spots[0].obj, -1);
+  ASSERT_STR_EQ(t.spots[0].algs, "default");
+  ASSERT_EQ_U(t.spots[1].bytes, 1024u);
+  ASSERT_TRUE(t.spots[1].time == 0 && t.mpi_time == 0);
   mg_hs_free(&t);
 
   TEST_CASE("read: not a trace");
