@@ -1,41 +1,126 @@
 #!/usr/bin/env bash
-# The cost-model benchmark (issue 14, docs/model.md): how well LogGP predicts the point-to-point
-# algorithms on this machine, and how much `check --model-guided` saves against a full check.
-# Not a test: its figures are reported, never asserted.
+# The cost-model benchmark (issues 14 and 34, docs/model.md): how well the model prices every row
+# of the registry against a check of the same cells, and how much `check --model-guided` saves
+# against a full check. Not a test: its figures are reported, never asserted.
 #
 #   benchmarks/model_error.sh [openmpi|mpich] [NPS="2 4"] [OUT=results/model-error]
 #
+# Environment (all optional): SIZES (1K,16K,256K), COLLS (the ten collectives with point-to-point
+# rows), BUDGET (check's --budget, 60s), LOGGP=FILE (reuse these LogGP parameters at every p
+# instead of measuring them: `mpiguide loggp` takes minutes on a loaded machine), GUIDED=0 (skip
+# step 3).
+#
 # Per process count p of NPS:
 #   1. `mpiguide loggp` at p (the parameters of a pair while the other ranks wait, as in the job);
-#   2. `mpiguide check --families p2p --loggp` over 1 KiB - 1 MiB (sizes x4): every point-to-point
-#      row and the default of the ten collectives that have them, measured interleaved; the
-#      summary gives the median relative prediction error per family and the share of cells
-#      whose predicted fastest point-to-point row is the measured fastest (goal: error <= 25 %);
+#   2. `mpiguide check --families all --loggp` over SIZES: every row of COLLS and their defaults,
+#      measured interleaved, each priced by the model (DIR/predicted.csv, mpiguide-predict/2: the
+#      defaults and the measured parts of a composition by the check's own medians, the
+#      point-to-point rows by LogGP). Per family: the median and 90th percentile of the relative
+#      error |predicted - measured| / measured (a point-to-point row with the synchronisation's
+#      exit spread added, as predict does); over the cells (collective, size) where the default
+#      and at least one of the family's rows were measured and priced, how often the predicted
+#      fastest (the lowest upper end of the interval, as `predict` names it; ties: the lower point
+#      estimate) is the measured fastest, and the regret, measured time of the predicted fastest /
+#      measured fastest: median and worst. "every row" pools all families per cell. Targets
+#      (issue 34): median error <= 25 %, median regret <= 1.05, worst regret <= 1.5.
 #   3. `check --full` and `check --full --model-guided` over the same sizes (allreduce, bcast,
 #      reduce, allgather): wall time of each, and the violations of the full check that the
 #      guided one did not measure.
+# The figures go to OUT/summary.txt; `analyse DIR...` (below) can be rerun on saved results:
+#   benchmarks/model_error.sh --analyse results/model-error/all-2
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# The per-family table of step 2 from one or more check directories with predicted.csv.
+analyse() {
+  python3 - "$@" <<'EOF'
+import csv, math, sys
+from collections import defaultdict
+
+def pct(v, q):  # the q-quantile of v (linear between order statistics)
+    v = sorted(v)
+    if not v: return float("nan")
+    x = q * (len(v) - 1); i = int(x)
+    return v[i] if i + 1 >= len(v) else v[i] + (x - i) * (v[i + 1] - v[i])
+
+rows = []
+for d in sys.argv[1:]:
+    with open(d + "/predicted.csv") as f:
+        head = f.readline().strip()
+        if head != "# mpiguide-predict/2":
+            sys.exit("model_error: %s/predicted.csv is %r, want mpiguide-predict/2 (lo_sec, hi_sec)" % (d, head))
+        for r in csv.DictReader(f):
+            r["src"] = d
+            rows.append(r)
+num = lambda s: float(s) if s not in ("", "nan", "-nan") else float("nan")
+err = defaultdict(list)                  # family -> relative errors
+cells = defaultdict(list)                # (dir, coll, p, bytes) -> [(family, t, hi, measured)]
+for r in rows:
+    t, m, hi, skew = num(r["predicted_sec"]), num(r["measured_sec"]), num(r["hi_sec"]), num(r["sync_skew_sec"])
+    if math.isnan(t) or math.isnan(m) or m <= 0: continue
+    fam = r["family"] or "default"
+    if fam != "default": err[fam].append(abs(t + skew - m) / m)
+    cells[(r["src"], r["collective"], r["nprocs"], r["bytes"])].append((fam, t + skew, hi + skew, m))
+
+def choice(cands):  # (predicted fastest, measured fastest) of [(family, t, hi, m)]
+    pick = min(cands, key=lambda c: (c[2], c[1]))
+    return pick[3], min(c[3] for c in cands)
+
+hits, regret = defaultdict(int), defaultdict(list)
+for key, cs in cells.items():
+    dflt = [c for c in cs if c[0] == "default"]
+    if not dflt: continue
+    fams = {c[0] for c in cs} - {"default"}
+    for fam in sorted(fams) + ["every row"]:
+        cand = dflt + [c for c in cs if c[0] == fam] if fam != "every row" else cs
+        if len(cand) < 2: continue
+        got, best = choice(cand)
+        regret[fam].append(got / best)
+        hits[fam] += got == best
+allerr = [e for v in err.values() for e in v]
+print("%-12s %6s %7s %7s   %5s %6s %7s %7s" % ("family", "rows", "median", "p90", "cells", "hit", "regret", "worst"))
+for fam in sorted(set(err) | set(regret), key=lambda f: (f == "every row", f)):
+    e, g = err.get(fam, allerr if fam == "every row" else []), regret.get(fam, [])
+    print("%-12s %6d %6.0f%% %6.0f%%   %5d %5.0f%% %7.2f %7.2f" % (
+        fam, len(e), 100 * pct(e, .5), 100 * pct(e, .9), len(g), 100.0 * hits[fam] / len(g) if g else float("nan"),
+        pct(g, .5), max(g) if g else float("nan")))
+EOF
+}
+if [[ ${1:-} == --analyse ]]; then shift; analyse "$@"; exit; fi
+
 mpi=${1:-openmpi} nps=${2:-"2 4"} out=${3:-results/model-error}
 b=build/$mpi
 case $mpi in
-openmpi) run() { mpirun.openmpi --oversubscribe --bind-to none -np "$@"; }
+openmpi) run() { timeout 1800 mpirun.openmpi --oversubscribe --bind-to none -np "$@"; }
          export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
-mpich) run() { mpiexec.mpich -np "$@"; } ;;
+mpich) run() { timeout 1800 mpiexec.mpich -np "$@"; } ;;
 *) echo "model_error: openmpi or mpich" >&2; exit 2 ;;
 esac
 [[ -x $b/mpiguide ]] || scripts/build.sh "$mpi" >&2
 rm -rf "$out" && mkdir -p "$out"
-sizes=1K,4K,16K,64K,256K,1M
+sizes=${SIZES:-1K,16K,256K} budget=${BUDGET:-60s}
+colls=${COLLS:-allreduce,bcast,reduce,allgather,alltoall,gather,scatter,reduce_scatter_block,scan,barrier}
+{
+  echo "# benchmarks/model_error.sh $mpi \"$nps\" $out  SIZES=$sizes BUDGET=$budget COLLS=$colls${LOGGP:+ LOGGP=$LOGGP}"
+  echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee "$out/summary.txt"
 
 for p in $nps; do
   echo "== $mpi, $p processes" | tee -a "$out/summary.txt"
-  run "$p" "$b/mpiguide" loggp -o "$out/loggp-$p.txt" >"$out/loggp-$p.log" 2>&1
-  grep -iE "warning|bad|noisy" "$out/loggp-$p.log" | sed 's/^/  loggp: /' | tee -a "$out/summary.txt" || true
-  run "$p" "$b/mpiguide" check --families p2p --sizes "$sizes" --loggp "$out/loggp-$p.txt" --budget 60s \
-    --no-progress -o "$out/p2p-$p" >"$out/p2p-$p.log" 2>&1
-  sed -n '/^prediction error/,$p' "$out/p2p-$p.log" | tee -a "$out/summary.txt"
-  c=(-c allreduce,bcast,reduce,allgather --sizes "$sizes" --budget 60s --no-progress --loggp "$out/loggp-$p.txt")
+  lg=$out/loggp-$p.txt
+  if [[ -n ${LOGGP:-} ]]; then
+    cp "$LOGGP" "$lg"
+  else
+    run "$p" "$b/mpiguide" loggp -o "$lg" >"$out/loggp-$p.log" 2>&1
+    grep -iE "warning|bad|noisy" "$out/loggp-$p.log" | sed 's/^/  loggp: /' | tee -a "$out/summary.txt" || true
+  fi
+  t0=$SECONDS
+  run "$p" "$b/mpiguide" check -c "$colls" --families all --sizes "$sizes" --loggp "$lg" --budget "$budget" \
+    --no-progress -o "$out/all-$p" >"$out/all-$p.log" 2>&1
+  echo "  check --families all: $((SECONDS - t0)) s, load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/summary.txt"
+  analyse "$out/all-$p" | sed 's/^/  /' | tee -a "$out/summary.txt"
+  [[ ${GUIDED:-1} == 0 ]] && continue
+  c=(-c allreduce,bcast,reduce,allgather --sizes "$sizes" --budget "$budget" --no-progress --loggp "$lg")
   t0=$SECONDS
   run "$p" "$b/mpiguide" check --full "${c[@]}" -o "$out/full-$p" >"$out/full-$p.log" 2>&1
   full=$((SECONDS - t0)) t0=$SECONDS
