@@ -108,7 +108,10 @@ static mg_price measured(const mg_model *m, int coll, int p, double n) {
     t = q->t; /* a time does not grow as the size shrinks: at most the smallest's */
   } else if (hi > lo && q->bytes > v[hi - 1].bytes) { /* alpha + beta n through the two largest */
     double beta = (q->t - v[hi - 1].t) / (q->bytes - v[hi - 1].bytes);
-    if (beta > 0) t = q->t + beta * (n - q->bytes); /* beta <= 0: latency-bound there, no slope known */
+    /* the slope only where the bytes make at least MG_PRICE_BW_SHARE of the largest one's time:
+     * between two latency-bound points (6 us at 8 B, 6.1 us at 64 B) it is noise, and stretched
+     * to 4 MiB it says 7.5 ms as surely as 6 us x 4 MiB / 8 B once said 3.1 s */
+    if (beta > 0 && beta * q->bytes >= MG_PRICE_BW_SHARE * q->t) t = q->t + beta * (n - q->bytes);
   }
   return priced(t, u, MG_PRICE_EXTRAPOLATED);
 }

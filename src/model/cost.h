@@ -15,8 +15,9 @@
  *   from measurements when there are any for its collective and p (a check result's medians):
  *   measured at a measured size, interpolated log-log between measured sizes, extrapolated
  *   beyond them along the model's shape (the cheapest LogGP schedule scaled to the nearest
- *   measurement; without LogGP alpha + beta n through the two nearest measurements above them,
- *   the nearest one's time below them, no price above a single one); else by a model: the
+ *   measurement; without LogGP alpha + beta n through the two nearest measurements above them
+ *   where they are bandwidth-bound (MG_PRICE_BW_SHARE), the nearest one's time below them, no
+ *   price above a single one or two latency-bound ones); else by a model: the
  *   cheapest point-to-point row of the collective (an MPI library chooses among such
  *   algorithms), calibrated when the default was measured at another process count q (times
  *   measured(q, n) / model(q, n): the library's distance from the model carries over), and for
@@ -80,6 +81,10 @@ const char *mg_price_name(mg_price_src s); /* "measured", "interpolated", ..., "
 #define MG_PRICE_MEAS_DEFAULT 0.10
 #define MG_PRICE_WIDEN 0.10
 #define MG_PRICE_MODEL_ERR 0.25
+/* Without LogGP, a default is extrapolated above its largest measured size along alpha + beta n
+ * through the two largest only where beta n is at least this share of the largest one's time
+ * (bandwidth-bound there); else nothing says how it grows and it has no price there. */
+#define MG_PRICE_BW_SHARE 0.25
 
 /* A price: the point estimate t and the interval [lo, hi] it may lie in (seconds; lo >= 0). t is
  * NaN when nothing prices it (src MG_PRICE_NONE). */

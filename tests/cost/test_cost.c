@@ -186,6 +186,12 @@ int main(void) {
   ASSERT_TRUE(NEAR(mg_model_default(&m, MG_BCAST, 4, 8192, &src), 16e-6 + 4096 * 6e-6 / 3072)); /* 8 us + 2 ns/B */
   ASSERT_EQ(src, MG_PRICE_EXTRAPOLATED);
   ASSERT_TRUE(isnan(mg_model_default(&m, MG_REDUCE, 4, 4096, NULL))); /* flat: no slope known */
+  /* two latency-bound points: their slope (0.1 us over 56 B) is noise, not a bandwidth */
+  ASSERT_EQ(mg_model_add(&m, MG_SCAN, 4, 8, 6e-6), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_SCAN, 4, 64, 6.1e-6), 0);
+  mg_model_sort(&m);
+  double scan4m = mg_model_default(&m, MG_SCAN, 4, 4 << 20, NULL);
+  ASSERT_MSG(isnan(scan4m), "scan 4 MiB priced %g s from two latency-bound points", scan4m);
   mg_model_free(&m);
 
   TEST_CASE("an irregular part: the split is the row's");
