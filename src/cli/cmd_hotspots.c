@@ -636,7 +636,7 @@ int mg_cmd_hotspots(int argc, char **argv) {
                !select_spots(H)) {
       print_head(H, stdout);
       print_spots(H, stdout);
-      rc = H->v.val[O_MEASURED] && mg_hs_compare(&H->t, H->v.val[O_MEASURED], H->pct, (int)H->nmax, stdout) ? 1 : 0;
+      rc = H->v.val[O_MEASURED] && mg_hs_compare(&H->t, H->v.val[O_MEASURED], H->pct, (int)H->nmax, H->v.given[O_CSV] ? "# " : "", stdout) ? 1 : 0;
     }
   }
   if (H->have_check) {

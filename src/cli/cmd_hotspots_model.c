@@ -107,7 +107,7 @@ static double time_of(const keyed *K, const char *key) {
   return 0;
 }
 
-int mg_hs_compare(const mg_hs_trace *pred, const char *measured, double pct, int nmax, FILE *o) {
+int mg_hs_compare(const mg_hs_trace *pred, const char *measured, double pct, int nmax, const char *pre, FILE *o) {
   char err[MG_HS_ERR];
   mg_hs_trace mt;
   if (mg_hs_read(measured, &mt, err, sizeof err))
@@ -132,22 +132,22 @@ int mg_hs_compare(const mg_hs_trace *pred, const char *measured, double pct, int
   for (int i = 0; i < km; i++) only_m += !rank_of(&P, op, kp, M.key[om[i]]);
   double cov = 0;
   for (int i = 0; i < km; i++) cov += M.time[om[i]];
-  fprintf(o, "\npredicted against measured (%s: %d hot spot%s cover %.1f %% of %.6f s in MPI calls per rank), per %s:\n",
-          measured, km, km == 1 ? "" : "s", mt.mpi_time > 0 ? 100 * cov / mt.mpi_time : 0.0, mt.mpi_time,
+  fprintf(o, "%s\n%spredicted against measured (%s: %d hot spot%s cover %.1f %% of %.6f s in MPI calls per rank), per %s:\n",
+          pre, pre, measured, km, km == 1 ? "" : "s", mt.mpi_time > 0 ? 100 * cov / mt.mpi_time : 0.0, mt.mpi_time,
           cell_only ? "operation, process count and size" : "call site, operation, size and reduction");
-  fprintf(o, "  %-9s %-8s %12s %12s  %s\n", "predicted", "measured", "predicted_s", "measured_s", "spot");
+  fprintf(o, "%s  %-9s %-8s %12s %12s  %s\n", pre, "predicted", "measured", "predicted_s", "measured_s", "spot");
   for (int i = 0; i < kp; i++) {
     const char *key = P.key[op[i]];
     char r[16] = "-";
     int mr = rank_of(&M, om, km, key);
     if (mr) snprintf(r, sizeof r, "%d", mr);
-    fprintf(o, "  %9d %8s %12.6f %12.6f  %s\n", i + 1, r, P.time[op[i]], time_of(&M, key), key);
+    fprintf(o, "%s  %9d %8s %12.6f %12.6f  %s\n", pre, i + 1, r, P.time[op[i]], time_of(&M, key), key);
   }
   for (int i = 0; i < km; i++)
     if (!rank_of(&P, op, kp, M.key[om[i]]))
-      fprintf(o, "  %9s %8d %12.6f %12.6f  %s\n", "-", i + 1, time_of(&P, M.key[om[i]]), M.time[om[i]], M.key[om[i]]);
-  fprintf(o, "set difference: %d predicted hot spot%s not measured as one, %d measured not predicted (of %d predicted, %d measured)\n",
-          only_p, only_p == 1 ? "" : "s", only_m, kp, km);
+      fprintf(o, "%s  %9s %8d %12.6f %12.6f  %s\n", pre, "-", i + 1, time_of(&P, M.key[om[i]]), M.time[om[i]], M.key[om[i]]);
+  fprintf(o, "%sset difference: %d predicted hot spot%s not measured as one, %d measured not predicted (of %d predicted, %d measured)\n",
+          pre, only_p, only_p == 1 ? "" : "s", only_m, kp, km);
   rc = 0;
 done:
   free(om);

@@ -19,8 +19,8 @@ int mg_hs_predict(mg_hs_trace *t, const mg_model *m, mg_price_src *src);
 
 /* The hot spots of the timed trace at `measured` (the same P and N) beside those of pred (already
  * priced), compared per site (pred timed) or per operation, process count and size (pred untimed:
- * the measured spots merged to that), and the size of the set difference both ways, on o. 0, or -1
- * after a message on stderr. */
-int mg_hs_compare(const mg_hs_trace *pred, const char *measured, double pct, int nmax, FILE *o);
+ * the measured spots merged to that), and the size of the set difference both ways, on o, every
+ * line after pre ("# " below a CSV, "" below the table). 0, or -1 after a message on stderr. */
+int mg_hs_compare(const mg_hs_trace *pred, const char *measured, double pct, int nmax, const char *pre, FILE *o);
 
 #endif

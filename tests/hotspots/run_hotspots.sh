@@ -112,6 +112,9 @@ predicted)
   "$MG_CLI" hotspots "$d/timed.csv" --loggp "$MG_LOGGP" --measured "$d/timed.csv" >s.out 2>&1
   grep -q "per call site, operation, size and reduction" s.out && grep -q "^set difference: .*(of [0-9]* predicted" s.out &&
     ok "timed against timed: per site" || fail "per-site comparison"
+  "$MG_CLI" hotspots "$d/untimed.csv" --loggp "$MG_LOGGP" --measured "$d/timed.csv" --csv >u.csv 2>&1
+  [[ $(grep -vc "^#" u.csv) == 3 ]] && grep -q "^# set difference: 1 predicted" u.csv &&
+    ok "--csv: the rows, then the comparison as comments" || fail "--csv with --measured"
   if "$MG_CLI" hotspots "$d/untimed.csv" --measured "$d/timed.csv" >/dev/null 2>m.err; then fail "--measured without --loggp accepted"
   else grep -q "give --loggp" m.err && ok "--measured needs --loggp" || fail "--measured message"; fi
   ;;
