@@ -36,7 +36,8 @@ endif()
 # `cmake --install` writes works wherever the prefix moves.
 set(_mg_module_name ${PROJECT_VERSION}-${MPIGUIDE_MPI_FLAVOR}.lua)
 set(MG_MODULE_DIR ${CMAKE_INSTALL_DATADIR}/modulefiles/mpiguide)
-file(RELATIVE_PATH MG_MODULE_TO_ROOT /p/${MG_MODULE_DIR} /p)
+file(RELATIVE_PATH MG_MODULE_TO_ROOT_1 /p/${MG_MODULE_DIR} /p)
+set(MG_MODULE_TO_ROOT "\"${MG_MODULE_TO_ROOT_1}\"")
 set(MG_ROOT_TO_DATADIR ${CMAKE_INSTALL_DATADIR})
 set(MG_MODULE_ROOT ${CMAKE_INSTALL_PREFIX})
 configure_file(cmake/mpiguide-module.lua.in ${CMAKE_BINARY_DIR}/module/install/${_mg_module_name} @ONLY)
@@ -44,7 +45,9 @@ install(FILES ${CMAKE_BINARY_DIR}/module/install/${_mg_module_name} DESTINATION 
 
 # ---- the packages ----
 set(MG_DEB_ROOT lib/${CMAKE_LIBRARY_ARCHITECTURE}/mpiguide/${MPIGUIDE_MPI_FLAVOR}) # under /usr
-file(RELATIVE_PATH MG_MODULE_TO_ROOT /usr/share/modulefiles/mpiguide /usr/${MG_DEB_ROOT})
+file(RELATIVE_PATH MG_MODULE_TO_ROOT_1 /usr/share/modulefiles/mpiguide /usr/${MG_DEB_ROOT})
+file(RELATIVE_PATH _mg_from_etc /etc/lmod/modules/mpiguide /usr/${MG_DEB_ROOT})
+set(MG_MODULE_TO_ROOT "\"${MG_MODULE_TO_ROOT_1}\", \"${_mg_from_etc}\"")
 file(RELATIVE_PATH MG_ROOT_TO_DATADIR /usr/${MG_DEB_ROOT} /usr/share)
 set(MG_MODULE_ROOT /usr/${MG_DEB_ROOT})
 configure_file(cmake/mpiguide-module.lua.in ${CMAKE_BINARY_DIR}/module/deb/${_mg_module_name} @ONLY)
@@ -74,7 +77,8 @@ set(CPACK_CMAKE_GENERATOR \"${CMAKE_GENERATOR}\")
 set(CPACK_PACKAGING_INSTALL_PREFIX /)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT \"mpiguide developers <mpiguide@localhost>\")
-set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_PACKAGE_FILE_NAME mpiguide) # replaced by the next line
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # <name>_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_PACKAGE_DIRECTORY ${_mg_b}/debs)
 ")

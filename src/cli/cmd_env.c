@@ -116,12 +116,14 @@ static void locate_sibling(int m, char *lib, size_t liblen, char *tried, size_t 
   lib[0] = tried[0] = '\0';
   if (exe_dir(dir, sizeof dir - 256)) return;
   size_t u = 0;
-  for (int k = 0; k < 2; k++) {
-    if (k == 0) snprintf(p, sizeof p, "%s/../%s/%s", dir, mpis[m].flavour, MG_LIB_NAME);
-    else snprintf(p, sizeof p, "%s/../../%s/%s/%s", dir, mpis[m].flavour, MG_INSTALL_LIBDIR, MG_LIB_NAME);
-    const char *shown = realpath(p, real) ? real : p;
-    if (u < triedlen) u += (size_t)snprintf(tried + u, triedlen - u, "%s%s", u ? ", " : "", shown);
-    if (!*lib && access(p, R_OK) == 0 && mpi_of(real, so, sizeof so) == m) snprintf(lib, liblen, "%s", real);
+  for (int k = 0; k < 2; k++) { /* the folder made canonical, the file name kept (libmpiguide.so.0) */
+    if (k == 0) snprintf(p, sizeof p, "%s/../%s", dir, mpis[m].flavour);
+    else snprintf(p, sizeof p, "%s/../../%s/%s", dir, mpis[m].flavour, MG_INSTALL_LIBDIR);
+    int there = realpath(p, real) != NULL;
+    snprintf(p + strlen(p), sizeof p - strlen(p), "/%s", MG_LIB_NAME);
+    if (there) snprintf(real + strlen(real), sizeof real - strlen(real), "/%s", MG_LIB_NAME);
+    if (u < triedlen) u += (size_t)snprintf(tried + u, triedlen - u, "%s%s", u ? ", " : "", there ? real : p);
+    if (!*lib && there && access(real, R_OK) == 0 && mpi_of(real, so, sizeof so) == m) snprintf(lib, liblen, "%s", real);
   }
 }
 
