@@ -12,7 +12,7 @@
 #   mpiguide-doc     docs/*.md and README.md in /usr/share/doc/mpiguide
 #
 # cpack --config <build>/CPackDeb-<package>.cmake makes one (the target `debs` all three of this
-# build). Install components: mpi, module (the relocatable modulefile of `cmake --install`), common,
+# build, after building what they hold). Install components: mpi, module (the relocatable modulefile of `cmake --install`), common,
 # doc; the deb* ones are for the packages only (EXCLUDE_FROM_ALL).
 
 if(MPIGUIDE_MPI_FLAVOR STREQUAL "smpi")
@@ -72,44 +72,55 @@ else()
   set(_mg_launcher mpich)
 endif()
 set(_mg_b ${CMAKE_BINARY_DIR})
-set(_mg_cpack "set(CPACK_GENERATOR DEB)
-set(CPACK_CMAKE_GENERATOR \"${CMAKE_GENERATOR}\")
+# mg_deb(PACKAGE "CPack settings" COMPONENT DIR [COMPONENT DIR...]): <build>/CPackDeb-PACKAGE.cmake, a
+# package of the components, each installed (`cmake --install --component`, into cpack's DESTDIR)
+# under its DIR. cpack runs the installs as a script (CPACK_INSTALL_SCRIPT): with
+# CPACK_INSTALL_CMAKE_PROJECTS it would first make the target preinstall, which walks the whole
+# build (10 s per package on this machine, loaded).
+function(mg_deb pkg settings)
+  set(_script "")
+  while(ARGN)
+    list(POP_FRONT ARGN _comp _dir)
+    string(APPEND _script "execute_process(COMMAND \"${CMAKE_COMMAND}\" --install \"${_mg_b}\" --component ${_comp}
+  --prefix \"\${CMAKE_INSTALL_PREFIX}${_dir}\" COMMAND_ERROR_IS_FATAL ANY)\n")
+  endwhile()
+  file(WRITE ${_mg_b}/CPackDeb-${pkg}-install.cmake "${_script}")
+  file(WRITE ${_mg_b}/CPackDeb-${pkg}.cmake "set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME ${pkg})
 set(CPACK_PACKAGING_INSTALL_PREFIX /)
+set(CPACK_INSTALL_SCRIPT ${_mg_b}/CPackDeb-${pkg}-install.cmake)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT \"mpiguide developers <mpiguide@localhost>\")
-set(CPACK_PACKAGE_FILE_NAME mpiguide) # replaced by the next line
+set(CPACK_PACKAGE_FILE_NAME ${pkg}) # replaced by the next line
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT) # <name>_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_PACKAGE_DIRECTORY ${_mg_b}/debs)
-")
-file(WRITE ${_mg_b}/CPackDeb-mpiguide-${MPIGUIDE_MPI_FLAVOR}.cmake "${_mg_cpack}
-set(CPACK_PACKAGE_NAME mpiguide-${MPIGUIDE_MPI_FLAVOR})
+${settings}")
+endfunction()
+
+mg_deb(mpiguide-${MPIGUIDE_MPI_FLAVOR} "
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY \"MPI performance guidelines checker and libmpiguide, for ${MPIGUIDE_MPI_NAME}\")
 set(CPACK_PACKAGE_DESCRIPTION \"The mpiguide command and libmpiguide built for ${MPIGUIDE_MPI_NAME}, in /usr/${MG_DEB_ROOT}; module load mpiguide/${PROJECT_VERSION}-${MPIGUIDE_MPI_FLAVOR} puts it first.\")
-set(CPACK_INSTALL_CMAKE_PROJECTS \"${_mg_b};mpiguide;mpi;/usr/${MG_DEB_ROOT};${_mg_b};mpiguide;debdoclink;/usr/${MG_DEB_ROOT};${_mg_b};mpiguide;debmodule;/usr\")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS \"${_mg_launcher}, mpiguide-common (= ${PROJECT_VERSION})\")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS \"mpiguide-doc\")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS \"lmod\")
-")
-file(WRITE ${_mg_b}/CPackDeb-mpiguide-common.cmake "${_mg_cpack}
-set(CPACK_PACKAGE_NAME mpiguide-common)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS mpiguide-doc)
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS lmod)"
+  mpi /usr/${MG_DEB_ROOT} debdoclink /usr/${MG_DEB_ROOT} debmodule /usr)
+mg_deb(mpiguide-common "
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE all)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY \"MPI performance guidelines checker: command, man pages, completion\")
 set(CPACK_PACKAGE_DESCRIPTION \"/usr/bin/mpiguide runs the mpiguide of mpiguide-openmpi or mpiguide-mpich; man pages mpiguide(1), mpiguide-<command>(1), libmpiguide(7); bash completion; the Lmod modulefiles' folder in /etc/lmod/modules.\")
-set(CPACK_INSTALL_CMAKE_PROJECTS \"${_mg_b};mpiguide;common;/usr;${_mg_b};mpiguide;debcommon;/usr;${_mg_b};mpiguide;debetc;/\")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS \"mpiguide-openmpi | mpiguide-mpich, mpiguide-doc\")
-")
-file(WRITE ${_mg_b}/CPackDeb-mpiguide-doc.cmake "${_mg_cpack}
-set(CPACK_PACKAGE_NAME mpiguide-doc)
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS \"mpiguide-openmpi | mpiguide-mpich, mpiguide-doc\")"
+  common /usr debcommon /usr debetc /)
+mg_deb(mpiguide-doc "
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE all)
 set(CPACK_DEBIAN_PACKAGE_SECTION doc)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY \"MPI performance guidelines checker: documentation\")
-set(CPACK_PACKAGE_DESCRIPTION \"The user documentation of mpiguide (Markdown) in /usr/share/doc/mpiguide.\")
-set(CPACK_INSTALL_CMAKE_PROJECTS \"${_mg_b};mpiguide;doc;/usr\")
-")
+set(CPACK_PACKAGE_DESCRIPTION \"The user documentation of mpiguide (Markdown) in /usr/share/doc/mpiguide.\")"
+  doc /usr)
 add_custom_target(debs
   COMMAND ${CMAKE_CPACK_COMMAND} --config ${_mg_b}/CPackDeb-mpiguide-${MPIGUIDE_MPI_FLAVOR}.cmake
   COMMAND ${CMAKE_CPACK_COMMAND} --config ${_mg_b}/CPackDeb-mpiguide-common.cmake
   COMMAND ${CMAKE_CPACK_COMMAND} --config ${_mg_b}/CPackDeb-mpiguide-doc.cmake
+  DEPENDS ${MG_INSTALL_TARGETS} mpiguide_docs
   COMMENT "Debian packages into ${_mg_b}/debs" VERBATIM)
