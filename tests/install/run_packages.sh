@@ -52,6 +52,19 @@ if [[ $(id -u) == 0 ]]; then
   if apt-get -s -o Debug::NoLocking=1 install "$PWD"/debs/*.deb >apt.log 2>&1 && grep -q "^Inst mpiguide-$MG_FLAVOR " apt.log
   then ok "apt-get install ./debs/*.deb resolves (simulated): $(grep -c '^Inst' apt.log) package(s) to install"
   else fail "apt-get -s install: $(grep -E '^E:|Depends|broken' apt.log | head -3)"; fi
+  # a fresh Debian 12: apt's view of a system with nothing installed (the package lists of this
+  # one) pulls this MPI's runtime and launcher and GSL, and nothing of the other MPI
+  if compgen -G "/var/lib/apt/lists/*_Packages*" >/dev/null; then
+    : >empty-status
+    apt-get -s -o Debug::NoLocking=1 -o Dir::State::status="$PWD/empty-status" install "$PWD/$mine" \
+      "$PWD"/debs/mpiguide-common_*.deb "$PWD"/debs/mpiguide-doc_*.deb >fresh.log 2>&1
+    pulled=$(awk '/^Inst/ {print $2}' fresh.log | tr '\n' ' ')
+    lack= wrong=
+    for w in "$mpilib" "$launcher" libgsl27 mpiguide-common mpiguide-doc; do [[ " $pulled " == *" $w "* ]] || lack+=" $w"; done
+    for w in $pulled; do [[ $w == *"${notmine#lib}"* ]] && wrong+=" $w"; done
+    if [[ -z $lack$wrong ]]; then ok "on a fresh system apt would pull $(wc -w <<<"$pulled") packages with mpiguide-$MG_FLAVOR, $mpilib and $launcher among them, none of ${notmine#lib}"
+    else fail "fresh install of mpiguide-$MG_FLAVOR: lacks$lack, pulls$wrong ($(grep -m2 '^E:' fresh.log))"; fi
+  fi
 fi
 
 # ---- unpacked into a scratch root: this MPI's package, common, doc ----
@@ -95,6 +108,11 @@ if [[ -n $other_deb ]]; then
   else fail "env --lib ${target[*]} with mpiguide-$other: '$("$mg" env --lib "${target[@]}" 2>&1)', want $olib"; fi
   if [[ $("$mg" env --lib "$MG_APP" 2>&1) == "$lib" ]]; then ok "env --lib APP of $name: still $lib"
   else fail "env --lib $MG_APP: '$("$mg" env --lib "$MG_APP" 2>&1)'"; fi
+  # /usr/bin/mpiguide with both: MPIGUIDE_MPI's, else the default mpirun's
+  case $(readlink -f "$(command -v mpirun)") in *mpich*) dflt=MPICH ;; *) dflt="Open MPI" ;; esac
+  if MPIGUIDE_MPI=$other "$mg" env | grep -q "built for $oname" && env -u MPIGUIDE_MPI "$mg" env | grep -q "built for $dflt"
+  then ok "/usr/bin/mpiguide runs MPIGUIDE_MPI's mpiguide, else the default mpirun's ($dflt)"
+  else fail "/usr/bin/mpiguide with both installed: $(MPIGUIDE_MPI=$other "$mg" env | head -1); $(env -u MPIGUIDE_MPI "$mg" env | head -1)"; fi
 fi
 
 if [[ -x $oapp ]]; then # the build trees side by side: build/<mpi>/mpiguide env --lib APP
