@@ -147,7 +147,7 @@ done <"$tmp/commands"
     all=$(awk -F'\t' '{printf "%s%s", (NR > 1 ? " " : ""), $1; if ($2 != "-") printf " %s", $2}' "$tmp/$c.opts")
     witharg=$(awk -F'\t' '$3 != "flag" {printf "%s%s", (n++ ? "|" : ""), $1; if ($2 != "-") printf "|%s", $2}' "$tmp/$c.opts")
     extra=
-    [[ $c == profile ]] && extra=' words="validate merge"'
+    [[ $c == profile ]] && extra=' ((COMP_CWORD == 2)) && words="validate merge"'
     printf '  %s) opts="%s"; arg="%s";%s ;;\n' "$c" "$all" "$witharg" "$extra"
   done <"$tmp/commands"
   printf '  esac\n'

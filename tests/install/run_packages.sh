@@ -153,6 +153,7 @@ mpiguide check -c bcast,allr|bcast,allreduce
 mpiguide bench --alg allreduce_as_red|allreduce_as_reduce_bcast
 mpiguide env --m|--mpi
 mpiguide list red|reduce_scatter
+mpiguide profile v|validate
 EOF
 
 # ---- Lmod ----
