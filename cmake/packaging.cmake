@@ -122,5 +122,5 @@ add_custom_target(debs
   COMMAND ${CMAKE_CPACK_COMMAND} --config ${_mg_b}/CPackDeb-mpiguide-${MPIGUIDE_MPI_FLAVOR}.cmake
   COMMAND ${CMAKE_CPACK_COMMAND} --config ${_mg_b}/CPackDeb-mpiguide-common.cmake
   COMMAND ${CMAKE_CPACK_COMMAND} --config ${_mg_b}/CPackDeb-mpiguide-doc.cmake
-  DEPENDS ${MG_INSTALL_TARGETS} mpiguide_docs
+  DEPENDS ${MG_INSTALL_TARGETS} $<$<TARGET_EXISTS:mpiguide_docs>:mpiguide_docs>
   COMMENT "Debian packages into ${_mg_b}/debs" VERBATIM)
