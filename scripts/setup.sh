@@ -15,6 +15,7 @@ PACKAGES=(
   iproute2 util-linux                  # the cluster in a box (scripts/cluster.sh): ip, tc, unshare, nsenter
   slurmctld slurmd slurm-client munge  # ... and the real Slurm it runs (docs/cluster.md; tests/cluster)
   hpcc cp2k cp2k-data                  # applications from the archive, built for Open MPI (docs/applications.md; tests/apps)
+  dpkg-dev lmod man-db groff-base      # the packages' tests (tests/install): dpkg-shlibdeps for cpack, module load, man
 )
 # Optional: SimGrid 3.32's simulated MPI (smpicc, smpirun) for scripts/build.sh smpi and scripts/sim.sh.
 [[ ${1:-} == --smpi ]] && PACKAGES+=(libsimgrid-dev)

@@ -129,7 +129,7 @@ static const char usage_text[] =
     "@PRESETS@"
     "      --presets           the presets as a table (docs/check.md shows the same)\n"
     "  -c, --collectives LIST  e.g. bcast,allreduce (or MPI_Bcast,...) [preset: all]; also the\n"
-    "                          point-to-point operations send, rsend, sendrecv (see --p2p)\n"
+    "                          point-to-point operations send, rsend, sendrecv (see --p2p); --coll: the same\n"
     "      --p2p               the point-to-point guidelines (TGT 2010 eqs. 1, 5-11; §VII: a send as\n"
     "                          fences around a put): send, rsend and sendrecv instead of the\n"
     "                          collectives, families pt2pt,split,rma, 1 B to 4 MiB in powers of two\n"

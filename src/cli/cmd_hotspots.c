@@ -75,7 +75,8 @@ static void usage(FILE *f) {
           "  --csv              one CSV row per hot spot instead of the table\n"
           "  --wide             C++ functions with their parameters and template arguments (the table shows\n"
           "                     them without parameters, and longer than 40 characters with '<>' for every\n"
-          "                     template argument list; the CSV has them whole)\n\n"
+          "                     template argument list; the CSV has them whole)\n"
+          "  -h, --help         this text\n\n"
           "Times are per rank (the sum over ranks / processes); wait is the barrier-free estimate of time\n"
           "spent waiting for the slowest rank (docs/trace.md). See docs/hotspots.md.\n");
 }

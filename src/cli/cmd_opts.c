@@ -36,7 +36,23 @@ int mg_opt_next(int argc, char **argv, int *i, const mg_opt *opts, int nopts, co
   return id;
 }
 
+/* MPIGUIDE_CLI_OPTIONS=1: print the command's option table instead of parsing, one option a line
+ * ("--name<TAB>-x<TAB>flag|arg|list", "-" for no short letter), and exit. The man pages and the bash
+ * completion take their option lists from it (packaging/gen-docs.sh) and a test compares it with
+ * the --help text, so the table stays the one source of a command's options. */
+static void print_table_if_asked(const mg_opt *opts, int nopts) {
+  const char *e = getenv("MPIGUIDE_CLI_OPTIONS");
+  if (!e || strcmp(e, "1")) return;
+  static const char *const kinds[] = {"flag", "arg", "list"};
+  printf("# mpiguide options\n");
+  for (int k = 0; k < nopts; k++)
+    printf("--%s\t%s%c\t%s\n", opts[k].name, opts[k].shrt ? "-" : "", opts[k].shrt ? opts[k].shrt : '-',
+           kinds[opts[k].arg]);
+  exit(fflush(stdout) ? 1 : 0);
+}
+
 int mg_opt_parse(int argc, char **argv, const mg_opt *opts, int nopts, mg_opt_vals *v, char *err, size_t errlen) {
+  print_table_if_asked(opts, nopts);
   memset(v, 0, sizeof *v);
   v->pos = calloc((size_t)argc + 1, sizeof *v->pos);
   v->list = calloc((size_t)argc + 1, sizeof *v->list);

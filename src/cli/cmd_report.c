@@ -49,13 +49,14 @@ static void usage(FILE *f) {
              "different configurations are compared side by side, never pooled.\n"
              "A result directory of `mpiguide verify` (holding verify.csv) adds the section\n"
              "\"Default vs tuned\" (tuned/default ratio per collective and size); it may be given alone.\n\n"
-             "  -o FILE        output file (default: report.html)\n"
+             "  -o, --output FILE  output file (default: report.html)\n"
              "  --overlap      the sources are raw files of `mpiguide bench --overlap`: a page of overlap %%\n"
              "                 per collective against message size, one line per MPI_Test count, the best\n"
              "                 count ringed (one section per file)\n"
              "  --test T       statistical test as in `mpiguide check` (default mwu)\n"
              "  --alpha A      significance level (default 0.05)\n"
              "  --no-holm      no Holm adjustment\n"
+             "  -h, --help     this text\n"
              "See docs/report.md.\n");
 }
 

@@ -62,7 +62,7 @@ static const char usage_text[] =
     "      --model-sizes LIST  sizes the model decides at [1,2,4,...,4M: powers of two]\n"
     "  -h, --help          this text\n"
     "\n"
-    "usage: mpiguide tune --drop-slower VERIFY_DIR [--profile FILE] -o FILE\n"
+    "usage: mpiguide tune --drop-slower VERIFY_DIR [-p|--profile FILE] -o FILE\n"
     "\n"
     "Writes the profile verified in VERIFY_DIR (`mpiguide verify -o VERIFY_DIR`; --profile, by default\n"
     "the verify.csv's own) without every rule that verify measured slower than the default (verdict\n"

@@ -7,7 +7,8 @@
 #     builds;
 #   - the same project configured with the other MPI library stops at configure time with a
 #     message that names both libraries;
-#   - the documentation is installed (share/doc/mpiguide).
+#   - the documentation, the man pages and the completion are installed, and Lmod's module load of
+#     the installed modulefile sets PATH, MANPATH and MPIGUIDE_LIB to the moved prefix.
 # Environment (tests/install/CMakeLists.txt): MG_BUILD MG_FLAVOR MG_WORKDIR MG_HERE.
 set -u
 : "${MG_BUILD:?}" "${MG_FLAVOR:?}" "${MG_WORKDIR:?}" "${MG_HERE:?}"
@@ -37,6 +38,20 @@ else
 fi
 if [[ -s moved/share/doc/mpiguide/library.md && -s moved/share/doc/mpiguide/README.md ]]; then ok "docs installed"
 else fail "no docs in share/doc/mpiguide"; fi
+
+# man pages, completion and the modulefile, which finds the moved prefix from its own place
+if [[ -s moved/share/man/man1/mpiguide-check.1 && -s moved/share/man/man7/libmpiguide.7 &&
+  -s moved/share/bash-completion/completions/mpiguide ]]; then ok "man pages and bash completion installed"
+else fail "no man pages or completion under share/"; fi
+init=/usr/share/lmod/lmod/init/bash
+if [[ -r $init ]]; then
+  out=$(env -u LOADEDMODULES -u _LMFILES_ MODULEPATH="$PWD/moved/share/modulefiles" bash -c "source $init >/dev/null 2>&1
+    module load mpiguide/$(moved/bin/mpiguide --version | cut -d' ' -f2)-$MG_FLAVOR && command -v mpiguide &&
+    echo lib=\$MPIGUIDE_LIB && man -w mpiguide-check" 2>&1)
+  if [[ $out == "$PWD/moved/bin/mpiguide"$'\n'"lib=$PWD/moved/lib/libmpiguide.so.0"$'\n'"$PWD/moved/share/man/man1/mpiguide-check.1" ]]; then
+    ok "module load of the moved prefix's modulefile: PATH, MPIGUIDE_LIB, MANPATH there"
+  else fail "module load from moved/share/modulefiles: $out"; fi
+else fail "no Lmod ($init): scripts/setup.sh installs Debian's lmod"; fi
 
 lib=$(moved/bin/mpiguide env --lib 2>&1)
 if [[ $lib == "$PWD/moved/"*libmpiguide.so.0 && -e $lib ]]; then ok "mpiguide env --lib finds the installed library: $lib"

@@ -1,0 +1,182 @@
+#!/usr/bin/env bash
+# The Debian packages of this build (cmake/packaging.cmake), made by cpack and unpacked with
+# dpkg -x into a scratch root, then used through the unpacked files only:
+#   - mpiguide-<mpi> depends on its MPI's libraries and launcher, libgsl and mpiguide-common, and
+#     on nothing of the other MPI; the packages of both MPIs (the other's too, when its build
+#     directory is there) share no file, and apt-get resolves them (a simulation, as root);
+#   - /usr/bin/mpiguide runs `check --quick` at 2 ranks; the unpacked libmpiguide, preloaded, runs
+#     a forced mock-up in an application;
+#   - env --lib APP names the library of APP's MPI: the other MPI's is refused, naming both, until
+#     its package is there, then found beside this one;
+#   - man finds and renders every page; the completion answers prefixes; `module load` (Debian's
+#     lmod, through /etc/lmod/modules as Debian's MODULEPATH has it) sets PATH, MANPATH and
+#     MPIGUIDE_LIB, and loading the other MPI's module swaps them.
+# Environment (tests/install/CMakeLists.txt): MG_BUILD MG_OTHER_BUILD MG_FLAVOR MG_WORKDIR MG_APP
+# MG_MPIEXEC MG_MPIEXEC_FLAGS MG_TIMEOUT.
+set -u
+: "${MG_BUILD:?}" "${MG_OTHER_BUILD:?}" "${MG_FLAVOR:?}" "${MG_WORKDIR:?}" "${MG_APP:?}"
+# shellcheck source=../common/launch.sh
+source "$(dirname "$0")/../common/launch.sh"
+rm -rf "$MG_WORKDIR" && mkdir -p "$MG_WORKDIR" && cd "$MG_WORKDIR" || exit 1
+case $MG_FLAVOR in
+openmpi) other=mpich name="Open MPI" oname=MPICH mpilib=libopenmpi3 launcher=openmpi-bin notmine=libmpich ;;
+*) other=openmpi name=MPICH oname="Open MPI" mpilib=libmpich12 launcher=mpich notmine=libopenmpi ;;
+esac
+version=$("$MG_BUILD/mpiguide" --version | awk '{print $2}')
+
+# ---- the packages ----
+pack() { # BUILD PACKAGE: cpack's .deb into debs/
+  cpack --config "$1/CPackDeb-mpiguide-$2.cmake" -B "$PWD/cpack-$2" >"cpack-$2.log" 2>&1 &&
+    mkdir -p debs && mv "cpack-$2"/*.deb debs/
+}
+for p in "$MG_FLAVOR" common doc; do pack "$MG_BUILD" "$p" || die "cpack mpiguide-$p: $(tail -3 "cpack-$p.log")"; done
+mine=$(echo debs/mpiguide-"$MG_FLAVOR"_*.deb)
+ok "cpack made $(cd debs && echo *.deb)"
+deps=$(dpkg-deb -f "$mine" Depends)
+want=("$mpilib" "$launcher" libgsl "mpiguide-common (= $version)")
+lack=
+for w in "${want[@]}"; do [[ $deps == *"$w"* ]] || lack+=" '$w'"; done
+if [[ -z $lack && $deps != *"$notmine"* ]]; then ok "mpiguide-$MG_FLAVOR depends on: $deps"
+else fail "mpiguide-$MG_FLAVOR: Depends '$deps' lacks$lack or names $notmine"; fi
+other_deb=
+if [[ -f $MG_OTHER_BUILD/CPackDeb-mpiguide-$other.cmake && -x $MG_OTHER_BUILD/mpiguide ]]; then
+  if pack "$MG_OTHER_BUILD" "$other"; then other_deb=$(echo debs/mpiguide-"$other"_*.deb)
+  else fail "cpack mpiguide-$other in $MG_OTHER_BUILD: $(tail -3 "cpack-$other.log")"; fi
+else
+  echo "note: no build of $oname in $MG_OTHER_BUILD: its package is not made"
+fi
+for d in debs/*.deb; do dpkg -c "$d" | awk '$1 !~ /^d/ {print $6}'; done | sort | uniq -d >shared.txt
+if [[ ! -s shared.txt ]]; then ok "the packages share no file ($(ls debs | wc -l) packages)"
+else fail "files in more than one package: $(head -3 shared.txt | tr '\n' ' ')"; fi
+if [[ $(id -u) == 0 ]]; then
+  if apt-get -s -o Debug::NoLocking=1 install "$PWD"/debs/*.deb >apt.log 2>&1 && grep -q "^Inst mpiguide-$MG_FLAVOR " apt.log
+  then ok "apt-get install ./debs/*.deb resolves (simulated): $(grep -c '^Inst' apt.log) package(s) to install"
+  else fail "apt-get -s install: $(grep -E '^E:|Depends|broken' apt.log | head -3)"; fi
+  # a fresh Debian 12: apt's view of a system with nothing installed (the package lists of this
+  # one) pulls this MPI's runtime and launcher and GSL, and nothing of the other MPI
+  if compgen -G "/var/lib/apt/lists/*_Packages*" >/dev/null; then
+    : >empty-status
+    apt-get -s -o Debug::NoLocking=1 -o Dir::State::status="$PWD/empty-status" install "$PWD/$mine" \
+      "$PWD"/debs/mpiguide-common_*.deb "$PWD"/debs/mpiguide-doc_*.deb >fresh.log 2>&1
+    pulled=$(awk '/^Inst/ {print $2}' fresh.log | tr '\n' ' ')
+    lack= wrong=
+    for w in "$mpilib" "$launcher" libgsl27 mpiguide-common mpiguide-doc; do [[ " $pulled " == *" $w "* ]] || lack+=" $w"; done
+    for w in $pulled; do [[ $w == *"${notmine#lib}"* ]] && wrong+=" $w"; done
+    if [[ -z $lack$wrong ]]; then ok "on a fresh system apt would pull $(wc -w <<<"$pulled") packages with mpiguide-$MG_FLAVOR, $mpilib and $launcher among them, none of ${notmine#lib}"
+    else fail "fresh install of mpiguide-$MG_FLAVOR: lacks$lack, pulls$wrong ($(grep -m2 '^E:' fresh.log))"; fi
+  fi
+fi
+
+# ---- unpacked into a scratch root: this MPI's package, common, doc ----
+root=$PWD/root
+for d in "$mine" debs/mpiguide-common_*.deb debs/mpiguide-doc_*.deb; do dpkg -x "$d" "$root" || die "dpkg -x $d"; done
+mg=$root/usr/bin/mpiguide
+lib=$(echo "$root"/usr/lib/*/mpiguide/"$MG_FLAVOR"/lib/libmpiguide.so.0)
+export PATH=$root/usr/bin:$PATH
+if [[ $("$mg" --version) == "mpiguide $version" ]]; then ok "/usr/bin/mpiguide runs the unpacked mpiguide-$MG_FLAVOR"
+else fail "/usr/bin/mpiguide --version: $("$mg" --version 2>&1)"; fi
+if [[ $("$mg" env --lib 2>&1) == "$lib" ]]; then ok "mpiguide env --lib: $lib"
+else fail "mpiguide env --lib says '$("$mg" env --lib 2>&1)', want $lib"; fi
+if "$mg" env | grep -q "^documentation:  $root/usr/share/doc/mpiguide$"; then ok "mpiguide env finds the docs of mpiguide-doc"
+else fail "mpiguide env: $("$mg" env | grep documentation)"; fi
+
+cmd_start
+cmd_ctx 2 -- "$mg" check --quick -c bcast,allreduce -s 1K --budget 4s -q -o check
+run check
+if ((RC == 0)) && [[ -s check/verdicts.csv ]] && grep -q allreduce check/verdicts.csv; then
+  ok "mpirun -np 2 /usr/bin/mpiguide check --quick (bcast, allreduce) wrote verdicts"
+else fail "check through the unpacked command: status $RC, $(tail -2 check.err)"; fi
+cmd_start
+cmd_ctx 2 LD_PRELOAD="$lib" MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast MPIGUIDE_TRACE="$PWD/trace.csv" -- "$MG_APP" 8 400
+run preload
+if ((RC == 0)) && grep -q "allreduce_as_reduce_bcast" trace.csv 2>/dev/null; then
+  ok "the unpacked libmpiguide, preloaded, ran the forced mock-up (trace.csv)"
+else fail "preloading $lib: status $RC, $(tail -2 preload.err)"; fi
+
+# ---- env --lib for an application of the other MPI ----
+oapp=$MG_OTHER_BUILD/jacobi
+if [[ -x $oapp ]]; then target=("$oapp"); else target=(--mpi "$other"); fi
+"$mg" env --lib "${target[@]}" >mismatch.out 2>mismatch.err
+rc=$?
+if ((rc == 1)) && grep -q "$oname" mismatch.err && grep -q "$name" mismatch.err && grep -q "$lib" mismatch.err; then
+  ok "env --lib ${target[*]} without mpiguide-$other: refused, naming both: $(cut -c1-160 mismatch.err)"
+else fail "env --lib ${target[*]} without mpiguide-$other: status $rc, '$(cat mismatch.out mismatch.err)'"; fi
+if [[ -n $other_deb ]]; then
+  dpkg -x "$other_deb" "$root"
+  olib=$(echo "$root"/usr/lib/*/mpiguide/"$other"/lib/libmpiguide.so.0)
+  if [[ $("$mg" env --lib "${target[@]}" 2>&1) == "$olib" ]]; then ok "env --lib ${target[*]}: $olib, beside this one"
+  else fail "env --lib ${target[*]} with mpiguide-$other: '$("$mg" env --lib "${target[@]}" 2>&1)', want $olib"; fi
+  if [[ $("$mg" env --lib "$MG_APP" 2>&1) == "$lib" ]]; then ok "env --lib APP of $name: still $lib"
+  else fail "env --lib $MG_APP: '$("$mg" env --lib "$MG_APP" 2>&1)'"; fi
+  # /usr/bin/mpiguide with both: MPIGUIDE_MPI's, else the default mpirun's
+  case $(readlink -f "$(command -v mpirun)") in *mpich*) dflt=MPICH ;; *) dflt="Open MPI" ;; esac
+  if MPIGUIDE_MPI=$other "$mg" env | grep -q "built for $oname" && env -u MPIGUIDE_MPI "$mg" env | grep -q "built for $dflt"
+  then ok "/usr/bin/mpiguide runs MPIGUIDE_MPI's mpiguide, else the default mpirun's ($dflt)"
+  else fail "/usr/bin/mpiguide with both installed: $(MPIGUIDE_MPI=$other "$mg" env | head -1); $(env -u MPIGUIDE_MPI "$mg" env | head -1)"; fi
+fi
+
+if [[ -x $oapp ]]; then # the build trees side by side: build/<mpi>/mpiguide env --lib APP
+  got=$("$MG_BUILD/mpiguide" env --lib "$oapp" 2>&1)
+  if [[ $got == "$(realpath "$MG_OTHER_BUILD")/libmpiguide.so.0" ]]; then ok "in the build tree, env --lib $oapp: $got"
+  else fail "in the build tree, env --lib $oapp: '$got', want $MG_OTHER_BUILD/libmpiguide.so.0"; fi
+fi
+
+# ---- man pages ----
+pages=("$root"/usr/share/man/man*/*)
+bad=
+for p in "${pages[@]}"; do
+  out=$(MANWIDTH=100 man -l "$p" 2>&1 >/dev/null)
+  [[ -z $out && $(MANWIDTH=100 man -l "$p" 2>/dev/null | wc -l) -gt 8 ]] || bad+=" $(basename "$p")"
+done
+if ((${#pages[@]} >= 10)) && [[ -z $bad ]]; then ok "man -l renders all ${#pages[@]} pages"
+else fail "man pages that do not render (of ${#pages[@]}):$bad"; fi
+if [[ $(man -M "$root/usr/share/man" -w mpiguide-check 2>&1) == "$root/usr/share/man/man1/mpiguide-check.1"* ]] &&
+  MANWIDTH=100 man -M "$root/usr/share/man" libmpiguide 2>/dev/null | grep -q MPIGUIDE_PROFILE_OUT; then
+  ok "man finds mpiguide-check(1) and libmpiguide(7) in /usr/share/man"
+else fail "man -M $root/usr/share/man: $(man -M "$root/usr/share/man" -w mpiguide-check 2>&1)"; fi
+
+# ---- bash completion ----
+complete_words() { # WORD...: what Tab offers for the last word
+  bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _mpiguide; echo "${COMPREPLY[*]}"' _ \
+    "$root/usr/share/bash-completion/completions/mpiguide" "$@"
+}
+while IFS='|' read -r words want; do
+  # shellcheck disable=SC2086
+  got=$(complete_words $words)
+  if [[ " $got " == *" $want "* ]]; then ok "completion of '$words': $got"
+  else fail "completion of '$words': '$got', want '$want' among them"; fi
+done <<'EOF'
+mpiguide ch|check
+mpiguide check --coll|--collectives
+mpiguide check -c allr|allreduce
+mpiguide check -c bcast,allr|bcast,allreduce
+mpiguide bench --alg allreduce_as_red|allreduce_as_reduce_bcast
+mpiguide env --m|--mpi
+mpiguide list red|reduce_scatter
+mpiguide profile v|validate
+EOF
+
+# ---- Lmod ----
+init=/usr/share/lmod/lmod/init/bash
+if [[ ! -r $init ]]; then
+  fail "no Lmod ($init): scripts/setup.sh installs Debian's lmod"
+else
+  mod() { # COMMANDS: in a shell with Lmod, MODULEPATH as Debian's lmod makes it, plus the root's
+    env -u MODULEPATH -u LOADEDMODULES -u _LMFILES_ bash -c "source $init >/dev/null 2>&1
+      export MODULEPATH=$root/etc/lmod/modules; $1" 2>&1
+  }
+  out=$(mod "module load mpiguide/$version-$MG_FLAVOR && command -v mpiguide && echo \"lib=\$MPIGUIDE_LIB\" &&
+             echo \"man=\$MANPATH\" && man -w mpiguide-check && echo \"path=\$(manpath 2>/dev/null)\"")
+  bin=$(echo "$root"/usr/lib/*/mpiguide/"$MG_FLAVOR"/bin/mpiguide)
+  if [[ $out == *"$bin"* && $out == *"lib=$lib"* && $out == *"man=$root/"*"share/man"* && -e ${lib} ]] &&
+    [[ $(grep -c "man1/mpiguide-check.1" <<<"$out") == 1 && $out == *"path="*":/usr/share/man"* ]]; then
+    ok "module load mpiguide/$version-$MG_FLAVOR: PATH, MANPATH (the system's pages still found), MPIGUIDE_LIB"
+  else fail "module load mpiguide/$version-$MG_FLAVOR: $out"; fi
+  if [[ -n $other_deb ]]; then
+    out=$(mod "module load mpiguide/$version-$MG_FLAVOR && module load mpiguide/$version-$other 2>&1 &&
+               echo \"lib=\$MPIGUIDE_LIB\" && module -t list 2>&1")
+    if [[ $out == *"lib=$olib"* && $out != *"$version-$MG_FLAVOR"$'\n'* ]]; then ok "module load mpiguide/$version-$other replaces the $name one"
+    else fail "swapping modules: $out"; fi
+  fi
+fi
+finish
