@@ -5,6 +5,9 @@
 #                              refused with file:line and nothing written
 #   run_campaign.sh identity   tune refuses launches of two machines, naming both; report shows
 #                              them side by side (two configurations)
+#   run_campaign.sh report     report over a campaign's tree (data/tree, two library versions, two
+#                              launches each): the comparison sections equal golden/compare.html;
+#                              a configuration of campaign.spec not measured yet is named
 #   run_campaign.sh mpirun     a campaign of 2 launchers (one says it is another: MPIGUIDE_LAUNCHER) at
 #                              1x2 through mpiexec, 2 launches each: the first configuration's 2nd
 #                              launch interrupts the campaign (SIGINT to it and to
@@ -14,7 +17,7 @@
 #                              a changed spec is refused; report TREE compares the two configurations
 #
 # Environment: MG_CLI (mpiguide), MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_WORKDIR (emptied first),
-# MG_DATA (tests/check/data).
+# MG_DATA (tests/check/data), MG_CP_DATA (tests/campaign/data), MG_CP_GOLDEN (tests/campaign/golden).
 set -u
 mode=$1
 MODE=$mode
@@ -72,6 +75,22 @@ identity)
     ok "tune refuses two machines" || fail "tune: exit $rc: $(cat err.txt)"
   "$MG_CLI" report "$MG_DATA/launches/a" "$MG_DATA/other_host" -o r.html 2>err.txt || die "report exited $?: $(cat err.txt)"
   [[ $(grep -c '<tr data-config=' r.html) == 2 ]] && ok "report: two configurations side by side" || fail "report pooled the machines"
+  ;;
+report)
+  # the comparison sections of a campaign's report, against the golden file (fixtures: make_fixtures.py)
+  "$MG_CLI" report "$MG_CP_DATA/tree" -o r.html 2>err.txt || die "report exited $?: $(cat err.txt)"
+  sed -n '/<h2 id="guidelines-by-config">/,/<h2>Summary/p' r.html | sed '$d' >compare.html
+  diff -u "$MG_CP_GOLDEN/compare.html" compare.html >diff.txt && ok "the comparison equals golden/compare.html" ||
+    { cat diff.txt; fail "the comparison differs from golden/compare.html"; }
+  for m in '<td>new violation</td>' '<td>violation gone</td>' '<td>default slower, at least ×2.94</td>' \
+    '<td>processor</td><td>Fixture CPU 1</td><td>Fixture CPU 1</td>'; do
+    grep -qF -- "$m" r.html && ok "has $m" || fail "lacks $m"
+  done
+  # a configuration not measured yet is named, the others compared
+  cp -r "$MG_CP_DATA/tree" tree && echo "config testmpi3-2x2" >>tree/campaign.spec
+  "$MG_CLI" report tree -o r2.html 2>err2.txt || fail "report with a configuration missing exited $?"
+  grep -q "configuration testmpi3-2x2 not measured yet" err2.txt && ok "a missing configuration named" ||
+    fail "no word of the missing configuration: $(cat err2.txt)"
   ;;
 mpirun)
   # the launcher of the first configuration's 2nd launch interrupts the campaign as Ctrl-C would: SIGINT
