@@ -189,6 +189,34 @@ static int config_state(const char *dir, const char *line) {
   return stat(p, &st) == 0 ? 1 : 0;
 }
 
+/* Whether the launches in dir ran the planned layout, as their raw.csv says (#@nnodes,
+ * #@ranks_per_node): a launcher line without {np} inside an allocation, for one, takes the
+ * allocation's task count (srun reads SLURM_NTASKS). 1 yes (or not told), 0 after a message. */
+static int layout_ran(const char *dir, int nodes, int rpn) {
+  for (int k = 1; k <= 1000; k++) {
+    char p[1200], line[256];
+    snprintf(p, sizeof p, "%s/launch-%d/raw.csv", dir, k);
+    FILE *f = fopen(p, "r");
+    if (!f) return 1;
+    int nn = -1;
+    char r[64] = "";
+    while (fgets(line, sizeof line, f) && line[0] == '#') {
+      if (!strncmp(line, "#@nnodes=", 9)) nn = atoi(line + 9);
+      if (!strncmp(line, "#@ranks_per_node=", 17)) snprintf(r, sizeof r, "%.*s", (int)strcspn(line + 17, "\n"), line + 17);
+    }
+    fclose(f);
+    char want[32];
+    snprintf(want, sizeof want, "%d", rpn);
+    if (nn > 0 && r[0] && (nn != nodes || strcmp(r, want))) {
+      fprintf(stderr, "campaign: %s: the launch ran on %d node(s) x %s ranks, not the planned %d x %d: the launcher "
+                      "line must place it ({nodes}, {rpn}, {np}; inside salloc srun takes the allocation's task count "
+                      "unless given -n {np}); not marked done: fix the spec, remove %s and rerun\n", p, nn, r, nodes, rpn, dir);
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* Run argv with stdout to log; the exit status as a shell reports it (128 + signal), -1 not started. */
 static int run(char **argv, const char *log) {
   pid_t pid = fork();
@@ -310,14 +338,16 @@ int mg_cmd_campaign(int argc, char **argv) {
       snprintf(log, sizeof log, "%s.log", dirs[k]);
       int st2 = run(av, log);
       for (int i = first; i < n; i++) free(av[i]);
+      if (st2 == 0 && !layout_ran(dirs[k], S.nodes[l], S.rpn[l])) st2 = -2;
       if (st2 == 0) {
         snprintf(p, sizeof p, "%s.done", dirs[k]);
         FILE *d = fopen(p, "w");
         if (d) fprintf(d, "%s\n", line), fclose(d); /* the command that finished (exit 0) */
       } else {
         failed++;
-        fprintf(stderr, "campaign: %s: check exited with %d (its summary: %s)%s\n", dirs[k] + strlen(S.out) + 1, st2,
-                log, stop_asked ? "" : "; going on with the next configuration");
+        if (st2 != -2)
+          fprintf(stderr, "campaign: %s: check exited with %d (its summary: %s)%s\n", dirs[k] + strlen(S.out) + 1, st2,
+                  log, stop_asked ? "" : "; going on with the next configuration");
       }
     }
   free(S.text);

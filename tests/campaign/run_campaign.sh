@@ -14,7 +14,8 @@
 #                              its check, as Ctrl-C does): exit 1, nothing marked done, the 2nd
 #                              configuration not begun; the rerun says what it resumes, keeps launch 1
 #                              (same launch id), measures the rest; a third run measures nothing;
-#                              a changed spec is refused; report TREE compares the two configurations
+#                              a changed spec is refused; report TREE compares the two configurations;
+#                              a layout the launcher did not place (2x1 on one machine) is not marked done
 #
 # Environment: MG_CLI (mpiguide), MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_WORKDIR (emptied first),
 # MG_DATA (tests/check/data), MG_CP_DATA (tests/campaign/data), MG_CP_GOLDEN (tests/campaign/golden).
@@ -148,6 +149,12 @@ SH
     ok "a changed spec refused" || fail "a changed spec: exit $rc $(cat err4.txt)"
   "$MG_CLI" report tree -o r.html 2>err5.txt || die "report tree exited $?: $(cat err5.txt)"
   [[ $(grep -c '<tr data-config=' r.html) == 2 ]] && ok "report TREE: the two configurations" || fail "report TREE"
+  # a launcher that does not place the planned layout (2 nodes x 1 on this one machine): not done
+  sed -e 's/^layouts .*/layouts 2x1/' -e 's/^launches .*/launches 1/' -e "s|^out .*|out $work/tree2|" -e '/^mpi there/d' spec >spec2
+  timeout 120 "$MG_CLI" campaign spec2 >out6.txt 2>err6.txt
+  rc=$?
+  ((rc == 1)) && grep -q "ran on 1 node(s) x 2 ranks, not the planned 2 x 1" err6.txt && [[ ! -e tree2/here-2x1.done ]] &&
+    ok "a layout the launcher did not place: refused" || fail "a misplaced layout: exit $rc $(cat err6.txt)"
   ;;
 *) die "unknown mode '$mode'" ;;
 esac
