@@ -7,7 +7,9 @@
 #                              them side by side (two configurations)
 #   run_campaign.sh report     report over a campaign's tree (data/tree, two library versions, two
 #                              launches each): the comparison sections equal golden/compare.html;
-#                              a configuration of campaign.spec not measured yet is named
+#                              a configuration of campaign.spec not measured yet is named; two verify
+#                              results of one configuration (data/verify-1, -2) show the spread of
+#                              tuned/default per cell
 #   run_campaign.sh mpirun     a campaign of 2 launchers (one says it is another: MPIGUIDE_LAUNCHER) at
 #                              1x2 through mpiexec, 2 launches each: the first configuration's 2nd
 #                              launch interrupts the campaign (SIGINT to it and to
@@ -87,6 +89,13 @@ report)
     '<td>processor</td><td>Fixture CPU 1</td><td>Fixture CPU 1</td>'; do
     grep -qF -- "$m" r.html && ok "has $m" || fail "lacks $m"
   done
+  # a verify run twice (two launches): the spread of tuned/default per cell, both in one table
+  "$MG_CLI" report "$MG_CP_DATA/verify-1" "$MG_CP_DATA/verify-2" -o v.html 2>err.txt || die "report of two verify results exited $?"
+  grep -q '<table class="compare" data-spread="2">' v.html &&
+    grep -qF '<td>allgather_as_alltoall</td><td class=n>0.628</td><td class=n>0.691</td><td class=n>0.628 – 0.691</td><td class=n>2 of 2</td>' v.html &&
+    ok "verify over two launches: the spread" || fail "verify over two launches: no spread table"
+  "$MG_CLI" report "$MG_CP_DATA/verify-1" -o v1.html 2>err.txt || die "report of one verify result exited $?"
+  grep -q 'data-spread=' v1.html && fail "one verify result has a spread table" || ok "one verify result: no spread"
   # a configuration not measured yet is named, the others compared
   cp -r "$MG_CP_DATA/tree" tree && echo "config testmpi3-2x2" >>tree/campaign.spec
   "$MG_CLI" report tree -o r2.html 2>err2.txt || fail "report with a configuration missing exited $?"
