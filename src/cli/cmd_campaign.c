@@ -194,16 +194,19 @@ static int config_state(const char *dir, const char *line) {
  * allocation's task count (srun reads SLURM_NTASKS). 1 yes (or not told), 0 after a message. */
 static int layout_ran(const char *dir, int nodes, int rpn) {
   for (int k = 1; k <= 1000; k++) {
-    char p[1200], line[256];
+    char p[1200], *line = NULL; /* whole lines: MPICH's #@mpi_library_version exceeds any fixed buffer */
+    size_t cap = 0;
+    int nl;
     snprintf(p, sizeof p, "%s/launch-%d/raw.csv", dir, k);
     FILE *f = fopen(p, "r");
     if (!f) return 1;
     int nn = -1;
     char r[64] = "";
-    while (fgets(line, sizeof line, f) && line[0] == '#') {
+    while (mg_read_line(f, &line, &cap, &nl) >= 0 && line[0] == '#') {
       if (!strncmp(line, "#@nnodes=", 9)) nn = atoi(line + 9);
-      if (!strncmp(line, "#@ranks_per_node=", 17)) snprintf(r, sizeof r, "%.*s", (int)strcspn(line + 17, "\n"), line + 17);
+      if (!strncmp(line, "#@ranks_per_node=", 17)) snprintf(r, sizeof r, "%s", line + 17);
     }
+    free(line);
     fclose(f);
     char want[32];
     snprintf(want, sizeof want, "%d", rpn);
