@@ -352,6 +352,8 @@ typedef struct mg_bench_meta {
   int nprocs, nnodes, rpn_min, rpn_max; /* nodes from MPI_COMM_TYPE_SHARED */
   char hosts[1024]; /* the nodes as HOST:RANKS,... in the order of their lowest rank; "..." ends a
                        list that did not fit */
+  char cpu_model[128];          /* rank 0's processor ("model name" of /proc/cpuinfo), "" unknown */
+  char launcher[64];            /* what started rank 0 (meta.c: mpirun, mpiexec, srun, ...), "" unknown */
 } mg_bench_meta;
 
 int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m);

@@ -1,7 +1,8 @@
 /*
  * What a result file says about its launch: an id equal on all ranks, rank
  * 0's host name, the date, the MPI library, and the node layout (nodes from
- * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), and each node's host name and rank count: algs/layout.c).
+ * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), and each node's host name and rank count: algs/layout.c),
+ * the processor model and the launcher: together a configuration's identity (check/data.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,40 @@
 
 #include "algs/layout.h"
 #include "bench/bench.h"
+
+/* The machine and launcher part of a configuration's identity (docs/check.md), on rank 0:
+ * the processor's "model name" from /proc/cpuinfo, and what started this process, told by
+ * its parent (mpirun's daemon orted/prted, Hydra's hydra_pmi_proxy, Slurm's slurmstepd);
+ * MPIGUIDE_LAUNCHER, when set, names it instead. Linux only: elsewhere both stay "". */
+static void machine_and_launcher(char *cpu, size_t cpulen, char *launcher, size_t llen) {
+  char line[512];
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  while (f && fgets(line, sizeof line, f))
+    if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+      const char *v = strchr(line, ':') + 1;
+      while (*v == ' ' || *v == '\t') v++;
+      snprintf(cpu, cpulen, "%.*s", (int)strcspn(v, "\n"), v);
+      break;
+    }
+  if (f) fclose(f);
+  const char *env = getenv("MPIGUIDE_LAUNCHER");
+  if (env && *env) {
+    snprintf(launcher, llen, "%s", env);
+    return;
+  }
+  char path[64], comm[64] = "";
+  snprintf(path, sizeof path, "/proc/%ld/comm", (long)getppid());
+  if ((f = fopen(path, "r"))) {
+    if (fgets(comm, sizeof comm, f)) comm[strcspn(comm, "\n")] = '\0';
+    fclose(f);
+  }
+  const char *mpi = getenv("SLURM_MPI_TYPE"); /* srun --mpi=TYPE */
+  if (!strcmp(comm, "slurmstepd")) snprintf(launcher, llen, "srun%s%s", mpi && *mpi ? " --mpi=" : "", mpi && *mpi ? mpi : "");
+  else if (!strcmp(comm, "orted") || !strcmp(comm, "prted") || !strncmp(comm, "mpirun", 6) || !strcmp(comm, "orterun"))
+    snprintf(launcher, llen, "mpirun");
+  else if (!strcmp(comm, "hydra_pmi_proxy")) snprintf(launcher, llen, "mpiexec (Hydra)");
+  else if (comm[0]) snprintf(launcher, llen, "%s", comm); /* a shell: a singleton; else what it is */
+}
 
 int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m) {
   int rc, rank;
@@ -60,5 +95,14 @@ int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m) {
   m->rpn_max = l.rpn_max;
   _Static_assert(sizeof m->hosts == sizeof l.hosts, "mg_bench_meta.hosts and mg_layout.hosts differ");
   memcpy(m->hosts, l.hosts, sizeof m->hosts);
+
+  struct {
+    char cpu[sizeof m->cpu_model], launcher[sizeof m->launcher];
+  } ml;
+  memset(&ml, 0, sizeof ml);
+  if (rank == 0) machine_and_launcher(ml.cpu, sizeof ml.cpu, ml.launcher, sizeof ml.launcher);
+  if ((rc = PMPI_Bcast(&ml, (int)sizeof ml, MPI_BYTE, 0, comm)) != MPI_SUCCESS) return rc;
+  memcpy(m->cpu_model, ml.cpu, sizeof m->cpu_model);
+  memcpy(m->launcher, ml.launcher, sizeof m->launcher);
   return MPI_SUCCESS;
 }

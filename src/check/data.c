@@ -442,8 +442,11 @@ int mg_ck_read(mg_ck_data *d, const char *path, char *err, size_t errlen) {
   return mg_ck_read_csv(d, path, err, errlen);
 }
 
-/* Two launches may be pooled only when they ran the same configuration: MPI library and
- * version, process count, nodes and ranks per node (unknown values do not conflict). */
+/* Two launches may be pooled only when they ran the same configuration (docs/check.md, "identity"):
+ * MPI library and version (its version string carries the build), process count, nodes and ranks
+ * per node, the machine (host names, processor model), the launcher, and for a simulated run
+ * (SimGrid SMPI) its platform and collective selector. Unknown values do not conflict: older
+ * files lack the newer keys. */
 static int same_text(const char *x, const char *y) { return !x || !y || !*x || !*y || !strcmp(x, y); }
 static int same_num(long x, long y) { return x <= 0 || y <= 0 || x == y; }
 
@@ -457,6 +460,34 @@ const char *mg_ck_launch_pattern(const mg_ck_launch *l) {
   return v && *v ? v : NULL;
 }
 
+/* The #@ keys of the identity compared as text, beside the library, layout and hosts. */
+static const struct {
+  const char *key, *what;
+} identity_keys[] = {
+    {"cpu_model", "the processor"},        {"launcher", "the launcher"},
+    {"simulated", "simulated (SimGrid SMPI)"}, {"platform", "the simulated platform"},
+    {"selector", "the simulated collective selector"},
+};
+
+/* The machine of a launch: its nodes' host names ("n1,n2" of #@hosts=n1:2,n2:2), else rank 0's. */
+static void host_names(const mg_ck_launch *l, char *out, size_t len) {
+  const char *h = mg_ck_meta_get(&l->meta, "hosts");
+  if (!h || !*h) {
+    snprintf(out, len, "%s", l->hostname ? l->hostname : "");
+    return;
+  }
+  size_t u = 0;
+  for (const char *p = h; *p && u + 1 < len;) {
+    size_t n = strcspn(p, ":,");
+    if (u && u + 1 < len) out[u++] = ',';
+    for (size_t i = 0; i < n && u + 1 < len; i++) out[u++] = p[i];
+    p += n;
+    p += strcspn(p, ","); /* skip :RANKS */
+    if (*p == ',') p++;
+  }
+  out[u] = '\0';
+}
+
 int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, size_t len) {
   const char *rpn_a = mg_ck_meta_get(&a->meta, "ranks_per_node"), *rpn_b = mg_ck_meta_get(&b->meta, "ranks_per_node");
   if (!same_num(a->nprocs, b->nprocs))
@@ -468,6 +499,19 @@ int mg_ck_config_diff(const mg_ck_launch *a, const mg_ck_launch *b, char *what, 
   if (!same_num(a->nnodes, b->nnodes) || !same_text(rpn_a, rpn_b))
     return snprintf(what, len, "launch '%s' (%s) ran on %d node(s) x %s ranks, launch '%s' (%s) on %d node(s) x %s", a->id,
                     a->source, a->nnodes, rpn_a ? rpn_a : "?", b->id, b->source, b->nnodes, rpn_b ? rpn_b : "?"), 1;
+  char ha[512], hb[512];
+  host_names(a, ha, sizeof ha);
+  host_names(b, hb, sizeof hb);
+  if (!same_text(ha, hb))
+    return snprintf(what, len, "launch '%s' (%s) ran on the machine %s, launch '%s' (%s) on %s", a->id, a->source, ha,
+                    b->id, b->source, hb), 1;
+  for (int k = 0; k < (int)(sizeof identity_keys / sizeof *identity_keys); k++) {
+    const char *key = identity_keys[k].key, *va = mg_ck_meta_get(&a->meta, key), *vb = mg_ck_meta_get(&b->meta, key);
+    if (!strcmp(key, "simulated")) va = va ? va : "0", vb = vb ? vb : "0"; /* a real run writes no #@simulated */
+    if (!same_text(va, vb))
+      return snprintf(what, len, "launch '%s' (%s) ran with %s '%.80s', launch '%s' (%s) with '%.80s'", a->id, a->source,
+                      identity_keys[k].what, va ? va : "?", b->id, b->source, vb ? vb : "?"), 1;
+  }
   if (mg_ck_launch_in_place(a) != mg_ck_launch_in_place(b))
     return snprintf(what, len, "launch '%s' (%s) made its calls %s, launch '%s' (%s) %s", a->id, a->source,
                     mg_ck_launch_in_place(a) ? "in place (--in-place)" : "not in place", b->id, b->source,

@@ -21,6 +21,8 @@ int mg_cmd_libvars(int argc, char **argv);
 int mg_cmd_verify_lib(int argc, char **argv);
 int mg_cmd_loggp(int argc, char **argv);
 int mg_cmd_hotspots(int argc, char **argv);
+/* `campaign SPEC`: configurations (libraries x layouts) measured into one tree (cmd_campaign.c). */
+int mg_cmd_campaign(int argc, char **argv);
 /* "Documentation: <where this mpiguide's docs are>" (cmd_env.c). */
 void mg_cmd_docs_hint(FILE *f);
 

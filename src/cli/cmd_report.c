@@ -93,6 +93,50 @@ static int parse(int argc, char **argv, const char **out, mg_ck_opts *o, const c
   return rc;
 }
 
+/* A campaign's tree (`mpiguide campaign`, docs/campaign.md: TREE/campaign.spec lists its
+ * configurations) stands for the configurations measured so far, each a `check --launches`
+ * directory; one not measured yet is named on stderr. The sources in src, expanded in place. 0, or
+ * 2 after a message. */
+static int expand_campaigns(const char **src, int *nsrc) {
+  static char paths[MAXSRC][1100];
+  const char *in[MAXSRC];
+  int n = *nsrc, k = 0, used = 0;
+  memcpy(in, src, sizeof *in * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    char p[1100], line[256];
+    snprintf(p, sizeof p, "%s/campaign.spec", in[i]);
+    FILE *f = fopen(p, "r");
+    if (!f) {
+      if (k == MAXSRC) return fprintf(stderr, "mpiguide report: more than %d sources\n", MAXSRC), 2;
+      src[k++] = in[i];
+      continue;
+    }
+    int found = 0;
+    while (fgets(line, sizeof line, f)) {
+      char name[200];
+      struct stat st;
+      if (sscanf(line, "config %199s", name) != 1) continue;
+      if (k == MAXSRC || used == MAXSRC) {
+        fclose(f);
+        return fprintf(stderr, "mpiguide report: more than %d sources\n", MAXSRC), 2;
+      }
+      snprintf(paths[used], sizeof paths[used], "%s/%s", in[i], name);
+      snprintf(p, sizeof p, "%s/launch-1/raw.csv", paths[used]);
+      if (stat(p, &st) != 0) {
+        fprintf(stderr, "mpiguide report: %s: configuration %s not measured yet (the campaign's rerun measures it)\n",
+                in[i], name);
+        continue;
+      }
+      src[k++] = paths[used++];
+      found++;
+    }
+    fclose(f);
+    if (!found) return fprintf(stderr, "mpiguide report: %s: no configuration of the campaign measured yet\n", in[i]), 2;
+  }
+  *nsrc = k;
+  return 0;
+}
+
 /* --overlap: the page of the files of `bench --overlap` (report/overlap_page.h). All read first: a
  * malformed one stops the command before anything is written. */
 static int report_overlap(const char *out, const char **src, int nsrc) {
@@ -120,6 +164,7 @@ int mg_cmd_report(int argc, char **argv) {
   int rc = parse(argc, argv, &out, &o, src, &nsrc, &overlap);
   if (rc >= 0) return rc;
   if (overlap) return report_overlap(out, src, nsrc);
+  if ((rc = expand_campaigns(src, &nsrc))) return rc;
   /* verify results first: a malformed one stops the command before anything is written */
   static mg_rp_verify ver[MAXVER];
   int nver = 0, isver[MAXSRC] = {0};

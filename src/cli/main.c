@@ -18,6 +18,7 @@ static const struct {
     {"bench", mg_cmd_bench, "measure collectives and their mock-ups (run under mpirun; raw CSV)"},
     {"check", mg_cmd_check, "find guideline violations: measure, test, verdicts (mpirun; --from: offline)"},
     {"report", mg_cmd_report, "one self-contained HTML page (plots, heat map, tables) from check results"},
+    {"campaign", mg_cmd_campaign, "check every configuration (MPI libraries x node layouts) of a spec into one tree; resumable"},
     {"tune", mg_cmd_tune, "write a tuning profile from check results (fastest significant mock-up per size)"},
     {"verify", mg_cmd_verify, "measure default vs tuned for a profile's cells and re-check (run under mpirun)"},
     {"libvars", mg_cmd_libvars, "the MPI library's own collective algorithms (--lib-variants names) via MPI_T or ompi_info"},

@@ -38,6 +38,11 @@ int mg_rp_lib_sizes(const mg_ck_result *r, int coll, size_t *out, int cap);
  * kind wins; nothing without them (libvar_section.c). */
 void mg_rp_libvar_section(FILE *f, const mg_rp_run *run, int nruns);
 
+/* ---- campaign.c ---- */
+/* With several configurations: guidelines by configuration, the default's latency across them,
+ * and what changed from the first to each other one (docs/campaign.md). */
+void mg_rp_campaign_sections(FILE *f, const mg_rp_run *runs, int nruns);
+
 /* ---- plots.c ---- */
 /* Marker shape k (mod the number of shapes) at (x, y). */
 void mg_rp_marker(FILE *f, int k, double x, double y, const char *col);

@@ -174,7 +174,7 @@ static void version_number(const char *v, char *out, size_t len) {
  * layout likewise, and a run measured in place says so; the anchor repeats the process count, with the run's number when two runs
  * share it (two libraries at 4 processes). */
 static void label_runs(mg_rp_run *runs, int nruns) {
-  int lib = 0, lay = 0, pat = 0;
+  int lib = 0, lay = 0, pat = 0, mach = 0, lnch = 0;
   const mg_ck_launch *a = &runs[0].d->launches[0];
   const char *ra = mg_ck_meta_get(&a->meta, "ranks_per_node");
   for (int ri = 1; ri < nruns; ri++) {
@@ -184,6 +184,11 @@ static void label_runs(mg_rp_run *runs, int nruns) {
     lay |= a->nnodes != b->nnodes || strcmp(ra ? ra : "", rb ? rb : "");
     const char *pa = mg_ck_launch_pattern(a), *pb = mg_ck_launch_pattern(b);
     pat |= strcmp(pa ? pa : "", pb ? pb : "");
+    const char *ha = mg_ck_meta_get(&a->meta, "hosts"), *hb = mg_ck_meta_get(&b->meta, "hosts");
+    const char *ca = mg_ck_meta_get(&a->meta, "cpu_model"), *cb = mg_ck_meta_get(&b->meta, "cpu_model");
+    mach |= strcmp(ha ? ha : a->hostname, hb ? hb : b->hostname) || strcmp(ca ? ca : "", cb ? cb : "");
+    const char *la = mg_ck_meta_get(&a->meta, "launcher"), *lb = mg_ck_meta_get(&b->meta, "launcher");
+    lnch |= strcmp(la ? la : "", lb ? lb : "");
   }
   for (int ri = 0; ri < nruns; ri++) {
     const mg_ck_launch *L = &runs[ri].d->launches[0];
@@ -202,6 +207,11 @@ static void label_runs(mg_rp_run *runs, int nruns) {
     if (mg_ck_launch_in_place(L) && u < len) snprintf(o + u, len - u, " · in place"); /* check --in-place */
     u = strlen(o);
     if (pat && mg_ck_launch_pattern(L) && u < len) snprintf(o + u, len - u, " · %s", mg_ck_launch_pattern(L)); /* --pattern */
+    u = strlen(o); /* the machine (rank 0's host) and the launcher, where the runs differ in them */
+    if (mach && u < len) snprintf(o + u, len - u, " · %s", *L->hostname ? L->hostname : "unknown host");
+    u = strlen(o);
+    const char *ln = mg_ck_meta_get(&L->meta, "launcher");
+    if (lnch && u < len) snprintf(o + u, len - u, " · %s", ln && *ln ? ln : "launcher unknown");
     int rep = 0;
     for (int k = 0; k < ri; k++) rep |= runs[k].d->launches[0].nprocs == L->nprocs;
     if (rep) snprintf(runs[ri].anchor, sizeof runs[ri].anchor, "%d-%d", L->nprocs, ri + 1);
@@ -298,6 +308,8 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
   ROW("nodes (host:ranks)", launch_meta(L, "hosts", buf, sizeof buf)); /* #@hosts: each node's host name */
   ROW("launches", snprintf(buf, sizeof buf, "%d", runs[ri].d->nlaunches));
   ROW("hostname", snprintf(buf, sizeof buf, "%s", L->hostname));
+  ROW("processor", launch_meta(L, "cpu_model", buf, sizeof buf));
+  ROW("launcher", launch_meta(L, "launcher", buf, sizeof buf));
   int any_in_place = 0;
   for (int ri = 0; ri < nruns; ri++) any_in_place |= mg_ck_launch_in_place(&runs[ri].d->launches[0]);
   if (any_in_place)
@@ -547,6 +559,7 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
   if (nruns) metadata(f, runs, nruns);
   else verify_metadata(f, ver, nver);
   if (nruns > 1 && compare(f, runs, nruns)) return -1;
+  mg_rp_campaign_sections(f, runs, nruns);
   for (int ri = 0; ri < nruns; ri++)
     if (summary(f, &runs[ri], nruns)) return -1;
   if (!nruns) no_check(f, "Summary");

@@ -213,6 +213,72 @@ void verify_table(FILE *f, const mg_rp_verify *v) {
   fputs("</table>\n", f);
 }
 
+/* Two verify results of one configuration and profile: the same profile, process count, MPI
+ * library and machine (their raw.csv's #@ lines; an unknown value does not conflict). */
+static int same_verify_config(const mg_rp_verify *a, const mg_rp_verify *b) {
+  static const char *const keys[] = {"mpi_library_version", "hosts", "hostname", "cpu_model", "launcher", "nnodes"};
+  if (strcmp(a->profile, b->profile) || a->nprocs != b->nprocs) return 0;
+  for (int i = 0; i < (int)(sizeof keys / sizeof *keys); i++) {
+    const char *x = mg_ck_meta_get(&a->raw_meta, keys[i]), *y = mg_ck_meta_get(&b->raw_meta, keys[i]);
+    if (x && y && strcmp(x, y)) return 0;
+  }
+  return 1;
+}
+
+/* Several verify results of one configuration and profile (verify run once per launch): per cell
+ * the tuned/default ratio of each and their range, the spread a rerun shows (HPC Asia 2018,
+ * Fig. 4). Results of different configurations get a table each, never a common range. */
+static void verify_spread(FILE *f, const mg_rp_verify *ver, int nver) {
+  int done[64] = {0};
+  for (int k = 0; k < nver && k < 64; k++) {
+    if (done[k]) continue;
+    int grp[64], ng = 0;
+    for (int j = k; j < nver && j < 64; j++)
+      if (!done[j] && same_verify_config(&ver[k], &ver[j])) grp[ng++] = j, done[j] = 1;
+    if (ng < 2) continue;
+    fprintf(f, "<h3>Spread over %d verify launches — profile <code>", ng);
+    mg_rp_esc(f, ver[k].profile[0] ? ver[k].profile : "unknown");
+    fprintf(f, "</code>, %d processes</h3>\n<p class=\"note\">Each column one verify result (a launch of its "
+               "own); a cell is tuned / default (below 1: the profile's choice is faster). The range is how far a "
+               "rerun moves the gain.</p>\n<table class=\"compare\" data-spread=\"%d\"><tr><th>collective</th>"
+               "<th>size</th><th>tuned</th>", ver[k].nprocs, ng);
+    for (int g = 0; g < ng; g++) fprintf(f, "<th>%d</th>", g + 1);
+    fputs("<th>range</th><th>faster in</th></tr>\n", f);
+    const mg_rp_verify *a = &ver[grp[0]];
+    for (int i = 0; i < a->n; i++) {
+      const mg_rp_vrow *w = &a->rows[i];
+      if (!w->in_profile) continue;
+      char b[32];
+      fputs("<tr><td>", f);
+      mg_rp_esc(f, w->coll);
+      fprintf(f, "</td><td class=n>%s</td><td>", mg_rp_bytes_str(w->bytes, b, sizeof b));
+      mg_rp_esc(f, w->tuned);
+      fputs("</td>", f);
+      double lo = INFINITY, hi = -INFINITY;
+      int faster = 0, seen = 0;
+      for (int g = 0; g < ng; g++) {
+        const mg_rp_vrow *x = NULL;
+        for (int r = 0; r < ver[grp[g]].n && !x; r++) {
+          const mg_rp_vrow *y = &ver[grp[g]].rows[r];
+          if (y->bytes == w->bytes && !strcmp(y->coll, w->coll) && !strcmp(y->tuned, w->tuned) && !strcmp(y->red, w->red)) x = y;
+        }
+        if (!x || !vplotted(x)) {
+          fputs("<td class=n>–</td>", f);
+          continue;
+        }
+        fprintf(f, "<td class=n>%.3f</td>", x->ratio);
+        seen++;
+        lo = x->ratio < lo ? x->ratio : lo;
+        hi = x->ratio > hi ? x->ratio : hi;
+        faster += isfinite(x->hi) && x->hi < 1;
+      }
+      if (seen) fprintf(f, "<td class=n>%.3f – %.3f</td><td class=n>%d of %d</td></tr>\n", lo, hi, faster, seen);
+      else fputs("<td class=n>–</td><td class=n>–</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+  }
+}
+
 void mg_rp_verify_section(FILE *f, const mg_rp_verify *ver, int nver) {
   fputs("<h2 id=\"tuned\">Default vs tuned</h2>\n", f);
   verify_key(f);
@@ -236,6 +302,7 @@ void mg_rp_verify_section(FILE *f, const mg_rp_verify *ver, int nver) {
     fputs("</div>\n", f);
     verify_table(f, v);
   }
+  verify_spread(f, ver, nver);
 }
 
 /* The page of verify results alone: the check sections say that there is no check data. */

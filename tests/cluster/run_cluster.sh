@@ -24,6 +24,9 @@
 #                               first and the last warn that they were measured on another layout,
 #                               the 2 x 2 one does not; the trace records #@nnodes=2,
 #                               #@ranks_per_node=2 and #@hosts=n1:2,n2:2
+#   run_cluster.sh campaign     mpiguide campaign of 1x2 and 2x1 through srun inside salloc, 2 launches:
+#                               killed after the first launch, resumed by the rerun (only the rest
+#                               measured), each layout and the launcher in raw.csv, report TREE
 #   run_cluster.sh loggp        mpiguide loggp on 2 x 2 through srun: an intra- and an inter-node pair
 #   run_cluster.sh down         tear-down: no holder, daemon, namespace, veth, bridge, mount or file
 #                               left; `down` again fails with a message
@@ -291,6 +294,49 @@ layout)
   for m in '#@nnodes=2' '#@ranks_per_node=2' '#@hosts=n1:2,n2:2'; do
     grep -qx "$m" p22.csv || { grep '^#@' p22.csv; die "the trace lacks $m"; }
   done
+  ;;
+campaign)
+  # mpiguide campaign (docs/campaign.md) as steps of one salloc allocation: layouts 1x2 and 2x1 of
+  # this flavour through srun, 2 launches each; the job is killed (SIGTERM to salloc, the campaign,
+  # check and srun, as scancel does) once the first launch is saved, and the rerun resumes
+  cat >spec <<SPEC
+out $work/tree
+launches 2
+layouts 1x2 2x1
+mpi $MG_FLAVOR $MG_CLI srun -N {nodes} -n {np} --ntasks-per-node={rpn} --mpi=$pmi
+check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allreduce_as_reduce_bcast -q
+SPEC
+  c1=$work/tree/$MG_FLAVOR-1x2 c2=$work/tree/$MG_FLAVOR-2x1
+  timeout -k 5 200 "$C" exec head env "${mpi_env[@]}" salloc -N 2 --ntasks-per-node=2 "$MG_CLI" campaign "$work/spec" >out1.txt 2>err1.txt &
+  pid=$!
+  for ((i = 0; i < 240; i++)); do # the first launch saved whole (raw.csv without #@check_incomplete)
+    [[ -s $c1/launch-1/raw.csv ]] && ! grep -q '^#@check_incomplete' "$c1/launch-1/raw.csv" && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.5
+  done
+  kill -TERM $(tree $pid) 2>/dev/null
+  wait $pid
+  cat out1.txt err1.txt
+  [[ -s $c1/launch-1/raw.csv && ! -e $c1.done && ! -e $c2.done ]] ||
+    die "killed: expected $c1/launch-1 saved and nothing marked done: $(ls -R tree)"
+  ok "killed after the first launch: it is kept, nothing marked done"
+  id1=$(grep '^#@launch=' "$c1/launch-1/raw.csv")
+  watch "file:$c2.done" out2.txt err2.txt timeout -k 5 200 "$C" exec head env "${mpi_env[@]}" salloc -N 2 --ntasks-per-node=2 "$MG_CLI" campaign "$work/spec"
+  rc=$?
+  cat out2.txt err2.txt
+  ((rc == 0)) || die "the rerun exited $rc"
+  grep -q "\] $MG_FLAVOR-1x2: interrupted: resumed (--resume)" out2.txt && ok "the rerun says it resumes 1x2" ||
+    fail "the rerun's plan does not resume 1x2"
+  [[ $(grep '^#@launch=' "$c1/launch-1/raw.csv") == "$id1" ]] && ok "launch 1 kept, not measured again" || fail "launch 1 measured again"
+  for c in "$c1" "$c2"; do
+    [[ -e $c.done && -s $c/launch-2/raw.csv ]] && ok "${c##*/}: done" || fail "${c##*/}: not done"
+    grep -q '^#@launcher=srun' "$c/launch-1/raw.csv" && ok "${c##*/}: launcher srun recorded" || fail "${c##*/}: no srun launcher"
+  done
+  for m in '#@nnodes=1' '#@ranks_per_node=2' '#@hosts=n1:2'; do grep -qx "$m" "$c1/launch-2/raw.csv" || fail "1x2 lacks $m"; done
+  for m in '#@nnodes=2' '#@ranks_per_node=1' '#@hosts=n1:1,n2:1'; do grep -qx "$m" "$c2/launch-2/raw.csv" || fail "2x1 lacks $m"; done
+  "$MG_CLI" report tree -o r.html 2>rerr.txt || fail "report tree exited $?: $(cat rerr.txt)"
+  [[ $(grep -c '<tr data-config=' r.html) == 2 ]] && grep -q 'id="what-changed"' r.html &&
+    ok "report TREE: the two layouts side by side, what changed" || fail "report TREE"
   ;;
 loggp)
   watch "^# parameters: " out.txt err.txt run_mpi srun 4 "$MG_CLI" loggp --sizes 8,1K --time-per 20ms --min-nrep 5 \

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# `mpiguide campaign` and configuration identity (docs/campaign.md, tests/campaign/CMakeLists.txt).
+#
+#   run_campaign.sh spec       the plan of a spec (--dry-run: nothing run or written); bad specs
+#                              refused with file:line and nothing written
+#   run_campaign.sh identity   tune refuses launches of two machines, naming both; report shows
+#                              them side by side (two configurations)
+#   run_campaign.sh report     report over a campaign's tree (data/tree, two library versions, two
+#                              launches each): the comparison sections equal golden/compare.html;
+#                              a configuration of campaign.spec not measured yet is named; two verify
+#                              results of one configuration (data/verify-1, -2) show the spread of
+#                              tuned/default per cell
+#   run_campaign.sh mpirun     a campaign of 2 launchers (one says it is another: MPIGUIDE_LAUNCHER) at
+#                              1x2 through mpiexec, 2 launches each: the first configuration's 2nd
+#                              launch interrupts the campaign (SIGINT to it and to
+#                              its check, as Ctrl-C does): exit 1, nothing marked done, the 2nd
+#                              configuration not begun; the rerun says what it resumes, keeps launch 1
+#                              (same launch id), measures the rest; a third run measures nothing;
+#                              a changed spec is refused; report TREE compares the two configurations;
+#                              a layout the launcher did not place (2x1 on one machine) is not marked done
+#
+# Environment: MG_CLI (mpiguide), MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_WORKDIR (emptied first),
+# MG_DATA (tests/check/data), MG_CP_DATA (tests/campaign/data), MG_CP_GOLDEN (tests/campaign/golden).
+set -u
+mode=$1
+MODE=$mode
+work=$MG_WORKDIR
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work" || exit 1
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
+
+case $mode in
+spec)
+  cat >spec <<SPEC
+# two libraries (here the same build twice) on two layouts
+out $work/tree
+launches 3
+layouts 1x4 2x2   # NODESxRPN
+mpi lib-a $MG_CLI srun -N {nodes} --ntasks-per-node={rpn} --mpi=pmix
+mpi lib-b $MG_CLI mpiexec -n {np} -ppn {rpn}
+check -c allreduce --sizes 8,1K
+SPEC
+  "$MG_CLI" campaign spec --dry-run >out.txt 2>err.txt || die "--dry-run exited $?: $(cat err.txt)"
+  cat out.txt
+  grep -q "^campaign spec: 4 configuration(s) x 3 launch(es) into $work/tree$" out.txt && ok "the plan's head" || fail "the plan's head"
+  grep -q "^  \[3/4\] lib-b-1x4: to run$" out.txt && ok "configuration names" || fail "configuration names"
+  grep -qF -- "check --launches 3 -c allreduce --sizes 8,1K -o $work/tree/lib-a-2x2 -- srun -N 2 --ntasks-per-node=2 --mpi=pmix" out.txt &&
+    ok "srun placeholders" || fail "srun placeholders"
+  grep -qF -- "-o $work/tree/lib-b-1x4 -- mpiexec -n 4 -ppn 4" out.txt && ok "{np}" || fail "{np}"
+  [[ ! -e tree ]] && ok "--dry-run writes nothing" || fail "--dry-run wrote $work/tree"
+  # refusals: file:line and what is expected
+  bad() { # NAME REGEX LINES...
+    local name=$1 re=$2
+    shift 2
+    printf '%s\n' "$@" >"$name.spec"
+    "$MG_CLI" campaign "$name.spec" -o "$work/bad" >/dev/null 2>"$name.err"
+    local rc=$?
+    ((rc == 2)) && grep -Eq -- "$re" "$name.err" && [[ ! -e bad ]] && ok "refused: $name" ||
+      fail "$name: exit $rc, stderr: $(cat "$name.err")"
+  }
+  bad layout "layout.spec:2: layout '2by2': NODESxRANKS_PER_NODE" "mpi a x mpirun" "layouts 1x2 2by2"
+  bad launches "launches.spec:1: launches '0': a number from 1 to 1000" "launches 0"
+  bad keyword "keyword.spec:3: 'layout': expected out DIR" "mpi a x mpirun" "" "layout 1x2"
+  bad twice "twice.spec:2: MPI 'a' given twice \\(first on line 1\\)" "mpi a x mpirun" "mpi a y mpiexec" "layouts 1x1"
+  bad out_option "out_option.spec:2: check option '-o' is the campaign's" "mpi a x mpirun" "check -c bcast -o x" "layouts 1x1"
+  bad no_mpi "no_mpi.spec: no mpi line" "layouts 1x1"
+  bad no_layout "no_layout.spec: no layouts line" "mpi a x mpirun"
+  bad name "name.spec:1: MPI name 'a/b'" "mpi a/b x mpirun" "layouts 1x1"
+  "$MG_CLI" campaign "$work/missing.spec" 2>err.txt
+  (($? == 2)) && grep -q "missing.spec: cannot open" err.txt && ok "a missing spec" || fail "a missing spec: $(cat err.txt)"
+  ;;
+identity)
+  "$MG_CLI" tune "$MG_DATA/launches/a" "$MG_DATA/other_host" -o "$work/p.prf" 2>err.txt
+  rc=$?
+  ((rc != 0)) && grep -q "ran on the machine fixture, launch 'launch-b' .* on elsewhere" err.txt && [[ ! -e p.prf ]] &&
+    ok "tune refuses two machines" || fail "tune: exit $rc: $(cat err.txt)"
+  "$MG_CLI" report "$MG_DATA/launches/a" "$MG_DATA/other_host" -o r.html 2>err.txt || die "report exited $?: $(cat err.txt)"
+  [[ $(grep -c '<tr data-config=' r.html) == 2 ]] && ok "report: two configurations side by side" || fail "report pooled the machines"
+  ;;
+report)
+  # the comparison sections of a campaign's report, against the golden file (fixtures: make_fixtures.py)
+  "$MG_CLI" report "$MG_CP_DATA/tree" -o r.html 2>err.txt || die "report exited $?: $(cat err.txt)"
+  sed -n '/<h2 id="guidelines-by-config">/,/<h2>Summary/p' r.html | sed '$d' >compare.html
+  diff -u "$MG_CP_GOLDEN/compare.html" compare.html >diff.txt && ok "the comparison equals golden/compare.html" ||
+    { cat diff.txt; fail "the comparison differs from golden/compare.html"; }
+  for m in '<td>new violation</td>' '<td>violation gone</td>' '<td>default slower, at least ×2.94</td>' \
+    '<td>processor</td><td>Fixture CPU 1</td><td>Fixture CPU 1</td>'; do
+    grep -qF -- "$m" r.html && ok "has $m" || fail "lacks $m"
+  done
+  # a verify run twice (two launches): the spread of tuned/default per cell, both in one table
+  "$MG_CLI" report "$MG_CP_DATA/verify-1" "$MG_CP_DATA/verify-2" -o v.html 2>err.txt || die "report of two verify results exited $?"
+  grep -q '<table class="compare" data-spread="2">' v.html &&
+    grep -qF '<td>allgather_as_alltoall</td><td class=n>0.628</td><td class=n>0.691</td><td class=n>0.628 – 0.691</td><td class=n>2 of 2</td>' v.html &&
+    ok "verify over two launches: the spread" || fail "verify over two launches: no spread table"
+  "$MG_CLI" report "$MG_CP_DATA/verify-1" -o v1.html 2>err.txt || die "report of one verify result exited $?"
+  grep -q 'data-spread=' v1.html && fail "one verify result has a spread table" || ok "one verify result: no spread"
+  # a configuration not measured yet is named, the others compared
+  cp -r "$MG_CP_DATA/tree" tree && echo "config testmpi3-2x2" >>tree/campaign.spec
+  "$MG_CLI" report tree -o r2.html 2>err2.txt || fail "report with a configuration missing exited $?"
+  grep -q "configuration testmpi3-2x2 not measured yet" err2.txt && ok "a missing configuration named" ||
+    fail "no word of the missing configuration: $(cat err2.txt)"
+  ;;
+mpirun)
+  # the launcher of the first configuration's 2nd launch interrupts the campaign as Ctrl-C would: SIGINT
+  # to check --launches (its parent) and to the campaign (check's parent)
+  cat >launcher.sh <<'SH'
+#!/usr/bin/env bash
+n=$(($(cat "$MG_COUNT" 2>/dev/null || echo 0) + 1))
+echo "$n" >"$MG_COUNT"
+if [[ -n ${MG_STOP_AT:-} ]] && ((n == MG_STOP_AT)); then
+  kill -INT "$(ps -o ppid= -p "$PPID" | tr -d ' ')" "$PPID"
+fi
+exec "$@"
+SH
+  chmod +x launcher.sh
+  export MG_COUNT=$work/count
+  read -r -a flags <<<"${MG_MPIEXEC_FLAGS:-}"
+  {
+    echo "out $work/tree"
+    echo "launches 2"
+    echo "layouts 1x2"
+    echo "mpi here $MG_CLI $work/launcher.sh timeout 100 $MG_MPIEXEC ${flags[*]} -n {np}"
+    echo "mpi there $MG_CLI $work/launcher.sh env MPIGUIDE_LAUNCHER=there timeout 100 $MG_MPIEXEC ${flags[*]} -n {np}"
+    echo "check -c bcast --sizes 8,64 --nrep 5 --warmup 1 -q"
+  } >spec
+  MG_STOP_AT=2 timeout 300 "$MG_CLI" campaign spec >out1.txt 2>err1.txt
+  rc=$?
+  cat out1.txt err1.txt
+  ((rc == 1)) && ok "interrupted: exit 1" || fail "interrupted: exit $rc"
+  grep -q "campaign: interrupted; the same command measures only what is missing" err1.txt && ok "interrupted: the message" ||
+    fail "interrupted: no message"
+  [[ -s tree/here-1x2/launch-1/raw.csv && ! -e tree/here-1x2.done && ! -e tree/there-1x2 ]] &&
+    ok "interrupted: launch 1 kept, nothing marked done, the 2nd not begun" || fail "interrupted: $(ls -R tree)"
+  id1=$(grep '^#@launch=' tree/here-1x2/launch-1/raw.csv)
+  timeout 300 "$MG_CLI" campaign spec >out2.txt 2>err2.txt
+  rc=$?
+  cat out2.txt err2.txt
+  ((rc == 0)) && ok "resumed: exit 0" || fail "resumed: exit $rc"
+  grep -q "^  \[1/2\] here-1x2: interrupted: resumed (--resume)$" out2.txt && grep -q "^  \[2/2\] there-1x2: to run$" out2.txt &&
+    ok "resumed: the plan says what it resumes and runs" || fail "resumed: the plan"
+  grep -q "launch 1 of 2 finished before" err2.txt && [[ $(grep '^#@launch=' tree/here-1x2/launch-1/raw.csv) == "$id1" ]] &&
+    ok "resumed: the finished launch kept, not measured again" || fail "resumed: launch 1 measured again"
+  for c in here-1x2 there-1x2; do
+    [[ -e tree/$c.done && -s tree/$c/verdicts.csv && -s tree/$c/launch-2/raw.csv ]] && ok "$c: done" || fail "$c: not done"
+  done
+  grep -qx '#@nnodes=1' tree/there-1x2/launch-1/raw.csv && grep -qx '#@ranks_per_node=2' tree/there-1x2/launch-1/raw.csv &&
+    grep -qx '#@launcher=there' tree/there-1x2/launch-1/raw.csv && grep -q '^#@launcher=.' tree/here-1x2/launch-1/raw.csv && ok "the layout and launcher recorded" || fail "layout/launcher missing"
+  before=$(cat count)
+  timeout 60 "$MG_CLI" campaign spec >out3.txt 2>err3.txt || fail "a third run exited $?"
+  [[ $(cat count) == "$before" ]] && grep -q "every configuration is done" out3.txt && ok "a third run measures nothing" ||
+    fail "a third run launched again"
+  sed -i 's/--nrep 5/--nrep 6/' spec
+  timeout 60 "$MG_CLI" campaign spec >out4.txt 2>err4.txt
+  rc=$?
+  ((rc == 2)) && grep -q "measured by another command" err4.txt && [[ $(cat count) == "$before" ]] &&
+    ok "a changed spec refused" || fail "a changed spec: exit $rc $(cat err4.txt)"
+  "$MG_CLI" report tree -o r.html 2>err5.txt || die "report tree exited $?: $(cat err5.txt)"
+  [[ $(grep -c '<tr data-config=' r.html) == 2 ]] && ok "report TREE: the two configurations" || fail "report TREE"
+  # a launcher that does not place the planned layout (2 nodes x 1 on this one machine): not done
+  sed -e 's/^layouts .*/layouts 2x1/' -e 's/^launches .*/launches 1/' -e "s|^out .*|out $work/tree2|" -e '/^mpi there/d' spec >spec2
+  timeout 120 "$MG_CLI" campaign spec2 >out6.txt 2>err6.txt
+  rc=$?
+  ((rc == 1)) && grep -q "ran on 1 node(s) x 2 ranks, not the planned 2 x 1" err6.txt && [[ ! -e tree2/here-2x1.done ]] &&
+    ok "a layout the launcher did not place: refused" || fail "a misplaced layout: exit $rc $(cat err6.txt)"
+  ;;
+*) die "unknown mode '$mode'" ;;
+esac
+finish
