@@ -7,8 +7,14 @@
 #
 #   APP     hpcc (examples/apps/hpcc/hpccinf.txt) or cp2k (examples/apps/cp2k/water4-md.inp)
 #   MPI     openmpi; Debian 12 builds hpcc and cp2k against Open MPI only (mpich: says so, exit 0)
-#   LAYOUT  NODESxRANKS: 1x4 = 4 ranks on this machine; the multi-node test bed (2x2, `scripts/
-#           cluster.sh`) is not wired in here yet (exit 3)
+#   LAYOUT  NODESxRANKS: 1x4 = 4 ranks on this machine (mpirun); 2x2 = the multi-node test bed
+#           (scripts/cluster.sh, docs/cluster.md): a cluster of NODES nodes brought up for the
+#           benchmark (its state in OUT/state) and taken down at its end, every launch through
+#           Slurm from its head node (`srun -N NODES -n NP --ntasks-per-node RANKS --mpi=pmix`,
+#           Open MPI's settings of docs/cluster.md: TCP between nodes, shared memory within), the
+#           application's variables given to the ranks (`srun ... env VAR=value app`), not to
+#           srun; `check` and `verify` run on the head node and launch through the same srun.
+#           Needs root; holds /tmp/mg-cluster.lock (MG_CLUSTER_LOCKED=1: the caller holds it).
 #
 #   1. plain: the application without libmpiguide, and its own check (scripts/apps.sh verify);
 #   2. the timed trace (LD_PRELOAD, MPIGUIDE_TRACE, MPIGUIDE_TRACE_TIME=1), the same check, and
@@ -32,6 +38,10 @@
 # caller holds it). Environment: CHECK_BUDGET (per launch, default 40s), FORCE=0 skips step 3,
 # MG_BUILD (the build directory, default build/MPI).
 set -euo pipefail
+# the test bed's lock before the MPI lock, as every user of the test bed takes them
+if [[ ${3:-1x4} != 1x* && ${MG_CLUSTER_LOCKED:-} != 1 ]]; then
+  exec env MG_CLUSTER_LOCKED=1 flock /tmp/mg-cluster.lock "$(realpath "$0")" "$@"
+fi
 [[ ${MG_LOCKED:-} == 1 ]] || exec env MG_LOCKED=1 flock /tmp/mg-mpi.lock "$(realpath "$0")" "$@"
 cd "$(dirname "$0")/.."
 app=${1:?usage: app_gain.sh hpcc|cp2k [MPI] [LAYOUT] [RUNS] [OUT]}
@@ -48,11 +58,9 @@ if [[ $mpi != openmpi ]]; then
   exit 0
 fi
 [[ $layout =~ ^([0-9]+)x([0-9]+)$ ]] || { echo "app_gain: LAYOUT is NODESxRANKS, e.g. 1x4" >&2; exit 2; }
-nodes=${BASH_REMATCH[1]} np=$((BASH_REMATCH[1] * BASH_REMATCH[2]))
-if ((nodes != 1)); then
-  echo "app_gain: only one node (1xN) is wired in; the multi-node test bed (scripts/cluster.sh) is not" >&2
-  exit 3
-fi
+nodes=${BASH_REMATCH[1]} rpn=${BASH_REMATCH[2]} np=$((BASH_REMATCH[1] * BASH_REMATCH[2]))
+((nodes >= 1 && rpn >= 1)) || { echo "app_gain: LAYOUT needs a node and a rank" >&2; exit 2; }
+((nodes == 1)) || [[ $(id -u) -eq 0 ]] || { echo "app_gain: $layout needs the test bed, which needs root" >&2; exit 2; }
 b=${MG_BUILD:-build/$mpi}
 source benchmarks/bench_lib.sh # launch, xs_for, median
 scripts/apps.sh install
@@ -61,6 +69,21 @@ mg=$(realpath "$b/mpiguide")
 lib=$("$mg" env --lib)
 rm -rf "$out" && mkdir -p "$out"
 out=$(realpath "$out")
+# pre: the launcher's prefix for mpiguide's own commands (check, verify), which launch through
+# run (1 x N: run is launch, pre empty). On the test bed both run on the head node.
+pre=() run=("${launch[@]}")
+if ((nodes > 1)); then
+  export MG_CLUSTER_STATE=$out/state
+  cl=$PWD/scripts/cluster.sh # absolute: apps.sh runs the launcher in the run's directory
+  trap '[[ -e $MG_CLUSTER_STATE ]] && "$cl" down >/dev/null 2>&1 || true' EXIT
+  "$cl" up --nodes "$nodes" --cpus $((rpn > 2 ? rpn : 2)) >"$out/cluster-up.txt" 2>&1 ||
+    { cat "$out/cluster-up.txt"; echo "app_gain: the test bed did not come up"; exit 1; }
+  pre=("$cl" exec head env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1
+    OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=10.99.0.0/24 OMPI_MCA_oob_tcp_if_include=10.99.0.0/24
+    OMPI_MCA_mpi_yield_when_idle=1)
+  run=(srun -N "$nodes" -n "$np" --ntasks-per-node "$rpn" --mpi=pmix)
+  launch=("${pre[@]}" "${run[@]}")
+fi
 exec > >(tee "$out/summary.txt") 2>&1
 export OMP_NUM_THREADS=1 # cp2k is cp2k.psmp: one OpenMP thread per rank
 
@@ -68,11 +91,13 @@ export OMP_NUM_THREADS=1 # cp2k is cp2k.psmp: one OpenMP thread per rank
 # variables on every rank (and nothing else of mpiguide's); prints the wall seconds. Status 1 when
 # the launch fails or times out.
 app_run() {
-  local name=$1 in=$2 t0 t1 xs
+  local name=$1 in=$2 t0 t1 xs vars
   shift 2
-  mapfile -t xs < <(xs_for OMP_NUM_THREADS "$@")
+  # 1 x N: the variables in mpirun's environment and -x flags; on the test bed after srun (env),
+  # so that neither srun nor the head node's shell preloads libmpiguide
+  if ((nodes > 1)); then vars=() xs=(env "$@"); else vars=("$@") && mapfile -t xs < <(xs_for OMP_NUM_THREADS "$@"); fi
   t0=$(date +%s.%N)
-  env -u LD_PRELOAD -u MPIGUIDE_TRACE -u MPIGUIDE_TRACE_TIME -u MPIGUIDE_PROFILE -u MPIGUIDE_ALG "$@" \
+  env -u LD_PRELOAD -u MPIGUIDE_TRACE -u MPIGUIDE_TRACE_TIME -u MPIGUIDE_PROFILE -u MPIGUIDE_ALG "${vars[@]}" \
     scripts/apps.sh run "$app" "$in" "$out/$name" timeout -k 10 600 "${launch[@]}" "${xs[@]}" || {
     echo "app_gain: run $name failed (status $?): $out/$name" >&2
     tail -5 "$out/$name/out.txt" "$out/$name/err.txt" >&2
@@ -151,8 +176,8 @@ echo "== 4. check at the trace's sizes, tune, the hot spots with verdicts and pr
 # --sizes-from measures the trace's collectives and its point-to-point operations that have a
 # guideline; --pattern exchange: pairs of ranks sending at once (halo exchanges, b_eff's rings).
 # One pattern per source: tune refuses launches measured by different patterns.
-"$mg" check --sizes-from "$out/trace.csv" --pattern exchange --launches 3 --budget "$budget" -o "$out/check" \
-  -- "${launch[@]}" >"$out/check.txt" 2>&1 || echo "app_gain: check --sizes-from failed (see $out/check.txt)"
+"${pre[@]}" "$mg" check --sizes-from "$out/trace.csv" --pattern exchange --launches 3 --budget "$budget" -o "$out/check" \
+  -- "${run[@]}" >"$out/check.txt" 2>&1 || echo "app_gain: check --sizes-from failed (see $out/check.txt)"
 sed -nE '/^(collective|operation) +comparisons/,/^total/p;/^ +eq\. [0-9]+ /p' "$out/check.txt"
 mkdir -p "$out/check-all"
 k=0

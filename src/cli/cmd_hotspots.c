@@ -59,7 +59,8 @@ static void usage(FILE *f) {
           "  -p, --percent P    cover P %% of the MPI time, 0 < P <= 100 (default 80)\n"
           "  --check DIR        check results (raw data, analysed again as `check --from DIR`): per hot spot\n"
           "                     the verdicts of the mock-ups at its operation, process count and exact size\n"
-          "                     (and a reduction's datatype class and op); 'not measured' otherwise\n"
+          "                     (and a reduction's datatype class and op); 'not measured (size|type|op|other np)'\n"
+          "                     otherwise\n"
           "  --profile FILE     a tuning profile: the algorithm it picks for each hot spot and, with --check,\n"
           "                     the predicted saving min(calls x (median default - median chosen), time x\n"
           "                     (1 - median chosen / median default)) over the calls that did not run the\n"
@@ -271,8 +272,18 @@ static void check_spot(const mg_ck_result *r, int ck_np, const mg_hs_spot *s, sp
     c->why = "not measured (other np)";
     return;
   }
+  int same_class = 0, other_red = 0; /* the size measured, but at another class or op than the spot's */
   for (int i = 0; i < r->n; i++) {
     const mg_ck_verdict *v = &r->v[i];
+    if (!v->aa && v->n_def > 0 && v->coll == s->coll && v->bytes == s->bytes && !at_cell(v, s)) {
+      int tc, op;
+      char cls[48];
+      other_red = 1;
+      if (s->red[0] && v->red[0] && mg_ck_red_sel(v->red, &tc, &op)) {
+        snprintf(cls, sizeof cls, "%s:", mg_tclass_name(tc));
+        same_class |= !strncmp(s->red, cls, strlen(cls));
+      }
+    }
     if (v->aa || !at_cell(v, s)) continue;
     if (v->n_def > 0 && !c->measured) c->measured = 1, c->med_def = v->med_def;
     if (v->status != MG_CKV_OK) continue;
@@ -285,7 +296,10 @@ static void check_spot(const mg_ck_result *r, int ck_np, const mg_hs_spot *s, sp
       c->ni++;
     }
   }
-  if (!c->measured) c->why = "not measured (size)";
+  /* "(size)" only when the check never measured the size: a reduction measured at the size with
+   * another datatype class ("(type)") or, in the spot's class, another op ("(op)") is no verdict for
+   * the spot (a sum of floats and one of ints take different paths), but --sizes-from is not the fix */
+  if (!c->measured) c->why = !other_red ? "not measured (size)" : same_class ? "not measured (op)" : "not measured (type)";
 }
 
 /* The verdict text: a violation if any; consistent only when every mock-up is; else inconclusive. */

@@ -87,6 +87,8 @@ static int f_alltoallw(void *sb, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint 
   return rc;
 }
 
+#endif
+
 /*
  * X(name, NAME, idle, params, args, body): one row per operation. `idle` is the wrapper's
  * pass-through test (as in wrappers.c), params the Fortran binding's parameters (all by
@@ -178,6 +180,7 @@ typedef MPI_Fint F;
       STATUS_OUT(st);                                                                                       \
     })
 
+#if defined(OPEN_MPI)
 /* The mpif.h manglings of ompi_<name>_f: gfortran's (mpi_<name>_) and the three other
  * compilers' that Open MPI's libmpi_mpifh defines. */
 #define F_ALIASES(name, NAME, params)                                                   \
@@ -209,6 +212,32 @@ MG_FORTRAN_OPS(F_WRAPPER)
 F_ALIASES(init, INIT, (MPI_Fint * ierr))
 F_ALIASES(init_thread, INIT_THREAD, (MPI_Fint * required, MPI_Fint * provided, MPI_Fint * ierr))
 F_ALIASES(finalize, FINALIZE, (MPI_Fint * ierr))
+
+#elif defined(MPICH_VERSION)
+/*
+ * MPICH: its mpif.h binding mpi_<op>_ (libmpichfort; `use mpi` calls it too) converts and calls
+ * the C MPI_<Op> of wrappers.c, so every call arrives, but from inside the binding: MG_SITE would
+ * be the binding's call (one site per operation for the whole program, as Open MPI's Fortran calls
+ * were before fortran.c set the site). So the four mpif.h manglings are defined here too, each only
+ * noting the program's call site and calling the library's own binding pmpi_<op>_ (the same code
+ * as its mpi_<op>_: libmpichfort defines both at one address), which converts and calls MPI_<Op>.
+ * No argument is touched here: the parameters only carry the registers and stack through. The
+ * reference is weak, as for Open MPI: a C program never loads libmpichfort, nor calls these.
+ * (mpi_f08's mpi_<op>_f08ts_ bindings call MPI_<Op> as well and are left alone: their sites stay
+ * the binding's.)
+ */
+#define F_SITE(name, NAME, idle, params, args, body)                                                  \
+  extern void pmpi_##name##_ params __attribute__((weak));                                            \
+  MG_EXPORT void mpi_##name##_ params;                                                                \
+  void mpi_##name##_ params {                                                                         \
+    mg_fortran_site = __builtin_return_address(0); /* the program's call: MG_SITE */                  \
+    pmpi_##name##_ args;                                                                              \
+    mg_fortran_site = NULL;                                                                           \
+  }                                                                                                   \
+  MG_EXPORT void mpi_##name##__ params __attribute__((alias("mpi_" #name "_")));                      \
+  MG_EXPORT void mpi_##name params __attribute__((alias("mpi_" #name "_")));                          \
+  MG_EXPORT void MPI_##NAME params __attribute__((alias("mpi_" #name "_")));
+MG_FORTRAN_OPS(F_SITE)
 #endif
 
 /*

@@ -280,21 +280,9 @@ static void library_key(const char *s, char *out, size_t len) {
  * its preamble). Choices measured on another MPI library need not hold for this one: rank 0
  * warns once and the profile stays in force (it is the user's to keep or drop).
  */
-/* Nodes of MPI_COMM_WORLD (shared-memory domains), collective; 0 when it cannot be told. */
-int mg_count_nodes(void) {
-  MPI_Comm node;
-  int rank = 0, leaders = 0, mine;
-  if (PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS) return 0;
-  PMPI_Comm_rank(node, &rank);
-  PMPI_Comm_free(&node);
-  mine = rank == 0;
-  if (PMPI_Allreduce(&mine, &leaders, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD) != MPI_SUCCESS) return 0;
-  return leaders;
-}
-
 /* The layout a profile was measured on at this process count ("np=N: layout: K node(s) x R ranks
- * per node", R as check's #@ranks_per_node: "2" or "1-3"; online tuning writes K alone): K, and R
- * in rpn ("" when not given); 0 if the profile does not say. */
+ * per node", R as check's #@ranks_per_node: "2" or "1-3", as tune and online tuning write it; older
+ * profiles give K alone): K, and R in rpn ("" when not given); 0 if the profile does not say. */
 static int profile_layout(const mg_profile *prof, int nprocs, char *rpn, size_t len) {
   rpn[0] = '\0';
   for (int i = 0; i < mg_profile_npreamble(prof); i++) {

@@ -119,9 +119,6 @@ extern MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) void *
 void mg_lib_init(int thread_level);
 void mg_lib_finalize(void);
 
-/* Nodes of MPI_COMM_WORLD (shared-memory domains); collective over it; 0 when it cannot be told. */
-int mg_count_nodes(void);
-
 /* Parse a force spec ("coll=alg[,coll=alg...]") into forced[]; returns a
  * MPIGUIDE_ status and a message in msg. */
 int mg_parse_force(const char *spec, int forced[MG_NCOLL], char *msg, size_t msglen);

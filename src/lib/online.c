@@ -49,6 +49,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "algs/layout.h"
 #include "lib/lib.h"
 #include "lib/online.h"
 #include "registry/algorithms.h"
@@ -510,7 +511,8 @@ static void add_cell(mg_profile *p, const orec *r, int n) {
 }
 
 /* Rank 0: the profile of all records, written to path. */
-static void write_profile(const char *path, orec *r, int n, const double st[4], int nprocs, int nodes, double wall) {
+static void write_profile(const char *path, orec *r, int n, const double st[4], int nprocs, const mg_layout *L,
+                          double wall) {
   mg_profile *p = mg_profile_new();
   if (!p) return;
   char line[700], lib[MPI_MAX_LIBRARY_VERSION_STRING] = "?", date[64] = "?";
@@ -527,8 +529,11 @@ static void write_profile(const char *path, orec *r, int n, const double st[4], 
            "the chosen algorithms would take (%.2f %% of the run's %.4g s wall time; max over ranks)",
            st[0], st[1], st[2], st[3], wall > 0 ? 100.0 * st[3] / wall : 0.0, wall);
   mg_profile_add_preamble(p, line);
-  if (nodes > 0) { /* libmpiguide warns when the profile is used on another layout (init.c) */
-    snprintf(line, sizeof line, "np=%d: layout: %d node(s)", nprocs, nodes);
+  if (L->nnodes > 0) { /* as tune writes it: libmpiguide warns when the profile is used on another layout (init.c),
+                         other nodes or other ranks per node (2 x 2 and 3 + 1) */
+    char rpn[32];
+    mg_layout_rpn(L, rpn, sizeof rpn);
+    snprintf(line, sizeof line, "np=%d: layout: %d node(s) x %s ranks per node", nprocs, L->nnodes, rpn);
     mg_profile_add_preamble(p, line);
   }
   qsort(r, (size_t)n, sizeof *r, rec_cmp);
@@ -562,7 +567,8 @@ void mg_online_finalize(const char *path, double wall_start) {
   if (path) { /* collective over MPI_COMM_WORLD: every rank takes part */
     PMPI_Reduce(st, all, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&wall, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    int nodes = mg_count_nodes();
+    mg_layout L; /* collective; no layout line when it cannot be told */
+    if (mg_layout_collect(MPI_COMM_WORLD, &L) != MPI_SUCCESS) L.nnodes = 0;
     int bytes = n * (int)sizeof(orec), total = 0, ok = 1;
     int *counts = rank == 0 ? calloc((size_t)size, sizeof *counts) : NULL;
     int *displs = rank == 0 ? calloc((size_t)size, sizeof *displs) : NULL;
@@ -578,7 +584,7 @@ void mg_online_finalize(const char *path, double wall_start) {
       PMPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
     if (ok) PMPI_Gatherv(G.rec, bytes, MPI_BYTE, allrec, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
-    if (rank == 0 && ok) write_profile(path, allrec, total / (int)sizeof(orec), all, size, nodes, wall_max);
+    if (rank == 0 && ok) write_profile(path, allrec, total / (int)sizeof(orec), all, size, &L, wall_max);
     else if (rank == 0) fprintf(stderr, "mpiguide: warning: out of memory; no learned profile written\n");
     free(counts), free(displs), free(allrec);
   }

@@ -27,12 +27,19 @@
 #   run_cluster.sh campaign     mpiguide campaign of 1x2 and 2x1 through srun inside salloc, 2 launches:
 #                               killed after the first launch, resumed by the rerun (only the rest
 #                               measured), each layout and the launcher in raw.csv, report TREE
+#   run_cluster.sh online       online tuning (MPIGUIDE_PROFILE=auto) on 2 x 2 through srun:
+#                               tests/online's online_app calls allreduce (8 B) often enough that its
+#                               cell explores; the hier and lane rows are among the rows it tries
+#                               (real nodes, no MPIGUIDE_NODE_SIZE), every call ran one algorithm on
+#                               every rank and gave the library's result; the learned profile
+#                               records 2 node(s) x 2 ranks per node, and a run with it on 3 + 1
+#                               warns that it was learned on another layout, one on 2 x 2 does not
 #   run_cluster.sh loggp        mpiguide loggp on 2 x 2 through srun: an intra- and an inter-node pair
 #   run_cluster.sh down         tear-down: no holder, daemon, namespace, veth, bridge, mount or file
 #                               left; `down` again fails with a message
 #
 # Environment: MG_FLAVOR (openmpi or mpich), MG_MPIEXEC, MG_CLI (mpiguide), MG_LIB (libmpiguide), MG_NODES (nodes.c),
-# MG_DIFFTEST, MG_HIER_ROWS (2x2), MG_HIER_ROWS_UNEVEN (A+B), MG_WORKDIR (this case's scratch, in the build tree: the nodes see
+# MG_DIFFTEST, MG_ONLINE_APP (tests/online's online_app), MG_HIER_ROWS (2x2), MG_HIER_ROWS_UNEVEN (A+B), MG_WORKDIR (this case's scratch, in the build tree: the nodes see
 # it), MG_CLUSTER_STATE (the cluster's state directory), MG_SRC (the source tree).
 # Needs root and a kernel that gives namespaces; without them the case fails and says so.
 set -u
@@ -82,6 +89,7 @@ run_mpi() {
   case $how in
     srun) on_head srun -N 2 -n "$np" --ntasks-per-node=$((np / 2)) --mpi=$pmi "$@" ;;
     srun-block) on_head srun -N 2 -n "$np" -O -m block --mpi=$pmi "$@" ;;
+    srun-3+1) on_head srun -N 2 -n 4 -O -m arbitrary -w n1,n1,n1,n2 --mpi=$pmi "$@" ;; # np: 4
     mpirun)
       if [[ $MG_FLAVOR == openmpi ]]; then
         "$C" hostfile $((np / 2)) >"$work/hosts" || return 1
@@ -337,6 +345,42 @@ SPEC
   "$MG_CLI" report tree -o r.html 2>rerr.txt || fail "report tree exited $?: $(cat rerr.txt)"
   [[ $(grep -c '<tr data-config=' r.html) == 2 ]] && grep -q 'id="what-changed"' r.html &&
     ok "report TREE: the two layouts side by side, what changed" || fail "report TREE"
+  ;;
+online)
+  algs=""
+  for c in allreduce bcast reduce allgather; do
+    algs+="$c:$("$MG_CLI" list --csv "$c" | awk -F, 'NR > 1 {print $2}' | paste -sd, -);"
+  done
+  # 80 calls: the 8-byte cell's warm-up and a round of every candidate (16 + 2c calls) and more
+  watch "^online_app: OK" learn.out learn.err run_mpi srun 4 env MG_ALGS="$algs" MPIGUIDE_PROFILE=auto \
+    MPIGUIDE_PROFILE_OUT="$work/learned.prof" MPIGUIDE_TRACE="$work/learn.csv" "$MG_ONLINE_APP" few 80
+  rc=$?
+  cat learn.out learn.err
+  ((rc == 0)) || die "online_app under MPIGUIDE_PROFILE=auto exited $rc"
+  grep -q "^online_app: OK" learn.out || die "online_app did not finish OK: a call ran different rows or a wrong result"
+  tried=$(awk -F, '!/^#/ && $1 == "allreduce" && $8 == "online trial" {print $3}' learn.csv | sort -u | paste -sd' ' -)
+  echo "run_cluster: online: allreduce rows tried: $tried"
+  for r in allreduce_as_hier allreduce_as_lane; do
+    [[ " $tried " == *" $r "* ]] || die "2 nodes x 2: $r was not tried online"
+  done
+  [[ -s learned.prof ]] || die "no learned profile"
+  cat learned.prof
+  grep -qx "# np=4: layout: 2 node(s) x 2 ranks per node" learned.prof || die "the learned profile does not record 2 x 2"
+  # the learned profile on another layout of 4 processes (3 + 1) and on its own (a trace: it turns on
+  # the counters online_app compares)
+  for l in 3+1 2x2; do
+    how=srun-3+1
+    [[ $l == 2x2 ]] && how=srun
+    watch "^online_app: OK" use-$l.out use-$l.err run_mpi $how 4 env MG_ALGS="$algs" MPIGUIDE_PROFILE="$work/learned.prof" \
+      MPIGUIDE_TRACE="$work/use-$l.csv" "$MG_ONLINE_APP" few 10
+    rc=$?
+    cat use-$l.out use-$l.err
+    ((rc == 0)) || die "online_app with the learned profile on $l exited $rc"
+  done
+  grep -q "MPIGUIDE_PROFILE='$work/learned.prof' was measured on 2 node(s) at 4 processes, this run has 2 node(s) x 1-3 ranks per node (the profile's: 2 x 2)" use-3+1.err ||
+    die "a profile learned on 2 x 2 used on 3 + 1: no layout warning"
+  (($(grep -c "may not hold for this layout" use-3+1.err) == 1)) || die "not one layout warning (rank 0 alone warns)"
+  grep "may not hold for this layout" use-2x2.err && die "a profile learned on 2 x 2 used on 2 x 2 warned of another layout"
   ;;
 loggp)
   watch "^# parameters: " out.txt err.txt run_mpi srun 4 "$MG_CLI" loggp --sizes 8,1K --time-per 20ms --min-nrep 5 \

@@ -79,7 +79,9 @@ skew)
   done
   (($(rules | wc -l) == 5)) || die "want 5 rules in the learned profile, have $(rules | wc -l)"
   grep -q "^# np=$np: MPI library: " learned.prof || die "the learned profile does not record the MPI library"
-  grep -q "^# np=$np: layout: 1 node(s)" learned.prof || die "the learned profile does not record the layout"
+  # the layout as tune writes it, ranks per node too (a profile learned on 2 x 2 warns on 3 + 1)
+  grep -qx "# np=$np: layout: 1 node(s) x $np ranks per node" learned.prof ||
+    die "the learned profile does not record the layout (nodes x ranks per node)"
   # The learned profile as an ordinary one: every call its rules cover runs the rule's algorithm.
   mode=skew launch again MPIGUIDE_PROFILE="$work/learned.prof" || die "the run with the learned profile failed"
   finished_ok again
