@@ -395,6 +395,8 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
     if ((rc = mg_batch_run(R, B, c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) return rc;
     if (nact != nb) realign_reps(before, nb, act, nact, st);
     if ((rc = update_reps(R, B, act, nact, st, mstart)) != MPI_SUCCESS) return rc;
+    if (cfg->stop_decided && cfg->rep.mode == MG_REP_RSE && (rc = mg_bench_seq_stop(R, B, act, nact, st)) != MPI_SUCCESS)
+      return rc;
     if (budget > 0 && R->elapsed - start >= budget) {
       for (int i = 0; i < nact; i++)
         if (st[i].stop == MG_STOP_NONE && st[i].n > 0) st[i].stop = MG_STOP_BUDGET;

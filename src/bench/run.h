@@ -53,6 +53,10 @@ double mg_batch_tolerance(const run *R);
 int mg_batch_run(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nact, const long *want, int warm,
                  mg_sync_method m, double *w);
 void mg_batch_series_clear(mg_bench_series *s);
+/* seq_engine.c, as engine.c uses it (cfg->stop_decided, MG_REP_RSE): after a batch, the variants
+ * act[0..nact) of B whose comparison with the default is decided get st[i].stop = MG_STOP_DECIDED,
+ * the default too once every other variant stopped. An MPI code (an abort when out of memory). */
+int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact, mg_rep_state *st);
 /* engine.c, as batch.c uses it: call := c with the root `root` (rooted collectives), in its
  * in-place form when the run is (mg_bench_cfg.in_place). */
 void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call);
