@@ -74,14 +74,16 @@ long mg_batch_valid_values(run *R, const mg_bench_series *s, int warm) {
 static int ensure_batch(run *R, long slots) {
   if (slots <= R->cap) return 0;
   free(R->ts), free(R->te), free(R->red), free(R->late), free(R->err), free(R->slot_v), free(R->slot_round);
+  free(R->syncd);
+  R->syncd = malloc((size_t)slots * sizeof *R->syncd);
   R->ts = malloc((size_t)slots * sizeof *R->ts);
   R->te = malloc((size_t)slots * sizeof *R->te);
-  R->red = malloc((size_t)(4 * slots + 2) * sizeof *R->red);
+  R->red = malloc((size_t)(4 * slots + 3) * sizeof *R->red);
   R->late = malloc((size_t)slots * sizeof *R->late);
   R->err = malloc((size_t)slots * sizeof *R->err);
   R->slot_v = malloc((size_t)slots * sizeof *R->slot_v);
   R->slot_round = malloc((size_t)slots * sizeof *R->slot_round);
-  R->cap = R->ts && R->te && R->red && R->late && R->err && R->slot_v && R->slot_round ? slots : 0;
+  R->cap = R->ts && R->te && R->red && R->late && R->err && R->slot_v && R->slot_round && R->syncd ? slots : 0;
   return R->cap ? 0 : -1;
 }
 
@@ -143,12 +145,14 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
       int lv = mg_lv_is(alg) ? alg - MG_LV_ALG0 : -1; /* a library variant: switched on around its call */
       if (lv >= 0 && (rc = mg_lv_begin(R->cfg->libvars, &call, lv)) != MPI_SUCCESS) return rc;
       R->late[k] = 0;
+      double s0 = clocked ? 0 : R->now();
       if (clocked) {
         R->late[k] = mg_clock_wait(&R->clock, R->next_start + (double)k * w, tol);
       } else if ((rc = mg_sync_step(m, R->scomm)) != MPI_SUCCESS) {
         return rc;
       }
       t0 = R->now();
+      R->syncd[k] = clocked ? 0 : t0 - s0;
       rc = mg_coll_is_p2p(call.coll) ? mg_pattern_run(&call, alg, R->cfg->pattern) : mg_run(&call, lv >= 0 ? 0 : alg);
       t1 = R->now();
       if (lv >= 0 && (rc2 = mg_lv_end(R->cfg->libvars, &call, c->comm)) != MPI_SUCCESS) return rc2;
@@ -163,7 +167,9 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
 }
 
 /* One reduction: per slot [duration or global end, -global start, late,
- * error], elapsed, clock. Every rank then holds the same R->red. */
+ * error], elapsed, clock, and the speed probe (eta.h): minus this rank's median synchronisation
+ * step, so that the MAX gives the fastest rank's, the rank that arrived last and waited for no one
+ * (the others' steps hold the imbalance of the call before). Every rank then holds the same R->red. */
 static int reduce_slots(run *R, long slots, int global, int clocked, double w) {
   double *red = R->red;
   for (long s = 0; s < slots; s++) {
@@ -174,9 +180,11 @@ static int reduce_slots(run *R, long slots, int global, int clocked, double w) {
   }
   red[4 * slots] = R->now() - R->t0;
   red[4 * slots + 1] = R->use_clock ? mg_clock_to_global(&R->clock, R->now()) : 0;
-  if (slots * 4 + 2 > INT32_MAX) return MPI_ERR_COUNT;
-  int rc = PMPI_Allreduce(MPI_IN_PLACE, red, (int)(4 * slots + 2), MPI_DOUBLE, MPI_MAX, R->scomm);
+  red[4 * slots + 2] = clocked ? 0 : -mg_batch_median(R->syncd, slots); /* sorts syncd: not needed after */
+  if (slots * 4 + 3 > INT32_MAX) return MPI_ERR_COUNT;
+  int rc = PMPI_Allreduce(MPI_IN_PLACE, red, (int)(4 * slots + 3), MPI_DOUBLE, MPI_MAX, R->scomm);
   if (rc != MPI_SUCCESS) return rc;
+  R->probe = -red[4 * slots + 2];
   R->elapsed = red[4 * slots];
   R->next_start = clocked ? lead_start(R, red[4 * slots + 1], w) : 0;
   return MPI_SUCCESS;
