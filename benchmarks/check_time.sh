@@ -10,6 +10,8 @@
 #           then each rule's launches analysed together (`check --from`) and the verdict classes
 #           compared cell by cell: the wall time per rule, the ratio, the cells whose outcome
 #           differs (each named with both outcomes and slowdowns).
+#       With BASELINE=1 a third arm, the old rule once more (rse2), measures the noise floor: how
+#       many cells differ between two sets of launches under the same rule on this machine.
 #   benchmarks/check_time.sh full [NP=4] [openmpi|mpich] [LAUNCHES=3] [OUT=results/check-time]
 #       (b) the wall time of `mpiguide check --full --launches 3` with the rule on (the default),
 #           e.g. at 4 ranks of Open MPI on a quiet machine (MPICH busy-polls: fewer ranks).
@@ -46,13 +48,16 @@ if [[ $part == full ]]; then
 fi
 [[ $part == compare ]] || { echo "check_time: compare or full" >&2; exit 2; }
 
-rm -rf "$out/rse" "$out/decided" && mkdir -p "$out/rse" "$out/decided"
+arms=(rse decided)
+[[ ${BASELINE:-0} == 1 ]] && arms+=(rse2)
+for arm in "${arms[@]}"; do rm -rf "${out:?}/$arm" && mkdir -p "$out/$arm"; done
 echo "check_time: load before: $(load)"
-declare -A total=([rse]=0 [decided]=0)
+declare -A total=([rse]=0 [decided]=0 [rse2]=0)
 for k in $(seq "$nl"); do
-  if ((k % 2)); then order=(rse decided); else order=(decided rse); fi
+  order=("${arms[@]}")
+  if ((k % 2 == 0)); then order=(); for ((i = ${#arms[@]} - 1; i >= 0; i--)); do order+=("${arms[i]}"); done; fi
   for rule in "${order[@]}"; do
-    cmd=("${launcher[@]}" "$exe" check "${extra[@]}" --stop-rule "$rule" -q -o "$out/$rule/launch-$k")
+    cmd=("${launcher[@]}" "$exe" check "${extra[@]}" --stop-rule "${rule%2}" -q -o "$out/$rule/launch-$k")
     t0=$(now)
     "${cmd[@]}" >"$out/$rule/launch-$k.log" 2>&1 || { echo "check_time: failed: ${cmd[*]}" >&2; cat "$out/$rule/launch-$k.log" >&2; exit 1; }
     t=$(echo "$(now) - $t0" | bc)
@@ -60,15 +65,15 @@ for k in $(seq "$nl"); do
     printf 'check_time: launch %d, %-7s %6.0f s  (load %s): %s\n' "$k" "$rule" "$t" "$(load)" "${cmd[*]}"
   done
 done
-for rule in rse decided; do
+for rule in "${arms[@]}"; do
   dirs=()
   for k in $(seq "$nl"); do dirs+=("$out/$rule/launch-$k"); done
   "$exe" check --from "${dirs[@]}" -o "$out/$rule" --force -q >/dev/null
 done
 echo "check_time: load after: $(load)"
-python3 - "$out" "${total[rse]}" "${total[decided]}" "$nl" "$np" "$mpi" "${extra[*]}" <<'PY'
+python3 - "$out" "${total[rse]}" "${total[decided]}" "$nl" "$np" "$mpi" "${extra[*]}" "${BASELINE:-0}" <<'PY'
 import csv, sys
-out, trse, tdec, nl, np, mpi, opts = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), *sys.argv[4:]
+out, trse, tdec, nl, np, mpi, opts, base = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), *sys.argv[4:]
 def verdicts(d):
     rows = [l for l in open(f"{d}/verdicts.csv") if not l.startswith("#")]
     return {(r["collective"] + (":" + r["reduction"] if r.get("reduction") else ""), int(r["bytes"]), r["mockup"],
@@ -95,7 +100,14 @@ print(f"  ratio rse / decided  {trse / tdec:7.2f}")
 print(f"  verdicts: {len(cells)} cells in both; violation/consistent/inconclusive: rse "
       f"{count(a, 'violation')}/{count(a, 'consistent')}/{count(a, 'inconclusive')}, decided "
       f"{count(b, 'violation')}/{count(b, 'consistent')}/{count(b, 'inconclusive')}")
-print(f"  cells whose verdict class differs: {len(diff)}")
+weaker = sum(1 for c in diff if a[c]["outcome"] != "inconclusive" and b[c]["outcome"] == "inconclusive")
+print(f"  cells whose verdict class differs: {len(diff)} ({weaker} conclusive with rse, inconclusive with decided; "
+      f"{len(diff) - weaker} the other way or between violation and consistent)")
+if base == "1":
+    c2 = verdicts(f"{out}/rse2")
+    same = sorted(set(a) & set(c2))
+    d2 = [c for c in same if a[c]["outcome"] != c2[c]["outcome"]]
+    print(f"  noise floor: rse against rse again (other launches, same rule): {len(d2)} of {len(same)} cells differ")
 for c in diff:
     print(f"    {c[0]} {c[1]} {c[2]}{'' if c[3] == 'mockup' else ' (' + c[3] + ')'}: rse {a[c]['outcome']} "
           f"({num(a[c]['slowdown'])} [{num(a[c]['slowdown_lo'])}, {num(a[c]['slowdown_hi'])}]), decided {b[c]['outcome']} "
