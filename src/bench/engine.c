@@ -650,7 +650,7 @@ out:
   if (cfg->libvars) mg_lv_close(cfg->libvars);
   mg_bench_free_types(&R);
   if (R.scomm != MPI_COMM_NULL) PMPI_Comm_free(&R.scomm);
-  free(R.ts), free(R.te), free(R.red), free(R.late), free(R.err), free(R.slot_v), free(R.slot_round), free(R.syncd);
+  free(R.ts), free(R.te), free(R.red), free(R.late), free(R.err), free(R.slot_v), free(R.slot_round);
   free(R.vals);
 restore:
   PMPI_Comm_set_errhandler(R.comm, old);

@@ -1,7 +1,9 @@
 /*
  * The time left of a measurement, learned as it goes (pure C, no MPI; docs/check.md, "How long
  * --full takes"). The engine reports each finished block and, after every batch, a cheap probe of
- * the machine's speed (the duration of the synchronisation step: mg_eta_probe); from them:
+ * the machine's speed (mg_eta_probe: the wall time per CPU second of the most starved rank during
+ * the batch, batch.c; a barrier's time was tried first and grew with the size of the call measured
+ * before it, 500x at 4 MiB on a loaded node); from them:
  *
  * - slower: the machine's speed now against its speed at the start, the median of the last 9
  *   probes over the median of the first 9 (2: half as fast). A block's cost is stored divided by
@@ -31,7 +33,7 @@ typedef struct mg_eta {
 } mg_eta;
 
 void mg_eta_init(mg_eta *e);
-/* A probe of the machine's speed (a duration, seconds; <= 0 ignored). */
+/* A probe of the machine's speed (larger: slower; <= 0 ignored). */
 void mg_eta_probe(mg_eta *e, double probe);
 /* The machine's slowness now against the start (1 until probes say otherwise). */
 double mg_eta_slower(const mg_eta *e);

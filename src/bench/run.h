@@ -32,7 +32,7 @@ typedef struct run {
   double work_total, work_done; /* expected work (mg_bench_work) of all blocks, of those done */
   /* the time left (eta.h): costs learned from the blocks done, the machine's speed from the probe */
   mg_eta eta;
-  double probe;         /* the last batch's: the fastest rank's median synchronisation step, s (0: none) */
+  double probe;         /* the last batch's wall time per CPU second; after its reduction: the largest (0: none) */
   double block_start;   /* elapsed when the current block began */
   double slower_sum;    /* slowness summed over the current block's batches */
   long slower_n;
@@ -42,7 +42,6 @@ typedef struct run {
   long cap;
   double *ts, *te, *red;
   int *late, *err, *slot_v;
-  double *syncd; /* barrier-type methods: each slot's synchronisation step on this rank, s */
   long *slot_round;
   double *vals; /* valid latencies of one series */
   long vcap;
