@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench/sync.h"
 #include "bench/order.h"
@@ -76,7 +77,7 @@ static int ensure_batch(run *R, long slots) {
   free(R->ts), free(R->te), free(R->red), free(R->late), free(R->err), free(R->slot_v), free(R->slot_round);
   R->ts = malloc((size_t)slots * sizeof *R->ts);
   R->te = malloc((size_t)slots * sizeof *R->te);
-  R->red = malloc((size_t)(4 * slots + 2) * sizeof *R->red);
+  R->red = malloc((size_t)(4 * slots + 3) * sizeof *R->red);
   R->late = malloc((size_t)slots * sizeof *R->late);
   R->err = malloc((size_t)slots * sizeof *R->err);
   R->slot_v = malloc((size_t)slots * sizeof *R->slot_v);
@@ -86,6 +87,15 @@ static int ensure_batch(run *R, long slots) {
 }
 
 /* ---------- one batch ---------- */
+
+/* The CPU time of this process, s. The speed probe of the time estimate (eta.h): MPI libraries poll
+ * while they wait, so a rank uses a whole CPU while it runs and its wall time per CPU second says
+ * how much of one it gets: 2 on 4 ranks sharing 2 cores, more when other work loads the machine,
+ * whatever the call measured (a barrier's time instead grew with the message size before it). */
+static double cpu_seconds(void) {
+  struct timespec ts;
+  return clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0 ? (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec : 0;
+}
 
 /* A start counts as on time within the clock's accuracy (at least 1 us), or
  * within the tolerance asked for. */
@@ -163,7 +173,8 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
 }
 
 /* One reduction: per slot [duration or global end, -global start, late,
- * error], elapsed, clock. Every rank then holds the same R->red. */
+ * error], elapsed, clock, and the speed probe (eta.h): the wall time per CPU second of the rank that
+ * got the smallest share of a CPU during the batch. Every rank then holds the same R->red. */
 static int reduce_slots(run *R, long slots, int global, int clocked, double w) {
   double *red = R->red;
   for (long s = 0; s < slots; s++) {
@@ -174,9 +185,11 @@ static int reduce_slots(run *R, long slots, int global, int clocked, double w) {
   }
   red[4 * slots] = R->now() - R->t0;
   red[4 * slots + 1] = R->use_clock ? mg_clock_to_global(&R->clock, R->now()) : 0;
-  if (slots * 4 + 2 > INT32_MAX) return MPI_ERR_COUNT;
-  int rc = PMPI_Allreduce(MPI_IN_PLACE, red, (int)(4 * slots + 2), MPI_DOUBLE, MPI_MAX, R->scomm);
+  red[4 * slots + 2] = R->probe;
+  if (slots * 4 + 3 > INT32_MAX) return MPI_ERR_COUNT;
+  int rc = PMPI_Allreduce(MPI_IN_PLACE, red, (int)(4 * slots + 3), MPI_DOUBLE, MPI_MAX, R->scomm);
   if (rc != MPI_SUCCESS) return rc;
+  R->probe = red[4 * slots + 2];
   R->elapsed = red[4 * slots];
   R->next_start = clocked ? lead_start(R, red[4 * slots + 1], w) : 0;
   return MPI_SUCCESS;
@@ -283,7 +296,10 @@ int mg_batch_run(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nac
   if (ensure_batch(R, slots) != 0) return abort_out_of_memory(R);
   int rc, clocked = mg_sync_uses_clock(m), global = R->cfg->time == MG_TIME_GLOBAL;
   if (clocked && R->next_start == 0 && (rc = agree_start(R, *w)) != MPI_SUCCESS) return rc;
+  double c0 = cpu_seconds(), w0 = R->now();
   if ((rc = measure_slots(R, B, c, act, *nact, want, rounds, m, *w)) != MPI_SUCCESS) return rc;
+  double c1 = cpu_seconds(), w1 = R->now();
+  R->probe = c1 > c0 && w1 > w0 ? (w1 - w0) / (c1 - c0) : 0; /* wall per CPU second of this rank */
   B->rounds += rounds;
   if ((rc = reduce_slots(R, slots, global, clocked, *w)) != MPI_SUCCESS) return rc;
 

@@ -30,6 +30,7 @@
 
 #include "bench/libvar_mpit.h"
 #include "bench/rep.h"
+#include "bench/seq.h"
 #include "registry/registry.h"
 
 /* ---- names: synchronisation methods, time modes, timers, datatypes, ops ---- */
@@ -238,6 +239,14 @@ typedef struct mg_bench_cfg {
   int clock_fits, clock_pingpongs; /* clock synchronisation effort (first sync; resyncs use a quarter) */
 
   mg_rep_cfg rep;
+  /* The sequential stopping rule (seq.h; check's default, never bench's): with MG_REP_RSE a mock-up
+   * also stops (MG_STOP_DECIDED) as soon as its comparison with the default (the series of alg 0 of
+   * its block, measured in the same rounds) is decided, and the default once every other series of
+   * its block stopped. Library variants are compared with the default but not judged: they keep
+   * their own rule. seq.looks is set by the engine (mg_seq_looks of max_nrep and batch); seq.noise
+   * 0: the run's own noise threshold, the larger of sync_cost and sync_skew. */
+  int stop_decided;
+  mg_seq_cfg seq;
   int warmup;                   /* warm-up rounds per block (excluded from statistics) */
   int batch;                    /* rounds between two reductions (decision points) */
   double time_total;            /* seconds for the whole run, 0: no limit */

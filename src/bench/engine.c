@@ -34,6 +34,7 @@
 #include "bench/order.h"
 #include "bench/sample.h"
 
+_Static_assert(MG_NCOLL < MG_ETA_KEYS, "eta.h keys its costs by collective");
 
 
 /* ---------- buffers of one call ---------- */
@@ -256,13 +257,57 @@ double mg_bench_work(const mg_bench_cfg *cfg) {
   return w;
 }
 
+/* The variants of coll's blocks, as the time estimate counts them (eta.h). */
+static int eta_variants(const mg_bench_cfg *cfg, mg_coll coll) { return __builtin_popcount(cfg->algmask[coll] | 1u); }
+
+/* Before the block of coll at size index si with pair k (the order of measure_all): the learned cost of
+ * the blocks after it (NAN while no block is done). */
+static void eta_next_block(run *R, mg_coll coll, int si, int k) {
+  const mg_bench_cfg *cfg = R->cfg;
+  int ci0 = 0;
+  while (ci0 < cfg->ncolls && cfg->colls[ci0] != coll) ci0++;
+  double sum = 0;
+  for (int ci = ci0; ci < cfg->ncolls; ci++)
+    for (int s = ci == ci0 ? si : 0; s < cfg->nsizes; s++)
+      for (int j = ci == ci0 && s == si ? k + 1 : 0; j < mg_bench_nreds(cfg, cfg->colls[ci]); j++)
+        if (measured(cfg, cfg->colls[ci], s, j))
+          sum += mg_eta_cost(&R->eta, (int)cfg->colls[ci], (double)block_bytes(cfg, cfg->colls[ci], s),
+                             eta_variants(cfg, cfg->colls[ci]));
+  R->eta_future = sum;
+  R->block_start = R->elapsed;
+  R->slower_sum = 0, R->slower_n = 0;
+}
+
+/* After block B: its cost, at the speed the machine had meanwhile, into the estimate. */
+static void eta_block_done(run *R, const mg_bench_block *B) {
+  double slower = R->slower_n ? R->slower_sum / (double)R->slower_n : mg_eta_slower(&R->eta);
+  mg_eta_block(&R->eta, (int)B->coll, (double)B->bytes, eta_variants(R->cfg, B->coll), B->elapsed, slower);
+}
+
+/*
+ * The progress callback: the fraction of the run's expected time. Once a block is done, the time
+ * left is learned (eta.h): the current block's predicted cost less what it took so far, and the
+ * blocks after it, at the machine's speed now; the fraction is elapsed / (elapsed + left), so a
+ * caller's elapsed x (1 - f) / f is that time left. Before, the fixed weights of block_work. When
+ * the machine is at least 1.5 x slower than at the start, `what` says so.
+ */
 static void progress(run *R, const mg_bench_block *B, double frac) {
   if (!R->cfg->progress) return;
-  char what[128], sz[32];
-  snprintf(sz, sizeof sz, "%zu B", B->bytes);
-  snprintf(what, sizeof what, "%s %s", mg_colls[B->coll].name, sz);
-  double f = (R->work_done + frac * block_work(R->cfg, B->coll, B->bytes)) / R->work_total;
-  R->cfg->progress(f > 1 ? 1 : f, R->elapsed, what, R->cfg->arg);
+  const mg_bench_cfg *cfg = R->cfg;
+  char what[160];
+  double slower = mg_eta_slower(&R->eta);
+  int n = snprintf(what, sizeof what, "%s %zu B", mg_colls[B->coll].name, B->bytes);
+  if (slower >= 1.5 && n > 0 && (size_t)n < sizeof what)
+    snprintf(what + n, sizeof what - (size_t)n, " (machine %.1fx slower than at start)", slower);
+  double cur = mg_eta_cost(&R->eta, (int)B->coll, (double)B->bytes, eta_variants(cfg, B->coll)), f;
+  if (isfinite(cur) && isfinite(R->eta_future) && R->elapsed > 0) {
+    double left = cur * slower - (R->elapsed - R->block_start);
+    left = (left > 0 ? left : 0) + R->eta_future * slower;
+    f = R->elapsed / (R->elapsed + left);
+  } else {
+    f = (R->work_done + frac * block_work(cfg, B->coll, B->bytes)) / R->work_total;
+  }
+  cfg->progress(f > 1 ? 1 : f, R->elapsed, what, cfg->arg);
 }
 
 /* The variants of B that apply to call c, into act[] (their count returned);
@@ -395,12 +440,16 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
     if ((rc = mg_batch_run(R, B, c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) return rc;
     if (nact != nb) realign_reps(before, nb, act, nact, st);
     if ((rc = update_reps(R, B, act, nact, st, mstart)) != MPI_SUCCESS) return rc;
+    if (cfg->stop_decided && cfg->rep.mode == MG_REP_RSE && (rc = mg_bench_seq_stop(R, B, act, nact, st)) != MPI_SUCCESS)
+      return rc;
     if (budget > 0 && R->elapsed - start >= budget) {
       for (int i = 0; i < nact; i++)
         if (st[i].stop == MG_STOP_NONE && st[i].n > 0) st[i].stop = MG_STOP_BUDGET;
       B->budget_hit = 1;
     }
     if (clocked) B->window = w;
+    mg_eta_probe(&R->eta, R->probe);
+    R->slower_sum += mg_eta_slower(&R->eta), R->slower_n++;
     progress(R, B, block_fraction(cfg, st, nact));
   }
   for (int i = 0; i < nact; i++) {
@@ -444,54 +493,6 @@ out:
 }
 
 /* ---------- the run ---------- */
-
-/*
- * The imprecision of the synchronisation itself: how far apart, on a global clock, the ranks
- * leave it (median over n steps of the latest minus the earliest exit). A measurement starts at
- * a rank's exit, so a difference between two algorithms smaller than this spread can be the
- * synchronisation's doing, however short the barrier itself was. Without a global clock of the
- * run (barrier-type methods) a lighter one is fitted here; its own error is part of the spread,
- * so the figure errs on the side of caution.
- */
-static int measure_sync_skew(run *R, mg_sync_method m, int n) {
-  mg_clock c = R->clock;
-  int rc = MPI_SUCCESS;
-  if (!R->use_clock && (rc = mg_clock_sync(&c, R->scomm, 6, 4)) != MPI_SUCCESS) return rc;
-  double *e = malloc(2 * (size_t)n * sizeof *e);
-  if (!e) return PMPI_Abort(R->comm, 1);
-  for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
-    if ((rc = PMPI_Barrier(R->scomm)) != MPI_SUCCESS || (rc = mg_sync_step(m, R->scomm)) != MPI_SUCCESS) break;
-    e[2 * i] = mg_clock_to_global(&c, R->now());
-    e[2 * i + 1] = -e[2 * i];
-  }
-  if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(MPI_IN_PLACE, e, 2 * n, MPI_DOUBLE, MPI_MAX, R->scomm);
-  if (rc == MPI_SUCCESS) {
-    for (int i = 0; i < n; i++) e[i] = e[2 * i] + e[2 * i + 1]; /* latest - earliest exit */
-    R->res->sync_skew = mg_batch_median(e, n);
-  }
-  free(e);
-  return rc;
-}
-
-static int measure_sync_cost(run *R) {
-  int n = R->cfg->sync_cost_reps > 0 ? R->cfg->sync_cost_reps : 1, rc;
-  mg_sync_method m = R->cfg->sync == MG_SYNC_DISSEM ? MG_SYNC_DISSEM : MG_SYNC_BARRIER;
-  double *d = malloc((size_t)n * sizeof *d);
-  if (!d) return PMPI_Abort(R->comm, 1);
-  for (int i = 0; i < n; i++) {
-    if ((rc = PMPI_Barrier(R->scomm)) != MPI_SUCCESS) goto out;
-    double t0 = R->now();
-    if ((rc = mg_sync_step(m, R->scomm)) != MPI_SUCCESS) goto out;
-    d[i] = R->now() - t0;
-  }
-  if ((rc = PMPI_Allreduce(MPI_IN_PLACE, d, n, MPI_DOUBLE, MPI_MAX, R->scomm)) != MPI_SUCCESS) goto out;
-  R->res->sync_cost = mg_batch_median(d, n);
-  R->res->sync_cost_min = d[0];
-  rc = measure_sync_skew(R, m, n);
-out:
-  free(d);
-  return rc;
-}
 
 static void init_block(const mg_bench_cfg *cfg, mg_bench_block *B, mg_coll coll, size_t bytes, mg_bench_red red) {
   memset(B, 0, sizeof *B);
@@ -554,8 +555,10 @@ static int measure_size(run *R, mg_coll coll, int si, int k, double *t1) {
   double budget = block_budget(R);
   int calibrating = paper && si == 0 && cfg->sizes[0] == (size_t)cfg->dtype->size;
   double zero[MG_MAX_ALGS] = {0};
+  eta_next_block(R, coll, si, k);
   int rc = run_block(R, B, paper ? (calibrating ? zero : t1) : NULL, budget);
   if (calibrating) set_t1(R, B, t1);
+  eta_block_done(R, B);
   R->blocks_done++;
   R->work_done += block_work(cfg, coll, B->bytes);
   if (rc != MPI_SUCCESS) return rc;
@@ -609,7 +612,7 @@ static int prepare_clocks(run *R) {
     if ((rc = mg_clock_sync(&R->clock, R->scomm, cfg->clock_fits, cfg->clock_pingpongs)) != MPI_SUCCESS)
       return rc;
   }
-  return measure_sync_cost(R);
+  return mg_bench_sync_cost(R);
 }
 
 int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
@@ -626,6 +629,8 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   PMPI_Comm_rank(R.comm, &R.rank);
   PMPI_Comm_size(R.comm, &R.size);
   R.t0 = R.now();
+  mg_eta_init(&R.eta);
+  R.eta_future = NAN;
 
   MPI_Errhandler old;
   if ((rc = PMPI_Comm_get_errhandler(R.comm, &old)) != MPI_SUCCESS) return rc;

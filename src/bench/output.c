@@ -161,6 +161,14 @@ static void meta_repetitions(FILE *f, const mg_bench_cfg *cfg) {
     mg_meta(f, "min_nrep", "%ld", cfg->rep.min_nrep);
     mg_meta(f, "max_nrep", "%ld", cfg->rep.max_nrep);
   }
+  if (cfg->stop_decided && cfg->rep.mode == MG_REP_RSE) { /* seq.h; a file without the line: each series' own rule */
+    mg_meta(f, "stop_rule", "decided");
+    mg_meta(f, "stop_rule_error", "%g", cfg->seq.error);
+    mg_meta(f, "stop_rule_margin", "%g", cfg->seq.margin);
+    if (cfg->seq.noise > 0) mg_meta(f, "stop_rule_noise_sec", "%g", cfg->seq.noise);
+    else mg_meta(f, "stop_rule_noise_sec", "%s", "measured (the larger of sync_cost_sec and sync_skew_sec)");
+    mg_meta(f, "stop_rule_min", "%ld", cfg->seq.min_n);
+  }
   mg_meta(f, "warmup", "%d", cfg->warmup);
   mg_meta(f, "batch", "%d", cfg->batch);
   if (cfg->time_total > 0) mg_meta(f, "time_total_sec", "%g", cfg->time_total);

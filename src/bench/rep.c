@@ -88,6 +88,6 @@ const char *mg_rep_mode_name(mg_rep_mode mode) {
 }
 
 const char *mg_stop_name(mg_stop stop) {
-  static const char *const names[] = {"", "nrep", "rse", "time", "max", "budget"};
+  static const char *const names[] = {"", "nrep", "rse", "time", "max", "budget", "decided"};
   return (unsigned)stop < sizeof names / sizeof names[0] ? names[stop] : "?";
 }

@@ -39,6 +39,8 @@ typedef enum {
   MG_STOP_TIME,   /* time_per spent */
   MG_STOP_MAX,    /* max_nrep reached first */
   MG_STOP_BUDGET, /* the run's total time budget for this block ran out */
+  MG_STOP_DECIDED, /* its comparison with the default is decided (seq.h); the default: all of its
+                      mock-ups stopped */
 } mg_stop;
 
 typedef struct mg_rep_cfg {
@@ -78,6 +80,6 @@ void mg_rep_update(const mg_rep_cfg *cfg, mg_rep_state *st, long n, const double
 long mg_nrep_paper(double t1, double lmin, long k, long max_nrep);
 
 const char *mg_rep_mode_name(mg_rep_mode mode); /* "fixed", "time", "rse", "paper" */
-const char *mg_stop_name(mg_stop stop);         /* "", "nrep", "rse", "time", "max", "budget" */
+const char *mg_stop_name(mg_stop stop); /* "", "nrep", "rse", "time", "max", "budget", "decided" */
 
 #endif

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "bench/eta.h"
 #include "bench/sync.h"
 
 /* Shortest start slot: the bookkeeping between two measurements and the
@@ -29,6 +30,14 @@ typedef struct run {
   uint64_t rng;
   int blocks_total, blocks_done;
   double work_total, work_done; /* expected work (mg_bench_work) of all blocks, of those done */
+  /* the time left (eta.h): costs learned from the blocks done, the machine's speed from the probe */
+  mg_eta eta;
+  double probe;         /* the last batch's wall time per CPU second; after its reduction: the largest (0: none) */
+  double block_start;   /* elapsed when the current block began */
+  double slower_sum;    /* slowness summed over the current block's batches */
+  long slower_n;
+  double eta_future;    /* start-speed seconds of the blocks after the current one; NAN: not known yet */
+  int at_ci, at_si, at_k; /* the current block's place in measure_all's order */
   /* per-batch scratch */
   long cap;
   double *ts, *te, *red;
@@ -53,6 +62,12 @@ double mg_batch_tolerance(const run *R);
 int mg_batch_run(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nact, const long *want, int warm,
                  mg_sync_method m, double *w);
 void mg_batch_series_clear(mg_bench_series *s);
+/* sync_cost.c: res->sync_cost, sync_cost_min and sync_skew (cfg->sync_cost_reps steps). An MPI code. */
+int mg_bench_sync_cost(run *R);
+/* seq_engine.c, as engine.c uses it (cfg->stop_decided, MG_REP_RSE): after a batch, the variants
+ * act[0..nact) of B whose comparison with the default is decided get st[i].stop = MG_STOP_DECIDED,
+ * the default too once every other variant stopped. An MPI code (an abort when out of memory). */
+int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact, mg_rep_state *st);
 /* engine.c, as batch.c uses it: call := c with the root `root` (rooted collectives), in its
  * in-place form when the run is (mg_bench_cfg.in_place). */
 void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call);

@@ -100,8 +100,9 @@ void mg_check_print_presets_md(FILE *f) {
   spaced(q->vector_sizes, a, sizeof a), spaced(u->vector_sizes, b, sizeof b);
   fprintf(f, "| sizes, whole-vector collectives (%s) | %s | %s |\n", vector, a, b);
   fprintf(f, "| barrier | once: it moves no message (size 0) | once |\n");
-  fprintf(f, "| repetitions | adaptive: until the RSE of the median ≤ %g %%, at least %ld, at most %ld | the same "
-             "rule, at least %ld, at most %ld |\n",
+  fprintf(f, "| repetitions | adaptive: a mock-up until its comparison with the default is decided (at least 20 "
+             "values, `--stop-rule`), or the RSE of the median ≤ %g %% (at least %ld), at most %ld | the same "
+             "rule, RSE at least %ld, at most %ld |\n",
           100 * q->rse, q->min_nrep, q->max_nrep, u->min_nrep, u->max_nrep);
   fprintf(f, "| warm-up rounds | %d | %d |\n", q->warmup, u->warmup);
   mg_cmd_coll_names_of(0, a, sizeof a);
@@ -167,6 +168,10 @@ static const char usage_text[] =
     "                          times accept s, ms, us\n"
     "      --rse X             [@RSE@]    --min-nrep N [@MIN@]\n"
     "      --max-nrep N        [@MAX@]   -n, --nrep N  exactly N instead\n"
+    "      --stop-rule R       decided: a mock-up stops as soon as its comparison with the default\n"
+    "                          is decided (violation or consistent at --margin, error <= 1 %\n"
+    "                          over all looks; docs/statistics.md), the default when all its\n"
+    "                          mock-ups stopped; rse: each by the rule above only [decided]\n"
     "  -w, --warmup W          warm-up rounds per size [@WARMUP@]\n"
     "      --no-shuffle        measure the variants of a round in registry order (default: shuffled)\n"
     "      --seed S            shuffle and bootstrap seed [1]\n"

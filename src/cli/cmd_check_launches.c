@@ -245,8 +245,10 @@ int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o) 
     int id = mg_opt_next(dd, argv, &i, mg_check_opts, O_N, &val, e, sizeof e);
     if (id < 0 || id == O_LAUNCHES || id == O_OUT || id == O_FORCE || id == O_RESUME) continue;
     for (int k = first; k <= i; k++) {
-      /* --loggp: the joint analysis predicts; a launch of --model-guided chooses by it */
-      if (mg_check_measure_only(id) || id == O_SEED || id == O_LOGGP) a.measure[a.nmeasure++] = argv[k];
+      /* --loggp: the joint analysis predicts; a launch of --model-guided chooses by it; --margin and
+       * --noise: a launch's stopping rule decides at the analysis' (bench/seq.h) */
+      if (mg_check_measure_only(id) || id == O_SEED || id == O_LOGGP || id == O_MARGIN || id == O_NOISE)
+        a.measure[a.nmeasure++] = argv[k];
       if (!mg_check_measure_only(id)) a.analysis[a.nanalysis++] = argv[k];
     }
   }

@@ -231,6 +231,24 @@ static int parse_reps(const mg_opt_vals *o, mg_check_state *S) {
   return 0;
 }
 
+/* --stop-rule: a mock-up stops once its comparison with the default is decided (bench/seq.h), at the
+ * margin and noise threshold the analysis will use (--margin, --noise; --launches gives both to every
+ * launch); or each series by its own RSE rule. */
+static int parse_stop_rule(const mg_opt_vals *o, mg_check_state *S) {
+  mg_bench_cfg *cfg = &S->base;
+  mg_seq_defaults(&cfg->seq);
+  cfg->seq.margin = S->ck.margin;
+  cfg->seq.noise = S->ck.noise;
+  cfg->stop_decided = 1;
+  if (!o->given[O_STOP_RULE]) return 0;
+  if (!strcmp(o->val[O_STOP_RULE], "rse")) cfg->stop_decided = 0;
+  else if (strcmp(o->val[O_STOP_RULE], "decided"))
+    return MG_ERR_TO(S->err, "--stop-rule: unknown rule '%s'. valid: decided, rse", o->val[O_STOP_RULE]);
+  if (o->given[O_NREP])
+    return MG_ERR_TO(S->err, "--stop-rule applies to the adaptive repetitions; --nrep fixes the count");
+  return 0;
+}
+
 /* --sizes-from TRACE: the collectives and message sizes an application called (MPIGUIDE_TRACE),
  * among those --collectives chose; the file is read on rank 0 and broadcast. */
 static int sizes_from(const mg_opt_vals *o, mg_check_state *S) {
@@ -333,6 +351,7 @@ int mg_check_parse_measure(const mg_opt_vals *o, mg_check_state *S, const mg_ben
     if (!(cfg->time_total > 0)) return MG_ERR_TO(S->err, "--budget: must be positive");
   }
   if (o->given[O_NREP] && !o->given[O_BUDGET]) cfg->time_total = 0; /* exactly N: no budget unless asked */
+  if (parse_stop_rule(o, S)) return -1;
   cfg->shuffle = !o->given[O_NO_SHUFFLE];
   cfg->in_place = o->given[O_IN_PLACE];
   if (mg_cmd_pattern(o->given[O_PATTERN] ? o->val[O_PATTERN] : NULL, &cfg->pattern, S->err, sizeof S->err)) return -1;
@@ -376,7 +395,8 @@ int mg_check_parse_measure(const mg_opt_vals *o, mg_check_state *S, const mg_ben
 static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,   O_SIZES,
                                    O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
                                    O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE, O_ROOTS, O_REDS, O_COUNTS, O_SIZES_FROM,
-                                   O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN, O_LIBVARS, O_RESUME};
+                                   O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN, O_LIBVARS, O_RESUME,
+                                   O_STOP_RULE};
 
 int mg_check_measure_only(int id) {
   for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# How long `mpiguide check` takes, and what the sequential stopping rule (docs/statistics.md,
+# "Stopping when the verdict is decided"; --stop-rule, issue 31) saves without weakening a verdict.
+# Not a test: its figures are reported, never asserted. Each figure is printed with its command.
+#
+#   benchmarks/check_time.sh compare [NP=4] [openmpi|mpich] [LAUNCHES=3] [OUT=results/check-time] [CHECK OPTIONS...]
+#       (a) the old rule (--stop-rule rse) and the new (--stop-rule decided) side by side on a subset
+#           (default: --full -c allreduce,bcast,alltoall), launches interleaved (rse 1, decided 1,
+#           decided 2, rse 2, ...: drift of the machine cannot favour a rule), each launch timed;
+#           then each rule's launches analysed together (`check --from`) and the verdict classes
+#           compared cell by cell: the wall time per rule, the ratio, the cells whose outcome
+#           differs (each named with both outcomes and slowdowns).
+#       With BASELINE=1 a third arm, the old rule once more (rse2), measures the noise floor: how
+#       many cells differ between two sets of launches under the same rule on this machine.
+#   benchmarks/check_time.sh full [NP=4] [openmpi|mpich] [LAUNCHES=3] [OUT=results/check-time]
+#       (b) the wall time of `mpiguide check --full --launches 3` with the rule on (the default),
+#           e.g. at 4 ranks of Open MPI on a quiet machine (MPICH busy-polls: fewer ranks).
+# The load average before and after each part is printed: on a loaded machine the figures are
+# several times larger and the ratio noisier.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+part=${1:-compare} np=${2:-4} mpi=${3:-openmpi} nl=${4:-3} out=${5:-results/check-time}
+shift $(($# < 5 ? $# : 5))
+extra=("$@")
+((${#extra[@]})) || extra=(--full -c allreduce,bcast,alltoall)
+b=build/$mpi
+case $mpi in
+openmpi) launcher=(mpirun.openmpi --oversubscribe -np "$np")
+         export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
+mpich) launcher=(mpiexec.mpich -np "$np") ;;
+*) echo "check_time: openmpi or mpich" >&2; exit 2 ;;
+esac
+[[ -x $b/mpiguide ]] || scripts/build.sh "$mpi" >&2
+exe=${MPIGUIDE:-$PWD/$b/mpiguide} # MPIGUIDE=path: another binary (e.g. a copy, while the build changes)
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+now() { date +%s.%N; }
+mkdir -p "$out"
+
+if [[ $part == full ]]; then
+  cmd=("$exe" check --full --launches "$nl" -q -o "$out/full" --force -- "${launcher[@]}")
+  echo "check_time: load before: $(load)"
+  t0=$(now)
+  "${cmd[@]}" >/dev/null
+  t=$(echo "$(now) - $t0" | bc)
+  printf 'check_time: (b) %.0f s (%s) for: %s\n' "$t" "$(date -u +%Y-%m-%d)" "${cmd[*]}"
+  echo "check_time: load after: $(load)"
+  exit 0
+fi
+[[ $part == compare ]] || { echo "check_time: compare or full" >&2; exit 2; }
+
+arms=(rse decided)
+[[ ${BASELINE:-0} == 1 ]] && arms+=(rse2)
+for arm in "${arms[@]}"; do rm -rf "${out:?}/$arm" && mkdir -p "$out/$arm"; done
+echo "check_time: load before: $(load)"
+declare -A total=([rse]=0 [decided]=0 [rse2]=0)
+for k in $(seq "$nl"); do
+  order=("${arms[@]}")
+  if ((k % 2 == 0)); then order=(); for ((i = ${#arms[@]} - 1; i >= 0; i--)); do order+=("${arms[i]}"); done; fi
+  for rule in "${order[@]}"; do
+    cmd=("${launcher[@]}" "$exe" check "${extra[@]}" --stop-rule "${rule%2}" -q -o "$out/$rule/launch-$k")
+    t0=$(now)
+    "${cmd[@]}" >"$out/$rule/launch-$k.log" 2>&1 || { echo "check_time: failed: ${cmd[*]}" >&2; cat "$out/$rule/launch-$k.log" >&2; exit 1; }
+    t=$(echo "$(now) - $t0" | bc)
+    total[$rule]=$(echo "${total[$rule]} + $t" | bc)
+    printf 'check_time: launch %d, %-7s %6.0f s  (load %s): %s\n' "$k" "$rule" "$t" "$(load)" "${cmd[*]}"
+  done
+done
+for rule in "${arms[@]}"; do
+  dirs=()
+  for k in $(seq "$nl"); do dirs+=("$out/$rule/launch-$k"); done
+  "$exe" check --from "${dirs[@]}" -o "$out/$rule" --force -q >/dev/null
+done
+echo "check_time: load after: $(load)"
+python3 - "$out" "${total[rse]}" "${total[decided]}" "$nl" "$np" "$mpi" "${extra[*]}" "${BASELINE:-0}" <<'PY'
+import csv, sys
+out, trse, tdec, nl, np, mpi, opts, base = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), *sys.argv[4:]
+def verdicts(d):
+    rows = [l for l in open(f"{d}/verdicts.csv") if not l.startswith("#")]
+    return {(r["collective"] + (":" + r["reduction"] if r.get("reduction") else ""), int(r["bytes"]), r["mockup"],
+             r.get("relation", "mockup")): r for r in csv.DictReader(rows)}
+a, b = verdicts(f"{out}/rse"), verdicts(f"{out}/decided")
+def stops(d):
+    n = {}
+    for k in range(1, int(nl) + 1):
+        for l in open(f"{d}/launch-{k}/raw.csv"):
+            if l.startswith("#@stop="):
+                r = l.split("=", 1)[1].strip().split(",")[3]
+                n[r] = n.get(r, 0) + 1
+    return n
+cells = sorted(set(a) & set(b))
+def num(x):
+    try: return f"{float(x):.3f}"
+    except ValueError: return x or "-"
+diff = [c for c in cells if a[c]["outcome"] != b[c]["outcome"]]
+count = lambda v, o: sum(1 for c in cells if v[c]["outcome"] == o)
+print(f"check_time: (a) {opts}, {nl} launches per rule interleaved, {np} ranks, {mpi}:")
+print(f"  --stop-rule rse      {trse:7.0f} s  (stops: {stops(out + '/rse')})")
+print(f"  --stop-rule decided  {tdec:7.0f} s  (stops: {stops(out + '/decided')})")
+print(f"  ratio rse / decided  {trse / tdec:7.2f}")
+print(f"  verdicts: {len(cells)} cells in both; violation/consistent/inconclusive: rse "
+      f"{count(a, 'violation')}/{count(a, 'consistent')}/{count(a, 'inconclusive')}, decided "
+      f"{count(b, 'violation')}/{count(b, 'consistent')}/{count(b, 'inconclusive')}")
+weaker = sum(1 for c in diff if a[c]["outcome"] != "inconclusive" and b[c]["outcome"] == "inconclusive")
+print(f"  cells whose verdict class differs: {len(diff)} ({weaker} conclusive with rse, inconclusive with decided; "
+      f"{len(diff) - weaker} the other way or between violation and consistent)")
+if base == "1":
+    c2 = verdicts(f"{out}/rse2")
+    same = sorted(set(a) & set(c2))
+    d2 = [c for c in same if a[c]["outcome"] != c2[c]["outcome"]]
+    print(f"  noise floor: rse against rse again (other launches, same rule): {len(d2)} of {len(same)} cells differ")
+for c in diff:
+    print(f"    {c[0]} {c[1]} {c[2]}{'' if c[3] == 'mockup' else ' (' + c[3] + ')'}: rse {a[c]['outcome']} "
+          f"({num(a[c]['slowdown'])} [{num(a[c]['slowdown_lo'])}, {num(a[c]['slowdown_hi'])}]), decided {b[c]['outcome']} "
+          f"({num(b[c]['slowdown'])} [{num(b[c]['slowdown_lo'])}, {num(b[c]['slowdown_hi'])}])")
+PY

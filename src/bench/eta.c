@@ -1,0 +1,93 @@
+/*
+ * The time left of a measurement (eta.h): per-key tables of measured block costs by size, and the
+ * machine's slowness from a probe.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "bench/eta.h"
+#include "util/sort.h"
+
+void mg_eta_init(mg_eta *e) { memset(e, 0, sizeof *e); }
+
+void mg_eta_probe(mg_eta *e, double probe) {
+  if (!(probe > 0)) return;
+  if (e->nprobes < MG_ETA_PROBES) e->first[e->nprobes] = probe;
+  e->last[e->nprobes % MG_ETA_PROBES] = probe;
+  e->nprobes++;
+}
+
+static double median_of(const double *x, long n) {
+  double v[MG_ETA_PROBES];
+  memcpy(v, x, (size_t)n * sizeof *v);
+  return mg_median_inplace(v, (size_t)n);
+}
+
+double mg_eta_slower(const mg_eta *e) {
+  if (e->nprobes < MG_ETA_PROBES) return 1; /* the start is still being measured */
+  double base = median_of(e->first, MG_ETA_PROBES), now = median_of(e->last, MG_ETA_PROBES);
+  return base > 0 && now > 0 ? now / base : 1;
+}
+
+static void add(mg_eta *e, int k, double bytes, double y) {
+  int i = 0;
+  while (i < e->nsz[k] && e->bytes[k][i] < bytes) i++;
+  if (i < e->nsz[k] && e->bytes[k][i] == bytes) {
+    e->sum[k][i] += y, e->cnt[k][i]++;
+    return;
+  }
+  if (e->nsz[k] == MG_ETA_SIZES) return;
+  memmove(&e->bytes[k][i + 1], &e->bytes[k][i], (size_t)(e->nsz[k] - i) * sizeof e->bytes[k][0]);
+  memmove(&e->sum[k][i + 1], &e->sum[k][i], (size_t)(e->nsz[k] - i) * sizeof e->sum[k][0]);
+  memmove(&e->cnt[k][i + 1], &e->cnt[k][i], (size_t)(e->nsz[k] - i) * sizeof e->cnt[k][0]);
+  e->bytes[k][i] = bytes, e->sum[k][i] = y, e->cnt[k][i] = 1;
+  e->nsz[k]++;
+}
+
+void mg_eta_block(mg_eta *e, int key, double bytes, int nvar, double seconds, double slower) {
+  if (nvar < 1 || !(seconds >= 0)) return;
+  double y = seconds / nvar / (slower > 0 ? slower : 1);
+  if (key >= 0 && key < MG_ETA_KEYS - 1) add(e, key, bytes, y);
+  add(e, MG_ETA_KEYS - 1, bytes, y);
+}
+
+static double prior(double bytes) { return 1 + bytes / 16384; }
+
+static double lookup(const mg_eta *e, int k, double bytes);
+
+/* Table k's cost at `bytes` outside its sizes, from its nearest size j: scaled by the shape of another
+ * key that covers both sizes (the one with most sizes: how cost grows with size there), else by the
+ * prior shape. One key's shape, not the pooled table's: pooled, the keys' levels would mix into it. */
+static double outside(const mg_eta *e, int k, int j, double bytes) {
+  double yj = e->sum[k][j] / e->cnt[k][j], xj = e->bytes[k][j];
+  double lo = bytes < xj ? bytes : xj, hi = bytes < xj ? xj : bytes;
+  int ref = -1;
+  for (int r = 0; r < MG_ETA_KEYS - 1; r++)
+    if (r != k && e->nsz[r] > 1 && e->bytes[r][0] <= lo && hi <= e->bytes[r][e->nsz[r] - 1] &&
+        (ref < 0 || e->nsz[r] > e->nsz[ref]))
+      ref = r;
+  if (ref >= 0) {
+    double a = lookup(e, ref, bytes), b = lookup(e, ref, xj);
+    if (a > 0 && b > 0) return yj * a / b;
+  }
+  return yj * prior(bytes) / prior(xj);
+}
+
+/* The cost per variant at `bytes` from table k (which has sizes). */
+static double lookup(const mg_eta *e, int k, double bytes) {
+  int n = e->nsz[k], i = 0;
+  while (i < n && e->bytes[k][i] < bytes) i++;
+  if (i < n && e->bytes[k][i] == bytes) return e->sum[k][i] / e->cnt[k][i];
+  if (i == 0 || i == n) return outside(e, k, i == 0 ? 0 : n - 1, bytes);
+  double x0 = e->bytes[k][i - 1], x1 = e->bytes[k][i];
+  double y0 = e->sum[k][i - 1] / e->cnt[k][i - 1], y1 = e->sum[k][i] / e->cnt[k][i];
+  if (!(x0 > 0) || !(y0 > 0) || !(y1 > 0)) return y0 + (y1 - y0) * (bytes - x0) / (x1 - x0);
+  double t = log(bytes / x0) / log(x1 / x0); /* log-log: a power law between the two */
+  return exp(log(y0) + t * (log(y1) - log(y0)));
+}
+
+double mg_eta_cost(const mg_eta *e, int key, double bytes, int nvar) {
+  int k = key >= 0 && key < MG_ETA_KEYS - 1 && e->nsz[key] > 0 ? key : MG_ETA_KEYS - 1;
+  if (e->nsz[k] == 0) return NAN;
+  return lookup(e, k, bytes) * (nvar > 0 ? nvar : 1);
+}

@@ -1,0 +1,87 @@
+/*
+ * The sequential stopping rule (seq.h): order-statistic intervals of the medians, combined into an
+ * interval of their ratio, at a level corrected for the looks.
+ */
+#include <math.h>
+
+#include "bench/seq.h"
+
+void mg_seq_defaults(mg_seq_cfg *c) {
+  c->error = 0.01;
+  c->looks = 0;
+  c->margin = 0.05;
+  c->noise = 0;
+  c->min_n = 20;
+  c->min_root = 5;
+  c->both_ways = 0;
+}
+
+long mg_seq_looks(long max_nrep, long batch) {
+  if (batch < 1) batch = 1;
+  long k = (max_nrep + batch - 1) / batch;
+  return k > 1 ? k : 1;
+}
+
+/* P(Bin(n, 1/2) = k), in logs so that large n does not underflow the first terms to garbage. */
+static double binom_half(long n, long k) {
+  return exp(lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1) - (double)n * log(2.0));
+}
+
+int mg_seq_median_ci(const double *x, long n, double g, double *lo, double *hi) {
+  if (n < 1 || !(g > 0)) return -1;
+  /* c: the largest with P(Bin < c) <= g/2; the interval [x_(c), x_(n-c+1)] then misses the median
+   * with probability 2 P(Bin < c) <= g (the binomial of the values below the true median) */
+  double cdf = 0;
+  long c = 0;
+  for (long k = 0; 2 * k < n; k++) {
+    cdf += binom_half(n, k);
+    if (cdf > g / 2) break;
+    c = k + 1;
+  }
+  if (c < 1) return -1;
+  *lo = x[c - 1];
+  *hi = x[n - c];
+  return 0;
+}
+
+/* The intervals of both medians at g each; 0, or -1 when a sample is too small. */
+static int both(const double *dx, long dn, const double *mx, long mn, double g, double *ld, double *ud, double *lm,
+                double *um) {
+  return mg_seq_median_ci(dx, dn, g, ld, ud) || mg_seq_median_ci(mx, mn, g, lm, um) ? -1 : 0;
+}
+
+/* Whether, at every root, a's median is decided above b's (a = 0: the default's side). */
+static int above_at_every_root(const mg_seq_sample *a, const mg_seq_sample *b, double g) {
+  for (int r = 0; r < a->nroots; r++) {
+    double la, ua, lb, ub;
+    if (both(a->rx[r], a->rn[r], b->rx[r], b->rn[r], g, &la, &ua, &lb, &ub) || !(la > ub)) return 0;
+  }
+  return 1;
+}
+
+mg_seq_decision mg_seq_decide(const mg_seq_cfg *c, const mg_seq_sample *d, const mg_seq_sample *m) {
+  if (d->n < c->min_n || m->n < c->min_n || d->nroots != m->nroots) return MG_SEQ_OPEN;
+  for (int r = 0; r < d->nroots; r++)
+    if (d->rn[r] < c->min_root || m->rn[r] < c->min_root) return MG_SEQ_OPEN;
+  /* Bonferroni: this look's share of the error, over the pooled ratio and each root's, two medians each */
+  long looks = c->looks > 0 ? c->looks : 1;
+  double g = c->error / (double)looks / (2.0 * (1 + d->nroots));
+  double ld, ud, lm, um;
+  if (both(d->x, d->n, m->x, m->n, g, &ld, &ud, &lm, &um)) return MG_SEQ_OPEN;
+  int fv = ld - um > c->noise && ld > um && above_at_every_root(d, m, g);
+  int fc = lm > 0 && ud <= (1 + c->margin) * lm;
+  if (!c->both_ways) return fv ? MG_SEQ_VIOLATION : fc ? MG_SEQ_CONSISTENT : MG_SEQ_OPEN;
+  int rv = lm - ud > c->noise && lm > ud && above_at_every_root(m, d, g);
+  int rc = ld > 0 && um <= (1 + c->margin) * ld;
+  if (!(fv || fc) || !(rv || rc)) return MG_SEQ_OPEN;
+  return fv ? MG_SEQ_VIOLATION : MG_SEQ_CONSISTENT;
+}
+
+const char *mg_seq_decision_name(mg_seq_decision x) {
+  switch (x) {
+  case MG_SEQ_OPEN: return "open";
+  case MG_SEQ_VIOLATION: return "violation";
+  case MG_SEQ_CONSISTENT: return "consistent";
+  }
+  return "?";
+}

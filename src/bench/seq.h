@@ -1,0 +1,63 @@
+/*
+ * The sequential stopping rule of `mpiguide check` (pure C, no MPI; docs/statistics.md, "Stopping
+ * when the verdict is decided"). A mock-up's series stops as soon as its comparison with the
+ * default is decided, instead of when its own median is known to 1 %:
+ *
+ *   the slowdown s = median(default) / median(mock-up) lies, with the confidence below, in
+ *   [L_d / U_m, U_d / L_m], where [L, U] are distribution-free order-statistic intervals of each
+ *   median. Decided:
+ *     violation   L_d - U_m > noise (so s > 1 beyond the synchronisation noise), and at every
+ *                 root of a rotating root the root's own L_d > U_m;
+ *     consistent  U_d / L_m <= 1 + margin (the non-inferiority of the `consistent` verdict).
+ *   Point-to-point rows are read both ways (TGT 2010 eqs. 5-7): the swapped comparison must be
+ *   decided too.
+ *
+ * Error: every ratio interval of one look holds with probability >= 1 - error / looks (each of its
+ * two medians' intervals gets half, a rotating root's per-root intervals share it: Bonferroni), so
+ * the probability that any decision over all planned looks of one comparison rests on an interval
+ * that misses the truth is <= error, whatever the distributions and the dependence between looks.
+ *
+ * A decision depends only on the values (their order does not matter: each sample is sorted), so
+ * ranks that hold the same reduced latencies decide the same at the same round.
+ */
+#ifndef MG_BENCH_SEQ_H
+#define MG_BENCH_SEQ_H
+
+typedef enum { MG_SEQ_OPEN, MG_SEQ_VIOLATION, MG_SEQ_CONSISTENT } mg_seq_decision;
+
+typedef struct mg_seq_cfg {
+  double error;   /* probability that a decision of one comparison is wrong, over all its looks (0.01) */
+  long looks;     /* looks planned (each spends error / looks) */
+  double margin;  /* consistent: slowdown <= 1 + margin */
+  double noise;   /* violation: the medians differ by more than this, seconds */
+  long min_n;     /* valid values of each side before a decision (and min_root of each root) */
+  long min_root;
+  int both_ways;  /* the swapped comparison must be decided too (point-to-point rows) */
+} mg_seq_cfg;
+
+/* The defaults of check: error 0.01, min_n 20, min_root 5, margin 0.05; looks and noise 0. */
+void mg_seq_defaults(mg_seq_cfg *c);
+
+/* Looks a series measured until max_nrep in batches of batch rounds can have: ceil(max / batch). */
+long mg_seq_looks(long max_nrep, long batch);
+
+/* One side of a comparison: its valid values ascending, and per root of a rotating root (nroots >= 2;
+ * 0: none) the values of that root ascending. */
+typedef struct mg_seq_sample {
+  const double *x;
+  long n;
+  int nroots;
+  const double *const *rx;
+  const long *rn;
+} mg_seq_sample;
+
+/* The order-statistic interval [x_(c), x_(n-c+1)] of the median of x[0..n) (ascending) with coverage
+ * >= 1 - g (c the largest with P(Bin(n, 1/2) < c) <= g / 2): 0, or -1 when n is too small for it. */
+int mg_seq_median_ci(const double *x, long n, double g, double *lo, double *hi);
+
+/* The decision for the default d and the mock-up m at one look. */
+mg_seq_decision mg_seq_decide(const mg_seq_cfg *c, const mg_seq_sample *d, const mg_seq_sample *m);
+
+const char *mg_seq_decision_name(mg_seq_decision x); /* "open", "violation", "consistent" */
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * The sequential stopping rule in the measurement loop (seq.h says the rule, docs/statistics.md its
+ * error): after each batch the engine (engine.c, measure_block) asks which series of the block are
+ * done because their comparison with the default is decided.
+ */
+#include <stdlib.h>
+
+#include "bench/run.h"
+
+/* One side of a comparison at a look: the valid values of a series sorted, and per root of a rotating
+ * root (the roots told apart by value, as the analysis does) sorted. */
+typedef struct seq_side {
+  double *buf; /* 2 n: the pooled values, then the values by root */
+  const double *rx[MG_BENCH_MAX_ROOTS];
+  long rn[MG_BENCH_MAX_ROOTS];
+  mg_seq_sample s;
+} seq_side;
+
+/* The distinct roots of B's rotation (0 when it has none or one): their first index in cfg->roots. */
+static int seq_roots(const mg_bench_cfg *cfg, const mg_bench_block *B, int *first) {
+  if (!mg_colls[B->coll].rooted || cfg->nroots < 2) return 0;
+  int k = 0;
+  for (int i = 0; i < cfg->nroots; i++) {
+    int seen = 0;
+    for (int j = 0; j < k && !seen; j++) seen = cfg->roots[first[j]] == cfg->roots[i];
+    if (!seen) first[k++] = i;
+  }
+  return k > 1 ? k : 0;
+}
+
+/* The sample of series se into side (its buffer from malloc; free it). -1: out of memory. */
+static int seq_sample(const run *R, const mg_bench_block *B, const mg_bench_series *se, const int *first, int nr,
+                      seq_side *side) {
+  side->buf = malloc(2 * (size_t)(se->n + 1) * sizeof *side->buf);
+  if (!side->buf) return -1;
+  double *x = side->buf, *by = side->buf + se->n + 1;
+  long n = 0, at = 0;
+  for (long i = 0; i < se->n; i++)
+    if (se->valid[i] && !se->warmup[i]) x[n++] = se->lat[i];
+  mg_sort_doubles(x, (size_t)n);
+  for (int r = 0; r < nr; r++) { /* the rows of root r: its round's root is r's value */
+    int root = R->cfg->roots[first[r]];
+    side->rx[r] = by + at;
+    side->rn[r] = 0;
+    for (long i = 0; i < se->n; i++)
+      if (se->valid[i] && !se->warmup[i] && mg_bench_root(R->cfg, B->coll, se->round[i]) == root)
+        by[at + side->rn[r]++] = se->lat[i];
+    mg_sort_doubles(by + at, (size_t)side->rn[r]);
+    at += side->rn[r];
+  }
+  side->s = (mg_seq_sample){x, n, nr, side->rx, side->rn};
+  return 0;
+}
+
+/* After a batch: the mock-ups whose comparison with the default is decided stop, and the default
+ * once every other series of the block stopped (it has nothing left to be compared with). The
+ * values are the reduced latencies every rank holds, so every rank stops the same series. */
+int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact, mg_rep_state *st) {
+  const mg_bench_cfg *cfg = R->cfg;
+  int d = -1;
+  for (int i = 0; i < nact; i++)
+    if (B->series[act[i]].alg == 0) d = i;
+  if (d < 0 || nact < 2) return MPI_SUCCESS;
+  mg_seq_cfg c = cfg->seq;
+  c.looks = mg_seq_looks(cfg->rep.max_nrep, cfg->batch);
+  if (!(c.noise > 0)) c.noise = R->res->sync_skew > R->res->sync_cost ? R->res->sync_skew : R->res->sync_cost;
+  c.both_ways = mg_coll_is_p2p(B->coll); /* eqs. 5-7 read the row both ways */
+  int first[MG_BENCH_MAX_ROOTS], nr = seq_roots(cfg, B, first);
+  seq_side def;
+  if (seq_sample(R, B, &B->series[act[d]], first, nr, &def)) return PMPI_Abort(R->comm, 1);
+  int open = 0;
+  for (int i = 0; i < nact; i++) {
+    const mg_bench_series *se = &B->series[act[i]];
+    if (i == d || st[i].stop != MG_STOP_NONE) continue;
+    if (mg_lv_is(se->alg)) { /* a library variant: no guideline verdict, its own rule */
+      open = 1;
+      continue;
+    }
+    seq_side m;
+    if (seq_sample(R, B, se, first, nr, &m)) return free(def.buf), PMPI_Abort(R->comm, 1);
+    if (mg_seq_decide(&c, &def.s, &m.s) != MG_SEQ_OPEN) st[i].stop = MG_STOP_DECIDED;
+    else open = 1;
+    free(m.buf);
+  }
+  free(def.buf);
+  if (!open && st[d].stop == MG_STOP_NONE) st[d].stop = MG_STOP_DECIDED;
+  return MPI_SUCCESS;
+}
+

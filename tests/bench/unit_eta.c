@@ -1,0 +1,91 @@
+/*
+ * Unit tests of the time-left estimate (src/bench/eta.h) on synthetic runs, not on a clock: blocks
+ * of three "collectives" (keys) at 13 sizes each, collective-major and sizes ascending as the engine
+ * measures them, each block costing what a known formula says. The estimate (elapsed + predicted
+ * cost of the blocks left) must be near the truth early and must not keep growing while the machine
+ * keeps its speed; when the machine becomes twice as slow (the probe doubles with the costs), the
+ * slowness says 2 and the estimate of what is left doubles.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench/eta.h"
+#include "common/test.h"
+
+#define NK 3
+#define NS 13
+static const double sizes[NS] = {1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 8388608};
+static const double scale[NK] = {1, 3, 0.5}; /* the keys differ in cost */
+#define NVAR 10
+
+/* Seconds of one block at speed 1: per variant 20 us + 2 ns per byte, times the key's scale. */
+static double truth(int k, int s) { return NVAR * scale[k] * (20e-6 + 2e-9 * sizes[s]); }
+
+/* The predicted cost of every block from index b on (block b = key b / NS, size b % NS). */
+static double left_from(const mg_eta *e, int b) {
+  double sum = 0;
+  for (; b < NK * NS; b++) sum += mg_eta_cost(e, b / NS, sizes[b % NS], NVAR);
+  return sum;
+}
+
+static void test_steady(void) {
+  TEST_CASE("steady machine: near the truth early, no steady growth");
+  mg_eta e;
+  mg_eta_init(&e);
+  double total = 0;
+  for (int b = 0; b < NK * NS; b++) total += truth(b / NS, b % NS);
+  ASSERT_TRUE(isnan(mg_eta_cost(&e, 0, 1, NVAR))); /* nothing known before the first block */
+  double el = 0, prev = 0;
+  int grew = 0;
+  for (int b = 0; b < NK * NS; b++) {
+    mg_eta_probe(&e, 1e-5); /* the machine keeps its speed */
+    double t = truth(b / NS, b % NS);
+    el += t;
+    mg_eta_block(&e, b / NS, sizes[b % NS], NVAR, t, mg_eta_slower(&e));
+    double est = el + left_from(&e, b + 1);
+    if (b >= 2 && b < NS) /* the first collective, its small sizes only: the prior bridges the rest */
+      ASSERT_MSG(est > 0.3 * total && est < 3 * total, "after block %d: estimate %.3g s, truth %.3g s", b, est, total);
+    if (b >= NS) ASSERT_MSG(fabs(est / total - 1) < 0.5, "after block %d: estimate %.3g s, truth %.3g s", b, est, total);
+    if (b >= 2 * NS) ASSERT_MSG(fabs(est / total - 1) < 0.05, "after block %d: estimate %.3g s, truth %.3g s", b, est, total);
+    if (b > NS && est > 1.02 * prev) grew++;
+    if (getenv("MG_ETA_TRACE")) printf("block %2d: estimate %.4g s, truth %.4g s\n", b, est, total);
+    prev = est;
+  }
+  ASSERT_NEAR(mg_eta_slower(&e), 1, 1e-12);
+  /* after the first collective, the estimate rises at most when a new collective shows its costs */
+  ASSERT_MSG(grew <= NK - 1, "the estimate grew %d times after the first collective", grew);
+}
+
+static void test_slowdown(void) {
+  TEST_CASE("the machine slows 2x: the slowness says so, the time left doubles");
+  mg_eta e;
+  mg_eta_init(&e);
+  int half = NK * NS / 2;
+  for (int b = 0; b < half; b++) {
+    for (int i = 0; i < 3; i++) mg_eta_probe(&e, 1e-5 * (1 + 0.05 * (i - 1))); /* noisy, but steady */
+    mg_eta_block(&e, b / NS, sizes[b % NS], NVAR, truth(b / NS, b % NS), mg_eta_slower(&e));
+  }
+  ASSERT_NEAR(mg_eta_slower(&e), 1, 0.06);
+  double left1 = left_from(&e, half) * mg_eta_slower(&e);
+  for (int i = 0; i < 9; i++) mg_eta_probe(&e, 2e-5); /* now every probe takes twice as long */
+  ASSERT_NEAR(mg_eta_slower(&e), 2, 0.11);
+  double left2 = left_from(&e, half) * mg_eta_slower(&e);
+  ASSERT_NEAR(left2 / left1, 2, 0.15);
+  /* a block measured at half speed is stored at the starting speed: the costs learned stay */
+  double before = mg_eta_cost(&e, half / NS, sizes[half % NS], NVAR);
+  mg_eta_block(&e, half / NS, sizes[half % NS], NVAR, 2 * truth(half / NS, half % NS), mg_eta_slower(&e));
+  ASSERT_NEAR(mg_eta_cost(&e, half / NS, sizes[half % NS], NVAR) / truth(half / NS, half % NS), 1, 0.1);
+  (void)before;
+  TEST_CASE("probes that are not durations are ignored");
+  mg_eta f;
+  mg_eta_init(&f);
+  for (int i = 0; i < 20; i++) mg_eta_probe(&f, i % 2 ? 0 : -1);
+  ASSERT_NEAR(mg_eta_slower(&f), 1, 0);
+}
+
+int main(void) {
+  test_steady();
+  test_slowdown();
+  return mg_test_summary("unit_eta");
+}

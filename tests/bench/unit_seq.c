@@ -1,0 +1,268 @@
+/*
+ * Unit tests of the sequential stopping rule (src/bench/seq.h; docs/statistics.md, "Stopping when
+ * the verdict is decided"), on synthetic samples from a seeded generator, looked at after every batch
+ * as the engine does: the order-statistic interval of a median against its binomial definition; a
+ * clearly faster and a clearly slower mock-up decide early; equal distributions never decide a
+ * violation, and do not decide before the RSE rule or --max-nrep stops them; a rotating root
+ * decides a violation only when every root agrees; point-to-point rows both ways; the decision is a
+ * function of the values only (their order does not matter).
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/rep.h"
+#include "bench/sample.h"
+#include "bench/seq.h"
+#include "common/test.h"
+#include "util/sort.h"
+
+/* ---------- synthetic runtimes ---------- */
+
+static uint64_t rng_state;
+static double uniform(void) { /* xorshift64*, in (0, 1) */
+  rng_state ^= rng_state >> 12, rng_state ^= rng_state << 25, rng_state ^= rng_state >> 27;
+  return ((double)((rng_state * 2685821657736338717ull) >> 11) + 0.5) / 9007199254740992.0;
+}
+/* A runtime around `median` with a right tail: median x exp(spread x a standard normal). */
+static double runtime(double median, double spread) {
+  double z = sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
+  return median * exp(spread * z);
+}
+
+#define MAXN 1000
+#define BATCH 10
+
+typedef struct series {
+  double v[MAXN], sorted[MAXN];
+  long n;
+} series;
+
+static void add(series *s, double median, double spread, long k) {
+  for (long i = 0; i < k && s->n < MAXN; i++) s->v[s->n++] = runtime(median, spread);
+}
+
+static mg_seq_sample sample_of(series *s) {
+  memcpy(s->sorted, s->v, (size_t)s->n * sizeof *s->v);
+  mg_sort_doubles(s->sorted, (size_t)s->n);
+  return (mg_seq_sample){s->sorted, s->n, 0, NULL, NULL};
+}
+
+static mg_seq_cfg cfg_of(long max_nrep) {
+  mg_seq_cfg c;
+  mg_seq_defaults(&c);
+  c.looks = mg_seq_looks(max_nrep, BATCH);
+  c.noise = 1e-6;
+  return c;
+}
+
+/* Measure a default (median md) and a mock-up (mm) in batches until the rule decides or max_nrep:
+ * the decision, *n the values each had then. */
+static mg_seq_decision run(double md, double mm, double spread, long max_nrep, long *n) {
+  static series d, m;
+  d.n = m.n = 0;
+  mg_seq_cfg c = cfg_of(max_nrep);
+  while (d.n < max_nrep) {
+    add(&d, md, spread, BATCH), add(&m, mm, spread, BATCH);
+    mg_seq_sample sd = sample_of(&d), sm = sample_of(&m);
+    mg_seq_decision x = mg_seq_decide(&c, &sd, &sm);
+    if (x != MG_SEQ_OPEN) return *n = d.n, x;
+  }
+  return *n = d.n, MG_SEQ_OPEN;
+}
+
+/* ---------- tests ---------- */
+
+static void test_median_ci(void) {
+  TEST_CASE("order-statistic interval of the median");
+  double x[100];
+  for (int i = 0; i < 100; i++) x[i] = i + 1;
+  double lo, hi;
+  /* n = 100, 95 %: P(Bin <= 39) = 0.0176 <= 0.025 < P(Bin <= 40) = 0.0284, so [x_(40), x_(61)] */
+  ASSERT_EQ(mg_seq_median_ci(x, 100, 0.05, &lo, &hi), 0);
+  ASSERT_NEAR(lo, 40, 0);
+  ASSERT_NEAR(hi, 61, 0);
+  /* n = 5 at 90 %: P(Bin = 0) = 1/32 <= 0.05 < P(Bin <= 1) = 6/32: the whole range */
+  ASSERT_EQ(mg_seq_median_ci(x, 5, 0.1, &lo, &hi), 0);
+  ASSERT_NEAR(lo, 1, 0);
+  ASSERT_NEAR(hi, 5, 0);
+  /* n = 4 at 90 %: even the range misses with 2/16 > 0.1: no interval */
+  ASSERT_EQ(mg_seq_median_ci(x, 4, 0.1, &lo, &hi), -1);
+  /* n = 20 at the level of a look of check (g ~ 1e-5): only the whole range, 2 x 2^-20 */
+  ASSERT_EQ(mg_seq_median_ci(x, 20, 1e-5, &lo, &hi), 0);
+  ASSERT_NEAR(lo, 1, 0);
+  ASSERT_NEAR(hi, 20, 0);
+  ASSERT_EQ(mg_seq_median_ci(x, 16, 1e-5, &lo, &hi), -1);
+  ASSERT_EQ(mg_seq_looks(1000, 10), 100);
+  ASSERT_EQ(mg_seq_looks(1001, 10), 101);
+  ASSERT_EQ(mg_seq_looks(5, 10), 1);
+}
+
+static void test_clear(void) {
+  long n;
+  rng_state = 42;
+  TEST_CASE("a clearly faster mock-up: a violation, decided early");
+  ASSERT_EQ(run(2e-3, 1e-3, 0.1, 1000, &n), MG_SEQ_VIOLATION);
+  ASSERT_MSG(n <= 30, "decided after %ld values (expected <= 30)", n);
+  TEST_CASE("a clearly slower mock-up: consistent, decided early");
+  ASSERT_EQ(run(1e-3, 2e-3, 0.1, 1000, &n), MG_SEQ_CONSISTENT);
+  ASSERT_MSG(n <= 30, "decided after %ld values (expected <= 30)", n);
+  TEST_CASE("a faster mock-up by less than the noise threshold: no violation");
+  rng_state = 43;
+  mg_seq_decision x = run(2.0e-6, 1.5e-6, 0.05, 1000, &n); /* 0.5 us apart, noise 1 us */
+  ASSERT_NE(x, MG_SEQ_VIOLATION);
+  TEST_CASE("fewer values than the minimum: nothing decided");
+  series d = {0}, m = {0};
+  add(&d, 2, 0.01, 19), add(&m, 1, 0.01, 19);
+  mg_seq_cfg c = cfg_of(1000);
+  c.looks = 1;
+  mg_seq_sample sd = sample_of(&d), sm = sample_of(&m);
+  ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), MG_SEQ_OPEN);
+}
+
+/* Equal distributions: never a violation; and the RSE rule of check (1 %, at least 10) or max_nrep
+ * stops them no later than the rule decides (a decision there is `consistent`, which is true, but
+ * it must not cut the measurement short of what the RSE rule already takes). */
+static void test_equal(void) {
+  TEST_CASE("equal distributions: no violation, no decision before RSE or max");
+  mg_rep_cfg rc = {.mode = MG_REP_RSE, .rse = 0.01, .stat = MG_STAT_MEDIAN, .min_nrep = 10, .max_nrep = 1000};
+  const double spreads[] = {0.02, 0.1, 0.3, 0.6};
+  int violations = 0;
+  for (int k = 0; k < 4; k++) {
+    for (int rep = 0; rep < 5; rep++) {
+      static series d, m;
+      d.n = m.n = 0;
+      rng_state = 1000 + 10 * (uint64_t)k + (uint64_t)rep;
+      mg_seq_cfg c = cfg_of(rc.max_nrep);
+      mg_rep_state sd_, sm_;
+      mg_rep_init(&rc, &sd_, 0), mg_rep_init(&rc, &sm_, 0);
+      long decided = -1, stopped = -1;
+      while (d.n < rc.max_nrep) {
+        add(&d, 1e-3, spreads[k], BATCH), add(&m, 1e-3, spreads[k], BATCH);
+        mg_rep_update(&rc, &sd_, d.n, d.v, d.n, 0), mg_rep_update(&rc, &sm_, m.n, m.v, m.n, 0);
+        if (stopped < 0 && sd_.stop != MG_STOP_NONE && sm_.stop != MG_STOP_NONE) stopped = d.n;
+        mg_seq_sample a = sample_of(&d), b = sample_of(&m);
+        mg_seq_decision x = mg_seq_decide(&c, &a, &b);
+        violations += x == MG_SEQ_VIOLATION;
+        if (x != MG_SEQ_OPEN && decided < 0) decided = d.n;
+        if (stopped >= 0 && decided >= 0) break;
+      }
+      ASSERT_MSG(stopped >= 0, "spread %g: the RSE rule or max never stopped", spreads[k]);
+      ASSERT_MSG(decided < 0 || decided >= stopped, "spread %g: decided after %ld values, RSE/max stopped after %ld",
+                 spreads[k], decided, stopped);
+    }
+  }
+  ASSERT_EQ(violations, 0);
+  TEST_CASE("equal wide distributions: nothing decided up to max");
+  long n;
+  rng_state = 7;
+  ASSERT_EQ(run(1e-3, 1e-3, 0.6, 1000, &n), MG_SEQ_OPEN);
+  ASSERT_EQ(n, 1000);
+}
+
+/* Under equal distributions a wrong decision (here: a violation) over all looks of a comparison has
+ * probability <= error (0.01): none in 60 comparisons of 300 values (expected < 0.6). */
+static void test_error(void) {
+  TEST_CASE("false violations under the null");
+  int wrong = 0;
+  for (int k = 0; k < 60; k++) {
+    long n;
+    rng_state = 5000 + (uint64_t)k;
+    wrong += run(1e-3, 1e-3, 0.2, 300, &n) == MG_SEQ_VIOLATION;
+  }
+  ASSERT_EQ(wrong, 0);
+}
+
+/* A rotating root of 4: the mock-up is 2x faster at roots 0-2 and 10 % slower at root 3, so pooled it
+ * is clearly faster, yet no violation may be decided (the verdict needs every root); faster at every
+ * root is one. */
+#define NR 4
+static void test_roots(void) {
+  TEST_CASE("a rotating root: a violation only when every root agrees");
+  static series d[NR + 1], m[NR + 1]; /* [0] pooled, [1..NR] per root */
+  for (int f = 0; f < 2; f++) {
+    for (int i = 0; i <= NR; i++) d[i].n = m[i].n = 0;
+    rng_state = 99 + (uint64_t)f;
+    mg_seq_cfg c = cfg_of(1000);
+    mg_seq_decision last = MG_SEQ_OPEN;
+    int ever_violation = 0;
+    for (long look = 0; look < MAXN / (NR * BATCH / 2) && last == MG_SEQ_OPEN; look++) {
+      for (int r = 1; r <= NR; r++) {
+        double mm = r < NR || f ? 0.5e-3 : 1.1e-3; /* f = 0: slower at the last root */
+        for (int k = 0; k < BATCH / 2; k++) {
+          double a = runtime(1e-3, 0.1), b = runtime(mm, 0.1);
+          d[r].v[d[r].n++] = a, m[r].v[m[r].n++] = b;
+          d[0].v[d[0].n++] = a, m[0].v[m[0].n++] = b;
+        }
+      }
+      mg_seq_sample s[2][NR + 1];
+      const double *rx[2][NR];
+      long rn[2][NR];
+      for (int i = 0; i <= NR; i++) s[0][i] = sample_of(&d[i]), s[1][i] = sample_of(&m[i]);
+      for (int r = 0; r < NR; r++) rx[0][r] = s[0][r + 1].x, rx[1][r] = s[1][r + 1].x, rn[0][r] = s[0][r + 1].n,
+                                   rn[1][r] = s[1][r + 1].n;
+      mg_seq_sample sd = {s[0][0].x, s[0][0].n, NR, rx[0], rn[0]}, sm = {s[1][0].x, s[1][0].n, NR, rx[1], rn[1]};
+      last = mg_seq_decide(&c, &sd, &sm);
+      ever_violation |= last == MG_SEQ_VIOLATION;
+      if (look == 0) ASSERT_EQ(last, MG_SEQ_OPEN); /* 5 values per root: too few for any decision */
+      if (f == 0 && look == 20) { /* pooled alone it is decided: the roots hold it back */
+        mg_seq_sample pd = {s[0][0].x, s[0][0].n, 0, NULL, NULL}, pm = {s[1][0].x, s[1][0].n, 0, NULL, NULL};
+        ASSERT_EQ(mg_seq_decide(&c, &pd, &pm), MG_SEQ_VIOLATION);
+      }
+    }
+    if (f == 0) ASSERT_MSG(!ever_violation, "a violation decided though the last root is slower");
+    else ASSERT_EQ(last, MG_SEQ_VIOLATION);
+  }
+}
+
+static void test_both_ways(void) {
+  TEST_CASE("point-to-point rows: both directions decided");
+  series d = {0}, m = {0};
+  rng_state = 3;
+  add(&d, 1e-3, 0.01, 200), add(&m, 2e-3, 0.01, 200); /* the mock-up 2x slower */
+  mg_seq_cfg c = cfg_of(1000);
+  mg_seq_sample sd = sample_of(&d), sm = sample_of(&m);
+  ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), MG_SEQ_CONSISTENT);
+  c.both_ways = 1; /* the reverse (eq. 5): the mock-up slower beyond the noise, a decided violation */
+  ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), MG_SEQ_CONSISTENT);
+  c.noise = 2e-3; /* the difference within the noise: the reverse is neither violated nor within 1.05 */
+  ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), MG_SEQ_OPEN);
+  c.both_ways = 0; /* one way it stays decided */
+  ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), MG_SEQ_CONSISTENT);
+  d.n = m.n = 0;
+  add(&d, 1e-3, 0.01, 200), add(&m, 1.02e-3, 0.01, 200); /* 2 % apart: within the margin both ways */
+  sd = sample_of(&d), sm = sample_of(&m);
+  c.both_ways = 1;
+  ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), MG_SEQ_CONSISTENT);
+}
+
+static void test_same_values(void) {
+  TEST_CASE("the decision is a function of the values, not of their order");
+  series d = {0}, m = {0};
+  rng_state = 11;
+  add(&d, 1.2e-3, 0.1, 60), add(&m, 1e-3, 0.1, 60);
+  mg_seq_cfg c = cfg_of(1000);
+  mg_seq_sample sd = sample_of(&d), sm = sample_of(&m);
+  mg_seq_decision x = mg_seq_decide(&c, &sd, &sm);
+  for (int k = 0; k < 20; k++) { /* shuffle the raw values (as another rank's rows could come) */
+    for (long i = d.n - 1; i > 0; i--) {
+      long j = (long)(uniform() * (double)(i + 1));
+      double t = d.v[i];
+      d.v[i] = d.v[j], d.v[j] = t;
+    }
+    sd = sample_of(&d);
+    ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), x);
+  }
+}
+
+int main(void) {
+  test_median_ci();
+  test_clear();
+  test_equal();
+  test_error();
+  test_roots();
+  test_both_ways();
+  test_same_values();
+  return mg_test_summary("unit_seq");
+}
