@@ -198,7 +198,8 @@ static void read_env(mg_ctx *x, int rank, mg_env *v) {
     read_online_env(rank, v);
   else if (v->profile_path && *v->profile_path)
     v->prof_bad = mg_profile_open(v->profile_path, &v->prof, &v->diags) != MG_PROFILE_OK;
-  static const char *const online_only[] = {"MPIGUIDE_PROFILE_OUT", "MPIGUIDE_ONLINE_TRIALS"};
+  static const char *const online_only[] = {"MPIGUIDE_PROFILE_OUT", "MPIGUIDE_ONLINE_TRIALS", "MPIGUIDE_LOGGP",
+                                            "MPIGUIDE_MODEL_FACTOR"};
   for (size_t i = 0; !v->online && i < sizeof online_only / sizeof *online_only; i++) {
     const char *val = getenv(online_only[i]);
     if (val && *val)
