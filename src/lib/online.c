@@ -37,7 +37,8 @@
  * left to race the default, and the model prices the default as that very schedule (the library
  * runs one of the point-to-point schedules, at best the cheapest: src/model/cost.c prices a
  * default so), so it predicts no gain, and the cell keeps the default without trials (trace rule
- * "online model"). F = 2: the model's median error on this machine's checks is within 25 %
+ * "online model"; no cell of today's registry gets there: every collective has unpriced
+ * compositions). F = 2: the model's median error on this machine's checks is within 25 %
  * (docs/model.md), and a row priced at twice the best would need an error of 2x on one side to
  * win; a row the trials would choose must beat the default by 10 %, far inside that margin.
  *
