@@ -22,6 +22,12 @@
 #      measured it (trial calls, their time beyond the chosen algorithms', its share of the run);
 #      the choices made online and offline; `mpiguide profile merge` of the RUNS learned profiles
 #      (the choices every run agreed on).
+# Model mode (issue 34): with LOGGP=FILE (a `mpiguide loggp` file; LOGGP=fixture: the test fixture
+# tests/cost/data/loggp.txt, measured on this machine with Open MPI at 2 ranks), steps 1 and 2 are
+# skipped and each round runs online tuning twice, trial-only (MPIGUIDE_PROFILE=auto) and priced
+# (the same with MPIGUIDE_LOGGP=FILE, MPIGUIDE_MODEL_FACTOR=${MODEL_FACTOR:-2}); side by side: the
+# medians, each run's exploration (trial calls, their excess time, the rows the model never tried)
+# and the rows each chose.
 # Everything goes to OUT (summary.txt, profiles, every run's output). Holds /tmp/mg-mpi.lock for the
 # whole run (MG_LOCKED=1 if the caller holds it).
 set -euo pipefail
@@ -67,6 +73,44 @@ run() {
 rules() { grep -v '^#' "$1" | grep -v '^mpiguide-profile' | grep . || echo "  (no rules)"; }
 
 echo "== online_gain: $mpi, $np ranks, $runs rounds, $(date -u +%FT%TZ), $(uname -n), load: $(cut -d' ' -f1-3 /proc/loadavg) =="
+if [[ -n ${LOGGP:-} ]]; then
+  [[ $LOGGP == fixture ]] && LOGGP=tests/cost/data/loggp.txt
+  lg=$(realpath "$LOGGP") factor=${MODEL_FACTOR:-2}
+  echo "model mode: MPIGUIDE_LOGGP=$lg, MPIGUIDE_MODEL_FACTOR=$factor"
+  for app in jacobi cg; do
+    d=$out/$app
+    mkdir -p "$d"
+    echo
+    echo "=== $app ${args[$app]} ==="
+    for v in plain trials model; do : >"$d/$v.sec"; done
+    for k in $(seq "$runs"); do
+      run "$app" "plain-$k" >>"$d/plain.sec"
+      run "$app" "trials-$k" LD_PRELOAD="$lib" MPIGUIDE_PROFILE=auto MPIGUIDE_PROFILE_OUT="$d/trials-$k.prof" >>"$d/trials.sec"
+      run "$app" "model-$k" LD_PRELOAD="$lib" MPIGUIDE_PROFILE=auto MPIGUIDE_PROFILE_OUT="$d/model-$k.prof" \
+        MPIGUIDE_LOGGP="$lg" MPIGUIDE_MODEL_FACTOR="$factor" >>"$d/model.sec"
+      echo "round $k: plain $(tail -1 "$d/plain.sec") s, trial-only $(tail -1 "$d/trials.sec") s, priced $(tail -1 "$d/model.sec") s"
+    done
+    mp=$(median <"$d/plain.sec") mt=$(median <"$d/trials.sec") mm=$(median <"$d/model.sec")
+    awk -v p="$mp" -v t="$mt" -v m="$mm" 'BEGIN { printf "| variant | median s | / plain |\n|---|---|---|\n"
+      printf "| plain | %.4f | 1 |\n| online, trial-only | %.4f | %.3f |\n| online, priced by LogGP | %.4f | %.3f |\n",
+        p, t, t / p, m, m / p }'
+    echo "| round | trial-only: trial calls | priced: trial calls | priced: rows never tried | priced: cells without trials |"
+    echo "|---|---|---|---|---|"
+    for k in $(seq "$runs"); do
+      tc=$(sed -n 's/^# exploration: \([0-9]*\) trial calls.*/\1/p' "$d/trials-$k.prof")
+      mc=$(sed -n 's/^# exploration: \([0-9]*\) trial calls.*/\1/p' "$d/model-$k.prof")
+      pr=$(sed -n 's/^# model: MPIGUIDE_LOGGP: \([0-9]*\) candidates never tried.*, \([0-9]*\) cells decided without trials/\1 \2/p' "$d/model-$k.prof")
+      echo "| $k | $tc | $mc | ${pr% *} | ${pr#* } |"
+    done
+    for k in $(seq "$runs"); do
+      echo "round $k chose: trial-only: $(rules "$d/trials-$k.prof" | sed 's/ *#.*//; s/  */ /g' | paste -sd';' -)"
+      echo "               priced:     $(rules "$d/model-$k.prof" | sed 's/ *#.*//; s/  */ /g' | paste -sd';' -)"
+    done
+  done
+  echo
+  echo "files: $out"
+  exit 0
+fi
 for app in jacobi cg; do
   d=$out/$app
   mkdir -p "$d"

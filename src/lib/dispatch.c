@@ -73,7 +73,7 @@ static int run_online(mg_ctx *x, mg_online_comm *o, mg_call *c) {
   mg_online_slot s;
   int alg = mg_online_pick(o, c, &s), ran;
   if (alg < 0) return run_default(x, c);
-  if (!s.trial) return run_chosen(x, c, alg, MG_RULE_LEARNED, MG_WHY_NONE, NULL);
+  if (!s.trial) return run_chosen(x, c, alg, s.model ? MG_RULE_MODEL : MG_RULE_LEARNED, MG_WHY_NONE, NULL);
   if (s.trial == 2) { /* warming up: the default, counted toward exploring */
     mg_online_record(c, &s, 0, 0, x->online_trials);
     return run_default(x, c);

@@ -41,6 +41,7 @@
 #include "algs/algs.h"
 #include "algs/layout.h"
 #include "lib/lib.h"
+#include "loggp/loggp_file.h"
 #include "util/hash.h"
 #include "util/size.h"
 #include "mpiguide.h"
@@ -129,6 +130,44 @@ static void read_online_env(int rank, mg_env *v) {
   if (v->out && rank == 0 && (v->out_errno = writable(v->out)) != 0) v->out_bad = 1;
 }
 
+/*
+ * MPIGUIDE_LOGGP and MPIGUIDE_MODEL_FACTOR (online tuning, online.c): rank 0 reads its file and
+ * factor and broadcasts them (collective over MPI_COMM_WORLD; every rank is online here, the
+ * agreement saw to that), so that every rank prices and prunes a cell's candidates alike, whatever
+ * the other ranks' environments say. A file rank 0 cannot read is one warning: trials only.
+ */
+#define MG_MODEL_FACTOR_DEFAULT 2.0
+static void online_model(mg_ctx *x, int rank) {
+  struct {
+    int ok;
+    double factor;
+    mg_loggp m;
+  } b = {0, MG_MODEL_FACTOR_DEFAULT, {0}};
+  if (rank == 0) {
+    const char *path = getenv("MPIGUIDE_LOGGP"), *f = getenv("MPIGUIDE_MODEL_FACTOR");
+    char e[600];
+    if (f && *f) {
+      char *end;
+      double v = strtod(f, &end);
+      if (*end || !(v >= 1 && v <= 1e6))
+        fprintf(stderr, "mpiguide: warning: MPIGUIDE_MODEL_FACTOR='%.100s' is not a number from 1 to 1e6; using %g\n",
+                f, MG_MODEL_FACTOR_DEFAULT);
+      else
+        b.factor = v;
+    }
+    if (path && *path) {
+      b.ok = mg_loggp_read(path, &b.m, e, sizeof e) == 0;
+      if (!b.ok)
+        fprintf(stderr, "mpiguide: warning: MPIGUIDE_LOGGP: %s; online tuning tries every candidate\n", e);
+    }
+  }
+  /* as bytes: the ranks of one job share one ABI (homogeneous doubles) */
+  if (PMPI_Bcast(&b, (int)sizeof b, MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS || !b.ok) return;
+  x->online_lg = b.m;
+  x->online_model = 1;
+  x->model_factor = b.factor;
+}
+
 static void read_env(mg_ctx *x, int rank, mg_env *v) {
   const char *alg = getenv("MPIGUIDE_ALG");
   if (alg && *alg) {
@@ -159,7 +198,8 @@ static void read_env(mg_ctx *x, int rank, mg_env *v) {
     read_online_env(rank, v);
   else if (v->profile_path && *v->profile_path)
     v->prof_bad = mg_profile_open(v->profile_path, &v->prof, &v->diags) != MG_PROFILE_OK;
-  static const char *const online_only[] = {"MPIGUIDE_PROFILE_OUT", "MPIGUIDE_ONLINE_TRIALS"};
+  static const char *const online_only[] = {"MPIGUIDE_PROFILE_OUT", "MPIGUIDE_ONLINE_TRIALS", "MPIGUIDE_LOGGP",
+                                            "MPIGUIDE_MODEL_FACTOR"};
   for (size_t i = 0; !v->online && i < sizeof online_only / sizeof *online_only; i++) {
     const char *val = getenv(online_only[i]);
     if (val && *val)
@@ -380,6 +420,7 @@ void mg_lib_init(int thread_level) {
     x->online_trials = v.trials;
     x->profile_out = all.out0 == 1 ? strdup(rank == 0 ? v.out : "-") : NULL; /* every rank or none takes part */
     x->wall_start = PMPI_Wtime();
+    online_model(x, rank);
   }
   if (v.have_trace) { /* a table that could not be allocated contributes no rows */
     x->trace_path = strdup(v.trace);

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "loggp/loggp.h"
 #include "registry/registry.h"
 #include "tune/profile.h"
 
@@ -92,6 +93,9 @@ typedef struct mg_ctx {
   int online;                     /* MPIGUIDE_PROFILE=auto: learn the choices from the calls (online.c) */
   int online_trials;              /* MPIGUIDE_ONLINE_TRIALS: timed calls per candidate */
   char *profile_out;              /* MPIGUIDE_PROFILE_OUT (online tuning): rank 0 writes what was learned */
+  int online_model;               /* MPIGUIDE_LOGGP (online tuning) was read: online_lg holds it */
+  mg_loggp online_lg;             /* rank 0's file, broadcast at MPI_Init so every rank prunes alike */
+  double model_factor;            /* MPIGUIDE_MODEL_FACTOR: a row priced above this x the best is never tried */
   char *profile_path;
   mg_trace *trace;                /* calls by (collective, bytes, algorithm, reason) */
   pthread_mutex_t trace_lock;
@@ -158,8 +162,10 @@ static inline const mg_comm_entry *mg_comm_get(MPI_Comm comm) {
 
 /* Trace table (trace.c). `rule` says what chose the algorithm: MG_RULE_NONE
  * (nothing: the default was never in question), MG_RULE_FORCED (MPIGUIDE_ALG)
- * or the profile rule's line (0 for a rule without one, e.g. from a .prf). */
-enum { MG_RULE_NONE = -1, MG_RULE_FORCED = -2, MG_RULE_TRIAL = -3, MG_RULE_LEARNED = -4 };
+ * or the profile rule's line (0 for a rule without one, e.g. from a .prf); online tuning's
+ * MG_RULE_TRIAL (a timed trial), MG_RULE_LEARNED (the cell's choice by trials) and MG_RULE_MODEL
+ * (the cell's choice by the LogGP model, without trials: MPIGUIDE_LOGGP). */
+enum { MG_RULE_NONE = -1, MG_RULE_FORCED = -2, MG_RULE_TRIAL = -3, MG_RULE_LEARNED = -4, MG_RULE_MODEL = -5 };
 mg_trace *mg_trace_new(void);
 void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why, int rule);
 /* Timed trace (MPIGUIDE_TRACE_TIME): one call at return address site (NULL: unknown), of a
@@ -175,13 +181,14 @@ void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start)
 /* Online tuning (online.c, MPIGUIDE_PROFILE=auto). mg_online_learns: whether a prepared call is
  * one that is learned (a collective whose size every rank knows, on an intracommunicator of two
  * or more processes). mg_online_pick: the algorithm for the call, equal on every rank of the
- * communicator (a trial while its cell explores, s->trial = 1, else the choice), or -1 when the
+ * communicator (a trial while its cell explores, s->trial = 1, else the choice; s->model = 1 when
+ * the LogGP model made it without trials), or -1 when the
  * communicator's online tuning is off (the default runs). mg_online_record: after a trial, the
  * algorithm that ran (ran: the default when it fell back) and its local time; the end of a round
  * makes the ranks agree (one PMPI_Allreduce on the call's communicator). */
 typedef struct mg_online_slot {
   struct mg_ocell *cell;
-  int trial, pos;
+  int trial, pos, model;
 } mg_online_slot;
 mg_online_comm *mg_online_comm_new(void);
 void mg_online_comm_free(mg_online_comm *o);

@@ -28,6 +28,20 @@
  *   confirmation   a winner and the default alternate for 2T calls, and the same
  *                  test on those pairs alone (one PMPI_Allreduce) chooses.
  *
+ * With a LogGP file (MPIGUIDE_LOGGP; Hoefler's selection by a model of the algorithms' cost, here
+ * the registry rows' LogGP schedules, .costfn), the cell's first exploring call prices each
+ * candidate at the call's size and process count: a row priced above MPIGUIDE_MODEL_FACTOR (F,
+ * default 2) x the cheapest priced row is never tried; a row without a price (the default, the
+ * compositions, the hierarchical rows) always is. The model is confident when every mock-up has
+ * a price and every one but the cheapest is priced above F x it: then only the cheapest would be
+ * left to race the default, and the model prices the default as that very schedule (the library
+ * runs one of the point-to-point schedules, at best the cheapest: src/model/cost.c prices a
+ * default so), so it predicts no gain, and the cell keeps the default without trials (trace rule
+ * "online model"; no cell of today's registry gets there: every collective has unpriced
+ * compositions). F = 2: the model's median error on this machine's checks is within 25 %
+ * (docs/model.md), and a row priced at twice the best would need an error of 2x on one side to
+ * win; a row the trials would choose must beat the default by 10 %, far inside that margin.
+ *
  * Every choice of a call depends only on the cell's call count and on the
  * agreements' results, which are equal on every rank of the communicator:
  * collectives on one communicator are called in the same order everywhere
@@ -66,6 +80,7 @@ typedef struct mg_ocell {
   struct mg_ocell *next; /* the cells of one (collective, size class) with other selectors */
   int tclass, opsel;  /* the call's datatype class and op (MG_TCLASS_NONE / MG_OPSEL_NONE: none) */
   int decided, alg;   /* the registry index chosen, once decided */
+  int bymodel;        /* decided by the LogGP model, without trials */
   int ready;          /* the candidates are final (set at the first exploring call) */
   long long calls;    /* calls of this cell so far (while exploring) */
   int ncand, nlive;
@@ -90,7 +105,7 @@ struct mg_online_comm {
 /* What the run learned, for MPIGUIDE_PROFILE_OUT: one record per decided cell, kept by the
  * communicator's rank 0 only (each communicator counts once). */
 typedef struct orec {
-  int np, coll, klass, tclass, opsel, alg, alt, trials;
+  int np, coll, klass, tclass, opsel, alg, alt, trials, model;
   double t_default, t_alg, t_alt; /* agreed times, s: the default's (min over ranks of the medians); the
                                    * choice's and alt's (the fastest mock-up's): t_default less their gain */
 } orec;
@@ -100,6 +115,7 @@ static struct {
   orec *rec;
   int nrec, caprec;
   long long trial_calls, cells_decided;
+  long long pruned, by_model; /* candidates the LogGP model ruled out; cells it decided without trials */
   double trial_s;  /* time in trial calls on this rank */
   double excess_s; /* of which: more than the chosen algorithm (or the default, unfinished cells) would take */
 } G = {.lock = PTHREAD_MUTEX_INITIALIZER};
@@ -181,6 +197,37 @@ static ocell *cell_of(mg_online_comm *o, const mg_call *c) {
   return z;
 }
 
+static void settle(ocell *z, const mg_call *c, int trials, int ok, int pos, double gain, int alt, double alt_gain);
+
+/* The LogGP model's cut of the n candidates (see the head of this file): from the call's size and
+ * process count and rank 0's file, all equal on every rank, so every rank keeps the same ones. */
+static void model_prune(ocell *z, const mg_call *c, const mg_loggp *m, double factor) {
+  const mg_coll_info *ci = &mg_colls[c->coll];
+  double price[MG_MAX_ALGS], best = INFINITY;
+  int unpriced = 0, n = 1;
+  for (int p = 1; p < z->ncand; p++) {
+    const mg_alg *a = &ci->algs[z->cand[p]];
+    price[p] = NAN;
+    if (a->costfn) {
+      price[p] = a->costfn(m, c->size, (double)c->bytes, a->param);
+      if (a->crowd) price[p] *= mg_loggp_crowding(m, c->size);
+    }
+    if (!isfinite(price[p])) unpriced++;
+    else if (price[p] < best) best = price[p];
+  }
+  if (!isfinite(best)) return; /* nothing priced: the trials alone */
+  for (int p = 1; p < z->ncand; p++)
+    if (!isfinite(price[p]) || price[p] <= factor * best) z->cand[n++] = z->cand[p];
+  pthread_mutex_lock(&G.lock);
+  G.pruned += z->ncand - n;
+  pthread_mutex_unlock(&G.lock);
+  z->ncand = n;
+  if (!unpriced && n == 2) { /* confident: the default, priced as the one survivor's schedule, stays */
+    z->bymodel = 1;
+    settle(z, c, 0, 1, 0, 0, z->cand[1], 0);
+  }
+}
+
 /*
  * At the cell's first exploring call (every rank in the same call): the hierarchical and lane rows
  * leave the candidates where the communicator has no hierarchy to exploit, one node (or every
@@ -205,7 +252,8 @@ static void prepare(mg_online_comm *o, ocell *z, const mg_call *c) {
     if (hier || ci->algs[z->cand[p]].family != MG_FAM_HIER) z->cand[n++] = z->cand[p];
   z->ncand = n;
   z->ready = 1;
-  if (n == 1) z->decided = 1;
+  if (n > 1 && mg_the_ctx.online_model) model_prune(z, c, &mg_the_ctx.online_lg, mg_the_ctx.model_factor);
+  if (z->ncand == 1) z->decided = 1;
 }
 
 /* Round r's order of n candidates: a shuffle that every rank makes alike (a linear congruential
@@ -243,13 +291,14 @@ int mg_online_learns(const mg_call *c) {
 int mg_online_pick(mg_online_comm *o, const mg_call *c, mg_online_slot *s) {
   ocell *z = cell_of(o, c);
   s->cell = z;
+  s->model = 0;
   if (!z) return -1;
-  if (z->decided) return s->trial = 0, z->alg;
+  if (z->decided) return s->trial = 0, s->model = z->bymodel, z->alg;
   if (z->calls < MG_ONLINE_WARM) return s->trial = 2, 0; /* not yet known to be a frequent cell */
   if (!z->ready) {
     prepare(o, z, c);
     if (o->off) return s->cell = NULL, -1;
-    if (z->decided) return s->trial = 0, z->alg;
+    if (z->decided) return s->trial = 0, s->model = z->bymodel, z->alg;
   }
   int round, j;
   s->trial = 1;
@@ -335,6 +384,7 @@ static void settle(ocell *z, const mg_call *c, int trials, int ok, int pos, doub
   account(z, pos);
   pthread_mutex_lock(&G.lock);
   G.cells_decided++;
+  G.by_model += z->bymodel;
   if (c->rank == 0 && ok) { /* one record per communicator */
     if (G.nrec == G.caprec) {
       int cap = G.caprec ? 2 * G.caprec : 32;
@@ -344,7 +394,7 @@ static void settle(ocell *z, const mg_call *c, int trials, int ok, int pos, doub
     if (G.nrec < G.caprec)
       G.rec[G.nrec++] = (orec){.np = c->size, .coll = c->coll, .klass = size_class(c->bytes), .tclass = z->tclass,
                                .opsel = z->opsel, .alg = z->alg, .alt = alt, .trials = trials, .t_default = z->mdef,
-                               .t_alg = z->mdef - gain, .t_alt = alt ? z->mdef - alt_gain : 0};
+                               .t_alg = z->mdef - gain, .t_alt = alt ? z->mdef - alt_gain : 0, .model = z->bymodel};
   }
   pthread_mutex_unlock(&G.lock);
 }
@@ -486,7 +536,10 @@ static void add_cell(mg_profile *p, const orec *r, int n) {
   fmt_us(r[0].t_default, td, sizeof td);
   fmt_us(r[0].t_alg, ta, sizeof ta);
   fmt_us(r[0].t_alt, tx, sizeof tx);
-  if (r[0].alg != 0)
+  if (r[0].model)
+    snprintf(line, sizeof line, "learned: default, by the LogGP model without trials (MPIGUIDE_LOGGP: %s, its "
+             "cheapest priced row, is the only one within the factor; the default is priced as it)", ci->algs[r[0].alt].name);
+  else if (r[0].alg != 0)
     snprintf(line, sizeof line, "learned: %s %s, default %s (%.2fx), %d trials; its time: the default's less the "
              "least gain of a rank%s",
              ci->algs[r[0].alg].name, ta, td, r[0].t_default > 0 ? r[0].t_alg / r[0].t_default : 0, r[0].trials,
@@ -511,7 +564,7 @@ static void add_cell(mg_profile *p, const orec *r, int n) {
 }
 
 /* Rank 0: the profile of all records, written to path. */
-static void write_profile(const char *path, orec *r, int n, const double st[4], int nprocs, const mg_layout *L,
+static void write_profile(const char *path, orec *r, int n, const double st[6], int nprocs, const mg_layout *L,
                           double wall) {
   mg_profile *p = mg_profile_new();
   if (!p) return;
@@ -528,6 +581,10 @@ static void write_profile(const char *path, orec *r, int n, const double st[4], 
   snprintf(line, sizeof line, "exploration: %.0f trial calls, %.0f cells decided; %.4g s in trials, %.4g s more than "
            "the chosen algorithms would take (%.2f %% of the run's %.4g s wall time; max over ranks)",
            st[0], st[1], st[2], st[3], wall > 0 ? 100.0 * st[3] / wall : 0.0, wall);
+  mg_profile_add_preamble(p, line);
+  snprintf(line, sizeof line, "model: %s: %.0f candidates never tried (priced above %g x the cheapest), %.0f cells "
+           "decided without trials", mg_the_ctx.online_model ? "MPIGUIDE_LOGGP" : "none (trials only)", st[4],
+           mg_the_ctx.model_factor, st[5]);
   mg_profile_add_preamble(p, line);
   if (L->nnodes > 0) { /* as tune writes it: libmpiguide warns when the profile is used on another layout (init.c),
                          other nodes or other ranks per node (2 x 2 and 3 + 1) */
@@ -560,12 +617,13 @@ void mg_online_finalize(const char *path, double wall_start) {
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   pthread_mutex_lock(&G.lock);
-  double st[4] = {(double)G.trial_calls, (double)G.cells_decided, G.trial_s, G.excess_s}, all[4];
+  double st[6] = {(double)G.trial_calls, (double)G.cells_decided, G.trial_s, G.excess_s, (double)G.pruned,
+                  (double)G.by_model}, all[6];
   int n = G.nrec;
   pthread_mutex_unlock(&G.lock);
   double wall = PMPI_Wtime() - wall_start, wall_max = 0;
   if (path) { /* collective over MPI_COMM_WORLD: every rank takes part */
-    PMPI_Reduce(st, all, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    PMPI_Reduce(st, all, 6, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     PMPI_Reduce(&wall, &wall_max, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     mg_layout L; /* collective; no layout line when it cannot be told */
     if (mg_layout_collect(MPI_COMM_WORLD, &L) != MPI_SUCCESS) L.nnodes = 0;
@@ -592,7 +650,7 @@ void mg_online_finalize(const char *path, double wall_start) {
   free(G.rec);
   G.rec = NULL;
   G.nrec = G.caprec = 0;
-  G.trial_calls = G.cells_decided = 0;
+  G.trial_calls = G.cells_decided = G.pruned = G.by_model = 0;
   G.trial_s = G.excess_s = 0;
   pthread_mutex_unlock(&G.lock);
 }

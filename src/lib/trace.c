@@ -160,8 +160,8 @@ static int cmp(const void *a, const void *b) {
 
 /* What chose the algorithm of a row, as the dispatch recorded it:
  * "MPIGUIDE_ALG", the profile rule's line ("line 12"), "profile" for a rule
- * without a line, "online trial" / "online" (MPIGUIDE_PROFILE=auto: a call its cell timed while
- * exploring / the cell's choice), or "" (nothing: the default was never in question). */
+ * without a line, "online trial" / "online" / "online model" (MPIGUIDE_PROFILE=auto: a call its
+ * cell timed while exploring / the cell's choice by trials / by the LogGP model, MPIGUIDE_LOGGP), or "" (nothing: the default was never in question). */
 static void rule_of(const mg_trace_rec *r, char *buf, size_t len) {
   if (r->rule == MG_RULE_FORCED)
     snprintf(buf, len, "MPIGUIDE_ALG");
@@ -169,6 +169,8 @@ static void rule_of(const mg_trace_rec *r, char *buf, size_t len) {
     snprintf(buf, len, "online trial");
   else if (r->rule == MG_RULE_LEARNED)
     snprintf(buf, len, "online");
+  else if (r->rule == MG_RULE_MODEL)
+    snprintf(buf, len, "online model");
   else if (r->rule > 0)
     snprintf(buf, len, "line %lld", (long long)r->rule);
   else if (r->rule == 0)

@@ -2,7 +2,8 @@
  * The LogGP parameter file of `mpiguide loggp` (docs/loggp.md) and the fit that turns measured
  * parametrised round-trip times into parameters (Hoefler, Lichei, Rehm, "LogGP in theory and
  * practice", 2009). Pure C, no MPI calls: the measurement (loggp_measure.h) fills the measured
- * columns, mg_loggp_fit the others, mg_loggp_write and mg_loggp_read move it to and from text.
+ * columns, mg_loggp_fit the others, mg_loggp_write writes it (the file's struct and its reader,
+ * mg_loggp_read, are loggp/loggp_file.h, below the library).
  *
  * PRTT(n,d,s) is the time from the first of n messages of s bytes, sent with a delay d after
  * each but the last, to the arrival of a reply of s bytes. In LogGP terms
@@ -19,63 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "loggp/loggp.h"
-
-/* The columns of a class's table, in file order: name, description (the file's comment lines
- * and docs/loggp.md say the same). Times in seconds, residuals relative. */
-#define MG_LOGGP_COLUMNS(X)                                                                       \
-  X(SIZE, "size", "message size s, bytes")                                                        \
-  X(PRTT1, "prtt1", "PRTT(1,0,s): one message and the reply (median)")                           \
-  X(PRTTN, "prttn", "PRTT(n,0,s): n messages back to back, then the reply (median)")             \
-  X(DELAY, "d", "the delay after each message of PRTT(n,d,s)")                                    \
-  X(PRTTD, "prttd", "PRTT(n,d,s): n messages d apart, then the reply (median)")                  \
-  X(OR, "o_r", "receive overhead: a receive of an arrived message, timed at the receiver (median)") \
-  X(NOISE, "noise", "the largest relative standard error of the median of the four series at this size") \
-  X(OS, "o_s", "send overhead: (prttd - prtt1)/(n-1) - d")                                        \
-  X(GAP, "gap", "g + (s-1)G at this size: (prttn - prtt1)/(n-1)")                                 \
-  X(MODEL1, "model1", "PRTT(1,0,s) of the model: 2 (o_s + L + gap(s) - gap(s0) + o_r)")          \
-  X(MODELN, "modeln", "PRTT(n,0,s) of the model: model1 + (n-1)(g + (s-1)G)")                    \
-  X(MODELD, "modeld", "PRTT(n,d,s) of the model: model1 + (n-1)(o_s + d)")                       \
-  X(RES1, "res1", "relative residual (model1 - prtt1) / prtt1")                                   \
-  X(RESN, "resn", "relative residual (modeln - prttn) / prttn")                                   \
-  X(RESD, "resd", "relative residual (modeld - prttd) / prttd")
-
-#define MG_LC_ENUM(E, name, desc) MG_LC_##E,
-typedef enum { MG_LOGGP_COLUMNS(MG_LC_ENUM) MG_LOGGP_NCOLS } mg_loggp_col;
-
-extern const char *const mg_loggp_col_names[MG_LOGGP_NCOLS];
-extern const char *const mg_loggp_col_descs[MG_LOGGP_NCOLS];
-
-#define MG_LOGGP_MAXWARN 16
-/* A size whose noise column exceeds this is reported as noisy. */
-#define MG_LOGGP_NOISY 0.05
-
-/* One pair class (two processes on one node, or on two nodes): what was measured and its fit. */
-typedef struct mg_loggp_class {
-  int a, b;             /* the ranks of the pair measured (a sends the n messages) */
-  int n;                /* messages of PRTT(n,0,s) and PRTT(n,d,s) */
-  int npts;             /* sizes, ascending */
-  double col[MG_LOGGP_NCOLS][MG_LOGGP_MAXPTS];
-  mg_loggp m;           /* the parameters (m.size, m.os, m.orecv, m.gap: the columns) */
-  /* fit quality */
-  double r2[3];         /* R^2 of model1, modeln, modeld against prtt1, prttn, prttd over all sizes */
-  double r2_gap;        /* R^2 of the line g + (s-1)G over the sizes G is fitted to */
-  int gfit_from;        /* index of the first size of that fit */
-  double maxres;        /* largest |residual| of the three PRTT series */
-  int nwarn;
-  char warn[MG_LOGGP_MAXWARN][256];
-} mg_loggp_class;
-
-typedef struct mg_loggp_file {
-  char mpi_library[8192]; /* MPI_Get_library_version, on one line (MPICH allows 8192 bytes) */
-  char mpi_name[32];     /* "Open MPI", "MPICH", ... */
-  int p, nodes, rpn_min, rpn_max;
-  int cores;             /* processors of the smallest node (sysconf); 0 unknown (files without the line) */
-  double copy, reduce;   /* local per-byte costs: memcpy, MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) */
-  double tolerance;      /* the residual above which a size is reported (warnings) */
-  int has[2];            /* has[0]: an intra-node class, has[1]: an inter-node one */
-  mg_loggp_class cls[2]; /* [0] intra-node, [1] inter-node */
-} mg_loggp_file;
+#include "loggp/loggp_file.h"
 
 /*
  * The fit: from the measured columns (SIZE, PRTT1, PRTTN, DELAY, PRTTD, OR, NOISE) and c->n, c->npts,
@@ -89,13 +34,5 @@ void mg_loggp_fit(mg_loggp_class *c, double tolerance);
 /* The file: "mpiguide-loggp 1", the launch, then each class with its parameters and table.
  * command: the command line, for a comment (may be NULL). Returns 0, or -1 on a write error. */
 int mg_loggp_write(FILE *f, const mg_loggp_file *lf, const char *command);
-
-/* The whole file into lf, checked (numbers, sizes ascending, every key there). 0, or -1 with
- * "path:line: what is wrong" in err. */
-int mg_loggp_read_file(const char *path, mg_loggp_file *lf, char *err, size_t errlen);
-
-/* The parameters the cost models use from a file: the inter-node class when the job had several
- * nodes, else the intra-node one, with copy and reduce. 0, or -1 with "path:line: ..." in err. */
-int mg_loggp_read(const char *path, mg_loggp *m, char *err, size_t errlen);
 
 #endif

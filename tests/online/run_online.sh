@@ -21,6 +21,10 @@
 #            allreduce_as_hier look 0.60x of the default when it was 1.32x slower), nor with
 #            MPIGUIDE_NODE_SIZE=1 (every rank a node); with MPIGUIDE_NODE_SIZE=2 (simulated nodes
 #            of two ranks; NP >= 3) they are
+#   model    (online_app few) with a LogGP file (MPIGUIDE_LOGGP, tests/cost/data/loggp.txt) the
+#            allreduce cell tries fewer rows than without it, none that `mpiguide predict` prices
+#            above MPIGUIDE_MODEL_FACTOR (2) x the cheapest priced row, every call's result still the
+#            library's; the learned profile counts the rows never tried (issue 34)
 #   badenv   MPIGUIDE_ONLINE_TRIALS=abc with auto: one warning, the default 8 trials; MPIGUIDE_ONLINE_TRIALS
 #            and MPIGUIDE_PROFILE_OUT without auto: one warning each (ignored), nothing learned
 # Environment: MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_APP (online_app), MG_CLI (mpiguide),
@@ -157,6 +161,32 @@ onenode)
     fi
   done
   echo "run_online: onenode: no hierarchical or lane trial without a hierarchy"
+  ;;
+model)
+  trials() { rows "$1" | awk '$6 == "online_trial" {print $3}' | sort -u; }
+  lg=$(cd "$(dirname "$0")/../cost/data" && pwd)/loggp.txt
+  mode=few launch plain MPIGUIDE_PROFILE=auto >/dev/null || die "plain: exit status $?"
+  finished_ok plain
+  mode=few launch priced MPIGUIDE_PROFILE=auto MPIGUIDE_LOGGP="$lg" MPIGUIDE_PROFILE_OUT="$work/learned.prof" \
+    >/dev/null || die "priced: exit status $?"
+  finished_ok priced
+  plain=$(trials plain | paste -sd' ' -) priced=$(trials priced | paste -sd' ' -)
+  echo "run_online: model: rows tried without the model: $plain"
+  echo "run_online: model: rows tried with it:           $priced"
+  [[ $plain == *allreduce_as_recdbl* ]] || die "the allreduce cell did not explore"
+  (($(trials priced | wc -l) < $(trials plain | wc -l))) || die "the model ruled out no row"
+  for r in $priced; do [[ " $plain " == *" $r "* ]] || die "$r tried with the model, not without it"; done
+  # the rows priced above 2x the cheapest priced one, as mpiguide predict prices them
+  "$MG_CLI" predict --loggp "$lg" --np "$np" --sizes 8 -c allreduce --families p2p --all --csv pred.csv -q >/dev/null ||
+    die "mpiguide predict failed"
+  over=$(awk -F, '!/^#/ && $1 == "allreduce" && $4 != "default" {a[$4] = $6; if (!n++ || $6 < m) m = $6}
+    END {for (r in a) if (a[r] > 2 * m) print r}' pred.csv | paste -sd' ' -)
+  echo "run_online: model: rows priced above 2x the cheapest: $over"
+  [[ -n $over ]] || die "predict prices no row above 2x the cheapest: the fixture tests nothing"
+  for r in $over; do [[ " $priced " != *" $r "* ]] || die "$r is priced above 2x the cheapest, yet was tried"; done
+  grep -q '^# model: MPIGUIDE_LOGGP: [1-9][0-9]* candidates never tried' learned.prof ||
+    die "the learned profile does not count the rows the model ruled out"
+  echo "run_online: model: the LogGP file rules out the rows it prices above 2x the cheapest"
   ;;
 badenv)
   mode=few launch run MPIGUIDE_PROFILE=auto MPIGUIDE_ONLINE_TRIALS=abc || die "exit status $?"
