@@ -16,7 +16,7 @@
 #define MG_GUIDED_WHYS(X)                                                                                     \
   X(NO_PRICE, 1, "no_price", "no price (a part nothing prices): measured")                                  \
   X(MAY_BEAT, 1, "may_beat", "its price is within the slack of the default's")                               \
-  X(MODEL_UNSURE, 1, "model_unsure", "priced by a LogGP fit that is poor (R^2 < 0.9): not trusted to leave out") \
+  X(MODEL_UNSURE, 1, "model_unsure", "priced by a LogGP file measured on a busy machine: measured")          \
   X(NOT_RUN, 0, "not_run", "an in-place row: without --in-place the engine skips it (the default's call)")   \
   X(SAME_CALL, 0, "same_call", "the default's own call on a dense datatype: it cannot beat the default")      \
   X(SLOWER, 0, "slower", "priced above the slack times the default's median")
@@ -29,12 +29,13 @@ typedef struct mg_guided_cfg {
   double slack;
   int in_place; /* --in-place: the in-place rows run */
   int dense;    /* every datatype of the check is predefined (dense): a packed row is the default's call */
-  int fit_poor; /* the LogGP file has a fit with R^2 below MG_PREDICT_R2_POOR (mg_guided_fit_poor) */
+  int model_noisy; /* the LogGP file was measured on a busy machine (mg_guided_model_noisy) */
 } mg_guided_cfg;
 
-/* 1 when a fit of the LogGP file at path has an R^2 below MG_PREDICT_R2_POOR (as `predict` warns),
- * or the file cannot be read again; 0 otherwise. */
-int mg_guided_fit_poor(const char *path);
+/* 1 when a size of the LogGP file at path has a noise (the largest relative standard error of its
+ * medians) above MG_LOGGP_NOISY, as its "noisy at" warnings say, or the file cannot be read again;
+ * 0 otherwise. */
+int mg_guided_model_noisy(const char *path);
 
 /* The decision for mock-up alg (> 0) of coll at (p, n) bytes; m holds the defaults measured. */
 mg_guided_why mg_guided_cell(const mg_model *m, const mg_guided_cfg *g, mg_coll coll, int alg, int p, double n);

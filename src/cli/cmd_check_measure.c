@@ -216,7 +216,7 @@ static int guided_masks(mg_check_state *S, unsigned *mask) {
   mg_ck_data d;
   mg_model m;
   int rc = 0;
-  mg_guided_cfg g = {S->model_slack, S->base.in_place, dense_types(&S->base), S->lg_poor};
+  mg_guided_cfg g = {S->model_slack, S->base.in_place, dense_types(&S->base), S->lg_noisy};
   mg_ck_data_init(&d);
   mg_model_init(&m, &S->lg);
   if (mg_ck_read(&d, S->out, S->e, sizeof S->e) || mg_cmd_model_defaults(&m, &d, S->e, sizeof S->e))

@@ -87,7 +87,7 @@ int mg_check_parse_analysis(const mg_opt_vals *o, mg_check_state *S) {
   if (o->given[O_LOGGP]) { /* read before measuring: a bad file costs no measurement */
     if (mg_loggp_read(o->val[O_LOGGP], &S->lg, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--loggp: %s", S->e);
     S->have_lg = 1;
-    S->lg_poor = mg_guided_fit_poor(o->val[O_LOGGP]); /* --model-guided trusts no price of a poor fit */
+    S->lg_noisy = mg_guided_model_noisy(o->val[O_LOGGP]); /* --model-guided: trust its prices? */
   }
   return 0;
 }

@@ -250,7 +250,7 @@ static int parse(int argc, char **argv, predict *P) {
   if (!rc && (v = o.val[O_LOGGP])) {
     if (mg_loggp_read(v, &P->lg, P->e, sizeof P->e)) rc = -1;
     else {
-      P->have_lg = 1, P->guided.fit_poor = mg_guided_fit_poor(v);
+      P->have_lg = 1, P->guided.model_noisy = mg_guided_model_noisy(v);
       warn_poor_fit(v, o.given[O_QUIET] || o.given[O_GUIDED] ? NULL : stdout);
     }
   }
