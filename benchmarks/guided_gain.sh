@@ -66,5 +66,5 @@ for cf in $configs; do
   say "  $(grep -h '^#@check_model_guided=' "$d/guided/raw.csv" | sed 's/^#@check_model_guided=/guided measured /')"
   say "  wall time: --full $(printf %.1f "$full") s, --model-guided $(printf %.1f "$guided") s, ratio $(echo "scale=2; $full / $guided" | bc)"
   say "  violations of --full: $viol; not measured by --model-guided: $missed; left out by the rule on the full run's defaults: $rmissed"
-  say "  left out by the rule on the full run's defaults, by reason: $(awk -F, '!/^#/ && NR > 2 {n[$11]++} END {for (k in n) printf "%s %d  ", k, n[k]}' "$d/replay.csv")"
+  say "  the rule on the full run's defaults, mock-up cells by reason: $(awk -F, '!/^#/ && NR > 2 {n[$11]++} END {for (k in n) printf "%s %d  ", k, n[k]}' "$d/replay.csv")"
 done

@@ -90,7 +90,7 @@ static void check_meta(FILE *f, void *arg) {
     mg_meta(f, "check_sizes", "%s", buf);
   }
   if (x->S->model_guided && x->S->guided_all)
-    mg_meta(f, "check_model_guided", "%ld of %ld mock-up cells measured (predicted <= %g x the default's median)",
+    mg_meta(f, "check_model_guided", "%ld of %ld mock-up cells measured (the rule of docs/model.md, slack %g)",
             x->S->guided_cells, x->S->guided_all, x->S->model_slack);
   if (x->incomplete) mg_meta(f, "check_incomplete", "%s", x->incomplete);
   mg_meta(f, "check_rows", "%ld", x->m->rows + x->S->old_nrows);
@@ -283,7 +283,7 @@ static void guided_groups(mg_check_state *S, const mg_bench_meta *meta) {
   S->guided_cells = cells, S->guided_all = all;
   if (S->rank == 0 && S->progress)
     fprintf(stderr, "mpiguide check: model-guided: %ld of %ld mock-up cells may beat the default (predicted <= %g x "
-                    "its median); measuring those\n", cells, all, S->model_slack);
+                    "its median, or not priced surely); measuring those\n", cells, all, S->model_slack);
   free(mask);
 }
 
