@@ -65,6 +65,17 @@ for cf in $configs; do
                      <(awk -F, '!/^#/ && $10 == 1 {print $1 "," $3 "," $4}' "$d/replay.csv" | sort -u) | wc -l)
   say "  $(grep -h '^#@check_model_guided=' "$d/guided/raw.csv" | sed 's/^#@check_model_guided=/guided measured /')"
   say "  wall time: --full $(printf %.1f "$full") s, --model-guided $(printf %.1f "$guided") s, ratio $(echo "scale=2; $full / $guided" | bc)"
+  rows() { awk '/^#/ {next} !h {h = 1; next} {n++} END {print n}' "$1/raw.csv"; }
+  say "  measurements (rows of raw.csv): --full $(rows "$d/full"), --model-guided $(rows "$d/guided")"
+  # the time the guided run would take at the full run's own speed: its series' summed runtimes,
+  # the defaults twice where a mock-up is kept (phase 2 measures them again), against all of them
+  say "  $(awk -F, 'FNR == 1 {f++} /^#/ {next}
+    f == 1 && !h {for (i = 1; i <= NF; i++) c[$i] = i; h = 1; next}
+    f == 1 {t[$c["collective"] "," $c["bytes"] "," $c["algorithm"]] += $c["runtime_sec"]; all += $c["runtime_sec"]; next}
+    f == 2 && $1 != "collective" && $10 == 1 {k[$1 "," $3 "," $4] = 1; cell[$1 "," $3] = 1}
+    END {for (x in t) {split(x, a, ","); if (a[3] == "default") g += t[x] * (1 + ((a[1] "," a[2]) in cell)); else if (x in k) g += t[x]}
+         printf "at the full run'"'"'s speed (its series'"'"' summed runtimes): --full %.1f s, the rule'"'"'s cells %.1f s, ratio %.2f", all, g, all / g}' \
+    "$d/full/raw.csv" "$d/replay.csv")"
   say "  violations of --full: $viol; not measured by --model-guided: $missed; left out by the rule on the full run's defaults: $rmissed"
   say "  the rule on the full run's defaults, mock-up cells by reason: $(awk -F, '!/^#/ && NR > 2 {n[$11]++} END {for (k in n) printf "%s %d  ", k, n[k]}' "$d/replay.csv")"
 done
