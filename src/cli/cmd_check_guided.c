@@ -3,8 +3,9 @@
  * measured once the defaults are known. A cell is left out only
  *   - when it cannot beat the default: an in-place row without --in-place (the engine runs the
  *     default's call for it and skips it), a packed row on predefined datatypes (dense: it passes
- *     the buffer as it is, the default's own call), a renumbered row on two processes (the
- *     renumbering of two ranks with the same root is the identity or the swap: the same messages);
+ *     the buffer as it is, as MPI_BYTE: the same bytes in one call), a renumbered row on two
+ *     processes (renumbering two ranks with the same root is the identity or the swap: the same
+ *     messages);
  *   - or when its price lies beyond the slack times the default's median.
  * A price the rule cannot trust is measured: none at all, or one made by the LogGP model (a
  * point-to-point schedule, a part of a composition that was not measured, an extrapolation) when
