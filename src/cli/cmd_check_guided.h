@@ -16,6 +16,7 @@
 #define MG_GUIDED_WHYS(X)                                                                                     \
   X(NO_PRICE, 1, "no_price", "no price (a part nothing prices): measured")                                  \
   X(MAY_BEAT, 1, "may_beat", "its price is within the slack of the default's")                               \
+  X(ONE_NODE, 1, "one_node", "a hierarchical row on one node: its price is a several nodes' one: measured")  \
   X(MODEL_UNSURE, 1, "model_unsure", "priced by a LogGP file measured on a busy machine: measured")          \
   X(NOT_RUN, 0, "not_run", "an in-place row: without --in-place the engine skips it (the default's call)")   \
   X(SAME_CALL, 0, "same_call", "the default's own call on a dense datatype: it cannot beat the default")      \
@@ -30,6 +31,7 @@ typedef struct mg_guided_cfg {
   int in_place; /* --in-place: the in-place rows run */
   int dense;    /* every datatype of the check is predefined (dense): a packed row is the default's call */
   int model_noisy; /* the LogGP file was measured on a busy machine (mg_guided_model_noisy) */
+  int nnodes;      /* nodes of the job (0: unknown, taken as one) */
 } mg_guided_cfg;
 
 /* 1 when a size of the LogGP file at path has a noise (the largest relative standard error of its

@@ -212,11 +212,11 @@ static int dense_types(const mg_bench_cfg *cfg) {
  * size: the default and every mock-up of S->algmask the rule keeps (mg_guided_cell). 0, or -1
  * with S->err. */
 #define MG_GUIDED_MAXS 256
-static int guided_masks(mg_check_state *S, unsigned *mask) {
+static int guided_masks(mg_check_state *S, const mg_bench_meta *meta, unsigned *mask) {
   mg_ck_data d;
   mg_model m;
   int rc = 0;
-  mg_guided_cfg g = {S->model_slack, S->base.in_place, dense_types(&S->base), S->lg_noisy};
+  mg_guided_cfg g = {S->model_slack, S->base.in_place, dense_types(&S->base), S->lg_noisy, meta->nnodes};
   mg_ck_data_init(&d);
   mg_model_init(&m, &S->lg);
   if (mg_ck_read(&d, S->out, S->e, sizeof S->e) || mg_cmd_model_defaults(&m, &d, S->e, sizeof S->e))
@@ -244,7 +244,7 @@ static void guided_groups(mg_check_state *S, const mg_bench_meta *meta) {
   unsigned *mask = calloc(nm, sizeof *mask);
   int rc = mask ? 0 : MG_ERR_TO(S->err, "out of memory");
   if (!rc && S->rank == 0)
-    rc = mg_check_write_raw(S, meta, "model-guided: the defaults only so far") ? -1 : guided_masks(S, mask);
+    rc = mg_check_write_raw(S, meta, "model-guided: the defaults only so far") ? -1 : guided_masks(S, meta, mask);
   if (rc) fprintf(stderr, "mpiguide check: %s\n", S->err);
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (rc || !mask) MPI_Abort(MPI_COMM_WORLD, 1);

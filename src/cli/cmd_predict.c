@@ -155,6 +155,7 @@ static int take_data(predict *P, const mg_ck_data *d, int want_np, int want_size
     int p = d->launches[s->launch].nprocs, alg = mg_alg_find(s->coll, s->alg);
     if (alg < 0 || p <= 0 || s->n <= 0) continue;
     if (alg > 0 && mg_colls[s->coll].algs[alg].family == MG_FAM_INPLACE) P->guided.in_place = 1;
+    if (d->launches[s->launch].nnodes > P->guided.nnodes) P->guided.nnodes = d->launches[s->launch].nnodes;
     if (strchr(d->launches[s->launch].datatype ? d->launches[s->launch].datatype : "", ':')) P->guided.dense = 0;
     if (!red[s->coll]) red[s->coll] = s->red;
     if (strcmp(red[s->coll], s->red)) continue;
