@@ -9,7 +9,8 @@
 #
 # Environment: COLLS_openmpi, COLLS_mpich (collectives; MPICH busy-polls when oversubscribed, so
 # its run is a subset), SIZES_openmpi, SIZES_mpich, EXTRA (options for both checks, e.g.
-# "--max-nrep 100" on a loaded machine), SLACK (--model-slack, default the check's).
+# "--max-nrep 100" on a loaded machine), SLACK (--model-slack, default the check's), LOGGP (a LogGP
+# file to use instead of measuring one, e.g. tests/cost/data/loggp.txt, measured here when quiet).
 # Per configuration MPI:P, into OUT/MPI-P/:
 #   1. `mpiguide loggp` at P (kept when OUT/MPI-P/loggp.txt exists);
 #   2. `check --full` and `check --full --model-guided --loggp` (wall time of each, in that order);
@@ -42,8 +43,10 @@ for cf in $configs; do
   d=$out/$mpi-$np
   mkdir -p "$d"
   colls=COLLS_$mpi sizes=SIZES_$mpi
-  say "== $mpi, $np processes ($(date -u '+%F %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg))"
-  if [[ ! -s $d/loggp.txt ]]; then
+  say "== $mpi, $np processes ($(date -u '+%F %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg))${LOGGP:+, LogGP file $LOGGP}"
+  if [[ -n ${LOGGP:-} ]]; then
+    cp "$LOGGP" "$d/loggp.txt"
+  elif [[ ! -s $d/loggp.txt ]]; then
     "${launch[@]}" "$b/mpiguide" loggp -o "$d/loggp.txt" >"$d/loggp.log" 2>&1
   fi
   c=(-c "${!colls}" --sizes "${!sizes}" --no-progress --loggp "$d/loggp.txt" ${EXTRA:-})
