@@ -13,6 +13,7 @@
 
 #include "bench/csv.h"
 #include "bench/output.h"
+#include "cli/cmd_check_guided.h"
 #include "cli/cmd_check_state.h"
 #include "util/err.h"
 
@@ -89,7 +90,7 @@ static void check_meta(FILE *f, void *arg) {
     mg_meta(f, "check_sizes", "%s", buf);
   }
   if (x->S->model_guided && x->S->guided_all)
-    mg_meta(f, "check_model_guided", "%ld of %ld mock-up cells measured (predicted <= %g x the default's median)",
+    mg_meta(f, "check_model_guided", "%ld of %ld mock-up cells measured (the rule of docs/model.md, slack %g)",
             x->S->guided_cells, x->S->guided_all, x->S->model_slack);
   if (x->incomplete) mg_meta(f, "check_incomplete", "%s", x->incomplete);
   mg_meta(f, "check_rows", "%ld", x->m->rows + x->S->old_nrows);
@@ -198,15 +199,24 @@ static void run_groups(mg_check_state *S, const mg_bench_meta *meta, int first) 
   }
 }
 
+/* Whether every datatype the check calls with is predefined (dense): then a packed row is the
+ * default's own call. */
+static int dense_types(const mg_bench_cfg *cfg) {
+  int dense = cfg->dtype->kind == MG_DK_PREDEFINED;
+  for (int k = 0; k < cfg->nreds; k++) dense &= cfg->reds[k].dtype->kind == MG_DK_PREDEFINED;
+  return dense;
+}
+
 /* Rank 0, --model-guided: from the defaults measured (DIR/raw.csv as written so far) and the LogGP
  * parameters, mask[i * MAXS + k] = the algorithms of collective colls[i] to measure at its k-th
- * size: the default and every mock-up of S->algmask whose predicted time is at most
- * model_slack x the default's median there, or that has no price. 0, or -1 with S->err. */
+ * size: the default and every mock-up of S->algmask the rule keeps (mg_guided_cell). 0, or -1
+ * with S->err. */
 #define MG_GUIDED_MAXS 256
-static int guided_masks(mg_check_state *S, unsigned *mask) {
+static int guided_masks(mg_check_state *S, const mg_bench_meta *meta, unsigned *mask) {
   mg_ck_data d;
   mg_model m;
   int rc = 0;
+  mg_guided_cfg g = {S->model_slack, S->base.in_place, dense_types(&S->base), S->lg_noisy, meta->nnodes};
   mg_ck_data_init(&d);
   mg_model_init(&m, &S->lg);
   if (mg_ck_read(&d, S->out, S->e, sizeof S->e) || mg_cmd_model_defaults(&m, &d, S->e, sizeof S->e))
@@ -215,13 +225,10 @@ static int guided_masks(mg_check_state *S, unsigned *mask) {
   for (int i = 0; !rc && i < S->ncolls; i++) {
     mg_coll c = S->colls[i];
     for (int k = 0; k < S->nsizes[c] && k < MG_GUIDED_MAXS; k++) {
-      double n = (double)S->sizes[c][k], def = mg_model_default(&m, c, S->size, n, NULL);
       unsigned w = 1u;
-      for (int a = 1; a < mg_colls[c].nalgs; a++) {
-        if (!(S->algmask[c] & (1u << a))) continue;
-        double t = mg_model_alg(&m, c, a, S->size, n);
-        if (!isfinite(t) || !isfinite(def) || t <= S->model_slack * def) w |= 1u << a;
-      }
+      for (int a = 1; a < mg_colls[c].nalgs; a++)
+        if ((S->algmask[c] & (1u << a)) && mg_guided_measured(mg_guided_cell(&m, &g, c, a, S->size, (double)S->sizes[c][k])))
+          w |= 1u << a;
       mask[i * MG_GUIDED_MAXS + k] = w;
     }
   }
@@ -237,7 +244,7 @@ static void guided_groups(mg_check_state *S, const mg_bench_meta *meta) {
   unsigned *mask = calloc(nm, sizeof *mask);
   int rc = mask ? 0 : MG_ERR_TO(S->err, "out of memory");
   if (!rc && S->rank == 0)
-    rc = mg_check_write_raw(S, meta, "model-guided: the defaults only so far") ? -1 : guided_masks(S, mask);
+    rc = mg_check_write_raw(S, meta, "model-guided: the defaults only so far") ? -1 : guided_masks(S, meta, mask);
   if (rc) fprintf(stderr, "mpiguide check: %s\n", S->err);
   MPI_Allreduce(MPI_IN_PLACE, &rc, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   if (rc || !mask) MPI_Abort(MPI_COMM_WORLD, 1);
@@ -276,7 +283,7 @@ static void guided_groups(mg_check_state *S, const mg_bench_meta *meta) {
   S->guided_cells = cells, S->guided_all = all;
   if (S->rank == 0 && S->progress)
     fprintf(stderr, "mpiguide check: model-guided: %ld of %ld mock-up cells may beat the default (predicted <= %g x "
-                    "its median); measuring those\n", cells, all, S->model_slack);
+                    "its median, or not priced surely); measuring those\n", cells, all, S->model_slack);
   free(mask);
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli/cmd_check_guided.h"
 #include "cli/cmd_check_state.h"
 #include "util/err.h"
 #include "util/parse.h"
@@ -86,6 +87,7 @@ int mg_check_parse_analysis(const mg_opt_vals *o, mg_check_state *S) {
   if (o->given[O_LOGGP]) { /* read before measuring: a bad file costs no measurement */
     if (mg_loggp_read(o->val[O_LOGGP], &S->lg, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--loggp: %s", S->e);
     S->have_lg = 1;
+    S->lg_noisy = mg_guided_model_noisy(o->val[O_LOGGP]); /* --model-guided: trust its prices? */
   }
   return 0;
 }

@@ -54,6 +54,7 @@ typedef struct mg_check_state {
   mg_cmd_progress prog;
   mg_loggp lg; /* --loggp: predictions next to the measurements (DIR/predicted.csv) */
   int have_lg;
+  int lg_noisy; /* the LogGP file was measured on a busy machine (cmd_check_guided.h) */
   int model_guided;     /* --model-guided: measure the mock-ups the model does not rule out */
   double model_slack;   /* --model-slack */
   long guided_cells, guided_all; /* mock-up cells measured, of those a full check would measure */

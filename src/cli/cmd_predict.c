@@ -15,6 +15,7 @@
 #include "bench/sample.h"
 #include "check/check.h"
 #include "cli/cli.h"
+#include "cli/cmd_check_guided.h"
 #include "cli/cmd_opts.h"
 #include "cli/cmd_predict.h"
 #include "cli/cmd_util.h"
@@ -46,13 +47,16 @@ static const char usage_text[] =
     "      --all               every algorithm's prediction, not only the fastest\n"
     "      --csv FILE          every prediction as CSV (mpiguide-predict/2, docs/model.md)\n"
     "  -q, --quiet             no table (the summary and --csv only)\n"
+    "      --guided SLACK      with --check: instead of the tables, the mock-up cells of the check\n"
+    "                          that `check --model-guided --model-slack SLACK` would measure,\n"
+    "                          judged from its defaults, as CSV (mpiguide-guided/1, docs/model.md)\n"
     "  -h, --help              this text\n";
 
 #define OPTIONS(X)                                                                                          \
   X(HELP, "help", 'h', MG_OPT_FLAG) X(LOGGP, "loggp", 0, MG_OPT_ARG) X(CHECK, "check", 0, MG_OPT_LIST)         \
   X(NP, "np", 0, MG_OPT_ARG) X(SIZES, "sizes", 0, MG_OPT_ARG) X(COLLS, "collectives", 'c', MG_OPT_ARG)          \
   X(FAMILIES, "families", 0, MG_OPT_ARG) X(ALL, "all", 0, MG_OPT_FLAG) X(CSV, "csv", 0, MG_OPT_ARG)           \
-  X(QUIET, "quiet", 'q', MG_OPT_FLAG)
+  X(QUIET, "quiet", 'q', MG_OPT_FLAG) X(GUIDED, "guided", 0, MG_OPT_ARG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
@@ -78,6 +82,7 @@ typedef struct predict {
   int colls[MG_NCOLL];  /* selected */
   unsigned fam;         /* families selected (bits) */
   int all, quiet;
+  mg_guided_cfg guided; /* --guided: the rule of check --model-guided replayed (slack 0: not asked) */
   int only_measured;    /* the cells measured only (the sizes and process counts came from --check) */
   int nskew, skewp[64]; /* the measurements' synchronisation exit spread (#@sync_skew_sec) per process count */
   double skew[64];
@@ -149,6 +154,9 @@ static int take_data(predict *P, const mg_ck_data *d, int want_np, int want_size
     const mg_ck_series *s = &d->series[i];
     int p = d->launches[s->launch].nprocs, alg = mg_alg_find(s->coll, s->alg);
     if (alg < 0 || p <= 0 || s->n <= 0) continue;
+    if (alg > 0 && mg_colls[s->coll].algs[alg].family == MG_FAM_INPLACE) P->guided.in_place = 1;
+    if (d->launches[s->launch].nnodes > P->guided.nnodes) P->guided.nnodes = d->launches[s->launch].nnodes;
+    if (strchr(d->launches[s->launch].datatype ? d->launches[s->launch].datatype : "", ':')) P->guided.dense = 0;
     if (!red[s->coll]) red[s->coll] = s->red;
     if (strcmp(red[s->coll], s->red)) continue;
     meas *e = entry(P, s->coll, alg, p, s->bytes);
@@ -242,7 +250,10 @@ static int parse(int argc, char **argv, predict *P) {
   const char *v;
   if (!rc && (v = o.val[O_LOGGP])) {
     if (mg_loggp_read(v, &P->lg, P->e, sizeof P->e)) rc = -1;
-    else P->have_lg = 1, warn_poor_fit(v, o.given[O_QUIET] ? NULL : stdout);
+    else {
+      P->have_lg = 1, P->guided.model_noisy = mg_guided_model_noisy(v);
+      warn_poor_fit(v, o.given[O_QUIET] || o.given[O_GUIDED] ? NULL : stdout);
+    }
   }
   mg_model_init(&P->m, P->have_lg ? &P->lg : NULL);
   if (!rc && !P->have_lg && !o.given[O_CHECK]) rc = MG_ERR_TO(P->e, "nothing to predict from: give --loggp FILE, --check DIR or both");
@@ -269,7 +280,11 @@ static int parse(int argc, char **argv, predict *P) {
     for (size_t b = 1024; b <= (1u << 20) && !rc; b *= 4) rc = add_size(P, b);
   if (!rc && (v = o.val[O_CSV]) && !(P->csv = fopen(v, "w"))) rc = MG_ERR_TO(P->e, "--csv: cannot write '%s'", v);
   P->all = o.given[O_ALL];
-  P->quiet = o.given[O_QUIET];
+  if (!rc && (v = o.val[O_GUIDED]) &&
+      (mg_parse_double(v, 0, &P->guided.slack, P->e, sizeof P->e) || !(P->guided.slack >= 1) || !o.nlist))
+    rc = MG_ERR_TO(P->e, "--guided: '%s' is not a slack >= 1, or no --check DIR to replay the rule on", v);
+  if (P->guided.slack > 0) P->quiet = 1, P->only_measured = 1;
+  P->quiet |= o.given[O_QUIET];
   mg_opt_vals_free(&o);
   if (rc) {
     fprintf(stderr, "mpiguide predict: %s\n(mpiguide predict --help shows the options)\n", P->e);
@@ -349,6 +364,11 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
     if (a && !isnan(pred[a]) && !isnan(meas_t[a]) && meas_t[a] > 0 &&
         add_err(T, al->family, fabs(cmp - meas_t[a]) / meas_t[a]))
       return MG_ERR_TO(P->e, "out of memory");
+    if (P->guided.slack > 0 && a && !isnan(meas_t[a])) {
+      mg_guided_why w = mg_guided_cell(&P->m, &P->guided, (mg_coll)coll, a, p, (double)bytes);
+      printf("%s,%d,%zu,%s,%s,%.9g,%.9g,%.9g,%.9g,%d,%s\n", ci->name, p, bytes, al->name, mg_families[al->family].name,
+             price[a].t, price[a].lo, price[0].t, price[0].hi, mg_guided_measured(w), mg_guided_key(w));
+    }
     if (P->csv && !isnan(pred[a]))
       fprintf(P->csv, "%s,%d,%zu,%s,%s,%.9g,%s,%.9g,%.4f,%.9g,%.9g,%.9g\n", ci->name, p, bytes, a ? al->name : "default",
               a ? mg_families[al->family].name : "", pred[a], mg_price_name(price[a].src), meas_t[a],
@@ -398,6 +418,7 @@ static int run(predict *P, FILE *out) {
   int rc = 0;
   memset(&T, 0, sizeof T);
   if (P->csv) fputs(csv_header, P->csv);
+  if (P->guided.slack > 0) fputs("# mpiguide-guided/1\ncollective,nprocs,bytes,algorithm,family,price_sec,price_lo_sec,default_sec,default_hi_sec,measured,why\n", stdout);
   for (int c = 0; rc == 0 && c < MG_NCOLL; c++) {
     if (!P->colls[c]) continue;
     for (int i = 0; rc == 0 && i < P->nps; i++) {
@@ -431,9 +452,10 @@ static void cleanup(predict *P) {
 int mg_cmd_predict(int argc, char **argv) {
   predict P;
   memset(&P, 0, sizeof P);
+  P.guided.dense = 1;
   int rc = parse(argc, argv, &P);
   if (rc == 1) rc = 0; /* --help */
-  else if (rc == 0 && run(&P, stdout)) fprintf(stderr, "mpiguide predict: %s\n", P.e), rc = 1;
+  else if (rc == 0 && run(&P, P.guided.slack > 0 ? NULL : stdout)) fprintf(stderr, "mpiguide predict: %s\n", P.e), rc = 1;
   cleanup(&P);
   return rc;
 }
