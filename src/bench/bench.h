@@ -352,6 +352,8 @@ typedef struct mg_bench_meta {
   int nprocs, nnodes, rpn_min, rpn_max; /* nodes from MPI_COMM_TYPE_SHARED */
   char hosts[1024]; /* the nodes as HOST:RANKS,... in the order of their lowest rank; "..." ends a
                        list that did not fit */
+  int simulated;       /* 1 under SimGrid's SMPI (meta.c): simulated time, never pooled with a real run */
+  char sim_platform[256], sim_selector[32]; /* its platform file (base name) and smpi/coll-selector */
 } mg_bench_meta;
 
 int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m);
