@@ -41,7 +41,8 @@ for np in $nps; do
       t0=$(date +%s)
       "$here/scripts/sim.sh" --platform "$plat" --np "$np" --selector "$sel" --timeout "$tmo" -o "$d" --force \
         -- "$@" >"$base/$topo-$np-$sel.log" 2>&1
-      echo "$(date -u +%FT%TZ) $topo-$np-$sel exit $? wall $(($(date +%s) - t0)) s" | tee -a "$base/campaign.log"
+      rc=$?
+      echo "$(date -u +%FT%TZ) $topo-$np-$sel exit $rc wall $(($(date +%s) - t0)) s" | tee -a "$base/campaign.log"
     done
   done
 done

@@ -7,8 +7,13 @@ Usage: benchmarks/sim_table.py DIR...          one Markdown row per (platform, r
        benchmarks/sim_table.py --scale DIR...  per (topology, selector, comparison) the outcome at
                                                each rank count (V violation, C consistent,
                                                ? inconclusive, - not run): the rows whose outcome
-                                               at the largest count differs from the smallest"""
-import csv, os, re, sys
+                                               at the largest count differs from the smallest
+       benchmarks/sim_table.py --rules DIR...  per (topology, selector) the rules `mpiguide tune`
+                                               learns from the smallest rank count (MPIGUIDE: the
+                                               mpiguide to run, default build/openmpi/mpiguide),
+                                               and at each larger count the rule's mock-up against
+                                               the default there: faster (x > 1) or slower"""
+import csv, os, re, subprocess, sys, tempfile
 
 def load(d):
     rows = [r for r in csv.DictReader(l for l in open(os.path.join(d, "verdicts.csv")) if not l.startswith("#"))
@@ -38,6 +43,45 @@ def table(dirs):
             print(f"| {plat} | {meta.get('nprocs')} | {sel} | {k[0]} | {k[1]} | {k[2].replace('MPI_','')} | "
                   f"{c[0]*1e6:.2f} | {c[2]}/{c[1]} | {w} | {meta.get('sim_wall_seconds')} |")
 
+def sim_dup(r, meta):
+    """Without simulated computation (sim.sh's default) a reduction's type and operator cost
+    nothing: the double:sum rows repeat the int:sum ones."""
+    return "simulate-computation:no" in meta.get("sim_options", "") and r.get("reduction", "").startswith("MPI_DOUBLE")
+
+def size(s):
+    m = re.fullmatch(r"(\d+)([KMG]?)", s)
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2)]
+
+def rules(dirs):
+    exe = os.environ.get("MPIGUIDE", os.path.join(os.path.dirname(__file__), "..", "build", "openmpi", "mpiguide"))
+    groups = {}
+    for d in dirs:
+        rows, plat, sel, meta = load(d)
+        groups.setdefault((re.sub(r"-\d+$", "", plat), sel), []).append((int(meta.get("nprocs", 0)), d, rows))
+    nps = sorted({n for g in groups.values() for n, _, _ in g})
+    print("| topology | selector | rule learned at the smallest count | " + " | ".join(f"{n} ranks" for n in nps[1:]) + " |")
+    print("|---|---|---|" + "---|" * (len(nps) - 1))
+    for (topo, sel), g in sorted(groups.items()):
+        g.sort()
+        with tempfile.TemporaryDirectory() as tmp:
+            prof = os.path.join(tmp, "p.prof")
+            subprocess.run([exe, "tune", g[0][1], "-o", prof, "-q"], check=True, stdout=subprocess.DEVNULL)
+            lines = [l.split("#")[0].split() for l in open(prof) if l.strip() and not l.startswith(("#", "mpiguide-profile"))]
+        if not lines:
+            print(f"| {topo} | {sel} | none ({g[0][0]} ranks) |" + " |" * (len(nps) - 1))
+        for w in lines:
+            coll, lo, hi = w[0], *map(size, w[2].split("-"))
+            ty = next((x[5:] for x in w if x.startswith("type=")), None)
+            if ty == "float": continue  # the int rule's twin (sim_dup)
+            alg, cells = w[-1], []
+            for n in nps[1:]:
+                hit = [r for m, _, rows in g if m == n for r in rows if r["collective"] == coll and r["mockup"] == alg
+                       and lo <= int(r["bytes"]) <= hi and (ty is None or r.get("reduction", "").startswith("MPI_INT"))]
+                if not hit: cells.append("-"); continue
+                x = float(hit[0]["median_default_sec"]) / float(hit[0]["median_mockup_sec"])
+                cells.append(f"{x:.2f}x " + ("faster" if x >= 1 / 0.9 else "**slower**" if x < 1 else "no gain"))
+            print(f"| {topo} | {sel} | `{coll} np={g[0][0]} {w[2]} {alg}` | " + " | ".join(cells) + " |")
+
 def scale(dirs):
     mark = {"violation": "V", "consistent": "C", "inconclusive": "?"}
     out, nps = {}, set()
@@ -46,6 +90,7 @@ def scale(dirs):
         topo, np = re.sub(r"-\d+$", "", plat), int(meta.get("nprocs", 0))
         nps.add(np)
         for r in rows:
+            if sim_dup(r, meta): continue
             k = (topo, sel, r["collective"], int(r["bytes"]), r.get("reduction", "").replace("MPI_", ""), r["mockup"], r["guideline"])
             s = mark.get(r["outcome"], "?") + (f" {float(r['slowdown']):.2f}x" if r["outcome"] == "violation" else "")
             out.setdefault(k, {})[np] = s
@@ -60,4 +105,5 @@ def scale(dirs):
 
 args = sys.argv[1:]
 if args and args[0] == "--scale": scale(args[1:])
+elif args and args[0] == "--rules": rules(args[1:])
 else: table(args)
