@@ -7,7 +7,7 @@ Usage: benchmarks/sim_table.py DIR...          one Markdown row per (platform, r
        benchmarks/sim_table.py --scale DIR...  per (topology, selector, comparison) the outcome at
                                                each rank count (V violation, C consistent,
                                                ? inconclusive, - not run): the rows whose outcome
-                                               at the largest count differs from the smallest
+                                               is not the same at every count measured
        benchmarks/sim_table.py --rules DIR...  per (topology, selector) the rules `mpiguide tune`
                                                learns from the smallest rank count (MPIGUIDE: the
                                                mpiguide to run, default build/openmpi/mpiguide),
@@ -19,6 +19,15 @@ def load(d):
     rows = [r for r in csv.DictReader(l for l in open(os.path.join(d, "verdicts.csv")) if not l.startswith("#"))
             if r.get("relation") in ("mockup", None, "")]
     meta = dict(l[2:].strip().split("=", 1) for l in open(os.path.join(d, "raw.csv")) if l.startswith("#@") and "=" in l)
+    if "simulate-computation:no" in meta.get("sim_options", ""):
+        # Without simulated computation a reduction's type costs nothing: MPI_INT:MPI_SUM and
+        # MPI_DOUBLE:MPI_SUM are one cell (the first measured kept), written ANY:SUM.
+        seen, kept = set(), []
+        for r in rows:
+            if r.get("reduction"): r["reduction"] = "ANY:" + r["reduction"].split(":", 1)[1]
+            k = (r["collective"], r["bytes"], r.get("reduction", ""), r["mockup"])
+            if k not in seen: seen.add(k), kept.append(r)
+        rows = kept
     # mpiguide's own keys (src/bench/meta.c); sim.sh wrote sim_platform, sim_selector before
     plat = meta.get("platform") or meta.get("sim_platform", "?")
     return rows, re.sub(r"\.xml$", "", plat), meta.get("selector") or meta.get("sim_selector", "?"), meta
@@ -42,11 +51,6 @@ def table(dirs):
             w = f"{c[3][0]:.2f}x {c[3][2]} {c[3][1]}" if c[3] else "-"
             print(f"| {plat} | {meta.get('nprocs')} | {sel} | {k[0]} | {k[1]} | {k[2].replace('MPI_','')} | "
                   f"{c[0]*1e6:.2f} | {c[2]}/{c[1]} | {w} | {meta.get('sim_wall_seconds')} |")
-
-def sim_dup(r, meta):
-    """Without simulated computation (sim.sh's default) a reduction's type and operator cost
-    nothing: the double:sum rows repeat the int:sum ones."""
-    return "simulate-computation:no" in meta.get("sim_options", "") and r.get("reduction", "").startswith("MPI_DOUBLE")
 
 def size(s):
     m = re.fullmatch(r"(\d+)([KMG]?)", s)
@@ -72,11 +76,11 @@ def rules(dirs):
         for w in lines:
             coll, lo, hi = w[0], *map(size, w[2].split("-"))
             ty = next((x[5:] for x in w if x.startswith("type=")), None)
-            if ty == "float": continue  # the int rule's twin (sim_dup)
+            if ty == "float": continue  # the int rule's twin (ANY:SUM in load)
             alg, cells = w[-1], []
             for n in nps[1:]:
                 hit = [r for m, _, rows in g if m == n for r in rows if r["collective"] == coll and r["mockup"] == alg
-                       and lo <= int(r["bytes"]) <= hi and (ty is None or r.get("reduction", "").startswith("MPI_INT"))]
+                       and lo <= int(r["bytes"]) <= hi]
                 if not hit: cells.append("-"); continue
                 x = float(hit[0]["median_default_sec"]) / float(hit[0]["median_mockup_sec"])
                 cells.append(f"{x:.2f}x " + ("faster" if x >= 1 / 0.9 else "**slower**" if x < 1 else "no gain"))
@@ -90,7 +94,6 @@ def scale(dirs):
         topo, np = re.sub(r"-\d+$", "", plat), int(meta.get("nprocs", 0))
         nps.add(np)
         for r in rows:
-            if sim_dup(r, meta): continue
             k = (topo, sel, r["collective"], int(r["bytes"]), r.get("reduction", "").replace("MPI_", ""), r["mockup"], r["guideline"])
             s = mark.get(r["outcome"], "?") + (f" {float(r['slowdown']):.2f}x" if r["outcome"] == "violation" else "")
             out.setdefault(k, {})[np] = s
@@ -100,7 +103,7 @@ def scale(dirs):
     for k in sorted(out):
         v = out[k]
         have = [n for n in nps if n in v]
-        if len(have) < 2 or v[have[0]][:1] == v[have[-1]][:1]: continue
+        if len(have) < 2 or len({v[n][:1] for n in have}) == 1: continue  # the same at every count
         print("| " + " | ".join(str(x) for x in k) + " | " + " | ".join(v.get(n, "-") for n in nps) + " |")
 
 args = sys.argv[1:]
