@@ -21,10 +21,10 @@
 #   -o DIR, --force, and everything after -- go to `mpiguide check` (e.g. -c allreduce --quick)
 #
 # DIR is a normal check result directory (raw.csv, verdicts.*, summary.txt, report.html) plus
-# simulation.txt. raw.csv records the simulation (#@simulated=smpi, #@sim_platform, #@sim_selector,
-# #@sim_np, #@sim_options) and its library name reads "SMPI (simulated: PLATFORM, selector S)",
-# so the summary and the report say it and `check --from` never pools it with a real library's
-# launches unawares. Needs libsimgrid-dev (scripts/setup.sh --smpi installs it).
+# simulation.txt. mpiguide itself records the simulation in raw.csv (#@simulated=1, #@platform,
+# #@selector; its library is "SMPI"), so the summary and the report say it and a check never pools
+# it with a real run; this script adds #@sim_options, #@sim_wall_seconds, #@sim_noise and, where
+# sim/trust.txt has the platform, #@sim_trust: how the simulation matched measured runs. Needs libsimgrid-dev (scripts/setup.sh --smpi installs it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -97,21 +97,25 @@ if [[ ! -f $out/raw.csv ]]; then
 fi
 ((rc == 124)) && echo "sim.sh: the simulation exceeded --timeout $tmo s (wall clock): analysing the cells it saved" >&2
 
-# Record the simulation in raw.csv, then analyse again so every file carries it.
-sim_meta=$(printf '#@simulated=smpi\n#@sim_simgrid=%s\n#@sim_platform=%s\n#@sim_selector=%s\n#@sim_np=%s\n#@sim_hosts=%s\n#@sim_options=%s\n#@sim_wall_seconds=%s\n#@sim_noise=%s' \
-  "$(smpirun -version 2>&1 | head -1)" "$pname" "$selector" "$np" "$nhosts" "${opts[*]}" "$wall" "${noise:-measured}")
-python3 - "$out/raw.csv" "SMPI (simulated: $pname, selector $selector)" "$sim_meta" <<'EOF'
-import sys
-path, name, meta = sys.argv[1:4]
-lines = open(path).read().split("\n")
+# mpiguide records the simulation itself (#@simulated=1, #@platform, #@selector: src/bench/meta.c);
+# add what only this script knows, then analyse again so every file carries it. sim/trust.txt
+# holds, per platform, how the simulation matched measured runs (docs/scale.md, "Trust").
+trust=$(awk -F'\t' -v p="$pname" '$1 == p { print $2; f = 1; exit } $1 == "*" { d = $2 } END { if (!f) print d }' \
+          "$here/sim/trust.txt" 2>/dev/null || true)
+sim_meta=$(printf '#@sim_simgrid=%s\n#@sim_hosts=%s\n#@sim_options=%s\n#@sim_wall_seconds=%s\n#@sim_noise=%s' \
+  "$(smpirun -version 2>&1 | head -1)" "$nhosts" "${opts[*]}" "$wall" "${noise:-measured}")
+[[ -n $trust ]] && sim_meta+=$(printf '\n#@sim_trust=%s' "$trust")
+grep -qx '#@simulated=1' "$out/raw.csv" || die "$out/raw.csv does not say #@simulated=1: is $exe an smpi build of this mpiguide?"
+python3 - "$out/raw.csv" "$sim_meta" <<'EOF'
+import os, sys
+path, meta = sys.argv[1:3]
 out = []
-for l in lines:
-    if l.startswith("#@simulated=") or l.startswith("#@sim_"): continue
-    if l.startswith("#@mpi_library_name="): l = "#@mpi_library_name=" + name
+for l in open(path).read().split("\n"):
+    if l.startswith("#@sim_"): continue
     out.append(l)
     if l.startswith("#@format="): out.extend(meta.split("\n"))
 open(path + ".tmp", "w").write("\n".join(out))
-import os; os.replace(path + ".tmp", path)
+os.replace(path + ".tmp", path)
 EOF
 printf '%s\n' "${sim_meta//#@/}" >"$out/simulation.txt"
 noiseopt=()

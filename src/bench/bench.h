@@ -363,6 +363,8 @@ typedef struct mg_bench_meta {
                        list that did not fit */
   char cpu_model[128];          /* rank 0's processor ("model name" of /proc/cpuinfo), "" unknown */
   char launcher[64];            /* what started rank 0 (meta.c: mpirun, mpiexec, srun, ...), "" unknown */
+  int simulated;       /* 1 under SimGrid's SMPI (meta.c): simulated time, never pooled with a real run */
+  char sim_platform[256], sim_selector[32]; /* its platform file (base name) and smpi/coll-selector */
 } mg_bench_meta;
 
 int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m);

@@ -2,7 +2,8 @@
  * What a result file says about its launch: an id equal on all ranks, rank
  * 0's host name, the date, the MPI library, and the node layout (nodes from
  * MPI_Comm_split_type(MPI_COMM_TYPE_SHARED), and each node's host name and rank count: algs/layout.c),
- * the processor model and the launcher: together a configuration's identity (check/data.c).
+ * the processor model and the launcher, and under SimGrid's SMPI that the run is simulated, its
+ * platform and its collective selector: together a configuration's identity (check/data.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,38 @@ static void machine_and_launcher(char *cpu, size_t cpulen, char *launcher, size_
   else if (comm[0]) snprintf(launcher, llen, "%s", comm); /* a shell: a singleton; else what it is */
 }
 
+/* SimGrid's SMPI (docs/scale.md) runs every rank as a thread of one process, smpimain, which
+ * smpirun starts as "smpimain PROGRAM --cfg=... --log=... PLATFORM ARGS..." (smpirun, 3.32): the
+ * platform file is the first word after the program that is not an option, the selector the last
+ * --cfg=smpi/coll-selector, SMPI's own "default" when none is given. SimGrid's C API reads no string
+ * option, so the command line it is (Linux /proc; elsewhere both stay "unknown"). */
+static void smpi_config(char *platform, size_t plen, char *selector, size_t slen) {
+  static const char sel[] = "--cfg=smpi/coll-selector:";
+  char buf[16384];
+  snprintf(platform, plen, "unknown");
+  snprintf(selector, slen, "default");
+  FILE *f = fopen("/proc/self/cmdline", "rb");
+  if (!f) {
+    snprintf(selector, slen, "unknown");
+    return;
+  }
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = '\0';
+  int word = 0;
+  for (size_t i = 0; i < n; i += strlen(buf + i) + 1, word++) {
+    const char *w = buf + i;
+    if (word < 2) continue; /* smpimain, the program */
+    if (!strncmp(w, sel, sizeof sel - 1)) {
+      snprintf(selector, slen, "%s", w + sizeof sel - 1);
+    } else if (strncmp(w, "--", 2)) {
+      const char *base = strrchr(w, '/');
+      snprintf(platform, plen, "%s", base ? base + 1 : w);
+      break; /* the program's own arguments follow */
+    }
+  }
+}
+
 int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m) {
   int rc, rank;
   memset(m, 0, sizeof *m);
@@ -60,7 +93,10 @@ int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m) {
   memset(&id, 0, sizeof id);
   if (rank == 0) {
     struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
+    /* (clock_gettime): the real clock even under SMPI, whose smpicc redefines clock_gettime as a
+     * function-like macro (smpi/smpi_helpers.h) to give simulated time, which starts at 0 in every
+     * run: the date would be 1970 and launches of two runs would share an id. */
+    (clock_gettime)(CLOCK_REALTIME, &ts);
     snprintf(id.launch, sizeof id.launch, "%010llx%06lx", (unsigned long long)ts.tv_sec,
              ((unsigned long)getpid() ^ (unsigned long)(ts.tv_nsec >> 10)) & 0xffffffUL);
     if (gethostname(id.host, sizeof id.host - 1) != 0) strcpy(id.host, "unknown");
@@ -80,11 +116,18 @@ int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m) {
   while (len > 0 && (lib[len - 1] == '\n' || lib[len - 1] == ' ' || lib[len - 1] == '\0')) lib[--len] = '\0';
   snprintf(m->mpi_library, sizeof m->mpi_library, "%s", lib);
   snprintf(m->mpi_name, sizeof m->mpi_name, "%s",
-           strstr(lib, "Open MPI") ? "Open MPI"
+           strstr(lib, "SMPI Version") ? "SMPI"
+           : strstr(lib, "Open MPI") ? "Open MPI"
            : strstr(lib, "MVAPICH") ? "MVAPICH"
            : strstr(lib, "Intel") ? "Intel MPI"
            : strstr(lib, "MPICH") ? "MPICH"
                                    : "unknown");
+  if ((m->simulated = !strcmp(m->mpi_name, "SMPI"))) { /* the same on every rank: one process */
+    if (rank == 0) smpi_config(m->sim_platform, sizeof m->sim_platform, m->sim_selector, sizeof m->sim_selector);
+    if ((rc = PMPI_Bcast(m->sim_platform, (int)sizeof m->sim_platform, MPI_CHAR, 0, comm)) != MPI_SUCCESS ||
+        (rc = PMPI_Bcast(m->sim_selector, (int)sizeof m->sim_selector, MPI_CHAR, 0, comm)) != MPI_SUCCESS)
+      return rc;
+  }
   PMPI_Get_version(&major, &minor);
   snprintf(m->mpi_standard, sizeof m->mpi_standard, "%d.%d", major, minor);
 

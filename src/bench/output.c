@@ -30,6 +30,11 @@ static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command, co
   mg_meta(f, "command", "%s", command);
   const char *sim = getenv("MPIGUIDE_NODE_SIZE"); /* the hier rows' nodes are simulated: timings mean nothing */
   if (sim && *sim) mg_meta(f, "simulated_node_size", "%s", sim);
+  if (m->simulated) { /* SimGrid SMPI: part of the configuration's identity (docs/scale.md) */
+    mg_meta(f, "simulated", "1");
+    mg_meta(f, "platform", "%s", m->sim_platform);
+    mg_meta(f, "selector", "%s", m->sim_selector);
+  }
 }
 
 /* The collectives, then per collective its algorithms and size definition. */

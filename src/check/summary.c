@@ -37,12 +37,23 @@ static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) 
   const mg_ck_launch *L = &d->launches[0];
   double smin, smax;
   sync_range(d, &smin, &smax);
-  fprintf(f, "Summary: %s, %d processes", *L->mpi_name ? L->mpi_name : "MPI library unknown", L->nprocs);
+  fprintf(f, "Summary: %s", *L->mpi_name ? L->mpi_name : "MPI library unknown");
+  const char *sim = mg_ck_meta_get(&L->meta, "simulated"); /* SimGrid SMPI (bench/meta.c, docs/scale.md) */
+  if (sim && !strcmp(sim, "1")) {
+    const char *pl = mg_ck_meta_get(&L->meta, "platform"), *sel = mg_ck_meta_get(&L->meta, "selector");
+    fprintf(f, " (simulated: %s, selector %s)", pl ? pl : "?", sel ? sel : "?");
+  }
+  fprintf(f, ", %d processes", L->nprocs);
   if (L->nnodes > 0) fprintf(f, " on %d node(s)", L->nnodes);
   if (d->nlaunches > 1)
     fprintf(f, ", %d launches (launch-to-launch variation covered)\n", d->nlaunches);
   else
     fprintf(f, ", 1 launch (launch-to-launch variation not covered: check --launches N)\n");
+  if (sim && !strcmp(sim, "1")) { /* sim.sh records the comparison with measured runs, where one exists */
+    const char *tr = mg_ck_meta_get(&L->meta, "sim_trust");
+    fprintf(f, "simulated: SimGrid SMPI's model times, not measurements; against measured runs: %s\n",
+            tr && *tr ? tr : "not compared on this platform (docs/scale.md)");
+  }
   if (mg_ck_launch_in_place(L))
     fprintf(f, "calls: in place (MPI_IN_PLACE, --in-place; bcast and barrier as usual)\n");
   if (mg_ck_launch_pattern(L)) /* the launches agree (mg_ck_config_diff) */

@@ -62,6 +62,14 @@ static void settings_meta(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_meta(f, "mpi_library_version", "%s", d->launches[0].mpi_version);
   mg_meta(f, "nprocs", "%d", d->launches[0].nprocs);
   mg_meta(f, "nnodes", "%d", d->launches[0].nnodes);
+  const char *sim = mg_ck_meta_get(&d->launches[0].meta, "simulated"); /* SimGrid SMPI (docs/scale.md) */
+  if (sim && !strcmp(sim, "1")) {
+    static const char *const keys[] = {"simulated", "platform", "selector", "sim_trust"};
+    for (int k = 0; k < 4; k++) {
+      const char *v = mg_ck_meta_get(&d->launches[0].meta, keys[k]);
+      if (v) mg_meta(f, keys[k], "%s", v);
+    }
+  }
   if (mg_ck_launch_in_place(&d->launches[0])) mg_meta(f, "in_place", "1"); /* the launches agree */
   if (mg_ck_launch_pattern(&d->launches[0])) mg_meta(f, "pattern", "%s", mg_ck_launch_pattern(&d->launches[0]));
   if (r->nrel) mg_meta(f, "relation_family", "%d", r->rel_family); /* REVERSE rows counted in family */

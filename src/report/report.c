@@ -205,6 +205,11 @@ static void label_runs(mg_rp_run *runs, int nruns) {
     }
     u = strlen(o);
     if (mg_ck_launch_in_place(L) && u < len) snprintf(o + u, len - u, " · in place"); /* check --in-place */
+    const char *sim = mg_ck_meta_get(&L->meta, "simulated"), *pl = mg_ck_meta_get(&L->meta, "platform"),
+               *sel = mg_ck_meta_get(&L->meta, "selector");
+    u = strlen(o);
+    if (sim && !strcmp(sim, "1") && u < len) /* SimGrid SMPI: the platform and selector tell runs apart */
+      snprintf(o + u, len - u, " · simulated %.40s %.16s", pl ? pl : "?", sel ? sel : "?");
     u = strlen(o);
     if (pat && mg_ck_launch_pattern(L) && u < len) snprintf(o + u, len - u, " · %s", mg_ck_launch_pattern(L)); /* --pattern */
     u = strlen(o); /* the machine (rank 0's host) and the launcher, where the runs differ in them */
@@ -328,6 +333,23 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
     ROW("simulated nodes", launch_meta(L, "simulated_node_size", tmp, sizeof tmp);
         if (tmp[0]) snprintf(buf, sizeof buf, "MPIGUIDE_NODE_SIZE=%s: the hier rows' timings mean nothing", tmp);
         else snprintf(buf, sizeof buf, "none"));
+  int any_smpi = 0; /* SimGrid SMPI (bench/meta.c): the times are a model's, say whose and how it matched */
+  for (int ri = 0; ri < nruns; ri++) {
+    launch_meta(&runs[ri].d->launches[0], "simulated", tmp, sizeof tmp);
+    any_smpi |= !strcmp(tmp, "1");
+  }
+  if (any_smpi) {
+    ROW("simulated", launch_meta(L, "simulated", tmp, sizeof tmp); if (strcmp(tmp, "1")) snprintf(buf, sizeof buf, "no: measured");
+        else {
+          char pl[256], sel[64];
+          launch_meta(L, "platform", pl, sizeof pl);
+          launch_meta(L, "selector", sel, sizeof sel);
+          snprintf(buf, sizeof buf, "yes: SimGrid SMPI, platform %s, selector %s", pl, sel);
+        });
+    ROW("simulation against measurement", launch_meta(L, "simulated", tmp, sizeof tmp);
+        if (strcmp(tmp, "1")) snprintf(buf, sizeof buf, "-");
+        else if (launch_meta(L, "sim_trust", buf, sizeof buf), !buf[0]) snprintf(buf, sizeof buf, "not compared on this platform"));
+  }
   int derived = 0; /* a measurement on a derived datatype (bench --datatype): say which */
   for (int ri = 0; ri < nruns; ri++) derived |= runs[ri].d->launches[0].datatype && strchr(runs[ri].d->launches[0].datatype, ':');
   if (derived) ROW("datatype", snprintf(buf, sizeof buf, "%s", L->datatype));

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# `check` at scale in simulation (issue 37, docs/scale.md): scripts/sim.sh for every platform
+# family, rank count and SMPI selector, one after the other (SMPI is single-threaded: one run, one
+# core), then benchmarks/sim_table.py over the results. A directory that has its summary.txt is
+# done and skipped, so an interrupted campaign resumes.
+#
+# Usage: benchmarks/sim_scale.sh -o BASE [--np "64 256 1024"] [--topos "fattree dragonfly"]
+#                                [--selectors "ompi mpich mvapich2 impi"] [--timeout SECONDS]
+#                                [-- CHECK-OPTIONS...]
+#   the platform is sim/platforms/TOPO-NP.xml, or the smallest TOPO-H.xml with more hosts (ranks on
+#   its first hosts); results in BASE/TOPO-NP-SELECTOR/, the wall clock of each run in BASE/campaign.log, the table
+#   in BASE/table.md. CHECK-OPTIONS default: -c allreduce,bcast,allgather,reduce --sizes 16,64K --nrep 10
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+base= nps="64 256 1024" topos="fattree dragonfly" sels="ompi mpich mvapich2 impi" tmo=3600
+while (($#)); do
+  case $1 in
+    -o) base=${2:?}; shift 2 ;;
+    --np) nps=${2:?}; shift 2 ;;
+    --topos) topos=${2:?}; shift 2 ;;
+    --selectors) sels=${2:?}; shift 2 ;;
+    --timeout) tmo=${2:?}; shift 2 ;;
+    --) shift; break ;;
+    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    *) echo "sim_scale.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+[[ -n $base ]] || { echo "sim_scale.sh: -o BASE is required" >&2; exit 2; }
+(($#)) || set -- -c allreduce,bcast,allgather,reduce --sizes 16,64K --nrep 10
+mkdir -p "$base"
+for np in $nps; do
+  for topo in $topos; do
+    plat=  # TOPO-NP.xml, else the smallest TOPO-H.xml with H > NP hosts (4 ranks: fattree-16.xml, the first 4 hosts)
+    for h in $(ls "$here"/sim/platforms/"$topo"-*.xml 2>/dev/null | sed 's/.*-\([0-9]*\)\.xml$/\1/' | sort -n); do
+      ((h >= np)) && { plat="$here/sim/platforms/$topo-$h.xml"; break; }
+    done
+    [[ -n $plat ]] || { echo "sim_scale.sh: no $topo platform of $np hosts or more, skipped" >&2; continue; }
+    for sel in $sels; do
+      d="$base/$topo-$np-$sel"
+      [[ -f $d/summary.txt ]] && continue
+      t0=$(date +%s)
+      "$here/scripts/sim.sh" --platform "$plat" --np "$np" --selector "$sel" --timeout "$tmo" -o "$d" --force \
+        -- "$@" >"$base/$topo-$np-$sel.log" 2>&1
+      rc=$?
+      echo "$(date -u +%FT%TZ) $topo-$np-$sel exit $rc wall $(($(date +%s) - t0)) s" | tee -a "$base/campaign.log"
+    done
+  done
+done
+dirs=("$base"/*/summary.txt)
+[[ -e ${dirs[0]} ]] && python3 "$here/benchmarks/sim_table.py" "${dirs[@]%/summary.txt}" >"$base/table.md"
