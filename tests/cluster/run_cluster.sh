@@ -307,26 +307,44 @@ campaign)
   # mpiguide campaign (docs/campaign.md) as steps of one salloc allocation: layouts 1x2 and 2x1 of
   # this flavour through srun, 2 launches each; the job is killed (SIGTERM to salloc, the campaign,
   # check and srun, as scancel does) once the first launch is saved, and the rerun resumes
+  # The kill lands at one place whatever the machine's speed (a launch takes 0.2 s on a fast one,
+  # quicker than any polling): the launcher is srun behind a gate that passes the first launch and
+  # holds the second (1x2's launch 2) until it is killed; the rerun finds the gate open.
+  cat >gate.sh <<'GATE'
+#!/usr/bin/env bash
+d=$(dirname "$0")
+echo x >>"$d/gate.calls"
+if [[ ! -e $d/gate.open && $(wc -l <"$d/gate.calls") -ge 2 ]]; then
+  touch "$d/gate.held"
+  for ((i = 0; i < 200; i++)); do sleep 0.5; done # bounded: the test kills it long before
+  exit 1
+fi
+exec "$@"
+GATE
+  chmod +x gate.sh
   cat >spec <<SPEC
 out $work/tree
 launches 2
 layouts 1x2 2x1
-mpi $MG_FLAVOR $MG_CLI srun -N {nodes} -n {np} --ntasks-per-node={rpn} --mpi=$pmi
+mpi $MG_FLAVOR $MG_CLI $work/gate.sh srun -N {nodes} -n {np} --ntasks-per-node={rpn} --mpi=$pmi
 check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allreduce_as_reduce_bcast -q
 SPEC
   c1=$work/tree/$MG_FLAVOR-1x2 c2=$work/tree/$MG_FLAVOR-2x1
   timeout -k 5 200 "$C" exec head env "${mpi_env[@]}" salloc -N 2 --ntasks-per-node=2 "$MG_CLI" campaign "$work/spec" >out1.txt 2>err1.txt &
   pid=$!
-  for ((i = 0; i < 240; i++)); do # the first launch saved whole (raw.csv without #@check_incomplete)
-    [[ -s $c1/launch-1/raw.csv ]] && ! grep -q '^#@check_incomplete' "$c1/launch-1/raw.csv" && break
+  for ((i = 0; i < 240; i++)); do # until the gate holds 1x2's second launch
+    [[ -e gate.held ]] && break
     kill -0 $pid 2>/dev/null || break
     sleep 0.5
   done
+  [[ -e gate.held ]] || { cat out1.txt err1.txt; die "the campaign never reached 1x2's second launch"; }
   kill -TERM $(tree $pid) 2>/dev/null
   wait $pid
   cat out1.txt err1.txt
-  [[ -s $c1/launch-1/raw.csv && ! -e $c1.done && ! -e $c2.done ]] ||
-    die "killed: expected $c1/launch-1 saved and nothing marked done: $(ls -R tree)"
+  [[ -s $c1/launch-1/raw.csv && ! -e $c1/launch-2/raw.csv && ! -e $c1.done && ! -e $c2.done ]] ||
+    die "killed: expected $c1/launch-1 saved, launch 2 not, and nothing marked done: $(ls -R tree)"
+  grep -q '^#@check_incomplete' "$c1/launch-1/raw.csv" && die "launch 1 saved incomplete"
+  touch gate.open
   ok "killed after the first launch: it is kept, nothing marked done"
   id1=$(grep '^#@launch=' "$c1/launch-1/raw.csv")
   watch "file:$c2.done" out2.txt err2.txt timeout -k 5 200 "$C" exec head env "${mpi_env[@]}" salloc -N 2 --ntasks-per-node=2 "$MG_CLI" campaign "$work/spec"
