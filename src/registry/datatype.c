@@ -5,6 +5,7 @@
  */
 #include "registry/datatype.h"
 
+#include <stdlib.h>
 #include <strings.h>
 
 int mg_type_get(MPI_Datatype dt, mg_type *t) {
@@ -198,4 +199,62 @@ int mg_op_defined(MPI_Op op, MPI_Datatype dt) {
   for (size_t j = 0; groups && j < sizeof red_types / sizeof red_types[0]; j++)
     if (dt == red_types[j].dt) return (red_types[j].group & groups) != 0;
   return 0; /* derived (also a duplicate or a contiguous of one element), or in no group */
+}
+
+/* The two member sizes of a predefined pair type (MPI_DOUBLE_INT, ...): 1 when dt is one. The
+ * handles are not constants in every MPI (Open MPI: addresses of globals), hence no static table. */
+static int pair_sizes(MPI_Datatype dt, int *a, int *b) {
+  const struct {
+    MPI_Datatype t;
+    int a, b;
+  } pairs[] = {{MPI_FLOAT_INT, (int)sizeof(float), (int)sizeof(int)},
+               {MPI_DOUBLE_INT, (int)sizeof(double), (int)sizeof(int)},
+               {MPI_LONG_INT, (int)sizeof(long), (int)sizeof(int)},
+               {MPI_SHORT_INT, (int)sizeof(short), (int)sizeof(int)},
+               {MPI_LONG_DOUBLE_INT, (int)sizeof(long double), (int)sizeof(int)}};
+  for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+    if (dt == pairs[i].t) {
+      *a = pairs[i].a;
+      *b = pairs[i].b;
+      return 1;
+    }
+  return 0;
+}
+
+/* One more basic type of size sz: 1 when it differs from the first one seen. */
+static int another_size(int sz, int *first) {
+  if (sz <= 0) return 0;
+  if (*first == 0) *first = sz;
+  return sz != *first;
+}
+
+/* 1 as soon as a second basic size turns up in dt's signature (depth: the nesting, bounded). */
+static int walk_sizes(MPI_Datatype dt, int *first, int depth) {
+  int ni, na, nd, comb, sz, a, b;
+  if (depth > 64 || PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS) return 0;
+  if (comb == MPI_COMBINER_NAMED) {
+    if (pair_sizes(dt, &a, &b)) return another_size(a, first) || another_size(b, first);
+    return PMPI_Type_size(dt, &sz) == MPI_SUCCESS && another_size(sz, first);
+  }
+  int *ints = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+  MPI_Aint *aints = malloc(sizeof(MPI_Aint) * (size_t)(na > 0 ? na : 1));
+  MPI_Datatype *types = malloc(sizeof(MPI_Datatype) * (size_t)(nd > 0 ? nd : 1));
+  int mixed = 0;
+  if (ints && aints && types && PMPI_Type_get_contents(dt, ni, na, nd, ints, aints, types) == MPI_SUCCESS)
+    for (int i = 0; i < nd; i++) {
+      if (!mixed) mixed = walk_sizes(types[i], first, depth + 1);
+      /* the handles of derived members are new ones (MPI_Type_get_contents), the caller's to free */
+      if (PMPI_Type_get_envelope(types[i], &ni, &na, &a, &comb) == MPI_SUCCESS && comb != MPI_COMBINER_NAMED)
+        PMPI_Type_free(&types[i]);
+    }
+  free(ints);
+  free(aints);
+  free(types);
+  return mixed;
+}
+
+int mg_type_mixed_sizes(MPI_Datatype dt) {
+  if (mg_tclass_of(dt) != MG_TCLASS_NONE) return 0; /* a predefined type with a class: one size */
+  int first = 0;
+  return walk_sizes(dt, &first, 0);
 }

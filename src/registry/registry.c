@@ -253,6 +253,9 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
     return MG_WHY_COUNT_RANGE;
   if ((a->restrictions & MG_R_BITWISE_EXACT) && !mg_userop_exact(c->op, c->rtype)) return MG_WHY_OP_NOT_EXACT;
   if (a->mem && a->mem(c) > scratch_max) return MG_WHY_SCRATCH_CAP;
+#ifdef MPICH_VERSION
+  if ((a->restrictions & MG_R_UNIFORM_BASIC) && mg_type_mixed_sizes(c->rtype)) return MG_WHY_MIXED_SIZES;
+#endif
   if (a->restrictions & MG_R_MEASURE_ONLY) return MG_WHY_MEASURE_ONLY; /* last: measurable (mg_why_measurable) */
   return MG_WHY_NONE;
 }

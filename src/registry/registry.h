@@ -127,7 +127,10 @@ static inline int mg_coll_is_p2p(mg_coll k) { return k >= MG_NCOLLECTIVES; }
   X(IRREGULAR_NODES, "irregular_nodes",                                             \
     "not applicable: nodes of different sizes (a lane row needs the same number of ranks on every node)") \
   X(NODE_ORDER, "node_order",                                                       \
-    "not applicable: a non-commutative op, and the nodes are not ranges of consecutive ranks")
+    "not applicable: a non-commutative op, and the nodes are not ranges of consecutive ranks")        \
+  X(MIXED_SIZES, "mixed_sizes",                                                     \
+    "not applicable on MPICH: a datatype whose basic types differ in size (MPICH 4.0.2 fails to "      \
+    "receive packed bytes into it above 8 KiB)")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
@@ -259,6 +262,17 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
  *   the wrong displacement when displs leave gaps (difftest, not in place
  *   only). The in-place rows of the two, which turn an in-place call into a
  *   regular one, keep away from it.
+ * - UNIFORM_BASIC: MPICH 4.0.2 (ch4:ucx) fails with "message truncated" (or hangs) when a rank
+ *   receives packed bytes into a datatype whose signature mixes basic types of different sizes and
+ *   the message is above 8 KiB (UCX's rendezvous). Its MPI_Gather forwards the blocks of a
+ *   subtree as packed bytes (binomial tree: from 4 ranks, a subtree of 2 blocks of 4 KiB is
+ *   enough) and its MPI_Scatter sends them so; received as struct{int,double,char},
+ *   struct{double,int}, struct{short,int}, MPI_DOUBLE_INT, MPI_SHORT_INT it fails,
+ *   struct{int,char}, MPI_FLOAT_INT, MPI_LONG_DOUBLE_INT and one-size structs pass (seen here;
+ *   the rule takes every mix, which is safe). The library's own MPI_Gather fails alike, but a
+ *   mock-up that calls it for another collective (allgather as gather + bcast) would turn a call
+ *   that works into one that fails. The signature is the same on every rank, so is the decision
+ *   (mg_type_mixed_sizes); on other libraries the rows run.
  * - BITWISE_EXACT: the algorithm replaces the call's op by mpiguide's own
  *   user-defined twin of it (userop.c), which the library may apply in
  *   another order or grouping than its built-in op: only where every order
@@ -307,6 +321,10 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
   X(NODE_ORDER, 15, "non-commutative-op:consecutive-nodes",                                         \
     "with a non-commutative op only when every node is a range of consecutive ranks (decided from "  \
     "the node structure, alike on every rank, when the row first runs on the communicator)")        \
+  X(UNIFORM_BASIC, 11, "mpich:one-basic-size",                                                       \
+    "on MPICH, not with a datatype whose signature holds basic types of different sizes (struct{int,"  \
+    "double}, MPI_DOUBLE_INT): the row's MPI_Gather or MPI_Scatter forwards packed bytes that MPICH "  \
+    "4.0.2 (ch4:ucx) fails to receive into such a type above 8 KiB (message truncated, or a hang)")   \
   X(REGULAR_NODES, 16, "equal-node-sizes",                                                           \
     "every node has the same number of ranks of the communicator (decided from the node structure, " \
     "alike on every rank)")

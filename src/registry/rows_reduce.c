@@ -13,7 +13,7 @@ static const mg_alg reduce_algs[] = {
     {.name = "reduce_as_reducescatterblock_gather", .fn = mg_reduce_as_reducescatterblock_gather, .guideline = "GL15",
      .formula = "Reduce(n) <= Reduce_scatter_block(n) + Gather(n/p)",
      .description = "reduce_scatter_block over the vector padded to a multiple of p, then gather at the root",
-     .restrictions = MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP,
+     .restrictions = MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP | MG_R_UNIFORM_BASIC,
      .mem_formula = "n/p if p divides count, else n + up to p-1 elements",
      .mem = mg_reduce_as_reducescatterblock_gather_mem, .cost = "reduce_scatter_block(n/p) + gather(n/p)"},
     {.name = "reduce_as_reducescatter_gatherv", .fn = mg_reduce_as_reducescatter_gatherv, .guideline = "GL16",

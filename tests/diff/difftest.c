@@ -2044,6 +2044,9 @@ static const char *restricted_here(int coll, int alg, const targs *a, const tcom
     MPI_Type_get_true_extent(a->rtype, &tlb, &text);
     if (lb != 0 || tlb < 0) return "type_lb";
   }
+#ifdef MPICH_VERSION
+  if ((r & MG_R_UNIFORM_BASIC) && mg_type_mixed_sizes(a->rtype)) return "mixed_sizes";
+#endif
   if (a->op == MPI_OP_NULL || !mg_colls[coll].reduction) return nodes_here(r, a, cm);
   /* the suite's predefined ops come with predefined types only (rcs[]), its user ops with the rest */
   if ((r & MG_R_PAD_PREDEFINED) && (a->op == ops[OP_UCOMM] || a->op == ops[OP_NONCOMM])) return "pad_type";

@@ -38,6 +38,12 @@
 #                         of '*' rules, each with a trace: the program's own checks pass, its
 #                         per-call checksums equal the plain run's, and the trace shows that the
 #                         mock-ups ran (or fell back with a reason, never silently)
+#   mixed NP              MG_MIXED_APP (mixed_app.c): allgather, reduce and reduce_scatter_block on
+#                         datatypes of basic types of different sizes above 8 KiB (struct{int,
+#                         double,char}, MPI_DOUBLE_INT with MPI_MINLOC) beside controls of one
+#                         size, plain and with the rows that call MPI_Gather or MPI_Scatter forced:
+#                         right results; on MPICH those calls fall back (mixed_sizes) and the
+#                         controls run the rows; elsewhere every call runs them
 #
 # Configuration (environment, set by tests/intercept/CMakeLists.txt):
 #   MG_FLAVOR=openmpi|mpich  MG_MPIEXEC  MG_MPIEXEC_FLAGS (words)  MG_LIB (libmpiguide.so)
@@ -448,6 +454,32 @@ scratch_cap)
   expect_success roomy
   expect_trace_meta roomy.csv scratch_max 4096
   expect_spec roomy.csv 2 "$spec"
+  ;;
+mixed)
+  np=${1:?NP}
+  : "${MG_MIXED_APP:?}"
+  cmd_start
+  cmd_ctx "$np" -- "$MG_MIXED_APP"
+  run mixed_plain
+  expect_success mixed_plain mixed_app
+  spec=allgather=allgather_as_gather_bcast,reduce=reduce_as_reducescatterblock_gather
+  spec+=,reduce_scatter_block=reduce_scatter_block_as_reduce_scatter
+  cmd_start
+  cmd_ctx "$np" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$spec" "MPIGUIDE_TRACE=$PWD/mixed.csv" -- "$MG_MIXED_APP"
+  run mixed_forced
+  expect_success mixed_forced mixed_app
+  # the trace's rows: collective bytes algorithm calls ranks fallback; bytes as the trace counts
+  # them (mixed_app.c: allgather 1000 elements a block, reduce 4000, reduce_scatter_block 1000)
+  [[ $MG_FLAVOR == mpich ]] && mixed="default 1 $np mixed_sizes" || mixed=""
+  for want in "allgather 4000 allgather_as_gather_bcast 1 $np -" \
+    "allgather 13000 ${mixed:-allgather_as_gather_bcast 1 $np -}" \
+    "reduce 32000 reduce_as_reducescatterblock_gather 1 $np -" \
+    "reduce 48000 ${mixed:-reduce_as_reducescatterblock_gather 1 $np -}" \
+    "reduce_scatter_block 8000 reduce_scatter_block_as_reduce_scatter 1 $np -" \
+    "reduce_scatter_block 12000 ${mixed:-reduce_scatter_block_as_reduce_scatter 1 $np -}"; do
+    if rows mixed.csv | grep -qxF "$want"; then ok "mixed.csv: $want"
+    else fail "mixed.csv: no row '$want'; rows: $(rows mixed.csv | tr '\n' ';')"; fi
+  done
   ;;
 mismatch | mpmd_agree)
   A=${1:?A} B=${2:?B}
