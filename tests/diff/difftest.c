@@ -125,8 +125,10 @@ static const char *err_text(int rc) {
 
 /* Kind of the basic elements, which decides how input values are generated:
  * raw bytes for data movement, valid values for reductions. */
-enum { BK_RAW, BK_INT, BK_DOUBLE, BK_UCHAR, BK_U32, BK_I8, BK_I16, BK_I64, BK_U64 };
-static const int bk_bytes[] = {1, sizeof(int), sizeof(double), 1, sizeof(unsigned), 1, 2, 8, 8};
+enum { BK_RAW, BK_INT, BK_DOUBLE, BK_UCHAR, BK_U32, BK_I8, BK_I16, BK_I64, BK_U64, BK_DINT, BK_2INT };
+/* BK_DINT, BK_2INT: the value-index pairs of MPI_DOUBLE_INT and MPI_2INT, packed (value, index) */
+static const int bk_bytes[] = {1, sizeof(int), sizeof(double), 1, sizeof(unsigned), 1, 2, 8, 8,
+                               sizeof(double) + sizeof(int), 2 * sizeof(int)};
 
 /* X(ENUM, name, basic kind). Built in make_types(). */
 #define TEST_TYPES(X)                                                 \
@@ -154,7 +156,9 @@ static const int bk_bytes[] = {1, sizeof(int), sizeof(double), 1, sizeof(unsigne
   X(I8, "MPI_INT8_T", BK_I8)                                          \
   X(LLONG, "MPI_LONG_LONG", BK_I64)                                   \
   X(U64, "MPI_UINT64_T", BK_U64)                                      \
-  X(UNSIGNED, "MPI_UNSIGNED", BK_U32)
+  X(UNSIGNED, "MPI_UNSIGNED", BK_U32)                                  \
+  X(DINT, "MPI_DOUBLE_INT", BK_DINT)                                  \
+  X(TWOINT, "MPI_2INT", BK_2INT)
 
 enum {
 #define X(E, n, b) T_##E,
@@ -228,6 +232,8 @@ static void make_types(void) {
   types[T_LLONG].dt = MPI_LONG_LONG;
   types[T_U64].dt = MPI_UINT64_T;
   types[T_UNSIGNED].dt = MPI_UNSIGNED;
+  types[T_DINT].dt = MPI_DOUBLE_INT;
+  types[T_TWOINT].dt = MPI_2INT;
   for (int i = 0; i < T_N; i++) {
     ttype *t = &types[i];
     if (derived(i)) TEST_MPI(MPI_Type_commit(&t->dt));
@@ -322,11 +328,12 @@ static const ttype *vtype(int vc, int rank, int side, int *mult) {
  */
 enum {
   OP_SUM, OP_MAX, OP_BOR, OP_UCOMM, OP_NONCOMM, /* the main sweep's */
-  OP_PROD, OP_MIN, OP_LAND, OP_LOR, OP_LXOR, OP_BAND, OP_BXOR, OP_N /* run_exact_ops' too */
+  OP_PROD, OP_MIN, OP_LAND, OP_LOR, OP_LXOR, OP_BAND, OP_BXOR, /* run_exact_ops' too */
+  OP_MINLOC, OP_MAXLOC, OP_N /* on the value-index pairs (run_exact_ops) */
 };
 static const char *op_names[OP_N] = {"MPI_SUM",  "MPI_MAX",  "MPI_BOR",  "user_commutative", "user_noncommutative",
                                      "MPI_PROD", "MPI_MIN",  "MPI_LAND", "MPI_LOR",          "MPI_LXOR",
-                                     "MPI_BAND", "MPI_BXOR"};
+                                     "MPI_BAND", "MPI_BXOR", "MPI_MINLOC",       "MPI_MAXLOC"};
 static MPI_Op ops[OP_N];
 static int g_op_foreign; /* a user op saw a datatype no case passed */
 /* Elements the call under test reduces (count; p*count for reduce_scatter_block).
@@ -400,6 +407,9 @@ static const struct {
     {T_U64, OP_MAX},         {T_SHORT, OP_PROD},     {T_LLONG, OP_MIN},        {T_BYTE, OP_BOR},
     {T_UNSIGNED, OP_SUM},    {T_I8, OP_LXOR},        {T_SHORT, OP_BAND},       {T_LLONG, OP_LOR},
     {T_U64, OP_PROD},        {T_I8, OP_MAX},
+    /* RC_LOC: a minimum or maximum and its owner, as codes find them (no class: the userop and padded
+     * rows fall back; MPI_DOUBLE_INT mixes basic sizes: on MPICH the gather rows too) */
+    {T_DINT, OP_MINLOC},     {T_TWOINT, OP_MAXLOC},
 };
 #define NRC ((int)(sizeof rcs / sizeof rcs[0]))
 enum {
@@ -411,6 +421,7 @@ enum {
   RC_PCONTIG_NC = 10,
   RC_PVEC_NC = 11,
   RC_EXACT = 15, /* the first of the exact-op combinations; the main sweep stops before it */
+  RC_LOC = 33,   /* the first of the value-index pairs (run_exact_ops runs them too) */
 };
 
 /* ------------------------------------------------------------------ communicators */
@@ -577,6 +588,18 @@ static char *gen_stream(size_t bytes, int bk, unsigned seed, int owner, int blk)
     case BK_I64: case BK_U64: { /* any bits; a quarter of the values zero (logical ops) */
       int64_t v = (h >> 62) == 0 ? 0 : bk == BK_I8 || bk == BK_I16 ? (int64_t)(h % 31) - 15 : (int64_t)h;
       memcpy(out + i * w, &v, w); /* the low bytes (little-endian, as the test's hosts) */
+      break;
+    }
+    case BK_DINT: { /* few values and indices: ties in both, where MINLOC/MAXLOC take the least index */
+      double v = (double)(h % 7);
+      int ix = (int)((h >> 32) % 5);
+      memcpy(out + i * w, &v, sizeof v);
+      memcpy(out + i * w + sizeof v, &ix, sizeof ix);
+      break;
+    }
+    case BK_2INT: {
+      int v[2] = {(int)(h % 7), (int)((h >> 32) % 5)};
+      memcpy(out + i * w, v, sizeof v);
       break;
     }
     default: out[i] = (char)h; break;
@@ -1768,9 +1791,29 @@ static void oracle_int(int op, int bk, const char *in, char *inout, size_t bytes
   }
 }
 
+/* MPI_MINLOC / MPI_MAXLOC on packed (value, index) pairs: the least (greatest) value, and of equal
+ * values the least index (the standard's definition). */
+static void oracle_loc(int op, int bk, const char *in, char *inout, size_t bytes) {
+  size_t w = (size_t)bk_bytes[bk], vw = bk == BK_DINT ? sizeof(double) : sizeof(int);
+  for (size_t i = 0; i + w <= bytes; i += w) {
+    double x, y;
+    int xi, yi, xv, yv;
+    if (bk == BK_DINT) memcpy(&x, in + i, vw), memcpy(&y, inout + i, vw);
+    else memcpy(&xv, in + i, vw), memcpy(&yv, inout + i, vw), x = xv, y = yv;
+    memcpy(&xi, in + i + vw, sizeof xi);
+    memcpy(&yi, inout + i + vw, sizeof yi);
+    int take_x = x == y ? xi < yi : op == OP_MINLOC ? x < y : x > y;
+    if (take_x) memcpy(inout + i, in + i, w);
+  }
+}
+
 /* inout = in op inout on packed values (in: the lower ranks' partial result). */
 static void oracle_op(int op, int bk, const char *in, char *inout, size_t bytes) {
   int sgn;
+  if (op == OP_MINLOC || op == OP_MAXLOC) {
+    oracle_loc(op, bk, in, inout, bytes);
+    return;
+  }
   if (op >= OP_PROD || (bk >= BK_I8 && int_kind(bk, &sgn)) || (bk == BK_U32 && op != OP_UCOMM && op != OP_NONCOMM)) {
     oracle_int(op, bk, in, inout, bytes);
     return;
@@ -2024,6 +2067,17 @@ static int exact_here(const targs *a) {
   return 0;
 }
 
+#ifdef MPICH_VERSION
+/* The test's datatypes whose basic types differ in size (MG_R_UNIFORM_BASIC): the structs of
+ * int, double and char, and MPI_DOUBLE_INT. */
+static int mixed_sizes(MPI_Datatype dt) {
+  static const int mixed[] = {T_ST_HOLES, T_ST_PACKED, T_ST_NEG, T_DINT};
+  for (size_t i = 0; i < sizeof mixed / sizeof mixed[0]; i++)
+    if (dt == types[mixed[i]].dt) return 1;
+  return 0;
+}
+#endif
+
 /* The hier family's late restrictions (registry.h: MG_R_REGULAR_NODES, MG_R_NODE_ORDER), from the
  * node structure of the case's communicator. */
 static const char *nodes_here(unsigned r, const targs *a, const tcomm *cm) {
@@ -2045,11 +2099,13 @@ static const char *restricted_here(int coll, int alg, const targs *a, const tcom
     if (lb != 0 || tlb < 0) return "type_lb";
   }
 #ifdef MPICH_VERSION
-  if ((r & MG_R_UNIFORM_BASIC) && mg_type_mixed_sizes(a->rtype)) return "mixed_sizes";
+  if ((r & MG_R_UNIFORM_BASIC) && mixed_sizes(a->rtype)) return "mixed_sizes";
 #endif
   if (a->op == MPI_OP_NULL || !mg_colls[coll].reduction) return nodes_here(r, a, cm);
   /* the suite's predefined ops come with predefined types only (rcs[]), its user ops with the rest */
-  if ((r & MG_R_PAD_PREDEFINED) && (a->op == ops[OP_UCOMM] || a->op == ops[OP_NONCOMM])) return "pad_type";
+  if ((r & MG_R_PAD_PREDEFINED) && (a->op == ops[OP_UCOMM] || a->op == ops[OP_NONCOMM] ||
+                                    a->rtype == MPI_DOUBLE_INT || a->rtype == MPI_2INT)) /* pairs: no class */
+    return "pad_type";
   if (r & (MG_R_COMMUTATIVE | MG_R_COMMUTE_OR_DENSE)) {
     int commute = 1, size;
     MPI_Aint lb, ext, tlb, text;
@@ -2462,6 +2518,9 @@ static void run_exact_ops(int coll, const tcomm *cm) {
     if (g_quick && cm != &comms[C_WORLD] && i % 2) continue;
     run1(coll, cm, v, ns[i % 6], i, i % 2, i, i / 2);
   }
+  /* the pairs above 8 KiB, where MPICH's gather and scatter cannot take MPI_DOUBLE_INT packed */
+  if (cm == &comms[C_WORLD])
+    for (int v = RC_LOC; v < NRC; v++) run1(coll, cm, v, big_n(coll, v), v % 2, v % 2, 0, 0);
 }
 
 /* The communicators of the cheap sweeps below: the world, halves (odd sizes), one process. */
@@ -3207,6 +3266,9 @@ int main(int argc, char **argv) {
   ops[OP_LXOR] = MPI_LXOR;
   ops[OP_BAND] = MPI_BAND;
   ops[OP_BXOR] = MPI_BXOR;
+  if (rcs[RC_LOC].op != OP_MINLOC || rcs[RC_LOC - 1].op == OP_MINLOC) mg_test_die("difftest: RC_LOC is not the first pair");
+  ops[OP_MINLOC] = MPI_MINLOC;
+  ops[OP_MAXLOC] = MPI_MAXLOC;
   make_comms();
 
   int bad = errors ? check_op_table() : 0;
