@@ -24,6 +24,10 @@
  *    cannot happen at the sizes tested, so it fails, and the counters say which;
  *  - user-defined ops were called only with the datatype of the call, and with
  *    no more elements than the call reduces (a user op may rely on both);
+ *  - reductions: predefined ops on predefined types, user ops (commutative and not) on
+ *    derived ones, every other predefined op on integer types of every width (run_exact_ops),
+ *    and MPI_MINLOC / MPI_MAXLOC on MPI_DOUBLE_INT / MPI_2INT (ties in value and index; above
+ *    8 KiB too, where MPICH's gather and scatter cannot take MPI_DOUBLE_INT packed);
  *  - reduce_scatter and allgatherv: recvcounts patterns (uniform, non-uniform,
  *    zeros on some ranks, everything on one rank, all zero), a function of the
  *    case only, so every rank passes the same vector (in units of the datatype
