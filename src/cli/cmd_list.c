@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_util.h"
-#include "model/cost.h"
+#include "cost/cost.h"
 #include "registry/registry.h"
 #include "util/text.h"
 
