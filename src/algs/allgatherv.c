@@ -14,7 +14,7 @@
  *   Scratch n bytes; n must fit an int count (MG_R_NB_INT). Like GL3 it
  *   doubles the volume of a good allgatherv: 2 log p alpha + 2 (p-1)/p n beta
  *   plus the or of n bytes, but it does not care how skewed the counts are.
- * TGT32 allgatherv_as_alltoallv  Allgatherv(n) <= Alltoallv(n)
+ * TGT33 allgatherv_as_alltoallv  Allgatherv(n) <= Alltoallv(n)
  *   Alltoallv in which every rank sends its block to every rank (send counts
  *   all its own count, send displacements all 0) and receives with
  *   recvcounts and displs. In place the block is packed into scratch and

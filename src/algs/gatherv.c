@@ -26,7 +26,7 @@
  *   2 log p alpha + 2 (p-1)/p n beta + (p-1)/p n gamma as reduce-scatter +
  *   gather, against (p-1) alpha + n beta for a linear gatherv: twice the
  *   volume, but O(log p) messages at the root.
- * TGT30 gatherv_as_alltoallv  Gatherv(n) <= Alltoallv(n)
+ * TGT31 gatherv_as_alltoallv  Gatherv(n) <= Alltoallv(n)
  *   Alltoallv in which every rank sends its block (sendcount of sendtype)
  *   to the root only, and the root receives recvcounts[i] of recvtype at
  *   displs[i] from rank i; all other counts are 0. No agreement: every rank

@@ -1,5 +1,5 @@
 /*
- * The datatype family: Träff, Gropp and Thakur, TPDS 2010, eqs. (3) and (4):
+ * The datatype family: Träff, Gropp and Thakur, TPDS 2010, eq. (3) (no row claims eq. 4, docs/guidelines.md):
  * A(n/k, T(k)) <= Pack(n) + A(n) + Unpack(n). A collective on n bytes held in
  * a derived datatype T (k bytes of data per element, with gaps) must not be
  * slower than packing them, the same collective on n contiguous bytes and

@@ -11,7 +11,7 @@
  * keeps its block where it is (its recvcount and recvtype are not
  * significant).
  *
- * TGT31 scatterv_as_alltoallv  Scatterv(n) <= Alltoallv(n)
+ * TGT32 scatterv_as_alltoallv  Scatterv(n) <= Alltoallv(n)
  *   Alltoallv in which the root sends sendcounts[i] at displs[i] to rank i
  *   and every rank receives its recvcount from the root only; all other
  *   counts are 0. No agreement: every rank knows its own side. In place the

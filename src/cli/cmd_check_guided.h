@@ -9,7 +9,7 @@
 #ifndef MG_CLI_CMD_CHECK_GUIDED_H
 #define MG_CLI_CMD_CHECK_GUIDED_H
 
-#include "model/cost.h"
+#include "cost/cost.h"
 #include "registry/registry.h"
 
 /* Why a cell is measured or left out: X(ID, measured, key for CSV, text). */

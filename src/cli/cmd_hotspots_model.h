@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "check/hotspots.h"
-#include "model/cost.h"
+#include "cost/cost.h"
 
 /* Every spot's time (and the calls' share of each algorithm) replaced by the model's: the calls of
  * each algorithm that ran times its price at (nprocs, bytes), point estimates; wait NaN; t->mpi_time

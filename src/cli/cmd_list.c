@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd_util.h"
-#include "model/cost.h"
+#include "cost/cost.h"
 #include "registry/registry.h"
 #include "util/text.h"
 
@@ -50,13 +50,25 @@ static void print_md_preamble(void) {
          "-Gn, -Vn, -An: mpiguide's ids for guidelines stated there without a number (barrier,\n"
          "exscan, reduce_scatter, allgatherv, gatherv and scatterv, alltoallv); TGT1 is its\n"
          "meta-rule I (split-robustness), TGT-N1 the non-blocking family, TGT-O1 and TGT-O2 the\n"
-         "one-sided family (its §VII: fences around puts or gets of a window), TGT3 its eqs. 3 and 4\n"
+         "one-sided family (its §VII: fences around puts or gets of a window), TGT3 its eq. 3\n"
          "(derived datatypes: A(n/k, T(k)) <= Pack + A(n) + Unpack; not for the reductions, as\n"
          "MPI defines the built-in ops on predefined datatypes only); TGT12 (eq. 12,\n"
          "A(MPI_IN_PLACE, n) <= A(n)) the in-place family, whose rows a regular call passes\n"
          "through to the default (measured with `check --in-place`). MON: monotony, A(n) <=\n"
          "A(n') for n <= n' (Hunold et al., PGMPI, Euro-Par 2016; TGT 2010 meta-rule II), which\n"
          "every check also tests across its measured sizes (docs/check.md, \"Monotony\").\n\n"
+         "The paper's equation numbers: the paper's text was not available to this project; every\n"
+         "TGTn comes from the issues that asked for its rows, which state the equations (eqs. 1,\n"
+         "3, 12, 23: issue 13; 5-11: 18; 19, 22, 24, 25, 34: 12; 31-33, Gatherv, Scatterv and\n"
+         "Allgatherv <= Alltoallv: 34, where the rows said 30-32 until then; 35: 14; 36-38: 15).\n"
+         "tests/cli/tpds_equations.txt is that table, number -> relation -> source, and CTest\n"
+         "`cli.list.tpds_labels` holds every row's label and formula against it. No row claims\n"
+         "eq. 2 or eq. 4: the datatype rows once cited eqs. 3 and 4 together, and issue 34 states\n"
+         "that the rows do not express eqs. 2 and 4 as the paper defines them; what the paper\n"
+         "defines there could not be established here, so the claims are removed rather than\n"
+         "guessed (monotony cites PGMPI and the meta-rule, not a number). Eq. 37 is judged on\n"
+         "the whole halo exchange (the slowest rank over the 4 neighbours' sendrecvs), not per\n"
+         "neighbour pair as the paper asks (docs/check.md).\n\n"
          "Restrictions (a call outside one runs the default, and the trace says why):\n\n");
   for (int i = 0; i < mg_nrestrictions; i++)
     printf("- `%s`: %s.\n%s", mg_restrictions[i].name, mg_restrictions[i].text,

@@ -19,7 +19,7 @@
 #include "cli/cmd_opts.h"
 #include "cli/cmd_predict.h"
 #include "cli/cmd_util.h"
-#include "model/cost.h"
+#include "cost/cost.h"
 #include "util/err.h"
 #include "util/fmt.h"
 #include "util/parse.h"

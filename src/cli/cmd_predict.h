@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "check/check.h"
-#include "model/cost.h"
+#include "cost/cost.h"
 #include "loggp/loggp.h"
 #include "model/loggp_file.h"
 

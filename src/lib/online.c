@@ -28,19 +28,18 @@
  *   confirmation   a winner and the default alternate for 2T calls, and the same
  *                  test on those pairs alone (one PMPI_Allreduce) chooses.
  *
- * With a LogGP file (MPIGUIDE_LOGGP; Hoefler's selection by a model of the algorithms' cost, here
- * the registry rows' LogGP schedules, .costfn), the cell's first exploring call prices each
- * candidate at the call's size and process count: a row priced above MPIGUIDE_MODEL_FACTOR (F,
- * default 2) x the cheapest priced row is never tried; a row without a price (the default, the
- * compositions, the hierarchical rows) always is. The model is confident when every mock-up has
- * a price and every one but the cheapest is priced above F x it: then only the cheapest would be
- * left to race the default, and the model prices the default as that very schedule (the library
- * runs one of the point-to-point schedules, at best the cheapest: src/model/cost.c prices a
- * default so), so it predicts no gain, and the cell keeps the default without trials (trace rule
- * "online model"; no cell of today's registry gets there: every collective has unpriced
- * compositions). F = 2: the model's median error on this machine's checks is within 25 %
- * (docs/model.md), and a row priced at twice the best would need an error of 2x on one side to
- * win; a row the trials would choose must beat the default by 10 %, far inside that margin.
+ * With a LogGP file (MPIGUIDE_LOGGP; Hoefler's selection by a model of the algorithms' cost), the
+ * cell's first exploring call prices each candidate at the call's size and process count as
+ * `mpiguide predict` prices it with no measurement (src/cost, docs/model.md): a point-to-point row
+ * by its LogGP schedule, a composition by its parts, each part and the default as the library's
+ * cheapest schedule for it (an MPI library chooses among such algorithms). A row priced above
+ * MPIGUIDE_MODEL_FACTOR (F, default 2) x the cheapest priced candidate is never tried; a row
+ * without a price always is. The model is confident when every candidate has a price and no
+ * mock-up is priced below the default: it predicts no gain, and the cell keeps the default
+ * without trials (trace rule "online model"). F = 2: the model's median error on this machine's
+ * checks is within 25 % (docs/model.md), and a row priced at twice the best would need an error
+ * of 2x on one side to win; a row the trials would choose must beat the default by 10 %, far
+ * inside that margin.
  *
  * Every choice of a call depends only on the cell's call count and on the
  * agreements' results, which are equal on every rank of the communicator:
@@ -64,6 +63,7 @@
 #include <time.h>
 
 #include "algs/layout.h"
+#include "cost/cost.h"
 #include "lib/lib.h"
 #include "lib/online.h"
 #include "registry/algorithms.h"
@@ -199,32 +199,36 @@ static ocell *cell_of(mg_online_comm *o, const mg_call *c) {
 
 static void settle(ocell *z, const mg_call *c, int trials, int ok, int pos, double gain, int alt, double alt_gain);
 
-/* The LogGP model's cut of the n candidates (see the head of this file): from the call's size and
- * process count and rank 0's file, all equal on every rank, so every rank keeps the same ones. */
-static void model_prune(ocell *z, const mg_call *c, const mg_loggp *m, double factor) {
-  const mg_coll_info *ci = &mg_colls[c->coll];
+/* The LogGP model's cut of the n candidates (see the head of this file): every candidate priced
+ * as `mpiguide predict` prices it (src/cost: a point-to-point row by its schedule, a composition by
+ * its parts, the default as the library's cheapest schedule), with no measurement, from the call's
+ * size and process count and rank 0's file, all equal on every rank, so every rank keeps the same
+ * ones. */
+static void model_prune(ocell *z, const mg_call *c, const mg_loggp *lg, double factor) {
+  mg_model m;
+  mg_model_init(&m, lg);
   double price[MG_MAX_ALGS], best = INFINITY;
-  int unpriced = 0, n = 1;
-  for (int p = 1; p < z->ncand; p++) {
-    const mg_alg *a = &ci->algs[z->cand[p]];
-    price[p] = NAN;
-    if (a->costfn) {
-      price[p] = a->costfn(m, c->size, (double)c->bytes, a->param);
-      if (a->crowd) price[p] *= mg_loggp_crowding(m, c->size);
-    }
+  int unpriced = 0, cheaper = 0, n = 1, alt = 0;
+  for (int p = 0; p < z->ncand; p++) {
+    price[p] = mg_model_alg_price(&m, c->coll, z->cand[p], c->size, (double)c->bytes).t;
     if (!isfinite(price[p])) unpriced++;
     else if (price[p] < best) best = price[p];
   }
   if (!isfinite(best)) return; /* nothing priced: the trials alone */
-  for (int p = 1; p < z->ncand; p++)
-    if (!isfinite(price[p]) || price[p] <= factor * best) z->cand[n++] = z->cand[p];
+  for (int p = 1; p < z->ncand; p++) {
+    if (isfinite(price[p]) && price[p] > factor * best) continue;
+    cheaper += !(price[p] >= price[0]); /* a mock-up the model prices below the default (or no price) */
+    if (!alt || price[p] < price[alt]) alt = n;
+    price[n] = price[p];
+    z->cand[n++] = z->cand[p];
+  }
   pthread_mutex_lock(&G.lock);
   G.pruned += z->ncand - n;
   pthread_mutex_unlock(&G.lock);
   z->ncand = n;
-  if (!unpriced && n == 2) { /* confident: the default, priced as the one survivor's schedule, stays */
+  if (!unpriced && !cheaper) { /* confident: no mock-up priced below the default: it stays */
     z->bymodel = 1;
-    settle(z, c, 0, 1, 0, 0, z->cand[1], 0);
+    settle(z, c, 0, 1, 0, 0, alt ? z->cand[alt] : 0, 0);
   }
 }
 
@@ -537,8 +541,8 @@ static void add_cell(mg_profile *p, const orec *r, int n) {
   fmt_us(r[0].t_alg, ta, sizeof ta);
   fmt_us(r[0].t_alt, tx, sizeof tx);
   if (r[0].model)
-    snprintf(line, sizeof line, "learned: default, by the LogGP model without trials (MPIGUIDE_LOGGP: %s, its "
-             "cheapest priced row, is the only one within the factor; the default is priced as it)", ci->algs[r[0].alt].name);
+    snprintf(line, sizeof line, "learned: default, by the LogGP model without trials (MPIGUIDE_LOGGP: no row priced "
+             "below the default; the cheapest, %s, at best as fast)", r[0].alt ? ci->algs[r[0].alt].name : "none");
   else if (r[0].alg != 0)
     snprintf(line, sizeof line, "learned: %s %s, default %s (%.2fx), %d trials; its time: the default's less the "
              "least gain of a rank%s",

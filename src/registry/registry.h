@@ -362,7 +362,7 @@ extern const int mg_nrestrictions;
  *   not slower than a copy of its data and the regular call (src/algs/inplace.c);
  *   a call that is not in place runs as given;
  * - DATATYPE: a call on a derived datatype not slower than packing it, the
- *   call on contiguous bytes and unpacking (TGT 2010 eqs. 3, 4);
+ *   call on contiguous bytes and unpacking (TGT 2010 eq. 3);
  * - USEROP: a reduction with a built-in op not slower than the same reduction
  *   with an equivalent user-defined op, TGT 2010 eq. (23):
  *   Reduce(n, MPI_SUM) <= Reduce(n, user_sum).
@@ -390,7 +390,7 @@ extern const int mg_nrestrictions;
   X(INPLACE, "inplace", "in place not slower than a copy and the regular call (TGT 2010 eq. 12): " \
     "A(MPI_IN_PLACE, n) <= A(n)")                                                                   \
   X(DATATYPE, "datatype", "derived datatypes not slower than pack + contiguous call + unpack (TGT 2010 " \
-    "eqs. 3, 4): A(n/k, T(k)) <= Pack + A(n) + Unpack")                                             \
+    "eq. 3): A(n/k, T(k)) <= Pack + A(n) + Unpack")                                               \
   X(USEROP, "userop", "built-in op not slower than the same op user-defined (TGT 2010 eq. 23): "   \
     "Reduce(n, MPI_SUM) <= Reduce(n, user_sum)")                                                    \
   X(P2P, "p2p", "collectives not slower than simple algorithms built from point-to-point messages " \

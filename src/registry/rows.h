@@ -84,7 +84,7 @@
    .restrictions = (restr), .mem_formula = memtxt, .family = MG_FAM_INPLACE,                          \
    .cost = "copy(n) + self(n)", __VA_ARGS__}
 
-/* Datatypes (packed.c): the call on packed contiguous bytes, TGT 2010 eqs. 3, 4. Not for the
+/* Datatypes (packed.c): the call on packed contiguous bytes, TGT 2010 eq. 3. Not for the
  * reductions: MPI defines the built-in ops on predefined datatypes only, and a user-defined op is
  * called with the call's datatype, so reducing packed data would change what it sees. */
 #define MG_PACKED_ROW(nm, Name, restr, memtxt, ...)                                                   \

@@ -5,7 +5,7 @@
  */
 #include "registry/rows.h"
 
-/* Träff, Gropp and Thakur, TPDS 2010 (see rows_exscan.c): TGT25 and TGT32 are equation numbers of
+/* Träff, Gropp and Thakur, TPDS 2010 (see rows_exscan.c): TGT25 and TGT33 are equation numbers of
  * the paper; TGT-G1 (the irregular GL1) and TGT-G2 (padding to the largest block) are mpiguide's
  * ids for guidelines it states without a number. */
 
@@ -16,7 +16,7 @@ static const mg_alg allgatherv_algs[] = {
      .description = "bitwise-or allreduce over the zeroed packed vector holding the own block at its packed offset, "
                     "then unpack every block at its displacement", .restrictions = MG_R_NB_INT,
      .mem_formula = "n bytes", .mem = mg_allgatherv_as_allreduce_mem, .cost = "copy(n) + allreduce(n)"},
-    {.name = "allgatherv_as_alltoallv", .fn = mg_allgatherv_as_alltoallv, .guideline = "TGT32",
+    {.name = "allgatherv_as_alltoallv", .fn = mg_allgatherv_as_alltoallv, .guideline = "TGT33",
      .formula = "Allgatherv(n) <= Alltoallv(n)",
      .description = "alltoallv in which every rank sends its block to every rank (in place: a packed copy of it)",
      .restrictions = MG_R_NB_INT, .mem_formula = "4*p ints + n bytes (+ the largest block in place)",

@@ -14,7 +14,7 @@ static const mg_alg gatherv_algs[] = {
                     "the cap", .restrictions = 0,
      .mem_formula = "2*p long longs at the root, then n bytes (2*n at the root)", .mem = mg_gatherv_as_reduce_mem,
      .cost = "scatter(16) + copy(n) + reduce(n)"},
-    {.name = "gatherv_as_alltoallv", .fn = mg_gatherv_as_alltoallv, .guideline = "TGT30",
+    {.name = "gatherv_as_alltoallv", .fn = mg_gatherv_as_alltoallv, .guideline = "TGT31",
      .formula = "Gatherv(n) <= Alltoallv(n)",
      .description = "alltoallv in which every rank sends its block to the root only", .restrictions = 0,
      .mem_formula = "4*p ints", .mem = mg_gatherv_as_alltoallv_mem, .cost = "alltoallv(n/p)"},

@@ -7,7 +7,7 @@
 
 static const mg_alg scatterv_algs[] = {
     MG_DEFAULT_ROW("scatterv_default", "MPI_Scatterv", .fn = mg_scatterv_default),
-    {.name = "scatterv_as_alltoallv", .fn = mg_scatterv_as_alltoallv, .guideline = "TGT31",
+    {.name = "scatterv_as_alltoallv", .fn = mg_scatterv_as_alltoallv, .guideline = "TGT32",
      .formula = "Scatterv(n) <= Alltoallv(n)",
      .description = "alltoallv in which the root sends block i to rank i and every rank receives from the root only",
      .restrictions = 0, .mem_formula = "4*p ints", .mem = mg_scatterv_as_alltoallv_mem, .cost = "alltoallv(n)"},

@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "common/test.h"
-#include "model/cost.h"
+#include "cost/cost.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) <= 1e-12 + 1e-9 * fabs(b))
 

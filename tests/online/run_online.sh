@@ -21,10 +21,11 @@
 #            allreduce_as_hier look 0.60x of the default when it was 1.32x slower), nor with
 #            MPIGUIDE_NODE_SIZE=1 (every rank a node); with MPIGUIDE_NODE_SIZE=2 (simulated nodes
 #            of two ranks; NP >= 3) they are
-#   model    (online_app few) with a LogGP file (MPIGUIDE_LOGGP, tests/cost/data/loggp.txt) the
-#            allreduce cell tries fewer rows than without it, none that `mpiguide predict` prices
-#            above MPIGUIDE_MODEL_FACTOR (2) x the cheapest priced row, every call's result still the
-#            library's; the learned profile counts the rows never tried (issue 34)
+#   model    (online_app few) with a LogGP file (MPIGUIDE_LOGGP, tests/cost/data/loggp.txt): the
+#            8-byte allreduce cell, where `mpiguide predict` prices no row below the default, is
+#            decided by the model without a trial (every call rule "online model"), every call's
+#            result still the library's; the learned profile counts that cell and, as never
+#            tried, the rows predict prices above MPIGUIDE_MODEL_FACTOR (2) x the cheapest (issue 34)
 #   badenv   MPIGUIDE_ONLINE_TRIALS=abc with auto: one warning, the default 8 trials; MPIGUIDE_ONLINE_TRIALS
 #            and MPIGUIDE_PROFILE_OUT without auto: one warning each (ignored), nothing learned
 # Environment: MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_APP (online_app), MG_CLI (mpiguide),
@@ -172,21 +173,29 @@ model)
   finished_ok priced
   plain=$(trials plain | paste -sd' ' -) priced=$(trials priced | paste -sd' ' -)
   echo "run_online: model: rows tried without the model: $plain"
-  echo "run_online: model: rows tried with it:           $priced"
+  echo "run_online: model: rows tried with it:           ${priced:-none}"
   [[ $plain == *allreduce_as_recdbl* ]] || die "the allreduce cell did not explore"
-  (($(trials priced | wc -l) < $(trials plain | wc -l))) || die "the model ruled out no row"
-  for r in $priced; do [[ " $plain " == *" $r "* ]] || die "$r tried with the model, not without it"; done
-  # the rows priced above 2x the cheapest priced one, as mpiguide predict prices them
-  "$MG_CLI" predict --loggp "$lg" --np "$np" --sizes 8 -c allreduce --families p2p --all --csv pred.csv -q >/dev/null ||
+  # every row priced as mpiguide predict prices it (the compositions by their parts): at 8 B and
+  # np 4 none below the default (the library's cheapest schedule, allreduce_as_recdbl's): the
+  # model is confident, and the cell keeps the default without a single trial
+  "$MG_CLI" predict --loggp "$lg" --np "$np" --sizes 8 -c allreduce --all --csv pred.csv -q >/dev/null ||
     die "mpiguide predict failed"
-  over=$(awk -F, '!/^#/ && $1 == "allreduce" && $4 != "default" {a[$4] = $6; if (!n++ || $6 < m) m = $6}
+  below=$(awk -F, '!/^#/ && $1 == "allreduce" {if ($4 == "default") d = $6; else a[$4] = $6}
+    END {for (r in a) if (a[r] < d) print r}' pred.csv | paste -sd' ' -)
+  [[ -z $below ]] || die "predict prices $below below the default: the fixture no longer makes the model confident"
+  [[ -z $priced ]] || die "the model prices no row below the default, yet the cell tried: $priced"
+  rows priced | awk '$1 == "allreduce" && $6 == "online_model" {n += $4} $1 == "allreduce" && $6 != "online_model" {bad++}
+    END {exit !(n > 0 && !bad)}' || die "not every traced 8-byte allreduce call ran by the rule 'online model'"
+  grep -q '^# model: MPIGUIDE_LOGGP: .* 1 cells decided without trials' learned.prof ||
+    die "the learned profile does not count the cell the model decided"
+  # the rows priced above 2x the cheapest priced one (the hierarchical ones leave first: one node)
+  over=$(awk -F, '!/^#/ && $1 == "allreduce" && $5 != "hier" && $5 != "rerank" {a[$4] = $6; if (!n++ || $6 < m) m = $6}
     END {for (r in a) if (a[r] > 2 * m) print r}' pred.csv | paste -sd' ' -)
   echo "run_online: model: rows priced above 2x the cheapest: $over"
   [[ -n $over ]] || die "predict prices no row above 2x the cheapest: the fixture tests nothing"
-  for r in $over; do [[ " $priced " != *" $r "* ]] || die "$r is priced above 2x the cheapest, yet was tried"; done
-  grep -q '^# model: MPIGUIDE_LOGGP: [1-9][0-9]* candidates never tried' learned.prof ||
-    die "the learned profile does not count the rows the model ruled out"
-  echo "run_online: model: the LogGP file rules out the rows it prices above 2x the cheapest"
+  grep -q "^# model: MPIGUIDE_LOGGP: $(wc -w <<<"$over") candidates never tried" learned.prof ||
+    die "the learned profile does not count the $(wc -w <<<"$over") rows priced above 2x the cheapest as never tried"
+  echo "run_online: model: the LogGP file rules out the rows it prices above 2x the cheapest and decides the cell"
   ;;
 badenv)
   mode=few launch run MPIGUIDE_PROFILE=auto MPIGUIDE_ONLINE_TRIALS=abc || die "exit status $?"

@@ -32,8 +32,8 @@
  *   no upper end where nothing prices the counterpart at n/k.
  * Pure arithmetic over the registry's tables: no MPI call, no file.
  */
-#ifndef MG_MODEL_COST_H
-#define MG_MODEL_COST_H
+#ifndef MG_COST_COST_H
+#define MG_COST_COST_H
 
 #include <stddef.h>
 

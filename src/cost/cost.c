@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/cost.h"
+#include "cost/cost.h"
 
 void mg_model_init(mg_model *m, const mg_loggp *lg) {
   memset(m, 0, sizeof *m);
