@@ -8,7 +8,9 @@
 # Environment (all optional): SKEW=1 (above), SIZES (1K,16K,256K), COLLS (the ten collectives with point-to-point
 # rows), BUDGET (check's --budget, 60s), LOGGP=FILE (reuse these LogGP parameters at every p
 # instead of measuring them: `mpiguide loggp` takes minutes on a loaded machine), GUIDED=0 (skip
-# step 3).
+# step 3), REPRICE=FILE (step 2 again on the same measurements with these LogGP parameters, e.g.
+# the 2-rank fixture against the ones measured at p: what the parameters change, free of the
+# check's own noise).
 #
 # Per process count p of NPS:
 #   1. `mpiguide loggp` at p (the parameters of a pair while the other ranks wait, as in the job);
@@ -109,7 +111,7 @@ rm -rf "$out" && mkdir -p "$out"
 sizes=${SIZES:-1K,16K,256K} budget=${BUDGET:-60s}
 colls=${COLLS:-allreduce,bcast,reduce,allgather,alltoall,gather,scatter,reduce_scatter_block,scan,barrier}
 {
-  echo "# benchmarks/model_error.sh $mpi \"$nps\" $out  SIZES=$sizes BUDGET=$budget COLLS=$colls${LOGGP:+ LOGGP=$LOGGP}"
+  echo "# benchmarks/model_error.sh $mpi \"$nps\" $out  SIZES=$sizes BUDGET=$budget COLLS=$colls${LOGGP:+ LOGGP=$LOGGP}${REPRICE:+ REPRICE=$REPRICE}"
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out/summary.txt"
 
@@ -127,6 +129,13 @@ for p in $nps; do
     --no-progress -o "$out/all-$p" >"$out/all-$p.log" 2>&1
   echo "  check --families all: $((SECONDS - t0)) s, load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/summary.txt"
   analyse "$out/all-$p" | sed 's/^/  /' | tee -a "$out/summary.txt"
+  if [[ -n ${REPRICE:-} ]]; then # the same check priced with other parameters (mpiguide predict)
+    mkdir -p "$out/reprice-$p"
+    "$b/mpiguide" predict --loggp "$REPRICE" --check "$out/all-$p" --all --csv "$out/reprice-$p/predicted.csv" -q \
+      >"$out/reprice-$p.log" 2>&1
+    echo "  the same check priced with REPRICE=$REPRICE:" | tee -a "$out/summary.txt"
+    analyse "$out/reprice-$p" | sed 's/^/  /' | tee -a "$out/summary.txt"
+  fi
   [[ ${GUIDED:-1} == 0 ]] && continue
   c=(-c allreduce,bcast,reduce,allgather --sizes "$sizes" --budget "$budget" --no-progress --loggp "$lg")
   t0=$SECONDS

@@ -159,7 +159,7 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
         return rc;
       }
       t0 = R->now();
-      rc = mg_coll_is_p2p(call.coll) ? mg_pattern_run(&call, alg, R->cfg->pattern) : mg_run(&call, lv >= 0 ? 0 : alg);
+      rc = mg_coll_is_p2p(call.coll) ? mg_pattern_run(&call, alg, R->cfg->pattern, B->rounds + r) : mg_run(&call, lv >= 0 ? 0 : alg);
       t1 = R->now();
       if (lv >= 0 && (rc2 = mg_lv_end(R->cfg->libvars, &call, c->comm)) != MPI_SUCCESS) return rc2;
       R->ts[k] = t0;

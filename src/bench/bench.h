@@ -168,8 +168,9 @@ void mg_bench_counts_name(const mg_bench_counts *k, char *buf, size_t len);
   X(EXCHANGE, "exchange", "every pair (2i, 2i+1) exchanges at once: each rank posts MPI_Irecv, sends "   \
     "with the variant and waits (sendrecv: one call each); a rank without a pair is idle")              \
   X(ONETOALL, "onetoall", "rank 0 sends with the variant to ranks 1..p-1 in turn, each receives")          \
-  X(CART, "cart", "sendrecv only: every rank exchanges with its 4 neighbours on a periodic 2-D Cartesian "   \
-    "communicator of all ranks (MPI_Dims_create), made without reordering (the topo family's row: with)")
+  X(CART, "cart", "sendrecv only: every rank exchanges with its neighbour in one direction of a periodic 2-D " \
+    "Cartesian communicator of all ranks (MPI_Dims_create), the direction turning with the round (d0-, d0+, "  \
+    "d1-, d1+); made without reordering (the topo family's row: with)")
 typedef enum {
 #define MG_X(E, n, d) MG_PATTERN_##E,
   MG_PATTERNS(MG_X)
@@ -183,8 +184,21 @@ int mg_pattern_find(const char *name); /* -1: unknown */
  * or NULL when it can (the same on every rank). */
 const char *mg_pattern_refuses(mg_coll op, int alg, mg_pattern pt, int p);
 /* One measurement's calls on this rank: c is the operation's call prepared on the benchmark's
- * communicator (sbuf, rbuf, counts, datatypes; rank and size set), alg the row. An MPI code. */
-int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt);
+ * communicator (sbuf, rbuf, counts, datatypes; rank and size set), alg the row, round the block's
+ * round (pattern cart: which direction, mg_pattern_pair). An MPI code. */
+int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt, long round);
+/*
+ * The neighbour pairs a measurement of pattern cart is made on, by round: round r exchanges along
+ * direction r % 4 (dimension d = k / 2, towards the rank at displacement -1 for even k, +1 for odd),
+ * every rank with its neighbour there at once. TGT 2010 eq. 37 is then judged per direction, not
+ * on the whole exchange: a reordering that helps one dimension and hurts the other shows
+ * (raw.csv's `pair` column, check's series key). "" for every other operation and pattern.
+ */
+#define MG_CART_DIRECTIONS 4
+static inline const char *mg_pattern_pair(mg_pattern pt, mg_coll op, long round) {
+  static const char *const dirs[MG_CART_DIRECTIONS] = {"d0-", "d0+", "d1-", "d1+"};
+  return pt == MG_PATTERN_CART && op == MG_SENDRECV && round >= 0 ? dirs[round % MG_CART_DIRECTIONS] : "";
+}
 /* Free what the patterns made for the run's communicator (the Cartesian ones): collective. */
 void mg_pattern_free(void);
 

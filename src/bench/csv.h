@@ -4,8 +4,9 @@
  * output files that appear under their name only when complete.
  *
  * Raw CSV (docs/bench.md): `#@key=value` lines, then the header line
- *   collective,algorithm,bytes,count,datatype,op,root,nprocs,launch,round,rep,warmup,runtime_sec,valid
- * (format mpiguide-bench-raw/2; /1 had no op and root columns: they were the #@op and #@root)
+ *   collective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,warmup,runtime_sec,valid
+ * (format mpiguide-bench-raw/3; /2 had no pair column (pattern cart measured the whole exchange),
+ * /1 no op and root columns either: they were the #@op and #@root)
  * and one row per measurement. ReproMPI format: the same `#@` lines, then
  *   test nrep msize runtime_sec
  * and whitespace-separated rows (R's read.table and pandas skip the `#` lines).
@@ -42,6 +43,7 @@ void mg_meta(FILE *f, const char *key, const char *fmt, ...) __attribute__((form
 
 typedef struct mg_raw_row {
   const char *coll, *alg, *dtype, *op, *launch; /* op: "" for a collective that reduces nothing */
+  const char *pair; /* pattern cart's direction (mg_pattern_pair); "" or NULL: none */
   int root;                                      /* -1: empty (a collective without a root) */
   size_t bytes;
   long count;
@@ -65,6 +67,7 @@ typedef struct mg_raw_row {
   X(DTYPE, "datatype", mg_csv_str(f, r->dtype))            \
   X(OP, "op", mg_csv_str(f, r->op))                        \
   X(ROOT, "root", r->root >= 0 ? fprintf(f, "%d", r->root) : 0) \
+  X(PAIR, "pair", mg_csv_str(f, r->pair ? r->pair : ""))   \
   X(NPROCS, "nprocs", fprintf(f, "%d", r->nprocs))         \
   X(LAUNCH, "launch", fputs(r->launch, f))                 \
   X(ROUND, "round", fprintf(f, "%ld", r->round))           \

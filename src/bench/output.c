@@ -222,7 +222,7 @@ void mg_bench_write_meta_head(FILE *f, const mg_bench_cfg *cfg, const mg_bench_r
 
 void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
                          const char *command) {
-  mg_bench_write_meta_head(f, cfg, res, m, command, "mpiguide-bench-raw/2");
+  mg_bench_write_meta_head(f, cfg, res, m, command, "mpiguide-bench-raw/3");
   mg_meta(f, "invalid", "%ld", res->invalid);
   mg_meta(f, "elapsed_sec", "%.3f", res->elapsed);
   meta_outcomes(f, cfg, res);
@@ -241,6 +241,7 @@ long mg_bench_write_raw(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result 
                       .bytes = B->bytes, .count = B->count, .nprocs = m->nprocs};
       for (long j = 0; j < s->n; j++) {
         r.root = mg_bench_root(cfg, B->coll, s->round[j]);
+        r.pair = mg_pattern_pair(cfg->pattern, B->coll, s->round[j]);
         r.round = s->round[j];
         r.rep = s->rep[j];
         r.warmup = s->warmup[j];

@@ -52,20 +52,19 @@ static int cart_comms(MPI_Comm comm, int p) {
   return rc;
 }
 
-/* Pattern cart: sendrecv with the neighbours on the Cartesian communicator, in both directions of
- * both dimensions (a halo exchange); the topo family's row on the one made with reordering. */
-static int cart_exchange(const mg_call *c, int alg) {
+/* Pattern cart: sendrecv with the neighbour in one direction of the Cartesian communicator (one
+ * step of a halo exchange), the direction by the round (mg_pattern_pair); the topo family's row on
+ * the one made with reordering. A dimension of extent 1 (2 processes: 2 x 1) is an exchange with
+ * the rank itself. */
+static int cart_exchange(const mg_call *c, int alg, long round) {
   int rc = cart_comms(c->comm, c->size);
   if (rc != MPI_SUCCESS) return rc;
   mg_call s = *c;
   s.comm = mg_colls[c->coll].algs[alg].family == MG_FAM_TOPO ? cart.reordered : cart.plain;
   s.stag = s.rtag = TAG_DATA, s.status = MPI_STATUS_IGNORE;
-  for (int d = 0; d < 2 && rc == MPI_SUCCESS; d++)
-    for (int dir = -1; dir <= 1 && rc == MPI_SUCCESS; dir += 2) {
-      rc = PMPI_Cart_shift(s.comm, d, dir, &s.src, &s.root);
-      if (rc == MPI_SUCCESS) rc = mg_run(&s, alg);
-    }
-  return rc;
+  int k = (int)(round % MG_CART_DIRECTIONS);
+  rc = PMPI_Cart_shift(s.comm, k / 2, k % 2 ? 1 : -1, &s.src, &s.root);
+  return rc == MPI_SUCCESS ? mg_run(&s, alg) : rc;
 }
 
 const char *mg_pattern_refuses(mg_coll op, int alg, mg_pattern pt, int p) {
@@ -133,7 +132,7 @@ static int exchange_sends(const mg_call *c, int alg, int peer) {
   return rc != MPI_SUCCESS ? rc : rc2;
 }
 
-int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt) {
+int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt, long round) {
   int me = c->rank, p = c->size, rc;
   switch (pt) {
   case MG_PATTERN_PINGPONG:
@@ -151,7 +150,7 @@ int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt) {
     return exchanges(c->coll) ? exchange_call(c, alg, peer) : exchange_sends(c, alg, peer);
   }
   case MG_PATTERN_CART:
-    return cart_exchange(c, alg);
+    return cart_exchange(c, alg, round);
   case MG_PATTERN_ONETOALL:
     if (me != 0) return recv_side(c, alg, 0);
     for (int j = 1; j < p; j++)

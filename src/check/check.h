@@ -75,7 +75,8 @@ typedef struct mg_ck_series {
   mg_coll coll;
   char alg[MG_CK_NAME];  /* "default" or the mock-up's name */
   size_t bytes;
-  char red[MG_CK_RED];   /* a reduction's datatype and op, "MPI_DOUBLE:MPI_SUM"; "" otherwise or unknown */
+  char red[MG_CK_RED];   /* a reduction's datatype and op, "MPI_DOUBLE:MPI_SUM"; sendrecv measured in
+                            pattern cart: its direction, "cart:d1+" (mg_ck_pair_of); "" otherwise or unknown */
   int launch;            /* index into mg_ck_data.launches */
   long n, cap;
   double *rt;            /* seconds */
@@ -106,6 +107,15 @@ typedef struct mg_ck_data {
   long warmup;           /* warm-up rows (excluded) */
   int last;              /* lookup cache */
 } mg_ck_data;
+
+/* Pattern cart's direction as a series and verdict key (red, which sendrecv has no other use for):
+ * "cart:" and raw.csv's pair column, "cart:d1+". TGT 2010 eq. 37 is judged per direction: a
+ * verdict per (size, direction), named in the summary. */
+#define MG_CK_PAIR_PREFIX "cart:"
+/* The direction of a series' or verdict's key ("d1+"), or NULL when it has none. */
+static inline const char *mg_ck_pair_of(const char *red) {
+  return strncmp(red, MG_CK_PAIR_PREFIX, sizeof MG_CK_PAIR_PREFIX - 1) ? NULL : red + sizeof MG_CK_PAIR_PREFIX - 1;
+}
 
 void mg_ck_data_init(mg_ck_data *d);
 void mg_ck_data_free(mg_ck_data *d);
@@ -218,7 +228,8 @@ typedef enum { MG_CKV_OK, MG_CKV_SKIPPED, MG_CKV_ERROR } mg_ck_vstatus;
 typedef struct mg_ck_verdict {
   mg_coll coll;
   size_t bytes;
-  char red[MG_CK_RED];   /* a reduction's datatype and op ("MPI_DOUBLE:MPI_SUM"); "" otherwise */
+  char red[MG_CK_RED];   /* a reduction's datatype and op ("MPI_DOUBLE:MPI_SUM"); pattern cart's
+                            direction ("cart:d1+", mg_ck_pair_of); "" otherwise */
   char alg[MG_CK_NAME];  /* the mock-up; MG_CK_AA_NAME for the A/A control; monotony: the algorithm
                             examined ("default" or a mock-up) */
   size_t bytes_next;     /* monotony only (mg_ck_result.mono): the larger size A(bytes) is compared
@@ -460,7 +471,9 @@ extern const int mg_ck_np2p_cols;
 /* The guideline as a formula ("Rsend(n) <= Send(n)"). */
 const char *mg_ck_p2p_formula(const mg_ck_p2p_col *c);
 mg_ck_p2p_action mg_ck_p2p_act(const mg_ck_p2p_col *c);
-/* Column c's verdict at bytes (in r->v or r->rel), or NULL. */
+/* Column c's verdict at bytes (in r->v or r->rel), or NULL; where the size has several (pattern cart:
+ * one per direction) the worst: a violation before inconclusive before consistent, then the larger
+ * ratio. */
 const mg_ck_verdict *mg_ck_p2p_find(const mg_ck_result *r, const mg_ck_p2p_col *c, size_t bytes);
 /* The sizes (ascending, at most cap) with a verdict of some column; their number. */
 int mg_ck_p2p_sizes(const mg_ck_result *r, size_t *out, int cap);

@@ -46,14 +46,24 @@ mg_ck_p2p_action mg_ck_p2p_act(const mg_ck_p2p_col *c) {
   return a > 0 && (mg_colls[c->coll].algs[a].restrictions & MG_R_MEASURE_ONLY) ? MG_CK_P2P_REPORT : MG_CK_P2P_TUNE;
 }
 
+/* How bad a verdict is, for the one a table cell shows: a violation, then inconclusive, then
+ * consistent; among alike the larger ratio. */
+static double badness(const mg_ck_verdict *v) {
+  if (v->status != MG_CKV_OK) return -1;
+  int o = v->outcome == MG_CK_VIOLATION ? 2 : v->outcome == MG_CK_INCONCLUSIVE ? 1 : 0;
+  return o * 1e6 + (isfinite(v->slowdown) ? v->slowdown : 0);
+}
+
 const mg_ck_verdict *mg_ck_p2p_find(const mg_ck_result *r, const mg_ck_p2p_col *c, size_t bytes) {
-  const mg_ck_verdict *vs = c->rel == MG_CK_REL_MOCKUP ? r->v : r->rel;
+  const mg_ck_verdict *vs = c->rel == MG_CK_REL_MOCKUP ? r->v : r->rel, *best = NULL;
   int n = c->rel == MG_CK_REL_MOCKUP ? r->n : r->nrel;
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < n; i++) { /* pattern cart: one verdict per direction, the worst stands for the size */
     const mg_ck_verdict *v = &vs[i];
-    if (v->coll == c->coll && v->bytes == bytes && v->rel == c->rel && !v->aa && !strcmp(v->alg, c->alg)) return v;
+    if (v->coll == c->coll && v->bytes == bytes && v->rel == c->rel && !v->aa && !strcmp(v->alg, c->alg) &&
+        (!best || badness(v) > badness(best)))
+      best = v;
   }
-  return NULL;
+  return best;
 }
 
 int mg_ck_p2p_sizes(const mg_ck_result *r, size_t *out, int cap) {
@@ -136,14 +146,22 @@ void mg_ck_print_p2p(FILE *f, const mg_ck_result *r) {
     char list[512] = "";
     size_t u = 0;
     int nv = 0;
-    for (int s = 0; s < ns; s++) {
-      const mg_ck_verdict *v = mg_ck_p2p_find(r, c, sizes[s]);
-      if (!v || v->status != MG_CKV_OK || !v->violation) continue;
-      char b[32];
-      mg_fmt_bytes(sizes[s], MG_BYTES_EXACT, b, sizeof b);
-      if (u < sizeof list - 40) u += (size_t)snprintf(list + u, sizeof list - u, "%s%s (%.2fx)", nv ? ", " : "", b, v->slowdown);
-      nv++;
-    }
+    const mg_ck_verdict *vs = c->rel == MG_CK_REL_MOCKUP ? r->v : r->rel;
+    int nvs = c->rel == MG_CK_REL_MOCKUP ? r->n : r->nrel;
+    for (int s = 0; s < ns; s++)
+      for (int i = 0; i < nvs; i++) { /* every violated verdict: per direction with pattern cart, named */
+        const mg_ck_verdict *v = &vs[i];
+        if (v->coll != c->coll || v->bytes != sizes[s] || v->rel != c->rel || v->aa || strcmp(v->alg, c->alg) ||
+            v->status != MG_CKV_OK || !v->violation)
+          continue;
+        char b[32];
+        const char *pair = mg_ck_pair_of(v->red);
+        mg_fmt_bytes(sizes[s], MG_BYTES_EXACT, b, sizeof b);
+        if (u < sizeof list - 60)
+          u += (size_t)snprintf(list + u, sizeof list - u, "%s%s (%.2fx%s%s)", nv ? ", " : "", b, v->slowdown,
+                                pair ? ", direction " : "", pair ? pair : "");
+        nv++;
+      }
     if (!nv) continue;
     if (!any++) fprintf(f, "what to do:\n");
     fprintf(f, "  eq. %s violated at %s\n    ", c->head, list);

@@ -66,9 +66,11 @@ static void print_md_preamble(void) {
          "eq. 2 or eq. 4: the datatype rows once cited eqs. 3 and 4 together, and issue 34 states\n"
          "that the rows do not express eqs. 2 and 4 as the paper defines them; what the paper\n"
          "defines there could not be established here, so the claims are removed rather than\n"
-         "guessed (monotony cites PGMPI and the meta-rule, not a number). Eq. 37 is judged on\n"
-         "the whole halo exchange (the slowest rank over the 4 neighbours' sendrecvs), not per\n"
-         "neighbour pair as the paper asks (docs/check.md).\n\n"
+         "guessed (monotony cites PGMPI and the meta-rule, not a number). Eq. 37 is judged per\n"
+         "direction of the halo exchange (d0-, d0+, d1-, d1+: every rank's sendrecv with its\n"
+         "neighbour there, one direction per round, each a series and a verdict of its own), not\n"
+         "on the whole exchange; a direction's time is still its slowest pair's, so it is not\n"
+         "each neighbour pair apart as the paper states it (docs/check.md).\n\n"
          "Restrictions (a call outside one runs the default, and the trace says why):\n\n");
   for (int i = 0; i < mg_nrestrictions; i++)
     printf("- `%s`: %s.\n%s", mg_restrictions[i].name, mg_restrictions[i].text,

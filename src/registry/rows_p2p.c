@@ -69,7 +69,7 @@ static const mg_alg sendrecv_algs[] = {
      .formula = "Sendrecv{cart}(n) vs Sendrecv{cart, reorder}(n)",
      .description = "the library's own sendrecv with the neighbours on a Cartesian communicator made with reordering "
                     "(pattern cart); measure only: another communicator, check judges eq. 37, Sendrecv{cart, reorder} <= "
-                    "Sendrecv{cart}", .restrictions = MG_R_MEASURE_ONLY, .mem_formula = "0", .family = MG_FAM_TOPO,
+                    "Sendrecv{cart}, per direction of the exchange", .restrictions = MG_R_MEASURE_ONLY, .mem_formula = "0", .family = MG_FAM_TOPO,
      .cost = "self(n)"},
 };
 

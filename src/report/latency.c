@@ -226,7 +226,9 @@ static void lat_legend(FILE *f, const lat_plot *P) {
   }
   fputs("</div>\n<div class=\"note\">message size: ", f);
   mg_rp_esc(f, mg_colls[P->coll].size_def);
-  if (*P->red) {
+  if (mg_ck_pair_of(P->red)) { /* pattern cart: one direction of the exchange */
+    fprintf(f, "; direction %s of the neighbour exchange", mg_ck_pair_of(P->red));
+  } else if (*P->red) {
     char sr[MG_CK_RED];
     fprintf(f, "; datatype:op %s", mg_ck_red_short(P->red, sr, sizeof sr));
   }

@@ -313,6 +313,11 @@ static void test_output(void) {
   r = (mg_raw_row){.coll = "gather", .alg = "default", .dtype = "MPI_BYTE", .op = "", .root = 2, .launch = "abc123",
                    .bytes = 8, .count = 8, .nprocs = 4, .round = 4, .rep = 1, .valid = 1, .runtime = 2e-5};
   mg_raw_row_write(o.f, &r);
+  /* pattern cart: the direction of the round (bench.h, mg_pattern_pair) */
+  r = (mg_raw_row){.coll = "sendrecv", .alg = "default", .dtype = "MPI_BYTE", .op = "", .root = -1, .launch = "abc123",
+                   .pair = mg_pattern_pair(MG_PATTERN_CART, MG_SENDRECV, 7), .bytes = 8, .count = 8, .nprocs = 4,
+                   .round = 7, .valid = 1, .runtime = 2e-5};
+  mg_raw_row_write(o.f, &r);
   ASSERT_EQ(mg_outfile_commit(&o, err, sizeof err), 0);
   ASSERT_EQ(count_partials(dir), 0);
   const char *txt = slurp(path);
@@ -321,10 +326,11 @@ static void test_output(void) {
     ASSERT_STR_EQ(txt,
               "#@mpi_library_version=MPICH Version: 4; MPICH Device: ch4\n"
               "#@nprocs=4\n"
-              "collective,algorithm,bytes,count,datatype,op,root,nprocs,launch,round,rep,warmup,runtime_sec,valid\n"
-              "allreduce,default,8,8,MPI_BYTE,MPI_BOR,,4,abc123,3,0,0,0.000015000,1\n"
-              "allreduce,\"odd,name\"\"q\",8,8,MPI_BYTE,MPI_BOR,,4,abc123,3,0,1,0.000015000,0\n"
-              "gather,default,8,8,MPI_BYTE,,2,4,abc123,4,1,0,0.000020000,1\n");
+              "collective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,warmup,runtime_sec,valid\n"
+              "allreduce,default,8,8,MPI_BYTE,MPI_BOR,,,4,abc123,3,0,0,0.000015000,1\n"
+              "allreduce,\"odd,name\"\"q\",8,8,MPI_BYTE,MPI_BOR,,,4,abc123,3,0,1,0.000015000,0\n"
+              "gather,default,8,8,MPI_BYTE,,2,,4,abc123,4,1,0,0.000020000,1\n"
+              "sendrecv,default,8,8,MPI_BYTE,,,d1+,4,abc123,7,0,0,0.000020000,1\n");
 
   TEST_CASE("discarded file leaves nothing");
   char path2[600];

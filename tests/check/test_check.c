@@ -908,6 +908,93 @@ static void test_p2p(void) {
   mg_ck_data_free(&d);
 }
 
+/* ---------- TGT 2010 eq. 37 per direction (pattern cart, raw.csv's pair column) ---------- */
+
+#define CART_HEAD                                                                                               \
+  "#@format=mpiguide-bench-raw/3\n#@sync_cost_sec=1e-7\n#@pattern=cart\n#@stop=sendrecv,default,1024,nrep,80\n" \
+  "collective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,warmup,runtime_sec,valid\n"
+
+/* What the summary (verdicts: 0) or verdicts.csv (1) of (d, r) says, in a static buffer. */
+static const char *written(const mg_ck_data *d, const mg_ck_result *r, int verdicts) {
+  static char out[65536];
+  FILE *f = fmemopen(out, sizeof out - 1, "w");
+  if (verdicts) mg_ck_write_verdicts_csv(f, d, r);
+  else mg_ck_print_summary(f, d, r);
+  fclose(f);
+  return out;
+}
+
+static void test_topo(void) {
+  /* sendrecv at 1 KiB on 4 processes, 80 rounds, the direction turning with the round (d0-, d0+,
+   * d1-, d1+): the default 10.00..10.79 us; the reordered communicator 10 % faster in three
+   * directions (9 us) and 40 % slower in d1+ (14 us). Pooled over the exchange the reordered one
+   * is faster (its median about 9.3 us): eq. 37 would hold; per direction it is violated in d1+. */
+  static char csv[65536];
+  static const char *const dirs[] = {"d0-", "d0+", "d1-", "d1+"};
+  strcpy(csv, CART_HEAD);
+  for (int i = 0; i < 80; i++) {
+    double j = 0.01 * ((i * 17) % 80), def = 10 + 0.01 * i, reo = (i % 4 == 3 ? 14 : 9) + j;
+    size_t u = strlen(csv);
+    snprintf(csv + u, sizeof csv - u,
+             "sendrecv,default,1024,1024,MPI_BYTE,,,%s,4,T,%d,%d,0,%.9f,1\n"
+             "sendrecv,sendrecv_as_cart_reorder,1024,1024,MPI_BYTE,,,%s,4,T,%d,%d,0,%.9f,1\n",
+             dirs[i % 4], i, i, def * 1e-6, dirs[i % 4], i, i, reo * 1e-6);
+  }
+  const char *p = write_file("topo/raw.csv", csv);
+  mg_ck_data d;
+  mg_ck_result r;
+  read_analyze(p, &d, &r);
+
+  TEST_CASE("topo: one series per direction, the #@stop count held against their sum");
+  ASSERT_EQ(d.nseries, 8);
+  const mg_ck_series *s = mg_ck_find(&d, MG_SENDRECV, "default", 1024, "cart:d1+", 0);
+  ASSERT_TRUE(s && s->n == 20);
+
+  TEST_CASE("topo: eq. 37 judged per direction: violated in d1+ only");
+  int nrev = 0;
+  for (int i = 0; i < r.nrel; i++) {
+    const mg_ck_verdict *v = &r.rel[i];
+    if (v->rel != MG_CK_REL_REVERSE) continue;
+    nrev++;
+    ASSERT_TRUE(!strcmp(v->guideline, "TGT37"));
+    ASSERT_TRUE(mg_ck_pair_of(v->red) != NULL);
+    if (!strcmp(v->red, "cart:d1+")) {
+      ASSERT_EQ(v->outcome, MG_CK_VIOLATION);
+      ASSERT_REL(v->slowdown, 14.395 / 10.39, 0.01);
+    } else {
+      ASSERT_TRUE(v->outcome != MG_CK_VIOLATION);
+    }
+  }
+  ASSERT_EQ(nrev, 4);
+
+  TEST_CASE("topo: the summary and verdicts.csv name the direction");
+  ASSERT_CONTAINS(written(&d, &r, 0), "point-to-point pattern: cart");
+  ASSERT_CONTAINS(written(&d, &r, 0), "  eq. 37 violated at 1K (1.38x, direction d1+)\n");
+  ASSERT_CONTAINS(written(&d, &r, 1), "\nsendrecv,1024,sendrecv_as_cart_reorder,TGT37,ok,");
+  ASSERT_CONTAINS(written(&d, &r, 1), ",cart:d1+,");
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+
+  TEST_CASE("topo: a file without the pair column (mpiguide-bench-raw/2) is one series, the whole exchange");
+  strcpy(csv, "#@format=mpiguide-bench-raw/2\n#@sync_cost_sec=1e-7\n#@pattern=cart\n" HEAD);
+  for (int i = 0; i < 40; i++) {
+    size_t u = strlen(csv);
+    snprintf(csv + u, sizeof csv - u,
+             "sendrecv,default,1024,1024,MPI_BYTE,4,T,%d,%d,0,%.9f,1\n"
+             "sendrecv,sendrecv_as_cart_reorder,1024,1024,MPI_BYTE,4,T,%d,%d,0,%.9f,1\n",
+             i, i, (40 + 0.01 * i) * 1e-6, i, i, (40 + 0.01 * ((i * 17) % 40)) * 1e-6);
+  }
+  p = write_file("topo_old/raw.csv", csv);
+  read_analyze(p, &d, &r);
+  ASSERT_EQ(d.nseries, 2);
+  ASSERT_TRUE(mg_ck_find(&d, MG_SENDRECV, "default", 1024, "", 0) != NULL);
+  nrev = 0;
+  for (int i = 0; i < r.nrel; i++) nrev += r.rel[i].rel == MG_CK_REL_REVERSE && r.rel[i].outcome == MG_CK_CONSISTENT;
+  ASSERT_EQ(nrev, 1);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
 /* ---------- renumbering: the rerank rows' section (check/rerank_summary.c, TGT 2010 eq. 36) ---------- */
 
 static void test_rerank(void) {
@@ -955,7 +1042,8 @@ static const struct {
 } groups[] = {{"rerank", test_rerank}, {"monotony", test_monotony}, {"measure_only", test_measure_only},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
               {"launches", test_launches},   {"repro", test_repro},       {"grouped", test_grouped},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
-              {"names", test_names},         {"roots", test_roots},       {"p2p", test_p2p}};
+              {"names", test_names},         {"roots", test_roots},       {"p2p", test_p2p},
+              {"topo", test_topo}};
 
 int main(int argc, char **argv) {
   if (argc < 2) {
