@@ -12,6 +12,11 @@
 #           differs (each named with both outcomes and slowdowns).
 #       With BASELINE=1 a third arm, the old rule once more (rse2), measures the noise floor: how
 #       many cells differ between two sets of launches under the same rule on this machine.
+#       With PREV=path/to/another/mpiguide a further arm, prev: that binary's `--stop-rule decided`
+#       (e.g. a build of the commit before a change of the rule), interleaved with the others, its
+#       time and its verdicts against this binary's decided. ARMS="decided prev decided2" chooses
+#       the arms (of rse, decided, rse2, decided2, prev); decided2, the new rule once more, is the
+#       noise floor of decided against prev.
 #   benchmarks/check_time.sh full [NP=4] [openmpi|mpich] [LAUNCHES=3] [OUT=results/check-time]
 #       (b) the wall time of `mpiguide check --full --launches 3` with the rule on (the default),
 #           e.g. at 4 ranks of Open MPI on a quiet machine (MPICH busy-polls: fewer ranks).
@@ -50,14 +55,21 @@ fi
 
 arms=(rse decided)
 [[ ${BASELINE:-0} == 1 ]] && arms+=(rse2)
+[[ -n ${PREV:-} ]] && arms+=(prev)
+[[ -n ${ARMS:-} ]] && read -ra arms <<<"$ARMS"
+for arm in "${arms[@]}"; do [[ $arm == prev && -z ${PREV:-} ]] && { echo "check_time: prev needs PREV=binary" >&2; exit 2; }; done
 for arm in "${arms[@]}"; do rm -rf "${out:?}/$arm" && mkdir -p "$out/$arm"; done
 echo "check_time: load before: $(load)"
-declare -A total=([rse]=0 [decided]=0 [rse2]=0)
+declare -A total=([rse]=0 [decided]=0 [rse2]=0 [decided2]=0 [prev]=0)
 for k in $(seq "$nl"); do
   order=("${arms[@]}")
   if ((k % 2 == 0)); then order=(); for ((i = ${#arms[@]} - 1; i >= 0; i--)); do order+=("${arms[i]}"); done; fi
   for rule in "${order[@]}"; do
-    cmd=("${launcher[@]}" "$exe" check "${extra[@]}" --stop-rule "${rule%2}" -q -o "$out/$rule/launch-$k")
+    if [[ $rule == prev ]]; then
+      cmd=("${launcher[@]}" "$PREV" check "${extra[@]}" --stop-rule decided -q -o "$out/$rule/launch-$k")
+    else
+      cmd=("${launcher[@]}" "$exe" check "${extra[@]}" --stop-rule "${rule%2}" -q -o "$out/$rule/launch-$k")
+    fi
     t0=$(now)
     "${cmd[@]}" >"$out/$rule/launch-$k.log" 2>&1 || { echo "check_time: failed: ${cmd[*]}" >&2; cat "$out/$rule/launch-$k.log" >&2; exit 1; }
     t=$(echo "$(now) - $t0" | bc)
@@ -71,14 +83,18 @@ for rule in "${arms[@]}"; do
   "$exe" check --from "${dirs[@]}" -o "$out/$rule" --force -q >/dev/null
 done
 echo "check_time: load after: $(load)"
-python3 - "$out" "${total[rse]}" "${total[decided]}" "$nl" "$np" "$mpi" "${extra[*]}" "${BASELINE:-0}" <<'PY'
+python3 - "$out" "${total[rse]}" "${total[decided]}" "$nl" "$np" "$mpi" "${extra[*]}" "${BASELINE:-0}" \
+  "${total[prev]}" "${PREV:-}" "${arms[*]}" <<'PY'
 import csv, sys
-out, trse, tdec, nl, np, mpi, opts, base = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), *sys.argv[4:]
+out, trse, tdec, nl, np, mpi, opts, base, tprev, prev, arms = sys.argv[1], float(sys.argv[2]), float(sys.argv[3]), *sys.argv[4:]
+arms = arms.split()
+base = "1" if "rse2" in arms else "0" 
 def verdicts(d):
     rows = [l for l in open(f"{d}/verdicts.csv") if not l.startswith("#")]
     return {(r["collective"] + (":" + r["reduction"] if r.get("reduction") else ""), int(r["bytes"]), r["mockup"],
              r.get("relation", "mockup")): r for r in csv.DictReader(rows)}
-a, b = verdicts(f"{out}/rse"), verdicts(f"{out}/decided")
+b = verdicts(f"{out}/decided")
+a = verdicts(f"{out}/rse") if "rse" in arms else b
 def stops(d):
     n = {}
     for k in range(1, int(nl) + 1):
@@ -94,20 +110,40 @@ def num(x):
 diff = [c for c in cells if a[c]["outcome"] != b[c]["outcome"]]
 count = lambda v, o: sum(1 for c in cells if v[c]["outcome"] == o)
 print(f"check_time: (a) {opts}, {nl} launches per rule interleaved, {np} ranks, {mpi}:")
-print(f"  --stop-rule rse      {trse:7.0f} s  (stops: {stops(out + '/rse')})")
+if "rse" in arms: print(f"  --stop-rule rse      {trse:7.0f} s  (stops: {stops(out + '/rse')})")
 print(f"  --stop-rule decided  {tdec:7.0f} s  (stops: {stops(out + '/decided')})")
-print(f"  ratio rse / decided  {trse / tdec:7.2f}")
-print(f"  verdicts: {len(cells)} cells in both; violation/consistent/inconclusive: rse "
+if "rse" in arms: print(f"  ratio rse / decided  {trse / tdec:7.2f}")
+if "decided2" in arms:
+    d2 = verdicts(f"{out}/decided2")
+    same = sorted(set(b) & set(d2))
+    print(f"  noise floor: decided against decided again (other launches): "
+          f"{sum(1 for c in same if b[c]['outcome'] != d2[c]['outcome'])} of {len(same)} cells differ")
+if "rse" in arms: print(f"  verdicts: {len(cells)} cells in both; violation/consistent/inconclusive: rse "
       f"{count(a, 'violation')}/{count(a, 'consistent')}/{count(a, 'inconclusive')}, decided "
       f"{count(b, 'violation')}/{count(b, 'consistent')}/{count(b, 'inconclusive')}")
 weaker = sum(1 for c in diff if a[c]["outcome"] != "inconclusive" and b[c]["outcome"] == "inconclusive")
-print(f"  cells whose verdict class differs: {len(diff)} ({weaker} conclusive with rse, inconclusive with decided; "
+if "rse" in arms: print(f"  cells whose verdict class differs: {len(diff)} ({weaker} conclusive with rse, inconclusive with decided; "
       f"{len(diff) - weaker} the other way or between violation and consistent)")
 if base == "1":
     c2 = verdicts(f"{out}/rse2")
     same = sorted(set(a) & set(c2))
     d2 = [c for c in same if a[c]["outcome"] != c2[c]["outcome"]]
     print(f"  noise floor: rse against rse again (other launches, same rule): {len(d2)} of {len(same)} cells differ")
+if prev and "prev" in arms:
+    p = verdicts(f"{out}/prev")
+    same = sorted(set(p) & set(b))
+    dp = [c for c in same if p[c]["outcome"] != b[c]["outcome"]]
+    wp = sum(1 for c in dp if p[c]["outcome"] != "inconclusive" and b[c]["outcome"] == "inconclusive")
+    print(f"  prev ({prev}) --stop-rule decided {float(tprev):7.0f} s  (stops: {stops(out + '/prev')})")
+    print(f"  ratio prev / decided  {float(tprev) / tdec:7.2f}")
+    print(f"  prev against decided: {len(dp)} of {len(same)} cells differ in class ({wp} conclusive with prev, "
+          f"inconclusive with this binary; violation/consistent/inconclusive: prev "
+          + "/".join(str(sum(1 for c in same if p[c]['outcome'] == o)) for o in ('violation', 'consistent', 'inconclusive'))
+          + ", decided " + "/".join(str(sum(1 for c in same if b[c]['outcome'] == o)) for o in ('violation', 'consistent', 'inconclusive'))
+          + ")")
+    for c in dp:
+        print(f"    {c[0]} {c[1]} {c[2]}: prev {p[c]['outcome']} ({num(p[c]['slowdown'])}), decided {b[c]['outcome']} "
+              f"({num(b[c]['slowdown'])} [{num(b[c]['slowdown_lo'])}, {num(b[c]['slowdown_hi'])}])")
 for c in diff:
     print(f"    {c[0]} {c[1]} {c[2]}{'' if c[3] == 'mockup' else ' (' + c[3] + ')'}: rse {a[c]['outcome']} "
           f"({num(a[c]['slowdown'])} [{num(a[c]['slowdown_lo'])}, {num(a[c]['slowdown_hi'])}]), decided {b[c]['outcome']} "

@@ -257,7 +257,7 @@ typedef struct mg_bench_cfg {
    * also stops (MG_STOP_DECIDED) as soon as its comparison with the default (the series of alg 0 of
    * its block, measured in the same rounds) is decided, and the default once every other series of
    * its block stopped. Library variants are compared with the default but not judged: they keep
-   * their own rule. seq.looks is set by the engine (mg_seq_looks of max_nrep and batch); seq.noise
+   * their own rule. seq.looks is set by the engine (mg_seq_looks of max_nrep and seq.min_n); seq.noise
    * 0: the run's own noise threshold, the larger of sync_cost and sync_skew. */
   int stop_decided;
   mg_seq_cfg seq;

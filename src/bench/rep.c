@@ -12,6 +12,7 @@ void mg_rep_init(const mg_rep_cfg *cfg, mg_rep_state *st, double t1) {
   st->target = cfg->mode == MG_REP_FIXED ? cfg->nrep : -1;
   st->rse = INFINITY;
   st->stop = MG_STOP_NONE;
+  st->seq_look = -1;
 }
 
 static long lmin_(long a, long b) { return a < b ? a : b; }

@@ -62,6 +62,8 @@ typedef struct mg_rep_state {
   long target;    /* planned total when known (FIXED; PAPER after the pilot), else -1 */
   double rse;     /* last RSE computed (RSE mode, PAPER calibration) */
   mg_stop stop;   /* MG_STOP_NONE while more are needed */
+  long seq_look;  /* check's stopping rule: the last look this series' comparison had (seq.h,
+                     mg_seq_look_at); -1: none yet */
 } mg_rep_state;
 
 void mg_rep_init(const mg_rep_cfg *cfg, mg_rep_state *st, double t1);

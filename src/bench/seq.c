@@ -13,13 +13,32 @@ void mg_seq_defaults(mg_seq_cfg *c) {
   c->noise = 0;
   c->min_n = 20;
   c->min_root = 5;
+  c->growth = 1.5;
+  c->test_z = 4.75;
   c->both_ways = 0;
 }
 
-long mg_seq_looks(long max_nrep, long batch) {
-  if (batch < 1) batch = 1;
-  long k = (max_nrep + batch - 1) / batch;
+/* The k-th point of the schedule: min_n x growth^k rounded up, at least one more than the last. */
+static long point(long min_n, double growth, long k) {
+  double t = min_n > 0 ? (double)min_n : 1;
+  long p = (long)t;
+  for (long i = 0; i < k; i++) {
+    t *= growth > 1 ? growth : 2;
+    p = (long)ceil(t) > p ? (long)ceil(t) : p + 1;
+  }
+  return p;
+}
+
+long mg_seq_looks(long max_nrep, long min_n, double growth) {
+  long k = 0;
+  while (point(min_n, growth, k) < max_nrep) k++;
   return k > 1 ? k : 1;
+}
+
+long mg_seq_look_at(const mg_seq_cfg *c, long n) {
+  long k = -1;
+  for (long looks = c->looks > 0 ? c->looks : 1; k + 1 < looks && n >= point(c->min_n, c->growth, k + 1);) k++;
+  return k;
 }
 
 /* P(Bin(n, 1/2) = k), in logs so that large n does not underflow the first terms to garbage. */
@@ -50,6 +69,20 @@ static int both(const double *dx, long dn, const double *mx, long mn, double g, 
   return mg_seq_median_ci(dx, dn, g, ld, ud) || mg_seq_median_ci(mx, mn, g, lm, um) ? -1 : 0;
 }
 
+/* The Mann-Whitney statistic of a over b as a normal score, both ascending: U counts the pairs with
+ * a above b (ties a half), z = (U - n_a n_b / 2 - 1/2) / sqrt(n_a n_b (n_a + n_b + 1) / 12). */
+static double mw_z(const double *a, long na, const double *b, long nb) {
+  double u = 0;
+  long lo = 0, hi = 0; /* b[0..lo) < a[i], b[0..hi) <= a[i] */
+  for (long i = 0; i < na; i++) {
+    while (lo < nb && b[lo] < a[i]) lo++;
+    while (hi < nb && b[hi] <= a[i]) hi++;
+    u += (double)lo + 0.5 * (double)(hi - lo);
+  }
+  double nn = (double)na * (double)nb;
+  return (u - nn / 2 - 0.5) / sqrt(nn * (double)(na + nb + 1) / 12);
+}
+
 /* Whether, at every root, a's median is decided above b's (a = 0: the default's side). */
 static int above_at_every_root(const mg_seq_sample *a, const mg_seq_sample *b, double g) {
   for (int r = 0; r < a->nroots; r++) {
@@ -63,15 +96,18 @@ mg_seq_decision mg_seq_decide(const mg_seq_cfg *c, const mg_seq_sample *d, const
   if (d->n < c->min_n || m->n < c->min_n || d->nroots != m->nroots) return MG_SEQ_OPEN;
   for (int r = 0; r < d->nroots; r++)
     if (d->rn[r] < c->min_root || m->rn[r] < c->min_root) return MG_SEQ_OPEN;
-  /* Bonferroni: this look's share of the error, over the pooled ratio and each root's, two medians each */
+  /* Bonferroni: this look's share error / looks; without roots the pooled ratio's two medians get half
+   * each; with roots the pooled medians a quarter each and the 2 x roots median intervals of the
+   * roots (read only for a violation) the other half */
   long looks = c->looks > 0 ? c->looks : 1;
-  double g = c->error / (double)looks / (2.0 * (1 + d->nroots));
+  double share = c->error / (double)looks;
+  double g = d->nroots ? share / 4 : share / 2, gr = d->nroots ? share / (4.0 * d->nroots) : 0;
   double ld, ud, lm, um;
   if (both(d->x, d->n, m->x, m->n, g, &ld, &ud, &lm, &um)) return MG_SEQ_OPEN;
-  int fv = ld - um > c->noise && ld > um && above_at_every_root(d, m, g);
+  int fv = ld - um > c->noise && ld > um && above_at_every_root(d, m, gr) && mw_z(d->x, d->n, m->x, m->n) >= c->test_z;
   int fc = lm > 0 && ud <= (1 + c->margin) * lm;
   if (!c->both_ways) return fv ? MG_SEQ_VIOLATION : fc ? MG_SEQ_CONSISTENT : MG_SEQ_OPEN;
-  int rv = lm - ud > c->noise && lm > ud && above_at_every_root(m, d, g);
+  int rv = lm - ud > c->noise && lm > ud && above_at_every_root(m, d, gr) && mw_z(m->x, m->n, d->x, d->n) >= c->test_z;
   int rc = ld > 0 && um <= (1 + c->margin) * ld;
   if (!(fv || fc) || !(rv || rc)) return MG_SEQ_OPEN;
   return fv ? MG_SEQ_VIOLATION : MG_SEQ_CONSISTENT;

@@ -6,16 +6,25 @@
  *   the slowdown s = median(default) / median(mock-up) lies, with the confidence below, in
  *   [L_d / U_m, U_d / L_m], where [L, U] are distribution-free order-statistic intervals of each
  *   median. Decided:
- *     violation   L_d - U_m > noise (so s > 1 beyond the synchronisation noise), and at every
- *                 root of a rotating root the root's own L_d > U_m;
+ *     violation   L_d - U_m > noise (so s > 1 beyond the synchronisation noise), at every
+ *                 root of a rotating root the root's own L_d > U_m, and the Mann-Whitney test
+ *                 of the default above the mock-up at z >= test_z (one-sided p ~ 1e-6: the
+ *                 analysis' test, Holm over the run, then finds it significant too);
  *     consistent  U_d / L_m <= 1 + margin (the non-inferiority of the `consistent` verdict).
  *   Point-to-point rows are read both ways (TGT 2010 eqs. 5-7): the swapped comparison must be
  *   decided too.
  *
- * Error: every ratio interval of one look holds with probability >= 1 - error / looks (each of its
- * two medians' intervals gets half, a rotating root's per-root intervals share it: Bonferroni), so
- * the probability that any decision over all planned looks of one comparison rests on an interval
- * that misses the truth is <= error, whatever the distributions and the dependence between looks.
+ * Looks: on a geometric schedule, when the smaller side first holds min_n growth^k values (20, 30,
+ * 45, 68, 102, 152, 228, 342, 513, 769 below check's 1000 at growth 1.5): ten looks, not one per
+ * batch (100), so each look's share of the error is larger and its intervals narrower; a look sees
+ * every value measured so far.
+ *
+ * Error: the intervals of one look miss with probability <= error / looks in all (Bonferroni: the
+ * pooled ratio's two medians get error / (2 looks) without a rotating root; with one, the pooled
+ * ratio gets half of the look's share and the roots' 2 x roots median intervals the other half, as
+ * only a violation reads the roots), so the probability that any decision over all planned looks of
+ * one comparison rests on an interval that misses the truth is <= error, whatever the distributions
+ * and the dependence between looks.
  *
  * A decision depends only on the values (their order does not matter: each sample is sorted), so
  * ranks that hold the same reduced latencies decide the same at the same round.
@@ -27,19 +36,29 @@ typedef enum { MG_SEQ_OPEN, MG_SEQ_VIOLATION, MG_SEQ_CONSISTENT } mg_seq_decisio
 
 typedef struct mg_seq_cfg {
   double error;   /* probability that a decision of one comparison is wrong, over all its looks (0.01) */
-  long looks;     /* looks planned (each spends error / looks) */
+  long looks;     /* looks planned (each spends error / looks): mg_seq_looks */
   double margin;  /* consistent: slowdown <= 1 + margin */
   double noise;   /* violation: the medians differ by more than this, seconds */
   long min_n;     /* valid values of each side before a decision (and min_root of each root) */
   long min_root;
+  double growth;  /* the look schedule: min_n x growth^k values */
+  double test_z;  /* a violation also needs the Mann-Whitney normal score >= test_z */
   int both_ways;  /* the swapped comparison must be decided too (point-to-point rows) */
 } mg_seq_cfg;
 
-/* The defaults of check: error 0.01, min_n 20, min_root 5, margin 0.05; looks and noise 0. */
+/* The defaults of check: error 0.01, min_n 20, min_root 5, margin 0.05, growth 1.5, test_z 4.75; looks and
+ * noise 0. */
 void mg_seq_defaults(mg_seq_cfg *c);
 
-/* Looks a series measured until max_nrep in batches of batch rounds can have: ceil(max / batch). */
-long mg_seq_looks(long max_nrep, long batch);
+/* Looks a comparison measured until max_nrep can have on the geometric schedule: the points
+ * (min_n growth^k rounded up, each at least one more than the last) below max_nrep (at max_nrep the
+ * series stops anyway), at least 1. */
+long mg_seq_looks(long max_nrep, long min_n, double growth);
+
+/* The look due when the smaller side holds n values: the largest k < c->looks whose point is <= n,
+ * or -1 below min_n. A comparison is decided only at a look it has not had yet (the engine keeps
+ * the last one), so it has at most c->looks looks however its batches fall. */
+long mg_seq_look_at(const mg_seq_cfg *c, long n);
 
 /* One side of a comparison: its valid values ascending, and per root of a rotating root (nroots >= 2;
  * 0: none) the values of that root ascending. */

@@ -1,7 +1,8 @@
 /*
  * The sequential stopping rule in the measurement loop (seq.h says the rule, docs/statistics.md its
  * error): after each batch the engine (engine.c, measure_block) asks which series of the block are
- * done because their comparison with the default is decided.
+ * done because their comparison with the default is decided; a comparison is looked at only at the
+ * points of the geometric schedule (20, 40, 80, ... values), whichever batch reaches them.
  */
 #include <stdlib.h>
 
@@ -62,7 +63,7 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
     if (B->series[act[i]].alg == 0) d = i;
   if (d < 0 || nact < 2) return MPI_SUCCESS;
   mg_seq_cfg c = cfg->seq;
-  c.looks = mg_seq_looks(cfg->rep.max_nrep, cfg->batch);
+  c.looks = mg_seq_looks(cfg->rep.max_nrep, c.min_n, c.growth);
   if (!(c.noise > 0)) c.noise = R->res->sync_skew > R->res->sync_cost ? R->res->sync_skew : R->res->sync_cost;
   c.both_ways = mg_coll_is_p2p(B->coll); /* eqs. 5-7 read the row both ways */
   int first[MG_BENCH_MAX_ROOTS], nr = seq_roots(cfg, B, first);
@@ -78,7 +79,14 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
     }
     seq_side m;
     if (seq_sample(R, B, se, first, nr, &m)) return free(def.buf), PMPI_Abort(R->comm, 1);
-    if (mg_seq_decide(&c, &def.s, &m.s) != MG_SEQ_OPEN) st[i].stop = MG_STOP_DECIDED;
+    /* a look only when the smaller side first reaches the next point of the schedule (seq.h) */
+    long look = mg_seq_look_at(&c, m.s.n < def.s.n ? m.s.n : def.s.n);
+    int decided = 0;
+    if (look > st[i].seq_look) {
+      st[i].seq_look = look;
+      decided = mg_seq_decide(&c, &def.s, &m.s) != MG_SEQ_OPEN;
+    }
+    if (decided) st[i].stop = MG_STOP_DECIDED;
     else open = 1;
     free(m.buf);
   }
