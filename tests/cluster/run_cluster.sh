@@ -519,7 +519,7 @@ SPEC
   grep -q '<td>allreduce_as_reduce_bcast</td>' <<<"$g" && [[ $(grep -m1 '<tr><th>guideline' <<<"$g" | grep -o '<th>' | wc -l) == 6 ]] &&
     ok "report: allreduce_as_reduce_bcast's row, a column per layout" || fail "report: the guidelines table: $g"
   w=$(sed -n '/id="what-changed"/,$p' r.html)
-  [[ $(grep -c '<h3>.*1 x 4.*→.*</h3>' <<<"$w") == 2 ]] && grep -q '<h3>.*→.*2 x 2' <<<"$w" && grep -q '<h3>.*→.*4 x 1' <<<"$w" &&
+  [[ $(grep -c '<h3>.*1 × 4 → .*</h3>' <<<"$w") == 2 ]] && grep -q '<h3>.* → .*2 × 2' <<<"$w" && grep -q '<h3>.* → .*4 × 1' <<<"$w" &&
     ok "report: what changed from 1 x 4 to 2 x 2 and to 4 x 1" || fail "report: what changed: $(grep '<h3>' <<<"$w")"
   "$C" down || die "down of the 4-node bed failed"
   trap - EXIT
