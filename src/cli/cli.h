@@ -19,6 +19,8 @@ int mg_cmd_env(int argc, char **argv);
 int mg_cmd_libvars(int argc, char **argv);
 /* `verify --lib-settings FILE -o DIR -- LAUNCHER...` (cmd_verify_lib.c). */
 int mg_cmd_verify_lib(int argc, char **argv);
+/* `verify --launches N ... -o DIR -- LAUNCHER...` (cmd_verify_launches.c); dd: the index of "--" (argc: none). */
+int mg_cmd_verify_launches(int argc, char **argv, int dd);
 int mg_cmd_loggp(int argc, char **argv);
 int mg_cmd_hotspots(int argc, char **argv);
 /* `campaign SPEC`: configurations (libraries x layouts) measured into one tree (cmd_campaign.c). */

@@ -11,6 +11,13 @@
  * but no mark was interrupted (Ctrl-C, a killed job) and is resumed with `check --resume`, which
  * measures only what is missing. `mpiguide report TREE` compares the configurations
  * (cmd_report.c reads TREE/campaign.spec to find them).
+ *
+ * With --sbatch each configuration that is not done becomes a Slurm job of its own layout
+ * (sbatch -N NODES --ntasks-per-node=RPN), whose batch script is this campaign restricted to it
+ * (--only LIB-NxR): the job runs the check's launches as srun steps, resumes and marks as above.
+ * The job's id is kept in TREE/LIB-NxR.job; a rerun leaves a queued or running job alone
+ * (squeue), and submits anew a configuration whose job ended without its mark (killed, failed:
+ * the new job resumes it). --wait polls squeue until the jobs have ended and reports the marks.
  */
 #include <errno.h>
 #include <signal.h>
@@ -42,6 +49,8 @@ typedef struct {
   int nmpi;
   char *check[MG_CP_ARGS];
   int ncheck;
+  char *sbatch[MG_CP_ARGS]; /* options of every job of --sbatch */
+  int nsbatch;
   char *text; /* the spec's words point into it */
 } cp_spec;
 
@@ -121,9 +130,23 @@ static int parse_spec(const char *path, cp_spec *S) {
           return fprintf(stderr, "mpiguide campaign: %s:%ld: more than %d check options\n", path, lineno, MG_CP_ARGS), 2;
         S->check[S->ncheck++] = w[i];
       }
+    } else if (!strcmp(w[0], "sbatch")) {
+      static const char *const own[] = {"-N", "--nodes", "--ntasks-per-node", "-o", "--output", "--wrap", "--parsable",
+                                        "-J", "--job-name", NULL};
+      for (int i = 1; i < n; i++) {
+        for (int k = 0; own[k]; k++) {
+          size_t l = strlen(own[k]);
+          if (!strncmp(w[i], own[k], l) && (!w[i][l] || (w[i][l] == '=' && own[k][1] == '-')))
+            return fprintf(stderr, "mpiguide campaign: %s:%ld: sbatch option '%s' is the campaign's to set (the "
+                                   "layout, the job's name and output)\n", path, lineno, w[i]), 2;
+        }
+        if (S->nsbatch == MG_CP_ARGS)
+          return fprintf(stderr, "mpiguide campaign: %s:%ld: more than %d sbatch options\n", path, lineno, MG_CP_ARGS), 2;
+        S->sbatch[S->nsbatch++] = w[i];
+      }
     } else {
       return fprintf(stderr, "mpiguide campaign: %s:%ld: '%s': expected out DIR, launches N, layouts NxR..., "
-                             "mpi NAME MPIGUIDE LAUNCHER... or check OPTIONS...\n", path, lineno, w[0]), 2;
+                             "mpi NAME MPIGUIDE LAUNCHER..., check OPTIONS... or sbatch OPTIONS...\n", path, lineno, w[0]), 2;
     }
   }
   if (!S->nlayouts) return fprintf(stderr, "mpiguide campaign: %s: no layouts line (e.g. layouts 1x4 2x2)\n", path), 2;
@@ -189,6 +212,45 @@ static int config_state(const char *dir, const char *line) {
   return stat(p, &st) == 0 ? 1 : 0;
 }
 
+/* The Slurm job of configuration dir (--sbatch: its id in dir.job): 1 with the id, else 0. job_queued:
+ * 1 while squeue still lists it, with its state (PENDING, RUNNING, ...) in st; else 0. */
+static int job_id(const char *dir, char *id, size_t idlen) {
+  char p[1200];
+  snprintf(p, sizeof p, "%s.job", dir);
+  FILE *f = fopen(p, "r");
+  id[0] = '\0';
+  if (!f) return 0;
+  if (!fgets(id, (int)idlen, f)) id[0] = '\0';
+  fclose(f);
+  id[strspn(id, "0123456789_")] = '\0'; /* sbatch --parsable: ID or ID;CLUSTER */
+  return id[0] != '\0';
+}
+
+static int job_queued(const char *dir, char *id, size_t idlen, char *st, size_t stlen) {
+  char cmd[256];
+  if (!job_id(dir, id, idlen)) return 0;
+  snprintf(cmd, sizeof cmd, "squeue -h -j %s -o %%T 2>/dev/null", id);
+  FILE *q = popen(cmd, "r");
+  if (!q) return 0;
+  st[0] = '\0';
+  if (!fgets(st, (int)stlen, q)) st[0] = '\0';
+  pclose(q);
+  st[strcspn(st, "\n")] = '\0';
+  return st[0] != '\0';
+}
+
+/* A word for sh -c: in single quotes, each ' as '\''. */
+static size_t sh_quote(char *b, size_t len, const char *w) {
+  size_t u = 0;
+  if (u < len) b[u++] = '\'';
+  for (const char *c = w; *c && u + 5 < len; c++)
+    if (*c == '\'') memcpy(b + u, "'\\''", 4), u += 4;
+    else b[u++] = *c;
+  if (u + 1 < len) b[u++] = '\'';
+  b[u < len ? u : len - 1] = '\0';
+  return u;
+}
+
 /* Whether the launches in dir ran the planned layout, as their raw.csv says (#@nnodes,
  * #@ranks_per_node): a launcher line without {np} inside an allocation, for one, takes the
  * allocation's task count (srun reads SLURM_NTASKS). 1 yes (or not told), 0 after a message. */
@@ -241,7 +303,7 @@ static int run(char **argv, const char *log) {
 }
 
 static void usage(FILE *f) {
-  fputs("usage: mpiguide campaign SPEC [-o TREE] [--dry-run]\n"
+  fputs("usage: mpiguide campaign SPEC [-o TREE] [--dry-run] [--sbatch [--wait]] [--only LIB-NxR]\n"
         "  Measure every configuration (MPI library x node layout) of SPEC with\n"
         "  `check --launches N` into one result tree; a rerun resumes what is missing.\n"
         "  SPEC, one statement a line ('#' comments):\n"
@@ -251,117 +313,254 @@ static void usage(FILE *f) {
         "    mpi NAME MPIGUIDE LAUNCHER...      the mpiguide built for that library and its launcher;\n"
         "                                      {nodes} {rpn} {np} stand for the layout\n"
         "    check OPTIONS...                  options of every check (-c, --sizes, --quick, ...)\n"
+        "    sbatch OPTIONS...                 options of every job of --sbatch (-p, -t, ...)\n"
         "  --dry-run   print the plan and stop\n"
+        "  --sbatch    a Slurm job per configuration (sbatch -N NODES --ntasks-per-node=RPN running\n"
+        "              this campaign with --only); a rerun leaves queued jobs alone and submits\n"
+        "              what ended unfinished anew (it resumes)\n"
+        "  --wait      with --sbatch: wait until the jobs have ended, then say what is done\n"
+        "  --only LIB-NxR  this configuration alone (what a job of --sbatch runs)\n"
         "  Compare: mpiguide report TREE -o report.html (docs/campaign.md)\n",
         f);
 }
 
+/* --sbatch: configuration k (name, layout) as a job of its own layout, running this campaign with --only
+ * name; sbatch's answer (the job id) into dir.job. 0, or sbatch's exit status. */
+static int submit(const cp_spec *S, int l, const char *name, const char *dir, const char *self, const char *spec_abs,
+                  const char *tree_abs) {
+  char nodes[24], rpn[48], jname[64], jout[4200], wrap[16384], job[1200];
+  char *av[MG_CP_ARGS + 16];
+  int n = 0;
+  size_t u = 0;
+  snprintf(nodes, sizeof nodes, "%d", S->nodes[l]);
+  snprintf(rpn, sizeof rpn, "--ntasks-per-node=%d", S->rpn[l]);
+  snprintf(jname, sizeof jname, "mg-%s", name);
+  snprintf(jout, sizeof jout, "%s/%s.slurm.out", tree_abs, name);
+  u += sh_quote(wrap + u, sizeof wrap - u, self);
+  u += (size_t)snprintf(wrap + u, sizeof wrap - u, " campaign ");
+  u += sh_quote(wrap + u, sizeof wrap - u, spec_abs);
+  u += (size_t)snprintf(wrap + u, sizeof wrap - u, " -o ");
+  u += sh_quote(wrap + u, sizeof wrap - u, tree_abs);
+  snprintf(wrap + u, sizeof wrap - u, " --only %s", name);
+  av[n++] = "sbatch", av[n++] = "--parsable", av[n++] = "-J", av[n++] = jname, av[n++] = "-N", av[n++] = nodes;
+  av[n++] = rpn, av[n++] = "-o", av[n++] = jout;
+  for (int i = 0; i < S->nsbatch; i++) av[n++] = S->sbatch[i];
+  av[n++] = "--wrap", av[n++] = wrap, av[n] = NULL;
+  snprintf(job, sizeof job, "%s.job", dir);
+  return run(av, job);
+}
+
+/* The configurations of a spec and where each stands. */
+typedef struct {
+  int ncfg, todo, changed, queued, nsel;
+  char dirs[MG_CP_MAX * MG_CP_MAX][1100], names[MG_CP_MAX * MG_CP_MAX][64];
+  int state[MG_CP_MAX * MG_CP_MAX]; /* config_state, or 4: its job is queued (--sbatch) */
+  int sel[MG_CP_MAX * MG_CP_MAX];   /* --only */
+} cp_plan;
+
+/* The done mark's line of configuration (m, l) into line. */
+static void mark_line(const cp_spec *S, int m, int l, const char *dir, char *line, size_t len) {
+  char *av[2 * MG_CP_ARGS + 16];
+  int first, n = check_argv(S, m, l, (char *)dir, 0, av, &first, line, len);
+  for (int i = first; i < n; i++) free(av[i]);
+}
+
+/* The plan, printed before anything runs. 0, or 2 after a message (--only unknown, a changed spec). */
+static int make_plan(const cp_spec *S, const char *spec, const char *only, int sbatch, cp_plan *P) {
+  char line[4096], jid[64], jst[64];
+  P->ncfg = S->nmpi * S->nlayouts;
+  for (int m = 0, k = 0; m < S->nmpi; m++)
+    for (int l = 0; l < S->nlayouts; l++, k++) {
+      snprintf(P->names[k], sizeof P->names[k], "%s-%dx%d", S->mpi[m].name, S->nodes[l], S->rpn[l]);
+      snprintf(P->dirs[k], sizeof P->dirs[k], "%s/%s", S->out, P->names[k]);
+      P->nsel += P->sel[k] = !only || !strcmp(only, P->names[k]);
+    }
+  if (!P->nsel) {
+    fprintf(stderr, "mpiguide campaign: --only %s: no such configuration in %s; it has", only, spec);
+    for (int k = 0; k < P->ncfg; k++) fprintf(stderr, " %s", P->names[k]);
+    return fputc('\n', stderr), 2;
+  }
+  printf("campaign %s: %d configuration(s) x %ld launch(es) into %s%s\n", spec, P->nsel, S->launches, S->out,
+         sbatch ? ", a Slurm job each (--sbatch)" : "");
+  for (int m = 0, k = 0; m < S->nmpi; m++)
+    for (int l = 0; l < S->nlayouts; l++, k++) {
+      if (!P->sel[k]) continue;
+      mark_line(S, m, l, P->dirs[k], line, sizeof line);
+      int st = P->state[k] = config_state(P->dirs[k], line);
+      if (st < 2 && !only && job_queued(P->dirs[k], jid, sizeof jid, jst, sizeof jst)) st = P->state[k] = 4;
+      P->todo += st < 2, P->changed += st == 3, P->queued += st == 4;
+      printf("  [%d/%d] %s: ", k + 1, P->ncfg, P->names[k]);
+      if (st == 4) printf("queued: job %s (%s), left alone", jid, jst);
+      else
+        printf("%s", st == 2   ? "done (skipped)"
+                     : st == 3 ? "done by another command (the spec changed since): refused"
+                     : st == 1 ? "interrupted: resumed (--resume)"
+                               : "to run");
+      printf("\n    %s%s\n", line, st == 1 ? " (with --resume)" : "");
+    }
+  if (P->changed)
+    return fprintf(stderr, "mpiguide campaign: %d configuration(s) in %s were measured by another command (their "
+                           ".done mark holds it): give the changed spec a new tree (-o)\n", P->changed, S->out), 2;
+  return fflush(stdout), 0;
+}
+
+/* TREE and TREE/campaign.spec, what `report TREE` reads: the configurations. 0, or 1 after a message. */
+static int make_tree(const cp_spec *S, const cp_plan *P) {
+  char p[1200];
+  snprintf(p, sizeof p, "%s", S->out); /* mkdir -p */
+  for (char *q = p + 1;; q++)
+    if (*q == '/' || !*q) {
+      char c = *q;
+      *q = '\0';
+      if (mkdir(p, 0777) != 0 && errno != EEXIST)
+        return fprintf(stderr, "mpiguide campaign: cannot create %s: %s\n", p, strerror(errno)), 1;
+      if (!(*q = c)) break;
+    }
+  snprintf(p, sizeof p, "%s/campaign.spec", S->out);
+  FILE *cf = fopen(p, "w");
+  if (!cf) return fprintf(stderr, "mpiguide campaign: %s: %s\n", p, strerror(errno)), 1;
+  for (int k = 0; k < P->ncfg; k++) fprintf(cf, "config %s\n", P->names[k]);
+  fclose(cf);
+  return 0;
+}
+
+/* --sbatch: a job per configuration to run; with --wait, until squeue lists none of them. The exit code. */
+static int run_jobs(const cp_spec *S, const char *spec, cp_plan *P, int wait) {
+  char self[4096], spec_abs[4096], tree_abs[4096], jid[64], jst[64], p[1200], line[4096];
+  ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (sl <= 0 || !realpath(spec, spec_abs) || !realpath(S->out, tree_abs))
+    return fprintf(stderr, "mpiguide campaign: cannot resolve this executable, %s or %s\n", spec, S->out), 1;
+  self[sl] = '\0';
+  int failed = 0, ran = 0;
+  for (int m = 0, k = 0; m < S->nmpi && !stop_asked; m++)
+    for (int l = 0; l < S->nlayouts && !stop_asked; l++, k++) {
+      if (P->state[k] >= 2) continue;
+      int st = submit(S, l, P->names[k], P->dirs[k], self, spec_abs, tree_abs);
+      if (st == 0 && job_id(P->dirs[k], jid, sizeof jid)) {
+        fprintf(stderr, "campaign: [%d/%d] %s: submitted job %s%s\n", k + 1, P->ncfg, P->names[k], jid,
+                P->state[k] == 1 ? " (it resumes)" : "");
+        ran++, P->state[k] = 4;
+      } else {
+        failed++;
+        snprintf(p, sizeof p, "%s.job", P->dirs[k]);
+        unlink(p);
+        fprintf(stderr, "campaign: [%d/%d] %s: sbatch failed (exit %d, its message above)\n", k + 1, P->ncfg,
+                P->names[k], st);
+      }
+    }
+  if (!wait) {
+    fprintf(stderr, "campaign: %d job(s) submitted%s; the same command shows which are queued and submits anew what "
+                    "ended unfinished (--wait waits for them)\n", ran, failed ? ", some submissions failed" : "");
+    return failed || stop_asked ? 1 : 0;
+  }
+  char was[4096] = "";
+  while (!stop_asked) {
+    char now[4096] = "";
+    size_t u = 0;
+    int left = 0;
+    for (int k = 0; k < P->ncfg; k++)
+      if (P->state[k] == 4 && job_queued(P->dirs[k], jid, sizeof jid, jst, sizeof jst)) {
+        left++;
+        if (u < sizeof now) u += (size_t)snprintf(now + u, sizeof now - u, " %s (job %s, %s)", P->names[k], jid, jst);
+      }
+    if (!left) break;
+    if (strcmp(now, was)) fprintf(stderr, "campaign: waiting for %d job(s):%s\n", left, now);
+    snprintf(was, sizeof was, "%s", now);
+    sleep(3); /* a signal ends it early */
+  }
+  if (stop_asked)
+    return fprintf(stderr, "campaign: stopped waiting; the jobs go on (scancel stops them); the same command waits "
+                           "again\n"), 1;
+  int done = 0;
+  for (int m = 0, k = 0; m < S->nmpi; m++)
+    for (int l = 0; l < S->nlayouts; l++, k++) {
+      mark_line(S, m, l, P->dirs[k], line, sizeof line);
+      if (config_state(P->dirs[k], line) == 2) done++;
+      else fprintf(stderr, "campaign: %s: its job ended without finishing it (%s.slurm.out)\n", P->names[k], P->dirs[k]);
+    }
+  if (done < P->ncfg)
+    return fprintf(stderr, "campaign: %d of %d configuration(s) done; the same command submits the rest anew\n", done,
+                   P->ncfg), 1;
+  fprintf(stderr, "campaign: done; compare the configurations: mpiguide report %s -o report.html\n", S->out);
+  return 0;
+}
+
+/* The configurations to run, here, one after the other. The exit code. */
+static int run_here(const cp_spec *S, cp_plan *P) {
+  char line[4096], p[1200];
+  int failed = 0, ran = 0;
+  for (int m = 0, k = 0; m < S->nmpi && !stop_asked; m++)
+    for (int l = 0; l < S->nlayouts && !stop_asked; l++, k++) {
+      if (!P->sel[k] || P->state[k] >= 2) continue;
+      char *av[2 * MG_CP_ARGS + 16];
+      int first, n = check_argv(S, m, l, P->dirs[k], P->state[k] == 1, av, &first, line, sizeof line);
+      ran++;
+      fprintf(stderr, "campaign: [%d/%d] %s (%d of %d to run)%s\n", k + 1, P->ncfg, P->names[k], ran, P->todo,
+              P->state[k] == 1 ? ": resuming" : "");
+      char log[1200];
+      snprintf(log, sizeof log, "%s.log", P->dirs[k]);
+      int st = run(av, log);
+      for (int i = first; i < n; i++) free(av[i]);
+      if (st == 0 && !layout_ran(P->dirs[k], S->nodes[l], S->rpn[l])) st = -2;
+      if (st == 0) {
+        snprintf(p, sizeof p, "%s.done", P->dirs[k]);
+        FILE *d = fopen(p, "w");
+        if (d) fprintf(d, "%s\n", line), fclose(d); /* the command that finished (exit 0) */
+      } else {
+        failed++;
+        if (st != -2)
+          fprintf(stderr, "campaign: %s: check exited with %d (its summary: %s)%s\n", P->names[k], st, log,
+                  stop_asked ? "" : "; going on with the next configuration");
+      }
+    }
+  if (stop_asked) return fprintf(stderr, "campaign: interrupted; the same command measures only what is missing\n"), 1;
+  if (failed)
+    return fprintf(stderr, "campaign: %d configuration(s) did not finish; the same command resumes them\n", failed), 1;
+  fprintf(stderr, "campaign: done; compare the configurations: mpiguide report %s -o report.html\n", S->out);
+  return 0;
+}
+
 int mg_cmd_campaign(int argc, char **argv) {
-  const char *spec = NULL, *out = NULL;
-  int dry = 0;
+  const char *spec = NULL, *out = NULL, *only = NULL;
+  int dry = 0, sbatch = 0, wait = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return usage(stdout), 0;
     if (!strcmp(argv[i], "--dry-run")) dry = 1;
+    else if (!strcmp(argv[i], "--sbatch")) sbatch = 1;
+    else if (!strcmp(argv[i], "--wait")) wait = 1;
+    else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--out")) && i + 1 < argc) out = argv[++i];
     else if (argv[i][0] == '-' || spec) return fprintf(stderr, "mpiguide campaign: unexpected '%s'\n", argv[i]), usage(stderr), 2;
     else spec = argv[i];
   }
   if (!spec) return fprintf(stderr, "mpiguide campaign: give a SPEC file\n"), usage(stderr), 2;
+  if (wait && !sbatch) return fprintf(stderr, "mpiguide campaign: --wait waits for the jobs of --sbatch: give both\n"), 2;
+  if (sbatch && only)
+    return fprintf(stderr, "mpiguide campaign: --only runs one configuration here (what a job of --sbatch does): not "
+                           "with --sbatch\n"), 2;
   cp_spec S;
   memset(&S, 0, sizeof S);
   int rc = parse_spec(spec, &S);
   if (rc) return free(S.text), rc;
   if (out) snprintf(S.out, sizeof S.out, "%s", out);
   if (!S.out[0]) return free(S.text), fprintf(stderr, "mpiguide campaign: %s: no out line and no -o TREE\n", spec), 2;
-
-  /* the plan, before anything runs */
-  int ncfg = S.nmpi * S.nlayouts, todo = 0, changed = 0;
-  char dirs[MG_CP_MAX * MG_CP_MAX][1100], line[4096];
-  int state[MG_CP_MAX * MG_CP_MAX];
-  printf("campaign %s: %d configuration(s) x %ld launch(es) into %s\n", spec, ncfg, S.launches, S.out);
-  for (int m = 0, k = 0; m < S.nmpi; m++)
-    for (int l = 0; l < S.nlayouts; l++, k++) {
-      char *av[2 * MG_CP_ARGS + 16];
-      int first;
-      snprintf(dirs[k], sizeof dirs[k], "%s/%s-%dx%d", S.out, S.mpi[m].name, S.nodes[l], S.rpn[l]);
-      int n = check_argv(&S, m, l, dirs[k], 0, av, &first, line, sizeof line);
-      for (int i = first; i < n; i++) free(av[i]);
-      state[k] = config_state(dirs[k], line);
-      todo += state[k] < 2;
-      changed += state[k] == 3;
-      printf("  [%d/%d] %s-%dx%d: %s\n    %s%s\n", k + 1, ncfg, S.mpi[m].name, S.nodes[l], S.rpn[l],
-             state[k] == 2   ? "done (skipped)"
-             : state[k] == 3 ? "done by another command (the spec changed since): refused"
-             : state[k] == 1 ? "interrupted: resumed (--resume)"
-                             : "to run",
-             line, state[k] == 1 ? " (with --resume)" : "");
-    }
-  if (changed)
-    return free(S.text), fprintf(stderr, "mpiguide campaign: %d configuration(s) in %s were measured by another "
-                                         "command (their .done mark holds it): give the changed spec a new tree (-o)\n",
-                                 changed, S.out), 2;
-  fflush(stdout);
-  if (dry || !todo) {
-    if (!todo) printf("campaign: every configuration is done; compare them: mpiguide report %s -o report.html\n", S.out);
+  static cp_plan P;
+  memset(&P, 0, sizeof P);
+  if ((rc = make_plan(&S, spec, only, sbatch, &P))) return free(S.text), rc;
+  if (dry || (!P.todo && !(P.queued && wait))) {
+    if (!P.todo && !P.queued)
+      printf("campaign: every configuration is done; compare them: mpiguide report %s -o report.html\n", S.out);
+    else if (!P.todo)
+      printf("campaign: %d job(s) queued, nothing to submit; the same command with --wait waits for them\n", P.queued);
     return free(S.text), 0;
   }
-
-  char p[1200];
-  snprintf(p, sizeof p, "%s", S.out); /* mkdir -p */
-  for (char *q = p + 1;; q++)
-    if (*q == '/' || !*q) {
-      char c = *q;
-      *q = '\0';
-      if (mkdir(p, 0777) != 0 && errno != EEXIST)
-        return free(S.text), fprintf(stderr, "mpiguide campaign: cannot create %s: %s\n", p, strerror(errno)), 1;
-      if (!(*q = c)) break;
-    }
-  snprintf(p, sizeof p, "%s/campaign.spec", S.out); /* what `report TREE` reads: the configurations */
-  FILE *cf = fopen(p, "w");
-  if (!cf) return free(S.text), fprintf(stderr, "mpiguide campaign: %s: %s\n", p, strerror(errno)), 1;
-  for (int m = 0; m < S.nmpi; m++)
-    for (int l = 0; l < S.nlayouts; l++) fprintf(cf, "config %s-%dx%d\n", S.mpi[m].name, S.nodes[l], S.rpn[l]);
-  fclose(cf);
-
+  if ((rc = make_tree(&S, &P))) return free(S.text), rc;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal; /* no SA_RESTART: waitpid returns EINTR */
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
-  int failed = 0, ran = 0;
-  for (int m = 0, k = 0; m < S.nmpi && !stop_asked; m++)
-    for (int l = 0; l < S.nlayouts && !stop_asked; l++, k++) {
-      if (state[k] == 2) continue;
-      char *av[2 * MG_CP_ARGS + 16];
-      int first, n = check_argv(&S, m, l, dirs[k], state[k] == 1, av, &first, line, sizeof line);
-      ran++;
-      fprintf(stderr, "campaign: [%d/%d] %s (%d of %d to run)%s\n", k + 1, ncfg, dirs[k] + strlen(S.out) + 1, ran, todo,
-              state[k] == 1 ? ": resuming" : "");
-      char log[1200];
-      snprintf(log, sizeof log, "%s.log", dirs[k]);
-      int st2 = run(av, log);
-      for (int i = first; i < n; i++) free(av[i]);
-      if (st2 == 0 && !layout_ran(dirs[k], S.nodes[l], S.rpn[l])) st2 = -2;
-      if (st2 == 0) {
-        snprintf(p, sizeof p, "%s.done", dirs[k]);
-        FILE *d = fopen(p, "w");
-        if (d) fprintf(d, "%s\n", line), fclose(d); /* the command that finished (exit 0) */
-      } else {
-        failed++;
-        if (st2 != -2)
-          fprintf(stderr, "campaign: %s: check exited with %d (its summary: %s)%s\n", dirs[k] + strlen(S.out) + 1, st2,
-                  log, stop_asked ? "" : "; going on with the next configuration");
-      }
-    }
+  rc = sbatch ? run_jobs(&S, spec, &P, wait) : run_here(&S, &P);
   free(S.text);
-  if (stop_asked) {
-    fprintf(stderr, "campaign: interrupted; the same command measures only what is missing\n");
-    return 1;
-  }
-  if (failed) {
-    fprintf(stderr, "campaign: %d configuration(s) did not finish; the same command resumes them\n", failed);
-    return 1;
-  }
-  fprintf(stderr, "campaign: done; compare the configurations: mpiguide report %s -o report.html\n", S.out);
-  return 0;
+  return rc;
 }

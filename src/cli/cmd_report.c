@@ -48,7 +48,8 @@ static void usage(FILE *f) {
              "configuration (MPI library and version, process count, nodes x ranks per node) are merged;\n"
              "different configurations are compared side by side, never pooled.\n"
              "A result directory of `mpiguide verify` (holding verify.csv) adds the section\n"
-             "\"Default vs tuned\" (tuned/default ratio per collective and size); it may be given alone.\n\n"
+             "\"Default vs tuned\" (tuned/default ratio per collective and size); it may be given alone.\n"
+             "A directory of `verify --launches N` stands for its N launches: their spread is shown.\n\n"
              "  -o, --output FILE  output file (default: report.html)\n"
              "  --overlap      the sources are raw files of `mpiguide bench --overlap`: a page of overlap %%\n"
              "                 per collective against message size, one line per MPI_Test count, the best\n"
@@ -95,7 +96,8 @@ static int parse(int argc, char **argv, const char **out, mg_ck_opts *o, const c
 
 /* A campaign's tree (`mpiguide campaign`, docs/campaign.md: TREE/campaign.spec lists its
  * configurations) stands for the configurations measured so far, each a `check --launches`
- * directory; one not measured yet is named on stderr. The sources in src, expanded in place. 0, or
+ * directory; one not measured yet is named on stderr. A directory of `verify --launches` stands for
+ * its launches' verify results (DIR/launch-K). The sources in src, expanded in place. 0, or
  * 2 after a message. */
 static int expand_campaigns(const char **src, int *nsrc) {
   static char paths[MAXSRC][1100];
@@ -107,6 +109,24 @@ static int expand_campaigns(const char **src, int *nsrc) {
     snprintf(p, sizeof p, "%s/campaign.spec", in[i]);
     FILE *f = fopen(p, "r");
     if (!f) {
+      /* `verify --launches N -o DIR`: DIR/launch-K/verify.csv, N verify results of one profile */
+      struct stat st;
+      int nl = 0;
+      for (int l = 1; l <= 1000; l++) {
+        snprintf(p, sizeof p, "%s/launch-%d/verify.csv", in[i], l);
+        if (stat(p, &st) != 0) {
+          snprintf(p, sizeof p, "%s/launch-%d", in[i], l);
+          if (stat(p, &st) == 0) continue; /* a launch that failed: the others count */
+          break;
+        }
+        if (k == MAXSRC || used == MAXSRC) return fprintf(stderr, "mpiguide report: more than %d sources\n", MAXSRC), 2;
+        snprintf(paths[used], sizeof paths[used], "%s/launch-%d", in[i], l);
+        src[k++] = paths[used++];
+        nl++;
+      }
+      snprintf(p, sizeof p, "%s/verify.csv", in[i]);
+      if (nl && stat(p, &st) != 0) continue;
+      k -= nl, used -= nl;
       if (k == MAXSRC) return fprintf(stderr, "mpiguide report: more than %d sources\n", MAXSRC), 2;
       src[k++] = in[i];
       continue;

@@ -57,7 +57,8 @@
   X(PROFILE, "profile", 'p', MG_OPT_ARG) X(OUT, "out", 'o', MG_OPT_ARG) X(FORCE, "force", 'f', MG_OPT_FLAG) \
   X(QUIET, "quiet", 'q', MG_OPT_FLAG) X(BUDGET, "budget", 0, MG_OPT_ARG) X(NREP, "nrep", 0, MG_OPT_ARG)     \
   X(ALPHA, "alpha", 0, MG_OPT_ARG) X(SEED, "seed", 0, MG_OPT_ARG) X(HELP, "help", 'h', MG_OPT_FLAG)          \
-  X(IN_PLACE, "in-place", 0, MG_OPT_FLAG) X(DTYPE, "datatype", 'd', MG_OPT_ARG)
+  X(IN_PLACE, "in-place", 0, MG_OPT_FLAG) X(DTYPE, "datatype", 'd', MG_OPT_ARG)                            \
+  X(LAUNCHES, "launches", 0, MG_OPT_ARG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
@@ -70,6 +71,12 @@ static const char usage_text[] =
     "given; reports tuned/default median ratios with the test's verdict, and re-checks the\n"
     "guidelines with the tuned algorithm as the baseline. Details: docs/tune.md.\n"
     "\n"
+    "usage: mpiguide verify --launches N --profile FILE [SIZE...] [options] -o DIR -- LAUNCHER...\n"
+    "\n"
+    "Runs `LAUNCHER mpiguide verify [options] -o DIR/launch-K` for K = 1..N, one after the other,\n"
+    "without mpirun in front: each launch a verify result of its own, never pooled. `mpiguide report\n"
+    "DIR` shows the spread of the tuned/default ratios over the launches (docs/campaign.md).\n"
+    "\n"
     "usage: mpiguide verify --lib-settings FILE -o DIR [--nrep N] [-q] -- LAUNCHER...\n"
     "\n"
     "Measures the library's own setting `tune` wrote beside a profile (FILE.ompi-rules or\n"
@@ -80,7 +87,8 @@ static const char usage_text[] =
     "\n"
     "  -p, --profile FILE  the profile (mpiguide format, .prf file or directory)   (required)\n"
     "  -o, --out DIR       result directory [mpiguide-verify-<launch>]; must not hold results\n"
-    "  -f, --force         replace the results in DIR\n"
+    "  -f, --force         replace the results in DIR (with --launches: every launch anew)\n"
+    "      --launches N    N launches of LAUNCHER (after --), each into DIR/launch-K\n"
     "      --budget T      time for the whole measurement [60s]\n"
     "      --nrep N        exactly N measurements per algorithm and size (default: adaptive,\n"
     "                      until the RSE of the median <= 1 %, 30..300)\n"
@@ -560,7 +568,15 @@ static void measure(vstate *S) {
   }
 }
 
+
 int mg_cmd_verify(int argc, char **argv) {
+  int dd = argc, help = 0, launches = 0;
+  for (int i = 1; i < argc && dd == argc; i++) {
+    if (!strcmp(argv[i], "--")) dd = i;
+    else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) help = 1;
+    else if (!strcmp(argv[i], "--launches") || !strncmp(argv[i], "--launches=", 11)) launches = 1;
+  }
+  if (launches && !help) return mg_cmd_verify_launches(argc, argv, dd);
   for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) /* the library's own setting: two launches */
     if (!strncmp(argv[i], "--lib-settings", 14) && strcmp(argv[i], "--help") && strcmp(argv[i], "-h"))
       return mg_cmd_verify_lib(argc, argv);

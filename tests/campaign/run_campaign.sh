@@ -68,6 +68,51 @@ SPEC
   bad no_mpi "no_mpi.spec: no mpi line" "layouts 1x1"
   bad no_layout "no_layout.spec: no layouts line" "mpi a x mpirun"
   bad name "name.spec:1: MPI name 'a/b'" "mpi a/b x mpirun" "layouts 1x1"
+  bad sbatch_nodes "sbatch_nodes.spec:3: sbatch option '--nodes=2' is the campaign's" "mpi a x mpirun" "layouts 1x1" "sbatch -p box --nodes=2"
+  "$MG_CLI" campaign spec --only lib-c-1x4 --dry-run >/dev/null 2>err.txt
+  (($? == 2)) && grep -q "no such configuration in spec; it has lib-a-1x4 lib-a-2x2 lib-b-1x4 lib-b-2x2" err.txt &&
+    ok "--only an unknown configuration: refused, the configurations named" || fail "--only unknown: $(cat err.txt)"
+  "$MG_CLI" campaign spec --wait 2>err.txt >/dev/null
+  (($? == 2)) && grep -q "give both" err.txt && ok "--wait without --sbatch refused" || fail "--wait alone: $(cat err.txt)"
+  "$MG_CLI" campaign spec --only lib-b-2x2 --dry-run >out.txt || fail "--only --dry-run exited $?"
+  [[ $(grep -c '^  \[' out.txt) == 1 ]] && grep -q '^  \[4/4\] lib-b-2x2: to run$' out.txt && ok "--only: that configuration alone" ||
+    fail "--only: $(cat out.txt)"
+  # --sbatch with stand-ins for sbatch and squeue on PATH (the test bed's Slurm: cluster.campaign.sbatch):
+  # a job per configuration of its layout, running the campaign with --only; a queued job left
+  # alone; one that ended without its mark submitted anew; --wait waits and names what is unfinished
+  mkdir fake
+  cat >fake/sbatch <<'FAKE'
+#!/usr/bin/env bash
+n=$(($(cat "$FAKE/n" 2>/dev/null || echo 100) + 1))
+echo $n >"$FAKE/n"
+printf '%s\n' "$@" >"$FAKE/job-$n.args"
+echo "${FAKE_STATE-PENDING}" >"$FAKE/job-$n.state"
+echo "$n"
+FAKE
+  printf '#!/usr/bin/env bash\ncat "$FAKE/job-$3.state" 2>/dev/null\n' >fake/squeue # squeue -h -j ID -o %T
+  chmod +x fake/sbatch fake/squeue
+  printf 'out %s\nlaunches 1\nlayouts 1x2 2x1\nmpi a %s srun -n {np}\nsbatch -p box -t 10\n' "$work/sb" "$MG_CLI" >sb.spec
+  export FAKE=$work/fake
+  PATH=$work/fake:$PATH "$MG_CLI" campaign sb.spec --sbatch >sb1.out 2>sb1.err || fail "--sbatch exited $?: $(cat sb1.err)"
+  grep -q '^  \[2/2\] a-2x1: to run$' sb1.out && [[ $(grep -c 'submitted job' sb1.err) == 2 ]] && ok "--sbatch: two jobs submitted" ||
+    fail "--sbatch: $(cat sb1.out sb1.err)"
+  [[ $(<sb/a-1x2.job) == 101 && $(<sb/a-2x1.job) == 102 ]] && ok "the job ids kept in TREE/CONFIG.job" || fail "no .job files"
+  want=$(printf '%s\n' --parsable -J mg-a-2x1 -N 2 --ntasks-per-node=1 -o "$work/sb/a-2x1.slurm.out" -p box -t 10 --wrap \
+    "'$MG_CLI' campaign '$work/sb.spec' -o '$work/sb' --only a-2x1")
+  [[ $(<fake/job-102.args) == "$want" ]] && ok "sbatch: the layout, the job's name and output, the spec's options, --only" ||
+    fail "sbatch's arguments: $(cat fake/job-102.args)"
+  PATH=$work/fake:$PATH "$MG_CLI" campaign sb.spec --sbatch >sb2.out 2>sb2.err || fail "a rerun exited $?"
+  grep -q '^  \[1/2\] a-1x2: queued: job 101 (PENDING), left alone$' sb2.out && [[ $(<fake/n) == 102 ]] &&
+    ok "a rerun leaves the queued jobs alone" || fail "a rerun: $(cat sb2.out sb2.err)"
+  : >fake/job-101.state # 1x2's job ended without its mark; 2x1's still queued
+  FAKE_STATE= PATH=$work/fake:$PATH "$MG_CLI" campaign sb.spec --sbatch >sb3.out 2>sb3.err || fail "a rerun exited $?"
+  grep -q 'a-1x2: submitted job 103' sb3.err && [[ $(<sb/a-1x2.job) == 103 && $(<fake/n) == 103 ]] &&
+    ok "a job that ended unfinished: submitted anew" || fail "resubmission: $(cat sb3.out sb3.err)"
+  : >fake/job-102.state
+  FAKE_STATE= PATH=$work/fake:$PATH "$MG_CLI" campaign sb.spec --sbatch --wait >sb4.out 2>sb4.err
+  (($? == 1)) && grep -q "campaign: 0 of 2 configuration(s) done; the same command submits the rest anew" sb4.err &&
+    grep -q "a-2x1: its job ended without finishing it" sb4.err && ok "--wait: the jobs ended unfinished are named, exit 1" ||
+    fail "--wait: exit $? $(cat sb4.err)"
   "$MG_CLI" campaign "$work/missing.spec" 2>err.txt
   (($? == 2)) && grep -q "missing.spec: cannot open" err.txt && ok "a missing spec" || fail "a missing spec: $(cat err.txt)"
   ;;

@@ -27,6 +27,12 @@
 #   run_cluster.sh campaign     mpiguide campaign of 1x2 and 2x1 through srun inside salloc, 2 launches:
 #                               killed after the first launch, resumed by the rerun (only the rest
 #                               measured), each layout and the launcher in raw.csv, report TREE
+#   run_cluster.sh campaign-sbatch  mpiguide campaign --sbatch: a job per configuration (1x2, 2x1),
+#                               one cancelled (scancel) in its second launch; the rerun with --wait
+#                               submits it anew, which resumes it (launch 1 kept), and waits
+#   run_cluster.sh campaign4    a bed of its own (up --nodes 4 --cpus 4, down at the end): mpiguide
+#                               campaign of 1x4, 2x2 and 4x1 through srun inside salloc, 2 launches,
+#                               killed in 1x4's second launch and resumed; the report compares them
 #   run_cluster.sh online       online tuning (MPIGUIDE_PROFILE=auto) on 2 x 2 through srun:
 #                               tests/online's online_app calls allreduce (8 B) often enough that its
 #                               cell explores; the hier and lane rows are among the rows it tries
@@ -363,6 +369,160 @@ SPEC
   "$MG_CLI" report tree -o r.html 2>rerr.txt || fail "report tree exited $?: $(cat rerr.txt)"
   [[ $(grep -c '<tr data-config=' r.html) == 2 ]] && grep -q 'id="what-changed"' r.html &&
     ok "report TREE: the two layouts side by side, what changed" || fail "report TREE"
+  ;;
+campaign-sbatch)
+  # mpiguide campaign --sbatch (docs/campaign.md): a Slurm job per configuration (1x2 and 2x1 of this
+  # flavour, 2 launches each), each job this campaign with --only in an allocation of its layout,
+  # the launches srun steps. The job that reaches the second launch overall is held by a gate in
+  # front of srun (as in the campaign case) and cancelled with scancel; the rerun with --wait leaves
+  # a queued job alone, submits the cancelled configuration anew (the job resumes it) and waits
+  cat >gate.sh <<'GATE'
+#!/usr/bin/env bash
+d=$(dirname "$0")
+echo x >>"$d/gate.calls"
+# one call held, the second (a job that starts while it is held passes)
+if [[ ! -e $d/gate.open && $(wc -l <"$d/gate.calls") -ge 2 ]] && mkdir "$d/gate.once" 2>/dev/null; then
+  echo "$SLURM_JOB_ID" >"$d/gate.held.tmp" && mv "$d/gate.held.tmp" "$d/gate.held"
+  for ((i = 0; i < 200; i++)); do sleep 0.5; done # bounded: the test cancels it long before
+  exit 1
+fi
+exec "$@"
+GATE
+  chmod +x gate.sh
+  cat >spec <<SPEC
+out $work/tree
+launches 2
+layouts 1x2 2x1
+mpi $MG_FLAVOR $MG_CLI $work/gate.sh srun -n {np} --mpi=$pmi
+check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allreduce_as_reduce_bcast -q
+sbatch -t 10
+SPEC
+  on_head "$MG_CLI" campaign "$work/spec" --sbatch >out1.txt 2>err1.txt
+  rc=$?
+  cat out1.txt err1.txt
+  ((rc == 0)) || die "campaign --sbatch exited $rc"
+  [[ $(grep -c "submitted job [0-9]" err1.txt) == 2 ]] && ok "two jobs submitted" || fail "not two jobs submitted"
+  for ((i = 0; i < 240; i++)); do # until the gate holds a job's second launch
+    [[ -e gate.held ]] && break
+    sleep 0.5
+  done
+  [[ -e gate.held ]] || { on_head squeue; cat tree/*.slurm.out; die "no job reached the second launch"; }
+  held=$(<gate.held)
+  c=$(grep -lx "$held\(;.*\)\?" tree/*.job) || die "no configuration's .job names the held job $held"
+  c=$work/${c%.job}
+  on_head scancel "$held" || die "scancel $held failed"
+  for ((i = 0; i < 60; i++)); do # until squeue no longer lists it (KillWait=5 s)
+    [[ -z $(on_head squeue -h -j "$held" -o %T 2>/dev/null) ]] && break
+    sleep 0.5
+  done
+  cat "$c.slurm.out"
+  [[ -s $c/launch-1/raw.csv && ! -e $c/launch-2/raw.csv && ! -e $c.done ]] ||
+    die "cancelled: expected ${c##*/}/launch-1 saved, launch 2 not, not marked done: $(ls -R tree)"
+  grep -q '^#@check_incomplete' "$c/launch-1/raw.csv" && die "launch 1 saved incomplete"
+  ok "job $held (${c##*/}) cancelled in its second launch: the first kept, not marked done"
+  id1=$(grep '^#@launch=' "$c/launch-1/raw.csv")
+  touch gate.open
+  timeout -k 5 200 "$C" exec head env "${mpi_env[@]}" "$MG_CLI" campaign "$work/spec" --sbatch --wait >out2.txt 2>err2.txt
+  rc=$?
+  cat out2.txt err2.txt
+  ((rc == 0)) || { cat tree/*.slurm.out; die "the rerun with --wait exited $rc"; }
+  grep -q "\] ${c##*/}: interrupted: resumed (--resume)" out2.txt && ok "the rerun resubmits ${c##*/} to resume it" ||
+    fail "the rerun's plan does not resume ${c##*/}"
+  grep -q "${c##*/}: submitted job [0-9]* (it resumes)" err2.txt && ok "a new job for ${c##*/}" || fail "no new job for ${c##*/}"
+  [[ $(grep -c "submitted job" err2.txt) == 1 ]] && ok "one job submitted by the rerun (the other was queued or done)" ||
+    fail "the rerun submitted $(grep -c "submitted job" err2.txt) jobs"
+  [[ $(grep '^#@launch=' "$c/launch-1/raw.csv") == "$id1" ]] && ok "launch 1 kept, not measured again" || fail "launch 1 measured again"
+  c1=$work/tree/$MG_FLAVOR-1x2 c2=$work/tree/$MG_FLAVOR-2x1
+  for d in "$c1" "$c2"; do
+    [[ -e $d.done && -s $d/launch-2/raw.csv ]] && ok "${d##*/}: done" || fail "${d##*/}: not done"
+    grep -q '^#@launcher=srun' "$d/launch-1/raw.csv" && ok "${d##*/}: launcher srun recorded" || fail "${d##*/}: no srun launcher"
+  done
+  # each job's allocation had its layout: srun -n {np} alone placed it
+  for m in '#@nnodes=1' '#@ranks_per_node=2'; do grep -qx "$m" "$c1/launch-2/raw.csv" || fail "1x2 lacks $m"; done
+  for m in '#@nnodes=2' '#@ranks_per_node=1' '#@hosts=n1:1,n2:1'; do grep -qx "$m" "$c2/launch-2/raw.csv" || fail "2x1 lacks $m"; done
+  on_head "$MG_CLI" campaign "$work/spec" --sbatch >out3.txt 2>err3.txt || fail "a third run exited $?"
+  grep -q "every configuration is done" out3.txt && ok "a third run submits nothing" || fail "a third run: $(cat out3.txt err3.txt)"
+  ;;
+campaign4)
+  # The issue's campaign (docs/campaign.md): 1x4, 2x2 and 4x1 of this flavour through srun steps
+  # inside one salloc on a bed of its own, 4 nodes of 4 Slurm CPUs (up --cpus 4: a 1 x 4 step fits a
+  # node; this machine's cores are oversubscribed all the same), 2 launches each at 2 small sizes.
+  # Killed (SIGTERM to salloc and all below it) while a gate in front of srun holds the second launch
+  # overall (1x4's launch 2); the rerun resumes it and measures the rest; the report compares the three.
+  [[ ! -e $MG_CLUSTER_STATE ]] || "$C" down >/dev/null 2>&1 # a bed left by an interrupted run
+  t0=$SECONDS
+  "$C" up --nodes 4 --cpus 4 || die "scripts/cluster.sh up --nodes 4 --cpus 4 failed (above)"
+  echo "run_cluster: up of 4 nodes: $((SECONDS - t0)) s"
+  trap '"$C" down >/dev/null 2>&1' EXIT # the bed goes whatever happens below
+  [[ $(on_head sinfo -h -N -o '%N %T %c' | sort | tr '\n' ' ') == "n1 idle 4 n2 idle 4 n3 idle 4 n4 idle 4 " ]] ||
+    die "Slurm does not see 4 idle nodes of 4 CPUs: $(on_head sinfo -N)"
+  cat >gate.sh <<'GATE'
+#!/usr/bin/env bash
+d=$(dirname "$0")
+echo x >>"$d/gate.calls"
+if [[ ! -e $d/gate.open && $(wc -l <"$d/gate.calls") -ge 2 ]] && mkdir "$d/gate.once" 2>/dev/null; then
+  touch "$d/gate.held"
+  for ((i = 0; i < 200; i++)); do sleep 0.5; done # bounded: the test kills it long before
+  exit 1
+fi
+exec "$@"
+GATE
+  chmod +x gate.sh
+  cat >spec <<SPEC
+out $work/tree
+launches 2
+layouts 1x4 2x2 4x1
+mpi $MG_FLAVOR $MG_CLI $work/gate.sh srun -N {nodes} -n {np} --ntasks-per-node={rpn} --mpi=$pmi
+check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allreduce_as_reduce_bcast -q
+SPEC
+  salloc4=(timeout -k 5 300 "$C" exec head env "${mpi_env[@]}" salloc -N 4 --ntasks-per-node=4 "$MG_CLI" campaign "$work/spec")
+  t0=$SECONDS
+  "${salloc4[@]}" >out1.txt 2>err1.txt &
+  pid=$!
+  for ((i = 0; i < 240; i++)); do # until the gate holds 1x4's second launch
+    [[ -e gate.held ]] && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 0.5
+  done
+  [[ -e gate.held ]] || { cat out1.txt err1.txt; die "the campaign never reached 1x4's second launch"; }
+  kill -TERM $(tree $pid) 2>/dev/null
+  wait $pid
+  cat out1.txt err1.txt
+  c14=$work/tree/$MG_FLAVOR-1x4 c22=$work/tree/$MG_FLAVOR-2x2 c41=$work/tree/$MG_FLAVOR-4x1
+  [[ -s $c14/launch-1/raw.csv && ! -e $c14/launch-2/raw.csv && ! -e $c14.done && ! -e $c22/launch-1 ]] ||
+    die "killed: expected 1x4/launch-1 saved, nothing else: $(ls -R tree)"
+  ok "killed in 1x4's second launch: its first kept, nothing marked done"
+  id1=$(grep '^#@launch=' "$c14/launch-1/raw.csv")
+  touch gate.open
+  watch "file:$c41.done" out2.txt err2.txt "${salloc4[@]}"
+  rc=$?
+  cat out2.txt err2.txt
+  echo "run_cluster: the campaign's two runs: $((SECONDS - t0)) s"
+  ((rc == 0)) || die "the rerun exited $rc"
+  grep -q "\] $MG_FLAVOR-1x4: interrupted: resumed (--resume)" out2.txt && ok "the rerun resumes 1x4" || fail "the rerun does not resume 1x4"
+  [[ $(grep '^#@launch=' "$c14/launch-1/raw.csv") == "$id1" ]] && ok "1x4's launch 1 kept" || fail "1x4's launch 1 measured again"
+  for c in "$c14:1:4:n1:4" "$c22:2:2:n1:2,n2:2" "$c41:4:1:n1:1,n2:1,n3:1,n4:1"; do
+    IFS=: read -r d nn rpn hosts <<<"$c"
+    [[ -e $d.done ]] && ok "${d##*/}: done" || fail "${d##*/}: not done"
+    for k in 1 2; do
+      for m in "#@nnodes=$nn" "#@ranks_per_node=$rpn" "#@hosts=$hosts" "#@launcher=srun"; do
+        grep -qx "$m" "$d/launch-$k/raw.csv" || fail "${d##*/} launch $k lacks $m"
+      done
+    done
+  done
+  # the comparison: one row per layout, nothing pooled; the guideline table a column per layout;
+  # what changed from the first layout (1 x 4) to each other
+  "$MG_CLI" report tree -o r.html 2>rerr.txt || fail "report tree exited $?: $(cat rerr.txt)"
+  [[ $(grep -c '<tr data-config=' r.html) == 3 ]] && ok "report: three configurations side by side" ||
+    fail "report: $(grep -c '<tr data-config=' r.html) configuration rows, want 3"
+  g=$(sed -n '/id="guidelines-by-config"/,/<\/table>/p' r.html)
+  grep -q '<td>allreduce_as_reduce_bcast</td>' <<<"$g" && [[ $(grep -m1 '<tr><th>guideline' <<<"$g" | grep -o '<th>' | wc -l) == 6 ]] &&
+    ok "report: allreduce_as_reduce_bcast's row, a column per layout" || fail "report: the guidelines table: $g"
+  w=$(sed -n '/id="what-changed"/,$p' r.html)
+  [[ $(grep -c '<h3>.*1 × 4 → .*</h3>' <<<"$w") == 2 ]] && grep -q '<h3>.* → .*2 × 2' <<<"$w" && grep -q '<h3>.* → .*4 × 1' <<<"$w" &&
+    ok "report: what changed from 1 x 4 to 2 x 2 and to 4 x 1" || fail "report: what changed: $(grep '<h3>' <<<"$w")"
+  "$C" down || die "down of the 4-node bed failed"
+  trap - EXIT
   ;;
 online)
   algs=""

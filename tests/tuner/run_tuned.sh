@@ -21,6 +21,8 @@
 #   run_tuned.sh lib_elsewhere NP a profile measured with another MPI library: one warning, it runs
 #   run_tuned.sh mpmd A B         2 ranks, rank 0 with profile A, rank 1 with B ("-": none): the
 #                                 run completes, results correct, one warning, trace: default
+#   run_tuned.sh verify_launches NP  verify --launches 2 -- mpiexec -n NP: a verify result per launch,
+#                                 not pooled; report DIR shows their spread; a DIR with launches refused
 #   run_tuned.sh bad_alg          a profile naming an unknown algorithm: defaults, one warning
 #                                 with file:line
 #
@@ -249,6 +251,34 @@ verify)
   run norule
   expect_rc norule 2
   expect_once norule "has no rule for $NP processes" "message"
+  ;;
+verify_launches)
+  # verify --launches 2: two launches of the launcher, each a verify result of its own, and the
+  # report of the directory shows their spread (HPC Asia 2018, Fig. 4; docs/campaign.md)
+  NP=${1:?NP}
+  printf 'mpiguide-profile 1\nallreduce np=%s 1K-4K allreduce_as_reduce_bcast\n' "$NP" >tiny.prof
+  read -r -a flags <<<"$MG_MPIEXEC_FLAGS"
+  local_run vl "$MG_CLI" verify --launches 2 --profile tiny.prof --nrep 8 --budget 10s -o VL -- "$MG_MPIEXEC" "${flags[@]}" -n "$NP"
+  expect_rc vl 0
+  for k in 1 2; do
+    [[ -s VL/launch-$k/verify.csv && -s VL/launch-$k/raw.csv ]] && ok "launch $k: verify.csv and raw.csv" ||
+      fail "launch $k: no VL/launch-$k/verify.csv or raw.csv"
+    grep -q 'ratio = median(tuned) / median(default)' VL/launch-$k.log && ok "launch $k: its table in launch-$k.log" ||
+      fail "launch $k: no table in VL/launch-$k.log"
+  done
+  [[ ! -e VL/verify.csv ]] && ok "the launches are not pooled into VL/verify.csv" || fail "VL/verify.csv written"
+  expect_once vl '^verify: 2 of 2 launch\(es\) in VL; their spread: mpiguide report VL' "the summary line"
+  local_run vlr "$MG_CLI" report VL -o spread.html
+  expect_rc vlr 0
+  grep -q 'Spread over 2 verify launches' spread.html && grep -q 'data-spread="2"' spread.html &&
+    ok "report VL: the spread over the 2 launches" || fail "report VL: no spread table over 2 launches"
+  # the directory holds launches: refused before any launch, then --force measures anew
+  local_run again "$MG_CLI" verify --launches 1 --profile tiny.prof --nrep 8 -o VL -- "$MG_MPIEXEC" "${flags[@]}" -n "$NP"
+  expect_rc again 2
+  expect_once again "holds the launches of an earlier verify" "the refusal"
+  local_run nolauncher "$MG_CLI" verify --launches 2 --profile tiny.prof -o VL2
+  expect_rc nolauncher 2
+  expect_once nolauncher "no launcher after --" "no launcher: the message"
   ;;
 e2e)
   NP=${1:?NP}
