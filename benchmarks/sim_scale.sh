@@ -6,13 +6,15 @@
 #
 # Usage: benchmarks/sim_scale.sh -o BASE [--np "64 256 1024"] [--topos "fattree dragonfly"]
 #                                [--selectors "ompi mpich mvapich2 impi"] [--timeout SECONDS]
-#                                [-- CHECK-OPTIONS...]
+#                                [--build DIR] [-- CHECK-OPTIONS...]
 #   the platform is sim/platforms/TOPO-NP.xml, or the smallest TOPO-H.xml with more hosts (ranks on
 #   its first hosts); results in BASE/TOPO-NP-SELECTOR/, the wall clock of each run in BASE/campaign.log, the table
-#   in BASE/table.md. CHECK-OPTIONS default: -c allreduce,bcast,allgather,reduce --sizes 16,64K --nrep 10
+#   in BASE/table.md. --build: the smpi build sim.sh runs (default build/smpi; a copy of its
+#   mpiguide in a directory of its own lets a campaign of hours run while build/smpi is rebuilt,
+#   which would otherwise change the program under it). CHECK-OPTIONS default: -c allreduce,bcast,allgather,reduce --sizes 16,64K --nrep 10
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-base= nps="64 256 1024" topos="fattree dragonfly" sels="ompi mpich mvapich2 impi" tmo=3600
+base= nps="64 256 1024" topos="fattree dragonfly" sels="ompi mpich mvapich2 impi" tmo=3600 build=$here/build/smpi
 while (($#)); do
   case $1 in
     -o) base=${2:?}; shift 2 ;;
@@ -20,8 +22,9 @@ while (($#)); do
     --topos) topos=${2:?}; shift 2 ;;
     --selectors) sels=${2:?}; shift 2 ;;
     --timeout) tmo=${2:?}; shift 2 ;;
+    --build) build=${2:?}; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "sim_scale.sh: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
@@ -39,7 +42,7 @@ for np in $nps; do
       d="$base/$topo-$np-$sel"
       [[ -f $d/summary.txt ]] && continue
       t0=$(date +%s)
-      "$here/scripts/sim.sh" --platform "$plat" --np "$np" --selector "$sel" --timeout "$tmo" -o "$d" --force \
+      "$here/scripts/sim.sh" --platform "$plat" --np "$np" --selector "$sel" --timeout "$tmo" --build "$build" -o "$d" --force \
         -- "$@" >"$base/$topo-$np-$sel.log" 2>&1
       rc=$?
       echo "$(date -u +%FT%TZ) $topo-$np-$sel exit $rc wall $(($(date +%s) - t0)) s" | tee -a "$base/campaign.log"

@@ -4,8 +4,10 @@
 # Usage: scripts/sim.sh --platform FILE --np N [--selector S] [--build DIR] [--timeout SECONDS]
 #                       [--compute] [--cfg NAME:VALUE ...] -o DIR [--force] [-- CHECK-OPTIONS...]
 #   --platform  a SimGrid platform of one <cluster> (sim/platforms/*.xml); its hosts, in order,
-#               are the hostfile: rank i runs on host i (N <= hosts, else ranks share hosts)
+#               are the hostfile: rank i runs on host i (--rpn K: on host i/K; more ranks than slots share hosts)
 #   --np        simulated ranks
+#   --rpn K     K consecutive ranks per host (block placement, as mpirun's by-slot and srun's block
+#               distribution put them: ranks 0..K-1 on the first host); default 1
 #   --selector  SMPI's collective selection logic: default (SMPI's own), ompi, mpich, mvapich2,
 #               impi, automatic (--cfg=smpi/coll-selector); default: ompi
 #   --build     the smpi build (scripts/build.sh smpi); default: build/smpi of this tree
@@ -29,12 +31,13 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
 die() { echo "sim.sh: $*" >&2; exit 2; }
-platform= np= selector=ompi build="$here/build/smpi" tmo=3600 out= force= compute=0 noise=
+platform= np= rpn=1 selector=ompi build="$here/build/smpi" tmo=3600 out= force= compute=0 noise=
 cfgs=()
 while (($#)); do
   case $1 in
     --platform) platform=${2:?}; shift 2 ;;
     --np) np=${2:?}; shift 2 ;;
+    --rpn) rpn=${2:?}; shift 2 ;;
     --selector) selector=${2:?}; shift 2 ;;
     --build) build=${2:?}; shift 2 ;;
     --timeout) tmo=${2:?}; shift 2 ;;
@@ -44,7 +47,7 @@ while (($#)); do
     -o|--out) out=${2:?}; shift 2 ;;
     --force) force=--force; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
     *) die "unknown option '$1' (--help)" ;;
   esac
 done
@@ -52,6 +55,7 @@ done
 [[ -f $platform ]] || die "no platform file '$platform'"
 if [[ -z $noise ]] && ((!compute)); then noise=1ns; fi
 [[ $np =~ ^[1-9][0-9]*$ ]] || die "--np: '$np' is not a positive number"
+[[ $rpn =~ ^[1-9][0-9]*$ ]] || die "--rpn: '$rpn' is not a positive number"
 case $selector in default|ompi|mpich|mvapich2|impi|automatic) ;; *) die "--selector: '$selector' unknown" ;; esac
 command -v smpirun >/dev/null || die "smpirun not found: install libsimgrid-dev (scripts/setup.sh --smpi)"
 exe="$build/mpiguide"
@@ -71,7 +75,7 @@ EOF
 [[ $suffix == - ]] && suffix=
 mkdir -p "$out"
 hostfile="$out/hostfile"
-for ((i = lo; i <= hi; i++)); do echo "$prefix$i$suffix"; done >"$hostfile"
+for ((i = lo; i <= hi; i++)); do for ((k = 0; k < rpn; k++)); do echo "$prefix$i$suffix"; done; done >"$hostfile"
 nhosts=$((hi - lo + 1))
 
 opts=(--cfg=smpi/coll-selector:"$selector")

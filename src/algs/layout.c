@@ -33,6 +33,25 @@ static void hosts_text(const host_row *all, int n, char *out, size_t cap) {
   }
 }
 
+void mg_layout_host(char *out, size_t len) {
+#ifdef SMPI_H
+  /* SMPI (smpicc's mpi.h includes smpi/smpi.h): every simulated rank is a process of one real
+   * machine, and gethostname (not simulated) names that machine; the rank's host on the simulated
+   * platform is what MPI_Get_processor_name gives (SMPI: the name of the host its actor runs on),
+   * and the one its MPI_COMM_TYPE_SHARED split groups by. */
+  char name[MPI_MAX_PROCESSOR_NAME + 1];
+  int n = 0;
+  if (PMPI_Get_processor_name(name, &n) == MPI_SUCCESS && n > 0) {
+    name[n < MPI_MAX_PROCESSOR_NAME ? n : MPI_MAX_PROCESSOR_NAME] = '\0';
+    snprintf(out, len, "%s", name);
+    return;
+  }
+#endif
+  if (len == 0) return;
+  if (gethostname(out, len - 1) != 0) snprintf(out, len, "unknown");
+  out[len - 1] = '\0';
+}
+
 int mg_layout_collect(MPI_Comm comm, mg_layout *l) {
   int rc, rank, size, nrank, nsize;
   MPI_Comm node;
@@ -46,7 +65,7 @@ int mg_layout_collect(MPI_Comm comm, mg_layout *l) {
 
   host_row me, *all = NULL;
   memset(&me, 0, sizeof me);
-  if (gethostname(me.host, sizeof me.host - 1) != 0) strcpy(me.host, "unknown");
+  mg_layout_host(me.host, sizeof me.host);
   me.ranks = nrank == 0 ? nsize : 0;
   if (rank == 0 && !(all = malloc(sizeof *all * (size_t)size))) { /* the others are in the gather */
     fprintf(stderr, "mpiguide: out of memory for the node layout; aborting the job\n");

@@ -23,6 +23,11 @@ typedef struct mg_layout {
  * back: a launch's cost, not a call's. */
 int mg_layout_collect(MPI_Comm comm, mg_layout *l);
 
+/* This rank's host name: gethostname, or under SMPI the simulated host the rank runs on (the
+ * platform's name for it, from MPI_Get_processor_name), so that a simulated run's layout and
+ * hosts are the platform's and not the real machine's. Not collective. */
+void mg_layout_host(char *out, size_t len);
+
 /* Ranks per node as check's #@ranks_per_node writes it: "2", or "1-3" on uneven nodes. */
 void mg_layout_rpn(const mg_layout *l, char *out, size_t len);
 

@@ -383,4 +383,9 @@ typedef struct mg_bench_meta {
 
 int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m);
 
+/* Under SMPI: the platform file (base name) and the selector (smpi/coll-selector, "default" when
+ * not given) of this simulation, from smpimain's command line; "unknown" where it cannot be read.
+ * Not collective: every simulated rank is a thread of the one process, so all see the same. */
+void mg_bench_smpi_config(char *platform, size_t plen, char *selector, size_t slen);
+
 #endif

@@ -317,7 +317,7 @@ static void progress(run *R, const mg_bench_block *B, double frac) {
 static int applicable_series(mg_bench_block *B, const mg_call *c, mg_pattern pattern, int *act) {
   int nact = 0;
   for (int i = 0; i < B->nseries; i++) {
-    if (B->series[i].status == MG_SERIES_SKIPPED) continue; /* skip_in_place_rows */
+    if (B->series[i].status == MG_SERIES_SKIPPED) continue; /* skip_in_place_rows, mg_bench_skip_sim_defects */
     const char *no = mg_coll_is_p2p(c->coll) ? mg_pattern_refuses(c->coll, B->series[i].alg, pattern, c->size) : NULL;
     if (no) { /* the same on every rank */
       B->series[i].status = MG_SERIES_SKIPPED;
@@ -481,6 +481,7 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
   }
   if ((rc = mg_call_prepare(&c)) != MPI_SUCCESS) goto out;
   skip_in_place_rows(R->cfg, B);
+  mg_bench_skip_sim_defects(B);
   c1 = c;
   if (R->cfg->in_place) mg_bench_round_call(R, &c, c.root, &c1);
   if ((nact = applicable_series(B, &c1, R->cfg->pattern, act)) == 0) goto out;

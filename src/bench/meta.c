@@ -53,7 +53,7 @@ static void machine_and_launcher(char *cpu, size_t cpulen, char *launcher, size_
  * platform file is the first word after the program that is not an option, the selector the last
  * --cfg=smpi/coll-selector, SMPI's own "default" when none is given. SimGrid's C API reads no string
  * option, so the command line it is (Linux /proc; elsewhere both stay "unknown"). */
-static void smpi_config(char *platform, size_t plen, char *selector, size_t slen) {
+void mg_bench_smpi_config(char *platform, size_t plen, char *selector, size_t slen) {
   static const char sel[] = "--cfg=smpi/coll-selector:";
   char buf[16384];
   snprintf(platform, plen, "unknown");
@@ -99,7 +99,7 @@ int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m) {
     (clock_gettime)(CLOCK_REALTIME, &ts);
     snprintf(id.launch, sizeof id.launch, "%010llx%06lx", (unsigned long long)ts.tv_sec,
              ((unsigned long)getpid() ^ (unsigned long)(ts.tv_nsec >> 10)) & 0xffffffUL);
-    if (gethostname(id.host, sizeof id.host - 1) != 0) strcpy(id.host, "unknown");
+    mg_layout_host(id.host, sizeof id.host); /* under SMPI: rank 0's simulated host */
     struct tm tm;
     gmtime_r(&ts.tv_sec, &tm);
     strftime(id.date, sizeof id.date, "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -123,7 +123,7 @@ int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m) {
            : strstr(lib, "MPICH") ? "MPICH"
                                    : "unknown");
   if ((m->simulated = !strcmp(m->mpi_name, "SMPI"))) { /* the same on every rank: one process */
-    if (rank == 0) smpi_config(m->sim_platform, sizeof m->sim_platform, m->sim_selector, sizeof m->sim_selector);
+    if (rank == 0) mg_bench_smpi_config(m->sim_platform, sizeof m->sim_platform, m->sim_selector, sizeof m->sim_selector);
     if ((rc = PMPI_Bcast(m->sim_platform, (int)sizeof m->sim_platform, MPI_CHAR, 0, comm)) != MPI_SUCCESS ||
         (rc = PMPI_Bcast(m->sim_selector, (int)sizeof m->sim_selector, MPI_CHAR, 0, comm)) != MPI_SUCCESS)
       return rc;

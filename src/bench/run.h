@@ -78,4 +78,9 @@ int mg_bench_build_types(run *R);
 void mg_bench_free_types(run *R);
 void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail);
 
+/* Under SimGrid's SMPI: mark the series of B that the simulation's selector is known to break as
+ * skipped, with the reason (sim_defects.c); nothing in a build for a real MPI. The same on every
+ * rank. */
+void mg_bench_skip_sim_defects(mg_bench_block *B);
+
 #endif
