@@ -32,7 +32,8 @@
 #      --profile` when the profile has rules;
 #   5. RUNS interleaved runs each of plain, preloaded (nothing set) and tuned (MPIGUIDE_PROFILE):
 #      wall time (launch to exit) and the application's own timer (HPL Gflop/s; CP2K's mean CPU time
-#      per MD step after the first), medians with min-max; every run passes the check.
+#      per MD step after the first), medians with min-max; every run passes the check; the
+#      1-minute load before each run (OUT/load.txt; the table's first column: its median [min-max]).
 # Everything goes to OUT; OUT/table.md is the summary table (docs/applications.md shows it).
 # The whole benchmark holds /tmp/mg-mpi.lock (flock), as the other benchmarks (MG_LOCKED=1: the
 # caller holds it). Environment: CHECK_BUDGET (per launch, default 40s), FORCE=0 skips step 3,
