@@ -32,7 +32,8 @@
 #      --profile` when the profile has rules;
 #   5. RUNS interleaved runs each of plain, preloaded (nothing set) and tuned (MPIGUIDE_PROFILE):
 #      wall time (launch to exit) and the application's own timer (HPL Gflop/s; CP2K's mean CPU time
-#      per MD step after the first), medians with min-max; every run passes the check.
+#      per MD step after the first), medians with min-max; every run passes the check; the
+#      1-minute load before each run (OUT/load.txt; the table's first column: its median [min-max]).
 # Everything goes to OUT; OUT/table.md is the summary table (docs/applications.md shows it).
 # The whole benchmark holds /tmp/mg-mpi.lock (flock), as the other benchmarks (MG_LOCKED=1: the
 # caller holds it). Environment: CHECK_BUDGET (per launch, default 40s), FORCE=0 skips step 3,
@@ -114,12 +115,12 @@ echo "input: $input; tiny input (forced rows): $tiny"
 echo
 echo "== 1. plain =="
 w=$(app_run plain "$input") || exit 1
-echo "plain: $w s" && verify plain
+echo "plain: $w s (load $(cut -d' ' -f1 /proc/loadavg))" && verify plain
 
 echo
 echo "== 2. the timed trace and its hot spots =="
 w=$(app_run trace "$input" LD_PRELOAD="$lib" MPIGUIDE_TRACE="$out/trace.csv" MPIGUIDE_TRACE_TIME=1) || exit 1
-echo "traced: $w s" && verify trace plain
+echo "traced: $w s (load $(cut -d' ' -f1 /proc/loadavg))" && verify trace plain
 "$mg" hotspots "$out/trace.csv" | tee "$out/hotspots.txt"
 "$mg" hotspots "$out/trace.csv" --csv >"$out/hotspots.csv"
 hot=$(awk -F, 'NR > 1 { print $7 }' "$out/hotspots.csv" | awk '!s[$0]++' | paste -sd' ')
@@ -202,8 +203,10 @@ fi
 echo
 echo "== 5. $runs runs each, interleaved: plain, preloaded (nothing set), tuned =="
 for v in plain preload tuned; do : >"$out/$v.wall" && : >"$out/$v.timer"; done
+: >"$out/load.txt" # the 1-minute load average before each timed run: the other jobs' share
 for k in $(seq "$runs"); do
   for v in plain preload tuned; do
+    cut -d' ' -f1 /proc/loadavg >>"$out/load.txt"
     case $v in
     plain) w=$(app_run "$v-$k" "$input") || exit 1 ;;
     preload) w=$(app_run "$v-$k" "$input" LD_PRELOAD="$lib") || exit 1 ;;
@@ -214,7 +217,8 @@ for k in $(seq "$runs"); do
     scripts/apps.sh metric "$app" "$out/$v-$k" >>"$out/$v.timer"
   done
   echo "run $k: wall plain $(tail -1 "$out/plain.wall") s, preloaded $(tail -1 "$out/preload.wall") s, tuned $(tail -1 "$out/tuned.wall") s;" \
-    "$timer $(tail -1 "$out/plain.timer") / $(tail -1 "$out/preload.timer") / $(tail -1 "$out/tuned.timer")"
+    "$timer $(tail -1 "$out/plain.timer") / $(tail -1 "$out/preload.timer") / $(tail -1 "$out/tuned.timer");" \
+    "load $(tail -3 "$out/load.txt" | paste -sd/)"
 done
 echo "what the tuned run ran (its last trace; rule: the profile's line):"
 grep -v '^#@' "$out/tuned-trace.csv" | awk -F, 'NR == 1 || $8 != ""' | column -s, -t
@@ -223,7 +227,7 @@ saving=$(sed -n 's/^predicted saving of the profile at these hot spots: \([0-9.e
 {
   echo "| $app, $mpi, $layout | wall plain | wall preloaded | wall tuned | tuned / plain | $timer plain | preloaded | tuned | rules | predicted saving |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
-  echo "| $(date -u +%F), load $(cut -d' ' -f1 /proc/loadavg) | $(stat "$out/plain.wall") | $(stat "$out/preload.wall") | $(stat "$out/tuned.wall") |" \
+  echo "| $(date -u +%F), load $(stat "$out/load.txt") | $(stat "$out/plain.wall") | $(stat "$out/preload.wall") | $(stat "$out/tuned.wall") |" \
     "$(awk -v p="$(median <"$out/plain.wall")" -v t="$(median <"$out/tuned.wall")" 'BEGIN { printf "%.3f", t / p }') |" \
     "$(stat "$out/plain.timer") | $(stat "$out/preload.timer") | $(stat "$out/tuned.timer") | $nrules | ${saving:-n/a} |"
 } | tee "$out/table.md"

@@ -12,7 +12,8 @@
  *   sentinels, converts the handles and calls the C MPI_<Op> through the PLT.
  *   `use mpi_f08` calls mpi_<op>_f08ts_, which calls MPI_<Op> too. So
  *   wrappers.c already sees every MPICH Fortran operation, and MPI_Init from
- *   mpif.h and `use mpi` (mpi_init_ calls MPI_Init).
+ *   mpif.h and `use mpi` (mpi_init_ calls MPI_Init); this file defines the
+ *   bindings' names only to note the program's call site (below).
  * - Open MPI 4.1 (libmpi_mpifh): mpi_<op>_, mpi_<op>__, mpi_<op>, MPI_<OP> and
  *   pmpi_<op>_ ... are weak aliases of ompi_<op>_f, which calls PMPI_<Op>, the
  *   library's own C entry: not one Fortran call, not even MPI_INIT, reaches
@@ -39,6 +40,9 @@
  * becomes MPI_STATUS_IGNORE; statuses and requests are converted back) and
  * goes to the C MPI_<Op> of wrappers.c, whose return code is the ierror.
  */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "lib/lib.h"
@@ -92,10 +96,13 @@ static int f_alltoallw(void *sb, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint 
 /*
  * X(name, NAME, idle, params, args, body): one row per operation. `idle` is the wrapper's
  * pass-through test (as in wrappers.c), params the Fortran binding's parameters (all by
- * reference, ierr last), args the same names, body a statement that sets rc.
+ * reference, ierr last), args the same names, body a statement that sets rc. Barrier apart from
+ * the operations with a choice buffer: MPICH's mpi_f08 names the two kinds differently (below).
  */
 typedef MPI_Fint F;
-#define MG_FORTRAN_OPS(X)                                                                                   \
+#define MG_FORTRAN_OPS(X) MG_FORTRAN_BARRIER(X) MG_FORTRAN_BUFFER_OPS(X)
+#define MG_FORTRAN_BARRIER(X) X(barrier, BARRIER, PASS_THROUGH, (F * c, F * ierr), (c, ierr), rc = MPI_Barrier(COMM(c)))
+#define MG_FORTRAN_BUFFER_OPS(X)                                                                            \
   X(allgather, ALLGATHER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *ierr),    \
     (sb, sc, st, rb, rc_, rt, c, ierr), rc = MPI_Allgather(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c)))   \
   X(allgatherv, ALLGATHERV, PASS_THROUGH,                                                                   \
@@ -112,7 +119,6 @@ typedef MPI_Fint F;
   X(alltoallw, ALLTOALLW, PASS_THROUGH,                                                                     \
     (void *sb, F *scs, F *sds, F *sts, void *rb, F *rcs, F *rds, F *rts, F *c, F *ierr),                    \
     (sb, scs, sds, sts, rb, rcs, rds, rts, c, ierr), rc = f_alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, c)) \
-  X(barrier, BARRIER, PASS_THROUGH, (F *c, F *ierr), (c, ierr), rc = MPI_Barrier(COMM(c)))                 \
   X(bcast, BCAST, PASS_THROUGH, (void *b, F *n, F *t, F *root, F *c, F *ierr), (b, n, t, root, c, ierr),     \
     rc = MPI_Bcast(BUF(b), *n, TYPE(t), *root, COMM(c)))                                                    \
   X(exscan, EXSCAN, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *ierr),                   \
@@ -180,6 +186,42 @@ typedef MPI_Fint F;
       STATUS_OUT(st);                                                                                       \
     })
 
+/*
+ * The mpi_f08 bindings, on both MPIs: they call the C function (MPICH) or Open MPI's ompi_<op>_f
+ * from inside the library's binding, so without more every f08 call of an operation was one site
+ * in that binding (libmpichfort, libmpi_usempif08). libmpiguide defines the binding's name too,
+ * notes the program's call in mg_fortran_site and calls the library's own binding, found behind
+ * libmpiguide (dlsym RTLD_NEXT, once per operation: there is no second name for that code to call
+ * by reference), with the arguments untouched. Every argument of these bindings is an address
+ * (buffers or their descriptors, scalars by reference, the one-integer derived types MPI_Comm,
+ * MPI_Datatype ..., NULL for an absent OPTIONAL ierror), in the count and order of the mpif.h
+ * binding's, so MG_FORTRAN_OPS's parameters carry them (objdump -d: Open MPI's mpi_<op>_f08_
+ * passes its first six on in their registers to ompi_<op>_f).
+ */
+#if defined(OPEN_MPI) || defined(MPICH_VERSION)
+static void *f08_next(void *volatile *cache, const char *sym) {
+  void *f = __atomic_load_n(cache, __ATOMIC_RELAXED);
+  if (f) return f;
+  f = dlsym(RTLD_NEXT, sym);
+  if (!f) {
+    /* Only a program linked with the library's mpi_f08 binding calls these, so it is there. */
+    fprintf(stderr, "mpiguide: %s: no such function behind libmpiguide (%s)\n", sym, dlerror());
+    abort();
+  }
+  __atomic_store_n(cache, f, __ATOMIC_RELAXED);
+  return f;
+}
+#define F08_FORWARD(sym, params, args)                                                               \
+  MG_EXPORT void sym params;                                                                         \
+  void sym params {                                                                                  \
+    static void *volatile next;                                                                      \
+    void(*f) params = (void(*) params)f08_next(&next, #sym);                                         \
+    mg_fortran_site = __builtin_return_address(0); /* the program's call: MG_SITE */                 \
+    f args;                                                                                          \
+    mg_fortran_site = NULL;                                                                          \
+  }
+#endif
+
 #if defined(OPEN_MPI)
 /* The mpif.h manglings of ompi_<name>_f: gfortran's (mpi_<name>_) and the three other
  * compilers' that Open MPI's libmpi_mpifh defines. */
@@ -202,12 +244,19 @@ typedef MPI_Fint F;
       pmpi_##name##_ args;                                                              \
       return;                                                                           \
     }                                                                                   \
-    mg_fortran_site = __builtin_return_address(0); /* the program's call: MG_SITE */    \
+    /* the program's call (MG_SITE), or the one mpi_<op>_f08_ below noted */            \
+    void *outer = mg_fortran_site;                                                      \
+    mg_fortran_site = outer ? outer : __builtin_return_address(0);                      \
     name##_f_active args;                                                               \
-    mg_fortran_site = NULL;                                                             \
+    mg_fortran_site = outer;                                                            \
   }                                                                                     \
   F_ALIASES(name, NAME, params)
 MG_FORTRAN_OPS(F_WRAPPER)
+
+/* Open MPI's mpi_f08: mpi_<op>_f08_ (libmpi_usempif08) calls ompi_<op>_f, that is the wrapper
+ * above, whose return address then lies in libmpi_usempif08. */
+#define F08_OMPI(name, NAME, idle, params, args, body) F08_FORWARD(mpi_##name##_f08_, params, args)
+MG_FORTRAN_OPS(F08_OMPI)
 
 F_ALIASES(init, INIT, (MPI_Fint * ierr))
 F_ALIASES(init_thread, INIT_THREAD, (MPI_Fint * required, MPI_Fint * provided, MPI_Fint * ierr))
@@ -223,8 +272,6 @@ F_ALIASES(finalize, FINALIZE, (MPI_Fint * ierr))
  * as its mpi_<op>_: libmpichfort defines both at one address), which converts and calls MPI_<Op>.
  * No argument is touched here: the parameters only carry the registers and stack through. The
  * reference is weak, as for Open MPI: a C program never loads libmpichfort, nor calls these.
- * (mpi_f08's mpi_<op>_f08ts_ bindings call MPI_<Op> as well and are left alone: their sites stay
- * the binding's.)
  */
 #define F_SITE(name, NAME, idle, params, args, body)                                                  \
   extern void pmpi_##name##_ params __attribute__((weak));                                            \
@@ -238,6 +285,15 @@ F_ALIASES(finalize, FINALIZE, (MPI_Fint * ierr))
   MG_EXPORT void mpi_##name params __attribute__((alias("mpi_" #name "_")));                          \
   MG_EXPORT void MPI_##NAME params __attribute__((alias("mpi_" #name "_")));
 MG_FORTRAN_OPS(F_SITE)
+
+/* MPICH's mpi_f08 calls mpi_<op>_f08ts_ for an operation with a choice buffer ("ts": TS 29113's
+ * assumed-type, assumed-rank dummies; nm -u of an mpi_f08 program), which turns gfortran's array
+ * descriptors into C descriptors and calls the C MPI_<Op> through the PLT. Its pmpir_<op>_f08ts_
+ * is a copy that calls PMPI_<Op>, past wrappers.c: hence the library's own mpi_<op>_f08ts_ by
+ * dlsym. The MPI_Count twins mpi_<op>_f08ts_large_ call MPI_<Op>_c, which libmpiguide does not
+ * intercept: left alone. Barrier has no buffer: mpi_barrier_f08_, below. */
+#define F08_MPICH(name, NAME, idle, params, args, body) F08_FORWARD(mpi_##name##_f08ts_, params, args)
+MG_FORTRAN_BUFFER_OPS(F08_MPICH)
 #endif
 
 /*
@@ -256,7 +312,9 @@ MG_FORTRAN_OPS(F_SITE)
  * PMPI_Barrier as well. MPICH's handles are Fortran integers already. */
 MG_EXPORT void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierr);
 void mpi_barrier_f08_(MPI_Fint *comm, MPI_Fint *ierr) {
+  mg_fortran_site = __builtin_return_address(0); /* the program's call: MG_SITE */
   int rc = MPI_Barrier(PMPI_Comm_f2c(*comm));
+  mg_fortran_site = NULL;
   if (ierr) *ierr = (MPI_Fint)rc;
 }
 #define F_INIT_NAME "mpi_init_f08_"

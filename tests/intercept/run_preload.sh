@@ -37,7 +37,8 @@
 #                         every operation (k = 1..3, measure-only rows left out) and a profile
 #                         of '*' rules, each with a trace: the program's own checks pass, its
 #                         per-call checksums equal the plain run's, and the trace shows that the
-#                         mock-ups ran (or fell back with a reason, never silently)
+#                         mock-ups ran (or fell back with a reason, never silently); the
+#                         profile's run is timed: every operation's calls traced at APP's sites
 #   mixed NP              MG_MIXED_APP (mixed_app.c): allgather, reduce and reduce_scatter_block on
 #                         datatypes of basic types of different sizes above 8 KiB (struct{int,
 #                         double,char}, MPI_DOUBLE_INT with MPI_MINLOC) beside controls of one
@@ -109,9 +110,12 @@ expect_none() { # NAME REGEX WHAT
 
 # ---- the trace ----
 # rows FILE: "collective bytes algorithm calls ranks fallback" per data row ("-": no fallback).
+# A timed trace (MPIGUIDE_TRACE_TIME=1) has more columns after these, and a row per call site.
 rows() {
   awk -F, '/^#@/ { next }
-    !hdr { hdr = 1; if ($0 != "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule") print "BAD-HEADER " $0
+    !hdr { hdr = 1; if ($0 != "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule" &&
+                        index($0, "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule,reduction,object,") != 1)
+             print "BAD-HEADER " $0
            next }
     { print $1, $2, $3, $4, $5, ($6 == "" ? "-" : $6) }' "$1"
 }
@@ -293,12 +297,21 @@ fortran)
   printf '%s\n' "mpiguide-profile 1" "allreduce np=* 0-* allreduce_as_reduce_bcast" \
     "bcast np=* 0-* bcast_as_allgatherv" "scan np=* 0-* ${algs[scan]%% *}" \
     "sendrecv np=* 0-* sendrecv_as_irecv_send_wait" "send np=* 0-* send_as_isend_wait" >tuned.prof
-  fortran_run tuned "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/tuned.prof" "MPIGUIDE_TRACE=$PWD/tuned.csv"
+  fortran_run tuned "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/tuned.prof" "MPIGUIDE_TRACE=$PWD/tuned.csv" MPIGUIDE_TRACE_TIME=1
   expect_none tuned 'mpiguide:' "mpiguide message"
   for op in allreduce bcast scan sendrecv send; do
     expect_ran tuned.csv "$op" "$(sed -n "s/^$op np=\* 0-\* //p" tuned.prof)"
   done
   expect_ran tuned.csv alltoall default
+  # The timed trace's call sites (column object) are the program's own calls, of all operations:
+  # not the library's Fortran binding that calls the C function (MPICH's mpi_<op>_ and mpi_f08's
+  # mpi_<op>_f08ts_, Open MPI's mpi_<op>_f08_: the sites of every such call were one, in
+  # libmpichfort or libmpi_usempif08, before src/lib/fortran.c defined those names too).
+  obj=$(readlink -f "$APP")
+  n=$(awk -F, -v o="$obj" '!/^#@/ && $1 != "collective" && $10 == o { print $1 }' tuned.csv | sort -u | wc -l)
+  other=$(awk -F, -v o="$obj" '!/^#@/ && $1 != "collective" && $10 != o { print $1 " at " $10 }' tuned.csv | sort -u)
+  if [[ -z $other ]] && ((n == ${#ops[@]})); then ok "tuned.csv: the calls of all $n operations traced at the program's sites"
+  else fail "tuned.csv: $n of ${#ops[@]} operations at the program's sites; elsewhere: $(head -4 <<<"$other" | paste -sd';')"; fi
   ;;
 preload)
   NP=${1:?NP}
