@@ -505,9 +505,10 @@ SPEC
     IFS=: read -r d nn rpn hosts <<<"$c"
     [[ -e $d.done ]] && ok "${d##*/}: done" || fail "${d##*/}: not done"
     for k in 1 2; do
-      for m in "#@nnodes=$nn" "#@ranks_per_node=$rpn" "#@hosts=$hosts" "#@launcher=srun"; do
+      for m in "#@nnodes=$nn" "#@ranks_per_node=$rpn" "#@hosts=$hosts"; do
         grep -qx "$m" "$d/launch-$k/raw.csv" || fail "${d##*/} launch $k lacks $m"
       done
+      grep -q "^#@launcher=srun --mpi=$pmi\$" "$d/launch-$k/raw.csv" || fail "${d##*/} launch $k lacks #@launcher=srun --mpi=$pmi"
     done
   done
   # the comparison: one row per layout, nothing pooled; the guideline table a column per layout;
@@ -519,7 +520,9 @@ SPEC
   grep -q '<td>allreduce_as_reduce_bcast</td>' <<<"$g" && [[ $(grep -m1 '<tr><th>guideline' <<<"$g" | grep -o '<th>' | wc -l) == 6 ]] &&
     ok "report: allreduce_as_reduce_bcast's row, a column per layout" || fail "report: the guidelines table: $g"
   w=$(sed -n '/id="what-changed"/,$p' r.html)
-  [[ $(grep -c '<h3>.*1 × 4 → .*</h3>' <<<"$w") == 2 ]] && grep -q '<h3>.* → .*2 × 2' <<<"$w" && grep -q '<h3>.* → .*4 × 1' <<<"$w" &&
+  # (a configuration's label: "4 procs · 1 × 4 · n1", rank 0's host last)
+  [[ $(grep -c '<h3>[^<]* 1 × 4 [^<]* → [^<]*</h3>' <<<"$w") == 2 ]] && grep -q '<h3>[^<]* → [^<]* 2 × 2 ' <<<"$w" &&
+    grep -q '<h3>[^<]* → [^<]* 4 × 1 ' <<<"$w" &&
     ok "report: what changed from 1 x 4 to 2 x 2 and to 4 x 1" || fail "report: what changed: $(grep '<h3>' <<<"$w")"
   "$C" down || die "down of the 4-node bed failed"
   trap - EXIT
