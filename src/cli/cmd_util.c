@@ -1,11 +1,13 @@
 /* Helpers shared by the subcommands (see cmd_util.h). */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "algs/algs.h"
@@ -49,7 +51,10 @@ int mg_cmd_under_launcher(void) {
 }
 
 /* Run argv with stdout to `log`; the exit status as a shell reports it (128 + signal). */
-int mg_cmd_run_child(char **argv, const char *log) {
+int mg_cmd_run_child(char **argv, const char *log) { return mg_cmd_run_child_until(argv, log, NULL, NULL, 0, NULL); }
+
+int mg_cmd_run_child_until(char **argv, const char *log, int (*done)(void *), void *arg, double grace,
+                           int *stopped) {
   pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
@@ -60,9 +65,29 @@ int mg_cmd_run_child(char **argv, const char *log) {
     _exit(127);
   }
   int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (!done) {
+    while (waitpid(pid, &status, 0) < 0)
+      if (errno != EINTR) return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  }
+  /* poll: the child's exit, else whether its work is saved, and then the grace it has left */
+  double saved_at = -1, t = 0;
+  int sent = 0;
+  for (;;) {
+    pid_t w = waitpid(pid, &status, WNOHANG);
+    if (w == pid) break;
+    if (w < 0 && errno != EINTR) return -1;
+    if (!sent) saved_at = !done(arg) ? -1 : saved_at < 0 ? t : saved_at; /* it must hold all the grace */
+    if (saved_at >= 0 && t - saved_at >= grace + 10.0 * sent && sent < 2) {
+      kill(pid, sent ? SIGKILL : SIGTERM);
+      sent++;
+    }
+    struct timespec ts = {0, 200000000};
+    nanosleep(&ts, NULL); /* a signal cuts it short: the loop looks again */
+    t += 0.2;
+  }
+  if (sent && stopped) *stopped = 1;
+  return sent ? 0 : WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 void mg_cmd_libvar_env(int argc, char **argv) {

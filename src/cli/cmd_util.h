@@ -26,6 +26,13 @@ int mg_cmd_under_launcher(void);
  * shell reports it (128 + signal), -1 when it cannot start. Commands that launch MPI runs themselves
  * (check --launches, verify --lib-settings) use it without MPI of their own. */
 int mg_cmd_run_child(char **argv, const char *log);
+/* The same, for a launch whose results are saved before its processes end: once done(arg) holds,
+ * the child has `grace` seconds left to exit; then it is stopped (SIGTERM, which a launcher passes
+ * on to its processes; SIGKILL 10 s later), *stopped is set and 0 returned. A launcher that never
+ * returns after its work is saved (MPICH 4.0.2 + UCX over TCP can hang in MPI_Finalize,
+ * docs/cluster.md) then costs `grace` seconds, not the job. */
+int mg_cmd_run_child_until(char **argv, const char *log, int (*done)(void *), void *arg, double grace,
+                           int *stopped);
 /* Before mg_cmd_mpi_start of a command that takes --lib-variants: when argv has it, set
  * OMPI_MCA_coll_tuned_use_dynamic_rules=1 unless the environment sets it (Open MPI's coll/tuned
  * reads forced algorithms only with it, fixed at MPI_Init; the default's decision is the same

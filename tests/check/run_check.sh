@@ -200,6 +200,15 @@ launches)
     "$here/flaky_launcher.sh" "$MG_MPIEXEC" -n "$np" "${flags[@]}" >"$work/stdout" 2>"$work/stderr"
   rc=$?
   cat "$work/stdout" "$work/stderr"
+  if [[ $how == hang ]]; then # stopped 20 s after its results were saved, and counted
+    ((rc == 0)) || die "exit code $rc, expected 0 (the launcher that did not exit was stopped)"
+    grep -q "launch 2 of 3: its results were saved 20 s ago and the launcher has not exited: stopped" "$work/stderr" ||
+      die "no message for the launcher that did not exit"
+    grep -qx "#@launches=3" "$work/out/verdicts.csv" || die "verdicts.csv is not the analysis of the 3 launches"
+    pgrep -f "sleep 120" >/dev/null && pkill -f "^sleep 120$"
+    echo "run_check: launches (hang): the launcher stopped once its launch was saved, the launch counted"
+    exit 0
+  fi
   ((rc == 1)) || die "exit code $rc, expected 1 (a launch failed or was interrupted)"
   if [[ $how == fail ]]; then
     grep -q "launch 2 of 3 failed (exit status 3" "$work/stderr" || die "no message for the failed launch 2"
