@@ -209,6 +209,7 @@ typedef struct mg_bench_red {
 } mg_bench_red;
 
 struct mg_bench_result; /* below */
+struct mg_eta;          /* eta.h */
 
 /* Series of one block: the registry's algorithms and the library's own variants (libvar_mpit.h). */
 #define MG_BENCH_MAX_SERIES (MG_MAX_ALGS + MG_LV_MAX)
@@ -275,6 +276,15 @@ typedef struct mg_bench_cfg {
   /* Called on every rank after each completed block, with the result so far (its last block is
    * complete): for saving measurements as they are taken. May be NULL. */
   void (*block_done)(const struct mg_bench_result *res, void *arg);
+  /* The time left (eta.h) over several runs, as check's groups of collectives run one after another:
+   * the estimator they share (NULL: the run's own, initialised by it), the start-speed seconds of the
+   * runs after this one predicted from it (may be NULL; mg_bench_eta_cost of their cfgs) with its
+   * argument, and the wall seconds of the runs before. With a shared estimator the progress fraction
+   * is the whole's (0 until a block is done), not this run's. */
+  struct mg_eta *eta;
+  double (*eta_after)(const struct mg_eta *eta, void *arg);
+  void *eta_arg;
+  double eta_elapsed_before;
 } mg_bench_cfg;
 
 typedef enum { MG_SERIES_OK, MG_SERIES_SKIPPED, MG_SERIES_FAILED } mg_series_status;
@@ -333,6 +343,10 @@ typedef struct mg_bench_result {
  * the duration of the run (an algorithm's error is then reported, not fatal).
  */
 int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res);
+
+/* The predicted cost of every block of a run at the starting speed, seconds, from the costs learned
+ * so far (eta.h; NAN before any block is done). */
+double mg_bench_eta_cost(const mg_bench_cfg *cfg, const struct mg_eta *eta);
 
 /* The expected work of a run, in the engine's own units: only shares mean something (the progress
  * of several runs of one command is weighted by it). */

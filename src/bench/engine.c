@@ -260,28 +260,42 @@ double mg_bench_work(const mg_bench_cfg *cfg) {
 /* The variants of coll's blocks, as the time estimate counts them (eta.h). */
 static int eta_variants(const mg_bench_cfg *cfg, mg_coll coll) { return __builtin_popcount(cfg->algmask[coll] | 1u); }
 
-/* Before the block of coll at size index si with pair k (the order of measure_all): the learned cost of
- * the blocks after it (NAN while no block is done). */
-static void eta_next_block(run *R, mg_coll coll, int si, int k) {
-  const mg_bench_cfg *cfg = R->cfg;
+/* The learned cost of coll's blocks from size index si with pair k on and of the collectives after
+ * coll (the order of measure_all), at the starting speed; NAN while no block is done. */
+static double eta_from(const mg_bench_cfg *cfg, const mg_eta *e, mg_coll coll, int si, int k) {
   int ci0 = 0;
   while (ci0 < cfg->ncolls && cfg->colls[ci0] != coll) ci0++;
   double sum = 0;
   for (int ci = ci0; ci < cfg->ncolls; ci++)
     for (int s = ci == ci0 ? si : 0; s < cfg->nsizes; s++)
-      for (int j = ci == ci0 && s == si ? k + 1 : 0; j < mg_bench_nreds(cfg, cfg->colls[ci]); j++)
+      for (int j = ci == ci0 && s == si ? k : 0; j < mg_bench_nreds(cfg, cfg->colls[ci]); j++)
         if (measured(cfg, cfg->colls[ci], s, j))
-          sum += mg_eta_cost(&R->eta, (int)cfg->colls[ci], (double)block_bytes(cfg, cfg->colls[ci], s),
+          sum += mg_eta_cost(e, (int)cfg->colls[ci], (double)block_bytes(cfg, cfg->colls[ci], s),
                              eta_variants(cfg, cfg->colls[ci]));
-  R->eta_future = sum;
+  return sum;
+}
+
+double mg_bench_eta_cost(const mg_bench_cfg *cfg, const mg_eta *eta) {
+  return cfg->ncolls > 0 ? eta_from(cfg, eta, cfg->colls[0], 0, 0) : 0;
+}
+
+/* Before the block of coll at size index si with pair k: the learned cost of the blocks after it. */
+static void eta_next_block(run *R, mg_coll coll, int si, int k) {
+  const mg_bench_cfg *cfg = R->cfg;
+  R->eta_future = eta_from(cfg, R->eta, coll, si, k + 1);
+  if (cfg->eta_after) R->eta_future += cfg->eta_after(R->eta, cfg->eta_arg);
   R->block_start = R->elapsed;
   R->slower_sum = 0, R->slower_n = 0;
 }
 
-/* After block B: its cost, at the speed the machine had meanwhile, into the estimate. */
+/* After block B: its cost per value and its values per variant (warm-ups included), at the speed
+ * the machine had meanwhile, into the estimate. */
 static void eta_block_done(run *R, const mg_bench_block *B) {
-  double slower = R->slower_n ? R->slower_sum / (double)R->slower_n : mg_eta_slower(&R->eta);
-  mg_eta_block(&R->eta, (int)B->coll, (double)B->bytes, eta_variants(R->cfg, B->coll), B->elapsed, slower);
+  double slower = R->slower_n ? R->slower_sum / (double)R->slower_n : mg_eta_slower(R->eta);
+  double nval = 0;
+  for (int i = 0; i < B->nseries; i++) nval += (double)(B->series[i].nwarm + B->series[i].nvalid + B->series[i].ninvalid);
+  int nv = eta_variants(R->cfg, B->coll);
+  mg_eta_block(R->eta, (int)B->coll, (double)B->bytes, nv, nval / nv, B->elapsed, slower);
 }
 
 /*
@@ -295,15 +309,18 @@ static void progress(run *R, const mg_bench_block *B, double frac) {
   if (!R->cfg->progress) return;
   const mg_bench_cfg *cfg = R->cfg;
   char what[160];
-  double slower = mg_eta_slower(&R->eta);
+  double slower = mg_eta_slower(R->eta);
   int n = snprintf(what, sizeof what, "%s %zu B", mg_colls[B->coll].name, B->bytes);
   if (slower >= 1.5 && n > 0 && (size_t)n < sizeof what)
     snprintf(what + n, sizeof what - (size_t)n, " (machine %.1fx slower than at start)", slower);
-  double cur = mg_eta_cost(&R->eta, (int)B->coll, (double)B->bytes, eta_variants(cfg, B->coll)), f;
-  if (isfinite(cur) && isfinite(R->eta_future) && R->elapsed > 0) {
+  double cur = mg_eta_cost(R->eta, (int)B->coll, (double)B->bytes, eta_variants(cfg, B->coll)), f;
+  double el = R->elapsed + (cfg->eta ? cfg->eta_elapsed_before : 0);
+  if (isfinite(cur) && isfinite(R->eta_future) && el > 0) {
     double left = cur * slower - (R->elapsed - R->block_start);
     left = (left > 0 ? left : 0) + R->eta_future * slower;
-    f = R->elapsed / (R->elapsed + left);
+    f = el / (el + left);
+  } else if (cfg->eta) {
+    f = 0; /* the whole's fraction is not known before a block is */
   } else {
     f = (R->work_done + frac * block_work(cfg, B->coll, B->bytes)) / R->work_total;
   }
@@ -448,8 +465,8 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
       B->budget_hit = 1;
     }
     if (clocked) B->window = w;
-    mg_eta_probe(&R->eta, R->probe);
-    R->slower_sum += mg_eta_slower(&R->eta), R->slower_n++;
+    mg_eta_probe(R->eta, R->probe);
+    R->slower_sum += mg_eta_slower(R->eta), R->slower_n++;
     progress(R, B, block_fraction(cfg, st, nact));
   }
   for (int i = 0; i < nact; i++) {
@@ -630,7 +647,9 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   PMPI_Comm_rank(R.comm, &R.rank);
   PMPI_Comm_size(R.comm, &R.size);
   R.t0 = R.now();
-  mg_eta_init(&R.eta);
+  R.eta = cfg->eta ? cfg->eta : &R.own_eta;
+  if (!cfg->eta) mg_eta_init(R.eta);
+  mg_eta_set_cap(R.eta, cfg->rep.mode == MG_REP_RSE ? (double)(cfg->rep.max_nrep + (cfg->warmup > 0 ? cfg->warmup : 0)) : 0);
   R.eta_future = NAN;
 
   MPI_Errhandler old;

@@ -1,6 +1,6 @@
 /*
- * The time left of a measurement (eta.h): per-key tables of measured block costs by size, and the
- * machine's slowness from a probe.
+ * The time left of a measurement (eta.h): per-key tables of the measured seconds per value and
+ * values per variant by size, and the machine's slowness from a probe.
  */
 #include <math.h>
 #include <string.h>
@@ -29,29 +29,32 @@ double mg_eta_slower(const mg_eta *e) {
   return base > 0 && now > 0 ? now / base : 1;
 }
 
-static void add(mg_eta *e, int k, double bytes, double y) {
+void mg_eta_set_cap(mg_eta *e, double values) { e->cap = values > 0 ? values : 0; }
+
+static void add(mg_eta *e, int k, double bytes, double y, double v) {
   int i = 0;
   while (i < e->nsz[k] && e->bytes[k][i] < bytes) i++;
   if (i < e->nsz[k] && e->bytes[k][i] == bytes) {
-    e->sum[k][i] += y, e->cnt[k][i]++;
+    e->sum[k][i] += y, e->val[k][i] += v, e->cnt[k][i]++;
     return;
   }
   if (e->nsz[k] == MG_ETA_SIZES) return;
   memmove(&e->bytes[k][i + 1], &e->bytes[k][i], (size_t)(e->nsz[k] - i) * sizeof e->bytes[k][0]);
   memmove(&e->sum[k][i + 1], &e->sum[k][i], (size_t)(e->nsz[k] - i) * sizeof e->sum[k][0]);
+  memmove(&e->val[k][i + 1], &e->val[k][i], (size_t)(e->nsz[k] - i) * sizeof e->val[k][0]);
   memmove(&e->cnt[k][i + 1], &e->cnt[k][i], (size_t)(e->nsz[k] - i) * sizeof e->cnt[k][0]);
-  e->bytes[k][i] = bytes, e->sum[k][i] = y, e->cnt[k][i] = 1;
+  e->bytes[k][i] = bytes, e->sum[k][i] = y, e->val[k][i] = v, e->cnt[k][i] = 1;
   e->nsz[k]++;
 }
 
-void mg_eta_block(mg_eta *e, int key, double bytes, int nvar, double seconds, double slower) {
-  if (nvar < 1 || !(seconds >= 0)) return;
-  double y = seconds / nvar / (slower > 0 ? slower : 1);
-  if (key >= 0 && key < MG_ETA_KEYS - 1) add(e, key, bytes, y);
-  add(e, MG_ETA_KEYS - 1, bytes, y);
+void mg_eta_block(mg_eta *e, int key, double bytes, int nvar, double values, double seconds, double slower) {
+  if (nvar < 1 || !(values > 0) || !(seconds >= 0)) return;
+  double y = seconds / nvar / values / (slower > 0 ? slower : 1);
+  if (key >= 0 && key < MG_ETA_KEYS - 1) add(e, key, bytes, y, values);
+  add(e, MG_ETA_KEYS - 1, bytes, y, values);
 }
 
-static double prior(double bytes) { return 1 + bytes / 16384; }
+static double prior(double bytes) { return 1 + bytes / 8192; }
 
 static double lookup(const mg_eta *e, int k, double bytes);
 
@@ -73,7 +76,7 @@ static double outside(const mg_eta *e, int k, int j, double bytes) {
   return yj * prior(bytes) / prior(xj);
 }
 
-/* The cost per variant at `bytes` from table k (which has sizes). */
+/* The seconds per value at `bytes` from table k (which has sizes). */
 static double lookup(const mg_eta *e, int k, double bytes) {
   int n = e->nsz[k], i = 0;
   while (i < n && e->bytes[k][i] < bytes) i++;
@@ -86,8 +89,24 @@ static double lookup(const mg_eta *e, int k, double bytes) {
   return exp(log(y0) + t * (log(y1) - log(y0)));
 }
 
+static double vals_at(const mg_eta *e, int k, int i) { return e->val[k][i] / e->cnt[k][i]; }
+
+/* The values per variant at `bytes` from table k (which has sizes), conservatively (eta.h). */
+static double values(const mg_eta *e, int k, double bytes) {
+  int n = e->nsz[k], i = 0;
+  while (i < n && e->bytes[k][i] < bytes) i++;
+  if (i < n && e->bytes[k][i] == bytes) return vals_at(e, k, i);
+  if (i == 0) return vals_at(e, k, 0);
+  if (i < n) return fmax(vals_at(e, k, i - 1), vals_at(e, k, i));
+  double last = vals_at(e, k, n - 1), other = 0;
+  for (int r = 0; r < MG_ETA_KEYS - 1; r++) /* another key measured this far: the values it took */
+    if (r != k && e->nsz[r] > 0 && e->bytes[r][e->nsz[r] - 1] >= bytes) other = fmax(other, values(e, r, bytes));
+  if (other > 0) return fmax(last, other);
+  return fmax(last, e->cap);
+}
+
 double mg_eta_cost(const mg_eta *e, int key, double bytes, int nvar) {
   int k = key >= 0 && key < MG_ETA_KEYS - 1 && e->nsz[key] > 0 ? key : MG_ETA_KEYS - 1;
   if (e->nsz[k] == 0) return NAN;
-  return lookup(e, k, bytes) * (nvar > 0 ? nvar : 1);
+  return lookup(e, k, bytes) * values(e, k, bytes) * (nvar > 0 ? nvar : 1);
 }

@@ -31,7 +31,8 @@ typedef struct run {
   int blocks_total, blocks_done;
   double work_total, work_done; /* expected work (mg_bench_work) of all blocks, of those done */
   /* the time left (eta.h): costs learned from the blocks done, the machine's speed from the probe */
-  mg_eta eta;
+  mg_eta *eta;          /* cfg->eta, or own_eta */
+  mg_eta own_eta;
   double probe;         /* the last batch's wall time per CPU second; after its reduction: the largest (0: none) */
   double block_start;   /* elapsed when the current block began */
   double slower_sum;    /* slowness summed over the current block's batches */

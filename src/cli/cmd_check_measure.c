@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bench/csv.h"
+#include "bench/eta.h"
 #include "bench/output.h"
 #include "cli/cmd_check_guided.h"
 #include "cli/cmd_check_state.h"
@@ -160,10 +161,22 @@ static void block_done(const mg_bench_result *res, void *arg) {
   mg_check_save_block(meas.base + res->nblocks, 0);
 }
 
+/* The time left (eta.h): one estimator for the whole check, so the costs and values learned in one
+ * group predict the next groups' (a check of allreduce then bcast knows bcast's 4 MiB cells run long
+ * from allreduce's), and the speed at the start is the check's. */
+static mg_eta check_eta;
+
+/* The start-speed seconds of the groups after the one being measured. */
+static double groups_after(const mg_eta *e, void *arg) {
+  mg_check_state *S = arg;
+  double sum = 0;
+  for (int gi = meas.group + 1; gi < S->ngroups; gi++) sum += mg_bench_eta_cost(&S->groups[gi].cfg, e);
+  return sum;
+}
+
 /* Every rank: measure groups [first, ngroups) one after another, the budget shared over what is left. */
 static void run_groups(mg_check_state *S, const mg_bench_meta *meta, int first) {
-  double work_total = 0, work_before = 0; /* the progress line's shares: expected time, not cells */
-  for (int gi = first; gi < S->ngroups; gi++) work_total += mg_bench_work(&S->groups[gi].cfg);
+  if (first == 0) mg_eta_init(&check_eta);
   for (int gi = first; gi < S->ngroups; gi++) {
     mg_check_group *G = &S->groups[gi];
     long nb = group_blocks(&G->cfg);
@@ -171,10 +184,11 @@ static void run_groups(mg_check_state *S, const mg_bench_meta *meta, int first) 
       double left = S->base.time_total - S->prog.elapsed_before;
       G->cfg.time_total = (left > 0 ? left : 1e-3) * (double)nb / (double)(S->blocks_total - S->blocks_before);
     }
-    double work = mg_bench_work(&G->cfg);
-    S->prog.frac_before = work_before / work_total;
-    S->prog.frac_share = work / work_total;
-    work_before += work;
+    S->prog.frac_before = 0, S->prog.frac_share = 1; /* the engine reports the whole check's fraction */
+    G->cfg.eta = &check_eta;
+    G->cfg.eta_after = groups_after;
+    G->cfg.eta_arg = S;
+    G->cfg.eta_elapsed_before = S->prog.elapsed_before;
     G->cfg.progress = mg_cmd_progress_cb;
     G->cfg.arg = &S->prog;
     G->cfg.block_done = block_done;

@@ -42,7 +42,7 @@ static void test_steady(void) {
     mg_eta_probe(&e, 1e-5); /* the machine keeps its speed */
     double t = truth(b / NS, b % NS);
     el += t;
-    mg_eta_block(&e, b / NS, sizes[b % NS], NVAR, t, mg_eta_slower(&e));
+    mg_eta_block(&e, b / NS, sizes[b % NS], NVAR, 1, t, mg_eta_slower(&e));
     double est = el + left_from(&e, b + 1);
     if (b >= 2 && b < NS) /* the first collective, its small sizes only: the prior bridges the rest */
       ASSERT_MSG(est > 0.3 * total && est < 3 * total, "after block %d: estimate %.3g s, truth %.3g s", b, est, total);
@@ -64,7 +64,7 @@ static void test_slowdown(void) {
   int half = NK * NS / 2;
   for (int b = 0; b < half; b++) {
     for (int i = 0; i < 3; i++) mg_eta_probe(&e, 1e-5 * (1 + 0.05 * (i - 1))); /* noisy, but steady */
-    mg_eta_block(&e, b / NS, sizes[b % NS], NVAR, truth(b / NS, b % NS), mg_eta_slower(&e));
+    mg_eta_block(&e, b / NS, sizes[b % NS], NVAR, 1, truth(b / NS, b % NS), mg_eta_slower(&e));
   }
   ASSERT_NEAR(mg_eta_slower(&e), 1, 0.06);
   double left1 = left_from(&e, half) * mg_eta_slower(&e);
@@ -74,7 +74,7 @@ static void test_slowdown(void) {
   ASSERT_NEAR(left2 / left1, 2, 0.15);
   /* a block measured at half speed is stored at the starting speed: the costs learned stay */
   double before = mg_eta_cost(&e, half / NS, sizes[half % NS], NVAR);
-  mg_eta_block(&e, half / NS, sizes[half % NS], NVAR, 2 * truth(half / NS, half % NS), mg_eta_slower(&e));
+  mg_eta_block(&e, half / NS, sizes[half % NS], NVAR, 1, 2 * truth(half / NS, half % NS), mg_eta_slower(&e));
   ASSERT_NEAR(mg_eta_cost(&e, half / NS, sizes[half % NS], NVAR) / truth(half / NS, half % NS), 1, 0.1);
   (void)before;
   TEST_CASE("probes that are not durations are ignored");
@@ -84,7 +84,49 @@ static void test_slowdown(void) {
   ASSERT_NEAR(mg_eta_slower(&f), 1, 0);
 }
 
+/*
+ * A check under the sequential stopping rule (seq.h): the cells of a plan with small and big sizes
+ * take 20 to 1000 values per variant (the cap: max_nrep 1000 plus warm-ups), so the cost of a cell
+ * varies with its values as much as with its time per value. Two collectives (allreduce, then a
+ * cheaper bcast) at 1 KiB, 64 KiB, 1 MiB and 4 MiB, the sizes of the run in docs/check.md; every cell
+ * costs values x variants x seconds per value, simulated, no clock.
+ */
+#define PK 2
+#define PS 4
+static const double psize[PS] = {1024, 65536, 1048576, 4194304};
+static const double pvals[PS] = {25, 68, 1000, 1000}; /* values per variant each cell took */
+static const int pvar[PK] = {6, 4};
+static const double pscale[PK] = {1, 0.6};
+#define CAP 1010
+
+static double pcost(int k, int s) { return pvar[k] * pvals[s] * pscale[k] * (20e-6 + 2e-9 * psize[s]); }
+
+static void test_values(void) {
+  TEST_CASE("cells that take 20-1000 values: near the truth from the first cell, never growing at constant speed");
+  mg_eta e;
+  mg_eta_init(&e);
+  mg_eta_set_cap(&e, CAP);
+  double total = 0;
+  for (int b = 0; b < PK * PS; b++) total += pcost(b / PS, b % PS);
+  double el = 0, prev = INFINITY;
+  for (int b = 0; b < PK * PS; b++) {
+    mg_eta_probe(&e, 1e-5);
+    double t = pcost(b / PS, b % PS);
+    el += t;
+    mg_eta_block(&e, b / PS, psize[b % PS], pvar[b / PS], pvals[b % PS], t, mg_eta_slower(&e));
+    double est = el;
+    for (int c = b + 1; c < PK * PS; c++) est += mg_eta_cost(&e, c / PS, psize[c % PS], pvar[c / PS]);
+    if (getenv("MG_ETA_TRACE")) printf("cell %d: estimate %.4g s, truth %.4g s\n", b, est, total);
+    if (b == 0) /* after the first cell, 1 KiB of the first collective only */
+      ASSERT_MSG(est > total / 1.5 && est < 1.5 * total, "first estimate %.3g s, truth %.3g s", est, total);
+    ASSERT_MSG(est <= prev * 1.001, "cell %d: the estimate grew from %.4g s to %.4g s at constant speed", b, prev, est);
+    prev = est;
+  }
+  ASSERT_NEAR(prev / total, 1, 1e-9);
+}
+
 int main(void) {
+  test_values();
   test_steady();
   test_slowdown();
   return mg_test_summary("unit_eta");
