@@ -150,6 +150,41 @@ watch() {
   wait $pid
 }
 
+# write_gate: ./gate.sh, a launcher prefix for the campaign cases: it passes the first call and holds
+# the second one made (once: a job that starts while it holds passes) until the test kills or
+# cancels it, writing gate.held (the holding Slurm job's id, whole: by a rename); with gate.open
+# present everything passes. The kill lands at one place whatever the machine's speed (a launch
+# takes 0.2 s on a fast one, quicker than any polling).
+write_gate() {
+  cat >gate.sh <<'GATE'
+#!/usr/bin/env bash
+d=$(dirname "$0")
+echo x >>"$d/gate.calls"
+if [[ ! -e $d/gate.open && $(wc -l <"$d/gate.calls") -ge 2 ]] && mkdir "$d/gate.once" 2>/dev/null; then
+  echo "${SLURM_JOB_ID:-}" >"$d/gate.held.tmp" && mv "$d/gate.held.tmp" "$d/gate.held"
+  for ((i = 0; i < 200; i++)); do sleep 0.5; done # bounded: the test stops it long before
+  exit 1
+fi
+exec "$@"
+GATE
+  chmod +x gate.sh
+}
+
+# kill_at_gate PID WHAT: once the gate holds, SIGTERM to PID and all below it (as scancel does); its
+# output (out1.txt, err1.txt) shown. Dies when PID ends first or nothing is held within 120 s.
+kill_at_gate() {
+  local pid=$1 i
+  for ((i = 0; i < 240; i++)); do
+    [[ -e gate.held ]] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.5
+  done
+  [[ -e gate.held ]] || { cat out1.txt err1.txt; die "the campaign never reached $2"; }
+  kill -TERM $(tree "$pid") 2>/dev/null
+  wait "$pid"
+  cat out1.txt err1.txt
+}
+
 case $mode in
 up)
   ip -o link | awk -F': ' '{print $2}' | sort >"$MG_CLUSTER_STATE.host-links" 2>/dev/null
@@ -313,21 +348,8 @@ campaign)
   # mpiguide campaign (docs/campaign.md) as steps of one salloc allocation: layouts 1x2 and 2x1 of
   # this flavour through srun, 2 launches each; the job is killed (SIGTERM to salloc, the campaign,
   # check and srun, as scancel does) once the first launch is saved, and the rerun resumes
-  # The kill lands at one place whatever the machine's speed (a launch takes 0.2 s on a fast one,
-  # quicker than any polling): the launcher is srun behind a gate that passes the first launch and
-  # holds the second (1x2's launch 2) until it is killed; the rerun finds the gate open.
-  cat >gate.sh <<'GATE'
-#!/usr/bin/env bash
-d=$(dirname "$0")
-echo x >>"$d/gate.calls"
-if [[ ! -e $d/gate.open && $(wc -l <"$d/gate.calls") -ge 2 ]]; then
-  touch "$d/gate.held"
-  for ((i = 0; i < 200; i++)); do sleep 0.5; done # bounded: the test kills it long before
-  exit 1
-fi
-exec "$@"
-GATE
-  chmod +x gate.sh
+  # (the launcher is srun behind the gate: it holds 1x2's launch 2; the rerun finds it open)
+  write_gate
   cat >spec <<SPEC
 out $work/tree
 launches 2
@@ -337,16 +359,7 @@ check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allr
 SPEC
   c1=$work/tree/$MG_FLAVOR-1x2 c2=$work/tree/$MG_FLAVOR-2x1
   timeout -k 5 200 "$C" exec head env "${mpi_env[@]}" salloc -N 2 --ntasks-per-node=2 "$MG_CLI" campaign "$work/spec" >out1.txt 2>err1.txt &
-  pid=$!
-  for ((i = 0; i < 240; i++)); do # until the gate holds 1x2's second launch
-    [[ -e gate.held ]] && break
-    kill -0 $pid 2>/dev/null || break
-    sleep 0.5
-  done
-  [[ -e gate.held ]] || { cat out1.txt err1.txt; die "the campaign never reached 1x2's second launch"; }
-  kill -TERM $(tree $pid) 2>/dev/null
-  wait $pid
-  cat out1.txt err1.txt
+  kill_at_gate $! "1x2's second launch"
   [[ -s $c1/launch-1/raw.csv && ! -e $c1/launch-2/raw.csv && ! -e $c1.done && ! -e $c2.done ]] ||
     die "killed: expected $c1/launch-1 saved, launch 2 not, and nothing marked done: $(ls -R tree)"
   grep -q '^#@check_incomplete' "$c1/launch-1/raw.csv" && die "launch 1 saved incomplete"
@@ -376,19 +389,7 @@ campaign-sbatch)
   # the launches srun steps. The job that reaches the second launch overall is held by a gate in
   # front of srun (as in the campaign case) and cancelled with scancel; the rerun with --wait leaves
   # a queued job alone, submits the cancelled configuration anew (the job resumes it) and waits
-  cat >gate.sh <<'GATE'
-#!/usr/bin/env bash
-d=$(dirname "$0")
-echo x >>"$d/gate.calls"
-# one call held, the second (a job that starts while it is held passes)
-if [[ ! -e $d/gate.open && $(wc -l <"$d/gate.calls") -ge 2 ]] && mkdir "$d/gate.once" 2>/dev/null; then
-  echo "$SLURM_JOB_ID" >"$d/gate.held.tmp" && mv "$d/gate.held.tmp" "$d/gate.held"
-  for ((i = 0; i < 200; i++)); do sleep 0.5; done # bounded: the test cancels it long before
-  exit 1
-fi
-exec "$@"
-GATE
-  chmod +x gate.sh
+  write_gate
   cat >spec <<SPEC
 out $work/tree
 launches 2
@@ -456,18 +457,7 @@ campaign4)
   trap '"$C" down >/dev/null 2>&1' EXIT # the bed goes whatever happens below
   [[ $(on_head sinfo -h -N -o '%N %T %c' | sort | tr '\n' ' ') == "n1 idle 4 n2 idle 4 n3 idle 4 n4 idle 4 " ]] ||
     die "Slurm does not see 4 idle nodes of 4 CPUs: $(on_head sinfo -N)"
-  cat >gate.sh <<'GATE'
-#!/usr/bin/env bash
-d=$(dirname "$0")
-echo x >>"$d/gate.calls"
-if [[ ! -e $d/gate.open && $(wc -l <"$d/gate.calls") -ge 2 ]] && mkdir "$d/gate.once" 2>/dev/null; then
-  touch "$d/gate.held"
-  for ((i = 0; i < 200; i++)); do sleep 0.5; done # bounded: the test kills it long before
-  exit 1
-fi
-exec "$@"
-GATE
-  chmod +x gate.sh
+  write_gate
   cat >spec <<SPEC
 out $work/tree
 launches 2
@@ -478,16 +468,7 @@ SPEC
   salloc4=(timeout -k 5 300 "$C" exec head env "${mpi_env[@]}" salloc -N 4 --ntasks-per-node=4 "$MG_CLI" campaign "$work/spec")
   t0=$SECONDS
   "${salloc4[@]}" >out1.txt 2>err1.txt &
-  pid=$!
-  for ((i = 0; i < 240; i++)); do # until the gate holds 1x4's second launch
-    [[ -e gate.held ]] && break
-    kill -0 $pid 2>/dev/null || break
-    sleep 0.5
-  done
-  [[ -e gate.held ]] || { cat out1.txt err1.txt; die "the campaign never reached 1x4's second launch"; }
-  kill -TERM $(tree $pid) 2>/dev/null
-  wait $pid
-  cat out1.txt err1.txt
+  kill_at_gate $! "1x4's second launch"
   c14=$work/tree/$MG_FLAVOR-1x4 c22=$work/tree/$MG_FLAVOR-2x2 c41=$work/tree/$MG_FLAVOR-4x1
   [[ -s $c14/launch-1/raw.csv && ! -e $c14/launch-2/raw.csv && ! -e $c14.done && ! -e $c22/launch-1 ]] ||
     die "killed: expected 1x4/launch-1 saved, nothing else: $(ls -R tree)"
