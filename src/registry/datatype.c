@@ -5,6 +5,8 @@
  */
 #include "registry/datatype.h"
 
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <strings.h>
 
@@ -253,8 +255,41 @@ static int walk_sizes(MPI_Datatype dt, int *first, int depth) {
   return mixed;
 }
 
+/*
+ * A derived datatype's answer is kept on the type itself, as an attribute of a private keyval
+ * (value: answer + 1): walked once per type, not per call (the walk allocates and asks
+ * MPI_Type_get_contents level by level). An attribute, not a table keyed by handle: a freed type's
+ * handle comes back for the next new type (MPICH reuses handle indices), and the attribute goes
+ * with MPI_Type_free; MPI_Type_dup's copy, of the same signature, inherits it (MPI_TYPE_DUP_FN).
+ * The keyval is freed with MPI_COMM_SELF's attributes at MPI_Finalize, as call_check.c's
+ * communicator is.
+ */
+static int mixed_key = MPI_KEYVAL_INVALID;
+static pthread_once_t mixed_once = PTHREAD_ONCE_INIT;
+static int mixed_key_free(MPI_Comm self, int key, void *val, void *extra) {
+  (void)self, (void)val, (void)extra;
+  if (mixed_key != MPI_KEYVAL_INVALID) PMPI_Type_free_keyval(&mixed_key);
+  PMPI_Comm_free_keyval(&key);
+  return MPI_SUCCESS;
+}
+static void mixed_key_make(void) {
+  int key;
+  if (PMPI_Type_create_keyval(MPI_TYPE_DUP_FN, MPI_TYPE_NULL_DELETE_FN, &mixed_key, NULL) != MPI_SUCCESS)
+    mixed_key = MPI_KEYVAL_INVALID;
+  else if (PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, mixed_key_free, &key, NULL) == MPI_SUCCESS)
+    PMPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
+}
+
 int mg_type_mixed_sizes(MPI_Datatype dt) {
   if (mg_tclass_of(dt) != MG_TCLASS_NONE) return 0; /* a predefined type with a class: one size */
-  int first = 0;
-  return walk_sizes(dt, &first, 0);
+  int first = 0, ni, na, nd, comb, found = 0;
+  if (PMPI_Type_get_envelope(dt, &ni, &na, &nd, &comb) != MPI_SUCCESS) return 0;
+  if (comb == MPI_COMBINER_NAMED) return walk_sizes(dt, &first, 0); /* no allocation: no cache */
+  pthread_once(&mixed_once, mixed_key_make);
+  void *val;
+  if (mixed_key != MPI_KEYVAL_INVALID && PMPI_Type_get_attr(dt, mixed_key, &val, &found) == MPI_SUCCESS && found)
+    return (int)(intptr_t)val - 1;
+  int mixed = walk_sizes(dt, &first, 0);
+  if (mixed_key != MPI_KEYVAL_INVALID) PMPI_Type_set_attr(dt, mixed_key, (void *)(intptr_t)(mixed + 1));
+  return mixed;
 }

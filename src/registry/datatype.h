@@ -32,7 +32,8 @@ static inline void *mg_type_at(const void *buf, const mg_type *t, size_t i) {
 /* Whether the type signature of dt holds basic types of more than one size (struct{int,double},
  * MPI_DOUBLE_INT, MPI_SHORT_INT): a property of the signature, so equal on every rank of a
  * correct call. Predefined types with a class answer from the handle (no MPI call); derived
- * ones are walked with MPI_Type_get_envelope/contents. 0 when it cannot tell (an error). */
+ * ones are walked with MPI_Type_get_envelope/contents once, the answer then kept on the type (an
+ * attribute). 0 when it cannot tell (an error). */
 int mg_type_mixed_sizes(MPI_Datatype dt);
 
 /*
