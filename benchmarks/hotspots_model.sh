@@ -8,6 +8,11 @@
 #
 #   benchmarks/hotspots_model.sh [openmpi|mpich] [NP=4] [OUT=results/hotspots-model]
 #
+# APPS="jacobi cg hpcc cp2k" chooses the applications (default: jacobi cg). hpcc and cp2k are the
+# Debian archive's (scripts/apps.sh; their inputs examples/apps/hpcc/hpccinf.txt and
+# examples/apps/cp2k/water4-md.inp, a run of tens of seconds each at 4 ranks), built against Open
+# MPI only: with mpich they are skipped, said so.
+#
 # Environment (optional): LOGGP=FILE (LogGP parameters; default: `mpiguide loggp` at NP, minutes on
 # a loaded machine), CHECK=DIR (a check result whose defaults' medians price the calls it measured),
 # JACOBI_ARGS (64 20000), CG_ARGS (512).
@@ -32,16 +37,31 @@ lg=${LOGGP:-$out/loggp.txt}
   echo "# benchmarks/hotspots_model.sh $mpi $np  LOGGP=$lg${CHECK:+ CHECK=$CHECK}"
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out/summary.txt"
-declare -A args=([jacobi]="${JACOBI_ARGS:-64 20000}" [cg]="${CG_ARGS:-512}")
-for app in jacobi cg; do
+declare -A args=([jacobi]="${JACOBI_ARGS:-64 20000}" [cg]="${CG_ARGS:-512}"
+  [hpcc]=examples/apps/hpcc/hpccinf.txt [cp2k]=examples/apps/cp2k/water4-md.inp)
+# APP KIND ENV...: one traced run of APP (KIND untimed or timed) under libmpiguide
+traced_run() {
+  local app=$1 kind=$2
+  shift 2
+  case $app in
+  jacobi | cg) # jacobi exits 2 at its iteration cap: the trace is written all the same
+    # shellcheck disable=SC2046,SC2086
+    run "$(envs LD_PRELOAD="$b/libmpiguide.so" "$@")" "$np" "$b/$app" ${args[$app]} >"$out/$app-$kind.log" 2>&1 || true ;;
+  hpcc | cp2k) # scripts/apps.sh runs it in its own directory; the application's own check after
+    # shellcheck disable=SC2046
+    scripts/apps.sh run "$app" "${args[$app]}" "$out/$app-$kind" timeout 900 mpirun.openmpi --oversubscribe \
+      --bind-to none $(envs LD_PRELOAD="$b/libmpiguide.so" OMP_NUM_THREADS=1 "$@") -np "$np" >"$out/$app-$kind.log" 2>&1 || true
+    scripts/apps.sh verify "$app" "$out/$app-$kind" 2>&1 | tee -a "$out/summary.txt" ;;
+  esac
+}
+for app in ${APPS:-jacobi cg}; do
+  if [[ $app == hpcc || $app == cp2k ]]; then
+    [[ $mpi == openmpi ]] || { echo "== $app: skipped (Debian builds it against Open MPI only)" | tee -a "$out/summary.txt"; continue; }
+    scripts/apps.sh install >&2 || exit 1
+  fi
   echo "== $app ${args[$app]}, $mpi, $np processes" | tee -a "$out/summary.txt"
-  # jacobi exits 2 at its iteration cap: the trace is written all the same
-  # shellcheck disable=SC2046,SC2086
-  run "$(envs LD_PRELOAD="$b/libmpiguide.so" MPIGUIDE_TRACE="$out/$app-untimed.csv")" "$np" "$b/$app" ${args[$app]} \
-    >"$out/$app-untimed.log" 2>&1 || true
-  # shellcheck disable=SC2046,SC2086
-  run "$(envs LD_PRELOAD="$b/libmpiguide.so" MPIGUIDE_TRACE="$out/$app-timed.csv" MPIGUIDE_TRACE_TIME=1)" "$np" \
-    "$b/$app" ${args[$app]} >"$out/$app-timed.log" 2>&1 || true
+  traced_run "$app" untimed MPIGUIDE_TRACE="$out/$app-untimed.csv"
+  traced_run "$app" timed MPIGUIDE_TRACE="$out/$app-timed.csv" MPIGUIDE_TRACE_TIME=1
   ck=(${CHECK:+--check "$CHECK"})
   "$b/mpiguide" hotspots "$out/$app-timed.csv" | sed 's/^/  /' | tee -a "$out/summary.txt"
   "$b/mpiguide" hotspots "$out/$app-untimed.csv" --loggp "$lg" "${ck[@]}" --measured "$out/$app-timed.csv" 2>&1 |

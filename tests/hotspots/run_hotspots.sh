@@ -116,6 +116,15 @@ predicted)
     ok "set difference per cell: 1 and 1" || fail "set difference"
   grep -qE "^ +- +2 +0\.000000 +0\.005000  bcast np=4 65536" u.out && ok "a measured spot the untimed trace never called" ||
     fail "measured-only spot"
+  # a nonblocking call is priced at its post, LogGP's o_s at the smallest size (the trace times the
+  # post; the transfer completes in MPI_Wait, untraced): 1000 isends of 1 MiB are no hot spot
+  os1=$(awk '$1 == "table" {t = 1; for (i = 2; i <= NF; i++) if ($i == "o_s") c = i - 1; next} t && $1 == 1 {print $c; exit}' "$MG_LOGGP")
+  # (data/untimed-isend.csv: untimed.csv and those isends)
+  "$MG_CLI" hotspots "$d/untimed-isend.csv" --loggp "$MG_LOGGP" --csv -p 100 >nb.csv 2>&1
+  "$MG_CLI" hotspots "$d/untimed-isend.csv" --loggp "$MG_LOGGP" >nb.out 2>&1
+  awk -F, -v o="$os1" '$7 == "isend" && $12 == 1000 {f = ($13 - 1000 * o) ^ 2 < (1e-9 + 1e-4 * $13) ^ 2} END {exit !f}' nb.csv &&
+    grep -q "^2 hot spots cover .* predicted" nb.out && ! grep -qE "^ +[0-9]+ .* isend " nb.out && ok "isend 1 MiB: 1000 posts x o_s $os1 s, not a hot spot" ||
+    fail "isend 1 MiB: not priced as 1000 x o_s ($os1): $(grep isend nb.csv)"
   # a timed trace priced by the model (its times unused) with --check's medians and a profile: per
   # site; no saving larger than the spot's predicted time (columns: time_s 13, saving_s 24)
   "$MG_CLI" hotspots "$d/timed.csv" --loggp "$MG_LOGGP" --check "$d/check" --profile "$d/tuned.prof" --csv -p 100 \
