@@ -293,16 +293,23 @@ fortran)
     if ((n >= 10)); then ok "round$round: the mock-ups of $n operations ran"
     else fail "round$round: the mock-ups of only $n operations ran"; fi
   done
-  # Tuned mode: '*' rules for a few operations (the wrappers' fast path settles the others).
-  printf '%s\n' "mpiguide-profile 1" "allreduce np=* 0-* allreduce_as_reduce_bcast" \
-    "bcast np=* 0-* bcast_as_allgatherv" "scan np=* 0-* ${algs[scan]%% *}" \
+  # Tuned mode: '*' rules for a few operations (the wrappers' fast path settles the others). The
+  # allreduce and scan rules are typed: the program's MPI_INTEGER sums are of class fint (the MPI
+  # standard's Fortran integer group), so a type=fint rule governs them (issue 33: before, they had
+  # no class, and no typed rule ever applied to a Fortran integer reduction)
+  printf '%s\n' "mpiguide-profile 2" "allreduce np=* 0-* type=fint op=sum allreduce_as_reduce_bcast" \
+    "bcast np=* 0-* bcast_as_allgatherv" "scan np=* 0-* type=fint ${algs[scan]%% *}" \
     "sendrecv np=* 0-* sendrecv_as_irecv_send_wait" "send np=* 0-* send_as_isend_wait" >tuned.prof
   fortran_run tuned "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/tuned.prof" "MPIGUIDE_TRACE=$PWD/tuned.csv" MPIGUIDE_TRACE_TIME=1
   expect_none tuned 'mpiguide:' "mpiguide message"
   for op in allreduce bcast scan sendrecv send; do
-    expect_ran tuned.csv "$op" "$(sed -n "s/^$op np=\* 0-\* //p" tuned.prof)"
+    expect_ran tuned.csv "$op" "$(sed -n "s/^$op np=\* 0-\* .* //p; s/^$op np=\* 0-\* //p" tuned.prof | tail -1)"
   done
   expect_ran tuned.csv alltoall default
+  # the timed trace's reduction column (9): the class of MPI_INTEGER
+  r=$(awk -F, '!/^#@/ && ($1 == "allreduce" || $1 == "scan") { print $9 }' tuned.csv | sort -u | paste -sd' ')
+  if [[ $r == "fint:sum" ]]; then ok "tuned.csv: allreduce and scan of MPI_INTEGER are fint:sum"
+  else fail "tuned.csv: allreduce and scan reductions '$r', not fint:sum"; fi
   # The timed trace's call sites (column object) are the program's own calls, of all operations:
   # not the library's Fortran binding that calls the C function (MPICH's mpi_<op>_ and mpi_f08's
   # mpi_<op>_f08ts_, Open MPI's mpi_<op>_f08_: the sites of every such call were one, in
