@@ -21,6 +21,9 @@
 #                         e.g. "No such file or directory"), run succeeds
 #   scratch_cap           MPIGUIDE_SCRATCH_MAX=0: mock-ups that need scratch fall back
 #                         (fallback scratch_cap, algorithm default), the others still run
+#   large NP              MG_LARGE_APP (large_app.c, MPI-4 only): MPI_Allreduce_c, MPI_Reduce_c and
+#                         MPI_Bcast_c plain, preloaded, and with rows forced: the library's results,
+#                         the rows ran (trace), at the program's call sites
 #   mismatch A B [REGEX]  MPMD, rank 0 with MPIGUIDE_ALG=A, rank 1 with B ("-" = unset):
 #                         the run stops with one message (matching REGEX, default
 #                         "different MPIGUIDE_ALG")
@@ -500,6 +503,41 @@ mixed)
     if rows mixed.csv | grep -qxF "$want"; then ok "mixed.csv: $want"
     else fail "mixed.csv: no row '$want'; rows: $(rows mixed.csv | tr '\n' ';')"; fi
   done
+  ;;
+large)
+  # MPI-4's large-count bindings (large_app.c: MPI_Allreduce_c, MPI_Reduce_c, MPI_Bcast_c with
+  # counts 1, 37 and 2500, each result compared with the library's PMPI_ call): with rows forced,
+  # the results are the library's and the trace shows every call ran its row at the int path's
+  # size, at the program's call site; preloaded with nothing set, the same results and no trace
+  np=${1:?NP}
+  : "${MG_LARGE_APP:?}"
+  cmd_start
+  cmd_ctx "$np" -- "$MG_LARGE_APP" "${COUNTS[@]}"
+  run large_plain
+  if grep -q "^large_app: SKIPPED" large_plain.out; then fail "large_app was built against an MPI without them: $(cat large_plain.out)"; finish; fi
+  expect_success large_plain large_app
+  cmd_start
+  cmd_ctx "$np" "LD_PRELOAD=$MG_LIB" -- "$MG_LARGE_APP" "${COUNTS[@]}"
+  run large_passthrough
+  expect_success large_passthrough large_app
+  spec=allreduce=allreduce_as_reduce_bcast,reduce=reduce_as_allreduce,bcast=bcast_as_allgatherv
+  cmd_start
+  cmd_ctx "$np" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$spec" "MPIGUIDE_TRACE=$PWD/large.csv" MPIGUIDE_TRACE_TIME=1 \
+    -- "$MG_LARGE_APP" "${COUNTS[@]}"
+  run large_forced
+  expect_success large_forced large_app
+  for c in "${COUNTS[@]}"; do
+    b=$((4 * c))
+    for want in "allreduce $b allreduce_as_reduce_bcast 1 $np -" "reduce $b reduce_as_allreduce 1 $np -" \
+      "bcast $b bcast_as_allgatherv 1 $np -"; do
+      if rows large.csv | grep -qxF "$want"; then ok "large.csv: $want"
+      else fail "large.csv: no row '$want'; rows: $(rows large.csv | tr '\n' ';')"; fi
+    done
+  done
+  # the sites (column 10, the object): large_app's own calls, none in libmpiguide
+  other=$(awk -F, -v o="$(readlink -f "$MG_LARGE_APP")" '!/^#@/ && $1 != "collective" && $10 != o { print $1 " at " $10 }' large.csv | sort -u)
+  if [[ -z $other ]]; then ok "large.csv: every call traced at large_app's sites"
+  else fail "large.csv: sites outside large_app: $(head -3 <<<"$other" | paste -sd';')"; fi
   ;;
 mismatch | mpmd_agree)
   A=${1:?A} B=${2:?B}
