@@ -309,6 +309,14 @@ fortran)
     expect_ran tuned.csv "$op" "$(sed -n "s/^$op np=\* 0-\* .* //p; s/^$op np=\* 0-\* //p" tuned.prof | tail -1)"
   done
   expect_ran tuned.csv alltoall default
+  # every allreduce call traced, REPS per count: with mpi_f08 on an MPI-4 library (MPICH) the even
+  # repetitions call the large-count binding (fortran_ops.f90, MG_LARGE), which reaches
+  # libmpiguide only through its MPI_Allreduce_c (src/lib/large.c)
+  for c in "${COUNTS[@]}"; do
+    n=$(awk -F, -v b=$((4 * c)) '!/^#@/ && $1 == "allreduce" && $2 == b { s += $4 } END { print s + 0 }' tuned.csv)
+    if ((n == REPS)); then ok "tuned.csv: allreduce of $c integers: all $REPS calls traced"
+    else fail "tuned.csv: allreduce of $c integers: $n of $REPS calls traced"; fi
+  done
   # the timed trace's reduction column (9): the class of MPI_INTEGER
   r=$(awk -F, '!/^#@/ && ($1 == "allreduce" || $1 == "scan") { print $9 }' tuned.csv | sort -u | paste -sd' ')
   if [[ $r == "fint:sum" ]]; then ok "tuned.csv: allreduce and scan of MPI_INTEGER are fint:sum"
