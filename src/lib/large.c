@@ -21,7 +21,6 @@
  * One row per operation (MG_LARGE_OPS): its registry name, the MPI name, the _c parameters, the
  * arguments, and the counts that must fit.
  */
-#include <limits.h>
 
 #include "lib/lib.h"
 
