@@ -60,7 +60,8 @@ static inline int mg_sync_uses_clock(mg_sync_method m) {
 }
 
 /* Datatype category, for which ops apply (MPI standard, "predefined reduction operations"). */
-enum { MG_DT_BYTE = 1, MG_DT_CHAR = 2, MG_DT_INT = 4, MG_DT_FLOAT = 8 };
+enum { MG_DT_BYTE = 1, MG_DT_CHAR = 2, MG_DT_INT = 4, MG_DT_FLOAT = 8, MG_DT_FINT = 16, MG_DT_LOGICAL = 32,
+       MG_DT_COMPLEX = 64 };
 
 /* The kinds of datatype `--datatype` takes: a predefined one, or a derived one by spec (types.c). */
 typedef enum { MG_DK_PREDEFINED, MG_DK_VECTOR, MG_DK_RESIZED, MG_DK_STRUCT } mg_dtype_kind;
@@ -71,6 +72,7 @@ typedef struct mg_dtype_info {
   MPI_Datatype type; /* predefined: the handle; derived: MPI_DATATYPE_NULL (the engine builds it) */
   int size;         /* bytes of data of one element */
   int category;     /* MG_DT_*; derived: its base type's, 0 for a struct of mixed types (no op) */
+  int fortran;      /* a Fortran type: its size is the default kind's, checked by mg_dtype_build */
   /* derived only (0 / NULL for the predefined ones) */
   mg_dtype_kind kind;
   int extent;       /* bytes from one element to the next */

@@ -2,8 +2,16 @@
  * Name tables of the engine: synchronisation methods, the predefined
  * datatypes and reduction ops `mpiguide bench` accepts, and which op is
  * defined for which datatype (MPI standard, "Predefined Reduction Operations":
- * MAX/MIN/SUM/PROD on C integer and floating point, logical ops on C integer,
- * bitwise ops on C integer and MPI_BYTE; MPI_CHAR takes no op).
+ * MAX/MIN/SUM/PROD on the integers and floating point, SUM/PROD on complex,
+ * logical ops on C integer and logical, bitwise ops on the integers and
+ * MPI_BYTE; MPI_CHAR takes no op).
+ *
+ * The Fortran types are there so that a check can measure what a Fortran program reduces (check
+ * --sizes-from takes a trace's fint, logical and complex reductions: CP2K's MPI_INTEGER sums). Both
+ * MPIs reduce them from C when they were built with Fortran; their sizes are gfortran's default
+ * kinds, and mg_dtype_build refuses a library whose size differs (MPI_ERR_TYPE) rather than
+ * measure other counts than it says. A build without Fortran leaves the handles MPI_DATATYPE_NULL:
+ * the same refusal.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -52,16 +60,32 @@ static const mg_dtype_info dtypes[] = {
     {.name = "MPI_UINT64_T", .type = MPI_UINT64_T, .size = 8, .category = I},
     {.name = "MPI_FLOAT", .type = MPI_FLOAT, .size = (int)sizeof(float), .category = MG_DT_FLOAT},
     {.name = "MPI_DOUBLE", .type = MPI_DOUBLE, .size = (int)sizeof(double), .category = MG_DT_FLOAT},
+    {.name = "MPI_C_DOUBLE_COMPLEX", .type = MPI_C_DOUBLE_COMPLEX, .size = 2 * (int)sizeof(double),
+     .category = MG_DT_COMPLEX},
+    /* Fortran (sizes checked by mg_dtype_build) */
+    {.name = "MPI_INTEGER", .type = MPI_INTEGER, .size = 4, .category = MG_DT_FINT, .fortran = 1},
+    {.name = "MPI_INTEGER8", .type = MPI_INTEGER8, .size = 8, .category = MG_DT_FINT, .fortran = 1},
+    {.name = "MPI_LOGICAL", .type = MPI_LOGICAL, .size = 4, .category = MG_DT_LOGICAL, .fortran = 1},
+    {.name = "MPI_REAL", .type = MPI_REAL, .size = 4, .category = MG_DT_FLOAT, .fortran = 1},
+    {.name = "MPI_DOUBLE_PRECISION", .type = MPI_DOUBLE_PRECISION, .size = 8, .category = MG_DT_FLOAT, .fortran = 1},
+    {.name = "MPI_COMPLEX", .type = MPI_COMPLEX, .size = 8, .category = MG_DT_COMPLEX, .fortran = 1},
+    {.name = "MPI_DOUBLE_COMPLEX", .type = MPI_DOUBLE_COMPLEX, .size = 16, .category = MG_DT_COMPLEX, .fortran = 1},
 };
 
+#define ARITH (I | MG_DT_FINT | MG_DT_FLOAT)
+#define LOGIC (I | MG_DT_LOGICAL)
+#define BITS (I | MG_DT_FINT | MG_DT_BYTE)
 static const mg_op_info ops[] = {
-    {"MPI_MAX", MPI_MAX, I | MG_DT_FLOAT},   {"MPI_MIN", MPI_MIN, I | MG_DT_FLOAT},
-    {"MPI_SUM", MPI_SUM, I | MG_DT_FLOAT},   {"MPI_PROD", MPI_PROD, I | MG_DT_FLOAT},
-    {"MPI_LAND", MPI_LAND, I},               {"MPI_LOR", MPI_LOR, I},
-    {"MPI_LXOR", MPI_LXOR, I},               {"MPI_BAND", MPI_BAND, I | MG_DT_BYTE},
-    {"MPI_BOR", MPI_BOR, I | MG_DT_BYTE},    {"MPI_BXOR", MPI_BXOR, I | MG_DT_BYTE},
+    {"MPI_MAX", MPI_MAX, ARITH},   {"MPI_MIN", MPI_MIN, ARITH},
+    {"MPI_SUM", MPI_SUM, ARITH | MG_DT_COMPLEX},   {"MPI_PROD", MPI_PROD, ARITH | MG_DT_COMPLEX},
+    {"MPI_LAND", MPI_LAND, LOGIC},               {"MPI_LOR", MPI_LOR, LOGIC},
+    {"MPI_LXOR", MPI_LXOR, LOGIC},               {"MPI_BAND", MPI_BAND, BITS},
+    {"MPI_BOR", MPI_BOR, BITS},    {"MPI_BXOR", MPI_BXOR, BITS},
 };
 #undef I
+#undef ARITH
+#undef LOGIC
+#undef BITS
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -226,7 +250,13 @@ int mg_dtype_build(const mg_dtype_info *d, MPI_Datatype *out) {
   MPI_Datatype inner = MPI_DATATYPE_NULL;
   int rc;
   switch (d->kind) {
-  case MG_DK_PREDEFINED: *out = d->type; return MPI_SUCCESS;
+  case MG_DK_PREDEFINED: {
+    int sz = 0; /* a Fortran type of another kind than the table's (or none in this build): refused */
+    if (d->fortran && (d->type == MPI_DATATYPE_NULL || PMPI_Type_size(d->type, &sz) != MPI_SUCCESS || sz != d->size))
+      return MPI_ERR_TYPE;
+    *out = d->type;
+    return MPI_SUCCESS;
+  }
   case MG_DK_VECTOR: rc = PMPI_Type_contiguous(d->blocklen, d->base->type, &inner); break;
   case MG_DK_RESIZED: rc = PMPI_Type_dup(d->base->type, &inner); break;
   default: {

@@ -251,18 +251,54 @@ static int parse_stop_rule(const mg_opt_vals *o, mg_check_state *S) {
   return 0;
 }
 
+/* The trace's reductions (list "fint:sum,logical:lor") beside the preset's: each class:op pair
+ * not measured yet, reduced with the class's datatype (mg_tclass_repr: a Fortran program's
+ * MPI_INTEGER sums with MPI_INTEGER). A pair this MPI cannot reduce from C (a Fortran type of
+ * another size, or none in a build without Fortran) is left out, saying so; so is one past
+ * MG_BENCH_MAX_REDS. Every rank reads the same trace, so every rank chooses alike. */
+static void trace_reds(mg_check_state *S, char *list) {
+  mg_bench_cfg *cfg = &S->base;
+  for (char *save = NULL, *it = strtok_r(list, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+    char *colon = strchr(it, ':');
+    *colon = '\0';
+    int tc = mg_tclass_find(it), op = mg_opsel_find(colon + 1);
+    if (tc <= 0 || op <= 0) continue; /* mg_cmd_trace_sizes keeps only pairs with both */
+    const mg_dtype_info *dt = mg_dtype_find(mg_tclass_repr(tc));
+    const mg_op_info *oi = mg_op_find(mg_opsel_name(op));
+    int seen = 0;
+    for (int k = 0; k < cfg->nreds && !seen; k++)
+      seen = cfg->reds[k].op == oi && mg_tclass_of_typename(cfg->reds[k].dtype->name) == tc;
+    if (seen || !dt || !oi) continue;
+    MPI_Datatype t;
+    const char *why = !(oi->categories & dt->category) ? "MPI does not define the op on it"
+                      : mg_dtype_build(dt, &t) != MPI_SUCCESS ? "this MPI does not reduce it from C at that size"
+                      : cfg->nreds == MG_BENCH_MAX_REDS       ? "too many reductions"
+                                                              : NULL;
+    if (why) {
+      if (S->rank == 0)
+        fprintf(stderr, "mpiguide check: warning: --sizes-from: the trace's %s:%s reductions are not measured (%s "
+                        "for %s): its hot spots stay 'not measured'\n", it, colon + 1, dt->name, why);
+      continue;
+    }
+    cfg->reds[cfg->nreds++] = (mg_bench_red){dt, oi};
+  }
+}
+
 /* --sizes-from TRACE: the collectives and message sizes an application called (MPIGUIDE_TRACE),
- * among those --collectives chose; the file is read on rank 0 and broadcast. */
+ * among those --collectives chose, and the class:op pairs of its reductions (unless --reductions,
+ * --datatype or --op chose them); the file is read on rank 0 and broadcast. */
 static int sizes_from(const mg_opt_vals *o, mg_check_state *S) {
   if (o->given[O_SIZES]) return MG_ERR_TO(S->err, "--sizes and --sizes-from both choose the sizes: give one");
-  char *text = NULL;
+  char *text = NULL, reds[256];
   size_t len;
   int np = 0;
   if (mg_cmd_read_shared(o->val[O_SIZES_FROM], &text, &len, S->e, sizeof S->e))
     return MG_ERR_TO(S->err, "--sizes-from: %s", S->e);
-  int rc = mg_cmd_trace_sizes(text, o->val[O_SIZES_FROM], S->sizes, S->nsizes, &np, S->e, sizeof S->e);
+  int rc = mg_cmd_trace_sizes(text, o->val[O_SIZES_FROM], S->sizes, S->nsizes, &np, reds, sizeof reds, S->e,
+                              sizeof S->e);
   free(text);
   if (rc) return MG_ERR_TO(S->err, "--sizes-from: %s", S->e);
+  if (S->base.nreds && !o->given[O_REDS] && !o->given[O_DTYPE] && !o->given[O_OP]) trace_reds(S, reds);
   int k = 0;
   for (int i = 0; i < S->ncolls; i++)
     if (S->nsizes[S->colls[i]]) S->colls[k++] = S->colls[i];

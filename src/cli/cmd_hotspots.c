@@ -252,7 +252,8 @@ typedef struct spot_check {
   int nv, nc, ni;      /* mock-ups: violation, consistent, inconclusive (status ok) */
   const mg_ck_verdict *best; /* the violation with the largest slowdown */
   double med_def;      /* the default's median there, s */
-  const char *why;     /* not measured: why */
+  const char *why;     /* not measured: why (static text, or whybuf) */
+  char whybuf[160];
 } spot_check;
 
 /* Whether verdict v is at spot s's cell: operation, exact size, and a reduction's class and op. */
@@ -272,17 +273,22 @@ static void check_spot(const mg_ck_result *r, int ck_np, const mg_hs_spot *s, sp
     c->why = "not measured (other np)";
     return;
   }
-  int same_class = 0, other_red = 0; /* the size measured, but at another class or op than the spot's */
+  char had[128] = ""; /* the size measured, but at other classes or ops than the spot's: which */
+  size_t nhad = 0;
   for (int i = 0; i < r->n; i++) {
     const mg_ck_verdict *v = &r->v[i];
     if (!v->aa && v->n_def > 0 && v->coll == s->coll && v->bytes == s->bytes && !at_cell(v, s)) {
       int tc, op;
-      char cls[48];
-      other_red = 1;
-      if (s->red[0] && v->red[0] && mg_ck_red_sel(v->red, &tc, &op)) {
-        snprintf(cls, sizeof cls, "%s:", mg_tclass_name(tc));
-        same_class |= !strncmp(s->red, cls, strlen(cls));
-      }
+      char red[MG_CK_RED];
+      if (v->red[0] && mg_ck_red_sel(v->red, &tc, &op) && tc > 0 && op > 0)
+        snprintf(red, sizeof red, "%s:%s", mg_tclass_name(tc), mg_opsel_name(op));
+      else
+        mg_ck_red_short(v->red[0] ? v->red : "an unnamed one", red, sizeof red); /* older files: no #@op */
+      size_t n = strlen(red);
+      const char *p = had;
+      while ((p = strstr(p, red)) && !((p == had || p[-1] == ' ') && (p[n] == ',' || !p[n]))) p += n;
+      if (!p && nhad + n + 3 < sizeof had)
+        nhad += (size_t)snprintf(had + nhad, sizeof had - nhad, "%s%s", nhad ? ", " : "", red);
     }
     if (v->aa || !at_cell(v, s)) continue;
     if (v->n_def > 0 && !c->measured) c->measured = 1, c->med_def = v->med_def;
@@ -297,9 +303,17 @@ static void check_spot(const mg_ck_result *r, int ck_np, const mg_hs_spot *s, sp
     }
   }
   /* "(size)" only when the check never measured the size: a reduction measured at the size with
-   * another datatype class ("(type)") or, in the spot's class, another op ("(op)") is no verdict for
-   * the spot (a sum of floats and one of ints take different paths), but --sizes-from is not the fix */
-  if (!c->measured) c->why = !other_red ? "not measured (size)" : same_class ? "not measured (op)" : "not measured (type)";
+   * another datatype class or op is no verdict for the spot (a sum of floats and one of ints take
+   * different paths), and the label says which the spot has and which the check measured, "not
+   * measured (fint:max; check has float:sum)": a check with --reductions for the spot's class and
+   * op is the fix (--sizes-from takes them from the trace), not another size */
+  if (c->measured) return;
+  if (!had[0]) {
+    c->why = "not measured (size)";
+    return;
+  }
+  snprintf(c->whybuf, sizeof c->whybuf, "not measured (%s; check has %s)", s->red[0] ? s->red : "no reduction", had);
+  c->why = c->whybuf;
 }
 
 /* The verdict text: a violation if any; consistent only when every mock-up is; else inconclusive. */
@@ -347,8 +361,8 @@ static void tune_spot(const mg_profile *p, const mg_ck_result *r, const spot_che
     u->note = "needs --check";
     return;
   }
-  if (c->why) {
-    u->note = c->why;
+  if (c->why) { /* the verdict column names the classes and ops; the saving column is narrow */
+    u->note = c->why == c->whybuf ? "not measured (type/op)" : c->why;
     return;
   }
   const char *name = mg_colls[s->coll].algs[u->alg].name;

@@ -540,11 +540,26 @@ int mg_cmd_read_shared(const char *path, char **buf, size_t *len, char *err, siz
 }
 
 
+/* One more class:op pair of a trace's reduction column into the list reds, unless it is there or
+ * names no class or op ("none:sum": a type or op no class holds). */
+static void trace_red(const char *red, char *reds, size_t len) {
+  const char *colon = strchr(red, ':');
+  char cls[32];
+  if (!colon || (size_t)(colon - red) >= sizeof cls) return;
+  snprintf(cls, sizeof cls, "%.*s", (int)(colon - red), red);
+  if (mg_tclass_find(cls) < 0 || mg_opsel_find(colon + 1) < 0) return;
+  size_t n = strlen(red), u = strlen(reds);
+  for (const char *p = reds; (p = strstr(p, red)); p += n)
+    if ((p == reds || p[-1] == ',') && (p[n] == ',' || !p[n])) return;
+  if (u + n + 2 <= len) snprintf(reds + u, len - u, "%s%s", u ? "," : "", red);
+}
+
 int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], int nsizes[MG_NCOLL], int *nprocs,
-                       char *err, size_t errlen) {
+                       char *reds, size_t redslen, char *err, size_t errlen) {
   int header = 0;
   long lineno = 0;
   *nprocs = 0;
+  if (reds && redslen) reds[0] = '\0';
   for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
     lineno++;
     line[strcspn(line, "\r")] = '\0';
@@ -565,6 +580,7 @@ int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], in
     int c = mg_coll_find(f[0]);
     if (c < 0) return MG_ERR("%s:%ld: unknown collective '%s'", path, lineno, f[0]);
     if (b == 0 && c != MG_BARRIER) continue; /* empty calls: nothing to measure (a barrier is always 0) */
+    if (reds && nf > 8 && mg_colls[c].reduction) trace_red(f[8], reds, redslen); /* format 2's reduction */
     int k;
     for (k = 0; k < nsizes[c] && sizes[c][k] != (size_t)b; k++) {
     }

@@ -157,8 +157,11 @@ int mg_cmd_read_shared(const char *path, char **buf, size_t *len, char *err, siz
 
 /* The message sizes of each collective in an MPIGUIDE_TRACE file (docs/trace.md) whose text is
  * `text` (modified): distinct, ascending, empty calls left out; sizes[c] realloc'd, nsizes[c]
- * counted; *nprocs from #@nprocs (0 unknown). 0, or -1 with "path:line: message". */
+ * counted; *nprocs from #@nprocs (0 unknown); reds (redslen bytes, NULL: not wanted) the distinct
+ * reductions of a timed trace with a class and an op, "fint:sum,float:max" in the order first
+ * seen ("" when none). 0, or -1 with "path:line: message". */
 int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], int nsizes[MG_NCOLL], int *nprocs,
+                       char *reds, size_t redslen,
                        char *err, size_t errlen);
 
 /* --pattern NAME (NULL: the default, pingpong) into *out. 0, or -1 with the message in err. */

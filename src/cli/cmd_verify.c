@@ -496,24 +496,22 @@ static int setup(vstate *S, const mg_bench_meta *meta) {
 
 /* How the calls of c are measured, as applications make them: a rooted collective at a rotating root
  * (up to 4 ranks evenly spaced, as check's presets), a reduction once per datatype class and op its
- * rules name (a double, an int or a byte stands for its class), and with bytes and MPI_BOR for its
- * rules without selectors. */
+ * rules name (a class's mg_tclass_repr stands for it: MPI_DOUBLE, MPI_INT, MPI_INTEGER...), and with
+ * bytes and MPI_BOR for its rules without selectors. */
 static void measured_as(const vstate *S, mg_coll c, mg_bench_cfg *cfg) {
   if (mg_colls[c].rooted) {
     int k = S->size < 4 ? S->size : 4;
     for (int i = 0; i < k; i++) cfg->roots[cfg->nroots++] = i * S->size / k;
   }
   if (!mg_colls[c].reduction) return;
-  static const char *const repr[MG_NTCLASS] = {[MG_TCLASS_INT] = "MPI_INT", [MG_TCLASS_FLOAT] = "MPI_DOUBLE",
-                                               [MG_TCLASS_BYTE] = "MPI_BYTE"};
   for (int i = 0; i < mg_profile_nrules(S->prof); i++) {
     const mg_profile_rule *ru = mg_profile_rule_at(S->prof, i);
     if (ru->coll != c || ru->np_lo > S->size || S->size > ru->np_hi) continue;
     mg_bench_red red = {cfg->dtype, cfg->op};
-    if (ru->tclass > 0 && ru->tclass < MG_NTCLASS && repr[ru->tclass]) red.dtype = mg_dtype_find(repr[ru->tclass]);
+    if (ru->tclass > 0 && mg_tclass_repr(ru->tclass)) red.dtype = mg_dtype_find(mg_tclass_repr(ru->tclass));
     if (ru->opsel > 0) red.op = mg_op_find(mg_opsel_name(ru->opsel));
     if (ru->tclass > 0 && ru->opsel <= 0) /* a class without an op: the op applications use on it */
-      red.op = mg_op_find(ru->tclass == MG_TCLASS_BYTE ? "MPI_BOR" : "MPI_SUM");
+      red.op = mg_op_find(mg_tclass_repr_op(ru->tclass));
     if (ru->tclass <= 0 && ru->opsel > 0 && !(red.op->categories & red.dtype->category))
       red.dtype = mg_dtype_find("MPI_INT"); /* an op without a class, on a type it is defined for */
     if (!red.dtype || !red.op || !(red.op->categories & red.dtype->category)) continue;

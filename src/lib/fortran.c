@@ -290,9 +290,11 @@ MG_FORTRAN_OPS(F_SITE)
  * assumed-type, assumed-rank dummies; nm -u of an mpi_f08 program), which turns gfortran's array
  * descriptors into C descriptors and calls the C MPI_<Op> through the PLT. Its pmpir_<op>_f08ts_
  * is a copy that calls PMPI_<Op>, past wrappers.c: hence the library's own mpi_<op>_f08ts_ by
- * dlsym. The MPI_Count twins mpi_<op>_f08ts_large_ call MPI_<Op>_c, which libmpiguide does not
- * intercept: left alone. Barrier has no buffer: mpi_barrier_f08_, below. */
-#define F08_MPICH(name, NAME, idle, params, args, body) F08_FORWARD(mpi_##name##_f08ts_, params, args)
+ * dlsym. The MPI_Count twins mpi_<op>_f08ts_large_ (a count of kind MPI_COUNT_KIND) call
+ * MPI_<Op>_c, which large.c defines: forwarded alike, so that the site is the program's (their
+ * parameters are addresses too, as many, in the same order). Barrier has no buffer:
+ * mpi_barrier_f08_, below. */
+#define F08_MPICH(name, NAME, idle, params, args, body)                                                  F08_FORWARD(mpi_##name##_f08ts_, params, args) F08_FORWARD(mpi_##name##_f08ts_large_, params, args)
 MG_FORTRAN_BUFFER_OPS(F08_MPICH)
 #endif
 

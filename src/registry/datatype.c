@@ -29,10 +29,10 @@ int mg_type_is_dense(const mg_type *t) {
 /* ---- datatype classes and op selectors (datatype.h) ---------------------------------------- */
 
 static const struct {
-  const char *name, *desc;
+  const char *name, *repr, *repr_op, *desc;
 } tclasses[MG_NTCLASS] = {
-    [MG_TCLASS_ANY] = {"any", ""},
-#define MG_X(E, n, d) [MG_TCLASS_##E] = {n, d},
+    [MG_TCLASS_ANY] = {"any", NULL, NULL, ""},
+#define MG_X(E, n, r, o, d) [MG_TCLASS_##E] = {n, r, o, d},
     MG_TCLASSES(MG_X)
 #undef MG_X
 };
@@ -63,6 +63,8 @@ static const struct {
 
 const char *mg_tclass_name(int c) { return c >= 0 && c < MG_NTCLASS ? tclasses[c].name : "none"; }
 const char *mg_tclass_desc(int c) { return c > 0 && c < MG_NTCLASS ? tclasses[c].desc : ""; }
+const char *mg_tclass_repr(int c) { return c > 0 && c < MG_NTCLASS ? tclasses[c].repr : NULL; }
+const char *mg_tclass_repr_op(int c) { return c > 0 && c < MG_NTCLASS ? tclasses[c].repr_op : NULL; }
 const char *mg_opsel_name(int o) { return o >= 0 && o < MG_NOPSEL ? opsels[o].name : "none"; }
 
 int mg_tclass_find(const char *name) {

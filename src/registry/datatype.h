@@ -49,23 +49,39 @@ int mg_type_mixed_sizes(MPI_Datatype dt);
  *    rule is for every datatype / op; 1.. = that class / op;
  *  - a call's class: mg_tclass_of() / mg_opsel_of() give 1.. for a datatype
  *    or op that has a class, and MG_TCLASS_NONE / MG_OPSEL_NONE (-1) for the
- *    rest (MPI_CHAR, derived, complex, bool and pair types; user-defined ops,
- *    MPI_OP_NULL, MPI_REPLACE, MPI_NO_OP). A call without a class is governed
+ *    rest (MPI_CHAR, MPI_WCHAR, derived, pair and multi-language types; user-defined
+ *    ops, MPI_OP_NULL, MPI_REPLACE, MPI_NO_OP). A call without a class is governed
  *    only by rules without that selector. NONE is never a valid selector.
+ *
+ * The classes are the standard's groups, except that its C and Fortran floating point are one
+ * group there and one class here, while its C integer and Fortran integer groups are two: fint
+ * (MPI_INTEGER...) is not int. Logical and complex hold both languages' members, as the standard's
+ * groups do: CP2K's MPI_INTEGER and MPI_LOGICAL reductions (a third of its MPI time on the 2-node
+ * bed) are typed calls that check measures and a rule with type=fint / type=logical governs.
+ * Fortran handles are compared as a Fortran call reaches the C wrappers (src/lib/fortran.c); a
+ * type an MPI build leaves MPI_DATATYPE_NULL never matches.
  */
 
-/* The classes. X(ENUM, name in profiles, its members as the MPI standard names them). */
+/* The classes. X(ENUM, name in profiles, the datatype a measurement of the class uses, the op one
+ * of the class without an op uses, its members as the MPI standard names them). The datatype and
+ * op are what `mpiguide check` and `verify` reduce to stand for the class (bench/types.c). */
 #define MG_TCLASSES(X)                                                                                      \
-  X(INT, "int",                                                                                             \
+  X(INT, "int", "MPI_INT", "MPI_SUM",                                                                       \
     "C integers: MPI_SIGNED_CHAR MPI_UNSIGNED_CHAR MPI_SHORT MPI_UNSIGNED_SHORT MPI_INT MPI_UNSIGNED "      \
     "MPI_LONG MPI_UNSIGNED_LONG MPI_LONG_LONG MPI_UNSIGNED_LONG_LONG MPI_INT8_T..MPI_UINT64_T")            \
-  X(FLOAT, "float", "floating point: MPI_FLOAT MPI_DOUBLE MPI_LONG_DOUBLE MPI_REAL MPI_DOUBLE_PRECISION")    \
-  X(BYTE, "byte", "MPI_BYTE")
+  X(FLOAT, "float", "MPI_DOUBLE", "MPI_SUM",                                                                \
+    "floating point: MPI_FLOAT MPI_DOUBLE MPI_LONG_DOUBLE MPI_REAL MPI_DOUBLE_PRECISION")                  \
+  X(BYTE, "byte", "MPI_BYTE", "MPI_BOR", "MPI_BYTE")                                                        \
+  X(FINT, "fint", "MPI_INTEGER", "MPI_SUM",                                                                 \
+    "Fortran integers: MPI_INTEGER MPI_INTEGER1 MPI_INTEGER2 MPI_INTEGER4 MPI_INTEGER8")                   \
+  X(LOGICAL, "logical", "MPI_LOGICAL", "MPI_LOR", "logical: MPI_LOGICAL MPI_C_BOOL MPI_CXX_BOOL")           \
+  X(COMPLEX, "complex", "MPI_DOUBLE_COMPLEX", "MPI_SUM",                                                    \
+    "complex: MPI_COMPLEX MPI_DOUBLE_COMPLEX MPI_COMPLEX8 MPI_COMPLEX16 MPI_C_*COMPLEX MPI_CXX_*COMPLEX")
 
 enum {
   MG_TCLASS_NONE = -1, /* a call's datatype without a class */
   MG_TCLASS_ANY = 0,   /* a rule without type= */
-#define MG_X(E, n, d) MG_TCLASS_##E,
+#define MG_X(E, n, r, o, d) MG_TCLASS_##E,
   MG_TCLASSES(MG_X)
 #undef MG_X
       MG_NTCLASS
@@ -79,32 +95,43 @@ enum {
   X(MPI_LONG_LONG_INT, INT) X(MPI_UNSIGNED_LONG_LONG, INT) X(MPI_SHORT, INT) X(MPI_UNSIGNED_SHORT, INT)    \
   X(MPI_SIGNED_CHAR, INT) X(MPI_UNSIGNED_CHAR, INT) X(MPI_INT8_T, INT) X(MPI_INT16_T, INT)                 \
   X(MPI_INT32_T, INT) X(MPI_INT64_T, INT) X(MPI_UINT8_T, INT) X(MPI_UINT16_T, INT) X(MPI_UINT32_T, INT)    \
-  X(MPI_UINT64_T, INT) X(MPI_DOUBLE_PRECISION, FLOAT) X(MPI_REAL, FLOAT)
+  X(MPI_UINT64_T, INT) X(MPI_DOUBLE_PRECISION, FLOAT) X(MPI_REAL, FLOAT) X(MPI_INTEGER, FINT)               \
+  X(MPI_LOGICAL, LOGICAL) X(MPI_INTEGER8, FINT) X(MPI_INTEGER4, FINT) X(MPI_DOUBLE_COMPLEX, COMPLEX)        \
+  X(MPI_COMPLEX, COMPLEX) X(MPI_REAL8, FLOAT) X(MPI_REAL4, FLOAT) X(MPI_INTEGER2, FINT)                     \
+  X(MPI_INTEGER1, FINT) X(MPI_COMPLEX16, COMPLEX) X(MPI_COMPLEX8, COMPLEX) X(MPI_C_BOOL, LOGICAL)           \
+  X(MPI_CXX_BOOL, LOGICAL) X(MPI_C_DOUBLE_COMPLEX, COMPLEX) X(MPI_C_FLOAT_COMPLEX, COMPLEX)                 \
+  X(MPI_C_COMPLEX, COMPLEX) X(MPI_C_LONG_DOUBLE_COMPLEX, COMPLEX) X(MPI_CXX_FLOAT_COMPLEX, COMPLEX)         \
+  X(MPI_CXX_DOUBLE_COMPLEX, COMPLEX) X(MPI_CXX_LONG_DOUBLE_COMPLEX, COMPLEX)
 
 /* One bit per class, for the op table below. */
 enum {
-#define MG_X(E, n, d) MG_TCLASS_BIT_##E = 1 << MG_TCLASS_##E,
+#define MG_X(E, n, r, o, d) MG_TCLASS_BIT_##E = 1 << MG_TCLASS_##E,
   MG_TCLASSES(MG_X)
 #undef MG_X
 };
-#define MG_TC_INT_FLOAT (MG_TCLASS_BIT_INT | MG_TCLASS_BIT_FLOAT)
-#define MG_TC_INT_BYTE (MG_TCLASS_BIT_INT | MG_TCLASS_BIT_BYTE)
+/* The standard's groups per op: arithmetic on the integers and floating point (sum and product on
+ * complex too), the logical ops on C integers and logical, the bitwise ops on the integers and byte. */
+#define MG_TC_INTS (MG_TCLASS_BIT_INT | MG_TCLASS_BIT_FINT)
+#define MG_TC_MINMAX (MG_TC_INTS | MG_TCLASS_BIT_FLOAT)
+#define MG_TC_ARITH (MG_TC_MINMAX | MG_TCLASS_BIT_COMPLEX)
+#define MG_TC_LOGIC (MG_TCLASS_BIT_INT | MG_TCLASS_BIT_LOGICAL)
+#define MG_TC_BITS (MG_TC_INTS | MG_TCLASS_BIT_BYTE)
 
 /*
  * The op selectors: X(ENUM, name in profiles, handle, the classes MPI defines
  * the op on). MAXLOC and MINLOC take pair types, which have no class.
  */
 #define MG_OPSELS(X)                                                                                        \
-  X(SUM, "sum", MPI_SUM, MG_TC_INT_FLOAT)                                                                   \
-  X(PROD, "prod", MPI_PROD, MG_TC_INT_FLOAT)                                                                \
-  X(MIN, "min", MPI_MIN, MG_TC_INT_FLOAT)                                                                   \
-  X(MAX, "max", MPI_MAX, MG_TC_INT_FLOAT)                                                                   \
-  X(LAND, "land", MPI_LAND, MG_TCLASS_BIT_INT)                                                              \
-  X(LOR, "lor", MPI_LOR, MG_TCLASS_BIT_INT)                                                                 \
-  X(LXOR, "lxor", MPI_LXOR, MG_TCLASS_BIT_INT)                                                              \
-  X(BAND, "band", MPI_BAND, MG_TC_INT_BYTE)                                                                 \
-  X(BOR, "bor", MPI_BOR, MG_TC_INT_BYTE)                                                                    \
-  X(BXOR, "bxor", MPI_BXOR, MG_TC_INT_BYTE)                                                                 \
+  X(SUM, "sum", MPI_SUM, MG_TC_ARITH)                                                                       \
+  X(PROD, "prod", MPI_PROD, MG_TC_ARITH)                                                                    \
+  X(MIN, "min", MPI_MIN, MG_TC_MINMAX)                                                                      \
+  X(MAX, "max", MPI_MAX, MG_TC_MINMAX)                                                                      \
+  X(LAND, "land", MPI_LAND, MG_TC_LOGIC)                                                                    \
+  X(LOR, "lor", MPI_LOR, MG_TC_LOGIC)                                                                       \
+  X(LXOR, "lxor", MPI_LXOR, MG_TC_LOGIC)                                                                    \
+  X(BAND, "band", MPI_BAND, MG_TC_BITS)                                                                     \
+  X(BOR, "bor", MPI_BOR, MG_TC_BITS)                                                                        \
+  X(BXOR, "bxor", MPI_BXOR, MG_TC_BITS)                                                                     \
   X(MAXLOC, "maxloc", MPI_MAXLOC, 0)                                                                        \
   X(MINLOC, "minloc", MPI_MINLOC, 0)
 
@@ -121,6 +148,10 @@ enum {
  * MG_TCLASS_NONE and anything out of range. Likewise for ops ("sum", ...). */
 const char *mg_tclass_name(int tclass);
 const char *mg_tclass_desc(int tclass); /* the members, for messages and listings ("" if none) */
+/* The predefined datatype ("MPI_DOUBLE") and op ("MPI_SUM") that a measurement of class tclass
+ * reduces (the op for a rule or a call that names none); NULL out of range. */
+const char *mg_tclass_repr(int tclass);
+const char *mg_tclass_repr_op(int tclass);
 const char *mg_opsel_name(int opsel);
 /* A class by name ("float", any case) or op by name ("sum", "SUM", "MPI_SUM",
  * "mpi_sum"): 1.., or -1 when unknown ("any" and "none" are not names). */

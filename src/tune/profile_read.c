@@ -221,8 +221,8 @@ static int tclass_value(reader *r, const char *tok) {
   }
   mg_str names = {0};
   names_of(&names, 0);
-  ERR(TCLASS, "unknown datatype class '%s'; valid: %s (int: the C integer types, float: MPI_FLOAT, MPI_DOUBLE, "
-              "MPI_LONG_DOUBLE, byte: MPI_BYTE; other datatypes have no class: omit type=)",
+  ERR(TCLASS, "unknown datatype class '%s'; valid: %s (the MPI standard's groups of predefined datatypes, "
+              "docs/profile.md; other datatypes have no class: omit type=)",
       Q(v, q), names.s ? names.s : "");
   free(names.s);
   return -1;

@@ -24,6 +24,8 @@
 #       (refused), with --resume: only the missing cells measured, raw.csv whole, one launch
 #   run_check.sh launches-resume NP -- [options...]  --launches 2 cut during launch 1 (SIGINT to the
 #       process group): its cells kept and said so, a rerun refused before any launch, --resume completes
+#   run_check.sh sizes-from-classes NP  check --sizes-from data/trace/fortran-timed.csv: the trace's
+#                                   fint, logical and complex reductions measured; hotspots judges them
 #   run_check.sh sizes-from NP      check --sizes-from data/trace/jacobi-trace.csv (+ send, sendrecv,
 #                                   recv rows) measures exactly
 #       the trace's non-empty (collective, size) cells
@@ -187,6 +189,31 @@ sizes-from)
   got=$(awk -F, '!/^#/ && $1 != "collective" {print $1, $3}' "$work/out/raw.csv" | sort -u)
   [[ $want == "$got" ]] || die "measured cells differ from the trace's: want [$want] got [$got]"
   echo "run_check: sizes-from: measured exactly the trace's cells: $(echo "$got" | tr '\n' ';')"
+  exit 0
+  ;;
+sizes-from-classes)
+  # a Fortran program's reductions (data/trace/fortran-timed.csv: MPI_INTEGER max, MPI_LOGICAL lor,
+  # MPI_DOUBLE_COMPLEX sum, MPI_DOUBLE_PRECISION sum): --sizes-from measures each class:op the trace
+  # reduced, with the class's datatype, and hotspots gives each spot a verdict (issue 33: CP2K's
+  # integer and logical allreduces were 'not measured (type)': they had no class)
+  np=$1
+  trace=$MG_DATA/trace/fortran-timed.csv
+  launch "$np" --sizes-from "$trace" -c allreduce --nrep 10 --warmup 1 -o "$work/out" -q >"$work/stdout" 2>"$work/stderr"
+  rc=$?
+  cat "$work/stdout" "$work/stderr"
+  ((rc == 0)) || die "exit code $rc, expected 0"
+  got=$(awk -F, '!/^#/ && $1 == "allreduce" && $2 == "default" {print $3, $5}' "$work/out/raw.csv" | sort -u | paste -sd';')
+  echo "measured (bytes datatype): $got"
+  for want in "8 MPI_INTEGER" "4 MPI_LOGICAL" "32 MPI_DOUBLE_COMPLEX" "64 MPI_DOUBLE"; do
+    [[ ";$got;" == *";$want;"* ]] || die "no default measured at $want"
+  done
+  "$MG_CLI" hotspots "$trace" --check "$work/out" -p 100 >"$work/hs.out" 2>&1 || die "hotspots: exit $?"
+  cat "$work/hs.out"
+  for red in fint:max logical:lor complex:sum float:sum; do
+    line=$(grep -E "^ +[0-9]+ .* allreduce $red " "$work/hs.out") || die "no hot spot allreduce $red"
+    [[ $line != *"not measured"* ]] || die "allreduce $red: $line"
+  done
+  echo "run_check: sizes-from-classes: every class:op of the trace measured and judged"
   exit 0
   ;;
 launches)

@@ -75,20 +75,25 @@ fixture)
     ok "allreduce float:sum: not measured (the check has no class:op for it)" || fail "allreduce matching"
   grep -q "^4,.*,bcast,4,4096,.*,not_measured," c.csv && ok "bcast 4096: not measured (exact size)" ||
     fail "bcast 4096 matching"
-  # why a spot is not measured: the size (spot 4), or the size at another datatype class (the
-  # check's allreduce 8 B is of MPI_BYTE, spot 3 float:sum), or in its class another op (the
-  # check made MPI_FLOAT:MPI_MAX); MPI_FLOAT:MPI_SUM is a verdict for it
+  # why a spot is not measured: the size (spot 4), or the size at another datatype class or op, and
+  # then which the spot has and which the check measured (the check's allreduce 8 B is of MPI_BYTE
+  # with no op recorded, spot 3 float:sum; or in its class another op, the check made
+  # MPI_FLOAT:MPI_MAX, or another class and op, MPI_INT:MPI_BOR); MPI_FLOAT:MPI_SUM is a verdict for it
   "$MG_CLI" hotspots "$d/timed.csv" --check "$d/check" -p 100 >why.out 2>&1
-  grep -E "^ +3 .* allreduce float:sum .*not measured \(type\)" why.out && grep -E "^ +4 .*not measured \(size\)" why.out &&
-    ok "not measured: (type) at a size measured with another class, (size) at one not measured" ||
+  grep -E "^ +3 .* allreduce float:sum .*not measured \(float:sum; check has an unnamed one\)" why.out &&
+    grep -E "^ +4 .*not measured \(size\)" why.out &&
+    ok "not measured: the spot's class:op and the check's at a size measured with another, (size) at one not measured" ||
     { cat why.out; fail "not-measured reasons"; }
-  for op in MAX SUM; do
+  for op in MAX SUM BOR; do
     mkdir -p ck-$op
-    sed "s/^#@sync=barrier\$/&\n#@op=MPI_$op/; s/^\(allreduce,[^,]*,8,\)8,MPI_BYTE,/\12,MPI_FLOAT,/" "$d/check/raw.csv" >ck-$op/raw.csv
+    ty=MPI_FLOAT; [[ $op == BOR ]] && ty=MPI_INT
+    sed "s/^#@sync=barrier\$/&\n#@op=MPI_$op/; s/^\(allreduce,[^,]*,8,\)8,MPI_BYTE,/\12,$ty,/" "$d/check/raw.csv" >ck-$op/raw.csv
     "$MG_CLI" hotspots "$d/timed.csv" --check ck-$op -p 100 >why-$op.out 2>&1
   done
-  grep -E "^ +3 .*not measured \(op\)" why-MAX.out && ! grep -E "^ +3 .*not measured" why-SUM.out &&
-    ok "not measured (op) at float:max; float:sum measured" || { cat why-MAX.out why-SUM.out; fail "(op)"; }
+  grep -E "^ +3 .*not measured \(float:sum; check has float:max\)" why-MAX.out && ! grep -E "^ +3 .*not measured" why-SUM.out &&
+    ok "not measured (float:sum; check has float:max); float:sum measured" || { cat why-MAX.out why-SUM.out; fail "(op)"; }
+  grep -E "^ +3 .*not measured \(float:sum; check has int:bor\)" why-BOR.out &&
+    ok "not measured (float:sum; check has int:bor)" || { cat why-BOR.out; fail "(type and op)"; }
   "$MG_CLI" hotspots "$d/timed.csv" -n 1 >n.out 2>&1
   grep -q "^1 hot spot cover .*: the N cap stopped it before P" n.out && ok "-n 1 caps" || fail "-n 1"
   "$MG_CLI" hotspots "$d/timed.csv" --profile "$d/tuned.prof" >p.out 2>&1

@@ -110,7 +110,13 @@ program fortran_ops
         b(1:n) = a(1:n)
         call MPI_Allreduce(MPI_IN_PLACE, b, n, MPI_INTEGER, MPI_SUM, comm, ierr)
       else
+#ifdef MG_LARGE
+        ! mpi_f08 of an MPI-4 library: a count of kind MPI_COUNT_KIND calls the large-count binding
+        ! (MPICH: mpi_allreduce_f08ts_large_, which calls MPI_Allreduce_c)
+        call MPI_Allreduce(a, b, int(n, MPI_COUNT_KIND), MPI_INTEGER, MPI_SUM, comm, ierr)
+#else
         call MPI_Allreduce(a, b, n, MPI_INTEGER, MPI_SUM, comm, ierr)
+#endif
       end if
       call report('allreduce', b, n)
       call expect('allreduce', b(1), 1000 * p * (p - 1) / 2 + p * (1 + 31 * k))

@@ -21,6 +21,9 @@
 #                         e.g. "No such file or directory"), run succeeds
 #   scratch_cap           MPIGUIDE_SCRATCH_MAX=0: mock-ups that need scratch fall back
 #                         (fallback scratch_cap, algorithm default), the others still run
+#   large NP              MG_LARGE_APP (large_app.c, MPI-4 only): MPI_Allreduce_c, MPI_Reduce_c and
+#                         MPI_Bcast_c plain, preloaded, and with rows forced: the library's results,
+#                         the rows ran (trace), at the program's call sites
 #   mismatch A B [REGEX]  MPMD, rank 0 with MPIGUIDE_ALG=A, rank 1 with B ("-" = unset):
 #                         the run stops with one message (matching REGEX, default
 #                         "different MPIGUIDE_ALG")
@@ -293,16 +296,31 @@ fortran)
     if ((n >= 10)); then ok "round$round: the mock-ups of $n operations ran"
     else fail "round$round: the mock-ups of only $n operations ran"; fi
   done
-  # Tuned mode: '*' rules for a few operations (the wrappers' fast path settles the others).
-  printf '%s\n' "mpiguide-profile 1" "allreduce np=* 0-* allreduce_as_reduce_bcast" \
-    "bcast np=* 0-* bcast_as_allgatherv" "scan np=* 0-* ${algs[scan]%% *}" \
+  # Tuned mode: '*' rules for a few operations (the wrappers' fast path settles the others). The
+  # allreduce and scan rules are typed: the program's MPI_INTEGER sums are of class fint (the MPI
+  # standard's Fortran integer group), so a type=fint rule governs them (issue 33: before, they had
+  # no class, and no typed rule ever applied to a Fortran integer reduction)
+  printf '%s\n' "mpiguide-profile 2" "allreduce np=* 0-* type=fint op=sum allreduce_as_reduce_bcast" \
+    "bcast np=* 0-* bcast_as_allgatherv" "scan np=* 0-* type=fint ${algs[scan]%% *}" \
     "sendrecv np=* 0-* sendrecv_as_irecv_send_wait" "send np=* 0-* send_as_isend_wait" >tuned.prof
   fortran_run tuned "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE=$PWD/tuned.prof" "MPIGUIDE_TRACE=$PWD/tuned.csv" MPIGUIDE_TRACE_TIME=1
   expect_none tuned 'mpiguide:' "mpiguide message"
   for op in allreduce bcast scan sendrecv send; do
-    expect_ran tuned.csv "$op" "$(sed -n "s/^$op np=\* 0-\* //p" tuned.prof)"
+    expect_ran tuned.csv "$op" "$(sed -n "s/^$op np=\* 0-\* .* //p; s/^$op np=\* 0-\* //p" tuned.prof | tail -1)"
   done
   expect_ran tuned.csv alltoall default
+  # every allreduce call traced, REPS per count: with mpi_f08 on an MPI-4 library (MPICH) the even
+  # repetitions call the large-count binding (fortran_ops.f90, MG_LARGE), which reaches
+  # libmpiguide only through its MPI_Allreduce_c (src/lib/large.c)
+  for c in "${COUNTS[@]}"; do
+    n=$(awk -F, -v b=$((4 * c)) '!/^#@/ && $1 == "allreduce" && $2 == b { s += $4 } END { print s + 0 }' tuned.csv)
+    if ((n == REPS)); then ok "tuned.csv: allreduce of $c integers: all $REPS calls traced"
+    else fail "tuned.csv: allreduce of $c integers: $n of $REPS calls traced"; fi
+  done
+  # the timed trace's reduction column (9): the class of MPI_INTEGER
+  r=$(awk -F, '!/^#@/ && ($1 == "allreduce" || $1 == "scan") { print $9 }' tuned.csv | sort -u | paste -sd' ')
+  if [[ $r == "fint:sum" ]]; then ok "tuned.csv: allreduce and scan of MPI_INTEGER are fint:sum"
+  else fail "tuned.csv: allreduce and scan reductions '$r', not fint:sum"; fi
   # The timed trace's call sites (column object) are the program's own calls, of all operations:
   # not the library's Fortran binding that calls the C function (MPICH's mpi_<op>_ and mpi_f08's
   # mpi_<op>_f08ts_, Open MPI's mpi_<op>_f08_: the sites of every such call were one, in
@@ -493,6 +511,41 @@ mixed)
     if rows mixed.csv | grep -qxF "$want"; then ok "mixed.csv: $want"
     else fail "mixed.csv: no row '$want'; rows: $(rows mixed.csv | tr '\n' ';')"; fi
   done
+  ;;
+large)
+  # MPI-4's large-count bindings (large_app.c: MPI_Allreduce_c, MPI_Reduce_c, MPI_Bcast_c with
+  # counts 1, 37 and 2500, each result compared with the library's PMPI_ call): with rows forced,
+  # the results are the library's and the trace shows every call ran its row at the int path's
+  # size, at the program's call site; preloaded with nothing set, the same results and no trace
+  np=${1:?NP}
+  : "${MG_LARGE_APP:?}"
+  cmd_start
+  cmd_ctx "$np" -- "$MG_LARGE_APP" "${COUNTS[@]}"
+  run large_plain
+  if grep -q "^large_app: SKIPPED" large_plain.out; then fail "large_app was built against an MPI without them: $(cat large_plain.out)"; finish; fi
+  expect_success large_plain large_app
+  cmd_start
+  cmd_ctx "$np" "LD_PRELOAD=$MG_LIB" -- "$MG_LARGE_APP" "${COUNTS[@]}"
+  run large_passthrough
+  expect_success large_passthrough large_app
+  spec=allreduce=allreduce_as_reduce_bcast,reduce=reduce_as_allreduce,bcast=bcast_as_allgatherv
+  cmd_start
+  cmd_ctx "$np" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$spec" "MPIGUIDE_TRACE=$PWD/large.csv" MPIGUIDE_TRACE_TIME=1 \
+    -- "$MG_LARGE_APP" "${COUNTS[@]}"
+  run large_forced
+  expect_success large_forced large_app
+  for c in "${COUNTS[@]}"; do
+    b=$((4 * c))
+    for want in "allreduce $b allreduce_as_reduce_bcast 1 $np -" "reduce $b reduce_as_allreduce 1 $np -" \
+      "bcast $b bcast_as_allgatherv 1 $np -"; do
+      if rows large.csv | grep -qxF "$want"; then ok "large.csv: $want"
+      else fail "large.csv: no row '$want'; rows: $(rows large.csv | tr '\n' ';')"; fi
+    done
+  done
+  # the sites (column 10, the object): large_app's own calls, none in libmpiguide
+  other=$(awk -F, -v o="$(readlink -f "$MG_LARGE_APP")" '!/^#@/ && $1 != "collective" && $10 != o { print $1 " at " $10 }' large.csv | sort -u)
+  if [[ -z $other ]]; then ok "large.csv: every call traced at large_app's sites"
+  else fail "large.csv: sites outside large_app: $(head -3 <<<"$other" | paste -sd';')"; fi
   ;;
 mismatch | mpmd_agree)
   A=${1:?A} B=${2:?B}

@@ -1,0 +1,81 @@
+/*
+ * MPI-4's large-count bindings, MPI_<Op>_c: the same operations with MPI_Count counts (and
+ * MPI_Aint displacements). MPICH 4.0 defines them, and its mpi_f08 binding calls them for a
+ * count of kind MPI_COUNT_KIND (mpi_<op>_f08ts_large_, fortran.c); Open MPI 4.1 (MPI 3.1) has
+ * none, and this file is empty there (MPI_VERSION, decided when libmpiguide is compiled against
+ * the MPI's header).
+ *
+ * Without them such a call escaped libmpiguide (no trace, force or profile). Each one here, for
+ * the operations with one count per side that wrappers.c routes:
+ * - with nothing set for the operation (its path byte MG_PATH_PMPI, the same test as the
+ *   wrapper's), a tail call of the library's PMPI_<Op>_c, arguments untouched;
+ * - with counts that fit an int, the call of wrappers.c's MPI_<Op> with the same arguments, the
+ *   program's call noted as the site (as fortran.c does for a binding): traced, forced and tuned
+ *   as the int call, with its result (the library's MPI_<Op> and MPI_<Op>_c compute the same;
+ *   its default path is then the int binding's, as a program that called MPI_<Op> gets);
+ * - with a count past INT_MAX (or below INT_MIN), PMPI_<Op>_c untouched: the mock-ups and the
+ *   call descriptor count in int (docs/library.md, "Large counts").
+ * The vector collectives' _c forms (MPI_Allgatherv_c ...: arrays of MPI_Count and MPI_Aint) pass
+ * through: they would need their arrays converted on every call.
+ *
+ * One row per operation (MG_LARGE_OPS): its registry name, the MPI name, the _c parameters, the
+ * arguments, and the counts that must fit.
+ */
+
+#include "lib/lib.h"
+
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+
+#define FITS(n) ((n) == (MPI_Count)(int)(n))
+
+typedef const void *CB; /* a send buffer */
+typedef MPI_Datatype T;
+typedef MPI_Count N;
+
+#define MG_LARGE_OPS(X)                                                                                     \
+  X(ALLREDUCE, Allreduce, (CB sb, void *rb, N n, T t, MPI_Op op, MPI_Comm c), (sb, rb, n, t, op, c), FITS(n)) \
+  X(EXSCAN, Exscan, (CB sb, void *rb, N n, T t, MPI_Op op, MPI_Comm c), (sb, rb, n, t, op, c), FITS(n))       \
+  X(SCAN, Scan, (CB sb, void *rb, N n, T t, MPI_Op op, MPI_Comm c), (sb, rb, n, t, op, c), FITS(n))           \
+  X(REDUCE_SCATTER_BLOCK, Reduce_scatter_block, (CB sb, void *rb, N n, T t, MPI_Op op, MPI_Comm c),          \
+    (sb, rb, n, t, op, c), FITS(n))                                                                         \
+  X(REDUCE, Reduce, (CB sb, void *rb, N n, T t, MPI_Op op, int root, MPI_Comm c), (sb, rb, n, t, op, root, c), \
+    FITS(n))                                                                                                \
+  X(BCAST, Bcast, (void *b, N n, T t, int root, MPI_Comm c), (b, n, t, root, c), FITS(n))                    \
+  X(ALLGATHER, Allgather, (CB sb, N sn, T st, void *rb, N rn, T rt, MPI_Comm c), (sb, sn, st, rb, rn, rt, c), \
+    FITS(sn) && FITS(rn))                                                                                   \
+  X(ALLTOALL, Alltoall, (CB sb, N sn, T st, void *rb, N rn, T rt, MPI_Comm c), (sb, sn, st, rb, rn, rt, c),   \
+    FITS(sn) && FITS(rn))                                                                                   \
+  X(GATHER, Gather, (CB sb, N sn, T st, void *rb, N rn, T rt, int root, MPI_Comm c),                        \
+    (sb, sn, st, rb, rn, rt, root, c), FITS(sn) && FITS(rn))                                                \
+  X(SCATTER, Scatter, (CB sb, N sn, T st, void *rb, N rn, T rt, int root, MPI_Comm c),                      \
+    (sb, sn, st, rb, rn, rt, root, c), FITS(sn) && FITS(rn))                                                \
+  X(SEND, Send, (CB b, N n, T t, int dest, int tag, MPI_Comm c), (b, n, t, dest, tag, c), FITS(n))           \
+  X(SSEND, Ssend, (CB b, N n, T t, int dest, int tag, MPI_Comm c), (b, n, t, dest, tag, c), FITS(n))         \
+  X(RSEND, Rsend, (CB b, N n, T t, int dest, int tag, MPI_Comm c), (b, n, t, dest, tag, c), FITS(n))         \
+  X(ISEND, Isend, (CB b, N n, T t, int dest, int tag, MPI_Comm c, MPI_Request *r), (b, n, t, dest, tag, c, r), \
+    FITS(n))                                                                                                \
+  X(RECV, Recv, (void *b, N n, T t, int src, int tag, MPI_Comm c, MPI_Status *s), (b, n, t, src, tag, c, s),  \
+    FITS(n))                                                                                                \
+  X(IRECV, Irecv, (void *b, N n, T t, int src, int tag, MPI_Comm c, MPI_Request *r),                        \
+    (b, n, t, src, tag, c, r), FITS(n))                                                                     \
+  X(SENDRECV, Sendrecv,                                                                                     \
+    (CB sb, N sn, T st, int dest, int stag, void *rb, N rn, T rt, int src, int rtag, MPI_Comm c, MPI_Status *s), \
+    (sb, sn, st, dest, stag, rb, rn, rt, src, rtag, c, s), FITS(sn) && FITS(rn))                            \
+  X(SENDRECV_REPLACE, Sendrecv_replace,                                                                     \
+    (void *b, N n, T t, int dest, int stag, int src, int rtag, MPI_Comm c, MPI_Status *s),                  \
+    (b, n, t, dest, stag, src, rtag, c, s), FITS(n))
+
+/* The counts convert to int implicitly in the call of MPI_<Op> (its prototype), after the test.
+ * The site is the program's call, or the one an mpi_f08 binding noted (fortran.c), as MG_SITE. */
+#define LARGE_WRAPPER(E, Name, params, args, fits)                                                          \
+  MG_EXPORT int MPI_##Name##_c params {                                                                     \
+    if (__builtin_expect(mg_the_ctx.path[MG_##E] == MG_PATH_PMPI, 1) || !(fits)) return PMPI_##Name##_c args; \
+    void *outer = mg_fortran_site;                                                                          \
+    mg_fortran_site = outer ? outer : __builtin_return_address(0);                                          \
+    int rc = MPI_##Name args;                                                                               \
+    mg_fortran_site = outer;                                                                                \
+    return rc;                                                                                              \
+  }
+MG_LARGE_OPS(LARGE_WRAPPER)
+
+#endif

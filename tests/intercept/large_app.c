@@ -1,0 +1,64 @@
+/*
+ * MPI-4's large-count bindings from a plain C program (run_preload.sh large): MPI_Allreduce_c,
+ * MPI_Bcast_c and MPI_Reduce_c with counts that fit an int, each result compared with the
+ * library's own (PMPI_ with int counts, which libmpiguide never sees). Knows nothing of mpiguide.
+ * Built against an MPI without them (MPI_VERSION < 4: Open MPI 4.1), it says so and exits 77.
+ *
+ *   large_app COUNT...     each count once per operation; prints "large_app: OK" on rank 0
+ */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if MPI_VERSION >= 4
+static int bad;
+
+static void expect(const char *what, const int *got, const int *want, int n, int rank) {
+  if (memcmp(got, want, (size_t)n * sizeof *got)) {
+    fprintf(stderr, "large_app: rank %d: %s of %d ints differs from the library's\n", rank, what, n);
+    bad = 1;
+  }
+}
+#endif
+
+int main(int argc, char **argv) {
+  MPI_Init(&argc, &argv);
+  int rank, p;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+#if MPI_VERSION >= 4
+  for (int i = 1; i < argc; i++) {
+    int n = atoi(argv[i]);
+    int *a = malloc(sizeof(int) * (size_t)(n + 1)), *b = malloc(sizeof(int) * (size_t)(n + 1)),
+        *w = malloc(sizeof(int) * (size_t)(n + 1));
+    for (int k = 0; k < n; k++) a[k] = 1000 * rank + k;
+    MPI_Allreduce_c(a, b, (MPI_Count)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    PMPI_Allreduce(a, w, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect("MPI_Allreduce_c", b, w, n, rank);
+    memset(b, 0, sizeof(int) * (size_t)n);
+    memset(w, 0, sizeof(int) * (size_t)n);
+    MPI_Reduce_c(a, b, (MPI_Count)n, MPI_INT, MPI_MAX, p - 1, MPI_COMM_WORLD);
+    PMPI_Reduce(a, w, n, MPI_INT, MPI_MAX, p - 1, MPI_COMM_WORLD);
+    expect("MPI_Reduce_c", b, w, n, rank);
+    for (int k = 0; k < n; k++) b[k] = w[k] = rank == 0 ? 7 * k + 1 : -1;
+    MPI_Bcast_c(b, (MPI_Count)n, MPI_INT, 0, MPI_COMM_WORLD);
+    PMPI_Bcast(w, n, MPI_INT, 0, MPI_COMM_WORLD);
+    expect("MPI_Bcast_c", b, w, n, rank);
+    free(a);
+    free(b);
+    free(w);
+  }
+  int all = 0;
+  PMPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0 && !all) printf("large_app: OK\n");
+  MPI_Finalize();
+  return all ? 1 : 0;
+#else
+  if (rank == 0)
+    printf("large_app: SKIPPED: this MPI has no large-count bindings (MPI_VERSION %d; MPI_Allreduce_c is MPI-4)\n",
+           MPI_VERSION);
+  MPI_Finalize();
+  return 77;
+#endif
+}
