@@ -138,10 +138,21 @@ static int irregular(int coll) {
   return counterpart(coll, &div_p) >= 0 && div_p;
 }
 
-/* A point-to-point row's schedule at (p, n), slowed by crowding where every rank is busy. */
+/* A point-to-point row's schedule at (p, n), slowed by crowding where every rank is busy, and on a
+ * node with more ranks than processors late by the handoff at every message on its critical path
+ * (mg_loggp.wake): there a rank that waits for a message has given up its processor (Open MPI
+ * yields when oversubscribed, and the busy ranks take the processors in turns), whatever the
+ * schedule, a tree's or a ring's. The handoff is a delay, not work, so the crowding does not scale
+ * it: t = crowding x schedule + (schedule with the handoff - schedule). */
 static double schedule(const mg_model *m, const mg_alg *a, int p, double n) {
-  double t = a->costfn(m->lg, p, n, a->param);
-  return a->crowd ? t * mg_loggp_crowding(m->lg, p) : t;
+  const mg_loggp *lg = m->lg;
+  double t = a->costfn(lg, p, n, a->param), late = 0;
+  if (lg->handoff > 0 && mg_loggp_oversubscribed(lg, p)) {
+    mg_loggp w = *lg;
+    w.wake = lg->handoff;
+    late = a->costfn(&w, p, n, a->param) - t;
+  }
+  return (a->crowd ? t * mg_loggp_crowding(lg, p) : t) + late;
 }
 
 /* The cheapest point-to-point row of coll at (p, n); NaN: none or no LogGP. */
