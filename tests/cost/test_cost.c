@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "common/test.h"
+#include "algs/p2p_sched.h"
 #include "cost/cost.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) <= 1e-12 + 1e-9 * fabs(b))
@@ -82,6 +83,19 @@ int main(void) {
   ASSERT_TRUE(ra->crowd && !ba->crowd);
   ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, ring, 4, 65536), 2 * ra->costfn(&cr, 4, 65536, ra->param)));
   ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 4, 65536), ba->costfn(&cr, 4, 65536, ba->param)));
+  /* a binomial tree crowds round by round: at 4 ranks on 2 cores its first round runs one message
+   * (2 ranks busy), its second two (4 ranks: twice as slow); the fan-in of reduce the other way */
+  int rbin = row(MG_REDUCE, "reduce_as_binomial"), sbin = row(MG_SCATTER, "scatter_as_binomial");
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 4, 65536), 3 * mg_loggp_msg(&cr, 65536)));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_REDUCE, rbin, 4, 65536), 3 * (mg_loggp_msg(&cr, 65536) + cr.reduce * 65536)));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_REDUCE, rbin, 2, 65536), mg_loggp_msg(&cr, 65536) + cr.reduce * 65536));
+  /* the scatter's fan-out: the root sends 2 blocks to rank 2 (alone), then 1 block each to 1 and 3 at once */
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_SCATTER, sbin, 4, 1024),
+                   cr.copy * 1024 + fmax(mg_loggp_msg(&cr, 2048) + 2 * mg_loggp_msg(&cr, 1024), mg_loggp_gap(&cr, 2048) + 2 * mg_loggp_msg(&cr, 1024))));
+  ASSERT_EQ(mg_p2p_round_msgs(4, 1), 2);
+  ASSERT_EQ(mg_p2p_round_msgs(4, 2), 1);
+  ASSERT_EQ(mg_p2p_round_msgs(5, 4), 1);
+  ASSERT_EQ(mg_p2p_round_msgs(8, 1), 4);
   mg_model_free(&m);
 
   TEST_CASE("handoff");
