@@ -35,16 +35,10 @@ double mg_loggp_msg(const mg_loggp *m, double s) {
   return mg_loggp_msg_sum(m, s) + wake;
 }
 
-/* Whether the receive overhead at measured size i exceeds half the one-way time. */
-static int receiver_copies(const mg_loggp *m, int i) { return m->rtt[i] > 0 && m->orecv[i] > m->rtt[i] / 4; }
-
 double mg_loggp_rendezvous(const mg_loggp *m) {
-  for (int i = 0; i + MG_LOGGP_RDV_RUN <= m->npts; i++) {
-    int k = 0;
-    while (k < MG_LOGGP_RDV_RUN && receiver_copies(m, i + k)) k++;
-    if (k == MG_LOGGP_RDV_RUN) return m->size[i];
-  }
-  return 0;
+  double from = 0;
+  for (int i = m->npts - 1; i >= 0 && m->rtt[i] > 0 && m->orecv[i] > m->rtt[i] / 4; i--) from = m->size[i];
+  return from;
 }
 
 /* The ranks on the fullest node of p processes over the measured job's nodes. */

@@ -59,14 +59,13 @@ int mg_loggp_oversubscribed(const mg_loggp *m, int p);
  * docs/loggp.md), so the cost models use the measured round trip. */
 double mg_loggp_msg(const mg_loggp *m, double s);
 /* The size from which on a message goes by rendezvous, from the measured columns: the smallest
- * measured size at which, and at the MG_LOGGP_RDV_RUN - 1 sizes after it, the receive overhead o_r
- * exceeds half the one-way time PRTT(1,0,s)/2 (a run: one noisy size neither starts nor ends it). An eager message is copied twice, into a shared buffer by the sender
+ * measured size from which on (at it and every larger one) the receive overhead o_r exceeds half the
+ * one-way time PRTT(1,0,s)/2. An eager message is copied twice, into a shared buffer by the sender
  * and out by the receiver, after the latency: the receiver's copy is less than half of it; a
  * rendezvous (single-copy) message is copied once, by the receiver, which then tells the sender:
  * most of it. Open MPI's shared memory switches at 4 KiB (its eager limit), and both LogGP files
- * measured at 4 ranks here say 4096 (one has an outlier at 1 KiB, another eager-looking 2 and
- * 4 MiB: "from here on, every size" said no rendezvous at all there). 0: no such run. */
-#define MG_LOGGP_RDV_RUN 3
+ * measured at 4 ranks here say 4096 (one has an outlier at 1 KiB, which the "every larger size"
+ * passes over). 0 when the largest size is not such (or no round trips). */
 double mg_loggp_rendezvous(const mg_loggp *m);
 /* The LogGP sum o_s(s) + L + (s-1) G + o_r(s), with (s-1) G taken from the gap curve where
  * measured: the model whose fit `mpiguide loggp` reports. */
