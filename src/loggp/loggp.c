@@ -30,15 +30,8 @@ double mg_loggp_msg_sum(const mg_loggp *m, double s) {
 }
 
 double mg_loggp_msg(const mg_loggp *m, double s) {
-  double wake = m->rdv > 0 && s >= m->rdv ? 2 * m->wake : m->wake;
-  if (m->npts > 0 && m->rtt[0] > 0) return interp(m, m->rtt, s, 2 * m->G) / 2 + wake;
-  return mg_loggp_msg_sum(m, s) + wake;
-}
-
-double mg_loggp_rendezvous(const mg_loggp *m) {
-  double from = 0;
-  for (int i = m->npts - 1; i >= 0 && m->rtt[i] > 0 && m->orecv[i] > m->rtt[i] / 4; i--) from = m->size[i];
-  return from;
+  if (m->npts > 0 && m->rtt[0] > 0) return interp(m, m->rtt, s, 2 * m->G) / 2 + m->wake;
+  return mg_loggp_msg_sum(m, s) + m->wake;
 }
 
 /* The ranks on the fullest node of p processes over the measured job's nodes. */

@@ -34,9 +34,6 @@ typedef struct mg_loggp {
                      not measured or no such node) */
   double wake;    /* what mg_loggp_msg adds to every message: 0 in a file's parameters; the cost
                      model sets it to handoff for a job whose nodes run more ranks than processors */
-  double rdv;     /* where the rendezvous begins (mg_loggp_rendezvous; 0: nowhere): from this size on
-                     mg_loggp_msg adds the wake twice, the sender waits for the receiver's
-                     completion message as well as the receiver for the data */
   double copy;   /* local memcpy, per byte */
   double reduce; /* local MPI_Reduce_local (MPI_SUM on MPI_DOUBLE), per byte */
 } mg_loggp;
@@ -58,15 +55,6 @@ int mg_loggp_oversubscribed(const mg_loggp *m, int p);
  * sum counts a large message's transfer two or three times (o_s and o_r each wait for it:
  * docs/loggp.md), so the cost models use the measured round trip. */
 double mg_loggp_msg(const mg_loggp *m, double s);
-/* The size from which on a message goes by rendezvous, from the measured columns: the smallest
- * measured size from which on (at it and every larger one) the receive overhead o_r exceeds half the
- * one-way time PRTT(1,0,s)/2. An eager message is copied twice, into a shared buffer by the sender
- * and out by the receiver, after the latency: the receiver's copy is less than half of it; a
- * rendezvous (single-copy) message is copied once, by the receiver, which then tells the sender:
- * most of it. Open MPI's shared memory switches at 4 KiB (its eager limit), and both LogGP files
- * measured at 4 ranks here say 4096 (one has an outlier at 1 KiB, which the "every larger size"
- * passes over). 0 when the largest size is not such (or no round trips). */
-double mg_loggp_rendezvous(const mg_loggp *m);
 /* The LogGP sum o_s(s) + L + (s-1) G + o_r(s), with (s-1) G taken from the gap curve where
  * measured: the model whose fit `mpiguide loggp` reports. */
 double mg_loggp_msg_sum(const mg_loggp *m, double s);

@@ -135,7 +135,6 @@ static void fill_params(const mg_loggp_file *lf, mg_loggp_class *c, int inter) {
   m->nodes = lf->nodes;
   m->cores = lf->cores;
   m->handoff = lf->handoff;
-  m->rdv = mg_loggp_rendezvous(m);
   m->copy = lf->copy;
   m->reduce = lf->reduce;
 }

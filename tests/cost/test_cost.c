@@ -66,16 +66,6 @@ int main(void) {
   ASSERT_TRUE(NEAR(mg_loggp_msg(&rt, 2048), 7e-6 + 1024e-9));
   ASSERT_TRUE(NEAR(mg_loggp_msg_sum(&rt, 1024), 0.5e-6 + 2e-6 + 1023e-9 + 0.25e-6));
 
-  TEST_CASE("rendezvous");
-  /* the receive overhead above half the one-way time from 4 KiB on (1 KiB alone does not count) */
-  mg_loggp rv = lg;
-  rv.npts = 5;
-  double rs[] = {1, 1024, 2048, 4096, 8192}, rtts[] = {1e-6, 1e-6, 1.2e-6, 5e-6, 6e-6}, ro[] = {0.1e-6, 0.4e-6, 0.2e-6, 2e-6, 2.5e-6};
-  for (int i = 0; i < 5; i++) rv.size[i] = rs[i], rv.rtt[i] = rtts[i], rv.orecv[i] = ro[i];
-  ASSERT_TRUE(mg_loggp_rendezvous(&rv) == 4096);
-  rv.orecv[4] = 1e-6; /* the largest eager: no rendezvous */
-  ASSERT_TRUE(mg_loggp_rendezvous(&rv) == 0);
-
   TEST_CASE("crowding");
   mg_loggp cr = lg;
   cr.cores = 2, cr.nodes = 1;
@@ -122,16 +112,7 @@ int main(void) {
   ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, ring, 2, 65536), ra->costfn(&cr, 2, 65536, ra->param)));
   cr.wake = 1e-6; /* what mg_loggp_msg adds */
   ASSERT_TRUE(NEAR(mg_loggp_msg(&cr, 1), 0.5e-6 + 2e-6 + 0.25e-6 + 1e-6));
-  /* from the rendezvous on twice: the sender waits for the receiver's completion message too */
-  cr.rdv = 1024;
-  ASSERT_TRUE(NEAR(mg_loggp_msg(&cr, 512), mg_loggp_msg_sum(&cr, 512) + 1e-6));
-  ASSERT_TRUE(NEAR(mg_loggp_msg(&cr, 1024), mg_loggp_msg_sum(&cr, 1024) + 2e-6));
-  cr.wake = 0;
-  mg_model_free(&m);
-  mg_model_init(&m, &cr); /* the binomial bcast of 64 KiB at 4 ranks: 2 messages, 2 handoffs each */
-  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 4, 65536), ba->costfn(&cr, 4, 65536, ba->param) + 4 * 4e-6));
-  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 4, 512), ba->costfn(&cr, 4, 512, ba->param) + 2 * 4e-6));
-  cr.rdv = 0, cr.handoff = 0;
+  cr.wake = 0, cr.handoff = 0;
   mg_model_free(&m);
 
   TEST_CASE("measured defaults");
