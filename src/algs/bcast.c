@@ -170,7 +170,8 @@ int mg_bcast_as_binomial(const mg_call *c, int unused) {
 }
 
 /* Arrival of the data at v in a binomial tree whose node sends (largest subtree first) a
- * message of bsize(subtree) bytes to each child; the worst v. `blk` > 0: a child's message
+ * message of bsize(subtree) bytes to each child, each crowded by its round
+ * (mg_p2p_round_crowding); the worst v. `blk` > 0: a child's message
  * is blk bytes per rank of its subtree (the scatter), else n (the whole vector). */
 static double binomial_tree(const mg_loggp *m, int p, double n, double blk) {
   int top = 1 << mg_p2p_log2_ceil(p);
@@ -187,7 +188,7 @@ static double binomial_tree(const mg_loggp *m, int p, double n, double blk) {
           t += mg_loggp_gap(m, blk > 0 ? sub * blk : n);
         }
       int sub = mask < p - node - mask ? mask : p - node - mask;
-      t += mg_p2p_msg(m, blk > 0 ? sub * blk : n);
+      t += mg_p2p_round_crowding(m, p, mask) * mg_p2p_msg(m, blk > 0 ? sub * blk : n);
       node += mask;
     }
     if (t > worst) worst = t;

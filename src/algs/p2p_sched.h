@@ -135,6 +135,19 @@ static inline double mg_p2p_max(double a, double b) { return a > b ? a : b; }
 static inline double mg_p2p_copy(const mg_loggp *m, double bytes) { return m->copy * bytes; }
 
 /*
+ * A binomial tree's round of step 2^j: the messages between relative ranks vr and vr - 2^j, for the
+ * vr < p whose lowest set bit is 2^j (p = 4: two messages at step 1, one at step 2), and how much
+ * it slows down on a node with more ranks than processors: the 2 ranks of each message are busy at
+ * once (mg_loggp_crowding of them; 1 on a node with enough processors). A fan-out's first round and
+ * a fan-in's last run one message; the other end runs p/2, every rank busy: at 4 ranks on 2 cores
+ * a binomial bcast was measured 1.5 times its price with every round priced alone (2026-11-27).
+ */
+static inline int mg_p2p_round_msgs(int p, int step) { return p > step ? (p - step - 1) / (2 * step) + 1 : 0; }
+static inline double mg_p2p_round_crowding(const mg_loggp *m, int p, int step) {
+  return mg_loggp_crowding(m, 2 * mg_p2p_round_msgs(p, step));
+}
+
+/*
  * The critical path of a binomial fan-in of p ranks to its root, each rank sending its subtree's
  * blocks of n bytes to its parent in one message once its children's messages arrived (gather,
  * the barrier's fan-in with n = 0). With h the largest power of two below p, the root's children
@@ -142,13 +155,16 @@ static inline double mg_p2p_copy(const mg_loggp *m, double bytes) { return m->co
  *   F(1) = 0, F(p) = max(F(h), F(p - h) + msg((p - h) n)).
  * Receive overheads of messages that arrive together at one rank are not serialised.
  */
-static inline double mg_p2p_fanin(const mg_loggp *m, int p, double n) {
+static inline double mg_p2p_fanin_in(const mg_loggp *m, int p, double n, int ptot) {
   if (p <= 1) return 0;
   int h = mg_p2p_pow2_floor(p - 1);
   double tree = 0; /* F(h): a power of two, its last child the slowest: sum of msg(2^k n) */
-  for (int k = 1; k < h; k <<= 1) tree += mg_loggp_msg(m, k * n);
-  return mg_p2p_max(tree, mg_p2p_fanin(m, p - h, n) + mg_loggp_msg(m, (p - h) * n));
+  for (int k = 1; k < h; k <<= 1) tree += mg_p2p_round_crowding(m, ptot, k) * mg_loggp_msg(m, k * n);
+  return mg_p2p_max(tree, mg_p2p_fanin_in(m, p - h, n, ptot) + mg_p2p_round_crowding(m, ptot, h) * mg_loggp_msg(m, (p - h) * n));
 }
+/* Each message crowded by its round (mg_p2p_round_crowding over the whole tree: a subtree's steps
+ * are the tree's). */
+static inline double mg_p2p_fanin(const mg_loggp *m, int p, double n) { return mg_p2p_fanin_in(m, p, n, p); }
 
 /*
  * The critical path of a binomial fan-out from the root of p ranks, each rank sending its
@@ -157,12 +173,14 @@ static inline double mg_p2p_fanin(const mg_loggp *m, int p, double n) {
  * the tree of h ranks below h:
  *   S(1) = 0, S(p) = max(msg((p - h) n) + S(p - h), gap((p - h) n) + S(h)).
  */
-static inline double mg_p2p_fanout(const mg_loggp *m, int p, double n) {
+static inline double mg_p2p_fanout_in(const mg_loggp *m, int p, double n, int ptot) {
   if (p <= 1) return 0;
   int h = mg_p2p_pow2_floor(p - 1);
-  double first = (p - h) * n, rest = mg_p2p_fanout(m, h, n);
-  double sub = p - h == h ? rest : mg_p2p_fanout(m, p - h, n); /* a power of two: one recursion */
-  return mg_p2p_max(mg_loggp_msg(m, first) + sub, mg_loggp_gap(m, first) + rest);
+  double first = (p - h) * n, rest = mg_p2p_fanout_in(m, h, n, ptot);
+  double sub = p - h == h ? rest : mg_p2p_fanout_in(m, p - h, n, ptot); /* a power of two: one recursion */
+  return mg_p2p_max(mg_p2p_round_crowding(m, ptot, h) * mg_loggp_msg(m, first) + sub, mg_loggp_gap(m, first) + rest);
 }
+/* Each message crowded by its round, as the fan-in's. */
+static inline double mg_p2p_fanout(const mg_loggp *m, int p, double n) { return mg_p2p_fanout_in(m, p, n, p); }
 
 #endif

@@ -203,7 +203,9 @@ int mg_reduce_as_binomial(const mg_call *c, int unused) {
 
 double mg_cost_reduce_as_binomial(const mg_loggp *m, int p, double n, int param) {
   (void)param;
-  return mg_p2p_log2_ceil(p) * (mg_p2p_msg(m, n) + m->reduce * n);
+  double t = 0; /* each round crowded by its messages (mg_p2p_round_crowding) */
+  for (int step = 1; step < p; step <<= 1) t += mg_p2p_round_crowding(m, p, step) * (mg_p2p_msg(m, n) + m->reduce * n);
+  return t;
 }
 
 /* Elements per segment: seg bytes of whole elements, at least one. */

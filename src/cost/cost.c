@@ -138,10 +138,25 @@ static int irregular(int coll) {
   return counterpart(coll, &div_p) >= 0 && div_p;
 }
 
-/* A point-to-point row's schedule at (p, n), slowed by crowding where every rank is busy. */
+/* A point-to-point row's schedule at (p, n) on crowded nodes (more ranks than processors):
+ * - crowding: a row whose every rank is busy in nearly every round (a->crowd) slows down by the
+ *   ranks per node over the processors, as a whole; the binomial trees crowd round by round inside
+ *   their cost functions (mg_p2p_round_crowding), so a crowded row is priced without the cores;
+ * - handoff: every message on the critical path is late by it (mg_loggp.wake): a rank that waits
+ *   for a message has given up its processor (Open MPI yields when oversubscribed, and the busy
+ *   ranks take the processors in turns), whatever the schedule, a tree's or a ring's. A delay, not
+ *   work: no crowding scales it, t += schedule with the handoff - schedule, both without cores. */
 static double schedule(const mg_model *m, const mg_alg *a, int p, double n) {
-  double t = a->costfn(m->lg, p, n, a->param);
-  return a->crowd ? t * mg_loggp_crowding(m->lg, p) : t;
+  const mg_loggp *lg = m->lg;
+  mg_loggp flat = *lg;
+  flat.cores = 0;
+  double t = a->crowd ? a->costfn(&flat, p, n, a->param) * mg_loggp_crowding(lg, p) : a->costfn(lg, p, n, a->param);
+  if (lg->handoff > 0 && mg_loggp_oversubscribed(lg, p)) {
+    mg_loggp w = flat;
+    w.wake = lg->handoff;
+    t += a->costfn(&w, p, n, a->param) - a->costfn(&flat, p, n, a->param);
+  }
+  return t;
 }
 
 /* The cheapest point-to-point row of coll at (p, n); NaN: none or no LogGP. */

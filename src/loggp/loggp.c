@@ -30,11 +30,18 @@ double mg_loggp_msg_sum(const mg_loggp *m, double s) {
 }
 
 double mg_loggp_msg(const mg_loggp *m, double s) {
-  if (m->npts > 0 && m->rtt[0] > 0) return interp(m, m->rtt, s, 2 * m->G) / 2;
-  return mg_loggp_msg_sum(m, s);
+  if (m->npts > 0 && m->rtt[0] > 0) return interp(m, m->rtt, s, 2 * m->G) / 2 + m->wake;
+  return mg_loggp_msg_sum(m, s) + m->wake;
 }
 
+/* The ranks on the fullest node of p processes over the measured job's nodes. */
+static int ranks_per_node(const mg_loggp *m, int p) {
+  int nodes = m->nodes > 0 ? m->nodes : 1;
+  return (p + nodes - 1) / nodes;
+}
+
+int mg_loggp_oversubscribed(const mg_loggp *m, int p) { return m->cores > 0 && ranks_per_node(m, p) > m->cores; }
+
 double mg_loggp_crowding(const mg_loggp *m, int p) {
-  int nodes = m->nodes > 0 ? m->nodes : 1, rpn = (p + nodes - 1) / nodes;
-  return m->cores > 0 && rpn > m->cores ? (double)rpn / m->cores : 1;
+  return mg_loggp_oversubscribed(m, p) ? (double)ranks_per_node(m, p) / m->cores : 1;
 }

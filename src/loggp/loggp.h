@@ -29,6 +29,11 @@ typedef struct mg_loggp {
                                   0 where not measured (then mg_loggp_msg is the LogGP sum) */
   int nodes;     /* nodes of the job that was measured (0: unknown, taken as 1) */
   int cores;     /* processors of its smallest node (0: unknown) */
+  double handoff; /* on a node with more ranks than processors: how late a message is whose receiver
+                     waits for a processor (a ring round of all ranks less the crowded message; 0:
+                     not measured or no such node) */
+  double wake;    /* what mg_loggp_msg adds to every message: 0 in a file's parameters; the cost
+                     model sets it to handoff for a job whose nodes run more ranks than processors */
   double copy;   /* local memcpy, per byte */
   double reduce; /* local MPI_Reduce_local (MPI_SUM on MPI_DOUBLE), per byte */
 } mg_loggp;
@@ -41,9 +46,12 @@ double mg_loggp_gap(const mg_loggp *m, double s);
  * spread over the measured job's nodes: the ranks per node over the node's processors when they
  * exceed them (ranks of an oversubscribed node take turns), else 1; 1 when the cores are unknown. */
 double mg_loggp_crowding(const mg_loggp *m, int p);
+/* Whether a job of p processes spread over the measured job's nodes runs more ranks on a node than
+ * it has processors (the cores known). */
+int mg_loggp_oversubscribed(const mg_loggp *m, int p);
 /* One message of s bytes, from the start of the send to the end of the receive, as the cost
  * models price it: half the measured round trip PRTT(1,0,s) where the file has it (beyond the
- * largest size: plus (s - s_max) G), else the LogGP sum mg_loggp_msg_sum. On this machine the
+ * largest size: plus (s - s_max) G), else the LogGP sum mg_loggp_msg_sum; plus m->wake. On this machine the
  * sum counts a large message's transfer two or three times (o_s and o_r each wait for it:
  * docs/loggp.md), so the cost models use the measured round trip. */
 double mg_loggp_msg(const mg_loggp *m, double s);

@@ -64,6 +64,9 @@ typedef struct mg_loggp_file {
   char mpi_name[32];     /* "Open MPI", "MPICH", ... */
   int p, nodes, rpn_min, rpn_max;
   int cores;             /* processors of the smallest node (sysconf); 0 unknown (files without the line) */
+  double handoff;        /* the handoff (loggp.h): measured where a node runs more ranks than processors;
+                            0: not measured (files without the line) */
+  double ring_all, ring_two; /* the rounds it was measured from (a comment in the file; not read) */
   double copy, reduce;   /* local per-byte costs: memcpy, MPI_Reduce_local(MPI_SUM, MPI_DOUBLE) */
   double tolerance;      /* the residual above which a size is reported (warnings) */
   int has[2];            /* has[0]: an intra-node class, has[1]: an inter-node one */

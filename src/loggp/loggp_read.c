@@ -134,6 +134,7 @@ static void fill_params(const mg_loggp_file *lf, mg_loggp_class *c, int inter) {
   }
   m->nodes = lf->nodes;
   m->cores = lf->cores;
+  m->handoff = lf->handoff;
   m->copy = lf->copy;
   m->reduce = lf->reduce;
 }
@@ -170,6 +171,8 @@ static int launch_key(reader *R, mg_loggp_file *lf, char **f, int nf, const char
     *gkeys |= K_NODES;
   } else if (!strcmp(key, "cores")) { /* optional: files before it have none */
     if (nfields(R, key, nf, 1) || integer(R, "cores", f[1], 1, 100000000, &lf->cores)) return -1;
+  } else if (!strcmp(key, "handoff")) { /* optional: measured on an oversubscribed node only */
+    if (nfields(R, key, nf, 1) || num(R, key, f[1], 0, &lf->handoff)) return -1;
   } else if (!strcmp(key, "ranks_per_node")) {
     if (nfields(R, key, nf, 2) || integer(R, key, f[1], 1, 100000000, &lf->rpn_min) ||
         integer(R, key, f[2], lf->rpn_min, 100000000, &lf->rpn_max))

@@ -58,6 +58,12 @@ int mg_loggp_write(FILE *f, const mg_loggp_file *lf, const char *command) {
     fprintf(f, "# processors of the smallest node: more busy ranks than these take turns (docs/model.md)\n");
     fprintf(f, "cores %d\n", lf->cores);
   }
+  if (lf->handoff > 0) {
+    fprintf(f, "# a node runs more ranks than processors: a message whose receiver waits is this much later\n");
+    fprintf(f, "# (a round of a 1-byte ring of all ranks less a round of two, the others asleep; docs/model.md):\n");
+    if (lf->ring_all > 0) fprintf(f, "# rounds of %.3g us (all ranks) and %.3g us (two)\n", 1e6 * lf->ring_all, 1e6 * lf->ring_two);
+    fprintf(f, "handoff %.9g\n", lf->handoff);
+  }
   fprintf(f, "# local per-byte costs: memcpy; MPI_Reduce_local with MPI_SUM on MPI_DOUBLE\n");
   fprintf(f, "copy %.9g\n", lf->copy);
   fprintf(f, "reduce %.9g\n", lf->reduce);

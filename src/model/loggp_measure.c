@@ -18,7 +18,7 @@
 #include "model/loggp_measure.h"
 #include "util/fmt.h"
 
-enum { TAG_CTL = 7201, TAG_MSG = 7202, TAG_REPLY = 7203 };
+enum { TAG_CTL = 7201, TAG_MSG = 7202, TAG_REPLY = 7203, TAG_RING = 7204 };
 enum { KIND_END, KIND_PRTT, KIND_OR };
 
 typedef struct pair {
@@ -168,12 +168,13 @@ static int local_cost(int reduce, size_t bytes, mg_now_fn now, double *per_byte)
   return rc;
 }
 
-/* The MAX of *in over comm into *out. A rank that waits for a pair it is not part of (idle) sleeps
- * between tests instead of spinning in the MPI library: on a node with more ranks than processors
- * (MPICH polls while it waits) a spinning rank would take a processor from the pair measured. */
-static int quiet_allreduce(int *in, int *out, int idle, MPI_Comm comm) {
+/* The MAX of *in (one element of type) over comm into *out. A rank that waits for a pair it is not
+ * part of (idle) sleeps between tests instead of spinning in the MPI library: on a node with more
+ * ranks than processors (MPICH polls while it waits) a spinning rank would take a processor from the
+ * pair measured. */
+static int quiet_max(const void *in, void *out, MPI_Datatype type, int idle, MPI_Comm comm) {
   MPI_Request req;
-  int done = 0, rc = PMPI_Iallreduce(in, out, 1, MPI_INT, MPI_MAX, comm, &req);
+  int done = 0, rc = PMPI_Iallreduce(in, out, 1, type, MPI_MAX, comm, &req);
   const struct timespec nap = {0, 200000}; /* 0.2 ms: small against a pair's seconds of measurement */
   while (rc == MPI_SUCCESS && !done) {
     rc = PMPI_Test(&req, &done, MPI_STATUS_IGNORE);
@@ -217,6 +218,47 @@ static int node_layout(MPI_Comm comm, const mg_loggp_cfg *cfg, int rank, int *le
     if (cnt > lf->rpn_max) lf->rpn_max = cnt;
   }
   return MPI_SUCCESS;
+}
+
+/* The handoff (loggp.h, docs/loggp.md): on a node that runs more ranks than it has processors, a
+ * message whose receiver waits is late by the time the receiver takes to get a processor back. The
+ * ranks of every node pass 1-byte messages round a ring (PMPI_Sendrecv to the next, from the
+ * previous, all at once), HANDOFF_ROUNDS rounds a repetition; then the first two of every node
+ * alone, the others asleep (quiet_max), as the pair of the LogGP series is measured. A round's
+ * time is the slowest node's, the median over HANDOFF_REPS repetitions: *all and *two (rank 0).
+ * The handoff is the difference, *all - *two: a 1-byte round is a wait, not work, so no crowding
+ * factor scales the round of two (doubled, it left no handoff in one of two runs at 4 ranks on 2
+ * cores, where the round of two took 2 us). Not from the pair's PRTT(1,0,1) either: at 4 ranks its
+ * smallest sizes were once measured 3.5 us under load where 32 B took 0.77 us. */
+enum { HANDOFF_ROUNDS = 100, HANDOFF_REPS = 21 };
+static int ring_series(MPI_Comm comm, MPI_Comm ring, int active, mg_now_fn now, double *round) {
+  int r, q, rc = MPI_SUCCESS;
+  PMPI_Comm_rank(ring, &r);
+  PMPI_Comm_size(ring, &q);
+  if (q > active) q = active;
+  double x[HANDOFF_REPS];
+  char out = 1, in = 0;
+  for (int k = 0; k < HANDOFF_REPS && rc == MPI_SUCCESS; k++) {
+    if ((rc = PMPI_Barrier(comm)) != MPI_SUCCESS) break;
+    double t0 = now(), t;
+    for (int i = 0; i < HANDOFF_ROUNDS && rc == MPI_SUCCESS && r < q && q > 1; i++)
+      rc = PMPI_Sendrecv(&out, 1, MPI_BYTE, (r + 1) % q, TAG_RING, &in, 1, MPI_BYTE, (r + q - 1) % q, TAG_RING, ring,
+                         MPI_STATUS_IGNORE);
+    t = (now() - t0) / HANDOFF_ROUNDS;
+    if (rc == MPI_SUCCESS) rc = quiet_max(&t, &x[k], MPI_DOUBLE, r >= q, comm);
+  }
+  if (rc == MPI_SUCCESS) *round = median(x, HANDOFF_REPS);
+  return rc;
+}
+
+static int ring_rounds(MPI_Comm comm, const int *leader, int rank, mg_now_fn now, double *all, double *two) {
+  MPI_Comm ring;
+  int rc = PMPI_Comm_split(comm, leader[rank], rank, &ring);
+  if (rc != MPI_SUCCESS) return rc;
+  rc = ring_series(comm, ring, 1 << 30, now, all);
+  if (rc == MPI_SUCCESS) rc = ring_series(comm, ring, 2, now, two);
+  PMPI_Comm_free(&ring);
+  return rc;
 }
 
 int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf) {
@@ -278,7 +320,7 @@ int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf)
     done++;
     /* every rank learns whether the pair succeeded, so no rank waits for a result that never comes */
     int bad = rc != MPI_SUCCESS, any;
-    int rc2 = quiet_allreduce(&bad, &any, rank != pa[k] && rank != pb[k], comm);
+    int rc2 = quiet_max(&bad, &any, MPI_INT, rank != pa[k] && rank != pb[k], comm);
     if (rc == MPI_SUCCESS && (rc2 != MPI_SUCCESS || any)) rc = rc2 != MPI_SUCCESS ? rc2 : MPI_ERR_OTHER;
     if (rc != MPI_SUCCESS) break;
     c->a = pa[k];
@@ -291,6 +333,10 @@ int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf)
   }
   free(c);
   if (rc != MPI_SUCCESS) goto out;
+  double round_all = 0, round_two = 0; /* every rank knows whether a node is crowded: the layout is everyone's */
+  if (lf->cores > 0 && lf->rpn_max > lf->cores &&
+      (rc = ring_rounds(comm, leader, rank, P.now, &round_all, &round_two)) != MPI_SUCCESS)
+    goto out;
 
   if (rank == 0) {
     size_t bytes = maxs < 65536 ? 65536 : maxs;
@@ -307,6 +353,13 @@ int mg_loggp_measure(MPI_Comm comm0, const mg_loggp_cfg *cfg, mg_loggp_file *lf)
       m->cores = lf->cores;
       m->copy = lf->copy;
       m->reduce = lf->reduce;
+    }
+    /* the ring's round less the two ranks' round */
+    if (round_all > 0) {
+      double h = round_all - round_two;
+      lf->ring_all = round_all, lf->ring_two = round_two;
+      lf->handoff = h > 0 ? h : 0;
+      for (int k = 0; k < 2; k++) lf->cls[k].m.handoff = lf->handoff;
     }
   }
   rc = PMPI_Barrier(comm);

@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "common/test.h"
+#include "algs/p2p_sched.h"
 #include "cost/cost.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) <= 1e-12 + 1e-9 * fabs(b))
@@ -82,6 +83,36 @@ int main(void) {
   ASSERT_TRUE(ra->crowd && !ba->crowd);
   ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, ring, 4, 65536), 2 * ra->costfn(&cr, 4, 65536, ra->param)));
   ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 4, 65536), ba->costfn(&cr, 4, 65536, ba->param)));
+  /* a binomial tree crowds round by round: at 4 ranks on 2 cores its first round runs one message
+   * (2 ranks busy), its second two (4 ranks: twice as slow); the fan-in of reduce the other way */
+  int rbin = row(MG_REDUCE, "reduce_as_binomial"), sbin = row(MG_SCATTER, "scatter_as_binomial");
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 4, 65536), 3 * mg_loggp_msg(&cr, 65536)));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_REDUCE, rbin, 4, 65536), 3 * (mg_loggp_msg(&cr, 65536) + cr.reduce * 65536)));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_REDUCE, rbin, 2, 65536), mg_loggp_msg(&cr, 65536) + cr.reduce * 65536));
+  /* the scatter's fan-out: the root sends 2 blocks to rank 2 (alone), then 1 block each to 1 and 3 at once */
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_SCATTER, sbin, 4, 1024),
+                   cr.copy * 1024 + fmax(mg_loggp_msg(&cr, 2048) + 2 * mg_loggp_msg(&cr, 1024), mg_loggp_gap(&cr, 2048) + 2 * mg_loggp_msg(&cr, 1024))));
+  ASSERT_EQ(mg_p2p_round_msgs(4, 1), 2);
+  ASSERT_EQ(mg_p2p_round_msgs(4, 2), 1);
+  ASSERT_EQ(mg_p2p_round_msgs(5, 4), 1);
+  ASSERT_EQ(mg_p2p_round_msgs(8, 1), 4);
+  mg_model_free(&m);
+
+  TEST_CASE("handoff");
+  /* 4 ranks on 2 cores: every message of every schedule is late by the handoff (a waiting rank
+   * gave up its processor), which the crowding does not scale; on a node with enough processors
+   * (2 ranks) nothing changes. At 4 ranks a 1 KiB bcast_as_binomial was measured 12 times its
+   * price without it (16 us against 1.3 us, 2026-11-27), a handoff of 4.9 us measured. */
+  cr.handoff = 4e-6;
+  mg_model_init(&m, &cr);
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 4, 1024), ba->costfn(&cr, 4, 1024, ba->param) + 2 * 4e-6));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 2, 1024), ba->costfn(&cr, 2, 1024, ba->param)));
+  /* the ring: 2 (p - 1) = 6 exchanges on its critical path, crowded by 2 */
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, ring, 4, 65536), 2 * ra->costfn(&cr, 4, 65536, ra->param) + 6 * 4e-6));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, ring, 2, 65536), ra->costfn(&cr, 2, 65536, ra->param)));
+  cr.wake = 1e-6; /* what mg_loggp_msg adds */
+  ASSERT_TRUE(NEAR(mg_loggp_msg(&cr, 1), 0.5e-6 + 2e-6 + 0.25e-6 + 1e-6));
+  cr.wake = 0, cr.handoff = 0;
   mg_model_free(&m);
 
   TEST_CASE("measured defaults");

@@ -164,6 +164,7 @@ static void test_roundtrip(void) {
   TEST_CASE("write, read");
   static mg_loggp_file a, b;
   make_file(&a);
+  a.cores = 2, a.handoff = 4.5e-6; /* an oversubscribed node: both lines written and read back */
   char path[256], err[512] = "";
   snprintf(path, sizeof path, "%s/ok.txt", tmpdir);
   FILE *f = fopen(path, "w");
@@ -198,6 +199,9 @@ static void test_roundtrip(void) {
   mg_loggp m;
   ASSERT_EQ(mg_loggp_read(path, &m, err, sizeof err), 0);
   ASSERT_EQ(m.inter, 1); /* several nodes: the inter-node class */
+  ASSERT_EQ(m.cores, 2);
+  ASSERT_REL(m.handoff, 4.5e-6, 1e-8);
+  ASSERT_TRUE(m.wake == 0); /* the cost model sets it, never a file */
   ASSERT_EQ(m.npts, 20);
   ASSERT_REL(m.G, a.cls[1].m.G, 1e-8);
   ASSERT_REL(m.copy, a.copy, 1e-8);
