@@ -134,6 +134,9 @@ static void meta_timing(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result 
   mg_meta(f, "sync_cost_min_sec", "%.6g", res->sync_cost_min);
   mg_meta(f, "sync_skew_sec", "%.6g", res->sync_skew);
   mg_meta(f, "sync_cost_of", "%s", cfg->sync == MG_SYNC_DISSEM ? "dissemination barrier" : "MPI_Barrier");
+  /* check --noise: the threshold its analysis used instead of the two above; a later analysis of
+   * this file (check --from, tune, report) uses it too unless given another (check/data.c) */
+  if (cfg->seq.noise > 0) mg_meta(f, "noise_sec", "%g", cfg->seq.noise);
   if (res->clock_used) {
     mg_meta(f, "clock_sync", "%s", "ping-pong offset/drift model to rank 0");
     mg_meta(f, "clock_sync_accuracy_sec", "%.3g", res->clock_err);

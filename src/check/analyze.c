@@ -525,9 +525,22 @@ static int reverse_rows(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *
   return 0;
 }
 
-int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen) {
+/* The noise threshold a check was given (--noise), recorded by every launch it measured: what a
+ * later analysis of its files uses unless given its own. 0 when some launch has none. */
+static double noise_given(const mg_ck_data *d) {
+  double g = 0;
+  for (int l = 0; l < d->nlaunches; l++) {
+    if (!(d->launches[l].noise_given > 0)) return 0;
+    if (d->launches[l].noise_given > g) g = d->launches[l].noise_given;
+  }
+  return g;
+}
+
+int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *given, mg_ck_result *r, char *err, size_t errlen) {
   memset(r, 0, sizeof *r);
-  r->opts = *o;
+  r->opts = *given;
+  if (!(r->opts.noise > 0)) r->opts.noise = noise_given(d);
+  const mg_ck_opts *o = &r->opts;
   if (!(o->alpha > 0 && o->alpha < 1)) return MG_ERR("alpha %g is not between 0 and 1", o->alpha);
   if (!(o->margin >= 0)) return MG_ERR("margin %g is negative", o->margin);
   cell *cells = malloc((size_t)(d->nseries + d->nnotes + 1) * sizeof *cells);

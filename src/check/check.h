@@ -58,6 +58,7 @@ typedef struct mg_ck_launch {
   double sync_cost;      /* the noise threshold, s (< 0 unknown): the larger of #@sync_cost_sec (one
                             synchronisation) and #@sync_skew_sec (the spread of the exits from it) */
   double sync_skew;      /* #@sync_skew_sec, s; < 0 unknown */
+  double noise_given;    /* #@noise_sec: the threshold the measuring check was given (--noise), s; 0: none */
   int nprocs;            /* #@nprocs or the nprocs column; 0 unknown */
   int nnodes;            /* #@nnodes; 0 unknown */
   char *mpi_name;        /* #@mpi_library_name ("" unknown) */

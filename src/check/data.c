@@ -279,6 +279,13 @@ int mg_ck_launch_get(mg_ck_data *d, const char *id, const char *source, const mg
     if (end != v && !*end && isfinite(c) && c >= 0) l->sync_skew = c;
     if (l->sync_skew > l->sync_cost) l->sync_cost = l->sync_skew; /* the imprecision is the larger */
   }
+  /* written by check --noise (bench/output.c); files before it had the value only in the stopping
+   * rule's line, which is a number when --noise was given */
+  if ((v = mg_ck_meta_get(m, "noise_sec")) || (v = mg_ck_meta_get(m, "stop_rule_noise_sec"))) {
+    char *end;
+    double c = strtod(v, &end);
+    if (end != v && !*end && isfinite(c) && c > 0) l->noise_given = c;
+  }
   if ((v = mg_ck_meta_get(m, "nprocs"))) l->nprocs = atoi(v);
   if (mg_ck_meta_get(m, "check_format") && (v = mg_ck_meta_get(m, "seed"))) {
     char *end;
