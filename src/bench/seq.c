@@ -91,11 +91,14 @@ static double mw_z(const double *a, long na, const double *b, long nb) {
   return (u - nn / 2 - 0.5) / sqrt(nn * (double)(na + nb + 1) / 12);
 }
 
-/* Whether, at every root, a's median is decided above b's (a = 0: the default's side). */
+/* Whether, at every root, a's median is decided above b's (a = 0: the default's side), each root's
+ * two medians bounded one-sided at g each: only a's lower bound and b's upper one are read (the roots
+ * serve only a violation), so each may miss with all of g on its one tail, not g / 2 (the intervals
+ * of mg_seq_median_ci at 2g, one end read). */
 static int above_at_every_root(const mg_seq_sample *a, const mg_seq_sample *b, double g) {
   for (int r = 0; r < a->nroots; r++) {
     double la, ua, lb, ub;
-    if (both(a->rx[r], a->rn[r], b->rx[r], b->rn[r], g, &la, &ua, &lb, &ub) || !(la > ub)) return 0;
+    if (both(a->rx[r], a->rn[r], b->rx[r], b->rn[r], 2 * g, &la, &ua, &lb, &ub) || !(la > ub)) return 0;
   }
   return 1;
 }
@@ -133,10 +136,10 @@ int mg_seq_explain(const mg_seq_cfg *c, const mg_seq_sample *d, const mg_seq_sam
                         ld / um, ud / lm, d->x[d->n / 2] / m->x[m->n / 2], ld - um, mw_z(d->x, d->n, m->x, m->n));
   for (int r = 0; r < d->nroots && u < len; r++) {
     double a, b, e, f;
-    if (both(d->rx[r], d->rn[r], m->rx[r], m->rn[r], gr, &a, &b, &e, &f))
+    if (both(d->rx[r], d->rn[r], m->rx[r], m->rn[r], 2 * gr, &a, &b, &e, &f))
       u += (size_t)snprintf(buf + u, len - u, " root%d n %ld/%ld: too few", r, d->rn[r], m->rn[r]);
-    else
-      u += (size_t)snprintf(buf + u, len - u, " root%d n %ld/%ld [%.4g, %.4g]", r, d->rn[r], m->rn[r], a / f, b / e);
+    else /* the lower bound a violation reads (one-sided, above_at_every_root) */
+      u += (size_t)snprintf(buf + u, len - u, " root%d n %ld/%ld >= %.4g", r, d->rn[r], m->rn[r], a / f);
   }
   return (int)u;
 }

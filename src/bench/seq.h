@@ -21,7 +21,7 @@
  *
  * Error: the intervals of one look miss with probability <= error / looks in all (Bonferroni: the
  * pooled ratio's two medians get error / (2 looks) without a rotating root; with one, the pooled
- * ratio gets half of the look's share and the roots' 2 x roots median intervals the other half, as
+ * ratio gets half of the look's share and the roots' 2 x roots one-sided median bounds the other half, as
  * only a violation reads the roots), so the probability that any decision over all planned looks of
  * one comparison rests on an interval that misses the truth is <= error, whatever the distributions
  * and the dependence between looks.

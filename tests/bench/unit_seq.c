@@ -383,6 +383,37 @@ static void test_default_stops_first(void) {
   ASSERT_EQ(st[0].stop, MG_STOP_RSE);
 }
 
+/* The roots serve only a violation, so each root's two medians are bounded one-sided (the default's
+ * from below, the mock-up's from above), each with the root's whole share on its one tail: at 60
+ * values a root, the order statistic x_(c) with c one-sided is above the two-sided one. Planted at
+ * that gap: at each of 2 roots the default's k = c(two-sided) smallest values are below the
+ * mock-up's k largest, the rest far apart; two-sided the roots overlap (no decision), one-sided they
+ * do not (a violation). */
+static void test_roots_one_sided(void) {
+  TEST_CASE("a rotating root: per-root bounds one-sided");
+  enum { R = 2, N = 60 };
+  double idx[N], lo, hi, d[R][N], m[R][N], pd[R * N], pm[R * N];
+  for (int i = 0; i < N; i++) idx[i] = i + 1;
+  mg_seq_cfg c = cfg_of(1000);
+  double gr = c.error / (double)c.looks / (4.0 * R);
+  ASSERT_EQ(mg_seq_median_ci(idx, N, gr, &lo, &hi), 0);
+  long two = (long)lo;
+  ASSERT_EQ(mg_seq_median_ci(idx, N, 2 * gr, &lo, &hi), 0);
+  long one = (long)lo;
+  ASSERT_MSG(one > two, "one-sided c %ld, two-sided %ld", one, two);
+  for (int r = 0; r < R; r++)
+    for (int i = 0; i < N; i++) {
+      d[r][i] = i < two ? 1.5e-3 : 2e-3 + 1e-6 * i; /* ascending; the low ones above most of the mock-up */
+      m[r][i] = i < N - two ? 1e-3 + 1e-6 * i : 3e-3 + 1e-6 * i;
+      pd[r * N + i] = d[r][i], pm[r * N + i] = m[r][i];
+    }
+  mg_sort_doubles(pd, R * N), mg_sort_doubles(pm, R * N);
+  const double *rd[R] = {d[0], d[1]}, *rm[R] = {m[0], m[1]};
+  long rn[R] = {N, N};
+  mg_seq_sample sd = {pd, R * N, R, rd, rn}, sm = {pm, R * N, R, rm, rn};
+  ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), MG_SEQ_VIOLATION);
+}
+
 int main(void) {
   test_median_ci();
   test_schedule();
@@ -394,5 +425,6 @@ int main(void) {
   test_both_ways();
   test_same_values();
   test_default_stops_first();
+  test_roots_one_sided();
   return mg_test_summary("unit_seq");
 }
