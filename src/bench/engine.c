@@ -465,7 +465,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
       B->budget_hit = 1;
     }
     if (clocked) B->window = w;
-    mg_eta_probe(R->eta, R->probe);
+    mg_eta_probe(R->eta, R->probe, mg_eta_class((int)B->coll, (double)B->bytes));
     R->slower_sum += mg_eta_slower(R->eta), R->slower_n++;
     progress(R, B, block_fraction(cfg, st, nact));
   }
