@@ -3,7 +3,8 @@
  * --full takes"). The engine reports each finished block and, after every batch, a cheap probe of
  * the machine's speed (mg_eta_probe: the wall time per CPU second of the most starved rank during
  * the batch, batch.c; a barrier's time was tried first and grew with the size of the call measured
- * before it, 500x at 4 MiB on a loaded node); from them:
+ * before it, 500x at 4 MiB on a loaded node; the ratio is over the last ~2 s of batches, batch.c);
+ * from them:
  *
  * - slower: the machine's speed now against its speed at the start (2: half as fast). The probe
  *   depends on the cell measured as much as on the machine (on one machine at one load, read against
