@@ -455,6 +455,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
     if (rounds == 0) break;
     int before[MG_BENCH_MAX_SERIES], nb = nact;
     memcpy(before, act, (size_t)nb * sizeof *act);
+    double batch_start = R->elapsed;
     if ((rc = mg_batch_run(R, B, c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) return rc;
     if (nact != nb) realign_reps(before, nb, act, nact, st);
     if ((rc = update_reps(R, B, act, nact, st, mstart)) != MPI_SUCCESS) return rc;
@@ -466,7 +467,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
       B->budget_hit = 1;
     }
     if (clocked) B->window = w;
-    mg_eta_probe(R->eta, R->probe, mg_eta_class((int)B->coll, (double)B->bytes));
+    mg_eta_probe(R->eta, R->probe, mg_eta_class((int)B->coll, (double)B->bytes), R->elapsed - batch_start);
     R->slower_sum += mg_eta_slower(R->eta), R->slower_n++;
     progress(R, B, block_fraction(cfg, st, nact));
   }
