@@ -90,7 +90,10 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
   int first[MG_BENCH_MAX_ROOTS], nr = seq_roots(cfg, B, first);
   seq_side def;
   if (seq_sample(R, B, &B->series[act[d]], first, nr, -1, &def)) return PMPI_Abort(R->comm, 1);
-  int dstop = st[d].stop != MG_STOP_NONE;
+  /* the default stopped in an earlier batch (none of its values is new): read frozen; in the batch
+   * where it stops its count is still the batch's, not the stopping rule's */
+  int dstop = st[d].stop != MG_STOP_NONE && st[d].seq_dn == def.s.n;
+  st[d].seq_dn = def.s.n; /* the default's own seq_dn: its values at the last batch */
   int open = 0;
   for (int i = 0; i < nact; i++) {
     const mg_bench_series *se = &B->series[act[i]];
@@ -104,7 +107,7 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
     /* a look only when the smaller side first reaches the next point of the schedule (seq.h); with
      * the default stopped, when the mock-up does (the default as at the last look) */
     long look = mg_seq_look_at(&c, m.s.n < def.s.n ? m.s.n : def.s.n), keep = -1;
-    if (dstop && look <= st[i].seq_look) {
+    if (dstop) {
       look = mg_seq_look_at(&c, m.s.n);
       keep = st[i].seq_look >= 0 ? st[i].seq_dn : mg_seq_frozen(&c, def.s.n);
     }
@@ -116,7 +119,7 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
       mg_seq_decision dec = mg_seq_decide(&c, fz.buf ? &fz.s : &def.s, &m.s);
       seq_trace(R, &c, B, se, look, fz.buf ? &fz.s : &def.s, &m.s, dec);
       st[i].seq_look = look;
-      if (keep < 0) st[i].seq_dn = def.s.n;
+      st[i].seq_dn = keep >= 0 && keep < def.s.n ? keep : def.s.n; /* what the next frozen look reads */
       decided = dec != MG_SEQ_OPEN;
       free(fz.buf);
     }
