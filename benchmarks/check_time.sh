@@ -20,6 +20,11 @@
 #   benchmarks/check_time.sh full [NP=4] [openmpi|mpich] [LAUNCHES=3] [OUT=results/check-time]
 #       (b) the wall time of `mpiguide check --full --launches 3` with the rule on (the default),
 #           e.g. at 4 ranks of Open MPI on a quiet machine (MPICH busy-polls: fewer ranks).
+#   PROGRESS=1 (compare): the launches run without -q and each log keeps the progress lines (one every
+#       5 s under mpirun); after each launch its estimate is summarised against the time it took:
+#       elapsed + ETA at 1, 2 and 5 minutes over the launch's own time, the largest slowness printed
+#       ("machine N.Nx slower than at start"), and how often elapsed + ETA rose by more than 10 %
+#       from one line to the next after the first minute (issue 31: honest from the first minute).
 # The load average before and after each part is printed: on a loaded machine the figures are
 # several times larger and the ratio noisier.
 set -euo pipefail
@@ -40,6 +45,26 @@ exe=${MPIGUIDE:-$PWD/$b/mpiguide} # MPIGUIDE=path: another binary (e.g. a copy, 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 now() { date +%s.%N; }
 mkdir -p "$out"
+
+# PROGRESS=1: a launch's estimate against its own time (the header says what is printed).
+eta_summary() {
+  python3 - "$1" "$2" <<'PY'
+import re, sys
+log, total = sys.argv[1], float(sys.argv[2])
+pts, slow = [], 1.0
+for l in open(log, errors="replace"):
+    m = re.search(r"elapsed (\d+)s\s+ETA (\d+)s", l)
+    if m: pts.append((float(m.group(1)), float(m.group(1)) + float(m.group(2))))
+    m = re.search(r"machine ([0-9.]+)x slower", l)
+    if m: slow = max(slow, float(m.group(1)))
+at = lambda t: next((e for el, e in pts if el >= t), None)
+fmt = lambda t: f"{at(t) / total:.2f}x ({at(t):.0f} s)" if at(t) else "-"
+late = [e for el, e in pts if el >= 60]
+rises = sum(1 for a, b in zip(late, late[1:]) if b > 1.1 * a)
+print(f"check_time:   estimate (elapsed + ETA) / actual {total:.0f} s: at 1 min {fmt(60)}, 2 min {fmt(120)}, "
+      f"5 min {fmt(300)}; largest slowness printed {slow:.1f}x; rises > 10 % after 1 min: {rises}")
+PY
+}
 
 if [[ $part == full ]]; then
   cmd=("$exe" check --full --launches "$nl" -q -o "$out/full" --force -- "${launcher[@]}")
@@ -65,16 +90,19 @@ for k in $(seq "$nl"); do
   order=("${arms[@]}")
   if ((k % 2 == 0)); then order=(); for ((i = ${#arms[@]} - 1; i >= 0; i--)); do order+=("${arms[i]}"); done; fi
   for rule in "${order[@]}"; do
+    q=-q
+    [[ ${PROGRESS:-0} == 1 ]] && q=
     if [[ $rule == prev ]]; then
-      cmd=("${launcher[@]}" "$PREV" check "${extra[@]}" --stop-rule decided -q -o "$out/$rule/launch-$k")
+      cmd=("${launcher[@]}" "$PREV" check "${extra[@]}" --stop-rule decided $q -o "$out/$rule/launch-$k")
     else
-      cmd=("${launcher[@]}" "$exe" check "${extra[@]}" --stop-rule "${rule%2}" -q -o "$out/$rule/launch-$k")
+      cmd=("${launcher[@]}" "$exe" check "${extra[@]}" --stop-rule "${rule%2}" $q -o "$out/$rule/launch-$k")
     fi
     t0=$(now)
     "${cmd[@]}" >"$out/$rule/launch-$k.log" 2>&1 || { echo "check_time: failed: ${cmd[*]}" >&2; cat "$out/$rule/launch-$k.log" >&2; exit 1; }
     t=$(echo "$(now) - $t0" | bc)
     total[$rule]=$(echo "${total[$rule]} + $t" | bc)
     printf 'check_time: launch %d, %-7s %6.0f s  (load %s): %s\n' "$k" "$rule" "$t" "$(load)" "${cmd[*]}"
+    [[ ${PROGRESS:-0} == 1 ]] && eta_summary "$out/$rule/launch-$k.log" "$t"
   done
 done
 for rule in "${arms[@]}"; do

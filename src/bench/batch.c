@@ -299,7 +299,14 @@ int mg_batch_run(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nac
   double c0 = cpu_seconds(), w0 = R->now();
   if ((rc = measure_slots(R, B, c, act, *nact, want, rounds, m, *w)) != MPI_SUCCESS) return rc;
   double c1 = cpu_seconds(), w1 = R->now();
-  R->probe = c1 > c0 && w1 > w0 ? (w1 - w0) / (c1 - c0) : 0; /* wall per CPU second of this rank */
+  /* wall per CPU second of this rank, over the last ~2 s of batches rather than this batch: over a
+   * batch of a few ms a rank gets a whole time slice or none, so the ratio of one batch, and the
+   * largest over the ranks, is mostly noise (load ~17: 18-35 from batch to batch in one cell) */
+  if (w1 > w0 && c1 >= c0) {
+    double keep = exp(-(w1 - w0) / 2.0);
+    R->probe_w = R->probe_w * keep + (w1 - w0), R->probe_c = R->probe_c * keep + (c1 - c0);
+  }
+  R->probe = R->probe_c > 0 ? R->probe_w / R->probe_c : 0;
   B->rounds += rounds;
   if ((rc = reduce_slots(R, slots, global, clocked, *w)) != MPI_SUCCESS) return rc;
 

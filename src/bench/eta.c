@@ -1,6 +1,6 @@
 /*
  * The time left of a measurement (eta.h): per-key tables of the measured seconds per value and
- * values per variant by size, and the machine's slowness from a probe.
+ * values per variant by size, and the machine's slowness from a probe read against its own cell.
  */
 #include <math.h>
 #include <string.h>
@@ -10,23 +10,56 @@
 
 void mg_eta_init(mg_eta *e) { memset(e, 0, sizeof *e); }
 
-void mg_eta_probe(mg_eta *e, double probe) {
-  if (!(probe > 0)) return;
-  if (e->nprobes < MG_ETA_PROBES) e->first[e->nprobes] = probe;
-  e->last[e->nprobes % MG_ETA_PROBES] = probe;
-  e->nprobes++;
+unsigned long long mg_eta_class(int key, double bytes) {
+  return ((unsigned long long)(key + 1) << 48) ^ (unsigned long long)(bytes > 0 ? bytes : 0);
 }
 
 static double median_of(const double *x, long n) {
-  double v[MG_ETA_PROBES];
+  double v[MG_ETA_PROBES > MG_ETA_BASE ? MG_ETA_PROBES : MG_ETA_BASE];
   memcpy(v, x, (size_t)n * sizeof *v);
   return mg_median_inplace(v, (size_t)n);
 }
 
+/* The slowness of the last readings (their median; 1 before any): what a new cell begins at, so
+ * that the chain of bases carries the machine's state, not the minute's average. */
+static double slower_now(const mg_eta *e) {
+  if (e->nreadings == 0) return 1;
+  long n = e->nreadings < MG_ETA_PROBES ? e->nreadings : MG_ETA_PROBES;
+  return median_of(e->last, n);
+}
+
+/* A reading of the slowness over `seconds`: the median of the last 9 (a single odd probe does not
+ * move it), averaged in logs over about a minute (weight exp(-seconds / MG_ETA_TAU) on the past). */
+static void reading(mg_eta *e, double s, double seconds) {
+  e->last[e->nreadings % MG_ETA_PROBES] = s;
+  e->nreadings++;
+  double m = log(slower_now(e)), k = exp(-(seconds > 0 ? seconds : 0) / MG_ETA_TAU);
+  e->lslow = e->nreadings == 1 ? m : e->lslow * k + m * (1 - k);
+}
+
+void mg_eta_probe(mg_eta *e, double probe, unsigned long long cls, double seconds) {
+  if (!(probe > 0)) return;
+  int i = 0;
+  while (i < e->ncls && e->cls[i].id != cls) i++;
+  if (i == e->ncls) { /* a new cell: it begins at the slowness now (a full table: no reading) */
+    if (e->ncls == MG_ETA_CLASSES) return;
+    e->cls[i] = (struct mg_eta_class){.id = cls, .s0 = slower_now(e)};
+    e->ncls++;
+  }
+  struct mg_eta_class *c = &e->cls[i];
+  if (c->n < MG_ETA_BASE) { /* its base is being measured: it reads as the slowness it began at */
+    c->first[c->n++] = probe;
+    if (c->n == MG_ETA_BASE) c->base = median_of(c->first, MG_ETA_BASE) / c->s0;
+    reading(e, c->s0, seconds);
+    return;
+  }
+  reading(e, probe / c->base, seconds);
+}
+
 double mg_eta_slower(const mg_eta *e) {
-  if (e->nprobes < MG_ETA_PROBES) return 1; /* the start is still being measured */
-  double base = median_of(e->first, MG_ETA_PROBES), now = median_of(e->last, MG_ETA_PROBES);
-  return base > 0 && now > 0 ? now / base : 1;
+  if (e->nreadings == 0) return 1;
+  double s = exp(e->lslow);
+  return s > 0 && isfinite(s) ? s : 1;
 }
 
 void mg_eta_set_cap(mg_eta *e, double values) { e->cap = values > 0 ? values : 0; }

@@ -3,11 +3,26 @@
  * --full takes"). The engine reports each finished block and, after every batch, a cheap probe of
  * the machine's speed (mg_eta_probe: the wall time per CPU second of the most starved rank during
  * the batch, batch.c; a barrier's time was tried first and grew with the size of the call measured
- * before it, 500x at 4 MiB on a loaded node); from them:
+ * before it, 500x at 4 MiB on a loaded node; the ratio is over the last ~2 s of batches, batch.c);
+ * from them:
  *
- * - slower: the machine's speed now against its speed at the start, the median of the last 9
- *   probes over the median of the first 9 (2: half as fast). A block's cost is stored divided by
- *   the slowness during it, so costs are in seconds at the starting speed.
+ * - slower: the machine's speed now against its speed at the start (2: half as fast). The probe
+ *   depends on the cell measured as much as on the machine (on one machine at one load, read against
+ *   the first probes of a check, it rose each time the cells grew: issue 31), so each probe is read against its own cell (its class: collective
+ *   and size): a class's base is the median of its first MG_ETA_BASE probes divided by the slowness
+ *   when the class began, and a later probe of it says slower = probe / base; slower is the median of
+ *   the last 9 such readings. A new cell thus carries the slowness on (its first probes read as the
+ *   slowness it began at) and a change of cell alone never moves it; a machine that slows while a
+ *   cell is measured raises it. The slowness is the median of the last 9 readings averaged in logs
+ *   over about a minute (MG_ETA_TAU, weighted by the seconds each covers): a shared machine's load
+ *   swings 2-3x within a minute, and the time left is better priced at the last minute's mean than
+ *   at the last batches' value. A cell's class seen again (another reduction pair) keeps its base.
+ *   The price: a slowdown that falls exactly between two cells is taken for the next cell's nature
+ *   (the readings of the long cells, where time goes, catch a gradual one), the bases chain, so
+ *   their errors add up over a check like a random walk, and a lasting slowdown shows fully after
+ *   a minute or two.
+ *   A block's cost is stored divided by the slowness during it, so costs are in seconds at the
+ *   starting speed.
  * - the cost of a block not measured yet, per variant, as (seconds per value) x (values per variant):
  *   the number of values a block takes varies ~50x under the sequential stopping rule (seq.h: small
  *   cells stop after 20-45 values, big ones of 1-8 MiB often run to the cap of ~1000), so the two are
@@ -31,7 +46,10 @@
 
 #define MG_ETA_KEYS 48  /* keys 0..MG_ETA_KEYS-2; the last slot pools every key */
 #define MG_ETA_SIZES 64 /* distinct sizes remembered per key */
-#define MG_ETA_PROBES 9
+#define MG_ETA_PROBES 9 /* readings of the slowness: its median */
+#define MG_ETA_TAU 60.0 /* seconds over which the slowness is averaged */
+#define MG_ETA_BASE 5    /* probes of a class that make its base */
+#define MG_ETA_CLASSES 256
 
 typedef struct mg_eta {
   int nsz[MG_ETA_KEYS];
@@ -40,13 +58,25 @@ typedef struct mg_eta {
   double val[MG_ETA_KEYS][MG_ETA_SIZES]; /* values per variant, summed over blocks */
   int cnt[MG_ETA_KEYS][MG_ETA_SIZES];
   double cap;                            /* values per variant of a size not seen (0: unknown) */
-  double first[MG_ETA_PROBES], last[MG_ETA_PROBES];
-  long nprobes;
+  double last[MG_ETA_PROBES]; /* the last readings of the slowness */
+  long nreadings;
+  double lslow;                /* log of the slowness: the readings' medians averaged over MG_ETA_TAU */
+  struct mg_eta_class {        /* a cell's probes (mg_eta_probe) */
+    unsigned long long id;
+    int n;                     /* probes seen (counted up to MG_ETA_BASE) */
+    double first[MG_ETA_BASE];
+    double s0, base;           /* the slowness when it began (the last readings' median, not the
+                                  minute's average); its base (0 until n == MG_ETA_BASE) */
+  } cls[MG_ETA_CLASSES];
+  int ncls;
 } mg_eta;
 
 void mg_eta_init(mg_eta *e);
-/* A probe of the machine's speed (larger: slower; <= 0 ignored). */
-void mg_eta_probe(mg_eta *e, double probe);
+/* A probe of the machine's speed (larger: slower; <= 0 ignored) while the cell `cls` was measured
+ * (any id the caller gives one cell, e.g. collective and size: mg_eta_class), over `seconds`. */
+void mg_eta_probe(mg_eta *e, double probe, unsigned long long cls, double seconds);
+/* The class of a cell: its key (collective) and message size. */
+unsigned long long mg_eta_class(int key, double bytes);
 /* The machine's slowness now against the start (1 until probes say otherwise). */
 double mg_eta_slower(const mg_eta *e);
 /* The most values a variant of a block can take (warm-ups included; <= 0: no cap known). */

@@ -13,6 +13,7 @@ void mg_rep_init(const mg_rep_cfg *cfg, mg_rep_state *st, double t1) {
   st->rse = INFINITY;
   st->stop = MG_STOP_NONE;
   st->seq_look = -1;
+  st->seq_dn = 0;
 }
 
 static long lmin_(long a, long b) { return a < b ? a : b; }

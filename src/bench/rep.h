@@ -64,6 +64,8 @@ typedef struct mg_rep_state {
   mg_stop stop;   /* MG_STOP_NONE while more are needed */
   long seq_look;  /* check's stopping rule: the last look this series' comparison had (seq.h,
                      mg_seq_look_at); -1: none yet */
+  long seq_dn;    /* the default's valid values at that look (a stopped default is read so, seq.h);
+                     the default's own: its valid values at the last batch */
 } mg_rep_state;
 
 void mg_rep_init(const mg_rep_cfg *cfg, mg_rep_state *st, double t1);

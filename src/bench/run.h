@@ -33,7 +33,9 @@ typedef struct run {
   /* the time left (eta.h): costs learned from the blocks done, the machine's speed from the probe */
   mg_eta *eta;          /* cfg->eta, or own_eta */
   mg_eta own_eta;
-  double probe;         /* the last batch's wall time per CPU second; after its reduction: the largest (0: none) */
+  double probe;         /* wall time per CPU second of this rank over the last seconds (batch.c); after a
+                           batch's reduction: the largest (0: none) */
+  double probe_w, probe_c; /* its wall and CPU seconds, each decayed by exp(-t / 2 s) */
   double block_start;   /* elapsed when the current block began */
   double slower_sum;    /* slowness summed over the current block's batches */
   long slower_n;

@@ -3,6 +3,7 @@
  * interval of their ratio, at a level corrected for the looks.
  */
 #include <math.h>
+#include <stdio.h>
 
 #include "bench/seq.h"
 
@@ -33,6 +34,13 @@ long mg_seq_looks(long max_nrep, long min_n, double growth) {
   long k = 0;
   while (point(min_n, growth, k) < max_nrep) k++;
   return k > 1 ? k : 1;
+}
+
+long mg_seq_point(const mg_seq_cfg *c, long k) { return point(c->min_n, c->growth, k); }
+
+long mg_seq_frozen(const mg_seq_cfg *c, long n) {
+  long k = mg_seq_look_at(c, n);
+  return k < 0 ? n : point(c->min_n, c->growth, k);
 }
 
 long mg_seq_look_at(const mg_seq_cfg *c, long n) {
@@ -83,11 +91,14 @@ static double mw_z(const double *a, long na, const double *b, long nb) {
   return (u - nn / 2 - 0.5) / sqrt(nn * (double)(na + nb + 1) / 12);
 }
 
-/* Whether, at every root, a's median is decided above b's (a = 0: the default's side). */
+/* Whether, at every root, a's median is decided above b's (a = 0: the default's side), each root's
+ * two medians bounded one-sided at g each: only a's lower bound and b's upper one are read (the roots
+ * serve only a violation), so each may miss with all of g on its one tail, not g / 2 (the intervals
+ * of mg_seq_median_ci at 2g, one end read). */
 static int above_at_every_root(const mg_seq_sample *a, const mg_seq_sample *b, double g) {
   for (int r = 0; r < a->nroots; r++) {
     double la, ua, lb, ub;
-    if (both(a->rx[r], a->rn[r], b->rx[r], b->rn[r], g, &la, &ua, &lb, &ub) || !(la > ub)) return 0;
+    if (both(a->rx[r], a->rn[r], b->rx[r], b->rn[r], 2 * g, &la, &ua, &lb, &ub) || !(la > ub)) return 0;
   }
   return 1;
 }
@@ -111,6 +122,26 @@ mg_seq_decision mg_seq_decide(const mg_seq_cfg *c, const mg_seq_sample *d, const
   int rc = ld > 0 && um <= (1 + c->margin) * ld;
   if (!(fv || fc) || !(rv || rc)) return MG_SEQ_OPEN;
   return fv ? MG_SEQ_VIOLATION : MG_SEQ_CONSISTENT;
+}
+
+int mg_seq_explain(const mg_seq_cfg *c, const mg_seq_sample *d, const mg_seq_sample *m, char *buf, size_t len) {
+  long looks = c->looks > 0 ? c->looks : 1;
+  double share = c->error / (double)looks;
+  double g = d->nroots ? share / 4 : share / 2, gr = d->nroots ? share / (4.0 * d->nroots) : 0;
+  double ld, ud, lm, um;
+  size_t u = 0;
+  if (both(d->x, d->n, m->x, m->n, g, &ld, &ud, &lm, &um))
+    return snprintf(buf, len, "n %ld/%ld: too few values for the intervals", d->n, m->n);
+  u += (size_t)snprintf(buf, len, "n %ld/%ld ratio [%.4g, %.4g] (median %.4g) L_d-U_m %.3g s z %.2f", d->n, m->n,
+                        ld / um, ud / lm, d->x[d->n / 2] / m->x[m->n / 2], ld - um, mw_z(d->x, d->n, m->x, m->n));
+  for (int r = 0; r < d->nroots && u < len; r++) {
+    double a, b, e, f;
+    if (both(d->rx[r], d->rn[r], m->rx[r], m->rn[r], 2 * gr, &a, &b, &e, &f))
+      u += (size_t)snprintf(buf + u, len - u, " root%d n %ld/%ld: too few", r, d->rn[r], m->rn[r]);
+    else /* the lower bound a violation reads (one-sided, above_at_every_root) */
+      u += (size_t)snprintf(buf + u, len - u, " root%d n %ld/%ld >= %.4g", r, d->rn[r], m->rn[r], a / f);
+  }
+  return (int)u;
 }
 
 const char *mg_seq_decision_name(mg_seq_decision x) {

@@ -21,7 +21,7 @@
  *
  * Error: the intervals of one look miss with probability <= error / looks in all (Bonferroni: the
  * pooled ratio's two medians get error / (2 looks) without a rotating root; with one, the pooled
- * ratio gets half of the look's share and the roots' 2 x roots median intervals the other half, as
+ * ratio gets half of the look's share and the roots' 2 x roots one-sided median bounds the other half, as
  * only a violation reads the roots), so the probability that any decision over all planned looks of
  * one comparison rests on an interval that misses the truth is <= error, whatever the distributions
  * and the dependence between looks.
@@ -31,6 +31,8 @@
  */
 #ifndef MG_BENCH_SEQ_H
 #define MG_BENCH_SEQ_H
+
+#include <stddef.h>
 
 typedef enum { MG_SEQ_OPEN, MG_SEQ_VIOLATION, MG_SEQ_CONSISTENT } mg_seq_decision;
 
@@ -60,6 +62,22 @@ long mg_seq_looks(long max_nrep, long min_n, double growth);
  * the last one), so it has at most c->looks looks however its batches fall. */
 long mg_seq_look_at(const mg_seq_cfg *c, long n);
 
+/* The k-th point of the schedule (k >= 0): the values of the smaller side at look k. */
+long mg_seq_point(const mg_seq_cfg *c, long k);
+
+/*
+ * A default that stopped (its RSE rule, the cap) while a comparison with it is still open: the
+ * comparison keeps its looks on the same schedule, now due when the mock-up alone reaches the next
+ * point, and each reads the default as it was at the comparison's last look (the engine keeps its
+ * number of values, mg_rep_state.seq_dn): the same interval, already paid for, so every further
+ * look spends only the mock-up's share and the error over all looks stays <= error. Not all the n
+ * values the default holds: n is where a data-dependent rule stopped it, and an order-statistic
+ * interval covers with its stated probability at a sample size fixed in advance. Without a look
+ * before the stop: its first mg_seq_frozen(c, n) values, those of the last schedule point n reached
+ * (n itself below min_n), again a size fixed in advance (docs/statistics.md).
+ */
+long mg_seq_frozen(const mg_seq_cfg *c, long n);
+
 /* One side of a comparison: its valid values ascending, and per root of a rotating root (nroots >= 2;
  * 0: none) the values of that root ascending. */
 typedef struct mg_seq_sample {
@@ -76,6 +94,11 @@ int mg_seq_median_ci(const double *x, long n, double g, double *lo, double *hi);
 
 /* The decision for the default d and the mock-up m at one look. */
 mg_seq_decision mg_seq_decide(const mg_seq_cfg *c, const mg_seq_sample *d, const mg_seq_sample *m);
+
+/* One line on what a look saw, for MPIGUIDE_SEQ_LOOKS (docs/statistics.md): the values of each
+ * side, the pooled ratio's interval and its point estimate, L_d - U_m, the Mann-Whitney z, and per
+ * root the root's ratio interval. snprintf's result. */
+int mg_seq_explain(const mg_seq_cfg *c, const mg_seq_sample *d, const mg_seq_sample *m, char *buf, size_t len);
 
 const char *mg_seq_decision_name(mg_seq_decision x); /* "open", "violation", "consistent" */
 

@@ -4,6 +4,7 @@
  * done because their comparison with the default is decided; a comparison is looked at only at the
  * points of the geometric schedule (20, 40, 80, ... values), whichever batch reaches them.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "bench/run.h"
@@ -29,21 +30,22 @@ static int seq_roots(const mg_bench_cfg *cfg, const mg_bench_block *B, int *firs
   return k > 1 ? k : 0;
 }
 
-/* The sample of series se into side (its buffer from malloc; free it). -1: out of memory. */
+/* The sample of series se into side, its first `keep` valid values in measurement order (all when
+ * keep < 0; its buffer from malloc; free it). -1: out of memory. */
 static int seq_sample(const run *R, const mg_bench_block *B, const mg_bench_series *se, const int *first, int nr,
-                      seq_side *side) {
+                      long keep, seq_side *side) {
   side->buf = malloc(2 * (size_t)(se->n + 1) * sizeof *side->buf);
   if (!side->buf) return -1;
   double *x = side->buf, *by = side->buf + se->n + 1;
-  long n = 0, at = 0;
-  for (long i = 0; i < se->n; i++)
-    if (se->valid[i] && !se->warmup[i]) x[n++] = se->lat[i];
+  long n = 0, at = 0, end = 0; /* rows [0, end) hold the values kept */
+  for (; end < se->n && (keep < 0 || n < keep); end++)
+    if (se->valid[end] && !se->warmup[end]) x[n++] = se->lat[end];
   mg_sort_doubles(x, (size_t)n);
   for (int r = 0; r < nr; r++) { /* the rows of root r: its round's root is r's value */
     int root = R->cfg->roots[first[r]];
     side->rx[r] = by + at;
     side->rn[r] = 0;
-    for (long i = 0; i < se->n; i++)
+    for (long i = 0; i < end; i++)
       if (se->valid[i] && !se->warmup[i] && mg_bench_root(R->cfg, B->coll, se->round[i]) == root)
         by[at + side->rn[r]++] = se->lat[i];
     mg_sort_doubles(by + at, (size_t)side->rn[r]);
@@ -53,9 +55,28 @@ static int seq_sample(const run *R, const mg_bench_block *B, const mg_bench_seri
   return 0;
 }
 
+/* MPIGUIDE_SEQ_LOOKS=1: rank 0 prints every look on stderr (what it saw, mg_seq_explain, and the
+ * decision), to see why a comparison stays open (docs/statistics.md). */
+static void seq_trace(const run *R, const mg_seq_cfg *c, const mg_bench_block *B, const mg_bench_series *se, long look,
+                      const mg_seq_sample *d, const mg_seq_sample *m, mg_seq_decision dec) {
+  static int on = -1;
+  if (on < 0) {
+    const char *v = getenv("MPIGUIDE_SEQ_LOOKS");
+    on = v && *v && *v != '0';
+  }
+  if (!on || R->rank != 0) return;
+  char line[1024];
+  mg_seq_explain(c, d, m, line, sizeof line);
+  fprintf(stderr, "mpiguide seq: %s %zu B %s look %ld: %s -> %s\n", mg_colls[B->coll].name, B->bytes,
+          mg_lv_is(se->alg) ? "variant" : mg_colls[B->coll].algs[se->alg].name, look, line, mg_seq_decision_name(dec));
+}
+
 /* After a batch: the mock-ups whose comparison with the default is decided stop, and the default
- * once every other series of the block stopped (it has nothing left to be compared with). The
- * values are the reduced latencies every rank holds, so every rank stops the same series. */
+ * once every other series of the block stopped (it has nothing left to be compared with). A default
+ * that stopped first (RSE rule, cap) leaves its open comparisons their looks: due then by the
+ * mock-up's values alone, reading the default as at the comparison's last look (seq.h,
+ * mg_seq_frozen). The values are the reduced latencies every rank holds, so every rank stops the
+ * same series. */
 int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact, mg_rep_state *st) {
   const mg_bench_cfg *cfg = R->cfg;
   int d = -1;
@@ -68,7 +89,11 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
   c.both_ways = mg_coll_is_p2p(B->coll); /* eqs. 5-7 read the row both ways */
   int first[MG_BENCH_MAX_ROOTS], nr = seq_roots(cfg, B, first);
   seq_side def;
-  if (seq_sample(R, B, &B->series[act[d]], first, nr, &def)) return PMPI_Abort(R->comm, 1);
+  if (seq_sample(R, B, &B->series[act[d]], first, nr, -1, &def)) return PMPI_Abort(R->comm, 1);
+  /* the default stopped in an earlier batch (none of its values is new): read frozen; in the batch
+   * where it stops its count is still the batch's, not the stopping rule's */
+  int dstop = st[d].stop != MG_STOP_NONE && st[d].seq_dn == def.s.n;
+  st[d].seq_dn = def.s.n; /* the default's own seq_dn: its values at the last batch */
   int open = 0;
   for (int i = 0; i < nact; i++) {
     const mg_bench_series *se = &B->series[act[i]];
@@ -78,13 +103,25 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
       continue;
     }
     seq_side m;
-    if (seq_sample(R, B, se, first, nr, &m)) return free(def.buf), PMPI_Abort(R->comm, 1);
-    /* a look only when the smaller side first reaches the next point of the schedule (seq.h) */
-    long look = mg_seq_look_at(&c, m.s.n < def.s.n ? m.s.n : def.s.n);
+    if (seq_sample(R, B, se, first, nr, -1, &m)) return free(def.buf), PMPI_Abort(R->comm, 1);
+    /* a look only when the smaller side first reaches the next point of the schedule (seq.h); with
+     * the default stopped, when the mock-up does (the default as at the last look) */
+    long look = mg_seq_look_at(&c, m.s.n < def.s.n ? m.s.n : def.s.n), keep = -1;
+    if (dstop) {
+      look = mg_seq_look_at(&c, m.s.n);
+      keep = st[i].seq_look >= 0 ? st[i].seq_dn : mg_seq_frozen(&c, def.s.n);
+    }
     int decided = 0;
     if (look > st[i].seq_look) {
+      seq_side fz = {0};
+      if (keep >= 0 && keep < def.s.n && seq_sample(R, B, &B->series[act[d]], first, nr, keep, &fz))
+        return free(m.buf), free(def.buf), PMPI_Abort(R->comm, 1);
+      mg_seq_decision dec = mg_seq_decide(&c, fz.buf ? &fz.s : &def.s, &m.s);
+      seq_trace(R, &c, B, se, look, fz.buf ? &fz.s : &def.s, &m.s, dec);
       st[i].seq_look = look;
-      decided = mg_seq_decide(&c, &def.s, &m.s) != MG_SEQ_OPEN;
+      st[i].seq_dn = keep >= 0 && keep < def.s.n ? keep : def.s.n; /* what the next frozen look reads */
+      decided = dec != MG_SEQ_OPEN;
+      free(fz.buf);
     }
     if (decided) st[i].stop = MG_STOP_DECIDED;
     else open = 1;

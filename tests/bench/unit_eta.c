@@ -7,6 +7,7 @@
  * slowness says 2 and the estimate of what is left doubles.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -39,7 +40,7 @@ static void test_steady(void) {
   double el = 0, prev = 0;
   int grew = 0;
   for (int b = 0; b < NK * NS; b++) {
-    mg_eta_probe(&e, 1e-5); /* the machine keeps its speed */
+    mg_eta_probe(&e, 1e-5, mg_eta_class(b / NS, sizes[b % NS]), 1); /* the machine keeps its speed */
     double t = truth(b / NS, b % NS);
     el += t;
     mg_eta_block(&e, b / NS, sizes[b % NS], NVAR, 1, t, mg_eta_slower(&e));
@@ -63,12 +64,14 @@ static void test_slowdown(void) {
   mg_eta_init(&e);
   int half = NK * NS / 2;
   for (int b = 0; b < half; b++) {
-    for (int i = 0; i < 3; i++) mg_eta_probe(&e, 1e-5 * (1 + 0.05 * (i - 1))); /* noisy, but steady */
+    for (int i = 0; i < 6; i++) /* noisy, but steady */
+      mg_eta_probe(&e, 1e-5 * (1 + 0.05 * (i % 3 - 1)), mg_eta_class(b / NS, sizes[b % NS]), 1);
     mg_eta_block(&e, b / NS, sizes[b % NS], NVAR, 1, truth(b / NS, b % NS), mg_eta_slower(&e));
   }
   ASSERT_NEAR(mg_eta_slower(&e), 1, 0.06);
   double left1 = left_from(&e, half) * mg_eta_slower(&e);
-  for (int i = 0; i < 9; i++) mg_eta_probe(&e, 2e-5); /* now every probe takes twice as long */
+  /* now, while the last cell is measured, every probe takes twice as long, for 4.5 minutes */
+  for (int i = 0; i < 9; i++) mg_eta_probe(&e, 2e-5, mg_eta_class((half - 1) / NS, sizes[(half - 1) % NS]), 30);
   ASSERT_NEAR(mg_eta_slower(&e), 2, 0.11);
   double left2 = left_from(&e, half) * mg_eta_slower(&e);
   ASSERT_NEAR(left2 / left1, 2, 0.15);
@@ -80,7 +83,7 @@ static void test_slowdown(void) {
   TEST_CASE("probes that are not durations are ignored");
   mg_eta f;
   mg_eta_init(&f);
-  for (int i = 0; i < 20; i++) mg_eta_probe(&f, i % 2 ? 0 : -1);
+  for (int i = 0; i < 20; i++) mg_eta_probe(&f, i % 2 ? 0 : -1, 1, 1);
   ASSERT_NEAR(mg_eta_slower(&f), 1, 0);
 }
 
@@ -110,7 +113,7 @@ static void test_values(void) {
   for (int b = 0; b < PK * PS; b++) total += pcost(b / PS, b % PS);
   double el = 0, prev = INFINITY;
   for (int b = 0; b < PK * PS; b++) {
-    mg_eta_probe(&e, 1e-5);
+    mg_eta_probe(&e, 1e-5, mg_eta_class(b / PS, psize[b % PS]), 1);
     double t = pcost(b / PS, b % PS);
     el += t;
     mg_eta_block(&e, b / PS, psize[b % PS], pvar[b / PS], pvals[b % PS], t, mg_eta_slower(&e));
@@ -125,9 +128,43 @@ static void test_values(void) {
   ASSERT_NEAR(prev / total, 1, 1e-9);
 }
 
+/* The probe depends on the cell: wall time per CPU second grows with the message (here 1.5 at 1 KiB
+ * to 6 at 8 MiB, noisy by 5 %), on a machine whose speed never changes; cells of 1 to 30 batches, two
+ * collectives. The slowness must stay ~1 throughout (the old reading, the last probes against the
+ * first ones of the check, said 3). Then the machine slows 2x in the middle of a long cell: the
+ * slowness (averaged over a minute) says 2 from the second cell after it on, and stays there. */
+static void test_cell_probe(void) {
+  TEST_CASE("a probe that depends on the cell: slowness ~1 on an unchanged machine, 2 when it slows");
+  mg_eta e;
+  mg_eta_init(&e);
+  uint64_t r = 7;
+  double lo = INFINITY, hi = 0;
+  for (int pass = 0; pass < 2; pass++) {
+    double speed = 1;
+    for (int k = 0; k < 2; k++)
+      for (int s = 0; s < NS; s++) {
+        int batches = 1 + (s * 7 + k * 3) % 30;
+        for (int b = 0; b < batches; b++) {
+          if (pass == 1 && k == 0 && s == 10 && b == batches / 2) speed = 2; /* mid-cell */
+          r = r * 6364136223846793005ull + 1442695040888963407ull;
+          double noise = 1 + 0.05 * ((double)(r >> 11) / 9007199254740992.0 * 2 - 1);
+          double probe = speed * (1.5 + 4.5 * log2(sizes[s] + 1) / 23) * noise;
+          mg_eta_probe(&e, probe, mg_eta_class(k + 2 * pass, sizes[s]), 5); /* batches of 5 s */
+          double x = mg_eta_slower(&e);
+          if (pass == 0) lo = fmin(lo, x), hi = fmax(hi, x);
+        }
+        if (pass == 1 && (k > 0 || s > 11))
+          ASSERT_MSG(fabs(mg_eta_slower(&e) / 2 - 1) < 0.2, "after the slowdown, cell %d/%d: slowness %.3g", k, s,
+                     mg_eta_slower(&e));
+      }
+  }
+  ASSERT_MSG(lo > 0.85 && hi < 1.18, "unchanged machine: slowness from %.3g to %.3g", lo, hi);
+}
+
 int main(void) {
   test_values();
   test_steady();
   test_slowdown();
+  test_cell_probe();
   return mg_test_summary("unit_eta");
 }

@@ -5,7 +5,8 @@
  * clearly faster and a clearly slower mock-up decide early; equal distributions never decide a
  * violation, and do not decide before the RSE rule or --max-nrep stops them; a rotating root
  * decides a violation only when every root agrees; point-to-point rows both ways; the decision is a
- * function of the values only (their order does not matter).
+ * function of the values only (their order does not matter); and, in the engine's own step
+ * (mg_bench_seq_stop), a comparison still open when the default stops keeps its looks.
  */
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "bench/rep.h"
+#include "bench/run.h"
 #include "bench/sample.h"
 #include "bench/seq.h"
 #include "common/test.h"
@@ -72,7 +74,7 @@ static mg_seq_cfg cfg_of(long max_nrep) {
 
 /* Measure a default (median md) and a mock-up (mm) in batches until the rule decides or max_nrep:
  * the decision, *n the values each had then. */
-static mg_seq_decision run(double md, double mm, double spread, long max_nrep, long *n) {
+static mg_seq_decision simulate(double md, double mm, double spread, long max_nrep, long *n) {
   static series d, m;
   d.n = m.n = 0;
   mg_seq_cfg c = cfg_of(max_nrep);
@@ -166,14 +168,14 @@ static void test_clear(void) {
   long n;
   rng_state = 42;
   TEST_CASE("a clearly faster mock-up: a violation, decided early");
-  ASSERT_EQ(run(2e-3, 1e-3, 0.1, 1000, &n), MG_SEQ_VIOLATION);
+  ASSERT_EQ(simulate(2e-3, 1e-3, 0.1, 1000, &n), MG_SEQ_VIOLATION);
   ASSERT_MSG(n <= 30, "decided after %ld values (expected <= 30)", n);
   TEST_CASE("a clearly slower mock-up: consistent, decided early");
-  ASSERT_EQ(run(1e-3, 2e-3, 0.1, 1000, &n), MG_SEQ_CONSISTENT);
+  ASSERT_EQ(simulate(1e-3, 2e-3, 0.1, 1000, &n), MG_SEQ_CONSISTENT);
   ASSERT_MSG(n <= 30, "decided after %ld values (expected <= 30)", n);
   TEST_CASE("a faster mock-up by less than the noise threshold: no violation");
   rng_state = 43;
-  mg_seq_decision x = run(2.0e-6, 1.5e-6, 0.05, 1000, &n); /* 0.5 us apart, noise 1 us */
+  mg_seq_decision x = simulate(2.0e-6, 1.5e-6, 0.05, 1000, &n); /* 0.5 us apart, noise 1 us */
   ASSERT_NE(x, MG_SEQ_VIOLATION);
   TEST_CASE("medians apart but the Mann-Whitney test weak: no violation");
   { /* n = 20: the intervals are [x_(3), x_(18)], and d_(3) = 19 > m_(18) = 18, yet two values of
@@ -240,7 +242,7 @@ static void test_equal(void) {
   TEST_CASE("equal wide distributions: nothing decided up to max");
   long n;
   rng_state = 7;
-  ASSERT_EQ(run(1e-3, 1e-3, 0.6, 1000, &n), MG_SEQ_OPEN);
+  ASSERT_EQ(simulate(1e-3, 1e-3, 0.6, 1000, &n), MG_SEQ_OPEN);
   ASSERT_EQ(n, 1000);
 }
 
@@ -252,7 +254,7 @@ static void test_error(void) {
   for (int k = 0; k < 60; k++) {
     long n;
     rng_state = 5000 + (uint64_t)k;
-    wrong += run(1e-3, 1e-3, 0.2, 300, &n) == MG_SEQ_VIOLATION;
+    wrong += simulate(1e-3, 1e-3, 0.2, 300, &n) == MG_SEQ_VIOLATION;
   }
   ASSERT_EQ(wrong, 0);
 }
@@ -331,6 +333,108 @@ static void test_same_values(void) {
   }
 }
 
+
+/* The engine's step (seq_engine.c) with a default that stops first: steady (1 % spread), its RSE rule
+ * stops it at 200 values; the mock-up makes the same call with a 20 % spread, so at the look of 152
+ * values its interval is still too wide for `consistent` (U_d / L_m about 1.08) and later ones narrow
+ * it. The old step looked only when the smaller side (now the stopped default) reached a new point:
+ * no look after 152, and the mock-up ran to the cap (1000). Now it is looked at when it reaches 228,
+ * 342, ... against the default as it was at the last look (160 values, batches of 10), and decided. */
+/* One run of the engine's step for test_default_stops_first; lagging: the mock-up's values are valid
+ * only one in 20 until the default stopped (so it has no look before), all after. The values the
+ * mock-up had when decided (-1: never), *dn what the default was read as. */
+static long default_first(int lagging, long dn_stop, long *dn) {
+  static mg_bench_cfg cfg;
+  static mg_bench_result res;
+  static mg_bench_block B;
+  static double lat[2][MAXN];
+  static long round[2][MAXN];
+  static unsigned char valid[2][MAXN], warm[2][MAXN];
+  memset(&cfg, 0, sizeof cfg), memset(&res, 0, sizeof res), memset(&B, 0, sizeof B);
+  mg_seq_defaults(&cfg.seq);
+  cfg.rep.max_nrep = MAXN;
+  run R = {0};
+  R.cfg = &cfg, R.res = &res;
+  B.coll = MG_ALLREDUCE, B.nseries = 2;
+  for (int i = 0; i < 2; i++) {
+    mg_bench_series *se = &B.series[i];
+    se->alg = i, se->lat = lat[i], se->round = round[i], se->valid = valid[i], se->warmup = warm[i];
+  }
+  int act[2] = {0, 1};
+  mg_rep_state st[2];
+  memset(st, 0, sizeof st);
+  for (int i = 0; i < 2; i++) st[i].stop = MG_STOP_NONE, st[i].seq_look = -1;
+  rng_state = 0x5eed0031ull;
+  long at = -1;
+  while (B.series[1].n < MAXN && st[1].stop == MG_STOP_NONE) {
+    for (int i = 0; i < 2; i++) {
+      mg_bench_series *se = &B.series[i];
+      if (st[i].stop != MG_STOP_NONE) continue;
+      for (int k = 0; k < BATCH; k++, se->n++) {
+        se->lat[se->n] = runtime(1e-3, i ? 0.2 : 0.01);
+        se->round[se->n] = se->n, se->warmup[se->n] = 0;
+        se->valid[se->n] = !(i && lagging && st[0].stop == MG_STOP_NONE && se->n % 20);
+      }
+    }
+    if (B.series[0].n >= dn_stop && st[0].stop == MG_STOP_NONE) st[0].stop = MG_STOP_RSE; /* steady: RSE reached */
+    ASSERT_EQ(mg_bench_seq_stop(&R, &B, act, 2, st), MPI_SUCCESS);
+    if (st[1].stop == MG_STOP_DECIDED) at = B.series[1].n;
+  }
+  ASSERT_EQ(B.series[0].n, dn_stop);
+  ASSERT_EQ(st[0].stop, MG_STOP_RSE);
+  *dn = st[1].seq_dn;
+  return at;
+}
+
+/* The engine's step (seq_engine.c) with a default that stops first: steady (1 % spread), its RSE rule
+ * stops it at 200 values; the mock-up makes the same call with a 20 % spread, so at the look of 152
+ * values its interval is still too wide for `consistent` (U_d / L_m about 1.08) and later ones narrow
+ * it. The old step looked only when the smaller side (now the stopped default) reached a new point:
+ * no look after 152, and the mock-up ran to the cap (1000). Now it is looked at when it reaches 228,
+ * 342, ... against the default as it was at the last look (160 values, batches of 10), and decided.
+ * And a mock-up with no look before the default stopped (10 valid values of 200): its looks read the
+ * default's first 152 values (the last point of the schedule it reached), every one of them. */
+static void test_default_stops_first(void) {
+  TEST_CASE("the default stops first (its RSE rule): the open comparison keeps its looks");
+  long dn, at = default_first(0, 200, &dn);
+  ASSERT_EQ(dn, 160); /* the default as at its last look, not its 200 values */
+  ASSERT_MSG(at > 200 && at < MAXN, "the mock-up decided at %ld values (the cap: %d)", at, MAXN);
+  at = default_first(1, 200, &dn);
+  ASSERT_EQ(dn, 152);
+  ASSERT_MSG(at > 200 && at < MAXN, "lagging: the mock-up decided at %ld values (the cap: %d)", at, MAXN);
+}
+
+/* The roots serve only a violation, so each root's two medians are bounded one-sided (the default's
+ * from below, the mock-up's from above), each with the root's whole share on its one tail: at 60
+ * values a root, the order statistic x_(c) with c one-sided is above the two-sided one. Planted at
+ * that gap: at each of 2 roots the default's k = c(two-sided) smallest values are below the
+ * mock-up's k largest, the rest far apart; two-sided the roots overlap (no decision), one-sided they
+ * do not (a violation). */
+static void test_roots_one_sided(void) {
+  TEST_CASE("a rotating root: per-root bounds one-sided");
+  enum { R = 2, N = 60 };
+  double idx[N], lo, hi, d[R][N], m[R][N], pd[R * N], pm[R * N];
+  for (int i = 0; i < N; i++) idx[i] = i + 1;
+  mg_seq_cfg c = cfg_of(1000);
+  double gr = c.error / (double)c.looks / (4.0 * R);
+  ASSERT_EQ(mg_seq_median_ci(idx, N, gr, &lo, &hi), 0);
+  long two = (long)lo;
+  ASSERT_EQ(mg_seq_median_ci(idx, N, 2 * gr, &lo, &hi), 0);
+  long one = (long)lo;
+  ASSERT_MSG(one > two, "one-sided c %ld, two-sided %ld", one, two);
+  for (int r = 0; r < R; r++)
+    for (int i = 0; i < N; i++) {
+      d[r][i] = i < two ? 1.5e-3 : 2e-3 + 1e-6 * i; /* ascending; the low ones above most of the mock-up */
+      m[r][i] = i < N - two ? 1e-3 + 1e-6 * i : 3e-3 + 1e-6 * i;
+      pd[r * N + i] = d[r][i], pm[r * N + i] = m[r][i];
+    }
+  mg_sort_doubles(pd, R * N), mg_sort_doubles(pm, R * N);
+  const double *rd[R] = {d[0], d[1]}, *rm[R] = {m[0], m[1]};
+  long rn[R] = {N, N};
+  mg_seq_sample sd = {pd, R * N, R, rd, rn}, sm = {pm, R * N, R, rm, rn};
+  ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), MG_SEQ_VIOLATION);
+}
+
 int main(void) {
   test_median_ci();
   test_schedule();
@@ -341,5 +445,7 @@ int main(void) {
   test_roots();
   test_both_ways();
   test_same_values();
+  test_default_stops_first();
+  test_roots_one_sided();
   return mg_test_summary("unit_seq");
 }
