@@ -801,19 +801,6 @@ static void run_direct(const tcase *tc) {
   describe(tc, d0, sizeof d0);
   snprintf(desc, sizeof desc, "run as the benchmark does (row + its receive side): %s", d0);
   mg_test_watch("%s=%s case %ld: %s", mg_colls[g_op].name, mg_colls[g_op].algs[g_alg].name, cn, desc);
-#ifdef MPICH_VERSION
-  static long g_lib_skipped;
-  /* MPICH 4.0.2's own MPI_Sendrecv_replace sends the buffer packed and fails ("Message truncated")
-   * to receive more than 8 KiB of it into a datatype of basic types of different sizes (here 640
-   * struct{int,double,char} fail, 630 pass), the defect behind the mpich:one-basic-size
-   * restriction; the chain then hangs in the library. Not a case for a row: skipped, said once. */
-  if (g_op == MG_SENDRECV_REPLACE && tc->st == T_STRUCT && (size_t)tc->n * (size_t)tinfo[T_STRUCT].size > 8192) {
-    if (!g_lib_skipped++ && g_rank == 0)
-      fprintf(stderr, "  NOTE: MPI library defect (skipped, not a failure): %s case %ld (%s): MPICH's own "
-              "MPI_Sendrecv_replace fails above 8 KiB of a datatype of mixed basic sizes\n", mg_colls[g_op].name, cn, desc);
-    return;
-  }
-#endif
   record ref = {0}, got = {0};
   for (int dir = 0; dir < 2; dir++) {
     direct_one(tc, 0, &ref, dir);
