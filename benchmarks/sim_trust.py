@@ -6,14 +6,16 @@ their ratio (simulated / measured); per comparison the two outcomes; then the me
 as a factor, and how many violations both, only the measurement or only the simulation show.
 Usage: benchmarks/sim_trust.py MEASURED_DIR SIMULATED_DIR [--line]
   --line  print only the one-line summary (the text sim/trust.txt keeps per platform)"""
-import csv, math, statistics, sys
+import csv, math, os, statistics, sys
 
 def verdicts(d):
     return [r for r in csv.DictReader(l for l in open(d + "/verdicts.csv") if not l.startswith("#"))
             if r.get("relation", "mockup") in ("mockup", "")]
 
 def meta(d):
-    return dict(l[2:].strip().split("=", 1) for l in open(d + "/raw.csv") if l.startswith("#@") and "=" in l)
+    # a `check --launches N` directory keeps each launch's raw.csv in launch-K/: the first one's
+    raw = d + "/raw.csv" if os.path.exists(d + "/raw.csv") else d + "/launch-1/raw.csv"
+    return dict(l[2:].strip().split("=", 1) for l in open(raw) if l.startswith("#@") and "=" in l)
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
 line_only = "--line" in sys.argv
@@ -23,6 +25,9 @@ mr, ms = meta(args[0]), meta(args[1])
 times, ratios, both, only_real, only_sim, agree, n = {}, [], 0, 0, 0, 0, 0
 for k in sorted(set(real) & set(sim)):
     a, b = real[k], sim[k]
+    # a row skipped or failed on either side (e.g. a simulated library's defect: sim_defects.c) has
+    # no medians and no outcome to compare
+    if not (a["median_mockup_sec"] and b["median_mockup_sec"]): continue
     n += 1
     agree += a["outcome"] == b["outcome"]
     va, vb = a["outcome"] == "violation", b["outcome"] == "violation"

@@ -500,7 +500,7 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
   }
   if ((rc = mg_call_prepare(&c)) != MPI_SUCCESS) goto out;
   skip_in_place_rows(R->cfg, B);
-  mg_bench_skip_sim_defects(B);
+  if ((rc = mg_bench_skip_sim_defects(B, &c)) != MPI_SUCCESS) goto out;
   c1 = c;
   if (R->cfg->in_place) mg_bench_round_call(R, &c, c.root, &c1);
   if ((nact = applicable_series(B, &c1, R->cfg->pattern, act)) == 0) goto out;

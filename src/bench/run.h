@@ -81,9 +81,10 @@ int mg_bench_build_types(run *R);
 void mg_bench_free_types(run *R);
 void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail);
 
-/* Under SimGrid's SMPI: mark the series of B that the simulation's selector is known to break as
- * skipped, with the reason (sim_defects.c); nothing in a build for a real MPI. The same on every
- * rank. */
-void mg_bench_skip_sim_defects(mg_bench_block *B);
+/* Under SimGrid's SMPI: mark the series of B that the simulation's selector is known to break for
+ * call c as skipped, with the reason (sim_defects.c); nothing in a build for a real MPI. The same
+ * on every rank; collective over c->comm when a row's defect depends on the node layout. An MPI
+ * code. */
+int mg_bench_skip_sim_defects(mg_bench_block *B, const mg_call *c);
 
 #endif
