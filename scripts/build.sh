@@ -20,7 +20,7 @@ for f in "${flavors[@]}"; do
   if [[ $f == smpi ]]; then
     # smpicc links programs as shared objects for smpirun; CMake's compiler checks run them, so
     # they see it as a plain compiler (SMPI_PRETEND_CC), the build itself as smpicc.
-    command -v smpicc >/dev/null || { echo "build: no smpicc: scripts/setup.sh --smpi installs libsimgrid-dev" >&2; exit 1; }
+    command -v smpicc >/dev/null || { echo "build: no smpicc: scripts/setup.sh installs libsimgrid-dev" >&2; exit 1; }
     SMPI_PRETEND_CC=1 cmake -S . -B build/smpi -DCMAKE_C_COMPILER=smpicc -DMPI_C_COMPILER=smpicc \
           -DMPIEXEC_EXECUTABLE="$run" -DMPIGUIDE_WERROR=ON ${MPIGUIDE_CMAKE_ARGS:-} >build-smpi.log 2>&1 ||
       { cat build-smpi.log >&2; exit 1; }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what mpiguide needs on Debian 12 (run as root; idempotent).
 # Only packages that are missing are installed; `apt-get update` runs first if any are.
-# Usage: scripts/setup.sh [--smpi]   (--smpi: also SimGrid's SMPI, for build/smpi, docs/scale.md)
+# Usage: scripts/setup.sh
 set -euo pipefail
 
 PACKAGES=(
@@ -16,9 +16,9 @@ PACKAGES=(
   slurmctld slurmd slurm-client munge  # ... and the real Slurm it runs (docs/cluster.md; tests/cluster)
   hpcc cp2k cp2k-data                  # applications from the archive, built for Open MPI (docs/applications.md; tests/apps)
   dpkg-dev lmod man-db groff-base      # the packages' tests (tests/install): dpkg-shlibdeps for cpack, module load, man
+  libsimgrid-dev                       # SimGrid 3.32's simulated MPI (smpicc, smpirun): build/smpi, its sim tests, docs/scale.md
 )
-# Optional: SimGrid 3.32's simulated MPI (smpicc, smpirun) for scripts/build.sh smpi and scripts/sim.sh.
-[[ ${1:-} == --smpi ]] && PACKAGES+=(libsimgrid-dev)
+# (--smpi, which once added libsimgrid-dev, is accepted and changes nothing: it is always installed)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

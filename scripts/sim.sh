@@ -26,7 +26,7 @@
 # simulation.txt. mpiguide itself records the simulation in raw.csv (#@simulated=1, #@platform,
 # #@selector; its library is "SMPI"), so the summary and the report say it and a check never pools
 # it with a real run; this script adds #@sim_options, #@sim_wall_seconds, #@sim_noise and, where
-# sim/trust.txt has the platform, #@sim_trust: how the simulation matched measured runs. Needs libsimgrid-dev (scripts/setup.sh --smpi installs it).
+# sim/trust.txt has the platform, #@sim_trust: how the simulation matched measured runs. Needs libsimgrid-dev (scripts/setup.sh installs it).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 
@@ -57,7 +57,7 @@ if [[ -z $noise ]] && ((!compute)); then noise=1ns; fi
 [[ $np =~ ^[1-9][0-9]*$ ]] || die "--np: '$np' is not a positive number"
 [[ $rpn =~ ^[1-9][0-9]*$ ]] || die "--rpn: '$rpn' is not a positive number"
 case $selector in default|ompi|mpich|mvapich2|impi|automatic) ;; *) die "--selector: '$selector' unknown" ;; esac
-command -v smpirun >/dev/null || die "smpirun not found: install libsimgrid-dev (scripts/setup.sh --smpi)"
+command -v smpirun >/dev/null || die "smpirun not found: install libsimgrid-dev (scripts/setup.sh)"
 exe="$build/mpiguide"
 [[ -f $exe ]] || die "no $exe: build it with scripts/build.sh smpi"
 

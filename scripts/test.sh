@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Run the tests: installs what is missing (Debian 12, as root), builds mpiguide for Open MPI and
-# for MPICH, and runs each build's CTest suite.
+# Run the tests: installs what is missing (Debian 12, as root), builds mpiguide for Open MPI, for
+# MPICH and for SimGrid's SMPI (its measurement side only, docs/scale.md), and runs each build's
+# CTest suite (SMPI's: the sim tests, simulated platforms of 4-16 ranks, seconds).
 # Usage: [MG_TESTS=default|wide|all] scripts/test.sh [ctest options, e.g. -R diff]
 #   default  the default suite, what CI runs: every case at the fewest process counts that have it
 #   wide     the wide sweeps only (CTest label wide: 5 and 7 ranks, the differential tests' full
@@ -16,10 +17,10 @@ case ${MG_TESTS:-default} in
   *) echo "test: MG_TESTS must be default, wide or all, not '${MG_TESTS}'" >&2; exit 2 ;;
 esac
 scripts/setup.sh
-scripts/build.sh openmpi mpich
+scripts/build.sh openmpi mpich smpi
 status=0
 start=$SECONDS
-for f in openmpi mpich; do
+for f in openmpi mpich smpi; do
   echo "== tests for $f (${MG_TESTS:-default}) ==" >&2
   log=$(mktemp)
   t0=$SECONDS
