@@ -70,7 +70,10 @@ int main(int argc, char **argv) {
     for (int t = 0; t < 3; t++) {
       double r = (c->col[mod[t]][i] - c->col[meas[t]][i]) / c->col[meas[t]][i];
       ASSERT_NEAR(c->col[res[t]][i], r, 1e-6 * (1 + fabs(r)));
-      ASSERT_MSG(fabs(r) <= c->maxres + 1e-6, "size %g: residual %g above the reported max_residual %g", s, r,
+      /* max_residual is written with 6 decimals, the columns with 9 digits: at a residual of 368
+       * (seen under load) recomputing it from the columns moves the 7th digit, so the tolerance is
+       * relative, as the residual column's own check above */
+      ASSERT_MSG(fabs(r) <= c->maxres + 1e-6 * (1 + fabs(r)), "size %g: residual %g above the reported max_residual %g", s, r,
                  c->maxres);
     }
   }
