@@ -19,18 +19,54 @@
  * through: they would need their arrays converted on every call.
  *
  * One row per operation (MG_LARGE_OPS): its registry name, the MPI name, the _c parameters, the
- * arguments, and the counts that must fit.
+ * arguments, and the test that its significant counts fit.
  */
 
 #include "lib/lib.h"
 
 #if defined(MPI_VERSION) && MPI_VERSION >= 4
 
-#define FITS(n) ((n) == (MPI_Count)(int)(n))
-
 typedef const void *CB; /* a send buffer */
 typedef MPI_Datatype T;
 typedef MPI_Count N;
+
+#define FITS(n) ((n) == (MPI_Count)(int)(n))
+
+/*
+ * Which path a call takes must be the same on every rank of a collective: a forced or tuned row
+ * runs only where every rank took the int path, and one rank in PMPI_<Op>_c against the others in
+ * a mock-up's calls hangs or mixes algorithms. So a count the MPI ignores on this rank never
+ * decides: the send count with MPI_IN_PLACE; off the root, a gather's receive count and a
+ * scatter's send count; on an intercommunicator's MPI_PROC_NULL ranks every count, at its MPI_ROOT
+ * the other side's (a program may leave them unset: any value, past INT_MAX too). The significant
+ * counts of a correct call fit on every rank alike unless the ranks describe the same data with
+ * datatypes of different sizes and one side's count alone passes INT_MAX: not handled.
+ */
+enum { ROLE_NONE = -1, ROLE_MEMBER, ROLE_ROOT, ROLE_INTER_ROOT };
+static int root_role(int root, MPI_Comm c) {
+  if (root == MPI_ROOT) return ROLE_INTER_ROOT;
+  if (root == MPI_PROC_NULL) return ROLE_NONE;
+  int inter = 0, me = -1;
+  if (PMPI_Comm_test_inter(c, &inter) != MPI_SUCCESS || inter) return ROLE_MEMBER; /* the other group's root */
+  return PMPI_Comm_rank(c, &me) == MPI_SUCCESS && me == root ? ROLE_ROOT : ROLE_MEMBER;
+}
+static int gather_fits(CB sb, N sn, N rn, int root, MPI_Comm c) {
+  switch (root_role(root, c)) {
+  case ROLE_NONE: return 1;
+  case ROLE_MEMBER: return FITS(sn);
+  case ROLE_INTER_ROOT: return FITS(rn);
+  default: return (sb == MPI_IN_PLACE || FITS(sn)) && FITS(rn);
+  }
+}
+static int scatter_fits(N sn, void *rb, N rn, int root, MPI_Comm c) {
+  switch (root_role(root, c)) {
+  case ROLE_NONE: return 1;
+  case ROLE_MEMBER: return FITS(rn);
+  case ROLE_INTER_ROOT: return FITS(sn);
+  default: return FITS(sn) && (rb == MPI_IN_PLACE || FITS(rn));
+  }
+}
+#define ALL_FITS(sb, sn, rn) (((sb) == MPI_IN_PLACE || FITS(sn)) && FITS(rn))
 
 #define MG_LARGE_OPS(X)                                                                                     \
   X(ALLREDUCE, Allreduce, (CB sb, void *rb, N n, T t, MPI_Op op, MPI_Comm c), (sb, rb, n, t, op, c), FITS(n)) \
@@ -39,16 +75,16 @@ typedef MPI_Count N;
   X(REDUCE_SCATTER_BLOCK, Reduce_scatter_block, (CB sb, void *rb, N n, T t, MPI_Op op, MPI_Comm c),          \
     (sb, rb, n, t, op, c), FITS(n))                                                                         \
   X(REDUCE, Reduce, (CB sb, void *rb, N n, T t, MPI_Op op, int root, MPI_Comm c), (sb, rb, n, t, op, root, c), \
-    FITS(n))                                                                                                \
-  X(BCAST, Bcast, (void *b, N n, T t, int root, MPI_Comm c), (b, n, t, root, c), FITS(n))                    \
+    root == MPI_PROC_NULL || FITS(n))                                                                                                \
+  X(BCAST, Bcast, (void *b, N n, T t, int root, MPI_Comm c), (b, n, t, root, c), root == MPI_PROC_NULL || FITS(n)) \
   X(ALLGATHER, Allgather, (CB sb, N sn, T st, void *rb, N rn, T rt, MPI_Comm c), (sb, sn, st, rb, rn, rt, c), \
-    FITS(sn) && FITS(rn))                                                                                   \
+    ALL_FITS(sb, sn, rn))                                                                                   \
   X(ALLTOALL, Alltoall, (CB sb, N sn, T st, void *rb, N rn, T rt, MPI_Comm c), (sb, sn, st, rb, rn, rt, c),   \
-    FITS(sn) && FITS(rn))                                                                                   \
+    ALL_FITS(sb, sn, rn))                                                                                   \
   X(GATHER, Gather, (CB sb, N sn, T st, void *rb, N rn, T rt, int root, MPI_Comm c),                        \
-    (sb, sn, st, rb, rn, rt, root, c), FITS(sn) && FITS(rn))                                                \
+    (sb, sn, st, rb, rn, rt, root, c), gather_fits(sb, sn, rn, root, c))                                    \
   X(SCATTER, Scatter, (CB sb, N sn, T st, void *rb, N rn, T rt, int root, MPI_Comm c),                      \
-    (sb, sn, st, rb, rn, rt, root, c), FITS(sn) && FITS(rn))                                                \
+    (sb, sn, st, rb, rn, rt, root, c), scatter_fits(sn, rb, rn, root, c))                                   \
   X(SEND, Send, (CB b, N n, T t, int dest, int tag, MPI_Comm c), (b, n, t, dest, tag, c), FITS(n))           \
   X(SSEND, Ssend, (CB b, N n, T t, int dest, int tag, MPI_Comm c), (b, n, t, dest, tag, c), FITS(n))         \
   X(RSEND, Rsend, (CB b, N n, T t, int dest, int tag, MPI_Comm c), (b, n, t, dest, tag, c), FITS(n))         \

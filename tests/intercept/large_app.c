@@ -1,7 +1,9 @@
 /*
  * MPI-4's large-count bindings from a plain C program (run_preload.sh large): MPI_Allreduce_c,
- * MPI_Bcast_c and MPI_Reduce_c with counts that fit an int, each result compared with the
- * library's own (PMPI_ with int counts, which libmpiguide never sees). Knows nothing of mpiguide.
+ * MPI_Bcast_c, MPI_Reduce_c, MPI_Gather_c, MPI_Scatter_c and MPI_Allgather_c with counts that fit
+ * an int, each result compared with the library's own (PMPI_ with int counts, which libmpiguide
+ * never sees); the gather, scatter and allgather pass counts the MPI ignores (off the root, with
+ * MPI_IN_PLACE) past INT_MAX. Knows nothing of mpiguide.
  * Built against an MPI without them (MPI_VERSION < 4: Open MPI 4.1), it says so and exits 77.
  *
  *   large_app COUNT...     each count once per operation; prints "large_app: OK" on rank 0
@@ -45,6 +47,25 @@ int main(int argc, char **argv) {
     MPI_Bcast_c(b, (MPI_Count)n, MPI_INT, 0, MPI_COMM_WORLD);
     PMPI_Bcast(w, n, MPI_INT, 0, MPI_COMM_WORLD);
     expect("MPI_Bcast_c", b, w, n, rank);
+    /* counts the MPI ignores, set past INT_MAX as a program may leave them (never read): a
+     * gather's receive count off the root, a scatter's send count off the root, the send count
+     * with MPI_IN_PLACE at the root. Every rank must still take the same path. */
+    const MPI_Count unset = (MPI_Count)1 << 40;
+    int *all = malloc(sizeof(int) * (size_t)n * (size_t)p + 1), *wall = malloc(sizeof(int) * (size_t)n * (size_t)p + 1);
+    MPI_Gather_c(a, (MPI_Count)n, MPI_INT, all, rank == 0 ? (MPI_Count)n : unset, MPI_INT, 0, MPI_COMM_WORLD);
+    PMPI_Gather(a, n, MPI_INT, wall, n, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank == 0) expect("MPI_Gather_c", all, wall, n * p, rank);
+    for (int k = 0; k < n * p; k++) all[k] = wall[k] = rank == 0 ? 3 * k - 5 : -1;
+    MPI_Scatter_c(all, rank == 0 ? (MPI_Count)n : unset, MPI_INT, rank == 0 ? MPI_IN_PLACE : b, (MPI_Count)n,
+                  MPI_INT, 0, MPI_COMM_WORLD);
+    PMPI_Scatter(wall, n, MPI_INT, rank == 0 ? MPI_IN_PLACE : w, n, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rank) expect("MPI_Scatter_c", b, w, n, rank);
+    for (int k = 0; k < n; k++) all[(size_t)rank * n + k] = wall[(size_t)rank * n + k] = a[k];
+    MPI_Allgather_c(MPI_IN_PLACE, unset, MPI_INT, all, (MPI_Count)n, MPI_INT, MPI_COMM_WORLD);
+    PMPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, wall, n, MPI_INT, MPI_COMM_WORLD);
+    expect("MPI_Allgather_c", all, wall, n * p, rank);
+    free(all);
+    free(wall);
     free(a);
     free(b);
     free(w);
