@@ -162,7 +162,9 @@ static const int bk_bytes[] = {1, sizeof(int), sizeof(double), 1, sizeof(unsigne
   X(U64, "MPI_UINT64_T", BK_U64)                                      \
   X(UNSIGNED, "MPI_UNSIGNED", BK_U32)                                  \
   X(DINT, "MPI_DOUBLE_INT", BK_DINT)                                  \
-  X(TWOINT, "MPI_2INT", BK_2INT)
+  X(TWOINT, "MPI_2INT", BK_2INT)                                      \
+  X(FINT, "MPI_INTEGER", BK_INT)                                      \
+  X(FLOGICAL, "MPI_LOGICAL", BK_INT)
 
 enum {
 #define X(E, n, b) T_##E,
@@ -238,6 +240,8 @@ static void make_types(void) {
   types[T_UNSIGNED].dt = MPI_UNSIGNED;
   types[T_DINT].dt = MPI_DOUBLE_INT;
   types[T_TWOINT].dt = MPI_2INT;
+  types[T_FINT].dt = MPI_INTEGER;
+  types[T_FLOGICAL].dt = MPI_LOGICAL;
   for (int i = 0; i < T_N; i++) {
     ttype *t = &types[i];
     if (derived(i)) TEST_MPI(MPI_Type_commit(&t->dt));
@@ -245,6 +249,8 @@ static void make_types(void) {
     TEST_MPI(MPI_Type_get_true_extent(t->dt, &t->tlb, &t->textent));
     TEST_MPI(MPI_Type_size(t->dt, &t->size));
   }
+  if (types[T_FINT].size != (int)sizeof(int) || types[T_FLOGICAL].size != (int)sizeof(int))
+    mg_test_die("difftest: MPI_INTEGER or MPI_LOGICAL is not the size of a C int here: the oracle reads them as int");
 }
 
 static void free_types(void) {
@@ -411,6 +417,9 @@ static const struct {
     {T_U64, OP_MAX},         {T_SHORT, OP_PROD},     {T_LLONG, OP_MIN},        {T_BYTE, OP_BOR},
     {T_UNSIGNED, OP_SUM},    {T_I8, OP_LXOR},        {T_SHORT, OP_BAND},       {T_LLONG, OP_LOR},
     {T_U64, OP_PROD},        {T_I8, OP_MAX},
+    /* Fortran's INTEGER and LOGICAL (their classes fint and logical: the padded rows run on them;
+     * gfortran's default kinds, 4 bytes as C's int, which make_types checks) */
+    {T_FINT, OP_SUM},        {T_FLOGICAL, OP_LOR},
     /* RC_LOC: a minimum or maximum and its owner, as codes find them (no class: the userop and padded
      * rows fall back; MPI_DOUBLE_INT mixes basic sizes: on MPICH the gather rows too) */
     {T_DINT, OP_MINLOC},     {T_TWOINT, OP_MAXLOC},
@@ -425,7 +434,7 @@ enum {
   RC_PCONTIG_NC = 10,
   RC_PVEC_NC = 11,
   RC_EXACT = 15, /* the first of the exact-op combinations; the main sweep stops before it */
-  RC_LOC = 33,   /* the first of the value-index pairs (run_exact_ops runs them too) */
+  RC_LOC = 35,   /* the first of the value-index pairs (run_exact_ops runs them too) */
 };
 
 /* ------------------------------------------------------------------ communicators */
