@@ -62,6 +62,16 @@ fi
 nodes=${BASH_REMATCH[1]} rpn=${BASH_REMATCH[2]} np=$((BASH_REMATCH[1] * BASH_REMATCH[2]))
 ((nodes >= 1 && rpn >= 1)) || { echo "app_gain: LAYOUT needs a node and a rank" >&2; exit 2; }
 ((nodes == 1)) || [[ $(id -u) -eq 0 ]] || { echo "app_gain: $layout needs the test bed, which needs root" >&2; exit 2; }
+# The nodes have their own /tmp, /run, /dev/shm, /var/spool and /var/log (docs/cluster.md): the
+# traces the ranks write under OUT would stay inside a node, and the loop stop at hotspots minutes in.
+if ((nodes > 1)); then
+  case $(realpath -m "$out")/ in
+  /tmp/* | /run/* | /dev/shm/* | /var/spool/* | /var/log/*)
+    echo "app_gain: OUT $out is node-local on the test bed (its nodes have their own /tmp, /run, /dev/shm," \
+      "/var/spool, /var/log): choose a directory the nodes share, e.g. the default results/" >&2
+    exit 2 ;;
+  esac
+fi
 b=${MG_BUILD:-build/$mpi}
 source benchmarks/bench_lib.sh # launch, xs_for, median
 scripts/apps.sh install
