@@ -72,8 +72,8 @@ static void seq_trace(const run *R, const mg_seq_cfg *c, const mg_bench_block *B
 }
 
 /* After a batch: the mock-ups whose comparison with the default is decided stop, and the default
- * once every other series of the block stopped (it has nothing left to be compared with). A default
- * that stopped first (RSE rule, cap) leaves its open comparisons their looks: due then by the
+ * once every other series of the block stopped (it has nothing left to be compared with); its RSE
+ * rule does not stop it while a comparison is open. A default that stopped first (its cap) leaves its open comparisons their looks: due then by the
  * mock-up's values alone, reading the default as at the comparison's last look (seq.h,
  * mg_seq_frozen). The values are the reduced latencies every rank holds, so every rank stops the
  * same series. */
@@ -129,6 +129,10 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
   }
   free(def.buf);
   if (!open && st[d].stop == MG_STOP_NONE) st[d].stop = MG_STOP_DECIDED;
+  /* A default that met its RSE rule while a comparison is open measures on: the verdict reads both
+   * sides over the rounds they share (docs/statistics.md, "Both sides over the same rounds"), so a
+   * mock-up measured after the default stopped would be measured for nothing. Its cap still stops it. */
+  if (open && st[d].stop == MG_STOP_RSE) st[d].stop = MG_STOP_NONE;
   return MPI_SUCCESS;
 }
 

@@ -343,7 +343,7 @@ static void test_same_values(void) {
 /* One run of the engine's step for test_default_stops_first; lagging: the mock-up's values are valid
  * only one in 20 until the default stopped (so it has no look before), all after. The values the
  * mock-up had when decided (-1: never), *dn what the default was read as. */
-static long default_first(int lagging, long dn_stop, long *dn) {
+static long default_first(int lagging, long dn_stop, mg_stop why, long *dn) {
   static mg_bench_cfg cfg;
   static mg_bench_result res;
   static mg_bench_block B;
@@ -376,12 +376,17 @@ static long default_first(int lagging, long dn_stop, long *dn) {
         se->valid[se->n] = !(i && lagging && st[0].stop == MG_STOP_NONE && se->n % 20);
       }
     }
-    if (B.series[0].n >= dn_stop && st[0].stop == MG_STOP_NONE) st[0].stop = MG_STOP_RSE; /* steady: RSE reached */
+    if (B.series[0].n >= dn_stop && st[0].stop == MG_STOP_NONE) st[0].stop = why; /* steady: its rule met */
     ASSERT_EQ(mg_bench_seq_stop(&R, &B, act, 2, st), MPI_SUCCESS);
     if (st[1].stop == MG_STOP_DECIDED) at = B.series[1].n;
   }
-  ASSERT_EQ(B.series[0].n, dn_stop);
-  ASSERT_EQ(st[0].stop, MG_STOP_RSE);
+  if (why == MG_STOP_RSE) { /* the RSE rule does not stop a default with a comparison open */
+    ASSERT_EQ(B.series[0].n, B.series[1].n);
+    ASSERT_EQ(st[0].stop, MG_STOP_RSE); /* met, and nothing left open */
+  } else {
+    ASSERT_EQ(B.series[0].n, dn_stop);
+    ASSERT_EQ(st[0].stop, why);
+  }
   *dn = st[1].seq_dn;
   return at;
 }
@@ -395,13 +400,19 @@ static long default_first(int lagging, long dn_stop, long *dn) {
  * And a mock-up with no look before the default stopped (10 valid values of 200): its looks read the
  * default's first 152 values (the last point of the schedule it reached), every one of them. */
 static void test_default_stops_first(void) {
-  TEST_CASE("the default stops first (its RSE rule): the open comparison keeps its looks");
-  long dn, at = default_first(0, 200, &dn);
+  TEST_CASE("the default stops first (its cap, the time budget): the open comparison keeps its looks");
+  long dn, at = default_first(0, 200, MG_STOP_MAX, &dn);
   ASSERT_EQ(dn, 160); /* the default as at its last look, not its 200 values */
   ASSERT_MSG(at > 200 && at < MAXN, "the mock-up decided at %ld values (the cap: %d)", at, MAXN);
-  at = default_first(1, 200, &dn);
+  at = default_first(1, 200, MG_STOP_MAX, &dn);
   ASSERT_EQ(dn, 152);
   ASSERT_MSG(at > 200 && at < MAXN, "lagging: the mock-up decided at %ld values (the cap: %d)", at, MAXN);
+  /* its RSE rule met at 200 values with the comparison open: the default measures on beside the
+   * mock-up (the verdict reads both over the rounds they share), and the comparison is decided
+   * with both sides growing; the old step stopped the default at 200 */
+  TEST_CASE("the default's RSE rule met with a comparison open: it measures on");
+  at = default_first(0, 200, MG_STOP_RSE, &dn);
+  ASSERT_MSG(at > 200 && at < MAXN, "the mock-up decided at %ld values (the cap: %d)", at, MAXN);
 }
 
 /* The roots serve only a violation, so each root's two medians are bounded one-sided (the default's
