@@ -120,7 +120,7 @@ int mg_bench_skip_sim_defects(mg_bench_block *B, const mg_call *c) {
  * that makes a communicator survives (sim/smpi_bcast_layout.c shows both without mpiguide).
  * - impi, one rank per host, 5-8 ranks: SMPI's Intel MPI table for one process per node picks
  *   bcast__SMP_linear there for 0-2, 4-24, 256-681, 1264-2233 bytes and from 3998434 on
- *   (smpi_intel_mpi_selector.cpp, intel_bcast_table; 2 ranks: 21845-95963 bytes; 3-4 and 9 or
+ *   (smpi_intel_mpi_selector.cpp, intel_bcast_table; 2 ranks: 21845-95962 bytes; 3-4 and 9 or
  *   more ranks: never). With one rank per node (num_core 1) its inter- and intra-node successor are
  *   the same rank: each rank sends every segment twice to the next and the last sends it back to
  *   the root, which receives nothing (bcast-SMP-linear.cpp, the count <= segment branch): "Actor
@@ -129,10 +129,11 @@ int mg_bench_skip_sim_defects(mg_bench_block *B, const mg_call *c) {
  *   bcast__SMP_binomial on every communicator of uniform nodes (smpi_mpich_selector.cpp), whose
  *   tree inside a node sends to base + intra_rank + mask while that is below the communicator's
  *   size, not the node's (bcast-SMP-binomial.cpp): with k = 3, rank 2 of each node sends a stray
- *   message to the next node's first rank (k = 5, 6, 7: more of them). SMPI matches a receive on a communicator whose id is still
- *   MPI_UNDEFINED (one being created) with a message of any communicator (smpi_request.cpp,
- *   match_common), so the next communicator creation receives the stray: MPI_ERR_TRUNCATE or
- *   MPI_ERR_TYPE ("Mismatched datatypes"), SIGABRT. Power-of-two k never sends one.
+ *   message to the next node's first rank (k = 5, 6, 7: more of them). SMPI matches a receive on
+ *   a communicator whose id is still MPI_UNDEFINED (one being created) with a message of any
+ *   communicator (smpi_request.cpp, match_common), so the next communicator creation receives the
+ *   stray: MPI_ERR_TRUNCATE or MPI_ERR_TYPE ("Mismatched datatypes"), SIGABRT. Power-of-two k
+ *   never sends one.
  * Both unchanged in SimGrid's sources of 2026. */
 #ifdef SMPI_H
 typedef enum {
@@ -153,7 +154,7 @@ static const struct {
     {"mpich", SIMRUN_UNIFORM_NOT_POW2,
      "SMPI 3.32 selector %s cannot run %d ranks on %d hosts, %d per host: its bcast across hosts "
      "(bcast__SMP_binomial) sends stray messages from each host's last ranks to the next host when "
-     "the ranks per host are not a power of two, and the next communicator creation receives it "
+     "the ranks per host are not a power of two, and the next communicator creation receives one "
      "(MPI_ERR_TRUNCATE); run a power of two per host, or another selector (docs/scale.md)"},
 };
 #define N_SMPI_UNRUNNABLE (sizeof smpi_unrunnable / sizeof smpi_unrunnable[0])
@@ -174,7 +175,7 @@ static int simrun_layout(MPI_Comm comm, int rank, int size, int *nhosts, int *rp
   for (int r = 0; r < size; r++) {
     char name[sizeof me];
     if (r == 0) memcpy(name, me, sizeof me);
-    else if ((rc = PMPI_Recv(name, (int)sizeof name, MPI_CHAR, r, MG_SIMRUN_TAG, comm, MPI_STATUS_IGNORE)) != MPI_SUCCESS)
+    else if ((rc = PMPI_Recv(name, (int)sizeof name, MPI_CHAR, r, MG_SIMRUN_TAG, comm, MPI_STATUS_IGNORE)))
       break;
     int h = 0;
     while (h < n && strcmp(host[h], name)) h++;
