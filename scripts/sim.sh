@@ -56,6 +56,7 @@ done
 if [[ -z $noise ]] && ((!compute)); then noise=1ns; fi
 [[ $np =~ ^[1-9][0-9]*$ ]] || die "--np: '$np' is not a positive number"
 [[ $rpn =~ ^[1-9][0-9]*$ ]] || die "--rpn: '$rpn' is not a positive number"
+[[ $tmo =~ ^[1-9][0-9]*$ ]] || die "--timeout: '$tmo' is not a whole number of seconds"
 case $selector in default|ompi|mpich|mvapich2|impi|automatic) ;; *) die "--selector: '$selector' unknown" ;; esac
 command -v smpirun >/dev/null || die "smpirun not found: install libsimgrid-dev (scripts/setup.sh)"
 exe="$build/mpiguide"
@@ -82,7 +83,10 @@ opts=(--cfg=smpi/coll-selector:"$selector")
 ((compute)) || opts+=(--cfg=smpi/simulate-computation:no)
 opts+=("${cfgs[@]}")
 pname=$(basename "$platform" .xml)
-run() { timeout "$tmo" nice -n 10 smpirun -np "$1" -platform "$platform" -hostfile "$hostfile" "${opts[@]}" \
+# TERM, then KILL 30 s later: check saves whole cells as it goes and, on TERM, says how many
+# (cmd_check_save.c); the KILL is for a simulation that outlives the TERM (before mpiguide's fix
+# of its handler under SMPI, a 256-rank alltoall ran on, orphaned, past its bound until killed by hand).
+run() { timeout --kill-after=30 "$tmo" nice -n 10 smpirun -np "$1" -platform "$platform" -hostfile "$hostfile" "${opts[@]}" \
           --log=root.thres:warning --log=xbt_cfg.thres:warning --log=smpi_config.thres:error "$exe" "${@:2}"; }
 
 # check saves the finished cells every MPIGUIDE_CHECK_SAVE_EVERY seconds of its clock, which is
@@ -95,11 +99,13 @@ run "$np" check -o "$out" $force -q "$@"
 rc=$?
 set -e
 wall=$(python3 -c "import time; print(f'{time.time() - $t0:.1f}')")
+# 124, or 137 when the KILL was needed (timeout kills its own process group, itself included)
+late=$(python3 -c "print(int($rc in (124, 137) and $wall >= $tmo - 1))")
 if [[ ! -f $out/raw.csv ]]; then
-  ((rc == 124)) && die "the simulation exceeded --timeout $tmo s (wall clock) before it saved a cell"
+  ((late)) && die "the simulation exceeded --timeout $tmo s (wall clock) before it saved a cell"
   die "the check wrote no $out/raw.csv (exit $rc)"
 fi
-((rc == 124)) && echo "sim.sh: the simulation exceeded --timeout $tmo s (wall clock): analysing the cells it saved" >&2
+((late)) && echo "sim.sh: the simulation exceeded --timeout $tmo s (wall clock): analysing the cells it saved" >&2
 
 # mpiguide records the simulation itself (#@simulated=1, #@platform, #@selector: src/bench/meta.c);
 # add what only this script knows, then analyse again so every file carries it. sim/trust.txt

@@ -404,4 +404,11 @@ int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m);
  * Not collective: every simulated rank is a thread of the one process, so all see the same. */
 void mg_bench_smpi_config(char *platform, size_t plen, char *selector, size_t slen);
 
+/* Under SMPI: 1 when the simulation can run this job on comm's layout, else 0 with the reason in
+ * why (sim_defects.c: layouts where SMPI's own MPI_Bcast or communicator creation dies under the
+ * selector, whatever the program does). Collective over comm by point-to-point messages only (no
+ * collective, no new communicator: those are what die), so call it before anything else; the same
+ * answer on every rank. 1 in a build for a real MPI. */
+int mg_bench_sim_runnable(MPI_Comm comm, char *why, size_t len);
+
 #endif

@@ -3,6 +3,7 @@
  * Only in the SMPI build (smpicc's mpi.h defines SMPI_H); elsewhere the function does nothing.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "algs/layout.h"
@@ -110,5 +111,113 @@ int mg_bench_skip_sim_defects(mg_bench_block *B, const mg_call *c) {
 #else
   (void)B, (void)c;
   return MPI_SUCCESS;
+#endif
+}
+
+/* Layouts SMPI 3.32 cannot run at all under a selector, as data: its own MPI_Bcast breaks there,
+ * and every communicator creation (MPI_Comm_dup, _split, _split_type, _create) broadcasts the new
+ * communicator's id (an int, smpi_comm.cpp, Comm::Comm) with the selected bcast, so no program
+ * that makes a communicator survives (sim/smpi_bcast_layout.c shows both without mpiguide).
+ * - impi, one rank per host, 5-8 ranks: SMPI's Intel MPI table for one process per node picks
+ *   bcast__SMP_linear there for 0-2, 4-24, 256-681, 1264-2233 bytes and from 3998434 on
+ *   (smpi_intel_mpi_selector.cpp, intel_bcast_table; 2 ranks: 21845-95962 bytes; 3-4 and 9 or
+ *   more ranks: never). With one rank per node (num_core 1) its inter- and intra-node successor are
+ *   the same rank: each rank sends every segment twice to the next and the last sends it back to
+ *   the root, which receives nothing (bcast-SMP-linear.cpp, the count <= segment branch): "Actor
+ *   ... is gone" or MPI_ERR_TRUNCATE, SIGABRT. The int id falls in 4-24 bytes: MPI_Comm_dup dies.
+ * - mpich, k ranks on each of 2 or more hosts, k not a power of two: SMPI's mpich bcast runs
+ *   bcast__SMP_binomial on every communicator of uniform nodes (smpi_mpich_selector.cpp), whose
+ *   tree inside a node sends to base + intra_rank + mask while that is below the communicator's
+ *   size, not the node's (bcast-SMP-binomial.cpp): with k = 3, rank 2 of each node sends a stray
+ *   message to the next node's first rank (k = 5, 6, 7: more of them). SMPI matches a receive on
+ *   a communicator whose id is still MPI_UNDEFINED (one being created) with a message of any
+ *   communicator (smpi_request.cpp, match_common), so the next communicator creation receives the
+ *   stray: MPI_ERR_TRUNCATE or MPI_ERR_TYPE ("Mismatched datatypes"), SIGABRT. Power-of-two k
+ *   never sends one.
+ * Both unchanged in SimGrid's sources of 2026. */
+#ifdef SMPI_H
+typedef enum {
+  SIMRUN_ONE_PER_HOST_5_8, /* every rank on a host of its own, 5-8 ranks */
+  SIMRUN_UNIFORM_NOT_POW2, /* the same k ranks on every host, 2 or more hosts, k not a power of 2 */
+} simrun_when;
+static const struct {
+  const char *selector;
+  simrun_when when;
+  const char *why; /* a format: the selector, the ranks, the hosts, the ranks per host */
+} smpi_unrunnable[] = {
+    {"impi", SIMRUN_ONE_PER_HOST_5_8,
+     "SMPI 3.32 selector %s cannot run %d ranks on %d hosts, one per host: its bcast there "
+     "(bcast__SMP_linear, for 0-2, 4-24, 256-681, 1264-2233 bytes and from 3998434) sends every "
+     "message twice to the next rank and from the last rank back to the root, and each communicator "
+     "creation broadcasts the new id (4 bytes) with it, so MPI_Comm_dup aborts; run 4 or 9 or more "
+     "ranks, several per host, or another selector (docs/scale.md)"},
+    {"mpich", SIMRUN_UNIFORM_NOT_POW2,
+     "SMPI 3.32 selector %s cannot run %d ranks on %d hosts, %d per host: its bcast across hosts "
+     "(bcast__SMP_binomial) sends stray messages from each host's last ranks to the next host when "
+     "the ranks per host are not a power of two, and the next communicator creation receives one "
+     "(MPI_ERR_TRUNCATE); run a power of two per host, or another selector (docs/scale.md)"},
+};
+#define N_SMPI_UNRUNNABLE (sizeof smpi_unrunnable / sizeof smpi_unrunnable[0])
+
+/* Rank 0's view of comm's layout from every rank's simulated host (MPI_Get_processor_name), by
+ * point-to-point messages: the hosts, and the ranks per host when all have the same, else 0. */
+#define MG_SIMRUN_TAG 7177
+static int simrun_layout(MPI_Comm comm, int rank, int size, int *nhosts, int *rpn) {
+  char me[MPI_MAX_PROCESSOR_NAME + 1];
+  mg_layout_host(me, sizeof me);
+  if (rank) return PMPI_Send(me, (int)sizeof me, MPI_CHAR, 0, MG_SIMRUN_TAG, comm);
+  char(*host)[MPI_MAX_PROCESSOR_NAME + 1] = malloc(sizeof *host * (size_t)size);
+  int *count = calloc((size_t)size, sizeof *count), rc = MPI_SUCCESS, n = 0;
+  if (!host || !count) {
+    free(host), free(count);
+    return MPI_ERR_NO_MEM; /* the others' sends are small: SMPI completes them detached */
+  }
+  for (int r = 0; r < size; r++) {
+    char name[sizeof me];
+    if (r == 0) memcpy(name, me, sizeof me);
+    else if ((rc = PMPI_Recv(name, (int)sizeof name, MPI_CHAR, r, MG_SIMRUN_TAG, comm, MPI_STATUS_IGNORE)))
+      break;
+    int h = 0;
+    while (h < n && strcmp(host[h], name)) h++;
+    if (h == n) memcpy(host[n++], name, sizeof name);
+    count[h]++;
+  }
+  *nhosts = n;
+  *rpn = count[0];
+  for (int h = 1; h < n; h++)
+    if (count[h] != *rpn) *rpn = 0;
+  free(host), free(count);
+  return rc;
+}
+#endif
+
+int mg_bench_sim_runnable(MPI_Comm comm, char *why, size_t len) {
+#ifdef SMPI_H
+  char platform[256], selector[32];
+  mg_bench_smpi_config(platform, sizeof platform, selector, sizeof selector);
+  int rank, size, nhosts = 0, rpn = 0, verdict = -1; /* -1: runnable, else the defect's index */
+  PMPI_Comm_rank(comm, &rank);
+  PMPI_Comm_size(comm, &size);
+  int watched = 0; /* only a selector with such a defect pays for the layout (same on every rank) */
+  for (size_t d = 0; d < N_SMPI_UNRUNNABLE; d++) watched |= !strcmp(selector, smpi_unrunnable[d].selector);
+  if (!watched) return 1;
+  int lrc = simrun_layout(comm, rank, size, &nhosts, &rpn); /* failed: runnable, the run says more */
+  if (rank == 0) {
+    for (size_t d = 0; d < N_SMPI_UNRUNNABLE && verdict < 0 && lrc == MPI_SUCCESS; d++) {
+      if (strcmp(selector, smpi_unrunnable[d].selector)) continue;
+      int hit = smpi_unrunnable[d].when == SIMRUN_ONE_PER_HOST_5_8
+                    ? rpn == 1 && size >= 5 && size <= 8
+                    : nhosts >= 2 && rpn > 1 && (rpn & (rpn - 1)) != 0;
+      if (hit) verdict = (int)d;
+    }
+    for (int r = 1; r < size; r++) PMPI_Send(&verdict, 1, MPI_INT, r, MG_SIMRUN_TAG, comm);
+  } else
+    PMPI_Recv(&verdict, 1, MPI_INT, 0, MG_SIMRUN_TAG, comm, MPI_STATUS_IGNORE);
+  if (verdict < 0) return 1;
+  snprintf(why, len, smpi_unrunnable[verdict].why, selector, size, nhosts, rpn);
+  return 0;
+#else
+  (void)comm, (void)why, (void)len;
+  return 1;
 #endif
 }

@@ -35,6 +35,12 @@ int mg_cmd_mpi_start(const char *cmd, int *rank, int *size, mg_bench_meta *meta)
     fprintf(stderr, "mpiguide %s: cannot set up (MPI_Comm_dup of MPI_COMM_SELF failed)\n", cmd);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  char why[640]; /* before any collective: under SMPI some layouts die in the first (sim_defects.c) */
+  if (!mg_bench_sim_runnable(MPI_COMM_WORLD, why, sizeof why)) {
+    if (*rank == 0) fprintf(stderr, "mpiguide %s: %s\n", cmd, why);
+    mg_cmd_mpi_end();
+    return 1;
+  }
   if (mg_bench_meta_collect(MPI_COMM_WORLD, meta) != MPI_SUCCESS) {
     fprintf(stderr, "mpiguide %s: cannot describe the launch (MPI error)\n", cmd);
     MPI_Abort(MPI_COMM_WORLD, 1);
