@@ -120,14 +120,19 @@ def floor_regret():
     out = []
     for d in sys.argv[1:]:
         if not os.path.exists(d + "/raw.csv"): continue
-        calls = defaultdict(list)
+        calls = defaultdict(lambda: defaultdict(list))  # (coll, p, bytes, alg) -> variant -> times
         with open(d + "/raw.csv") as f:
             for r in csv.DictReader(l for l in f if not l.startswith("#")):
                 if r["valid"] == "1" and r["warmup"] == "0":
-                    calls[(r["collective"], r["nprocs"], r["bytes"], r["algorithm"])].append(float(r["runtime_sec"]))
+                    calls[(r["collective"], r["nprocs"], r["bytes"], r["algorithm"])][
+                        (r["count"], r["datatype"], r["op"], r["root"])].append(float(r["runtime_sec"]))
+        def series(key, alg, m):  # the calls of the variant (type, op) whose median is the cell's measured one
+            vs = list(calls.get(key[1:] + (alg,), {}).values())
+            return min(vs, key=lambda v: abs(math.log(pct(v, .5) / m)) if pct(v, .5) > 0 else 1e9) if vs else []
         for key, cs in cells.items():
             if key[0] != d: continue
-            halves = [[pct(calls.get(key[1:] + (c[5],), [])[k::2], .5) for c in cs] for k in (0, 1)]
+            runs = [series(key, c[5], c[3]) for c in cs]
+            halves = [[pct(v[k::2], .5) for v in runs] for k in (0, 1)]
             for a, b in ((0, 1), (1, 0)):
                 ok = [i for i in range(len(cs)) if not math.isnan(halves[a][i]) and not math.isnan(halves[b][i])]
                 if len(ok) < 2: continue
