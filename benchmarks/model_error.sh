@@ -27,7 +27,8 @@
 #      estimate) is the measured fastest, and the regret, measured time of the predicted fastest /
 #      measured fastest: median and worst. "every row" pools all families per cell. Targets
 #      (issue 34): median error <= 25 %, median regret <= 1.05, worst regret <= 1.5. Below the
-#      table: every row chosen with a margin (a row over the default only where its upper end is
+#      table: the regret's noise floor (the fastest row of half the calls judged on the other half:
+#      what no model can beat on these measurements; needs DIR/raw.csv), every row chosen with a margin (a row over the default only where its upper end is
 #      below the default's lower end, tune --model's rule), and the cell of the worst regret with
 #      what the default measured there.
 #   3. `check --full` and `check --full --model-guided` over the same sizes (allreduce, bcast,
@@ -111,6 +112,39 @@ for fam in sorted(set(err) | set(regret), key=lambda f: (f == "every row", f)):
     print("%-12s %6d %6.0f%% %6.0f%%   %5d %5.0f%% %7.2f %7.2f" % (
         fam, len(e), 100 * pct(e, .5), 100 * pct(e, .9), len(g), 100.0 * hits[fam] / len(g) if g else float("nan"),
         pct(g, .5), max(g) if g else float("nan")))
+# The noise floor of the regret: the row fastest on one half of a cell's calls (even repetitions),
+# judged on the other half (odd), and the other way round; over the rows priced in the cell, from
+# DIR/raw.csv. A model that knew every row's median of one half could do no better on the other:
+# where this regret is above the target (1.5), the measurements cannot tell the rows apart.
+def floor_regret():
+    out = []
+    for d in sys.argv[1:]:
+        if not os.path.exists(d + "/raw.csv"): continue
+        calls = defaultdict(lambda: defaultdict(list))  # (coll, p, bytes, alg) -> variant -> times
+        with open(d + "/raw.csv") as f:
+            for r in csv.DictReader(l for l in f if not l.startswith("#")):
+                if r["valid"] == "1" and r["warmup"] == "0":
+                    calls[(r["collective"], r["nprocs"], r["bytes"], r["algorithm"])][
+                        (r["count"], r["datatype"], r["op"], r["root"])].append(float(r["runtime_sec"]))
+        def series(key, alg, m):  # the calls of the variant (type, op) whose median is the cell's measured one
+            vs = list(calls.get(key[1:] + (alg,), {}).values())
+            return min(vs, key=lambda v: abs(math.log(pct(v, .5) / m)) if pct(v, .5) > 0 else 1e9) if vs else []
+        for key, cs in cells.items():
+            if key[0] != d: continue
+            runs = [series(key, c[5], c[3]) for c in cs]
+            halves = [[pct(v[k::2], .5) for v in runs] for k in (0, 1)]
+            for a, b in ((0, 1), (1, 0)):
+                ok = [i for i in range(len(cs)) if not math.isnan(halves[a][i]) and not math.isnan(halves[b][i])]
+                if len(ok) < 2: continue
+                pick = min(ok, key=lambda i: halves[a][i])
+                out.append((halves[b][pick] / min(halves[b][i] for i in ok), key))
+    return out
+fl = floor_regret()
+if fl:
+    g = sorted(x for x, _ in fl)
+    w = max(fl)
+    print("noise floor (every row: the fastest of the even calls judged on the odd ones, and back): median regret %.2f, p90 %.2f, worst %.2f (%s %s B)" % (
+        pct(g, .5), pct(g, .9), w[0], w[1][1], w[1][3]))
 if margin:
     print("every row, a row over the default only where its upper end is below the default's lower end:")
     print("  hit %.0f%%, median regret %.2f, worst %.2f" % (100.0 * sum(g == 1 for g in margin) / len(margin), pct(margin, .5), max(margin)))

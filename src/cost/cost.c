@@ -216,11 +216,13 @@ double mg_model_default(const mg_model *m, int coll, int p, double n, mg_price_s
 /* ---- the expression evaluator ----
  * sum  := prod { ('+' | '-') prod }
  * prod := atom { ('*' | '/') atom }
- * atom := number | 'n' | 'p' | '(' sum ')' | name '(' sum [',' sum] ')'
+ * atom := number | 'n' | 'p' | 'ppn' | 'nodes' | '(' sum ')' | name ['[' sum ']'] '(' sum [',' sum] ')'
  * A name is a collective (its default at that size), self (the row's collective), copy,
- * reduce_local, sendrecv or pow2. Every value is a price: numbers, n and p are exact (an interval
- * of width 0, source none), and the operators combine intervals (interval arithmetic) and take the
- * weaker source. Errors leave a message and stop the walk. */
+ * reduce_local, sendrecv, pow2 or min(a, b). A collective may say on how many processes it runs,
+ * bcast[ppn](n): a step of a hierarchical row on one node's ranks (ppn, the ranks per node) or
+ * among the node leaders (nodes); without it, on all p. Every value is a price: numbers, n, p, ppn
+ * and nodes are exact (an interval of width 0, source none), and the operators combine intervals
+ * (interval arithmetic) and take the weaker source. Errors leave a message and stop the walk. */
 typedef struct ev {
   const char *s, *at;
   const mg_model *m; /* NULL: check only (every primitive prices 1) */
@@ -229,6 +231,18 @@ typedef struct ev {
   char *err;
   size_t len;
 } ev;
+
+/* The nodes a job of p processes spans and the ranks on its fullest node: p spread over as many
+ * nodes as the LogGP file's job had (mg_loggp_crowding's rule); one node without LogGP
+ * parameters or where the file does not say. */
+static int job_nodes(const ev *e) {
+  int k = e->m && e->m->lg && e->m->lg->nodes > 0 ? e->m->lg->nodes : 1;
+  return k < e->p ? k : e->p > 0 ? e->p : 1;
+}
+static int job_ppn(const ev *e) {
+  int k = job_nodes(e);
+  return (e->p + k - 1) / k;
+}
 
 static mg_price exact(double v) { return (mg_price){v, v, v, MG_PRICE_NONE}; }
 
@@ -270,25 +284,38 @@ static double next_pow2(double x) {
 
 /* The primitive name[0..k) (pointing into e->s) at x (a size: exact in every row; its point
  * estimate is priced); blocks: an irregular collective's number of non-empty blocks (its second
- * argument, allgatherv(n, 1)), NaN when not given (the even split over p). */
-static mg_price prim(ev *e, const char *name, size_t k, mg_price x, double blocks) {
+ * argument, allgatherv(n, 1)), NaN when not given (the even split); procs: the processes a
+ * collective runs on (bcast[ppn](n)), NaN when not given (all p). min takes blocks as its second
+ * argument. */
+static mg_price prim(ev *e, const char *name, size_t k, mg_price x, double blocks, double procs) {
   const mg_model *m = e->m;
   char buf[64];
   if (k >= sizeof buf) return e->at = name, fail(e, "name too long");
   memcpy(buf, name, k), buf[k] = '\0';
-  if (!strcmp(buf, "pow2")) return (mg_price){next_pow2(x.t), next_pow2(x.lo), next_pow2(x.hi), x.src};
   int coll = !strcmp(buf, "self") ? e->coll : mg_coll_find(buf);
+  if (!isnan(procs) && (coll < 0 || mg_coll_is_p2p((mg_coll)coll) || !(procs >= 1)))
+    return e->at = name, fail(e, "a process count in [] (at least 1) only after a collective");
+  if (!strcmp(buf, "min")) {
+    if (isnan(blocks)) return e->at = name, fail(e, "min takes two arguments");
+    return x.t <= blocks ? x : exact(blocks);
+  }
+  if (!strcmp(buf, "pow2")) return (mg_price){next_pow2(x.t), next_pow2(x.lo), next_pow2(x.hi), x.src};
   int local = !strcmp(buf, "copy") || !strcmp(buf, "reduce_local");
   if (coll < 0 && !local)
-    return e->at = name, fail(e, "unknown name (an operation such as bcast or sendrecv, self, copy, reduce_local or pow2)");
+    return e->at = name,
+           fail(e, "unknown name (an operation such as bcast or sendrecv, self, copy, reduce_local, pow2 or min)");
   if (!isnan(blocks) && (coll < 0 || !irregular(coll) || !(blocks >= 1)))
     return e->at = name, fail(e, "a second argument (the number of non-empty blocks, at least 1) only after an irregular collective");
   if (!m) return exact(1);
   if (isnan(x.t)) return no_price;
+  int np = isnan(procs) ? e->p : (int)lround(procs);
+  /* a collective on one process sends no message: the leaders' step of a job on one node
+   * (bcast_as_hier was priced 3 * bcast(n) there, three bcasts of all p, where it runs one) */
+  if (coll >= 0 && !mg_coll_is_p2p((mg_coll)coll) && np < 2) return exact(0);
   if (coll >= 0) { /* sendrecv: measured, or one message */
-    mg_price r = mg_model_default_price(m, coll, e->p, x.t);
+    mg_price r = mg_model_default_price(m, coll, np, x.t);
     int div_p, c = counterpart(coll, &div_p);
-    if (blocks >= 1 && blocks < e->p && !isnan(r.t)) {
+    if (blocks >= 1 && blocks < np && !isnan(r.t)) {
       /* k blocks of x/k bytes: a schedule of the regular counterpart moves the largest block
        * through every step (a ring passes it on p-1 times, recursive doubling doubles it), so
        * its time is the counterpart's at x/k per rank, not at the even x/p: bcast_as_allgatherv
@@ -296,7 +323,7 @@ static mg_price prim(ev *e, const char *name, size_t k, mg_price x, double block
        * fastest 64 KiB bcast at 4 processes, 5.2 us against binomial's 6.8 us. Fewer bytes move
        * than in that counterpart (the empty blocks), so the interval reaches down to the even
        * split's lower end. */
-      mg_price b = mg_model_default_price(m, c, e->p, x.t / blocks);
+      mg_price b = mg_model_default_price(m, c, np, x.t / blocks);
       if (isnan(b.t)) r.hi = INFINITY; /* nothing prices a block of x/k bytes: no upper end */
       else r = (mg_price){b.t, fmin(b.lo, r.lo), b.hi, weaker(r.src, b.src)};
     }
@@ -329,7 +356,18 @@ static mg_price atom(ev *e) {
   if (!k) return fail(e, "a number, n, p, '(' or a name expected");
   e->at = s + k;
   if (k == 1 && (*s == 'n' || *s == 'p')) return exact(*s == 'n' ? e->n : e->p);
+  if (k == 3 && !strncmp(s, "ppn", 3)) return exact(job_ppn(e));
+  if (k == 5 && !strncmp(s, "nodes", 5)) return exact(job_nodes(e));
   skip(e);
+  mg_price procs = exact(NAN);
+  if (*e->at == '[') {
+    e->at++;
+    procs = sum(e);
+    skip(e);
+    if (*e->at != ']') return fail(e, "']' expected");
+    e->at++;
+    skip(e);
+  }
   if (*e->at != '(') return fail(e, "'(' expected after a name");
   e->at++;
   mg_price x = sum(e), blocks = exact(NAN);
@@ -341,7 +379,7 @@ static mg_price atom(ev *e) {
   }
   if (*e->at != ')') return fail(e, "')' expected");
   e->at++;
-  return prim(e, s, k, x, blocks.t);
+  return prim(e, s, k, x, blocks.t, procs.t);
 }
 
 static mg_price prod(ev *e) {

@@ -11,8 +11,11 @@
  *   "reduce(n) + bcast(n)": a sum of terms, each a number or a product of numbers and
  *   primitives; a collective's name priced at a size is the library's own algorithm for it
  *   ("self" is the row's collective), copy(x) and reduce_local(x) local work on x bytes,
- *   sendrecv(x) one message of x bytes, pow2(x) the next power of two >= x; an irregular
- *   collective takes the number of non-empty blocks as a second argument (below).
+ *   sendrecv(x) one message of x bytes, pow2(x) the next power of two >= x, min(a, b); an irregular
+ *   collective takes the number of non-empty blocks as a second argument (below); a collective
+ *   may run on fewer processes than p, bcast[ppn](n): a hierarchical row's step on one node's
+ *   ranks (ppn) or among the node leaders (nodes), p spread over the LogGP file's nodes (one
+ *   without), a collective on one process priced 0.
  * - The library's own algorithm (the default, and a part named in an expression) is priced
  *   from measurements when there are any for its collective and p (a check result's medians):
  *   measured at a measured size, interpolated log-log between measured sizes, extrapolated

@@ -54,10 +54,10 @@ static const mg_alg allgather_algs[] = {
     MG_HIER_ROW("allgather_as_hier", "Allgather(n) <= ||Gather(n) + Allgatherv_C(p*n) + ||Bcast(p*n)",
                 "node-local gather of the packed blocks to the node's leader, allgatherv of the node blocks among the "
                 "leaders, node-local bcast of all p blocks", MG_R_PN_INT, "p*n + n bytes + 2p ints",
-                "gather(n) + allgatherv(p*n) + bcast(p*n) + copy(p*n)", .pfn = mg_allgather_as_hier,
+                "gather[ppn](n) + allgatherv[nodes](p*n) + bcast[ppn](p*n) + copy(p*n)", .pfn = mg_allgather_as_hier,
                 .mem = mg_hier_blocks_mem),
     MG_LANE_ROW("allgather_as_lane", "Allgather(n) <= ||Allgather_lane(n) + ||Allgather(p*n/k)",
                 "allgather of the own block on each lane, then node-local allgather of the lanes' blocks",
-                MG_R_PN_INT, "(2p+1) n bytes", "2 * allgather(n) + copy(p*n)", .pfn = mg_allgather_as_lane,
+                MG_R_PN_INT, "(2p+1) n bytes", "allgather[nodes](n) + allgather[ppn](nodes*n) + copy(p*n)", .pfn = mg_allgather_as_lane,
                 .mem = mg_allgather_as_lane_mem),
 };

@@ -46,10 +46,10 @@ static const mg_alg allreduce_algs[] = {
     MG_RERANK_ROW("allreduce_as_reranked", "Allreduce", MG_R_COMMUTATIVE, .pfn = mg_rerank),
     MG_HIER_ROW("allreduce_as_hier", "Allreduce(n) <= ||Reduce(n) + Allreduce_C(n) + ||Bcast(n)",
                 "node-local reduce to the node's leader, allreduce among the leaders, node-local bcast",
-                MG_R_NODE_ORDER, "0", "reduce(n) + allreduce(n) + bcast(n)", .pfn = mg_allreduce_as_hier),
+                MG_R_NODE_ORDER, "0", "reduce[ppn](n) + allreduce[nodes](n) + bcast[ppn](n)", .pfn = mg_allreduce_as_hier),
     MG_LANE_ROW("allreduce_as_lane", "Allreduce(n) <= ||Reduce_scatter(n) + ||Allreduce_lane(n/k) + ||Allgatherv(n)",
                 "node-local reduce_scatter into k blocks, allreduce of block i on lane i, node-local allgatherv",
                 MG_R_NODE_ORDER | MG_R_COMMUTE_OR_DENSE, "2 spans of count elements + 2p ints",
-                "reduce_scatter(n) + allreduce(n) + allgatherv(n)", .pfn = mg_allreduce_as_lane,
+                "reduce_scatter[ppn](n) + allreduce[nodes](n/ppn) + allgatherv[ppn](n)", .pfn = mg_allreduce_as_lane,
                 .mem = mg_lane_reduction_mem),
 };

@@ -27,6 +27,6 @@ static const mg_alg barrier_algs[] = {
                .pfn = mg_barrier_as_linear, .mem = mg_barrier_as_linear_mem, .costfn = mg_cost_barrier_as_linear),
     MG_RERANK_ROW("barrier_as_reranked", "Barrier", 0, .pfn = mg_rerank),
     MG_HIER_ROW("barrier_as_hier", "Barrier <= ||Barrier + Barrier_C + ||Barrier",
-                "node-local barrier, barrier among the node leaders, node-local barrier", 0, "0", "3 * barrier(0)",
+                "node-local barrier, barrier among the node leaders, node-local barrier", 0, "0", "2 * barrier[ppn](0) + barrier[nodes](0)",
                 .pfn = mg_barrier_as_hier),
 };

@@ -49,9 +49,9 @@ static const mg_alg bcast_algs[] = {
     MG_RERANK_ROW("bcast_as_reranked", "Bcast", 0, .pfn = mg_rerank),
     MG_HIER_ROW("bcast_as_hier", "Bcast(n) <= Bcast_root's node(n) + Bcast_C(n) + ||Bcast(n)",
                 "bcast on the root's node, among the node leaders from the root's node, then on the other nodes", 0,
-                "0", "3 * bcast(n)", .pfn = mg_bcast_as_hier),
+                "0", "bcast[ppn](n) + bcast[nodes](n) + min(nodes - 1, 1) * bcast[ppn](n)", .pfn = mg_bcast_as_hier),
     MG_LANE_ROW("bcast_as_lane", "Bcast(n) <= Scatter_root's node(n/k) + ||Bcast_lane(n/k) + ||Allgather(n/k)",
                 "scatter k pieces of the packed vector on the root's node, bcast of piece i on lane i, node-local "
-                "allgatherv", MG_R_NB_INT, "n bytes + 2p ints", "scatter(n/p) + bcast(n) + allgather(n/p)",
+                "allgatherv", MG_R_NB_INT, "n bytes + 2p ints", "scatter[ppn](n/ppn) + bcast[nodes](n/ppn) + allgather[ppn](n/ppn)",
                 .pfn = mg_bcast_as_lane, .mem = mg_bcast_as_lane_mem),
 };

@@ -45,6 +45,6 @@ static const mg_alg gather_algs[] = {
     MG_HIER_ROW("gather_as_hier", "Gather(n) <= ||Gather(n) + Gatherv_C(p*n) + Send(p*n)",
                 "node-local gather of the packed blocks to the leaders, gatherv of the node blocks to the root's node "
                 "leader, which sends them to the root if it is not the root", MG_R_PN_INT, "p*n + n bytes + 2p ints",
-                "gather(n) + gatherv(p*n) + sendrecv(p*n) + copy(p*n)", .pfn = mg_gather_as_hier,
+                "gather[ppn](n) + gatherv[nodes](p*n) + copy(p*n)", .pfn = mg_gather_as_hier,
                 .mem = mg_hier_blocks_mem),
 };

@@ -53,10 +53,10 @@ static const mg_alg reduce_algs[] = {
     MG_HIER_ROW("reduce_as_hier", "Reduce(n) <= ||Reduce(n) + Reduce_C(n) + Send(n)",
                 "node-local reduce to the leaders, reduce among the leaders to the root's node, whose leader sends the "
                 "result to the root if it is not the root", MG_R_NODE_ORDER,
-                "2 spans of count elements at the leaders", "reduce(n) + reduce(n) + sendrecv(n)",
+                "2 spans of count elements at the leaders", "reduce[ppn](n) + reduce[nodes](n)",
                 .pfn = mg_reduce_as_hier, .mem = mg_reduce_as_hier_mem),
     MG_LANE_ROW("reduce_as_lane", "Reduce(n) <= ||Reduce_scatter(n) + ||Reduce_lane(n/k) + Gatherv_root's node(n)",
                 "node-local reduce_scatter into k blocks, reduce of block i on lane i to the root's node, gatherv to the "
                 "root there", MG_R_NODE_ORDER | MG_R_COMMUTE_OR_DENSE, "2 spans of count elements + 2p ints",
-                "reduce_scatter(n) + reduce(n) + gatherv(n)", .pfn = mg_reduce_as_lane, .mem = mg_lane_reduction_mem),
+                "reduce_scatter[ppn](n) + reduce[nodes](n/ppn) + gatherv[ppn](n)", .pfn = mg_reduce_as_lane, .mem = mg_lane_reduction_mem),
 };

@@ -34,6 +34,6 @@ static const mg_alg scatter_algs[] = {
     MG_HIER_ROW("scatter_as_hier", "Scatter(n) <= Send(p*n) + Scatterv_C(p*n) + ||Scatter(n)",
                 "the root packs the blocks in node order (sent to its node's leader if it is not the leader), scatterv "
                 "of the node blocks among the leaders, node-local scatter", MG_R_PN_INT, "p*n + n bytes + 2p ints",
-                "copy(p*n) + sendrecv(p*n) + scatterv(p*n) + scatter(n)", .pfn = mg_scatter_as_hier,
+                "copy(p*n) + scatterv[nodes](p*n) + scatter[ppn](n)", .pfn = mg_scatter_as_hier,
                 .mem = mg_hier_blocks_mem),
 };

@@ -255,6 +255,45 @@ int main(void) {
   ASSERT_TRUE(NEAR(mg_model_default(&m, MG_GATHERV, 4, 4096, NULL), mg_model_default(&m, MG_GATHER, 4, 1024, NULL)));
   mg_model_free(&m);
 
+  TEST_CASE("hierarchical rows: a step on a node's ranks or among the leaders");
+  /* On one node the leaders' step runs on one process (no message) and there are no other nodes:
+   * bcast_as_hier is the bcast on the node, the library's own at p. Priced 3 * bcast(n) (three
+   * bcasts of all p) it was a median 36-61 % off at 4 ranks on one node (2026-11-27). */
+  mg_loggp hl = lg;
+  hl.nodes = 1;
+  mg_model_init(&m, &hl);
+  ASSERT_EQ(mg_model_add(&m, MG_BCAST, 4, 1024, 10e-6), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_BARRIER, 4, 0, 3e-6), 0);
+  ASSERT_EQ(mg_model_add(&m, MG_REDUCE, 4, 1024, 8e-6), 0);
+  mg_model_sort(&m);
+  a = row(MG_BCAST, "bcast_as_hier");
+  pr = mg_model_alg_price(&m, MG_BCAST, a, 4, 1024);
+  ASSERT_MSG(NEAR(pr.t, 10e-6) && pr.src == MG_PRICE_MEASURED, "bcast_as_hier on one node priced %g (bcast 10 us)", pr.t);
+  ASSERT_TRUE(NEAR(pr.lo, 9e-6) && NEAR(pr.hi, 11e-6));
+  a = row(MG_BARRIER, "barrier_as_hier"); /* two node barriers, none among one leader */
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BARRIER, a, 4, 0), 6e-6));
+  a = row(MG_REDUCE, "reduce_as_hier"); /* root 0 is its node's leader: no message to it */
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_REDUCE, a, 4, 1024), 8e-6));
+  a = row(MG_BCAST, "bcast_as_lane"); /* scatter and allgather of n/4 on the node, one rank per lane */
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, a, 4, 1024),
+                   mg_model_default(&m, MG_SCATTER, 4, 256, NULL) + mg_model_default(&m, MG_ALLGATHER, 4, 256, NULL)));
+  mg_model_free(&m);
+  hl.nodes = 2; /* 8 ranks on 2 nodes: bcasts of 4 ranks on the root's node and the other, of 2 leaders */
+  mg_model_init(&m, &hl);
+  a = row(MG_BCAST, "bcast_as_hier");
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, a, 8, 1024),
+                   2 * mg_model_default(&m, MG_BCAST, 4, 1024, NULL) + mg_model_default(&m, MG_BCAST, 2, 1024, NULL)));
+  a = row(MG_BARRIER, "barrier_as_hier");
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BARRIER, a, 8, 0),
+                   2 * mg_model_default(&m, MG_BARRIER, 4, 0, NULL) + mg_model_default(&m, MG_BARRIER, 2, 0, NULL)));
+  mg_model_free(&m);
+  ASSERT_EQ(mg_cost_check("bcast[ppn](n) + bcast[nodes](n) * min(nodes - 1, 1)", err, sizeof err), 0);
+  ASSERT_EQ(mg_cost_check("copy[2](n)", err, sizeof err), -1);
+  ASSERT_TRUE(strstr(err, "only after a collective") != NULL);
+  ASSERT_EQ(mg_cost_check("bcast[ppn(n)", err, sizeof err), -1);
+  ASSERT_EQ(mg_cost_check("min(n)", err, sizeof err), -1);
+  ASSERT_TRUE(strstr(err, "two arguments") != NULL);
+
   TEST_CASE("no LogGP: only measured parts price");
   mg_model_init(&m, NULL);
   ASSERT_EQ(mg_model_add(&m, MG_BCAST, 4, 1024, 10e-6), 0);
