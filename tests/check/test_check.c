@@ -301,6 +301,18 @@ static void row(char *buf, size_t len, const char *alg, double us, int round) {
            us * 1e-6);
 }
 
+/* Writes csv to tmp_dir/name, reads it into *d and analyses it without Holm into *r. */
+static void analyze_text(const char *name, const char *csv, mg_ck_data *d, mg_ck_result *r) {
+  const char *p = write_file(name, csv);
+  mg_ck_opts o;
+  char err[MG_CK_ERR];
+  mg_ck_data_init(d);
+  ASSERT_TRUE(mg_ck_read(d, p, err, sizeof err) == 0);
+  mg_ck_opts_default(&o);
+  o.holm = 0;
+  ASSERT_TRUE(mg_ck_analyze(d, &o, r, err, sizeof err) == 0);
+}
+
 static void test_grouped(void) {
   /* default 10..19 us. A: one value, 5 us: the fastest median, but n = 1 gives p = 1/11 > 0.05.
    * B: 8.0..8.9 us, C: 9.0..9.9 us: both below every default value (p = 1/184756 each).
@@ -311,16 +323,9 @@ static void test_grouped(void) {
   row(csv, sizeof csv, "mockA", 5, 0);
   for (int i = 0; i < 10; i++) row(csv, sizeof csv, "mockB", 8 + 0.1 * i, i);
   for (int i = 0; i < 10; i++) row(csv, sizeof csv, "mockC", 9 + 0.1 * i, i);
-  const char *p = write_file("grouped/raw.csv", csv);
   mg_ck_data d;
   mg_ck_result r;
-  mg_ck_opts o;
-  char err[MG_CK_ERR];
-  mg_ck_data_init(&d);
-  ASSERT_TRUE(mg_ck_read(&d, p, err, sizeof err) == 0);
-  mg_ck_opts_default(&o);
-  o.holm = 0;
-  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  analyze_text("grouped/raw.csv", csv, &d, &r);
   /* mockA was measured in round 0 only: its comparison reads the default's round 0 (10 us) alone,
    * one value against one, p = 1/2 (test_shared_rounds) */
   ASSERT_TRUE(!find_v(&r, "bcast", 1024, "mockA")->violation);
@@ -353,16 +358,9 @@ static void test_shared_rounds(void) {
   strcpy(csv, "#@sync_cost_sec=1e-7\n" HEAD);
   for (int i = 0; i < 100; i++) row(csv, sizeof csv, "default", (i < 20 ? 10 : 20) + 0.05 * (i % 20), i);
   for (int i = 0; i < 20; i++) row(csv, sizeof csv, "mockA", 10 + 0.05 * (i % 20), i);
-  const char *p = write_file("shared/raw.csv", csv);
   mg_ck_data d;
   mg_ck_result r;
-  mg_ck_opts o;
-  char err[MG_CK_ERR];
-  mg_ck_data_init(&d);
-  ASSERT_TRUE(mg_ck_read(&d, p, err, sizeof err) == 0);
-  mg_ck_opts_default(&o);
-  o.holm = 0;
-  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  analyze_text("shared/raw.csv", csv, &d, &r);
   const mg_ck_verdict *v = find_v(&r, "bcast", 1024, "mockA");
   ASSERT_TRUE(v && !v->violation);
   ASSERT_EQ(v->n_def, 20);
