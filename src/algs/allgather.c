@@ -31,20 +31,21 @@
  * the tags, the trees): simple algorithms written with PMPI point-to-point calls on the private
  * communicator of mg_p2p_comm. A library whose collective is slower than one of them is
  * inconsistent, and the algorithm is its repair. Costs in LogGP terms: msg(s) one message of s
- * bytes end to end, g(s) the gap between two sends, copy(s) a local copy; the cost functions
- * below price exactly these schedules; n is the per-rank block in bytes.
+ * bytes end to end, x(s) a send and a receive at once (a Sendrecv round: p2p_sched.h, mg_p2p_xchg),
+ * g(s) the gap between two sends, copy(s) a local copy; the cost functions below price exactly
+ * these schedules; n is the per-rank block in bytes.
  *   allgather_as_ring     p-1 rounds: send the block received last to rank+1, receive the next
- *                         from rank-1. Cost (p-1) msg(n). Scratch p n (non-dense receive type).
+ *                         from rank-1. Cost (p-1) x(n). Scratch p n (non-dense receive type).
  *   allgather_as_recdbl   recursive doubling: round k exchanges 2^k blocks with rank xor 2^k.
  *                         p not a power of two: the r = p - p' ranks above the largest power of
  *                         two p' first give their block to rank - p', rank i < r then carries
  *                         blocks i and i + p' (two runs per message), and at the end sends the
- *                         whole result to rank i + p'. log2 p' rounds, + msg(n) + msg(p n) for
+ *                         whole result to rank i + p'. log2 p' rounds x(2^k n), + msg(n) + msg(p n) for
  *                         r > 0. Scratch p n (non-dense receive type).
  *   allgather_as_bruck    Bruck: ceil(log2 p) rounds, round k sends the first min(2^k, p-2^k)
  *                         blocks of a buffer rotated by the rank to rank - 2^k, receives as many
  *                         from rank + 2^k behind them; then the rotation is undone locally.
- *                         Cost sum_k msg(min(2^k, p-2^k) n) + copy(p n). Scratch p n.
+ *                         Cost sum_k x(min(2^k, p-2^k) n) + copy(p n). Scratch p n.
  * MPI_IN_PLACE. Allgather: the own block is taken from the receive buffer.
  */
 #include <string.h>
@@ -282,7 +283,7 @@ int mg_allgather_as_bruck(const mg_call *c, int unused) {
 /* p-1 rounds, each a Sendrecv of n bytes that forwards the block received in the round before. */
 double mg_cost_allgather_as_ring(const mg_loggp *m, int p, double n, int param) {
   (void)param;
-  return mg_p2p_copy(m, n) + (p - 1) * mg_loggp_msg(m, n);
+  return mg_p2p_copy(m, n) + (p - 1) * mg_p2p_xchg(m, n);
 }
 
 /* p' = the largest power of two <= p, r = p - p'. r > 0: one message of n (extra rank to its
@@ -295,7 +296,7 @@ double mg_cost_allgather_as_recdbl(const mg_loggp *m, int p, double n, int param
   double t = mg_p2p_copy(m, n);
   for (int mask = 1; mask < p2; mask <<= 1) {
     int second = rem < mask ? rem : mask;
-    t += mg_loggp_msg(m, mask * n) + (second ? mg_loggp_gap(m, second * n) : 0);
+    t += mg_p2p_xchg(m, mask * n) + (second ? mg_loggp_gap(m, second * n) : 0);
   }
   if (rem) t += mg_loggp_msg(m, n) + mg_loggp_msg(m, p * n);
   return t;
@@ -305,6 +306,6 @@ double mg_cost_allgather_as_recdbl(const mg_loggp *m, int p, double n, int param
 double mg_cost_allgather_as_bruck(const mg_loggp *m, int p, double n, int param) {
   (void)param;
   double t = mg_p2p_copy(m, n) + mg_p2p_copy(m, p * n);
-  for (int d = 1; d < p; d <<= 1) t += mg_loggp_msg(m, (d < p - d ? d : p - d) * n);
+  for (int d = 1; d < p; d <<= 1) t += mg_p2p_xchg(m, (d < p - d ? d : p - d) * n);
   return t;
 }

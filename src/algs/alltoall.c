@@ -16,15 +16,16 @@
  * the tags, the trees): simple algorithms written with PMPI point-to-point calls on the private
  * communicator of mg_p2p_comm. A library whose collective is slower than one of them is
  * inconsistent, and the algorithm is its repair. Costs in LogGP terms: msg(s) one message of s
- * bytes end to end, g(s) the gap between two sends, copy(s) a local copy; the cost functions
- * below price exactly these schedules; n is the block per pair of ranks in bytes.
+ * bytes end to end, x(s) a send and a receive at once (a Sendrecv round: p2p_sched.h, mg_p2p_xchg),
+ * g(s) the gap between two sends, copy(s) a local copy; the cost functions below price exactly
+ * these schedules; n is the block per pair of ranks in bytes.
  *   alltoall_as_linear    post every Irecv and Isend, then wait. Cost msg(n) + (p-2) max(g, o_s,
  *                         o_r)(n). 2p requests (+ 2 p n in place); n must fit an int.
  *   alltoall_as_pairwise  p-1 Sendrecv rounds, round s sends to rank + s, receives from rank - s.
- *                         Cost (p-1) msg(n). Scratch 2 n in place; n must fit an int.
+ *                         Cost (p-1) x(n). Scratch 2 n in place; n must fit an int.
  *   alltoall_as_bruck     Bruck: rotate, ceil(log2 p) rounds that each send the blocks whose
  *                         slot has bit k set (at most p/2) to rank + 2^k, rotate back.
- *                         Cost sum_k (msg(c_k n) + copy(2 c_k n)) + copy(2 p n). Scratch 2 p n.
+ *                         Cost sum_k (x(c_k n) + copy(2 c_k n)) + copy(2 p n). Scratch 2 p n.
  *
  * MPI_IN_PLACE. Alltoall (all ranks or none): linear packs the blocks to send first and
  * receives packed bytes; pairwise exchanges block i with rank i, packed, in a round-robin
@@ -230,18 +231,18 @@ double mg_cost_alltoall_as_linear(const mg_loggp *m, int p, double n, int param)
 /* p-1 Sendrecv rounds of n bytes; not in place (in place: p or p-1 Sendrecv_replace rounds). */
 double mg_cost_alltoall_as_pairwise(const mg_loggp *m, int p, double n, int param) {
   (void)param;
-  return mg_p2p_copy(m, n) + (p - 1) * mg_loggp_msg(m, n);
+  return mg_p2p_copy(m, n) + (p - 1) * mg_p2p_xchg(m, n);
 }
 
 /* Rotate (p n copy), ceil(log2 p) rounds that pack, exchange and unpack the c_k blocks whose slot
- * has bit k set (c_k <= p/2: 2 c_k n copy + msg(c_k n)), rotate back (p n copy). */
+ * has bit k set (c_k <= p/2: 2 c_k n copy + x(c_k n), an exchange), rotate back (p n copy). */
 double mg_cost_alltoall_as_bruck(const mg_loggp *m, int p, double n, int param) {
   (void)param;
   double t = mg_p2p_copy(m, 2.0 * p * n);
   for (int d = 1; d < p; d <<= 1) {
     int k = 0;
     for (int j = d; j < p; j += 2 * d) k += j + d <= p ? d : p - j;
-    t += mg_p2p_copy(m, 2.0 * k * n) + mg_loggp_msg(m, k * n);
+    t += mg_p2p_copy(m, 2.0 * k * n) + mg_p2p_xchg(m, k * n);
   }
   return t;
 }

@@ -11,7 +11,7 @@
  *   barrier_as_dissemination  ceil(log2 p) rounds; round k sends to rank + 2^k and receives from
  *                             rank - 2^k (Hensgen, Finkel and Manber): after round k a rank has
  *                             heard, directly or not, from the 2^(k+1) - 1 ranks before it.
- *                             Cost ceil(log2 p) msg(0).
+ *                             Cost ceil(log2 p) x(0), a Sendrecv each (p2p_sched.h).
  *   barrier_as_binomial       fan-in to rank 0 along a binomial tree (a rank sends to its parent
  *                             once its children reached it), then fan-out along the same tree:
  *                             2 ceil(log2 p) rounds on the critical path.
@@ -90,7 +90,7 @@ int mg_barrier_as_linear(const mg_call *c, int unused) {
 
 double mg_cost_barrier_as_dissemination(const mg_loggp *m, int p, double n, int param) {
   (void)n, (void)param;
-  return mg_p2p_log2_ceil(p) * mg_loggp_msg(m, 0);
+  return mg_p2p_log2_ceil(p) * mg_p2p_xchg(m, 0);
 }
 
 /* The binomial fan-in and fan-out of p2p_sched.h with empty messages. */

@@ -124,9 +124,15 @@ static inline double mg_p2p_msg(const mg_loggp *m, double s) { return mg_loggp_m
 static inline double mg_p2p_msgs(const mg_loggp *m, int k, double s) {
   return k <= 0 ? 0 : (k - 1) * mg_loggp_gap(m, s) + mg_loggp_msg(m, s);
 }
-/* A send and a receive of s bytes at once with one peer (PMPI_Sendrecv, both directions in
- * flight together on a full-duplex link): the time of one message. */
-static inline double mg_p2p_xchg(const mg_loggp *m, double s) { return mg_loggp_msg(m, s); }
+/* A rank's send and receive of s bytes at once (PMPI_Sendrecv with one peer, or to one and from
+ * another: a ring's, dissemination's or Bruck's round): the time of one message, both directions in
+ * flight together, and on a node with more ranks than processors a second handoff (m->wake): both
+ * messages have a receiver that waits, each rank of the round for the other's message, and each
+ * must get a processor back. Counted once, as for a message one way, the exchanges at 4 ranks on
+ * 2 cores were the rows priced furthest below their measurement (scan_as_recdbl at 1 KiB: 4.3 and
+ * 5.7 us against 14.2 and 15.3 us; allgather_as_ring 6.0 and 8.2 us against 13.0 and 12.7 us, Open
+ * MPI, 2026-11-28, quiet), and a tree's one-way messages were not (docs/model.md). */
+static inline double mg_p2p_xchg(const mg_loggp *m, double s) { return mg_loggp_msg(m, s) + m->wake; }
 
 static inline double mg_p2p_max(double a, double b) { return a > b ? a : b; }
 

@@ -107,9 +107,25 @@ int main(void) {
   mg_model_init(&m, &cr);
   ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 4, 1024), ba->costfn(&cr, 4, 1024, ba->param) + 2 * 4e-6));
   ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BCAST, bin, 2, 1024), ba->costfn(&cr, 2, 1024, ba->param)));
-  /* the ring: 2 (p - 1) = 6 exchanges on its critical path, crowded by 2 */
-  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, ring, 4, 65536), 2 * ra->costfn(&cr, 4, 65536, ra->param) + 6 * 4e-6));
+  /* the ring: 2 (p - 1) = 6 exchanges on its critical path, crowded by 2, each two handoffs (both
+   * ranks of a Sendrecv round wait for the other's message) */
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, ring, 4, 65536), 2 * ra->costfn(&cr, 4, 65536, ra->param) + 12 * 4e-6));
   ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLREDUCE, ring, 2, 65536), ra->costfn(&cr, 2, 65536, ra->param)));
+  /* scan_as_recdbl at 4 ranks on 2 cores: 2 rounds, each a Sendrecv and the upper rank's two
+   * reductions, crowded by 2; the handoffs are 2 per round, 4 in all (1 per round before: priced
+   * 4.3 us at 1 KiB against 14.2 us measured, Open MPI, 2026-11-28, on a quiet machine), and
+   * allgather_as_ring's 3 rounds and the dissemination barrier's 2 alike; a one-way message (the
+   * binomial bcast above) keeps one */
+  int srd = row(MG_SCAN, "scan_as_recdbl"), agr = row(MG_ALLGATHER, "allgather_as_ring");
+  int bdis = row(MG_BARRIER, "barrier_as_dissemination");
+  const mg_alg *sa = &mg_colls[MG_SCAN].algs[srd];
+  double x1 = mg_loggp_msg(&cr, 1024);
+  ASSERT_TRUE(sa->crowd);
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_SCAN, srd, 4, 1024),
+                   2 * (2 * (x1 + 2 * cr.reduce * 1024) + 2 * cr.copy * 1024) + 4 * 4e-6));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_SCAN, srd, 2, 1024), x1 + 2 * cr.reduce * 1024 + 2 * cr.copy * 1024));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_ALLGATHER, agr, 4, 1024), 2 * (cr.copy * 1024 + 3 * x1) + 6 * 4e-6));
+  ASSERT_TRUE(NEAR(mg_model_alg(&m, MG_BARRIER, bdis, 4, 0), 2 * 2 * mg_loggp_msg(&cr, 0) + 4 * 4e-6));
   cr.wake = 1e-6; /* what mg_loggp_msg adds */
   ASSERT_TRUE(NEAR(mg_loggp_msg(&cr, 1), 0.5e-6 + 2e-6 + 0.25e-6 + 1e-6));
   cr.wake = 0, cr.handoff = 0;
