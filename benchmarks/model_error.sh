@@ -5,12 +5,23 @@
 #
 #   benchmarks/model_error.sh [openmpi|mpich] [NPS="2 4"] [OUT=results/model-error]
 #
-# Environment (all optional): SKEW=1 (above), SIZES (1K,16K,256K), COLLS (the ten collectives with point-to-point
+# Environment (all optional): MG_BUILD (the build directory, build/MPI), SKEW=1 (above), SIZES (1K,16K,256K), COLLS (the ten collectives with point-to-point
 # rows), BUDGET (check's --budget, 60s), LOGGP=FILE (reuse these LogGP parameters at every p
 # instead of measuring them: `mpiguide loggp` takes minutes on a loaded machine), GUIDED=0 (skip
 # step 3), REPRICE=FILE (step 2 again on the same measurements with these LogGP parameters, e.g.
 # the 2-rank fixture against the ones measured at p: what the parameters change, free of the
-# check's own noise).
+# check's own noise), BED=NxR (below).
+#
+# BED=NxR (e.g. 2x2): on the multi-node test bed (scripts/cluster.sh, docs/cluster.md) instead of
+# this machine's launcher: a cluster of N nodes brought up for the run (its state in OUT/state) and
+# taken down at its end (or when the script stops), loggp and check launched from its head node
+# through Slurm (`srun -N N -n N*R --ntasks-per-node R`), with the settings of docs/cluster.md (Open
+# MPI: TCP between the nodes, shared memory within, yielding while it waits, as cluster_figures.sh);
+# p is N*R (NPS is ignored), and the LogGP file says `nodes N` (the inter-node pair is its parameters,
+# the intra-node pair beside it). Open MPI only: MPICH 4.0.2 over UCX sometimes hangs in MPI_Finalize
+# on the bed (docs/cluster.md). Needs root and a directory the nodes share as OUT (the nodes have their
+# own /tmp). Holds /tmp/mg-cluster.lock, then /tmp/mg-mpi.lock, for the whole run, as every user of
+# the test bed takes them (MG_CLUSTER_LOCKED=1, MG_LOCKED=1: the caller holds them).
 #
 # Per process count p of NPS:
 #   1. `mpiguide loggp` at p (the parameters of a pair while the other ranks wait, as in the job);
@@ -155,8 +166,13 @@ EOF
 }
 if [[ ${1:-} == --analyse ]]; then shift; analyse "$@"; exit; fi
 
+# the test bed's lock before the MPI lock, as every user of the test bed takes them
+if [[ -n ${BED:-} ]]; then
+  [[ ${MG_CLUSTER_LOCKED:-} == 1 ]] || exec env MG_CLUSTER_LOCKED=1 flock /tmp/mg-cluster.lock "$(realpath "$0")" "$@"
+  [[ ${MG_LOCKED:-} == 1 ]] || exec env MG_LOCKED=1 flock /tmp/mg-mpi.lock "$(realpath "$0")" "$@"
+fi
 mpi=${1:-openmpi} nps=${2:-"2 4"} out=${3:-results/model-error}
-b=build/$mpi
+b=${MG_BUILD:-build/$mpi}
 case $mpi in
 openmpi) run() { timeout 1800 mpirun.openmpi --oversubscribe --bind-to none -np "$@"; }
          export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
@@ -164,11 +180,39 @@ mpich) run() { timeout 1800 mpiexec.mpich -np "$@"; } ;;
 *) echo "model_error: openmpi or mpich" >&2; exit 2 ;;
 esac
 [[ -x $b/mpiguide ]] || scripts/build.sh "$mpi" >&2
+if [[ -n ${BED:-} ]]; then
+  [[ $BED =~ ^([0-9]+)x([0-9]+)$ ]] && ((BASH_REMATCH[1] >= 2 && BASH_REMATCH[2] >= 1)) ||
+    { echo "model_error: BED is NODESxRANKS with 2 or more nodes, e.g. 2x2" >&2; exit 2; }
+  nodes=${BASH_REMATCH[1]} rpn=${BASH_REMATCH[2]} nps=$((BASH_REMATCH[1] * BASH_REMATCH[2]))
+  [[ $mpi == openmpi ]] || { echo "model_error: BED with Open MPI only (MPICH hangs in MPI_Finalize there)" >&2; exit 2; }
+  [[ $(id -u) -eq 0 ]] || { echo "model_error: BED needs root (scripts/cluster.sh)" >&2; exit 2; }
+  case $(realpath -m "$out")/ in # the ranks write OUT: it must be the same directory on every node
+  /tmp/* | /run/* | /dev/shm/* | /var/spool/* | /var/log/*)
+    echo "model_error: OUT $out is node-local on the test bed; choose a directory the nodes share, e.g. results/" >&2
+    exit 2 ;;
+  esac
+fi
 rm -rf "$out" && mkdir -p "$out"
+out=$(realpath "$out") b=$(realpath "$b")
+if [[ -n ${BED:-} ]]; then
+  export MG_CLUSTER_STATE=$out/state
+  cl=$PWD/scripts/cluster.sh
+  trap '[[ -e $MG_CLUSTER_STATE ]] && "$cl" down >/dev/null 2>&1 || true' EXIT
+  "$cl" up --nodes "$nodes" --cpus $((rpn > 2 ? rpn : 2)) >"$out/cluster-up.txt" 2>&1 ||
+    { cat "$out/cluster-up.txt" >&2; echo "model_error: the test bed did not come up" >&2; exit 1; }
+  # run P CMD...: CMD on P = N*R ranks of the bed, launched from its head node by Slurm
+  run() {
+    shift
+    timeout -k 5 1800 "$cl" exec head env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+      OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp OMPI_MCA_btl_tcp_if_include=10.99.0.0/24 \
+      OMPI_MCA_oob_tcp_if_include=10.99.0.0/24 OMPI_MCA_mpi_yield_when_idle=1 \
+      srun -N "$nodes" -n "$nps" --ntasks-per-node "$rpn" --mpi=pmix "$@"
+  }
+fi
 sizes=${SIZES:-1K,16K,256K} budget=${BUDGET:-60s}
 colls=${COLLS:-allreduce,bcast,reduce,allgather,alltoall,gather,scatter,reduce_scatter_block,scan,barrier}
 {
-  echo "# benchmarks/model_error.sh $mpi \"$nps\" $out  SIZES=$sizes BUDGET=$budget COLLS=$colls${LOGGP:+ LOGGP=$LOGGP}${REPRICE:+ REPRICE=$REPRICE}"
+  echo "# benchmarks/model_error.sh $mpi \"$nps\" $out  SIZES=$sizes BUDGET=$budget COLLS=$colls${LOGGP:+ LOGGP=$LOGGP}${REPRICE:+ REPRICE=$REPRICE}${BED:+ BED=$BED (the test bed: $nodes nodes x $rpn ranks)}"
   echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out/summary.txt"
 
