@@ -44,7 +44,7 @@ static const mg_alg bcast_algs[] = {
                "the root puts the vector (packed bytes) into the window of every other rank between two fences; "
                "they copy it out",
                "the window: n rounded up to a power of two (at least 4 KiB), kept with the communicator",
-               "2 * barrier(0) + (p-1) * sendrecv(n) + copy(n)", .pfn = mg_bcast_as_rma_put,
+               "2 * barrier(0) + (p-1) * (1 + min(nodes - 1, 1)) / 2 * sendrecv(n) + copy(n)", .pfn = mg_bcast_as_rma_put,
                .mem = mg_bcast_as_rma_put_mem),
     MG_RERANK_ROW("bcast_as_reranked", "Bcast", 0, .pfn = mg_rerank),
     MG_HIER_ROW("bcast_as_hier", "Bcast(n) <= Bcast_root's node(n) + Bcast_C(n) + ||Bcast(n)",

@@ -39,7 +39,7 @@ static const mg_alg gather_algs[] = {
                "every rank packs its block into its window, the root gets each block between two fences "
                "(TGT 2010 with n the whole vector: p x Get(n/p))",
                "the window: n rounded up to a power of two (at least 4 KiB), kept with the communicator; + (p-1)*n "
-               "at the root", "2 * barrier(0) + (p-1) * sendrecv(n) + copy(n)", .pfn = mg_gather_as_rma_get,
+               "at the root", "2 * barrier(0) + (p-1) * (1 + min(nodes - 1, 1)) / 2 * sendrecv(n) + copy(n)", .pfn = mg_gather_as_rma_get,
                .mem = mg_gather_as_rma_get_mem),
     MG_RERANK_ROW("gather_as_reranked", "Gather", 0, .pfn = mg_rerank),
     MG_HIER_ROW("gather_as_hier", "Gather(n) <= ||Gather(n) + Gatherv_C(p*n) + Send(p*n)",
