@@ -145,7 +145,8 @@ static int irregular(int coll) {
  * - handoff: every message on the critical path is late by it (mg_loggp.wake): a rank that waits
  *   for a message has given up its processor (Open MPI yields when oversubscribed, and the busy
  *   ranks take the processors in turns), whatever the schedule, a tree's or a ring's. A delay, not
- *   work: no crowding scales it, t += schedule with the handoff - schedule, both without cores. */
+ *   work: no crowding scales it, t += schedule with the handoff - schedule, both without cores. A
+ *   Sendrecv round (mg_p2p_xchg) adds it twice: both of its ranks wait for the other's message. */
 static double schedule(const mg_model *m, const mg_alg *a, int p, double n) {
   const mg_loggp *lg = m->lg;
   mg_loggp flat = *lg;

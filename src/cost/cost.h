@@ -6,7 +6,8 @@
  * - A point-to-point row (family p2p) has an exact schedule priced with LogGP parameters
  *   (mg_alg.costfn, loggp/loggp.h); on a node with more ranks than processors the crowded rows
  *   slow down by ranks / processors, binomial trees round by round, and every message on the
- *   critical path is late by the LogGP file's handoff (cost.c, schedule()).
+ *   critical path is late by the LogGP file's handoff, an exchange round's by two (cost.c, schedule();
+ *   p2p_sched.h, mg_p2p_xchg).
  * - Every other row has an expression over its parts (mg_alg.cost), e.g.
  *   "reduce(n) + bcast(n)": a sum of terms, each a number or a product of numbers and
  *   primitives; a collective's name priced at a size is the library's own algorithm for it
