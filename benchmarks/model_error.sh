@@ -179,7 +179,6 @@ openmpi) run() { timeout 1800 mpirun.openmpi --oversubscribe --bind-to none -np 
 mpich) run() { timeout 1800 mpiexec.mpich -np "$@"; } ;;
 *) echo "model_error: openmpi or mpich" >&2; exit 2 ;;
 esac
-[[ -x $b/mpiguide ]] || scripts/build.sh "$mpi" >&2
 if [[ -n ${BED:-} ]]; then
   [[ $BED =~ ^([0-9]+)x([0-9]+)$ ]] && ((BASH_REMATCH[1] >= 2 && BASH_REMATCH[2] >= 1)) ||
     { echo "model_error: BED is NODESxRANKS with 2 or more nodes, e.g. 2x2" >&2; exit 2; }
@@ -192,6 +191,7 @@ if [[ -n ${BED:-} ]]; then
     exit 2 ;;
   esac
 fi
+[[ -x $b/mpiguide ]] || scripts/build.sh "$mpi" >&2
 rm -rf "$out" && mkdir -p "$out"
 out=$(realpath "$out") b=$(realpath "$b")
 if [[ -n ${BED:-} ]]; then
