@@ -336,6 +336,7 @@ int mg_bcast_as_rma_put(const mg_call *c, int unused) {
   if (p == 1) return MPI_SUCCESS;
   if ((rc = mg_type_get(c->rtype, &t)) != MPI_SUCCESS || (rc = mg_rma_window(c, c->bytes, &w)) != MPI_SUCCESS)
     return rc;
+  if (!w) return mg_run(c, 0); /* no window here (rma_window.c): mg_late.why says so */
   int dense = mg_type_is_dense(&t);
   const char *src = c->rbuf;
   if (root && !dense) { /* the packed image, in the root's own window memory (before the epoch) */

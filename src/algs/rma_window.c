@@ -36,6 +36,23 @@
  * only); the closing one MPI_MODE_NOSUCCEED. Local stores into the window (the packing) happen
  * only before the opening fence, and reads of it only after the closing one.
  *
+ * No window. An MPI library may have no one-sided component that works for the communicator:
+ * Open MPI 4.1.4 as Debian ships it disables osc/pt2pt and osc/ucx
+ * (/etc/openmpi/openmpi-mca-params.conf: osc = ^ucx,pt2pt), and its osc/rdma needs a BTL with
+ * RDMA to every peer, which TCP between nodes is not: MPI_Win_allocate fails there with
+ * MPI_ERR_WIN (on one node osc=^sm,rdma does the same, MPI_Win_allocate_shared MPI_ERR_INTERN).
+ * Then the row runs the default on every rank, as a late fallback with the reason no_window
+ * (mg_late.why): the window is allocated with the private communicator's error handler set to
+ * MPI_ERRORS_RETURN (the application's handler, fatal by default, would end the job for a call
+ * that can run anyway), and an allreduce of the failure on that communicator (only when a window
+ * is made or grown, never on the path that reuses one) makes the decision alike on every rank.
+ * It is remembered with the communicator (nowin): its later calls run the default at once,
+ * whatever their size. When only some ranks fail (window memory refused on one), the others
+ * hold a window that cannot be freed, as MPI_Win_free is collective over all of its ranks and
+ * the ones without it would never call it: it is kept unused (stranded) until the process ends,
+ * its memory lost, rather than a free that would hang. A library whose window creation itself
+ * waits for every rank may hang in that case; nothing after the failed call can help there.
+ *
  * Errors: the window's error handler is MPI_ERRORS_RETURN; a failing window call's code is
  * handed to the communicator's error handler (PMPI_Comm_call_errhandler: fatal by default, as
  * the default's failure would be) and returned unchanged.
@@ -100,6 +117,13 @@ static int one_node(MPI_Comm pc, int p, int *node) {
   return rc;
 }
 
+/* No window on this communicator: the row runs the default, traced as a late fallback. */
+static int no_window(mg_rma_rec **out) {
+  mg_late.why = MG_WHY_NO_WINDOW;
+  *out = NULL;
+  return MPI_SUCCESS;
+}
+
 /* The window of c->comm with at least n bytes per rank: made or grown (collectively) here. */
 int mg_rma_window(const mg_call *c, size_t n, mg_rma_rec **out) {
   mg_rma_rec *r = NULL;
@@ -121,7 +145,7 @@ int mg_rma_window(const mg_call *c, size_t n, mg_rma_rec **out) {
       PMPI_Abort(MPI_COMM_WORLD, 1);
       return MPI_ERR_NO_MEM;
     }
-    r->parent = c->comm, r->win = MPI_WIN_NULL, r->node = -1;
+    r->parent = c->comm, r->win = r->stranded = MPI_WIN_NULL, r->node = -1;
     if ((rc = PMPI_Comm_set_attr(c->comm, rma.keyval, r)) != MPI_SUCCESS) {
       free(r);
       return rc;
@@ -132,9 +156,11 @@ int mg_rma_window(const mg_call *c, size_t n, mg_rma_rec **out) {
     *pp = r;
     pthread_mutex_unlock(&rma.lock);
   }
+  if (r->nowin) return no_window(out);
   if (r->win == MPI_WIN_NULL || r->cap < n) { /* r->cap and n are equal on every rank */
     MPI_Comm pc;
     MPI_Info info = MPI_INFO_NULL;
+    MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     size_t cap = mg_rma_win_bytes(n);
     if (r->win != MPI_WIN_NULL && (rc = PMPI_Win_free(&r->win)) != MPI_SUCCESS) return rc;
     r->cap = 0, r->base = NULL;
@@ -143,18 +169,28 @@ int mg_rma_window(const mg_call *c, size_t n, mg_rma_rec **out) {
       r->node = 0;
       if (MG_RMA_SHARED_ON_NODE && (rc = one_node(pc, c->size, &r->node)) != MPI_SUCCESS) return rc;
     }
-    if ((rc = PMPI_Info_create(&info)) == MPI_SUCCESS) /* fences only: no passive target */
-      rc = PMPI_Info_set(info, "no_locks", "true");
-    if (rc == MPI_SUCCESS && r->node) rc = PMPI_Info_set(info, "alloc_shared_noncontig", "true");
-    if (rc == MPI_SUCCESS)
-      rc = r->node ? PMPI_Win_allocate_shared((MPI_Aint)cap, 1, info, pc, &r->base, &r->win)
-                   : PMPI_Win_allocate((MPI_Aint)cap, 1, info, pc, &r->base, &r->win);
-    if (info != MPI_INFO_NULL) PMPI_Info_free(&info);
-    if (rc == MPI_SUCCESS) rc = PMPI_Win_set_errhandler(r->win, MPI_ERRORS_RETURN);
-    if (rc != MPI_SUCCESS) {
-      if (r->win != MPI_WIN_NULL) PMPI_Win_free(&r->win);
-      r->win = MPI_WIN_NULL;
+    /* the allocation's failure is ours to handle (below), not the application's handler's */
+    if ((rc = PMPI_Comm_get_errhandler(pc, &eh)) != MPI_SUCCESS ||
+        (rc = PMPI_Comm_set_errhandler(pc, MPI_ERRORS_RETURN)) != MPI_SUCCESS)
       return rc;
+    int arc = PMPI_Info_create(&info); /* fences only: no passive target */
+    if (arc == MPI_SUCCESS) arc = PMPI_Info_set(info, "no_locks", "true");
+    if (arc == MPI_SUCCESS && r->node) arc = PMPI_Info_set(info, "alloc_shared_noncontig", "true");
+    if (arc == MPI_SUCCESS)
+      arc = r->node ? PMPI_Win_allocate_shared((MPI_Aint)cap, 1, info, pc, &r->base, &r->win)
+                    : PMPI_Win_allocate((MPI_Aint)cap, 1, info, pc, &r->base, &r->win);
+    if (info != MPI_INFO_NULL) PMPI_Info_free(&info);
+    if (arc == MPI_SUCCESS) arc = PMPI_Win_set_errhandler(r->win, MPI_ERRORS_RETURN);
+    rc = PMPI_Comm_set_errhandler(pc, eh);
+    PMPI_Errhandler_free(&eh);
+    /* whether every rank has its window: the one extra collective of making one */
+    int bad = arc != MPI_SUCCESS, any = 1;
+    if (rc == MPI_SUCCESS) rc = PMPI_Allreduce(&bad, &any, 1, MPI_INT, MPI_MAX, pc);
+    if (rc != MPI_SUCCESS) return rc;
+    if (any) {
+      if (!bad) r->stranded = r->win; /* another rank has none: not freeable (above) */
+      r->win = MPI_WIN_NULL, r->base = NULL, r->nowin = 1;
+      return no_window(out);
     }
     r->cap = cap;
   }

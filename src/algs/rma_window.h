@@ -16,11 +16,15 @@ typedef struct mg_rma_rec { /* one per communicator, its attribute */
   char *base;  /* this rank's window memory */
   size_t cap;  /* its size in bytes, equal on every rank */
   int node;    /* 1: a shared window (Open MPI < 5, every rank on one node), 0: not, -1: not asked yet */
+  int nowin;   /* 1: the MPI library could not make the window (agreed by every rank): never tried again */
+  MPI_Win stranded; /* a window this rank made when another rank's attempt failed: never freed (rma_window.c) */
   struct mg_rma_rec *next;
 } mg_rma_rec;
 
 /* The window of c->comm with at least n bytes per rank: made or grown (collectively over
- * c->comm, so every rank calls it for the same call). */
+ * c->comm, so every rank calls it for the same call). *out = NULL (MPI_SUCCESS) on every rank
+ * when the MPI library cannot make it: then mg_late.why = MG_WHY_NO_WINDOW and the row runs
+ * the default (mg_run(c, 0)) in its place. */
 int mg_rma_window(const mg_call *c, size_t n, mg_rma_rec **out);
 
 /* A window call failed: the communicator's error handler sees the code, which is returned. */

@@ -41,9 +41,9 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why, int
   int rc;
   int64_t t0 = x->trace_time ? mg_clock_ns() : 0;
   /* the mock-up may still fall back once it knows the size, or (in-place family) its scratch, or
-   * (hier family) the node structure */
-  if (alg && (!mg_colls[c->coll].known || (mg_colls[c->coll].algs[alg].family == MG_FAM_INPLACE ||
-                                          mg_colls[c->coll].algs[alg].family == MG_FAM_HIER))) {
+   * (hier family) the node structure, or (one-sided family) whether the library makes a window */
+  int fam = mg_colls[c->coll].algs[alg].family;
+  if (alg && (!mg_colls[c->coll].known || fam == MG_FAM_INPLACE || fam == MG_FAM_HIER || fam == MG_FAM_RMA)) {
     mg_late.cap = x->scratch_max;
     mg_late.why = MG_WHY_NONE;
     rc = mg_run(c, alg);

@@ -130,7 +130,10 @@ static inline int mg_coll_is_p2p(mg_coll k) { return k >= MG_NCOLLECTIVES; }
     "not applicable: a non-commutative op, and the nodes are not ranges of consecutive ranks")        \
   X(MIXED_SIZES, "mixed_sizes",                                                     \
     "not applicable on MPICH: a datatype whose basic types differ in size (MPICH 4.0.2 fails to "      \
-    "receive packed bytes into it above 8 KiB)")
+    "receive packed bytes into it above 8 KiB)")                                                \
+  X(NO_WINDOW, "no_window",                                                         \
+    "not applicable: the MPI library cannot make a one-sided window here (no one-sided component for " \
+    "this transport, e.g. Open MPI 4.1 over TCP between nodes, or window memory refused)")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
