@@ -51,7 +51,9 @@
  * hold a window that cannot be freed, as MPI_Win_free is collective over all of its ranks and
  * the ones without it would never call it: it is kept unused (stranded) until the process ends,
  * its memory lost, rather than a free that would hang. A library whose window creation itself
- * waits for every rank may hang in that case; nothing after the failed call can help there.
+ * waits for every rank may hang in that case, and nothing after the failed call can help there:
+ * Open MPI 4.1.4 with no one-sided component on one rank of two (OMPI_MCA_osc=^sm,rdma there
+ * alone) fails there at once while the other waits in MPI_Win_allocate for good.
  *
  * Errors: the window's error handler is MPI_ERRORS_RETURN; a failing window call's code is
  * handed to the communicator's error handler (PMPI_Comm_call_errhandler: fatal by default, as
