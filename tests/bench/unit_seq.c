@@ -374,6 +374,7 @@ static long default_first(int lagging, long dn_stop, mg_stop why, long *dn) {
         se->lat[se->n] = runtime(1e-3, i ? 0.2 : 0.01);
         se->round[se->n] = se->n, se->warmup[se->n] = 0;
         se->valid[se->n] = !(i && lagging && st[0].stop == MG_STOP_NONE && se->n % 20);
+        se->nvalid += se->valid[se->n];
       }
     }
     if (B.series[0].n >= dn_stop && st[0].stop == MG_STOP_NONE) st[0].stop = why; /* steady: its rule met */
