@@ -1,8 +1,9 @@
 /*
  * The sequential stopping rule in the measurement loop (seq.h says the rule, docs/statistics.md its
- * error): after each batch the engine (engine.c, measure_block) asks which series of the block are
- * done because their comparison with the default is decided; a comparison is looked at only at the
- * points of the geometric schedule (20, 30, 45, ... values), whichever batch reaches them.
+ * error): before each batch the engine (engine.c, measure_block) asks how many rounds end the batch
+ * on the next point of an open comparison's schedule (12, 20, 30, 45, ... values), and after it which
+ * series of the block are done because their comparison with the default is decided; a comparison is
+ * looked at only at those points.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +77,7 @@ static void seq_trace(const run *R, const mg_seq_cfg *c, const mg_bench_block *B
 static mg_seq_cfg seq_cfg(const run *R, const mg_bench_block *B) {
   const mg_bench_cfg *cfg = R->cfg;
   mg_seq_cfg c = cfg->seq;
-  c.looks = mg_seq_looks(cfg->rep.max_nrep, c.min_n, c.growth);
+  c.looks = mg_seq_looks(&c, cfg->rep.max_nrep);
   if (!(c.noise > 0)) c.noise = R->res->sync_skew > R->res->sync_cost ? R->res->sync_skew : R->res->sync_cost;
   c.both_ways = mg_coll_is_p2p(B->coll); /* eqs. 5-7 read the row both ways */
   return c;
@@ -96,6 +97,21 @@ static int seq_default(const mg_bench_block *B, const int *act, int nact) {
 static long seq_smaller(const mg_bench_block *B, const int *act, int d, int i, int dstop) {
   long dn = B->series[act[d]].nvalid, mn = B->series[act[i]].nvalid;
   return dstop || mn < dn ? mn : dn;
+}
+
+long mg_bench_seq_rounds(const run *R, const mg_bench_block *B, const int *act, int nact, const mg_rep_state *st,
+                         long batch) {
+  int d = seq_default(B, act, nact);
+  if (d < 0 || nact < 2) return batch;
+  mg_seq_cfg c = seq_cfg(R, B);
+  int dstop = st[d].stop != MG_STOP_NONE;
+  long need = 0; /* values to the nearest point of an open comparison */
+  for (int i = 0; i < nact; i++) {
+    if (i == d || st[i].stop != MG_STOP_NONE || mg_lv_is(B->series[act[i]].alg)) continue;
+    long left = mg_seq_next(&c, seq_smaller(B, act, d, i, dstop), st[i].seq_look);
+    if (left > 0 && (need == 0 || left < need)) need = left;
+  }
+  return mg_seq_batch(need, batch);
 }
 
 /* After a batch: the mock-ups whose comparison with the default is decided stop, and the default
