@@ -459,10 +459,12 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
   double mstart = R->elapsed; /* measuring starts: the wall time of a TIME budget */
   R->rt_base = w;
   init_reps(R, B, t1, act, nact, st);
+  int seq = cfg->stop_decided && cfg->rep.mode == MG_REP_RSE;
   for (;;) {
-    long rounds = 0;
+    long rounds = 0, per = cfg->batch > 0 ? cfg->batch : 1;
+    if (seq) per = mg_bench_seq_rounds(R, B, act, nact, st, per); /* the batch ends on a look's point */
     for (int i = 0; i < nact; i++) {
-      want[i] = mg_rep_want(&cfg->rep, &st[i], cfg->batch > 0 ? cfg->batch : 1);
+      want[i] = mg_rep_want(&cfg->rep, &st[i], per);
       if (want[i] > rounds) rounds = want[i];
     }
     if (rounds == 0) break;
@@ -472,8 +474,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
     if ((rc = mg_batch_run(R, B, c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) return rc;
     if (nact != nb) realign_reps(before, nb, act, nact, st);
     if ((rc = update_reps(R, B, act, nact, st, mstart)) != MPI_SUCCESS) return rc;
-    if (cfg->stop_decided && cfg->rep.mode == MG_REP_RSE && (rc = mg_bench_seq_stop(R, B, act, nact, st)) != MPI_SUCCESS)
-      return rc;
+    if (seq && (rc = mg_bench_seq_stop(R, B, act, nact, st)) != MPI_SUCCESS) return rc;
     if (budget > 0 && R->elapsed - start >= budget) {
       for (int i = 0; i < nact; i++)
         if (st[i].stop == MG_STOP_NONE && st[i].n > 0) st[i].stop = MG_STOP_BUDGET;

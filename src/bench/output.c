@@ -175,7 +175,7 @@ static void meta_repetitions(FILE *f, const mg_bench_cfg *cfg) {
     mg_meta(f, "stop_rule_margin", "%g", cfg->seq.margin);
     if (cfg->seq.noise > 0) mg_meta(f, "stop_rule_noise_sec", "%g", cfg->seq.noise);
     else mg_meta(f, "stop_rule_noise_sec", "%s", "measured (the larger of sync_cost_sec and sync_skew_sec)");
-    mg_meta(f, "stop_rule_min", "%ld", cfg->seq.min_n);
+    mg_meta(f, "stop_rule_min", "%ld", mg_seq_point(&cfg->seq, 0)); /* the first look */
   }
   mg_meta(f, "warmup", "%d", cfg->warmup);
   mg_meta(f, "batch", "%d", cfg->batch);

@@ -71,6 +71,11 @@ int mg_bench_sync_cost(run *R);
  * act[0..nact) of B whose comparison with the default is decided get st[i].stop = MG_STOP_DECIDED,
  * the default too once every other variant stopped. An MPI code (an abort when out of memory). */
 int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact, mg_rep_state *st);
+/* seq_engine.c: before a batch, its rounds: `batch`, or as many as end it on the next point of the
+ * schedule (seq.h) of an open comparison of B when that is near (within about 1.5 batches; further
+ * away, equal batches of about `batch` that land on it), so each look reads exactly its point's values. */
+long mg_bench_seq_rounds(const run *R, const mg_bench_block *B, const int *act, int nact, const mg_rep_state *st,
+                         long batch);
 /* engine.c, as batch.c uses it: call := c with the root `root` (rooted collectives), in its
  * in-place form when the run is (mg_bench_cfg.in_place). */
 void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call);

@@ -14,17 +14,24 @@
  *   Point-to-point rows are read both ways (TGT 2010 eqs. 5-7): the swapped comparison must be
  *   decided too.
  *
- * Looks: on a geometric schedule, when the smaller side first holds min_n growth^k values (20, 30,
- * 45, 68, 102, 152, 228, 342, 513, 769 below check's 1000 at growth 1.5): ten looks, not one per
- * batch (100), so each look's share of the error is larger and its intervals narrower; a look sees
- * every value measured so far.
+ * Looks: at a first point (12 values) and then on a geometric schedule, when the smaller side first
+ * holds min_n growth^k values (12, then 20, 30, 45, 68, 102, 152, 228, 342, 513, 769 below check's
+ * 1000 at growth 1.5): eleven looks, not one per batch (100), so each look's share of the error is
+ * larger and its intervals narrower; a look sees every value measured so far. The engine ends its
+ * batches on these points (mg_bench_seq_rounds), so a look sees exactly the point's values.
  *
  * Error: the intervals of one look miss with probability <= error / looks in all (Bonferroni: the
  * pooled ratio's two medians get error / (2 looks) without a rotating root; with one, the pooled
  * ratio gets half of the look's share and the roots' 2 x roots one-sided median bounds the other half, as
  * only a violation reads the roots), so the probability that any decision over all planned looks of
  * one comparison rests on an interval that misses the truth is <= error, whatever the distributions
- * and the dependence between looks.
+ * and the dependence between looks. A look at sample sizes where no violation can be decided,
+ * whatever the values (the Mann-Whitney score cannot reach test_z below 16 values a side, a root's
+ * bound needs 14-15 values of that root), spends its whole share on the two ends the `consistent`
+ * decision reads (U_d and L_m, one-sided, share / 2 each): that is what lets the first look, at 12
+ * values, decide a clearly slower mock-up (the interval is then the whole range: the default's
+ * largest value within 1 + margin of the mock-up's smallest); which case applies follows from the
+ * sizes alone, never from the values.
  *
  * A decision depends only on the values (their order does not matter: each sample is sorted), so
  * ranks that hold the same reduced latencies decide the same at the same round.
@@ -41,29 +48,40 @@ typedef struct mg_seq_cfg {
   long looks;     /* looks planned (each spends error / looks): mg_seq_looks */
   double margin;  /* consistent: slowdown <= 1 + margin */
   double noise;   /* violation: the medians differ by more than this, seconds */
-  long min_n;     /* valid values of each side before a decision (and min_root of each root) */
-  long min_root;
-  double growth;  /* the look schedule: min_n x growth^k values */
+  long first;     /* the first look, at this many values of each side (0, or >= min_n: none) */
+  long min_n;     /* the geometric schedule's first point: min_n x growth^k values */
+  long min_root;  /* values at each root before a violation */
+  double growth;
   double test_z;  /* a violation also needs the Mann-Whitney normal score >= test_z */
   int both_ways;  /* the swapped comparison must be decided too (point-to-point rows) */
 } mg_seq_cfg;
 
-/* The defaults of check: error 0.01, min_n 20, min_root 5, margin 0.05, growth 1.5, test_z 4.75; looks and
- * noise 0. */
+/* The defaults of check: error 0.01, first 12, min_n 20, min_root 5, margin 0.05, growth 1.5, test_z
+ * 4.75; looks and noise 0. */
 void mg_seq_defaults(mg_seq_cfg *c);
 
-/* Looks a comparison measured until max_nrep can have on the geometric schedule: the points
- * (min_n growth^k rounded up, each at least one more than the last) below max_nrep (at max_nrep the
+/* Looks a comparison measured until max_nrep can have on c's schedule: the points (first, then
+ * min_n growth^k rounded up, each at least one more than the last) below max_nrep (at max_nrep the
  * series stops anyway), at least 1. */
-long mg_seq_looks(long max_nrep, long min_n, double growth);
+long mg_seq_looks(const mg_seq_cfg *c, long max_nrep);
 
 /* The look due when the smaller side holds n values: the largest k < c->looks whose point is <= n,
- * or -1 below min_n. A comparison is decided only at a look it has not had yet (the engine keeps
+ * or -1 below the first point. A comparison is decided only at a look it has not had yet (the engine keeps
  * the last one), so it has at most c->looks looks however its batches fall. */
 long mg_seq_look_at(const mg_seq_cfg *c, long n);
 
 /* The k-th point of the schedule (k >= 0): the values of the smaller side at look k. */
 long mg_seq_point(const mg_seq_cfg *c, long k);
+
+/* Values from n (the smaller side's) to the point of the next look after `last` (the comparison's
+ * last look, -1: none; a look due at n counts as held, the engine holds it after the batch): 0 when
+ * no look is left. */
+long mg_seq_next(const mg_seq_cfg *c, long n, long last);
+
+/* The rounds of the next batch that lands on a point `need` values away in batches of about
+ * `batch`: round(need / batch) batches (at least one) of ceil(need / that) rounds (12: one of 12; 25:
+ * 13 then 12; 8: one of 8); `batch` itself when need < 1 (nothing to land on). */
+long mg_seq_batch(long need, long batch);
 
 /*
  * A default that stopped (its RSE rule, the cap) while a comparison with it is still open: the
@@ -74,7 +92,7 @@ long mg_seq_point(const mg_seq_cfg *c, long k);
  * values the default holds: n is where a data-dependent rule stopped it, and an order-statistic
  * interval covers with its stated probability at a sample size fixed in advance. Without a look
  * before the stop: its first mg_seq_frozen(c, n) values, those of the last schedule point n reached
- * (n itself below min_n), again a size fixed in advance (docs/statistics.md).
+ * (n itself below the first point), again a size fixed in advance (docs/statistics.md).
  */
 long mg_seq_frozen(const mg_seq_cfg *c, long n);
 

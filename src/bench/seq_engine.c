@@ -1,8 +1,9 @@
 /*
  * The sequential stopping rule in the measurement loop (seq.h says the rule, docs/statistics.md its
- * error): after each batch the engine (engine.c, measure_block) asks which series of the block are
- * done because their comparison with the default is decided; a comparison is looked at only at the
- * points of the geometric schedule (20, 40, 80, ... values), whichever batch reaches them.
+ * error): before each batch the engine (engine.c, measure_block) asks how many rounds end the batch
+ * on the next point of an open comparison's schedule (12, 20, 30, 45, ... values), and after it which
+ * series of the block are done because their comparison with the default is decided; a comparison is
+ * looked at only at those points.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,48 @@ static void seq_trace(const run *R, const mg_seq_cfg *c, const mg_bench_block *B
           mg_lv_is(se->alg) ? "variant" : mg_colls[B->coll].algs[se->alg].name, look, line, mg_seq_decision_name(dec));
 }
 
+/* The rule as the engine applies it to B: check's settings, the looks of max_nrep, the run's noise
+ * threshold unless one is given, point-to-point rows both ways. */
+static mg_seq_cfg seq_cfg(const run *R, const mg_bench_block *B) {
+  const mg_bench_cfg *cfg = R->cfg;
+  mg_seq_cfg c = cfg->seq;
+  c.looks = mg_seq_looks(&c, cfg->rep.max_nrep);
+  if (!(c.noise > 0)) c.noise = R->res->sync_skew > R->res->sync_cost ? R->res->sync_skew : R->res->sync_cost;
+  c.both_ways = mg_coll_is_p2p(B->coll); /* eqs. 5-7 read the row both ways */
+  return c;
+}
+
+/* The index in act[] of B's default, or -1. */
+static int seq_default(const mg_bench_block *B, const int *act, int nact) {
+  int d = -1;
+  for (int i = 0; i < nact; i++)
+    if (B->series[act[i]].alg == 0) d = i;
+  return d;
+}
+
+/* The values that time the looks of series i's comparison: its smaller side's (a series' valid
+ * values are its nvalid, the warm-ups counted apart); with the default stopped, the mock-up's alone
+ * (seq.h, mg_seq_frozen). */
+static long seq_smaller(const mg_bench_block *B, const int *act, int d, int i, int dstop) {
+  long dn = B->series[act[d]].nvalid, mn = B->series[act[i]].nvalid;
+  return dstop || mn < dn ? mn : dn;
+}
+
+long mg_bench_seq_rounds(const run *R, const mg_bench_block *B, const int *act, int nact, const mg_rep_state *st,
+                         long batch) {
+  int d = seq_default(B, act, nact);
+  if (d < 0 || nact < 2) return batch;
+  mg_seq_cfg c = seq_cfg(R, B);
+  int dstop = st[d].stop != MG_STOP_NONE;
+  long need = 0; /* values to the nearest point of an open comparison */
+  for (int i = 0; i < nact; i++) {
+    if (i == d || st[i].stop != MG_STOP_NONE || mg_lv_is(B->series[act[i]].alg)) continue;
+    long left = mg_seq_next(&c, seq_smaller(B, act, d, i, dstop), st[i].seq_look);
+    if (left > 0 && (need == 0 || left < need)) need = left;
+  }
+  return mg_seq_batch(need, batch);
+}
+
 /* After a batch: the mock-ups whose comparison with the default is decided stop, and the default
  * once every other series of the block stopped (it has nothing left to be compared with); its RSE
  * rule does not stop it while a comparison is open. A default that stopped first (its cap) leaves its open comparisons their looks: due then by the
@@ -79,21 +122,16 @@ static void seq_trace(const run *R, const mg_seq_cfg *c, const mg_bench_block *B
  * same series. */
 int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact, mg_rep_state *st) {
   const mg_bench_cfg *cfg = R->cfg;
-  int d = -1;
-  for (int i = 0; i < nact; i++)
-    if (B->series[act[i]].alg == 0) d = i;
+  int d = seq_default(B, act, nact);
   if (d < 0 || nact < 2) return MPI_SUCCESS;
-  mg_seq_cfg c = cfg->seq;
-  c.looks = mg_seq_looks(cfg->rep.max_nrep, c.min_n, c.growth);
-  if (!(c.noise > 0)) c.noise = R->res->sync_skew > R->res->sync_cost ? R->res->sync_skew : R->res->sync_cost;
-  c.both_ways = mg_coll_is_p2p(B->coll); /* eqs. 5-7 read the row both ways */
+  mg_seq_cfg c = seq_cfg(R, B);
   int first[MG_BENCH_MAX_ROOTS], nr = seq_roots(cfg, B, first);
-  seq_side def;
-  if (seq_sample(R, B, &B->series[act[d]], first, nr, -1, &def)) return PMPI_Abort(R->comm, 1);
+  const mg_bench_series *ds = &B->series[act[d]];
   /* the default stopped in an earlier batch (none of its values is new): read frozen; in the batch
    * where it stops its count is still the batch's, not the stopping rule's */
-  int dstop = st[d].stop != MG_STOP_NONE && st[d].seq_dn == def.s.n;
-  st[d].seq_dn = def.s.n; /* the default's own seq_dn: its values at the last batch */
+  int dstop = st[d].stop != MG_STOP_NONE && st[d].seq_dn == ds->nvalid;
+  st[d].seq_dn = ds->nvalid; /* the default's own seq_dn: its values at the last batch */
+  seq_side def = {0}; /* sorted only when some comparison has a look */
   int open = 0;
   for (int i = 0; i < nact; i++) {
     const mg_bench_series *se = &B->series[act[i]];
@@ -102,30 +140,27 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
       open = 1;
       continue;
     }
-    seq_side m;
-    if (seq_sample(R, B, se, first, nr, -1, &m)) return free(def.buf), PMPI_Abort(R->comm, 1);
     /* a look only when the smaller side first reaches the next point of the schedule (seq.h); with
-     * the default stopped, when the mock-up does (the default as at the last look) */
-    long look = mg_seq_look_at(&c, m.s.n < def.s.n ? m.s.n : def.s.n), keep = -1;
-    if (dstop) {
-      look = mg_seq_look_at(&c, m.s.n);
-      keep = st[i].seq_look >= 0 ? st[i].seq_dn : mg_seq_frozen(&c, def.s.n);
+     * the default stopped, when the mock-up does (the default as at the last look); the counts
+     * alone say whether one is due, so a batch without a look sorts nothing */
+    long look = mg_seq_look_at(&c, seq_smaller(B, act, d, i, dstop)), keep = -1;
+    if (dstop) keep = st[i].seq_look >= 0 ? st[i].seq_dn : mg_seq_frozen(&c, ds->nvalid);
+    if (look <= st[i].seq_look) {
+      open = 1;
+      continue;
     }
-    int decided = 0;
-    if (look > st[i].seq_look) {
-      seq_side fz = {0};
-      if (keep >= 0 && keep < def.s.n && seq_sample(R, B, &B->series[act[d]], first, nr, keep, &fz))
-        return free(m.buf), free(def.buf), PMPI_Abort(R->comm, 1);
-      mg_seq_decision dec = mg_seq_decide(&c, fz.buf ? &fz.s : &def.s, &m.s);
-      seq_trace(R, &c, B, se, look, fz.buf ? &fz.s : &def.s, &m.s, dec);
-      st[i].seq_look = look;
-      st[i].seq_dn = keep >= 0 && keep < def.s.n ? keep : def.s.n; /* what the next frozen look reads */
-      decided = dec != MG_SEQ_OPEN;
-      free(fz.buf);
-    }
-    if (decided) st[i].stop = MG_STOP_DECIDED;
+    seq_side m, fz = {0};
+    if (!def.buf && seq_sample(R, B, ds, first, nr, -1, &def)) return PMPI_Abort(R->comm, 1);
+    if (seq_sample(R, B, se, first, nr, -1, &m)) return free(def.buf), PMPI_Abort(R->comm, 1);
+    if (keep >= 0 && keep < def.s.n && seq_sample(R, B, ds, first, nr, keep, &fz))
+      return free(m.buf), free(def.buf), PMPI_Abort(R->comm, 1);
+    mg_seq_decision dec = mg_seq_decide(&c, fz.buf ? &fz.s : &def.s, &m.s);
+    seq_trace(R, &c, B, se, look, fz.buf ? &fz.s : &def.s, &m.s, dec);
+    st[i].seq_look = look;
+    st[i].seq_dn = keep >= 0 && keep < def.s.n ? keep : def.s.n; /* what the next frozen look reads */
+    if (dec != MG_SEQ_OPEN) st[i].stop = MG_STOP_DECIDED;
     else open = 1;
-    free(m.buf);
+    free(fz.buf), free(m.buf);
   }
   free(def.buf);
   if (!open && st[d].stop == MG_STOP_NONE) st[d].stop = MG_STOP_DECIDED;

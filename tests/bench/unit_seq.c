@@ -67,20 +67,21 @@ static mg_seq_decision decide_roots(const mg_seq_cfg *c, series *d, series *m) {
 static mg_seq_cfg cfg_of(long max_nrep) {
   mg_seq_cfg c;
   mg_seq_defaults(&c);
-  c.looks = mg_seq_looks(max_nrep, c.min_n, c.growth);
+  c.looks = mg_seq_looks(&c, max_nrep);
   c.noise = 1e-6;
   return c;
 }
 
-/* Measure a default (median md) and a mock-up (mm) in batches until the rule decides or max_nrep:
- * the decision, *n the values each had then. */
+/* Measure a default (median md) and a mock-up (mm) in batches that end on the schedule's points, as
+ * the engine's do, until the rule decides or max_nrep: the decision, *n the values each had then. */
 static mg_seq_decision simulate(double md, double mm, double spread, long max_nrep, long *n) {
   static series d, m;
   d.n = m.n = 0;
   mg_seq_cfg c = cfg_of(max_nrep);
   long last = -1;
   while (d.n < max_nrep) {
-    add(&d, md, spread, BATCH), add(&m, mm, spread, BATCH);
+    long k = mg_seq_batch(mg_seq_next(&c, d.n, last), BATCH); /* the engine's batches (mg_bench_seq_rounds) */
+    add(&d, md, spread, k), add(&m, mm, spread, k);
     long look = mg_seq_look_at(&c, d.n);
     if (look <= last) continue; /* between two points of the schedule: no look */
     last = look;
@@ -116,27 +117,52 @@ static void test_median_ci(void) {
 }
 
 static void test_schedule(void) {
-  TEST_CASE("the look schedule: 20, 30, 45, 68, 102, 152, 228, 342, 513, 769 below 1000");
-  ASSERT_EQ(mg_seq_looks(1000, 20, 1.5), 10);
-  ASSERT_EQ(mg_seq_looks(1000, 20, 2), 6); /* 20, 40, ..., 640 */
-  ASSERT_EQ(mg_seq_looks(769, 20, 1.5), 9);
-  ASSERT_EQ(mg_seq_looks(770, 20, 1.5), 10);
-  ASSERT_EQ(mg_seq_looks(5, 20, 1.5), 1);
-  ASSERT_EQ(mg_seq_looks(10, 3, 1.1), 7); /* rounding up never repeats a point: 3, 4, 5, ..., 9 */
+  TEST_CASE("the look schedule: 12, then 20, 30, 45, 68, 102, 152, 228, 342, 513, 769 below 1000");
   mg_seq_cfg c = cfg_of(1000);
-  ASSERT_EQ(c.looks, 10);
-  ASSERT_EQ(mg_seq_look_at(&c, 19), -1);
-  ASSERT_EQ(mg_seq_look_at(&c, 20), 0);
-  ASSERT_EQ(mg_seq_look_at(&c, 29), 0);
-  ASSERT_EQ(mg_seq_look_at(&c, 30), 1);
-  ASSERT_EQ(mg_seq_look_at(&c, 68), 3);
-  ASSERT_EQ(mg_seq_look_at(&c, 769), 9);
-  ASSERT_EQ(mg_seq_look_at(&c, 5000), 9); /* never more looks than planned */
+  ASSERT_EQ(c.looks, 11);
+  ASSERT_EQ(mg_seq_looks(&c, 769), 10);
+  ASSERT_EQ(mg_seq_looks(&c, 770), 11);
+  ASSERT_EQ(mg_seq_looks(&c, 5), 1);
+  c.growth = 2; /* 12, 20, 40, ..., 640 */
+  ASSERT_EQ(mg_seq_looks(&c, 1000), 7);
+  c.first = 0, c.growth = 1.5; /* without the first point: the old schedule, 20, 30, ... */
+  ASSERT_EQ(mg_seq_looks(&c, 1000), 10);
+  ASSERT_EQ(mg_seq_point(&c, 0), 20);
+  c.first = 3, c.min_n = 3, c.growth = 1.1; /* first >= min_n: no extra point; rounding up never repeats one */
+  ASSERT_EQ(mg_seq_looks(&c, 10), 7); /* 3, 4, 5, ..., 9 */
+  c = cfg_of(1000);
+  ASSERT_EQ(mg_seq_look_at(&c, 11), -1);
+  ASSERT_EQ(mg_seq_look_at(&c, 12), 0);
+  ASSERT_EQ(mg_seq_look_at(&c, 19), 0);
+  ASSERT_EQ(mg_seq_look_at(&c, 20), 1);
+  ASSERT_EQ(mg_seq_look_at(&c, 30), 2);
+  ASSERT_EQ(mg_seq_look_at(&c, 68), 4);
+  ASSERT_EQ(mg_seq_look_at(&c, 769), 10);
+  ASSERT_EQ(mg_seq_look_at(&c, 5000), 10); /* never more looks than planned */
+  TEST_CASE("batches that land on the points");
+  ASSERT_EQ(mg_seq_next(&c, 0, -1), 12);
+  ASSERT_EQ(mg_seq_next(&c, 12, 0), 8);
+  ASSERT_EQ(mg_seq_next(&c, 12, -1), 8); /* the look due at 12 is held after this batch */
+  ASSERT_EQ(mg_seq_next(&c, 30, 2), 15);
+  ASSERT_EQ(mg_seq_next(&c, 769, 10), 0); /* no look left */
+  ASSERT_EQ(mg_seq_batch(12, 10), 12);
+  ASSERT_EQ(mg_seq_batch(8, 10), 8);
+  ASSERT_EQ(mg_seq_batch(15, 10), 8); /* two batches, 8 and 7 */
+  ASSERT_EQ(mg_seq_batch(23, 10), 12);
+  ASSERT_EQ(mg_seq_batch(0, 10), 10);
+  long n = 0, last = -1, hit = 0;
+  while (n < 1000) { /* every point of the schedule is the end of a batch */
+    n += mg_seq_batch(mg_seq_next(&c, n, last), 10);
+    long k = mg_seq_look_at(&c, n);
+    if (k > last) hit += mg_seq_point(&c, k) == n, last = k;
+  }
+  ASSERT_EQ(hit, 11);
 }
 
 /* What the schedule buys: equal medians (spread 5 %, a rotating root of 4, as bcast's and reduce's
  * cells) decide `consistent` in fewer values than with a look after every batch (100 looks, the old
- * rule: 155 values on average over these seeds; now 128). */
+ * rule: 155 values on average over these seeds; the ten-look schedule 128; with the first look at 12
+ * and the consistent-only looks of a rooted cell, 125, batches of 10 here). */
 static void test_fewer_values(void) {
   TEST_CASE("equal medians with a rotating root: consistent in fewer values than one look per batch");
   static series d[NR + 1], m[NR + 1];
@@ -190,9 +216,9 @@ static void test_clear(void) {
     c0.test_z = 3; /* z = 3.34: with a weaker test the same samples decide */
     ASSERT_EQ(mg_seq_decide(&c0, &a, &b), MG_SEQ_VIOLATION);
   }
-  TEST_CASE("fewer values than the minimum: nothing decided");
+  TEST_CASE("fewer values than the first point: nothing decided");
   series d = {0}, m = {0};
-  add(&d, 2, 0.01, 19), add(&m, 1, 0.01, 19);
+  add(&d, 2, 0.01, 11), add(&m, 1, 0.01, 11);
   mg_seq_cfg c = cfg_of(1000);
   c.looks = 1;
   mg_seq_sample sd = sample_of(&d), sm = sample_of(&m);
@@ -247,16 +273,27 @@ static void test_equal(void) {
 }
 
 /* Under equal distributions a wrong decision (here: a violation) over all looks of a comparison has
- * probability <= error (0.01): none in 60 comparisons of 300 values (expected < 0.6). */
+ * probability <= error (0.01): none in 60 comparisons of 300 values (expected < 0.6). And the other
+ * way, a `consistent` decided for a mock-up truly faster beyond the margin (slowdown 1.06 > 1.05), at
+ * spreads from 0.5 % (the first look's whole-range interval nearly decides) to 30 %: at most 1 % of
+ * 300 comparisons (the bound; the rule, conservative, makes none). */
 static void test_error(void) {
   TEST_CASE("false violations under the null");
   int wrong = 0;
+  long n;
   for (int k = 0; k < 60; k++) {
-    long n;
     rng_state = 5000 + (uint64_t)k;
     wrong += simulate(1e-3, 1e-3, 0.2, 300, &n) == MG_SEQ_VIOLATION;
   }
   ASSERT_EQ(wrong, 0);
+  TEST_CASE("false consistent decisions: a mock-up 6 % faster");
+  const double spreads[] = {0.005, 0.02, 0.3};
+  wrong = 0;
+  for (int k = 0; k < 300; k++) {
+    rng_state = 9000 + (uint64_t)k;
+    wrong += simulate(1.06e-3, 1e-3, spreads[k % 3], 200, &n) == MG_SEQ_CONSISTENT;
+  }
+  ASSERT_MSG(wrong <= 3, "%d of 300 comparisons decided consistent against the truth", wrong);
 }
 
 /* A rotating root of 4: the mock-up is 2x faster at roots 0-2 and 10 % slower at root 3, so pooled it
@@ -334,6 +371,36 @@ static void test_same_values(void) {
 }
 
 
+/* The engine's step (seq_engine.c) on a block of an allreduce, without MPI: a default (series 0)
+ * and nseries - 1 mock-ups whose rows the caller fills, every repetition state open. */
+#define NSER 3
+typedef struct engine_fx {
+  mg_bench_cfg cfg;
+  mg_bench_result res;
+  mg_bench_block B;
+  double lat[NSER][MAXN];
+  long round[NSER][MAXN];
+  unsigned char valid[NSER][MAXN], warm[NSER][MAXN];
+  run R;
+  int act[NSER];
+  mg_rep_state st[NSER];
+} engine_fx;
+
+static engine_fx *engine_setup(int nseries) {
+  static engine_fx fx;
+  memset(&fx, 0, sizeof fx);
+  mg_seq_defaults(&fx.cfg.seq);
+  fx.cfg.rep.max_nrep = MAXN;
+  fx.R.cfg = &fx.cfg, fx.R.res = &fx.res;
+  fx.B.coll = MG_ALLREDUCE, fx.B.nseries = nseries;
+  for (int i = 0; i < nseries; i++) {
+    mg_bench_series *se = &fx.B.series[i];
+    se->alg = i, se->lat = fx.lat[i], se->round = fx.round[i], se->valid = fx.valid[i], se->warmup = fx.warm[i];
+    fx.act[i] = i, fx.st[i].stop = MG_STOP_NONE, fx.st[i].seq_look = -1;
+  }
+  return &fx;
+}
+
 /* The engine's step (seq_engine.c) with a default that stops first: steady (1 % spread), its RSE rule
  * stops it at 200 values; the mock-up makes the same call with a 20 % spread, so at the look of 152
  * values its interval is still too wide for `consistent` (U_d / L_m about 1.08) and later ones narrow
@@ -344,47 +411,33 @@ static void test_same_values(void) {
  * only one in 20 until the default stopped (so it has no look before), all after. The values the
  * mock-up had when decided (-1: never), *dn what the default was read as. */
 static long default_first(int lagging, long dn_stop, mg_stop why, long *dn) {
-  static mg_bench_cfg cfg;
-  static mg_bench_result res;
-  static mg_bench_block B;
-  static double lat[2][MAXN];
-  static long round[2][MAXN];
-  static unsigned char valid[2][MAXN], warm[2][MAXN];
-  memset(&cfg, 0, sizeof cfg), memset(&res, 0, sizeof res), memset(&B, 0, sizeof B);
-  mg_seq_defaults(&cfg.seq);
-  cfg.rep.max_nrep = MAXN;
-  run R = {0};
-  R.cfg = &cfg, R.res = &res;
-  B.coll = MG_ALLREDUCE, B.nseries = 2;
-  for (int i = 0; i < 2; i++) {
-    mg_bench_series *se = &B.series[i];
-    se->alg = i, se->lat = lat[i], se->round = round[i], se->valid = valid[i], se->warmup = warm[i];
-  }
-  int act[2] = {0, 1};
-  mg_rep_state st[2];
-  memset(st, 0, sizeof st);
-  for (int i = 0; i < 2; i++) st[i].stop = MG_STOP_NONE, st[i].seq_look = -1;
+  engine_fx *fx = engine_setup(2);
+  run *R = &fx->R;
+  mg_bench_block *B = &fx->B;
+  mg_rep_state *st = fx->st;
+  const int *act = fx->act;
   rng_state = 0x5eed0031ull;
   long at = -1;
-  while (B.series[1].n < MAXN && st[1].stop == MG_STOP_NONE) {
+  while (B->series[1].n < MAXN && st[1].stop == MG_STOP_NONE) {
     for (int i = 0; i < 2; i++) {
-      mg_bench_series *se = &B.series[i];
+      mg_bench_series *se = &B->series[i];
       if (st[i].stop != MG_STOP_NONE) continue;
       for (int k = 0; k < BATCH; k++, se->n++) {
         se->lat[se->n] = runtime(1e-3, i ? 0.2 : 0.01);
         se->round[se->n] = se->n, se->warmup[se->n] = 0;
         se->valid[se->n] = !(i && lagging && st[0].stop == MG_STOP_NONE && se->n % 20);
+        se->nvalid += se->valid[se->n];
       }
     }
-    if (B.series[0].n >= dn_stop && st[0].stop == MG_STOP_NONE) st[0].stop = why; /* steady: its rule met */
-    ASSERT_EQ(mg_bench_seq_stop(&R, &B, act, 2, st), MPI_SUCCESS);
-    if (st[1].stop == MG_STOP_DECIDED) at = B.series[1].n;
+    if (B->series[0].n >= dn_stop && st[0].stop == MG_STOP_NONE) st[0].stop = why; /* steady: its rule met */
+    ASSERT_EQ(mg_bench_seq_stop(R, B, act, 2, st), MPI_SUCCESS);
+    if (st[1].stop == MG_STOP_DECIDED) at = B->series[1].n;
   }
   if (why == MG_STOP_RSE) { /* the RSE rule does not stop a default with a comparison open */
-    ASSERT_EQ(B.series[0].n, B.series[1].n);
+    ASSERT_EQ(B->series[0].n, B->series[1].n);
     ASSERT_EQ(st[0].stop, MG_STOP_RSE); /* met, and nothing left open */
   } else {
-    ASSERT_EQ(B.series[0].n, dn_stop);
+    ASSERT_EQ(B->series[0].n, dn_stop);
     ASSERT_EQ(st[0].stop, why);
   }
   *dn = st[1].seq_dn;
@@ -446,11 +499,95 @@ static void test_roots_one_sided(void) {
   ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), MG_SEQ_VIOLATION);
 }
 
+/* The first look, at 12 values (docs/statistics.md, "Stopping when the verdict is decided"): no
+ * violation can be decided at 12 values a side (the Mann-Whitney score reaches at most 4.13 < 4.75),
+ * so the look's whole share goes to the consistent decision's two one-sided ends, and at that level
+ * (2 x 9.1e-4 / 2 per end, eleven looks) the whole range is an interval: a mock-up whose smallest
+ * value is above the default's largest within the margin is decided `consistent` at 12 values (the
+ * old rule: not before 20). Uses only what the rule had before (mg_seq_defaults, mg_seq_decide). */
+static void test_first_look(void) {
+  TEST_CASE("a clearly slower mock-up: consistent at the first look, 12 values");
+  static series d[NR + 1], m[NR + 1];
+  mg_seq_cfg c;
+  mg_seq_defaults(&c);
+  c.looks = 11, c.noise = 1e-6;
+  rng_state = 1212;
+  for (int i = 0; i <= NR; i++) d[i].n = m[i].n = 0;
+  for (long k = 0; k < 12; k++) { /* a rotating root of 4: 3 values a root */
+    int r = (int)(k % NR) + 1;
+    double a = runtime(1e-3, 0.05), b = runtime(1.5e-3, 0.05);
+    d[r].v[d[r].n++] = a, m[r].v[m[r].n++] = b, d[0].v[d[0].n++] = a, m[0].v[m[0].n++] = b;
+  }
+  mg_seq_sample sd = sample_of(&d[0]), sm = sample_of(&m[0]);
+  ASSERT_EQ(mg_seq_decide(&c, &sd, &sm), MG_SEQ_CONSISTENT);
+  ASSERT_EQ(decide_roots(&c, d, m), MG_SEQ_CONSISTENT); /* the roots serve only a violation */
+  TEST_CASE("the first look: a faster mock-up is not decided, nor one within the margin at the ends");
+  mg_seq_decision x = mg_seq_decide(&c, &sm, &sd); /* swapped: the mock-up 1.5x faster */
+  ASSERT_EQ(x, MG_SEQ_OPEN);
+  double dv[12], mv[12];
+  for (int i = 0; i < 12; i++) dv[i] = 1 + 0.001 * i, mv[i] = 1.2 + 0.001 * i;
+  dv[11] = 1.3; /* one default value above the mock-up's smallest x 1.05: the range is the interval */
+  mg_seq_sample a = {dv, 12, 0, NULL, NULL}, b = {mv, 12, 0, NULL, NULL};
+  ASSERT_EQ(mg_seq_decide(&c, &a, &b), MG_SEQ_OPEN);
+  dv[11] = 1.25;
+  ASSERT_EQ(mg_seq_decide(&c, &a, &b), MG_SEQ_CONSISTENT);
+  TEST_CASE("the first look's level: the whole range is an interval at its share, not at half of it");
+  double lo, hi, share = c.error / 11;
+  ASSERT_EQ(mg_seq_median_ci(dv, 12, share, &lo, &hi), 0);
+  ASSERT_EQ(mg_seq_median_ci(dv, 12, share / 2, &lo, &hi), -1);
+  ASSERT_EQ(mg_seq_median_ci(dv, 11, share, &lo, &hi), -1); /* 11 values: none, so 12 is the first */
+  TEST_CASE("a point-to-point row at the first look: both ways need four ends, too many for 12 values");
+  mg_seq_sample e = {dv, 12, 0, NULL, NULL}; /* the same values both sides: within the margin both ways */
+  dv[11] = 1.011;
+  ASSERT_EQ(mg_seq_decide(&c, &a, &e), MG_SEQ_CONSISTENT);
+  c.both_ways = 1;
+  ASSERT_EQ(mg_seq_decide(&c, &a, &e), MG_SEQ_OPEN);
+}
+
+/* The engine's step and its batches (seq_engine.c: mg_bench_seq_rounds before a batch,
+ * mg_bench_seq_stop after it) on a default and two mock-ups, 1.5x slower and equal (10 % spread):
+ * the first batch is of 12 rounds and the slower mock-up is decided there; the equal one is looked
+ * at exactly at the points 12, 20, 30, 45, 68, ... (each batch that holds a look ends on its point). */
+static void test_engine_batches(void) {
+  TEST_CASE("the engine's batches end on the points; a clear case decided at 12 values");
+  engine_fx *fx = engine_setup(3);
+  mg_bench_block *B = &fx->B;
+  mg_rep_state *st = fx->st;
+  rng_state = 0x5eed0612ull;
+  const double med[3] = {1e-3, 1.5e-3, 1e-3};
+  long first = -1, at_look[16], nlooks = 0, decided1 = -1;
+  mg_seq_cfg c = fx->cfg.seq;
+  c.looks = mg_seq_looks(&c, MAXN);
+  while (st[2].stop == MG_STOP_NONE && B->series[2].n < MAXN) {
+    long k = mg_bench_seq_rounds(&fx->R, B, fx->act, 3, st, 10);
+    if (first < 0) first = k;
+    if (k > MAXN - B->series[2].n) k = MAXN - B->series[2].n;
+    for (int i = 0; i < 3; i++) {
+      mg_bench_series *se = &B->series[i];
+      if (st[i].stop != MG_STOP_NONE) continue;
+      for (long j = 0; j < k; j++, se->n++) {
+        se->lat[se->n] = runtime(med[i], 0.1);
+        se->round[se->n] = se->n, se->warmup[se->n] = 0, se->valid[se->n] = 1, se->nvalid++;
+      }
+    }
+    long before = st[2].seq_look;
+    ASSERT_EQ(mg_bench_seq_stop(&fx->R, B, fx->act, 3, st), MPI_SUCCESS);
+    if (st[2].seq_look > before && nlooks < 16) at_look[nlooks++] = B->series[2].n;
+    if (decided1 < 0 && st[1].stop == MG_STOP_DECIDED) decided1 = B->series[1].n;
+  }
+  ASSERT_EQ(first, 12);
+  ASSERT_EQ(decided1, 12);
+  ASSERT_MSG(nlooks >= 5, "the equal mock-up had %ld looks", nlooks);
+  for (long j = 0; j < nlooks; j++) ASSERT_EQ(at_look[j], mg_seq_point(&c, j));
+}
+
 int main(void) {
   test_median_ci();
   test_schedule();
   test_fewer_values();
   test_clear();
+  test_first_look();
+  test_engine_batches();
   test_equal();
   test_error();
   test_roots();
