@@ -16,7 +16,8 @@
 #               without it (smpi/simulate-computation:no) only communication takes simulated time:
 #               deterministic, and fair to mock-ups, since SMPI's own collectives compute for free
 #   --cfg       any further SimGrid option (repeatable), e.g. --cfg smpi/allreduce:rab
-#   --noise T   the analysis's noise threshold (check --noise); default 1ns without --compute: the
+#   --noise T   the noise threshold (check --noise, recorded in raw.csv as #@noise_sec, so that
+#               check --from, tune and report use it too); default 1ns without --compute: the
 #               repetitions of a simulated cell are identical, and check's measured threshold (one
 #               barrier: 60 us at 1024 ranks on fattree-1024) would call real differences noise;
 #               "measured" keeps check's own
@@ -47,7 +48,7 @@ while (($#)); do
     -o|--out) out=${2:?}; shift 2 ;;
     --force) force=--force; shift ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,30p' "$0"; exit 0 ;;
     *) die "unknown option '$1' (--help)" ;;
   esac
 done
@@ -93,9 +94,18 @@ run() { timeout --kill-after=30 "$tmo" nice -n 10 smpirun -np "$1" -platform "$p
 # the simulated one here (5 s by default: a simulated run rarely lasts that long), so that a run
 # stopped by --timeout keeps what it measured.
 export MPIGUIDE_CHECK_SAVE_EVERY=${MPIGUIDE_CHECK_SAVE_EVERY:-0.05}
+# The noise threshold goes to the measuring check, which records it in raw.csv (#@noise_sec), so
+# that every later analysis of the directory (check --from, tune, report) judges with it, not with
+# the measured barrier: tune and report read raw.csv only, and given the threshold only to the
+# analysis below they called the simulation's small differences noise (no tune rule for a 1.2x
+# win of 3 us at 4 ranks). With --nrep the threshold does not change what is measured; with the
+# adaptive repetitions it is the stopping rule's. A --noise among the check options wins.
+noiseopt=()
+[[ -n $noise && $noise != measured ]] && noiseopt=(--noise "$noise")
+for a in "$@"; do [[ $a == --noise || $a == --noise=* ]] && noiseopt=(); done
 t0=$(date +%s.%N)
 set +e
-run "$np" check -o "$out" $force -q "$@"
+run "$np" check -o "$out" $force -q "${noiseopt[@]}" "$@"
 rc=$?
 set -e
 wall=$(python3 -c "import time; print(f'{time.time() - $t0:.1f}')")
@@ -128,8 +138,6 @@ open(path + ".tmp", "w").write("\n".join(out))
 os.replace(path + ".tmp", path)
 EOF
 printf '%s\n' "${sim_meta//#@/}" >"$out/simulation.txt"
-noiseopt=()
-[[ -n $noise && $noise != measured ]] && noiseopt=(--noise "$noise")
 run 1 check --from "$out" -o "$out" --force "${noiseopt[@]}" >"$out/summary.log" 2>&1 || { cat "$out/summary.log" >&2; exit 1; }
 cat "$out/summary.txt"
 echo "sim.sh: $np simulated ranks on $pname, selector $selector: $wall s wall clock; results in $out/" >&2
