@@ -355,10 +355,8 @@ static int applicable_series(mg_bench_block *B, const mg_call *c, mg_pattern pat
       why = mg_late.why;
     }
     if (alg && mg_colls[c->coll].algs[alg].family == MG_FAM_RMA && (why == MG_WHY_NONE || mg_why_measurable(why))) {
-      /* a one-sided row where the library makes no window (Open MPI 4.1 over TCP between nodes) runs
-       * the default in its place (rma_window.c): ask for the window the row would make, collectively
-       * and agreed on every rank, rather than run the row, whose point-to-point forms need the
-       * receiver's side at once */
+      /* no window here (rma_window.c): the row would run the default. Asked of the window, agreed on
+       * every rank, not by a trial call: the point-to-point row needs its receiver at once */
       mg_rma_rec *w = NULL;
       mg_late = (mg_late_state){SIZE_MAX, MG_WHY_NONE};
       if (mg_rma_window(c, c->bytes, &w) == MPI_SUCCESS && !w) why = mg_late.why;

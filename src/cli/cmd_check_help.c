@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench/seq.h"
 #include "cli/cmd_check.h"
 #include "cli/cmd_util.h"
 
@@ -100,10 +101,12 @@ void mg_check_print_presets_md(FILE *f) {
   spaced(q->vector_sizes, a, sizeof a), spaced(u->vector_sizes, b, sizeof b);
   fprintf(f, "| sizes, whole-vector collectives (%s) | %s | %s |\n", vector, a, b);
   fprintf(f, "| barrier | once: it moves no message (size 0) | once |\n");
-  fprintf(f, "| repetitions | adaptive: a mock-up until its comparison with the default is decided (at least 20 "
+  mg_seq_cfg seq;
+  mg_seq_defaults(&seq); /* its first look (seq.h) */
+  fprintf(f, "| repetitions | adaptive: a mock-up until its comparison with the default is decided (at least %ld "
              "values, `--stop-rule`), or the RSE of the median ≤ %g %% (at least %ld), at most %ld | the same "
              "rule, RSE at least %ld, at most %ld |\n",
-          100 * q->rse, q->min_nrep, q->max_nrep, u->min_nrep, u->max_nrep);
+          mg_seq_point(&seq, 0), 100 * q->rse, q->min_nrep, q->max_nrep, u->min_nrep, u->max_nrep);
   fprintf(f, "| warm-up rounds | %d | %d |\n", q->warmup, u->warmup);
   mg_cmd_coll_names_of(0, a, sizeof a);
   fprintf(f, "| roots of %s (`--roots`) | %s | %s |\n", a, q->roots, u->roots);
