@@ -193,10 +193,11 @@ typedef struct {
 } mg_stats_slowdown_result;
 
 /* ratio = median(A) / median(B); [lo, hi] = type 7 quantiles tail and
- * 1 - tail, tail = (1 - level)/2, of `resamples` bootstrap ratios. Resampling uses GSL's
- * gsl_rng_mt19937 seeded with `seed` (0 means 4357, as in GSL) and
- * gsl_rng_uniform_int; per replicate na draws for A then nb for B. Same
- * inputs, same result on every platform. Needs 0 < level < 1,
+ * 1 - tail, tail = (1 - level)/2, of `resamples` bootstrap ratios (A and B resampled
+ * independently with replacement). A replicate's medians are drawn without drawing the
+ * resample: bisection of the sorted sample with binomial counts, O(log n) draws (slowdown.c),
+ * from GSL's gsl_rng_mt19937 seeded with `seed` (0 means 4357, as in GSL). Same inputs, same
+ * result with one GSL and libm. O(n log n + resamples log n). Needs 0 < level < 1,
  * resamples >= 1 (INVALID), every b > 0 and every a >= 0 (NOT_POSITIVE). */
 mg_stats_status mg_stats_slowdown(const double *a, size_t na, const double *b, size_t nb,
                                   double level, size_t resamples, uint32_t seed,
@@ -204,8 +205,9 @@ mg_stats_status mg_stats_slowdown(const double *a, size_t na, const double *b, s
 
 /* The same ratio (medians of the pooled samples) with a two-stage bootstrap
  * interval over launches, the unit of replication: per replicate, `launches`
- * launches drawn with replacement, then within each drawn launch its runtimes
- * of A and of B drawn with replacement (slowdown.c). Launch k's values are
+ * launches drawn with replacement (the same for A and B), then within each drawn
+ * launch its runtimes of A and of B drawn with replacement (slowdown.c; drawn by
+ * bisection as above, O(launches log n) draws per replicate). Launch k's values are
  * a[a_off[k] .. a_off[k+1]) and b[b_off[k] .. b_off[k+1]); a_off[0] = b_off[0]
  * = 0, every launch has values of both (EMPTY otherwise). Deterministic for a
  * seed, like mg_stats_slowdown. */

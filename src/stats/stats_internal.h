@@ -16,4 +16,11 @@ void mg_stats__moments(const double *x, size_t n, double *mean, double *m2);
 /* 1 when 0 < v < 1 (also rejects NaN). */
 static inline int mg_stats__open_unit(double v) { return v > 0.0 && v < 1.0; }
 
+/* The replicate ratios of mg_stats_slowdown_launches (launches = 1: of mg_stats_slowdown) into
+ * ratios[0..resamples), unsorted, as the interval sees them; for the tests that compare their
+ * distribution with a reference resampler. Arguments as checked by those functions (unchecked). */
+mg_stats_status mg_stats__slowdown_replicates(const double *a, const size_t *a_off, const double *b,
+                                              const size_t *b_off, size_t launches, size_t resamples,
+                                              uint32_t seed, double *ratios);
+
 #endif

@@ -27,8 +27,11 @@ How each reference is computed, and why it is independent of the C code:
 - Holm: the step-down definition applied directly.
 - bootstrap: MT19937 written out from the reference algorithm (Matsumoto & Nishimura
   1998, init_genrand seeding as in GSL's gsl_rng_mt19937, seed 0 -> 4357), GSL's
-  gsl_rng_uniform_int rejection rule, and the resampling procedure documented in
-  docs/statistics.md; resample medians by sorting.
+  gsl_rng_uniform_int rejection rule, and the plain resampler (every value drawn, resample
+  medians by sorting), which the library used until issue 31. The library now draws the same
+  bootstrap distribution by bisection with binomial counts (docs/statistics.md), another
+  stream: test_stats.c keeps tie.slowdown's interval (its ends do not depend on the stream)
+  and quotes the other two for comparison; tests/stats/test_bootstrap.c checks the law.
 """
 
 import itertools
