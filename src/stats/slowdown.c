@@ -23,8 +23,10 @@
  * goes on by itself (given the halves' counts, the halves are independent
  * multinomials). That is an exact multinomial draw restricted to what the
  * median needs: O(L log n) binomial draws per replicate and side instead of
- * n uniform indices, the same bootstrap distribution in law. Measured on a
- * 3-launch --full run: check --from from 56 s of CPU to ~x s (docs/check.md).
+ * n uniform indices, the same bootstrap distribution in law: 2.6 ms instead of
+ * 106 ms for 1000 resamples of 5000 vs 5000 values; check --from of a 3-launch
+ * --full run from 53.7 to 16.5 s of CPU (docs/check.md). stats.bootstrap checks
+ * the law against exact enumerations and the plain resampler.
  *
  * Random numbers: GSL's gsl_rng_mt19937 seeded by the caller, launch indices
  * from gsl_rng_uniform_int, counts from gsl_ran_binomial (Kachitvichyanukul &
