@@ -50,6 +50,9 @@
 #define MG_ETA_TAU 60.0 /* seconds over which the slowness is averaged */
 #define MG_ETA_BASE 5    /* probes of a class that make its base */
 #define MG_ETA_CLASSES 256
+#define MG_ETA_PRIORS 1024 /* cells of a previous launch remembered (mg_eta_prior) */
+#define MG_ETA_PRIOR_S 30.0 /* seconds of blocks that move the ratio to a previous launch halfway */
+#define MG_ETA_HAS_PRIOR 1 /* this estimator takes a previous launch (benchmarks/eta_replay.c) */
 
 typedef struct mg_eta {
   int nsz[MG_ETA_KEYS];
@@ -69,6 +72,13 @@ typedef struct mg_eta {
                                   minute's average); its base (0 until n == MG_ETA_BASE) */
   } cls[MG_ETA_CLASSES];
   int ncls;
+  struct mg_eta_prior { /* a previous launch's cells (mg_eta_prior) */
+    int key, cnt;
+    double bytes, seconds; /* seconds summed over its cnt blocks, at that launch's speed */
+  } prior[MG_ETA_PRIORS];
+  int nprior;
+  double pr_now, pr_then; /* the cells with a prior done so far: their seconds now (at the starting
+                             speed) and then */
 } mg_eta;
 
 void mg_eta_init(mg_eta *e);
@@ -84,6 +94,13 @@ void mg_eta_set_cap(mg_eta *e, double values);
 /* A finished block: key, size, variants measured, the values each took on average (warm-ups
  * included), its wall time and the slowness during it. */
 void mg_eta_block(mg_eta *e, int key, double bytes, int nvar, double values, double seconds, double slower);
+/* A block of a previous launch of the same check (`check --launches`: launch K-1's cells,
+ * eta_raw.h): key, size and its wall time. A block of that key and size costs what it cost then,
+ * scaled by mg_eta_prior_ratio. */
+void mg_eta_prior(mg_eta *e, int key, double bytes, double seconds);
+/* How much dearer this launch's blocks are than the same blocks of the previous launch at the
+ * starting speed (1 until one is done). */
+double mg_eta_prior_ratio(const mg_eta *e);
 /* The predicted cost of a block at the starting speed, seconds; NAN before any block finished. */
 double mg_eta_cost(const mg_eta *e, int key, double bytes, int nvar);
 
