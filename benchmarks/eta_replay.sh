@@ -31,6 +31,8 @@ score='NR > 1 { for (i = 4; i <= 10; i++) if ($i != "-") { n++; d = log($i); s +
 for est in old new; do
   bin=$tmp/$est; [[ $est == old ]] && bin=$tmp/old/replay
   echo "== estimator: $([[ $est == old ]] && echo "$rev" || echo "this tree") =="
+  printf '%-48s %8s %5s %5s %5s %5s %5s %5s %5s  %5s %5s\n' "launch (elapsed + ETA over its length)" length 1min 2min \
+    5min 10min 25% 50% 75% rise max
   for d in "$@"; do
     for raw in "$d"/launch-*/raw.csv; do
       k=${raw%/raw.csv}; k=${k##*launch-}

@@ -24,22 +24,32 @@
  *   A block's cost is stored divided by the slowness during it, so costs are in seconds at the
  *   starting speed.
  * - the cost of a block not measured yet, per variant, as (seconds per value) x (values per variant):
- *   the number of values a block takes varies ~50x under the sequential stopping rule (seq.h: small
- *   cells stop after 20-45 values, big ones of 1-8 MiB often run to the cap of ~1000), so the two are
- *   learned apart, per key (the collective) and size.
+ *   the number of values a block takes varies ~50x under the sequential stopping rule (seq.h: from
+ *   20 per variant to the cap of ~1000, at any size), so the two are learned apart, per key (the
+ *   collective) and size.
  *   - seconds per value: interpolated in log-log between the measured sizes of the same key (the
  *     collective; without any, of all keys); beyond them scaled by another key's shape that covers
  *     the size, else by the prior shape 1 + bytes / 8 KiB (a value of 8 KiB costs twice a tiny one).
- *   - values: at a measured size what it took; between two, the larger; beyond the largest measured
- *     size the values another key took there, else the cap (mg_eta_set_cap: max_nrep plus warm-ups;
- *     0: the largest measured size's values), never fewer than the largest measured size took.
+ *   - values: at a measured size what it took; between two, the larger; beyond the largest
+ *     measured size the mean of what every block measured so far took (of any key, each block once),
+ *     no more than the cap (mg_eta_set_cap: max_nrep plus warm-ups). Under the stopping rule the
+ *     values show no trend in size (a quiet `check --full`, 4 ranks of Open MPI: 25-1600 per variant
+ *     at any size, 100-700 at 4-8 MiB), and the cap, assumed before, priced the first minute 2-5x high;
+ *     the mean errs either way by what the cells left take more or less (benchmarks/eta_replay.sh:
+ *     over 19 recorded launches the figures' mean |ln(estimate / truth)| fell from 0.79 to 0.35).
  *   Times the variants, times slower for the time it will take now.
+ * - a previous launch (mg_eta_prior: `check --launches` gives launch K launch K-1's raw.csv,
+ *   eta_raw.h): a block of a key and size it measured costs what it cost then, times the ratio of
+ *   this launch's blocks done to the same blocks then, each sum with MG_ETA_PRIOR_S seconds added (a
+ *   few small blocks do not swing it; a launch that is dearer throughout moves it once ~30 s of its
+ *   blocks are done). At the same speed it is exact from the first second, before any block is done;
+ *   what is left is the launch-to-launch variation of the values the stopping rule takes, which is
+ *   large per cell (2-5x at 4-8 MiB) and ~25 % on a whole launch.
  *
- * The values are predicted conservatively (a size not yet seen runs to the cap), so at a constant
- * speed an estimate falls as cells stop early, and grows only when a size's time per value turns out
- * dearer than the shape said (early, while few sizes are known) or when the machine slows, which
- * slower says. One estimator serves a whole check (its groups of collectives run one after another,
- * mg_bench_cfg.eta).
+ * At a constant speed the estimate grows when the cells left take more values than the cells so
+ * far, or a size's time per value turns out dearer than the shape said (early, while few sizes are
+ * known), and when the machine slows, which slower says. One estimator serves a whole check (its
+ * groups of collectives run one after another, mg_bench_cfg.eta).
  */
 #ifndef MG_BENCH_ETA_H
 #define MG_BENCH_ETA_H
