@@ -80,8 +80,32 @@ static void add(mg_eta *e, int k, double bytes, double y, double v) {
   e->nsz[k]++;
 }
 
+/* The previous launch's cell of key and size, or NULL. */
+static const struct mg_eta_prior *prior_of(const mg_eta *e, int key, double bytes) {
+  for (int i = 0; i < e->nprior; i++)
+    if (e->prior[i].key == key && e->prior[i].bytes == bytes) return &e->prior[i];
+  return NULL;
+}
+
+void mg_eta_prior(mg_eta *e, int key, double bytes, double seconds) {
+  if (!(seconds >= 0)) return;
+  struct mg_eta_prior *p = (struct mg_eta_prior *)prior_of(e, key, bytes);
+  if (!p) {
+    if (e->nprior == MG_ETA_PRIORS) return;
+    p = &e->prior[e->nprior++];
+    *p = (struct mg_eta_prior){.key = key, .bytes = bytes};
+  }
+  p->seconds += seconds, p->cnt++;
+}
+
+/* The blocks done against the same blocks then, with MG_ETA_PRIOR_S seconds of each added: the
+ * first blocks, small and few, barely move it (eta.h). */
+double mg_eta_prior_ratio(const mg_eta *e) { return (e->pr_now + MG_ETA_PRIOR_S) / (e->pr_then + MG_ETA_PRIOR_S); }
+
 void mg_eta_block(mg_eta *e, int key, double bytes, int nvar, double values, double seconds, double slower) {
   if (nvar < 1 || !(values > 0) || !(seconds >= 0)) return;
+  const struct mg_eta_prior *p = prior_of(e, key, bytes);
+  if (p) e->pr_now += seconds / (slower > 0 ? slower : 1), e->pr_then += p->seconds / p->cnt;
   double y = seconds / nvar / values / (slower > 0 ? slower : 1);
   if (key >= 0 && key < MG_ETA_KEYS - 1) add(e, key, bytes, y, values);
   add(e, MG_ETA_KEYS - 1, bytes, y, values);
@@ -124,21 +148,29 @@ static double lookup(const mg_eta *e, int k, double bytes) {
 
 static double vals_at(const mg_eta *e, int k, int i) { return e->val[k][i] / e->cnt[k][i]; }
 
-/* The values per variant at `bytes` from table k (which has sizes), conservatively (eta.h). */
+/* The values per variant of table k's blocks, their mean (each block counts once). */
+static double mean_vals(const mg_eta *e, int k) {
+  double v = 0, c = 0;
+  for (int i = 0; i < e->nsz[k]; i++) v += e->val[k][i], c += e->cnt[k][i];
+  return c > 0 ? v / c : 0;
+}
+
+/* The values per variant at `bytes` from table k (which has sizes): between two measured sizes the
+ * larger, beyond the largest the mean of every block measured so far, of any key, no more than the
+ * cap (eta.h). */
 static double values(const mg_eta *e, int k, double bytes) {
   int n = e->nsz[k], i = 0;
   while (i < n && e->bytes[k][i] < bytes) i++;
   if (i < n && e->bytes[k][i] == bytes) return vals_at(e, k, i);
   if (i == 0) return vals_at(e, k, 0);
   if (i < n) return fmax(vals_at(e, k, i - 1), vals_at(e, k, i));
-  double last = vals_at(e, k, n - 1), other = 0;
-  for (int r = 0; r < MG_ETA_KEYS - 1; r++) /* another key measured this far: the values it took */
-    if (r != k && e->nsz[r] > 0 && e->bytes[r][e->nsz[r] - 1] >= bytes) other = fmax(other, values(e, r, bytes));
-  if (other > 0) return fmax(last, other);
-  return fmax(last, e->cap);
+  double m = mean_vals(e, MG_ETA_KEYS - 1); /* beyond: the mean over every block measured (eta.h) */
+  return e->cap > 0 ? fmin(m, e->cap) : m;
 }
 
 double mg_eta_cost(const mg_eta *e, int key, double bytes, int nvar) {
+  const struct mg_eta_prior *p = prior_of(e, key, bytes);
+  if (p) return p->seconds / p->cnt * mg_eta_prior_ratio(e);
   int k = key >= 0 && key < MG_ETA_KEYS - 1 && e->nsz[key] > 0 ? key : MG_ETA_KEYS - 1;
   if (e->nsz[k] == 0) return NAN;
   return lookup(e, k, bytes) * values(e, k, bytes) * (nvar > 0 ? nvar : 1);

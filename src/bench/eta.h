@@ -24,22 +24,32 @@
  *   A block's cost is stored divided by the slowness during it, so costs are in seconds at the
  *   starting speed.
  * - the cost of a block not measured yet, per variant, as (seconds per value) x (values per variant):
- *   the number of values a block takes varies ~50x under the sequential stopping rule (seq.h: small
- *   cells stop after 20-45 values, big ones of 1-8 MiB often run to the cap of ~1000), so the two are
- *   learned apart, per key (the collective) and size.
+ *   the number of values a block takes varies ~50x under the sequential stopping rule (seq.h: from
+ *   20 per variant to the cap of ~1000, at any size), so the two are learned apart, per key (the
+ *   collective) and size.
  *   - seconds per value: interpolated in log-log between the measured sizes of the same key (the
  *     collective; without any, of all keys); beyond them scaled by another key's shape that covers
  *     the size, else by the prior shape 1 + bytes / 8 KiB (a value of 8 KiB costs twice a tiny one).
- *   - values: at a measured size what it took; between two, the larger; beyond the largest measured
- *     size the values another key took there, else the cap (mg_eta_set_cap: max_nrep plus warm-ups;
- *     0: the largest measured size's values), never fewer than the largest measured size took.
+ *   - values: at a measured size what it took; between two, the larger; beyond the largest
+ *     measured size the mean of what every block measured so far took (of any key, each block once),
+ *     no more than the cap (mg_eta_set_cap: max_nrep plus warm-ups). Under the stopping rule the
+ *     values show no trend in size (a quiet `check --full`, 4 ranks of Open MPI: 25-1600 per variant
+ *     at any size, 100-700 at 4-8 MiB), and the cap, assumed before, priced the first minute 2-5x high;
+ *     the mean errs either way by what the cells left take more or less (benchmarks/eta_replay.sh:
+ *     over 19 recorded launches the figures' mean |ln(estimate / truth)| fell from 0.79 to 0.35).
  *   Times the variants, times slower for the time it will take now.
+ * - a previous launch (mg_eta_prior: `check --launches` gives launch K launch K-1's raw.csv,
+ *   eta_raw.h): a block of a key and size it measured costs what it cost then, times the ratio of
+ *   this launch's blocks done to the same blocks then, each sum with MG_ETA_PRIOR_S seconds added (a
+ *   few small blocks do not swing it; a launch that is dearer throughout moves it once ~30 s of its
+ *   blocks are done). At the same speed it is exact from the first second, before any block is done;
+ *   what is left is the launch-to-launch variation of the values the stopping rule takes, which is
+ *   large per cell (2-5x at 4-8 MiB) and ~25 % on a whole launch.
  *
- * The values are predicted conservatively (a size not yet seen runs to the cap), so at a constant
- * speed an estimate falls as cells stop early, and grows only when a size's time per value turns out
- * dearer than the shape said (early, while few sizes are known) or when the machine slows, which
- * slower says. One estimator serves a whole check (its groups of collectives run one after another,
- * mg_bench_cfg.eta).
+ * At a constant speed the estimate grows when the cells left take more values than the cells so
+ * far, or a size's time per value turns out dearer than the shape said (early, while few sizes are
+ * known), and when the machine slows, which slower says. One estimator serves a whole check (its
+ * groups of collectives run one after another, mg_bench_cfg.eta).
  */
 #ifndef MG_BENCH_ETA_H
 #define MG_BENCH_ETA_H
@@ -50,6 +60,9 @@
 #define MG_ETA_TAU 60.0 /* seconds over which the slowness is averaged */
 #define MG_ETA_BASE 5    /* probes of a class that make its base */
 #define MG_ETA_CLASSES 256
+#define MG_ETA_PRIORS 1024 /* cells of a previous launch remembered (mg_eta_prior) */
+#define MG_ETA_PRIOR_S 30.0 /* seconds of blocks that move the ratio to a previous launch halfway */
+#define MG_ETA_HAS_PRIOR 1 /* this estimator takes a previous launch (benchmarks/eta_replay.c) */
 
 typedef struct mg_eta {
   int nsz[MG_ETA_KEYS];
@@ -69,6 +82,13 @@ typedef struct mg_eta {
                                   minute's average); its base (0 until n == MG_ETA_BASE) */
   } cls[MG_ETA_CLASSES];
   int ncls;
+  struct mg_eta_prior { /* a previous launch's cells (mg_eta_prior) */
+    int key, cnt;
+    double bytes, seconds; /* seconds summed over its cnt blocks, at that launch's speed */
+  } prior[MG_ETA_PRIORS];
+  int nprior;
+  double pr_now, pr_then; /* the cells with a prior done so far: their seconds now (at the starting
+                             speed) and then */
 } mg_eta;
 
 void mg_eta_init(mg_eta *e);
@@ -84,6 +104,13 @@ void mg_eta_set_cap(mg_eta *e, double values);
 /* A finished block: key, size, variants measured, the values each took on average (warm-ups
  * included), its wall time and the slowness during it. */
 void mg_eta_block(mg_eta *e, int key, double bytes, int nvar, double values, double seconds, double slower);
+/* A block of a previous launch of the same check (`check --launches`: launch K-1's cells,
+ * eta_raw.h): key, size and its wall time. A block of that key and size costs what it cost then,
+ * scaled by mg_eta_prior_ratio. */
+void mg_eta_prior(mg_eta *e, int key, double bytes, double seconds);
+/* How much dearer this launch's blocks are than the same blocks of the previous launch at the
+ * starting speed (1 until one is done). */
+double mg_eta_prior_ratio(const mg_eta *e);
 /* The predicted cost of a block at the starting speed, seconds; NAN before any block finished. */
 double mg_eta_cost(const mg_eta *e, int key, double bytes, int nvar);
 

@@ -30,7 +30,7 @@
   X(COUNTS, "counts", 0, 1) X(FAMILIES, "families", 0, 1) X(IN_PLACE, "in-place", 0, 0)          \
   X(LOGGP, "loggp", 0, 1) X(MODEL_GUIDED, "model-guided", 0, 0) X(MODEL_SLACK, "model-slack", 0, 1)  \
   X(P2P, "p2p", 0, 0) X(PATTERN, "pattern", 0, 1) X(LIBVARS, "lib-variants", 0, 1)                \
-  X(RESUME, "resume", 0, 0) X(STOP_RULE, "stop-rule", 0, 1)
+  X(RESUME, "resume", 0, 0) X(STOP_RULE, "stop-rule", 0, 1) X(ETA_FROM, "eta-from", 0, 1)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };

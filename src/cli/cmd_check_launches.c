@@ -107,7 +107,9 @@ typedef struct tally {
 } tally;
 
 /* Launch k of a->n: `LAUNCHER... self check <measure args> -o DIR/launch-K -q [--force]` (child
- * has room for it), counted in t; --resume skips a finished launch and resumes an interrupted one. */
+ * has room for it), counted in t; --resume skips a finished launch and resumes an interrupted one.
+ * After a finished launch, `--eta-from` its raw.csv: the launches measure the same cells, so its
+ * times are the progress line's estimate from the first second. */
 static void run_launch(const mg_check_launch_args *a, int k, const char *self, char **child, tally *t) {
   char dir[4200], log[4300], note[256];
   snprintf(dir, sizeof dir, "%s/launch-%d", a->out, k);
@@ -128,6 +130,12 @@ static void run_launch(const mg_check_launch_args *a, int k, const char *self, c
   child[c++] = "-q";
   if (a->force) child[c++] = "--force";
   if (state == 0) child[c++] = "--resume"; /* --resume: the interrupted launch measures what it lacks */
+  char prev[4300];
+  if (t->ok > 0) { /* the last finished launch's cells: the time estimate's prior (eta.h) */
+    snprintf(prev, sizeof prev, "%s/raw.csv", t->dirs[t->ok - 1]);
+    child[c++] = "--eta-from";
+    child[c++] = prev;
+  }
   child[c] = NULL;
   double el = mg_clock_s() - t->t0;
   if (!t->ran)
@@ -224,8 +232,9 @@ int mg_check_launches(const mg_check_launch_args *a) {
     fprintf(stderr, "mpiguide check: cannot create %s: %s\n", a->out, strerror(errno));
     return 2;
   }
-  /* child: LAUNCHER... self check <measure args> -o DIR/launch-K -q [--force] */
-  int nc = a->nlauncher + 3 + a->nmeasure + 4;
+  /* child: LAUNCHER... self check <measure args> -o DIR/launch-K -q [--force] [--resume]
+   * [--eta-from DIR/launch-J/raw.csv] */
+  int nc = a->nlauncher + 3 + a->nmeasure + 6;
   char **child = calloc((size_t)nc + 1, sizeof *child);
   tally t = {.dirs = calloc((size_t)a->n + 1, sizeof *t.dirs)};
   if (!child || !t.dirs) {

@@ -13,6 +13,7 @@
 
 #include "bench/csv.h"
 #include "bench/eta.h"
+#include "bench/eta_raw.h"
 #include "bench/output.h"
 #include "cli/cmd_check_guided.h"
 #include "cli/cmd_check_state.h"
@@ -174,9 +175,29 @@ static double groups_after(const mg_eta *e, void *arg) {
   return sum;
 }
 
+/* Rank 0, --eta-from FILE (`check --launches` gives launch K launch K-1's raw.csv): the cells of that
+ * launch of the same check as the estimate's prior (eta.h), so that it is right from the first
+ * second rather than learned cell by cell. A file that cannot be read only costs the prior. */
+static void eta_seed(const char *path) {
+  mg_eta_cell *c;
+  int n;
+  double el;
+  char err[512];
+  if (mg_eta_raw_cells(path, &c, &n, &el, err, sizeof err)) {
+    fprintf(stderr, "mpiguide check: --eta-from: %s; the time estimate learns from this launch alone\n", err);
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    int k = mg_coll_find(c[i].coll);
+    if (k >= 0) mg_eta_prior(&check_eta, k, c[i].bytes, c[i].seconds);
+  }
+  free(c);
+}
+
 /* Every rank: measure groups [first, ngroups) one after another, the budget shared over what is left. */
 static void run_groups(mg_check_state *S, const mg_bench_meta *meta, int first) {
   if (first == 0) mg_eta_init(&check_eta);
+  if (first == 0 && S->rank == 0 && S->eta_from) eta_seed(S->eta_from);
   for (int gi = first; gi < S->ngroups; gi++) {
     mg_check_group *G = &S->groups[gi];
     long nb = group_blocks(&G->cfg);

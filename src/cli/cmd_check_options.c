@@ -412,6 +412,7 @@ int mg_check_parse_measure(const mg_opt_vals *o, mg_check_state *S, const mg_ben
                      S->model_guided ? "" : " (and --model-slack)");
 
   S->resume = o->given[O_RESUME];
+  S->eta_from = o->given[O_ETA_FROM] ? o->val[O_ETA_FROM] : NULL;
   if (S->resume && S->force)
     return MG_ERR_TO(S->err, "--resume keeps the measurements in DIR, --force discards them: give one");
   if (S->resume && !o->given[O_OUT])
@@ -434,7 +435,7 @@ static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,
                                    O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
                                    O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE, O_ROOTS, O_REDS, O_COUNTS, O_SIZES_FROM,
                                    O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN, O_LIBVARS, O_RESUME,
-                                   O_STOP_RULE};
+                                   O_STOP_RULE, O_ETA_FROM};
 
 int mg_check_measure_only(int id) {
   for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)

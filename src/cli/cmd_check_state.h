@@ -60,6 +60,7 @@ typedef struct mg_check_state {
   long guided_cells, guided_all; /* mock-up cells measured, of those a full check would measure */
   mg_lv_lib lib;        /* --lib-variants: the library's own algorithms (docs/libvar.md) */
   mg_lv_set lvset;
+  const char *eta_from; /* --eta-from: a previous launch's raw.csv, the time estimate's prior */
   /* --resume: what the interrupted run left in DIR/raw.csv (cmd_check_resume.c) */
   int resume;
   char *old_text;       /* the file */

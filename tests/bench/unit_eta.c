@@ -10,8 +10,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "bench/eta.h"
+#include "bench/eta_raw.h"
 #include "common/test.h"
 
 #define NK 3
@@ -88,44 +91,128 @@ static void test_slowdown(void) {
 }
 
 /*
- * A check under the sequential stopping rule (seq.h): the cells of a plan with small and big sizes
- * take 20 to 1000 values per variant (the cap: max_nrep 1000 plus warm-ups), so the cost of a cell
- * varies with its values as much as with its time per value. Two collectives (allreduce, then a
- * cheaper bcast) at 1 KiB, 64 KiB, 1 MiB and 4 MiB, the sizes of the run in docs/check.md; every cell
+ * A check under the sequential stopping rule (seq.h): the cells take 100-700 values per variant, by
+ * no trend in size (what allreduce and bcast took at 1 KiB, 64 KiB, 1 MiB and 4 MiB in the quiet
+ * `check --full` of docs/check.md, 4 ranks of Open MPI), so a size not measured yet is priced at the
+ * mean of what the cells so far took, not at the cap (max_nrep 1000 plus warm-ups, which the
+ * estimator of before assumed: 2-3x too high here). Two collectives, the second cheaper; every cell
  * costs values x variants x seconds per value, simulated, no clock.
  */
 #define PK 2
 #define PS 4
 static const double psize[PS] = {1024, 65536, 1048576, 4194304};
-static const double pvals[PS] = {25, 68, 1000, 1000}; /* values per variant each cell took */
+static const double pvals[PK][PS] = {{144, 204, 309, 282}, {338, 242, 419, 634}}; /* values per variant */
 static const int pvar[PK] = {6, 4};
 static const double pscale[PK] = {1, 0.6};
-#define CAP 1010
+#define CAP 1005
 
-static double pcost(int k, int s) { return pvar[k] * pvals[s] * pscale[k] * (20e-6 + 2e-9 * psize[s]); }
+static double pcost(int k, int s) { return pvar[k] * pvals[k][s] * pscale[k] * (20e-6 + 2e-9 * psize[s]); }
 
 static void test_values(void) {
-  TEST_CASE("cells that take 20-1000 values: near the truth from the first cell, never growing at constant speed");
+  TEST_CASE("cells that take 100-700 values: within 2x of the truth from the first cell, exact at the end");
   mg_eta e;
   mg_eta_init(&e);
   mg_eta_set_cap(&e, CAP);
   double total = 0;
   for (int b = 0; b < PK * PS; b++) total += pcost(b / PS, b % PS);
-  double el = 0, prev = INFINITY;
+  double el = 0, est = 0;
   for (int b = 0; b < PK * PS; b++) {
     mg_eta_probe(&e, 1e-5, mg_eta_class(b / PS, psize[b % PS]), 1);
     double t = pcost(b / PS, b % PS);
     el += t;
-    mg_eta_block(&e, b / PS, psize[b % PS], pvar[b / PS], pvals[b % PS], t, mg_eta_slower(&e));
-    double est = el;
+    mg_eta_block(&e, b / PS, psize[b % PS], pvar[b / PS], pvals[b / PS][b % PS], t, mg_eta_slower(&e));
+    est = el;
     for (int c = b + 1; c < PK * PS; c++) est += mg_eta_cost(&e, c / PS, psize[c % PS], pvar[c / PS]);
     if (getenv("MG_ETA_TRACE")) printf("cell %d: estimate %.4g s, truth %.4g s\n", b, est, total);
-    if (b == 0) /* after the first cell, 1 KiB of the first collective only */
-      ASSERT_MSG(est > total / 1.5 && est < 1.5 * total, "first estimate %.3g s, truth %.3g s", est, total);
-    ASSERT_MSG(est <= prev * 1.001, "cell %d: the estimate grew from %.4g s to %.4g s at constant speed", b, prev, est);
-    prev = est;
+    /* the mean errs low here, 0.55x after the first cell (the 4 MiB cells, where the time goes, took
+     * more than the small ones), and its error shrinks as cells are measured; the cap erred 3x high */
+    ASSERT_MSG(est > total / 2 && est < 2 * total, "cell %d: estimate %.3g s, truth %.3g s", b, est, total);
   }
-  ASSERT_NEAR(prev / total, 1, 1e-9);
+  ASSERT_NEAR(est / total, 1, 1e-9);
+}
+
+static void test_first_guess(void) {
+  TEST_CASE("a size not measured yet: the mean values of the cells so far, no more than the cap");
+  mg_eta e;
+  mg_eta_init(&e);
+  mg_eta_set_cap(&e, CAP);
+  const double y = 1e-5; /* seconds per value, the same at every size */
+  const double v[3] = {30, 50, 40}, b[3] = {1, 4, 16};
+  for (int i = 0; i < 3; i++) mg_eta_block(&e, 0, b[i], 4, v[i], 4 * v[i] * y, 1);
+  /* at 64 B: the time per value from 16 B by the prior shape 1 + bytes / 8 KiB, times the values */
+  double per = y * (1 + 64.0 / 8192) / (1 + 16.0 / 8192);
+  double vals = mg_eta_cost(&e, 0, 64, 4) / (4 * per);
+  ASSERT_MSG(vals >= 30 - 1e-9 && vals <= 50 + 1e-9, "values guessed at 64 B: %.4g (measured 30-50, cap %d)", vals, CAP);
+  ASSERT_NEAR(vals, 40, 1e-9);
+  mg_eta_set_cap(&e, 35);
+  ASSERT_NEAR(mg_eta_cost(&e, 0, 64, 4) / (4 * per), 35, 1e-9);
+}
+
+/* Launch K of `check --launches` starts from launch K-1's cells (mg_eta_prior): at the same speed it
+ * knows the time left exactly before its first cell, and stays exact; a launch whose cells cost
+ * twice as much is priced so once its cells say so (the ratio, MG_ETA_PRIOR_S seconds damped). */
+static void test_prior(void) {
+  TEST_CASE("seeded from the previous launch: exact from the first second at the same speed");
+  mg_eta e;
+  mg_eta_init(&e);
+  mg_eta_set_cap(&e, CAP);
+  double total = 0;
+  for (int b = 0; b < PK * PS; b++) mg_eta_prior(&e, b / PS, psize[b % PS], pcost(b / PS, b % PS)), total += pcost(b / PS, b % PS);
+  double el = 0;
+  for (int b = 0; b < PK * PS; b++) {
+    double est = el;
+    for (int c = b; c < PK * PS; c++) est += mg_eta_cost(&e, c / PS, psize[c % PS], pvar[c / PS]);
+    ASSERT_MSG(fabs(est / total - 1) < 1e-12, "before cell %d: estimate %.6g s, truth %.6g s", b, est, total);
+    el += pcost(b / PS, b % PS);
+    mg_eta_block(&e, b / PS, psize[b % PS], pvar[b / PS], pvals[b / PS][b % PS], pcost(b / PS, b % PS), 1);
+  }
+  TEST_CASE("seeded: a launch twice as dear moves the ratio, damped by MG_ETA_PRIOR_S seconds");
+  mg_eta f;
+  mg_eta_init(&f);
+  mg_eta_prior(&f, 3, 1024, MG_ETA_PRIOR_S);
+  mg_eta_prior(&f, 3, 1048576, 100);
+  ASSERT_NEAR(mg_eta_prior_ratio(&f), 1, 0);
+  mg_eta_block(&f, 3, 1024, 5, 100, 2 * MG_ETA_PRIOR_S, 1);
+  ASSERT_NEAR(mg_eta_prior_ratio(&f), 1.5, 1e-12);
+  ASSERT_NEAR(mg_eta_cost(&f, 3, 1048576, 5), 150, 1e-9);
+  /* a cell the previous launch did not measure is learned as in a first launch */
+  ASSERT_NEAR(mg_eta_cost(&f, 3, 4096, 5), 2 * MG_ETA_PRIOR_S * (1 + 4096.0 / 8192) / (1 + 1024.0 / 8192), 1e-9);
+}
+
+/* A raw.csv's cells (eta_raw.h): in file order, series counted, runtimes plus an equal share per
+ * value of elapsed_sec's rest; the older format without a pair column reads the same. */
+static void test_raw(void) {
+  TEST_CASE("a raw.csv's cells, in order, summing to elapsed_sec");
+  char path[] = "/tmp/mg_unit_eta_XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_TRUE(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fputs("#@format=mpiguide-bench-raw/3\n#@elapsed_sec=1.5\n"
+        "collective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,warmup,runtime_sec,valid\n"
+        "bcast,default,8,8,MPI_BYTE,,0,,4,x,0,0,1,0.1,1\n"
+        "bcast,default,8,8,MPI_BYTE,,0,,4,x,0,1,0,0.1,1\n"
+        "bcast,bcast_as_scatter_allgather,8,8,MPI_BYTE,,0,,4,x,0,0,0,0.2,1\n"
+        "allreduce,default,16,2,MPI_DOUBLE,MPI_SUM,,0,4,x,0,0,0,0.3,1\n"
+        "allreduce,default,16,4,MPI_INT,MPI_SUM,,1,4,x,0,0,0,0.3,1\n#@stop=x\n",
+        f);
+  fclose(f);
+  mg_eta_cell *c;
+  int n;
+  double el;
+  char err[256];
+  ASSERT_TRUE(mg_eta_raw_cells(path, &c, &n, &el, err, sizeof err) == 0);
+  unlink(path);
+  ASSERT_TRUE(n == 3);
+  if (n != 3) return;
+  ASSERT_NEAR(el, 1.5, 0);
+  ASSERT_TRUE(!strcmp(c[0].coll, "bcast") && c[0].bytes == 8 && c[0].nvar == 2 && c[0].values == 3);
+  ASSERT_TRUE(!strcmp(c[1].coll, "allreduce") && c[1].bytes == 16 && c[1].nvar == 1 && c[1].values == 1);
+  /* 1.0 s of runtimes, 0.5 s of the rest over 5 values: 0.1 s each */
+  ASSERT_NEAR(c[0].seconds, 0.4 + 0.3, 1e-12);
+  ASSERT_NEAR(c[1].seconds, 0.3 + 0.1, 1e-12);
+  ASSERT_NEAR(c[0].seconds + c[1].seconds + c[2].seconds, 1.5, 1e-12);
+  free(c);
+  ASSERT_TRUE(mg_eta_raw_cells("/nonexistent/raw.csv", &c, &n, &el, err, sizeof err) == -1 && strstr(err, "nonexistent"));
 }
 
 /* The probe depends on the cell: wall time per CPU second grows with the message (here 1.5 at 1 KiB
@@ -163,6 +250,9 @@ static void test_cell_probe(void) {
 
 int main(void) {
   test_values();
+  test_first_guess();
+  test_prior();
+  test_raw();
   test_steady();
   test_slowdown();
   test_cell_probe();

@@ -250,6 +250,10 @@ launches)
     [[ -e $work/out/launch-3 ]] && die "launch 3 ran after the interruption"
   fi
   for k in "${want[@]}"; do [[ -s $work/out/launch-$k/raw.csv ]] || die "launch-$k/raw.csv missing"; done
+  # the later launch starts its time estimate from the last finished one's cells (docs/check.md)
+  grep -q "^#@command=.* --eta-from $work/out/launch-1/raw.csv" "$work/out/launch-${want[1]}/raw.csv" ||
+    die "launch ${want[1]} was not given --eta-from launch-1/raw.csv: $(grep '^#@command=' "$work/out/launch-${want[1]}/raw.csv")"
+  grep -q "^#@command=.*--eta-from" "$work/out/launch-1/raw.csv" && die "launch 1 was given --eta-from"
   for f in verdicts.csv verdicts.json summary.txt; do [[ -s $work/out/$f ]] || die "the joint analysis wrote no $f"; done
   grep -qx "#@launches=2" "$work/out/verdicts.csv" || die "verdicts.csv is not the analysis of the 2 kept launches"
   # the result directory itself is a source: its launch-K/raw.csv, for check --from, tune and report
