@@ -58,7 +58,7 @@
   X(QUIET, "quiet", 'q', MG_OPT_FLAG) X(BUDGET, "budget", 0, MG_OPT_ARG) X(NREP, "nrep", 0, MG_OPT_ARG)     \
   X(ALPHA, "alpha", 0, MG_OPT_ARG) X(SEED, "seed", 0, MG_OPT_ARG) X(HELP, "help", 'h', MG_OPT_FLAG)          \
   X(IN_PLACE, "in-place", 0, MG_OPT_FLAG) X(DTYPE, "datatype", 'd', MG_OPT_ARG)                            \
-  X(LAUNCHES, "launches", 0, MG_OPT_ARG)
+  X(LAUNCHES, "launches", 0, MG_OPT_ARG) X(NOISE, "noise", 0, MG_OPT_ARG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
@@ -93,6 +93,8 @@ static const char usage_text[] =
     "      --nrep N        exactly N measurements per algorithm and size (default: adaptive,\n"
     "                      until the RSE of the median <= 1 %, 30..300)\n"
     "      --alpha A       significance level [0.05]      --seed S  shuffle and bootstrap seed [1]\n"
+    "      --noise T       the noise threshold of the verdicts (e.g. 1us), as check --noise: a\n"
+    "                      difference below it is no gain [the measured synchronisation cost]\n"
     "      --in-place      measure in-place calls (MPI_IN_PLACE), as check --in-place: the form\n"
     "                      a profile from an in-place check was tuned for\n"
     "  -d, --datatype SPEC the datatype of the collectives without an op, as check --datatype\n"
@@ -107,6 +109,7 @@ typedef struct vstate {
   char out_default[96];
   int force, quiet, created_out;
   double budget;
+  double noise;                /* --noise; 0: the measured synchronisation cost */
   long nrep;
   double alpha;
   long seed;
@@ -143,6 +146,14 @@ static int parse(int argc, char **argv, vstate *S) {
   rc = -1;
   if (o.given[O_BUDGET] && mg_parse_seconds(o.val[O_BUDGET], &S->budget, S->e, sizeof S->e)) {
     (void)MG_ERR_TO(S->err, "--budget: %s", S->e);
+    goto out;
+  }
+  if (o.given[O_NOISE] && mg_parse_seconds(o.val[O_NOISE], &S->noise, S->e, sizeof S->e)) {
+    (void)MG_ERR_TO(S->err, "--noise: %s", S->e);
+    goto out;
+  }
+  if (o.given[O_NOISE] && !(S->noise > 0)) {
+    (void)MG_ERR_TO(S->err, "--noise: must be positive (e.g. 1us)");
     goto out;
   }
   if (o.given[O_NREP] && mg_parse_long(o.val[O_NREP], 4, 100000000, &S->nrep, S->e, sizeof S->e)) {
@@ -269,6 +280,7 @@ static int analyse_both(const vstate *S, mg_ck_data *d, mg_ck_result *r1, mg_ck_
   o.alpha = S->alpha;
   o.seed = (uint32_t)S->seed;
   o.aa = 1;
+  o.noise = S->noise;
   if (mg_ck_analyze(d, &o, r1, err, sizeof err)) {
     fprintf(stderr, "mpiguide verify: analysis failed: %s\n", err);
     return 1;
@@ -558,6 +570,7 @@ static void measure(vstate *S) {
     cfg->shuffle = 1;
     cfg->seed = (uint64_t)S->seed;
     cfg->sync_cost_reps = 50;
+    cfg->seq.noise = S->noise; /* recorded as #@noise_sec for a later analysis (report) */
     if (mg_bench_run(cfg, &S->res[c]) != MPI_SUCCESS) {
       fprintf(stderr, "mpiguide verify: the measurement of %s failed on rank %d\n", mg_colls[c].name, S->rank);
       MPI_Abort(MPI_COMM_WORLD, 1);
