@@ -70,10 +70,11 @@ interrupt)
   # Ctrl-C during a long check: the cells measured so far stay in out/raw.csv (saved as they are
   # measured), rank 0 says how many, and `check --from out` analyses them as a partial run.
   np=$1
-  # The first save ends the first engine run (every algorithm of allgather at the first size): at
-  # 1 KiB it comes in seconds; at 64 KiB and 500 values (once) it took 20 s on a quiet machine and
-  # over 60 s in a loaded CI run. The 85 cells up to 1 MiB still take minutes: the signal comes
-  # while the check runs.
+  # The first save comes with the first cell measured 0.5 s after the start (MPIGUIDE_CHECK_SAVE_EVERY;
+  # at the default 5 s the test waited 55 s in CI's slow-machine emulation, the first cells of
+  # allgather at 1 KiB, 200 values each, being cheap but many). The 85 cells up to 1 MiB still take
+  # minutes: the signal comes while the check runs.
+  export MPIGUIDE_CHECK_SAVE_EVERY=0.5
   ( launch "$np" --full --sizes 1K,64K,1M --nrep 200 --warmup 1 -o "$work/out" --no-progress >"$work/stdout" 2>"$work/stderr" ) &
   pid=$!
   for _ in $(seq 240); do [[ -s $work/out/raw.csv ]] && break; sleep 0.5; done
