@@ -30,7 +30,8 @@
   X(COUNTS, "counts", 0, 1) X(FAMILIES, "families", 0, 1) X(IN_PLACE, "in-place", 0, 0)          \
   X(LOGGP, "loggp", 0, 1) X(MODEL_GUIDED, "model-guided", 0, 0) X(MODEL_SLACK, "model-slack", 0, 1)  \
   X(P2P, "p2p", 0, 0) X(PATTERN, "pattern", 0, 1) X(LIBVARS, "lib-variants", 0, 1)                \
-  X(RESUME, "resume", 0, 0) X(STOP_RULE, "stop-rule", 0, 1) X(ETA_FROM, "eta-from", 0, 1)
+  X(RESUME, "resume", 0, 0) X(STOP_RULE, "stop-rule", 0, 1) X(ETA_FROM, "eta-from", 0, 1)          \
+  X(LAUNCH_OF, "launch-of", 0, 1)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
@@ -71,6 +72,7 @@ typedef struct mg_check_launch_args {
   int n;                 /* launches */
   const char *out;       /* DIR */
   int force, resume;     /* --resume: complete launches kept, an interrupted one resumed */
+  int progress;          /* neither -q nor --no-progress: each launch shows its progress line */
   char **launcher;       /* after "--" */
   int nlauncher;
   char **measure;        /* options for every launch */

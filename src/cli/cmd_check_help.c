@@ -195,6 +195,8 @@ static const char usage_text[] =
     "      --eta-from FILE     start the progress line's time estimate from an earlier launch of the\n"
     "                          same check (its raw.csv); --launches gives each launch the last\n"
     "                          finished one's\n"
+    "      --launch-of K/N     this is launch K of N: the progress line says so and its ETA counts\n"
+    "                          the launches after it; --launches gives it (without -q)\n"
     "      --from DIR...       analyse saved raw data (raw.csv, data_<MPI_Coll>_<variant>.dat, or a\n"
     "                          raw CSV file) of one or several launches; writes only with -o\n"
     "\n"

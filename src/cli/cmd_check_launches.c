@@ -128,6 +128,12 @@ static void run_launch(const mg_check_launch_args *a, int k, const char *self, c
   child[c++] = "-o";
   child[c++] = dir;
   child[c++] = "-q";
+  char of[64];
+  if (a->progress) { /* its progress line (stderr, a line every 5 s), labelled; tables stay in its log */
+    snprintf(of, sizeof of, "%d/%d", k, a->n);
+    child[c - 1] = "--launch-of";
+    child[c++] = of;
+  }
   if (a->force) child[c++] = "--force";
   if (state == 0) child[c++] = "--resume"; /* --resume: the interrupted launch measures what it lacks */
   char prev[4300];
@@ -262,7 +268,8 @@ int mg_check_launches(const mg_check_launch_args *a) {
  * analysis, or (--seed) to both. */
 int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o) {
   char e[256];
-  mg_check_launch_args a = {.out = o->val[O_OUT], .force = o->given[O_FORCE], .resume = o->given[O_RESUME]};
+  mg_check_launch_args a = {.out = o->val[O_OUT], .force = o->given[O_FORCE], .resume = o->given[O_RESUME],
+                            .progress = !o->given[O_QUIET] && !o->given[O_NO_PROGRESS]};
   if (o->given[O_FROM]) return fprintf(stderr, "mpiguide check: --launches measures; --from analyses: give one\n"), 2;
   if (!o->given[O_OUT]) return fprintf(stderr, "mpiguide check: --launches needs -o DIR (the launches go to DIR/launch-K)\n"), 2;
   long nl = 0;
@@ -279,7 +286,7 @@ int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o) 
     int first = i;
     const char *val;
     int id = mg_opt_next(dd, argv, &i, mg_check_opts, O_N, &val, e, sizeof e);
-    if (id < 0 || id == O_LAUNCHES || id == O_OUT || id == O_FORCE || id == O_RESUME) continue;
+    if (id < 0 || id == O_LAUNCHES || id == O_OUT || id == O_FORCE || id == O_RESUME || id == O_LAUNCH_OF) continue;
     for (int k = first; k <= i; k++) {
       /* --loggp: the joint analysis predicts; a launch of --model-guided chooses by it; --margin and
        * --noise: a launch's stopping rule decides at the analysis' (bench/seq.h) */

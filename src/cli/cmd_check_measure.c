@@ -333,6 +333,7 @@ void mg_check_measure(mg_check_state *S, const mg_bench_meta *meta) {
   }
   mg_check_save_start(S->rank, S->out, S->cells_before, S->blocks_total, S->created_out, write_so_far, S);
   mg_cmd_progress_init(&S->prog, "check", S->rank == 0 && S->progress, S->base.time_total);
+  S->prog.launch = S->launch_k, S->prog.launches = S->launch_n;
   int phase1 = S->ngroups;
   run_groups(S, meta, 0);
   if (S->model_guided) {

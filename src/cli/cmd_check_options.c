@@ -413,6 +413,12 @@ int mg_check_parse_measure(const mg_opt_vals *o, mg_check_state *S, const mg_ben
 
   S->resume = o->given[O_RESUME];
   S->eta_from = o->given[O_ETA_FROM] ? o->val[O_ETA_FROM] : NULL;
+  if (o->given[O_LAUNCH_OF]) { /* K/N: the progress line's label and the launches after this one */
+    int k = 0, n = 0, end = 0;
+    if (sscanf(o->val[O_LAUNCH_OF], "%d/%d%n", &k, &n, &end) != 2 || o->val[O_LAUNCH_OF][end] || k < 1 || k > n)
+      return MG_ERR_TO(S->err, "--launch-of: '%s' is not K/N with 1 <= K <= N (e.g. 2/3)", o->val[O_LAUNCH_OF]);
+    S->launch_k = k, S->launch_n = n;
+  }
   if (S->resume && S->force)
     return MG_ERR_TO(S->err, "--resume keeps the measurements in DIR, --force discards them: give one");
   if (S->resume && !o->given[O_OUT])
@@ -435,7 +441,7 @@ static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,
                                    O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
                                    O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE, O_ROOTS, O_REDS, O_COUNTS, O_SIZES_FROM,
                                    O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN, O_LIBVARS, O_RESUME,
-                                   O_STOP_RULE, O_ETA_FROM};
+                                   O_STOP_RULE, O_ETA_FROM, O_LAUNCH_OF};
 
 int mg_check_measure_only(int id) {
   for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)

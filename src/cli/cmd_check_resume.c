@@ -13,17 +13,20 @@
 #include "cli/cmd_check_state.h"
 #include "util/err.h"
 
-/* cmd without the tokens that do not change what is measured: --resume, --force, -f, and
- * --eta-from FILE (only the progress line's estimate reads it). */
+/* cmd without the tokens that do not change what is measured: --resume, --force, -f, -q, --quiet,
+ * --no-progress, and --eta-from FILE and --launch-of K/N (only the progress line reads them; a
+ * launch of --launches has one or the other of -q and --launch-of by whether progress is shown). */
 static void command_key(const char *cmd, char *out, size_t len) {
   size_t u = 0;
   int skip = 0;
   for (const char *p = cmd; *p && u + 1 < len;) {
     size_t n = strcspn(p, " ");
     int eta = n >= 10 && !strncmp(p, "--eta-from", 10) && (n == 10 || p[10] == '=');
-    int drop = skip || eta || (n == 8 && !strncmp(p, "--resume", 8)) || (n == 7 && !strncmp(p, "--force", 7)) ||
-               (n == 2 && !strncmp(p, "-f", 2));
-    skip = eta && n == 10; /* its value is the next token */
+    int of = n >= 11 && !strncmp(p, "--launch-of", 11) && (n == 11 || p[11] == '=');
+    int drop = skip || eta || of || (n == 8 && !strncmp(p, "--resume", 8)) || (n == 7 && !strncmp(p, "--force", 7)) ||
+               (n == 2 && (!strncmp(p, "-f", 2) || !strncmp(p, "-q", 2))) || (n == 7 && !strncmp(p, "--quiet", 7)) ||
+               (n == 13 && !strncmp(p, "--no-progress", 13));
+    skip = (eta && n == 10) || (of && n == 11); /* its value is the next token */
     if (!drop) {
       if (u && u + 1 < len) out[u++] = ' ';
       for (size_t i = 0; i < n && u + 1 < len; i++) out[u++] = p[i];

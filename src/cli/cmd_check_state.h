@@ -61,6 +61,7 @@ typedef struct mg_check_state {
   mg_lv_lib lib;        /* --lib-variants: the library's own algorithms (docs/libvar.md) */
   mg_lv_set lvset;
   const char *eta_from; /* --eta-from: a previous launch's raw.csv, the time estimate's prior */
+  int launch_k, launch_n; /* --launch-of K/N (0/0 without): the progress line's launch (mg_cmd_progress) */
   /* --resume: what the interrupted run left in DIR/raw.csv (cmd_check_resume.c) */
   int resume;
   char *old_text;       /* the file */

@@ -231,13 +231,17 @@ void mg_cmd_progress_cb(double frac, double elapsed, const char *what, void *arg
   double f = p->frac_before + frac * p->frac_share;
   p->last_print = el;
   p->printed = 1;
-  char eta[32] = "?";
+  char eta[64] = "?", label[32] = "";
   if (f > 0.02) {
     double left = el * (1 - f) / f;
     if (p->budget > 0 && left > p->budget - el) left = p->budget - el > 0 ? p->budget - el : 0;
-    snprintf(eta, sizeof eta, "%.0fs", left);
+    if (p->launches > p->launch)
+      snprintf(eta, sizeof eta, "%.0fs (this launch %.0fs)", left + (p->launches - p->launch) * (el + left), left);
+    else
+      snprintf(eta, sizeof eta, "%.0fs", left);
   }
-  fprintf(stderr, "%smpiguide %s: %-26s %3.0f%%  elapsed %.0fs  ETA %s%s", p->tty ? "\r" : "", p->cmd, what,
+  if (p->launches > 0) snprintf(label, sizeof label, "launch %d/%d ", p->launch, p->launches);
+  fprintf(stderr, "%smpiguide %s: %s%-26s %3.0f%%  elapsed %.0fs  ETA %s%s", p->tty ? "\r" : "", p->cmd, label, what,
           100 * f, el, eta, p->tty ? "   " : "\n");
   fflush(stderr);
 }

@@ -86,6 +86,9 @@ typedef struct mg_cmd_progress {
   int on, tty, printed;
   double last_print, budget;
   double elapsed_before, frac_before, frac_share;
+  int launch, launches; /* check --launch-of K/N (0/0: not one of several launches): the line says
+                           "launch K/N" and its ETA counts the N - K launches after this one, each as
+                           long as this one will have been */
 } mg_cmd_progress;
 
 void mg_cmd_progress_init(mg_cmd_progress *p, const char *cmd, int on, double budget);

@@ -255,6 +255,11 @@ launches)
   grep -q "^#@command=.* --eta-from $work/out/launch-1/raw.csv" "$work/out/launch-${want[1]}/raw.csv" ||
     die "launch ${want[1]} was not given --eta-from launch-1/raw.csv: $(grep '^#@command=' "$work/out/launch-${want[1]}/raw.csv")"
   grep -q "^#@command=.*--eta-from" "$work/out/launch-1/raw.csv" && die "launch 1 was given --eta-from"
+  # without -q each launch shows its progress line, labelled, its ETA counting the launches after it
+  for k in "${want[@]}"; do
+    grep -q "^#@command=.* --launch-of $k/3" "$work/out/launch-$k/raw.csv" ||
+      die "launch $k was not given --launch-of $k/3: $(grep '^#@command=' "$work/out/launch-$k/raw.csv")"
+  done
   for f in verdicts.csv verdicts.json summary.txt; do [[ -s $work/out/$f ]] || die "the joint analysis wrote no $f"; done
   grep -qx "#@launches=2" "$work/out/verdicts.csv" || die "verdicts.csv is not the analysis of the 2 kept launches"
   # the result directory itself is a source: its launch-K/raw.csv, for check --from, tune and report
