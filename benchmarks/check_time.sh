@@ -20,6 +20,8 @@
 #   benchmarks/check_time.sh full [NP=4] [openmpi|mpich] [LAUNCHES=3] [OUT=results/check-time]
 #       (b) the wall time of `mpiguide check --full --launches 3` with the rule on (the default),
 #           e.g. at 4 ranks of Open MPI on a quiet machine (MPICH busy-polls: fewer ranks).
+#           PROGRESS=1: without -q, the launches' progress lines in OUT/full.log, and each launch's
+#           own estimate summarised against the time it took (as below).
 #   PROGRESS=1 (compare): the launches run without -q and each log keeps the progress lines (one every
 #       5 s under mpirun); after each launch its estimate is summarised against the time it took:
 #       elapsed + ETA at 1, 2 and 5 minutes over the launch's own time, the largest slowness printed
@@ -67,13 +69,25 @@ PY
 }
 
 if [[ $part == full ]]; then
-  cmd=("$exe" check --full --launches "$nl" -q -o "$out/full" --force -- "${launcher[@]}")
+  q=-q
+  [[ ${PROGRESS:-0} == 1 ]] && q=
+  cmd=("$exe" check --full --launches "$nl" $q -o "$out/full" --force -- "${launcher[@]}")
   echo "check_time: load before: $(load)"
   t0=$(now)
-  "${cmd[@]}" >/dev/null
+  "${cmd[@]}" >/dev/null 2>"$out/full.log" || { cat "$out/full.log" >&2; exit 1; }
   t=$(echo "$(now) - $t0" | bc)
   printf 'check_time: (b) %.0f s (%s) for: %s\n' "$t" "$(date -u +%Y-%m-%d)" "${cmd[*]}"
   echo "check_time: load after: $(load)"
+  if [[ ${PROGRESS:-0} == 1 ]]; then # each launch's progress lines against the time it took
+    for k in $(seq "$nl"); do
+      lt=$(sed -n "s/^mpiguide check: launch $k of $nl done in \([0-9.]*\) s.*/\1/p" "$out/full.log")
+      [[ -n $lt ]] || continue
+      grep "^mpiguide check: launch $k/$nl " "$out/full.log" | sed 's/ (this launch \([0-9]*\)s)/ [\1]/' \
+        | sed -E 's/ETA ([0-9]+)s \[([0-9]+)\]/ETA \2s/' >"$out/full.launch-$k.log"
+      echo "check_time: launch $k of $nl, $lt s (the launch's own ETA, without the launches after it):"
+      eta_summary "$out/full.launch-$k.log" "$lt"
+    done
+  fi
   exit 0
 fi
 [[ $part == compare ]] || { echo "check_time: compare or full" >&2; exit 2; }
