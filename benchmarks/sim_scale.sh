@@ -8,7 +8,7 @@
 #                                [--selectors "ompi mpich mvapich2 impi"] [--timeout SECONDS]
 #                                [--build DIR] [-- CHECK-OPTIONS...]
 #   the platform is sim/platforms/TOPO-NP.xml, or the smallest TOPO-H.xml with more hosts (ranks on
-#   its first hosts); results in BASE/TOPO-NP-SELECTOR/, the wall clock and CPU seconds of each run in BASE/campaign.log, the table
+#   its first hosts); results in BASE/TOPO-NP-SELECTOR/, the wall clock, CPU seconds and peak resident MB of each run in BASE/campaign.log, the table
 #   in BASE/table.md. --build: the smpi build sim.sh runs (default build/smpi; a copy of its
 #   mpiguide in a directory of its own lets a campaign of hours run while build/smpi is rebuilt,
 #   which would otherwise change the program under it). CHECK-OPTIONS default: -c allreduce,bcast,allgather,reduce --sizes 16,64K --nrep 10
@@ -43,13 +43,14 @@ for np in $nps; do
       [[ -f $d/summary.txt ]] && continue
       t0=$(date +%s)
       # the CPU seconds of the run and its children (the simulation is one process): on a shared
-      # machine the cost of a run, where its wall clock says how busy the machine was
-      /usr/bin/time -f '%U %S' -o "$base/.cpu" "$here/scripts/sim.sh" --platform "$plat" --np "$np" --selector "$sel" \
+      # machine the cost of a run, where its wall clock says how busy the machine was; and the
+      # simulation's peak resident memory (gather and scatter of 64 KiB at 256 ranks: 13 GB)
+      /usr/bin/time -f '%U %S %M' -o "$base/.cpu" "$here/scripts/sim.sh" --platform "$plat" --np "$np" --selector "$sel" \
         --timeout "$tmo" --build "$build" -o "$d" --force -- "$@" >"$base/$topo-$np-$sel.log" 2>&1
       rc=$?
-      cpu=$(awk 'NF == 2 && $1 ~ /^[0-9.]+$/ { printf "%.0f", $1 + $2 }' "$base/.cpu" 2>/dev/null)
+      read -r cpu rss < <(awk 'NF == 3 && $1 ~ /^[0-9.]+$/ { printf "%.0f %.0f\n", $1 + $2, $3 / 1024 }' "$base/.cpu" 2>/dev/null)
       rm -f "$base/.cpu"
-      echo "$(date -u +%FT%TZ) $topo-$np-$sel exit $rc wall $(($(date +%s) - t0)) s cpu ${cpu:-?} s" | tee -a "$base/campaign.log"
+      echo "$(date -u +%FT%TZ) $topo-$np-$sel exit $rc wall $(($(date +%s) - t0)) s cpu ${cpu:-?} s rss ${rss:-?} MB" | tee -a "$base/campaign.log"
     done
   done
 done
