@@ -38,15 +38,31 @@
  *   Probed with MPI_Bcast/Allreduce/Reduce of count 0 alone (no mpiguide) at 2-8 and 16 ranks:
  *   ompi dies in allreduce (every count but 8 ranks), reduce (from 4) and bcast (2-3); impi in
  *   allreduce (2-4); mpich and mvapich2 never. So the rows are skipped under ompi and impi exactly
- *   when a block is empty; from k elements (bytes) on they run. */
+ *   when a block is empty; from k elements (bytes) on they run.
+ * - ompi and mvapich2, allgather split rows where SMPI runs allgather__rdb: the row's calls receive
+ *   one element of the resized piece type per rank (above), and SMPI's recursive doubling does not
+ *   charge their bytes: `bench --alg allgather_as_split2`, 4 ranks, ompi, 10.09 us at 64 KiB and at
+ *   1 MiB (the links need 7.9 and 126 us for the data); the same with --cfg=smpi/allgather:rdb,
+ *   while ring, bruck, neighbour exchange and 2dmesh grow with the size (35-42 us, 189-212 us).
+ *   So the split rows "won" 3.38x at 4 ranks (ompi) and 138x at 256 (mvapich2): artefacts (found
+ *   by h-sim7, 2026-11-28). ompi: SimGrid 3.32's allgather__ompi (smpi_openmpi_selector.cpp, Open
+ *   MPI 4's decision table) picks rdb by the ranks and the bytes a rank sends, which for a piece is
+ *   its length: mirrored in ompi_allgather_rdb below, and the row skipped when any of its pieces
+ *   gets rdb. mvapich2: skipped from 16 ranks on, where it was measured (16 ranks at 64 and 128 KiB,
+ *   256 at 64 KiB); at 4 ranks its split rows are timed by their data (its table there is not
+ *   recursive doubling). mpich and impi never showed it (impi's split rows are skipped anyway). */
 #ifdef SMPI_H
 typedef enum {
   SIMDEF_ALWAYS,
   SIMDEF_EMPTY_LANE_ELEMENTS, /* the call's count below the ranks per node (regular nodes) */
   SIMDEF_EMPTY_LANE_BYTES,    /* its bytes below the ranks per node */
+  SIMDEF_OMPI_RDB_PIECE,      /* SimGrid's ompi allgather picks rdb for one of the row's pieces */
+  SIMDEF_FROM_16_RANKS,       /* 16 ranks or more */
 } simdef_when;
 #define MG_SMPI_IMPI_GB "SMPI 3.32 selector impi: allgather__GB's bcast__scatter_LR_allgather writes count x " \
                         "extent bytes past this row's strided type (docs/scale.md)"
+#define MG_SMPI_RDB "SMPI 3.32 selector %s: its allgather__rdb does not charge the bytes of this row's " \
+                    "resized piece type (docs/scale.md)"
 #define MG_SMPI_ZERO_COUNT "SMPI 3.32 selector %s: a lane gets 0 elements (fewer than %d ranks per node): count 0 " \
                            "divides by zero in its segmented algorithms at some lane counts (docs/scale.md)"
 static const struct {
@@ -60,8 +76,38 @@ static const struct {
     {"ompi", "reduce_as_lane", SIMDEF_EMPTY_LANE_ELEMENTS, MG_SMPI_ZERO_COUNT},
     {"ompi", "bcast_as_lane", SIMDEF_EMPTY_LANE_BYTES, MG_SMPI_ZERO_COUNT},
     {"impi", "allreduce_as_lane", SIMDEF_EMPTY_LANE_ELEMENTS, MG_SMPI_ZERO_COUNT},
+    {"ompi", "allgather_as_split2", SIMDEF_OMPI_RDB_PIECE, MG_SMPI_RDB},
+    {"ompi", "allgather_as_split4", SIMDEF_OMPI_RDB_PIECE, MG_SMPI_RDB},
+    {"mvapich2", "allgather_as_split2", SIMDEF_FROM_16_RANKS, MG_SMPI_RDB},
+    {"mvapich2", "allgather_as_split4", SIMDEF_FROM_16_RANKS, MG_SMPI_RDB},
 };
 #define N_SMPI_DEFECTS (sizeof smpi_defects / sizeof smpi_defects[0])
+
+/* Whether SimGrid 3.32's allgather__ompi runs allgather__rdb for p ranks sending d bytes each (its
+ * decision table, smpi_openmpi_selector.cpp: algorithm 3 of linear, bruck, rdb, ring, neighbour
+ * exchange, two procs). */
+static int ompi_allgather_rdb(int p, size_t d) {
+  if (p == 2) return 0;
+  if (p < 32) return 1;
+  if (p < 64) return d < 1024;
+  if (p < 256) return d < 512;
+  if (p < 512) return d < 32 || (d >= 128 && d < 1024);
+  if (p < 1024) return d < 64 || (d >= 256 && d < 2048);
+  if (p < 2048) return d < 4 || (d >= 8 && d < 16) || (d >= 32 && d < 256) || (d >= 512 && d < 4096);
+  if (p < 4096) return (d >= 32 && d < 128) || (d >= 512 && d < 4096);
+  return d < 2 || (d >= 8 && d < 16) || (d >= 512 && d < 4096);
+}
+
+/* Whether a split row of k pieces (split.c: piece j of b bytes is [b j / k, b (j+1) / k), bounds
+ * rounded down to 8 bytes, empty pieces not sent) sends one piece that ompi's allgather runs as rdb. */
+static int ompi_split_rdb(int p, size_t b, int k) {
+  for (int j = 0; j < k; j++) {
+    size_t lo = (b * (size_t)j / (size_t)k) & ~(size_t)7;
+    size_t hi = j + 1 == k ? b : (b * (size_t)(j + 1) / (size_t)k) & ~(size_t)7;
+    if (hi > lo && ompi_allgather_rdb(p, hi - lo)) return 1;
+  }
+  return 0;
+}
 
 /* Does defect d apply to B's series i? rpn: ranks per node of c's communicator (0: uneven nodes,
  * where the lane rows fall back and make no call of their own). */
@@ -70,6 +116,8 @@ static int applies(size_t d, const char *selector, const char *name, const mg_ca
   switch (smpi_defects[d].when) {
   case SIMDEF_EMPTY_LANE_ELEMENTS: return c->rcount < rpn;
   case SIMDEF_EMPTY_LANE_BYTES: return c->bytes < (size_t)rpn;
+  case SIMDEF_OMPI_RDB_PIECE: return ompi_split_rdb(c->size, c->bytes, name[strlen(name) - 1] - '0');
+  case SIMDEF_FROM_16_RANKS: return c->size >= 16;
   default: return 1;
   }
 }
@@ -88,7 +136,8 @@ int mg_bench_skip_sim_defects(mg_bench_block *B, const mg_call *c) {
   for (int i = 0; i < B->nseries && !need; i++) {
     if (mg_lv_is(B->series[i].alg)) continue;
     for (size_t d = 0; d < N_SMPI_DEFECTS; d++)
-      need |= smpi_defects[d].when != SIMDEF_ALWAYS && !strcmp(selector, smpi_defects[d].selector) &&
+      need |= (smpi_defects[d].when == SIMDEF_EMPTY_LANE_ELEMENTS || smpi_defects[d].when == SIMDEF_EMPTY_LANE_BYTES) &&
+              !strcmp(selector, smpi_defects[d].selector) &&
               !strcmp(mg_colls[B->coll].algs[B->series[i].alg].name, smpi_defects[d].row);
   }
   if (need) {
