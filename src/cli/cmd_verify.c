@@ -374,16 +374,18 @@ static int write_csv(const vstate *S, const vcell *cells, int n) {
 
 /* The table on stdout, every column as wide as its longest entry. */
 static void print_table(const vcell *cells, int n) {
-  int wc = (int)strlen("collective"), wt = (int)strlen("tuned (profile)"), wci = (int)strlen("95% CI");
-  char ci[64];
-  for (int i = 0; i < n; i++) {
+  int wc = (int)strlen("collective"), wt = (int)strlen("tuned (profile)"), wci = (int)strlen("95% CI"), wr = 6;
+  char ci[64], r[32];
+  for (int i = 0; i < n; i++) { /* a ratio of thousands (a median caught by a descheduled rank) widens it */
     int l = (int)strlen(mg_colls[cells[i].coll].name), t = (int)strlen(tuned_name(&cells[i]));
     wc = l > wc ? l : wc, wt = t > wt ? t : wt;
     int k = snprintf(ci, sizeof ci, "[%.2f,%.2f]", cells[i].lo, cells[i].hi);
     wci = k > wci ? k : wci;
+    k = snprintf(r, sizeof r, "%.3f", cells[i].ratio);
+    wr = k > wr ? k : wr;
   }
-  printf("%-*s %15s  %-*s %11s %11s %6s %-*s %-9s %-12s %s\n", wc, "collective", "bytes", wt, "tuned (profile)",
-         "default[us]", "tuned[us]", "ratio", wci, "95% CI", "verdict", "outcome", "still faster than tuned");
+  printf("%-*s %15s  %-*s %11s %11s %*s %-*s %-9s %-12s %s\n", wc, "collective", "bytes", wt, "tuned (profile)",
+         "default[us]", "tuned[us]", wr, "ratio", wci, "95% CI", "verdict", "outcome", "still faster than tuned");
   for (int i = 0; i < n; i++) {
     const vcell *x = &cells[i];
     char sz[32 + MG_CK_RED], a[32], b[32], sr[MG_CK_RED];
@@ -393,8 +395,9 @@ static void print_table(const vcell *cells, int n) {
     us(x->mt, b, sizeof b);
     if (isfinite(x->lo) && isfinite(x->hi)) snprintf(ci, sizeof ci, "[%.2f,%.2f]", x->lo, x->hi);
     else snprintf(ci, sizeof ci, "-");
-    printf("%-*s %15s  %-*s %11s %11s %6.3f %-*s %-9s %-12s %s\n", wc, mg_colls[x->coll].name, sz, wt, tuned_name(x),
-           a, b, x->ratio, wci, ci, x->verdict, x->outcome[0] ? x->outcome : "-", x->still[0] ? x->still : "-");
+    snprintf(r, sizeof r, "%.3f", x->ratio);
+    printf("%-*s %15s  %-*s %11s %11s %*s %-*s %-9s %-12s %s\n", wc, mg_colls[x->coll].name, sz, wt, tuned_name(x),
+           a, b, wr, r, wci, ci, x->verdict, x->outcome[0] ? x->outcome : "-", x->still[0] ? x->still : "-");
   }
 }
 

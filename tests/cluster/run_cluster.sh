@@ -183,8 +183,15 @@ kill_at_gate() {
     sleep 0.5
   done
   [[ -e gate.held ]] || { cat out1.txt err1.txt; die "the campaign never reached $2"; }
-  kill -TERM $(tree "$pid") 2>/dev/null
+  local pids
+  pids=$(tree "$pid")
+  kill -TERM $pids 2>/dev/null
   wait "$pid"
+  # salloc (Slurm 22.05) can outlive its revoked allocation after SIGTERM, orphaned and spinning at
+  # a third of a core until the bed goes down (CI's slow-machine emulation: 11 minutes of the Open
+  # MPI suite): whatever of the tree is left after 10 s is killed
+  for ((i = 0; i < 20; i++)); do kill -0 $pids 2>/dev/null || break; sleep 0.5; done
+  kill -KILL $pids 2>/dev/null
   cat out1.txt err1.txt
 }
 
