@@ -23,9 +23,9 @@ mkdir -p "$tmp/old/bench"
 git show "$rev:src/bench/eta.c" >"$tmp/old/bench/eta.c"
 git show "$rev:src/bench/eta.h" >"$tmp/old/bench/eta.h"
 cc=(cc -O2 -std=c11 -D_GNU_SOURCE)
-"${cc[@]}" -Isrc -o "$tmp/new" benchmarks/eta_replay.c src/bench/eta.c src/bench/eta_raw.c src/util/sort.c -lm
+"${cc[@]}" -Isrc -o "$tmp/new" benchmarks/eta_replay.c src/bench/eta.c src/bench/eta_raw.c src/util/sort.c src/util/text.c -lm
 "${cc[@]}" -I"$tmp/old" -Isrc -o "$tmp/old/replay" benchmarks/eta_replay.c "$tmp/old/bench/eta.c" src/bench/eta_raw.c \
-  src/util/sort.c -lm
+  src/util/sort.c src/util/text.c -lm
 score='NR > 1 { for (i = 4; i <= 10; i++) if ($i != "-") { n++; d = log($i); s += d < 0 ? -d : d; if (d < log(1 / 1.3)) u++; if (d > log(1.3)) o++ } }
        END { printf "  %s: mean |ln ratio| %.3f over %d figures; under 1/1.3x: %d, over 1.3x: %d\n", w, s / n, n, u, o }'
 for est in old new; do

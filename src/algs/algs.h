@@ -95,6 +95,10 @@ static inline void *mg_carve(char **cursor, size_t bytes) {
 }
 void mg_scratch_free(void); /* release the calling thread's pool */
 
+/* The split family's piece j of k of b bytes (split.c): [*off, *off + *len), both bounds rounded
+ * down to a multiple of 8 bytes, the last ending at b; an empty piece is not sent. */
+void mg_split_piece(size_t b, int k, int j, size_t *off, size_t *len);
+
 /* Set up / tear down the private communicators the toolkit needs. Called by
  * libmpiguide at MPI_Init and by the mpiguide command. What lives on the
  * private communicators goes first: the caller runs mg_rma_finalize (the

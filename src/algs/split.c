@@ -41,8 +41,8 @@
 
 size_t mg_split_mem(const mg_call *c);
 
-/* Piece j of k of b bytes: [*off, *off + *len), bounds at multiples of 8 bytes. */
-static void piece(size_t b, int k, int j, size_t *off, size_t *len) {
+/* Piece j of k of b bytes: [*off, *off + *len), bounds at multiples of 8 bytes (algs.h). */
+void mg_split_piece(size_t b, int k, int j, size_t *off, size_t *len) {
   size_t lo = (b * (size_t)j / (size_t)k) & ~(size_t)7;
   size_t hi = j + 1 == k ? b : (b * (size_t)(j + 1) / (size_t)k) & ~(size_t)7;
   *off = lo;
@@ -95,7 +95,7 @@ static int split_bcast(const mg_call *c, int k) {
   if (!dense && root && (rc = mg_pack(c->rbuf, c->rcount, c->rtype, img, (int)b)) != MPI_SUCCESS) return rc;
   for (int j = 0; j < k; j++) {
     size_t off, len;
-    piece(b, k, j, &off, &len);
+    mg_split_piece(b, k, j, &off, &len);
     if (len && (rc = PMPI_Bcast(img + off, (int)len, MPI_BYTE, c->root, c->comm)) != MPI_SUCCESS) return rc;
   }
   return dense || root ? MPI_SUCCESS : mg_unpack(img, (int)b, c->rbuf, c->rcount, c->rtype);
@@ -182,7 +182,7 @@ static int split_blocks(const mg_call *c, int k) {
   for (int j = 0; j < k && rc == MPI_SUCCESS; j++) {
     size_t off, len;
     MPI_Datatype t = MPI_BYTE;
-    piece(b, k, j, &off, &len);
+    mg_split_piece(b, k, j, &off, &len);
     if (len == 0) continue;
     int n1 = (int)len; /* one piece (k = 1, the packed rows): whole blocks, len bytes each */
     if (len != b && (n1 = 1, rc = strided(len, b, &t)) != MPI_SUCCESS) return rc;

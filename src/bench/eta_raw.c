@@ -1,6 +1,8 @@
 /*
  * A launch's cells from its raw.csv (eta_raw.h). A cell is a run of rows with one collective, size
- * and reduction pair (columns 1, 3 and 8); rows are written cell by cell, series after series.
+ * and reduction pair (columns found by name); rows are written cell by cell, series after series.
+ * Lines are read whole (mg_read_line: a #@command line can be longer than any fixed buffer) and
+ * split by the project's CSV reader (mg_csv_split).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -8,38 +10,19 @@
 #include <string.h>
 
 #include "bench/eta_raw.h"
-
-/* Field i (0-based) of the comma-separated line s: its start and length; -1 if absent. */
-static int field(const char *s, int i, const char **f) {
-  for (int k = 0; k < i; k++) {
-    s = strchr(s, ',');
-    if (!s) return -1;
-    s++;
-  }
-  const char *e = s + strcspn(s, ",\n");
-  *f = s;
-  return (int)(e - s);
-}
+#include "util/text.h"
 
 /* The columns read, found by name in the header (older formats have no pair column). */
 enum { C_COLL, C_ALG, C_BYTES, C_PAIR, C_TIME, C_N };
 static const char *const col_names[C_N] = {"collective", "algorithm", "bytes", "pair", "runtime_sec"};
+#define MAX_FIELDS 64 /* raw.csv has 15 */
 
-static void columns(const char *header, int *col) {
+static void columns(char **f, int nf, int *col) {
   for (int c = 0; c < C_N; c++) {
     col[c] = -1;
-    const char *f;
-    for (int i = 0, l; (l = field(header, i, &f)) >= 0; i++)
-      if ((size_t)l == strlen(col_names[c]) && !strncmp(f, col_names[c], (size_t)l)) col[c] = i;
+    for (int i = 0; i < nf; i++)
+      if (!strcmp(f[i], col_names[c])) col[c] = i;
   }
-}
-
-/* The cell of a data row: collective, size and pair, as one string. */
-static void cell_key(const char *line, const int *col, char *key, size_t len) {
-  const char *c = "", *b = "", *p = "";
-  int lc = field(line, col[C_COLL], &c), lb = field(line, col[C_BYTES], &b);
-  int lp = col[C_PAIR] < 0 ? -1 : field(line, col[C_PAIR], &p);
-  snprintf(key, len, "%.*s,%.*s,%.*s", lc < 0 ? 0 : lc, c, lb < 0 ? 0 : lb, b, lp < 0 ? 0 : lp, p);
 }
 
 static int grow(mg_eta_cell **cells, int n, int *cap) {
@@ -55,25 +38,27 @@ int mg_eta_raw_cells(const char *path, mg_eta_cell **cells, int *n, double *elap
   FILE *f = fopen(path, "r");
   *cells = NULL, *n = 0, *elapsed = 0;
   if (!f) return snprintf(err, (size_t)errlen, "%s: %s", path, strerror(errno)), -1;
-  char line[4096], key[256], prev[256] = "";
-  int cap = 0, header = 0, oom = 0, col[C_N];
-  char alg[128] = "";
+  char *line = NULL, *fl[MAX_FIELDS], key[512], prev[512] = "", alg[128] = "";
+  size_t linecap = 0;
+  long len;
+  int cap = 0, header = 0, oom = 0, col[C_N], nl;
   double runtime = 0, values = 0;
-  while (fgets(line, sizeof line, f)) {
+  while ((len = mg_read_line(f, &line, &linecap, &nl)) >= 0) {
     if (line[0] == '#') {
       if (!strncmp(line, "#@elapsed_sec=", 14)) *elapsed = strtod(line + 14, NULL);
       continue;
     }
+    int nf = mg_csv_split(line, fl, MAX_FIELDS);
+    if (nf > MAX_FIELDS) nf = MAX_FIELDS;
     if (!header) { /* the column names */
       header = 1;
-      columns(line, col);
+      columns(fl, nf < 0 ? 0 : nf, col);
       if (col[C_COLL] < 0 || col[C_ALG] < 0 || col[C_BYTES] < 0 || col[C_TIME] < 0) break;
       continue;
     }
-    const char *a = "", *b = "", *t = "";
-    int la = field(line, col[C_ALG], &a), lb = field(line, col[C_BYTES], &b);
-    if (la < 0 || lb < 0 || field(line, col[C_TIME], &t) < 0) continue;
-    cell_key(line, col, key, sizeof key);
+    if (nf <= col[C_COLL] || nf <= col[C_ALG] || nf <= col[C_BYTES] || nf <= col[C_TIME]) continue;
+    const char *pair = col[C_PAIR] >= 0 && col[C_PAIR] < nf ? fl[col[C_PAIR]] : "";
+    snprintf(key, sizeof key, "%s,%s,%s", fl[col[C_COLL]], fl[col[C_BYTES]], pair);
     if (strcmp(key, prev)) { /* a new cell */
       if (grow(cells, *n, &cap)) {
         oom = 1;
@@ -81,23 +66,22 @@ int mg_eta_raw_cells(const char *path, mg_eta_cell **cells, int *n, double *elap
       }
       mg_eta_cell *c = &(*cells)[(*n)++];
       memset(c, 0, sizeof *c);
-      const char *cn = "";
-      int lc = field(line, col[C_COLL], &cn);
-      snprintf(c->coll, sizeof c->coll, "%.*s", lc < 0 ? 0 : lc, cn);
-      c->bytes = strtod(b, NULL);
+      snprintf(c->coll, sizeof c->coll, "%s", fl[col[C_COLL]]);
+      c->bytes = strtod(fl[col[C_BYTES]], NULL);
       snprintf(prev, sizeof prev, "%s", key);
       alg[0] = 0;
     }
     mg_eta_cell *c = &(*cells)[*n - 1];
-    if ((int)strlen(alg) != la || strncmp(alg, a, (size_t)la)) { /* the cell's next series */
-      snprintf(alg, sizeof alg, "%.*s", la, a);
+    if (strcmp(alg, fl[col[C_ALG]])) { /* the cell's next series */
+      snprintf(alg, sizeof alg, "%s", fl[col[C_ALG]]);
       c->nvar++;
     }
-    double rt = strtod(t, NULL);
+    double rt = strtod(fl[col[C_TIME]], NULL);
     c->values++, c->seconds += rt;
     runtime += rt, values++;
   }
-  int bad = ferror(f);
+  int bad = len == -2;
+  free(line);
   fclose(f);
   if (bad || oom) {
     free(*cells), *cells = NULL, *n = 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "algs/algs.h"
 #include "algs/layout.h"
 #include "bench/bench.h"
 #include "bench/run.h"
@@ -98,13 +99,13 @@ static int ompi_allgather_rdb(int p, size_t d) {
   return d < 2 || (d >= 8 && d < 16) || (d >= 512 && d < 4096);
 }
 
-/* Whether a split row of k pieces (split.c: piece j of b bytes is [b j / k, b (j+1) / k), bounds
- * rounded down to 8 bytes, empty pieces not sent) sends one piece that ompi's allgather runs as rdb. */
+/* Whether a split row of k pieces (mg_split_piece; empty pieces are not sent) sends one piece that
+ * ompi's allgather runs as rdb. */
 static int ompi_split_rdb(int p, size_t b, int k) {
   for (int j = 0; j < k; j++) {
-    size_t lo = (b * (size_t)j / (size_t)k) & ~(size_t)7;
-    size_t hi = j + 1 == k ? b : (b * (size_t)(j + 1) / (size_t)k) & ~(size_t)7;
-    if (hi > lo && ompi_allgather_rdb(p, hi - lo)) return 1;
+    size_t off, len;
+    mg_split_piece(b, k, j, &off, &len);
+    if (len && ompi_allgather_rdb(p, len)) return 1;
   }
   return 0;
 }
