@@ -80,7 +80,7 @@ int mg_eta_raw_cells(const char *path, mg_eta_cell **cells, int *n, double *elap
     c->values++, c->seconds += rt;
     runtime += rt, values++;
   }
-  int bad = len == -2;
+  int bad = len < -1;
   free(line);
   fclose(f);
   if (bad || oom) {

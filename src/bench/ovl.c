@@ -264,7 +264,7 @@ int mg_ovl_read(const char *path, mg_ovl_file *f, char *err, size_t errlen) {
     if (r.variant != MG_OVL_PURE) c->iters = atol(x[MG_OVC_ITERS]);
     if (*x[MG_OVC_ROOT]) c->root = atoi(x[MG_OVC_ROOT]);
   }
-  if (!rc && len == -2) FAIL("%s: read error", path);
+  if (!rc && len < -1) FAIL("%s:%ld: %s", path, line + 1, mg_read_line_strerror(len));
   if (!rc && !have_header) FAIL("%s: no header line: not an overlap file of `mpiguide bench --overlap`", path);
   free(buf);
   fclose(in);

@@ -326,8 +326,8 @@ const char *mg_ck_base_name(const char *path) {
 /* ---------- sources ---------- */
 
 int mg_ck_read_lines(const char *path, mg_ck_line_fn fn, void *ctx, long *nlines, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) return MG_ERR("%s: cannot open: %s", path, strerror(errno));
+  FILE *f = mg_open_text(path, "results file", err, errlen);
+  if (!f) return -1;
   char *line = NULL;
   size_t cap = 0;
   long len = 0, lineno = 0;
@@ -339,7 +339,7 @@ int mg_ck_read_lines(const char *path, mg_ck_line_fn fn, void *ctx, long *nlines
     else
       rc = fn(ctx, line, len, lineno, err, errlen);
   }
-  if (!rc && len == -2) rc = MG_ERR("%s: read error after line %ld: %s", path, lineno, strerror(errno));
+  if (!rc && len < -1) rc = MG_ERR("%s:%ld: %s", path, lineno + 1, mg_read_line_strerror(len));
   free(line);
   fclose(f);
   *nlines = lineno;

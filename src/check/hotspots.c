@@ -166,14 +166,14 @@ int mg_hs_read(const char *path, mg_hs_trace *t, char *err, size_t errlen) {
   memset(t, 0, sizeof *t);
   t->wall = -1;
   reader R = {.t = t, .path = path};
-  FILE *f = fopen(path, "r");
-  if (!f) return MG_ERR("%s: cannot open: %s", path, strerror(errno));
+  FILE *f = mg_open_text(path, "trace file", err, errlen);
+  if (!f) return -1;
   char *buf = NULL;
   size_t cap = 0;
   long lineno = 0, len;
   int nl, rc = 0;
   while (!rc && (len = mg_read_line(f, &buf, &cap, &nl)) >= 0) rc = on_line(&R, buf, len, ++lineno, err, errlen);
-  if (!rc && len == -2) rc = MG_ERR("%s: read error", path);
+  if (!rc && len < -1) rc = MG_ERR("%s:%ld: %s", path, lineno + 1, mg_read_line_strerror(len));
   free(buf);
   fclose(f);
   if (!rc && !R.header) rc = MG_ERR("%s: no header line: not an mpiguide trace", path);

@@ -313,8 +313,9 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
       goto out;
     }
   }
-  if (len == -2) {
-    RERR("read error");
+  if (len < -1) {
+    R->line++;
+    RERR("%s", mg_read_line_strerror(len));
     goto out;
   }
   if (R->line == 0) {

@@ -1,5 +1,8 @@
 /* CSV fields, JSON strings, splitting and reading lines (see text.h). */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "util/text.h"
@@ -80,10 +83,68 @@ int mg_split_blanks(char *line, char **f, int max) {
 }
 
 long mg_read_line(FILE *f, char **buf, size_t *cap, int *nl) {
-  ssize_t n = getline(buf, cap, f);
-  if (n < 0) return ferror(f) ? -2 : -1;
-  *nl = n > 0 && (*buf)[n - 1] == '\n';
-  if (*nl) (*buf)[--n] = '\0';
+  size_t n = 0;
+  int c = EOF, nul = 0;
+  *nl = 0;
+  flockfile(f);
+  while ((c = getc_unlocked(f)) != EOF) {
+    if (n + 2 > *cap) {
+      size_t want = *cap ? 2 * *cap : 256;
+      if (want > (size_t)MG_LINE_MAX + 2) want = (size_t)MG_LINE_MAX + 2;
+      if (want <= n + 1) { /* at the cap with no line break */
+        funlockfile(f);
+        return MG_LINE_ELONG;
+      }
+      char *b = realloc(*buf, want);
+      if (!b) {
+        funlockfile(f);
+        errno = ENOMEM;
+        return MG_LINE_EIO;
+      }
+      *buf = b;
+      *cap = want;
+    }
+    if (c == '\n') {
+      *nl = 1;
+      break;
+    }
+    if (!c) nul = 1;
+    (*buf)[n++] = (char)c;
+  }
+  int bad = c == EOF && ferror_unlocked(f);
+  funlockfile(f);
+  if (bad) return MG_LINE_EIO;
+  if (c == EOF && !n) return -1;
+  if (nul) return MG_LINE_ENUL;
+  (*buf)[n] = '\0';
   if (n > 0 && (*buf)[n - 1] == '\r') (*buf)[--n] = '\0';
   return (long)n;
+}
+
+const char *mg_read_line_strerror(long rc) {
+  static __thread char msg[96];
+  switch (rc) {
+  case MG_LINE_ELONG:
+    return "a line longer than 1 MiB: not a text file of mpiguide's";
+  case MG_LINE_ENUL:
+    return "a NUL byte: binary data, not a text file of mpiguide's";
+  default:
+    snprintf(msg, sizeof msg, "read error: %s", strerror(errno));
+    return msg;
+  }
+}
+
+FILE *mg_open_text(const char *path, const char *what, char *err, size_t errlen) {
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    if (errlen) snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  struct stat st;
+  if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    if (errlen) snprintf(err, errlen, "%s: is a directory, not a %s", path, what);
+    return NULL;
+  }
+  return f;
 }

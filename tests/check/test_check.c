@@ -458,7 +458,7 @@ static void test_bad(void) {
   write_file("dir_raw/x", "");
   mkdir(p, 0777);
   snprintf(p, sizeof p, "%s/dir_raw", tmp_dir);
-  bad(p, NULL, "dir_raw/raw.csv: read error");
+  bad(p, NULL, "dir_raw/raw.csv: is a directory, not a results file");
   /* ReproMPI files */
   bad("rp1/data_MPI_Frob_default.dat", "test nrep msize runtime_sec\n",
       "unknown collective in the file name");
