@@ -433,6 +433,8 @@ typedef double (*mg_cost_fn)(const struct mg_loggp *m, int p, double n, int para
 typedef struct mg_alg {
   const char *name;        /* e.g. "allreduce_as_reduce_bcast"; "default" first */
   const char *guideline;   /* "GL5"; "" for the default */
+  const char *tgt;         /* the equation of Traff, Gropp and Thakur, TPDS 2010, that a row labelled by another
+                              catalogue states too ("TGT18" for GL5); NULL: none (tests/cli/tpds_equations.txt) */
   const char *formula;     /* the guideline, e.g. "Allreduce(n) <= Reduce(n) + Bcast(n)" */
   const char *description; /* one line */
   mg_alg_fn fn;

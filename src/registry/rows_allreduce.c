@@ -7,11 +7,11 @@
 
 static const mg_alg allreduce_algs[] = {
     MG_DEFAULT_ROW("allreduce_default", "MPI_Allreduce", .fn = mg_allreduce_default),
-    {.name = "allreduce_as_reduce_bcast", .fn = mg_allreduce_as_reduce_bcast, .guideline = "GL5",
+    {.name = "allreduce_as_reduce_bcast", .fn = mg_allreduce_as_reduce_bcast, .guideline = "GL5", .tgt = "TGT18",
      .formula = "Allreduce(n) <= Reduce(n) + Bcast(n)", .description = "reduce to rank 0, then broadcast",
      .restrictions = 0, .mem_formula = "0", .cost = "reduce(n) + bcast(n)"},
     {.name = "allreduce_as_reducescatterblock_allgather", .fn = mg_allreduce_as_reducescatterblock_allgather,
-     .guideline = "GL6", .formula = "Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n/p)",
+     .guideline = "GL6", .tgt = "TGT21", .formula = "Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n/p)",
      .description = "reduce_scatter_block over the vector padded to a multiple of p, then allgather",
      .restrictions = MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP,
      .mem_formula = "0 if p divides count, else n + up to p-1 elements",

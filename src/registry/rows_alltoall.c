@@ -8,7 +8,7 @@
 static const mg_alg alltoall_algs[] = {
     MG_DEFAULT_ROW("alltoall_default", "MPI_Alltoall", .fn = mg_alltoall_default),
     /* registry.h: MPICH */
-    {.name = "alltoall_as_alltoallv", .fn = mg_alltoall_as_alltoallv, .guideline = "GL8",
+    {.name = "alltoall_as_alltoallv", .fn = mg_alltoall_as_alltoallv, .guideline = "GL8", .tgt = "TGT29",
      .formula = "Alltoall(n) <= Alltoallv(n)", .description = "alltoallv with equal counts",
      .restrictions = MG_R_PN_INT | MG_R_NOT_IN_PLACE, .mem_formula = "4*p ints", .mem = mg_alltoall_as_alltoallv_mem,
      .cost = "alltoallv(p*n)"},

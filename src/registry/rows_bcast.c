@@ -7,10 +7,10 @@
 
 static const mg_alg bcast_algs[] = {
     MG_DEFAULT_ROW("bcast_default", "MPI_Bcast", .fn = mg_bcast_default),
-    {.name = "bcast_as_allgatherv", .fn = mg_bcast_as_allgatherv, .guideline = "GL9",
+    {.name = "bcast_as_allgatherv", .fn = mg_bcast_as_allgatherv, .guideline = "GL9", .tgt = "TGT30",
      .formula = "Bcast(n) <= Allgatherv(n)", .description = "allgatherv in which only the root contributes",
      .restrictions = 0, .mem_formula = "2*p ints", .mem = mg_bcast_as_allgatherv_mem, .cost = "allgatherv(n, 1)"},
-    {.name = "bcast_as_scatter_allgather", .fn = mg_bcast_as_scatter_allgather, .guideline = "GL10",
+    {.name = "bcast_as_scatter_allgather", .fn = mg_bcast_as_scatter_allgather, .guideline = "GL10", .tgt = "TGT17",
      .formula = "Bcast(n) <= Scatter(n) + Allgather(n/p)",
      .description = "scatter the packed vector padded to a multiple of p bytes, then allgather",
      .restrictions = MG_R_PN_INT, .mem_formula = "p*ceil(n/p) bytes", .mem = mg_bcast_as_scatter_allgather_mem,

@@ -7,14 +7,14 @@
 
 static const mg_alg gather_algs[] = {
     MG_DEFAULT_ROW("gather_default", "MPI_Gather", .fn = mg_gather_default),
-    {.name = "gather_as_allgather", .fn = mg_gather_as_allgather, .guideline = "GL11",
+    {.name = "gather_as_allgather", .fn = mg_gather_as_allgather, .guideline = "GL11", .tgt = "TGT13",
      .formula = "Gather(n) <= Allgather(n)", .description = "allgather; non-roots receive into scratch",
      .restrictions = MG_R_PN_INT, .mem_formula = "p*n bytes", .mem = mg_gather_as_allgather_mem,
      .cost = "allgather(n)"},
-    {.name = "gather_as_gatherv", .fn = mg_gather_as_gatherv, .guideline = "GL12",
+    {.name = "gather_as_gatherv", .fn = mg_gather_as_gatherv, .guideline = "GL12", .tgt = "TGT26",
      .formula = "Gather(n) <= Gatherv(n)", .description = "gatherv with equal counts", .restrictions = MG_R_PN_INT,
      .mem_formula = "2*p ints", .mem = mg_gather_as_gatherv_mem, .cost = "gatherv(p*n)"},
-    {.name = "gather_as_reduce", .fn = mg_gather_as_reduce, .guideline = "GL13",
+    {.name = "gather_as_reduce", .fn = mg_gather_as_reduce, .guideline = "GL13", .tgt = "TGT24",
      .formula = "Gather(n) <= Reduce(p*n)",
      .description = "bitwise-or reduce over a zeroed p*n buffer holding the own block", .restrictions = MG_R_PN_INT,
      .mem_formula = "p*n bytes (2*p*n at the root)", .mem = mg_gather_as_reduce_mem,

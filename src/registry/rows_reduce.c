@@ -7,10 +7,10 @@
 
 static const mg_alg reduce_algs[] = {
     MG_DEFAULT_ROW("reduce_default", "MPI_Reduce", .fn = mg_reduce_default),
-    {.name = "reduce_as_allreduce", .fn = mg_reduce_as_allreduce, .guideline = "GL14",
+    {.name = "reduce_as_allreduce", .fn = mg_reduce_as_allreduce, .guideline = "GL14", .tgt = "TGT18",
      .formula = "Reduce(n) <= Allreduce(n)", .description = "allreduce; non-roots receive into scratch",
      .restrictions = 0, .mem_formula = "n", .mem = mg_reduce_as_allreduce_mem, .cost = "allreduce(n)"},
-    {.name = "reduce_as_reducescatterblock_gather", .fn = mg_reduce_as_reducescatterblock_gather, .guideline = "GL15",
+    {.name = "reduce_as_reducescatterblock_gather", .fn = mg_reduce_as_reducescatterblock_gather, .guideline = "GL15", .tgt = "TGT20",
      .formula = "Reduce(n) <= Reduce_scatter_block(n) + Gather(n/p)",
      .description = "reduce_scatter_block over the vector padded to a multiple of p, then gather at the root",
      .restrictions = MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP | MG_R_UNIFORM_BASIC,

@@ -7,11 +7,11 @@
 
 static const mg_alg scatter_algs[] = {
     MG_DEFAULT_ROW("scatter_default", "MPI_Scatter", .fn = mg_scatter_default),
-    {.name = "scatter_as_bcast", .fn = mg_scatter_as_bcast, .guideline = "GL21",
+    {.name = "scatter_as_bcast", .fn = mg_scatter_as_bcast, .guideline = "GL21", .tgt = "TGT16",
      .formula = "Scatter(n) <= Bcast(p*n)", .description = "broadcast all p blocks, keep the own one",
      .restrictions = MG_R_PN_INT, .mem_formula = "p*n bytes at non-roots", .mem = mg_scatter_as_bcast_mem,
      .cost = "bcast(p*n)"},
-    {.name = "scatter_as_scatterv", .fn = mg_scatter_as_scatterv, .guideline = "GL22",
+    {.name = "scatter_as_scatterv", .fn = mg_scatter_as_scatterv, .guideline = "GL22", .tgt = "TGT27",
      .formula = "Scatter(n) <= Scatterv(n)", .description = "scatterv with equal counts", .restrictions = MG_R_PN_INT,
      .mem_formula = "2*p ints", .mem = mg_scatter_as_scatterv_mem, .cost = "scatterv(p*n)"},
     MG_SPLIT_ROWS("scatter_as_split2", "scatter_as_split4", "Scatter", MG_R_PN_INT,
