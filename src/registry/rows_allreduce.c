@@ -23,6 +23,8 @@ static const mg_alg allreduce_algs[] = {
      .mem_formula = "2*p ints", .mem = mg_allreduce_as_reducescatter_allgatherv_mem,
      .cost = "reduce_scatter(n) + allgatherv(n)"},
     MG_SPLIT_ROWS("allreduce_as_split2", "allreduce_as_split4", "Allreduce", 0, "0", .pfn = mg_split),
+    MG_BLOCKS_ROWS("allreduce_as_blocks1k", "allreduce_as_blocks4k", "allreduce_as_blocks16k", "allreduce_as_blocks64k",
+                   "Allreduce", 0, "0", .pfn = mg_blocks),
     MG_NB_ROW("allreduce_as_iallreduce_wait", "Allreduce", "allreduce", 0, "0", .pfn = mg_nonblocking),
     MG_PAD_ROWS("allreduce_as_padded2", "allreduce_as_padded4", "Allreduce", MG_R_PAD_PREDEFINED,
                 "2 n' (send and receive vector, n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),

@@ -17,6 +17,8 @@ static const mg_alg bcast_algs[] = {
      .cost = "scatter(n/p) + allgather(n/p)"},
     MG_SPLIT_ROWS("bcast_as_split2", "bcast_as_split4", "Bcast", 0, "n bytes for a non-dense datatype",
                   .pfn = mg_split, .mem = mg_split_mem),
+    MG_BLOCKS_ROWS("bcast_as_blocks1k", "bcast_as_blocks4k", "bcast_as_blocks16k", "bcast_as_blocks64k",
+                   "Bcast", 0, "n bytes for a non-dense datatype", .pfn = mg_blocks, .mem = mg_blocks_mem),
     MG_NB_ROW("bcast_as_ibcast_wait", "Bcast", "bcast", 0, "0", .pfn = mg_nonblocking),
     MG_PAD_ROWS("bcast_as_padded2", "bcast_as_padded4", "Bcast", 0, "n' bytes (the padded message of k = 4)",
                 .pfn = mg_padded, .mem = mg_padded_mem),

@@ -21,6 +21,8 @@ static const mg_alg gather_algs[] = {
      .cost = "copy(p*n) + reduce(p*n)"},
     MG_SPLIT_ROWS("gather_as_split2", "gather_as_split4", "Gather", MG_R_PN_INT,
                   "p*n bytes + n for non-dense datatypes", .pfn = mg_split, .mem = mg_split_mem),
+    MG_BLOCKS_ROWS("gather_as_blocks1k", "gather_as_blocks4k", "gather_as_blocks16k", "gather_as_blocks64k",
+                   "Gather", MG_R_PN_INT, "p*n bytes + n for non-dense datatypes", .pfn = mg_blocks, .mem = mg_blocks_mem),
     MG_NB_ROW("gather_as_igather_wait", "Gather", "gather", 0, "0", .pfn = mg_nonblocking),
     MG_PAD_ROWS("gather_as_padded2", "gather_as_padded4", "Gather", 0,
                 "p n' + n' bytes (every block padded to n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),

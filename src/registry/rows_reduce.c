@@ -23,6 +23,8 @@ static const mg_alg reduce_algs[] = {
      .mem = mg_reduce_as_reducescatter_gatherv_mem, .cost = "reduce_scatter(n) + gatherv(n)"},
     MG_SPLIT_ROWS("reduce_as_split2", "reduce_as_split4", "Reduce", 0, "half the vector at an in-place root",
                   .pfn = mg_split, .mem = mg_split_mem),
+    MG_BLOCKS_ROWS("reduce_as_blocks1k", "reduce_as_blocks4k", "reduce_as_blocks16k", "reduce_as_blocks64k",
+                   "Reduce", 0, "a piece of up to 64 KiB at an in-place root", .pfn = mg_blocks, .mem = mg_blocks_mem),
     /* registry.h: Open MPI */
     MG_NB_ROW("reduce_as_ireduce_wait", "Reduce", "reduce", MG_R_LB_ZERO, "0", .pfn = mg_nonblocking),
     MG_PAD_ROWS("reduce_as_padded2", "reduce_as_padded4", "Reduce", MG_R_PAD_PREDEFINED,

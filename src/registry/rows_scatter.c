@@ -16,6 +16,8 @@ static const mg_alg scatter_algs[] = {
      .mem_formula = "2*p ints", .mem = mg_scatter_as_scatterv_mem, .cost = "scatterv(p*n)"},
     MG_SPLIT_ROWS("scatter_as_split2", "scatter_as_split4", "Scatter", MG_R_PN_INT,
                   "p*n bytes + n for non-dense datatypes", .pfn = mg_split, .mem = mg_split_mem),
+    MG_BLOCKS_ROWS("scatter_as_blocks1k", "scatter_as_blocks4k", "scatter_as_blocks16k", "scatter_as_blocks64k",
+                   "Scatter", MG_R_PN_INT, "p*n bytes + n for non-dense datatypes", .pfn = mg_blocks, .mem = mg_blocks_mem),
     MG_NB_ROW("scatter_as_iscatter_wait", "Scatter", "scatter", 0, "0", .pfn = mg_nonblocking),
     MG_PAD_ROWS("scatter_as_padded2", "scatter_as_padded4", "Scatter", 0,
                 "p n' + n' bytes (every block padded to n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),
