@@ -70,7 +70,7 @@ static void print_md_preamble(void) {
          "message into a fixed number of pieces (2, 4), eq. 2 (TGT2, family blocks: \"blocking by\n"
          "hand\") into pieces of a fixed size (1, 4, 16, 64 KiB), as many as the data needs. No row\n"
          "claims eq. 4 (packing a derived type not slower than packing its subtypes one by one):\n"
-         "there is no call to repair; `check --pack` measures it (docs/check.md). Eq. 37 is judged per\n"
+         "there is no call to repair, and its measurement is not built yet. Eq. 37 is judged per\n"
          "direction of the halo exchange (d0-, d0+, d1-, d1+: every rank's sendrecv with its\n"
          "neighbour there, one direction per round, each a series and a verdict of its own), not\n"
          "on the whole exchange; a direction's time is still its slowest pair's, so it is not\n"
