@@ -63,12 +63,13 @@ static const char *diag(const mg_profile_diags *d, int i) {
 typedef int (*parse_fn)(const char *, size_t, const char *, mg_profile **, mg_profile_diags *);
 
 /*
- * Every prefix buf[0..L) with L < len, L % step == 0 or within 300 bytes of either end, through
+ * Every prefix buf[0..L) with L < len, L % step == 0 or within `ends` bytes of either end, through
  * parser: refused with one diagnostic that says "cut" and *out left NULL, or the same profile as
  * the whole (canonical text and hash). `may_equal` allows the latter (a .prf whose cut lost only
  * trailing comments). Returns the number of prefixes tried.
  */
-static int walk(parse_fn parser, const char *name, const char *buf, size_t len, size_t step, int may_equal) {
+static int walk(parse_fn parser, const char *name, const char *buf, size_t len, size_t step, size_t ends,
+                int may_equal) {
   mg_profile *whole = NULL, *p;
   mg_profile_diags d = {0};
   ASSERT_EQ(parser(buf, len, name, &whole, &d), MG_PROFILE_OK);
@@ -80,7 +81,7 @@ static int walk(parse_fn parser, const char *name, const char *buf, size_t len, 
   size_t first_bad = 0;
   char why[4200] = "";
   for (size_t L = 0; L < len; L++) {
-    if (L % step && L > 300 && len - L > 300) continue;
+    if (L % step && L > ends && len - L > ends) continue;
     tried++;
     p = (mg_profile *)0x1; /* must be reset by the reader */
     int st = parser(buf, L, name, &p, &d);
@@ -148,7 +149,7 @@ static void test_walk(void) {
     if (buf && strncmp(buf, "mpiguide-profile 3\n", 19) == 0) {
       TEST_CASE(e->d_name);
       files++;
-      walk(mg_profile_parse, e->d_name, buf, len, 1, 0);
+      walk(mg_profile_parse, e->d_name, buf, len, 1, 0, 0);
     }
     free(buf);
   }
@@ -157,11 +158,11 @@ static void test_walk(void) {
   ASSERT_MSG(files >= 4, "only %d version-3 fixtures in %s (example, typed, typed_example, prf.canonical)", files,
              data_dir);
 
-  TEST_CASE("a large generated profile, 1500 prefixes spread over it and every one near its ends");
+  TEST_CASE("a large generated profile, 300 prefixes spread over it and every one within 200 bytes of its ends");
   size_t len = 0;
   char *big = big_profile(&len);
   ASSERT_TRUE(big != NULL && len > 50000);
-  if (big) ASSERT_TRUE(walk(mg_profile_parse, "big", big, len, len / 1500 + 1, 0) >= 1500);
+  if (big) ASSERT_TRUE(walk(mg_profile_parse, "big", big, len, len / 300 + 1, 200, 0) >= 500);
   free(big);
 }
 
@@ -351,7 +352,7 @@ static void test_prf(void) {
   size_t len;
   char *buf = slurp("p_allgather.prf", &len);
   ASSERT_TRUE(buf != NULL);
-  if (buf) walk(mg_profile_parse_prf, "p_allgather.prf", buf, len, 1, 1);
+  if (buf) walk(mg_profile_parse_prf, "p_allgather.prf", buf, len, 1, 0, 1);
   TEST_CASE(".prf: a last line without a line break, and a cut between lines");
   mg_profile_diags d = {0};
   mg_profile *p = (mg_profile *)0x1;
