@@ -23,6 +23,7 @@ import html.parser
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 
@@ -151,7 +152,8 @@ def main():
         print(__doc__)
         return 2
     cli, data, work = sys.argv[1:]
-    os.makedirs(work, exist_ok=True)
+    shutil.rmtree(work, ignore_errors=True)  # a rerun starts clean (check -o refuses a result directory)
+    os.makedirs(work)
     a, b, ver, ovl = (os.path.join(work, x) for x in ("a", "b", "verify", "overlap.csv"))
     raw_csv(os.path.join(a, "raw.csv"), META["mpi_library_name"], 60)
     raw_csv(os.path.join(b, "raw.csv"), "</title><script>alert(19)</script>", 130)

@@ -11,9 +11,12 @@ In every file but html.c (the writer itself):
 - mg_html's format is a literal (or a ?: of literals); an argument is never a literal holding
   markup (< > & " ': it would come out escaped, and the way out must not be a raw writer);
 - in a format, a %s or %c is never an unquoted attribute value (=%s), nor inside an on...=, style=,
-  or an href=/src=/action= that does not start with '#', nor inside <script> or <style>;
+  or an href=/src=/action= that does not start with '#', nor inside <script> or <style>; a format
+  never ends in an unquoted attribute ("<td class=");
 - mg_html_markup only of a static string constant of the same file, or on a line that says
   "built markup:" (the code's own markup, made at run time).
+A format is read on its own: a tag or quoted attribute opened by an earlier call is not seen (its
+value is escaped all the same; the contexts above are what escaping cannot make safe).
 """
 import re
 import sys
@@ -130,9 +133,43 @@ def unquote(s):
 CONV = re.compile(r"%[-+ #0']*(?:\*|\d+)?(?:\.(?:\*|\d+))?(?:hh|h|ll|l|L|z|j|t|q)?([a-zA-Z%])")
 
 
+def open_attr(before):
+    """(name, value so far, quote) of the quoted attribute value the end of before is in, else None."""
+    lt, gt = before.rfind("<"), before.rfind(">")
+    if lt <= gt:
+        return None
+    tag, quote, name, start, k = before[lt:], None, None, 0, 0
+    while k < len(tag):
+        if quote:
+            if tag[k] == quote:
+                quote = None
+        else:
+            a = re.match(r'([\w:-]+)\s*=\s*(["\'])', tag[k:])
+            if a:
+                name, quote = a.group(1).lower(), a.group(2)
+                k += a.end()
+                start = k
+                continue
+        k += 1
+    return (name, tag[start:], quote) if quote else None
+
+
+def dangerous(name, value):
+    """Why a value inside the attribute name="value..." is unsafe even escaped, else None."""
+    if name.startswith("on"):
+        return "in the event handler %s=" % name
+    if name == "style":
+        return "in a style= (CSS from data): pick the style with a literal"
+    if name in ("href", "src", "action", "formaction", "xlink:href", "srcset") and not value.startswith("#"):
+        return "in %s= without a leading '#' (a javascript: URL needs no markup)" % name
+    return None
+
+
 def format_findings(fmt):
     """What is wrong with one format literal: the contexts of its %s and %c."""
     found = []
+    if re.search(r"<[^<>]*[\w-]\s*=\s*$", fmt):
+        found.append("the format ends in an unquoted attribute (=): the next call's value would be unquoted")
     for m in CONV.finditer(fmt):
         if m.group(1) not in "sc":
             continue
@@ -144,33 +181,12 @@ def format_findings(fmt):
         for el in ("script", "style"):
             if low.rfind("<" + el) > low.rfind("</" + el):
                 found.append("'%s' inside <%s>: escaping does not make it safe there" % (m.group(), el))
-        lt, gt = before.rfind("<"), before.rfind(">")
-        if lt <= gt:
+        at = open_attr(before)
+        if not at:
             continue  # element text (or a tag opened by an earlier call: not seen here)
-        tag, quote, name, start = before[lt:], None, None, 0
-        k = 0
-        while k < len(tag):  # the attribute whose quoted value the conversion is in
-            ch = tag[k]
-            if quote:
-                if ch == quote:
-                    quote = None
-            else:
-                a = re.match(r'([\w:-]+)\s*=\s*(["\'])', tag[k:])
-                if a:
-                    name, quote = a.group(1).lower(), a.group(2)
-                    k += a.end()
-                    start = k
-                    continue
-            k += 1
-        if not quote:
-            continue
-        value = tag[start:]
-        if name.startswith("on"):
-            found.append("'%s' in the event handler %s=" % (m.group(), name))
-        elif name == "style":
-            found.append("'%s' in a style= (CSS from data): pick the style with a literal" % m.group())
-        elif name in ("href", "src", "action", "formaction", "xlink:href", "srcset") and not value.startswith("#"):
-            found.append("'%s' in %s= without a leading '#' (a javascript: URL needs no markup)" % (m.group(), name))
+        what = dangerous(*at[:2])
+        if what:
+            found.append("'%s' %s" % (m.group(), what))
     return found
 
 
@@ -183,6 +199,7 @@ def check_source(path, src):
     constants = set()  # static const char NAME[] = "..." / static const char *const NAME = "..."
     for m in re.finditer(r'static\s+const\s+char\s*(?:\*\s*const\s+)?(\w+)\s*(?:\[\s*\])?\s*=\s*"', src):
         constants.add(m.group(1))
+    pending = None  # (where, why): the last format left a dangerous attribute open
     for i, (kind, text, line) in enumerate(toks):
         if kind != "id" or i + 1 >= len(toks) or toks[i + 1][1] != "(":
             continue
@@ -215,8 +232,16 @@ def check_source(path, src):
             findings.append("%s: %s's format is not a string literal (a value there would be markup)" % (where, text))
             continue
         for fmt in fmts:
+            close = fmt.find(pending[2]) if pending else -1
+            if pending and any(c.group(1) in "sc" and (close < 0 or c.start() < close) for c in CONV.finditer(fmt)):
+                findings.append("%s: a %%s or %%c %s (opened at %s)" % (where, pending[1], pending[0]))
             for w in format_findings(fmt):
                 findings.append("%s: %s" % (where, w))
+        pending = None
+        for fmt in fmts:  # a format that leaves such an attribute open: the next call must not put a value there
+            at = open_attr(fmt)
+            if at and dangerous(*at[:2]):
+                pending = (where, dangerous(*at[:2]), at[2])
         for a in args[k + 1:]:
             lits = literals(a)
             for s in lits or []:
@@ -246,6 +271,8 @@ BAD = {
     "script": 'void g(FILE *f, const char *s) { mg_html(f, "<script>var a = \\"%s\\";", s); }',
     "markup as a value": 'void g(FILE *f, int x) { mg_html(f, "<circle%s/>", x ? " stroke=\\"#000\\"" : ""); }',
     "markup beside a value": 'void g(FILE *f, const char *s, int x) { mg_html(f, "<a%s>", x ? s : " b=\\"1\\""); }',
+    "unquoted attribute across calls": 'void g(FILE *f, const char *s) { mg_html(f, "<td class="); mg_html(f, "%s", s); }',
+    "style across calls": 'void g(FILE *f, const char *s) { mg_html(f, "<td style=\\"color:"); mg_html(f, "%s\\">", s); }',
     "markup of a value": 'void g(FILE *f, const char *s) { mg_html_markup(f, s); }',
     "the old escaper": 'void g(FILE *f, const char *s) { mg_rp_esc(f, s); }',
 }
@@ -258,6 +285,7 @@ GOOD = {
     "a plain word as a value": 'void g(FILE *f, int x) { mg_html(f, "<td class=\\"%s\\">", x ? "a b" : ""); }',
     "the style sheet": 'static const char css[] = "body{}"; void g(FILE *f) { mg_html_markup(f, css); }',
     "built markup": 'void g(FILE *f, const char *m) { mg_html_markup(f, m); /* built markup: cells() */ }',
+    "a literal style across calls": 'void g(FILE *f, int x) { mg_html(f, "<td style=\\"color:"); mg_html(f, x ? "#000" : "#fff"); mg_html(f, "\\">%s", "a"); }',
     "a comment": 'void g(FILE *f) { /* fprintf(f, s) */ mg_html(f, "%%s"); }',
 }
 
