@@ -641,6 +641,75 @@ static void t_p2p(void) {
   free(h);
 }
 
+/* The page's writer (html.h): every conversion escaped for text and for either quote, the format
+ * written as it is, numbers as printf writes them (NaN and infinities included). */
+#define HTML_IS(want, ...)                                                                                    \
+  do {                                                                                                       \
+    char *got_ = NULL;                                                                                       \
+    size_t n_ = 0;                                                                                           \
+    FILE *f_ = open_memstream(&got_, &n_);                                                                   \
+    ASSERT_TRUE(f_ != NULL);                                                                                 \
+    if (!f_) break;                                                                                          \
+    mg_html(f_, __VA_ARGS__);                                                                                \
+    fclose(f_);                                                                                              \
+    ASSERT_MSG(got_ && !strcmp(got_, want), "mg_html(%s): '%s', not '%s'", #__VA_ARGS__, got_ ? got_ : "", want); \
+    free(got_);                                                                                              \
+  } while (0)
+
+static void t_html(void) {
+  /* text and attribute context: each of the five characters */
+  HTML_IS("<td>a&amp;b&lt;c&gt;d&quot;e&#39;f</td>", "<td>%s</td>", "a&b<c>d\"e'f");
+  HTML_IS("<g data-alg=\"bcast_as_split2&quot;&gt;&lt;svg onload=alert(2)&gt;\">", "<g data-alg=\"%s\">",
+          "bcast_as_split2\"><svg onload=alert(2)>");
+  HTML_IS("<g title='x&#39; onmouseover=&#39;alert(1)'>", "<g title='%s'>", "x' onmouseover='alert(1)");
+  HTML_IS("<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;:sum</title>", "<title>%s:%s</title>",
+          "</title><script>alert(1)</script>", "sum");
+  HTML_IS("&amp;amp;&amp;#39;", "%s", "&amp;&#39;"); /* an entity in the data is data: escaped again */
+  /* the format is the code's markup: as it is; %% is a percent sign */
+  HTML_IS("<a href=\"#bcast-4\">5 %</a>", "<a href=\"#%s-%d\">%d %%</a>", "bcast", 4, 5);
+  HTML_IS("[&lt;][a][&#39;]", "[%c][%c][%c]", '<', 'a', '\'');
+  /* numbers as printf writes them: a NaN or an infinity from a file is harmless text */
+  HTML_IS("7 -3 3.14 1e+300 nan inf -inf 18446744073709551615 -9 ff 0x1p+0|", "%d %ld %.2f %g %g %g %g %zu %lld %x %a|",
+          7, -3L, 3.14159, 1e300, NAN, INFINITY, -INFINITY, (size_t)-1, -9LL, 255u, 1.0);
+  HTML_IS("[  42][42  ][042][+4.5][ 2.50e+00]", "[%4d][%-4d][%03d][%+.1f][%*.2e]", 42, 42, 42, 4.5, 9, 2.5);
+  /* width and precision count the data's bytes; the padding is spaces */
+  HTML_IS("[    &lt;][&lt;    ][&lt;&lt;&lt;][  &amp;][&#39;&#39;][&quot;&quot;]", "[%5s][%-5s][%.3s][%*s][%.*s][%-*.*s]",
+          "<", "<", "<<<<<", 3, "&", 2, "''''", -1, 2, "\"\"\"");
+  const char *volatile none = NULL; /* as glibc's printf writes it */
+  HTML_IS("(null)", "%s", none);
+  char want[400]; /* a number longer than the writer's buffer */
+  snprintf(want, sizeof want, "%.20f", 1e300);
+  HTML_IS(want, "%.20f", 1e300);
+  /* every byte 1..255 in a double-quoted attribute, a single-quoted one and text: no quote, angle
+   * bracket or bare ampersand left but the format's own, every other byte as it was */
+  char all[256], *got = NULL;
+  size_t n = 0;
+  for (int c = 1; c < 256; c++) all[c - 1] = (char)c;
+  all[255] = '\0';
+  FILE *f = open_memstream(&got, &n);
+  ASSERT_TRUE(f != NULL);
+  if (!f) return;
+  mg_html(f, "<g data-x=\"%s\" data-y='%s'>%s</g>", all, all, all);
+  fclose(f);
+  const char *end = got ? strstr(got, "</g>") : NULL;
+  ASSERT_TRUE(end && !strncmp(got, "<g data-x=\"\x01\x02", 13));
+  if (!end) return free(got);
+  int specials = 0, ents = 0, plain = 0;
+  for (const char *p = got + 11; p < end; p++) {
+    static const char *const e[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+    int ent = 0;
+    for (int k = 0; k < 5 && *p == '&'; k++)
+      if (!strncmp(p, e[k], strlen(e[k]))) ent = 1, p += strlen(e[k]) - 1;
+    ents += ent;
+    specials += !ent && strchr("&<>\"'", *p) != NULL;
+    plain += !ent && !strchr("&<>\"'", *p);
+  }
+  ASSERT_EQ(specials, 4); /* the format's  " ' ' >  between the values */
+  ASSERT_EQ(ents, 3 * 5);
+  ASSERT_EQ(plain, 3 * (255 - 5) + (int)strlen(" data-y="));
+  free(got);
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) return fprintf(stderr, "usage: %s CHECK_DATA REPORT_DATA GROUP\n", argv[0]), 2;
   cdir = argv[1], rdir = argv[2];
@@ -651,7 +720,7 @@ int main(int argc, char **argv) {
                 {"empty", t_empty},   {"multi", t_multi},   {"configs", t_configs},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
                 {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad},
                 {"version", t_version}, {"families", t_families}, {"monotony", t_monotony},
-                {"predicted", t_predicted}};
+                {"predicted", t_predicted}, {"html", t_html}};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
     if (!strcmp(argv[3], groups[i].name)) {
       TEST_CASE(groups[i].name);
