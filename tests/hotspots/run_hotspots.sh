@@ -2,9 +2,10 @@
 # The timed trace end to end and `mpiguide hotspots` on fixtures (tests/hotspots/CMakeLists.txt).
 #
 #   run_hotspots.sh mpi NP      two_sites under LD_PRELOAD with MPIGUIDE_TRACE_TIME=1: the trace is
-#                               format 2; hotspots lists both call sites with their file:line
-#                               (addr2line on the -g build) and positive times; an untimed trace
-#                               of the same program is refused with a clear message
+#                               format 3 (timed, ends in its trailer); hotspots lists both call
+#                               sites with their file:line (addr2line on the -g build) and
+#                               positive times; an untimed trace of the same program is refused
+#                               with a clear message
 #   run_hotspots.sh fixture     hotspots on data/timed.csv with --check data/check and --profile
 #                               data/tuned.prof: selection, verdict matching, saving, CSV
 #   run_hotspots.sh predicted   hotspots --loggp MG_LOGGP: data/untimed.csv's calls priced by the
@@ -27,7 +28,10 @@ mpi)
   env LD_PRELOAD="$MG_LIB" MPIGUIDE_TRACE="$PWD/timed.csv" MPIGUIDE_TRACE_TIME=1 \
     "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_APP" >run.out 2>&1
   grep -q "two_sites: OK" run.out && ok "timed run" || { fail "timed run"; cat run.out; }
-  grep -q "^#@mpiguide_trace=2$" timed.csv && grep -q "^#@timed=1$" timed.csv && ok "format 2" || fail "format 2"
+  # format 3: timed (#@timed=1), ending in the trailer with the row count
+  grep -q "^#@mpiguide_trace=3$" timed.csv && grep -q "^#@timed=1$" timed.csv &&
+    [[ $(tail -n 1 timed.csv) == "#@trace_rows=$(grep -vc '^#' timed.csv | awk '{print $1 - 1}')" ]] &&
+    ok "format 3, timed, trailer: $(tail -n 1 timed.csv)" || fail "format 3 timed with its trailer"
   "$MG_CLI" hotspots timed.csv --csv -p 100 >hs.csv 2>hs.err || { fail "hotspots exit $?"; cat hs.err; }
   cat hs.csv
   lineA=$(grep -n "/\* SITE-A" "$MG_SRC" | cut -d: -f1) lineB=$(grep -n "/\* SITE-B" "$MG_SRC" | cut -d: -f1)
@@ -43,8 +47,9 @@ mpi)
   # shellcheck disable=SC2086
   env LD_PRELOAD="$MG_LIB" MPIGUIDE_TRACE="$PWD/untimed.csv" "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_APP" \
     >run2.out 2>&1
-  grep -q "^#@mpiguide_trace=1$" untimed.csv && head -20 untimed.csv | grep -q "^collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule$" &&
-    ok "untimed: format 1 unchanged" || fail "untimed format"
+  grep -q "^#@mpiguide_trace=3$" untimed.csv && head -20 untimed.csv | grep -q "^collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule$" &&
+    [[ $(tail -n 1 untimed.csv) == "#@trace_rows=$(grep -vc '^#' untimed.csv | awk '{print $1 - 1}')" ]] &&
+    ! grep -q "^#@timed=" untimed.csv && ok "untimed: format 3, format 1's columns, trailer" || fail "untimed format"
   if "$MG_CLI" hotspots untimed.csv >u.out 2>u.err; then fail "untimed trace accepted"; else
     grep -q "MPIGUIDE_TRACE_TIME=1" u.err && ok "untimed refused: $(cat u.err)" || fail "untimed: unclear message"
   fi
