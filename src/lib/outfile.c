@@ -68,7 +68,10 @@ int mg_out_probe(const char *path) {
   if (e) return e;
   int ip = in_place(target);
   if (ip < 0) return errno;
-  if (ip) return access(target, W_OK) == 0 ? 0 : errno; /* opening a FIFO would wait for a reader */
+  /* a file there must be writable, as for open(): a read-only one is not replaced (and opening a
+   * FIFO would wait for a reader) */
+  if ((ip || access(target, F_OK) == 0) && access(target, W_OK) != 0) return errno;
+  if (ip) return 0;
   if (tmp_name(target, tmp, sizeof tmp)) return ENAMETOOLONG;
   int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd >= 0) {

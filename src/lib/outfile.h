@@ -22,7 +22,7 @@
 int mg_out_target(const char *path, char *out, size_t len);
 
 /* Whether path can be written at MPI_Finalize by mg_out_open and mg_out_commit: its target is
- * not a directory, and a temporary can be made beside it (made and removed again; a file that
+ * not a directory, is writable if it exists, and a temporary can be made beside it (made and removed again; a file that
  * already holds the temporary's name is only opened). 0, or an errno. Leaves no file behind. */
 int mg_out_probe(const char *path);
 

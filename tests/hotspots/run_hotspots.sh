@@ -17,8 +17,9 @@
 #   run_hotspots.sh outfile NP  MPIGUIDE_TRACE and MPIGUIDE_PROFILE_OUT through symbolic links
 #                               (dangling, relative, chained, to another directory): the link
 #                               stays a link, its target holds the file, nothing else is left;
-#                               an unwritable directory and a rename refused at MPI_Finalize
-#                               (sticky directory) leave nothing behind (as nobody when root)
+#                               an unwritable directory, a read-only target and a rename refused
+#                               at MPI_Finalize (sticky directory) leave nothing behind and the
+#                               target as it was (as nobody when root)
 #   run_hotspots.sh predicted   hotspots --loggp MG_LOGGP: data/untimed.csv's calls priced by the
 #                               model (calls x predict's price), --measured data/timed.csv and the
 #                               set difference, savings bounded by the predicted time
@@ -183,7 +184,7 @@ outfile)
   }
   whole() { [[ -f $1 && ! -L $1 && $(tail -n 1 "$1") == "#@trace_rows="* ]] && "$MG_CLI" hotspots "$1" --loggp "$MG_LOGGP" -p 100 >/dev/null 2>&1; }
   listing() { (cd "$1" && find . -mindepth 1 | sort | paste -sd' '); }
-  rm -rf ln lp ro st && mkdir -p ln/a ln/b ln/c
+  rm -rf ln lp ro rof st && mkdir -p ln/a ln/b ln/c
   # a dangling relative link: the trace is its target, the link stays
   ln -s target.csv ln/a/tlink
   run dangling 0 MPIGUIDE_TRACE="$PWD/ln/a/tlink" MPIGUIDE_TRACE_TIME=1
@@ -222,6 +223,13 @@ outfile)
   grep -qF "MPIGUIDE_PROFILE_OUT='$PWD/ro/tlink' cannot be written (Permission denied)" unwritable-prof.out &&
     [[ $(listing ro) == "./tlink" ]] && ok "unwritable directory, MPIGUIDE_PROFILE_OUT: one warning, nothing left" ||
     fail "unwritable directory, profile: $(listing ro); $(grep mpiguide unwritable-prof.out)"
+  # a read-only file there: not replaced (one warning), as open() would not write it
+  mkdir rof && echo keep >rof/target.csv && chmod 444 rof/target.csv && ln -s target.csv rof/tlink
+  (($(id -u) == 0)) && chown -R 65534:65534 rof
+  run readonly "$who" MPIGUIDE_TRACE="$PWD/rof/tlink"
+  grep -qF "MPIGUIDE_TRACE='$PWD/rof/tlink' cannot be written (Permission denied); no trace" readonly.out &&
+    [[ $(cat rof/target.csv) == keep && -L rof/tlink && $(listing rof) == "./target.csv ./tlink" ]] &&
+    ok "read-only target: one warning, kept as it was" || fail "read-only target: $(listing rof); $(grep mpiguide readonly.out)"
   if (($(id -u) == 0)); then
     # MPI_Finalize's rename refused: a sticky directory and a target another user owns (writable,
     # so the probe passes): one warning, the temporary removed, the target as it was
