@@ -295,7 +295,7 @@ static int sizes_from(const mg_opt_vals *o, mg_check_state *S) {
   int np = 0;
   if (mg_cmd_read_shared(o->val[O_SIZES_FROM], &text, &len, S->e, sizeof S->e))
     return MG_ERR_TO(S->err, "--sizes-from: %s", S->e);
-  int rc = mg_cmd_trace_sizes(text, o->val[O_SIZES_FROM], S->sizes, S->nsizes, &np, reds, sizeof reds, S->e,
+  int rc = mg_cmd_trace_sizes(text, len, o->val[O_SIZES_FROM], S->sizes, S->nsizes, &np, reds, sizeof reds, S->e,
                               sizeof S->e);
   free(text);
   if (rc) return MG_ERR_TO(S->err, "--sizes-from: %s", S->e);
