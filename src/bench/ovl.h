@@ -34,6 +34,9 @@
 #define MG_OVL_DEFAULT_TESTS "0,1,2,4,8,16,64"
 /* The raw file's format tag (#@format). */
 #define MG_OVL_FORMAT "mpiguide-bench-overlap/1"
+/* The file's last line, #@overlap_rows=N: the rows it holds, so that a file cut at a line break is
+ * refused (files written before it have no such line and read as before, only a cut line refused). */
+#define MG_OVL_ROWS_KEY "overlap_rows"
 
 /* The variants of one (collective, size): X(ENUM, name in the file, what one measurement is). */
 #define MG_OVL_VARIANTS(X)                                                                            \

@@ -141,12 +141,15 @@ static void fill_params(const mg_loggp_file *lf, mg_loggp_class *c, int inter) {
 
 /* The first line: the magic word and the version. 0, or -1 with the message. */
 static int magic_line(reader *R, const char *buf) {
-  char magic[32];
-  int v;
-  if (sscanf(buf, "%31s %d", magic, &v) != 2 || strcmp(magic, MG_LOGGP_MAGIC))
+  char line[64], *w[3];
+  long v;
+  snprintf(line, sizeof line, "%s", buf);
+  /* two words, the version in digits alone ("mpiguide-loggp 1junk" was read by sscanf as version 1) */
+  if (strlen(buf) >= sizeof line || mg_split_blanks(line, w, 3) != 2 || strcmp(w[0], MG_LOGGP_MAGIC) ||
+      mg_parse_long(w[1], 0, 1000000, &v, NULL, 0))
     return RERR("not an mpiguide LogGP file: the first line must be '%s %d'", MG_LOGGP_MAGIC, MG_LOGGP_VERSION);
   if (v != MG_LOGGP_VERSION)
-    return RERR("format version %d; this mpiguide reads version %d (measure again with mpiguide loggp)", v,
+    return RERR("format version %ld; this mpiguide reads version %d (measure again with mpiguide loggp)", v,
                 MG_LOGGP_VERSION);
   return 0;
 }
