@@ -4,10 +4,10 @@
  * Lines are read whole (mg_read_line: a #@command line can be longer than any fixed buffer) and
  * split by the project's CSV reader (mg_csv_split). Strict, as check's reader of raw.csv: a number
  * that is not finite and in range (#@elapsed_sec=inf made an infinite estimate), a row of the wrong
- * width, a last line without its line break (a cut file) are errors naming file:line, and nothing
- * read is kept.
+ * width, a cut file (a last line without its line break, fewer rows than #@check_rows says) are
+ * errors naming file:line, and nothing read is kept.
  */
-#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +46,7 @@ int mg_eta_raw_cells(const char *path, mg_eta_cell **cells, int *n, double *elap
   if (!f) return -1;
   char *line = NULL, *fl[MAX_FIELDS], key[512], prev[512] = "", alg[128] = "", e[160];
   size_t linecap = 0;
-  long len, lineno = 0;
+  long len, lineno = 0, want_rows = -1, rows = 0;
   int cap = 0, header = 0, rc = 0, col[C_N], nl, nh = 0;
   double runtime = 0, values = 0;
   while (!rc && (len = mg_read_line(f, &line, &linecap, &nl)) >= 0) {
@@ -58,6 +58,8 @@ int mg_eta_raw_cells(const char *path, mg_eta_cell **cells, int *n, double *elap
     if (line[0] == '#') {
       if (!strncmp(line, "#@elapsed_sec=", 14) && mg_parse_double_in(line + 14, 0, 1e9, elapsed, e, sizeof e))
         FAIL("%s:%ld: #@elapsed_sec=%.60s: %s", path, lineno, line + 14, e);
+      if (!strncmp(line, "#@check_rows=", 13) && mg_parse_long(line + 13, 0, LONG_MAX, &want_rows, e, sizeof e))
+        FAIL("%s:%ld: #@check_rows=%.60s: %s", path, lineno, line + 13, e);
       continue;
     }
     if (!len) continue;
@@ -105,11 +107,14 @@ int mg_eta_raw_cells(const char *path, mg_eta_cell **cells, int *n, double *elap
       c->nvar++;
     }
     c->values++, c->seconds += rt;
-    runtime += rt, values++;
+    runtime += rt, values++, rows++;
   }
   if (!rc && len < -1) FAIL("%s:%ld: %s", path, lineno + 1, mg_read_line_strerror(len));
   if (!rc && !header) FAIL("%s: no header line: an empty or interrupted file", path);
   if (!rc && *n == 0) FAIL("%s: no values", path);
+  if (!rc && want_rows >= 0 && rows != want_rows) /* check's raw.csv: a file cut at a line break */
+    FAIL("%s:%ld: the file ends early (truncated?): %ld data rows, its #@check_rows says %ld", path, lineno, rows,
+         want_rows);
   free(line);
   fclose(f);
   if (rc) { /* nothing half-read */

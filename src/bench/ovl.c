@@ -224,7 +224,7 @@ int mg_ovl_read(const char *path, mg_ovl_file *f, char *err, size_t errlen) {
   if (!in) return -1;
   char *buf = NULL, *fld[MG_OVC_N + 8];
   size_t cap = 0;
-  int col[MG_OVC_N], have_header = 0, nl, rc = 0;
+  int col[MG_OVC_N], have_header = 0, nl, rc = 0, v1 = 0;
   long len, line = 0, nrows = 0, end_line = 0;
   while (!rc && (len = mg_read_line(in, &buf, &cap, &nl)) >= 0) {
     line++;
@@ -255,11 +255,12 @@ int mg_ovl_read(const char *path, mg_ovl_file *f, char *err, size_t errlen) {
     if (buf[0] == '#') continue;
     if (!have_header) {
       const char *fmt = mg_ovl_meta(f, "format");
-      if (!fmt || strcmp(fmt, MG_OVL_FORMAT)) {
+      if (!fmt || (strcmp(fmt, MG_OVL_FORMAT) && strcmp(fmt, MG_OVL_FORMAT_V1))) {
         FAIL("%s:%ld: not an overlap file of `mpiguide bench --overlap` (#@format=%s expected, found %s)", path, line,
              MG_OVL_FORMAT, fmt ? fmt : "none");
         break;
       }
+      v1 = !strcmp(fmt, MG_OVL_FORMAT_V1);
       int nf = mg_csv_split(buf, fld, MG_OVC_N + 8);
       for (int i = 0; i < MG_OVC_N && !rc; i++) {
         col[i] = -1;
@@ -310,6 +311,9 @@ int mg_ovl_read(const char *path, mg_ovl_file *f, char *err, size_t errlen) {
   }
   if (!rc && len < -1) FAIL("%s:%ld: %s", path, line + 1, mg_read_line_strerror(len));
   if (!rc && !have_header) FAIL("%s: no header line: not an overlap file of `mpiguide bench --overlap`", path);
+  if (!rc && !v1 && !end_line)
+    FAIL("%s:%ld: the file ends early (truncated?): %ld rows and no last line #@%s (%s)", path, line, nrows,
+         MG_OVL_ROWS_KEY, MG_OVL_FORMAT);
   free(buf);
   fclose(in);
   if (rc) mg_ovl_file_free(f);
