@@ -132,6 +132,8 @@ static int expand_campaigns(const char **src, int *nsrc) {
       src[k++] = in[i];
       continue;
     }
+    char sp[1100]; /* p is reused below */
+    snprintf(sp, sizeof sp, "%s", p);
     int found = 0, nl, ln = 0, nconf = 0, bad = 0;
     long got, want = -1;
     char *line = NULL;
@@ -142,13 +144,13 @@ static int expand_campaigns(const char **src, int *nsrc) {
       ln++;
       if (!nl) {
         bad = fprintf(stderr, "mpiguide report: %s:%d: the last line has no line break: the file was cut short "
-                              "(truncated?); rerun the campaign to write it again\n", p, ln);
+                              "(truncated?); rerun the campaign to write it again\n", sp, ln);
         break;
       }
       int nw = mg_split_blanks(line, w, 4);
       if (nw == 2 && !strcmp(w[0], "configs")) { /* the last line (older trees lack it) */
         if (mg_parse_long(w[1], 0, MAXSRC * 1000L, &want, NULL, 0))
-          bad = fprintf(stderr, "mpiguide report: %s:%d: configs '%.40s' is not a count\n", p, ln, w[1]);
+          bad = fprintf(stderr, "mpiguide report: %s:%d: configs '%.40s' is not a count\n", sp, ln, w[1]);
         break;
       }
       if (nw == 0 || w[0][0] == '#') continue;
@@ -156,7 +158,7 @@ static int expand_campaigns(const char **src, int *nsrc) {
           strspn(w[1], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(w[1]) ||
           strlen(w[1]) >= 200) {
         bad = fprintf(stderr, "mpiguide report: %s:%d: not 'config NAME' (NAME of letters, digits, '.', '_', '-'): "
-                              "not a tree of mpiguide campaign?\n", p, ln);
+                              "not a tree of mpiguide campaign?\n", sp, ln);
         break;
       }
       const char *name = w[1];
@@ -176,10 +178,10 @@ static int expand_campaigns(const char **src, int *nsrc) {
       src[k++] = paths[used++];
       found++;
     }
-    if (!bad && got < -1) bad = fprintf(stderr, "mpiguide report: %s:%d: %s\n", p, ln + 1, mg_read_line_strerror(got));
+    if (!bad && got < -1) bad = fprintf(stderr, "mpiguide report: %s:%d: %s\n", sp, ln + 1, mg_read_line_strerror(got));
     if (!bad && want >= 0 && want != nconf)
       bad = fprintf(stderr, "mpiguide report: %s:%d: the file ends early (truncated?): %d configurations, its "
-                            "'configs' line says %ld\n", p, ln, nconf, want);
+                            "'configs' line says %ld\n", sp, ln, nconf, want);
     free(line);
     fclose(f);
     if (bad) return 2;

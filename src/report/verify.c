@@ -2,7 +2,8 @@
  * Reading a verify result (verify.csv of `mpiguide verify -o DIR`, docs/tune.md) for the report's
  * "Default vs tuned" section (report.h, docs/report.md). Strict: every malformed line is an error
  * naming the file and the line, so the command writes nothing rather than a wrong page; so is a cut
- * file (a last line without its line break, fewer rows than its last line #@verify_rows says).
+ * file: a last line without its line break, and in mpiguide-verify/2 (/1 and its last line
+ * #@verify_rows=N) a missing last line or fewer rows than it says.
  */
 #include "report/report.h"
 #include "util/err.h"
@@ -84,9 +85,9 @@ static int read_meta(vreader *R, mg_rp_verify *v, char *line) {
   *eq = '\0';
   const char *key = line + 2, *val = eq + 1;
   if (!strcmp(key, "format")) {
-    if (strcmp(val, "mpiguide-verify/1"))
-      return bad(R, "format '%.60s' is not mpiguide-verify/1 (is this a verify.csv of `mpiguide verify`?)", val);
-    v->has_format = 1;
+    if (strcmp(val, "mpiguide-verify/1") && strcmp(val, "mpiguide-verify/2"))
+      return bad(R, "format '%.60s' is not mpiguide-verify/1 or /2 (is this a verify.csv of `mpiguide verify`?)", val);
+    v->has_format = val[16] - '0'; /* /2: /1 with its last line #@verify_rows=N */
   } else if (!strcmp(key, "profile")) {
     snprintf(v->profile, sizeof v->profile, "%s", val);
   } else if (!strcmp(key, "nprocs")) {
@@ -106,7 +107,7 @@ static int read_meta(vreader *R, mg_rp_verify *v, char *line) {
 
 /* The header line: where each column is (outcome may be missing: older files). */
 static int read_header(vreader *R, const mg_rp_verify *v, char **fld, int n) {
-  if (!v->has_format) return bad(R, "no #@format=mpiguide-verify/1 line before the header (not a verify.csv?)");
+  if (!v->has_format) return bad(R, "no #@format=mpiguide-verify/1 or /2 line before the header (not a verify.csv?)");
   if (n > MG_VC_N + 7) return bad(R, "header with too many columns");
   for (int c = 0; c < MG_VC_N; c++) {
     R->pos[c] = -1;
@@ -228,6 +229,8 @@ int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errle
   if (!rc && got < -1) R.lineno++, rc = bad(&R, "%s", mg_read_line_strerror(got));
   if (!rc && !R.header) rc = bad(&R, "no header line (collective,nprocs,bytes,...): empty or not a verify.csv");
   if (!rc && !v->n) rc = bad(&R, "no rows after the header");
+  if (!rc && v->has_format == 2 && R.want_rows < 0)
+    rc = bad(&R, "the file ends early (truncated?): %d rows and no last line #@verify_rows (mpiguide-verify/2)", v->n);
   if (!rc) {
     if (v->nprocs < 0) v->nprocs = v->rows[0].nprocs;
     read_raw_meta(path, v);

@@ -271,6 +271,10 @@ static void test_bad_files(void) {
   }
   bad(good, "magic", "mpiguide-loggp 1", "mpiguide-profile 1", 1, "not an mpiguide LogGP file");
   bad(good, "version", "mpiguide-loggp 1", "mpiguide-loggp 2", 1, "format version 2; this mpiguide reads version 1");
+  /* the version in digits alone (sscanf took "1junk" as 1 and "1 2" as 1) */
+  bad(good, "version_junk", "mpiguide-loggp 1", "mpiguide-loggp 1junk", 1, "not an mpiguide LogGP file");
+  bad(good, "version_words", "mpiguide-loggp 1", "mpiguide-loggp 1 2", 1, "not an mpiguide LogGP file");
+  bad(good, "version_big", "mpiguide-loggp 1", "mpiguide-loggp 99999999999", 1, "not an mpiguide LogGP file");
   bad(good, "number", "\n4 ", "\n4x ", table + 3, "column size: '4x' is not a number");
   /* row 3 (size 4) given size 1: not ascending */
   bad(good, "ascending", "\n4 ", "\n1 ", table + 3, "size 1 does not follow 2: sizes must ascend");
