@@ -262,6 +262,10 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
   memset(lf, 0, sizeof *lf);
   while ((len = mg_read_line(fp, &buf, &cap, &nl)) >= 0) {
     R->line++;
+    if (!nl) { /* the writer ends every line: "tolerance 0.0" of "tolerance 0.05" would read */
+      RERR("the last line has no line break: the file was cut short (truncated?)");
+      goto out;
+    }
     if (R->line == 1) {
       if (magic_line(R, buf)) goto out;
       continue;
@@ -334,10 +338,12 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
   rc = 0;
 out:
   free(buf);
+  if (rc) memset(lf, 0, sizeof *lf); /* nothing half-read */
   return rc;
 }
 
 int mg_loggp_read_file(const char *path, mg_loggp_file *lf, char *err, size_t errlen) {
+  memset(lf, 0, sizeof *lf);
   FILE *fp = fopen(path, "r");
   if (!fp) return MG_ERR("%s: cannot read: %s", path, strerror(errno));
   reader R = {path, 0, err, errlen};
