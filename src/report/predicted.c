@@ -32,8 +32,11 @@ static int number(const char *s, double *v) { return !mg_parse_double_in(s, 0, 1
 
 int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen) {
   memset(p, 0, sizeof *p);
-  FILE *f = mg_open_text(path, "predicted.csv", err, errlen);
-  if (!f) return errno == ENOENT ? 0 : -1;
+  FILE *f = fopen(path, "r"); /* a directory: "read error: Is a directory" at its first line */
+  if (!f) {
+    if (errno == ENOENT) return 0;
+    return MG_ERR("%s: %s", path, strerror(errno));
+  }
   char *line = NULL;
   size_t lcap = 0;
   long got;

@@ -214,8 +214,8 @@ int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errle
   v->nprocs = -1;
   v->alpha = NAN;
   snprintf(v->path, sizeof v->path, "%s", path);
-  FILE *f = mg_open_text(path, "verify.csv", err, errlen);
-  if (!f) return -1;
+  FILE *f = fopen(path, "r"); /* a directory: "read error: Is a directory" at its first line */
+  if (!f) return MG_ERR("%s: %s", path, strerror(errno));
   vreader R = {.path = path, .err = err, .errlen = errlen, .want_rows = -1};
   char *line = NULL;
   size_t cap = 0;
