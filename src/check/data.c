@@ -256,15 +256,6 @@ static const char *meta_at(const mg_ck_meta *m, const char *key, long *line) {
   return *line = 0, NULL;
 }
 
-/* The numbers of a launch's #@ lines, each range-checked: a bad one is an error naming its line
- * (#@nprocs=4294967300 was read by atoi as 4, and the rows' 4294967300 then "contradicted" it). */
-typedef struct launch_nums {
-  double sync_cost, sync_skew, noise;
-  long nprocs, nnodes;
-  unsigned long long seed;
-  int has_seed;
-} launch_nums;
-
 int mg_ck_meta_num(const mg_ck_meta *m, const char *key, const char *source, double min, double max, int nan_ok,
                    double *out, char *err, size_t errlen) {
   long line;
@@ -275,7 +266,6 @@ int mg_ck_meta_num(const mg_ck_meta *m, const char *key, const char *source, dou
     return MG_ERR("%s:%ld: #@%s=%.60s: %s", source, line, key, v, e);
   return 1;
 }
-#define meta_num(...) (mg_ck_meta_num(__VA_ARGS__) < 0)
 
 int mg_ck_meta_int(const mg_ck_meta *m, const char *key, const char *source, long min, long max, long *out,
                    char *err, size_t errlen) {
@@ -286,15 +276,23 @@ int mg_ck_meta_int(const mg_ck_meta *m, const char *key, const char *source, lon
     return MG_ERR("%s:%ld: #@%s=%.60s: %s", source, line, key, v, e);
   return v != NULL;
 }
-#define meta_int(...) (mg_ck_meta_int(__VA_ARGS__) < 0)
+
+/* The numbers of a launch's #@ lines, each range-checked: a bad one is an error naming its line
+ * (#@nprocs=4294967300 was read by atoi as 4, and the rows' 4294967300 then "contradicted" it). */
+typedef struct launch_nums {
+  double sync_cost, sync_skew, noise;
+  long nprocs, nnodes;
+  unsigned long long seed;
+  int has_seed;
+} launch_nums;
 
 static int launch_numbers(const mg_ck_meta *m, const char *source, launch_nums *x, char *err, size_t errlen) {
   *x = (launch_nums){-1, -1, 0, 0, 0, 0, 0};
-  if (meta_num(m, "sync_cost_sec", source, 0, 1e6, 1, &x->sync_cost, err, errlen) ||
-      meta_num(m, "sync_skew_sec", source, 0, 1e6, 1, &x->sync_skew, err, errlen) ||
-      meta_num(m, "noise_sec", source, 0, 1e6, 0, &x->noise, err, errlen) ||
-      meta_int(m, "nprocs", source, 1, INT_MAX, &x->nprocs, err, errlen) ||
-      meta_int(m, "nnodes", source, 1, INT_MAX, &x->nnodes, err, errlen))
+  if (mg_ck_meta_num(m, "sync_cost_sec", source, 0, 1e6, 1, &x->sync_cost, err, errlen) < 0 ||
+      mg_ck_meta_num(m, "sync_skew_sec", source, 0, 1e6, 1, &x->sync_skew, err, errlen) < 0 ||
+      mg_ck_meta_num(m, "noise_sec", source, 0, 1e6, 0, &x->noise, err, errlen) < 0 ||
+      mg_ck_meta_int(m, "nprocs", source, 1, INT_MAX, &x->nprocs, err, errlen) < 0 ||
+      mg_ck_meta_int(m, "nnodes", source, 1, INT_MAX, &x->nnodes, err, errlen) < 0)
     return -1;
   const char *v;
   long line;
