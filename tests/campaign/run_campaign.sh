@@ -50,6 +50,13 @@ SPEC
     ok "srun placeholders" || fail "srun placeholders"
   grep -qF -- "-o $work/tree/lib-b-1x4 -- mpiexec -n 4 -ppn 4" out.txt && ok "{np}" || fail "{np}"
   [[ ! -e tree ]] && ok "--dry-run writes nothing" || fail "--dry-run wrote $work/tree"
+  # a done mark cut before its line break is no mark: a warning, and the configuration is resumed
+  mkdir -p tree/lib-a-1x4/launch-1 && printf '%s' "$(grep -o "$MG_CLI check --launches 3 .*lib-a-1x4 -- srun.*" out.txt)" >tree/lib-a-1x4.done
+  "$MG_CLI" campaign spec --dry-run >out2.txt 2>err2.txt || fail "--dry-run with a cut mark exited $?: $(cat err2.txt)"
+  grep -q "tree/lib-a-1x4.done: empty or cut before its line break (an interrupted write?): ignored" err2.txt &&
+    grep -q '^  \[1/4\] lib-a-1x4: interrupted: resumed (--resume)$' out2.txt && ok "a cut .done mark: resumed, with a warning" ||
+    fail "a cut .done: $(cat out2.txt err2.txt)"
+  rm -rf tree
   # refusals: file:line and what is expected
   bad() { # NAME REGEX LINES...
     local name=$1 re=$2
