@@ -392,6 +392,33 @@ static void t_predicted(void) {
   fclose(bad);
   ASSERT_EQ(mg_rp_preds_read("bad-predicted.csv", &none, err, sizeof err), -1);
   ASSERT_MSG(strstr(err, "bad-predicted.csv:4:"), "names the line of the bad number: %s", err);
+  /* issue 45: a cut last line, infinity, a process count out of range, a NUL byte, a 1 MiB line */
+  static const struct {
+    const char *text;
+    size_t len;
+    const char *msg;
+  } pb[] = {
+#define PH "collective,nprocs,bytes,algorithm,family,predicted_sec,price,measured_sec,rel_error\n"
+      {PH "bcast,4,1024,default,,1e-05,measured,1e-05,0\nbcast,4,1024,bcast_as_lin", 0, ":3: the last line has no line break"},
+      {PH "bcast,4,1024,default,,inf,measured,1e-05,0\n", 0, ":2: nprocs, bytes, predicted_sec"},
+      {PH "bcast,1e30,1024,default,,1e-05,measured,1e-05,0\n", 0, ":2: nprocs, bytes, predicted_sec"},
+      {PH "bcast,4,1024,default,,1e-05\0,measured,1e-05,0\n", sizeof PH + 45, ":2: a NUL byte"},
+#undef PH
+  };
+  for (size_t i = 0; i < sizeof pb / sizeof pb[0]; i++) {
+    bad = fopen("bad-predicted.csv", "w");
+    fwrite(pb[i].text, 1, pb[i].len ? pb[i].len : strlen(pb[i].text), bad);
+    fclose(bad);
+    char want[200];
+    snprintf(want, sizeof want, "bad-predicted.csv%s", pb[i].msg);
+    ASSERT_MSG(mg_rp_preds_read("bad-predicted.csv", &none, err, sizeof err) == -1 && strstr(err, want) && !none.v,
+               "predicted case %zu: %s (expected %s)", i, err, want);
+  }
+  bad = fopen("bad-predicted.csv", "w");
+  for (int i = 0; i < (1 << 20) / 64 + 1; i++) fputs("#123456789012345678901234567890123456789012345678901234567890123", bad);
+  fclose(bad);
+  ASSERT_MSG(mg_rp_preds_read("bad-predicted.csv", &none, err, sizeof err) == -1 &&
+             strstr(err, "bad-predicted.csv:1: a line longer than 1 MiB"), "1 MiB: %s", err);
   mg_ck_data d;
   mg_ck_result r;
   mg_ck_opts o;
@@ -576,6 +603,71 @@ static void t_verify_bad(void) {
     ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && !strncmp(err, want, strlen(want)), "case %zu: %s", i,
           err);
   }
+  /* issue 45: numbers, a cut file, NUL bytes, an unbounded line */
+#define VHEAD "collective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,ratio,ratio_lo,ratio_hi," \
+              "p_holm,verdict,still_faster\n"
+#define VROW "bcast,4,16,1,x,1,1,1,1,1,1,faster,\n"
+  static const struct {
+    const char *text, *msg;
+  } cut[] = {
+      {"#@format=mpiguide-verify/1\n" VHEAD VROW "bcast,4,32,1,x,1,1,1,1,1,1,fas", ":4: the last line has no line break"},
+      {"#@format=mpiguide-verify/2\n" VHEAD VROW, ":3: the file ends early (truncated?): 1 rows and no last line"},
+      {"#@format=mpiguide-verify/2\n" VHEAD VROW "#@verify_rows=2\n", ":4: the file ends early (truncated?): 1 rows, its "
+                                                                      "#@verify_rows says 2"},
+      {"#@format=mpiguide-verify/2\n" VHEAD VROW "#@verify_rows=1\n" VROW, ":5: a line after #@verify_rows"},
+      {"#@format=mpiguide-verify/1\n" VHEAD "bcast,4,16,1,x,inf,1,1,1,1,1,faster,\n", ":3: median_default_sec: 'inf'"},
+      {"#@format=mpiguide-verify/1\n" VHEAD "bcast,4,99999999999999999999999,1,x,1,1,1,1,1,1,faster,\n",
+       ":3: bytes: '99999999999999999999999' is not a message size"},
+      {"#@format=mpiguide-verify/1\n#@nprocs=4 \n", ":2: #@nprocs: '4 ' is not a process count"},
+  };
+  for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+    FILE *f = fopen(tmp, "w");
+    fputs(cut[i].text, f);
+    fclose(f);
+    snprintf(want, sizeof want, "%s%s", tmp, cut[i].msg);
+    ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && strstr(err, want) && !v.rows && !v.n,
+               "cut case %zu: %s (expected %s)", i, err, want);
+  }
+  FILE *f = fopen(tmp, "w");
+  fwrite("#@format=mpiguide-verify/1\n" VHEAD "bcast,4,16\0", 1, sizeof "#@format=mpiguide-verify/1\n" VHEAD + 10, f);
+  fputs(",1,x,1,1,1,1,1,1,faster,\n", f);
+  fclose(f);
+  snprintf(want, sizeof want, "%s:3: a NUL byte", tmp);
+  ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && strstr(err, want), "NUL: %s", err);
+  f = fopen(tmp, "w");
+  fputs("#@format=mpiguide-verify/1\n#@profile=", f);
+  for (int i = 0; i < (1 << 20) / 64 + 1; i++) fputs("0123456789012345678901234567890123456789012345678901234567890123", f);
+  fputs("\n" VHEAD VROW, f);
+  fclose(f);
+  snprintf(want, sizeof want, "%s:2: a line longer than 1 MiB", tmp);
+  ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && strstr(err, want), "1 MiB: %s", err);
+  /* every cut of the fixture written as /2 (its last line #@verify_rows): refused, or read whole */
+  static char text[16384];
+  f = fopen(path(rdir, "verify/verify.csv"), "r");
+  size_t n = f ? fread(text, 1, sizeof text - 64, f) : 0;
+  if (f) fclose(f);
+  text[n] = '\0';
+  char *one = strstr(text, "verify/1");
+  ASSERT_TRUE(one != NULL && n > 0 && text[n - 1] == '\n');
+  if (one) one[7] = '2';
+  int rows = 0;
+  for (char *q = strstr(text, "\ncollective,") + 1; (q = strchr(q, '\n')) && q[1]; q++) rows++;
+  n += (size_t)snprintf(text + n, 64, "#@verify_rows=%d\n", rows);
+  for (size_t k = 0; k <= n; k += n / 300 + 1) {
+    f = fopen(tmp, "w");
+    fwrite(text, 1, k, f);
+    fclose(f);
+    int rc = mg_rp_verify_read(tmp, &v, err, sizeof err);
+    ASSERT_MSG(rc ? strstr(err, tmp) != NULL : v.n == rows, "prefix %zu of %zu: rc %d, %d rows", k, n, rc, v.n);
+    mg_rp_verify_free(&v);
+  }
+  f = fopen(tmp, "w");
+  fwrite(text, 1, n, f);
+  fclose(f);
+  ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == 0 && v.n == rows, "the whole /2 file: %s", err);
+  mg_rp_verify_free(&v);
+#undef VHEAD
+#undef VROW
   unlink(tmp);
   ASSERT_MSG(mg_rp_verify_read("/nonexistent-mg/verify.csv", &v, err, sizeof err) == -1 && strstr(err, "/nonexistent-mg"),
         "missing file: %s", err);
