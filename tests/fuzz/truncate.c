@@ -52,6 +52,7 @@ int main(int argc, char **argv) {
   rd->read(path, &whole);
   if (!whole.ok) {
     fprintf(stderr, "fuzz_truncate: %s: the whole fixture is refused: %s\n", argv[2], whole.err);
+    free(text);
     return 1;
   }
   long tried = 0, bad = 0, refused = 0;
