@@ -39,16 +39,17 @@ mapfile -t bad < <(find "$work" -maxdepth 1 -type f \( -name 'crash-*' -o -name 
 printf '%s: %s s: %s execs, %s execs/s, corpus %d files (from %d), %d crashes\n' "$target" "$secs" "${execs:-?}" \
   "${rate:-?}" "$size" "$start" "${#bad[@]}"
 # what broke: each crash file run once more, its invariant's message or the sanitizer's first line;
-# one line per kind (numbers and quoted values blanked), with how many files and one of them
+# one line per kind (a #@key's value and numbers blanked), with how many files and one of them
 for f in "${bad[@]}"; do
   why=$(UBSAN_OPTIONS=halt_on_error=1 "$exe" "$f" 2>&1 | grep -a -m1 -E 'invariant broken|runtime error|ERROR: (Address|Leak)Sanitizer|ERROR: libFuzzer' |
-    sed -E 's/^==[0-9]+==//; s/ on address 0x[0-9a-f]+.*//; s/^mg-fuzz: invariant broken: //' || true)
-  printf '%s\t%s\n' "${why:-(passes when run alone)}" "$f"
+    sed -E 's/^==[0-9]+==//; s/ on address 0x[0-9a-f]+.*//; s/^mg-fuzz: invariant broken: //' | tr -cd '[:print:]' || true)
+  why=${why:-(passes when run alone)}
+  kind=$(sed -E "s/(#@[A-Za-z_]+)=.*, not a/\1=..., not a/; s/'[^']*'/'...'/g; s/[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?/N/g" <<<"$why")
+  printf '%s\t%s\t%s\n' "$kind" "$f" "$why"
 done >"$work/crashes.txt"
 if ((${#bad[@]})); then
-  echo "what broke (files: $work/crashes.txt):"
-  awk -F'\t' '{k = $1; gsub(/[0-9]+(\.[0-9]+)?(e[-+]?[0-9]+)?/, "N", k); gsub(/#@[a-z_]+=[^,]*,/, "#@KEY=..., ", k)
-                if (!(k in n)) { first[k] = $2; order[++m] = k } n[k]++ }
+  echo "what broke (each file and its message: $work/crashes.txt):"
+  awk -F'\t' '{ if (!($1 in n)) { first[$1] = $2; order[++m] = $1 } n[$1]++ }
                END { for (i = 1; i <= m; i++) printf "  %4d x %s\n         e.g. %s\n", n[order[i]], order[i], first[order[i]] }' \
     "$work/crashes.txt"
 fi
