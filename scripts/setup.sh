@@ -17,6 +17,7 @@ PACKAGES=(
   hpcc cp2k cp2k-data                  # applications from the archive, built for Open MPI (docs/applications.md; tests/apps)
   dpkg-dev lmod man-db groff-base      # the packages' tests (tests/install): dpkg-shlibdeps for cpack, module load, man
   libsimgrid-dev                       # SimGrid 3.32's simulated MPI (smpicc, smpirun): build/smpi, its sim tests, docs/scale.md
+  clang libclang-rt-14-dev             # clang 14 with libFuzzer, ASan, UBSan: build/fuzz, tests/fuzz, docs/fuzzing.md
 )
 # (--smpi, which once added libsimgrid-dev, is accepted and changes nothing: it is always installed)
 

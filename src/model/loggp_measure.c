@@ -91,7 +91,7 @@ static int client_series(pair *P, const mg_loggp_cfg *cfg, int kind, int k, int 
 
 static int server(pair *P) {
   for (;;) {
-    double h[5], nr, o;
+    double h[5], nr = 0, o;
     int rc = PMPI_Recv(h, 5, MPI_DOUBLE, P->peer, TAG_CTL, P->comm, MPI_STATUS_IGNORE);
     if (rc != MPI_SUCCESS) return rc;
     int kind = (int)h[0], warm = (int)h[1], k = (int)h[2], s = (int)h[3];
@@ -117,7 +117,7 @@ static int client(pair *P, const mg_loggp_cfg *cfg, mg_loggp_class *c, const cha
   c->npts = cfg->nsizes;
   for (int i = 0; i < cfg->nsizes && rc == MPI_SUCCESS; i++) {
     int s = (int)cfg->sizes[i];
-    double p1, pn, pd, pr, *col_d = &c->col[MG_LC_DELAY][i], *noise = &c->col[MG_LC_NOISE][i];
+    double p1 = 0, pn = 0, pd = 0, pr = 0, *col_d = &c->col[MG_LC_DELAY][i], *noise = &c->col[MG_LC_NOISE][i];
     c->col[MG_LC_SIZE][i] = s;
     rc = client_series(P, cfg, KIND_PRTT, 1, s, 0, &p1, noise, NULL);
     if (rc == MPI_SUCCESS) rc = client_series(P, cfg, KIND_PRTT, k, s, 0, &pn, noise, NULL);
