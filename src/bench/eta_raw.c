@@ -60,6 +60,8 @@ int mg_eta_raw_cells(const char *path, mg_eta_cell **cells, int *n, double *elap
         FAIL("%s:%ld: #@elapsed_sec=%.60s: %s", path, lineno, line + 14, e);
       if (!strncmp(line, "#@check_rows=", 13) && mg_parse_long(line + 13, 0, LONG_MAX, &want_rows, e, sizeof e))
         FAIL("%s:%ld: #@check_rows=%.60s: %s", path, lineno, line + 13, e);
+      if (!strncmp(line, "#@rows=", 7) && want_rows < 0 && mg_parse_long(line + 7, 0, LONG_MAX, &want_rows, e, sizeof e))
+        FAIL("%s:%ld: #@rows=%.60s: %s", path, lineno, line + 7, e);
       continue;
     }
     if (!len) continue;

@@ -231,6 +231,13 @@ void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result
   meta_outcomes(f, cfg, res);
 }
 
+long mg_bench_raw_count(const mg_bench_result *res) {
+  long rows = 0;
+  for (int b = 0; b < res->nblocks; b++)
+    for (int i = 0; i < res->blocks[b].nseries; i++) rows += res->blocks[b].series[i].n;
+  return rows;
+}
+
 long mg_bench_write_raw(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res,
                         const mg_bench_meta *m) {
   long rows = 0;

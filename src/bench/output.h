@@ -21,6 +21,10 @@ void mg_bench_write_meta_head(FILE *f, const mg_bench_cfg *cfg, const mg_bench_r
  * (registry order), warm-up rows first, each in the order taken. Returns the
  * number of rows. */
 long mg_bench_write_raw(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m);
+/* The data rows mg_bench_write_raw writes: a file that is not check's announces them as #@rows=N
+ * before its header (check's raw.csv has #@check_rows, which counts a resumed run's earlier rows
+ * too), so that its readers refuse a file cut between two rows. */
+long mg_bench_raw_count(const mg_bench_result *res);
 /* "test nrep msize runtime_sec" and the valid, non-warm-up rows of one
  * algorithm of one collective over all sizes. test is the MPI name for the
  * default ("MPI_Allreduce") and the registry name for a mock-up. Returns rows. */

@@ -439,6 +439,7 @@ static int validate(const opts_t *o, state *S, const mg_bench_meta *meta) {
 static int write_results(state *S, const mg_bench_result *res, const mg_bench_meta *meta, long *rows) {
   const mg_bench_cfg *cfg = &S->cfg;
   mg_bench_write_meta(S->out.f, cfg, res, meta, S->command ? S->command : "");
+  mg_meta(S->out.f, "rows", "%ld", mg_bench_raw_count(res));
   *rows = mg_bench_write_raw(S->out.f, cfg, res, meta);
   char e[700];
   if (mg_outfile_commit(&S->out, e, sizeof e)) return MG_ERR_TO(S->err, "%s", e);

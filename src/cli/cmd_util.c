@@ -483,6 +483,7 @@ int mg_cmd_write_raw(const char *dir, const mg_cmd_merged *m, const mg_bench_met
   if (mg_outfile_open(&f, path, err, errlen)) return -1;
   mg_bench_write_meta(f.f, &m->cfg, &m->res, meta, command ? command : "");
   if (extra) extra(f.f, arg);
+  mg_meta(f.f, "rows", "%ld", mg_bench_raw_count(&m->res));
   mg_bench_write_raw(f.f, &m->cfg, &m->res, meta);
   return mg_outfile_commit(&f, err, errlen);
 }
