@@ -111,10 +111,11 @@ static int repro_header(repro_file *r, char *line, char *err, size_t errlen) {
     return MG_ERR("%s:%ld: the header lacks the column '%s' (a ReproMPI file has the columns test nrep msize "
                "runtime_sec)",
                r->path, r->lineno, r->c_rt < 0 ? "runtime_sec" : "msize");
+  /* #@datatype_size is checked wherever it is given: it stays with the launch's metadata */
+  long ts = 0;
+  int has = mg_ck_meta_int(m, "datatype_size", r->path, 1, 1L << 30, &ts, err, errlen);
+  if (has < 0) return -1;
   if (r->c_size < 0) { /* sizes as element counts: need the datatype */
-    long ts = 0;
-    int has = mg_ck_meta_int(m, "datatype_size", r->path, 1, 1L << 30, &ts, err, errlen);
-    if (has < 0) return -1;
     r->tsize = has ? (int)ts : mg_ck_meta_get(m, "datatype") ? dtype_size(mg_ck_meta_get(m, "datatype")) : 1;
     if (r->tsize <= 0)
       return MG_ERR("%s:%ld: sizes are element counts ('count') of datatype '%s', whose size is unknown", r->path,

@@ -248,6 +248,11 @@ static int file_complete(reader *R, mg_loggp_file *lf, unsigned gkeys, const uns
       R->line = class_line[k];
       return RERR("class %s: pair %d %d is not two ranks below p %d", mg_loggp_class_names[k], c->a, c->b, lf->p);
     }
+    if (c->gfit_from >= c->npts) { /* G's fit starts at a size of the table */
+      R->line = class_line[k];
+      return RERR("class %s: gfit_from %d, but its table has %d sizes (rows 0 to %d)", mg_loggp_class_names[k],
+                  c->gfit_from, c->npts, c->npts - 1);
+    }
     fill_params(lf, c, k);
   }
   return 0;
