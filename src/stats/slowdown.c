@@ -34,9 +34,11 @@
  * interval with one GSL and libm; the binomial's acceptance tests use exp and
  * log, so another libm could, rarely, move an interval's last digits.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -182,6 +184,16 @@ static mg_stats_status mg_slowdown_core(const double *a, const size_t *a_off, co
   if (st == MG_STATS_OK) st = mg_side_init(b, b_off, L, &sb);
   if (st == MG_STATS_OK) st = mg_replicates(&sa, &sb, resamples, seed, ratios);
   if (st == MG_STATS_OK) {
+    double sl = 0, sl2 = 0, lse = 0; /* the logarithms' spread, before the sort (same sum as after) */
+    for (size_t i = 0; i < resamples && isfinite(lse); i++) {
+      if (!(ratios[i] > 0) || !isfinite(ratios[i])) lse = INFINITY;
+      else sl += log(ratios[i]);
+    }
+    if (isfinite(lse) && resamples > 1) {
+      double mean = sl / (double)resamples;
+      for (size_t i = 0; i < resamples; i++) sl2 += (log(ratios[i]) - mean) * (log(ratios[i]) - mean);
+      lse = sqrt(sl2 / (double)(resamples - 1));
+    }
     mg_stats_sort(ratios, resamples);
     double tail = (1.0 - level) / 2.0;
     *out = (mg_stats_slowdown_result){
@@ -189,7 +201,8 @@ static mg_stats_status mg_slowdown_core(const double *a, const size_t *a_off, co
         .resamples = resamples,
         .ratio = mg_stats_quantile_sorted(sa.s, sa.n, 0.5) / mg_stats_quantile_sorted(sb.s, sb.n, 0.5),
         .lo = mg_stats_quantile_sorted(ratios, resamples, tail),
-        .hi = mg_stats_quantile_sorted(ratios, resamples, 1.0 - tail)};
+        .hi = mg_stats_quantile_sorted(ratios, resamples, 1.0 - tail),
+        .lse = lse};
   }
   mg_side_free(&sa);
   mg_side_free(&sb);
@@ -254,4 +267,25 @@ mg_stats_status mg_stats__slowdown_replicates(const double *a, const size_t *a_o
   mg_side_free(&sa);
   mg_side_free(&sb);
   return st;
+}
+
+mg_stats_status mg_stats_ratio_interval(double ratio, double lse, double tail, double *lo, double *hi, double *p) {
+  if (isnan(ratio) || isnan(lse) || isnan(tail)) return MG_STATS_NONFINITE;
+  if (!(ratio > 0) || !isfinite(ratio) || !(lse >= 0) || !(tail > 0 && tail < 0.5)) return MG_STATS_INVALID;
+  double l, h, q;
+  if (!isfinite(lse)) {
+    l = 0, h = INFINITY, q = 1;
+  } else if (lse == 0) {
+    l = h = ratio, q = ratio > 1 ? 0 : 1;
+  } else {
+    double z = gsl_cdf_ugaussian_Qinv(tail), x = log(ratio);
+    l = exp(x - z * lse), h = exp(x + z * lse), q = gsl_cdf_ugaussian_Q(x / lse);
+    /* the two computations of one comparison must not part in the last bit: lo > 1 <=> p <= tail */
+    if (l > 1 && q > tail) q = tail;
+    if (!(l > 1) && q <= tail) q = nextafter(tail, 1);
+  }
+  if (lo) *lo = l;
+  if (hi) *hi = h;
+  if (p) *p = q;
+  return MG_STATS_OK;
 }

@@ -190,6 +190,9 @@ typedef struct {
   double lo, hi;    /* percentile bootstrap interval */
   double level;     /* its nominal coverage, as given */
   size_t resamples; /* bootstrap replicates, as given */
+  double lse;       /* standard deviation of the logarithms of the replicates' ratios: the bootstrap's
+                       standard error of log(ratio), the scale of the verdicts' interval at any level
+                       (mg_stats_ratio_interval); +INFINITY when a replicate's ratio is 0 or infinite */
 } mg_stats_slowdown_result;
 
 /* ratio = median(A) / median(B); [lo, hi] = type 7 quantiles tail and
@@ -215,6 +218,13 @@ mg_stats_status mg_stats_slowdown_launches(const double *a, const size_t *a_off,
                                            const size_t *b_off, size_t launches, double level,
                                            size_t resamples, uint32_t seed, mg_stats_slowdown_result *out);
 
+/* The interval of a ratio at one-sided tail probability `tail` on each end, on the log scale
+ * (docs/statistics.md, "One decision per line"): [ratio exp(-z lse), ratio exp(z lse)] with
+ * z = Phi^-1(1 - tail), and the one-sided p of "ratio > 1", Phi(-log(ratio) / lse), so that
+ * p <= tail exactly when lo > 1 (lse == 0: the interval is the point, p 0 above 1 and 1 else).
+ * Needs ratio > 0, lse >= 0 (+INFINITY: lo 0, hi +INFINITY, p 1) and 0 < tail < 1/2 (INVALID
+ * otherwise; NaN: NONFINITE). Any of lo, hi, p may be NULL. */
+mg_stats_status mg_stats_ratio_interval(double ratio, double lse, double tail, double *lo, double *hi, double *p);
 
 /* ------------------------------------------------------------------------- */
 /* Equivalence (TOST on a ratio interval, equivalence.c).                     */
