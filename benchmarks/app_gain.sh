@@ -201,9 +201,9 @@ else
   echo "app_gain: tune wrote no profile"
   printf 'mpiguide-profile 1\n' >"$prof"
 fi
-nrules=$(grep -v '^#' "$prof" | grep -v '^mpiguide-profile' | grep -c . || true)
+nrules=$(grep -v '^#' "$prof" | grep -Ev '^(mpiguide-profile|end-of-profile)' | grep -c . || true)
 echo "rules: $nrules"
-grep -v '^#' "$prof" | grep -v '^mpiguide-profile' | grep . || true
+grep -v '^#' "$prof" | grep -Ev '^(mpiguide-profile|end-of-profile)' | grep . || true
 "$mg" hotspots "$out/trace.csv" --check "$out/check-all" --profile "$prof" | tee "$out/hotspots-check.txt" || echo "app_gain: hotspots failed"
 if ((nrules > 0)); then
   "${launch[@]}" "$mg" verify --profile "$prof" -o "$out/verify" >"$out/verify.txt" 2>&1 || echo "app_gain: verify failed"

@@ -73,7 +73,7 @@ for d in "$out"/check/launch-? "$out"/check-sendrecv/launch-?; do k=$((k + 1)) &
 prof=$out/cg.prof
 if "$b/mpiguide" tune "$out/check-all" -o "$prof"; then
   echo "rules:"
-  grep -v '^#' "$prof" | grep -v '^mpiguide-profile' | grep . || echo "  (none: no conclusive violation at cg's sizes)"
+  grep -v '^#' "$prof" | grep -Ev '^(mpiguide-profile|end-of-profile)' | grep . || echo "  (none: no conclusive violation at cg's sizes)"
 else
   echo "cg_gain: tune wrote no profile"
   printf 'mpiguide-profile 1\n' >"$prof"

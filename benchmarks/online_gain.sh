@@ -70,7 +70,7 @@ run() {
   fi
   app_time "$app" "$o"
 }
-rules() { grep -v '^#' "$1" | grep -v '^mpiguide-profile' | grep . || echo "  (no rules)"; }
+rules() { grep -v '^#' "$1" | grep -Ev '^(mpiguide-profile|end-of-profile)' | grep . || echo "  (no rules)"; }
 
 echo "== online_gain: $mpi, $np ranks, $runs rounds, $(date -u +%FT%TZ), $(uname -n), load: $(cut -d' ' -f1-3 /proc/loadavg) =="
 if [[ -n ${LOGGP:-} ]]; then

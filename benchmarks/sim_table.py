@@ -74,7 +74,7 @@ def rules(dirs):
         with tempfile.TemporaryDirectory() as tmp:
             prof = os.path.join(tmp, "p.prof")
             subprocess.run([exe, "tune", *small, "-o", prof, "-q"], check=True, stdout=subprocess.DEVNULL)
-            lines = [l.split("#")[0].split() for l in open(prof) if l.strip() and not l.startswith(("#", "mpiguide-profile"))]
+            lines = [l.split("#")[0].split() for l in open(prof) if l.strip() and not l.startswith(("#", "mpiguide-profile", "end-of-profile"))]
         if not lines:
             print(f"| {topo} | {sel} | none ({g[0][0]} ranks) |" + " |" * (len(nps) - 1))
         for w in lines:

@@ -7,7 +7,7 @@
  * is the whole vector, sum(b_i) bytes, equal on every rank. With MPI_IN_PLACE
  * (all ranks or none) a rank's block is already at its displacement.
  *
- * TGT25 allgatherv_as_allreduce  Allgatherv(n) <= Allreduce(n)
+ * TGT-G3 allgatherv_as_allreduce  Allgatherv(n) <= Allreduce(n) (the irregular form of eq. 25)
  *   Bitwise-or allreduce over a zeroed n-byte vector of the packed blocks in
  *   rank order (block i at b_0 + ... + b_{i-1}), in which each rank has
  *   packed its own block; then every block is unpacked at its displacement.

@@ -11,7 +11,7 @@
  * block is already at its displacement, and its sendcount and sendtype are
  * not significant.
  *
- * TGT24 gatherv_as_reduce  Gatherv(n) <= Reduce(n)
+ * TGT-V2 gatherv_as_reduce  Gatherv(n) <= Reduce(n) (the irregular form of TGT 2010 eq. 24)
  *   Agreement: the root scatters to every rank two long longs, the offset of
  *   its block in the packed vector (b_0 + ... + b_{i-1}) and n; every rank
  *   then asks mg_late_ok(n <= INT_MAX, 2n); n = 0 moves nothing. Each rank

@@ -144,22 +144,45 @@ int mg_sendrecv_as_irecv_send_wait(const mg_call *c) {
  * message stays one empty message, as MPI_Send sends it), one tag: MPI keeps the messages of one
  * sender, communicator and tag in order. The receiver must receive the same k runs
  * (mg_p2p_split_recv, with the same count: in the benchmark's patterns both ends use one
- * datatype), so the rows are measure-only.
+ * datatype), so the rows are measure-only. Blocking by hand (eq. 2, mg_p2p_blocks): runs of a
+ * fixed number of elements instead, kib KiB / size(datatype) (at least one), as many as the count
+ * needs; the receiver cuts its count alike (mg_p2p_blocks_recv).
  */
-static int piece(int count, int k, int j, int *first) {
-  long lo = (long)count * j / k, hi = (long)count * (j + 1) / k;
+typedef struct runs {
+  long k;  /* pieces */
+  int per; /* elements a piece (blocks); 0: k near-equal runs (split) */
+} runs;
+
+static int piece(int count, const runs *r, long j, int *first) {
+  long lo, hi;
+  if (r->per) {
+    lo = j * r->per;
+    hi = lo + r->per < count ? lo + r->per : count;
+  } else {
+    lo = (long)count * j / r->k, hi = (long)count * (j + 1) / r->k;
+  }
   *first = (int)lo;
   return (int)(hi - lo);
 }
 
 /* Whether piece j (of n elements) is a message of its own. */
-static int piece_sent(int count, int j, int n) { return n > 0 || (count == 0 && j == 0); }
+static int piece_sent(int count, long j, int n) { return n > 0 || (count == 0 && j == 0); }
 
-int mg_p2p_split(const mg_call *c, int k) {
+/* The runs of eq. 2 for count elements of dt: pieces of kib KiB (one message for count 0). */
+static int blocks_of(int count, MPI_Datatype dt, int kib, runs *r) {
+  int size, rc = PMPI_Type_size(dt, &size);
+  if (rc != MPI_SUCCESS) return rc;
+  long per = size > 0 ? ((long)kib << 10) / size : count;
+  r->per = per > 0 ? (int)(per < count ? per : count > 0 ? count : 1) : 1;
+  r->k = count > 0 ? (count + r->per - 1) / r->per : 1;
+  return MPI_SUCCESS;
+}
+
+static int send_runs(const mg_call *c, const runs *r) {
   MPI_Aint lb, extent;
   int rc = PMPI_Type_get_extent(c->stype, &lb, &extent);
-  for (int j = 0; rc == MPI_SUCCESS && j < k; j++) {
-    int first, n = piece(c->scount, k, j, &first);
+  for (long j = 0; rc == MPI_SUCCESS && j < r->k; j++) {
+    int first, n = piece(c->scount, r, j, &first);
     if (piece_sent(c->scount, j, n))
       rc = PMPI_Send((const char *)c->sbuf + (MPI_Aint)first * extent, n, c->stype, c->root, c->stag, c->comm);
   }
@@ -169,14 +192,14 @@ int mg_p2p_split(const mg_call *c, int k) {
 /* The pieces after the first come from the first's sender with its tag (MPI_ANY_SOURCE and
  * MPI_ANY_TAG must not take a piece of another message); the status is the first piece's with the
  * bytes of all pieces, as one receive of the whole message would give it. */
-int mg_p2p_split_recv(const mg_call *c, int k) {
+static int recv_runs(const mg_call *c, const runs *r) {
   MPI_Aint lb, extent;
   MPI_Status st;
   MPI_Count bytes = 0, e;
   int src = c->src, tag = c->rtag, want = c->status != MPI_STATUS_IGNORE, got = 0;
   int rc = PMPI_Type_get_extent(c->rtype, &lb, &extent);
-  for (int j = 0; rc == MPI_SUCCESS && j < k; j++) {
-    int first, n = piece(c->rcount, k, j, &first);
+  for (long j = 0; rc == MPI_SUCCESS && j < r->k; j++) {
+    int first, n = piece(c->rcount, r, j, &first);
     if (!piece_sent(c->rcount, j, n)) continue;
     rc = PMPI_Recv((char *)c->rbuf + (MPI_Aint)first * extent, n, c->rtype, src, tag, c->comm, &st);
     if (rc != MPI_SUCCESS) break;
@@ -188,6 +211,22 @@ int mg_p2p_split_recv(const mg_call *c, int k) {
    * basic elements as the standard (and Open MPI) do; for MPI_BYTE the two agree */
   if (rc == MPI_SUCCESS && want) rc = PMPI_Status_set_elements_x(c->status, MPI_BYTE, bytes);
   return rc;
+}
+
+int mg_p2p_split(const mg_call *c, int k) { return send_runs(c, &(runs){k, 0}); }
+
+int mg_p2p_split_recv(const mg_call *c, int k) { return recv_runs(c, &(runs){k, 0}); }
+
+int mg_p2p_blocks(const mg_call *c, int kib) {
+  runs r;
+  int rc = blocks_of(c->scount, c->stype, kib, &r);
+  return rc != MPI_SUCCESS ? rc : send_runs(c, &r);
+}
+
+int mg_p2p_blocks_recv(const mg_call *c, int kib) {
+  runs r;
+  int rc = blocks_of(c->rcount, c->rtype, kib, &r);
+  return rc != MPI_SUCCESS ? rc : recv_runs(c, &r);
 }
 
 /* ---- send: fence, a put to the destination, fence (measure-only) ----

@@ -33,7 +33,7 @@
  *   scatter, plus a bcast of n, e.g. 2 log p alpha + 2 (p-1)/p n beta as
  *   scatter + allgather, against ceil(log p) alpha + (p-1)/p n beta for a
  *   binomial scatterv: every rank receives all n bytes to keep b_i of them.
- * TGT-V1 scatterv_as_bcast_bcast  Scatterv(n) <= Bcast(p) + Bcast(n)
+ * TGT34 scatterv_as_bcast_bcast  Scatterv(n) <= Bcast(p) + Bcast(n) (eq. 34's second relation)
  *   As TGT34, with a broadcast for the agreement: the root broadcasts its p
  *   sendcounts and size(sendtype) (p+1 ints), from which every rank computes
  *   n and its own offset: the variant for a library whose bcast of p ints

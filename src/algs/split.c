@@ -34,12 +34,47 @@
  * terms, e.g. bcast k (log p alpha) + n beta as a binomial tree of
  * pipelines; it wins where the library's algorithm for n is worse than k of
  * its algorithm for n/k.
+ *
+ * The blocks family (mg_blocks) cuts the same way with pieces of a fixed size
+ * instead of a fixed number: "blocking by hand", TGT 2010 eq. (2), A(kn) <=
+ * n A(k): pieces of K bytes (the row's parameter, in KiB), as many as the data
+ * needs, the last one shorter; the reductions take K / size(datatype) elements
+ * a piece (at least one), so a piece never cuts an element. The piece count
+ * grows with the message, unlike eq. (1)'s; it is equal on every rank, as the
+ * bytes (and a reduction's count and datatype size) are. Cost: ceil(n/K)
+ * calls of K bytes, ceil(n/K) (log p alpha) + n beta for a binomial bcast:
+ * it wins where the library's algorithm for n is slower than its algorithm
+ * for K, n/K times over (a protocol or algorithm switch above K).
  */
 #include <string.h>
 
 #include "algs/algs.h"
 
 size_t mg_split_mem(const mg_call *c);
+size_t mg_blocks_mem(const mg_call *c);
+
+/* The largest piece of the blocks family's rows (rows.h, MG_BLOCKS_ROWS): 64 KiB. */
+#define BLOCKS_MAX ((size_t)64 << 10)
+
+/* How a call is cut: k pieces of near-equal size (eq. 1, fixed 0: mg_split_piece), or pieces of
+ * `fixed` bytes (elements, for the reductions), as many as it takes (eq. 2). */
+typedef struct cut {
+  long k;
+  size_t fixed;
+} cut;
+
+/* Piece j of a cut of b bytes (or elements). */
+static void cut_piece(const cut *ct, size_t b, long j, size_t *off, size_t *len) {
+  if (!ct->fixed) {
+    mg_split_piece(b, (int)ct->k, (int)j, off, len);
+    return;
+  }
+  *off = (size_t)j * ct->fixed;
+  *len = b - *off < ct->fixed ? b - *off : ct->fixed;
+}
+
+/* A fixed cut of b units into pieces of `fixed`: ceil(b / fixed) pieces (none for b = 0). */
+static cut cut_fixed(size_t b, size_t fixed) { return (cut){(long)((b + fixed - 1) / fixed), fixed}; }
 
 /* Piece j of k of b bytes: [*off, *off + *len), bounds at multiples of 8 bytes (algs.h). */
 void mg_split_piece(size_t b, int k, int j, size_t *off, size_t *len) {
@@ -51,17 +86,27 @@ void mg_split_piece(size_t b, int k, int j, size_t *off, size_t *len) {
 
 /* ---- the reductions: runs of elements ---- */
 
-static int split_reduction(const mg_call *c, int k) {
+static int split_reduction(const mg_call *c, cut ct) {
   mg_type t;
   int rc = mg_type_get(c->rtype, &t);
   if (rc != MPI_SUCCESS) return rc;
+  long n = c->rcount;
+  if (ct.fixed) { /* blocks: K bytes -> whole elements a piece, at least one */
+    size_t per = t.size > 0 ? ct.fixed / (size_t)t.size : (size_t)n;
+    ct = cut_fixed((size_t)n, per ? per : 1);
+  }
   int in = c->sbuf == MPI_IN_PLACE, recv = c->coll != MG_REDUCE || c->rank == c->root;
   /* MPICH 4.0.2's in-place MPI_Reduce at a root other than 0 crashes from ~2 KiB: the root
    * reduces from a copy of the piece instead (scratch: mg_split_mem) */
-  char *copy = in && c->coll == MG_REDUCE ? mg_scratch(mg_split_mem(c)) : NULL;
-  long n = c->rcount;
-  for (int j = 0; j < k; j++) {
-    long lo = n * j / k, hi = n * (j + 1) / k;
+  char *copy = in && c->coll == MG_REDUCE ? mg_scratch(ct.fixed ? mg_blocks_mem(c) : mg_split_mem(c)) : NULL;
+  for (long j = 0; j < ct.k; j++) {
+    long lo, hi;
+    if (ct.fixed) {
+      lo = j * (long)ct.fixed;
+      hi = lo + (long)ct.fixed < n ? lo + (long)ct.fixed : n;
+    } else {
+      lo = n * j / ct.k, hi = n * (j + 1) / ct.k;
+    }
     if (hi == lo) continue;
     MPI_Aint at = (MPI_Aint)lo * t.extent;
     const void *s = in ? MPI_IN_PLACE : (const char *)c->sbuf + at;
@@ -85,7 +130,7 @@ static int split_reduction(const mg_call *c, int k) {
 
 /* ---- bcast: byte pieces ---- */
 
-static int split_bcast(const mg_call *c, int k) {
+static int split_bcast(const mg_call *c, cut ct) {
   mg_type t;
   int rc = mg_type_get(c->rtype, &t);
   if (rc != MPI_SUCCESS) return rc;
@@ -93,9 +138,10 @@ static int split_bcast(const mg_call *c, int k) {
   int dense = mg_type_is_dense(&t), root = c->rank == c->root;
   char *img = dense ? c->rbuf : mg_scratch(b);
   if (!dense && root && (rc = mg_pack(c->rbuf, c->rcount, c->rtype, img, (int)b)) != MPI_SUCCESS) return rc;
-  for (int j = 0; j < k; j++) {
+  if (ct.fixed) ct = cut_fixed(b, ct.fixed);
+  for (long j = 0; j < ct.k; j++) {
     size_t off, len;
-    mg_split_piece(b, k, j, &off, &len);
+    cut_piece(&ct, b, j, &off, &len);
     if (len && (rc = PMPI_Bcast(img + off, (int)len, MPI_BYTE, c->root, c->comm)) != MPI_SUCCESS) return rc;
   }
   return dense || root ? MPI_SUCCESS : mg_unpack(img, (int)b, c->rbuf, c->rcount, c->rtype);
@@ -145,7 +191,7 @@ size_t mg_split_mem(const mg_call *c) {
   }
 }
 
-static int split_blocks(const mg_call *c, int k) {
+static int split_blocks(const mg_call *c, cut ct) {
   int p = c->size, me = c->rank, root = c->rank == c->root, in = 0, rc = MPI_SUCCESS;
   size_t b = c->bytes, pb = (size_t)p * b;
   char *cur = NULL, *s = NULL, *r = NULL;
@@ -179,13 +225,24 @@ static int split_blocks(const mg_call *c, int k) {
     break;
   }
   if (rc != MPI_SUCCESS) return rc;
-  for (int j = 0; j < k && rc == MPI_SUCCESS; j++) {
+  if (ct.fixed) ct = cut_fixed(b, ct.fixed);
+  /* blocks: every piece but the last has the same length, so one strided type serves them all */
+  MPI_Datatype full = MPI_DATATYPE_NULL;
+  for (long j = 0; j < ct.k && rc == MPI_SUCCESS; j++) {
     size_t off, len;
     MPI_Datatype t = MPI_BYTE;
-    mg_split_piece(b, k, j, &off, &len);
+    cut_piece(&ct, b, j, &off, &len);
     if (len == 0) continue;
     int n1 = (int)len; /* one piece (k = 1, the packed rows): whole blocks, len bytes each */
-    if (len != b && (n1 = 1, rc = strided(len, b, &t)) != MPI_SUCCESS) return rc;
+    if (len != b) {
+      n1 = 1;
+      if (ct.fixed && len == ct.fixed && full != MPI_DATATYPE_NULL) {
+        t = full;
+      } else {
+        if ((rc = strided(len, b, &t)) != MPI_SUCCESS) break;
+        if (ct.fixed && len == ct.fixed) full = t;
+      }
+    }
     const void *sp = in ? MPI_IN_PLACE : s + off;
     switch (c->coll) {
     case MG_GATHER:
@@ -199,7 +256,11 @@ static int split_blocks(const mg_call *c, int k) {
     case MG_ALLGATHER: rc = PMPI_Allgather(sp, (int)len, MPI_BYTE, r + off, n1, t, c->comm); break;
     default: rc = PMPI_Alltoall(in ? MPI_IN_PLACE : s + off, n1, t, r + off, n1, t, c->comm); break;
     }
-    int rc2 = t == MPI_BYTE ? MPI_SUCCESS : PMPI_Type_free(&t);
+    int rc2 = t == MPI_BYTE || t == full ? MPI_SUCCESS : PMPI_Type_free(&t);
+    if (rc == MPI_SUCCESS) rc = rc2;
+  }
+  if (full != MPI_DATATYPE_NULL) {
+    int rc2 = PMPI_Type_free(&full);
     if (rc == MPI_SUCCESS) rc = rc2;
   }
   if (rc != MPI_SUCCESS || !r || r == c->rbuf) return rc;
@@ -215,10 +276,24 @@ static int split_blocks(const mg_call *c, int k) {
   return mg_unpack(r, (int)pb, c->rbuf, p * c->rcount, c->rtype);
 }
 
-int mg_split(const mg_call *c, int k) {
+static int cut_call(const mg_call *c, cut ct) {
   switch (c->coll) {
-  case MG_BCAST: return split_bcast(c, k);
-  case MG_REDUCE: case MG_ALLREDUCE: case MG_SCAN: case MG_EXSCAN: return split_reduction(c, k);
-  default: return split_blocks(c, k);
+  case MG_BCAST: return split_bcast(c, ct);
+  case MG_REDUCE: case MG_ALLREDUCE: case MG_SCAN: case MG_EXSCAN: return split_reduction(c, ct);
+  default: return split_blocks(c, ct);
   }
+}
+
+int mg_split(const mg_call *c, int k) { return cut_call(c, (cut){k, 0}); }
+
+int mg_blocks(const mg_call *c, int kib) { return cut_call(c, (cut){0, (size_t)kib << 10}); }
+
+/* As mg_split_mem, but an in-place reduce root copies a piece of up to BLOCKS_MAX bytes (whole
+ * elements: the largest piece of any blocks row), not half the vector. */
+size_t mg_blocks_mem(const mg_call *c) {
+  if (c->coll != MG_REDUCE) return mg_split_mem(c);
+  mg_type t;
+  if (mg_type_get(c->rtype, &t) != MPI_SUCCESS) return 0;
+  size_t per = t.size > 0 ? (BLOCKS_MAX + (size_t)t.size - 1) / (size_t)t.size : (size_t)c->rcount;
+  return mg_type_span(&t, per < (size_t)c->rcount ? per : (size_t)c->rcount);
 }

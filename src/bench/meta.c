@@ -13,21 +13,25 @@
 
 #include "algs/layout.h"
 #include "bench/bench.h"
+#include "util/text.h"
 
 /* The machine and launcher part of a configuration's identity (docs/check.md), on rank 0:
  * the processor's "model name" from /proc/cpuinfo, and what started this process, told by
  * its parent (mpirun's daemon orted/prted, Hydra's hydra_pmi_proxy, Slurm's slurmstepd);
  * MPIGUIDE_LAUNCHER, when set, names it instead. Linux only: elsewhere both stay "". */
 static void machine_and_launcher(char *cpu, size_t cpulen, char *launcher, size_t llen) {
-  char line[512];
+  char *line = NULL; /* whole lines, at most 1 MiB: a fixed buffer would split a long one */
+  size_t cap = 0;
+  int nl;
   FILE *f = fopen("/proc/cpuinfo", "r");
-  while (f && fgets(line, sizeof line, f))
+  while (f && mg_read_line(f, &line, &cap, &nl) >= 0)
     if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
       const char *v = strchr(line, ':') + 1;
       while (*v == ' ' || *v == '\t') v++;
-      snprintf(cpu, cpulen, "%.*s", (int)strcspn(v, "\n"), v);
+      snprintf(cpu, cpulen, "%s", v);
       break;
     }
+  free(line);
   if (f) fclose(f);
   const char *env = getenv("MPIGUIDE_LAUNCHER");
   if (env && *env) {

@@ -2,13 +2,16 @@
  * Overlap arithmetic, the best test count and the overlap file (ovl.h). No MPI.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bench/ovl.h"
 #include "bench/sample.h"
 #include "util/err.h"
+#include "util/parse.h"
 #include "util/text.h"
 
 static const char *const vnames[MG_OVL_NVARIANTS] = {
@@ -146,6 +149,8 @@ long mg_ovl_write_rows(FILE *f, const mg_ovl_cell *cells, int ncells, const char
       rows++;
     }
   }
+  /* the last line: a file cut at a line break has fewer rows than this says (older files lack it) */
+  fprintf(f, "#@%s=%ld\n", MG_OVL_ROWS_KEY, rows);
   return rows;
 }
 
@@ -203,32 +208,61 @@ static mg_ovl_cell *cell_of(mg_ovl_file *f, const char *coll, size_t bytes, cons
 
 #define FAIL(...) (rc = MG_ERR(__VA_ARGS__))
 
+/* A number field of a row in [min, max] into *out; "" only where empty_ok (then *out untouched). 0, or -1. */
+static int row_long(const char *s, const char *name, long min, long max, int empty_ok, long *out, const char *path,
+                    long line, char *err, size_t errlen) {
+  char e[160];
+  if (!*s && empty_ok) return 0;
+  if (mg_parse_long(s, min, max, out, e, sizeof e)) return MG_ERR("%s:%ld: column %s: %s", path, line, name, e);
+  return 0;
+}
+
 int mg_ovl_read(const char *path, mg_ovl_file *f, char *err, size_t errlen) {
   memset(f, 0, sizeof *f);
   snprintf(f->path, sizeof f->path, "%s", path);
-  FILE *in = fopen(path, "r");
-  if (!in) return MG_ERR("%s: cannot read: %s", path, strerror(errno));
+  FILE *in = mg_open_text(path, "overlap file", err, errlen);
+  if (!in) return -1;
   char *buf = NULL, *fld[MG_OVC_N + 8];
   size_t cap = 0;
-  int col[MG_OVC_N], have_header = 0, nl, rc = 0;
-  long len, line = 0;
+  int col[MG_OVC_N], have_header = 0, nl, rc = 0, v1 = 0;
+  long len, line = 0, nrows = 0, end_line = 0;
   while (!rc && (len = mg_read_line(in, &buf, &cap, &nl)) >= 0) {
     line++;
+    if (!nl) {
+      FAIL("%s:%ld: the last line has no line break: the file was cut short (truncated?)", path, line);
+      break;
+    }
     if (!len) continue;
+    if (end_line) {
+      FAIL("%s:%ld: a line after #@%s (line %ld), the file's last line", path, line, MG_OVL_ROWS_KEY, end_line);
+      break;
+    }
     if (!strncmp(buf, "#@", 2)) {
+      if (have_header && !strncmp(buf + 2, MG_OVL_ROWS_KEY "=", strlen(MG_OVL_ROWS_KEY) + 1)) {
+        long want;
+        if (row_long(buf + 3 + strlen(MG_OVL_ROWS_KEY), "#@" MG_OVL_ROWS_KEY, 0, LONG_MAX, 0, &want, path, line, err,
+                     errlen))
+          rc = -1;
+        else if (want != nrows)
+          FAIL("%s:%ld: the file ends early (truncated?): %ld rows, its #@%s says %ld", path, line, nrows,
+               MG_OVL_ROWS_KEY, want);
+        end_line = line;
+        continue;
+      }
       if (add_meta(f, buf + 2)) FAIL("%s:%ld: out of memory", path, line);
       continue;
     }
     if (buf[0] == '#') continue;
     if (!have_header) {
       const char *fmt = mg_ovl_meta(f, "format");
-      if (!fmt || strcmp(fmt, MG_OVL_FORMAT)) {
+      if (!fmt || (strcmp(fmt, MG_OVL_FORMAT) && strcmp(fmt, MG_OVL_FORMAT_V1))) {
         FAIL("%s:%ld: not an overlap file of `mpiguide bench --overlap` (#@format=%s expected, found %s)", path, line,
              MG_OVL_FORMAT, fmt ? fmt : "none");
         break;
       }
+      v1 = !strcmp(fmt, MG_OVL_FORMAT_V1);
       int nf = mg_csv_split(buf, fld, MG_OVC_N + 8);
-      for (int i = 0; i < MG_OVC_N; i++) {
+      for (int i = 0; i < MG_OVC_N && !rc; i++) {
         col[i] = -1;
         for (int j = 0; j < nf && j < MG_OVC_N + 8; j++)
           if (!strcmp(fld[j], colnames[i])) col[i] = j;
@@ -240,32 +274,46 @@ int mg_ovl_read(const char *path, mg_ovl_file *f, char *err, size_t errlen) {
     int nf = mg_csv_split(buf, fld, MG_OVC_N + 8);
     const char *x[MG_OVC_N];
     for (int i = 0; i < MG_OVC_N; i++) x[i] = col[i] >= 0 && col[i] < nf ? fld[col[i]] : "";
-    char *e1, *e2, *e3;
+    char e[160];
     mg_ovl_row r = {0};
     r.variant = mg_ovl_variant_find(x[MG_OVC_VARIANT]);
-    unsigned long long bytes = strtoull(x[MG_OVC_BYTES], &e1, 10);
-    r.sec = strtod(x[MG_OVC_RUNTIME], &e2);
-    r.tests = *x[MG_OVC_TESTS] ? (int)strtol(x[MG_OVC_TESTS], &e3, 10) : -1;
-    if (nf < MG_OVC_N - 2 || r.variant < 0 || *e1 || !*x[MG_OVC_BYTES] || *e2 || !*x[MG_OVC_RUNTIME] ||
-        (r.variant == MG_OVL_OVERALL && r.tests < 0) || !isfinite(r.sec) || r.sec < 0) {
+    unsigned long long bytes = 0;
+    long tests = -1;
+    int bad_num = mg_parse_digits(x[MG_OVC_BYTES], strlen(x[MG_OVC_BYTES]), SIZE_MAX / 2, &bytes) ||
+                  mg_parse_double_in(x[MG_OVC_RUNTIME], 0, 1e6, &r.sec, e, sizeof e) ||
+                  (*x[MG_OVC_TESTS] && mg_parse_long(x[MG_OVC_TESTS], 0, 1000000, &tests, e, sizeof e));
+    r.tests = (int)tests;
+    if (nf < MG_OVC_N - 2 || r.variant < 0 || bad_num || (r.variant == MG_OVL_OVERALL && r.tests < 0)) {
       FAIL("%s:%ld: malformed row (variant '%s', tests '%s', bytes '%s', runtime_sec '%s')", path, line,
            x[MG_OVC_VARIANT], x[MG_OVC_TESTS], x[MG_OVC_BYTES], x[MG_OVC_RUNTIME]);
       break;
     }
-    r.round = atol(x[MG_OVC_ROUND]), r.rep = atol(x[MG_OVC_REP]);
-    r.warmup = atoi(x[MG_OVC_WARMUP]), r.valid = atoi(x[MG_OVC_VALID]);
+    long round, rep, warmup, valid, count, nprocs, iters = 0, root = -1;
+#define NUM(C, min, max, empty_ok, out) row_long(x[MG_OVC_##C], colnames[MG_OVC_##C], min, max, empty_ok, out, path, line, err, errlen)
+    if (NUM(ROUND, 0, LONG_MAX, 0, &round) || NUM(REP, 0, LONG_MAX, 0, &rep) || NUM(WARMUP, 0, 1, 0, &warmup) ||
+        NUM(VALID, 0, 1, 0, &valid) || NUM(COUNT, 0, LONG_MAX, 0, &count) || NUM(NPROCS, 1, INT_MAX, 0, &nprocs) ||
+        NUM(ITERS, 0, LONG_MAX, 0, &iters) || NUM(ROOT, 0, INT_MAX, 1, &root)) {
+      rc = -1;
+      break;
+    }
+#undef NUM
+    r.round = round, r.rep = rep, r.warmup = (int)warmup, r.valid = (int)valid;
     mg_ovl_cell *c = cell_of(f, x[MG_OVC_COLL], (size_t)bytes, x[MG_OVC_DTYPE], x[MG_OVC_OP]);
     if (!c || mg_ovl_push(c, &r)) {
       FAIL("%s:%ld: out of memory", path, line);
       break;
     }
-    c->count = atol(x[MG_OVC_COUNT]);
-    c->nprocs = atoi(x[MG_OVC_NPROCS]);
-    if (r.variant != MG_OVL_PURE) c->iters = atol(x[MG_OVC_ITERS]);
-    if (*x[MG_OVC_ROOT]) c->root = atoi(x[MG_OVC_ROOT]);
+    nrows++;
+    c->count = count;
+    c->nprocs = (int)nprocs;
+    if (r.variant != MG_OVL_PURE) c->iters = iters;
+    if (root >= 0) c->root = (int)root;
   }
   if (!rc && len < -1) FAIL("%s:%ld: %s", path, line + 1, mg_read_line_strerror(len));
   if (!rc && !have_header) FAIL("%s: no header line: not an overlap file of `mpiguide bench --overlap`", path);
+  if (!rc && !v1 && !end_line)
+    FAIL("%s:%ld: the file ends early (truncated?): %ld rows and no last line #@%s (%s)", path, line, nrows,
+         MG_OVL_ROWS_KEY, MG_OVL_FORMAT);
   free(buf);
   fclose(in);
   if (rc) mg_ovl_file_free(f);

@@ -33,7 +33,11 @@
 /* The default sweep of MPI_Test calls during the computation. */
 #define MG_OVL_DEFAULT_TESTS "0,1,2,4,8,16,64"
 /* The raw file's format tag (#@format). */
-#define MG_OVL_FORMAT "mpiguide-bench-overlap/1"
+#define MG_OVL_FORMAT "mpiguide-bench-overlap/2"
+/* /2 is /1 with a last line #@overlap_rows=N, the rows the file holds, so that a file cut at a line
+ * break is refused; /1 files still read (there only a line cut in its middle is seen). */
+#define MG_OVL_FORMAT_V1 "mpiguide-bench-overlap/1"
+#define MG_OVL_ROWS_KEY "overlap_rows"
 
 /* The variants of one (collective, size): X(ENUM, name in the file, what one measurement is). */
 #define MG_OVL_VARIANTS(X)                                                                            \
@@ -105,7 +109,8 @@ int mg_ovl_summarise(const mg_ovl_cell *c, mg_ovl_sum *s);
 
 /*
  * The raw file (docs/bench.md, "Overlap"): the #@ lines of a bench run with
- * #@format=mpiguide-bench-overlap/1, then this header and one row per measurement. The writer
+ * #@format=mpiguide-bench-overlap/2, then this header, one row per measurement and the line
+ * #@overlap_rows=N (not in /1). The writer
  * and the reader both come from this list (r: the mg_ovl_row *, c: the mg_ovl_cell *, launch).
  */
 #define MG_OVL_COLUMNS(X)                                                          \

@@ -51,14 +51,18 @@
  *   its length: mirrored in ompi_allgather_rdb below, and the row skipped when any of its pieces
  *   gets rdb. mvapich2: skipped from 16 ranks on, where it was measured (16 ranks at 64 and 128 KiB,
  *   256 at 64 KiB); at 4 ranks its split rows are timed by their data (its table there is not
- *   recursive doubling). mpich and impi never showed it (impi's split rows are skipped anyway). */
+ *   recursive doubling). mpich and impi never showed it (impi's split rows are skipped anyway).
+ *   The blocks rows (eq. 2) send the same strided pieces when a block is longer than their piece
+ *   size, so the same entries cover them, matched by the family's name prefix; a row whose piece
+ *   is the whole block sends bytes, no resized type, and runs. */
 #ifdef SMPI_H
 typedef enum {
   SIMDEF_ALWAYS,
   SIMDEF_EMPTY_LANE_ELEMENTS, /* the call's count below the ranks per node (regular nodes) */
   SIMDEF_EMPTY_LANE_BYTES,    /* its bytes below the ranks per node */
   SIMDEF_OMPI_RDB_PIECE,      /* SimGrid's ompi allgather picks rdb for one of the row's pieces */
-  SIMDEF_FROM_16_RANKS,       /* 16 ranks or more */
+  SIMDEF_FROM_16_RANKS_STRIDED, /* 16 ranks or more, and the row sends a strided piece */
+  SIMDEF_STRIDED,               /* the row sends a strided piece (a piece shorter than a block) */
 } simdef_when;
 #define MG_SMPI_IMPI_GB "SMPI 3.32 selector impi: allgather__GB's bcast__scatter_LR_allgather writes count x " \
                         "extent bytes past this row's strided type (docs/scale.md)"
@@ -71,16 +75,16 @@ static const struct {
   simdef_when when;
   const char *why; /* a format: the selector, the ranks per node */
 } smpi_defects[] = {
-    {"impi", "allgather_as_split2", SIMDEF_ALWAYS, MG_SMPI_IMPI_GB},
-    {"impi", "allgather_as_split4", SIMDEF_ALWAYS, MG_SMPI_IMPI_GB},
+    {"impi", "allgather_as_split", SIMDEF_ALWAYS, MG_SMPI_IMPI_GB},
+    {"impi", "allgather_as_blocks", SIMDEF_STRIDED, MG_SMPI_IMPI_GB},
     {"ompi", "allreduce_as_lane", SIMDEF_EMPTY_LANE_ELEMENTS, MG_SMPI_ZERO_COUNT},
     {"ompi", "reduce_as_lane", SIMDEF_EMPTY_LANE_ELEMENTS, MG_SMPI_ZERO_COUNT},
     {"ompi", "bcast_as_lane", SIMDEF_EMPTY_LANE_BYTES, MG_SMPI_ZERO_COUNT},
     {"impi", "allreduce_as_lane", SIMDEF_EMPTY_LANE_ELEMENTS, MG_SMPI_ZERO_COUNT},
-    {"ompi", "allgather_as_split2", SIMDEF_OMPI_RDB_PIECE, MG_SMPI_RDB},
-    {"ompi", "allgather_as_split4", SIMDEF_OMPI_RDB_PIECE, MG_SMPI_RDB},
-    {"mvapich2", "allgather_as_split2", SIMDEF_FROM_16_RANKS, MG_SMPI_RDB},
-    {"mvapich2", "allgather_as_split4", SIMDEF_FROM_16_RANKS, MG_SMPI_RDB},
+    {"ompi", "allgather_as_split", SIMDEF_OMPI_RDB_PIECE, MG_SMPI_RDB},
+    {"ompi", "allgather_as_blocks", SIMDEF_OMPI_RDB_PIECE, MG_SMPI_RDB},
+    {"mvapich2", "allgather_as_split", SIMDEF_FROM_16_RANKS_STRIDED, MG_SMPI_RDB},
+    {"mvapich2", "allgather_as_blocks", SIMDEF_FROM_16_RANKS_STRIDED, MG_SMPI_RDB},
 };
 #define N_SMPI_DEFECTS (sizeof smpi_defects / sizeof smpi_defects[0])
 
@@ -99,26 +103,58 @@ static int ompi_allgather_rdb(int p, size_t d) {
   return d < 2 || (d >= 8 && d < 16) || (d >= 512 && d < 4096);
 }
 
-/* Whether a split row of k pieces (mg_split_piece; empty pieces are not sent) sends one piece that
- * ompi's allgather runs as rdb. */
-static int ompi_split_rdb(int p, size_t b, int k) {
-  for (int j = 0; j < k; j++) {
-    size_t off, len;
-    mg_split_piece(b, k, j, &off, &len);
-    if (len && ompi_allgather_rdb(p, len)) return 1;
+/* The piece lengths of allgather's split or blocks row `name` for blocks of b bytes (split.c: k
+ * near-equal pieces, mg_split_piece, or pieces of param KiB and a shorter last one; empty pieces
+ * are not sent) into len[], at most 4; returns their count. A piece as long as the block is sent
+ * as bytes, not as the strided type. */
+static int piece_lengths(size_t b, const char *name, size_t *len) {
+  int a = mg_alg_find(MG_ALLGATHER, name), n = 0;
+  if (a <= 0) return 0;
+  const mg_alg *al = &mg_colls[MG_ALLGATHER].algs[a];
+  if (al->family == MG_FAM_SPLIT) {
+    for (int j = 0; j < al->param && j < 4; j++) {
+      size_t off;
+      mg_split_piece(b, al->param, j, &off, &len[n]);
+      if (len[n]) n++;
+    }
+  } else if (al->family == MG_FAM_BLOCKS) {
+    size_t k = (size_t)al->param << 10;
+    if (b >= k) len[n++] = k;
+    if (b % k) len[n++] = b % k;
   }
+  return n;
+}
+
+/* Whether the row sends a piece shorter than the block: one element of the strided type. */
+static int strided_piece(size_t b, const char *name) {
+  size_t len[4];
+  int n = piece_lengths(b, name, len);
+  for (int j = 0; j < n; j++)
+    if (len[j] != b) return 1;
+  return 0;
+}
+
+/* Whether a split or blocks row sends a strided piece that ompi's allgather runs as rdb. */
+static int ompi_pieces_rdb(int p, size_t b, const char *name) {
+  size_t len[4];
+  int n = piece_lengths(b, name, len);
+  for (int j = 0; j < n; j++)
+    if (len[j] != b && ompi_allgather_rdb(p, len[j])) return 1;
   return 0;
 }
 
 /* Does defect d apply to B's series i? rpn: ranks per node of c's communicator (0: uneven nodes,
  * where the lane rows fall back and make no call of their own). */
 static int applies(size_t d, const char *selector, const char *name, const mg_call *c, int rpn) {
-  if (strcmp(selector, smpi_defects[d].selector) || strcmp(name, smpi_defects[d].row)) return 0;
+  /* a table row names a row of libmpiguide or, ending in "_as_split"/"_as_blocks", its family */
+  size_t rl = strlen(smpi_defects[d].row);
+  if (strcmp(selector, smpi_defects[d].selector) || strncmp(name, smpi_defects[d].row, rl)) return 0;
   switch (smpi_defects[d].when) {
   case SIMDEF_EMPTY_LANE_ELEMENTS: return c->rcount < rpn;
   case SIMDEF_EMPTY_LANE_BYTES: return c->bytes < (size_t)rpn;
-  case SIMDEF_OMPI_RDB_PIECE: return ompi_split_rdb(c->size, c->bytes, name[strlen(name) - 1] - '0');
-  case SIMDEF_FROM_16_RANKS: return c->size >= 16;
+  case SIMDEF_OMPI_RDB_PIECE: return ompi_pieces_rdb(c->size, c->bytes, name);
+  case SIMDEF_FROM_16_RANKS_STRIDED: return c->size >= 16 && strided_piece(c->bytes, name);
+  case SIMDEF_STRIDED: return strided_piece(c->bytes, name);
   default: return 1;
   }
 }

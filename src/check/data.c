@@ -249,6 +249,67 @@ static int meta_copy(mg_ck_meta *dst, const mg_ck_meta *m) {
 
 static char *dupe(const char *s) { return strdup(s ? s : ""); }
 
+/* The value of the last #@key of m and its line (0 when absent). */
+static const char *meta_at(const mg_ck_meta *m, const char *key, long *line) {
+  for (int i = m->n - 1; i >= 0; i--)
+    if (!strcmp(m->v[i].key, key)) return *line = m->v[i].line, m->v[i].val;
+  return *line = 0, NULL;
+}
+
+int mg_ck_meta_num(const mg_ck_meta *m, const char *key, const char *source, double min, double max, int nan_ok,
+                   double *out, char *err, size_t errlen) {
+  long line;
+  const char *v = meta_at(m, key, &line);
+  char e[160];
+  if (!v || (nan_ok && !strcmp(v, "nan"))) return 0;
+  if (mg_parse_double_in(v, min, max, out, e, sizeof e))
+    return MG_ERR("%s:%ld: #@%s=%.60s: %s", source, line, key, v, e);
+  return 1;
+}
+
+int mg_ck_meta_int(const mg_ck_meta *m, const char *key, const char *source, long min, long max, long *out,
+                   char *err, size_t errlen) {
+  long line;
+  const char *v = meta_at(m, key, &line);
+  char e[160];
+  if (v && mg_parse_long(v, min, max, out, e, sizeof e))
+    return MG_ERR("%s:%ld: #@%s=%.60s: %s", source, line, key, v, e);
+  return v != NULL;
+}
+
+/* The numbers of a launch's #@ lines, each range-checked: a bad one is an error naming its line
+ * (#@nprocs=4294967300 was read by atoi as 4, and the rows' 4294967300 then "contradicted" it). */
+typedef struct launch_nums {
+  double sync_cost, sync_skew, noise;
+  long nprocs, nnodes;
+  unsigned long long seed;
+  int has_seed;
+} launch_nums;
+
+static int launch_numbers(const mg_ck_meta *m, const char *source, launch_nums *x, char *err, size_t errlen) {
+  *x = (launch_nums){-1, -1, 0, 0, 0, 0, 0};
+  if (mg_ck_meta_num(m, "sync_cost_sec", source, 0, 1e6, 1, &x->sync_cost, err, errlen) < 0 ||
+      mg_ck_meta_num(m, "sync_skew_sec", source, 0, 1e6, 1, &x->sync_skew, err, errlen) < 0 ||
+      mg_ck_meta_num(m, "noise_sec", source, 0, 1e6, 0, &x->noise, err, errlen) < 0 ||
+      mg_ck_meta_int(m, "nprocs", source, 1, INT_MAX, &x->nprocs, err, errlen) < 0 ||
+      mg_ck_meta_int(m, "nnodes", source, 1, INT_MAX, &x->nnodes, err, errlen) < 0)
+    return -1;
+  const char *v;
+  long line;
+  /* files before #@noise_sec had the value only in the stopping rule's line: a number when --noise
+   * was given, else a sentence ("measured (...)"), which is no noise given */
+  if (!mg_ck_meta_get(m, "noise_sec") && (v = mg_ck_meta_get(m, "stop_rule_noise_sec"))) {
+    double c;
+    if (!mg_parse_double_in(v, 0, 1e6, &c, NULL, 0)) x->noise = c;
+  }
+  if (mg_ck_meta_get(m, "check_format") && (v = meta_at(m, "seed", &line))) {
+    if (mg_parse_digits(v, strlen(v), UINT32_MAX, &x->seed))
+      return MG_ERR("%s:%ld: #@seed=%.60s: not a seed (digits, at most %u)", source, line, v, (unsigned)UINT32_MAX);
+    x->has_seed = 1;
+  }
+  return 0;
+}
+
 /* A launch read before from another file is the same data given twice: an error. */
 int mg_ck_launch_get(mg_ck_data *d, const char *id, const char *source, const mg_ck_meta *m, int repro,
                      int first_new, char *err, size_t errlen) {
@@ -259,6 +320,8 @@ int mg_ck_launch_get(mg_ck_data *d, const char *id, const char *source, const mg
                  d->launches[i].source);
     }
   if (strlen(id) >= MG_CK_NAME) return MG_ERR("%s: launch id '%.40s...' is too long", source, id);
+  launch_nums x;
+  if (launch_numbers(m, source, &x, err, errlen)) return -1;
   mg_ck_launch *nl = realloc(d->launches, (size_t)(d->nlaunches + 1) * sizeof *nl);
   if (!nl) return MG_ERR("out of memory");
   d->launches = nl;
@@ -266,33 +329,11 @@ int mg_ck_launch_get(mg_ck_data *d, const char *id, const char *source, const mg
   memset(l, 0, sizeof *l);
   snprintf(l->id, sizeof l->id, "%s", id);
   l->repro = repro;
-  l->sync_cost = l->sync_skew = -1;
-  const char *v;
-  if ((v = mg_ck_meta_get(m, "sync_cost_sec"))) {
-    char *end;
-    double c = strtod(v, &end);
-    if (end != v && !*end && isfinite(c) && c >= 0) l->sync_cost = c;
-  }
-  if ((v = mg_ck_meta_get(m, "sync_skew_sec"))) {
-    char *end;
-    double c = strtod(v, &end);
-    if (end != v && !*end && isfinite(c) && c >= 0) l->sync_skew = c;
-    if (l->sync_skew > l->sync_cost) l->sync_cost = l->sync_skew; /* the imprecision is the larger */
-  }
-  /* written by check --noise (bench/output.c); files before it had the value only in the stopping
-   * rule's line, which is a number when --noise was given */
-  if ((v = mg_ck_meta_get(m, "noise_sec")) || (v = mg_ck_meta_get(m, "stop_rule_noise_sec"))) {
-    char *end;
-    double c = strtod(v, &end);
-    if (end != v && !*end && isfinite(c) && c > 0) l->noise_given = c;
-  }
-  if ((v = mg_ck_meta_get(m, "nprocs"))) l->nprocs = atoi(v);
-  if (mg_ck_meta_get(m, "check_format") && (v = mg_ck_meta_get(m, "seed"))) {
-    char *end;
-    unsigned long long sd = strtoull(v, &end, 10);
-    if (end != v && !*end && sd <= UINT32_MAX) l->has_seed = 1, l->seed = (uint32_t)sd;
-  }
-  if ((v = mg_ck_meta_get(m, "nnodes"))) l->nnodes = atoi(v);
+  l->sync_cost = x.sync_cost, l->sync_skew = x.sync_skew;
+  if (l->sync_skew > l->sync_cost) l->sync_cost = l->sync_skew; /* the imprecision is the larger */
+  if (x.noise > 0) l->noise_given = x.noise; /* written by check --noise (bench/output.c) */
+  l->nprocs = (int)x.nprocs, l->nnodes = (int)x.nnodes;
+  if (x.has_seed) l->has_seed = 1, l->seed = (uint32_t)x.seed;
   l->source = dupe(source);
   l->mpi_name = dupe(mg_ck_meta_get(m, "mpi_library_name"));
   l->mpi_version = dupe(mg_ck_meta_get(m, "mpi_library_version"));

@@ -1,6 +1,6 @@
 /*
  * Communication hot spots (docs/hotspots.md): the timed trace of a run
- * (MPIGUIDE_TRACE_TIME=1, docs/trace.md format 2) read back, its rows grouped
+ * (MPIGUIDE_TRACE_TIME=1, docs/trace.md) read back, its rows grouped
  * into hot spots - one call site (object file and offset) calling one
  * operation on one process count with one message size (and, for a
  * reduction, one datatype class and op) - and the smallest set of them that
@@ -21,6 +21,16 @@
 #define MG_HS_DEFAULT_P 80.0
 #define MG_HS_ALGS 8
 
+/* What the reader takes (docs/trace.md): formats 1 to MG_HS_FORMAT, and each number in a range
+ * beyond which it is surely not a trace's: process counts (#@nprocs, the nprocs and ranks
+ * columns) 1 to MG_HS_NPROCS_MAX, a row's calls up to MG_HS_CALLS_MAX, bytes up to
+ * MG_HS_BYTES_MAX, times (the time columns, #@wall_s) finite from 0 to MG_HS_SECONDS_MAX. */
+#define MG_HS_FORMAT 3
+#define MG_HS_NPROCS_MAX (1 << 24)
+#define MG_HS_CALLS_MAX 1000000000000000ull /* 1e15 */
+#define MG_HS_BYTES_MAX (1ull << 53)
+#define MG_HS_SECONDS_MAX 1e12
+
 /* One hot spot: the trace's rows of one (site, operation, nprocs, size, reduction) summed over
  * algorithms and fallback reasons. Times are per rank: the sum over ranks / the run's processes. */
 typedef struct mg_hs_spot {
@@ -40,9 +50,9 @@ typedef struct mg_hs_spot {
 } mg_hs_spot;
 
 typedef struct mg_hs_trace {
-  int version;             /* #@mpiguide_trace */
-  int timed;               /* #@timed=1 (format 2) */
-  int nprocs;              /* #@nprocs */
+  int version;             /* #@mpiguide_trace: 1 to MG_HS_FORMAT */
+  int timed;               /* #@timed=1 */
+  int nprocs;              /* #@nprocs; 0: not given (an untimed trace may lack it) */
   double wall;             /* #@wall_s, seconds; < 0 unknown */
   char mpi[256];           /* #@mpi_library */
   char **objs;             /* object paths */
@@ -52,11 +62,17 @@ typedef struct mg_hs_trace {
   double mpi_time;         /* the run's time per rank in intercepted MPI calls (all spots) */
 } mg_hs_trace;
 
-/* Read a trace file (format 1 or 2). 0, or -1 with a message. An untimed trace (format 1, timed =
- * 0) gives one spot per (operation, nprocs, size) without a site (obj -1, offset 0), reduction,
- * time or wait: its calls alone, for the cost model to price (`hotspots --loggp`); the caller
- * decides whether it can use it. */
+/* Read a trace file (format 1, 2 or 3). 0, or -1 with "file:line: what" (t then holds nothing:
+ * what was read is freed). An untimed trace (timed = 0) gives one spot per (operation, nprocs,
+ * size) without a site (obj -1, offset 0), reduction, time or wait: its calls alone, for the cost
+ * model to price (`hotspots --loggp`); the caller decides whether it can use it. Refused: a
+ * number out of its range, metadata after the column line (but the trailer), and a file that
+ * looks cut (a last line without a line break; in format 3 no trailer #@trace_rows=N or a count
+ * the rows do not match). */
 int mg_hs_read(const char *path, mg_hs_trace *t, char *err, size_t errlen);
+/* The same from the len bytes at text (a file read whole, e.g. on rank 0 and broadcast); path
+ * names it in messages. */
+int mg_hs_read_mem(const char *text, size_t len, const char *path, mg_hs_trace *t, char *err, size_t errlen);
 void mg_hs_free(mg_hs_trace *t);
 
 /*

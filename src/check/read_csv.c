@@ -226,9 +226,11 @@ static int read_end(raw_file *r, char *err, size_t errlen) {
   if (!r->header)
     return MG_ERR("%s:%ld: no header line and no data: a metadata-only file (an interrupted run?)", r->path,
                   r->lineno);
-  const char *want = mg_ck_meta_get(&r->m, "check_rows");
-  if (want && atol(want) != r->rows)
-    return MG_ERR("%s:%ld: the file ends early (truncated?): %ld data rows, its #@check_rows says %s", r->path,
+  long want;
+  int has = mg_ck_meta_int(&r->m, "check_rows", r->path, 0, LONG_MAX, &want, err, errlen);
+  if (has < 0) return -1; /* #@check_rows=62junk was read by atol as 62 */
+  if (has && want != r->rows)
+    return MG_ERR("%s:%ld: the file ends early (truncated?): %ld data rows, its #@check_rows says %ld", r->path,
                   r->lineno, r->rows, want);
   if (r->rows == 0) return MG_ERR("%s:%ld: no data rows after the header", r->path, r->lineno);
   const char *ml = mg_ck_meta_get(&r->m, "launch");

@@ -112,8 +112,10 @@ static int repro_header(repro_file *r, char *line, char *err, size_t errlen) {
                "runtime_sec)",
                r->path, r->lineno, r->c_rt < 0 ? "runtime_sec" : "msize");
   if (r->c_size < 0) { /* sizes as element counts: need the datatype */
-    const char *dt = mg_ck_meta_get(m, "datatype_size");
-    r->tsize = dt ? atoi(dt) : mg_ck_meta_get(m, "datatype") ? dtype_size(mg_ck_meta_get(m, "datatype")) : 1;
+    long ts = 0;
+    int has = mg_ck_meta_int(m, "datatype_size", r->path, 1, 1L << 30, &ts, err, errlen);
+    if (has < 0) return -1;
+    r->tsize = has ? (int)ts : mg_ck_meta_get(m, "datatype") ? dtype_size(mg_ck_meta_get(m, "datatype")) : 1;
     if (r->tsize <= 0)
       return MG_ERR("%s:%ld: sizes are element counts ('count') of datatype '%s', whose size is unknown", r->path,
                  r->lineno, mg_ck_meta_get(m, "datatype"));
@@ -123,16 +125,16 @@ static int repro_header(repro_file *r, char *line, char *err, size_t errlen) {
                                                   : r->path;
   if ((r->li = mg_ck_launch_get(r->d, lid, r->path, m, 1, r->first_new, err, errlen)) < 0) return -1;
   mg_ck_launch *L = &r->d->launches[r->li];
-  if (L->sync_cost < 0 && mg_ck_meta_get(m, "sync_cost_sec")) { /* a later file of the set has it */
-    char *end;
-    double v = strtod(mg_ck_meta_get(m, "sync_cost_sec"), &end);
-    if (!*end && isfinite(v) && v >= 0) L->sync_cost = v;
-  }
-  if (L->nprocs == 0 && mg_ck_meta_get(m, "nprocs")) L->nprocs = atoi(mg_ck_meta_get(m, "nprocs"));
+  double sc; /* the launch took the first file's #@ lines: a later file of the set may have these */
+  long np;
+  int has_sc = mg_ck_meta_num(m, "sync_cost_sec", r->path, 0, 1e6, 1, &sc, err, errlen);
+  int has_np = mg_ck_meta_int(m, "nprocs", r->path, 1, INT32_MAX, &np, err, errlen);
+  if (has_sc < 0 || has_np < 0) return -1;
+  if (L->sync_cost < 0 && has_sc) L->sync_cost = sc;
+  if (L->nprocs == 0 && has_np) L->nprocs = (int)np;
   mg_ck_red_of((mg_coll)r->coll, mg_ck_meta_get(m, "datatype"), mg_ck_meta_get(m, "op"), r->red);
   long root = -1;
-  const char *rs = mg_ck_meta_get(m, "root");
-  if (!mg_colls[r->coll].rooted || !rs || mg_ck_parse_long(rs, &root) || root < 0 || root > INT32_MAX) root = -1;
+  if (mg_colls[r->coll].rooted && mg_ck_meta_int(m, "root", r->path, 0, INT32_MAX, &root, err, errlen) < 0) return -1;
   r->root = (int)root;
   r->header = 1;
   return 0;
@@ -150,6 +152,9 @@ static int repro_row(repro_file *r, char *line, char *err, size_t errlen) {
   if (mg_ck_parse_size(sz, &bytes) || (bytes == 0 && r->coll != MG_BARRIER))
     return MG_ERR("%s:%ld: column %s: '%s' is not a positive size", r->path, r->lineno,
                r->c_size >= 0 ? "msize" : "count", sz);
+  if (bytes > SIZE_MAX / 2 / (size_t)r->tsize)
+    return MG_ERR("%s:%ld: column count: %s elements of %d bytes is too large a message", r->path, r->lineno, sz,
+                  r->tsize);
   bytes *= (size_t)r->tsize;
   if (r->c_nrep >= 0 && (mg_ck_parse_long(fld[r->c_nrep], &rep) || rep < 0))
     return MG_ERR("%s:%ld: column nrep: '%s' is not a non-negative integer", r->path, r->lineno, fld[r->c_nrep]);

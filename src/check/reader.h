@@ -47,6 +47,15 @@ int mg_ck_block_name(const char *field, const mg_ck_meta *m, char *red);
 /* "#@key=value" (line without the line break) into m. 0, or -1 out of memory. */
 int mg_ck_meta_add(mg_ck_meta *m, const char *line, long lineno);
 
+/* The last #@key of m as a number in [min, max] into *out (finite, nothing after it): 1 read, 0
+ * absent (or "nan" when nan_ok: unknown, as bench --overlap writes #@sync_skew_sec), -1 with
+ * "source:line: #@key=value: why" (e.g. "'4294967300' is out of range"). */
+int mg_ck_meta_num(const mg_ck_meta *m, const char *key, const char *source, double min, double max, int nan_ok,
+                   double *out, char *err, size_t errlen);
+/* The same for an integer (digits with an optional sign) in [min, max]. */
+int mg_ck_meta_int(const mg_ck_meta *m, const char *key, const char *source, long min, long max, long *out,
+                   char *err, size_t errlen);
+
 /* Find or create the launch `id` with the metadata m of the file `source`: its index, or -1 with a
  * message. A launch that exists from before first_new was read from another source: an error. */
 int mg_ck_launch_get(mg_ck_data *d, const char *id, const char *source, const mg_ck_meta *m, int repro,

@@ -98,7 +98,7 @@ static const char usage_text[] =
     "                         a 2-D Cartesian communicator) [pingpong]; recorded as #@pattern\n"
     "      --overlap          instead: overlap of each collective's non-blocking form with a\n"
     "                         computation (OSU/IMB-NBC method: t_pure, t_cpu, t_overall, overlap %%)\n"
-    "                         for every MPI_Test count of --tests; format mpiguide-bench-overlap/1\n"
+    "                         for every MPI_Test count of --tests; format mpiguide-bench-overlap/2\n"
     "      --tests LIST       MPI_Test calls spread through the computation [" MG_OVL_DEFAULT_TESTS "]\n"
     "\n"
     "Synchronisation and timing:\n"

@@ -1,6 +1,6 @@
 /*
  * `mpiguide bench --overlap` (docs/bench.md, "Overlap"): the checks of the options that apply to
- * it, the run (src/bench/overlap_run.h), the raw file (#@format=mpiguide-bench-overlap/1) and the
+ * it, the run (src/bench/overlap_run.h), the raw file (#@format=mpiguide-bench-overlap/2) and the
  * summary table. cmd_bench.c parses the options and calls these.
  */
 #include <math.h>

@@ -19,7 +19,7 @@ typedef struct mg_cmd_overlap_opts {
  * algmask to their nonblocking rows (the metadata names them) and parse --tests into oc.
  * 0, or -1 with a message. */
 int mg_cmd_overlap_setup(mg_bench_cfg *cfg, const mg_cmd_overlap_opts *o, mg_ovl_cfg *oc, char *err, size_t errlen);
-/* The #@ lines (format mpiguide-bench-overlap/1), the CSV rows (their number), the summary table. */
+/* The #@ lines (format mpiguide-bench-overlap/2), the CSV rows (their number), the summary table. */
 void mg_cmd_overlap_meta(FILE *f, const mg_bench_cfg *cfg, const mg_ovl_cfg *oc, const mg_ovl_result *res,
                          const mg_bench_meta *m, const char *command);
 long mg_cmd_overlap_rows(FILE *f, const mg_ovl_result *res, const mg_bench_meta *m);

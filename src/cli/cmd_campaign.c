@@ -20,6 +20,7 @@
  * the new job resumes it). --wait polls squeue until the jobs have ended and reports the marks.
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/parse.h"
 #include "util/text.h"
 
 #define MG_CP_MAX 16   /* layouts, libraries */
@@ -62,18 +64,36 @@ static int word_ok(const char *w) { return strspn(w, "abcdefghijklmnopqrstuvwxyz
 /* Parse SPEC (docs/campaign.md): one statement a line, '#' to the end of a line a comment, words
  * split on blanks. 0, or 2 after a message naming file:line. */
 static int parse_spec(const char *path, cp_spec *S) {
-  FILE *f = fopen(path, "r");
-  if (!f) return fprintf(stderr, "mpiguide campaign: %s: cannot open: %s\n", path, strerror(errno)), 2;
-  fseek(f, 0, SEEK_END);
-  long size = ftell(f);
-  rewind(f);
-  S->text = malloc((size_t)size + 2);
-  if (!S->text || fread(S->text, 1, (size_t)size, f) != (size_t)size) {
-    fclose(f);
-    return fprintf(stderr, "mpiguide campaign: %s: cannot read\n", path), 2;
+  char e[1200];
+  FILE *f = mg_open_text(path, "campaign spec", e, sizeof e);
+  if (!f) return fprintf(stderr, "mpiguide campaign: %s\n", e), 2;
+  /* the whole spec, its lines kept ('\n' between them): the words point into it. Lines as every
+   * reader takes them (at most 1 MiB, no NUL byte), the spec at most 1 MiB; a last line without
+   * its line break is taken (a spec is written by hand, and the plan printed shows what was read) */
+  char *buf = NULL;
+  size_t cap = 0, used = 0;
+  long len, ln = 0;
+  int nl;
+  S->text = NULL;
+  while ((len = mg_read_line(f, &buf, &cap, &nl)) >= 0) {
+    ln++;
+    char *t = used + (size_t)len + 2 <= (size_t)MG_LINE_MAX ? realloc(S->text, used + (size_t)len + 2) : NULL;
+    if (!t) {
+      free(buf), fclose(f);
+      return fprintf(stderr, "mpiguide campaign: %s:%ld: the spec is longer than 1 MiB: not a campaign spec\n", path,
+                     ln), 2;
+    }
+    S->text = t;
+    memcpy(S->text + used, buf, (size_t)len);
+    used += (size_t)len;
+    S->text[used++] = '\n';
   }
+  free(buf);
   fclose(f);
-  S->text[size] = '\0';
+  if (len < -1)
+    return fprintf(stderr, "mpiguide campaign: %s:%ld: %s\n", path, ln + 1, mg_read_line_strerror(len)), 2;
+  if (!S->text && !(S->text = malloc(1))) return fprintf(stderr, "mpiguide campaign: out of memory\n"), 2;
+  S->text[used] = '\0';
   S->launches = 3;
   long lineno = 0;
   for (char *line = S->text, *next; line && *line; line = next) {
@@ -90,20 +110,19 @@ static int parse_spec(const char *path, cp_spec *S) {
     if (!strcmp(w[0], "out") && n == 2) {
       snprintf(S->out, sizeof S->out, "%s", w[1]);
     } else if (!strcmp(w[0], "launches") && n == 2) {
-      char *end;
-      S->launches = strtol(w[1], &end, 10);
-      if (*end || S->launches < 1 || S->launches > 1000)
+      if (mg_parse_long(w[1], 1, 1000, &S->launches, NULL, 0))
         return fprintf(stderr, "mpiguide campaign: %s:%ld: launches '%s': a number from 1 to 1000\n", path, lineno, w[1]), 2;
     } else if (!strcmp(w[0], "layouts") && n >= 2) {
       for (int i = 1; i < n; i++) {
-        int a, b;
-        char c;
-        if (sscanf(w[i], "%dx%d%c", &a, &b, &c) != 2 || a < 1 || b < 1 || a > 100000 || b > 100000)
+        unsigned long long a = 0, b = 0;
+        const char *x = strchr(w[i], 'x');
+        if (!x || mg_parse_digits(w[i], (size_t)(x - w[i]), 100000, &a) || mg_parse_digits(x + 1, strlen(x + 1), 100000, &b) ||
+            a < 1 || b < 1)
           return fprintf(stderr, "mpiguide campaign: %s:%ld: layout '%s': NODESxRANKS_PER_NODE, e.g. 2x4\n", path,
                          lineno, w[i]), 2;
         if (S->nlayouts == MG_CP_MAX)
           return fprintf(stderr, "mpiguide campaign: %s:%ld: more than %d layouts\n", path, lineno, MG_CP_MAX), 2;
-        S->nodes[S->nlayouts] = a, S->rpn[S->nlayouts++] = b;
+        S->nodes[S->nlayouts] = (int)a, S->rpn[S->nlayouts++] = (int)b;
       }
     } else if (!strcmp(w[0], "mpi") && n >= 4) {
       if (S->nmpi == MG_CP_MAX)
@@ -195,19 +214,36 @@ static int check_argv(const cp_spec *S, int m, int l, char *dir, int resume, cha
   return n;
 }
 
+/* The one line of a state file (dir.done, dir.job) into buf: 1, 0 when there is none, -1 when it
+ * cannot be trusted (cut before its line break, longer than buf, unreadable), after a warning:
+ * the file is then as good as absent (a cut mark: check --resume finds nothing missing). */
+static int read_state(const char *path, char *buf, size_t len) {
+  FILE *f = fopen(path, "r");
+  buf[0] = '\0';
+  if (!f) return 0;
+  char *line = NULL;
+  size_t cap = 0;
+  int nl = 0;
+  long got = mg_read_line(f, &line, &cap, &nl);
+  fclose(f);
+  const char *why = got < -1 ? mg_read_line_strerror(got)
+                    : got < 0 || !nl ? "empty or cut before its line break (an interrupted write?)"
+                    : (size_t)got >= len ? "longer than a state line of mpiguide campaign"
+                                         : NULL;
+  if (!why) memcpy(buf, line, (size_t)got + 1);
+  free(line);
+  if (why) fprintf(stderr, "campaign: warning: %s: %s: ignored\n", path, why);
+  return why ? -1 : 1;
+}
+
 /* Where a configuration stands: 2 done (its mark, made by the same command), 3 done by another
  * command (the spec changed), 1 interrupted (launches, no mark), 0 not begun. */
 static int config_state(const char *dir, const char *line) {
   char p[1200], old[4096] = "";
   struct stat st;
   snprintf(p, sizeof p, "%s.done", dir);
-  FILE *f = fopen(p, "r");
-  if (f) {
-    if (!fgets(old, sizeof old, f)) old[0] = '\0';
-    fclose(f);
-    old[strcspn(old, "\n")] = '\0';
-    return strcmp(old, line) ? 3 : 2;
-  }
+  int got = read_state(p, old, sizeof old);
+  if (got > 0) return strcmp(old, line) ? 3 : 2;
   snprintf(p, sizeof p, "%s/launch-1", dir);
   return stat(p, &st) == 0 ? 1 : 0;
 }
@@ -217,11 +253,7 @@ static int config_state(const char *dir, const char *line) {
 static int job_id(const char *dir, char *id, size_t idlen) {
   char p[1200];
   snprintf(p, sizeof p, "%s.job", dir);
-  FILE *f = fopen(p, "r");
-  id[0] = '\0';
-  if (!f) return 0;
-  if (!fgets(id, (int)idlen, f)) id[0] = '\0';
-  fclose(f);
+  if (read_state(p, id, idlen) <= 0) return 0;
   id[strspn(id, "0123456789_")] = '\0'; /* sbatch --parsable: ID or ID;CLUSTER */
   return id[0] != '\0';
 }
@@ -262,10 +294,14 @@ static int layout_ran(const char *dir, int nodes, int rpn) {
     snprintf(p, sizeof p, "%s/launch-%d/raw.csv", dir, k);
     FILE *f = fopen(p, "r");
     if (!f) return 1;
-    int nn = -1;
+    long nn = -1;
     char r[64] = "";
     while (mg_read_line(f, &line, &cap, &nl) >= 0 && line[0] == '#') {
-      if (!strncmp(line, "#@nnodes=", 9)) nn = atoi(line + 9);
+      if (!strncmp(line, "#@nnodes=", 9) && mg_parse_long(line + 9, 1, INT_MAX, &nn, NULL, 0)) {
+        fprintf(stderr, "campaign: %s: #@nnodes=%.40s is not a node count: not marked done\n", p, line + 9);
+        free(line), fclose(f);
+        return 0;
+      }
       if (!strncmp(line, "#@ranks_per_node=", 17)) snprintf(r, sizeof r, "%s", line + 17);
     }
     free(line);
@@ -273,7 +309,7 @@ static int layout_ran(const char *dir, int nodes, int rpn) {
     char want[32];
     snprintf(want, sizeof want, "%d", rpn);
     if (nn > 0 && r[0] && (nn != nodes || strcmp(r, want))) {
-      fprintf(stderr, "campaign: %s: the launch ran on %d node(s) x %s ranks, not the planned %d x %d: the launcher "
+      fprintf(stderr, "campaign: %s: the launch ran on %ld node(s) x %s ranks, not the planned %d x %d: the launcher "
                       "line must place it ({nodes}, {rpn}, {np}; inside salloc srun takes the allocation's task count "
                       "unless given -n {np}); not marked done: fix the spec, remove %s and rerun\n", p, nn, r, nodes, rpn, dir);
       return 0;
@@ -420,7 +456,8 @@ static int make_tree(const cp_spec *S, const cp_plan *P) {
   FILE *cf = fopen(p, "w");
   if (!cf) return fprintf(stderr, "mpiguide campaign: %s: %s\n", p, strerror(errno)), 1;
   for (int k = 0; k < P->ncfg; k++) fprintf(cf, "config %s\n", P->names[k]);
-  fclose(cf);
+  fprintf(cf, "configs %d\n", P->ncfg); /* the last line: report TREE refuses a file cut before it */
+  if (fclose(cf) != 0) return fprintf(stderr, "mpiguide campaign: %s: %s\n", p, strerror(errno)), 1;
   return 0;
 }
 

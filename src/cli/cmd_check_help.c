@@ -42,7 +42,8 @@ static const mg_check_preset presets[] = {
     {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3, "spread:4", "double:sum,int:sum",
      "composition,split,pt2pt"},
     {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50,
-     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor", "composition,split,nonblocking,monotony,inplace,datatype,userop,p2p,pt2pt,rma,rerank,topo,hier"},
+     1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor",
+     "composition,split,blocks,nonblocking,monotony,inplace,datatype,userop,p2p,pt2pt,rma,rerank,topo,hier"},
 };
 
 /* The presets in words, from the table above: the help text and `check --presets` (which

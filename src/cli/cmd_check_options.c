@@ -102,7 +102,8 @@ static int add_mockup(const char *name, void *arg) {
   for (int i = 0; i < S->ncolls; i++) {
     mg_coll c = S->colls[i];
     for (int a = 1; a < mg_colls[c].nalgs; a++)
-      if (!strcmp(name, mg_colls[c].algs[a].name) || !strcasecmp(name, mg_colls[c].algs[a].guideline)) {
+      if (!strcmp(name, mg_colls[c].algs[a].name) || !strcasecmp(name, mg_colls[c].algs[a].guideline) ||
+          (mg_colls[c].algs[a].tgt && !strcasecmp(name, mg_colls[c].algs[a].tgt))) {
         S->algmask[c] |= 1u << a;
         found = 1;
       }
@@ -113,7 +114,7 @@ static int add_mockup(const char *name, void *arg) {
     for (int i = 0; i < S->ncolls; i++)
       for (int a = 1; a < mg_colls[S->colls[i]].nalgs && u < sizeof l; a++)
         u += (size_t)snprintf(l + u, sizeof l - u, " %s", mg_colls[S->colls[i]].algs[a].name);
-    return MG_ERR_TO(S->err, "--mockups: '%s' is no mock-up of the collectives chosen; valid (or their GL ids):%s", name,
+    return MG_ERR_TO(S->err, "--mockups: '%s' is no mock-up of the collectives chosen; valid (or their GL and TGT ids):%s", name,
                 l);
   }
   return 0;
@@ -296,7 +297,7 @@ static int sizes_from(const mg_opt_vals *o, mg_check_state *S) {
   int np = 0;
   if (mg_cmd_read_shared(o->val[O_SIZES_FROM], &text, &len, S->e, sizeof S->e))
     return MG_ERR_TO(S->err, "--sizes-from: %s", S->e);
-  int rc = mg_cmd_trace_sizes(text, o->val[O_SIZES_FROM], S->sizes, S->nsizes, &np, reds, sizeof reds, S->e,
+  int rc = mg_cmd_trace_sizes(text, len, o->val[O_SIZES_FROM], S->sizes, S->nsizes, &np, reds, sizeof reds, S->e,
                               sizeof S->e);
   free(text);
   if (rc) return MG_ERR_TO(S->err, "--sizes-from: %s", S->e);

@@ -24,6 +24,8 @@
 #include <mpi.h>
 
 #include "cli/cmd_check.h"
+#include "util/parse.h"
+#include "util/text.h"
 
 #define SAVE_EVERY 5.0 /* seconds; MPIGUIDE_CHECK_SAVE_EVERY overrides it (docs/check.md) */
 
@@ -88,9 +90,8 @@ void mg_check_save_start(int rank, const char *out, long cells_before, long cell
   /* MPIGUIDE_CHECK_SAVE_EVERY=SECONDS: how often raw.csv is rewritten (rank 0 alone writes it, so
    * the ranks need not agree); a value that is no number in [0.05, 86400] keeps the default */
   const char *env = getenv("MPIGUIDE_CHECK_SAVE_EVERY");
-  char *end = NULL;
-  double every = env && *env ? strtod(env, &end) : SAVE_EVERY;
-  if (env && *env && (*end || !(every >= 0.05 && every <= 86400))) {
+  double every = SAVE_EVERY;
+  if (env && *env && mg_parse_double_in(env, 0.05, 86400, &every, NULL, 0)) {
     if (rank == 0)
       fprintf(stderr, "mpiguide check: warning: MPIGUIDE_CHECK_SAVE_EVERY='%s' is not a number of seconds in "
               "[0.05, 86400]; saving every %.0f s\n", env, SAVE_EVERY);
@@ -143,12 +144,11 @@ int mg_check_partial(const char *dir, char *note, size_t len) {
   snprintf(path, sizeof path, "%s/raw.csv", dir);
   FILE *f = fopen(path, "r");
   if (!f) return -1;
-  int partial = 0;
-  char *line = NULL; /* whole lines: #@mpi_library_version alone can exceed any fixed buffer (MPICH) */
+  int partial = 0, nl;
+  char *line = NULL; /* whole lines (at most 1 MiB): #@mpi_library_version alone can exceed any fixed buffer */
   size_t cap = 0;
-  while (!partial && getline(&line, &cap, f) > 0 && line[0] == '#') /* the #@ lines before the header */
+  while (!partial && mg_read_line(f, &line, &cap, &nl) > 0 && line[0] == '#') /* the #@ lines before the header */
     if (!strncmp(line, "#@check_incomplete=", 19)) {
-      line[strcspn(line, "\n")] = '\0';
       snprintf(note, len, "%s", line + 19);
       partial = 1;
     }

@@ -448,9 +448,9 @@ static int load_trace(hs_run *H) {
   }
   if (!H->t.timed && !H->v.val[O_LOGGP]) {
     fprintf(stderr,
-            "mpiguide hotspots: %s is an untimed trace (format %d): it has no call sites or times; run the "
+            "mpiguide hotspots: %s is an untimed trace (no #@timed=1): it has no call sites or times; run the "
             "application again with MPIGUIDE_TRACE_TIME=1 beside MPIGUIDE_TRACE, or predict them with --loggp\n",
-            H->v.pos[0], H->t.version);
+            H->v.pos[0]);
     return -1;
   }
   return 0;

@@ -57,16 +57,20 @@ static void print_md_preamble(void) {
          "through to the default (measured with `check --in-place`). MON: monotony, A(n) <=\n"
          "A(n') for n <= n' (Hunold et al., PGMPI, Euro-Par 2016; TGT 2010 meta-rule II), which\n"
          "every check also tests across its measured sizes (docs/check.md, \"Monotony\").\n\n"
-         "The paper's equation numbers: the paper's text was not available to this project; every\n"
-         "TGTn comes from the issues that asked for its rows, which state the equations (eqs. 1,\n"
-         "3, 12, 23: issue 13; 5-11: 18; 19, 22, 24, 25, 34: 12; 31-33, Gatherv, Scatterv and\n"
-         "Allgatherv <= Alltoallv: 34, where the rows said 30-32 until then; 35: 14; 36-38: 15).\n"
-         "tests/cli/tpds_equations.txt is that table, number -> relation -> source, and CTest\n"
-         "`cli.list.tpds_labels` holds every row's label and formula against it. No row claims\n"
-         "eq. 2 or eq. 4: the datatype rows once cited eqs. 3 and 4 together, and issue 34 states\n"
-         "that the rows do not express eqs. 2 and 4 as the paper defines them; what the paper\n"
-         "defines there could not be established here, so the claims are removed rather than\n"
-         "guessed (monotony cites PGMPI and the meta-rule, not a number). Eq. 37 is judged per\n"
+         "The paper's equation numbers: tests/cli/tpds_equations.txt lists the paper's 38 numbered\n"
+         "guidelines as the paper states them (number, relation, meta-rule) and the relation a row's\n"
+         "formula must have to claim one; CTest `cli.list.tpds_labels` holds every row's label and\n"
+         "formula against it. A row labelled by the HPC Asia 2018 catalogue shows the paper's number\n"
+         "beside its GL id where it states the paper's relation (GL5 = TGT18; eqs. 13-18, 20, 21,\n"
+         "24-30). Sizes follow mpiguide's definition per collective (the paper's n is the whole\n"
+         "data), and the paper's Reduce_scatter before a regular Gather or Allgather (eqs. 20, 21)\n"
+         "has equal blocks, which MPI 2.2 names Reduce_scatter_block: GL15 and GL6 state them; the\n"
+         "irregular forms (GL7, GL16, and Gatherv <= Reduce, Allgatherv <= Allreduce: TGT-V2,\n"
+         "TGT-G3) are mpiguide's analogues, with no number. Eq. 1 (TGT1, family split) cuts a\n"
+         "message into a fixed number of pieces (2, 4), eq. 2 (TGT2, family blocks: \"blocking by\n"
+         "hand\") into pieces of a fixed size (1, 4, 16, 64 KiB), as many as the data needs. No row\n"
+         "claims eq. 4 (packing a derived type not slower than packing its subtypes one by one):\n"
+         "there is no call to repair, and its measurement is not built yet. Eq. 37 is judged per\n"
          "direction of the halo exchange (d0-, d0+, d1-, d1+: every rank's sendrecv with its\n"
          "neighbour there, one direction per round, each a series and a verdict of its own), not\n"
          "on the whole exchange; a direction's time is still its slowest pair's, so it is not\n"
@@ -127,18 +131,22 @@ static void print_alg(const mg_coll_info *ci, int a, int csv, int md) {
       strcat(restr, mg_restrictions[i].name);
     }
   const char *fam = a ? mg_families[al->family].name : "";
+  char label[48];
+  snprintf(label, sizeof label, "%s%s%s", al->guideline, al->tgt ? " = " : "", al->tgt ? al->tgt : "");
   if (md) {
-    printf("| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", name, fam, al->guideline, al->formula, al->description,
+    printf("| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", name, fam, label, al->formula, al->description,
            *restr ? restr : "", al->mem_formula, a ? mg_cost_text(al) : "measured, or its model");
   } else if (csv) {
     csv_field(ci->name, 0), csv_field(name, 0), csv_field(al->guideline, 0);
     csv_field(al->formula, 0), csv_field(al->description, 0), csv_field(restr, 0);
-    csv_field(al->mem_formula, 0), csv_field(fam, 0), csv_field(a ? mg_cost_text(al) : "", 1);
+    csv_field(al->mem_formula, 0), csv_field(al->tgt ? al->tgt : "", 0), csv_field(fam, 0);
+    csv_field(a ? mg_cost_text(al) : "", 1);
   } else if (a == 0) {
     printf("  %-44s %s\n", name, al->description);
   } else {
     if (a == 1 || al->family != ci->algs[a - 1].family) printf("  [%s]\n", mg_families[al->family].name);
-    printf("  %-44s %-5s %s\n", name, al->guideline, al->formula);
+    printf("  %-44s %-5s %s%s%s%s\n", name, al->guideline, al->formula, al->tgt ? " (TGT 2010 eq. " : "",
+           al->tgt ? al->tgt + 3 : "", al->tgt ? ")" : "");
     printf("  %-44s       %s; extra memory: %s%s%s; cost: %s\n", "", al->description, al->mem_formula,
            *restr ? "; needs " : "", restr, mg_cost_text(al));
   }
@@ -169,7 +177,7 @@ int mg_cmd_list(int argc, char **argv) {
     return 2;
   }
   if (md) print_md_preamble();
-  if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory,family,cost\n");
+  if (csv) printf("collective,algorithm,guideline,formula,description,restrictions,extra_memory,tgt,family,cost\n");
   for (int c = 0; c < MG_NCOLL; c++) {
     const mg_coll_info *ci = &mg_colls[c];
     if (only && c != only_coll) continue;

@@ -21,6 +21,7 @@
 #include "report/overlap_page.h"
 #include "report/report.h"
 #include "util/parse.h"
+#include "util/text.h"
 
 #define MAXRUNS 32
 #define MAXSRC 256
@@ -105,7 +106,7 @@ static int expand_campaigns(const char **src, int *nsrc) {
   int n = *nsrc, k = 0, used = 0;
   memcpy(in, src, sizeof *in * (size_t)n);
   for (int i = 0; i < n; i++) {
-    char p[1100], line[256];
+    char p[1100];
     snprintf(p, sizeof p, "%s/campaign.spec", in[i]);
     FILE *f = fopen(p, "r");
     if (!f) {
@@ -131,12 +132,39 @@ static int expand_campaigns(const char **src, int *nsrc) {
       src[k++] = in[i];
       continue;
     }
-    int found = 0;
-    while (fgets(line, sizeof line, f)) {
-      char name[200];
+    char sp[1100]; /* p is reused below */
+    snprintf(sp, sizeof sp, "%s", p);
+    int found = 0, nl, ln = 0, nconf = 0, bad = 0;
+    long got, want = -1;
+    char *line = NULL;
+    size_t lcap = 0;
+    while (!bad && (got = mg_read_line(f, &line, &lcap, &nl)) >= 0) {
+      char *w[4];
       struct stat st;
-      if (sscanf(line, "config %199s", name) != 1) continue;
+      ln++;
+      if (!nl) {
+        bad = fprintf(stderr, "mpiguide report: %s:%d: the last line has no line break: the file was cut short "
+                              "(truncated?); rerun the campaign to write it again\n", sp, ln);
+        break;
+      }
+      int nw = mg_split_blanks(line, w, 4);
+      if (nw == 2 && !strcmp(w[0], "configs")) { /* the last line (older trees lack it) */
+        if (mg_parse_long(w[1], 0, MAXSRC * 1000L, &want, NULL, 0))
+          bad = fprintf(stderr, "mpiguide report: %s:%d: configs '%.40s' is not a count\n", sp, ln, w[1]);
+        break;
+      }
+      if (nw == 0 || w[0][0] == '#') continue;
+      if (nw != 2 || strcmp(w[0], "config") || !strcmp(w[1], ".") || !strcmp(w[1], "..") ||
+          strspn(w[1], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(w[1]) ||
+          strlen(w[1]) >= 200) {
+        bad = fprintf(stderr, "mpiguide report: %s:%d: not 'config NAME' (NAME of letters, digits, '.', '_', '-'): "
+                              "not a tree of mpiguide campaign?\n", sp, ln);
+        break;
+      }
+      const char *name = w[1];
+      nconf++;
       if (k == MAXSRC || used == MAXSRC) {
+        free(line);
         fclose(f);
         return fprintf(stderr, "mpiguide report: more than %d sources\n", MAXSRC), 2;
       }
@@ -150,7 +178,13 @@ static int expand_campaigns(const char **src, int *nsrc) {
       src[k++] = paths[used++];
       found++;
     }
+    if (!bad && got < -1) bad = fprintf(stderr, "mpiguide report: %s:%d: %s\n", sp, ln + 1, mg_read_line_strerror(got));
+    if (!bad && want >= 0 && want != nconf)
+      bad = fprintf(stderr, "mpiguide report: %s:%d: the file ends early (truncated?): %d configurations, its "
+                            "'configs' line says %ld\n", sp, ln, nconf, want);
+    free(line);
     fclose(f);
+    if (bad) return 2;
     if (!found) return fprintf(stderr, "mpiguide report: %s: no configuration of the campaign measured yet\n", in[i]), 2;
   }
   *nsrc = k;

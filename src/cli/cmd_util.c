@@ -13,6 +13,7 @@
 #include "algs/algs.h"
 #include "bench/csv.h"
 #include "bench/output.h"
+#include "check/hotspots.h"
 #include "cli/cmd_util.h"
 #include "util/err.h"
 #include "util/hash.h"
@@ -564,43 +565,30 @@ static void trace_red(const char *red, char *reds, size_t len) {
   if (u + n + 2 <= len) snprintf(reds + u, len - u, "%s%s", u ? "," : "", red);
 }
 
-int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], int nsizes[MG_NCOLL], int *nprocs,
-                       char *reds, size_t redslen, char *err, size_t errlen) {
-  int header = 0;
-  long lineno = 0;
+int mg_cmd_trace_sizes(const char *text, size_t len, const char *path, size_t *sizes[MG_NCOLL], int nsizes[MG_NCOLL],
+                       int *nprocs, char *reds, size_t redslen, char *err, size_t errlen) {
+  /* the one reader of traces (check/hotspots.c: numbers checked, a cut file refused); its spots
+   * in file order of first appearance, so reds are in the order first seen */
+  mg_hs_trace t;
   *nprocs = 0;
   if (reds && redslen) reds[0] = '\0';
-  for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-    lineno++;
-    line[strcspn(line, "\r")] = '\0';
-    if (!strncmp(line, "#@nprocs=", 9)) *nprocs = atoi(line + 9);
-    if (line[0] == '#' || !line[0]) continue;
-    if (!header) {
-      if (strncmp(line, "collective,bytes,", 17) != 0)
-        return MG_ERR("%s:%ld: not an MPIGUIDE_TRACE file (docs/trace.md): the header must start with "
-                      "'collective,bytes,'", path, lineno);
-      header = 1;
-      continue;
-    }
-    char *f[12];
-    int nf = mg_csv_split(line, f, 12);
-    unsigned long long b;
-    if (nf < 2 || mg_parse_digits(f[1], strlen(f[1]), SIZE_MAX / 2, &b))
-      return MG_ERR("%s:%ld: want collective,bytes,... with a byte count", path, lineno);
-    int c = mg_coll_find(f[0]);
-    if (c < 0) return MG_ERR("%s:%ld: unknown collective '%s'", path, lineno, f[0]);
-    if (b == 0 && c != MG_BARRIER) continue; /* empty calls: nothing to measure (a barrier is always 0) */
-    if (reds && nf > 8 && mg_colls[c].reduction) trace_red(f[8], reds, redslen); /* format 2's reduction */
+  if (mg_hs_read_mem(text, len, path, &t, err, errlen)) return -1;
+  *nprocs = t.nprocs;
+  for (int i = 0; i < t.n; i++) {
+    const mg_hs_spot *s = &t.spots[i];
+    mg_coll c = s->coll;
+    if (s->bytes == 0 && c != MG_BARRIER) continue; /* empty calls: nothing to measure (a barrier is always 0) */
+    if (reds && s->red[0] && mg_colls[c].reduction) trace_red(s->red, reds, redslen); /* a timed trace's reduction */
     int k;
-    for (k = 0; k < nsizes[c] && sizes[c][k] != (size_t)b; k++) {
+    for (k = 0; k < nsizes[c] && sizes[c][k] != s->bytes; k++) {
     }
     if (k < nsizes[c]) continue;
     size_t *ns = realloc(sizes[c], (size_t)(nsizes[c] + 1) * sizeof *ns);
-    if (!ns) return MG_ERR("out of memory");
+    if (!ns) return mg_hs_free(&t), MG_ERR("out of memory");
     sizes[c] = ns;
-    sizes[c][nsizes[c]++] = (size_t)b;
+    sizes[c][nsizes[c]++] = s->bytes;
   }
-  if (!header) return MG_ERR("%s: no trace rows (an empty file, or not an MPIGUIDE_TRACE file)", path);
+  mg_hs_free(&t);
   for (int c = 0; c < MG_NCOLL; c++) qsort(sizes[c], (size_t)nsizes[c], sizeof *sizes[c], mg_cmp_size);
   return 0;
 }

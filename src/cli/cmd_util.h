@@ -159,13 +159,13 @@ int mg_cmd_each(const char *list, const char *opt, int (*fn)(const char *item, v
 int mg_cmd_read_shared(const char *path, char **buf, size_t *len, char *err, size_t errlen);
 
 /* The message sizes of each collective in an MPIGUIDE_TRACE file (docs/trace.md) whose text is
- * `text` (modified): distinct, ascending, empty calls left out; sizes[c] realloc'd, nsizes[c]
+ * the len bytes at `text`, read by the trace reader (check/hotspots.h: numbers checked, a cut
+ * file refused): distinct, ascending, empty calls left out; sizes[c] realloc'd, nsizes[c]
  * counted; *nprocs from #@nprocs (0 unknown); reds (redslen bytes, NULL: not wanted) the distinct
  * reductions of a timed trace with a class and an op, "fint:sum,float:max" in the order first
  * seen ("" when none). 0, or -1 with "path:line: message". */
-int mg_cmd_trace_sizes(char *text, const char *path, size_t *sizes[MG_NCOLL], int nsizes[MG_NCOLL], int *nprocs,
-                       char *reds, size_t redslen,
-                       char *err, size_t errlen);
+int mg_cmd_trace_sizes(const char *text, size_t len, const char *path, size_t *sizes[MG_NCOLL], int nsizes[MG_NCOLL],
+                       int *nprocs, char *reds, size_t redslen, char *err, size_t errlen);
 
 /* --pattern NAME (NULL: the default, pingpong) into *out. 0, or -1 with the message in err. */
 int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t errlen);

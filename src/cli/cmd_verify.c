@@ -376,7 +376,7 @@ static int write_csv(const vstate *S, const vcell *cells, int n) {
   snprintf(path, sizeof path, "%s/verify.csv", S->out);
   mg_outfile f;
   if (mg_outfile_open(&f, path, err, sizeof err)) return fprintf(stderr, "mpiguide verify: %s\n", err), 1;
-  fprintf(f.f, "#@format=mpiguide-verify/1\n#@profile=%s\n#@nprocs=%d\n#@alpha=%g\n", S->profile_path, S->size,
+  fprintf(f.f, "#@format=mpiguide-verify/2\n#@profile=%s\n#@nprocs=%d\n#@alpha=%g\n", S->profile_path, S->size,
           S->alpha);
   for (int c = 0; c < MG_VC_N; c++) fprintf(f.f, "%s%s", c ? "," : "", mg_rp_vcol_names[c]);
   fputc('\n', f.f);
@@ -386,6 +386,7 @@ static int write_csv(const vstate *S, const vcell *cells, int n) {
             x->bytes, x->alg != 0, x->alg ? mg_colls[x->coll].algs[x->alg].name : "default", x->md, x->mt, x->ratio,
             x->lo, x->hi, x->p, x->verdict, x->outcome, x->still, x->red);
   }
+  fprintf(f.f, "#@verify_rows=%d\n", n); /* the last line: a copy cut at a line break is refused (report/verify.c) */
   if (mg_outfile_commit(&f, err, sizeof err)) return fprintf(stderr, "mpiguide verify: %s\n", err), 1;
   return 0;
 }

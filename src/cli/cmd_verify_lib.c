@@ -31,6 +31,7 @@
 #include "tuner/libset.h"
 #include "util/err.h"
 #include "util/parse.h"
+#include "util/text.h"
 
 #define OPTIONS(X)                                                                                         \
   X(LIB, "lib-settings", 0, MG_OPT_ARG) X(OUT, "out", 'o', MG_OPT_ARG) X(NREP, "nrep", 'n', MG_OPT_ARG)       \
@@ -54,23 +55,37 @@ typedef struct lvstate {
 } lvstate;
 
 static int read_settings(const char *path, lvstate *S, char *err, size_t errlen) {
-  FILE *f = fopen(path, "r");
-  if (!f) return MG_ERR("--lib-settings: cannot read '%s': %s", path, strerror(errno));
-  char line[1024];
-  int lineno = 0, first = 1;
-  while (fgets(line, sizeof line, f)) {
+  char e[1200];
+  FILE *f = mg_open_text(path, "library setting", e, sizeof e);
+  if (!f) return MG_ERR("--lib-settings: %s", e);
+  char *line = NULL;
+  size_t cap = 0;
+  long got, lineno = 0;
+  int first = 1, nl, rc = 0;
+  while (!rc && (got = mg_read_line(f, &line, &cap, &nl)) >= 0) {
     lineno++;
-    line[strcspn(line, "\r\n")] = '\0';
+    if (!nl) { /* a cut file would drop its last rule or setting unseen */
+      rc = MG_ERR("%s:%ld: the last line has no line break: the file was cut short (truncated?)", path, lineno);
+      break;
+    }
     if (first) S->ompi = strstr(line, "Open MPI") != NULL, first = 0;
     if (!strncmp(line, MG_LIBSET_RULE_TAG, strlen(MG_LIBSET_RULE_TAG))) {
       if (S->nr == MAXR || mg_libset_parse_rule(line, &S->r[S->nr]))
-        return fclose(f), MG_ERR("%s:%d: not a rule line mpiguide tune writes", path, lineno);
-      S->nr++;
+        rc = MG_ERR("%s:%ld: not a rule line mpiguide tune writes", path, lineno);
+      else
+        S->nr++;
     } else if (!S->ompi && line[0] && line[0] != '#' && strchr(line, '=') && S->nenv < MAXR) {
-      S->envs[S->nenv++] = strdup(line);
+      if (!(S->envs[S->nenv++] = strdup(line))) rc = MG_ERR("out of memory");
     }
   }
+  if (!rc && got < -1) rc = MG_ERR("%s:%ld: %s", path, lineno + 1, mg_read_line_strerror(got));
+  free(line);
   fclose(f);
+  if (rc) {
+    for (int i = 0; i < S->nenv; i++) free(S->envs[i]);
+    S->nenv = S->nr = 0;
+    return -1;
+  }
   if (!S->nr) return MG_ERR("%s: no '#@rule' line: not a library setting written by mpiguide tune", path);
   if (!realpath(path, S->abs)) snprintf(S->abs, sizeof S->abs, "%s", path);
   return 0;

@@ -219,7 +219,7 @@ double mg_model_default(const mg_model *m, int coll, int p, double n, mg_price_s
  * prod := atom { ('*' | '/') atom }
  * atom := number | 'n' | 'p' | 'ppn' | 'nodes' | '(' sum ')' | name ['[' sum ']'] '(' sum [',' sum] ')'
  * A name is a collective (its default at that size), self (the row's collective), copy,
- * reduce_local, sendrecv, pow2 or min(a, b). A collective may say on how many processes it runs,
+ * reduce_local, sendrecv, pow2, ceil or min(a, b). A collective may say on how many processes it runs,
  * bcast[ppn](n): a step of a hierarchical row on one node's ranks (ppn, the ranks per node) or
  * among the node leaders (nodes); without it, on all p. Every value is a price: numbers, n, p, ppn
  * and nodes are exact (an interval of width 0, source none), and the operators combine intervals
@@ -301,10 +301,11 @@ static mg_price prim(ev *e, const char *name, size_t k, mg_price x, double block
     return x.t <= blocks ? x : exact(blocks);
   }
   if (!strcmp(buf, "pow2")) return (mg_price){next_pow2(x.t), next_pow2(x.lo), next_pow2(x.hi), x.src};
+  if (!strcmp(buf, "ceil")) return (mg_price){ceil(x.t), ceil(x.lo), ceil(x.hi), x.src};
   int local = !strcmp(buf, "copy") || !strcmp(buf, "reduce_local");
   if (coll < 0 && !local)
     return e->at = name,
-           fail(e, "unknown name (an operation such as bcast or sendrecv, self, copy, reduce_local, pow2 or min)");
+           fail(e, "unknown name (an operation such as bcast or sendrecv, self, copy, reduce_local, pow2, ceil or min)");
   if (!isnan(blocks) && (coll < 0 || !irregular(coll) || !(blocks >= 1)))
     return e->at = name, fail(e, "a second argument (the number of non-empty blocks, at least 1) only after an irregular collective");
   if (!m) return exact(1);

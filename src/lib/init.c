@@ -41,6 +41,7 @@
 #include "algs/algs.h"
 #include "algs/layout.h"
 #include "lib/lib.h"
+#include "lib/outfile.h"
 #include "loggp/loggp_file.h"
 #include "util/hash.h"
 #include "util/size.h"
@@ -100,17 +101,6 @@ __attribute__((format(printf, 2, 3))) static void add_warn(mg_env *v, const char
   va_end(ap);
 }
 
-/* Whether rank 0 can write path (the trace, the learned profile): 0, or an errno. A file that did
- * not exist is not left behind. */
-static int writable(const char *path) {
-  int existed = access(path, F_OK) == 0;
-  FILE *f = fopen(path, "a");
-  if (!f) return errno ? errno : EIO;
-  fclose(f);
-  if (!existed) unlink(path);
-  return 0;
-}
-
 /* MPIGUIDE_PROFILE=auto and its companions (online.c). */
 static void read_online_env(int rank, mg_env *v) {
   v->online = 1;
@@ -127,7 +117,7 @@ static void read_online_env(int rank, mg_env *v) {
   }
   v->out = getenv("MPIGUIDE_PROFILE_OUT");
   if (v->out && !*v->out) v->out = NULL;
-  if (v->out && rank == 0 && (v->out_errno = writable(v->out)) != 0) v->out_bad = 1;
+  if (v->out && rank == 0 && (v->out_errno = mg_out_probe(v->out)) != 0) v->out_bad = 1;
 }
 
 /*
@@ -190,7 +180,8 @@ static void read_env(mg_ctx *x, int rank, mg_env *v) {
   v->have_trace = v->trace && *v->trace;
   const char *tt = getenv("MPIGUIDE_TRACE_TIME");
   v->trace_time = v->have_trace && tt && *tt && strcmp(tt, "0") != 0;
-  if (v->have_trace && rank == 0 && (v->trace_errno = writable(v->trace)) != 0) /* rank 0 writes it: can it? */
+  /* rank 0 writes it: can it? (outfile.h: a symbolic link is followed, nothing is left behind) */
+  if (v->have_trace && rank == 0 && (v->trace_errno = mg_out_probe(v->trace)) != 0)
     v->trace_bad = 1;
   /* The profile: every rank reads it; its content hash must agree (paths may differ). */
   v->profile_path = getenv("MPIGUIDE_PROFILE");

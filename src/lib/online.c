@@ -56,6 +56,7 @@
  * At MPI_Finalize the decisions of all communicators are gathered to rank 0,
  * which writes them as an ordinary profile (MPIGUIDE_PROFILE_OUT).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +67,7 @@
 #include "cost/cost.h"
 #include "lib/lib.h"
 #include "lib/online.h"
+#include "lib/outfile.h"
 #include "registry/algorithms.h"
 #include "tune/profile.h"
 #include "util/sort.h"
@@ -610,7 +612,15 @@ static void write_profile(const char *path, orec *r, int n, const double st[6], 
   }
   mg_profile_diags d;
   mg_profile_diags_init(&d, 4);
-  if (mg_profile_build(p, &d) != MG_PROFILE_OK || mg_profile_save(p, path) != MG_PROFILE_OK)
+  /* through TARGET.tmp beside the file path names, as the trace (outfile.h: a symbolic link is
+   * followed, as the probe at MPI_Init did, and stays a link; nothing is left on failure) */
+  char target[PATH_MAX], tmp[PATH_MAX + 8];
+  FILE *f = NULL;
+  int rc = mg_profile_build(p, &d);
+  if (rc == MG_PROFILE_OK && !(f = mg_out_open(path, target, sizeof target, tmp, sizeof tmp))) rc = MG_PROFILE_IO;
+  if (f && mg_profile_write(p, f) != MG_PROFILE_OK) rc = MG_PROFILE_IO;
+  if (f && mg_out_commit(f, tmp, target) != 0) rc = MG_PROFILE_IO;
+  if (rc != MG_PROFILE_OK)
     fprintf(stderr, "mpiguide: warning: cannot write the learned profile to MPIGUIDE_PROFILE_OUT='%s'\n", path);
   mg_profile_diags_free(&d);
   mg_profile_free(p);

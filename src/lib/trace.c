@@ -2,7 +2,8 @@
  * The trace (MPIGUIDE_TRACE): per (collective, message size, algorithm,
  * fallback reason) the number of calls. Each rank keeps its own table (an
  * open-addressing hash); at MPI_Finalize the tables are gathered on rank 0 of
- * MPI_COMM_WORLD, merged and written as one CSV file (docs/trace.md).
+ * MPI_COMM_WORLD, merged and written as one CSV file (docs/trace.md) that ends
+ * in a trailer, #@trace_rows=N (format 3), so that a reader refuses a cut file.
  *
  * The timed trace (MPIGUIDE_TRACE_TIME=1, format 2) keys the rows by call site
  * too (the return address of the application's MPI_* call) and by a
@@ -15,6 +16,7 @@
  */
 #define _GNU_SOURCE /* dladdr1, RTLD_DL_LINKMAP */
 #include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <link.h>
 #include <stdint.h>
@@ -26,8 +28,13 @@
 
 #include "algs/layout.h"
 #include "lib/lib.h"
+#include "lib/outfile.h"
 #include "util/text.h"
 #include "mpiguide.h"
+
+/* The format version written (docs/trace.md): 3 adds the trailer #@trace_rows (1 was the untimed
+ * trace, 2 the timed one; both are 3 now, told apart by #@timed=1). */
+#define MG_TRACE_FORMAT 3
 
 typedef struct mg_trace_rec {
   int64_t coll, alg, why, used, nprocs, rule;
@@ -331,11 +338,13 @@ void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start)
     if (merged->slot[i].used) rows[m++] = merged->slot[i];
   if (rows) qsort(rows, m, sizeof *rows, cmp);
 
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
+  /* through TARGET.tmp renamed onto the file path names (outfile.h: a symbolic link followed, as
+   * open() would, and left a link; the temporary removed on failure) */
+  char target[PATH_MAX], tmp[PATH_MAX + 8];
+  FILE *f = rows ? mg_out_open(path, target, sizeof target, tmp, sizeof tmp) : NULL;
   if (!f) {
-    fprintf(stderr, "mpiguide: warning: cannot write MPIGUIDE_TRACE file '%s'\n", tmp);
+    fprintf(stderr, "mpiguide: warning: cannot write MPIGUIDE_TRACE file '%s' (%s); no trace\n", path,
+            rows ? strerror(errno) : "out of memory");
   } else {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
@@ -345,7 +354,7 @@ void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start)
     char date[64];
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", localtime(&now));
     fprintf(f, "#@mpiguide_trace=%d\n#@mpiguide_version=%s\n#@mpi_library=%s\n#@nprocs=%d\n#@date=%s\n",
-            timed ? 2 : 1, MPIGUIDE_VERSION, lib, size, date);
+            MG_TRACE_FORMAT, MPIGUIDE_VERSION, lib, size, date);
     if (have_layout) {
       char rpn[32];
       mg_layout_rpn(&lay, rpn, sizeof rpn);
@@ -356,8 +365,11 @@ void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start)
     if (mg_the_ctx.profile_path) fprintf(f, "#@MPIGUIDE_PROFILE=%s\n", mg_the_ctx.profile_path);
     if (timed) fprintf(f, "#@timed=1\n#@clock=CLOCK_MONOTONIC\n#@wall_s=%.6f\n", wall_max);
     write_rows(f, rows, m, timed, &nm);
-    if (fclose(f) != 0 || rename(tmp, path) != 0)
-      fprintf(stderr, "mpiguide: warning: cannot write MPIGUIDE_TRACE file '%s'\n", path);
+    /* the trailer (format 3): the row count, last, so that a reader tells a whole file from a cut one */
+    fprintf(f, "#@trace_rows=%zu\n", m);
+    int e = mg_out_commit(f, tmp, target);
+    if (e)
+      fprintf(stderr, "mpiguide: warning: cannot write MPIGUIDE_TRACE file '%s' (%s); no trace\n", path, strerror(e));
   }
   free(rows);
   names_free(&nm);

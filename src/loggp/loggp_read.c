@@ -141,12 +141,15 @@ static void fill_params(const mg_loggp_file *lf, mg_loggp_class *c, int inter) {
 
 /* The first line: the magic word and the version. 0, or -1 with the message. */
 static int magic_line(reader *R, const char *buf) {
-  char magic[32];
-  int v;
-  if (sscanf(buf, "%31s %d", magic, &v) != 2 || strcmp(magic, MG_LOGGP_MAGIC))
+  char line[64], *w[3];
+  long v;
+  snprintf(line, sizeof line, "%s", buf);
+  /* two words, the version in digits alone ("mpiguide-loggp 1junk" was read by sscanf as version 1) */
+  if (strlen(buf) >= sizeof line || mg_split_blanks(line, w, 3) != 2 || strcmp(w[0], MG_LOGGP_MAGIC) ||
+      mg_parse_long(w[1], 0, 1000000, &v, NULL, 0))
     return RERR("not an mpiguide LogGP file: the first line must be '%s %d'", MG_LOGGP_MAGIC, MG_LOGGP_VERSION);
   if (v != MG_LOGGP_VERSION)
-    return RERR("format version %d; this mpiguide reads version %d (measure again with mpiguide loggp)", v,
+    return RERR("format version %ld; this mpiguide reads version %d (measure again with mpiguide loggp)", v,
                 MG_LOGGP_VERSION);
   return 0;
 }
@@ -259,6 +262,10 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
   memset(lf, 0, sizeof *lf);
   while ((len = mg_read_line(fp, &buf, &cap, &nl)) >= 0) {
     R->line++;
+    if (!nl) { /* the writer ends every line: "tolerance 0.0" of "tolerance 0.05" would read */
+      RERR("the last line has no line break: the file was cut short (truncated?)");
+      goto out;
+    }
     if (R->line == 1) {
       if (magic_line(R, buf)) goto out;
       continue;
@@ -331,10 +338,12 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
   rc = 0;
 out:
   free(buf);
+  if (rc) memset(lf, 0, sizeof *lf); /* nothing half-read */
   return rc;
 }
 
 int mg_loggp_read_file(const char *path, mg_loggp_file *lf, char *err, size_t errlen) {
+  memset(lf, 0, sizeof *lf);
   FILE *fp = fopen(path, "r");
   if (!fp) return MG_ERR("%s: cannot read: %s", path, strerror(errno));
   reader R = {path, 0, err, errlen};

@@ -357,6 +357,8 @@ extern const int mg_nrestrictions;
  * - SPLIT: split-robustness, TGT 2010 meta-rule I, eq. (1): A(kn) <= k A(n);
  *   the call as k calls on consecutive pieces (of every block, for the
  *   per-rank-block collectives): a segmented message;
+ * - BLOCKS: blocking by hand, TGT 2010 meta-rule I, eq. (2): A(kn) <= n A(k); the call as pieces
+ *   of a fixed size (1, 4, 16, 64 KiB), as many as the message needs (split.c, mg_blocks);
  * - NONBLOCKING: a blocking collective not slower than its non-blocking form
  *   and a wait, by analogy with TGT 2010 eqs. (5)-(7) for point-to-point;
  * - MONOTONY: a message not slower than a larger one (check's monotony
@@ -386,6 +388,8 @@ extern const int mg_nrestrictions;
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
     "HPC Asia 2018 GL1-GL22; TGT 2010 eqs. 19-34 for the irregular collectives)")                 \
   X(SPLIT, "split", "split-robustness (TGT 2010 meta-rule I, eq. 1): A(kn) <= k A(n)")            \
+  X(BLOCKS, "blocks", "blocking by hand (TGT 2010 meta-rule I, eq. 2): A(kn) <= n A(k), pieces of a " \
+    "fixed size k, as many as the data needs")                                                      \
   X(NONBLOCKING, "nonblocking", "blocking not slower than non-blocking + wait (by analogy with "  \
     "TGT 2010 eqs. 5-7)")                                                                        \
   X(MONOTONY, "monotony", "monotony (PGMPI, Euro-Par 2016; TGT 2010 meta-rule II): A(n) <= A(n') " \
@@ -433,6 +437,8 @@ typedef double (*mg_cost_fn)(const struct mg_loggp *m, int p, double n, int para
 typedef struct mg_alg {
   const char *name;        /* e.g. "allreduce_as_reduce_bcast"; "default" first */
   const char *guideline;   /* "GL5"; "" for the default */
+  const char *tgt;         /* the equation of Traff, Gropp and Thakur, TPDS 2010, that a row labelled by another
+                              catalogue states too ("TGT18" for GL5); NULL: none (tests/cli/tpds_equations.txt) */
   const char *formula;     /* the guideline, e.g. "Allreduce(n) <= Reduce(n) + Bcast(n)" */
   const char *description; /* one line */
   mg_alg_fn fn;

@@ -52,6 +52,27 @@
 #define MG_SPLIT_ROWS(nm2, nm4, Name, restr, memtxt, ...)                                             \
   MG_SPLIT_ROW(nm2, Name, 2, restr, memtxt, __VA_ARGS__), MG_SPLIT_ROW(nm4, Name, 4, restr, memtxt, __VA_ARGS__)
 
+/*
+ * Blocking by hand (split.c, mg_blocks): pieces of a fixed size of `kib` KiB, the row's parameter,
+ * as many as the message needs (TGT 2010 eq. 2: the piece count grows with n, where eq. 1's split
+ * rows have a fixed count). The same pieces as the split rows otherwise: bytes for bcast and the
+ * block collectives (of every block, strided), whole elements for the reductions (kib KiB /
+ * size(datatype), at least one). A point-to-point message (pt2pt.c, .pfn = mg_p2p_blocks) needs
+ * the receiver to post the same pieces (.recv_side = mg_p2p_blocks_recv): measure-only.
+ */
+#define MG_BLOCKS_ROW(nm, Name, kib, restr, memtxt, ...)                                              \
+  {.name = nm, .guideline = "TGT2", .formula = Name "(n) <= ceil(n/" #kib "K) x " Name "(" #kib "K)", \
+   .description = "the call as pieces of " #kib " KiB, as many as the message needs, the last shorter " \
+                  "(block collectives: the same piece of every block, strided; reductions: whole elements)", \
+   .restrictions = (restr), .mem_formula = memtxt, .family = MG_FAM_BLOCKS, .param = kib,             \
+   .cost = "ceil(n / (" #kib " * 1024)) * self(min(n, " #kib " * 1024))", __VA_ARGS__}
+
+/* The four rows, 1, 4, 16 and 64 KiB, in one line: every name written out, the rest alike. */
+#define MG_BLOCKS_ROWS(nm1, nm4, nm16, nm64, Name, restr, memtxt, ...)                              \
+  MG_BLOCKS_ROW(nm1, Name, 1, restr, memtxt, __VA_ARGS__), MG_BLOCKS_ROW(nm4, Name, 4, restr, memtxt, __VA_ARGS__), \
+      MG_BLOCKS_ROW(nm16, Name, 16, restr, memtxt, __VA_ARGS__),                                      \
+      MG_BLOCKS_ROW(nm64, Name, 64, restr, memtxt, __VA_ARGS__)
+
 /* Non-blocking (nonblocking.c): every collective, as I<coll> + MPI_Wait (`coll`: the collective's
  * name in lower case, as in MPI_I<coll>). */
 #define MG_NB_ROW(nm, Name, coll, restr, memtxt, ...)                                                 \

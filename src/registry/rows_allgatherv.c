@@ -5,13 +5,14 @@
  */
 #include "registry/rows.h"
 
-/* Träff, Gropp and Thakur, TPDS 2010 (see rows_exscan.c): TGT25 and TGT33 are equation numbers of
- * the paper; TGT-G1 (the irregular GL1) and TGT-G2 (padding to the largest block) are mpiguide's
- * ids for guidelines it states without a number. */
+/* Träff, Gropp and Thakur, TPDS 2010 (see rows_exscan.c): TGT33 is an equation number of the paper;
+ * TGT-G1 (the irregular GL1), TGT-G2 (padding to the largest block) and TGT-G3 (the irregular form of
+ * eq. 25, Allgather <= Allreduce; labelled TGT25 until the paper's table showed eq. 25 regular) are
+ * mpiguide's ids for guidelines it states without a number. */
 
 static const mg_alg allgatherv_algs[] = {
     MG_DEFAULT_ROW("allgatherv_default", "MPI_Allgatherv", .fn = mg_allgatherv_default),
-    {.name = "allgatherv_as_allreduce", .fn = mg_allgatherv_as_allreduce, .guideline = "TGT25",
+    {.name = "allgatherv_as_allreduce", .fn = mg_allgatherv_as_allreduce, .guideline = "TGT-G3",
      .formula = "Allgatherv(n) <= Allreduce(n)",
      .description = "bitwise-or allreduce over the zeroed packed vector holding the own block at its packed offset, "
                     "then unpack every block at its displacement", .restrictions = MG_R_NB_INT,

@@ -7,11 +7,11 @@
 
 static const mg_alg allreduce_algs[] = {
     MG_DEFAULT_ROW("allreduce_default", "MPI_Allreduce", .fn = mg_allreduce_default),
-    {.name = "allreduce_as_reduce_bcast", .fn = mg_allreduce_as_reduce_bcast, .guideline = "GL5",
+    {.name = "allreduce_as_reduce_bcast", .fn = mg_allreduce_as_reduce_bcast, .guideline = "GL5", .tgt = "TGT18",
      .formula = "Allreduce(n) <= Reduce(n) + Bcast(n)", .description = "reduce to rank 0, then broadcast",
      .restrictions = 0, .mem_formula = "0", .cost = "reduce(n) + bcast(n)"},
     {.name = "allreduce_as_reducescatterblock_allgather", .fn = mg_allreduce_as_reducescatterblock_allgather,
-     .guideline = "GL6", .formula = "Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n/p)",
+     .guideline = "GL6", .tgt = "TGT21", .formula = "Allreduce(n) <= Reduce_scatter_block(n) + Allgather(n/p)",
      .description = "reduce_scatter_block over the vector padded to a multiple of p, then allgather",
      .restrictions = MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP,
      .mem_formula = "0 if p divides count, else n + up to p-1 elements",
@@ -23,6 +23,8 @@ static const mg_alg allreduce_algs[] = {
      .mem_formula = "2*p ints", .mem = mg_allreduce_as_reducescatter_allgatherv_mem,
      .cost = "reduce_scatter(n) + allgatherv(n)"},
     MG_SPLIT_ROWS("allreduce_as_split2", "allreduce_as_split4", "Allreduce", 0, "0", .pfn = mg_split),
+    MG_BLOCKS_ROWS("allreduce_as_blocks1k", "allreduce_as_blocks4k", "allreduce_as_blocks16k", "allreduce_as_blocks64k",
+                   "Allreduce", 0, "0", .pfn = mg_blocks),
     MG_NB_ROW("allreduce_as_iallreduce_wait", "Allreduce", "allreduce", 0, "0", .pfn = mg_nonblocking),
     MG_PAD_ROWS("allreduce_as_padded2", "allreduce_as_padded4", "Allreduce", MG_R_PAD_PREDEFINED,
                 "2 n' (send and receive vector, n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),

@@ -8,12 +8,14 @@
 static const mg_alg alltoall_algs[] = {
     MG_DEFAULT_ROW("alltoall_default", "MPI_Alltoall", .fn = mg_alltoall_default),
     /* registry.h: MPICH */
-    {.name = "alltoall_as_alltoallv", .fn = mg_alltoall_as_alltoallv, .guideline = "GL8",
+    {.name = "alltoall_as_alltoallv", .fn = mg_alltoall_as_alltoallv, .guideline = "GL8", .tgt = "TGT29",
      .formula = "Alltoall(n) <= Alltoallv(n)", .description = "alltoallv with equal counts",
      .restrictions = MG_R_PN_INT | MG_R_NOT_IN_PLACE, .mem_formula = "4*p ints", .mem = mg_alltoall_as_alltoallv_mem,
      .cost = "alltoallv(p*n)"},
     MG_SPLIT_ROWS("alltoall_as_split2", "alltoall_as_split4", "Alltoall", MG_R_PN_INT,
                   "2*p*n bytes for non-dense datatypes", .pfn = mg_split, .mem = mg_split_mem),
+    MG_BLOCKS_ROWS("alltoall_as_blocks1k", "alltoall_as_blocks4k", "alltoall_as_blocks16k", "alltoall_as_blocks64k",
+                   "Alltoall", MG_R_PN_INT, "2*p*n bytes for non-dense datatypes", .pfn = mg_blocks, .mem = mg_blocks_mem),
     MG_NB_ROW("alltoall_as_ialltoall_wait", "Alltoall", "alltoall", 0, "0", .pfn = mg_nonblocking),
     MG_PAD_ROWS("alltoall_as_padded2", "alltoall_as_padded4", "Alltoall", 0,
                 "2 p n' bytes (every block padded to n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),

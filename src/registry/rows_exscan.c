@@ -23,6 +23,8 @@ static const mg_alg exscan_algs[] = {
      .restrictions = MG_R_PN_INT, .mem_formula = "p*n", .mem = mg_exscan_as_allgather_reducelocal_mem,
      .cost = "allgather(n) + reduce_local((p-1)*n)"},
     MG_SPLIT_ROWS("exscan_as_split2", "exscan_as_split4", "Exscan", 0, "0", .pfn = mg_split),
+    MG_BLOCKS_ROWS("exscan_as_blocks1k", "exscan_as_blocks4k", "exscan_as_blocks16k", "exscan_as_blocks64k",
+                   "Exscan", 0, "0", .pfn = mg_blocks),
     MG_NB_ROW("exscan_as_iexscan_wait", "Exscan", "exscan", 0, "0", .pfn = mg_nonblocking),
     MG_PAD_ROWS("exscan_as_padded2", "exscan_as_padded4", "Exscan", MG_R_PAD_PREDEFINED,
                 "2 n' (send and receive vector, n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),

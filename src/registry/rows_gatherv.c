@@ -5,9 +5,11 @@
  */
 #include "registry/rows.h"
 
+/* TGT-V2: the irregular form of TGT 2010 eq. 24 (Gather <= Reduce), mpiguide's id (see rows_exscan.c;
+ * labelled TGT24 until the paper's table showed eq. 24 regular); TGT31 the paper's eq. 31. */
 static const mg_alg gatherv_algs[] = {
     MG_DEFAULT_ROW("gatherv_default", "MPI_Gatherv", .fn = mg_gatherv_default),
-    {.name = "gatherv_as_reduce", .fn = mg_gatherv_as_reduce, .guideline = "TGT24",
+    {.name = "gatherv_as_reduce", .fn = mg_gatherv_as_reduce, .guideline = "TGT-V2",
      .formula = "Gatherv(n) <= Reduce(n)",
      .description = "the root scatters each rank's packed offset and n, then a bitwise-or reduce over the zeroed "
                     "packed vector holding the own block; the default runs when n > INT_MAX or the scratch exceeds "

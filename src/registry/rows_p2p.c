@@ -23,6 +23,8 @@ static const mg_alg send_algs[] = {
                  MG_R_MEASURE_ONLY, "self(n)", .fn = mg_send_as_ssend),
     MG_SPLIT_ROWS("send_as_split2", "send_as_split4", "Send", MG_R_MEASURE_ONLY, "0", .pfn = mg_p2p_split,
                   .recv_side = mg_p2p_split_recv),
+    MG_BLOCKS_ROWS("send_as_blocks1k", "send_as_blocks4k", "send_as_blocks16k", "send_as_blocks64k", "Send",
+                   MG_R_MEASURE_ONLY, "0", .pfn = mg_p2p_blocks, .recv_side = mg_p2p_blocks_recv),
     {.name = "send_as_rma_put", .pfn = mg_p2p_rma_put, .guideline = "TGT-O3",
      .formula = "Send(n) <= Win_fence + Put(n) + Win_fence",
      .description = "fences around a put into the destination's window (kept with the communicator), which the receiver "

@@ -7,10 +7,10 @@
 
 static const mg_alg reduce_algs[] = {
     MG_DEFAULT_ROW("reduce_default", "MPI_Reduce", .fn = mg_reduce_default),
-    {.name = "reduce_as_allreduce", .fn = mg_reduce_as_allreduce, .guideline = "GL14",
+    {.name = "reduce_as_allreduce", .fn = mg_reduce_as_allreduce, .guideline = "GL14", .tgt = "TGT18",
      .formula = "Reduce(n) <= Allreduce(n)", .description = "allreduce; non-roots receive into scratch",
      .restrictions = 0, .mem_formula = "n", .mem = mg_reduce_as_allreduce_mem, .cost = "allreduce(n)"},
-    {.name = "reduce_as_reducescatterblock_gather", .fn = mg_reduce_as_reducescatterblock_gather, .guideline = "GL15",
+    {.name = "reduce_as_reducescatterblock_gather", .fn = mg_reduce_as_reducescatterblock_gather, .guideline = "GL15", .tgt = "TGT20",
      .formula = "Reduce(n) <= Reduce_scatter_block(n) + Gather(n/p)",
      .description = "reduce_scatter_block over the vector padded to a multiple of p, then gather at the root",
      .restrictions = MG_R_COMMUTE_OR_DENSE | MG_R_PAD_PREDEFINED_OP | MG_R_UNIFORM_BASIC,
@@ -23,6 +23,8 @@ static const mg_alg reduce_algs[] = {
      .mem = mg_reduce_as_reducescatter_gatherv_mem, .cost = "reduce_scatter(n) + gatherv(n)"},
     MG_SPLIT_ROWS("reduce_as_split2", "reduce_as_split4", "Reduce", 0, "half the vector at an in-place root",
                   .pfn = mg_split, .mem = mg_split_mem),
+    MG_BLOCKS_ROWS("reduce_as_blocks1k", "reduce_as_blocks4k", "reduce_as_blocks16k", "reduce_as_blocks64k",
+                   "Reduce", 0, "a piece of up to 64 KiB at an in-place root", .pfn = mg_blocks, .mem = mg_blocks_mem),
     /* registry.h: Open MPI */
     MG_NB_ROW("reduce_as_ireduce_wait", "Reduce", "reduce", MG_R_LB_ZERO, "0", .pfn = mg_nonblocking),
     MG_PAD_ROWS("reduce_as_padded2", "reduce_as_padded4", "Reduce", MG_R_PAD_PREDEFINED,

@@ -12,6 +12,8 @@ static const mg_alg scan_algs[] = {
      .description = "exclusive scan, then combine with the own contribution locally", .restrictions = 0,
      .mem_formula = "n", .mem = mg_scan_as_exscan_reducelocal_mem, .cost = "exscan(n) + reduce_local(n)"},
     MG_SPLIT_ROWS("scan_as_split2", "scan_as_split4", "Scan", 0, "0", .pfn = mg_split),
+    MG_BLOCKS_ROWS("scan_as_blocks1k", "scan_as_blocks4k", "scan_as_blocks16k", "scan_as_blocks64k",
+                   "Scan", 0, "0", .pfn = mg_blocks),
     MG_NB_ROW("scan_as_iscan_wait", "Scan", "scan", 0, "0", .pfn = mg_nonblocking),
     MG_PAD_ROWS("scan_as_padded2", "scan_as_padded4", "Scan", MG_R_PAD_PREDEFINED,
                 "2 n' (send and receive vector, n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),

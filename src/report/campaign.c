@@ -74,16 +74,16 @@ static void guidelines(FILE *f, const mg_rp_run *runs, int nruns) {
         "default among the violations with its interval (default median / mock-up median). – : not "
         "measured there.</p>\n<table class=\"compare\"><tr><th>guideline</th><th>collective</th><th>mock-up</th>",
         f);
-  for (int ri = 0; ri < nruns; ri++) fputs("<th>", f), mg_rp_esc(f, runs[ri].label), fputs("</th>", f);
+  for (int ri = 0; ri < nruns; ri++) fputs("<th>", f), mg_html(f, "%s", runs[ri].label), fputs("</th>", f);
   fputs("</tr>\n", f);
   for (int ri = 0; ri < nruns; ri++)
     for (int i = 0; i < runs[ri].r->n; i++) {
       const mg_ck_verdict *v = &runs[ri].r->v[i];
       if (v->aa || !first_of(runs, ri, i)) continue;
       fputs("<tr><td>", f);
-      mg_rp_esc(f, v->guideline && *v->guideline ? v->guideline : "?");
-      fprintf(f, "</td><td>%s</td><td>", mg_colls[v->coll].name);
-      mg_rp_esc(f, v->alg);
+      mg_html(f, "%s", v->guideline && *v->guideline ? v->guideline : "?");
+      mg_html(f, "</td><td>%s</td><td>", mg_colls[v->coll].name);
+      mg_html(f, "%s", v->alg);
       fputs("</td>", f);
       for (int rj = 0; rj < nruns; rj++) {
         int viol = 0, cmp = 0;
@@ -97,10 +97,10 @@ static void guidelines(FILE *f, const mg_rp_run *runs, int nruns) {
           if (!worst || w->slowdown > worst->slowdown) worst = w;
         }
         if (!cmp) fputs("<td class=n>–</td>", f);
-        else if (!worst) fprintf(f, "<td class=n>0 / %d</td>", cmp);
+        else if (!worst) mg_html(f, "<td class=n>0 / %d</td>", cmp);
         else {
           char b[32];
-          fprintf(f, "<td class=n style=\"background:#fdd0a2\">%d / %d, worst ×%.2f [%.2f, %.2f] at %s</td>", viol, cmp,
+          mg_html(f, "<td class=n style=\"background:#fdd0a2\">%d / %d, worst ×%.2f [%.2f, %.2f] at %s</td>", viol, cmp,
                   worst->slowdown, worst->lo, worst->hi, mg_rp_bytes_str(worst->bytes, b, sizeof b));
         }
       }
@@ -144,11 +144,11 @@ static void latency(FILE *f, const mg_rp_run *runs, int nruns, const cell *c, in
         "medians in brackets (how much a rerun moves it).</p>\n<table class=\"compare\"><tr><th>collective</th>"
         "<th>size</th>",
         f);
-  for (int ri = 0; ri < nruns; ri++) fputs("<th>", f), mg_rp_esc(f, runs[ri].label), fputs("</th>", f);
+  for (int ri = 0; ri < nruns; ri++) fputs("<th>", f), mg_html(f, "%s", runs[ri].label), fputs("</th>", f);
   fputs("</tr>\n", f);
   for (int k = 0; k < nc; k++) {
     char b[32], red[MG_CK_RED];
-    fprintf(f, "<tr><td>%s%s%s</td><td class=n>%s</td>", mg_colls[c[k].coll].name, *c[k].red ? " " : "",
+    mg_html(f, "<tr><td>%s%s%s</td><td class=n>%s</td>", mg_colls[c[k].coll].name, *c[k].red ? " " : "",
             mg_ck_red_short(c[k].red, red, sizeof red), mg_rp_bytes_str(c[k].bytes, b, sizeof b));
     for (int ri = 0; ri < nruns; ri++) {
       const mg_ck_verdict *v = NULL;
@@ -159,8 +159,8 @@ static void latency(FILE *f, const mg_rp_run *runs, int nruns, const cell *c, in
       double lo, hi;
       int nl = v ? default_spread(runs[ri].d, c[k].coll, c[k].bytes, c[k].red, &lo, &hi) : 0;
       if (!v) fputs("<td class=n>–</td>", f);
-      else if (nl >= 2) fprintf(f, "<td class=n>%.4g µs [%.4g, %.4g]</td>", v->med_def * 1e6, lo * 1e6, hi * 1e6);
-      else fprintf(f, "<td class=n>%.4g µs</td>", v->med_def * 1e6);
+      else if (nl >= 2) mg_html(f, "<td class=n>%.4g µs [%.4g, %.4g]</td>", v->med_def * 1e6, lo * 1e6, hi * 1e6);
+      else mg_html(f, "<td class=n>%.4g µs</td>", v->med_def * 1e6);
     }
     fputs("</tr>\n", f);
   }
@@ -177,10 +177,10 @@ static void changed(FILE *f, const mg_rp_run *runs, int nruns, const cell *c, in
   for (int ri = 1; ri < nruns; ri++) {
     const mg_rp_run *b = &runs[ri];
     fputs("<h3>", f);
-    mg_rp_esc(f, a->label);
+    mg_html(f, "%s", a->label);
     fputs(" → ", f);
-    mg_rp_esc(f, b->label);
-    fprintf(f, "</h3>\n<table class=\"compare\" data-changes=\"%d\"><tr><th>change</th><th>collective</th><th>size</th>"
+    mg_html(f, "%s", b->label);
+    mg_html(f, "</h3>\n<table class=\"compare\" data-changes=\"%d\"><tr><th>change</th><th>collective</th><th>size</th>"
                "<th>mock-up</th><th>before</th><th>after</th></tr>\n", ri + 1);
     int rows = 0;
     for (int side = 0; side < 2; side++) { /* 0: new in b, 1: gone from a */
@@ -192,11 +192,11 @@ static void changed(FILE *f, const mg_rp_run *runs, int nruns, const cell *c, in
         char bs[32], red[MG_CK_RED], iv[96], iw[96];
         snprintf(iv, sizeof iv, "violation ×%.2f [%.2f, %.2f]", v->slowdown, v->lo, v->hi);
         snprintf(iw, sizeof iw, "no violation ×%.2f [%.2f, %.2f]", w->slowdown, w->lo, w->hi);
-        fprintf(f, "<tr><td>%s</td><td>%s%s%s</td><td class=n>%s</td><td>", side ? "violation gone" : "new violation",
+        mg_html(f, "<tr><td>%s</td><td>%s%s%s</td><td class=n>%s</td><td>", side ? "violation gone" : "new violation",
                 mg_colls[v->coll].name, *v->red ? " " : "", mg_ck_red_short(v->red, red, sizeof red),
                 mg_rp_bytes_str(v->bytes, bs, sizeof bs));
-        mg_rp_esc(f, v->alg);
-        fprintf(f, "</td><td>%s</td><td>%s</td></tr>\n", side ? iv : iw, side ? iw : iv);
+        mg_html(f, "%s", v->alg);
+        mg_html(f, "</td><td>%s</td><td>%s</td></tr>\n", side ? iv : iw, side ? iw : iv);
         rows++;
       }
     }
@@ -207,7 +207,7 @@ static void changed(FILE *f, const mg_rp_run *runs, int nruns, const cell *c, in
       if (!na || !nb || !(blo > ahi || bhi < alo)) continue; /* not measured on both sides, or the spreads overlap */
       char bs[32], red[MG_CK_RED];
       /* the ratio of the nearest ends of the two spreads: at least this much slower (faster) */
-      fprintf(f, "<tr><td>default %s, at least ×%.2f</td><td>%s%s%s</td><td class=n>%s</td><td>default</td>"
+      mg_html(f, "<tr><td>default %s, at least ×%.2f</td><td>%s%s%s</td><td class=n>%s</td><td>default</td>"
                  "<td>medians %.4g–%.4g µs (%d launch%s)</td><td>medians %.4g–%.4g µs (%d launch%s)</td></tr>\n",
               blo > ahi ? "slower" : "faster", blo > ahi ? blo / ahi : alo / bhi, mg_colls[c[k].coll].name,
               *c[k].red ? " " : "", mg_ck_red_short(c[k].red, red, sizeof red), mg_rp_bytes_str(c[k].bytes, bs, sizeof bs),

@@ -1,11 +1,13 @@
 /*
- * What the writers of the HTML report share (internal to src/report): report.c writes the page,
- * its metadata, summary and tables and the helpers below; plots.c draws the plots, their key
- * and the heat map; tuned.c writes the "Default vs tuned" section.
+ * What the writers of the HTML report share (internal to src/report): html.c is the page's one
+ * writer (below); report.c writes the page, its metadata, summary and tables and the helpers
+ * below; plots.c draws the plots, their key and the heat map; tuned.c writes the "Default vs
+ * tuned" section.
  */
 #ifndef MG_REPORT_HTML_H
 #define MG_REPORT_HTML_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -15,9 +17,29 @@
 /* The most message sizes one plot or heat map shows. */
 #define MG_RP_MAXS 256
 
+/* ---- html.c: the page's writer ----
+ * Every byte of a page goes through mg_html (or is a string literal given to fputs). mg_html is
+ * printf whose format is the code's markup, written as it is, and whose every conversion is
+ * written HTML-escaped: & < > " ' become &amp; &lt; &gt; &quot; &#39;. A %s is therefore safe as
+ * element text and as a quoted attribute value (either quote), whatever file it came from, and a
+ * number (%d, %zu, %.2f, %g: "nan", "inf" included) is printed as printf prints it. So:
+ *   mg_html(f, "<g data-alg=\"%s\"><title>%s, %zu B</title>", v->alg, label, bytes);
+ * Rules (tests/report/html_sinks.py checks them on the .c files of src/report):
+ * - the format is a string literal (or a ?: of literals): never a value, which would be markup;
+ * - a %s or %c is never an unquoted attribute value (=%s: a space would start a new attribute),
+ *   nor in an on...= handler, a style= or an href=/src= that is not a "#fragment";
+ * - markup is never an argument: a conditional piece of markup is a literal format of its own
+ *   (if (x) mg_html(f, " stroke-dasharray=\"3 2\"");), since an argument's quotes come out escaped;
+ * - no fprintf, fputc, putc, fwrite or fputs of a value onto a page.
+ * mg_html_markup writes a piece of markup the code itself holds, as it is (the style sheet); it is
+ * the exception, and the check allows it only on a static string constant of the same file or on a
+ * line saying where the markup came from ("built markup:"). gcc's format check keeps the arguments
+ * honest (-Wformat); the writer stops at a conversion it does not know (%n, %ls). */
+void mg_html(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void mg_html_v(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
+void mg_html_markup(FILE *f, const char *markup);
+
 /* ---- report.c ---- */
-/* s with &, <, >, " escaped. */
-void mg_rp_esc(FILE *f, const char *s);
 /* "16 B", "1 KiB", "1.5 KiB", "64 KiB", "1 MiB" */
 const char *mg_rp_bytes_str(size_t n, char *buf, size_t len);
 /* seconds as microseconds, for tables and titles */

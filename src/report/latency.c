@@ -130,14 +130,14 @@ static void lat_axes(FILE *f, const lat_plot *P) {
   char b[64];
   for (double q = P->ymin; q <= P->ymax * 1.0001; q *= 10) { /* y: powers of ten, in µs */
     double y = mg_rp_lat_ymap(q, P->ymin, P->ymax);
-    fprintf(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
-    fprintf(f, "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
+    mg_html(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
+    mg_html(f, "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
             MG_RP_X0 - 5, y, q * 1e6);
   }
   for (int s = 0; s < P->ns; s++) {
     double x = mg_rp_xmap(P->sizes[s], P->smin, P->smax);
-    fprintf(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, MG_RP_Y0, x, Y1);
-    fprintf(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
+    mg_html(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, MG_RP_Y0, x, Y1);
+    mg_html(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
             mg_rp_bytes_str(P->sizes[s], b, sizeof b));
   }
   for (int s = 0; s < P->ns; s++) {
@@ -146,14 +146,14 @@ static void lat_axes(FILE *f, const lat_plot *P) {
     split_state(P->r, P->coll, P->red, P->sizes[s], &viol, &unsure, why, sizeof why);
     if (!viol) continue;
     double x = mg_rp_xmap(P->sizes[s], P->smin, P->smax);
-    fprintf(f, "<rect class=\"splitband\" x=\"%.2f\" y=\"%d\" width=\"12\" height=\"%d\" fill=\"#fde3e0\"/>\n", x - 6,
+    mg_html(f, "<rect class=\"splitband\" x=\"%.2f\" y=\"%d\" width=\"12\" height=\"%d\" fill=\"#fde3e0\"/>\n", x - 6,
             MG_RP_Y0, MG_RP_PH);
   }
-  fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0, MG_RP_Y0,
+  mg_html(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0, MG_RP_Y0,
           MG_RP_PW, MG_RP_PH);
-  fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)</text>\n",
+  mg_html(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)</text>\n",
           MG_RP_X0 + MG_RP_PW / 2.0, MG_RP_H - 8);
-  fprintf(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">median latency, "
+  mg_html(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">median latency, "
              "µs (log scale)</text>\n", MG_RP_Y0 + MG_RP_PH / 2.0);
 }
 
@@ -161,12 +161,12 @@ static void lat_axes(FILE *f, const lat_plot *P) {
 static void lat_curves(FILE *f, const lat_plot *P) {
   char b[64];
   for (int k = P->na - 1; k >= 0; k--) {
-    fprintf(f, "<polyline class=\"lat\" data-alg=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
+    mg_html(f, "<polyline class=\"lat\" data-alg=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
                "stroke-dasharray=\"%s\" points=\"",
             P->algs[k], k ? lat_palette[(k - 1) % NLP] : "#000", k ? "1.6" : "2.5", series_dash(k, P->nmock));
     for (int s = 0; s < P->ns; s++) {
       double t = median_at(P->r, P->coll, P->red, P->algs[k], P->sizes[s]);
-      if (t > 0) fprintf(f, "%.2f,%.2f ", mg_rp_xmap(P->sizes[s], P->smin, P->smax), mg_rp_lat_ymap(t, P->ymin, P->ymax));
+      if (t > 0) mg_html(f, "%.2f,%.2f ", mg_rp_xmap(P->sizes[s], P->smin, P->smax), mg_rp_lat_ymap(t, P->ymin, P->ymax));
     }
     fputs("\"/>\n", f);
     for (int s = 0; s < P->ns; s++) {
@@ -174,11 +174,11 @@ static void lat_curves(FILE *f, const lat_plot *P) {
       if (!(t > 0)) continue;
       double x = mg_rp_xmap(P->sizes[s], P->smin, P->smax), y = mg_rp_lat_ymap(t, P->ymin, P->ymax);
       char tt[48];
-      fprintf(f, "<g class=\"lpt\" data-alg=\"%s\" data-bytes=\"%zu\" data-y=\"%.2f\"><title>%s, %s: median %s</title>",
+      mg_html(f, "<g class=\"lpt\" data-alg=\"%s\" data-bytes=\"%zu\" data-y=\"%.2f\"><title>%s, %s: median %s</title>",
               P->algs[k], P->sizes[s], y, P->algs[k], mg_rp_bytes_str(P->sizes[s], b, sizeof b),
               mg_rp_us_str(t, tt, sizeof tt));
       if (k) mg_rp_marker(f, k - 1, x, y, lat_palette[(k - 1) % NLP]);
-      else fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" fill=\"#000\"/>", x, y);
+      else mg_html(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" fill=\"#000\"/>", x, y);
       fputs("</g>\n", f);
     }
   }
@@ -195,16 +195,16 @@ static void lat_split_marks(FILE *f, const lat_plot *P) {
     if (!(t > 0) || (!viol && !unsure)) continue;
     double x = mg_rp_xmap(P->sizes[s], P->smin, P->smax), y = mg_rp_lat_ymap(t, P->ymin, P->ymax);
     if (viol) {
-      fprintf(f, "<g class=\"splitv\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>%s: split-robustness "
+      mg_html(f, "<g class=\"splitv\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>%s: split-robustness "
                  "(TGT 2010 eq. 1) violated: the message is slower than its pieces (",
               P->sizes[s], x, y, mg_rp_bytes_str(P->sizes[s], b, sizeof b));
-      mg_rp_esc(f, why);
-      fprintf(f, ")</title><circle cx=\"%.2f\" cy=\"%.2f\" r=\"9\" fill=\"none\" stroke=\"#C00000\" stroke-width=\"2.5\"/>"
+      mg_html(f, "%s", why);
+      mg_html(f, ")</title><circle cx=\"%.2f\" cy=\"%.2f\" r=\"9\" fill=\"none\" stroke=\"#C00000\" stroke-width=\"2.5\"/>"
                  "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" font-weight=\"bold\" fill=\"#C00000\" "
                  "text-anchor=\"middle\">eq. 1</text></g>\n",
               x, y, x, y - 13);
     } else
-      fprintf(f, "<g class=\"splitq\" data-bytes=\"%zu\"><title>%s: split-robustness inconclusive (neither violated "
+      mg_html(f, "<g class=\"splitq\" data-bytes=\"%zu\"><title>%s: split-robustness inconclusive (neither violated "
                  "nor shown consistent)</title><text x=\"%.2f\" y=\"%.2f\" font-size=\"13\" font-weight=\"bold\" "
                  "fill=\"#555\" text-anchor=\"middle\">?</text></g>\n",
               P->sizes[s], mg_rp_bytes_str(P->sizes[s], b, sizeof b), x, y - 9);
@@ -216,21 +216,21 @@ static void lat_legend(FILE *f, const lat_plot *P) {
   fputs("<div class=\"legend\">", f);
   char l[128];
   for (int k = 0; k < P->na; k++) {
-    fprintf(f, "<span class=\"li\"><svg width=\"34\" height=\"16\" aria-hidden=\"true\"><line x1=\"1\" y1=\"8\" x2=\"33\" "
+    mg_html(f, "<span class=\"li\"><svg width=\"34\" height=\"16\" aria-hidden=\"true\"><line x1=\"1\" y1=\"8\" x2=\"33\" "
                "y2=\"8\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
             k ? lat_palette[(k - 1) % NLP] : "#000", series_dash(k, P->nmock));
     if (k) mg_rp_marker(f, k - 1, 17, 8, lat_palette[(k - 1) % NLP]);
     fputs("</svg> ", f);
-    mg_rp_esc(f, k >= P->nmock ? P->algs[k] : k ? mg_ck_label((mg_coll)P->coll, P->algs[k], 0, l, sizeof l) : "default");
+    mg_html(f, "%s", k >= P->nmock ? P->algs[k] : k ? mg_ck_label((mg_coll)P->coll, P->algs[k], 0, l, sizeof l) : "default");
     fputs("</span> &nbsp; ", f);
   }
   fputs("</div>\n<div class=\"note\">message size: ", f);
-  mg_rp_esc(f, mg_colls[P->coll].size_def);
+  mg_html(f, "%s", mg_colls[P->coll].size_def);
   if (mg_ck_pair_of(P->red)) { /* pattern cart: one direction of the exchange */
-    fprintf(f, "; direction %s of the neighbour exchange", mg_ck_pair_of(P->red));
+    mg_html(f, "; direction %s of the neighbour exchange", mg_ck_pair_of(P->red));
   } else if (*P->red) {
     char sr[MG_CK_RED];
-    fprintf(f, "; datatype:op %s", mg_ck_red_short(P->red, sr, sizeof sr));
+    mg_html(f, "; datatype:op %s", mg_ck_red_short(P->red, sr, sizeof sr));
   }
   fputs("</div>\n", f);
 }
@@ -240,9 +240,9 @@ void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
   memset(P, 0, sizeof *P);
   P->r = run->r, P->coll = coll;
   lat_series(P);
-  fprintf(f, "<div class=\"plot\" id=\"lat-%s-%s\" data-coll=\"%s\"><h3>%s (%s): latency", mg_colls[coll].name,
+  mg_html(f, "<div class=\"plot\" id=\"lat-%s-%s\" data-coll=\"%s\"><h3>%s (%s): latency", mg_colls[coll].name,
           run->anchor, mg_colls[coll].name, mg_colls[coll].name, mg_colls[coll].mpi_name);
-  if (nruns > 1) fputs(", ", f), mg_rp_esc(f, run->label);
+  if (nruns > 1) fputs(", ", f), mg_html(f, "%s", run->label);
   fputs("</h3>\n", f);
   double tmin = INFINITY, tmax = -INFINITY;
   for (int k = 0; k < P->na; k++)
@@ -257,7 +257,7 @@ void mg_rp_latency_plot(FILE *f, const mg_rp_run *run, int coll, int nruns) {
   }
   mg_rp_lat_yrange(tmin, tmax, &P->ymin, &P->ymax);
   P->smin = P->sizes[0], P->smax = P->sizes[P->ns - 1];
-  fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: median latency of the default and each mock-up "
+  mg_html(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: median latency of the default and each mock-up "
              "against message size\" data-smin=\"%zu\" data-smax=\"%zu\" data-ymin=\"%g\" data-ymax=\"%g\">\n",
           MG_RP_W, MG_RP_H, mg_colls[coll].name, P->smin, P->smax, P->ymin, P->ymax);
   lat_axes(f, P);
@@ -281,6 +281,11 @@ void mg_rp_latency_key(FILE *f) {
 
 /* ---------- the point-to-point guidelines (check.h) ---------- */
 
+/* The background of a verdict's cell, inside its style="background:...": a literal per outcome. */
+static void outcome_bg(FILE *f, const mg_ck_verdict *v) {
+  mg_html(f, v->outcome == MG_CK_VIOLATION ? "#fd8d3c" : v->outcome == MG_CK_CONSISTENT ? "#ffffff" : "#e8e8e8");
+}
+
 void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns) {
   const mg_ck_result *r = run->r;
   size_t sizes[MG_RP_MAXS];
@@ -289,7 +294,7 @@ void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns) {
   int used[32] = {0};
   for (int k = 0; k < mg_ck_np2p_cols && k < 32; k++)
     for (int s = 0; s < ns && !used[k]; s++) used[k] = mg_ck_p2p_find(r, &mg_ck_p2p_cols[k], sizes[s]) != NULL;
-  fprintf(f, "<h2 id=\"p2p-%s\">Point-to-point guidelines", run->anchor);
+  mg_html(f, "<h2 id=\"p2p-%s\">Point-to-point guidelines", run->anchor);
   mg_rp_run_title(f, run, nruns);
   fputs("</h2>\n<p class=\"note\">TGT 2010 §IV, per message size: the verdict and the ratio left side / right side "
         "of the guideline (medians). Eqs. 1 and 8 are measured only and eq. 5 is a verdict only: a violation is a "
@@ -299,30 +304,30 @@ void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns) {
         f);
   for (int k = 0; k < mg_ck_np2p_cols; k++) {
     if (!used[k]) continue;
-    fprintf(f, "<th title=\"");
-    mg_rp_esc(f, mg_ck_p2p_formula(&mg_ck_p2p_cols[k]));
-    fprintf(f, "\">eq. %s<br><span class=\"note\">", mg_ck_p2p_cols[k].head);
-    mg_rp_esc(f, mg_ck_p2p_formula(&mg_ck_p2p_cols[k]));
+    mg_html(f, "<th title=\"");
+    mg_html(f, "%s", mg_ck_p2p_formula(&mg_ck_p2p_cols[k]));
+    mg_html(f, "\">eq. %s<br><span class=\"note\">", mg_ck_p2p_cols[k].head);
+    mg_html(f, "%s", mg_ck_p2p_formula(&mg_ck_p2p_cols[k]));
     fputs("</span></th>", f);
   }
   fputs("</tr>\n", f);
   for (int s = 0; s < ns; s++) {
     char b[64];
-    fprintf(f, "<tr><td class=n>%s</td>", mg_rp_bytes_str(sizes[s], b, sizeof b));
+    mg_html(f, "<tr><td class=n>%s</td>", mg_rp_bytes_str(sizes[s], b, sizeof b));
     for (int k = 0; k < mg_ck_np2p_cols; k++) {
       if (!used[k]) continue;
       const mg_ck_verdict *v = mg_ck_p2p_find(r, &mg_ck_p2p_cols[k], sizes[s]);
       if (!v) fputs("<td>–</td>", f);
       else if (v->status != MG_CKV_OK) {
         fputs("<td title=\"", f);
-        mg_rp_esc(f, v->note);
-        fprintf(f, "\">%s</td>", v->status == MG_CKV_SKIPPED ? "skipped" : "error");
+        mg_html(f, "%s", v->note);
+        mg_html(f, "\">%s</td>", v->status == MG_CKV_SKIPPED ? "skipped" : "error");
       } else {
-        const char *bg = v->outcome == MG_CK_VIOLATION ? "#fd8d3c" : v->outcome == MG_CK_CONSISTENT ? "#ffffff" : "#e8e8e8";
         const char *word = v->outcome == MG_CK_VIOLATION ? "V" : v->outcome == MG_CK_CONSISTENT ? "C" : "?";
-        fprintf(f, "<td class=\"n %s\" data-eq=\"%s\" data-bytes=\"%zu\" style=\"background:%s\" title=\"%s: %.3f [%.3f, "
-                   "%.3f], p(Holm) %.3g%s\">%s %.2f%s</td>",
-                mg_ck_outcome_name(v->outcome), mg_ck_p2p_cols[k].head, sizes[s], bg, mg_ck_outcome_name(v->outcome),
+        mg_html(f, "<td class=\"n %s\" data-eq=\"%s\" data-bytes=\"%zu\" style=\"background:", mg_ck_outcome_name(v->outcome),
+                mg_ck_p2p_cols[k].head, sizes[s]);
+        outcome_bg(f, v);
+        mg_html(f, "\" title=\"%s: %.3f [%.3f, %.3f], p(Holm) %.3g%s\">%s %.2f%s</td>", mg_ck_outcome_name(v->outcome),
                 v->slowdown, v->lo, v->hi, v->p_adj, v->noise ? "; within the noise" : "", word, v->slowdown,
                 v->noise ? "~" : "");
       }
@@ -337,7 +342,7 @@ void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns) {
 void mg_rp_rerank_table(FILE *f, const mg_rp_run *run, int nruns) {
   const mg_ck_result *r = run->r;
   if (!mg_ck_any_rerank(r)) return;
-  fprintf(f, "<h2 id=\"rerank-%s\">Renumbering", run->anchor);
+  mg_html(f, "<h2 id=\"rerank-%s\">Renumbering", run->anchor);
   mg_rp_run_title(f, run, nruns);
   fputs("</h2>\n<p class=\"note\">TGT 2010 eq. 36: a collective must not be slower on its communicator than on the "
         "same processes renumbered (a seeded random permutation; the same root process). Measured only: a violation "
@@ -349,13 +354,13 @@ void mg_rp_rerank_table(FILE *f, const mg_rp_run *run, int nruns) {
     const mg_ck_verdict *v = &r->v[i];
     if (!mg_ck_is_rerank(v) || v->status != MG_CKV_OK) continue;
     char b[64];
-    const char *bg = v->outcome == MG_CK_VIOLATION ? "#fd8d3c" : v->outcome == MG_CK_CONSISTENT ? "#ffffff" : "#e8e8e8";
-    fprintf(f, "<tr><td>%s</td><td class=n>%s%s", mg_colls[v->coll].name, mg_rp_bytes_str(v->bytes, b, sizeof b),
+    mg_html(f, "<tr><td>%s</td><td class=n>%s%s", mg_colls[v->coll].name, mg_rp_bytes_str(v->bytes, b, sizeof b),
             *v->red ? " " : "");
-    mg_rp_esc(f, v->red);
-    fprintf(f, "</td><td class=\"%s\" style=\"background:%s\">%s</td><td class=n title=\"[%.3f, %.3f], p(Holm) %.3g\">"
-               "%.2f%s</td></tr>\n",
-            mg_ck_outcome_name(v->outcome), bg, mg_ck_outcome_name(v->outcome), v->lo, v->hi, v->p_adj, v->slowdown,
+    mg_html(f, "%s", v->red);
+    mg_html(f, "</td><td class=\"%s\" style=\"background:", mg_ck_outcome_name(v->outcome));
+    outcome_bg(f, v);
+    mg_html(f, "\">%s</td><td class=n title=\"[%.3f, %.3f], p(Holm) %.3g\">%.2f%s</td></tr>\n",
+            mg_ck_outcome_name(v->outcome), v->lo, v->hi, v->p_adj, v->slowdown,
             v->noise ? "~" : "");
   }
   fputs("</table>\n", f);

@@ -29,17 +29,17 @@ static void contender_cell(FILE *f, const mg_ck_verdict *v) {
     fputs("<td>–</td>", f);
     return;
   }
-  fprintf(f, "<td class=\"%s\">", mg_ck_outcome_name(v->outcome));
-  mg_rp_esc(f, v->alg);
-  fprintf(f, " %.2f×", v->slowdown);
-  if (isfinite(v->lo)) fprintf(f, " [%.2f, %.2f]", v->lo, v->hi);
+  mg_html(f, "<td class=\"%s\">", mg_ck_outcome_name(v->outcome));
+  mg_html(f, "%s", v->alg);
+  mg_html(f, " %.2f×", v->slowdown);
+  if (isfinite(v->lo)) mg_html(f, " [%.2f, %.2f]", v->lo, v->hi);
   fputs("</td>", f);
 }
 
 void mg_rp_libvar_section(FILE *f, const mg_rp_run *run, int nruns) {
   const mg_ck_result *r = run->r;
   if (!r->nkinds) return;
-  fprintf(f, "<h2 id=\"libvar-%s\">The library's own algorithms", run->anchor);
+  mg_html(f, "<h2 id=\"libvar-%s\">The library's own algorithms", run->anchor);
   mg_rp_run_title(f, run, nruns);
   fputs("</h2>\n<p class=\"note\">Measured with <code>check --lib-variants</code>: the MPI library's own algorithm "
         "variants (rows <code>lib:NAME</code>) beside the mock-ups, interleaved with the default in the same launch. "
@@ -53,8 +53,8 @@ void mg_rp_libvar_section(FILE *f, const mg_rp_run *run, int nruns) {
   for (int i = 0; i < r->nkinds; i++) wins[r->kinds[i].winner]++;
   fputs("<p>", f);
   for (int w = 0; w < MG_CK_NKINDS; w++)
-    fprintf(f, "%s<b>%s</b>: %d", w ? ", " : "", mg_ck_kind_name((mg_ck_kind)w), wins[w]);
-  fprintf(f, " of %d cells.</p>\n", r->nkinds);
+    mg_html(f, "%s<b>%s</b>: %d", w ? ", " : "", mg_ck_kind_name((mg_ck_kind)w), wins[w]);
+  mg_html(f, " of %d cells.</p>\n", r->nkinds);
   mg_rp_latency_key(f);
   fputs("<p class=\"legend\">Dotted curves: the library's own variants.</p>\n<div class=\"plots\">\n", f);
   for (int c = 0; c < MG_NCOLL; c++) {
@@ -68,13 +68,13 @@ void mg_rp_libvar_section(FILE *f, const mg_rp_run *run, int nruns) {
   for (int i = 0; i < r->nkinds; i++) {
     const mg_ck_kinds *k = &r->kinds[i];
     char b[64], t[48], sr[MG_CK_RED];
-    fprintf(f, "<tr data-coll=\"%s\" data-bytes=\"%zu\" data-winner=\"%s\"><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
+    mg_html(f, "<tr data-coll=\"%s\" data-bytes=\"%zu\" data-winner=\"%s\"><td>%s</td><td>%s</td><td>%s</td><td>%s</td>",
             mg_colls[k->coll].name, k->bytes, mg_ck_kind_name(k->winner), mg_colls[k->coll].name,
             mg_rp_bytes_str(k->bytes, b, sizeof b), *k->red ? mg_ck_red_short(k->red, sr, sizeof sr) : "",
             mg_rp_us_str(k->med_def, t, sizeof t));
     contender_cell(f, k->mock >= 0 ? &r->v[k->mock] : NULL);
     contender_cell(f, k->lib >= 0 ? &r->lib[k->lib] : NULL);
-    fprintf(f, "<td><b>%s</b></td></tr>\n", mg_ck_kind_name(k->winner));
+    mg_html(f, "<td><b>%s</b></td></tr>\n", mg_ck_kind_name(k->winner));
   }
   fputs("</table>\n", f);
 }

@@ -24,7 +24,7 @@ static void source_dir(const mg_ck_launch *L, char *out, size_t len) {
 
 static void code(FILE *f, const char *s) {
   fputs("<pre><code>", f);
-  mg_rp_esc(f, s);
+  mg_html(f, "%s", s);
   fputs("</code></pre>\n", f);
 }
 

@@ -48,15 +48,15 @@ static void table(FILE *f, const mg_ovl_file *of, const int *idx, const mg_ovl_s
     int k0 = -1;
     for (int j = 0; j < x->nk; j++)
       if (x->k[j] == 0) k0 = j;
-    fprintf(f, "<tr data-bytes=\"%zu\"><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td>", of->cells[idx[i]].bytes,
+    mg_html(f, "<tr data-bytes=\"%zu\"><td class=n>%s</td><td class=n>%s</td><td class=n>%s</td>", of->cells[idx[i]].bytes,
             mg_rp_bytes_str(of->cells[idx[i]].bytes, b, sizeof b), mg_rp_us_str(x->t_pure, t1, sizeof t1),
             mg_rp_us_str(x->t_cpu, t2, sizeof t2));
-    if (k0 >= 0) fprintf(f, "<td class=n>%.1f %%</td>", x->ov[k0]);
+    if (k0 >= 0) mg_html(f, "<td class=n>%.1f %%</td>", x->ov[k0]);
     else fputs("<td>–</td>", f);
-    if (x->best >= 0) fprintf(f, "<td class=\"n best\">%d</td><td class=n>%.1f %%</td><td>", x->k[x->best], x->ov[x->best]);
+    if (x->best >= 0) mg_html(f, "<td class=\"n best\">%d</td><td class=n>%.1f %%</td><td>", x->k[x->best], x->ov[x->best]);
     else fputs("<td>–</td><td>–</td><td>", f);
     for (int j = 0; j < x->nk; j++)
-      fprintf(f, "%sk=%d: %.0f [%.0f, %.0f]", j ? "; " : "", x->k[j], x->ov[j], x->lo[j], x->hi[j]);
+      mg_html(f, "%sk=%d: %.0f [%.0f, %.0f]", j ? "; " : "", x->k[j], x->ov[j], x->lo[j], x->hi[j]);
     fputs("</td></tr>\n", f);
   }
   fputs("</table>\n", f);
@@ -77,7 +77,7 @@ static void plot(FILE *f, const mg_ovl_file *of, int fi, const char *coll, const
         ks[p] = s[i].k[j];
       }
     }
-  fprintf(f, "<div class=\"plot\" id=\"ovl-%s-%d\" data-coll=\"%s\"><h3>%s: overlap %% against message size</h3>\n", coll,
+  mg_html(f, "<div class=\"plot\" id=\"ovl-%s-%d\" data-coll=\"%s\"><h3>%s: overlap %% against message size</h3>\n", coll,
           fi, coll, coll);
   if (ns < 2 || sizes[0] == 0) {
     fputs("<div class=\"empty\" data-empty=\"1\"><b>Not enough data for a plot:</b> fewer than two message sizes "
@@ -90,45 +90,45 @@ static void plot(FILE *f, const mg_ovl_file *of, int fi, const char *coll, const
   size_t smin = sizes[0], smax = sizes[ns - 1];
   const double X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
   char b[64];
-  fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: overlap %% per number of MPI_Test calls against "
+  mg_html(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: overlap %% per number of MPI_Test calls against "
              "message size\" data-smin=\"%zu\" data-smax=\"%zu\">\n",
           MG_RP_W, MG_RP_H, coll, smin, smax);
   for (int q = 0; q <= 100; q += 20) {
     double y = mg_rp_ovl_ymap(q);
-    fprintf(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
-    fprintf(f, "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%d</text>\n",
+    mg_html(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
+    mg_html(f, "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%d</text>\n",
             MG_RP_X0 - 5, y, q);
   }
   for (int i = 0; i < ns; i++) {
     double x = mg_rp_xmap(sizes[i], smin, smax);
-    fprintf(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, MG_RP_Y0, x, Y1);
-    fprintf(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
+    mg_html(f, "<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, MG_RP_Y0, x, Y1);
+    mg_html(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
             mg_rp_bytes_str(sizes[i], b, sizeof b));
   }
-  fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0, MG_RP_Y0,
+  mg_html(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0, MG_RP_Y0,
           MG_RP_PW, MG_RP_PH);
-  fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)</text>\n",
+  mg_html(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)</text>\n",
           MG_RP_X0 + MG_RP_PW / 2.0, MG_RP_H - 8);
-  fprintf(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">overlap %%"
+  mg_html(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">overlap %%"
              "</text>\n", MG_RP_Y0 + MG_RP_PH / 2.0);
   for (int q = 0; q < nk; q++) { /* one line per k; k = 0 bold black */
-    fprintf(f, "<polyline class=\"ovl\" data-k=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
+    mg_html(f, "<polyline class=\"ovl\" data-k=\"%d\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\" "
                "stroke-dasharray=\"%s\" points=\"",
             ks[q], pal[q % NPAL], q ? "1.6" : "2.5", q ? dash[(q - 1) % NDASH] : "");
     for (int i = 0; i < n; i++)
       for (int j = 0; j < s[i].nk; j++)
         if (s[i].k[j] == ks[q] && isfinite(s[i].ov[j]))
-          fprintf(f, "%.2f,%.2f ", mg_rp_xmap(sizes[i], smin, smax), mg_rp_ovl_ymap(s[i].ov[j]));
+          mg_html(f, "%.2f,%.2f ", mg_rp_xmap(sizes[i], smin, smax), mg_rp_ovl_ymap(s[i].ov[j]));
     fputs("\"/>\n", f);
     for (int i = 0; i < n; i++)
       for (int j = 0; j < s[i].nk; j++) {
         if (s[i].k[j] != ks[q] || !isfinite(s[i].ov[j])) continue;
         double x = mg_rp_xmap(sizes[i], smin, smax), y = mg_rp_ovl_ymap(s[i].ov[j]);
-        fprintf(f, "<g class=\"opt\" data-k=\"%d\" data-bytes=\"%zu\" data-y=\"%.2f\"><title>%s, k = %d: overlap %.1f %% "
+        mg_html(f, "<g class=\"opt\" data-k=\"%d\" data-bytes=\"%zu\" data-y=\"%.2f\"><title>%s, k = %d: overlap %.1f %% "
                    "[%.1f, %.1f]</title>", ks[q], sizes[i], y, mg_rp_bytes_str(sizes[i], b, sizeof b), ks[q], s[i].ov[j],
                 s[i].lo[j], s[i].hi[j]);
         if (q) mg_rp_marker(f, q - 1, x, y, pal[q % NPAL]);
-        else fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" fill=\"#000\"/>", x, y);
+        else mg_html(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3.5\" fill=\"#000\"/>", x, y);
         fputs("</g>\n", f);
       }
   }
@@ -136,7 +136,7 @@ static void plot(FILE *f, const mg_ovl_file *of, int fi, const char *coll, const
     if (s[i].best < 0) continue;
     int j = s[i].best;
     double x = mg_rp_xmap(sizes[i], smin, smax), y = mg_rp_ovl_ymap(s[i].ov[j]);
-    fprintf(f, "<g class=\"ovlbest\" data-bytes=\"%zu\" data-k=\"%d\" data-x=\"%.2f\" data-y=\"%.2f\"><title>%s: best test "
+    mg_html(f, "<g class=\"ovlbest\" data-bytes=\"%zu\" data-k=\"%d\" data-x=\"%.2f\" data-y=\"%.2f\"><title>%s: best test "
                "count %d (the fewest MPI_Test calls within the noise of the largest overlap), %.1f %%</title>"
                "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"9\" fill=\"none\" stroke=\"#C00000\" stroke-width=\"2.5\"/>"
                "<text x=\"%.2f\" y=\"%.2f\" font-size=\"11\" font-weight=\"bold\" fill=\"#C00000\" text-anchor=\"middle\">"
@@ -146,11 +146,11 @@ static void plot(FILE *f, const mg_ovl_file *of, int fi, const char *coll, const
   }
   fputs("</svg>\n<div class=\"legend\">", f);
   for (int q = 0; q < nk; q++) {
-    fprintf(f, "<span class=\"li\"><svg width=\"34\" height=\"16\" aria-hidden=\"true\"><line x1=\"1\" y1=\"8\" x2=\"33\" "
+    mg_html(f, "<span class=\"li\"><svg width=\"34\" height=\"16\" aria-hidden=\"true\"><line x1=\"1\" y1=\"8\" x2=\"33\" "
                "y2=\"8\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
             pal[q % NPAL], q ? dash[(q - 1) % NDASH] : "");
     if (q) mg_rp_marker(f, q - 1, 17, 8, pal[q % NPAL]);
-    fprintf(f, "</svg> k = %d MPI_Test</span> &nbsp; ", ks[q]);
+    mg_html(f, "</svg> k = %d MPI_Test</span> &nbsp; ", ks[q]);
   }
   fputs("</div>\n", f);
   table(f, of, idx, s, n);
@@ -159,19 +159,19 @@ static void plot(FILE *f, const mg_ovl_file *of, int fi, const char *coll, const
 
 static void file_section(FILE *f, const mg_ovl_file *of, int fi) {
   const char *name = mg_ovl_meta(of, "mpi_library_name"), *np = mg_ovl_meta(of, "nprocs");
-  fprintf(f, "<h2 id=\"ovlrun-%d\">", fi);
-  mg_rp_esc(f, name ? name : "MPI library");
-  fprintf(f, ", %s processes</h2>\n<table class=\"meta\">", np ? np : "?");
+  mg_html(f, "<h2 id=\"ovlrun-%d\">", fi);
+  mg_html(f, "%s", name ? name : "MPI library");
+  mg_html(f, ", %s processes</h2>\n<table class=\"meta\">", np ? np : "?");
   static const char *const keys[] = {"mpi_library_version", "nnodes", "hostname", "date", "launch", "sync",
                                      "rep_mode", "overlap_tests", "overlap_rate_iters_per_sec", "command"};
   fputs("<tr><td>file</td><td>", f);
-  mg_rp_esc(f, of->path);
+  mg_html(f, "%s", of->path);
   fputs("</td></tr>", f);
   for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
     const char *v = mg_ovl_meta(of, keys[k]);
     if (!v) continue;
-    fprintf(f, "<tr><td>%s</td><td>", keys[k]);
-    mg_rp_esc(f, v);
+    mg_html(f, "<tr><td>%s</td><td>", keys[k]);
+    mg_html(f, "%s", v);
     fputs("</td></tr>", f);
   }
   fputs("</table>\n", f);
@@ -195,7 +195,7 @@ int mg_rp_overlap_write(FILE *f, const mg_ovl_file *files, int n) {
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         "<title>mpiguide report: overlap of non-blocking collectives</title>\n<style>\n",
         f);
-  fputs(css, f);
+  mg_html_markup(f, css);
   fputs("</style>\n</head>\n<body>\n<h1>mpiguide report: overlap of non-blocking collectives</h1>\n"
         "<p class=\"note\">How much of a non-blocking collective's time hides behind a computation (the OSU / IMB-NBC "
         "method): t_pure = MPI_I&lt;coll&gt; + MPI_Wait; t_cpu = a computation calibrated to t_pure, alone; t_overall "

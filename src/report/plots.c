@@ -49,22 +49,22 @@ static const char *const dashes[] = {"", "7 3", "2 3", "9 3 2 3", "4 4", "1 2"};
 /* Marker k (shape k % NSHAPE) centred at x, y. */
 void mg_rp_marker(FILE *f, int k, double x, double y, const char *col) {
   const double s = 5;
-  fprintf(f, "<g class=\"mk\" stroke=\"%s\" fill=\"%s\" fill-opacity=\"0.35\" stroke-width=\"1.6\">", col, col);
+  mg_html(f, "<g class=\"mk\" stroke=\"%s\" fill=\"%s\" fill-opacity=\"0.35\" stroke-width=\"1.6\">", col, col);
   switch (k % NSHAPE) {
-  case 0: fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.1f\"/>", x, y, s); break;
-  case 1: fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.1f\" height=\"%.1f\"/>", x - s, y - s, 2 * s, 2 * s); break;
+  case 0: mg_html(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.1f\"/>", x, y, s); break;
+  case 1: mg_html(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.1f\" height=\"%.1f\"/>", x - s, y - s, 2 * s, 2 * s); break;
   case 2:
-    fprintf(f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f\"/>", x, y - s - 1, x + s + 1, y + s, x - s - 1, y + s);
+    mg_html(f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f\"/>", x, y - s - 1, x + s + 1, y + s, x - s - 1, y + s);
     break;
   case 3:
-    fprintf(f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f %.2f,%.2f\"/>", x, y - s - 1, x + s + 1, y, x,
+    mg_html(f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f %.2f,%.2f\"/>", x, y - s - 1, x + s + 1, y, x,
             y + s + 1, x - s - 1, y);
     break;
   case 4:
-    fprintf(f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f\"/>", x, y + s + 1, x + s + 1, y - s, x - s - 1, y - s);
+    mg_html(f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f\"/>", x, y + s + 1, x + s + 1, y - s, x - s - 1, y - s);
     break;
   default:
-    fprintf(f, "<path d=\"M%.2f %.2fL%.2f %.2fM%.2f %.2fL%.2f %.2f\" stroke-width=\"2.2\"/>", x - s, y - s, x + s,
+    mg_html(f, "<path d=\"M%.2f %.2fL%.2f %.2fM%.2f %.2fL%.2f %.2f\" stroke-width=\"2.2\"/>", x - s, y - s, x + s,
             y + s, x - s, y + s, x + s, y - s);
   }
   fputs("</g>", f);
@@ -96,12 +96,12 @@ static void legend(FILE *f, int coll, const char *const *algs, int na) {
   char l[128];
   fputs("<div class=\"legend\">", f);
   for (int k = 0; k < na; k++) {
-    fprintf(f, "<span class=\"li\"><svg width=\"34\" height=\"16\" aria-hidden=\"true\"><line x1=\"1\" y1=\"8\" x2=\"33\" y2=\"8\" "
+    mg_html(f, "<span class=\"li\"><svg width=\"34\" height=\"16\" aria-hidden=\"true\"><line x1=\"1\" y1=\"8\" x2=\"33\" y2=\"8\" "
                "stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"%s\"/>",
             palette[k % NPAL], dashes[k % NDASH]);
     mg_rp_marker(f, k, 17, 8, palette[k % NPAL]);
     fputs("</svg> ", f);
-    mg_rp_esc(f, mg_ck_label((mg_coll)coll, algs[k], 0, l, sizeof l));
+    mg_html(f, "%s", mg_ck_label((mg_coll)coll, algs[k], 0, l, sizeof l));
     fputs("</span> &nbsp; ", f);
   }
   fputs("</div>\n", f);
@@ -117,28 +117,28 @@ void mg_rp_plot_axes(FILE *f, const size_t *sizes, int ns, size_t smin, size_t s
   char b[64];
   for (double q = ymin; q <= ymax * 1.0001; q *= 2) { /* y grid and ticks: powers of two */
     double y = mg_rp_ymap(q, ymin, ymax);
-    fprintf(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
-    fprintf(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
+    mg_html(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
+    mg_html(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
             X0 - 5, y, q);
   }
   for (int s = 0; s < ns; s++) { /* x ticks: the measured sizes */
     double x = mg_rp_xmap(sizes[s], smin, smax);
-    fprintf(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, Y0, x, Y1);
-    fprintf(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#000\"/>", x, Y1, x, Y1 + 5);
-    fprintf(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
+    mg_html(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#ddd\"/>", x, Y0, x, Y1);
+    mg_html(f, "<line x1=\"%.2f\" y1=\"%.0f\" x2=\"%.2f\" y2=\"%.0f\" stroke=\"#000\"/>", x, Y1, x, Y1 + 5);
+    mg_html(f, "<text x=\"%.2f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x, Y1 + 17,
             mg_rp_bytes_str(sizes[s], b, sizeof b));
   }
-  fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0,
+  mg_html(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#000\"/>\n", MG_RP_X0,
           MG_RP_Y0, MG_RP_PW, MG_RP_PH);
-  fprintf(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)"
+  mg_html(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)"
              "</text>\n",
           X0 + MG_RP_PW / 2.0, MG_RP_H - 8);
-  fprintf(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
+  mg_html(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">%s</text>\n",
           Y0 + MG_RP_PH / 2.0, ylabel);
-  fprintf(f, "<line class=\"default\" x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#000\" stroke-width=\"2.5\">"
+  mg_html(f, "<line class=\"default\" x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#000\" stroke-width=\"2.5\">"
              "<title>default = 1.0</title></line>\n",
           MG_RP_X0, y1, X1, y1);
-  fprintf(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" font-weight=\"bold\">default = 1</text>\n", X0 + 4, y1 - 4);
+  mg_html(f, "<text x=\"%.0f\" y=\"%.2f\" font-size=\"11\" font-weight=\"bold\">default = 1</text>\n", X0 + 4, y1 - 4);
 }
 
 /* A collective with fewer than two plotted sizes: why there is no plot, and the values as text. */
@@ -148,11 +148,11 @@ static void plot_no_data(FILE *f, const mg_ck_result *r, int coll, const size_t 
   int nall = mg_rp_sizes_of(r, coll, 0, all, MG_RP_MAXS);
   fputs("<div class=\"empty\" data-empty=\"1\"><b>Not enough data for a plot.</b><br>", f);
   if (ns == 1)
-    fprintf(f, "%s was compared at one message size only (%s); a plot needs at least two.", mg_colls[coll].name,
+    mg_html(f, "%s was compared at one message size only (%s); a plot needs at least two.", mg_colls[coll].name,
             mg_rp_bytes_str(sizes[0], b, sizeof b));
   else if (nall)
-    fprintf(f, "No mock-up of %s has a usable comparison (all skipped or failed).", mg_colls[coll].name);
-  else fprintf(f, "%s has measurements but no mock-up was compared with the default.", mg_colls[coll].name);
+    mg_html(f, "No mock-up of %s has a usable comparison (all skipped or failed).", mg_colls[coll].name);
+  else mg_html(f, "%s has measurements but no mock-up was compared with the default.", mg_colls[coll].name);
   fputs("</div>\n", f);
   /* the values anyway, as text */
   int any = 0;
@@ -163,13 +163,13 @@ static void plot_no_data(FILE *f, const mg_ck_result *r, int coll, const size_t 
     any = 1;
     char fl[8];
     char sr[MG_CK_RED];
-    fprintf(f, "<tr><td class=n>%s %s</td><td>", mg_rp_bytes_str(v->bytes, b, sizeof b),
+    mg_html(f, "<tr><td class=n>%s %s</td><td>", mg_rp_bytes_str(v->bytes, b, sizeof b),
             mg_ck_red_short(v->red, sr, sizeof sr));
-    mg_rp_esc(f, mg_ck_label(v->coll, v->alg, 0, l, sizeof l));
-    if (mg_rp_ratio_ok(v)) fprintf(f, "</td><td class=n>%.3f</td><td>%s</td></tr>\n", v->med_mock / v->med_def, mg_ck_flags(v, fl));
+    mg_html(f, "%s", mg_ck_label(v->coll, v->alg, 0, l, sizeof l));
+    if (mg_rp_ratio_ok(v)) mg_html(f, "</td><td class=n>%.3f</td><td>%s</td></tr>\n", v->med_mock / v->med_def, mg_ck_flags(v, fl));
     else {
       fputs("</td><td>-</td><td>", f);
-      mg_rp_esc(f, v->note);
+      mg_html(f, "%s", v->note);
       fputs("</td></tr>\n", f);
     }
   }
@@ -186,18 +186,18 @@ typedef struct plot_range {
 static void plot_frame(FILE *f, int coll, const char *anchor, const size_t *sizes, int ns, const plot_range *g) {
   const double X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
   double y1 = mg_rp_ymap(1.0, g->ymin, g->ymax);
-  fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: runtime of each mock-up relative to the default\" "
+  mg_html(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s: runtime of each mock-up relative to the default\" "
              "data-smin=\"%zu\" data-smax=\"%zu\" data-ymin=\"%g\" data-ymax=\"%g\">\n",
           MG_RP_W, MG_RP_H, mg_colls[coll].name, g->smin, g->smax, g->ymin, g->ymax);
-  fprintf(f, "<defs><pattern id=\"hatch-%s-%s\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\" "
+  mg_html(f, "<defs><pattern id=\"hatch-%s-%s\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\" "
              "patternTransform=\"rotate(45)\"><rect width=\"8\" height=\"8\" fill=\"#fde3e0\"/>"
              "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"8\" stroke=\"#e8a29a\" stroke-width=\"2\"/></pattern></defs>\n",
           mg_colls[coll].name, anchor);
   /* violation region: below the default's line */
-  fprintf(f, "<rect class=\"vregion\" x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"url(#hatch-%s-%s)\">"
+  mg_html(f, "<rect class=\"vregion\" x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"url(#hatch-%s-%s)\">"
              "<title>violation region: mock-up faster than the default</title></rect>\n",
           MG_RP_X0, y1, MG_RP_PW, Y1 - y1, mg_colls[coll].name, anchor);
-  fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" fill=\"#8a2a20\">violation region "
+  mg_html(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\" fill=\"#8a2a20\">violation region "
              "(mock-up faster)</text>\n",
           X1 - 4, Y1 - 5);
   mg_rp_plot_axes(f, sizes, ns, g->smin, g->smax, g->ymin, g->ymax, "runtime relative to the default (log scale)");
@@ -208,12 +208,12 @@ static void plot_point(FILE *f, int k, const mg_ck_verdict *v, const plot_range 
   char b[64], l[128], t1[48], t2[48];
   double q = v->med_mock / v->med_def;
   double x = mg_rp_xmap(v->bytes, g->smin, g->smax), y = mg_rp_ymap(q, g->ymin, g->ymax);
-  fprintf(f, "<g class=\"pt %s%s\" data-alg=\"%s\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>",
+  mg_html(f, "<g class=\"pt %s%s\" data-alg=\"%s\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>",
           mg_ck_outcome_name(v->outcome), v->noise ? " noise" : "", v->alg, v->bytes, x, y);
-  mg_rp_esc(f, mg_ck_label(v->coll, v->alg, 0, l, sizeof l));
+  mg_html(f, "%s", mg_ck_label(v->coll, v->alg, 0, l, sizeof l));
   char red[MG_CK_RED + 1] = "";
   if (*v->red) red[0] = ' ', mg_ck_red_short(v->red, red + 1, sizeof red - 1);
-  fprintf(f, ", %s%s: relative runtime %.3f (mock-up %s, default %s); slowdown %.2f× [%.2f, %.2f], p(Holm) %.3g; %s%s",
+  mg_html(f, ", %s%s: relative runtime %.3f (mock-up %s, default %s); slowdown %.2f× [%.2f, %.2f], p(Holm) %.3g; %s%s",
           mg_rp_bytes_str(v->bytes, b, sizeof b), red, q, mg_rp_us_str(v->med_mock, t1, sizeof t1), mg_rp_us_str(v->med_def, t2, sizeof t2),
           v->slowdown, v->lo, v->hi, v->p_adj, mg_ck_outcome_name(v->outcome),
           v->noise ? " (the medians differ by less than one synchronisation)" : "");
@@ -221,11 +221,11 @@ static void plot_point(FILE *f, int k, const mg_ck_verdict *v, const plot_range 
   mg_rp_marker(f, k, x, y, palette[k % NPAL]);
   /* solid ring: a violation; dashed: significant, but inconclusive (noise, launches, interval) */
   if (v->violation || v->leaning)
-    fprintf(f, "<circle class=\"ring\" cx=\"%.2f\" cy=\"%.2f\" r=\"10\" fill=\"none\" stroke=\"#000\" "
-               "stroke-width=\"2\"%s/>",
-            x, y, v->violation ? "" : " stroke-dasharray=\"3 2\"");
+    mg_html(f, "<circle class=\"ring\" cx=\"%.2f\" cy=\"%.2f\" r=\"10\" fill=\"none\" stroke=\"#000\" "
+               "stroke-width=\"2\"",
+            x, y), mg_html(f, v->violation ? "/>" : " stroke-dasharray=\"3 2\"/>");
   if (v->noise)
-    fprintf(f, "<text class=\"tilde\" x=\"%.2f\" y=\"%.2f\" font-size=\"15\" font-weight=\"bold\" "
+    mg_html(f, "<text class=\"tilde\" x=\"%.2f\" y=\"%.2f\" font-size=\"15\" font-weight=\"bold\" "
                "text-anchor=\"middle\">~</text>",
             x + 12, y - 8);
   fputs("</g>\n", f);
@@ -245,14 +245,14 @@ static void plot_mono(FILE *f, const mg_ck_result *r, const mg_ck_verdict *m, co
   char b1[64], b2[64], t1[48], t2[48], l[128], red[MG_CK_RED + 1] = "";
   double x = mg_rp_xmap(m->bytes, g->smin, g->smax), y = mg_rp_ymap(q, g->ymin, g->ymax);
   if (*m->red) red[0] = ' ', mg_ck_red_short(m->red, red + 1, sizeof red - 1);
-  fprintf(f, "<g class=\"mono\" data-alg=\"%s\" data-bytes=\"%zu\" data-next=\"%zu\"><title>", m->alg, m->bytes,
+  mg_html(f, "<g class=\"mono\" data-alg=\"%s\" data-bytes=\"%zu\" data-next=\"%zu\"><title>", m->alg, m->bytes,
           m->bytes_next);
-  mg_rp_esc(f, strcmp(m->alg, "default") ? mg_ck_label(m->coll, m->alg, 0, l, sizeof l) : "default");
-  fprintf(f, "%s: not monotone, %s takes %s, %s only %s (%.2f× [%.2f, %.2f], p(Holm) %.3g)</title>", red,
+  mg_html(f, "%s", strcmp(m->alg, "default") ? mg_ck_label(m->coll, m->alg, 0, l, sizeof l) : "default");
+  mg_html(f, "%s: not monotone, %s takes %s, %s only %s (%.2f× [%.2f, %.2f], p(Holm) %.3g)</title>", red,
           mg_rp_bytes_str(m->bytes, b1, sizeof b1), mg_rp_us_str(m->med_def, t1, sizeof t1),
           mg_rp_bytes_str(m->bytes_next, b2, sizeof b2), mg_rp_us_str(m->med_mock, t2, sizeof t2), m->slowdown, m->lo,
           m->hi, m->p_adj);
-  fprintf(f, "<path d=\"M%.2f %.2fl7 7l-7 7l-7 -7z\" fill=\"none\" stroke=\"#E69F00\" stroke-width=\"2.5\"/></g>\n", x,
+  mg_html(f, "<path d=\"M%.2f %.2fl7 7l-7 7l-7 -7z\" fill=\"none\" stroke=\"#E69F00\" stroke-width=\"2.5\"/></g>\n", x,
           y - 7);
 }
 
@@ -262,10 +262,10 @@ static void plot_pred(FILE *f, int k, const mg_rp_pred *x, const plot_range *g) 
   if (x->bytes < g->smin || x->bytes > g->smax || !(x->ratio > 0)) return;
   char b[64], l[128];
   double px = mg_rp_xmap(x->bytes, g->smin, g->smax), py = mg_rp_ymap(x->ratio, g->ymin, g->ymax);
-  fprintf(f, "<g class=\"pred\" data-alg=\"%s\" data-bytes=\"%zu\" data-y=\"%.2f\"><title>", x->alg, x->bytes, py);
-  mg_rp_esc(f, mg_ck_label(x->coll, x->alg, 0, l, sizeof l));
-  fprintf(f, ", %s: predicted relative runtime %.3f</title>", mg_rp_bytes_str(x->bytes, b, sizeof b), x->ratio);
-  fprintf(f, "<path d=\"M%.2f %.2fl8 8m0 -8l-8 8\" stroke=\"%s\" stroke-width=\"1.6\" opacity=\"0.8\"/></g>\n",
+  mg_html(f, "<g class=\"pred\" data-alg=\"%s\" data-bytes=\"%zu\" data-y=\"%.2f\"><title>", x->alg, x->bytes, py);
+  mg_html(f, "%s", mg_ck_label(x->coll, x->alg, 0, l, sizeof l));
+  mg_html(f, ", %s: predicted relative runtime %.3f</title>", mg_rp_bytes_str(x->bytes, b, sizeof b), x->ratio);
+  mg_html(f, "<path d=\"M%.2f %.2fl8 8m0 -8l-8 8\" stroke=\"%s\" stroke-width=\"1.6\" opacity=\"0.8\"/></g>\n",
           px - 4, py - 4, palette[k % NPAL]);
 }
 
@@ -284,11 +284,11 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns, int fam) {
   int ns = mg_rp_sizes_of(r, coll, 1, sizes, MG_RP_MAXS);
   int na = mockups_of(r, coll, fam, algs, MAXM);
   if (fam >= 0 && na == 0) return;
-  fprintf(f, "<div class=\"plot\" id=\"%s-%s%s%s\" data-coll=\"%s\"><h3>%s (%s)", mg_colls[coll].name, run->anchor,
+  mg_html(f, "<div class=\"plot\" id=\"%s-%s%s%s\" data-coll=\"%s\"><h3>%s (%s)", mg_colls[coll].name, run->anchor,
           fam > 0 ? "-" : "", fam > 0 ? mg_families[fam].name : "", mg_colls[coll].name, mg_colls[coll].name,
           mg_colls[coll].mpi_name);
-  if (fam > 0) fprintf(f, ", %s", mg_families[fam].name);
-  if (nruns > 1) fputs(", ", f), mg_rp_esc(f, run->label);
+  if (fam > 0) mg_html(f, ", %s", mg_families[fam].name);
+  if (nruns > 1) fputs(", ", f), mg_html(f, "%s", run->label);
   fputs("</h3>\n", f);
   if (ns < 2) {
     plot_no_data(f, r, coll, sizes, ns);
@@ -322,14 +322,14 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns, int fam) {
   }
   for (int k = 0; k < na; k++)
     for (int j = 0; j < nr; j++) {
-      fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-dasharray=\"%s\" "
+      mg_html(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.8\" stroke-dasharray=\"%s\" "
                  "stroke-opacity=\"%s\" points=\"",
               palette[k % NPAL], dashes[k % NDASH], j ? "0.5" : "1");
       for (int i = 0; i < r->n; i++) {
         const mg_ck_verdict *v = &r->v[i];
         if ((int)v->coll != coll || !mg_rp_ratio_ok(v) || strcmp(v->alg, algs[k]) || strcmp(v->red, reds[j]))
           continue;
-        fprintf(f, "%.2f,%.2f ", mg_rp_xmap(v->bytes, g.smin, g.smax),
+        mg_html(f, "%.2f,%.2f ", mg_rp_xmap(v->bytes, g.smin, g.smax),
                 mg_rp_ymap(v->med_mock / v->med_def, g.ymin, g.ymax));
       }
       fputs("\"/>\n", f);
@@ -355,12 +355,12 @@ void mg_rp_plot(FILE *f, const mg_rp_run *run, int coll, int nruns, int fam) {
   legend(f, coll, algs, na);
   if (nr > 1) {
     char sr[MG_CK_RED];
-    fprintf(f, "<div class=\"note\">one line per datatype:op: %s (solid)", mg_ck_red_short(reds[0], sr, sizeof sr));
-    for (int j = 1; j < nr; j++) fprintf(f, ", %s (faint)", mg_ck_red_short(reds[j], sr, sizeof sr));
+    mg_html(f, "<div class=\"note\">one line per datatype:op: %s (solid)", mg_ck_red_short(reds[0], sr, sizeof sr));
+    for (int j = 1; j < nr; j++) mg_html(f, ", %s (faint)", mg_ck_red_short(reds[j], sr, sizeof sr));
     fputs("; hover a mark for its pair</div>\n", f);
   }
   fputs("<div class=\"note\">message size: ", f);
-  mg_rp_esc(f, mg_colls[coll].size_def);
+  mg_html(f, "%s", mg_colls[coll].size_def);
   fputs("</div>\n</div>\n", f);
 }
 
@@ -415,7 +415,7 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
   const int LW = nruns > 1 ? 130 + 7 * (int)longest : 170, CW = 62, CH = 26, TOP = 34;
   int W = LW + CW * ns + 4, H = TOP + CH * rows + 4;
   char b[64];
-  fprintf(f, "<svg viewBox=\"0 0 %d %d\" width=\"%d\" role=\"img\" aria-label=\"violations by collective "
+  mg_html(f, "<svg viewBox=\"0 0 %d %d\" width=\"%d\" role=\"img\" aria-label=\"violations by collective "
              "and message size\">\n",
           W, H, W);
   fputs("<defs><pattern id=\"nodata\" width=\"6\" height=\"6\" patternUnits=\"userSpaceOnUse\" "
@@ -423,7 +423,7 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
         "x2=\"0\" y2=\"6\" stroke=\"#ccc\" stroke-width=\"1.5\"/></pattern></defs>\n",
         f);
   for (int s = 0; s < ns; s++)
-    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", LW + CW * s + CW / 2,
+    mg_html(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", LW + CW * s + CW / 2,
             TOP - 8, mg_rp_bytes_str(sizes[s], b, sizeof b));
   int row = 0;
   for (int ri = 0; ri < nruns; ri++) {
@@ -433,11 +433,11 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
       if (!mg_rp_sizes_of(r, c, 0, tmp, 1)) continue;
       int y = TOP + CH * row++;
       if (nruns > 1) {
-        fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s · ", y + CH / 2 + 4, mg_colls[c].name);
-        mg_rp_esc(f, runs[ri].label);
+        mg_html(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s · ", y + CH / 2 + 4, mg_colls[c].name);
+        mg_html(f, "%s", runs[ri].label);
         fputs("</text>\n", f);
       }
-      else fprintf(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s</text>\n", y + CH / 2 + 4, mg_colls[c].name);
+      else mg_html(f, "<text x=\"4\" y=\"%d\" font-size=\"12\">%s</text>\n", y + CH / 2 + 4, mg_colls[c].name);
       for (int s = 0; s < ns; s++) {
         int any = 0, unsure = 0;
         double worst = 0;
@@ -461,24 +461,25 @@ void mg_rp_heatmap(FILE *f, const mg_rp_run *runs, int nruns) {
           snprintf(val, sizeof val, "%.2f×", worst);
           txt = val;
         }
-        fprintf(f, "<g class=\"cell\" data-coll=\"%s\" data-bytes=\"%zu\" data-nprocs=\"%d\" data-config=\"%s\"><title>%s, "
+        mg_html(f, "<g class=\"cell\" data-coll=\"%s\" data-bytes=\"%zu\" data-nprocs=\"%d\" data-config=\"%s\"><title>%s, "
                    "%s, ",
                 mg_colls[c].name, sizes[s], runs[ri].d->launches[0].nprocs, runs[ri].anchor, mg_colls[c].name,
                 mg_rp_bytes_str(sizes[s], b, sizeof b));
-        mg_rp_esc(f, runs[ri].label);
+        mg_html(f, "%s", runs[ri].label);
         fputs(": ", f);
         if (!any) fputs("not compared", f);
         else if (!wv && unsure) fputs("inconclusive: no violation shown, not every comparison conclusive", f);
         else if (!wv) fputs("consistent: no violation, every comparison conclusive", f);
         else {
           char l[128];
-          fprintf(f, "worst violation %.2f× (", worst);
-          mg_rp_esc(f, mg_ck_label(wv->coll, wv->alg, 0, l, sizeof l));
+          mg_html(f, "worst violation %.2f× (", worst);
+          mg_html(f, "%s", mg_ck_label(wv->coll, wv->alg, 0, l, sizeof l));
           fputs(")", f);
         }
-        fprintf(f, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#888\"/>"
-                   "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"%s\"%s>%s</text></g>\n",
-                x, y, CW, CH, fill, x + CW / 2, y + CH / 2 + 4, fg, wv ? " font-weight=\"bold\"" : "", txt);
+        mg_html(f, "</title><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"%s\" stroke=\"#888\"/>"
+                   "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\" fill=\"%s\"",
+                x, y, CW, CH, fill, x + CW / 2, y + CH / 2 + 4, fg);
+        mg_html(f, wv ? " font-weight=\"bold\">%s</text></g>\n" : ">%s</text></g>\n", txt);
       }
     }
   }

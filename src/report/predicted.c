@@ -1,6 +1,8 @@
 /*
  * The predictions a report marks beside the measurements: the reader of predicted.csv
  * (mpiguide-predict/1 or /2: /2 adds lo_sec and hi_sec at the end, not read here; docs/model.md), reduced to the ratio mock-up / default per cell.
+ * Lines are read whole (at most 1 MiB, no NUL byte); a last line without its line break (a cut
+ * file) is an error, as is a number that is not finite and in range.
  */
 #include <errno.h>
 #include <math.h>
@@ -10,6 +12,8 @@
 
 #include "report/report.h"
 #include "util/err.h"
+#include "util/parse.h"
+#include "util/text.h"
 
 /* The fields of one CSV line (no quoting in this format) into f[0..max); their number. */
 static int split(char *line, char **f, int max) {
@@ -23,26 +27,27 @@ static int split(char *line, char **f, int max) {
   return n;
 }
 
-/* Whether s is a whole number field (strtod accepts all of it), its value in *v. */
-static int number(const char *s, double *v) {
-  char *end;
-  *v = strtod(s, &end);
-  return end != s && *end == '\0' && isfinite(*v);
-}
+/* Whether s is a whole number field in [0, 1e18], its value in *v. */
+static int number(const char *s, double *v) { return !mg_parse_double_in(s, 0, 1e18, v, NULL, 0); }
 
 int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen) {
   memset(p, 0, sizeof *p);
-  FILE *f = fopen(path, "r");
+  FILE *f = fopen(path, "r"); /* a directory: "read error: Is a directory" at its first line */
   if (!f) {
     if (errno == ENOENT) return 0;
     return MG_ERR("%s: %s", path, strerror(errno));
   }
-  char line[1024];
-  int ln = 0, header = 0, cap = 0, rc = 0;
+  char *line = NULL;
+  size_t lcap = 0;
+  long got;
+  int ln = 0, header = 0, cap = 0, rc = 0, nl;
   double *def = NULL; /* the default's prediction of each row's cell, filled by a second pass */
-  while (!rc && fgets(line, sizeof line, f)) {
+  while (!rc && (got = mg_read_line(f, &line, &lcap, &nl)) >= 0) {
     ln++;
-    line[strcspn(line, "\r\n")] = '\0';
+    if (!nl) {
+      rc = MG_ERR("%s:%d: the last line has no line break: the file was cut short (truncated?)", path, ln);
+      break;
+    }
     if (line[0] == '#' || !line[0]) continue;
     if (!header) { /* the header of mpiguide-predict/1 and /2 (the same first columns) */
       if (strncmp(line, "collective,nprocs,bytes,algorithm,family,predicted_sec", 54))
@@ -75,8 +80,8 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
     mg_rp_pred *x = &p->v[p->n];
     double np, bytes, pred, skew = 0;
     if (!number(fl[1], &np) || !number(fl[2], &bytes) || !number(fl[5], &pred) || (nf > 9 && !number(fl[9], &skew)) ||
-        np < 1 || bytes < 0 || pred < 0) {
-      rc = MG_ERR("%s:%d: nprocs, bytes, predicted_sec and sync_skew_sec must be numbers >= 0",
+        np < 1 || np > 1 << 24 || np != floor(np) || bytes != floor(bytes)) {
+      rc = MG_ERR("%s:%d: nprocs, bytes, predicted_sec and sync_skew_sec must be numbers >= 0 (nprocs and bytes whole)",
                         path, ln);
       break;
     }
@@ -87,6 +92,8 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
     x->ratio = pred + skew; /* + the synchronisation's spread the measurement has (docs/model.md) */
     def[p->n++] = NAN;
   }
+  if (!rc && got < -1) rc = MG_ERR("%s:%d: %s", path, ln + 1, mg_read_line_strerror(got));
+  free(line);
   fclose(f);
   /* the ratio: each mock-up's prediction over the default's at its cell; the defaults go */
   int k = 0;

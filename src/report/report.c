@@ -27,16 +27,6 @@
 
 /* ---------- small helpers ---------- */
 
-void mg_rp_esc(FILE *f, const char *s) {
-  for (; s && *s; s++) switch (*s) {
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '&': fputs("&amp;", f); break;
-    case '"': fputs("&quot;", f); break;
-    default: fputc(*s, f);
-    }
-}
-
 /* "16 B", "1 KiB", "1.5 KiB", "64 KiB", "1 MiB" */
 const char *mg_rp_bytes_str(size_t n, char *buf, size_t len) {
   return mg_fmt_bytes(n, MG_BYTES_IEC, buf, len);
@@ -108,7 +98,7 @@ void mg_rp_version_cell(FILE *f, const char *v) {
   size_t n = v ? strlen(v) : 0, cut = n;
   fputs("<td>", f);
   if (!n) fputs("unknown", f);
-  else if (n <= SHOWN) mg_rp_esc(f, v);
+  else if (n <= SHOWN) mg_html(f, "%s", v);
   else {
     cut = SHOWN; /* at the end of a "; "-separated field (a line of the original) if one ends past half */
     while (cut > SHOWN / 2 && strncmp(v + cut, "; ", 2)) cut--;
@@ -120,9 +110,9 @@ void mg_rp_version_cell(FILE *f, const char *v) {
     memcpy(shown, v, cut);
     shown[cut] = '\0';
     fputs("<span class=\"version\" title=\"", f);
-    mg_rp_esc(f, v);
+    mg_html(f, "%s", v);
     fputs("\">", f);
-    mg_rp_esc(f, shown);
+    mg_html(f, "%s", shown);
     fputs(" …</span>", f);
   }
   fputs("</td>", f);
@@ -153,7 +143,7 @@ static const char *const css =
 /* ---------- sections ---------- */
 
 void mg_rp_run_title(FILE *f, const mg_rp_run *run, int nruns) {
-  if (nruns > 1) fputs(" — ", f), mg_rp_esc(f, run->label);
+  if (nruns > 1) fputs(" — ", f), mg_html(f, "%s", run->label);
 }
 
 /* "4.1.4" of "Open MPI v4.1.4, package: ..." or "MPICH Version: 4.0.2 ...": the first word that
@@ -242,32 +232,32 @@ static int compare(FILE *f, const mg_rp_run *runs, int nruns) {
         "<th>configuration</th><th>consistency score</th><th>violations</th><th>consistent</th><th>inconclusive</th>",
         f);
   for (int c = 0; c < MG_NCOLL; c++)
-    if (present[c]) fprintf(f, "<th>%s</th>", mg_colls[c].name);
+    if (present[c]) mg_html(f, "<th>%s</th>", mg_colls[c].name);
   fputs("<th>shares</th></tr>\n", f);
   for (int ri = 0; ri < nruns; ri++) {
     const mg_ck_summary *p = &s[ri];
-    fprintf(f, "<tr data-config=\"%s\"><td>", runs[ri].anchor);
-    mg_rp_esc(f, runs[ri].label);
+    mg_html(f, "<tr data-config=\"%s\"><td>", runs[ri].anchor);
+    mg_html(f, "%s", runs[ri].label);
     if (p->noise_dominated) fputs("</td><td>– (noise dominates)</td>", f);
-    else if (isfinite(p->score)) fprintf(f, "</td><td class=n>%.1f</td>", p->score);
+    else if (isfinite(p->score)) mg_html(f, "</td><td class=n>%.1f</td>", p->score);
     else fputs("</td><td>–</td>", f);
-    fprintf(f, "<td class=n>%d</td><td class=n>%d</td><td class=n>%d</td>", p->total.violations, p->total.consistent,
+    mg_html(f, "<td class=n>%d</td><td class=n>%d</td><td class=n>%d</td>", p->total.violations, p->total.consistent,
             p->total.inconclusive);
     for (int c = 0; c < MG_NCOLL; c++) {
       if (!present[c]) continue;
       const mg_ck_coll_summary *q = &p->per[c];
       if (!q->comparisons) fputs("<td class=n>–</td>", f);
       else {
-        fprintf(f, "<td class=n%s>%d / %d", q->violations ? " style=\"background:#fdd0a2\"" : "", q->violations,
-                q->comparisons);
-        if (q->inconclusive) fprintf(f, ", %d inconclusive", q->inconclusive); /* never read as clean */
+        mg_html(f, q->violations ? "<td class=n style=\"background:#fdd0a2\">%d / %d" : "<td class=n>%d / %d",
+                q->violations, q->comparisons);
+        if (q->inconclusive) mg_html(f, ", %d inconclusive", q->inconclusive); /* never read as clean */
         fputs("</td>", f);
       }
     }
     int t = p->total.comparisons;
     double wv = t ? 160.0 * p->total.violations / t : 0, wc = t ? 160.0 * p->total.consistent / t : 0,
            wi = t ? 160.0 * p->total.inconclusive / t : 0;
-    fprintf(f, "<td><svg viewBox=\"0 0 162 14\" width=\"162\" role=\"img\" aria-label=\"%d violation, %d "
+    mg_html(f, "<td><svg viewBox=\"0 0 162 14\" width=\"162\" role=\"img\" aria-label=\"%d violation, %d "
                "consistent, %d inconclusive\"><rect x=\"1\" y=\"1\" width=\"%.1f\" height=\"12\" fill=\"#d94801\"/>"
                "<rect x=\"%.1f\" y=\"1\" width=\"%.1f\" height=\"12\" fill=\"#fff\"/><rect x=\"%.1f\" y=\"1\" "
                "width=\"%.1f\" height=\"12\" fill=\"#bbb\"/><rect x=\"1\" y=\"1\" width=\"160\" height=\"12\" "
@@ -284,19 +274,19 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
   char buf[512], tmp[256];
   if (nruns > 1) {
     fputs("<tr><th>configuration</th>", f);
-    for (int ri = 0; ri < nruns; ri++) fputs("<th>", f), mg_rp_esc(f, runs[ri].label), fputs("</th>", f);
+    for (int ri = 0; ri < nruns; ri++) fputs("<th>", f), mg_html(f, "%s", runs[ri].label), fputs("</th>", f);
     fputs("</tr>\n", f);
   }
 #define ROW(label, ...)                                   \
   do {                                                    \
-    fprintf(f, "<tr><td>%s</td>", label);                 \
+    mg_html(f, "<tr><td>%s</td>", label);                 \
     for (int ri = 0; ri < nruns; ri++) {                  \
       const mg_ck_launch *L = &runs[ri].d->launches[0];   \
       const mg_ck_result *R = runs[ri].r;                 \
       (void)L, (void)R;                                   \
       __VA_ARGS__;                                        \
       fputs("<td>", f);                                   \
-      mg_rp_esc(f, buf[0] ? buf : "unknown");                   \
+      mg_html(f, "%s", buf[0] ? buf : "unknown");                   \
       fputs("</td>", f);                                  \
     }                                                     \
     fputs("</tr>\n", f);                                  \
@@ -368,7 +358,7 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
   struct tm tmv;
   char when[64] = "";
   if (gmtime_r(&now, &tmv)) strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tmv);
-  fprintf(f, "<p class=\"note\">Report written by mpiguide %s on %s.</p>\n", MPIGUIDE_VERSION, when);
+  mg_html(f, "<p class=\"note\">Report written by mpiguide %s on %s.</p>\n", MPIGUIDE_VERSION, when);
 }
 
 static int cmp_worst(const void *a, const void *b) {
@@ -385,7 +375,7 @@ static void budget_hits(FILE *f, const mg_ck_data *d) {
       if (strcmp(kv->key, "budget_hit")) continue;
       fputs(n++ ? ", " : "<p class=\"note\">Stopped by the time budget (fewer repetitions than the rule asked "
                          "for; a larger --budget measures them fully): ", f);
-      mg_rp_esc(f, kv->val);
+      mg_html(f, "%s", kv->val);
     }
   if (n) fputs("</p>\n", f);
 }
@@ -397,7 +387,7 @@ static int summary(FILE *f, const mg_rp_run *run, int nruns) {
   mg_rp_run_title(f, run, nruns);
   fputs("</h2>\n", f);
   if (s.noise_dominated)
-    fprintf(f, "<p class=\"warn\"><b>Noise dominates this run:</b> %d of %d comparisons differ by less than one "
+    mg_html(f, "<p class=\"warn\"><b>Noise dominates this run:</b> %d of %d comparisons differ by less than one "
                "synchronisation. The measurements cannot tell which algorithm is faster, so no consistency score "
                "is given. Likely cause: more ranks than cores (oversubscription) or other load on the node. Rerun on "
                "an idle node with at most one rank per core, replicated with <code>check --launches N</code>.</p>\n",
@@ -406,14 +396,14 @@ static int summary(FILE *f, const mg_rp_run *run, int nruns) {
   if (s.noise_dominated)
     fputs("<div class=\"card\">consistency score<b>–</b>not given: noise dominates</div>", f);
   else if (isfinite(s.score))
-    fprintf(f, "<div class=\"card\">consistency score<b>%.1f / 100</b>over %d of %d sizes; %d without a violation</div>",
+    mg_html(f, "<div class=\"card\">consistency score<b>%.1f / 100</b>over %d of %d sizes; %d without a violation</div>",
             s.score, s.total.cells_judged, s.total.cells, s.total.cells_judged - s.total.cells_violated);
   else fputs("<div class=\"card\">consistency score<b>–</b>no size could be judged</div>", f);
-  fprintf(f, "<div class=\"card\">violations<b>%d</b>of %d comparisons: significantly and consistently slower</div>",
+  mg_html(f, "<div class=\"card\">violations<b>%d</b>of %d comparisons: significantly and consistently slower</div>",
           s.total.violations, s.total.comparisons);
-  fprintf(f, "<div class=\"card\">consistent<b>%d</b>not slower beyond %g %%</div>", s.total.consistent,
+  mg_html(f, "<div class=\"card\">consistent<b>%d</b>not slower beyond %g %%</div>", s.total.consistent,
           100 * run->r->opts.margin);
-  fprintf(f, "<div class=\"card\">inconclusive<b>%d</b>%d of them within the noise</div>", s.total.inconclusive,
+  mg_html(f, "<div class=\"card\">inconclusive<b>%d</b>%d of them within the noise</div>", s.total.inconclusive,
           s.total.noisy);
   fputs("</div>\n", f);
   fputs("<table><tr><th>collective</th><th>comparisons</th><th>violations</th><th>consistent</th><th>inconclusive</th>"
@@ -422,19 +412,19 @@ static int summary(FILE *f, const mg_rp_run *run, int nruns) {
   for (int c = 0; c < MG_NCOLL; c++) {
     const mg_ck_coll_summary *p = &s.per[c];
     if (!p->comparisons && !coll_present(run, c)) continue;
-    fprintf(f, "<tr><td><a href=\"#%s-%s\">%s</a></td><td class=n>%d</td><td class=n>%d</td><td class=n>%d</td>"
+    mg_html(f, "<tr><td><a href=\"#%s-%s\">%s</a></td><td class=n>%d</td><td class=n>%d</td><td class=n>%d</td>"
                "<td class=n>%d</td><td class=n>%d</td><td class=n>%d</td></tr>\n",
             mg_colls[c].name, run->anchor, mg_colls[c].name, p->comparisons, p->violations,
             p->consistent, p->inconclusive, p->cells, p->cells_violated);
   }
-  fprintf(f, "<tr><th>total</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th></tr></table>\n",
+  mg_html(f, "<tr><th>total</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th><th>%d</th></tr></table>\n",
           s.total.comparisons, s.total.violations, s.total.consistent, s.total.inconclusive, s.total.cells,
           s.total.cells_violated);
   if (s.skipped || s.errors)
-    fprintf(f, "<p class=\"note\">Not compared: %d skipped (mock-up not applicable or failed), %d without a result.</p>\n",
+    mg_html(f, "<p class=\"note\">Not compared: %d skipped (mock-up not applicable or failed), %d without a result.</p>\n",
             s.skipped, s.errors);
   if (s.total.cells_unmeasured)
-    fprintf(f, "<p class=\"warn\">Not measured: %d size(s) where every measurement was invalid (e.g. --sync window on a "
+    mg_html(f, "<p class=\"warn\">Not measured: %d size(s) where every measurement was invalid (e.g. --sync window on a "
                "busy node); counted among the sizes, never as clean.</p>\n", s.total.cells_unmeasured);
   budget_hits(f, run->d);
 
@@ -452,10 +442,10 @@ static int summary(FILE *f, const mg_rp_run *run, int nruns) {
           f);
     char b[64], l[128], sr[MG_CK_RED];
     for (int i = 0; i < nw && i < 10; i++) {
-      fprintf(f, "<tr><td class=n>%d</td><td class=n>%.2f×</td><td class=n>[%.2f, %.2f]</td><td>%s</td><td class=n>%s %s</td><td>",
+      mg_html(f, "<tr><td class=n>%d</td><td class=n>%.2f×</td><td class=n>[%.2f, %.2f]</td><td>%s</td><td class=n>%s %s</td><td>",
               i + 1, w[i]->slowdown, w[i]->lo, w[i]->hi, mg_colls[w[i]->coll].name, mg_rp_bytes_str(w[i]->bytes, b, sizeof b),
               mg_ck_red_short(w[i]->red, sr, sizeof sr));
-      mg_rp_esc(f, mg_ck_label(w[i]->coll, w[i]->alg, 0, l, sizeof l));
+      mg_html(f, "%s", mg_ck_label(w[i]->coll, w[i]->alg, 0, l, sizeof l));
       fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -482,16 +472,16 @@ static int grouped(FILE *f, const mg_rp_run *run, int nruns) {
   for (int i = 0; i < n; i++) {
     const mg_ck_verdict *v = g[i].best;
     char b[64], t[48], l[128], fl[8];
-    fprintf(f, "<tr><td>%s</td><td class=n>%s</td><td class=n>%ld</td><td class=n>%s</td><td>",
+    mg_html(f, "<tr><td>%s</td><td class=n>%s</td><td class=n>%ld</td><td class=n>%s</td><td>",
             mg_colls[g[i].coll].name, mg_rp_bytes_str(g[i].bytes, b, sizeof b), g[i].n_def > 0 ? g[i].n_def : 0,
             g[i].comparisons ? mg_rp_us_str(g[i].med_def, t, sizeof t) : "");
-    if (v) mg_rp_esc(f, mg_ck_label(g[i].coll, v->alg, 0, l, sizeof l));
+    if (v) mg_html(f, "%s", mg_ck_label(g[i].coll, v->alg, 0, l, sizeof l));
     else fputs(g[i].comparisons ? "none" : "not measured (no valid measurement)", f);
-    fprintf(f, "</td><td class=n>%s</td><td class=n>", v && isfinite(v->med_mock) ? mg_rp_us_str(v->med_mock, t, sizeof t) : "");
-    if (v && !isnan(v->slowdown)) fprintf(f, "%.2f× [%.2f, %.2f]", v->slowdown, v->lo, v->hi);
+    mg_html(f, "</td><td class=n>%s</td><td class=n>", v && isfinite(v->med_mock) ? mg_rp_us_str(v->med_mock, t, sizeof t) : "");
+    if (v && !isnan(v->slowdown)) mg_html(f, "%.2f× [%.2f, %.2f]", v->slowdown, v->lo, v->hi);
     fputs("</td><td class=n>", f);
-    if (v && isfinite(v->p_adj)) fprintf(f, "%.6g", v->p_adj);
-    fprintf(f, "</td><td>%s</td><td class=n>%d / %d</td></tr>\n", v ? mg_ck_flags(v, fl) : "", g[i].violations,
+    if (v && isfinite(v->p_adj)) mg_html(f, "%.6g", v->p_adj);
+    mg_html(f, "</td><td>%s</td><td class=n>%d / %d</td></tr>\n", v ? mg_ck_flags(v, fl) : "", g[i].violations,
             g[i].comparisons);
   }
   fputs("</table>\n<p class=\"note\">Flags: V violation (significantly slower in every launch, beyond the noise, "
@@ -504,7 +494,7 @@ static int grouped(FILE *f, const mg_rp_run *run, int nruns) {
 
 
 static void no_check(FILE *f, const char *h2) {
-  fprintf(f, "<h2>%s</h2>\n<div class=\"empty\" data-empty=\"1\"><b>No check data.</b> This report was made from "
+  mg_html(f, "<h2>%s</h2>\n<div class=\"empty\" data-empty=\"1\"><b>No check data.</b> This report was made from "
              "verify results only; give a result directory of <code>mpiguide check</code> as well for this "
              "section.</div>\n",
           h2);
@@ -521,7 +511,7 @@ static void verify_metadata(FILE *f, const mg_rp_verify *ver, int nver) {
   fputs("<h2 id=\"meta\">Run</h2>\n<table class=\"meta\">\n", f);
   char buf[512];
   for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
-    fprintf(f, "<tr><td>%s</td>", rows[r].label);
+    mg_html(f, "<tr><td>%s</td>", rows[r].label);
     for (int k = 0; k < nver; k++) {
       if (!strcmp(rows[r].label, "version")) {
         mg_rp_version_cell(f, mg_ck_meta_get(&ver[k].raw_meta, rows[r].key));
@@ -533,7 +523,7 @@ static void verify_metadata(FILE *f, const mg_rp_verify *ver, int nver) {
       else if (isfinite(ver[k].alpha)) snprintf(buf, sizeof buf, "%g", ver[k].alpha);
       else buf[0] = '\0';
       fputs("<td>", f);
-      mg_rp_esc(f, buf[0] ? buf : "unknown");
+      mg_html(f, "%s", buf[0] ? buf : "unknown");
       fputs("</td>", f);
     }
     fputs("</tr>\n", f);
@@ -568,11 +558,11 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>mpiguide report: ",
         f);
-  mg_rp_esc(f, name);
+  mg_html(f, "%s", name);
   fputs("</title>\n<style>\n", f);
-  fputs(css, f);
+  mg_html_markup(f, css);
   fputs("</style>\n</head>\n<body>\n<h1>mpiguide report: ", f);
-  mg_rp_esc(f, name[0] ? name : "MPI library");
+  mg_html(f, "%s", name[0] ? name : "MPI library");
   fputs(" — self-consistent performance guidelines</h1>\n", f);
   fputs("<p class=\"note\">Does the MPI library's own collective (the <i>default</i>) run slower than a mock-up "
         "built from other MPI calls? Each comparison is a <i>violation</i> (significantly and consistently slower, "
@@ -593,12 +583,12 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
     for (int fam = fams > 1u ? 0 : -1; fam < (fams > 1u ? MG_NFAM : 0); fam++) {
       if (fam >= 0 && !(fams & (1u << fam))) continue;
       fputs("<h2>Relative runtime per collective", f);
-      if (fam >= 0) fprintf(f, ": %s family", mg_families[fam].name);
+      if (fam >= 0) mg_html(f, ": %s family", mg_families[fam].name);
       mg_rp_run_title(f, &runs[ri], nruns);
       fputs("</h2>\n", f);
       if (fam >= 0) {
         fputs("<p class=\"note\">", f);
-        mg_rp_esc(f, mg_families[fam].source);
+        mg_html(f, "%s", mg_families[fam].source);
         fputs("</p>\n", f);
       }
       mg_rp_plot_key(f);
@@ -612,7 +602,7 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
     int any = 0;
     for (int c = 0; c < MG_NCOLL; c++) any |= mg_rp_has_split(runs[ri].r, c);
     if (!any) continue;
-    fprintf(f, "<h2 id=\"lat-%s\">Latency against message size", runs[ri].anchor);
+    mg_html(f, "<h2 id=\"lat-%s\">Latency against message size", runs[ri].anchor);
     mg_rp_run_title(f, &runs[ri], nruns);
     fputs("</h2>\n", f);
     mg_rp_latency_key(f);

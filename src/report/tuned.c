@@ -40,23 +40,23 @@ const char *vcolour(const mg_rp_vrow *w) {
 void vtitle(FILE *f, const mg_rp_vrow *w) {
   char b[64], t1[48], t2[48], l[128];
   int c = mg_coll_find(w->coll);
-  mg_rp_esc(f, w->coll);
-  fprintf(f, ", %s: ", mg_rp_bytes_str(w->bytes, b, sizeof b));
+  mg_html(f, "%s", w->coll);
+  mg_html(f, ", %s: ", mg_rp_bytes_str(w->bytes, b, sizeof b));
   if (w->in_profile) {
     fputs("tuned ", f);
-    mg_rp_esc(f, c >= 0 ? mg_ck_label((mg_coll)c, w->tuned, 0, l, sizeof l) : w->tuned);
+    mg_html(f, "%s", c >= 0 ? mg_ck_label((mg_coll)c, w->tuned, 0, l, sizeof l) : w->tuned);
   } else fputs("not in the profile (A/A control of the default)", f);
-  fprintf(f, "; tuned/default %.3f [%.3f, %.3f] (tuned %s, default %s), p(Holm) %.3g; verdict ", w->ratio, w->lo,
+  mg_html(f, "; tuned/default %.3f [%.3f, %.3f] (tuned %s, default %s), p(Holm) %.3g; verdict ", w->ratio, w->lo,
           w->hi, mg_rp_us_str(w->med_tuned, t1, sizeof t1), mg_rp_us_str(w->med_def, t2, sizeof t2), w->p);
-  mg_rp_esc(f, w->verdict);
+  mg_html(f, "%s", w->verdict);
   if (w->outcome[0]) {
     fputs(" (", f);
-    mg_rp_esc(f, w->outcome);
+    mg_html(f, "%s", w->outcome);
     fputs(")", f);
   }
   if (w->still[0]) {
     fputs("; still faster than tuned: ", f);
-    mg_rp_esc(f, w->still);
+    mg_html(f, "%s", w->still);
   }
 }
 
@@ -78,13 +78,13 @@ void vplot(FILE *f, const mg_rp_verify *v, const char *coll) {
     if (!seen && ns < MG_RP_MAXS) sizes[ns++] = w->bytes;
   }
   qsort(sizes, (size_t)ns, sizeof *sizes, mg_rp_cmp_size);
-  fprintf(f, "<div class=\"plot vt\" id=\"vt-");
-  mg_rp_esc(f, coll);
-  fprintf(f, "-%d\">\n<h3>", v->nprocs);
-  mg_rp_esc(f, coll);
-  fprintf(f, " — tuned / default, %d processes</h3>\n", v->nprocs);
+  mg_html(f, "<div class=\"plot vt\" id=\"vt-");
+  mg_html(f, "%s", coll);
+  mg_html(f, "-%d\">\n<h3>", v->nprocs);
+  mg_html(f, "%s", coll);
+  mg_html(f, " — tuned / default, %d processes</h3>\n", v->nprocs);
   if (!ns) {
-    fprintf(f, "<div class=\"empty\" data-empty=\"1\"><b>Not enough data for a plot.</b> None of the %d rows has a "
+    mg_html(f, "<div class=\"empty\" data-empty=\"1\"><b>Not enough data for a plot.</b> None of the %d rows has a "
                "ratio (see the table below).</div>\n</div>\n",
             nrows);
     return;
@@ -94,14 +94,14 @@ void vplot(FILE *f, const mg_rp_verify *v, const char *coll) {
   mg_rp_yrange(rmin, rmax, &ymin, &ymax);
   const double X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
   double y1 = mg_rp_ymap(1, ymin, ymax);
-  fprintf(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", MG_RP_W, MG_RP_H);
-  mg_rp_esc(f, coll);
-  fprintf(f, ": tuned runtime relative to the default over message size\" data-smin=\"%zu\" data-smax=\"%zu\" "
+  mg_html(f, "<svg viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", MG_RP_W, MG_RP_H);
+  mg_html(f, "%s", coll);
+  mg_html(f, ": tuned runtime relative to the default over message size\" data-smin=\"%zu\" data-smax=\"%zu\" "
              "data-ymin=\"%g\" data-ymax=\"%g\">\n",
           smin, smax, ymin, ymax);
-  fprintf(f, "<rect class=\"fregion\" x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"#e5f5ee\"/>\n", MG_RP_X0,
+  mg_html(f, "<rect class=\"fregion\" x=\"%d\" y=\"%.2f\" width=\"%d\" height=\"%.2f\" fill=\"#e5f5ee\"/>\n", MG_RP_X0,
           y1, MG_RP_PW, Y1 - y1);
-  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">below 1: tuned is "
+  mg_html(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" text-anchor=\"end\" fill=\"#555\">below 1: tuned is "
              "faster</text>\n",
           X1 - 4, Y1 - 5);
   mg_rp_plot_axes(f, sizes, ns, smin, smax, ymin, ymax, "tuned / default runtime (log scale)");
@@ -111,7 +111,7 @@ void vplot(FILE *f, const mg_rp_verify *v, const char *coll) {
     for (int i = 0; i < v->n; i++) {
       const mg_rp_vrow *w = &v->rows[i];
       if (!strcmp(w->coll, coll) && vplotted(w) && w->bytes == sizes[s]) {
-        fprintf(f, "%.2f,%.2f ", mg_rp_xmap(w->bytes, smin, smax), mg_rp_ymap(w->ratio, ymin, ymax));
+        mg_html(f, "%.2f,%.2f ", mg_rp_xmap(w->bytes, smin, smax), mg_rp_ymap(w->ratio, ymin, ymax));
         break;
       }
     }
@@ -121,30 +121,30 @@ void vplot(FILE *f, const mg_rp_verify *v, const char *coll) {
     if (strcmp(w->coll, coll) || !vplotted(w)) continue;
     double x = mg_rp_xmap(w->bytes, smin, smax), y = mg_rp_ymap(w->ratio, ymin, ymax);
     const char *col = vcolour(w);
-    fprintf(f, "<g class=\"vpt %s %s\" data-coll=\"", vkind(w), w->in_profile ? "in-profile" : "aa");
-    mg_rp_esc(f, w->coll);
-    fprintf(f, "\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>", w->bytes, x, y);
+    mg_html(f, "<g class=\"vpt %s %s\" data-coll=\"", vkind(w), w->in_profile ? "in-profile" : "aa");
+    mg_html(f, "%s", w->coll);
+    mg_html(f, "\" data-bytes=\"%zu\" data-x=\"%.2f\" data-y=\"%.2f\"><title>", w->bytes, x, y);
     vtitle(f, w);
     fputs("</title>", f);
     if (isfinite(w->lo) && isfinite(w->hi) && w->lo > 0 && w->hi > 0) {
       double ya = mg_rp_ymap(w->hi, ymin, ymax), yb = mg_rp_ymap(w->lo, ymin, ymax);
-      fprintf(f, "<path class=\"ci\" d=\"M%.2f %.2fV%.2fM%.2f %.2fH%.2fM%.2f %.2fH%.2f\" stroke=\"%s\" "
+      mg_html(f, "<path class=\"ci\" d=\"M%.2f %.2fV%.2fM%.2f %.2fH%.2fM%.2f %.2fH%.2f\" stroke=\"%s\" "
                  "stroke-width=\"1.5\" fill=\"none\"/>",
               x, ya, yb, x - 4, ya, x + 4, x - 4, yb, x + 4, col);
     }
     /* in the profile: a filled square; outside (the A/A control): a circle */
     mg_rp_marker(f, w->in_profile ? 1 : 0, x, y, col);
     if (!strcmp(w->verdict, "faster"))
-      fprintf(f, "<circle class=\"ring\" cx=\"%.2f\" cy=\"%.2f\" r=\"10\" fill=\"none\" stroke=\"#000\" "
+      mg_html(f, "<circle class=\"ring\" cx=\"%.2f\" cy=\"%.2f\" r=\"10\" fill=\"none\" stroke=\"#000\" "
                  "stroke-width=\"2\"/>",
               x, y);
     else if (!strcmp(w->verdict, "slower"))
-      fprintf(f, "<circle class=\"ring\" cx=\"%.2f\" cy=\"%.2f\" r=\"10\" fill=\"none\" stroke=\"#000\" "
+      mg_html(f, "<circle class=\"ring\" cx=\"%.2f\" cy=\"%.2f\" r=\"10\" fill=\"none\" stroke=\"#000\" "
                  "stroke-width=\"2\" stroke-dasharray=\"3 2\"/><text class=\"up\" x=\"%.2f\" y=\"%.2f\" "
                  "font-size=\"13\" font-weight=\"bold\" text-anchor=\"middle\">▲</text>",
               x, y, x + 14, y - 8);
     else if (!strcmp(w->verdict, "noise?"))
-      fprintf(f, "<text class=\"tilde\" x=\"%.2f\" y=\"%.2f\" font-size=\"15\" font-weight=\"bold\" "
+      mg_html(f, "<text class=\"tilde\" x=\"%.2f\" y=\"%.2f\" font-size=\"15\" font-weight=\"bold\" "
                  "text-anchor=\"middle\">?</text>",
               x + 12, y - 8);
     fputs("</g>\n", f);
@@ -153,7 +153,7 @@ void vplot(FILE *f, const mg_rp_verify *v, const char *coll) {
   int c = mg_coll_find(coll);
   if (c >= 0) {
     fputs("message size: ", f);
-    mg_rp_esc(f, mg_colls[c].size_def);
+    mg_html(f, "%s", mg_colls[c].size_def);
   }
   fputs("</div>\n</div>\n", f);
 }
@@ -185,28 +185,25 @@ void verify_table(FILE *f, const mg_rp_verify *v) {
     const mg_rp_vrow *w = &v->rows[i];
     int c = mg_coll_find(w->coll);
     fputs("<tr><td>", f);
-    mg_rp_esc(f, w->coll);
-    fprintf(f, "</td><td class=n>%s</td><td>", mg_rp_bytes_str(w->bytes, b, sizeof b));
-    if (w->in_profile) mg_rp_esc(f, c >= 0 ? mg_ck_label((mg_coll)c, w->tuned, 0, l, sizeof l) : w->tuned);
+    mg_html(f, "%s", w->coll);
+    mg_html(f, "</td><td class=n>%s</td><td>", mg_rp_bytes_str(w->bytes, b, sizeof b));
+    if (w->in_profile) mg_html(f, "%s", c >= 0 ? mg_ck_label((mg_coll)c, w->tuned, 0, l, sizeof l) : w->tuned);
     else fputs("default (not in the profile)", f);
-    fprintf(f, "</td><td class=n>%s</td>", mg_rp_us_str(w->med_def, t, sizeof t));
-    fprintf(f, "<td class=n>%s</td><td class=n>", mg_rp_us_str(w->med_tuned, t, sizeof t));
+    mg_html(f, "</td><td class=n>%s</td>", mg_rp_us_str(w->med_def, t, sizeof t));
+    mg_html(f, "<td class=n>%s</td><td class=n>", mg_rp_us_str(w->med_tuned, t, sizeof t));
     if (isfinite(w->ratio)) {
-      fprintf(f, "%.3f", w->ratio);
-      if (isfinite(w->lo) && isfinite(w->hi)) fprintf(f, " [%.3f, %.3f]", w->lo, w->hi);
+      mg_html(f, "%.3f", w->ratio);
+      if (isfinite(w->lo) && isfinite(w->hi)) mg_html(f, " [%.3f, %.3f]", w->lo, w->hi);
     } else fputs("-", f);
     fputs("</td><td>", f);
-    mg_rp_esc(f, w->verdict);
+    mg_html(f, "%s", w->verdict);
     fputs("</td><td>", f);
-    mg_rp_esc(f, w->outcome[0] ? w->outcome : "–");
+    mg_html(f, "%s", w->outcome[0] ? w->outcome : "–");
     fputs("</td><td>", f);
     if (w->still[0]) {
       for (const char *p = w->still; *p; p++)
         if (*p == ';') fputs("; ", f);
-        else {
-          char one[2] = {*p, 0};
-          mg_rp_esc(f, one);
-        }
+        else mg_html(f, "%c", *p);
     } else fputs("–", f);
     fputs("</td></tr>\n", f);
   }
@@ -236,13 +233,13 @@ static void verify_spread(FILE *f, const mg_rp_verify *ver, int nver) {
     for (int j = k; j < nver && j < 64; j++)
       if (!done[j] && same_verify_config(&ver[k], &ver[j])) grp[ng++] = j, done[j] = 1;
     if (ng < 2) continue;
-    fprintf(f, "<h3>Spread over %d verify launches — profile <code>", ng);
-    mg_rp_esc(f, ver[k].profile[0] ? ver[k].profile : "unknown");
-    fprintf(f, "</code>, %d processes</h3>\n<p class=\"note\">Each column one verify result (a launch of its "
+    mg_html(f, "<h3>Spread over %d verify launches — profile <code>", ng);
+    mg_html(f, "%s", ver[k].profile[0] ? ver[k].profile : "unknown");
+    mg_html(f, "</code>, %d processes</h3>\n<p class=\"note\">Each column one verify result (a launch of its "
                "own); a cell is tuned / default (below 1: the profile's choice is faster). The range is how far a "
                "rerun moves the gain.</p>\n<table class=\"compare\" data-spread=\"%d\"><tr><th>collective</th>"
                "<th>size</th><th>tuned</th>", ver[k].nprocs, ng);
-    for (int g = 0; g < ng; g++) fprintf(f, "<th>%d</th>", g + 1);
+    for (int g = 0; g < ng; g++) mg_html(f, "<th>%d</th>", g + 1);
     fputs("<th>range</th><th>faster in</th></tr>\n", f);
     const mg_rp_verify *a = &ver[grp[0]];
     for (int i = 0; i < a->n; i++) {
@@ -250,9 +247,9 @@ static void verify_spread(FILE *f, const mg_rp_verify *ver, int nver) {
       if (!w->in_profile) continue;
       char b[32];
       fputs("<tr><td>", f);
-      mg_rp_esc(f, w->coll);
-      fprintf(f, "</td><td class=n>%s</td><td>", mg_rp_bytes_str(w->bytes, b, sizeof b));
-      mg_rp_esc(f, w->tuned);
+      mg_html(f, "%s", w->coll);
+      mg_html(f, "</td><td class=n>%s</td><td>", mg_rp_bytes_str(w->bytes, b, sizeof b));
+      mg_html(f, "%s", w->tuned);
       fputs("</td>", f);
       double lo = INFINITY, hi = -INFINITY;
       int faster = 0, seen = 0;
@@ -266,13 +263,13 @@ static void verify_spread(FILE *f, const mg_rp_verify *ver, int nver) {
           fputs("<td class=n>–</td>", f);
           continue;
         }
-        fprintf(f, "<td class=n>%.3f</td>", x->ratio);
+        mg_html(f, "<td class=n>%.3f</td>", x->ratio);
         seen++;
         lo = x->ratio < lo ? x->ratio : lo;
         hi = x->ratio > hi ? x->ratio : hi;
         faster += isfinite(x->hi) && x->hi < 1;
       }
-      if (seen) fprintf(f, "<td class=n>%.3f – %.3f</td><td class=n>%d of %d</td></tr>\n", lo, hi, faster, seen);
+      if (seen) mg_html(f, "<td class=n>%.3f – %.3f</td><td class=n>%d of %d</td></tr>\n", lo, hi, faster, seen);
       else fputs("<td class=n>–</td><td class=n>–</td></tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -285,12 +282,12 @@ void mg_rp_verify_section(FILE *f, const mg_rp_verify *ver, int nver) {
   for (int k = 0; k < nver; k++) {
     const mg_rp_verify *v = &ver[k];
     fputs("<p class=\"note\">Verify result <code>", f);
-    mg_rp_esc(f, v->path);
+    mg_html(f, "%s", v->path);
     fputs("</code>: profile <code>", f);
-    mg_rp_esc(f, v->profile[0] ? v->profile : "unknown");
-    fprintf(f, "</code>, %d processes", v->nprocs);
-    if (isfinite(v->alpha)) fprintf(f, ", alpha %g", v->alpha);
-    fprintf(f, ", %d cells.</p>\n<div class=\"plots\">\n", v->n);
+    mg_html(f, "%s", v->profile[0] ? v->profile : "unknown");
+    mg_html(f, "</code>, %d processes", v->nprocs);
+    if (isfinite(v->alpha)) mg_html(f, ", alpha %g", v->alpha);
+    mg_html(f, ", %d cells.</p>\n<div class=\"plots\">\n", v->n);
     const char *colls[64];
     int nc = 0;
     for (int i = 0; i < v->n; i++) {

@@ -1,11 +1,14 @@
 /*
  * Reading a verify result (verify.csv of `mpiguide verify -o DIR`, docs/tune.md) for the report's
  * "Default vs tuned" section (report.h, docs/report.md). Strict: every malformed line is an error
- * naming the file and the line, so the command writes nothing rather than a wrong page.
+ * naming the file and the line, so the command writes nothing rather than a wrong page; so is a cut
+ * file: a last line without its line break, and in mpiguide-verify/2 (/1 and its last line
+ * #@verify_rows=N) a missing last line or fewer rows than it says.
  */
-#define _GNU_SOURCE /* getline */
 #include "report/report.h"
 #include "util/err.h"
+#include "util/parse.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -41,13 +44,10 @@ static int split(char *line, char **fld, int cap) {
   return n;
 }
 
-/* A number field: a finite or non-finite double ("nan" where verify had no value); empty = NaN. */
+/* A number field: a finite double, or "nan" or empty where verify had no value (NaN); no infinity. */
 static int num(const char *s, double *out) {
-  if (!*s) return *out = NAN, 0;
-  char *end;
-  errno = 0;
-  *out = strtod(s, &end);
-  return *end ? -1 : 0;
+  if (!*s || !strcmp(s, "nan") || !strcmp(s, "-nan")) return *out = NAN, 0;
+  return mg_parse_double_in(s, -1e300, 1e300, out, NULL, 0);
 }
 
 static int copy(char *dst, size_t len, const char *s) {
@@ -60,6 +60,7 @@ static int copy(char *dst, size_t len, const char *s) {
 typedef struct vreader {
   const char *path;
   int lineno, header, ncols, cap_rows;
+  long want_rows; /* #@verify_rows, the last line (-1: none, an older file) */
   int pos[MG_VC_N];
   char *err;
   size_t errlen;
@@ -84,16 +85,20 @@ static int read_meta(vreader *R, mg_rp_verify *v, char *line) {
   *eq = '\0';
   const char *key = line + 2, *val = eq + 1;
   if (!strcmp(key, "format")) {
-    if (strcmp(val, "mpiguide-verify/1"))
-      return bad(R, "format '%.60s' is not mpiguide-verify/1 (is this a verify.csv of `mpiguide verify`?)", val);
-    v->has_format = 1;
+    if (strcmp(val, "mpiguide-verify/1") && strcmp(val, "mpiguide-verify/2"))
+      return bad(R, "format '%.60s' is not mpiguide-verify/1 or /2 (is this a verify.csv of `mpiguide verify`?)", val);
+    v->has_format = val[16] - '0'; /* /2: /1 with its last line #@verify_rows=N */
   } else if (!strcmp(key, "profile")) {
     snprintf(v->profile, sizeof v->profile, "%s", val);
   } else if (!strcmp(key, "nprocs")) {
-    char *end;
-    long n = strtol(val, &end, 10);
-    if (*end || !*val || n < 1 || n > 1 << 24) return bad(R, "#@nprocs: '%.60s' is not a process count", val);
+    long n;
+    if (mg_parse_long(val, 1, 1 << 24, &n, NULL, 0)) return bad(R, "#@nprocs: '%.60s' is not a process count", val);
     v->nprocs = (int)n;
+  } else if (!strcmp(key, "verify_rows") && R->header) {
+    if (mg_parse_long(val, 0, 1L << 30, &R->want_rows, NULL, 0))
+      return bad(R, "#@verify_rows: '%.60s' is not a row count", val);
+    if (R->want_rows != v->n)
+      return bad(R, "the file ends early (truncated?): %d rows, its #@verify_rows says %ld", v->n, R->want_rows);
   } else if (!strcmp(key, "alpha")) {
     if (num(val, &v->alpha) || !(v->alpha > 0 && v->alpha < 1)) return bad(R, "#@alpha: '%.60s' is not in (0, 1)", val);
   }
@@ -102,7 +107,7 @@ static int read_meta(vreader *R, mg_rp_verify *v, char *line) {
 
 /* The header line: where each column is (outcome may be missing: older files). */
 static int read_header(vreader *R, const mg_rp_verify *v, char **fld, int n) {
-  if (!v->has_format) return bad(R, "no #@format=mpiguide-verify/1 line before the header (not a verify.csv?)");
+  if (!v->has_format) return bad(R, "no #@format=mpiguide-verify/1 or /2 line before the header (not a verify.csv?)");
   if (n > MG_VC_N + 7) return bad(R, "header with too many columns");
   for (int c = 0; c < MG_VC_N; c++) {
     R->pos[c] = -1;
@@ -120,19 +125,18 @@ static int read_header(vreader *R, const mg_rp_verify *v, char **fld, int n) {
 static int read_cell(vreader *R, char **fld, mg_rp_vrow *r) {
   const int *pos = R->pos;
   const char *s = fld[pos[MG_VC_COLL]];
-  char *end;
   if (!*s || copy(r->coll, sizeof r->coll, s)) return bad(R, "collective: '%.60s' is empty or too long", s);
   for (const char *p = s; *p; p++)
     if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
       return bad(R, "collective: '%.60s' is not a collective name", s);
   s = fld[pos[MG_VC_NP]];
-  long np = strtol(s, &end, 10);
-  if (!*s || *end || np < 1 || np > 1 << 24) return bad(R, "nprocs: '%.60s' is not a process count", s);
+  long np;
+  if (mg_parse_long(s, 1, 1 << 24, &np, NULL, 0)) return bad(R, "nprocs: '%.60s' is not a process count", s);
   r->nprocs = (int)np;
   s = fld[pos[MG_VC_BYTES]];
-  errno = 0;
-  unsigned long long b = strtoull(s, &end, 10);
-  if (!*s || *end || *s == '-' || errno || b == 0) return bad(R, "bytes: '%.60s' is not a message size in bytes", s);
+  unsigned long long b;
+  if (mg_parse_digits(s, strlen(s), SIZE_MAX / 2, &b) || b == 0)
+    return bad(R, "bytes: '%.60s' is not a message size in bytes", s);
   r->bytes = (size_t)b;
   s = fld[pos[MG_VC_INPROF]];
   if (strcmp(s, "0") && strcmp(s, "1")) return bad(R, "in_profile: '%.60s' is not 0 or 1", s);
@@ -195,10 +199,9 @@ static void read_raw_meta(const char *path, mg_rp_verify *v) {
   (void)mg_ck_read_meta(raw, &v->raw_meta, ignored, sizeof ignored);
 }
 
-static int read_line(vreader *R, mg_rp_verify *v, char *line, ssize_t got) {
-  if (memchr(line, '\0', (size_t)got)) return bad(R, "NUL byte in the line");
-  line[strcspn(line, "\r\n")] = '\0';
+static int read_line(vreader *R, mg_rp_verify *v, char *line) {
   if (!line[0]) return 0;
+  if (R->want_rows >= 0) return bad(R, "a line after #@verify_rows, the file's last line");
   if (!strncmp(line, "#@", 2)) return read_meta(R, v, line);
   if (line[0] == '#') return 0;
   char *fld[MG_VC_N + 8];
@@ -211,20 +214,23 @@ int mg_rp_verify_read(const char *path, mg_rp_verify *v, char *err, size_t errle
   v->nprocs = -1;
   v->alpha = NAN;
   snprintf(v->path, sizeof v->path, "%s", path);
-  FILE *f = fopen(path, "r");
+  FILE *f = fopen(path, "r"); /* a directory: "read error: Is a directory" at its first line */
   if (!f) return MG_ERR("%s: %s", path, strerror(errno));
-  vreader R = {.path = path, .err = err, .errlen = errlen};
+  vreader R = {.path = path, .err = err, .errlen = errlen, .want_rows = -1};
   char *line = NULL;
   size_t cap = 0;
-  ssize_t got;
-  int rc = 0;
-  while (!rc && (got = getline(&line, &cap, f)) >= 0) {
+  long got;
+  int rc = 0, nl;
+  while (!rc && (got = mg_read_line(f, &line, &cap, &nl)) >= 0) {
     R.lineno++;
-    rc = read_line(&R, v, line, got);
+    rc = nl ? read_line(&R, v, line)
+            : bad(&R, "the last line has no line break: the file was cut short (truncated?)");
   }
-  if (!rc && ferror(f)) rc = bad(&R, "read error: %s", strerror(errno));
+  if (!rc && got < -1) R.lineno++, rc = bad(&R, "%s", mg_read_line_strerror(got));
   if (!rc && !R.header) rc = bad(&R, "no header line (collective,nprocs,bytes,...): empty or not a verify.csv");
   if (!rc && !v->n) rc = bad(&R, "no rows after the header");
+  if (!rc && v->has_format == 2 && R.want_rows < 0)
+    rc = bad(&R, "the file ends early (truncated?): %d rows and no last line #@verify_rows (mpiguide-verify/2)", v->n);
   if (!rc) {
     if (v->nprocs < 0) v->nprocs = v->rows[0].nprocs;
     read_raw_meta(path, v);

@@ -16,6 +16,12 @@
  * are our reduce_scatter_block_*); a name the registry lacks is an error.
  * Stricter than the original reader, which ignores what it cannot parse:
  * every line is checked and every problem reported. Blank lines are skipped.
+ *
+ * The format has no end marker: a file cut inside a line is told by that line's
+ * missing line break, one cut between lines by its counts (fewer mock-ups or
+ * ranges than announced); a cut right after the last range line, which loses
+ * only trailing comments, reads as the whole file, and a file missing from a
+ * directory cannot be told at all (docs/profile.md).
  */
 #include <dirent.h>
 #include <limits.h>
@@ -255,10 +261,10 @@ static void report_eof(prf *r, const prf_state *s) {
                                      [S_RANGE] = "more '<first byte> <last byte> <id>' lines"};
   if (r->line == 0) r->line = 1;
   if (s->state == S_RANGE)
-    ERR(SYNTAX, "unexpected end of file: line %d announces %llu ranges, found %llu", s->ranges_line,
-        s->want_ranges, s->nranges);
+    ERR(TRUNCATED, "unexpected end of file: line %d announces %llu ranges, found %llu: the file looks cut (truncated)",
+        s->ranges_line, s->want_ranges, s->nranges);
   else
-    ERR(SYNTAX, "unexpected end of file: expected %s", what[s->state]);
+    ERR(TRUNCATED, "unexpected end of file: expected %s: the file looks cut (truncated)", what[s->state]);
 }
 
 static int parse_into(mg_profile *p, const char *buf, size_t len, const char *name, mg_profile_diags *d) {
@@ -272,7 +278,8 @@ static int parse_into(mg_profile *p, const char *buf, size_t len, const char *na
   if ((r->fidx = mg_prof_file_index(p, r->file)) < 0)
     return mg_prof_diag(d, r->file, 0, MG_PROFILE_NOMEM, "out of memory");
   if (!buf) len = 0;
-  for (size_t pos = 0; pos < len && s.state != S_STOP;) {
+  size_t whole = mg_prof_whole_len(buf, len); /* a last line without a line break is not read */
+  for (size_t pos = 0; pos < whole && s.state != S_STOP;) {
     char *tok[MAXTOK], *comment;
     int ntok = mg_prof_take_line(r, buf, len, &pos, &lb, tok, MAXTOK, &comment, NULL, NULL);
     if (ntok == MG_PROF_STOP) break;
@@ -288,7 +295,11 @@ static int parse_into(mg_profile *p, const char *buf, size_t len, const char *na
     case S_DONE: read_tail(r, &s, tok); break;
     }
   }
-  if (s.state != S_DONE && s.state != S_STOP) report_eof(r, &s);
+  if (whole < len && s.state != S_STOP) {
+    r->line++;
+    mg_prof_report_cut(r, "copy it whole, or if it is whole, end its last line with a line break");
+  } else if (s.state != S_DONE && s.state != S_STOP)
+    report_eof(r, &s);
   free(s.mk);
   free(lb.s);
   return r->first;

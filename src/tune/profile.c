@@ -617,7 +617,12 @@ int mg_profile_lookup(const mg_profile *p, mg_coll coll, int nprocs, size_t byte
   return mg_profile_lookup_sel(p, coll, nprocs, bytes, MG_TCLASS_NONE, MG_OPSEL_NONE);
 }
 
-int mg_profile_version(const mg_profile *p) { return p && mg_prof_has_sel(p) ? 2 : 1; }
+int mg_profile_version(const mg_profile *p) {
+  (void)p;
+  return MG_PROFILE_FORMAT;
+}
+
+int mg_profile_file_version(const mg_profile *p) { return p ? p->file_version : 0; }
 
 /* ---- spellings --------------------------------------------------------------------------- */
 

@@ -28,14 +28,18 @@
 
 /*
  * Format versions. Version 1: rules without selectors. Version 2: rules may
- * carry type= and op= selectors (reductions only). The reader reads both
- * (selectors in a version-1 file are an error); the writer writes version 1
- * for a profile without selectors, so that older readers keep reading it, and
- * version 2 otherwise.
+ * carry type= and op= selectors (reductions only). Version 3: as version 2,
+ * and the last line is the end line "end-of-profile rules=<N>" (N: the number
+ * of rule lines), so that a file cut at a line end, or pieced together from
+ * two writes, is refused instead of read as a shorter profile. The reader
+ * reads all three (selectors in a version-1 file, an end line in a version-1
+ * or -2 file are errors); the writer writes version 3.
  */
-#define MG_PROFILE_FORMAT 2     /* the newest version this code reads and writes */
+#define MG_PROFILE_FORMAT 3     /* the newest version this code reads and writes */
 #define MG_PROFILE_FORMAT_MIN 1 /* the oldest version it reads */
+#define MG_PROFILE_FORMAT_END 3 /* the first version with an end line */
 #define MG_PROFILE_MAGIC "mpiguide-profile"
+#define MG_PROFILE_END "end-of-profile" /* the end line: MG_PROFILE_END " rules=<N>" */
 
 /* Status codes. X(ENUM, text). Every diagnostic carries one. */
 #define MG_PROFILE_STATUSES(X)                                                                               \
@@ -53,7 +57,8 @@
   X(TCLASS, "unknown datatype class")                                                                        \
   X(OPSEL, "unknown op")                                                                                     \
   X(SELECTOR, "misplaced or impossible selector")                                                            \
-  X(INVALID, "invalid argument")
+  X(INVALID, "invalid argument")                                                                             \
+  X(TRUNCATED, "the file looks cut (truncated)")
 
 typedef enum {
 #define MG_X(E, t) MG_PROFILE_##E,
@@ -181,8 +186,12 @@ int mg_profile_nrules(const mg_profile *p);
  * opsel, lo) once built. */
 const mg_profile_rule *mg_profile_rule_at(const mg_profile *p, int i);
 int mg_profile_npreamble(const mg_profile *p);
-/* The version the writer writes: 1 without selectors, 2 when a rule has type= or op=. */
+/* The version the writer writes: MG_PROFILE_FORMAT (3). */
 int mg_profile_version(const mg_profile *p);
+/* The version line of the file the profile was read from (1 .. MG_PROFILE_FORMAT); 0 when it
+ * was built through the API or imported from .prf files. Below MG_PROFILE_FORMAT_END the file
+ * had no end line: a cut at a line end could not be told (mpiguide profile validate warns). */
+int mg_profile_file_version(const mg_profile *p);
 const char *mg_profile_preamble_at(const mg_profile *p, int i);
 
 /*
@@ -305,9 +314,11 @@ static inline const mg_profile_range *mg_profile_sizes_find(const mg_profile_siz
 
 /* ---- writing ----------------------------------------------------------------------------- */
 
-/* The canonical text of a built profile: version line (1 without selectors,
- * else 2), preamble, then the rules sorted, aligned, one blank line between
- * (collective, np, type, op) groups.
+/* The canonical text of a built profile: version line (MG_PROFILE_FORMAT),
+ * preamble, then the rules sorted, aligned, one blank line between
+ * (collective, np, type, op) groups, and the end line "end-of-profile rules=N"
+ * after a blank line. Every producer of profile text (tune, profile merge and
+ * upgrade, validate --print, the online mode's MPIGUIDE_PROFILE_OUT) writes it.
  * Returns a malloc'd NUL-terminated string (length in *len if len != NULL),
  * NULL if unbuilt or out of memory. */
 char *mg_profile_format(const mg_profile *p, size_t *len);
@@ -329,6 +340,19 @@ void mg_profile_fmt_np(int lo, int hi, char *buf, size_t size);
  * Returns 0 if all inputs are valid, 1 if not, 2 for usage errors.
  */
 int mg_profile_validate_main(int argc, char **argv);
+
+/*
+ * The text of a valid mpiguide profile of an older version (buf[0..len), read as name) in
+ * version 3: the same bytes with the version line made 'mpiguide-profile 3' and the end line
+ * appended, so that comments and layout stay as they are. A version-3 input is returned as it
+ * is. MG_PROFILE_OK and a malloc'd text in *out (length *outlen), or the reader's status with
+ * its problems in d.
+ */
+int mg_profile_upgrade_text(const char *buf, size_t len, const char *name, char **out, size_t *outlen,
+                            mg_profile_diags *d);
+/* `mpiguide profile upgrade [-o OUT] FILE...`: rewrite each file in version 3 (through
+ * FILE.tmp, renamed onto it). Exit status 0, 1 (a file invalid or not writable) or 2. */
+int mg_profile_upgrade_main(int argc, char **argv);
 
 /*
  * Merge built profiles ps[0..n) (names: for messages) into *out, keeping the choices they agree

@@ -39,6 +39,7 @@ struct mg_profile {
   uint16_t *sizeidx; /* the size-class indexes of the long selector groups (mg_profile_sizes) */
   int npmap_first[MG_NCOLL + 1]; /* npmap slice of each collective */
   uint64_t hash;
+  int file_version; /* of the version line read; 0 built through the API, or .prf */
 };
 
 /* Append a problem ("file" may be NULL). Returns status, for `return mg_prof_diag(...)`. */
@@ -115,5 +116,15 @@ int mg_prof_take_line(mg_prof_reader *r, const char *buf, size_t len, size_t *po
  * status, with a diagnostic appended. */
 #define MG_PROF_FILE_MAX ((size_t)64 << 20)
 int mg_prof_read_file(const char *path, char **buf, size_t *len, mg_profile_diags *d);
+
+/* Write text[0..len) to `path` through `path`.tmp, renamed onto it when complete (a reader
+ * opening `path` sees the old file or the new one, never a part). MG_PROFILE_OK, _NOMEM, _IO. */
+int mg_prof_save_text(const char *path, const char *text, size_t len);
+
+/* The length of buf[0..len) up to and including its last line break: len when the file ends
+ * with one (or is empty), less when its last line has none, i.e. the file looks cut there. */
+size_t mg_prof_whole_len(const char *buf, size_t len);
+/* Report the last line of r's file, which has no line break (r->line counts it). */
+void mg_prof_report_cut(mg_prof_reader *r, const char *what_to_do);
 
 #endif

@@ -1,11 +1,16 @@
 /*
- * The reader of the mpiguide profile format (docs/profile.md), versions 1 and 2:
+ * The reader of the mpiguide profile format (docs/profile.md), versions 1 to 3:
  *
- *     mpiguide-profile 2
+ *     mpiguide-profile 3
  *     # preamble comments
  *     <collective> np=<N|A-B|A-*|*> <LO-HI|N|LO-*|*> [type=<class>] [op=<op>] <algorithm>  [# comment]
+ *     end-of-profile rules=<N>
  *
- * (the selectors type= and op= in version 2 only, and for reductions only).
+ * (the selectors type= and op= from version 2 on, and for reductions only; the end line, the
+ * last line, in version 3 only, where it is required). A file that looks cut is refused: a last
+ * line without a line break (any version), and in version 3 a missing end line, a count that is
+ * not the number of rule lines, or anything after the end line. A cut exactly at a line end of
+ * a version-1 or -2 file cannot be told (mpiguide profile validate warns about such files).
  * Every line is checked and every problem reported (up to the diagnostics
  * limit) with its line and what to do; the rules that parse are then checked
  * together (overlaps, duplicates, nesting) by mg_profile_build(). A profile
@@ -302,7 +307,12 @@ static int selectors(reader *r, int coll, char **tok, int n, int *tclass, int *o
 #define MAXTOK 8
 
 /* What to write on line 1, for messages. */
-#define VERSION_HINT "'mpiguide-profile 1' ('mpiguide-profile 2' if rules have type= or op=)"
+#define VERSION_HINT "'mpiguide-profile 3' (and as the last line 'end-of-profile rules=<N>', N the number of rules)"
+
+/* What to do about a file that looks cut, for messages. */
+#define CUT_HINT                                                                                                 \
+  "write it again (mpiguide tune, mpiguide profile merge), or copy it whole; a site replaces a published "   \
+  "profile by renaming a complete new file onto it (docs/profile.md, \"Replacing a published profile\")"
 
 static void version_line(reader *r, char **tok, int ntok) {
   char q[64];
@@ -326,6 +336,23 @@ static void version_line(reader *r, char **tok, int ntok) {
     free(v.s);
   }
   if (ntok > 2) ERR(SYNTAX, "unexpected '%s' after the version; start a comment with '#'", Q(tok[2], q));
+}
+
+/* The end line "end-of-profile rules=<N>": stores N in *rules; -1 after reporting a problem. */
+static int end_line(reader *r, char **tok, int ntok, unsigned long long *rules) {
+  char q[64];
+  if (r->version && r->version < MG_PROFILE_FORMAT_END) {
+    ERR(VERSION, "'%s' is the end line of version %d profiles: change line 1 to '%s %d', or delete this line",
+        MG_PROFILE_END, MG_PROFILE_FORMAT_END, MG_PROFILE_MAGIC, MG_PROFILE_FORMAT_END);
+    return -1;
+  }
+  if (ntok != 2 || strncmp(tok[1], "rules=", 6) != 0 ||
+      mg_parse_digits(tok[1] + 6, strlen(tok[1] + 6), INT_MAX, rules) != 0) {
+    ERR(SYNTAX, "bad end line: expected '%s rules=<N>', N the number of rule lines, got '%s%s%s'", MG_PROFILE_END,
+        MG_PROFILE_END, ntok > 1 ? " " : "", ntok > 1 ? Q(tok[1], q) : "");
+    return -1;
+  }
+  return 0;
 }
 
 static void rule_line(reader *r, char **tok, int ntok, const char *comment) {
@@ -391,15 +418,22 @@ int mg_profile_parse(const char *buf, size_t len, const char *name, mg_profile *
     return mg_prof_diag(d, r->file, 0, MG_PROFILE_NOMEM, "out of memory");
   }
   if (!buf) len = 0;
-  size_t pos = 0;
+  size_t pos = 0, whole = mg_prof_whole_len(buf, len); /* a last line without a line break is not read */
   if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) pos = 3; /* UTF-8 byte order mark */
-  int seen_rule = 0;
-  while (pos < len) {
+  int seen_rule = 0, nrule_lines = 0, end_at = 0, end_bad = 0, after_end = 0;
+  unsigned long long end_rules = 0;
+  while (pos < whole) {
     char *tok[MAXTOK], *comment;
     const char *line;
     size_t n;
     int ntok = mg_prof_take_line(r, buf, len, &pos, &lb, tok, MAXTOK, &comment, &line, &n);
     if (ntok == MG_PROF_STOP) break;
+    if (end_at) { /* the end line is the last line: whatever follows comes from elsewhere */
+      after_end = 1;
+      ERR(TRUNCATED, "text after the end line (line %d): the file looks pieced together (two profiles, or "
+                     "rewritten while it was read); %s", end_at, CUT_HINT);
+      break;
+    }
     if (ntok == MG_PROF_SKIP) continue;
     if (r->line == 1) {
       if (ntok > 0 && strcmp(tok[0], MG_PROFILE_MAGIC) == 0) {
@@ -407,6 +441,13 @@ int mg_profile_parse(const char *buf, size_t len, const char *name, mg_profile *
         continue;
       }
       ERR(VERSION, "missing version line: the first line must be " VERSION_HINT);
+    }
+    if (ntok > 0 && strcmp(tok[0], MG_PROFILE_END) == 0) {
+      if (end_line(r, tok, ntok, &end_rules) == 0)
+        end_at = r->line;
+      else
+        end_bad = 1; /* reported: no second message about the end line */
+      continue;
     }
     if (ntok == 0) {
       if (comment && !seen_rule && r->line > 1) { /* preamble: keep the text after "# " as it is */
@@ -419,12 +460,25 @@ int mg_profile_parse(const char *buf, size_t len, const char *name, mg_profile *
       continue;
     }
     seen_rule = 1;
+    nrule_lines++;
     rule_line(r, tok, ntok, comment);
   }
-  if (r->line == 0) {
+  if (whole < len) { /* the last line, without its line break */
+    r->line++;
+    mg_prof_report_cut(r, CUT_HINT);
+  } else if (r->line == 0) {
     r->line = 1;
-    ERR(VERSION, "empty profile: the first line must be " VERSION_HINT);
+    ERR(VERSION, "empty profile (an empty file: cut, or not written yet?): the first line must be " VERSION_HINT);
+  } else if (r->version >= MG_PROFILE_FORMAT_END && !end_at && !end_bad && !after_end) {
+    ERR(TRUNCATED, "no end line after line %d: a version-%d profile ends with '%s rules=%d'; the file looks cut "
+                   "(truncated) after this line; %s", r->line, r->version, MG_PROFILE_END, nrule_lines, CUT_HINT);
+  } else if (end_at && end_rules != (unsigned long long)nrule_lines) {
+    r->line = end_at;
+    ERR(TRUNCATED, "the end line says rules=%llu, but the file has %d rule line%s: it looks cut or pieced "
+                   "together (rewritten while it was read); %s; if you edited it by hand, write rules=%d",
+        end_rules, nrule_lines, nrule_lines == 1 ? "" : "s", CUT_HINT, nrule_lines);
   }
+  r->p->file_version = r->version;
   free(lb.s);
   mg_prof_note(r, mg_profile_build(r->p, d)); /* overlaps and duplicates among the rules that parsed */
   if (r->first != MG_PROFILE_OK) {

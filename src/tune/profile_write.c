@@ -1,10 +1,12 @@
 /*
- * The writer: the canonical text of a profile. Version line (1 when no rule
- * has a selector, so that older readers keep reading it; else 2), the
- * preamble comments, a blank line, then the rules in canonical order with
- * aligned columns and a blank line between (collective, np, type, op) groups;
- * the type= and op= columns only when some rule has them, blank for the rules
- * without; each rule's comment after "  # ". Reading the text back gives the same rules, so the
+ * The writer: the canonical text of a profile, the one every producer of
+ * profile text uses (mpiguide tune, profile merge, validate --print, the
+ * online mode's MPIGUIDE_PROFILE_OUT). Version line (3), the preamble
+ * comments, a blank line, then the rules in canonical order with aligned
+ * columns and a blank line between (collective, np, type, op) groups; the
+ * type= and op= columns only when some rule has them, blank for the rules
+ * without; each rule's comment after "  # "; a blank line and the end line
+ * "end-of-profile rules=N", by which a reader tells a whole file from a cut one. Reading the text back gives the same rules, so the
  * same decision for every size, and the same hash; writing it again gives the
  * same text.
  */
@@ -55,6 +57,7 @@ char *mg_profile_format(const mg_profile *p, size_t *len) {
     else
       mg_str_addf(&b, "%s\n", alg_text(r));
   }
+  mg_str_addf(&b, "\n%s rules=%d\n", MG_PROFILE_END, p->nrules);
   if (b.failed) {
     free(b.s);
     return NULL;
@@ -73,8 +76,8 @@ int mg_profile_write(const mg_profile *p, FILE *f) {
   return put == len && fflush(f) == 0 ? MG_PROFILE_OK : MG_PROFILE_IO;
 }
 
-int mg_profile_save(const mg_profile *p, const char *path) {
-  if (!p || !p->built || !path) return MG_PROFILE_INVALID;
+int mg_prof_save_text(const char *path, const char *text, size_t len) {
+  if (!path || !text) return MG_PROFILE_INVALID;
   size_t n = strlen(path);
   char *tmp = malloc(n + 5);
   if (!tmp) return MG_PROFILE_NOMEM;
@@ -85,10 +88,64 @@ int mg_profile_save(const mg_profile *p, const char *path) {
     free(tmp);
     return MG_PROFILE_IO;
   }
-  int st = mg_profile_write(p, f);
+  int st = fwrite(text, 1, len, f) == len && fflush(f) == 0 ? MG_PROFILE_OK : MG_PROFILE_IO;
   if (fclose(f) != 0 && st == MG_PROFILE_OK) st = MG_PROFILE_IO;
   if (st == MG_PROFILE_OK && rename(tmp, path) != 0) st = MG_PROFILE_IO;
   if (st != MG_PROFILE_OK) remove(tmp);
   free(tmp);
   return st;
+}
+
+int mg_profile_save(const mg_profile *p, const char *path) {
+  if (!p || !p->built || !path) return MG_PROFILE_INVALID;
+  size_t len;
+  char *s = mg_profile_format(p, &len);
+  if (!s) return MG_PROFILE_NOMEM;
+  int st = mg_prof_save_text(path, s, len);
+  free(s);
+  return st;
+}
+
+int mg_profile_upgrade_text(const char *buf, size_t len, const char *name, char **out, size_t *outlen,
+                            mg_profile_diags *d) {
+  mg_profile *p = NULL;
+  *out = NULL;
+  *outlen = 0;
+  int st = mg_profile_parse(buf, len, name, &p, d);
+  if (st != MG_PROFILE_OK) return st;
+  int version = p->file_version, nrules = p->nrules;
+  uint64_t hash = mg_profile_hash(p);
+  mg_profile_free(p);
+  /* valid, so line 1 is [BOM] blanks "mpiguide-profile" blanks ("1" | "2" | "3") ... and the last
+   * line ends with a line break */
+  size_t v = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0, m = strlen(MG_PROFILE_MAGIC);
+  while (v < len && (buf[v] == ' ' || buf[v] == '\t')) v++;
+  if (len - v <= m || memcmp(buf + v, MG_PROFILE_MAGIC, m) != 0) return MG_PROFILE_INVALID;
+  for (v += m; v < len && (buf[v] == ' ' || buf[v] == '\t'); v++) continue;
+  if (v >= len) return MG_PROFILE_INVALID;
+  mg_str b = {0};
+  mg_str_add(&b, buf, len);
+  if (version < MG_PROFILE_FORMAT_END && !b.failed) {
+    b.s[v] = (char)('0' + MG_PROFILE_FORMAT);
+    int crlf = len >= 2 && buf[len - 2] == '\r';
+    const char *eol = crlf ? "\r\n" : "\n";
+    size_t k = strlen(eol);
+    int blank = len >= 2 * k && memcmp(buf + len - 2 * k, crlf ? "\r\n\r\n" : "\n\n", 2 * k) == 0;
+    mg_str_addf(&b, "%s%s rules=%d%s", blank ? "" : eol, MG_PROFILE_END, nrules, eol); /* after a blank line */
+  }
+  if (b.failed) {
+    free(b.s);
+    return mg_prof_diag(d, name, 0, MG_PROFILE_NOMEM, "out of memory");
+  }
+  /* the upgraded text must decide the same as the original */
+  st = mg_profile_parse(b.s, b.len, name, &p, d);
+  if (st == MG_PROFILE_OK && mg_profile_hash(p) != hash) st = MG_PROFILE_INVALID;
+  mg_profile_free(p);
+  if (st != MG_PROFILE_OK) {
+    free(b.s);
+    return st;
+  }
+  *out = b.s;
+  *outlen = b.len;
+  return MG_PROFILE_OK;
 }

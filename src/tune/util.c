@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "tune/profile_internal.h"
+#include "util/text.h"
 
 static const char *const status_text[MG_PROFILE_NSTATUS] = {
 #define MG_X(E, t) [MG_PROFILE_##E] = t,
@@ -207,6 +208,10 @@ int mg_prof_take_line(mg_prof_reader *r, const char *buf, size_t len, size_t *po
     return MG_PROF_STOP;
   }
   r->line++;
+  if (n > (size_t)MG_LINE_MAX) { /* a file without line breaks: nothing of a profile */
+    MG_PROF_ERR(r, SYNTAX, "the line is longer than %ld bytes: this is not a profile", (long)MG_LINE_MAX);
+    return MG_PROF_STOP;
+  }
   if (memchr(line, '\0', n)) {
     MG_PROF_ERR(r, SYNTAX, "the line contains a NUL byte: is this a text file?");
     return MG_PROF_SKIP;
@@ -216,4 +221,18 @@ int mg_prof_take_line(mg_prof_reader *r, const char *buf, size_t len, size_t *po
     return MG_PROF_STOP;
   }
   return mg_prof_split(lb->s, tok, max, comment);
+}
+
+size_t mg_prof_whole_len(const char *buf, size_t len) {
+  if (!buf || len == 0 || buf[len - 1] == '\n') return buf ? len : 0;
+  size_t k = len;
+  while (k > 0 && buf[k - 1] != '\n') k--;
+  return k;
+}
+
+void mg_prof_report_cut(mg_prof_reader *r, const char *what_to_do) {
+  MG_PROF_ERR(r, TRUNCATED,
+              "the last line has no line break: the file looks cut (truncated) in this line, e.g. copied or "
+              "written while it was read; %s",
+              what_to_do);
 }

@@ -165,6 +165,16 @@ int mg_parse_double(const char *s, double min, double *out, char *err, size_t er
   return 0;
 }
 
+int mg_parse_double_in(const char *s, double min, double max, double *out, char *err, size_t errlen) {
+  char *end;
+  errno = 0;
+  double v = strtod(s, &end);
+  if (end == s || *end || errno == ERANGE || !isfinite(v)) return MG_ERR("'%s' is not a number", s);
+  if (v < min || v > max) return MG_ERR("'%s' is out of range (%g to %g)", s, min, max);
+  *out = v;
+  return 0;
+}
+
 int mg_parse_digits(const char *s, size_t n, unsigned long long max, unsigned long long *v) {
   unsigned long long x = 0;
   int over = 0;

@@ -28,6 +28,10 @@ int mg_parse_seconds(const char *s, double *out, char *err, size_t errlen);
 int mg_parse_long(const char *s, long min, long max, long *out, char *err, size_t errlen);
 /* A finite number >= min. */
 int mg_parse_double(const char *s, double min, double *out, char *err, size_t errlen);
+/* A finite number in [min, max], nothing after it ("inf", "nan", "1.5s", "" are refused): the
+ * numbers of files and environment variables. Messages quote s: "'x' is not a number",
+ * "'1e400' is not a number", "'-1' is out of range (0 to 1e+09)". */
+int mg_parse_double_in(const char *s, double min, double max, double *out, char *err, size_t errlen);
 
 /* Decimal digits only (all n bytes of s, no sign, no blank) into *v, at most
  * max: 0; -1 not all digits or empty; -2 above max. Messages are the caller's. */

@@ -215,6 +215,77 @@ static void test_raw(void) {
   ASSERT_TRUE(mg_eta_raw_cells("/nonexistent/raw.csv", &c, &n, &el, err, sizeof err) == -1 && strstr(err, "nonexistent"));
 }
 
+/* A raw.csv of text (n bytes) at path; then its cells read, the message in err. */
+static int raw_of(const char *path, const char *text, size_t n, char *err, int errlen, int *ncells, double *el) {
+  FILE *f = fopen(path, "w");
+  fwrite(text, 1, n, f);
+  fclose(f);
+  mg_eta_cell *c = (mg_eta_cell *)1;
+  int rc = mg_eta_raw_cells(path, &c, ncells, el, err, errlen);
+  if (rc) ASSERT_MSG(c == NULL && *ncells == 0 && *el == 0, "a failed read left cells behind: %s", err);
+  free(c);
+  return rc;
+}
+
+#define ETA_HEAD "collective,algorithm,bytes,pair,runtime_sec\n"
+/* Bad raw.csv files: each refused, with file:line and what; nothing left half-read. Then every cut
+ * of a good file (#@check_rows, the last line break): refused, or the whole file's cells. */
+static void test_raw_bad(void) {
+  TEST_CASE("a bad raw.csv for the estimate: refused with file:line");
+  char path[] = "/tmp/mg_unit_eta_bad_XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_TRUE(fd >= 0);
+  close(fd);
+  static const struct {
+    const char *text, *msg;
+  } cases[] = {
+      {"#@elapsed_sec=inf\n" ETA_HEAD "bcast,default,8,,0.1\n", ":1: #@elapsed_sec=inf: 'inf' is not a number"},
+      {"#@elapsed_sec=-3\n" ETA_HEAD "bcast,default,8,,0.1\n", ":1: #@elapsed_sec=-3: '-3' is out of range"},
+      {"#@elapsed_sec=1.5 s\n" ETA_HEAD "bcast,default,8,,0.1\n", ":1: #@elapsed_sec=1.5 s: '1.5 s' is not a number"},
+      {"#@elapsed_sec=1e999\n" ETA_HEAD "bcast,default,8,,0.1\n", ":1: #@elapsed_sec=1e999: '1e999' is not a number"},
+      {ETA_HEAD "bcast,default,8,,nan\n", ":2: column runtime_sec: 'nan' is not a number"},
+      {ETA_HEAD "bcast,default,8x,,0.1\n", ":2: column bytes: '8x' is not a number"},
+      {ETA_HEAD "bcast,default,8,0.1\n", ":2: 4 fields, the header has 5"},
+      {ETA_HEAD "bcast,default,8,,0.1\nbcast,default,8,,0.", ":3: the last line has no line break"},
+      {"#@check_rows=3\n" ETA_HEAD "bcast,default,8,,0.1\n", ":3: the file ends early (truncated?): 1 data rows, its "
+                                                             "#@check_rows says 3"},
+      {"#@check_rows=1x\n" ETA_HEAD "bcast,default,8,,0.1\n", ":1: #@check_rows=1x: '1x' is not an integer"},
+      {"collective,bytes\nbcast,8\n", ":1: no column 'algorithm'"},
+  };
+  char err[300], want[400];
+  int n;
+  double el;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    int rc = raw_of(path, cases[i].text, strlen(cases[i].text), err, sizeof err, &n, &el);
+    snprintf(want, sizeof want, "%s%s", path, cases[i].msg);
+    ASSERT_MSG(rc == -1 && strstr(err, want), "case %zu: rc %d, '%s', expected '%s'", i, rc, err, want);
+  }
+  /* a NUL byte, a line over 1 MiB */
+  static const char nul[] = ETA_HEAD "bcast,default,8,,0\0.1\n";
+  ASSERT_TRUE(raw_of(path, nul, sizeof nul - 1, err, sizeof err, &n, &el) == -1 && strstr(err, ":2: a NUL byte"));
+  size_t big = (1 << 20) + 10;
+  char *t = malloc(big + sizeof ETA_HEAD + 8);
+  memcpy(t, "#@command=", 10);
+  memset(t + 10, 'x', big - 10);
+  snprintf(t + big, sizeof ETA_HEAD + 8, "\n%s", ETA_HEAD);
+  ASSERT_MSG(raw_of(path, t, strlen(t), err, sizeof err, &n, &el) == -1 && strstr(err, ":1: a line longer than 1 MiB"),
+             "long line: %s", err);
+  free(t);
+  /* the walk */
+  static const char good[] = "#@format=mpiguide-bench-raw/3\n#@check_rows=4\n#@elapsed_sec=1.5\n" ETA_HEAD
+                             "bcast,default,8,,0.1\nbcast,default,8,,0.1\nbcast,x,8,,0.2\nallreduce,default,16,,0.3\n"
+                             "#@stop=x\n";
+  size_t len = sizeof good - 1;
+  int whole;
+  ASSERT_TRUE(raw_of(path, good, len, err, sizeof err, &whole, &el) == 0 && whole == 2);
+  for (size_t k = 0; k < len; k++) {
+    int rc = raw_of(path, good, k, err, sizeof err, &n, &el);
+    ASSERT_MSG(rc == -1 ? strstr(err, path) != NULL : n == whole && el == 1.5, "prefix %zu: rc %d, %d cells: %s", k, rc,
+               n, rc ? err : "");
+  }
+  unlink(path);
+}
+
 /* The probe depends on the cell: wall time per CPU second grows with the message (here 1.5 at 1 KiB
  * to 6 at 8 MiB, noisy by 5 %), on a machine whose speed never changes; cells of 1 to 30 batches, two
  * collectives. The slowness must stay ~1 throughout (the old reading, the last probes against the
@@ -253,6 +324,7 @@ int main(void) {
   test_first_guess();
   test_prior();
   test_raw();
+  test_raw_bad();
   test_steady();
   test_slowdown();
   test_cell_probe();

@@ -132,15 +132,89 @@ static void test_file(void) {
   fclose(f);
   ASSERT_EQ(mg_ovl_read(path, &of, err, sizeof err), -1);
   ASSERT_MSG(strstr(err, ":2: not an overlap file") != NULL, "%s", err);
-  f = fopen(path, "w");
-  fprintf(f, "#@format=%s\n", MG_OVL_FORMAT);
+  char *rows1 = NULL; /* one cell's header and rows, without the last line #@overlap_rows */
+  size_t rows1_len = 0;
+  f = open_memstream(&rows1, &rows1_len);
   mg_ovl_write_rows(f, c, 1, "abc");
+  fclose(f);
+  ASSERT_TRUE(rows1_len > 2);
+  rows1[rows1_len - 1] = '\0';
+  *(strrchr(rows1, '\n') + 1) = '\0';
+  f = fopen(path, "w");
+  fprintf(f, "#@format=%s\n%s", MG_OVL_FORMAT, rows1);
   fprintf(f, "allreduce,overall,,1024,1024,MPI_BYTE,MPI_BOR,,2,abc,7,0,0,0,0.1,1\n"); /* overall without k */
   fclose(f);
   ASSERT_EQ(mg_ovl_read(path, &of, err, sizeof err), -1);
-  char want[64];
+  char want[600];
   snprintf(want, sizeof want, ":%ld: malformed row", c[0].n + 3);
   ASSERT_MSG(strstr(err, want) != NULL, "%s (expected %s)", err, want);
+  /* an older file (/1, without #@overlap_rows) still reads; a /2 file without it is cut */
+  f = fopen(path, "w");
+  fprintf(f, "#@format=%s\n%s", MG_OVL_FORMAT_V1, rows1);
+  fclose(f);
+  ASSERT_MSG(mg_ovl_read(path, &of, err, sizeof err) == 0 && of.ncells == 1 && of.cells[0].n == c[0].n, "old file: %s",
+             err);
+  mg_ovl_file_free(&of);
+  f = fopen(path, "w");
+  fprintf(f, "#@format=%s\n%s", MG_OVL_FORMAT, rows1);
+  fclose(f);
+  snprintf(want, sizeof want, "%s:%ld: the file ends early (truncated?): %ld rows and no last line #@overlap_rows", path,
+           c[0].n + 2, c[0].n);
+  ASSERT_MSG(mg_ovl_read(path, &of, err, sizeof err) == -1 && strstr(err, want), "/2 without its end: %s", err);
+  /* bad numbers, a cut file, a NUL byte: refused with file:line and what (issue 45) */
+  const long L = c[0].n + 3; /* the line of a row after rows1 */
+  static const struct {
+    const char *row, *msg;
+  } cases[] = {
+      {"allreduce,pure,,1024,1024,MPI_BYTE,MPI_BOR,,4294967300,abc,0,7,0,0,0.1,1\n",
+       "column nprocs: 4294967300 is out of range (1 to 2147483647)"},
+      {"allreduce,pure,,1024,1024,MPI_BYTE,MPI_BOR,,2,abc,0,7,0,2,0.1,1\n", "column warmup: 2 is out of range (0 to 1)"},
+      {"allreduce,pure,,1024,1024,MPI_BYTE,MPI_BOR,x1,2,abc,0,7,0,0,0.1,1\n", "column root: 'x1' is not an integer"},
+      {"allreduce,pure,,1024,1024,MPI_BYTE,MPI_BOR,,2,abc,0,7x,0,0,0.1,1\n", "column round: '7x' is not an integer"},
+      {"allreduce,pure,,1024,1024,MPI_BYTE,MPI_BOR,,2,abc,0,7,0,0,inf,1\n", "malformed row"},
+      {"allreduce,pure,,-1024,1024,MPI_BYTE,MPI_BOR,,2,abc,0,7,0,0,0.1,1\n", "malformed row"},
+      {"allreduce,pure,,1024,1024,MPI_BYTE,MPI_BOR,,2,abc,0,7,0,0,0.1,1", "the last line has no line break"},
+      {"#@overlap_rows=99\n", "the file ends early (truncated?)"},
+      {"#@overlap_rows=1e3\n", "column #@overlap_rows: '1e3' is not an integer"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    f = fopen(path, "w");
+    fprintf(f, "#@format=%s\n%s%s", MG_OVL_FORMAT, rows1, cases[i].row);
+    fclose(f);
+    snprintf(want, sizeof want, "%s:%ld: %s", path, L, cases[i].msg);
+    ASSERT_MSG(mg_ovl_read(path, &of, err, sizeof err) == -1 && strstr(err, want) && of.ncells == 0 && !of.cells,
+               "case %zu: %s (expected %s)", i, err, want);
+  }
+  f = fopen(path, "w");
+  fprintf(f, "#@format=%s\n%s#@overlap_rows=%ld\n#@late=1\n", MG_OVL_FORMAT, rows1, c[0].n);
+  fclose(f);
+  snprintf(want, sizeof want, "%s:%ld: a line after #@overlap_rows", path, L + 1);
+  ASSERT_MSG(mg_ovl_read(path, &of, err, sizeof err) == -1 && strstr(err, want), "after the end: %s", err);
+  f = fopen(path, "w");
+  fprintf(f, "#@format=%s\n%s", MG_OVL_FORMAT, rows1);
+  fwrite("allreduce,pure\0\n", 1, 16, f);
+  fclose(f);
+  snprintf(want, sizeof want, "%s:%ld: a NUL byte", path, L);
+  ASSERT_MSG(mg_ovl_read(path, &of, err, sizeof err) == -1 && strstr(err, want), "NUL: %s", err);
+  /* every cut of a whole file: refused, or (at its very end) the whole read */
+  char *whole = NULL;
+  size_t wlen = 0;
+  f = open_memstream(&whole, &wlen);
+  fprintf(f, "#@format=%s\n#@nprocs=2\n", MG_OVL_FORMAT);
+  mg_ovl_write_rows(f, c, 2, "abc");
+  fclose(f);
+  long all = c[0].n + c[1].n;
+  for (size_t k = 0; k <= wlen; k += wlen / 300 + 1) {
+    f = fopen(path, "w");
+    fwrite(whole, 1, k, f);
+    fclose(f);
+    int rc = mg_ovl_read(path, &of, err, sizeof err);
+    long got = rc ? -1 : (of.ncells > 1 ? of.cells[0].n + of.cells[1].n : -2);
+    ASSERT_MSG(rc ? strstr(err, path) != NULL : got == all, "prefix %zu of %zu: rc %d, %ld rows", k, wlen, rc, got);
+    if (!rc) mg_ovl_file_free(&of);
+  }
+  free(whole);
+  free(rows1);
   remove(path);
   mg_ovl_cell_free(&c[0]), mg_ovl_cell_free(&c[1]);
 }

@@ -50,6 +50,13 @@ SPEC
     ok "srun placeholders" || fail "srun placeholders"
   grep -qF -- "-o $work/tree/lib-b-1x4 -- mpiexec -n 4 -ppn 4" out.txt && ok "{np}" || fail "{np}"
   [[ ! -e tree ]] && ok "--dry-run writes nothing" || fail "--dry-run wrote $work/tree"
+  # a done mark cut before its line break is no mark: a warning, and the configuration is resumed
+  mkdir -p tree/lib-a-1x4/launch-1 && printf '%s' "$(grep -o "$MG_CLI check --launches 3 .*lib-a-1x4 -- srun.*" out.txt)" >tree/lib-a-1x4.done
+  "$MG_CLI" campaign spec --dry-run >out2.txt 2>err2.txt || fail "--dry-run with a cut mark exited $?: $(cat err2.txt)"
+  grep -q "tree/lib-a-1x4.done: empty or cut before its line break (an interrupted write?): ignored" err2.txt &&
+    grep -q '^  \[1/4\] lib-a-1x4: interrupted: resumed (--resume)$' out2.txt && ok "a cut .done mark: resumed, with a warning" ||
+    fail "a cut .done: $(cat out2.txt err2.txt)"
+  rm -rf tree
   # refusals: file:line and what is expected
   bad() { # NAME REGEX LINES...
     local name=$1 re=$2
@@ -69,6 +76,18 @@ SPEC
   bad no_layout "no_layout.spec: no layouts line" "mpi a x mpirun"
   bad name "name.spec:1: MPI name 'a/b'" "mpi a/b x mpirun" "layouts 1x1"
   bad sbatch_nodes "sbatch_nodes.spec:3: sbatch option '--nodes=2' is the campaign's" "mpi a x mpirun" "layouts 1x1" "sbatch -p box --nodes=2"
+  # numbers in digits alone and in range (sscanf took +2x2 and overflowed 99999999999x1)
+  bad layout_sign "layout_sign.spec:2: layout '\\+2x2': NODESxRANKS_PER_NODE" "mpi a x mpirun" "layouts +2x2"
+  bad layout_big "layout_big.spec:2: layout '99999999999x1'" "mpi a x mpirun" "layouts 99999999999x1"
+  bad launches_junk "launches_junk.spec:1: launches '3x'" "launches 3x"
+  printf 'mpi a x mpirun\nlayouts 1\0x1\n' >nul.spec
+  "$MG_CLI" campaign nul.spec -o "$work/bad" >/dev/null 2>nul.err
+  (($? == 2)) && grep -q "nul.spec:2: a NUL byte" nul.err && [[ ! -e bad ]] && ok "refused: a NUL byte" || fail "NUL: $(cat nul.err)"
+  "$MG_CLI" campaign /dev/zero -o "$work/bad" >/dev/null 2>zero.err
+  (($? == 2)) && grep -q "/dev/zero:1: a line longer than 1 MiB" zero.err && ok "refused: /dev/zero" || fail "/dev/zero: $(cat zero.err)"
+  mkdir dir.spec
+  "$MG_CLI" campaign dir.spec -o "$work/bad" >/dev/null 2>dir.err
+  (($? == 2)) && grep -q "dir.spec: is a directory, not a campaign spec" dir.err && ok "refused: a directory" || fail "dir: $(cat dir.err)"
   "$MG_CLI" campaign spec --only lib-c-1x4 --dry-run >/dev/null 2>err.txt
   (($? == 2)) && grep -q "no such configuration in spec; it has lib-a-1x4 lib-a-2x2 lib-b-1x4 lib-b-2x2" err.txt &&
     ok "--only an unknown configuration: refused, the configurations named" || fail "--only unknown: $(cat err.txt)"
@@ -113,6 +132,13 @@ FAKE
   (($? == 1)) && grep -q "campaign: 0 of 2 configuration(s) done; the same command submits the rest anew" sb4.err &&
     grep -q "a-2x1: its job ended without finishing it" sb4.err && ok "--wait: the jobs ended unfinished are named, exit 1" ||
     fail "--wait: exit $? $(cat sb4.err)"
+  # a job id file cut before its line break is no job id (squeue -j 10 would ask about another job)
+  echo PENDING >fake/job-103.state
+  printf '103' >sb/a-1x2.job
+  PATH=$work/fake:$PATH "$MG_CLI" campaign sb.spec --sbatch --dry-run >sb5.out 2>sb5.err
+  grep -q "sb/a-1x2.job: empty or cut before its line break (an interrupted write?): ignored" sb5.err &&
+    grep -q '^  \[1/2\] a-1x2: to run$' sb5.out && ok "a cut TREE/CONFIG.job: ignored, with a warning" ||
+    fail "a cut .job: $(cat sb5.out sb5.err)"
   "$MG_CLI" campaign "$work/missing.spec" 2>err.txt
   (($? == 2)) && grep -q "missing.spec: cannot open" err.txt && ok "a missing spec" || fail "a missing spec: $(cat err.txt)"
   ;;
@@ -146,6 +172,22 @@ report)
   "$MG_CLI" report tree -o r2.html 2>err2.txt || fail "report with a configuration missing exited $?"
   grep -q "configuration testmpi3-2x2 not measured yet" err2.txt && ok "a missing configuration named" ||
     fail "no word of the missing configuration: $(cat err2.txt)"
+  # TREE/campaign.spec cut, or not one the campaign wrote: refused with file:line (issue 45)
+  refused() { # NAME REGEX: report of tree/ refused with exit 2, REGEX on stderr
+    "$MG_CLI" report tree -o "$1.html" 2>"$1.err"
+    local rc=$?
+    ((rc == 2)) && grep -Eq -- "$2" "$1.err" && [[ ! -e $1.html ]] && ok "report TREE refused: $1" ||
+      fail "$1: exit $rc, stderr: $(cat "$1.err")"
+  }
+  printf 'config testmpi1-1x4\nconfig testmpi2-1x4\nconfigs 3\n' >tree/campaign.spec
+  refused configs "tree/campaign.spec:3: the file ends early \\(truncated\\?\\): 2 configurations, its 'configs' line says 3"
+  printf 'config testmpi1-1x4\nconfig testmpi2' >tree/campaign.spec
+  refused cut "tree/campaign.spec:2: the last line has no line break"
+  printf 'config testmpi1-1x4\nconfig ../testmpi2-1x4\n' >tree/campaign.spec
+  refused dotdot "tree/campaign.spec:2: not 'config NAME'"
+  printf 'config testmpi1-1x4\nconfig testmpi2-1x4\nconfigs 2\n' >tree/campaign.spec
+  "$MG_CLI" report tree -o r3.html 2>err3.txt && ok "a campaign.spec with its configs line reads" ||
+    fail "configs 2: exit $?: $(cat err3.txt)"
   ;;
 mpirun)
   # the launcher of the first configuration's 2nd launch interrupts the campaign as Ctrl-C would: SIGINT

@@ -31,6 +31,7 @@
 
 #include "check/check.h"
 #include "tuner/tuner.h"
+#include "util/text.h"
 #include "common/test.h"
 
 static const char *data_dir;
@@ -302,6 +303,18 @@ static const char *write_file(const char *name, const char *text) {
   return path[k];
 }
 
+static void write_bytes(const char *name, const char *b, size_t n) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", tmp_dir, name);
+  char *slash = strrchr(path, '/');
+  *slash = '\0';
+  mkdir(path, 0777);
+  *slash = '/';
+  FILE *f = fopen(path, "w");
+  fwrite(b, 1, n, f);
+  fclose(f);
+}
+
 #define HEAD "collective,algorithm,bytes,count,datatype,nprocs,launch,round,rep,warmup,runtime_sec,valid\n"
 
 static void row(char *buf, size_t len, const char *alg, double us, int round) {
@@ -425,6 +438,46 @@ static void bad(const char *name, const char *text, const char *want) {
   mg_ck_data_free(&d);
 }
 
+/* Every k-th prefix of a fixture through the reader (bounded: about 300 prefixes): each is either
+ * refused with a message naming the file, or, for an external format without a row count
+ * (repro: ReproMPI files), read as far as its last whole line. full_only: a prefix that reads must
+ * read as the whole file does (mpiguide's raw.csv: #@check_rows, #@stop and the last line break
+ * catch every cut). */
+static void cut_walk(const char *fixture, const char *name, int full_only) {
+  FILE *f = fopen(path_of(fixture), "r");
+  if (!f) return TEST_FAIL("%s: cannot open", fixture);
+  static char text[1 << 16];
+  size_t n = fread(text, 1, sizeof text, f);
+  fclose(f);
+  mg_ck_data d;
+  char err[MG_CK_ERR] = "", p[600];
+  mg_ck_data_init(&d);
+  ASSERT_MSG(mg_ck_read(&d, path_of(fixture), err, sizeof err) == 0, "%s: %s", fixture, err);
+  long whole = 0;
+  for (int i = 0; i < d.nseries; i++) whole += d.series[i].n;
+  mg_ck_data_free(&d);
+  snprintf(p, sizeof p, "%s/%s", tmp_dir, name);
+  size_t step = n / 300 + 1;
+  int refused = 0;
+  for (size_t k = 0; k < n; k += step) {
+    write_bytes(name, text, k);
+    mg_ck_data_init(&d);
+    int rc = mg_ck_read(&d, p, err, sizeof err);
+    long got = 0;
+    for (int i = 0; i < d.nseries; i++) got += d.series[i].n;
+    if (rc) {
+      refused++;
+      ASSERT_MSG(strstr(err, name) && d.nlaunches == 0 && d.nseries == 0, "prefix %zu of %s: %s", k, fixture, err);
+    } else {
+      ASSERT_MSG(k > 0 && text[k - 1] == '\n', "prefix %zu of %s, cut inside a line, was read", k, fixture);
+      ASSERT_MSG(full_only ? got == whole : got <= whole, "prefix %zu of %s read %ld values, the whole %ld", k, fixture,
+                 got, whole);
+    }
+    mg_ck_data_free(&d);
+  }
+  ASSERT_MSG(refused > 0, "%s: no prefix refused", fixture);
+}
+
 static void test_bad(void) {
   char p[600];
   bad("/nonexistent/mpiguide-check", NULL, "/nonexistent/mpiguide-check: No such file or directory");
@@ -480,6 +533,57 @@ static void test_bad(void) {
       "data_MPI_Bcast_default.dat:2: 3 fields, the header has 4");
   bad("rp4/data_MPI_Bcast_default.dat", "test nrep msize runtime_sec\nMPI_Bcast 0 8 0.1\nMPI_Bcast 1 8 0.",
       "data_MPI_Bcast_default.dat:3: the last line has no line break");
+
+  /* numbers of the #@ lines: range-checked, nothing after them (issue 45) */
+  bad("nprocs_big.csv", "#@nprocs=4294967300\n" HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.1,1\n",
+      "nprocs_big.csv:1: #@nprocs=4294967300: 4294967300 is out of range (1 to 2147483647)");
+  bad("nnodes_junk.csv", "#@launch=G\n#@nnodes=2x\n" HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.1,1\n",
+      "nnodes_junk.csv:2: #@nnodes=2x: '2x' is not an integer");
+  bad("rows_junk.csv", "#@check_rows=1junk\n" HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.1,1\n",
+      "rows_junk.csv:1: #@check_rows=1junk: '1junk' is not an integer");
+  bad("sync_inf.csv", "#@sync_cost_sec=inf\n" HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.1,1\n",
+      "sync_inf.csv:1: #@sync_cost_sec=inf: 'inf' is not a number");
+  bad("skew_neg.csv", "#@sync_skew_sec=-1e-6\n" HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.1,1\n",
+      "skew_neg.csv:1: #@sync_skew_sec=-1e-6: '-1e-6' is out of range (0 to 1e+06)");
+  bad("noise_nan.csv", "#@noise_sec=nan\n" HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.1,1\n",
+      "noise_nan.csv:1: #@noise_sec=nan: 'nan' is not a number");
+  bad("seed_junk.csv", "#@check_format=1\n#@seed=12 \n" HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.1,1\n",
+      "seed_junk.csv:2: #@seed=12 : not a seed");
+  {
+    size_t n = MG_LINE_MAX + 16;
+    char *big = malloc(n + 200);
+    memcpy(big, "#@command=", 10);
+    memset(big + 10, 'x', n - 10);
+    snprintf(big + n, 200, "\n%s", HEAD);
+    bad("long/raw.csv", big, "long/raw.csv:1: a line longer than 1 MiB");
+    free(big);
+  }
+  {
+    static const char nul[] = "#@launch=G\n" HEAD "bcast,default,8,8,MPI_BYTE,2,G,0,0,0,0.1\0,1\n";
+    write_bytes("nul/raw.csv", nul, sizeof nul - 1);
+    snprintf(p, sizeof p, "%s/nul/raw.csv", tmp_dir);
+    bad(p, NULL, "nul/raw.csv:3: a NUL byte");
+  }
+  /* ReproMPI: the same for its #@ lines, its element size, a NUL byte */
+  bad("rp5/data_MPI_Bcast_default.dat", "#@datatype_size=4x\ntest nrep count runtime_sec\nMPI_Bcast 0 8 0.1\n",
+      "data_MPI_Bcast_default.dat:1: #@datatype_size=4x: '4x' is not an integer");
+  bad("rp6/data_MPI_Bcast_default.dat", "#@nprocs=99999999999\ntest nrep msize runtime_sec\nMPI_Bcast 0 8 0.1\n",
+      "data_MPI_Bcast_default.dat:1: #@nprocs=99999999999: 99999999999 is out of range");
+  bad("rp7/data_MPI_Bcast_default.dat", "#@root=-1\ntest nrep msize runtime_sec\nMPI_Bcast 0 8 0.1\n",
+      "data_MPI_Bcast_default.dat:1: #@root=-1: -1 is out of range");
+  bad("rp8/data_MPI_Bcast_default.dat", "#@datatype_size=1073741824\ntest nrep count runtime_sec\n"
+      "MPI_Bcast 0 99999999999999 0.1\n", "data_MPI_Bcast_default.dat:3: column count: 99999999999999 elements of "
+      "1073741824 bytes is too large");
+  {
+    static const char nul[] = "test nrep msize runtime_sec\nMPI_Bcast 0 8 0.1\nMPI_Bcast 1 8\0 0.1\n";
+    write_bytes("rp9/data_MPI_Bcast_default.dat", nul, sizeof nul - 1);
+    snprintf(p, sizeof p, "%s/rp9/data_MPI_Bcast_default.dat", tmp_dir);
+    bad(p, NULL, "data_MPI_Bcast_default.dat:3: a NUL byte");
+  }
+
+  /* every cut of a fixture: refused, or (ReproMPI, which has no row count) its whole lines */
+  cut_walk("small/raw.csv", "walk/raw.csv", 1);
+  cut_walk("repro/data_MPI_Bcast_bcast_as_allgatherv.dat", "walk_rp/data_MPI_Bcast_bcast_as_allgatherv.dat", 0);
 
   /* launches of different process counts do not merge */
   mg_ck_data d;

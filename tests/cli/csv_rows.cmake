@@ -1,6 +1,7 @@
 # `mpiguide list --csv`: a header and one row per algorithm; GL1..GL22 and the Träff-Gropp-Thakur
 # ids of the composition family each exactly once; the family rows once per collective of the family:
-# split (TGT1) k = 2 and 4 for the 9 collectives it applies to and MPI_Send, non-blocking (TGT-N1) for
+# split (TGT1) k = 2 and 4 for the 9 collectives it applies to and MPI_Send, blocks (TGT2) pieces of 1, 4,
+# 16 and 64 KiB for the same 9 and MPI_Send, non-blocking (TGT-N1) for
 # all 17 collectives,
 # monotony (MON) k = 2 and 4 for bcast, the 4 whole-vector reductions and the 4 per-rank-block collectives.
 # in place (TGT12) for the 15 with an in-place form (not bcast, barrier).
@@ -12,22 +13,23 @@
 # gather; TGT-O3 for send, measure-only. Reranking (TGT36, measure-only) for the 11 collectives whose
 # per-rank counts are alike; the topology row (TGT37) for sendrecv. Hierarchical (TGT38) for allreduce,
 # bcast, reduce, allgather, gather, scatter, barrier; lanes (LANE) for allreduce, bcast, reduce,
-# allgather. Every row names its cost model (last column).
+# allgather. Eq. 34's two relations (scatter + bcast, bcast + bcast): TGT34 twice. Every row names its
+# cost model (last column).
 execute_process(COMMAND ${EXE} list --csv OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "list --csv exited with ${rc}")
 endif()
 string(REGEX MATCHALL "\n" lines "${out}")
 list(LENGTH lines n)
-if(NOT n EQUAL 213)
-  message(FATAL_ERROR "expected 1 header + 212 rows (25 defaults, 40 compositions, 20 split, 17 non-blocking, "
+if(NOT n EQUAL 253)
+  message(FATAL_ERROR "expected 1 header + 252 rows (25 defaults, 40 compositions, 20 split, 40 blocks, 17 non-blocking, "
                       "18 monotony, 15 in place, 10 datatype, 6 userop, 30 p2p, 5 pt2pt, 3 rma, 11 rerank, 1 topo, "
                       "11 hier), got ${n} lines")
 endif()
-foreach(fam_n "TGT1,20" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "TGT23,6" "TGT35,30" "=composition,40"
+foreach(fam_n "TGT1,20" "TGT2,40" "=blocks,40" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "TGT23,6" "TGT35,30" "=composition,40"
         "=split,20" "=nonblocking,17" "=monotony,18" "=inplace,15" "=datatype,10" "=userop,6" "=p2p,30"
         "=pt2pt,5" "TGT6,1" "TGT8,1" "TGT9,1" "TGT10,1" "TGT11,1" "=rma,3" "=rerank,11" "TGT36,11" "=topo,1"
-        "TGT37,1" "TGT38,7" "LANE,4" "=hier,11")
+        "TGT37,1" "TGT38,7" "LANE,4" "=hier,11" "TGT34,2")
   string(REGEX MATCH "^(.*),([0-9]+)$" _ "${fam_n}")
   set(pat "${CMAKE_MATCH_1}")
   set(want "${CMAKE_MATCH_2}")
@@ -46,8 +48,8 @@ set(ids)
 foreach(i RANGE 1 22)
   list(APPEND ids GL${i})
 endforeach()
-list(APPEND ids TGT19 TGT22 TGT24 TGT25 TGT31 TGT32 TGT33 TGT34 TGT-R1 TGT-X1 TGT-X2 TGT-B1 TGT-B2 TGT-G1
-     TGT-G2 TGT-V1 TGT-A1 TGT-A2 TGT-O1 TGT-O2)
+list(APPEND ids TGT19 TGT22 TGT31 TGT32 TGT33 TGT-R1 TGT-X1 TGT-X2 TGT-B1 TGT-B2 TGT-G1 TGT-G2 TGT-G3
+     TGT-V2 TGT-A1 TGT-A2 TGT-O1 TGT-O2)
 foreach(id IN LISTS ids)
   string(REGEX MATCHALL ",${id}," hits "${out}")
   list(LENGTH hits k)

@@ -202,7 +202,7 @@ def tune(cli, loggp, data, work):
     rules = []
     with open(prof) as f:
         for line in f:
-            if line.startswith("#") or line.startswith("mpiguide-profile") or not line.strip():
+            if line.startswith(("#", "mpiguide-profile", "end-of-profile")) or not line.strip():
                 continue
             body, _, comment = line.partition("#")
             w = body.split()

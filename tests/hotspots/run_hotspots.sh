@@ -2,11 +2,24 @@
 # The timed trace end to end and `mpiguide hotspots` on fixtures (tests/hotspots/CMakeLists.txt).
 #
 #   run_hotspots.sh mpi NP      two_sites under LD_PRELOAD with MPIGUIDE_TRACE_TIME=1: the trace is
-#                               format 2; hotspots lists both call sites with their file:line
-#                               (addr2line on the -g build) and positive times; an untimed trace
-#                               of the same program is refused with a clear message
+#                               format 3 (timed, ends in its trailer); hotspots lists both call
+#                               sites with their file:line (addr2line on the -g build) and
+#                               positive times; an untimed trace of the same program is refused
+#                               with a clear message
 #   run_hotspots.sh fixture     hotspots on data/timed.csv with --check data/check and --profile
 #                               data/tuned.prof: selection, verdict matching, saving, CSV
+#   run_hotspots.sh bad         hotspots on each bad trace of data/bad (a #@timed=1 after the
+#                               column line, numbers out of range, a cut file, a format-3 trace
+#                               without its trailer or with a wrong count, a newer format) and on
+#                               a directory: refused, the message naming file, line and column;
+#                               check --sizes-from refuses the cut ones too; the format-3
+#                               fixtures read as their format-1 and 2 twins
+#   run_hotspots.sh outfile NP  MPIGUIDE_TRACE and MPIGUIDE_PROFILE_OUT through symbolic links
+#                               (dangling, relative, chained, to another directory): the link
+#                               stays a link, its target holds the file, nothing else is left;
+#                               an unwritable directory, a read-only target and a rename refused
+#                               at MPI_Finalize (sticky directory) leave nothing behind and the
+#                               target as it was (as nobody when root)
 #   run_hotspots.sh predicted   hotspots --loggp MG_LOGGP: data/untimed.csv's calls priced by the
 #                               model (calls x predict's price), --measured data/timed.csv and the
 #                               set difference, savings bounded by the predicted time
@@ -27,7 +40,10 @@ mpi)
   env LD_PRELOAD="$MG_LIB" MPIGUIDE_TRACE="$PWD/timed.csv" MPIGUIDE_TRACE_TIME=1 \
     "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_APP" >run.out 2>&1
   grep -q "two_sites: OK" run.out && ok "timed run" || { fail "timed run"; cat run.out; }
-  grep -q "^#@mpiguide_trace=2$" timed.csv && grep -q "^#@timed=1$" timed.csv && ok "format 2" || fail "format 2"
+  # format 3: timed (#@timed=1), ending in the trailer with the row count
+  grep -q "^#@mpiguide_trace=3$" timed.csv && grep -q "^#@timed=1$" timed.csv &&
+    [[ $(tail -n 1 timed.csv) == "#@trace_rows=$(grep -vc '^#' timed.csv | awk '{print $1 - 1}')" ]] &&
+    ok "format 3, timed, trailer: $(tail -n 1 timed.csv)" || fail "format 3 timed with its trailer"
   "$MG_CLI" hotspots timed.csv --csv -p 100 >hs.csv 2>hs.err || { fail "hotspots exit $?"; cat hs.err; }
   cat hs.csv
   lineA=$(grep -n "/\* SITE-A" "$MG_SRC" | cut -d: -f1) lineB=$(grep -n "/\* SITE-B" "$MG_SRC" | cut -d: -f1)
@@ -43,8 +59,9 @@ mpi)
   # shellcheck disable=SC2086
   env LD_PRELOAD="$MG_LIB" MPIGUIDE_TRACE="$PWD/untimed.csv" "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_APP" \
     >run2.out 2>&1
-  grep -q "^#@mpiguide_trace=1$" untimed.csv && head -20 untimed.csv | grep -q "^collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule$" &&
-    ok "untimed: format 1 unchanged" || fail "untimed format"
+  grep -q "^#@mpiguide_trace=3$" untimed.csv && head -20 untimed.csv | grep -q "^collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule$" &&
+    [[ $(tail -n 1 untimed.csv) == "#@trace_rows=$(grep -vc '^#' untimed.csv | awk '{print $1 - 1}')" ]] &&
+    ! grep -q "^#@timed=" untimed.csv && ok "untimed: format 3, format 1's columns, trailer" || fail "untimed format"
   if "$MG_CLI" hotspots untimed.csv >u.out 2>u.err; then fail "untimed trace accepted"; else
     grep -q "MPIGUIDE_TRACE_TIME=1" u.err && ok "untimed refused: $(cat u.err)" || fail "untimed: unclear message"
   fi
@@ -104,6 +121,128 @@ fixture)
   fi
   if "$MG_CLI" hotspots "$d/timed.csv" -p 0 >/dev/null 2>&1; then fail "-p 0 accepted"; else ok "-p 0 refused"; fi
   ;;
+bad)
+  d=$MG_DATA
+  # FILE|LINE|what the message must say after "FILE:LINE: "
+  while IFS='|' read -r f line want; do
+    [[ -z $f ]] && continue
+    if "$MG_CLI" hotspots "$d/bad/$f" >b.out 2>b.err; then fail "$f: accepted: $(head -3 b.out)"; continue; fi
+    if grep -qF -- "$d/bad/$f:$line: $want" b.err; then ok "$f: $(cat b.err)"
+    else fail "$f: want '$f:$line: $want', got: $(cat b.err)"; fi
+  done <<'TABLE'
+late-timed.csv|4|#@timed after the column line (line 3)
+huge-calls.csv|12|column calls: '3e24' is not a count from 0 to
+inf-bytes.csv|12|column bytes: 'inf' is not a count from 0 to
+nan-nprocs.csv|12|column nprocs: 'nan' is not a count from 1 to
+nan-time.csv|12|column time_s: 'nan' is not a time in seconds
+neg-wait.csv|12|column wait_s: '-0.5' is not a time in seconds
+bad-offset.csv|12|column offset: '0xZZ' is not an offset
+many-ranks.csv|12|column ranks: '9' is more than the run's processes (#@nprocs=4)
+meta-nprocs.csv|4|#@nprocs: 'nan' is not a process count
+meta-wall.csv|10|#@wall_s: 'inf' is not a time in seconds
+future.csv|1|#@mpiguide_trace: format 4 is newer than this mpiguide reads
+v2-cut.csv|16|the last line has no line break: the file looks truncated
+v3-no-trailer.csv|16|no trailer #@trace_rows=N after the rows (a format-3 trace ends with it): the file looks truncated
+v3-wrong-count.csv|15|3 rows, but the trailer #@trace_rows (line 15) says 5: the file looks truncated
+v3-after-trailer.csv|18|a line after the trailer #@trace_rows (line 17)
+TABLE
+  # a directory is no trace file
+  if "$MG_CLI" hotspots "$d" >dir.out 2>dir.err; then fail "a directory accepted"
+  else grep -qF "$d: is a directory, not a trace file" dir.err && ok "directory: $(cat dir.err)" || fail "directory: $(cat dir.err)"; fi
+  # check --sizes-from reads traces with the same reader (here as a singleton, refused before it measures)
+  for f in v3-no-trailer.csv v2-cut.csv inf-bytes.csv; do
+    if timeout -k 5 60 "$MG_CLI" check --sizes-from "$d/bad/$f" -o "$PWD/ck-$f" >c.out 2>c.err; then fail "check --sizes-from $f accepted"
+    else grep -qE -- "--sizes-from: $d/bad/$f:[0-9]+: .*(truncated|column bytes)" c.err && ok "check --sizes-from $f refused" ||
+      fail "check --sizes-from $f: $(cat c.err)"; fi
+  done
+  # format 3 (with the trailer) reads as formats 1 and 2 do
+  for p in timed untimed; do
+    "$MG_CLI" hotspots "$d/$p.csv" --loggp "$MG_LOGGP" --csv -p 100 >"$p-2.csv" 2>&1
+    "$MG_CLI" hotspots "$d/$p-v3.csv" --loggp "$MG_LOGGP" --csv -p 100 >"$p-3.csv" 2>&1
+    cmp -s "$p-2.csv" "$p-3.csv" && [[ $(wc -l <"$p-3.csv") -gt 1 ]] && ok "$p-v3.csv reads as $p.csv" ||
+      { fail "$p-v3.csv differs from $p.csv"; diff "$p-2.csv" "$p-3.csv" | head; }
+  done
+  "$MG_CLI" hotspots "$d/timed.csv" -p 100 >t2.out 2>&1
+  "$MG_CLI" hotspots "$d/timed-v3.csv" -p 100 >t3.out 2>&1
+  cmp -s t2.out t3.out && grep -q "^4 hot spots cover" t3.out && ok "timed-v3.csv: the same table as timed.csv" ||
+    fail "timed-v3.csv: another table"
+  ;;
+outfile)
+  np=$2
+  # root writes anywhere: the failure cases run as nobody then (setpriv)
+  as_nobody=()
+  (($(id -u) == 0)) && as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups env HOME=/tmp)
+  run() { # NAME NOBODY(0|1) ENV...: the two-site program, its output in NAME.out
+    local name=$1 who=$2
+    shift 2
+    local pre=()
+    ((who)) && pre=("${as_nobody[@]}")
+    # shellcheck disable=SC2086
+    timeout -k 10 100 "${pre[@]}" env LD_PRELOAD="$MG_LIB" "$@" "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_APP" \
+      >"$name.out" 2>&1
+    grep -q "two_sites: OK" "$name.out" || { fail "$name: the run failed"; cat "$name.out"; }
+  }
+  whole() { [[ -f $1 && ! -L $1 && $(tail -n 1 "$1") == "#@trace_rows="* ]] && "$MG_CLI" hotspots "$1" --loggp "$MG_LOGGP" -p 100 >/dev/null 2>&1; }
+  listing() { (cd "$1" && find . -mindepth 1 | sort | paste -sd' '); }
+  rm -rf ln lp ro rof st && mkdir -p ln/a ln/b ln/c
+  # a dangling relative link: the trace is its target, the link stays
+  ln -s target.csv ln/a/tlink
+  run dangling 0 MPIGUIDE_TRACE="$PWD/ln/a/tlink" MPIGUIDE_TRACE_TIME=1
+  [[ -L ln/a/tlink && $(readlink ln/a/tlink) == target.csv ]] && ok "dangling link: still a link to target.csv" ||
+    fail "dangling link: $(ls -l ln/a)"
+  whole ln/a/target.csv && ok "dangling link: target.csv holds the whole trace" || fail "dangling link: target.csv"
+  [[ $(listing ln/a) == "./target.csv ./tlink" ]] && ok "dangling link: nothing else in the directory" ||
+    fail "dangling link: the directory holds: $(listing ln/a)"
+  # again, the target existing now: replaced through the link
+  echo old >ln/a/target.csv
+  run existing 0 MPIGUIDE_TRACE="$PWD/ln/a/tlink"
+  [[ -L ln/a/tlink ]] && whole ln/a/target.csv && [[ $(listing ln/a) == "./target.csv ./tlink" ]] &&
+    ok "existing target: rewritten through the link, nothing else" || fail "existing target: $(listing ln/a)"
+  # a chain of links, relative then absolute, into another directory
+  ln -s l2 ln/b/l1
+  ln -s "$PWD/ln/c/t.csv" ln/b/l2
+  run chain 0 MPIGUIDE_TRACE="$PWD/ln/b/l1" MPIGUIDE_TRACE_TIME=1
+  [[ -L ln/b/l1 && -L ln/b/l2 && $(listing ln/b) == "./l1 ./l2" && $(listing ln/c) == "./t.csv" ]] && whole ln/c/t.csv &&
+    ok "chain of links: both stay links, the trace at its end" || fail "chain: b: $(listing ln/b); c: $(listing ln/c)"
+  # the online mode's learned profile through a dangling link
+  mkdir lp && ln -s learned.prof lp/plink
+  run profile 0 MPIGUIDE_PROFILE=auto MPIGUIDE_PROFILE_OUT="$PWD/lp/plink"
+  [[ -L lp/plink && -f lp/learned.prof && ! -L lp/learned.prof && $(listing lp) == "./learned.prof ./plink" ]] &&
+    head -1 lp/learned.prof | grep -q "^mpiguide-profile" && ok "MPIGUIDE_PROFILE_OUT through a link: the link stays" ||
+    fail "MPIGUIDE_PROFILE_OUT through a link: $(listing lp); $(head -2 lp/learned.prof 2>&1)"
+  # an unwritable directory: one warning, nothing made (no probe file, no temporary, no target)
+  mkdir ro && ln -s target.csv ro/tlink && chmod 555 ro
+  who=0
+  (($(id -u) == 0)) && who=1
+  run unwritable "$who" MPIGUIDE_TRACE="$PWD/ro/tlink" MPIGUIDE_TRACE_TIME=1
+  grep -qF "MPIGUIDE_TRACE='$PWD/ro/tlink' cannot be written (Permission denied); no trace" unwritable.out &&
+    ok "unwritable directory: one warning" || fail "unwritable directory: $(grep mpiguide unwritable.out)"
+  [[ -L ro/tlink && $(listing ro) == "./tlink" ]] && ok "unwritable directory: nothing left" ||
+    fail "unwritable directory: $(listing ro)"
+  run unwritable-prof "$who" MPIGUIDE_PROFILE=auto MPIGUIDE_PROFILE_OUT="$PWD/ro/tlink"
+  grep -qF "MPIGUIDE_PROFILE_OUT='$PWD/ro/tlink' cannot be written (Permission denied)" unwritable-prof.out &&
+    [[ $(listing ro) == "./tlink" ]] && ok "unwritable directory, MPIGUIDE_PROFILE_OUT: one warning, nothing left" ||
+    fail "unwritable directory, profile: $(listing ro); $(grep mpiguide unwritable-prof.out)"
+  # a read-only file there: not replaced (one warning), as open() would not write it
+  mkdir rof && echo keep >rof/target.csv && chmod 444 rof/target.csv && ln -s target.csv rof/tlink
+  (($(id -u) == 0)) && chown -R 65534:65534 rof
+  run readonly "$who" MPIGUIDE_TRACE="$PWD/rof/tlink"
+  grep -qF "MPIGUIDE_TRACE='$PWD/rof/tlink' cannot be written (Permission denied); no trace" readonly.out &&
+    [[ $(cat rof/target.csv) == keep && -L rof/tlink && $(listing rof) == "./target.csv ./tlink" ]] &&
+    ok "read-only target: one warning, kept as it was" || fail "read-only target: $(listing rof); $(grep mpiguide readonly.out)"
+  if (($(id -u) == 0)); then
+    # MPI_Finalize's rename refused: a sticky directory and a target another user owns (writable,
+    # so the probe passes): one warning, the temporary removed, the target as it was
+    mkdir st && chmod 1777 st && echo keep >st/target.csv && chmod 666 st/target.csv && ln -s target.csv st/tlink
+    run sticky 1 MPIGUIDE_TRACE="$PWD/st/tlink" MPIGUIDE_TRACE_TIME=1
+    grep -qF "cannot write MPIGUIDE_TRACE file '$PWD/st/tlink' (Operation not permitted)" sticky.out &&
+      ok "rename refused: one warning at MPI_Finalize" || fail "rename refused: $(grep mpiguide sticky.out)"
+    [[ $(listing st) == "./target.csv ./tlink" && $(cat st/target.csv) == keep && -L st/tlink ]] &&
+      ok "rename refused: no temporary left, the target unchanged" || fail "rename refused: $(listing st)"
+  else
+    ok "rename refused at MPI_Finalize: skipped (needs root, to own a file the test user cannot replace)"
+  fi
+  ;;
 predicted)
   # hot spots from an untimed trace and the model alone (--loggp MG_LOGGP), beside the measured ones
   d=$MG_DATA
@@ -146,6 +285,6 @@ predicted)
   if "$MG_CLI" hotspots "$d/untimed.csv" --measured "$d/timed.csv" >/dev/null 2>m.err; then fail "--measured without --loggp accepted"
   else grep -q "give --loggp" m.err && ok "--measured needs --loggp" || fail "--measured message"; fi
   ;;
-*) echo "usage: run_hotspots.sh mpi NP | fixture | predicted" >&2; exit 2 ;;
+*) echo "usage: run_hotspots.sh mpi NP | fixture | bad | outfile NP | predicted" >&2; exit 2 ;;
 esac
 finish

@@ -62,11 +62,12 @@ int main(int argc, char **argv) {
     char line[1024], expect[256];
     int meta = 0, header = 0, rows = 0, sorted = 1, seen[NSHARED] = {0}, priv[64] = {0};
     long long prev_c = -1, prev_b = -1;
+    long trailer = -1;
     while (f && fgets(line, sizeof line, f)) {
       line[strcspn(line, "\n")] = '\0';
       TEST_CASE(line);
       if (!header && strncmp(line, "#@", 2) == 0) {
-        meta += strcmp(line, "#@mpiguide_trace=1") == 0;
+        meta += strcmp(line, "#@mpiguide_trace=3") == 0; /* format 3: with the trailer */
         snprintf(expect, sizeof expect, "#@nprocs=%d", size);
         meta += strcmp(line, expect) == 0;
         /* the layout, as check's raw.csv has it: every rank of these tests on this one host */
@@ -85,6 +86,11 @@ int main(int argc, char **argv) {
         header = 1;
         continue;
       }
+      if (!strncmp(line, "#@trace_rows=", 13)) { /* the trailer: last, with the row count */
+        trailer = atol(line + 13);
+        continue;
+      }
+      ASSERT_EQ(trailer, -1); /* nothing after the trailer */
       rows++;
       char coll[64] = "", alg[128] = "", why[64] = "", rule[64] = "";
       long long bytes = 0, calls = 0, ranks = 0, nprocs = 0;
@@ -139,6 +145,7 @@ int main(int argc, char **argv) {
     ASSERT_EQ(meta, 5);
     ASSERT_EQ(header, 1);
     ASSERT_EQ(rows, NSHARED + size);
+    ASSERT_EQ(trailer, (long)rows);
     ASSERT_EQ(sorted, 1);
     for (int i = 0; i < NSHARED; i++) ASSERT_EQ(seen[i], 1);
     for (int r = 0; r < size && r < 64; r++) ASSERT_EQ(priv[r], 1);

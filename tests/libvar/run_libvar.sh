@@ -158,6 +158,12 @@ verify)
   a=$(meta launch_default "$f") b=$(meta launch_setting "$f")
   [[ -n $a && -n $b && $a != "$b" ]] || die "the two launches are not told apart ($a, $b)"
   grep -q 'launch 1 = default (no setting), launch 2 = library setting' "$work/out" || die "no labels in the table"
+  # the same setting cut before its last line break: refused with its line, nothing launched (issue 45)
+  printf '%s' "$(cat "$work/p.prof.$ext")" >"$work/cut.$ext"
+  "$MG_CLI" verify --lib-settings "$work/cut.$ext" -o "$work/v2" -- false >/dev/null 2>"$work/cut.err"
+  rc=$?
+  ((rc != 0)) && grep -q "cut.$ext:[0-9]*: the last line has no line break" "$work/cut.err" && [[ ! -e $work/v2/libverify.csv ]] ||
+    die "a cut setting: exit $rc, $(cat "$work/cut.err")"
   ;;
 *) die "unknown mode $mode" ;;
 esac

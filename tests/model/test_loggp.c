@@ -271,6 +271,10 @@ static void test_bad_files(void) {
   }
   bad(good, "magic", "mpiguide-loggp 1", "mpiguide-profile 1", 1, "not an mpiguide LogGP file");
   bad(good, "version", "mpiguide-loggp 1", "mpiguide-loggp 2", 1, "format version 2; this mpiguide reads version 1");
+  /* the version in digits alone (sscanf took "1junk" as 1 and "1 2" as 1) */
+  bad(good, "version_junk", "mpiguide-loggp 1", "mpiguide-loggp 1junk", 1, "not an mpiguide LogGP file");
+  bad(good, "version_words", "mpiguide-loggp 1", "mpiguide-loggp 1 2", 1, "not an mpiguide LogGP file");
+  bad(good, "version_big", "mpiguide-loggp 1", "mpiguide-loggp 99999999999", 1, "not an mpiguide LogGP file");
   bad(good, "number", "\n4 ", "\n4x ", table + 3, "column size: '4x' is not a number");
   /* row 3 (size 4) given size 1: not ascending */
   bad(good, "ascending", "\n4 ", "\n1 ", table + 3, "size 1 does not follow 2: sizes must ascend");
@@ -282,9 +286,31 @@ static void test_bad_files(void) {
   bad(good, "pair", "pair 0 1", "pair 0 9", cls, "class intra: pair 0 9 is not two ranks below p 4");
   /* a cut file: everything from the table's last row on is gone */
   char *cut = variant(good, NULL, NULL);
-  *strstr(cut, "\n2048 ") = '\0';
+  *(strstr(cut, "\n2048 ") + 1) = '\0'; /* at a line break: the missing 'end' tells */
   int last = line_of(good, "1024 ");
   bad(cut, "cut", NULL, NULL, last, "the table of class intra does not end (no 'end' line): is the file cut?");
+  free(cut);
+  /* every k-th prefix of the good file: refused, naming the file, or (the whole file) read */
+  {
+    size_t gl = strlen(good);
+    mg_loggp_file *lf = malloc(sizeof *lf);
+    TEST_CASE("walk");
+    for (size_t k = 0; k < gl; k += gl / 300 + 1) {
+      char *pre = strndup(good, k);
+      const char *wp = write_text("walk", pre);
+      char err[512] = "";
+      int rc = mg_loggp_read_file(wp, lf, err, sizeof err);
+      ASSERT_MSG(rc == -1 && strstr(err, wp), "prefix %zu of %zu: rc %d, %s", k, gl, rc, err);
+      free(pre);
+    }
+    free(lf);
+  }
+  /* cut inside the last line (its "end"): no line break */
+  cut = variant(good, NULL, NULL);
+  size_t cl = strlen(cut);
+  ASSERT_TRUE(cl > 2 && cut[cl - 1] == '\n');
+  cut[cl - 2] = '\0';
+  bad(cut, "cut_line", NULL, NULL, line_of(good, "end"), "the last line has no line break");
   free(cut);
   {
     char err[512] = "";

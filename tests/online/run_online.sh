@@ -67,7 +67,7 @@ rows() {
     print $1, $2, $3, $4, ($6 == "" ? "-" : $6), (r == "" ? "-" : r)}' "$work/$1.csv"
 }
 decided() { rows "$1" | awk -v c="$2" -v b="$3" '$1 == c && $2 == b && $6 == "online" {n++} END {exit !n}'; }
-rules() { grep -v '^#' learned.prof | grep -v '^mpiguide-profile' | grep -v '^[[:space:]]*$'; }
+rules() { grep -Ev '^(#|mpiguide-profile|end-of-profile|[[:space:]]*$)' learned.prof; }
 
 case $mode in
 skew | churn | threads | phases | few)

@@ -245,7 +245,7 @@ static void test_roundtrip(void) {
   char *text = mg_profile_format(p, NULL);
   ASSERT_STR_EQ(
       text,
-      "mpiguide-profile 1\n"
+      "mpiguide-profile 3\n"
       "# Written by mpiguide tune 0.1.0 on 2026-11-22T10:30:00+0000\n"
       "# mpi_library: Open MPI v4.1.4; threshold 10 %; Mann-Whitney U, alpha 0.05\n"
       "\n"
@@ -259,7 +259,9 @@ static void test_roundtrip(void) {
       "scan       np=*     0-8K     scan_as_exscan_reducelocal\n"
       "\n"
       "scan       np=1     0-8K     default                                    # one process: nothing to "
-      "gain\n");
+      "gain\n"
+      "\n"
+      "end-of-profile rules=6\n");
   free(text);
   mg_profile_free(p);
   mg_profile_diags_free(&d);
@@ -297,7 +299,7 @@ static void test_roundtrip(void) {
     ASSERT_EQ(mg_profile_lookup(p, MG_BCAST, 2, 4096), 0); /* explicit default */
     check_roundtrip(p);
     text = mg_profile_format(p, NULL);
-    ASSERT_STR_EQ(text, "mpiguide-profile 1\n"
+    ASSERT_STR_EQ(text, "mpiguide-profile 3\n"
                     "\n"
                     "allreduce  np=2  1K-2K      allreduce_as_reduce_bcast\n"
                     "allreduce  np=2  3M-3M      allreduce_as_reducescatter_allgatherv\n"
@@ -305,15 +307,17 @@ static void test_roundtrip(void) {
                     "\n"
                     "allreduce  np=3  *          allreduce_as_reduce_bcast\n"
                     "\n"
-                    "bcast      np=2  4095-4097  default\n");
+                    "bcast      np=2  4095-4097  default\n"
+                    "\n"
+                    "end-of-profile rules=5\n");
     free(text);
   }
   mg_profile_free(p);
   mg_profile_diags_free(&d);
 
-  TEST_CASE("CRLF line ends, tabs, a byte order mark, no final newline, comments glued to tokens");
+  TEST_CASE("CRLF line ends, tabs, a byte order mark, comments glued to tokens");
   p = parse("\xEF\xBB\xBFmpiguide-profile 1\r\n\tallreduce\tnp=4\t1K-2K\tallreduce_as_reduce_bcast#x\r\n"
-            "allreduce np=4 4K default",
+            "allreduce np=4 4K default\r\n",
             "crlf", &d);
   ASSERT_TRUE(p != NULL);
   dump_diags(&d);
@@ -552,35 +556,36 @@ static void test_errors(void) {
 static void test_version(void) {
   TEST_CASE("missing version line: reported, the rule on line 1 still checked");
   const char *const w1[] = {
-      "v:1: missing version line: the first line must be 'mpiguide-profile 1' ('mpiguide-profile 2' if rules "
-      "have type= or op=)",
+      "v:1: missing version line: the first line must be 'mpiguide-profile 3' (and as the last line "
+      "'end-of-profile rules=<N>', N the number of rules)",
       valid_list("v:1: unknown algorithm 'nope' for bcast; ", MG_BCAST),
   };
   expect_diags("bcast np=4 1K nope\nbcast np=4 2K default\n", "v", w1, 2, MG_PROFILE_VERSION);
   TEST_CASE("a comment before the version line");
   static const char *const w2[] = {
-      "v:1: missing version line: the first line must be 'mpiguide-profile 1' ('mpiguide-profile 2' if rules "
-      "have type= or op=)",
+      "v:1: missing version line: the first line must be 'mpiguide-profile 3' (and as the last line "
+      "'end-of-profile rules=<N>', N the number of rules)",
       "v:2: a version line may only be the first line; profiles cannot be concatenated"};
   expect_diags("# profile\nmpiguide-profile 1\n", "v", w2, 2, MG_PROFILE_VERSION);
   TEST_CASE("wrong version");
   static const char *const w3[] = {
-      "v:1: unsupported profile version '3': this mpiguide reads versions 1 and 2; rewrite "
+      "v:1: unsupported profile version '4': this mpiguide reads versions 1, 2 and 3; rewrite "
       "the profile with `mpiguide tune`"};
-  expect_diags("mpiguide-profile 3\nbcast np=4 1K default\n", "v", w3, 1, MG_PROFILE_VERSION);
+  expect_diags("mpiguide-profile 4\nbcast np=4 1K default\n", "v", w3, 1, MG_PROFILE_VERSION);
   static const char *const w3b[] = {
-      "v:1: unsupported profile version '02': this mpiguide reads versions 1 and 2; rewrite "
+      "v:1: unsupported profile version '02': this mpiguide reads versions 1, 2 and 3; rewrite "
       "the profile with `mpiguide tune`"};
   expect_diags("mpiguide-profile 02\nbcast np=4 1K default\n", "v", w3b, 1, MG_PROFILE_VERSION);
   TEST_CASE("version without number, junk after the version");
-  static const char *const w4[] = {"v:1: the version line lacks the version: write 'mpiguide-profile 1' "
-                                   "('mpiguide-profile 2' if rules have type= or op=)"};
+  static const char *const w4[] = {"v:1: the version line lacks the version: write 'mpiguide-profile 3' "
+                                   "(and as the last line 'end-of-profile rules=<N>', N the number of rules)"};
   expect_diags("mpiguide-profile # 1\n", "v", w4, 1, MG_PROFILE_VERSION);
   static const char *const w5[] = {"v:1: unexpected 'x' after the version; start a comment with '#'"};
   expect_diags("mpiguide-profile 1 x\n", "v", w5, 1, MG_PROFILE_SYNTAX);
   TEST_CASE("empty input");
-  static const char *const w6[] = {"empty:1: empty profile: the first line must be 'mpiguide-profile 1' "
-                                   "('mpiguide-profile 2' if rules have type= or op=)"};
+  static const char *const w6[] = {"empty:1: empty profile (an empty file: cut, or not written yet?): the first "
+                                   "line must be 'mpiguide-profile 3' (and as the last line 'end-of-profile "
+                                   "rules=<N>', N the number of rules)"};
   expect_diags("", "empty", w6, 1, MG_PROFILE_VERSION);
 
   TEST_CASE("a version line alone is a valid, empty profile");
@@ -678,7 +683,7 @@ static void test_prf(void) {
     char *text = mg_profile_format(p, NULL);
     char want[20000];
     snprintf(want, sizeof want,
-             "mpiguide-profile 1\n"
+             "mpiguide-profile 3\n"
              "# imported from PGMPITuneLib profile %s/p_allreduce_4.prf\n"
              "# imported from PGMPITuneLib profile %s/p_allreduce_8.prf\n"
              "# imported from PGMPITuneLib profile %s/p_reduce_scatter_block_8.prf\n"
@@ -694,7 +699,9 @@ static void test_prf(void) {
              "reduce_scatter_block  np=8  512-4K    reduce_scatter_block_as_reducescatter\n"
              "reduce_scatter_block  np=8  8K-1M     reduce_scatter_block_as_reduce_scatter\n"
              "\n"
-             "scan                  np=4  0-1M      scan_as_exscan_reducelocal\n",
+             "scan                  np=4  0-1M      scan_as_exscan_reducelocal\n"
+             "\n"
+             "end-of-profile rules=8\n",
              path, path, path, path);
     ASSERT_STR_EQ(text, want);
     free(text);
@@ -782,7 +789,7 @@ static void test_prf_errors(void) {
       "MPI_Allreduce MPI_Alltoall MPI_Alltoallv MPI_Alltoallw MPI_Barrier MPI_Bcast MPI_Exscan MPI_Gather "
       "MPI_Gatherv MPI_Reduce MPI_Reduce_scatter MPI_Reduce_scatter_block MPI_Scan MPI_Scatter MPI_Scatterv MPI_Send MPI_Ssend MPI_Rsend MPI_Isend MPI_Recv MPI_Irecv MPI_Sendrecv MPI_Sendrecv_replace",
       "x.prf:2: bad process count '0': must be at least 1",
-      "x.prf:5: unexpected end of file: line 5 announces 2 ranges, found 0",
+      "x.prf:5: unexpected end of file: line 5 announces 2 ranges, found 0: the file looks cut (truncated)",
   };
   expect_prf("MPI_Neighbor_alltoall\n0\n1\n1 default\n2\n", w2, 3, MG_PROFILE_COLL);
   TEST_CASE(".prf: a size range for a collective whose size not every rank knows");
@@ -800,25 +807,26 @@ static void test_prf_errors(void) {
   ASSERT_EQ(mg_profile_add(api, MG_ALLTOALLV, 4, 4, 0, 1023, 0, NULL), MG_PROFILE_INVALID);
   ASSERT_EQ(mg_profile_add(api, MG_ALLTOALLV, 4, 4, 0, SIZE_MAX, 0, NULL), MG_PROFILE_OK);
   mg_profile_free(api);
-  static const char *const w3[] = {"x.prf:2: unexpected end of file: expected the number of mock-ups"};
+  static const char *const w3[] = {
+      "x.prf:2: unexpected end of file: expected the number of mock-ups: the file looks cut (truncated)"};
   expect_prf("# comment\nMPI_Bcast 4\n",
              (const char *const[]){"x.prf:2: unexpected '4' after '<MPI collective "
                                    "name>'; start a comment with '#'",
                                    "x.prf:2: unexpected end of file: expected the process "
-                                   "count"},
+                                   "count: the file looks cut (truncated)"},
              2, MG_PROFILE_SYNTAX);
-  expect_prf("MPI_Bcast\n4\n", w3, 1, MG_PROFILE_SYNTAX);
+  expect_prf("MPI_Bcast\n4\n", w3, 1, MG_PROFILE_TRUNCATED);
   static const char *const w4[] = {
       "x.prf:3: bad number of mock-ups 'three': expected a whole number",
       "x.prf:3: cannot read the rest of the file without the number of mock-ups"};
   expect_prf("MPI_Bcast\n4\nthree\n1 default\n", w4, 2, MG_PROFILE_SYNTAX);
   static const char *const w5[] = {
       "empty.prf:1: unexpected end of file: expected the MPI collective name (e.g. "
-      "MPI_Allreduce)"};
+      "MPI_Allreduce): the file looks cut (truncated)"};
   {
     mg_profile_diags d = {0};
     mg_profile *p = NULL;
-    ASSERT_EQ(mg_profile_parse_prf("", 0, "empty.prf", &p, &d), MG_PROFILE_SYNTAX);
+    ASSERT_EQ(mg_profile_parse_prf("", 0, "empty.prf", &p, &d), MG_PROFILE_TRUNCATED);
     ASSERT_EQ(d.n, 1);
     ASSERT_STR_EQ(diag(&d, 0), w5[0]);
     mg_profile_diags_free(&d);
@@ -1027,7 +1035,7 @@ static void test_merge(void) {
   ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
   char *text = mg_profile_format(p, NULL);
   ASSERT_STR_EQ(text,
-            "mpiguide-profile 1\n"
+            "mpiguide-profile 3\n"
             "\n"
             "allreduce  np=4  5-5        allreduce_as_reducescatterblock_allgather\n"
             "allreduce  np=4  1K-9000    allreduce_as_reduce_bcast                  # slowdown 1.3; slowdown "
@@ -1035,7 +1043,9 @@ static void test_merge(void) {
             "allreduce  np=4  9002-9100  allreduce_as_reduce_bcast\n"
             "allreduce  np=4  9101-*     allreduce_as_reducescatterblock_allgather  # open\n"
             "\n"
-            "allreduce  np=8  9201-9300  allreduce_as_reducescatterblock_allgather\n");
+            "allreduce  np=8  9201-9300  allreduce_as_reducescatterblock_allgather\n"
+            "\n"
+            "end-of-profile rules=5\n");
   free(text);
   mg_profile_free(p);
 }
@@ -1073,7 +1083,7 @@ static void test_merge_agree(void) {
   char *text = merged_text(a, b, 0, &rc, &conflicts, &report);
   ASSERT_EQ(rc, 0);
   ASSERT_EQ(conflicts, 1);
-  ASSERT_STR_EQ(text, "mpiguide-profile 2\n"
+  ASSERT_STR_EQ(text, "mpiguide-profile 3\n"
                       "# merged by mpiguide profile merge from a.prof b.prof\n"
                       "# np=4: MPI library: Open MPI v4.1.4\n"
                       "\n"
@@ -1081,7 +1091,9 @@ static void test_merge_agree(void) {
                       "\n"
                       "bcast      np=4  1K-8K                          bcast_as_linear      # merged: no input disagrees\n"
                       "\n"
-                      "reduce     np=4  16K-65535  type=float  op=max  default              # merged: no input disagrees\n");
+                      "reduce     np=4  16K-65535  type=float  op=max  default              # merged: no input disagrees\n"
+                      "\n"
+                      "end-of-profile rules=3\n");
   ASSERT_STR_EQ(report, "mpiguide profile merge: allreduce np=4 16-63 type=float op=sum: a.prof says default, "
                         "b.prof says allreduce_as_ring; dropped\n");
   free(text), free(report);
@@ -1349,10 +1361,11 @@ static void test_sel_roundtrip(void) {
   ASSERT_EQ(mg_profile_rule_at(p, 1)->tclass, MG_TCLASS_ANY);
   ASSERT_EQ(mg_profile_rule_at(p, 2)->tclass, MG_TCLASS_INT);
   ASSERT_EQ(mg_profile_rule_at(p, 2)->opsel, MG_OPSEL_ANY);
-  ASSERT_EQ(mg_profile_version(p), 2);
+  ASSERT_EQ(mg_profile_version(p), 3);
+  ASSERT_EQ(mg_profile_file_version(p), 2);
   char *text = mg_profile_format(p, NULL);
   ASSERT_STR_EQ(text,
-                "mpiguide-profile 2\n"
+                "mpiguide-profile 3\n"
                 "# rules by datatype class and op\n"
                 "\n"
                 "allreduce  np=4  1K-64K                      allreduce_as_reducescatterblock_allgather\n"
@@ -1366,7 +1379,9 @@ static void test_sel_roundtrip(void) {
                 "\n"
                 "bcast      np=4  1K-1K                       bcast_as_allgatherv\n"
                 "\n"
-                "reduce     np=*  *       type=byte   op=bor  reduce_as_allreduce\n");
+                "reduce     np=*  *       type=byte   op=bor  reduce_as_allreduce\n"
+                "\n"
+                "end-of-profile rules=6\n");
   free(text);
   check_roundtrip(p);
   ASSERT_EQ(same_decisions(p, p), 0);
@@ -1375,35 +1390,39 @@ static void test_sel_roundtrip(void) {
 }
 
 static void test_sel_version(void) {
-  TEST_CASE("the writer writes version 1 without selectors, 2 with");
+  TEST_CASE("the writer writes version 3 with and without selectors, its end line counting the rules");
   mg_profile *p = mg_profile_new();
   int rb = alg(MG_ALLREDUCE, "allreduce_as_reduce_bcast");
   ASSERT_EQ(mg_profile_add(p, MG_ALLREDUCE, 4, 4, 1024, 2048, rb, NULL), MG_PROFILE_OK);
   ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
-  ASSERT_EQ(mg_profile_version(p), 1);
+  ASSERT_EQ(mg_profile_version(p), 3);
+  ASSERT_EQ(mg_profile_file_version(p), 0); /* built through the API */
   char *text = mg_profile_format(p, NULL);
-  ASSERT_STR_EQ(text, "mpiguide-profile 1\n\nallreduce  np=4  1K-2K  allreduce_as_reduce_bcast\n");
+  ASSERT_STR_EQ(text, "mpiguide-profile 3\n\nallreduce  np=4  1K-2K  allreduce_as_reduce_bcast\n\n"
+                      "end-of-profile rules=1\n");
   free(text);
   ASSERT_EQ(mg_profile_add_sel(p, MG_ALLREDUCE, 4, 4, 1024, 2048, MG_TCLASS_FLOAT, MG_OPSEL_ANY, 0, NULL),
             MG_PROFILE_OK);
   ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
-  ASSERT_EQ(mg_profile_version(p), 2);
+  ASSERT_EQ(mg_profile_version(p), 3);
   text = mg_profile_format(p, NULL);
-  ASSERT_STR_EQ(text, "mpiguide-profile 2\n\n"
+  ASSERT_STR_EQ(text, "mpiguide-profile 3\n\n"
                       "allreduce  np=4  1K-2K              allreduce_as_reduce_bcast\n\n"
-                      "allreduce  np=4  1K-2K  type=float  default\n");
+                      "allreduce  np=4  1K-2K  type=float  default\n\n"
+                      "end-of-profile rules=2\n");
   free(text);
   check_roundtrip(p);
   mg_profile_free(p);
 
-  TEST_CASE("a version-2 file without selectors is read, and written as version 1 with the same hash");
+  TEST_CASE("a version-2 file without selectors is read, and written as version 3 with the same hash");
   mg_profile_diags d = {0};
   p = parse("mpiguide-profile 2\nallreduce np=4 1K-2K allreduce_as_reduce_bcast\n", "v2", &d);
   ASSERT_TRUE(p != NULL);
   dump_diags(&d);
   if (p) {
     text = mg_profile_format(p, NULL);
-    ASSERT_STR_EQ(text, "mpiguide-profile 1\n\nallreduce  np=4  1K-2K  allreduce_as_reduce_bcast\n");
+    ASSERT_STR_EQ(text, "mpiguide-profile 3\n\nallreduce  np=4  1K-2K  allreduce_as_reduce_bcast\n\n"
+                        "end-of-profile rules=1\n");
     free(text);
     ASSERT_EQ_U(mg_profile_hash(p),
                 hash_of("mpiguide-profile 1\nallreduce np=4 1K-2K allreduce_as_reduce_bcast\n"));
@@ -1660,14 +1679,16 @@ static void test_sel_merge(void) {
   ASSERT_EQ(mg_profile_merge_touching(p), 1);
   ASSERT_EQ(mg_profile_build(p, NULL), MG_PROFILE_OK);
   char *text = mg_profile_format(p, NULL);
-  ASSERT_STR_EQ(text, "mpiguide-profile 2\n"
+  ASSERT_STR_EQ(text, "mpiguide-profile 3\n"
                       "\n"
                       "allreduce  np=4  4K-8191                      allreduce_as_reduce_bcast\n"
                       "\n"
                       "allreduce  np=4  4K-8191  type=float          allreduce_as_reduce_bcast\n"
                       "\n"
                       "allreduce  np=4  1K-4095  type=float  op=sum  allreduce_as_reduce_bcast  # a; b\n"
-                      "allreduce  np=4  8K-9000  type=float  op=sum  allreduce_as_reduce_bcast\n");
+                      "allreduce  np=4  8K-9000  type=float  op=sum  allreduce_as_reduce_bcast\n"
+                      "\n"
+                      "end-of-profile rules=4\n");
   free(text);
   mg_profile_free(p);
 }

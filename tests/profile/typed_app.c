@@ -11,6 +11,8 @@
  * which turns counting on); every result is compared with PMPI_Allreduce's.
  *
  * Usage: mpiexec -n P typed_app   (prints "typed_app: OK" on rank 0)
+ *        mpiexec -n P typed_app untuned   every call must run the default: the profile was
+ *                                         refused (a cut copy of typed.prof, tune.lib.cut.*)
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -22,7 +24,7 @@
 
 #define COUNT 16 /* elements: 64 or 128 bytes, inside the rules' 8-* */
 
-static int rank;
+static int rank, untuned;
 
 /* A sum of doubles, for MPI_DOUBLE and for the pair of doubles. */
 static void user_sum(void *in, void *inout, int *len, MPI_Datatype *dt) {
@@ -35,6 +37,7 @@ static void user_sum(void *in, void *inout, int *len, MPI_Datatype *dt) {
  * all small whole numbers, so that any order of reducing gives the same bits);
  * the results must be equal and `alg` must have run exactly once. */
 static void check(const char *what, MPI_Datatype dt, int count, int elem, char fill, MPI_Op op, const char *alg) {
+  if (untuned) alg = "default";
   union {
     unsigned char b[COUNT * 8];
     double d[COUNT];
@@ -65,6 +68,7 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   mg_test_mpi_start("typed_app");
+  untuned = argc > 1 && strcmp(argv[1], "untuned") == 0;
   if (!getenv("MPIGUIDE_TRACE") || !getenv("MPIGUIDE_PROFILE")) {
     fprintf(stderr, "typed_app: set MPIGUIDE_PROFILE (data/typed.prof) and MPIGUIDE_TRACE (turns counting on)\n");
     MPI_Abort(MPI_COMM_WORLD, 2);

@@ -392,6 +392,33 @@ static void t_predicted(void) {
   fclose(bad);
   ASSERT_EQ(mg_rp_preds_read("bad-predicted.csv", &none, err, sizeof err), -1);
   ASSERT_MSG(strstr(err, "bad-predicted.csv:4:"), "names the line of the bad number: %s", err);
+  /* issue 45: a cut last line, infinity, a process count out of range, a NUL byte, a 1 MiB line */
+  static const struct {
+    const char *text;
+    size_t len;
+    const char *msg;
+  } pb[] = {
+#define PH "collective,nprocs,bytes,algorithm,family,predicted_sec,price,measured_sec,rel_error\n"
+      {PH "bcast,4,1024,default,,1e-05,measured,1e-05,0\nbcast,4,1024,bcast_as_lin", 0, ":3: the last line has no line break"},
+      {PH "bcast,4,1024,default,,inf,measured,1e-05,0\n", 0, ":2: nprocs, bytes, predicted_sec"},
+      {PH "bcast,1e30,1024,default,,1e-05,measured,1e-05,0\n", 0, ":2: nprocs, bytes, predicted_sec"},
+      {PH "bcast,4,1024,default,,1e-05\0,measured,1e-05,0\n", sizeof PH + 45, ":2: a NUL byte"},
+#undef PH
+  };
+  for (size_t i = 0; i < sizeof pb / sizeof pb[0]; i++) {
+    bad = fopen("bad-predicted.csv", "w");
+    fwrite(pb[i].text, 1, pb[i].len ? pb[i].len : strlen(pb[i].text), bad);
+    fclose(bad);
+    char want[200];
+    snprintf(want, sizeof want, "bad-predicted.csv%s", pb[i].msg);
+    ASSERT_MSG(mg_rp_preds_read("bad-predicted.csv", &none, err, sizeof err) == -1 && strstr(err, want) && !none.v,
+               "predicted case %zu: %s (expected %s)", i, err, want);
+  }
+  bad = fopen("bad-predicted.csv", "w");
+  for (int i = 0; i < (1 << 20) / 64 + 1; i++) fputs("#123456789012345678901234567890123456789012345678901234567890123", bad);
+  fclose(bad);
+  ASSERT_MSG(mg_rp_preds_read("bad-predicted.csv", &none, err, sizeof err) == -1 &&
+             strstr(err, "bad-predicted.csv:1: a line longer than 1 MiB"), "1 MiB: %s", err);
   mg_ck_data d;
   mg_ck_result r;
   mg_ck_opts o;
@@ -576,6 +603,71 @@ static void t_verify_bad(void) {
     ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && !strncmp(err, want, strlen(want)), "case %zu: %s", i,
           err);
   }
+  /* issue 45: numbers, a cut file, NUL bytes, an unbounded line */
+#define VHEAD "collective,nprocs,bytes,in_profile,tuned,median_default_sec,median_tuned_sec,ratio,ratio_lo,ratio_hi," \
+              "p_holm,verdict,still_faster\n"
+#define VROW "bcast,4,16,1,x,1,1,1,1,1,1,faster,\n"
+  static const struct {
+    const char *text, *msg;
+  } cut[] = {
+      {"#@format=mpiguide-verify/1\n" VHEAD VROW "bcast,4,32,1,x,1,1,1,1,1,1,fas", ":4: the last line has no line break"},
+      {"#@format=mpiguide-verify/2\n" VHEAD VROW, ":3: the file ends early (truncated?): 1 rows and no last line"},
+      {"#@format=mpiguide-verify/2\n" VHEAD VROW "#@verify_rows=2\n", ":4: the file ends early (truncated?): 1 rows, its "
+                                                                      "#@verify_rows says 2"},
+      {"#@format=mpiguide-verify/2\n" VHEAD VROW "#@verify_rows=1\n" VROW, ":5: a line after #@verify_rows"},
+      {"#@format=mpiguide-verify/1\n" VHEAD "bcast,4,16,1,x,inf,1,1,1,1,1,faster,\n", ":3: median_default_sec: 'inf'"},
+      {"#@format=mpiguide-verify/1\n" VHEAD "bcast,4,99999999999999999999999,1,x,1,1,1,1,1,1,faster,\n",
+       ":3: bytes: '99999999999999999999999' is not a message size"},
+      {"#@format=mpiguide-verify/1\n#@nprocs=4 \n", ":2: #@nprocs: '4 ' is not a process count"},
+  };
+  for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+    FILE *f = fopen(tmp, "w");
+    fputs(cut[i].text, f);
+    fclose(f);
+    snprintf(want, sizeof want, "%s%s", tmp, cut[i].msg);
+    ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && strstr(err, want) && !v.rows && !v.n,
+               "cut case %zu: %s (expected %s)", i, err, want);
+  }
+  FILE *f = fopen(tmp, "w");
+  fwrite("#@format=mpiguide-verify/1\n" VHEAD "bcast,4,16\0", 1, sizeof "#@format=mpiguide-verify/1\n" VHEAD + 10, f);
+  fputs(",1,x,1,1,1,1,1,1,faster,\n", f);
+  fclose(f);
+  snprintf(want, sizeof want, "%s:3: a NUL byte", tmp);
+  ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && strstr(err, want), "NUL: %s", err);
+  f = fopen(tmp, "w");
+  fputs("#@format=mpiguide-verify/1\n#@profile=", f);
+  for (int i = 0; i < (1 << 20) / 64 + 1; i++) fputs("0123456789012345678901234567890123456789012345678901234567890123", f);
+  fputs("\n" VHEAD VROW, f);
+  fclose(f);
+  snprintf(want, sizeof want, "%s:2: a line longer than 1 MiB", tmp);
+  ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == -1 && strstr(err, want), "1 MiB: %s", err);
+  /* every cut of the fixture written as /2 (its last line #@verify_rows): refused, or read whole */
+  static char text[16384];
+  f = fopen(path(rdir, "verify/verify.csv"), "r");
+  size_t n = f ? fread(text, 1, sizeof text - 64, f) : 0;
+  if (f) fclose(f);
+  text[n] = '\0';
+  char *one = strstr(text, "verify/1");
+  ASSERT_TRUE(one != NULL && n > 0 && text[n - 1] == '\n');
+  if (one) one[7] = '2';
+  int rows = 0;
+  for (char *q = strstr(text, "\ncollective,") + 1; (q = strchr(q, '\n')) && q[1]; q++) rows++;
+  n += (size_t)snprintf(text + n, 64, "#@verify_rows=%d\n", rows);
+  for (size_t k = 0; k <= n; k += n / 300 + 1) {
+    f = fopen(tmp, "w");
+    fwrite(text, 1, k, f);
+    fclose(f);
+    int rc = mg_rp_verify_read(tmp, &v, err, sizeof err);
+    ASSERT_MSG(rc ? strstr(err, tmp) != NULL : v.n == rows, "prefix %zu of %zu: rc %d, %d rows", k, n, rc, v.n);
+    mg_rp_verify_free(&v);
+  }
+  f = fopen(tmp, "w");
+  fwrite(text, 1, n, f);
+  fclose(f);
+  ASSERT_MSG(mg_rp_verify_read(tmp, &v, err, sizeof err) == 0 && v.n == rows, "the whole /2 file: %s", err);
+  mg_rp_verify_free(&v);
+#undef VHEAD
+#undef VROW
   unlink(tmp);
   ASSERT_MSG(mg_rp_verify_read("/nonexistent-mg/verify.csv", &v, err, sizeof err) == -1 && strstr(err, "/nonexistent-mg"),
         "missing file: %s", err);
@@ -641,6 +733,75 @@ static void t_p2p(void) {
   free(h);
 }
 
+/* The page's writer (html.h): every conversion escaped for text and for either quote, the format
+ * written as it is, numbers as printf writes them (NaN and infinities included). */
+#define HTML_IS(want, ...)                                                                                    \
+  do {                                                                                                       \
+    char *got_ = NULL;                                                                                       \
+    size_t n_ = 0;                                                                                           \
+    FILE *f_ = open_memstream(&got_, &n_);                                                                   \
+    ASSERT_TRUE(f_ != NULL);                                                                                 \
+    if (!f_) break;                                                                                          \
+    mg_html(f_, __VA_ARGS__);                                                                                \
+    fclose(f_);                                                                                              \
+    ASSERT_MSG(got_ && !strcmp(got_, want), "mg_html(%s): '%s', not '%s'", #__VA_ARGS__, got_ ? got_ : "", want); \
+    free(got_);                                                                                              \
+  } while (0)
+
+static void t_html(void) {
+  /* text and attribute context: each of the five characters */
+  HTML_IS("<td>a&amp;b&lt;c&gt;d&quot;e&#39;f</td>", "<td>%s</td>", "a&b<c>d\"e'f");
+  HTML_IS("<g data-alg=\"bcast_as_split2&quot;&gt;&lt;svg onload=alert(2)&gt;\">", "<g data-alg=\"%s\">",
+          "bcast_as_split2\"><svg onload=alert(2)>");
+  HTML_IS("<g title='x&#39; onmouseover=&#39;alert(1)'>", "<g title='%s'>", "x' onmouseover='alert(1)");
+  HTML_IS("<title>&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt;:sum</title>", "<title>%s:%s</title>",
+          "</title><script>alert(1)</script>", "sum");
+  HTML_IS("&amp;amp;&amp;#39;", "%s", "&amp;&#39;"); /* an entity in the data is data: escaped again */
+  /* the format is the code's markup: as it is; %% is a percent sign */
+  HTML_IS("<a href=\"#bcast-4\">5 %</a>", "<a href=\"#%s-%d\">%d %%</a>", "bcast", 4, 5);
+  HTML_IS("[&lt;][a][&#39;]", "[%c][%c][%c]", '<', 'a', '\'');
+  /* numbers as printf writes them: a NaN or an infinity from a file is harmless text */
+  HTML_IS("7 -3 3.14 1e+300 nan inf -inf 18446744073709551615 -9 ff 0x1p+0|", "%d %ld %.2f %g %g %g %g %zu %lld %x %a|",
+          7, -3L, 3.14159, 1e300, NAN, INFINITY, -INFINITY, (size_t)-1, -9LL, 255u, 1.0);
+  HTML_IS("[  42][42  ][042][+4.5][ 2.50e+00]", "[%4d][%-4d][%03d][%+.1f][%*.2e]", 42, 42, 42, 4.5, 9, 2.5);
+  /* width and precision count the data's bytes; the padding is spaces */
+  HTML_IS("[    &lt;][&lt;    ][&lt;&lt;&lt;][  &amp;][&#39;&#39;][&quot;&quot;]", "[%5s][%-5s][%.3s][%*s][%.*s][%-*.*s]",
+          "<", "<", "<<<<<", 3, "&", 2, "''''", -1, 2, "\"\"\"");
+  const char *volatile none = NULL; /* as glibc's printf writes it */
+  HTML_IS("(null)", "%s", none);
+  char want[400]; /* a number longer than the writer's buffer */
+  snprintf(want, sizeof want, "%.20f", 1e300);
+  HTML_IS(want, "%.20f", 1e300);
+  /* every byte 1..255 in a double-quoted attribute, a single-quoted one and text: no quote, angle
+   * bracket or bare ampersand left but the format's own, every other byte as it was */
+  char all[256], *got = NULL;
+  size_t n = 0;
+  for (int c = 1; c < 256; c++) all[c - 1] = (char)c;
+  all[255] = '\0';
+  FILE *f = open_memstream(&got, &n);
+  ASSERT_TRUE(f != NULL);
+  if (!f) return;
+  mg_html(f, "<g data-x=\"%s\" data-y='%s'>%s</g>", all, all, all);
+  fclose(f);
+  const char *end = got ? strstr(got, "</g>") : NULL;
+  ASSERT_TRUE(end && !strncmp(got, "<g data-x=\"\x01\x02", 13));
+  if (!end) return free(got);
+  int specials = 0, ents = 0, plain = 0;
+  for (const char *p = got + 11; p < end; p++) {
+    static const char *const e[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&#39;"};
+    int ent = 0;
+    for (int k = 0; k < 5 && *p == '&'; k++)
+      if (!strncmp(p, e[k], strlen(e[k]))) ent = 1, p += strlen(e[k]) - 1;
+    ents += ent;
+    specials += !ent && strchr("&<>\"'", *p) != NULL;
+    plain += !ent && !strchr("&<>\"'", *p);
+  }
+  ASSERT_EQ(specials, 4); /* the format's  " ' ' >  between the values */
+  ASSERT_EQ(ents, 3 * 5);
+  ASSERT_EQ(plain, 3 * (255 - 5) + (int)strlen(" data-y="));
+  free(got);
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) return fprintf(stderr, "usage: %s CHECK_DATA REPORT_DATA GROUP\n", argv[0]), 2;
   cdir = argv[1], rdir = argv[2];
@@ -651,7 +812,7 @@ int main(int argc, char **argv) {
                 {"empty", t_empty},   {"multi", t_multi},   {"configs", t_configs},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
                 {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad},
                 {"version", t_version}, {"families", t_families}, {"monotony", t_monotony},
-                {"predicted", t_predicted}};
+                {"predicted", t_predicted}, {"html", t_html}};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
     if (!strcmp(argv[3], groups[i].name)) {
       TEST_CASE(groups[i].name);
