@@ -352,7 +352,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   if (st == MG_STATS_NOMEM) goto nomem;
   if (st == MG_STATS_OK) {
     v->slowdown = sr.ratio;
-    v->lse = sr.lse; /* the interval: mg_ck_decide, at the family's level */
+    v->spread = sr.spread; /* the interval: mg_ck_decide, at the family's level */
   } else if (rev) {
     v->slowdown = v->med_def > 0 ? v->med_mock / v->med_def : NAN;
     v->lo = v->hi = NAN;
@@ -392,7 +392,8 @@ static void verdict_init(mg_ck_verdict *v, mg_coll coll, size_t bytes, const cha
   snprintf(v->alg, sizeof v->alg, "%s", alg);
   v->sync_cost = -1;
   v->root_worst = NAN;
-  v->slowdown = v->lo = v->hi = v->stat = v->crit = v->p = v->p_adj = v->lse = v->span = NAN;
+  v->slowdown = v->lo = v->hi = v->stat = v->crit = v->p = v->p_adj = v->span = NAN;
+  v->spread = (mg_stats_logspread){NAN, NAN, NAN, NAN, NAN};
   v->mult = 1;
   v->med_def = v->med_mock = v->mean_def = v->mean_mock = NAN;
   v->method = "";

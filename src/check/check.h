@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "registry/registry.h"
+#include "stats/stats.h"
 
 #define MG_CK_NAME 64    /* algorithm names and launch ids, with the terminating NUL */
 #define MG_CK_RED 64     /* a reduction's "MPI_DOUBLE:MPI_SUM", with the terminating NUL */
@@ -260,13 +261,15 @@ typedef struct mg_ck_verdict {
   double slowdown, lo, hi;                       /* median(def) / median(mock) and the decision's interval
                                                     (mg_ck_decide): each end at alpha / mult, on the scale
                                                     of the bootstrap (over launches when launches >= 2) */
-  double lse;            /* the bootstrap's standard error of log(slowdown); NaN: no bootstrap */
+  mg_stats_logspread spread; /* the bootstrap's law of log(slowdown) the interval reads: each end's scale
+                            from the replicates' quantiles, their extremes (stats.h); NaN: no bootstrap */
   double mult;           /* the multiplicity the interval's level is adjusted for: comparisons x looks */
   double stat, crit;     /* U or t, and its critical value at the unadjusted alpha: the test reported
                             beside the decision (--test), not the decision */
   const char *method;    /* "exact", "exact-ties", "normal", "welch", "student" */
   double p;              /* the test's one-sided p (--test), unadjusted: reported, not the decision */
-  double p_adj;          /* the decision's p: min(1, mult x Phi(-log(slowdown) / lse)), <= alpha
+  double p_adj;          /* the decision's p: min(1, mult x Phi(-log(slowdown) / spread.down)), at least
+                            mult x spread.reach when a replicate is <= 1; <= alpha
                             exactly when lo > 1 */
   int significant;       /* lo > 1 (p_adj <= alpha): the interval wholly above 1 */
   int launches;          /* launches in which both were measured */
@@ -425,7 +428,7 @@ static inline int mg_ck_unmeasured(const mg_ck_verdict *v) {
 const char *mg_ck_flags(const mg_ck_verdict *v, char *buf);
 
 /* The decision of one comparison, the one rule of check, verify, report and tune (docs/statistics.md,
- * "One decision per line"): from v's slowdown, lse, launches, roots and noise, with the family's
+ * "One decision per line"): from v's slowdown, spread, launches, roots and noise, with the family's
  * multiplicity mult (comparisons x looks), sets lo, hi (each end at one-sided alpha / mult), p_adj,
  * significant (lo > 1), leaning, outcome and violation. Fewer than MG_CK_MIN_VALUES values on a side,
  * or no bootstrap: no interval, inconclusive. */

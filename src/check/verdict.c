@@ -78,7 +78,7 @@ void mg_ck_decide(mg_ck_verdict *v, double alpha, double mult, double margin) {
   double lo = NAN, hi = NAN, p = 1;
   int enough = v->n_def >= MG_CK_MIN_VALUES && v->n_mock >= MG_CK_MIN_VALUES;
   if (!enough || !(mult >= 1) ||
-      mg_stats_ratio_interval(v->slowdown, v->lse, alpha / mult, &lo, &hi, &p) != MG_STATS_OK)
+      mg_stats_ratio_interval(v->slowdown, &v->spread, alpha / mult, &lo, &hi, &p) != MG_STATS_OK)
     lo = hi = NAN, p = 1;
   v->lo = lo, v->hi = hi;
   v->p_adj = mult * p < 1 ? mult * p : 1;

@@ -1196,7 +1196,7 @@ static void test_agree(void) {
       for (int fam = 1; fam <= 4000; fam *= 7) {
         mg_ck_verdict v;
         memset(&v, 0, sizeof v);
-        v.slowdown = r, v.lse = lse, v.n_def = v.n_mock = 50, v.launches = v.launches_slower = 3;
+        v.slowdown = r, v.spread = mg_stats_logspread_normal(lse), v.n_def = v.n_mock = 50, v.launches = v.launches_slower = 3;
         mg_ck_decide(&v, 0.05, fam * 12.0, 0.05);
         cases++;
         int sig = v.lo > 1;
@@ -1210,7 +1210,7 @@ static void test_agree(void) {
   mg_ck_verdict v;
   memset(&v, 0, sizeof v);
   v.slowdown = 1 / 0.941, v.n_def = v.n_mock = 300, v.launches = v.launches_slower = 1;
-  v.lse = log(1 / 0.90 / v.slowdown) / 1.96; /* the spread that gave a 95 % interval reaching 1 / 0.90 */
+  v.spread = mg_stats_logspread_normal(log(1 / 0.90 / v.slowdown) / 1.96); /* the spread that gave a 95 % interval reaching 1 / 0.90 */
   mg_ck_decide(&v, 0.05, 1, 0.05);
   ASSERT_TRUE(v.significant && v.violation && v.lo > 1 && v.p_adj <= 0.05);
   mg_ck_decide(&v, 0.05, 40 * 12.0, 0.05); /* 40 comparisons x 12 looks: the interval widens to reach 1 */
@@ -1223,7 +1223,7 @@ static void test_agree(void) {
   ASSERT_STR_EQ(mg_ck_flags(&v, fl), "?~");
   TEST_CASE("too few values: no interval, inconclusive");
   memset(&v, 0, sizeof v);
-  v.slowdown = 3, v.lse = 0, v.n_def = 4, v.n_mock = 40, v.launches = v.launches_slower = 1;
+  v.slowdown = 3, v.spread = mg_stats_logspread_normal(0), v.n_def = 4, v.n_mock = 40, v.launches = v.launches_slower = 1;
   mg_ck_decide(&v, 0.05, 1, 0.05);
   ASSERT_TRUE(isnan(v.lo) && isnan(v.hi) && !v.violation && v.p_adj == 1);
 }
