@@ -183,7 +183,7 @@ mg_stats_logspread mg_stats_logspread_normal(double lse) {
  * the log scale over z(t), the largest of them for each end; a heavy tail towards one side widens
  * that end only, and a tail that grows heavier beyond the normal's widens it by its worst quantile.
  * lse (the symmetric scale) when n resolves no tail; +INFINITY with a ratio that is 0 or infinite. */
-static mg_stats_logspread mg_spread_of(const double *sorted, size_t n, double lse) {
+mg_stats_logspread mg_stats__logspread(const double *sorted, size_t n, double lse) {
   mg_stats_logspread sp = mg_stats_logspread_normal(lse);
   sp.reach = 1.0 / (double)n;
   if (!(sorted[0] > 0) || !isfinite(sorted[n - 1])) {
@@ -228,7 +228,7 @@ static mg_stats_status mg_slowdown_core(const double *a, const size_t *a_off, co
     }
     mg_stats_sort(ratios, resamples);
     double tail = (1.0 - level) / 2.0;
-    mg_stats_logspread sp = mg_spread_of(ratios, resamples, lse);
+    mg_stats_logspread sp = mg_stats__logspread(ratios, resamples, lse);
     *out = (mg_stats_slowdown_result){
         .level = level,
         .resamples = resamples,

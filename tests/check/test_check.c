@@ -1193,17 +1193,23 @@ static void test_agree(void) {
   int cases = 0, disagreements = 0;
   for (double r = 0.90; r <= 1.12; r += 0.0025)
     for (double lse = 0.0; lse <= 0.03; lse += 0.001)
-      for (int fam = 1; fam <= 4000; fam *= 7) {
-        mg_ck_verdict v;
-        memset(&v, 0, sizeof v);
-        v.slowdown = r, v.spread = mg_stats_logspread_normal(lse), v.n_def = v.n_mock = 50, v.launches = v.launches_slower = 3;
-        mg_ck_decide(&v, 0.05, fam * 12.0, 0.05);
-        cases++;
-        int sig = v.lo > 1;
-        disagreements += sig != v.significant || sig != (v.p_adj <= 0.05) || (v.violation && !(v.lo > 1)) ||
-                         ((v.outcome == MG_CK_CONSISTENT) != (v.hi <= 1.05 && !v.violation)) ||
-                         !(v.lo <= r && r <= v.hi);
-      }
+      for (int fam = 1; fam <= 4000; fam *= 7)
+        for (int shape = 0; shape < 3; shape++) {
+          mg_ck_verdict v;
+          memset(&v, 0, sizeof v);
+          v.slowdown = r, v.spread = mg_stats_logspread_normal(lse);
+          if (shape) { /* skewed: the ends on scales of their own, replicates reaching 1 or not */
+            v.spread = (mg_stats_logspread){.down = shape == 1 ? lse / 3 : 2 * lse, .up = shape == 1 ? 3 * lse : lse / 2,
+                                            .min = log(r) - 4 * lse * shape, .max = log(r) + 4 * lse, .reach = 0.001};
+          }
+          v.n_def = v.n_mock = 50, v.launches = v.launches_slower = 3;
+          mg_ck_decide(&v, 0.05, fam * 12.0, 0.05);
+          cases++;
+          int sig = v.lo > 1;
+          disagreements += sig != v.significant || sig != (v.p_adj <= 0.05) || (v.violation && !(v.lo > 1)) ||
+                           ((v.outcome == MG_CK_CONSISTENT) != (v.hi <= 1.05 && !v.violation)) ||
+                           !(v.lo <= r && r <= v.hi);
+        }
   ASSERT_TRUE(cases > 1000);
   ASSERT_EQ(disagreements, 0);
   TEST_CASE("the issue's verify line: tuned/default 0.941 [0.90, 0.96] is a decided gain");
