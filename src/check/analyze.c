@@ -14,11 +14,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "bench/seq.h"
 #include "check/check.h"
 #include "stats/stats.h"
 #include "util/err.h"
 #include "util/hash.h"
+#include "util/parse.h"
 
 
 /* ---------- growing arrays of doubles ---------- */
@@ -225,12 +228,35 @@ static mg_stats_status slowdown(const vec *a, const vec *b, const offs *L, const
   return mg_stats_slowdown(a->x, a->n, b->x, b->n, o->level, o->resamples, seed, sr);
 }
 
-/* One verdict: fill everything but p_adj/significant/leaning/outcome. */
+/* When a launch started, seconds since the epoch, from its #@date ("2026-11-27T13:46:06Z", rank 0's
+ * clock at MPI_Init, bench/meta.c); NaN when it has none or it does not read as that form. */
+static double launch_start(const mg_ck_launch *l) {
+  const char *s = l->date;
+  if (!s || strlen(s) != 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' ||
+      s[19] != 'Z')
+    return NAN;
+  static const int at[6] = {0, 5, 8, 11, 14, 17}, len[6] = {4, 2, 2, 2, 2, 2};
+  static const long lo[6] = {1970, 1, 1, 0, 0, 0}, hi[6] = {9999, 12, 31, 23, 59, 60};
+  long f[6];
+  for (int k = 0; k < 6; k++) {
+    unsigned long long x;
+    if (mg_parse_digits(s + at[k], (size_t)len[k], (unsigned long long)hi[k], &x) || (long)x < lo[k]) return NAN;
+    f[k] = (long)x;
+  }
+  /* days from the civil date (H. Hinnant's days_from_civil): no timegm, no time zone */
+  long y = f[0] - (f[1] <= 2), era = y / 400, yoe = y - era * 400;
+  long doy = (153 * (f[1] + (f[1] > 2 ? -3 : 9)) + 2) / 5 + f[2] - 1, doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  double days = (double)(era * 146097 + doe - 719468);
+  return days * 86400 + (double)(f[3] * 3600 + f[4] * 60 + f[5]);
+}
+
+/* One verdict: fill everything but the decision (mg_ck_decide, after the family is known). */
 static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, char *err, size_t errlen) {
   vec a = {0}, b = {0}, la = {0}, lb = {0}, ra = {0}, rb = {0}, lra = {0}, lrb = {0};
   offs L = {0};
   int rc = 0;
-  double sync = -1;
+  double sync = -1, t_first = INFINITY, t_last = -INFINITY;
+  int t_unknown = 0;
   /* monotony: A(bytes) on the default's side, A(bytes_next) on the mock-up's; a reverse relation
    * (check.h): the mock-up on the side tested for being slower, its fields swapped back below */
   int rev = v->rel == MG_CK_REL_REVERSE;
@@ -254,7 +280,12 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
     v->launches++;
     if (median_of(la.x, la.n) > median_of(lb.x, lb.n)) v->launches_slower++;
     if (d->launches[l].sync_cost > sync) sync = d->launches[l].sync_cost;
+    double t = launch_start(&d->launches[l]);
+    if (isnan(t)) t_unknown = 1;
+    else t_first = t < t_first ? t : t_first, t_last = t > t_last ? t : t_last;
   }
+  v->span = v->launches <= 1 ? 0 : t_unknown ? NAN : t_last - t_first;
+  v->short_span = !(v->span >= o->min_span) || v->launches <= 1;
   v->sync_cost = o->noise > 0 ? o->noise : sync;
   v->n_def = (long)a.n;
   v->n_mock = (long)b.n;
@@ -321,8 +352,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   if (st == MG_STATS_NOMEM) goto nomem;
   if (st == MG_STATS_OK) {
     v->slowdown = sr.ratio;
-    v->lo = sr.lo;
-    v->hi = sr.hi;
+    v->spread = sr.spread; /* the interval: mg_ck_decide, at the family's level */
   } else if (rev) {
     v->slowdown = v->med_def > 0 ? v->med_mock / v->med_def : NAN;
     v->lo = v->hi = NAN;
@@ -362,7 +392,9 @@ static void verdict_init(mg_ck_verdict *v, mg_coll coll, size_t bytes, const cha
   snprintf(v->alg, sizeof v->alg, "%s", alg);
   v->sync_cost = -1;
   v->root_worst = NAN;
-  v->slowdown = v->lo = v->hi = v->stat = v->crit = v->p = v->p_adj = NAN;
+  v->slowdown = v->lo = v->hi = v->stat = v->crit = v->p = v->p_adj = v->span = NAN;
+  v->spread = (mg_stats_logspread){NAN, NAN, NAN, NAN, NAN};
+  v->mult = 1;
   v->med_def = v->med_mock = v->mean_def = v->mean_mock = NAN;
   v->method = "";
 }
@@ -433,51 +465,44 @@ out:
   return rc;
 }
 
-/* What a verdict shows (check.h, MG_CK_OUTCOMES). An interval that could not be computed (zero
- * runtimes) neither blocks a violation nor shows consistency. */
-static mg_ck_outcome outcome_of(const mg_ck_verdict *v, double margin) {
-  if (v->leaning && !v->noise && !(v->lo <= 1)) return MG_CK_VIOLATION;
-  if (v->hi <= 1 + margin) return MG_CK_CONSISTENT;
-  return MG_CK_INCONCLUSIVE;
-}
-
-/* Holm over the OK verdicts of vs[0..n) with aa == fam and, in one family with them, those of
- * more[0..nmore) that are REVERSE relations (check.h); returns the family size. */
+/* The decision over the OK verdicts of vs[0..n) with aa == fam and, in one family with them, those of
+ * more[0..nmore) that are REVERSE relations (check.h): each interval at alpha / (k looks), k the
+ * family's size (1 without the adjustment), by mg_ck_decide; returns k. */
 static int adjust(mg_ck_verdict *vs, int n, int fam, mg_ck_verdict *more, int nmore, int holm, double alpha,
-                  double margin) {
+                  double margin, int looks) {
   int k = 0;
   for (int i = 0; i < n + nmore; i++) {
     const mg_ck_verdict *v = i < n ? &vs[i] : &more[i - n];
     k += v->status == MG_CKV_OK && v->aa == fam && (i < n || v->rel == MG_CK_REL_REVERSE);
   }
-  if (k == 0) return 0;
-  double *p = malloc((size_t)k * sizeof *p);
-  mg_ck_verdict **in = malloc((size_t)k * sizeof *in);
-  if (!p || !in) return free(p), free(in), -1;
-  int j = 0;
+  double mult = (double)(holm && k > 0 ? k : 1) * (looks > 0 ? looks : 1);
   for (int i = 0; i < n + nmore; i++) {
     mg_ck_verdict *v = i < n ? &vs[i] : &more[i - n];
-    if (v->status == MG_CKV_OK && v->aa == fam && (i < n || v->rel == MG_CK_REL_REVERSE)) in[j] = v, p[j++] = v->p;
+    if (v->status == MG_CKV_OK && v->aa == fam && (i < n || v->rel == MG_CK_REL_REVERSE))
+      mg_ck_decide(v, alpha, mult, margin);
   }
-  if (holm && mg_stats_holm(p, (size_t)k, p) != MG_STATS_OK) {
-    free(p), free(in);
-    return -1;
-  }
-  for (j = 0; j < k; j++) {
-    mg_ck_verdict *v = in[j];
-    v->p_adj = p[j];
-    v->significant = v->p_adj <= alpha;
-    /* the default's median must also be above the mock-up's in every launch (with one
-     * launch: the pooled medians), so one launch cannot make a violation, and a significant
-     * rank test whose medians point the other way (differently shaped samples) is none; and
-     * at every root measured, so a gain at root 0 alone is no violation for the calls of an
-     * application that rotates its root */
-    v->leaning = v->significant && v->launches_slower == v->launches && v->roots_slower == v->roots;
-    v->outcome = outcome_of(v, margin);
-    v->violation = v->outcome == MG_CK_VIOLATION;
-  }
-  free(p), free(in);
   return k;
+}
+
+/* The looks a comparison of these data can have stopped at (check.h, mg_ck_result.looks): the
+ * stopping rule's schedule below the launch's #@max_nrep, plus its end, when a launch measured with
+ * `--stop-rule decided`; else 1 (a fixed count, the RSE rule or a time budget: rules that read one
+ * series' spread or the clock, never the difference between the two). */
+static int looks_of(const mg_ck_data *d) {
+  long most = 1;
+  for (int l = 0; l < d->nlaunches; l++) {
+    const char *rule = mg_ck_meta_get(&d->launches[l].meta, "stop_rule");
+    if (!rule || strcmp(rule, "decided")) continue;
+    const char *mx = mg_ck_meta_get(&d->launches[l].meta, "max_nrep");
+    long max_nrep = 1000;
+    char e[64];
+    if (mx && mg_parse_long(mx, 1, 1000000000L, &max_nrep, e, sizeof e)) max_nrep = 1000;
+    mg_seq_cfg c;
+    mg_seq_defaults(&c);
+    long j = mg_seq_looks(&c, max_nrep) + 1;
+    if (j > most) most = j;
+  }
+  return (int)most;
 }
 
 /* The REVERSE row of mock-up row m (check.h, mg_ck_relations), before Holm. */
@@ -643,13 +668,11 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *given, mg_ck_result *r,
     }
   }
   if (monotony(d, o, r, err, errlen) || reverse_rows(d, o, r, err, errlen)) goto out;
-  if ((r->family = adjust(r->v, r->n, 0, r->rel, r->nrel, o->holm, o->alpha, o->margin)) < 0 ||
-      (r->aa_family = adjust(r->v, r->n, 1, NULL, 0, o->holm, o->alpha, o->margin)) < 0 ||
-      (r->mono_family = adjust(r->mono, r->nmono, 0, NULL, 0, o->holm, o->alpha, o->margin)) < 0 ||
-      (r->lib_family = adjust(r->lib, r->nlib, 0, NULL, 0, o->holm, o->alpha, o->margin)) < 0) {
-    (void)MG_ERR("out of memory or a p-value outside [0, 1] (Holm adjustment)");
-    goto out;
-  }
+  r->looks = looks_of(d);
+  r->family = adjust(r->v, r->n, 0, r->rel, r->nrel, o->holm, o->alpha, o->margin, r->looks);
+  r->aa_family = adjust(r->v, r->n, 1, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
+  r->mono_family = adjust(r->mono, r->nmono, 0, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
+  r->lib_family = adjust(r->lib, r->nlib, 0, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
   for (int i = 0, k = 0; i < r->n && k < r->nrel; i++) {
     const mg_ck_relation_rows *rr = r->v[i].aa ? NULL : mg_ck_relation_of(r->v[i].coll, r->v[i].alg);
     if (!rr) continue;

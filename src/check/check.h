@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "registry/registry.h"
+#include "stats/stats.h"
 
 #define MG_CK_NAME 64    /* algorithm names and launch ids, with the terminating NUL */
 #define MG_CK_RED 64     /* a reduction's "MPI_DOUBLE:MPI_SUM", with the terminating NUL */
@@ -203,16 +204,31 @@ const char *mg_ck_outcome_name(mg_ck_outcome o);
 typedef struct mg_ck_opts {
   mg_ck_test test;
   double alpha;          /* significance level, 0 < alpha < 1 */
-  int holm;              /* Holm adjustment across all comparisons (A/A rows: their own family) */
+  int holm;              /* adjust each interval's level for the comparisons of its family (A/A rows:
+                            their own family), Bonferroni (mg_ck_decide); 0: for the looks only */
   double level;          /* coverage of the slowdown interval */
   size_t resamples;      /* bootstrap replicates */
   uint32_t seed;         /* bootstrap seed; each verdict derives its own from it */
   int aa;                /* add the A/A control: the default split by round parity */
   double noise;          /* > 0: use this as the synchronisation cost instead of the measured one */
   double margin;         /* consistent: slowdown interval's upper end <= 1 + margin */
+  double min_span;       /* seconds the launches of a verdict must span to replicate it over time
+                            (--min-span, MG_CK_MIN_SPAN): a shorter one is flagged S (short_span) */
 } mg_ck_opts;
 
-/* alpha 0.05, mwu, Holm on, 95 % interval, 1000 resamples, seed 1, no A/A, margin 0.05. */
+/* The default --min-span (docs/check.md, "Replication over time"): a minute, the scale on which a
+ * plane-wave DFT run's library defaults were measured 25-30 % faster than during the check before
+ * it (issue 51); launches that follow each other within seconds replicate nothing of that. */
+#define MG_CK_MIN_SPAN 60.0
+/* Fewer values than this on a side: no interval, the verdict inconclusive (a bootstrap of 2 or 3
+ * values can have a spread of 0 and would make a point of its interval). */
+#define MG_CK_MIN_VALUES 5
+/* Seconds launch k (1..n) of `check --launches n` waits, `elapsed` seconds after launch 1 started,
+ * so that launch k starts no sooner than (k-1)/(n-1) x min_span after it (0: no wait). */
+double mg_ck_launch_wait(double elapsed, int k, int n, double min_span);
+
+/* alpha 0.05, mwu, Holm on, 95 % interval, 1000 resamples, seed 1, no A/A, margin 0.05, min_span
+ * MG_CK_MIN_SPAN. */
 void mg_ck_opts_default(mg_ck_opts *o);
 
 typedef enum { MG_CKV_OK, MG_CKV_SKIPPED, MG_CKV_ERROR } mg_ck_vstatus;
@@ -225,6 +241,7 @@ typedef enum { MG_CKV_OK, MG_CKV_SKIPPED, MG_CKV_ERROR } mg_ck_vstatus;
 #define MG_CK_FLAG_LAUNCHES 'L'     /* significant, but the default's median not above in every launch */
 #define MG_CK_FLAG_ROOTS 'R'        /* significant, but the default's median not above at every root */
 #define MG_CK_FLAG_MEASURE 'M'      /* measured only: the mock-up is no repair for this call (measure_only) */
+#define MG_CK_FLAG_SPAN 'S'         /* a violation whose launches span less than --min-span (one launch: 0 s) */
 
 typedef struct mg_ck_verdict {
   mg_coll coll;
@@ -241,12 +258,20 @@ typedef struct mg_ck_verdict {
   char note[192];        /* why skipped / error; "measure only: ..." (measure_only); else empty */
   long n_def, n_mock;
   double med_def, med_mock, mean_def, mean_mock; /* seconds */
-  double slowdown, lo, hi;                       /* median(def) / median(mock), bootstrap interval
-                                                    (over launches when launches >= 2) */
-  double stat, crit;     /* U or t, and its critical value at the unadjusted alpha */
+  double slowdown, lo, hi;                       /* median(def) / median(mock) and the decision's interval
+                                                    (mg_ck_decide): each end at alpha / mult, on the scale
+                                                    of the bootstrap (over launches when launches >= 2) */
+  mg_stats_logspread spread; /* the bootstrap's law of log(slowdown) the interval reads: each end's scale
+                            from the replicates' quantiles, their extremes (stats.h); NaN: no bootstrap */
+  double mult;           /* the multiplicity the interval's level is adjusted for: comparisons x looks */
+  double stat, crit;     /* U or t, and its critical value at the unadjusted alpha: the test reported
+                            beside the decision (--test), not the decision */
   const char *method;    /* "exact", "exact-ties", "normal", "welch", "student" */
-  double p, p_adj;       /* one-sided p; Holm-adjusted (== p without Holm) */
-  int significant;       /* p_adj <= alpha */
+  double p;              /* the test's one-sided p (--test), unadjusted: reported, not the decision */
+  double p_adj;          /* the decision's p: min(1, mult x Phi(-log(slowdown) / spread.down)), at least
+                            mult x spread.reach when a replicate is <= 1; <= alpha
+                            exactly when lo > 1 */
+  int significant;       /* lo > 1 (p_adj <= alpha): the interval wholly above 1 */
   int launches;          /* launches in which both were measured */
   int launches_slower;   /* ... of which the default's median was above the mock-up's */
   int roots;             /* roots measured on both sides (rooted collectives; 0: no root in the data) */
@@ -255,6 +280,9 @@ typedef struct mg_ck_verdict {
                             (NaN with fewer than two roots): the gain at the least favourable root */
   double sync_cost;      /* seconds, the noise threshold used (< 0 unknown) */
   int noise;             /* |med_def - med_mock| < sync_cost */
+  double span;           /* seconds between the starts (#@date) of the first and the last launch compared;
+                            0 with one launch, NaN when a launch has no date */
+  int short_span;        /* span < opts.min_span, or unknown: the verdict rests on one moment */
   int leaning;           /* significant, launches_slower == launches and roots_slower == roots: a
                             violation but for the noise or the interval (tune --include-inconclusive
                             takes these) */
@@ -326,6 +354,8 @@ typedef struct mg_ck_result {
   mg_ck_verdict *mono;   /* monotony: collective, pair, algorithm (registry order), size ascending */
   int nmono;
   int mono_family;       /* monotony comparisons in their Holm family (OK) */
+  int looks;             /* the looks a comparison's data may have stopped at: the stopping rule's
+                            (#@stop_rule=decided) plus the end, else 1; part of each family's mult */
   mg_ck_verdict *rel;    /* relation rows (MG_CK_RELATIONS): per cell of a mg_ck_relations row, its
                             REVERSE then its EQUIV verdict, in the order of v; the REVERSE rows are
                             in the Holm family of v (counted in family), the EQUIV rows are not */
@@ -394,8 +424,30 @@ static inline int mg_ck_unmeasured(const mg_ck_verdict *v) {
   return v->status == MG_CKV_ERROR && !strncmp(v->note, "no valid measurements", 21);
 }
 
-/* A verdict's flags as a short string ("V", "V~", "~", "L", "VM", "" ...). buf >= 6. */
+/* A verdict's flags as a short string ("V", "VS", "V~", "~", "L", "VM", "" ...). buf >= 8. */
 const char *mg_ck_flags(const mg_ck_verdict *v, char *buf);
+
+/* The decision of one comparison, the one rule of check, verify, report and tune (docs/statistics.md,
+ * "One decision per line"): from v's slowdown, spread, launches, roots and noise, with the family's
+ * multiplicity mult (comparisons x looks), sets lo, hi (each end at one-sided alpha / mult), p_adj,
+ * significant (lo > 1), leaning, outcome and violation. Fewer than MG_CK_MIN_VALUES values on a side,
+ * or no bootstrap: no interval, inconclusive. */
+void mg_ck_decide(mg_ck_verdict *v, double alpha, double mult, double margin);
+/* The one-sided tail of each end of a verdict's interval, alpha / mult, as a coverage in percent of
+ * the two-sided interval (for the tables' headers and legends: "99.99"). */
+double mg_ck_level_pct(double alpha, double mult);
+/* The multiplicity of r's main family (its comparisons, 1 without the adjustment, x r->looks). */
+double mg_ck_result_mult(const struct mg_ck_result *r);
+
+/* The replication over time of r's comparisons (docs/check.md, "Replication over time"): the
+ * smallest and largest span of the OK comparisons (NaN: none, or a launch without a date), how many
+ * violations rest on a short span (short_span), and the violations. */
+typedef struct mg_ck_span_info {
+  double min, max;
+  int unknown;           /* comparisons whose launches have no date */
+  int short_violations, violations;
+} mg_ck_span_info;
+void mg_ck_span_summary(const struct mg_ck_result *r, mg_ck_span_info *s);
 
 /* One row of the grouped-violation comparer: a (collective, size) with at
  * least one comparison and the fastest mock-up with a violation there. */

@@ -157,7 +157,7 @@ void mg_ck_print_libvariants(FILE *f, const mg_ck_result *r) {
   if (!r->nkinds) return;
   int wins[MG_CK_NKINDS] = {0};
   for (int i = 0; i < r->nkinds; i++) wins[r->kinds[i].winner]++;
-  fprintf(f, "\nlibrary variants (the MPI library's own algorithms, lib:NAME; not guideline verdicts; Holm over "
+  fprintf(f, "\nlibrary variants (the MPI library's own algorithms, lib:NAME; not guideline verdicts; adjusted for "
              "%d comparisons):\n", r->lib_family);
   fprintf(f, "  ratio = median(default) / median(contender) [interval]; V faster, C not faster, ? inconclusive\n");
   fprintf(f, "  %-22s %8s %11s  %-44s %-44s %s\n", "collective", "bytes", "default[us]", "best mock-up",

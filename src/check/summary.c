@@ -63,10 +63,29 @@ static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) 
     fprintf(f, "datatype: %s (%s bytes of data every %s bytes; sizes are bytes of data)\n", L->datatype, sz ? sz : "?",
             ext ? ext : "?");
   }
-  fprintf(f, "test: %s, alpha %g,\n      %s (%d comparisons", mg_ck_test_desc(r->opts.test), r->opts.alpha,
-          r->opts.holm ? "Holm-adjusted over the run" : "no multiple-testing adjustment", r->family);
-  if (r->rel_family) fprintf(f, ", %d of them reverse, e.g. TGT 2010 eq. 5", r->rel_family);
-  fprintf(f, ")\n");
+  double mult = mg_ck_result_mult(r);
+  fprintf(f, "decision: the slowdown's bootstrap interval, each end at alpha %g / %.0f (%d comparisons%s x %d "
+             "look%s%s):\n  violation: above 1; consistent: below 1 + margin; the %s test is reported beside, not "
+             "decisive\n",
+          r->opts.alpha, mult, r->family, r->opts.holm ? "" : " not adjusted for", r->looks, r->looks == 1 ? "" : "s",
+          r->looks > 1 ? " of --stop-rule decided" : "", mg_ck_test_name(r->opts.test));
+  if (r->rel_family) fprintf(f, "          (%d of the comparisons reverse, e.g. TGT 2010 eq. 5)\n", r->rel_family);
+  mg_ck_span_info sp;
+  mg_ck_span_summary(r, &sp);
+  if (d->nlaunches <= 1)
+    fprintf(f, "replication over time: none (1 launch): every verdict rests on one moment (flag S on "
+               "violations);\n  check --launches N spreads N launches over --min-span %.0f s\n",
+            r->opts.min_span);
+  else if (sp.unknown || isnan(sp.max))
+    fprintf(f, "replication over time: unknown (a launch has no #@date): violations flagged S\n");
+  else {
+    char range[64];
+    if (sp.min == sp.max) snprintf(range, sizeof range, "%.0f s", sp.max);
+    else snprintf(range, sizeof range, "%.0f-%.0f s", sp.min, sp.max);
+    fprintf(f, "replication over time: the launches compared span %s%s;\n  %d of %d violations rest on less than "
+               "--min-span %.0f s (flagged S)\n", range, sp.max < 10 ? " (decided within seconds)" : "",
+            sp.short_violations, sp.violations, r->opts.min_span);
+  }
   if (r->opts.noise > 0)
     fprintf(f, "noise threshold: %.2f us (given)\n", 1e6 * r->opts.noise);
   else if (smax >= 0 && smin == smax && d->nlaunches == 1 && d->launches[0].sync_skew >= 0)
@@ -94,7 +113,7 @@ static void print_counts(FILE *f, const mg_ck_summary *s, int p2p) {
     fprintf(f, "%-22s %11d %10d %10d %12d %6d %8d\n", c < MG_NCOLL ? mg_colls[c].name : "total", p->comparisons,
             p->violations, p->consistent, p->inconclusive, p->cells, p->cells_violated);
   }
-  fprintf(f, "violations: the default significantly slower, in every launch, beyond the noise;\n"
+  fprintf(f, "violations: the slowdown interval above 1, the default slower in every launch, beyond the noise;\n"
              "consistent: shown not slower beyond the margin; inconclusive: neither shown");
   if (s->total.noisy) fprintf(f, " (%d within the noise)", s->total.noisy);
   fprintf(f, "\n");
@@ -206,7 +225,7 @@ static void print_monotony(FILE *f, const mg_ck_result *r) {
     free(w);
     return;
   }
-  fprintf(f, "\nmonotony (A(n) not slower than a larger size, per algorithm; Holm over %d comparisons):\n"
+  fprintf(f, "\nmonotony (A(n) not slower than a larger size, per algorithm; adjusted for %d comparisons):\n"
              "  %d non-monotone, %d shown monotone, %d inconclusive\n", r->mono_family, nv, ok - nv - incl, incl);
   if (nv) {
     qsort(w, (size_t)nv, sizeof *w, cmp_worst);
@@ -243,5 +262,5 @@ void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   if (s.aa)
     fprintf(f, "A/A control: %d of %d default-vs-default comparisons flagged\n  (expected: %s)\n",
             s.aa_flagged, s.aa,
-            r->opts.holm ? "none, up to probability alpha (Holm)" : "at most a share alpha of them");
+            r->opts.holm ? "none, up to probability alpha (adjusted)" : "at most a share alpha of them");
 }

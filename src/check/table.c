@@ -453,14 +453,14 @@ static void build_runtime(table *t, const mg_ck_data *d, const mg_ck_result *res
   }
 }
 
-static const char *p_head(const mg_ck_result *r) { return r->opts.holm ? "p_holm" : "p"; }
+static const char *p_head(const mg_ck_result *r) { return r->opts.holm ? "p_adj" : "p"; }
 
 static void build_violation(table *t, const mg_ck_result *res, int merge) {
   tcol_add(t, mg_ck_any_p2p(res) ? "operation" : "collective", "collective", K_BOTH, T_STR, 1);
   tcol_add(t, "bytes", "bytes", K_BOTH, T_NUM, 0);
   tcol_add(t, "mock-up", "mockup", K_BOTH, T_STR, 1);
   tcol_add(t, "slowdown", "slowdown", K_BOTH, T_NUM, 0);
-  tcol_add(t, "95% CI", "", K_TEXT, T_STR, 1);
+  tcol_add(t, "interval", "", K_TEXT, T_STR, 1);
   tcol_add(t, p_head(res), "p_adjusted", K_BOTH, T_NUM, 0);
   tcol_add(t, "verdict", "verdict", K_BOTH, T_STR, 1);
   tcol_add(t, "", "violation", K_DATA, T_NUM, 0);
@@ -501,7 +501,7 @@ static void build_detailed(table *t, const mg_ck_result *res, int merge) {
   tcol_add(t, "", "p_value", K_DATA, T_NUM, 0);
   tcol_add(t, p_head(res), "p_adjusted", K_BOTH, T_NUM, 0);
   tcol_add(t, "slow", "slowdown", K_BOTH, T_NUM, 0);
-  tcol_add(t, "95% CI", "", K_TEXT, T_STR, 1);
+  tcol_add(t, "interval", "", K_TEXT, T_STR, 1);
   tcol_add(t, "", "slowdown_lo", K_DATA, T_NUM, 0);
   tcol_add(t, "", "slowdown_hi", K_DATA, T_NUM, 0);
   tcol_add(t, "fl", "flags", K_BOTH, T_STR, 1);
@@ -547,7 +547,7 @@ static void build_grouped(table *t, const mg_ck_result *res, int merge) {
   tcol_add(t, merge ? "mock-up" : "fastest violating mock-up", "mockup", K_BOTH, T_STR, 1);
   tcol_add(t, merge ? "mock[us]" : "mock-up[us]", "median_mockup_sec", K_BOTH, T_NUM, 0);
   tcol_add(t, merge ? "slow" : "slowdown", "slowdown", K_BOTH, T_NUM, 0);
-  tcol_add(t, "95% CI", "", K_TEXT, T_STR, 1);
+  tcol_add(t, "interval", "", K_TEXT, T_STR, 1);
   tcol_add(t, "", "slowdown_lo", K_DATA, T_NUM, 0);
   tcol_add(t, "", "slowdown_hi", K_DATA, T_NUM, 0);
   tcol_add(t, p_head(res), "p_adjusted", K_BOTH, T_NUM, 0);
@@ -610,14 +610,15 @@ int mg_ck_print_comparer(FILE *f, mg_ck_comparer c, mg_ck_format fmt, int merge,
     print_table(f, &t, fmt, merge, mg_ck_comparer_name(c));
     if (fmt == MG_CK_TEXT && (c == MG_CKC_VIOLATION || c == MG_CKC_DETAILED || c == MG_CKC_GROUPED))
       fprintf(f,
-              "flags: V violation: the default is significantly slower (%s, alpha %g%s), in every launch,\n"
-              "         beyond the noise, its slowdown interval above 1\n"
+              "flags: V violation: the slowdown interval lies above 1 (each end at alpha %g / %.0f, the\n"
+              "         comparisons x looks%s), slower in every launch and at every root, beyond the noise\n"
               "       C consistent: the default is not slower by more than %g %% (the interval's upper end)\n"
               "       ? inconclusive: neither shown, with ~ noise: the medians differ by less than one\n"
-              "         synchronisation, L: significant, but not slower in every launch, or R: not\n"
-              "         slower at every root\n",
-              mg_ck_test_name(r->opts.test), r->opts.alpha, r->opts.holm ? ", Holm-adjusted" : "",
-              100 * r->opts.margin);
+              "         synchronisation, L: the interval above 1, but not slower in every launch, or R: not\n"
+              "         slower at every root; S: a violation whose launches span less than %.0f s (one launch:\n"
+              "         one moment of the machine; check --launches N spaces them over --min-span)\n",
+              r->opts.alpha, r->family > 0 ? mg_ck_result_mult(r) : 1.0, r->opts.holm ? "" : ", not adjusted",
+              100 * r->opts.margin, r->opts.min_span);
   }
   table_free(&t);
   return rc;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check/check.h"
+#include "stats/stats.h"
 
 /* The names and descriptions of the X(ENUM, name, description) lists of check.h, in enum order. */
 #define NAME(E, n, d) n,
@@ -64,7 +65,61 @@ void mg_ck_opts_default(mg_ck_opts *o) {
   o->resamples = 1000;
   o->seed = 1;
   o->margin = 0.05;
+  o->min_span = MG_CK_MIN_SPAN;
 }
+
+/* One rule for every comparison (docs/statistics.md, "One decision per line"): the interval printed
+ * beside a verdict is the one it was decided on. Both ends at one-sided alpha / mult on the bootstrap's
+ * log scale (mg_stats_ratio_interval), so over a family of k comparisons each read at up to J looks
+ * (mult = k J) a false violation anywhere has probability <= alpha (Bonferroni: any dependence), and
+ * likewise a false consistent; the launch, root and noise guards can only withhold a violation. */
+void mg_ck_decide(mg_ck_verdict *v, double alpha, double mult, double margin) {
+  v->mult = mult;
+  double lo = NAN, hi = NAN, p = 1;
+  int enough = v->n_def >= MG_CK_MIN_VALUES && v->n_mock >= MG_CK_MIN_VALUES;
+  if (!enough || !(mult >= 1) ||
+      mg_stats_ratio_interval(v->slowdown, &v->spread, alpha / mult, &lo, &hi, &p) != MG_STATS_OK)
+    lo = hi = NAN, p = 1;
+  v->lo = lo, v->hi = hi;
+  v->p_adj = mult * p < 1 ? mult * p : 1;
+  v->significant = lo > 1;
+  /* the default's median must also be above the mock-up's in every launch (with one launch: the
+   * pooled medians), so one launch cannot make a violation, and at every root measured, so a gain
+   * at root 0 alone is no violation for the calls of an application that rotates its root */
+  v->leaning = v->significant && v->launches_slower == v->launches && v->roots_slower == v->roots;
+  if (v->leaning && !v->noise) v->outcome = MG_CK_VIOLATION;
+  else if (hi <= 1 + margin) v->outcome = MG_CK_CONSISTENT;
+  else v->outcome = MG_CK_INCONCLUSIVE;
+  v->violation = v->outcome == MG_CK_VIOLATION;
+}
+
+double mg_ck_launch_wait(double elapsed, int k, int n, double min_span) {
+  if (k <= 1 || n <= 1 || !(min_span > 0) || !(elapsed >= 0)) return 0;
+  double due = min_span * (double)(k - 1) / (double)(n - 1);
+  return due > elapsed ? due - elapsed : 0;
+}
+
+double mg_ck_result_mult(const mg_ck_result *r) {
+  return (double)(r->opts.holm && r->family > 0 ? r->family : 1) * (r->looks > 0 ? r->looks : 1);
+}
+
+void mg_ck_span_summary(const mg_ck_result *r, mg_ck_span_info *s) {
+  memset(s, 0, sizeof *s);
+  s->min = s->max = NAN;
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_verdict *v = &r->v[i];
+    if (v->status != MG_CKV_OK || v->aa) continue;
+    if (isnan(v->span)) s->unknown++;
+    else {
+      if (!(v->span >= s->min)) s->min = v->span;
+      if (!(v->span <= s->max)) s->max = v->span;
+    }
+    s->violations += v->violation;
+    s->short_violations += v->violation && v->short_span;
+  }
+}
+
+double mg_ck_level_pct(double alpha, double mult) { return 100 * (1 - 2 * alpha / (mult >= 1 ? mult : 1)); }
 
 const char *mg_ck_flags(const mg_ck_verdict *v, char *buf) {
   static const char outcome_flag[MG_CK_NOUTCOMES] = {
@@ -79,6 +134,7 @@ const char *mg_ck_flags(const mg_ck_verdict *v, char *buf) {
     if (v->significant && v->roots_slower != v->roots) buf[k++] = MG_CK_FLAG_ROOTS;
     if (v->noise) buf[k++] = MG_CK_FLAG_NOISE;
     if (v->measure_only) buf[k++] = MG_CK_FLAG_MEASURE;
+    if (v->violation && v->short_span) buf[k++] = MG_CK_FLAG_SPAN;
   }
   buf[k] = '\0';
   return buf;

@@ -31,7 +31,7 @@
   X(LOGGP, "loggp", 0, 1) X(MODEL_GUIDED, "model-guided", 0, 0) X(MODEL_SLACK, "model-slack", 0, 1)  \
   X(P2P, "p2p", 0, 0) X(PATTERN, "pattern", 0, 1) X(LIBVARS, "lib-variants", 0, 1)                \
   X(RESUME, "resume", 0, 0) X(STOP_RULE, "stop-rule", 0, 1) X(ETA_FROM, "eta-from", 0, 1)          \
-  X(LAUNCH_OF, "launch-of", 0, 1)
+  X(LAUNCH_OF, "launch-of", 0, 1) X(MIN_SPAN, "min-span", 0, 1)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
@@ -79,6 +79,7 @@ typedef struct mg_check_launch_args {
   int nmeasure;
   char **analysis;       /* options for the joint analysis */
   int nanalysis;
+  double min_span;       /* --min-span: launch K starts no sooner than (K-1)/(N-1) of it after launch 1 */
 } mg_check_launch_args;
 
 /* Run the launches and analyse them together; the exit code of `check`. */

@@ -253,7 +253,21 @@ int mg_check_launches(const mg_check_launch_args *a) {
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   t.t0 = mg_clock_s();
-  for (int k = 1; k <= a->n && !stop_asked; k++) run_launch(a, k, self, child, &t);
+  for (int k = 1; k <= a->n && !stop_asked; k++) {
+    /* launches that follow each other within seconds replicate nothing of the machine's time: launch K
+     * waits until (K-1)/(N-1) of --min-span have passed since launch 1 started (docs/check.md) */
+    double wait = mg_ck_launch_wait(mg_clock_s() - t.t0, k, a->n, a->min_span);
+    if (wait >= 1 && !a->resume) {
+      fprintf(stderr, "mpiguide check: waiting %.0f s before launch %d of %d, so that the launches span --min-span "
+                      "%.0f s (--min-span 0: no wait)\n", wait, k, a->n, a->min_span);
+      for (double end = mg_clock_s() + wait; !stop_asked && mg_clock_s() < end;) {
+        double left = end - mg_clock_s();
+        struct timespec ts = {(time_t)(left > 1 ? 1 : 0), (long)((left > 1 ? 0 : left) * 1e9)};
+        nanosleep(&ts, NULL); /* a signal ends it early: stop_asked is then seen */
+      }
+    }
+    if (!stop_asked) run_launch(a, k, self, child, &t);
+  }
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
   int status = analyse_launches(a, &t);
@@ -269,7 +283,9 @@ int mg_check_launches(const mg_check_launch_args *a) {
 int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o) {
   char e[256];
   mg_check_launch_args a = {.out = o->val[O_OUT], .force = o->given[O_FORCE], .resume = o->given[O_RESUME],
-                            .progress = !o->given[O_QUIET] && !o->given[O_NO_PROGRESS]};
+                            .progress = !o->given[O_QUIET] && !o->given[O_NO_PROGRESS], .min_span = MG_CK_MIN_SPAN};
+  if (o->given[O_MIN_SPAN] && mg_parse_seconds(o->val[O_MIN_SPAN], &a.min_span, e, sizeof e))
+    return fprintf(stderr, "mpiguide check: --min-span: %s (e.g. 60s, 0 for none)\n", e), 2;
   if (o->given[O_FROM]) return fprintf(stderr, "mpiguide check: --launches measures; --from analyses: give one\n"), 2;
   if (!o->given[O_OUT]) return fprintf(stderr, "mpiguide check: --launches needs -o DIR (the launches go to DIR/launch-K)\n"), 2;
   long nl = 0;

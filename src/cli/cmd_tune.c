@@ -66,7 +66,16 @@ static const char usage_text[] =
     "\n"
     "Writes the profile verified in VERIFY_DIR (`mpiguide verify -o VERIFY_DIR`; --profile, by default\n"
     "the verify.csv's own) without every rule that verify measured slower than the default (verdict\n"
-    "'slower' at any size of the rule): the whole rule goes, for all its sizes and process counts.\n";
+    "'slower' at any size of the rule): the whole rule goes, for all its sizes and process counts.\n"
+    "\n"
+    "usage: mpiguide tune --drop-unconfirmed VERIFY_DIR [-p|--profile FILE] -o FILE\n"
+    "\n"
+    "The same, keeping only the rules verify confirmed: every size of the rule measured 'faster' (tuned's\n"
+    "interval below the default's, the decision check's violations are made by); the profile records\n"
+    "which rules were kept, when and on what they were verified.\n"
+    "\n"
+    "Replication (tune DIR...): --min-span T [60s]: a rule whose launches span less than T, or one\n"
+    "launch, says SHORT SPAN in its comment; --hold-short holds such rules back instead.\n";
 
 #define OPTIONS(X)                                                                                      \
   X(HELP, "help", 'h', MG_OPT_FLAG) X(OUT, "out", 'o', MG_OPT_ARG) X(MIN_GAIN, "min-gain", 0, MG_OPT_ARG)     \
@@ -74,7 +83,8 @@ static const char usage_text[] =
   X(SEED, "seed", 0, MG_OPT_ARG) X(QUIET, "quiet", 'q', MG_OPT_FLAG)                                         \
   X(INCONCLUSIVE, "include-inconclusive", 0, MG_OPT_FLAG) X(DROP_SLOWER, "drop-slower", 0, MG_OPT_ARG)           \
   X(PROFILE, "profile", 'p', MG_OPT_ARG) X(MODEL, "model", 0, MG_OPT_ARG) X(MODEL_NP, "model-np", 0, MG_OPT_ARG)      \
-  X(MODEL_SIZES, "model-sizes", 0, MG_OPT_ARG)
+  X(MODEL_SIZES, "model-sizes", 0, MG_OPT_ARG) X(MIN_SPAN, "min-span", 0, MG_OPT_ARG)                        \
+  X(HOLD_SHORT, "hold-short", 0, MG_OPT_FLAG) X(DROP_UNCONFIRMED, "drop-unconfirmed", 0, MG_OPT_ARG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
@@ -101,7 +111,8 @@ typedef struct tune {
   mg_profile *p;
   mg_tune_choice *ch;
   int nch;
-  const char *drop_dir, *profile; /* --drop-slower VERIFY_DIR [--profile FILE] */
+  const char *drop_dir, *profile; /* --drop-slower / --drop-unconfirmed VERIFY_DIR [--profile FILE] */
+  int unconfirmed;                 /* --drop-unconfirmed: drop every rule verify did not find faster */
   mg_loggp lg;                     /* --model */
   int have_lg, nmodel_np, model_np[64], npredicted;
   size_t *msizes;                  /* --model-sizes */
@@ -162,8 +173,21 @@ static int parse(int argc, char **argv, tune *T) {
   }
   T->quiet = o.given[O_QUIET];
   T->which = o.given[O_INCONCLUSIVE] ? MG_TUNE_INCLUDE_INCONCLUSIVE : MG_TUNE_CONCLUSIVE;
+  if (o.given[O_HOLD_SHORT]) T->which |= MG_TUNE_HOLD_SHORT;
+  if ((v = o.val[O_MIN_SPAN]) && mg_parse_seconds(v, &T->ck.min_span, T->e, sizeof T->e)) {
+    fprintf(stderr, "mpiguide tune: --min-span: %s (e.g. 60s)\n", T->e);
+    goto bad;
+  }
   for (int i = 0; i < o.npos; i++) T->srcs[T->nsrc++].path = o.pos[i];
   T->drop_dir = o.val[O_DROP_SLOWER];
+  if (o.given[O_DROP_UNCONFIRMED]) {
+    if (T->drop_dir) {
+      fprintf(stderr, "mpiguide tune: --drop-slower and --drop-unconfirmed: give one (unconfirmed includes slower)\n");
+      goto bad;
+    }
+    T->drop_dir = o.val[O_DROP_UNCONFIRMED];
+    T->unconfirmed = 1;
+  }
   T->profile = o.val[O_PROFILE];
   if ((v = o.val[O_MODEL])) {
     if (mg_loggp_read(v, &T->lg, T->e, sizeof T->e)) {
@@ -241,8 +265,12 @@ static void preamble(tune *T) {
   snprintf(line, sizeof line,
            "choice: fastest mock-up with a %s (%s, alpha %g%s) and median <= %.2f x "
            "default's over the whole slowdown interval",
-           T->which == MG_TUNE_CONCLUSIVE ? "conclusive violation" : "significant violation, conclusive or not",
-           mg_ck_test_name(T->ck.test), T->ck.alpha, T->ck.holm ? ", Holm" : "", 1 - T->min_gain);
+           !(T->which & MG_TUNE_INCLUDE_INCONCLUSIVE) ? "conclusive violation" : "significant violation, conclusive or not",
+           "its interval", T->ck.alpha, T->ck.holm ? ", adjusted for the comparisons and looks" : "", 1 - T->min_gain);
+  mg_profile_add_preamble(T->p, line);
+  snprintf(line, sizeof line, "replication: a rule whose launches span less than %.0f s (or one launch) %s",
+           T->ck.min_span, (T->which & MG_TUNE_HOLD_SHORT) ? "is held back (--hold-short)"
+                                                            : "says SHORT SPAN in its comment: verify it before use");
   mg_profile_add_preamble(T->p, line);
   mg_profile_add_preamble(T->p, "ranges: a measured size, extended to the next one only if it chose the same; "
                                 "defaults elsewhere");
@@ -338,7 +366,7 @@ static int save_lib_settings(tune *T) {
 
 /* The built profile p into path, through a temporary renamed when complete. 0, or 1 after a message that
  * names the file and the reason. */
-static int write_profile(const mg_profile *p, const char *path) {
+int mg_cmd_tune_write_profile(const mg_profile *p, const char *path) {
   size_t len;
   char *text = mg_profile_format(p, &len), e[MG_CK_ERR];
   mg_outfile o;
@@ -369,7 +397,7 @@ static int save(tune *T) {
     return 1;
   }
   mg_profile_diags_free(&diags);
-  return write_profile(T->p, T->out);
+  return mg_cmd_tune_write_profile(T->p, T->out);
 }
 
 static void print_rules(const tune *T) {
@@ -400,8 +428,25 @@ static void print_rules(const tune *T) {
     printf("), and its message size is not known on every rank: a rule must cover every size\n");
     done = e;
   }
+  int held = 0, shortr = 0;
+  for (int k = 0; k < T->nch; k++) {
+    const mg_tune_choice *x = &T->ch[k];
+    if (x->held) {
+      char sz[32];
+      mg_profile_fmt_size(x->bytes, sz, sizeof sz);
+      printf("held back: %s np=%d %s %s %.2fx: %s (--hold-short; measure again with check --launches N over "
+             "--min-span %.0f s)\n", mg_colls[x->coll].name, x->nprocs, sz, x->held->alg, x->held->slowdown,
+             x->held->launches <= 1 ? "1 launch" : "its launches span less than --min-span", T->ck.min_span);
+      held++;
+    }
+    shortr += x->alg && x->v && x->v->short_span && !x->withheld;
+  }
+  if (shortr)
+    printf("%d of the cells tuned rest on one launch or launches spanning less than %.0f s: their rules say SHORT "
+           "SPAN; verify them, or tune --hold-short\n", shortr, T->ck.min_span);
   printf("%d rule%s from %d measured (collective, process count, size) cells, %d tuned", n, n == 1 ? "" : "s",
          measured, tuned);
+  if (held) printf(", %d held back", held);
   if (T->have_lg) printf("; %d predicted by the model", T->npredicted);
   printf("; profile: %s\n", T->out);
 }
@@ -417,7 +462,7 @@ static void print_defaults_best(const tune *T) {
          "%s violation in any of the %d cells measured, so the library's defaults are the best choice there; "
          "nothing to tune (the profile has no rule: with it, every call runs the default, and `mpiguide verify` "
          "has nothing to measure)\n",
-         100 * T->min_gain, T->which == MG_TUNE_CONCLUSIVE ? "conclusive" : "significant", T->nch);
+         100 * T->min_gain, !(T->which & MG_TUNE_INCLUDE_INCONCLUSIVE) ? "conclusive" : "significant", T->nch);
 }
 
 /* ---------- --model: the sizes and process counts not measured, decided by the cost model ---------- */
@@ -507,118 +552,6 @@ static int model_fill(tune *T) {
   return rc ? 1 : 0;
 }
 
-/* ---------- --drop-slower: the verified profile without the rules measured slower ---------- */
-
-/* Where a rule stands: "FILE:LINE" (FILE alone for rules without a line, e.g. from .prf files). */
-static void rule_where(const char *path, const mg_profile_rule *ru, char *buf, size_t len) {
-  if (ru->line > 0) snprintf(buf, len, "%s:%d", path, ru->line);
-  else snprintf(buf, len, "%s", path);
-}
-
-/* drop[k] = 1 for every rule of p with a row of v that verify measured slower. The number of rules to
- * drop, or -1 after a message (the profile is not the one verified). */
-static int mark_slower(const mg_rp_verify *v, const mg_profile *p, const char *ppath, int *drop) {
-  int n = 0;
-  for (int i = 0; i < v->n; i++) {
-    const mg_rp_vrow *w = &v->rows[i];
-    int c = mg_coll_find(w->coll);
-    if (!w->in_profile || strcmp(w->verdict, "slower")) continue;
-    int k = c < 0 ? -1 : mg_cmd_rule_find(p, (mg_coll)c, w->nprocs, w->bytes, w->red);
-    const mg_profile_rule *ru = k >= 0 ? mg_profile_rule_at(p, k) : NULL;
-    if (!ru || strcmp(mg_colls[c].algs[ru->alg].name, w->tuned)) {
-      fprintf(stderr, "mpiguide tune: %s:%d: verify measured %s at %zu bytes on %d processes with %s, but '%s' %s; "
-                      "give --profile the profile that was verified\n",
-              v->path, w->line, w->coll, w->bytes, w->nprocs, w->tuned, ppath,
-              ru ? "chooses another algorithm there" : "has no rule there");
-      return -1;
-    }
-    n += !drop[k];
-    drop[k] = 1;
-  }
-  return n;
-}
-
-/* Each rule dropped, with the sizes it was slower at. */
-static void print_dropped(const mg_rp_verify *v, const mg_profile *p, const char *ppath, const int *drop) {
-  for (int k = 0; k < mg_profile_nrules(p); k++) {
-    if (!drop[k]) continue;
-    const mg_profile_rule *ru = mg_profile_rule_at(p, k);
-    char where[1100], rule[200];
-    rule_where(ppath, ru, where, sizeof where);
-    mg_cmd_rule_str(ru, rule, sizeof rule);
-    printf("dropped %s: %s  (tuned/default", where, rule);
-    for (int i = 0; i < v->n; i++) {
-      const mg_rp_vrow *w = &v->rows[i];
-      int c = mg_coll_find(w->coll);
-      if (w->in_profile && !strcmp(w->verdict, "slower") && c == (int)ru->coll &&
-          mg_cmd_rule_find(p, (mg_coll)c, w->nprocs, w->bytes, w->red) == k)
-        printf(" %.3f at %zu B", w->ratio, w->bytes);
-    }
-    printf(")\n");
-  }
-}
-
-/* The rules of p but the dropped ones, with p's preamble and one line more. NULL: out of memory. */
-static mg_profile *kept_rules(const mg_profile *p, const int *drop, int ndrop, const char *dir) {
-  mg_profile *q = mg_profile_new();
-  char line[1200];
-  int bad = !q;
-  for (int k = 0; !bad && k < mg_profile_npreamble(p); k++) bad = mg_profile_add_preamble(q, mg_profile_preamble_at(p, k)) != 0;
-  snprintf(line, sizeof line, "mpiguide tune --drop-slower %s: %d rule%s dropped that verify measured slower", dir,
-           ndrop, ndrop == 1 ? "" : "s");
-  bad = bad || mg_profile_add_preamble(q, line) != 0;
-  for (int k = 0; !bad && k < mg_profile_nrules(p); k++) {
-    const mg_profile_rule *ru = mg_profile_rule_at(p, k);
-    if (!drop[k])
-      bad = mg_profile_add_sel(q, ru->coll, ru->np_lo, ru->np_hi, ru->lo, ru->hi, ru->tclass, ru->opsel, ru->alg,
-                               ru->comment) != 0;
-  }
-  if (!bad) bad = mg_profile_build(q, NULL) != MG_PROFILE_OK;
-  if (bad) mg_profile_free(q);
-  return bad ? NULL : q;
-}
-
-/* Read the verify result and the profile, write the profile without the slower rules. Exit code. */
-static int drop_slower(const tune *T) {
-  char vp[1100], e[MG_CK_ERR];
-  mg_rp_verify v;
-  mg_profile *p = NULL, *q = NULL;
-  mg_profile_diags diags = {0};
-  int status = 2, *drop = NULL;
-  snprintf(vp, sizeof vp, "%s/verify.csv", T->drop_dir);
-  if (mg_rp_verify_read(vp, &v, e, sizeof e)) {
-    fprintf(stderr, "mpiguide tune: --drop-slower: %s (give a result directory of `mpiguide verify -o DIR`)\n", e);
-    return 2;
-  }
-  const char *ppath = T->profile ? T->profile : v.profile;
-  if (!*ppath) fprintf(stderr, "mpiguide tune: %s names no profile: give --profile FILE\n", vp);
-  else if (mg_profile_open(ppath, &p, &diags) != MG_PROFILE_OK) {
-    for (int k = 0; k < diags.n; k++) {
-      mg_profile_diag_format(&diags.v[k], e, sizeof e);
-      fprintf(stderr, "mpiguide tune: %s\n", e);
-    }
-    if (!diags.n) fprintf(stderr, "mpiguide tune: cannot read the profile '%s'\n", ppath);
-    fprintf(stderr, "(give --profile FILE, the profile that %s verified)\n", vp);
-  } else if (!(drop = calloc((size_t)mg_profile_nrules(p) + 1, sizeof *drop)))
-    fprintf(stderr, "mpiguide tune: out of memory\n"), status = 1;
-  else {
-    int ndrop = mark_slower(&v, p, ppath, drop);
-    if (ndrop >= 0 && !(q = kept_rules(p, drop, ndrop, T->drop_dir)))
-      fprintf(stderr, "mpiguide tune: out of memory\n"), status = 1;
-    else if (ndrop >= 0 && !(status = write_profile(q, T->out)) && !T->quiet) {
-      print_dropped(&v, p, ppath, drop);
-      printf("%d of %d rule%s dropped (verify measured them slower than the default); profile: %s\n", ndrop,
-             mg_profile_nrules(p), mg_profile_nrules(p) == 1 ? "" : "s", T->out);
-    }
-  }
-  mg_profile_diags_free(&diags);
-  mg_profile_free(p);
-  mg_profile_free(q);
-  free(drop);
-  mg_rp_verify_free(&v);
-  return status;
-}
-
 int mg_cmd_tune(int argc, char **argv) {
   tune T = {0};
   T.min_gain = 0.10;
@@ -627,7 +560,7 @@ int mg_cmd_tune(int argc, char **argv) {
   if (!T.srcs) return 1;
   int status = parse(argc, argv, &T);
   if (status == 1) status = 0; /* --help */
-  else if (status == 0 && T.drop_dir) status = drop_slower(&T);
+  else if (status == 0 && T.drop_dir) status = mg_cmd_tune_drop(T.drop_dir, T.profile, T.out, T.unconfirmed, T.quiet);
   else if (status == 0 && !(status = source_nprocs(&T))) {
     status = 1;
     T.p = mg_profile_new();

@@ -1,5 +1,5 @@
 /*
- * What `mpiguide tune` (cmd_tune.c, cmd_tune_rules.c) shares with `mpiguide verify` (cmd_verify.c): naming a
+ * What `mpiguide tune` (cmd_tune.c, cmd_tune_rules.c, cmd_tune_drop.c) shares with `mpiguide verify` (cmd_verify.c): naming a
  * profile's rule the way the profile writes it, and finding the rule that covers a cell, so that
  * verify's advice ("drop the rule at FILE:LINE") and `tune --drop-slower` name the same rule.
  */
@@ -20,5 +20,12 @@ void mg_cmd_rule_str(const mg_profile_rule *ru, char *buf, size_t len);
 /* The index (for mg_profile_rule_at) of the rule of p covering (coll, nprocs, bytes), or -1.
  * Where process-count ranges nest, the narrowest one (the one lookups use). */
 int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes, const char *red);
+
+/* The profile written to path (cmd_tune.c): 0, or 1 after a message. */
+int mg_cmd_tune_write_profile(const mg_profile *p, const char *path);
+/* tune --drop-slower / --drop-unconfirmed (cmd_tune_drop.c): the profile verified in dir (profile:
+ * another path than its verify.csv's #@profile, or NULL) without the rules verify measured slower, or
+ * (unconfirmed) keeping only those it found faster at every size measured, into out. Exit code. */
+int mg_cmd_tune_drop(const char *dir, const char *profile, const char *out, int unconfirmed, int quiet);
 
 #endif

@@ -117,6 +117,7 @@ typedef struct vstate {
   int nextra;
   int in_place;                /* --in-place */
   int no_rules;                /* the profile has no rule at all (tune found the defaults best): exit 0 */
+  int tuned_family, aa_family; /* the cells verify judges: tuned ones, and those the profile leaves alone */
   const mg_dtype_info *dtype;  /* --datatype, for the collectives without an op; NULL: MPI_BYTE */
   mg_profile *prof;
   size_t *sizes[MG_NCOLL];
@@ -314,6 +315,7 @@ typedef struct vcell {
   double md, mt, ratio, lo, hi, p;   /* seconds; NaN without a comparison */
   const char *verdict;               /* faster, not-sig, slower, same, noise?, skipped, no-data */
   const char *outcome;               /* the check's verdict on the comparison; "" without one */
+  const char *why;                   /* what withheld a decision the interval shows: " (noise)", ...; "" */
   char still[1024];
 } vcell;
 
@@ -324,17 +326,33 @@ static void fill_cell(const vstate *S, const mg_ck_result *r1, const mg_ck_resul
   x->coll = c, x->bytes = b, x->red = red;
   x->alg = tuned_of(S, c, b, red);
   x->md = x->mt = x->ratio = x->lo = x->hi = x->p = NAN;
-  x->verdict = "no-data", x->outcome = "";
-  const mg_ck_verdict *v = find_v(r1, c, b, red, x->alg ? mg_colls[c].algs[x->alg].name : MG_CK_AA_NAME);
+  x->verdict = "no-data", x->outcome = "", x->why = "";
+  const mg_ck_verdict *v0 = find_v(r1, c, b, red, x->alg ? mg_colls[c].algs[x->alg].name : MG_CK_AA_NAME);
+  /* verify's claims are its tuned cells (and their A/A controls), not every mock-up it measured for
+   * the re-check: the decision (the one rule, mg_ck_decide) is made again at that family's size */
+  mg_ck_verdict vv;
+  const mg_ck_verdict *v = v0;
+  if (v0 && v0->status == MG_CKV_OK) {
+    vv = *v0;
+    int fam = x->alg ? S->tuned_family : S->aa_family;
+    mg_ck_decide(&vv, S->alpha, (double)(fam > 0 ? fam : 1) * (r1->looks > 0 ? r1->looks : 1), r1->opts.margin);
+    v = &vv;
+  }
   if (v && v->status == MG_CKV_OK) {
     x->md = v->med_def, x->mt = v->med_mock, x->ratio = x->mt / x->md;
     x->lo = v->hi > 0 ? 1 / v->hi : NAN;
     x->hi = v->lo > 0 ? 1 / v->lo : NAN;
     x->p = v->p_adj;
     x->outcome = mg_ck_outcome_name(v->outcome);
-    if (!x->alg) x->verdict = v->significant ? "noise?" : "same";
+    /* one decision per line (mg_ck_decide): the verdict is read off the interval printed beside it */
+    if (!x->alg) x->verdict = v->significant || x->lo > 1 ? "noise?" : "same";
     else if (v->violation) x->verdict = "faster";
-    else x->verdict = x->ratio > 1 ? "slower" : "not-sig";
+    else if (x->lo > 1 && !v->noise) x->verdict = "slower"; /* tuned's interval wholly above the default's */
+    else x->verdict = "not-sig";
+    x->why = v->noise && (x->lo > 1 || x->hi < 1)                         ? " (noise)"
+             : v->significant && v->launches_slower != v->launches ? " (launches)"
+             : v->significant && v->roots_slower != v->roots       ? " (roots)"
+                                                                    : "";
   } else if (v)
     x->verdict = "skipped";
   size_t u = 0;
@@ -385,8 +403,8 @@ static void print_table(const vcell *cells, int n) {
     k = snprintf(r, sizeof r, "%.3f", cells[i].ratio);
     wr = k > wr ? k : wr;
   }
-  printf("%-*s %15s  %-*s %11s %11s %*s %-*s %-9s %-12s %s\n", wc, "collective", "bytes", wt, "tuned (profile)",
-         "default[us]", "tuned[us]", wr, "ratio", wci, "95% CI", "verdict", "outcome", "still faster than tuned");
+  printf("%-*s %15s  %-*s %11s %11s %*s %-*s %-18s %s\n", wc, "collective", "bytes", wt, "tuned (profile)",
+         "default[us]", "tuned[us]", wr, "ratio", wci, "interval", "verdict", "still faster than tuned");
   for (int i = 0; i < n; i++) {
     const vcell *x = &cells[i];
     char sz[32 + MG_CK_RED], a[32], b[32], sr[MG_CK_RED];
@@ -397,8 +415,10 @@ static void print_table(const vcell *cells, int n) {
     if (isfinite(x->lo) && isfinite(x->hi)) snprintf(ci, sizeof ci, "[%.2f,%.2f]", x->lo, x->hi);
     else snprintf(ci, sizeof ci, "-");
     snprintf(r, sizeof r, "%.3f", x->ratio);
-    printf("%-*s %15s  %-*s %11s %11s %*s %-*s %-9s %-12s %s\n", wc, mg_colls[x->coll].name, sz, wt, tuned_name(x),
-           a, b, wr, r, wci, ci, x->verdict, x->outcome[0] ? x->outcome : "-", x->still[0] ? x->still : "-");
+    char vd[48];
+    snprintf(vd, sizeof vd, "%s%s", x->verdict, x->why);
+    printf("%-*s %15s  %-*s %11s %11s %*s %-*s %-18s %s\n", wc, mg_colls[x->coll].name, sz, wt, tuned_name(x),
+           a, b, wr, r, wci, ci, vd, x->still[0] ? x->still : "-");
   }
 }
 
@@ -432,10 +452,17 @@ static void print_slower_rules(const vstate *S, const vcell *cells, int n) {
 }
 
 /* DIR/verify.csv and the table. 0, or 1 after a message. */
-static int write_verify(const vstate *S, const mg_ck_result *r1, const mg_ck_result *r2) {
+static int write_verify(vstate *S, const mg_ck_result *r1, const mg_ck_result *r2) {
   int n = 0, tuned_cells = 0, improved = 0, worse = 0, outcomes[MG_CK_NOUTCOMES] = {0};
   vcell *cells = calloc((size_t)r1->n + 1, sizeof *cells);
   if (!cells) return fprintf(stderr, "mpiguide verify: out of memory\n"), 1;
+  S->tuned_family = S->aa_family = 0;
+  for (int i = 0; i < r1->n; i++) { /* the family of verify's claims: one per measured cell */
+    const mg_ck_verdict *v = &r1->v[i];
+    if (i > 0 && mg_ck_same_cell(v, &r1->v[i - 1])) continue;
+    if (tuned_of(S, v->coll, v->bytes, v->red)) S->tuned_family++;
+    else S->aa_family++;
+  }
   for (int i = 0; i < r1->n; i++) { /* every measured (collective, size, reduction pair) */
     const mg_ck_verdict *v = &r1->v[i];
     if (i > 0 && mg_ck_same_cell(v, &r1->v[i - 1])) continue;
@@ -452,14 +479,19 @@ static int write_verify(const vstate *S, const mg_ck_result *r1, const mg_ck_res
     print_table(cells, n);
     printf("ratio = median(tuned) / median(default); where the profile keeps the default, the A/A control "
            "(even vs odd rounds of the default)\n");
-    printf("verdict: faster = tuned significantly faster (mwu, alpha %g, Holm); not-sig; slower; same / "
-           "noise? (A/A)\n", S->alpha);
-    printf("outcome: the check's verdict on the default against tuned: violation = tuned faster, significantly and "
-           "beyond the noise; consistent = the default not slower beyond the margin; inconclusive = neither\n");
+    printf("verdict, one per line, read off the interval beside it (each end at alpha %g / the tuned cells, the rule "
+           "check decides by):\n  faster = the interval below 1, beyond the noise, in every launch and at every root (check's "
+           "violation);\n  slower = the interval above 1; not-sig = neither, with what withheld a decision the "
+           "interval shows:\n  (noise) the medians within one synchronisation, (launches), (roots); same / noise? "
+           "the A/A control\n", S->alpha);
     printf("%d cells, %d in the profile: %d significantly faster tuned, %d with a higher tuned median; outcomes "
            "there: %d violation, %d consistent, %d inconclusive\n", n, tuned_cells, improved, worse,
            outcomes[MG_CK_VIOLATION], outcomes[MG_CK_CONSISTENT], outcomes[MG_CK_INCONCLUSIVE]);
     print_slower_rules(S, cells, n);
+    if (tuned_cells > improved)
+      printf("%d of %d cells in the profile not confirmed faster; the profile with only the rules verify confirmed:\n"
+             "  mpiguide tune --drop-unconfirmed %s --profile %s -o CONFIRMED.prof\n", tuned_cells - improved,
+             tuned_cells, S->out, S->profile_path);
     printf("results: %s/ (verify.csv, raw.csv)\n", S->out);
   }
   free(cells);

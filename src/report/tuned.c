@@ -46,7 +46,7 @@ void vtitle(FILE *f, const mg_rp_vrow *w) {
     fputs("tuned ", f);
     mg_html(f, "%s", c >= 0 ? mg_ck_label((mg_coll)c, w->tuned, 0, l, sizeof l) : w->tuned);
   } else fputs("not in the profile (A/A control of the default)", f);
-  mg_html(f, "; tuned/default %.3f [%.3f, %.3f] (tuned %s, default %s), p(Holm) %.3g; verdict ", w->ratio, w->lo,
+  mg_html(f, "; tuned/default %.3f [%.3f, %.3f] (tuned %s, default %s), p_adj %.3g; verdict ", w->ratio, w->lo,
           w->hi, mg_rp_us_str(w->med_tuned, t1, sizeof t1), mg_rp_us_str(w->med_def, t2, sizeof t2), w->p);
   mg_html(f, "%s", w->verdict);
   if (w->outcome[0]) {
@@ -160,24 +160,25 @@ void vplot(FILE *f, const mg_rp_verify *v, const char *coll) {
 
 static void verify_key(FILE *f) {
   fputs("<p class=\"legend\">Each plot: median runtime of the tuned algorithm (the profile's choice) divided by the "
-        "default's median per message size, with its 95 % interval as an error bar (both axes log scale). Below "
+        "default's median per message size, with the interval its verdict is decided on as an error bar (each end at the "
+        "level adjusted for the tuned cells and the looks, docs/statistics.md; both axes log scale). Below "
         "the bold line at 1 (shaded) tuned is faster. Marks: <svg width=\"22\" height=\"16\" aria-hidden=\"true\">"
         "<rect x=\"6\" y=\"3\" width=\"10\" height=\"10\" fill=\"#0072B2\" fill-opacity=\"0.35\" stroke=\"#0072B2\"/>"
         "</svg> a cell the profile tunes; <svg width=\"22\" height=\"16\" aria-hidden=\"true\"><circle cx=\"11\" "
         "cy=\"8\" r=\"5\" fill=\"#777\" fill-opacity=\"0.35\" stroke=\"#777\"/></svg> a cell outside the profile "
         "(tuned runs the default: the A/A control, i.e. the noise); <svg width=\"26\" height=\"22\" "
         "aria-hidden=\"true\"><circle cx=\"13\" cy=\"11\" r=\"9\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\"/>"
-        "</svg> verdict <b>faster</b> (green): tuned significantly faster; <svg width=\"26\" height=\"22\" "
+        "</svg> verdict <b>faster</b> (green): the interval wholly below 1; <svg width=\"26\" height=\"22\" "
         "aria-hidden=\"true\"><circle cx=\"13\" cy=\"11\" r=\"9\" fill=\"none\" stroke=\"#000\" stroke-width=\"2\" "
-        "stroke-dasharray=\"3 2\"/></svg> <b>▲</b> verdict <b>slower</b> (orange): tuned median above the "
-        "default's; <b>?</b> verdict <code>noise?</code> (the A/A control is significant). Hover a mark for its "
+        "stroke-dasharray=\"3 2\"/></svg> <b>▲</b> verdict <b>slower</b> (orange): the interval wholly above "
+        "1; <b>?</b> verdict <code>noise?</code> (the A/A control is significant). Hover a mark for its "
         "values.</p>\n",
         f);
 }
 
 void verify_table(FILE *f, const mg_rp_verify *v) {
   fputs("<table class=\"vt\"><tr><th>collective</th><th>size</th><th>tuned algorithm</th><th>default</th>"
-        "<th>tuned</th><th>ratio [95 % interval]</th><th>verdict</th><th>outcome</th><th>still faster than tuned</th>"
+        "<th>tuned</th><th>ratio [interval]</th><th>verdict</th><th>outcome</th><th>still faster than tuned</th>"
         "</tr>\n",
         f);
   char b[64], t[48], l[128];

@@ -34,9 +34,11 @@
  * interval with one GSL and libm; the binomial's acceptance tests use exp and
  * log, so another libm could, rarely, move an interval's last digits.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -172,6 +174,38 @@ static mg_stats_status mg_replicates(const mg_side *a, const mg_side *b, size_t 
   return MG_STATS_OK;
 }
 
+mg_stats_logspread mg_stats_logspread_normal(double lse) {
+  return (mg_stats_logspread){.down = lse, .up = lse, .min = -INFINITY, .max = INFINITY, .reach = 0};
+}
+
+/* The per-end scales of n sorted replicate ratios (stats.h, mg_stats_logspread): at each tail t the
+ * replicates resolve, the distance of their type 7 quantile at t (and 1 - t) from their median on
+ * the log scale over z(t), the largest of them for each end; a heavy tail towards one side widens
+ * that end only, and a tail that grows heavier beyond the normal's widens it by its worst quantile.
+ * lse (the symmetric scale) when n resolves no tail; +INFINITY with a ratio that is 0 or infinite. */
+mg_stats_logspread mg_stats__logspread(const double *sorted, size_t n, double lse) {
+  mg_stats_logspread sp = mg_stats_logspread_normal(lse);
+  sp.reach = 1.0 / (double)n;
+  if (!(sorted[0] > 0) || !isfinite(sorted[n - 1])) {
+    sp.down = sp.up = INFINITY, sp.min = -INFINITY, sp.max = INFINITY;
+    return sp;
+  }
+  sp.min = log(sorted[0]), sp.max = log(sorted[n - 1]);
+  static const double tails[] = MG_STATS_SPREAD_TAILS;
+  double m = log(mg_stats_quantile_sorted(sorted, n, 0.5)), down = -1, up = -1;
+  for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+    double t = tails[i];
+    if (t * (double)n < MG_STATS_SPREAD_BEYOND) continue; /* too few replicates beyond it */
+    double z = gsl_cdf_ugaussian_Qinv(t);
+    double d = (m - log(mg_stats_quantile_sorted(sorted, n, t))) / z;
+    double u = (log(mg_stats_quantile_sorted(sorted, n, 1.0 - t)) - m) / z;
+    down = d > down ? d : down;
+    up = u > up ? u : up;
+  }
+  if (down >= 0) sp.down = down, sp.up = up;
+  return sp;
+}
+
 /* The checked core of both entry points: the point estimate and the interval. */
 static mg_stats_status mg_slowdown_core(const double *a, const size_t *a_off, const double *b, const size_t *b_off,
                                         size_t L, double level, size_t resamples, uint32_t seed,
@@ -182,14 +216,27 @@ static mg_stats_status mg_slowdown_core(const double *a, const size_t *a_off, co
   if (st == MG_STATS_OK) st = mg_side_init(b, b_off, L, &sb);
   if (st == MG_STATS_OK) st = mg_replicates(&sa, &sb, resamples, seed, ratios);
   if (st == MG_STATS_OK) {
+    double sl = 0, sl2 = 0, lse = 0; /* the logarithms' spread, before the sort (same sum as after) */
+    for (size_t i = 0; i < resamples && isfinite(lse); i++) {
+      if (!(ratios[i] > 0) || !isfinite(ratios[i])) lse = INFINITY;
+      else sl += log(ratios[i]);
+    }
+    if (isfinite(lse) && resamples > 1) {
+      double mean = sl / (double)resamples;
+      for (size_t i = 0; i < resamples; i++) sl2 += (log(ratios[i]) - mean) * (log(ratios[i]) - mean);
+      lse = sqrt(sl2 / (double)(resamples - 1));
+    }
     mg_stats_sort(ratios, resamples);
     double tail = (1.0 - level) / 2.0;
+    mg_stats_logspread sp = mg_stats__logspread(ratios, resamples, lse);
     *out = (mg_stats_slowdown_result){
         .level = level,
         .resamples = resamples,
         .ratio = mg_stats_quantile_sorted(sa.s, sa.n, 0.5) / mg_stats_quantile_sorted(sb.s, sb.n, 0.5),
         .lo = mg_stats_quantile_sorted(ratios, resamples, tail),
-        .hi = mg_stats_quantile_sorted(ratios, resamples, 1.0 - tail)};
+        .hi = mg_stats_quantile_sorted(ratios, resamples, 1.0 - tail),
+        .lse = lse,
+        .spread = sp};
   }
   mg_side_free(&sa);
   mg_side_free(&sb);
@@ -254,4 +301,32 @@ mg_stats_status mg_stats__slowdown_replicates(const double *a, const size_t *a_o
   mg_side_free(&sa);
   mg_side_free(&sb);
   return st;
+}
+
+mg_stats_status mg_stats_ratio_interval(double ratio, const mg_stats_logspread *s, double tail, double *lo, double *hi,
+                                        double *p) {
+  if (!s) return MG_STATS_INVALID;
+  if (isnan(ratio) || isnan(s->down) || isnan(s->up) || isnan(s->min) || isnan(s->max) || isnan(s->reach) ||
+      isnan(tail))
+    return MG_STATS_NONFINITE;
+  if (!(ratio > 0) || !isfinite(ratio) || !(s->down >= 0) || !(s->up >= 0) || !(s->min <= s->max) ||
+      !(s->reach >= 0 && s->reach <= 1) || !(tail > 0 && tail < 0.5))
+    return MG_STATS_INVALID;
+  double x = log(ratio), z = gsl_cdf_ugaussian_Qinv(tail), l, h, q;
+  /* each end on its own scale (a scale of 0: the point; +INFINITY: no bound on that side) */
+  l = s->down == 0 ? ratio : isfinite(s->down) ? exp(x - z * s->down) : 0;
+  h = s->up == 0 ? ratio : isfinite(s->up) ? exp(x + z * s->up) : INFINITY;
+  q = !isfinite(s->down) ? 1 : s->down == 0 ? (x > 0 ? 0 : 1) : gsl_cdf_ugaussian_Q(x / s->down);
+  if (tail < s->reach) { /* beyond the replicates' reach: never inside the most extreme of them */
+    if (l > exp(s->min)) l = exp(s->min);
+    if (h < exp(s->max)) h = exp(s->max);
+  }
+  if (!(s->min > 0) && q < s->reach) q = s->reach; /* a replicate at or below 1: lo > 1 needs tail >= reach */
+  /* the two computations of one comparison must not part in the last bit: lo > 1 <=> p <= tail */
+  if (l > 1 && q > tail) q = tail;
+  if (!(l > 1) && q <= tail) q = nextafter(tail, 1);
+  if (lo) *lo = l;
+  if (hi) *hi = h;
+  if (p) *p = q;
+  return MG_STATS_OK;
 }

@@ -185,11 +185,37 @@ mg_stats_status mg_stats_holm(const double *p, size_t k, double *adj);
 /* ------------------------------------------------------------------------- */
 /* Effect size: slowdown of the default.                                      */
 
+/* The bootstrap's law of log(ratio), as the decisions' interval reads it (mg_stats_ratio_interval,
+ * docs/statistics.md "One decision per line"): a normal-equivalent scale for each end, taken from
+ * the replicates' own quantiles, and the replicates' extremes. */
+typedef struct {
+  double down, up; /* scales below and above: the largest (m - q(t)) / z(t), resp. (q(1-t) - m) / z(t),
+                      over the tails t the replicates resolve (MG_STATS_SPREAD_TAILS, each with at least
+                      MG_STATS_SPREAD_BEYOND replicates beyond it), m their median, z(t) = Phi^-1(1 - t);
+                      lse when none is resolved; +INFINITY when a replicate's ratio is 0 or infinite */
+  double min, max; /* log of the smallest and of the largest replicate ratio */
+  double reach;    /* 1 / resamples: below this tail no replicate says where the end lies, and an end
+                      is never inside the most extreme replicate */
+} mg_stats_logspread;
+
+/* The tails the per-end scales are read at (0.159 is one standard deviation of a normal law), and
+ * how many replicates must lie beyond a tail's quantile for it to be read. */
+#define MG_STATS_SPREAD_TAILS {0.158655253931457, 0.10, 0.05, 0.025, 0.01, 0.005, 0.0025, 0.001}
+#define MG_STATS_SPREAD_BEYOND 10
+
+/* The symmetric spread of a normal law of log(ratio) with standard deviation lse, and no
+ * replicate extremes (min -inf, max +inf, reach 0): the interval before the per-end scales. */
+mg_stats_logspread mg_stats_logspread_normal(double lse);
+
 typedef struct {
   double ratio;     /* median(A) / median(B) */
   double lo, hi;    /* percentile bootstrap interval */
   double level;     /* its nominal coverage, as given */
   size_t resamples; /* bootstrap replicates, as given */
+  double lse;       /* standard deviation of the logarithms of the replicates' ratios: the bootstrap's
+                       standard error of log(ratio), reported; +INFINITY when a replicate's ratio is
+                       0 or infinite */
+  mg_stats_logspread spread; /* the per-end scales of the verdicts' interval (mg_stats_ratio_interval) */
 } mg_stats_slowdown_result;
 
 /* ratio = median(A) / median(B); [lo, hi] = type 7 quantiles tail and
@@ -215,6 +241,17 @@ mg_stats_status mg_stats_slowdown_launches(const double *a, const size_t *a_off,
                                            const size_t *b_off, size_t launches, double level,
                                            size_t resamples, uint32_t seed, mg_stats_slowdown_result *out);
 
+/* The interval of a ratio at one-sided tail probability `tail` on each end, on the log scale
+ * (docs/statistics.md, "One decision per line"), each end on its own scale:
+ *   lo = ratio exp(-z s->down), hi = ratio exp(z s->up), z = Phi^-1(1 - tail),
+ * and, at a tail below s->reach, never inside the replicates: lo <= exp(s->min), hi >= exp(s->max).
+ * p is the one-sided p of "ratio > 1" read off the same ends: Phi(-log(ratio) / s->down), at least
+ * s->reach when a replicate lies at or below 1 (exp(s->min) <= 1), so that p <= tail exactly when
+ * lo > 1 (down == 0: the lower end is the point, p 0 above 1 and 1 else). Needs ratio > 0,
+ * down, up >= 0 (+INFINITY: that end 0 or +INFINITY, p 1 for down), min <= max, 0 <= reach <= 1
+ * and 0 < tail < 1/2 (INVALID otherwise; NaN: NONFINITE). Any of lo, hi, p may be NULL. */
+mg_stats_status mg_stats_ratio_interval(double ratio, const mg_stats_logspread *s, double tail, double *lo, double *hi,
+                                        double *p);
 
 /* ------------------------------------------------------------------------- */
 /* Equivalence (TOST on a ratio interval, equivalence.c).                     */

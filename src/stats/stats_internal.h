@@ -23,4 +23,8 @@ mg_stats_status mg_stats__slowdown_replicates(const double *a, const size_t *a_o
                                               const size_t *b_off, size_t launches, size_t resamples,
                                               uint32_t seed, double *ratios);
 
+/* The per-end scales and extremes (stats.h, mg_stats_logspread) of n >= 1 replicate ratios sorted
+ * ascending, lse their logarithms' standard deviation (the scale when no tail is resolved). */
+mg_stats_logspread mg_stats__logspread(const double *sorted, size_t n, double lse);
+
 #endif

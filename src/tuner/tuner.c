@@ -8,6 +8,7 @@
 #include "tuner/tuner.h"
 #include "util/err.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +18,15 @@ static int alg_index(mg_coll c, const char *name) {
   for (int a = 1; a < mg_colls[c].nalgs; a++)
     if (!strcmp(mg_colls[c].algs[a].name, name)) return a;
   return -1;
+}
+
+/* How far over time a violation was replicated, for a rule's comment: "3 launches over 120 s", or
+ * with a short span "SHORT SPAN: 3 launches over 5 s" / "SHORT SPAN: 1 launch" (docs/tune.md). */
+static void fmt_span(const mg_ck_verdict *v, char *buf, size_t len) {
+  const char *mark = v->short_span ? "SHORT SPAN: " : "";
+  if (v->launches <= 1) snprintf(buf, len, "%s1 launch", mark);
+  else if (isnan(v->span)) snprintf(buf, len, "%s%d launches, span unknown", mark, v->launches);
+  else snprintf(buf, len, "%s%d launches over %.0f s", mark, v->launches, v->span);
 }
 
 static void fmt_us(double s, char *buf, size_t len) {
@@ -37,7 +47,7 @@ static int selectors_of(const char *red, int *tclass, int *opsel) {
 static int shows_gain(const mg_ck_verdict *v, double min_gain, int which) {
   /* Only what the check showed: a cell within the noise (e.g. scatter's barrier artefact
    * at 256 B, "28.70x faster") or with an interval reaching 1 proves nothing. */
-  int wanted = which == MG_TUNE_INCLUDE_INCONCLUSIVE ? v->violation || v->leaning : v->violation;
+  int wanted = (which & MG_TUNE_INCLUDE_INCONCLUSIVE) ? v->violation || v->leaning : v->violation;
   if (v->aa || v->status != MG_CKV_OK || !wanted || v->measure_only) return 0;
   /* The gain must hold over the whole confidence interval of the slowdown,
    * not only at the medians: a cell whose interval reaches below
@@ -71,7 +81,9 @@ static int choose(const mg_ck_result *r, int i, const char *red, int nprocs, dou
     mg_tune_choice *nv = realloc(*ch, (size_t)(*nch + 1) * sizeof **ch);
     if (!nv) return -1;
     *ch = nv;
-    (*ch)[(*nch)++] = (mg_tune_choice){c, nprocs, bytes, best_alg, best, red, 0};
+    const mg_ck_verdict *held = NULL;
+    if (best && (which & MG_TUNE_HOLD_SHORT) && best->short_span) held = best, best = NULL, best_alg = 0;
+    (*ch)[(*nch)++] = (mg_tune_choice){c, nprocs, bytes, best_alg, best, red, 0, held};
   }
   return 0;
 }
@@ -135,15 +147,16 @@ int mg_tune_decide(const mg_ck_result *r, int nprocs, double min_gain, int which
         if (!x->alg) continue;
         size_t hi = x->bytes;
         if (q + 1 < *nch && (*ch)[q + 1].alg == x->alg) hi = (*ch)[q + 1].bytes - 1;
-        char sz[32], md[32], mm[32], comment[256], roots[64] = "";
+        char sz[32], md[32], mm[32], comment[256], roots[64] = "", span[64];
+        fmt_span(x->v, span, sizeof span);
         mg_profile_fmt_size(x->bytes, sz, sizeof sz);
         fmt_us(x->v->med_def, md, sizeof md);
         fmt_us(x->v->med_mock, mm, sizeof mm);
         if (x->v->roots >= 2)
           snprintf(roots, sizeof roots, ", >= %.2fx at each of %d roots", x->v->root_worst, x->v->roots);
-        snprintf(comment, sizeof comment, "%s: %s %.2fx faster [%.2f, %.2f] (%s -> %s us, p_holm %.1e%s)", sz,
+        snprintf(comment, sizeof comment, "%s: %s %.2fx faster [%.2f, %.2f] (%s -> %s us, p_adj %.1e%s; %s)", sz,
                  x->v->guideline && *x->v->guideline ? x->v->guideline : "mock-up", x->v->slowdown, x->v->lo,
-                 x->v->hi, md, mm, x->v->p_adj, roots);
+                 x->v->hi, md, mm, x->v->p_adj, roots, span);
         int rc = mg_profile_add_sel(p, c, nprocs, nprocs, x->bytes, hi, tclass, opsel, x->alg, comment);
         if (rc != MG_PROFILE_OK)
           return MG_ERR("cannot add the rule %s np=%d %zu: %s", mg_colls[c].name, nprocs, x->bytes,

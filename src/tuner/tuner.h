@@ -44,12 +44,18 @@ typedef struct mg_tune_choice {
   const char *red;          /* the reduction pair measured ("MPI_DOUBLE:MPI_SUM", "" none; points into r) */
   int withheld;             /* alg won here, but no rule: the size is not known on every rank and
                                the winner differs between the measured sizes */
+  const mg_ck_verdict *held; /* with MG_TUNE_HOLD_SHORT: the winner held back because its violation rests
+                               on one launch or a span below --min-span (alg is then 0); NULL: none */
 } mg_tune_choice;
 
 /* What a cell must show to get a rule: a conclusive violation (default), or also a
  * significant one that is inconclusive because of the noise or its interval (asked for
  * explicitly: such a rule may be a measurement artefact, docs/tune.md). */
 enum { MG_TUNE_CONCLUSIVE = 0, MG_TUNE_INCLUDE_INCONCLUSIVE = 1 };
+/* Or'ed into which: hold back a winner whose violation rests on a short span (mg_ck_verdict.short_span:
+ * one launch, or launches spanning less than --min-span), instead of writing its rule marked
+ * "short span" in its comment (docs/tune.md, "Rules that will hold"). */
+#define MG_TUNE_HOLD_SHORT 4
 
 /*
  * Decide every measured (collective, size) of r for process count nprocs and

@@ -107,7 +107,8 @@ static void test_verdicts(void) {
   ASSERT_TRUE(v->status == MG_CKV_OK && v->n_def == 10 && v->n_mock == 10);
   ASSERT_NEAR(v->stat, 100, 0);
   ASSERT_NEAR(v->p, 1.0 / 184756, 1e-9);
-  ASSERT_NEAR(v->p_adj, 4.0 / 184756, 1e-9); /* smallest of 4: x 4 */
+  /* the decision's p: the interval's, adjusted for 4 comparisons x 1 look; p_adj <= alpha iff lo > 1 */
+  ASSERT_TRUE(v->mult == 4 && v->p_adj < 0.05 && v->lo > 1);
   ASSERT_NEAR(v->med_def, 14.5e-6, 1e-12);   /* 10..19 us */
   ASSERT_NEAR(v->med_mock, 3.25e-6, 1e-12);  /* 1.0..5.5 us by 0.5 */
   ASSERT_REL(v->slowdown, 14.5 / 3.25, 1e-9);
@@ -123,14 +124,16 @@ static void test_verdicts(void) {
   v = find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast");
   ASSERT_NEAR(v->stat, 12, 0);
   ASSERT_NEAR(v->p, 1.0 / 35, 1e-9);
-  ASSERT_NEAR(v->p_adj, 3.0 / 35, 1e-9); /* second smallest of 4: x 3 */
+  /* 3 and 4 values: too few for an interval (MG_CK_MIN_VALUES): none printed, p_adj 1, inconclusive
+   * (before: the interval [1.43, 6.0] wholly above 1 printed beside "not significant") */
+  ASSERT_TRUE(isnan(v->lo) && isnan(v->hi) && v->p_adj == 1);
   ASSERT_TRUE(!v->significant && !v->violation);
   ASSERT_REL(v->slowdown, 6.0 / 2.5, 1e-9);
 
   v = find_v(&r, "bcast", 65536, "bcast_as_allgatherv");
   ASSERT_NEAR(v->stat, 55, 0);
   ASSERT_NEAR(v->p, 68301.0 / 184756, 1e-9);
-  ASSERT_NEAR(v->p_adj, 2 * 68301.0 / 184756, 1e-9);
+  ASSERT_TRUE(v->p_adj > 0.05 && !(v->lo > 1));
   ASSERT_TRUE(v->noise); /* medians 104.5 and 104 us: 0.5 us < 2 us */
   ASSERT_TRUE(!v->violation);
 
@@ -140,7 +143,7 @@ static void test_verdicts(void) {
 
   mg_ck_summary s;
   mg_ck_summarize(&r, &s);
-  /* three verdicts: allreduce 8 inconclusive (not significant, interval [1.43, 6.0] above 1.05),
+  /* three verdicts: allreduce 8 inconclusive (3 and 4 values: no interval),
    * bcast 1K GL9 violation, GL10 consistent (0.59 [0.47, 0.74]), bcast 64K GL9 consistent
    * (1.00 [0.97, 1.04], within the noise but shown not slower beyond 5 %) */
   ASSERT_EQ(find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast")->outcome, MG_CK_INCONCLUSIVE);
@@ -156,13 +159,16 @@ static void test_verdicts(void) {
   ASSERT_TRUE(!s.noise_dominated);
   mg_ck_result_free(&r);
 
-  /* without Holm the allreduce comparison is significant: p = 1/35 < 0.05 */
+  /* without the adjustment each interval is at alpha alone: narrower, the same verdicts here; the
+   * allreduce comparison (rank test p = 1/35 < 0.05) stays inconclusive on 3 and 4 values */
   o.holm = 0;
   ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
   v = find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast");
-  ASSERT_TRUE(v->p_adj == v->p && v->violation);
+  ASSERT_TRUE(v->mult == 1 && !v->violation && v->p < 0.05);
+  const mg_ck_verdict *w = find_v(&r, "bcast", 1024, "bcast_as_allgatherv");
+  ASSERT_TRUE(w->mult == 1 && w->violation && w->lo > 1);
   mg_ck_summarize(&r, &s);
-  ASSERT_TRUE(s.total.violations == 2);
+  ASSERT_TRUE(s.total.violations == 1);
   mg_ck_result_free(&r);
 
   /* Welch on allreduce: diff 3.5 us, se^2 = 1/3 + (5/3)/4 = 0.75 us^2, t = 3.5 / sqrt(0.75) */
@@ -179,7 +185,7 @@ static void test_verdicts(void) {
   o.alpha = 0.1;
   o.noise = 0.1e-6;
   ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
-  ASSERT_TRUE(find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast")->violation); /* 3/35 < 0.1 */
+  ASSERT_TRUE(!find_v(&r, "allreduce", 8, "allreduce_as_reduce_bcast")->violation); /* no interval */
   ASSERT_TRUE(!find_v(&r, "bcast", 65536, "bcast_as_allgatherv")->noise);          /* 0.5 us > 0.1 us */
   mg_ck_result_free(&r);
 
@@ -236,9 +242,12 @@ static void test_launches(void) {
    * U = 100 + 45 + 100 + 50 (ties count 1/2) = 295 of 400, significant, but no violation */
   const mg_ck_verdict *v = find_v(&r, "allreduce", 1024, "allreduce_as_reduce_bcast");
   ASSERT_NEAR(v->stat, 295, 0);
-  ASSERT_TRUE(v->significant && v->launches == 2 && v->launches_slower == 1 && !v->violation);
+  /* the rank test of the pooled values is significant, but the interval over the launches (the
+   * decision) covers both launches' ratios, 1.69 and 0.97: not significant (before: "?L") */
+  ASSERT_TRUE(v->p < 0.05 && !v->significant && v->launches == 2 && v->launches_slower == 1 && !v->violation);
+  ASSERT_TRUE(v->lo < 0.97 && v->hi > 1.69);
   char fl[8];
-  ASSERT_STR_EQ(mg_ck_flags(v, fl), "?L"); /* inconclusive: the launches disagree */
+  ASSERT_STR_EQ(mg_ck_flags(v, fl), "?");
   ASSERT_EQ(v->outcome, MG_CK_INCONCLUSIVE);
   v = find_v(&r, "allreduce", 1024, "allreduce_as_reducescatterblock_allgather");
   ASSERT_TRUE(v->violation && v->launches_slower == 2);
@@ -268,7 +277,7 @@ static void test_repro(void) {
   ASSERT_TRUE(r.n == 3);
   const mg_ck_verdict *v = find_v(&r, "reduce_scatter_block", 16, "reduce_scatter_block_as_allreduce");
   ASSERT_NEAR(v->p, 1.0 / 252, 1e-9);
-  ASSERT_NEAR(v->p_adj, 3.0 / 252, 1e-9);
+  ASSERT_TRUE(v->mult == 3 && v->p_adj < 0.05 && v->lo > 1); /* the interval's p, x 3 comparisons */
   ASSERT_TRUE(v->violation);
   v = find_v(&r, "bcast", 8, "bcast_as_allgatherv");
   ASSERT_NEAR(v->stat, 6, 0);
@@ -404,8 +413,11 @@ static void test_direction(void) {
   ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
   const mg_ck_verdict *v = find_v(&r, "bcast", 1024, "mockD");
   ASSERT_NEAR(v->stat, 1072, 0);
-  ASSERT_TRUE(v->significant && v->slowdown < 1 && v->launches == 1 && v->launches_slower == 0);
-  ASSERT_TRUE(!v->violation && strchr(mg_ck_flags(v, fl), 'L') && v->outcome != MG_CK_VIOLATION);
+  /* the rank test is significant (p about 0.004), the decision is not: it is the interval of the
+   * medians' ratio, which lies around 0.95 < 1; no flag L is needed to explain a disagreement */
+  ASSERT_TRUE(v->p < 0.01 && !v->significant && v->slowdown < 1 && v->launches == 1 && v->launches_slower == 0);
+  ASSERT_TRUE(!(v->lo > 1) && v->p_adj > 0.05);
+  ASSERT_TRUE(!v->violation && !strchr(mg_ck_flags(v, fl), 'L') && v->outcome != MG_CK_VIOLATION);
   mg_ck_result_free(&r);
   mg_ck_data_free(&d);
 }
@@ -854,7 +866,7 @@ static void test_measure_only(void) {
   ASSERT_EQ(v->status, MG_CKV_OK);
   ASSERT_EQ(v->outcome, MG_CK_VIOLATION);
   ASSERT_EQ(v->measure_only, 1);
-  ASSERT_TRUE(!strcmp(mg_ck_flags(v, fl), "VM"));
+  ASSERT_TRUE(!strcmp(mg_ck_flags(v, fl), "VMS")); /* S: one launch, 0 s of replication */
   ASSERT_TRUE(!strncmp(v->note, "measure only (op_not_exact)", 27));
   TEST_CASE("measure only: tune writes no rule for it");
   mg_profile *p = mg_profile_new();
@@ -1171,10 +1183,123 @@ static void test_rerank(void) {
   mg_ck_data_free(&d);
 }
 
+/* ---------- one decision per line (mg_ck_decide) and replication over time ---------- */
+
+/* Constructed borderline verdicts: whatever the ratio and its spread, the decision and the interval
+ * printed beside it agree (before: a rank test could say "not significant" beside an interval wholly
+ * above 1, and verify printed tuned/default 0.941 [0.90, 0.96] beside "not-sig"). */
+static void test_agree(void) {
+  TEST_CASE("decision and interval agree on a grid of borderline cases");
+  int cases = 0, disagreements = 0;
+  for (double r = 0.90; r <= 1.12; r += 0.0025)
+    for (double lse = 0.0; lse <= 0.03; lse += 0.001)
+      for (int fam = 1; fam <= 4000; fam *= 7)
+        for (int shape = 0; shape < 3; shape++) {
+          mg_ck_verdict v;
+          memset(&v, 0, sizeof v);
+          v.slowdown = r, v.spread = mg_stats_logspread_normal(lse);
+          if (shape) { /* skewed: the ends on scales of their own, replicates reaching 1 or not */
+            v.spread = (mg_stats_logspread){.down = shape == 1 ? lse / 3 : 2 * lse, .up = shape == 1 ? 3 * lse : lse / 2,
+                                            .min = log(r) - 4 * lse * shape, .max = log(r) + 4 * lse, .reach = 0.001};
+          }
+          v.n_def = v.n_mock = 50, v.launches = v.launches_slower = 3;
+          mg_ck_decide(&v, 0.05, fam * 12.0, 0.05);
+          cases++;
+          int sig = v.lo > 1;
+          disagreements += sig != v.significant || sig != (v.p_adj <= 0.05) || (v.violation && !(v.lo > 1)) ||
+                           ((v.outcome == MG_CK_CONSISTENT) != (v.hi <= 1.05 && !v.violation)) ||
+                           !(v.lo <= r && r <= v.hi);
+        }
+  ASSERT_TRUE(cases > 1000);
+  ASSERT_EQ(disagreements, 0);
+  TEST_CASE("the issue's verify line: tuned/default 0.941 [0.90, 0.96] is a decided gain");
+  mg_ck_verdict v;
+  memset(&v, 0, sizeof v);
+  v.slowdown = 1 / 0.941, v.n_def = v.n_mock = 300, v.launches = v.launches_slower = 1;
+  v.spread = mg_stats_logspread_normal(log(1 / 0.90 / v.slowdown) / 1.96); /* the spread that gave a 95 % interval reaching 1 / 0.90 */
+  mg_ck_decide(&v, 0.05, 1, 0.05);
+  ASSERT_TRUE(v.significant && v.violation && v.lo > 1 && v.p_adj <= 0.05);
+  mg_ck_decide(&v, 0.05, 40 * 12.0, 0.05); /* 40 comparisons x 12 looks: the interval widens to reach 1 */
+  ASSERT_TRUE(!v.significant && !v.violation && !(v.lo > 1) && v.p_adj > 0.05 && v.outcome == MG_CK_INCONCLUSIVE);
+  TEST_CASE("noise withholds a violation, the interval still says significant, flag ~");
+  v.mult = 1, v.noise = 1;
+  mg_ck_decide(&v, 0.05, 1, 0.05);
+  char fl[8];
+  ASSERT_TRUE(v.significant && !v.violation && v.outcome == MG_CK_INCONCLUSIVE);
+  ASSERT_STR_EQ(mg_ck_flags(&v, fl), "?~");
+  TEST_CASE("too few values: no interval, inconclusive");
+  memset(&v, 0, sizeof v);
+  v.slowdown = 3, v.spread = mg_stats_logspread_normal(0), v.n_def = 4, v.n_mock = 40, v.launches = v.launches_slower = 1;
+  mg_ck_decide(&v, 0.05, 1, 0.05);
+  ASSERT_TRUE(isnan(v.lo) && isnan(v.hi) && !v.violation && v.p_adj == 1);
+}
+
+/* Three launches of one clear violation (default 20-22 us, mock-up 10-12 us), started at the given
+ * seconds after midnight: (#@date). */
+static void span_case(const char *name, const int start[3], double min_span, const char *want_flags, int want_short) {
+  const char *src[3];
+  for (int l = 0; l < 3; l++) {
+    static char csv[3][8192];
+    snprintf(csv[l], sizeof csv[l],
+             "#@format=mpiguide-bench-raw/1\n#@mpi_library_name=TestMPI\n#@mpi_library_version=TestMPI 1\n"
+             "#@nprocs=2\n#@nnodes=1\n#@hostname=fixture\n#@date=2026-01-01T00:%02d:%02dZ\n#@launch=%s-%d\n"
+             "#@sync=barrier\n#@datatype=MPI_BYTE\n#@sync_cost_sec=1e-07\n" HEAD,
+             start[l] / 60, start[l] % 60, name, l);
+    for (int i = 0; i < 40; i++) {
+      size_t u = strlen(csv[l]);
+      snprintf(csv[l] + u, sizeof csv[l] - u, "bcast,default,1024,1024,MPI_BYTE,2,%s-%d,%d,%d,0,%.9f,1\n", name, l,
+               i, i, (20 + 0.05 * i) * 1e-6);
+      u = strlen(csv[l]);
+      snprintf(csv[l] + u, sizeof csv[l] - u, "bcast,mockS,1024,1024,MPI_BYTE,2,%s-%d,%d,%d,0,%.9f,1\n", name, l, i,
+               i, (10 + 0.05 * i) * 1e-6);
+    }
+    char file[64];
+    snprintf(file, sizeof file, "%s%d/raw.csv", name, l);
+    src[l] = write_file(file, csv[l]);
+  }
+  mg_ck_data d;
+  mg_ck_result r;
+  mg_ck_opts o;
+  char err[MG_CK_ERR], fl[8];
+  mg_ck_data_init(&d);
+  for (int l = 0; l < 3; l++) ASSERT_TRUE(mg_ck_read(&d, src[l], err, sizeof err) == 0);
+  mg_ck_opts_default(&o);
+  o.min_span = min_span;
+  ASSERT_TRUE(mg_ck_analyze(&d, &o, &r, err, sizeof err) == 0);
+  const mg_ck_verdict *v = find_v(&r, "bcast", 1024, "mockS");
+  ASSERT_TRUE(v && v->violation && v->launches == 3);
+  ASSERT_NEAR(v->span, start[2] - start[0], 1e-9);
+  ASSERT_EQ(v->short_span, want_short);
+  ASSERT_STR_EQ(mg_ck_flags(v, fl), want_flags);
+  mg_ck_span_info sp;
+  mg_ck_span_summary(&r, &sp);
+  ASSERT_TRUE(sp.violations == 1 && sp.short_violations == want_short);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
+static void test_span(void) {
+  TEST_CASE("three launches within 5 s: the violation is flagged S (the issue's 3.0 + 0.8 + 0.8 s)");
+  static const int quick[3] = {0, 3, 5}, spread[3] = {0, 30, 60}, longer[3] = {0, 45, 90};
+  span_case("quick", quick, 60, "VS", 1);
+  TEST_CASE("three launches over the minimum span: not flagged");
+  span_case("spread", spread, 60, "V", 0);
+  span_case("longer", longer, 60, "V", 0);
+  TEST_CASE("--min-span 0: nothing is short with several launches");
+  span_case("quick0", quick, 0, "V", 0);
+  TEST_CASE("check --launches spaces launch K at (K-1)/(N-1) of --min-span after launch 1");
+  ASSERT_NEAR(mg_ck_launch_wait(0, 1, 3, 60), 0, 0);
+  ASSERT_NEAR(mg_ck_launch_wait(3.0, 2, 3, 60), 27, 1e-9); /* the first launch: 3.0 s */
+  ASSERT_NEAR(mg_ck_launch_wait(31, 3, 3, 60), 29, 1e-9);
+  ASSERT_NEAR(mg_ck_launch_wait(70, 3, 3, 60), 0, 0);    /* launches longer than the span: no wait */
+  ASSERT_NEAR(mg_ck_launch_wait(1, 2, 3, 0), 0, 0);      /* --min-span 0 */
+  ASSERT_NEAR(mg_ck_launch_wait(1, 2, 1, 60), 0, 0);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
-} groups[] = {{"rerank", test_rerank}, {"monotony", test_monotony}, {"measure_only", test_measure_only},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
+} groups[] = {{"agree", test_agree}, {"span", test_span}, {"rerank", test_rerank}, {"monotony", test_monotony}, {"measure_only", test_measure_only},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
               {"launches", test_launches},   {"repro", test_repro},       {"grouped", test_grouped},
               {"shared_rounds", test_shared_rounds},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},

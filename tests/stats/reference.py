@@ -427,6 +427,69 @@ def main():
     show("tie.slowdown(0.95, 1000, seed 42)", boot_slowdown(TIE_A, TIE_B, 0.95, 1000, 42))
     show("hw.slowdown(0.90, 500, seed 1)", boot_slowdown(HW_X, HW_Y, 0.90, 500, 1))
 
+    print("# the verdicts' interval (spread)")
+    spread_main()
+
+
+# ---------------------------------------------------------------- the verdicts' interval (spread)
+# mg_stats__logspread and mg_stats_ratio_interval (docs/statistics.md, "One decision per line") on
+# constructed replicate sets, with Python's own NormalDist and type 7 quantile (no GSL).
+
+SPREAD_TAILS = (0.158655253931457, 0.10, 0.05, 0.025, 0.01, 0.005, 0.0025, 0.001)
+ND = statistics.NormalDist()
+
+
+def spread_set(name):
+    """The replicate ratios of test_stats.c's ratio_interval group, sorted."""
+    y = []
+    if name == "skew":  # 90 % near 3x, 10 % at 30x: a tail away from 1
+        y = [math.log(3) + 0.05 * ND.inv_cdf((i + 0.5) / 900) for i in range(900)] + [math.log(30)] * 100
+    elif name == "towards1":  # 3 % at 0.95x: a tail across 1
+        y = [math.log(0.95)] * 30 + [math.log(3) + 0.05 * ND.inv_cdf((i + 0.5) / 970) for i in range(970)]
+    return sorted(math.exp(v) for v in y)
+
+
+def logspread(r):
+    n = len(r)
+    logs = [math.log(v) for v in r]
+    lse = statistics.stdev(logs)
+    m = math.log(quantile7(r, 0.5))
+    down = up = -1.0
+    for t in SPREAD_TAILS:
+        if t * n < 10:
+            continue
+        z = ND.inv_cdf(1 - t)
+        down = max(down, (m - math.log(quantile7(r, t))) / z)
+        up = max(up, (math.log(quantile7(r, 1 - t)) - m) / z)
+    return dict(down=down, up=up, min=min(logs), max=max(logs), reach=1 / n, lse=lse)
+
+
+def ratio_interval(ratio, sp, tail):
+    x, z = math.log(ratio), ND.inv_cdf(1 - tail)
+    lo, hi = math.exp(x - z * sp["down"]), math.exp(x + z * sp["up"])
+    p = 0.5 * math.erfc(x / sp["down"] / math.sqrt(2))  # the upper tail without cancellation
+    if tail < sp["reach"]:
+        lo, hi = min(lo, math.exp(sp["min"])), max(hi, math.exp(sp["max"]))
+    if sp["min"] <= 0:
+        p = max(p, sp["reach"])
+    return lo, hi, p
+
+
+def spread_main():
+    fam = 0.05 / (318 * 12)  # check --quick's family at 12 looks
+    for name, ratio in (("skew", 3.0), ("towards1", 3.0)):
+        r = spread_set(name)
+        sp = logspread(r)
+        for k in ("lse", "down", "up", "min", "max"):
+            show(f"spread.{name}.{k}", sp[k])
+        for tail in (0.025, fam):
+            show(f"spread.{name}.interval({tail:.6g})", ratio_interval(ratio, sp, tail))
+        sym = dict(sp, down=sp["lse"], up=sp["lse"], min=-math.inf, max=math.inf, reach=0)
+        show(f"spread.{name}.symmetric({fam:.6g})", ratio_interval(ratio, sym, fam))
+    sym = dict(down=0.1, up=0.1, min=-math.inf, max=math.inf, reach=0)
+    show("spread.normal(2, 0.1).interval(0.025)", ratio_interval(2.0, sym, 0.025))
+    show("spread.normal(0.8, 0.1).interval(0.01)", ratio_interval(0.8, sym, 0.01))
+
 
 def _nth(seed, k):
     g = MT19937(seed)

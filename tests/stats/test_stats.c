@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_rng.h>
 
 #include "common/test.h"
 #include "stats/stats.h"
+#include "stats/stats_internal.h"
 
 #define N_OF(arr) (sizeof(arr) / sizeof((arr)[0]))
 
@@ -594,6 +596,122 @@ static void test_holm(void) {
 
 /* ---------------------------------------------------------------- slowdown */
 
+/* ---------- the verdicts' interval (mg_stats__logspread, mg_stats_ratio_interval) ----------
+ * Expected values: `python3 tests/stats/reference.py` (spread.*: its own type 7 quantile and
+ * statistics.NormalDist, no GSL), on the same constructed replicate sets. */
+
+/* The replicate sets of reference.py's spread_set, sorted ascending. */
+static void spread_set(const char *name, double *r) {
+  for (int i = 0; i < 1000; i++) {
+    double y;
+    if (!strcmp(name, "skew")) /* 90 % near 3x, 10 % at 30x: a tail away from 1 */
+      y = i < 900 ? log(3) + 0.05 * gsl_cdf_ugaussian_Pinv((i + 0.5) / 900) : log(30);
+    else /* towards1: 3 % at 0.95x, a tail across 1 */
+      y = i < 30 ? log(0.95) : log(3) + 0.05 * gsl_cdf_ugaussian_Pinv((i - 30 + 0.5) / 970);
+    r[i] = exp(y);
+  }
+}
+
+static double sd_of_logs(const double *r, size_t n) {
+  double m = 0, s2 = 0;
+  for (size_t i = 0; i < n; i++) m += log(r[i]) / (double)n;
+  for (size_t i = 0; i < n; i++) s2 += (log(r[i]) - m) * (log(r[i]) - m);
+  return sqrt(s2 / (double)(n - 1));
+}
+
+#define REL_NEAR(x, want, rel) ASSERT_TRUE(fabs((x) - (want)) <= (rel) * fabs(want))
+
+static void test_ratio_interval(void) {
+  const double fam = 0.05 / (318 * 12); /* check --quick's family at 12 looks */
+  double lo, hi, p;
+  TEST_CASE("normal spread: closed form (spread.normal)");
+  mg_stats_logspread n1 = mg_stats_logspread_normal(0.1);
+  ASSERT_EQ(mg_stats_ratio_interval(2.0, &n1, 0.025, &lo, &hi, &p), MG_STATS_OK);
+  REL_NEAR(lo, 1.6440303903967781, 1e-9);
+  REL_NEAR(hi, 2.433045047929206, 1e-9);
+  REL_NEAR(p, 2.082422348700262e-12, 1e-6);
+  ASSERT_EQ(mg_stats_ratio_interval(0.8, &n1, 0.01, &lo, &hi, &p), MG_STATS_OK);
+  REL_NEAR(lo, 0.633954344658011, 1e-9);
+  REL_NEAR(hi, 1.0095364207106277, 1e-9);
+  REL_NEAR(p, 0.9871738526667516, 1e-9);
+
+  TEST_CASE("a tail away from 1: the symmetric interval crossed 1, the per-end one does not (spread.skew)");
+  double r[1000];
+  spread_set("skew", r);
+  double lse = sd_of_logs(r, 1000);
+  REL_NEAR(lse, 0.6927463303864718, 1e-9);
+  mg_stats_logspread sp = mg_stats__logspread(r, 1000, lse);
+  REL_NEAR(sp.down, 0.05339350988081711, 1e-6);
+  REL_NEAR(sp.up, 1.3956254411073916, 1e-9);
+  REL_NEAR(sp.min, 0.9355739142470837, 1e-9);
+  REL_NEAR(sp.max, 3.4011973816621555, 1e-12);
+  REL_NEAR(sp.reach, 0.001, 1e-15);
+  mg_stats_logspread sym = mg_stats_logspread_normal(lse);
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &sym, fam, &lo, &hi, &p), MG_STATS_OK);
+  REL_NEAR(lo, 0.16303285469214024, 1e-7); /* the old interval: across 1 */
+  ASSERT_TRUE(lo < 1 && p > fam);
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &sp, fam, &lo, &hi, &p), MG_STATS_OK);
+  REL_NEAR(lo, 2.3968070972380118, 1e-6);
+  REL_NEAR(hi, 1060.0207465104797, 1e-6);
+  ASSERT_TRUE(lo > 1 && p <= fam && p < 1e-12);
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &sp, 0.025, &lo, &hi, &p), MG_STATS_OK);
+  REL_NEAR(lo, 2.701920812985791, 1e-6);
+  REL_NEAR(hi, 46.24659729012288, 1e-6);
+
+  TEST_CASE("a tail across 1: the symmetric interval claimed a violation, the per-end one does not (spread.towards1)");
+  spread_set("towards1", r);
+  lse = sd_of_logs(r, 1000);
+  REL_NEAR(lse, 0.20233912368741558, 1e-9);
+  sp = mg_stats__logspread(r, 1000, lse);
+  REL_NEAR(sp.down, 0.585708202976229, 1e-9);
+  REL_NEAR(sp.up, 0.05086361578828776, 1e-6);
+  REL_NEAR(sp.min, -0.05129329438755058, 1e-9);
+  sym = mg_stats_logspread_normal(lse);
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &sym, fam, &lo, &hi, &p), MG_STATS_OK);
+  REL_NEAR(lo, 1.2813912607149447, 1e-7); /* the old interval: above 1 with 3 % of replicates at 0.95 */
+  ASSERT_TRUE(lo > 1);
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &sp, fam, &lo, &hi, &p), MG_STATS_OK);
+  REL_NEAR(lo, 0.25568777365113815, 1e-7);
+  REL_NEAR(hi, 3.715268776218592, 1e-6);
+  REL_NEAR(p, 0.03034831188535198, 1e-7);
+  ASSERT_TRUE(lo < 1 && p > fam);
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &sp, 0.025, &lo, &hi, &p), MG_STATS_OK);
+  REL_NEAR(lo, 0.9518434560683697, 1e-7);
+  REL_NEAR(hi, 3.3144879386801676, 1e-6);
+
+  TEST_CASE("never inside the replicates below their reach; p read off the same end");
+  mg_stats_logspread tight = {.down = 0.01, .up = 0.01, .min = log(0.99), .max = log(5), .reach = 0.001};
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &tight, 1e-4, &lo, &hi, &p), MG_STATS_OK);
+  ASSERT_TRUE(lo == 0.99 || fabs(lo - 0.99) < 1e-12);
+  ASSERT_TRUE(fabs(hi - 5) < 1e-12 && p == 0.001);
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &tight, 0.001, &lo, &hi, &p), MG_STATS_OK);
+  ASSERT_TRUE(lo > 1 && p <= 0.001); /* at the reach the scales speak */
+  int bad = 0, cases = 0;
+  for (double x = 0.5; x < 2.0; x *= 1.01)
+    for (double d = 0.0; d < 0.3; d += 0.01)
+      for (double t = 1e-7; t < 0.4; t *= 3) {
+        mg_stats_logspread g = {.down = d, .up = 2 * d, .min = log(x) - 0.7 * d * (1 + (cases % 5)), .max = log(x) + d,
+                                .reach = 0.001};
+        if (g.min > log(x)) g.min = log(x);
+        cases++;
+        if (mg_stats_ratio_interval(x, &g, t, &lo, &hi, &p) != MG_STATS_OK) bad++;
+        else bad += (lo > 1) != (p <= t) || !(lo <= x && x <= hi);
+      }
+  ASSERT_TRUE(cases > 10000);
+  ASSERT_EQ(bad, 0);
+
+  TEST_CASE("bad arguments");
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, NULL, 0.01, &lo, &hi, &p), MG_STATS_INVALID);
+  ASSERT_EQ(mg_stats_ratio_interval(NAN, &tight, 0.01, &lo, &hi, &p), MG_STATS_NONFINITE);
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &tight, 0.5, &lo, &hi, &p), MG_STATS_INVALID);
+  mg_stats_logspread inv = tight;
+  inv.min = 2, inv.max = 1;
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &inv, 0.01, &lo, &hi, &p), MG_STATS_INVALID);
+  mg_stats_logspread inf = mg_stats_logspread_normal(INFINITY);
+  ASSERT_EQ(mg_stats_ratio_interval(3.0, &inf, 0.01, &lo, &hi, &p), MG_STATS_OK);
+  ASSERT_TRUE(lo == 0 && isinf(hi) && p == 1);
+}
+
 static void test_slowdown(void) {
   /* GSL's mt19937 is the reference MT19937: ISO C++ [rand.predef] requires the
    * 10000th output of std::mt19937 (seed 5489) to be 4123659995. */
@@ -766,6 +884,7 @@ static const struct {
     {"ttest_degenerate", test_ttest_degenerate},
     {"holm", test_holm},
     {"slowdown", test_slowdown},
+    {"ratio_interval", test_ratio_interval},
     {"slowdown_degenerate", test_slowdown_degenerate},
     {"equivalence", test_equivalence},
     {"threads", test_threads},
