@@ -284,7 +284,7 @@ int mg_check_launches_args(int argc, char **argv, int dd, const mg_opt_vals *o) 
   char e[256];
   mg_check_launch_args a = {.out = o->val[O_OUT], .force = o->given[O_FORCE], .resume = o->given[O_RESUME],
                             .progress = !o->given[O_QUIET] && !o->given[O_NO_PROGRESS], .min_span = MG_CK_MIN_SPAN};
-  if (o->given[O_MIN_SPAN] && mg_parse_seconds(o->val[O_MIN_SPAN], &a.min_span, e, sizeof e))
+  if (o->given[O_MIN_SPAN] && mg_cmd_min_span(o->val[O_MIN_SPAN], &a.min_span, e, sizeof e))
     return fprintf(stderr, "mpiguide check: --min-span: %s (e.g. 60s, 0 for none)\n", e), 2;
   if (o->given[O_FROM]) return fprintf(stderr, "mpiguide check: --launches measures; --from analyses: give one\n"), 2;
   if (!o->given[O_OUT]) return fprintf(stderr, "mpiguide check: --launches needs -o DIR (the launches go to DIR/launch-K)\n"), 2;

@@ -11,6 +11,7 @@
 
 #include "cli/cmd_check_guided.h"
 #include "cli/cmd_check_state.h"
+#include "cli/cmd_util.h"
 #include "util/err.h"
 #include "util/parse.h"
 
@@ -62,7 +63,7 @@ int mg_check_parse_analysis(const mg_opt_vals *o, mg_check_state *S) {
     if (end == o->val[O_MARGIN] || *end || !(S->ck.margin >= 0 && S->ck.margin < 10))
       return MG_ERR_TO(S->err, "--margin: '%s' is not a number from 0 to 10 (e.g. 0.05 for 5 %%)", o->val[O_MARGIN]);
   }
-  if (o->given[O_MIN_SPAN] && mg_parse_seconds(o->val[O_MIN_SPAN], &S->ck.min_span, S->e, sizeof S->e))
+  if (o->given[O_MIN_SPAN] && mg_cmd_min_span(o->val[O_MIN_SPAN], &S->ck.min_span, S->e, sizeof S->e))
     return MG_ERR_TO(S->err, "--min-span: %s (e.g. 60s, 0 for none)", S->e);
   if (o->given[O_NOISE]) {
     if (mg_parse_seconds(o->val[O_NOISE], &S->ck.noise, S->e, sizeof S->e)) return MG_ERR_TO(S->err, "--noise: %s", S->e);

@@ -174,8 +174,8 @@ static int parse(int argc, char **argv, tune *T) {
   T->quiet = o.given[O_QUIET];
   T->which = o.given[O_INCONCLUSIVE] ? MG_TUNE_INCLUDE_INCONCLUSIVE : MG_TUNE_CONCLUSIVE;
   if (o.given[O_HOLD_SHORT]) T->which |= MG_TUNE_HOLD_SHORT;
-  if ((v = o.val[O_MIN_SPAN]) && mg_parse_seconds(v, &T->ck.min_span, T->e, sizeof T->e)) {
-    fprintf(stderr, "mpiguide tune: --min-span: %s (e.g. 60s)\n", T->e);
+  if ((v = o.val[O_MIN_SPAN]) && mg_cmd_min_span(v, &T->ck.min_span, T->e, sizeof T->e)) {
+    fprintf(stderr, "mpiguide tune: --min-span: %s (e.g. 60s, 0 for none)\n", T->e);
     goto bad;
   }
   for (int i = 0; i < o.npos; i++) T->srcs[T->nsrc++].path = o.pos[i];

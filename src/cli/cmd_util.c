@@ -605,3 +605,11 @@ int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t errlen) 
     u += (size_t)snprintf(v + u, sizeof v - u, "%s%s", i ? ", " : "", mg_pattern_name((mg_pattern)i));
   return MG_ERR("--pattern: unknown pattern '%s'; valid: %s", name, v);
 }
+
+int mg_cmd_min_span(const char *v, double *out, char *e, size_t elen) {
+  double t;
+  if (mg_parse_seconds0(v, &t, e, elen)) return -1;
+  if (t > 86400) return snprintf(e, elen, "'%s' is more than a day", v), -1;
+  *out = t;
+  return 0;
+}

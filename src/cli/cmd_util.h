@@ -15,6 +15,10 @@
 
 #include "bench/bench.h"
 
+/* --min-span T (check, check --launches, tune): a duration from 0 (none) to a day; 0, or -1 with a
+ * message in e. */
+int mg_cmd_min_span(const char *v, double *out, char *e, size_t elen);
+
 /* ---------- MPI ---------- */
 
 /* MPI_Init (unless initialised), rank and size of MPI_COMM_WORLD, mg_core_init and the launch's

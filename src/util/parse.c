@@ -129,7 +129,7 @@ int mg_parse_sizes(const char *spec, size_t **out, int *nout, char *err, size_t 
   return 0;
 }
 
-int mg_parse_seconds(const char *s, double *out, char *err, size_t errlen) {
+static int duration(const char *s, int zero_ok, double *out, char *err, size_t errlen) {
   char *end;
   errno = 0;
   double v = strtod(s, &end);
@@ -140,10 +140,14 @@ int mg_parse_seconds(const char *s, double *out, char *err, size_t errlen) {
   else if (!strcmp(end, "us")) scale = 1e-6;
   else if (!strcmp(end, "ns")) scale = 1e-9;
   else return MG_ERR("'%s': unknown time unit '%s' (use s, ms, us or ns)", s, end);
-  if (v <= 0) return MG_ERR("duration '%s' must be positive", s);
+  if (v < 0 || (v == 0 && !zero_ok)) return MG_ERR("duration '%s' must be positive", s);
   *out = v * scale;
   return 0;
 }
+
+int mg_parse_seconds(const char *s, double *out, char *err, size_t errlen) { return duration(s, 0, out, err, errlen); }
+
+int mg_parse_seconds0(const char *s, double *out, char *err, size_t errlen) { return duration(s, 1, out, err, errlen); }
 
 int mg_parse_long(const char *s, long min, long max, long *out, char *err, size_t errlen) {
   char *end;

@@ -24,6 +24,8 @@
 int mg_parse_bytes(const char *s, size_t *out, char *err, size_t errlen);
 int mg_parse_sizes(const char *spec, size_t **out, int *n, char *err, size_t errlen);
 int mg_parse_seconds(const char *s, double *out, char *err, size_t errlen);
+/* A duration that may be 0 ("0", "0s": none). */
+int mg_parse_seconds0(const char *s, double *out, char *err, size_t errlen);
 /* A non-negative integer (no suffix) into *out, at most max. */
 int mg_parse_long(const char *s, long min, long max, long *out, char *err, size_t errlen);
 /* A finite number >= min. */

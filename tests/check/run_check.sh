@@ -29,9 +29,10 @@
 #   run_check.sh sizes-from NP      check --sizes-from data/trace/jacobi-trace.csv (+ send, sendrecv,
 #                                   recv rows) measures exactly
 #       the trace's non-empty (collective, size) cells
-#   run_check.sh launches NP fail|interrupt -- [options...]  `check --launches 3 ... -o out --
-#       flaky_launcher.sh mpiexec -n NP`, whose 2nd call fails, or interrupts check (SIGINT)
-#       and then runs: exit 1, the other launches kept and analysed together into out/
+#   run_check.sh launches NP fail|interrupt|hang|spaced -- [options...]  `check --launches 3 ... -o
+#       out -- flaky_launcher.sh mpiexec -n NP`, whose 2nd call fails, or interrupts check (SIGINT)
+#       and then runs: exit 1, the other launches kept and analysed together into out/; spaced:
+#       every call runs, and the launches span the --min-span 6s given
 #   run_check.sh keep NP REGEX -- [options...]       $MG_WORKDIR/out already holds results:
 #       the run must fail with REGEX and leave them byte for byte unchanged (NP 0: no mpiexec)
 #
@@ -232,6 +233,16 @@ launches)
     "$here/flaky_launcher.sh" "$MG_MPIEXEC" -n "$np" "${flags[@]}" >"$work/stdout" 2>"$work/stderr"
   rc=$?
   cat "$work/stdout" "$work/stderr"
+  if [[ $how == spaced ]]; then # --min-span 6s: launch 3 starts no sooner than 6 s after launch 1
+    ((rc == 0)) || die "exit code $rc, expected 0"
+    d1=$(date -d "$(sed -n 's/^#@date=//p' "$work/out/launch-1/raw.csv")" +%s) || die "launch-1: no #@date"
+    d3=$(date -d "$(sed -n 's/^#@date=//p' "$work/out/launch-3/raw.csv")" +%s) || die "launch-3: no #@date"
+    (((d3 - d1) >= 6)) || die "launch 3 started $((d3 - d1)) s after launch 1, --min-span 6s asks for 6"
+    span=$(sed -n 's/^replication over time: the launches compared span \([0-9]*\) s.*/\1/p' "$work/out/summary.txt")
+    [[ -n $span ]] && ((span >= 6)) || die "the summary's replication line: '$span' s, not at least 6: $(grep -A1 '^replication' "$work/out/summary.txt")"
+    echo "run_check: launches (spaced): launch 3 started $((d3 - d1)) s after launch 1, the summary says $span s"
+    exit 0
+  fi
   if [[ $how == hang ]]; then # stopped 20 s after its results were saved, and counted
     ((rc == 0)) || die "exit code $rc, expected 0 (the launcher that did not exit was stopped)"
     grep -q "launch 2 of 3: its results were saved 20 s ago and the launcher has not exited: stopped" "$work/stderr" ||

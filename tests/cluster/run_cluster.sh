@@ -365,7 +365,7 @@ out $work/tree
 launches 2
 layouts 1x2 2x1
 mpi $MG_FLAVOR $MG_CLI $work/gate.sh srun -N {nodes} -n {np} --ntasks-per-node={rpn} --mpi=$pmi
-check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allreduce_as_reduce_bcast -q
+check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allreduce_as_reduce_bcast -q --min-span 0
 SPEC
   c1=$work/tree/$MG_FLAVOR-1x2 c2=$work/tree/$MG_FLAVOR-2x1
   timeout -k 5 200 "$C" exec head env "${mpi_env[@]}" salloc -N 2 --ntasks-per-node=2 "$MG_CLI" campaign "$work/spec" >out1.txt 2>err1.txt &
@@ -405,7 +405,7 @@ out $work/tree
 launches 2
 layouts 1x2 2x1
 mpi $MG_FLAVOR $MG_CLI $work/gate.sh srun -n {np} --mpi=$pmi
-check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allreduce_as_reduce_bcast -q
+check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allreduce_as_reduce_bcast -q --min-span 0
 sbatch -t 10
 SPEC
   on_head "$MG_CLI" campaign "$work/spec" --sbatch >out1.txt 2>err1.txt
@@ -473,7 +473,7 @@ out $work/tree
 launches 2
 layouts 1x4 2x2 4x1
 mpi $MG_FLAVOR $MG_CLI $work/gate.sh srun -N {nodes} -n {np} --ntasks-per-node={rpn} --mpi=$pmi
-check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allreduce_as_reduce_bcast -q
+check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 --reductions int:sum -m allreduce_as_reduce_bcast -q --min-span 0
 SPEC
   salloc4=(timeout -k 5 300 "$C" exec head env "${mpi_env[@]}" salloc -N 4 --ntasks-per-node=4 "$MG_CLI" campaign "$work/spec")
   t0=$SECONDS

@@ -107,7 +107,7 @@ loop)
   run_cg trace "$MG_CG_C" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_TRACE=$PWD/trace.csv"
   expect_ok trace
   read -r -a flags <<<"$MG_MPIEXEC_FLAGS"
-  timeout -k 10 $((4 * MG_TIMEOUT)) "$MG_CLI" check --sizes-from "$PWD/trace.csv" --launches 2 --nrep 20 --warmup 1 \
+  timeout -k 10 $((4 * MG_TIMEOUT)) "$MG_CLI" check --sizes-from "$PWD/trace.csv" --launches 2 --min-span 0 --nrep 20 --warmup 1 \
     -q -o check -- "$MG_MPIEXEC" "${flags[@]}" -n "$NP" >check.out 2>check.err
   RC=$?
   sed 's/^/  | /' check.out check.err | head -20
