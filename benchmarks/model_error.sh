@@ -66,9 +66,9 @@ rows = []
 for d in sys.argv[1:]:
     with open(d + "/predicted.csv") as f:
         head = f.readline().strip()
-        if head != "# mpiguide-predict/2":
+        if head not in ("# mpiguide-predict/2", "# mpiguide-predict/3"):
             sys.exit("model_error: %s/predicted.csv is %r, want mpiguide-predict/2 (lo_sec, hi_sec)" % (d, head))
-        for r in csv.DictReader(f):
+        for r in csv.DictReader(l for l in f if not l.startswith("#@")):
             r["src"] = d
             rows.append(r)
 num = lambda s: float(s) if s not in ("", "nan", "-nan") else float("nan")

@@ -45,7 +45,7 @@ static const char usage_text[] =
     "  -c, --collectives LIST  collectives [all]\n"
     "      --families LIST     families of mock-ups (`mpiguide list`) [all]\n"
     "      --all               every algorithm's prediction, not only the fastest\n"
-    "      --csv FILE          every prediction as CSV (mpiguide-predict/2, docs/model.md)\n"
+    "      --csv FILE          every prediction as CSV (mpiguide-predict/3, docs/model.md)\n"
     "  -q, --quiet             no table (the summary and --csv only)\n"
     "      --guided SLACK      with --check: instead of the tables, the mock-up cells of the check\n"
     "                          that `check --model-guided --model-slack SLACK` would measure,\n"
@@ -87,6 +87,7 @@ typedef struct predict {
   int nskew, skewp[64]; /* the measurements' synchronisation exit spread (#@sync_skew_sec) per process count */
   double skew[64];
   FILE *csv;
+  long csv_rows; /* the data rows written to it: its last line, #@predict_rows=N */
   char e[MG_CK_ERR];
 } predict;
 
@@ -369,7 +370,7 @@ static int cell(predict *P, int coll, int p, size_t bytes, tally *T) {
       printf("%s,%d,%zu,%s,%s,%.9g,%.9g,%.9g,%.9g,%d,%s\n", ci->name, p, bytes, al->name, mg_families[al->family].name,
              price[a].t, price[a].lo, price[0].t, price[0].hi, mg_guided_measured(w), mg_guided_key(w));
     }
-    if (P->csv && !isnan(pred[a]))
+    if (P->csv && !isnan(pred[a]) && ++P->csv_rows)
       fprintf(P->csv, "%s,%d,%zu,%s,%s,%.9g,%s,%.9g,%.4f,%.9g,%.9g,%.9g\n", ci->name, p, bytes, a ? al->name : "default",
               a ? mg_families[al->family].name : "", pred[a], mg_price_name(price[a].src), meas_t[a],
               (cmp - meas_t[a]) / meas_t[a], skew, price[a].lo, price[a].hi); /* NaN (printed nan) where not measured */
@@ -408,8 +409,9 @@ static void summary(const tally *T, FILE *out) {
              100.0 * T->agree[k] / T->cells[k]);
 }
 
-/* mpiguide-predict/2: /1 and the interval (lo_sec, hi_sec) at the end, so a reader of /1 reads it */
-static const char csv_header[] = "# mpiguide-predict/2\ncollective,nprocs,bytes,algorithm,family,predicted_sec,price,"
+/* mpiguide-predict/3: /2 and a last line #@predict_rows=N (a file cut between two rows is refused);
+ * /2 added the interval (lo_sec, hi_sec) at the end, so a reader of /1 reads it */
+static const char csv_header[] = "# mpiguide-predict/3\ncollective,nprocs,bytes,algorithm,family,predicted_sec,price,"
                                  "measured_sec,rel_error,sync_skew_sec,lo_sec,hi_sec\n";
 
 /* Every selected cell, then the summary on out (NULL: none). 0, or 1 after a message. */
@@ -435,6 +437,7 @@ static int run(predict *P, FILE *out) {
     }
   }
   if (rc == 0 && out) summary(&T, out);
+  if (P->csv && rc == 0) fprintf(P->csv, "#@predict_rows=%ld\n", P->csv_rows);
   if (P->csv && fclose(P->csv) && rc == 0) rc = MG_ERR_TO(P->e, "--csv: write failed"), rc = 1;
   P->csv = NULL;
   for (int f = 0; f < MG_NFAM; f++) free(T.err[f]);

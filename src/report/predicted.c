@@ -1,8 +1,10 @@
 /*
  * The predictions a report marks beside the measurements: the reader of predicted.csv
- * (mpiguide-predict/1 or /2: /2 adds lo_sec and hi_sec at the end, not read here; docs/model.md), reduced to the ratio mock-up / default per cell.
+ * (mpiguide-predict/1, /2 or /3: /2 adds lo_sec and hi_sec at the end, not read here; /3 ends with
+ * #@predict_rows=N; docs/model.md), reduced to the ratio mock-up / default per cell.
  * Lines are read whole (at most 1 MiB, no NUL byte); a last line without its line break (a cut
- * file) is an error, as is a number that is not finite and in range.
+ * file) is an error, as is a number that is not finite and in range, and in /3 a file whose last
+ * line is not its row count or whose count differs (cut between two rows).
  */
 #include <errno.h>
 #include <math.h>
@@ -40,13 +42,35 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
   char *line = NULL;
   size_t lcap = 0;
   long got;
-  int ln = 0, header = 0, cap = 0, rc = 0, nl;
+  int ln = 0, header = 0, cap = 0, rc = 0, nl, version = 0;
+  long want = -1; /* /3: #@predict_rows */
   double *def = NULL; /* the default's prediction of each row's cell, filled by a second pass */
   while (!rc && (got = mg_read_line(f, &line, &lcap, &nl)) >= 0) {
     ln++;
     if (!nl) {
       rc = MG_ERR("%s:%d: the last line has no line break: the file was cut short (truncated?)", path, ln);
       break;
+    }
+    if (ln == 1 && !strncmp(line, "# mpiguide-predict/", 19)) {
+      unsigned long long v;
+      if (mg_parse_digits(line + 19, strlen(line + 19), 1000, &v)) {
+        rc = MG_ERR("%s:1: '%s' is not a version of mpiguide-predict", path, line);
+        break;
+      }
+      version = (int)v;
+    }
+    if (want >= 0) { /* the count is the last line */
+      rc = MG_ERR("%s:%d: a line after #@predict_rows: not one predicted.csv (pieced together?)", path, ln);
+      break;
+    }
+    if (!strncmp(line, "#@predict_rows=", 15)) {
+      unsigned long long v;
+      if (mg_parse_digits(line + 15, strlen(line + 15), (unsigned long long)1 << 40, &v)) {
+        rc = MG_ERR("%s:%d: #@predict_rows=%.40s is not a row count", path, ln, line + 15);
+        break;
+      }
+      want = (long)v;
+      continue;
     }
     if (line[0] == '#' || !line[0]) continue;
     if (!header) { /* the header of mpiguide-predict/1 and /2 (the same first columns) */
@@ -93,6 +117,10 @@ int mg_rp_preds_read(const char *path, mg_rp_preds *p, char *err, size_t errlen)
     def[p->n++] = NAN;
   }
   if (!rc && got < -1) rc = MG_ERR("%s:%d: %s", path, ln + 1, mg_read_line_strerror(got));
+  if (!rc && version >= 3 && want != p->n)
+    rc = want < 0 ? MG_ERR("%s:%d: no #@predict_rows line at the end: the file was cut short (truncated?)", path, ln)
+                  : MG_ERR("%s:%d: %d rows, but #@predict_rows says %ld: the file was cut short (truncated?)", path,
+                           ln, p->n, want);
   free(line);
   fclose(f);
   /* the ratio: each mock-up's prediction over the default's at its cell; the defaults go */

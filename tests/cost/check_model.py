@@ -43,9 +43,9 @@ def run(args, want_rc=0):
 def read_pred(path):
     with open(path) as f:
         first = f.readline()
-        if first.strip() != "# mpiguide-predict/2":
+        if first.strip() not in ("# mpiguide-predict/2", "# mpiguide-predict/3"):
             fail("%s: first line %r" % (path, first))
-        rows = list(csv.DictReader(f))
+        rows = list(csv.DictReader(l for l in f if not l.startswith("#@")))
     for r in rows:  # /2: every price's interval, around its point estimate
         t, lo, hi = float(r["predicted_sec"]), float(r["lo_sec"]), float(r["hi_sec"])
         if not (0 <= lo <= t <= hi):

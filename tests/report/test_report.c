@@ -403,6 +403,15 @@ static void t_predicted(void) {
       {PH "bcast,4,1024,default,,inf,measured,1e-05,0\n", 0, ":2: nprocs, bytes, predicted_sec"},
       {PH "bcast,1e30,1024,default,,1e-05,measured,1e-05,0\n", 0, ":2: nprocs, bytes, predicted_sec"},
       {PH "bcast,4,1024,default,,1e-05\0,measured,1e-05,0\n", sizeof PH + 45, ":2: a NUL byte"},
+      /* mpiguide-predict/3: its last line counts the rows; a file cut at a line break is refused */
+      {"# mpiguide-predict/3\n" PH "bcast,4,1024,default,,1e-05,measured,1e-05,0\n", 0,
+       ":3: no #@predict_rows line at the end: the file was cut short"},
+      {"# mpiguide-predict/3\n" PH "bcast,4,1024,default,,1e-05,measured,1e-05,0\n#@predict_rows=2\n", 0,
+       ":4: 1 rows, but #@predict_rows says 2"},
+      {"# mpiguide-predict/3\n" PH "bcast,4,1024,default,,1e-05,measured,1e-05,0\n#@predict_rows=1\n#\n", 0,
+       ":5: a line after #@predict_rows"},
+      {"# mpiguide-predict/3\n" PH "#@predict_rows=1x\n", 0, ":3: #@predict_rows=1x is not a row count"},
+      {"# mpiguide-predict/x\n" PH, 0, ":1: '# mpiguide-predict/x' is not a version"},
 #undef PH
   };
   for (size_t i = 0; i < sizeof pb / sizeof pb[0]; i++) {
@@ -414,6 +423,14 @@ static void t_predicted(void) {
     ASSERT_MSG(mg_rp_preds_read("bad-predicted.csv", &none, err, sizeof err) == -1 && strstr(err, want) && !none.v,
                "predicted case %zu: %s (expected %s)", i, err, want);
   }
+  bad = fopen("bad-predicted.csv", "w"); /* a whole /3 file reads */
+  fputs("# mpiguide-predict/3\ncollective,nprocs,bytes,algorithm,family,predicted_sec,price,measured_sec,rel_error\n"
+        "bcast,4,1024,default,,1e-05,measured,1e-05,0\nbcast,4,1024,bcast_as_linear,p2p,2e-05,model,nan,nan\n"
+        "#@predict_rows=2\n", bad);
+  fclose(bad);
+  ASSERT_MSG(mg_rp_preds_read("bad-predicted.csv", &none, err, sizeof err) == 0 && none.n == 1 &&
+             fabs(none.v[0].ratio - 2) < 1e-12, "a whole mpiguide-predict/3 file: %s", err);
+  mg_rp_preds_free(&none);
   bad = fopen("bad-predicted.csv", "w");
   for (int i = 0; i < (1 << 20) / 64 + 1; i++) fputs("#123456789012345678901234567890123456789012345678901234567890123", bad);
   fclose(bad);
