@@ -4,6 +4,8 @@
  * the same command measured it on as many processes of the same MPI, and keeps only the sizes it
  * does not hold whole.
  */
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "bench/output.h"
 #include "cli/cmd_check_state.h"
 #include "util/err.h"
+#include "util/parse.h"
 
 /* cmd without the tokens that do not change what is measured: --resume, --force, -f, -q, --quiet,
  * --no-progress, and --eta-from FILE and --launch-of K/N (only the progress line reads them; a
@@ -53,8 +56,23 @@ static int size_index(const mg_check_state *S, mg_coll c, size_t bytes) {
   return -1;
 }
 
+/* A message size field: decimal digits only (a cut or edited file must not resume as another cell). */
+static int bytes_field(const char *s, size_t *out) {
+  unsigned long long v;
+  if (!s || mg_parse_digits(s, strlen(s), SIZE_MAX >> 1, &v)) return -1;
+  *out = (size_t)v;
+  return 0;
+}
+
+/* Whether v is exactly the process count `size` (digits alone: 4294967300 is not 4). */
+static int same_nprocs(const char *v, int size) {
+  unsigned long long n;
+  return !mg_parse_digits(v, strlen(v), INT_MAX, &n) && n == (unsigned long long)size;
+}
+
 /* A #@ line of the interrupted run that belongs to a cell: its collective and bytes (the first field
- * "coll[:dtype:op]", bytes the 3rd field, or the 2nd for #@budget_hit). 1 found, 0 not such a line. */
+ * "coll[:dtype:op]", bytes the 3rd field, or the 2nd for #@budget_hit). 1 found, 0 not such a line,
+ * -1 such a line whose bytes are not a whole number. */
 static int meta_cell(const char *line, mg_coll *c, size_t *bytes) {
   static const char *const keys[] = {"#@stop=", "#@budget_hit=", "#@skipped=", "#@failed=", "#@measure_only=", NULL};
   for (int i = 0; keys[i]; i++) {
@@ -73,8 +91,8 @@ static int meta_cell(const char *line, mg_coll *c, size_t *bytes) {
     f[0][strcspn(f[0], ":")] = '\0';
     int k = mg_coll_find(f[0]);
     if (k < 0) return 0;
-    *c = (mg_coll)k, *bytes = (size_t)strtoull(b, NULL, 10);
-    return 1;
+    *c = (mg_coll)k;
+    return bytes_field(b, bytes) ? -1 : 1;
   }
   return 0;
 }
@@ -97,7 +115,12 @@ typedef struct old_file {
 } old_file;
 
 /* A #@ line before the header: the command, launch, process count and library of the interrupted run. */
-static int read_meta_line(mg_check_state *S, old_file *F, char *line, mg_bench_meta *meta) {
+static int read_meta_line(mg_check_state *S, old_file *F, char *line, long lineno, mg_bench_meta *meta) {
+  mg_coll mc;
+  size_t mb;
+  if (meta_cell(line, &mc, &mb) < 0)
+    return MG_ERR_TO(S->err, "--resume: %.1000s:%ld: %.200s: the message size is not a whole number", F->path,
+                     lineno, line);
   char *eq = strchr(line, '=');
   const char *v = eq ? eq + 1 : "";
   if (eq) *eq = '\0';
@@ -105,7 +128,7 @@ static int read_meta_line(mg_check_state *S, old_file *F, char *line, mg_bench_m
   else if (!strcmp(line + 2, "command")) command_key(v, F->key_then, sizeof F->key_then), F->seen_cmd = 1;
   else if (!strcmp(line + 2, "launch") && strlen(v) < sizeof meta->launch)
     snprintf(meta->launch, sizeof meta->launch, "%s", v);
-  else if (!strcmp(line + 2, "nprocs") && atoi(v) != S->size)
+  else if (!strcmp(line + 2, "nprocs") && !same_nprocs(v, S->size))
     return MG_ERR_TO(S->err, "--resume: %.1000s was measured on %s processes, this run has %d: resume it on %s",
                      F->path, v, S->size, v);
   else if (!strcmp(line + 2, "mpi_library_name") && strcmp(v, meta->mpi_name))
@@ -132,7 +155,7 @@ static int read_holdings(mg_check_state *S, old_file *F, mg_bench_meta *meta) {
     char line[8192], *f[64];
     snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
     if (!F->header && !strncmp(line, "#@", 2)) {
-      rc = read_meta_line(S, F, line, meta);
+      rc = read_meta_line(S, F, line, lineno + 1, meta);
     } else if (!F->header && line[0] != '#') {
       if (strcmp(line, mg_raw_columns))
         rc = MG_ERR_TO(S->err, "--resume: %.1000s:%ld: not the columns this mpiguide writes (%s)", F->path,
@@ -147,9 +170,14 @@ static int read_holdings(mg_check_state *S, old_file *F, mg_bench_meta *meta) {
       const int *col = F->col;
       int nf = mg_csv_split(line, f, 64), c = nf > col[0] && nf > col[1] && nf > col[2] && nf > col[3] && col[3] >= 0
                                                    ? mg_coll_find(f[col[0]]) : -1;
-      int si = c >= 0 && F->have[c] ? size_index(S, (mg_coll)c, (size_t)strtoull(f[col[1]], NULL, 10)) : -1;
+      size_t b = 0;
+      int bad = c >= 0 && bytes_field(f[col[1]], &b);
+      int si = c >= 0 && !bad && F->have[c] ? size_index(S, (mg_coll)c, b) : -1;
       int k = si >= 0 ? pair_of(cfg, (mg_coll)c, f[col[2]], f[col[3]]) : -1;
-      if (k < 0)
+      if (bad)
+        rc = MG_ERR_TO(S->err, "--resume: %.1000s:%ld: bytes '%.40s' is not a whole number", F->path, lineno + 1,
+                       f[col[1]]);
+      else if (k < 0)
         rc = MG_ERR_TO(S->err, "--resume: %.1000s:%ld: a cell these options do not measure: resume with the options "
                                "of the interrupted check", F->path, lineno + 1);
       else
@@ -196,11 +224,11 @@ static int keep_whole(mg_check_state *S, old_file *F, size_t len) {
     int si;
     if (p < F->rows) {
       if (!strncmp(line, "#@check_sizes=", 14) ||
-          (meta_cell(line, &c, &b) && have[c] && (si = size_index(S, c, b)) >= 0 && have[c][si]))
+          (meta_cell(line, &c, &b) > 0 && have[c] && (si = size_index(S, c, b)) >= 0 && have[c][si]))
         memcpy(keep + used, p, n), used += n;
     } else if (n > 1 && mg_csv_split(line, f, 64) > col[1]) {
       int k = mg_coll_find(f[col[0]]);
-      if (k >= 0 && have[k] && (si = size_index(S, (mg_coll)k, (size_t)strtoull(f[col[1]], NULL, 10))) >= 0 &&
+      if (k >= 0 && have[k] && !bytes_field(f[col[1]], &b) && (si = size_index(S, (mg_coll)k, b)) >= 0 &&
           have[k][si])
         memcpy(krows + rused, p, n), rused += n, S->old_nrows++;
     }

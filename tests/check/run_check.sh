@@ -34,7 +34,8 @@
 #       and then runs: exit 1, the other launches kept and analysed together into out/; spaced:
 #       every call runs, and the launches span the --min-span 6s given
 #   run_check.sh keep NP REGEX -- [options...]       $MG_WORKDIR/out already holds results:
-#       the run must fail with REGEX and leave them byte for byte unchanged (NP 0: no mpiexec)
+#       the run must fail with REGEX and leave them byte for byte unchanged (NP 0: no mpiexec);
+#       keep-raw: the same with out/raw.csv copied from $MG_DATA/$KEEP_RAW (a doctored --resume file)
 #
 # "@OUT" in the options stands for $MG_WORKDIR/out, "@DATA" for the fixture directory.
 # Environment: MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_CLI (mpiguide), MG_WORKDIR (emptied first),
@@ -392,11 +393,12 @@ fail | offline-fail)
   left=$(find "$work" -mindepth 1 ! -name stdout ! -name stderr)
   [[ -z $left ]] || die "left behind: $left"
   ;;
-keep)
+keep | keep-raw)
   np=$1 regex=$2
   shift 3
   mkdir -p "$work/out"
   for f in raw.csv verdicts.csv verdicts.json summary.txt; do echo "sentinel $f" >"$work/out/$f"; done
+  [[ $mode == keep-raw ]] && cp "$MG_DATA/$KEEP_RAW" "$work/out/raw.csv" # the file a --resume reads
   (cd "$work/out" && md5sum raw.csv verdicts.csv verdicts.json summary.txt) >"$work/sums"
   mapfile -t opts < <(subst "$@")
   if ((np > 0)); then
