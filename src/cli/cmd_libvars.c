@@ -4,6 +4,7 @@
  * library through MPI_T (no mpirun needed: one process), or parsed from saved `ompi_info --param coll
  * tuned --level 9 [--parsable]` output with --ompi-info FILE (no MPI at all).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
 #include "cli/cmd_util.h"
+#include "util/text.h"
 
 #define OPTIONS(X) X(OMPI_INFO, "ompi-info", 0, MG_OPT_ARG) X(HELP, "help", 'h', MG_OPT_FLAG)
 enum { OPTIONS(MG_OPT_ENUM) O_N };
@@ -53,19 +55,23 @@ int mg_cmd_libvars(int argc, char **argv) {
   if (o.given[O_HELP]) {
     fputs(usage_text, stdout);
   } else if (o.given[O_OMPI_INFO]) {
+    /* a file or a pipe (--ompi-info <(ompi_info --param coll tuned --level 9 --parsable)), at most 64 MiB: ftell of a pipe is
+     * -1, which once sized the buffer */
     char *text = NULL;
     size_t len;
-    FILE *f = fopen(o.val[O_OMPI_INFO], "rb");
+    FILE *f = mg_open_text(o.val[O_OMPI_INFO], "file of ompi_info output", err, sizeof err);
     if (f) {
-      fseek(f, 0, SEEK_END);
-      len = (size_t)ftell(f);
-      fseek(f, 0, SEEK_SET);
-      if ((text = malloc(len + 1)) && fread(text, 1, len, f) == len) text[len] = '\0';
-      else free(text), text = NULL;
+      text = mg_read_all(f, (size_t)64 << 20, &len);
+      if (!text)
+        snprintf(err, sizeof err, "%s: %s", o.val[O_OMPI_INFO],
+                 errno == EFBIG ? "more than 64 MiB: not the output of ompi_info" : strerror(errno));
+      else if (strlen(text) != len)
+        snprintf(err, sizeof err, "%s: a NUL byte: not the output of ompi_info", o.val[O_OMPI_INFO]), free(text),
+            text = NULL;
       fclose(f);
     }
     if (!text) {
-      fprintf(stderr, "mpiguide libvars: --ompi-info: cannot read '%s'\n", o.val[O_OMPI_INFO]);
+      fprintf(stderr, "mpiguide libvars: --ompi-info: %s\n", err);
       status = 2;
     } else if (mg_lv_parse_ompi_info(text, &lib, err, sizeof err)) {
       fprintf(stderr, "mpiguide libvars: %s: %s\n", o.val[O_OMPI_INFO], err);

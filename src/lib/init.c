@@ -314,15 +314,32 @@ static void library_key(const char *s, char *out, size_t len) {
 /* The layout a profile was measured on at this process count ("np=N: layout: K node(s) x R ranks
  * per node", R as check's #@ranks_per_node: "2" or "1-3", as tune and online tuning write it; older
  * profiles give K alone): K, and R in rpn ("" when not given); 0 if the profile does not say. */
+/* A run of 1 to 9 decimal digits at s into *v (at most 999999999), *end after it; 0 when there is none. */
+static int digits(const char *s, long *v, const char **end) {
+  size_t n = strspn(s, "0123456789");
+  if (n == 0 || n > 9) return 0;
+  *v = strtol(s, NULL, 10);
+  *end = s + n;
+  return 1;
+}
+
 static int profile_layout(const mg_profile *prof, int nprocs, char *rpn, size_t len) {
   rpn[0] = '\0';
   for (int i = 0; i < mg_profile_npreamble(prof); i++) {
     const char *line = mg_profile_preamble_at(prof, i);
-    int np = 0, nodes = 0, at = 0;
-    if (sscanf(line, "np=%d: layout: %d node(s)%n", &np, &nodes, &at) < 2 || np != nprocs || !at) continue;
-    char r[32];
-    if (sscanf(line + at, " x %31[0-9-] ranks per node", r) == 1) snprintf(rpn, len, "%s", r);
-    return nodes;
+    /* digits read by hand, in range: the preamble is free text (sscanf's %d overflowed on
+     * "np=99999999999") */
+    const char *p = line;
+    long np = 0, nodes = 0;
+    if (strncmp(p, "np=", 3) || !digits(p += 3, &np, &p) || np != nprocs || strncmp(p, ": layout: ", 10) ||
+        !digits(p += 10, &nodes, &p) || strncmp(p, " node(s)", 8))
+      continue;
+    p += 8;
+    if (!strncmp(p, " x ", 3)) {
+      size_t n = strspn(p + 3, "0123456789-");
+      if (n && n < 32 && !strncmp(p + 3 + n, " ranks per node", 15)) snprintf(rpn, len, "%.*s", (int)n, p + 3);
+    }
+    return (int)nodes;
   }
   return 0;
 }

@@ -5,11 +5,15 @@
 #include "tuner/libset.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/err.h"
+#include "util/parse.h"
+#include "util/text.h"
 #include "util/sort.h"
 
 /* Open MPI's COLLTYPE order (ompi/mca/coll/base/coll_base_functions.h), X(name in mpiguide, whether
@@ -128,16 +132,34 @@ static void comment_rule(FILE *f, const mg_libset_rule *ru) {
           mg_colls[ru->coll].name, ru->nprocs, ru->lo, ru->hi, ru->name, ru->value, ru->ratio, ru->ratio_lo);
 }
 
+/* The fields of a rule line in their order, each key=value; every value checked (sscanf's %d and %zu
+ * took 99999999999 and -1 as numbers out of their range). */
 int mg_libset_parse_rule(const char *line, mg_libset_rule *ru) {
-  char coll[64], name[MG_LV_NAME];
+  static const char *const keys[8] = {"coll=", "np=", "lo=", "hi=", "variant=", "value=", "ratio=", "ratio_lo="};
   memset(ru, 0, sizeof *ru);
-  if (sscanf(line, MG_LIBSET_RULE_TAG " coll=%63s np=%d lo=%zu hi=%zu variant=%47s value=%d ratio=%lf ratio_lo=%lf",
-             coll, &ru->nprocs, &ru->lo, &ru->hi, name, &ru->value, &ru->ratio, &ru->ratio_lo) != 8)
+  size_t tl = strlen(MG_LIBSET_RULE_TAG);
+  char buf[512], *f[9];
+  if (strncmp(line, MG_LIBSET_RULE_TAG, tl) || line[tl] != ' ' ||
+      snprintf(buf, sizeof buf, "%s", line + tl) >= (int)sizeof buf || mg_split_blanks(buf, f, 9) != 8)
     return -1;
-  int c = mg_coll_find(coll);
-  if (c < 0) return -1;
-  ru->coll = (mg_coll)c;
-  snprintf(ru->name, sizeof ru->name, "%s", name);
+  const char *v[8];
+  for (int i = 0; i < 8; i++) {
+    size_t kl = strlen(keys[i]);
+    if (strncmp(f[i], keys[i], kl)) return -1;
+    v[i] = f[i] + kl;
+  }
+  long np, value;
+  unsigned long long lo, hi;
+  int c = mg_coll_find(v[0]);
+  if (c < 0 || mg_parse_long(v[1], 1, INT_MAX, &np, NULL, 0) ||
+      mg_parse_digits(v[2], strlen(v[2]), SIZE_MAX >> 1, &lo) || mg_parse_digits(v[3], strlen(v[3]), SIZE_MAX >> 1, &hi) ||
+      lo > hi || !*v[4] || strlen(v[4]) >= sizeof ru->name || mg_parse_long(v[5], 0, INT_MAX, &value, NULL, 0) ||
+      mg_parse_double(v[6], 0, &ru->ratio, NULL, 0) || mg_parse_double(v[7], 0, &ru->ratio_lo, NULL, 0)) {
+    memset(ru, 0, sizeof *ru);
+    return -1;
+  }
+  ru->coll = (mg_coll)c, ru->nprocs = (int)np, ru->lo = (size_t)lo, ru->hi = (size_t)hi, ru->value = (int)value;
+  snprintf(ru->name, sizeof ru->name, "%s", v[4]);
   return 0;
 }
 

@@ -148,3 +148,43 @@ FILE *mg_open_text(const char *path, const char *what, char *err, size_t errlen)
   }
   return f;
 }
+
+char *mg_read_all(FILE *f, size_t max, size_t *len) {
+  size_t n = 0, cap = 0;
+  char *b = NULL;
+  for (;;) {
+    if (cap - n < 4097) {
+      size_t want = cap ? 2 * cap : 65536;
+      if (want > max + 2) want = max + 2;
+      if (want <= n + 1) { /* at the cap and more to come */
+        free(b);
+        errno = EFBIG;
+        return NULL;
+      }
+      char *nb = realloc(b, want);
+      if (!nb) {
+        free(b);
+        errno = ENOMEM;
+        return NULL;
+      }
+      b = nb, cap = want;
+    }
+    size_t got = fread(b + n, 1, cap - n - 1, f);
+    n += got;
+    if (n > max) {
+      free(b);
+      errno = EFBIG;
+      return NULL;
+    }
+    if (got == 0) {
+      if (ferror(f)) {
+        free(b);
+        return NULL;
+      }
+      break;
+    }
+  }
+  b[n] = '\0';
+  *len = n;
+  return b;
+}

@@ -38,6 +38,10 @@ long mg_read_line(FILE *f, char **buf, size_t *cap, int *nl);
  * before anything else can change errno. */
 const char *mg_read_line_strerror(long rc);
 
+/* The whole of f (a file, a pipe, a FIFO) into a NUL-terminated buffer of *len bytes, at most max:
+ * NULL on a read error, out of memory, or (errno EFBIG) more than max bytes. The caller frees it. */
+char *mg_read_all(FILE *f, size_t max, size_t *len);
+
 /* fopen(path, "r") for a reader, refusing a directory with a message that says so
  * ("PATH: is a directory, not a WHAT") and naming errno's reason otherwise. NULL on failure. */
 FILE *mg_open_text(const char *path, const char *what, char *err, size_t errlen);

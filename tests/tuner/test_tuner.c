@@ -4,6 +4,8 @@
  *   test_tuner every_size         collectives whose size not every rank knows: '*' or nothing
  *   test_tuner roundtrip DIR OUT  check data -> verdicts -> profile -> file -> read back: the
  *                                 same decision at every measured size, the same hash
+ *   test_tuner libset_rule        the #@rule lines of a library settings file: read whole, every
+ *                                 value in range, anything else refused
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +13,7 @@
 
 #include "check/check.h"
 #include "tune/profile.h"
+#include "tuner/libset.h"
 #include "tuner/tuner.h"
 #include "common/test.h"
 
@@ -183,6 +186,37 @@ static int roundtrip(const char *dir, const char *out) {
   return 0;
 }
 
+static void libset_rule_test(void) {
+  mg_libset_rule ru;
+  ASSERT_EQ(mg_libset_parse_rule("#@rule coll=allreduce np=4 lo=65536 hi=1048576 variant=ring value=4 ratio=1.29 "
+                                 "ratio_lo=1.27", &ru), 0);
+  ASSERT_EQ(ru.coll, MG_ALLREDUCE);
+  ASSERT_EQ(ru.nprocs, 4);
+  ASSERT_EQ(ru.lo, 65536);
+  ASSERT_EQ(ru.hi, 1048576);
+  ASSERT_EQ(ru.value, 4);
+  ASSERT_MSG(!strcmp(ru.name, "ring") && ru.ratio == 1.29 && ru.ratio_lo == 1.27, "fields: %s %g %g", ru.name, ru.ratio,
+             ru.ratio_lo);
+  static const char *const bad[] = {
+      "#@rule coll=allreduce np=99999999999 lo=1 hi=2 variant=ring value=4 ratio=1.2 ratio_lo=1.1", /* %d overflowed */
+      "#@rule coll=allreduce np=4 lo=-1 hi=2 variant=ring value=4 ratio=1.2 ratio_lo=1.1",          /* %zu took -1 */
+      "#@rule coll=allreduce np=4 lo=8 hi=2 variant=ring value=4 ratio=1.2 ratio_lo=1.1",           /* lo > hi */
+      "#@rule coll=allreduce np=4 lo=1 hi=2 variant=ring value=4 ratio=inf ratio_lo=1.1",
+      "#@rule coll=allreduce np=4 lo=1 hi=2 variant=ring value=4x ratio=1.2 ratio_lo=1.1",
+      "#@rule coll=allreduce np=4 lo=1 hi=2 variant=ring value=4 ratio=1.2",                        /* a field short */
+      "#@rule coll=allreduce np=4 lo=1 hi=2 variant=ring value=4 ratio=1.2 ratio_lo=1.1 extra=1",
+      "#@rule coll=allreduc np=4 lo=1 hi=2 variant=ring value=4 ratio=1.2 ratio_lo=1.1",
+      "#@rule np=4 coll=allreduce lo=1 hi=2 variant=ring value=4 ratio=1.2 ratio_lo=1.1",           /* order */
+      "#@rules coll=allreduce np=4 lo=1 hi=2 variant=ring value=4 ratio=1.2 ratio_lo=1.1",
+      "#@rule coll=allreduce np=4 lo=1 hi=2 variant=a_name_much_longer_than_the_forty_seven_bytes_it_may_have value=4 "
+      "ratio=1.2 ratio_lo=1.1",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ASSERT_MSG(mg_libset_parse_rule(bad[i], &ru) == -1, "accepted: %s", bad[i]);
+    ASSERT_MSG(ru.nprocs == 0 && ru.name[0] == '\0', "a refused line left fields set: %s", bad[i]);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc >= 2 && !strcmp(argv[1], "rule"))
     rule_test();
@@ -190,8 +224,10 @@ int main(int argc, char **argv) {
     every_size_test();
   else if (argc >= 4 && !strcmp(argv[1], "roundtrip"))
     roundtrip(argv[2], argv[3]);
+  else if (argc >= 2 && !strcmp(argv[1], "libset_rule"))
+    libset_rule_test();
   else {
-    fprintf(stderr, "usage: test_tuner rule | every_size | roundtrip DATADIR OUTDIR\n");
+    fprintf(stderr, "usage: test_tuner rule | every_size | roundtrip DATADIR OUTDIR | libset_rule\n");
     return 2;
   }
   return mg_test_summary("test_tuner");
