@@ -9,6 +9,7 @@
  */
 #include <time.h>
 
+#include "lib/acct.h"
 #include "lib/lib.h"
 #include "util/clock.h"
 
@@ -60,6 +61,9 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why, int
     pthread_mutex_lock(&x->trace_lock);
     mg_trace_add_timed(x->trace, mg_call_site, c->coll, c->size, c->bytes, alg, why, rule, tclass, opsel, ns);
     pthread_mutex_unlock(&x->trace_lock);
+    /* a request posted: its completion's time is attributed to this call (lib/acct.h) */
+    if ((c->coll == MG_ISEND || c->coll == MG_IRECV) && rc == MPI_SUCCESS && c->req)
+      mg_acct_post(*c->req, c->coll == MG_ISEND ? MG_FN_MPI_Isend : MG_FN_MPI_Irecv, mg_call_site, 0);
   } else if (x->trace) {
     pthread_mutex_lock(&x->trace_lock);
     mg_trace_add(x->trace, c->coll, c->size, c->bytes, alg, why, rule);

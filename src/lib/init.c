@@ -40,6 +40,7 @@
 
 #include "algs/algs.h"
 #include "algs/layout.h"
+#include "lib/acct.h"
 #include "lib/lib.h"
 #include "lib/outfile.h"
 #include "loggp/loggp_file.h"
@@ -435,6 +436,7 @@ void mg_lib_init(int thread_level) {
     x->trace = mg_trace_new();
     x->trace_time = v.trace_time;
     x->wall_start = PMPI_Wtime();
+    mg_acct_init(x->trace && x->trace_time); /* every other MPI function timed too (lib/acct.h) */
   }
   int any_forced = 0;
   for (int i = 0; i < MG_NCOLL; i++) any_forced |= x->forced[i] != 0;
@@ -466,6 +468,7 @@ void mg_paths_set(mg_ctx *x) {
 void mg_lib_finalize(void) {
   mg_ctx *x = &mg_the_ctx;
   if (!x->initialized) return;
+  mg_acct_finalize(); /* from here the generated wrappers pass through */
   if (x->trace_path) { /* collective: every rank takes part, table or not */
     mg_trace_write(x->trace, x->trace_path, x->trace_time, x->wall_start);
     mg_trace_free(x->trace);

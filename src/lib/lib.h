@@ -173,6 +173,11 @@ void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, 
  * otherwise), that took ns nanoseconds. A trace holds untimed or timed rows, never both. */
 void mg_trace_add_timed(mg_trace *t, const void *site, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why,
                         int rule, int tclass, int opsel, int64_t ns);
+/* A call of another MPI function (lib/acct.h): fn its MG_FN_ id, nprocs its communicator's size (0
+ * none), bytes its data (0 none); a completion's share of one request, posted by post_fn (MG_FN_*,
+ * -1 none or unknown) at post_site. */
+void mg_trace_add_acct(mg_trace *t, int fn, const void *site, int nprocs, long long bytes, int64_t ns, int post_fn,
+                       const void *post_site);
 void mg_trace_free(mg_trace *t);
 /* Collective over MPI_COMM_WORLD: merge all ranks' tables, rank 0 writes (format 1; format 2
  * when timed: call sites resolved to object and offset on each rank, times, the run's wall time). */

@@ -28,13 +28,15 @@
 
 #include "algs/layout.h"
 #include "lib/lib.h"
+#include "lib/mg_functions.h"
 #include "lib/outfile.h"
 #include "util/text.h"
 #include "mpiguide.h"
 
 /* The format version written (docs/trace.md): 3 adds the trailer #@trace_rows (1 was the untimed
- * trace, 2 the timed one; both are 3 now, told apart by #@timed=1). */
-#define MG_TRACE_FORMAT 3
+ * trace, 2 the timed one; both are 3 now, told apart by #@timed=1); 4 adds the timed trace's rows of
+ * every other MPI function and its columns class, posted_by, post_object, post_offset, post_symbol. */
+#define MG_TRACE_FORMAT 4
 
 typedef struct mg_trace_rec {
   int64_t coll, alg, why, used, nprocs, rule;
@@ -47,6 +49,9 @@ typedef struct mg_trace_rec {
   int64_t obj, sym;       /* resolved: indexes of the object's path and the symbol in rank 0's names */
   int64_t ns;             /* on one rank: nanoseconds in the calls; after merging: sum over ranks */
   int64_t ns_min, ns_max; /* after merging: least and most of one rank's total */
+  /* a completion's row (format 4): the function that posted the requests its time is shared among
+   * (MG_FN_*, -1 none or unknown) and the post's site, resolved as `site` is */
+  int64_t post_fn, post_site, post_obj, post_sym;
 } mg_trace_rec;
 
 /* What a rank sends rank 0 of a timed row: the row with its site resolved, and the names. */
@@ -56,6 +61,7 @@ typedef struct mg_trace_wire {
   mg_trace_rec r;
   char obj[MG_TRACE_OBJ]; /* "" unknown */
   char sym[MG_TRACE_SYM]; /* "" unknown */
+  char post_obj[MG_TRACE_OBJ], post_sym[MG_TRACE_SYM]; /* the post site's names, "" none */
 } mg_trace_wire;
 
 struct mg_trace {
@@ -86,6 +92,7 @@ static size_t hash(const mg_trace_rec *k) {
   h ^= (uint64_t)(k->coll * 131 + k->alg * 7 + k->why + k->nprocs * 8191 + k->rule * 65537) *
        0xC2B2AE3D27D4EB4Full;
   h ^= (uint64_t)(k->site + k->obj * 0x100000001b3ll + k->tclass * 31 + k->opsel * 997) * 0x165667B19E3779F9ull;
+  h ^= (uint64_t)(k->post_site + k->post_obj * 0x100000001b3ll + k->post_fn * 8191) * 0x9E3779B97F4A7C15ull;
   return (size_t)(h ^ (h >> 29));
 }
 
@@ -96,7 +103,8 @@ static mg_trace_rec *lookup(mg_trace *t, const mg_trace_rec *k) {
     if (!r->used) return r;
     if (r->coll == k->coll && r->bytes == k->bytes && r->alg == k->alg && r->why == k->why &&
         r->nprocs == k->nprocs && r->rule == k->rule && r->site == k->site && r->obj == k->obj &&
-        r->tclass == k->tclass && r->opsel == k->opsel)
+        r->tclass == k->tclass && r->opsel == k->opsel && r->post_fn == k->post_fn &&
+        r->post_site == k->post_site && r->post_obj == k->post_obj)
       return r;
   }
 }
@@ -139,7 +147,7 @@ static void add(mg_trace *t, const mg_trace_rec *in) {
 
 void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why, int rule) {
   mg_trace_rec in = {.coll = coll, .alg = alg, .why = why, .used = 1, .nprocs = nprocs, .rule = rule,
-                     .bytes = (int64_t)bytes, .calls = 1, .ranks = 0};
+                     .bytes = (int64_t)bytes, .calls = 1, .ranks = 0, .post_fn = -1};
   add(t, &in);
 }
 
@@ -147,7 +155,16 @@ void mg_trace_add_timed(mg_trace *t, const void *site, mg_coll coll, int nprocs,
                         int rule, int tclass, int opsel, int64_t ns) {
   mg_trace_rec in = {.coll = coll, .alg = alg, .why = why, .used = 1, .nprocs = nprocs, .rule = rule,
                      .bytes = (int64_t)bytes, .calls = 1, .ranks = 0, .tclass = tclass, .opsel = opsel,
-                     .site = (int64_t)(uintptr_t)site, .ns = ns};
+                     .site = (int64_t)(uintptr_t)site, .ns = ns, .post_fn = -1};
+  add(t, &in);
+}
+
+void mg_trace_add_acct(mg_trace *t, int fn, const void *site, int nprocs, long long bytes, int64_t ns, int post_fn,
+                       const void *post_site) {
+  mg_trace_rec in = {.coll = MG_NCOLL + fn, .used = 1, .nprocs = nprocs, .rule = MG_RULE_NONE,
+                     .bytes = (int64_t)bytes, .calls = 1, .ranks = 0, .tclass = MG_TCLASS_NONE,
+                     .opsel = MG_OPSEL_NONE, .site = (int64_t)(uintptr_t)site, .ns = ns, .post_fn = post_fn,
+                     .post_site = (int64_t)(uintptr_t)post_site};
   add(t, &in);
 }
 
@@ -162,7 +179,10 @@ static int cmp(const void *a, const void *b) {
   if (x->tclass != y->tclass) return x->tclass < y->tclass ? -1 : 1;
   if (x->opsel != y->opsel) return x->opsel < y->opsel ? -1 : 1;
   if (x->obj != y->obj) return x->obj < y->obj ? -1 : 1;
-  return x->site < y->site ? -1 : x->site > y->site;
+  if (x->site != y->site) return x->site < y->site ? -1 : 1;
+  if (x->post_fn != y->post_fn) return x->post_fn < y->post_fn ? -1 : 1;
+  if (x->post_obj != y->post_obj) return x->post_obj < y->post_obj ? -1 : 1;
+  return x->post_site < y->post_site ? -1 : x->post_site > y->post_site;
 }
 
 /* What chose the algorithm of a row, as the dispatch recorded it:
@@ -197,20 +217,25 @@ static void self_exe(char *buf, size_t len) {
  * object's load bias, i.e. its address in the file's own layout, as addr2line takes it), the
  * object's absolute path and the nearest dynamic symbol. An address no object holds stays as it
  * is with no names. */
-static void resolve(mg_trace_wire *w) {
-  w->obj[0] = w->sym[0] = '\0';
-  void *addr = (void *)(uintptr_t)w->r.site;
+static void resolve_site(int64_t *site, char obj[MG_TRACE_OBJ], char sym[MG_TRACE_SYM]) {
+  obj[0] = sym[0] = '\0';
+  void *addr = (void *)(uintptr_t)*site;
   Dl_info info;
   struct link_map *lm = NULL;
   if (!addr || !dladdr1(addr, &info, (void **)&lm, RTLD_DL_LINKMAP) || !lm) return;
-  w->r.site = (int64_t)((uintptr_t)addr - (uintptr_t)lm->l_addr);
+  *site = (int64_t)((uintptr_t)addr - (uintptr_t)lm->l_addr);
   if (!lm->l_name || !lm->l_name[0]) {
-    self_exe(w->obj, sizeof w->obj);
+    self_exe(obj, MG_TRACE_OBJ);
   } else {
     char real[PATH_MAX];
-    snprintf(w->obj, sizeof w->obj, "%.*s", MG_TRACE_OBJ - 1, realpath(lm->l_name, real) ? real : lm->l_name);
+    snprintf(obj, MG_TRACE_OBJ, "%.*s", MG_TRACE_OBJ - 1, realpath(lm->l_name, real) ? real : lm->l_name);
   }
-  if (info.dli_sname) snprintf(w->sym, sizeof w->sym, "%.*s", MG_TRACE_SYM - 1, info.dli_sname);
+  if (info.dli_sname) snprintf(sym, MG_TRACE_SYM, "%.*s", MG_TRACE_SYM - 1, info.dli_sname);
+}
+
+static void resolve(mg_trace_wire *w) {
+  resolve_site(&w->r.site, w->obj, w->sym);
+  resolve_site(&w->r.post_site, w->post_obj, w->post_sym);
 }
 
 /* Rank 0's names of objects and symbols: index of s, added if new (-1: out of memory). */
@@ -243,15 +268,16 @@ static void write_rows(FILE *f, const mg_trace_rec *rows, size_t m, int timed, c
     fprintf(f, "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule\n");
   else
     fprintf(f, "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule,reduction,object,offset,symbol,"
-               "time_s,time_min_s,time_max_s,wait_s\n");
+               "time_s,time_min_s,time_max_s,wait_s,class,posted_by,post_object,post_offset,post_symbol\n");
   for (size_t i = 0; i < m; i++) {
     const mg_trace_rec *r = &rows[i];
-    const mg_coll_info *ci = &mg_colls[r->coll];
+    int tuned = r->coll < MG_NCOLL;
+    const mg_coll_info *ci = tuned ? &mg_colls[r->coll] : NULL;
     char rule[64];
     rule_of(r, rule, sizeof rule);
-    fprintf(f, "%s,%lld,%s,%lld,%lld,%s,%lld,%s", ci->name, (long long)r->bytes,
-            r->alg ? ci->algs[r->alg].name : "default", (long long)r->calls, (long long)r->ranks,
-            mg_why_key((mg_why)r->why), (long long)r->nprocs, rule);
+    fprintf(f, "%s,%lld,%s,%lld,%lld,%s,%lld,%s", tuned ? ci->name : mg_fns[r->coll - MG_NCOLL].name,
+            (long long)r->bytes, tuned && r->alg ? ci->algs[r->alg].name : "default", (long long)r->calls,
+            (long long)r->ranks, tuned ? mg_why_key((mg_why)r->why) : "", (long long)r->nprocs, rule);
     if (timed) {
       if (r->tclass != MG_TCLASS_NONE || r->opsel != MG_OPSEL_NONE)
         fprintf(f, ",%s:%s,", mg_tclass_name((int)r->tclass), mg_opsel_name((int)r->opsel));
@@ -262,7 +288,17 @@ static void write_rows(FILE *f, const mg_trace_rec *rows, size_t m, int timed, c
       mg_csv_str(f, r->sym >= 0 && r->sym < nm->n ? nm->s[r->sym] : "");
       /* wait: the barrier-free estimate of docs/trace.md, sum over ranks of (own time - least time) */
       double wait = (double)(r->ns - r->ranks * r->ns_min) * 1e-9;
-      fprintf(f, ",%.9f,%.9f,%.9f,%.9f\n", r->ns * 1e-9, r->ns_min * 1e-9, r->ns_max * 1e-9, wait > 0 ? wait : 0);
+      fprintf(f, ",%.9f,%.9f,%.9f,%.9f,%s,", r->ns * 1e-9, r->ns_min * 1e-9, r->ns_max * 1e-9, wait > 0 ? wait : 0,
+              mg_class_names[tuned ? MG_CLASS_TUNED : mg_fns[r->coll - MG_NCOLL].cls]);
+      if (r->post_fn >= 0 && r->post_fn < MG_NFN) {
+        fprintf(f, "%s,", mg_fns[r->post_fn].name);
+        mg_csv_str(f, r->post_obj >= 0 && r->post_obj < nm->n ? nm->s[r->post_obj] : "");
+        fprintf(f, ",0x%llx,", (unsigned long long)r->post_site);
+        mg_csv_str(f, r->post_sym >= 0 && r->post_sym < nm->n ? nm->s[r->post_sym] : "");
+        fputc('\n', f);
+      } else {
+        fputs(",,,\n", f);
+      }
     } else {
       fputc('\n', f);
     }
@@ -319,8 +355,11 @@ void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start)
     if (timed) {
       mg_trace_wire *w = (mg_trace_wire *)r;
       w->obj[MG_TRACE_OBJ - 1] = w->sym[MG_TRACE_SYM - 1] = '\0';
+      w->post_obj[MG_TRACE_OBJ - 1] = w->post_sym[MG_TRACE_SYM - 1] = '\0';
       r->obj = intern(&nm, w->obj);
       r->sym = intern(&nm, w->sym);
+      r->post_obj = r->post_fn >= 0 ? intern(&nm, w->post_obj) : -1;
+      r->post_sym = r->post_fn >= 0 ? intern(&nm, w->post_sym) : -1;
     }
     add(merged, r);
   }

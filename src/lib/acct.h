@@ -1,0 +1,75 @@
+/*
+ * Every MPI call accounted (docs/trace.md, "Every MPI call"): the runtime of the wrappers that
+ * src/lib/gen_wrappers.py generates from src/lib/mpi_functions.txt for every MPI function
+ * libmpiguide does not tune.
+ *
+ * With no timed trace a generated wrapper tests mg_acct_on and tail-calls its PMPI_ twin. With
+ * one (MPIGUIDE_TRACE and MPIGUIDE_TRACE_TIME=1), its out-of-line part times the call and records
+ * a trace row keyed by (function, call site, bytes, communicator size); a call that creates a
+ * request keeps the request's post (function, site) in a table keyed by the handle, and a
+ * completion (MPI_Wait*, MPI_Test*, MPI_Request_get_status) splits its time equally among the
+ * active requests it was given, one row per (completion site, post function, post site). A
+ * request the completion freed (set to MPI_REQUEST_NULL) leaves the table; a persistent one stays
+ * until MPI_Request_free.
+ */
+#ifndef MG_LIB_ACCT_H
+#define MG_LIB_ACCT_H
+
+#include <stdint.h>
+
+#include "lib/lib.h"
+#include "lib/mg_functions.h"
+#include "util/clock.h"
+
+/* 1 while a timed trace is on (MPI_Init to MPI_Finalize): the generated wrappers' one test. */
+extern MG_HIDDEN unsigned char mg_acct_on;
+
+/* The application's call site, as MG_SITE takes it (a Fortran binding's noted site first). */
+#define MG_ACCT_SITE (mg_fortran_site ? mg_fortran_site : __builtin_return_address(0))
+
+/* Requests a completion call was given, kept on the stack up to this many (beyond: the heap). */
+#define MG_ACCT_GIVEN 32
+
+typedef struct mg_acct_call {
+  int fn;             /* MG_FN_* */
+  int nprocs;         /* size of the @comm communicator, 0 without one */
+  const void *site;   /* the application's call */
+  int64_t t0, ns;     /* the call's start and length (CLOCK_MONOTONIC) */
+  long long bytes;    /* @count x size of @type, 0 without them */
+  int ngiven;         /* requests a completion was given (handles copied before the call) */
+  MPI_Request *given; /* small[] or the heap */
+  MPI_Request small[MG_ACCT_GIVEN];
+} mg_acct_call;
+
+static inline void mg_acct_begin(mg_acct_call *a, int fn, const void *site) {
+  a->fn = fn;
+  a->nprocs = 0;
+  a->site = site;
+  a->bytes = 0;
+  a->ngiven = 0;
+  a->given = a->small;
+}
+static inline void mg_acct_start(mg_acct_call *a) { a->t0 = mg_clock_ns(); }
+static inline void mg_acct_stop(mg_acct_call *a) { a->ns = mg_clock_ns() - a->t0; }
+
+/* A completion's requests, before the call (n < 0 or reqs NULL: none). */
+void mg_acct_given(mg_acct_call *a, int n, const MPI_Request *reqs);
+/* The row's bytes: count elements of type t (after a successful call). */
+void mg_acct_bytes(mg_acct_call *a, long long count, MPI_Datatype t);
+/* The row's communicator size (after a successful call; MPI_COMM_NULL: none). */
+void mg_acct_comm(mg_acct_call *a, MPI_Comm c);
+/* The call created request r (persistent: until MPI_Request_free): keep its post. */
+void mg_acct_posted(mg_acct_call *a, MPI_Request r, int persistent);
+/* Record the call: its row, or for a completion one row per post of the requests it was given
+ * (after: the array after the call, to drop the requests it freed; NULL for other calls). */
+void mg_acct_done(mg_acct_call *a, const MPI_Request *after);
+
+/* A request posted by one of the operations libmpiguide tunes (MPI_Isend, MPI_Irecv: dispatch.c),
+ * fn its MG_FN_ id, site the application's call. */
+void mg_acct_post(MPI_Request r, int fn, const void *site, int persistent);
+
+/* MPI_Init / MPI_Finalize (init.c): the table of posts, and the switch. */
+void mg_acct_init(int on);
+void mg_acct_finalize(void);
+
+#endif
