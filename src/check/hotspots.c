@@ -9,6 +9,7 @@
  * without its line break always, and in format 3 a missing trailer
  * #@trace_rows=N or one whose count the rows do not match.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -24,11 +25,18 @@
 #define NF 32
 
 enum {
-  C_COLL, C_BYTES, C_ALG, C_CALLS, C_RANKS, C_NPROCS, C_RED, C_OBJ, C_OFF, C_SYM, C_TIME, C_TMIN, C_TMAX, C_WAIT, C_N
+  C_COLL, C_BYTES, C_ALG, C_CALLS, C_RANKS, C_NPROCS, C_RED, C_OBJ, C_OFF, C_SYM, C_TIME, C_TMIN, C_TMAX, C_WAIT,
+  C_CLASS, C_POSTFN, C_POSTOBJ, C_POSTOFF, C_POSTSYM, C_N
 };
 static const char *const colname[C_N] = {"collective", "bytes",  "algorithm", "calls",  "ranks",      "nprocs",
                                          "reduction",  "object", "offset",    "symbol", "time_s",     "time_min_s",
-                                         "time_max_s", "wait_s"};
+                                         "time_max_s", "wait_s", "class",     "posted_by", "post_object",
+                                         "post_offset", "post_symbol"};
+#define MG_HS_CLASS_NAME(c) #c,
+const char *const mg_hs_class_names[MG_HS_NCLASS] = {MG_HS_CLASSES(MG_HS_CLASS_NAME)};
+#undef MG_HS_CLASS_NAME
+/* Format 4's timed columns (a timed trace of format 4 must have them). */
+static const int timed4_cols[] = {C_CLASS, C_POSTFN, C_POSTOBJ, C_POSTOFF, C_POSTSYM};
 /* The columns a timed row must have (an untimed one has the first six; time_min_s and time_max_s
  * are checked where they are). */
 static const int timed_cols[] = {C_RED, C_OBJ, C_OFF, C_SYM, C_TIME, C_WAIT};
@@ -40,6 +48,7 @@ void mg_hs_free(mg_hs_trace *t) {
   for (int i = 0; i < t->nobjs; i++) free(t->objs[i]);
   free(t->objs);
   free(t->spots);
+  free(t->others);
   memset(t, 0, sizeof *t);
 }
 
@@ -68,8 +77,9 @@ typedef struct reader {
 
 /* One row's values, each parsed and range-checked. */
 typedef struct row {
-  int coll;
-  unsigned long long bytes, calls, ranks, nprocs, offset;
+  int coll;   /* -1: another MPI function (format 4, class not tuned), named fn */
+  int cls;    /* MG_HS_CLASS_* */
+  unsigned long long bytes, calls, ranks, nprocs, offset, post_offset;
   double time, tmin, tmax, wait;
 } row;
 
@@ -96,37 +106,56 @@ static int get_seconds(const reader *R, char **f, int c, double *v, char *err, s
 }
 
 /* The offset column: 0x and 1 to 16 hexadecimal digits, as the writer prints it. */
-static int get_offset(const reader *R, char **f, unsigned long long *v, char *err, size_t errlen) {
-  const char *s = f[R->col[C_OFF]];
+static int get_offset(const reader *R, char **f, int c, unsigned long long *v, char *err, size_t errlen) {
+  const char *s = f[R->col[c]];
   size_t n = strlen(s);
   int ok = n > 2 && n <= 18 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
   *v = 0;
   for (size_t i = 2; ok && i < n; i++) {
-    int c = (unsigned char)s[i];
-    int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    int h = (unsigned char)s[i];
+    int d = h >= '0' && h <= '9' ? h - '0' : h >= 'a' && h <= 'f' ? h - 'a' + 10 : h >= 'A' && h <= 'F' ? h - 'A' + 10 : -1;
     ok = d >= 0;
     *v = *v * 16 + (unsigned long long)(ok ? d : 0);
   }
   if (ok) return 0;
-  return MG_ERR("%s:%ld: column offset: '%.64s' is not an offset (0x and 1 to 16 hexadecimal digits)", HERE, s);
+  return MG_ERR("%s:%ld: column %s: '%.64s' is not an offset (0x and 1 to 16 hexadecimal digits)", HERE, colname[c], s);
 }
 
 /* The fields of one data row into w, each checked. 0, or -1 with "file:line: column NAME: ...". */
 static int parse_row(const reader *R, char **f, row *w, char *err, size_t errlen) {
   memset(w, 0, sizeof *w);
   const char *cs = f[R->col[C_COLL]];
-  if ((w->coll = mg_coll_find(cs)) < 0)
+  w->cls = MG_HS_CLASS_tuned;
+  if (R->col[C_CLASS] >= 0) { /* format 4: every MPI function, by class */
+    const char *k = f[R->col[C_CLASS]];
+    w->cls = -1;
+    for (int i = 0; i < MG_HS_NCLASS; i++)
+      if (!strcmp(k, mg_hs_class_names[i])) w->cls = i;
+    if (w->cls < 0) return MG_ERR("%s:%ld: column class: '%.64s' is not a class of docs/trace.md", HERE, k);
+  }
+  if (w->cls != MG_HS_CLASS_tuned) {
+    w->coll = -1;
+    size_t n = strlen(cs), ok = n > 4 && n < sizeof ((mg_hs_other *)0)->fn && !strncmp(cs, "MPI", 3);
+    for (size_t i = 0; ok && i < n; i++) ok = isalnum((unsigned char)cs[i]) || cs[i] == '_';
+    if (!ok) return MG_ERR("%s:%ld: column collective: '%.64s' is not an MPI function's name", HERE, cs);
+  } else if ((w->coll = mg_coll_find(cs)) < 0) {
     return MG_ERR("%s:%ld: unknown collective '%.64s' in column collective (`mpiguide list` names them)", HERE, cs);
+  }
   if (get_count(R, f, C_BYTES, 0, MG_HS_BYTES_MAX, &w->bytes, err, errlen) ||
       get_count(R, f, C_CALLS, 0, MG_HS_CALLS_MAX, &w->calls, err, errlen) ||
       get_count(R, f, C_RANKS, 1, MG_HS_NPROCS_MAX, &w->ranks, err, errlen) ||
-      get_count(R, f, C_NPROCS, 1, MG_HS_NPROCS_MAX, &w->nprocs, err, errlen))
+      get_count(R, f, C_NPROCS, w->coll < 0 ? 0 : 1, MG_HS_NPROCS_MAX, &w->nprocs, err, errlen))
     return -1;
   if (R->t->nprocs > 0 && w->ranks > (unsigned long long)R->t->nprocs)
     return MG_ERR("%s:%ld: column ranks: '%llu' is more than the run's processes (#@nprocs=%d)", HERE, w->ranks,
                   R->t->nprocs);
   if (!R->t->timed) return 0;
-  if (get_offset(R, f, &w->offset, err, errlen) || get_seconds(R, f, C_TIME, &w->time, err, errlen) ||
+  if (R->col[C_POSTOFF] >= 0 && f[R->col[C_POSTFN]][0] &&
+      get_offset(R, f, C_POSTOFF, &w->post_offset, err, errlen))
+    return -1;
+  if (w->coll >= 0 && R->col[C_POSTFN] >= 0 && f[R->col[C_POSTFN]][0])
+    return MG_ERR("%s:%ld: column posted_by: a row of class tuned has no post", HERE);
+  if (get_offset(R, f, C_OFF, &w->offset, err, errlen) || get_seconds(R, f, C_TIME, &w->time, err, errlen) ||
       get_seconds(R, f, C_WAIT, &w->wait, err, errlen) ||
       (R->col[C_TMIN] >= 0 && get_seconds(R, f, C_TMIN, &w->tmin, err, errlen)) ||
       (R->col[C_TMAX] >= 0 && get_seconds(R, f, C_TMAX, &w->tmax, err, errlen)))
@@ -134,15 +163,63 @@ static int parse_row(const reader *R, char **f, row *w, char *err, size_t errlen
   return 0;
 }
 
+/* A column of the row, "" where the trace has not got it (col[] < 0). */
+#define FIELD(c) (R->col[c] >= 0 ? f[R->col[c]] : "")
+
+/* A row of another MPI function (format 4) into t->others, summed per (site, function, nprocs,
+ * bytes, post). */
+static int add_other(reader *R, char **f, const row *w, int obj, double per_rank, char *err, size_t errlen) {
+  mg_hs_trace *t = R->t;
+  const char *fn = f[R->col[C_COLL]], *pfn = FIELD(C_POSTFN);
+  if (strlen(pfn) >= sizeof t->others->post_fn || (*pfn && strncmp(pfn, "MPI", 3)))
+    return MG_ERR("%s:%ld: column posted_by: '%.64s' is not an MPI function's name", HERE, pfn);
+  int pobj = *pfn ? obj_index(t, FIELD(C_POSTOBJ)) : -1;
+  if (pobj == -2) return MG_ERR("out of memory");
+  mg_hs_other *o = NULL;
+  for (int i = 0; i < t->nothers && !o; i++) {
+    mg_hs_other *q = &t->others[i];
+    if (q->obj == obj && q->offset == w->offset && !strcmp(q->fn, fn) && q->nprocs == (int)w->nprocs &&
+        q->bytes == (size_t)w->bytes && !strcmp(q->post_fn, pfn) && q->post_obj == pobj &&
+        q->post_offset == w->post_offset)
+      o = q;
+  }
+  if (!o) {
+    mg_hs_other *p = realloc(t->others, (size_t)(t->nothers + 1) * sizeof *p);
+    if (!p) return MG_ERR("out of memory");
+    t->others = p;
+    o = &p[t->nothers++];
+    memset(o, 0, sizeof *o);
+    snprintf(o->fn, sizeof o->fn, "%s", fn);
+    o->cls = w->cls;
+    o->obj = obj;
+    o->offset = w->offset;
+    snprintf(o->sym, sizeof o->sym, "%s", FIELD(C_SYM));
+    o->nprocs = (int)w->nprocs;
+    o->bytes = (size_t)w->bytes;
+    snprintf(o->post_fn, sizeof o->post_fn, "%s", pfn);
+    o->post_obj = pobj;
+    o->post_offset = w->post_offset;
+    snprintf(o->post_sym, sizeof o->post_sym, "%s", *pfn ? FIELD(C_POSTSYM) : "");
+  }
+  if (o->calls > LONG_MAX - (long)w->calls)
+    return MG_ERR("%s:%ld: column calls: the rows of one site sum to more than %ld calls", HERE, LONG_MAX);
+  o->calls += (long)w->calls;
+  o->time += w->time * per_rank;
+  o->wait += w->wait * per_rank;
+  return 0;
+}
+
 /* One checked row into t (summed into its spot): a timed trace's, or an untimed one's (no site, no
  * reduction, no time: the columns it lacks, col[] < 0, read as empty). 0, -1 with a message. */
 static int add_row(reader *R, char **f, const row *w, char *err, size_t errlen) {
-#define FIELD(c) (R->col[c] >= 0 ? f[R->col[c]] : "")
   mg_hs_trace *t = R->t;
   /* times per rank: the sum over ranks / the run's processes (an untimed trace has no times) */
   double per_rank = t->timed ? 1.0 / t->nprocs : 0;
   int obj = obj_index(t, FIELD(C_OBJ));
   if (obj == -2) return MG_ERR("out of memory");
+  t->class_time[w->cls] += w->time * per_rank;
+  t->all_time += w->time * per_rank;
+  if (w->coll < 0) return add_other(R, f, w, obj, per_rank, err, errlen);
   const char *red = FIELD(C_RED), *alg = f[R->col[C_ALG]];
   mg_hs_spot *s = NULL;
   for (int i = 0; i < t->n && !s; i++) {
@@ -186,7 +263,6 @@ static int add_row(reader *R, char **f, const row *w, char *err, size_t errlen) 
   s->wait += w->wait * per_rank;
   t->mpi_time += w->time * per_rank;
   return 0;
-#undef FIELD
 }
 
 /* A #@key=value line. Before the column line: the keys the reader uses, each checked. After it:
@@ -253,6 +329,12 @@ static int on_header(reader *R, char **f, int nf, char *err, size_t errlen) {
     for (size_t c = 0; c < sizeof timed_cols / sizeof *timed_cols; c++)
       if (R->col[timed_cols[c]] < 0)
         return MG_ERR("%s:%ld: timed trace (#@timed=1) without column '%s'", HERE, colname[timed_cols[c]]);
+  if (t->timed && t->version >= 4)
+    for (size_t c = 0; c < sizeof timed4_cols / sizeof *timed4_cols; c++)
+      if (R->col[timed4_cols[c]] < 0)
+        return MG_ERR("%s:%ld: timed trace of format 4 without column '%s'", HERE, colname[timed4_cols[c]]);
+  if (!t->timed || t->version < 4) /* the columns are format 4's: in another file they mean nothing */
+    for (int c = C_CLASS; c < C_N; c++) R->col[c] = -1;
   return 0;
 }
 

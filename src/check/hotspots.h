@@ -25,7 +25,7 @@
  * beyond which it is surely not a trace's: process counts (#@nprocs, the nprocs and ranks
  * columns) 1 to MG_HS_NPROCS_MAX, a row's calls up to MG_HS_CALLS_MAX, bytes up to
  * MG_HS_BYTES_MAX, times (the time columns, #@wall_s) finite from 0 to MG_HS_SECONDS_MAX. */
-#define MG_HS_FORMAT 3
+#define MG_HS_FORMAT 4
 #define MG_HS_NPROCS_MAX (1 << 24)
 #define MG_HS_CALLS_MAX 1000000000000000ull /* 1e15 */
 #define MG_HS_BYTES_MAX (1ull << 53)
@@ -49,6 +49,34 @@ typedef struct mg_hs_spot {
   double wait;             /* seconds per rank waiting for the slowest (barrier-free estimate) */
 } mg_hs_spot;
 
+/* The classes of format 4's `class` column, in the order of src/lib/mpi_functions.txt's header
+ * (docs/trace.md): "tuned" first, the operations mpiguide checks and tunes (the spots above). */
+#define MG_HS_CLASSES(X)                                                                                      \
+  X(tuned) X(init) X(completion) X(collective) X(p2p) X(probe) X(comm) X(rma) X(io) X(datatype) X(tool) X(other)
+#define MG_HS_CLASS_ENUM(c) MG_HS_CLASS_##c,
+enum { MG_HS_CLASSES(MG_HS_CLASS_ENUM) MG_HS_NCLASS };
+#undef MG_HS_CLASS_ENUM
+extern const char *const mg_hs_class_names[MG_HS_NCLASS];
+
+/* One row of a format-4 trace for an MPI function mpiguide does not tune (class not "tuned"),
+ * summed per (site, function, nprocs, bytes, post): its time, and for a completion's share of the
+ * requests it was given, the function and site that posted them. */
+typedef struct mg_hs_other {
+  char fn[48];             /* MPI_Waitall */
+  int cls;                 /* MG_HS_CLASS_* */
+  int obj;                 /* as mg_hs_spot's */
+  unsigned long long offset;
+  char sym[128];
+  int nprocs;              /* 0: no communicator */
+  size_t bytes;
+  long calls;              /* per rank, maximum over ranks; for a completion's share: the requests */
+  double time, wait;       /* seconds per rank */
+  char post_fn[48];        /* the posting function, "" none or unknown */
+  int post_obj;            /* -1 none */
+  unsigned long long post_offset;
+  char post_sym[128];
+} mg_hs_other;
+
 typedef struct mg_hs_trace {
   int version;             /* #@mpiguide_trace: 1 to MG_HS_FORMAT */
   int timed;               /* #@timed=1 */
@@ -59,10 +87,14 @@ typedef struct mg_hs_trace {
   int nobjs;
   mg_hs_spot *spots;       /* in file order of first appearance */
   int n;
-  double mpi_time;         /* the run's time per rank in intercepted MPI calls (all spots) */
+  double mpi_time;         /* the run's time per rank in the operations mpiguide tunes (all spots) */
+  mg_hs_other *others;     /* format 4: every other MPI function's rows, in file order */
+  int nothers;
+  double class_time[MG_HS_NCLASS]; /* seconds per rank by class ([MG_HS_CLASS_tuned] = mpi_time) */
+  double all_time;         /* the sum of class_time: all the MPI time the trace saw */
 } mg_hs_trace;
 
-/* Read a trace file (format 1, 2 or 3). 0, or -1 with "file:line: what" (t then holds nothing:
+/* Read a trace file (format 1 to 4). 0, or -1 with "file:line: what" (t then holds nothing:
  * what was read is freed). An untimed trace (timed = 0) gives one spot per (operation, nprocs,
  * size) without a site (obj -1, offset 0), reduction, time or wait: its calls alone, for the cost
  * model to price (`hotspots --loggp`); the caller decides whether it can use it. Refused: a
