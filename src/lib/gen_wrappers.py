@@ -112,13 +112,13 @@ def wrapper(fn):
                  (ret, name, ", " if params else "", decls if params else ""))
     lines.append("  mg_acct_call a;")
     lines.append("  mg_acct_begin(&a, %s, mg_site_);" % fid)
+    lines.append("  mg_acct_start(&a);")
     # a completion (or MPI_Request_free): the requests it was given, before the call clears them
     is_compl = fn["class"] == "completion" or name == "MPI_Request_free"
     if is_compl and "reqs" in r:
         lines.append("  mg_acct_given(&a, %s, %s);" % (r.get("n", "0"), r["reqs"]))
     elif is_compl and "req" in r:
         lines.append("  mg_acct_given(&a, 1, %s);" % r["req"])
-    lines.append("  mg_acct_start(&a);")
     if void_ret:
         lines.append("  %s(%s);" % (pmpi, args))
     else:

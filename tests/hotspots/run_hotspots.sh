@@ -40,8 +40,8 @@ mpi)
   env LD_PRELOAD="$MG_LIB" MPIGUIDE_TRACE="$PWD/timed.csv" MPIGUIDE_TRACE_TIME=1 \
     "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_APP" >run.out 2>&1
   grep -q "two_sites: OK" run.out && ok "timed run" || { fail "timed run"; cat run.out; }
-  # format 3: timed (#@timed=1), ending in the trailer with the row count
-  grep -q "^#@mpiguide_trace=3$" timed.csv && grep -q "^#@timed=1$" timed.csv &&
+  # format 4: timed (#@timed=1), ending in the trailer with the row count
+  grep -q "^#@mpiguide_trace=4$" timed.csv && grep -q "^#@timed=1$" timed.csv &&
     [[ $(tail -n 1 timed.csv) == "#@trace_rows=$(grep -vc '^#' timed.csv | awk '{print $1 - 1}')" ]] &&
     ok "format 3, timed, trailer: $(tail -n 1 timed.csv)" || fail "format 3 timed with its trailer"
   "$MG_CLI" hotspots timed.csv --csv -p 100 >hs.csv 2>hs.err || { fail "hotspots exit $?"; cat hs.err; }
@@ -59,7 +59,7 @@ mpi)
   # shellcheck disable=SC2086
   env LD_PRELOAD="$MG_LIB" MPIGUIDE_TRACE="$PWD/untimed.csv" "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_APP" \
     >run2.out 2>&1
-  grep -q "^#@mpiguide_trace=3$" untimed.csv && head -20 untimed.csv | grep -q "^collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule$" &&
+  grep -q "^#@mpiguide_trace=4$" untimed.csv && head -20 untimed.csv | grep -q "^collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule$" &&
     [[ $(tail -n 1 untimed.csv) == "#@trace_rows=$(grep -vc '^#' untimed.csv | awk '{print $1 - 1}')" ]] &&
     ! grep -q "^#@timed=" untimed.csv && ok "untimed: format 3, format 1's columns, trailer" || fail "untimed format"
   if "$MG_CLI" hotspots untimed.csv >u.out 2>u.err; then fail "untimed trace accepted"; else
@@ -140,7 +140,7 @@ bad-offset.csv|12|column offset: '0xZZ' is not an offset
 many-ranks.csv|12|column ranks: '9' is more than the run's processes (#@nprocs=4)
 meta-nprocs.csv|4|#@nprocs: 'nan' is not a process count
 meta-wall.csv|10|#@wall_s: 'inf' is not a time in seconds
-future.csv|1|#@mpiguide_trace: format 4 is newer than this mpiguide reads
+future.csv|1|#@mpiguide_trace: format 5 is newer than this mpiguide reads
 v2-cut.csv|16|the last line has no line break: the file looks truncated
 v3-no-trailer.csv|16|no trailer #@trace_rows=N after the rows (a format-3 trace ends with it): the file looks truncated
 v3-wrong-count.csv|15|3 rows, but the trailer #@trace_rows (line 15) says 5: the file looks truncated
@@ -164,8 +164,11 @@ TABLE
   done
   "$MG_CLI" hotspots "$d/timed.csv" -p 100 >t2.out 2>&1
   "$MG_CLI" hotspots "$d/timed-v3.csv" -p 100 >t3.out 2>&1
-  cmp -s t2.out t3.out && grep -q "^4 hot spots cover" t3.out && ok "timed-v3.csv: the same table as timed.csv" ||
-    fail "timed-v3.csv: another table"
+  # the same but the coverage line, which names the format (neither timed what it did not tune)
+  cmp -s <(grep -v "^coverage: " t2.out) <(grep -v "^coverage: " t3.out) && grep -q "^4 hot spots cover" t3.out &&
+    ok "timed-v3.csv: the same table as timed.csv" || fail "timed-v3.csv: another table"
+  grep -q "^coverage: this trace (format 3) timed only the operations mpiguide tunes" t3.out &&
+    ok "a format-3 trace: the coverage line says what it did not time" || fail "format 3: no coverage line"
   ;;
 outfile)
   np=$2

@@ -268,8 +268,68 @@ static void test_bad_inline(void) {
   mg_hs_free(&t);
 }
 
+/* Format 4: rows of every MPI function by class, a completion's shares by post. */
+static void test_format4(void) {
+  static const char head[] =
+      "#@mpiguide_trace=4\n#@nprocs=2\n#@timed=1\n#@wall_s=10\n"
+      "collective,bytes,algorithm,calls,ranks,fallback,nprocs,rule,reduction,object,offset,symbol,time_s,time_min_s,"
+      "time_max_s,wait_s,class,posted_by,post_object,post_offset,post_symbol\n";
+  char text[4096], err[1024];
+  mg_hs_trace t;
+  TEST_CASE("read: format 4, the classes summed, a completion's shares kept apart by post");
+  snprintf(text, sizeof text,
+           "%sirecv,8,default,10,2,,2,,,/a,0x10,,0.2,0.1,0.1,0,tuned,,,,\n"
+           "MPI_Waitall,0,default,10,2,,0,,,/a,0x20,,3.0,1,2,1,completion,MPI_Irecv,/a,0x10,\n"
+           "MPI_Waitall,0,default,10,2,,0,,,/a,0x20,,1.0,0.5,0.5,0,completion,MPI_Isend,/a,0x18,\n"
+           "MPI_Waitall,0,default,10,2,,0,,,/a,0x20,,0.6,0.3,0.3,0,completion,,,,\n"
+           "MPI_Comm_split,0,default,1,2,,2,,,/a,0x30,,0.2,0.1,0.1,0,comm,,,,\n#@trace_rows=5\n", head);
+  ASSERT_EQ(mg_hs_read_mem(text, strlen(text), "t", &t, err, sizeof err), 0);
+  ASSERT_EQ(t.n, 1);         /* the tuned operation: a hot spot as before */
+  ASSERT_EQ(t.nothers, 4);   /* three shares of one Waitall site, apart by post, and the split */
+  ASSERT_NEAR(t.mpi_time, 0.1, 1e-12);
+  ASSERT_NEAR(t.class_time[MG_HS_CLASS_completion], 2.3, 1e-12);
+  ASSERT_NEAR(t.class_time[MG_HS_CLASS_comm], 0.1, 1e-12);
+  ASSERT_NEAR(t.all_time, 2.5, 1e-12);
+  if (t.nothers == 4) {
+    ASSERT_STR_EQ(t.others[0].post_fn, "MPI_Irecv");
+    ASSERT_EQ(t.others[0].post_offset, 0x10);
+    ASSERT_STR_EQ(t.others[1].post_fn, "MPI_Isend");
+    ASSERT_STR_EQ(t.others[2].post_fn, "");
+    ASSERT_EQ(t.others[2].post_obj, -1);
+    ASSERT_EQ(t.others[3].nprocs, 2);
+    ASSERT_EQ(t.others[0].nprocs, 0); /* no communicator: 0, refused for a tuned row */
+  }
+  mg_hs_free(&t);
+  static const struct {
+    const char *row, *want;
+  } bad[] = {
+      {"MPI_Wait,0,default,1,2,,0,,,/a,0x20,,1,1,1,0,waiting,,,,", "column class: 'waiting' is not a class"},
+      {"irecv,8,default,1,2,,2,,,/a,0x20,,1,1,1,0,tuned,MPI_Irecv,/a,0x10,", "a row of class tuned has no post"},
+      {"irecv,8,default,1,2,,0,,,/a,0x20,,1,1,1,0,tuned,,,,", "column nprocs: '0' is not a count from 1"},
+      {"MPI_Wait;x,0,default,1,2,,0,,,/a,0x20,,1,1,1,0,completion,,,,", "is not an MPI function's name"},
+      {"Wait,0,default,1,2,,0,,,/a,0x20,,1,1,1,0,completion,,,,", "is not an MPI function's name"},
+      {"MPI_Wait,0,default,1,2,,0,,,/a,0x20,,1,1,1,0,completion,MPI_Irecv,/a,0xZ,", "column post_offset: '0xZ'"},
+      {"MPI_Wait,0,default,1,2,,0,,,/a,0x20,,1,1,1,0,completion,irecv,/a,0x10,", "column posted_by: 'irecv'"},
+  };
+  TEST_CASE("read: format 4's bad rows");
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    snprintf(text, sizeof text, "%s%s\n#@trace_rows=1\n", head, bad[i].row);
+    int rc = mg_hs_read_mem(text, strlen(text), "t", &t, err, sizeof err);
+    ASSERT_EQ(rc, -1);
+    if (rc == 0) mg_hs_free(&t);
+    else if (!strstr(err, bad[i].want)) ASSERT_MSG(0, "case %zu: want '%s', got '%s'", i, bad[i].want, err);
+  }
+  TEST_CASE("read: a timed format-4 trace without the post columns");
+  snprintf(text, sizeof text,
+           "#@mpiguide_trace=4\n#@nprocs=2\n#@timed=1\ncollective,bytes,algorithm,calls,ranks,fallback,nprocs,rule,"
+           "reduction,object,offset,symbol,time_s,time_min_s,time_max_s,wait_s,class\n#@trace_rows=0\n");
+  ASSERT_EQ(mg_hs_read_mem(text, strlen(text), "t", &t, err, sizeof err), -1);
+  ASSERT_CONTAINS(err, "without column 'posted_by'");
+}
+
 int main(int argc, char **argv) {
   if (argc != 2) return fprintf(stderr, "usage: test_hotspots DATA_DIR\n"), 2;
+  test_format4();
   test_select();
   test_read(argv[1]);
   test_bad_inline();

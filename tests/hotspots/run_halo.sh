@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Every MPI call accounted (docs/trace.md, "Every MPI call"): examples/halo (Isend/Irecv/Waitall,
+# an Iallreduce polled by MPI_Test, persistent requests; imbalanced on purpose) under LD_PRELOAD
+# with a timed trace.
+#   - the trace's time, summed over every row, is at least 95 % of the MPI time the program
+#     measures itself around each of its MPI calls with PMPI_Wtime (a timer no tool intercepts),
+#     and not more than it (the trace times inside those calls);
+#   - every completion's time is attributed to its posts: the Waitall's rows name the two Irecv
+#     and the two Isend sites of halo.c, the Test's the Iallreduce, the Wait's the four
+#     persistent *_init sites; no completion row lacks its post;
+#   - hotspots prints the coverage line and "MPI_Irecv posted at main halo.c:LINE" with the lines
+#     of the source, and the note that most of the time is outside the tuned operations.
+# Usage: run_halo.sh NP. Environment: MG_CLI, MG_LIB, MG_HALO, MG_HALO_SRC, MG_MPIEXEC,
+# MG_MPIEXEC_FLAGS, MG_WORKDIR.
+set -uo pipefail
+# shellcheck source=../common/assert.sh
+source "$(dirname "$0")/../common/assert.sh"
+np=$1
+mkdir -p "$MG_WORKDIR" && cd "$MG_WORKDIR" || exit 1
+rm -f t.csv
+# shellcheck disable=SC2086
+env LD_PRELOAD="$MG_LIB" MPIGUIDE_TRACE="$PWD/t.csv" MPIGUIDE_TRACE_TIME=1 \
+  "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_HALO" 48 4096 1500 >run.out 2>&1
+cat run.out
+own=$(awk '/^halo: iterations/ {print $5}' run.out)
+[[ -n $own ]] && ok "halo ran: its own MPI time ${own} s (sum over ranks)" || { fail "halo did not run"; exit 1; }
+grep -q "^#@mpiguide_trace=4$" t.csv && grep -q "^#@timed=1$" t.csv && ok "format 4, timed" || fail "format 4 timed"
+head -20 t.csv | grep -q ",wait_s,class,posted_by,post_object,post_offset,post_symbol$" && ok "format 4's columns" ||
+  fail "format 4's columns"
+# the trace's time (column 13, time_s, summed over ranks) against the program's own
+traced=$(awk -F, '!/^#/ && $1 != "collective" {s += $13} END {printf "%.9f", s}' t.csv)
+awk -v t="$traced" -v o="$own" 'BEGIN {exit !(t >= 0.95 * o && t <= o * 1.001 + 1e-4)}' &&
+  ok "the trace accounts for $traced s of the program's $own s ($(awk -v t="$traced" -v o="$own" 'BEGIN {printf "%.1f", 100 * t / o}') %)" ||
+  fail "the trace accounts for $traced s of the program's $own s: not 95 % to 100 %"
+line() { grep -n "$1" "$MG_HALO_SRC" | head -1 | cut -d: -f1; }
+# every completion row names its post: the class column 17, posted_by 18
+awk -F, '!/^#/ && $17 == "completion" && $18 == "" {bad = 1} END {exit bad}' t.csv &&
+  ok "every completion row names the request's post" || fail "a completion row without its post"
+for want in "MPI_Waitall MPI_Irecv 2" "MPI_Waitall MPI_Isend 2" "MPI_Test MPI_Iallreduce 1" "MPI_Wait MPI_Recv_init 2" \
+  "MPI_Wait MPI_Send_init 2" "MPI_Request_free MPI_Send_init 2"; do
+  set -- $want
+  n=$(awk -F, -v c="$1" -v p="$2" '!/^#/ && $1 == c && $18 == p {n++} END {print n + 0}' t.csv)
+  [[ $n == "$3" ]] && ok "$1 attributed to $3 $2 site(s)" || fail "$1: $n rows posted by $2, want $3"
+done
+"$MG_CLI" hotspots t.csv -p 100 -n 20 >hs.out 2>hs.err || { fail "hotspots exit $?"; cat hs.err; }
+cat hs.out
+grep -qE "^MPI time: [0-9.]+ s per rank = [0-9.]+ % of the wall time: operations mpiguide checks and tunes [0-9.]+ %, completions [0-9.]+ %" hs.out &&
+  ok "the coverage line" || fail "no coverage line"
+grep -q "^note: most of the MPI time is outside the operations mpiguide checks and tunes" hs.out &&
+  ok "the note: most of the time outside the tuned operations" || fail "no note on where the time is"
+for post in "MPI_Irecv(&u\[0\]" "MPI_Irecv(&u\[n + 1\]" "MPI_Isend(&u\[1\]" "MPI_Isend(&u\[n\]"; do
+  l=$(line "$post") w=$(line "MPI_Waitall(4")
+  fn=${post%%(*}
+  grep -E "^ +[0-9]+ +main halo\.c:$w +MPI_Waitall .* $fn posted at main halo\.c:$l$" hs.out >/dev/null &&
+    ok "MPI_Waitall at halo.c:$w completes $fn posted at halo.c:$l" || fail "no row: Waitall halo.c:$w, $fn halo.c:$l"
+done
+finish
