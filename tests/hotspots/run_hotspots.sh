@@ -86,7 +86,7 @@ fixture)
   cat c.csv
   [[ $(tail -n +2 c.csv | wc -l) == 4 ]] && ok "P = 100: four spots" || fail "P = 100"
   # no saving exceeds its spot's time (columns: time_s 13, saving_s 24)
-  awk -F, 'NR > 1 && $24 != "" {n++; if ($24 > $13 + 1e-12) bad = 1} END {exit bad || !n}' c.csv &&
+  awk -F, 'NR > 1 && !/^#/ && $24 != "" {n++; if ($24 > $13 + 1e-12) bad = 1} END {exit bad || !n}' c.csv &&
     ok "every saving at most its spot's time" || fail "a saving larger than its spot's time"
   grep -q "^3,.*,allreduce,4,8,float:sum,.*,not_measured," c.csv &&
     ok "allreduce float:sum: not measured (the check has no class:op for it)" || fail "allreduce matching"
@@ -258,8 +258,15 @@ predicted)
       END {exit !f}' u.out && ok "allreduce 8 B: 5000 calls x $price s" || fail "allreduce 8 B: not calls x price ($price)"
   grep -q "^set difference: 1 predicted hot spot not measured as one, 1 measured not predicted (of 2 predicted, 2 measured)" u.out &&
     ok "set difference per cell: 1 and 1" || fail "set difference"
-  grep -qE "^ +- +2 +0\.000000 +0\.005000  bcast np=4 65536" u.out && ok "a measured spot the untimed trace never called" ||
+  # a measured spot the untimed trace never called: no waiting known (the model was not asked)
+  grep -qE "^ +- +2 +0\.000000 +0\.005000 +-  bcast np=4 65536" u.out && ok "a measured spot the untimed trace never called" ||
     fail "measured-only spot"
+  # waiting: the measured time beyond the price, per row and over every measured spot (bcast 1 KiB:
+  # measured 0.010000 less its price)
+  bp=$(awk '$1 == 2 && $NF == 1024 {print $3}' u.out)
+  awk -v p="$bp" '$1 == 2 && $NF == 1024 {f = ($5 - (0.01 - p)) ^ 2 < 1e-12} END {exit !f}' u.out &&
+    grep -qE "^waiting \(measured beyond the model's price, every measured spot\): [0-9.]+ s per rank = [0-9.]+ % of the measured MPI time$" u.out &&
+    ok "waiting: bcast 1 KiB 0.010000 - $bp, and the total" || fail "waiting column or total"
   # a nonblocking call is priced at its post, LogGP's o_s at the smallest size (the trace times the
   # post; the transfer completes in MPI_Wait, untraced): 1000 isends of 1 MiB are no hot spot
   os1=$(awk '$1 == "table" {t = 1; for (i = 2; i <= NF; i++) if ($i == "o_s") c = i - 1; next} t && $1 == 1 {print $c; exit}' "$MG_LOGGP")
@@ -274,7 +281,7 @@ predicted)
   "$MG_CLI" hotspots "$d/timed.csv" --loggp "$MG_LOGGP" --check "$d/check" --profile "$d/tuned.prof" --csv -p 100 \
     >c.csv 2>c.err || { fail "predicted csv exit $?"; cat c.err; }
   cat c.csv
-  awk -F, 'NR > 1 && $24 != "" {n++; if ($24 > $13 + 1e-12) bad = 1} END {exit bad || !n}' c.csv &&
+  awk -F, 'NR > 1 && !/^#/ && $24 != "" {n++; if ($24 > $13 + 1e-12) bad = 1} END {exit bad || !n}' c.csv &&
     ok "every saving at most its spot's predicted time" || fail "a saving larger than its spot's predicted time"
   "$MG_CLI" hotspots "$d/timed.csv" --loggp "$MG_LOGGP" --measured "$d/timed.csv" >s.out 2>&1
   grep -q "per call site, operation, size and reduction" s.out && grep -q "^set difference: .*(of [0-9]* predicted" s.out &&
