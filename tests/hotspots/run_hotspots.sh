@@ -289,6 +289,34 @@ predicted)
   "$MG_CLI" hotspots "$d/untimed.csv" --loggp "$MG_LOGGP" --measured "$d/timed.csv" --csv >u.csv 2>&1
   [[ $(grep -vc "^#" u.csv) == 3 ]] && grep -q "^# set difference: 1 predicted" u.csv &&
     ok "--csv: the rows, then the comparison as comments" || fail "--csv with --measured"
+  grep -q "^posts priced at their overhead alone: 1 spot (isend, irecv)" nb.out && ok "the post flagged in the header" ||
+    fail "no post flag: $(head -3 nb.out)"
+  # issue 46: a LogGP file with one noisy size (its 16 KiB round trip 200 times the fixture's, noise
+  # 196 %) prices a 16 KiB send above a 258 KiB one: the header names both sizes; version 2 records
+  # loggp's warning, which the header shows; the same file in version 1 has it recomputed
+  awk '$1 == "table" {t = 1} t && $1 == 16384 {$2 *= 200; $7 = 1.96} {print}' "$MG_LOGGP" >noisy1.txt
+  awk 'NR == 1 {print "mpiguide-loggp 2"; next} {print} /^max_residual/ {print "warning noisy at 16K: the standard error of a series'"'"' median reaches 196 % (recorded)"}' noisy1.txt >noisy2.txt
+  printf '#@mpiguide_trace=1\n#@nprocs=2\ncollective,bytes,algorithm,calls,ranks,fallback,nprocs,rule\nsend,16384,default,100,2,,2,\nsend,264192,default,100,2,,2,\n' >sends.csv
+  "$MG_CLI" hotspots sends.csv --loggp noisy2.txt >n2.out 2>&1 || fail "noisy v2: exit $?"
+  "$MG_CLI" hotspots sends.csv --loggp noisy1.txt >n1.out 2>&1 || fail "noisy v1: exit $?"
+  "$MG_CLI" hotspots sends.csv --loggp "$MG_LOGGP" >n0.out 2>&1 || fail "sends: exit $?"
+  cat n2.out
+  grep -qE "^price not monotone in the size: send default np=2: 16K priced [0-9.]+x 258K " n2.out &&
+    ! grep -q "not monotone" n0.out && ok "a 16 KiB send priced above a 258 KiB one: flagged (not with the fixture)" ||
+    fail "no inversion flag"
+  grep -q "^--loggp noisy2.txt: 1 warning of mpiguide loggp about its fit (class intra; recorded in the file):" n2.out &&
+    grep -q "^  loggp: noisy at 16K: the standard error of a series' median reaches 196 % (recorded)$" n2.out &&
+    ok "version 2: the recorded noise warning in the header" || fail "version 2: no recorded warning"
+  grep -q "recomputed from its table: a version-1 file does not record them" n1.out &&
+    grep -q "^  loggp: noisy at 16K: the standard error of a series' median reaches 196 % (a busy" n1.out &&
+    ok "version 1: the noise warning recomputed" || fail "version 1: no recomputed noise warning"
+  # the warnings recomputed from a version-1 file are those loggp wrote as its comments
+  for f in "$MG_LOGGP" "$MG_DATA/../../check/data/guided-ompi2/loggp.txt" "$MG_DATA/../../cost/data/loggp-slow.txt"; do
+    "$MG_CLI" hotspots "$d/untimed.csv" --loggp "$f" 2>&1 | sed -n 's/^  loggp: //p' >re.txt
+    grep '^# warning: ' "$f" | sed 's/^# warning: //' >orig.txt
+    [[ -s orig.txt ]] && cmp -s orig.txt re.txt && ok "$(basename "$(dirname "$f")")/$(basename "$f"): $(wc -l <re.txt) warnings recomputed as written" ||
+      { fail "$f: recomputed warnings differ"; diff orig.txt re.txt | head; }
+  done
   if "$MG_CLI" hotspots "$d/untimed.csv" --measured "$d/timed.csv" >/dev/null 2>m.err; then fail "--measured without --loggp accepted"
   else grep -q "give --loggp" m.err && ok "--measured needs --loggp" || fail "--measured message"; fi
   ;;
