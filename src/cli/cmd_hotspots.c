@@ -68,16 +68,22 @@ static void usage(FILE *f) {
           "                     parameters of `mpiguide loggp`; the defaults' medians of --check where it\n"
           "                     measured them, docs/model.md), no measured time used; TRACE may be untimed\n"
           "                     (format 1: a spot is an operation, process count and size, no site)\n"
+          "                     The header flags what the model cannot see: spots it has no price for\n"
+          "                     ('not priced (waiting)', not ranked), posts priced at their overhead alone,\n"
+          "                     prices not monotone in the size, and the LogGP file's own warnings\n"
           "  --measured TIMED   with --loggp: the measured hot spots of the timed trace TIMED beside the\n"
-          "                     predicted ones, and the size of the set difference (per site when TRACE is\n"
-          "                     timed, else per operation, process count and size)\n"
+          "                     predicted ones, the size of the set difference (per site when TRACE is\n"
+          "                     timed, else per operation, process count and size), and the waiting:\n"
+          "                     measured time beyond the model's price, per spot and in total\n"
           "  --csv              one CSV row per hot spot instead of the table\n"
           "  --wide             C++ functions with their parameters and template arguments (the table shows\n"
           "                     them without parameters, and longer than 40 characters with '<>' for every\n"
           "                     template argument list; the CSV has them whole)\n"
           "  -h, --help         this text\n\n"
           "Times are per rank (the sum over ranks / processes); wait is the barrier-free estimate of time\n"
-          "spent waiting for the slowest rank (docs/trace.md). See docs/hotspots.md.\n");
+          "spent waiting for the slowest rank (docs/trace.md). Sites that print one label (two calls of an\n"
+          "inlined function) are told apart by the function they were inlined into, else by the offset.\n"
+          "See docs/hotspots.md.\n");
 }
 
 /* ---- verdicts and profile ---------------------------------------------------------------- */

@@ -20,7 +20,8 @@
 #                               an unwritable directory, a read-only target and a rename refused
 #                               at MPI_Finalize (sticky directory) leave nothing behind and the
 #                               target as it was (as nobody when root)
-#   run_hotspots.sh predicted   hotspots --loggp MG_LOGGP: data/untimed.csv's calls priced by the
+#   run_hotspots.sh predicted   hotspots --loggp MG_LOGGP (and a noisy copy of it, versions 1 and 2: the
+#                               price inversion and the warnings in the header): data/untimed.csv's calls priced by the
 #                               model (calls x predict's price), --measured data/timed.csv and the
 #                               set difference, savings bounded by the predicted time
 #
