@@ -11,22 +11,20 @@
  * without it, or without debug information, a site is shown as object+offset
  * (and the trace's dynamic symbol when there is one). No MPI.
  */
-#include <elf.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "check/check.h"
 #include "check/hotspots.h"
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
 #include "cli/cmd_hotspots_model.h"
+#include "cli/cmd_hotspots_sites.h"
 #include "cli/cmd_predict.h"
+#include "model/loggp_file.h"
 #include "registry/datatype.h"
 #include "tune/profile.h"
 #include "util/fmt.h"
@@ -70,178 +68,22 @@ static void usage(FILE *f) {
           "                     parameters of `mpiguide loggp`; the defaults' medians of --check where it\n"
           "                     measured them, docs/model.md), no measured time used; TRACE may be untimed\n"
           "                     (format 1: a spot is an operation, process count and size, no site)\n"
+          "                     The header flags what the model cannot see: spots it has no price for\n"
+          "                     ('not priced (waiting)', not ranked), posts priced at their overhead alone,\n"
+          "                     prices not monotone in the size, and the LogGP file's own warnings\n"
           "  --measured TIMED   with --loggp: the measured hot spots of the timed trace TIMED beside the\n"
-          "                     predicted ones, and the size of the set difference (per site when TRACE is\n"
-          "                     timed, else per operation, process count and size)\n"
+          "                     predicted ones, the size of the set difference (per site when TRACE is\n"
+          "                     timed, else per operation, process count and size), and the waiting:\n"
+          "                     measured time beyond the model's price, per spot and in total\n"
           "  --csv              one CSV row per hot spot instead of the table\n"
           "  --wide             C++ functions with their parameters and template arguments (the table shows\n"
           "                     them without parameters, and longer than 40 characters with '<>' for every\n"
           "                     template argument list; the CSV has them whole)\n"
           "  -h, --help         this text\n\n"
           "Times are per rank (the sum over ranks / processes); wait is the barrier-free estimate of time\n"
-          "spent waiting for the slowest rank (docs/trace.md). See docs/hotspots.md.\n");
-}
-
-/* ---- call sites: addr2line --------------------------------------------------------------- */
-
-typedef struct site_name {
-  char func[160];
-  char where[256]; /* "file.c:42", or "" unresolved */
-} site_name;
-
-static const char *base_name(const char *p) {
-  const char *s = strrchr(p, '/');
-  return s ? s + 1 : p;
-}
-
-/* addr2line -f -C -e obj ADDR...: two lines per address (function, file:line). Fills names[i] of
- * the spots idx[0..k) of object obj. 0, or -1 when addr2line could not run. */
-static int addr2line(const char *obj, const mg_hs_spot *spots, const int *idx, int k, site_name *names) {
-  int fd[2];
-  if (pipe(fd)) return -1;
-  char **argv = calloc((size_t)k + 6, sizeof *argv);
-  char(*addr)[24] = calloc((size_t)k, sizeof *addr);
-  if (!argv || !addr) return free(argv), free(addr), close(fd[0]), close(fd[1]), -1;
-  int a = 0;
-  argv[a++] = "addr2line";
-  argv[a++] = "-f";
-  argv[a++] = "-C";
-  argv[a++] = "-e";
-  argv[a++] = (char *)obj;
-  /* the return address less one: inside the call instruction, on the caller's line */
-  for (int i = 0; i < k; i++) {
-    unsigned long long off = spots[idx[i]].offset;
-    snprintf(addr[i], sizeof addr[i], "0x%llx", off ? off - 1 : 0);
-    argv[a++] = addr[i];
-  }
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fd[1], 1);
-    close(fd[0]);
-    close(fd[1]);
-    int dn = open("/dev/null", O_WRONLY);
-    if (dn >= 0) dup2(dn, 2);
-    execvp(argv[0], argv);
-    _exit(127);
-  }
-  close(fd[1]);
-  int ok = pid > 0;
-  FILE *in = ok ? fdopen(fd[0], "r") : NULL;
-  if (!in) close(fd[0]);
-  char line[1024];
-  for (int i = 0; in && i < k; i++) {
-    site_name *n = &names[idx[i]];
-    if (!fgets(line, sizeof line, in)) break;
-    line[strcspn(line, "\n")] = '\0';
-    if (strcmp(line, "??")) snprintf(n->func, sizeof n->func, "%.159s", line);
-    if (!fgets(line, sizeof line, in)) break;
-    line[strcspn(line, "\n")] = '\0';
-    char *disc = strstr(line, " (discriminator");
-    if (disc) *disc = '\0';
-    if (strncmp(line, "??", 2) && !strstr(line, ":?") && !strstr(line, ":0"))
-      snprintf(n->where, sizeof n->where, "%.255s", base_name(line));
-  }
-  if (in) fclose(in);
-  int st = 0;
-  if (pid > 0) waitpid(pid, &st, 0);
-  free(argv);
-  free(addr);
-  return ok && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
-/* Whether the ELF object at path has a symbol table (.symtab: not stripped). 1 also when it cannot
- * be told (not a 64-bit ELF file, unreadable): then addr2line's names are taken as they come. */
-static int has_symtab(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return 1;
-  Elf64_Ehdr eh;
-  int r = 1;
-  if (fread(&eh, sizeof eh, 1, f) == 1 && !memcmp(eh.e_ident, ELFMAG, SELFMAG) && eh.e_ident[EI_CLASS] == ELFCLASS64 &&
-      eh.e_shentsize == sizeof(Elf64_Shdr) && eh.e_shoff && !fseek(f, (long)eh.e_shoff, SEEK_SET)) {
-    r = 0;
-    Elf64_Shdr sh;
-    for (int i = 0; i < eh.e_shnum && fread(&sh, sizeof sh, 1, f) == 1; i++)
-      if (sh.sh_type == SHT_SYMTAB) r = 1;
-  }
-  fclose(f);
-  return r;
-}
-
-/* Names of every spot; *missing: addr2line could not be run. In a stripped object (no .symtab,
- * as every Debian package's binaries) addr2line names the nearest dynamic symbol below an address
- * however far (CP2K's sites all came out as "cblas_dgemv", an export of cp2k.psmp): there, without
- * file:line, the trace's symbol stands, which dladdr gave only for a symbol holding the address. */
-static void resolve_sites(const mg_hs_trace *t, site_name *names, int *missing) {
-  int *idx = malloc((size_t)(t->n + 1) * sizeof *idx);
-  for (int i = 0; i < t->n; i++) snprintf(names[i].func, sizeof names[i].func, "%s", t->spots[i].sym);
-  for (int o = 0; idx && o < t->nobjs; o++) {
-    int k = 0;
-    for (int i = 0; i < t->n; i++)
-      if (t->spots[i].obj == o) idx[k++] = i;
-    if (!k || access(t->objs[o], R_OK) != 0) continue;
-    if (addr2line(t->objs[o], t->spots, idx, k, names)) *missing = 1;
-    if (!has_symtab(t->objs[o]))
-      for (int i = 0; i < k; i++)
-        if (!names[idx[i]].where[0])
-          snprintf(names[idx[i]].func, sizeof names[idx[i]].func, "%s", t->spots[idx[i]].sym);
-  }
-  free(idx);
-}
-
-/* A C++ function as the table shows it (issue 33: demangled signatures of ~100 characters pushed
- * every column off the line): its name without the parameter list and what follows it (" const",
- * " [clone .cold]"): the last '(' outside template arguments and parentheses, so that
- * "(anonymous namespace)::f(int)" keeps its namespace and "S::operator()(int)" its operator; and
- * when still longer than 40 characters, every outermost template argument list as "<>". A C
- * function, or a name whose brackets do not balance, stays as it is. */
-static void short_func(const char *f, char *out, size_t len) {
-  int angle = 0, paren = 0;
-  size_t cut = 0, n = strlen(f);
-  for (size_t i = 0; i < n; i++) {
-    if (!strncmp(f + i, "operator", 8) && (f[i + 8] == '<' || f[i + 8] == '>' || f[i + 8] == '(')) {
-      i += f[i + 8] == '(' ? 9 : 8; /* operator<, operator>, operator(): not brackets */
-      continue;
-    }
-    if (f[i] == '<') angle++;
-    else if (f[i] == '>' && angle > 0) angle--;
-    else if (f[i] == '(') {
-      if (!angle && !paren) cut = i;
-      paren++;
-    } else if (f[i] == ')' && paren > 0) paren--;
-  }
-  if (angle || paren) cut = 0; /* unbalanced: not a name this understands */
-  char name[160];
-  snprintf(name, sizeof name, "%.*s", (int)(cut ? cut : n), f);
-  if (cut && strlen(name) > 40) { /* collapse the outermost template argument lists */
-    char c[160];
-    size_t k = 0;
-    int depth = 0;
-    for (size_t i = 0; name[i] && k + 1 < sizeof c; i++) {
-      if (name[i] == '<' && depth++ == 0) c[k++] = '<';
-      else if (name[i] == '>' && depth > 0 && --depth == 0) c[k++] = '>';
-      else if (!depth) c[k++] = name[i];
-    }
-    c[k] = '\0';
-    snprintf(name, sizeof name, "%s", c);
-  }
-  snprintf(out, len, "%s", name);
-}
-
-static void site_text(const mg_hs_trace *t, const mg_hs_spot *s, const site_name *n, int wide, char *buf,
-                      size_t len) {
-  const char *obj = s->obj >= 0 ? base_name(t->objs[s->obj]) : "?";
-  char f[160];
-  if (wide) snprintf(f, sizeof f, "%s", n->func);
-  else short_func(n->func, f, sizeof f);
-  if (s->obj < 0 && !s->sym[0]) /* an untimed trace's spot: no site recorded */
-    snprintf(buf, len, "(untimed: no site)");
-  else if (n->where[0])
-    snprintf(buf, len, "%.159s %.139s", f[0] ? f : "?", n->where);
-  else if (f[0])
-    snprintf(buf, len, "%s (%s+0x%llx)", f, obj, s->offset);
-  else
-    snprintf(buf, len, "%s+0x%llx", obj, s->offset);
+          "spent waiting for the slowest rank (docs/trace.md). Sites that print one label (two calls of an\n"
+          "inlined function) are told apart by the function they were inlined into, else by the offset.\n"
+          "See docs/hotspots.md.\n");
 }
 
 /* ---- verdicts and profile ---------------------------------------------------------------- */
@@ -410,15 +252,21 @@ typedef struct hs_run {
   mg_ck_result r;
   int have_check, ck_np;
   mg_profile *prof; /* --profile */
-  site_name *names; /* per site of t */
+  mg_hs_site *names; /* per spot of t */
+  mg_hs_label *labels; /* per spot of t: what the table shows, told apart (mg_hs_labels_apart) */
   int *order;       /* the hot spots: k sites of t, the hottest first */
   double *time;
   int k, reached; /* reached: P was reached before the N cap */
   double covered; /* their time */
   mg_loggp lg;    /* --loggp: the spots' times are the model's */
   mg_model m;
-  int predicted, unpriced; /* unpriced: spots the model has no price for (left at 0) */
+  int predicted, unpriced; /* unpriced: spots the model has no price for (left at 0, not ranked) */
   mg_price_src src;        /* the least sure source among the priced spots */
+  unsigned char *kind;     /* --loggp: per spot of t, its mg_hs_kind */
+  mg_hs_inversion inv[8];  /* --loggp: prices not monotone in the size, the worst first */
+  int ninv;                /* how many there are (beyond the 8 kept too) */
+  mg_loggp_class lgc;      /* --loggp: the class the model uses, its warnings */
+  int lg_version;          /* the file's version (1: its warnings recomputed from its table) */
 } hs_run;
 
 /* -n and -p. 0, or -1 after a message. */
@@ -480,14 +328,30 @@ static int load_check_profile(hs_run *H) {
  * 0, or -1 after a message. */
 static int predict_spots(hs_run *H) {
   char err[MG_CK_ERR];
-  if (mg_loggp_read(H->v.val[O_LOGGP], &H->lg, err, sizeof err))
-    return fprintf(stderr, "mpiguide hotspots: --loggp: %s\n", err), -1;
+  mg_loggp_file *lf = malloc(sizeof *lf);
+  if (!lf) return fprintf(stderr, "mpiguide hotspots: out of memory\n"), -1;
+  if (mg_loggp_read_file(H->v.val[O_LOGGP], lf, err, sizeof err))
+    return free(lf), fprintf(stderr, "mpiguide hotspots: --loggp: %s\n", err), -1;
+  H->lgc = *mg_loggp_file_class(lf); /* the class mg_loggp_read gives the cost models */
+  H->lg = H->lgc.m;
+  H->lg_version = lf->version;
+  /* a version-1 file wrote its warnings as comments: the fit again from its measured columns
+   * gives them (the parameters stay the file's) */
+  if (lf->version < 2) {
+    mg_loggp_class c = H->lgc;
+    mg_loggp_fit(&c, lf->tolerance);
+    H->lgc.nwarn = c.nwarn;
+    memcpy(H->lgc.warn, c.warn, sizeof c.warn);
+  }
+  free(lf);
   mg_model_init(&H->m, &H->lg);
   H->predicted = 1;
   if (H->have_check && mg_cmd_model_defaults(&H->m, &H->d, err, sizeof err))
     return fprintf(stderr, "mpiguide hotspots: --check: %s\n", err), -1;
   mg_model_sort(&H->m);
-  H->unpriced = mg_hs_predict(&H->t, &H->m, &H->src);
+  if (!(H->kind = calloc((size_t)H->t.n + 1, 1))) return fprintf(stderr, "mpiguide hotspots: out of memory\n"), -1;
+  H->unpriced = mg_hs_predict(&H->t, &H->m, &H->src, H->kind);
+  H->ninv = mg_hs_inversions(&H->t, &H->m, H->inv, (int)(sizeof H->inv / sizeof H->inv[0]));
   return 0;
 }
 
@@ -495,20 +359,29 @@ static int predict_spots(hs_run *H) {
 static int select_spots(hs_run *H) {
   const mg_hs_trace *t = &H->t;
   H->names = calloc((size_t)t->n + 1, sizeof *H->names);
+  H->labels = calloc((size_t)t->n + 1, sizeof *H->labels);
   H->order = calloc((size_t)t->n + 1, sizeof *H->order);
   H->time = calloc((size_t)t->n + 1, sizeof *H->time);
-  if (!H->names || !H->order || !H->time) {
+  int *idx = calloc((size_t)t->n + 1, sizeof *idx);
+  if (!H->names || !H->labels || !H->order || !H->time || !idx) {
+    free(idx);
     fprintf(stderr, "mpiguide hotspots: out of memory\n");
     return -1;
   }
   int missing = 0;
-  resolve_sites(t, H->names, &missing);
+  mg_hs_resolve(t, H->names, &missing);
   if (missing)
     fprintf(stderr, "mpiguide hotspots: note: addr2line (binutils) failed on some objects: those sites are shown "
                     "as object+offset\n");
-  for (int i = 0; i < t->n; i++) H->time[i] = t->spots[i].time;
-  H->k = mg_hs_select(H->time, t->n, t->mpi_time, H->pct, (int)H->nmax, H->order, &H->reached);
-  for (int i = 0; i < H->k; i++) H->covered += H->time[H->order[i]];
+  for (int i = 0; i < t->n; i++) mg_hs_label_of(t, &t->spots[i], &H->names[i], H->v.given[O_WIDE], &H->labels[i]);
+  mg_hs_labels_apart(H->labels, t->n); /* two sites of one label: by the caller, else the offset */
+  /* the spots the model does not price are not ranked (as cheap): they are listed as waiting */
+  int n = 0;
+  for (int i = 0; i < t->n; i++)
+    if (!H->kind || H->kind[i] != MG_HS_UNPRICED) H->time[n] = t->spots[i].time, idx[n++] = i;
+  H->k = mg_hs_select(H->time, n, t->mpi_time, H->pct, (int)H->nmax, H->order, &H->reached);
+  for (int i = 0; i < H->k; i++) H->covered += H->time[H->order[i]], H->order[i] = idx[H->order[i]];
+  free(idx);
   return 0;
 }
 
@@ -545,6 +418,55 @@ static void print_coverage(const mg_hs_trace *t, FILE *o) {
                "cover those only; where the rest went follows them\n");
 }
 
+/* --loggp: what the prediction cannot see and where its prices may mislead, each line after pre. */
+static void print_flags(const hs_run *H, FILE *o, const char *pre) {
+  if (!H->predicted) return;
+  const mg_hs_trace *t = &H->t;
+  int posts = 0;
+  for (int i = 0; i < t->n; i++) posts += H->kind[i] == MG_HS_POST;
+  if (H->unpriced)
+    fprintf(o, "%snot priced (waiting): %d spot%s of operations the model has no price for (completions, MPI_Wait* and "
+               "MPI_Test*, or others): their time is waiting to the model, not ranked as cheap (listed below the table)\n",
+            pre, H->unpriced, H->unpriced == 1 ? "" : "s");
+  if (posts)
+    fprintf(o, "%sposts priced at their overhead alone: %d spot%s (isend, irecv): the transfer completes in MPI_Wait or "
+               "MPI_Test, waiting the model does not price\n",
+            pre, posts, posts == 1 ? "" : "s");
+  int kept = (int)(sizeof H->inv / sizeof H->inv[0]);
+  for (int i = 0; i < H->ninv && i < kept; i++) {
+    const mg_hs_inversion *v = &H->inv[i];
+    char a[32], b[32];
+    mg_fmt_bytes(v->small, MG_BYTES_EXACT, a, sizeof a);
+    mg_fmt_bytes(v->large, MG_BYTES_EXACT, b, sizeof b);
+    fprintf(o, "%sprice not monotone in the size: %s %s np=%d: %s priced %.3gx %s (%.3g s against %.3g s a call): the "
+               "order of these sizes may be the LogGP file's noise\n",
+            pre, mg_colls[v->coll].name, v->alg ? mg_colls[v->coll].algs[v->alg].name : "default", v->nprocs, a,
+            v->t_small / v->t_large, b, v->t_small, v->t_large);
+  }
+  if (H->ninv > kept) fprintf(o, "%sprice not monotone in the size: %d more operations\n", pre, H->ninv - kept);
+  if (H->lgc.nwarn) {
+    fprintf(o, "%s--loggp %s: %d warning%s of mpiguide loggp about its fit (class %s; %s):\n", pre, H->v.val[O_LOGGP],
+            H->lgc.nwarn, H->lgc.nwarn == 1 ? "" : "s", mg_loggp_class_names[H->lg.inter],
+            H->lg_version >= 2 ? "recorded in the file" : "recomputed from its table: a version-1 file does not record them");
+    for (int w = 0; w < H->lgc.nwarn; w++) fprintf(o, "%s  loggp: %s\n", pre, H->lgc.warn[w]);
+  }
+}
+
+/* --loggp: the spots the model does not price, each line after pre. */
+static void print_unpriced(const hs_run *H, FILE *o, const char *pre) {
+  if (!H->predicted || !H->unpriced) return;
+  const mg_hs_trace *t = &H->t;
+  fprintf(o, "%s%snot priced (waiting), not ranked:\n", H->v.given[O_CSV] ? "" : "\n", pre);
+  for (int i = 0; i < t->n; i++) {
+    const mg_hs_spot *s = &t->spots[i];
+    if (H->kind[i] != MG_HS_UNPRICED) continue;
+    char sz[32];
+    mg_fmt_bytes(s->bytes, MG_BYTES_EXACT, sz, sizeof sz);
+    fprintf(o, "%s  %-34s %-22s %5d %7s %9ld calls  not priced (waiting)\n", pre, H->labels[i].text,
+            (int)s->coll >= 0 && s->coll < MG_NCOLL ? mg_colls[s->coll].name : "?", s->nprocs, sz, s->calls);
+  }
+}
+
 /* The CSV header line, or the text's summary and column heads. */
 static void print_head(const hs_run *H, FILE *o) {
   const mg_hs_trace *t = &H->t;
@@ -559,7 +481,8 @@ static void print_head(const hs_run *H, FILE *o) {
   if (H->predicted)
     fprintf(o, "predicted from the trace's calls and the cost model (--loggp %s%s%s; least sure price: %s)%s\n",
             H->v.val[O_LOGGP], H->have_check ? ", the defaults' medians of " : "", H->have_check ? H->v.val[O_CHECK] : "",
-            H->src ? mg_price_name(H->src) : "none", H->unpriced ? ": some spots have no price and count 0" : "");
+            H->src ? mg_price_name(H->src) : "none", "");
+  print_flags(H, o, "");
   fprintf(o, "%d hot spot%s cover %.1f %% of %.6f s in %s per rank%s (P = %g %%, N = %ld)%s\n", H->k,
           H->k == 1 ? "" : "s", t->mpi_time > 0 ? 100 * H->covered / t->mpi_time : 0.0, t->mpi_time,
           t->version >= 4 && t->timed ? "the operations mpiguide checks and tunes" : "MPI calls", H->predicted ? ", predicted" : "", H->pct, H->nmax, H->reached ? "" : ": the N cap stopped it before P");
@@ -579,7 +502,7 @@ static void print_head(const hs_run *H, FILE *o) {
 }
 
 /* Hot spot i (site s, named n) as a CSV row. */
-static void print_spot_csv(const hs_run *H, FILE *o, int i, const mg_hs_spot *s, const site_name *n,
+static void print_spot_csv(const hs_run *H, FILE *o, int i, const mg_hs_spot *s, const mg_hs_site *n,
                            const char *site, const spot_check *c, const spot_tune *u) {
   const mg_hs_trace *t = &H->t;
   fprintf(o, "%d,", i + 1);
@@ -623,10 +546,10 @@ static void print_spots(hs_run *H, FILE *o) {
   int saving_known = 1;
   for (int i = 0; i < H->k; i++) {
     const mg_hs_spot *s = &t->spots[H->order[i]];
-    const site_name *n = &H->names[H->order[i]];
-    char site[300], op[80], sz[32], share[16], verdict[160] = "", pick[80] = "", sv[32] = "", sm[16] = "",
+    const mg_hs_site *n = &H->names[H->order[i]];
+    char site[sizeof H->labels[0].text], op[80], sz[32], share[16], verdict[160] = "", pick[80] = "", sv[32] = "", sm[16] = "",
                                                                                   sw[16] = "";
-    site_text(t, s, n, H->v.given[O_WIDE], site, sizeof site);
+    snprintf(site, sizeof site, "%s", H->labels[H->order[i]].text);
     snprintf(op, sizeof op, "%s%s%s", mg_colls[s->coll].name, s->red[0] ? " " : "", s->red);
     mg_fmt_bytes(s->bytes, MG_BYTES_EXACT, sz, sizeof sz);
     fmt_share(s->time, t->mpi_time, share, sizeof share);
@@ -681,10 +604,11 @@ static void print_others(const hs_run *H, FILE *o) {
   if (!t->timed || t->version < 4 || m == 0 || H->v.given[O_CSV]) return;
   /* the sites and post sites as spots, for resolve_sites: 2i the call, 2i + 1 its post */
   mg_hs_spot *sp = calloc((size_t)2 * m, sizeof *sp);
-  site_name *nm = calloc((size_t)2 * m, sizeof *nm);
+  mg_hs_site *nm = calloc((size_t)2 * m, sizeof *nm);
+  mg_hs_label *lb = calloc((size_t)2 * m, sizeof *lb);
   double *time = malloc((size_t)m * sizeof *time);
   int *order = malloc((size_t)m * sizeof *order);
-  if (!sp || !nm || !time || !order) {
+  if (!sp || !nm || !lb || !time || !order) {
     fprintf(stderr, "mpiguide hotspots: out of memory: the rest of the MPI time is not listed\n");
     goto out;
   }
@@ -702,7 +626,9 @@ static void print_others(const hs_run *H, FILE *o) {
   view.spots = sp;
   view.n = 2 * m;
   int missing = 0, reached = 0;
-  resolve_sites(&view, nm, &missing);
+  mg_hs_resolve(&view, nm, &missing);
+  for (int i = 0; i < 2 * m; i++) mg_hs_label_of(&view, &sp[i], &nm[i], H->v.given[O_WIDE], &lb[i]);
+  mg_hs_labels_apart(lb, 2 * m);
   int k = mg_hs_select(time, m, rest, H->pct, (int)H->nmax, order, &reached);
   double cov = 0;
   for (int j = 0; j < k; j++) cov += time[order[j]];
@@ -714,12 +640,10 @@ static void print_others(const hs_run *H, FILE *o) {
   for (int j = 0; j < k; j++) {
     int i = order[j];
     const mg_hs_other *x = &t->others[i];
-    char site[300], post[360] = "", sz[32], share[16];
-    site_text(&view, &sp[2 * i], &nm[2 * i], H->v.given[O_WIDE], site, sizeof site);
+    char post[600] = "", sz[32], share[16];
+    const char *site = lb[2 * i].text;
     if (x->post_fn[0]) {
-      char ps[300];
-      site_text(&view, &sp[2 * i + 1], &nm[2 * i + 1], H->v.given[O_WIDE], ps, sizeof ps);
-      snprintf(post, sizeof post, "%.47s posted at %s", x->post_fn, ps);
+      snprintf(post, sizeof post, "%.47s posted at %s", x->post_fn, lb[2 * i + 1].text);
     } else if (x->cls == MG_HS_CLASS_completion) {
       snprintf(post, sizeof post, "(no active request, or posted where the trace did not see)");
     }
@@ -735,6 +659,7 @@ static void print_others(const hs_run *H, FILE *o) {
 out:
   free(sp);
   free(nm);
+  free(lb);
   free(time);
   free(order);
 }
@@ -765,10 +690,16 @@ int mg_cmd_hotspots(int argc, char **argv) {
       rc = 2;
     } else if (!load_trace(H) && !load_check_profile(H) && (!H->v.val[O_LOGGP] || !predict_spots(H)) &&
                !select_spots(H)) {
+      const char *pre = H->v.given[O_CSV] ? "# " : "";
       print_head(H, stdout);
       print_spots(H, stdout);
       if (!H->predicted) print_others(H, stdout);
-      rc = H->v.val[O_MEASURED] && mg_hs_compare(&H->t, H->v.val[O_MEASURED], H->pct, (int)H->nmax, H->v.given[O_CSV] ? "# " : "", stdout) ? 1 : 0;
+      if (H->v.given[O_CSV]) print_flags(H, stdout, pre); /* the text has them in its head */
+      print_unpriced(H, stdout, pre);
+      rc = H->v.val[O_MEASURED] && mg_hs_compare(&H->t, H->names, H->kind, &H->m, H->v.val[O_MEASURED], H->pct,
+                                                 (int)H->nmax, H->v.given[O_WIDE], pre, stdout)
+               ? 1
+               : 0;
     }
   }
   if (H->have_check) {
@@ -778,6 +709,8 @@ int mg_cmd_hotspots(int argc, char **argv) {
   mg_profile_free(H->prof);
   if (H->predicted) mg_model_free(&H->m);
   free(H->names);
+  free(H->labels);
+  free(H->kind);
   free(H->order);
   free(H->time);
   mg_hs_free(&H->t);

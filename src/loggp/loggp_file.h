@@ -1,5 +1,5 @@
 /*
- * The LogGP parameter file of `mpiguide loggp` (format in docs/loggp.md, version 1): what it holds
+ * The LogGP parameter file of `mpiguide loggp` (format in docs/loggp.md, version 2; version 1 read too): what it holds
  * and its reader. Here, below the registry, so that libmpiguide's online tuning (MPIGUIDE_LOGGP,
  * src/lib/online.c) reads the file that the cost models (src/model) read; libc and util only. The
  * writer and the fit that fills the file are src/model/loggp_file.h.
@@ -12,7 +12,10 @@
 #include "loggp/loggp.h"
 
 #define MG_LOGGP_MAGIC "mpiguide-loggp"
-#define MG_LOGGP_VERSION 1
+/* The version written. Version 2 records the fit's warnings ('warning' lines of a class); the
+ * reader takes versions MG_LOGGP_VERSION_MIN (1, whose warnings were comments) to MG_LOGGP_VERSION. */
+#define MG_LOGGP_VERSION 2
+#define MG_LOGGP_VERSION_MIN 1
 
 /* The columns of a class's table, in file order: name, description (the file's comment lines
  * and docs/loggp.md say the same). Times in seconds, residuals relative. */
@@ -55,11 +58,12 @@ typedef struct mg_loggp_class {
   double r2_gap;        /* R^2 of the line g + (s-1)G over the sizes G is fitted to */
   int gfit_from;        /* index of the first size of that fit */
   double maxres;        /* largest |residual| of the three PRTT series */
-  int nwarn;
-  char warn[MG_LOGGP_MAXWARN][256];
+  int nwarn;            /* the fit's warnings (mg_loggp_fit); read from a version-2 file's 'warning' lines, */
+  char warn[MG_LOGGP_MAXWARN][256]; /* none from a version-1 file (mg_loggp_file.version says which) */
 } mg_loggp_class;
 
 typedef struct mg_loggp_file {
+  int version;           /* the file's format version (read); 1: its warnings were not recorded */
   char mpi_library[8192]; /* MPI_Get_library_version, on one line (MPICH allows 8192 bytes) */
   char mpi_name[32];     /* "Open MPI", "MPICH", ... */
   int p, nodes, rpn_min, rpn_max;
@@ -79,6 +83,9 @@ extern const char *const mg_loggp_class_names[2];
 /* The whole file into lf, checked (numbers, sizes ascending, every key there). 0, or -1 with
  * "path:line: what is wrong" in err. */
 int mg_loggp_read_file(const char *path, mg_loggp_file *lf, char *err, size_t errlen);
+
+/* The class the cost models use: the inter-node one when the file has it, else the intra-node one. */
+const mg_loggp_class *mg_loggp_file_class(const mg_loggp_file *lf);
 
 /* The parameters the cost models use from a file: the inter-node class when the job had several
  * nodes, else the intra-node one, with copy and reduce. 0, or -1 with "path:line: ..." in err. */

@@ -1,5 +1,5 @@
 /*
- * The LogGP parameter file's reader (loggp_file.h; format in docs/loggp.md, version 1). The table's
+ * The LogGP parameter file's reader (loggp_file.h; format in docs/loggp.md, versions 1 and 2). The table's
  * columns come from MG_LOGGP_COLUMNS, as the writer's (src/model/loggp_io.c). Every problem it
  * finds is reported as "path:line: what".
  */
@@ -139,8 +139,8 @@ static void fill_params(const mg_loggp_file *lf, mg_loggp_class *c, int inter) {
   m->reduce = lf->reduce;
 }
 
-/* The first line: the magic word and the version. 0, or -1 with the message. */
-static int magic_line(reader *R, const char *buf) {
+/* The first line: the magic word and the version, into *version. 0, or -1 with the message. */
+static int magic_line(reader *R, const char *buf, int *version) {
   char line[64], *w[3];
   long v;
   snprintf(line, sizeof line, "%s", buf);
@@ -148,9 +148,10 @@ static int magic_line(reader *R, const char *buf) {
   if (strlen(buf) >= sizeof line || mg_split_blanks(line, w, 3) != 2 || strcmp(w[0], MG_LOGGP_MAGIC) ||
       mg_parse_long(w[1], 0, 1000000, &v, NULL, 0))
     return RERR("not an mpiguide LogGP file: the first line must be '%s %d'", MG_LOGGP_MAGIC, MG_LOGGP_VERSION);
-  if (v != MG_LOGGP_VERSION)
-    return RERR("format version %ld; this mpiguide reads version %d (measure again with mpiguide loggp)", v,
-                MG_LOGGP_VERSION);
+  if (v < MG_LOGGP_VERSION_MIN || v > MG_LOGGP_VERSION)
+    return RERR("format version %ld; this mpiguide reads versions %d to %d (measure again with mpiguide loggp)", v,
+                MG_LOGGP_VERSION_MIN, MG_LOGGP_VERSION);
+  *version = (int)v;
   return 0;
 }
 
@@ -191,11 +192,29 @@ static int launch_key(reader *R, mg_loggp_file *lf, char **f, int nf, const char
   return 1;
 }
 
+/* A warning of the fit (version 2): 'warning TEXT', raw the line from the key on. At most
+ * MG_LOGGP_MAXWARN per class, each of 1 to 255 characters (what the fit writes). 0, or -1. */
+static int warning_line(reader *R, int version, mg_loggp_class *c, const char *raw, int nf) {
+  if (version < 2) return RERR("unknown key 'warning' (a version-%d file records no warnings)", version);
+  if (nf < 2) return RERR("'warning' has no text");
+  if (c->nwarn >= MG_LOGGP_MAXWARN) return RERR("more than %d warnings in one class", MG_LOGGP_MAXWARN);
+  const char *v = raw + strlen("warning");
+  v += strspn(v, " \t");
+  size_t n = strlen(v);
+  while (n > 0 && (v[n - 1] == ' ' || v[n - 1] == '\t')) n--;
+  if (n >= sizeof c->warn[0]) return RERR("a warning of %zu characters (at most %zu)", n, sizeof c->warn[0] - 1);
+  snprintf(c->warn[c->nwarn++], sizeof c->warn[0], "%.*s", (int)n, v);
+  return 0;
+}
+
 /* A key of class cur (c) other than 'class': its bit in *ck; 'table' sets *in_table. 0, or -1 with
- * the message (an unknown key too). */
-static int class_key(reader *R, mg_loggp_class *c, int cur, char **f, int nf, unsigned *ck, int *in_table) {
+ * the message (an unknown key too). raw: the line from the key on. */
+static int class_key(reader *R, int version, mg_loggp_class *c, int cur, char **f, int nf, const char *raw,
+                     unsigned *ck, int *in_table) {
   const char *key = f[0];
-  if (!strcmp(key, "pair")) {
+  if (!strcmp(key, "warning")) {
+    if (warning_line(R, version, c, raw, nf)) return -1;
+  } else if (!strcmp(key, "pair")) {
     if (nfields(R, key, nf, 2) || integer(R, "pair", f[1], 0, 100000000, &c->a) ||
         integer(R, "pair", f[2], 0, 100000000, &c->b))
       return -1;
@@ -222,7 +241,7 @@ static int class_key(reader *R, mg_loggp_class *c, int cur, char **f, int nf, un
   } else if (!strcmp(key, "table")) {
     if (*ck & C_TABLE) return RERR("a second table for class %s", mg_loggp_class_names[cur]);
     if (nf != MG_LOGGP_NCOLS + 1)
-      return RERR("the table has %d columns, version %d has %d", nf - 1, MG_LOGGP_VERSION, MG_LOGGP_NCOLS);
+      return RERR("the table has %d columns, version %d has %d", nf - 1, version, MG_LOGGP_NCOLS);
     for (int k = 0; k < MG_LOGGP_NCOLS; k++)
       if (strcmp(f[k + 1], mg_loggp_col_names[k]))
         return RERR("column %d of the table is '%s', expected '%s'", k + 1, f[k + 1], mg_loggp_col_names[k]);
@@ -272,7 +291,7 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
       goto out;
     }
     if (R->line == 1) {
-      if (magic_line(R, buf)) goto out;
+      if (magic_line(R, buf, &lf->version)) goto out;
       continue;
     }
     const char *t = buf + strspn(buf, " \t");
@@ -321,7 +340,7 @@ static int parse(FILE *fp, reader *R, mg_loggp_file *lf) {
       if (known) RERR("'%s' before any 'class' line", key);
       else RERR("unknown key '%s'", key);
       goto out;
-    } else if (class_key(R, c, cur, f, nf, &ckeys[cur], &in_table)) {
+    } else if (class_key(R, lf->version, c, cur, f, nf, raw, &ckeys[cur], &in_table)) {
       goto out;
     }
   }
@@ -357,11 +376,13 @@ int mg_loggp_read_file(const char *path, mg_loggp_file *lf, char *err, size_t er
   return rc;
 }
 
+const mg_loggp_class *mg_loggp_file_class(const mg_loggp_file *lf) { return &lf->cls[lf->has[1] ? 1 : 0]; }
+
 int mg_loggp_read(const char *path, mg_loggp *m, char *err, size_t errlen) {
   mg_loggp_file *lf = malloc(sizeof *lf);
   if (!lf) return MG_ERR("%s: out of memory", path);
   int rc = mg_loggp_read_file(path, lf, err, errlen);
-  if (rc == 0) *m = lf->cls[lf->has[1] ? 1 : 0].m;
+  if (rc == 0) *m = mg_loggp_file_class(lf)->m;
   free(lf);
   return rc;
 }

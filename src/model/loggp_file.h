@@ -31,7 +31,7 @@
  */
 void mg_loggp_fit(mg_loggp_class *c, double tolerance);
 
-/* The file: "mpiguide-loggp 1", the launch, then each class with its parameters and table.
+/* The file: "mpiguide-loggp 2", the launch, then each class with its parameters, warnings and table.
  * command: the command line, for a comment (may be NULL). Returns 0, or -1 on a write error. */
 int mg_loggp_write(FILE *f, const mg_loggp_file *lf, const char *command);
 

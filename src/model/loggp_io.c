@@ -1,5 +1,5 @@
 /*
- * The LogGP parameter file (format in docs/loggp.md, version 1): the writer. The table's columns
+ * The LogGP parameter file (format in docs/loggp.md, version 2): the writer. The table's columns
  * come from MG_LOGGP_COLUMNS; the reader is src/loggp/loggp_read.c.
  */
 #include <errno.h>
@@ -28,7 +28,12 @@ static void write_class(FILE *f, const mg_loggp_class *c, int inter) {
   fprintf(f, "r2 %.6f %.6f %.6f %.6f\n", c->r2[0], c->r2[1], c->r2[2], c->r2_gap);
   fprintf(f, "gfit_from %d\n", c->gfit_from);
   fprintf(f, "max_residual %.6f\n", c->maxres);
-  for (int w = 0; w < c->nwarn; w++) fprintf(f, "# warning: %s\n", c->warn[w]);
+  if (c->nwarn) fprintf(f, "# the fit's warnings (docs/loggp.md, Reading the fit), as mpiguide loggp printed them\n");
+  for (int w = 0; w < c->nwarn; w++) { /* one line each: a line break would end the warning */
+    fputs("warning ", f);
+    for (const char *s = c->warn[w]; *s; s++) fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+    fputc('\n', f);
+  }
   fprintf(f, "# columns (times in seconds):\n");
   for (int k = 0; k < MG_LOGGP_NCOLS; k++) fprintf(f, "#   %-7s %s\n", mg_loggp_col_names[k], mg_loggp_col_descs[k]);
   fputs("table", f);

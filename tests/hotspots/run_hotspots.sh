@@ -20,7 +20,8 @@
 #                               an unwritable directory, a read-only target and a rename refused
 #                               at MPI_Finalize (sticky directory) leave nothing behind and the
 #                               target as it was (as nobody when root)
-#   run_hotspots.sh predicted   hotspots --loggp MG_LOGGP: data/untimed.csv's calls priced by the
+#   run_hotspots.sh predicted   hotspots --loggp MG_LOGGP (and a noisy copy of it, versions 1 and 2: the
+#                               price inversion and the warnings in the header): data/untimed.csv's calls priced by the
 #                               model (calls x predict's price), --measured data/timed.csv and the
 #                               set difference, savings bounded by the predicted time
 #
@@ -86,7 +87,7 @@ fixture)
   cat c.csv
   [[ $(tail -n +2 c.csv | wc -l) == 4 ]] && ok "P = 100: four spots" || fail "P = 100"
   # no saving exceeds its spot's time (columns: time_s 13, saving_s 24)
-  awk -F, 'NR > 1 && $24 != "" {n++; if ($24 > $13 + 1e-12) bad = 1} END {exit bad || !n}' c.csv &&
+  awk -F, 'NR > 1 && !/^#/ && $24 != "" {n++; if ($24 > $13 + 1e-12) bad = 1} END {exit bad || !n}' c.csv &&
     ok "every saving at most its spot's time" || fail "a saving larger than its spot's time"
   grep -q "^3,.*,allreduce,4,8,float:sum,.*,not_measured," c.csv &&
     ok "allreduce float:sum: not measured (the check has no class:op for it)" || fail "allreduce matching"
@@ -261,8 +262,15 @@ predicted)
       END {exit !f}' u.out && ok "allreduce 8 B: 5000 calls x $price s" || fail "allreduce 8 B: not calls x price ($price)"
   grep -q "^set difference: 1 predicted hot spot not measured as one, 1 measured not predicted (of 2 predicted, 2 measured)" u.out &&
     ok "set difference per cell: 1 and 1" || fail "set difference"
-  grep -qE "^ +- +2 +0\.000000 +0\.005000  bcast np=4 65536" u.out && ok "a measured spot the untimed trace never called" ||
+  # a measured spot the untimed trace never called: no waiting known (the model was not asked)
+  grep -qE "^ +- +2 +0\.000000 +0\.005000 +-  bcast np=4 65536" u.out && ok "a measured spot the untimed trace never called" ||
     fail "measured-only spot"
+  # waiting: the measured time beyond the price, per row and over every measured spot (bcast 1 KiB:
+  # measured 0.010000 less its price)
+  bp=$(awk '$1 == 2 && $NF == 1024 {print $3}' u.out)
+  awk -v p="$bp" '$1 == 2 && $NF == 1024 {f = ($5 - (0.01 - p)) ^ 2 < 1e-12} END {exit !f}' u.out &&
+    grep -qE "^waiting \(measured beyond the model's price, every measured spot\): [0-9.]+ s per rank = [0-9.]+ % of the measured MPI time$" u.out &&
+    ok "waiting: bcast 1 KiB 0.010000 - $bp, and the total" || fail "waiting column or total"
   # a nonblocking call is priced at its post, LogGP's o_s at the smallest size (the trace times the
   # post; the transfer completes in MPI_Wait, untraced): 1000 isends of 1 MiB are no hot spot
   os1=$(awk '$1 == "table" {t = 1; for (i = 2; i <= NF; i++) if ($i == "o_s") c = i - 1; next} t && $1 == 1 {print $c; exit}' "$MG_LOGGP")
@@ -277,7 +285,7 @@ predicted)
   "$MG_CLI" hotspots "$d/timed.csv" --loggp "$MG_LOGGP" --check "$d/check" --profile "$d/tuned.prof" --csv -p 100 \
     >c.csv 2>c.err || { fail "predicted csv exit $?"; cat c.err; }
   cat c.csv
-  awk -F, 'NR > 1 && $24 != "" {n++; if ($24 > $13 + 1e-12) bad = 1} END {exit bad || !n}' c.csv &&
+  awk -F, 'NR > 1 && !/^#/ && $24 != "" {n++; if ($24 > $13 + 1e-12) bad = 1} END {exit bad || !n}' c.csv &&
     ok "every saving at most its spot's predicted time" || fail "a saving larger than its spot's predicted time"
   "$MG_CLI" hotspots "$d/timed.csv" --loggp "$MG_LOGGP" --measured "$d/timed.csv" >s.out 2>&1
   grep -q "per call site, operation, size and reduction" s.out && grep -q "^set difference: .*(of [0-9]* predicted" s.out &&
@@ -285,6 +293,34 @@ predicted)
   "$MG_CLI" hotspots "$d/untimed.csv" --loggp "$MG_LOGGP" --measured "$d/timed.csv" --csv >u.csv 2>&1
   [[ $(grep -vc "^#" u.csv) == 3 ]] && grep -q "^# set difference: 1 predicted" u.csv &&
     ok "--csv: the rows, then the comparison as comments" || fail "--csv with --measured"
+  grep -q "^posts priced at their overhead alone: 1 spot (isend, irecv)" nb.out && ok "the post flagged in the header" ||
+    fail "no post flag: $(head -3 nb.out)"
+  # issue 46: a LogGP file with one noisy size (its 16 KiB round trip 200 times the fixture's, noise
+  # 196 %) prices a 16 KiB send above a 258 KiB one: the header names both sizes; version 2 records
+  # loggp's warning, which the header shows; the same file in version 1 has it recomputed
+  awk '$1 == "table" {t = 1} t && $1 == 16384 {$2 *= 200; $7 = 1.96} {print}' "$MG_LOGGP" >noisy1.txt
+  awk 'NR == 1 {print "mpiguide-loggp 2"; next} {print} /^max_residual/ {print "warning noisy at 16K: the standard error of a series'"'"' median reaches 196 % (recorded)"}' noisy1.txt >noisy2.txt
+  printf '#@mpiguide_trace=1\n#@nprocs=2\ncollective,bytes,algorithm,calls,ranks,fallback,nprocs,rule\nsend,16384,default,100,2,,2,\nsend,264192,default,100,2,,2,\n' >sends.csv
+  "$MG_CLI" hotspots sends.csv --loggp noisy2.txt >n2.out 2>&1 || fail "noisy v2: exit $?"
+  "$MG_CLI" hotspots sends.csv --loggp noisy1.txt >n1.out 2>&1 || fail "noisy v1: exit $?"
+  "$MG_CLI" hotspots sends.csv --loggp "$MG_LOGGP" >n0.out 2>&1 || fail "sends: exit $?"
+  cat n2.out
+  grep -qE "^price not monotone in the size: send default np=2: 16K priced [0-9.]+x 258K " n2.out &&
+    ! grep -q "not monotone" n0.out && ok "a 16 KiB send priced above a 258 KiB one: flagged (not with the fixture)" ||
+    fail "no inversion flag"
+  grep -q "^--loggp noisy2.txt: 1 warning of mpiguide loggp about its fit (class intra; recorded in the file):" n2.out &&
+    grep -q "^  loggp: noisy at 16K: the standard error of a series' median reaches 196 % (recorded)$" n2.out &&
+    ok "version 2: the recorded noise warning in the header" || fail "version 2: no recorded warning"
+  grep -q "recomputed from its table: a version-1 file does not record them" n1.out &&
+    grep -q "^  loggp: noisy at 16K: the standard error of a series' median reaches 196 % (a busy" n1.out &&
+    ok "version 1: the noise warning recomputed" || fail "version 1: no recomputed noise warning"
+  # the warnings recomputed from a version-1 file are those loggp wrote as its comments
+  for f in "$MG_LOGGP" "$MG_DATA/../../check/data/guided-ompi2/loggp.txt" "$MG_DATA/../../cost/data/loggp-slow.txt"; do
+    "$MG_CLI" hotspots "$d/untimed.csv" --loggp "$f" 2>&1 | sed -n 's/^  loggp: //p' >re.txt
+    grep '^# warning: ' "$f" | sed 's/^# warning: //' >orig.txt
+    [[ -s orig.txt ]] && cmp -s orig.txt re.txt && ok "$(basename "$(dirname "$f")")/$(basename "$f"): $(wc -l <re.txt) warnings recomputed as written" ||
+      { fail "$f: recomputed warnings differ"; diff orig.txt re.txt | head; }
+  done
   if "$MG_CLI" hotspots "$d/untimed.csv" --measured "$d/timed.csv" >/dev/null 2>m.err; then fail "--measured without --loggp accepted"
   else grep -q "give --loggp" m.err && ok "--measured needs --loggp" || fail "--measured message"; fi
   ;;

@@ -195,7 +195,13 @@ static void test_roundtrip(void) {
     for (int i = 0; i < x->npts; i++)
       for (int col = 0; col < MG_LOGGP_NCOLS; col++)
         ASSERT_NEAR(y->col[col][i], x->col[col][i], 1e-8 * fabs(x->col[col][i]) + 1e-15);
+    /* version 2 records the fit's warnings: read back as written */
+    ASSERT_EQ(y->nwarn, x->nwarn);
+    for (int w = 0; w < x->nwarn; w++) ASSERT_STR_EQ(y->warn[w], x->warn[w]);
   }
+  ASSERT_EQ(b.version, MG_LOGGP_VERSION);
+  ASSERT_TRUE(a.cls[1].nwarn > 0); /* the inter-node class was fitted at 1 %: warnings to write */
+  ASSERT_TRUE(mg_loggp_file_class(&b) == &b.cls[1]);
   mg_loggp m;
   ASSERT_EQ(mg_loggp_read(path, &m, err, sizeof err), 0);
   ASSERT_EQ(m.inter, 1); /* several nodes: the inter-node class */
@@ -269,12 +275,50 @@ static void test_bad_files(void) {
     bad(empty, "empty", NULL, NULL, 1, "empty file: not an mpiguide LogGP file");
     free(empty);
   }
-  bad(good, "magic", "mpiguide-loggp 1", "mpiguide-profile 1", 1, "not an mpiguide LogGP file");
-  bad(good, "version", "mpiguide-loggp 1", "mpiguide-loggp 2", 1, "format version 2; this mpiguide reads version 1");
+  bad(good, "magic", "mpiguide-loggp 2", "mpiguide-profile 1", 1, "not an mpiguide LogGP file");
+  bad(good, "version", "mpiguide-loggp 2", "mpiguide-loggp 3", 1, "format version 3; this mpiguide reads versions 1 to 2");
+  bad(good, "version0", "mpiguide-loggp 2", "mpiguide-loggp 0", 1, "format version 0; this mpiguide reads versions 1 to 2");
   /* the version in digits alone (sscanf took "1junk" as 1 and "1 2" as 1) */
-  bad(good, "version_junk", "mpiguide-loggp 1", "mpiguide-loggp 1junk", 1, "not an mpiguide LogGP file");
-  bad(good, "version_words", "mpiguide-loggp 1", "mpiguide-loggp 1 2", 1, "not an mpiguide LogGP file");
-  bad(good, "version_big", "mpiguide-loggp 1", "mpiguide-loggp 99999999999", 1, "not an mpiguide LogGP file");
+  bad(good, "version_junk", "mpiguide-loggp 2", "mpiguide-loggp 1junk", 1, "not an mpiguide LogGP file");
+  bad(good, "version_words", "mpiguide-loggp 2", "mpiguide-loggp 1 2", 1, "not an mpiguide LogGP file");
+  bad(good, "version_big", "mpiguide-loggp 2", "mpiguide-loggp 99999999999", 1, "not an mpiguide LogGP file");
+  /* the warnings of version 2: bounded in number and length, text required, none in version 1 */
+  {
+    int gfit = line_of(good, "gfit_from");
+    char many[4096] = "", longw[600];
+    size_t u = 0;
+    for (int w = 0; w <= MG_LOGGP_MAXWARN; w++) u += (size_t)snprintf(many + u, sizeof many - u, "\nwarning noisy %d", w);
+    snprintf(many + u, sizeof many - u, "\ngfit_from");
+    /* 17 warnings where gfit_from was: the 17th on its line + 16 */
+    bad(good, "warn_many", "\ngfit_from", many, gfit + MG_LOGGP_MAXWARN, "more than 16 warnings in one class");
+    snprintf(longw, sizeof longw, "\nwarning %0300d\ngfit_from", 7);
+    bad(good, "warn_long", "\ngfit_from", longw, gfit, "a warning of 300 characters (at most 255)");
+    bad(good, "warn_empty", "\ngfit_from", "\nwarning  \ngfit_from", gfit, "'warning' has no text");
+    char *v1 = variant(good, "mpiguide-loggp 2", "mpiguide-loggp 1");
+    bad(v1, "warn_v1", "\ngfit_from", "\nwarning noisy\ngfit_from", gfit, "unknown key 'warning' (a version-1 file records no warnings)");
+    /* a version-1 file (its warnings were comments) still reads, its warnings unknown */
+    char *v1c = variant(v1, "\ngfit_from", "\n# warning: noisy at 1K\ngfit_from");
+    const char *p1 = write_text("v1.txt", v1c);
+    mg_loggp_file *lf = malloc(sizeof *lf);
+    char err[512] = "";
+    TEST_CASE("version 1 read");
+    ASSERT_MSG(mg_loggp_read_file(p1, lf, err, sizeof err) == 0, "%s", err);
+    ASSERT_EQ(lf->version, 1);
+    ASSERT_EQ(lf->cls[0].nwarn, 0);
+    /* two warnings of version 2 read, the blanks around them not */
+    char *v2 = variant(good, "\ngfit_from", "\nwarning   noisy at 16K-32K: standard error 196 %  \nwarning b\ngfit_from");
+    const char *p2 = write_text("v2.txt", v2);
+    TEST_CASE("version 2 warnings read");
+    ASSERT_MSG(mg_loggp_read_file(p2, lf, err, sizeof err) == 0, "%s", err);
+    ASSERT_EQ(lf->version, 2);
+    ASSERT_EQ(lf->cls[0].nwarn, 2);
+    ASSERT_STR_EQ(lf->cls[0].warn[0], "noisy at 16K-32K: standard error 196 %");
+    ASSERT_STR_EQ(lf->cls[0].warn[1], "b");
+    free(lf);
+    free(v1);
+    free(v1c);
+    free(v2);
+  }
   bad(good, "number", "\n4 ", "\n4x ", table + 3, "column size: '4x' is not a number");
   /* row 3 (size 4) given size 1: not ascending */
   bad(good, "ascending", "\n4 ", "\n1 ", table + 3, "size 1 does not follow 2: sizes must ascend");
