@@ -40,7 +40,9 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why, int
   if (want && why == MG_WHY_NONE) why = mg_applicable(c, want, x->scratch_max);
   int alg = why == MG_WHY_NONE ? want : 0;
   int rc;
-  int64_t t0 = x->trace_time ? mg_clock_ns() : 0;
+  /* timed: from here, with the recording of the thread's previous call (lib/acct.h, mg_acct_carry) */
+  int64_t t0 = x->trace_time ? mg_clock_ns() - mg_acct_carry : 0;
+  mg_acct_carry = 0;
   /* the mock-up may still fall back once it knows the size, or (in-place family) its scratch, or
    * (hier family) the node structure, or (one-sided family) whether the library makes a window */
   int fam = mg_colls[c->coll].algs[alg].family;
@@ -64,6 +66,7 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why, int
     /* a request posted: its completion's time is attributed to this call (lib/acct.h) */
     if ((c->coll == MG_ISEND || c->coll == MG_IRECV) && rc == MPI_SUCCESS && c->req)
       mg_acct_post(*c->req, c->coll == MG_ISEND ? MG_FN_MPI_Isend : MG_FN_MPI_Irecv, mg_call_site, 0);
+    mg_acct_carry = mg_clock_ns() - (t0 + ns); /* this recording's cost: the next call's */
   } else if (x->trace) {
     pthread_mutex_lock(&x->trace_lock);
     mg_trace_add(x->trace, c->coll, c->size, c->bytes, alg, why, rule);

@@ -20,7 +20,7 @@ mkdir -p "$MG_WORKDIR" && cd "$MG_WORKDIR" || exit 1
 rm -f t.csv
 # shellcheck disable=SC2086
 env LD_PRELOAD="$MG_LIB" MPIGUIDE_TRACE="$PWD/t.csv" MPIGUIDE_TRACE_TIME=1 \
-  "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_HALO" 48 4096 1500 >run.out 2>&1
+  "$MG_MPIEXEC" -n "$np" $MG_MPIEXEC_FLAGS "$MG_HALO" 48 4096 6000 >run.out 2>&1
 cat run.out
 own=$(awk '/^halo: iterations/ {print $5}' run.out)
 [[ -n $own ]] && ok "halo ran: its own MPI time ${own} s (sum over ranks)" || { fail "halo did not run"; exit 1; }
