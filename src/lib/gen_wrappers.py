@@ -159,7 +159,7 @@ def guard(fn):
     if a:
         g.insert(0, a)
     if fn["name"].startswith("MPIX_") and fn["name"].endswith("_init") and fn["avail"] == "ompi":
-        g.insert(1, "defined(MPI_HAVE_MPI_EXT_PCOLLREQ)")
+        g.insert(1, "defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)")
     return " && ".join(g)
 
 
