@@ -14,6 +14,9 @@
  * beyond the cap, a post is not kept and its completion's share goes to a row without a post
  * (empty `posted_by`): the job goes on, the trace says less.
  */
+#define _GNU_SOURCE /* RTLD_NEXT */
+#include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -124,6 +127,28 @@ void mg_acct_given(mg_acct_call *a, int n, const MPI_Request *reqs) {
   a->ngiven = n;
 }
 
+void mg_acct_fgiven(mg_acct_call *a, MPI_Fint n, const MPI_Fint *freqs) {
+  if (n <= 0 || !freqs) return;
+  if (n > MG_ACCT_GIVEN && !(a->given = malloc((size_t)n * sizeof *a->given))) {
+    a->given = a->small;
+    return;
+  }
+  for (MPI_Fint i = 0; i < n; i++) a->given[i] = PMPI_Request_f2c(freqs[i]);
+  a->ngiven = (int)n;
+}
+
+void mg_acct_fdone(mg_acct_call *a, const MPI_Fint *freqs_after) {
+  MPI_Request small[MG_ACCT_GIVEN] = {0}, *after = small;
+  if (a->ngiven > MG_ACCT_GIVEN && !(after = malloc((size_t)a->ngiven * sizeof *after))) {
+    a->ngiven = 0; /* out of memory: the call's time goes to a row without posts */
+    mg_acct_done(a, NULL);
+    return;
+  }
+  for (int i = 0; i < a->ngiven; i++) after[i] = PMPI_Request_f2c(freqs_after[i]);
+  mg_acct_done(a, after);
+  if (after != small) free(after);
+}
+
 void mg_acct_bytes(mg_acct_call *a, long long count, MPI_Datatype t) {
   int size = 0;
   if (t == MPI_DATATYPE_NULL || count <= 0 || PMPI_Type_size(t, &size) != MPI_SUCCESS || size <= 0) return;
@@ -163,6 +188,17 @@ void mg_acct_done(mg_acct_call *a, const MPI_Request *after) {
   }
   if (a->given != a->small) free(a->given);
   mg_acct_carry = mg_clock_ns() - (a->t0 + a->ns); /* this recording's cost: the next call's (acct.h) */
+}
+
+void *mg_f08_next(void *volatile *cache, const char *sym) {
+  void *f = __atomic_load_n(cache, __ATOMIC_RELAXED);
+  if (f) return f;
+  if (!(f = dlsym(RTLD_NEXT, sym))) {
+    fprintf(stderr, "mpiguide: %s: no such function behind libmpiguide (%s)\n", sym, dlerror());
+    abort();
+  }
+  __atomic_store_n(cache, f, __ATOMIC_RELAXED);
+  return f;
 }
 
 void mg_acct_init(int on) { mg_acct_on = (unsigned char)(on != 0); }

@@ -62,6 +62,10 @@ static inline void mg_acct_stop(mg_acct_call *a) { a->ns = mg_clock_ns() - a->t0
 
 /* A completion's requests, before the call (n < 0 or reqs NULL: none). */
 void mg_acct_given(mg_acct_call *a, int n, const MPI_Request *reqs);
+/* The same from a Fortran binding's array of n Fortran handles (Open MPI's, whose bindings call
+ * PMPI_ themselves), converted with MPI_Request_f2c; and its record, from the array after the call. */
+void mg_acct_fgiven(mg_acct_call *a, MPI_Fint n, const MPI_Fint *freqs);
+void mg_acct_fdone(mg_acct_call *a, const MPI_Fint *freqs_after);
 /* The row's bytes: count elements of type t (after a successful call). */
 void mg_acct_bytes(mg_acct_call *a, long long count, MPI_Datatype t);
 /* The row's communicator size (after a successful call; MPI_COMM_NULL: none). */
@@ -75,6 +79,11 @@ void mg_acct_done(mg_acct_call *a, const MPI_Request *after);
 /* A request posted by one of the operations libmpiguide tunes (MPI_Isend, MPI_Irecv: dispatch.c),
  * fn its MG_FN_ id, site the application's call. */
 void mg_acct_post(MPI_Request r, int fn, const void *site, int persistent);
+
+/* The library's own function sym behind libmpiguide (dlsym RTLD_NEXT, cached in *cache): the mpi_f08
+ * bindings the generated entries pass on to. A program calls them only when linked with that
+ * binding, so it is there; if not, the message names it and the process aborts. */
+void *mg_f08_next(void *volatile *cache, const char *sym);
 
 /* MPI_Init / MPI_Finalize (init.c): the table of posts, and the switch. */
 void mg_acct_init(int on);

@@ -153,6 +153,157 @@ def wrapper(fn):
     return "\n".join(lines)
 
 
+def fortran_ok(fn):
+    """Whether fn has a Fortran binding to wrap (mpif.h, `use mpi`): a subroutine with an ierror
+    for each C function returning int, but the tool interface, the handle conversions and the
+    MPIX_ extensions, which have none (tests/intercept/functions.sh checks the names against the
+    Fortran libraries' exports)."""
+    n = fn["name"]
+    return (fn["ret"] in ("int", "double", "MPI_Aint") and n.startswith("MPI_") and not n.startswith("MPI_T_") and not n.endswith("_c")
+            and not re.search(r"_(c2f|f2c)$", n) and fn["avail"] in ("3.1", "4.0", "mpich"))
+
+
+# The functions the mpi_f08 module has no binding of (MPI-3.1, 17.1.1: it leaves out what MPI-2.0
+# deprecated and MPI-3.0 removed): both libraries' exports agree.
+NO_F08 = {"MPI_Address", "MPI_Attr_delete", "MPI_Attr_get", "MPI_Attr_put", "MPI_Errhandler_create",
+          "MPI_Errhandler_get", "MPI_Errhandler_set", "MPI_Keyval_create", "MPI_Keyval_free", "MPI_Type_extent",
+          "MPI_Type_hindexed", "MPI_Type_hvector", "MPI_Type_lb", "MPI_Type_struct", "MPI_Type_ub"}
+
+
+def f08_name(fn):
+    """The mpi_f08 binding's name: Open MPI's mpi_<name>_f08_; MPICH's mpi_<name>_f08ts_ for a
+    routine with a choice buffer (a void * parameter that is no attribute value, extra state or
+    returned address), else mpi_<name>_f08_. None where the binding takes strings (its hidden
+    lengths are not the mpif.h binding's) or does not exist."""
+    if fn["name"] in NO_F08 or nchars(fn):
+        return None, None
+    low = fn["name"][4:].lower()
+    choice = any(re.search(r"\bvoid\s*\*\s*(?!attribute_val|extra_state|baseptr|buffer_addr)\w", p["decl"])
+                 for p in fn["params"])
+    ompi = "mpi_%s_f08_" % low if fn["ret"] == "int" and fn["avail"] == "3.1" else None
+    return ompi, "mpi_%s_%s" % (low, "f08ts_" if choice else "f08_")
+
+
+def nchars(fn):
+    """The hidden CHARACTER lengths gfortran passes after the arguments: one per string argument
+    (char *, and the arrays of strings of MPI_Comm_spawn*), in order."""
+    return sum(1 for p in fn["params"] if re.search(r"\bchar\b", p["decl"]))
+
+
+def fortran(fn):
+    """The Fortran entries of fn: Open MPI's (ompi_<name>_f with the four mpif.h manglings as
+    aliases; its bindings call PMPI_ themselves, so this times the call and converts the handles
+    its roles need) and MPICH's (mpi_<name>_ and its manglings; MPICH's bindings call the C
+    function, whose wrapper times it: this notes the program's site)."""
+    name = fn["name"]
+    low = name[4:].lower()
+    params = fn["params"]
+    k = nchars(fn)
+    # a C function returning int is a subroutine with an ierror; MPI_Wtime, MPI_Wtick (double) and
+    # MPI_Aint_add, MPI_Aint_diff (an address) are Fortran functions, without one
+    sub = fn["ret"] == "int"
+    rt = "void" if sub else fn["ret"]
+    fp = ["F a%d" % i for i in range(len(params))] + (["F ierr"] if sub else []) + ["size_t l%d" % i for i in range(k)]
+    fa = ["a%d" % i for i in range(len(params))] + (["ierr"] if sub else []) + ["l%d" % i for i in range(k)]
+    P, A = ", ".join(fp) or "void", ", ".join(fa)
+    idx = {p["role"]: i for i, p in enumerate(params) if p["role"]}
+    out = ["/* %s's Fortran binding */" % name]
+    out.append("extern %s pmpi_%s_(%s) __attribute__((weak));" % (rt, low, P))
+    out.append("#if defined(OPEN_MPI)")
+    is_compl = fn["class"] == "completion" or name == "MPI_Request_free"
+    out.append("static MG_ACTIVE %s facct_%s(const void *mg_site_%s%s) {" % (rt, name, ", " if fa else "", P if fa else ""))
+    out.append("  mg_acct_call a;")
+    out.append("  mg_acct_begin(&a, MG_FN_%s, mg_site_);" % name)
+    out.append("  mg_acct_start(&a);")
+    if is_compl and "reqs" in idx:
+        out.append("  mg_acct_fgiven(&a, %s, (MPI_Fint *)a%d);" %
+                   ("*(MPI_Fint *)a%d" % idx["n"] if "n" in idx else "0", idx["reqs"]))
+    elif is_compl and "req" in idx:
+        out.append("  mg_acct_fgiven(&a, 1, (MPI_Fint *)a%d);" % idx["req"])
+    out.append("  %spmpi_%s_(%s);" % ("" if sub else rt + " r = ", low, A))
+    out.append("  mg_acct_stop(&a);")
+    if {"count", "comm", "post", "post_persistent"} & set(idx):
+        out.append("  int ok = !ierr || *(MPI_Fint *)ierr == MPI_SUCCESS;")
+    if "count" in idx and "type" in idx:
+        out.append("  if (ok) mg_acct_bytes(&a, *(MPI_Fint *)a%d, PMPI_Type_f2c(*(MPI_Fint *)a%d));" %
+                   (idx["count"], idx["type"]))
+    if "comm" in idx:
+        out.append("  if (ok) mg_acct_comm(&a, PMPI_Comm_f2c(*(MPI_Fint *)a%d));" % idx["comm"])
+    for role, pers in (("post", 0), ("post_persistent", 1)):
+        if role in idx:
+            out.append("  if (ok) mg_acct_posted(&a, PMPI_Request_f2c(*(MPI_Fint *)a%d), %d);" % (idx[role], pers))
+    if is_compl and ("reqs" in idx or "req" in idx):
+        out.append("  mg_acct_fdone(&a, (MPI_Fint *)a%d);" % idx.get("reqs", idx.get("req")))
+    else:
+        out.append("  mg_acct_done(&a, NULL);")
+    if not sub:
+        out.append("  return r;")
+    out.append("}")
+    out.append("MG_EXPORT %s ompi_%s_f(%s);" % (rt, low, P))
+    out.append("%s ompi_%s_f(%s) {" % (rt, low, P))
+    if sub:
+        out.append("  if (__builtin_expect(!mg_acct_on, 1)) pmpi_%s_(%s);" % (low, A))
+        out.append("  else facct_%s(MG_ACCT_SITE%s%s);" % (name, ", " if fa else "", A))
+    else:
+        out.append("  if (__builtin_expect(!mg_acct_on, 1)) return pmpi_%s_(%s);" % (low, A))
+        out.append("  return facct_%s(MG_ACCT_SITE%s%s);" % (name, ", " if fa else "", A))
+    out.append("}")
+    target = "ompi_%s_f" % low
+    out.append("#else")
+    out.append("MG_EXPORT %s mpi_%s_(%s);" % (rt, low, P))
+    out.append("%s mpi_%s_(%s) {" % (rt, low, P))
+    if sub:
+        out.append("  if (__builtin_expect(!mg_acct_on, 1)) {")
+        out.append("    pmpi_%s_(%s);" % (low, A))
+        out.append("    return;")
+        out.append("  }")
+    else:
+        out.append("  if (__builtin_expect(!mg_acct_on, 1)) return pmpi_%s_(%s);" % (low, A))
+    out.append("  void *outer = mg_fortran_site; /* the program's call, for the C wrapper MPICH's binding calls */")
+    out.append("  mg_fortran_site = outer ? outer : __builtin_return_address(0);")
+    out.append("  %spmpi_%s_(%s);" % ("" if sub else rt + " r = ", low, A))
+    out.append("  mg_fortran_site = outer;")
+    if not sub:
+        out.append("  return r;")
+    out.append("}")
+    target2 = "mpi_%s_" % low
+    out.append("#endif")
+    # the mpif.h manglings: gfortran's mpi_<name>_ and the three other compilers'
+    for alias in ("mpi_%s_" % low, "mpi_%s__" % low, "mpi_%s" % low, "MPI_%s" % low.upper()):
+        out.append("#if defined(OPEN_MPI)")
+        out.append('MG_EXPORT %s %s(%s) __attribute__((alias("%s")));' % (rt, alias, P, target))
+        if alias != target2:
+            out.append("#else")
+            out.append('MG_EXPORT %s %s(%s) __attribute__((alias("%s")));' % (rt, alias, P, target2))
+        out.append("#endif")
+    # mpi_f08: the library's binding, found behind libmpiguide, called with the program's site noted
+    # (Open MPI's calls ompi_<name>_f above, MPICH's the C function)
+    f_ompi, f_mpich = f08_name(fn)
+    for cond, f08 in (("defined(OPEN_MPI)", f_ompi), ("defined(MPICH_VERSION)", f_mpich)):
+        if not f08:
+            continue
+        out.append("#if %s" % cond)
+        out.append("MG_EXPORT %s %s(%s);" % (rt, f08, P))
+        out.append("%s %s(%s) {" % (rt, f08, P))
+        out.append("  static void *volatile next;")
+        out.append('  %s (*f)(%s) = (%s (*)(%s))mg_f08_next(&next, "%s");' % (rt, P, rt, P, f08))
+        out.append("  if (__builtin_expect(!mg_acct_on, 1)) %sf(%s);" % ("return " if not sub else "", A))
+        if sub:
+            out.append("  else {")
+        else:
+            out.append("  {")
+        out.append("    void *outer = mg_fortran_site;")
+        out.append("    mg_fortran_site = outer ? outer : __builtin_return_address(0);")
+        out.append("    %sf(%s);" % ("" if sub else rt + " r = ", A))
+        out.append("    mg_fortran_site = outer;")
+        if not sub:
+            out.append("    return r;")
+        out.append("  }")
+        out.append("}")
+        out.append("#endif")
+    return "\n".join(out)
+
+
 def guard(fn):
     g = ["!defined(%s)" % fn["name"]]  # a library that defines it as a macro has no function to wrap
     a = AVAILS.get(fn["avail"])
@@ -198,12 +349,18 @@ def main():
                 " * The accounting wrappers of every listed MPI function without a wrapper of its own\n"
                 " * (lib/acct.h; docs/trace.md, \"Every MPI call\"). */\n")
         c.write('#include "lib/acct.h"\n#if defined(OPEN_MPI)\n#include <mpi-ext.h>\n#endif\n')
+        c.write("/* The Fortran entries (mpif.h, `use mpi`) of Open MPI and MPICH; every argument by reference */\n"
+                "#if defined(OPEN_MPI) || defined(MPICH_VERSION)\n#define MG_ACCT_FORTRAN 1\n#else\n"
+                "#define MG_ACCT_FORTRAN 0\n#endif\ntypedef void *F;\n")
         c.write("/* the functions MPI-2.0 deprecated are still functions a program can call */\n"
                 '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n')
         for f in listed:
             if f["avail"] == "own":
                 continue
-            c.write("/* %s:%d */\n#if %s\n%s\n#endif\n\n" % ("mpi_functions.txt", f["line"], guard(f), wrapper(f)))
+            c.write("/* %s:%d */\n#if %s\n%s\n" % ("mpi_functions.txt", f["line"], guard(f), wrapper(f)))
+            if fortran_ok(f):
+                c.write("#if MG_ACCT_FORTRAN\n%s\n#endif\n" % fortran(f))
+            c.write("#endif\n\n")
     return 0
 
 

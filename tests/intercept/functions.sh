@@ -7,7 +7,7 @@
 #     libmpiguide too (its wrapper was generated and compiled, or it is one of its own);
 #   - the comparison itself fails on a list without MPI_Waitall (the check can fail).
 # Environment: MG_LIST (the list), MG_LIB (libmpiguide.so), MG_MPI_FLAVOR (openmpi, mpich),
-# MG_WORKDIR.
+# MG_FORTRAN_APP (a Fortran MPI program of this build: its Fortran library), MG_WORKDIR.
 set -uo pipefail
 # shellcheck source=../common/assert.sh
 source "$(dirname "$0")/../common/assert.sh"
@@ -38,6 +38,24 @@ unwrapped=$(comm -23 wrapped.txt ours.txt)
 # libmpiguide exports no MPI function the library has not (a wrapper of nothing)
 extra=$(comm -13 exported.txt ours.txt)
 [[ -z $extra ]] && ok "and no MPI function the library lacks" || fail "libmpiguide exports what $mpilib does not: $extra"
+# the Fortran bindings (mpif.h, `use mpi`) of every listed function but libmpiguide's own: each one
+# the Fortran library exports is defined by libmpiguide too (Open MPI's ompi_<name>_f, whose
+# bindings call PMPI_ themselves; MPICH's mpi_<name>_, to note the program's site)
+flib=$(ldd "$MG_FORTRAN_APP" | awk '$1 ~ /^lib(mpi_mpifh|mpichfort)\.so/ {print $3; exit}')
+if [[ ! -f $flib ]]; then
+  fail "no Fortran MPI library among the dependencies of $MG_FORTRAN_APP"
+else
+  case $MG_MPI_FLAVOR in openmpi) pre=ompi_ suf=_f ;; *) pre=mpi_ suf=_ ;; esac
+  grep -v '^#' "$MG_LIST" | awk -v m="$mine" 'NF && $3 ~ m && $3 != "own" && $1 ~ /^MPI_/ {print $1}' |
+    while read -r fn; do low=${fn#MPI_}; echo "$pre${low,,}$suf $fn"; done | sort >fortran_want.txt
+  nm -D --defined-only "$flib" | awk '{print $3}' | sort -u >fortran_lib.txt
+  nm -D --defined-only "$MG_LIB" | awk '{print $3}' | sort -u >fortran_ours.txt
+  join fortran_want.txt fortran_lib.txt | awk '{print $1}' >fortran_has.txt
+  nmiss=$(comm -23 fortran_has.txt fortran_ours.txt)
+  [[ $(wc -l <fortran_has.txt) -gt 250 && -z $nmiss ]] &&
+    ok "libmpiguide defines all $(wc -l <fortran_has.txt) Fortran bindings of $flib for listed functions" ||
+    fail "Fortran bindings of $flib not defined by libmpiguide ($(wc -l <fortran_has.txt) expected): $(tr '\n' ' ' <<<"$nmiss")"
+fi
 # the control: a list without MPI_Waitall must fail the first check, naming it
 grep -v '^MPI_Waitall ' "$MG_LIST" >cut.txt
 [[ $(lacks cut.txt) == "MPI_Waitall" ]] && ok "a list without MPI_Waitall is found lacking it" ||
