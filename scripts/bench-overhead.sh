@@ -9,7 +9,7 @@
 # Variants run interleaved, ROUNDS times (default 11); the medians are reported.
 # LIB=path/to/libmpiguide.so measures another build of the library (e.g. a baseline) with this
 # script's variants.
-# COLL=barrier (or exscan, reduce_scatter, gatherv, scatterv, alltoallv, alltoallw) times that collective instead of MPI_Allreduce; the
+# COLL=barrier (or exscan, reduce_scatter, gatherv, scatterv, alltoallv, alltoallw) times that collective instead of MPI_Allreduce (COLL=comm_rank: MPI_Comm_rank, a generated wrapper, variant passthrough only); the
 # dispatch variant then forces a mock-up of another collective, and the tuned variants are the
 # allreduce profiles (for a barrier they never fire: the lookup cost alone).
 # Point-to-point (issue 18): COLL=send_recv_self or isend_irecv_self (one process, messages to
@@ -41,10 +41,14 @@ if [[ $mpi == table ]]; then
   declare -A row
   for m in openmpi mpich; do
     while read -r v instr dinstr ns dns; do row[$m.$v]="$instr $dinstr $ns $dns"; done < <(MDROWS=1 "$0" "$m" "${2:-1000000}" | grep '^row ' | cut -d' ' -f2-)
+    # a generated wrapper (every MPI function but the tuned ones): MPI_Comm_rank passed through
+    while read -r v instr dinstr ns dns; do row[$m.$v-gen]="$instr $dinstr $ns $dns"; done < <(COLL=comm_rank MDROWS=1 "$0" "$m" "${2:-1000000}" | grep '^row ' | cut -d' ' -f2-)
   done
   declare -A what=(
     [none]="no libmpiguide: the call itself"
     [passthrough]="nothing set: a test of the operation's path byte and a tail call of \`PMPI_Allreduce\`"
+    [none-gen]="\`MPI_Comm_rank\` without libmpiguide: the call itself"
+    [passthrough-gen]="\`MPI_Comm_rank\`, a generated wrapper (docs/trace.md, \"Every MPI call\"), nothing set: a test of one byte and a tail call of \`PMPI_Comm_rank\`"
     [dispatch]="force mode for another collective (\`MPIGUIDE_ALG=bcast=...\`): the call counted as the default's, then \`PMPI_Allreduce\`"
     [force-fire]="\`MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast\`: described, dispatched, the mock-up runs (its two calls included)"
     [tuned-miss]="a profile of 64 \`allreduce np=1\` ranges, none holding 8 bytes: the inline lookup, then the default"
@@ -53,10 +57,10 @@ if [[ $mpi == table ]]; then
   sgn() { [[ $1 == [0-9]* ]] && echo "+$1" || echo "$1"; } # a difference, with its sign
   echo "| variant | what runs | Open MPI instructions | MPICH instructions | Open MPI ns | MPICH ns |"
   echo "|---|---|---|---|---|---|"
-  for v in none passthrough dispatch tuned-miss tuned-large tuned-fire force-fire; do
+  for v in none passthrough dispatch tuned-miss tuned-large tuned-fire force-fire none-gen passthrough-gen; do
     read -r oi odi ons odns <<<"${row[openmpi.$v]:-? ? ? ?}"
     read -r mi mdi mns mdns <<<"${row[mpich.$v]:-? ? ? ?}"
-    if [[ $v == none ]]; then
+    if [[ $v == none || $v == none-gen ]]; then
       echo "| $v | ${what[$v]} | $oi | $mi | $ons | $mns |"
     else
       echo "| $v | ${what[$v]} | $(sgn "$odi") | $(sgn "$mdi") | $(sgn "$odns") | $(sgn "$mdns") |"
@@ -164,6 +168,8 @@ if [[ $coll == allreduce_pair ]]; then
 elif ((p2p)); then
   variants=(passthrough tuned-coll tuned-p2p dispatch)
   [[ $ops == send* ]] && variants+=(tuned-fire) && env_of[tuned-fire]="MPIGUIDE_PROFILE=$tmp/p2p-fire.prof"
+elif [[ $coll == comm_rank ]]; then
+  variants=(passthrough) # a generated wrapper: no profile or force mode applies to it
 else
   variants=(passthrough dispatch tuned-miss tuned-large tuned-fire)
   [[ $coll == allreduce ]] && variants+=(force-fire)

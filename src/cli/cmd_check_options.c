@@ -300,6 +300,11 @@ static int sizes_from(const mg_opt_vals *o, mg_check_state *S) {
     return MG_ERR_TO(S->err, "--sizes-from: %s", S->e);
   int rc = mg_cmd_trace_sizes(text, len, o->val[O_SIZES_FROM], S->sizes, S->nsizes, &np, reds, sizeof reds, S->e,
                               sizeof S->e);
+  if (!rc && S->rank == 0) { /* what the trace holds that no guideline checks, and why (docs/check.md) */
+    char note[1024];
+    mg_cmd_trace_left_out(text, len, o->val[O_SIZES_FROM], note, sizeof note);
+    if (note[0]) fprintf(stderr, "mpiguide check: --sizes-from %s: %s\n", o->val[O_SIZES_FROM], note);
+  }
   free(text);
   if (rc) return MG_ERR_TO(S->err, "--sizes-from: %s", S->e);
   if (S->base.nreds && !o->given[O_REDS] && !o->given[O_DTYPE] && !o->given[O_OP]) trace_reds(S, reds);

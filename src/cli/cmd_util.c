@@ -580,18 +580,81 @@ int mg_cmd_trace_sizes(const char *text, size_t len, const char *path, size_t *s
     mg_coll c = s->coll;
     if (s->bytes == 0 && c != MG_BARRIER) continue; /* empty calls: nothing to measure (a barrier is always 0) */
     if (reds && s->red[0] && mg_colls[c].reduction) trace_red(s->red, reds, redslen); /* a timed trace's reduction */
-    int k;
-    for (k = 0; k < nsizes[c] && sizes[c][k] != s->bytes; k++) {
+    /* the non-blocking posts have no cell of their own: their guidelines are in others' (TGT 2010
+     * eqs. 5-7, Isend(n) + Wait against Send(n), in send's; eqs. 10 and 11, Isend and Irecv against
+     * Sendrecv(n), in sendrecv's), which check measures at the posts' sizes (docs/check.md) */
+    mg_coll cells[3] = {c, c, c};
+    int ncells = 1;
+    if (c == MG_ISEND) cells[ncells++] = MG_SEND, cells[ncells++] = MG_SENDRECV;
+    if (c == MG_IRECV) cells[ncells++] = MG_SENDRECV;
+    for (int j = 0; j < ncells; j++) {
+      mg_coll d = cells[j];
+      int k;
+      for (k = 0; k < nsizes[d] && sizes[d][k] != s->bytes; k++) {
+      }
+      if (k < nsizes[d]) continue;
+      size_t *ns = realloc(sizes[d], (size_t)(nsizes[d] + 1) * sizeof *ns);
+      if (!ns) return mg_hs_free(&t), MG_ERR("out of memory");
+      sizes[d] = ns;
+      sizes[d][nsizes[d]++] = s->bytes;
     }
-    if (k < nsizes[c]) continue;
-    size_t *ns = realloc(sizes[c], (size_t)(nsizes[c] + 1) * sizeof *ns);
-    if (!ns) return mg_hs_free(&t), MG_ERR("out of memory");
-    sizes[c] = ns;
-    sizes[c][nsizes[c]++] = s->bytes;
   }
   mg_hs_free(&t);
   for (int c = 0; c < MG_NCOLL; c++) qsort(sizes[c], (size_t)nsizes[c], sizeof *sizes[c], mg_cmp_size);
   return 0;
+}
+
+void mg_cmd_trace_left_out(const char *text, size_t len, const char *path, char *note, size_t notelen) {
+  mg_hs_trace t;
+  char err[512];
+  note[0] = '\0';
+  if (!notelen || mg_hs_read_mem(text, len, path, &t, err, sizeof err)) return;
+  size_t u = 0;
+#define PUT(...) (u += u < notelen ? (size_t)snprintf(note + u, notelen - u, __VA_ARGS__) : 0)
+  int posts = 0;
+  for (int i = 0; i < t.n; i++) posts |= (t.spots[i].coll == MG_ISEND) | (t.spots[i].coll == MG_IRECV) << 1;
+  if (posts & 1)
+    PUT("the trace's MPI_Isend sizes are checked where its guidelines are, in send's cell (TGT 2010 eqs. 5-7, Isend + "
+        "Wait against Send) and sendrecv's (eq. 10)%s", posts & 2 ? ", its MPI_Irecv sizes in sendrecv's (eq. 11)" : "");
+  else if (posts & 2)
+    PUT("the trace's MPI_Irecv sizes are checked where its guideline is, in sendrecv's cell (TGT 2010 eq. 11)");
+  if (u && (t.timed && (t.version < 4 || t.nothers > 0))) PUT(". ");
+  if (t.timed && t.version < 4) {
+    PUT("the trace (format %d) timed only the operations mpiguide tunes: the time in the program's other MPI calls "
+        "(completions, communicators, one-sided, I/O, ...) is not in it to say what is left out", t.version);
+  } else if (t.timed && t.nothers > 0 && t.all_time > 0) {
+    double rest = t.all_time - t.mpi_time;
+    PUT("left out: %.1f %% of the trace's MPI time, in MPI functions no guideline checks", 100 * rest / t.all_time);
+    for (int c = 0; c < MG_HS_NCLASS; c++) {
+      if (c == MG_HS_CLASS_tuned || !(t.class_time[c] > 0)) continue;
+      /* the class's two largest functions by time, summed over their rows */
+      char top[2][48] = {"", ""};
+      double tt[2] = {0, 0};
+      for (int i = 0; i < t.nothers; i++) {
+        const mg_hs_other *x = &t.others[i];
+        if (x->cls != c || !strcmp(x->fn, top[0]) || !strcmp(x->fn, top[1])) continue;
+        double sum = 0;
+        for (int j = 0; j < t.nothers; j++)
+          if (!strcmp(t.others[j].fn, x->fn)) sum += t.others[j].time;
+        if (sum > tt[0]) {
+          tt[1] = tt[0], tt[0] = sum;
+          memcpy(top[1], top[0], sizeof top[0]);
+          snprintf(top[0], sizeof top[0], "%s", x->fn);
+        } else if (sum > tt[1]) {
+          tt[1] = sum;
+          snprintf(top[1], sizeof top[1], "%s", x->fn);
+        }
+      }
+      PUT("; %s %.1f %% (%s%s%s)%s", mg_hs_class_names[c], 100 * t.class_time[c] / t.all_time, top[0],
+          top[1][0] ? ", " : "", top[1],
+          c == MG_HS_CLASS_completion ? ": waiting for the requests they complete, whose posts' sizes (MPI_Isend, "
+                                        "MPI_Irecv) are taken; `mpiguide hotspots` attributes it"
+          : c == MG_HS_CLASS_collective ? ": the non-blocking, neighbourhood and persistent collectives have no rows yet"
+                                        : "");
+    }
+  }
+#undef PUT
+  mg_hs_free(&t);
 }
 
 int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t errlen) {

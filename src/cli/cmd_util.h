@@ -170,6 +170,14 @@ int mg_cmd_read_shared(const char *path, char **buf, size_t *len, char *err, siz
  * seen ("" when none). 0, or -1 with "path:line: message". */
 int mg_cmd_trace_sizes(const char *text, size_t len, const char *path, size_t *sizes[MG_NCOLL], int nsizes[MG_NCOLL],
                        int *nprocs, char *reds, size_t redslen, char *err, size_t errlen);
+/* (MPI_Isend's sizes are also send's and sendrecv's, MPI_Irecv's sendrecv's: the cells their
+ * guidelines are measured in.)
+ * What check takes from the non-blocking posts and cannot take from the same trace, and why, as one
+ * paragraph into note ("" when the
+ * trace has nothing else): a format-4 timed trace's other MPI functions by class with their share of
+ * its MPI time and the largest names (completions: their waiting is the posts', whose sizes are
+ * taken; the other classes: no guideline checks them), an older timed trace's blind spot. */
+void mg_cmd_trace_left_out(const char *text, size_t len, const char *path, char *note, size_t notelen);
 
 /* --pattern NAME (NULL: the default, pingpong) into *out. 0, or -1 with the message in err. */
 int mg_cmd_pattern(const char *name, mg_pattern *out, char *err, size_t errlen);
