@@ -37,6 +37,10 @@ static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command, co
   }
 }
 
+void mg_bench_write_meta_launch(FILE *f, const mg_bench_meta *m, const char *command, const char *format) {
+  meta_launch(f, m, command, format);
+}
+
 /* The collectives, then per collective its algorithms and size definition. */
 static void meta_colls(FILE *f, const mg_bench_cfg *cfg) {
   char buf[2048];

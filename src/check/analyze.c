@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/pack.h"
 #include "bench/seq.h"
 #include "check/check.h"
 #include "stats/stats.h"
@@ -250,8 +251,10 @@ static double launch_start(const mg_ck_launch *l) {
   return days * 86400 + (double)(f[3] * 3600 + f[4] * 60 + f[5]);
 }
 
-/* One verdict: fill everything but the decision (mg_ck_decide, after the family is known). */
-static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, char *err, size_t errlen) {
+/* One verdict: fill everything but the decision (mg_ck_decide, after the family is known). opname: the
+ * operation's name in the bootstrap's seed (the collective's; pack data: the pack operation's). */
+static int compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, const char *opname, char *err,
+                      size_t errlen) {
   vec a = {0}, b = {0}, la = {0}, lb = {0}, ra = {0}, rb = {0}, lra = {0}, lrb = {0};
   offs L = {0};
   int rc = 0;
@@ -337,7 +340,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   }
   /* the bootstrap seed depends on the comparison, not on its position in the run */
   uint32_t seed = mg_fnv1a(MG_FNV1A_INIT, &o->seed, sizeof o->seed);
-  seed = mg_fnv1a(seed, mg_colls[v->coll].name, strlen(mg_colls[v->coll].name));
+  seed = mg_fnv1a(seed, opname, strlen(opname));
   seed = mg_fnv1a(seed, v->alg, strlen(v->alg));
   seed = mg_fnv1a(seed, v->red, strlen(v->red));
   uint64_t by = v->bytes;
@@ -369,6 +372,10 @@ out:
   free(a.x), free(b.x), free(la.x), free(lb.x), free(ra.x), free(rb.x), free(lra.x), free(lrb.x);
   free(L.a), free(L.b);
   return rc;
+}
+
+static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, char *err, size_t errlen) {
+  return compare_op(d, o, v, mg_colls[v->coll].name, err, errlen);
 }
 
 static int push_verdict(mg_ck_verdict **vs, int *n, int *cap, const mg_ck_verdict *v) {
@@ -574,6 +581,52 @@ static int reverse_rows(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *
   return 0;
 }
 
+/* Pack verdicts: operation, datatype, size. */
+static int cmp_pack(const void *a, const void *b) {
+  const mg_ck_verdict *x = a, *y = b;
+  if (x->coll != y->coll) return (int)x->coll - (int)y->coll;
+  int c = strcmp(x->red, y->red);
+  return c ? c : (x->bytes > y->bytes) - (x->bytes < y->bytes);
+}
+
+/* TGT 2010 eq. 4 (check.h, mg_ck_result.pack): per (operation, size, datatype) of d->pack the one call
+ * against the constituents one by one; a cell whose measurement failed (its bytes not identical, a
+ * call's error) is an error verdict with the reason. Before Holm. */
+static int pack_verdicts(const mg_ck_data *p, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen) {
+  int cap = 0;
+  for (int i = 0; i < p->nseries + p->nnotes; i++) {
+    int is_s = i < p->nseries;
+    const mg_ck_series *s = is_s ? &p->series[i] : NULL;
+    const mg_ck_note *n = is_s ? NULL : &p->notes[i - p->nseries];
+    int op = (int)(is_s ? s->coll : n->coll);
+    const char *alg = is_s ? s->alg : n->alg, *red = is_s ? s->red : n->red;
+    size_t bytes = is_s ? s->bytes : n->bytes;
+    if (op < 0 || op >= MG_NPACK_OPS || strcmp(alg, mg_pack_alt_name(op))) continue; /* the default's side */
+    int seen = 0;
+    for (int k = 0; k < r->npack && !seen; k++)
+      seen = (int)r->pack[k].coll == op && r->pack[k].bytes == bytes && !strcmp(r->pack[k].red, red);
+    if (seen) continue;
+    mg_ck_verdict v;
+    verdict_init(&v, (mg_coll)op, bytes, red, alg);
+    v.guideline = MG_PACK_GUIDELINE;
+    v.measure_only = 1; /* no call to repair: a verdict, never a rule */
+    const mg_ck_note *why = NULL;
+    for (int k = 0; k < p->nnotes && !why; k++)
+      if ((int)p->notes[k].coll == op && p->notes[k].bytes == bytes && !strcmp(p->notes[k].red, red)) why = &p->notes[k];
+    if (why) {
+      v.status = MG_CKV_ERROR;
+      snprintf(v.note, sizeof v.note, "%s", why->text);
+    } else if (compare_op(p, o, &v, mg_pack_op_name(op), err, errlen)) {
+      return -1;
+    } else if (v.status == MG_CKV_OK) {
+      snprintf(v.note, sizeof v.note, "measure only: no call to repair (TGT 2010 eq. 4)");
+    }
+    if (push_verdict(&r->pack, &r->npack, &cap, &v)) return MG_ERR("out of memory");
+  }
+  qsort(r->pack, (size_t)r->npack, sizeof *r->pack, cmp_pack);
+  return 0;
+}
+
 /* The noise threshold a check was given (--noise), recorded by every launch it measured: what a
  * later analysis of its files uses unless given its own. 0 when some launch has none. */
 static double noise_given(const mg_ck_data *d) {
@@ -668,11 +721,13 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *given, mg_ck_result *r,
     }
   }
   if (monotony(d, o, r, err, errlen) || reverse_rows(d, o, r, err, errlen)) goto out;
+  if (d->pack && pack_verdicts(d->pack, o, r, err, errlen)) goto out;
   r->looks = looks_of(d);
   r->family = adjust(r->v, r->n, 0, r->rel, r->nrel, o->holm, o->alpha, o->margin, r->looks);
   r->aa_family = adjust(r->v, r->n, 1, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
   r->mono_family = adjust(r->mono, r->nmono, 0, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
   r->lib_family = adjust(r->lib, r->nlib, 0, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
+  r->pack_family = adjust(r->pack, r->npack, 0, NULL, 0, o->holm, o->alpha, o->margin, 1); /* fixed rounds */
   for (int i = 0, k = 0; i < r->n && k < r->nrel; i++) {
     const mg_ck_relation_rows *rr = r->v[i].aa ? NULL : mg_ck_relation_of(r->v[i].coll, r->v[i].alg);
     if (!rr) continue;

@@ -108,6 +108,11 @@ typedef struct mg_ck_data {
   long invalid;          /* rows with valid = 0 (kept in the file, excluded here) */
   long warmup;           /* warm-up rows (excluded) */
   int last;              /* lookup cache */
+  /* TGT 2010 eq. 4 (bench/pack.h): the series of a directory's pack.csv, in a data set of their own
+   * (its launches those of the pack files), so that nothing that reads collectives sees them: their
+   * coll is an mg_pack_op (pack, unpack), not a collective; red the datatype's spec; alg "default"
+   * (one MPI_Pack / MPI_Unpack) or the constituents' variant. NULL: none read. */
+  struct mg_ck_data *pack;
 } mg_ck_data;
 
 /* Pattern cart's direction as a series and verdict key (red, which sendrecv has no other use for):
@@ -132,6 +137,10 @@ void mg_ck_data_free(mg_ck_data *d);
  */
 int mg_ck_read(mg_ck_data *d, const char *path, char *err, size_t errlen);
 int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen);
+/* A check's pack.csv (format mpiguide-check-pack/1, bench/pack.h) into d->pack (made when NULL);
+ * read_dir reads DIR/pack.csv beside DIR/raw.csv. 0, or -1 with "path:line: message"; on error
+ * d->pack keeps what it held. */
+int mg_ck_read_pack_csv(mg_ck_data *d, const char *path, char *err, size_t errlen);
 /* One ReproMPI file. launch_id: the launch it belongs to (NULL: #@launch, else the path). */
 int mg_ck_read_repro(mg_ck_data *d, const char *path, const char *launch_id, char *err, size_t errlen);
 
@@ -369,6 +378,13 @@ typedef struct mg_ck_result {
   int lib_family;
   struct mg_ck_kinds *kinds; /* per cell with a library variant: which kind wins (mg_ck_kinds_build) */
   int nkinds;
+  /* TGT 2010 eq. 4 (d->pack): per operation (coll holds the mg_pack_op), datatype (red) and size, one
+   * MPI_Pack / MPI_Unpack against the constituents one by one, with the same test, interval and
+   * noise rules and outcomes, Holm-adjusted as a family of their own; measure only (there is no call
+   * to repair): never in v, the score, the tables or tune (pack_summary.c). */
+  mg_ck_verdict *pack;
+  int npack;
+  int pack_family;
 } mg_ck_result;
 
 /* Whether an algorithm name is a library variant's ("lib:ring"). */
@@ -589,6 +605,13 @@ extern const char *const mg_ck_result_files[];
 
 /* The display label of a mock-up: "GL5 reduce_bcast" (long) or "GL5" (short). */
 const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len);
+
+/* The packing guideline (pack_summary.c, TGT 2010 eq. 4 and its Unpack twin): whether a result has
+ * its verdicts, the summary's section and packverdicts.csv (verdicts.csv's columns, the collective
+ * column naming pack or unpack). */
+int mg_ck_any_pack(const mg_ck_result *r);
+void mg_ck_print_pack(FILE *f, const mg_ck_result *r);
+void mg_ck_write_packverdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
 
 /* The renumbering guideline (rerank_summary.c, TGT 2010 eq. 36): whether a verdict is a rerank row's, whether
  * a result has any, and the summary's section. */
