@@ -138,6 +138,12 @@ static int read_header(raw_file *r, char *line, long len, char *err, size_t errl
     for (int k = 0; k < r->nfields; k++)
       if (!strcmp(fld[k], mg_raw_col_names[c])) r->col[c] = k;
   }
+  const char *fmt = mg_ck_meta_get(&r->m, "format"); /* a pack.csv is read beside its raw.csv only */
+  if ((fmt && !strcmp(fmt, MG_PACK_FORMAT)) != r->pack)
+    return MG_ERR(r->pack ? "%s:%ld: not a pack.csv of mpiguide check (its #@format is not " MG_PACK_FORMAT ")"
+                          : "%s:%ld: a pack.csv of mpiguide check (TGT 2010 eq. 4), not raw measurements of "
+                            "collectives: give the directory that holds it and its raw.csv",
+                  r->path, r->lineno);
   int have = 0;
   for (int c = 0; c < MG_RAW_NCOLS; c++) have += r->col[c] >= 0;
   for (int c = 0; c < MG_RAW_NCOLS; c++)
@@ -274,13 +280,6 @@ static int read_end(raw_file *r, char *err, size_t errlen) {
   if (ml)
     for (int i = r->snap.nlaunches; i < r->d->nlaunches; i++)
       if (!strcmp(r->d->launches[i].id, ml)) meta_launch = i;
-  const char *fmt = mg_ck_meta_get(&r->m, "format");
-  int is_pack = fmt && !strcmp(fmt, MG_PACK_FORMAT);
-  if (is_pack != r->pack)
-    return MG_ERR(r->pack ? "%s: not a pack.csv of mpiguide check (its #@format is not " MG_PACK_FORMAT ")"
-                          : "%s: a pack.csv of mpiguide check (TGT 2010 eq. 4), not raw measurements of collectives: "
-                            "give its directory",
-                  r->path);
   if (r->pack) return pack_notes(r->d, &r->m, meta_launch, err, errlen);
   if (check_stops(r->d, &r->m, meta_launch, r->path, r->lineno, err, errlen)) return -1;
   return file_notes(r->d, &r->m, meta_launch, r->path, err, errlen);
