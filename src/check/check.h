@@ -123,6 +123,9 @@ typedef struct mg_ck_data {
 static inline const char *mg_ck_pair_of(const char *red) {
   return strncmp(red, MG_CK_PAIR_PREFIX, sizeof MG_CK_PAIR_PREFIX - 1) ? NULL : red + sizeof MG_CK_PAIR_PREFIX - 1;
 }
+/* Whether a key's pair is pattern cartpair's neighbour pair of ranks ("0-2": that pair alone) rather
+ * than pattern cart's direction ("d1+": every rank at once). */
+static inline int mg_ck_pair_is_ranks(const char *pair) { return pair && pair[0] >= '0' && pair[0] <= '9'; }
 
 void mg_ck_data_init(mg_ck_data *d);
 void mg_ck_data_free(mg_ck_data *d);
@@ -548,6 +551,11 @@ const mg_ck_verdict *mg_ck_p2p_find(const mg_ck_result *r, const mg_ck_p2p_col *
 int mg_ck_p2p_sizes(const mg_ck_result *r, size_t *out, int cap);
 /* Whether r holds a point-to-point operation's verdicts (tables then say "operation"). */
 int mg_ck_any_p2p(const mg_ck_result *r);
+/* TGT 2010 eq. 37 as the paper states it at one size, over the per-pair verdicts of pattern cartpair
+ * (sendrecv_as_cart_reorder's REVERSE rows keyed "cart:i-j"): MG_CK_CONSISTENT (holds) when at least
+ * one pair is shown not slower reordered (witness: the first such pair), MG_CK_VIOLATION when every
+ * pair's verdict is a violation, else MG_CK_INCONCLUSIVE; -1 when the size has no pair verdicts. */
+int mg_ck_eq37_pairs(const mg_ck_result *r, size_t bytes, int *npairs, int *nviolated, const char **witness);
 /* The summary's "point-to-point guidelines" section (nothing without their verdicts). */
 void mg_ck_print_p2p(FILE *f, const mg_ck_result *r);
 

@@ -159,6 +159,16 @@ static int read_header(raw_file *r, char *line, long len, char *err, size_t errl
   return 0;
 }
 
+/* raw.csv's pair column: pattern cart's direction (d0-, d0+, d1-, d1+) or cartpair's ranks I-J (digits,
+ * I < J). */
+static int pair_key(const char *p) {
+  if (p[0] == 'd') return (p[1] == '0' || p[1] == '1') && (p[2] == '-' || p[2] == '+') && !p[3];
+  size_t a = strspn(p, "0123456789");
+  if (a == 0 || a > 9 || p[a] != '-') return 0;
+  size_t b = strspn(p + a + 1, "0123456789");
+  return b > 0 && b <= 9 && !p[a + 1 + b] && atol(p) < atol(p + a + 1);
+}
+
 /* The values of a data row (fields split): collective, algorithm and the numbers. */
 static int parse_row(const raw_file *r, char **fld, raw_row *w, char *err, size_t errlen) {
   const int *col = r->col;
@@ -214,8 +224,9 @@ static int parse_row(const raw_file *r, char **fld, raw_row *w, char *err, size_
    * (sendrecv reduces nothing), so TGT 2010 eq. 37 is judged per direction (mg_ck_pair_key) */
   const char *pair = col[MG_RAW_PAIR] >= 0 ? fld[col[MG_RAW_PAIR]] : "";
   if (*pair) {
-    if (mg_colls[w->coll].reduction || strlen(pair) + strlen(MG_CK_PAIR_PREFIX) >= MG_CK_RED || strchr(pair, ':'))
-      return MG_ERR("%s:%ld: pair '%.40s': a neighbour direction of sendrecv (d0-, d0+, d1-, d1+) was expected",
+    if (mg_colls[w->coll].reduction || strlen(pair) + strlen(MG_CK_PAIR_PREFIX) >= MG_CK_RED || !pair_key(pair))
+      return MG_ERR("%s:%ld: pair '%.40s': a neighbour direction of sendrecv (d0-, d0+, d1-, d1+; pattern cart) or "
+                    "a neighbour pair of ranks I-J (pattern cartpair) was expected",
                     r->path, r->lineno, pair);
     snprintf(w->red, MG_CK_RED, "%s%s", MG_CK_PAIR_PREFIX, pair);
   }

@@ -227,7 +227,9 @@ static void lat_legend(FILE *f, const lat_plot *P) {
   }
   fputs("</div>\n<div class=\"note\">message size: ", f);
   mg_html(f, "%s", mg_colls[P->coll].size_def);
-  if (mg_ck_pair_of(P->red)) { /* pattern cart: one direction of the exchange */
+  if (mg_ck_pair_is_ranks(mg_ck_pair_of(P->red))) { /* pattern cartpair: one neighbour pair alone */
+    mg_html(f, "; neighbour pair %s alone", mg_ck_pair_of(P->red));
+  } else if (mg_ck_pair_of(P->red)) { /* pattern cart: one direction of the exchange */
     mg_html(f, "; direction %s of the neighbour exchange", mg_ck_pair_of(P->red));
   } else if (*P->red) {
     char sr[MG_CK_RED];

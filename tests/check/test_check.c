@@ -1305,6 +1305,70 @@ static const char *path_of_tmp(const char *rel) {
   return buf[k];
 }
 
+/* ---------- TGT 2010 eq. 37 per neighbour pair (pattern cartpair) ---------- */
+
+static void test_topo_pairs(void) {
+  /* sendrecv on 4 processes (pairs 0-2, 1-3, 0-1, 2-3), 120 rounds, the pair turning with the round:
+   * at 1 KiB the reordered communicator is 30 % slower for three pairs and 20 % faster for 0-1 (eq. 37
+   * holds: one pair faster); at 4 KiB 30 % slower for every pair (violated). */
+  static char csv[131072];
+  static const char *const pairs[] = {"0-2", "1-3", "0-1", "2-3"};
+  strcpy(csv, "#@format=mpiguide-bench-raw/3\n#@sync_cost_sec=1e-7\n#@pattern=cartpair\n"
+              "collective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,warmup,runtime_sec,valid\n");
+  for (int b = 0; b < 2; b++)
+    for (int i = 0; i < 120; i++) {
+      double j = 0.01 * ((i * 17) % 120), def = 10 + j, reo = (b == 0 && i % 4 == 2 ? 8 : 13) + j;
+      size_t u = strlen(csv);
+      snprintf(csv + u, sizeof csv - u,
+               "sendrecv,default,%d,%d,MPI_BYTE,,,%s,4,T,%d,%d,0,%.9f,1\n"
+               "sendrecv,sendrecv_as_cart_reorder,%d,%d,MPI_BYTE,,,%s,4,T,%d,%d,0,%.9f,1\n",
+               b ? 4096 : 1024, b ? 4096 : 1024, pairs[i % 4], i, i, def * 1e-6, b ? 4096 : 1024, b ? 4096 : 1024,
+               pairs[i % 4], i, i, reo * 1e-6);
+    }
+  const char *p = write_file("topo_pairs/raw.csv", csv);
+  mg_ck_data d;
+  mg_ck_result r;
+  read_analyze(p, &d, &r);
+
+  TEST_CASE("topo pairs: one series per neighbour pair, keyed cart:I-J");
+  ASSERT_EQ(d.nseries, 16);
+  const mg_ck_series *s = mg_ck_find(&d, MG_SENDRECV, "sendrecv_as_cart_reorder", 1024, "cart:0-1", 0);
+  ASSERT_TRUE(s && s->n == 30);
+
+  TEST_CASE("topo pairs: eq. 37 holds where one pair is faster reordered, is violated where every pair is slower");
+  int np = 0, nv = 0;
+  const char *w = NULL;
+  ASSERT_EQ(mg_ck_eq37_pairs(&r, 1024, &np, &nv, &w), MG_CK_CONSISTENT);
+  ASSERT_EQ(np, 4);
+  ASSERT_EQ(nv, 3);
+  ASSERT_STR_EQ(w ? w : "", "0-1");
+  ASSERT_EQ(mg_ck_eq37_pairs(&r, 4096, &np, &nv, &w), MG_CK_VIOLATION);
+  ASSERT_EQ(nv, 4);
+  ASSERT_EQ(mg_ck_eq37_pairs(&r, 64, &np, &nv, &w), -1);
+
+  TEST_CASE("topo pairs: the summary names each slower pair and the per-pair judgement");
+  const char *out = written(&d, &r, 0);
+  ASSERT_CONTAINS(out, ", pair 0-2)");
+  ASSERT_CONTAINS(out, "      1K: 4 pairs, 3 slower reordered: holds (pair 0-1 not slower)\n");
+  ASSERT_CONTAINS(out, "      4K: 4 pairs, 4 slower reordered: VIOLATED\n");
+  ASSERT_CONTAINS(written(&d, &r, 1), ",cart:2-3,");
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+
+  TEST_CASE("topo pairs: a pair that is neither a direction nor I-J with I < J is refused");
+  static const char *const badp[] = {"2-1", "a-b", "d2+", "0-", "1-2-3"};
+  for (size_t k = 0; k < sizeof badp / sizeof badp[0]; k++) {
+    char text[1024], err[MG_CK_ERR];
+    snprintf(text, sizeof text,
+             "#@pattern=cartpair\ncollective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,"
+             "warmup,runtime_sec,valid\nsendrecv,default,8,8,MPI_BYTE,,,%s,4,T,0,0,0,1e-6,1\n", badp[k]);
+    mg_ck_data_init(&d);
+    ASSERT_EQ(mg_ck_read(&d, write_file("topo_pairs_bad.csv", text), err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "a neighbour pair of ranks I-J (pattern cartpair) was expected");
+    mg_ck_data_free(&d);
+  }
+}
+
 /* ---------- TGT 2010 eq. 4: a check's pack.csv beside its raw.csv (bench/pack.h) ---------- */
 
 #define PACK_HEAD                                                                                      \
@@ -1442,7 +1506,7 @@ static const struct {
               {"shared_rounds", test_shared_rounds},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
               {"names", test_names},         {"roots", test_roots},       {"p2p", test_p2p},
-              {"topo", test_topo}, {"pack", test_pack}};
+              {"topo", test_topo}, {"pack", test_pack}, {"topo_pairs", test_topo_pairs}};
 
 int main(int argc, char **argv) {
   if (argc < 2) {
