@@ -172,7 +172,10 @@ void mg_bench_counts_name(const mg_bench_counts *k, char *buf, size_t len);
   X(ONETOALL, "onetoall", "rank 0 sends with the variant to ranks 1..p-1 in turn, each receives")          \
   X(CART, "cart", "sendrecv only: every rank exchanges with its neighbour in one direction of a periodic 2-D " \
     "Cartesian communicator of all ranks (MPI_Dims_create), the direction turning with the round (d0-, d0+, "  \
-    "d1-, d1+); made without reordering (the topo family's row: with)")
+    "d1-, d1+); made without reordering (the topo family's row: with)")                                  \
+  X(CARTPAIR, "cartpair", "sendrecv only: one neighbour pair of the periodic 2-D Cartesian communicator " \
+    "exchanges alone, the other ranks idle, the pair turning with the round (i-j: ranks i and j); made "    \
+    "without reordering (the topo family's row: with); TGT 2010 eq. 37 per neighbour pair")
 typedef enum {
 #define MG_X(E, n, d) MG_PATTERN_##E,
   MG_PATTERNS(MG_X)
@@ -197,10 +200,19 @@ int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt, long round);
  * (raw.csv's `pair` column, check's series key). "" for every other operation and pattern.
  */
 #define MG_CART_DIRECTIONS 4
-static inline const char *mg_pattern_pair(mg_pattern pt, mg_coll op, long round) {
-  static const char *const dirs[MG_CART_DIRECTIONS] = {"d0-", "d0+", "d1-", "d1+"};
-  return pt == MG_PATTERN_CART && op == MG_SENDRECV && round >= 0 ? dirs[round % MG_CART_DIRECTIONS] : "";
-}
+/*
+ * Pattern cartpair, TGT 2010 eq. 37 as the paper states it, per neighbour pair: the grid is the
+ * balanced factorisation of p into dims[0] >= dims[1] (what MPI_Dims_create gives for 2 dimensions),
+ * periodic, ranks row-major; its neighbour pairs are every (i, j) one step apart along a dimension of
+ * extent >= 2, once each (extent 2: one pair, not two), dimension 0 first, in rank order. Round r
+ * exchanges pair r % npairs alone. Pure: the writer of raw.csv names the pairs without MPI.
+ */
+void mg_cart_dims(int p, int dims[2]);
+/* The pairs into pairs[0..cap) (i < j); their number (at most 2p). */
+int mg_cart_pairs(int p, int (*pairs)[2], int cap);
+/* The series key of round `round` on p processes: pattern cart its direction ("d1+"), cartpair its
+ * pair ("0-2", into buf of at least 24 bytes), "" for every other operation and pattern. */
+const char *mg_pattern_pair(mg_pattern pt, mg_coll op, long round, int p, char *buf, size_t len);
 /* Free what the patterns made for the run's communicator (the Cartesian ones): collective. */
 void mg_pattern_free(void);
 

@@ -37,6 +37,10 @@ static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command, co
   }
 }
 
+void mg_bench_write_meta_launch(FILE *f, const mg_bench_meta *m, const char *command, const char *format) {
+  meta_launch(f, m, command, format);
+}
+
 /* The collectives, then per collective its algorithms and size definition. */
 static void meta_colls(FILE *f, const mg_bench_cfg *cfg) {
   char buf[2048];
@@ -241,6 +245,7 @@ long mg_bench_raw_count(const mg_bench_result *res) {
 long mg_bench_write_raw(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res,
                         const mg_bench_meta *m) {
   long rows = 0;
+  char pairbuf[24];
   mg_raw_header(f);
   for (int b = 0; b < res->nblocks; b++) {
     const mg_bench_block *B = &res->blocks[b];
@@ -251,7 +256,7 @@ long mg_bench_write_raw(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result 
                       .bytes = B->bytes, .count = B->count, .nprocs = m->nprocs};
       for (long j = 0; j < s->n; j++) {
         r.root = mg_bench_root(cfg, B->coll, s->round[j]);
-        r.pair = mg_pattern_pair(cfg->pattern, B->coll, s->round[j]);
+        r.pair = mg_pattern_pair(cfg->pattern, B->coll, s->round[j], m->nprocs, pairbuf, sizeof pairbuf);
         r.round = s->round[j];
         r.rep = s->rep[j];
         r.warmup = s->warmup[j];

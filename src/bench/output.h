@@ -17,6 +17,10 @@ void mg_bench_write_meta(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result
  * blocks' outcomes), under #@format=format: `bench --overlap` writes it too (res: sync and clock). */
 void mg_bench_write_meta_head(FILE *f, const mg_bench_cfg *cfg, const mg_bench_result *res, const mg_bench_meta *m,
                               const char *command, const char *format);
+/* Only the lines that describe the launch (library, processes, nodes, host, date, launch id, command)
+ * under #@format=format: what makes a file of another measurement of the same launch (check's
+ * pack.csv) one of its launch to the readers. */
+void mg_bench_write_meta_launch(FILE *f, const mg_bench_meta *m, const char *command, const char *format);
 /* The CSV header line and every row, block by block, algorithm by algorithm
  * (registry order), warm-up rows first, each in the order taken. Returns the
  * number of rows. */

@@ -6,6 +6,7 @@
  * purpose: the ranks of a pattern post them in the same order, so consecutive measurements
  * cannot take each other's messages.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "bench/bench.h"
@@ -29,11 +30,60 @@ int mg_pattern_find(const char *name) {
 
 static int exchanges(mg_coll op) { return op == MG_SENDRECV || op == MG_SENDRECV_REPLACE; }
 
+void mg_cart_dims(int p, int dims[2]) {
+  int b = 1;
+  for (int k = 1; (long)k * k <= p; k++)
+    if (p % k == 0) b = k;
+  dims[0] = p / (b > 0 ? b : 1), dims[1] = b;
+}
+
+int mg_cart_pairs(int p, int (*pairs)[2], int cap) {
+  int dims[2], n = 0;
+  mg_cart_dims(p, dims);
+  for (int d = 0; d < 2; d++) {
+    if (dims[d] < 2) continue;
+    for (int r = 0; r < p; r++) {
+      int c[2] = {r / dims[1], r % dims[1]};
+      if (dims[d] == 2 && c[d] == 1) continue; /* the same pair as from coordinate 0 */
+      c[d] = (c[d] + 1) % dims[d];
+      int j = c[0] * dims[1] + c[1];
+      if (n < cap) pairs[n][0] = r < j ? r : j, pairs[n][1] = r < j ? j : r;
+      n++;
+    }
+  }
+  return n;
+}
+
+const char *mg_pattern_pair(mg_pattern pt, mg_coll op, long round, int p, char *buf, size_t len) {
+  static const char *const dirs[MG_CART_DIRECTIONS] = {"d0-", "d0+", "d1-", "d1+"};
+  if (op != MG_SENDRECV || round < 0) return "";
+  if (pt == MG_PATTERN_CART) return dirs[round % MG_CART_DIRECTIONS];
+  if (pt != MG_PATTERN_CARTPAIR || p < 2 || p > (1 << 20)) return "";
+  int n = mg_cart_pairs(p, NULL, 0), pr[1][2] = {{0, 0}};
+  if (n <= 0) return "";
+  int k = (int)(round % n), dims[2], seen = 0;
+  mg_cart_dims(p, dims); /* pair k alone, without a table of 2p */
+  for (int d = 0; d < 2 && !seen; d++) {
+    if (dims[d] < 2) continue;
+    for (int r = 0; r < p && !seen; r++) {
+      int c[2] = {r / dims[1], r % dims[1]};
+      if (dims[d] == 2 && c[d] == 1) continue;
+      if (k-- > 0) continue;
+      c[d] = (c[d] + 1) % dims[d];
+      int j = c[0] * dims[1] + c[1];
+      pr[0][0] = r < j ? r : j, pr[0][1] = r < j ? j : r, seen = 1;
+    }
+  }
+  snprintf(buf, len, "%d-%d", pr[0][0], pr[0][1]);
+  return buf;
+}
+
 /* The Cartesian communicators of pattern cart, made at its first measurement (every rank runs
  * every measurement) for the run's communicator and freed at the end of the run. */
 static struct {
   MPI_Comm parent, plain, reordered;
-} cart = {MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL};
+  mg_pattern pt;
+} cart = {MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL, MG_PATTERN_CART};
 
 void mg_pattern_free(void) {
   if (cart.plain != MPI_COMM_NULL) PMPI_Comm_free(&cart.plain);
@@ -41,14 +91,16 @@ void mg_pattern_free(void) {
   cart.parent = MPI_COMM_NULL;
 }
 
-static int cart_comms(MPI_Comm comm, int p) {
-  if (cart.parent == comm) return MPI_SUCCESS;
+/* Pattern cart's grid is MPI_Dims_create's; cartpair's mg_cart_dims (the pairs named without MPI). */
+static int cart_comms(MPI_Comm comm, int p, mg_pattern pt) {
+  if (cart.parent == comm && cart.pt == pt) return MPI_SUCCESS;
   mg_pattern_free();
-  int dims[2] = {0, 0}, periods[2] = {1, 1};
-  int rc = PMPI_Dims_create(p, 2, dims);
+  int dims[2] = {0, 0}, periods[2] = {1, 1}, rc = MPI_SUCCESS;
+  if (pt == MG_PATTERN_CARTPAIR) mg_cart_dims(p, dims);
+  else rc = PMPI_Dims_create(p, 2, dims);
   if (rc == MPI_SUCCESS) rc = PMPI_Cart_create(comm, 2, dims, periods, 0, &cart.plain);
   if (rc == MPI_SUCCESS) rc = PMPI_Cart_create(comm, 2, dims, periods, 1, &cart.reordered);
-  if (rc == MPI_SUCCESS) cart.parent = comm;
+  if (rc == MPI_SUCCESS) cart.parent = comm, cart.pt = pt;
   return rc;
 }
 
@@ -57,7 +109,7 @@ static int cart_comms(MPI_Comm comm, int p) {
  * the one made with reordering. A dimension of extent 1 (2 processes: 2 x 1) is an exchange with
  * the rank itself. */
 static int cart_exchange(const mg_call *c, int alg, long round) {
-  int rc = cart_comms(c->comm, c->size);
+  int rc = cart_comms(c->comm, c->size, MG_PATTERN_CART);
   if (rc != MPI_SUCCESS) return rc;
   mg_call s = *c;
   s.comm = mg_colls[c->coll].algs[alg].family == MG_FAM_TOPO ? cart.reordered : cart.plain;
@@ -67,13 +119,31 @@ static int cart_exchange(const mg_call *c, int alg, long round) {
   return rc == MPI_SUCCESS ? mg_run(&s, alg) : rc;
 }
 
+/* Pattern cartpair: pair round % npairs exchanges alone, by its ranks in the row's communicator (the
+ * reordered one's ranks are other processes: that is what eq. 37 compares); the others are idle. */
+static int cart_pair_exchange(const mg_call *c, int alg, long round) {
+  int rc = cart_comms(c->comm, c->size, MG_PATTERN_CARTPAIR);
+  if (rc != MPI_SUCCESS) return rc;
+  mg_call s = *c;
+  s.comm = mg_colls[c->coll].algs[alg].family == MG_FAM_TOPO ? cart.reordered : cart.plain;
+  s.stag = s.rtag = TAG_DATA, s.status = MPI_STATUS_IGNORE;
+  char buf[24];
+  int i, j, me;
+  if (sscanf(mg_pattern_pair(MG_PATTERN_CARTPAIR, c->coll, round, c->size, buf, sizeof buf), "%d-%d", &i, &j) != 2)
+    return MPI_ERR_TOPOLOGY;
+  if ((rc = PMPI_Comm_rank(s.comm, &me)) != MPI_SUCCESS || (me != i && me != j)) return rc;
+  s.src = s.root = me == i ? j : i;
+  return mg_run(&s, alg);
+}
+
 const char *mg_pattern_refuses(mg_coll op, int alg, mg_pattern pt, int p) {
   if (op == MG_RECV || op == MG_IRECV) return "a receive is measured as the receive side of a send";
   if (p < 2) return "a point-to-point pattern needs 2 processes";
-  if (pt == MG_PATTERN_CART && op != MG_SENDRECV) return "pattern cart measures sendrecv only";
+  if ((pt == MG_PATTERN_CART || pt == MG_PATTERN_CARTPAIR) && op != MG_SENDRECV)
+    return "patterns cart and cartpair measure sendrecv only";
   if (exchanges(op) && pt == MG_PATTERN_ONETOALL) return "sendrecv exchanges: measured by pingpong, exchange and cart";
-  if (mg_colls[op].algs[alg].family == MG_FAM_TOPO && pt != MG_PATTERN_CART)
-    return "a topology row is measured by pattern cart";
+  if (mg_colls[op].algs[alg].family == MG_FAM_TOPO && pt != MG_PATTERN_CART && pt != MG_PATTERN_CARTPAIR)
+    return "a topology row is measured by pattern cart or cartpair";
   if (mg_colls[op].algs[alg].family == MG_FAM_RMA && p != 2)
     return "a one-sided row's fences are collective over the communicator: measured on 2 processes";
   if (mg_colls[op].algs[alg].recv_side && pt == MG_PATTERN_EXCHANGE)
@@ -151,6 +221,8 @@ int mg_pattern_run(const mg_call *c, int alg, mg_pattern pt, long round) {
   }
   case MG_PATTERN_CART:
     return cart_exchange(c, alg, round);
+  case MG_PATTERN_CARTPAIR:
+    return cart_pair_exchange(c, alg, round);
   case MG_PATTERN_ONETOALL:
     if (me != 0) return recv_side(c, alg, 0);
     for (int j = 1; j < p; j++)

@@ -17,12 +17,12 @@
 #include <time.h>
 
 #include "bench/seq.h"
+#include "check/analyze.h"
 #include "check/check.h"
 #include "stats/stats.h"
 #include "util/err.h"
 #include "util/hash.h"
 #include "util/parse.h"
-
 
 /* ---------- growing arrays of doubles ---------- */
 
@@ -250,8 +250,8 @@ static double launch_start(const mg_ck_launch *l) {
   return days * 86400 + (double)(f[3] * 3600 + f[4] * 60 + f[5]);
 }
 
-/* One verdict: fill everything but the decision (mg_ck_decide, after the family is known). */
-static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, char *err, size_t errlen) {
+int mg_ck_compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, const char *opname, char *err,
+                     size_t errlen) {
   vec a = {0}, b = {0}, la = {0}, lb = {0}, ra = {0}, rb = {0}, lra = {0}, lrb = {0};
   offs L = {0};
   int rc = 0;
@@ -337,7 +337,7 @@ static int compare(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, c
   }
   /* the bootstrap seed depends on the comparison, not on its position in the run */
   uint32_t seed = mg_fnv1a(MG_FNV1A_INIT, &o->seed, sizeof o->seed);
-  seed = mg_fnv1a(seed, mg_colls[v->coll].name, strlen(mg_colls[v->coll].name));
+  seed = mg_fnv1a(seed, opname, strlen(opname));
   seed = mg_fnv1a(seed, v->alg, strlen(v->alg));
   seed = mg_fnv1a(seed, v->red, strlen(v->red));
   uint64_t by = v->bytes;
@@ -371,7 +371,7 @@ out:
   return rc;
 }
 
-static int push_verdict(mg_ck_verdict **vs, int *n, int *cap, const mg_ck_verdict *v) {
+int mg_ck_push_verdict(mg_ck_verdict **vs, int *n, int *cap, const mg_ck_verdict *v) {
   if (*n == *cap) {
     int nc = *cap ? 2 * *cap : 64;
     mg_ck_verdict *nv = realloc(*vs, (size_t)nc * sizeof *nv);
@@ -383,8 +383,7 @@ static int push_verdict(mg_ck_verdict **vs, int *n, int *cap, const mg_ck_verdic
   return 0;
 }
 
-/* A verdict before compare(): every number unknown. */
-static void verdict_init(mg_ck_verdict *v, mg_coll coll, size_t bytes, const char *red, const char *alg) {
+void mg_ck_verdict_init(mg_ck_verdict *v, mg_coll coll, size_t bytes, const char *red, const char *alg) {
   memset(v, 0, sizeof *v);
   v->coll = coll;
   v->bytes = bytes;
@@ -449,11 +448,11 @@ static int monotony(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, c
       for (int m = k + 2; m < ns; m++)
         if (sz[m].med < sz[best].med) best = m;
       mg_ck_verdict v;
-      verdict_init(&v, s->coll, sz[k].bytes, s->red, s->alg);
+      mg_ck_verdict_init(&v, s->coll, sz[k].bytes, s->red, s->alg);
       v.bytes_next = sz[best].bytes;
       v.guideline = MG_CK_MONO_GUIDELINE;
-      if (compare(d, o, &v, err, errlen)) return free(sz), free(done), -1;
-      if (push_verdict(&r->mono, &r->nmono, &cap, &v)) goto nomem;
+      if (mg_ck_compare_op(d, o, &v, mg_colls[v.coll].name, err, errlen)) return free(sz), free(done), -1;
+      if (mg_ck_push_verdict(&r->mono, &r->nmono, &cap, &v)) goto nomem;
     }
   }
   qsort(r->mono, (size_t)r->nmono, sizeof *r->mono, cmp_mono);
@@ -508,7 +507,7 @@ static int looks_of(const mg_ck_data *d) {
 /* The REVERSE row of mock-up row m (check.h, mg_ck_relations), before Holm. */
 static int reverse_row(const mg_ck_data *d, const mg_ck_opts *o, const mg_ck_verdict *m, const mg_ck_relation_rows *rr,
                        mg_ck_verdict *v, char *err, size_t errlen) {
-  verdict_init(v, m->coll, m->bytes, m->red, m->alg);
+  mg_ck_verdict_init(v, m->coll, m->bytes, m->red, m->alg);
   v->rel = MG_CK_REL_REVERSE;
   v->guideline = rr->rev_guideline;
   v->measure_only = 1; /* a verdict, never a tuning rule */
@@ -517,7 +516,7 @@ static int reverse_row(const mg_ck_data *d, const mg_ck_opts *o, const mg_ck_ver
     snprintf(v->note, sizeof v->note, "%s", m->note);
     return 0;
   }
-  if (compare(d, o, v, err, errlen)) return -1;
+  if (mg_ck_compare_op(d, o, v, mg_colls[v->coll].name, err, errlen)) return -1;
   if (v->status == MG_CKV_OK) snprintf(v->note, sizeof v->note, "%s", rr->rev_note);
   return 0;
 }
@@ -568,7 +567,7 @@ static int reverse_rows(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *
     if (reverse_row(d, o, &r->v[i], rr, &rv, err, errlen)) return -1;
     eq = rv;
     eq.rel = MG_CK_REL_EQUIV;
-    if (push_verdict(&r->rel, &r->nrel, &relcap, &rv) || push_verdict(&r->rel, &r->nrel, &relcap, &eq))
+    if (mg_ck_push_verdict(&r->rel, &r->nrel, &relcap, &rv) || mg_ck_push_verdict(&r->rel, &r->nrel, &relcap, &eq))
       return MG_ERR("out of memory");
   }
   return 0;
@@ -634,7 +633,7 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *given, mg_ck_result *r,
     for (int k = 0; k <= na; k++) {
       if (k == na && (!o->aa || !have_default)) continue; /* the A/A control closes the cell */
       mg_ck_verdict v;
-      verdict_init(&v, coll, bytes, red, k == na ? MG_CK_AA_NAME : algs[k].name);
+      mg_ck_verdict_init(&v, coll, bytes, red, k == na ? MG_CK_AA_NAME : algs[k].name);
       v.aa = k == na;
       v.guideline = guideline_of(coll, v.alg);
       int measured = v.aa;
@@ -651,7 +650,7 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *given, mg_ck_result *r,
             break;
           }
         }
-      } else if (compare(d, o, &v, err, errlen)) {
+      } else if (mg_ck_compare_op(d, o, &v, mg_colls[v.coll].name, err, errlen)) {
         goto out;
       } else { /* a timing of a row outside a bits-only restriction: say so, tune skips it */
         for (int i = 0; i < d->nnotes && !v.measure_only; i++) {
@@ -661,18 +660,20 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *given, mg_ck_result *r,
             v.measure_only = 1, snprintf(v.note, sizeof v.note, "%s", n->text);
         }
       }
-      if (mg_ck_is_libvar(v.alg) ? push_verdict(&r->lib, &r->nlib, &libcap, &v) : push_verdict(&r->v, &r->n, &cap, &v)) {
+      if (mg_ck_is_libvar(v.alg) ? mg_ck_push_verdict(&r->lib, &r->nlib, &libcap, &v) : mg_ck_push_verdict(&r->v, &r->n, &cap, &v)) {
         (void)MG_ERR("out of memory");
         goto out;
       }
     }
   }
   if (monotony(d, o, r, err, errlen) || reverse_rows(d, o, r, err, errlen)) goto out;
+  if (d->pack && mg_ck_pack_verdicts(d->pack, o, r, err, errlen)) goto out;
   r->looks = looks_of(d);
   r->family = adjust(r->v, r->n, 0, r->rel, r->nrel, o->holm, o->alpha, o->margin, r->looks);
   r->aa_family = adjust(r->v, r->n, 1, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
   r->mono_family = adjust(r->mono, r->nmono, 0, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
   r->lib_family = adjust(r->lib, r->nlib, 0, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
+  r->pack_family = adjust(r->pack, r->npack, 0, NULL, 0, o->holm, o->alpha, o->margin, 1); /* fixed rounds */
   for (int i = 0, k = 0; i < r->n && k < r->nrel; i++) {
     const mg_ck_relation_rows *rr = r->v[i].aa ? NULL : mg_ck_relation_of(r->v[i].coll, r->v[i].alg);
     if (!rr) continue;

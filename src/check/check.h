@@ -108,6 +108,11 @@ typedef struct mg_ck_data {
   long invalid;          /* rows with valid = 0 (kept in the file, excluded here) */
   long warmup;           /* warm-up rows (excluded) */
   int last;              /* lookup cache */
+  /* TGT 2010 eq. 4 (bench/pack.h): the series of a directory's pack.csv, in a data set of their own
+   * (its launches those of the pack files), so that nothing that reads collectives sees them: their
+   * coll is an mg_pack_op (pack, unpack), not a collective; red the datatype's spec; alg "default"
+   * (one MPI_Pack / MPI_Unpack) or the constituents' variant. NULL: none read. */
+  struct mg_ck_data *pack;
 } mg_ck_data;
 
 /* Pattern cart's direction as a series and verdict key (red, which sendrecv has no other use for):
@@ -118,6 +123,9 @@ typedef struct mg_ck_data {
 static inline const char *mg_ck_pair_of(const char *red) {
   return strncmp(red, MG_CK_PAIR_PREFIX, sizeof MG_CK_PAIR_PREFIX - 1) ? NULL : red + sizeof MG_CK_PAIR_PREFIX - 1;
 }
+/* Whether a key's pair is pattern cartpair's neighbour pair of ranks ("0-2": that pair alone) rather
+ * than pattern cart's direction ("d1+": every rank at once). */
+static inline int mg_ck_pair_is_ranks(const char *pair) { return pair && pair[0] >= '0' && pair[0] <= '9'; }
 
 void mg_ck_data_init(mg_ck_data *d);
 void mg_ck_data_free(mg_ck_data *d);
@@ -132,6 +140,10 @@ void mg_ck_data_free(mg_ck_data *d);
  */
 int mg_ck_read(mg_ck_data *d, const char *path, char *err, size_t errlen);
 int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen);
+/* A check's pack.csv (format mpiguide-check-pack/1, bench/pack.h) into d->pack (made when NULL);
+ * read_dir reads DIR/pack.csv beside DIR/raw.csv. 0, or -1 with "path:line: message"; on error
+ * d->pack keeps what it held. */
+int mg_ck_read_pack_csv(mg_ck_data *d, const char *path, char *err, size_t errlen);
 /* One ReproMPI file. launch_id: the launch it belongs to (NULL: #@launch, else the path). */
 int mg_ck_read_repro(mg_ck_data *d, const char *path, const char *launch_id, char *err, size_t errlen);
 
@@ -369,6 +381,13 @@ typedef struct mg_ck_result {
   int lib_family;
   struct mg_ck_kinds *kinds; /* per cell with a library variant: which kind wins (mg_ck_kinds_build) */
   int nkinds;
+  /* TGT 2010 eq. 4 (d->pack): per operation (coll holds the mg_pack_op), datatype (red) and size, one
+   * MPI_Pack / MPI_Unpack against the constituents one by one, with the same test, interval and
+   * noise rules and outcomes, Holm-adjusted as a family of their own; measure only (there is no call
+   * to repair): never in v, the score, the tables or tune (pack_summary.c). */
+  mg_ck_verdict *pack;
+  int npack;
+  int pack_family;
 } mg_ck_result;
 
 /* Whether an algorithm name is a library variant's ("lib:ring"). */
@@ -532,6 +551,11 @@ const mg_ck_verdict *mg_ck_p2p_find(const mg_ck_result *r, const mg_ck_p2p_col *
 int mg_ck_p2p_sizes(const mg_ck_result *r, size_t *out, int cap);
 /* Whether r holds a point-to-point operation's verdicts (tables then say "operation"). */
 int mg_ck_any_p2p(const mg_ck_result *r);
+/* TGT 2010 eq. 37 as the paper states it at one size, over the per-pair verdicts of pattern cartpair
+ * (sendrecv_as_cart_reorder's REVERSE rows keyed "cart:i-j"): MG_CK_CONSISTENT (holds) when at least
+ * one pair is shown not slower reordered (witness: the first such pair), MG_CK_VIOLATION when every
+ * pair's verdict is a violation, else MG_CK_INCONCLUSIVE; -1 when the size has no pair verdicts. */
+int mg_ck_eq37_pairs(const mg_ck_result *r, size_t bytes, int *npairs, int *nviolated, const char **witness);
 /* The summary's "point-to-point guidelines" section (nothing without their verdicts). */
 void mg_ck_print_p2p(FILE *f, const mg_ck_result *r);
 
@@ -589,6 +613,13 @@ extern const char *const mg_ck_result_files[];
 
 /* The display label of a mock-up: "GL5 reduce_bcast" (long) or "GL5" (short). */
 const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf, size_t len);
+
+/* The packing guideline (pack_summary.c, TGT 2010 eq. 4 and its Unpack twin): whether a result has
+ * its verdicts, the summary's section and packverdicts.csv (verdicts.csv's columns, the collective
+ * column naming pack or unpack). */
+int mg_ck_any_pack(const mg_ck_result *r);
+void mg_ck_print_pack(FILE *f, const mg_ck_result *r);
+void mg_ck_write_packverdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
 
 /* The renumbering guideline (rerank_summary.c, TGT 2010 eq. 36): whether a verdict is a rerank row's, whether
  * a result has any, and the summary's section. */

@@ -52,6 +52,7 @@ static void series_free(mg_ck_series *s) {
 }
 
 void mg_ck_data_free(mg_ck_data *d) {
+  if (d->pack) mg_ck_data_free(d->pack), free(d->pack);
   for (int i = 0; i < d->nlaunches; i++) launch_free(&d->launches[i]);
   for (int i = 0; i < d->nseries; i++) series_free(&d->series[i]);
   free(d->launches);
@@ -415,7 +416,10 @@ static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
   snprintf(p, dl + 16, "%s/raw.csv", dir);
   struct stat st;
   if (stat(p, &st) == 0) {
+    mg_ck_snapshot snap = mg_ck_snapshot_take(d);
     int rc = mg_ck_read_csv(d, p, err, errlen);
+    snprintf(p, dl + 16, "%s/pack.csv", dir); /* TGT 2010 eq. 4, measured in the same launch */
+    if (!rc && stat(p, &st) == 0 && (rc = mg_ck_read_pack_csv(d, p, err, errlen))) mg_ck_rollback(d, snap);
     free(p);
     return rc;
   }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "bench/csv.h"
+#include "bench/pack.h"
 #include "check/check.h"
 #include "check/reader.h"
 #include "util/err.h"
@@ -44,6 +45,27 @@ static int file_notes(mg_ck_data *d, const mg_ck_meta *m, int launch, const char
     if (mg_ck_note_add(d, (mg_coll)c, f[1], bytes, red, launch, f[3])) return MG_ERR("out of memory");
   }
   (void)path;
+  return 0;
+}
+
+/* A pack.csv's #@failed=OP,VARIANT,BYTES,NOTE lines: notes on its series, keyed by its #@datatype. */
+static int pack_notes(mg_ck_data *d, const mg_ck_meta *m, int launch, char *err, size_t errlen) {
+  const char *dt = mg_ck_meta_get(m, "datatype");
+  for (int i = 0; i < m->n && dt; i++) {
+    if (strcmp(m->v[i].key, "failed")) continue;
+    char buf[512], *f[3];
+    snprintf(buf, sizeof buf, "%s", m->v[i].val);
+    char *p = buf;
+    int k = 0;
+    for (; k < 3 && p; k++) {
+      f[k] = p;
+      if ((p = strchr(p, ','))) *p++ = '\0';
+    }
+    int op = k == 3 && p ? mg_pack_op_find(f[0]) : -1;
+    size_t bytes;
+    if (op < 0 || mg_ck_parse_size(f[2], &bytes) || strlen(dt) >= MG_CK_RED) continue; /* not ours */
+    if (mg_ck_note_add(d, (mg_coll)op, f[1], bytes, dt, launch, p)) return MG_ERR("out of memory");
+  }
   return 0;
 }
 
@@ -86,6 +108,7 @@ typedef struct raw_file {
   int nfields, header;
   int file_launch; /* the launch of the first row, -1 before it */
   long lineno, rows;
+  int pack;        /* a check's pack.csv (bench/pack.h): its operations are pack and unpack */
 } raw_file;
 
 /* One data row, parsed. */
@@ -115,6 +138,12 @@ static int read_header(raw_file *r, char *line, long len, char *err, size_t errl
     for (int k = 0; k < r->nfields; k++)
       if (!strcmp(fld[k], mg_raw_col_names[c])) r->col[c] = k;
   }
+  const char *fmt = mg_ck_meta_get(&r->m, "format"); /* a pack.csv is read beside its raw.csv only */
+  if ((fmt && !strcmp(fmt, MG_PACK_FORMAT)) != r->pack)
+    return MG_ERR(r->pack ? "%s:%ld: not a pack.csv of mpiguide check (its #@format is not " MG_PACK_FORMAT ")"
+                          : "%s:%ld: a pack.csv of mpiguide check (TGT 2010 eq. 4), not raw measurements of "
+                            "collectives: give the directory that holds it and its raw.csv",
+                  r->path, r->lineno);
   int have = 0;
   for (int c = 0; c < MG_RAW_NCOLS; c++) have += r->col[c] >= 0;
   for (int c = 0; c < MG_RAW_NCOLS; c++)
@@ -130,10 +159,23 @@ static int read_header(raw_file *r, char *line, long len, char *err, size_t errl
   return 0;
 }
 
+/* raw.csv's pair column: pattern cart's direction (d0-, d0+, d1-, d1+) or cartpair's ranks I-J (digits,
+ * I < J). */
+static int pair_key(const char *p) {
+  if (p[0] == 'd') return (p[1] == '0' || p[1] == '1') && (p[2] == '-' || p[2] == '+') && !p[3];
+  size_t a = strspn(p, "0123456789");
+  if (a == 0 || a > 9 || p[a] != '-') return 0;
+  size_t b = strspn(p + a + 1, "0123456789");
+  return b > 0 && b <= 9 && !p[a + 1 + b] && atol(p) < atol(p + a + 1);
+}
+
 /* The values of a data row (fields split): collective, algorithm and the numbers. */
 static int parse_row(const raw_file *r, char **fld, raw_row *w, char *err, size_t errlen) {
   const int *col = r->col;
-  int c = mg_coll_find(fld[col[MG_RAW_COLL]]);
+  int c = r->pack ? mg_pack_op_find(fld[col[MG_RAW_COLL]]) : mg_coll_find(fld[col[MG_RAW_COLL]]);
+  if (c < 0 && r->pack)
+    return MG_ERR("%s:%ld: unknown operation '%.40s' (a pack.csv measures pack and unpack)", r->path, r->lineno,
+                  fld[col[MG_RAW_COLL]]);
   if (c < 0)
     return MG_ERR("%s:%ld: unknown collective '%s' (known: %s)", r->path, r->lineno, fld[col[MG_RAW_COLL]],
                   mg_coll_names());
@@ -162,6 +204,14 @@ static int parse_row(const raw_file *r, char **fld, raw_row *w, char *err, size_
     return MG_ERR("%s:%ld: column %s: '%s' is not %s", r->path, r->lineno, mg_raw_col_names[which[bad]],
                   fld[col[which[bad]]], expect[bad]);
   w->launch = fld[col[MG_RAW_LAUNCH]];
+  if (r->pack) { /* TGT 2010 eq. 4: keyed by the datatype; no root, no pair */
+    const char *dt = fld[col[MG_RAW_DTYPE]];
+    if (!*dt || strlen(dt) >= MG_CK_RED)
+      return MG_ERR("%s:%ld: datatype '%.40s' is empty or too long", r->path, r->lineno, dt);
+    snprintf(w->red, MG_CK_RED, "%s", dt);
+    w->root = -1;
+    return 0;
+  }
   /* the reduction's pair and the root: columns since mpiguide-bench-raw/2, else the #@ lines */
   const char *op = col[MG_RAW_OP] >= 0 ? fld[col[MG_RAW_OP]] : mg_ck_meta_get(&r->m, "op");
   mg_ck_red_of(w->coll, fld[col[MG_RAW_DTYPE]], op, w->red);
@@ -174,8 +224,9 @@ static int parse_row(const raw_file *r, char **fld, raw_row *w, char *err, size_
    * (sendrecv reduces nothing), so TGT 2010 eq. 37 is judged per direction (mg_ck_pair_key) */
   const char *pair = col[MG_RAW_PAIR] >= 0 ? fld[col[MG_RAW_PAIR]] : "";
   if (*pair) {
-    if (mg_colls[w->coll].reduction || strlen(pair) + strlen(MG_CK_PAIR_PREFIX) >= MG_CK_RED || strchr(pair, ':'))
-      return MG_ERR("%s:%ld: pair '%.40s': a neighbour direction of sendrecv (d0-, d0+, d1-, d1+) was expected",
+    if (mg_colls[w->coll].reduction || strlen(pair) + strlen(MG_CK_PAIR_PREFIX) >= MG_CK_RED || !pair_key(pair))
+      return MG_ERR("%s:%ld: pair '%.40s': a neighbour direction of sendrecv (d0-, d0+, d1-, d1+; pattern cart) or "
+                    "a neighbour pair of ranks I-J (pattern cartpair) was expected",
                     r->path, r->lineno, pair);
     snprintf(w->red, MG_CK_RED, "%s%s", MG_CK_PAIR_PREFIX, pair);
   }
@@ -240,6 +291,7 @@ static int read_end(raw_file *r, char *err, size_t errlen) {
   if (ml)
     for (int i = r->snap.nlaunches; i < r->d->nlaunches; i++)
       if (!strcmp(r->d->launches[i].id, ml)) meta_launch = i;
+  if (r->pack) return pack_notes(r->d, &r->m, meta_launch, err, errlen);
   if (check_stops(r->d, &r->m, meta_launch, r->path, r->lineno, err, errlen)) return -1;
   return file_notes(r->d, &r->m, meta_launch, r->path, err, errlen);
 }
@@ -256,11 +308,20 @@ static int read_line(void *ctx, char *line, long len, long lineno, char *err, si
   return r->header ? read_row(r, line, err, errlen) : read_header(r, line, len, err, errlen);
 }
 
-int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
-  raw_file r = {.d = d, .path = path, .snap = mg_ck_snapshot_take(d), .file_launch = -1};
+static int read_file(mg_ck_data *d, const char *path, int pack, char *err, size_t errlen) {
+  raw_file r = {.d = d, .path = path, .snap = mg_ck_snapshot_take(d), .file_launch = -1, .pack = pack};
   int rc = mg_ck_read_lines(path, read_line, &r, &r.lineno, err, errlen);
   if (!rc) rc = read_end(&r, err, errlen);
   if (rc) mg_ck_rollback(d, r.snap);
   mg_ck_meta_free(&r.m);
   return rc;
+}
+
+int mg_ck_read_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
+  return read_file(d, path, 0, err, errlen);
+}
+
+int mg_ck_read_pack_csv(mg_ck_data *d, const char *path, char *err, size_t errlen) {
+  if (!d->pack && !(d->pack = calloc(1, sizeof *d->pack))) return MG_ERR("out of memory");
+  return read_file(d->pack, path, 1, err, errlen);
 }

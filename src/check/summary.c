@@ -257,6 +257,7 @@ void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   print_score(f, d, &s);
   mg_ck_print_p2p(f, r);
   mg_ck_print_rerank(f, r);
+  mg_ck_print_pack(f, r);
   print_monotony(f, r);
   mg_ck_print_libvariants(f, r);
   if (s.aa)

@@ -146,9 +146,10 @@ void mg_ck_result_free(mg_ck_result *r) {
   free(r->rel);
   free(r->lib);
   free(r->kinds);
-  r->v = r->mono = r->rel = r->lib = NULL;
+  free(r->pack);
+  r->v = r->mono = r->rel = r->lib = r->pack = NULL;
   r->kinds = NULL;
-  r->n = r->nmono = r->nrel = r->nlib = r->nkinds = 0;
+  r->n = r->nmono = r->nrel = r->nlib = r->nkinds = r->npack = 0;
 }
 
 void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {

@@ -9,14 +9,15 @@
 #include <string.h>
 
 #include "bench/csv.h"
+#include "bench/pack.h"
 #include "util/text.h"
 #include "check/check.h"
 #include "mpiguide.h"
 #include "util/err.h"
 
 
-const char *const mg_ck_result_files[] = {"raw.csv",     "verdicts.csv", "verdicts.json", "monotony.csv",
-                                          "summary.txt", "report.html",  NULL};
+const char *const mg_ck_result_files[] = {"raw.csv",     "verdicts.csv", "verdicts.json",    "monotony.csv",
+                                          "summary.txt", "report.html",  "packverdicts.csv", NULL};
 
 static const char *status_name(mg_ck_vstatus s) {
   return s == MG_CKV_OK ? "ok" : s == MG_CKV_SKIPPED ? "skipped" : "error";
@@ -101,9 +102,18 @@ static const mg_ck_verdict *vnext(vcursor *c) {
   return c->i < r->n ? &r->v[c->i++] : NULL;
 }
 
-void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+/* The collective column of a verdict: its collective's name; packverdicts.csv: the pack operation's. */
+typedef const char *(*opname_fn)(const mg_ck_verdict *v);
+static const char *coll_name(const mg_ck_verdict *v) { return mg_colls[v->coll].name; }
+static const char *pack_name(const mg_ck_verdict *v) { return mg_pack_op_name((int)v->coll); }
+
+static void verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r, opname_fn opname) {
   mg_meta(f, "format", "mpiguide-check-verdicts/3");
   settings_meta(f, d, r);
+  if (opname == pack_name) {
+    mg_meta(f, "pack_family", "%d", r->family);
+    mg_meta(f, "guideline", "%s: %s; %s", MG_PACK_GUIDELINE, MG_PACK_FORMULA, MG_UNPACK_FORMULA);
+  }
   fputs(
       "collective,bytes,mockup,guideline,status,n_default,n_mockup,median_default_sec,median_mockup_sec,"
       "mean_default_sec,mean_mockup_sec,slowdown,slowdown_lo,slowdown_hi,test,method,statistic,critical_"
@@ -114,7 +124,7 @@ void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *
   vcursor cur = {r, 0, 0};
   for (const mg_ck_verdict *v; (v = vnext(&cur));) {
     int ok = v->status == MG_CKV_OK;
-    fprintf(f, "%s,%zu,", mg_colls[v->coll].name, v->bytes);
+    fprintf(f, "%s,%zu,", opname(v), v->bytes);
     mg_csv_str(f, v->alg);
     fprintf(f, ",%s,%s,%ld,%ld,", v->guideline, status_name(v->status), v->n_def, v->n_mock);
     double nums[] = {v->med_def, v->med_mock, v->mean_def, v->mean_mock, v->slowdown, v->lo, v->hi};
@@ -144,6 +154,15 @@ void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *
     csv_num(f, v->root_worst);
     fprintf(f, ",%s\n", mg_ck_relation_name(v->rel));
   }
+}
+
+void mg_ck_write_verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r) { verdicts_csv(f, d, r, coll_name); }
+
+void mg_ck_write_packverdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+  mg_ck_result t = *r; /* the pack verdicts in the place of the mock-ups' (their own family) */
+  t.v = r->pack, t.n = r->npack, t.family = r->pack_family;
+  t.rel = NULL, t.nrel = 0;
+  verdicts_csv(f, d, &t, pack_name);
 }
 
 void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
@@ -306,15 +325,16 @@ int mg_ck_write_results(const char *dir, const mg_ck_data *d, const mg_ck_result
   static const struct {
     const char *name;
     writer_fn fn;
-    int lib; /* only with library variants (docs/libvar.md) */
+    int lib; /* only with library variants (docs/libvar.md); 2: only with pack verdicts (TGT 2010 eq. 4) */
   } files[] = {{"verdicts.csv", mg_ck_write_verdicts_csv, 0},
+               {"packverdicts.csv", mg_ck_write_packverdicts_csv, 2},
                {"verdicts.json", mg_ck_write_verdicts_json, 0},
                {"monotony.csv", mg_ck_write_monotony_csv, 0},
                {"summary.txt", write_summary, 0},
                {"libvariants.csv", mg_ck_write_libvariants_csv, 1},
                {"libverdicts.csv", mg_ck_write_libverdicts_csv, 1}};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-    if (files[i].lib && !r->nlib) continue;
+    if ((files[i].lib == 1 && !r->nlib) || (files[i].lib == 2 && !r->npack)) continue;
     size_t n = strlen(dir) + strlen(files[i].name) + 2;
     char *path = malloc(n);
     if (!path) return MG_ERR("out of memory");

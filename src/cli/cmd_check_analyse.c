@@ -70,8 +70,9 @@ int mg_check_analyse(mg_check_state *S, const char *const *sources, int nsources
       mg_ck_print_summary(stdout, &d, &r);
       if (outdir) {
         int raw_here = nsources == 1 && !strcmp(sources[0], outdir);
-        printf("\nresults: %s/ (%sverdicts.csv, verdicts.json, summary.txt, report.html%s)\n", outdir,
-               raw_here ? "raw.csv, " : "", r.nlib ? ", libvariants.csv, libverdicts.csv" : "");
+        printf("\nresults: %s/ (%sverdicts.csv, verdicts.json, summary.txt, report.html%s%s)\n", outdir,
+               raw_here ? "raw.csv, " : "", r.nlib ? ", libvariants.csv, libverdicts.csv" : "",
+               !r.npack ? "" : raw_here ? ", pack.csv, packverdicts.csv" : ", packverdicts.csv");
       }
     }
   }

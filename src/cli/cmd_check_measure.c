@@ -15,9 +15,11 @@
 #include "bench/eta.h"
 #include "bench/eta_raw.h"
 #include "bench/output.h"
+#include "bench/pack.h"
 #include "cli/cmd_check_guided.h"
 #include "cli/cmd_check_state.h"
 #include "util/err.h"
+#include "util/sort.h"
 
 /* The blocks the engine measures for c at size index si (bench/engine.c): one per (datatype, op) pair of
  * a reduction that divides the size, a barrier's at the first size only; as a mask over the pairs. */
@@ -128,12 +130,82 @@ int mg_check_write_raw(mg_check_state *S, const mg_bench_meta *meta, const char 
   }
   mg_cmd_merged_free(&m);
   if (rc) return -1;
-  /* results of an earlier run in DIR (--force) no longer match raw.csv */
+  /* results of an earlier run in DIR (--force) no longer match raw.csv; nor its pack.csv, measured
+   * after the last raw.csv (mg_check_measure_pack) */
   for (int i = 1; mg_ck_result_files[i]; i++) {
     snprintf(path, sizeof path, "%s/%s", S->out, mg_ck_result_files[i]);
     unlink(path);
   }
+  snprintf(path, sizeof path, "%s/pack.csv", S->out);
+  unlink(path);
   return 0;
+}
+
+int mg_check_wants_pack(const mg_check_state *S) {
+  if (!S->base.dtype || S->base.dtype->kind == MG_DK_PREDEFINED) return 0;
+  for (int i = 0; i < S->ncolls; i++)
+    for (int a = 1; a < mg_colls[S->colls[i]].nalgs; a++)
+      if ((S->algmask[S->colls[i]] & (1u << a)) && mg_colls[S->colls[i]].algs[a].family == MG_FAM_DATATYPE) return 1;
+  return 0;
+}
+
+/* The sizes of eq. 4: those of the collectives with a datatype row, once each, ascending. */
+static int pack_sizes(const mg_check_state *S, size_t **out) {
+  long all = 0;
+  for (int i = 0; i < S->ncolls; i++) all += S->nsizes[S->colls[i]];
+  size_t *v = malloc((size_t)(all + 1) * sizeof *v);
+  int n = 0;
+  if (!v) return -1;
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    int has = 0;
+    for (int a = 1; a < mg_colls[c].nalgs; a++)
+      has |= (S->algmask[c] & (1u << a)) && mg_colls[c].algs[a].family == MG_FAM_DATATYPE;
+    for (int k = 0; has && k < S->nsizes[c]; k++) {
+      size_t b = S->sizes[c][k];
+      int j = 0;
+      while (j < n && v[j] != b) j++;
+      if (j == n && b > 0 && b % (size_t)S->base.dtype->size == 0) v[n++] = b;
+    }
+  }
+  qsort(v, (size_t)n, sizeof *v, mg_cmp_size);
+  *out = v;
+  return n;
+}
+
+int mg_check_measure_pack(mg_check_state *S, const mg_bench_meta *meta) {
+  size_t *sizes = NULL;
+  int n = pack_sizes(S, &sizes), rc = 0;
+  if (n < 0) MPI_Abort(MPI_COMM_WORLD, 1); /* out of memory on some rank: every rank's sizes are alike */
+  const mg_rep_cfg *rp = &S->base.rep;
+  mg_pack_cfg cfg = {.comm = MPI_COMM_WORLD, .dtype = S->base.dtype, .sizes = sizes, .nsizes = n,
+                     .warmup = S->base.warmup, .time_cap = MG_CHECK_PACK_CAP, .timer = S->base.timer};
+  cfg.rounds = rp->mode == MG_REP_FIXED ? rp->nrep : rp->min_nrep > MG_CHECK_PACK_ROUNDS ? rp->min_nrep
+                                                                                            : MG_CHECK_PACK_ROUNDS;
+  if (rp->mode != MG_REP_FIXED && rp->max_nrep > 0 && cfg.rounds > rp->max_nrep) cfg.rounds = rp->max_nrep;
+  cfg.min_rounds = cfg.rounds < MG_CHECK_PACK_MIN ? cfg.rounds : MG_CHECK_PACK_MIN;
+  if (S->rank == 0 && S->progress)
+    fprintf(stderr, "mpiguide check: packing (TGT 2010 eq. 4): MPI_Pack and MPI_Unpack of %s against its constituents, "
+                    "%d size(s), on rank 0\n", cfg.dtype->name, n);
+  mg_pack_result res;
+  int mrc = mg_pack_run(&cfg, &res);
+  if (mrc != MPI_SUCCESS) {
+    fprintf(stderr, "mpiguide check: the packing measurement failed on rank %d\n", S->rank);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+  }
+  if (S->rank == 0) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/pack.csv", S->out);
+    mg_outfile f;
+    rc = mg_outfile_open(&f, path, S->err, sizeof S->err);
+    if (!rc) {
+      mg_pack_write(f.f, &cfg, &res, meta, S->command ? S->command : "");
+      rc = mg_outfile_commit(&f, S->err, sizeof S->err);
+    }
+  }
+  mg_pack_result_free(&res);
+  free(sizes);
+  return rc;
 }
 
 /* Nothing lost on Ctrl-C (cmd_check_save.c): rank 0 saves the cells measured so far. These are

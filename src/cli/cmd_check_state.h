@@ -95,6 +95,18 @@ void mg_check_measure(mg_check_state *S, const mg_bench_meta *meta);
  * with S->err. */
 int mg_check_write_raw(mg_check_state *S, const mg_bench_meta *meta, const char *incomplete);
 
+/* TGT 2010 eq. 4 (bench/pack.h): whether this check measures MPI_Pack and MPI_Unpack against the
+ * constituents (a derived --datatype and a row of the datatype family chosen), and the measurement
+ * (every rank; rank 0 alone measures and writes DIR/pack.csv, after the last DIR/raw.csv). The
+ * rounds: --nrep, else the larger of --min-nrep and MG_CHECK_PACK_ROUNDS, at most --max-nrep; a size
+ * stops after MG_CHECK_PACK_MIN of them once it took MG_CHECK_PACK_CAP seconds (docs/check.md). 0,
+ * or -1 with S->err (rank 0: the file). */
+#define MG_CHECK_PACK_ROUNDS 50
+#define MG_CHECK_PACK_MIN 20
+#define MG_CHECK_PACK_CAP 1.0
+int mg_check_wants_pack(const mg_check_state *S);
+int mg_check_measure_pack(mg_check_state *S, const mg_bench_meta *meta);
+
 /* cmd_check_resume.c: --resume. 0, or -1 with S->err. */
 int mg_check_resume_plan(mg_check_state *S, int argc, char **argv, mg_bench_meta *meta);
 int mg_check_resume_finish(mg_check_state *S);

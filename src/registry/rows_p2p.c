@@ -70,8 +70,8 @@ static const mg_alg sendrecv_algs[] = {
     {.name = "sendrecv_as_cart_reorder", .fn = mg_sendrecv_default, .guideline = "TGT37",
      .formula = "Sendrecv{cart}(n) vs Sendrecv{cart, reorder}(n)",
      .description = "the library's own sendrecv with the neighbours on a Cartesian communicator made with reordering "
-                    "(pattern cart); measure only: another communicator, check judges eq. 37, Sendrecv{cart, reorder} <= "
-                    "Sendrecv{cart}, per direction of the exchange", .restrictions = MG_R_MEASURE_ONLY, .mem_formula = "0", .family = MG_FAM_TOPO,
+                    "(pattern cart or cartpair); measure only: another communicator, check judges eq. 37, Sendrecv{cart, "
+                    "reorder} <= Sendrecv{cart}, per direction of the exchange (cart) or per neighbour pair (cartpair)", .restrictions = MG_R_MEASURE_ONLY, .mem_formula = "0", .family = MG_FAM_TOPO,
      .cost = "self(n)"},
 };
 

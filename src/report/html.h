@@ -89,6 +89,8 @@ void mg_rp_latency_key(FILE *f);
 void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns);
 /* The renumbering guideline (TGT 2010 eq. 36, the rerank family): per collective and size, its verdicts. */
 void mg_rp_rerank_table(FILE *f, const mg_rp_run *run, int nruns);
+/* The packing guideline's table (TGT 2010 eq. 4, mg_ck_result.pack); nothing without its verdicts. */
+void mg_rp_pack_table(FILE *f, const mg_rp_run *run, int nruns);
 
 /* ---- tuned.c ---- */
 /* #@key of the raw.csv next to a verify.csv (the measurement's metadata, read with it), "" when absent. */

@@ -315,7 +315,7 @@ static void test_output(void) {
   mg_raw_row_write(o.f, &r);
   /* pattern cart: the direction of the round (bench.h, mg_pattern_pair) */
   r = (mg_raw_row){.coll = "sendrecv", .alg = "default", .dtype = "MPI_BYTE", .op = "", .root = -1, .launch = "abc123",
-                   .pair = mg_pattern_pair(MG_PATTERN_CART, MG_SENDRECV, 7), .bytes = 8, .count = 8, .nprocs = 4,
+                   .pair = mg_pattern_pair(MG_PATTERN_CART, MG_SENDRECV, 7, 4, NULL, 0), .bytes = 8, .count = 8, .nprocs = 4,
                    .round = 7, .valid = 1, .runtime = 2e-5};
   mg_raw_row_write(o.f, &r);
   ASSERT_EQ(mg_outfile_commit(&o, err, sizeof err), 0);
@@ -468,7 +468,39 @@ static void test_dtype_specs(void) {
   }
 }
 
+/* Pattern cartpair's neighbour pairs (bench.h): the grid, each pair once, the key of each round. */
+static void test_cart_pairs(void) {
+  TEST_CASE("cartpair: the balanced grid and its neighbour pairs, each once");
+  int dims[2], pr[32][2];
+  mg_cart_dims(6, dims);
+  ASSERT_TRUE(dims[0] == 3 && dims[1] == 2);
+  mg_cart_dims(7, dims);
+  ASSERT_TRUE(dims[0] == 7 && dims[1] == 1);
+  ASSERT_EQ(mg_cart_pairs(1, pr, 32), 0);
+  ASSERT_EQ(mg_cart_pairs(2, pr, 32), 1); /* 2 x 1: one pair, the extent-1 dimension none */
+  ASSERT_TRUE(pr[0][0] == 0 && pr[0][1] == 1);
+  ASSERT_EQ(mg_cart_pairs(3, pr, 32), 3); /* a ring of 3 */
+  ASSERT_EQ(mg_cart_pairs(6, pr, 32), 9); /* 3 x 2: two rings of 3, three pairs across */
+  int n = mg_cart_pairs(4, pr, 32);       /* 2 x 2: dimension 0 (0-2, 1-3), then 1 (0-1, 2-3) */
+  ASSERT_EQ(n, 4);
+  static const int want[4][2] = {{0, 2}, {1, 3}, {0, 1}, {2, 3}};
+  for (int k = 0; k < n && k < 4; k++) ASSERT_TRUE(pr[k][0] == want[k][0] && pr[k][1] == want[k][1]);
+  int m = mg_cart_pairs(12, pr, 32); /* 4 x 3: 12 + 12, no pair twice */
+  ASSERT_EQ(m, 24);
+  for (int a = 0; a < m; a++)
+    for (int b = a + 1; b < m; b++) ASSERT_TRUE(pr[a][0] != pr[b][0] || pr[a][1] != pr[b][1]);
+  TEST_CASE("cartpair: the series key of a round names its pair; cart its direction; others none");
+  char buf[24];
+  ASSERT_STR_EQ(mg_pattern_pair(MG_PATTERN_CARTPAIR, MG_SENDRECV, 5, 4, buf, sizeof buf), "1-3");
+  ASSERT_STR_EQ(mg_pattern_pair(MG_PATTERN_CARTPAIR, MG_SENDRECV, 27, 12, buf, sizeof buf), "3-6"); /* 27 mod 24 */
+  ASSERT_STR_EQ(mg_pattern_pair(MG_PATTERN_CART, MG_SENDRECV, 5, 4, buf, sizeof buf), "d0+");
+  ASSERT_STR_EQ(mg_pattern_pair(MG_PATTERN_CARTPAIR, MG_SEND, 5, 4, buf, sizeof buf), "");
+  ASSERT_STR_EQ(mg_pattern_pair(MG_PATTERN_CARTPAIR, MG_SENDRECV, 0, 1, buf, sizeof buf), "");
+  ASSERT_TRUE(mg_pattern_refuses(MG_SEND, 0, MG_PATTERN_CARTPAIR, 4) != NULL);
+}
+
 int main(void) {
+  test_cart_pairs();
   test_counts();
   test_stats();
   test_rep();

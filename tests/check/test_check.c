@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/pack.h"
 #include "check/check.h"
 #include "tuner/tuner.h"
 #include "util/text.h"
@@ -1296,6 +1297,207 @@ static void test_span(void) {
   ASSERT_NEAR(mg_ck_launch_wait(1, 2, 1, 60), 0, 0);
 }
 
+static const char *path_of_tmp(const char *rel) {
+  static char buf[4][1024];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", tmp_dir, rel);
+  return buf[k];
+}
+
+/* ---------- TGT 2010 eq. 37 per neighbour pair (pattern cartpair) ---------- */
+
+static void test_topo_pairs(void) {
+  /* sendrecv on 4 processes (pairs 0-2, 1-3, 0-1, 2-3), 120 rounds, the pair turning with the round:
+   * at 1 KiB the reordered communicator is 30 % slower for three pairs and 20 % faster for 0-1 (eq. 37
+   * holds: one pair faster); at 4 KiB 30 % slower for every pair (violated). */
+  static char csv[131072];
+  static const char *const pairs[] = {"0-2", "1-3", "0-1", "2-3"};
+  strcpy(csv, "#@format=mpiguide-bench-raw/3\n#@sync_cost_sec=1e-7\n#@pattern=cartpair\n"
+              "collective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,warmup,runtime_sec,valid\n");
+  for (int b = 0; b < 2; b++)
+    for (int i = 0; i < 120; i++) {
+      double j = 0.01 * ((i * 17) % 120), def = 10 + j, reo = (b == 0 && i % 4 == 2 ? 8 : 13) + j;
+      size_t u = strlen(csv);
+      snprintf(csv + u, sizeof csv - u,
+               "sendrecv,default,%d,%d,MPI_BYTE,,,%s,4,T,%d,%d,0,%.9f,1\n"
+               "sendrecv,sendrecv_as_cart_reorder,%d,%d,MPI_BYTE,,,%s,4,T,%d,%d,0,%.9f,1\n",
+               b ? 4096 : 1024, b ? 4096 : 1024, pairs[i % 4], i, i, def * 1e-6, b ? 4096 : 1024, b ? 4096 : 1024,
+               pairs[i % 4], i, i, reo * 1e-6);
+    }
+  const char *p = write_file("topo_pairs/raw.csv", csv);
+  mg_ck_data d;
+  mg_ck_result r;
+  read_analyze(p, &d, &r);
+
+  TEST_CASE("topo pairs: one series per neighbour pair, keyed cart:I-J");
+  ASSERT_EQ(d.nseries, 16);
+  const mg_ck_series *s = mg_ck_find(&d, MG_SENDRECV, "sendrecv_as_cart_reorder", 1024, "cart:0-1", 0);
+  ASSERT_TRUE(s && s->n == 30);
+
+  TEST_CASE("topo pairs: eq. 37 holds where one pair is faster reordered, is violated where every pair is slower");
+  int np = 0, nv = 0;
+  const char *w = NULL;
+  ASSERT_EQ(mg_ck_eq37_pairs(&r, 1024, &np, &nv, &w), MG_CK_CONSISTENT);
+  ASSERT_EQ(np, 4);
+  ASSERT_EQ(nv, 3);
+  ASSERT_STR_EQ(w ? w : "", "0-1");
+  ASSERT_EQ(mg_ck_eq37_pairs(&r, 4096, &np, &nv, &w), MG_CK_VIOLATION);
+  ASSERT_EQ(nv, 4);
+  ASSERT_EQ(mg_ck_eq37_pairs(&r, 64, &np, &nv, &w), -1);
+
+  TEST_CASE("topo pairs: the summary names each slower pair and the per-pair judgement");
+  const char *out = written(&d, &r, 0);
+  ASSERT_CONTAINS(out, ", pair 0-2)");
+  ASSERT_CONTAINS(out, "      1K: 4 pairs, 3 slower reordered: holds (pair 0-1 not slower)\n");
+  ASSERT_CONTAINS(out, "      4K: 4 pairs, 4 slower reordered: VIOLATED\n");
+  ASSERT_CONTAINS(written(&d, &r, 1), ",cart:2-3,");
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+
+  TEST_CASE("topo pairs: a pair that is neither a direction nor I-J with I < J is refused");
+  static const char *const badp[] = {"2-1", "a-b", "d2+", "0-", "1-2-3"};
+  for (size_t k = 0; k < sizeof badp / sizeof badp[0]; k++) {
+    char text[1024], err[MG_CK_ERR];
+    snprintf(text, sizeof text,
+             "#@pattern=cartpair\ncollective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,"
+             "warmup,runtime_sec,valid\nsendrecv,default,8,8,MPI_BYTE,,,%s,4,T,0,0,0,1e-6,1\n", badp[k]);
+    mg_ck_data_init(&d);
+    ASSERT_EQ(mg_ck_read(&d, write_file("topo_pairs_bad.csv", text), err, sizeof err), -1);
+    ASSERT_CONTAINS(err, "a neighbour pair of ranks I-J (pattern cartpair) was expected");
+    mg_ck_data_free(&d);
+  }
+}
+
+/* ---------- TGT 2010 eq. 4: a check's pack.csv beside its raw.csv (bench/pack.h) ---------- */
+
+#define PACK_HEAD                                                                                      \
+  "#@format=mpiguide-check-pack/1\n#@launch=T\n#@date=2026-12-02T10:00:00Z\n#@nprocs=2\n"              \
+  "#@datatype=vector:2:3:MPI_DOUBLE\n#@sync_cost_sec=1e-8\n"
+
+/* The rows of pack.csv: op's default at def us, its constituents at alt us, 30 rounds, jittered. */
+static void pack_rows(char *buf, size_t len, const char *op, size_t bytes, double def, double alt) {
+  for (int i = 0; i < 30; i++) {
+    double j = 0.001 * ((i * 7) % 30);
+    size_t u = strlen(buf);
+    snprintf(buf + u, len - u,
+             "%s,default,%zu,%zu,vector:2:3:MPI_DOUBLE,,,,2,T,%d,%d,0,%.9f,1\n"
+             "%s,%s_as_subtypes,%zu,%zu,vector:2:3:MPI_DOUBLE,,,,2,T,%d,%d,0,%.9f,1\n",
+             op, bytes, bytes / 16, i, i, (def + j) * 1e-6, op, op, bytes, bytes / 16, i, i, (alt + j) * 1e-6);
+  }
+}
+
+static const mg_ck_verdict *find_pack(const mg_ck_result *r, const char *op, size_t bytes) {
+  for (int i = 0; i < r->npack; i++)
+    if (!strcmp(mg_pack_op_name((int)r->pack[i].coll), op) && r->pack[i].bytes == bytes) return &r->pack[i];
+  return NULL;
+}
+
+static void test_pack(void) {
+  /* raw.csv: bcast against bcast_as_packed, no difference; pack.csv: MPI_Pack at 1 KiB 2x slower than
+   * its constituents (6 us against 3 us), at 4 KiB 4x faster; MPI_Unpack at 1 KiB alike (5 us, 5.2
+   * us: within no margin either way); MPI_Unpack at 4 KiB failed its byte identity (a #@failed line). */
+  static char raw[16384], pk[32768];
+  strcpy(raw, "#@format=mpiguide-bench-raw/3\n#@launch=T\n#@date=2026-12-02T10:00:00Z\n#@sync_cost_sec=1e-7\n"
+              "#@datatype=vector:2:3:MPI_DOUBLE\n"
+              "collective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,warmup,runtime_sec,valid\n");
+  for (int i = 0; i < 30; i++) {
+    size_t u = strlen(raw);
+    snprintf(raw + u, sizeof raw - u,
+             "bcast,default,1024,64,vector:2:3:MPI_DOUBLE,,0,,2,T,%d,%d,0,%.9f,1\n"
+             "bcast,bcast_as_packed,1024,64,vector:2:3:MPI_DOUBLE,,0,,2,T,%d,%d,0,%.9f,1\n",
+             i, i, (10 + 0.01 * ((i * 7) % 30)) * 1e-6, i, i, (10 + 0.01 * ((i * 11) % 30)) * 1e-6);
+  }
+  strcpy(pk, PACK_HEAD "#@failed=unpack,unpack_as_subtypes,4096,not byte-identical: the unpacked buffers differ at "
+                       "byte 8 of 6144 (MPI_Unpack against the constituents)\n#@rows=180\n"
+                       "collective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,warmup,"
+                       "runtime_sec,valid\n");
+  pack_rows(pk, sizeof pk, "pack", 1024, 6, 3);
+  pack_rows(pk, sizeof pk, "pack", 4096, 3, 12);
+  pack_rows(pk, sizeof pk, "unpack", 1024, 5, 5.2);
+  write_file("pack/raw.csv", raw);
+  write_file("pack/pack.csv", pk);
+  mg_ck_data d;
+  mg_ck_result r;
+  read_analyze(path_of_tmp("pack"), &d, &r);
+
+  TEST_CASE("pack: DIR/pack.csv read into a data set of its own, none of it among the collectives'");
+  ASSERT_TRUE(d.pack != NULL);
+  ASSERT_EQ(d.nseries, 2);
+  ASSERT_EQ(d.pack ? d.pack->nseries : -1, 6);
+  ASSERT_EQ(d.pack ? d.pack->nnotes : -1, 1);
+
+  TEST_CASE("pack: eq. 4 per operation and size, the failed identity an error with its reason");
+  ASSERT_EQ(r.npack, 4);
+  ASSERT_EQ(r.pack_family, 3); /* the error is not a comparison */
+  const mg_ck_verdict *v = find_pack(&r, "pack", 1024);
+  ASSERT_TRUE(v && v->status == MG_CKV_OK && v->outcome == MG_CK_VIOLATION && v->measure_only);
+  if (v) ASSERT_REL(v->slowdown, 6.0145 / 3.0145, 0.01);
+  if (v) ASSERT_STR_EQ(v->guideline, "TGT4");
+  v = find_pack(&r, "pack", 4096);
+  ASSERT_TRUE(v && v->outcome == MG_CK_CONSISTENT);
+  v = find_pack(&r, "unpack", 1024);
+  ASSERT_TRUE(v && v->outcome != MG_CK_VIOLATION);
+  v = find_pack(&r, "unpack", 4096);
+  ASSERT_TRUE(v && v->status == MG_CKV_ERROR && strstr(v->note, "not byte-identical: the unpacked buffers differ"));
+  for (int i = 0; i < r.n; i++) ASSERT_TRUE(strcmp(r.v[i].guideline, "TGT4") != 0);
+
+  TEST_CASE("pack: the summary's packing section, packverdicts.csv; verdicts.csv without them");
+  ASSERT_CONTAINS(written(&d, &r, 0), "  MPI_Pack   vector:2:3:MPI_DOUBLE:  1 violated,  1 consistent,  0 inconclusive; "
+                                      "one call slower than the constituents at 1K (2.00x)\n");
+  ASSERT_CONTAINS(written(&d, &r, 0), "    1 size(s) not measured, e.g. 4K: not byte-identical");
+  const char *vc = written(&d, &r, 1);
+  ASSERT_TRUE(!strstr(vc, "\npack,") && !strstr(vc, "TGT4"));
+  static char out[32768];
+  FILE *f = fmemopen(out, sizeof out - 1, "w");
+  mg_ck_write_packverdicts_csv(f, &d, &r);
+  fclose(f);
+  ASSERT_CONTAINS(out, "\n#@pack_family=3\n");
+  ASSERT_CONTAINS(out, "\npack,1024,pack_as_subtypes,TGT4,ok,30,30,");
+  ASSERT_CONTAINS(out, ",1,violation,measure only: no call to repair (TGT 2010 eq. 4),vector:2:3:MPI_DOUBLE,");
+  ASSERT_CONTAINS(out, "\nunpack,4096,unpack_as_subtypes,TGT4,error,");
+
+  TEST_CASE("pack: tune writes no rule from it (no call to repair)");
+  mg_profile *p = mg_profile_new();
+  mg_tune_choice *ch = NULL;
+  int nch = 0;
+  char err[MG_CK_ERR];
+  ASSERT_EQ(mg_tune_decide(&r, 2, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err), 0);
+  for (int i = 0; i < nch; i++) ASSERT_TRUE(ch[i].coll == MG_BCAST);
+  free(ch);
+  mg_profile_free(p);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+
+  TEST_CASE("pack: a pack.csv cut short refuses its directory, the raw.csv read before rolled back");
+  char *cut = strdup(pk);
+  cut[strlen(cut) - 200] = '\0';
+  *strrchr(cut, '\n') = '\0';
+  strcat(cut, "\n");
+  write_file("pack/pack.csv", cut);
+  free(cut);
+  mg_ck_data_init(&d);
+  ASSERT_EQ(mg_ck_read(&d, path_of_tmp("pack"), err, sizeof err), -1);
+  ASSERT_CONTAINS(err, "pack.csv:");
+  ASSERT_CONTAINS(err, "truncated");
+  ASSERT_EQ(d.nseries, 0);
+  ASSERT_EQ(d.nlaunches, 0);
+  mg_ck_data_free(&d);
+
+  TEST_CASE("pack: an operation other than pack and unpack, and a pack.csv given as raw data, refused");
+  write_file("pack/pack.csv", PACK_HEAD "collective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,"
+                                        "warmup,runtime_sec,valid\nbcast,default,16,1,vector:2:3:MPI_DOUBLE,,,,2,T,0,0,0,1e-6,1\n");
+  mg_ck_data_init(&d);
+  ASSERT_EQ(mg_ck_read(&d, path_of_tmp("pack"), err, sizeof err), -1);
+  ASSERT_CONTAINS(err, "unknown operation 'bcast' (a pack.csv measures pack and unpack)");
+  mg_ck_data_free(&d);
+  write_file("pack/pack.csv", pk);
+  mg_ck_data_init(&d);
+  ASSERT_EQ(mg_ck_read(&d, path_of_tmp("pack/pack.csv"), err, sizeof err), -1);
+  ASSERT_CONTAINS(err, "a pack.csv of mpiguide check (TGT 2010 eq. 4)");
+  mg_ck_data_free(&d);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
@@ -1304,7 +1506,7 @@ static const struct {
               {"shared_rounds", test_shared_rounds},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
               {"names", test_names},         {"roots", test_roots},       {"p2p", test_p2p},
-              {"topo", test_topo}};
+              {"topo", test_topo}, {"pack", test_pack}, {"topo_pairs", test_topo_pairs}};
 
 int main(int argc, char **argv) {
   if (argc < 2) {
