@@ -354,6 +354,15 @@ int mg_hs_compare(const mg_hs_trace *pred, const mg_hs_site *names, const unsign
   if (nunp)
     fprintf(o, "; %.6f s of it in %d spot%s the model does not price (not priced (waiting))", unp, nunp, nunp == 1 ? "" : "s");
   fputc('\n', o);
+  /* a format-4 measured trace: the MPI time outside the tuned operations, which the model does not
+   * price at all (completions, the other functions): waiting to the model, said, not dropped */
+  if (mt.version >= 4 && mt.all_time > mt.mpi_time) {
+    double rest = mt.all_time - mt.mpi_time;
+    fprintf(o, "%snot priced (waiting) beyond the hot spots: %.6f s per rank in the measured trace's other MPI calls, %.1f %% "
+               "of its whole MPI time (completions %.6f s: the waiting of the posts above; `mpiguide hotspots %s` "
+               "lists them)\n",
+            pre, rest, 100 * rest / mt.all_time, mt.class_time[MG_HS_CLASS_completion], measured);
+  }
   rc = 0;
 done:
   free(om);

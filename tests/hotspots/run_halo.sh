@@ -64,12 +64,19 @@ l=$(line "halo:iallreduce") t=$(line "halo:test")
 [[ $src == *.f90 ]] && t='[0-9]+'
 grep -E "^ +[0-9]+ +[^ ]+ $src:$t +MPI_Test .* MPI_Iallreduce posted at [^ ]+ $src:$l$" hs.out >/dev/null &&
   ok "MPI_Test at $src:$t completes MPI_Iallreduce posted at $src:$l" || fail "no row: Test $src:$t, Iallreduce $src:$l"
+# predicted from the same trace (--loggp): the completions and the other calls are said not priced
+# (waiting), with their time, not dropped
+if [[ -n ${MG_LOGGP:-} ]]; then
+  "$MG_CLI" hotspots t.csv --loggp "$MG_LOGGP" --measured t.csv >pr.out 2>pr.err || { fail "hotspots --loggp: exit $?"; cat pr.err; }
+  grep -qE "^not priced \(waiting\) beyond the hot spots: [0-9.]+ s per rank in the measured trace's other MPI calls, [0-9.]+ % of its whole MPI time \(completions [0-9.]+ s" pr.out &&
+    ok "--measured: the other MPI time is said not priced (waiting)" || { fail "--measured: no line on the other MPI time"; cat pr.out; }
+fi
 # check --sizes-from takes what it can check (the posts' sizes, in the cells of their guidelines)
 # and says what it leaves out and why (the C program at 2 ranks only: one short check)
 if [[ $src == *.c && $np == 2 ]]; then
   # shellcheck disable=SC2086
   "$MG_MPIEXEC" -n 2 $MG_MPIEXEC_FLAGS "$MG_CLI" check --sizes-from t.csv --collectives send,sendrecv --nrep 20 \
-    --min-span 0 -o ck >ck.out 2>ck.err || { fail "check --sizes-from: exit $?"; cat ck.err; }
+    --min-span 0 --force -o ck >ck.out 2>ck.err || { fail "check --sizes-from: exit $?"; cat ck.err; }
   grep -q "MPI_Isend sizes are checked where its guidelines are, in send's cell (TGT 2010 eqs. 5-7" ck.err &&
     ok "check --sizes-from: the posts' sizes go to the cells of their guidelines" || fail "no note on the posts"
   grep -qE "left out: [0-9.]+ % of the trace's MPI time, in MPI functions no guideline checks; completion [0-9.]+ % \(MPI_Waitall" ck.err &&
