@@ -22,6 +22,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_opts.h"
 #include "cli/cmd_hotspots_model.h"
+#include "cli/cmd_hotspots_rest.h"
 #include "cli/cmd_hotspots_sites.h"
 #include "cli/cmd_predict.h"
 #include "model/loggp_file.h"
@@ -385,39 +386,6 @@ static int select_spots(hs_run *H) {
   return 0;
 }
 
-/* The coverage line (a timed trace): the whole MPI time the trace saw, and what is in it. A
- * trace of format 4 times every MPI function (docs/trace.md, "Every MPI call"); an older one only
- * the operations mpiguide tunes, which the line says, so that "no rule, no gain" never hides
- * where the time went. */
-static void print_coverage(const mg_hs_trace *t, FILE *o) {
-  if (t->version < 4) {
-    fprintf(o, "coverage: this trace (format %d) timed only the operations mpiguide tunes; the time in every other MPI "
-               "call (MPI_Wait*, MPI_Test*, communicators, one-sided, I/O, ...) is not in it: record it again with "
-               "this version to see all of it\n", t->version);
-    return;
-  }
-  double all = t->all_time;
-  char wall[48] = "";
-  if (t->wall > 0) snprintf(wall, sizeof wall, " = %.1f %% of the wall time", 100 * all / t->wall);
-  fprintf(o, "MPI time: %.6f s per rank%s: operations mpiguide checks and tunes %.1f %%, completions %.1f %%", all,
-          wall, all > 0 ? 100 * t->class_time[MG_HS_CLASS_tuned] / all : 0.0,
-          all > 0 ? 100 * t->class_time[MG_HS_CLASS_completion] / all : 0.0);
-  double rest = all - t->class_time[MG_HS_CLASS_tuned] - t->class_time[MG_HS_CLASS_completion];
-  fprintf(o, ", elsewhere %.1f %%", all > 0 ? 100 * (rest > 0 ? rest : 0) / all : 0.0);
-  const char *sep = " (";
-  for (int c = 0; c < MG_HS_NCLASS; c++) {
-    if (c == MG_HS_CLASS_tuned || c == MG_HS_CLASS_completion || !(t->class_time[c] > 0) ||
-        100 * t->class_time[c] / all < 0.05)
-      continue;
-    fprintf(o, "%s%s %.1f %%", sep, mg_hs_class_names[c], 100 * t->class_time[c] / all);
-    sep = ", ";
-  }
-  fprintf(o, "%s\n", sep[0] == ',' ? ")" : "");
-  if (all > 0 && t->class_time[MG_HS_CLASS_tuned] < 0.5 * all)
-    fprintf(o, "note: most of the MPI time is outside the operations mpiguide checks and tunes: the hot spots below "
-               "cover those only; where the rest went follows them\n");
-}
-
 /* --loggp: what the prediction cannot see and where its prices may mislead, each line after pre. */
 static void print_flags(const hs_run *H, FILE *o, const char *pre) {
   if (!H->predicted) return;
@@ -489,7 +457,7 @@ static void print_head(const hs_run *H, FILE *o) {
   if (t->wall > 0 && !H->predicted)
     fprintf(o, "run: %d processes, wall time %.6f s (MPI calls %.1f %% of it), %s\n", t->nprocs, t->wall,
             100 * (t->version >= 4 ? t->all_time : t->mpi_time) / t->wall, t->mpi);
-  if (t->timed && !H->predicted) print_coverage(t, o);
+  if (t->timed && !H->predicted) mg_hs_print_coverage(t, o);
   if (H->have_check)
     fprintf(o, "check: %s (%d processes; verdicts at the exact size and, for reductions, class:op)\n",
             H->v.val[O_CHECK], H->ck_np);
@@ -594,76 +562,6 @@ static void print_spots(hs_run *H, FILE *o) {
   }
 }
 
-/* Where the rest of the MPI time went (a format-4 trace): the other MPI functions' rows, the
- * largest first, as many as cover P % of that time (at most N), a completion's share named by the
- * post it completes: "completes MPI_Irecv posted at main halo.c:76". */
-static void print_others(const hs_run *H, FILE *o) {
-  const mg_hs_trace *t = &H->t;
-  int m = t->nothers;
-  double rest = t->all_time - t->mpi_time;
-  if (!t->timed || t->version < 4 || m == 0 || H->v.given[O_CSV]) return;
-  /* the sites and post sites as spots, for resolve_sites: 2i the call, 2i + 1 its post */
-  mg_hs_spot *sp = calloc((size_t)2 * m, sizeof *sp);
-  mg_hs_site *nm = calloc((size_t)2 * m, sizeof *nm);
-  mg_hs_label *lb = calloc((size_t)2 * m, sizeof *lb);
-  double *time = malloc((size_t)m * sizeof *time);
-  int *order = malloc((size_t)m * sizeof *order);
-  if (!sp || !nm || !lb || !time || !order) {
-    fprintf(stderr, "mpiguide hotspots: out of memory: the rest of the MPI time is not listed\n");
-    goto out;
-  }
-  for (int i = 0; i < m; i++) {
-    const mg_hs_other *x = &t->others[i];
-    sp[2 * i].obj = x->obj;
-    sp[2 * i].offset = x->offset;
-    snprintf(sp[2 * i].sym, sizeof sp[2 * i].sym, "%s", x->sym);
-    sp[2 * i + 1].obj = x->post_obj;
-    sp[2 * i + 1].offset = x->post_offset;
-    snprintf(sp[2 * i + 1].sym, sizeof sp[2 * i + 1].sym, "%s", x->post_sym);
-    time[i] = x->time;
-  }
-  mg_hs_trace view = *t;
-  view.spots = sp;
-  view.n = 2 * m;
-  int missing = 0, reached = 0;
-  mg_hs_resolve(&view, nm, &missing);
-  for (int i = 0; i < 2 * m; i++) mg_hs_label_of(&view, &sp[i], &nm[i], H->v.given[O_WIDE], &lb[i]);
-  mg_hs_labels_apart(lb, 2 * m);
-  int k = mg_hs_select(time, m, rest, H->pct, (int)H->nmax, order, &reached);
-  double cov = 0;
-  for (int j = 0; j < k; j++) cov += time[order[j]];
-  fprintf(o, "\nthe rest of the MPI time, %.6f s per rank: %d row%s cover %.1f %% of it (P = %g %%, N = %ld)%s\n",
-          rest > 0 ? rest : 0, k, k == 1 ? "" : "s", rest > 0 ? 100 * cov / rest : 0.0, H->pct, H->nmax,
-          reached ? "" : ": the N cap stopped it before P");
-  fprintf(o, "%3s  %-34s %-22s %5s %7s %9s %10s %6s  %s\n", "#", "site", "function", "np", "size", "calls", "time_s",
-          "share", "completes (posted at)");
-  for (int j = 0; j < k; j++) {
-    int i = order[j];
-    const mg_hs_other *x = &t->others[i];
-    char post[600] = "", sz[32], share[16];
-    const char *site = lb[2 * i].text;
-    if (x->post_fn[0]) {
-      snprintf(post, sizeof post, "%.47s posted at %s", x->post_fn, lb[2 * i + 1].text);
-    } else if (x->cls == MG_HS_CLASS_completion) {
-      snprintf(post, sizeof post, "(no active request, or posted where the trace did not see)");
-    }
-    mg_fmt_bytes(x->bytes, MG_BYTES_EXACT, sz, sizeof sz);
-    fmt_share(x->time, t->all_time, share, sizeof share);
-    char np[16] = "-";
-    if (x->nprocs > 0) snprintf(np, sizeof np, "%d", x->nprocs);
-    fprintf(o, "%3d  %-34s %-22s %5s %7s %9ld %10.6f %6s  %s\n", j + 1, site, x->fn, np, x->bytes ? sz : "-", x->calls,
-            x->time, share, post);
-  }
-  fprintf(o, "(share: of all the MPI time; a completion's time is split equally among the active requests it was "
-             "given, docs/trace.md)\n");
-out:
-  free(sp);
-  free(nm);
-  free(lb);
-  free(time);
-  free(order);
-}
-
 int mg_cmd_hotspots(int argc, char **argv) {
   hs_run H0;
   hs_run *H = &H0;
@@ -693,7 +591,8 @@ int mg_cmd_hotspots(int argc, char **argv) {
       const char *pre = H->v.given[O_CSV] ? "# " : "";
       print_head(H, stdout);
       print_spots(H, stdout);
-      if (!H->predicted) print_others(H, stdout);
+      if (!H->predicted && !H->v.given[O_CSV])
+        mg_hs_print_others(&H->t, H->pct, H->nmax, H->v.given[O_WIDE], stdout);
       if (H->v.given[O_CSV]) print_flags(H, stdout, pre); /* the text has them in its head */
       print_unpriced(H, stdout, pre);
       rc = H->v.val[O_MEASURED] && mg_hs_compare(&H->t, H->names, H->kind, &H->m, H->v.val[O_MEASURED], H->pct,

@@ -176,7 +176,7 @@ expect_spec() { # TRACE NP SPEC
   local tr=$1 np=$2 spec=$3 coll
   if [[ ! -s $tr ]]; then fail "no trace file $tr"; return; fi
   if rows "$tr" | grep -q '^BAD-HEADER'; then fail "$tr: bad CSV header: $(rows "$tr" | grep BAD-HEADER)"; fi
-  expect_trace_meta "$tr" mpiguide_trace 3
+  expect_trace_meta "$tr" mpiguide_trace 4
   expect_trace_meta "$tr" nprocs "$np"
   expect_trace_meta "$tr" MPIGUIDE_ALG "$spec"
   for coll in "${COLLS[@]}"; do expect_coll "$tr" "$np" "$coll" "$(spec_alg "$spec" "$coll")" -; done

@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
       line[strcspn(line, "\n")] = '\0';
       TEST_CASE(line);
       if (!header && strncmp(line, "#@", 2) == 0) {
-        meta += strcmp(line, "#@mpiguide_trace=3") == 0; /* format 3: with the trailer */
+        meta += strcmp(line, "#@mpiguide_trace=4") == 0; /* format 4 (3: the trailer) */
         snprintf(expect, sizeof expect, "#@nprocs=%d", size);
         meta += strcmp(line, expect) == 0;
         /* the layout, as check's raw.csv has it: every rank of these tests on this one host */
