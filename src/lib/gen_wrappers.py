@@ -352,6 +352,9 @@ def main():
         c.write("/* The Fortran entries (mpif.h, `use mpi`) of Open MPI and MPICH; every argument by reference */\n"
                 "#if defined(OPEN_MPI) || defined(MPICH_VERSION)\n#define MG_ACCT_FORTRAN 1\n#else\n"
                 "#define MG_ACCT_FORTRAN 0\n#endif\ntypedef void *F;\n")
+        c.write("/* MG_ACCT_NONE (CMake, SimGrid's SMPI: its header declares another set of functions, with\n"
+                " * other qualifiers): no wrapper; the trace there holds the tuned operations only */\n"
+                "#if !defined(MG_ACCT_NONE)\n")
         c.write("/* the functions MPI-2.0 deprecated are still functions a program can call */\n"
                 '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"\n\n')
         for f in listed:
@@ -361,6 +364,7 @@ def main():
             if fortran_ok(f):
                 c.write("#if MG_ACCT_FORTRAN\n%s\n#endif\n" % fortran(f))
             c.write("#endif\n\n")
+        c.write("#endif /* MG_ACCT_NONE */\n")
     return 0
 
 
