@@ -99,46 +99,51 @@ def roles(fn):
     return {p["role"]: p["name"] for p in fn["params"] if p["role"]}
 
 
+# How an accounting body names its roles' values: the C wrapper's arguments as they are; a Fortran
+# binding's (Open MPI's, every argument an address) dereferenced as MPI_Fint and converted to C
+# handles, the request arrays through mg_acct_fgiven / mg_acct_fdone, which convert each element.
+C_DIALECT = {"int": "(long long)%s", "n": "%s", "type": "%s", "comm": "%s", "req_value": "*%s", "req_guard": "%s && ",
+             "ptr": "%s", "given": "mg_acct_given", "done": "mg_acct_done"}
+F_DIALECT = {"int": "*(MPI_Fint *)%s", "n": "*(MPI_Fint *)%s", "type": "PMPI_Type_f2c(*(MPI_Fint *)%s)",
+             "comm": "PMPI_Comm_f2c(*(MPI_Fint *)%s)", "req_value": "PMPI_Request_f2c(*(MPI_Fint *)%s)",
+             "req_guard": "", "ptr": "(MPI_Fint *)%s", "given": "mg_acct_fgiven", "done": "mg_acct_fdone"}
+
+
+def acct_body(fn, call, ok, d, r):
+    """The accounting part of a wrapper of fn, between its head and its return: time the call (line
+    `call`), keep what its roles say (r: role -> the argument's name, written in dialect d), and
+    record it. ok: the C expression of a successful call."""
+    out = ["  mg_acct_call a;", "  mg_acct_begin(&a, MG_FN_%s, mg_site_);" % fn["name"], "  mg_acct_start(&a);"]
+    # a completion (or MPI_Request_free): the requests it was given, before the call clears them
+    is_compl = fn["class"] == "completion" or fn["name"] == "MPI_Request_free"
+    reqs = r.get("reqs") or r.get("req") if is_compl else None
+    if reqs:
+        n = (d["n"] % r["n"] if "n" in r else "0") if "reqs" in r else "1"
+        out.append("  %s(&a, %s, %s);" % (d["given"], n, d["ptr"] % reqs))
+    out += [call, "  mg_acct_stop(&a);"]
+    if "count" in r and "type" in r:
+        out.append("  if (%s) mg_acct_bytes(&a, %s, %s);" % (ok, d["int"] % r["count"], d["type"] % r["type"]))
+    if "comm" in r:
+        out.append("  if (%s) mg_acct_comm(&a, %s);" % (ok, d["comm"] % r["comm"]))
+    for role, pers in (("post", 0), ("post_persistent", 1)):
+        if role in r:
+            out.append("  if (%s%s) mg_acct_posted(&a, %s, %d);" %
+                       (d["req_guard"] % r[role] if d["req_guard"] else "", ok, d["req_value"] % r[role], pers))
+    out.append("  %s(&a, %s);" % (d["done"], d["ptr"] % reqs) if reqs else "  mg_acct_done(&a, NULL);")
+    return out
+
+
 def wrapper(fn):
     name, ret, params = fn["name"], fn["ret"], fn["params"]
     pmpi = "P" + name
     decls = ", ".join(p["decl"] for p in params) or "void"
     args = ", ".join(p["name"] for p in params)
     r = roles(fn)
-    fid = "MG_FN_" + name
     void_ret = ret == "void"
-    lines = []
-    lines.append("static MG_ACTIVE %s acct_%s(const void *mg_site_%s%s) {" %
-                 (ret, name, ", " if params else "", decls if params else ""))
-    lines.append("  mg_acct_call a;")
-    lines.append("  mg_acct_begin(&a, %s, mg_site_);" % fid)
-    lines.append("  mg_acct_start(&a);")
-    # a completion (or MPI_Request_free): the requests it was given, before the call clears them
-    is_compl = fn["class"] == "completion" or name == "MPI_Request_free"
-    if is_compl and "reqs" in r:
-        lines.append("  mg_acct_given(&a, %s, %s);" % (r.get("n", "0"), r["reqs"]))
-    elif is_compl and "req" in r:
-        lines.append("  mg_acct_given(&a, 1, %s);" % r["req"])
-    if void_ret:
-        lines.append("  %s(%s);" % (pmpi, args))
-    else:
-        lines.append("  %s rc = %s(%s);" % (ret, pmpi, args))
-    lines.append("  mg_acct_stop(&a);")
-    ok = "rc == MPI_SUCCESS" if ret == "int" else "1"
-    if "count" in r and "type" in r:
-        lines.append("  if (%s) mg_acct_bytes(&a, (long long)%s, %s);" % (ok, r["count"], r["type"]))
-    if "comm" in r:
-        lines.append("  if (%s) mg_acct_comm(&a, %s);" % (ok, r["comm"]))
-    if "post" in r or "post_persistent" in r:
-        req = r.get("post") or r.get("post_persistent")
-        lines.append("  if (%s && %s) mg_acct_posted(&a, *%s, %d);" %
-                     (ok, req, req, 1 if "post_persistent" in r else 0))
-    if is_compl and "reqs" in r:
-        lines.append("  mg_acct_done(&a, %s);" % r["reqs"])
-    elif is_compl and "req" in r:
-        lines.append("  mg_acct_done(&a, %s);" % r["req"])
-    else:
-        lines.append("  mg_acct_done(&a, NULL);")
+    lines = ["static MG_ACTIVE %s acct_%s(const void *mg_site_%s%s) {" %
+             (ret, name, ", " if params else "", decls if params else "")]
+    call = "  %s(%s);" % (pmpi, args) if void_ret else "  %s rc = %s(%s);" % (ret, pmpi, args)
+    lines += acct_body(fn, call, "rc == MPI_SUCCESS" if ret == "int" else "1", C_DIALECT, r)
     if not void_ret:
         lines.append("  return rc;")
     lines.append("}")
@@ -210,32 +215,10 @@ def fortran(fn):
     out = ["/* %s's Fortran binding */" % name]
     out.append("extern %s pmpi_%s_(%s) __attribute__((weak));" % (rt, low, P))
     out.append("#if defined(OPEN_MPI)")
-    is_compl = fn["class"] == "completion" or name == "MPI_Request_free"
     out.append("static MG_ACTIVE %s facct_%s(const void *mg_site_%s%s) {" % (rt, name, ", " if fa else "", P if fa else ""))
-    out.append("  mg_acct_call a;")
-    out.append("  mg_acct_begin(&a, MG_FN_%s, mg_site_);" % name)
-    out.append("  mg_acct_start(&a);")
-    if is_compl and "reqs" in idx:
-        out.append("  mg_acct_fgiven(&a, %s, (MPI_Fint *)a%d);" %
-                   ("*(MPI_Fint *)a%d" % idx["n"] if "n" in idx else "0", idx["reqs"]))
-    elif is_compl and "req" in idx:
-        out.append("  mg_acct_fgiven(&a, 1, (MPI_Fint *)a%d);" % idx["req"])
-    out.append("  %spmpi_%s_(%s);" % ("" if sub else rt + " r = ", low, A))
-    out.append("  mg_acct_stop(&a);")
-    if {"count", "comm", "post", "post_persistent"} & set(idx):
-        out.append("  int ok = !ierr || *(MPI_Fint *)ierr == MPI_SUCCESS;")
-    if "count" in idx and "type" in idx:
-        out.append("  if (ok) mg_acct_bytes(&a, *(MPI_Fint *)a%d, PMPI_Type_f2c(*(MPI_Fint *)a%d));" %
-                   (idx["count"], idx["type"]))
-    if "comm" in idx:
-        out.append("  if (ok) mg_acct_comm(&a, PMPI_Comm_f2c(*(MPI_Fint *)a%d));" % idx["comm"])
-    for role, pers in (("post", 0), ("post_persistent", 1)):
-        if role in idx:
-            out.append("  if (ok) mg_acct_posted(&a, PMPI_Request_f2c(*(MPI_Fint *)a%d), %d);" % (idx[role], pers))
-    if is_compl and ("reqs" in idx or "req" in idx):
-        out.append("  mg_acct_fdone(&a, (MPI_Fint *)a%d);" % idx.get("reqs", idx.get("req")))
-    else:
-        out.append("  mg_acct_done(&a, NULL);")
+    call = "  %spmpi_%s_(%s);" % ("" if sub else rt + " r = ", low, A)
+    out += acct_body(fn, call, "(!ierr || *(MPI_Fint *)ierr == MPI_SUCCESS)", F_DIALECT,
+                     {role: "a%d" % i for role, i in idx.items()})
     if not sub:
         out.append("  return r;")
     out.append("}")
