@@ -108,12 +108,21 @@ static int cart_comms(MPI_Comm comm, int p, mg_pattern pt) {
  * step of a halo exchange), the direction by the round (mg_pattern_pair); the topo family's row on
  * the one made with reordering. A dimension of extent 1 (2 processes: 2 x 1) is an exchange with
  * the rank itself. */
-static int cart_exchange(const mg_call *c, int alg, long round) {
-  int rc = cart_comms(c->comm, c->size, MG_PATTERN_CART);
+/* The call c of row alg on the Cartesian communicator of pattern p (made once, cart_comms): the
+ * reordered one for the topo family's row, else the plain one. */
+static int cart_call(const mg_call *c, int alg, mg_pattern p, mg_call *s) {
+  int rc = cart_comms(c->comm, c->size, p);
   if (rc != MPI_SUCCESS) return rc;
-  mg_call s = *c;
-  s.comm = mg_colls[c->coll].algs[alg].family == MG_FAM_TOPO ? cart.reordered : cart.plain;
-  s.stag = s.rtag = TAG_DATA, s.status = MPI_STATUS_IGNORE;
+  *s = *c;
+  s->comm = mg_colls[c->coll].algs[alg].family == MG_FAM_TOPO ? cart.reordered : cart.plain;
+  s->stag = s->rtag = TAG_DATA, s->status = MPI_STATUS_IGNORE;
+  return MPI_SUCCESS;
+}
+
+static int cart_exchange(const mg_call *c, int alg, long round) {
+  mg_call s;
+  int rc = cart_call(c, alg, MG_PATTERN_CART, &s);
+  if (rc != MPI_SUCCESS) return rc;
   int k = (int)(round % MG_CART_DIRECTIONS);
   rc = PMPI_Cart_shift(s.comm, k / 2, k % 2 ? 1 : -1, &s.src, &s.root);
   return rc == MPI_SUCCESS ? mg_run(&s, alg) : rc;
@@ -122,11 +131,9 @@ static int cart_exchange(const mg_call *c, int alg, long round) {
 /* Pattern cartpair: pair round % npairs exchanges alone, by its ranks in the row's communicator (the
  * reordered one's ranks are other processes: that is what eq. 37 compares); the others are idle. */
 static int cart_pair_exchange(const mg_call *c, int alg, long round) {
-  int rc = cart_comms(c->comm, c->size, MG_PATTERN_CARTPAIR);
+  mg_call s;
+  int rc = cart_call(c, alg, MG_PATTERN_CARTPAIR, &s);
   if (rc != MPI_SUCCESS) return rc;
-  mg_call s = *c;
-  s.comm = mg_colls[c->coll].algs[alg].family == MG_FAM_TOPO ? cart.reordered : cart.plain;
-  s.stag = s.rtag = TAG_DATA, s.status = MPI_STATUS_IGNORE;
   char buf[24];
   int i, j, me;
   if (sscanf(mg_pattern_pair(MG_PATTERN_CARTPAIR, c->coll, round, c->size, buf, sizeof buf), "%d-%d", &i, &j) != 2)
