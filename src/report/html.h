@@ -42,7 +42,7 @@ void mg_html_markup(FILE *f, const char *markup);
 /* ---- report.c ---- */
 /* "16 B", "1 KiB", "1.5 KiB", "64 KiB", "1 MiB" */
 const char *mg_rp_bytes_str(size_t n, char *buf, size_t len);
-/* seconds as microseconds, for tables and titles */
+/* a latency for tables and titles: µs, ms or s, no exponent (mg_fmt_seconds) */
 const char *mg_rp_us_str(double sec, char *buf, size_t len);
 /* <td> of an MPI library's version string: whole, or cut at a word boundary with the whole in its title. */
 void mg_rp_version_cell(FILE *f, const char *v);

@@ -129,11 +129,11 @@ static void lat_series(lat_plot *P) {
 static void lat_axes(FILE *f, const lat_plot *P) {
   const double X1 = MG_RP_X0 + MG_RP_PW, Y1 = MG_RP_Y0 + MG_RP_PH;
   char b[64];
-  for (double q = P->ymin; q <= P->ymax * 1.0001; q *= 10) { /* y: powers of ten, in µs */
+  for (double q = P->ymin; q <= P->ymax * 1.0001; q *= 10) { /* y: powers of ten, in µs, ms or s */
     double y = mg_rp_lat_ymap(q, P->ymin, P->ymax);
     mg_html(f, "<line x1=\"%d\" y1=\"%.2f\" x2=\"%.0f\" y2=\"%.2f\" stroke=\"#ddd\"/>", MG_RP_X0, y, X1, y);
-    mg_html(f, "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%g</text>\n",
-            MG_RP_X0 - 5, y, q * 1e6);
+    mg_html(f, "<text x=\"%d\" y=\"%.2f\" font-size=\"11\" text-anchor=\"end\" dominant-baseline=\"middle\">%s</text>\n",
+            MG_RP_X0 - 5, y, mg_rp_us_str(q, b, sizeof b));
   }
   for (int s = 0; s < P->ns; s++) {
     double x = mg_rp_xmap(P->sizes[s], P->smin, P->smax);
@@ -154,8 +154,8 @@ static void lat_axes(FILE *f, const lat_plot *P) {
           MG_RP_PW, MG_RP_PH);
   mg_html(f, "<text x=\"%.0f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">message size in bytes (log scale)</text>\n",
           MG_RP_X0 + MG_RP_PW / 2.0, MG_RP_H - 8);
-  mg_html(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">median latency, "
-             "µs (log scale)</text>\n", MG_RP_Y0 + MG_RP_PH / 2.0);
+  mg_html(f, "<text transform=\"translate(16 %.0f) rotate(-90)\" font-size=\"12\" text-anchor=\"middle\">median latency "
+             "(log scale)</text>\n", MG_RP_Y0 + MG_RP_PH / 2.0);
 }
 
 /* Each series as a line and its points (with their tooltips), the default last: on top. */

@@ -32,11 +32,7 @@ const char *mg_rp_bytes_str(size_t n, char *buf, size_t len) {
   return mg_fmt_bytes(n, MG_BYTES_IEC, buf, len);
 }
 
-const char *mg_rp_us_str(double sec, char *buf, size_t len) {
-  if (!isfinite(sec)) snprintf(buf, len, "-");
-  else snprintf(buf, len, "%.4g µs", sec * 1e6);
-  return buf;
-}
+const char *mg_rp_us_str(double sec, char *buf, size_t len) { return mg_fmt_seconds(sec, buf, len); }
 
 /* A #@key of a launch's raw file ("" when absent). */
 static void launch_meta(const mg_ck_launch *L, const char *key, char *out, size_t len) {
@@ -551,9 +547,37 @@ int mg_rp_write_ex(FILE *f, const mg_rp_run *given, int nruns, const mg_rp_verif
   return rc;
 }
 
+/* The page's title: the MPI library, or with several configurations every one compared, each once, in
+ * run order ("Open MPI 4.1.4 vs MPICH 4.0.2"; with the layout where the runs differ in it, "· 2 × 2"). */
+static void page_name(const mg_rp_run *runs, int nruns, char *name, size_t len) {
+  int lay = 0, lib = 0;
+  const mg_ck_launch *a = &runs[0].d->launches[0];
+  for (int ri = 1; ri < nruns; ri++) {
+    const mg_ck_launch *b = &runs[ri].d->launches[0];
+    lib |= strcmp(a->mpi_name, b->mpi_name) || strcmp(a->mpi_version, b->mpi_version);
+    lay |= a->nnodes != b->nnodes || a->nprocs != b->nprocs;
+  }
+  size_t u = 0;
+  name[0] = '\0';
+  for (int ri = 0; ri < nruns && u + 1 < len; ri++) {
+    const mg_ck_launch *L = &runs[ri].d->launches[0];
+    char one[160], ver[32] = "";
+    if (lib) version_number(L->mpi_version, ver, sizeof ver);
+    size_t o = (size_t)snprintf(one, sizeof one, "%s%s%s", *L->mpi_name ? L->mpi_name : "unknown MPI", *ver ? " " : "", ver);
+    if (lay && o < sizeof one) {
+      if (L->nnodes > 0) snprintf(one + o, sizeof one - o, " · %d × %d", L->nnodes, L->nprocs / L->nnodes);
+      else snprintf(one + o, sizeof one - o, " · %d procs", L->nprocs);
+    }
+    int seen = 0; /* each configuration once (two process counts of one library and layout) */
+    for (const char *p = name; !seen && (p = strstr(p, one)); p++)
+      seen = (p == name || !strncmp(p - 4, " vs ", 4)) && (!p[strlen(one)] || !strncmp(p + strlen(one), " vs ", 4));
+    if (!seen) u += (size_t)snprintf(name + u, len - u, "%s%s", u ? " vs " : "", one);
+  }
+}
+
 static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_verify *ver, int nver) {
-  char name[256] = "";
-  if (nruns) snprintf(name, sizeof name, "%s", runs[0].d->launches[0].mpi_name);
+  char name[512] = "";
+  if (nruns) page_name(runs, nruns, name, sizeof name);
   else mg_rp_verify_meta(&ver[0], "mpi_library_name", name, sizeof name);
   fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>mpiguide report: ",

@@ -1,4 +1,4 @@
-/* Byte counts for people (see fmt.h). */
+/* Byte counts and durations for people (see fmt.h). */
 #include <math.h>
 #include <stdio.h>
 
@@ -23,5 +23,16 @@ const char *mg_fmt_bytes(size_t n, mg_bytes_style style, char *buf, size_t len) 
     snprintf(buf, len, "%zu", n);
   else
     snprintf(buf, len, "%zu%c", n, units[u]);
+  return buf;
+}
+
+const char *mg_fmt_seconds(double sec, char *buf, size_t len) {
+  double a = fabs(sec);
+  if (!isfinite(sec)) snprintf(buf, len, "-");
+  else if (a < 1e-6) snprintf(buf, len, "%.3f µs", sec * 1e6); /* %.4g would print 2.5e-02 */
+  else if (a < 1e-3 && fabs(sec * 1e6) < 999.95) snprintf(buf, len, "%.4g µs", sec * 1e6);
+  else if (a < 1 && fabs(sec * 1e3) < 999.95) snprintf(buf, len, "%.4g ms", sec * 1e3);
+  else if (a < 9999.5) snprintf(buf, len, "%.4g s", sec);
+  else snprintf(buf, len, "%.0f s", sec);
   return buf;
 }
