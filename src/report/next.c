@@ -4,7 +4,9 @@
  * process count filled in. When noise dominates a run, re-measuring comes
  * first; violations get the tune, verify and run commands; inconclusive sizes
  * get the check that would decide them (replicated, the sizes named); a
- * single launch gets the advice to replicate.
+ * single launch gets the advice to replicate. The commands launch as the run was launched
+ * (#@launcher of its raw.csv): `srun -n N` for a Slurm step, `mpiexec -n N` for MPICH's Hydra,
+ * else `mpirun -np N`.
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +30,19 @@ static void code(FILE *f, const char *s) {
   fputs("</code></pre>\n", f);
 }
 
+/* The launch command of N ranks as the run's launch recorded it (#@launcher, bench/meta.c: "srun",
+ * "srun --mpi=pmix", "mpiexec (Hydra)", "mpirun", ...), into out; mpirun when unknown. */
+static void launch_cmd(const mg_ck_launch *L, int np, char *out, size_t len) {
+  const char *ln = mg_ck_meta_get(&L->meta, "launcher");
+  if (!ln) ln = "";
+  const char *mpi = strstr(ln, "--mpi="); /* srun's plugin, a word of its own: kept, bounded */
+  size_t m = mpi ? strcspn(mpi, " \t") : 0;
+  if (!strncmp(ln, "srun", 4) && (!ln[4] || ln[4] == ' '))
+    snprintf(out, len, "srun%s%.*s -n %d", m ? " " : "", (int)(m < 64 ? m : 64), mpi ? mpi : "", np);
+  else if (!strncmp(ln, "mpiexec", 7)) snprintf(out, len, "mpiexec -n %d", np);
+  else snprintf(out, len, "mpirun -np %d", np);
+}
+
 /* The inconclusive sizes of coll in r, as a --sizes list; 0 when none. */
 static int inconclusive_sizes(const mg_ck_result *r, int coll, char *out, size_t len) {
   int n = 0;
@@ -48,14 +63,15 @@ static void run_next(FILE *f, const mg_rp_run *run) {
   mg_ck_summary s;
   mg_ck_summarize(run->r, &s);
   int np = run->d->launches[0].nprocs;
-  char dirs[1024] = "", dir[512], cmd[2048];
+  char dirs[1024] = "", dir[512], cmd[2048], ln[128];
+  launch_cmd(&run->d->launches[0], np, ln, sizeof ln);
   for (int l = 0; l < run->d->nlaunches && strlen(dirs) + 520 < sizeof dirs; l++) {
     source_dir(&run->d->launches[l], dir, sizeof dir);
     if (!strstr(dirs, dir)) snprintf(dirs + strlen(dirs), sizeof dirs - strlen(dirs), "%s%s", *dirs ? " " : "", dir);
   }
   fputs("<ol class=\"next\">\n", f);
   if (s.noise_dominated) {
-    snprintf(cmd, sizeof cmd, "mpiguide check --launches 3 -o recheck -- mpirun -np %d", np);
+    snprintf(cmd, sizeof cmd, "mpiguide check --launches 3 -o recheck -- %s", ln);
     fputs("<li><b>Measure again first:</b> noise dominates this run, so its verdicts tell nothing. Use an idle "
           "node with at most one rank per core, replicated:", f);
     code(f, cmd);
@@ -66,10 +82,10 @@ static void run_next(FILE *f, const mg_rp_run *run) {
     snprintf(cmd, sizeof cmd, "mpiguide tune %s -o tuned.prof", dirs);
     code(f, cmd);
     fputs("then <b>prove the gain</b> on this machine:", f);
-    snprintf(cmd, sizeof cmd, "mpirun -np %d mpiguide verify --profile tuned.prof -o verify", np);
+    snprintf(cmd, sizeof cmd, "%s mpiguide verify --profile tuned.prof -o verify", ln);
     code(f, cmd);
     fputs("and run the application with it (the full library path: <code>mpiguide env</code>):", f);
-    snprintf(cmd, sizeof cmd, "LD_PRELOAD=$(mpiguide env --lib) MPIGUIDE_PROFILE=tuned.prof mpirun -np %d ./app", np);
+    snprintf(cmd, sizeof cmd, "LD_PRELOAD=$(mpiguide env --lib) MPIGUIDE_PROFILE=tuned.prof %s ./app", ln);
     code(f, cmd);
     fputs("</li>\n", f);
   }
@@ -79,8 +95,8 @@ static void run_next(FILE *f, const mg_rp_run *run) {
     for (int c = 0; c < MG_NCOLL; c++) {
       char sizes[512];
       if (!inconclusive_sizes(run->r, c, sizes, sizeof sizes)) continue;
-      snprintf(cmd, sizeof cmd, "mpiguide check --launches 3 -c %s --sizes %s -o recheck-%s -- mpirun -np %d",
-               mg_colls[c].name, sizes, mg_colls[c].name, np);
+      snprintf(cmd, sizeof cmd, "mpiguide check --launches 3 -c %s --sizes %s -o recheck-%s -- %s",
+               mg_colls[c].name, sizes, mg_colls[c].name, ln);
       code(f, cmd);
     }
     fputs("</li>\n", f);

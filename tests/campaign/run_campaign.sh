@@ -10,6 +10,13 @@
 #                              a configuration of campaign.spec not measured yet is named; two verify
 #                              results of one configuration (data/verify-1, -2) show the spread of
 #                              tuned/default per cell
+#   run_campaign.sh libs       report over two libraries (data/libs: Open MPI by mpirun, MPICH by srun)
+#                              and over a noise-dominated run (data/noisy): the title names both
+#                              libraries; "Which library is faster" says which default is faster per
+#                              size, or the same, and says nothing but "tells nothing" where noise
+#                              dominates (as "What changed" does); latencies in µs or ms, never with an
+#                              exponent; the next step's commands launch as the run did (srun -n 4,
+#                              mpirun -np 4)
 #   run_campaign.sh mpirun     a campaign of 2 launchers (one says it is another: MPIGUIDE_LAUNCHER) at
 #                              1x2 through mpiexec, 2 launches each: the first configuration's 2nd
 #                              launch interrupts the campaign (SIGINT to it and to
@@ -188,6 +195,38 @@ report)
   printf 'config testmpi1-1x4\nconfig testmpi2-1x4\nconfigs 2\n' >tree/campaign.spec
   "$MG_CLI" report tree -o r3.html 2>err3.txt && ok "a campaign.spec with its configs line reads" ||
     fail "configs 2: exit $?: $(cat err3.txt)"
+  ;;
+libs)
+  "$MG_CLI" report "$MG_CP_DATA/libs" -o l.html 2>err.txt || die "report of data/libs exited $?: $(cat err.txt)"
+  "$MG_CLI" report "$MG_CP_DATA/noisy" -o n.html 2>err.txt || die "report of data/noisy exited $?: $(cat err.txt)"
+  sed -n '/<h2 id="which-faster">/,/<h2 id="what-changed">/p' l.html >lf.html
+  sed -n '/<h2 id="which-faster">/,/<h2 id="what-changed">/p' n.html >nf.html
+  sed -n '/<h2 id="what-changed">/,/<h2>Summary/p' n.html >nc.html
+  has() { # FILE TEXT WHAT
+    grep -qF -- "$2" "$1" && ok "$3" || fail "$3: $1 lacks $2"
+  }
+  has l.html '<title>mpiguide report: Open MPI 4.1.4 vs MPICH 4.0.2</title>' "the title names both libraries"
+  has l.html '<h1>mpiguide report: Open MPI 4.1.4 vs MPICH 4.0.2 — ' "the heading names both libraries"
+  has lf.html '<h2 id="which-faster">Which library is faster</h2>' "the section of which library is faster"
+  row() { grep -F "<tr data-verdict=\"$1\"><td>allreduce</td><td class=n>$2</td>" "$3"; }
+  [[ $(row faster '8 B' lf.html) == *'<td>Open MPI 4.1.4 · 4 procs · mpirun</td><td class=n>×2.00 ['*'faster: the interval lies above 1'* ]] &&
+    ok "8 B: Open MPI faster by 2" || fail "8 B: $(row faster '8 B' lf.html)"
+  [[ $(row same '1 KiB' lf.html) == *'<td>the same</td>'* ]] && ok "1 KiB: the same" || fail "1 KiB: $(grep -F '1 KiB' lf.html)"
+  [[ $(row faster '1 MiB' lf.html) == *'<td class=n>29.67 ms ['*'<td>MPICH 4.0.2 · 4 procs · srun --mpi=pmix</td><td class=n>×2.00 ['* ]] &&
+    ok "1 MiB: MPICH faster by 2, latencies in ms" || fail "1 MiB: $(grep -F '1 MiB' lf.html)"
+  [[ $(grep -c '<tr data-verdict="noise"><td>allreduce</td>' nf.html) == 3 ]] && ! grep -q '×' nf.html &&
+    has nf.html 'tells nothing: noise dominates the run of MPICH 4.0.2 · 4 procs (Summary), so no ratio is given' \
+      "a noise-dominated run: no ratio, tells nothing" || fail "a noise-dominated run compared: $(cat nf.html)"
+  grep -q '<tr data-noise="1"><td colspan=6>tells nothing: noise dominates the run of MPICH 4.0.2' nc.html && ! grep -q '×' nc.html &&
+    ok "What changed: nothing stated of a noise-dominated run" || fail "What changed of a noise-dominated run: $(cat nc.html)"
+  # no latency in exponent notation anywhere on either page (a number, then e+NN or e-NN, then a unit)
+  ! grep -Eq '[0-9]e[+-][0-9]+ ?(µs|ms|s)\b' l.html n.html && ok "no latency with an exponent" ||
+    fail "a latency with an exponent: $(grep -Eo '[^>]{0,20}[0-9]e[+-][0-9]+ ?(µs|ms|s)' l.html n.html | head -3)"
+  # the next step launches as the run was launched
+  has l.html '<pre><code>srun --mpi=pmix -n 4 mpiguide verify --profile tuned.prof -o verify</code></pre>' "srun run: srun -n 4"
+  has l.html 'MPIGUIDE_PROFILE=tuned.prof srun --mpi=pmix -n 4 ./app</code>' "srun run: the application by srun"
+  grep -q -- '-- mpirun -np\|mpirun -np 4 mpiguide verify' l.html && fail "an srun run told to use mpirun" || ok "srun run: no mpirun"
+  has n.html '<pre><code>mpiguide check --launches 3 -o recheck -- mpirun -np 4</code></pre>' "mpirun run: mpirun -np 4"
   ;;
 mpirun)
   # the launcher of the first configuration's 2nd launch interrupts the campaign as Ctrl-C would: SIGINT
