@@ -2,11 +2,27 @@
  * mpiguide: the command-line tool. `mpiguide <command> [options]`; the table
  * below lists the commands; each has its own --help.
  */
+#include <mpi.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "mpiguide.h"
+
+#ifndef MG_BUILT_FOR
+#define MG_BUILT_FOR "an unknown MPI"
+#endif
+#define MG_STR_(x) #x
+#define MG_STR(x) MG_STR_(x)
+/* The version of the MPI library this build's mpi.h is (known at build time: Open MPI's and MPICH's
+ * headers say it; else none), and the MPI standard it implements. */
+#if defined(OMPI_MAJOR_VERSION) && defined(OMPI_MINOR_VERSION) && defined(OMPI_RELEASE_VERSION)
+#define MG_MPI_HEADER_VERSION " " MG_STR(OMPI_MAJOR_VERSION) "." MG_STR(OMPI_MINOR_VERSION) "." MG_STR(OMPI_RELEASE_VERSION)
+#elif defined(MPICH_VERSION)
+#define MG_MPI_HEADER_VERSION " " MPICH_VERSION
+#else
+#define MG_MPI_HEADER_VERSION ""
+#endif
 
 static const struct {
   const char *name;
@@ -43,7 +59,9 @@ int main(int argc, char **argv) {
     return argc < 2 ? 2 : 0;
   }
   if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {
-    printf("mpiguide %s\n", MPIGUIDE_VERSION);
+    /* "mpiguide VERSION" first: scripts read the second word (awk '{print $2}') */
+    printf("mpiguide %s (built for %s%s, MPI %d.%d)\n", MPIGUIDE_VERSION, MG_BUILT_FOR, MG_MPI_HEADER_VERSION,
+           MPI_VERSION, MPI_SUBVERSION);
     return 0;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
