@@ -9,10 +9,15 @@
 #                                  from `mpiguide list --csv` when Tab is pressed
 # A command's options come from its option table (MPIGUIDE_CLI_OPTIONS=1 makes mg_opt_parse print
 # it, src/cli/cmd_opts.c); a command that parses its arguments by hand (profile) has them read
-# from its help text. tests/install/run_docs.sh fails when a table and a help text disagree.
-# Usage: packaging/gen-docs.sh MPIGUIDE_EXE SOURCE_DIR OUT_DIR
+# from its help text (the options of its usage lines and those that start an option line, as
+# tests/install/run_docs.sh reads a help text), never from every --name it mentions: a help text
+# names options of other commands too (campaign's describes check's). tests/install/run_docs.sh fails
+# when a table and a help text disagree, and when the completion offers another set than the table.
+# The help texts cite docs/NAME.md of the sources; the man pages cite the installed file instead,
+# DOC_DIR/NAME.md (the package mpiguide-doc's /usr/share/doc/mpiguide by default).
+# Usage: packaging/gen-docs.sh MPIGUIDE_EXE SOURCE_DIR OUT_DIR [DOC_DIR]
 set -euo pipefail
-exe=$1 src=$2 out=$3
+exe=$1 src=$2 out=$3 docdir=${4:-/usr/share/doc/mpiguide}
 version=$("$exe" --version | awk '{print $2}')
 mkdir -p "$out/man/man1" "$out/man/man7" "$out/bash-completion" "$out/options"
 tmp=$(mktemp -d)
@@ -39,15 +44,18 @@ options() {
       [[ $mode == "# mpiguide options"* ]] && printf '%s\n' "$mode" | tail -n +2 >>"$tmp/$cmd.opts"
     done
     awk '!s[$1]++' "$tmp/$cmd.opts" >"$tmp/$cmd.u" && mv "$tmp/$cmd.u" "$tmp/$cmd.opts"
-  else # no table (the command parses by hand): every --name of its help text
-    "$exe" "$cmd" --help 2>&1 | { grep -oE -- '--[a-z][a-z0-9-]*' || true; } | awk '!s[$0]++ {print $0 "\t-\tflag"}' >"$tmp/$cmd.opts"
+  else # no table (the command parses by hand): the options its help text defines
+    "$exe" "$cmd" --help 2>&1 | awk '/^usage: / {u = 1} u && !/^(usage: |       )/ {u = 0} u {print; next}
+                                    /^ +(-[a-zA-Z], )?--[a-z]/ {print $1 " " $2}' |
+      { grep -oE -- '--[a-z][a-z0-9-]*' || true; } | awk '!s[$0]++ {print $0 "\t-\tflag"}' >"$tmp/$cmd.opts"
   fi
 }
 
 # Roff from plain text, line by line, in no-fill mode: backslashes and leading dots escaped, the
 # options of $1 (a .opts file) in bold wherever they stand.
+# A help text's docs/NAME.md (a file of the sources) becomes the installed DOC_DIR/NAME.md.
 roff_text() {
-  awk -v optsfile="$1" '
+  sed -E "s#(^|[^A-Za-z0-9_./-])docs/([A-Za-z0-9_-]+[.]md)#\\1$docdir/\\2#g" | awk -v optsfile="$1" '
     BEGIN { while ((getline l < optsfile) > 0) { split(l, f, "\t"); long[++n] = f[1] } }
     {
       gsub(/\\/, "\\e")
@@ -129,7 +137,7 @@ done <"$tmp/commands"
       gsub(/`/, "", m); gsub(/\\/, "\\e", m)
       print ".TP\n.B " v "\n" m
     }' "$src/docs/library.md"
-  printf '.SH SEE ALSO\n.BR mpiguide (1),\n.BR mpiguide\\-env (1);\nthe documentation: library.md in /usr/share/doc/mpiguide or the docs/ folder of the sources.\n'
+  printf '.SH SEE ALSO\n.BR mpiguide (1),\n.BR mpiguide\\-env (1);\nthe documentation: %s/library.md (package mpiguide\\-doc).\n' "$docdir"
 } >"$out/man/man7/libmpiguide.7"
 
 # bash completion
@@ -144,10 +152,11 @@ done <"$tmp/commands"
   printf '    COMPREPLY=($(compgen -W "%s version --help --version" -- "$cur")); return\n' "$(cut -f1 "$tmp/commands" | tr '\n' ' ' | sed 's/ $//')"
   printf '  fi\n  case ${COMP_WORDS[1]} in\n'
   while IFS=$'\t' read -r c _; do
-    all=$(awk -F'\t' '{printf "%s%s", (NR > 1 ? " " : ""), $1; if ($2 != "-") printf " %s", $2}' "$tmp/$c.opts")
-    witharg=$(awk -F'\t' '$3 != "flag" {printf "%s%s", (n++ ? "|" : ""), $1; if ($2 != "-") printf "|%s", $2}' "$tmp/$c.opts")
+    all=$(awk -F'\t' '!s[$1]++ {printf "%s%s", (n++ ? " " : ""), $1} $2 != "-" && !s[$2]++ {printf " %s", $2}' "$tmp/$c.opts")
+    witharg=$(awk -F'\t' '$3 != "flag" && !s[$1]++ {printf "%s%s", (n++ ? "|" : ""), $1}
+                          $3 != "flag" && $2 != "-" && !s[$2]++ {printf "|%s", $2}' "$tmp/$c.opts")
     extra=
-    [[ $c == profile ]] && extra=' ((COMP_CWORD == 2)) && words="validate merge"'
+    [[ $c == profile ]] && extra=' ((COMP_CWORD == 2)) && words="validate merge upgrade"'
     printf '  %s) opts="%s"; arg="%s";%s ;;\n' "$c" "$all" "$witharg" "$extra"
   done <"$tmp/commands"
   printf '  esac\n'

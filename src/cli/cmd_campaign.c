@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_opts.h"
 #include "util/parse.h"
 #include "util/text.h"
 
@@ -339,7 +340,7 @@ static int run(char **argv, const char *log) {
 }
 
 static void usage(FILE *f) {
-  fputs("usage: mpiguide campaign SPEC [-o TREE] [--dry-run] [--sbatch [--wait]] [--only LIB-NxR]\n"
+  fputs("usage: mpiguide campaign SPEC [-o|--out TREE] [--dry-run] [--sbatch [--wait]] [--only LIB-NxR]\n"
         "  Measure every configuration (MPI library x node layout) of SPEC with\n"
         "  `check --launches N` into one result tree; a rerun resumes what is missing.\n"
         "  SPEC, one statement a line ('#' comments):\n"
@@ -356,6 +357,7 @@ static void usage(FILE *f) {
         "              what ended unfinished anew (it resumes)\n"
         "  --wait      with --sbatch: wait until the jobs have ended, then say what is done\n"
         "  --only LIB-NxR  this configuration alone (what a job of --sbatch runs)\n"
+        "  -h, --help  this text\n"
         "  Compare: mpiguide report TREE -o report.html (docs/campaign.md)\n",
         f);
 }
@@ -557,19 +559,23 @@ static int run_here(const cp_spec *S, cp_plan *P) {
   return 0;
 }
 
+/* The options (cmd_opts.h): the parser's, the man page's and the completion's one list. */
+#define OPTIONS(X)                                                                                  \
+  X(HELP, "help", 'h', MG_OPT_FLAG) X(OUT, "out", 'o', MG_OPT_ARG) X(DRY, "dry-run", 0, MG_OPT_FLAG) \
+  X(SBATCH, "sbatch", 0, MG_OPT_FLAG) X(WAIT, "wait", 0, MG_OPT_FLAG) X(ONLY, "only", 0, MG_OPT_ARG)
+enum { OPTIONS(MG_OPT_ENUM) O_N };
+static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
+
 int mg_cmd_campaign(int argc, char **argv) {
-  const char *spec = NULL, *out = NULL, *only = NULL;
-  int dry = 0, sbatch = 0, wait = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) return usage(stdout), 0;
-    if (!strcmp(argv[i], "--dry-run")) dry = 1;
-    else if (!strcmp(argv[i], "--sbatch")) sbatch = 1;
-    else if (!strcmp(argv[i], "--wait")) wait = 1;
-    else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
-    else if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--out")) && i + 1 < argc) out = argv[++i];
-    else if (argv[i][0] == '-' || spec) return fprintf(stderr, "mpiguide campaign: unexpected '%s'\n", argv[i]), usage(stderr), 2;
-    else spec = argv[i];
-  }
+  char e[256];
+  mg_opt_vals v;
+  if (mg_opt_parse(argc, argv, opts, O_N, &v, e, sizeof e) && !v.given[O_HELP])
+    return fprintf(stderr, "mpiguide campaign: %s\n", e), usage(stderr), mg_opt_vals_free(&v), 2;
+  if (v.given[O_HELP]) return usage(stdout), mg_opt_vals_free(&v), 0;
+  if (v.npos > 1) return fprintf(stderr, "mpiguide campaign: unexpected '%s'\n", v.pos[1]), usage(stderr), mg_opt_vals_free(&v), 2;
+  const char *spec = v.npos ? v.pos[0] : NULL, *out = v.val[O_OUT], *only = v.val[O_ONLY];
+  int dry = v.given[O_DRY], sbatch = v.given[O_SBATCH], wait = v.given[O_WAIT];
+  mg_opt_vals_free(&v); /* the values point into argv */
   if (!spec) return fprintf(stderr, "mpiguide campaign: give a SPEC file\n"), usage(stderr), 2;
   if (wait && !sbatch) return fprintf(stderr, "mpiguide campaign: --wait waits for the jobs of --sbatch: give both\n"), 2;
   if (sbatch && only)
