@@ -10,6 +10,7 @@
 #                    man pages, the bash completion, Lmod's way to the modulefiles
 #                    (/etc/lmod/modules/mpiguide, Debian's lmod searches /etc/lmod/modules)
 #   mpiguide-doc     docs/*.md and README.md in /usr/share/doc/mpiguide
+#   each also /usr/share/doc/<package>/copyright and changelog.Debian.gz
 #
 # cpack --config <build>/CPackDeb-<package>.cmake makes one (the target `debs` all three of this
 # build, after building what they hold). Install components: mpi, module (the relocatable modulefile of `cmake --install`), common,
@@ -72,12 +73,27 @@ else()
   set(_mg_launcher mpich)
 endif()
 set(_mg_b ${CMAKE_BINARY_DIR})
+# Every package's /usr/share/doc/PACKAGE (Debian policy 12.5, 12.7): copyright, the project's license
+# statement in the machine-readable format (packaging/copyright), and changelog.Debian.gz, made here
+# from the version (gzip -9n: no name, no time stamp; the date is SOURCE_DATE_EPOCH's when set).
+string(TIMESTAMP _mg_deb_date "%a, %d %b %Y %H:%M:%S +0000" UTC)
+file(WRITE ${_mg_b}/deb/changelog.Debian "mpiguide (${PROJECT_VERSION}) unstable; urgency=medium
+
+  * mpiguide ${PROJECT_VERSION}, packaged by cpack from its sources (cmake/packaging.cmake).
+
+ -- mpiguide developers <mpiguide@localhost>  ${_mg_deb_date}
+")
+execute_process(COMMAND gzip -9n -c ${_mg_b}/deb/changelog.Debian OUTPUT_FILE ${_mg_b}/deb/changelog.Debian.gz
+                COMMAND_ERROR_IS_FATAL ANY)
 # mg_deb(PACKAGE "CPack settings" COMPONENT DIR [COMPONENT DIR...]): <build>/CPackDeb-PACKAGE.cmake, a
 # package of the components, each installed (`cmake --install --component`, into cpack's DESTDIR)
 # under its DIR. cpack runs the installs as a script (CPACK_INSTALL_SCRIPT): with
 # CPACK_INSTALL_CMAKE_PROJECTS it would first make the target preinstall, which walks the whole
 # build (10 s per package on this machine, loaded).
 function(mg_deb pkg settings)
+  install(FILES ${PROJECT_SOURCE_DIR}/packaging/copyright ${_mg_b}/deb/changelog.Debian.gz DESTINATION share/doc/${pkg}
+          COMPONENT debdoc-${pkg} EXCLUDE_FROM_ALL)
+  list(APPEND ARGN debdoc-${pkg} /usr) # its copyright and changelog
   set(_script "")
   while(ARGN)
     list(POP_FRONT ARGN _comp _dir)
@@ -110,7 +126,7 @@ mg_deb(mpiguide-common "
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE all)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY \"MPI performance guidelines checker: command, man pages, completion\")
 set(CPACK_PACKAGE_DESCRIPTION \"/usr/bin/mpiguide runs the mpiguide of mpiguide-openmpi or mpiguide-mpich; man pages mpiguide(1), mpiguide-<command>(1), libmpiguide(7); bash completion; the Lmod modulefiles' folder in /etc/lmod/modules.\")
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS \"mpiguide-openmpi | mpiguide-mpich, mpiguide-doc\")"
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS \"mpiguide-openmpi | mpiguide-mpich, mpiguide-doc, bash-completion\")"
   common /usr debcommon /usr debetc /)
 mg_deb(mpiguide-doc "
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE all)

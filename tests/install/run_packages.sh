@@ -8,6 +8,9 @@
 #     a forced mock-up in an application;
 #   - env --lib APP names the library of APP's MPI: the other MPI's is refused, naming both, until
 #     its package is there, then found beside this one;
+#   - every package has /usr/share/doc/<package>/copyright (machine-readable, DEP-5) and
+#     changelog.Debian.gz (gzip -9n, Debian's format, this version); mpiguide-common recommends
+#     bash-completion;
 #   - man finds and renders every page; the completion answers prefixes; `module load` (Debian's
 #     lmod, through /etc/lmod/modules as Debian's MODULEPATH has it) sets PATH, MANPATH and
 #     MPIGUIDE_LIB, and loading the other MPI's module swaps them.
@@ -48,6 +51,30 @@ fi
 for d in debs/*.deb; do dpkg -c "$d" | awk '$1 !~ /^d/ {print $6}'; done | sort | uniq -d >shared.txt
 if [[ ! -s shared.txt ]]; then ok "the packages share no file ($(ls debs | wc -l) packages)"
 else fail "files in more than one package: $(head -3 shared.txt | tr '\n' ' ')"; fi
+# Debian policy 12.5 and 12.7: each package's copyright and changelog
+for d in debs/*.deb; do
+  p=$(dpkg-deb -f "$d" Package) doc=./usr/share/doc/$(dpkg-deb -f "$d" Package)
+  files=$(dpkg-deb -c "$d" | awk '{print $6}')
+  if ! grep -qx "$doc/copyright" <<<"$files" || ! grep -qx "$doc/changelog.Debian.gz" <<<"$files"; then
+    fail "$p: no $doc/copyright or $doc/changelog.Debian.gz"; continue
+  fi
+  dpkg-deb --fsys-tarfile "$d" | tar -xO "$doc/copyright" >"$p.copyright"
+  dpkg-deb --fsys-tarfile "$d" | tar -xO "$doc/changelog.Debian.gz" >"$p.changelog.gz"
+  if [[ $(head -1 "$p.copyright") == "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/" ]] &&
+    grep -qx "Upstream-Name: mpiguide" "$p.copyright" && grep -qx "Files: \*" "$p.copyright" && grep -q "^License: ." "$p.copyright"
+  then ok "$p: $doc/copyright, machine-readable ($(grep -m1 '^License:' "$p.copyright"))"
+  else fail "$p: $doc/copyright is not DEP-5: $(head -3 "$p.copyright" | tr '\n' ' ')"; fi
+  # gzip -n: no file name (flag bit 3) and no time stamp (bytes 4-7) in the header
+  hdr=$(od -An -tu1 -N8 "$p.changelog.gz" | tr -s ' ')
+  gzip -dc "$p.changelog.gz" >"$p.changelog" 2>/dev/null
+  parsed=$(dpkg-parsechangelog -l "$p.changelog" 2>&1)
+  if [[ $hdr == " 31 139 8 0 0 0 0 0" ]] && grep -qx "Version: $version" <<<"$parsed" && grep -qx "Source: mpiguide" <<<"$parsed" &&
+    grep -Eq '^ -- .+ <.+>  [A-Z][a-z]{2}, [0-9]{2} [A-Z][a-z]{2} [0-9]{4} [0-9:]{8} [+]0000$' "$p.changelog"
+  then ok "$p: $doc/changelog.Debian.gz (gzip -9n, Debian's format, version $version)"
+  else fail "$p: changelog.Debian.gz: header$hdr; $(head -1 "$p.changelog"); $(grep -m1 -i 'warn\|error' <<<"$parsed")"; fi
+done
+rec=$(dpkg-deb -f debs/mpiguide-common_*.deb Recommends)
+[[ ", $rec, " == *", bash-completion,"* ]] && ok "mpiguide-common recommends: $rec" || fail "mpiguide-common recommends '$rec': no bash-completion"
 if [[ $(id -u) == 0 ]]; then
   if apt-get -s -o Debug::NoLocking=1 install "$PWD"/debs/*.deb >apt.log 2>&1 && grep -q "^Inst mpiguide-$MG_FLAVOR " apt.log
   then ok "apt-get install ./debs/*.deb resolves (simulated): $(grep -c '^Inst' apt.log) package(s) to install"
@@ -73,7 +100,7 @@ for d in "$mine" debs/mpiguide-common_*.deb debs/mpiguide-doc_*.deb; do dpkg -x 
 mg=$root/usr/bin/mpiguide
 lib=$(echo "$root"/usr/lib/*/mpiguide/"$MG_FLAVOR"/lib/libmpiguide.so.0)
 export PATH=$root/usr/bin:$PATH
-if [[ $("$mg" --version) == "mpiguide $version" ]]; then ok "/usr/bin/mpiguide runs the unpacked mpiguide-$MG_FLAVOR"
+if [[ $("$mg" --version) == "mpiguide $version (built for $name "* ]]; then ok "/usr/bin/mpiguide runs the unpacked mpiguide-$MG_FLAVOR"
 else fail "/usr/bin/mpiguide --version: $("$mg" --version 2>&1)"; fi
 if [[ $("$mg" env --lib 2>&1) == "$lib" ]]; then ok "mpiguide env --lib: $lib"
 else fail "mpiguide env --lib says '$("$mg" env --lib 2>&1)', want $lib"; fi
@@ -154,6 +181,7 @@ mpiguide bench --alg allreduce_as_red|allreduce_as_reduce_bcast
 mpiguide env --m|--mpi
 mpiguide list red|reduce_scatter
 mpiguide profile v|validate
+mpiguide campaign --d|--dry-run
 EOF
 
 # ---- Lmod ----
