@@ -69,7 +69,7 @@ void mg_rp_yrange(double rmin, double rmax, double *ymin, double *ymax);
 /* The latency plots (latency.c; operations with split rows): the same x mapping; y of a median
  * latency t in seconds, log10: y(t) = Y0 + PH * (log10 ymax - log10 t) / (log10 ymax - log10 ymin),
  * ymin = 10^floor(log10 tmin), ymax = 10^ceil(log10 tmax) over the plotted medians (at least one
- * decade); the ticks are powers of ten, labelled in µs. */
+ * decade); the ticks are powers of ten, labelled in µs, ms or s (mg_fmt_seconds). */
 double mg_rp_lat_ymap(double sec, double ymin, double ymax);
 void mg_rp_lat_yrange(double tmin, double tmax, double *ymin, double *ymax);
 
