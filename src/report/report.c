@@ -570,7 +570,7 @@ static void page_name(const mg_rp_run *runs, int nruns, char *name, size_t len) 
     }
     int seen = 0; /* each configuration once (two process counts of one library and layout) */
     for (const char *p = name; !seen && (p = strstr(p, one)); p++)
-      seen = (p == name || !strncmp(p - 4, " vs ", 4)) && (!p[strlen(one)] || !strncmp(p + strlen(one), " vs ", 4));
+      seen = (p == name || (p - name >= 4 && !strncmp(p - 4, " vs ", 4))) && (!p[strlen(one)] || !strncmp(p + strlen(one), " vs ", 4));
     if (!seen) u += (size_t)snprintf(name + u, len - u, "%s%s", u ? " vs " : "", one);
   }
 }
