@@ -819,6 +819,28 @@ static void t_html(void) {
   free(got);
 }
 
+/* Latencies as people read them (util/fmt.h, every latency of the page): µs, ms, s, never an exponent. */
+static void t_seconds(void) {
+  static const struct {
+    double sec;
+    const char *want;
+  } c[] = {{27.98e-3, "27.98 ms"}, {78.52e-6, "78.52 µs"}, {25e-9, "0.025 µs"}, {0, "0.000 µs"}, {1e-13, "0.000 µs"},
+           {999.9e-6, "999.9 µs"}, {0.99996e-3, "1 ms"}, {1e-3, "1 ms"}, {0.5, "500 ms"}, {1.5, "1.5 s"},
+           {86400, "86400 s"}, {1e7, "10000000 s"}, {NAN, "-"}, {INFINITY, "-"}};
+  char b[48];
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+    mg_rp_us_str(c[i].sec, b, sizeof b);
+    ASSERT_MSG(!strcmp(b, c[i].want), "%g s: '%s', not '%s'", c[i].sec, b, c[i].want);
+    ASSERT_MSG(!strchr(b, 'e'), "%g s: '%s' has an exponent", c[i].sec, b);
+  }
+  for (double t = 1e-10; t < 1e6; t *= 1.37) { /* across the unit boundaries: no exponent, 4 digits at most */
+    mg_rp_us_str(t, b, sizeof b);
+    int digits = 0;
+    for (const char *p = b; *p; p++) digits += *p >= '0' && *p <= '9';
+    ASSERT_MSG(!strchr(b, 'e') && (digits <= 4 || t >= 1e4 || t < 1e-6), "%g s: '%s'", t, b);
+  }
+}
+
 int main(int argc, char **argv) {
   if (argc != 4) return fprintf(stderr, "usage: %s CHECK_DATA REPORT_DATA GROUP\n", argv[0]), 2;
   cdir = argv[1], rdir = argv[2];
@@ -829,7 +851,7 @@ int main(int argc, char **argv) {
                 {"empty", t_empty},   {"multi", t_multi},   {"configs", t_configs},   {"repro", t_repro},   {"selfcontained", t_selfcontained},
                 {"verify", t_verify}, {"verify_only", t_verify_only}, {"verify_bad", t_verify_bad},
                 {"version", t_version}, {"families", t_families}, {"monotony", t_monotony},
-                {"predicted", t_predicted}, {"html", t_html}};
+                {"predicted", t_predicted}, {"html", t_html}, {"seconds", t_seconds}};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++)
     if (!strcmp(argv[3], groups[i].name)) {
       TEST_CASE(groups[i].name);
