@@ -16,7 +16,7 @@
 #                              size, or the same, and says nothing but "tells nothing" where noise
 #                              dominates (as "What changed" does); latencies in µs or ms, never with an
 #                              exponent; the next step's commands launch as the run did (srun -n 4,
-#                              mpirun -np 4)
+#                              mpirun -np 4); the same of two results of one launch each
 #   run_campaign.sh mpirun     a campaign of 2 launchers (one says it is another: MPIGUIDE_LAUNCHER) at
 #                              1x2 through mpiexec, 2 launches each: the first configuration's 2nd
 #                              launch interrupts the campaign (SIGINT to it and to
@@ -227,6 +227,12 @@ libs)
   has l.html 'MPIGUIDE_PROFILE=tuned.prof srun --mpi=pmix -n 4 ./app</code>' "srun run: the application by srun"
   grep -q -- '-- mpirun -np\|mpirun -np 4 mpiguide verify' l.html && fail "an srun run told to use mpirun" || ok "srun run: no mpirun"
   has n.html '<pre><code>mpiguide check --launches 3 -o recheck -- mpirun -np 4</code></pre>' "mpirun run: mpirun -np 4"
+  # several results rather than a tree: one launch each, the same section, saying what one launch leaves out
+  "$MG_CLI" report "$MG_CP_DATA/libs/openmpi-1x4/launch-1" "$MG_CP_DATA/libs/mpich-1x4/launch-1" -o two.html 2>err.txt ||
+    die "report of two results exited $?: $(cat err.txt)"
+  has two.html '<h1>mpiguide report: Open MPI 4.1.4 vs MPICH 4.0.2 — ' "two results: the heading names both libraries"
+  [[ $(row faster '8 B' two.html) == *'one launch on a side: launch-to-launch variation is not covered'* ]] &&
+    ok "two results of one launch each: faster, with the one-launch caveat" || fail "two results: $(row faster '8 B' two.html)"
   ;;
 mpirun)
   # the launcher of the first configuration's 2nd launch interrupts the campaign as Ctrl-C would: SIGINT
