@@ -7,10 +7,11 @@
  *   figures (pgchecker, Figs. 4.9-4.16), one column per library and layout;
  * - "Which library is faster" ("Which configuration is faster" when the libraries are the same):
  *   per collective and size the library default's median in each configuration side by side, with
- *   the spread of the per-launch medians (min-max) where a configuration has several launches, the fastest one against the runner-up with
- *   the check's own decision (mg_ck_decide on the bootstrap of median(runner-up) / median(fastest),
- *   Bonferroni over the cells of the table, the per-launch medians apart, beyond the noise), and
- *   no ratio at all where noise dominates one of the two runs: it would tell nothing;
+ *   the spread of the per-launch medians (min-max) where a configuration has several launches, and
+ *   the fastest one against the runner-up with the check's own decision (mg_ck_decide on the
+ *   bootstrap of median(runner-up) / median(fastest), Bonferroni over the cells of the table, the
+ *   per-launch medians apart, beyond the noise); no ratio at all where noise dominates one of the
+ *   two runs: it would tell nothing;
  * - "What changed": from the first configuration to each other one, a violation that is new, one
  *   that went away (each with its slowdown interval), and a default that got slower or faster,
  *   told only when the per-launch medians do not overlap (the spread over launches is the noise a
