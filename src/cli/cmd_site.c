@@ -550,6 +550,9 @@ static int which(site *S, const mg_opt_vals *o) {
     mg_library_key(v, key, sizeof key);
   }
   mg_store_dirname(key, lib, sizeof lib);
+  printf("job: %s (directory %s), np=%ld", key, lib, np);
+  if (nodes) printf(" on %ld node(s) x %s ranks per node", nodes, rpn);
+  printf("\n");
   if (!rel[0]) {
     printf("none: %s has no current release; the defaults run\n", S->store);
     return 0;
