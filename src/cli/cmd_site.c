@@ -231,7 +231,7 @@ static int copy_file(site *S, const char *from, const char *to) {
   size_t k;
   long total = 0;
   while ((k = fread(buf, 1, sizeof buf, in)) > 0 && (total += (long)k) <= MG_STORE_FILE_MAX) fwrite(buf, 1, k, out);
-  int bad = ferror(in) || total > MG_STORE_FILE_MAX || fflush(out) != 0 || fsync(fileno(out)) != 0;
+  int bad = ferror(in) || total > MG_STORE_FILE_MAX || fflush(out) != 0 || ferror(out) || fsync(fileno(out)) != 0;
   fclose(in);
   if (fclose(out) != 0) bad = 1;
   return bad ? MG_ERR_TO(S->err, "%s: cannot copy to %s", from, to) : 0;
@@ -490,7 +490,11 @@ static int publish(site *S, const mg_opt_vals *o) {
 
 static int rollback(site *S, const mg_opt_vals *o) {
   char cur[MG_STORE_NAME_MAX], want[MG_STORE_NAME_MAX];
-  if (current_release(S, cur, sizeof cur)) return -1;
+  if (current_release(S, cur, sizeof cur)) { /* a broken `current` is repaired by --to */
+    if (!o->given[O_TO]) return -1;
+    fprintf(stderr, "mpiguide site: %s; --to %s replaces it\n", S->err, o->val[O_TO]);
+    snprintf(cur, sizeof cur, "a broken link");
+  }
   if (o->given[O_TO]) snprintf(want, sizeof want, "%s", o->val[O_TO]);
   else if (!cur[0]) return MG_ERR_TO(S->err, "%s has no current release: nothing to roll back", S->store);
   else manifest_value(S->store, cur, "parent", want, sizeof want);
@@ -504,8 +508,13 @@ static int rollback(site *S, const mg_opt_vals *o) {
 static int status(site *S) {
   char cur[MG_STORE_NAME_MAX], **names;
   int n;
-  if (current_release(S, cur, sizeof cur) || list_releases(S, &names, &n)) return -1;
-  printf("store %s: %d release(s), current %s\n", S->store, n, cur[0] ? cur : "none");
+  int broken = current_release(S, cur, sizeof cur) != 0;
+  if (broken) { /* the releases are still worth listing: `rollback --to` repairs it */
+    printf("current is broken: %s (mpiguide site rollback --to RELEASE repairs it)\n", S->err);
+    cur[0] = '\0';
+  }
+  if (list_releases(S, &names, &n)) return -1;
+  printf("store %s: %d release(s), current %s\n", S->store, n, broken ? "broken" : cur[0] ? cur : "none");
   for (int i = 0; i < n; i++) {
     char parent[MG_STORE_NAME_MAX], date[64];
     manifest_value(S->store, names[i], "parent", parent, sizeof parent);
@@ -514,7 +523,7 @@ static int status(site *S) {
            parent[0] ? parent : "none");
   }
   free_names(names, n);
-  if (!cur[0]) return 0;
+  if (!cur[0]) return broken;
   char path[PATH_MAX], line[1024];
   snprintf(path, sizeof path, "%s/releases/%s/%s", S->store, cur, MG_STORE_MANIFEST);
   FILE *f = fopen(path, "r");

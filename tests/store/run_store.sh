@@ -29,15 +29,6 @@ cd "$MG_WORKDIR" || exit 1
 MG_SCRIPT=run_store.sh
 source "$MG_HERE/../common/launch.sh"
 
-local_run() { # NAME CMD...: without mpiexec
-  local name=$1
-  shift
-  echo "+ $*"
-  timeout -k 10 "$MG_TIMEOUT" "$@" >"$name.out" 2>"$name.err"
-  RC=$?
-  sed 's/^/  | /' "$name.out" "$name.err" | head -30
-}
-expect_rc() { if ((RC == $2)); then ok "$1: exit $2"; else fail "$1: exit $RC, want $2"; fi; }
 expect_grep() { # NAME REGEX WHAT: in NAME.out or NAME.err
   if cat "$1.out" "$1.err" | grep -qE -- "$2"; then ok "$1: $3"; else fail "$1: no $3 (regex: $2)"; fi
 }
@@ -146,6 +137,18 @@ cli)
     [[ $(readlink "$S/current") == releases/r0001 ]] && ok "rollback --to $bad refused, current kept" ||
       fail "rollback --to $bad: current -> $(readlink "$S/current")"
   done
+  # a broken current (pointing outside): status says so and lists the releases, publish refuses,
+  # rollback --to repairs it
+  ln -sfn /etc "$S/current.new" && mv -T "$S/current.new" "$S/current"
+  local_run st_broken "$MG_CLI" site status --store "$S"
+  expect_rc st_broken 1
+  expect_grep st_broken "^current is broken: .*current -> '/etc' is not a release of the store" "the broken link named"
+  expect_grep st_broken "^store .*: 3 release\(s\), current broken" "the releases still listed"
+  local_run pub_broken "$MG_CLI" site publish a.prof --store "$S"
+  expect_rc pub_broken 1
+  local_run repair "$MG_CLI" site rollback --store "$S" --to r0001
+  expect_rc repair 0
+  [[ $(readlink "$S/current") == releases/r0001 ]] && ok "rollback --to repaired current" || fail "current -> $(readlink "$S/current")"
   # publish after a rollback: the new release is the current one (r0001) plus the new file
   profile b.prof 2 1 2
   local_run pub4 "$MG_CLI" site publish b.prof --store "$S"

@@ -43,15 +43,6 @@ MG_SCRIPT=run_tuned.sh
 # ok/fail/finish, cmd_start/cmd_ctx/run
 # shellcheck source=../common/launch.sh
 source "$MG_HERE/../common/launch.sh"
-local_run() { # NAME CMD...: without mpiexec
-  local name=$1
-  shift
-  echo "+ $*"
-  timeout -k 10 "$MG_TIMEOUT" "$@" >"$name.out" 2>"$name.err"
-  RC=$?
-  sed 's/^/  | /' "$name.out" "$name.err" | head -40
-}
-expect_rc() { if ((RC == $2)); then ok "$1: exit $2"; else fail "$1: exit $RC, want $2"; fi; }
 expect_once() { # NAME REGEX WHAT
   local n
   n=$(cat "$1.out" "$1.err" | grep -cE -- "$2")
