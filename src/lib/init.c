@@ -372,12 +372,12 @@ static int layout_matches(const mg_profile *prof, char *why, size_t len) {
   char want_rpn[32], have_rpn[32];
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   int want = profile_layout(prof, size, want_rpn, sizeof want_rpn);
-  mg_layout have;
-  if (mg_layout_collect(MPI_COMM_WORLD, &have) != MPI_SUCCESS || have.nnodes <= 0) return -1;
-  if (!want) {
+  if (!want) { /* the same on every rank (one profile): no collective then */
     snprintf(why, len, "records no layout at %d processes", size);
     return -1;
   }
+  mg_layout have;
+  if (mg_layout_collect(MPI_COMM_WORLD, &have) != MPI_SUCCESS || have.nnodes <= 0) return -1;
   if (!want_rpn[0] && want == 1) snprintf(want_rpn, sizeof want_rpn, "%d", size); /* one node holds them all */
   mg_layout_rpn(&have, have_rpn, sizeof have_rpn);
   if (want == have.nnodes && (!want_rpn[0] || strcmp(want_rpn, have_rpn) == 0)) return 1;
@@ -401,7 +401,7 @@ static int set_aside(const mg_profile *prof, char *why, size_t len) {
   char w[300] = "";
   int m = layout_matches(prof, w, sizeof w);
   if (m == 1) return 0;
-  snprintf(why, len, "MPIGUIDE_STRICT=1: the profile %s", w[0] ? w : "records no layout for this run");
+  snprintf(why, len, "MPIGUIDE_STRICT=1: the profile %s", w[0] ? w : "cannot be compared with this run's layout (unknown)");
   return 1;
 }
 

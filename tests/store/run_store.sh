@@ -155,6 +155,20 @@ cli)
   expect_grep pub4 "^published r0004 \(parent r0001\)" "numbered after the highest, parent the current"
   n=$(cd "$S/releases/r0004" && find . -name '*.profile' | wc -l)
   ((n == 2)) && ok "r0004 holds r0001's file and the new one" || fail "r0004 holds $n profiles"
+  # a profile of two process counts is filed under both; a library name with ../ stays one
+  # directory inside the release
+  { echo "mpiguide-profile 3"; echo "# np=2: MPI library: $LIBKEY"; echo "# np=2: layout: 1 node(s) x 2 ranks per node"
+    echo "# np=6: MPI library: $LIBKEY"; echo "# np=6: layout: 3 node(s) x 2 ranks per node"; echo "# verify: confirmed 2 of 2 rules"
+    echo "allreduce np=2 64-1K allreduce_as_reduce_bcast"; echo "allreduce np=6 64-1K allreduce_as_reduce_bcast"
+    echo "end-of-profile rules=2"; } >multi.prof
+  local_run multi "$MG_CLI" site publish multi.prof --store "$PWD/store2"
+  expect_rc multi 0
+  [[ -f store2/releases/r0001/$DIR/np2-1x2.profile && -f store2/releases/r0001/$DIR/np6-3x2.profile ]] &&
+    ok "multi.prof filed at np=2 (1 x 2) and np=6 (3 x 2)" || fail "store2 holds: $(find store2 -type f | paste -sd' ')"
+  local_run evil "$MG_CLI" site publish multi.prof --store "$PWD/store2" --library "../../evil" --level library
+  expect_rc evil 0
+  [[ -f store2/releases/r0002/_.._evil/default.profile && ! -e evil && ! -e store2/evil ]] &&
+    ok "--library ../../evil filed as _.._evil inside the release" || fail "evil: $(find . -path '*evil*' | paste -sd' ')"
   # The atomic switch: `current` swapped back and forth 200 times while a reader resolves it 400
   # times; every answer is a complete release (never a missing link or a mix)
   ( for i in $(seq 100); do "$MG_CLI" site rollback --store "$S" --to r0003 >/dev/null; "$MG_CLI" site rollback --store "$S" --to r0004 >/dev/null; done ) &
