@@ -148,6 +148,7 @@ done <"$tmp/commands"
     witharg=$(awk -F'\t' '$3 != "flag" {printf "%s%s", (n++ ? "|" : ""), $1; if ($2 != "-") printf "|%s", $2}' "$tmp/$c.opts")
     extra=
     [[ $c == profile ]] && extra=' ((COMP_CWORD == 2)) && words="validate merge"'
+    [[ $c == site ]] && extra=' ((COMP_CWORD == 2)) && words="publish rollback status which"'
     printf '  %s) opts="%s"; arg="%s";%s ;;\n' "$c" "$all" "$witharg" "$extra"
   done <"$tmp/commands"
   printf '  esac\n'
