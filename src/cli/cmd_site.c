@@ -31,6 +31,7 @@
 #include "tune/profile.h"
 #include "tune/store.h"
 #include "util/err.h"
+#include "util/sort.h"
 
 #ifndef MG_PROFILE_STORE_DEFAULT
 #define MG_PROFILE_STORE_DEFAULT ""
@@ -111,7 +112,6 @@ static long release_number(const char *name) {
 }
 
 /* The releases of the store, sorted by name, into *names (n of them); -1 with S->err. */
-static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 static int list_releases(site *S, char ***names, int *n) {
   char dir[PATH_MAX];
   snprintf(dir, sizeof dir, "%s/releases", S->store);
@@ -129,10 +129,11 @@ static int list_releases(site *S, char ***names, int *n) {
       if (!p) break;
       *names = p;
     }
-    (*names)[(*n)++] = strdup(e->d_name);
+    if (!((*names)[*n] = strdup(e->d_name))) break;
+    ++*n;
   }
   closedir(d);
-  if (*n) qsort(*names, (size_t)*n, sizeof **names, cmp_str);
+  if (*n) qsort(*names, (size_t)*n, sizeof **names, mg_cmp_str);
   return 0;
 }
 
