@@ -10,7 +10,8 @@
 #   job NP       a job without MPIGUIDE_PROFILE takes the store's profile for its library, np and
 #                layout: its rule ran, the trace names the file, its hash (as publish printed it),
 #                the release and the match; coverage counted; no message on stderr; MPIGUIDE_TRACE
-#                with %j %h %p; MPIGUIDE_PROFILE overrides the store; MPIGUIDE_PROFILE_STORE=none
+#                with %j %h %p; jobs starting while `current` flips run one release's profile
+#                each; MPIGUIDE_PROFILE overrides the store; MPIGUIDE_PROFILE_STORE=none
 #   strict NP    a profile measured on another layout: warned and applied without MPIGUIDE_STRICT,
 #                set aside with it (defaults, the rule column and #@profile_set_aside say why)
 #   bad NP       a broken store (current outside the store, a missing release, a profile too large,
@@ -220,6 +221,31 @@ job)
   total=$(awk -F, '!/^#/ && $1 != "collective" { s += $4 } END { print s }' "$tr")
   sum=$(grep -E '^#@coverage_calls_(rule|rule_fell_back|no_rule_np|no_rule_operation|no_rule_size|set_aside|other)=' "$tr" | cut -d= -f2 | paste -sd+ - | bc)
   [[ $sum == "$total" ]] && ok "the coverage counts add up to the trace's $total calls" || fail "coverage sums to $sum, the rows to $total"
+  # jobs starting while `current` flips between r0001 and r0002 (another rule): each names one
+  # release and runs that release's profile (its hash and its rule), never the other's
+  { echo "mpiguide-profile 3"; echo "# np=$NP: MPI library: $LIBKEY"; echo "# np=$NP: layout: 1 node(s) x $RPN ranks per node"
+    echo "# verify: confirmed 1 of 1 rules"; echo "bcast np=$NP 100-200 bcast_as_allgatherv"; echo "end-of-profile rules=1"; } >q.prof
+  local_run pub2 "$MG_CLI" site publish q.prof --store "$S"
+  expect_rc pub2 0
+  hash2=$(sed -n 's/.*hash \([0-9a-f]\{16\}\).*/\1/p' pub2.out)
+  ( while [[ ! -e stop ]]; do "$MG_CLI" site rollback --store "$S" --to r0001 >/dev/null; "$MG_CLI" site rollback --store "$S" --to r0002 >/dev/null; done ) &
+  flipper=$!
+  for i in 1 2 3 4; do
+    cmd_start
+    cmd_ctx "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE_STORE=$S" "MPIGUIDE_TRACE=$PWD/flip$i.csv" -- "$MG_APP" 3 37
+    run "flip$i"
+    expect_app_ok "flip$i"
+    got="$(meta "flip$i.csv" profile_release) $(meta "flip$i.csv" profile_hash) $(row "flip$i.csv" allreduce 148) $(row "flip$i.csv" bcast 148)"
+    if [[ $got == "r0001 $hash allreduce_as_reduce_bcast|line 5 default|no rule for this operation" ||
+          $got == "r0002 $hash2 default|no rule for this operation bcast_as_allgatherv|line 5" ]]; then
+      ok "flip$i: release ${got%% *}, its own profile and rule"
+    else
+      fail "flip$i: a mix: $got"
+    fi
+  done
+  touch stop
+  wait "$flipper"
+  "$MG_CLI" site rollback --store "$S" --to r0001 >/dev/null
   # the same job with a np the store has no profile for: silence, no profile
   if ((NP > 1)); then
     cmd_start
