@@ -255,6 +255,21 @@ job)
     expect_no np1 'mpiguide:' "mpiguide message (no profile for np=1 is silent)"
     [[ -z $(meta np1.csv MPIGUIDE_PROFILE) ]] && ok "np1.csv: no profile" || fail "np1.csv names $(meta np1.csv MPIGUIDE_PROFILE)"
   fi
+  # the timed trace: the seconds covered by the rule are those of its rows
+  cmd_start
+  cmd_ctx "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROFILE_STORE=$S" "MPIGUIDE_TRACE=$PWD/timed.csv" MPIGUIDE_TRACE_TIME=1 -- "$MG_APP" 3 37
+  run timed
+  expect_app_ok timed
+  if awk -F, -v want="$(meta timed.csv coverage_time_s_rule)" '!/^#/ && $8 ~ /^line / { s += $13 }
+       END { d = s - want; exit !(s > 0 && d * d < 1e-12) }' timed.csv
+  then ok "timed.csv: #@coverage_time_s_rule=$(meta timed.csv coverage_time_s_rule), the rule rows' time"
+  else fail "timed.csv: #@coverage_time_s_rule=$(meta timed.csv coverage_time_s_rule) is not the rule rows' time"; fi
+  # online tuning's MPIGUIDE_PROFILE_OUT takes the placeholders too
+  cmd_start
+  cmd_ctx "$NP" "LD_PRELOAD=$MG_LIB" MPIGUIDE_PROFILE=auto "MPIGUIDE_PROFILE_OUT=$PWD/learned-%j.prof" "LSB_JOBID=77" -- "$MG_APP" 3 37
+  run learned
+  expect_app_ok learned
+  [[ -s learned-77.prof ]] && ok "MPIGUIDE_PROFILE_OUT=learned-%j.prof wrote learned-77.prof" || fail "no learned-77.prof: $(ls)"
   # MPIGUIDE_PROFILE overrides the store; MPIGUIDE_PROFILE_STORE=none disables it
   printf 'mpiguide-profile 3\nbcast np=* 100-200 bcast_as_allgatherv\nend-of-profile rules=1\n' >own.prof
   cmd_start
