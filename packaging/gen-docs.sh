@@ -157,6 +157,7 @@ done <"$tmp/commands"
                           $3 != "flag" && $2 != "-" && !s[$2]++ {printf "|%s", $2}' "$tmp/$c.opts")
     extra=
     [[ $c == profile ]] && extra=' ((COMP_CWORD == 2)) && words="validate merge upgrade"'
+    [[ $c == site ]] && extra=' ((COMP_CWORD == 2)) && words="publish rollback status which"'
     printf '  %s) opts="%s"; arg="%s";%s ;;\n' "$c" "$all" "$witharg" "$extra"
   done <"$tmp/commands"
   printf '  esac\n'

@@ -17,6 +17,7 @@ int mg_cmd_tune(int argc, char **argv);
 int mg_cmd_verify(int argc, char **argv);
 int mg_cmd_env(int argc, char **argv);
 int mg_cmd_libvars(int argc, char **argv);
+int mg_cmd_site(int argc, char **argv); /* cmd_site.c: the site's profile store */
 /* `verify --lib-settings FILE -o DIR -- LAUNCHER...` (cmd_verify_lib.c). */
 int mg_cmd_verify_lib(int argc, char **argv);
 /* `verify --launches N ... -o DIR -- LAUNCHER...` (cmd_verify_launches.c); dd: the index of "--" (argc: none). */

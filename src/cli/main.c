@@ -41,6 +41,7 @@ static const struct {
     {"env", mg_cmd_env, "where the library and the docs are; the LD_PRELOAD line for an application"},
     {"predict", mg_cmd_predict, "predicted time of every algorithm per size from LogGP parameters and check results"},
     {"hotspots", mg_cmd_hotspots, "the call sites covering most of a run's MPI time, from a timed trace (verdicts, savings)"},
+    {"site", mg_cmd_site, "the site's profile store: publish, rollback, status, which (every job's profile)"},
     {"loggp", mg_cmd_loggp, "measure LogGP parameters (L, o_s, o_r, g, G) of the job's pairs (mpirun; parameter file)"},
 };
 

@@ -75,6 +75,15 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why, int
   return rc;
 }
 
+/* Why no profile rule chose a call's algorithm, for the trace (lib.h, MG_RULE_NO_*): MG_RULE_NONE
+ * without a profile. */
+static inline int no_rule(const mg_ctx *x, const mg_comm_coll *t, mg_coll coll) {
+  if (x->profile_aside) return MG_RULE_ASIDE;
+  if (!x->profile) return MG_RULE_NONE;
+  if (!mg_slice_empty(t)) return MG_RULE_NO_SIZE;
+  return (x->profile_ruled >> coll) & 1u ? MG_RULE_NO_NP : MG_RULE_NO_OP;
+}
+
 /* Online tuning: the algorithm its cell picks (a timed trial while it explores, then the choice). */
 static int run_online(mg_ctx *x, mg_online_comm *o, mg_call *c) {
   mg_online_slot s;
@@ -119,6 +128,7 @@ int mg_dispatch(mg_call *c) {
   if (!want) {
     const mg_profile_range *hit = mg_comm_rule(t, c->bytes, c->rtype, c->op);
     if (hit) want = hit->alg, rule = hit->line;
+    else rule = no_rule(x, t, c->coll);
   }
   return run_chosen(x, c, want, rule, MG_WHY_NONE, NULL);
 }

@@ -22,6 +22,11 @@
  *   MPIGUIDE_ONLINE_TRIALS=T             timed calls per candidate (default 8, 3..32)
  *   MPIGUIDE_PROFILE_OUT=file            with auto: rank 0 writes the learned profile
  *                                        at MPI_Finalize
+ *   MPIGUIDE_PROFILE_STORE=dir|none      the site's profile store (store.c), read when
+ *                                        rank 0 has no MPIGUIDE_PROFILE
+ *   MPIGUIDE_STRICT=1                    a profile applies only at a process count and
+ *                                        layout it records; elsewhere the defaults run
+ *   MPIGUIDE_TRACE and _PROFILE_OUT take %j %h %p %% (outfile.c, mg_out_expand)
  *
  * Agreement: at MPI_Init every rank reduces a hash of its configuration, of
  * its profile and its error state with one PMPI_Allreduce, so either all
@@ -44,6 +49,7 @@
 #include "lib/lib.h"
 #include "lib/outfile.h"
 #include "loggp/loggp_file.h"
+#include "tune/store.h"
 #include "util/hash.h"
 #include "util/size.h"
 #include "mpiguide.h"
@@ -56,6 +62,10 @@ mg_ctx mg_the_ctx = {.scratch_max = MG_DEFAULT_SCRATCH_MAX, .trace_lock = PTHREA
 /* What one rank read from its environment, before the ranks compare notes. */
 typedef struct mg_env {
   const char *trace, *profile_path;
+  char trace_buf[4096], out_buf[4096]; /* rank 0: MPIGUIDE_TRACE, _PROFILE_OUT with placeholders expanded */
+  mg_store_pick store; /* the site's store's answer (store.c) */
+  int from_store;      /* profile_path is the store's */
+  int strict;          /* MPIGUIDE_STRICT=1 */
   int have_trace, trace_bad, trace_errno;
   int trace_time;      /* MPIGUIDE_TRACE_TIME=1 */
   int alg_bad;         /* MPIGUIDE_ALG is malformed or names something unknown */
@@ -102,6 +112,17 @@ __attribute__((format(printf, 2, 3))) static void add_warn(mg_env *v, const char
   va_end(ap);
 }
 
+/* Rank 0: a file name of MPIGUIDE_TRACE or _PROFILE_OUT with its placeholders expanded (%j job, %h
+ * host, %p pid, %%; outfile.h) into buf; a bad placeholder is one warning and the name is kept as
+ * written. */
+static const char *expand_name(mg_env *v, const char *var, const char *name, char *buf, size_t len) {
+  char host[256], e[300];
+  mg_layout_host(host, sizeof host);
+  if (mg_out_expand(name, mg_out_job_id(), host, (long)getpid(), buf, len, e, sizeof e) == 0) return buf;
+  add_warn(v, "%s='%.200s': %s; the name is used as written", var, name, e);
+  return name;
+}
+
 /* MPIGUIDE_PROFILE=auto and its companions (online.c). */
 static void read_online_env(int rank, mg_env *v) {
   v->online = 1;
@@ -118,6 +139,7 @@ static void read_online_env(int rank, mg_env *v) {
   }
   v->out = getenv("MPIGUIDE_PROFILE_OUT");
   if (v->out && !*v->out) v->out = NULL;
+  if (v->out && rank == 0) v->out = expand_name(v, "MPIGUIDE_PROFILE_OUT", v->out, v->out_buf, sizeof v->out_buf);
   if (v->out && rank == 0 && (v->out_errno = mg_out_probe(v->out)) != 0) v->out_bad = 1;
 }
 
@@ -179,6 +201,7 @@ static void read_env(mg_ctx *x, int rank, mg_env *v) {
   }
   v->trace = getenv("MPIGUIDE_TRACE");
   v->have_trace = v->trace && *v->trace;
+  if (v->have_trace && rank == 0) v->trace = expand_name(v, "MPIGUIDE_TRACE", v->trace, v->trace_buf, sizeof v->trace_buf);
   const char *tt = getenv("MPIGUIDE_TRACE_TIME");
   v->trace_time = v->have_trace && tt && *tt && strcmp(tt, "0") != 0;
   /* rank 0 writes it: can it? (outfile.h: a symbolic link is followed, nothing is left behind) */
@@ -186,6 +209,14 @@ static void read_env(mg_ctx *x, int rank, mg_env *v) {
     v->trace_bad = 1;
   /* The profile: every rank reads it; its content hash must agree (paths may differ). */
   v->profile_path = getenv("MPIGUIDE_PROFILE");
+  const char *strict = getenv("MPIGUIDE_STRICT");
+  v->strict = strict && *strict && strcmp(strict, "0") != 0;
+  /* the site's store when rank 0 has no MPIGUIDE_PROFILE (collective, store.c); a rank's own
+   * MPIGUIDE_PROFILE overrides it (and then differs: the profile agreement sets both aside) */
+  if (mg_store_pick_profile(rank, v->profile_path, &v->store) && !(v->profile_path && *v->profile_path)) {
+    v->profile_path = v->store.path;
+    v->from_store = 1;
+  }
   if (v->profile_path && strcmp(v->profile_path, "auto") == 0)
     read_online_env(rank, v);
   else if (v->profile_path && *v->profile_path)
@@ -205,6 +236,8 @@ static int agree(const mg_ctx *x, int rank, const mg_env *v, mg_agreement *all) 
   h = mg_fnv1a(h, &v->have_trace, sizeof v->have_trace);
   h = mg_fnv1a(h, &v->trace_time, sizeof v->trace_time);
   uint64_t ph = v->prof ? mg_profile_hash(v->prof) : 0;
+  if (v->prof && v->strict) /* strict or not is agreed like the profile: ranks that differ run the defaults */
+    ph = mg_fnv1a64(ph, "strict", 6) | 1u;
   if (v->online) /* online tuning and its trials agree like a profile: differing ranks run the defaults */
     ph = mg_fnv1a(mg_fnv1a(MG_FNV1A_INIT, "auto", 4), &v->trials, sizeof v->trials) | 1u;
   mg_agreement mine = {
@@ -290,23 +323,6 @@ static void stop_if_other_mpi(void) {
   _exit(EXIT_FAILURE);
 }
 
-/* The first clause of an MPI library's version text, blanks folded: "Open MPI v4.1.4",
- * "MPICH Version: 4.0.2" (what a profile's "MPI library:" line and MPI_Get_library_version share). */
-static void library_key(const char *s, char *out, size_t len) {
-  size_t k = 0;
-  int blank = 0;
-  for (; *s && *s != ',' && *s != ';' && *s != '\n' && k + 1 < len; s++) {
-    if (*s == ' ' || *s == '\t') {
-      blank = k > 0;
-      continue;
-    }
-    if (blank && k + 2 < len) out[k++] = ' ';
-    blank = 0;
-    out[k++] = *s;
-  }
-  out[k] = '\0';
-}
-
 /*
  * A profile records where it was measured (mpiguide tune writes "np=N: MPI library: ..." into
  * its preamble). Choices measured on another MPI library need not hold for this one: rank 0
@@ -345,34 +361,87 @@ static int profile_layout(const mg_profile *prof, int nprocs, char *rpn, size_t 
   return 0;
 }
 
-/* Collective (every rank has the same profile): rank 0 warns once when the profile was measured on
- * another layout than this run's, other nodes or, on as many nodes, other ranks per node (1 x 4 and
- * 2 x 2, or 2 x 2 and 3 + 1): where the nodes' boundaries are decides what the hier rows and the
- * library's own node-aware algorithms gain. The profile stays in force. */
-static void warn_if_other_layout(const mg_profile *prof, const char *path, int rank) {
+/* Collective (every rank has the same profile): whether the profile was measured on this run's
+ * layout at this process count: 1 yes; 0 on another layout, other nodes or, on as many nodes, other
+ * ranks per node (1 x 4 and 2 x 2, or 2 x 2 and 3 + 1), with what it records and what this run
+ * has in why; -1 it records no layout for this process count (or this run's is unknown). Where the
+ * nodes' boundaries are decides what the hier rows and the library's own node-aware algorithms
+ * gain. */
+static int layout_matches(const mg_profile *prof, char *why, size_t len) {
   int size = 0;
   char want_rpn[32], have_rpn[32];
   PMPI_Comm_size(MPI_COMM_WORLD, &size);
   int want = profile_layout(prof, size, want_rpn, sizeof want_rpn);
+  if (!want) { /* the same on every rank (one profile): no collective then */
+    snprintf(why, len, "records no layout at %d processes", size);
+    return -1;
+  }
   mg_layout have;
-  if (!want || mg_layout_collect(MPI_COMM_WORLD, &have) != MPI_SUCCESS || have.nnodes <= 0) return;
+  if (mg_layout_collect(MPI_COMM_WORLD, &have) != MPI_SUCCESS || have.nnodes <= 0) return -1;
   if (!want_rpn[0] && want == 1) snprintf(want_rpn, sizeof want_rpn, "%d", size); /* one node holds them all */
   mg_layout_rpn(&have, have_rpn, sizeof have_rpn);
-  if (rank == 0 && (want != have.nnodes || (want_rpn[0] && strcmp(want_rpn, have_rpn) != 0)))
-    fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' was measured on %d node(s) at %d processes, this "
-                    "run has %d node(s) x %s ranks per node (the profile's: %d x %s): its choices may not hold for "
-                    "this layout\n", path, want, size, have.nnodes, have_rpn, want, want_rpn[0] ? want_rpn : "?");
+  if (want == have.nnodes && (!want_rpn[0] || strcmp(want_rpn, have_rpn) == 0)) return 1;
+  snprintf(why, len, "was measured on %d node(s) at %d processes, this run has %d node(s) x %s ranks per node (the "
+           "profile's: %d x %s)", want, size, have.nnodes, have_rpn, want, want_rpn[0] ? want_rpn : "?");
+  return 0;
+}
+
+/* Rank 0 warns once when the profile was measured on another layout than this run's; the profile
+ * stays in force. Collective. */
+static void warn_if_other_layout(const mg_profile *prof, const char *path, int rank) {
+  char why[300];
+  if (layout_matches(prof, why, sizeof why) == 0 && rank == 0)
+    fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' %s: its choices may not hold for this layout\n", path,
+            why);
+}
+
+/* MPIGUIDE_STRICT=1 (collective): the reason the profile does not apply to this run, into why, or
+ * 0 when it applies: it must record this run's layout at this process count. */
+static int set_aside(const mg_profile *prof, char *why, size_t len) {
+  char w[300] = "";
+  int m = layout_matches(prof, w, sizeof w);
+  if (m == 1) return 0;
+  snprintf(why, len, "MPIGUIDE_STRICT=1: the profile %s", w[0] ? w : "cannot be compared with this run's layout (unknown)");
+  return 1;
+}
+
+static void warn_if_measured_elsewhere(const mg_profile *prof, const char *path);
+
+/* The profile every rank agreed on, at MPI_Init (collective): in force, or set aside by strict
+ * mode; where it came from, for the trace. A profile from the site's store warns of nothing (the
+ * site's users would get a warning per job; the trace records it). */
+static void take_profile(mg_ctx *x, mg_env *v, int rank) {
+  x->profile_path = strdup(v->profile_path);
+  x->profile_hash = mg_profile_hash(v->prof);
+  if (v->from_store) {
+    x->profile_store = strdup(v->store.store);
+    x->profile_release = strdup(v->store.release);
+    x->profile_level = v->store.level;
+  }
+  char why[400];
+  if (v->strict && set_aside(v->prof, why, sizeof why)) {
+    if (rank == 0 && !v->from_store)
+      fprintf(stderr, "mpiguide: MPIGUIDE_PROFILE='%s' is set aside, the defaults run: %s\n", v->profile_path, why);
+    x->profile_aside = strdup(why);
+    mg_profile_free(v->prof);
+    v->prof = NULL;
+    return;
+  }
+  x->profile = v->prof;
+  if (v->from_store) return;
+  if (rank == 0) warn_if_measured_elsewhere(v->prof, v->profile_path);
+  warn_if_other_layout(v->prof, v->profile_path, rank);
 }
 
 static void warn_if_measured_elsewhere(const mg_profile *prof, const char *path) {
   char running[MPI_MAX_LIBRARY_VERSION_STRING], want[256], have[256];
   int len = 0;
   if (PMPI_Get_library_version(running, &len) != MPI_SUCCESS) return;
-  library_key(running, have, sizeof have);
+  mg_library_key(running, have, sizeof have);
   for (int i = 0; i < mg_profile_npreamble(prof); i++) {
     const char *line = mg_profile_preamble_at(prof, i), *lib = strstr(line, "MPI library: ");
     if (!lib) continue;
-    library_key(lib + strlen("MPI library: "), want, sizeof want);
+    mg_library_key(lib + strlen("MPI library: "), want, sizeof want);
     if (*want && strcmp(want, have) != 0) {
       fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROFILE='%s' was measured with %s, this run uses %s: its "
                       "choices may not hold here (check and tune again with this library)\n", path, want, have);
@@ -418,12 +487,7 @@ void mg_lib_init(int thread_level) {
     mg_profile_free(v.prof);
     return;
   }
-  if (v.prof) {
-    x->profile = v.prof;
-    x->profile_path = strdup(v.profile_path);
-    if (rank == 0) warn_if_measured_elsewhere(v.prof, v.profile_path);
-    warn_if_other_layout(v.prof, v.profile_path, rank);
-  }
+  if (v.prof) take_profile(x, &v, rank);
   if (v.online) {
     x->online = 1;
     x->online_trials = v.trials;
@@ -451,6 +515,7 @@ void mg_paths_set(mg_ctx *x) {
   unsigned ruled = 0; /* the operations the profile has a rule for, at any process count */
   for (int i = 0; x->profile && i < mg_profile_nrules(x->profile); i++)
     ruled |= 1u << mg_profile_rule_at(x->profile, i)->coll;
+  x->profile_ruled = ruled;
   for (int k = 0; k < MG_NCOLL; k++) {
     unsigned char p;
     if (!x->active)
@@ -490,6 +555,12 @@ void mg_lib_finalize(void) {
   x->profile = NULL;
   free(x->profile_path);
   x->profile_path = NULL;
+  free(x->profile_store);
+  free(x->profile_release);
+  free(x->profile_aside);
+  x->profile_store = x->profile_release = x->profile_aside = NULL;
+  x->profile_hash = 0;
+  x->profile_level = 0;
   mg_rma_finalize();  /* its windows live on the private communicators mg_core_finalize frees */
   mg_hier_finalize(); /* node and lane communicators, split from the private ones */
   mg_core_finalize();

@@ -11,6 +11,7 @@
 #ifndef MG_LIB_H
 #define MG_LIB_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
@@ -97,6 +98,14 @@ typedef struct mg_ctx {
   mg_loggp online_lg;             /* rank 0's file, broadcast at MPI_Init so every rank prunes alike */
   double model_factor;            /* MPIGUIDE_MODEL_FACTOR: a row priced above this x the best is never tried */
   char *profile_path;
+  /* where the profile came from and why it is not in force (the trace's header, docs/trace.md) */
+  uint64_t profile_hash;          /* mg_profile_hash of the profile read (also when set aside) */
+  char *profile_store;            /* the site's store it came from (store.c), or NULL */
+  char *profile_release;          /* the store's release, or NULL */
+  int profile_level;              /* the store's search level it matched (tune/store.h MG_STORE_*) */
+  char *profile_aside;            /* MPIGUIDE_STRICT=1 set the profile aside: why ("np=4 on 2 node(s) x
+                                     2 ..."); the defaults run, the trace's rule column says so */
+  unsigned profile_ruled;         /* the operations the profile has a rule for, at any process count */
   mg_trace *trace;                /* calls by (collective, bytes, algorithm, reason) */
   pthread_mutex_t trace_lock;
   atomic_llong ran[MG_NCOLL][MG_MAX_ALGS];
@@ -118,6 +127,21 @@ extern MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) void *
  * call was traced at fortran.c's one line, and `hotspots` merged all sites of an operation); NULL
  * otherwise. MG_SITE prefers it. */
 extern MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_fortran_site;
+
+/* The site's profile store (store.c, tune/store.h): the directory in force (MPIGUIDE_PROFILE_STORE,
+ * else the compiled-in default when it exists; NULL none). mg_store_pick_profile: collective over
+ * MPI_COMM_WORLD, every rank whatever its environment; when rank 0 has no MPIGUIDE_PROFILE
+ * (own_profile) and a store, rank 0 finds this job's profile there and every rank receives the
+ * same answer; returns 1 when p->path names one. Rank 0 warns once for a broken store. */
+typedef struct mg_store_pick {
+  int level;                 /* MG_STORE_EXACT, _NP, _LIBRARY; 0 none */
+  char store[PATH_MAX];
+  char release[128];
+  char path[PATH_MAX];
+  char err[640];
+} mg_store_pick;
+const char *mg_store_dir(void);
+int mg_store_pick_profile(int rank, const char *own_profile, mg_store_pick *p);
 
 /* MPI_Init / MPI_Init_thread epilogue and MPI_Finalize prologue. */
 void mg_lib_init(int thread_level);
@@ -166,6 +190,11 @@ static inline const mg_comm_entry *mg_comm_get(MPI_Comm comm) {
  * MG_RULE_TRIAL (a timed trial), MG_RULE_LEARNED (the cell's choice by trials) and MG_RULE_MODEL
  * (the cell's choice by the LogGP model, without trials: MPIGUIDE_LOGGP). */
 enum { MG_RULE_NONE = -1, MG_RULE_FORCED = -2, MG_RULE_TRIAL = -3, MG_RULE_LEARNED = -4, MG_RULE_MODEL = -5 };
+/* Why a call ran the default although a profile was loaded (the rule column, docs/trace.md):
+ * the profile has rules for the operation at other process counts only, no rule for it at all,
+ * rules at this process count but none for this size (or datatype, op), or it was set aside
+ * (MPIGUIDE_STRICT=1 at a process count or layout it was not measured at). */
+enum { MG_RULE_NO_NP = -6, MG_RULE_NO_OP = -7, MG_RULE_NO_SIZE = -8, MG_RULE_ASIDE = -9 };
 mg_trace *mg_trace_new(void);
 void mg_trace_add(mg_trace *t, mg_coll coll, int nprocs, size_t bytes, int alg, mg_why why, int rule);
 /* Timed trace (MPIGUIDE_TRACE_TIME): one call at return address site (NULL: unknown), of a

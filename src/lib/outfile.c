@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -116,4 +117,59 @@ int mg_out_commit(FILE *f, const char *tmp, const char *target) {
   if (!e && tmp[0] && rename(tmp, target) != 0) e = errno;
   if (e && tmp[0]) unlink(tmp);
   return e;
+}
+
+const char *mg_out_job_id(void) {
+  static const char *const vars[] = {"SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID", "JOB_ID", "FLUX_JOB_ID"};
+  for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+    const char *v = getenv(vars[i]);
+    if (v && *v) return v;
+  }
+  return NULL;
+}
+
+/* v appended to out[*k..len) as one safe path component; -1 when it does not fit. */
+static int put_safe(const char *v, char *out, size_t *k, size_t len) {
+  for (size_t i = 0; v[i]; i++) {
+    char c = v[i];
+    int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+             (c == '.' && i > 0);
+    if (*k + 1 >= len) return -1;
+    out[(*k)++] = ok ? c : '_';
+  }
+  return 0;
+}
+
+int mg_out_expand(const char *pattern, const char *job, const char *host, long pid, char *out, size_t len, char *err,
+                  size_t errlen) {
+  size_t k = 0;
+  char num[32];
+  for (const char *p = pattern; *p; p++) {
+    int bad = 0;
+    if (*p != '%') {
+      bad = k + 1 >= len;
+      if (!bad) out[k++] = *p;
+    } else if (p[1] == '%') {
+      bad = k + 1 >= len;
+      if (!bad) out[k++] = '%';
+      p++;
+    } else if (p[1] == 'j' || p[1] == 'h' || p[1] == 'p') {
+      snprintf(num, sizeof num, "%ld", pid);
+      const char *v = p[1] == 'j' ? (job && *job ? job : "nojob") : p[1] == 'h' ? (host && *host ? host : "nohost") : num;
+      bad = put_safe(v, out, &k, len);
+      p++;
+    } else {
+      if (p[1])
+        snprintf(err, errlen, "unknown placeholder '%%%c' (valid: %%j job, %%h host, %%p pid, %%%% a '%%')", p[1]);
+      else
+        snprintf(err, errlen, "a '%%' at the end (write %%%% for a '%%')");
+      return -1;
+    }
+    if (bad) {
+      snprintf(err, errlen, "longer than %zu characters once expanded", len - 1);
+      return -1;
+    }
+  }
+  if (len) out[k] = '\0';
+  return 0;
 }

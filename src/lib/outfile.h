@@ -35,4 +35,15 @@ FILE *mg_out_open(const char *path, char *target, size_t tlen, char *tmp, size_t
  * ferror or fclose, the rename) the temporary is removed. 0, or an errno. */
 int mg_out_commit(FILE *f, const char *tmp, const char *target);
 
+/* A file name with placeholders (MPIGUIDE_TRACE, MPIGUIDE_PROFILE_OUT), expanded on rank 0 at
+ * MPI_Init: %j the job's id (job, NULL: "nojob"), %h the host name (host), %p the process id
+ * (pid), %% a '%'. Values are made safe for one path component: every character but letters,
+ * digits, '.', '_' and '-' becomes '_' (a leading '.' too). Into out[len]: 0, or -1 with a
+ * message in err (an unknown placeholder, a '%' at the end, a result that does not fit). */
+int mg_out_expand(const char *pattern, const char *job, const char *host, long pid, char *out, size_t len, char *err,
+                  size_t errlen);
+/* The job's id from the environment of the batch system that started it: SLURM_JOB_ID, PBS_JOBID
+ * (PBS, Torque), LSB_JOBID (LSF), JOB_ID (Grid Engine), FLUX_JOB_ID; NULL outside a job. */
+const char *mg_out_job_id(void);
+
 #endif

@@ -30,6 +30,7 @@
 #include "lib/lib.h"
 #include "lib/mg_functions.h"
 #include "lib/outfile.h"
+#include "tune/store.h"
 #include "util/text.h"
 #include "mpiguide.h"
 
@@ -188,7 +189,10 @@ static int cmp(const void *a, const void *b) {
 /* What chose the algorithm of a row, as the dispatch recorded it:
  * "MPIGUIDE_ALG", the profile rule's line ("line 12"), "profile" for a rule
  * without a line, "online trial" / "online" / "online model" (MPIGUIDE_PROFILE=auto: a call its
- * cell timed while exploring / the cell's choice by trials / by the LogGP model, MPIGUIDE_LOGGP), or "" (nothing: the default was never in question). */
+ * cell timed while exploring / the cell's choice by trials / by the LogGP model, MPIGUIDE_LOGGP),
+ * why a call ran the default although a profile was loaded ("no rule at this np", "no rule for this
+ * operation", "no rule for this size", "profile set aside": MPIGUIDE_STRICT=1), or "" (nothing: the
+ * default was never in question). */
 static void rule_of(const mg_trace_rec *r, char *buf, size_t len) {
   if (r->rule == MG_RULE_FORCED)
     snprintf(buf, len, "MPIGUIDE_ALG");
@@ -198,6 +202,14 @@ static void rule_of(const mg_trace_rec *r, char *buf, size_t len) {
     snprintf(buf, len, "online");
   else if (r->rule == MG_RULE_MODEL)
     snprintf(buf, len, "online model");
+  else if (r->rule == MG_RULE_NO_NP)
+    snprintf(buf, len, "no rule at this np");
+  else if (r->rule == MG_RULE_NO_OP)
+    snprintf(buf, len, "no rule for this operation");
+  else if (r->rule == MG_RULE_NO_SIZE)
+    snprintf(buf, len, "no rule for this size");
+  else if (r->rule == MG_RULE_ASIDE)
+    snprintf(buf, len, "profile set aside");
   else if (r->rule > 0)
     snprintf(buf, len, "line %lld", (long long)r->rule);
   else if (r->rule == 0)
@@ -261,6 +273,45 @@ static int64_t intern(names *nm, const char *s) {
 static void names_free(names *nm) {
   for (int i = 0; i < nm->n; i++) free(nm->s[i]);
   free(nm->s);
+}
+
+/* The profile's coverage (docs/trace.md, "Coverage"): the calls of the operations libmpiguide
+ * tunes (the calls column summed) and, timed, their seconds (summed over ranks), by what decided
+ * them while a profile was loaded: a rule (its choice ran, or it fell back to the default), no rule
+ * (at this process count, for this operation, for this size), the profile set aside, or something
+ * else (MPIGUIDE_ALG, invalid arguments). */
+static void write_coverage(FILE *f, const mg_trace_rec *rows, size_t m, int timed) {
+  enum { RULE, FELL, NO_NP, NO_OP, NO_SIZE, ASIDE, OTHER, NB };
+  static const char *const key[NB] = {"rule", "rule_fell_back", "no_rule_np", "no_rule_operation",
+                                      "no_rule_size", "set_aside", "other"};
+  long long calls[NB] = {0}, all = 0;
+  double sec[NB] = {0};
+  for (size_t i = 0; i < m; i++) {
+    const mg_trace_rec *r = &rows[i];
+    if (r->coll >= MG_NCOLL) continue;
+    int b = r->rule >= 0 ? (r->why == MG_WHY_NONE ? RULE : FELL)
+            : r->rule == MG_RULE_NO_NP ? NO_NP
+            : r->rule == MG_RULE_NO_OP ? NO_OP
+            : r->rule == MG_RULE_NO_SIZE ? NO_SIZE
+            : r->rule == MG_RULE_ASIDE ? ASIDE
+                                       : OTHER;
+    calls[b] += r->calls;
+    all += r->calls;
+    sec[b] += (double)r->ns * 1e-9;
+  }
+  for (int b = 0; b < NB; b++) fprintf(f, "#@coverage_calls_%s=%lld\n", key[b], calls[b]);
+  fprintf(f, "#@coverage_calls_share=%.4f\n", all ? (double)(calls[RULE] + calls[FELL]) / (double)all : 0.0);
+  for (int b = 0; timed && b < NB; b++) fprintf(f, "#@coverage_time_s_%s=%.9f\n", key[b], sec[b]);
+}
+
+/* Where the profile came from (its hash, the store's release and match level) and, when strict
+ * mode set it aside, why. */
+static void write_profile_meta(FILE *f, const mg_ctx *x) {
+  fprintf(f, "#@MPIGUIDE_PROFILE=%s\n#@profile_hash=%016llx\n", x->profile_path, (unsigned long long)x->profile_hash);
+  if (x->profile_store)
+    fprintf(f, "#@profile_store=%s\n#@profile_release=%s\n#@profile_match=%s\n", x->profile_store,
+            x->profile_release ? x->profile_release : "", mg_store_level_name(x->profile_level));
+  if (x->profile_aside) fprintf(f, "#@profile_set_aside=%s\n", x->profile_aside);
 }
 
 static void write_rows(FILE *f, const mg_trace_rec *rows, size_t m, int timed, const names *nm) {
@@ -401,8 +452,9 @@ void mg_trace_write(mg_trace *t, const char *path, int timed, double wall_start)
     }
     const char *alg = getenv("MPIGUIDE_ALG");
     fprintf(f, "#@MPIGUIDE_ALG=%s\n#@scratch_max=%zu\n", alg ? alg : "", mg_the_ctx.scratch_max);
-    if (mg_the_ctx.profile_path) fprintf(f, "#@MPIGUIDE_PROFILE=%s\n", mg_the_ctx.profile_path);
+    if (mg_the_ctx.profile_path) write_profile_meta(f, &mg_the_ctx);
     if (timed) fprintf(f, "#@timed=1\n#@clock=CLOCK_MONOTONIC\n#@wall_s=%.6f\n", wall_max);
+    if (mg_the_ctx.profile_path) write_coverage(f, rows, m, timed);
     write_rows(f, rows, m, timed, &nm);
     /* the trailer (format 3): the row count, last, so that a reader tells a whole file from a cut one */
     fprintf(f, "#@trace_rows=%zu\n", m);

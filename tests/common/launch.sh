@@ -7,6 +7,8 @@
 #   cmd_start; cmd_ctx NP VAR=value... -- PROGRAM ARGS... [; cmd_ctx ...]; run NAME
 #                              build and run a launch; output in NAME.out / NAME.err,
 #                              status in RC; a timeout is recorded as a hang
+#   local_run NAME CMD...      the same for a command without mpiexec
+#   expect_rc NAME RC          a check that the last run's status was RC
 # Environment goes through the launcher's per-context options (-x for Open MPI, -env for
 # MPICH), so LD_PRELOAD reaches the MPI processes only (not mpirun) and MPMD contexts can
 # differ.
@@ -43,3 +45,12 @@ run() {
   sed 's/^/  | /' "$name.out" "$name.err" | head -40
   if ((RC == 124 || RC == 137)); then fail "$name: no result after ${MG_TIMEOUT} s (hang?)"; fi
 }
+local_run() { # NAME CMD...: as run, without mpiexec
+  local name=$1
+  shift
+  echo "+ $*"
+  timeout -k 10 "$MG_TIMEOUT" "$@" >"$name.out" 2>"$name.err"
+  RC=$?
+  sed 's/^/  | /' "$name.out" "$name.err" | head -40
+}
+expect_rc() { if ((RC == $2)); then ok "$1: exit $2"; else fail "$1: exit $RC, want $2"; fi; }

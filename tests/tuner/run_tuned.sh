@@ -43,15 +43,6 @@ MG_SCRIPT=run_tuned.sh
 # ok/fail/finish, cmd_start/cmd_ctx/run
 # shellcheck source=../common/launch.sh
 source "$MG_HERE/../common/launch.sh"
-local_run() { # NAME CMD...: without mpiexec
-  local name=$1
-  shift
-  echo "+ $*"
-  timeout -k 10 "$MG_TIMEOUT" "$@" >"$name.out" 2>"$name.err"
-  RC=$?
-  sed 's/^/  | /' "$name.out" "$name.err" | head -40
-}
-expect_rc() { if ((RC == $2)); then ok "$1: exit $2"; else fail "$1: exit $RC, want $2"; fi; }
 expect_once() { # NAME REGEX WHAT
   local n
   n=$(cat "$1.out" "$1.err" | grep -cE -- "$2")
@@ -371,8 +362,8 @@ lib)
   grep -qxF "#@MPIGUIDE_PROFILE=$PWD/lib.prof" lib.csv && ok "lib.csv names the profile" || fail "lib.csv: no #@MPIGUIDE_PROFILE"
   for b in 4 148 10000; do expect_trace lib.csv allreduce $b "allreduce_as_reduce_bcast 3 $NP - line 3"; done
   expect_trace lib.csv bcast 148 "bcast_as_allgatherv 3 $NP - line 4"
-  expect_trace lib.csv bcast 4 "default 3 $NP - -"
-  expect_trace lib.csv scan 148 "default 3 $NP - -"
+  expect_trace lib.csv bcast 4 "default 3 $NP - no rule for this size" # a bcast rule at this np, not for 4 bytes
+  expect_trace lib.csv scan 148 "default 3 $NP - no rule for this operation"
   ;;
 lib_elsewhere)
   # a profile measured with another MPI library: one warning on rank 0, the profile still runs
