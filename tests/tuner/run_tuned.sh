@@ -11,6 +11,9 @@
 #   run_tuned.sh e2e NP           check (tiny) -> tune -> validate -> verify on NP ranks
 #   run_tuned.sh nothing NP       no violation at the sizes checked: tune says the defaults are best,
 #                                 verify of its rule-less profile: nothing to verify, exit 0
+#   run_tuned.sh noise            an input the noise dominates (data/noise_dominated, sync 11.9 ms):
+#                                 refused with its figure, nothing written; each of two inputs named;
+#                                 --allow-noise writes its one conclusive rule and records it
 #   run_tuned.sh inconclusive     tune takes conclusive violations only, unless --include-inconclusive
 #   run_tuned.sh planted NP       the same with tests/check's planted violation (MG_PLANT preloaded
 #                                 into the mpiguide processes: the library's bcast 2 ns/byte slower from
@@ -111,6 +114,39 @@ drop_slower)
   local_run nodir "$MG_CLI" tune --drop-slower /nonexistent-mg -o x.prof
   expect_rc "no verify result" 2
   expect_once nodir "/nonexistent-mg/verify.csv: No such file or directory" "message"
+  ;;
+noise)
+  # data/noise_dominated: 3 of 4 comparisons within one synchronisation (11.9 ms), the bcast 1M
+  # violation (2.46x, 30 ms apart) beyond it. check calls the run noise-dominated; tune refuses it.
+  cp -r "$MG_HERE/data/noise_dominated" nd || exit 1
+  local_run refuse "$MG_CLI" tune nd -o nd.prof
+  expect_rc "tune of a noise-dominated run" 2
+  expect_once refuse '^mpiguide tune: nd: noise dominates this run: 3 of 4 comparisons differ by less than one synchronisation \(11\.9 ms\); tune needs at most half of them \(2\)' \
+    "the input, its figure and what it needs"
+  expect_once refuse 'give --allow-noise' "the override named"
+  [[ -e nd.prof ]] && fail "nd.prof written" || ok "nothing written"
+  # two inputs of one process count: each judged on its own, each named
+  cp -r nd nd2 && sed -i 's/#@launch=L1/#@launch=L2/;s/,L1,/,L2,/' nd2/raw.csv || exit 1
+  local_run refuse2 "$MG_CLI" tune nd nd2 -o nd.prof
+  expect_rc "tune of two noise-dominated inputs" 2
+  expect_once refuse2 '^mpiguide tune: nd2: noise dominates this run' "the second input named"
+  expect_once refuse2 '2 input\(s\) refused' "both counted"
+  [[ -e nd.prof ]] && fail "nd.prof written" || ok "nothing written"
+  # a clean input is not refused (tests/check/data/small)
+  : "${MG_DATA:?}"
+  local_run clean "$MG_CLI" tune "$MG_DATA/small" -o clean.prof -q
+  expect_rc "tune of a clean run" 0
+  grep -q 'noise-dominated' clean.prof && fail "clean.prof says noise-dominated" || ok "clean.prof: no noise line"
+  # --allow-noise: the conclusive rule written, the override recorded with the figure
+  local_run allow "$MG_CLI" tune nd -o nd.prof --allow-noise
+  expect_rc "tune --allow-noise" 0
+  expect_once allow 'warning: nd: noise dominates this run .*--allow-noise' "the warning"
+  if grep -qE '^# noise-dominated: np=4: nd: 3 of 4 comparisons differ by less than one synchronisation \(11\.9 ms\); rules made anyway \(tune --allow-noise\)' nd.prof
+  then ok "the preamble records the override with its figure"; else fail "no noise-dominated line in nd.prof: $(grep '^#' nd.prof | tr '\n' ';')"; fi
+  if grep -qE '^bcast +np=4 +1M-1M +bcast_as_allgatherv' nd.prof && (($(grep -cvE '^(#|mpiguide-profile|end-of-profile|[[:space:]]*$)' nd.prof) == 1))
+  then ok "only the conclusive rule (bcast 1M)"; else fail "nd.prof rules: $(grep -v '^#' nd.prof | tr '\n' ';')"; fi
+  local_run validate "$MG_CLI" profile validate nd.prof
+  expect_rc "profile validate nd.prof" 0
   ;;
 inconclusive)
   # tests/check/data/noisy: the data of small with one synchronisation = 1 ms, so the bcast 1K
