@@ -322,7 +322,8 @@ e2e)
   cmd_ctx "$NP" -- "$MG_CLI" check -c allreduce,bcast --sizes 64,1K,16K --nrep 15 --warmup 1 -o C -q
   run check
   expect_rc check 0
-  local_run tune "$MG_CLI" tune C -o p.prof
+  # --allow-noise: on a loaded machine this short check may be noise-dominated (tuned.noise tests the refusal)
+  local_run tune "$MG_CLI" tune C -o p.prof --allow-noise
   expect_rc tune 0
   local_run validate "$MG_CLI" profile validate p.prof
   expect_rc validate 0
