@@ -629,7 +629,7 @@ int mg_cmd_tune(int argc, char **argv) {
   if (!T.srcs) return 1;
   int status = parse(argc, argv, &T);
   if (status == 1) status = 0; /* --help */
-  else if (status == 0 && T.drop_dir) status = mg_cmd_tune_drop(T.drop_dir, T.profile, T.out, T.unconfirmed, T.quiet);
+  else if (status == 0 && T.drop_dir) status = mg_cmd_tune_drop("tune", T.drop_dir, T.profile, T.out, T.unconfirmed, T.quiet);
   else if (status == 0 && !(status = source_nprocs(&T))) {
     status = 1;
     T.p = mg_profile_new();

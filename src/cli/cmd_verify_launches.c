@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_tune.h"
 #include "cli/cmd_util.h"
 #include "util/parse.h"
 
@@ -24,8 +25,8 @@ static void launches_on_signal(int sig) { launches_stop = sig; }
 
 int mg_cmd_verify_launches(int argc, char **argv, int dd) {
   char e[256], self[4096];
-  const char *out = NULL, *nval = NULL;
-  int force = 0, nchild = 0;
+  const char *out = NULL, *nval = NULL, *confirmed = NULL; /* --write-confirmed: once, over every launch */
+  int force = 0, nchild = 0, quiet = 0;
   char **child = calloc((size_t)argc + 8, sizeof *child);
   if (!child) return fprintf(stderr, "mpiguide verify: out of memory\n"), 1;
   /* the launcher first, then self verify and every option but --launches, -o, --force */
@@ -37,10 +38,14 @@ int mg_cmd_verify_launches(int argc, char **argv, int dd) {
     if (!strcmp(a, "--launches") || !strcmp(a, "-o") || !strcmp(a, "--out")) {
       if (i + 1 >= dd) return free(child), fprintf(stderr, "mpiguide verify: %s needs a value\n", a), 2;
       *(a[2] == 'l' ? &nval : &out) = argv[++i];
-    } else if (!strncmp(a, "--launches=", 11)) nval = a + 11;
+    } else if (!strcmp(a, "--write-confirmed")) {
+      if (i + 1 >= dd) return free(child), fprintf(stderr, "mpiguide verify: %s needs a value\n", a), 2;
+      confirmed = argv[++i];
+    } else if (!strncmp(a, "--write-confirmed=", 18)) confirmed = a + 18;
+    else if (!strncmp(a, "--launches=", 11)) nval = a + 11;
     else if (!strncmp(a, "--out=", 6)) out = a + 6;
     else if (!strcmp(a, "-f") || !strcmp(a, "--force")) force = 1;
-    else child[nchild++] = argv[i];
+    else child[nchild++] = argv[i], quiet |= !strcmp(a, "-q") || !strcmp(a, "--quiet");
   }
   long n = 0;
   int bad = mg_parse_long(nval, 1, 1000, &n, e, sizeof e);
@@ -96,5 +101,10 @@ int mg_cmd_verify_launches(int argc, char **argv, int dd) {
   if (launches_stop)
     fprintf(stderr, "mpiguide verify: interrupted during launch %d of %ld; %d finished\n", k - 1, n, ok);
   printf("verify: %d of %ld launch(es) in %s; their spread: mpiguide report %s -o spread.html\n", ok, n, out, out);
-  return launches_stop || failed ? 1 : 0;
+  if (launches_stop || failed) {
+    if (confirmed) fprintf(stderr, "mpiguide verify: --write-confirmed: not written, since not every launch finished\n");
+    return 1;
+  }
+  /* the rules confirmed in every launch (cmd_tune_drop.c reads out/launch-K/verify.csv) */
+  return confirmed ? mg_cmd_tune_drop("verify", out, NULL, confirmed, 1, quiet) : 0;
 }
