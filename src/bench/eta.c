@@ -175,3 +175,19 @@ double mg_eta_cost(const mg_eta *e, int key, double bytes, int nvar) {
   if (e->nsz[k] == 0) return NAN;
   return lookup(e, k, bytes) * values(e, k, bytes) * (nvar > 0 ? nvar : 1);
 }
+
+double mg_eta_launches_left(double elapsed, double frac, double budget, int launch, int launches, double startup,
+                            double *this_left, int *over) {
+  double left = NAN, total = NAN;
+  int past = 0;
+  if (frac > 0.02 && frac <= 1 && elapsed >= 0) {
+    left = elapsed * (1 - frac) / frac;
+    if (budget > 0 && elapsed < budget && left > budget - elapsed) left = budget - elapsed;
+    past = budget > 0 && (elapsed >= budget || elapsed + left > 1.1 * budget);
+    int after = launches > launch && launch > 0 ? launches - launch : 0;
+    total = left + after * (elapsed + left + (startup > 0 ? startup : 0));
+  }
+  if (this_left) *this_left = left;
+  if (over) *over = past;
+  return total;
+}
