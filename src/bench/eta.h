@@ -114,6 +114,16 @@ double mg_eta_prior_ratio(const mg_eta *e);
 /* The predicted cost of a block at the starting speed, seconds; NAN before any block finished. */
 double mg_eta_cost(const mg_eta *e, int key, double bytes, int nvar);
 
+/* The predicted cost of a block under a time budget (start-speed seconds): what it would take
+ * (mg_eta_cost), cut to `share` (the wall seconds the engine gives it, engine.c block_budget; <= 0:
+ * no budget) at the slowness `slower`, but never below one batch: `floor_values` values per variant
+ * (the engine's batch and warm-ups) at the learned seconds per value. A block out of budget still
+ * measures one batch per variant, so a run over its budget costs the floor per block left, which the
+ * uncut estimate priced 30x high (8 % read at 9 s of a verify that ended at 12 s). NAN as
+ * mg_eta_cost. */
+double mg_eta_cost_budget(const mg_eta *e, int key, double bytes, int nvar, double share, double slower,
+                          double floor_values);
+
 /* The time left of a run of several launches, as a progress line tells it (cmd_util.c): `elapsed`
  * seconds into this launch's measurement, a fraction `frac` of it done (the engine's, learned as
  * above), its time budget `budget` (0: none), launch `launch` of `launches` (0/0: a single run),

@@ -259,6 +259,7 @@ void mg_cmd_progress_cb(double frac, double elapsed, const char *what, void *arg
   double left, total = mg_eta_launches_left(el, f, p->budget, p->launch, p->launches, p->startup, &left, &past);
   if (isfinite(total)) { /* cut to the budget only while some is left: launches ran 2-5x theirs (issue 49) */
     if (past) snprintf(over, sizeof over, ", over the %.0fs budget", p->budget);
+    f = el / (el + left); /* the share shown agrees with the time left (cut to the budget: more done) */
     if (p->launches > p->launch)
       snprintf(eta, sizeof eta, "%.0fs (this launch %.0fs%s)", total, left, over);
     else
@@ -270,11 +271,16 @@ void mg_cmd_progress_cb(double frac, double elapsed, const char *what, void *arg
   fflush(stderr);
 }
 
+int mg_cmd_launch_of(const char *v, int *k, int *n) {
+  int end = 0;
+  return sscanf(v, "%d/%d%n", k, n, &end) != 2 || v[end] || *k < 1 || *k > *n ? -1 : 0;
+}
+
 void mg_cmd_progress_end(mg_cmd_progress *p) {
   if (p->printed && p->tty) fputc('\n', stderr);
   double el = p->elapsed_before > p->last_el ? p->elapsed_before : p->last_el;
   if (p->on && p->budget > 0 && el > 1.25 * p->budget)
-    fprintf(stderr, "mpiguide %s: the measurement took %.0f s (and %.0f s of start-up before it), %.1fx its budget of "
+    fprintf(stderr, "mpiguide %s: the measurement took %.0f s (and %.1f s of start-up before it), %.1fx its budget of "
                     "%.0f s: the budget bounds the repetitions, but every size still takes at least one batch per "
                     "variant (fewer sizes or collectives make it shorter)\n", p->cmd, el, p->startup, el / p->budget,
             p->budget);

@@ -99,6 +99,9 @@ typedef struct mg_cmd_progress {
 
 void mg_cmd_progress_init(mg_cmd_progress *p, const char *cmd, int on, double budget);
 void mg_cmd_progress_cb(double frac, double elapsed, const char *what, void *arg);
+/* --launch-of K/N (check, verify: this is launch K of N, for the progress line): 0 with *k, *n, or -1
+ * when v is not K/N with 1 <= K <= N. */
+int mg_cmd_launch_of(const char *v, int *k, int *n);
 /* Ends a "\r" line; a measurement that ran well over its budget says so (by how much, and why). */
 void mg_cmd_progress_end(mg_cmd_progress *p);
 

@@ -18,6 +18,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_tune.h"
 #include "cli/cmd_util.h"
+#include "util/clock.h"
 #include "util/parse.h"
 
 static volatile sig_atomic_t launches_stop;
@@ -73,16 +74,24 @@ int mg_cmd_verify_launches(int argc, char **argv, int dd) {
   child[nchild++] = "-o";
   child[nchild++] = dir;
   if (force) child[nchild++] = "--force";
+  char of[48]; /* --launch-of K/N: each launch's progress line says which and counts the launches after it */
+  child[nchild++] = "--launch-of";
+  child[nchild++] = of;
   child[nchild] = NULL;
   struct sigaction sa = {0}, old_int, old_term;
   sa.sa_handler = launches_on_signal;
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   int ok = 0, failed = 0, k;
+  double t0 = mg_clock_s();
   for (k = 1; k <= n && !launches_stop; k++) {
     snprintf(dir, sizeof dir, "%s/launch-%d", out, k);
     snprintf(log, sizeof log, "%s/launch-%d.log", out, k);
-    fprintf(stderr, "mpiguide verify: launch %d of %ld ...\n", k, n);
+    snprintf(of, sizeof of, "%d/%ld", k, n);
+    double el = mg_clock_s() - t0;
+    if (k == 1) fprintf(stderr, "mpiguide verify: launch %d of %ld ...\n", k, n);
+    else fprintf(stderr, "mpiguide verify: launch %d of %ld (%.0f s so far, about %.0f s to go) ...\n", k, n, el,
+                 el / (k - 1) * (double)(n - k + 1));
     int rc = mg_cmd_run_child(child, log);
     char csv[4300];
     snprintf(csv, sizeof csv, "%s/verify.csv", dir);

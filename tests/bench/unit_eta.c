@@ -350,7 +350,26 @@ static void test_launches_left(void) {
   ASSERT_TRUE(isnan(mg_eta_launches_left(3, NAN, 0, 1, 3, 2, NULL, NULL)));
 }
 
+/* A block under a time budget (mg_eta_cost_budget): cut to its share, never below one batch. A verify
+ * of --budget 8s read "8 % ... ETA 106s" at 9 s and ended at 12 s: its blocks out of budget measured a
+ * batch each, priced at what they would take unbounded. */
+static void test_cost_budget(void) {
+  TEST_CASE("a block's cost under a budget: at most its share, at least one batch per variant");
+  mg_eta e;
+  mg_eta_init(&e);
+  mg_eta_block(&e, 0, 1024, 2, 200, 4.0, 1); /* 0.01 s per value, 200 values per variant */
+  ASSERT_NEAR(mg_eta_cost(&e, 0, 1024, 2), 4.0, 1e-9);
+  ASSERT_NEAR(mg_eta_cost_budget(&e, 0, 1024, 2, 0, 1, 13), 4.0, 1e-9);    /* no budget: as before */
+  ASSERT_NEAR(mg_eta_cost_budget(&e, 0, 1024, 2, 1.0, 1, 13), 1.0, 1e-9);  /* its share of the budget */
+  ASSERT_NEAR(mg_eta_cost_budget(&e, 0, 1024, 2, 1e-9, 1, 13), 0.26, 1e-9); /* out of budget: one batch, 13 values */
+  ASSERT_NEAR(mg_eta_cost_budget(&e, 0, 1024, 2, 1.0, 2, 13), 0.5, 1e-9);  /* 2x slower: the share in start-speed s */
+  ASSERT_NEAR(mg_eta_cost_budget(&e, 0, 1024, 2, 10, 1, 13), 4.0, 1e-9);   /* a share larger than it needs */
+  mg_eta_init(&e);
+  ASSERT_TRUE(isnan(mg_eta_cost_budget(&e, 0, 1024, 2, 1.0, 1, 13)));      /* nothing learned */
+}
+
 int main(void) {
+  test_cost_budget();
   test_launches_left();
   test_values();
   test_first_guess();
