@@ -105,7 +105,12 @@ static void confirmed_line(const mg_rp_verify *v, int nv, int kept, int nrules, 
   meta_word(&v[nv - 1], "date", date, sizeof date);
   meta_word(&v[0], "mpi_library_version", lib, sizeof lib);
   if (!strcmp(lib, "?")) meta_word(&v[0], "mpi_library_name", lib, sizeof lib);
-  lib[strcspn(lib, ",")] = '\0'; /* "Open MPI v4.1.4, package: ...": the library and version */
+  lib[strcspn(lib, ",;")] = '\0'; /* "Open MPI v4.1.4, package: ...", "MPICH Version:\t4.0.2; ...": the version */
+  for (char *r = lib, *w = lib;; r++) { /* white space as one blank */
+    if (*r == '\t') *r = ' ';
+    if (*r == ' ' && (w == lib || w[-1] == ' ')) continue;
+    if (!(*w++ = *r)) break;
+  }
   meta_word(&v[0], "nnodes", nn, sizeof nn);
   meta_word(&v[0], "ranks_per_node", rpn, sizeof rpn);
   if (strcmp(nn, "?"))
