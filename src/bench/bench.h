@@ -292,11 +292,13 @@ typedef struct mg_bench_cfg {
   void (*block_done)(const struct mg_bench_result *res, void *arg);
   /* The time left (eta.h) over several runs, as check's groups of collectives run one after another:
    * the estimator they share (NULL: the run's own, initialised by it), the start-speed seconds of the
-   * runs after this one predicted from it (may be NULL; mg_bench_eta_cost of their cfgs) with its
-   * argument, and the wall seconds of the runs before. With a shared estimator the progress fraction
-   * is the whole's (0 until a block is done), not this run's. */
+   * runs after this one predicted from it (may be NULL; mg_bench_eta_cost of their cfgs, given
+   * `share`: the wall seconds of the budget each block of this run gets now, 0 without a budget, the
+   * same share for theirs, as time_total divided over the blocks left) with its argument, and the
+   * wall seconds of the runs before. With a shared estimator the progress fraction is the whole's (0
+   * until a block is done), not this run's. */
   struct mg_eta *eta;
-  double (*eta_after)(const struct mg_eta *eta, void *arg);
+  double (*eta_after)(const struct mg_eta *eta, double share, void *arg);
   void *eta_arg;
   double eta_elapsed_before;
 } mg_bench_cfg;
@@ -359,8 +361,9 @@ typedef struct mg_bench_result {
 int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res);
 
 /* The predicted cost of every block of a run at the starting speed, seconds, from the costs learned
- * so far (eta.h; NAN before any block is done). */
-double mg_bench_eta_cost(const mg_bench_cfg *cfg, const struct mg_eta *eta);
+ * so far (eta.h; NAN before any block is done); share > 0: each block given that many wall seconds of
+ * a budget, so priced at most that and at least one batch (mg_eta_cost_budget). */
+double mg_bench_eta_cost(const mg_bench_cfg *cfg, const struct mg_eta *eta, double share);
 
 /* The expected work of a run, in the engine's own units: only shares mean something (the progress
  * of several runs of one command is weighted by it). */

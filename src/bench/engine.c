@@ -264,9 +264,18 @@ double mg_bench_work(const mg_bench_cfg *cfg) {
 /* The variants of coll's blocks, as the time estimate counts them (eta.h). */
 static int eta_variants(const mg_bench_cfg *cfg, mg_coll coll) { return __builtin_popcount(cfg->algmask[coll] | 1u); }
 
+/* The values per variant of one batch with its warm-ups: the least a block measures, even out of
+ * budget (block_budget). */
+static double batch_values(const mg_bench_cfg *cfg) {
+  return (double)(cfg->batch > 0 ? cfg->batch : 1) + (cfg->warmup > 0 ? cfg->warmup : 0);
+}
+
 /* The learned cost of coll's blocks from size index si with pair k on and of the collectives after
- * coll (the order of measure_all), at the starting speed; NAN while no block is done. */
-static double eta_from(const mg_bench_cfg *cfg, const mg_eta *e, mg_coll coll, int si, int k) {
+ * coll (the order of measure_all), at the starting speed; NAN while no block is done. share > 0: the
+ * wall seconds each block gets of the budget (block_budget), the machine `slower` than at the start:
+ * each block priced at most that, at least one batch (mg_eta_cost_budget). */
+static double eta_from(const mg_bench_cfg *cfg, const mg_eta *e, mg_coll coll, int si, int k, double share,
+                       double slower) {
   int ci0 = 0;
   while (ci0 < cfg->ncolls && cfg->colls[ci0] != coll) ci0++;
   double sum = 0;
@@ -274,20 +283,22 @@ static double eta_from(const mg_bench_cfg *cfg, const mg_eta *e, mg_coll coll, i
     for (int s = ci == ci0 ? si : 0; s < cfg->nsizes; s++)
       for (int j = ci == ci0 && s == si ? k : 0; j < mg_bench_nreds(cfg, cfg->colls[ci]); j++)
         if (measured(cfg, cfg->colls[ci], s, j))
-          sum += mg_eta_cost(e, (int)cfg->colls[ci], (double)block_bytes(cfg, cfg->colls[ci], s),
-                             eta_variants(cfg, cfg->colls[ci]));
+          sum += mg_eta_cost_budget(e, (int)cfg->colls[ci], (double)block_bytes(cfg, cfg->colls[ci], s),
+                                    eta_variants(cfg, cfg->colls[ci]), share, slower, batch_values(cfg));
   return sum;
 }
 
-double mg_bench_eta_cost(const mg_bench_cfg *cfg, const mg_eta *eta) {
-  return cfg->ncolls > 0 ? eta_from(cfg, eta, cfg->colls[0], 0, 0) : 0;
+double mg_bench_eta_cost(const mg_bench_cfg *cfg, const mg_eta *eta, double share) {
+  return cfg->ncolls > 0 ? eta_from(cfg, eta, cfg->colls[0], 0, 0, share, mg_eta_slower(eta)) : 0;
 }
 
-/* Before the block of coll at size index si with pair k: the learned cost of the blocks after it. */
-static void eta_next_block(run *R, mg_coll coll, int si, int k) {
+/* Before the block of coll at size index si with pair k (its budget share `budget`, block_budget):
+ * the learned cost of the blocks after it, each with the same share. */
+static void eta_next_block(run *R, mg_coll coll, int si, int k, double budget) {
   const mg_bench_cfg *cfg = R->cfg;
-  R->eta_future = eta_from(cfg, R->eta, coll, si, k + 1);
-  if (cfg->eta_after) R->eta_future += cfg->eta_after(R->eta, cfg->eta_arg);
+  R->block_share = budget;
+  R->eta_future = eta_from(cfg, R->eta, coll, si, k + 1, budget, mg_eta_slower(R->eta));
+  if (cfg->eta_after) R->eta_future += cfg->eta_after(R->eta, budget, cfg->eta_arg);
   R->block_start = R->elapsed;
   R->slower_sum = 0, R->slower_n = 0;
 }
@@ -318,7 +329,8 @@ static void progress(run *R, const mg_bench_block *B, double frac) {
   int n = snprintf(what, sizeof what, "%s %zu B", mg_colls[B->coll].name, B->bytes);
   if (slower >= 1.2 && n > 0 && (size_t)n < sizeof what)
     snprintf(what + n, sizeof what - (size_t)n, " (machine %.1fx slower than at start)", slower);
-  double cur = mg_eta_cost(R->eta, (int)B->coll, (double)B->bytes, eta_variants(cfg, B->coll)), f;
+  double cur = mg_eta_cost_budget(R->eta, (int)B->coll, (double)B->bytes, eta_variants(cfg, B->coll), R->block_share,
+                                  slower, batch_values(cfg)), f;
   double el = R->elapsed + (cfg->eta ? cfg->eta_elapsed_before : 0);
   if (isfinite(cur) && isfinite(R->eta_future) && el > 0) {
     double left = cur * slower - (R->elapsed - R->block_start);
@@ -587,7 +599,7 @@ static int measure_size(run *R, mg_coll coll, int si, int k, double *t1) {
   double budget = block_budget(R);
   int calibrating = paper && si == 0 && cfg->sizes[0] == (size_t)cfg->dtype->size;
   double zero[MG_MAX_ALGS] = {0};
-  eta_next_block(R, coll, si, k);
+  eta_next_block(R, coll, si, k, budget);
   int rc = run_block(R, B, paper ? (calibrating ? zero : t1) : NULL, budget);
   if (calibrating) set_t1(R, B, t1);
   eta_block_done(R, B);

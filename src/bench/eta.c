@@ -175,3 +175,33 @@ double mg_eta_cost(const mg_eta *e, int key, double bytes, int nvar) {
   if (e->nsz[k] == 0) return NAN;
   return lookup(e, k, bytes) * values(e, k, bytes) * (nvar > 0 ? nvar : 1);
 }
+
+double mg_eta_cost_budget(const mg_eta *e, int key, double bytes, int nvar, double share, double slower,
+                          double floor_values) {
+  double c = mg_eta_cost(e, key, bytes, nvar);
+  if (!(share > 0) || !isfinite(c)) return c;
+  double cut = share / (slower > 0 ? slower : 1);
+  if (c > cut) c = cut;
+  int k = key >= 0 && key < MG_ETA_KEYS - 1 && e->nsz[key] > 0 ? key : MG_ETA_KEYS - 1;
+  if (e->nsz[k] > 0 && floor_values > 0) { /* one batch per variant: no block takes less */
+    double v = values(e, k, bytes), f = lookup(e, k, bytes) * (v < floor_values ? v : floor_values) * (nvar > 0 ? nvar : 1);
+    if (isfinite(f) && c < f) c = f;
+  }
+  return c;
+}
+
+double mg_eta_launches_left(double elapsed, double frac, double budget, int launch, int launches, double startup,
+                            double *this_left, int *over) {
+  double left = NAN, total = NAN;
+  int past = 0;
+  if (frac > 0.02 && frac <= 1 && elapsed >= 0) {
+    left = elapsed * (1 - frac) / frac;
+    if (budget > 0 && elapsed < budget && left > budget - elapsed) left = budget - elapsed;
+    past = budget > 0 && (elapsed >= budget || elapsed + left > 1.1 * budget);
+    int after = launches > launch && launch > 0 ? launches - launch : 0;
+    total = left + after * (elapsed + left + (startup > 0 ? startup : 0));
+  }
+  if (this_left) *this_left = left;
+  if (over) *over = past;
+  return total;
+}

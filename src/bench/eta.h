@@ -114,4 +114,32 @@ double mg_eta_prior_ratio(const mg_eta *e);
 /* The predicted cost of a block at the starting speed, seconds; NAN before any block finished. */
 double mg_eta_cost(const mg_eta *e, int key, double bytes, int nvar);
 
+/* The predicted cost of a block under a time budget (start-speed seconds): what it would take
+ * (mg_eta_cost), cut to `share` (the wall seconds the engine gives it, engine.c block_budget; <= 0:
+ * no budget) at the slowness `slower`, but never below one batch: `floor_values` values per variant
+ * (the engine's batch and warm-ups) at the learned seconds per value. A block out of budget still
+ * measures one batch per variant, so a run over its budget costs the floor per block left, which the
+ * uncut estimate priced 30x high (8 % read at 9 s of a verify that ended at 12 s). NAN as
+ * mg_eta_cost. */
+double mg_eta_cost_budget(const mg_eta *e, int key, double bytes, int nvar, double share, double slower,
+                          double floor_values);
+
+/* The time left of a run of several launches, as a progress line tells it (cmd_util.c): `elapsed`
+ * seconds into this launch's measurement, a fraction `frac` of it done (the engine's, learned as
+ * above), its time budget `budget` (0: none), launch `launch` of `launches` (0/0: a single run),
+ * `startup` the seconds a launch spends before its measurement starts (start-up, MPI_Init: what
+ * elapsed does not count; 0 if unknown).
+ * - This launch: elapsed x (1 - frac) / frac, cut to what is left of the budget while some is left
+ *   (the engine then shortens the blocks: a 3 s budget read 22 % at 2 s and ended at 3 s). Once the
+ *   budget is spent the launch runs over it (every block still takes a batch per variant: launches
+ *   ran 2-5x their budget, issue 49) and the estimate is no longer cut: before, it read "this launch
+ *   0s" with two thirds to go. *over (may be NULL) = 1 then, or when the estimate ends past 1.1 x
+ *   the budget.
+ * - Each launch after it: this launch's whole projected time (elapsed + its time left) plus its
+ *   start-up; before, the time this one had run so far.
+ * Into *this_left (may be NULL) this launch's time left; returns the whole. NAN (both) while
+ * frac <= 0.02 (nothing learned yet). */
+double mg_eta_launches_left(double elapsed, double frac, double budget, int launch, int launches, double startup,
+                            double *this_left, int *over);
+
 #endif

@@ -40,6 +40,7 @@ typedef struct run {
   double slower_sum;    /* slowness summed over the current block's batches */
   long slower_n;
   double eta_future;    /* start-speed seconds of the blocks after the current one; NAN: not known yet */
+  double block_share;   /* the current block's budget (block_budget; 0: none): the estimate's cut */
   int at_ci, at_si, at_k; /* the current block's place in measure_all's order */
   /* per-batch scratch */
   long cap;

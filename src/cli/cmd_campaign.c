@@ -19,6 +19,7 @@
  * (squeue), and submits anew a configuration whose job ended without its mark (killed, failed:
  * the new job resumes it). --wait polls squeue until the jobs have ended and reports the marks.
  */
+#define _GNU_SOURCE /* strptime, timegm */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -27,9 +28,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "check/check.h"
 #include "cli/cli.h"
+#include "cli/cmd_check.h"
 #include "cli/cmd_opts.h"
 #include "util/parse.h"
 #include "util/text.h"
@@ -272,6 +276,37 @@ static int job_queued(const char *dir, char *id, size_t idlen, char *st, size_t 
   return st[0] != '\0';
 }
 
+/* How far configuration dir has got, from the files its job writes (--wait): "2 of 3 launches done"
+ * (a launch is done when its raw.csv is complete, mg_check_partial), ", launch 3 measuring" when its
+ * directory exists, and the time left at the mean of the done launches' times (raw.csv: its #@date,
+ * the launch's start, to the file's last change), into buf. */
+static void config_progress(const char *dir, long launches, char *buf, size_t len) {
+  int done = 0, measuring = 0;
+  double spent = 0;
+  for (long k = 1; k <= launches; k++) {
+    char p[1200], note[256], e[256];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/launch-%ld", dir, k);
+    if (stat(p, &st) != 0) break;
+    if (mg_check_partial(p, note, sizeof note) != 0) { /* partial or nothing yet: the one being measured */
+      measuring = (int)k;
+      break;
+    }
+    done++;
+    snprintf(p, sizeof p, "%s/launch-%ld/raw.csv", dir, k);
+    mg_ck_meta m = {0};
+    struct tm tm = {0};
+    const char *date = mg_ck_read_meta(p, &m, e, sizeof e) == 0 ? mg_ck_meta_get(&m, "date") : NULL;
+    const char *end = date ? strptime(date, "%Y-%m-%dT%H:%M:%SZ", &tm) : NULL;
+    if (end && !*end && stat(p, &st) == 0 && st.st_mtime >= timegm(&tm)) spent += (double)(st.st_mtime - timegm(&tm));
+    mg_ck_meta_free(&m);
+  }
+  size_t u = (size_t)snprintf(buf, len, "%d of %ld launch%s done", done, launches, launches == 1 ? "" : "es");
+  if (measuring && u < len) u += (size_t)snprintf(buf + u, len - u, ", launch %d measuring", measuring);
+  if (done && done < launches && spent > 0 && u < len)
+    snprintf(buf + u, len - u, ", about %.0f s to go", spent / done * (double)(launches - done));
+}
+
 /* A word for sh -c: in single quotes, each ' as '\''. */
 static size_t sh_quote(char *b, size_t len, const char *w) {
   size_t u = 0;
@@ -427,6 +462,10 @@ static int make_plan(const cp_spec *S, const char *spec, const char *only, int s
       int st = P->state[k] = config_state(P->dirs[k], line);
       if (st < 2 && !only && job_queued(P->dirs[k], jid, sizeof jid, jst, sizeof jst)) st = P->state[k] = 4;
       P->todo += st < 2, P->changed += st == 3, P->queued += st == 4;
+      char prog[160] = "", p1[1200];
+      struct stat ps;
+      snprintf(p1, sizeof p1, "%s/launch-1", P->dirs[k]);
+      if ((st == 1 || st == 4) && stat(p1, &ps) == 0) config_progress(P->dirs[k], S->launches, prog, sizeof prog);
       printf("  [%d/%d] %s: ", k + 1, P->ncfg, P->names[k]);
       if (st == 4) printf("queued: job %s (%s), left alone", jid, jst);
       else
@@ -435,6 +474,7 @@ static int make_plan(const cp_spec *S, const char *spec, const char *only, int s
                      : st == 1 ? "interrupted: resumed (--resume)"
                                : "to run");
       printf("\n    %s%s\n", line, st == 1 ? " (with --resume)" : "");
+      if (*prog) printf("    so far: %s\n", prog); /* from its launches' files (config_progress) */
     }
   if (P->changed)
     return fprintf(stderr, "mpiguide campaign: %d configuration(s) in %s were measured by another command (their "
@@ -499,8 +539,11 @@ static int run_jobs(const cp_spec *S, const char *spec, cp_plan *P, int wait) {
     int left = 0;
     for (int k = 0; k < P->ncfg; k++)
       if (P->state[k] == 4 && job_queued(P->dirs[k], jid, sizeof jid, jst, sizeof jst)) {
+        char prog[160]; /* its launches, from the files the job writes */
         left++;
-        if (u < sizeof now) u += (size_t)snprintf(now + u, sizeof now - u, " %s (job %s, %s)", P->names[k], jid, jst);
+        config_progress(P->dirs[k], S->launches, prog, sizeof prog);
+        if (u < sizeof now)
+          u += (size_t)snprintf(now + u, sizeof now - u, "\n  %s: job %s %s, %s", P->names[k], jid, jst, prog);
       }
     if (!left) break;
     if (strcmp(now, was)) fprintf(stderr, "campaign: waiting for %d job(s):%s\n", left, now);

@@ -239,11 +239,12 @@ static void block_done(const mg_bench_result *res, void *arg) {
  * from allreduce's), and the speed at the start is the check's. */
 static mg_eta check_eta;
 
-/* The start-speed seconds of the groups after the one being measured. */
-static double groups_after(const mg_eta *e, void *arg) {
+/* The start-speed seconds of the groups after the one being measured (their blocks given the budget
+ * share of this group's, eta_after). */
+static double groups_after(const mg_eta *e, double share, void *arg) {
   mg_check_state *S = arg;
   double sum = 0;
-  for (int gi = meas.group + 1; gi < S->ngroups; gi++) sum += mg_bench_eta_cost(&S->groups[gi].cfg, e);
+  for (int gi = meas.group + 1; gi < S->ngroups; gi++) sum += mg_bench_eta_cost(&S->groups[gi].cfg, e, share);
   return sum;
 }
 

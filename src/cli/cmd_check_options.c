@@ -423,8 +423,8 @@ int mg_check_parse_measure(const mg_opt_vals *o, mg_check_state *S, const mg_ben
   S->resume = o->given[O_RESUME];
   S->eta_from = o->given[O_ETA_FROM] ? o->val[O_ETA_FROM] : NULL;
   if (o->given[O_LAUNCH_OF]) { /* K/N: the progress line's label and the launches after this one */
-    int k = 0, n = 0, end = 0;
-    if (sscanf(o->val[O_LAUNCH_OF], "%d/%d%n", &k, &n, &end) != 2 || o->val[O_LAUNCH_OF][end] || k < 1 || k > n)
+    int k = 0, n = 0;
+    if (mg_cmd_launch_of(o->val[O_LAUNCH_OF], &k, &n))
       return MG_ERR_TO(S->err, "--launch-of: '%s' is not K/N with 1 <= K <= N (e.g. 2/3)", o->val[O_LAUNCH_OF]);
     S->launch_k = k, S->launch_n = n;
   }

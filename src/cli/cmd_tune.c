@@ -54,6 +54,9 @@ static const char usage_text[] =
     "  -q, --quiet         no table of rules\n"
     "      --include-inconclusive  also cells whose violation is significant but inconclusive\n"
     "                      (within the noise, or an interval reaching 1): may tune an artefact\n"
+    "      --allow-noise   tune also from a DIR the noise dominates (check's NOISE DOMINATES THIS RUN:\n"
+    "                      most comparisons within one synchronisation), refused otherwise; the\n"
+    "                      profile's preamble says so ('noise-dominated: ...')\n"
     "      --model FILE    LogGP parameters (`mpiguide loggp`): fill the sizes and process counts\n"
     "                      that were not measured with the model's choice (docs/model.md), where\n"
     "                      its predicted median is at least G faster than the default's; such rules\n"
@@ -67,12 +70,15 @@ static const char usage_text[] =
     "Writes the profile verified in VERIFY_DIR (`mpiguide verify -o VERIFY_DIR`; --profile, by default\n"
     "the verify.csv's own) without every rule that verify measured slower than the default (verdict\n"
     "'slower' at any size of the rule): the whole rule goes, for all its sizes and process counts.\n"
+    "It keeps the rules verify found 'not-sig' (neither faster nor slower): --drop-unconfirmed drops them.\n"
     "\n"
     "usage: mpiguide tune --drop-unconfirmed VERIFY_DIR [-p|--profile FILE] -o FILE\n"
     "\n"
     "The same, keeping only the rules verify confirmed: every size of the rule measured 'faster' (tuned's\n"
-    "interval below the default's, the decision check's violations are made by); the profile records\n"
-    "which rules were kept, when and on what they were verified.\n"
+    "interval below the default's, the decision check's violations are made by; a `verify --launches`\n"
+    "directory: in each launch); `verify --write-confirmed FILE` does it as verify ends. The preamble\n"
+    "records which rules were kept, when and on what ('verify: confirmed K of N rules, DATE, LIBRARY,\n"
+    "np=P, LAYOUT'), each kept rule's comment its verify figures; the dropped ones go to stderr.\n"
     "\n"
     "Replication (tune DIR...): --min-span T [60s]: a rule whose launches span less than T, or one\n"
     "launch, says SHORT SPAN in its comment; --hold-short holds such rules back instead.\n";
@@ -84,7 +90,8 @@ static const char usage_text[] =
   X(INCONCLUSIVE, "include-inconclusive", 0, MG_OPT_FLAG) X(DROP_SLOWER, "drop-slower", 0, MG_OPT_ARG)           \
   X(PROFILE, "profile", 'p', MG_OPT_ARG) X(MODEL, "model", 0, MG_OPT_ARG) X(MODEL_NP, "model-np", 0, MG_OPT_ARG)      \
   X(MODEL_SIZES, "model-sizes", 0, MG_OPT_ARG) X(MIN_SPAN, "min-span", 0, MG_OPT_ARG)                        \
-  X(HOLD_SHORT, "hold-short", 0, MG_OPT_FLAG) X(DROP_UNCONFIRMED, "drop-unconfirmed", 0, MG_OPT_ARG)
+  X(HOLD_SHORT, "hold-short", 0, MG_OPT_FLAG) X(DROP_UNCONFIRMED, "drop-unconfirmed", 0, MG_OPT_ARG)           \
+  X(ALLOW_NOISE, "allow-noise", 0, MG_OPT_FLAG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
@@ -101,6 +108,8 @@ typedef struct tune {
   int which; /* MG_TUNE_CONCLUSIVE or MG_TUNE_INCLUDE_INCONCLUSIVE */
   mg_ck_opts ck;
   int quiet, seed_given;
+  int allow_noise;   /* --allow-noise: tune from a noise-dominated input, recorded in the preamble */
+  int noisy_inputs;  /* inputs found noise-dominated (refused without --allow-noise) */
   src *srcs;
   int nsrc;
   char e[MG_CK_ERR];
@@ -172,6 +181,7 @@ static int parse(int argc, char **argv, tune *T) {
     T->seed_given = 1;
   }
   T->quiet = o.given[O_QUIET];
+  T->allow_noise = o.given[O_ALLOW_NOISE];
   T->which = o.given[O_INCONCLUSIVE] ? MG_TUNE_INCLUDE_INCONCLUSIVE : MG_TUNE_CONCLUSIVE;
   if (o.given[O_HOLD_SHORT]) T->which |= MG_TUNE_HOLD_SHORT;
   if ((v = o.val[O_MIN_SPAN]) && mg_cmd_min_span(v, &T->ck.min_span, T->e, sizeof T->e)) {
@@ -276,6 +286,67 @@ static void preamble(tune *T) {
                                 "defaults elsewhere");
 }
 
+/* Whether the analysis r of d (the input `what`) is noise-dominated, as check's summary judges it
+ * (mg_ck_summarize: more than half of the comparisons within one synchronisation, summary.txt's
+ * "NOISE DOMINATES THIS RUN"). Such a run's verdicts tell nothing: without --allow-noise it is
+ * refused, with a message that says which input, its figure and what it would need; with it, the
+ * profile's preamble records it. 0 not noise-dominated (or allowed), 1 refused. */
+static int noise_gate(tune *T, const mg_ck_data *d, const mg_ck_result *r, const char *what, int np) {
+  mg_ck_summary s;
+  mg_ck_summarize(r, &s);
+  if (!s.noise_dominated) return 0;
+  double sync = -1;
+  for (int i = 0; i < d->nlaunches; i++)
+    if (d->launches[i].sync_cost > sync) sync = d->launches[i].sync_cost;
+  char fig[200], ss[32] = "";
+  if (sync >= 1e-3) snprintf(ss, sizeof ss, "%.3g ms", 1e3 * sync);
+  else if (sync >= 0) snprintf(ss, sizeof ss, "%.0f us", 1e6 * sync);
+  snprintf(fig, sizeof fig, "%d of %d comparisons differ by less than one synchronisation%s%s%s", s.total.noisy,
+           s.total.comparisons, sync >= 0 ? " (" : "", sync >= 0 ? ss : "", sync >= 0 ? ")" : "");
+  if (T->allow_noise) {
+    char line[1600];
+    snprintf(line, sizeof line, "noise-dominated: np=%d: %s: %s; rules made anyway (tune --allow-noise): its verdicts "
+             "cannot tell which algorithm is faster, verify every rule before use", np, what, fig);
+    mg_profile_add_preamble(T->p, line);
+    if (!T->quiet)
+      fprintf(stderr, "mpiguide tune: warning: %s: noise dominates this run (%s): tuning from it anyway "
+                      "(--allow-noise), recorded in the profile\n", what, fig);
+    return 0;
+  }
+  T->noisy_inputs++;
+  fprintf(stderr, "mpiguide tune: %s: noise dominates this run: %s; tune needs at most half of them (%d) within the "
+                  "noise, since its verdicts cannot tell which algorithm is faster (check's summary: NOISE DOMINATES "
+                  "THIS RUN). Measure again on an idle node with at most one rank per core (check --launches N), or "
+                  "give --allow-noise to tune from it anyway (recorded in the profile)\n",
+          what, fig, s.total.comparisons / 2);
+  return 1;
+}
+
+/* Each of the sources of srcs[s]'s process count alone, when there are several (each input judged on
+ * its own noise): refused ones counted in T->noisy_inputs. 0, or 1 after a message (unreadable). */
+static int noise_per_source(tune *T, int s) {
+  int n = 0;
+  for (int t = s; t < T->nsrc; t++) n += T->srcs[t].nprocs == T->srcs[s].nprocs;
+  if (n < 2) return 0; /* the group's own analysis is the source's */
+  for (int t = s; t < T->nsrc; t++) {
+    if (T->srcs[t].nprocs != T->srcs[s].nprocs) continue;
+    mg_ck_data d;
+    mg_ck_result r;
+    mg_ck_data_init(&d);
+    memset(&r, 0, sizeof r);
+    mg_ck_opts o = T->ck;
+    int rc = mg_ck_read(&d, T->srcs[t].path, T->e, sizeof T->e) || mg_ck_data_check(&d, T->e, sizeof T->e);
+    if (!rc && !T->seed_given && d.launches[0].has_seed) o.seed = d.launches[0].seed;
+    if (!rc) rc = mg_ck_analyze(&d, &o, &r, T->e, sizeof T->e);
+    if (rc) fprintf(stderr, "mpiguide tune: analysis of %s failed: %s\n", T->srcs[t].path, T->e);
+    else noise_gate(T, &d, &r, T->srcs[t].path, T->srcs[t].nprocs);
+    mg_ck_result_free(&r);
+    mg_ck_data_free(&d);
+    if (rc) return 1;
+  }
+  return 0;
+}
+
 /* The sources of srcs[s]'s process count analysed together, their rules added. 0, or 1. */
 static int tune_group(tune *T, int s) {
   mg_ck_data *d = &T->data[T->ngroups];
@@ -317,6 +388,10 @@ static int tune_group(tune *T, int s) {
              "their sizes, in place or not", np);
     mg_profile_add_preamble(T->p, line);
   }
+  int ngroup = 0;
+  for (int t = 0; t < T->nsrc; t++) ngroup += T->srcs[t].nprocs == np;
+  if (ngroup > 1 && noise_per_source(T, s)) return 1;
+  else if (ngroup == 1) noise_gate(T, d, r, T->srcs[s].path, np);
   /* where a library variant wins (no mock-up faster), the library's setting is the repair, not a mock-up:
    * the tuner sees those cells' mock-ups as measure-only (never a rule) */
   mg_ck_result rr = *r;
@@ -560,7 +635,7 @@ int mg_cmd_tune(int argc, char **argv) {
   if (!T.srcs) return 1;
   int status = parse(argc, argv, &T);
   if (status == 1) status = 0; /* --help */
-  else if (status == 0 && T.drop_dir) status = mg_cmd_tune_drop(T.drop_dir, T.profile, T.out, T.unconfirmed, T.quiet);
+  else if (status == 0 && T.drop_dir) status = mg_cmd_tune_drop("tune", T.drop_dir, T.profile, T.out, T.unconfirmed, T.quiet);
   else if (status == 0 && !(status = source_nprocs(&T))) {
     status = 1;
     T.p = mg_profile_new();
@@ -573,6 +648,11 @@ int mg_cmd_tune(int argc, char **argv) {
     preamble(&T);
     for (int s = 0; s < T.nsrc; s++)
       if (!T.srcs[s].done && tune_group(&T, s)) goto out;
+    if (T.noisy_inputs) { /* refused (noise_gate): nothing written */
+      fprintf(stderr, "mpiguide tune: %d input(s) refused: noise dominates them; nothing written\n", T.noisy_inputs);
+      status = 2;
+      goto out;
+    }
     if (T.have_lg) {
       mg_profile_add_preamble(T.p, "rules with 'predicted' in their comment: the cost model's choice at a size or "
                                    "process count not measured (mpiguide tune --model; docs/model.md)");

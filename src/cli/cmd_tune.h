@@ -23,9 +23,13 @@ int mg_cmd_rule_find(const mg_profile *p, mg_coll coll, int nprocs, size_t bytes
 
 /* The profile written to path (cmd_tune.c): 0, or 1 after a message. */
 int mg_cmd_tune_write_profile(const mg_profile *p, const char *path);
-/* tune --drop-slower / --drop-unconfirmed (cmd_tune_drop.c): the profile verified in dir (profile:
- * another path than its verify.csv's #@profile, or NULL) without the rules verify measured slower, or
- * (unconfirmed) keeping only those it found faster at every size measured, into out. Exit code. */
-int mg_cmd_tune_drop(const char *dir, const char *profile, const char *out, int unconfirmed, int quiet);
+/* tune --drop-slower / --drop-unconfirmed, verify --write-confirmed (cmd_tune_drop.c): the profile
+ * verified in dir (dir/verify.csv, or the launches of verify --launches: dir/launch-K/verify.csv;
+ * profile: another path than its verify.csv's #@profile, or NULL) without the rules verify measured
+ * slower, or (unconfirmed) keeping only those it found faster at every size measured (in every
+ * launch), with the preamble line "verify: confirmed K of N rules, ...", into out. cmd names the
+ * command in messages ("tune", "verify"). Exit code. */
+int mg_cmd_tune_drop(const char *cmd, const char *dir, const char *profile, const char *out, int unconfirmed,
+                     int quiet);
 
 #endif

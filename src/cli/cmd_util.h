@@ -92,12 +92,17 @@ typedef struct mg_cmd_progress {
   double elapsed_before, frac_before, frac_share;
   int launch, launches; /* check --launch-of K/N (0/0: not one of several launches): the line says
                            "launch K/N" and its ETA counts the N - K launches after this one, each as
-                           long as this one will have been */
+                           long as this one will have been plus its start-up (mg_eta_launches_left) */
+  double startup;       /* seconds this process ran before mg_cmd_progress_init: a launch's start-up */
+  double last_el;       /* the elapsed seconds of the last report */
 } mg_cmd_progress;
 
 void mg_cmd_progress_init(mg_cmd_progress *p, const char *cmd, int on, double budget);
 void mg_cmd_progress_cb(double frac, double elapsed, const char *what, void *arg);
-/* Ends a "\r" line. */
+/* --launch-of K/N (check, verify: this is launch K of N, for the progress line): 0 with *k, *n, or -1
+ * when v is not K/N with 1 <= K <= N. */
+int mg_cmd_launch_of(const char *v, int *k, int *n);
+/* Ends a "\r" line; a measurement that ran well over its budget says so (by how much, and why). */
 void mg_cmd_progress_end(mg_cmd_progress *p);
 
 /* ---------- measurement settings and results ---------- */

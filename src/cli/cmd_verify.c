@@ -40,6 +40,7 @@
 #include "algs/algs.h"
 #include "bench/bench.h"
 #include "bench/csv.h"
+#include "bench/eta.h"
 #include "bench/output.h"
 #include "check/check.h"
 #include "cli/cli.h"
@@ -58,7 +59,9 @@
   X(QUIET, "quiet", 'q', MG_OPT_FLAG) X(BUDGET, "budget", 0, MG_OPT_ARG) X(NREP, "nrep", 0, MG_OPT_ARG)     \
   X(ALPHA, "alpha", 0, MG_OPT_ARG) X(SEED, "seed", 0, MG_OPT_ARG) X(HELP, "help", 'h', MG_OPT_FLAG)          \
   X(IN_PLACE, "in-place", 0, MG_OPT_FLAG) X(DTYPE, "datatype", 'd', MG_OPT_ARG)                            \
-  X(LAUNCHES, "launches", 0, MG_OPT_ARG) X(NOISE, "noise", 0, MG_OPT_ARG)
+  X(LAUNCHES, "launches", 0, MG_OPT_ARG) X(NOISE, "noise", 0, MG_OPT_ARG)                                 \
+  X(WRITE_CONFIRMED, "write-confirmed", 0, MG_OPT_ARG) X(NO_PROGRESS, "no-progress", 0, MG_OPT_FLAG)         \
+  X(LAUNCH_OF, "launch-of", 0, MG_OPT_ARG)
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
@@ -99,15 +102,24 @@ static const char usage_text[] =
     "                      a profile from an in-place check was tuned for\n"
     "  -d, --datatype SPEC the datatype of the collectives without an op, as check --datatype\n"
     "                      (e.g. vector:2:3:double); sizes it does not divide are left out\n"
-    "  -q, --quiet         no table\n"
+    "      --write-confirmed FILE  after the analysis, FILE: the profile with only the rules verify\n"
+    "                      confirmed (faster at every size measured; with --launches, in every launch),\n"
+    "                      its preamble saying which, when and on what ('verify: confirmed K of N rules,\n"
+    "                      ...'); the rules dropped (not-sig, slower, not measured) listed on stderr\n"
+    "  -q, --quiet         no table, no progress    --no-progress  no progress line (stderr)\n"
+    "      --launch-of K/N this is launch K of N (verify --launches gives it): the progress line\n"
+    "                      says so and its ETA counts the launches after this one\n"
     "  -h, --help          this text\n";
 
 typedef struct vstate {
   int rank, size;
   char err[2048], e[1024];
   const char *profile_path, *out;
+  const char *confirmed;       /* --write-confirmed FILE */
   char out_default[96];
   int force, quiet, created_out;
+  int progress, launch_k, launch_n; /* the progress line (not -q, --no-progress); --launch-of K/N */
+  mg_cmd_progress prog;
   double budget;
   double noise;                /* --noise; 0: the measured synchronisation cost */
   long nrep;
@@ -141,8 +153,10 @@ static int parse(int argc, char **argv, vstate *S) {
   if (o.given[O_DTYPE] && !(S->dtype = mg_dtype_parse(o.val[O_DTYPE], S->e, sizeof S->e)))
     return MG_ERR_TO(S->err, "--datatype: %s", S->e);
   S->out = o.val[O_OUT];
+  S->confirmed = o.val[O_WRITE_CONFIRMED];
   S->force = o.given[O_FORCE];
   S->quiet = o.given[O_QUIET];
+  S->progress = !S->quiet && !o.given[O_NO_PROGRESS];
   if (rc) goto out;
   rc = -1;
   if (o.given[O_BUDGET] && mg_parse_seconds(o.val[O_BUDGET], &S->budget, S->e, sizeof S->e)) {
@@ -155,6 +169,10 @@ static int parse(int argc, char **argv, vstate *S) {
   }
   if (o.given[O_NOISE] && !(S->noise > 0)) {
     (void)MG_ERR_TO(S->err, "--noise: must be positive (e.g. 1us)");
+    goto out;
+  }
+  if (o.given[O_LAUNCH_OF] && mg_cmd_launch_of(o.val[O_LAUNCH_OF], &S->launch_k, &S->launch_n)) {
+    (void)MG_ERR_TO(S->err, "--launch-of: '%s' is not K/N with 1 <= K <= N (e.g. 2/3)", o.val[O_LAUNCH_OF]);
     goto out;
   }
   if (o.given[O_NREP] && mg_parse_long(o.val[O_NREP], 4, 100000000, &S->nrep, S->e, sizeof S->e)) {
@@ -488,10 +506,10 @@ static int write_verify(vstate *S, const mg_ck_result *r1, const mg_ck_result *r
            "there: %d violation, %d consistent, %d inconclusive\n", n, tuned_cells, improved, worse,
            outcomes[MG_CK_VIOLATION], outcomes[MG_CK_CONSISTENT], outcomes[MG_CK_INCONCLUSIVE]);
     print_slower_rules(S, cells, n);
-    if (tuned_cells > improved)
+    if (tuned_cells > improved && !S->confirmed)
       printf("%d of %d cells in the profile not confirmed faster; the profile with only the rules verify confirmed:\n"
-             "  mpiguide tune --drop-unconfirmed %s --profile %s -o CONFIRMED.prof\n", tuned_cells - improved,
-             tuned_cells, S->out, S->profile_path);
+             "  mpiguide tune --drop-unconfirmed %s --profile %s -o CONFIRMED.prof   (or verify --write-confirmed "
+             "FILE)\n", tuned_cells - improved, tuned_cells, S->out, S->profile_path);
     printf("results: %s/ (verify.csv, raw.csv)\n", S->out);
   }
   free(cells);
@@ -569,52 +587,100 @@ static void measured_as(const vstate *S, mg_coll c, mg_bench_cfg *cfg) {
   }
 }
 
-/* Every rank: one engine run per collective of the profile, default and every mock-up, interleaved. */
+/* The time left (eta.h): one estimator over the collectives measured one after another, as check's
+ * groups, so the costs learned in one price the next; verify_eta_after: the collectives after the one
+ * being measured (verify_next: its index). */
+static mg_eta verify_eta;
+static int verify_next;
+
+static double verify_eta_after(const mg_eta *e, double share, void *arg) {
+  vstate *S = arg;
+  double sum = 0;
+  for (int c = verify_next; c < MG_NCOLL; c++)
+    if (S->nsizes[c]) sum += mg_bench_eta_cost(&S->cfg[c], e, share);
+  return sum;
+}
+
+/* The blocks (sizes x reduction pairs) collective c measures: its share of the budget. */
+static double verify_blocks(const vstate *S, mg_coll c) {
+  int nr = mg_colls[c].reduction && S->cfg[c].nreds > 0 ? S->cfg[c].nreds : 1;
+  return S->nsizes[c] > 0 ? (double)S->nsizes[c] * nr : 0;
+}
+
+/* How collective c is measured: the default and every mock-up at its sizes, interleaved and shuffled,
+ * its share of the budget. */
+static void plan_cfg(vstate *S, mg_coll c, int ncoll) {
+  mg_bench_cfg *cfg = &S->cfg[c];
+  memset(cfg, 0, sizeof *cfg);
+  cfg->comm = MPI_COMM_WORLD;
+  cfg->ncolls = 1;
+  cfg->colls[0] = c;
+  cfg->algmask[c] = (1u << mg_colls[c].nalgs) - 1;
+  cfg->sizes = S->sizes[c];
+  cfg->nsizes = S->nsizes[c];
+  cfg->dtype = S->dtype && !mg_colls[c].reduction ? S->dtype : mg_dtype_find("MPI_BYTE");
+  cfg->op = mg_op_find("MPI_BOR");
+  cfg->in_place = S->in_place;
+  measured_as(S, c, cfg);
+  cfg->sync = MG_SYNC_BARRIER;
+  cfg->time = MG_TIME_LOCAL;
+  cfg->timer = MG_TIMER_MONOTONIC;
+  cfg->window_factor = 4;
+  cfg->clock_fits = 16;
+  cfg->clock_pingpongs = 10;
+  cfg->rep.mode = S->nrep ? MG_REP_FIXED : MG_REP_RSE;
+  cfg->rep.stat = MG_STAT_MEDIAN;
+  cfg->rep.nrep = S->nrep;
+  cfg->rep.rse = 0.01;
+  cfg->rep.min_nrep = 30;
+  cfg->rep.max_nrep = 300;
+  cfg->rep.k = 10;
+  cfg->warmup = 3;
+  cfg->batch = 10;
+  cfg->time_total = S->budget / ncoll;
+  cfg->shuffle = 1;
+  cfg->seed = (uint64_t)S->seed;
+  cfg->sync_cost_reps = 50;
+  cfg->seq.noise = S->noise; /* recorded as #@noise_sec for a later analysis (report) */
+}
+
+/* Every rank: one engine run per collective of the profile, default and every mock-up, interleaved;
+ * rank 0 shows the progress line (cmd_util.c, as check's: the whole verify's fraction and time left,
+ * with --launch-of the launches after this one). */
 static void measure(vstate *S) {
   int ncoll = 0;
   for (int c = 0; c < MG_NCOLL; c++) ncoll += S->nsizes[c] > 0;
+  for (int c = 0; c < MG_NCOLL; c++)
+    if (S->nsizes[c]) plan_cfg(S, (mg_coll)c, ncoll);
+  mg_eta_init(&verify_eta);
+  mg_cmd_progress_init(&S->prog, "verify", S->rank == 0 && S->progress, S->budget);
+  S->prog.launch = S->launch_k, S->prog.launches = S->launch_n;
   for (int c = 0; c < MG_NCOLL; c++) {
     if (!S->nsizes[c]) continue;
     mg_bench_cfg *cfg = &S->cfg[c];
-    memset(cfg, 0, sizeof *cfg);
-    cfg->comm = MPI_COMM_WORLD;
-    cfg->ncolls = 1;
-    cfg->colls[0] = (mg_coll)c;
-    cfg->algmask[c] = (1u << mg_colls[c].nalgs) - 1;
-    cfg->sizes = S->sizes[c];
-    cfg->nsizes = S->nsizes[c];
-    cfg->dtype = S->dtype && !mg_colls[c].reduction ? S->dtype : mg_dtype_find("MPI_BYTE");
-    cfg->op = mg_op_find("MPI_BOR");
-    cfg->in_place = S->in_place;
-    measured_as(S, (mg_coll)c, cfg);
-    cfg->sync = MG_SYNC_BARRIER;
-    cfg->time = MG_TIME_LOCAL;
-    cfg->timer = MG_TIMER_MONOTONIC;
-    cfg->window_factor = 4;
-    cfg->clock_fits = 16;
-    cfg->clock_pingpongs = 10;
-    cfg->rep.mode = S->nrep ? MG_REP_FIXED : MG_REP_RSE;
-    cfg->rep.stat = MG_STAT_MEDIAN;
-    cfg->rep.nrep = S->nrep;
-    cfg->rep.rse = 0.01;
-    cfg->rep.min_nrep = 30;
-    cfg->rep.max_nrep = 300;
-    cfg->rep.k = 10;
-    cfg->warmup = 3;
-    cfg->batch = 10;
-    cfg->time_total = S->budget / ncoll;
-    cfg->shuffle = 1;
-    cfg->seed = (uint64_t)S->seed;
-    cfg->sync_cost_reps = 50;
-    cfg->seq.noise = S->noise; /* recorded as #@noise_sec for a later analysis (report) */
+    cfg->eta = &verify_eta;
+    cfg->eta_after = verify_eta_after;
+    cfg->eta_arg = S;
+    cfg->eta_elapsed_before = S->prog.elapsed_before;
+    cfg->progress = mg_cmd_progress_cb;
+    cfg->arg = &S->prog;
+    verify_next = c + 1;
+    if (S->budget > 0) { /* the rest of the budget, shared by the blocks left (as check's groups) */
+      double left = 0, t = S->budget - S->prog.elapsed_before;
+      for (int k = c; k < MG_NCOLL; k++) left += verify_blocks(S, (mg_coll)k);
+      cfg->time_total = (t > 1e-3 ? t : 1e-3) * verify_blocks(S, (mg_coll)c) / (left > 0 ? left : 1);
+    }
     if (mg_bench_run(cfg, &S->res[c]) != MPI_SUCCESS) {
       fprintf(stderr, "mpiguide verify: the measurement of %s failed on rank %d\n", mg_colls[c].name, S->rank);
       MPI_Abort(MPI_COMM_WORLD, 1);
     }
     S->measured[c] = 1;
+    double el = S->res[c].elapsed;
+    MPI_Allreduce(MPI_IN_PLACE, &el, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    S->prog.elapsed_before += el;
   }
+  mg_cmd_progress_end(&S->prog);
 }
-
 
 int mg_cmd_verify(int argc, char **argv) {
   int dd = argc, help = 0, launches = 0;
@@ -664,6 +730,8 @@ done:
   for (int c = 0; c < MG_NCOLL; c++) mg_bench_result_free(&S->res[c]);
   mg_cmd_mpi_end();
   if (status == 0 && S->rank == 0 && !S->no_rules) status = analyse(S);
+  if (status == 0 && S->rank == 0 && !S->no_rules && S->confirmed) /* the one step: only what verify confirmed */
+    status = mg_cmd_tune_drop("verify", S->out, S->profile_path, S->confirmed, 1, S->quiet);
   if (status == 2 && S->rank == 0 && S->created_out) rmdir(S->out);
   for (int c = 0; c < MG_NCOLL; c++) free(S->sizes[c]);
   mg_profile_free(S->prof);

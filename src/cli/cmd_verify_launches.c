@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_tune.h"
 #include "cli/cmd_util.h"
+#include "util/clock.h"
 #include "util/parse.h"
 
 static volatile sig_atomic_t launches_stop;
@@ -24,8 +26,8 @@ static void launches_on_signal(int sig) { launches_stop = sig; }
 
 int mg_cmd_verify_launches(int argc, char **argv, int dd) {
   char e[256], self[4096];
-  const char *out = NULL, *nval = NULL;
-  int force = 0, nchild = 0;
+  const char *out = NULL, *nval = NULL, *confirmed = NULL; /* --write-confirmed: once, over every launch */
+  int force = 0, nchild = 0, quiet = 0;
   char **child = calloc((size_t)argc + 8, sizeof *child);
   if (!child) return fprintf(stderr, "mpiguide verify: out of memory\n"), 1;
   /* the launcher first, then self verify and every option but --launches, -o, --force */
@@ -37,10 +39,14 @@ int mg_cmd_verify_launches(int argc, char **argv, int dd) {
     if (!strcmp(a, "--launches") || !strcmp(a, "-o") || !strcmp(a, "--out")) {
       if (i + 1 >= dd) return free(child), fprintf(stderr, "mpiguide verify: %s needs a value\n", a), 2;
       *(a[2] == 'l' ? &nval : &out) = argv[++i];
-    } else if (!strncmp(a, "--launches=", 11)) nval = a + 11;
+    } else if (!strcmp(a, "--write-confirmed")) {
+      if (i + 1 >= dd) return free(child), fprintf(stderr, "mpiguide verify: %s needs a value\n", a), 2;
+      confirmed = argv[++i];
+    } else if (!strncmp(a, "--write-confirmed=", 18)) confirmed = a + 18;
+    else if (!strncmp(a, "--launches=", 11)) nval = a + 11;
     else if (!strncmp(a, "--out=", 6)) out = a + 6;
     else if (!strcmp(a, "-f") || !strcmp(a, "--force")) force = 1;
-    else child[nchild++] = argv[i];
+    else child[nchild++] = argv[i], quiet |= !strcmp(a, "-q") || !strcmp(a, "--quiet");
   }
   long n = 0;
   int bad = mg_parse_long(nval, 1, 1000, &n, e, sizeof e);
@@ -68,16 +74,24 @@ int mg_cmd_verify_launches(int argc, char **argv, int dd) {
   child[nchild++] = "-o";
   child[nchild++] = dir;
   if (force) child[nchild++] = "--force";
+  char of[48]; /* --launch-of K/N: each launch's progress line says which and counts the launches after it */
+  child[nchild++] = "--launch-of";
+  child[nchild++] = of;
   child[nchild] = NULL;
   struct sigaction sa = {0}, old_int, old_term;
   sa.sa_handler = launches_on_signal;
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   int ok = 0, failed = 0, k;
+  double t0 = mg_clock_s();
   for (k = 1; k <= n && !launches_stop; k++) {
     snprintf(dir, sizeof dir, "%s/launch-%d", out, k);
     snprintf(log, sizeof log, "%s/launch-%d.log", out, k);
-    fprintf(stderr, "mpiguide verify: launch %d of %ld ...\n", k, n);
+    snprintf(of, sizeof of, "%d/%ld", k, n);
+    double el = mg_clock_s() - t0;
+    if (k == 1) fprintf(stderr, "mpiguide verify: launch %d of %ld ...\n", k, n);
+    else fprintf(stderr, "mpiguide verify: launch %d of %ld (%.0f s so far, about %.0f s to go) ...\n", k, n, el,
+                 el / (k - 1) * (double)(n - k + 1));
     int rc = mg_cmd_run_child(child, log);
     char csv[4300];
     snprintf(csv, sizeof csv, "%s/verify.csv", dir);
@@ -96,5 +110,10 @@ int mg_cmd_verify_launches(int argc, char **argv, int dd) {
   if (launches_stop)
     fprintf(stderr, "mpiguide verify: interrupted during launch %d of %ld; %d finished\n", k - 1, n, ok);
   printf("verify: %d of %ld launch(es) in %s; their spread: mpiguide report %s -o spread.html\n", ok, n, out, out);
-  return launches_stop || failed ? 1 : 0;
+  if (launches_stop || failed) {
+    if (confirmed) fprintf(stderr, "mpiguide verify: --write-confirmed: not written, since not every launch finished\n");
+    return 1;
+  }
+  /* the rules confirmed in every launch (cmd_tune_drop.c reads out/launch-K/verify.csv) */
+  return confirmed ? mg_cmd_tune_drop("verify", out, NULL, confirmed, 1, quiet) : 0;
 }

@@ -319,7 +319,58 @@ static void test_cell_probe(void) {
   ASSERT_MSG(lo > 0.85 && hi < 1.18, "unchanged machine: slowness from %.3g to %.3g", lo, hi);
 }
 
+/* The progress line's time left over launches (mg_eta_launches_left) with planted timings: issue 49's
+ * MPICH line read "34% ... ETA 38s (this launch 0s)" with two thirds to go: this launch's time left
+ * was cut to its (overrun) budget, and the launches after it were priced at the time it had run. */
+static void test_launches_left(void) {
+  TEST_CASE("launches left: this launch by its fraction once over its budget; the next ones at its whole time");
+  int over;
+  double left, total = mg_eta_launches_left(19, 0.34, 15, 1, 3, 2, &left, &over);  /* the budget spent */
+  ASSERT_NEAR(left, 19 * 0.66 / 0.34, 1e-9);                        /* 36.9 s, not 0 */
+  ASSERT_NEAR(total, left + 2 * (19 + left + 2), 1e-9);             /* 152.6 s, not 38 */
+  ASSERT_EQ(over, 1);
+  total = mg_eta_launches_left(19, 0.34, 0, 1, 3, 2, &left, &over); /* no budget: the same, not over */
+  ASSERT_NEAR(total, left + 2 * (19 + left + 2), 1e-9);
+  ASSERT_EQ(over, 0);
+  total = mg_eta_launches_left(2, 0.22, 3, 1, 3, 1, &left, &over);  /* budget left: the engine cuts to it */
+  ASSERT_NEAR(left, 1, 1e-9);
+  ASSERT_NEAR(total, 1 + 2 * (2 + 1 + 1), 1e-9);                    /* the next ones at 3 s + start-up */
+  ASSERT_EQ(over, 0);
+  total = mg_eta_launches_left(2.9, 0.99, 3, 1, 2, 0, &left, &over);  /* within the budget: not over */
+  ASSERT_EQ(over, 0);
+  total = mg_eta_launches_left(19, 0.34, 15, 3, 3, 2, &left, &over);  /* the last launch: itself only */
+  ASSERT_NEAR(total, left, 1e-9);
+  total = mg_eta_launches_left(10, 0.5, 0, 0, 0, 5, &left, NULL);   /* not one of several launches */
+  ASSERT_NEAR(total, 10, 1e-9);
+  ASSERT_NEAR(left, 10, 1e-9);
+  total = mg_eta_launches_left(10, 0.5, 0, 1, 2, -1, &left, NULL);  /* start-up unknown: counted as 0 */
+  ASSERT_NEAR(total, 10 + (10 + 10), 1e-9);
+  total = mg_eta_launches_left(3, 0.01, 0, 1, 3, 2, &left, &over);  /* nothing learned yet */
+  ASSERT_TRUE(isnan(total) && isnan(left));
+  ASSERT_TRUE(isnan(mg_eta_launches_left(3, NAN, 0, 1, 3, 2, NULL, NULL)));
+}
+
+/* A block under a time budget (mg_eta_cost_budget): cut to its share, never below one batch. A verify
+ * of --budget 8s read "8 % ... ETA 106s" at 9 s and ended at 12 s: its blocks out of budget measured a
+ * batch each, priced at what they would take unbounded. */
+static void test_cost_budget(void) {
+  TEST_CASE("a block's cost under a budget: at most its share, at least one batch per variant");
+  mg_eta e;
+  mg_eta_init(&e);
+  mg_eta_block(&e, 0, 1024, 2, 200, 4.0, 1); /* 0.01 s per value, 200 values per variant */
+  ASSERT_NEAR(mg_eta_cost(&e, 0, 1024, 2), 4.0, 1e-9);
+  ASSERT_NEAR(mg_eta_cost_budget(&e, 0, 1024, 2, 0, 1, 13), 4.0, 1e-9);    /* no budget: as before */
+  ASSERT_NEAR(mg_eta_cost_budget(&e, 0, 1024, 2, 1.0, 1, 13), 1.0, 1e-9);  /* its share of the budget */
+  ASSERT_NEAR(mg_eta_cost_budget(&e, 0, 1024, 2, 1e-9, 1, 13), 0.26, 1e-9); /* out of budget: one batch, 13 values */
+  ASSERT_NEAR(mg_eta_cost_budget(&e, 0, 1024, 2, 1.0, 2, 13), 0.5, 1e-9);  /* 2x slower: the share in start-speed s */
+  ASSERT_NEAR(mg_eta_cost_budget(&e, 0, 1024, 2, 10, 1, 13), 4.0, 1e-9);   /* a share larger than it needs */
+  mg_eta_init(&e);
+  ASSERT_TRUE(isnan(mg_eta_cost_budget(&e, 0, 1024, 2, 1.0, 1, 13)));      /* nothing learned */
+}
+
 int main(void) {
+  test_cost_budget();
+  test_launches_left();
   test_values();
   test_first_guess();
   test_prior();

@@ -63,6 +63,13 @@ SPEC
   grep -q "tree/lib-a-1x4.done: empty or cut before its line break (an interrupted write?): ignored" err2.txt &&
     grep -q '^  \[1/4\] lib-a-1x4: interrupted: resumed (--resume)$' out2.txt && ok "a cut .done mark: resumed, with a warning" ||
     fail "a cut .done: $(cat out2.txt err2.txt)"
+  # how far an interrupted configuration got, from its launches' files: launch 1 complete (42 s from its
+  # #@date to its raw.csv's last change), launch 2 begun
+  cp "$MG_DATA/small/raw.csv" tree/lib-a-1x4/launch-1/ && touch -d 2024-01-01T00:00:42Z tree/lib-a-1x4/launch-1/raw.csv &&
+    mkdir tree/lib-a-1x4/launch-2 || die "cannot make tree/lib-a-1x4"
+  "$MG_CLI" campaign spec --dry-run >out3.txt 2>err3.txt || fail "--dry-run of a begun configuration exited $?: $(cat err3.txt)"
+  grep -qx '    so far: 1 of 3 launches done, launch 2 measuring, about 84 s to go' out3.txt &&
+    ok "an interrupted configuration: its launches done, the one measuring, the time left" || fail "progress: $(cat out3.txt)"
   rm -rf tree
   # refusals: file:line and what is expected
   bad() { # NAME REGEX LINES...
@@ -139,6 +146,16 @@ FAKE
   (($? == 1)) && grep -q "campaign: 0 of 2 configuration(s) done; the same command submits the rest anew" sb4.err &&
     grep -q "a-2x1: its job ended without finishing it" sb4.err && ok "--wait: the jobs ended unfinished are named, exit 1" ||
     fail "--wait: exit $? $(cat sb4.err)"
+  # --wait shows each job's launches, from the files it writes (a squeue that lists the job once)
+  mkdir fake2 && cp fake/sbatch fake2/ &&
+    printf '#!/usr/bin/env bash\ncat "$FAKE/job-$3.state" 2>/dev/null; : >"$FAKE/job-$3.state"\n' >fake2/squeue &&
+    chmod +x fake2/squeue || die "cannot make fake2"
+  printf 'out %s\nlaunches 2\nlayouts 1x2\nmpi a %s srun -n {np}\n' "$work/sw" "$MG_CLI" >sw.spec
+  mkdir -p sw/a-1x2/launch-1 && cp "$MG_DATA/small/raw.csv" sw/a-1x2/launch-1/ &&
+    touch -d 2024-01-01T00:00:42Z sw/a-1x2/launch-1/raw.csv || die "cannot make sw"
+  FAKE=$work/fake2 FAKE_STATE=RUNNING PATH=$work/fake2:$PATH "$MG_CLI" campaign sw.spec --sbatch --wait >sw.out 2>sw.err
+  grep -qx '  a-1x2: job 101 RUNNING, 1 of 2 launches done, about 42 s to go' sw.err &&
+    ok "--wait: the job's launches done and the time left" || fail "--wait progress: $(cat sw.err)"
   # a job id file cut before its line break is no job id (squeue -j 10 would ask about another job)
   echo PENDING >fake/job-103.state
   printf '103' >sb/a-1x2.job

@@ -7,10 +7,17 @@
 #   run_tuned.sh bad              bad input to tune: one message, exit 2, no profile written; an
 #                                 -o it cannot write: the file and the reason, exit 1
 #   run_tuned.sh drop_slower      `mpiguide tune --drop-slower` on a recorded verify.csv (data/)
+#   run_tuned.sh confirmed        `tune --drop-unconfirmed` (verify --write-confirmed's step) on a
+#                                 recorded verify result (data/verify_confirmed): only the 2 rules
+#                                 confirmed, the preamble's "verify: confirmed 2 of 4 rules, ..." line,
+#                                 their figures in the comments, the same hash; over 2 launches
 #   run_tuned.sh verify NP        `mpiguide verify` of a tiny profile on NP ranks: table and CSV
 #   run_tuned.sh e2e NP           check (tiny) -> tune -> validate -> verify on NP ranks
 #   run_tuned.sh nothing NP       no violation at the sizes checked: tune says the defaults are best,
 #                                 verify of its rule-less profile: nothing to verify, exit 0
+#   run_tuned.sh noise            an input the noise dominates (data/noise_dominated, sync 11.9 ms):
+#                                 refused with its figure, nothing written; each of two inputs named;
+#                                 --allow-noise writes its one conclusive rule and records it
 #   run_tuned.sh inconclusive     tune takes conclusive violations only, unless --include-inconclusive
 #   run_tuned.sh planted NP       the same with tests/check's planted violation (MG_PLANT preloaded
 #                                 into the mpiguide processes: the library's bcast 2 ns/byte slower from
@@ -102,6 +109,80 @@ drop_slower)
   local_run nodir "$MG_CLI" tune --drop-slower /nonexistent-mg -o x.prof
   expect_rc "no verify result" 2
   expect_once nodir "/nonexistent-mg/verify.csv: No such file or directory" "message"
+  ;;
+noise)
+  # data/noise_dominated: 3 of 4 comparisons within one synchronisation (11.9 ms), the bcast 1M
+  # violation (2.46x, 30 ms apart) beyond it. check calls the run noise-dominated; tune refuses it.
+  cp -r "$MG_HERE/data/noise_dominated" nd || exit 1
+  local_run refuse "$MG_CLI" tune nd -o nd.prof
+  expect_rc "tune of a noise-dominated run" 2
+  expect_once refuse '^mpiguide tune: nd: noise dominates this run: 3 of 4 comparisons differ by less than one synchronisation \(11\.9 ms\); tune needs at most half of them \(2\)' \
+    "the input, its figure and what it needs"
+  expect_once refuse 'give --allow-noise' "the override named"
+  [[ -e nd.prof ]] && fail "nd.prof written" || ok "nothing written"
+  # two inputs of one process count: each judged on its own, each named
+  cp -r nd nd2 && sed -i 's/#@launch=L1/#@launch=L2/;s/,L1,/,L2,/' nd2/raw.csv || exit 1
+  local_run refuse2 "$MG_CLI" tune nd nd2 -o nd.prof
+  expect_rc "tune of two noise-dominated inputs" 2
+  expect_once refuse2 '^mpiguide tune: nd2: noise dominates this run' "the second input named"
+  expect_once refuse2 '2 input\(s\) refused' "both counted"
+  [[ -e nd.prof ]] && fail "nd.prof written" || ok "nothing written"
+  # a clean input is not refused (tests/check/data/small)
+  : "${MG_DATA:?}"
+  local_run clean "$MG_CLI" tune "$MG_DATA/small" -o clean.prof -q
+  expect_rc "tune of a clean run" 0
+  grep -q 'noise-dominated' clean.prof && fail "clean.prof says noise-dominated" || ok "clean.prof: no noise line"
+  # --allow-noise: the conclusive rule written, the override recorded with the figure
+  local_run allow "$MG_CLI" tune nd -o nd.prof --allow-noise
+  expect_rc "tune --allow-noise" 0
+  expect_once allow 'warning: nd: noise dominates this run .*--allow-noise' "the warning"
+  if grep -qE '^# noise-dominated: np=4: nd: 3 of 4 comparisons differ by less than one synchronisation \(11\.9 ms\); rules made anyway \(tune --allow-noise\)' nd.prof
+  then ok "the preamble records the override with its figure"; else fail "no noise-dominated line in nd.prof: $(grep '^#' nd.prof | tr '\n' ';')"; fi
+  if grep -qE '^bcast +np=4 +1M-1M +bcast_as_allgatherv' nd.prof && (($(grep -cvE '^(#|mpiguide-profile|end-of-profile|[[:space:]]*$)' nd.prof) == 1))
+  then ok "only the conclusive rule (bcast 1M)"; else fail "nd.prof rules: $(grep -v '^#' nd.prof | tr '\n' ';')"; fi
+  local_run validate "$MG_CLI" profile validate nd.prof
+  expect_rc "profile validate nd.prof" 0
+  ;;
+confirmed)
+  # data/verify_confirmed: 4 rules verified at 4 processes on 2 nodes x 2; allgather and bcast 64K
+  # confirmed faster (0.28x, 0.31x), gather (a cell [0.11, 6.84]) and scatter ([0.15, 1.13]) not-sig
+  cp "$MG_HERE/data/verify_confirmed/p.prof" . && mkdir V && cp "$MG_HERE/data/verify_confirmed/"{verify,raw}.csv V/ || exit 1
+  local_run conf "$MG_CLI" tune --drop-unconfirmed V -o c.prof
+  expect_rc "tune --drop-unconfirmed" 0
+  want='# verify: confirmed 2 of 4 rules, 2026-12-03T07:00:00Z, Open MPI v4.1.4, np=4, 2 node(s) x 2 ranks per node (V/verify.csv): faster in verify at every size measured; the others dropped'
+  if grep -qxF "$want" c.prof; then ok "the preamble: which rules were confirmed, when, on what"
+  else fail "no preamble line '$want': $(grep '^# verify' c.prof)"; fi
+  rules=$(grep -vE '^(#|mpiguide-profile|end-of-profile|[[:space:]]*$)' c.prof | awk '{ print $1, $3, $4 }' | paste -sd';')
+  [[ $rules == "allgather 64K-64K allgather_as_alltoall;bcast 64K-64K bcast_as_allgatherv" ]] &&
+    ok "exactly the confirmed rules kept" || fail "rules kept: $rules"
+  grep -qE '^allgather .*# from check; verify: 0\.280x \[0\.25, 0\.31\] at 64K$' c.prof && ok "a kept rule's verify figure" ||
+    fail "no verify figure in the allgather rule's comment: $(grep '^allgather' c.prof)"
+  for r in 'p\.prof:7: gather np=4 1K-4K gather_as_allgather +\(tuned/default 0\.820 not-sig \[0\.11, 6\.84\] at 4096 B\)' \
+    'p\.prof:8: scatter np=4 16K scatter_as_bcast +\(tuned/default 0\.450 not-sig \[0\.15, 1\.13\] at 16384 B\)'; do
+    grep -qE "^dropped $r" conf.err && ok "dropped on stderr: ${r%% *}" || fail "not on stderr: dropped $r"
+  done
+  local_run validate "$MG_CLI" profile validate c.prof
+  expect_rc "profile validate c.prof" 0
+  # comments and preamble are outside the hash: the same two rules without them hash alike
+  printf 'mpiguide-profile 1\nallgather np=4 64K allgather_as_alltoall\nbcast np=4 64K bcast_as_allgatherv\n' >bare.prof
+  local_run vbare "$MG_CLI" profile validate bare.prof
+  h1=$(grep -o 'hash [0-9a-f]*' validate.out) h2=$(grep -o 'hash [0-9a-f]*' vbare.out)
+  [[ -n $h1 && $h1 == "$h2" ]] && ok "the same hash as the bare rules ($h1)" || fail "hash '$h1' vs bare '$h2'"
+  # -q: the dropped rules still said (a site must see what the confirmed profile lost)
+  local_run confq "$MG_CLI" tune --drop-unconfirmed V -o cq.prof -q
+  expect_rc "tune --drop-unconfirmed -q" 0
+  (($(grep -c '^dropped ' confq.err) == 2)) && ok "-q: the 2 dropped rules on stderr" || fail "-q: $(cat confq.err)"
+  # a verify --launches directory: a rule is confirmed only when faster in each launch (launch 2: bcast not-sig)
+  mkdir -p VL/launch-1 VL/launch-2 && cp V/verify.csv V/raw.csv VL/launch-1/ && cp V/raw.csv VL/launch-2/ || exit 1
+  sed 's/^bcast,4,65536,1,bcast_as_allgatherv,.*/bcast,4,65536,1,bcast_as_allgatherv,0.0001,9e-05,0.9,0.5,1.3,0.5,not-sig,inconclusive,,/' \
+    V/verify.csv >VL/launch-2/verify.csv
+  local_run confl "$MG_CLI" tune --drop-unconfirmed VL -o cl.prof
+  expect_rc "tune --drop-unconfirmed of 2 launches" 0
+  if grep -qE '^# verify: confirmed 1 of 4 rules, .* \(VL/launch-1/verify.csv VL/launch-2/verify.csv\): .*, in each launch;' cl.prof &&
+    [[ $(grep -cE '^(allgather|bcast|gather|scatter) ' cl.prof) == 1 ]] && grep -q '^allgather ' cl.prof
+  then ok "2 launches: only the rule confirmed in each"; else fail "2 launches: $(grep -v '^$' cl.prof | tr '\n' ';')"; fi
+  grep -qE '^dropped p\.prof:6: bcast .*0\.900 not-sig \[0\.50, 1\.30\] at 65536 B in VL/launch-2/verify\.csv' confl.err &&
+    ok "2 launches: the launch that dropped it named" || fail "2 launches: $(grep bcast confl.err)"
   ;;
 inconclusive)
   # tests/check/data/noisy: the data of small with one synchronisation = 1 ms, so the bcast 1K
@@ -209,9 +290,25 @@ verify)
   printf 'mpiguide-profile 1\n# a tiny profile\nallreduce np=%s 1K-4K allreduce_as_reduce_bcast\nbcast np=%s 64 bcast_as_allgatherv\nreduce_scatter_block np=%s 64 reduce_scatter_block_as_reducescatter\n' \
     "$NP" "$NP" "$NP" >tiny.prof
   cmd_start
-  cmd_ctx "$NP" -- "$MG_CLI" verify --profile tiny.prof -o V --nrep 12 --budget 20s 8K
+  cmd_ctx "$NP" -- "$MG_CLI" verify --profile tiny.prof -o V --nrep 12 --budget 20s 8K --write-confirmed C.prof
   run verify
   expect_rc verify 0
+  # --write-confirmed: the one step that keeps only what verify confirmed (faster at every size of the rule)
+  nconf=0 want_rule=""
+  for r in "allreduce 1024 4096" "bcast 64 64" "reduce_scatter_block 64 64"; do
+    read -r c lo hi <<<"$r"
+    awk -F, -v c="$c" -v lo="$lo" -v hi="$hi" '$1 == c && $4 == 1 && $3 >= lo && $3 <= hi { n++; if ($12 != "faster") bad++ }
+      END { exit !(n && !bad) }' V/verify.csv && nconf=$((nconf + 1)) && want_rule="$want_rule $c"
+  done
+  if grep -qE "^# verify: confirmed $nconf of 3 rules, [0-9TZ:-]+, .*, np=$NP, 1 node\(s\)( x $NP ranks per node)? \(V/verify.csv\)" C.prof
+  then ok "verify --write-confirmed: the preamble line ($nconf of 3 confirmed)"; else fail "C.prof: $(grep '^# verify' C.prof)"; fi
+  got=$(grep -oE '^(allreduce|bcast|reduce_scatter_block) ' C.prof | tr -d ' ' | paste -sd' ')
+  [[ $got == "${want_rule# }" ]] && ok "verify --write-confirmed: the confirmed rules (${got:-none})" ||
+    fail "verify --write-confirmed: rules '$got', confirmed in verify.csv '$want_rule'"
+  (($(grep -c '^dropped tiny\.prof:' verify.err) == 3 - nconf)) && ok "verify --write-confirmed: $((3 - nconf)) dropped on stderr" ||
+    fail "verify --write-confirmed: $(grep -c '^dropped' verify.err) dropped lines, want $((3 - nconf))"
+  local_run validate_c "$MG_CLI" profile validate C.prof
+  expect_rc "profile validate C.prof" 0
   # allreduce: 512 1K 4K 8K (x0.5 / bounds / x2, 8K also given); bcast and reduce_scatter_block:
   # 32 64 128 8K
   expect_verify verify V 12
@@ -249,8 +346,13 @@ verify_launches)
   NP=${1:?NP}
   printf 'mpiguide-profile 1\nallreduce np=%s 1K-4K allreduce_as_reduce_bcast\n' "$NP" >tiny.prof
   read -r -a flags <<<"$MG_MPIEXEC_FLAGS"
-  local_run vl "$MG_CLI" verify --launches 2 --profile tiny.prof --nrep 8 --budget 10s -o VL -- "$MG_MPIEXEC" "${flags[@]}" -n "$NP"
+  local_run vl "$MG_CLI" verify --launches 2 --profile tiny.prof --nrep 8 --budget 10s -o VL --write-confirmed CL.prof -- \
+    "$MG_MPIEXEC" "${flags[@]}" -n "$NP"
   expect_rc vl 0
+  # --write-confirmed once, over both launches (not by each launch)
+  grep -qE '^# verify: confirmed [01] of 1 rule, .* \(VL/launch-1/verify.csv VL/launch-2/verify.csv\): .*, in each launch;' CL.prof &&
+    ok "--write-confirmed over the 2 launches" || fail "CL.prof: $(grep '^# verify' CL.prof)"
+  grep -q 'CL\.prof' VL/launch-1.log VL/launch-2.log && fail "a launch wrote CL.prof itself" || ok "written once, by the launches' parent"
   for k in 1 2; do
     [[ -s VL/launch-$k/verify.csv && -s VL/launch-$k/raw.csv ]] && ok "launch $k: verify.csv and raw.csv" ||
       fail "launch $k: no VL/launch-$k/verify.csv or raw.csv"
@@ -277,7 +379,8 @@ e2e)
   cmd_ctx "$NP" -- "$MG_CLI" check -c allreduce,bcast --sizes 64,1K,16K --nrep 15 --warmup 1 -o C -q
   run check
   expect_rc check 0
-  local_run tune "$MG_CLI" tune C -o p.prof
+  # --allow-noise: on a loaded machine this short check may be noise-dominated (tuned.noise tests the refusal)
+  local_run tune "$MG_CLI" tune C -o p.prof --allow-noise
   expect_rc tune 0
   local_run validate "$MG_CLI" profile validate p.prof
   expect_rc validate 0
