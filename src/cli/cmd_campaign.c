@@ -603,21 +603,23 @@ static int run_here(const cp_spec *S, cp_plan *P) {
 }
 
 /* The options (cmd_opts.h): the parser's, the man page's and the completion's one list. */
-#define OPTIONS(X)                                                                                  \
-  X(HELP, "help", 'h', MG_OPT_FLAG) X(OUT, "out", 'o', MG_OPT_ARG) X(DRY, "dry-run", 0, MG_OPT_FLAG) \
-  X(SBATCH, "sbatch", 0, MG_OPT_FLAG) X(WAIT, "wait", 0, MG_OPT_FLAG) X(ONLY, "only", 0, MG_OPT_ARG)
-enum { OPTIONS(MG_OPT_ENUM) O_N };
-static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
+/* (prefixed CP_: cmd_check.h, included for the progress of its launches, has check's O_ names) */
+#define CP_OPTIONS(X)                                                                               \
+  X(CP_HELP, "help", 'h', MG_OPT_FLAG) X(CP_OUT, "out", 'o', MG_OPT_ARG)                            \
+  X(CP_DRY, "dry-run", 0, MG_OPT_FLAG) X(CP_SBATCH, "sbatch", 0, MG_OPT_FLAG)                        \
+  X(CP_WAIT, "wait", 0, MG_OPT_FLAG) X(CP_ONLY, "only", 0, MG_OPT_ARG)
+enum { CP_OPTIONS(MG_OPT_ENUM) O_CP_N };
+static const mg_opt cp_opts[O_CP_N] = {CP_OPTIONS(MG_OPT_ROW)};
 
 int mg_cmd_campaign(int argc, char **argv) {
   char e[256];
   mg_opt_vals v;
-  if (mg_opt_parse(argc, argv, opts, O_N, &v, e, sizeof e) && !v.given[O_HELP])
+  if (mg_opt_parse(argc, argv, cp_opts, O_CP_N, &v, e, sizeof e) && !v.given[O_CP_HELP])
     return fprintf(stderr, "mpiguide campaign: %s\n", e), usage(stderr), mg_opt_vals_free(&v), 2;
-  if (v.given[O_HELP]) return usage(stdout), mg_opt_vals_free(&v), 0;
+  if (v.given[O_CP_HELP]) return usage(stdout), mg_opt_vals_free(&v), 0;
   if (v.npos > 1) return fprintf(stderr, "mpiguide campaign: unexpected '%s'\n", v.pos[1]), usage(stderr), mg_opt_vals_free(&v), 2;
-  const char *spec = v.npos ? v.pos[0] : NULL, *out = v.val[O_OUT], *only = v.val[O_ONLY];
-  int dry = v.given[O_DRY], sbatch = v.given[O_SBATCH], wait = v.given[O_WAIT];
+  const char *spec = v.npos ? v.pos[0] : NULL, *out = v.val[O_CP_OUT], *only = v.val[O_CP_ONLY];
+  int dry = v.given[O_CP_DRY], sbatch = v.given[O_CP_SBATCH], wait = v.given[O_CP_WAIT];
   mg_opt_vals_free(&v); /* the values point into argv */
   if (!spec) return fprintf(stderr, "mpiguide campaign: give a SPEC file\n"), usage(stderr), 2;
   if (wait && !sbatch) return fprintf(stderr, "mpiguide campaign: --wait waits for the jobs of --sbatch: give both\n"), 2;
