@@ -28,10 +28,14 @@
 #                         the run stops with one message (matching REGEX, default
 #                         "different MPIGUIDE_ALG")
 #   mpmd_agree A B        MPMD with two spellings of the same configuration: the run succeeds
+#   off                   MPIGUIDE=off with a bad MPIGUIDE_ALG and a trace: pass-through, silent, no
+#                         trace; then MPMD with off on rank 0 only, and on rank 1 only: off on both
 #   other_mpi LIB         LIB, a libmpiguide built for the other MPI library, preloaded into the
 #                         plain app with algorithms forced and a trace: it takes itself out of
 #                         LD_PRELOAD before main, so the job runs untuned to completion (exit 0,
-#                         no trace) with exactly one warning line (rank 0's) naming both libraries
+#                         no trace) with exactly one warning line (rank 0's) naming both libraries;
+#                         then LIB and the site shim libmpiguide-preload.so of this build: the shim
+#                         loads this build's libmpiguide, which runs the forced mock-ups (trace)
 #   p2p_profile NP        the point-to-point program MG_P2P_APP plain, then under profiles that send
 #                         send, rsend and sendrecv to their mock-ups (a measure-only row falls back,
 #                         reason measure_only): right messages and statuses, the trace says which ran
@@ -233,6 +237,15 @@ other_mpi)
   expect_once other '^mpiguide: warning: LD_PRELOAD has .*libmpiguide.*, the libmpiguide built for (MPICH|Open MPI), but the program runs (Open MPI|MPICH): it is taken out of LD_PRELOAD and this job runs untuned\. Preload the one built for' \
     "the mismatch said from rank 0"
   expect_none other 'mpiguide: (this|cannot)|Segmentation|Invalid communicator|signal 11|source tree' "other message or crash"
+  # with the site shim beside it in LD_PRELOAD, the shim then loads this build's libmpiguide
+  shim=$(dirname "$MG_LIB")/libmpiguide-preload.so
+  run_app other_shim "$MG_APP" 2 "LD_PRELOAD=$LIB $shim" "MPIGUIDE_TRACE=$PWD/other_shim.csv" "MPIGUIDE_ALG=$MG_SPEC"
+  expect_success other_shim
+  expect_once other_shim '^mpiguide: warning: LD_PRELOAD has .*: it is taken out of LD_PRELOAD; libmpiguide-preload.so, also in LD_PRELOAD, loads the right one' \
+    "the mismatch said from rank 0"
+  if grep -q "^#@mpi_library=$( [[ $MG_FLAVOR == openmpi ]] && echo "Open MPI" || echo MPICH)" other_shim.csv 2>/dev/null &&
+    [[ -n $(rows other_shim.csv | awk '$3 != "default"') ]]; then ok "other_shim: the shim loaded this MPI's libmpiguide, which ran the forced mock-ups (trace)"
+  else fail "other_shim: no trace of this MPI's libmpiguide running the forced mock-ups"; fi
   ;;
 fortran)
   NP=${1:?NP} APP=${2:?APP}
@@ -558,6 +571,28 @@ large)
   other=$(awk -F, -v o="$(readlink -f "$MG_LARGE_APP")" '!/^#@/ && $1 != "collective" && $10 != o { print $1 " at " $10 }' large.csv | sort -u)
   if [[ -z $other ]]; then ok "large.csv: every call traced at large_app's sites"
   else fail "large.csv: sites outside large_app: $(head -3 <<<"$other" | paste -sd';')"; fi
+  ;;
+off)
+  # MPIGUIDE=off: pure pass-through, nothing else read (a bad MPIGUIDE_ALG too), no trace, silent
+  rm -f off_all.csv off_r0.csv off_r1.csv
+  run_app off_all "$MG_APP" 2 "LD_PRELOAD=$MG_LIB" MPIGUIDE=Off MPIGUIDE_ALG=nope "MPIGUIDE_TRACE=$PWD/off_all.csv"
+  expect_success off_all
+  expect_none off_all 'mpiguide' "mpiguide message"
+  if [[ ! -e off_all.csv ]]; then ok "off_all: no trace"; else fail "off_all: a trace was written"; fi
+  # off on one rank only (MPMD): off on both, agreed at MPI_Init (no deadlock, no trace)
+  for r in 0 1; do
+    on=("LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$MG_SPEC" "MPIGUIDE_TRACE=$PWD/off_r$r.csv")
+    cmd_start
+    if ((r == 0)); then cmd_ctx 1 "${on[@]}" MPIGUIDE=no -- "$MG_APP" "$REPS" "${COUNTS[@]}"
+      cmd_ctx 1 "${on[@]}" -- "$MG_APP" "$REPS" "${COUNTS[@]}"
+    else cmd_ctx 1 "${on[@]}" -- "$MG_APP" "$REPS" "${COUNTS[@]}"
+      cmd_ctx 1 "${on[@]}" MPIGUIDE=FALSE -- "$MG_APP" "$REPS" "${COUNTS[@]}"; fi
+    run "off_r$r"
+    expect_success "off_r$r"
+    expect_none "off_r$r" 'mpiguide' "mpiguide message"
+    if [[ ! -e off_r$r.csv ]]; then ok "off_r$r: off on rank $r alone: pass-through on both, no trace"
+    else fail "off_r$r: off on rank $r alone, yet a trace was written"; fi
+  done
   ;;
 mismatch | mpmd_agree)
   A=${1:?A} B=${2:?B}

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# What the site shim libmpiguide-preload.so costs (docs/library.md, "Enabling it for a whole
+# site"; issue 49): not a test, its figures are reported, never asserted.
+#   1. exec cost of a process that is not an MPI program: /bin/true run EXEC_N times (default 100)
+#      from bash, as a login shell runs its commands, with nothing preloaded, with the shim, and
+#      with each MPI's libmpiguide preloaded directly; ROUNDS rounds (default 5), the variants
+#      interleaved in each; per variant the minimum over rounds of the mean time of one run.
+#   2. MPI_Init and a whole launch of a 2-rank hello world (benchmarks/mpi_init_time.c, built here
+#      with each MPI's mpicc): plain, with the shim (which executes each rank again with its
+#      libmpiguide) and with libmpiguide preloaded directly; MPI_N launches per variant and round
+#      (default 10), interleaved; per variant the minimum over all launches of rank 0's reported
+#      MPI_Init (the longest of the ranks) and of the launch's wall time (mpirun start to end).
+#
+#   benchmarks/site-preload.sh                  # both MPIs (build/openmpi and build/mpich)
+#   (EXEC_N=100 ROUNDS=5 MPI_N=10; the MPI part holds /tmp/mg-mpi.lock per round: the machine is
+#   shared)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+exec_n=${EXEC_N:-100} rounds=${ROUNDS:-5} mpi_n=${MPI_N:-10}
+for m in openmpi mpich; do
+  [[ -e build/$m/libmpiguide.so.0 && -e build/$m/libmpiguide-preload.so ]] ||
+    cmake --build "build/$m" -j2 --target mpiguide mpiguide_preload >&2
+done
+shim=$PWD/build/openmpi/libmpiguide-preload.so # the same code in both builds (no MPI)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+unset MPIGUIDE MPIGUIDE_LIB_OPENMPI MPIGUIDE_LIB_MPICH
+
+now() { echo "${EPOCHREALTIME/./}"; } # microseconds
+min_of() { sort -n | head -1; }
+
+# ---- 1. exec cost ----
+declare -A pre=([none]="" [shim]=$shim [openmpi-lib]=$PWD/build/openmpi/libmpiguide.so.0
+  [mpich-lib]=$PWD/build/mpich/libmpiguide.so.0)
+names=(none shim openmpi-lib mpich-lib)
+for ((r = 0; r < rounds; r++)); do
+  for v in "${names[@]}"; do
+    t0=$(now)
+    if [[ -z ${pre[$v]} ]]; then for ((i = 0; i < exec_n; i++)); do /bin/true; done
+    else for ((i = 0; i < exec_n; i++)); do LD_PRELOAD=${pre[$v]} /bin/true; done; fi
+    t1=$(now)
+    echo "$(((t1 - t0) / exec_n))" >>"$tmp/exec-$v"
+  done
+done
+echo "exec cost of /bin/true from bash (min over $rounds rounds of the mean of $exec_n runs, µs):"
+for v in "${names[@]}"; do printf '  %-12s %6d\n' "$v" "$(min_of <"$tmp/exec-$v")"; done
+
+# ---- 2. MPI_Init and the launch ----
+exec 8>>/tmp/mg-mpi.lock
+for m in openmpi mpich; do
+  cc=mpicc.$m
+  "$cc" -O2 -o "$tmp/hello-$m" benchmarks/mpi_init_time.c
+  case $m in
+  openmpi) launch() { mpirun.openmpi --oversubscribe --bind-to none -np 2 ${1:+-x LD_PRELOAD="$1"} "$tmp/hello-$m"; } ;;
+  mpich) launch() { mpiexec.mpich -np 2 ${1:+-env LD_PRELOAD "$1"} "$tmp/hello-$m"; } ;;
+  esac
+  declare -A mp=([plain]="" [shim]=$shim [lib]=$PWD/build/$m/libmpiguide.so.0)
+  # the shim must really load this MPI's libmpiguide: its trace is the proof
+  MPIGUIDE_TRACE=$tmp/check-$m.csv launch "$shim" >/dev/null
+  grep -q "^#@mpi_library" "$tmp/check-$m.csv" || { echo "site-preload: the shim did not load $m's libmpiguide" >&2; exit 1; }
+  for ((r = 0; r < rounds; r++)); do
+    flock 8
+    for ((i = 0; i < mpi_n; i++)); do
+      for v in plain shim lib; do
+        t0=$(now)
+        init=$(launch "${mp[$v]}")
+        t1=$(now)
+        echo "$init" >>"$tmp/init-$m-$v"
+        echo "$((t1 - t0))" >>"$tmp/run-$m-$v"
+      done
+    done
+    flock -u 8
+  done
+  echo "$m, 2 ranks (min over $((rounds * mpi_n)) launches, µs): MPI_Init, whole launch"
+  for v in plain shim lib; do
+    printf '  %-6s %8d %8d\n' "$v" "$(min_of <"$tmp/init-$m-$v")" "$(min_of <"$tmp/run-$m-$v")"
+  done
+done
