@@ -2,8 +2,9 @@
  * libmpiguide-preload.so: what a site puts in LD_PRELOAD for every process (docs/library.md,
  * "Enabling it for a whole site"). It links libc only, no MPI. Its constructor
  *   - does nothing when MPIGUIDE is off, when libmpiguide is loaded already, when the process has
- *     no MPI library (a shell, ls, srun, mpirun: a walk of the link map, nothing opened), or when
- *     it executed this process once already (MG_PRELOAD_GUARD holds the process id);
+ *     no MPI library (a shell, ls, srun, mpirun: a walk of the link map, nothing opened), when
+ *     it executed this process once already (MG_PRELOAD_GUARD holds the process id), or in the
+ *     mpiguide command (it exports mpiguide_site_skip: its measurements must stay the library's);
  *   - otherwise finds the libmpiguide built for the MPI library the program has loaded
  *     (Open MPI's libmpi.so.40, MPICH's libmpich.so.12), see find_lib(), and executes the program
  *     again (/proc/self/exe, the same argv) with it first in LD_PRELOAD, this library kept there
@@ -102,6 +103,8 @@ __attribute__((constructor)) static void mg_preload(int argc, char **argv, char 
   if ((libs & MG_PROC_LIBMPIGUIDE) || !(libs & (MG_PROC_OPENMPI | MG_PROC_MPICH)) ||
       mg_proc_guarded(MG_PRELOAD_GUARD))
     return;
+  /* the mpiguide command measures the library's own operations (src/cli/main.c) */
+  if (dlsym(RTLD_DEFAULT, "mpiguide_site_skip")) return;
   if ((libs & MG_PROC_OPENMPI) && (libs & MG_PROC_MPICH)) {
     say("the program has loaded both Open MPI and MPICH; it runs untuned (" MG_SHIM_NAME ")");
     return;

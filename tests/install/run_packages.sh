@@ -132,6 +132,12 @@ out=$(LD_PRELOAD="$shim" bash -c \
   'echo "$LD_PRELOAD|$(grep -c libmpiguide.so /proc/$$/maps)"; /bin/true && echo true' 2>&1)
 if [[ $out == "$shim|0"$'\n'true ]]; then ok "with the shim preloaded, bash and /bin/true run untouched"
 else fail "bash -c with the shim preloaded: '$out', want '$shim|0' and 'true'"; fi
+# nor the mpiguide command (it links MPI, but measures the library's own operations): the loader
+# maps no libmpiguide into it
+n=$(LD_PRELOAD="$shim" LD_DEBUG=files "$mg" --version 2>&1 | grep -c "file=.*libmpiguide\.so")
+nshim=$(LD_PRELOAD="$shim" LD_DEBUG=files "$mg" --version 2>&1 | grep -c "file=.*libmpiguide-preload\.so")
+if ((n == 0 && nshim >= 1)); then ok "the mpiguide command under the shim: no libmpiguide loaded (mpiguide_site_skip)"
+else fail "the mpiguide command under the shim: libmpiguide loaded $n time(s), the shim $nshim time(s)"; fi
 shim_run() { # NAME APP VAR=value...: APP at 2 ranks under the shim, this build's launcher
   local name=$1 app=$2
   shift 2
