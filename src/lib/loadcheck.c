@@ -5,7 +5,7 @@
  * call). The other MPI's library in the link map (util/process.h) tells it before any MPI call.
  *
  * Preloaded (an entry of LD_PRELOAD is this file), it takes itself out of LD_PRELOAD and executes
- * the program again (MG_UNLOAD_GUARD: once per process), so the job runs untuned; rank 0 says so
+ * the program again (MG_PROC_GUARD_UNLOAD: once per process), so the job runs untuned; rank 0 says so
  * on one line naming the libmpiguide to use, none when MPIGUIDE is off. A libmpiguide-preload.so
  * in LD_PRELOAD then loads the right one. Linked (or when it cannot execute the program again),
  * it stays, and MPI_Init stops the run with a message (init.c, stop_if_other_mpi).
@@ -19,8 +19,6 @@
 
 #include "lib/lib.h"
 #include "util/process.h"
-
-#define MG_UNLOAD_GUARD "MPIGUIDE_UNLOAD_EXEC"
 
 const char *mg_lib_file(void) {
   Dl_info self;
@@ -63,18 +61,19 @@ __attribute__((constructor)) static void mg_load_check(int argc, char **argv, ch
   if (!MG_BUILT_FOR_KIND) return;
   unsigned other = MG_BUILT_FOR_KIND == MG_PROC_OPENMPI ? MG_PROC_MPICH : MG_PROC_OPENMPI;
   char rest[4096];
-  if (!(mg_proc_libs() & other) || !preload_without_me(rest, sizeof rest) || mg_proc_guarded(MG_UNLOAD_GUARD) ||
+  if (!(mg_proc_libs() & other) || !preload_without_me(rest, sizeof rest) || mg_proc_guarded(MG_PROC_GUARD_UNLOAD) ||
       mg_proc_exe_is_loader())
     return;
   int quiet = mg_proc_off(getenv("MPIGUIDE")) || mg_proc_rank() > 0;
-  const char *shim = strstr(rest, "libmpiguide-preload.so") ? "; libmpiguide-preload.so, also in LD_PRELOAD, "
-                                                                 "loads the right one if it is installed"
-                                                               : " and this job runs untuned";
+  /* the shim, unless it brought this library in itself (MPIGUIDE_LIB_<MPI> naming the wrong one) */
+  int shim = strstr(rest, "libmpiguide-preload.so") && !mg_proc_guarded(MG_PROC_GUARD_PRELOAD);
+  const char *then = shim ? "; libmpiguide-preload.so, also in LD_PRELOAD, loads the right one if it is installed"
+                          : " and this job runs untuned";
   if (!quiet)
     fprintf(stderr,
             "mpiguide: warning: LD_PRELOAD has %s, the libmpiguide built for %s, but the program runs %s: it is "
             "taken out of LD_PRELOAD%s. Preload the one built for %s (`mpiguide env --lib PROGRAM` names it).\n",
-            mg_lib_file(), MG_BUILT_FOR, mg_proc_mpi_name(other), shim, mg_proc_mpi_name(other));
-  mg_proc_reexec(argv, rest, MG_UNLOAD_GUARD);
+            mg_lib_file(), MG_BUILT_FOR, mg_proc_mpi_name(other), then, mg_proc_mpi_name(other));
+  mg_proc_reexec(argv, rest, MG_PROC_GUARD_UNLOAD);
   if (!quiet) fprintf(stderr, "mpiguide: cannot execute the program again without it; MPI_Init stops it\n");
 }

@@ -3,7 +3,7 @@
  * "Enabling it for a whole site"). It links libc only, no MPI. Its constructor
  *   - does nothing when MPIGUIDE is off, when libmpiguide is loaded already, when the process has
  *     no MPI library (a shell, ls, srun, mpirun: a walk of the link map, nothing opened), when
- *     it executed this process once already (MG_PRELOAD_GUARD holds the process id), or in the
+ *     it executed this process once already (MG_PROC_GUARD_PRELOAD holds the process id), or in the
  *     mpiguide command (it exports mpiguide_site_skip: its measurements must stay the library's);
  *   - otherwise finds the libmpiguide built for the MPI library the program has loaded
  *     (Open MPI's libmpi.so.40, MPICH's libmpich.so.12), see find_lib(), and executes the program
@@ -26,8 +26,6 @@
 
 #include "util/process.h"
 
-/* Set to the process id when this library executes it again: never twice in one process. */
-#define MG_PRELOAD_GUARD "MPIGUIDE_PRELOAD_EXEC"
 #define MG_SHIM_NAME "libmpiguide-preload.so"
 
 #ifndef MG_LIBDIR
@@ -101,7 +99,7 @@ __attribute__((constructor)) static void mg_preload(int argc, char **argv, char 
   if (mg_proc_off(getenv("MPIGUIDE"))) return;
   unsigned libs = mg_proc_libs();
   if ((libs & MG_PROC_LIBMPIGUIDE) || !(libs & (MG_PROC_OPENMPI | MG_PROC_MPICH)) ||
-      mg_proc_guarded(MG_PRELOAD_GUARD))
+      mg_proc_guarded(MG_PROC_GUARD_PRELOAD))
     return;
   /* the mpiguide command measures the library's own operations (src/cli/main.c) */
   if (dlsym(RTLD_DEFAULT, "mpiguide_site_skip")) return;
@@ -126,7 +124,7 @@ __attribute__((constructor)) static void mg_preload(int argc, char **argv, char 
   char *preload = malloc(n);
   if (preload) {
     snprintf(preload, n, "%s%s%s", lib, old && *old ? " " : "", old ? old : "");
-    mg_proc_reexec(argv, preload, MG_PRELOAD_GUARD);
+    mg_proc_reexec(argv, preload, MG_PROC_GUARD_PRELOAD);
   }
   int e = preload ? errno : ENOMEM;
   free(preload);

@@ -30,6 +30,11 @@ int mg_proc_off(const char *value);
  * (OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID, the first one set), -1 if none is. */
 int mg_proc_rank(void);
 
+/* The guards (mg_proc_guarded): the site shim executed this process again with a libmpiguide
+ * (src/site/preload.c); libmpiguide executed it again without itself (src/lib/loadcheck.c). */
+#define MG_PROC_GUARD_PRELOAD "MPIGUIDE_PRELOAD_EXEC"
+#define MG_PROC_GUARD_UNLOAD "MPIGUIDE_UNLOAD_EXEC"
+
 /* Whether GUARD (an environment variable) holds this process's id: mg_proc_reexec(.., GUARD)
  * already ran in this process (an exec keeps the process id; children have their own). */
 int mg_proc_guarded(const char *guard);

@@ -35,7 +35,9 @@
 #                         LD_PRELOAD before main, so the job runs untuned to completion (exit 0,
 #                         no trace) with exactly one warning line (rank 0's) naming both libraries;
 #                         then LIB and the site shim libmpiguide-preload.so of this build: the shim
-#                         loads this build's libmpiguide, which runs the forced mock-ups (trace)
+#                         loads this build's libmpiguide, which runs the forced mock-ups (trace);
+#                         then the shim alone, told by MPIGUIDE_LIB_<MPI> to load LIB: untuned, one
+#                         warning, no loop
 #   p2p_profile NP        the point-to-point program MG_P2P_APP plain, then under profiles that send
 #                         send, rsend and sendrecv to their mock-ups (a measure-only row falls back,
 #                         reason measure_only): right messages and statuses, the trace says which ran
@@ -246,6 +248,16 @@ other_mpi)
   if grep -q "^#@mpi_library=$( [[ $MG_FLAVOR == openmpi ]] && echo "Open MPI" || echo MPICH)" other_shim.csv 2>/dev/null &&
     [[ -n $(rows other_shim.csv | awk '$3 != "default"') ]]; then ok "other_shim: the shim loaded this MPI's libmpiguide, which ran the forced mock-ups (trace)"
   else fail "other_shim: no trace of this MPI's libmpiguide running the forced mock-ups"; fi
+  # the shim itself told to load LIB for this MPI (MPIGUIDE_LIB_<MPI>): untuned, one warning, no loop
+  rm -f other_var.csv
+  run_app other_var "$MG_APP" 2 "LD_PRELOAD=$shim" "MPIGUIDE_LIB_${MG_FLAVOR^^}=$LIB" \
+    "MPIGUIDE_TRACE=$PWD/other_var.csv" "MPIGUIDE_ALG=$MG_SPEC"
+  expect_success other_var
+  expect_once other_var '^mpiguide: warning: LD_PRELOAD has .*: it is taken out of LD_PRELOAD and this job runs untuned' \
+    "the mismatch said from rank 0"
+  expect_none other_var 'mpiguide: (this|cannot)|loads the right one' "other message"
+  if [[ ! -e other_var.csv ]]; then ok "other_var: the job ran untuned (no trace)"
+  else fail "other_var: a trace was written"; fi
   ;;
 fortran)
   NP=${1:?NP} APP=${2:?APP}
