@@ -58,31 +58,31 @@ __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...) {
 static int readable(const char *path) { return access(path, R_OK) == 0; }
 
 /*
- * The libmpiguide of MPI i into out, and 0; -1 with where it looked in tried. In order:
+ * The libmpiguide of MPI i into out, and 0; -1 with why not in why. In order:
  *   $MPIGUIDE_LIB_<MPI> (used as it is: a path that cannot be read is an error, not skipped);
  *   <here>/<mpi>/lib/libmpiguide.so.0   the Debian packages: here = /usr/lib/<multiarch>/mpiguide
  *   <here>/libmpiguide.so.0             `cmake --install`, of the MPI this copy was built for
  *   <here>/../<mpi>/libmpiguide.so.0    a source tree's build/<mpi> (scripts/build.sh)
  * where here is this library's folder.
  */
-static int find_lib(size_t i, char *out, size_t len, char *tried, size_t tlen) {
+static int find_lib(size_t i, char *out, size_t len, char *why, size_t wlen) {
   const char *v = getenv(mpis[i].var);
   if (v && *v) {
     snprintf(out, len, "%s", v);
     if (readable(out)) return 0;
-    snprintf(tried, tlen, "%s='%.600s' (%s)", mpis[i].var, v, strerror(errno));
+    snprintf(why, wlen, "%s='%.600s': %s", mpis[i].var, v, strerror(errno));
     return -1;
   }
   Dl_info self;
   char here[PATH_MAX];
   if (!dladdr((void *)find_lib, &self) || !self.dli_fname || !realpath(self.dli_fname, here)) {
-    snprintf(tried, tlen, "%s unset, and where " MG_SHIM_NAME " is is not known", mpis[i].var);
+    snprintf(why, wlen, "%s is not set, and where " MG_SHIM_NAME " is is not known", mpis[i].var);
     return -1;
   }
   *strrchr(here, '/') = '\0';
   const char *const forms[] = {"%s/%s/" MG_LIBDIR "/libmpiguide.so.0", "%s/libmpiguide.so.0",
                                "%s/../%s/libmpiguide.so.0"};
-  size_t t = (size_t)snprintf(tried, tlen, "%s unset;", mpis[i].var);
+  size_t k = (size_t)snprintf(why, wlen, "%s is not set, and there is none at", mpis[i].var);
   for (size_t f = 0; f < sizeof forms / sizeof *forms; f++) {
     if (f == 1 && strcmp(MG_FLAVOR, mpis[i].dir) != 0) continue;
     if (f == 1)
@@ -90,7 +90,7 @@ static int find_lib(size_t i, char *out, size_t len, char *tried, size_t tlen) {
     else
       snprintf(out, len, forms[f], here, mpis[i].dir);
     if (readable(out)) return 0;
-    if (t < tlen) t += (size_t)snprintf(tried + t, tlen - t, " %s", out);
+    if (k < wlen) k += (size_t)snprintf(why + k, wlen - k, "%s %s", f ? "," : "", out);
   }
   return -1;
 }
@@ -109,10 +109,10 @@ __attribute__((constructor)) static void mg_preload(int argc, char **argv, char 
   }
   size_t i = (libs & MG_PROC_OPENMPI) ? 0 : 1;
   const char *name = mg_proc_mpi_name(mpis[i].kind);
-  char lib[PATH_MAX + 64], tried[1200];
-  if (find_lib(i, lib, sizeof lib, tried, sizeof tried) != 0) {
-    say("no libmpiguide for %s: this job runs untuned (looked for %s; install mpiguide-%s, or set %s)", name,
-        tried, mpis[i].dir, mpis[i].var);
+  char lib[PATH_MAX + 64], why[1200];
+  if (find_lib(i, lib, sizeof lib, why, sizeof why) != 0) {
+    say("no libmpiguide for %s: this job runs untuned (%s; install mpiguide-%s, or set %s)", name, why, mpis[i].dir,
+        mpis[i].var);
     return;
   }
   if (mg_proc_exe_is_loader()) {

@@ -37,7 +37,8 @@
 #                         then LIB and the site shim libmpiguide-preload.so of this build: the shim
 #                         loads this build's libmpiguide, which runs the forced mock-ups (trace);
 #                         then the shim alone, told by MPIGUIDE_LIB_<MPI> to load LIB: untuned, one
-#                         warning, no loop
+#                         warning, no loop; then a copy of the shim with no libmpiguide beside it:
+#                         untuned, one warning that says where it looked
 #   p2p_profile NP        the point-to-point program MG_P2P_APP plain, then under profiles that send
 #                         send, rsend and sendrecv to their mock-ups (a measure-only row falls back,
 #                         reason measure_only): right messages and statuses, the trace says which ran
@@ -248,6 +249,13 @@ other_mpi)
   if grep -q "^#@mpi_library=$( [[ $MG_FLAVOR == openmpi ]] && echo "Open MPI" || echo MPICH)" other_shim.csv 2>/dev/null &&
     [[ -n $(rows other_shim.csv | awk '$3 != "default"') ]]; then ok "other_shim: the shim loaded this MPI's libmpiguide, which ran the forced mock-ups (trace)"
   else fail "other_shim: no trace of this MPI's libmpiguide running the forced mock-ups"; fi
+  # the shim where no libmpiguide is: untuned, one warning (rank 0's) that says where it looked
+  mkdir -p lonely && cp "$shim" lonely/ && rm -f lonely.csv
+  run_app lonely "$MG_APP" 2 "LD_PRELOAD=$PWD/lonely/libmpiguide-preload.so" "MPIGUIDE_TRACE=$PWD/lonely.csv"
+  expect_success lonely
+  expect_once lonely "^mpiguide: warning: no libmpiguide for (Open MPI|MPICH): this job runs untuned \(MPIGUIDE_LIB_${MG_FLAVOR^^} is not set, and there is none at $PWD/lonely/$MG_FLAVOR/lib/libmpiguide.so.0" \
+    "the missing library said from rank 0"
+  if [[ ! -e lonely.csv ]]; then ok "lonely: the job ran untuned (no trace)"; else fail "lonely: a trace was written"; fi
   # the shim itself told to load LIB for this MPI (MPIGUIDE_LIB_<MPI>): untuned, one warning, no loop
   rm -f other_var.csv
   run_app other_var "$MG_APP" 2 "LD_PRELOAD=$shim" "MPIGUIDE_LIB_${MG_FLAVOR^^}=$LIB" \
