@@ -28,6 +28,8 @@
 #                         the run stops with one message (matching REGEX, default
 #                         "different MPIGUIDE_ALG")
 #   mpmd_agree A B        MPMD with two spellings of the same configuration: the run succeeds
+#   site                  MG_CHILD_APP under the site shim MG_SHIM alone: libmpiguide in the ranks, not
+#                         in a shell a rank starts (LD_PRELOAD given back); MPIGUIDE=off: not in the ranks
 #   off                   MPIGUIDE=off with a bad MPIGUIDE_ALG and a trace: pass-through, silent, no
 #                         trace; then MPMD with off on rank 0 only, and on rank 1 only: off on both
 #   other_mpi LIB         LIB, a libmpiguide built for the other MPI library, preloaded into the
@@ -591,6 +593,19 @@ large)
   other=$(awk -F, -v o="$(readlink -f "$MG_LARGE_APP")" '!/^#@/ && $1 != "collective" && $10 != o { print $1 " at " $10 }' large.csv | sort -u)
   if [[ -z $other ]]; then ok "large.csv: every call traced at large_app's sites"
   else fail "large.csv: sites outside large_app: $(head -3 <<<"$other" | paste -sd';')"; fi
+  ;;
+site)
+  : "${MG_SHIM:?}" "${MG_CHILD_APP:?}"
+  run_app site "$MG_CHILD_APP" 2 "LD_PRELOAD=$MG_SHIM"
+  if ((RC == 0)) && grep -qx "self=1" site.out; then ok "site: the shim loaded libmpiguide into the ranks"
+  else fail "site: status $RC, $(tr '\n' ' ' <site.out) $(tail -2 site.err)"; fi
+  if grep -qx "child_preload=$MG_SHIM" site.out && grep -qx "child=0" site.out; then
+    ok "site: a rank's child inherits LD_PRELOAD=the shim alone, and has no libmpiguide"
+  else fail "site: the rank's child: $(grep child site.out | tr '\n' ' ')"; fi
+  expect_none site '^mpiguide:' "mpiguide message"
+  run_app site_off "$MG_CHILD_APP" 2 "LD_PRELOAD=$MG_SHIM" MPIGUIDE=off
+  if ((RC == 0)) && grep -qx "self=0" site_off.out; then ok "site_off: MPIGUIDE=off: no libmpiguide in the ranks"
+  else fail "site_off: status $RC, $(tr '\n' ' ' <site_off.out)"; fi
   ;;
 off)
   # MPIGUIDE=off: pure pass-through, nothing else read (a bad MPIGUIDE_ALG too), no trace, silent
