@@ -9,6 +9,8 @@
  * on one line naming the libmpiguide to use, none when MPIGUIDE is off. A libmpiguide-preload.so
  * in LD_PRELOAD then loads the right one. Linked (or when it cannot execute the program again),
  * it stays, and MPI_Init stops the run with a message (init.c, stop_if_other_mpi).
+ * Of the right MPI and brought in by the shim, it sets LD_PRELOAD back to what it was before the
+ * shim added it, for the program's children.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -61,8 +63,18 @@ __attribute__((constructor)) static void mg_load_check(int argc, char **argv, ch
   if (!MG_BUILT_FOR_KIND) return;
   unsigned other = MG_BUILT_FOR_KIND == MG_PROC_OPENMPI ? MG_PROC_MPICH : MG_PROC_OPENMPI;
   char rest[4096];
-  if (!(mg_proc_libs() & other) || !preload_without_me(rest, sizeof rest) || mg_proc_guarded(MG_PROC_GUARD_UNLOAD) ||
-      mg_proc_exe_is_loader())
+  if (!(mg_proc_libs() & other)) {
+    /* brought in by the site shim: LD_PRELOAD back to what it was (the shim alone, ...), so that
+     * the program's children, a shell or `ls` a rank starts, load no libmpiguide and no MPI */
+    if (mg_proc_guarded(MG_PROC_GUARD_PRELOAD) && preload_without_me(rest, sizeof rest)) {
+      if (*rest)
+        setenv("LD_PRELOAD", rest, 1);
+      else
+        unsetenv("LD_PRELOAD");
+    }
+    return;
+  }
+  if (!preload_without_me(rest, sizeof rest) || mg_proc_guarded(MG_PROC_GUARD_UNLOAD) || mg_proc_exe_is_loader())
     return;
   int quiet = mg_proc_off(getenv("MPIGUIDE")) || mg_proc_rank() > 0;
   /* the shim, unless it brought this library in itself (MPIGUIDE_LIB_<MPI> naming the wrong one) */

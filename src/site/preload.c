@@ -7,8 +7,9 @@
  *     mpiguide command (it exports mpiguide_site_skip: its measurements must stay the library's);
  *   - otherwise finds the libmpiguide built for the MPI library the program has loaded
  *     (Open MPI's libmpi.so.40, MPICH's libmpich.so.12), see find_lib(), and executes the program
- *     again (/proc/self/exe, the same argv) with it first in LD_PRELOAD, this library kept there;
- *     in that image it sets LD_PRELOAD back to what it was, for the program's children;
+ *     again (/proc/self/exe, the same argv) with it first in LD_PRELOAD, this library kept there
+ *     (in that image libmpiguide sets LD_PRELOAD back to what it was, for the program's
+ *     children: src/lib/loadcheck.c);
  *   - when there is none, or the program cannot be executed again, it runs untuned, and says so
  *     on one line of rank 0 (the launcher's rank variables; a process without one counts as 0).
  * Not reached: a program that loads its MPI library later (dlopen: Python's mpi4py), a setuid
@@ -95,29 +96,9 @@ static int find_lib(size_t i, char *out, size_t len, char *why, size_t wlen) {
   return -1;
 }
 
-/* In the image this library executed: LD_PRELOAD back to what it was (the first entry is the
- * libmpiguide it put there), so that the program's children, a shell or `ls` started by a rank,
- * load the shim alone, as any process does, and not libmpiguide with its MPI library. */
-static void restore_preload(void) {
-  const char *pre = getenv("LD_PRELOAD");
-  if (!pre) return;
-  const char *rest = pre + strcspn(pre, " :");
-  rest += strspn(rest, " :");
-  char *keep = *rest ? strdup(rest) : NULL;
-  if (keep)
-    setenv("LD_PRELOAD", keep, 1);
-  else
-    unsetenv("LD_PRELOAD");
-  free(keep);
-}
-
 __attribute__((constructor)) static void mg_preload(int argc, char **argv, char **envp) {
   if (mg_proc_off(getenv("MPIGUIDE"))) return;
   unsigned libs = mg_proc_libs();
-  if ((libs & MG_PROC_LIBMPIGUIDE) && mg_proc_guarded(MG_PROC_GUARD_PRELOAD)) {
-    restore_preload();
-    return;
-  }
   if ((libs & MG_PROC_LIBMPIGUIDE) || !(libs & (MG_PROC_OPENMPI | MG_PROC_MPICH)) ||
       mg_proc_guarded(MG_PROC_GUARD_PRELOAD))
     return;
