@@ -8,6 +8,8 @@
 #      (EPOCHREALTIME around it: the same shell overhead in every variant), the variants
 #      interleaved run by run; per variant the minimum over rounds of a round's mean, and the
 #      median and minimum of all runs.
+#      Then a program linked with each MPI that returns before MPI_Init (mpi_init_time.c --exit),
+#      run alone: plain, under the shim (executed again), with its libmpiguide preloaded.
 #   2. MPI_Init and a whole launch of a 2-rank hello world (benchmarks/mpi_init_time.c, built here
 #      with each MPI's mpicc): plain, with the shim (which executes each rank again with its
 #      libmpiguide) and with libmpiguide preloaded directly; MPI_N launches per variant and round
@@ -40,6 +42,7 @@ cc -shared -fPIC -O2 -o "$tmp/libempty.so" "$tmp/empty.c"
 declare -A pre=([none]="" [empty-so]=$tmp/libempty.so [shim]=$shim [openmpi-lib]=$PWD/build/openmpi/libmpiguide.so.0
   [mpich-lib]=$PWD/build/mpich/libmpiguide.so.0)
 names=(none empty-so shim openmpi-lib mpich-lib)
+for m in openmpi mpich; do "mpicc.$m" -O2 -o "$tmp/hello-$m" benchmarks/mpi_init_time.c; done
 for ((r = 0; r < rounds; r++)); do
   for ((i = 0; i < exec_n; i++)); do # each run of each variant timed alone, the variants interleaved
     for v in "${names[@]}"; do
@@ -58,6 +61,28 @@ for v in "${names[@]}"; do
     "$(cut -d' ' -f2 "$tmp/exec-$v" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')" \
     "$(cut -d' ' -f2 "$tmp/exec-$v" | min_of)"
 done
+# a program linked with MPI that returns before MPI_Init, run alone (no launcher): what loading
+# it costs plain, under the shim (which executes it again with its libmpiguide), and with its
+# libmpiguide preloaded directly
+for m in openmpi mpich; do
+  declare -A lp=([plain]="" [shim]=$shim [lib]=$PWD/build/$m/libmpiguide.so.0)
+  for ((r = 0; r < rounds; r++)); do
+    for ((i = 0; i < exec_n; i++)); do
+      for v in plain shim lib; do
+        t0=$(now)
+        LD_PRELOAD=${lp[$v]} "$tmp/hello-$m" --exit
+        t1=$(now)
+        echo "$((t1 - t0))" >>"$tmp/load-$m-$v"
+      done
+    done
+  done
+  echo "$m: a program of it that returns before MPI_Init, µs: median and minimum of $((rounds * exec_n)) runs"
+  for v in plain shim lib; do
+    printf '  %-6s %6d %6d\n' "$v" "$(sort -n "$tmp/load-$m-$v" | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}')" \
+      "$(min_of <"$tmp/load-$m-$v")"
+  done
+done
+
 # the shim's decision alone, in a process without MPI: the link map walked, MPIGUIDE read
 cat >"$tmp/check.c" <<'C'
 #include <stdio.h>
@@ -80,8 +105,6 @@ cc -O2 -Isrc -o "$tmp/check" "$tmp/check.c" src/util/process.c
 # ---- 2. MPI_Init and the launch ----
 exec 8>>/tmp/mg-mpi.lock
 for m in openmpi mpich; do
-  cc=mpicc.$m
-  "$cc" -O2 -o "$tmp/hello-$m" benchmarks/mpi_init_time.c
   case $m in
   openmpi) launch() { mpirun.openmpi --oversubscribe --bind-to none -np 2 ${1:+-x LD_PRELOAD="$1"} "$tmp/hello-$m"; } ;;
   mpich) launch() { mpiexec.mpich -np 2 ${1:+-env LD_PRELOAD "$1"} "$tmp/hello-$m"; } ;;
