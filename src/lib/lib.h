@@ -130,6 +130,7 @@ extern MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) void *
 #else
 #define MG_BUILT_FOR NULL
 #define MG_BUILT_FOR_KIND 0
+#define MG_BUILT_FOR_OTHER 1 /* SMPI: no check (docs/scale.md, "Known gaps") */
 #endif
 
 /* This libmpiguide's file as the loader loaded it (dladdr), or "libmpiguide" if unknown. */

@@ -27,6 +27,7 @@ const char *mg_lib_file(void) {
   return dladdr((void *)mg_lib_file, &self) && self.dli_fname && *self.dli_fname ? self.dli_fname : "libmpiguide";
 }
 
+#ifndef MG_BUILT_FOR_OTHER /* an MPI this check knows (lib.h) */
 /* Whether the LD_PRELOAD entry e (n bytes) is this library: the same file, or, for a bare name
  * the loader looked up, the same name. */
 static int is_me(const char *e, size_t n, const char *me_real, const char *me_base) {
@@ -60,7 +61,6 @@ static int preload_without_me(char *out, size_t len) {
 }
 
 __attribute__((constructor)) static void mg_load_check(int argc, char **argv, char **envp) {
-  if (!MG_BUILT_FOR_KIND) return;
   unsigned other = MG_BUILT_FOR_KIND == MG_PROC_OPENMPI ? MG_PROC_MPICH : MG_PROC_OPENMPI;
   char rest[4096];
   if (!(mg_proc_libs() & other)) {
@@ -89,3 +89,4 @@ __attribute__((constructor)) static void mg_load_check(int argc, char **argv, ch
   mg_proc_reexec(argv, rest, MG_PROC_GUARD_UNLOAD);
   if (!quiet) fprintf(stderr, "mpiguide: cannot execute the program again without it; MPI_Init stops it\n");
 }
+#endif
