@@ -48,12 +48,12 @@ static const struct {
 /* One line on stderr, from rank 0 (or a process no launcher numbered) only. */
 __attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...) {
   if (mg_proc_rank() > 0) return;
-  char line[1400];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(line, sizeof line, fmt, ap);
+  fputs("mpiguide: warning: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
   va_end(ap);
-  fprintf(stderr, "mpiguide: warning: %s\n", line);
 }
 
 static int readable(const char *path) { return access(path, R_OK) == 0; }
