@@ -7,14 +7,17 @@
 #                    per MPI, as Debian's libhdf5-openmpi and libhdf5-mpich do), and its modulefile
 #                    /usr/share/modulefiles/mpiguide/<version>-<mpi>.lua
 #   mpiguide-common  /usr/bin/mpiguide (runs the one of MPIGUIDE_MPI or of the default mpirun), the
-#                    man pages, the bash completion, Lmod's way to the modulefiles
-#                    (/etc/lmod/modules/mpiguide, Debian's lmod searches /etc/lmod/modules)
+#                    site shim /usr/lib/<multiarch>/mpiguide/libmpiguide-preload.so (libc only; an
+#                    architecture's package, not "all", for it) and its modulefile
+#                    /usr/share/modulefiles/mpiguide-site/<version>.lua, the man pages, the bash
+#                    completion, Lmod's way to the modulefiles (/etc/lmod/modules/mpiguide and
+#                    mpiguide-site, Debian's lmod searches /etc/lmod/modules)
 #   mpiguide-doc     docs/*.md and README.md in /usr/share/doc/mpiguide
 #   each also /usr/share/doc/<package>/copyright and changelog.Debian.gz
 #
 # cpack --config <build>/CPackDeb-<package>.cmake makes one (the target `debs` all three of this
-# build, after building what they hold). Install components: mpi, module (the relocatable modulefile of `cmake --install`), common,
-# doc; the deb* ones are for the packages only (EXCLUDE_FROM_ALL).
+# build, after building what they hold). Install components: mpi, module (the relocatable modulefiles of `cmake --install`),
+# preload (the shim beside libmpiguide), common, doc; the deb* ones are for the packages only (EXCLUDE_FROM_ALL).
 
 if(MPIGUIDE_MPI_FLAVOR STREQUAL "smpi")
   return() # nothing to install for the simulated MPI
@@ -41,8 +44,21 @@ file(RELATIVE_PATH MG_MODULE_TO_ROOT_1 /p/${MG_MODULE_DIR} /p)
 set(MG_MODULE_TO_ROOT "\"${MG_MODULE_TO_ROOT_1}\"")
 set(MG_ROOT_TO_DATADIR ${CMAKE_INSTALL_DATADIR})
 set(MG_MODULE_ROOT ${CMAKE_INSTALL_PREFIX})
+string(TOUPPER "MPIGUIDE_LIB_${MPIGUIDE_MPI_FLAVOR}" MG_LIB_VAR) # what the shim reads for this MPI
 configure_file(cmake/mpiguide-module.lua.in ${CMAKE_BINARY_DIR}/module/install/${_mg_module_name} @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/module/install/${_mg_module_name} DESTINATION ${MG_MODULE_DIR} COMPONENT module)
+# The site shim and its modulefile mpiguide-site/<version> (cmake/mpiguide-site-module.lua.in):
+# `cmake --install` puts the shim beside libmpiguide.so.0 (component preload), where it finds that
+# one for programs of this MPI (and the other MPI's through MPIGUIDE_LIB_<MPI>); the packages put it
+# in mpiguide-common at /usr/lib/<multiarch>/mpiguide, above both MPIs' roots (src/site/preload.c).
+set(_mg_site_name ${PROJECT_VERSION}.lua)
+set(MG_SITE_DIR ${CMAKE_INSTALL_DATADIR}/modulefiles/mpiguide-site)
+file(RELATIVE_PATH _mg_site_rel /p/${MG_SITE_DIR} /p/${CMAKE_INSTALL_LIBDIR}/libmpiguide-preload.so)
+set(MG_SITE_TO_SHIM "\"${_mg_site_rel}\"")
+set(MG_SITE_SHIM ${CMAKE_INSTALL_FULL_LIBDIR}/libmpiguide-preload.so)
+configure_file(cmake/mpiguide-site-module.lua.in ${CMAKE_BINARY_DIR}/module/install-site/${_mg_site_name} @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/module/install-site/${_mg_site_name} DESTINATION ${MG_SITE_DIR} COMPONENT module)
+install(TARGETS mpiguide_preload LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT preload)
 
 # ---- the packages ----
 set(MG_DEB_ROOT lib/${CMAKE_LIBRARY_ARCHITECTURE}/mpiguide/${MPIGUIDE_MPI_FLAVOR}) # under /usr
@@ -60,10 +76,21 @@ file(RELATIVE_PATH _mg_doclink /usr/${MG_DEB_ROOT}/${_mg_docparent} /usr/share/d
 install(CODE "file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${_mg_docparent}\")
   file(CREATE_LINK ${_mg_doclink} \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_DOCDIR}\" SYMBOLIC)"
   COMPONENT debdoclink EXCLUDE_FROM_ALL)
+set(MG_DEB_SHIM lib/${CMAKE_LIBRARY_ARCHITECTURE}/mpiguide/libmpiguide-preload.so) # under /usr
+file(RELATIVE_PATH _mg_site_rel /usr/share/modulefiles/mpiguide-site /usr/${MG_DEB_SHIM})
+file(RELATIVE_PATH _mg_site_etc /etc/lmod/modules/mpiguide-site /usr/${MG_DEB_SHIM})
+set(MG_SITE_TO_SHIM "\"${_mg_site_rel}\", \"${_mg_site_etc}\"")
+set(MG_SITE_SHIM /usr/${MG_DEB_SHIM})
+configure_file(cmake/mpiguide-site-module.lua.in ${CMAKE_BINARY_DIR}/module/deb-site/${_mg_site_name} @ONLY)
+install(FILES ${CMAKE_BINARY_DIR}/module/deb-site/${_mg_site_name} DESTINATION share/modulefiles/mpiguide-site
+        COMPONENT debcommon EXCLUDE_FROM_ALL)
+install(TARGETS mpiguide_preload LIBRARY DESTINATION lib/${CMAKE_LIBRARY_ARCHITECTURE}/mpiguide
+        COMPONENT debcommon EXCLUDE_FROM_ALL)
 configure_file(cmake/mpiguide-dispatch.sh.in ${CMAKE_BINARY_DIR}/deb/mpiguide @ONLY)
 install(PROGRAMS ${CMAKE_BINARY_DIR}/deb/mpiguide DESTINATION bin COMPONENT debcommon EXCLUDE_FROM_ALL)
 install(CODE "file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/etc/lmod/modules\")
-  file(CREATE_LINK ../../../usr/share/modulefiles/mpiguide \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/etc/lmod/modules/mpiguide\" SYMBOLIC)"
+  file(CREATE_LINK ../../../usr/share/modulefiles/mpiguide \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/etc/lmod/modules/mpiguide\" SYMBOLIC)
+  file(CREATE_LINK ../../../usr/share/modulefiles/mpiguide-site \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/etc/lmod/modules/mpiguide-site\" SYMBOLIC)"
   COMPONENT debetc EXCLUDE_FROM_ALL)
 
 # What the command needs beyond the shared libraries dpkg-shlibdeps finds: the launcher.
@@ -123,9 +150,9 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS mpiguide-doc)
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS lmod)"
   mpi /usr/${MG_DEB_ROOT} debdoclink /usr/${MG_DEB_ROOT} debmodule /usr)
 mg_deb(mpiguide-common "
-set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE all)
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY \"MPI performance guidelines checker: command, man pages, completion\")
-set(CPACK_PACKAGE_DESCRIPTION \"/usr/bin/mpiguide runs the mpiguide of mpiguide-openmpi or mpiguide-mpich; man pages mpiguide(1), mpiguide-<command>(1), libmpiguide(7); bash completion; the Lmod modulefiles' folder in /etc/lmod/modules.\")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY \"MPI performance guidelines checker: command, site shim, man pages, completion\")
+set(CPACK_PACKAGE_DESCRIPTION \"/usr/bin/mpiguide runs the mpiguide of mpiguide-openmpi or mpiguide-mpich; /usr/${MG_DEB_SHIM}, the site shim (no MPI: in LD_PRELOAD it gives an MPI program the libmpiguide of its MPI), and its modulefile mpiguide-site/${PROJECT_VERSION}; man pages mpiguide(1), mpiguide-<command>(1), libmpiguide(7); bash completion; the Lmod modulefiles' folders in /etc/lmod/modules.\")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS \"mpiguide-openmpi | mpiguide-mpich, mpiguide-doc, bash-completion\")"
   common /usr debcommon /usr debetc /)
 mg_deb(mpiguide-doc "
@@ -138,5 +165,5 @@ add_custom_target(debs
   COMMAND ${CMAKE_CPACK_COMMAND} --config ${_mg_b}/CPackDeb-mpiguide-${MPIGUIDE_MPI_FLAVOR}.cmake
   COMMAND ${CMAKE_CPACK_COMMAND} --config ${_mg_b}/CPackDeb-mpiguide-common.cmake
   COMMAND ${CMAKE_CPACK_COMMAND} --config ${_mg_b}/CPackDeb-mpiguide-doc.cmake
-  DEPENDS ${MG_INSTALL_TARGETS} $<$<TARGET_EXISTS:mpiguide_docs>:mpiguide_docs>
+  DEPENDS ${MG_INSTALL_TARGETS} mpiguide_preload $<$<TARGET_EXISTS:mpiguide_docs>:mpiguide_docs>
   COMMENT "Debian packages into ${_mg_b}/debs" VERBATIM)

@@ -23,6 +23,10 @@
 #else
 #define MG_MPI_HEADER_VERSION ""
 #endif
+/* The site shim (libmpiguide-preload.so, src/site/preload.c) leaves a program that exports this
+ * alone: the mpiguide command measures the MPI library's own operations and its mock-ups, never
+ * what a site's MPIGUIDE_PROFILE would make of them (exported by the link, CMakeLists.txt). */
+__attribute__((visibility("default"), used)) const int mpiguide_site_skip = 1;
 
 static const struct {
   const char *name;

@@ -27,6 +27,8 @@
  *   MPIGUIDE_STRICT=1                    a profile applies only at a process count and
  *                                        layout it records; elsewhere the defaults run
  *   MPIGUIDE_TRACE and _PROFILE_OUT take %j %h %p %% (outfile.c, mg_out_expand)
+ *   MPIGUIDE=off (0, no, false)          pure pass-through, nothing else read, no message;
+ *                                        off on one rank is off on all (the agreement)
  *
  * Agreement: at MPI_Init every rank reduces a hash of its configuration, of
  * its profile and its error state with one PMPI_Allreduce, so either all
@@ -51,6 +53,7 @@
 #include "loggp/loggp_file.h"
 #include "tune/store.h"
 #include "util/hash.h"
+#include "util/process.h"
 #include "util/size.h"
 #include "mpiguide.h"
 
@@ -78,6 +81,7 @@ typedef struct mg_env {
   int out_bad, out_errno;
   mg_profile_diags diags;
   int prof_bad;
+  int off;             /* MPIGUIDE=off (util/process.h): nothing else is read */
 } mg_env;
 
 /*
@@ -95,6 +99,7 @@ typedef struct mg_agreement {
   int prof_hi, neg_prof_hi;       /* profile content hash, high and low halves */
   int prof_lo, neg_prof_lo;
   int neg_first_prof_bad;         /* a rank whose profile is unusable */
+  int off;                        /* a rank with MPIGUIDE=off: pass-through on every rank */
 } mg_agreement;
 #define MG_AGREEMENT_INTS ((int)(sizeof(mg_agreement) / sizeof(int)))
 _Static_assert(sizeof(mg_agreement) % sizeof(int) == 0, "mg_agreement is reduced as MPI_INT");
@@ -251,6 +256,7 @@ static int agree(const mg_ctx *x, int rank, const mg_env *v, mg_agreement *all) 
       .prof_lo = (int)(ph & 0x7fffffff),
       .neg_prof_lo = -(int)(ph & 0x7fffffff),
       .neg_first_prof_bad = v->prof_bad ? -rank : -INT32_MAX,
+      .off = v->off,
   };
   return PMPI_Allreduce(&mine, all, MG_AGREEMENT_INTS, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 }
@@ -289,16 +295,6 @@ static int profile_agreed(int rank, const mg_env *v, const mg_agreement *all) {
   return 0;
 }
 
-/* The MPI library libmpiguide was compiled against: its handles (MPI_COMM_WORLD, ...)
- * mean nothing to another one. */
-#if defined(OMPI_MAJOR_VERSION)
-#define MG_BUILT_FOR "Open MPI"
-#elif defined(MPICH_VERSION)
-#define MG_BUILT_FOR "MPICH"
-#else
-#define MG_BUILT_FOR NULL
-#endif
-
 /*
  * libmpiguide preloaded into a program of another MPI library (built for Open
  * MPI, run under MPICH, or the reverse) would pass its handles to the other
@@ -316,9 +312,10 @@ static void stop_if_other_mpi(void) {
     if (*t == '\t') *t = ' ';
   const char *other = strcmp(MG_BUILT_FOR, "MPICH") == 0 ? "Open MPI" : "MPICH";
   fprintf(stderr,
-          "mpiguide: this libmpiguide was built for %s, but the program runs %.80s; stopping. Preload the "
-          "libmpiguide built for %s (build/%s/libmpiguide.so in a source tree), or run the program with %s.\n",
-          MG_BUILT_FOR, lib, other, strcmp(other, "MPICH") == 0 ? "mpich" : "openmpi", MG_BUILT_FOR);
+          "mpiguide: this libmpiguide (%s) was built for %s, but the program runs %.80s; stopping. Link or "
+          "preload the libmpiguide built for %s (`mpiguide env --lib PROGRAM` names it; in LD_PRELOAD, "
+          "libmpiguide-preload.so picks the right one), or run the program with %s.\n",
+          mg_lib_file(), MG_BUILT_FOR, lib, other, MG_BUILT_FOR);
   fflush(stderr);
   _exit(EXIT_FAILURE);
 }
@@ -458,11 +455,17 @@ void mg_lib_init(int thread_level) {
   stop_if_other_mpi();
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   x->thread_level = thread_level;
-  read_env(x, rank, &v);
-  if (agree(x, rank, &v, &all) != MPI_SUCCESS) {
+  v.off = mg_proc_off(getenv("MPIGUIDE"));
+  if (!v.off)
+    read_env(x, rank, &v);
+  else /* read_env's store pick is collective (store.c): an off rank takes part; off on rank 0 means no store */
+    mg_store_pick_profile(rank, "off", &v.store);
+  int agreed = agree(x, rank, &v, &all) == MPI_SUCCESS;
+  if (!agreed || all.off) { /* off on one rank: pass-through on all, silently */
     mg_profile_free(v.prof);
     mg_profile_diags_free(&v.diags);
-    fprintf(stderr, "mpiguide: agreement at MPI_Init failed; running as plain pass-through\n");
+    memset(x->forced, 0, sizeof x->forced);
+    if (!agreed) fprintf(stderr, "mpiguide: agreement at MPI_Init failed; running as plain pass-through\n");
     return;
   }
   stop_if_disagree(rank, &v, &all);

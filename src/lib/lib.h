@@ -142,6 +142,22 @@ typedef struct mg_store_pick {
 } mg_store_pick;
 const char *mg_store_dir(void);
 int mg_store_pick_profile(int rank, const char *own_profile, mg_store_pick *p);
+/* The MPI library libmpiguide was compiled against: its handles (MPI_COMM_WORLD, ...)
+ * mean nothing to another one. MG_BUILT_FOR_KIND as util/process.h names it (0: another MPI). */
+#if defined(OMPI_MAJOR_VERSION)
+#define MG_BUILT_FOR "Open MPI"
+#define MG_BUILT_FOR_KIND MG_PROC_OPENMPI
+#elif defined(MPICH_VERSION)
+#define MG_BUILT_FOR "MPICH"
+#define MG_BUILT_FOR_KIND MG_PROC_MPICH
+#else
+#define MG_BUILT_FOR NULL
+#define MG_BUILT_FOR_KIND 0
+#define MG_BUILT_FOR_OTHER 1 /* SMPI: no check (docs/scale.md, "Known gaps") */
+#endif
+
+/* This libmpiguide's file as the loader loaded it (dladdr), or "libmpiguide" if unknown. */
+const char *mg_lib_file(void);
 
 /* MPI_Init / MPI_Init_thread epilogue and MPI_Finalize prologue. */
 void mg_lib_init(int thread_level);

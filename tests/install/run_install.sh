@@ -8,7 +8,8 @@
 #   - the same project configured with the other MPI library stops at configure time with a
 #     message that names both libraries;
 #   - the documentation, the man pages and the completion are installed, and Lmod's module load of
-#     the installed modulefile sets PATH, MANPATH and MPIGUIDE_LIB to the moved prefix.
+#     the installed modulefile sets PATH, MANPATH and MPIGUIDE_LIB to the moved prefix; the site
+#     shim is installed beside libmpiguide, and module load mpiguide-site puts it in LD_PRELOAD.
 # Environment (tests/install/CMakeLists.txt): MG_BUILD MG_FLAVOR MG_WORKDIR MG_HERE.
 set -u
 : "${MG_BUILD:?}" "${MG_FLAVOR:?}" "${MG_WORKDIR:?}" "${MG_HERE:?}"
@@ -51,6 +52,12 @@ if [[ -r $init ]]; then
   if [[ $out == "$PWD/moved/bin/mpiguide"$'\n'"lib=$PWD/moved/lib/libmpiguide.so.0"$'\n'"$PWD/moved/share/man/man1/mpiguide-check.1" ]]; then
     ok "module load of the moved prefix's modulefile: PATH, MPIGUIDE_LIB, MANPATH there"
   else fail "module load from moved/share/modulefiles: $out"; fi
+  # the site shim beside libmpiguide, and its modulefile mpiguide-site/<version>
+  out=$(env -u LOADEDMODULES -u _LMFILES_ -u LD_PRELOAD MODULEPATH="$PWD/moved/share/modulefiles" bash -c "source $init >/dev/null 2>&1
+    module load mpiguide-site && echo pre=\$LD_PRELOAD" 2>&1)
+  if [[ $out == "pre=$PWD/moved/lib/libmpiguide-preload.so" && -f moved/lib/libmpiguide-preload.so ]]; then
+    ok "module load mpiguide-site of the moved prefix: LD_PRELOAD=$PWD/moved/lib/libmpiguide-preload.so"
+  else fail "module load mpiguide-site from moved/share/modulefiles: '$out'"; fi
 else fail "no Lmod ($init): scripts/setup.sh installs Debian's lmod"; fi
 
 lib=$(moved/bin/mpiguide env --lib 2>&1)

@@ -11,9 +11,14 @@
 #   - every package has /usr/share/doc/<package>/copyright (machine-readable, DEP-5) and
 #     changelog.Debian.gz (gzip -9n, Debian's format, this version); mpiguide-common recommends
 #     bash-completion;
+#   - the site shim libmpiguide-preload.so is in mpiguide-common and needs no MPI; preloaded alone
+#     it leaves bash and /bin/true untouched, gives a program of this MPI (and of the other, when its
+#     package is there) its own libmpiguide (a forced mock-up in the trace), and MPIGUIDE=off
+#     turns it off (no trace);
 #   - man finds and renders every page; the completion answers prefixes; `module load` (Debian's
 #     lmod, through /etc/lmod/modules as Debian's MODULEPATH has it) sets PATH, MANPATH and
-#     MPIGUIDE_LIB, and loading the other MPI's module swaps them.
+#     MPIGUIDE_LIB, and loading the other MPI's module swaps them; `module load mpiguide-site` puts
+#     the shim in LD_PRELOAD.
 # Environment (tests/install/CMakeLists.txt): MG_BUILD MG_OTHER_BUILD MG_FLAVOR MG_WORKDIR MG_APP
 # MG_MPIEXEC MG_MPIEXEC_FLAGS MG_TIMEOUT.
 set -u
@@ -142,6 +147,57 @@ if [[ -n $other_deb ]]; then
   else fail "/usr/bin/mpiguide with both installed: $(MPIGUIDE_MPI=$other "$mg" env | head -1); $(env -u MPIGUIDE_MPI "$mg" env | head -1)"; fi
 fi
 
+# ---- the site shim (src/site/preload.c): in mpiguide-common, libc only ----
+unset MPIGUIDE MPIGUIDE_LIB_OPENMPI MPIGUIDE_LIB_MPICH # it must find the libraries from its own place
+shim=$(echo "$root"/usr/lib/*/mpiguide/libmpiguide-preload.so)
+needed=$(objdump -p "$shim" 2>/dev/null | awk '$1 == "NEEDED" {print $2}' | tr '\n' ' ')
+if dpkg -c debs/mpiguide-common_*.deb | grep -q "/usr/lib/[^/]*/mpiguide/libmpiguide-preload.so$" && [[ -f $shim ]] &&
+  [[ $needed == *libc.so* && $needed != *mpi* ]]; then ok "mpiguide-common holds $shim, which needs $needed"
+else fail "the shim in mpiguide-common: '$shim', needs '$needed'"; fi
+# a process without an MPI library is left alone: LD_PRELOAD unchanged, no libmpiguide mapped, silent
+out=$(LD_PRELOAD="$shim" bash -c \
+  'echo "$LD_PRELOAD|$(grep -c libmpiguide.so /proc/$$/maps)"; /bin/true && echo true' 2>&1)
+if [[ $out == "$shim|0"$'\n'true ]]; then ok "with the shim preloaded, bash and /bin/true run untouched"
+else fail "bash -c with the shim preloaded: '$out', want '$shim|0' and 'true'"; fi
+# nor the mpiguide command (it links MPI, but measures the library's own operations): the loader
+# maps no libmpiguide into it
+n=$(LD_PRELOAD="$shim" LD_DEBUG=files "$mg" --version 2>&1 | grep -c "file=.*libmpiguide\.so")
+nshim=$(LD_PRELOAD="$shim" LD_DEBUG=files "$mg" --version 2>&1 | grep -c "file=.*libmpiguide-preload\.so")
+if ((n == 0 && nshim >= 1)); then ok "the mpiguide command under the shim: no libmpiguide loaded (mpiguide_site_skip)"
+else fail "the mpiguide command under the shim: libmpiguide loaded $n time(s), the shim $nshim time(s)"; fi
+shim_run() { # NAME APP VAR=value...: APP at 2 ranks under the shim, this build's launcher
+  local name=$1 app=$2
+  shift 2
+  cmd_start
+  cmd_ctx 2 LD_PRELOAD="$shim" "$@" -- "$app" 8 400
+  run "$name"
+}
+# shim_traced NAME APP LIBRARY: the run succeeds and its trace names LIBRARY and the forced mock-up
+shim_traced() {
+  if ((RC == 0)) && grep -q "^#@mpi_library=$3" "$1.csv" 2>/dev/null && grep -q allreduce_as_reduce_bcast "$1.csv" &&
+    ! grep -q mpiguide "$1.err"; then ok "$1: under the shim alone a program of $3 ran its libmpiguide (trace)"
+  else fail "$1: status $RC, trace $(grep -m1 '^#@mpi_library' "$1.csv" 2>&1), $(tail -2 "$1.err")"; fi
+}
+force=(MPIGUIDE_ALG=allreduce=allreduce_as_reduce_bcast)
+shim_run shim "$MG_APP" "${force[@]}" MPIGUIDE_TRACE="$PWD/shim.csv"
+shim_traced shim "$MG_APP" "$name"
+rm -f off.csv
+shim_run off "$MG_APP" "${force[@]}" MPIGUIDE_TRACE="$PWD/off.csv" MPIGUIDE=off
+if ((RC == 0)) && [[ ! -e off.csv ]] && ! grep -q mpiguide off.err; then ok "MPIGUIDE=off under the shim: no trace, no message"
+else fail "MPIGUIDE=off under the shim: status $RC, trace $(ls off.csv 2>&1), $(tail -2 off.err)"; fi
+if [[ -n $other_deb && -x $oapp ]]; then # the other MPI's program, its launcher, the same shim
+  save=("$MG_FLAVOR" "$MG_MPIEXEC" "${MG_MPIEXEC_FLAGS:-}")
+  MG_FLAVOR=$other
+  case $other in
+  openmpi) MG_MPIEXEC=/usr/bin/mpirun.openmpi MG_MPIEXEC_FLAGS="--oversubscribe --bind-to none"
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ;;
+  *) MG_MPIEXEC=/usr/bin/mpiexec.mpich MG_MPIEXEC_FLAGS= ;;
+  esac
+  shim_run shim_other "$oapp" "${force[@]}" MPIGUIDE_TRACE="$PWD/shim_other.csv"
+  shim_traced shim_other "$oapp" "$oname"
+  MG_FLAVOR=${save[0]} MG_MPIEXEC=${save[1]} MG_MPIEXEC_FLAGS=${save[2]}
+fi
+
 if [[ -x $oapp ]]; then # the build trees side by side: build/<mpi>/mpiguide env --lib APP
   got=$("$MG_BUILD/mpiguide" env --lib "$oapp" 2>&1)
   if [[ $got == "$(realpath "$MG_OTHER_BUILD")/libmpiguide.so.0" ]]; then ok "in the build tree, env --lib $oapp: $got"
@@ -200,6 +256,11 @@ else
     [[ $(grep -c "man1/mpiguide-check.1" <<<"$out") == 1 && $out == *"path="*":/usr/share/man"* ]]; then
     ok "module load mpiguide/$version-$MG_FLAVOR: PATH, MANPATH (the system's pages still found), MPIGUIDE_LIB"
   else fail "module load mpiguide/$version-$MG_FLAVOR: $out"; fi
+  out=$(mod "module load mpiguide-site && echo \"pre=\$LD_PRELOAD\" && module load mpiguide/$version-$MG_FLAVOR &&
+             echo \"pre=\$LD_PRELOAD lib=\$MPIGUIDE_LIB_${MG_FLAVOR^^}\"")
+  if [[ $out == "pre=$shim"$'\n'"pre=$shim lib=$lib" ]]; then
+    ok "module load mpiguide-site puts the shim in LD_PRELOAD; mpiguide/$version-$MG_FLAVOR beside it sets MPIGUIDE_LIB_${MG_FLAVOR^^}"
+  else fail "module load mpiguide-site: '$out', want 'pre=$shim' and 'pre=$shim lib=$lib'"; fi
   if [[ -n $other_deb ]]; then
     out=$(mod "module load mpiguide/$version-$MG_FLAVOR && module load mpiguide/$version-$other 2>&1 &&
                echo \"lib=\$MPIGUIDE_LIB\" && module -t list 2>&1")

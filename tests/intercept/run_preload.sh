@@ -28,9 +28,19 @@
 #                         the run stops with one message (matching REGEX, default
 #                         "different MPIGUIDE_ALG")
 #   mpmd_agree A B        MPMD with two spellings of the same configuration: the run succeeds
+#   site                  MG_CHILD_APP under the site shim MG_SHIM alone: libmpiguide in the ranks, not
+#                         in a shell a rank starts (LD_PRELOAD given back); MPIGUIDE=off: not in the ranks
+#   off                   MPIGUIDE=off with a bad MPIGUIDE_ALG and a trace: pass-through, silent, no
+#                         trace; then MPMD with off on rank 0 only, and on rank 1 only: off on both
 #   other_mpi LIB         LIB, a libmpiguide built for the other MPI library, preloaded into the
-#                         plain app: every rank stops at MPI_Init with one line naming both
-#                         libraries, before any MPI handle is used (no abort, no segfault)
+#                         plain app with algorithms forced and a trace: it takes itself out of
+#                         LD_PRELOAD before main, so the job runs untuned to completion (exit 0,
+#                         no trace) with exactly one warning line (rank 0's) naming both libraries;
+#                         then LIB and the site shim libmpiguide-preload.so of this build: the shim
+#                         loads this build's libmpiguide, which runs the forced mock-ups (trace);
+#                         then the shim alone, told by MPIGUIDE_LIB_<MPI> to load LIB: untuned, one
+#                         warning, no loop; then a copy of the shim with no libmpiguide beside it:
+#                         untuned, one warning that says where it looked
 #   p2p_profile NP        the point-to-point program MG_P2P_APP plain, then under profiles that send
 #                         send, rsend and sendrecv to their mock-ups (a measure-only row falls back,
 #                         reason measure_only): right messages and statuses, the trace says which ran
@@ -223,14 +233,41 @@ other_mpi)
     fail "$LIB does not exist: build the other MPI library's libmpiguide too (scripts/build.sh builds both)"
     finish
   fi
-  run_app other "$MG_APP" 2 "LD_PRELOAD=$LIB" "MPIGUIDE_TRACE=$PWD/other.csv"
-  expect_stopped other
-  n=$(cat other.out other.err | grep -cE '^mpiguide: this libmpiguide was built for (MPICH|Open MPI), but the program runs')
-  # Each rank prints the line and exits; the launcher may kill a slower rank before it gets there
-  # (seen under load with MPICH's hydra), so one or two lines, never none and never more.
-  if ((n == 1 || n == 2)); then ok "other: the ranks say which libraries differ ($n of 2 before the launcher stopped them)"
-  else fail "other: want the mixed-MPI message once per rank that got that far (1 or 2), found $n"; fi
-  expect_none other 'Segmentation|Invalid communicator|signal 11' "crash"
+  rm -f other.csv
+  run_app other "$MG_APP" 2 "LD_PRELOAD=$LIB" "MPIGUIDE_TRACE=$PWD/other.csv" "MPIGUIDE_ALG=$MG_SPEC"
+  expect_success other
+  # libmpiguide took itself out of LD_PRELOAD before main (src/lib/loadcheck.c): untuned, no trace
+  if [[ ! -e other.csv ]]; then ok "other: the job ran untuned (no trace)"
+  else fail "other: a trace was written: the wrong libmpiguide stayed in the processes"; fi
+  expect_once other '^mpiguide: warning: LD_PRELOAD has .*libmpiguide.*, the libmpiguide built for (MPICH|Open MPI), but the program runs (Open MPI|MPICH): it is taken out of LD_PRELOAD and this job runs untuned\. Preload the one built for' \
+    "the mismatch said from rank 0"
+  expect_none other 'mpiguide: (this|cannot)|Segmentation|Invalid communicator|signal 11|source tree' "other message or crash"
+  # with the site shim beside it in LD_PRELOAD, the shim then loads this build's libmpiguide
+  shim=$(dirname "$MG_LIB")/libmpiguide-preload.so
+  run_app other_shim "$MG_APP" 2 "LD_PRELOAD=$LIB $shim" "MPIGUIDE_TRACE=$PWD/other_shim.csv" "MPIGUIDE_ALG=$MG_SPEC"
+  expect_success other_shim
+  expect_once other_shim '^mpiguide: warning: LD_PRELOAD has .*: it is taken out of LD_PRELOAD; libmpiguide-preload.so, also in LD_PRELOAD, loads the right one' \
+    "the mismatch said from rank 0"
+  if grep -q "^#@mpi_library=$( [[ $MG_FLAVOR == openmpi ]] && echo "Open MPI" || echo MPICH)" other_shim.csv 2>/dev/null &&
+    [[ -n $(rows other_shim.csv | awk '$3 != "default"') ]]; then ok "other_shim: the shim loaded this MPI's libmpiguide, which ran the forced mock-ups (trace)"
+  else fail "other_shim: no trace of this MPI's libmpiguide running the forced mock-ups"; fi
+  # the shim where no libmpiguide is: untuned, one warning (rank 0's) that says where it looked
+  mkdir -p lonely && cp "$shim" lonely/ && rm -f lonely.csv
+  run_app lonely "$MG_APP" 2 "LD_PRELOAD=$PWD/lonely/libmpiguide-preload.so" "MPIGUIDE_TRACE=$PWD/lonely.csv"
+  expect_success lonely
+  expect_once lonely "^mpiguide: warning: no libmpiguide for (Open MPI|MPICH): this job runs untuned \(MPIGUIDE_LIB_${MG_FLAVOR^^} is not set, and there is none at $PWD/lonely/$MG_FLAVOR/lib/libmpiguide.so.0" \
+    "the missing library said from rank 0"
+  if [[ ! -e lonely.csv ]]; then ok "lonely: the job ran untuned (no trace)"; else fail "lonely: a trace was written"; fi
+  # the shim itself told to load LIB for this MPI (MPIGUIDE_LIB_<MPI>): untuned, one warning, no loop
+  rm -f other_var.csv
+  run_app other_var "$MG_APP" 2 "LD_PRELOAD=$shim" "MPIGUIDE_LIB_${MG_FLAVOR^^}=$LIB" \
+    "MPIGUIDE_TRACE=$PWD/other_var.csv" "MPIGUIDE_ALG=$MG_SPEC"
+  expect_success other_var
+  expect_once other_var '^mpiguide: warning: LD_PRELOAD has .*: it is taken out of LD_PRELOAD and this job runs untuned' \
+    "the mismatch said from rank 0"
+  expect_none other_var 'mpiguide: (this|cannot)|loads the right one' "other message"
+  if [[ ! -e other_var.csv ]]; then ok "other_var: the job ran untuned (no trace)"
+  else fail "other_var: a trace was written"; fi
   ;;
 fortran)
   NP=${1:?NP} APP=${2:?APP}
@@ -556,6 +593,41 @@ large)
   other=$(awk -F, -v o="$(readlink -f "$MG_LARGE_APP")" '!/^#@/ && $1 != "collective" && $10 != o { print $1 " at " $10 }' large.csv | sort -u)
   if [[ -z $other ]]; then ok "large.csv: every call traced at large_app's sites"
   else fail "large.csv: sites outside large_app: $(head -3 <<<"$other" | paste -sd';')"; fi
+  ;;
+site)
+  : "${MG_SHIM:?}" "${MG_CHILD_APP:?}"
+  run_app site "$MG_CHILD_APP" 2 "LD_PRELOAD=$MG_SHIM"
+  if ((RC == 0)) && grep -qx "self=1" site.out; then ok "site: the shim loaded libmpiguide into the ranks"
+  else fail "site: status $RC, $(tr '\n' ' ' <site.out) $(tail -2 site.err)"; fi
+  if grep -qx "child_preload=$MG_SHIM" site.out && grep -qx "child=0" site.out; then
+    ok "site: a rank's child inherits LD_PRELOAD=the shim alone, and has no libmpiguide"
+  else fail "site: the rank's child: $(grep child site.out | tr '\n' ' ')"; fi
+  expect_none site '^mpiguide:' "mpiguide message"
+  run_app site_off "$MG_CHILD_APP" 2 "LD_PRELOAD=$MG_SHIM" MPIGUIDE=off
+  if ((RC == 0)) && grep -qx "self=0" site_off.out; then ok "site_off: MPIGUIDE=off: no libmpiguide in the ranks"
+  else fail "site_off: status $RC, $(tr '\n' ' ' <site_off.out)"; fi
+  ;;
+off)
+  # MPIGUIDE=off: pure pass-through, nothing else read (a bad MPIGUIDE_ALG too), no trace, silent
+  rm -f off_all.csv off_r0.csv off_r1.csv
+  run_app off_all "$MG_APP" 2 "LD_PRELOAD=$MG_LIB" MPIGUIDE=Off MPIGUIDE_ALG=nope "MPIGUIDE_TRACE=$PWD/off_all.csv"
+  expect_success off_all
+  expect_none off_all 'mpiguide' "mpiguide message"
+  if [[ ! -e off_all.csv ]]; then ok "off_all: no trace"; else fail "off_all: a trace was written"; fi
+  # off on one rank only (MPMD): off on both, agreed at MPI_Init (no deadlock, no trace)
+  for r in 0 1; do
+    on=("LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$MG_SPEC" "MPIGUIDE_TRACE=$PWD/off_r$r.csv")
+    cmd_start
+    if ((r == 0)); then cmd_ctx 1 "${on[@]}" MPIGUIDE=no -- "$MG_APP" "$REPS" "${COUNTS[@]}"
+      cmd_ctx 1 "${on[@]}" -- "$MG_APP" "$REPS" "${COUNTS[@]}"
+    else cmd_ctx 1 "${on[@]}" -- "$MG_APP" "$REPS" "${COUNTS[@]}"
+      cmd_ctx 1 "${on[@]}" MPIGUIDE=FALSE -- "$MG_APP" "$REPS" "${COUNTS[@]}"; fi
+    run "off_r$r"
+    expect_success "off_r$r"
+    expect_none "off_r$r" 'mpiguide' "mpiguide message"
+    if [[ ! -e off_r$r.csv ]]; then ok "off_r$r: off on rank $r alone: pass-through on both, no trace"
+    else fail "off_r$r: off on rank $r alone, yet a trace was written"; fi
+  done
   ;;
 mismatch | mpmd_agree)
   A=${1:?A} B=${2:?B}
