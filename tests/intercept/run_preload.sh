@@ -31,7 +31,8 @@
 #   site                  MG_CHILD_APP under the site shim MG_SHIM alone: libmpiguide in the ranks, not
 #                         in a shell a rank starts (LD_PRELOAD given back); MPIGUIDE=off: not in the ranks
 #   off                   MPIGUIDE=off with a bad MPIGUIDE_ALG and a trace: pass-through, silent, no
-#                         trace; then MPMD with off on rank 0 only, and on rank 1 only: off on both
+#                         trace; then MPMD with off on rank 0 only, and on rank 1 only (a profile
+#                         store set: its pick at MPI_Init is collective): off on both
 #   other_mpi LIB         LIB, a libmpiguide built for the other MPI library, preloaded into the
 #                         plain app with algorithms forced and a trace: it takes itself out of
 #                         LD_PRELOAD before main, so the job runs untuned to completion (exit 0,
@@ -614,9 +615,11 @@ off)
   expect_success off_all
   expect_none off_all 'mpiguide' "mpiguide message"
   if [[ ! -e off_all.csv ]]; then ok "off_all: no trace"; else fail "off_all: a trace was written"; fi
-  # off on one rank only (MPMD): off on both, agreed at MPI_Init (no deadlock, no trace)
+  # off on one rank only (MPMD): off on both, agreed at MPI_Init (no deadlock, no trace); with a
+  # profile store, whose pick at MPI_Init is collective (rank 0 broadcasts): the off rank takes part
+  mkdir -p off_store
   for r in 0 1; do
-    on=("LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$MG_SPEC" "MPIGUIDE_TRACE=$PWD/off_r$r.csv")
+    on=("LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$MG_SPEC" "MPIGUIDE_TRACE=$PWD/off_r$r.csv" "MPIGUIDE_PROFILE_STORE=$PWD/off_store")
     cmd_start
     if ((r == 0)); then cmd_ctx 1 "${on[@]}" MPIGUIDE=no -- "$MG_APP" "$REPS" "${COUNTS[@]}"
       cmd_ctx 1 "${on[@]}" -- "$MG_APP" "$REPS" "${COUNTS[@]}"
