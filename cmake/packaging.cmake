@@ -56,6 +56,7 @@ set(MG_SITE_DIR ${CMAKE_INSTALL_DATADIR}/modulefiles/mpiguide-site)
 file(RELATIVE_PATH _mg_site_rel /p/${MG_SITE_DIR} /p/${CMAKE_INSTALL_LIBDIR}/libmpiguide-preload.so)
 set(MG_SITE_TO_SHIM "\"${_mg_site_rel}\"")
 set(MG_SITE_SHIM ${CMAKE_INSTALL_FULL_LIBDIR}/libmpiguide-preload.so)
+set(MG_SITE_STORE "${MPIGUIDE_PROFILE_STORE_DEFAULT}") # the store every job reads (docs/site.md)
 configure_file(cmake/mpiguide-site-module.lua.in ${CMAKE_BINARY_DIR}/module/install-site/${_mg_site_name} @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/module/install-site/${_mg_site_name} DESTINATION ${MG_SITE_DIR} COMPONENT module)
 install(TARGETS mpiguide_preload LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT preload)
@@ -81,6 +82,7 @@ file(RELATIVE_PATH _mg_site_rel /usr/share/modulefiles/mpiguide-site /usr/${MG_D
 file(RELATIVE_PATH _mg_site_etc /etc/lmod/modules/mpiguide-site /usr/${MG_DEB_SHIM})
 set(MG_SITE_TO_SHIM "\"${_mg_site_rel}\", \"${_mg_site_etc}\"")
 set(MG_SITE_SHIM /usr/${MG_DEB_SHIM})
+set(MG_SITE_STORE /etc/mpiguide/profiles) # the packages' store (docs/site.md); a site edits the module
 configure_file(cmake/mpiguide-site-module.lua.in ${CMAKE_BINARY_DIR}/module/deb-site/${_mg_site_name} @ONLY)
 install(FILES ${CMAKE_BINARY_DIR}/module/deb-site/${_mg_site_name} DESTINATION share/modulefiles/mpiguide-site
         COMPONENT debcommon EXCLUDE_FROM_ALL)
