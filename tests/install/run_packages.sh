@@ -113,6 +113,26 @@ if [[ -n $other_deb ]]; then
   if MPIGUIDE_MPI=$other "$mg" env | grep -q "built for $oname" && env -u MPIGUIDE_MPI "$mg" env | grep -q "built for $dflt"
   then ok "/usr/bin/mpiguide runs MPIGUIDE_MPI's mpiguide, else the default mpirun's ($dflt)"
   else fail "/usr/bin/mpiguide with both installed: $(MPIGUIDE_MPI=$other "$mg" env | head -1); $(env -u MPIGUIDE_MPI "$mg" env | head -1)"; fi
+  # ... and without MPIGUIDE_MPI, the launcher's that started it (its environment planted, values as
+  # the launchers set them; the process itself never starts MPI: `env` is offline)
+  bad=
+  while IFS='|' read -r vars want; do
+    # shellcheck disable=SC2086
+    got=$(env -u MPIGUIDE_MPI -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMI_RANK -u PMI_FD -u PMI_PORT \
+      -u SLURM_MPI_TYPE $vars "$mg" env 2>&1 | sed -n 's/.*built for \(.*\)$/\1/p' | head -n 1)
+    [[ $got == "$want"* ]] || bad+=" [$vars: '$got', want $want]"
+  done <<'EOF'
+OMPI_COMM_WORLD_RANK=0|Open MPI
+PMIX_RANK=0 SLURM_MPI_TYPE=pmix_v4|Open MPI
+PMI_RANK=0 PMI_FD=5 SLURM_MPI_TYPE=pmi2|MPICH
+PMI_RANK=0 PMI_PORT=vm:4242|MPICH
+SLURM_MPI_TYPE=pmi2|MPICH
+SLURM_MPI_TYPE=pmix|Open MPI
+MPIGUIDE_MPI=openmpi PMI_RANK=0|Open MPI
+MPIGUIDE_MPI=mpich OMPI_COMM_WORLD_RANK=0|MPICH
+EOF
+  if [[ -z $bad ]]; then ok "/usr/bin/mpiguide under a launcher: mpirun, srun --mpi=pmix -> Open MPI; Hydra, srun --mpi=pmi2 -> MPICH; MPIGUIDE_MPI first"
+  else fail "/usr/bin/mpiguide under a launcher:$bad"; fi
 fi
 
 if [[ -x $oapp ]]; then # the build trees side by side: build/<mpi>/mpiguide env --lib APP
