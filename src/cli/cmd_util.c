@@ -47,6 +47,10 @@ int mg_cmd_mpi_start(const char *cmd, int *rank, int *size, mg_bench_meta *meta)
     fprintf(stderr, "mpiguide %s: cannot describe the launch (MPI error)\n", cmd);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  if (*rank == 0 && meta->hosts_shared[0])
+    fprintf(stderr, "mpiguide %s: note: the host names make %d node(s) (%s), MPI_COMM_TYPE_SHARED other ones "
+            "(%s): the layout recorded (#@hosts) follows the names, #@hosts_shared keeps MPI's (the launcher "
+            "gave MPI no node map? docs/cluster.md)\n", cmd, meta->nnodes, meta->hosts, meta->hosts_shared);
   return 0;
 }
 
