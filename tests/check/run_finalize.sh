@@ -7,6 +7,7 @@
 #                              the run with rank 0's one line naming them
 #   run_finalize.sh bench NP   the same for bench's raw file
 #   run_finalize.sh loggp NP   and loggp's parameter file
+#   run_finalize.sh verify NP  and verify's results (its analysis, also before MPI_Finalize)
 #   run_finalize.sh bad NP     a bad option: exit status 2 kept, the line without a promise
 #
 # Each run must end well within its 100 s timeout (the grace is 2 s), with the command's exit
@@ -30,6 +31,9 @@ bench) args=(bench -c bcast --sizes 1K --nrep 5 --warmup 1 --no-progress -o "$wo
   want=0 files=(raw.csv) line="mpiguide bench: MPI_Finalize has not returned 2 s after the results were written (raw data in $work/raw.csv)" ;;
 loggp) args=(loggp --sizes 8,1K,8K --time-per 5ms --min-nrep 5 -q -o "$work/loggp.txt")
   want=0 files=(loggp.txt) line="mpiguide loggp: MPI_Finalize has not returned 2 s after the results were written (parameters in $work/loggp.txt)" ;;
+verify) printf 'mpiguide-profile 1\nallreduce np=%s 1K-4K allreduce_as_reduce_bcast\n' "$np" >tiny.prof
+  args=(verify --profile tiny.prof --nrep 12 --budget 20s -q -o "$work/V")
+  want=0 files=(V/verify.csv) line="mpiguide verify: MPI_Finalize has not returned 2 s after the results were written (results in $work/V)" ;;
 bad) args=(check --sizes nonsense -o "$work/out")
   want=2 files=() line="mpiguide check: MPI_Finalize has not returned after 2 s: the run is ended with exit status 2" ;;
 *) die "unknown mode '$mode'" ;;

@@ -4,8 +4,9 @@
 #   - mpiguide-<mpi> depends on its MPI's libraries and launcher, libgsl and mpiguide-common, and
 #     on nothing of the other MPI; the packages of both MPIs (the other's too, when its build
 #     directory is there) share no file, and apt-get resolves them (a simulation, as root);
-#   - /usr/bin/mpiguide runs `check --quick` at 2 ranks; the unpacked libmpiguide, preloaded, runs
-#     a forced mock-up in an application;
+#   - /usr/bin/mpiguide runs `check --quick` at 2 ranks, and picks the build of the launcher that
+#     started it (its environment planted); the unpacked libmpiguide, preloaded, runs a forced
+#     mock-up in an application; mpiguide-doc holds the Slurm example, which parses;
 #   - env --lib APP names the library of APP's MPI: the other MPI's is refused, naming both, until
 #     its package is there, then found beside this one;
 #   - man finds and renders every page; the completion answers prefixes; `module load` (Debian's
@@ -79,6 +80,10 @@ if [[ $("$mg" env --lib 2>&1) == "$lib" ]]; then ok "mpiguide env --lib: $lib"
 else fail "mpiguide env --lib says '$("$mg" env --lib 2>&1)', want $lib"; fi
 if "$mg" env | grep -q "^documentation:  $root/usr/share/doc/mpiguide$"; then ok "mpiguide env finds the docs of mpiguide-doc"
 else fail "mpiguide env: $("$mg" env | grep documentation)"; fi
+sb=$root/usr/share/doc/mpiguide/examples/slurm/mpiguide-loop.sbatch
+if [[ -x $sb ]] && bash -n "$sb" && grep -q 'command -v mpiguide' "$sb" && grep -q 'MPIGUIDE_LIB' "$sb"; then
+  ok "mpiguide-doc holds the Slurm example (executable, parses, takes the installed mpiguide and \$MPIGUIDE_LIB)"
+else fail "the Slurm example in mpiguide-doc: $(ls -l "$sb" 2>&1; bash -n "$sb" 2>&1 | head -2)"; fi
 
 cmd_start
 cmd_ctx 2 -- "$mg" check --quick -c bcast,allreduce -s 1K --budget 4s -q -o check
