@@ -47,19 +47,21 @@ static void layout_of(const host_row *all, int n, mg_layout *l) {
   hosts_text(all, n, l->hosts, sizeof l->hosts);
 }
 
+/* Host name, then rank (the rows' order in their array): a qsort order of row pointers. */
+static int by_host_then_rank(const void *a, const void *b) {
+  const host_row *x = *(const host_row *const *)a, *y = *(const host_row *const *)b;
+  int c = strcmp(x->host, y->host);
+  return c ? c : (x > y) - (x < y);
+}
+
 /* Rank 0: the rows regrouped by host name into byname (a row per rank; the first rank of a name
- * holds its count, the others -1). O(n^2) string compares of a launch, at most some 10^8 for 10^4
- * ranks: done once. */
-static void group_by_name(const host_row *all, int n, host_row *byname) {
-  for (int r = 0; r < n; r++) {
-    byname[r] = all[r];
-    byname[r].ranks = 1;
-    for (int q = 0; q < r; q++)
-      if (byname[q].ranks > 0 && !strcmp(all[q].host, all[r].host)) {
-        byname[q].ranks++;
-        byname[r].ranks = -1;
-        break;
-      }
+ * holds its count, the others -1), through order[0..n) sorted by name: n log n compares. */
+static void group_by_name(const host_row *all, int n, host_row *byname, const host_row **order) {
+  for (int r = 0; r < n; r++) order[r] = &all[r], byname[r] = all[r], byname[r].ranks = -1;
+  qsort(order, (size_t)n, sizeof *order, by_host_then_rank);
+  for (int i = 0, first = 0; i < n; i++) {
+    if (i == 0 || strcmp(order[i]->host, order[i - 1]->host)) first = (int)(order[i] - all), byname[first].ranks = 0;
+    byname[first].ranks++;
   }
 }
 
@@ -114,7 +116,9 @@ int mg_layout_collect(MPI_Comm comm, mg_layout *l) {
   memset(&me, 0, sizeof me);
   mg_layout_host(me.host, sizeof me.host);
   me.ranks = nrank == 0 ? nsize : 0;
-  if (rank == 0 && !(all = malloc(sizeof *all * 2 * (size_t)size))) { /* the others are in the gather */
+  const host_row **order = NULL; /* rank 0: the rows, then the rows by name, and their order by name */
+  if (rank == 0 && (!(all = malloc(sizeof *all * 2 * (size_t)size)) || !(order = malloc(sizeof *order * (size_t)size)))) {
+    /* the others are in the gather */
     fprintf(stderr, "mpiguide: out of memory for the node layout; aborting the job\n");
     PMPI_Abort(comm, 1);
     return MPI_ERR_NO_MEM;
@@ -124,7 +128,7 @@ int mg_layout_collect(MPI_Comm comm, mg_layout *l) {
     mg_layout names;
     memset(&names, 0, sizeof names);
     layout_of(all, size, l);
-    group_by_name(all, size, all + size);
+    group_by_name(all, size, all + size, order);
     layout_of(all + size, size, &names);
     if (names.nnodes != l->nnodes || strcmp(names.hosts, l->hosts)) { /* the names win */
       memcpy(names.shared, l->hosts, sizeof names.shared);
@@ -132,6 +136,7 @@ int mg_layout_collect(MPI_Comm comm, mg_layout *l) {
     }
   }
   free(all);
+  free(order);
   if (rc == MPI_SUCCESS) rc = PMPI_Bcast(l, (int)sizeof *l, MPI_BYTE, 0, comm);
   if (rc != MPI_SUCCESS) memset(l, 0, sizeof *l);
   return rc;
