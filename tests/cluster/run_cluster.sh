@@ -277,7 +277,7 @@ check)
   run_mpi "$launch" 4 "$MG_CLI" check -c allreduce --sizes 8,1K --nrep 5 --warmup 1 \
     --reductions int:sum -m allreduce_as_reduce_bcast,allreduce_as_hier,allreduce_as_lane -o "$work/out" >out.txt 2>err.txt
   rc=$?
-  tail -5 out.txt err.txt
+  tail -n 5 out.txt err.txt
   ((rc == 0)) || die "check exited $rc"
   if grep -q "MPI_Finalize has not returned 20 s after the results were written (verdicts and raw data in $work/out)" err.txt; then
     echo "run_cluster: NOTE: MPI_Finalize hung (the known MPICH 4.0.2 + UCX finalize hang, docs/cluster.md); check's watchdog ended the launch with its results complete" |
@@ -297,7 +297,7 @@ layout-names)
   # in #@hosts_shared and noted once); bench's raw file, ended by its watchdog if MPI_Finalize hangs
   run_mpi srun-3+1 4 "$MG_CLI" bench -c bcast --sizes 1K --nrep 5 --warmup 1 --no-progress -q -o "$work/raw.csv" >out.txt 2>err.txt
   rc=$?
-  tail -5 out.txt err.txt
+  tail -n 5 out.txt err.txt
   ((rc == 0)) || die "bench exited $rc"
   for m in '#@nnodes=2' '#@ranks_per_node=1-3' '#@hosts=n1:3,n2:1'; do
     grep -qx "$m" raw.csv || { grep '^#@' raw.csv; die "raw.csv lacks $m"; }
