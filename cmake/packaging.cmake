@@ -6,7 +6,7 @@
 #                    and pkg-config file, all under /usr/lib/<multiarch>/mpiguide/<mpi> (one prefix
 #                    per MPI, as Debian's libhdf5-openmpi and libhdf5-mpich do), and its modulefile
 #                    /usr/share/modulefiles/mpiguide/<version>-<mpi>.lua
-#   mpiguide-common  /usr/bin/mpiguide (runs the one of MPIGUIDE_MPI or of the default mpirun), the
+#   mpiguide-common  /usr/bin/mpiguide (runs the one of MPIGUIDE_MPI, of the launcher or of the default mpirun), the
 #                    site shim /usr/lib/<multiarch>/mpiguide/libmpiguide-preload.so (libc only; an
 #                    architecture's package, not "all", for it) and its modulefile
 #                    /usr/share/modulefiles/mpiguide-site/<version>.lua, the man pages, the bash

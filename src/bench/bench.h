@@ -403,9 +403,11 @@ typedef struct mg_bench_meta {
   char mpi_library[MPI_MAX_LIBRARY_VERSION_STRING]; /* MPI_Get_library_version, line breaks kept */
   char mpi_name[32];            /* "Open MPI", "MPICH", ... or "unknown" */
   char mpi_standard[16];        /* MPI_Get_version: "3.1" */
-  int nprocs, nnodes, rpn_min, rpn_max; /* nodes from MPI_COMM_TYPE_SHARED */
+  int nprocs, nnodes, rpn_min, rpn_max; /* nodes: host names (algs/layout.h) */
   char hosts[1024]; /* the nodes as HOST:RANKS,... in the order of their lowest rank; "..." ends a
                        list that did not fit */
+  char hosts_shared[1024]; /* "" or, when the host names contradict MPI_COMM_TYPE_SHARED (the layout
+                              above then follows the names: algs/layout.h), the split's nodes */
   char cpu_model[128];          /* rank 0's processor ("model name" of /proc/cpuinfo), "" unknown */
   char launcher[64];            /* what started rank 0 (meta.c: mpirun, mpiexec, srun, ...), "" unknown */
   int simulated;       /* 1 under SimGrid's SMPI (meta.c): simulated time, never pooled with a real run */

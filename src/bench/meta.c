@@ -142,6 +142,7 @@ int mg_bench_meta_collect(MPI_Comm comm, mg_bench_meta *m) {
   m->rpn_max = l.rpn_max;
   _Static_assert(sizeof m->hosts == sizeof l.hosts, "mg_bench_meta.hosts and mg_layout.hosts differ");
   memcpy(m->hosts, l.hosts, sizeof m->hosts);
+  memcpy(m->hosts_shared, l.shared, sizeof m->hosts_shared);
 
   struct {
     char cpu[sizeof m->cpu_model], launcher[sizeof m->launcher];

@@ -23,6 +23,7 @@ static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command, co
   else mg_meta(f, "ranks_per_node", "%d-%d", m->rpn_min, m->rpn_max);
   mg_meta(f, "hostname", "%s", m->hostname);
   if (m->hosts[0]) mg_meta(f, "hosts", "%s", m->hosts); /* HOST:RANKS per node */
+  if (m->hosts_shared[0]) mg_meta(f, "hosts_shared", "%s", m->hosts_shared); /* contradicted by the names */
   if (m->cpu_model[0]) mg_meta(f, "cpu_model", "%s", m->cpu_model); /* with hosts: the machine (docs/check.md) */
   if (m->launcher[0]) mg_meta(f, "launcher", "%s", m->launcher);
   mg_meta(f, "date", "%s", m->date);

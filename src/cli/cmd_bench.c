@@ -567,9 +567,12 @@ int mg_cmd_bench(int argc, char **argv) {
 
 done:
   if (S->rank == 0) mg_outfile_discard(&S->out);
+  int wrote = status == 0 && S->command; /* past the agreement: the results are written */
   free(S->sizes);
   free(S->command);
   mg_opt_vals_free(&o);
-  mg_cmd_mpi_end();
+  char saved[4200];
+  snprintf(saved, sizeof saved, "raw data in %s", S->out_path ? S->out_path : "");
+  mg_cmd_mpi_end_status("bench", status, wrote ? saved : NULL);
   return status;
 }

@@ -2,10 +2,12 @@
  * `mpiguide check`: find guideline violations of the MPI library
  * (docs/check.md). Two modes:
  *
- *  - measure (under mpirun): the bench engine measures the default and every
- *    applicable mock-up of each chosen (collective, size), interleaved, in
- *    one launch; rank 0 writes DIR/raw.csv first, then every rank leaves MPI
- *    and rank 0 analyses the file it wrote exactly as `--from DIR` would;
+ *  - measure (under mpirun or srun): the bench engine measures the default and
+ *    every applicable mock-up of each chosen (collective, size), interleaved,
+ *    in one launch; rank 0 writes DIR/raw.csv first and analyses the file it
+ *    wrote exactly as `--from DIR` would, while the other ranks wait without
+ *    spinning; then every rank leaves MPI, MPI_Finalize watched (a hang ends
+ *    the run after the results are complete, mg_cmd_mpi_end_status);
  *  - offline (`--from DIR...`): re-analyses saved raw data, without MPI
  *    (MPI_Init is never called, so no mpirun is needed).
  *
@@ -28,6 +30,7 @@ const mg_opt mg_check_opts[O_N] = {OPTIONS(MG_OPT_ROW)};
 
 int mg_cmd_check(int argc, char **argv) {
   mg_check_state S0, *S = &S0;
+  char busy[4200] = ""; /* DIR/.analysing, once made */
   memset(S, 0, sizeof *S);
   mg_opt_vals o;
   int dd = -1; /* "--": the launcher of --launches follows */
@@ -67,6 +70,14 @@ int mg_cmd_check(int argc, char **argv) {
     goto done;
   }
   S->command = mg_cmd_join(argc, argv);
+  /* DIR/.analysing from here until the analysis is written: check --launches (the parent) tells a
+   * launch whose results are complete, and whose launcher may then hang in MPI_Finalize, from one
+   * still writing them (cmd_check_launches.c) */
+  if (S->rank == 0) {
+    snprintf(busy, sizeof busy, "%s/.analysing", S->out);
+    FILE *bf = fopen(busy, "w");
+    if (bf) fclose(bf);
+  }
   if (S->nothing_left) { /* --resume: every cell is measured already */
     if (S->rank == 0 && mg_check_resume_finish(S)) fprintf(stderr, "mpiguide check: %s\n", S->err), status = 1;
   } else {
@@ -89,18 +100,14 @@ done:
   for (int g = 0; g < S->ngroups; g++) mg_bench_result_free(&S->groups[g].res), free(S->groups[g].sizes);
   free(S->groups);
   for (int c = 0; c < MG_NCOLL; c++) free(S->sizes[c]);
-  mg_cmd_mpi_end();
-  /* the analysis needs no MPI: the other ranks are gone and leave the cores to rank 0 */
+  /* The analysis needs no MPI but runs before MPI_Finalize, which can hang (MPICH 4.0.2 + UCX,
+   * docs/cluster.md): the verdicts are written whatever MPI_Finalize does. The other ranks wait for
+   * rank 0 asleep, leaving it the cores. */
+  int analysed = 0;
   if (status == 0 && S->rank == 0) {
     const char *src[1] = {S->out};
-    /* out/.finalized while it analyses: check --launches (the parent) tells a launch that left
-     * MPI_Finalize and analyses from one hanging in it (cmd_check_launches.c) */
-    char fin[4200];
-    snprintf(fin, sizeof fin, "%s/.finalized", S->out);
-    FILE *ff = fopen(fin, "w");
-    if (ff) fclose(ff);
     status = mg_check_analyse(S, src, 1, S->out);
-    remove(fin);
+    analysed = 1;
     if (status == 2) status = 1; /* our own file did not read back: a failure, not bad input */
     if (status)
       fprintf(stderr,
@@ -108,6 +115,11 @@ done:
               "`mpiguide check --from %s -o %s`\n",
               S->out, S->out, S->out);
   }
+  if (busy[0]) remove(busy);
+  mg_cmd_quiet_barrier();
+  char saved[4300];
+  snprintf(saved, sizeof saved, "%s in %s", status == 0 ? "verdicts and raw data" : "raw data", S->out);
+  mg_cmd_mpi_end_status("check", status, analysed ? saved : NULL);
   free(S->command);
   free(S->old_text);
   free(S->old_keep);

@@ -50,9 +50,9 @@ static int nonempty(const char *path) {
   return stat(path, &st) == 0 && st.st_size > 0;
 }
 
-/* A launch's work is saved and its rank 0 has not left MPI_Finalize: its raw.csv complete and
- * written since the launch started (rank 0 writes it before MPI_Finalize), and no .finalized mark
- * (rank 0 sets it after MPI_Finalize, for its analysis: a slow analysis is never cut short). */
+/* A launch's work is saved: its raw.csv complete and written since the launch started, and no
+ * .analysing mark (rank 0 holds it until its analysis is written, before MPI_Finalize: a slow
+ * analysis is never cut short). */
 typedef struct {
   const char *dir;
   time_t start;
@@ -63,13 +63,15 @@ static int launch_saved(void *arg) {
   struct stat st;
   snprintf(raw, sizeof raw, "%s/raw.csv", c->dir);
   if (stat(raw, &st) != 0 || st.st_mtime < c->start || launch_state(c->dir, note, sizeof note) <= 0) return 0;
-  snprintf(raw, sizeof raw, "%s/.finalized", c->dir);
+  snprintf(raw, sizeof raw, "%s/.analysing", c->dir);
   return stat(raw, &st) != 0;
 }
 
 /* Seconds a launcher has to exit once its launch's results are saved (MPI_Finalize, the launcher's
- * own teardown); then it is stopped (mg_cmd_run_child_until). */
-#define FINALIZE_GRACE 20.0
+ * own teardown); then it is stopped (mg_cmd_run_child_until). The launch's own watchdog ends a
+ * hanging MPI_Finalize MG_CMD_FINALIZE_GRACE seconds after the same point: this is for a launcher
+ * that outlives its processes. */
+#define FINALIZE_GRACE (MG_CMD_FINALIZE_GRACE + 5.0)
 
 /* Before any launch: DIR may hold the launches of an earlier check only with --resume or --force, and
  * --resume needs them. 0, or 2 after a message. */

@@ -223,10 +223,13 @@ int mg_cmd_loggp(int argc, char **argv) {
 
 done:
   if (S->rank == 0) mg_outfile_discard(&S->out);
+  int wrote = status == 0 && S->command; /* past the agreement: the results are written */
   free(lf);
   free(S->sizes);
   free(S->command);
   mg_opt_vals_free(&o);
-  mg_cmd_mpi_end();
+  char saved[4200];
+  snprintf(saved, sizeof saved, "parameters in %s", S->out_path ? S->out_path : "");
+  mg_cmd_mpi_end_status("loggp", status, wrote ? saved : NULL);
   return status;
 }

@@ -47,6 +47,10 @@ int mg_cmd_mpi_start(const char *cmd, int *rank, int *size, mg_bench_meta *meta)
     fprintf(stderr, "mpiguide %s: cannot describe the launch (MPI error)\n", cmd);
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
+  if (*rank == 0 && meta->hosts_shared[0])
+    fprintf(stderr, "mpiguide %s: note: the host names make %d node(s) (%s), MPI_COMM_TYPE_SHARED other ones "
+            "(%s): the layout recorded (#@hosts) follows the names, #@hosts_shared keeps MPI's (the launcher "
+            "gave MPI no node map? docs/cluster.md)\n", cmd, meta->nnodes, meta->hosts, meta->hosts_shared);
   return 0;
 }
 
@@ -114,13 +118,6 @@ int mg_cmd_lib_variants(const char *spec, const mg_coll *colls, int ncolls, mg_b
   if (mg_lv_select(lib, spec, colls, ncolls, set, err, errlen)) return -1;
   cfg->libvars = set;
   return 0;
-}
-
-void mg_cmd_mpi_end(void) {
-  mg_rma_finalize();  /* before the private communicators it lives on */
-  mg_hier_finalize();
-  mg_core_finalize();
-  MPI_Finalize();
 }
 
 int mg_cmd_launched_rank(void) {

@@ -47,8 +47,25 @@ void mg_cmd_libvar_env(int argc, char **argv);
  * cfg->libvars = set. 0, or -1 with a message naming the bad name and the valid ones. */
 int mg_cmd_lib_variants(const char *spec, const mg_coll *colls, int ncolls, mg_bench_cfg *cfg, mg_lv_lib *lib,
                    mg_lv_set *set, char *err, size_t errlen);
-/* mg_core_finalize and MPI_Finalize. */
+/* Seconds MPI_Finalize has to return once a command's work is done (MPICH 4.0.2 + UCX over TCP
+ * can hang in it, docs/cluster.md): mg_cmd_mpi_end_status's watchdog, and what check --launches
+ * gives a launcher to exit after its launch's results (its own watchdog first). */
+#define MG_CMD_FINALIZE_GRACE 20.0
+/* MG_CMD_FINALIZE_GRACE, or MPIGUIDE_FINALIZE_GRACE=SECONDS (0.1 to 86400; another value: ignored). */
+double mg_cmd_finalize_grace(void);
+/* mg_core_finalize and MPI_Finalize on every rank, watched: when MPI_Finalize has not returned
+ * mg_cmd_finalize_grace() seconds later, rank 0 says so in one line ("mpiguide CMD: MPI_Finalize
+ * has not returned ... after the results were written (SAVED) ..."; without SAVED, NULL: nothing
+ * written, no promise) and every rank ends with exit status `status` (_exit; stdout and stderr are
+ * flushed before MPI_Finalize). Call it after the results are written and with the status the
+ * command returns. */
+void mg_cmd_mpi_end_status(const char *cmd, int status, const char *saved);
+/* mg_cmd_mpi_end_status(NULL, 1, NULL): a hang ends the run with exit status 1. */
 void mg_cmd_mpi_end(void);
+/* MPI_Barrier on MPI_COMM_WORLD whose waiting ranks sleep between tests (2 ms) instead of spinning
+ * in the library (MPICH polls while it waits): the ranks wait for rank 0's work without MPI (check's
+ * analysis) and leave it the processors. An MPI error code. */
+int mg_cmd_quiet_barrier(void);
 
 /* The rank of this process in an mpirun that the command does not need MPI for (offline modes
  * and --help print on rank 0 only, without MPI_Init), from the launcher's environment; 0 when

@@ -728,11 +728,17 @@ int mg_cmd_verify(int argc, char **argv) {
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 done:
   for (int c = 0; c < MG_NCOLL; c++) mg_bench_result_free(&S->res[c]);
-  mg_cmd_mpi_end();
-  if (status == 0 && S->rank == 0 && !S->no_rules) status = analyse(S);
-  if (status == 0 && S->rank == 0 && !S->no_rules && S->confirmed) /* the one step: only what verify confirmed */
+  /* rank 0 analyses before MPI_Finalize, which can hang (MPICH 4.0.2 + UCX, docs/cluster.md; its
+   * watchdog then ends the run): the others wait asleep */
+  int analysed = status == 0 && S->rank == 0 && !S->no_rules;
+  if (analysed) status = analyse(S);
+  if (status == 0 && analysed && S->confirmed) /* the one step: only what verify confirmed */
     status = mg_cmd_tune_drop("verify", S->out, S->profile_path, S->confirmed, 1, S->quiet);
   if (status == 2 && S->rank == 0 && S->created_out) rmdir(S->out);
+  mg_cmd_quiet_barrier();
+  char saved[4200];
+  snprintf(saved, sizeof saved, "%s in %s", status == 0 ? "results" : "raw data", S->out ? S->out : "");
+  mg_cmd_mpi_end_status("verify", status, analysed ? saved : NULL);
   for (int c = 0; c < MG_NCOLL; c++) free(S->sizes[c]);
   mg_profile_free(S->prof);
   free(S->extra);

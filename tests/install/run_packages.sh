@@ -4,8 +4,9 @@
 #   - mpiguide-<mpi> depends on its MPI's libraries and launcher, libgsl and mpiguide-common, and
 #     on nothing of the other MPI; the packages of both MPIs (the other's too, when its build
 #     directory is there) share no file, and apt-get resolves them (a simulation, as root);
-#   - /usr/bin/mpiguide runs `check --quick` at 2 ranks; the unpacked libmpiguide, preloaded, runs
-#     a forced mock-up in an application;
+#   - /usr/bin/mpiguide runs `check --quick` at 2 ranks, and picks the build of the launcher that
+#     started it (its environment planted); the unpacked libmpiguide, preloaded, runs a forced
+#     mock-up in an application; mpiguide-doc holds the Slurm example, which parses;
 #   - env --lib APP names the library of APP's MPI: the other MPI's is refused, naming both, until
 #     its package is there, then found beside this one;
 #   - every package has /usr/share/doc/<package>/copyright (machine-readable, DEP-5) and
@@ -111,6 +112,10 @@ if [[ $("$mg" env --lib 2>&1) == "$lib" ]]; then ok "mpiguide env --lib: $lib"
 else fail "mpiguide env --lib says '$("$mg" env --lib 2>&1)', want $lib"; fi
 if "$mg" env | grep -q "^documentation:  $root/usr/share/doc/mpiguide$"; then ok "mpiguide env finds the docs of mpiguide-doc"
 else fail "mpiguide env: $("$mg" env | grep documentation)"; fi
+sb=$root/usr/share/doc/mpiguide/examples/slurm/mpiguide-loop.sbatch
+if [[ -x $sb ]] && bash -n "$sb" && grep -q 'command -v mpiguide' "$sb" && grep -q 'MPIGUIDE_LIB' "$sb"; then
+  ok "mpiguide-doc holds the Slurm example (executable, parses, takes the installed mpiguide and \$MPIGUIDE_LIB)"
+else fail "the Slurm example in mpiguide-doc: $(ls -l "$sb" 2>&1; bash -n "$sb" 2>&1 | head -2)"; fi
 
 cmd_start
 cmd_ctx 2 -- "$mg" check --quick -c bcast,allreduce -s 1K --budget 4s -q -o check
@@ -145,6 +150,26 @@ if [[ -n $other_deb ]]; then
   if MPIGUIDE_MPI=$other "$mg" env | grep -q "built for $oname" && env -u MPIGUIDE_MPI "$mg" env | grep -q "built for $dflt"
   then ok "/usr/bin/mpiguide runs MPIGUIDE_MPI's mpiguide, else the default mpirun's ($dflt)"
   else fail "/usr/bin/mpiguide with both installed: $(MPIGUIDE_MPI=$other "$mg" env | head -1); $(env -u MPIGUIDE_MPI "$mg" env | head -1)"; fi
+  # ... and without MPIGUIDE_MPI, the launcher's that started it (its environment planted, values as
+  # the launchers set them; the process itself never starts MPI: `env` is offline)
+  bad=
+  while IFS='|' read -r vars want; do
+    # shellcheck disable=SC2086
+    got=$(env -u MPIGUIDE_MPI -u OMPI_COMM_WORLD_RANK -u PMIX_RANK -u PMI_RANK -u PMI_FD -u PMI_PORT \
+      -u SLURM_MPI_TYPE $vars "$mg" env 2>&1 | sed -n 's/.*built for \(.*\)$/\1/p' | head -n 1)
+    [[ $got == "$want"* ]] || bad+=" [$vars: '$got', want $want]"
+  done <<'EOF'
+OMPI_COMM_WORLD_RANK=0|Open MPI
+PMIX_RANK=0 SLURM_MPI_TYPE=pmix_v4|Open MPI
+PMI_RANK=0 PMI_FD=5 SLURM_MPI_TYPE=pmi2|MPICH
+PMI_RANK=0 PMI_PORT=vm:4242|MPICH
+SLURM_MPI_TYPE=pmi2|MPICH
+SLURM_MPI_TYPE=pmix|Open MPI
+MPIGUIDE_MPI=openmpi PMI_RANK=0|Open MPI
+MPIGUIDE_MPI=mpich OMPI_COMM_WORLD_RANK=0|MPICH
+EOF
+  if [[ -z $bad ]]; then ok "/usr/bin/mpiguide under a launcher: mpirun, srun --mpi=pmix -> Open MPI; Hydra, srun --mpi=pmi2 -> MPICH; MPIGUIDE_MPI first"
+  else fail "/usr/bin/mpiguide under a launcher:$bad"; fi
 fi
 
 # ---- the site shim (src/site/preload.c): in mpiguide-common, libc only ----
