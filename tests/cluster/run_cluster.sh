@@ -49,6 +49,12 @@
 #   run_cluster.sh rma          the one-sided rows forced on 2 x 2 through srun (rma_app.c): Open MPI
 #                               cannot make a window between nodes here, so every call falls back
 #                               (no_window) with the library's result; MPICH makes one and runs them
+#   run_cluster.sh site         docs/site.md as a centre tries it (site_case.sh): both MPIs' packages
+#                               unpacked, a confirmed profile published into a store, `module load
+#                               mpiguide-site` alone on head: a job of this MPI runs the store's rule
+#                               (trace by %j: release, hash, exact match), one of the other MPI gets its
+#                               own libmpiguide, and without its package runs untuned (one warning);
+#                               MPIGUIDE=off: no libmpiguide; a rollback reaches the next job
 #   run_cluster.sh down         tear-down: no holder, daemon, namespace, veth, bridge, mount or file
 #                               left; `down` again fails with a message
 #
@@ -77,16 +83,20 @@ export MG_CLUSTER_STATE
 # (4 ranks on this machine's 2 cores). MPICH (ch4:ucx): UCX over TCP on eth0 between nodes (its own
 # POSIX shared memory within a node); UCX_FLUSH_WORKER_EPS=n: without it, MPI_Finalize sometimes
 # hangs, one rank flushing its TCP endpoints while the others already wait in the PMI barrier.
-mpi_env=()
-if [[ $MG_FLAVOR == openmpi ]]; then
-  mpi_env=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
-    OMPI_MCA_btl_tcp_if_include=10.99.0.0/24 OMPI_MCA_oob_tcp_if_include=10.99.0.0/24
-    OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1)
-  pmi=pmix
-else
-  mpi_env=(UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 UCX_FLUSH_WORKER_EPS=n)
-  pmi=pmi2
-fi
+# mpi_env_of FLAVOR: FLAVOR's settings into env_of, its PMI plugin for srun into pmi_of
+mpi_env_of() {
+  if [[ $1 == openmpi ]]; then
+    env_of=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_pml=ob1 OMPI_MCA_btl=self,vader,tcp
+      OMPI_MCA_btl_tcp_if_include=10.99.0.0/24 OMPI_MCA_oob_tcp_if_include=10.99.0.0/24
+      OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_rmaps_base_oversubscribe=1)
+    pmi_of=pmix
+  else
+    env_of=(UCX_TLS=tcp,self UCX_NET_DEVICES=eth0 UCX_FLUSH_WORKER_EPS=n)
+    pmi_of=pmi2
+  fi
+}
+mpi_env_of "$MG_FLAVOR"
+mpi_env=("${env_of[@]}") pmi=$pmi_of
 
 # on_head CMD...: CMD on the cluster's head node (the login node), bounded in time
 on_head() { timeout -k 5 100 "$C" exec head env "${mpi_env[@]}" "$@"; }
@@ -610,6 +620,11 @@ rma)
   cat out.txt err.txt
   ((rc == 0)) || die "rma_app $want exited $rc"
   grep -q "^rma_app $want: ok" out.txt || die "rma_app $want did not finish ok"
+  ;;
+site)
+  # docs/site.md on the cluster: the packages, a store, module load mpiguide-site alone (site_case.sh)
+  # shellcheck source=site_case.sh
+  source "$(dirname "$0")/site_case.sh"
   ;;
 down)
   [[ -d $MG_CLUSTER_STATE ]] || die "no cluster to take down (did up fail?)"
