@@ -222,128 +222,6 @@ static double block_fraction(const mg_bench_cfg *cfg, const mg_rep_state *st, in
   return f / nact;
 }
 
-/*
- * The expected work of a block, for progress by time rather than by blocks: its variants times
- * a cost that grows with the message size (1 + bytes / 16 KiB: a 1 MiB block weighs 65 small
- * ones, as measured here). Only shares matter; a preset's 4 and 8 MiB blocks at the end no
- * longer hold the line at 65 % while the ETA grows (seen with --full).
- */
-static double block_work(const mg_bench_cfg *cfg, mg_coll coll, size_t bytes) {
-  return (double)__builtin_popcount(cfg->algmask[coll] | 1u) * (1.0 + (double)bytes / 16384.0);
-}
-
-/* The (datatype, op) pair k of coll's blocks. */
-static mg_bench_red red_of(const mg_bench_cfg *cfg, mg_coll coll, int k) {
-  if (mg_colls[coll].reduction && cfg->nreds > 0) return cfg->reds[k];
-  return (mg_bench_red){cfg->dtype, mg_colls[coll].reduction ? cfg->op : NULL};
-}
-
-/* Whether coll is measured at size si with pair k: the size holds whole elements of its datatype. */
-static int measured(const mg_bench_cfg *cfg, mg_coll coll, int si, int k) {
-  if (coll == MG_BARRIER) return si == 0; /* no message: one block, whatever the sizes */
-  return cfg->sizes[si] % (size_t)red_of(cfg, coll, k).dtype->size == 0;
-}
-
-/* The message size of coll's block at size index si: a barrier's is 0. */
-static size_t block_bytes(const mg_bench_cfg *cfg, mg_coll coll, int si) {
-  return coll == MG_BARRIER ? 0 : cfg->sizes[si];
-}
-
-double mg_bench_work(const mg_bench_cfg *cfg) {
-  double w = 0;
-  for (int ci = 0; ci < cfg->ncolls; ci++) {
-    if (cfg->rep.mode == MG_REP_PAPER && cfg->sizes[0] != (size_t)cfg->dtype->size)
-      w += block_work(cfg, cfg->colls[ci], (size_t)cfg->dtype->size); /* calibration */
-    for (int si = 0; si < cfg->nsizes; si++)
-      for (int k = 0; k < mg_bench_nreds(cfg, cfg->colls[ci]); k++)
-        if (measured(cfg, cfg->colls[ci], si, k)) w += block_work(cfg, cfg->colls[ci], block_bytes(cfg, cfg->colls[ci], si));
-  }
-  return w;
-}
-
-/* The variants of coll's blocks, as the time estimate counts them (eta.h). */
-static int eta_variants(const mg_bench_cfg *cfg, mg_coll coll) { return __builtin_popcount(cfg->algmask[coll] | 1u); }
-
-/* The values per variant of one batch with its warm-ups: the least a block measures, even out of
- * budget (block_budget). */
-static double batch_values(const mg_bench_cfg *cfg) {
-  return (double)(cfg->batch > 0 ? cfg->batch : 1) + (cfg->warmup > 0 ? cfg->warmup : 0);
-}
-
-/* The learned cost of coll's blocks from size index si with pair k on and of the collectives after
- * coll (the order of measure_all), at the starting speed; NAN while no block is done. share > 0: the
- * wall seconds each block gets of the budget (block_budget), the machine `slower` than at the start:
- * each block priced at most that, at least one batch (mg_eta_cost_budget). */
-static double eta_from(const mg_bench_cfg *cfg, const mg_eta *e, mg_coll coll, int si, int k, double share,
-                       double slower) {
-  int ci0 = 0;
-  while (ci0 < cfg->ncolls && cfg->colls[ci0] != coll) ci0++;
-  double sum = 0;
-  for (int ci = ci0; ci < cfg->ncolls; ci++)
-    for (int s = ci == ci0 ? si : 0; s < cfg->nsizes; s++)
-      for (int j = ci == ci0 && s == si ? k : 0; j < mg_bench_nreds(cfg, cfg->colls[ci]); j++)
-        if (measured(cfg, cfg->colls[ci], s, j))
-          sum += mg_eta_cost_budget(e, (int)cfg->colls[ci], (double)block_bytes(cfg, cfg->colls[ci], s),
-                                    eta_variants(cfg, cfg->colls[ci]), share, slower, batch_values(cfg));
-  return sum;
-}
-
-double mg_bench_eta_cost(const mg_bench_cfg *cfg, const mg_eta *eta, double share) {
-  return cfg->ncolls > 0 ? eta_from(cfg, eta, cfg->colls[0], 0, 0, share, mg_eta_slower(eta)) : 0;
-}
-
-/* Before the block of coll at size index si with pair k (its budget share `budget`, block_budget):
- * the learned cost of the blocks after it, each with the same share. */
-static void eta_next_block(run *R, mg_coll coll, int si, int k, double budget) {
-  const mg_bench_cfg *cfg = R->cfg;
-  R->block_share = budget;
-  R->eta_future = eta_from(cfg, R->eta, coll, si, k + 1, budget, mg_eta_slower(R->eta));
-  if (cfg->eta_after) R->eta_future += cfg->eta_after(R->eta, budget, cfg->eta_arg);
-  R->block_start = R->elapsed;
-  R->slower_sum = 0, R->slower_n = 0;
-}
-
-/* After block B: its cost per value and its values per variant (warm-ups included), at the speed
- * the machine had meanwhile, into the estimate. */
-static void eta_block_done(run *R, const mg_bench_block *B) {
-  double slower = R->slower_n ? R->slower_sum / (double)R->slower_n : mg_eta_slower(R->eta);
-  double nval = 0;
-  for (int i = 0; i < B->nseries; i++) nval += (double)(B->series[i].nwarm + B->series[i].nvalid + B->series[i].ninvalid);
-  int nv = eta_variants(R->cfg, B->coll);
-  mg_eta_block(R->eta, (int)B->coll, (double)B->bytes, nv, nval / nv, B->elapsed, slower);
-}
-
-/*
- * The progress callback: the fraction of the run's expected time. Once a block is done, the time
- * left is learned (eta.h): the current block's predicted cost less what it took so far, and the
- * blocks after it, at the machine's speed now; the fraction is elapsed / (elapsed + left), so a
- * caller's elapsed x (1 - f) / f is that time left. Before, the fixed weights of block_work. When
- * the machine is at least 1.2 x slower than at the start, `what` says so (read per cell, eta.h, the
- * slowness of an unchanged machine stays within ~15 % of 1).
- */
-static void progress(run *R, const mg_bench_block *B, double frac) {
-  if (!R->cfg->progress) return;
-  const mg_bench_cfg *cfg = R->cfg;
-  char what[160];
-  double slower = mg_eta_slower(R->eta);
-  int n = snprintf(what, sizeof what, "%s %zu B", mg_colls[B->coll].name, B->bytes);
-  if (slower >= 1.2 && n > 0 && (size_t)n < sizeof what)
-    snprintf(what + n, sizeof what - (size_t)n, " (machine %.1fx slower than at start)", slower);
-  double cur = mg_eta_cost_budget(R->eta, (int)B->coll, (double)B->bytes, eta_variants(cfg, B->coll), R->block_share,
-                                  slower, batch_values(cfg)), f;
-  double el = R->elapsed + (cfg->eta ? cfg->eta_elapsed_before : 0);
-  if (isfinite(cur) && isfinite(R->eta_future) && el > 0) {
-    double left = cur * slower - (R->elapsed - R->block_start);
-    left = (left > 0 ? left : 0) + R->eta_future * slower;
-    f = el / (el + left);
-  } else if (cfg->eta) {
-    f = 0; /* the whole's fraction is not known before a block is */
-  } else {
-    f = (R->work_done + frac * block_work(cfg, B->coll, B->bytes)) / R->work_total;
-  }
-  cfg->progress(f > 1 ? 1 : f, R->elapsed, what, cfg->arg);
-}
-
 /* The variants of B that apply to call c, into act[] (their count returned);
  * the others are marked skipped with the reason. A mock-up of a collective
  * whose size not every rank knows decides late (mg_late_ok): one call of it
@@ -493,7 +371,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
     if (clocked) B->window = w;
     mg_eta_probe(R->eta, R->probe, mg_eta_class((int)B->coll, (double)B->bytes), R->elapsed - batch_start);
     R->slower_sum += mg_eta_slower(R->eta), R->slower_n++;
-    progress(R, B, block_fraction(cfg, st, nact));
+    mg_bench_progress(R, B, block_fraction(cfg, st, nact));
   }
   for (int i = 0; i < nact; i++) {
     mg_bench_series *se = &B->series[act[i]];
@@ -570,11 +448,11 @@ static void set_t1(run *R, const mg_bench_block *B, double *t1) {
  * not kept. */
 static int calibrate(run *R, mg_coll coll, double *t1) {
   mg_bench_block cal;
-  init_block(R->cfg, &cal, coll, (size_t)R->cfg->dtype->size, red_of(R->cfg, coll, 0));
+  init_block(R->cfg, &cal, coll, (size_t)R->cfg->dtype->size, mg_bench_red_of(R->cfg, coll, 0));
   double zero[MG_MAX_ALGS] = {0};
   int rc = run_block(R, &cal, zero, 0);
   set_t1(R, &cal, t1);
-  R->work_done += block_work(R->cfg, coll, cal.bytes);
+  R->work_done += mg_bench_block_work(R->cfg, coll, cal.bytes);
   free_block(&cal);
   R->blocks_done++;
   return rc;
@@ -595,18 +473,18 @@ static int measure_size(run *R, mg_coll coll, int si, int k, double *t1) {
   const mg_bench_cfg *cfg = R->cfg;
   int paper = cfg->rep.mode == MG_REP_PAPER;
   mg_bench_block *B = &R->res->blocks[R->res->nblocks++];
-  init_block(cfg, B, coll, block_bytes(cfg, coll, si), red_of(cfg, coll, k));
+  init_block(cfg, B, coll, mg_bench_block_bytes(cfg, coll, si), mg_bench_red_of(cfg, coll, k));
   double budget = block_budget(R);
   int calibrating = paper && si == 0 && cfg->sizes[0] == (size_t)cfg->dtype->size;
   double zero[MG_MAX_ALGS] = {0};
-  eta_next_block(R, coll, si, k, budget);
+  mg_bench_eta_next_block(R, coll, si, k, budget);
   int rc = run_block(R, B, paper ? (calibrating ? zero : t1) : NULL, budget);
   if (calibrating) set_t1(R, B, t1);
-  eta_block_done(R, B);
+  mg_bench_eta_block_done(R, B);
   R->blocks_done++;
-  R->work_done += block_work(cfg, coll, B->bytes);
+  R->work_done += mg_bench_block_work(cfg, coll, B->bytes);
   if (rc != MPI_SUCCESS) return rc;
-  progress(R, B, 0);
+  mg_bench_progress(R, B, 0);
   if (cfg->block_done) cfg->block_done(R->res, cfg->arg);
   return MPI_SUCCESS;
 }
@@ -619,7 +497,7 @@ static int measure_all(run *R) {
   R->blocks_total = 0;
   for (int ci = 0; ci < cfg->ncolls; ci++)
     for (int si = 0; si < cfg->nsizes; si++)
-      for (int k = 0; k < mg_bench_nreds(cfg, cfg->colls[ci]); k++) R->blocks_total += measured(cfg, cfg->colls[ci], si, k);
+      for (int k = 0; k < mg_bench_nreds(cfg, cfg->colls[ci]); k++) R->blocks_total += mg_bench_measured(cfg, cfg->colls[ci], si, k);
   res->blocks = calloc((size_t)R->blocks_total + 1, sizeof *res->blocks);
   if (!res->blocks) return PMPI_Abort(R->comm, 1);
   R->work_total = mg_bench_work(cfg);
@@ -632,7 +510,7 @@ static int measure_all(run *R) {
       return rc;
     for (int si = 0; si < cfg->nsizes; si++)
       for (int k = 0; k < mg_bench_nreds(cfg, coll); k++)
-        if (measured(cfg, coll, si, k) && (rc = measure_size(R, coll, si, k, t1)) != MPI_SUCCESS) return rc;
+        if (mg_bench_measured(cfg, coll, si, k) && (rc = measure_size(R, coll, si, k, t1)) != MPI_SUCCESS) return rc;
   }
   return MPI_SUCCESS;
 }

@@ -93,4 +93,13 @@ void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail)
  * code. */
 int mg_bench_skip_sim_defects(mg_bench_block *B, const mg_call *c);
 
+/* engine_eta.c: the blocks a run measures, their expected work, the time estimate, progress */
+mg_bench_red mg_bench_red_of(const mg_bench_cfg *cfg, mg_coll coll, int k); /* coll's (datatype, op) pair k */
+int mg_bench_measured(const mg_bench_cfg *cfg, mg_coll coll, int si, int k); /* size si holds whole elements */
+size_t mg_bench_block_bytes(const mg_bench_cfg *cfg, mg_coll coll, int si);   /* a barrier's: 0 */
+double mg_bench_block_work(const mg_bench_cfg *cfg, mg_coll coll, size_t bytes);
+void mg_bench_eta_next_block(run *R, mg_coll coll, int si, int k, double budget);
+void mg_bench_eta_block_done(run *R, const mg_bench_block *B);
+void mg_bench_progress(run *R, const mg_bench_block *B, double frac);
+
 #endif

@@ -32,4 +32,7 @@ int mg_cmd_tune_write_profile(const mg_profile *p, const char *path);
 int mg_cmd_tune_drop(const char *cmd, const char *dir, const char *profile, const char *out, int unconfirmed,
                      int quiet);
 
+/* The help of mpiguide verify (cmd_verify_help.c). */
+extern const char mg_verify_usage_text[];
+
 #endif

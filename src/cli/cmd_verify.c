@@ -66,51 +66,6 @@
 enum { OPTIONS(MG_OPT_ENUM) O_N };
 static const mg_opt opts[O_N] = {OPTIONS(MG_OPT_ROW)};
 
-static const char usage_text[] =
-    "usage: mpirun -np P mpiguide verify --profile FILE [SIZE...] [options]\n"
-    "\n"
-    "Measures, for every collective the profile tunes at P processes, the default and every mock-up\n"
-    "at the bounds of each range, at half its lower and twice its upper bound, and at the SIZEs\n"
-    "given; reports tuned/default median ratios with the test's verdict, and re-checks the\n"
-    "guidelines with the tuned algorithm as the baseline. Details: docs/tune.md.\n"
-    "\n"
-    "usage: mpiguide verify --launches N --profile FILE [SIZE...] [options] -o DIR -- LAUNCHER...\n"
-    "\n"
-    "Runs `LAUNCHER mpiguide verify [options] -o DIR/launch-K` for K = 1..N, one after the other,\n"
-    "without mpirun in front: each launch a verify result of its own, never pooled. `mpiguide report\n"
-    "DIR` shows the spread of the tuned/default ratios over the launches (docs/campaign.md).\n"
-    "\n"
-    "usage: mpiguide verify --lib-settings FILE -o DIR [--nrep N] [-q] -- LAUNCHER...\n"
-    "\n"
-    "Measures the library's own setting `tune` wrote beside a profile (FILE.ompi-rules or\n"
-    "FILE.mpich.env): two launches of `LAUNCHER mpiguide bench` at its rules' sizes, labelled\n"
-    "\"default\" (launch 1) and \"library setting\" (launch 2, the file in effect), compared per size:\n"
-    "median(default) / median(setting) with its bootstrap interval, faster / same / slower, into\n"
-    "DIR/libverify.csv (docs/libvar.md). e.g. -o V -- mpirun -np 4. --nrep N per size [100].\n"
-    "\n"
-    "  -p, --profile FILE  the profile (mpiguide format, .prf file or directory)   (required)\n"
-    "  -o, --out DIR       result directory [mpiguide-verify-<launch>]; must not hold results\n"
-    "  -f, --force         replace the results in DIR (with --launches: every launch anew)\n"
-    "      --launches N    N launches of LAUNCHER (after --), each into DIR/launch-K\n"
-    "      --budget T      time for the whole measurement [60s]\n"
-    "      --nrep N        exactly N measurements per algorithm and size (default: adaptive,\n"
-    "                      until the RSE of the median <= 1 %, 30..300)\n"
-    "      --alpha A       significance level [0.05]      --seed S  shuffle and bootstrap seed [1]\n"
-    "      --noise T       the noise threshold of the verdicts (e.g. 1us), as check --noise: a\n"
-    "                      difference below it is no gain [the measured synchronisation cost]\n"
-    "      --in-place      measure in-place calls (MPI_IN_PLACE), as check --in-place: the form\n"
-    "                      a profile from an in-place check was tuned for\n"
-    "  -d, --datatype SPEC the datatype of the collectives without an op, as check --datatype\n"
-    "                      (e.g. vector:2:3:double); sizes it does not divide are left out\n"
-    "      --write-confirmed FILE  after the analysis, FILE: the profile with only the rules verify\n"
-    "                      confirmed (faster at every size measured; with --launches, in every launch),\n"
-    "                      its preamble saying which, when and on what ('verify: confirmed K of N rules,\n"
-    "                      ...'); the rules dropped (not-sig, slower, not measured) listed on stderr\n"
-    "  -q, --quiet         no table, no progress    --no-progress  no progress line (stderr)\n"
-    "      --launch-of K/N this is launch K of N (verify --launches gives it): the progress line\n"
-    "                      says so and its ETA counts the launches after this one\n"
-    "  -h, --help          this text\n";
-
 typedef struct vstate {
   int rank, size;
   char err[2048], e[1024];
@@ -698,7 +653,7 @@ int mg_cmd_verify(int argc, char **argv) {
   int st = parse(argc, argv, S);
   for (int i = 1; i < argc; i++) /* --help anywhere wins, before any MPI */
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      if (mg_cmd_launched_rank() == 0) fputs(usage_text, stdout);
+      if (mg_cmd_launched_rank() == 0) fputs(mg_verify_usage_text, stdout);
       free(S->extra);
       return 0;
     }
@@ -728,8 +683,7 @@ int mg_cmd_verify(int argc, char **argv) {
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
 done:
   for (int c = 0; c < MG_NCOLL; c++) mg_bench_result_free(&S->res[c]);
-  /* rank 0 analyses before MPI_Finalize, which can hang (MPICH 4.0.2 + UCX, docs/cluster.md; its
-   * watchdog then ends the run): the others wait asleep */
+  /* rank 0 analyses before MPI_Finalize, which can hang (docs/check.md): the others wait asleep */
   int analysed = status == 0 && S->rank == 0 && !S->no_rules;
   if (analysed) status = analyse(S);
   if (status == 0 && analysed && S->confirmed) /* the one step: only what verify confirmed */
