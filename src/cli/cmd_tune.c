@@ -388,6 +388,13 @@ static int tune_group(tune *T, int s) {
              "their sizes, in place or not", np);
     mg_profile_add_preamble(T->p, line);
   }
+  int tot, ex, dif; /* exact verdicts on a deterministic platform (docs/statistics.md): say how the rules came */
+  mg_ck_exact_counts(r, &tot, &ex, &dif);
+  if (ex || dif) {
+    snprintf(line, sizeof line, "np=%d: verdicts exact (simulated): %d of %d comparisons by the ratio against the "
+             "margin (%g), %d with repetitions that differed by the statistics", np, ex, tot, r->opts.margin, dif);
+    mg_profile_add_preamble(T->p, line);
+  }
   int ngroup = 0;
   for (int t = 0; t < T->nsrc; t++) ngroup += T->srcs[t].nprocs == np;
   if (ngroup > 1 && noise_per_source(T, s)) return 1;
