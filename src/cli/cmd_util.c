@@ -117,7 +117,8 @@ int mg_cmd_lib_variants(const char *spec, const mg_coll *colls, int ncolls, mg_b
 }
 
 void mg_cmd_mpi_end(void) {
-  mg_rma_finalize();  /* before the private communicators it lives on */
+  mg_bench_finalize(); /* the engine's duplicates of MPI_COMM_WORLD */
+  mg_rma_finalize();   /* before the private communicators it lives on */
   mg_hier_finalize();
   mg_core_finalize();
   MPI_Finalize();
