@@ -215,17 +215,20 @@ static int launch_deterministic(const mg_ck_launch *l) {
 }
 
 /* Whether each root's values of one side (v, their roots r) are one time, measured at least twice
- * (determinism checked, not assumed): within MG_CK_EXACT_TOL, raw.csv's resolution. -1 out of memory. */
+ * (determinism checked, not assumed): within MG_CK_EXACT_TOL, raw.csv's resolution. 1 one time at
+ * every root; 0 some root's values differ; 2 none differs, but a root was measured once; -1 out of
+ * memory. */
 static int identical_per_root(const vec *v, const vec *r) {
   tagged *x = tag(v, r);
   if (!x) return -1;
-  int same = v->n >= 2;
+  int same = 1;
   for (size_t i = 0, j; same && i < v->n; i = j) {
     for (j = i; j < v->n && x[j].root == x[i].root; j++) continue;
-    same = j - i >= 2 && x[j - 1].rt - x[i].rt <= MG_CK_EXACT_TOL; /* sorted by runtime within a root */
+    if (x[j - 1].rt - x[i].rt > MG_CK_EXACT_TOL) same = 0; /* sorted by runtime within a root */
+    else if (j - i < 2) same = 2;
   }
   free(x);
-  return same;
+  return v->n ? same : 2;
 }
 
 /* Launch boundaries in the pooled samples: off[k] .. off[k+1] is launch k's part. */
@@ -336,10 +339,10 @@ int mg_ck_compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v,
   mg_stats_mean(rev ? b.x : a.x, rev ? b.n : a.n, &v->mean_def);
   mg_stats_mean(rev ? a.x : b.x, rev ? a.n : b.n, &v->mean_mock);
   if (det) { /* a deterministic platform: the ratio of the times, when each is one (mg_ck_decide) */
-    int sa = identical_per_root(&a, &ra), sb = sa == 1 ? identical_per_root(&b, &rb) : 0;
+    int sa = identical_per_root(&a, &ra), sb = sa < 0 ? 1 : identical_per_root(&b, &rb);
     if (sa < 0 || sb < 0) goto nomem;
     double ma = median_of(a.x, a.n), mb = median_of(b.x, b.n);
-    if (sa && sb && ma > 0 && mb > 0) {
+    if (sa == 1 && sb == 1 && ma > 0 && mb > 0) {
       v->exact = 1;
       v->method = MG_CK_EXACT_METHOD;
       v->slowdown = ma / mb; /* the side tested for being slower over the other, as the bootstrap's */
@@ -347,7 +350,8 @@ int mg_ck_compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v,
       v->status = MG_CKV_OK;
       goto out;
     }
-    v->exact_differ = 1; /* repetitions differed (or a time of 0): today's statistics */
+    /* today's statistics: repetitions that differ (or a time of 0), or a root measured once */
+    v->exact_differ = !sa || !sb || !(ma > 0 && mb > 0) ? MG_CK_EXACT_DIFFER : MG_CK_EXACT_FEW;
   }
   mg_stats_status st;
   if (o->test == MG_CK_MWU) {

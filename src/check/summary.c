@@ -64,8 +64,8 @@ static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) 
             ext ? ext : "?");
   }
   double mult = mg_ck_result_mult(r);
-  int total, exact, differ;
-  mg_ck_exact_counts(r, &total, &exact, &differ);
+  int total, exact, differ, few;
+  mg_ck_exact_counts(r, &total, &exact, &differ, &few);
   if (!total || exact < total) /* every comparison exact: no interval decided anything */
     fprintf(f, "decision: the slowdown's bootstrap interval, each end at alpha %g / %.0f (%d comparisons%s x %d "
                "look%s%s):\n  violation: above 1; consistent: below 1 + margin; the %s test is reported beside, not "

@@ -388,11 +388,12 @@ static int tune_group(tune *T, int s) {
              "their sizes, in place or not", np);
     mg_profile_add_preamble(T->p, line);
   }
-  int tot, ex, dif; /* exact verdicts on a deterministic platform (docs/statistics.md): say how the rules came */
-  mg_ck_exact_counts(r, &tot, &ex, &dif);
+  int tot, ex, dif, few; /* exact verdicts on a deterministic platform (docs/statistics.md): how the rules came */
+  mg_ck_exact_counts(r, &tot, &ex, &dif, &few);
   if (ex || dif) {
     snprintf(line, sizeof line, "np=%d: verdicts exact (simulated): %d of %d comparisons by the ratio against the "
-             "margin (%g), %d with repetitions that differed by the statistics", np, ex, tot, r->opts.margin, dif);
+             "margin (%g), %d not exact by the statistics (%d of them a root measured once)", np, ex, tot,
+             r->opts.margin, dif, few);
     mg_profile_add_preamble(T->p, line);
   }
   int ngroup = 0;

@@ -1562,9 +1562,9 @@ static void test_exact(void) {
   v = find_v(&r, "bcast", 4096, "mockS");
   ASSERT_TRUE(!v->exact && v->exact_differ && v->outcome == MG_CK_INCONCLUSIVE);
   ASSERT_TRUE(strcmp(v->method, MG_CK_EXACT_METHOD) != 0);
-  int total, exact, differ;
-  mg_ck_exact_counts(&r, &total, &exact, &differ);
-  ASSERT_TRUE(total == 3 && exact == 2 && differ == 1);
+  int total, exact, differ, few;
+  mg_ck_exact_counts(&r, &total, &exact, &differ, &few);
+  ASSERT_TRUE(total == 3 && exact == 2 && differ == 1 && few == 0);
   FILE *f = fmemopen(out, sizeof out, "w");
   mg_ck_print_summary(f, &d, &r);
   fclose(f);
@@ -1592,6 +1592,23 @@ static void test_exact(void) {
   ASSERT_TRUE(!find_v(&r, "bcast", 1024, "mockS")->exact);
   mg_ck_result_free(&r);
   mg_ck_data_free(&d);
+  TEST_CASE("simulated, identical times but one value a side: not exact, 'a root measured once'");
+  {
+    static char one[2048];
+    snprintf(one, sizeof one,
+             "#@format=mpiguide-bench-raw/1\n#@mpi_library_name=SMPI\n#@nprocs=16\n#@nnodes=16\n#@launch=one\n"
+             "#@sync=barrier\n#@datatype=MPI_BYTE\n#@simulated=1\n" HEAD
+             "bcast,default,1024,1024,MPI_BYTE,16,one,0,0,0,2e-05,1\nbcast,mockS,1024,1024,MPI_BYTE,16,one,0,0,0,1e-05,1\n");
+    exact_analyze(write_file("exact_one/raw.csv", one), &d, &r);
+    v = find_v(&r, "bcast", 1024, "mockS");
+    ASSERT_TRUE(!v->exact && v->exact_differ == MG_CK_EXACT_FEW);
+    f = fmemopen(out, sizeof out, "w");
+    mg_ck_print_exact(f, &r, "");
+    fclose(f);
+    ASSERT_CONTAINS(out, "not exact: 1 of 1 comparisons simulated without computation with a root measured once");
+    mg_ck_result_free(&r);
+    mg_ck_data_free(&d);
+  }
   TEST_CASE("smpirun without sim.sh (no #@sim_options): the repetitions decide");
   exact_analyze(exact_fixture("exact_bare", "#@simulated=1\n"), &d, &r);
   ASSERT_TRUE(find_v(&r, "bcast", 1024, "mockS")->exact && !find_v(&r, "bcast", 4096, "mockS")->exact);
