@@ -8,7 +8,8 @@
 #                                [--selectors "ompi mpich mvapich2 impi"] [--timeout SECONDS]
 #                                [--build DIR] [-- CHECK-OPTIONS...]
 #   the platform is sim/platforms/TOPO-NP.xml, or the smallest TOPO-H.xml with more hosts (ranks on
-#   its first hosts); results in BASE/TOPO-NP-SELECTOR/, the wall clock, CPU seconds and peak resident MB of each run in BASE/campaign.log, the table
+#   its first hosts); results in BASE/TOPO-NP-SELECTOR/, the wall clock, CPU seconds, peak resident MB,
+#   cells measured and CPU seconds per cell of each run in BASE/campaign.log, the table
 #   in BASE/table.md. --build: the smpi build sim.sh runs (default build/smpi; a copy of its
 #   mpiguide in a directory of its own lets a campaign of hours run while build/smpi is rebuilt,
 #   which would otherwise change the program under it). CHECK-OPTIONS default: -c allreduce,bcast,allgather,reduce --sizes 16,64K --nrep 10
@@ -48,9 +49,14 @@ for np in $nps; do
       /usr/bin/time -f '%U %S %M' -o "$base/.cpu" "$here/scripts/sim.sh" --platform "$plat" --np "$np" --selector "$sel" \
         --timeout "$tmo" --build "$build" -o "$d" --force -- "$@" >"$base/$topo-$np-$sel.log" 2>&1
       rc=$?
-      read -r cpu rss < <(awk 'NF == 3 && $1 ~ /^[0-9.]+$/ { printf "%.0f %.0f\n", $1 + $2, $3 / 1024 }' "$base/.cpu" 2>/dev/null)
+      read -r cpu rss < <(awk 'NF == 3 && $1 ~ /^[0-9.]+$/ { printf "%.1f %.0f\n", $1 + $2, $3 / 1024 }' "$base/.cpu" 2>/dev/null)
       rm -f "$base/.cpu"
-      echo "$(date -u +%FT%TZ) $topo-$np-$sel exit $rc wall $(($(date +%s) - t0)) s cpu ${cpu:-?} s rss ${rss:-?} MB" | tee -a "$base/campaign.log"
+      # the cells measured (collective, size, reduction: the default's valid rows in raw.csv) and the
+      # CPU seconds per cell, the figure the run's fixed set-up (issue 50) is judged by
+      cells=$(awk -F, '!/^#/ && $2 == "default" && $NF == 1 { c[$1 "," $3 "," $6] = 1 } END { print length(c) }' \
+        "$d/raw.csv" 2>/dev/null)
+      per=$(awk -v c="${cells:-0}" -v t="${cpu:-}" 'BEGIN { if (c > 0 && t != "") printf "%.2f", t / c; else print "?" }')
+      echo "$(date -u +%FT%TZ) $topo-$np-$sel exit $rc wall $(($(date +%s) - t0)) s cpu ${cpu:-?} s rss ${rss:-?} MB cells ${cells:-?} cpu/cell ${per} s" | tee -a "$base/campaign.log"
     done
   done
 done

@@ -359,6 +359,9 @@ typedef struct mg_bench_result {
  * the duration of the run (an algorithm's error is then reported, not fatal).
  */
 int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res);
+/* Before MPI_Finalize: free the set-up mg_bench_run keeps with each communicator it ran on (its
+ * synchronisation's duplicate, engine.c). */
+void mg_bench_finalize(void);
 
 /* The predicted cost of every block of a run at the starting speed, seconds, from the costs learned
  * so far (eta.h; NAN before any block is done); share > 0: each block given that many wall seconds of

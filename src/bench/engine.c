@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algs/comm_records.h"
 #include "algs/rma_window.h"
 #include "bench/sync.h"
 #include "bench/run.h"
@@ -515,6 +516,49 @@ static int measure_all(run *R) {
   return MPI_SUCCESS;
 }
 
+/* The engine's set-up of a communicator, kept with it (comm_records.h) for every later run on it
+ * (issue 50): the duplicate the synchronisation runs on, so that it never matches the measured calls'
+ * messages, and how many ranks share the node. Under SimGrid SMPI a communicator's creation is
+ * what costs at scale (docs/scale.md: one MPI_Comm_dup 82 CPU-s at 1024 simulated ranks), and a check
+ * runs the engine once per size list of its collectives, a verify once per configuration. Freed with
+ * the communicator, or by mg_bench_finalize before MPI_Finalize. Every rank of comm calls the engine
+ * together, so all find the record or none does. */
+typedef struct comm_setup {
+  mg_record rec;
+  MPI_Comm scomm;
+  int nlocal;
+} comm_setup;
+
+static void setup_free(mg_record *r) {
+  comm_setup *s = (comm_setup *)r;
+  if (s->scomm != MPI_COMM_NULL) PMPI_Comm_free(&s->scomm);
+  free(s);
+}
+
+static mg_records setups = MG_RECORDS_INIT(setup_free);
+
+void mg_bench_finalize(void) { mg_records_finalize(&setups); }
+
+static int comm_setup_get(MPI_Comm comm, comm_setup **out) {
+  mg_record *r;
+  int rc = mg_records_find(&setups, comm, &r);
+  if (rc != MPI_SUCCESS || (*out = (comm_setup *)r)) return rc;
+  comm_setup *s = calloc(1, sizeof *s);
+  if (!s) return PMPI_Abort(comm, 1);
+  s->scomm = MPI_COMM_NULL;
+  s->nlocal = 1;
+  MPI_Comm node;
+  if ((rc = PMPI_Comm_dup(comm, &s->scomm)) == MPI_SUCCESS &&
+      (rc = PMPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) == MPI_SUCCESS) {
+    PMPI_Comm_size(node, &s->nlocal);
+    PMPI_Comm_free(&node);
+    rc = mg_records_add(&setups, comm, &s->rec);
+  }
+  if (rc != MPI_SUCCESS) return setup_free(&s->rec), rc;
+  *out = s;
+  return MPI_SUCCESS;
+}
+
 /* The clocks before any block: whether ranks share cores (then waits yield),
  * the global clock if used, and the cost of one synchronisation step. */
 static int prepare_clocks(run *R) {
@@ -522,12 +566,7 @@ static int prepare_clocks(run *R) {
   int rc;
   R->use_clock = cfg->time == MG_TIME_GLOBAL || mg_sync_uses_clock(cfg->sync);
   R->clock.now = R->now;
-  MPI_Comm node;
-  if ((rc = PMPI_Comm_split_type(R->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node)) != MPI_SUCCESS)
-    return rc;
-  int nlocal = 1;
-  PMPI_Comm_size(node, &nlocal);
-  PMPI_Comm_free(&node);
+  int nlocal = R->nlocal;
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   R->clock.yield = ncpu > 0 && nlocal > ncpu;
   if (R->use_clock) {
@@ -559,7 +598,9 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   MPI_Errhandler old;
   if ((rc = PMPI_Comm_get_errhandler(R.comm, &old)) != MPI_SUCCESS) return rc;
   if ((rc = PMPI_Comm_set_errhandler(R.comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS) return rc;
-  if ((rc = PMPI_Comm_dup(R.comm, &R.scomm)) != MPI_SUCCESS) goto restore;
+  comm_setup *cs;
+  if ((rc = comm_setup_get(R.comm, &cs)) != MPI_SUCCESS) goto restore;
+  R.scomm = cs->scomm, R.nlocal = cs->nlocal;
   if ((rc = mg_bench_build_types(&R)) != MPI_SUCCESS) goto out;
   if ((rc = prepare_clocks(&R)) != MPI_SUCCESS) goto out;
   if (cfg->libvars && (rc = mg_lv_open(cfg->libvars, R.comm)) != MPI_SUCCESS) goto out;
@@ -573,7 +614,6 @@ out:
   mg_pattern_free();
   if (cfg->libvars) mg_lv_close(cfg->libvars);
   mg_bench_free_types(&R);
-  if (R.scomm != MPI_COMM_NULL) PMPI_Comm_free(&R.scomm);
   free(R.ts), free(R.te), free(R.red), free(R.late), free(R.err), free(R.slot_v), free(R.slot_round);
   free(R.vals);
 restore:

@@ -174,6 +174,8 @@ static void meta_repetitions(FILE *f, const mg_bench_cfg *cfg) {
     mg_meta(f, "min_nrep", "%ld", cfg->rep.min_nrep);
     mg_meta(f, "max_nrep", "%ld", cfg->rep.max_nrep);
   }
+  if (cfg->rep.mode == MG_REP_RSE && cfg->rep.exact_min > 0) /* rep.h: one time, this many values: stopped */
+    mg_meta(f, "exact_stop", "%ld", cfg->rep.exact_min);
   if (cfg->stop_decided && cfg->rep.mode == MG_REP_RSE) { /* seq.h; a file without the line: each series' own rule */
     mg_meta(f, "stop_rule", "decided");
     mg_meta(f, "stop_rule_error", "%g", cfg->seq.error);

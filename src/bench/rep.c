@@ -51,6 +51,15 @@ void mg_rep_update(const mg_rep_cfg *cfg, mg_rep_state *st, long n, const double
   st->spent = 0;
   for (long i = 0; i < nvalid; i++) st->spent += valid[i];
   if (st->stop != MG_STOP_NONE) return;
+  if (cfg->mode == MG_REP_RSE && cfg->exact_min > 0 && nvalid >= cfg->exact_min) { /* one time: nothing to add */
+    double lo = valid[0], hi = valid[0];
+    for (long i = 1; i < nvalid; i++) lo = valid[i] < lo ? valid[i] : lo, hi = valid[i] > hi ? valid[i] : hi;
+    if (hi - lo <= MG_REP_EXACT_TOL) {
+      st->rse = 0;
+      st->stop = MG_STOP_RSE;
+      return;
+    }
+  }
 
   switch (cfg->mode) {
   case MG_REP_FIXED:

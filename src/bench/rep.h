@@ -52,7 +52,14 @@ typedef struct mg_rep_cfg {
   long min_nrep;      /* valid measurements before the RSE/TIME rules may stop */
   long max_nrep;      /* hard upper bound (not used by FIXED) */
   long k;             /* PAPER: K, also the length of the pilot */
+  long exact_min;     /* RSE on a deterministic platform (check under SMPI, docs/statistics.md "Exact
+                         verdicts"): > 0 also stop, before min_nrep, once this many valid values are
+                         one time (within MG_REP_EXACT_TOL); stop reason rse, its RSE 0. 0: off */
 } mg_rep_cfg;
+
+/* Valid values this close are one time for exact_min: raw.csv's 1 ns resolution and its rounding
+ * (check.h's MG_CK_EXACT_TOL, which the analysis decides with, is the same). */
+#define MG_REP_EXACT_TOL 1.5e-9
 
 typedef struct mg_rep_state {
   long n, nvalid;

@@ -19,6 +19,7 @@ typedef struct run {
   const mg_bench_cfg *cfg;
   mg_bench_result *res;
   MPI_Comm comm, scomm;
+  int nlocal;               /* ranks of comm on this rank's node (the engine's set-up, engine.c) */
   int rank, size;
   mg_now_fn now;
   int use_clock;

@@ -200,6 +200,37 @@ static int per_root(const vec *a, const vec *ra, const vec *b, const vec *rb, mg
   return 0;
 }
 
+/* Whether a launch ran on a deterministic platform (docs/statistics.md, "Exact verdicts"): simulated
+ * by SMPI (#@simulated=1, bench/meta.c) without simulated computation, which injects the host's
+ * measured compute times: #@sim_options (scripts/sim.sh), where the launch has it, must set
+ * smpi/simulate-computation:no last. A launch run by smpirun without sim.sh has no #@sim_options;
+ * its repetitions themselves decide (identical_per_root). */
+static int launch_deterministic(const mg_ck_launch *l) {
+  const char *sim = mg_ck_meta_get(&l->meta, "simulated");
+  if (!sim || strcmp(sim, "1")) return 0;
+  const char *o = mg_ck_meta_get(&l->meta, "sim_options"), *last = NULL;
+  static const char key[] = "smpi/simulate-computation:";
+  for (const char *q = o; q && (q = strstr(q, key)); q += sizeof key - 1) last = q + sizeof key - 1;
+  return !o || (last && !strncmp(last, "no", 2) && (last[2] == '\0' || last[2] == ' '));
+}
+
+/* Whether each root's values of one side (v, their roots r) are one time, measured at least twice
+ * (determinism checked, not assumed): within MG_CK_EXACT_TOL, raw.csv's resolution. 1 one time at
+ * every root; 0 some root's values differ; 2 none differs, but a root was measured once; -1 out of
+ * memory. */
+static int identical_per_root(const vec *v, const vec *r) {
+  tagged *x = tag(v, r);
+  if (!x) return -1;
+  int same = 1;
+  for (size_t i = 0, j; same && i < v->n; i = j) {
+    for (j = i; j < v->n && x[j].root == x[i].root; j++) continue;
+    if (x[j - 1].rt - x[i].rt > MG_CK_EXACT_TOL) same = 0; /* sorted by runtime within a root */
+    else if (j - i < 2) same = 2;
+  }
+  free(x);
+  return v->n ? same : 2;
+}
+
 /* Launch boundaries in the pooled samples: off[k] .. off[k+1] is launch k's part. */
 typedef struct offs {
   size_t *a, *b;
@@ -256,7 +287,7 @@ int mg_ck_compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v,
   offs L = {0};
   int rc = 0;
   double sync = -1, t_first = INFINITY, t_last = -INFINITY;
-  int t_unknown = 0;
+  int t_unknown = 0, det = 1;
   /* monotony: A(bytes) on the default's side, A(bytes_next) on the mock-up's; a reverse relation
    * (check.h): the mock-up on the side tested for being slower, its fields swapped back below */
   int rev = v->rel == MG_CK_REL_REVERSE;
@@ -278,6 +309,7 @@ int mg_ck_compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v,
       goto nomem;
     if (offs_push(&L, a.n, b.n, (size_t)d->nlaunches)) goto nomem;
     v->launches++;
+    det &= launch_deterministic(&d->launches[l]);
     if (median_of(la.x, la.n) > median_of(lb.x, lb.n)) v->launches_slower++;
     if (d->launches[l].sync_cost > sync) sync = d->launches[l].sync_cost;
     double t = launch_start(&d->launches[l]);
@@ -306,6 +338,21 @@ int mg_ck_compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v,
   mg_stats_median(rev ? a.x : b.x, rev ? a.n : b.n, &v->med_mock);
   mg_stats_mean(rev ? b.x : a.x, rev ? b.n : a.n, &v->mean_def);
   mg_stats_mean(rev ? a.x : b.x, rev ? a.n : b.n, &v->mean_mock);
+  if (det) { /* a deterministic platform: the ratio of the times, when each is one (mg_ck_decide) */
+    int sa = identical_per_root(&a, &ra), sb = sa < 0 ? 1 : identical_per_root(&b, &rb);
+    if (sa < 0 || sb < 0) goto nomem;
+    double ma = median_of(a.x, a.n), mb = median_of(b.x, b.n);
+    if (sa == 1 && sb == 1 && ma > 0 && mb > 0) {
+      v->exact = 1;
+      v->method = MG_CK_EXACT_METHOD;
+      v->slowdown = ma / mb; /* the side tested for being slower over the other, as the bootstrap's */
+      v->noise = 0;
+      v->status = MG_CKV_OK;
+      goto out;
+    }
+    /* today's statistics: repetitions that differ (or a time of 0), or a root measured once */
+    v->exact_differ = !sa || !sb || !(ma > 0 && mb > 0) ? MG_CK_EXACT_DIFFER : MG_CK_EXACT_FEW;
+  }
   mg_stats_status st;
   if (o->test == MG_CK_MWU) {
     mg_stats_mwu_result m;

@@ -303,7 +303,26 @@ typedef struct mg_ck_verdict {
                             bits (#@measure_only, mg_why_measurable): a verdict, never a tuning rule */
   int violation;         /* outcome == MG_CK_VIOLATION */
   int rel;               /* mg_ck_relation: what the comparison states (relation rows: mg_ck_result.rel) */
+  int exact;             /* decided exactly (MG_CK_EXACT_METHOD, mg_ck_decide): every launch simulated
+                            without computation (#@simulated=1; #@sim_options, where given, with
+                            smpi/simulate-computation:no) and both sides' values identical at each
+                            root, with at least 2 per root: the ratio of the times against the margin,
+                            no test, no interval, no noise threshold (docs/statistics.md) */
+  int exact_differ;      /* simulated without computation, but not exact: MG_CK_EXACT_DIFFER (a side's
+                            repetitions at a root differed) or MG_CK_EXACT_FEW (a root measured once);
+                            today's statistics, said so in the summary; 0 otherwise */
 } mg_ck_verdict;
+
+/* How far apart a side's repetitions at one root may be and still be one time for an exact verdict:
+ * raw.csv's resolution (runtimes with 9 decimals, 1 ns; bench/csv.c) and its rounding. SMPI's times of
+ * one cell differ by that step (81.021 and 81.022 us: bcast 64 KiB at 16 ranks), a simulated
+ * computation's by microseconds. */
+#define MG_CK_EXACT_TOL 1.5e-9
+/* Why a comparison on a deterministic platform is not exact (mg_ck_verdict.exact_differ). */
+#define MG_CK_EXACT_DIFFER 1
+#define MG_CK_EXACT_FEW 2
+/* A verdict's method (verdicts.csv's `method` column) when it is decided exactly (mg_ck_verdict.exact). */
+#define MG_CK_EXACT_METHOD "exact (simulated)"
 
 /*
  * What a verdict compares, X(ENUM, name in verdicts.csv's `relation` column, meaning). Every row of
@@ -389,6 +408,14 @@ typedef struct mg_ck_result {
   int npack;
   int pack_family;
 } mg_ck_result;
+
+/* Of the OK comparisons of r->v (the A/A control left out): how many were decided exactly, how many
+ * were on a deterministic platform but decided by the statistics (not exact), and of those how many
+ * because a root was measured once (few). */
+void mg_ck_exact_counts(const mg_ck_result *r, int *total, int *exact, int *differ, int *few);
+/* The summary's, the report's and tune's line on exact verdicts (docs/statistics.md), ending in a
+ * newline; nothing when no comparison was on a deterministic platform. */
+void mg_ck_print_exact(FILE *f, const mg_ck_result *r, const char *indent);
 
 /* Whether an algorithm name is a library variant's ("lib:ring"). */
 static inline int mg_ck_is_libvar(const char *alg) { return !strncmp(alg, "lib:", 4); }

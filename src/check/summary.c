@@ -64,12 +64,16 @@ static void print_settings(FILE *f, const mg_ck_data *d, const mg_ck_result *r) 
             ext ? ext : "?");
   }
   double mult = mg_ck_result_mult(r);
-  fprintf(f, "decision: the slowdown's bootstrap interval, each end at alpha %g / %.0f (%d comparisons%s x %d "
-             "look%s%s):\n  violation: above 1; consistent: below 1 + margin; the %s test is reported beside, not "
-             "decisive\n",
-          r->opts.alpha, mult, r->family, r->opts.holm ? "" : " not adjusted for", r->looks, r->looks == 1 ? "" : "s",
-          r->looks > 1 ? " of --stop-rule decided" : "", mg_ck_test_name(r->opts.test));
+  int total, exact, differ, few;
+  mg_ck_exact_counts(r, &total, &exact, &differ, &few);
+  if (!total || exact < total) /* every comparison exact: no interval decided anything */
+    fprintf(f, "decision: the slowdown's bootstrap interval, each end at alpha %g / %.0f (%d comparisons%s x %d "
+               "look%s%s):\n  violation: above 1; consistent: below 1 + margin; the %s test is reported beside, not "
+               "decisive\n",
+            r->opts.alpha, mult, r->family, r->opts.holm ? "" : " not adjusted for", r->looks,
+            r->looks == 1 ? "" : "s", r->looks > 1 ? " of --stop-rule decided" : "", mg_ck_test_name(r->opts.test));
   if (r->rel_family) fprintf(f, "          (%d of the comparisons reverse, e.g. TGT 2010 eq. 5)\n", r->rel_family);
+  mg_ck_print_exact(f, r, "");
   mg_ck_span_info sp;
   mg_ck_span_summary(r, &sp);
   if (d->nlaunches <= 1)

@@ -75,6 +75,17 @@ void mg_ck_opts_default(mg_ck_opts *o) {
  * likewise a false consistent; the launch, root and noise guards can only withhold a violation. */
 void mg_ck_decide(mg_ck_verdict *v, double alpha, double mult, double margin) {
   v->mult = mult;
+  if (v->exact) { /* deterministic times (check.h): the ratio against the margin, no test, no noise */
+    v->lo = v->hi = v->slowdown;
+    v->significant = v->slowdown > 1 + margin;
+    v->p_adj = v->significant ? 0 : 1; /* certain either way: no sampling to err by */
+    v->leaning = v->significant && v->launches_slower == v->launches && v->roots_slower == v->roots;
+    v->outcome = v->leaning                   ? MG_CK_VIOLATION
+                 : v->slowdown <= 1 + margin ? MG_CK_CONSISTENT
+                                             : MG_CK_INCONCLUSIVE; /* beyond the margin at some roots only */
+    v->violation = v->outcome == MG_CK_VIOLATION;
+    return;
+  }
   double lo = NAN, hi = NAN, p = 1;
   int enough = v->n_def >= MG_CK_MIN_VALUES && v->n_mock >= MG_CK_MIN_VALUES;
   if (!enough || !(mult >= 1) ||
@@ -91,6 +102,36 @@ void mg_ck_decide(mg_ck_verdict *v, double alpha, double mult, double margin) {
   else if (hi <= 1 + margin) v->outcome = MG_CK_CONSISTENT;
   else v->outcome = MG_CK_INCONCLUSIVE;
   v->violation = v->outcome == MG_CK_VIOLATION;
+}
+
+void mg_ck_exact_counts(const mg_ck_result *r, int *total, int *exact, int *differ, int *few) {
+  *total = *exact = *differ = *few = 0;
+  for (int i = 0; i < r->n; i++) {
+    const mg_ck_verdict *v = &r->v[i];
+    if (v->status != MG_CKV_OK || v->aa) continue;
+    ++*total;
+    *exact += v->exact;
+    *differ += v->exact_differ != 0;
+    *few += v->exact_differ == MG_CK_EXACT_FEW;
+  }
+}
+
+void mg_ck_print_exact(FILE *f, const mg_ck_result *r, const char *indent) {
+  int total, exact, differ, few;
+  mg_ck_exact_counts(r, &total, &exact, &differ, &few);
+  if (exact)
+    fprintf(f, "%sexact (simulated): %d of %d comparisons on a deterministic platform, every repetition of both "
+               "sides identical:\n%s  the ratio of the times against the margin (violation above %g, consistent at "
+               "or below), no test, no noise threshold\n",
+            indent, exact, total, indent, 1 + r->opts.margin);
+  if (differ - few)
+    fprintf(f, "%snot exact: %d of %d comparisons simulated without computation, but their repetitions differed: "
+               "decided by the statistics\n",
+            indent, differ - few, total);
+  if (few)
+    fprintf(f, "%snot exact: %d of %d comparisons simulated without computation with a root measured once: "
+               "decided by the statistics (2 repetitions per root make them exact)\n",
+            indent, few, total);
 }
 
 double mg_ck_launch_wait(double elapsed, int k, int n, double min_span) {

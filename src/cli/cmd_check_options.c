@@ -371,6 +371,12 @@ int mg_check_parse_measure(const mg_opt_vals *o, mg_check_state *S, const mg_ben
     }
     if (mg_cmd_check_sizes(S->sizes[c], S->nsizes[c], cfg, mg_colls[c].reduction, S->err, sizeof S->err)) return -1;
   }
+#ifdef SMPI_H
+  /* Simulated (SimGrid SMPI): a cell whose repetitions are one time is measured twice per root and
+   * no more (the adaptive rule only; docs/statistics.md, "Exact verdicts"); raw.csv #@exact_stop.
+   * Equal on every rank: the roots are the options'. */
+  cfg->rep.exact_min = 2L * (cfg->nroots > 0 ? cfg->nroots : 1);
+#endif
   int m = o->given[O_SYNC] ? mg_sync_find(o->val[O_SYNC]) : MG_SYNC_BARRIER;
   if (m < 0)
     return MG_ERR_TO(S->err, "unknown sync method '%s'; valid: barrier dbarrier dissem window roundtime", o->val[O_SYNC]);

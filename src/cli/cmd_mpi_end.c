@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "algs/algs.h"
+#include "bench/bench.h"
 #include "cli/cmd_util.h"
 #include "util/parse.h"
 
@@ -56,6 +57,7 @@ double mg_cmd_finalize_grace(void) {
 void mg_cmd_mpi_end_status(const char *cmd, int status, const char *saved) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  mg_bench_finalize(); /* the engine's duplicates of MPI_COMM_WORLD */
   mg_rma_finalize();  /* before the private communicators it lives on */
   mg_hier_finalize();
   mg_core_finalize();

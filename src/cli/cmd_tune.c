@@ -388,6 +388,14 @@ static int tune_group(tune *T, int s) {
              "their sizes, in place or not", np);
     mg_profile_add_preamble(T->p, line);
   }
+  int tot, ex, dif, few; /* exact verdicts on a deterministic platform (docs/statistics.md): how the rules came */
+  mg_ck_exact_counts(r, &tot, &ex, &dif, &few);
+  if (ex || dif) {
+    snprintf(line, sizeof line, "np=%d: verdicts exact (simulated): %d of %d comparisons by the ratio against the "
+             "margin (%g), %d not exact by the statistics (%d of them a root measured once)", np, ex, tot,
+             r->opts.margin, dif, few);
+    mg_profile_add_preamble(T->p, line);
+  }
   int ngroup = 0;
   for (int t = 0; t < T->nsrc; t++) ngroup += T->srcs[t].nprocs == np;
   if (ngroup > 1 && noise_per_source(T, s)) return 1;

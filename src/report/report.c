@@ -335,6 +335,12 @@ static void metadata(FILE *f, const mg_rp_run *runs, int nruns) {
     ROW("simulation against measurement", launch_meta(L, "simulated", tmp, sizeof tmp);
         if (strcmp(tmp, "1")) snprintf(buf, sizeof buf, "-");
         else if (launch_meta(L, "sim_trust", buf, sizeof buf), !buf[0]) snprintf(buf, sizeof buf, "not compared on this platform"));
+    /* exact verdicts (check.h, mg_ck_verdict.exact): how many, and how many fell back to the statistics */
+    ROW("verdicts", int tot, ex, dif, few; mg_ck_exact_counts(R, &tot, &ex, &dif, &few);
+        if (!ex && !dif) snprintf(buf, sizeof buf, "statistics (not deterministic: measured, or computation simulated)");
+        else snprintf(buf, sizeof buf, "exact (simulated): %d of %d comparisons, the ratio against the margin %g; "
+                                       "%d not exact (repetitions that differed, %d of them a root measured "
+                                       "once): statistics", ex, tot, R->opts.margin, dif, few));
   }
   int derived = 0; /* a measurement on a derived datatype (bench --datatype): say which */
   for (int ri = 0; ri < nruns; ri++) derived |= runs[ri].d->launches[0].datatype && strchr(runs[ri].d->launches[0].datatype, ':');

@@ -131,6 +131,19 @@ static void test_rep(void) {
   ASSERT_EQ(n, 25);
   ASSERT_EQ(st.stop, MG_STOP_RSE);
 
+  TEST_CASE("adaptive on a deterministic platform: exact_min identical values stop it before min_nrep");
+  mg_rep_cfg ex = {.mode = MG_REP_RSE, .rse = 0.01, .stat = MG_STAT_MEDIAN, .min_nrep = 100, .max_nrep = 1000,
+                   .exact_min = 4};
+  n = drive(&ex, &st, 0, 2, 0, buf, &nd, &before); /* noise 0: every value the same */
+  ASSERT_EQ(n, 4);
+  ASSERT_TRUE(st.stop == MG_STOP_RSE && st.rse == 0);
+  TEST_CASE("... values apart by more than 1.5 ns: the usual rule (min_nrep)");
+  n = drive(&ex, &st, 0, 2, 0.5, buf, &nd, &before);
+  ASSERT_TRUE(n >= 100);
+  ex.exact_min = 0; /* off: min_nrep even for identical values */
+  n = drive(&ex, &st, 0, 2, 0, buf, &nd, &before);
+  ASSERT_EQ(n, 100);
+
   TEST_CASE("adaptive hits max_nrep");
   mg_rep_cfg tight = {
       .mode = MG_REP_RSE, .rse = 1e-6, .stat = MG_STAT_MEDIAN, .min_nrep = 10, .max_nrep = 60};

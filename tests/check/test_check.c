@@ -1498,10 +1498,128 @@ static void test_pack(void) {
   mg_ck_data_free(&d);
 }
 
+/* ---------- exact verdicts on a deterministic platform (docs/statistics.md, "Exact verdicts") ---------- */
+
+/* A launch with `meta` (extra #@ lines) of three bcast cells, the default against mockS, 2 rounds:
+ * 1 KiB 20 us against 10 us (identical repetitions), 2 KiB 10.3 and 10.301 us against 10.0 us (one
+ * time at raw.csv's 1 ns resolution: 1.03005x, within the margin), 4 KiB the default's repetitions
+ * 20 and 20.01 us (10 ns apart: not one time). */
+static const char *exact_fixture(const char *name, const char *meta) {
+  static char csv[4][4096];
+  static int k;
+  char *c = csv[k = (k + 1) % 4];
+  snprintf(c, sizeof csv[0],
+           "#@format=mpiguide-bench-raw/1\n#@mpi_library_name=SMPI\n#@mpi_library_version=SimGrid 3.32\n"
+           "#@nprocs=16\n#@nnodes=16\n#@hostname=node-0\n#@date=2026-01-01T00:00:00Z\n#@launch=%s\n"
+           "#@sync=barrier\n#@datatype=MPI_BYTE\n#@sync_cost_sec=5e-06\n%s" HEAD,
+           name, meta);
+  static const struct {
+    int bytes;
+    double def[2], mock[2];
+  } cell[] = {{1024, {20e-6, 20e-6}, {10e-6, 10e-6}},
+              {2048, {10.3e-6, 10.301e-6}, {10e-6, 10e-6}},
+              {4096, {20e-6, 20.01e-6}, {10e-6, 10e-6}}};
+  for (size_t i = 0; i < sizeof cell / sizeof cell[0]; i++)
+    for (int r = 0; r < 2; r++) {
+      size_t u = strlen(c);
+      snprintf(c + u, sizeof csv[0] - u,
+               "bcast,default,%d,%d,MPI_BYTE,16,%s,%d,%d,0,%.12g,1\nbcast,mockS,%d,%d,MPI_BYTE,16,%s,%d,%d,0,%.12g,1\n",
+               cell[i].bytes, cell[i].bytes, name, r, r, cell[i].def[r], cell[i].bytes, cell[i].bytes, name, r, r,
+               cell[i].mock[r]);
+    }
+  char file[64];
+  snprintf(file, sizeof file, "%s/raw.csv", name);
+  return write_file(file, c);
+}
+
+static void exact_analyze(const char *src, mg_ck_data *d, mg_ck_result *r) {
+  char err[MG_CK_ERR];
+  mg_ck_opts o;
+  mg_ck_data_init(d);
+  ASSERT_TRUE(mg_ck_read(d, src, err, sizeof err) == 0);
+  mg_ck_opts_default(&o);
+  ASSERT_TRUE(mg_ck_analyze(d, &o, r, err, sizeof err) == 0);
+}
+
+static void test_exact(void) {
+  static const char sim[] = "#@simulated=1\n#@platform=fattree-16.xml\n#@selector=ompi\n"
+                            "#@sim_options=--cfg=smpi/coll-selector:ompi --cfg=smpi/simulate-computation:no\n";
+  mg_ck_data d;
+  mg_ck_result r;
+  char fl[8], out[2048];
+  TEST_CASE("simulated, identical repetitions (2 of each): the ratio against the margin decides");
+  exact_analyze(exact_fixture("exact_sim", sim), &d, &r);
+  const mg_ck_verdict *v = find_v(&r, "bcast", 1024, "mockS");
+  ASSERT_TRUE(v->exact && !v->exact_differ && v->n_def == 2 && v->n_mock == 2);
+  ASSERT_STR_EQ(v->method, MG_CK_EXACT_METHOD);
+  ASSERT_NEAR(v->slowdown, 2.0, 1e-12);
+  ASSERT_TRUE(v->lo == v->slowdown && v->hi == v->slowdown && v->violation && !v->noise && v->p_adj == 0);
+  ASSERT_STR_EQ(mg_ck_flags(v, fl), "VS");
+  v = find_v(&r, "bcast", 2048, "mockS"); /* 1.03005x: within the 5 % margin, consistent without a test */
+  ASSERT_TRUE(v->exact && v->outcome == MG_CK_CONSISTENT && !v->violation && v->p_adj == 1);
+  ASSERT_NEAR(v->slowdown, 1.03005, 1e-9);
+  TEST_CASE("simulated, repetitions that differ: today's statistics (2 values: inconclusive), said so");
+  v = find_v(&r, "bcast", 4096, "mockS");
+  ASSERT_TRUE(!v->exact && v->exact_differ && v->outcome == MG_CK_INCONCLUSIVE);
+  ASSERT_TRUE(strcmp(v->method, MG_CK_EXACT_METHOD) != 0);
+  int total, exact, differ, few;
+  mg_ck_exact_counts(&r, &total, &exact, &differ, &few);
+  ASSERT_TRUE(total == 3 && exact == 2 && differ == 1 && few == 0);
+  FILE *f = fmemopen(out, sizeof out, "w");
+  mg_ck_print_summary(f, &d, &r);
+  fclose(f);
+  ASSERT_CONTAINS(out, "exact (simulated): 2 of 3 comparisons on a deterministic platform");
+  ASSERT_CONTAINS(out, "not exact: 1 of 3 comparisons simulated without computation, but their repetitions differed");
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+  TEST_CASE("the same times measured (no #@simulated): no exact verdict, 2 values are inconclusive");
+  exact_analyze(exact_fixture("exact_real", ""), &d, &r);
+  for (size_t b = 1024; b <= 4096; b *= 2) {
+    v = find_v(&r, "bcast", b, "mockS");
+    ASSERT_TRUE(!v->exact && !v->exact_differ && v->outcome == MG_CK_INCONCLUSIVE);
+  }
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+  TEST_CASE("simulated with computation (sim.sh --compute, or a later --cfg turning it on): statistics");
+  exact_analyze(exact_fixture("exact_compute", "#@simulated=1\n#@sim_options=--cfg=smpi/coll-selector:ompi\n"), &d, &r);
+  v = find_v(&r, "bcast", 1024, "mockS");
+  ASSERT_TRUE(!v->exact && !v->exact_differ && v->outcome == MG_CK_INCONCLUSIVE);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+  exact_analyze(exact_fixture("exact_later", "#@simulated=1\n#@sim_options=--cfg=smpi/simulate-computation:no "
+                                             "--cfg=smpi/simulate-computation:yes\n"),
+                &d, &r);
+  ASSERT_TRUE(!find_v(&r, "bcast", 1024, "mockS")->exact);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+  TEST_CASE("simulated, identical times but one value a side: not exact, 'a root measured once'");
+  {
+    static char one[2048];
+    snprintf(one, sizeof one,
+             "#@format=mpiguide-bench-raw/1\n#@mpi_library_name=SMPI\n#@nprocs=16\n#@nnodes=16\n#@launch=one\n"
+             "#@sync=barrier\n#@datatype=MPI_BYTE\n#@simulated=1\n" HEAD
+             "bcast,default,1024,1024,MPI_BYTE,16,one,0,0,0,2e-05,1\nbcast,mockS,1024,1024,MPI_BYTE,16,one,0,0,0,1e-05,1\n");
+    exact_analyze(write_file("exact_one/raw.csv", one), &d, &r);
+    v = find_v(&r, "bcast", 1024, "mockS");
+    ASSERT_TRUE(!v->exact && v->exact_differ == MG_CK_EXACT_FEW);
+    f = fmemopen(out, sizeof out, "w");
+    mg_ck_print_exact(f, &r, "");
+    fclose(f);
+    ASSERT_CONTAINS(out, "not exact: 1 of 1 comparisons simulated without computation with a root measured once");
+    mg_ck_result_free(&r);
+    mg_ck_data_free(&d);
+  }
+  TEST_CASE("smpirun without sim.sh (no #@sim_options): the repetitions decide");
+  exact_analyze(exact_fixture("exact_bare", "#@simulated=1\n"), &d, &r);
+  ASSERT_TRUE(find_v(&r, "bcast", 1024, "mockS")->exact && !find_v(&r, "bcast", 4096, "mockS")->exact);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+}
+
 static const struct {
   const char *name;
   void (*fn)(void);
-} groups[] = {{"agree", test_agree}, {"span", test_span}, {"rerank", test_rerank}, {"monotony", test_monotony}, {"measure_only", test_measure_only},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
+} groups[] = {{"exact", test_exact}, {"agree", test_agree}, {"span", test_span}, {"rerank", test_rerank}, {"monotony", test_monotony}, {"measure_only", test_measure_only},{"read", test_read},           {"verdicts", test_verdicts}, {"aa", test_aa},
               {"launches", test_launches},   {"repro", test_repro},       {"grouped", test_grouped},
               {"shared_rounds", test_shared_rounds},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
