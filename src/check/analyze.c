@@ -281,6 +281,42 @@ static double launch_start(const mg_ck_launch *l) {
   return days * 86400 + (double)(f[3] * 3600 + f[4] * 60 + f[5]);
 }
 
+/* The bootstrap seed of comparison v: it depends on the comparison, not on its position in the run. */
+static uint32_t comparison_seed(const mg_ck_opts *o, const char *opname, const mg_ck_verdict *v, int rev) {
+  uint32_t seed = mg_fnv1a(MG_FNV1A_INIT, &o->seed, sizeof o->seed);
+  seed = mg_fnv1a(seed, opname, strlen(opname));
+  seed = mg_fnv1a(seed, v->alg, strlen(v->alg));
+  seed = mg_fnv1a(seed, v->red, strlen(v->red));
+  uint64_t by = v->bytes;
+  seed = mg_fnv1a(seed, &by, sizeof by);
+  if (v->bytes_next) { /* the guideline verdicts keep the seeds they had */
+    by = v->bytes_next;
+    seed = mg_fnv1a(seed, &by, sizeof by);
+  }
+  if (rev) seed = mg_fnv1a(seed, "reverse", 7); /* its own replicates, not the mock-up row's inverted */
+  return seed;
+}
+
+/* On a deterministic platform (launch_deterministic): the ratio of the two sides' times when each is
+ * one time (identical_per_root), into v (mg_ck_decide then decides it without a test): 1 done, 0
+ * today's statistics (v->exact_differ says why), -1 out of memory. */
+static int exact(const vec *a, const vec *ra, const vec *b, const vec *rb, mg_ck_verdict *v) {
+  int sa = identical_per_root(a, ra), sb = sa < 0 ? 1 : identical_per_root(b, rb);
+  if (sa < 0 || sb < 0) return -1;
+  double ma = median_of(a->x, a->n), mb = median_of(b->x, b->n);
+  if (sa == 1 && sb == 1 && ma > 0 && mb > 0) {
+    v->exact = 1;
+    v->method = MG_CK_EXACT_METHOD;
+    v->slowdown = ma / mb; /* the side tested for being slower over the other, as the bootstrap's */
+    v->noise = 0;
+    v->status = MG_CKV_OK;
+    return 1;
+  }
+  /* repetitions that differ (or a time of 0), or a root measured once */
+  v->exact_differ = !sa || !sb || !(ma > 0 && mb > 0) ? MG_CK_EXACT_DIFFER : MG_CK_EXACT_FEW;
+  return 0;
+}
+
 int mg_ck_compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v, const char *opname, char *err,
                      size_t errlen) {
   vec a = {0}, b = {0}, la = {0}, lb = {0}, ra = {0}, rb = {0}, lra = {0}, lrb = {0};
@@ -338,21 +374,9 @@ int mg_ck_compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v,
   mg_stats_median(rev ? a.x : b.x, rev ? a.n : b.n, &v->med_mock);
   mg_stats_mean(rev ? b.x : a.x, rev ? b.n : a.n, &v->mean_def);
   mg_stats_mean(rev ? a.x : b.x, rev ? a.n : b.n, &v->mean_mock);
-  if (det) { /* a deterministic platform: the ratio of the times, when each is one (mg_ck_decide) */
-    int sa = identical_per_root(&a, &ra), sb = sa < 0 ? 1 : identical_per_root(&b, &rb);
-    if (sa < 0 || sb < 0) goto nomem;
-    double ma = median_of(a.x, a.n), mb = median_of(b.x, b.n);
-    if (sa == 1 && sb == 1 && ma > 0 && mb > 0) {
-      v->exact = 1;
-      v->method = MG_CK_EXACT_METHOD;
-      v->slowdown = ma / mb; /* the side tested for being slower over the other, as the bootstrap's */
-      v->noise = 0;
-      v->status = MG_CKV_OK;
-      goto out;
-    }
-    /* today's statistics: repetitions that differ (or a time of 0), or a root measured once */
-    v->exact_differ = !sa || !sb || !(ma > 0 && mb > 0) ? MG_CK_EXACT_DIFFER : MG_CK_EXACT_FEW;
-  }
+  int ex = det ? exact(&a, &ra, &b, &rb, v) : 0; /* a deterministic platform */
+  if (ex < 0) goto nomem;
+  if (ex > 0) goto out;
   mg_stats_status st;
   if (o->test == MG_CK_MWU) {
     mg_stats_mwu_result m;
@@ -382,20 +406,8 @@ int mg_ck_compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v,
              mg_stats_strerror(st), v->n_def, v->n_mock);
     goto out;
   }
-  /* the bootstrap seed depends on the comparison, not on its position in the run */
-  uint32_t seed = mg_fnv1a(MG_FNV1A_INIT, &o->seed, sizeof o->seed);
-  seed = mg_fnv1a(seed, opname, strlen(opname));
-  seed = mg_fnv1a(seed, v->alg, strlen(v->alg));
-  seed = mg_fnv1a(seed, v->red, strlen(v->red));
-  uint64_t by = v->bytes;
-  seed = mg_fnv1a(seed, &by, sizeof by);
-  if (v->bytes_next) { /* the guideline verdicts keep the seeds they had */
-    by = v->bytes_next;
-    seed = mg_fnv1a(seed, &by, sizeof by);
-  }
-  if (rev) seed = mg_fnv1a(seed, "reverse", 7); /* its own replicates, not the mock-up row's inverted */
   mg_stats_slowdown_result sr;
-  st = slowdown(&a, &b, &L, o, seed, &sr);
+  st = slowdown(&a, &b, &L, o, comparison_seed(o, opname, v, rev), &sr);
   if (st == MG_STATS_NOMEM) goto nomem;
   if (st == MG_STATS_OK) {
     v->slowdown = sr.ratio;
@@ -551,75 +563,6 @@ static int looks_of(const mg_ck_data *d) {
   return (int)most;
 }
 
-/* The REVERSE row of mock-up row m (check.h, mg_ck_relations), before Holm. */
-static int reverse_row(const mg_ck_data *d, const mg_ck_opts *o, const mg_ck_verdict *m, const mg_ck_relation_rows *rr,
-                       mg_ck_verdict *v, char *err, size_t errlen) {
-  mg_ck_verdict_init(v, m->coll, m->bytes, m->red, m->alg);
-  v->rel = MG_CK_REL_REVERSE;
-  v->guideline = rr->rev_guideline;
-  v->measure_only = 1; /* a verdict, never a tuning rule */
-  if (m->status != MG_CKV_OK) { /* nothing to compare: the mock-up row's reason */
-    v->status = m->status;
-    snprintf(v->note, sizeof v->note, "%s", m->note);
-    return 0;
-  }
-  if (mg_ck_compare_op(d, o, v, mg_colls[v->coll].name, err, errlen)) return -1;
-  if (v->status == MG_CKV_OK) snprintf(v->note, sizeof v->note, "%s", rr->rev_note);
-  return 0;
-}
-
-/* The EQUIV row of mock-up row m and its REVERSE row rv, after Holm (check.h): the two one-sided
- * tests on [1 / hi(rv), hi(m)], a violation when either direction is one. */
-static void equiv_row(const mg_ck_verdict *m, const mg_ck_verdict *rv, const mg_ck_relation_rows *rr,
-                      double margin, mg_ck_verdict *v) {
-  *v = *m;
-  v->rel = MG_CK_REL_EQUIV;
-  v->guideline = rr->eq_guideline;
-  v->measure_only = 1;
-  v->stat = v->crit = NAN;
-  v->method = "";
-  if (m->status != MG_CKV_OK || rv->status != MG_CKV_OK) {
-    v->status = m->status != MG_CKV_OK ? m->status : rv->status;
-    snprintf(v->note, sizeof v->note, "%s", m->status != MG_CKV_OK ? m->note : rv->note);
-    return;
-  }
-  /* both directions: the smaller p (a difference either way), its adjusted value and launches */
-  int r_first = rv->p_adj < m->p_adj;
-  v->p = r_first ? rv->p : m->p;
-  v->p_adj = r_first ? rv->p_adj : m->p_adj;
-  v->launches_slower = r_first ? rv->launches_slower : m->launches_slower;
-  v->roots_slower = r_first ? rv->roots_slower : m->roots_slower;
-  v->significant = m->significant || rv->significant;
-  v->leaning = m->leaning || rv->leaning;
-  v->lo = rv->hi > 0 ? 1 / rv->hi : NAN;
-  v->hi = m->hi;
-  mg_stats_equiv e = MG_STATS_EQUIV_UNDECIDED;
-  int tost = mg_stats_equivalence(v->lo, v->hi, margin, &e) == MG_STATS_OK;
-  if (m->violation || rv->violation) v->outcome = MG_CK_VIOLATION;
-  else if (tost && e == MG_STATS_EQUIV_INSIDE) v->outcome = MG_CK_CONSISTENT;
-  else v->outcome = MG_CK_INCONCLUSIVE;
-  v->violation = v->outcome == MG_CK_VIOLATION;
-  snprintf(v->note, sizeof v->note, "equivalence: holds when %s and %s are both consistent; violated when either is a "
-           "violation", m->guideline, rv->guideline);
-}
-
-/* The relation rows (check.h) of r's mock-up verdicts: each REVERSE verdict now, to join the run's
- * Holm family, and a place for its EQUIV verdict after it, filled after Holm (not in the family). */
-static int reverse_rows(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen) {
-  int relcap = 0;
-  for (int i = 0; i < r->n; i++) {
-    const mg_ck_relation_rows *rr = r->v[i].aa ? NULL : mg_ck_relation_of(r->v[i].coll, r->v[i].alg);
-    if (!rr) continue;
-    mg_ck_verdict rv, eq;
-    if (reverse_row(d, o, &r->v[i], rr, &rv, err, errlen)) return -1;
-    eq = rv;
-    eq.rel = MG_CK_REL_EQUIV;
-    if (mg_ck_push_verdict(&r->rel, &r->nrel, &relcap, &rv) || mg_ck_push_verdict(&r->rel, &r->nrel, &relcap, &eq))
-      return MG_ERR("out of memory");
-  }
-  return 0;
-}
-
 /* The noise threshold a check was given (--noise), recorded by every launch it measured: what a
  * later analysis of its files uses unless given its own. 0 when some launch has none. */
 static double noise_given(const mg_ck_data *d) {
@@ -713,7 +656,7 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *given, mg_ck_result *r,
       }
     }
   }
-  if (monotony(d, o, r, err, errlen) || reverse_rows(d, o, r, err, errlen)) goto out;
+  if (monotony(d, o, r, err, errlen) || mg_ck_reverse_rows(d, o, r, err, errlen)) goto out;
   if (d->pack && mg_ck_pack_verdicts(d->pack, o, r, err, errlen)) goto out;
   r->looks = looks_of(d);
   r->family = adjust(r->v, r->n, 0, r->rel, r->nrel, o->holm, o->alpha, o->margin, r->looks);
@@ -725,7 +668,7 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *given, mg_ck_result *r,
     const mg_ck_relation_rows *rr = r->v[i].aa ? NULL : mg_ck_relation_of(r->v[i].coll, r->v[i].alg);
     if (!rr) continue;
     r->rel_family += r->rel[k].status == MG_CKV_OK;
-    equiv_row(&r->v[i], &r->rel[k], rr, o->margin, &r->rel[k + 1]);
+    mg_ck_equiv_row(&r->v[i], &r->rel[k], rr, o->margin, &r->rel[k + 1]);
     k += 2;
   }
   if (r->n == 0 && r->nlib == 0) {

@@ -325,6 +325,32 @@ static int sizes_from(const mg_opt_vals *o, mg_check_state *S) {
   return 0;
 }
 
+/* The sizes of each collective: --sizes, else the preset's (those --datatype divides). 0, or -1 with
+ * S->err. */
+static int given_sizes(const mg_opt_vals *o, mg_check_state *S) {
+  const mg_bench_cfg *cfg = &S->base;
+  for (int i = 0; i < S->ncolls; i++) {
+    mg_coll c = S->colls[i];
+    const char *spec = o->given[O_SIZES]           ? o->val[O_SIZES]
+                       : mg_coll_is_p2p(c)         ? MG_CHECK_P2P_SIZES
+                       : mg_check_whole_vector(c) ? S->pre->vector_sizes
+                                                  : S->pre->block_sizes;
+    if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e))
+      return MG_ERR_TO(S->err, "--sizes: %s", S->e);
+    if (!o->given[O_SIZES] && !mg_colls[c].reduction) { /* a preset's sizes: those --datatype divides */
+      int k = 0;
+      for (int j = 0; j < S->nsizes[c]; j++)
+        if (S->sizes[c][j] % (size_t)cfg->dtype->size == 0) S->sizes[c][k++] = S->sizes[c][j];
+      if (k == 0)
+        return MG_ERR_TO(S->err, "no size of the preset is a multiple of the %d bytes of %s: give --sizes",
+                         cfg->dtype->size, cfg->dtype->name);
+      S->nsizes[c] = k;
+    }
+    if (mg_cmd_check_sizes(S->sizes[c], S->nsizes[c], cfg, mg_colls[c].reduction, S->err, sizeof S->err)) return -1;
+  }
+  return 0;
+}
+
 int mg_check_parse_measure(const mg_opt_vals *o, mg_check_state *S, const mg_bench_meta *meta) {
   mg_bench_cfg *cfg = &S->base;
   if (choose(o, S)) return -1;
@@ -349,28 +375,7 @@ int mg_check_parse_measure(const mg_opt_vals *o, mg_check_state *S, const mg_ben
   if (!anyroot) da.roots = o->val[O_ROOTS]; /* given without a rooted collective: refused */
   if (!anyred) da.reds = o->val[O_REDS];
   if (mg_cmd_data_opts(&da, S->size, anyred, anyroot, cfg, S->err, sizeof S->err)) return -1;
-  if (o->given[O_SIZES_FROM]) {
-    if (sizes_from(o, S)) return -1;
-  } else
-  for (int i = 0; i < S->ncolls; i++) {
-    mg_coll c = S->colls[i];
-    const char *spec = o->given[O_SIZES]           ? o->val[O_SIZES]
-                       : mg_coll_is_p2p(c)         ? MG_CHECK_P2P_SIZES
-                       : mg_check_whole_vector(c) ? S->pre->vector_sizes
-                                                  : S->pre->block_sizes;
-    if (mg_parse_sizes(spec, &S->sizes[c], &S->nsizes[c], S->e, sizeof S->e))
-      return MG_ERR_TO(S->err, "--sizes: %s", S->e);
-    if (!o->given[O_SIZES] && !mg_colls[c].reduction) { /* a preset's sizes: those --datatype divides */
-      int k = 0;
-      for (int j = 0; j < S->nsizes[c]; j++)
-        if (S->sizes[c][j] % (size_t)cfg->dtype->size == 0) S->sizes[c][k++] = S->sizes[c][j];
-      if (k == 0)
-        return MG_ERR_TO(S->err, "no size of the preset is a multiple of the %d bytes of %s: give --sizes",
-                         cfg->dtype->size, cfg->dtype->name);
-      S->nsizes[c] = k;
-    }
-    if (mg_cmd_check_sizes(S->sizes[c], S->nsizes[c], cfg, mg_colls[c].reduction, S->err, sizeof S->err)) return -1;
-  }
+  if (o->given[O_SIZES_FROM] ? sizes_from(o, S) : given_sizes(o, S)) return -1;
 #ifdef SMPI_H
   /* Simulated (SimGrid SMPI): a cell whose repetitions are one time is measured twice per root and
    * no more (the adaptive rule only; docs/statistics.md, "Exact verdicts"); raw.csv #@exact_stop.
