@@ -19,6 +19,7 @@
 #include "util/err.h"
 #include "util/hash.h"
 #include "util/parse.h"
+#include "util/process.h"
 #include "util/text.h"
 #include "util/sort.h"
 
@@ -121,12 +122,8 @@ int mg_cmd_lib_variants(const char *spec, const mg_coll *colls, int ncolls, mg_b
 }
 
 int mg_cmd_launched_rank(void) {
-  static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", NULL};
-  for (int i = 0; vars[i]; i++) {
-    const char *v = getenv(vars[i]);
-    if (v && *v) return atoi(v);
-  }
-  return 0;
+  int r = mg_proc_rank(); /* util/process.h: the launcher's variables, range-checked */
+  return r < 0 ? 0 : r;
 }
 
 uint32_t mg_cmd_argv_hash(int argc, char **argv) {
