@@ -111,9 +111,47 @@ static int set_counts(run *R, const mg_bench_block *B, mg_call *c, int *ints) {
   return 0;
 }
 
+/*
+ * Memory folded under SimGrid's SMPI (issue 50.2, docs/scale.md): every simulated rank is a thread
+ * of one process, so p ranks' buffers are p times the memory of one (21 GB for allgather at 256
+ * ranks). The measured call's data buffers come from SMPI_SHARED_MALLOC instead, whose pages every
+ * rank shares (SMPI's smpi/shared-malloc, global by default: one physical block mapped over any
+ * size, so ranks of different sizes may share the call site): the values in them are then garbage
+ * that every rank writes, which a simulated time does not depend on (the network model prices
+ * bytes, not values; no computation is simulated where the exact verdicts apply). What keeps real
+ * memory: the counts and displacements (set_counts writes them per rank, and the library reads
+ * them), the mock-ups' scratch (mg_scratch: some hold counts), and the correctness tests, which
+ * are not engine runs. MPIGUIDE_SIM_BUFFERS=real keeps them real; raw.csv's #@simulated_buffers says
+ * which. Outside the SMPI build nothing changes.
+ */
+int mg_bench_fold_buffers(void) {
+#ifdef SMPI_H
+  const char *v = getenv("MPIGUIDE_SIM_BUFFERS");
+  return !(v && !strcmp(v, "real"));
+#else
+  return 0;
+#endif
+}
+
+/* The region mg_bench_make_call returns: its own counts and displacements after this header, the
+ * data buffers there too or (folded) in a shared block. */
+typedef struct {
+  void *shared; /* SMPI_SHARED_MALLOC's block, or NULL */
+  char pad[56]; /* the data after it stays 64-byte aligned */
+} call_mem;
+
+void mg_bench_free_call(void *mem) {
+  if (!mem) return;
+#ifdef SMPI_H
+  if (((call_mem *)mem)->shared) SMPI_SHARED_FREE(((call_mem *)mem)->shared);
+#endif
+  free(mem);
+}
+
 /* Allocate the buffers of a call of `coll` with `count` elements (bytes each
- * rank's message size) and fill the descriptor. Returns the region to free,
- * or NULL with *fail set when the allocation failed on this rank. */
+ * rank's message size) and fill the descriptor. Returns the region to free
+ * with mg_bench_free_call, or NULL with *fail set when the allocation failed
+ * on this rank. */
 void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   const mg_bench_cfg *cfg = R->cfg;
   mg_coll coll = B->coll;
@@ -149,24 +187,36 @@ void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail)
   void *mem = NULL;
   /* counts and displacements of both sides, alltoallw's datatypes */
   size_t sa = (s + 63) & ~(size_t)63, ra = (r + 63) & ~(size_t)63, ca = 4 * p * sizeof(int) + 2 * p * sizeof(MPI_Datatype);
-  if (s == SIZE_MAX || r == SIZE_MAX || sa + ra < sa || sa + ra + ca < ca ||
-      posix_memalign(&mem, 64, sa + ra + ca + 64) != 0) {
+  int fold = mg_bench_fold_buffers() && sa + ra > 0;
+  size_t own = sizeof(call_mem) + (fold ? 0 : sa + ra) + ca + 64; /* the header, the data unless folded, the counts */
+  if (s == SIZE_MAX || r == SIZE_MAX || sa + ra < sa || sa + ra + ca < ca || posix_memalign(&mem, 64, own) != 0) {
     *fail = 1;
     return NULL;
   }
-  memset(mem, 0, sa + ra + ca + 64);
+  memset(mem, 0, own);
+  char *data = (char *)mem + sizeof(call_mem), *counts = data + (fold ? 0 : sa + ra);
+#ifdef SMPI_H
+  if (fold) {
+    if (!(data = SMPI_SHARED_MALLOC(sa + ra + 64))) {
+      free(mem);
+      *fail = 1;
+      return NULL;
+    }
+    ((call_mem *)mem)->shared = data;
+  }
+#endif
   memset(c, 0, sizeof *c);
   c->coll = coll;
-  c->sbuf = s ? mem : NULL;
-  c->rbuf = r ? (char *)mem + sa : NULL;
+  c->sbuf = s ? data : NULL;
+  c->rbuf = r ? data + sa : NULL;
   if (coll == MG_BCAST || coll == MG_SENDRECV_REPLACE) c->sbuf = c->rbuf;
   c->scount = c->rcount = (int)B->count;
   c->stype = c->rtype = type_of(R, B->dtype);
   c->op = B->op ? B->op->op : MPI_OP_NULL;
   c->root = mg_colls[coll].rooted ? mg_bench_root(cfg, coll, 0) : 0;
   c->comm = R->comm;
-  if (mg_bench_has_counts(coll) && set_counts(R, B, c, (int *)((char *)mem + sa + ra))) {
-    free(mem);
+  if (mg_bench_has_counts(coll) && set_counts(R, B, c, (int *)counts)) {
+    mg_bench_free_call(mem);
     *fail = 1;
     return NULL;
   }
@@ -410,7 +460,7 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
   if ((rc = warm_up(R, B, &c, act, &nact, &w)) != MPI_SUCCESS) goto out;
   rc = measure_block(R, B, &c, t1, budget, start, act, nact, w);
 out:
-  free(mem);
+  mg_bench_free_call(mem);
   B->elapsed = R->elapsed - start;
   return rc;
 }

@@ -237,7 +237,7 @@ static int measure_cell(ovl_run *O, mg_ovl_cell *C, mg_coll coll, size_t bytes) 
   }
 out:
   free(v);
-  free(mem);
+  mg_bench_free_call(mem);
   return rc;
 }
 
