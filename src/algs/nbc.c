@@ -21,10 +21,11 @@
  *   caller gets is MPI_REQUEST_NULL: the operation is complete when the row returns.
  */
 #include <limits.h>
+#include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(OPEN_MPI)
+#if defined(OPEN_MPI) /* mpi.h defines it */
 #include <mpi-ext.h>
 #endif
 
