@@ -198,6 +198,7 @@ static int complete(MPI_Request *q, int how, MPI_Comm comm) {
   MPI_Request a[3] = {*q, MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   int in = -1, out = g_rank, flag = 0, idx, rc = MPI_SUCCESS, outn, idxs[3];
   int na = 1;
+  MPI_Status sts[3]; /* not MPI_STATUSES_IGNORE: GCC 12 warns of MPICH's (a null array) */
   if (how >= 2) { /* Waitall, Waitany, Waitsome, Testall: a point-to-point pair as well */
     MPI_Irecv(&in, 1, MPI_INT, (g_rank + g_np - 1) % g_np, 99, comm, &a[1]);
     MPI_Isend(&out, 1, MPI_INT, (g_rank + 1) % g_np, 99, comm, &a[2]);
@@ -206,15 +207,15 @@ static int complete(MPI_Request *q, int how, MPI_Comm comm) {
   switch (how) {
   case 0: rc = MPI_Wait(&a[0], MPI_STATUS_IGNORE); break;
   case 1: while (rc == MPI_SUCCESS && !flag) rc = MPI_Test(&a[0], &flag, MPI_STATUS_IGNORE); break;
-  case 2: rc = MPI_Waitall(na, a, MPI_STATUSES_IGNORE); break;
+  case 2: rc = MPI_Waitall(na, a, sts); break;
   case 3:
     for (int i = 0; i < na && rc == MPI_SUCCESS; i++) rc = MPI_Waitany(na, a, &idx, MPI_STATUS_IGNORE);
     break;
   case 4:
     for (int done = 0; done < na && rc == MPI_SUCCESS; done += outn)
-      rc = MPI_Waitsome(na, a, &outn, idxs, MPI_STATUSES_IGNORE);
+      rc = MPI_Waitsome(na, a, &outn, idxs, sts);
     break;
-  default: while (rc == MPI_SUCCESS && !flag) rc = MPI_Testall(na, a, &flag, MPI_STATUSES_IGNORE); break;
+  default: while (rc == MPI_SUCCESS && !flag) rc = MPI_Testall(na, a, &flag, sts); break;
   }
   *q = a[0];
   if (rc == MPI_SUCCESS && how >= 2 && in != (g_rank + g_np - 1) % g_np) FAIL("mixed point-to-point message lost");
@@ -263,7 +264,8 @@ static void run_outstanding(mg_coll op, const kase *k, const char *what) {
     for (size_t j = 0; j < k->sbytes; j++) ref[i]->s[j] = got[i]->s[j] = (char)(ref[i]->s[j] + i);
     reference(ref[i], &r[i]);
   }
-  MPI_Waitall(3, r, MPI_STATUSES_IGNORE);
+  MPI_Status sts[3];
+  MPI_Waitall(3, r, sts);
   for (int i = 0; i < 3; i++)
     if (user_post(&got[i]->c, 0, &q[i]) != MPI_SUCCESS) FAIL("%s: post %d failed", what, i);
   for (int i = 2; i >= 0; i--) MPI_Wait(&q[i], MPI_STATUS_IGNORE);
@@ -273,12 +275,25 @@ static void run_outstanding(mg_coll op, const kase *k, const char *what) {
   g_cases++;
 }
 
-/* A persistent request started three times (the data changed in between) and freed. */
-static void run_persistent(const kase *k, const char *what) {
+/* A persistent request started three times (the data changed in between) and freed, against the
+ * library's result: the default row against the library's own persistent request of the same call
+ * started alike, the other rows against the library's non-blocking call (MPICH 4.0.2's
+ * MPI_Allgather_init, MPI_Gather_init and MPI_Scatter_init give wrong results from their second start
+ * on, MPI_Allgatherv_init & co. do not: the one-call rows are right where the default is not).
+ * MPICH 4.0.2 asserts in MPI_Request_free of a persistent collective on a derived datatype
+ * (mpidu_sched.c:495, ref_count): predefined datatypes only there. */
+static void run_persistent(const kase *k, int alg, MPI_Datatype dt, const char *what) {
 #if HAVE_PCOLL
+#if defined(MPICH_VERSION)
+  if (dt != MPI_INT) return;
+#endif
+  (void)dt;
   kase *ref = clone(k), *got = clone(k);
   MPI_Request q, r;
-  int rc = user_post(&got->c, 1, &q);
+  mg_call d = ref->c;
+  d.coll = mg_coll_base(k->c.coll), d.persistent = 1, d.info = MPI_INFO_NULL;
+  int rc = mg_nbc_post(&d, &r);
+  if (rc == MPI_SUCCESS) rc = user_post(&got->c, 1, &q);
   if (rc != MPI_SUCCESS) {
     char msg[MPI_MAX_ERROR_STRING];
     int len = 0;
@@ -290,19 +305,25 @@ static void run_persistent(const kase *k, const char *what) {
     for (size_t j = 0; j < k->sbytes; j++) ref->s[j] = got->s[j] = (char)(k->s[j] + 3 * t);
     if (k->c.sbuf == MPI_IN_PLACE || k->c.sbuf == k->r)
       memcpy(got->r, ref->r, k->rbytes); /* in place: the input is the receive buffer, alike */
-    reference(ref, &r);
-    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    if (alg == 0 || (mg_colls[k->c.coll].algs[alg].restrictions & MG_R_MEASURE_ONLY)) { /* the default runs */
+      MPI_Start(&r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Request n;
+      if (reference(ref, &n) == MPI_SUCCESS) MPI_Wait(&n, MPI_STATUS_IGNORE);
+    }
     MPI_Start(&q);
     MPI_Wait(&q, MPI_STATUS_IGNORE);
     if (q == MPI_REQUEST_NULL) FAIL("%s: a persistent request was freed by its wait", what);
     compare(ref, got, what);
   }
+  MPI_Request_free(&r);
   MPI_Request_free(&q);
   if (mpiguide_requests_kept() != 0) FAIL("%s: scratch still kept after MPI_Request_free", what);
   kfree(ref), kfree(got);
   g_cases++;
 #else
-  (void)k, (void)what;
+  (void)k, (void)alg, (void)dt, (void)what;
 #endif
 }
 
@@ -352,7 +373,7 @@ static void test_op(mg_coll op, MPI_Comm comm) {
             run_case(op, a, &k, how++ % 6, what);
             if (ni == 2 && !inpl) {
               run_outstanding(op, &k, what);
-              run_persistent(&k, what);
+              run_persistent(&k, a, types[t], what);
               if (t == 0) run_error(op, &k, what);
             }
             free(k.s), free(k.r);
