@@ -12,7 +12,8 @@
  * invalid arguments (a negative count) return the library's error class on every rank.
  * Measure-only rows: only that they fall back (the library never runs them).
  *
- *   nbctest [--quick] <operation> ... | all        (under mpiexec, 2-4 ranks)
+ *   nbctest [--quick] [--trace] <operation> ... | all   (under mpiexec, 2-4 ranks; --trace: every
+ *                                                        case on stderr before it runs)
  *   nbctest --list FILE                            (no MPI: the operations, for CTest)
  * Exit code 0 when every rank saw every case pass.
  */
@@ -38,7 +39,7 @@
 #define HAVE_PCOLL 0
 #endif
 
-static int g_rank, g_np, g_quick, g_fail, g_cases;
+static int g_rank, g_np, g_quick, g_fail, g_cases, g_trace;
 
 #define FAIL(...)                                                                                            \
   do {                                                                                                       \
@@ -284,15 +285,21 @@ static void run_outstanding(mg_coll op, const kase *k, const char *what) {
  * (mpidu_sched.c:495, ref_count): predefined datatypes only there. */
 static void run_persistent(const kase *k, int alg, MPI_Datatype dt, const char *what) {
 #if HAVE_PCOLL
+  int lib = alg == 0 || (mg_colls[k->c.coll].algs[alg].restrictions & MG_R_MEASURE_ONLY); /* the default runs */
 #if defined(MPICH_VERSION)
-  if (dt != MPI_INT) return;
+  /* MPICH 4.0.2 fails its own persistent collectives: wrong results from the second start of
+   * Allgather_init, Gather_init, Scatter_init; two persistent Scatter_init requests on one
+   * communicator abort at 3 ranks ("Invalid communicator": a plain MPICH program shows it, without
+   * libmpiguide); Request_free asserts for a derived datatype. There only the one-call rows are
+   * checked (against the non-blocking result), on MPI_INT. */
+  if (dt != MPI_INT || lib) return;
 #endif
   (void)dt;
   kase *ref = clone(k), *got = clone(k);
-  MPI_Request q, r;
+  MPI_Request q, r = MPI_REQUEST_NULL;
   mg_call d = ref->c;
   d.coll = mg_coll_base(k->c.coll), d.persistent = 1, d.info = MPI_INFO_NULL;
-  int rc = mg_nbc_post(&d, &r);
+  int rc = lib ? mg_nbc_post(&d, &r) : MPI_SUCCESS;
   if (rc == MPI_SUCCESS) rc = user_post(&got->c, 1, &q);
   if (rc != MPI_SUCCESS) {
     char msg[MPI_MAX_ERROR_STRING];
@@ -305,7 +312,7 @@ static void run_persistent(const kase *k, int alg, MPI_Datatype dt, const char *
     for (size_t j = 0; j < k->sbytes; j++) ref->s[j] = got->s[j] = (char)(k->s[j] + 3 * t);
     if (k->c.sbuf == MPI_IN_PLACE || k->c.sbuf == k->r)
       memcpy(got->r, ref->r, k->rbytes); /* in place: the input is the receive buffer, alike */
-    if (alg == 0 || (mg_colls[k->c.coll].algs[alg].restrictions & MG_R_MEASURE_ONLY)) { /* the default runs */
+    if (lib) {
       MPI_Start(&r);
       MPI_Wait(&r, MPI_STATUS_IGNORE);
     } else {
@@ -317,7 +324,7 @@ static void run_persistent(const kase *k, int alg, MPI_Datatype dt, const char *
     if (q == MPI_REQUEST_NULL) FAIL("%s: a persistent request was freed by its wait", what);
     compare(ref, got, what);
   }
-  MPI_Request_free(&r);
+  if (lib) MPI_Request_free(&r);
   MPI_Request_free(&q);
   if (mpiguide_requests_kept() != 0) FAIL("%s: scratch still kept after MPI_Request_free", what);
   kfree(ref), kfree(got);
@@ -370,6 +377,7 @@ static void test_op(mg_coll op, MPI_Comm comm) {
             }
             snprintf(what, sizeof what, "%s type %s count %d root %d%s completion %d", ci->algs[a].name,
                      t ? "vector" : "int", counts[ni], root, inpl ? " in place" : "", how % 6);
+            if (g_trace) fprintf(stderr, "nbctest: rank %d: %s\n", g_rank, what);
             run_case(op, a, &k, how++ % 6, what);
             if (ni == 2 && !inpl) {
               run_outstanding(op, &k, what);
@@ -404,6 +412,10 @@ int main(int argc, char **argv) {
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   int any = 0;
   for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--trace")) { /* every case on stderr before it runs (to locate a hang) */
+      g_trace = 1;
+      continue;
+    }
     if (!strcmp(argv[i], "--quick")) {
       g_quick = 1;
       continue;
