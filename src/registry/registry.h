@@ -464,7 +464,10 @@ extern const int mg_nrestrictions;
   X(TOPO, "topo", "a virtual topology made with reordering must not make neighbour communication " \
     "slower (TGT 2010 eq. 37): Sendrecv{cart, reorder} <= Sendrecv{cart}; measure-only")                                     \
   X(HIER, "hier", "hierarchical and lane decompositions (TPDS 2010 §VI eq. 38: Allreduce{c} <= "       \
-    "||Reduce{c_i} + Allreduce{C} + ||Bcast{c_i}; Träff and Hunold's lane collectives, Cluster 2020)")
+    "||Reduce{c_i} + Allreduce{C} + ||Bcast{c_i}; Träff and Hunold's lane collectives, Cluster 2020)") \
+  X(NBC, "nbc", "the non-blocking collectives' completion time under the catalogue's relations, the I " \
+    "prefix on every part (issue 48): Iallgather(n) <= Iallgatherv(n) (one call), Iallreduce(n) <= "     \
+    "Ireduce(n) + Ibcast(n) (measure-only)")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,

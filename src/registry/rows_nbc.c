@@ -24,13 +24,14 @@
   {.name = nm, .guideline = gl, .tgt = tg, .formula = fml,                                            \
    .description = desc "; one call of the library's own non-blocking (persistent) function, whose "   \
                   "request the caller gets; the arrays kept until completion",                        \
-   .restrictions = (restr), .mem_formula = memtxt, .cost = cst, __VA_ARGS__}
+   .restrictions = (restr), .mem_formula = memtxt, .family = MG_FAM_NBC, .cost = cst, __VA_ARGS__}
 /* A composition's non-blocking form, measure-only: part 1 posted and waited for, then part 2. */
 #define MG_NBC_SEQ_ROW(nm, gl, tg, fml, desc, restr, memtxt, cst, ...)                                \
   {.name = nm, .guideline = gl, .tgt = tg, .formula = fml,                                            \
    .description = desc "; measure only: the parts posted and waited for one after the other "        \
                   "(libmpiguide has no progress engine to post part 2 in an application)",            \
-   .restrictions = MG_R_MEASURE_ONLY | (restr), .mem_formula = memtxt, .cost = cst, __VA_ARGS__}
+   .restrictions = MG_R_MEASURE_ONLY | (restr), .mem_formula = memtxt, .family = MG_FAM_NBC, .cost = cst,        \
+   __VA_ARGS__}
 
 static const mg_alg iallgather_algs[] = {
     MG_DEFAULT_ROW("iallgather_default", "MPI_Iallgather", .fn = mg_nbc_default),
