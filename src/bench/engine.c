@@ -87,7 +87,7 @@ static int set_counts(run *R, const mg_bench_block *B, mg_call *c, int *ints) {
   int *counts = ints, *displs = ints + p, *rcounts = ints + 2 * p, *rdispls = ints + 3 * p;
   if (mg_bench_split(&R->cfg->counts, B->count, p, counts)) return -1;
   for (int i = 0, at = 0; i < p; at += counts[i], i++) displs[i] = at;
-  switch (B->coll) {
+  switch (mg_coll_base(B->coll)) { /* a non-blocking collective: its blocking twin's arguments */
   case MG_REDUCE_SCATTER: c->rcounts = counts; break;
   case MG_ALLGATHERV: c->rcounts = counts, c->rdispls = displs, c->scount = counts[me]; break;
   case MG_GATHERV: c->rcounts = counts, c->rdispls = displs, c->scount = counts[me]; break;
@@ -99,7 +99,7 @@ static int set_counts(run *R, const mg_bench_block *B, mg_call *c, int *ints) {
       rcounts[j] = counts[k], rdispls[j] = at, at += counts[k];
     }
     c->scounts = c->rcounts = rcounts, c->sdispls = c->rdispls = rdispls;
-    if (B->coll == MG_ALLTOALLW) { /* displacements in bytes, one datatype per rank */
+    if (mg_coll_base(B->coll) == MG_ALLTOALLW) { /* displacements in bytes, one datatype per rank */
       MPI_Datatype *types = (MPI_Datatype *)(ints + 4 * p);
       for (int j = 0; j < p; j++) rdispls[j] *= (int)mg_dtype_extent(B->dtype), types[j] = c->stype;
       c->stypes = c->rtypes = types, c->stype = c->rtype = MPI_DATATYPE_NULL;
@@ -162,7 +162,7 @@ void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail)
   int root = R->rank == cfg->root;
   for (int i = 0; i < cfg->nroots; i++) root |= R->rank == cfg->roots[i];
   size_t s = 0, r = 0;
-  switch (coll) {
+  switch (mg_coll_base(coll)) { /* a non-blocking collective: its blocking twin's buffers */
   case MG_ALLGATHER: s = n, r = pn; break;
   case MG_ALLREDUCE: case MG_SCAN: case MG_EXSCAN: s = n, r = n; break;
   case MG_REDUCE_SCATTER: s = n, r = n; break; /* the whole vector; in place it is the receive buffer */
@@ -209,7 +209,7 @@ void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail)
   c->coll = coll;
   c->sbuf = s ? data : NULL;
   c->rbuf = r ? data + sa : NULL;
-  if (coll == MG_BCAST || coll == MG_SENDRECV_REPLACE) c->sbuf = c->rbuf;
+  if (mg_coll_base(coll) == MG_BCAST || coll == MG_SENDRECV_REPLACE) c->sbuf = c->rbuf;
   c->scount = c->rcount = (int)B->count;
   c->stype = c->rtype = type_of(R, B->dtype);
   c->op = B->op ? B->op->op : MPI_OP_NULL;
@@ -237,7 +237,7 @@ void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call
   *call = *c;
   call->root = root;
   if (mg_coll_is_p2p(c->coll)) return; /* no in-place form */
-  switch (c->coll) {
+  switch (mg_coll_base(c->coll)) {
   case MG_BCAST: case MG_BARRIER: return;
   case MG_GATHER: case MG_GATHERV: case MG_REDUCE: call->sbuf = at_root ? MPI_IN_PLACE : c->sbuf; break;
   case MG_SCATTER: case MG_SCATTERV: call->rbuf = at_root ? MPI_IN_PLACE : c->rbuf; break;

@@ -105,7 +105,7 @@ typedef struct mg_ctx {
   int profile_level;              /* the store's search level it matched (tune/store.h MG_STORE_*) */
   char *profile_aside;            /* MPIGUIDE_STRICT=1 set the profile aside: why ("np=4 on 2 node(s) x
                                      2 ..."); the defaults run, the trace's rule column says so */
-  unsigned profile_ruled;         /* the operations the profile has a rule for, at any process count */
+  uint64_t profile_ruled;         /* the operations the profile has a rule for, at any process count */
   mg_trace *trace;                /* calls by (collective, bytes, algorithm, reason) */
   pthread_mutex_t trace_lock;
   atomic_llong ran[MG_NCOLL][MG_MAX_ALGS];
@@ -440,11 +440,12 @@ MG_ALWAYS_INLINE int mg_tuned_default_p2p(mg_coll coll, MPI_Comm comm, int count
   return !hit || hit->alg == 0;
 }
 
-/* 1: the profile leaves this barrier (message size 0) to the default. */
-static inline int mg_tuned_default_barrier(MPI_Comm comm) {
-  const mg_comm_coll *t = mg_fast_slice(MG_BARRIER, comm);
+/* 1: the profile leaves this barrier (message size 0; coll MG_BARRIER or MG_IBARRIER) to the default. */
+static inline int mg_tuned_default_barrier_of(mg_coll coll, MPI_Comm comm) {
+  const mg_comm_coll *t = mg_fast_slice(coll, comm);
   const mg_profile_range *hit = t ? mg_comm_rule(t, 0, MPI_DATATYPE_NULL, MPI_OP_NULL) : NULL;
   return t && (!hit || hit->alg == 0);
 }
+static inline int mg_tuned_default_barrier(MPI_Comm comm) { return mg_tuned_default_barrier_of(MG_BARRIER, comm); }
 
 #endif

@@ -15,6 +15,14 @@
 
 /* nonblocking.c: MPI_I<coll> alone, its request in *q (the benchmark's overlap pattern). */
 int mg_nonblocking_start(const mg_call *c, MPI_Request *q);
+/* nbc.c: the library's own non-blocking collective, or its persistent form (d->persistent), for
+ * a call described as the blocking collective d->coll; its request in *q. */
+int mg_nbc_post(const mg_call *d, MPI_Request *q);
+/* nbc.c: the scratch (malloc'd) that the one-call row just run made and that the posted operation
+ * reads until it completes; whoever ran the row takes it (sets it to NULL) and frees it after the
+ * completion (libmpiguide: src/lib/acct.c keeps it with the request; the benchmark: after its
+ * wait). NULL: nothing kept. */
+extern __thread void *mg_nbc_kept;
 /* rma_window.c: the window of a one-sided row for n bytes (a power of two, at least 4 KiB). */
 size_t mg_rma_win_bytes(size_t n);
 /* The number of nodes of c->comm as the hierarchical rows see them (MPIGUIDE_NODE_SIZE's simulated
