@@ -198,9 +198,10 @@ void mg_ck_result_free(mg_ck_result *r) {
   free(r->lib);
   free(r->kinds);
   free(r->pack);
-  r->v = r->mono = r->rel = r->lib = r->pack = NULL;
+  free(r->ovl);
+  r->v = r->mono = r->rel = r->lib = r->pack = r->ovl = NULL;
   r->kinds = NULL;
-  r->n = r->nmono = r->nrel = r->nlib = r->nkinds = r->npack = 0;
+  r->n = r->nmono = r->nrel = r->nlib = r->nkinds = r->npack = r->novl = 0;
 }
 
 void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {
