@@ -97,6 +97,19 @@ int mg_ck_read_overlap_csv(mg_ck_data *d, const char *path, char *err, size_t er
   const char *lid = mg_ck_meta_get(&m, "launch");
   int L = mg_ck_launch_get(o, lid && *lid ? lid : path, path, &m, 0, o->nlaunches, err, errlen);
   if (L < 0) goto out;
+  for (int i = 0; i < f.nmeta; i++) { /* #@failed=COLL,BYTES,NOTE: that cell's comparisons are errors */
+    if (strcmp(f.key[i], "failed")) continue;
+    const char *v = f.val[i], *c1 = strchr(v, ','), *c2 = c1 ? strchr(c1 + 1, ',') : NULL;
+    size_t bytes;
+    char num[32];
+    if (!c2 || (size_t)(c2 - c1 - 1) >= sizeof num) continue;
+    memcpy(num, c1 + 1, (size_t)(c2 - c1 - 1)), num[c2 - c1 - 1] = '\0';
+    if (mg_ck_parse_size(num, &bytes)) continue;
+    for (int j = 0; j < f.ncells; j++)
+      if (f.cells[j].bytes == bytes && strlen(f.cells[j].coll) == (size_t)(c1 - v) &&
+          !strncmp(f.cells[j].coll, v, (size_t)(c1 - v)))
+        f.cells[j].failed = 1, snprintf(f.cells[j].note, sizeof f.cells[j].note, "%s", c2 + 1);
+  }
   int any = 0;
   for (int i = 0; i < f.ncells; i++) {
     int coll = mg_coll_find(f.cells[i].coll);
