@@ -169,6 +169,10 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
       int lv = mg_lv_is(alg) ? alg - MG_LV_ALG0 : -1; /* a library variant: switched on around its call */
       if (lv >= 0 && (rc = mg_lv_begin(R->cfg->libvars, &call, lv)) != MPI_SUCCESS) return rc;
       R->late[k] = 0;
+      /* a persistent row's request, made (agreed over the ranks) outside the timed part */
+      if (lv < 0 && mg_colls[call.coll].algs[alg].family == MG_FAM_PERSISTENT &&
+          (rc = mg_persistent_prepare(&call)) != MPI_SUCCESS)
+        return rc;
       if (clocked) {
         R->late[k] = mg_clock_wait(&R->clock, R->next_start + (double)k * w, tol);
       } else if ((rc = mg_sync_step(m, R->scomm)) != MPI_SUCCESS) {

@@ -460,6 +460,7 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
   if ((rc = warm_up(R, B, &c, act, &nact, &w)) != MPI_SUCCESS) goto out;
   rc = measure_block(R, B, &c, t1, budget, start, act, nact, w);
 out:
+  mg_persistent_release(R->comm); /* the persistent rows' requests, before their buffers go */
   mg_bench_free_call(mem);
   B->elapsed = R->elapsed - start;
   return rc;

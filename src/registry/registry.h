@@ -435,6 +435,10 @@ extern const int mg_nrestrictions;
  *   (<coll>_as_lane: the ranks of equal node-local index form lanes that work in parallel). The
  *   node structure and its sub-communicators are cached with the communicator; rows decide late
  *   from it (MG_R_NODE_ORDER, MG_R_REGULAR_NODES), alike on every rank (src/algs/hier_nodes.c; the rows in <coll>_hier.c).
+ * - PERSISTENT: a blocking collective and its persistent form, the request made once per
+ *   communicator, call and buffers (MPI-4.0 MPI_<Coll>_init, Open MPI 4.1's MPIX_<Coll>_init),
+ *   then MPI_Start + MPI_Wait (src/algs/persistent.c); check reads both directions (the reverse:
+ *   "persistence must not cost"). Measure-only: persistent.c says why libmpiguide cannot run it.
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
@@ -467,7 +471,10 @@ extern const int mg_nrestrictions;
     "||Reduce{c_i} + Allreduce{C} + ||Bcast{c_i}; Träff and Hunold's lane collectives, Cluster 2020)") \
   X(NBC, "nbc", "the non-blocking collectives' completion time under the catalogue's relations, the I " \
     "prefix on every part (issue 48): Iallgather(n) <= Iallgatherv(n) (one call), Iallreduce(n) <= "     \
-    "Ireduce(n) + Ibcast(n) (measure-only)")
+    "Ireduce(n) + Ibcast(n) (measure-only)") \
+  X(PERSISTENT, "persistent", "a blocking collective against its persistent form (MPI-4.0 <coll>_init once, then " \
+    "MPI_Start + MPI_Wait; issue 48): both ways, Allreduce(n) <= Start + Wait and persistence must not cost, "    \
+    "Start + Wait <= Allreduce(n); measure-only")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,
