@@ -289,6 +289,19 @@ static void outcome_bg(FILE *f, const mg_ck_verdict *v) {
   mg_html(f, v->outcome == MG_CK_VIOLATION ? "#fd8d3c" : v->outcome == MG_CK_CONSISTENT ? "#ffffff" : "#e8e8e8");
 }
 
+/* A verdict's last two cells and the row's end: the outcome, coloured, and the ratio with its
+ * interval and adjusted p in the title; a verdict not measured (an error) spans both with its note. */
+static void verdict_cells(FILE *f, const mg_ck_verdict *v) {
+  if (v->status != MG_CKV_OK) {
+    mg_html(f, "<td colspan=2>%s</td></tr>\n", v->note);
+    return;
+  }
+  mg_html(f, "<td class=\"%s\" style=\"background:", mg_ck_outcome_name(v->outcome));
+  outcome_bg(f, v);
+  mg_html(f, "\">%s</td><td class=n title=\"[%.3f, %.3f], p(Holm) %.3g\">%.2f%s</td></tr>\n",
+          mg_ck_outcome_name(v->outcome), v->lo, v->hi, v->p_adj, v->slowdown, v->noise ? "~" : "");
+}
+
 void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns) {
   const mg_ck_result *r = run->r;
   size_t sizes[MG_RP_MAXS];
@@ -359,12 +372,8 @@ void mg_rp_rerank_table(FILE *f, const mg_rp_run *run, int nruns) {
     char b[64];
     mg_html(f, "<tr><td>%s</td><td class=n>%s%s", mg_colls[v->coll].name, mg_rp_bytes_str(v->bytes, b, sizeof b),
             *v->red ? " " : "");
-    mg_html(f, "%s", v->red);
-    mg_html(f, "</td><td class=\"%s\" style=\"background:", mg_ck_outcome_name(v->outcome));
-    outcome_bg(f, v);
-    mg_html(f, "\">%s</td><td class=n title=\"[%.3f, %.3f], p(Holm) %.3g\">%.2f%s</td></tr>\n",
-            mg_ck_outcome_name(v->outcome), v->lo, v->hi, v->p_adj, v->slowdown,
-            v->noise ? "~" : "");
+    mg_html(f, "%s</td>", v->red);
+    verdict_cells(f, v);
   }
   fputs("</table>\n", f);
 }
@@ -388,14 +397,7 @@ void mg_rp_pack_table(FILE *f, const mg_rp_run *run, int nruns) {
     char b[64];
     mg_html(f, "<tr><td>%s</td><td>%s</td><td class=n>%s</td>", mg_pack_op_mpi((int)v->coll), v->red,
             mg_rp_bytes_str(v->bytes, b, sizeof b));
-    if (v->status != MG_CKV_OK) {
-      mg_html(f, "<td colspan=2>%s</td></tr>\n", v->note);
-      continue;
-    }
-    mg_html(f, "<td class=\"%s\" style=\"background:", mg_ck_outcome_name(v->outcome));
-    outcome_bg(f, v);
-    mg_html(f, "\">%s</td><td class=n title=\"[%.3f, %.3f], p(Holm) %.3g\">%.2f%s</td></tr>\n",
-            mg_ck_outcome_name(v->outcome), v->lo, v->hi, v->p_adj, v->slowdown, v->noise ? "~" : "");
+    verdict_cells(f, v);
   }
   fputs("</table>\n", f);
 }
@@ -421,14 +423,7 @@ void mg_rp_overlap_verdicts(FILE *f, const mg_rp_run *run, int nruns) {
     char b[64];
     mg_html(f, "<tr><td>%s</td><td class=n>%s</td><td class=n>%s</td>", mg_colls[v->coll].mpi_name,
             mg_rp_bytes_str(v->bytes, b, sizeof b), v->red + sizeof MG_CK_OVL_KEY - 1);
-    if (v->status != MG_CKV_OK) {
-      mg_html(f, "<td colspan=2>%s</td></tr>\n", v->note);
-      continue;
-    }
-    mg_html(f, "<td class=\"%s\" style=\"background:", mg_ck_outcome_name(v->outcome));
-    outcome_bg(f, v);
-    mg_html(f, "\">%s</td><td class=n title=\"[%.3f, %.3f], p(Holm) %.3g\">%.2f%s</td></tr>\n",
-            mg_ck_outcome_name(v->outcome), v->lo, v->hi, v->p_adj, v->slowdown, v->noise ? "~" : "");
+    verdict_cells(f, v);
   }
   fputs("</table>\n", f);
 }
