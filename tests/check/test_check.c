@@ -336,6 +336,19 @@ static void analyze_text(const char *name, const char *csv, mg_ck_data *d, mg_ck
   ASSERT_TRUE(mg_ck_analyze(d, &o, r, err, sizeof err) == 0);
 }
 
+/* tune decides from r's verdicts: every rule it writes is for the planted bcast series, none from
+ * the measured-only verdicts beside them (pack, overlap). */
+static void tune_only_bcast(const mg_ck_result *r) {
+  mg_profile *p = mg_profile_new();
+  mg_tune_choice *ch = NULL;
+  int nch = 0;
+  char err[MG_CK_ERR];
+  ASSERT_EQ(mg_tune_decide(r, 2, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err), 0);
+  for (int i = 0; i < nch; i++) ASSERT_TRUE(ch[i].coll == MG_BCAST);
+  free(ch);
+  mg_profile_free(p);
+}
+
 static void test_grouped(void) {
   /* default 10..19 us. A: one value, 5 us: the fastest median, but n = 1 gives p = 1/11 > 0.05.
    * B: 8.0..8.9 us, C: 9.0..9.9 us: both below every default value (p = 1/184756 each).
@@ -1458,14 +1471,8 @@ static void test_pack(void) {
   ASSERT_CONTAINS(out, "\nunpack,4096,unpack_as_subtypes,TGT4,error,");
 
   TEST_CASE("pack: tune writes no rule from it (no call to repair)");
-  mg_profile *p = mg_profile_new();
-  mg_tune_choice *ch = NULL;
-  int nch = 0;
   char err[MG_CK_ERR];
-  ASSERT_EQ(mg_tune_decide(&r, 2, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err), 0);
-  for (int i = 0; i < nch; i++) ASSERT_TRUE(ch[i].coll == MG_BCAST);
-  free(ch);
-  mg_profile_free(p);
+  tune_only_bcast(&r);
   mg_ck_result_free(&r);
   mg_ck_data_free(&d);
 
@@ -1600,14 +1607,8 @@ static void test_overlap(void) {
   ASSERT_CONTAINS(out, "\nallreduce,4096,blocking_compute,OVL,error,");
 
   TEST_CASE("overlap: tune writes no rule from it");
-  mg_profile *p = mg_profile_new();
-  mg_tune_choice *ch = NULL;
-  int nch = 0;
   char err[MG_CK_ERR];
-  ASSERT_EQ(mg_tune_decide(&r, 2, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err), 0);
-  for (int i = 0; i < nch; i++) ASSERT_TRUE(ch[i].coll == MG_BCAST);
-  free(ch);
-  mg_profile_free(p);
+  tune_only_bcast(&r);
   mg_ck_result_free(&r);
   mg_ck_data_free(&d);
 
