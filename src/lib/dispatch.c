@@ -81,7 +81,7 @@ static inline int no_rule(const mg_ctx *x, const mg_comm_coll *t, mg_coll coll) 
   if (x->profile_aside) return MG_RULE_ASIDE;
   if (!x->profile) return MG_RULE_NONE;
   if (!mg_slice_empty(t)) return MG_RULE_NO_SIZE;
-  return (x->profile_ruled >> coll) & 1u ? MG_RULE_NO_NP : MG_RULE_NO_OP;
+  return (x->profile_ruled >> coll) & 1 ? MG_RULE_NO_NP : MG_RULE_NO_OP;
 }
 
 /* Online tuning: the algorithm its cell picks (a timed trial while it explores, then the choice). */
@@ -116,6 +116,8 @@ int mg_dispatch(mg_call *c) {
   c->size = e->size;
   c->rank = e->rank;
   c->inter = e->inter;
+  /* a neighbourhood collective's topology and degrees (local queries); a failed query is refused */
+  if (mg_coll_is_neighbor(c->coll) && !c->inter && mg_call_neighbors(c) != MPI_SUCCESS) c->topo = MPI_UNDEFINED;
   int rule = want ? MG_RULE_FORCED : MG_RULE_NONE;
   /* Invalid arguments run the default before any query sees them (registry.h). */
   mg_why bad = c->inter ? MG_WHY_NONE : mg_call_check(c);

@@ -515,9 +515,9 @@ void mg_lib_init(int thread_level) {
 }
 
 void mg_paths_set(mg_ctx *x) {
-  unsigned ruled = 0; /* the operations the profile has a rule for, at any process count */
+  uint64_t ruled = 0; /* the operations the profile has a rule for, at any process count */
   for (int i = 0; x->profile && i < mg_profile_nrules(x->profile); i++)
-    ruled |= 1u << mg_profile_rule_at(x->profile, i)->coll;
+    ruled |= (uint64_t)1 << mg_profile_rule_at(x->profile, i)->coll;
   x->profile_ruled = ruled;
   for (int k = 0; k < MG_NCOLL; k++) {
     unsigned char p;
@@ -525,7 +525,7 @@ void mg_paths_set(mg_ctx *x) {
       p = MG_PATH_PMPI;
     else if (x->forced[k] || x->trace_path || x->trace || (x->online && !mg_coll_is_p2p((mg_coll)k)))
       p = MG_PATH_DISPATCH; /* online tuning learns collectives only: its point-to-point calls run the default */
-    else if ((ruled >> k) & 1u)
+    else if ((ruled >> k) & 1)
       p = x->counting ? MG_PATH_DISPATCH : MG_PATH_TUNED;
     else /* no rule: mg_dispatch would run the default, counted or not */
       p = x->counting ? MG_PATH_COUNT : MG_PATH_PMPI;
@@ -565,6 +565,7 @@ void mg_lib_finalize(void) {
   x->profile_hash = 0;
   x->profile_level = 0;
   mg_rma_finalize();  /* its windows live on the private communicators mg_core_finalize frees */
+  mg_neighbor_finalize();
   mg_hier_finalize(); /* node and lane communicators, split from the private ones */
   mg_core_finalize();
 }
