@@ -76,6 +76,14 @@ MPIGUIDE_API long long mpiguide_calls(const char *coll, const char *alg);
  */
 MPIGUIDE_API long long mpiguide_fallbacks(const char *coll, const char *reason);
 
+/*
+ * How many requests of non-blocking or persistent collectives libmpiguide keeps scratch for now
+ * (the counts and displacements of a row such as iallgather_as_iallgatherv, freed when a
+ * completion call returns the request completed, at MPI_Request_free, or at MPI_Finalize;
+ * docs/library.md, "Non-blocking and persistent"). 0 in pass-through.
+ */
+MPIGUIDE_API long mpiguide_requests_kept(void);
+
 #ifdef __cplusplus
 }
 #endif

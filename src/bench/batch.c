@@ -11,12 +11,28 @@
 #include <string.h>
 #include <time.h>
 
+#include "registry/algorithms.h"
 #include "bench/sync.h"
 #include "bench/order.h"
 #include "bench/run.h"
 #include "bench/sample.h"
 
 /* ---------- rows ---------- */
+
+/* A non-blocking collective's row as the benchmark measures it: the post and MPI_Wait (its
+ * completion time); a measure-only composition has waited for its parts and returns no request.
+ * The scratch a one-call row keeps until completion (src/algs/nbc.c, mg_nbc_kept) is freed after
+ * the wait. */
+static int run_nbc(mg_call *c, int alg) {
+  MPI_Request q = MPI_REQUEST_NULL;
+  c->req = &q;
+  int rc = mg_run(c, alg);
+  if (rc == MPI_SUCCESS && q != MPI_REQUEST_NULL) rc = PMPI_Wait(&q, MPI_STATUS_IGNORE);
+  free(mg_nbc_kept);
+  mg_nbc_kept = NULL;
+  c->req = NULL;
+  return rc;
+}
 
 static int series_push(mg_bench_series *s, double lat, long round, long rep, int warm, int valid) {
   if (s->n == s->cap) {
@@ -153,13 +169,19 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
       int lv = mg_lv_is(alg) ? alg - MG_LV_ALG0 : -1; /* a library variant: switched on around its call */
       if (lv >= 0 && (rc = mg_lv_begin(R->cfg->libvars, &call, lv)) != MPI_SUCCESS) return rc;
       R->late[k] = 0;
+      /* a persistent row's request, made (agreed over the ranks) outside the timed part */
+      if (lv < 0 && mg_colls[call.coll].algs[alg].family == MG_FAM_PERSISTENT &&
+          (rc = mg_persistent_prepare(&call)) != MPI_SUCCESS)
+        return rc;
       if (clocked) {
         R->late[k] = mg_clock_wait(&R->clock, R->next_start + (double)k * w, tol);
       } else if ((rc = mg_sync_step(m, R->scomm)) != MPI_SUCCESS) {
         return rc;
       }
       t0 = R->now();
-      rc = mg_coll_is_p2p(call.coll) ? mg_pattern_run(&call, alg, R->cfg->pattern, B->rounds + r) : mg_run(&call, lv >= 0 ? 0 : alg);
+      rc = mg_coll_is_p2p(call.coll) ? mg_pattern_run(&call, alg, R->cfg->pattern, B->rounds + r)
+           : mg_coll_is_nbc(call.coll) ? run_nbc(&call, lv >= 0 ? 0 : alg)
+                                       : mg_run(&call, lv >= 0 ? 0 : alg);
       t1 = R->now();
       if (lv >= 0 && (rc2 = mg_lv_end(R->cfg->libvars, &call, c->comm)) != MPI_SUCCESS) return rc2;
       R->ts[k] = t0;

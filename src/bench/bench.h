@@ -146,6 +146,7 @@ typedef struct mg_bench_counts {
 
 /* Whether coll takes per-rank counts (split by mg_bench_counts). */
 static inline int mg_bench_has_counts(mg_coll coll) {
+  coll = mg_coll_base(coll); /* a non-blocking collective: its blocking twin's counts */
   return coll == MG_REDUCE_SCATTER || coll == MG_ALLGATHERV || coll == MG_GATHERV || coll == MG_SCATTERV ||
          coll == MG_ALLTOALLV || coll == MG_ALLTOALLW;
 }

@@ -87,7 +87,7 @@ static int set_counts(run *R, const mg_bench_block *B, mg_call *c, int *ints) {
   int *counts = ints, *displs = ints + p, *rcounts = ints + 2 * p, *rdispls = ints + 3 * p;
   if (mg_bench_split(&R->cfg->counts, B->count, p, counts)) return -1;
   for (int i = 0, at = 0; i < p; at += counts[i], i++) displs[i] = at;
-  switch (B->coll) {
+  switch (mg_coll_base(B->coll)) { /* a non-blocking collective: its blocking twin's arguments */
   case MG_REDUCE_SCATTER: c->rcounts = counts; break;
   case MG_ALLGATHERV: c->rcounts = counts, c->rdispls = displs, c->scount = counts[me]; break;
   case MG_GATHERV: c->rcounts = counts, c->rdispls = displs, c->scount = counts[me]; break;
@@ -99,7 +99,7 @@ static int set_counts(run *R, const mg_bench_block *B, mg_call *c, int *ints) {
       rcounts[j] = counts[k], rdispls[j] = at, at += counts[k];
     }
     c->scounts = c->rcounts = rcounts, c->sdispls = c->rdispls = rdispls;
-    if (B->coll == MG_ALLTOALLW) { /* displacements in bytes, one datatype per rank */
+    if (mg_coll_base(B->coll) == MG_ALLTOALLW) { /* displacements in bytes, one datatype per rank */
       MPI_Datatype *types = (MPI_Datatype *)(ints + 4 * p);
       for (int j = 0; j < p; j++) rdispls[j] *= (int)mg_dtype_extent(B->dtype), types[j] = c->stype;
       c->stypes = c->rtypes = types, c->stype = c->rtype = MPI_DATATYPE_NULL;
@@ -111,9 +111,47 @@ static int set_counts(run *R, const mg_bench_block *B, mg_call *c, int *ints) {
   return 0;
 }
 
+/*
+ * Memory folded under SimGrid's SMPI (issue 50.2, docs/scale.md): every simulated rank is a thread
+ * of one process, so p ranks' buffers are p times the memory of one (21 GB for allgather at 256
+ * ranks). The measured call's data buffers come from SMPI_SHARED_MALLOC instead, whose pages every
+ * rank shares (SMPI's smpi/shared-malloc, global by default: one physical block mapped over any
+ * size, so ranks of different sizes may share the call site): the values in them are then garbage
+ * that every rank writes, which a simulated time does not depend on (the network model prices
+ * bytes, not values; no computation is simulated where the exact verdicts apply). What keeps real
+ * memory: the counts and displacements (set_counts writes them per rank, and the library reads
+ * them), the mock-ups' scratch (mg_scratch: some hold counts), and the correctness tests, which
+ * are not engine runs. MPIGUIDE_SIM_BUFFERS=real keeps them real; raw.csv's #@simulated_buffers says
+ * which. Outside the SMPI build nothing changes.
+ */
+int mg_bench_fold_buffers(void) {
+#ifdef SMPI_H
+  const char *v = getenv("MPIGUIDE_SIM_BUFFERS");
+  return !(v && !strcmp(v, "real"));
+#else
+  return 0;
+#endif
+}
+
+/* The region mg_bench_make_call returns: its own counts and displacements after this header, the
+ * data buffers there too or (folded) in a shared block. */
+typedef struct {
+  void *shared; /* SMPI_SHARED_MALLOC's block, or NULL */
+  char pad[56]; /* the data after it stays 64-byte aligned */
+} call_mem;
+
+void mg_bench_free_call(void *mem) {
+  if (!mem) return;
+#ifdef SMPI_H
+  if (((call_mem *)mem)->shared) SMPI_SHARED_FREE(((call_mem *)mem)->shared);
+#endif
+  free(mem);
+}
+
 /* Allocate the buffers of a call of `coll` with `count` elements (bytes each
- * rank's message size) and fill the descriptor. Returns the region to free,
- * or NULL with *fail set when the allocation failed on this rank. */
+ * rank's message size) and fill the descriptor. Returns the region to free
+ * with mg_bench_free_call, or NULL with *fail set when the allocation failed
+ * on this rank. */
 void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail) {
   const mg_bench_cfg *cfg = R->cfg;
   mg_coll coll = B->coll;
@@ -124,7 +162,7 @@ void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail)
   int root = R->rank == cfg->root;
   for (int i = 0; i < cfg->nroots; i++) root |= R->rank == cfg->roots[i];
   size_t s = 0, r = 0;
-  switch (coll) {
+  switch (mg_coll_base(coll)) { /* a non-blocking collective: its blocking twin's buffers */
   case MG_ALLGATHER: s = n, r = pn; break;
   case MG_ALLREDUCE: case MG_SCAN: case MG_EXSCAN: s = n, r = n; break;
   case MG_REDUCE_SCATTER: s = n, r = n; break; /* the whole vector; in place it is the receive buffer */
@@ -149,24 +187,36 @@ void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail)
   void *mem = NULL;
   /* counts and displacements of both sides, alltoallw's datatypes */
   size_t sa = (s + 63) & ~(size_t)63, ra = (r + 63) & ~(size_t)63, ca = 4 * p * sizeof(int) + 2 * p * sizeof(MPI_Datatype);
-  if (s == SIZE_MAX || r == SIZE_MAX || sa + ra < sa || sa + ra + ca < ca ||
-      posix_memalign(&mem, 64, sa + ra + ca + 64) != 0) {
+  int fold = mg_bench_fold_buffers() && sa + ra > 0;
+  size_t own = sizeof(call_mem) + (fold ? 0 : sa + ra) + ca + 64; /* the header, the data unless folded, the counts */
+  if (s == SIZE_MAX || r == SIZE_MAX || sa + ra < sa || sa + ra + ca < ca || posix_memalign(&mem, 64, own) != 0) {
     *fail = 1;
     return NULL;
   }
-  memset(mem, 0, sa + ra + ca + 64);
+  memset(mem, 0, own);
+  char *data = (char *)mem + sizeof(call_mem), *counts = data + (fold ? 0 : sa + ra);
+#ifdef SMPI_H
+  if (fold) {
+    if (!(data = SMPI_SHARED_MALLOC(sa + ra + 64))) {
+      free(mem);
+      *fail = 1;
+      return NULL;
+    }
+    ((call_mem *)mem)->shared = data;
+  }
+#endif
   memset(c, 0, sizeof *c);
   c->coll = coll;
-  c->sbuf = s ? mem : NULL;
-  c->rbuf = r ? (char *)mem + sa : NULL;
-  if (coll == MG_BCAST || coll == MG_SENDRECV_REPLACE) c->sbuf = c->rbuf;
+  c->sbuf = s ? data : NULL;
+  c->rbuf = r ? data + sa : NULL;
+  if (mg_coll_base(coll) == MG_BCAST || coll == MG_SENDRECV_REPLACE) c->sbuf = c->rbuf;
   c->scount = c->rcount = (int)B->count;
   c->stype = c->rtype = type_of(R, B->dtype);
   c->op = B->op ? B->op->op : MPI_OP_NULL;
   c->root = mg_colls[coll].rooted ? mg_bench_root(cfg, coll, 0) : 0;
   c->comm = R->comm;
-  if (mg_bench_has_counts(coll) && set_counts(R, B, c, (int *)((char *)mem + sa + ra))) {
-    free(mem);
+  if (mg_bench_has_counts(coll) && set_counts(R, B, c, (int *)counts)) {
+    mg_bench_free_call(mem);
     *fail = 1;
     return NULL;
   }
@@ -187,7 +237,7 @@ void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call
   *call = *c;
   call->root = root;
   if (mg_coll_is_p2p(c->coll)) return; /* no in-place form */
-  switch (c->coll) {
+  switch (mg_coll_base(c->coll)) {
   case MG_BCAST: case MG_BARRIER: return;
   case MG_GATHER: case MG_GATHERV: case MG_REDUCE: call->sbuf = at_root ? MPI_IN_PLACE : c->sbuf; break;
   case MG_SCATTER: case MG_SCATTERV: call->rbuf = at_root ? MPI_IN_PLACE : c->rbuf; break;
@@ -410,7 +460,8 @@ static int run_block(run *R, mg_bench_block *B, const double *t1, double budget)
   if ((rc = warm_up(R, B, &c, act, &nact, &w)) != MPI_SUCCESS) goto out;
   rc = measure_block(R, B, &c, t1, budget, start, act, nact, w);
 out:
-  free(mem);
+  mg_persistent_release(R->comm); /* the persistent rows' requests, before their buffers go */
+  mg_bench_free_call(mem);
   B->elapsed = R->elapsed - start;
   return rc;
 }

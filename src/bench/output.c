@@ -7,6 +7,7 @@
 
 #include "bench/csv.h"
 #include "bench/output.h"
+#include "bench/run.h"
 #include "bench/sample.h"
 #include "mpiguide.h"
 
@@ -35,6 +36,7 @@ static void meta_launch(FILE *f, const mg_bench_meta *m, const char *command, co
     mg_meta(f, "simulated", "1");
     mg_meta(f, "platform", "%s", m->sim_platform);
     mg_meta(f, "selector", "%s", m->sim_selector);
+    mg_meta(f, "simulated_buffers", "%s", mg_bench_fold_buffers() ? "shared" : "real"); /* engine.c: memory folded */
   }
 }
 

@@ -1,5 +1,5 @@
 /*
- * `bench --overlap` (overlap_run.h): per (collective, size) the pure, cpu and overall variants
+ * `bench --overlap` (overlap_run.h): per (collective, size) the pure, cpu, overall and blocking variants
  * measured interleaved after the engine's synchronisation steps, with the computation calibrated
  * to the pure time and agreed over the ranks. The buffers and datatypes are the engine's
  * (mg_bench_make_call), the non-blocking call the nonblocking family's (mg_nonblocking_start).
@@ -51,6 +51,11 @@ static int run_variant(const mg_call *c, int v, int k, long iters) {
     sink = busy(iters, sink);
     return MPI_SUCCESS;
   }
+  if (v == MG_OVL_BLOCKING) { /* the library's own blocking call (the registry's row 0), then the work */
+    int rc = mg_colls[c->coll].algs[0].fn(c);
+    sink = busy(iters, sink);
+    return rc;
+  }
   MPI_Request q;
   int rc = mg_nonblocking_start(c, &q), flag;
   if (rc != MPI_SUCCESS) return rc;
@@ -79,7 +84,7 @@ typedef struct ovl_run {
   run R; /* the engine's run state: cfg, comm, scomm, rank, size, now, datatypes */
   const mg_ovl_cfg *oc;
   mg_ovl_result *res;
-  slot var[MG_OVL_MAXK + 2];
+  slot var[MG_OVL_MAXK + 3];
   int nvar;
   double *dur, *red; /* per measurement of a batch: local duration; the reduction buffer */
   int *err, *vi;
@@ -111,7 +116,7 @@ static int batch(ovl_run *O, mg_ovl_cell *C, const mg_call *c0, const long *want
   long slots = 0;
   for (int i = 0; i < O->nvar; i++) slots += want[i] < rounds ? want[i] : rounds;
   if (ensure(O, slots)) return PMPI_Abort(R->comm, 1);
-  int order[MG_OVL_MAXK + 2], rc;
+  int order[MG_OVL_MAXK + 3], rc;
   long s = 0;
   mg_call call = *c0;
   for (long r = 0; r < rounds; r++) {
@@ -190,7 +195,7 @@ static int measure_cell(ovl_run *O, mg_ovl_cell *C, mg_coll coll, size_t bytes) 
     goto out;
   }
   if ((rc = mg_call_prepare(&c)) != MPI_SUCCESS) goto out;
-  long round = 0, rep[MG_OVL_MAXK + 2] = {0}, want[MG_OVL_MAXK + 2] = {0};
+  long round = 0, rep[MG_OVL_MAXK + 3] = {0}, want[MG_OVL_MAXK + 3] = {0};
   /* 1. pilot of pure: t_pure for the calibration, from its second half (the first calls of a
    * collective set up connections and schedules: MPICH's first ones are many times slower) */
   long npilot = 2 * (cfg->warmup > 5 ? cfg->warmup : 5);
@@ -213,7 +218,7 @@ static int measure_cell(ovl_run *O, mg_ovl_cell *C, mg_coll coll, size_t bytes) 
   if (cfg->warmup > 0 && (rc = batch(O, C, &c, want, cfg->warmup, 1, &round, rep, iters, &failed)) != MPI_SUCCESS)
     goto out;
   for (int i = 0; i < O->nvar; i++) rep[i] = 0;
-  mg_rep_state st[MG_OVL_MAXK + 2];
+  mg_rep_state st[MG_OVL_MAXK + 3];
   for (int i = 0; i < O->nvar; i++) mg_rep_init(&cfg->rep, &st[i], 0);
   double mstart = R->elapsed;
   while (!failed) {
@@ -237,7 +242,7 @@ static int measure_cell(ovl_run *O, mg_ovl_cell *C, mg_coll coll, size_t bytes) 
   }
 out:
   free(v);
-  free(mem);
+  mg_bench_free_call(mem);
   return rc;
 }
 
@@ -287,6 +292,7 @@ int mg_overlap_run(const mg_bench_cfg *cfg, const mg_ovl_cfg *oc, mg_ovl_result 
   O->var[O->nvar++] = (slot){MG_OVL_PURE, -1};
   O->var[O->nvar++] = (slot){MG_OVL_CPU, -1};
   for (int i = 0; i < oc->ntests; i++) O->var[O->nvar++] = (slot){MG_OVL_OVERALL, oc->tests[i]};
+  O->var[O->nvar++] = (slot){MG_OVL_BLOCKING, -1};
   int total = 0;
   for (int ci = 0; ci < cfg->ncolls; ci++)
     for (int si = 0; si < cfg->nsizes; si++)

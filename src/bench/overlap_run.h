@@ -11,8 +11,8 @@
  *     fastest of several timings) sized to t_pure, then one max-reduction: every rank computes
  *     the same number of iterations;
  *  3. cfg->warmup rounds of every variant (warm-up rows), then measured rounds until the
- *     repetition rule (cfg->rep, per variant) is met: each round measures pure, cpu and overall
- *     for each test count once, in the order given or shuffled (cfg->shuffle), each after one
+ *     repetition rule (cfg->rep, per variant) is met: each round measures pure, cpu, overall
+ *     for each test count and blocking once, in the order given or shuffled (cfg->shuffle), each after one
  *     synchronisation step (cfg->sync: barrier, dbarrier or dissem); after every cfg->batch
  *     rounds one reduction turns local durations into the max over ranks, which every rank then
  *     holds (the same repetition decisions everywhere), as the engine does (bench.h).

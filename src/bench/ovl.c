@@ -103,17 +103,18 @@ int mg_ovl_summarise(const mg_ovl_cell *c, mg_ovl_sum *s) {
   double *v = malloc((size_t)(c->n ? c->n : 1) * sizeof *v);
   if (!v) return -1;
   double lo, hi;
-  for (int w = -2; w < s->nk; w++) { /* -2: pure, -1: cpu, then each k */
+  for (int w = -3; w < s->nk; w++) { /* -3: blocking, -2: pure, -1: cpu, then each k */
     long n = 0;
     for (long i = 0; i < c->n; i++) {
       const mg_ovl_row *r = &c->rows[i];
       if (r->warmup || !r->valid) continue;
-      if ((w == -2 && r->variant == MG_OVL_PURE) || (w == -1 && r->variant == MG_OVL_CPU) ||
+      if ((w == -3 && r->variant == MG_OVL_BLOCKING) || (w == -2 && r->variant == MG_OVL_PURE) || (w == -1 && r->variant == MG_OVL_CPU) ||
           (w >= 0 && r->variant == MG_OVL_OVERALL && r->tests == s->k[w]))
         v[n++] = r->sec;
     }
     double med = median_ci(v, n, &lo, &hi);
-    if (w == -2) s->t_pure = med, s->n_pure = n;
+    if (w == -3) s->t_blocking = n ? med : NAN, s->n_blocking = n;
+    else if (w == -2) s->t_pure = med, s->n_pure = n;
     else if (w == -1) s->t_cpu = med, s->n_cpu = n;
     else {
       s->t_overall[w] = med, s->n[w] = n;
@@ -255,7 +256,7 @@ int mg_ovl_read(const char *path, mg_ovl_file *f, char *err, size_t errlen) {
     if (buf[0] == '#') continue;
     if (!have_header) {
       const char *fmt = mg_ovl_meta(f, "format");
-      if (!fmt || (strcmp(fmt, MG_OVL_FORMAT) && strcmp(fmt, MG_OVL_FORMAT_V1))) {
+      if (!fmt || (strcmp(fmt, MG_OVL_FORMAT) && strcmp(fmt, MG_OVL_FORMAT_V2) && strcmp(fmt, MG_OVL_FORMAT_V1))) {
         FAIL("%s:%ld: not an overlap file of `mpiguide bench --overlap` (#@format=%s expected, found %s)", path, line,
              MG_OVL_FORMAT, fmt ? fmt : "none");
         break;

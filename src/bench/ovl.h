@@ -9,6 +9,9 @@
  *   t_pure     MPI_I<coll>; MPI_Wait                    (no computation)
  *   t_cpu      the computation alone: a busy loop calibrated to last about t_pure
  *   t_overall  MPI_I<coll>; the computation with k MPI_Test calls spread evenly through it; MPI_Wait
+ *   t_blocking MPI_<Coll> (blocking, the library's own); the same computation: the right side of the
+ *              guideline "overlap must not cost" (OVL), t_overall(k) <= t_blocking, which check
+ *              --overlap judges (src/check/overlap_verdicts.c)
  *   overlap(k) = 100 (1 - (t_overall(k) - t_cpu) / t_pure), clipped to [0, 100]
  * from the medians of each variant. 100 %: the communication hid entirely behind the
  * computation; 0 %: none of it did (the collective progressed only in MPI_Wait).
@@ -33,9 +36,11 @@
 /* The default sweep of MPI_Test calls during the computation. */
 #define MG_OVL_DEFAULT_TESTS "0,1,2,4,8,16,64"
 /* The raw file's format tag (#@format). */
-#define MG_OVL_FORMAT "mpiguide-bench-overlap/2"
-/* /2 is /1 with a last line #@overlap_rows=N, the rows the file holds, so that a file cut at a line
- * break is refused; /1 files still read (there only a line cut in its middle is seen). */
+#define MG_OVL_FORMAT "mpiguide-bench-overlap/3"
+/* /3 is /2 with the variant blocking (issue 48: the guideline OVL, check --overlap); /2 is /1 with a
+ * last line #@overlap_rows=N, the rows the file holds, so that a file cut at a line break is refused;
+ * /2 and /1 files still read (in /1 only a line cut in its middle is seen). */
+#define MG_OVL_FORMAT_V2 "mpiguide-bench-overlap/2"
 #define MG_OVL_FORMAT_V1 "mpiguide-bench-overlap/1"
 #define MG_OVL_ROWS_KEY "overlap_rows"
 
@@ -43,7 +48,8 @@
 #define MG_OVL_VARIANTS(X)                                                                            \
   X(PURE, "pure", "MPI_I<coll> then MPI_Wait, no computation")                                        \
   X(CPU, "cpu", "the calibrated computation alone")                                                   \
-  X(OVERALL, "overall", "MPI_I<coll>, the computation with `tests` MPI_Test calls spread evenly, MPI_Wait")
+  X(OVERALL, "overall", "MPI_I<coll>, the computation with `tests` MPI_Test calls spread evenly, MPI_Wait")   \
+  X(BLOCKING, "blocking", "the blocking MPI_<Coll> (the library's own), then the same computation")
 
 typedef enum {
 #define MG_X(E, n, d) MG_OVL_##E,
@@ -96,6 +102,8 @@ int mg_ovl_best(const double *ov, const double *lo, const double *hi, int nk);
 typedef struct mg_ovl_sum {
   double t_pure, t_cpu; /* s; NaN: none */
   long n_pure, n_cpu;
+  double t_blocking;    /* the blocking call + the computation, s; NaN: not measured (a /1 or /2 file) */
+  long n_blocking;
   int nk;               /* test counts measured, ascending */
   int k[MG_OVL_MAXK];
   long n[MG_OVL_MAXK];

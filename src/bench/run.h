@@ -87,6 +87,10 @@ void mg_bench_round_call(const run *R, const mg_call *c, int root, mg_call *call
 int mg_bench_build_types(run *R);
 void mg_bench_free_types(run *R);
 void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail);
+/* Free what mg_bench_make_call returned (NULL: nothing). */
+void mg_bench_free_call(void *mem);
+/* 1 where the data buffers are SMPI_SHARED_MALLOC's (the SMPI build, unless MPIGUIDE_SIM_BUFFERS=real). */
+int mg_bench_fold_buffers(void);
 
 /* Under SimGrid's SMPI: mark the series of B that the simulation's selector is known to break for
  * call c as skipped, with the reason (sim_defects.c); nothing in a build for a real MPI. The same

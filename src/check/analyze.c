@@ -658,12 +658,14 @@ int mg_ck_analyze(const mg_ck_data *d, const mg_ck_opts *given, mg_ck_result *r,
   }
   if (monotony(d, o, r, err, errlen) || mg_ck_reverse_rows(d, o, r, err, errlen)) goto out;
   if (d->pack && mg_ck_pack_verdicts(d->pack, o, r, err, errlen)) goto out;
+  if (d->ovl && mg_ck_overlap_verdicts(d->ovl, o, r, err, errlen)) goto out;
   r->looks = looks_of(d);
   r->family = adjust(r->v, r->n, 0, r->rel, r->nrel, o->holm, o->alpha, o->margin, r->looks);
   r->aa_family = adjust(r->v, r->n, 1, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
   r->mono_family = adjust(r->mono, r->nmono, 0, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
   r->lib_family = adjust(r->lib, r->nlib, 0, NULL, 0, o->holm, o->alpha, o->margin, r->looks);
   r->pack_family = adjust(r->pack, r->npack, 0, NULL, 0, o->holm, o->alpha, o->margin, 1); /* fixed rounds */
+  r->ovl_family = adjust(r->ovl, r->novl, 0, NULL, 0, o->holm, o->alpha, o->margin, 1); /* the engine's rule */
   for (int i = 0, k = 0; i < r->n && k < r->nrel; i++) {
     const mg_ck_relation_rows *rr = r->v[i].aa ? NULL : mg_ck_relation_of(r->v[i].coll, r->v[i].alg);
     if (!rr) continue;

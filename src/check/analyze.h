@@ -18,6 +18,8 @@ int mg_ck_compare_op(const mg_ck_data *d, const mg_ck_opts *o, mg_ck_verdict *v,
 int mg_ck_push_verdict(mg_ck_verdict **vs, int *n, int *cap, const mg_ck_verdict *v);
 /* r->pack from the pack data p (check.h, mg_ck_result.pack), before Holm. 0, or -1 with a message. */
 int mg_ck_pack_verdicts(const mg_ck_data *p, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen);
+/* r->ovl from the overlap data p (check.h, mg_ck_result.ovl), before Holm. 0, or -1 with a message. */
+int mg_ck_overlap_verdicts(const mg_ck_data *p, const mg_ck_opts *o, mg_ck_result *r, char *err, size_t errlen);
 /* relation_rows.c: the REVERSE verdicts of r's mock-up rows that have one, each followed by a place
  * for its EQUIV verdict (before Holm; 0, or -1 with a message), and that EQUIV verdict v of mock-up
  * row m and its REVERSE row rv once Holm has adjusted both (margin: the equivalence margin). */

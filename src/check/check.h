@@ -113,6 +113,12 @@ typedef struct mg_ck_data {
    * coll is an mg_pack_op (pack, unpack), not a collective; red the datatype's spec; alg "default"
    * (one MPI_Pack / MPI_Unpack) or the constituents' variant. NULL: none read. */
   struct mg_ck_data *pack;
+  /* The guideline OVL, overlap must not cost (check --overlap, overlap_verdicts.c): a directory's
+   * overlap.csv (bench/ovl.h) as a data set of its own; per (collective, size) and test count k
+   * (red "tests=K", MG_CK_OVL_KEY) the series "default" is t_overall(k) (MPI_I<coll>, the computation
+   * with k MPI_Test calls, MPI_Wait) and MG_CK_OVL_ALG the blocking call + the computation (the same
+   * measurements under every k). NULL: none read. */
+  struct mg_ck_data *ovl;
 } mg_ck_data;
 
 /* Pattern cart's direction as a series and verdict key (red, which sendrecv has no other use for):
@@ -407,6 +413,13 @@ typedef struct mg_ck_result {
   mg_ck_verdict *pack;
   int npack;
   int pack_family;
+  /* The guideline OVL (d->ovl): per collective, size and k, t_overall(k) against the blocking call +
+   * the computation, with the same test, interval, launch and noise rules and outcomes, Holm-adjusted
+   * as a family of their own; measure only (no repair libmpiguide can make): never in v, the score,
+   * the tables or tune (overlap_verdicts.c). */
+  mg_ck_verdict *ovl;
+  int novl;
+  int ovl_family;
 } mg_ck_result;
 
 /* Of the OK comparisons of r->v (the A/A control left out): how many were decided exactly, how many
@@ -647,6 +660,19 @@ const char *mg_ck_label(mg_coll coll, const char *alg, int shortform, char *buf,
 int mg_ck_any_pack(const mg_ck_result *r);
 void mg_ck_print_pack(FILE *f, const mg_ck_result *r);
 void mg_ck_write_packverdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
+
+/* Overlap must not cost (overlap_verdicts.c, check --overlap): the guideline's label and formula,
+ * the key of a verdict's test count, the mock-up side's name; a directory's overlap.csv into d->ovl
+ * (0, or -1 with "path:line: message"); whether a result has the verdicts, the summary's section,
+ * overlapverdicts.csv (verdicts.csv's columns, the reduction column holding tests=K). */
+#define MG_CK_OVL_GUIDELINE "OVL"
+#define MG_CK_OVL_FORMULA "I<coll>(n) + compute(c) with k MPI_Test + Wait <= <Coll>(n) + compute(c)"
+#define MG_CK_OVL_KEY "tests="
+#define MG_CK_OVL_ALG "blocking_compute"
+int mg_ck_read_overlap_csv(mg_ck_data *d, const char *path, char *err, size_t errlen);
+int mg_ck_any_overlap(const mg_ck_result *r);
+void mg_ck_print_overlap(FILE *f, const mg_ck_result *r);
+void mg_ck_write_overlapverdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r);
 
 /* The renumbering guideline (rerank_summary.c, TGT 2010 eq. 36): whether a verdict is a rerank row's, whether
  * a result has any, and the summary's section. */

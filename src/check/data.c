@@ -53,6 +53,7 @@ static void series_free(mg_ck_series *s) {
 
 void mg_ck_data_free(mg_ck_data *d) {
   if (d->pack) mg_ck_data_free(d->pack), free(d->pack);
+  if (d->ovl) mg_ck_data_free(d->ovl), free(d->ovl);
   for (int i = 0; i < d->nlaunches; i++) launch_free(&d->launches[i]);
   for (int i = 0; i < d->nseries; i++) series_free(&d->series[i]);
   free(d->launches);
@@ -420,6 +421,8 @@ static int read_dir(mg_ck_data *d, const char *dir, char *err, size_t errlen) {
     int rc = mg_ck_read_csv(d, p, err, errlen);
     snprintf(p, dl + 16, "%s/pack.csv", dir); /* TGT 2010 eq. 4, measured in the same launch */
     if (!rc && stat(p, &st) == 0 && (rc = mg_ck_read_pack_csv(d, p, err, errlen))) mg_ck_rollback(d, snap);
+    snprintf(p, dl + 16, "%s/overlap.csv", dir); /* check --overlap, measured in the same launch */
+    if (!rc && stat(p, &st) == 0 && (rc = mg_ck_read_overlap_csv(d, p, err, errlen))) mg_ck_rollback(d, snap);
     free(p);
     return rc;
   }

@@ -262,6 +262,7 @@ void mg_ck_print_summary(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
   mg_ck_print_p2p(f, r);
   mg_ck_print_rerank(f, r);
   mg_ck_print_pack(f, r);
+  mg_ck_print_overlap(f, r);
   print_monotony(f, r);
   mg_ck_print_libvariants(f, r);
   if (s.aa)

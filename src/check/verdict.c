@@ -50,10 +50,20 @@ const mg_ck_relation_rows mg_ck_relations[] = {
 };
 const int mg_ck_nrelations = (int)(sizeof mg_ck_relations / sizeof mg_ck_relations[0]);
 
+/* The persistent family (src/algs/persistent.c, issue 48), one row per blocking collective: the row
+ * states <Coll>(n) <= Start + Wait, the reverse is the guideline "persistence must not cost". */
+#define MG_X(E, nm, mpi, r, red, k, s)                                                                 \
+  {MG_##E, #nm "_as_persistent", "PERS-R", mpi "_init once, then MPI_Start + MPI_Wait <= " mpi "(n)",  \
+   "verdict only: persistence must not cost (the persistent request is no repair libmpiguide can run)", \
+   "PERS-E", mpi "(n) ~ " mpi "_init once, then MPI_Start + MPI_Wait"},
+static const mg_ck_relation_rows persistent_relations[MG_NCOLLECTIVES] = {MG_COLLECTIVES(MG_X)};
+#undef MG_X
+
 const mg_ck_relation_rows *mg_ck_relation_of(mg_coll coll, const char *alg) {
   for (int i = 0; i < mg_ck_nrelations; i++)
     if (mg_ck_relations[i].coll == coll && !strcmp(mg_ck_relations[i].alg, alg)) return &mg_ck_relations[i];
-  return NULL;
+  int a = (int)coll < MG_NCOLLECTIVES ? mg_alg_find(coll, alg) : -1;
+  return a > 0 && mg_colls[coll].algs[a].family == MG_FAM_PERSISTENT ? &persistent_relations[coll] : NULL;
 }
 
 void mg_ck_opts_default(mg_ck_opts *o) {
@@ -188,9 +198,10 @@ void mg_ck_result_free(mg_ck_result *r) {
   free(r->lib);
   free(r->kinds);
   free(r->pack);
-  r->v = r->mono = r->rel = r->lib = r->pack = NULL;
+  free(r->ovl);
+  r->v = r->mono = r->rel = r->lib = r->pack = r->ovl = NULL;
   r->kinds = NULL;
-  r->n = r->nmono = r->nrel = r->nlib = r->nkinds = r->npack = 0;
+  r->n = r->nmono = r->nrel = r->nlib = r->nkinds = r->npack = r->novl = 0;
 }
 
 void mg_ck_summarize(const mg_ck_result *r, mg_ck_summary *s) {

@@ -17,7 +17,7 @@
 
 
 const char *const mg_ck_result_files[] = {"raw.csv",     "verdicts.csv", "verdicts.json",    "monotony.csv",
-                                          "summary.txt", "report.html",  "packverdicts.csv", NULL};
+                                          "summary.txt", "report.html",  "packverdicts.csv", "overlapverdicts.csv", NULL};
 
 static const char *status_name(mg_ck_vstatus s) {
   return s == MG_CKV_OK ? "ok" : s == MG_CKV_SKIPPED ? "skipped" : "error";
@@ -114,6 +114,10 @@ static void verdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r, op
     mg_meta(f, "pack_family", "%d", r->family);
     mg_meta(f, "guideline", "%s: %s; %s", MG_PACK_GUIDELINE, MG_PACK_FORMULA, MG_UNPACK_FORMULA);
   }
+  if (r->v == r->ovl && r->ovl) { /* overlapverdicts.csv */
+    mg_meta(f, "overlap_family", "%d", r->family);
+    mg_meta(f, "guideline", "%s: %s", MG_CK_OVL_GUIDELINE, MG_CK_OVL_FORMULA);
+  }
   fputs(
       "collective,bytes,mockup,guideline,status,n_default,n_mockup,median_default_sec,median_mockup_sec,"
       "mean_default_sec,mean_mockup_sec,slowdown,slowdown_lo,slowdown_hi,test,method,statistic,critical_"
@@ -163,6 +167,13 @@ void mg_ck_write_packverdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_resu
   t.v = r->pack, t.n = r->npack, t.family = r->pack_family;
   t.rel = NULL, t.nrel = 0;
   verdicts_csv(f, d, &t, pack_name);
+}
+
+void mg_ck_write_overlapverdicts_csv(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
+  mg_ck_result t = *r; /* the overlap verdicts in the place of the mock-ups' (their own family) */
+  t.v = r->ovl, t.n = r->novl, t.family = r->ovl_family;
+  t.rel = NULL, t.nrel = 0;
+  verdicts_csv(f, d, &t, coll_name);
 }
 
 void mg_ck_write_verdicts_json(FILE *f, const mg_ck_data *d, const mg_ck_result *r) {
@@ -325,16 +336,19 @@ int mg_ck_write_results(const char *dir, const mg_ck_data *d, const mg_ck_result
   static const struct {
     const char *name;
     writer_fn fn;
-    int lib; /* only with library variants (docs/libvar.md); 2: only with pack verdicts (TGT 2010 eq. 4) */
+    int lib; /* only with library variants (docs/libvar.md); 2: only with pack verdicts (TGT 2010 eq. 4);
+                3: only with overlap verdicts (check --overlap) */
   } files[] = {{"verdicts.csv", mg_ck_write_verdicts_csv, 0},
                {"packverdicts.csv", mg_ck_write_packverdicts_csv, 2},
+               {"overlapverdicts.csv", mg_ck_write_overlapverdicts_csv, 3},
                {"verdicts.json", mg_ck_write_verdicts_json, 0},
                {"monotony.csv", mg_ck_write_monotony_csv, 0},
                {"summary.txt", write_summary, 0},
                {"libvariants.csv", mg_ck_write_libvariants_csv, 1},
                {"libverdicts.csv", mg_ck_write_libverdicts_csv, 1}};
   for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-    if ((files[i].lib == 1 && !r->nlib) || (files[i].lib == 2 && !r->npack)) continue;
+    if ((files[i].lib == 1 && !r->nlib) || (files[i].lib == 2 && !r->npack) || (files[i].lib == 3 && !r->novl))
+      continue;
     size_t n = strlen(dir) + strlen(files[i].name) + 2;
     char *path = malloc(n);
     if (!path) return MG_ERR("out of memory");

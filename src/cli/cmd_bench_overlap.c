@@ -1,6 +1,6 @@
 /*
  * `mpiguide bench --overlap` (docs/bench.md, "Overlap"): the checks of the options that apply to
- * it, the run (src/bench/overlap_run.h), the raw file (#@format=mpiguide-bench-overlap/2) and the
+ * it, the run (src/bench/overlap_run.h), the raw file (#@format=mpiguide-bench-overlap/3) and the
  * summary table. cmd_bench.c parses the options and calls these.
  */
 #include <math.h>
@@ -98,8 +98,8 @@ long mg_cmd_overlap_rows(FILE *f, const mg_ovl_result *res, const mg_bench_meta 
 }
 
 void mg_cmd_overlap_summary(FILE *f, const mg_ovl_result *res) {
-  fprintf(f, "%-22s %10s %6s %11s %11s %8s %8s %6s %8s  %s\n", "collective", "bytes", "nrep", "t_pure[us]",
-          "t_cpu[us]", "cpu/pure", "ovl_k0[%]", "best_k", "ovl_best[%]", "overlap % per k");
+  fprintf(f, "%-22s %10s %6s %11s %11s %11s %8s %8s %6s %8s  %s\n", "collective", "bytes", "nrep", "t_pure[us]",
+          "t_cpu[us]", "blk+cpu[us]", "cpu/pure", "ovl_k0[%]", "best_k", "ovl_best[%]", "overlap % per k");
   for (int i = 0; i < res->ncells; i++) {
     const mg_ovl_cell *c = &res->cells[i];
     mg_ovl_sum s;
@@ -119,7 +119,7 @@ void mg_cmd_overlap_summary(FILE *f, const mg_ovl_result *res) {
     char o0[16] = "-", ob[16] = "-", bk[16] = "-";
     if (k0 >= 0) snprintf(o0, sizeof o0, "%.1f", s.ov[k0]);
     if (s.best >= 0) snprintf(ob, sizeof ob, "%.1f", s.ov[s.best]), snprintf(bk, sizeof bk, "%d", s.k[s.best]);
-    fprintf(f, "%-22s %10zu %6ld %11.2f %11.2f %8.2f %9s %6s %11s  %s\n", c->coll, c->bytes, s.n_pure, 1e6 * s.t_pure,
-            1e6 * s.t_cpu, s.t_cpu / s.t_pure, o0, bk, ob, per);
+    fprintf(f, "%-22s %10zu %6ld %11.2f %11.2f %11.2f %8.2f %9s %6s %11s  %s\n", c->coll, c->bytes, s.n_pure,
+            1e6 * s.t_pure, 1e6 * s.t_cpu, 1e6 * s.t_blocking, s.t_cpu / s.t_pure, o0, bk, ob, per);
   }
 }

@@ -95,6 +95,11 @@ int mg_cmd_check(int argc, char **argv) {
     if (mg_check_measure_pack(S, &meta)) fprintf(stderr, "mpiguide check: %s\n", S->err), status = 1;
     MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   }
+  if (status == 0 && o.given[O_OVERLAP]) { /* overlap must not cost (OVL): after the collectives */
+    if (mg_check_measure_overlap(S, &meta, o.val[O_OVL_TESTS]))
+      fprintf(stderr, "mpiguide check: %s\n", S->err), status = 1;
+    MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  }
 
 done:
   for (int g = 0; g < S->ngroups; g++) mg_bench_result_free(&S->groups[g].res), free(S->groups[g].sizes);

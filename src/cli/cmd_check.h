@@ -31,7 +31,8 @@
   X(LOGGP, "loggp", 0, 1) X(MODEL_GUIDED, "model-guided", 0, 0) X(MODEL_SLACK, "model-slack", 0, 1)  \
   X(P2P, "p2p", 0, 0) X(PATTERN, "pattern", 0, 1) X(LIBVARS, "lib-variants", 0, 1)                \
   X(RESUME, "resume", 0, 0) X(STOP_RULE, "stop-rule", 0, 1) X(ETA_FROM, "eta-from", 0, 1)          \
-  X(LAUNCH_OF, "launch-of", 0, 1) X(MIN_SPAN, "min-span", 0, 1)
+  X(LAUNCH_OF, "launch-of", 0, 1) X(MIN_SPAN, "min-span", 0, 1) X(OVERLAP, "overlap", 0, 0)         \
+  X(OVL_TESTS, "overlap-tests", 0, 1)
 /* clang-format on */
 
 enum { OPTIONS(MG_OPT_ENUM) O_N };
@@ -47,6 +48,8 @@ int mg_check_measure_only(int id);
 #define MG_CHECK_P2P_SIZES "1:4M"
 /* --p2p's families without --families: the point-to-point guidelines, split-robustness, one-sided. */
 #define MG_CHECK_P2P_FAMILIES "pt2pt,split,rma"
+/* --overlap's MPI_Test counts without --overlap-tests (the guideline OVL, docs/check.md "Overlap"). */
+#define MG_CHECK_OVL_TESTS "0,1,4,16"
 
 typedef struct mg_check_preset {
   const char *name;

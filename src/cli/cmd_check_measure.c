@@ -15,7 +15,9 @@
 #include "bench/eta.h"
 #include "bench/eta_raw.h"
 #include "bench/output.h"
+#include "bench/overlap_run.h"
 #include "bench/pack.h"
+#include "cli/cmd_bench_overlap.h"
 #include "cli/cmd_check_guided.h"
 #include "cli/cmd_check_state.h"
 #include "util/err.h"
@@ -138,6 +140,8 @@ int mg_check_write_raw(mg_check_state *S, const mg_bench_meta *meta, const char 
   }
   snprintf(path, sizeof path, "%s/pack.csv", S->out);
   unlink(path);
+  snprintf(path, sizeof path, "%s/overlap.csv", S->out); /* measured after it too (--overlap) */
+  unlink(path);
   return 0;
 }
 
@@ -205,6 +209,57 @@ int mg_check_measure_pack(mg_check_state *S, const mg_bench_meta *meta) {
   }
   mg_pack_result_free(&res);
   free(sizes);
+  return rc;
+}
+
+int mg_check_measure_overlap(mg_check_state *S, const mg_bench_meta *meta, const char *tests) {
+  mg_bench_cfg cfg = S->base;
+  int n = 0, rc = 0;
+  for (int i = 0; i < S->ncolls; i++)
+    if (mg_ovl_has_nb(S->colls[i]) && S->nsizes[S->colls[i]] > 0) cfg.colls[n++] = S->colls[i];
+  cfg.ncolls = n;
+  mg_ovl_cfg oc;
+  mg_cmd_overlap_opts oo = {"all", tests ? tests : MG_CHECK_OVL_TESTS, 0, 0, 0};
+  if (mg_cmd_overlap_setup(&cfg, &oo, &oc, S->err, sizeof S->err)) return -1; /* alike on every rank */
+  if (!n) return MG_ERR_TO(S->err, "--overlap: none of the collectives measured has a non-blocking form");
+  if (S->rank == 0 && S->progress)
+    fprintf(stderr, "mpiguide check: overlap must not cost (OVL): %d collective(s), %d test count(s)\n", n, oc.ntests);
+  /* one run per collective, with its own sizes; the cells in one result */
+  mg_ovl_result all;
+  memset(&all, 0, sizeof all);
+  n = cfg.ncolls; /* setup kept those with a non-blocking form */
+  for (int i = 0; i < n && !rc; i++) {
+    mg_bench_cfg one = cfg;
+    mg_coll c = cfg.colls[i];
+    one.colls[0] = c, one.ncolls = 1, one.sizes = S->sizes[c], one.nsizes = S->nsizes[c];
+    one.progress = NULL;
+    mg_ovl_result res;
+    int mrc = mg_overlap_run(&one, &oc, &res);
+    if (mrc != MPI_SUCCESS) {
+      fprintf(stderr, "mpiguide check: the overlap measurement failed on rank %d\n", S->rank);
+      MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    mg_ovl_cell *nc = realloc(all.cells, (size_t)(all.ncells + res.ncells + 1) * sizeof *nc);
+    if (!nc) MPI_Abort(MPI_COMM_WORLD, 1);
+    all.cells = nc;
+    memcpy(all.cells + all.ncells, res.cells, (size_t)res.ncells * sizeof *nc); /* the cells move */
+    all.ncells += res.ncells;
+    all.rate = i ? fmin(all.rate, res.rate) : res.rate, all.rate_max = fmax(all.rate_max, res.rate_max);
+    all.sync_cost = fmax(all.sync_cost, res.sync_cost), all.elapsed += res.elapsed;
+    free(res.cells);
+  }
+  if (S->rank == 0) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/overlap.csv", S->out);
+    mg_outfile f;
+    rc = mg_outfile_open(&f, path, S->err, sizeof S->err);
+    if (!rc) {
+      mg_cmd_overlap_meta(f.f, &cfg, &oc, &all, meta, S->command ? S->command : "");
+      mg_cmd_overlap_rows(f.f, &all, meta);
+      rc = mg_outfile_commit(&f, S->err, sizeof S->err);
+    }
+  }
+  mg_ovl_result_free(&all);
   return rc;
 }
 

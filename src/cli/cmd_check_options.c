@@ -173,7 +173,7 @@ static int choose(const mg_opt_vals *o, mg_check_state *S) {
     if (mg_cmd_each(cl, "--collectives", add_coll, S, S->err, sizeof S->err)) return -1;
   } else if (o->given[O_P2P]) { /* every point-to-point operation with a guideline to check */
     for (int c = MG_NCOLLECTIVES; c < MG_NCOLL; c++)
-      if (mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
+      if (mg_coll_is_p2p((mg_coll)c) && mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
   } else {
     /* every collective that has a mock-up to compare with; with --sizes-from also every
      * point-to-point operation with one (issue 33: an application's hottest sites were MPI_Send
@@ -461,7 +461,7 @@ static const int measure_only[] = {O_QUICK, O_FULL, O_COLL, O_COLL2,  O_MOCKUPS,
                                    O_DTYPE, O_OP,   O_ROOT, O_SYNC,   O_BUDGET,    O_RSE,
                                    O_NREP,  O_MIN,  O_MAX,  O_WARMUP, O_NO_SHUFFLE, O_ROOTS, O_REDS, O_COUNTS, O_SIZES_FROM,
                                    O_FAMILIES, O_IN_PLACE, O_MODEL_GUIDED, O_MODEL_SLACK, O_P2P, O_PATTERN, O_LIBVARS, O_RESUME,
-                                   O_STOP_RULE, O_ETA_FROM, O_LAUNCH_OF};
+                                   O_STOP_RULE, O_ETA_FROM, O_LAUNCH_OF, O_OVERLAP, O_OVL_TESTS};
 
 int mg_check_measure_only(int id) {
   for (size_t i = 0; i < sizeof measure_only / sizeof measure_only[0]; i++)

@@ -106,6 +106,11 @@ int mg_check_write_raw(mg_check_state *S, const mg_bench_meta *meta, const char 
 #define MG_CHECK_PACK_CAP 1.0
 int mg_check_wants_pack(const mg_check_state *S);
 int mg_check_measure_pack(mg_check_state *S, const mg_bench_meta *meta);
+/* --overlap (the guideline OVL, docs/check.md "Overlap"): after the collectives (and pack.csv), the
+ * measurement of `bench --overlap` (src/bench/overlap_run.h) of every collective measured that has a
+ * non-blocking form, at its sizes, with the test counts `tests` (NULL: MG_CHECK_OVL_TESTS), the
+ * blocking variant included; rank 0 writes DIR/overlap.csv. Every rank; 0, or -1 with S->err. */
+int mg_check_measure_overlap(mg_check_state *S, const mg_bench_meta *meta, const char *tests);
 
 /* cmd_check_resume.c: --resume. 0, or -1 with S->err. */
 int mg_check_resume_plan(mg_check_state *S, int argc, char **argv, mg_bench_meta *meta);

@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/cmd_util.h"
 #include "cost/cost.h"
+#include "check/check.h"
 #include "registry/registry.h"
 #include "util/text.h"
 
@@ -79,7 +80,12 @@ static void print_md_preamble(void) {
          "of its own), where a direction's time is its slowest pair's; with --pattern cartpair per\n"
          "neighbour pair as the paper states it (each pair alone, the others idle): it holds at a\n"
          "size when one pair is shown not slower reordered, and is violated when every pair is\n"
-         "slower (docs/check.md).\n\n"
+         "slower (docs/check.md). PERS (family persistent, issue 48): <Coll>(n) <= <Coll>_init once,\n"
+         "then Start + Wait; check reads its reverse, PERS-R, \"persistence must not cost\" (Start +\n"
+         "Wait <= <Coll>(n)), and the equivalence PERS-E off the same measurements. OVL, \"overlap\n"
+         "must not cost\", is no row: `check --overlap` measures\n" MG_CK_OVL_FORMULA "\n"
+         "per collective, size and MPI_Test count k, as verdicts of their own that tune never reads\n"
+         "(docs/check.md, \"Overlap\").\n\n"
          "Restrictions (a call outside one runs the default, and the trace says why):\n\n");
   for (int i = 0; i < mg_nrestrictions; i++)
     printf("- `%s`: %s.\n%s", mg_restrictions[i].name, mg_restrictions[i].text,

@@ -58,6 +58,7 @@ void mg_cmd_mpi_end_status(const char *cmd, int status, const char *saved) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   mg_bench_finalize(); /* the engine's duplicates of MPI_COMM_WORLD */
+  mg_persistent_finalize(); /* the persistent rows' requests */
   mg_rma_finalize();  /* before the private communicators it lives on */
   mg_neighbor_finalize();
   mg_hier_finalize();

@@ -13,6 +13,14 @@
  * they were posted, as a Waitall's array lists them, find their own posts. Out of memory or
  * beyond the cap, a post is not kept and its completion's share goes to a row without a post
  * (empty `posted_by`): the job goes on, the trace says less.
+ *
+ * The same table keeps the scratch of a non-blocking or persistent collective's one-call row (the
+ * counts and displacements of Iallgather as Iallgatherv: src/algs/nbc.c), which MPI reads until
+ * the operation completes: the entry holds it, with or without a trace, and it is freed when a
+ * completion call returns the request completed (the handle set to MPI_REQUEST_NULL: MPI_Wait*,
+ * MPI_Test*; MPI_Request_get_status leaves it), at MPI_Request_free, and at MPI_Finalize for what
+ * is left. Such an entry is kept past the cap (the program has that many operations outstanding).
+ * While one is kept, mg_acct_compl is 1 and the generated completion wrappers take their slow path.
  */
 #define _GNU_SOURCE /* RTLD_NEXT */
 #include <dlfcn.h>
@@ -23,11 +31,13 @@
 #include "lib/acct.h"
 
 MG_HIDDEN unsigned char mg_acct_on;
+MG_HIDDEN unsigned char mg_acct_compl;
 MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) int64_t mg_acct_carry;
 
 typedef struct post {
   uint64_t key;     /* the handle's bits */
   const void *site; /* the post's call site */
+  void *scratch;    /* a one-call row's arrays, freed with the entry (NULL: none) */
   int32_t fn;       /* the posting function, MG_FN_* */
   uint8_t persistent, used;
 } post;
@@ -35,7 +45,11 @@ typedef struct post {
 static struct {
   post *slot;
   size_t cap, n;
+  size_t kept; /* entries that hold scratch (mpiguide_requests_kept) */
 } posts;
+
+/* mg_acct_compl from the state: a timed trace, or scratch kept. */
+static void compl_set(void) { mg_acct_compl = (unsigned char)(mg_acct_on || posts.kept > 0); }
 
 static uint64_t key_of(MPI_Request r) {
   uint64_t k = 0;
@@ -102,19 +116,52 @@ static void drop(post *p) {
   }
 }
 
-/* Under the trace lock. */
-static void keep(MPI_Request r, int fn, const void *site, int persistent) {
+/* Under the trace lock. A post with scratch is kept past the cap; out of memory its scratch is
+ * left allocated (the operation reads it: a leak, never a use after free). */
+static void keep(MPI_Request r, int fn, const void *site, int persistent, void *scratch) {
   if (r == MPI_REQUEST_NULL) return;
-  if (posts.n >= MG_ACCT_POSTS_MAX || (2 * (posts.n + 1) > posts.cap && grow() != 0)) return;
-  put((post){.key = key_of(r), .site = site, .fn = fn, .persistent = (uint8_t)(persistent != 0), .used = 1});
+  if ((!scratch && posts.n >= MG_ACCT_POSTS_MAX) || (2 * (posts.n + 1) > posts.cap && grow() != 0)) return;
+  put((post){.key = key_of(r), .site = site, .scratch = scratch, .fn = fn,
+             .persistent = (uint8_t)(persistent != 0), .used = 1});
+  if (scratch) posts.kept++, compl_set();
+}
+
+/* The entry goes: its scratch with it. Under the trace lock. */
+static void release(post *p) {
+  if (p->scratch) {
+    free(p->scratch);
+    posts.kept--;
+    compl_set();
+  }
+  drop(p);
 }
 
 void mg_acct_post(MPI_Request r, int fn, const void *site, int persistent) {
   mg_ctx *x = &mg_the_ctx;
   if (!x->trace) return;
   pthread_mutex_lock(&x->trace_lock);
-  keep(r, fn, site, persistent);
+  keep(r, fn, site, persistent, NULL);
   pthread_mutex_unlock(&x->trace_lock);
+}
+
+void mg_acct_keep(MPI_Request r, int fn, const void *site, int persistent, void *scratch) {
+  mg_ctx *x = &mg_the_ctx;
+  if (!scratch && !x->trace) return;
+  if (r == MPI_REQUEST_NULL) { /* complete already (never for a collective's request): nothing reads it */
+    free(scratch);
+    return;
+  }
+  pthread_mutex_lock(&x->trace_lock);
+  keep(r, fn, site, persistent, scratch);
+  pthread_mutex_unlock(&x->trace_lock);
+}
+
+long mg_acct_kept(void) {
+  mg_ctx *x = &mg_the_ctx;
+  pthread_mutex_lock(&x->trace_lock);
+  long n = (long)posts.kept;
+  pthread_mutex_unlock(&x->trace_lock);
+  return n;
 }
 
 void mg_acct_given(mg_acct_call *a, int n, const MPI_Request *reqs) {
@@ -166,7 +213,14 @@ void mg_acct_posted(mg_acct_call *a, MPI_Request r, int persistent) {
 
 void mg_acct_done(mg_acct_call *a, const MPI_Request *after) {
   mg_ctx *x = &mg_the_ctx;
-  if (x->trace) {
+  if (!x->trace && after && mg_acct_compl) { /* no trace, scratch kept: free what this call completed */
+    pthread_mutex_lock(&x->trace_lock);
+    for (int i = 0; i < a->ngiven; i++) {
+      post *p = a->given[i] != MPI_REQUEST_NULL && after[i] == MPI_REQUEST_NULL ? find(key_of(a->given[i])) : NULL;
+      if (p) release(p);
+    }
+    pthread_mutex_unlock(&x->trace_lock);
+  } else if (x->trace) {
     pthread_mutex_lock(&x->trace_lock);
     int active = 0;
     for (int i = 0; i < a->ngiven; i++) active += a->given[i] != MPI_REQUEST_NULL;
@@ -181,7 +235,7 @@ void mg_acct_done(mg_acct_call *a, const MPI_Request *after) {
                           p ? p->site : NULL);
         rest = 0;
         /* freed by this call (a completed request that was not persistent, or MPI_Request_free) */
-        if (p && after[i] == MPI_REQUEST_NULL) drop(p);
+        if (p && after[i] == MPI_REQUEST_NULL) release(p);
       }
     }
     pthread_mutex_unlock(&x->trace_lock);
@@ -201,11 +255,17 @@ void *mg_f08_next(void *volatile *cache, const char *sym) {
   return f;
 }
 
-void mg_acct_init(int on) { mg_acct_on = (unsigned char)(on != 0); }
+void mg_acct_init(int on) {
+  mg_acct_on = (unsigned char)(on != 0);
+  compl_set();
+}
 
 void mg_acct_finalize(void) {
   mg_acct_on = 0;
+  for (size_t i = 0; i < posts.cap; i++) /* requests never completed through libmpiguide */
+    if (posts.slot[i].used) free(posts.slot[i].scratch);
   free(posts.slot);
   posts.slot = NULL;
-  posts.cap = posts.n = 0;
+  posts.cap = posts.n = posts.kept = 0;
+  compl_set();
 }

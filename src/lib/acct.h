@@ -23,6 +23,9 @@
 
 /* 1 while a timed trace is on (MPI_Init to MPI_Finalize): the generated wrappers' one test. */
 extern MG_HIDDEN unsigned char mg_acct_on;
+/* 1 while a timed trace is on or a request's scratch is kept (mg_acct_keep): the generated
+ * completion wrappers' (MPI_Wait*, MPI_Test*, MPI_Request_get_status, MPI_Request_free) one test. */
+extern MG_HIDDEN unsigned char mg_acct_compl;
 
 /* The application's call site, as MG_SITE takes it (a Fortran binding's noted site first). */
 #define MG_ACCT_SITE (mg_fortran_site ? mg_fortran_site : __builtin_return_address(0))
@@ -79,6 +82,13 @@ void mg_acct_done(mg_acct_call *a, const MPI_Request *after);
 /* A request posted by one of the operations libmpiguide tunes (MPI_Isend, MPI_Irecv: dispatch.c),
  * fn its MG_FN_ id, site the application's call. */
 void mg_acct_post(MPI_Request r, int fn, const void *site, int persistent);
+
+/* A request posted by a non-blocking or persistent collective (dispatch.c): its post for the trace,
+ * and `scratch` (a one-call row's arrays, src/algs/nbc.c; NULL none), kept until a completion
+ * returns the request completed, MPI_Request_free, or MPI_Finalize. mg_acct_kept: the requests
+ * whose scratch is kept now (mpiguide_requests_kept). */
+void mg_acct_keep(MPI_Request r, int fn, const void *site, int persistent, void *scratch);
+long mg_acct_kept(void);
 
 /* The library's own function sym behind libmpiguide (dlsym RTLD_NEXT, cached in *cache): the mpi_f08
  * bindings the generated entries pass on to. A program calls them only when linked with that

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "lib/acct.h"
 #include "lib/lib.h"
 #include "mpiguide.h"
 
@@ -50,3 +51,5 @@ long long mpiguide_fallbacks(const char *coll, const char *reason) {
   }
   return found ? sum : -1;
 }
+
+long mpiguide_requests_kept(void) { return mg_acct_kept(); }

@@ -7,15 +7,55 @@
  * profile rules have type= or op=, the reduction's datatype class and op),
  * runs it, counts it and records it in the trace with the rule that chose it.
  */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "lib/acct.h"
 #include "lib/lib.h"
+#include "registry/algorithms.h"
 #include "util/clock.h"
 
 _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_call_site;
 _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_fortran_site;
 
+
+/* The MG_FN_ id of a non-blocking collective's function (persistent: its *_init), for the trace's
+ * posts (lib/acct.h): found by name in the generated list once; -1 when the list lacks it. */
+static int nbc_fn[2][MG_NCOLLECTIVES];
+static pthread_once_t nbc_fn_once = PTHREAD_ONCE_INIT;
+static void nbc_fn_fill(void) {
+  for (int k = 0; k < MG_NCOLLECTIVES; k++) {
+    char pers[64];
+    const char *mpi = mg_colls[k].mpi_name; /* "MPI_Allreduce" */
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+    snprintf(pers, sizeof pers, "%s_init", mpi);
+#else
+    snprintf(pers, sizeof pers, "MPIX_%s_init", mpi + 4);
+#endif
+    nbc_fn[0][k] = nbc_fn[1][k] = -1;
+    for (int f = 0; f < MG_NFN; f++) {
+      if (!strcmp(mg_fns[f].name, mg_colls[mg_coll_nbc_of((mg_coll)k)].mpi_name)) nbc_fn[0][k] = f;
+      if (!strcmp(mg_fns[f].name, pers)) nbc_fn[1][k] = f;
+    }
+  }
+}
+
+/* A non-blocking or persistent collective posted: the scratch its row made (src/algs/nbc.c,
+ * mg_nbc_kept) is kept with the request until completion, and with a timed trace its post, so
+ * that its completion's time is attributed to this call (lib/acct.h). */
+static void nbc_posted(const mg_ctx *x, const mg_call *c, int rc) {
+  void *kept = mg_nbc_kept;
+  mg_nbc_kept = NULL;
+  if (rc != MPI_SUCCESS || !c->req) {
+    free(kept); /* never set by a post that failed; for symmetry */
+    return;
+  }
+  if (!kept && !(x->trace && x->trace_time)) return;
+  pthread_once(&nbc_fn_once, nbc_fn_fill);
+  mg_acct_keep(*c->req, nbc_fn[c->persistent != 0][mg_coll_base(c->coll)], mg_call_site, c->persistent, kept);
+}
 
 static inline void count(mg_ctx *x, mg_coll coll, int alg, mg_why why) {
   if (!x->counting) return;
@@ -55,6 +95,7 @@ static int run_chosen(mg_ctx *x, mg_call *c, int want, int rule, mg_why why, int
     rc = mg_run(c, alg);
   }
   int64_t ns = x->trace_time ? mg_clock_ns() - t0 : 0;
+  if (mg_coll_is_nbc(c->coll)) nbc_posted(x, c, rc);
   if (ran) *ran = alg;
   count(x, c->coll, alg, why);
   if (x->trace && x->trace_time) {
@@ -81,7 +122,7 @@ static inline int no_rule(const mg_ctx *x, const mg_comm_coll *t, mg_coll coll) 
   if (x->profile_aside) return MG_RULE_ASIDE;
   if (!x->profile) return MG_RULE_NONE;
   if (!mg_slice_empty(t)) return MG_RULE_NO_SIZE;
-  return (x->profile_ruled >> coll) & 1 ? MG_RULE_NO_NP : MG_RULE_NO_OP;
+  return (x->profile_ruled >> coll) & 1u ? MG_RULE_NO_NP : MG_RULE_NO_OP; /* uint64_t: every operation */
 }
 
 /* Online tuning: the algorithm its cell picks (a timed trial while it explores, then the choice). */

@@ -100,8 +100,16 @@ static int f_alltoallw(void *sb, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint 
  * the operations with a choice buffer: MPICH's mpi_f08 names the two kinds differently (below).
  */
 typedef MPI_Fint F;
-#define MG_FORTRAN_OPS(X) MG_FORTRAN_BARRIER(X) MG_FORTRAN_BUFFER_OPS(X)
-#define MG_FORTRAN_BARRIER(X) X(barrier, BARRIER, PASS_THROUGH, (F * c, F * ierr), (c, ierr), rc = MPI_Barrier(COMM(c)))
+/* The non-blocking collectives (issue 48) as the blocking ones, the request converted back; but
+ * MPI_Ialltoallw (its datatype arrays: the Fortran binding passes through) and MPI_Ibarrier (below). */
+#define MG_FORTRAN_OPS(X) MG_FORTRAN_BARRIER(X) MG_FORTRAN_BUFFER_OPS(X) MG_FORTRAN_NBC_OPS(X)
+#define MG_FORTRAN_BARRIER(X)                                                                               \
+  X(barrier, BARRIER, PASS_THROUGH, (F * c, F * ierr), (c, ierr), rc = MPI_Barrier(COMM(c)))                 \
+  X(ibarrier, IBARRIER, PASS_THROUGH, (F * c, F *req, F * ierr), (c, req, ierr), {                          \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Ibarrier(COMM(c), &r);                                                                       \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })
 #define MG_FORTRAN_BUFFER_OPS(X)                                                                            \
   X(allgather, ALLGATHER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *ierr),    \
     (sb, sc, st, rb, rc_, rt, c, ierr), rc = MPI_Allgather(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c)))   \
@@ -184,6 +192,83 @@ typedef MPI_Fint F;
       MPI_Status cst;                                                                                       \
       rc = MPI_Sendrecv_replace(BUF(b), *n, TYPE(t), *dest, *stag, *src, *rtag, COMM(c), STATUS_IN(st));    \
       STATUS_OUT(st);                                                                                       \
+    })
+
+#define MG_FORTRAN_NBC_OPS(X)                                                                               \
+  X(iallgather, IALLGATHER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *req, F *ierr), (sb, sc, st, rb, rc_, rt, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Iallgather(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c), &r);                    \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(iallgatherv, IALLGATHERV, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c, F *req, F *ierr), (sb, sc, st, rb, rcs, ds, rt, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Iallgatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c), &r);                \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(iallreduce, IALLREDUCE, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *req, F *ierr), (sb, rb, n, t, op, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Iallreduce(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c), &r);                              \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(ialltoall, IALLTOALL, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *req, F *ierr), (sb, sc, st, rb, rc_, rt, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Ialltoall(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c), &r);                     \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(ialltoallv, IALLTOALLV, PASS_THROUGH, (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c, F *req, F *ierr), (sb, scs, sds, st, rb, rcs, rds, rt, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Ialltoallv(BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c), &r);           \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(ibcast, IBCAST, PASS_THROUGH, (void *b, F *n, F *t, F *root, F *c, F *req, F *ierr), (b, n, t, root, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Ibcast(BUF(b), *n, TYPE(t), *root, COMM(c), &r);                                             \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(iexscan, IEXSCAN, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *req, F *ierr), (sb, rb, n, t, op, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Iexscan(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c), &r);                                 \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(igather, IGATHER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *req, F *ierr), (sb, sc, st, rb, rc_, rt, root, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Igather(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c), &r);                \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(igatherv, IGATHERV, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *root, F *c, F *req, F *ierr), (sb, sc, st, rb, rcs, ds, rt, root, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Igatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), *root, COMM(c), &r);            \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(ireduce, IREDUCE, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *root, F *c, F *req, F *ierr), (sb, rb, n, t, op, root, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Ireduce(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), *root, COMM(c), &r);                          \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(ireduce_scatter, IREDUCE_SCATTER, PASS_THROUGH, (void *sb, void *rb, F *rcs, F *t, F *op, F *c, F *req, F *ierr), (sb, rb, rcs, t, op, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Ireduce_scatter(BUF(sb), BUF(rb), rcs, TYPE(t), OP(op), COMM(c), &r);                        \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(ireduce_scatter_block, IREDUCE_SCATTER_BLOCK, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *req, F *ierr), (sb, rb, n, t, op, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Ireduce_scatter_block(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c), &r);                   \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(iscan, ISCAN, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *req, F *ierr), (sb, rb, n, t, op, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Iscan(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c), &r);                                   \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(iscatter, ISCATTER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *req, F *ierr), (sb, sc, st, rb, rc_, rt, root, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Iscatter(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c), &r);               \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(iscatterv, ISCATTERV, PASS_THROUGH, (void *sb, F *scs, F *ds, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *req, F *ierr), (sb, scs, ds, st, rb, rc_, rt, root, c, req, ierr), { \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Iscatterv(BUF(sb), scs, ds, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c), &r);          \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
     })
 
 /*

@@ -109,13 +109,24 @@ F_DIALECT = {"int": "*(MPI_Fint *)%s", "n": "*(MPI_Fint *)%s", "type": "PMPI_Typ
              "req_guard": "", "ptr": "(MPI_Fint *)%s", "given": "mg_acct_fgiven", "done": "mg_acct_fdone"}
 
 
+def is_completion(fn):
+    """A completion call or MPI_Request_free: its accounting part also frees the scratch kept with
+    the requests it completes (lib/acct.h, mg_acct_keep), so it tests mg_acct_compl."""
+    return fn["class"] == "completion" or fn["name"] == "MPI_Request_free"
+
+
+def on_byte(fn):
+    """The one byte a wrapper of fn tests before its tail call."""
+    return "mg_acct_compl" if is_completion(fn) else "mg_acct_on"
+
+
 def acct_body(fn, call, ok, d, r):
     """The accounting part of a wrapper of fn, between its head and its return: time the call (line
     `call`), keep what its roles say (r: role -> the argument's name, written in dialect d), and
     record it. ok: the C expression of a successful call."""
     out = ["  mg_acct_call a;", "  mg_acct_begin(&a, MG_FN_%s, mg_site_);" % fn["name"], "  mg_acct_start(&a);"]
     # a completion (or MPI_Request_free): the requests it was given, before the call clears them
-    is_compl = fn["class"] == "completion" or fn["name"] == "MPI_Request_free"
+    is_compl = is_completion(fn)
     reqs = r.get("reqs") or r.get("req") if is_compl else None
     if reqs:
         n = (d["n"] % r["n"] if "n" in r else "0") if "reqs" in r else "1"
@@ -148,8 +159,8 @@ def wrapper(fn):
         lines.append("  return rc;")
     lines.append("}")
     lines.append("MG_EXPORT %s %s(%s) {" % (ret, name, decls))
-    lines.append("  if (__builtin_expect(!mg_acct_on, 1)) %s%s(%s);" %
-                 ("" if void_ret else "return ", pmpi, args))
+    lines.append("  if (__builtin_expect(!%s, 1)) %s%s(%s);" %
+                 (on_byte(fn), "" if void_ret else "return ", pmpi, args))
     if void_ret:
         lines.append("  else acct_%s(MG_ACCT_SITE%s%s);" % (name, ", " if params else "", args))
     else:
@@ -225,10 +236,10 @@ def fortran(fn):
     out.append("MG_EXPORT %s ompi_%s_f(%s);" % (rt, low, P))
     out.append("%s ompi_%s_f(%s) {" % (rt, low, P))
     if sub:
-        out.append("  if (__builtin_expect(!mg_acct_on, 1)) pmpi_%s_(%s);" % (low, A))
+        out.append("  if (__builtin_expect(!%s, 1)) pmpi_%s_(%s);" % (on_byte(fn), low, A))
         out.append("  else facct_%s(MG_ACCT_SITE%s%s);" % (name, ", " if fa else "", A))
     else:
-        out.append("  if (__builtin_expect(!mg_acct_on, 1)) return pmpi_%s_(%s);" % (low, A))
+        out.append("  if (__builtin_expect(!%s, 1)) return pmpi_%s_(%s);" % (on_byte(fn), low, A))
         out.append("  return facct_%s(MG_ACCT_SITE%s%s);" % (name, ", " if fa else "", A))
     out.append("}")
     target = "ompi_%s_f" % low

@@ -516,6 +516,7 @@ void mg_lib_init(int thread_level) {
 
 void mg_paths_set(mg_ctx *x) {
   uint64_t ruled = 0; /* the operations the profile has a rule for, at any process count */
+  _Static_assert(MG_NCOLL <= 64, "profile_ruled: one bit per operation");
   for (int i = 0; x->profile && i < mg_profile_nrules(x->profile); i++)
     ruled |= (uint64_t)1 << mg_profile_rule_at(x->profile, i)->coll;
   x->profile_ruled = ruled;

@@ -441,11 +441,12 @@ MG_ALWAYS_INLINE int mg_tuned_default_p2p(mg_coll coll, MPI_Comm comm, int count
   return !hit || hit->alg == 0;
 }
 
-/* 1: the profile leaves this barrier (message size 0) to the default. */
-static inline int mg_tuned_default_barrier(MPI_Comm comm) {
-  const mg_comm_coll *t = mg_fast_slice(MG_BARRIER, comm);
+/* 1: the profile leaves this barrier (message size 0; coll MG_BARRIER or MG_IBARRIER) to the default. */
+static inline int mg_tuned_default_barrier_of(mg_coll coll, MPI_Comm comm) {
+  const mg_comm_coll *t = mg_fast_slice(coll, comm);
   const mg_profile_range *hit = t ? mg_comm_rule(t, 0, MPI_DATATYPE_NULL, MPI_OP_NULL) : NULL;
   return t && (!hit || hit->alg == 0);
 }
+static inline int mg_tuned_default_barrier(MPI_Comm comm) { return mg_tuned_default_barrier_of(MG_BARRIER, comm); }
 
 #endif

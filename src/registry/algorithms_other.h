@@ -15,6 +15,20 @@
 
 /* nonblocking.c: MPI_I<coll> alone, its request in *q (the benchmark's overlap pattern). */
 int mg_nonblocking_start(const mg_call *c, MPI_Request *q);
+/* nbc.c: the library's own non-blocking collective, or its persistent form (d->persistent), for
+ * a call described as the blocking collective d->coll; its request in *q. */
+int mg_nbc_post(const mg_call *d, MPI_Request *q);
+/* nbc.c: the scratch (malloc'd) that the one-call row just run made and that the posted operation
+ * reads until it completes; whoever ran the row takes it (sets it to NULL) and frees it after the
+ * completion (libmpiguide: src/lib/acct.c keeps it with the request; the benchmark: after its
+ * wait). NULL: nothing kept. */
+extern __thread void *mg_nbc_kept;
+/* persistent.c (the persistent family): the agreed set-up of a row's request for call c outside
+ * the timed part, collective over c->comm, every rank with the same call (the benchmark, before
+ * each measurement of such a row); and the release of every request cached with comm (after a
+ * block, before its buffers and datatypes go). An MPI code. */
+int mg_persistent_prepare(const mg_call *c);
+void mg_persistent_release(MPI_Comm comm);
 /* rma_window.c: the window of a one-sided row for n bytes (a power of two, at least 4 KiB). */
 size_t mg_rma_win_bytes(size_t n);
 /* The number of nodes of c->comm as the hierarchical rows see them (MPIGUIDE_NODE_SIZE's simulated
@@ -29,5 +43,6 @@ int mg_hier_nodes(const mg_call *c, int *nnodes);
 void mg_userop_free(void);
 void mg_rma_finalize(void);
 void mg_hier_finalize(void);
+void mg_persistent_finalize(void); /* the persistent rows' requests (persistent.c), before mg_rma_finalize */
 
 #endif

@@ -20,7 +20,7 @@ static int bad_side(int count, MPI_Datatype dt) { return count < 0 || dt == MPI_
 mg_why mg_call_check_other(const mg_call *c) {
   int at_root = c->rank == c->root, send_ok = 1, recv_ok = 1;
   if (c->comm == MPI_COMM_NULL) return MG_WHY_INVALID_ARGS;
-  switch (c->coll) {
+  switch (mg_coll_base(c->coll)) { /* a non-blocking collective: its blocking twin's arguments */
   case MG_GATHER: /* receive side significant at the root only */
     send_ok = (at_root && c->sbuf == MPI_IN_PLACE) || !bad_side(c->scount, c->stype);
     recv_ok = !at_root || !bad_side(c->rcount, c->rtype);
@@ -95,7 +95,7 @@ mg_why mg_call_check_other(const mg_call *c) {
   }
   if (!send_ok || !recv_ok) return MG_WHY_INVALID_ARGS;
   if (mg_colls[c->coll].reduction && c->op == MPI_OP_NULL) return MG_WHY_INVALID_ARGS;
-  return c->coll < MG_NCOLLECTIVES && !mg_call_semantics_ok(c) ? MG_WHY_INVALID_ARGS : MG_WHY_NONE;
+  return mg_coll_base(c->coll) < MG_NCOLLECTIVES && !mg_call_semantics_ok(c) ? MG_WHY_INVALID_ARGS : MG_WHY_NONE;
 }
 
 /*
@@ -134,7 +134,7 @@ static int type_committed(MPI_Datatype dt) {
 
 int mg_call_types_committed(const mg_call *c) {
   int at_root = c->rank == c->root, send = c->sbuf != MPI_IN_PLACE, recv = 1;
-  switch (c->coll) {
+  switch (mg_coll_base(c->coll)) {
   case MG_GATHER: case MG_GATHERV: /* the receive side is the root's */
     send = !(at_root && c->sbuf == MPI_IN_PLACE), recv = at_root;
     break;

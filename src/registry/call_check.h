@@ -54,7 +54,7 @@ static inline int mg_one_count_args_ok(mg_coll coll, const void *sbuf, int scoun
                                        MPI_Datatype rtype, MPI_Op op) {
   int send_ok = sbuf == MPI_IN_PLACE || (scount >= 0 && stype != MPI_DATATYPE_NULL);
   int recv_ok = rcount >= 0 && rtype != MPI_DATATYPE_NULL;
-  int op_ok = !((MG_REDUCTION_COLLS >> coll) & 1u) || op != MPI_OP_NULL;
+  int op_ok = !mg_coll_reduction(coll) || op != MPI_OP_NULL;
   return send_ok && recv_ok && op_ok;
 }
 
@@ -74,10 +74,11 @@ int mg_null_buffer_refused(int count, MPI_Datatype dt);
  * receive buffer (both libraries refuse; for the other collectives Open MPI 4.1.4 takes it), a
  * NULL buffer of data at its origin. */
 static inline int mg_call_semantics_ok(const mg_call *c) {
-  unsigned bit = 1u << c->coll;
+  mg_coll k = mg_coll_base(c->coll); /* a blocking collective (a non-blocking one: its twin) */
+  unsigned bit = 1u << k;
   if ((MG_REDUCTION_COLLS & bit) && !mg_op_defined(c->op, c->rtype)) return 0;
   if ((MG_RECV_EVERYWHERE & bit) && c->rbuf == MPI_IN_PLACE) return 0;
-  if (c->coll == MG_ALLREDUCE && c->sbuf == c->rbuf && c->rcount > 0) return 0;
+  if (k == MG_ALLREDUCE && c->sbuf == c->rbuf && c->rcount > 0) return 0;
   if (c->sbuf == NULL && (MG_SEND_EVERYWHERE & bit) && mg_null_buffer_refused(c->scount, c->stype)) return 0;
   return c->rbuf != NULL || !(MG_RECV_EVERYWHERE_ONE & bit) || !mg_null_buffer_refused(c->rcount, c->rtype);
 }

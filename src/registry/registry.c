@@ -39,6 +39,7 @@
 #include "registry/rows_scatter.c"
 #include "registry/rows_scatterv.c"
 #include "registry/rows_p2p.c"
+#include "registry/rows_nbc.c"
 #include "registry/rows_neighbor.c"
 
 #define NALGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -161,7 +162,7 @@ void mg_call_set_bytes_other(mg_call *c) {
     c->bytes = 0;
     return;
   }
-  switch (c->coll) {
+  switch (mg_coll_base(c->coll)) { /* a non-blocking collective: its blocking twin's size */
   case MG_GATHER: /* at the root the receive side is always significant */
     c->bytes = c->rank == c->root ? type_bytes(c->rcount, c->rtype) : type_bytes(c->scount, c->stype);
     break;
@@ -173,7 +174,7 @@ void mg_call_set_bytes_other(mg_call *c) {
     int neg = !c->rcounts;
     for (int i = 0; !neg && i < c->size; i++) neg = c->rcounts[i] < 0, total += (size_t)c->rcounts[i];
     c->rcount = neg ? -1 : c->rcounts[c->rank];
-    if (c->coll == MG_REDUCE_SCATTER) c->scount = c->rcount;
+    if (mg_coll_base(c->coll) == MG_REDUCE_SCATTER) c->scount = c->rcount;
     c->bytes = neg ? 0 : total * type_bytes(1, c->rtype);
     break;
   }
@@ -218,7 +219,7 @@ void mg_call_set_bytes_other(mg_call *c) {
 }
 
 int mg_needs_padding(const mg_call *c) {
-  if (c->coll != MG_REDUCE_SCATTER) return c->rcount % c->size != 0;
+  if (mg_coll_base(c->coll) != MG_REDUCE_SCATTER) return c->rcount % c->size != 0;
   for (int i = 1; i < c->size; i++)
     if (c->rcounts[i] != c->rcounts[0]) return 1;
   return 0;
@@ -236,7 +237,8 @@ int mg_op_is_predefined(MPI_Op op) {
 /* The largest block in bytes of a call with per-rank counts (max(recvcounts) x size(recvtype)),
  * equal on every rank; the message size of the others. */
 static size_t max_block_bytes(const mg_call *c) {
-  if (c->coll != MG_ALLGATHERV && c->coll != MG_REDUCE_SCATTER) return c->bytes;
+  mg_coll k = mg_coll_base(c->coll);
+  if (k != MG_ALLGATHERV && k != MG_REDUCE_SCATTER) return c->bytes;
   int m = 0;
   for (int i = 0; i < c->size; i++)
     if (c->rcounts[i] > m) m = c->rcounts[i];
@@ -254,7 +256,7 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   if (!mg_colls[c->coll].known) /* no size restrictions: the mock-up decides late (mg_late_ok) */
     return in_place ? MG_WHY_IN_PLACE : one ? MG_WHY_ONE_PROCESS
            : a->mem && a->mem(c) > scratch_max ? MG_WHY_SCRATCH_CAP : MG_WHY_NONE;
-  if (c->bytes == 0 && c->coll != MG_BARRIER) return MG_WHY_EMPTY; /* a barrier moves nothing, always */
+  if (c->bytes == 0 && mg_coll_base(c->coll) != MG_BARRIER) return MG_WHY_EMPTY; /* a barrier moves nothing, always */
   if (in_place) return MG_WHY_IN_PLACE;
   if (one) return MG_WHY_ONE_PROCESS;
   if (a->restrictions & MG_R_LB_ZERO) { /* a reduction: the same datatype on every rank */

@@ -82,8 +82,47 @@
   X(SENDRECV_REPLACE, sendrecv_replace, "MPI_Sendrecv_replace", 0, 0, 1,                         \
     "the message sent: count x size(datatype)")
 /*
- * The blocking neighbourhood collectives (MPI 3.0 §7.6; issue 48), after the point-to-point
- * operations: on a communicator with a Cartesian, graph or distributed-graph topology each rank
+ * The non-blocking collectives (issue 48): MPI_I<coll> of each blocking collective, in the same
+ * order as MG_COLLECTIVES (mg_coll_base: the blocking twin), with the twin's columns: the same
+ * arguments and a request, the same message size and the same `known`. A row libmpiguide may run
+ * in an application is one call of the library's own non-blocking function (the default, or a
+ * specialised I-collective as its general form: Iallgather as Iallgatherv), whose request is the
+ * one the user gets; the scratch such a row makes (counts, displacements) is kept with the request
+ * until a completion call returns it completed (src/lib/acct.c). Rows whose parts depend on each
+ * other (Iallreduce as Ireduce then Ibcast) are measure-only: libmpiguide has no progress engine.
+ * The same operations stand for the persistent collectives (MPI_<Coll>_init, Open MPI's
+ * MPIX_<Coll>_init): mg_call.persistent (docs/library.md, "Non-blocking and persistent").
+ */
+#define MG_NBC_OPS(X)                                                                                  \
+  X(IALLGATHER, iallgather, "MPI_Iallgather", 0, 0, 1, "per-rank block: recvcount x size(recvtype)")  \
+  X(IALLGATHERV, iallgatherv, "MPI_Iallgatherv", 0, 0, 1,                                             \
+    "whole vector: the sum of recvcounts x size(recvtype)")                                           \
+  X(IALLREDUCE, iallreduce, "MPI_Iallreduce", 0, 1, 1, "whole vector: count x size(datatype)")        \
+  X(IALLTOALL, ialltoall, "MPI_Ialltoall", 0, 0, 1, "per-pair block: recvcount x size(recvtype)")     \
+  X(IALLTOALLV, ialltoallv, "MPI_Ialltoallv", 0, 0, 0,                                                \
+    "not known on every rank: what this rank sends, as for MPI_Alltoallv")                            \
+  X(IALLTOALLW, ialltoallw, "MPI_Ialltoallw", 0, 0, 0,                                                \
+    "not known on every rank: what this rank sends, as for MPI_Alltoallw")                            \
+  X(IBARRIER, ibarrier, "MPI_Ibarrier", 0, 0, 1, "none: a barrier moves no data (always 0)")         \
+  X(IBCAST, ibcast, "MPI_Ibcast", 1, 0, 1, "whole vector: count x size(datatype)")                    \
+  X(IEXSCAN, iexscan, "MPI_Iexscan", 0, 1, 1, "whole vector: count x size(datatype)")                 \
+  X(IGATHER, igather, "MPI_Igather", 1, 0, 1,                                                         \
+    "per-rank block: sendcount x size(sendtype), at the root recvcount x size(recvtype)")             \
+  X(IGATHERV, igatherv, "MPI_Igatherv", 1, 0, 0,                                                      \
+    "not known on every rank: as for MPI_Gatherv")                                                    \
+  X(IREDUCE, ireduce, "MPI_Ireduce", 1, 1, 1, "whole vector: count x size(datatype)")                 \
+  X(IREDUCE_SCATTER, ireduce_scatter, "MPI_Ireduce_scatter", 0, 1, 1,                                 \
+    "whole vector: the sum of recvcounts x size(datatype)")                                           \
+  X(IREDUCE_SCATTER_BLOCK, ireduce_scatter_block, "MPI_Ireduce_scatter_block", 0, 1, 1,               \
+    "per-rank block: recvcount x size(datatype)")                                                     \
+  X(ISCAN, iscan, "MPI_Iscan", 0, 1, 1, "whole vector: count x size(datatype)")                       \
+  X(ISCATTER, iscatter, "MPI_Iscatter", 1, 0, 1,                                                      \
+    "per-rank block: recvcount x size(recvtype), at the root sendcount x size(sendtype)")             \
+  X(ISCATTERV, iscatterv, "MPI_Iscatterv", 1, 0, 0, "not known on every rank: as for MPI_Scatterv")
+
+/*
+ * The blocking neighbourhood collectives (MPI 3.0 §7.6; issue 48), after the non-blocking
+ * collectives: on a communicator with a Cartesian, graph or distributed-graph topology each rank
  * exchanges blocks with its neighbours only (in the order MPI_Cart_shift, MPI_Graph_neighbors or
  * MPI_Dist_graph_neighbors gives them). `known` = 0: a rank's degrees and counts are its own, so
  * the size is this rank's view (for the trace) and a profile rule covers every size ('*'). The
@@ -108,8 +147,9 @@
     "not known on every rank: what this rank sends, the sum over its out-neighbours of "          \
     "sendcounts[i] x size(sendtypes[i])")
 
-/* Every operation: the collectives, the point-to-point operations, the neighbourhood collectives. */
-#define MG_OPERATIONS(X) MG_COLLECTIVES(X) MG_P2P_OPS(X) MG_NEIGHBOR_OPS(X)
+/* Every operation: the collectives, the point-to-point operations, the non-blocking collectives,
+ * the neighbourhood collectives. */
+#define MG_OPERATIONS(X) MG_COLLECTIVES(X) MG_P2P_OPS(X) MG_NBC_OPS(X) MG_NEIGHBOR_OPS(X)
 
 typedef enum {
 #define MG_X(E, n, m, r, red, k, s) MG_##E,
@@ -120,6 +160,14 @@ typedef enum {
 /* The first point-to-point operation: mg_coll values below it are the blocking collectives. */
 #define MG_NCOLLECTIVES MG_SEND
 static inline int mg_coll_is_p2p(mg_coll k) { return MG_SEND <= k && k <= MG_SENDRECV_REPLACE; }
+/* A non-blocking collective (MG_NBC_OPS), and the blocking collective whose I-form it is (every
+ * other operation: itself). The checks and the message size of a call are its twin's. */
+static inline int mg_coll_is_nbc(mg_coll k) { return MG_IALLGATHER <= k && k <= MG_ISCATTERV; }
+static inline mg_coll mg_coll_base(mg_coll k) {
+  return mg_coll_is_nbc(k) ? (mg_coll)(k - MG_IALLGATHER + MG_ALLGATHER) : k;
+}
+/* The non-blocking form of blocking collective k (k < MG_NCOLLECTIVES). */
+static inline mg_coll mg_coll_nbc_of(mg_coll k) { return (mg_coll)(k - MG_ALLGATHER + MG_IALLGATHER); }
 /* The neighbourhood collectives (MG_NEIGHBOR_OPS). */
 static inline int mg_coll_is_neighbor(mg_coll k) { return MG_NEIGHBOR_ALLGATHER <= k && k <= MG_NEIGHBOR_ALLTOALLW; }
 
@@ -222,6 +270,10 @@ typedef struct mg_call {
    * neighbor_alltoallw counts in scounts/rcounts, types in stypes/rtypes and its MPI_Aint byte
    * displacements here (sdispls = rdispls = NULL) */
   const MPI_Aint *sadispls, *radispls;
+  /* a non-blocking collective (MG_NBC_OPS): the request in req; persistent = 1 for MPI_<Coll>_init
+   * (MPIX_ under Open MPI), with its info */
+  int persistent;
+  MPI_Info info;
   /* derived by mg_call_prepare() */
   int rank, size, inter;
   int topo, indeg, outdeg; /* neighbour collectives: MPI_Topo_test's answer and this rank's degrees
@@ -251,6 +303,7 @@ static inline void mg_call_init(mg_call *c, mg_coll coll, MPI_Comm comm) {
   c->src = 0, c->stag = 0, c->rtag = 0;
   c->status = NULL, c->req = NULL;
   c->sadispls = NULL, c->radispls = NULL;
+  c->persistent = 0, c->info = 0;
   c->rank = 0, c->size = 0, c->inter = 0;
   c->topo = 0, c->indeg = 0, c->outdeg = 0;
   c->bytes = 0;
@@ -425,6 +478,10 @@ extern const int mg_nrestrictions;
  *   (<coll>_as_lane: the ranks of equal node-local index form lanes that work in parallel). The
  *   node structure and its sub-communicators are cached with the communicator; rows decide late
  *   from it (MG_R_NODE_ORDER, MG_R_REGULAR_NODES), alike on every rank (src/algs/hier_nodes.c; the rows in <coll>_hier.c).
+ * - PERSISTENT: a blocking collective and its persistent form, the request made once per
+ *   communicator, call and buffers (MPI-4.0 MPI_<Coll>_init, Open MPI 4.1's MPIX_<Coll>_init),
+ *   then MPI_Start + MPI_Wait (src/algs/persistent.c); check reads both directions (the reverse:
+ *   "persistence must not cost"). Measure-only: persistent.c says why libmpiguide cannot run it.
  */
 #define MG_FAMILIES(X)                                                                           \
   X(COMPOSITION, "composition", "compositions of other collectives (TGT 2010 meta-rules III, IV; " \
@@ -454,7 +511,13 @@ extern const int mg_nrestrictions;
   X(TOPO, "topo", "a virtual topology made with reordering must not make neighbour communication " \
     "slower (TGT 2010 eq. 37): Sendrecv{cart, reorder} <= Sendrecv{cart}; measure-only")                                     \
   X(HIER, "hier", "hierarchical and lane decompositions (TPDS 2010 §VI eq. 38: Allreduce{c} <= "       \
-    "||Reduce{c_i} + Allreduce{C} + ||Bcast{c_i}; Träff and Hunold's lane collectives, Cluster 2020)")
+    "||Reduce{c_i} + Allreduce{C} + ||Bcast{c_i}; Träff and Hunold's lane collectives, Cluster 2020)") \
+  X(NBC, "nbc", "the non-blocking collectives' completion time under the catalogue's relations, the I " \
+    "prefix on every part (issue 48): Iallgather(n) <= Iallgatherv(n) (one call), Iallreduce(n) <= "     \
+    "Ireduce(n) + Ibcast(n) (measure-only)") \
+  X(PERSISTENT, "persistent", "a blocking collective against its persistent form (MPI-4.0 <coll>_init once, then " \
+    "MPI_Start + MPI_Wait; issue 48): both ways, Allreduce(n) <= Start + Wait and persistence must not cost, "    \
+    "Start + Wait <= Allreduce(n); measure-only")
 
 typedef enum {
 #define MG_X(E, n, s) MG_FAM_##E,
@@ -565,7 +628,16 @@ enum { /* mg_colls[].reduction as a constant */
   MG_COLLECTIVES(MG_X)
 #undef MG_X
 };
-static inline int mg_coll_one_count(mg_coll k) { return k < 32 && ((MG_ONE_COUNT_COLLS >> k) & 1u); }
+/* k or its blocking twin (mg_coll_base) is a one-count collective. */
+static inline int mg_coll_one_count(mg_coll k) {
+  k = mg_coll_base(k);
+  return k < 32 && ((MG_ONE_COUNT_COLLS >> k) & 1u);
+}
+/* k or its blocking twin is a reduction (mg_colls[].reduction as a constant). */
+static inline int mg_coll_reduction(mg_coll k) {
+  k = mg_coll_base(k);
+  return k < 32 && ((MG_REDUCTION_COLLS >> k) & 1u);
+}
 
 /* The common predefined datatypes and their sizes (the C types the standard
  * says they correspond to), so that the per-call path of libmpiguide needs no

@@ -169,6 +169,23 @@
    .param = 1, .cost = cst, __VA_ARGS__}
 
 /*
+ * Persistence (persistent.c, issue 48): every blocking collective against its persistent form,
+ * MPI_<Coll>_init (MPI-4.0; Open MPI 4.1: MPIX_<Coll>_init of mpi-ext.h) made once per
+ * communicator, call and buffers outside the timed part (the engine's mg_persistent_prepare), then
+ * MPI_Start + MPI_Wait timed. The row states blocking <= persistent; check reads the reverse
+ * (PERS-R: persistence must not cost) and the equivalence off the same measurements
+ * (check/verdict.c). Measure-only: why libmpiguide cannot run it, in the description.
+ */
+#define MG_PERSIST_ROW(nm, Name, restr, ...)                                                          \
+  {.name = nm, .guideline = "PERS", .formula = Name "(n) <= " Name "_init once, then Start + Wait",   \
+   .description = "the persistent form: " Name "_init once per communicator, call and buffers (not "  \
+                  "timed), then MPI_Start + MPI_Wait; measure only: a request cached per call would "  \
+                  "have to be re-made when a rank's buffers change, which the other ranks cannot see "  \
+                  "without an agreement per call (persistent.c)",                                       \
+   .restrictions = MG_R_MEASURE_ONLY | (restr), .mem_formula = "0", .family = MG_FAM_PERSISTENT,      \
+   .cost = "self(n)", __VA_ARGS__}
+
+/*
  * The point-to-point operations (registry.h, MG_P2P_OPS; pt2pt.c), the guidelines of TGT 2010
  * §IV: another mode of sending with the same arguments (.fn), no scratch.
  */

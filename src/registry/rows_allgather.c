@@ -32,6 +32,7 @@ static const mg_alg allgather_algs[] = {
     MG_BLOCKS_ROWS("allgather_as_blocks1k", "allgather_as_blocks4k", "allgather_as_blocks16k", "allgather_as_blocks64k",
                    "Allgather", MG_R_PN_INT, "p*n bytes + n for non-dense datatypes", .pfn = mg_blocks, .mem = mg_blocks_mem),
     MG_NB_ROW("allgather_as_iallgather_wait", "Allgather", "allgather", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("allgather_as_persistent", "Allgather", 0, .pfn = mg_persistent),
     MG_PAD_ROWS("allgather_as_padded2", "allgather_as_padded4", "Allgather", 0,
                 "p n' + n' bytes (every block padded to n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),
     MG_INPLACE_ROW("allgather_inplace_as_copy", "Allgather", 0, "the own block (span), agreed late by an allreduce",

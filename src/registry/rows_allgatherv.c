@@ -33,6 +33,7 @@ static const mg_alg allgatherv_algs[] = {
      .restrictions = MG_R_PMAX_INT, .mem_formula = "p*max(recvcounts) x size(recvtype) bytes",
      .mem = mg_allgatherv_as_allgather_compact_mem, .cost = "allgather(n/p) + copy(n)"},
     MG_NB_ROW("allgatherv_as_iallgatherv_wait", "Allgatherv", "allgatherv", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("allgatherv_as_persistent", "Allgatherv", 0, .pfn = mg_persistent),
     /* registry.h: MPICH */
     MG_INPLACE_ROW("allgatherv_inplace_as_copy", "Allgatherv", MG_R_P_GT_1,
                    "the own block (span), agreed late by an allreduce", .pfn = mg_inplace),

@@ -26,6 +26,7 @@ static const mg_alg allreduce_algs[] = {
     MG_BLOCKS_ROWS("allreduce_as_blocks1k", "allreduce_as_blocks4k", "allreduce_as_blocks16k", "allreduce_as_blocks64k",
                    "Allreduce", 0, "0", .pfn = mg_blocks),
     MG_NB_ROW("allreduce_as_iallreduce_wait", "Allreduce", "allreduce", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("allreduce_as_persistent", "Allreduce", 0, .pfn = mg_persistent),
     MG_PAD_ROWS("allreduce_as_padded2", "allreduce_as_padded4", "Allreduce", MG_R_PAD_PREDEFINED,
                 "2 n' (send and receive vector, n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),
     MG_INPLACE_ROW("allreduce_inplace_as_copy", "Allreduce", 0, "n (span) in place", .pfn = mg_inplace,

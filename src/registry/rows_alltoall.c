@@ -17,6 +17,7 @@ static const mg_alg alltoall_algs[] = {
     MG_BLOCKS_ROWS("alltoall_as_blocks1k", "alltoall_as_blocks4k", "alltoall_as_blocks16k", "alltoall_as_blocks64k",
                    "Alltoall", MG_R_PN_INT, "2*p*n bytes for non-dense datatypes", .pfn = mg_blocks, .mem = mg_blocks_mem),
     MG_NB_ROW("alltoall_as_ialltoall_wait", "Alltoall", "alltoall", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("alltoall_as_persistent", "Alltoall", 0, .pfn = mg_persistent),
     MG_PAD_ROWS("alltoall_as_padded2", "alltoall_as_padded4", "Alltoall", 0,
                 "2 p n' bytes (every block padded to n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),
     MG_INPLACE_ROW("alltoall_inplace_as_copy", "Alltoall", 0, "p*n (span), agreed late by an allreduce",

@@ -28,6 +28,7 @@ static const mg_alg alltoallv_algs[] = {
     MG_NB_ROW("alltoallv_as_ialltoallv_wait", "Alltoallv", "alltoallv", MG_R_NOT_IN_PLACE,
               "p ints (zeros for the counts of a side whose datatype is empty)", .pfn = mg_nonblocking,
               .mem = mg_nonblocking_mem),
+    MG_PERSIST_ROW("alltoallv_as_persistent", "Alltoallv", MG_R_NOT_IN_PLACE, .pfn = mg_persistent),
     MG_INPLACE_ROW("alltoallv_inplace_as_copy", "Alltoallv", 0,
                    "the bytes the blocks cover, agreed late by an allreduce", .pfn = mg_inplace),
     MG_PACKED_ROW("alltoallv_as_packed", "Alltoallv", 0,

@@ -9,6 +9,7 @@ static const mg_alg alltoallw_algs[] = {
     MG_DEFAULT_ROW("alltoallw_default", "MPI_Alltoallw", .fn = mg_alltoallw_default),
     MG_NB_ROW("alltoallw_as_ialltoallw_wait", "Alltoallw", "alltoallw", MG_R_NOT_IN_PLACE, "0",
               .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("alltoallw_as_persistent", "Alltoallw", MG_R_NOT_IN_PLACE, .pfn = mg_persistent),
     /* registry.h: Open MPI */
     MG_INPLACE_ROW("alltoallw_inplace_as_copy", "Alltoallw", MG_R_P_GT_1,
                    "the bytes the blocks cover, agreed late by an allreduce", .pfn = mg_inplace),

@@ -16,6 +16,7 @@ static const mg_alg barrier_algs[] = {
      .description = "reduce one int to rank 0, which has then heard from every rank, then broadcast it",
      .restrictions = 0, .mem_formula = "0", .cost = "reduce(4) + bcast(4)"},
     MG_NB_ROW("barrier_as_ibarrier_wait", "Barrier", "barrier", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("barrier_as_persistent", "Barrier", 0, .pfn = mg_persistent),
     MG_P2P_ROW("barrier_as_dissemination", "Barrier", "ceil(log2 p) x Sendrecv(0)",
                "dissemination: round k sends an empty message to rank+2^k and receives one from rank-2^k", 0, "0",
                .pfn = mg_barrier_as_dissemination, .costfn = mg_cost_barrier_as_dissemination, .crowd = 1),

@@ -20,6 +20,7 @@ static const mg_alg bcast_algs[] = {
     MG_BLOCKS_ROWS("bcast_as_blocks1k", "bcast_as_blocks4k", "bcast_as_blocks16k", "bcast_as_blocks64k",
                    "Bcast", 0, "n bytes for a non-dense datatype", .pfn = mg_blocks, .mem = mg_blocks_mem),
     MG_NB_ROW("bcast_as_ibcast_wait", "Bcast", "bcast", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("bcast_as_persistent", "Bcast", 0, .pfn = mg_persistent),
     MG_PAD_ROWS("bcast_as_padded2", "bcast_as_padded4", "Bcast", 0, "n' bytes (the padded message of k = 4)",
                 .pfn = mg_padded, .mem = mg_padded_mem),
     MG_PACKED_ROW("bcast_as_packed", "Bcast", MG_R_NB_INT, "n bytes", .pfn = mg_packed, .mem = mg_packed_mem),

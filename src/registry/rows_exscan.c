@@ -26,6 +26,7 @@ static const mg_alg exscan_algs[] = {
     MG_BLOCKS_ROWS("exscan_as_blocks1k", "exscan_as_blocks4k", "exscan_as_blocks16k", "exscan_as_blocks64k",
                    "Exscan", 0, "0", .pfn = mg_blocks),
     MG_NB_ROW("exscan_as_iexscan_wait", "Exscan", "exscan", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("exscan_as_persistent", "Exscan", 0, .pfn = mg_persistent),
     MG_PAD_ROWS("exscan_as_padded2", "exscan_as_padded4", "Exscan", MG_R_PAD_PREDEFINED,
                 "2 n' (send and receive vector, n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),
     MG_INPLACE_ROW("exscan_inplace_as_copy", "Exscan", 0, "n (span) in place", .pfn = mg_inplace,

@@ -24,6 +24,7 @@ static const mg_alg gather_algs[] = {
     MG_BLOCKS_ROWS("gather_as_blocks1k", "gather_as_blocks4k", "gather_as_blocks16k", "gather_as_blocks64k",
                    "Gather", MG_R_PN_INT, "p*n bytes + n for non-dense datatypes", .pfn = mg_blocks, .mem = mg_blocks_mem),
     MG_NB_ROW("gather_as_igather_wait", "Gather", "gather", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("gather_as_persistent", "Gather", 0, .pfn = mg_persistent),
     MG_PAD_ROWS("gather_as_padded2", "gather_as_padded4", "Gather", 0,
                 "p n' + n' bytes (every block padded to n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),
     MG_INPLACE_ROW("gather_inplace_as_copy", "Gather", 0, "the root's block (span) at an in-place root",

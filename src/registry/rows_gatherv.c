@@ -21,6 +21,7 @@ static const mg_alg gatherv_algs[] = {
      .description = "alltoallv in which every rank sends its block to the root only", .restrictions = 0,
      .mem_formula = "4*p ints", .mem = mg_gatherv_as_alltoallv_mem, .cost = "alltoallv(n/p)"},
     MG_NB_ROW("gatherv_as_igatherv_wait", "Gatherv", "gatherv", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("gatherv_as_persistent", "Gatherv", 0, .pfn = mg_persistent),
     MG_INPLACE_ROW("gatherv_inplace_as_copy", "Gatherv", 0, "the root's block (span) at an in-place root",
                    .pfn = mg_inplace),
     MG_PACKED_ROW("gatherv_as_packed", "Gatherv", 0, "4*p ints + 2*p handles, then 2*n bytes (n agreed late)",

@@ -27,6 +27,7 @@ static const mg_alg reduce_algs[] = {
                    "Reduce", 0, "a piece of up to 64 KiB at an in-place root", .pfn = mg_blocks, .mem = mg_blocks_mem),
     /* registry.h: Open MPI */
     MG_NB_ROW("reduce_as_ireduce_wait", "Reduce", "reduce", MG_R_LB_ZERO, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("reduce_as_persistent", "Reduce", MG_R_LB_ZERO, .pfn = mg_persistent),
     MG_PAD_ROWS("reduce_as_padded2", "reduce_as_padded4", "Reduce", MG_R_PAD_PREDEFINED,
                 "2 n' (send and receive vector, n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),
     MG_INPLACE_ROW("reduce_inplace_as_copy", "Reduce", 0, "n (span) at an in-place root", .pfn = mg_inplace,

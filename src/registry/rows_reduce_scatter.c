@@ -24,6 +24,8 @@ static const mg_alg reduce_scatter_algs[] = {
      .mem = mg_reduce_scatter_as_reducescatterblock_mem, .cost = "reduce_scatter_block(n/p)"},
     MG_NB_ROW("reduce_scatter_as_ireduce_scatter_wait", "Reduce_scatter", "reduce_scatter", MG_R_COMMUTE_OR_DENSE,
               "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("reduce_scatter_as_persistent", "Reduce_scatter", MG_R_COMMUTE_OR_DENSE,
+                   .pfn = mg_persistent),
     MG_INPLACE_ROW("reduce_scatter_inplace_as_copy", "Reduce_scatter", 0, "the whole vector (span) in place",
                    .pfn = mg_inplace, .mem = mg_inplace_mem),
     MG_USEROP_ROW("reduce_scatter_as_userop", "Reduce_scatter", .pfn = mg_userop),

@@ -23,6 +23,8 @@ static const mg_alg reduce_scatter_block_algs[] = {
      .mem_formula = "p*n", .mem = mg_reduce_scatter_block_as_allreduce_mem, .cost = "allreduce(p*n)"},
     MG_NB_ROW("reduce_scatter_block_as_ireduce_scatter_block_wait", "Reduce_scatter_block", "reduce_scatter_block",
               MG_R_COMMUTE_OR_DENSE, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("reduce_scatter_block_as_persistent", "Reduce_scatter_block", MG_R_COMMUTE_OR_DENSE,
+                   .pfn = mg_persistent),
     MG_INPLACE_ROW("reduce_scatter_block_inplace_as_copy", "Reduce_scatter_block", 0, "p*n (span) in place",
                    .pfn = mg_inplace, .mem = mg_inplace_mem),
     MG_USEROP_ROW("reduce_scatter_block_as_userop", "Reduce_scatter_block", .pfn = mg_userop),

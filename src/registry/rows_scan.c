@@ -15,6 +15,7 @@ static const mg_alg scan_algs[] = {
     MG_BLOCKS_ROWS("scan_as_blocks1k", "scan_as_blocks4k", "scan_as_blocks16k", "scan_as_blocks64k",
                    "Scan", 0, "0", .pfn = mg_blocks),
     MG_NB_ROW("scan_as_iscan_wait", "Scan", "scan", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("scan_as_persistent", "Scan", 0, .pfn = mg_persistent),
     MG_PAD_ROWS("scan_as_padded2", "scan_as_padded4", "Scan", MG_R_PAD_PREDEFINED,
                 "2 n' (send and receive vector, n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),
     MG_INPLACE_ROW("scan_inplace_as_copy", "Scan", 0, "n (span) in place", .pfn = mg_inplace, .mem = mg_inplace_mem),

@@ -19,6 +19,7 @@ static const mg_alg scatter_algs[] = {
     MG_BLOCKS_ROWS("scatter_as_blocks1k", "scatter_as_blocks4k", "scatter_as_blocks16k", "scatter_as_blocks64k",
                    "Scatter", MG_R_PN_INT, "p*n bytes + n for non-dense datatypes", .pfn = mg_blocks, .mem = mg_blocks_mem),
     MG_NB_ROW("scatter_as_iscatter_wait", "Scatter", "scatter", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("scatter_as_persistent", "Scatter", 0, .pfn = mg_persistent),
     MG_PAD_ROWS("scatter_as_padded2", "scatter_as_padded4", "Scatter", 0,
                 "p n' + n' bytes (every block padded to n' of k = 4)", .pfn = mg_padded, .mem = mg_padded_mem),
     MG_INPLACE_ROW("scatter_inplace_as_copy", "Scatter", 0, "the root's block (span) at an in-place root",

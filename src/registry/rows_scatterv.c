@@ -26,6 +26,7 @@ static const mg_alg scatterv_algs[] = {
      .restrictions = 0, .mem_formula = "p+1 ints, then n bytes", .mem = mg_scatterv_as_bcast_bcast_mem,
      .cost = "bcast(4*p + 4) + bcast(n)"},
     MG_NB_ROW("scatterv_as_iscatterv_wait", "Scatterv", "scatterv", 0, "0", .pfn = mg_nonblocking),
+    MG_PERSIST_ROW("scatterv_as_persistent", "Scatterv", 0, .pfn = mg_persistent),
     MG_INPLACE_ROW("scatterv_inplace_as_copy", "Scatterv", 0, "the root's block (span) at an in-place root",
                    .pfn = mg_inplace),
     MG_PACKED_ROW("scatterv_as_packed", "Scatterv", 0, "4*p ints + 2*p handles, then 2*n bytes (n agreed late)",

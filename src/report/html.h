@@ -91,6 +91,8 @@ void mg_rp_p2p_table(FILE *f, const mg_rp_run *run, int nruns);
 void mg_rp_rerank_table(FILE *f, const mg_rp_run *run, int nruns);
 /* The packing guideline's table (TGT 2010 eq. 4, mg_ck_result.pack); nothing without its verdicts. */
 void mg_rp_pack_table(FILE *f, const mg_rp_run *run, int nruns);
+/* The verdicts of "overlap must not cost" (check --overlap), after the packing table. */
+void mg_rp_overlap_verdicts(FILE *f, const mg_rp_run *run, int nruns);
 
 /* ---- tuned.c ---- */
 /* #@key of the raw.csv next to a verify.csv (the measurement's metadata, read with it), "" when absent. */

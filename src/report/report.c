@@ -645,6 +645,7 @@ static int write_page(FILE *f, const mg_rp_run *runs, int nruns, const mg_rp_ver
   for (int ri = 0; ri < nruns; ri++) mg_rp_p2p_table(f, &runs[ri], nruns);
   for (int ri = 0; ri < nruns; ri++) mg_rp_rerank_table(f, &runs[ri], nruns);
   for (int ri = 0; ri < nruns; ri++) mg_rp_pack_table(f, &runs[ri], nruns);
+  for (int ri = 0; ri < nruns; ri++) mg_rp_overlap_verdicts(f, &runs[ri], nruns);
   if (!nruns) no_check(f, "Relative runtime per collective");
   /* default vs tuned (report.h): only with a verify result; nothing is shown without one. */
   if (nver) mg_rp_verify_section(f, ver, nver);

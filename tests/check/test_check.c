@@ -1498,6 +1498,155 @@ static void test_pack(void) {
   mg_ck_data_free(&d);
 }
 
+/* ---------- overlap must not cost (OVL): a check's overlap.csv beside its raw.csv (bench/ovl.h) ---------- */
+
+/* Rows of overlap.csv for allreduce at `bytes`: overall(k) at ov us and blocking at bl us, 30 rounds,
+ * jittered alike; a pure and a cpu row per round (not compared). */
+static long ovl_rows(char *buf, size_t len, size_t bytes, int k, double ov, double bl, int with_blocking) {
+  long n = 0;
+  for (int i = 0; i < 30; i++) {
+    double j = 0.01 * ((i * 7) % 30);
+    size_t u = strlen(buf);
+    snprintf(buf + u, len - u,
+             "allreduce,overall,%d,%zu,%zu,MPI_BYTE,MPI_BOR,,2,T,100,%d,%d,0,%.9f,1\n", k, bytes, bytes, i, i,
+             (ov + j) * 1e-6);
+    n++;
+    if (!with_blocking) continue;
+    u = strlen(buf);
+    snprintf(buf + u, len - u,
+             "allreduce,blocking,,%zu,%zu,MPI_BYTE,MPI_BOR,,2,T,100,%d,%d,0,%.9f,1\n"
+             "allreduce,pure,,%zu,%zu,MPI_BYTE,MPI_BOR,,2,T,0,%d,%d,0,%.9f,1\n",
+             bytes, bytes, i, i, (bl + j) * 1e-6, bytes, bytes, i, i, 5e-6);
+    n += 2;
+  }
+  return n;
+}
+
+static const mg_ck_verdict *find_ovl(const mg_ck_result *r, size_t bytes, int k) {
+  char key[32];
+  snprintf(key, sizeof key, "tests=%d", k);
+  for (int i = 0; i < r->novl; i++)
+    if (r->ovl[i].bytes == bytes && !strcmp(r->ovl[i].red, key)) return &r->ovl[i];
+  return NULL;
+}
+
+static void test_overlap(void) {
+  /* raw.csv: bcast against bcast_as_ibcast_wait, alike. overlap.csv (noise threshold 1 us): at 1 KiB
+   * k=0 overlapped 20 us against blocking + c 10 us (a violation, 2x), k=4 7 us (consistent); at 64 KiB
+   * k=0 1.3 us against 1 us: the interval above 1 + margin but the difference within the noise
+   * (inconclusive, noise-dominated); 4 KiB failed (#@failed). */
+  static char raw[16384], ov[65536];
+  strcpy(raw, "#@format=mpiguide-bench-raw/3\n#@launch=T\n#@date=2026-12-02T10:00:00Z\n#@sync_cost_sec=1e-7\n"
+              "collective,algorithm,bytes,count,datatype,op,root,pair,nprocs,launch,round,rep,warmup,runtime_sec,valid\n");
+  for (int i = 0; i < 30; i++) {
+    size_t u = strlen(raw);
+    snprintf(raw + u, sizeof raw - u,
+             "bcast,default,1024,1024,MPI_BYTE,,0,,2,T,%d,%d,0,%.9f,1\n"
+             "bcast,bcast_as_ibcast_wait,1024,1024,MPI_BYTE,,0,,2,T,%d,%d,0,%.9f,1\n",
+             i, i, (10 + 0.01 * ((i * 7) % 30)) * 1e-6, i, i, (10 + 0.01 * ((i * 11) % 30)) * 1e-6);
+  }
+  strcpy(ov, "#@format=mpiguide-bench-overlap/3\n#@launch=T\n#@date=2026-12-02T10:00:00Z\n#@nprocs=2\n"
+             "#@sync_cost_sec=1e-6\n#@failed=allreduce,4096,failed: overall returned an MPI error (test)\n"
+             "collective,variant,tests,bytes,count,datatype,op,root,nprocs,launch,iters,round,rep,warmup,runtime_sec,valid\n");
+  long n = ovl_rows(ov, sizeof ov, 1024, 0, 20, 10, 1);
+  n += ovl_rows(ov, sizeof ov, 1024, 4, 7, 10, 0);
+  n += ovl_rows(ov, sizeof ov, 65536, 0, 1.3, 1.0, 1);
+  n += ovl_rows(ov, sizeof ov, 4096, 0, 10, 10, 1);
+  size_t u = strlen(ov);
+  snprintf(ov + u, sizeof ov - u, "#@overlap_rows=%ld\n", n);
+  write_file("ovl/raw.csv", raw);
+  write_file("ovl/overlap.csv", ov);
+  mg_ck_data d;
+  mg_ck_result r;
+  read_analyze(path_of_tmp("ovl"), &d, &r);
+
+  TEST_CASE("overlap: DIR/overlap.csv read into a data set of its own, the blocking series under every k");
+  ASSERT_TRUE(d.ovl != NULL);
+  ASSERT_EQ(d.nseries, 2);
+  ASSERT_EQ(d.ovl ? d.ovl->nseries : -1, 6); /* 1K k=0, k=4, 64K k=0: default and blocking each */
+  ASSERT_EQ(d.ovl ? d.ovl->nnotes : -1, 1);
+
+  TEST_CASE("overlap: a violation, a pass and a noise-dominated cell; the failed cell an error");
+  ASSERT_EQ(r.novl, 4);
+  ASSERT_EQ(r.ovl_family, 3); /* the error is not a comparison */
+  const mg_ck_verdict *v = find_ovl(&r, 1024, 0);
+  ASSERT_TRUE(v && v->status == MG_CKV_OK && v->outcome == MG_CK_VIOLATION && v->measure_only && !v->noise);
+  if (v) ASSERT_REL(v->slowdown, 20.145 / 10.145, 0.01);
+  if (v) ASSERT_STR_EQ(v->guideline, "OVL");
+  if (v) ASSERT_STR_EQ(v->alg, MG_CK_OVL_ALG);
+  if (v) ASSERT_REL(v->mult, 3, 1e-9); /* Holm over the family of 3 */
+  v = find_ovl(&r, 1024, 4);
+  ASSERT_TRUE(v && v->outcome == MG_CK_CONSISTENT);
+  v = find_ovl(&r, 65536, 0);
+  ASSERT_TRUE(v && v->status == MG_CKV_OK && v->outcome == MG_CK_INCONCLUSIVE && v->noise && v->significant);
+  v = find_ovl(&r, 4096, 0);
+  ASSERT_TRUE(v && v->status == MG_CKV_ERROR && strstr(v->note, "overall returned an MPI error"));
+  for (int i = 0; i < r.n; i++) ASSERT_TRUE(strcmp(r.v[i].guideline, "OVL") != 0);
+
+  TEST_CASE("overlap: the summary's section, overlapverdicts.csv; verdicts.csv without them");
+  ASSERT_CONTAINS(written(&d, &r, 0), "  MPI_Allreduce           1 violated,  1 consistent,  1 inconclusive (1 within the "
+                                      "noise); overlapped slower at 1K k=0 (1.99x)\n");
+  ASSERT_CONTAINS(written(&d, &r, 0), "    1 comparison(s) not made, e.g. 4K: failed: overall returned");
+  const char *vc = written(&d, &r, 1);
+  ASSERT_TRUE(!strstr(vc, "OVL") && !strstr(vc, MG_CK_OVL_ALG));
+  static char out[32768];
+  FILE *f = fmemopen(out, sizeof out - 1, "w");
+  mg_ck_write_overlapverdicts_csv(f, &d, &r);
+  fclose(f);
+  ASSERT_CONTAINS(out, "\n#@overlap_family=3\n");
+  ASSERT_CONTAINS(out, "\n#@guideline=OVL: " MG_CK_OVL_FORMULA "\n");
+  ASSERT_CONTAINS(out, "\nallreduce,1024,blocking_compute,OVL,ok,30,30,");
+  ASSERT_CONTAINS(out, ",1,violation,measure only: overlap must not cost (no call to repair),tests=0,");
+  ASSERT_CONTAINS(out, "\nallreduce,4096,blocking_compute,OVL,error,");
+
+  TEST_CASE("overlap: tune writes no rule from it");
+  mg_profile *p = mg_profile_new();
+  mg_tune_choice *ch = NULL;
+  int nch = 0;
+  char err[MG_CK_ERR];
+  ASSERT_EQ(mg_tune_decide(&r, 2, 0.10, MG_TUNE_CONCLUSIVE, p, &ch, &nch, err, sizeof err), 0);
+  for (int i = 0; i < nch; i++) ASSERT_TRUE(ch[i].coll == MG_BCAST);
+  free(ch);
+  mg_profile_free(p);
+  mg_ck_result_free(&r);
+  mg_ck_data_free(&d);
+
+  TEST_CASE("overlap: a /2 file (no blocking variant) and a cut one refuse the directory, raw.csv rolled back");
+  char *old = strdup(ov);
+  char *fmt = strstr(old, "overlap/3");
+  fmt[8] = '2';
+  char *w = old, *q = old; /* drop the blocking rows */
+  while (*q) {
+    char *nl = strchr(q, '\n');
+    size_t len = nl ? (size_t)(nl - q + 1) : strlen(q);
+    if (strncmp(q, "allreduce,blocking,", 19)) memmove(w, q, len), w += len;
+    else n--;
+    q += len;
+  }
+  *w = '\0';
+  snprintf(strstr(old, "#@overlap_rows="), 40, "#@overlap_rows=%ld\n", n);
+  write_file("ovl/overlap.csv", old);
+  free(old);
+  mg_ck_data_init(&d);
+  ASSERT_EQ(mg_ck_read(&d, path_of_tmp("ovl"), err, sizeof err), -1);
+  ASSERT_CONTAINS(err, "no measurement of the blocking call + the computation");
+  ASSERT_EQ(d.nseries, 0);
+  ASSERT_TRUE(d.ovl == NULL);
+  mg_ck_data_free(&d);
+  char *cut = strdup(ov);
+  cut[strlen(cut) - 300] = '\0';
+  *strrchr(cut, '\n') = '\0';
+  strcat(cut, "\n");
+  write_file("ovl/overlap.csv", cut);
+  free(cut);
+  mg_ck_data_init(&d);
+  ASSERT_EQ(mg_ck_read(&d, path_of_tmp("ovl"), err, sizeof err), -1);
+  ASSERT_CONTAINS(err, "overlap.csv:");
+  ASSERT_EQ(d.nseries, 0);
+  ASSERT_EQ(d.nlaunches, 0);
+  mg_ck_data_free(&d);
+}
+
 /* ---------- exact verdicts on a deterministic platform (docs/statistics.md, "Exact verdicts") ---------- */
 
 /* A launch with `meta` (extra #@ lines) of three bcast cells, the default against mockS, 2 rounds:
@@ -1624,7 +1773,8 @@ static const struct {
               {"shared_rounds", test_shared_rounds},
               {"direction", test_direction}, {"bad", test_bad},           {"aa_null", test_aa_null},
               {"names", test_names},         {"roots", test_roots},       {"p2p", test_p2p},
-              {"topo", test_topo}, {"pack", test_pack}, {"topo_pairs", test_topo_pairs}};
+              {"topo", test_topo}, {"pack", test_pack}, {"topo_pairs", test_topo_pairs},
+              {"overlap", test_overlap}};
 
 int main(int argc, char **argv) {
   if (argc < 2) {

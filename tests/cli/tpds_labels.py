@@ -58,6 +58,9 @@ for r in rows:
         continue
     labelled += 1
     n, name, formula = int(m.group(1)), r["algorithm"], r["formula"]
+    if r["family"] == "nbc":  # a composition's non-blocking form: its formula with the I prefix on every part
+        formula = re.sub(r"\bI([a-z])", lambda m: m.group(1).upper(), formula)
+        r = dict(r, family="composition")
     own = re.match(r"[A-Za-z_]+", formula).group(0)
     if n not in eqs:
         bad.append(f"{name}: TGT{n} is no equation of the table")

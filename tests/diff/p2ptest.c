@@ -923,7 +923,7 @@ static int run_op(unsigned sel) {
 static int write_list(const char *path) {
   FILE *f = fopen(path, "w");
   if (!f) return perror(path), 2;
-  for (int c = MG_NCOLLECTIVES; c < MG_NCOLL; c++) fprintf(f, "%s %d\n", mg_colls[c].name, mg_colls[c].nalgs);
+  for (int c = MG_NCOLLECTIVES; c < MG_NCOLL; c++) if (mg_coll_is_p2p((mg_coll)c)) fprintf(f, "%s %d\n", mg_colls[c].name, mg_colls[c].nalgs);
   return fclose(f) == 0 ? 0 : 2;
 }
 
@@ -958,7 +958,7 @@ int main(int argc, char **argv) {
       if (eq) *eq = '\0';
       int c = mg_coll_find(name);
       int alg = c >= 0 && eq ? mg_alg_find((mg_coll)c, eq + 1) : 0;
-      if (c < MG_NCOLLECTIVES || alg < 0) {
+      if (c < 0 || !mg_coll_is_p2p((mg_coll)c) || alg < 0) {
         if (g_rank == 0) fprintf(stderr, "p2ptest: '%s' is not a point-to-point operation or row\n", argv[i]);
         usage();
         MPI_Finalize();

@@ -1,0 +1,292 @@
+/*
+ * The non-blocking collectives (registry.h, MG_NBC_OPS; the rows: src/registry/rows_nbc.c) and
+ * the persistent ones (the same operations, mg_call.persistent): the library's own call, the
+ * one-call rows and the measure-only compositions.
+ *
+ * - mg_nbc_post: the library's I<coll>, or its <Coll>_init for a persistent request (MPI-4.0's
+ *   MPI_ names where MPI_VERSION >= 4, MPICH 4.0.2 here; Open MPI 4.1's MPIX_ names of its pcollreq
+ *   extension, mpi-ext.h), for a call described as the blocking collective it is the form of.
+ * - The one-call rows (GL4, GL8, GL9, GL12, GL18, GL22, TGT-A1 with the I prefix): one call of the
+ *   general form with arrays the row makes (counts, displacements, datatypes). MPI may read them
+ *   until the operation completes (MPI-3.1 §5.12: the arguments of a non-blocking collective must
+ *   not be changed before completion), so they come from malloc, not from the per-thread pool (a
+ *   later call would reuse it), and are handed to whoever runs the row in mg_nbc_kept: libmpiguide
+ *   keeps them with the request until a completion call returns it completed, or MPI_Request_free
+ *   of a persistent one (src/lib/acct.c); the benchmark frees them after its MPI_Wait. Their size
+ *   is the row's mem (p ints at most 4 per rank, equal on every rank, under the scratch cap); a
+ *   failed malloc returns MPI_ERR_NO_MEM (the rank knows it alone: the call is erroneous there).
+ *   Cost: the general form's, plus filling the arrays (p stores each).
+ * - The measure-only rows: part 1 posted and waited for, then part 2 (the completion time of the
+ *   composition; registry rows_nbc.c says why libmpiguide never runs them). The request the
+ *   caller gets is MPI_REQUEST_NULL: the operation is complete when the row returns.
+ */
+#include <limits.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(OPEN_MPI) /* mpi.h defines it */
+#include <mpi-ext.h>
+#endif
+
+#include "algs/algs.h"
+
+__thread void *mg_nbc_kept;
+
+/* The library's persistent collective Name, if it has one here. */
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+#define MG_HAVE_PCOLL 1
+#define PCOLL(Name) PMPI_##Name##_init
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define MG_HAVE_PCOLL 1
+#define PCOLL(Name) PMPIX_##Name##_init
+#else
+#define MG_HAVE_PCOLL 0
+#endif
+
+#if MG_HAVE_PCOLL
+static int persistent_post(const mg_call *d, MPI_Request *q) {
+  MPI_Info in = d->info;
+  MPI_Comm cm = d->comm;
+  switch (d->coll) {
+  case MG_ALLGATHER: return PCOLL(Allgather)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcount, d->rtype, cm, in, q);
+  case MG_ALLGATHERV:
+    return PCOLL(Allgatherv)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcounts, d->rdispls, d->rtype, cm, in, q);
+  case MG_ALLREDUCE: return PCOLL(Allreduce)(d->sbuf, d->rbuf, d->rcount, d->rtype, d->op, cm, in, q);
+  case MG_ALLTOALL: return PCOLL(Alltoall)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcount, d->rtype, cm, in, q);
+  case MG_ALLTOALLV:
+    return PCOLL(Alltoallv)(d->sbuf, d->scounts, d->sdispls, d->stype, d->rbuf, d->rcounts, d->rdispls, d->rtype, cm,
+                            in, q);
+  case MG_ALLTOALLW:
+    return PCOLL(Alltoallw)(d->sbuf, d->scounts, d->sdispls, d->stypes, d->rbuf, d->rcounts, d->rdispls, d->rtypes,
+                            cm, in, q);
+  case MG_BARRIER: return PCOLL(Barrier)(cm, in, q);
+  case MG_BCAST: return PCOLL(Bcast)(d->rbuf, d->rcount, d->rtype, d->root, cm, in, q);
+  case MG_EXSCAN: return PCOLL(Exscan)(d->sbuf, d->rbuf, d->rcount, d->rtype, d->op, cm, in, q);
+  case MG_GATHER:
+    return PCOLL(Gather)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcount, d->rtype, d->root, cm, in, q);
+  case MG_GATHERV:
+    return PCOLL(Gatherv)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcounts, d->rdispls, d->rtype, d->root, cm, in,
+                          q);
+  case MG_REDUCE: return PCOLL(Reduce)(d->sbuf, d->rbuf, d->rcount, d->rtype, d->op, d->root, cm, in, q);
+  case MG_REDUCE_SCATTER: return PCOLL(Reduce_scatter)(d->sbuf, d->rbuf, d->rcounts, d->rtype, d->op, cm, in, q);
+  case MG_REDUCE_SCATTER_BLOCK:
+    return PCOLL(Reduce_scatter_block)(d->sbuf, d->rbuf, d->rcount, d->rtype, d->op, cm, in, q);
+  case MG_SCAN: return PCOLL(Scan)(d->sbuf, d->rbuf, d->rcount, d->rtype, d->op, cm, in, q);
+  case MG_SCATTER:
+    return PCOLL(Scatter)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcount, d->rtype, d->root, cm, in, q);
+  case MG_SCATTERV:
+    return PCOLL(Scatterv)(d->sbuf, d->scounts, d->sdispls, d->stype, d->rbuf, d->rcount, d->rtype, d->root, cm, in,
+                           q);
+  default: return MPI_ERR_INTERN;
+  }
+}
+#endif
+
+int mg_nbc_post(const mg_call *d, MPI_Request *q) {
+  if (d->persistent) {
+#if MG_HAVE_PCOLL
+    return persistent_post(d, q);
+#else
+    return MPI_ERR_INTERN; /* no wrapper of a persistent collective is compiled here */
+#endif
+  }
+  if (d->coll == MG_ALLTOALLV) /* the library's own, without nonblocking.c's repair of empty datatypes */
+    return PMPI_Ialltoallv(d->sbuf, d->scounts, d->sdispls, d->stype, d->rbuf, d->rcounts, d->rdispls, d->rtype,
+                           d->comm, q);
+  return mg_nonblocking_start(d, q);
+}
+
+/* c as a call of its blocking twin (the descriptor mg_nbc_post takes). */
+static mg_call twin(const mg_call *c) {
+  mg_call d = *c;
+  d.coll = mg_coll_base(c->coll);
+  return d;
+}
+
+int mg_nbc_default(const mg_call *c) {
+  mg_call d = twin(c);
+  return mg_nbc_post(&d, c->req);
+}
+
+size_t mg_nbc_ints1_mem(const mg_call *c) { return (size_t)c->size * sizeof(int); }
+size_t mg_nbc_ints2_mem(const mg_call *c) { return 2 * (size_t)c->size * sizeof(int); }
+size_t mg_nbc_ints4_mem(const mg_call *c) { return 4 * (size_t)c->size * sizeof(int); }
+
+/* Post d on c's request and hand `kept` (malloc'd, read by the operation until it completes) to
+ * the caller through mg_nbc_kept; freed here when the post fails. */
+static int post_keeping(const mg_call *c, const mg_call *d, void *kept) {
+  int rc = mg_nbc_post(d, c->req);
+  if (rc == MPI_SUCCESS) mg_nbc_kept = kept;
+  else free(kept);
+  return rc;
+}
+
+/* n counts of value `count` and their displacements i * count, in a fresh block (or at the root
+ * only: NULL elsewhere, *ok 1). */
+static int *equal_counts(int p, int count, int *ok) {
+  int *a = malloc(2 * (size_t)p * sizeof(int));
+  *ok = a != NULL;
+  for (int i = 0; a && i < p; i++) a[i] = count, a[p + i] = i * count;
+  return a;
+}
+
+int mg_iallgather_as_iallgatherv(const mg_call *c) {
+  int ok, *a = equal_counts(c->size, c->rcount, &ok);
+  if (!ok) return MPI_ERR_NO_MEM;
+  mg_call d = twin(c);
+  d.coll = MG_ALLGATHERV, d.rcounts = a, d.rdispls = a + c->size;
+  return post_keeping(c, &d, a);
+}
+
+int mg_igather_as_igatherv(const mg_call *c) {
+  mg_call d = twin(c);
+  int *a = NULL, ok = 1;
+  if (c->rank == c->root && !(a = equal_counts(c->size, c->rcount, &ok))) return MPI_ERR_NO_MEM;
+  d.coll = MG_GATHERV, d.rcounts = a, d.rdispls = a ? a + c->size : NULL;
+  return post_keeping(c, &d, a);
+}
+
+int mg_iscatter_as_iscatterv(const mg_call *c) {
+  mg_call d = twin(c);
+  int *a = NULL, ok = 1;
+  if (c->rank == c->root && !(a = equal_counts(c->size, c->scount, &ok))) return MPI_ERR_NO_MEM;
+  d.coll = MG_SCATTERV, d.scounts = a, d.sdispls = a ? a + c->size : NULL;
+  return post_keeping(c, &d, a);
+}
+
+int mg_ialltoall_as_ialltoallv(const mg_call *c) {
+  int p = c->size, *a = malloc(4 * (size_t)p * sizeof(int));
+  if (!a) return MPI_ERR_NO_MEM;
+  for (int i = 0; i < p; i++)
+    a[i] = c->scount, a[p + i] = i * c->scount, a[2 * p + i] = c->rcount, a[3 * p + i] = i * c->rcount;
+  mg_call d = twin(c);
+  d.coll = MG_ALLTOALLV, d.scounts = a, d.sdispls = a + p, d.rcounts = a + 2 * p, d.rdispls = a + 3 * p;
+  return post_keeping(c, &d, a);
+}
+
+int mg_ireduce_scatter_block_as_ireducescatter(const mg_call *c) {
+  int p = c->size, *a = malloc((size_t)p * sizeof(int));
+  if (!a) return MPI_ERR_NO_MEM;
+  for (int i = 0; i < p; i++) a[i] = c->rcount;
+  mg_call d = twin(c);
+  d.coll = MG_REDUCE_SCATTER, d.rcounts = a;
+  return post_keeping(c, &d, a);
+}
+
+int mg_ibcast_as_iallgatherv(const mg_call *c) {
+  int p = c->size, *a = calloc(2 * (size_t)p, sizeof(int));
+  if (!a) return MPI_ERR_NO_MEM;
+  a[c->root] = c->rcount; /* only the root contributes; every displacement 0 */
+  mg_call d = twin(c);
+  /* every rank in place (its contribution is where the result goes); the send side the receive
+   * side's, as mg_bcast_as_allgatherv passes it */
+  d.coll = MG_ALLGATHERV, d.sbuf = MPI_IN_PLACE, d.scount = a[c->rank], d.stype = c->rtype;
+  d.rcounts = a, d.rdispls = a + p;
+  return post_keeping(c, &d, a);
+}
+
+size_t mg_ialltoallv_as_ialltoallw_mem(const mg_call *c) {
+  return 4 * (size_t)c->size * sizeof(int) + 2 * (size_t)c->size * sizeof(MPI_Datatype);
+}
+
+/* One side of alltoallw from alltoallv's: byte displacements, the datatype repeated; a peer whose
+ * displacement in bytes exceeds an int gets a one-block hindexed datatype (count 1, displacement
+ * 0), freed once the operation is posted (MPI-3.1 §4.1.9: pending communication completes
+ * normally). Each rank decides for its own side: the type signatures are the same either way. */
+static int w_side(int p, const int *counts, const int *displs, MPI_Datatype dt, int *wc, int *wd, MPI_Datatype *wt,
+                  int *made) {
+  MPI_Aint lb, extent;
+  int rc = PMPI_Type_get_extent(dt, &lb, &extent);
+  for (int i = 0; rc == MPI_SUCCESS && i < p; i++) {
+    MPI_Aint b = (MPI_Aint)displs[i] * extent;
+    wc[i] = counts[i], wt[i] = dt, wd[i] = (int)b;
+    if (b == (MPI_Aint)(int)b) continue;
+    int one = counts[i];
+    rc = PMPI_Type_create_hindexed(1, &one, &b, dt, &wt[i]);
+    if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(&wt[i]);
+    if (rc == MPI_SUCCESS) wc[i] = 1, wd[i] = 0, made[i] = 1;
+  }
+  return rc;
+}
+
+int mg_ialltoallv_as_ialltoallw(const mg_call *c) {
+  int p = c->size, rc;
+  char *a = malloc(mg_ialltoallv_as_ialltoallw_mem(c));
+  if (!a) return MPI_ERR_NO_MEM;
+  int *sc = (int *)a, *sd = sc + p, *rcn = sd + p, *rd = rcn + p;
+  MPI_Datatype *st = (MPI_Datatype *)(a + 4 * (size_t)p * sizeof(int)), *rt = st + p;
+  int *mk = calloc(2 * (size_t)p, sizeof(int)); /* which datatypes this row made: freed below */
+  if (!mk) {
+    free(a);
+    return MPI_ERR_NO_MEM;
+  }
+  rc = w_side(p, c->scounts, c->sdispls, c->stype, sc, sd, st, mk);
+  if (rc == MPI_SUCCESS) rc = w_side(p, c->rcounts, c->rdispls, c->rtype, rcn, rd, rt, mk + p);
+  mg_call d = twin(c);
+  d.coll = MG_ALLTOALLW, d.scounts = sc, d.sdispls = sd, d.stypes = st, d.rcounts = rcn, d.rdispls = rd,
+  d.rtypes = rt, d.stype = d.rtype = MPI_DATATYPE_NULL;
+  if (rc == MPI_SUCCESS) {
+    rc = mg_nbc_post(&d, c->req);
+    if (rc == MPI_SUCCESS) mg_nbc_kept = a;
+  }
+  for (int i = 0; i < 2 * p; i++)
+    if (mk[i]) PMPI_Type_free(i < p ? &st[i] : &rt[i - p]);
+  free(mk);
+  if (rc != MPI_SUCCESS) free(a);
+  return rc;
+}
+
+/* The measure-only rows: each part posted and waited for. */
+static int wait_part(int rc, MPI_Request *q) { return rc != MPI_SUCCESS ? rc : PMPI_Wait(q, MPI_STATUS_IGNORE); }
+
+int mg_iallreduce_as_ireduce_ibcast(const mg_call *c) {
+  MPI_Request q;
+  int in = c->sbuf == MPI_IN_PLACE;
+  const void *s = c->rank == 0 ? c->sbuf : in ? c->rbuf : c->sbuf; /* a non-root's in-place data: rbuf */
+  int rc = wait_part(PMPI_Ireduce(s, c->rbuf, c->rcount, c->rtype, c->op, 0, c->comm, &q), &q);
+  if (rc == MPI_SUCCESS) rc = wait_part(PMPI_Ibcast(c->rbuf, c->rcount, c->rtype, 0, c->comm, &q), &q);
+  if (c->req) *c->req = MPI_REQUEST_NULL;
+  return rc;
+}
+
+int mg_iallgather_as_igather_ibcast(const mg_call *c) {
+  MPI_Request q;
+  int rc = MPI_SUCCESS, p = c->size;
+  const void *s = c->sbuf;
+  int sn = c->scount;
+  MPI_Datatype st = c->stype;
+  if (c->sbuf == MPI_IN_PLACE && c->rank != 0) { /* the own block, where the result keeps it */
+    MPI_Aint lb, extent;
+    rc = PMPI_Type_get_extent(c->rtype, &lb, &extent);
+    s = (const char *)c->rbuf + (MPI_Aint)c->rank * c->rcount * extent, sn = c->rcount, st = c->rtype;
+  }
+  if (rc == MPI_SUCCESS) rc = wait_part(PMPI_Igather(s, sn, st, c->rbuf, c->rcount, c->rtype, 0, c->comm, &q), &q);
+  if (rc == MPI_SUCCESS) rc = wait_part(PMPI_Ibcast(c->rbuf, p * c->rcount, c->rtype, 0, c->comm, &q), &q);
+  if (c->req) *c->req = MPI_REQUEST_NULL;
+  return rc;
+}
+
+size_t mg_ireduce_scatter_block_as_ireduce_iscatter_mem(const mg_call *c) {
+  return mg_reduce_scatter_block_as_reduce_scatter_mem(c);
+}
+
+int mg_ireduce_scatter_block_as_ireduce_iscatter(const mg_call *c) {
+  MPI_Request q;
+  int n = c->rcount, all = c->size * n, rc = MPI_SUCCESS, in = c->sbuf == MPI_IN_PLACE;
+  void *whole = c->rbuf; /* rank 0's reduced vector: in place the receive buffer, else scratch */
+  if (c->rank == 0 && !in) {
+    mg_type t;
+    rc = mg_type_get(c->rtype, &t);
+    if (rc != MPI_SUCCESS) return rc;
+    whole = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)all)), &t);
+  }
+  const void *s = in ? (c->rank == 0 ? MPI_IN_PLACE : c->rbuf) : c->sbuf;
+  rc = wait_part(PMPI_Ireduce(s, whole, all, c->rtype, c->op, 0, c->comm, &q), &q);
+  if (rc == MPI_SUCCESS) {
+    void *r = c->rank == 0 && in ? MPI_IN_PLACE : c->rbuf; /* rank 0's block 0 stays where it is */
+    rc = wait_part(PMPI_Iscatter(whole, n, c->rtype, r, n, c->rtype, 0, c->comm, &q), &q);
+  }
+  if (c->req) *c->req = MPI_REQUEST_NULL;
+  return rc;
+}
