@@ -9,11 +9,17 @@
  *   source and destination), and a block sent to the -1 neighbour lands in that rank's slot of its
  *   +1 neighbour: the tag names the receiver's slot (2d + 1 for a send to the -1 neighbour, 2d for
  *   one to the +1 neighbour, s for a receive into slot s), since in a periodic dimension of size 1
- *   or 2 one rank is both neighbours and order alone would match the blocks crosswise. MPI_PROC_NULL
+ *   or 2 one rank is both neighbours and order alone would match the blocks crosswise. The MPI
+ *   libraries disagree where a peer gets two blocks, though (nbrtest found it): on a periodic
+ *   dimension of size 1 or 2, Open MPI 4.1.4 and MPICH 4.0.2's MPI_Neighbor_alltoall put the
+ *   block sent to the -1 neighbour in the receiver's +1 slot, MPICH 4.0.2's MPI_Neighbor_alltoallv
+ *   and _alltoallw match the two edges in order; on a multigraph MPICH 4.0.2's
+ *   MPI_Neighbor_alltoall does not match them in order. So wherever the topology gives a peer two
+ *   blocks this row too runs the library's own, with MG_WHY_TWO_BLOCKS, decided alike on every
+ *   rank as for the Alltoallv row (below). MPI_PROC_NULL
  *   neighbours (non-periodic borders) are posted like the others: MPI completes them at once and
  *   touches neither block. A graph's edges (MPI_Graph_neighbors, MPI_Dist_graph_neighbors) carry
- *   one tag: two edges between the same pair match in order, as MPI's non-overtaking rule matches
- *   the library's own.
+ *   one tag (at most one edge per pair reaches the row).
  * - mg_neighbor_as_alltoallv (meta-rule III): MPI_Alltoallv over the whole communicator (neighbor
  *   _alltoallw: MPI_Alltoallw) with zero counts for the non-neighbours. It holds one block per peer
  *   and side, so where the topology gives a peer two blocks (a multigraph; a periodic Cartesian
@@ -38,6 +44,7 @@
 
 #include "algs/algs.h"
 #include "algs/comm_records.h"
+#include "algs/p2p_sched.h"
 
 /* Row 0 of the neighbourhood collectives: the library's own, arguments unchanged. */
 int mg_neighbor_allgather_default(const mg_call *c) {
@@ -190,6 +197,15 @@ static int nbr_record(const mg_call *c, nbr_rec **out) {
   return MPI_SUCCESS;
 }
 
+/* Whether some rank's peer gets two blocks (r->two_blocks, decided at the first call of a row that
+ * asks: collective on a distributed graph, so every rank asks at the same call). */
+static int agreed_two_blocks(const mg_call *c, nbr_rec *r, int *two) {
+  int rc = MPI_SUCCESS;
+  if (r->two_blocks < 0 && (rc = decide_two_blocks(c, r, &r->two_blocks)) != MPI_SUCCESS) r->two_blocks = -1;
+  *two = r->two_blocks > 0;
+  return rc;
+}
+
 /* Block i of a side: its address, count and datatype. send: the block for out-neighbour i. */
 typedef struct blk {
   char *addr;
@@ -241,8 +257,13 @@ int mg_neighbor_as_isend_irecv(const mg_call *c) {
   nbr_rec *r;
   MPI_Comm priv;
   MPI_Aint sext, rext;
-  int rc = nbr_record(c, &r), n = 0;
-  if (rc == MPI_SUCCESS) rc = mg_p2p_comm(c->comm, &priv);
+  int rc = nbr_record(c, &r), n = 0, two = 0;
+  if (rc != MPI_SUCCESS || (rc = agreed_two_blocks(c, r, &two)) != MPI_SUCCESS) return rc;
+  if (two) { /* the libraries disagree there: theirs runs (above), on every rank */
+    mg_late.why = MG_WHY_TWO_BLOCKS;
+    return mg_run(c, 0);
+  }
+  rc = mg_p2p_comm(c->comm, &priv);
   if (rc == MPI_SUCCESS) rc = extents(c, &sext, &rext);
   for (int i = 0; rc == MPI_SUCCESS && i < r->indeg; i++) {
     blk b = block_of(c, 0, i, rext);
@@ -253,8 +274,7 @@ int mg_neighbor_as_isend_irecv(const mg_call *c) {
     rc = PMPI_Isend(b.addr, b.count, b.type, r->dst[j], r->stag[j], priv, &r->req[n++]);
   }
   if (rc != MPI_SUCCESS) n -= 1; /* the failed post made no request */
-  int rc2 = n > 0 ? PMPI_Waitall(n, r->req, MPI_STATUSES_IGNORE) : MPI_SUCCESS;
-  return rc != MPI_SUCCESS ? rc : rc2;
+  return mg_p2p_waitall(n, r->req, rc);
 }
 
 /* One side's entries of the general call: the count, displacement (and alltoallw: datatype) of each
@@ -317,13 +337,9 @@ int mg_neighbor_as_alltoallv(const mg_call *c) {
   nbr_rec *r;
   MPI_Aint sext, rext;
   MPI_Datatype st, rt;
-  int rc = nbr_record(c, &r), ntmp = 0;
-  if (rc != MPI_SUCCESS) return rc;
-  if (r->two_blocks < 0 && (rc = decide_two_blocks(c, r, &r->two_blocks)) != MPI_SUCCESS) {
-    r->two_blocks = -1;
-    return rc;
-  }
-  if (r->two_blocks) { /* the same answer on every rank */
+  int rc = nbr_record(c, &r), ntmp = 0, two = 0;
+  if (rc != MPI_SUCCESS || (rc = agreed_two_blocks(c, r, &two)) != MPI_SUCCESS) return rc;
+  if (two) { /* the same answer on every rank */
     mg_late.why = MG_WHY_TWO_BLOCKS;
     return mg_run(c, 0);
   }

@@ -210,7 +210,8 @@ static inline int mg_coll_is_neighbor(mg_coll k) { return MG_NEIGHBOR_ALLGATHER 
     "receive packed bytes into it above 8 KiB)")                                                \
   X(TWO_BLOCKS, "two_blocks",                                                       \
     "not applicable: the topology gives a peer two blocks (a graph with two edges between one pair, or a " \
-    "periodic Cartesian dimension of size 1 or 2), which one Alltoallv or Alltoallw cannot hold")      \
+    "periodic Cartesian dimension of size 1 or 2), which one Alltoallv or Alltoallw cannot hold and " \
+    "the MPI libraries' own calls match differently (the point-to-point row)") \
   X(NO_WINDOW, "no_window",                                                         \
     "not applicable: the MPI library cannot make a one-sided window here (no one-sided component for " \
     "this transport, e.g. Open MPI 4.1 over TCP between nodes, or window memory refused)")

@@ -205,7 +205,8 @@
   {.name = nm, .guideline = "TGT-M4", .formula = Name "(n) <= indegree x Irecv + outdegree x Isend(n) + Waitall", \
    .description = "the point-to-point exchange it stands for: MPI_Irecv from each in-neighbour, MPI_Isend to "    \
                   "each out-neighbour (the call's datatypes and offsets), MPI_Waitall, on a private "             \
-                  "communicator; Cartesian tags name the receiver's slot, a multigraph's edges match in order",  \
+                  "communicator; the default where the topology gives a peer two blocks (a multigraph, a periodic " \
+                  "dimension of size 1 or 2: the MPI libraries match the two differently), decided alike on every rank", \
    .restrictions = 0, .mem_formula = "kept with the communicator: the neighbour lists, a request per edge",     \
    .cost = "self(n)", __VA_ARGS__}
 #define MG_NBR_A2A_ROW(nm, Name, Gen, restr, cst, ...)                                                \
