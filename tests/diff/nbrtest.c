@@ -41,27 +41,14 @@
  * Exit code 0 when every rank saw every case pass, 1 otherwise.
  */
 #include <mpi.h>
-#if defined(OPEN_MPI)
-#include <mpi-ext.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/pcoll.h" /* the persistent forms: MPI_Neighbor_<op>_init, Open MPI's MPIX_ */
 #include "common/test_mpi.h"
 #include "mpiguide.h"
 #include "registry/registry.h"
-
-/* The persistent forms: MPI-4.0's MPI_Neighbor_<op>_init, Open MPI 4.1's MPIX_ (pcollreq). */
-#if (defined(MPI_VERSION) && MPI_VERSION >= 4)
-#define PINIT(Name) MPI_##Name##_init
-#define HAVE_PCOLL 1
-#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
-#define PINIT(Name) MPIX_##Name##_init
-#define HAVE_PCOLL 1
-#else
-#define HAVE_PCOLL 0
-#endif
 
 static int g_rank, g_size, g_noforce, g_verbose, g_nb;
 static MPI_Datatype g_vec; /* 2 ints, stride 2: extent 3 ints */

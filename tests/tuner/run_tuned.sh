@@ -71,6 +71,24 @@ expect_trace() { # TRACE COLL BYTES "ALG CALLS RANKS FALLBACK RULE"
   got=$(trace_row "$1" "$2" "$3")
   if [[ $got == "$4" ]]; then ok "$1: $2 $3 bytes: $4"; else fail "$1: $2 $3 bytes: got '$got', want '$4'"; fi
 }
+# planted_tune NP [VAR=VALUE...] -- CHECK-ARGS: check on NP ranks with the plant preloaded (the
+# VAR=VALUE settings for it), then tune C -o p.prof. --noise 1us: the noise threshold fixed, so that
+# a busy machine's slow barriers (which make a measured threshold of milliseconds) cannot turn the
+# planted violation inconclusive.
+planted_tune() {
+  local np=$1 env=()
+  shift
+  while [[ $1 != -- ]]; do env+=("$1"); shift; done
+  shift
+  cmd_start
+  cmd_ctx "$np" "LD_PRELOAD=$MG_PLANT" "${env[@]}" -- "$MG_CLI" check "$@" --noise 1us --min-nrep 30 --max-nrep 200 \
+    --rse 0.02 -o C -q
+  run check
+  expect_rc check 0
+  local_run tune "$MG_CLI" tune C -o p.prof
+  expect_rc tune 0
+  cat p.prof
+}
 # verify's outputs: a table line per cell, the CSV with header and rows
 expect_verify() { # NAME DIR MINROWS
   local rows
@@ -407,16 +425,7 @@ e2e)
 planted)
   NP=${1:?NP}
   : "${MG_PLANT:?}"
-  cmd_start
-  # --noise 1us: the noise threshold fixed, so that a busy machine's slow barriers (which make a
-  # measured threshold of milliseconds) cannot turn the planted violation inconclusive
-  cmd_ctx "$NP" "LD_PRELOAD=$MG_PLANT" -- "$MG_CLI" check -c bcast --sizes 4K,64K,256K --noise 1us --min-nrep 30 \
-    --max-nrep 200 --rse 0.02 -o C -q
-  run check
-  expect_rc check 0
-  local_run tune "$MG_CLI" tune C -o p.prof
-  expect_rc tune 0
-  cat p.prof
+  planted_tune "$NP" -- -c bcast --sizes 4K,64K,256K
   local_run validate "$MG_CLI" profile validate p.prof
   expect_rc validate 0
   for sz in 64K 256K; do
@@ -459,15 +468,8 @@ planted)
 neighbor)
   NP=${1:?NP}
   : "${MG_PLANT:?}" "${MG_NBRTEST:?}"
-  cmd_start
-  cmd_ctx "$NP" "LD_PRELOAD=$MG_PLANT" MG_PLANT_FUNC=neighbor_alltoall MG_PLANT_BYTES=0 MG_PLANT_NS_PER_BYTE=200 -- \
-    "$MG_CLI" check -c neighbor_alltoall -m neighbor_alltoall_as_alltoallv --sizes 1K,4K --noise 1us --min-nrep 30 \
-    --max-nrep 200 --rse 0.02 -o C -q
-  run check
-  expect_rc check 0
-  local_run tune "$MG_CLI" tune C -o p.prof
-  expect_rc tune 0
-  cat p.prof
+  planted_tune "$NP" MG_PLANT_FUNC=neighbor_alltoall MG_PLANT_BYTES=0 MG_PLANT_NS_PER_BYTE=200 -- \
+    -c neighbor_alltoall -m neighbor_alltoall_as_alltoallv --sizes 1K,4K
   line=$(grep -nE "^neighbor_alltoall +np=$NP +\* +neighbor_alltoall_as_alltoallv( |$)" p.prof | cut -d: -f1)
   if [[ -n $line ]]; then ok "p.prof: neighbor_alltoall np=$NP * neighbor_alltoall_as_alltoallv (line $line)"
   else fail "p.prof has no '*' rule for neighbor_alltoall"; fi
