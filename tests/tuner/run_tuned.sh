@@ -481,6 +481,13 @@ neighbor)
   expect_rc nbr 0
   if grep -q '^nbrtest: OK' nbr.out nbr.err; then ok "nbr: results equal the library's under the profile"
   else fail "nbr: nbrtest did not pass under the profile"; fi
+  # the tuned fast path (a profile, no trace: no counters, the path byte MG_PATH_TUNED): results right
+  cmd_start
+  cmd_ctx "$NP" "MPIGUIDE_PROFILE=$PWD/p.prof" -- "$MG_NBRTEST" --no-force neighbor_alltoall
+  run nbr_tuned
+  expect_rc nbr_tuned 0
+  if grep -q '^nbrtest: OK' nbr_tuned.out nbr_tuned.err; then ok "nbr_tuned: results equal the library's on the tuned path"
+  else fail "nbr_tuned: nbrtest did not pass on the tuned path"; fi
   # the row ran by its rule (the topologies without a doubled peer), the default with two_blocks
   # elsewhere; nbrtest's communicator without a topology: the default (bytes 0, no rule asked)
   ran=$(awk -F, -v l="line $line" '$1 == "neighbor_alltoall" && $3 == "neighbor_alltoall_as_alltoallv" && $8 == l' t.csv | wc -l)
