@@ -107,5 +107,7 @@ void mg_split_piece(size_t b, int k, int j, size_t *off, size_t *len);
  * above it. */
 int mg_core_init(void);
 void mg_core_finalize(void);
+/* Before MPI_Finalize: free what the neighbourhood rows keep with communicators (neighbor.c). */
+void mg_neighbor_finalize(void);
 
 #endif

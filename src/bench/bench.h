@@ -216,6 +216,13 @@ int mg_cart_pairs(int p, int (*pairs)[2], int cap);
 const char *mg_pattern_pair(mg_pattern pt, mg_coll op, long round, int p, char *buf, size_t len);
 /* Free what the patterns made for the run's communicator (the Cartesian ones): collective. */
 void mg_pattern_free(void);
+/* The communicator the neighbourhood collectives are measured on (docs/bench.md): a 2-D Cartesian
+ * grid of MPI_Dims_create over comm's p ranks, without reordering, periodic in each dimension of
+ * extent 3 or more and open in the others (a periodic extent of 1 or 2 makes one rank both
+ * neighbours: two blocks for a peer, where the rows run the default), so 4 neighbours per rank,
+ * MPI_PROC_NULL at open borders. Made at the first call for comm, kept until mg_pattern_free. */
+#define MG_BENCH_NBR_DEGREE 4
+int mg_bench_topo_comm(MPI_Comm comm, int p, MPI_Comm *out);
 
 /* A reduction's datatype and op. */
 typedef struct mg_bench_red {

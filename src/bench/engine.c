@@ -111,6 +111,52 @@ static int set_counts(run *R, const mg_bench_block *B, mg_call *c, int *ints) {
   return 0;
 }
 
+/* The neighbourhood collectives' arrays, one entry per neighbour of mg_bench_topo_comm's grid. */
+typedef struct nbr_arrays {
+  MPI_Aint sad[MG_BENCH_NBR_DEGREE], rad[MG_BENCH_NBR_DEGREE];
+  MPI_Datatype st[MG_BENCH_NBR_DEGREE], rt[MG_BENCH_NBR_DEGREE];
+  int sc[MG_BENCH_NBR_DEGREE], sd[MG_BENCH_NBR_DEGREE], rc[MG_BENCH_NBR_DEGREE], rd[MG_BENCH_NBR_DEGREE];
+} nbr_arrays;
+
+static size_t mul_size(size_t n, size_t k) { return n > SIZE_MAX / k ? SIZE_MAX : n * k; }
+
+/*
+ * The counts of a neighbourhood collective on the grid (every rank the same 4 neighbours: dimension
+ * 0's -1 and +1, then dimension 1's). allgatherv: B->count from each, in order. alltoallv and
+ * alltoallw: B->count split over the 4 slots as --counts says (q[j] to neighbour j); the block a rank
+ * sends its -1 neighbour is that one's +1 slot, so slot i receives q[i ^ 1]: sender and receiver
+ * agree, and every rank sends and receives B->count elements in all. alltoallw: byte
+ * displacements, the datatype of the call in each slot. 0, or -1 when out of memory.
+ */
+static int nbr_counts(run *R, const mg_bench_block *B, mg_call *c, nbr_arrays *a) {
+  int q[MG_BENCH_NBR_DEGREE], d = MG_BENCH_NBR_DEGREE;
+  MPI_Aint ext = (MPI_Aint)mg_dtype_extent(B->dtype);
+  switch (B->coll) {
+  case MG_NEIGHBOR_ALLGATHERV:
+    for (int i = 0; i < d; i++) a->rc[i] = (int)B->count, a->rd[i] = i * (int)B->count;
+    c->rcounts = a->rc, c->rdispls = a->rd;
+    break;
+  case MG_NEIGHBOR_ALLTOALLV: case MG_NEIGHBOR_ALLTOALLW:
+    if (mg_bench_split(&R->cfg->counts, B->count, d, q)) return -1;
+    for (int j = 0, at = 0, rat = 0; j < d; j++) {
+      a->sc[j] = q[j], a->sd[j] = at, at += q[j];
+      a->rc[j] = q[j ^ 1], a->rd[j] = rat, rat += q[j ^ 1];
+      a->sad[j] = (MPI_Aint)a->sd[j] * ext, a->rad[j] = (MPI_Aint)a->rd[j] * ext;
+      a->st[j] = a->rt[j] = c->stype;
+    }
+    c->scounts = a->sc, c->rcounts = a->rc;
+    if (B->coll == MG_NEIGHBOR_ALLTOALLV) {
+      c->sdispls = a->sd, c->rdispls = a->rd;
+    } else {
+      c->sadispls = a->sad, c->radispls = a->rad, c->stypes = a->st, c->rtypes = a->rt;
+      c->stype = c->rtype = MPI_DATATYPE_NULL;
+    }
+    break;
+  default: break;
+  }
+  return 0;
+}
+
 /*
  * Memory folded under SimGrid's SMPI (issue 50.2, docs/scale.md): every simulated rank is a thread
  * of one process, so p ranks' buffers are p times the memory of one (21 GB for allgather at 256
@@ -180,13 +226,26 @@ void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail)
     s = n, r = n; /* one message each way (pattern.c) */
     break;
   case MG_SENDRECV_REPLACE: s = 0, r = n; break; /* the one buffer */
+  /* the neighbourhood collectives on mg_bench_topo_comm's grid: n per neighbour, the v and w forms
+   * n in all (nbr_counts) */
+  case MG_NEIGHBOR_ALLGATHER: case MG_NEIGHBOR_ALLGATHERV: s = n, r = mul_size(n, MG_BENCH_NBR_DEGREE); break;
+  case MG_NEIGHBOR_ALLTOALL: s = r = mul_size(n, MG_BENCH_NBR_DEGREE); break;
+  case MG_NEIGHBOR_ALLTOALLV: case MG_NEIGHBOR_ALLTOALLW: s = n, r = n; break;
   default: break;
+  }
+  MPI_Comm grid = MPI_COMM_NULL; /* made by every rank before any can fail alone */
+  if (mg_coll_is_neighbor(coll) && mg_bench_topo_comm(R->comm, R->size, &grid) != MPI_SUCCESS) {
+    *fail = 1;
+    return NULL;
   }
   s = by_extent(s, B->dtype), r = by_extent(r, B->dtype); /* a derived datatype: gaps between the data */
   *fail = 0;
   void *mem = NULL;
   /* counts and displacements of both sides, alltoallw's datatypes */
   size_t sa = (s + 63) & ~(size_t)63, ra = (r + 63) & ~(size_t)63, ca = 4 * p * sizeof(int) + 2 * p * sizeof(MPI_Datatype);
+  ca = (ca + 63) & ~(size_t)63;
+  size_t nbr_at = ca; /* nbr_counts' arrays after set_counts' */
+  if (grid != MPI_COMM_NULL) ca += sizeof(nbr_arrays);
   int fold = mg_bench_fold_buffers() && sa + ra > 0;
   size_t own = sizeof(call_mem) + (fold ? 0 : sa + ra) + ca + 64; /* the header, the data unless folded, the counts */
   if (s == SIZE_MAX || r == SIZE_MAX || sa + ra < sa || sa + ra + ca < ca || posix_memalign(&mem, 64, own) != 0) {
@@ -219,6 +278,14 @@ void *mg_bench_make_call(run *R, const mg_bench_block *B, mg_call *c, int *fail)
     mg_bench_free_call(mem);
     *fail = 1;
     return NULL;
+  }
+  if (grid != MPI_COMM_NULL) {
+    c->comm = grid;
+    if (nbr_counts(R, B, c, (nbr_arrays *)(counts + nbr_at))) {
+      mg_bench_free_call(mem);
+      *fail = 1;
+      return NULL;
+    }
   }
   return mem;
 }

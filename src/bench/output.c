@@ -228,6 +228,13 @@ void mg_bench_write_meta_head(FILE *f, const mg_bench_cfg *cfg, const mg_bench_r
   meta_launch(f, m, command, format);
   meta_colls(f, cfg);
   meta_arguments(f, cfg);
+  int anynbr = 0;
+  for (int i = 0; i < cfg->ncolls; i++) anynbr |= mg_coll_is_neighbor(cfg->colls[i]);
+  if (anynbr && m->nprocs > 0) { /* the grid the neighbourhood collectives ran on (mg_bench_topo_comm) */
+    int dims[2];
+    mg_cart_dims(m->nprocs, dims); /* MPI_Dims_create's for 2 dimensions */
+    mg_meta(f, "neighbor_topology", "cart:%dx%d:periodic=%d,%d", dims[0], dims[1], dims[0] >= 3, dims[1] >= 3);
+  }
   meta_timing(f, cfg, res);
   meta_repetitions(f, cfg);
 }

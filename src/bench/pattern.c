@@ -85,10 +85,32 @@ static struct {
   mg_pattern pt;
 } cart = {MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL, MG_PATTERN_CART};
 
+/* The neighbourhood collectives' communicator (mg_bench_topo_comm), made like cart's. */
+static struct {
+  MPI_Comm parent, grid;
+} nbr = {MPI_COMM_NULL, MPI_COMM_NULL};
+
 void mg_pattern_free(void) {
   if (cart.plain != MPI_COMM_NULL) PMPI_Comm_free(&cart.plain);
   if (cart.reordered != MPI_COMM_NULL) PMPI_Comm_free(&cart.reordered);
   cart.parent = MPI_COMM_NULL;
+  if (nbr.grid != MPI_COMM_NULL) PMPI_Comm_free(&nbr.grid);
+  nbr.parent = MPI_COMM_NULL;
+}
+
+int mg_bench_topo_comm(MPI_Comm comm, int p, MPI_Comm *out) {
+  int rc = MPI_SUCCESS;
+  if (nbr.parent != comm) {
+    if (nbr.grid != MPI_COMM_NULL) PMPI_Comm_free(&nbr.grid);
+    nbr.parent = MPI_COMM_NULL;
+    int dims[2] = {0, 0}, periods[2];
+    rc = PMPI_Dims_create(p, 2, dims);
+    for (int d = 0; d < 2; d++) periods[d] = dims[d] >= 3; /* extent 1 or 2: one peer, two blocks */
+    if (rc == MPI_SUCCESS) rc = PMPI_Cart_create(comm, 2, dims, periods, 0, &nbr.grid);
+    if (rc == MPI_SUCCESS) nbr.parent = comm;
+  }
+  *out = nbr.grid;
+  return rc;
 }
 
 /* Pattern cart's grid is MPI_Dims_create's; cartpair's mg_cart_dims (the pairs named without MPI). */

@@ -173,7 +173,7 @@ static int choose(const mg_opt_vals *o, mg_check_state *S) {
     if (mg_cmd_each(cl, "--collectives", add_coll, S, S->err, sizeof S->err)) return -1;
   } else if (o->given[O_P2P]) { /* every point-to-point operation with a guideline to check */
     for (int c = MG_NCOLLECTIVES; c < MG_NCOLL; c++)
-      if (mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
+      if (mg_coll_is_p2p((mg_coll)c) && mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
   } else {
     /* every collective that has a mock-up to compare with; with --sizes-from also every
      * point-to-point operation with one (issue 33: an application's hottest sites were MPI_Send

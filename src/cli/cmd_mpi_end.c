@@ -60,6 +60,7 @@ void mg_cmd_mpi_end_status(const char *cmd, int status, const char *saved) {
   mg_bench_finalize(); /* the engine's duplicates of MPI_COMM_WORLD */
   mg_persistent_finalize(); /* the persistent rows' requests */
   mg_rma_finalize();  /* before the private communicators it lives on */
+  mg_neighbor_finalize();
   mg_hier_finalize();
   mg_core_finalize();
   /* MPIGUIDE_TEST_FINALIZE_HANG=R (a rank, or `all`), for the tests only: rank R sleeps instead of

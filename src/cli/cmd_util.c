@@ -605,7 +605,7 @@ void mg_cmd_trace_left_out(const char *text, size_t len, const char *path, char 
           top[1][0] ? ", " : "", top[1],
           c == MG_HS_CLASS_completion ? ": waiting for the requests they complete, whose posts' sizes (MPI_Isend, "
                                         "MPI_Irecv) are taken; `mpiguide hotspots` attributes it"
-          : c == MG_HS_CLASS_collective ? ": the non-blocking, neighbourhood and persistent collectives have no rows yet"
+          : c == MG_HS_CLASS_collective ? ": untuned (the neighbourhood collectives' non-blocking and persistent forms, the large-count forms)"
                                         : "");
     }
   }

@@ -157,6 +157,8 @@ int mg_dispatch(mg_call *c) {
   c->size = e->size;
   c->rank = e->rank;
   c->inter = e->inter;
+  /* a neighbourhood collective's topology and degrees (local queries); a failed query is refused */
+  if (mg_coll_is_neighbor(c->coll) && !c->inter && mg_call_neighbors(c) != MPI_SUCCESS) c->topo = MPI_UNDEFINED;
   int rule = want ? MG_RULE_FORCED : MG_RULE_NONE;
   /* Invalid arguments run the default before any query sees them (registry.h). */
   mg_why bad = c->inter ? MG_WHY_NONE : mg_call_check(c);

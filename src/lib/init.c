@@ -526,7 +526,7 @@ void mg_paths_set(mg_ctx *x) {
       p = MG_PATH_PMPI;
     else if (x->forced[k] || x->trace_path || x->trace || (x->online && !mg_coll_is_p2p((mg_coll)k)))
       p = MG_PATH_DISPATCH; /* online tuning learns collectives only: its point-to-point calls run the default */
-    else if ((ruled >> k) & 1u)
+    else if ((ruled >> k) & 1)
       p = x->counting ? MG_PATH_DISPATCH : MG_PATH_TUNED;
     else /* no rule: mg_dispatch would run the default, counted or not */
       p = x->counting ? MG_PATH_COUNT : MG_PATH_PMPI;
@@ -566,6 +566,7 @@ void mg_lib_finalize(void) {
   x->profile_hash = 0;
   x->profile_level = 0;
   mg_rma_finalize();  /* its windows live on the private communicators mg_core_finalize frees */
+  mg_neighbor_finalize();
   mg_hier_finalize(); /* node and lane communicators, split from the private ones */
   mg_core_finalize();
 }

@@ -16,7 +16,13 @@
  * - with a count past INT_MAX (or below INT_MIN), PMPI_<Op>_c untouched: the mock-ups and the
  *   call descriptor count in int (docs/library.md, "Large counts").
  * The vector collectives' _c forms (MPI_Allgatherv_c ...: arrays of MPI_Count and MPI_Aint) pass
- * through: they would need their arrays converted on every call.
+ * through: they would need their arrays converted on every call; so do the neighbourhood ones
+ * (MPI_Neighbor_allgatherv_c, _alltoallv_c, _alltoallw_c). MPI_Neighbor_allgather_c and
+ * MPI_Neighbor_alltoall_c take the int path where both of this rank's counts fit (no MPI_IN_PLACE
+ * there): a neighbour's matching block has the same signature, so its counts fit too unless the
+ * ranks describe it with datatypes of different sizes; but the Alltoallv row spans the whole
+ * communicator, and a rank of another connected component whose counts pass INT_MAX would take
+ * PMPI_<Op>_c while this one's Alltoallv waits for it: not handled (docs/library.md, "Large counts").
  *
  * One row per operation (MG_LARGE_OPS): its registry name, the MPI name, the _c parameters, the
  * arguments, and the test that its significant counts fit.
@@ -85,6 +91,10 @@ static int scatter_fits(N sn, void *rb, N rn, int root, MPI_Comm c) {
     (sb, sn, st, rb, rn, rt, root, c), gather_fits(sb, sn, rn, root, c))                                    \
   X(SCATTER, Scatter, (CB sb, N sn, T st, void *rb, N rn, T rt, int root, MPI_Comm c),                      \
     (sb, sn, st, rb, rn, rt, root, c), scatter_fits(sn, rb, rn, root, c))                                   \
+  X(NEIGHBOR_ALLGATHER, Neighbor_allgather, (CB sb, N sn, T st, void *rb, N rn, T rt, MPI_Comm c),           \
+    (sb, sn, st, rb, rn, rt, c), FITS(sn) && FITS(rn))                                                      \
+  X(NEIGHBOR_ALLTOALL, Neighbor_alltoall, (CB sb, N sn, T st, void *rb, N rn, T rt, MPI_Comm c),             \
+    (sb, sn, st, rb, rn, rt, c), FITS(sn) && FITS(rn))                                                      \
   X(SEND, Send, (CB b, N n, T t, int dest, int tag, MPI_Comm c), (b, n, t, dest, tag, c), FITS(n))           \
   X(SSEND, Ssend, (CB b, N n, T t, int dest, int tag, MPI_Comm c), (b, n, t, dest, tag, c), FITS(n))         \
   X(RSEND, Rsend, (CB b, N n, T t, int dest, int tag, MPI_Comm c), (b, n, t, dest, tag, c), FITS(n))         \

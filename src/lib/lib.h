@@ -105,7 +105,7 @@ typedef struct mg_ctx {
   int profile_level;              /* the store's search level it matched (tune/store.h MG_STORE_*) */
   char *profile_aside;            /* MPIGUIDE_STRICT=1 set the profile aside: why ("np=4 on 2 node(s) x
                                      2 ..."); the defaults run, the trace's rule column says so */
-  uint64_t profile_ruled;         /* the operations the profile has a rule for, at any process count */
+  uint64_t profile_ruled;         /* the operations the profile has a rule for, at any process count (bit k: mg_coll k; MG_NCOLL <= 64) */
   mg_trace *trace;                /* calls by (collective, bytes, algorithm, reason) */
   pthread_mutex_t trace_lock;
   atomic_llong ran[MG_NCOLL][MG_MAX_ALGS];
@@ -113,6 +113,7 @@ typedef struct mg_ctx {
 } mg_ctx;
 
 extern MG_HIDDEN mg_ctx mg_the_ctx;
+_Static_assert(MG_NCOLL <= 64, "mg_ctx.profile_ruled holds one bit per operation");
 
 /* Set ctx.path from the mode (init.c): at MPI_Init, by mpiguide_force, at MPI_Finalize. */
 void mg_paths_set(mg_ctx *x);

@@ -65,6 +65,29 @@ mg_why mg_call_check_other(const mg_call *c) {
     send_ok = c->sbuf == MPI_IN_PLACE || (c->stypes && counts_ok(c->scounts, c->sdispls, c->stypes, c->size));
     recv_ok = c->rtypes && counts_ok(c->rcounts, c->rdispls, c->rtypes, c->size);
     break;
+  /* the neighbour collectives: no MPI_IN_PLACE, the arrays one entry per neighbour; without a
+   * topology the call is erroneous on every rank (the default reports it) */
+  case MG_NEIGHBOR_ALLGATHER: case MG_NEIGHBOR_ALLTOALL:
+    send_ok = c->topo != MPI_UNDEFINED && c->sbuf != MPI_IN_PLACE && !bad_side(c->scount, c->stype);
+    recv_ok = c->rbuf != MPI_IN_PLACE && !bad_side(c->rcount, c->rtype);
+    break;
+  case MG_NEIGHBOR_ALLGATHERV:
+    send_ok = c->topo != MPI_UNDEFINED && c->sbuf != MPI_IN_PLACE && !bad_side(c->scount, c->stype);
+    recv_ok = c->rbuf != MPI_IN_PLACE && (c->indeg == 0 || counts_ok(c->rcounts, c->rdispls, NULL, c->indeg)) &&
+              !bad_side(0, c->rtype);
+    break;
+  case MG_NEIGHBOR_ALLTOALLV:
+    send_ok = c->topo != MPI_UNDEFINED && c->sbuf != MPI_IN_PLACE && !bad_side(0, c->stype) &&
+              (c->outdeg == 0 || counts_ok(c->scounts, c->sdispls, NULL, c->outdeg));
+    recv_ok = c->rbuf != MPI_IN_PLACE && !bad_side(0, c->rtype) &&
+              (c->indeg == 0 || counts_ok(c->rcounts, c->rdispls, NULL, c->indeg));
+    break;
+  case MG_NEIGHBOR_ALLTOALLW:
+    send_ok = c->topo != MPI_UNDEFINED && c->sbuf != MPI_IN_PLACE &&
+              (c->outdeg == 0 || (c->stypes && c->sadispls && counts_ok(c->scounts, c->scounts, c->stypes, c->outdeg)));
+    recv_ok = c->rbuf != MPI_IN_PLACE &&
+              (c->indeg == 0 || (c->rtypes && c->radispls && counts_ok(c->rcounts, c->rcounts, c->rtypes, c->indeg)));
+    break;
   default: /* the one-count collectives (registry.h) */
     send_ok = mg_coll_one_count(c->coll) &&
               mg_one_count_args_ok(c->coll, c->sbuf, c->scount, c->stype, c->rcount, c->rtype, c->op);
@@ -123,6 +146,12 @@ int mg_call_types_committed(const mg_call *c) {
   case MG_ALLTOALLW:
     for (int i = 0; i < c->size; i++)
       if ((send && !type_committed(c->stypes[i])) || !type_committed(c->rtypes[i])) return 0;
+    return 1;
+  case MG_NEIGHBOR_ALLTOALLW: /* one datatype per neighbour and side */
+    for (int i = 0; i < c->outdeg; i++)
+      if (!type_committed(c->stypes[i])) return 0;
+    for (int i = 0; i < c->indeg; i++)
+      if (!type_committed(c->rtypes[i])) return 0;
     return 1;
   default:
     if (mg_coll_is_p2p(c->coll)) return 1; /* the row's calls meet the same datatype on this side */

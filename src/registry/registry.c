@@ -40,6 +40,7 @@
 #include "registry/rows_scatterv.c"
 #include "registry/rows_p2p.c"
 #include "registry/rows_nbc.c"
+#include "registry/rows_neighbor.c"
 
 #define NALGS(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define MG_X(E, n, m, r, red, k, s) _Static_assert(NALGS(n##_algs) <= MG_MAX_ALGS, "raise MG_MAX_ALGS");
@@ -133,8 +134,27 @@ int mg_call_prepare(mg_call *c) {
   if (rc != MPI_SUCCESS) return rc;
   rc = PMPI_Comm_rank(c->comm, &c->rank);
   if (rc != MPI_SUCCESS) return rc;
+  if (mg_coll_is_neighbor(c->coll) && !c->inter && (rc = mg_call_neighbors(c)) != MPI_SUCCESS) return rc;
   mg_call_set_bytes(c);
   return MPI_SUCCESS;
+}
+
+int mg_call_neighbors(mg_call *c) {
+  int rc = PMPI_Topo_test(c->comm, &c->topo), n = 0, w = 0;
+  c->indeg = c->outdeg = 0;
+  if (rc != MPI_SUCCESS) return rc;
+  if (c->topo == MPI_CART) {
+    rc = PMPI_Cartdim_get(c->comm, &n);
+    c->indeg = c->outdeg = 2 * n;
+  } else if (c->topo == MPI_GRAPH) {
+    rc = PMPI_Graph_neighbors_count(c->comm, c->rank, &n);
+    c->indeg = c->outdeg = n;
+  } else if (c->topo == MPI_DIST_GRAPH) {
+    rc = PMPI_Dist_graph_neighbors_count(c->comm, &c->indeg, &c->outdeg, &w);
+  } else {
+    c->topo = MPI_UNDEFINED;
+  }
+  return rc;
 }
 
 void mg_call_set_bytes_other(mg_call *c) {
@@ -171,6 +191,18 @@ void mg_call_set_bytes_other(mg_call *c) {
   case MG_SEND: case MG_SSEND: case MG_RSEND: case MG_ISEND: case MG_SENDRECV: case MG_SENDRECV_REPLACE:
     c->bytes = type_bytes(c->scount, c->stype); /* the message sent */
     break;
+  case MG_NEIGHBOR_ALLGATHER: case MG_NEIGHBOR_ALLGATHERV: case MG_NEIGHBOR_ALLTOALL:
+    c->bytes = type_bytes(c->scount, c->stype); /* the block each out-neighbour gets */
+    break;
+  case MG_NEIGHBOR_ALLTOALLV:
+    c->bytes = counts_bytes(c->scounts, c->outdeg, c->stype);
+    break;
+  case MG_NEIGHBOR_ALLTOALLW: {
+    size_t total = 0;
+    for (int i = 0; c->scounts && c->stypes && i < c->outdeg; i++) total += type_bytes(c->scounts[i], c->stypes[i]);
+    c->bytes = total;
+    break;
+  }
   case MG_ALLTOALLW: {
     int in = c->sbuf == MPI_IN_PLACE;
     const int *n = in ? c->rcounts : c->scounts;

@@ -120,8 +120,36 @@
     "per-rank block: recvcount x size(recvtype), at the root sendcount x size(sendtype)")             \
   X(ISCATTERV, iscatterv, "MPI_Iscatterv", 1, 0, 0, "not known on every rank: as for MPI_Scatterv")
 
-/* Every operation: the collectives, the point-to-point operations, the non-blocking collectives. */
-#define MG_OPERATIONS(X) MG_COLLECTIVES(X) MG_P2P_OPS(X) MG_NBC_OPS(X)
+/*
+ * The blocking neighbourhood collectives (MPI 3.0 §7.6; issue 48), after the non-blocking
+ * collectives: on a communicator with a Cartesian, graph or distributed-graph topology each rank
+ * exchanges blocks with its neighbours only (in the order MPI_Cart_shift, MPI_Graph_neighbors or
+ * MPI_Dist_graph_neighbors gives them). `known` = 0: a rank's degrees and counts are its own, so
+ * the size is this rank's view (for the trace) and a profile rule covers every size ('*'). The
+ * rows (rows_neighbor.c, src/algs/neighbor.c) decide from the topology, which a Cartesian or
+ * graph communicator's ranks know alike, and a distributed graph's ranks agree on once (one
+ * allreduce at the first call, kept with the communicator).
+ */
+#define MG_NEIGHBOR_OPS(X)                                                                        \
+  X(NEIGHBOR_ALLGATHER, neighbor_allgather, "MPI_Neighbor_allgather", 0, 0, 0,                   \
+    "not known on every rank: the block this rank sends each out-neighbour, sendcount x "         \
+    "size(sendtype)")                                                                             \
+  X(NEIGHBOR_ALLGATHERV, neighbor_allgatherv, "MPI_Neighbor_allgatherv", 0, 0, 0,                \
+    "not known on every rank: the block this rank sends each out-neighbour, sendcount x "         \
+    "size(sendtype)")                                                                             \
+  X(NEIGHBOR_ALLTOALL, neighbor_alltoall, "MPI_Neighbor_alltoall", 0, 0, 0,                      \
+    "not known on every rank: the block this rank sends each out-neighbour, sendcount x "         \
+    "size(sendtype)")                                                                             \
+  X(NEIGHBOR_ALLTOALLV, neighbor_alltoallv, "MPI_Neighbor_alltoallv", 0, 0, 0,                   \
+    "not known on every rank: what this rank sends, the sum over its out-neighbours of "          \
+    "sendcounts x size(sendtype)")                                                                \
+  X(NEIGHBOR_ALLTOALLW, neighbor_alltoallw, "MPI_Neighbor_alltoallw", 0, 0, 0,                   \
+    "not known on every rank: what this rank sends, the sum over its out-neighbours of "          \
+    "sendcounts[i] x size(sendtypes[i])")
+
+/* Every operation: the collectives, the point-to-point operations, the non-blocking collectives,
+ * the neighbourhood collectives. */
+#define MG_OPERATIONS(X) MG_COLLECTIVES(X) MG_P2P_OPS(X) MG_NBC_OPS(X) MG_NEIGHBOR_OPS(X)
 
 typedef enum {
 #define MG_X(E, n, m, r, red, k, s) MG_##E,
@@ -129,7 +157,7 @@ typedef enum {
 #undef MG_X
       MG_NCOLL
 } mg_coll;
-/* The first point-to-point operation: mg_coll values below it are collectives. */
+/* The first point-to-point operation: mg_coll values below it are the blocking collectives. */
 #define MG_NCOLLECTIVES MG_SEND
 static inline int mg_coll_is_p2p(mg_coll k) { return MG_SEND <= k && k <= MG_SENDRECV_REPLACE; }
 /* A non-blocking collective (MG_NBC_OPS), and the blocking collective whose I-form it is (every
@@ -140,6 +168,8 @@ static inline mg_coll mg_coll_base(mg_coll k) {
 }
 /* The non-blocking form of blocking collective k (k < MG_NCOLLECTIVES). */
 static inline mg_coll mg_coll_nbc_of(mg_coll k) { return (mg_coll)(k - MG_ALLGATHER + MG_IALLGATHER); }
+/* The neighbourhood collectives (MG_NEIGHBOR_OPS). */
+static inline int mg_coll_is_neighbor(mg_coll k) { return MG_NEIGHBOR_ALLGATHER <= k && k <= MG_NEIGHBOR_ALLTOALLW; }
 
 /*
  * Why a call ran the default instead of the algorithm that was asked for.
@@ -178,6 +208,10 @@ static inline mg_coll mg_coll_nbc_of(mg_coll k) { return (mg_coll)(k - MG_ALLGAT
   X(MIXED_SIZES, "mixed_sizes",                                                     \
     "not applicable on MPICH: a datatype whose basic types differ in size (MPICH 4.0.2 fails to "      \
     "receive packed bytes into it above 8 KiB)")                                                \
+  X(TWO_BLOCKS, "two_blocks",                                                       \
+    "not applicable: the topology gives a peer two blocks (a graph with two edges between one pair, or a " \
+    "periodic Cartesian dimension of size 1 or 2), which one Alltoallv or Alltoallw cannot hold and " \
+    "the MPI libraries' own calls match differently (the point-to-point row)") \
   X(NO_WINDOW, "no_window",                                                         \
     "not applicable: the MPI library cannot make a one-sided window here (no one-sided component for " \
     "this transport, e.g. Open MPI 4.1 over TCP between nodes, or window memory refused)")
@@ -231,12 +265,20 @@ typedef struct mg_call {
   int src, stag, rtag;
   MPI_Status *status;
   MPI_Request *req;
+  /* neighbour collectives (MG_NEIGHBOR_OPS): the arrays as given, one entry per in-neighbour (the
+   * receive side) or out-neighbour (the send side): neighbor_allgatherv recvcounts/displs in
+   * rcounts/rdispls; neighbor_alltoallv all four in scounts/sdispls/rcounts/rdispls;
+   * neighbor_alltoallw counts in scounts/rcounts, types in stypes/rtypes and its MPI_Aint byte
+   * displacements here (sdispls = rdispls = NULL) */
+  const MPI_Aint *sadispls, *radispls;
   /* a non-blocking collective (MG_NBC_OPS): the request in req; persistent = 1 for MPI_<Coll>_init
    * (MPIX_ under Open MPI), with its info */
   int persistent;
   MPI_Info info;
   /* derived by mg_call_prepare() */
   int rank, size, inter;
+  int topo, indeg, outdeg; /* neighbour collectives: MPI_Topo_test's answer and this rank's degrees
+                              (mg_call_neighbors); MPI_UNDEFINED and 0 without a topology */
   size_t bytes;
 } mg_call;
 
@@ -261,8 +303,10 @@ static inline void mg_call_init(mg_call *c, mg_coll coll, MPI_Comm comm) {
   c->comm = comm;
   c->src = 0, c->stag = 0, c->rtag = 0;
   c->status = NULL, c->req = NULL;
+  c->sadispls = NULL, c->radispls = NULL;
   c->persistent = 0, c->info = 0;
   c->rank = 0, c->size = 0, c->inter = 0;
+  c->topo = 0, c->indeg = 0, c->outdeg = 0;
   c->bytes = 0;
 }
 
@@ -554,8 +598,14 @@ const char *mg_why_key(mg_why why); /* short machine name, e.g. "scratch_cap" */
  * 23 holds for every op), and tune never chooses it there ("measure only"). */
 int mg_why_measurable(mg_why why);
 
-/* Fill rank, size, inter and bytes. Returns an MPI error code. */
+/* Fill rank, size, inter and bytes (a neighbour collective: also topo, indeg, outdeg,
+ * mg_call_neighbors). Returns an MPI error code. */
 int mg_call_prepare(mg_call *c);
+/* A neighbour collective's topology and degrees (c->topo, c->indeg, c->outdeg) from c->comm, a valid
+ * intracommunicator: MPI_CART (2 x ndims, MPI_PROC_NULL neighbours included, as the standard counts
+ * them), MPI_GRAPH (MPI_Graph_neighbors_count, both sides), MPI_DIST_GRAPH; without a topology
+ * MPI_UNDEFINED and 0, which mg_call_check refuses (the default reports the error). Local queries. */
+int mg_call_neighbors(mg_call *c);
 /* Fill bytes only, for a call whose rank, size and inter are already set. */
 static inline void mg_call_set_bytes(mg_call *c);
 

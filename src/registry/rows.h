@@ -193,4 +193,28 @@
   {.name = nm, .guideline = gl, .formula = fml, .description = desc, .restrictions = (restr),        \
    .mem_formula = "0", .family = MG_FAM_PT2PT, .cost = cst, __VA_ARGS__}
 
+/*
+ * The neighbourhood collectives (registry.h, MG_NEIGHBOR_OPS; src/algs/neighbor.c), compositions
+ * stated by TGT 2010's meta-rules (labelled TGT-M4, TGT-M3): the point-to-point exchange a
+ * neighbourhood collective stands for (meta-rule IV), and the general all-to-all over the whole
+ * communicator with zero counts for the non-neighbours (meta-rule III). Both blocking and
+ * self-contained: libmpiguide may run them in an application. What they keep lives with the
+ * communicator (no scratch: a cap decision could differ between ranks of different degrees).
+ */
+#define MG_NBR_P2P_ROW(nm, Name, ...)                                                                 \
+  {.name = nm, .guideline = "TGT-M4", .formula = Name "(n) <= indegree x Irecv + outdegree x Isend(n) + Waitall", \
+   .description = "the point-to-point exchange it stands for: MPI_Irecv from each in-neighbour, MPI_Isend to "    \
+                  "each out-neighbour (the call's datatypes and offsets), MPI_Waitall, on a private "             \
+                  "communicator; the default where the topology gives a peer two blocks (a multigraph, a periodic " \
+                  "dimension of size 1 or 2: the MPI libraries match the two differently), decided alike on every rank", \
+   .restrictions = 0, .mem_formula = "kept with the communicator: the neighbour lists, a request per edge",     \
+   .cost = "self(n)", __VA_ARGS__}
+#define MG_NBR_A2A_ROW(nm, Name, Gen, restr, cst, ...)                                                \
+  {.name = nm, .guideline = "TGT-M3", .formula = Name "(n) <= " Gen "(n)",                          \
+   .description = "MPI_" Gen " over the whole communicator, zero counts for the non-neighbours; the default "    \
+                  "where the topology gives a peer two blocks (a multigraph, a periodic dimension of size 1 "   \
+                  "or 2), decided alike on every rank",                                                         \
+   .restrictions = (restr), .mem_formula = "kept with the communicator: 4*p ints (+ 2*p handles: alltoallw)",  \
+   .cost = cst, __VA_ARGS__}
+
 #endif

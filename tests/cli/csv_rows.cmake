@@ -16,19 +16,20 @@
 # allgather. Eq. 34's two relations (scatter + bcast, bcast + bcast): TGT34 twice. Every row names its
 # cost model (last column). The non-blocking collectives (issue 48): 17 defaults, and 10 rows of family
 # nbc that carry a blocking row's label (the non-blocking form of its relation). Persistence (PERS,
-# measure-only) for all 17 collectives.
+# measure-only) for all 17 collectives. The neighbourhood collectives (issue 48): 5 defaults, the
+# point-to-point exchange (TGT-M4) and the Alltoallv/Alltoallw with zero counts (TGT-M3) for each.
 execute_process(COMMAND ${EXE} list --csv OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "list --csv exited with ${rc}")
 endif()
 string(REGEX MATCHALL "\n" lines "${out}")
 list(LENGTH lines n)
-if(NOT n EQUAL 297)
-  message(FATAL_ERROR "expected 1 header + 296 rows (42 defaults, 40 compositions, 20 split, 40 blocks, 17 non-blocking, "
+if(NOT n EQUAL 312)
+  message(FATAL_ERROR "expected 1 header + 311 rows (47 defaults, 50 compositions, 20 split, 40 blocks, 17 non-blocking, "
                       "18 monotony, 15 in place, 10 datatype, 6 userop, 30 p2p, 5 pt2pt, 3 rma, 11 rerank, 1 topo, "
                       "11 hier, 10 nbc, 17 persistent), got ${n} lines")
 endif()
-foreach(fam_n "PERS,17" "=persistent,17" "TGT1,20" "TGT2,40" "=blocks,40" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "TGT23,6" "TGT35,30" "=composition,40"
+foreach(fam_n "PERS,17" "=persistent,17" "TGT1,20" "TGT2,40" "=blocks,40" "TGT-N1,17" "MON,18" "TGT12,15" "TGT3,10" "TGT23,6" "TGT35,30" "=composition,50" "TGT-M3,5" "TGT-M4,5"
         "=split,20" "=nonblocking,17" "=monotony,18" "=inplace,15" "=datatype,10" "=userop,6" "=p2p,30"
         "=pt2pt,5" "TGT6,1" "TGT8,1" "TGT9,1" "TGT10,1" "TGT11,1" "=rma,3" "=rerank,11" "TGT36,11" "=topo,1"
         "TGT37,1" "TGT38,7" "LANE,4" "=hier,11" "TGT34,2" "=nbc,10")

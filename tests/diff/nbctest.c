@@ -18,9 +18,6 @@
  * Exit code 0 when every rank saw every case pass.
  */
 #include <mpi.h>
-#if defined(OPEN_MPI)
-#include <mpi-ext.h>
-#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,16 +25,7 @@
 #include "mpiguide.h"
 #include "registry/algorithms.h"
 #include "registry/registry.h"
-
-#if (defined(MPI_VERSION) && MPI_VERSION >= 4)
-#define PINIT(Name) MPI_##Name##_init
-#define HAVE_PCOLL 1
-#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
-#define PINIT(Name) MPIX_##Name##_init
-#define HAVE_PCOLL 1
-#else
-#define HAVE_PCOLL 0
-#endif
+#include "common/pcoll.h" /* PINIT, HAVE_PCOLL */
 
 static int g_rank, g_np, g_quick, g_fail, g_cases, g_trace;
 

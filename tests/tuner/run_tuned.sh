@@ -23,6 +23,11 @@
 #                                 into the mpiguide processes: the library's bcast 2 ns/byte slower from
 #                                 64 KiB): the profile must tune bcast at 64K and 256K and verify
 #                                 must find the tuned bcast significantly faster there
+#   run_tuned.sh neighbor NP      the planted violation in the library's MPI_Neighbor_alltoall (200 ns
+#                                 per byte, every size): check -> tune writes the '*' rule for
+#                                 neighbor_alltoall (its size is not known on every rank), and nbrtest
+#                                 --no-force under that profile: right results, the trace shows the
+#                                 row by that rule (and two_blocks where the topology gives a peer two)
 #   run_tuned.sh lib NP           plain_app under LD_PRELOAD=libmpiguide with MPIGUIDE_PROFILE:
 #                                 the trace shows the profiled algorithm and "line N"
 #   run_tuned.sh lib_elsewhere NP a profile measured with another MPI library: one warning, it runs
@@ -65,6 +70,24 @@ expect_trace() { # TRACE COLL BYTES "ALG CALLS RANKS FALLBACK RULE"
   local got
   got=$(trace_row "$1" "$2" "$3")
   if [[ $got == "$4" ]]; then ok "$1: $2 $3 bytes: $4"; else fail "$1: $2 $3 bytes: got '$got', want '$4'"; fi
+}
+# planted_tune NP [VAR=VALUE...] -- CHECK-ARGS: check on NP ranks with the plant preloaded (the
+# VAR=VALUE settings for it), then tune C -o p.prof. --noise 1us: the noise threshold fixed, so that
+# a busy machine's slow barriers (which make a measured threshold of milliseconds) cannot turn the
+# planted violation inconclusive.
+planted_tune() {
+  local np=$1 env=()
+  shift
+  while [[ $1 != -- ]]; do env+=("$1"); shift; done
+  shift
+  cmd_start
+  cmd_ctx "$np" "LD_PRELOAD=$MG_PLANT" "${env[@]}" -- "$MG_CLI" check "$@" --noise 1us --min-nrep 30 --max-nrep 200 \
+    --rse 0.02 -o C -q
+  run check
+  expect_rc check 0
+  local_run tune "$MG_CLI" tune C -o p.prof
+  expect_rc tune 0
+  cat p.prof
 }
 # verify's outputs: a table line per cell, the CSV with header and rows
 expect_verify() { # NAME DIR MINROWS
@@ -402,16 +425,7 @@ e2e)
 planted)
   NP=${1:?NP}
   : "${MG_PLANT:?}"
-  cmd_start
-  # --noise 1us: the noise threshold fixed, so that a busy machine's slow barriers (which make a
-  # measured threshold of milliseconds) cannot turn the planted violation inconclusive
-  cmd_ctx "$NP" "LD_PRELOAD=$MG_PLANT" -- "$MG_CLI" check -c bcast --sizes 4K,64K,256K --noise 1us --min-nrep 30 \
-    --max-nrep 200 --rse 0.02 -o C -q
-  run check
-  expect_rc check 0
-  local_run tune "$MG_CLI" tune C -o p.prof
-  expect_rc tune 0
-  cat p.prof
+  planted_tune "$NP" -- -c bcast --sizes 4K,64K,256K
   local_run validate "$MG_CLI" profile validate p.prof
   expect_rc validate 0
   for sz in 64K 256K; do
@@ -450,6 +464,39 @@ planted)
     elif grep -qE "^bcast,$NP,$b,0,default," V/verify.csv; then ok "verify: bcast $b outside the profile"
     else fail "verify: bcast $b: $(grep "^bcast,$NP,$b," V/verify.csv)"; fi
   done
+  ;;
+neighbor)
+  NP=${1:?NP}
+  : "${MG_PLANT:?}" "${MG_NBRTEST:?}"
+  planted_tune "$NP" MG_PLANT_FUNC=neighbor_alltoall MG_PLANT_BYTES=0 MG_PLANT_NS_PER_BYTE=200 -- \
+    -c neighbor_alltoall -m neighbor_alltoall_as_alltoallv --sizes 1K,4K
+  line=$(grep -nE "^neighbor_alltoall +np=$NP +\* +neighbor_alltoall_as_alltoallv( |$)" p.prof | cut -d: -f1)
+  if [[ -n $line ]]; then ok "p.prof: neighbor_alltoall np=$NP * neighbor_alltoall_as_alltoallv (line $line)"
+  else fail "p.prof has no '*' rule for neighbor_alltoall"; fi
+  local_run validate "$MG_CLI" profile validate p.prof
+  expect_rc validate 0
+  cmd_start
+  cmd_ctx "$NP" "MPIGUIDE_PROFILE=$PWD/p.prof" "MPIGUIDE_TRACE=$PWD/t.csv" -- "$MG_NBRTEST" --no-force neighbor_alltoall
+  run nbr
+  expect_rc nbr 0
+  if grep -q '^nbrtest: OK' nbr.out nbr.err; then ok "nbr: results equal the library's under the profile"
+  else fail "nbr: nbrtest did not pass under the profile"; fi
+  # the tuned fast path (a profile, no trace: no counters, the path byte MG_PATH_TUNED): results right
+  cmd_start
+  cmd_ctx "$NP" "MPIGUIDE_PROFILE=$PWD/p.prof" -- "$MG_NBRTEST" --no-force neighbor_alltoall
+  run nbr_tuned
+  expect_rc nbr_tuned 0
+  if grep -q '^nbrtest: OK' nbr_tuned.out nbr_tuned.err; then ok "nbr_tuned: results equal the library's on the tuned path"
+  else fail "nbr_tuned: nbrtest did not pass on the tuned path"; fi
+  # the row ran by its rule (the topologies without a doubled peer), the default with two_blocks
+  # elsewhere; nbrtest's communicator without a topology: the default (bytes 0, no rule asked)
+  ran=$(awk -F, -v l="line $line" '$1 == "neighbor_alltoall" && $3 == "neighbor_alltoall_as_alltoallv" && $8 == l' t.csv | wc -l)
+  if ((ran > 0)); then ok "t.csv: neighbor_alltoall_as_alltoallv by line $line ($ran rows)"
+  else fail "t.csv: the row never ran by line $line: $(grep '^neighbor_alltoall,' t.csv | head -5)"; fi
+  other=$(awk -F, -v l="line $line" '$1 == "neighbor_alltoall" && !($3 == "neighbor_alltoall_as_alltoallv" && $8 == l) &&
+                                      !($3 == "default" && $6 == "two_blocks") && !($3 == "default" && $2 == 0 && $8 == "")' t.csv | wc -l)
+  if ((other == 0)); then ok "t.csv: every other neighbor_alltoall call fell back with two_blocks or had no topology"
+  else fail "t.csv: neighbor_alltoall calls neither by the rule, nor two_blocks, nor without a topology: $(grep '^neighbor_alltoall,' t.csv | head -5)"; fi
   ;;
 lib)
   NP=${1:?NP}
