@@ -83,6 +83,12 @@ cat >mpitestconf.h <<'EOF'
 #define HAVE_SYS_TIME_H 1
 #define HAVE_MPI_WIN_CREATE 1
 #define HAVE_MPI_INIT_THREAD 1
+#define HAVE_STDINT_H 1
+#define HAVE_LONG_DOUBLE 1
+#define HAVE_LONG_LONG 1
+#define HAVE__BOOL 1
+#define HAVE_FLOAT__COMPLEX 1
+#define TEST_NEIGHB_COLL 1
 #define THREAD_PACKAGE_NAME THREAD_PACKAGE_NONE
 EOF
 # Open MPI 4.1 has the persistent collectives as MPIX_<coll>_init (mpi-ext.h), same arguments.
