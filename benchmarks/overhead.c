@@ -1,6 +1,8 @@
 /*
  * Per-call cost of the interposition layer: a one-element MPI_Allreduce (or the collective named:
- * barrier, exscan, reduce_scatter, gatherv, scatterv, alltoallv, alltoallw; or comm_rank,
+ * barrier, exscan, reduce_scatter, gatherv, scatterv, alltoallv, alltoallw; the non-blocking iallreduce
+ * and iallgather, each posted and waited for (iallgatherv: what iallgather_as_iallgatherv posts); allgather_start, a persistent MPI_Allgather_init made
+ * once, then MPI_Start + MPI_Wait per call; or comm_rank,
  * MPI_Comm_rank, a function whose wrapper is generated) on MPI_COMM_SELF, called N times (default one million) after a
  * warm-up; prints nanoseconds per call. A plain MPI program: run it with and without
  * LD_PRELOAD=libmpiguide.so (scripts/bench-overhead.sh does, side by side).
@@ -45,6 +47,15 @@ static double now(void) {
 static const int one[1] = {1}, zero[1] = {0};
 static const MPI_Datatype dbl[1] = {MPI_DOUBLE};
 
+/* allgather_start: MPI-4.0's MPI_Allgather_init (Open MPI 4.1: MPIX_Allgather_init, mpi-ext.h). */
+#if defined(OPEN_MPI)
+#include <mpi-ext.h>
+#define allgather_init MPIX_Allgather_init
+#else
+#define allgather_init MPI_Allgather_init
+#endif
+static MPI_Request persistent_q = MPI_REQUEST_NULL;
+
 /* One call of the collective k; its result into *out (1 for a barrier). */
 static void call(int k, const double *in, double *out) {
   switch (k) {
@@ -62,6 +73,28 @@ static void call(int k, const double *in, double *out) {
     *out = r + 1;
     break;
   }
+  case 10: { /* the non-blocking forms (issue 48): post, then MPI_Wait */
+    MPI_Request q;
+    MPI_Iallreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    break;
+  }
+  case 11: {
+    MPI_Request q;
+    MPI_Iallgather(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, MPI_COMM_SELF, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    break;
+  }
+  case 13: { /* what iallgather_as_iallgatherv calls: the baseline of its tuned-fire variant */
+    MPI_Request q;
+    MPI_Iallgatherv(in, 1, MPI_DOUBLE, out, one, zero, MPI_DOUBLE, MPI_COMM_SELF, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    break;
+  }
+  case 12: /* the persistent Allgather made once in main (persistent_q), started and waited for */
+    MPI_Start(&persistent_q);
+    MPI_Wait(&persistent_q, MPI_STATUS_IGNORE);
+    break;
   default: MPI_Allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF); break;
   }
 }
@@ -166,9 +199,10 @@ int main(int argc, char **argv) {
       return rc;
     }
   static const char *const names[] = {"allreduce", "barrier",   "exscan",    "reduce_scatter", "gatherv",
-                                      "scatterv",  "alltoallv", "alltoallw", "allreduce_pair", "comm_rank"};
+                                      "scatterv",  "alltoallv", "alltoallw", "allreduce_pair", "comm_rank",
+                                      "iallreduce", "iallgather", "allgather_start", "iallgatherv"};
   int k = 0, rank = 0, size = 1;
-  for (int i = 0; argc > 2 && i < 10; i++)
+  for (int i = 0; argc > 2 && i < (int)(sizeof names / sizeof *names); i++)
     if (!strcmp(argv[2], names[i])) k = i;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -178,6 +212,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   double in = 1.0, out = 0.0, sum = 0.0;
+  if (k == 12) allgather_init(&in, 1, MPI_DOUBLE, &out, 1, MPI_DOUBLE, MPI_COMM_SELF, MPI_INFO_NULL, &persistent_q);
   for (long i = 0; i < n / 10; i++) call(k, &in, &out);
   size_t a0 = allocs ? allocs() : 0;
   double t0 = now();
@@ -189,6 +224,7 @@ int main(int argc, char **argv) {
     if (allocs) printf(" allocations in the timed loop: %zu", a);
     printf("\n");
   }
+  if (persistent_q != MPI_REQUEST_NULL) MPI_Request_free(&persistent_q);
   MPI_Finalize();
   return sum == (double)n ? 0 : 1;
 }

@@ -9,7 +9,9 @@
 # Variants run interleaved, ROUNDS times (default 11); the medians are reported.
 # LIB=path/to/libmpiguide.so measures another build of the library (e.g. a baseline) with this
 # script's variants.
-# COLL=barrier (or exscan, reduce_scatter, gatherv, scatterv, alltoallv, alltoallw) times that collective instead of MPI_Allreduce (COLL=comm_rank: MPI_Comm_rank, a generated wrapper, variant passthrough only); the
+# COLL=barrier (or exscan, reduce_scatter, gatherv, scatterv, alltoallv, alltoallw) times that collective instead of MPI_Allreduce (COLL=comm_rank: MPI_Comm_rank, a generated wrapper, variant passthrough only;
+# COLL=iallreduce, iallgather: posted and waited for; COLL=allgather_start: a persistent Allgather_init
+# made once, then Start + Wait per call; their profiles name the non-blocking operation); the
 # dispatch variant then forces a mock-up of another collective, and the tuned variants are the
 # allreduce profiles (for a barrier they never fire: the lookup cost alone).
 # Point-to-point (issue 18): COLL=send_recv_self or isend_irecv_self (one process, messages to
@@ -170,6 +172,22 @@ elif ((p2p)); then
   [[ $ops == send* ]] && variants+=(tuned-fire) && env_of[tuned-fire]="MPIGUIDE_PROFILE=$tmp/p2p-fire.prof"
 elif [[ $coll == comm_rank ]]; then
   variants=(passthrough) # a generated wrapper: no profile or force mode applies to it
+elif [[ $coll == iallreduce || $coll == iallgather || $coll == allgather_start ]]; then
+  # The non-blocking and persistent forms (issue 48): the profiles name the non-blocking operation
+  # (a persistent Allgather_init decides by iallgather's rules, once, before the timed loop); its
+  # one-call row for the fire variants (iallreduce has none: its compositions are measure-only).
+  op=${coll%_start}
+  [[ $op == allgather ]] && op=iallgather
+  row=default
+  [[ $op == iallgather ]] && row=iallgather_as_iallgatherv
+  {
+    echo "mpiguide-profile 1"
+    for ((i = 1; i <= 64; i++)); do echo "$op np=1 $((16 * i))-$((16 * i + 7)) $row"; done
+  } >"$tmp/miss.prof"
+  printf 'mpiguide-profile 1\n%s np=1 8 %s\n' "$op" "$row" >"$tmp/fire.prof"
+  env_of[force-fire]="MPIGUIDE_ALG=$op=$row"
+  variants=(passthrough dispatch tuned-miss)
+  [[ $row != default ]] && variants+=(tuned-fire force-fire)
 else
   variants=(passthrough dispatch tuned-miss tuned-large tuned-fire)
   [[ $coll == allreduce ]] && variants+=(force-fire)
