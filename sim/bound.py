@@ -13,7 +13,9 @@ check. No cgroups needed (containers without systemd: systemd-run --scope is not
 Appends one tab-separated line to --log (created with a header if absent):
   name  rc  stopped  wall_s  cpu_s  peak_pss_mb  command
 stopped is '-' (ran to its end), 'timeout', 'memory' or 'signal'; cpu_s is the user + system
-time of the command and all its waited-for descendants (getrusage RUSAGE_CHILDREN). The exit
+time of the command and all its descendants (getrusage RUSAGE_CHILDREN, or where larger the sum
+of what /proc/PID/stat said of each at the last sample: a simulation stopped by a bound outlives
+its smpirun and is not waited for here). The exit
 status is the command's (124 after a timeout, 137 after a memory stop, as timeout(1) says).
 """
 import os, resource, signal, subprocess, sys, time
@@ -35,12 +37,14 @@ def positive(opt, v):
     return x
 
 
-def group_pss_kb(root):
-    """Pss of root and its descendants, in kB."""
-    total, todo = 0, [root]
+def group_pss_kb(root, cpu):
+    """Pss of root and its descendants, in kB; cpu[pid]: each one's user + system seconds so far."""
+    total, todo, tick = 0, [root], os.sysconf("SC_CLK_TCK")
     while todo:
         pid = todo.pop()
         try:
+            f = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+            cpu[pid] = (int(f[11]) + int(f[12])) / tick
             for line in open(f"/proc/{pid}/smaps_rollup"):
                 if line.startswith("Pss:"):
                     total += int(line.split()[1])
@@ -68,7 +72,7 @@ def main(argv):
 
     t0 = time.time()
     p = subprocess.Popen(cmd, start_new_session=True)
-    stopped, term_at, peak = "-", None, 0
+    stopped, term_at, peak, cpu = "-", None, 0, {}
 
     def stop(why):
         nonlocal stopped, term_at
@@ -82,7 +86,7 @@ def main(argv):
     signal.signal(signal.SIGINT, lambda *_: stop("signal"))
     signal.signal(signal.SIGTERM, lambda *_: stop("signal"))
     while p.poll() is None:
-        peak = max(peak, group_pss_kb(p.pid))
+        peak = max(peak, group_pss_kb(p.pid, cpu))
         now = time.time()
         if peak > pss_max * 1024:
             stop("memory")
@@ -96,6 +100,8 @@ def main(argv):
         time.sleep(0.2)
     wall = time.time() - t0
     ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # a descendant killed after its parent (a stop) is not waited for by us: its CPU is the sampled one
+    cpu_s = max(ru.ru_utime + ru.ru_stime, sum(cpu.values()))
     rc = p.returncode if p.returncode >= 0 else 128 - p.returncode
     if stopped == "timeout":
         rc = 124
@@ -105,10 +111,10 @@ def main(argv):
     with open(opts["--log"], "a") as f:
         if new:
             f.write(HEADER)
-        f.write(f"{name}\t{rc}\t{stopped}\t{wall:.1f}\t{ru.ru_utime + ru.ru_stime:.1f}\t{peak // 1024}\t"
+        f.write(f"{name}\t{rc}\t{stopped}\t{wall:.1f}\t{cpu_s:.1f}\t{peak // 1024}\t"
                 f"{' '.join(cmd)}\n")
     print(f"bound.py: {name}: exit {rc}, stopped {stopped}, {wall:.1f} s wall, "
-          f"{ru.ru_utime + ru.ru_stime:.1f} CPU-s, peak Pss {peak // 1024} MB", file=sys.stderr)
+          f"{cpu_s:.1f} CPU-s, peak Pss {peak // 1024} MB", file=sys.stderr)
     return rc
 
 
