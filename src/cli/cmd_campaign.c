@@ -45,6 +45,7 @@ typedef struct {
   char name[32], exe[1024];
   char *launcher[MG_CP_ARGS];
   int nlauncher;
+  int sim; /* a `sim` line: exe is the smpi build the launcher starts; check --launches is the campaign's own */
   long line;
 } cp_mpi;
 
@@ -129,7 +130,7 @@ static int parse_spec(const char *path, cp_spec *S) {
           return fprintf(stderr, "mpiguide campaign: %s:%ld: more than %d layouts\n", path, lineno, MG_CP_MAX), 2;
         S->nodes[S->nlayouts] = (int)a, S->rpn[S->nlayouts++] = (int)b;
       }
-    } else if (!strcmp(w[0], "mpi") && n >= 4) {
+    } else if ((!strcmp(w[0], "mpi") || !strcmp(w[0], "sim")) && n >= 4) {
       if (S->nmpi == MG_CP_MAX)
         return fprintf(stderr, "mpiguide campaign: %s:%ld: more than %d MPI libraries\n", path, lineno, MG_CP_MAX), 2;
       if (!word_ok(w[1]) || strlen(w[1]) >= sizeof S->mpi[0].name)
@@ -143,6 +144,7 @@ static int parse_spec(const char *path, cp_spec *S) {
       snprintf(m->name, sizeof m->name, "%s", w[1]);
       snprintf(m->exe, sizeof m->exe, "%s", w[2]);
       m->line = lineno;
+      m->sim = !strcmp(w[0], "sim");
       for (int i = 3; i < n; i++) m->launcher[m->nlauncher++] = w[i];
     } else if (!strcmp(w[0], "check")) {
       for (int i = 1; i < n; i++) {
@@ -170,7 +172,8 @@ static int parse_spec(const char *path, cp_spec *S) {
       }
     } else {
       return fprintf(stderr, "mpiguide campaign: %s:%ld: '%s': expected out DIR, launches N, layouts NxR..., "
-                             "mpi NAME MPIGUIDE LAUNCHER..., check OPTIONS... or sbatch OPTIONS...\n", path, lineno, w[0]), 2;
+                             "mpi NAME MPIGUIDE LAUNCHER..., sim NAME MPIGUIDE LAUNCHER..., check OPTIONS... or sbatch "
+                             "OPTIONS...\n", path, lineno, w[0]), 2;
     }
   }
   if (!S->nlayouts) return fprintf(stderr, "mpiguide campaign: %s: no layouts line (e.g. layouts 1x4 2x2)\n", path), 2;
@@ -204,7 +207,16 @@ static int check_argv(const cp_spec *S, int m, int l, char *dir, int resume, cha
   static char nl[24];
   int n = 0;
   snprintf(nl, sizeof nl, "%ld", S->launches);
-  av[n++] = (char *)S->mpi[m].exe, av[n++] = "check", av[n++] = "--launches", av[n++] = nl;
+  if (S->mpi[m].sim) { /* the smpi build runs only under smpirun: this executable runs check --launches */
+    static char self[4096], env[1100];
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[sl > 0 ? sl : 0] = '\0';
+    snprintf(env, sizeof env, "MPIGUIDE_LAUNCH_EXE=%s", S->mpi[m].exe);
+    av[n++] = "env", av[n++] = env, av[n++] = sl > 0 ? self : "mpiguide";
+  } else {
+    av[n++] = (char *)S->mpi[m].exe;
+  }
+  av[n++] = "check", av[n++] = "--launches", av[n++] = nl;
   for (int i = 0; i < S->ncheck; i++) av[n++] = S->check[i];
   av[n++] = "-o", av[n++] = dir;
   if (resume) av[n++] = "--resume";
@@ -384,6 +396,8 @@ static void usage(FILE *f) {
         "    layouts 1x4 2x2 4x1               NODESxRANKS_PER_NODE\n"
         "    mpi NAME MPIGUIDE LAUNCHER...      the mpiguide built for that library and its launcher;\n"
         "                                      {nodes} {rpn} {np} stand for the layout\n"
+        "    sim NAME MPIGUIDE LAUNCHER...      a simulated configuration: MPIGUIDE the smpi build, LAUNCHER\n"
+        "                                      smpirun (platform, selector); check --launches is this mpiguide\n"
         "    check OPTIONS...                  options of every check (-c, --sizes, --quick, ...)\n"
         "    sbatch OPTIONS...                 options of every job of --sbatch (-p, -t, ...)\n"
         "  --dry-run   print the plan and stop\n"

@@ -251,6 +251,16 @@ int mg_check_launches(const mg_check_launch_args *a) {
     return 1;
   }
   self[n] = '\0';
+  /* MPIGUIDE_LAUNCH_EXE: the mpiguide each launch runs, when it is not this one: a simulated
+   * configuration of mpiguide campaign (the smpi build runs only under smpirun; docs/campaign.md) */
+  const char *le = getenv("MPIGUIDE_LAUNCH_EXE");
+  if (le && *le) {
+    if (strlen(le) >= sizeof self || access(le, X_OK) != 0) {
+      fprintf(stderr, "mpiguide check: MPIGUIDE_LAUNCH_EXE=%.200s: not an executable file\n", le);
+      return 2;
+    }
+    snprintf(self, sizeof self, "%s", le);
+  }
   int bad = check_dir(a);
   if (bad) return bad;
   if (mkdir(a->out, 0777) != 0 && errno != EEXIST) {
