@@ -50,8 +50,9 @@ static MPI_Op g_op = MPI_OP_NULL;
 /* A non-commutative (associative) op: a o b = a, so a reduction over ranks 0..p-1 is rank 0's
  * value and a scan's is rank 0's everywhere; operands swapped or reordered give another rank's. */
 static void first_op(void *in, void *inout, int *len, MPI_Datatype *dt) {
-  (void)dt;
-  memcpy(inout, in, (size_t)*len * sizeof(int));
+  int size = 0; /* *dt may be a library's own type of several ints */
+  MPI_Type_size(*dt, &size);
+  memcpy(inout, in, (size_t)*len * (size_t)size);
 }
 
 #define FAIL(...)                                                                                            \
@@ -352,6 +353,11 @@ static void run_persistent(const kase *k, int alg, MPI_Datatype dt, const char *
 static void run_error(mg_coll op, const kase *k, const char *what) {
   mg_coll b = mg_coll_base(op);
   if (b == MG_BARRIER || !mg_coll_one_count(op)) return;
+#if defined(MPICH_VERSION)
+  /* MPICH 4.0.2's own MPI_Iallreduce with count -1 on a 1-process communicator corrupts the heap
+   * (a plain MPICH program on MPI_COMM_SELF aborts in free()): no error cases there */
+  if (g_np == 1) return;
+#endif
   kase *ref = clone(k), *got = clone(k);
   ref->c.rcount = ref->c.scount = got->c.rcount = got->c.scount = -1;
   MPI_Request q = MPI_REQUEST_NULL, r = MPI_REQUEST_NULL;
