@@ -26,6 +26,12 @@
  * only on communicators of two or more processes: scripts/bench-overhead.sh compares a learned
  * cell's calls with the same choice read from a profile).
  *
+ * Non-blocking and persistent collectives (issue 48, item 5), one element on MPI_COMM_SELF:
+ *   iallreduce, iallgather  MPI_I<coll> + MPI_Wait per call (two intercepted calls)
+ *   allgather               the blocking MPI_Allgather, to compare with iallgather
+ *   allreduce_init          MPI_Start + MPI_Wait of one persistent MPI_Allreduce_init request
+ *                           (Open MPI: MPIX_Allreduce_init) made before the timed loop
+ *
  * Usage: overhead [calls [collective or mode]]
  */
 #define _GNU_SOURCE
@@ -36,6 +42,15 @@
 #include <string.h>
 #include <time.h>
 
+#if defined(OPEN_MPI)
+#include <mpi-ext.h>
+#endif
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+#define PINIT MPI_Allreduce_init
+#elif defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define PINIT MPIX_Allreduce_init
+#endif
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -44,6 +59,7 @@ static double now(void) {
 
 static const int one[1] = {1}, zero[1] = {0};
 static const MPI_Datatype dbl[1] = {MPI_DOUBLE};
+static MPI_Request persistent = MPI_REQUEST_NULL; /* allreduce_init's request */
 
 /* One call of the collective k; its result into *out (1 for a barrier). */
 static void call(int k, const double *in, double *out) {
@@ -62,6 +78,20 @@ static void call(int k, const double *in, double *out) {
     *out = r + 1;
     break;
   }
+  case 10: {
+    MPI_Request q;
+    MPI_Iallreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    break;
+  }
+  case 11: {
+    MPI_Request q;
+    MPI_Iallgather(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, MPI_COMM_SELF, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    break;
+  }
+  case 12: MPI_Allgather(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, MPI_COMM_SELF); break;
+  case 13: MPI_Start(&persistent), MPI_Wait(&persistent, MPI_STATUS_IGNORE); break;
   default: MPI_Allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF); break;
   }
 }
@@ -166,9 +196,10 @@ int main(int argc, char **argv) {
       return rc;
     }
   static const char *const names[] = {"allreduce", "barrier",   "exscan",    "reduce_scatter", "gatherv",
-                                      "scatterv",  "alltoallv", "alltoallw", "allreduce_pair", "comm_rank"};
+                                      "scatterv",  "alltoallv", "alltoallw", "allreduce_pair", "comm_rank",
+                                      "iallreduce", "iallgather", "allgather", "allreduce_init"};
   int k = 0, rank = 0, size = 1;
-  for (int i = 0; argc > 2 && i < 10; i++)
+  for (int i = 0; argc > 2 && i < 14; i++)
     if (!strcmp(argv[2], names[i])) k = i;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -178,6 +209,15 @@ int main(int argc, char **argv) {
     return 2;
   }
   double in = 1.0, out = 0.0, sum = 0.0;
+  if (k == 13) {
+#ifdef PINIT
+    PINIT(&in, &out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF, MPI_INFO_NULL, &persistent);
+#else
+    if (rank == 0) fprintf(stderr, "overhead: allreduce_init: this MPI has no persistent collectives\n");
+    MPI_Finalize();
+    return 2;
+#endif
+  }
   for (long i = 0; i < n / 10; i++) call(k, &in, &out);
   size_t a0 = allocs ? allocs() : 0;
   double t0 = now();
@@ -189,6 +229,7 @@ int main(int argc, char **argv) {
     if (allocs) printf(" allocations in the timed loop: %zu", a);
     printf("\n");
   }
+  if (persistent != MPI_REQUEST_NULL) MPI_Request_free(&persistent);
   MPI_Finalize();
   return sum == (double)n ? 0 : 1;
 }
