@@ -24,6 +24,12 @@
 # tuned-fire (send modes: send_as_isend_wait runs for every MPI_Send, the mock-up's own cost).
 # Every variant also runs once with the allocation counter (benchmarks/malloc_count.c) preloaded:
 # column "allocs", the allocations inside the timed loop of that run.
+# Non-blocking and persistent (issue 48): COLL=iallreduce or iallgather (MPI_I<coll> + MPI_Wait
+# per call), allgather (the blocking twin of iallgather), allreduce_init (MPI_Start + MPI_Wait of
+# one persistent request): the same variants, with the profiles' rules for that operation
+# (allreduce_init: iallreduce's, applied once at init); tuned-fire names the default for
+# iallreduce (no one-call row) and iallgather_as_iallgatherv for iallgather (its scratch kept
+# with the request until MPI_Wait).
 # Online tuning: COLL=allreduce_pair (2 ranks, one per core, a one-element MPI_Allreduce on
 # MPI_COMM_WORLD): variants online (MPIGUIDE_PROFILE=auto; the cell decides in the warm-up) and
 # relearned (the profile one online run learned, in tuned mode): the same algorithm by both paths.
@@ -116,11 +122,17 @@ allocs() {
 # rule fires (every call runs allreduce_as_reduce_bcast: the mock-up's own cost counts).
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+pc=allreduce palg=allreduce_as_reduce_bcast # the profiles' operation and the row their rules name
+case $coll in
+  iallreduce | allreduce_init) pc=iallreduce palg=default ;;
+  iallgather) pc=iallgather palg=iallgather_as_iallgatherv ;;
+  allgather) pc=allgather palg=allgather_as_gather_bcast ;;
+esac
 {
   echo "mpiguide-profile 1"
-  for ((i = 1; i <= 64; i++)); do echo "allreduce np=1 $((16 * i))-$((16 * i + 7)) allreduce_as_reduce_bcast"; done
+  for ((i = 1; i <= 64; i++)); do echo "$pc np=1 $((16 * i))-$((16 * i + 7)) $palg"; done
 } >"$tmp/miss.prof"
-printf 'mpiguide-profile 1\nallreduce np=1 8 allreduce_as_reduce_bcast\n' >"$tmp/fire.prof"
+printf 'mpiguide-profile 1\n%s np=1 8 %s\n' "$pc" "$palg" >"$tmp/fire.prof"
 # 1024 ranges: 8 collectives x 8 process counts (1 .. 128) x 16 ranges [2^(i+1)+1, 2^(i+2)-1],
 # i = 0 .. 15. The benchmark's 8 bytes fall between 5-7 and 9-15 of allreduce np=1: a miss in a
 # size class that has ranges.

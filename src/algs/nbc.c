@@ -9,19 +9,24 @@
  * - The one-call rows (GL4, GL8, GL9, GL12, GL18, GL22, TGT-A1 with the I prefix): one call of the
  *   general form with arrays the row makes (counts, displacements, datatypes). MPI may read them
  *   until the operation completes (MPI-3.1 §5.12: the arguments of a non-blocking collective must
- *   not be changed before completion), so they come from malloc, not from the per-thread pool (a
- *   later call would reuse it), and are handed to whoever runs the row in mg_nbc_kept: libmpiguide
+ *   not be changed before completion), so they come from mg_nbc_alloc, not from the per-thread
+ *   scratch (a later call would reuse it), and are handed to whoever runs the row in mg_nbc_kept: libmpiguide
  *   keeps them with the request until a completion call returns it completed, or MPI_Request_free
  *   of a persistent one (src/lib/acct.c); the benchmark frees them after its MPI_Wait. Their size
  *   is the row's mem (p ints at most 4 per rank, equal on every rank, under the scratch cap); a
  *   failed malloc returns MPI_ERR_NO_MEM (the rank knows it alone: the call is erroneous there).
- *   Cost: the general form's, plus filling the arrays (p stores each).
+ *   Cost: the general form's, plus filling the arrays (p stores each). mg_nbc_alloc takes a
+ *   block given back by an earlier completion (a pool of MG_NBC_POOL freed blocks, reused
+ *   smallest-fit): a steady state of calls allocates nothing (test diff.nbc.alloc).
  * - The measure-only rows: part 1 posted and waited for, then part 2 (the completion time of the
  *   composition; registry rows_nbc.c says why libmpiguide never runs them). The request the
  *   caller gets is MPI_REQUEST_NULL: the operation is complete when the row returns.
  */
 #include <limits.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +37,57 @@
 #include "algs/algs.h"
 
 __thread void *mg_nbc_kept;
+
+/* The pool: freed blocks, each after a header holding its size (aligned as malloc's). */
+typedef union hdr {
+  size_t n;
+  max_align_t align;
+} hdr;
+
+static struct {
+  pthread_mutex_t lock;
+  hdr *blk[MG_NBC_POOL];
+  int n;
+} pool = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void *mg_nbc_alloc(size_t n) {
+  hdr *h = NULL;
+  pthread_mutex_lock(&pool.lock);
+  int best = -1;
+  for (int i = 0; i < pool.n; i++)
+    if (pool.blk[i]->n >= n && (best < 0 || pool.blk[i]->n < pool.blk[best]->n)) best = i;
+  if (best >= 0) h = pool.blk[best], pool.blk[best] = pool.blk[--pool.n];
+  pthread_mutex_unlock(&pool.lock);
+  if (!h) {
+    if (n > SIZE_MAX - sizeof(hdr) || !(h = malloc(sizeof(hdr) + n))) return NULL;
+    h->n = n;
+  }
+  return h + 1;
+}
+
+void mg_nbc_free(void *p) {
+  if (!p) return;
+  hdr *h = (hdr *)p - 1;
+  pthread_mutex_lock(&pool.lock);
+  if (pool.n < MG_NBC_POOL) pool.blk[pool.n++] = h, h = NULL;
+  else { /* full: the smallest goes (the pool keeps the blocks most calls fit in) */
+    int min = 0;
+    for (int i = 1; i < pool.n; i++)
+      if (pool.blk[i]->n < pool.blk[min]->n) min = i;
+    if (pool.blk[min]->n < h->n) {
+      hdr *t = pool.blk[min];
+      pool.blk[min] = h, h = t;
+    }
+  }
+  pthread_mutex_unlock(&pool.lock);
+  free(h);
+}
+
+void mg_nbc_drain(void) {
+  pthread_mutex_lock(&pool.lock);
+  while (pool.n > 0) free(pool.blk[--pool.n]);
+  pthread_mutex_unlock(&pool.lock);
+}
 
 /* The library's persistent collective Name, if it has one here. */
 #if defined(MPI_VERSION) && MPI_VERSION >= 4
@@ -113,19 +169,19 @@ size_t mg_nbc_ints1_mem(const mg_call *c) { return (size_t)c->size * sizeof(int)
 size_t mg_nbc_ints2_mem(const mg_call *c) { return 2 * (size_t)c->size * sizeof(int); }
 size_t mg_nbc_ints4_mem(const mg_call *c) { return 4 * (size_t)c->size * sizeof(int); }
 
-/* Post d on c's request and hand `kept` (malloc'd, read by the operation until it completes) to
+/* Post d on c's request and hand `kept` (mg_nbc_alloc'd, read by the operation until it completes) to
  * the caller through mg_nbc_kept; freed here when the post fails. */
 static int post_keeping(const mg_call *c, const mg_call *d, void *kept) {
   int rc = mg_nbc_post(d, c->req);
   if (rc == MPI_SUCCESS) mg_nbc_kept = kept;
-  else free(kept);
+  else mg_nbc_free(kept);
   return rc;
 }
 
 /* n counts of value `count` and their displacements i * count, in a fresh block (or at the root
  * only: NULL elsewhere, *ok 1). */
 static int *equal_counts(int p, int count, int *ok) {
-  int *a = malloc(2 * (size_t)p * sizeof(int));
+  int *a = mg_nbc_alloc(2 * (size_t)p * sizeof(int));
   *ok = a != NULL;
   for (int i = 0; a && i < p; i++) a[i] = count, a[p + i] = i * count;
   return a;
@@ -156,7 +212,7 @@ int mg_iscatter_as_iscatterv(const mg_call *c) {
 }
 
 int mg_ialltoall_as_ialltoallv(const mg_call *c) {
-  int p = c->size, *a = malloc(4 * (size_t)p * sizeof(int));
+  int p = c->size, *a = mg_nbc_alloc(4 * (size_t)p * sizeof(int));
   if (!a) return MPI_ERR_NO_MEM;
   for (int i = 0; i < p; i++)
     a[i] = c->scount, a[p + i] = i * c->scount, a[2 * p + i] = c->rcount, a[3 * p + i] = i * c->rcount;
@@ -166,7 +222,7 @@ int mg_ialltoall_as_ialltoallv(const mg_call *c) {
 }
 
 int mg_ireduce_scatter_block_as_ireducescatter(const mg_call *c) {
-  int p = c->size, *a = malloc((size_t)p * sizeof(int));
+  int p = c->size, *a = mg_nbc_alloc((size_t)p * sizeof(int));
   if (!a) return MPI_ERR_NO_MEM;
   for (int i = 0; i < p; i++) a[i] = c->rcount;
   mg_call d = twin(c);
@@ -175,8 +231,9 @@ int mg_ireduce_scatter_block_as_ireducescatter(const mg_call *c) {
 }
 
 int mg_ibcast_as_iallgatherv(const mg_call *c) {
-  int p = c->size, *a = calloc(2 * (size_t)p, sizeof(int));
+  int p = c->size, *a = mg_nbc_alloc(2 * (size_t)p * sizeof(int));
   if (!a) return MPI_ERR_NO_MEM;
+  memset(a, 0, 2 * (size_t)p * sizeof(int));
   a[c->root] = c->rcount; /* only the root contributes; every displacement 0 */
   mg_call d = twin(c);
   /* every rank in place (its contribution is where the result goes); the send side the receive
@@ -186,8 +243,10 @@ int mg_ibcast_as_iallgatherv(const mg_call *c) {
   return post_keeping(c, &d, a);
 }
 
+/* The counts and displacements, the datatypes, and (after them, used only during the call) which
+ * datatypes the row made. */
 size_t mg_ialltoallv_as_ialltoallw_mem(const mg_call *c) {
-  return 4 * (size_t)c->size * sizeof(int) + 2 * (size_t)c->size * sizeof(MPI_Datatype);
+  return 6 * (size_t)c->size * sizeof(int) + 2 * (size_t)c->size * sizeof(MPI_Datatype);
 }
 
 /* One side of alltoallw from alltoallv's: byte displacements, the datatype repeated; a peer whose
@@ -212,15 +271,13 @@ static int w_side(int p, const int *counts, const int *displs, MPI_Datatype dt, 
 
 int mg_ialltoallv_as_ialltoallw(const mg_call *c) {
   int p = c->size, rc;
-  char *a = malloc(mg_ialltoallv_as_ialltoallw_mem(c));
+  char *a = mg_nbc_alloc(mg_ialltoallv_as_ialltoallw_mem(c));
   if (!a) return MPI_ERR_NO_MEM;
-  int *sc = (int *)a, *sd = sc + p, *rcn = sd + p, *rd = rcn + p;
-  MPI_Datatype *st = (MPI_Datatype *)(a + 4 * (size_t)p * sizeof(int)), *rt = st + p;
-  int *mk = calloc(2 * (size_t)p, sizeof(int)); /* which datatypes this row made: freed below */
-  if (!mk) {
-    free(a);
-    return MPI_ERR_NO_MEM;
-  }
+  /* the datatypes first (their alignment is the block's) */
+  MPI_Datatype *st = (MPI_Datatype *)a, *rt = st + p;
+  int *sc = (int *)(a + 2 * (size_t)p * sizeof(MPI_Datatype)), *sd = sc + p, *rcn = sd + p, *rd = rcn + p;
+  int *mk = rd + p; /* which datatypes this row made */
+  memset(mk, 0, 2 * (size_t)p * sizeof(int));
   rc = w_side(p, c->scounts, c->sdispls, c->stype, sc, sd, st, mk);
   if (rc == MPI_SUCCESS) rc = w_side(p, c->rcounts, c->rdispls, c->rtype, rcn, rd, rt, mk + p);
   mg_call d = twin(c);
@@ -232,8 +289,7 @@ int mg_ialltoallv_as_ialltoallw(const mg_call *c) {
   }
   for (int i = 0; i < 2 * p; i++)
     if (mk[i]) PMPI_Type_free(i < p ? &st[i] : &rt[i - p]);
-  free(mk);
-  if (rc != MPI_SUCCESS) free(a);
+  if (rc != MPI_SUCCESS) mg_nbc_free(a);
   return rc;
 }
 

@@ -28,7 +28,7 @@ static int run_nbc(mg_call *c, int alg) {
   c->req = &q;
   int rc = mg_run(c, alg);
   if (rc == MPI_SUCCESS && q != MPI_REQUEST_NULL) rc = PMPI_Wait(&q, MPI_STATUS_IGNORE);
-  free(mg_nbc_kept);
+  mg_nbc_free(mg_nbc_kept);
   mg_nbc_kept = NULL;
   c->req = NULL;
   return rc;

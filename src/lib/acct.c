@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "lib/acct.h"
+#include "registry/algorithms_other.h" /* mg_nbc_free, mg_nbc_drain */
 
 MG_HIDDEN unsigned char mg_acct_on;
 MG_HIDDEN unsigned char mg_acct_compl;
@@ -129,7 +130,7 @@ static void keep(MPI_Request r, int fn, const void *site, int persistent, void *
 /* The entry goes: its scratch with it. Under the trace lock. */
 static void release(post *p) {
   if (p->scratch) {
-    free(p->scratch);
+    mg_nbc_free(p->scratch);
     posts.kept--;
     compl_set();
   }
@@ -263,7 +264,8 @@ void mg_acct_init(int on) {
 void mg_acct_finalize(void) {
   mg_acct_on = 0;
   for (size_t i = 0; i < posts.cap; i++) /* requests never completed through libmpiguide */
-    if (posts.slot[i].used) free(posts.slot[i].scratch);
+    if (posts.slot[i].used) mg_nbc_free(posts.slot[i].scratch);
+  mg_nbc_drain();
   free(posts.slot);
   posts.slot = NULL;
   posts.cap = posts.n = posts.kept = 0;

@@ -18,11 +18,18 @@ int mg_nonblocking_start(const mg_call *c, MPI_Request *q);
 /* nbc.c: the library's own non-blocking collective, or its persistent form (d->persistent), for
  * a call described as the blocking collective d->coll; its request in *q. */
 int mg_nbc_post(const mg_call *d, MPI_Request *q);
-/* nbc.c: the scratch (malloc'd) that the one-call row just run made and that the posted operation
- * reads until it completes; whoever ran the row takes it (sets it to NULL) and frees it after the
- * completion (libmpiguide: src/lib/acct.c keeps it with the request; the benchmark: after its
- * wait). NULL: nothing kept. */
+/* nbc.c: the scratch (from mg_nbc_alloc) that the one-call row just run made and that the posted
+ * operation reads until it completes; whoever ran the row takes it (sets it to NULL) and gives it
+ * back with mg_nbc_free after the completion (libmpiguide: src/lib/acct.c keeps it with the
+ * request; the benchmark: after its wait). NULL: nothing kept. */
 extern __thread void *mg_nbc_kept;
+/* nbc.c: the one-call rows' blocks. mg_nbc_free keeps up to MG_NBC_POOL freed blocks (any thread,
+ * under a lock) and mg_nbc_alloc reuses the smallest that fits, so a steady state of calls of
+ * one size allocates nothing; mg_nbc_drain frees the kept ones (MPI_Finalize). NULL: nothing. */
+#define MG_NBC_POOL 8
+void *mg_nbc_alloc(size_t n);
+void mg_nbc_free(void *p);
+void mg_nbc_drain(void);
 /* persistent.c (the persistent family): the agreed set-up of a row's request for call c outside
  * the timed part, collective over c->comm, every rank with the same call (the benchmark, before
  * each measurement of such a row); and the release of every request cached with comm (after a

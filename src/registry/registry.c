@@ -47,6 +47,19 @@
 MG_OPERATIONS(MG_X)
 #undef MG_X
 
+/* Each non-blocking collective (MG_NBC_OPS) is its blocking twin's I-form: the same rooted,
+ * reduction and known flags (the checks, the rules and the message size are the twin's), and the
+ * same place in its list (mg_coll_base, mg_coll_nbc_of count on it). Checked at compile time. */
+#define MG_X(E, n, m, r, red, k, s) enum { MG_FLAGS_##E = (r) * 4 + (red) * 2 + ((k) != 0) };
+MG_OPERATIONS(MG_X)
+#undef MG_X
+#define MG_X(E, n, m, r, red, k, s)                                                                  \
+  _Static_assert((int)MG_FLAGS_I##E == (int)MG_FLAGS_##E, "MPI_I" #E ": rooted/reduction/known differ from " m); \
+  _Static_assert(MG_I##E - MG_IALLGATHER == MG_##E - MG_ALLGATHER, "MPI_I" #E ": not at " m "'s place");
+MG_COLLECTIVES(MG_X)
+#undef MG_X
+_Static_assert(MG_ISCATTERV - MG_IALLGATHER + 1 == MG_NCOLLECTIVES, "one non-blocking form per blocking collective");
+
 const mg_coll_info mg_colls[MG_NCOLL] = {
 #define MG_X(E, n, m, r, red, k, s) [MG_##E] = {#n, m, s, r, red, k, n##_algs, NALGS(n##_algs)},
     MG_OPERATIONS(MG_X)
