@@ -156,11 +156,7 @@ echo "set $SET: ${#PROGS[@]} runs of $(printf '%s\n' "${PROGS[@]}" | sort -u | w
 
 # The rows libmpiguide may run, per operation: mpiguide list --csv, not default, not measure-only.
 declare -A ROWS=()
-while IFS=$'\t' read -r coll alg restr; do
-  [[ $coll == collective || $alg == default || $restr == *measure-only* ]] && continue
-  ROWS[$coll]+="$alg "
-done < <("$MG_CLI" list --csv | python3 -c 'import csv, sys
-for r in csv.reader(sys.stdin): print(r[0], r[1], r[5], sep="\t")')
+while IFS=$'\t' read -r coll alg; do ROWS[$coll]+="$alg "; done < <(applicable_rows "$MG_CLI")
 
 passed() { # NAME: the last run exited 0 and rank 0 printed " No Errors"
   ((RC == 0)) && grep -q "^ No Errors" "$1.out"

@@ -54,3 +54,10 @@ local_run() { # NAME CMD...: as run, without mpiexec
   sed 's/^/  | /' "$name.out" "$name.err" | head -40
 }
 expect_rc() { if ((RC == $2)); then ok "$1: exit $2"; else fail "$1: exit $RC, want $2"; fi; }
+# applicable_rows CLI: "collective<TAB>algorithm" for each row libmpiguide may run (mpiguide list
+# --csv, read as CSV: not the default, not measure-only, which profiles and MPIGUIDE_ALG refuse).
+applicable_rows() {
+  "$1" list --csv | python3 -c 'import csv, sys
+for r in csv.reader(sys.stdin):
+    if r[0] != "collective" and r[1] != "default" and "measure-only" not in r[5]: print(r[0], r[1], sep="\t")'
+}

@@ -436,12 +436,9 @@ irregular_profile)
   # k-th mock-up by a '*' rule, next to size-ranged rules of another collective; plain_app's ranks
   # hold very different counts. Then a size range for gatherv: the profile is refused, defaults run.
   declare -A algs
-  # Measure-only rows (the restrictions column says so) are refused in a profile: not candidates.
-  while IFS=$'\t' read -r coll alg restr; do
-    [[ $coll == collective || $alg == default || $restr == *measure-only* ]] && continue
+  while IFS=$'\t' read -r coll alg; do
     [[ $UNKNOWN_SIZE == *" $coll "* ]] && algs[$coll]+="$alg "
-  done < <("$MG_CLI" list --csv | python3 -c 'import csv, sys
-for r in csv.reader(sys.stdin): print(r[0], r[1], r[5], sep="\t")')
+  done < <(applicable_rows "$MG_CLI")
   for round in 1 2 3 4; do
     prof="mpiguide-profile 1"$'\n'"allreduce np=* 0-100 allreduce_as_reduce_bcast"$'\n'"allreduce np=* 101-* default"
     expect_algs=()
