@@ -26,6 +26,11 @@ long mg_rep_want(const mg_rep_cfg *cfg, const mg_rep_state *st, long batch) {
   else left = cfg->max_nrep - st->n;
   if (cfg->mode != MG_REP_FIXED) left = lmin_(left, cfg->max_nrep - st->n);
   if (left < 1) left = cfg->mode != MG_REP_FIXED && st->n < cfg->max_nrep; /* pilot without a valid value */
+  /* the exact stop is asked after each batch: until exact_min values are valid, a batch takes only
+   * what is missing, so that a deterministic cell costs exact_min, not a whole batch (10-12 rounds
+   * under check's batches: issue 50's "exact stop" defect) */
+  if (cfg->mode == MG_REP_RSE && cfg->exact_min > 0 && st->nvalid < cfg->exact_min)
+    left = lmin_(left, cfg->exact_min - st->nvalid);
   return lmin_(left, batch);
 }
 

@@ -137,6 +137,15 @@ static void test_rep(void) {
   n = drive(&ex, &st, 0, 2, 0, buf, &nd, &before); /* noise 0: every value the same */
   ASSERT_EQ(n, 4);
   ASSERT_TRUE(st.stop == MG_STOP_RSE && st.rse == 0);
+  TEST_CASE("... batches of 12 rounds: the first takes exact_min, not the whole batch");
+  n = drive(&ex, &st, 0, 12, 0, buf, &nd, &before);
+  ASSERT_EQ(n, 4);
+  ASSERT_TRUE(st.stop == MG_STOP_RSE && st.rse == 0);
+  TEST_CASE("... batches of 12, values apart: exact_min first, then whole batches to min_nrep");
+  mg_rep_init(&ex, &st, 0);
+  ASSERT_EQ(mg_rep_want(&ex, &st, 12), 4);
+  n = drive(&ex, &st, 0, 12, 0.5, buf, &nd, &before);
+  ASSERT_TRUE(n >= 100 && (n - 4) % 12 == 0); /* 4, then whole batches */
   TEST_CASE("... values apart by more than 1.5 ns: the usual rule (min_nrep)");
   n = drive(&ex, &st, 0, 2, 0.5, buf, &nd, &before);
   ASSERT_TRUE(n >= 100);
