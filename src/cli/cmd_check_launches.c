@@ -69,9 +69,9 @@ static int launch_saved(void *arg) {
 
 /* Seconds a launcher has to exit once its launch's results are saved (MPI_Finalize, the launcher's
  * own teardown); then it is stopped (mg_cmd_run_child_until). The launch's own watchdog ends a
- * hanging MPI_Finalize MG_CMD_FINALIZE_GRACE seconds after the same point: this is for a launcher
- * that outlives its processes. */
-#define FINALIZE_GRACE (MG_CMD_FINALIZE_GRACE + 5.0)
+ * hanging MPI_Finalize mg_cmd_finalize_grace() seconds (MPIGUIDE_FINALIZE_GRACE) after the same
+ * point: this is for a launcher that outlives its processes, 5 s later. */
+static double launcher_grace(void) { return mg_cmd_finalize_grace() + 5.0; }
 
 /* Before any launch: DIR may hold the launches of an earlier check only with --resume or --force, and
  * --resume needs them. 0, or 2 after a message. */
@@ -171,11 +171,12 @@ static void run_launch(const mg_check_launch_args *a, int k, const char *self, c
   double t1 = mg_clock_s();
   saved_ctx sc = {dir, time(NULL) - 1}; /* the file's time has whole seconds */
   int stopped = 0;
-  int rc = mg_cmd_run_child_until(child, log, launch_saved, &sc, FINALIZE_GRACE, &stopped);
+  double grace = launcher_grace();
+  int rc = mg_cmd_run_child_until(child, log, launch_saved, &sc, grace, &stopped);
   if (stopped)
     fprintf(stderr, "mpiguide check: launch %d of %d: its results were saved %.0f s ago and the launcher has not "
                     "exited: stopped (MPICH 4.0.2 + UCX over TCP can hang in MPI_Finalize, docs/cluster.md); the "
-                    "launch counts as finished\n", k, a->n, FINALIZE_GRACE);
+                    "launch counts as finished\n", k, a->n, grace);
   t->ran++;
   char where[4400] = ""; /* the launch's stdout, if it wrote any (-q: its messages went to stderr) */
   if (nonempty(log)) snprintf(where, sizeof where, "; its output: %s", log);

@@ -244,9 +244,9 @@ launches)
     echo "run_check: launches (spaced): launch 3 started $((d3 - d1)) s after launch 1, the summary says $span s"
     exit 0
   fi
-  if [[ $how == hang ]]; then # stopped 25 s after its results were saved, and counted
+  if [[ $how == hang ]]; then # stopped MPIGUIDE_FINALIZE_GRACE + 5 s after its results were saved, and counted
     ((rc == 0)) || die "exit code $rc, expected 0 (the launcher that did not exit was stopped)"
-    grep -q "launch 2 of 3: its results were saved 25 s ago and the launcher has not exited: stopped" "$work/stderr" ||
+    grep -q "launch 2 of 3: its results were saved $(( ${MPIGUIDE_FINALIZE_GRACE:-20} + 5 )) s ago and the launcher has not exited: stopped" "$work/stderr" ||
       die "no message for the launcher that did not exit"
     grep -qx "#@launches=3" "$work/out/verdicts.csv" || die "verdicts.csv is not the analysis of the 3 launches"
     pgrep -f "sleep 120" >/dev/null && pkill -f "^sleep 120$"
