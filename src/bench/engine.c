@@ -169,14 +169,43 @@ static void realign_reps(const int *before, int nb, const int *act, int nact, mg
 
 /* Feed each variant's valid latencies so far to its repetition rule; the
  * wall time since mstart is shared among the variants. */
-static int update_reps(run *R, mg_bench_block *B, const int *act, int nact, mg_rep_state *st, double mstart) {
+static int update_reps(run *R, mg_bench_block *B, const mg_rep_cfg *rep, const int *act, int nact, mg_rep_state *st,
+                       double mstart) {
+  const mg_bench_cfg *cfg = R->cfg;
+  int distinct[MG_BENCH_MAX_ROOTS], nd = 0; /* a rotating root's distinct roots: the exact stop's groups */
+  if (rep->exact_min > 0 && mg_colls[B->coll].rooted)
+    for (int k = 0; k < cfg->nroots; k++) {
+      int seen = 0;
+      for (int j = 0; j < nd && !seen; j++) seen = distinct[j] == cfg->roots[k];
+      if (!seen) distinct[nd++] = cfg->roots[k];
+    }
   for (int i = 0; i < nact; i++) {
     mg_bench_series *se = &B->series[act[i]];
     long nv = mg_batch_valid_values(R, se, 0);
     if (nv < 0) return PMPI_Abort(R->comm, 1);
-    mg_rep_update(&R->cfg->rep, &st[i], se->nvalid + se->ninvalid, R->vals, nv, (R->elapsed - mstart) / nact);
+    mg_rep_update(rep, &st[i], se->nvalid + se->ninvalid, R->vals, nv, (R->elapsed - mstart) / nact);
+    if (nd > 1 && st[i].stop == MG_STOP_NONE && nv >= rep->exact_min) {
+      int *g = malloc((size_t)nv * sizeof *g); /* R->vals' order: the valid measured rows' */
+      if (!g) return PMPI_Abort(R->comm, 1);
+      for (long r = 0, m = 0; r < se->n && m < nv; r++) {
+        if (!se->valid[r] || se->warmup[r]) continue;
+        int root = mg_bench_root(cfg, B->coll, se->round[r]), k = 0;
+        while (k < nd - 1 && distinct[k] != root) k++;
+        g[m++] = k;
+      }
+      mg_rep_exact_groups(rep, &st[i], R->vals, g, nv, nd);
+      free(g);
+    }
   }
   return MPI_SUCCESS;
+}
+
+/* The repetition rule of block B: the run's, with the exact stop's count (2 per root of the
+ * rotation, rep.h) taken as 2 for a collective without a root, which has one time, not one per root. */
+static mg_rep_cfg block_rep(const mg_bench_cfg *cfg, const mg_bench_block *B) {
+  mg_rep_cfg rep = cfg->rep;
+  if (rep.exact_min > 2 && !mg_colls[B->coll].rooted) rep.exact_min = 2;
+  return rep;
 }
 
 /* Batches until every variant's repetition rule stops (or the budget since
@@ -190,12 +219,13 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
   double mstart = R->elapsed; /* measuring starts: the wall time of a TIME budget */
   R->rt_base = w;
   init_reps(R, B, t1, act, nact, st);
+  mg_rep_cfg rep = block_rep(cfg, B);
   int seq = cfg->stop_decided && cfg->rep.mode == MG_REP_RSE;
   for (;;) {
     long rounds = 0, per = cfg->batch > 0 ? cfg->batch : 1;
     if (seq) per = mg_bench_seq_rounds(R, B, act, nact, st, per); /* the batch ends on a look's point */
     for (int i = 0; i < nact; i++) {
-      want[i] = mg_rep_want(&cfg->rep, &st[i], per);
+      want[i] = mg_rep_want(&rep, &st[i], per);
       if (want[i] > rounds) rounds = want[i];
     }
     if (rounds == 0) break;
@@ -204,7 +234,7 @@ static int measure_block(run *R, mg_bench_block *B, const mg_call *c, const doub
     double batch_start = R->elapsed;
     if ((rc = mg_batch_run(R, B, c, act, &nact, want, 0, cfg->sync, &w)) != MPI_SUCCESS) return rc;
     if (nact != nb) realign_reps(before, nb, act, nact, st);
-    if ((rc = update_reps(R, B, act, nact, st, mstart)) != MPI_SUCCESS) return rc;
+    if ((rc = update_reps(R, B, &rep, act, nact, st, mstart)) != MPI_SUCCESS) return rc;
     if (seq && (rc = mg_bench_seq_stop(R, B, act, nact, st)) != MPI_SUCCESS) return rc;
     if (budget > 0 && R->elapsed - start >= budget) {
       for (int i = 0; i < nact; i++)

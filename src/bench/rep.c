@@ -93,6 +93,24 @@ void mg_rep_update(const mg_rep_cfg *cfg, mg_rep_state *st, long n, const double
   if (st->stop == MG_STOP_NONE && n >= cfg->max_nrep) st->stop = MG_STOP_MAX;
 }
 
+int mg_rep_exact_groups(const mg_rep_cfg *cfg, mg_rep_state *st, const double *v, const int *group, long n, int ng) {
+  enum { MAXG = 64 };
+  if (cfg->mode != MG_REP_RSE || cfg->exact_min <= 0 || st->stop != MG_STOP_NONE || ng < 1 || ng > MAXG) return 0;
+  long cnt[MAXG] = {0};
+  double lo[MAXG], hi[MAXG];
+  for (long i = 0; i < n; i++) {
+    int g = group[i];
+    if (g < 0 || g >= ng) return 0;
+    if (cnt[g]++ == 0) lo[g] = hi[g] = v[i];
+    else lo[g] = v[i] < lo[g] ? v[i] : lo[g], hi[g] = v[i] > hi[g] ? v[i] : hi[g];
+  }
+  for (int g = 0; g < ng; g++)
+    if (cnt[g] < 2 || hi[g] - lo[g] > MG_REP_EXACT_TOL) return 0;
+  st->rse = 0;
+  st->stop = MG_STOP_RSE;
+  return 1;
+}
+
 const char *mg_rep_mode_name(mg_rep_mode mode) {
   switch (mode) {
   case MG_REP_FIXED: return "fixed";

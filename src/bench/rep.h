@@ -87,6 +87,14 @@ long mg_rep_want(const mg_rep_cfg *cfg, const mg_rep_state *st, long batch);
 void mg_rep_update(const mg_rep_cfg *cfg, mg_rep_state *st, long n, const double *valid, long nvalid,
                    double wall);
 
+/* The exact stop of a rotating root (exact_min > 0; the series' values v[0..n), v[i] at root index
+ * group[i] of ng): every root has at least 2 values and each root's values are one time (within
+ * MG_REP_EXACT_TOL); the roots' own times may differ. Then st stops (reason rse, its RSE 0) and 1
+ * is returned. mg_rep_update's own check compares all the values, which at a rotating root on a
+ * platform where the roots' times differ (256 ranks on a fat tree: 8.887 us at root 0, 17.015 us
+ * at root 192) never holds. */
+int mg_rep_exact_groups(const mg_rep_cfg *cfg, mg_rep_state *st, const double *v, const int *group, long n, int ng);
+
 /* The paper's formula: max(ceil(t1 / lmin), k), capped at max_nrep. */
 long mg_nrep_paper(double t1, double lmin, long k, long max_nrep);
 

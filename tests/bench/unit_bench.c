@@ -146,6 +146,32 @@ static void test_rep(void) {
   ASSERT_EQ(mg_rep_want(&ex, &st, 12), 4);
   n = drive(&ex, &st, 0, 12, 0.5, buf, &nd, &before);
   ASSERT_TRUE(n >= 100 && (n - 4) % 12 == 0); /* 4, then whole batches */
+  TEST_CASE("exact stop by root: roots of different times, each one time, stop it");
+  {
+    double v[8] = {8.887e-6, 12.933e-6, 17.015e-6, 12.935e-6, 8.8875e-6, 12.933e-6, 17.0155e-6, 12.9355e-6};
+    int g[8] = {0, 1, 2, 3, 0, 1, 2, 3};
+    mg_rep_cfg eg = {.mode = MG_REP_RSE, .rse = 0.01, .stat = MG_STAT_MEDIAN, .min_nrep = 100, .max_nrep = 1000,
+                     .exact_min = 8};
+    mg_rep_init(&eg, &st, 0);
+    mg_rep_update(&eg, &st, 8, v, 8, 0.001);
+    ASSERT_EQ(st.stop, MG_STOP_NONE); /* all values together are not one time */
+    ASSERT_EQ(mg_rep_exact_groups(&eg, &st, v, g, 8, 4), 1);
+    ASSERT_TRUE(st.stop == MG_STOP_RSE && st.rse == 0);
+    TEST_CASE("... a root 3 ns apart: not exact");
+    mg_rep_init(&eg, &st, 0);
+    v[4] = 8.890e-6;
+    ASSERT_EQ(mg_rep_exact_groups(&eg, &st, v, g, 8, 4), 0);
+    ASSERT_EQ(st.stop, MG_STOP_NONE);
+    TEST_CASE("... a root measured once: not exact");
+    v[4] = 8.887e-6, g[7] = 1;
+    ASSERT_EQ(mg_rep_exact_groups(&eg, &st, v, g, 8, 4), 0);
+    TEST_CASE("... off (exact_min 0), or a group index out of range: not exact");
+    g[7] = 3;
+    eg.exact_min = 0;
+    ASSERT_EQ(mg_rep_exact_groups(&eg, &st, v, g, 8, 4), 0);
+    eg.exact_min = 8, g[0] = 4;
+    ASSERT_EQ(mg_rep_exact_groups(&eg, &st, v, g, 8, 4), 0);
+  }
   TEST_CASE("... values apart by more than 1.5 ns: the usual rule (min_nrep)");
   n = drive(&ex, &st, 0, 2, 0.5, buf, &nd, &before);
   ASSERT_TRUE(n >= 100);
