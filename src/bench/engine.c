@@ -172,13 +172,8 @@ static void realign_reps(const int *before, int nb, const int *act, int nact, mg
 static int update_reps(run *R, mg_bench_block *B, const mg_rep_cfg *rep, const int *act, int nact, mg_rep_state *st,
                        double mstart) {
   const mg_bench_cfg *cfg = R->cfg;
-  int distinct[MG_BENCH_MAX_ROOTS], nd = 0; /* a rotating root's distinct roots: the exact stop's groups */
-  if (rep->exact_min > 0 && mg_colls[B->coll].rooted)
-    for (int k = 0; k < cfg->nroots; k++) {
-      int seen = 0;
-      for (int j = 0; j < nd && !seen; j++) seen = distinct[j] == cfg->roots[k];
-      if (!seen) distinct[nd++] = cfg->roots[k];
-    }
+  int first[MG_BENCH_MAX_ROOTS]; /* a rotating root's distinct roots: the exact stop's groups */
+  int nd = rep->exact_min > 0 ? mg_bench_rotation_roots(cfg, B, first) : 0;
   for (int i = 0; i < nact; i++) {
     mg_bench_series *se = &B->series[act[i]];
     long nv = mg_batch_valid_values(R, se, 0);
@@ -190,7 +185,7 @@ static int update_reps(run *R, mg_bench_block *B, const mg_rep_cfg *rep, const i
       for (long r = 0, m = 0; r < se->n && m < nv; r++) {
         if (!se->valid[r] || se->warmup[r]) continue;
         int root = mg_bench_root(cfg, B->coll, se->round[r]), k = 0;
-        while (k < nd - 1 && distinct[k] != root) k++;
+        while (k < nd - 1 && cfg->roots[first[k]] != root) k++;
         g[m++] = k;
       }
       mg_rep_exact_groups(rep, &st[i], R->vals, g, nv, nd);

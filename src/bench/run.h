@@ -76,6 +76,9 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
 /* seq_engine.c: before a batch, its rounds: `batch`, or as many as end it on the next point of the
  * schedule (seq.h) of an open comparison of B when that is near (within about 1.5 batches; further
  * away, equal batches of about `batch` that land on it), so each look reads exactly its point's values. */
+/* The distinct roots of B's rotation (0 when it has none or one): their first index in cfg->roots
+ * (seq_engine.c; the sequential looks and the exact stop group the values by them). */
+int mg_bench_rotation_roots(const mg_bench_cfg *cfg, const mg_bench_block *B, int *first);
 long mg_bench_seq_rounds(const run *R, const mg_bench_block *B, const int *act, int nact, const mg_rep_state *st,
                          long batch);
 /* engine.c, as batch.c uses it: call := c with the root `root` (rooted collectives), in its

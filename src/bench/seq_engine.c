@@ -19,8 +19,7 @@ typedef struct seq_side {
   mg_seq_sample s;
 } seq_side;
 
-/* The distinct roots of B's rotation (0 when it has none or one): their first index in cfg->roots. */
-static int seq_roots(const mg_bench_cfg *cfg, const mg_bench_block *B, int *first) {
+int mg_bench_rotation_roots(const mg_bench_cfg *cfg, const mg_bench_block *B, int *first) {
   if (!mg_colls[B->coll].rooted || cfg->nroots < 2) return 0;
   int k = 0;
   for (int i = 0; i < cfg->nroots; i++) {
@@ -125,7 +124,7 @@ int mg_bench_seq_stop(run *R, const mg_bench_block *B, const int *act, int nact,
   int d = seq_default(B, act, nact);
   if (d < 0 || nact < 2) return MPI_SUCCESS;
   mg_seq_cfg c = seq_cfg(R, B);
-  int first[MG_BENCH_MAX_ROOTS], nr = seq_roots(cfg, B, first);
+  int first[MG_BENCH_MAX_ROOTS], nr = mg_bench_rotation_roots(cfg, B, first);
   const mg_bench_series *ds = &B->series[act[d]];
   /* the default stopped in an earlier batch (none of its values is new): read frozen; in the batch
    * where it stops its count is still the batch's, not the stopping rule's */
