@@ -3,7 +3,8 @@
  * the persistent ones (the same operations, mg_call.persistent): the library's own call, the
  * one-call rows and the measure-only compositions.
  *
- * - mg_nbc_post: the library's I<coll>, or its <Coll>_init for a persistent request (MPI-4.0's
+ * - mg_nbc_post: the library's I<coll> (MPI_Ineighbor_<op>: the neighbourhood collectives too), or
+ *   its <Coll>_init for a persistent request (MPI-4.0's
  *   MPI_ names where MPI_VERSION >= 4, MPICH 4.0.2 here; Open MPI 4.1's MPIX_ names of its pcollreq
  *   extension, mpi-ext.h), for a call described as the blocking collective it is the form of.
  * - The one-call rows (GL4, GL8, GL9, GL12, GL18, GL22, TGT-A1 with the I prefix): one call of the
@@ -134,10 +135,42 @@ static int persistent_post(const mg_call *d, MPI_Request *q) {
   case MG_SCATTERV:
     return PCOLL(Scatterv)(d->sbuf, d->scounts, d->sdispls, d->stype, d->rbuf, d->rcount, d->rtype, d->root, cm, in,
                            q);
+  case MG_NEIGHBOR_ALLGATHER:
+    return PCOLL(Neighbor_allgather)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcount, d->rtype, cm, in, q);
+  case MG_NEIGHBOR_ALLGATHERV:
+    return PCOLL(Neighbor_allgatherv)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcounts, d->rdispls, d->rtype, cm,
+                                      in, q);
+  case MG_NEIGHBOR_ALLTOALL:
+    return PCOLL(Neighbor_alltoall)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcount, d->rtype, cm, in, q);
+  case MG_NEIGHBOR_ALLTOALLV:
+    return PCOLL(Neighbor_alltoallv)(d->sbuf, d->scounts, d->sdispls, d->stype, d->rbuf, d->rcounts, d->rdispls,
+                                     d->rtype, cm, in, q);
+  case MG_NEIGHBOR_ALLTOALLW:
+    return PCOLL(Neighbor_alltoallw)(d->sbuf, d->scounts, d->sadispls, d->stypes, d->rbuf, d->rcounts, d->radispls,
+                                     d->rtypes, cm, in, q);
   default: return MPI_ERR_INTERN;
   }
 }
 #endif
+
+/* The library's MPI_Ineighbor_<op> for a call described as the blocking neighbourhood collective. */
+static int ineighbor_post(const mg_call *d, MPI_Request *q) {
+  switch (d->coll) {
+  case MG_NEIGHBOR_ALLGATHER:
+    return PMPI_Ineighbor_allgather(d->sbuf, d->scount, d->stype, d->rbuf, d->rcount, d->rtype, d->comm, q);
+  case MG_NEIGHBOR_ALLGATHERV:
+    return PMPI_Ineighbor_allgatherv(d->sbuf, d->scount, d->stype, d->rbuf, d->rcounts, d->rdispls, d->rtype,
+                                     d->comm, q);
+  case MG_NEIGHBOR_ALLTOALL:
+    return PMPI_Ineighbor_alltoall(d->sbuf, d->scount, d->stype, d->rbuf, d->rcount, d->rtype, d->comm, q);
+  case MG_NEIGHBOR_ALLTOALLV:
+    return PMPI_Ineighbor_alltoallv(d->sbuf, d->scounts, d->sdispls, d->stype, d->rbuf, d->rcounts, d->rdispls,
+                                    d->rtype, d->comm, q);
+  default:
+    return PMPI_Ineighbor_alltoallw(d->sbuf, d->scounts, d->sadispls, d->stypes, d->rbuf, d->rcounts, d->radispls,
+                                    d->rtypes, d->comm, q);
+  }
+}
 
 int mg_nbc_post(const mg_call *d, MPI_Request *q) {
   if (d->persistent) {
@@ -147,6 +180,7 @@ int mg_nbc_post(const mg_call *d, MPI_Request *q) {
     return MPI_ERR_INTERN; /* no wrapper of a persistent collective is compiled here */
 #endif
   }
+  if (mg_coll_is_neighbor(d->coll)) return ineighbor_post(d, q);
   if (d->coll == MG_ALLTOALLV) /* the library's own, without nonblocking.c's repair of empty datatypes */
     return PMPI_Ialltoallv(d->sbuf, d->scounts, d->sdispls, d->stype, d->rbuf, d->rcounts, d->rdispls, d->rtype,
                            d->comm, q);

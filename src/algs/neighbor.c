@@ -283,11 +283,18 @@ int mg_neighbor_as_isend_irecv(const mg_call *c) {
  * neighbor_allgather's receive side and neighbor_alltoall's sides (the only others whose offsets,
  * slot x count, can pass an int: the v forms' are the call's ints) become blocks of one contiguous
  * datatype of the side's count (*side), counted 1 at displacement slot. */
-static int fill_side(const mg_call *c, nbr_rec *r, int send, MPI_Aint ext, int *ntmp, MPI_Datatype *side) {
+/* The arrays of one side of the general call: p counts, displacements (and alltoallw: datatypes). */
+typedef struct side_arrays {
+  int *cnt, *dis;
+  MPI_Datatype *ty;
+} side_arrays;
+
+static int fill_side(const mg_call *c, nbr_rec *r, int send, MPI_Aint ext, int *ntmp, MPI_Datatype *side,
+                     side_arrays a) {
   int deg = send ? r->outdeg : r->indeg, rc = MPI_SUCCESS, big = 0;
   const int *peer = send ? r->dst : r->src;
-  int *cnt = send ? r->sc : r->rc, *dis = send ? r->sd : r->rd;
-  MPI_Datatype *ty = send ? r->st : r->rt;
+  int *cnt = a.cnt, *dis = a.dis;
+  MPI_Datatype *ty = a.ty;
   int w = c->coll == MG_NEIGHBOR_ALLTOALLW;
   *side = send ? c->stype : c->rtype;
   for (int i = 0; rc == MPI_SUCCESS && i < deg; i++) {
@@ -344,8 +351,8 @@ int mg_neighbor_as_alltoallv(const mg_call *c) {
     return mg_run(c, 0);
   }
   rc = extents(c, &sext, &rext);
-  if (rc == MPI_SUCCESS) rc = fill_side(c, r, 1, sext, &ntmp, &st);
-  if (rc == MPI_SUCCESS) rc = fill_side(c, r, 0, rext, &ntmp, &rt);
+  if (rc == MPI_SUCCESS) rc = fill_side(c, r, 1, sext, &ntmp, &st, (side_arrays){r->sc, r->sd, r->st});
+  if (rc == MPI_SUCCESS) rc = fill_side(c, r, 0, rext, &ntmp, &rt, (side_arrays){r->rc, r->rd, r->rt});
   if (rc == MPI_SUCCESS)
     rc = c->coll == MG_NEIGHBOR_ALLTOALLW
              ? PMPI_Alltoallw(c->sbuf, r->sc, r->sd, r->st, c->rbuf, r->rc, r->rd, r->rt, c->comm)
@@ -353,5 +360,140 @@ int mg_neighbor_as_alltoallv(const mg_call *c) {
   for (int i = 0; i < ntmp; i++)
     if (r->tmp[i] != MPI_DATATYPE_NULL) PMPI_Type_free(&r->tmp[i]);
   clear_side(r, 1), clear_side(r, 0);
+  return rc;
+}
+
+/*
+ * The non-blocking forms (MG_INEIGHBOR_OPS; their persistent forms alike, mg_call.persistent): c
+ * is the I-operation's call, twin(c) the blocking twin's. Where the topology gives a peer two
+ * blocks they run the library's own, as the blocking rows do; a distributed graph's ranks must
+ * agree on it, which a non-blocking call cannot wait for (a legal program may post it on one rank
+ * while another waits for that rank elsewhere), so there the rows run only once a blocking row's
+ * first call agreed (every rank holds the same answer at the same call: the record changes only
+ * in collective calls on the communicator), and the library's own before, with MG_WHY_UNAGREED.
+ */
+static mg_call nbr_twin(const mg_call *c) {
+  mg_call d = *c;
+  d.coll = mg_coll_base(c->coll);
+  return d;
+}
+
+/* Whether the I-row can run: the record of d's communicator and, where `one_block` (the row holds
+ * one block per peer, or the library's forms match two blocks differently), no peer with two blocks
+ * as far as every rank knows without communicating. Else mg_late.why says why not (*ok 0). */
+static int nb_usable(const mg_call *d, int one_block, nbr_rec **r, int *ok) {
+  int rc = nbr_record(d, r);
+  *ok = 0;
+  if (rc != MPI_SUCCESS) return rc;
+  if (!one_block) {
+    *ok = 1;
+    return MPI_SUCCESS;
+  }
+  if ((*r)->two_blocks < 0 && d->topo == MPI_DIST_GRAPH) {
+    mg_late.why = MG_WHY_UNAGREED;
+    return MPI_SUCCESS;
+  }
+  int two = 0;
+  if ((rc = agreed_two_blocks(d, *r, &two)) != MPI_SUCCESS) return rc; /* local: Cartesian or graph */
+  if (two) mg_late.why = MG_WHY_TWO_BLOCKS;
+  *ok = !two;
+  return MPI_SUCCESS;
+}
+
+/* The datatypes a row made for one post (a block's own), freed once it is posted (MPI-3.1
+ * §4.1.9: pending communication completes normally; the same for a persistent request, as
+ * src/algs/nbc.c's ialltoallv_as_ialltoallw does). */
+static void free_made(nbr_rec *r, int ntmp) {
+  for (int i = 0; i < ntmp; i++)
+    if (r->tmp[i] != MPI_DATATYPE_NULL) PMPI_Type_free(&r->tmp[i]);
+}
+
+/* Meta-rule III, non-blocking: MPI_Ialltoallv (alltoallw: MPI_Ialltoallw) over the communicator with
+ * zero counts for the non-neighbours, one call whose request the caller gets; its 4p ints (+ 2p
+ * datatypes) are this call's own (mg_nbc_alloc: several may be outstanding on one communicator),
+ * kept with the request until it completes (mg_nbc_kept). */
+int mg_ineighbor_as_ialltoallv(const mg_call *c) {
+  mg_call d = nbr_twin(c);
+  nbr_rec *r;
+  int ok, rc = nb_usable(&d, 1, &r, &ok), ntmp = 0, p = c->size, w = d.coll == MG_NEIGHBOR_ALLTOALLW;
+  if (rc != MPI_SUCCESS) return rc;
+  if (!ok) return mg_run(c, 0);
+  /* Open MPI 4.1.4's MPI_Ialltoallw on a communicator with a topology retains as many datatypes of
+   * each side as the rank's degree, not p (ompi_coll_base_retain_datatypes_w): a degree above p (a
+   * 2-D grid of 2 ranks has 4 neighbours) read past p entries. So max(p, degrees) each, MPI_BYTE. */
+  int nt = p > d.indeg ? p : d.indeg;
+  nt = nt > d.outdeg ? nt : d.outdeg;
+  size_t types = w ? 2 * (size_t)nt * sizeof(MPI_Datatype) : 0;
+  char *mem = mg_nbc_alloc(types + 4 * (size_t)p * sizeof(int));
+  if (!mem) return MPI_ERR_NO_MEM;
+  MPI_Datatype *stys = w ? (MPI_Datatype *)mem : NULL, *rtys = w ? stys + nt : NULL;
+  int *a = (int *)(mem + types);
+  memset(a, 0, 4 * (size_t)p * sizeof(int));
+  for (int i = 0; w && i < nt; i++) stys[i] = rtys[i] = MPI_BYTE;
+  MPI_Aint sext, rext;
+  MPI_Datatype st, rt;
+  rc = extents(&d, &sext, &rext);
+  if (rc == MPI_SUCCESS) rc = fill_side(&d, r, 1, sext, &ntmp, &st, (side_arrays){a, a + p, stys});
+  if (rc == MPI_SUCCESS) rc = fill_side(&d, r, 0, rext, &ntmp, &rt, (side_arrays){a + 2 * p, a + 3 * p, rtys});
+  mg_call g = d;
+  g.coll = w ? MG_ALLTOALLW : MG_ALLTOALLV;
+  g.scounts = a, g.sdispls = a + p, g.rcounts = a + 2 * p, g.rdispls = a + 3 * p;
+  if (w) g.stypes = stys, g.rtypes = rtys, g.stype = g.rtype = MPI_DATATYPE_NULL;
+  else g.stype = st, g.rtype = rt;
+  if (rc == MPI_SUCCESS) rc = mg_nbc_post(&g, c->req);
+  free_made(r, ntmp);
+  if (rc == MPI_SUCCESS) mg_nbc_kept = mem;
+  else mg_nbc_free(mem);
+  return rc;
+}
+
+/* A block form as its v form (GL4/GL8 with the neighbourhood: Ineighbor_allgather as
+ * Ineighbor_allgatherv, Ineighbor_alltoall as Ineighbor_alltoallv): equal counts, displacements
+ * slot x count, one call of the library's v form whose request the caller gets, the arrays (of the
+ * degrees: this rank's own size, so no scratch cap decides) kept until it completes. A
+ * displacement past an int makes the side's blocks one contiguous datatype of the count, counted 1
+ * at the slot (a rank's own choice: the type signatures are the same). Allgather sends one block
+ * to every out-neighbour, so a peer with two edges gets the same block twice and any matching
+ * fills the slots alike: every topology. Alltoall: MPICH 4.0.2 matches two edges of a pair
+ * differently in MPI_Neighbor_alltoall and _alltoallv (above), so there the library's own runs. */
+int mg_ineighbor_as_ineighbor_v(const mg_call *c) {
+  mg_call d = nbr_twin(c);
+  nbr_rec *r;
+  int a2a = d.coll == MG_NEIGHBOR_ALLTOALL, ok, rc = nb_usable(&d, a2a, &r, &ok), ntmp = 0;
+  if (rc != MPI_SUCCESS) return rc;
+  if (!ok) return mg_run(c, 0);
+  int in = d.indeg, out = a2a ? d.outdeg : 0;
+  int *a = mg_nbc_alloc(2 * ((size_t)in + (size_t)out) * sizeof(int) + sizeof(int));
+  if (!a) return MPI_ERR_NO_MEM;
+  MPI_Datatype st = d.stype, rt = d.rtype;
+  /* the largest offset, (degree - 1) x count: past an int, a contiguous datatype per side */
+  int rbig = in > 1 && (MPI_Aint)(in - 1) * d.rcount > INT_MAX, sbig = out > 1 && (MPI_Aint)(out - 1) * d.scount > INT_MAX;
+  if (rbig && (rc = PMPI_Type_contiguous(d.rcount, d.rtype, &r->tmp[ntmp])) == MPI_SUCCESS &&
+      (rc = PMPI_Type_commit(&r->tmp[ntmp])) == MPI_SUCCESS)
+    rt = r->tmp[ntmp++];
+  if (rc == MPI_SUCCESS && sbig && (rc = PMPI_Type_contiguous(d.scount, d.stype, &r->tmp[ntmp])) == MPI_SUCCESS &&
+      (rc = PMPI_Type_commit(&r->tmp[ntmp])) == MPI_SUCCESS)
+    st = r->tmp[ntmp++];
+  int *rcn = a, *rdp = a + in, *scn = a + 2 * in, *sdp = scn + out;
+  for (int i = 0; i < in; i++) rcn[i] = rbig ? 1 : d.rcount, rdp[i] = rbig ? i : i * d.rcount;
+  for (int j = 0; j < out; j++) scn[j] = sbig ? 1 : d.scount, sdp[j] = sbig ? j : j * d.scount;
+  mg_call g = d;
+  g.rtype = rt, g.rcounts = rcn, g.rdispls = rdp;
+  if (a2a) g.coll = MG_NEIGHBOR_ALLTOALLV, g.stype = st, g.scounts = scn, g.sdispls = sdp;
+  else g.coll = MG_NEIGHBOR_ALLGATHERV;
+  if (rc == MPI_SUCCESS) rc = mg_nbc_post(&g, c->req);
+  free_made(r, ntmp);
+  if (rc == MPI_SUCCESS) mg_nbc_kept = a;
+  else mg_nbc_free(a);
+  return rc;
+}
+
+/* Meta-rule IV, measure-only (rows_neighbor.c): the blocking row's exchange, complete when it
+ * returns (the caller's request: MPI_REQUEST_NULL). */
+int mg_ineighbor_as_isend_irecv(const mg_call *c) {
+  mg_call d = nbr_twin(c);
+  d.req = NULL, d.persistent = 0;
+  int rc = mg_neighbor_as_isend_irecv(&d);
+  if (c->req) *c->req = MPI_REQUEST_NULL;
   return rc;
 }

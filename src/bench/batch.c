@@ -23,7 +23,7 @@
  * completion time); a measure-only composition has waited for its parts and returns no request.
  * The scratch a one-call row keeps until completion (src/algs/nbc.c, mg_nbc_kept) is freed after
  * the wait. */
-static int run_nbc(mg_call *c, int alg) {
+int mg_batch_run_nbc(mg_call *c, int alg) {
   MPI_Request q = MPI_REQUEST_NULL;
   c->req = &q;
   int rc = mg_run(c, alg);
@@ -180,7 +180,7 @@ static int measure_slots(run *R, mg_bench_block *B, const mg_call *c, const int 
       }
       t0 = R->now();
       rc = mg_coll_is_p2p(call.coll) ? mg_pattern_run(&call, alg, R->cfg->pattern, B->rounds + r)
-           : mg_coll_is_nbc(call.coll) ? run_nbc(&call, lv >= 0 ? 0 : alg)
+           : mg_coll_is_nbc(call.coll) ? mg_batch_run_nbc(&call, lv >= 0 ? 0 : alg)
                                        : mg_run(&call, lv >= 0 ? 0 : alg);
       t1 = R->now();
       if (lv >= 0 && (rc2 = mg_lv_end(R->cfg->libvars, &call, c->comm)) != MPI_SUCCESS) return rc2;

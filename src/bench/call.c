@@ -102,7 +102,7 @@ static size_t mul_size(size_t n, size_t k) { return n > SIZE_MAX / k ? SIZE_MAX 
 static int nbr_counts(run *R, const mg_bench_block *B, mg_call *c, nbr_arrays *a) {
   int q[MG_BENCH_NBR_DEGREE], d = MG_BENCH_NBR_DEGREE;
   MPI_Aint ext = (MPI_Aint)mg_dtype_extent(B->dtype);
-  switch (B->coll) {
+  switch (mg_coll_base(B->coll)) { /* a non-blocking form: its blocking twin's arrays */
   case MG_NEIGHBOR_ALLGATHERV:
     for (int i = 0; i < d; i++) a->rc[i] = (int)B->count, a->rd[i] = i * (int)B->count;
     c->rcounts = a->rc, c->rdispls = a->rd;
@@ -116,7 +116,7 @@ static int nbr_counts(run *R, const mg_bench_block *B, mg_call *c, nbr_arrays *a
       a->st[j] = a->rt[j] = c->stype;
     }
     c->scounts = a->sc, c->rcounts = a->rc;
-    if (B->coll == MG_NEIGHBOR_ALLTOALLV) {
+    if (mg_coll_base(B->coll) == MG_NEIGHBOR_ALLTOALLV) {
       c->sdispls = a->sd, c->rdispls = a->rd;
     } else {
       c->sadispls = a->sad, c->radispls = a->rad, c->stypes = a->st, c->rtypes = a->rt;

@@ -84,7 +84,12 @@ static int applicable_series(mg_bench_block *B, const mg_call *c, mg_pattern pat
     if (why == MG_WHY_NONE && alg &&
         (!mg_colls[c->coll].known || mg_colls[c->coll].algs[B->series[i].alg].family == MG_FAM_HIER)) {
       mg_late = (mg_late_state){SIZE_MAX, MG_WHY_NONE};
-      (void)mg_run(c, B->series[i].alg);
+      if (mg_coll_is_nbc(c->coll)) { /* posted on a request of its own, and completed */
+        mg_call t = *c;
+        (void)mg_batch_run_nbc(&t, B->series[i].alg);
+      } else {
+        (void)mg_run(c, B->series[i].alg);
+      }
       why = mg_late.why;
     }
     if (alg && mg_colls[c->coll].algs[alg].family == MG_FAM_RMA && (why == MG_WHY_NONE || mg_why_measurable(why))) {

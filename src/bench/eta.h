@@ -54,7 +54,7 @@
 #ifndef MG_BENCH_ETA_H
 #define MG_BENCH_ETA_H
 
-#define MG_ETA_KEYS 48  /* keys 0..MG_ETA_KEYS-2; the last slot pools every key */
+#define MG_ETA_KEYS 64  /* keys 0..MG_ETA_KEYS-2; the last slot pools every key */
 #define MG_ETA_SIZES 64 /* distinct sizes remembered per key */
 #define MG_ETA_PROBES 9 /* readings of the slowness: its median */
 #define MG_ETA_TAU 60.0 /* seconds over which the slowness is averaged */

@@ -67,6 +67,9 @@ double mg_batch_tolerance(const run *R);
 int mg_batch_run(run *R, mg_bench_block *B, const mg_call *c, int *act, int *nact, const long *want, int warm,
                  mg_sync_method m, double *w);
 void mg_batch_series_clear(mg_bench_series *s);
+/* Row alg of non-blocking collective c posted on a request of its own and waited for, its arrays
+ * freed (the benchmark's call of a non-blocking row; c->req is left NULL). */
+int mg_batch_run_nbc(mg_call *c, int alg);
 /* sync_cost.c: res->sync_cost, sync_cost_min and sync_skew (cfg->sync_cost_reps steps). An MPI code. */
 int mg_bench_sync_cost(run *R);
 /* seq_engine.c, as engine.c uses it (cfg->stop_decided, MG_REP_RSE): after a batch, the variants

@@ -23,18 +23,19 @@ _Thread_local __attribute__((tls_model("initial-exec"))) void *mg_fortran_site;
 
 /* The MG_FN_ id of a non-blocking collective's function (persistent: its *_init), for the trace's
  * posts (lib/acct.h): found by name in the generated list once; -1 when the list lacks it. */
-static int nbc_fn[2][MG_NCOLLECTIVES];
+static int nbc_fn[2][MG_NCOLL]; /* by the blocking twin (a collective or a neighbourhood collective) */
 static pthread_once_t nbc_fn_once = PTHREAD_ONCE_INIT;
 static void nbc_fn_fill(void) {
-  for (int k = 0; k < MG_NCOLLECTIVES; k++) {
+  for (int k = 0; k < MG_NCOLL; k++) {
     char pers[64];
+    nbc_fn[0][k] = nbc_fn[1][k] = -1;
+    if (k >= MG_NCOLLECTIVES && !(mg_coll_is_neighbor((mg_coll)k) && !mg_coll_is_nbc((mg_coll)k))) continue;
     const char *mpi = mg_colls[k].mpi_name; /* "MPI_Allreduce" */
 #if defined(MPI_VERSION) && MPI_VERSION >= 4
     snprintf(pers, sizeof pers, "%s_init", mpi);
 #else
     snprintf(pers, sizeof pers, "MPIX_%s_init", mpi + 4);
 #endif
-    nbc_fn[0][k] = nbc_fn[1][k] = -1;
     for (int f = 0; f < MG_NFN; f++) {
       if (!strcmp(mg_fns[f].name, mg_colls[mg_coll_nbc_of((mg_coll)k)].mpi_name)) nbc_fn[0][k] = f;
       if (!strcmp(mg_fns[f].name, pers)) nbc_fn[1][k] = f;

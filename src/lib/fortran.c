@@ -102,7 +102,7 @@ static int f_alltoallw(void *sb, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint 
 typedef MPI_Fint F;
 /* The non-blocking collectives (issue 48) as the blocking ones, the request converted back; but
  * MPI_Ialltoallw (its datatype arrays: the Fortran binding passes through) and MPI_Ibarrier (below). */
-#define MG_FORTRAN_OPS(X) MG_FORTRAN_BARRIER(X) MG_FORTRAN_BUFFER_OPS(X) MG_FORTRAN_NBC_OPS(X)
+#define MG_FORTRAN_OPS(X) MG_FORTRAN_BARRIER(X) MG_FORTRAN_BUFFER_OPS(X) MG_FORTRAN_NBC_OPS(X) MG_FORTRAN_NEIGHBOR_OPS(X)
 #define MG_FORTRAN_BARRIER(X)                                                                               \
   X(barrier, BARRIER, PASS_THROUGH, (F * c, F * ierr), (c, ierr), rc = MPI_Barrier(COMM(c)))                 \
   X(ibarrier, IBARRIER, PASS_THROUGH, (F * c, F *req, F * ierr), (c, req, ierr), {                          \
@@ -268,6 +268,46 @@ typedef MPI_Fint F;
   X(iscatterv, ISCATTERV, PASS_THROUGH, (void *sb, F *scs, F *ds, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *req, F *ierr), (sb, scs, ds, st, rb, rc_, rt, root, c, req, ierr), { \
       MPI_Request r;                                                                                        \
       rc = MPI_Iscatterv(BUF(sb), scs, ds, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c), &r);          \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })
+
+/* The neighbourhood collectives and their non-blocking forms (issue 48): the arrays are the
+ * degrees' (MPI_Neighbor_alltoallw and MPI_Ineighbor_alltoallw: their datatype arrays, of a length
+ * only the topology tells, pass through to the library's binding). */
+#define F_NBR_BLOCK(X, name, NAME, Cname)                                                                      \
+  X(name, NAME, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *ierr),              \
+    (sb, sc, st, rb, rc_, rt, c, ierr), rc = Cname(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c)))
+#define F_INBR_BLOCK(X, name, NAME, Cname)                                                                     \
+  X(name, NAME, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *req, F *ierr),      \
+    (sb, sc, st, rb, rc_, rt, c, req, ierr), {                                                              \
+      MPI_Request r;                                                                                        \
+      rc = Cname(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c), &r);                             \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })
+#define MG_FORTRAN_NEIGHBOR_OPS(X)                                                                          \
+  F_NBR_BLOCK(X, neighbor_allgather, NEIGHBOR_ALLGATHER, MPI_Neighbor_allgather)                               \
+  F_NBR_BLOCK(X, neighbor_alltoall, NEIGHBOR_ALLTOALL, MPI_Neighbor_alltoall)                                  \
+  X(neighbor_allgatherv, NEIGHBOR_ALLGATHERV, PASS_THROUGH,                                                 \
+    (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c, F *ierr), (sb, sc, st, rb, rcs, ds, rt, c, ierr), \
+    rc = MPI_Neighbor_allgatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c)))             \
+  X(neighbor_alltoallv, NEIGHBOR_ALLTOALLV, PASS_THROUGH,                                                   \
+    (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c, F *ierr),                      \
+    (sb, scs, sds, st, rb, rcs, rds, rt, c, ierr),                                                          \
+    rc = MPI_Neighbor_alltoallv(BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c)))        \
+  F_INBR_BLOCK(X, ineighbor_allgather, INEIGHBOR_ALLGATHER, MPI_Ineighbor_allgather)                           \
+  F_INBR_BLOCK(X, ineighbor_alltoall, INEIGHBOR_ALLTOALL, MPI_Ineighbor_alltoall)                              \
+  X(ineighbor_allgatherv, INEIGHBOR_ALLGATHERV, PASS_THROUGH,                                               \
+    (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c, F *req, F *ierr),                        \
+    (sb, sc, st, rb, rcs, ds, rt, c, req, ierr), {                                                          \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Ineighbor_allgatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c), &r);       \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })                                                                                                      \
+  X(ineighbor_alltoallv, INEIGHBOR_ALLTOALLV, PASS_THROUGH,                                                 \
+    (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c, F *req, F *ierr),              \
+    (sb, scs, sds, st, rb, rcs, rds, rt, c, req, ierr), {                                                   \
+      MPI_Request r;                                                                                        \
+      rc = MPI_Ineighbor_alltoallv(BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c), &r);  \
       if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
     })
 

@@ -186,3 +186,41 @@ NBC_WRAPPERS(SCATTERV, Scatterv, scatterv,
              mg_fast_untouched(MG_ISCATTERV, comm), mg_tuned_untouched(MG_ISCATTERV, comm),
              (c.sbuf = sendbuf, c.scounts = sendcounts, c.sdispls = displs, c.stype = sendtype, c.rbuf = recvbuf,
               c.rcount = recvcount, c.rtype = recvtype, c.op = MPI_OP_NULL, c.root = root))
+
+/* The non-blocking neighbourhood collectives (MG_INEIGHBOR_OPS): MPI_Ineighbor_<op> and
+ * MPI(X)_Neighbor_<op>_init. Their size is not known on every rank (wrappers_neighbor.c), so the
+ * first level asks only whether anything touches the operation here; mg_dispatch reads the
+ * topology. */
+#define NEIGHBOR_BLOCK(E, Name, low)                                                                        \
+  NBC_WRAPPERS(E, Name, low,                                                                                \
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,         \
+                MPI_Datatype recvtype, MPI_Comm comm),                                                        \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),                              \
+               mg_fast_untouched(MG_I##E, comm), mg_tuned_untouched(MG_I##E, comm),                            \
+               (c.sbuf = sendbuf, c.scount = sendcount, c.stype = sendtype, c.rbuf = recvbuf,                   \
+                c.rcount = recvcount, c.rtype = recvtype, c.op = MPI_OP_NULL))
+NEIGHBOR_BLOCK(NEIGHBOR_ALLGATHER, Neighbor_allgather, neighbor_allgather)
+NEIGHBOR_BLOCK(NEIGHBOR_ALLTOALL, Neighbor_alltoall, neighbor_alltoall)
+NBC_WRAPPERS(NEIGHBOR_ALLGATHERV, Neighbor_allgatherv, neighbor_allgatherv,
+             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+              const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
+             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
+             mg_fast_untouched(MG_INEIGHBOR_ALLGATHERV, comm), mg_tuned_untouched(MG_INEIGHBOR_ALLGATHERV, comm),
+             (c.sbuf = sendbuf, c.scount = sendcount, c.stype = sendtype, c.rbuf = recvbuf, c.rcounts = recvcounts,
+              c.rdispls = displs, c.rtype = recvtype, c.op = MPI_OP_NULL))
+NBC_WRAPPERS(NEIGHBOR_ALLTOALLV, Neighbor_alltoallv, neighbor_alltoallv,
+             (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm),
+             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
+             mg_fast_untouched(MG_INEIGHBOR_ALLTOALLV, comm), mg_tuned_untouched(MG_INEIGHBOR_ALLTOALLV, comm),
+             (c.sbuf = sendbuf, c.scounts = sendcounts, c.sdispls = sdispls, c.stype = sendtype, c.rbuf = recvbuf,
+              c.rcounts = recvcounts, c.rdispls = rdispls, c.rtype = recvtype, c.op = MPI_OP_NULL))
+NBC_WRAPPERS(NEIGHBOR_ALLTOALLW, Neighbor_alltoallw, neighbor_alltoallw,
+             (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
+              void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],
+              MPI_Comm comm),
+             (sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm),
+             mg_fast_untouched(MG_INEIGHBOR_ALLTOALLW, comm), mg_tuned_untouched(MG_INEIGHBOR_ALLTOALLW, comm),
+             (c.sbuf = sendbuf, c.scounts = sendcounts, c.sadispls = sdispls, c.stypes = sendtypes,
+              c.stype = MPI_DATATYPE_NULL, c.rbuf = recvbuf, c.rcounts = recvcounts, c.radispls = rdispls,
+              c.rtypes = recvtypes, c.rtype = MPI_DATATYPE_NULL, c.op = MPI_OP_NULL))

@@ -137,8 +137,30 @@
     "not known on every rank: what this rank sends, the sum over its out-neighbours of "          \
     "sendcounts[i] x size(sendtypes[i])")
 
+/*
+ * The non-blocking neighbourhood collectives (MPI 3.0 §7.7; issue 48): MPI_Ineighbor_<op> of each
+ * blocking one, in the same order as MG_NEIGHBOR_OPS (mg_coll_base: the blocking twin), with the
+ * twin's columns. They stand for the persistent forms too (MPI_Neighbor_<op>_init, Open MPI's
+ * MPIX_Neighbor_<op>_init: mg_call.persistent), as MG_NBC_OPS does for the other collectives. The
+ * rows (rows_neighbor.c, src/algs/neighbor.c): one call of the library's own non-blocking function
+ * (the default; the general all-to-all over the communicator, meta-rule III; the v form of a
+ * block form), or the point-to-point exchange, measure-only (meta-rule IV: its requests are
+ * several, and libmpiguide has no progress engine to make them one).
+ */
+#define MG_INEIGHBOR_OPS(X)                                                                       \
+  X(INEIGHBOR_ALLGATHER, ineighbor_allgather, "MPI_Ineighbor_allgather", 0, 0, 0,                \
+    "not known on every rank: as for MPI_Neighbor_allgather")                                     \
+  X(INEIGHBOR_ALLGATHERV, ineighbor_allgatherv, "MPI_Ineighbor_allgatherv", 0, 0, 0,             \
+    "not known on every rank: as for MPI_Neighbor_allgatherv")                                    \
+  X(INEIGHBOR_ALLTOALL, ineighbor_alltoall, "MPI_Ineighbor_alltoall", 0, 0, 0,                   \
+    "not known on every rank: as for MPI_Neighbor_alltoall")                                      \
+  X(INEIGHBOR_ALLTOALLV, ineighbor_alltoallv, "MPI_Ineighbor_alltoallv", 0, 0, 0,                \
+    "not known on every rank: as for MPI_Neighbor_alltoallv")                                     \
+  X(INEIGHBOR_ALLTOALLW, ineighbor_alltoallw, "MPI_Ineighbor_alltoallw", 0, 0, 0,                \
+    "not known on every rank: as for MPI_Neighbor_alltoallw")
+
 /* Every operation: the collectives, the point-to-point operations, the non-blocking collectives,
- * the neighbourhood collectives. */
-#define MG_OPERATIONS(X) MG_COLLECTIVES(X) MG_P2P_OPS(X) MG_NBC_OPS(X) MG_NEIGHBOR_OPS(X)
+ * the neighbourhood collectives and their non-blocking forms. */
+#define MG_OPERATIONS(X) MG_COLLECTIVES(X) MG_P2P_OPS(X) MG_NBC_OPS(X) MG_NEIGHBOR_OPS(X) MG_INEIGHBOR_OPS(X)
 
 #endif

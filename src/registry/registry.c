@@ -59,6 +59,14 @@ MG_OPERATIONS(MG_X)
 MG_COLLECTIVES(MG_X)
 #undef MG_X
 _Static_assert(MG_ISCATTERV - MG_IALLGATHER + 1 == MG_NCOLLECTIVES, "one non-blocking form per blocking collective");
+#define MG_X(E, n, m, r, red, k, s)                                                                  \
+  _Static_assert((int)MG_FLAGS_I##E == (int)MG_FLAGS_##E, "MPI_I" #E ": rooted/reduction/known differ from " m); \
+  _Static_assert(MG_I##E - MG_INEIGHBOR_ALLGATHER == MG_##E - MG_NEIGHBOR_ALLGATHER, "MPI_I" #E ": not at " m "'s place");
+MG_NEIGHBOR_OPS(MG_X)
+#undef MG_X
+_Static_assert(MG_INEIGHBOR_ALLTOALLW - MG_INEIGHBOR_ALLGATHER == MG_NEIGHBOR_ALLTOALLW - MG_NEIGHBOR_ALLGATHER,
+               "one non-blocking form per neighbourhood collective");
+_Static_assert(MG_NCOLL <= 64, "the profile's operation mask (lib.h, profile_ruled) is a uint64_t");
 
 const mg_coll_info mg_colls[MG_NCOLL] = {
 #define MG_X(E, n, m, r, red, k, s) [MG_##E] = {#n, m, s, r, red, k, n##_algs, NALGS(n##_algs)},
@@ -268,7 +276,9 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   int one = (a->restrictions & MG_R_P_GT_1) && c->size == 1;
   if (!mg_colls[c->coll].known) /* no size restrictions: the mock-up decides late (mg_late_ok) */
     return in_place ? MG_WHY_IN_PLACE : one ? MG_WHY_ONE_PROCESS
-           : a->mem && a->mem(c) > scratch_max ? MG_WHY_SCRATCH_CAP : MG_WHY_NONE;
+           : a->mem && a->mem(c) > scratch_max ? MG_WHY_SCRATCH_CAP
+           : a->restrictions & MG_R_MEASURE_ONLY ? MG_WHY_MEASURE_ONLY /* last, as below */
+                                                 : MG_WHY_NONE;
   if (c->bytes == 0 && mg_coll_base(c->coll) != MG_BARRIER) return MG_WHY_EMPTY; /* a barrier moves nothing, always */
   if (in_place) return MG_WHY_IN_PLACE;
   if (one) return MG_WHY_ONE_PROCESS;

@@ -31,14 +31,25 @@ typedef enum {
 static inline int mg_coll_is_p2p(mg_coll k) { return MG_SEND <= k && k <= MG_SENDRECV_REPLACE; }
 /* A non-blocking collective (MG_NBC_OPS), and the blocking collective whose I-form it is (every
  * other operation: itself). The checks and the message size of a call are its twin's. */
-static inline int mg_coll_is_nbc(mg_coll k) { return MG_IALLGATHER <= k && k <= MG_ISCATTERV; }
-static inline mg_coll mg_coll_base(mg_coll k) {
-  return mg_coll_is_nbc(k) ? (mg_coll)(k - MG_IALLGATHER + MG_ALLGATHER) : k;
+/* The non-blocking neighbourhood collectives (MG_INEIGHBOR_OPS): non-blocking collectives too. */
+static inline int mg_coll_is_ineighbor(mg_coll k) { return MG_INEIGHBOR_ALLGATHER <= k && k <= MG_INEIGHBOR_ALLTOALLW; }
+static inline int mg_coll_is_nbc(mg_coll k) {
+  return (MG_IALLGATHER <= k && k <= MG_ISCATTERV) || mg_coll_is_ineighbor(k);
 }
-/* The non-blocking form of blocking collective k (k < MG_NCOLLECTIVES). */
-static inline mg_coll mg_coll_nbc_of(mg_coll k) { return (mg_coll)(k - MG_ALLGATHER + MG_IALLGATHER); }
-/* The neighbourhood collectives (MG_NEIGHBOR_OPS). */
-static inline int mg_coll_is_neighbor(mg_coll k) { return MG_NEIGHBOR_ALLGATHER <= k && k <= MG_NEIGHBOR_ALLTOALLW; }
+static inline mg_coll mg_coll_base(mg_coll k) {
+  if (MG_IALLGATHER <= k && k <= MG_ISCATTERV) return (mg_coll)(k - MG_IALLGATHER + MG_ALLGATHER);
+  return mg_coll_is_ineighbor(k) ? (mg_coll)(k - MG_INEIGHBOR_ALLGATHER + MG_NEIGHBOR_ALLGATHER) : k;
+}
+/* The non-blocking form of blocking collective or neighbourhood collective k. */
+static inline mg_coll mg_coll_nbc_of(mg_coll k) {
+  return k < MG_NCOLLECTIVES ? (mg_coll)(k - MG_ALLGATHER + MG_IALLGATHER)
+                             : (mg_coll)(k - MG_NEIGHBOR_ALLGATHER + MG_INEIGHBOR_ALLGATHER);
+}
+/* The neighbourhood collectives (MG_NEIGHBOR_OPS), blocking or not (MG_INEIGHBOR_OPS). */
+static inline int mg_coll_is_neighbor(mg_coll k) {
+  k = mg_coll_base(k);
+  return MG_NEIGHBOR_ALLGATHER <= k && k <= MG_NEIGHBOR_ALLTOALLW;
+}
 
 /*
  * Why a call ran the default instead of the algorithm that was asked for.
@@ -83,7 +94,11 @@ static inline int mg_coll_is_neighbor(mg_coll k) { return MG_NEIGHBOR_ALLGATHER 
     "the MPI libraries' own calls match differently (the point-to-point row)") \
   X(NO_WINDOW, "no_window",                                                         \
     "not applicable: the MPI library cannot make a one-sided window here (no one-sided component for " \
-    "this transport, e.g. Open MPI 4.1 over TCP between nodes, or window memory refused)")
+    "this transport, e.g. Open MPI 4.1 over TCP between nodes, or window memory refused)") \
+  X(UNAGREED, "unagreed",                                                           \
+    "not applicable yet: a distributed graph whose ranks have not agreed whether a peer gets two " \
+    "blocks (a non-blocking call may not wait for the other ranks; the first call of a blocking " \
+    "neighbourhood row on the communicator agrees, once)")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,

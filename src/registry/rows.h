@@ -217,4 +217,31 @@
    .restrictions = (restr), .mem_formula = "kept with the communicator: 4*p ints (+ 2*p handles: alltoallw)",  \
    .cost = cst, __VA_ARGS__}
 
+/*
+ * The non-blocking neighbourhood collectives (registry.h, MG_INEIGHBOR_OPS; src/algs/neighbor.c),
+ * family nbc: the blocking rows' meta-rules with the I prefix, and "a specialised I-collective not
+ * slower than a general one". The one-call rows give the caller the library's request and keep
+ * their arrays with it until it completes (src/lib/acct.c); the point-to-point exchange is
+ * measure-only (its requests are several; libmpiguide has no progress engine to make them one).
+ */
+#define MG_INBR_A2A_ROW(nm, Name, Gen, restr, cst, ...)                                               \
+  {.name = nm, .guideline = "TGT-M3", .formula = Name "(n) <= " Gen "(n)",                          \
+   .description = "one MPI_" Gen " over the whole communicator, zero counts for the non-neighbours, whose "   \
+                  "request the caller gets; the library's own where the topology gives a peer two blocks, "  \
+                  "and on a distributed graph until a blocking row agreed on it (unagreed)",                \
+   .restrictions = (restr), .mem_formula = "4*p ints (+ 2*p handles: alltoallw), kept until completion",     \
+   .family = MG_FAM_NBC, .cost = cst, __VA_ARGS__}
+#define MG_INBR_V_ROW(nm, Name, Gen, gl, desc, ...)                                                   \
+  {.name = nm, .guideline = gl, .formula = Name "(n) <= " Gen "(n)",                                \
+   .description = "one MPI_" Gen " with equal counts, whose request the caller gets" desc,           \
+   .restrictions = 0, .mem_formula = "2 ints per neighbour, kept until completion", .family = MG_FAM_NBC, \
+   .cost = "self(n)", __VA_ARGS__}
+#define MG_INBR_P2P_ROW(nm, Name, ...)                                                                \
+  {.name = nm, .guideline = "TGT-M4",                                                               \
+   .formula = Name "(n) <= indegree x Irecv + outdegree x Isend(n) + Waitall",                      \
+   .description = "the point-to-point exchange it stands for, as the blocking row; measure only: its "      \
+                  "requests are several (libmpiguide has no progress engine to complete them as one)",       \
+   .restrictions = MG_R_MEASURE_ONLY, .mem_formula = "kept with the communicator: the neighbour lists, a "   \
+   "request per edge", .family = MG_FAM_NBC, .cost = "self(n)", __VA_ARGS__}
+
 #endif

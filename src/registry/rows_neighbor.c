@@ -47,3 +47,46 @@ static const mg_alg neighbor_alltoallw_algs[] = {
                    "alltoallw(n)",
                    .fn = mg_neighbor_as_alltoallv),
 };
+
+/* The non-blocking forms (MG_INEIGHBOR_OPS) and, through mg_call.persistent, the persistent ones. */
+static const mg_alg ineighbor_allgather_algs[] = {
+    MG_DEFAULT_ROW("ineighbor_allgather_default", "MPI_Ineighbor_allgather", .fn = mg_nbc_default),
+    MG_INBR_V_ROW("ineighbor_allgather_as_ineighborallgatherv", "Ineighbor_allgather", "Ineighbor_allgatherv", "GL4",
+                  "; every topology (one block sent to every out-neighbour: two edges of a pair carry the same)",
+                  .fn = mg_ineighbor_as_ineighbor_v),
+    MG_INBR_A2A_ROW("ineighbor_allgather_as_ialltoallv", "Ineighbor_allgather", "Ialltoallv", 0, "alltoallv(n)",
+                    .fn = mg_ineighbor_as_ialltoallv),
+    MG_INBR_P2P_ROW("ineighbor_allgather_as_isend_irecv", "Ineighbor_allgather", .fn = mg_ineighbor_as_isend_irecv),
+};
+
+static const mg_alg ineighbor_allgatherv_algs[] = {
+    MG_DEFAULT_ROW("ineighbor_allgatherv_default", "MPI_Ineighbor_allgatherv", .fn = mg_nbc_default),
+    MG_INBR_A2A_ROW("ineighbor_allgatherv_as_ialltoallv", "Ineighbor_allgatherv", "Ialltoallv", 0, "alltoallv(n)",
+                    .fn = mg_ineighbor_as_ialltoallv),
+    MG_INBR_P2P_ROW("ineighbor_allgatherv_as_isend_irecv", "Ineighbor_allgatherv", .fn = mg_ineighbor_as_isend_irecv),
+};
+
+static const mg_alg ineighbor_alltoall_algs[] = {
+    MG_DEFAULT_ROW("ineighbor_alltoall_default", "MPI_Ineighbor_alltoall", .fn = mg_nbc_default),
+    MG_INBR_V_ROW("ineighbor_alltoall_as_ineighboralltoallv", "Ineighbor_alltoall", "Ineighbor_alltoallv", "GL8",
+                  "; the library's own where the topology gives a peer two blocks (MPICH 4.0.2 matches them "
+                  "differently in the two forms), and on a distributed graph until a blocking row agreed on it",
+                  .fn = mg_ineighbor_as_ineighbor_v),
+    MG_INBR_A2A_ROW("ineighbor_alltoall_as_ialltoallv", "Ineighbor_alltoall", "Ialltoallv", 0, "alltoallv(n)",
+                    .fn = mg_ineighbor_as_ialltoallv),
+    MG_INBR_P2P_ROW("ineighbor_alltoall_as_isend_irecv", "Ineighbor_alltoall", .fn = mg_ineighbor_as_isend_irecv),
+};
+
+static const mg_alg ineighbor_alltoallv_algs[] = {
+    MG_DEFAULT_ROW("ineighbor_alltoallv_default", "MPI_Ineighbor_alltoallv", .fn = mg_nbc_default),
+    MG_INBR_A2A_ROW("ineighbor_alltoallv_as_ialltoallv", "Ineighbor_alltoallv", "Ialltoallv", 0, "alltoallv(n)",
+                    .fn = mg_ineighbor_as_ialltoallv),
+    MG_INBR_P2P_ROW("ineighbor_alltoallv_as_isend_irecv", "Ineighbor_alltoallv", .fn = mg_ineighbor_as_isend_irecv),
+};
+
+static const mg_alg ineighbor_alltoallw_algs[] = {
+    MG_DEFAULT_ROW("ineighbor_alltoallw_default", "MPI_Ineighbor_alltoallw", .fn = mg_nbc_default),
+    MG_INBR_A2A_ROW("ineighbor_alltoallw_as_ialltoallw", "Ineighbor_alltoallw", "Ialltoallw", MG_R_P_GT_1,
+                    "alltoallw(n)", .fn = mg_ineighbor_as_ialltoallv),
+    MG_INBR_P2P_ROW("ineighbor_alltoallw_as_isend_irecv", "Ineighbor_alltoallw", .fn = mg_ineighbor_as_isend_irecv),
+};

@@ -406,7 +406,7 @@ static void test_ops(int argc, char **argv, MPI_Comm comm) {
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   for (int i = 1; i < argc; i++)
     for (int k = 0; k < MG_NCOLL; k++)
-      if (mg_coll_is_nbc((mg_coll)k) && (!strcmp(argv[i], "all") || !strcmp(argv[i], mg_colls[k].name)))
+      if ((mg_coll_is_nbc((mg_coll)k) && !mg_coll_is_ineighbor((mg_coll)k)) && (!strcmp(argv[i], "all") || !strcmp(argv[i], mg_colls[k].name)))
         test_op((mg_coll)k, comm);
   g_np = np, g_rank = rank;
 }
@@ -440,7 +440,7 @@ int main(int argc, char **argv) {
     FILE *f = fopen(argv[2], "w");
     if (!f) return perror(argv[2]), 2;
     for (int k = 0; k < MG_NCOLL; k++)
-      if (mg_coll_is_nbc((mg_coll)k)) fprintf(f, "%s\n", mg_colls[k].name);
+      if ((mg_coll_is_nbc((mg_coll)k) && !mg_coll_is_ineighbor((mg_coll)k))) fprintf(f, "%s\n", mg_colls[k].name);
     return fclose(f) == 0 ? 0 : 2;
   }
   MPI_Init(&argc, &argv);
@@ -470,7 +470,7 @@ int main(int argc, char **argv) {
       continue;
     }
     for (int k = 0; k < MG_NCOLL; k++)
-      if (mg_coll_is_nbc((mg_coll)k) && (!strcmp(argv[i], "all") || !strcmp(argv[i], mg_colls[k].name))) {
+      if ((mg_coll_is_nbc((mg_coll)k) && !mg_coll_is_ineighbor((mg_coll)k)) && (!strcmp(argv[i], "all") || !strcmp(argv[i], mg_colls[k].name))) {
         test_op((mg_coll)k, comm);
         any = 1;
       }

@@ -24,6 +24,7 @@ trap 'rm -f "$want"' EXIT
       t = (($1 in op) ? "diff.p2p." $1 : "diff." $1) ".np<N>"
       if ($1 in nb) t = "diff.nbc.np<N>"
       if ($1 ~ /^neighbor_/) t = "diff.neighbor.np<N> (nbrtest)"
+      if ($1 ~ /^ineighbor_/) t = "diff.neighbor.nonblocking.np2 (nbrtest --nonblocking)"
       if ($2 ~ /_as_reranked$/) t = "diff.rerank.np<N> (measure only: reranktest)"
       if ($2 ~ /_as_persistent$/) t = "diff.persist.np<N> (measure only: persisttest)"
       if ($2 ~ /_as_(hier|lane)$/) t = t " (one node), diff.hier.k<K>.np<N> and cluster.* (several nodes)"
