@@ -20,7 +20,8 @@
  * is slower than the sizes above it: a planted non-monotone cell (check.planted.monotony);
  * MG_PLANT_FUNC=allreduce plants in PMPI_Allreduce instead (benchmarks/verdict_quality.sh);
  * MG_PLANT_FUNC=neighbor_alltoall in PMPI_Neighbor_alltoall (its block per neighbour counts: the
- * neighbourhood rows never call it, tuned.neighbor.np2);
+ * neighbourhood rows never call it, tuned.neighbor.np2); MG_PLANT_FUNC=ineighbor_alltoall in the
+ * post of PMPI_Ineighbor_alltoall (the non-blocking rows never call it either, tuned.ineighbor.np2);
  * MG_PLANT_FACTOR=F (> 0) makes each rank's call F times as long as its real call instead of
  * adding a cost per byte (fine for allreduce, where every rank waits for all the others).
  * Test-only: it is never installed. The MPI functions it needs are looked up
@@ -39,6 +40,7 @@ typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
 typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 typedef int (*type_size_fn)(MPI_Datatype, int *);
 typedef int (*nbr_a2a_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+typedef int (*inbr_a2a_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
 
 static double now(void) {
   struct timespec ts;
@@ -55,7 +57,7 @@ static double env_num(const char *name, double dflt) {
 
 /* What the plant slows down (MG_PLANT_FUNC, default "bcast"), from which size, and how. */
 static struct {
-  int ready, bcast, allreduce, nbr_a2a;
+  int ready, bcast, allreduce, nbr_a2a, inbr_a2a;
   type_size_fn type_size;
   double bytes_from, bytes_to, ns_per_byte, factor;
 } cfg;
@@ -66,6 +68,7 @@ static void setup(void) {
   cfg.bcast = !fn || !strcmp(fn, "bcast");
   cfg.allreduce = fn && !strcmp(fn, "allreduce");
   cfg.nbr_a2a = fn && !strcmp(fn, "neighbor_alltoall");
+  cfg.inbr_a2a = fn && !strcmp(fn, "ineighbor_alltoall");
   cfg.type_size = (type_size_fn)dlsym(RTLD_NEXT, "PMPI_Type_size");
   cfg.bytes_from = env_num("MG_PLANT_BYTES", 65536);
   cfg.bytes_to = env_num("MG_PLANT_BYTES_TO", 1e300);
@@ -129,5 +132,20 @@ __attribute__((visibility("default"))) int PMPI_Neighbor_alltoall(const void *sb
   double t0 = now();
   int rc = real(sbuf, scount, stype, rbuf, rcount, rtype, comm);
   if (rc == MPI_SUCCESS) slow_down(cfg.nbr_a2a, scount, stype, t0);
+  return rc;
+}
+
+__attribute__((visibility("default"))) int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
+                                                                   void *rbuf, int rcount, MPI_Datatype rtype,
+                                                                   MPI_Comm comm, MPI_Request *req) {
+  static inbr_a2a_fn real;
+  setup();
+  if (!real && !(real = (inbr_a2a_fn)dlsym(RTLD_NEXT, "PMPI_Ineighbor_alltoall"))) {
+    fprintf(stderr, "plant: PMPI_Ineighbor_alltoall not found after the plant library\n");
+    abort();
+  }
+  double t0 = now();
+  int rc = real(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
+  if (rc == MPI_SUCCESS) slow_down(cfg.inbr_a2a, scount, stype, t0);
   return rc;
 }

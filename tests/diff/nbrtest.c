@@ -39,9 +39,10 @@
  * and freed, against the blocking call's result; the requests libmpiguide keeps arrays for are
  * back to 0 after each; the counters say which ran or why the default did; the measure-only row
  * also run as the benchmark runs it. On a distributed graph before and after a blocking row agreed
- * on its blocks (nbr_trace.sh checks the trace rows).
+ * on its blocks (nbr_trace.sh checks the trace rows). With --no-force: each non-blocking form as
+ * the environment chose (tuned.ineighbor.np2: a profile's rule), results compared.
  *
- * Usage: nbrtest [--no-force | --nonblocking] [-v] [op ...]   (default: all five)
+ * Usage: nbrtest [--no-force] [--nonblocking] [-v] [op ...]   (default: all five)
  * Exit code 0 when every rank saw every case pass, 1 otherwise.
  */
 #include <mpi.h>
@@ -461,10 +462,11 @@ static int complete(MPI_Request *rq, int poll) {
  */
 static void nb_case(MPI_Comm c, int t, const nbhd *n, int two, int agreed, int op, int alg, MPI_Datatype dt, int pers,
                     int poll) {
-  int iop = mg_coll_nbc_of((mg_coll)op);
+  int iop = mg_coll_nbc_of((mg_coll)op), env = alg < 0; /* env: as the environment chose, no counters */
+  if (env) alg = 0;
   const mg_alg *A = &mg_colls[iop].algs[alg];
   char what[240];
-  snprintf(what, sizeof what, "%s %s=%s %s %s%s%s", topo_name[t], mg_colls[iop].name, A->name,
+  snprintf(what, sizeof what, "%s %s=%s %s %s%s%s", topo_name[t], mg_colls[iop].name, env ? "(environment)" : A->name,
            pers ? "persistent" : "non-blocking", dt == MPI_INT ? "MPI_INT" : "vector", poll ? " Test-polled" : "",
            is_dist(t) ? (agreed ? " (agreed)" : " (not agreed)") : "");
   TEST_CASE(what);
@@ -502,7 +504,9 @@ static void nb_case(MPI_Comm c, int t, const nbhd *n, int two, int agreed, int o
   for (int w = 0; w < 3; w++) fell[w] = mpiguide_fallbacks(mg_colls[iop].name, why[w]) - fb0[w];
   int mo = (A->restrictions & MG_R_MEASURE_ONLY) != 0;
   int gathers_v = strstr(A->name, "_as_ineighborallgatherv") != NULL; /* needs no one block per peer */
-  if (alg == 0) {
+  if (env) {
+    /* the profile's or the trace's choice: only the results above */
+  } else if (alg == 0) {
     ASSERT_EQ((int)ran, 1);
   } else if (mo) {
     ASSERT_EQ((int)fell[2], 1);
@@ -521,7 +525,7 @@ static void nb_case(MPI_Comm c, int t, const nbhd *n, int two, int agreed, int o
     /* a one-call row keeps its arrays with the request until it completes (or is freed) */
     ASSERT_TRUE(kept >= 1);
   }
-  if (mo && !pers) { /* the benchmark's run of the measure-only row: the same result */
+  if (mo && !pers && !env) { /* the benchmark's run of the measure-only row: the same result */
     fill(&a);
     ASSERT_EQ(bench_run(&a, c, iop, alg), MPI_SUCCESS);
     if (cmp) ASSERT_TRUE(memcmp(ref, a.rbuf, a.rints * sizeof(int)) == 0);
@@ -566,6 +570,15 @@ static void nb_outstanding(MPI_Comm c, int t, const nbhd *n, int two, int op, in
 /* --nonblocking on one topology: every row of each selected operation's non-blocking form; on a
  * distributed graph twice, before and after a blocking row's first call agreed on its blocks. */
 static void nb_topology(MPI_Comm c, int t, const nbhd *n, int two, const int *sel) {
+  if (g_noforce) { /* --no-force: each operation as the environment chose (a profile, a trace) */
+    for (int op = 0; op < MG_NCOLL; op++) {
+      if (!sel[op]) continue;
+      for (int pers = 0; pers <= HAVE_PCOLL; pers++) nb_case(c, t, n, two, 0, op, -1, MPI_INT, pers, 0);
+      nb_case(c, t, n, two, 0, op, -1, g_vec, 0, 0);
+      nb_case(c, t, n, two, 0, op, -1, MPI_INT, 0, 1);
+    }
+    return;
+  }
   for (int agreed = 0; agreed <= is_dist(t); agreed++) {
     if (agreed) { /* a blocking row's first call on the communicator: the ranks agree */
       int a2a = -1;
@@ -688,7 +701,8 @@ int main(int argc, char **argv) {
     TEST_MPI(PMPI_Comm_free(&c));
   }
   TEST_MPI(PMPI_Type_free(&g_vec));
-  int st = mg_test_mpi_summary(g_nb       ? "non-blocking and persistent forms, every row forced"
+  int st = mg_test_mpi_summary(g_nb && g_noforce ? "non-blocking and persistent forms as the environment chose"
+                               : g_nb             ? "non-blocking and persistent forms, every row forced"
                                : g_noforce ? "neighbourhood collectives as the environment chose"
                                            : "every row forced");
   MPI_Finalize();

@@ -498,6 +498,40 @@ neighbor)
   if ((other == 0)); then ok "t.csv: every other neighbor_alltoall call fell back with two_blocks or had no topology"
   else fail "t.csv: neighbor_alltoall calls neither by the rule, nor two_blocks, nor without a topology: $(grep '^neighbor_alltoall,' t.csv | head -5)"; fi
   ;;
+ineighbor)
+  # issue 48: the planted MPI_Ineighbor_alltoall post -> check (family nbc) -> tune's '*' rule for the
+  # non-blocking operation -> nbrtest --nonblocking under the profile: the row by its rule where the
+  # topology allows it, the default with two_blocks or unagreed (a distributed graph no blocking row
+  # agreed on) elsewhere; results the library's
+  NP=${1:?NP}
+  : "${MG_PLANT:?}" "${MG_NBRTEST:?}"
+  planted_tune "$NP" MG_PLANT_FUNC=ineighbor_alltoall MG_PLANT_BYTES=0 MG_PLANT_NS_PER_BYTE=200 -- \
+    -c ineighbor_alltoall --families nbc -m ineighbor_alltoall_as_ialltoallv --sizes 1K,4K
+  line=$(grep -nE "^ineighbor_alltoall +np=$NP +\* +ineighbor_alltoall_as_ialltoallv( |$)" p.prof | cut -d: -f1)
+  if [[ -n $line ]]; then ok "p.prof: ineighbor_alltoall np=$NP * ineighbor_alltoall_as_ialltoallv (line $line)"
+  else fail "p.prof has no '*' rule for ineighbor_alltoall"; fi
+  local_run validate "$MG_CLI" profile validate p.prof
+  expect_rc validate 0
+  cmd_start
+  cmd_ctx "$NP" "MPIGUIDE_PROFILE=$PWD/p.prof" "MPIGUIDE_TRACE=$PWD/t.csv" -- "$MG_NBRTEST" --nonblocking --no-force neighbor_alltoall
+  run inbr
+  expect_rc inbr 0
+  if grep -q '^nbrtest: OK' inbr.out inbr.err; then ok "inbr: results equal the library's under the profile"
+  else fail "inbr: nbrtest did not pass under the profile"; fi
+  cmd_start
+  cmd_ctx "$NP" "MPIGUIDE_PROFILE=$PWD/p.prof" -- "$MG_NBRTEST" --nonblocking --no-force neighbor_alltoall
+  run inbr_tuned
+  expect_rc inbr_tuned 0
+  if grep -q '^nbrtest: OK' inbr_tuned.out inbr_tuned.err; then ok "inbr_tuned: results equal the library's on the tuned path"
+  else fail "inbr_tuned: nbrtest did not pass on the tuned path"; fi
+  ran=$(awk -F, -v l="line $line" '$1 == "ineighbor_alltoall" && $3 == "ineighbor_alltoall_as_ialltoallv" && $8 == l' t.csv | wc -l)
+  if ((ran > 0)); then ok "t.csv: ineighbor_alltoall_as_ialltoallv by line $line ($ran rows)"
+  else fail "t.csv: the row never ran by line $line: $(grep '^ineighbor_alltoall,' t.csv | head -5)"; fi
+  other=$(awk -F, -v l="line $line" '$1 == "ineighbor_alltoall" && !($3 == "ineighbor_alltoall_as_ialltoallv" && $8 == l) &&
+                                      !($3 == "default" && ($6 == "two_blocks" || $6 == "unagreed"))' t.csv | wc -l)
+  if ((other == 0)); then ok "t.csv: every other ineighbor_alltoall call fell back with two_blocks or unagreed"
+  else fail "t.csv: ineighbor_alltoall calls neither by the rule, nor two_blocks, nor unagreed: $(grep '^ineighbor_alltoall,' t.csv | head -5)"; fi
+  ;;
 lib)
   NP=${1:?NP}
   : "${MG_LIB:?}" "${MG_APP:?}"
