@@ -61,6 +61,8 @@ typedef struct mg_check_preset {
   const char *roots;      /* --roots of the rooted collectives */
   const char *reductions; /* --reductions: the (datatype, op) pairs of the reductions */
   const char *families;   /* --families: the guideline families measured (registry.h) */
+  int all_ops; /* without --collectives: every collective operation with a mock-up of the families (the
+                * non-blocking, persistent and neighbourhood ones too); 0: the 17 blocking ones */
 } mg_check_preset;
 
 /* --quick (full = 0, the default) or --full. */

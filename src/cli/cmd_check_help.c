@@ -14,6 +14,7 @@
 /* Collectives whose message size is a per-rank block get the small range,
  * those whose size is the whole vector the large one (as in PGChecker). */
 int mg_check_whole_vector(mg_coll c) {
+  c = mg_coll_base(c); /* a non-blocking collective: its blocking twin's sizes */
   return c == MG_BCAST || c == MG_REDUCE || c == MG_ALLREDUCE || c == MG_SCAN || c == MG_EXSCAN ||
          c == MG_REDUCE_SCATTER || c == MG_ALLGATHERV || c == MG_GATHERV || c == MG_SCATTERV || c == MG_ALLTOALLV ||
          c == MG_ALLTOALLW;
@@ -22,8 +23,9 @@ int mg_check_whole_vector(mg_coll c) {
 /* How many collectives preset p checks: those with a mock-up of its families. */
 static int nchecked(const mg_check_preset *p) {
   int n = 0;
-  for (int c = 0; c < MG_NCOLLECTIVES; c++) {
+  for (int c = 0; c < (p->all_ops ? MG_NCOLL : MG_NCOLLECTIVES); c++) {
     int any = 0;
+    if (mg_coll_is_p2p((mg_coll)c)) continue;
     for (int a = 1; a < mg_colls[c].nalgs; a++) {
       const char *f = mg_families[mg_colls[c].algs[a].family].name, *at = strstr(p->families, f);
       size_t len = strlen(f); /* a whole item of the comma-separated list */
@@ -40,10 +42,12 @@ static int nchecked(const mg_check_preset *p) {
  * summed); full also bytes with bitwise or, the thesis' choice, which covers its 1-byte size. */
 static const mg_check_preset presets[] = {
     {"quick", "16,256,4K,16K", "16,1K,64K,1M", 0.01, 100, 1000, 80, 3, "spread:4", "double:sum,int:sum",
-     "composition,split,pt2pt"},
+     "composition,split,pt2pt", 0},
     {"full", "1,4,16,64,128,256,512,1K,2K,4K,8K,16K", "1,4,16,64,256,1K,4K,16K,64K,256K,1M,4M,8M", 0.01, 50,
      1000, 0, 5, "spread:4", "double:sum,int:sum,byte:bor",
-     "composition,split,blocks,nonblocking,monotony,inplace,datatype,userop,p2p,pt2pt,rma,rerank,topo,hier"},
+     "composition,split,blocks,nonblocking,monotony,inplace,datatype,userop,p2p,pt2pt,rma,rerank,topo,hier,nbc,"
+     "persistent",
+     1},
 };
 
 /* The presets in words, from the table above: the help text and `check --presets` (which

@@ -178,9 +178,11 @@ static int choose(const mg_opt_vals *o, mg_check_state *S) {
     /* every collective that has a mock-up to compare with; with --sizes-from also every
      * point-to-point operation with one (issue 33: an application's hottest sites were MPI_Send
      * calls, and the loop left them 'not measured'): sizes_from keeps those the trace called */
-    int last = o->given[O_SIZES_FROM] ? MG_NCOLL : MG_NCOLLECTIVES;
+    /* --full (all_ops): the non-blocking, persistent and neighbourhood operations too (issue 48) */
+    int last = o->given[O_SIZES_FROM] || S->pre->all_ops ? MG_NCOLL : MG_NCOLLECTIVES;
     for (int c = 0; c < last; c++)
-      if (mg_colls[c].nalgs > 1) S->colls[S->ncolls++] = (mg_coll)c;
+      if (mg_colls[c].nalgs > 1 && (o->given[O_SIZES_FROM] || !mg_coll_is_p2p((mg_coll)c)))
+        S->colls[S->ncolls++] = (mg_coll)c;
   }
   if (o->given[O_MOCKUPS]) {
     if (mg_cmd_each(o->val[O_MOCKUPS], "--mockups", add_mockup, S, S->err, sizeof S->err)) return -1;
@@ -195,6 +197,8 @@ static int choose(const mg_opt_vals *o, mg_check_state *S) {
              o->given[O_FAMILIES] ? o->val[O_FAMILIES] : o->given[O_P2P] ? MG_CHECK_P2P_FAMILIES : S->pre->families);
     if (mg_cmd_each(list, "--families", add_family, &f, S->err, sizeof S->err)) return -1;
     if (o->given[O_IN_PLACE] && !o->given[O_FAMILIES]) f.fam |= 1u << MG_FAM_INPLACE; /* what it is for */
+    /* the non-blocking (and non-blocking neighbourhood) calls a trace holds: their family's rows */
+    if (o->given[O_SIZES_FROM] && !o->given[O_FAMILIES]) f.fam |= 1u << MG_FAM_NBC;
     for (int i = 0; i < S->ncolls; i++)
       for (int a = 1; a < mg_colls[S->colls[i]].nalgs; a++)
         if (!(f.fam & (1u << mg_colls[S->colls[i]].algs[a].family))) S->algmask[S->colls[i]] &= ~(1u << a);

@@ -88,7 +88,7 @@ fi
 # and says what it leaves out and why (the C program at 2 ranks only: one short check)
 if [[ $src == *.c && $np == 2 ]]; then
   # shellcheck disable=SC2086
-  "$MG_MPIEXEC" -n 2 $MG_MPIEXEC_FLAGS "$MG_CLI" check --sizes-from t.csv --collectives send,sendrecv --nrep 20 \
+  "$MG_MPIEXEC" -n 2 $MG_MPIEXEC_FLAGS "$MG_CLI" check --sizes-from t.csv --collectives send,sendrecv,iallreduce --nrep 20 \
     --min-span 0 --force -o ck >ck.out 2>ck.err || { fail "check --sizes-from: exit $?"; cat ck.err; }
   grep -q "MPI_Isend sizes are checked where its guidelines are, in send's cell (TGT 2010 eqs. 5-7" ck.err &&
     ok "check --sizes-from: the posts' sizes go to the cells of their guidelines" || fail "no note on the posts"
@@ -96,5 +96,10 @@ if [[ $src == *.c && $np == 2 ]]; then
     ok "check --sizes-from: what it leaves out, the completions first" || fail "no note on what is left out"
   awk -F, '$1 == "send" && $3 == 8 {s = 1} $1 == "sendrecv" && $3 == 8 {r = 1} END {exit !(s && r)}' ck/raw.csv &&
     ok "check measured send and sendrecv at the posts' 8 bytes" || fail "send, sendrecv at 8 bytes not measured"
+  # the non-blocking collective the trace called, with its family's row (nbc, added by --sizes-from)
+  sz=$(awk -F, '!/^#/ && $1 == "iallreduce" && $2 > 0 {print $2; exit}' t.csv)
+  awk -F, -v b="$sz" '$1 == "iallreduce" && $2 == b && $3 == "iallreduce_as_ireduce_ibcast" {f = 1} END {exit !f}' ck/verdicts.csv &&
+    ok "check --sizes-from: iallreduce at the trace's $sz bytes, against Ireduce + Ibcast" ||
+    { fail "no iallreduce verdict at the trace's size '$sz'"; cut -d, -f1-5 ck/verdicts.csv; }
 fi
 finish
