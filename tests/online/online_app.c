@@ -17,6 +17,10 @@
  *   online_app phases   sizes that change over time: small, then large, then
  *                       small again (its cell has decided by then)
  *   online_app few      a cell called fewer times than it needs to decide
+ *   online_app nbc      non-blocking collectives posted in an order that a blocking post would
+ *                       deadlock: rank 0 posts MPI_Iallreduce and MPI_Ibcast, then sends to rank 1,
+ *                       which receives before it posts; then every rank waits. Online tuning must
+ *                       leave them to the default (no trial's barrier or agreement in a post)
  *
  * After every call the rank finds out which algorithm ran (the difference of
  * its mpiguide_calls counters) and the communicator's ranks compare it with
@@ -195,6 +199,32 @@ static void allgather_once(MPI_Comm comm, int n, long call, int skew) {
 
 /* ---- the modes -------------------------------------------------------------------------------- */
 
+/* nbc: rank 0 posts, then sends to rank 1, which receives first: a post that waited for the other
+ * ranks (a trial's barrier, an agreement) would hang here. The results are the library's. */
+static void run_nbc(long calls) {
+  enum { N = 64 };
+  double in[N], out[N], want[N], b[N], bwant[N];
+  for (long k = 0; k < calls; k++) {
+    for (int i = 0; i < N; i++) in[i] = (double)((rank + 1) * (i % 7) + k % 5), b[i] = rank == 0 ? (double)(i + k) : -1;
+    MPI_Request q[2];
+    int token = (int)k;
+    if (rank == 1) MPI_Recv(&token, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    long long ar[MAXALG], bc[MAXALG]; /* compared after the wait: comparing in between would block too */
+    take("iallreduce", ar), take("ibcast", bc);
+    MPI_Iallreduce(in, out, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD, &q[0]);
+    MPI_Ibcast(b, N, MPI_DOUBLE, 0, MPI_COMM_WORLD, &q[1]);
+    if (rank == 0 && size > 1) MPI_Send(&token, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
+    MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+    same_everywhere("iallreduce", ar, MPI_COMM_WORLD, k);
+    same_everywhere("ibcast", bc, MPI_COMM_WORLD, k);
+    ASSERT_MSG(token == (int)k, "nbc call %ld: the token is %d", k, token);
+    PMPI_Allreduce(in, want, N, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < N; i++) bwant[i] = (double)(i + k);
+    check_doubles("iallreduce", k, out, want, N);
+    check_doubles("ibcast", k, b, bwant, N);
+  }
+}
+
 static void run_skew(long calls) {
   for (long k = 0; k < calls; k++) {
     allreduce_once(MPI_COMM_WORLD, 1, k, 1);
@@ -290,6 +320,8 @@ int main(int argc, char **argv) {
     run_phases(calls);
   else if (!strcmp(mode, "few"))
     for (long k = 0; k < calls; k++) allreduce_once(MPI_COMM_WORLD, 1, k, 0);
+  else if (!strcmp(mode, "nbc"))
+    run_nbc(calls);
   else {
     fprintf(stderr, "online_app: unknown mode '%s'\n", mode);
     MPI_Abort(MPI_COMM_WORLD, 2);

@@ -26,6 +26,8 @@
 #            decided by the model without a trial (every call rule "online model"), every call's
 #            result still the library's; the learned profile counts that cell and, as never
 #            tried, the rows predict prices above MPIGUIDE_MODEL_FACTOR (2) x the cheapest (issue 34)
+#   nbc      (online_app nbc) non-blocking collectives posted in an order a blocking post would hang:
+#            the run finishes, every call the default, no rule learned (issue 48)
 #   badenv   MPIGUIDE_ONLINE_TRIALS=abc with auto: one warning, the default 8 trials; MPIGUIDE_ONLINE_TRIALS
 #            and MPIGUIDE_PROFILE_OUT without auto: one warning each (ignored), nothing learned
 # Environment: MG_MPIEXEC, MG_MPIEXEC_FLAGS, MG_APP (online_app), MG_CLI (mpiguide),
@@ -43,7 +45,7 @@ MODE=$mode
 
 # The algorithm names online_app compares counters of, from the registry.
 MG_ALGS=""
-for c in allreduce bcast reduce allgather; do
+for c in allreduce bcast reduce allgather iallreduce ibcast; do
   MG_ALGS+="$c:$("$MG_CLI" list --csv "$c" | awk -F, 'NR > 1 {print $2}' | paste -sd, -);"
 done
 export MG_ALGS
@@ -118,6 +120,18 @@ phases)
   decided run allreduce 65536 || die "the large size did not decide"
   (($(rules | grep -c '^allreduce') == 2)) || die "want 2 allreduce rules"
   echo "run_online: phases: both sizes learned"
+  ;;
+nbc)
+  # issue 48: the non-blocking collectives are not learned (a trial's barrier in a post would hang
+  # the order online_app nbc posts in); the run finishes, every call the default, no rule
+  launch run MPIGUIDE_PROFILE=auto MPIGUIDE_PROFILE_OUT="$work/learned.prof" || die "exit status $?"
+  finished_ok run
+  n=$(rows run | awk '$1 == "iallreduce" || $1 == "ibcast" {n += $4} END {print n + 0}')
+  ((n == 2 * calls)) || die "want $((2 * calls)) iallreduce and ibcast calls in the trace (a row counts a call of every rank once), have $n"
+  rows run | awk '($1 == "iallreduce" || $1 == "ibcast") && ($3 != "default" || $6 != "-") {exit 1}' ||
+    die "a non-blocking call was not the plain default under online tuning"
+  ! rules | grep -qE '^i(allreduce|bcast) ' || die "a rule for a non-blocking collective was learned"
+  echo "run_online: nbc: $calls rounds posted in an order a blocking post would hang; the default, no rule"
   ;;
 few)
   rows run | awk '$3 != "default" || $6 != "-" {exit 1}' || die "a call of a cell called $calls times was not the plain default"
