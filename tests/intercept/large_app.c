@@ -3,7 +3,8 @@
  * MPI_Bcast_c, MPI_Reduce_c, MPI_Gather_c, MPI_Scatter_c and MPI_Allgather_c with counts that fit
  * an int, each result compared with the library's own (PMPI_ with int counts, which libmpiguide
  * never sees); the gather, scatter and allgather pass counts the MPI ignores (off the root, with
- * MPI_IN_PLACE) past INT_MAX. Knows nothing of mpiguide.
+ * MPI_IN_PLACE) past INT_MAX; MPI_Iallgather_c (in place, the send count unset), MPI_Iallreduce_c
+ * and MPI_Allreduce_init_c (started twice). Knows nothing of mpiguide.
  * Built against an MPI without them (MPI_VERSION < 4: Open MPI 4.1), it says so and exits 77.
  *
  *   large_app COUNT...     each count once per operation; prints "large_app: OK" on rank 0
@@ -64,6 +65,29 @@ int main(int argc, char **argv) {
     MPI_Allgather_c(MPI_IN_PLACE, unset, MPI_INT, all, (MPI_Count)n, MPI_INT, MPI_COMM_WORLD);
     PMPI_Allgather(MPI_IN_PLACE, 0, MPI_INT, wall, n, MPI_INT, MPI_COMM_WORLD);
     expect("MPI_Allgather_c", all, wall, n * p, rank);
+    /* the non-blocking and persistent forms (issue 48): MPI_Iallgather_c in place with the send
+     * count unset, MPI_Iallreduce_c, and MPI_Allreduce_init_c started twice */
+    MPI_Request q;
+    for (int k = 0; k < n * p; k++) all[k] = -3;
+    for (int k = 0; k < n; k++) all[(size_t)rank * n + k] = a[k] + 1;
+    MPI_Iallgather_c(MPI_IN_PLACE, unset, MPI_INT, all, (MPI_Count)n, MPI_INT, MPI_COMM_WORLD, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    for (int k = 0; k < n; k++) b[k] = a[k] + 1;
+    PMPI_Allgather(b, n, MPI_INT, wall, n, MPI_INT, MPI_COMM_WORLD);
+    expect("MPI_Iallgather_c", all, wall, n * p, rank);
+    MPI_Iallreduce_c(a, b, (MPI_Count)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    PMPI_Allreduce(a, w, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    expect("MPI_Iallreduce_c", b, w, n, rank);
+    MPI_Allreduce_init_c(a, b, (MPI_Count)n, MPI_INT, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, &q);
+    for (int t = 0; t < 2; t++) {
+      for (int k = 0; k < n; k++) a[k] += t;
+      MPI_Start(&q);
+      MPI_Wait(&q, MPI_STATUS_IGNORE);
+      PMPI_Allreduce(a, w, n, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      expect("MPI_Allreduce_init_c", b, w, n, rank);
+    }
+    MPI_Request_free(&q);
     free(all);
     free(wall);
     free(a);

@@ -571,6 +571,7 @@ large)
   # it (large_app sets those past INT_MAX) hangs the call or mixes the results
   spec=allreduce=allreduce_as_reduce_bcast,reduce=reduce_as_allreduce,bcast=bcast_as_allgatherv
   spec+=,gather=gather_as_allgather,scatter=scatter_as_bcast,allgather=allgather_as_gather_bcast
+  spec+=,iallgather=iallgather_as_iallgatherv
   cmd_start
   cmd_ctx "$np" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$spec" "MPIGUIDE_TRACE=$PWD/large.csv" MPIGUIDE_TRACE_TIME=1 \
     -- "$MG_LARGE_APP" "${COUNTS[@]}"
@@ -584,7 +585,14 @@ large)
       else fail "large.csv: no row '$want'; rows: $(rows large.csv | tr '\n' ';')"; fi
     done
   done
-  for want in gather_as_allgather scatter_as_bcast allgather_as_gather_bcast; do
+  # the non-blocking and persistent forms: MPI_Iallgather_c forced, MPI_Iallreduce_c (sum) and
+  # MPI_Allreduce_init_c (max) the default of iallreduce, a row each per count, at the int size
+  for c in "${COUNTS[@]}"; do
+    want="iallreduce $((4 * c)) default 1 $np -"
+    if (($(rows large.csv | grep -cxF "$want") == 2)); then ok "large.csv: $want, twice (sum, max)"
+    else fail "large.csv: not two rows '$want'; rows: $(rows large.csv | tr '\n' ';')"; fi
+  done
+  for want in gather_as_allgather scatter_as_bcast allgather_as_gather_bcast iallgather_as_iallgatherv; do
     n=$(rows large.csv | awk -v a="$want" '$3 == a' | wc -l)
     if ((n == ${#COUNTS[@]})); then ok "large.csv: $want ran at all ${#COUNTS[@]} counts"
     else fail "large.csv: $want at $n of ${#COUNTS[@]} counts; rows: $(rows large.csv | tr '\n' ';')"; fi
