@@ -9,7 +9,9 @@
  * three outstanding operations on one communicator completed in reverse order; persistent requests
  * started three times and freed; after every case the requests libmpiguide keeps scratch for
  * (mpiguide_requests_kept) are back to 0, and while a row with scratch is outstanding they are not;
- * invalid arguments (a negative count) return the library's error class on every rank.
+ * invalid arguments (a negative count) return the library's error class on every rank; the rooted
+ * ones with their root-only side garbage off the root (NULL buffer, count -1, MPI_DATATYPE_NULL,
+ * NULL arrays: what MPI never reads there).
  * Measure-only rows: only that they fall back (the library never runs them).
  * --shapes: then MPI_INT at the quick counts on communicators split into odd and even ranks, with
  * the ranks reversed, and of the first s ranks (s = 1 .. np), and the reductions (ireduce,
@@ -361,6 +363,21 @@ static void run_error(mg_coll op, const kase *k, const char *what) {
   g_cases++;
 }
 
+/* The root-only side of a rooted collective, off the root: what MPI never reads there made garbage
+ * (a NULL buffer, count -1, MPI_DATATYPE_NULL, NULL arrays), which no row may read either. */
+static void garble(kase *k) {
+  mg_call *c = &k->c;
+  if (g_rank == c->root) return;
+  switch (mg_coll_base(c->coll)) {
+  case MG_GATHER: c->rbuf = NULL, c->rcount = -1, c->rtype = MPI_DATATYPE_NULL; break;
+  case MG_GATHERV: c->rbuf = NULL, c->rcounts = NULL, c->rdispls = NULL, c->rtype = MPI_DATATYPE_NULL; break;
+  case MG_SCATTER: c->sbuf = NULL, c->scount = -1, c->stype = MPI_DATATYPE_NULL; break;
+  case MG_SCATTERV: c->sbuf = NULL, c->scounts = NULL, c->sdispls = NULL, c->stype = MPI_DATATYPE_NULL; break;
+  case MG_REDUCE: c->rbuf = NULL; break;
+  default: break;
+  }
+}
+
 static void test_op(mg_coll op, MPI_Comm comm) {
   const mg_coll_info *ci = &mg_colls[op];
   int counts[] = {0, 1, 5, 300}, ncounts = g_quick || g_ints_only ? 3 : 4;
@@ -387,6 +404,14 @@ static void test_op(mg_coll op, MPI_Comm comm) {
                      t ? "vector" : "int", counts[ni], root, inpl ? " in place" : "", how % 6);
             if (g_trace) fprintf(stderr, "nbctest: rank %d: %s\n", g_rank, what);
             run_case(op, a, &k, how++ % 6, what);
+            if (ni == 2 && !inpl && ci->rooted && mg_coll_base(op) != MG_BCAST) {
+              kase g = k; /* the same buffers: garble changes the descriptor only */
+              garble(&g);
+              char gw[300];
+              snprintf(gw, sizeof gw, "%s, the root-only side garbage off the root", what);
+              if (g_trace) fprintf(stderr, "nbctest: rank %d: %s\n", g_rank, gw);
+              run_case(op, a, &g, how++ % 6, gw);
+            }
             if (ni == 2 && !inpl) {
               run_outstanding(op, &k, what);
               run_persistent(&k, a, types[t], what);
