@@ -48,6 +48,7 @@
 #include "lib/lib.h"
 
 #if defined(OPEN_MPI)
+#include <mpi-ext.h> /* OMPI_HAVE_MPI_EXT_PCOLLREQ: the persistent collectives' MPIX_ bindings */
 
 _Static_assert(sizeof(MPI_Fint) == sizeof(int), "Fortran count arrays are passed on as int arrays");
 
@@ -194,82 +195,58 @@ typedef MPI_Fint F;
       STATUS_OUT(st);                                                                                       \
     })
 
-#define MG_FORTRAN_NBC_OPS(X)                                                                               \
-  X(iallgather, IALLGATHER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *req, F *ierr), (sb, sc, st, rb, rc_, rt, c, req, ierr), { \
+/*
+ * The non-blocking collectives whose Fortran bindings libmpiguide defines (issue 48), one row each:
+ * Y(X, low, UP, Cap, fparams, fargs, cargs): the blocking operation in lower and upper case and as
+ * MPI spells it (MPI_I<low>, MPI(X)_<Cap>_init), the binding's parameters before the request (all
+ * by reference), the same names, and the C call's arguments before the request. From it the
+ * non-blocking bindings (MG_FORTRAN_NBC_OPS) and Open MPI's persistent ones (MG_FORTRAN_PERS_OPS,
+ * its pcollreq extension's mpix_<op>_init). MPI_Ialltoallw and the neighbourhood alltoallw forms are
+ * not here (their datatype arrays: the binding passes through); MPI_Ibarrier is written out below.
+ */
+#define MG_FUNPAREN(...) __VA_ARGS__
+#define MG_FORTRAN_NB_LIST(Y, X) \
+  Y(X, allgather, ALLGATHER, Allgather, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c), (sb, sc, st, rb, rc_, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c))) \
+  Y(X, allgatherv, ALLGATHERV, Allgatherv, (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c), (sb, sc, st, rb, rcs, ds, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c))) \
+  Y(X, allreduce, ALLREDUCE, Allreduce, (void *sb, void *rb, F *n, F *t, F *op, F *c), (sb, rb, n, t, op, c), (BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c))) \
+  Y(X, alltoall, ALLTOALL, Alltoall, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c), (sb, sc, st, rb, rc_, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c))) \
+  Y(X, alltoallv, ALLTOALLV, Alltoallv, (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c), (sb, scs, sds, st, rb, rcs, rds, rt, c), (BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c))) \
+  Y(X, bcast, BCAST, Bcast, (void *b, F *n, F *t, F *root, F *c), (b, n, t, root, c), (BUF(b), *n, TYPE(t), *root, COMM(c))) \
+  Y(X, exscan, EXSCAN, Exscan, (void *sb, void *rb, F *n, F *t, F *op, F *c), (sb, rb, n, t, op, c), (BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c))) \
+  Y(X, gather, GATHER, Gather, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c), (sb, sc, st, rb, rc_, rt, root, c), (BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c))) \
+  Y(X, gatherv, GATHERV, Gatherv, (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *root, F *c), (sb, sc, st, rb, rcs, ds, rt, root, c), (BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), *root, COMM(c))) \
+  Y(X, reduce, REDUCE, Reduce, (void *sb, void *rb, F *n, F *t, F *op, F *root, F *c), (sb, rb, n, t, op, root, c), (BUF(sb), BUF(rb), *n, TYPE(t), OP(op), *root, COMM(c))) \
+  Y(X, reduce_scatter, REDUCE_SCATTER, Reduce_scatter, (void *sb, void *rb, F *rcs, F *t, F *op, F *c), (sb, rb, rcs, t, op, c), (BUF(sb), BUF(rb), rcs, TYPE(t), OP(op), COMM(c))) \
+  Y(X, reduce_scatter_block, REDUCE_SCATTER_BLOCK, Reduce_scatter_block, (void *sb, void *rb, F *n, F *t, F *op, F *c), (sb, rb, n, t, op, c), (BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c))) \
+  Y(X, scan, SCAN, Scan, (void *sb, void *rb, F *n, F *t, F *op, F *c), (sb, rb, n, t, op, c), (BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c))) \
+  Y(X, scatter, SCATTER, Scatter, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c), (sb, sc, st, rb, rc_, rt, root, c), (BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c))) \
+  Y(X, scatterv, SCATTERV, Scatterv, (void *sb, F *scs, F *ds, F *st, void *rb, F *rc_, F *rt, F *root, F *c), (sb, scs, ds, st, rb, rc_, rt, root, c), (BUF(sb), scs, ds, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c))) \
+  Y(X, neighbor_allgather, NEIGHBOR_ALLGATHER, Neighbor_allgather, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c), (sb, sc, st, rb, rc_, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c))) \
+  Y(X, neighbor_allgatherv, NEIGHBOR_ALLGATHERV, Neighbor_allgatherv, (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c), (sb, sc, st, rb, rcs, ds, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c))) \
+  Y(X, neighbor_alltoall, NEIGHBOR_ALLTOALL, Neighbor_alltoall, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c), (sb, sc, st, rb, rc_, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c))) \
+  Y(X, neighbor_alltoallv, NEIGHBOR_ALLTOALLV, Neighbor_alltoallv, (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c), (sb, scs, sds, st, rb, rcs, rds, rt, c), (BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c)))
+/* A row's non-blocking binding, MPI_I<OP>: the request converted back. */
+#define F_AS_NBC(X, low, UP, Cap, fp, fa, ca)                                                               \
+  X(i##low, I##UP, PASS_THROUGH, (MG_FUNPAREN fp, F * req, F * ierr), (MG_FUNPAREN fa, req, ierr), {       \
       MPI_Request r;                                                                                        \
-      rc = MPI_Iallgather(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c), &r);                    \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(iallgatherv, IALLGATHERV, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c, F *req, F *ierr), (sb, sc, st, rb, rcs, ds, rt, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Iallgatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c), &r);                \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(iallreduce, IALLREDUCE, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *req, F *ierr), (sb, rb, n, t, op, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Iallreduce(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c), &r);                              \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(ialltoall, IALLTOALL, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *req, F *ierr), (sb, sc, st, rb, rc_, rt, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Ialltoall(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c), &r);                     \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(ialltoallv, IALLTOALLV, PASS_THROUGH, (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c, F *req, F *ierr), (sb, scs, sds, st, rb, rcs, rds, rt, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Ialltoallv(BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c), &r);           \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(ibcast, IBCAST, PASS_THROUGH, (void *b, F *n, F *t, F *root, F *c, F *req, F *ierr), (b, n, t, root, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Ibcast(BUF(b), *n, TYPE(t), *root, COMM(c), &r);                                             \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(iexscan, IEXSCAN, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *req, F *ierr), (sb, rb, n, t, op, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Iexscan(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c), &r);                                 \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(igather, IGATHER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *req, F *ierr), (sb, sc, st, rb, rc_, rt, root, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Igather(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c), &r);                \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(igatherv, IGATHERV, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *root, F *c, F *req, F *ierr), (sb, sc, st, rb, rcs, ds, rt, root, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Igatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), *root, COMM(c), &r);            \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(ireduce, IREDUCE, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *root, F *c, F *req, F *ierr), (sb, rb, n, t, op, root, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Ireduce(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), *root, COMM(c), &r);                          \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(ireduce_scatter, IREDUCE_SCATTER, PASS_THROUGH, (void *sb, void *rb, F *rcs, F *t, F *op, F *c, F *req, F *ierr), (sb, rb, rcs, t, op, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Ireduce_scatter(BUF(sb), BUF(rb), rcs, TYPE(t), OP(op), COMM(c), &r);                        \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(ireduce_scatter_block, IREDUCE_SCATTER_BLOCK, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *req, F *ierr), (sb, rb, n, t, op, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Ireduce_scatter_block(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c), &r);                   \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(iscan, ISCAN, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *req, F *ierr), (sb, rb, n, t, op, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Iscan(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c), &r);                                   \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(iscatter, ISCATTER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *req, F *ierr), (sb, sc, st, rb, rc_, rt, root, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Iscatter(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c), &r);               \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(iscatterv, ISCATTERV, PASS_THROUGH, (void *sb, F *scs, F *ds, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *req, F *ierr), (sb, scs, ds, st, rb, rc_, rt, root, c, req, ierr), { \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Iscatterv(BUF(sb), scs, ds, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c), &r);          \
+      rc = MPI_I##low(MG_FUNPAREN ca, &r);                                                                  \
       if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
     })
+#define MG_FORTRAN_NBC_OPS(X) MG_FORTRAN_NB_LIST(F_AS_NBC, X)
+/* Its persistent binding, <OP>_INIT (the info converted, the request back). */
+#if defined(MPI_VERSION) && MPI_VERSION >= 4
+#define F_PCOLL(Cap) MPI_##Cap##_init
+#else
+#define F_PCOLL(Cap) MPIX_##Cap##_init
+#endif
+#define F_AS_INIT(X, low, UP, Cap, fp, fa, ca)                                                              \
+  X(low##_init, UP##_INIT, PASS_THROUGH, (MG_FUNPAREN fp, F * info, F * req, F * ierr),                       \
+    (MG_FUNPAREN fa, info, req, ierr), {                                                                    \
+      MPI_Request r;                                                                                        \
+      rc = F_PCOLL(Cap)(MG_FUNPAREN ca, PMPI_Info_f2c(*info), &r);                                          \
+      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
+    })
+#define MG_FORTRAN_PERS_OPS(X) MG_FORTRAN_NB_LIST(F_AS_INIT, X)
 
 /* The neighbourhood collectives and their non-blocking forms (issue 48): the arrays are the
  * degrees' (MPI_Neighbor_alltoallw and MPI_Ineighbor_alltoallw: their datatype arrays, of a length
@@ -277,13 +254,6 @@ typedef MPI_Fint F;
 #define F_NBR_BLOCK(X, name, NAME, Cname)                                                                      \
   X(name, NAME, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *ierr),              \
     (sb, sc, st, rb, rc_, rt, c, ierr), rc = Cname(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c)))
-#define F_INBR_BLOCK(X, name, NAME, Cname)                                                                     \
-  X(name, NAME, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *req, F *ierr),      \
-    (sb, sc, st, rb, rc_, rt, c, req, ierr), {                                                              \
-      MPI_Request r;                                                                                        \
-      rc = Cname(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c), &r);                             \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })
 #define MG_FORTRAN_NEIGHBOR_OPS(X)                                                                          \
   F_NBR_BLOCK(X, neighbor_allgather, NEIGHBOR_ALLGATHER, MPI_Neighbor_allgather)                               \
   F_NBR_BLOCK(X, neighbor_alltoall, NEIGHBOR_ALLTOALL, MPI_Neighbor_alltoall)                                  \
@@ -293,23 +263,7 @@ typedef MPI_Fint F;
   X(neighbor_alltoallv, NEIGHBOR_ALLTOALLV, PASS_THROUGH,                                                   \
     (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c, F *ierr),                      \
     (sb, scs, sds, st, rb, rcs, rds, rt, c, ierr),                                                          \
-    rc = MPI_Neighbor_alltoallv(BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c)))        \
-  F_INBR_BLOCK(X, ineighbor_allgather, INEIGHBOR_ALLGATHER, MPI_Ineighbor_allgather)                           \
-  F_INBR_BLOCK(X, ineighbor_alltoall, INEIGHBOR_ALLTOALL, MPI_Ineighbor_alltoall)                              \
-  X(ineighbor_allgatherv, INEIGHBOR_ALLGATHERV, PASS_THROUGH,                                               \
-    (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c, F *req, F *ierr),                        \
-    (sb, sc, st, rb, rcs, ds, rt, c, req, ierr), {                                                          \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Ineighbor_allgatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c), &r);       \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })                                                                                                      \
-  X(ineighbor_alltoallv, INEIGHBOR_ALLTOALLV, PASS_THROUGH,                                                 \
-    (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c, F *req, F *ierr),              \
-    (sb, scs, sds, st, rb, rcs, rds, rt, c, req, ierr), {                                                   \
-      MPI_Request r;                                                                                        \
-      rc = MPI_Ineighbor_alltoallv(BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c), &r);  \
-      if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
-    })
+    rc = MPI_Neighbor_alltoallv(BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c)))
 
 /*
  * The mpi_f08 bindings, on both MPIs: they call the C function (MPICH) or Open MPI's ompi_<op>_f
@@ -383,6 +337,35 @@ MG_FORTRAN_OPS(F_WRAPPER)
 #define F08_OMPI(name, NAME, idle, params, args, body) F08_FORWARD(mpi_##name##_f08_, params, args)
 MG_FORTRAN_OPS(F08_OMPI)
 
+/* Open MPI's persistent collectives' bindings (its pcollreq extension: mpix_<op>_init_ and the
+ * other manglings, weak aliases of ompix_<op>_init_f, which calls PMPIX_<Op>_init): the same
+ * wrapper under those names, calling wrappers_nbc.c's MPIX_<Op>_init (issue 48). */
+#if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+#define F_PWRAPPER(name, NAME, idle, params, args, body)                                \
+  extern void pmpix_##name##_ params __attribute__((weak));                             \
+  static MG_ACTIVE void name##_fx_active params {                                       \
+    int rc;                                                                             \
+    body;                                                                               \
+    if (ierr) *ierr = (MPI_Fint)rc;                                                     \
+  }                                                                                     \
+  MG_EXPORT void ompix_##name##_f params;                                               \
+  void ompix_##name##_f params {                                                        \
+    if (idle) {                                                                         \
+      pmpix_##name##_ args;                                                             \
+      return;                                                                           \
+    }                                                                                   \
+    void *outer = mg_fortran_site;                                                      \
+    mg_fortran_site = outer ? outer : __builtin_return_address(0);                      \
+    name##_fx_active args;                                                              \
+    mg_fortran_site = outer;                                                            \
+  }                                                                                     \
+  MG_EXPORT void mpix_##name##_ params __attribute__((alias("ompix_" #name "_f")));     \
+  MG_EXPORT void mpix_##name##__ params __attribute__((alias("ompix_" #name "_f")));    \
+  MG_EXPORT void mpix_##name params __attribute__((alias("ompix_" #name "_f")));        \
+  MG_EXPORT void MPIX_##NAME params __attribute__((alias("ompix_" #name "_f")));
+MG_FORTRAN_PERS_OPS(F_PWRAPPER)
+#endif
+
 F_ALIASES(init, INIT, (MPI_Fint * ierr))
 F_ALIASES(init_thread, INIT_THREAD, (MPI_Fint * required, MPI_Fint * provided, MPI_Fint * ierr))
 F_ALIASES(finalize, FINALIZE, (MPI_Fint * ierr))
@@ -410,6 +393,7 @@ F_ALIASES(finalize, FINALIZE, (MPI_Fint * ierr))
   MG_EXPORT void mpi_##name params __attribute__((alias("mpi_" #name "_")));                          \
   MG_EXPORT void MPI_##NAME params __attribute__((alias("mpi_" #name "_")));
 MG_FORTRAN_OPS(F_SITE)
+MG_FORTRAN_PERS_OPS(F_SITE) /* MPI-4.0's persistent bindings: mpi_<op>_init_ calls MPI_<Op>_init too */
 
 /* MPICH's mpi_f08 calls mpi_<op>_f08ts_ for an operation with a choice buffer ("ts": TS 29113's
  * assumed-type, assumed-rank dummies; nm -u of an mpi_f08 program), which turns gfortran's array

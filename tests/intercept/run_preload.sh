@@ -270,6 +270,33 @@ other_mpi)
   if [[ ! -e other_var.csv ]]; then ok "other_var: the job ran untuned (no trace)"
   else fail "other_var: a trace was written"; fi
   ;;
+fortran_nbc)
+  # issue 48: fortran_nbc.f90's MPI_NEIGHBOR_ALLGATHER, MPI_INEIGHBOR_ALLGATHER, MPI_IALLREDUCE and
+  # the persistent allreduce (MPIX_ALLREDUCE_INIT on Open MPI) reach libmpiguide from Fortran: the
+  # results right with a row forced, the forced row in the trace at every count, every call at the
+  # program's own sites (Open MPI's bindings call PMPI_ themselves: fortran.c catches them)
+  NP=${1:?NP} APP=${2:?APP}
+  cmd_start
+  cmd_ctx "$NP" -- "$APP"
+  run nbc_plain
+  expect_success nbc_plain fortran_nbc
+  cmd_start
+  cmd_ctx "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_TRACE=$PWD/fnbc.csv" MPIGUIDE_TRACE_TIME=1 \
+    "MPIGUIDE_ALG=ineighbor_allgather=ineighbor_allgather_as_ineighborallgatherv" -- "$APP"
+  run nbc_forced
+  expect_success nbc_forced fortran_nbc
+  n=$(rows fnbc.csv | awk '$1 == "ineighbor_allgather" && $3 == "ineighbor_allgather_as_ineighborallgatherv" && $6 == "-"' | wc -l)
+  if ((n == 3)); then ok "fnbc.csv: MPI_INEIGHBOR_ALLGATHER ran the forced row at the 3 counts"
+  else fail "fnbc.csv: the forced row at $n of 3 counts: $(rows fnbc.csv | grep neighbor | tr '\n' ';')"; fi
+  calls=$(rows fnbc.csv | awk '$1 == "iallreduce" {n += $4} END {print n + 0}')
+  if ((calls == 6)); then ok "fnbc.csv: 6 iallreduce calls (MPI_IALLREDUCE and the persistent init, 3 counts)"
+  else fail "fnbc.csv: $calls iallreduce calls, want 6: $(rows fnbc.csv | grep iallreduce | tr '\n' ';')"; fi
+  nb=$(rows fnbc.csv | awk '$1 == "neighbor_allgather" {n += $4} END {print n + 0}')
+  if ((nb == 3)); then ok "fnbc.csv: 3 MPI_NEIGHBOR_ALLGATHER calls"; else fail "fnbc.csv: $nb neighbor_allgather calls, want 3"; fi
+  other=$(awk -F, -v o="$(readlink -f "$APP")" '!/^#@/ && $1 != "collective" && $1 !~ /^MPI_/ && $10 != o { print $1 " at " $10 }' fnbc.csv | sort -u)
+  if [[ -z $other ]]; then ok "fnbc.csv: every tuned call traced at fortran_nbc's sites"
+  else fail "fnbc.csv: sites outside fortran_nbc: $(head -3 <<<"$other" | paste -sd';')"; fi
+  ;;
 fortran)
   NP=${1:?NP} APP=${2:?APP}
   : "${MG_CLI:?}"

@@ -1,0 +1,85 @@
+! The non-blocking, neighbourhood and persistent collectives from a plain Fortran program
+! ("use mpi"; issue 48), knowing nothing of mpiguide: on a periodic 1-D Cartesian ring of the
+! ranks, MPI_NEIGHBOR_ALLGATHER, MPI_INEIGHBOR_ALLGATHER + MPI_WAIT, MPI_IALLREDUCE + MPI_WAIT and
+! the persistent allreduce (MPI-4.0's MPI_ALLREDUCE_INIT, Open MPI 4.1's MPIX_ALLREDUCE_INIT of its
+! pcollreq extension: -DMG_MPIX) started twice and freed, at counts 1, 37 and 2500, each result
+! checked against the values every rank can compute. run_preload.sh fortran_nbc runs it plain and
+! with rows forced, and reads the trace: the calls at this program's sites, the rows forced.
+! On success rank 0 prints "fortran_nbc: OK"; a wrong value ends it with exit status 1.
+program fortran_nbc
+  use mpi
+  implicit none
+  integer :: ierr, rank, p, ring, req, c, n, i, t, nbad, left, right
+  integer :: counts(3), dims(1)
+  logical :: periods(1)
+  integer, allocatable :: a(:), b(:), g(:)
+  external :: mpix_allreduce_init
+
+  counts = (/ 1, 37, 2500 /)
+  nbad = 0
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, p, ierr)
+  dims(1) = p
+  periods(1) = .true.
+  call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, .false., ring, ierr)
+  call MPI_Cart_shift(ring, 0, 1, left, right, ierr)
+  do c = 1, 3
+    n = counts(c)
+    allocate (a(n), b(n), g(2 * n))
+    do i = 1, n
+      a(i) = 1000 * rank + i
+    end do
+    ! the ring's two neighbours' blocks: left's, then right's
+    call MPI_Neighbor_allgather(a, n, MPI_INTEGER, g, n, MPI_INTEGER, ring, ierr)
+    call expect_ring('neighbor_allgather')
+    g = -1
+    call MPI_Ineighbor_allgather(a, n, MPI_INTEGER, g, n, MPI_INTEGER, ring, req, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    call expect_ring('ineighbor_allgather')
+    call MPI_Iallreduce(a, b, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, req, ierr)
+    call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+    call expect_sum('iallreduce', 0)
+#ifdef MG_MPIX
+    call mpix_allreduce_init(a, b, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, req, ierr)
+#else
+    call MPI_Allreduce_init(a, b, n, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, req, ierr)
+#endif
+    do t = 1, 2
+      a = a + 1
+      call MPI_Start(req, ierr)
+      call MPI_Wait(req, MPI_STATUS_IGNORE, ierr)
+      call expect_sum('allreduce_init', t)
+    end do
+    call MPI_Request_free(req, ierr)
+    deallocate (a, b, g)
+  end do
+  call MPI_Allreduce(MPI_IN_PLACE, nbad, 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, ierr)
+  if (rank == 0 .and. nbad == 0) print '(a)', 'fortran_nbc: OK'
+  call MPI_Finalize(ierr)
+  if (nbad /= 0) stop 1
+contains
+  subroutine expect_ring(what)
+    character(len=*), intent(in) :: what
+    integer :: j
+    do j = 1, n
+      if (g(j) /= 1000 * left + j .or. g(n + j) /= 1000 * right + j) then
+        print '(a,i0,2a,i0)', 'fortran_nbc: rank ', rank, ': wrong block of ', what, n
+        nbad = nbad + 1
+        return
+      end if
+    end do
+  end subroutine
+  subroutine expect_sum(what, shift)
+    character(len=*), intent(in) :: what
+    integer, intent(in) :: shift
+    integer :: j
+    do j = 1, n
+      if (b(j) /= 1000 * (p * (p - 1) / 2) + p * (j + shift)) then
+        print '(a,i0,2a,i0)', 'fortran_nbc: rank ', rank, ': wrong sum of ', what, n
+        nbad = nbad + 1
+        return
+      end if
+    end do
+  end subroutine
+end program
