@@ -81,15 +81,34 @@
                mg_tuned_default(MG_I##E, comm, sendbuf, count, datatype, count, datatype, op),                     \
                (c.sbuf = sendbuf, c.scount = count, c.stype = datatype, c.rbuf = recvbuf, c.rcount = count,        \
                 c.rtype = datatype, c.op = op))
-#define BLOCK(E, Name, low)                                                                                 \
+#define BLOCK_SHAPE(E, Name, low, fast, settled)                                                            \
   NBC_WRAPPERS(E, Name, low,                                                                                \
                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,         \
                 MPI_Datatype recvtype, MPI_Comm comm),                                                        \
-               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),                              \
-               mg_fast_default(MG_I##E, comm, recvcount, recvtype),                                            \
-               mg_tuned_default(MG_I##E, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL),  \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm), fast, settled,               \
                (c.sbuf = sendbuf, c.scount = sendcount, c.stype = sendtype, c.rbuf = recvbuf,                   \
                 c.rcount = recvcount, c.rtype = recvtype, c.op = MPI_OP_NULL))
+#define BLOCK(E, Name, low)                                                                                 \
+  BLOCK_SHAPE(E, Name, low, mg_fast_default(MG_I##E, comm, recvcount, recvtype),                            \
+              mg_tuned_default(MG_I##E, comm, sendbuf, sendcount, sendtype, recvcount, recvtype, MPI_OP_NULL))
+/* The v shapes (allgatherv's, alltoallv's), whose size not every rank knows: the first level asks
+ * only whether anything touches the operation. */
+#define ALLGATHERV_SHAPE(E, Name, low)                                                                      \
+  NBC_WRAPPERS(E, Name, low,                                                                                \
+               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], \
+                const int displs[], MPI_Datatype recvtype, MPI_Comm comm),                                    \
+               (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),                     \
+               mg_fast_untouched(MG_I##E, comm), mg_tuned_untouched(MG_I##E, comm),                            \
+               (c.sbuf = sendbuf, c.scount = sendcount, c.stype = sendtype, c.rbuf = recvbuf, c.rcounts = recvcounts, \
+                c.rdispls = displs, c.rtype = recvtype, c.op = MPI_OP_NULL))
+#define ALLTOALLV_SHAPE(E, Name, low)                                                                       \
+  NBC_WRAPPERS(E, Name, low,                                                                                \
+               (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,         \
+                void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm), \
+               (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),          \
+               mg_fast_untouched(MG_I##E, comm), mg_tuned_untouched(MG_I##E, comm),                            \
+               (c.sbuf = sendbuf, c.scounts = sendcounts, c.sdispls = sdispls, c.stype = sendtype,              \
+                c.rbuf = recvbuf, c.rcounts = recvcounts, c.rdispls = rdispls, c.rtype = recvtype, c.op = MPI_OP_NULL))
 #define ROOTED_BLOCK(E, Name, low)                                                                          \
   NBC_WRAPPERS(E, Name, low,                                                                                \
                (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,         \
@@ -100,22 +119,10 @@
                 c.rcount = recvcount, c.rtype = recvtype, c.op = MPI_OP_NULL, c.root = root))
 
 BLOCK(ALLGATHER, Allgather, allgather) /* MPI_Iallgather, MPI(X)_Allgather_init */
-NBC_WRAPPERS(ALLGATHERV, Allgatherv, allgatherv,
-             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-              const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
-             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
-             mg_fast_untouched(MG_IALLGATHERV, comm), mg_tuned_untouched(MG_IALLGATHERV, comm),
-             (c.sbuf = sendbuf, c.scount = sendcount, c.stype = sendtype, c.rbuf = recvbuf, c.rcounts = recvcounts,
-              c.rdispls = displs, c.rtype = recvtype, c.op = MPI_OP_NULL))
+ALLGATHERV_SHAPE(ALLGATHERV, Allgatherv, allgatherv) /* MPI_Iallgatherv, MPI(X)_Allgatherv_init */
 REDUCTION(ALLREDUCE, Allreduce, allreduce) /* MPI_Iallreduce, MPI(X)_Allreduce_init */
 BLOCK(ALLTOALL, Alltoall, alltoall)        /* MPI_Ialltoall, MPI(X)_Alltoall_init */
-NBC_WRAPPERS(ALLTOALLV, Alltoallv, alltoallv,
-             (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm),
-             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
-             mg_fast_untouched(MG_IALLTOALLV, comm), mg_tuned_untouched(MG_IALLTOALLV, comm),
-             (c.sbuf = sendbuf, c.scounts = sendcounts, c.sdispls = sdispls, c.stype = sendtype, c.rbuf = recvbuf,
-              c.rcounts = recvcounts, c.rdispls = rdispls, c.rtype = recvtype, c.op = MPI_OP_NULL))
+ALLTOALLV_SHAPE(ALLTOALLV, Alltoallv, alltoallv) /* MPI_Ialltoallv, MPI(X)_Alltoallv_init */
 NBC_WRAPPERS(ALLTOALLW, Alltoallw, alltoallw,
              (const void *sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
               void *recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm),
@@ -191,30 +198,11 @@ NBC_WRAPPERS(SCATTERV, Scatterv, scatterv,
  * MPI(X)_Neighbor_<op>_init. Their size is not known on every rank (wrappers_neighbor.c), so the
  * first level asks only whether anything touches the operation here; mg_dispatch reads the
  * topology. */
-#define NEIGHBOR_BLOCK(E, Name, low)                                                                        \
-  NBC_WRAPPERS(E, Name, low,                                                                                \
-               (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,         \
-                MPI_Datatype recvtype, MPI_Comm comm),                                                        \
-               (sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm),                              \
-               mg_fast_untouched(MG_I##E, comm), mg_tuned_untouched(MG_I##E, comm),                            \
-               (c.sbuf = sendbuf, c.scount = sendcount, c.stype = sendtype, c.rbuf = recvbuf,                   \
-                c.rcount = recvcount, c.rtype = recvtype, c.op = MPI_OP_NULL))
+#define NEIGHBOR_BLOCK(E, Name, low) BLOCK_SHAPE(E, Name, low, mg_fast_untouched(MG_I##E, comm), mg_tuned_untouched(MG_I##E, comm))
 NEIGHBOR_BLOCK(NEIGHBOR_ALLGATHER, Neighbor_allgather, neighbor_allgather)
 NEIGHBOR_BLOCK(NEIGHBOR_ALLTOALL, Neighbor_alltoall, neighbor_alltoall)
-NBC_WRAPPERS(NEIGHBOR_ALLGATHERV, Neighbor_allgatherv, neighbor_allgatherv,
-             (const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-              const int displs[], MPI_Datatype recvtype, MPI_Comm comm),
-             (sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm),
-             mg_fast_untouched(MG_INEIGHBOR_ALLGATHERV, comm), mg_tuned_untouched(MG_INEIGHBOR_ALLGATHERV, comm),
-             (c.sbuf = sendbuf, c.scount = sendcount, c.stype = sendtype, c.rbuf = recvbuf, c.rcounts = recvcounts,
-              c.rdispls = displs, c.rtype = recvtype, c.op = MPI_OP_NULL))
-NBC_WRAPPERS(NEIGHBOR_ALLTOALLV, Neighbor_alltoallv, neighbor_alltoallv,
-             (const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
-              const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm),
-             (sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm),
-             mg_fast_untouched(MG_INEIGHBOR_ALLTOALLV, comm), mg_tuned_untouched(MG_INEIGHBOR_ALLTOALLV, comm),
-             (c.sbuf = sendbuf, c.scounts = sendcounts, c.sdispls = sdispls, c.stype = sendtype, c.rbuf = recvbuf,
-              c.rcounts = recvcounts, c.rdispls = rdispls, c.rtype = recvtype, c.op = MPI_OP_NULL))
+ALLGATHERV_SHAPE(NEIGHBOR_ALLGATHERV, Neighbor_allgatherv, neighbor_allgatherv)
+ALLTOALLV_SHAPE(NEIGHBOR_ALLTOALLV, Neighbor_alltoallv, neighbor_alltoallv)
 NBC_WRAPPERS(NEIGHBOR_ALLTOALLW, Neighbor_alltoallw, neighbor_alltoallw,
              (const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[], const MPI_Datatype sendtypes[],
               void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[], const MPI_Datatype recvtypes[],

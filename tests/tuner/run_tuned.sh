@@ -89,6 +89,23 @@ planted_tune() {
   expect_rc tune 0
   cat p.prof
 }
+# nbrtest under p.prof, with a trace (NAME, into t.csv) and then on the tuned fast path without one
+# (NAME_tuned: a profile, no trace, no counters): the library's results both times.
+# Usage: nbrtest_under_profile NP NAME NBRTEST-ARGS...
+nbrtest_under_profile() {
+  local np=$1 name=$2 r trace
+  shift 2
+  for r in "$name" "${name}_tuned"; do
+    trace=()
+    [[ $r == "$name" ]] && trace=("MPIGUIDE_TRACE=$PWD/t.csv")
+    cmd_start
+    cmd_ctx "$np" "MPIGUIDE_PROFILE=$PWD/p.prof" "${trace[@]}" -- "$MG_NBRTEST" "$@"
+    run "$r"
+    expect_rc "$r" 0
+    if grep -q '^nbrtest: OK' "$r.out" "$r.err"; then ok "$r: results equal the library's under the profile"
+    else fail "$r: nbrtest did not pass under the profile"; fi
+  done
+}
 # verify's outputs: a table line per cell, the CSV with header and rows
 expect_verify() { # NAME DIR MINROWS
   local rows
@@ -475,19 +492,7 @@ neighbor)
   else fail "p.prof has no '*' rule for neighbor_alltoall"; fi
   local_run validate "$MG_CLI" profile validate p.prof
   expect_rc validate 0
-  cmd_start
-  cmd_ctx "$NP" "MPIGUIDE_PROFILE=$PWD/p.prof" "MPIGUIDE_TRACE=$PWD/t.csv" -- "$MG_NBRTEST" --no-force neighbor_alltoall
-  run nbr
-  expect_rc nbr 0
-  if grep -q '^nbrtest: OK' nbr.out nbr.err; then ok "nbr: results equal the library's under the profile"
-  else fail "nbr: nbrtest did not pass under the profile"; fi
-  # the tuned fast path (a profile, no trace: no counters, the path byte MG_PATH_TUNED): results right
-  cmd_start
-  cmd_ctx "$NP" "MPIGUIDE_PROFILE=$PWD/p.prof" -- "$MG_NBRTEST" --no-force neighbor_alltoall
-  run nbr_tuned
-  expect_rc nbr_tuned 0
-  if grep -q '^nbrtest: OK' nbr_tuned.out nbr_tuned.err; then ok "nbr_tuned: results equal the library's on the tuned path"
-  else fail "nbr_tuned: nbrtest did not pass on the tuned path"; fi
+  nbrtest_under_profile "$NP" nbr --no-force neighbor_alltoall
   # the row ran by its rule (the topologies without a doubled peer), the default with two_blocks
   # elsewhere; nbrtest's communicator without a topology: the default (bytes 0, no rule asked)
   ran=$(awk -F, -v l="line $line" '$1 == "neighbor_alltoall" && $3 == "neighbor_alltoall_as_alltoallv" && $8 == l' t.csv | wc -l)
@@ -512,18 +517,7 @@ ineighbor)
   else fail "p.prof has no '*' rule for ineighbor_alltoall"; fi
   local_run validate "$MG_CLI" profile validate p.prof
   expect_rc validate 0
-  cmd_start
-  cmd_ctx "$NP" "MPIGUIDE_PROFILE=$PWD/p.prof" "MPIGUIDE_TRACE=$PWD/t.csv" -- "$MG_NBRTEST" --nonblocking --no-force neighbor_alltoall
-  run inbr
-  expect_rc inbr 0
-  if grep -q '^nbrtest: OK' inbr.out inbr.err; then ok "inbr: results equal the library's under the profile"
-  else fail "inbr: nbrtest did not pass under the profile"; fi
-  cmd_start
-  cmd_ctx "$NP" "MPIGUIDE_PROFILE=$PWD/p.prof" -- "$MG_NBRTEST" --nonblocking --no-force neighbor_alltoall
-  run inbr_tuned
-  expect_rc inbr_tuned 0
-  if grep -q '^nbrtest: OK' inbr_tuned.out inbr_tuned.err; then ok "inbr_tuned: results equal the library's on the tuned path"
-  else fail "inbr_tuned: nbrtest did not pass on the tuned path"; fi
+  nbrtest_under_profile "$NP" inbr --nonblocking --no-force neighbor_alltoall
   ran=$(awk -F, -v l="line $line" '$1 == "ineighbor_alltoall" && $3 == "ineighbor_alltoall_as_ialltoallv" && $8 == l' t.csv | wc -l)
   if ((ran > 0)); then ok "t.csv: ineighbor_alltoall_as_ialltoallv by line $line ($ran rows)"
   else fail "t.csv: the row never ran by line $line: $(grep '^ineighbor_alltoall,' t.csv | head -5)"; fi
