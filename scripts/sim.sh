@@ -103,10 +103,50 @@ export MPIGUIDE_CHECK_SAVE_EVERY=${MPIGUIDE_CHECK_SAVE_EVERY:-0.05}
 noiseopt=()
 [[ -n $noise && $noise != measured ]] && noiseopt=(--noise "$noise")
 for a in "$@"; do [[ $a == --noise || $a == --noise=* ]] && noiseopt=(); done
+# The simulation's CPU time and peak memory, sampled from /proc every 2 s into $out/.sim_cpu
+# ("CPU-seconds MB"): a run that
+# timeout stops at its bound loses it otherwise (timeout kills its own process group, and no parent
+# then collects the killed processes' times: benchmarks/sim_scale.sh recorded 0.5-0.9 CPU-s for
+# runs that had computed for their whole 300-900 s).
+# The run's smpimain is the one descended from this script (another campaign may run the same
+# program at the same time): its parents, followed up from /proc, reach $$.
+sim_pid() {
+  local p q
+  for p in $(pgrep -f "smpimain $exe " || true); do
+    q=$p
+    while [[ -n $q && $q != 1 && $q != "$$" ]]; do q=$(awk '{ sub(/^.*\) /, ""); print $2 }' "/proc/$q/stat" 2>/dev/null); done
+    [[ $q == "$$" ]] && { echo "$p"; return 0; }
+  done
+  return 0
+}
+cpu_sampler() { # (under set -e: every command here must succeed, or the sampler ends)
+  local pid="" ticks i
+  ticks=$(getconf CLK_TCK)
+  for ((i = 0; i < 100 && ${#pid} == 0; i++)); do
+    pid=$(sim_pid)
+    [[ -n $pid ]] || sleep 0.2
+  done
+  [[ -n $pid ]] || return 0
+  while [[ -r /proc/$pid/stat ]]; do
+    # CPU seconds and the peak resident MB (VmHWM) so far
+    if awk -v t="$ticks" 'FNR == NR { sub(/^.*\) /, ""); cpu = ($12 + $13) / t; next }
+                          $1 == "VmHWM:" { mb = $2 / 1024 } END { printf "%.1f %.0f\n", cpu, mb }' \
+         "/proc/$pid/stat" "/proc/$pid/status" >"$out/.sim_cpu.tmp" 2>/dev/null; then
+      mv -f "$out/.sim_cpu.tmp" "$out/.sim_cpu"
+    fi
+    sleep 2
+  done
+}
+mkdir -p "$out"
+rm -f "$out/.sim_cpu"
+cpu_sampler &
+sampler=$!
 t0=$(date +%s.%N)
 set +e
 run "$np" check -o "$out" $force -q "${noiseopt[@]}" "$@"
 rc=$?
+kill "$sampler" 2>/dev/null
+wait "$sampler" 2>/dev/null
 set -e
 wall=$(python3 -c "import time; print(f'{time.time() - $t0:.1f}')")
 # 124, or 137 when the KILL was needed (timeout kills its own process group, itself included)
