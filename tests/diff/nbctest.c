@@ -11,7 +11,8 @@
  * (mpiguide_requests_kept) are back to 0, and while a row with scratch is outstanding they are not;
  * invalid arguments (a negative count) return the library's error class on every rank; the rooted
  * ones with their root-only side garbage off the root (NULL buffer, count -1, MPI_DATATYPE_NULL,
- * NULL arrays: what MPI never reads there).
+ * NULL arrays: what MPI never reads there). Each case's receive buffer lies just before its send
+ * buffer in one allocation, so that a write past the receive buffer changes the compared send side.
  * Measure-only rows: only that they fall back (the library never runs them).
  * --shapes: then MPI_INT at the quick counts on communicators split into odd and even ranks, with
  * the ranks reversed, and of the first s ranks (s = 1 .. np), and the reductions (ireduce,
@@ -123,7 +124,9 @@ static int make_case(kase *k, mg_coll op, int n, MPI_Datatype dt, int root, int 
   mg_call_init(&k->c, op, comm);
   size_t elems = (size_t)p * (size_t)(n + p) + 4;
   k->sbytes = k->rbytes = elems * (size_t)ext;
-  k->s = malloc(k->sbytes), k->r = malloc(k->rbytes);
+  /* one block, the receive buffer first: a row that writes past the receive buffer's end writes
+   * into the send buffer, which every case compares with the library's too */
+  k->r = malloc(k->rbytes + k->sbytes), k->s = k->r + k->rbytes;
   for (size_t i = 0; i < k->sbytes; i++) k->s[i] = (char)(1 + me * 31 + i * 7);
   for (size_t i = 0; i < k->rbytes; i++) k->r[i] = (char)(3 + me * 17 + i * 5);
   if (dt == MPI_INT) /* small values: sums stay exact and alike */
@@ -181,7 +184,7 @@ static int make_case(kase *k, mg_coll op, int n, MPI_Datatype dt, int root, int 
 static kase *clone(const kase *k) {
   kase *d = malloc(sizeof *d);
   *d = *k;
-  d->s = malloc(k->sbytes), d->r = malloc(k->rbytes);
+  d->r = malloc(k->rbytes + k->sbytes), d->s = d->r + k->rbytes; /* adjacent, as make_case's */
   memcpy(d->s, k->s, k->sbytes), memcpy(d->r, k->r, k->rbytes);
   mg_call *c = &d->c;
   if (k->c.sbuf == k->s) c->sbuf = d->s;
@@ -195,7 +198,7 @@ static kase *clone(const kase *k) {
   if (k->c.rtypes) c->rtypes = d->rtypes;
   return d;
 }
-static void kfree(kase *k) { free(k->s), free(k->r), free(k); }
+static void kfree(kase *k) { free(k->r), free(k); } /* k->s lies in k->r's block */
 
 /* Complete request q (a case's collective) with completion call `how`; p2p requests mixed in for
  * the array calls (a ring exchange of one int). */
@@ -397,7 +400,7 @@ static void test_op(mg_coll op, MPI_Comm comm) {
           for (int inpl = 0; inpl < 2; inpl++) {
             kase k;
             if (!make_case(&k, op, counts[ni], types[t], root, inpl, comm)) {
-              free(k.s), free(k.r);
+              free(k.r);
               continue;
             }
             snprintf(what, sizeof what, "%s type %s count %d root %d%s completion %d", ci->algs[a].name,
@@ -417,7 +420,7 @@ static void test_op(mg_coll op, MPI_Comm comm) {
               run_persistent(&k, a, types[t], what);
               if (t == 0) run_error(op, &k, what);
             }
-            free(k.s), free(k.r);
+            free(k.r);
           }
   }
   mpiguide_force("");
