@@ -59,27 +59,25 @@ program fortran_nbc
   call MPI_Finalize(ierr)
   if (nbad /= 0) stop 1
 contains
+  ! the ring's blocks: the left neighbour's, then the right one's
   subroutine expect_ring(what)
     character(len=*), intent(in) :: what
     integer :: j
-    do j = 1, n
-      if (g(j) /= 1000 * left + j .or. g(n + j) /= 1000 * right + j) then
-        print '(a,i0,2a,i0)', 'fortran_nbc: rank ', rank, ': wrong block of ', what, n
-        nbad = nbad + 1
-        return
-      end if
-    end do
+    call expect(what, g, (/ (1000 * left + j, j = 1, n), (1000 * right + j, j = 1, n) /))
   end subroutine
+  ! the sum over the ranks of a(j) = 1000 * rank + j + shift
   subroutine expect_sum(what, shift)
     character(len=*), intent(in) :: what
     integer, intent(in) :: shift
     integer :: j
-    do j = 1, n
-      if (b(j) /= 1000 * (p * (p - 1) / 2) + p * (j + shift)) then
-        print '(a,i0,2a,i0)', 'fortran_nbc: rank ', rank, ': wrong sum of ', what, n
-        nbad = nbad + 1
-        return
-      end if
-    end do
+    call expect(what, b, (/ (1000 * (p * (p - 1) / 2) + p * (j + shift), j = 1, n) /))
+  end subroutine
+  subroutine expect(what, got, want)
+    character(len=*), intent(in) :: what
+    integer, intent(in) :: got(:), want(:)
+    if (any(got(1:size(want)) /= want)) then
+      print '(a,i0,2a,i0)', 'fortran_nbc: rank ', rank, ': wrong result of ', what, n
+      nbad = nbad + 1
+    end if
   end subroutine
 end program
