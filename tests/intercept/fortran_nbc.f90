@@ -76,7 +76,7 @@ contains
     character(len=*), intent(in) :: what
     integer, intent(in) :: got(:), want(:)
     if (any(got(1:size(want)) /= want)) then
-      print '(a,i0,2a,i0)', 'fortran_nbc: rank ', rank, ': wrong result of ', what, n
+      print '(a,i0,3a,i0)', 'fortran_nbc: rank ', rank, ': wrong result of ', what, ' at count ', n
       nbad = nbad + 1
     end if
   end subroutine
