@@ -187,15 +187,14 @@ int mg_nbc_post(const mg_call *d, MPI_Request *q) {
   return mg_nonblocking_start(d, q);
 }
 
-/* c as a call of its blocking twin (the descriptor mg_nbc_post takes). */
-static mg_call twin(const mg_call *c) {
+mg_call mg_nbc_twin(const mg_call *c) {
   mg_call d = *c;
   d.coll = mg_coll_base(c->coll);
   return d;
 }
 
 int mg_nbc_default(const mg_call *c) {
-  mg_call d = twin(c);
+  mg_call d = mg_nbc_twin(c);
   return mg_nbc_post(&d, c->req);
 }
 
@@ -224,13 +223,13 @@ static int *equal_counts(int p, int count, int *ok) {
 int mg_iallgather_as_iallgatherv(const mg_call *c) {
   int ok, *a = equal_counts(c->size, c->rcount, &ok);
   if (!ok) return MPI_ERR_NO_MEM;
-  mg_call d = twin(c);
+  mg_call d = mg_nbc_twin(c);
   d.coll = MG_ALLGATHERV, d.rcounts = a, d.rdispls = a + c->size;
   return post_keeping(c, &d, a);
 }
 
 int mg_igather_as_igatherv(const mg_call *c) {
-  mg_call d = twin(c);
+  mg_call d = mg_nbc_twin(c);
   int *a = NULL, ok = 1;
   if (c->rank == c->root && !(a = equal_counts(c->size, c->rcount, &ok))) return MPI_ERR_NO_MEM;
   d.coll = MG_GATHERV, d.rcounts = a, d.rdispls = a ? a + c->size : NULL;
@@ -238,7 +237,7 @@ int mg_igather_as_igatherv(const mg_call *c) {
 }
 
 int mg_iscatter_as_iscatterv(const mg_call *c) {
-  mg_call d = twin(c);
+  mg_call d = mg_nbc_twin(c);
   int *a = NULL, ok = 1;
   if (c->rank == c->root && !(a = equal_counts(c->size, c->scount, &ok))) return MPI_ERR_NO_MEM;
   d.coll = MG_SCATTERV, d.scounts = a, d.sdispls = a ? a + c->size : NULL;
@@ -250,7 +249,7 @@ int mg_ialltoall_as_ialltoallv(const mg_call *c) {
   if (!a) return MPI_ERR_NO_MEM;
   for (int i = 0; i < p; i++)
     a[i] = c->scount, a[p + i] = i * c->scount, a[2 * p + i] = c->rcount, a[3 * p + i] = i * c->rcount;
-  mg_call d = twin(c);
+  mg_call d = mg_nbc_twin(c);
   d.coll = MG_ALLTOALLV, d.scounts = a, d.sdispls = a + p, d.rcounts = a + 2 * p, d.rdispls = a + 3 * p;
   return post_keeping(c, &d, a);
 }
@@ -259,7 +258,7 @@ int mg_ireduce_scatter_block_as_ireducescatter(const mg_call *c) {
   int p = c->size, *a = mg_nbc_alloc((size_t)p * sizeof(int));
   if (!a) return MPI_ERR_NO_MEM;
   for (int i = 0; i < p; i++) a[i] = c->rcount;
-  mg_call d = twin(c);
+  mg_call d = mg_nbc_twin(c);
   d.coll = MG_REDUCE_SCATTER, d.rcounts = a;
   return post_keeping(c, &d, a);
 }
@@ -269,7 +268,7 @@ int mg_ibcast_as_iallgatherv(const mg_call *c) {
   if (!a) return MPI_ERR_NO_MEM;
   memset(a, 0, 2 * (size_t)p * sizeof(int));
   a[c->root] = c->rcount; /* only the root contributes; every displacement 0 */
-  mg_call d = twin(c);
+  mg_call d = mg_nbc_twin(c);
   /* every rank in place (its contribution is where the result goes); the send side the receive
    * side's, as mg_bcast_as_allgatherv passes it */
   d.coll = MG_ALLGATHERV, d.sbuf = MPI_IN_PLACE, d.scount = a[c->rank], d.stype = c->rtype;
@@ -314,7 +313,7 @@ int mg_ialltoallv_as_ialltoallw(const mg_call *c) {
   memset(mk, 0, 2 * (size_t)p * sizeof(int));
   rc = w_side(p, c->scounts, c->sdispls, c->stype, sc, sd, st, mk);
   if (rc == MPI_SUCCESS) rc = w_side(p, c->rcounts, c->rdispls, c->rtype, rcn, rd, rt, mk + p);
-  mg_call d = twin(c);
+  mg_call d = mg_nbc_twin(c);
   d.coll = MG_ALLTOALLW, d.scounts = sc, d.sdispls = sd, d.stypes = st, d.rcounts = rcn, d.rdispls = rd,
   d.rtypes = rt, d.stype = d.rtype = MPI_DATATYPE_NULL;
   if (rc == MPI_SUCCESS) {

@@ -283,6 +283,20 @@ int mg_neighbor_as_isend_irecv(const mg_call *c) {
  * neighbor_allgather's receive side and neighbor_alltoall's sides (the only others whose offsets,
  * slot x count, can pass an int: the v forms' are the call's ints) become blocks of one contiguous
  * datatype of the side's count (*side), counted 1 at displacement slot. */
+/* A committed contiguous datatype of n elements of t for one call, in r->tmp[*ntmp] (freed after the
+ * call by its maker: every entry below *ntmp that is not MPI_DATATYPE_NULL, one whose commit failed
+ * too). */
+static int block_type(nbr_rec *r, int *ntmp, int n, MPI_Datatype t, MPI_Datatype *out) {
+  MPI_Datatype *d = &r->tmp[(*ntmp)++];
+  int rc = PMPI_Type_contiguous(n, t, d);
+  if (rc != MPI_SUCCESS) {
+    *d = MPI_DATATYPE_NULL;
+    return rc;
+  }
+  if ((rc = PMPI_Type_commit(d)) == MPI_SUCCESS) *out = *d;
+  return rc;
+}
+
 /* The arrays of one side of the general call: p counts, displacements (and alltoallw: datatypes). */
 typedef struct side_arrays {
   int *cnt, *dis;
@@ -317,14 +331,7 @@ static int fill_side(const mg_call *c, nbr_rec *r, int send, MPI_Aint ext, int *
     cnt[peer[i]] = 1, ty[peer[i]] = *t, dis[peer[i]] = 0;
   }
   if (rc != MPI_SUCCESS || !big) return rc;
-  MPI_Datatype *t = &r->tmp[(*ntmp)++];
-  rc = PMPI_Type_contiguous(send ? c->scount : c->rcount, *side, t);
-  if (rc == MPI_SUCCESS) rc = PMPI_Type_commit(t);
-  if (rc != MPI_SUCCESS) {
-    *t = MPI_DATATYPE_NULL;
-    return rc;
-  }
-  *side = *t;
+  if ((rc = block_type(r, ntmp, send ? c->scount : c->rcount, *side, side)) != MPI_SUCCESS) return rc;
   for (int i = 0; i < deg; i++)
     if (peer[i] != MPI_PROC_NULL) cnt[peer[i]] = 1, dis[peer[i]] = i;
   return rc;
@@ -365,19 +372,13 @@ int mg_neighbor_as_alltoallv(const mg_call *c) {
 
 /*
  * The non-blocking forms (MG_INEIGHBOR_OPS; their persistent forms alike, mg_call.persistent): c
- * is the I-operation's call, twin(c) the blocking twin's. Where the topology gives a peer two
+ * is the I-operation's call, mg_nbc_twin(c) the blocking twin's. Where the topology gives a peer two
  * blocks they run the library's own, as the blocking rows do; a distributed graph's ranks must
  * agree on it, which a non-blocking call cannot wait for (a legal program may post it on one rank
  * while another waits for that rank elsewhere), so there the rows run only once a blocking row's
  * first call agreed (every rank holds the same answer at the same call: the record changes only
  * in collective calls on the communicator), and the library's own before, with MG_WHY_UNAGREED.
  */
-static mg_call nbr_twin(const mg_call *c) {
-  mg_call d = *c;
-  d.coll = mg_coll_base(c->coll);
-  return d;
-}
-
 /* Whether the I-row can run: the record of d's communicator and, where `one_block` (the row holds
  * one block per peer, or the library's forms match two blocks differently), no peer with two blocks
  * as far as every rank knows without communicating. Else mg_late.why says why not (*ok 0). */
@@ -413,7 +414,7 @@ static void free_made(nbr_rec *r, int ntmp) {
  * datatypes) are this call's own (mg_nbc_alloc: several may be outstanding on one communicator),
  * kept with the request until it completes (mg_nbc_kept). */
 int mg_ineighbor_as_ialltoallv(const mg_call *c) {
-  mg_call d = nbr_twin(c);
+  mg_call d = mg_nbc_twin(c);
   nbr_rec *r;
   int ok, rc = nb_usable(&d, 1, &r, &ok), ntmp = 0, p = c->size, w = d.coll == MG_NEIGHBOR_ALLTOALLW;
   if (rc != MPI_SUCCESS) return rc;
@@ -457,7 +458,7 @@ int mg_ineighbor_as_ialltoallv(const mg_call *c) {
  * fills the slots alike: every topology. Alltoall: MPICH 4.0.2 matches two edges of a pair
  * differently in MPI_Neighbor_alltoall and _alltoallv (above), so there the library's own runs. */
 int mg_ineighbor_as_ineighbor_v(const mg_call *c) {
-  mg_call d = nbr_twin(c);
+  mg_call d = mg_nbc_twin(c);
   nbr_rec *r;
   int a2a = d.coll == MG_NEIGHBOR_ALLTOALL, ok, rc = nb_usable(&d, a2a, &r, &ok), ntmp = 0;
   if (rc != MPI_SUCCESS) return rc;
@@ -468,12 +469,8 @@ int mg_ineighbor_as_ineighbor_v(const mg_call *c) {
   MPI_Datatype st = d.stype, rt = d.rtype;
   /* the largest offset, (degree - 1) x count: past an int, a contiguous datatype per side */
   int rbig = in > 1 && (MPI_Aint)(in - 1) * d.rcount > INT_MAX, sbig = out > 1 && (MPI_Aint)(out - 1) * d.scount > INT_MAX;
-  if (rbig && (rc = PMPI_Type_contiguous(d.rcount, d.rtype, &r->tmp[ntmp])) == MPI_SUCCESS &&
-      (rc = PMPI_Type_commit(&r->tmp[ntmp])) == MPI_SUCCESS)
-    rt = r->tmp[ntmp++];
-  if (rc == MPI_SUCCESS && sbig && (rc = PMPI_Type_contiguous(d.scount, d.stype, &r->tmp[ntmp])) == MPI_SUCCESS &&
-      (rc = PMPI_Type_commit(&r->tmp[ntmp])) == MPI_SUCCESS)
-    st = r->tmp[ntmp++];
+  if (rbig) rc = block_type(r, &ntmp, d.rcount, d.rtype, &rt);
+  if (rc == MPI_SUCCESS && sbig) rc = block_type(r, &ntmp, d.scount, d.stype, &st);
   int *rcn = a, *rdp = a + in, *scn = a + 2 * in, *sdp = scn + out;
   for (int i = 0; i < in; i++) rcn[i] = rbig ? 1 : d.rcount, rdp[i] = rbig ? i : i * d.rcount;
   for (int j = 0; j < out; j++) scn[j] = sbig ? 1 : d.scount, sdp[j] = sbig ? j : j * d.scount;
@@ -491,7 +488,7 @@ int mg_ineighbor_as_ineighbor_v(const mg_call *c) {
 /* Meta-rule IV, measure-only (rows_neighbor.c): the blocking row's exchange, complete when it
  * returns (the caller's request: MPI_REQUEST_NULL). */
 int mg_ineighbor_as_isend_irecv(const mg_call *c) {
-  mg_call d = nbr_twin(c);
+  mg_call d = mg_nbc_twin(c);
   d.req = NULL, d.persistent = 0;
   int rc = mg_neighbor_as_isend_irecv(&d);
   if (c->req) *c->req = MPI_REQUEST_NULL;

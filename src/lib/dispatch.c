@@ -29,7 +29,8 @@ static void nbc_fn_fill(void) {
   for (int k = 0; k < MG_NCOLL; k++) {
     char pers[64];
     nbc_fn[0][k] = nbc_fn[1][k] = -1;
-    if (k >= MG_NCOLLECTIVES && !(mg_coll_is_neighbor((mg_coll)k) && !mg_coll_is_nbc((mg_coll)k))) continue;
+    int blocking = k < MG_NCOLLECTIVES || (mg_coll_is_neighbor((mg_coll)k) && !mg_coll_is_nbc((mg_coll)k));
+    if (!blocking) continue; /* a point-to-point or non-blocking operation: no non-blocking form */
     const char *mpi = mg_colls[k].mpi_name; /* "MPI_Allreduce" */
 #if defined(MPI_VERSION) && MPI_VERSION >= 4
     snprintf(pers, sizeof pers, "%s_init", mpi);

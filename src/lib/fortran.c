@@ -111,50 +111,13 @@ typedef MPI_Fint F;
       rc = MPI_Ibarrier(COMM(c), &r);                                                                       \
       if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
     })
+/* The blocking collectives (the rows of MG_FORTRAN_NB_COLLS, below, and alltoallw, whose datatype
+ * arrays are converted) and the point-to-point operations. */
 #define MG_FORTRAN_BUFFER_OPS(X)                                                                            \
-  X(allgather, ALLGATHER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *ierr),    \
-    (sb, sc, st, rb, rc_, rt, c, ierr), rc = MPI_Allgather(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c)))   \
-  X(allgatherv, ALLGATHERV, PASS_THROUGH,                                                                   \
-    (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c, F *ierr), (sb, sc, st, rb, rcs, ds, rt, c, ierr), \
-    rc = MPI_Allgatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c)))                      \
-  X(allreduce, ALLREDUCE, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *ierr),             \
-    (sb, rb, n, t, op, c, ierr), rc = MPI_Allreduce(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c)))       \
-  X(alltoall, ALLTOALL, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *ierr),      \
-    (sb, sc, st, rb, rc_, rt, c, ierr), rc = MPI_Alltoall(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c))) \
-  X(alltoallv, ALLTOALLV, PASS_THROUGH,                                                                     \
-    (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c, F *ierr),                      \
-    (sb, scs, sds, st, rb, rcs, rds, rt, c, ierr),                                                          \
-    rc = MPI_Alltoallv(BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c)))                 \
+  MG_FORTRAN_NB_COLLS(F_AS_BLOCKING, X)                                                                     \
   X(alltoallw, ALLTOALLW, PASS_THROUGH,                                                                     \
     (void *sb, F *scs, F *sds, F *sts, void *rb, F *rcs, F *rds, F *rts, F *c, F *ierr),                    \
     (sb, scs, sds, sts, rb, rcs, rds, rts, c, ierr), rc = f_alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, c)) \
-  X(bcast, BCAST, PASS_THROUGH, (void *b, F *n, F *t, F *root, F *c, F *ierr), (b, n, t, root, c, ierr),     \
-    rc = MPI_Bcast(BUF(b), *n, TYPE(t), *root, COMM(c)))                                                    \
-  X(exscan, EXSCAN, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *ierr),                   \
-    (sb, rb, n, t, op, c, ierr), rc = MPI_Exscan(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c)))          \
-  X(gather, GATHER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *ierr), \
-    (sb, sc, st, rb, rc_, rt, root, c, ierr),                                                               \
-    rc = MPI_Gather(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c)))                      \
-  X(gatherv, GATHERV, PASS_THROUGH,                                                                         \
-    (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *root, F *c, F *ierr),                       \
-    (sb, sc, st, rb, rcs, ds, rt, root, c, ierr),                                                           \
-    rc = MPI_Gatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), *root, COMM(c)))                  \
-  X(reduce, REDUCE, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *root, F *c, F *ierr),          \
-    (sb, rb, n, t, op, root, c, ierr), rc = MPI_Reduce(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), *root, COMM(c))) \
-  X(reduce_scatter, REDUCE_SCATTER, PASS_THROUGH, (void *sb, void *rb, F *rcs, F *t, F *op, F *c, F *ierr),  \
-    (sb, rb, rcs, t, op, c, ierr), rc = MPI_Reduce_scatter(BUF(sb), BUF(rb), rcs, TYPE(t), OP(op), COMM(c))) \
-  X(reduce_scatter_block, REDUCE_SCATTER_BLOCK, PASS_THROUGH,                                               \
-    (void *sb, void *rb, F *n, F *t, F *op, F *c, F *ierr), (sb, rb, n, t, op, c, ierr),                     \
-    rc = MPI_Reduce_scatter_block(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c)))                         \
-  X(scan, SCAN, PASS_THROUGH, (void *sb, void *rb, F *n, F *t, F *op, F *c, F *ierr),                       \
-    (sb, rb, n, t, op, c, ierr), rc = MPI_Scan(BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c)))            \
-  X(scatter, SCATTER, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *ierr), \
-    (sb, sc, st, rb, rc_, rt, root, c, ierr),                                                               \
-    rc = MPI_Scatter(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c)))                     \
-  X(scatterv, SCATTERV, PASS_THROUGH,                                                                       \
-    (void *sb, F *scs, F *ds, F *st, void *rb, F *rc_, F *rt, F *root, F *c, F *ierr),                      \
-    (sb, scs, ds, st, rb, rc_, rt, root, c, ierr),                                                          \
-    rc = MPI_Scatterv(BUF(sb), scs, ds, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c)))                \
   X(send, SEND, P2P_IDLE(SEND), (void *b, F *n, F *t, F *dest, F *tag, F *c, F *ierr),                      \
     (b, n, t, dest, tag, c, ierr), rc = MPI_Send(BUF(b), *n, TYPE(t), *dest, *tag, COMM(c)))               \
   X(ssend, SSEND, P2P_IDLE(SSEND), (void *b, F *n, F *t, F *dest, F *tag, F *c, F *ierr),                   \
@@ -196,16 +159,18 @@ typedef MPI_Fint F;
     })
 
 /*
- * The non-blocking collectives whose Fortran bindings libmpiguide defines (issue 48), one row each:
- * Y(X, low, UP, Cap, fparams, fargs, cargs): the blocking operation in lower and upper case and as
- * MPI spells it (MPI_I<low>, MPI(X)_<Cap>_init), the binding's parameters before the request (all
- * by reference), the same names, and the C call's arguments before the request. From it the
- * non-blocking bindings (MG_FORTRAN_NBC_OPS) and Open MPI's persistent ones (MG_FORTRAN_PERS_OPS,
- * its pcollreq extension's mpix_<op>_init). MPI_Ialltoallw and the neighbourhood alltoallw forms are
- * not here (their datatype arrays: the binding passes through); MPI_Ibarrier is written out below.
+ * The collectives whose Fortran bindings libmpiguide defines, one row each (issue 48):
+ * Y(X, low, UP, Cap, fparams, fargs, cargs): the operation in lower and upper case and as MPI
+ * spells it (MPI_<Cap>, MPI_I<low>, MPI(X)_<Cap>_init), the binding's parameters (all by reference)
+ * before the ierror (and the request), the same names, and the C call's arguments. From it the
+ * blocking bindings (MG_FORTRAN_BUFFER_OPS, MG_FORTRAN_NEIGHBOR_OPS), the non-blocking ones
+ * (MG_FORTRAN_NBC_OPS) and the persistent ones (MG_FORTRAN_PERS_OPS: Open MPI's pcollreq
+ * mpix_<op>_init, MPI-4.0's mpi_<op>_init). The alltoallw forms are not here (their datatype
+ * arrays: the blocking one is converted by f_alltoallw, the others pass through); MPI_Barrier and
+ * MPI_Ibarrier are written out above.
  */
 #define MG_FUNPAREN(...) __VA_ARGS__
-#define MG_FORTRAN_NB_LIST(Y, X) \
+#define MG_FORTRAN_NB_COLLS(Y, X) \
   Y(X, allgather, ALLGATHER, Allgather, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c), (sb, sc, st, rb, rc_, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c))) \
   Y(X, allgatherv, ALLGATHERV, Allgatherv, (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c), (sb, sc, st, rb, rcs, ds, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c))) \
   Y(X, allreduce, ALLREDUCE, Allreduce, (void *sb, void *rb, F *n, F *t, F *op, F *c), (sb, rb, n, t, op, c), (BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c))) \
@@ -220,11 +185,16 @@ typedef MPI_Fint F;
   Y(X, reduce_scatter_block, REDUCE_SCATTER_BLOCK, Reduce_scatter_block, (void *sb, void *rb, F *n, F *t, F *op, F *c), (sb, rb, n, t, op, c), (BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c))) \
   Y(X, scan, SCAN, Scan, (void *sb, void *rb, F *n, F *t, F *op, F *c), (sb, rb, n, t, op, c), (BUF(sb), BUF(rb), *n, TYPE(t), OP(op), COMM(c))) \
   Y(X, scatter, SCATTER, Scatter, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *root, F *c), (sb, sc, st, rb, rc_, rt, root, c), (BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c))) \
-  Y(X, scatterv, SCATTERV, Scatterv, (void *sb, F *scs, F *ds, F *st, void *rb, F *rc_, F *rt, F *root, F *c), (sb, scs, ds, st, rb, rc_, rt, root, c), (BUF(sb), scs, ds, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c))) \
+  Y(X, scatterv, SCATTERV, Scatterv, (void *sb, F *scs, F *ds, F *st, void *rb, F *rc_, F *rt, F *root, F *c), (sb, scs, ds, st, rb, rc_, rt, root, c), (BUF(sb), scs, ds, TYPE(st), BUF(rb), *rc_, TYPE(rt), *root, COMM(c)))
+#define MG_FORTRAN_NB_NEIGHBORS(Y, X) \
   Y(X, neighbor_allgather, NEIGHBOR_ALLGATHER, Neighbor_allgather, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c), (sb, sc, st, rb, rc_, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c))) \
   Y(X, neighbor_allgatherv, NEIGHBOR_ALLGATHERV, Neighbor_allgatherv, (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c), (sb, sc, st, rb, rcs, ds, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c))) \
   Y(X, neighbor_alltoall, NEIGHBOR_ALLTOALL, Neighbor_alltoall, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c), (sb, sc, st, rb, rc_, rt, c), (BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c))) \
   Y(X, neighbor_alltoallv, NEIGHBOR_ALLTOALLV, Neighbor_alltoallv, (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c), (sb, scs, sds, st, rb, rcs, rds, rt, c), (BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c)))
+#define MG_FORTRAN_NB_LIST(Y, X) MG_FORTRAN_NB_COLLS(Y, X) MG_FORTRAN_NB_NEIGHBORS(Y, X)
+/* A row's blocking binding, MPI_<OP> (MG_FORTRAN_BUFFER_OPS, MG_FORTRAN_NEIGHBOR_OPS). */
+#define F_AS_BLOCKING(X, low, UP, Cap, fp, fa, ca)                                                          \
+  X(low, UP, PASS_THROUGH, (MG_FUNPAREN fp, F * ierr), (MG_FUNPAREN fa, ierr), rc = MPI_##Cap(MG_FUNPAREN ca))
 /* A row's non-blocking binding, MPI_I<OP>: the request converted back. */
 #define F_AS_NBC(X, low, UP, Cap, fp, fa, ca)                                                               \
   X(i##low, I##UP, PASS_THROUGH, (MG_FUNPAREN fp, F * req, F * ierr), (MG_FUNPAREN fa, req, ierr), {       \
@@ -251,19 +221,7 @@ typedef MPI_Fint F;
 /* The neighbourhood collectives and their non-blocking forms (issue 48): the arrays are the
  * degrees' (MPI_Neighbor_alltoallw and MPI_Ineighbor_alltoallw: their datatype arrays, of a length
  * only the topology tells, pass through to the library's binding). */
-#define F_NBR_BLOCK(X, name, NAME, Cname)                                                                      \
-  X(name, NAME, PASS_THROUGH, (void *sb, F *sc, F *st, void *rb, F *rc_, F *rt, F *c, F *ierr),              \
-    (sb, sc, st, rb, rc_, rt, c, ierr), rc = Cname(BUF(sb), *sc, TYPE(st), BUF(rb), *rc_, TYPE(rt), COMM(c)))
-#define MG_FORTRAN_NEIGHBOR_OPS(X)                                                                          \
-  F_NBR_BLOCK(X, neighbor_allgather, NEIGHBOR_ALLGATHER, MPI_Neighbor_allgather)                               \
-  F_NBR_BLOCK(X, neighbor_alltoall, NEIGHBOR_ALLTOALL, MPI_Neighbor_alltoall)                                  \
-  X(neighbor_allgatherv, NEIGHBOR_ALLGATHERV, PASS_THROUGH,                                                 \
-    (void *sb, F *sc, F *st, void *rb, F *rcs, F *ds, F *rt, F *c, F *ierr), (sb, sc, st, rb, rcs, ds, rt, c, ierr), \
-    rc = MPI_Neighbor_allgatherv(BUF(sb), *sc, TYPE(st), BUF(rb), rcs, ds, TYPE(rt), COMM(c)))             \
-  X(neighbor_alltoallv, NEIGHBOR_ALLTOALLV, PASS_THROUGH,                                                   \
-    (void *sb, F *scs, F *sds, F *st, void *rb, F *rcs, F *rds, F *rt, F *c, F *ierr),                      \
-    (sb, scs, sds, st, rb, rcs, rds, rt, c, ierr),                                                          \
-    rc = MPI_Neighbor_alltoallv(BUF(sb), scs, sds, TYPE(st), BUF(rb), rcs, rds, TYPE(rt), COMM(c)))
+#define MG_FORTRAN_NEIGHBOR_OPS(X) MG_FORTRAN_NB_NEIGHBORS(F_AS_BLOCKING, X)
 
 /*
  * The mpi_f08 bindings, on both MPIs: they call the C function (MPICH) or Open MPI's ompi_<op>_f

@@ -18,6 +18,9 @@ int mg_nonblocking_start(const mg_call *c, MPI_Request *q);
 /* nbc.c: the library's own non-blocking collective, or its persistent form (d->persistent), for
  * a call described as the blocking collective d->coll; its request in *q. */
 int mg_nbc_post(const mg_call *d, MPI_Request *q);
+/* nbc.c: a non-blocking collective's call c as a call of its blocking twin (the descriptor
+ * mg_nbc_post takes; MG_INEIGHBOR_OPS: the blocking neighbourhood collective). */
+mg_call mg_nbc_twin(const mg_call *c);
 /* nbc.c: the scratch (from mg_nbc_alloc) that the one-call row just run made and that the posted
  * operation reads until it completes; whoever ran the row takes it (sets it to NULL) and gives it
  * back with mg_nbc_free after the completion (libmpiguide: src/lib/acct.c keeps it with the
