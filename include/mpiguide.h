@@ -80,7 +80,9 @@ MPIGUIDE_API long long mpiguide_fallbacks(const char *coll, const char *reason);
  * How many requests of non-blocking or persistent collectives libmpiguide keeps scratch for now
  * (the counts and displacements of a row such as iallgather_as_iallgatherv, freed when a
  * completion call returns the request completed, at MPI_Request_free, or at MPI_Finalize;
- * docs/library.md, "Non-blocking and persistent"). 0 in pass-through.
+ * docs/library.md, "Non-blocking and persistent"), and the schedules of the rows that run with the
+ * progress thread (MPIGUIDE_PROGRESS=thread) whose memory is not yet freed: freed once the request
+ * has completed and been freed (by its completion call or MPI_Request_free). 0 in pass-through.
  */
 MPIGUIDE_API long mpiguide_requests_kept(void);
 

@@ -19,9 +19,10 @@
  *   Cost: the general form's, plus filling the arrays (p stores each). mg_nbc_alloc takes a
  *   block given back by an earlier completion (a pool of MG_NBC_POOL freed blocks, reused
  *   smallest-fit): a steady state of calls allocates nothing (test diff.nbc.alloc).
- * - The measure-only rows: part 1 posted and waited for, then part 2 (the completion time of the
- *   composition; registry rows_nbc.c says why libmpiguide never runs them). The request the
- *   caller gets is MPI_REQUEST_NULL: the operation is complete when the row returns.
+ * - The compositions (Iallreduce as Ireduce then Ibcast, ...): two rounds each, run by sched.c's
+ *   schedules: in libmpiguide only with its progress thread (MG_R_PROGRESS, MPIGUIDE_PROGRESS=thread),
+ *   the caller getting the schedule's generalized request; in the benchmark, round after round in
+ *   the call (the composition's completion time), the request MPI_REQUEST_NULL.
  */
 #include <limits.h>
 #include <mpi.h>
@@ -326,56 +327,56 @@ int mg_ialltoallv_as_ialltoallw(const mg_call *c) {
   return rc;
 }
 
-/* The measure-only rows: each part posted and waited for. */
-static int wait_part(int rc, MPI_Request *q) { return rc != MPI_SUCCESS ? rc : PMPI_Wait(q, MPI_STATUS_IGNORE); }
-
-int mg_iallreduce_as_ireduce_ibcast(const mg_call *c) {
-  MPI_Request q;
+/* The compositions, as schedules of two rounds (sched.c): round 0 and round 1 posted on `cm`, the
+ * caller's communicator or its shadow. `tmp`: the row's intermediate vector, when it has one. */
+static int iallreduce_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI_Request *q) {
+  (void)tmp;
+  if (r == 1) return PMPI_Ibcast(c->rbuf, c->rcount, c->rtype, 0, cm, q);
   int in = c->sbuf == MPI_IN_PLACE;
   const void *s = c->rank == 0 ? c->sbuf : in ? c->rbuf : c->sbuf; /* a non-root's in-place data: rbuf */
-  int rc = wait_part(PMPI_Ireduce(s, c->rbuf, c->rcount, c->rtype, c->op, 0, c->comm, &q), &q);
-  if (rc == MPI_SUCCESS) rc = wait_part(PMPI_Ibcast(c->rbuf, c->rcount, c->rtype, 0, c->comm, &q), &q);
-  if (c->req) *c->req = MPI_REQUEST_NULL;
-  return rc;
+  return PMPI_Ireduce(s, c->rbuf, c->rcount, c->rtype, c->op, 0, cm, q);
 }
 
-int mg_iallgather_as_igather_ibcast(const mg_call *c) {
-  MPI_Request q;
-  int rc = MPI_SUCCESS, p = c->size;
+int mg_iallreduce_as_ireduce_ibcast(const mg_call *c) { return mg_sched_run(c, 2, iallreduce_round, 0); }
+
+static int iallgather_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI_Request *q) {
+  (void)tmp;
+  if (r == 1) return PMPI_Ibcast(c->rbuf, c->size * c->rcount, c->rtype, 0, cm, q);
   const void *s = c->sbuf;
   int sn = c->scount;
   MPI_Datatype st = c->stype;
   if (c->sbuf == MPI_IN_PLACE && c->rank != 0) { /* the own block, where the result keeps it */
     MPI_Aint lb, extent;
-    rc = PMPI_Type_get_extent(c->rtype, &lb, &extent);
+    int rc = PMPI_Type_get_extent(c->rtype, &lb, &extent);
+    if (rc != MPI_SUCCESS) return rc;
     s = (const char *)c->rbuf + (MPI_Aint)c->rank * c->rcount * extent, sn = c->rcount, st = c->rtype;
   }
-  if (rc == MPI_SUCCESS) rc = wait_part(PMPI_Igather(s, sn, st, c->rbuf, c->rcount, c->rtype, 0, c->comm, &q), &q);
-  if (rc == MPI_SUCCESS) rc = wait_part(PMPI_Ibcast(c->rbuf, p * c->rcount, c->rtype, 0, c->comm, &q), &q);
-  if (c->req) *c->req = MPI_REQUEST_NULL;
-  return rc;
+  return PMPI_Igather(s, sn, st, c->rbuf, c->rcount, c->rtype, 0, cm, q);
 }
+
+int mg_iallgather_as_igather_ibcast(const mg_call *c) { return mg_sched_run(c, 2, iallgather_round, 0); }
 
 size_t mg_ireduce_scatter_block_as_ireduce_iscatter_mem(const mg_call *c) {
   return mg_reduce_scatter_block_as_reduce_scatter_mem(c);
 }
 
-int mg_ireduce_scatter_block_as_ireduce_iscatter(const mg_call *c) {
-  MPI_Request q;
-  int n = c->rcount, all = c->size * n, rc = MPI_SUCCESS, in = c->sbuf == MPI_IN_PLACE;
-  void *whole = c->rbuf; /* rank 0's reduced vector: in place the receive buffer, else scratch */
-  if (c->rank == 0 && !in) {
-    mg_type t;
-    rc = mg_type_get(c->rtype, &t);
+/* As the blocking reduce_scatter_block_as_reduce_scatter: the input (in place: the receive
+ * buffer) reduced into rank 0's vector tmp, then scattered from it into every receive buffer. */
+static int ireduce_scatter_block_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI_Request *q) {
+  int n = c->rcount;
+  void *whole = NULL; /* significant at rank 0 only */
+  mg_type t;
+  if (c->rank == 0) {
+    int rc = mg_type_get(c->rtype, &t);
     if (rc != MPI_SUCCESS) return rc;
-    whole = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)all)), &t);
+    whole = mg_type_base(tmp, &t);
   }
-  const void *s = in ? (c->rank == 0 ? MPI_IN_PLACE : c->rbuf) : c->sbuf;
-  rc = wait_part(PMPI_Ireduce(s, whole, all, c->rtype, c->op, 0, c->comm, &q), &q);
-  if (rc == MPI_SUCCESS) {
-    void *r = c->rank == 0 && in ? MPI_IN_PLACE : c->rbuf; /* rank 0's block 0 stays where it is */
-    rc = wait_part(PMPI_Iscatter(whole, n, c->rtype, r, n, c->rtype, 0, c->comm, &q), &q);
-  }
-  if (c->req) *c->req = MPI_REQUEST_NULL;
-  return rc;
+  if (r == 1) return PMPI_Iscatter(whole, n, c->rtype, c->rbuf, n, c->rtype, 0, cm, q);
+  const void *s = c->sbuf == MPI_IN_PLACE ? c->rbuf : c->sbuf;
+  return PMPI_Ireduce(s, whole, c->size * n, c->rtype, c->op, 0, cm, q);
+}
+
+int mg_ireduce_scatter_block_as_ireduce_iscatter(const mg_call *c) {
+  size_t tmp = c->rank == 0 ? mg_ireduce_scatter_block_as_ireduce_iscatter_mem(c) : 0;
+  return mg_sched_run(c, 2, ireduce_scatter_block_round, tmp);
 }

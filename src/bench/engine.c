@@ -99,6 +99,11 @@ static int applicable_series(mg_bench_block *B, const mg_call *c, mg_pattern pat
       mg_late = (mg_late_state){SIZE_MAX, MG_WHY_NONE};
       if (mg_rma_window(c, c->bytes, &w) == MPI_SUCCESS && !w) why = mg_late.why;
     }
+    if (why == MG_WHY_NO_PROGRESS && alg) { /* a schedule, its rounds in the call: a repair where the thread runs it */
+      snprintf(B->series[i].note, sizeof B->series[i].note,
+               "a schedule, measured round after round; libmpiguide runs it with MPIGUIDE_PROGRESS=thread");
+      why = MG_WHY_NONE;
+    }
     if (why != MG_WHY_NONE && mg_why_measurable(why) && alg) { /* measured; tune never chooses it here */
       B->series[i].measure_only = 1;
       snprintf(B->series[i].note, sizeof B->series[i].note, "measure only (%s): a timing, no repair for this call",

@@ -33,6 +33,7 @@
 
 MG_HIDDEN unsigned char mg_acct_on;
 MG_HIDDEN unsigned char mg_acct_compl;
+MG_HIDDEN unsigned char mg_acct_newcomm;
 MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) int64_t mg_acct_carry;
 
 typedef struct post {
@@ -49,8 +50,37 @@ static struct {
   size_t kept; /* entries that hold scratch (mpiguide_requests_kept) */
 } posts;
 
-/* mg_acct_compl from the state: a timed trace, or scratch kept. */
-static void compl_set(void) { mg_acct_compl = (unsigned char)(mg_acct_on || posts.kept > 0); }
+/* The progress thread is on (src/algs/sched.c): every completion call takes the slow path, which
+ * advances the pending schedules first (mg_sched_drive). */
+static int progress_on;
+
+/* mg_acct_compl from the state: a timed trace, scratch kept, or the progress thread. */
+static void compl_set(void) {
+  mg_acct_compl = (unsigned char)(mg_acct_on || posts.kept > 0 || progress_on);
+  mg_acct_newcomm = (unsigned char)(mg_acct_on || progress_on);
+}
+
+void mg_acct_made(MPI_Comm c) {
+  if (progress_on && c != MPI_COMM_NULL) mg_sched_shadow_make(c);
+}
+
+void mg_acct_progress(int on) {
+  mg_ctx *x = &mg_the_ctx;
+  pthread_mutex_lock(&x->trace_lock);
+  progress_on = on;
+  compl_set();
+  pthread_mutex_unlock(&x->trace_lock);
+}
+
+/* A completion call's requests given: with the progress thread, the schedules among them advanced
+ * in this thread first (as MPI_Wait would wait for them, or MPI_Test test them). */
+static void drive(const mg_acct_call *a) {
+  if (!progress_on) return;
+  int kind = a->fn == MG_FN_MPI_Wait || a->fn == MG_FN_MPI_Waitall      ? MG_SCHED_ALL
+             : a->fn == MG_FN_MPI_Waitany || a->fn == MG_FN_MPI_Waitsome ? MG_SCHED_ANY
+                                                                        : MG_SCHED_TEST;
+  mg_sched_drive(kind, a->ngiven, a->given);
+}
 
 static uint64_t key_of(MPI_Request r) {
   uint64_t k = 0;
@@ -173,6 +203,7 @@ void mg_acct_given(mg_acct_call *a, int n, const MPI_Request *reqs) {
   }
   memcpy(a->given, reqs, (size_t)n * sizeof *reqs);
   a->ngiven = n;
+  drive(a);
 }
 
 void mg_acct_fgiven(mg_acct_call *a, MPI_Fint n, const MPI_Fint *freqs) {
@@ -183,6 +214,7 @@ void mg_acct_fgiven(mg_acct_call *a, MPI_Fint n, const MPI_Fint *freqs) {
   }
   for (MPI_Fint i = 0; i < n; i++) a->given[i] = PMPI_Request_f2c(freqs[i]);
   a->ngiven = (int)n;
+  drive(a);
 }
 
 void mg_acct_fdone(mg_acct_call *a, const MPI_Fint *freqs_after) {

@@ -26,6 +26,14 @@ extern MG_HIDDEN unsigned char mg_acct_on;
 /* 1 while a timed trace is on or a request's scratch is kept (mg_acct_keep): the generated
  * completion wrappers' (MPI_Wait*, MPI_Test*, MPI_Request_get_status, MPI_Request_free) one test. */
 extern MG_HIDDEN unsigned char mg_acct_compl;
+/* The progress thread on or off (src/algs/sched.c; mg_lib_init, mg_lib_finalize): on, every
+ * completion call takes its slow path and advances the pending schedules it was given first. */
+void mg_acct_progress(int on);
+/* The generated wrappers of the functions that make an intra-communicator (@newcomm) test this byte
+ * (a timed trace, or the progress thread) and, with the thread, call mg_acct_made with the new one:
+ * its shadow for the schedule rows (mg_sched_shadow_make), made while every rank of it is there. */
+extern MG_HIDDEN unsigned char mg_acct_newcomm;
+void mg_acct_made(MPI_Comm c);
 
 /* The application's call site, as MG_SITE takes it (a Fortran binding's noted site first). */
 #define MG_ACCT_SITE (mg_fortran_site ? mg_fortran_site : __builtin_return_address(0))

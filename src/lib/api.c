@@ -6,6 +6,7 @@
 
 #include "lib/acct.h"
 #include "lib/lib.h"
+#include "registry/algorithms_other.h" /* mg_sched_live */
 #include "mpiguide.h"
 
 const char *mpiguide_version(void) { return MPIGUIDE_VERSION; }
@@ -52,4 +53,4 @@ long long mpiguide_fallbacks(const char *coll, const char *reason) {
   return found ? sum : -1;
 }
 
-long mpiguide_requests_kept(void) { return mg_acct_kept(); }
+long mpiguide_requests_kept(void) { return mg_acct_kept() + mg_sched_live(); }

@@ -21,7 +21,7 @@ CLASSES = ["tuned", "init", "completion", "collective", "p2p", "probe", "comm", 
            "datatype", "tool", "other"]
 AVAILS = {"3.1": None, "4.0": "defined(MPI_VERSION) && MPI_VERSION >= 4",
           "ompi": "defined(OPEN_MPI)", "mpich": "defined(MPICH)"}
-ROLES = {"post", "post_persistent", "req", "reqs", "n", "count", "type", "comm"}
+ROLES = {"post", "post_persistent", "req", "reqs", "n", "count", "type", "comm", "newcomm"}
 
 
 def die(path, lineno, msg):
@@ -102,10 +102,12 @@ def roles(fn):
 # How an accounting body names its roles' values: the C wrapper's arguments as they are; a Fortran
 # binding's (Open MPI's, every argument an address) dereferenced as MPI_Fint and converted to C
 # handles, the request arrays through mg_acct_fgiven / mg_acct_fdone, which convert each element.
-C_DIALECT = {"int": "(long long)%s", "n": "%s", "type": "%s", "comm": "%s", "req_value": "*%s", "req_guard": "%s && ",
+C_DIALECT = {"int": "(long long)%s", "n": "%s", "type": "%s", "comm": "%s", "newcomm": "*%s", "req_value": "*%s",
+             "req_guard": "%s && ",
              "ptr": "%s", "given": "mg_acct_given", "done": "mg_acct_done"}
 F_DIALECT = {"int": "*(MPI_Fint *)%s", "n": "*(MPI_Fint *)%s", "type": "PMPI_Type_f2c(*(MPI_Fint *)%s)",
-             "comm": "PMPI_Comm_f2c(*(MPI_Fint *)%s)", "req_value": "PMPI_Request_f2c(*(MPI_Fint *)%s)",
+             "comm": "PMPI_Comm_f2c(*(MPI_Fint *)%s)", "newcomm": "PMPI_Comm_f2c(*(MPI_Fint *)%s)",
+             "req_value": "PMPI_Request_f2c(*(MPI_Fint *)%s)",
              "req_guard": "", "ptr": "(MPI_Fint *)%s", "given": "mg_acct_fgiven", "done": "mg_acct_fdone"}
 
 
@@ -116,8 +118,9 @@ def is_completion(fn):
 
 
 def on_byte(fn):
-    """The one byte a wrapper of fn tests before its tail call."""
-    return "mg_acct_compl" if is_completion(fn) else "mg_acct_on"
+    """The one byte a wrapper of fn tests before its tail call: a communicator's maker's also says
+    the progress thread is on (its shadow to make, mg_acct_made)."""
+    return "mg_acct_compl" if is_completion(fn) else "mg_acct_newcomm" if "newcomm" in roles(fn) else "mg_acct_on"
 
 
 def acct_body(fn, call, ok, d, r):
@@ -131,7 +134,10 @@ def acct_body(fn, call, ok, d, r):
     if reqs:
         n = (d["n"] % r["n"] if "n" in r else "0") if "reqs" in r else "1"
         out.append("  %s(&a, %s, %s);" % (d["given"], n, d["ptr"] % reqs))
-    out += [call, "  mg_acct_stop(&a);"]
+    out.append(call)
+    if "newcomm" in r:  # the shadow made inside the timed call: what the program waits for
+        out.append("  if (%s) mg_acct_made(%s);" % (ok, d["newcomm"] % r["newcomm"]))
+    out.append("  mg_acct_stop(&a);")
     if "count" in r and "type" in r:
         out.append("  if (%s) mg_acct_bytes(&a, %s, %s);" % (ok, d["int"] % r["count"], d["type"] % r["type"]))
     if "comm" in r:

@@ -82,6 +82,7 @@ typedef struct mg_env {
   mg_profile_diags diags;
   int prof_bad;
   int off;             /* MPIGUIDE=off (util/process.h): nothing else is read */
+  int progress;        /* MPIGUIDE_PROGRESS=thread */
 } mg_env;
 
 /*
@@ -100,6 +101,7 @@ typedef struct mg_agreement {
   int prof_lo, neg_prof_lo;
   int neg_first_prof_bad;         /* a rank whose profile is unusable */
   int off;                        /* a rank with MPIGUIDE=off: pass-through on every rank */
+  int no_multiple;                /* a rank that asked for the progress thread and has no MPI_THREAD_MULTIPLE */
 } mg_agreement;
 #define MG_AGREEMENT_INTS ((int)(sizeof(mg_agreement) / sizeof(int)))
 _Static_assert(sizeof(mg_agreement) % sizeof(int) == 0, "mg_agreement is reduced as MPI_INT");
@@ -186,7 +188,16 @@ static void online_model(mg_ctx *x, int rank) {
   x->model_factor = b.factor;
 }
 
+int mg_progress_wanted(void) {
+  const char *p = getenv("MPIGUIDE_PROGRESS");
+  return p && !strcmp(p, "thread") && !mg_proc_off(getenv("MPIGUIDE"));
+}
+
 static void read_env(mg_ctx *x, int rank, mg_env *v) {
+  const char *progress = getenv("MPIGUIDE_PROGRESS");
+  v->progress = mg_progress_wanted();
+  if (progress && *progress && !v->progress && strcmp(progress, "off") != 0)
+    add_warn(v, "MPIGUIDE_PROGRESS='%.100s' is neither 'thread' nor 'off'; no progress thread", progress);
   const char *alg = getenv("MPIGUIDE_ALG");
   if (alg && *alg) {
     char m[900];
@@ -240,6 +251,7 @@ static int agree(const mg_ctx *x, int rank, const mg_env *v, mg_agreement *all) 
   h = mg_fnv1a(h, &x->scratch_max, sizeof x->scratch_max);
   h = mg_fnv1a(h, &v->have_trace, sizeof v->have_trace);
   h = mg_fnv1a(h, &v->trace_time, sizeof v->trace_time);
+  h = mg_fnv1a(h, &v->progress, sizeof v->progress);
   uint64_t ph = v->prof ? mg_profile_hash(v->prof) : 0;
   if (v->prof && v->strict) /* strict or not is agreed like the profile: ranks that differ run the defaults */
     ph = mg_fnv1a64(ph, "strict", 6) | 1u;
@@ -257,6 +269,7 @@ static int agree(const mg_ctx *x, int rank, const mg_env *v, mg_agreement *all) 
       .neg_prof_lo = -(int)(ph & 0x7fffffff),
       .neg_first_prof_bad = v->prof_bad ? -rank : -INT32_MAX,
       .off = v->off,
+      .no_multiple = v->progress && x->thread_level < MPI_THREAD_MULTIPLE,
   };
   return PMPI_Allreduce(&mine, all, MG_AGREEMENT_INTS, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 }
@@ -270,7 +283,7 @@ static void stop_if_disagree(int rank, const mg_env *v, const mg_agreement *all)
             v->errmsg, rank);
   else if (first_err < 0 && rank == 0)
     fprintf(stderr, "mpiguide: the ranks were started with different MPIGUIDE_ALG, "
-                    "MPIGUIDE_SCRATCH_MAX or MPIGUIDE_TRACE settings; stopping the run\n");
+                    "MPIGUIDE_SCRATCH_MAX, MPIGUIDE_TRACE or MPIGUIDE_PROGRESS settings; stopping the run\n");
   PMPI_Finalize();
   exit(EXIT_FAILURE);
 }
@@ -470,6 +483,13 @@ void mg_lib_init(int thread_level) {
   }
   stop_if_disagree(rank, &v, &all);
   if (rank == 0 && v.warn[0]) fprintf(stderr, "mpiguide: warning: %s\n", v.warn);
+  mg_progress_on = v.progress && !all.no_multiple; /* equal on every rank (src/algs/sched.c) */
+  mg_acct_progress(mg_progress_on);
+  if (mg_progress_on) mg_sched_shadow_make(MPI_COMM_WORLD); /* every rank: collective (src/algs/sched.c) */
+  if (v.progress && all.no_multiple && rank == 0)
+    fprintf(stderr, "mpiguide: warning: MPIGUIDE_PROGRESS=thread, but the MPI library did not provide "
+                    "MPI_THREAD_MULTIPLE on every rank; no progress thread: the schedule rows run the default "
+                    "(no_progress)\n");
   if (v.have_trace && all.trace_bad) {
     if (rank == 0)
       fprintf(stderr, "mpiguide: warning: MPIGUIDE_TRACE='%s' cannot be written (%s); no trace\n", v.trace,
@@ -537,6 +557,9 @@ void mg_paths_set(mg_ctx *x) {
 void mg_lib_finalize(void) {
   mg_ctx *x = &mg_the_ctx;
   if (!x->initialized) return;
+  mg_sched_finalize(); /* the progress thread stopped, the shadows freed (src/algs/sched.c) */
+  mg_progress_on = 0;
+  mg_acct_progress(0);
   mg_acct_finalize(); /* from here the generated wrappers pass through */
   if (x->trace_path) { /* collective: every rank takes part, table or not */
     mg_trace_write(x->trace, x->trace_path, x->trace_time, x->wall_start);

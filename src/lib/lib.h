@@ -160,6 +160,9 @@ int mg_store_pick_profile(int rank, const char *own_profile, mg_store_pick *p);
 /* This libmpiguide's file as the loader loaded it (dladdr), or "libmpiguide" if unknown. */
 const char *mg_lib_file(void);
 
+/* MPIGUIDE_PROGRESS=thread on this process (and MPIGUIDE not off): MPI_Init asks for
+ * MPI_THREAD_MULTIPLE, and mg_lib_init agrees on the progress thread (src/algs/sched.c). */
+int mg_progress_wanted(void);
 /* MPI_Init / MPI_Init_thread epilogue and MPI_Finalize prologue. */
 void mg_lib_init(int thread_level);
 void mg_lib_finalize(void);

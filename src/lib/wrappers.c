@@ -16,14 +16,23 @@
 #include "mpiguide.h"
 
 
+/* MPIGUIDE_PROGRESS=thread (src/algs/sched.c): libmpiguide's progress thread calls MPI beside the
+ * application's threads, so MPI_THREAD_MULTIPLE is asked for, and the level given is what the
+ * application is told (MPI-3.1 §12.4.3: provided may exceed required). */
 MG_EXPORT int MPI_Init(int *argc, char ***argv) {
+  if (mg_progress_wanted()) {
+    int provided = MPI_THREAD_SINGLE;
+    int rc = PMPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    if (rc == MPI_SUCCESS) mg_lib_init(provided);
+    return rc;
+  }
   int rc = PMPI_Init(argc, argv);
   if (rc == MPI_SUCCESS) mg_lib_init(MPI_THREAD_SINGLE);
   return rc;
 }
 
 MG_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-  int rc = PMPI_Init_thread(argc, argv, required, provided);
+  int rc = PMPI_Init_thread(argc, argv, mg_progress_wanted() ? MPI_THREAD_MULTIPLE : required, provided);
   if (rc == MPI_SUCCESS) mg_lib_init(*provided);
   return rc;
 }

@@ -33,6 +33,34 @@ extern __thread void *mg_nbc_kept;
 void *mg_nbc_alloc(size_t n);
 void mg_nbc_free(void *p);
 void mg_nbc_drain(void);
+/* sched.c: the non-blocking compositions as schedules of rounds (rows with MG_R_PROGRESS).
+ * mg_progress_on: libmpiguide's progress thread may run them (MPIGUIDE_PROGRESS=thread, and every
+ * rank got MPI_THREAD_MULTIPLE: agreed at MPI_Init, equal on every rank); 0 in the benchmark.
+ * mg_sched_run runs call c as `nround` rounds, round r posted by post(c, tmp, r, comm, &q) on comm
+ * (q may be left MPI_REQUEST_NULL: nothing to wait for), with tmp a block of tmp_bytes that lives
+ * until the schedule completes: with the thread, in the background on a shadow of c->comm, the
+ * caller getting a generalized request in *c->req; otherwise (the benchmark; a persistent call)
+ * each round posted and waited for in the call, *c->req set to MPI_REQUEST_NULL. An MPI code.
+ * mg_sched_live: the schedules whose memory is not yet freed (mpiguide_requests_kept counts them);
+ * mg_sched_finalize stops the thread and frees the shadows (before MPI_Finalize). */
+extern int mg_progress_on;
+typedef int (*mg_sched_round)(const mg_call *c, void *tmp, int round, MPI_Comm comm, MPI_Request *q);
+int mg_sched_run(const mg_call *c, int nround, mg_sched_round post, size_t tmp_bytes);
+long mg_sched_live(void);
+void mg_sched_finalize(void);
+/* sched.c: a completion call of the program's given requests reqs[0..n-1] advances the pending
+ * schedules in its own thread first, so that its wait costs no hand-over to the progress thread:
+ * MG_SCHED_TEST (MPI_Test*, MPI_Request_free ...) one pass; MG_SCHED_ALL (MPI_Wait, MPI_Waitall)
+ * until no schedule of reqs is pending; MG_SCHED_ANY (MPI_Waitany, MPI_Waitsome) until one of them
+ * has completed or another of reqs has (MPI_Request_get_status). Then the call itself runs. */
+enum { MG_SCHED_TEST, MG_SCHED_ALL, MG_SCHED_ANY };
+/* sched.c: the shadow of intra-communicator comm, on which its schedules' rounds go: made by
+ * libmpiguide right after comm was made (collective over comm; MPI_COMM_WORLD's at MPI_Init), with
+ * the progress thread only. mg_sched_has_shadow: whether comm has one (equal on every rank of it:
+ * made in the same collective calls); a schedule row runs only where it has. */
+void mg_sched_shadow_make(MPI_Comm comm);
+int mg_sched_has_shadow(MPI_Comm comm);
+void mg_sched_drive(int kind, int n, const MPI_Request *reqs);
 /* persistent.c (the persistent family): the agreed set-up of a row's request for call c outside
  * the timed part, collective over c->comm, every rank with the same call (the benchmark, before
  * each measurement of such a row); and the release of every request cached with comm (after a

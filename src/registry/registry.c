@@ -130,7 +130,15 @@ const int mg_nrestrictions = (int)(sizeof mg_restrictions / sizeof mg_restrictio
 
 const char *mg_why_str(mg_why why) { return why < MG_NWHY ? why_text[why] : "?"; }
 const char *mg_why_key(mg_why why) { return why < MG_NWHY ? why_key[why] : "?"; }
-int mg_why_measurable(mg_why why) { return why == MG_WHY_OP_NOT_EXACT || why == MG_WHY_MEASURE_ONLY; }
+int mg_why_measurable(mg_why why) {
+  return why == MG_WHY_OP_NOT_EXACT || why == MG_WHY_MEASURE_ONLY || why == MG_WHY_NO_PROGRESS;
+}
+
+/* A schedule row (MG_R_PROGRESS) where libmpiguide's progress thread cannot run it. */
+static int no_progress(const mg_alg *a, const mg_call *c) {
+  return (a->restrictions & MG_R_PROGRESS) &&
+         (!mg_progress_on || c->persistent || !c->req || !mg_sched_has_shadow(c->comm));
+}
 
 const mg_common_type mg_common_types[MG_NCOMMON_TYPES] = {
 #define MG_X(dt, ctype) {dt, sizeof(ctype)},
@@ -278,6 +286,7 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
     return in_place ? MG_WHY_IN_PLACE : one ? MG_WHY_ONE_PROCESS
            : a->mem && a->mem(c) > scratch_max ? MG_WHY_SCRATCH_CAP
            : a->restrictions & MG_R_MEASURE_ONLY ? MG_WHY_MEASURE_ONLY /* last, as below */
+           : no_progress(a, c)                   ? MG_WHY_NO_PROGRESS
                                                  : MG_WHY_NONE;
   if (c->bytes == 0 && mg_coll_base(c->coll) != MG_BARRIER) return MG_WHY_EMPTY; /* a barrier moves nothing, always */
   if (in_place) return MG_WHY_IN_PLACE;
@@ -314,6 +323,7 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   if ((a->restrictions & MG_R_UNIFORM_BASIC) && mg_type_mixed_sizes(c->rtype)) return MG_WHY_MIXED_SIZES;
 #endif
   if (a->restrictions & MG_R_MEASURE_ONLY) return MG_WHY_MEASURE_ONLY; /* last: measurable (mg_why_measurable) */
+  if (no_progress(a, c)) return MG_WHY_NO_PROGRESS; /* measurable too */
   return MG_WHY_NONE;
 }
 

@@ -98,7 +98,12 @@ static inline int mg_coll_is_neighbor(mg_coll k) {
   X(UNAGREED, "unagreed",                                                           \
     "not applicable yet: a distributed graph whose ranks have not agreed whether a peer gets two " \
     "blocks (a non-blocking call may not wait for the other ranks; the first call of a blocking " \
-    "neighbourhood row on the communicator agrees, once)")
+    "neighbourhood row on the communicator agrees, once)")                        \
+  X(NO_PROGRESS, "no_progress",                                                     \
+    "not run here: a schedule of non-blocking rounds needs libmpiguide's progress thread " \
+    "(MPIGUIDE_PROGRESS=thread, with MPI_THREAD_MULTIPLE on every rank), a non-persistent request and " \
+    "a communicator libmpiguide saw made (MPI_COMM_WORLD, or one of MPI_Comm_dup, _split, _create, " \
+    "MPI_Cart_create ...: not MPI_Comm_idup's); the benchmark measures it")
 
 typedef enum {
 #define MG_X(E, k, t) MG_WHY_##E,
@@ -310,7 +315,11 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
     "4.0.2 (ch4:ucx) fails to receive into such a type above 8 KiB (message truncated, or a hang)")   \
   X(REGULAR_NODES, 16, "equal-node-sizes",                                                           \
     "every node has the same number of ranks of the communicator (decided from the node structure, " \
-    "alike on every rank)")
+    "alike on every rank)")                                                                          \
+  X(PROGRESS, 17, "progress-thread",                                                                 \
+    "a schedule of non-blocking rounds: libmpiguide runs it only with its progress thread "          \
+    "(MPIGUIDE_PROGRESS=thread, MPI_THREAD_MULTIPLE on every rank), never for a persistent request; " \
+    "the benchmark runs the rounds one after the other in the call")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,

@@ -22,6 +22,8 @@
  * MG_PLANT_FUNC=neighbor_alltoall in PMPI_Neighbor_alltoall (its block per neighbour counts: the
  * neighbourhood rows never call it, tuned.neighbor.np2); MG_PLANT_FUNC=ineighbor_alltoall in the
  * post of PMPI_Ineighbor_alltoall (the non-blocking rows never call it either, tuned.ineighbor.np2);
+ * MG_PLANT_FUNC=iallreduce in the post of PMPI_Iallreduce (the schedule row posts Ireduce and Ibcast,
+ * tuned.sched.np2);
  * MG_PLANT_FACTOR=F (> 0) makes each rank's call F times as long as its real call instead of
  * adding a cost per byte (fine for allreduce, where every rank waits for all the others).
  * Test-only: it is never installed. The MPI functions it needs are looked up
@@ -41,6 +43,7 @@ typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI
 typedef int (*type_size_fn)(MPI_Datatype, int *);
 typedef int (*nbr_a2a_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
 typedef int (*inbr_a2a_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
+typedef int (*iallreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request *);
 
 static double now(void) {
   struct timespec ts;
@@ -57,7 +60,7 @@ static double env_num(const char *name, double dflt) {
 
 /* What the plant slows down (MG_PLANT_FUNC, default "bcast"), from which size, and how. */
 static struct {
-  int ready, bcast, allreduce, nbr_a2a, inbr_a2a;
+  int ready, bcast, allreduce, nbr_a2a, inbr_a2a, iallreduce;
   type_size_fn type_size;
   double bytes_from, bytes_to, ns_per_byte, factor;
 } cfg;
@@ -69,6 +72,7 @@ static void setup(void) {
   cfg.allreduce = fn && !strcmp(fn, "allreduce");
   cfg.nbr_a2a = fn && !strcmp(fn, "neighbor_alltoall");
   cfg.inbr_a2a = fn && !strcmp(fn, "ineighbor_alltoall");
+  cfg.iallreduce = fn && !strcmp(fn, "iallreduce");
   cfg.type_size = (type_size_fn)dlsym(RTLD_NEXT, "PMPI_Type_size");
   cfg.bytes_from = env_num("MG_PLANT_BYTES", 65536);
   cfg.bytes_to = env_num("MG_PLANT_BYTES_TO", 1e300);
@@ -147,5 +151,19 @@ __attribute__((visibility("default"))) int PMPI_Ineighbor_alltoall(const void *s
   double t0 = now();
   int rc = real(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
   if (rc == MPI_SUCCESS) slow_down(cfg.inbr_a2a, scount, stype, t0);
+  return rc;
+}
+
+__attribute__((visibility("default"))) int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
+                                                           MPI_Op op, MPI_Comm comm, MPI_Request *req) {
+  static iallreduce_fn real;
+  setup();
+  if (!real && !(real = (iallreduce_fn)dlsym(RTLD_NEXT, "PMPI_Iallreduce"))) {
+    fprintf(stderr, "plant: PMPI_Iallreduce not found after the plant library\n");
+    abort();
+  }
+  double t0 = now();
+  int rc = real(sbuf, rbuf, count, type, op, comm, req);
+  if (rc == MPI_SUCCESS) slow_down(cfg.iallreduce, count, type, t0);
   return rc;
 }

@@ -34,6 +34,10 @@
 #include "common/pcoll.h" /* PINIT, HAVE_PCOLL */
 
 static int g_rank, g_np, g_quick, g_fail, g_cases, g_trace;
+/* libmpiguide's progress thread runs the schedule rows (MG_R_PROGRESS): MPIGUIDE_PROGRESS=thread
+ * and MPI_THREAD_MULTIPLE given (src/algs/sched.c); g_sched_ran: cases a schedule row ran in. */
+static int g_progress;
+static long g_sched_ran;
 /* The shapes pass (--shapes): MPI_INT only, the quick counts; g_op: the reductions' op. */
 static int g_ints_only;
 static MPI_Op g_op = MPI_OP_NULL;
@@ -232,8 +236,14 @@ static int complete(MPI_Request *q, int how, MPI_Comm comm) {
 }
 
 static void compare(const kase *want, const kase *got, const char *what) {
-  if (memcmp(want->r, got->r, want->rbytes) || memcmp(want->s, got->s, want->sbytes))
-    FAIL("%s: result differs from the library's", what);
+  if (memcmp(want->r, got->r, want->rbytes) || memcmp(want->s, got->s, want->sbytes)) {
+    size_t i = 0;
+    int recv = memcmp(want->r, got->r, want->rbytes) != 0;
+    const char *w = recv ? want->r : want->s, *g = recv ? got->r : got->s;
+    while (w[i] == g[i]) i++;
+    FAIL("%s: result differs from the library's (%s side, byte %zu of %zu: %d, the library's %d)", what,
+         recv ? "receive" : "send", i, recv ? want->rbytes : want->sbytes, g[i], w[i]);
+  }
 }
 
 static int reference(const kase *k, MPI_Request *q) {
@@ -259,6 +269,10 @@ static void run_case(mg_coll op, int alg, const kase *k, int how, const char *wh
   if (ran == 1 && alg && mg_colls[op].algs[alg].mem && holds && kept_out < 1) FAIL("%s: ran without keeping its scratch", what);
   if (mpiguide_requests_kept() != 0) FAIL("%s: %ld requests still kept after completion", what, mpiguide_requests_kept());
   if (alg && (mg_colls[op].algs[alg].restrictions & MG_R_MEASURE_ONLY) && ran) FAIL("%s: a measure-only row ran", what);
+  if (alg && (mg_colls[op].algs[alg].restrictions & MG_R_PROGRESS)) {
+    if (ran && !g_progress) FAIL("%s: a schedule row ran without the progress thread", what);
+    g_sched_ran += ran;
+  }
   g_cases++;
   kfree(ref), kfree(got);
 }
@@ -292,7 +306,8 @@ static void run_outstanding(mg_coll op, const kase *k, const char *what) {
  * (mpidu_sched.c:495, ref_count): predefined datatypes only there. */
 static void run_persistent(const kase *k, int alg, MPI_Datatype dt, const char *what) {
 #if HAVE_PCOLL
-  int lib = alg == 0 || (mg_colls[k->c.coll].algs[alg].restrictions & MG_R_MEASURE_ONLY); /* the default runs */
+  /* the default runs (a schedule row: never for a persistent request) */
+  int lib = alg == 0 || (mg_colls[k->c.coll].algs[alg].restrictions & (MG_R_MEASURE_ONLY | MG_R_PROGRESS));
 #if defined(MPICH_VERSION)
   /* MPICH 4.0.2 fails its own persistent collectives: wrong results from the second start of
    * Allgather_init, Gather_init, Scatter_init; two persistent Scatter_init requests on one
@@ -341,6 +356,46 @@ static void run_persistent(const kase *k, int alg, MPI_Datatype dt, const char *
 #endif
 }
 
+/* The orders in which a schedule advanced only inside libmpiguide's calls, or completed inside the
+ * post, would deadlock (src/algs/sched.c), both legal: (0) rank 1 blocks in MPI_Recv for a message
+ * rank 0 sends after its wait; (1) rank 0 posts, then enters MPI_Comm_split of another
+ * communicator, which the other ranks enter before they post. Against the library's result. */
+static void run_orders(const kase *k, MPI_Comm other, const char *what) {
+  if (g_np < 2) return;
+  for (int order = 0; order < 2; order++) {
+    kase *ref = clone(k), *got = clone(k);
+    MPI_Request q = MPI_REQUEST_NULL, r;
+    int rc = reference(ref, &r), token = g_rank;
+    if (rc == MPI_SUCCESS) MPI_Wait(&r, MPI_STATUS_IGNORE);
+    MPI_Comm split = MPI_COMM_NULL;
+    if (order == 0) {
+      if (user_post(&got->c, 0, &q) != MPI_SUCCESS) FAIL("%s, order 0: the post failed", what);
+      if (g_rank == 0) {
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        MPI_Send(&token, 1, MPI_INT, 1, 7, other);
+      } else if (g_rank == 1) {
+        MPI_Recv(&token, 1, MPI_INT, 0, 7, other, MPI_STATUS_IGNORE);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        if (token != 0) FAIL("%s, order 0: rank 0's message lost", what);
+      } else {
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+      }
+    } else {
+      if (g_rank == 0 && user_post(&got->c, 0, &q) != MPI_SUCCESS) FAIL("%s, order 1: the post failed", what);
+      MPI_Comm_split(other, 0, g_rank, &split);
+      if (g_rank != 0 && user_post(&got->c, 0, &q) != MPI_SUCCESS) FAIL("%s, order 1: the post failed", what);
+      MPI_Wait(&q, MPI_STATUS_IGNORE);
+      MPI_Comm_free(&split);
+    }
+    char w[300];
+    snprintf(w, sizeof w, "%s, order %d", what, order);
+    compare(ref, got, w);
+    if (mpiguide_requests_kept() != 0) FAIL("%s: requests still kept", w);
+    kfree(ref), kfree(got);
+    g_cases++;
+  }
+}
+
 /* A negative count (where the operation has a count): the library's error class on every rank,
  * forced row or not. The communicator returns errors. */
 static void run_error(mg_coll op, const kase *k, const char *what) {
@@ -387,7 +442,10 @@ static void test_op(mg_coll op, MPI_Comm comm) {
   if (g_op != MPI_OP_NULL && !ci->reduction) return;
   MPI_Datatype types[] = {MPI_INT, g_vec};
   int how = 0;
+  MPI_Comm other; /* run_orders' second communicator */
+  MPI_Comm_dup(comm, &other);
   for (int a = 0; a < ci->nalgs; a++) {
+    long sched0 = g_sched_ran;
     char spec[160], what[256];
     snprintf(spec, sizeof spec, "%s=%s", ci->name, ci->algs[a].name);
     if (mpiguide_force(spec) != MPIGUIDE_OK) {
@@ -417,12 +475,17 @@ static void test_op(mg_coll op, MPI_Comm comm) {
             }
             if (ni == 2 && !inpl) {
               run_outstanding(op, &k, what);
+              run_orders(&k, other, what);
               run_persistent(&k, a, types[t], what);
               if (t == 0) run_error(op, &k, what);
             }
             free(k.r);
           }
+    /* with the thread, a schedule row runs (a communicator of one process takes the default) */
+    if (g_progress && g_np > 1 && (ci->algs[a].restrictions & MG_R_PROGRESS) && g_sched_ran == sched0)
+      FAIL("%s: the schedule row never ran with the progress thread", ci->algs[a].name);
   }
+  MPI_Comm_free(&other);
   mpiguide_force("");
 }
 
@@ -472,6 +535,14 @@ int main(int argc, char **argv) {
     return fclose(f) == 0 ? 0 : 2;
   }
   MPI_Init(&argc, &argv);
+  const char *progress = getenv("MPIGUIDE_PROGRESS");
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  g_progress = progress && !strcmp(progress, "thread");
+  if (g_progress && level != MPI_THREAD_MULTIPLE) {
+    fprintf(stderr, "nbctest: MPIGUIDE_PROGRESS=thread, but MPI_Query_thread gives %d, not MPI_THREAD_MULTIPLE\n", level);
+    g_fail = 1, g_progress = 0;
+  }
   MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   MPI_Comm_size(MPI_COMM_WORLD, &g_np);
   if (g_np > MAXP) {
@@ -507,7 +578,8 @@ int main(int argc, char **argv) {
   if (!any && !g_rank) fprintf(stderr, "usage: nbctest [--quick] [--shapes] <operation>... | all\n");
   int bad = g_fail || !any, all = 0;
   PMPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  if (!g_rank) printf("nbctest: %d cases on rank 0, %s\n", g_cases, all ? "FAILED" : "all passed");
+  if (!g_rank)
+    printf("nbctest: %d cases on rank 0 (%ld ran a schedule), %s\n", g_cases, g_sched_ran, all ? "FAILED" : "all passed");
   MPI_Comm_free(&comm);
   MPI_Type_free(&g_vec);
   MPI_Finalize();

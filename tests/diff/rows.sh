@@ -23,6 +23,7 @@ trap 'rm -f "$want"' EXIT
     NR > 1 && $2 != "default" {
       t = (($1 in op) ? "diff.p2p." $1 : "diff." $1) ".np<N>"
       if ($1 in nb) t = "diff.nbc.np<N>"
+      if (($1 in nb) && $0 ~ /progress-thread/) t = "diff.nbc.np<N> (falls back), diff.nbc.sched.np<N> (MPIGUIDE_PROGRESS=thread)"
       if ($1 ~ /^neighbor_/) t = "diff.neighbor.np<N> (nbrtest)"
       if ($1 ~ /^ineighbor_/) t = "diff.neighbor.nonblocking.np2 (nbrtest --nonblocking)"
       if ($2 ~ /_as_reranked$/) t = "diff.rerank.np<N> (measure only: reranktest)"

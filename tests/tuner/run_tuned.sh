@@ -534,6 +534,39 @@ ineighbor)
   if ((other == 0)); then ok "t.csv: every other ineighbor_alltoall call fell back with two_blocks or unagreed"
   else fail "t.csv: ineighbor_alltoall calls neither by the rule, nor two_blocks, nor unagreed: $(grep '^ineighbor_alltoall,' t.csv | head -5)"; fi
   ;;
+sched)
+  # issue 48: the planted MPI_Iallreduce post -> check (family nbc) -> tune's rule for the schedule
+  # row iallreduce_as_ireduce_ibcast -> online_app's nbc mode (rank 1 blocked in MPI_Recv while rank
+  # 0 posts: a schedule advanced only in the calls libmpiguide sees would hang) under the profile:
+  # with MPIGUIDE_PROGRESS=thread the row by its rule, without it the default with no_progress;
+  # results the library's both times
+  NP=${1:?NP}
+  : "${MG_PLANT:?}" "${MG_ONLINE_APP:?}"
+  planted_tune "$NP" MG_PLANT_FUNC=iallreduce MG_PLANT_BYTES=0 MG_PLANT_NS_PER_BYTE=200 -- \
+    -c iallreduce --families nbc -m iallreduce_as_ireduce_ibcast --sizes 512,4K
+  # the rules of the row (by datatype class and op: online_app's calls are double sums)
+  lines=$(grep -nE "^iallreduce +np=$NP +[^ ]+ +(type=[^ ]+ +)?(op=[^ ]+ +)?iallreduce_as_ireduce_ibcast( |$)" p.prof | cut -d: -f1 | paste -sd' ')
+  if [[ -n $lines ]]; then ok "p.prof: rules for iallreduce_as_ireduce_ibcast (lines $lines)"
+  else fail "p.prof has no rule for iallreduce_as_ireduce_ibcast"; fi
+  local_run validate "$MG_CLI" profile validate p.prof
+  expect_rc validate 0
+  algs="iallreduce:$("$MG_CLI" list --csv iallreduce | awk -F, 'NR > 1 {print $2}' | paste -sd, -);"
+  algs+="ibcast:$("$MG_CLI" list --csv ibcast | awk -F, 'NR > 1 {print $2}' | paste -sd, -)"
+  for r in thread off; do
+    cmd_start
+    cmd_ctx "$NP" "MPIGUIDE_PROFILE=$PWD/p.prof" "MPIGUIDE_TRACE=$PWD/$r.csv" "MPIGUIDE_PROGRESS=$r" "MG_ALGS=$algs" -- \
+      "$MG_ONLINE_APP" nbc 20
+    run "sched_$r"
+    expect_rc "sched_$r" 0
+  done
+  ran=$(awk -F, -v l=" $lines " '$1 == "iallreduce" && $2 == 512 && $3 == "iallreduce_as_ireduce_ibcast" &&
+                                   $8 ~ /^line / && index(l, " " substr($8, 6) " ") {n += $4} END {print n + 0}' thread.csv)
+  if ((ran == 20)); then ok "thread.csv: the 20 calls of 512 bytes ran iallreduce_as_ireduce_ibcast by its rule"
+  else fail "thread.csv: $ran of 20 calls ran the row: $(grep '^iallreduce,' thread.csv | head -5)"; fi
+  fell=$(awk -F, '$1 == "iallreduce" && $2 == 512 && $3 == "default" && $6 == "no_progress" {n += $4} END {print n + 0}' off.csv)
+  if ((fell == 20)); then ok "off.csv: without the thread the 20 calls ran the default (no_progress)"
+  else fail "off.csv: $fell of 20 calls fell back with no_progress: $(grep '^iallreduce,' off.csv | head -5)"; fi
+  ;;
 lib)
   NP=${1:?NP}
   : "${MG_LIB:?}" "${MG_APP:?}"
