@@ -328,8 +328,10 @@ int mg_ialltoallv_as_ialltoallw(const mg_call *c) {
 }
 
 /* The compositions, as schedules of two rounds (sched.c): round 0 and round 1 posted on `cm`, the
- * caller's communicator or its shadow. `tmp`: the row's intermediate vector, when it has one. */
-static int iallreduce_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI_Request *q) {
+ * caller's communicator or its shadow, one request each (*nq 1). `tmp`: the row's intermediate
+ * vector, when it has one. */
+static int iallreduce_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI_Request *q, int *nq) {
+  *nq = 1;
   (void)tmp;
   if (r == 1) return PMPI_Ibcast(c->rbuf, c->rcount, c->rtype, 0, cm, q);
   int in = c->sbuf == MPI_IN_PLACE;
@@ -337,9 +339,10 @@ static int iallreduce_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI
   return PMPI_Ireduce(s, c->rbuf, c->rcount, c->rtype, c->op, 0, cm, q);
 }
 
-int mg_iallreduce_as_ireduce_ibcast(const mg_call *c) { return mg_sched_run(c, 2, iallreduce_round, 0); }
+int mg_iallreduce_as_ireduce_ibcast(const mg_call *c) { return mg_sched_run(c, 2, iallreduce_round, 0, 1); }
 
-static int iallgather_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI_Request *q) {
+static int iallgather_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI_Request *q, int *nq) {
+  *nq = 1;
   (void)tmp;
   if (r == 1) return PMPI_Ibcast(c->rbuf, c->size * c->rcount, c->rtype, 0, cm, q);
   const void *s = c->sbuf;
@@ -354,7 +357,7 @@ static int iallgather_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI
   return PMPI_Igather(s, sn, st, c->rbuf, c->rcount, c->rtype, 0, cm, q);
 }
 
-int mg_iallgather_as_igather_ibcast(const mg_call *c) { return mg_sched_run(c, 2, iallgather_round, 0); }
+int mg_iallgather_as_igather_ibcast(const mg_call *c) { return mg_sched_run(c, 2, iallgather_round, 0, 1); }
 
 size_t mg_ireduce_scatter_block_as_ireduce_iscatter_mem(const mg_call *c) {
   return mg_reduce_scatter_block_as_reduce_scatter_mem(c);
@@ -362,7 +365,8 @@ size_t mg_ireduce_scatter_block_as_ireduce_iscatter_mem(const mg_call *c) {
 
 /* As the blocking reduce_scatter_block_as_reduce_scatter: the input (in place: the receive
  * buffer) reduced into rank 0's vector tmp, then scattered from it into every receive buffer. */
-static int ireduce_scatter_block_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI_Request *q) {
+static int ireduce_scatter_block_round(const mg_call *c, void *tmp, int r, MPI_Comm cm, MPI_Request *q, int *nq) {
+  *nq = 1;
   int n = c->rcount;
   void *whole = NULL; /* significant at rank 0 only */
   mg_type t;
@@ -378,5 +382,5 @@ static int ireduce_scatter_block_round(const mg_call *c, void *tmp, int r, MPI_C
 
 int mg_ireduce_scatter_block_as_ireduce_iscatter(const mg_call *c) {
   size_t tmp = c->rank == 0 ? mg_ireduce_scatter_block_as_ireduce_iscatter_mem(c) : 0;
-  return mg_sched_run(c, 2, ireduce_scatter_block_round, tmp);
+  return mg_sched_run(c, 2, ireduce_scatter_block_round, tmp, 1);
 }

@@ -485,12 +485,39 @@ int mg_ineighbor_as_ineighbor_v(const mg_call *c) {
   return rc;
 }
 
-/* Meta-rule IV, measure-only (rows_neighbor.c): the blocking row's exchange, complete when it
- * returns (the caller's request: MPI_REQUEST_NULL). */
+/* Meta-rule IV, non-blocking: the blocking row's exchange as a schedule of one round (sched.c), the
+ * indegree receives and outdegree sends posted in the call and completed as one request by
+ * libmpiguide's progress thread; on the shadow's lane 0 (no receive of the program can match
+ * them; two such calls outstanding on one communicator post in one order on every rank, so their
+ * messages of one pair and tag match in that order), or in the benchmark on the communicator's
+ * private duplicate, waited for in the call. Where a peer gets two blocks, or on a distributed
+ * graph before the ranks agreed, the library's own runs (nb_usable). */
+static int ineighbor_p2p_round(const mg_call *c, void *tmp, int round, MPI_Comm cm, MPI_Request *q, int *nq) {
+  (void)tmp, (void)round;
+  mg_call d = mg_nbc_twin(c);
+  nbr_rec *r;
+  MPI_Aint sext, rext;
+  int rc = nbr_record(&d, &r), n = 0;
+  if (rc == MPI_SUCCESS && cm == c->comm) rc = mg_p2p_comm(c->comm, &cm); /* in the call: as the blocking row */
+  if (rc == MPI_SUCCESS) rc = extents(&d, &sext, &rext);
+  for (int i = 0; rc == MPI_SUCCESS && i < r->indeg; i++) {
+    blk b = block_of(&d, 0, i, rext);
+    if ((rc = PMPI_Irecv(b.addr, b.count, b.type, r->src[i], r->rtag[i], cm, &q[n])) == MPI_SUCCESS) n++;
+  }
+  for (int j = 0; rc == MPI_SUCCESS && j < r->outdeg; j++) {
+    blk b = block_of(&d, 1, j, sext);
+    if ((rc = PMPI_Isend(b.addr, b.count, b.type, r->dst[j], r->stag[j], cm, &q[n])) == MPI_SUCCESS) n++;
+  }
+  *nq = n;
+  return rc;
+}
+
 int mg_ineighbor_as_isend_irecv(const mg_call *c) {
   mg_call d = mg_nbc_twin(c);
-  d.req = NULL, d.persistent = 0;
-  int rc = mg_neighbor_as_isend_irecv(&d);
-  if (c->req) *c->req = MPI_REQUEST_NULL;
-  return rc;
+  nbr_rec *r;
+  int ok, rc = nb_usable(&d, 1, &r, &ok);
+  if (rc != MPI_SUCCESS) return rc;
+  if (!ok) return mg_run(c, 0);
+  int edges = r->indeg + r->outdeg;
+  return mg_sched_run(c, 1, ineighbor_p2p_round, 0, edges > 0 ? edges : 1);
 }

@@ -61,20 +61,22 @@
 int mg_progress_on;
 
 typedef struct shadow {
-  MPI_Comm dup;         /* the shadow */
+  MPI_Comm lane[MG_SCHED_LANES]; /* the shadow: round r of every schedule on lane r */
   MPI_Comm of;          /* the caller's communicator */
   atomic_int users;     /* schedules on it not yet finished */
   atomic_int freed;     /* the caller's communicator is freed */
   atomic_int gone;      /* the shadow is freed (once, by whoever sees both conditions first) */
-  unsigned long gate;   /* the pass in which an earlier schedule on it still had rounds to post */
+  unsigned long gate[MG_SCHED_LANES]; /* the pass in which an earlier schedule had round r to post */
   struct shadow *next, **prev; /* the list of live shadows (finalize frees them), under shlock */
 } shadow;
 
 typedef struct mg_sched {
-  mg_call c;            /* the call (its buffers the caller's; c.req not used) */
+  mg_call c;            /* the call (its buffers the caller's; c.req not used; derived datatypes dup'd) */
   mg_sched_round post;  /* posts round r on comm */
   int nround, next;     /* rounds; the next to post */
-  MPI_Request q;        /* the current round's */
+  int nq, qcap;         /* the current round's requests, in q */
+  MPI_Request *q;
+  MPI_Datatype made;    /* the receive datatype dup'd for the later rounds (MPI_DATATYPE_NULL: none) */
   void *tmp;            /* the row's intermediate data (mg_nbc_alloc), or NULL */
   int err;              /* the first error, returned by the request */
   shadow *sh;
@@ -106,7 +108,8 @@ long mg_sched_live(void) { return atomic_load(&eng.live); }
 static void shadow_release(shadow *sh) {
   if (atomic_load(&sh->users) != 0 || !atomic_load(&sh->freed)) return;
   if (atomic_exchange(&sh->gone, 1)) return;
-  if (sh->dup != MPI_COMM_NULL) PMPI_Comm_free(&sh->dup);
+  for (int l = 0; l < MG_SCHED_LANES; l++)
+    if (sh->lane[l] != MPI_COMM_NULL) PMPI_Comm_free(&sh->lane[l]);
   pthread_mutex_lock(&eng.shlock);
   if (sh->prev && (*sh->prev = sh->next)) sh->next->prev = sh->prev; /* not linked: made, then refused */
   pthread_mutex_unlock(&eng.shlock);
@@ -146,21 +149,28 @@ void mg_sched_shadow_make(MPI_Comm comm) {
    * Collective over comm: every rank takes part, whatever failed on it, and all keep the shadow or none. */
   MPI_Group g = MPI_GROUP_EMPTY;
   shadow *sh = calloc(1, sizeof *sh);
-  if (sh) sh->dup = sh->of = MPI_COMM_NULL;
+  MPI_Comm lane[MG_SCHED_LANES];
+  for (int l = 0; l < MG_SCHED_LANES; l++) lane[l] = MPI_COMM_NULL;
+  if (sh)
+    for (int l = 0; l < MG_SCHED_LANES; l++) sh->lane[l] = MPI_COMM_NULL;
+  sh ? (void)(sh->of = MPI_COMM_NULL) : (void)0;
   int got = PMPI_Comm_group(comm, &g) == MPI_SUCCESS;
-  MPI_Comm dup = MPI_COMM_NULL;
-  got &= PMPI_Comm_create(comm, g, &dup) == MPI_SUCCESS && dup != MPI_COMM_NULL;
+  for (int l = 0; l < MG_SCHED_LANES; l++) /* lane 0 made from comm, the others duplicate it */
+    got &= (l ? PMPI_Comm_dup(lane[0], &lane[l]) : PMPI_Comm_create(comm, g, &lane[0])) == MPI_SUCCESS &&
+           lane[l] != MPI_COMM_NULL;
   if (g != MPI_GROUP_EMPTY) PMPI_Group_free(&g);
   got &= sh && PMPI_Comm_set_attr(comm, eng.keyval, sh) == MPI_SUCCESS;
   int all = 0;
   if (PMPI_Allreduce(&got, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS) all = 0;
   if (!all) {
-    if (got) PMPI_Comm_delete_attr(comm, eng.keyval), sh = NULL; /* shadow_delete frees it: no dup yet */
-    if (dup != MPI_COMM_NULL) PMPI_Comm_free(&dup);
+    if (got) PMPI_Comm_delete_attr(comm, eng.keyval), sh = NULL; /* shadow_delete frees it: no lanes yet */
+    for (int l = 0; l < MG_SCHED_LANES; l++)
+      if (lane[l] != MPI_COMM_NULL) PMPI_Comm_free(&lane[l]);
     free(sh);
     return;
   }
-  sh->dup = dup, sh->of = comm;
+  memcpy(sh->lane, lane, sizeof lane);
+  sh->of = comm;
   pthread_mutex_lock(&eng.shlock);
   if ((sh->next = eng.shadows)) sh->next->prev = &sh->next;
   eng.shadows = sh, sh->prev = &eng.shadows;
@@ -190,8 +200,41 @@ static int greq_cancel(void *extra, int complete) {
   return MPI_SUCCESS;
 }
 
+/* A round's requests tested (complete ones become MPI_REQUEST_NULL) or waited for, one by one: as
+ * MPI_Testall and MPI_Waitall, without a status array (GCC 12 flags MPICH's MPI_STATUSES_IGNORE,
+ * a pointer of value 1, as an overflow). *all: every one complete. An MPI code. */
+static int test_all(int n, MPI_Request *q, int *all) {
+  int rc = MPI_SUCCESS;
+  *all = 1;
+  for (int i = 0; i < n && rc == MPI_SUCCESS; i++) {
+    int f = 1;
+    if (q[i] != MPI_REQUEST_NULL) rc = PMPI_Test(&q[i], &f, MPI_STATUS_IGNORE);
+    *all &= f;
+  }
+  return rc;
+}
+
+static int wait_all(int n, MPI_Request *q) {
+  int rc = MPI_SUCCESS;
+  for (int i = 0; i < n; i++) {
+    int r = q[i] != MPI_REQUEST_NULL ? PMPI_Wait(&q[i], MPI_STATUS_IGNORE) : MPI_SUCCESS;
+    if (rc == MPI_SUCCESS) rc = r;
+  }
+  return rc;
+}
+
+/* Post round s->next of s on its lane (s->q, s->nq). Under eng.lock. */
+static void post_round(mg_sched *s) {
+  s->nq = 0;
+  int rc = s->post(&s->c, s->tmp, s->next, s->sh->lane[s->next], s->q, &s->nq);
+  s->next++;
+  if (rc != MPI_SUCCESS) s->err = rc, s->next = s->nround, s->nq = 0; /* a failed post made no request */
+}
+
 /* One pass over the pending schedules, oldest first: test each current round, post the next one
- * where allowed; the finished ones are unlinked onto *done. Under eng.lock. 1 if anything moved. */
+ * where allowed (round r of a schedule only once every earlier schedule on its shadow has posted
+ * its round r, so every rank posts lane r's collectives in one order); the finished ones are
+ * unlinked onto *done. Under eng.lock. 1 if anything moved. */
 static int step(mg_sched **done) {
   int moved = 0;
   unsigned long pass = ++eng.pass;
@@ -200,26 +243,21 @@ static int step(mg_sched **done) {
     mg_sched *s = *pp;
     shadow *sh = s->sh;
     int flag = 1;
-    if (s->q != MPI_REQUEST_NULL) {
-      int rc = PMPI_Test(&s->q, &flag, MPI_STATUS_IGNORE);
-      if (rc != MPI_SUCCESS && !s->err) s->err = rc, s->next = s->nround;
-      if (flag) moved = 1;
+    if (s->nq > 0) {
+      int rc = test_all(s->nq, s->q, &flag);
+      if (rc != MPI_SUCCESS && !s->err) s->err = rc, s->next = s->nround, flag = 1; /* the requests freed */
+      if (flag) s->nq = 0, moved = 1;
     }
-    /* the next round, or rounds that post nothing; the first only after every earlier schedule
-     * on this shadow has posted its last */
-    while (flag && s->q == MPI_REQUEST_NULL && s->next < s->nround && !s->err && (s->next > 0 || sh->gate != pass)) {
-      int rc = s->post(&s->c, s->tmp, s->next, sh->dup, &s->q);
-      s->next++, moved = 1;
-      if (rc != MPI_SUCCESS) s->err = rc, s->next = s->nround;
-    }
-    if (s->q == MPI_REQUEST_NULL && (s->next >= s->nround || s->err)) {
+    while (flag && s->nq == 0 && s->next < s->nround && !s->err && sh->gate[s->next] != pass)
+      post_round(s), moved = 1;
+    if (s->nq == 0 && (s->next >= s->nround || s->err)) {
       *pp = s->link; /* finished: to complete outside the lock */
       if (!*pp) eng.tail = pp;
       atomic_fetch_sub(&eng.pending, 1);
       s->link = *done, *done = s;
       continue;
     }
-    if (s->next < s->nround) sh->gate = pass; /* later schedules on sh wait */
+    for (int r = s->next; r < s->nround; r++) sh->gate[r] = pass; /* later schedules' round r waits */
     pp = &s->link;
   }
   return moved;
@@ -233,6 +271,7 @@ static void complete(mg_sched *done) {
     done = s->link;
     shadow *sh = s->sh;
     MPI_Request g = s->greq;
+    if (s->made != MPI_DATATYPE_NULL) PMPI_Type_free(&s->made);
     atomic_fetch_sub(&sh->users, 1);
     shadow_release(sh);
     PMPI_Grequest_complete(g); /* s may be freed from here on */
@@ -312,40 +351,60 @@ void mg_sched_drive(int kind, int n, const MPI_Request *reqs) {
 
 /* The rounds one after the other, each waited for, on the caller's communicator: the benchmark's
  * way (the composition's completion time). */
-static int run_inline(const mg_call *c, int nround, mg_sched_round post, void *tmp) {
+static int run_inline(const mg_call *c, int nround, mg_sched_round post, void *tmp, MPI_Request *q) {
   int rc = MPI_SUCCESS;
   for (int r = 0; r < nround && rc == MPI_SUCCESS; r++) {
-    MPI_Request q = MPI_REQUEST_NULL;
-    rc = post(c, tmp, r, c->comm, &q);
-    if (rc == MPI_SUCCESS && q != MPI_REQUEST_NULL) rc = PMPI_Wait(&q, MPI_STATUS_IGNORE);
+    int nq = 0;
+    rc = post(c, tmp, r, c->comm, q, &nq);
+    if (rc == MPI_SUCCESS && nq > 0) rc = wait_all(nq, q);
   }
   if (c->req) *c->req = MPI_REQUEST_NULL;
   return rc;
 }
 
-int mg_sched_run(const mg_call *c, int nround, mg_sched_round post, size_t tmp_bytes) {
+/* A derived datatype the later rounds name (the receive side's: the rows' second rounds are
+ * broadcasts and scatters of the result), duplicated: the caller may free its own once the
+ * operation is posted (MPI-3.1 §4.1.9), before those rounds are. */
+static int keep_type(MPI_Datatype *t, MPI_Datatype *made) {
+  int ni, na, nd, comb;
+  if (*t == MPI_DATATYPE_NULL || PMPI_Type_get_envelope(*t, &ni, &na, &nd, &comb) != MPI_SUCCESS ||
+      comb == MPI_COMBINER_NAMED)
+    return MPI_SUCCESS;
+  int rc = PMPI_Type_dup(*t, made);
+  if (rc == MPI_SUCCESS) *t = *made;
+  return rc;
+}
+
+int mg_sched_run(const mg_call *c, int nround, mg_sched_round post, size_t tmp_bytes, int qcap) {
+  if (nround < 1 || nround > MG_SCHED_LANES || qcap < 1) return MPI_ERR_INTERN;
   void *tmp = NULL;
   if (tmp_bytes && !(tmp = mg_nbc_alloc(tmp_bytes))) return MPI_ERR_NO_MEM;
   if (!mg_progress_on || !c->req || c->persistent) {
-    int rc = run_inline(c, nround, post, tmp);
+    MPI_Request small[4], *q = qcap <= 4 ? small : malloc((size_t)qcap * sizeof *q);
+    int rc = q ? run_inline(c, nround, post, tmp, q) : MPI_ERR_NO_MEM;
+    if (q != small) free(q);
     mg_nbc_free(tmp);
     return rc;
   }
-  mg_sched *s = calloc(1, sizeof *s);
+  mg_sched *s = calloc(1, sizeof *s + (size_t)qcap * sizeof(MPI_Request));
   if (!s) return mg_nbc_free(tmp), MPI_ERR_NO_MEM;
-  s->c = *c, s->c.req = NULL, s->post = post, s->nround = nround, s->tmp = tmp, s->q = MPI_REQUEST_NULL;
+  s->c = *c, s->c.req = NULL, s->post = post, s->nround = nround, s->tmp = tmp;
+  s->q = (MPI_Request *)(s + 1), s->qcap = qcap, s->made = MPI_DATATYPE_NULL;
+  int rc = nround > 1 ? keep_type(&s->c.rtype, &s->made) : MPI_SUCCESS;
   atomic_fetch_add(&eng.posting, 1);
   pthread_mutex_lock(&eng.lock);
   atomic_fetch_sub(&eng.posting, 1);
-  int rc = MPI_SUCCESS;
-  if (!eng.started) {
+  if (rc == MPI_SUCCESS && !eng.started) {
     if (pthread_create(&eng.thread, NULL, progress, NULL) != 0) rc = MPI_ERR_OTHER;
     else eng.started = 1;
   }
   if (rc == MPI_SUCCESS && !(s->sh = shadow_of(c->comm))) rc = MPI_ERR_COMM; /* mg_applicable tested it */
+  if (rc == MPI_SUCCESS) post_round(s), rc = s->err; /* round 0 now, with the caller's arguments as given */
   if (rc == MPI_SUCCESS) rc = PMPI_Grequest_start(greq_query, greq_free, greq_cancel, s, &s->greq);
   if (rc != MPI_SUCCESS) {
     pthread_mutex_unlock(&eng.lock);
+    if (s->nq > 0) wait_all(s->nq, s->q); /* round 0 posted, the request not made */
+    if (s->made != MPI_DATATYPE_NULL) PMPI_Type_free(&s->made);
     mg_nbc_free(tmp);
     free(s);
     return rc;
@@ -355,11 +414,8 @@ int mg_sched_run(const mg_call *c, int nround, mg_sched_round post, size_t tmp_b
   *c->req = s->greq;
   *eng.tail = s, eng.tail = &s->link;
   atomic_fetch_add(&eng.pending, 1);
-  mg_sched *done = NULL;
-  step(&done); /* the first round now, where it may be posted */
   pthread_cond_signal(&eng.wake);
   pthread_mutex_unlock(&eng.lock);
-  complete(done);
   return MPI_SUCCESS;
 }
 

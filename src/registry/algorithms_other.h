@@ -36,16 +36,19 @@ void mg_nbc_drain(void);
 /* sched.c: the non-blocking compositions as schedules of rounds (rows with MG_R_PROGRESS).
  * mg_progress_on: libmpiguide's progress thread may run them (MPIGUIDE_PROGRESS=thread, and every
  * rank got MPI_THREAD_MULTIPLE: agreed at MPI_Init, equal on every rank); 0 in the benchmark.
- * mg_sched_run runs call c as `nround` rounds, round r posted by post(c, tmp, r, comm, &q) on comm
- * (q may be left MPI_REQUEST_NULL: nothing to wait for), with tmp a block of tmp_bytes that lives
- * until the schedule completes: with the thread, in the background on a shadow of c->comm, the
+ * mg_sched_run runs call c as `nround` rounds (at most MG_SCHED_LANES), round r posted by
+ * post(c, tmp, r, comm, q, &nq) on comm as nq requests in q (at most qcap; 0: nothing to wait
+ * for), with tmp a block of tmp_bytes that lives until the schedule completes. With the thread:
+ * round 0 in the call, the others in the background, on the shadow of c->comm (lane r), the
  * caller getting a generalized request in *c->req; otherwise (the benchmark; a persistent call)
- * each round posted and waited for in the call, *c->req set to MPI_REQUEST_NULL. An MPI code.
+ * each round posted and waited for in the call, *c->req set to MPI_REQUEST_NULL. A round after the
+ * first reads c's buffers and its receive datatype (duplicated if derived) only. An MPI code.
  * mg_sched_live: the schedules whose memory is not yet freed (mpiguide_requests_kept counts them);
  * mg_sched_finalize stops the thread and frees the shadows (before MPI_Finalize). */
+#define MG_SCHED_LANES 2
 extern int mg_progress_on;
-typedef int (*mg_sched_round)(const mg_call *c, void *tmp, int round, MPI_Comm comm, MPI_Request *q);
-int mg_sched_run(const mg_call *c, int nround, mg_sched_round post, size_t tmp_bytes);
+typedef int (*mg_sched_round)(const mg_call *c, void *tmp, int round, MPI_Comm comm, MPI_Request *q, int *nq);
+int mg_sched_run(const mg_call *c, int nround, mg_sched_round post, size_t tmp_bytes, int qcap);
 long mg_sched_live(void);
 void mg_sched_finalize(void);
 /* sched.c: a completion call of the program's given requests reqs[0..n-1] advances the pending

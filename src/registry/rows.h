@@ -239,9 +239,9 @@
 #define MG_INBR_P2P_ROW(nm, Name, ...)                                                                \
   {.name = nm, .guideline = "TGT-M4",                                                               \
    .formula = Name "(n) <= indegree x Irecv + outdegree x Isend(n) + Waitall",                      \
-   .description = "the point-to-point exchange it stands for, as the blocking row; measure only: its "      \
-                  "requests are several (libmpiguide has no progress engine to complete them as one)",       \
-   .restrictions = MG_R_MEASURE_ONLY, .mem_formula = "kept with the communicator: the neighbour lists, a "   \
-   "request per edge", .family = MG_FAM_NBC, .cost = "self(n)", __VA_ARGS__}
+   .description = "the point-to-point exchange it stands for, as the blocking row: a schedule of one "      \
+                  "round whose requests libmpiguide's progress thread completes as one (MPIGUIDE_PROGRESS=thread)", \
+   .restrictions = MG_R_PROGRESS, .mem_formula = "a request per edge with the call; the neighbour lists kept "  \
+   "with the communicator", .family = MG_FAM_NBC, .cost = "self(n)", __VA_ARGS__}
 
 #endif

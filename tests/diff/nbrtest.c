@@ -37,8 +37,9 @@
  * MPI_Ineighbor_<op> completed by MPI_Wait or by polling MPI_Test, three outstanding completed in
  * reverse order, and the persistent form (MPI_Neighbor_<op>_init, Open MPI's MPIX_) started twice
  * and freed, against the blocking call's result; the requests libmpiguide keeps arrays for are
- * back to 0 after each; the counters say which ran or why the default did; the measure-only row
- * also run as the benchmark runs it. On a distributed graph before and after a blocking row agreed
+ * back to 0 after each; the counters say which ran or why the default did; the point-to-point
+ * schedule row (MG_R_PROGRESS) runs under MPIGUIDE_PROGRESS=thread and falls back (no_progress)
+ * without it, and is also run as the benchmark runs it (round after round in the call). On a distributed graph before and after a blocking row agreed
  * on its blocks (nbr_trace.sh checks the trace rows). With --no-force: each non-blocking form as
  * the environment chose (tuned.ineighbor.np2: a profile's rule), results compared.
  *
@@ -56,6 +57,7 @@
 #include "registry/registry.h"
 
 static int g_rank, g_size, g_noforce, g_verbose, g_nb;
+static int g_progress; /* MPIGUIDE_PROGRESS=thread and MPI_THREAD_MULTIPLE: the schedule rows run */
 static MPI_Datatype g_vec; /* 2 ints, stride 2: extent 3 ints */
 /* edge weights (Open MPI's MPI_UNWEIGHTED is an array of size 0, which GCC flags at the call) */
 static int g_ones[4] = {1, 1, 1, 1};
@@ -86,7 +88,7 @@ static MPI_Comm make_topo(int t, int *two) {
   case TP_CART2: {
     int dims[2] = {0, 0}, per[2] = {1, 1};
     TEST_MPI(PMPI_Dims_create(p, 2, dims));
-    TEST_MPI(PMPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 0, &c));
+    TEST_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 0, &c));
     *two = dims[0] <= 2 || dims[1] <= 2;
     break;
   }
@@ -94,24 +96,24 @@ static MPI_Comm make_topo(int t, int *two) {
                          * MPI_Ialltoallw reads that many datatypes per side: src/algs/neighbor.c) */
     int dims[2] = {0, 0}, per[2] = {0, 0};
     TEST_MPI(PMPI_Dims_create(p, 2, dims));
-    TEST_MPI(PMPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 0, &c));
+    TEST_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 0, &c));
     break;
   }
   case TP_LINE: {
     int dims[1] = {p}, per[1] = {0};
-    TEST_MPI(PMPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, 0, &c));
+    TEST_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, 0, &c));
     break;
   }
   case TP_CART_HALF: {
     int dims[2] = {0, 0}, per[2] = {0, 1};
     TEST_MPI(PMPI_Dims_create(p, 2, dims));
-    TEST_MPI(PMPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 0, &c));
+    TEST_MPI(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, per, 0, &c));
     *two = dims[1] <= 2;
     break;
   }
   case TP_RING: {
     int dims[1] = {p}, per[1] = {1};
-    TEST_MPI(PMPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, 0, &c));
+    TEST_MPI(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, per, 0, &c));
     *two = p <= 2;
     break;
   }
@@ -121,20 +123,20 @@ static MPI_Comm make_topo(int t, int *two) {
       for (int k = 1; k <= 2 && k < n; k++) dst[no++] = (r + k) % n;
       for (int k = 1; k <= 2 && k < n; k++) src[ni++] = (r - k + n) % n;
     }
-    TEST_MPI(PMPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, ni, src, g_ones, no, dst, g_ones,
+    TEST_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, ni, src, g_ones, no, dst, g_ones,
                                              MPI_INFO_NULL, 0, &c));
     /* k < n: at most one edge per pair */
     break;
   }
   case TP_DIST_UNW: { /* a directed ring r -> r+1, MPI_UNWEIGHTED */
     int dst = (r + 1) % p, src = (r - 1 + p) % p;
-    TEST_MPI(PMPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &src, unweighted(), 1, &dst, unweighted(),
+    TEST_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &src, unweighted(), 1, &dst, unweighted(),
                                              MPI_INFO_NULL, 0, &c));
     break;
   }
   case TP_DIST_MULTI: { /* r -> r+1 twice, r -> r */
     int dst[3] = {(r + 1) % p, (r + 1) % p, r}, src[3] = {(r - 1 + p) % p, (r - 1 + p) % p, r};
-    TEST_MPI(PMPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, src, g_ones, 3, dst, g_ones,
+    TEST_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, src, g_ones, 3, dst, g_ones,
                                              MPI_INFO_NULL, 0, &c));
     *two = 1;
     break;
@@ -146,20 +148,20 @@ static MPI_Comm make_topo(int t, int *two) {
      * under load (the CI failure of stop 56: a block never written) */
     int srcs[2] = {(r + 1) % p, 0}, deg[2] = {1, 1}, dsts[2] = {(r + 2) % p, 1 % p};
     int n = r == 0 ? 2 : 1;
-    TEST_MPI(PMPI_Dist_graph_create(MPI_COMM_WORLD, n, srcs, deg, dsts, g_ones, MPI_INFO_NULL, 0, &c));
+    TEST_MPI(MPI_Dist_graph_create(MPI_COMM_WORLD, n, srcs, deg, dsts, g_ones, MPI_INFO_NULL, 0, &c));
     *two = 1; /* 0 -> 1 twice */
     break;
   }
   case TP_GRAPH: { /* a ring: node k's neighbours k-1, k+1 */
     int *index = mg_test_malloc(sizeof(int) * (size_t)p), *edges = mg_test_malloc(sizeof(int) * 2 * (size_t)p);
     for (int k = 0; k < p; k++) index[k] = 2 * (k + 1), edges[2 * k] = (k - 1 + p) % p, edges[2 * k + 1] = (k + 1) % p;
-    TEST_MPI(PMPI_Graph_create(MPI_COMM_WORLD, p, index, edges, 0, &c));
+    TEST_MPI(MPI_Graph_create(MPI_COMM_WORLD, p, index, edges, 0, &c));
     free(index), free(edges);
     *two = p <= 2;
     break;
   }
   default:
-    TEST_MPI(PMPI_Comm_dup(MPI_COMM_WORLD, &c));
+    TEST_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &c));
     break;
   }
   TEST_MPI(PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN));
@@ -421,8 +423,9 @@ static void run_case(MPI_Comm c, int t, const nbhd *n, int two, int op, int alg,
 
 static int is_dist(int t) { return t == TP_DIST_ASYM || t == TP_DIST_UNW || t == TP_DIST_MULTI || t == TP_DIST_CREATE; }
 
-/* The measure-only row `alg` of I-operation iop run as the benchmark runs it (mg_run, the
- * I-operation's call; complete on return, the request MPI_REQUEST_NULL): its error class. */
+/* The measure-only or schedule row `alg` of I-operation iop run as the benchmark runs it (mg_run of
+ * this program's own registry, whose progress thread is off: the I-operation's call, then a wait
+ * for the request it leaves, if any): its error class. */
 static int bench_run(const args *a, MPI_Comm c, int iop, int alg) {
   mg_call d;
   mg_call_init(&d, (mg_coll)iop, c);
@@ -438,7 +441,9 @@ static int bench_run(const args *a, MPI_Comm c, int iop, int alg) {
   d.req = &rq;
   int rc = mg_call_prepare(&d);
   if (rc == MPI_SUCCESS) rc = mg_run(&d, alg);
-  if (rc == MPI_SUCCESS && rq != MPI_REQUEST_NULL) rc = MPI_ERR_REQUEST; /* must be complete */
+  /* the benchmark waits for the request it gets (mg_batch_run_nbc): the row's fallback, the
+   * library's own (two blocks, a graph not agreed on), is not complete on return */
+  if (rc == MPI_SUCCESS && rq != MPI_REQUEST_NULL) rc = PMPI_Wait(&rq, MPI_STATUS_IGNORE);
   int cls = rc;
   if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls);
   return cls;
@@ -483,7 +488,8 @@ static void nb_case(MPI_Comm c, int t, const nbhd *n, int two, int agreed, int o
    * extent 1 or 2 in order, its blocking ones by slot): there the calls run, the data are not compared */
   int cmp = !two || op == MG_NEIGHBOR_ALLGATHER || op == MG_NEIGHBOR_ALLGATHERV;
   long long ran0 = counted(iop, alg), fb0[3];
-  static const char *const why[3] = {"two_blocks", "unagreed", "measure_only"};
+  static const char *const why[4] = {"two_blocks", "unagreed", "measure_only", "no_progress"};
+  long long fb0n = mpiguide_fallbacks(mg_colls[iop].name, why[3]);
   for (int w = 0; w < 3; w++) fb0[w] = mpiguide_fallbacks(mg_colls[iop].name, why[w]);
   MPI_Request rq = MPI_REQUEST_NULL;
   fill(&a);
@@ -500,9 +506,9 @@ static void nb_case(MPI_Comm c, int t, const nbhd *n, int two, int agreed, int o
   }
   if (pers && rq != MPI_REQUEST_NULL) ASSERT_EQ(MPI_Request_free(&rq), MPI_SUCCESS);
   ASSERT_EQ(mpiguide_requests_kept(), 0L);
-  long long ran = counted(iop, alg) - ran0, fell[3];
+  long long ran = counted(iop, alg) - ran0, fell[3], felln = mpiguide_fallbacks(mg_colls[iop].name, why[3]) - fb0n;
   for (int w = 0; w < 3; w++) fell[w] = mpiguide_fallbacks(mg_colls[iop].name, why[w]) - fb0[w];
-  int mo = (A->restrictions & MG_R_MEASURE_ONLY) != 0;
+  int mo = (A->restrictions & MG_R_MEASURE_ONLY) != 0, sched = (A->restrictions & MG_R_PROGRESS) != 0;
   int gathers_v = strstr(A->name, "_as_ineighborallgatherv") != NULL; /* needs no one block per peer */
   if (env) {
     /* the profile's or the trace's choice: only the results above */
@@ -510,6 +516,9 @@ static void nb_case(MPI_Comm c, int t, const nbhd *n, int two, int agreed, int o
     ASSERT_EQ((int)ran, 1);
   } else if (mo) {
     ASSERT_EQ((int)fell[2], 1);
+    ASSERT_EQ((int)ran, 0);
+  } else if (sched && (!g_progress || pers)) { /* no thread, or a persistent request: the default */
+    ASSERT_EQ((int)felln, 1);
     ASSERT_EQ((int)ran, 0);
   } else if ((A->restrictions & MG_R_P_GT_1) && g_size == 1) {
     ASSERT_EQ((int)ran, 0);
@@ -525,7 +534,7 @@ static void nb_case(MPI_Comm c, int t, const nbhd *n, int two, int agreed, int o
     /* a one-call row keeps its arrays with the request until it completes (or is freed) */
     ASSERT_TRUE(kept >= 1);
   }
-  if (mo && !pers && !env) { /* the benchmark's run of the measure-only row: the same result */
+  if ((mo || sched) && !pers && !env) { /* the benchmark's run of the row: the same result */
     fill(&a);
     ASSERT_EQ(bench_run(&a, c, iop, alg), MPI_SUCCESS);
     if (cmp) ASSERT_TRUE(memcmp(ref, a.rbuf, a.rints * sizeof(int)) == 0);
@@ -604,7 +613,8 @@ static void nb_topology(MPI_Comm c, int t, const nbhd *n, int two, const int *se
           nb_case(c, t, n, two, agreed, op, alg, g_vec, pers, 0);
         }
         if (alg > 0 && !agreed) nb_case(c, t, n, two, agreed, op, alg, MPI_INT, 0, 1);
-        if (alg > 0 && !(mg_colls[iop].algs[alg].restrictions & MG_R_MEASURE_ONLY) && !agreed)
+        unsigned rs = mg_colls[iop].algs[alg].restrictions;
+        if (alg > 0 && !(rs & MG_R_MEASURE_ONLY) && (!(rs & MG_R_PROGRESS) || g_progress) && !agreed)
           nb_outstanding(c, t, n, two, op, alg);
       }
       force(iop, 0);
@@ -647,6 +657,10 @@ int main(int argc, char **argv) {
   setenv("OMPI_MCA_topo", "^treematch", 0);
 #endif
   MPI_Init(&argc, &argv);
+  const char *progress = getenv("MPIGUIDE_PROGRESS");
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  g_progress = progress && !strcmp(progress, "thread") && level == MPI_THREAD_MULTIPLE;
   mg_test_mpi_start("nbrtest");
   PMPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &g_size);

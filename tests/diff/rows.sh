@@ -26,6 +26,7 @@ trap 'rm -f "$want"' EXIT
       if (($1 in nb) && $0 ~ /progress-thread/) t = "diff.nbc.np<N> (falls back), diff.nbc.sched.np<N> (MPIGUIDE_PROGRESS=thread)"
       if ($1 ~ /^neighbor_/) t = "diff.neighbor.np<N> (nbrtest)"
       if ($1 ~ /^ineighbor_/) t = "diff.neighbor.nonblocking.np2 (nbrtest --nonblocking)"
+      if ($1 ~ /^ineighbor_/ && $0 ~ /progress-thread/) t = t ", diff.neighbor.nonblocking.sched.np2 (MPIGUIDE_PROGRESS=thread)"
       if ($2 ~ /_as_reranked$/) t = "diff.rerank.np<N> (measure only: reranktest)"
       if ($2 ~ /_as_persistent$/) t = "diff.persist.np<N> (measure only: persisttest)"
       if ($2 ~ /_as_(hier|lane)$/) t = t " (one node), diff.hier.k<K>.np<N> and cluster.* (several nodes)"
