@@ -55,6 +55,8 @@ static const MPI_Datatype dbl[1] = {MPI_DOUBLE};
 #define allgather_init MPI_Allgather_init
 #endif
 static MPI_Request persistent_q = MPI_REQUEST_NULL;
+/* ineighbor_alltoall: a one-process line without periods (both neighbours MPI_PROC_NULL, made in main). */
+static MPI_Comm line_comm = MPI_COMM_NULL;
 
 /* One call of the collective k; its result into *out (1 for a barrier). */
 static void call(int k, const double *in, double *out) {
@@ -89,6 +91,20 @@ static void call(int k, const double *in, double *out) {
     MPI_Request q;
     MPI_Iallgatherv(in, 1, MPI_DOUBLE, out, one, zero, MPI_DOUBLE, MPI_COMM_SELF, &q);
     MPI_Wait(&q, MPI_STATUS_IGNORE);
+    break;
+  }
+  case 14: { /* a neighbourhood collective's non-blocking form (issue 48): nothing moves, the path alone */
+    MPI_Request q;
+    double r[2];
+    MPI_Ineighbor_alltoall(in, 1, MPI_DOUBLE, r, 1, MPI_DOUBLE, line_comm, &q);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    *out = 1;
+    break;
+  }
+  case 15: { /* its blocking twin, the baseline of ineighbor_alltoall's paths */
+    double r[2];
+    MPI_Neighbor_alltoall(in, 1, MPI_DOUBLE, r, 1, MPI_DOUBLE, line_comm);
+    *out = 1;
     break;
   }
   case 12: /* the persistent Allgather made once in main (persistent_q), started and waited for */
@@ -200,7 +216,8 @@ int main(int argc, char **argv) {
     }
   static const char *const names[] = {"allreduce", "barrier",   "exscan",    "reduce_scatter", "gatherv",
                                       "scatterv",  "alltoallv", "alltoallw", "allreduce_pair", "comm_rank",
-                                      "iallreduce", "iallgather", "allgather_start", "iallgatherv"};
+                                      "iallreduce", "iallgather", "allgather_start", "iallgatherv",
+                                      "ineighbor_alltoall", "neighbor_alltoall"};
   int k = 0, rank = 0, size = 1;
   for (int i = 0; argc > 2 && i < (int)(sizeof names / sizeof *names); i++)
     if (!strcmp(argv[2], names[i])) k = i;
@@ -212,6 +229,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   double in = 1.0, out = 0.0, sum = 0.0;
+  if (k == 14 || k == 15) {
+    int dims[1] = {1}, periods[1] = {0};
+    MPI_Cart_create(MPI_COMM_SELF, 1, dims, periods, 0, &line_comm);
+  }
   if (k == 12) allgather_init(&in, 1, MPI_DOUBLE, &out, 1, MPI_DOUBLE, MPI_COMM_SELF, MPI_INFO_NULL, &persistent_q);
   for (long i = 0; i < n / 10; i++) call(k, &in, &out);
   size_t a0 = allocs ? allocs() : 0;
@@ -225,6 +246,7 @@ int main(int argc, char **argv) {
     printf("\n");
   }
   if (persistent_q != MPI_REQUEST_NULL) MPI_Request_free(&persistent_q);
+  if (line_comm != MPI_COMM_NULL) MPI_Comm_free(&line_comm);
   MPI_Finalize();
   return sum == (double)n ? 0 : 1;
 }

@@ -30,6 +30,10 @@
 # (allreduce_init: iallreduce's, applied once at init); tuned-fire names the default for
 # iallreduce (no one-call row) and iallgather_as_iallgatherv for iallgather (its scratch kept
 # with the request until MPI_Wait).
+# COLL=ineighbor_alltoall: MPI_Ineighbor_alltoall + MPI_Wait on a one-process line without periods
+# (no neighbour: the path alone); variants passthrough, dispatch and tuned-fire (a '*' rule naming
+# the default: the tuned path to mg_dispatch, a neighbourhood collective having no size known to
+# every rank); COLL=neighbor_alltoall: its blocking twin, the same variants.
 # Online tuning: COLL=allreduce_pair (2 ranks, one per core, a one-element MPI_Allreduce on
 # MPI_COMM_WORLD): variants online (MPIGUIDE_PROFILE=auto; the cell decides in the warm-up) and
 # relearned (the profile one online run learned, in tuned mode): the same algorithm by both paths.
@@ -182,6 +186,9 @@ if [[ $coll == allreduce_pair ]]; then
 elif ((p2p)); then
   variants=(passthrough tuned-coll tuned-p2p dispatch)
   [[ $ops == send* ]] && variants+=(tuned-fire) && env_of[tuned-fire]="MPIGUIDE_PROFILE=$tmp/p2p-fire.prof"
+elif [[ $coll == ineighbor_alltoall || $coll == neighbor_alltoall ]]; then
+  printf 'mpiguide-profile 1\n%s np=1 * default\n' "$coll" >"$tmp/fire.prof"
+  variants=(passthrough dispatch tuned-fire)
 elif [[ $coll == comm_rank ]]; then
   variants=(passthrough) # a generated wrapper: no profile or force mode applies to it
 elif [[ $coll == iallreduce || $coll == iallgather || $coll == allgather_start ]]; then

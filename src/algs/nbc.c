@@ -103,10 +103,10 @@ void mg_nbc_drain(void) {
 #endif
 
 #if MG_HAVE_PCOLL
-static int persistent_post(const mg_call *d, MPI_Request *q) {
+static int persistent_post(const mg_call *d, mg_coll k, MPI_Request *q) {
   MPI_Info in = d->info;
   MPI_Comm cm = d->comm;
-  switch (d->coll) {
+  switch (k) {
   case MG_ALLGATHER: return PCOLL(Allgather)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcount, d->rtype, cm, in, q);
   case MG_ALLGATHERV:
     return PCOLL(Allgatherv)(d->sbuf, d->scount, d->stype, d->rbuf, d->rcounts, d->rdispls, d->rtype, cm, in, q);
@@ -154,9 +154,9 @@ static int persistent_post(const mg_call *d, MPI_Request *q) {
 }
 #endif
 
-/* The library's MPI_Ineighbor_<op> for a call described as the blocking neighbourhood collective. */
-static int ineighbor_post(const mg_call *d, MPI_Request *q) {
-  switch (d->coll) {
+/* The library's MPI_Ineighbor_<op> for a call described as the blocking neighbourhood collective k. */
+static int ineighbor_post(const mg_call *d, mg_coll k, MPI_Request *q) {
+  switch (k) {
   case MG_NEIGHBOR_ALLGATHER:
     return PMPI_Ineighbor_allgather(d->sbuf, d->scount, d->stype, d->rbuf, d->rcount, d->rtype, d->comm, q);
   case MG_NEIGHBOR_ALLGATHERV:
@@ -173,20 +173,24 @@ static int ineighbor_post(const mg_call *d, MPI_Request *q) {
   }
 }
 
-int mg_nbc_post(const mg_call *d, MPI_Request *q) {
+/* mg_nbc_post of call d described as blocking collective k (d->coll may be its non-blocking form:
+ * the default row posts the caller's call without copying its descriptor). */
+static int post_as(const mg_call *d, mg_coll k, MPI_Request *q) {
   if (d->persistent) {
 #if MG_HAVE_PCOLL
-    return persistent_post(d, q);
+    return persistent_post(d, k, q);
 #else
     return MPI_ERR_INTERN; /* no wrapper of a persistent collective is compiled here */
 #endif
   }
-  if (mg_coll_is_neighbor(d->coll)) return ineighbor_post(d, q);
-  if (d->coll == MG_ALLTOALLV) /* the library's own, without nonblocking.c's repair of empty datatypes */
+  if (mg_coll_is_neighbor(k)) return ineighbor_post(d, k, q);
+  if (k == MG_ALLTOALLV) /* the library's own, without nonblocking.c's repair of empty datatypes */
     return PMPI_Ialltoallv(d->sbuf, d->scounts, d->sdispls, d->stype, d->rbuf, d->rcounts, d->rdispls, d->rtype,
                            d->comm, q);
-  return mg_nonblocking_start(d, q);
+  return mg_nonblocking_start_as(d, k, q);
 }
+
+int mg_nbc_post(const mg_call *d, MPI_Request *q) { return post_as(d, d->coll, q); }
 
 mg_call mg_nbc_twin(const mg_call *c) {
   mg_call d = *c;
@@ -194,10 +198,7 @@ mg_call mg_nbc_twin(const mg_call *c) {
   return d;
 }
 
-int mg_nbc_default(const mg_call *c) {
-  mg_call d = mg_nbc_twin(c);
-  return mg_nbc_post(&d, c->req);
-}
+int mg_nbc_default(const mg_call *c) { return post_as(c, mg_coll_base(c->coll), c->req); }
 
 size_t mg_nbc_ints1_mem(const mg_call *c) { return (size_t)c->size * sizeof(int); }
 size_t mg_nbc_ints2_mem(const mg_call *c) { return 2 * (size_t)c->size * sizeof(int); }

@@ -43,11 +43,12 @@ static const int *empty_side_counts(const int *counts, MPI_Datatype dt, int p, i
   return *zeros;
 }
 
-/* Start MPI_I<coll> with c's arguments; its request in *q (`bench --overlap` computes while it
- * runs). An MPI code; MPI_ERR_INTERN for an operation without a non-blocking form. */
-int mg_nonblocking_start(const mg_call *c, MPI_Request *q) {
+/* Start MPI_I<k> with c's arguments (c describes the call as collective k: its own coll, or for a
+ * non-blocking operation's call its blocking twin); its request in *q (`bench --overlap` computes
+ * while it runs). An MPI code; MPI_ERR_INTERN for an operation without a non-blocking form. */
+int mg_nonblocking_start_as(const mg_call *c, mg_coll k, MPI_Request *q) {
   int rc;
-  switch (c->coll) {
+  switch (k) {
   case MG_ALLGATHER:
     rc = PMPI_Iallgather(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->comm, q);
     break;
@@ -96,6 +97,8 @@ int mg_nonblocking_start(const mg_call *c, MPI_Request *q) {
   }
   return rc;
 }
+
+int mg_nonblocking_start(const mg_call *c, MPI_Request *q) { return mg_nonblocking_start_as(c, c->coll, q); }
 
 int mg_nonblocking(const mg_call *c, int unused) {
   (void)unused;

@@ -15,6 +15,8 @@
 
 /* nonblocking.c: MPI_I<coll> alone, its request in *q (the benchmark's overlap pattern). */
 int mg_nonblocking_start(const mg_call *c, MPI_Request *q);
+/* The same for a call c described as collective k (a non-blocking operation's call: k its twin). */
+int mg_nonblocking_start_as(const mg_call *c, mg_coll k, MPI_Request *q);
 /* nbc.c: the library's own non-blocking collective, or its persistent form (d->persistent), for
  * a call described as the blocking collective d->coll; its request in *q. */
 int mg_nbc_post(const mg_call *d, MPI_Request *q);
