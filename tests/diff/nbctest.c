@@ -13,7 +13,11 @@
  * ones with their root-only side garbage off the root (NULL buffer, count -1, MPI_DATATYPE_NULL,
  * NULL arrays: what MPI never reads there). Each case's receive buffer lies just before its send
  * buffer in one allocation, so that a write past the receive buffer changes the compared send side.
- * Measure-only rows: only that they fall back (the library never runs them).
+ * Measure-only rows: only that they fall back (the library never runs them). The schedule rows
+ * (MG_R_PROGRESS) run only under MPIGUIDE_PROGRESS=thread (diff.nbc.sched.*), and fall back
+ * otherwise; run_orders runs each case in the two orders a schedule advanced only inside
+ * libmpiguide's calls or in the post would deadlock, and run_freed_type frees the derived datatype
+ * right after the post (a schedule's later round must not use the freed handle).
  * --shapes: then MPI_INT at the quick counts on communicators split into odd and even ranks, with
  * the ranks reversed, and of the first s ranks (s = 1 .. np), and the reductions (ireduce,
  * iallreduce, iscan, iexscan, ireduce_scatter*) with a non-commutative user op (a o b = a).
@@ -396,6 +400,32 @@ static void run_orders(const kase *k, MPI_Comm other, const char *what) {
   }
 }
 
+/* The derived datatype freed by the program right after the post (MPI-3.1 §4.1.9: the pending
+ * operation completes normally): a schedule's later rounds must not use the freed handle. A fresh
+ * duplicate of the vector type for the case, against the library's result on the same data. */
+static void run_freed_type(mg_coll op, int n, int root, MPI_Comm comm, const char *what) {
+  MPI_Datatype dup;
+  MPI_Type_dup(g_vec, &dup);
+  kase k;
+  if (!make_case(&k, op, n, dup, root, 0, comm)) {
+    free(k.r);
+    MPI_Type_free(&dup);
+    return;
+  }
+  kase *ref = clone(&k), *got = clone(&k);
+  MPI_Request q, r;
+  if (reference(ref, &r) == MPI_SUCCESS) MPI_Wait(&r, MPI_STATUS_IGNORE);
+  int rc = user_post(&got->c, 0, &q);
+  MPI_Type_free(&dup);
+  if (rc == MPI_SUCCESS) rc = MPI_Wait(&q, MPI_STATUS_IGNORE);
+  char w[300];
+  snprintf(w, sizeof w, "%s, the datatype freed after the post", what);
+  if (rc != MPI_SUCCESS) FAIL("%s: returned %d", w, rc);
+  compare(ref, got, w);
+  kfree(ref), kfree(got), free(k.r);
+  g_cases++;
+}
+
 /* A negative count (where the operation has a count): the library's error class on every rank,
  * forced row or not. The communicator returns errors. */
 static void run_error(mg_coll op, const kase *k, const char *what) {
@@ -476,6 +506,7 @@ static void test_op(mg_coll op, MPI_Comm comm) {
             if (ni == 2 && !inpl) {
               run_outstanding(op, &k, what);
               run_orders(&k, other, what);
+              if (t == 1) run_freed_type(op, counts[ni], root, comm, what);
               run_persistent(&k, a, types[t], what);
               if (t == 0) run_error(op, &k, what);
             }

@@ -39,7 +39,8 @@
  * and freed, against the blocking call's result; the requests libmpiguide keeps arrays for are
  * back to 0 after each; the counters say which ran or why the default did; the point-to-point
  * schedule row (MG_R_PROGRESS) runs under MPIGUIDE_PROGRESS=thread and falls back (no_progress)
- * without it, and is also run as the benchmark runs it (round after round in the call). On a distributed graph before and after a blocking row agreed
+ * without it, and is also run as the benchmark runs it (round after round in the call); a negative
+ * count through each row returns the class of the library's own MPI_Ineighbor_<op> (nb_bad_case). On a distributed graph before and after a blocking row agreed
  * on its blocks (nbr_trace.sh checks the trace rows). With --no-force: each non-blocking form as
  * the environment chose (tuned.ineighbor.np2: a profile's rule), results compared.
  *
@@ -54,6 +55,7 @@
 #include "common/pcoll.h" /* the persistent forms: MPI_Neighbor_<op>_init, Open MPI's MPIX_ */
 #include "common/test_mpi.h"
 #include "mpiguide.h"
+#include "registry/algorithms_other.h" /* mg_nbc_post: the library's own non-blocking call */
 #include "registry/registry.h"
 
 static int g_rank, g_size, g_noforce, g_verbose, g_nb;
@@ -426,9 +428,10 @@ static int is_dist(int t) { return t == TP_DIST_ASYM || t == TP_DIST_UNW || t ==
 /* The measure-only or schedule row `alg` of I-operation iop run as the benchmark runs it (mg_run of
  * this program's own registry, whose progress thread is off: the I-operation's call, then a wait
  * for the request it leaves, if any): its error class. */
-static int bench_run(const args *a, MPI_Comm c, int iop, int alg) {
+/* Call a of operation k (blocking or not) described as an mg_call on communicator c. */
+static void describe(const args *a, MPI_Comm c, int k, mg_call *out) {
   mg_call d;
-  mg_call_init(&d, (mg_coll)iop, c);
+  mg_call_init(&d, (mg_coll)k, c);
   d.sbuf = a->sbuf, d.scount = a->scount, d.stype = a->stype, d.rbuf = a->rbuf, d.rcount = a->rcount;
   d.rtype = a->rtype, d.op = MPI_OP_NULL;
   if (a->op == MG_NEIGHBOR_ALLTOALLV) d.scounts = a->scounts, d.sdispls = a->sdispls;
@@ -437,6 +440,12 @@ static int bench_run(const args *a, MPI_Comm c, int iop, int alg) {
     d.scounts = a->scounts, d.sadispls = a->sad, d.stypes = a->stypes, d.rcounts = a->rcounts;
     d.radispls = a->rad, d.rtypes = a->rtypes, d.stype = d.rtype = MPI_DATATYPE_NULL;
   }
+  *out = d;
+}
+
+static int bench_run(const args *a, MPI_Comm c, int iop, int alg) {
+  mg_call d;
+  describe(a, c, iop, &d);
   MPI_Request rq = MPI_REQUEST_NULL;
   d.req = &rq;
   int rc = mg_call_prepare(&d);
@@ -576,6 +585,8 @@ static void nb_outstanding(MPI_Comm c, int t, const nbhd *n, int two, int op, in
   alarm(0);
 }
 
+static void nb_bad_case(MPI_Comm c, int t, const nbhd *n, int op, int alg);
+
 /* --nonblocking on one topology: every row of each selected operation's non-blocking form; on a
  * distributed graph twice, before and after a blocking row's first call agreed on its blocks. */
 static void nb_topology(MPI_Comm c, int t, const nbhd *n, int two, const int *sel) {
@@ -613,6 +624,7 @@ static void nb_topology(MPI_Comm c, int t, const nbhd *n, int two, const int *se
           nb_case(c, t, n, two, agreed, op, alg, g_vec, pers, 0);
         }
         if (alg > 0 && !agreed) nb_case(c, t, n, two, agreed, op, alg, MPI_INT, 0, 1);
+        if (!agreed && all_have_neighbours(t)) nb_bad_case(c, t, n, op, alg);
         unsigned rs = mg_colls[iop].algs[alg].restrictions;
         if (alg > 0 && !(rs & MG_R_MEASURE_ONLY) && (!(rs & MG_R_PROGRESS) || g_progress) && !agreed)
           nb_outstanding(c, t, n, two, op, alg);
@@ -620,6 +632,42 @@ static void nb_topology(MPI_Comm c, int t, const nbhd *n, int two, const int *se
       force(iop, 0);
     }
   }
+}
+
+/* The same refused call through the non-blocking form of row alg (--nonblocking): the class the
+ * library's own MPI_Ineighbor_<op> returns (or, where it posts it, its wait), invalid_args counted. */
+static void nb_bad_case(MPI_Comm c, int t, const nbhd *n, int op, int alg) {
+  int iop = mg_coll_nbc_of((mg_coll)op);
+  char what[200];
+  snprintf(what, sizeof what, "%s %s=%s negative count", topo_name[t], mg_colls[iop].name, mg_colls[iop].algs[alg].name);
+  TEST_CASE(what);
+  mg_test_watch("%s", what);
+  args a;
+  build(n, op, MPI_INT, 5, &a);
+  fill(&a);
+  if (op == MG_NEIGHBOR_ALLTOALLV || op == MG_NEIGHBOR_ALLTOALLW) a.scounts[0] = -1;
+  else a.scount = -1;
+  mg_call d;
+  describe(&a, c, op, &d); /* the library's own non-blocking call (mg_nbc_post: PMPI_) */
+  MPI_Request rq = MPI_REQUEST_NULL;
+  int rc = mg_nbc_post(&d, &rq);
+  if (rc == MPI_SUCCESS) rc = PMPI_Wait(&rq, MPI_STATUS_IGNORE);
+  int cls_ref = rc;
+  if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls_ref);
+  long long bad0 = mpiguide_fallbacks(mg_colls[iop].name, "invalid_args"), ran0 = alg ? counted(iop, alg) : 0;
+  rq = MPI_REQUEST_NULL;
+  rc = icall(&a, c, 0, &rq);
+  if (rc == MPI_SUCCESS) rc = MPI_Wait(&rq, MPI_STATUS_IGNORE);
+  int cls = rc;
+  if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls);
+  ASSERT_TRUE(cls_ref != MPI_SUCCESS);
+  ASSERT_EQ(cls, cls_ref);
+  if (alg > 0) {
+    ASSERT_EQ((int)(mpiguide_fallbacks(mg_colls[iop].name, "invalid_args") - bad0), 1);
+    ASSERT_EQ((int)(counted(iop, alg) - ran0), 0);
+  }
+  alarm(0);
+  free_args(&a);
 }
 
 /* An invalid count on every rank (a negative block count; the v and w forms: the first
