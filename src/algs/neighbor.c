@@ -33,6 +33,9 @@
  *   that block (a contiguous run of the call's count, an hindexed block at its byte offset), made
  *   and freed around the call: a rank-local condition, so no fallback that another rank would not
  *   take.
+ * A distributed graph that libmpiguide sees made (MPI_Dist_graph_create, _adjacent: their wrappers'
+ * role @newcomm, src/lib/mpi_functions.txt) is agreed on right there, while every rank is in the
+ * call (mg_neighbor_made), so that its non-blocking rows need not fall back with unagreed.
  * What the rows need (the neighbour lists, their tags, the requests, the general call's p-entry
  * arrays) is made at the first call of a row on the communicator and kept with it (comm_records.h);
  * no scratch, so no cap decision, whose answer could differ between ranks of different degrees.
@@ -379,6 +382,18 @@ int mg_neighbor_as_alltoallv(const mg_call *c) {
  * first call agreed (every rank holds the same answer at the same call: the record changes only
  * in collective calls on the communicator), and the library's own before, with MG_WHY_UNAGREED.
  */
+void mg_neighbor_made(MPI_Comm comm) {
+  int topo = MPI_UNDEFINED;
+  if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS || topo != MPI_DIST_GRAPH) return;
+  mg_call d;
+  mg_call_init(&d, MG_NEIGHBOR_ALLTOALL, comm);
+  d.stype = d.rtype = MPI_BYTE, d.op = MPI_OP_NULL;
+  nbr_rec *r;
+  int two;
+  /* every rank of comm is here (it was just made): the collective agreement of agreed_two_blocks */
+  if (mg_call_prepare(&d) == MPI_SUCCESS && nbr_record(&d, &r) == MPI_SUCCESS) (void)agreed_two_blocks(&d, r, &two);
+}
+
 /* Whether the I-row can run: the record of d's communicator and, where `one_block` (the row holds
  * one block per peer, or the library's forms match two blocks differently), no peer with two blocks
  * as far as every rank knows without communicating. Else mg_late.why says why not (*ok 0). */

@@ -53,15 +53,28 @@ static struct {
 /* The progress thread is on (src/algs/sched.c): every completion call takes the slow path, which
  * advances the pending schedules first (mg_sched_drive). */
 static int progress_on;
+/* libmpiguide may run mock-ups (forced, a profile, online, a trace: mg_ctx.active): the makers of
+ * communicators take the slow path, which agrees on a distributed graph (mg_neighbor_made). */
+static int watch_comms;
 
 /* mg_acct_compl from the state: a timed trace, scratch kept, or the progress thread. */
 static void compl_set(void) {
   mg_acct_compl = (unsigned char)(mg_acct_on || posts.kept > 0 || progress_on);
-  mg_acct_newcomm = (unsigned char)(mg_acct_on || progress_on);
+  mg_acct_newcomm = (unsigned char)(mg_acct_on || progress_on || watch_comms);
 }
 
 void mg_acct_made(MPI_Comm c) {
-  if (progress_on && c != MPI_COMM_NULL) mg_sched_shadow_make(c);
+  if (c == MPI_COMM_NULL) return;
+  if (progress_on) mg_sched_shadow_make(c);
+  if (watch_comms) mg_neighbor_made(c);
+}
+
+void mg_acct_watch_comms(int on) {
+  mg_ctx *x = &mg_the_ctx;
+  pthread_mutex_lock(&x->trace_lock);
+  watch_comms = on;
+  compl_set();
+  pthread_mutex_unlock(&x->trace_lock);
 }
 
 void mg_acct_progress(int on) {

@@ -30,10 +30,13 @@ extern MG_HIDDEN unsigned char mg_acct_compl;
  * completion call takes its slow path and advances the pending schedules it was given first. */
 void mg_acct_progress(int on);
 /* The generated wrappers of the functions that make an intra-communicator (@newcomm) test this byte
- * (a timed trace, or the progress thread) and, with the thread, call mg_acct_made with the new one:
- * its shadow for the schedule rows (mg_sched_shadow_make), made while every rank of it is there. */
+ * (a timed trace, the progress thread, or libmpiguide active: mg_acct_watch_comms) and call
+ * mg_acct_made with the new one, while every rank of it is there: its shadow for the schedule rows
+ * (with the thread, mg_sched_shadow_make) and a distributed graph's agreement on its blocks (active,
+ * mg_neighbor_made: one MPI_Allreduce per distributed graph made). */
 extern MG_HIDDEN unsigned char mg_acct_newcomm;
 void mg_acct_made(MPI_Comm c);
+void mg_acct_watch_comms(int on); /* mg_paths_set: mg_ctx.active */
 
 /* The application's call site, as MG_SITE takes it (a Fortran binding's noted site first). */
 #define MG_ACCT_SITE (mg_fortran_site ? mg_fortran_site : __builtin_return_address(0))

@@ -552,6 +552,7 @@ void mg_paths_set(mg_ctx *x) {
       p = x->counting ? MG_PATH_COUNT : MG_PATH_PMPI;
     x->path[k] = p;
   }
+  mg_acct_watch_comms(x->active); /* equal on every rank, as the modes are */
 }
 
 void mg_lib_finalize(void) {

@@ -66,6 +66,10 @@ enum { MG_SCHED_TEST, MG_SCHED_ALL, MG_SCHED_ANY };
 void mg_sched_shadow_make(MPI_Comm comm);
 int mg_sched_has_shadow(MPI_Comm comm);
 void mg_sched_drive(int kind, int n, const MPI_Request *reqs);
+/* neighbor.c: a communicator libmpiguide saw made, with every rank of it in the making call: a
+ * distributed graph's ranks agree there whether a peer gets two blocks (collective over comm), as a
+ * blocking neighbourhood row's first call would; any other communicator: nothing. */
+void mg_neighbor_made(MPI_Comm comm);
 /* persistent.c (the persistent family): the agreed set-up of a row's request for call c outside
  * the timed part, collective over c->comm, every rank with the same call (the benchmark, before
  * each measurement of such a row); and the release of every request cached with comm (after a

@@ -97,8 +97,8 @@ static inline int mg_coll_is_neighbor(mg_coll k) {
     "this transport, e.g. Open MPI 4.1 over TCP between nodes, or window memory refused)") \
   X(UNAGREED, "unagreed",                                                           \
     "not applicable yet: a distributed graph whose ranks have not agreed whether a peer gets two " \
-    "blocks (a non-blocking call may not wait for the other ranks; the first call of a blocking " \
-    "neighbourhood row on the communicator agrees, once)")                        \
+    "blocks (a non-blocking call may not wait for the other ranks; they agree when libmpiguide sees " \
+    "the graph made, or at the first call of a blocking neighbourhood row on it)")   \
   X(NO_PROGRESS, "no_progress",                                                     \
     "not run here: a schedule of non-blocking rounds needs libmpiguide's progress thread " \
     "(MPIGUIDE_PROGRESS=thread, with MPI_THREAD_MULTIPLE on every rank), a non-persistent request and " \

@@ -18,6 +18,8 @@
  * with MPI_UNWEIGHTED; a multigraph (two edges r -> r+1
  * and a self-loop, adjacent); a graph given by MPI_Dist_graph_create (each rank names edges of other
  * ranks, rank 0 one edge twice); an MPI_Graph_create ring (at 2 ranks two edges between the pair);
+ * the asymmetric graph again made through libmpiguide ("distgraph-seen"; the other distributed
+ * graphs are made through PMPI_, behind its back: no agreement when made, no shadow);
  * and a communicator without a topology, where every row must return the library's error class on
  * every rank. Both rows must fall back with "two_blocks" exactly where the topology gives a peer
  * two blocks, and run everywhere else. Where every rank has neighbours, a
@@ -65,10 +67,10 @@ static MPI_Datatype g_vec; /* 2 ints, stride 2: extent 3 ints */
 static int g_ones[4] = {1, 1, 1, 1};
 
 enum { TP_CART2, TP_LINE, TP_CART_HALF, TP_CART2_OPEN, TP_RING, TP_DIST_ASYM, TP_DIST_UNW, TP_DIST_MULTI, TP_DIST_CREATE,
-       TP_GRAPH, TP_NONE, NTOPO };
+       TP_DIST_SEEN, TP_GRAPH, TP_NONE, NTOPO };
 static const char *const topo_name[NTOPO] = {"cart2d-periodic", "cart1d-open",     "cart2d-half-periodic",
                                              "cart2d-open",     "cart1d-ring",     "distgraph-asym",  "distgraph-unweighted",
-                                             "distgraph-multi", "distgraph-create", "graph-ring",
+                                             "distgraph-multi", "distgraph-create", "distgraph-seen", "graph-ring",
                                              "no-topology"};
 /* The topologies where every rank has in- and out-neighbours (MPI_PROC_NULL ones included), so that
  * an invalid count given on every rank is refused on every rank (bad_case). */
@@ -119,26 +121,27 @@ static MPI_Comm make_topo(int t, int *two) {
     *two = p <= 2;
     break;
   }
-  case TP_DIST_ASYM: { /* r -> r+1, r+2 (mod p), the last rank of 3 or more left out */
+  case TP_DIST_ASYM: case TP_DIST_SEEN: { /* r -> r+1, r+2 (mod p), the last rank of 3 or more left out */
     int n = p >= 3 ? p - 1 : p, dst[2], src[2], no = 0, ni = 0;
     if (r < n) {
       for (int k = 1; k <= 2 && k < n; k++) dst[no++] = (r + k) % n;
       for (int k = 1; k <= 2 && k < n; k++) src[ni++] = (r - k + n) % n;
     }
-    TEST_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, ni, src, g_ones, no, dst, g_ones,
-                                             MPI_INFO_NULL, 0, &c));
+    /* seen: made through libmpiguide, which agrees on its blocks (and makes its shadow) there */
+    TEST_MPI((t == TP_DIST_SEEN ? MPI_Dist_graph_create_adjacent : PMPI_Dist_graph_create_adjacent)(
+        MPI_COMM_WORLD, ni, src, g_ones, no, dst, g_ones, MPI_INFO_NULL, 0, &c));
     /* k < n: at most one edge per pair */
     break;
   }
   case TP_DIST_UNW: { /* a directed ring r -> r+1, MPI_UNWEIGHTED */
     int dst = (r + 1) % p, src = (r - 1 + p) % p;
-    TEST_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &src, unweighted(), 1, &dst, unweighted(),
+    TEST_MPI(PMPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, &src, unweighted(), 1, &dst, unweighted(),
                                              MPI_INFO_NULL, 0, &c));
     break;
   }
   case TP_DIST_MULTI: { /* r -> r+1 twice, r -> r */
     int dst[3] = {(r + 1) % p, (r + 1) % p, r}, src[3] = {(r - 1 + p) % p, (r - 1 + p) % p, r};
-    TEST_MPI(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, src, g_ones, 3, dst, g_ones,
+    TEST_MPI(PMPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, src, g_ones, 3, dst, g_ones,
                                              MPI_INFO_NULL, 0, &c));
     *two = 1;
     break;
@@ -150,7 +153,7 @@ static MPI_Comm make_topo(int t, int *two) {
      * under load (the CI failure of stop 56: a block never written) */
     int srcs[2] = {(r + 1) % p, 0}, deg[2] = {1, 1}, dsts[2] = {(r + 2) % p, 1 % p};
     int n = r == 0 ? 2 : 1;
-    TEST_MPI(MPI_Dist_graph_create(MPI_COMM_WORLD, n, srcs, deg, dsts, g_ones, MPI_INFO_NULL, 0, &c));
+    TEST_MPI(PMPI_Dist_graph_create(MPI_COMM_WORLD, n, srcs, deg, dsts, g_ones, MPI_INFO_NULL, 0, &c));
     *two = 1; /* 0 -> 1 twice */
     break;
   }
@@ -423,7 +426,14 @@ static void run_case(MPI_Comm c, int t, const nbhd *n, int two, int op, int alg,
   free_args(&a);
 }
 
-static int is_dist(int t) { return t == TP_DIST_ASYM || t == TP_DIST_UNW || t == TP_DIST_MULTI || t == TP_DIST_CREATE; }
+static int is_dist(int t) {
+  return t == TP_DIST_ASYM || t == TP_DIST_UNW || t == TP_DIST_MULTI || t == TP_DIST_CREATE || t == TP_DIST_SEEN;
+}
+/* A distributed graph made through PMPI_, behind libmpiguide's back: no agreement at its making (a
+ * non-blocking row falls back with unagreed until a blocking row agreed), and no shadow (a schedule
+ * row falls back with no_progress). The others (TP_DIST_SEEN, every Cartesian and graph topology)
+ * are made through MPI_. */
+static int unseen(int t) { return is_dist(t) && t != TP_DIST_SEEN; }
 
 /* The measure-only or schedule row `alg` of I-operation iop run as the benchmark runs it (mg_run of
  * this program's own registry, whose progress thread is off: the I-operation's call, then a wait
@@ -482,7 +492,7 @@ static void nb_case(MPI_Comm c, int t, const nbhd *n, int two, int agreed, int o
   char what[240];
   snprintf(what, sizeof what, "%s %s=%s %s %s%s%s", topo_name[t], mg_colls[iop].name, env ? "(environment)" : A->name,
            pers ? "persistent" : "non-blocking", dt == MPI_INT ? "MPI_INT" : "vector", poll ? " Test-polled" : "",
-           is_dist(t) ? (agreed ? " (agreed)" : " (not agreed)") : "");
+           !is_dist(t) ? "" : !unseen(t) ? " (agreed when made)" : agreed ? " (agreed)" : " (not agreed)");
   TEST_CASE(what);
   mg_test_watch("%s", what);
   args a;
@@ -526,12 +536,12 @@ static void nb_case(MPI_Comm c, int t, const nbhd *n, int two, int agreed, int o
   } else if (mo) {
     ASSERT_EQ((int)fell[2], 1);
     ASSERT_EQ((int)ran, 0);
-  } else if (sched && (!g_progress || pers)) { /* no thread, or a persistent request: the default */
+  } else if (sched && (!g_progress || pers || unseen(t))) { /* no thread, a persistent request, no shadow */
     ASSERT_EQ((int)felln, 1);
     ASSERT_EQ((int)ran, 0);
   } else if ((A->restrictions & MG_R_P_GT_1) && g_size == 1) {
     ASSERT_EQ((int)ran, 0);
-  } else if (!gathers_v && is_dist(t) && !agreed) {
+  } else if (!gathers_v && unseen(t) && !agreed) {
     ASSERT_EQ((int)fell[1], 1);
     ASSERT_EQ((int)ran, 0);
   } else if (!gathers_v && two) {
