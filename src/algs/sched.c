@@ -80,8 +80,11 @@ typedef struct mg_sched {
   void *tmp;            /* the row's intermediate data (mg_nbc_alloc), or NULL */
   int err;              /* the first error, returned by the request */
   shadow *sh;
-  MPI_Request greq;
+  MPI_Request greq;     /* the caller's request: generalized, or a persistent one's receive (below) */
   struct mg_sched *link;
+  /* a persistent request's template (MPI_<Coll>_init): started by MPI_Start, again and again */
+  int persistent, active, freed, tag, token;
+  struct mg_sched *tlink; /* the list of templates */
 } mg_sched;
 
 static struct {
@@ -98,8 +101,12 @@ static struct {
   atomic_int posting; /* posts waiting for the lock: the thread lets them in before it takes it again */
   atomic_int pending; /* schedules in the list (read without the lock by mg_sched_drive) */
   atomic_int driving; /* the program's threads in a completion call advancing the schedules */
+  mg_sched *templates;  /* the persistent requests' templates, under the lock */
+  atomic_int ntemplates;
+  MPI_Comm self;        /* a duplicate of MPI_COMM_SELF: the persistent requests' completion tokens */
+  int next_tag;
 } eng = {.lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .tail = &eng.head,
-         .keyval = MPI_KEYVAL_INVALID, .shlock = PTHREAD_MUTEX_INITIALIZER};
+         .keyval = MPI_KEYVAL_INVALID, .shlock = PTHREAD_MUTEX_INITIALIZER, .self = MPI_COMM_NULL};
 
 long mg_sched_live(void) { return atomic_load(&eng.live); }
 
@@ -265,16 +272,80 @@ static int step(mg_sched **done) {
 
 /* Complete the finished schedules' requests (outside eng.lock: MPI may call greq_free inside, and
  * the caller's thread may free the schedule the moment its request completes). */
+static void template_free(mg_sched *s);
+
 static void complete(mg_sched *done) {
   while (done) {
     mg_sched *s = done;
     done = s->link;
+    if (s->persistent) { /* inactive again (before the token: the caller may start it at once), then the token */
+      pthread_mutex_lock(&eng.lock);
+      s->active = 0;
+      int tag = s->tag, freed = s->freed, token = s->err; /* not from s->token, the receive's buffer */
+      pthread_mutex_unlock(&eng.lock);
+      PMPI_Send(&token, 1, MPI_INT, 0, tag, eng.self); /* to its own receive: eager, at once */
+      if (freed) template_free(s);
+      continue;
+    }
     shadow *sh = s->sh;
     MPI_Request g = s->greq;
     if (s->made != MPI_DATATYPE_NULL) PMPI_Type_free(&s->made);
     atomic_fetch_sub(&sh->users, 1);
     shadow_release(sh);
     PMPI_Grequest_complete(g); /* s may be freed from here on */
+  }
+}
+
+/* A template's end (MPI_Request_free, at once or after its last run): unlinked, its datatype and
+ * memory freed, its shadow released. */
+static void template_free(mg_sched *s) {
+  pthread_mutex_lock(&eng.lock);
+  for (mg_sched **pp = &eng.templates; *pp; pp = &(*pp)->tlink)
+    if (*pp == s) {
+      *pp = s->tlink;
+      atomic_fetch_sub(&eng.ntemplates, 1);
+      break;
+    }
+  pthread_mutex_unlock(&eng.lock);
+  if (s->made != MPI_DATATYPE_NULL) PMPI_Type_free(&s->made);
+  atomic_fetch_sub(&s->sh->users, 1);
+  shadow_release(s->sh);
+  mg_nbc_free(s->tmp);
+  free(s);
+  atomic_fetch_sub(&eng.live, 1);
+}
+
+void mg_sched_started(int n, const MPI_Request *reqs) {
+  if (!atomic_load(&eng.ntemplates) || n <= 0 || !reqs) return;
+  int any = 0;
+  atomic_fetch_add(&eng.posting, 1);
+  pthread_mutex_lock(&eng.lock);
+  atomic_fetch_sub(&eng.posting, 1);
+  for (int i = 0; i < n; i++) /* in the caller's order: round 0 of each, on lane 0 */
+    for (mg_sched *s = eng.templates; s; s = s->tlink)
+      if (s->greq == reqs[i] && !s->active && !s->freed) {
+        s->active = 1, s->next = 0, s->nq = 0, s->err = 0, s->link = NULL;
+        post_round(s);
+        *eng.tail = s, eng.tail = &s->link;
+        atomic_fetch_add(&eng.pending, 1);
+        any = 1;
+        break;
+      }
+  if (any) pthread_cond_signal(&eng.wake);
+  pthread_mutex_unlock(&eng.lock);
+}
+
+void mg_sched_freeing(int n, const MPI_Request *reqs) {
+  if (!atomic_load(&eng.ntemplates) || n <= 0 || !reqs) return;
+  for (int i = 0; i < n; i++) {
+    mg_sched *found = NULL;
+    pthread_mutex_lock(&eng.lock);
+    for (mg_sched *s = eng.templates; s && !found; s = s->tlink)
+      if (s->greq == reqs[i] && !s->freed) found = s;
+    int now = found && !found->active; /* an active one: freed after its run (complete) */
+    if (found) found->freed = 1;
+    pthread_mutex_unlock(&eng.lock);
+    if (now) template_free(found);
   }
 }
 
@@ -379,7 +450,7 @@ int mg_sched_run(const mg_call *c, int nround, mg_sched_round post, size_t tmp_b
   if (nround < 1 || nround > MG_SCHED_LANES || qcap < 1) return MPI_ERR_INTERN;
   void *tmp = NULL;
   if (tmp_bytes && !(tmp = mg_nbc_alloc(tmp_bytes))) return MPI_ERR_NO_MEM;
-  if (!mg_progress_on || !c->req || c->persistent) {
+  if (!mg_progress_on || !c->req) {
     MPI_Request small[4], *q = qcap <= 4 ? small : malloc((size_t)qcap * sizeof *q);
     int rc = q ? run_inline(c, nround, post, tmp, q) : MPI_ERR_NO_MEM;
     if (q != small) free(q);
@@ -399,6 +470,20 @@ int mg_sched_run(const mg_call *c, int nround, mg_sched_round post, size_t tmp_b
     else eng.started = 1;
   }
   if (rc == MPI_SUCCESS && !(s->sh = shadow_of(c->comm))) rc = MPI_ERR_COMM; /* mg_applicable tested it */
+  if (rc == MPI_SUCCESS && c->persistent) { /* a template: the caller's request a persistent receive */
+    if (eng.self == MPI_COMM_NULL) rc = PMPI_Comm_dup(MPI_COMM_SELF, &eng.self); /* local: one process */
+    s->persistent = 1, s->tag = eng.next_tag, eng.next_tag = (eng.next_tag + 1) % 32768; /* MPI_TAG_UB >= 32767 */
+    if (rc == MPI_SUCCESS) rc = PMPI_Recv_init(&s->token, 1, MPI_INT, 0, s->tag, eng.self, &s->greq);
+    if (rc == MPI_SUCCESS) {
+      s->tlink = eng.templates, eng.templates = s;
+      atomic_fetch_add(&eng.ntemplates, 1);
+      atomic_fetch_add(&eng.live, 1);
+      atomic_fetch_add(&s->sh->users, 1); /* held until MPI_Request_free */
+      *c->req = s->greq;
+      pthread_mutex_unlock(&eng.lock);
+      return MPI_SUCCESS;
+    }
+  }
   if (rc == MPI_SUCCESS) post_round(s), rc = s->err; /* round 0 now, with the caller's arguments as given */
   if (rc == MPI_SUCCESS) rc = PMPI_Grequest_start(greq_query, greq_free, greq_cancel, s, &s->greq);
   if (rc != MPI_SUCCESS) {
@@ -426,6 +511,16 @@ void mg_sched_finalize(void) {
   pthread_cond_signal(&eng.wake);
   pthread_mutex_unlock(&eng.lock);
   if (started) pthread_join(eng.thread, NULL);
+  while (eng.templates) { /* never freed by the caller: the requests' memory (MPI frees the receives) */
+    mg_sched *s = eng.templates;
+    if (s->active) { /* MPI_Finalize with an active request: the caller's error; unlinked, not run */
+      eng.templates = s->tlink;
+      atomic_fetch_sub(&eng.ntemplates, 1);
+      continue;
+    }
+    template_free(s);
+  }
+  if (eng.self != MPI_COMM_NULL) PMPI_Comm_free(&eng.self);
   /* schedules still pending here are the caller's error (MPI_Finalize with active requests); the
    * shadows: deleting the attribute frees each (shadow_delete), one per turn */
   for (;;) {

@@ -34,6 +34,7 @@
 MG_HIDDEN unsigned char mg_acct_on;
 MG_HIDDEN unsigned char mg_acct_compl;
 MG_HIDDEN unsigned char mg_acct_newcomm;
+MG_HIDDEN unsigned char mg_acct_starts;
 MG_HIDDEN _Thread_local __attribute__((tls_model("initial-exec"))) int64_t mg_acct_carry;
 
 typedef struct post {
@@ -59,6 +60,7 @@ static int watch_comms;
 
 /* mg_acct_compl from the state: a timed trace, scratch kept, or the progress thread. */
 static void compl_set(void) {
+  mg_acct_starts = (unsigned char)(mg_acct_on || progress_on);
   mg_acct_compl = (unsigned char)(mg_acct_on || posts.kept > 0 || progress_on);
   mg_acct_newcomm = (unsigned char)(mg_acct_on || progress_on || watch_comms);
 }
@@ -93,6 +95,20 @@ static void drive(const mg_acct_call *a) {
              : a->fn == MG_FN_MPI_Waitany || a->fn == MG_FN_MPI_Waitsome ? MG_SCHED_ANY
                                                                         : MG_SCHED_TEST;
   mg_sched_drive(kind, a->ngiven, a->given);
+  if (a->fn == MG_FN_MPI_Request_free) mg_sched_freeing(a->ngiven, a->given); /* a template's end */
+}
+
+void mg_acct_started(int n, const MPI_Request *reqs) {
+  if (progress_on) mg_sched_started(n, reqs);
+}
+
+void mg_acct_fstarted(MPI_Fint n, const MPI_Fint *freqs) {
+  if (!progress_on || n <= 0 || !freqs) return;
+  MPI_Request small[MG_ACCT_GIVEN], *r = n <= MG_ACCT_GIVEN ? small : malloc((size_t)n * sizeof *r);
+  if (!r) return; /* out of memory: the templates among them do not run (their waits would hang): abort */
+  for (MPI_Fint i = 0; i < n; i++) r[i] = PMPI_Request_f2c(freqs[i]);
+  mg_sched_started((int)n, r);
+  if (r != small) free(r);
 }
 
 static uint64_t key_of(MPI_Request r) {

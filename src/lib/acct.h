@@ -37,6 +37,12 @@ void mg_acct_progress(int on);
 extern MG_HIDDEN unsigned char mg_acct_newcomm;
 void mg_acct_made(MPI_Comm c);
 void mg_acct_watch_comms(int on); /* mg_paths_set: mg_ctx.active */
+/* MPI_Start and MPI_Startall (roles @start, @starts) test this byte (a timed trace, or the progress
+ * thread) and, after a successful call, pass the requests to mg_acct_started (Open MPI's Fortran
+ * bindings: mg_acct_fstarted): a schedule row's persistent requests among them start their runs. */
+extern MG_HIDDEN unsigned char mg_acct_starts;
+void mg_acct_started(int n, const MPI_Request *reqs);
+void mg_acct_fstarted(MPI_Fint n, const MPI_Fint *freqs);
 
 /* The application's call site, as MG_SITE takes it (a Fortran binding's noted site first). */
 #define MG_ACCT_SITE (mg_fortran_site ? mg_fortran_site : __builtin_return_address(0))

@@ -21,7 +21,7 @@ CLASSES = ["tuned", "init", "completion", "collective", "p2p", "probe", "comm", 
            "datatype", "tool", "other"]
 AVAILS = {"3.1": None, "4.0": "defined(MPI_VERSION) && MPI_VERSION >= 4",
           "ompi": "defined(OPEN_MPI)", "mpich": "defined(MPICH)"}
-ROLES = {"post", "post_persistent", "req", "reqs", "n", "count", "type", "comm", "newcomm"}
+ROLES = {"post", "post_persistent", "req", "reqs", "n", "count", "type", "comm", "newcomm", "start", "starts"}
 
 
 def die(path, lineno, msg):
@@ -103,11 +103,11 @@ def roles(fn):
 # binding's (Open MPI's, every argument an address) dereferenced as MPI_Fint and converted to C
 # handles, the request arrays through mg_acct_fgiven / mg_acct_fdone, which convert each element.
 C_DIALECT = {"int": "(long long)%s", "n": "%s", "type": "%s", "comm": "%s", "newcomm": "*%s", "req_value": "*%s",
-             "req_guard": "%s && ",
+             "started": "mg_acct_started", "req_guard": "%s && ",
              "ptr": "%s", "given": "mg_acct_given", "done": "mg_acct_done"}
 F_DIALECT = {"int": "*(MPI_Fint *)%s", "n": "*(MPI_Fint *)%s", "type": "PMPI_Type_f2c(*(MPI_Fint *)%s)",
              "comm": "PMPI_Comm_f2c(*(MPI_Fint *)%s)", "newcomm": "PMPI_Comm_f2c(*(MPI_Fint *)%s)",
-             "req_value": "PMPI_Request_f2c(*(MPI_Fint *)%s)",
+             "req_value": "PMPI_Request_f2c(*(MPI_Fint *)%s)", "started": "mg_acct_fstarted",
              "req_guard": "", "ptr": "(MPI_Fint *)%s", "given": "mg_acct_fgiven", "done": "mg_acct_fdone"}
 
 
@@ -120,7 +120,9 @@ def is_completion(fn):
 def on_byte(fn):
     """The one byte a wrapper of fn tests before its tail call: a communicator's maker's also says
     the progress thread is on (its shadow to make, mg_acct_made)."""
-    return "mg_acct_compl" if is_completion(fn) else "mg_acct_newcomm" if "newcomm" in roles(fn) else "mg_acct_on"
+    r = roles(fn)
+    return ("mg_acct_compl" if is_completion(fn) else "mg_acct_newcomm" if "newcomm" in r
+            else "mg_acct_starts" if "start" in r or "starts" in r else "mg_acct_on")
 
 
 def acct_body(fn, call, ok, d, r):
@@ -137,6 +139,9 @@ def acct_body(fn, call, ok, d, r):
     out.append(call)
     if "newcomm" in r:  # the shadow made inside the timed call: what the program waits for
         out.append("  if (%s) mg_acct_made(%s);" % (ok, d["newcomm"] % r["newcomm"]))
+    if "start" in r or "starts" in r:  # the schedules' runs started inside the timed call too
+        n = d["n"] % r["n"] if "starts" in r else "1"
+        out.append("  if (%s) %s(%s, %s);" % (ok, d["started"], n, d["ptr"] % (r.get("start") or r["starts"])))
     out.append("  mg_acct_stop(&a);")
     if "count" in r and "type" in r:
         out.append("  if (%s) mg_acct_bytes(&a, %s, %s);" % (ok, d["int"] % r["count"], d["type"] % r["type"]))

@@ -42,8 +42,9 @@ void mg_nbc_drain(void);
  * post(c, tmp, r, comm, q, &nq) on comm as nq requests in q (at most qcap; 0: nothing to wait
  * for), with tmp a block of tmp_bytes that lives until the schedule completes. With the thread:
  * round 0 in the call, the others in the background, on the shadow of c->comm (lane r), the
- * caller getting a generalized request in *c->req; otherwise (the benchmark; a persistent call)
- * each round posted and waited for in the call, *c->req set to MPI_REQUEST_NULL. A round after the
+ * caller getting a generalized request in *c->req (a persistent call: a template, run at each
+ * MPI_Start, mg_sched_started); otherwise (the benchmark) each round posted and waited for in the
+ * call, *c->req set to MPI_REQUEST_NULL. A round after the
  * first reads c's buffers and its receive datatype (duplicated if derived) only. An MPI code.
  * mg_sched_live: the schedules whose memory is not yet freed (mpiguide_requests_kept counts them);
  * mg_sched_finalize stops the thread and frees the shadows (before MPI_Finalize). */
@@ -59,13 +60,20 @@ void mg_sched_finalize(void);
  * until no schedule of reqs is pending; MG_SCHED_ANY (MPI_Waitany, MPI_Waitsome) until one of them
  * has completed or another of reqs has (MPI_Request_get_status). Then the call itself runs. */
 enum { MG_SCHED_TEST, MG_SCHED_ALL, MG_SCHED_ANY };
+void mg_sched_drive(int kind, int n, const MPI_Request *reqs);
+/* sched.c: a schedule row's persistent request (MPI_<Coll>_init with the thread) is a template and
+ * a persistent receive of a token, which the caller's completion calls complete natively: MPI_Start
+ * and MPI_Startall of reqs[0..n-1] start the receive (the library) and then, here, each template's
+ * run (round 0 posted, in the caller's order); its last round's completion sends the token.
+ * MPI_Request_free of reqs: the templates among them freed (an active one after its run). */
+void mg_sched_started(int n, const MPI_Request *reqs);
+void mg_sched_freeing(int n, const MPI_Request *reqs);
 /* sched.c: the shadow of intra-communicator comm, on which its schedules' rounds go: made by
  * libmpiguide right after comm was made (collective over comm; MPI_COMM_WORLD's at MPI_Init), with
  * the progress thread only. mg_sched_has_shadow: whether comm has one (equal on every rank of it:
  * made in the same collective calls); a schedule row runs only where it has. */
 void mg_sched_shadow_make(MPI_Comm comm);
 int mg_sched_has_shadow(MPI_Comm comm);
-void mg_sched_drive(int kind, int n, const MPI_Request *reqs);
 /* neighbor.c: a communicator libmpiguide saw made, with every rank of it in the making call: a
  * distributed graph's ranks agree there whether a peer gets two blocks (collective over comm), as a
  * blocking neighbourhood row's first call would; any other communicator: nothing. */

@@ -137,7 +137,7 @@ int mg_why_measurable(mg_why why) {
 /* A schedule row (MG_R_PROGRESS) where libmpiguide's progress thread cannot run it. */
 static int no_progress(const mg_alg *a, const mg_call *c) {
   return (a->restrictions & MG_R_PROGRESS) &&
-         (!mg_progress_on || c->persistent || !c->req || !mg_sched_has_shadow(c->comm));
+         (!mg_progress_on || !c->req || !mg_sched_has_shadow(c->comm));
 }
 
 const mg_common_type mg_common_types[MG_NCOMMON_TYPES] = {

@@ -101,7 +101,7 @@ static inline int mg_coll_is_neighbor(mg_coll k) {
     "the graph made, or at the first call of a blocking neighbourhood row on it)")   \
   X(NO_PROGRESS, "no_progress",                                                     \
     "not run here: a schedule of non-blocking rounds needs libmpiguide's progress thread " \
-    "(MPIGUIDE_PROGRESS=thread, with MPI_THREAD_MULTIPLE on every rank), a non-persistent request and " \
+    "(MPIGUIDE_PROGRESS=thread, with MPI_THREAD_MULTIPLE on every rank) and " \
     "a communicator libmpiguide saw made (MPI_COMM_WORLD, or one of MPI_Comm_dup, _split, _create, " \
     "MPI_Cart_create ...: not MPI_Comm_idup's); the benchmark measures it")
 
@@ -318,8 +318,8 @@ typedef size_t (*mg_mem_fn)(const mg_call *c);
     "alike on every rank)")                                                                          \
   X(PROGRESS, 17, "progress-thread",                                                                 \
     "a schedule of non-blocking rounds: libmpiguide runs it only with its progress thread "          \
-    "(MPIGUIDE_PROGRESS=thread, MPI_THREAD_MULTIPLE on every rank), never for a persistent request; " \
-    "the benchmark runs the rounds one after the other in the call")
+    "(MPIGUIDE_PROGRESS=thread, MPI_THREAD_MULTIPLE on every rank; a persistent request: its run at " \
+    "each MPI_Start); the benchmark runs the rounds one after the other in the call")
 
 enum {
 #define MG_X(E, bit, name, text) MG_R_##E = 1u << bit,

@@ -536,7 +536,7 @@ static void nb_case(MPI_Comm c, int t, const nbhd *n, int two, int agreed, int o
   } else if (mo) {
     ASSERT_EQ((int)fell[2], 1);
     ASSERT_EQ((int)ran, 0);
-  } else if (sched && (!g_progress || pers || unseen(t))) { /* no thread, a persistent request, no shadow */
+  } else if (sched && (!g_progress || unseen(t))) { /* no thread, or no shadow */
     ASSERT_EQ((int)felln, 1);
     ASSERT_EQ((int)ran, 0);
   } else if ((A->restrictions & MG_R_P_GT_1) && g_size == 1) {
