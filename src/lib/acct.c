@@ -41,6 +41,7 @@ typedef struct post {
   uint64_t key;     /* the handle's bits */
   const void *site; /* the post's call site */
   void *scratch;    /* a one-call row's arrays, freed with the entry (NULL: none) */
+  void *scratch2;   /* a Fortran binding's converted datatypes, the same (mg_acct_keep_also) */
   int32_t fn;       /* the posting function, MG_FN_* */
   uint8_t persistent, used;
 } post;
@@ -132,7 +133,7 @@ static post *find(uint64_t k) {
   }
 }
 
-/* The most posts kept at once (24 bytes each): beyond, a post is not kept. Only requests never
+/* The most posts kept at once (32 bytes each): beyond, a post is not kept. Only requests never
  * completed through libmpiguide stay (a program that leaves requests active, or completes them
  * through a binding libmpiguide does not see). */
 #define MG_ACCT_POSTS_MAX (1u << 20)
@@ -188,12 +189,31 @@ static void keep(MPI_Request r, int fn, const void *site, int persistent, void *
 
 /* The entry goes: its scratch with it. Under the trace lock. */
 static void release(post *p) {
-  if (p->scratch) {
+  if (p->scratch || p->scratch2) {
     mg_nbc_free(p->scratch);
+    mg_nbc_free(p->scratch2);
     posts.kept--;
     compl_set();
   }
   drop(p);
+}
+
+void mg_acct_keep_also(MPI_Request r, int fn, const void *site, int persistent, void *scratch) {
+  mg_ctx *x = &mg_the_ctx;
+  if (r == MPI_REQUEST_NULL) {
+    mg_nbc_free(scratch);
+    return;
+  }
+  pthread_mutex_lock(&x->trace_lock);
+  post *p = find(key_of(r));
+  if (p && !p->scratch2) { /* the post's own entry (a trace's, or a one-call row's arrays) */
+    if (!p->scratch) posts.kept++;
+    p->scratch2 = scratch;
+    compl_set();
+  } else {
+    keep(r, fn, site, persistent, scratch);
+  }
+  pthread_mutex_unlock(&x->trace_lock);
 }
 
 void mg_acct_post(MPI_Request r, int fn, const void *site, int persistent) {
@@ -325,7 +345,7 @@ void mg_acct_init(int on) {
 void mg_acct_finalize(void) {
   mg_acct_on = 0;
   for (size_t i = 0; i < posts.cap; i++) /* requests never completed through libmpiguide */
-    if (posts.slot[i].used) mg_nbc_free(posts.slot[i].scratch);
+    if (posts.slot[i].used) mg_nbc_free(posts.slot[i].scratch), mg_nbc_free(posts.slot[i].scratch2);
   mg_nbc_drain();
   free(posts.slot);
   posts.slot = NULL;

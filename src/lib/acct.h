@@ -42,6 +42,10 @@ void mg_acct_watch_comms(int on); /* mg_paths_set: mg_ctx.active */
  * bindings: mg_acct_fstarted): a schedule row's persistent requests among them start their runs. */
 extern MG_HIDDEN unsigned char mg_acct_starts;
 void mg_acct_started(int n, const MPI_Request *reqs);
+/* Keep `scratch` (mg_nbc_alloc'd: what MPI reads until request r completes, such as a Fortran
+ * binding's datatypes converted to C handles) with r: beside the entry its post made, or in one of
+ * its own; freed as mg_acct_keep's. */
+void mg_acct_keep_also(MPI_Request r, int fn, const void *site, int persistent, void *scratch);
 void mg_acct_fstarted(MPI_Fint n, const MPI_Fint *freqs);
 
 /* The application's call site, as MG_SITE takes it (a Fortran binding's noted site first). */

@@ -45,6 +45,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lib/acct.h" /* mg_acct_keep_also */
+#include "registry/algorithms_other.h" /* mg_nbc_alloc */
 #include "lib/lib.h"
 
 #if defined(OPEN_MPI)
@@ -92,6 +94,93 @@ static int f_alltoallw(void *sb, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint 
   return rc;
 }
 
+/* The non-blocking and persistent alltoallw forms (issue 48): MPI reads the datatype arrays until the
+ * operation completes (a persistent one: until MPI_Request_free), so the converted ones come from
+ * mg_nbc_alloc and are kept with the request (mg_acct_keep_also), freed by its completion. */
+static void f_types(int n, const MPI_Fint *f, int skip, MPI_Datatype *t) {
+  for (int i = 0; i < n; i++) t[i] = skip ? MPI_DATATYPE_NULL : PMPI_Type_f2c(f[i]);
+}
+
+/* rc: the post's, made before this call with r (not in its arguments: their order is unspecified) */
+static int f_kept(int rc, MPI_Request r, MPI_Fint *req, int fn, int persistent, MPI_Datatype *t) {
+  if (rc != MPI_SUCCESS) {
+    mg_nbc_free(t);
+    return rc;
+  }
+  *req = PMPI_Request_c2f(r);
+  mg_acct_keep_also(r, fn, mg_fortran_site, persistent, t);
+  return rc;
+}
+
+static int f_ialltoallw(void *sb, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint *stypes, void *rb,
+                        MPI_Fint *rcounts, MPI_Fint *rdispls, MPI_Fint *rtypes, MPI_Fint *fcomm, MPI_Fint *info,
+                        MPI_Fint *req) {
+  MPI_Comm comm = COMM(fcomm);
+  int n = 0, inter = 0, rc = PMPI_Comm_test_inter(comm, &inter);
+  if (rc == MPI_SUCCESS) rc = inter ? PMPI_Comm_remote_size(comm, &n) : PMPI_Comm_size(comm, &n);
+  if (rc != MPI_SUCCESS) return rc;
+  MPI_Datatype *t = mg_nbc_alloc(2 * (size_t)(n > 0 ? n : 1) * sizeof *t);
+  if (!t) return MPI_ERR_NO_MEM;
+  f_types(n, stypes, BUF(sb) == MPI_IN_PLACE, t);
+  f_types(n, rtypes, 0, t + n);
+  MPI_Request r = MPI_REQUEST_NULL;
+#if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+  if (info) {
+    rc = MPIX_Alltoallw_init(BUF(sb), scounts, sdispls, t, BUF(rb), rcounts, rdispls, t + n, comm,
+                             PMPI_Info_f2c(*info), &r);
+    return f_kept(rc, r, req, MG_FN_MPIX_Alltoallw_init, 1, t);
+  }
+#endif
+  rc = MPI_Ialltoallw(BUF(sb), scounts, sdispls, t, BUF(rb), rcounts, rdispls, t + n, comm, &r);
+  return f_kept(rc, r, req, MG_FN_MPI_Ialltoallw, 0, t);
+}
+
+/* A neighbourhood alltoallw's arrays are the degrees' (the topology says them; without one the call
+ * is erroneous and the library says so: no arrays, 0 and 0). */
+static void f_degrees(MPI_Comm comm, int *in, int *out) {
+  int topo = MPI_UNDEFINED, n = 0, rank = 0, w = 0;
+  *in = *out = 0;
+  if (PMPI_Topo_test(comm, &topo) != MPI_SUCCESS) return;
+  if (topo == MPI_CART && PMPI_Cartdim_get(comm, &n) == MPI_SUCCESS) *in = *out = 2 * n;
+  else if (topo == MPI_GRAPH && PMPI_Comm_rank(comm, &rank) == MPI_SUCCESS &&
+           PMPI_Graph_neighbors_count(comm, rank, &n) == MPI_SUCCESS)
+    *in = *out = n;
+  else if (topo == MPI_DIST_GRAPH && PMPI_Dist_graph_neighbors_count(comm, in, out, &w) != MPI_SUCCESS)
+    *in = *out = 0;
+}
+
+/* how: 0 blocking (the arrays on the stack up to F_TYPES_STACK), 1 non-blocking, 2 persistent */
+static int f_neighbor_alltoallw(void *sb, MPI_Fint *scounts, MPI_Aint *sdispls, MPI_Fint *stypes, void *rb,
+                                MPI_Fint *rcounts, MPI_Aint *rdispls, MPI_Fint *rtypes, MPI_Fint *fcomm,
+                                MPI_Fint *info, MPI_Fint *req, int how) {
+  MPI_Comm comm = COMM(fcomm);
+  int in, out, rc;
+  f_degrees(comm, &in, &out);
+  size_t n = (size_t)in + (size_t)out;
+  MPI_Datatype stack[2 * F_TYPES_STACK], *t = stack;
+  if (how) t = mg_nbc_alloc((n ? n : 1) * sizeof *t);
+  else if (n > 2 * F_TYPES_STACK) t = malloc(n * sizeof *t);
+  if (!t) return MPI_ERR_NO_MEM;
+  f_types(out, stypes, 0, t); /* out-neighbours' send types, then in-neighbours' receive types */
+  f_types(in, rtypes, 0, t + out);
+  MPI_Request r = MPI_REQUEST_NULL;
+  if (how == 0) {
+    rc = MPI_Neighbor_alltoallw(BUF(sb), scounts, sdispls, t, BUF(rb), rcounts, rdispls, t + out, comm);
+    if (t != stack) free(t);
+    return rc;
+  }
+#if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ) && OMPI_HAVE_MPI_EXT_PCOLLREQ
+  if (how == 2) {
+    rc = MPIX_Neighbor_alltoallw_init(BUF(sb), scounts, sdispls, t, BUF(rb), rcounts, rdispls, t + out, comm,
+                                      PMPI_Info_f2c(*info), &r);
+    return f_kept(rc, r, req, MG_FN_MPIX_Neighbor_alltoallw_init, 1, t);
+  }
+#endif
+  (void)info;
+  rc = MPI_Ineighbor_alltoallw(BUF(sb), scounts, sdispls, t, BUF(rb), rcounts, rdispls, t + out, comm, &r);
+  return f_kept(rc, r, req, MG_FN_MPI_Ineighbor_alltoallw, 0, t);
+}
+
 #endif
 
 /*
@@ -102,7 +191,8 @@ static int f_alltoallw(void *sb, MPI_Fint *scounts, MPI_Fint *sdispls, MPI_Fint 
  */
 typedef MPI_Fint F;
 /* The non-blocking collectives (issue 48) as the blocking ones, the request converted back; but
- * MPI_Ialltoallw (its datatype arrays: the Fortran binding passes through) and MPI_Ibarrier (below). */
+ * the alltoallw forms (their datatype arrays converted and kept until completion, below) and
+ * MPI_Ibarrier (below). */
 #define MG_FORTRAN_OPS(X) MG_FORTRAN_BARRIER(X) MG_FORTRAN_BUFFER_OPS(X) MG_FORTRAN_NBC_OPS(X) MG_FORTRAN_NEIGHBOR_OPS(X)
 #define MG_FORTRAN_BARRIER(X)                                                                               \
   X(barrier, BARRIER, PASS_THROUGH, (F * c, F * ierr), (c, ierr), rc = MPI_Barrier(COMM(c)))                 \
@@ -202,7 +292,21 @@ typedef MPI_Fint F;
       rc = MPI_I##low(MG_FUNPAREN ca, &r);                                                                  \
       if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
     })
-#define MG_FORTRAN_NBC_OPS(X) MG_FORTRAN_NB_LIST(F_AS_NBC, X)
+#define MG_FORTRAN_NBC_OPS(X) MG_FORTRAN_NB_LIST(F_AS_NBC, X) MG_FORTRAN_W_OPS(X)
+/* The alltoallw forms' datatype arrays converted (fortran.c's f_ialltoallw, f_neighbor_alltoallw;
+ * MPICH: the rows only note the call site, its binding converts nothing: a Fortran handle is the C
+ * one). The neighbourhood form's displacements are INTEGER(KIND=MPI_ADDRESS_KIND): MPI_Aint. */
+#define MG_FORTRAN_W_PARAMS(D) void *sb, F *scs, D *sds, F *sts, void *rb, F *rcs, D *rds, F *rts, F *c
+#define MG_FORTRAN_W_OPS(X)                                                                                 \
+  X(ialltoallw, IALLTOALLW, PASS_THROUGH, (MG_FORTRAN_W_PARAMS(F), F * req, F * ierr),                      \
+    (sb, scs, sds, sts, rb, rcs, rds, rts, c, req, ierr),                                                   \
+    rc = f_ialltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, c, NULL, req))                                   \
+  X(neighbor_alltoallw, NEIGHBOR_ALLTOALLW, PASS_THROUGH, (MG_FORTRAN_W_PARAMS(MPI_Aint), F * ierr),         \
+    (sb, scs, sds, sts, rb, rcs, rds, rts, c, ierr),                                                        \
+    rc = f_neighbor_alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, c, NULL, NULL, 0))                       \
+  X(ineighbor_alltoallw, INEIGHBOR_ALLTOALLW, PASS_THROUGH, (MG_FORTRAN_W_PARAMS(MPI_Aint), F * req, F * ierr), \
+    (sb, scs, sds, sts, rb, rcs, rds, rts, c, req, ierr),                                                   \
+    rc = f_neighbor_alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, c, NULL, req, 1))
 /* Its persistent binding, <OP>_INIT (the info converted, the request back). */
 #if defined(MPI_VERSION) && MPI_VERSION >= 4
 #define F_PCOLL(Cap) MPI_##Cap##_init
@@ -216,7 +320,14 @@ typedef MPI_Fint F;
       rc = F_PCOLL(Cap)(MG_FUNPAREN ca, PMPI_Info_f2c(*info), &r);                                          \
       if (rc == MPI_SUCCESS) *req = PMPI_Request_c2f(r);                                                    \
     })
-#define MG_FORTRAN_PERS_OPS(X) MG_FORTRAN_NB_LIST(F_AS_INIT, X)
+#define MG_FORTRAN_PERS_OPS(X) MG_FORTRAN_NB_LIST(F_AS_INIT, X) MG_FORTRAN_W_PERS_OPS(X)
+#define MG_FORTRAN_W_PERS_OPS(X)                                                                            \
+  X(alltoallw_init, ALLTOALLW_INIT, PASS_THROUGH, (MG_FORTRAN_W_PARAMS(F), F * info, F * req, F * ierr),    \
+    (sb, scs, sds, sts, rb, rcs, rds, rts, c, info, req, ierr),                                             \
+    rc = f_ialltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, c, info, req))                                   \
+  X(neighbor_alltoallw_init, NEIGHBOR_ALLTOALLW_INIT, PASS_THROUGH,                                          \
+    (MG_FORTRAN_W_PARAMS(MPI_Aint), F * info, F * req, F * ierr), (sb, scs, sds, sts, rb, rcs, rds, rts, c, info, req, ierr), \
+    rc = f_neighbor_alltoallw(sb, scs, sds, sts, rb, rcs, rds, rts, c, info, req, 2))
 
 /* The neighbourhood collectives and their non-blocking forms (issue 48): the arrays are the
  * degrees' (MPI_Neighbor_alltoallw and MPI_Ineighbor_alltoallw: their datatype arrays, of a length

@@ -271,8 +271,9 @@ other_mpi)
   else fail "other_var: a trace was written"; fi
   ;;
 fortran_nbc)
-  # issue 48: fortran_nbc.f90's MPI_NEIGHBOR_ALLGATHER, MPI_INEIGHBOR_ALLGATHER, MPI_IALLREDUCE and
-  # the persistent allreduce (MPIX_ALLREDUCE_INIT on Open MPI) reach libmpiguide from Fortran: the
+  # issue 48: fortran_nbc.f90's MPI_NEIGHBOR_ALLGATHER, MPI_INEIGHBOR_ALLGATHER, MPI_IALLREDUCE,
+  # the persistent allreduce (MPIX_ALLREDUCE_INIT on Open MPI) and the alltoallw forms
+  # (MPI_IALLTOALLW, MPI_(I)NEIGHBOR_ALLTOALLW) reach libmpiguide from Fortran: the
   # results right with a row forced, the forced row in the trace at every count, every call at the
   # program's own sites (Open MPI's bindings call PMPI_ themselves: fortran.c catches them)
   NP=${1:?NP} APP=${2:?APP}
@@ -282,9 +283,20 @@ fortran_nbc)
   expect_success nbc_plain fortran_nbc
   cmd_start
   cmd_ctx "$NP" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_TRACE=$PWD/fnbc.csv" MPIGUIDE_TRACE_TIME=1 \
-    "MPIGUIDE_ALG=ineighbor_allgather=ineighbor_allgather_as_ineighborallgatherv" -- "$APP"
+    "MPIGUIDE_ALG=ineighbor_allgather=ineighbor_allgather_as_ineighborallgatherv,ineighbor_alltoallw=ineighbor_alltoallw_as_ialltoallw" -- "$APP"
   run nbc_forced
   expect_success nbc_forced fortran_nbc
+  # the alltoallw forms through fortran.c's conversions (their datatype arrays kept until completion)
+  for op in neighbor_alltoallw ineighbor_alltoallw; do
+    k=$(rows fnbc.csv | awk -v o=$op '$1 == o {n += $4} END {print n + 0}')
+    if ((k == 3)); then ok "fnbc.csv: 3 $op calls"; else fail "fnbc.csv: $k $op calls, want 3"; fi
+  done
+  k=$(rows fnbc.csv | awk '$1 == "ialltoallw" {n += $4} END {print n + 0}')
+  if ((k == 6)); then ok "fnbc.csv: 6 ialltoallw calls (MPI_IALLTOALLW and the persistent init, 3 counts)"
+  else fail "fnbc.csv: $k ialltoallw calls, want 6"; fi
+  n=$(rows fnbc.csv | awk '$1 == "ineighbor_alltoallw" && $3 == "ineighbor_alltoallw_as_ialltoallw" && $6 == "-"' | wc -l)
+  if ((n == 3)); then ok "fnbc.csv: MPI_INEIGHBOR_ALLTOALLW ran the forced row at the 3 counts"
+  else fail "fnbc.csv: the forced alltoallw row at $n of 3 counts: $(rows fnbc.csv | grep alltoallw | tr '\n' ';')"; fi
   n=$(rows fnbc.csv | awk '$1 == "ineighbor_allgather" && $3 == "ineighbor_allgather_as_ineighborallgatherv" && $6 == "-"' | wc -l)
   if ((n == 3)); then ok "fnbc.csv: MPI_INEIGHBOR_ALLGATHER ran the forced row at the 3 counts"
   else fail "fnbc.csv: the forced row at $n of 3 counts: $(rows fnbc.csv | grep neighbor | tr '\n' ';')"; fi
