@@ -6,7 +6,9 @@
 # with a 64-range profile that never fires, with a 1024-range profile over 8 collectives and
 # 8 process counts that never fires either (as a model-filled profile would be), and with one
 # that fires.
-# Variants run interleaved, ROUNDS times (default 11); the medians are reported.
+# Variants run interleaved, ROUNDS times (default 11); the medians are reported. Variant progress
+# (the collectives' modes): MPIGUIDE_PROGRESS=thread alone, the cost of MPI_THREAD_MULTIPLE and of
+# the completion calls' slow path to a program that runs no schedule (docs/library.md).
 # LIB=path/to/libmpiguide.so measures another build of the library (e.g. a baseline) with this
 # script's variants.
 # COLL=barrier (or exscan, reduce_scatter, gatherv, scatterv, alltoallv, alltoallw) times that collective instead of MPI_Allreduce (COLL=comm_rank: MPI_Comm_rank, a generated wrapper, variant passthrough only;
@@ -169,6 +171,9 @@ declare -A env_of
 env_of[none]=""
 env_of[passthrough]=""
 env_of[dispatch]="MPIGUIDE_ALG=bcast=bcast_as_allgatherv"
+# MPIGUIDE_PROGRESS=thread and nothing else: MPI_THREAD_MULTIPLE (the library's locks), every
+# completion call on its slow path, the thread not started (no schedule runs)
+env_of[progress]="MPIGUIDE_PROGRESS=thread"
 env_of[tuned-miss]="MPIGUIDE_PROFILE=$tmp/miss.prof"
 env_of[tuned-large]="MPIGUIDE_PROFILE=$tmp/large.prof"
 env_of[tuned-fire]="MPIGUIDE_PROFILE=$tmp/fire.prof"
@@ -205,10 +210,10 @@ elif [[ $coll == iallreduce || $coll == iallgather || $coll == allgather_start ]
   } >"$tmp/miss.prof"
   printf 'mpiguide-profile 1\n%s np=1 8 %s\n' "$op" "$row" >"$tmp/fire.prof"
   env_of[force-fire]="MPIGUIDE_ALG=$op=$row"
-  variants=(passthrough dispatch tuned-miss)
+  variants=(passthrough progress dispatch tuned-miss)
   [[ $row != default ]] && variants+=(tuned-fire force-fire)
 else
-  variants=(passthrough dispatch tuned-miss tuned-large tuned-fire)
+  variants=(passthrough progress dispatch tuned-miss tuned-large tuned-fire)
   [[ $coll == allreduce ]] && variants+=(force-fire)
 fi
 # BASE=path/to/other/libmpiguide.so: the same variants with that library too, in the same rounds

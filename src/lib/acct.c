@@ -62,7 +62,7 @@ static int watch_comms;
 /* mg_acct_compl from the state: a timed trace, scratch kept, or the progress thread. */
 static void compl_set(void) {
   mg_acct_starts = (unsigned char)(mg_acct_on || progress_on);
-  mg_acct_compl = (unsigned char)(mg_acct_on || posts.kept > 0 || progress_on);
+  mg_acct_compl = mg_acct_on || posts.kept > 0 ? MG_ACCT_COMPL_FULL : progress_on ? MG_ACCT_COMPL_DRIVE : 0;
   mg_acct_newcomm = (unsigned char)(mg_acct_on || progress_on || watch_comms);
 }
 
@@ -90,14 +90,16 @@ void mg_acct_progress(int on) {
 
 /* A completion call's requests given: with the progress thread, the schedules among them advanced
  * in this thread first (as MPI_Wait would wait for them, or MPI_Test test them). */
-static void drive(const mg_acct_call *a) {
+void mg_acct_drive(int fn, int n, const MPI_Request *reqs) {
   if (!progress_on) return;
-  int kind = a->fn == MG_FN_MPI_Wait || a->fn == MG_FN_MPI_Waitall      ? MG_SCHED_ALL
-             : a->fn == MG_FN_MPI_Waitany || a->fn == MG_FN_MPI_Waitsome ? MG_SCHED_ANY
-                                                                        : MG_SCHED_TEST;
-  mg_sched_drive(kind, a->ngiven, a->given);
-  if (a->fn == MG_FN_MPI_Request_free) mg_sched_freeing(a->ngiven, a->given); /* a template's end */
+  int kind = fn == MG_FN_MPI_Wait || fn == MG_FN_MPI_Waitall      ? MG_SCHED_ALL
+             : fn == MG_FN_MPI_Waitany || fn == MG_FN_MPI_Waitsome ? MG_SCHED_ANY
+                                                                  : MG_SCHED_TEST;
+  mg_sched_drive(kind, n, reqs);
+  if (fn == MG_FN_MPI_Request_free) mg_sched_freeing(n, reqs); /* a template's end */
 }
+
+static void drive(const mg_acct_call *a) { mg_acct_drive(a->fn, a->ngiven, a->given); }
 
 void mg_acct_started(int n, const MPI_Request *reqs) {
   if (progress_on) mg_sched_started(n, reqs);

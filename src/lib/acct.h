@@ -26,6 +26,10 @@ extern MG_HIDDEN unsigned char mg_acct_on;
 /* 1 while a timed trace is on or a request's scratch is kept (mg_acct_keep): the generated
  * completion wrappers' (MPI_Wait*, MPI_Test*, MPI_Request_get_status, MPI_Request_free) one test. */
 extern MG_HIDDEN unsigned char mg_acct_compl;
+/* Its values: 0 the tail call; MG_ACCT_COMPL_DRIVE (the progress thread alone) the schedules among
+ * the requests advanced (mg_acct_drive), then the call, untimed; MG_ACCT_COMPL_FULL the accounting. */
+enum { MG_ACCT_COMPL_DRIVE = 1, MG_ACCT_COMPL_FULL = 2 };
+void mg_acct_drive(int fn, int n, const MPI_Request *reqs);
 /* The progress thread on or off (src/algs/sched.c; mg_lib_init, mg_lib_finalize): on, every
  * completion call takes its slow path and advances the pending schedules it was given first. */
 void mg_acct_progress(int on);

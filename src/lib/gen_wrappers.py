@@ -164,6 +164,15 @@ def wrapper(fn):
     void_ret = ret == "void"
     lines = ["static MG_ACTIVE %s acct_%s(const void *mg_site_%s%s) {" %
              (ret, name, ", " if params else "", decls if params else "")]
+    reqs = r.get("reqs") or r.get("req")
+    if is_completion(fn) and reqs and not void_ret:
+        # the progress thread alone (mg_acct_compl 1): the schedules among the requests advanced
+        # first, then the call itself, neither timed nor recorded (lib/acct.h)
+        n = r["n"] if "reqs" in r else "1"
+        lines.append("  if (mg_acct_compl == MG_ACCT_COMPL_DRIVE) {")
+        lines.append("    mg_acct_drive(MG_FN_%s, %s, %s);" % (name, n, reqs))
+        lines.append("    return %s(%s);" % (pmpi, args))
+        lines.append("  }")
     call = "  %s(%s);" % (pmpi, args) if void_ret else "  %s rc = %s(%s);" % (ret, pmpi, args)
     lines += acct_body(fn, call, "rc == MPI_SUCCESS" if ret == "int" else "1", C_DIALECT, r)
     if not void_ret:
