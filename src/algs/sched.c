@@ -34,7 +34,7 @@
  *   next collective tags, so a non-blocking collective the caller posts on the parent while it is
  *   pending, on one rank before that progress and on another after, matches the wrong messages
  *   (MPI_ERR_TRUNCATE, then a hang: a plain MPI program shows it). A communicator libmpiguide did
- *   not see made (MPI_Comm_idup's, MPI_COMM_SELF, Open MPI's Fortran calls) has no shadow, and its
+ *   not see made (MPI_Comm_idup's, MPI_COMM_SELF, one made through PMPI_) has no shadow, and its
  *   schedule rows fall back (no_progress). Later schedules on a shadow queue: one posts its first
  *   round only once every earlier one on it has posted its last, so every rank posts the same
  *   rounds in the same order there. The shadow is an attribute of the communicator (not copied to
