@@ -30,7 +30,8 @@
 #
 # Configuration (environment, set by tests/apps/CMakeLists.txt): MG_FLAVOR MG_MPIEXEC
 # MG_MPIEXEC_FLAGS MG_LIB MG_WORKDIR MG_TIMEOUT (tests/common/launch.sh), MG_CLI, MG_MPICC,
-# MG_MPICH_CACHE.
+# MG_MPICH_CACHE; MG_PROGRESS=1: the forced runs with MPIGUIDE_PROGRESS=thread, so that the schedule
+# rows (restriction progress-thread, src/algs/sched.c) run instead of falling back (no_progress).
 set -u
 
 SET=${1:?usage: mpich_tests.sh nbc|persistent|neighbor|blocking NP}
@@ -191,7 +192,8 @@ for i in "${!PROGS[@]}"; do
     for alg in ${ROWS[$op]:-}; do
       NFORCED=$((NFORCED + 1))
       cmd_start
-      cmd_ctx "$np" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$op=$alg" "MPIGUIDE_TRACE=$PWD/$tag.$alg.csv" -- "./$p" "${a[@]}"
+      cmd_ctx "$np" "LD_PRELOAD=$MG_LIB" "MPIGUIDE_ALG=$op=$alg" "MPIGUIDE_TRACE=$PWD/$tag.$alg.csv" \
+        ${MG_PROGRESS:+MPIGUIDE_PROGRESS=thread} -- "./$p" "${a[@]}"
       run "$tag.$alg"
       if ! passed "$tag.$alg"; then fail "$tag: $alg forced: exit $RC or no ' No Errors' ($(grep -v '^ No Errors' "$tag.$alg.out" "$tag.$alg.err" | head -2 | cut -c1-200))"; continue; fi
       n=$(trace_ran "$tag.$alg.csv" "$op" "$alg")
