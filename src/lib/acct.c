@@ -72,21 +72,17 @@ void mg_acct_made(MPI_Comm c) {
   if (watch_comms) mg_neighbor_made(c);
 }
 
-void mg_acct_watch_comms(int on) {
+/* A mode flag set and the wrappers' bytes made anew from it, under the trace lock. */
+static void set_mode(int *flag, int on) {
   mg_ctx *x = &mg_the_ctx;
   pthread_mutex_lock(&x->trace_lock);
-  watch_comms = on;
+  *flag = on;
   compl_set();
   pthread_mutex_unlock(&x->trace_lock);
 }
 
-void mg_acct_progress(int on) {
-  mg_ctx *x = &mg_the_ctx;
-  pthread_mutex_lock(&x->trace_lock);
-  progress_on = on;
-  compl_set();
-  pthread_mutex_unlock(&x->trace_lock);
-}
+void mg_acct_watch_comms(int on) { set_mode(&watch_comms, on); }
+void mg_acct_progress(int on) { set_mode(&progress_on, on); }
 
 /* A completion call's requests given: with the progress thread, the schedules among them advanced
  * in this thread first (as MPI_Wait would wait for them, or MPI_Test test them). */

@@ -42,7 +42,7 @@
  * back to 0 after each; the counters say which ran or why the default did; the point-to-point
  * schedule row (MG_R_PROGRESS) runs under MPIGUIDE_PROGRESS=thread and falls back (no_progress)
  * without it, and is also run as the benchmark runs it (round after round in the call); a negative
- * count through each row returns the class of the library's own MPI_Ineighbor_<op> (nb_bad_case). On a distributed graph before and after a blocking row agreed
+ * count through each row returns the class of the library's own MPI_Ineighbor_<op> (bad_case). On a distributed graph before and after a blocking row agreed
  * on its blocks (nbr_trace.sh checks the trace rows). With --no-force: each non-blocking form as
  * the environment chose (tuned.ineighbor.np2: a profile's rule), results compared.
  *
@@ -595,7 +595,7 @@ static void nb_outstanding(MPI_Comm c, int t, const nbhd *n, int two, int op, in
   alarm(0);
 }
 
-static void nb_bad_case(MPI_Comm c, int t, const nbhd *n, int op, int alg);
+static void bad_case(MPI_Comm c, int t, const nbhd *n, int op, int alg, int nb);
 
 /* --nonblocking on one topology: every row of each selected operation's non-blocking form; on a
  * distributed graph twice, before and after a blocking row's first call agreed on its blocks. */
@@ -634,7 +634,7 @@ static void nb_topology(MPI_Comm c, int t, const nbhd *n, int two, const int *se
           nb_case(c, t, n, two, agreed, op, alg, g_vec, pers, 0);
         }
         if (alg > 0 && !agreed) nb_case(c, t, n, two, agreed, op, alg, MPI_INT, 0, 1);
-        if (!agreed && all_have_neighbours(t)) nb_bad_case(c, t, n, op, alg);
+        if (!agreed && all_have_neighbours(t)) bad_case(c, t, n, op, alg, 1);
         unsigned rs = mg_colls[iop].algs[alg].restrictions;
         if (alg > 0 && !(rs & MG_R_MEASURE_ONLY) && (!(rs & MG_R_PROGRESS) || g_progress) && !agreed)
           nb_outstanding(c, t, n, two, op, alg);
@@ -644,48 +644,22 @@ static void nb_topology(MPI_Comm c, int t, const nbhd *n, int two, const int *se
   }
 }
 
-/* The same refused call through the non-blocking form of row alg (--nonblocking): the class the
- * library's own MPI_Ineighbor_<op> returns (or, where it posts it, its wait), invalid_args counted. */
-static void nb_bad_case(MPI_Comm c, int t, const nbhd *n, int op, int alg) {
-  int iop = mg_coll_nbc_of((mg_coll)op);
-  char what[200];
-  snprintf(what, sizeof what, "%s %s=%s negative count", topo_name[t], mg_colls[iop].name, mg_colls[iop].algs[alg].name);
-  TEST_CASE(what);
-  mg_test_watch("%s", what);
-  args a;
-  build(n, op, MPI_INT, 5, &a);
-  fill(&a);
-  if (op == MG_NEIGHBOR_ALLTOALLV || op == MG_NEIGHBOR_ALLTOALLW) a.scounts[0] = -1;
-  else a.scount = -1;
-  mg_call d;
-  describe(&a, c, op, &d); /* the library's own non-blocking call (mg_nbc_post: PMPI_) */
-  MPI_Request rq = MPI_REQUEST_NULL;
-  int rc = mg_nbc_post(&d, &rq);
-  if (rc == MPI_SUCCESS) rc = PMPI_Wait(&rq, MPI_STATUS_IGNORE);
-  int cls_ref = rc;
-  if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls_ref);
-  long long bad0 = mpiguide_fallbacks(mg_colls[iop].name, "invalid_args"), ran0 = alg ? counted(iop, alg) : 0;
-  rq = MPI_REQUEST_NULL;
-  rc = icall(&a, c, 0, &rq);
-  if (rc == MPI_SUCCESS) rc = MPI_Wait(&rq, MPI_STATUS_IGNORE);
-  int cls = rc;
-  if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls);
-  ASSERT_TRUE(cls_ref != MPI_SUCCESS);
-  ASSERT_EQ(cls, cls_ref);
-  if (alg > 0) {
-    ASSERT_EQ((int)(mpiguide_fallbacks(mg_colls[iop].name, "invalid_args") - bad0), 1);
-    ASSERT_EQ((int)(counted(iop, alg) - ran0), 0);
-  }
-  alarm(0);
-  free_args(&a);
-}
-
 /* An invalid count on every rank (a negative block count; the v and w forms: the first
  * neighbour's): libmpiguide refuses it (invalid_args), the library's own call reports it, with the
- * class the reference call returns. */
-static void bad_case(MPI_Comm c, int t, const nbhd *n, int op, int alg) {
+ * class the reference call returns. Row alg of blocking operation op, or with `nb` of its
+ * non-blocking form (--nonblocking): then the reference is the library's own MPI_Ineighbor_<op>
+ * (mg_nbc_post: PMPI_), and the class its post returns or, where it posts the call, its wait's. */
+static int nb_class(int rc, MPI_Request *rq, int lib) {
+  if (rc == MPI_SUCCESS) rc = lib ? PMPI_Wait(rq, MPI_STATUS_IGNORE) : MPI_Wait(rq, MPI_STATUS_IGNORE);
+  int cls = rc;
+  if (rc != MPI_SUCCESS) PMPI_Error_class(rc, &cls);
+  return cls;
+}
+
+static void bad_case(MPI_Comm c, int t, const nbhd *n, int op, int alg, int nb) {
+  int k = nb ? (int)mg_coll_nbc_of((mg_coll)op) : op;
   char what[200];
-  snprintf(what, sizeof what, "%s %s=%s negative count", topo_name[t], mg_colls[op].name, mg_colls[op].algs[alg].name);
+  snprintf(what, sizeof what, "%s %s=%s negative count", topo_name[t], mg_colls[k].name, mg_colls[k].algs[alg].name);
   TEST_CASE(what);
   mg_test_watch("%s", what);
   args a;
@@ -693,14 +667,18 @@ static void bad_case(MPI_Comm c, int t, const nbhd *n, int op, int alg) {
   fill(&a);
   if (op == MG_NEIGHBOR_ALLTOALLV || op == MG_NEIGHBOR_ALLTOALLW) a.scounts[0] = -1;
   else a.scount = -1;
-  int cls_ref = call(&a, c, 1);
-  long long bad0 = mpiguide_fallbacks(mg_colls[op].name, "invalid_args"), ran0 = alg ? counted(op, alg) : 0;
-  int cls = call(&a, c, 0);
+  MPI_Request rq = MPI_REQUEST_NULL;
+  mg_call d;
+  if (nb) describe(&a, c, op, &d);
+  int cls_ref = nb ? nb_class(mg_nbc_post(&d, &rq), &rq, 1) : call(&a, c, 1);
+  long long bad0 = mpiguide_fallbacks(mg_colls[k].name, "invalid_args"), ran0 = alg ? counted(k, alg) : 0;
+  rq = MPI_REQUEST_NULL;
+  int cls = nb ? nb_class(icall(&a, c, 0, &rq), &rq, 0) : call(&a, c, 0);
   ASSERT_TRUE(cls_ref != MPI_SUCCESS);
   ASSERT_EQ(cls, cls_ref);
   if (alg > 0) {
-    ASSERT_EQ((int)(mpiguide_fallbacks(mg_colls[op].name, "invalid_args") - bad0), 1);
-    ASSERT_EQ((int)(counted(op, alg) - ran0), 0);
+    ASSERT_EQ((int)(mpiguide_fallbacks(mg_colls[k].name, "invalid_args") - bad0), 1);
+    ASSERT_EQ((int)(counted(k, alg) - ran0), 0);
   }
   alarm(0);
   free_args(&a);
@@ -772,7 +750,7 @@ int main(int argc, char **argv) {
         }
         /* a second call on the same communicator: what the row kept with it is reused */
         run_case(c, t, &n, two, op, alg, MPI_INT, 3);
-        if (all_have_neighbours(t)) bad_case(c, t, &n, op, alg);
+        if (all_have_neighbours(t)) bad_case(c, t, &n, op, alg, 0);
       }
       force(op, 0);
     }
