@@ -57,6 +57,7 @@
 #include <time.h>
 
 #include "algs/algs.h"
+#include "algs/p2p_sched.h" /* mg_p2p_waitall */
 
 int mg_progress_on;
 
@@ -74,7 +75,7 @@ typedef struct mg_sched {
   mg_call c;            /* the call (its buffers the caller's; c.req not used; derived datatypes dup'd) */
   mg_sched_round post;  /* posts round r on comm */
   int nround, next;     /* rounds; the next to post */
-  int nq, qcap;         /* the current round's requests, in q */
+  int nq;               /* the current round's requests, in q (room for the qcap of mg_sched_run) */
   MPI_Request *q;
   MPI_Datatype made;    /* the receive datatype dup'd for the later rounds (MPI_DATATYPE_NULL: none) */
   void *tmp;            /* the row's intermediate data (mg_nbc_alloc), or NULL */
@@ -207,9 +208,9 @@ static int greq_cancel(void *extra, int complete) {
   return MPI_SUCCESS;
 }
 
-/* A round's requests tested (complete ones become MPI_REQUEST_NULL) or waited for, one by one: as
- * MPI_Testall and MPI_Waitall, without a status array (GCC 12 flags MPICH's MPI_STATUSES_IGNORE,
- * a pointer of value 1, as an overflow). *all: every one complete. An MPI code. */
+/* A round's requests tested one by one (complete ones become MPI_REQUEST_NULL), as MPI_Testall
+ * without a status array (GCC 12 flags MPICH's MPI_STATUSES_IGNORE, a pointer of value 1, as an
+ * overflow); waited for by p2p_sched.h's mg_p2p_waitall. *all: every one complete. An MPI code. */
 static int test_all(int n, MPI_Request *q, int *all) {
   int rc = MPI_SUCCESS;
   *all = 1;
@@ -217,15 +218,6 @@ static int test_all(int n, MPI_Request *q, int *all) {
     int f = 1;
     if (q[i] != MPI_REQUEST_NULL) rc = PMPI_Test(&q[i], &f, MPI_STATUS_IGNORE);
     *all &= f;
-  }
-  return rc;
-}
-
-static int wait_all(int n, MPI_Request *q) {
-  int rc = MPI_SUCCESS;
-  for (int i = 0; i < n; i++) {
-    int r = q[i] != MPI_REQUEST_NULL ? PMPI_Wait(&q[i], MPI_STATUS_IGNORE) : MPI_SUCCESS;
-    if (rc == MPI_SUCCESS) rc = r;
   }
   return rc;
 }
@@ -427,7 +419,7 @@ static int run_inline(const mg_call *c, int nround, mg_sched_round post, void *t
   for (int r = 0; r < nround && rc == MPI_SUCCESS; r++) {
     int nq = 0;
     rc = post(c, tmp, r, c->comm, q, &nq);
-    if (rc == MPI_SUCCESS && nq > 0) rc = wait_all(nq, q);
+    if (rc == MPI_SUCCESS && nq > 0) rc = mg_p2p_waitall(nq, q, MPI_SUCCESS);
   }
   if (c->req) *c->req = MPI_REQUEST_NULL;
   return rc;
@@ -460,7 +452,7 @@ int mg_sched_run(const mg_call *c, int nround, mg_sched_round post, size_t tmp_b
   mg_sched *s = calloc(1, sizeof *s + (size_t)qcap * sizeof(MPI_Request));
   if (!s) return mg_nbc_free(tmp), MPI_ERR_NO_MEM;
   s->c = *c, s->c.req = NULL, s->post = post, s->nround = nround, s->tmp = tmp;
-  s->q = (MPI_Request *)(s + 1), s->qcap = qcap, s->made = MPI_DATATYPE_NULL;
+  s->q = (MPI_Request *)(s + 1), s->made = MPI_DATATYPE_NULL;
   int rc = nround > 1 ? keep_type(&s->c.rtype, &s->made) : MPI_SUCCESS;
   atomic_fetch_add(&eng.posting, 1);
   pthread_mutex_lock(&eng.lock);
@@ -488,7 +480,7 @@ int mg_sched_run(const mg_call *c, int nround, mg_sched_round post, size_t tmp_b
   if (rc == MPI_SUCCESS) rc = PMPI_Grequest_start(greq_query, greq_free, greq_cancel, s, &s->greq);
   if (rc != MPI_SUCCESS) {
     pthread_mutex_unlock(&eng.lock);
-    if (s->nq > 0) wait_all(s->nq, s->q); /* round 0 posted, the request not made */
+    if (s->nq > 0) mg_p2p_waitall(s->nq, s->q, MPI_SUCCESS); /* round 0 posted, the request not made */
     if (s->made != MPI_DATATYPE_NULL) PMPI_Type_free(&s->made);
     mg_nbc_free(tmp);
     free(s);

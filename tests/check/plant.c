@@ -38,12 +38,7 @@
 #include <string.h>
 #include <time.h>
 
-typedef int (*bcast_fn)(void *, int, MPI_Datatype, int, MPI_Comm);
-typedef int (*allreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
 typedef int (*type_size_fn)(MPI_Datatype, int *);
-typedef int (*nbr_a2a_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
-typedef int (*inbr_a2a_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm, MPI_Request *);
-typedef int (*iallreduce_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request *);
 
 static double now(void) {
   struct timespec ts;
@@ -96,74 +91,34 @@ static void slow_down(int on, int count, MPI_Datatype type, double t0) {
   }
 }
 
-__attribute__((visibility("default"))) int PMPI_Bcast(void *buf, int count, MPI_Datatype type, int root,
-                                                      MPI_Comm comm) {
-  static bcast_fn real;
-  setup();
-  if (!real && !(real = (bcast_fn)dlsym(RTLD_NEXT, "PMPI_Bcast"))) {
-    fprintf(stderr, "plant: PMPI_Bcast not found after the plant library\n");
-    abort();
+/* One interposer: PMPI_<Name> found behind the plant library once, called, then its planted cost
+ * when `flag` (cfg's) is set, for `count` elements of `type`. */
+#define PLANT(Name, flag, count, type, params, args)                                                  \
+  __attribute__((visibility("default"))) int PMPI_##Name params {                                    \
+    static int(*real) params;                                                                        \
+    setup();                                                                                         \
+    if (!real && !(real = (int(*) params)dlsym(RTLD_NEXT, "PMPI_" #Name))) {                        \
+      fprintf(stderr, "plant: PMPI_" #Name " not found after the plant library\n");                \
+      abort();                                                                                       \
+    }                                                                                                \
+    double t0 = now();                                                                               \
+    int rc = real args;                                                                              \
+    if (rc == MPI_SUCCESS) slow_down(cfg.flag, count, type, t0);                                     \
+    return rc;                                                                                       \
   }
-  double t0 = now();
-  int rc = real(buf, count, type, root, comm);
-  if (rc == MPI_SUCCESS) slow_down(cfg.bcast, count, type, t0);
-  return rc;
-}
 
-__attribute__((visibility("default"))) int PMPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-                                                          MPI_Op op, MPI_Comm comm) {
-  static allreduce_fn real;
-  setup();
-  if (!real && !(real = (allreduce_fn)dlsym(RTLD_NEXT, "PMPI_Allreduce"))) {
-    fprintf(stderr, "plant: PMPI_Allreduce not found after the plant library\n");
-    abort();
-  }
-  double t0 = now();
-  int rc = real(sbuf, rbuf, count, type, op, comm);
-  if (rc == MPI_SUCCESS) slow_down(cfg.allreduce, count, type, t0);
-  return rc;
-}
-
-__attribute__((visibility("default"))) int PMPI_Neighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
-                                                                  void *rbuf, int rcount, MPI_Datatype rtype,
-                                                                  MPI_Comm comm) {
-  static nbr_a2a_fn real;
-  setup();
-  if (!real && !(real = (nbr_a2a_fn)dlsym(RTLD_NEXT, "PMPI_Neighbor_alltoall"))) {
-    fprintf(stderr, "plant: PMPI_Neighbor_alltoall not found after the plant library\n");
-    abort();
-  }
-  double t0 = now();
-  int rc = real(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-  if (rc == MPI_SUCCESS) slow_down(cfg.nbr_a2a, scount, stype, t0);
-  return rc;
-}
-
-__attribute__((visibility("default"))) int PMPI_Ineighbor_alltoall(const void *sbuf, int scount, MPI_Datatype stype,
-                                                                   void *rbuf, int rcount, MPI_Datatype rtype,
-                                                                   MPI_Comm comm, MPI_Request *req) {
-  static inbr_a2a_fn real;
-  setup();
-  if (!real && !(real = (inbr_a2a_fn)dlsym(RTLD_NEXT, "PMPI_Ineighbor_alltoall"))) {
-    fprintf(stderr, "plant: PMPI_Ineighbor_alltoall not found after the plant library\n");
-    abort();
-  }
-  double t0 = now();
-  int rc = real(sbuf, scount, stype, rbuf, rcount, rtype, comm, req);
-  if (rc == MPI_SUCCESS) slow_down(cfg.inbr_a2a, scount, stype, t0);
-  return rc;
-}
-
-__attribute__((visibility("default"))) int PMPI_Iallreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type,
-                                                           MPI_Op op, MPI_Comm comm, MPI_Request *req) {
-  static iallreduce_fn real;
-  setup();
-  if (!real && !(real = (iallreduce_fn)dlsym(RTLD_NEXT, "PMPI_Iallreduce"))) {
-    fprintf(stderr, "plant: PMPI_Iallreduce not found after the plant library\n");
-    abort();
-  }
-  double t0 = now();
-  int rc = real(sbuf, rbuf, count, type, op, comm, req);
-  if (rc == MPI_SUCCESS) slow_down(cfg.iallreduce, count, type, t0);
-  return rc;
-}
+PLANT(Bcast, bcast, count, type, (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),
+      (buf, count, type, root, comm))
+PLANT(Allreduce, allreduce, count, type,
+      (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm),
+      (sbuf, rbuf, count, type, op, comm))
+PLANT(Neighbor_alltoall, nbr_a2a, scount, stype,
+      (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm),
+      (sbuf, scount, stype, rbuf, rcount, rtype, comm))
+PLANT(Ineighbor_alltoall, inbr_a2a, scount, stype,
+      (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm,
+       MPI_Request *req),
+      (sbuf, scount, stype, rbuf, rcount, rtype, comm, req))
+PLANT(Iallreduce, iallreduce, count, type,
+      (const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request *req),
+      (sbuf, rbuf, count, type, op, comm, req))
