@@ -17,6 +17,8 @@
 #   bad_alg VALUE LIST    MPIGUIDE_ALG=VALUE must stop the run with one message naming
 #                         MPIGUIDE_ALG and listing LIST: "collectives" or "algorithms:<coll>"
 #   bad_scratch VALUE     MPIGUIDE_SCRATCH_MAX=VALUE: one warning, default cap, run succeeds
+#   bad_progress VALUE    MPIGUIDE_PROGRESS=VALUE (neither thread nor off): one warning naming it, no
+#                         progress thread (the program keeps the thread level it asked for), run succeeds
 #   bad_trace PATH [WHY]  MPIGUIDE_TRACE=PATH unwritable: one warning (giving the reason WHY,
 #                         e.g. "No such file or directory"), run succeeds
 #   scratch_cap           MPIGUIDE_SCRATCH_MAX=0: mock-ups that need scratch fall back
@@ -533,6 +535,15 @@ bad_scratch)
   expect_success warned
   expect_once warned "mpiguide: warning: MPIGUIDE_SCRATCH_MAX=" "warning naming MPIGUIDE_SCRATCH_MAX"
   expect_trace_meta warned.csv scratch_max $((64 << 20))
+  expect_spec warned.csv 2 "$MG_SPEC"
+  ;;
+bad_progress)
+  VALUE=${1?VALUE}
+  run_app warned "$MG_APP" 2 "LD_PRELOAD=$MG_LIB" "MPIGUIDE_PROGRESS=$VALUE" "MPIGUIDE_ALG=$MG_SPEC" \
+    "MPIGUIDE_TRACE=$PWD/warned.csv"
+  expect_success warned
+  expect_once warned "mpiguide: warning: MPIGUIDE_PROGRESS='$VALUE' is neither 'thread' nor 'off'" \
+    "warning naming MPIGUIDE_PROGRESS"
   expect_spec warned.csv 2 "$MG_SPEC"
   ;;
 bad_trace)
