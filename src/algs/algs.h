@@ -94,6 +94,18 @@ static inline void *mg_carve(char **cursor, size_t bytes) {
   return p;
 }
 void mg_scratch_free(void); /* release the calling thread's pool */
+/*
+ * Scratch that holds data values only (never counts, displacements, requests or datatypes: what a
+ * rank reads back to steer messages). Without the fold these are mg_scratch's: mg_scratch_data(b)
+ * is mg_scratch(b), and mg_scratch_split(m, d, &dc) is one region of mg_align(m) + d bytes, m for
+ * the metadata at its start (returned) and d of data after it (*dc). With the fold on
+ * (mg_scratch_fold(1), the SMPI build's benchmark engine) the data come from SMPI's shared pages
+ * (toolkit.c), valid until the next data request; the metadata stay private. Either way the
+ * total is the algorithm's mem.
+ */
+void *mg_scratch_data(size_t bytes);
+char *mg_scratch_split(size_t meta, size_t data, char **cur_data);
+void mg_scratch_fold(int on); /* a no-op outside the SMPI build */
 
 /* The split family's piece j of k of b bytes (split.c): [*off, *off + *len), both bounds rounded
  * down to a multiple of 8 bytes, the last ending at b; an empty piece is not sent. */

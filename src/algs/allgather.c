@@ -79,7 +79,7 @@ int mg_allgather_as_alltoall(const mg_call *c) {
   size_t n = c->bytes, pn = (size_t)c->size * n;
   int direct, rc = mg_packed_recv_ok(c->rtype, &direct);
   if (rc != MPI_SUCCESS) return rc;
-  char *cur = mg_scratch(direct ? pn : mg_align(pn) + pn);
+  char *cur = mg_scratch_data(direct ? pn : mg_align(pn) + pn);
   char *s = mg_carve(&cur, pn);
   rc = mg_pack_own(c, s);
   if (rc != MPI_SUCCESS) return rc;
@@ -95,7 +95,7 @@ size_t mg_allgather_as_allreduce_mem(const mg_call *c) { return (size_t)c->size 
 
 int mg_allgather_as_allreduce(const mg_call *c) {
   size_t n = c->bytes, total = (size_t)c->size * n;
-  char *s = mg_scratch(total);
+  char *s = mg_scratch_data(total);
   memset(s, 0, total);
   int rc = mg_pack_own(c, s + (size_t)c->rank * n);
   if (rc != MPI_SUCCESS) return rc;
@@ -127,15 +127,16 @@ int mg_allgather_as_allgatherv(const mg_call *c) {
   int p = c->size, direct, rc = mg_packed_recv_ok(c->rtype, &direct);
   if (rc != MPI_SUCCESS) return rc;
   size_t n = c->bytes, pn = (size_t)p * n;
-  char *cur = mg_scratch(mg_allgather_as_allgatherv_mem(c));
-  int *counts = mg_carve(&cur, 2 * (size_t)p * sizeof(int)), *displs = counts + p;
+  size_t ints = 2 * (size_t)p * sizeof(int);
+  char *dc, *cur = mg_scratch_split(ints, mg_allgather_as_allgatherv_mem(c) - mg_align(ints), &dc);
+  int *counts = mg_carve(&cur, ints), *displs = counts + p;
   int unit = direct ? c->rcount : (int)n; /* block length in receive elements */
   for (int i = 0; i < p; i++) {
     counts[i] = unit;
     displs[i] = i * unit;
   }
   if (!direct) {
-    char *s = mg_carve(&cur, pn);
+    char *s = mg_carve(&dc, pn);
     rc = mg_pack_own(c, s + (size_t)c->rank * n);
     if (rc == MPI_SUCCESS)
       rc = PMPI_Allgatherv(MPI_IN_PLACE, (int)n, MPI_PACKED, s, counts, displs, MPI_PACKED, c->comm);
@@ -162,7 +163,7 @@ size_t mg_allgather_as_bruck_mem(const mg_call *c) { return mg_align((size_t)c->
 static int ag_image(const mg_call *c, const mg_type *rt, char **img) {
   size_t b = c->bytes;
   if (!mg_type_is_dense(rt)) {
-    *img = mg_scratch((size_t)c->size * b);
+    *img = mg_scratch_data((size_t)c->size * b);
     return mg_pack_own(c, *img + (size_t)c->rank * b);
   }
   *img = c->rbuf;
@@ -260,7 +261,7 @@ int mg_allgather_as_bruck(const mg_call *c, int unused) {
   int rc = mg_p2p_comm(c->comm, &pc);
   if (rc == MPI_SUCCESS) rc = mg_type_get(c->rtype, &rt);
   if (rc != MPI_SUCCESS) return rc;
-  char *x = mg_scratch((size_t)p * b); /* slot j: the block of rank (me + j) mod p */
+  char *x = mg_scratch_data((size_t)p * b); /* slot j: the block of rank (me + j) mod p */
   rc = mg_pack_own(c, x);
   for (int d = 1; d < p && rc == MPI_SUCCESS; d <<= 1) {
     int cnt = (int)((size_t)(d < p - d ? d : p - d) * b);

@@ -33,7 +33,7 @@ static int allgather_lane(const mg_call *c, const mg_hier_rec *h) {
   mg_type t;
   int rc = mg_type_get(c->rtype, &t), n = (int)c->bytes, nn = h->nnodes, k = h->lsize;
   if (rc != MPI_SUCCESS) return rc;
-  char *cur = mg_scratch(mg_allgather_as_lane_mem(c));
+  char *cur = mg_scratch_data(mg_allgather_as_lane_mem(c));
   char *own = mg_carve(&cur, c->bytes), *L = mg_carve(&cur, (size_t)nn * c->bytes), *W = mg_carve(&cur, (size_t)c->size * c->bytes);
   if ((rc = mg_pack_own(c, own)) != MPI_SUCCESS) return rc;
   rc = PMPI_Allgather(own, n, MPI_BYTE, L, n, MPI_BYTE, h->lane);             /* L[j]: node j's rank of my lane */

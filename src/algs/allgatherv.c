@@ -117,7 +117,7 @@ int mg_allgatherv_as_allreduce(const mg_call *c) {
   int rc = mg_type_get(c->rtype, &rt);
   if (rc != MPI_SUCCESS) return rc;
   size_t n = c->bytes;
-  char *s = mg_scratch(n);
+  char *s = mg_scratch_data(n);
   memset(s, 0, n);
   rc = pack_own(c, &rt, s + own_offset(c, &rt));
   if (rc != MPI_SUCCESS) return rc;
@@ -137,20 +137,21 @@ int mg_allgatherv_as_alltoallv(const mg_call *c) {
   int rc = mg_type_get(c->rtype, &rt);
   if (rc == MPI_SUCCESS) rc = mg_packed_recv_ok(c->rtype, &direct);
   if (rc != MPI_SUCCESS) return rc;
-  char *cur = mg_scratch(mg_allgatherv_as_alltoallv_mem(c));
-  int *scounts = mg_carve(&cur, 4 * (size_t)p * sizeof(int)), *sdispls = scounts + p;
+  size_t ints = 4 * (size_t)p * sizeof(int);
+  char *dc, *cur = mg_scratch_split(ints, mg_allgatherv_as_alltoallv_mem(c) - mg_align(ints), &dc);
+  int *scounts = mg_carve(&cur, ints), *sdispls = scounts + p;
   int *rcounts = sdispls + p, *rdispls = rcounts + p;
   const void *sbuf = c->sbuf;
   int scount = c->scount;
   MPI_Datatype stype = c->stype;
   if (inplace) { /* send a packed copy: the block in the receive buffer must not be a send buffer */
     int own = c->rcount * rt.size;
-    char *o = mg_carve(&cur, (size_t)own);
+    char *o = mg_carve(&dc, (size_t)own);
     rc = pack_own(c, &rt, o);
     if (rc != MPI_SUCCESS) return rc;
     sbuf = o, scount = own, stype = MPI_PACKED;
   }
-  char *packed = direct ? NULL : mg_carve(&cur, c->bytes);
+  char *packed = direct ? NULL : mg_carve(&dc, c->bytes);
   size_t off = 0;
   for (int i = 0; i < p; i++) {
     scounts[i] = scount;
@@ -203,7 +204,7 @@ int mg_allgatherv_as_allgather_compact(const mg_call *c) {
   int rc = mg_type_get(c->rtype, &rt);
   if (rc != MPI_SUCCESS) return rc;
   size_t m = (size_t)max_count(c, NULL) * (size_t)rt.size, own = (size_t)c->rcount * (size_t)rt.size;
-  char *s = mg_scratch((size_t)c->size * m), *slot = s + (size_t)c->rank * m;
+  char *s = mg_scratch_data((size_t)c->size * m), *slot = s + (size_t)c->rank * m;
   rc = pack_own(c, &rt, slot);
   if (rc != MPI_SUCCESS) return rc;
   memset(slot + own, 0, m - own);

@@ -100,7 +100,7 @@ int mg_allreduce_as_reducescatterblock_allgather(const mg_call *c) {
     return PMPI_Allgather(MPI_IN_PLACE, blk, c->rtype, c->rbuf, blk, c->rtype, c->comm);
   }
   size_t padded = (size_t)blk * (size_t)p;
-  void *v = mg_type_base(mg_scratch(mg_type_span(&t, padded)), &t);
+  void *v = mg_type_base(mg_scratch_data(mg_type_span(&t, padded)), &t);
   rc = mg_copy_padded(c->sbuf == MPI_IN_PLACE ? c->rbuf : c->sbuf, v, &t, c->rtype, n, padded);
   if (rc == MPI_SUCCESS) rc = rsb_allgather_in_place(c, &t, v, blk);
   if (rc != MPI_SUCCESS) return rc;

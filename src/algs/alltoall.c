@@ -71,7 +71,8 @@ int mg_alltoall_as_linear(const mg_call *c, int unused) {
   if (rc == MPI_SUCCESS) rc = mg_type_get(c->rtype, &rt);
   if (rc == MPI_SUCCESS && !in) rc = mg_type_get(c->stype, &st);
   if (rc != MPI_SUCCESS) return rc;
-  char *cur = mg_scratch(mg_alltoall_as_linear_mem(c));
+  size_t rqb = mg_p2p_requests(2 * c->size);
+  char *dc, *cur = mg_scratch_split(rqb, mg_alltoall_as_linear_mem(c) - mg_align(rqb), &dc);
   MPI_Request *rq = mg_carve(&cur, 2 * (size_t)p * sizeof(MPI_Request));
   if (!in) { /* every block straight from its send slot to its receive slot */
     for (int s = 1; s < p && rc == MPI_SUCCESS; s++) {
@@ -94,7 +95,7 @@ int mg_alltoall_as_linear(const mg_call *c, int unused) {
   /* in place: the blocks to send packed first, then packed bytes both ways (received straight
    * into a dense receive buffer, else into scratch and unpacked) */
   int dense = mg_type_is_dense(&rt);
-  char *out = mg_carve(&cur, (size_t)p * b), *got = dense ? (char *)c->rbuf : mg_carve(&cur, (size_t)p * b);
+  char *out = mg_carve(&dc, (size_t)p * b), *got = dense ? (char *)c->rbuf : mg_carve(&dc, (size_t)p * b);
   for (int i = 0; i < p && rc == MPI_SUCCESS; i++)
     if (i != me)
       rc = mg_pack(mg_p2p_block(c->rbuf, &rt, c->rcount, i), c->rcount, c->rtype, out + (size_t)i * b, (int)b);
@@ -142,7 +143,7 @@ int mg_alltoall_as_pairwise(const mg_call *c, int unused) {
   if (rc != MPI_SUCCESS) return rc;
   if (c->sbuf == MPI_IN_PLACE) { /* block i is both what goes to rank i and what comes from it */
     int rounds = p % 2 ? p : p - 1, bi = (int)c->bytes, dense = mg_type_is_dense(&rt);
-    char *cur = mg_scratch(mg_alltoall_as_pairwise_mem(c)), *out = mg_carve(&cur, c->bytes), *got = cur;
+    char *cur = mg_scratch_data(mg_alltoall_as_pairwise_mem(c)), *out = mg_carve(&cur, c->bytes), *got = cur;
     for (int r = 0; r < rounds && rc == MPI_SUCCESS; r++) {
       int peer = tournament_peer(p, me, r);
       if (peer < 0) continue;
@@ -182,7 +183,7 @@ int mg_alltoall_as_bruck(const mg_call *c, int unused) {
   if (rc == MPI_SUCCESS) rc = mg_type_get(c->rtype, &rt);
   if (rc == MPI_SUCCESS && !in) rc = mg_type_get(c->stype, &st);
   if (rc != MPI_SUCCESS) return rc;
-  char *cur = mg_scratch(mg_alltoall_as_bruck_mem(c));
+  char *cur = mg_scratch_data(mg_alltoall_as_bruck_mem(c));
   char *x = mg_carve(&cur, (size_t)p * b), *out = mg_carve(&cur, (size_t)p / 2 * b),
        *got = mg_carve(&cur, (size_t)p / 2 * b);
   /* slot j: the block for rank (me + j) mod p; after the rounds, the block from rank (me - j) mod p */

@@ -130,7 +130,7 @@ int mg_alltoallv_as_alltoallw(const mg_call *c) {
     if (rc != MPI_SUCCESS) return rc;
     if (!mg_late_ok(1, mg_alltoallv_as_alltoallw_mem(c) + mg_align((size_t)copy))) return mg_run(c, 0);
   }
-  char *cur = mg_scratch(mg_alltoallv_as_alltoallw_mem(c) + mg_align((size_t)copy));
+  char *dc, *cur = mg_scratch_split(mg_alltoallv_as_alltoallw_mem(c), mg_align((size_t)copy), &dc);
   int *rcounts = mg_carve(&cur, 4 * (size_t)p * sizeof(int)), *rdispls = rcounts + p;
   int *scounts = rdispls + p, *sdispls = scounts + p;
   MPI_Datatype *rtypes = mg_carve(&cur, 2 * (size_t)p * sizeof(MPI_Datatype)), *stypes = rtypes + p;
@@ -138,8 +138,8 @@ int mg_alltoallv_as_alltoallw(const mg_call *c) {
   const int *sc = c->scounts, *sd = c->sdispls;
   MPI_Datatype sdt = c->stype;
   if (inplace) { /* the copy, addressed like the receive buffer */
-    memcpy(cur, (const char *)c->rbuf + lo, (size_t)(hi - lo));
-    sbuf = cur - lo, sc = c->rcounts, sd = c->rdispls, sdt = c->rtype, st = rt;
+    memcpy(dc, (const char *)c->rbuf + lo, (size_t)(hi - lo));
+    sbuf = dc - lo, sc = c->rcounts, sd = c->rdispls, sdt = c->rtype, st = rt;
   }
   rc = w_side(p, c->rcounts, c->rdispls, c->rtype, rt.extent, rcounts, rdispls, rtypes);
   if (rc != MPI_SUCCESS) {
@@ -190,7 +190,7 @@ int mg_alltoallv_as_allreduce_alltoall(const mg_call *c) {
   size_t pm = fits ? (size_t)p * (size_t)m : 0;
   if (!mg_late_ok(fits, mg_align(pm) + pm)) return mg_run(c, 0);
   if (m == 0) return MPI_SUCCESS;
-  char *cur = mg_scratch(mg_align(pm) + pm), *s = mg_carve(&cur, pm), *r = mg_carve(&cur, pm);
+  char *cur = mg_scratch_data(mg_align(pm) + pm), *s = mg_carve(&cur, pm), *r = mg_carve(&cur, pm);
   for (int i = 0; i < p; i++) {
     size_t nb = (size_t)scounts[i] * (size_t)st.size;
     char *slot = s + (size_t)i * m;

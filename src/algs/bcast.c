@@ -90,7 +90,7 @@ size_t mg_bcast_as_scatter_allgather_mem(const mg_call *c) {
 int mg_bcast_as_scatter_allgather(const mg_call *c) {
   if (too_big(c)) return PMPI_Bcast(c->rbuf, c->rcount, c->rtype, c->root, c->comm);
   size_t n = c->bytes, p = (size_t)c->size, blk = (n + p - 1) / p, total = p * blk;
-  char *s = mg_scratch(total);
+  char *s = mg_scratch_data(total);
   int rc;
   if (c->rank == c->root) {
     rc = mg_pack(c->rbuf, c->rcount, c->rtype, s, (int)n);
@@ -118,7 +118,7 @@ static int image_open(const mg_call *c, image *im) {
   int rc = mg_type_get(c->rtype, &t);
   if (rc != MPI_SUCCESS) return rc;
   im->packed = !mg_type_is_dense(&t);
-  im->img = im->packed ? mg_scratch(c->bytes) : c->rbuf;
+  im->img = im->packed ? mg_scratch_data(c->bytes) : c->rbuf;
   if (im->packed && c->rank == c->root) return mg_pack(c->rbuf, c->rcount, c->rtype, im->img, (int)c->bytes);
   return MPI_SUCCESS;
 }
@@ -302,7 +302,7 @@ int mg_bcast_as_scatter_ring(const mg_call *c, int unused) {
   }
   /* ring allgather; the root already has every block: its receives go to scratch (a dense root's
    * image is its buffer, which a bcast never writes) */
-  char *rimg = v == 0 && !im.packed && p > 1 ? mg_scratch(n) : im.img;
+  char *rimg = v == 0 && !im.packed && p > 1 ? mg_scratch_data(n) : im.img;
   int left = mg_p2p_abs(v - 1 + p, root, p), right = mg_p2p_abs(v + 1, root, p);
   for (int s = 0; s < p - 1 && rc == MPI_SUCCESS; s++) {
     int sb = (v - s + p) % p, rb = (v - s - 1 + 2 * p) % p;

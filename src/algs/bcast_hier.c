@@ -33,9 +33,9 @@ static int bcast_lane(const mg_call *c, const mg_hier_rec *h) {
   int lr = h->pos_of[c->root] - h->first[R], me_root = c->rank == c->root, dense;
   if (rc != MPI_SUCCESS) return rc;
   dense = mg_type_is_dense(&t);
-  char *cur = mg_scratch(mg_bcast_as_lane_mem(c));
+  size_t ints = 2 * (size_t)c->size * sizeof(int); /* k <= p */
+  char *S, *cur = mg_scratch_split(ints, mg_bcast_as_lane_mem(c) - mg_align(ints), &S);
   int *cnt = mg_carve(&cur, 2 * (size_t)k * sizeof(int)), *dsp = cnt + k;
-  char *S = mg_carve(&cur, c->bytes);
   mg_hier_element_blocks(n, k, cnt, dsp); /* pieces of bytes */
   /* the image: the buffer of a dense non-root, else scratch (the root never receives into its buffer) */
   char *img = dense && !me_root ? c->rbuf : S;

@@ -37,7 +37,7 @@ int mg_exscan_as_scan_sendrecv(const mg_call *c) {
   int rc = mg_type_get(c->rtype, &t);
   if (rc == MPI_SUCCESS) rc = mg_p2p_comm(c->comm, &pc);
   if (rc != MPI_SUCCESS) return rc;
-  void *incl = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)n)), &t);
+  void *incl = mg_type_base(mg_scratch_data(mg_type_span(&t, (size_t)n)), &t);
   rc = PMPI_Scan(input(c), incl, n, c->rtype, c->op, c->comm);
   if (rc != MPI_SUCCESS) return rc;
   /* Rank 0 receives from MPI_PROC_NULL, which leaves its buffer as it was. */
@@ -54,7 +54,7 @@ int mg_exscan_as_allgather_reducelocal(const mg_call *c) {
   mg_type t;
   int rc = mg_type_get(c->rtype, &t);
   if (rc != MPI_SUCCESS) return rc;
-  void *all = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)c->size * (size_t)n)), &t);
+  void *all = mg_type_base(mg_scratch_data(mg_type_span(&t, (size_t)c->size * (size_t)n)), &t);
   rc = PMPI_Allgather(input(c), n, c->rtype, all, n, c->rtype, c->comm);
   if (rc != MPI_SUCCESS || r == 0) return rc;
   void *acc = mg_type_at(all, &t, (size_t)(r - 1) * (size_t)n);

@@ -66,14 +66,14 @@ size_t mg_gather_as_allgather_mem(const mg_call *c) { return (size_t)c->size * c
 int mg_gather_as_allgather(const mg_call *c) {
   size_t n = c->bytes, pn = (size_t)c->size * n;
   if (c->rank != c->root) {
-    void *s = mg_scratch(pn);
+    void *s = mg_scratch_data(pn);
     return PMPI_Allgather(c->sbuf, c->scount, c->stype, s, (int)n, MPI_PACKED, c->comm);
   }
   int direct, rc = mg_packed_recv_ok(c->rtype, &direct);
   if (rc != MPI_SUCCESS) return rc;
   if (direct && c->sbuf != MPI_IN_PLACE)
     return PMPI_Allgather(c->sbuf, c->scount, c->stype, c->rbuf, c->rcount, c->rtype, c->comm);
-  void *s = mg_scratch(pn);
+  void *s = mg_scratch_data(pn);
   if (c->sbuf == MPI_IN_PLACE) { /* the own block is sent from the receive buffer, so gather into scratch */
     mg_type rt;
     rc = mg_type_get(c->rtype, &rt);
@@ -112,7 +112,7 @@ size_t mg_gather_as_reduce_mem(const mg_call *c) {
 int mg_gather_as_reduce(const mg_call *c) {
   size_t n = c->bytes, pn = (size_t)c->size * n;
   int root = c->rank == c->root;
-  char *cur = mg_scratch(root ? mg_align(pn) + pn : pn);
+  char *cur = mg_scratch_data(root ? mg_align(pn) + pn : pn);
   char *s = mg_carve(&cur, pn);
   memset(s, 0, pn);
   int rc = mg_pack_own(c, s + (size_t)c->rank * n);
@@ -163,7 +163,7 @@ int mg_gather_as_binomial(const mg_call *c, int unused) {
     for (int m = 1; m < p && rc == MPI_SUCCESS; m <<= 1) {
       int s = m < p - m ? m : p - m;
       char *to = mg_p2p_direct_range(c->rbuf, dense, root, p, m, s, b);
-      if (!to) to = (x ? x : (x = mg_scratch(mg_gather_as_binomial_mem(c)))) + (size_t)m * b;
+      if (!to) to = (x ? x : (x = mg_scratch_data(mg_gather_as_binomial_mem(c)))) + (size_t)m * b;
       if ((rc = PMPI_Irecv(to, (int)((size_t)s * b), MPI_BYTE, (m + root) % p, MG_P2P_TAG_GATHER, pc, &rq[nr])) ==
           MPI_SUCCESS)
         nr++;
@@ -185,7 +185,7 @@ int mg_gather_as_binomial(const mg_call *c, int unused) {
   if ((rc = mg_type_get(c->stype, &st)) != MPI_SUCCESS) return rc;
   if (sub == 1 && mg_type_is_dense(&st)) /* a leaf: its block as it is */
     return PMPI_Send(c->sbuf, (int)b, MPI_BYTE, parent, MG_P2P_TAG_GATHER, pc);
-  char *x = mg_scratch((size_t)sub * b); /* own block first, then the children's subtrees */
+  char *x = mg_scratch_data((size_t)sub * b); /* own block first, then the children's subtrees */
   rc = mg_pack(c->sbuf, c->scount, c->stype, x, (int)b);
   for (int m = 1; m < sub && rc == MPI_SUCCESS; m <<= 1) {
     int s = m < sub - m ? m : sub - m;
@@ -235,7 +235,7 @@ int mg_gather_as_rma_get(const mg_call *c, int unused) {
         return rc;
     }
     int dense = root && mg_type_is_dense(&rt);
-    if (root && !dense) stage = mg_scratch((size_t)(p - 1) * c->bytes);
+    if (root && !dense) stage = mg_scratch_data((size_t)(p - 1) * c->bytes);
     rc = PMPI_Win_fence(MPI_MODE_NOPRECEDE | MPI_MODE_NOPUT, w->win);
     for (int i = 0, k = 0; root && i < p && rc == MPI_SUCCESS; i++) {
       if (i == me) continue;

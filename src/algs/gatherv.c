@@ -63,7 +63,7 @@ int mg_gatherv_as_reduce(const mg_call *c) {
   if ((rc = mg_root_offsets(c, c->rcounts, c->rtype, &off, &n)) != MPI_SUCCESS) return rc;
   if (!mg_late_ok(n <= (size_t)INT_MAX, mg_align(n) + n)) return mg_run(c, 0);
   if (n == 0) return MPI_SUCCESS;
-  char *cur = mg_scratch(root ? mg_align(n) + n : n), *s = mg_carve(&cur, n);
+  char *cur = mg_scratch_data(root ? mg_align(n) + n : n), *s = mg_carve(&cur, n);
   memset(s, 0, n);
   if (!inplace) { /* outbytes bound the block by the vector (an erroneous sendcount fails here) */
     rc = mg_pack(c->sbuf, c->scount, c->stype, s + off, (int)(n - off));

@@ -224,9 +224,10 @@ size_t mg_hier_blocks_mem(const mg_call *c) {
 
 void mg_hier_blocks_open(const mg_call *c, const mg_hier_rec *h, mg_hier_blocks *b) {
   size_t p = (size_t)c->size, n = c->bytes;
-  char *cur = mg_scratch(mg_hier_blocks_mem(c));
-  b->V = mg_carve(&cur, p * n), b->own = mg_carve(&cur, n);
-  b->cnt = mg_carve(&cur, 2 * p * sizeof(int)), b->dsp = b->cnt + h->nnodes;
+  size_t ints = 2 * p * sizeof(int);
+  char *dc, *cur = mg_scratch_split(ints, mg_hier_blocks_mem(c) - mg_align(ints), &dc);
+  b->cnt = mg_carve(&cur, ints), b->dsp = b->cnt + h->nnodes;
+  b->V = mg_carve(&dc, p * n), b->own = mg_carve(&dc, n);
   for (int j = 0; j < h->nnodes; j++)
     b->cnt[j] = (h->first[j + 1] - h->first[j]) * (int)n, b->dsp[j] = h->first[j] * (int)n;
 }
@@ -257,11 +258,12 @@ int mg_lane_blocks_open(const mg_call *c, const mg_hier_rec *h, mg_lane_blocks *
   mg_type t;
   int rc = mg_type_get(c->rtype, &t), k = h->lsize;
   if (rc != MPI_SUCCESS) return rc;
-  char *cur = mg_scratch(mg_lane_reduction_mem(c));
+  size_t ints = 2 * (size_t)c->size * sizeof(int); /* k <= p */
+  char *dc, *cur = mg_scratch_split(ints, mg_lane_reduction_mem(c) - mg_align(ints), &dc);
   b->cnt = mg_carve(&cur, 2 * (size_t)k * sizeof(int)), b->dsp = b->cnt + k;
   mg_hier_element_blocks(c->rcount, k, b->cnt, b->dsp);
   b->mine = b->cnt[h->lrank];
   size_t span = mg_type_span(&t, (size_t)b->cnt[0]);
-  b->t1 = mg_type_base(mg_carve(&cur, span), &t), b->t2 = mg_type_base(mg_carve(&cur, span), &t);
+  b->t1 = mg_type_base(mg_carve(&dc, span), &t), b->t2 = mg_type_base(mg_carve(&dc, span), &t);
   return MPI_SUCCESS;
 }

@@ -60,7 +60,7 @@ static void copy_to(const void *buf, const mg_type *t, size_t span, const void *
     *base = &none;
     return;
   }
-  char *s = mg_scratch(span);
+  char *s = mg_scratch_data(span);
   memcpy(s, (const char *)buf + t->true_lb, span);
   *base = mg_type_base(s, t);
 }
@@ -137,7 +137,7 @@ static int all_blocks(const mg_call *c) {
   if (!go) return mg_run(c, 0);
   const void *s;
   if (c->coll == MG_ALLTOALLV || c->coll == MG_ALLTOALLW) { /* base: the copy of rbuf + lo, minus lo */
-    char *sc = span ? mg_scratch(span) : NULL;
+    char *sc = span ? mg_scratch_data(span) : NULL;
     if (sc) memcpy(sc, (const char *)c->rbuf + lo, span);
     s = sc ? sc - lo : &none;
   } else {
@@ -179,7 +179,7 @@ static int root_blocks(const mg_call *c) {
     copy_to((const char *)c->rbuf + (MPI_Aint)c->rdispls[c->root] * t.extent, &t, span, &s);
     return PMPI_Gatherv(s, n, dt, c->rbuf, c->rcounts, c->rdispls, dt, c->root, c->comm);
   default: { /* nothing to copy: the root's block is received into scratch and dropped */
-    void *r = span ? mg_type_base(mg_scratch(span), &t) : &none;
+    void *r = span ? mg_type_base(mg_scratch_data(span), &t) : &none;
     if (c->coll == MG_SCATTER) return PMPI_Scatter(c->sbuf, n, dt, r, n, dt, c->root, c->comm);
     return PMPI_Scatterv(c->sbuf, c->scounts, c->sdispls, dt, r, n, dt, c->root, c->comm);
   }

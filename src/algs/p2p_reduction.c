@@ -105,7 +105,7 @@ size_t mg_red_vectors_mem(const mg_call *c, size_t k, size_t count) {
 
 void mg_red_vectors(const mg_red *s, size_t count, int k, char **out) {
   size_t span = mg_type_span(&s->t, count);
-  char *cur = mg_scratch((size_t)k * mg_align(span));
+  char *cur = mg_scratch_data((size_t)k * mg_align(span));
   for (int i = 0; i < k; i++) out[i] = mg_type_base(mg_carve(&cur, span), &s->t);
 }
 

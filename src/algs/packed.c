@@ -154,9 +154,9 @@ static int own_block(const void *buf, int count, MPI_Datatype dt, char **cur, ch
 
 static int packed_allgatherv(const mg_call *c) {
   int p = c->size, me = c->rank, in = c->sbuf == MPI_IN_PLACE, rc;
-  char *cur = mg_scratch(mg_packed_mem(c)), *own = NULL;
+  char *cur, *own = NULL, *ints = mg_scratch_split(ints_mem(c), mg_packed_mem(c) - ints_mem(c), &cur);
   side r = {c->rbuf, c->rcounts, c->rdispls, c->rtype, NULL, NULL, NULL, NULL, 0, 0, 0};
-  r.bc = mg_carve(&cur, 2 * (size_t)p * sizeof(int)), r.bd = r.bc + p;
+  r.bc = (int *)ints, r.bd = r.bc + p;
   if ((rc = side_layout(&r, p)) != MPI_SUCCESS) return rc;
   r.img = r.direct ? r.buf : mg_carve(&cur, r.total);
   size_t b = 0;
@@ -189,8 +189,7 @@ static size_t late_mem(const mg_call *c, size_t n) { return ints_mem(c) + 2 * mg
 /* After the agreement: the scratch of `bytes` (it may have moved, so the root lays its side out
  * again), *cur past the ints. */
 static int relayout(const mg_call *c, side *v, size_t bytes, char **cur) {
-  char *base = mg_scratch(bytes);
-  *cur = base + ints_mem(c);
+  char *base = mg_scratch_split(ints_mem(c), bytes - ints_mem(c), cur);
   if (c->rank != c->root) return MPI_SUCCESS;
   v->bc = (int *)base, v->bd = v->bc + c->size;
   return side_layout(v, c->size);
@@ -242,10 +241,9 @@ static int packed_scatterv(const mg_call *c) {
  * (again after the agreement: the scratch may have moved); *cur past them. */
 static int vw_layout(const mg_call *c, side *r, side *s, MPI_Datatype **bytetypes, size_t total, char **cur) {
   int p = c->size, rc;
-  char *base = mg_scratch(total);
+  char *base = mg_scratch_split(ints_mem(c), total - ints_mem(c), cur);
   r->bc = (int *)base, r->bd = r->bc + p, s->bc = r->bc + 2 * p, s->bd = r->bc + 3 * p;
   *bytetypes = (MPI_Datatype *)(base + mg_align(4 * (size_t)p * sizeof(int)));
-  *cur = base + ints_mem(c);
   if ((rc = side_layout(r, p)) != MPI_SUCCESS) return rc;
   return c->sbuf == MPI_IN_PLACE ? MPI_SUCCESS : side_layout(s, p);
 }

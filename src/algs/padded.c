@@ -85,7 +85,7 @@ static int padded_blocks(const mg_call *c, int k) {
   if ((sends && (rc = mg_type_get(c->stype, &st)) != MPI_SUCCESS) ||
       (recvs && (rc = mg_type_get(c->rtype, &rt)) != MPI_SUCCESS))
     return rc;
-  char *cur = mg_scratch(mg_padded_mem(c)), *many = mg_carve(&cur, pbp);
+  char *cur = mg_scratch_data(mg_padded_mem(c)), *many = mg_carve(&cur, pbp);
   char *one = mg_carve(&cur, c->coll == MG_ALLTOALL ? pbp : bp);
   switch (c->coll) {
   case MG_GATHER:
@@ -125,7 +125,7 @@ static int padded_bcast(const mg_call *c, int k) {
   if (rc != MPI_SUCCESS) return rc;
   size_t n = c->bytes, np = mg_padded_count(n, k);
   int dense = mg_type_is_dense(&t), root = c->rank == c->root;
-  char *img = mg_scratch(np);
+  char *img = mg_scratch_data(np);
   if (root) {
     if (dense)
       memcpy(img, c->rbuf, n);
@@ -145,7 +145,7 @@ static int padded_reduction(const mg_call *c, int k) {
   int size, rc = PMPI_Type_size(c->rtype, &size);
   if (rc != MPI_SUCCESS) return rc;
   size_t n = (size_t)c->rcount * (size_t)size, cnt = mg_padded_count((size_t)c->rcount, k), np = cnt * (size_t)size;
-  char *cur = mg_scratch(2 * mg_align(np)), *s = mg_carve(&cur, np), *r = mg_carve(&cur, np);
+  char *cur = mg_scratch_data(2 * mg_align(np)), *s = mg_carve(&cur, np), *r = mg_carve(&cur, np);
   memcpy(s, c->sbuf == MPI_IN_PLACE ? c->rbuf : c->sbuf, n); /* predefined datatype: n contiguous bytes */
   memset(s + n, 0, np - n);
   int recv = 1;

@@ -75,7 +75,7 @@ int mg_reduce_as_allreduce(const mg_call *c) {
   mg_type t;
   int rc = mg_type_get(c->rtype, &t);
   if (rc != MPI_SUCCESS) return rc;
-  void *s = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)n)), &t);
+  void *s = mg_type_base(mg_scratch_data(mg_type_span(&t, (size_t)n)), &t);
   if (c->rank != c->root) return PMPI_Allreduce(c->sbuf, s, n, c->rtype, c->op, c->comm);
   rc = mg_copy(c->rbuf, n, c->rtype, s, n, c->rtype);
   if (rc != MPI_SUCCESS) return rc;
@@ -97,13 +97,13 @@ int mg_reduce_as_reducescatterblock_gather(const mg_call *c) {
   if (rc != MPI_SUCCESS) return rc;
   if (n % p == 0) {
     /* A root in place: the reduce_scatter reads its receive buffer before the gather writes it. */
-    void *b = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)blk)), &t);
+    void *b = mg_type_base(mg_scratch_data(mg_type_span(&t, (size_t)blk)), &t);
     rc = PMPI_Reduce_scatter_block(input(c), b, blk, c->rtype, c->op, c->comm);
     if (rc != MPI_SUCCESS) return rc;
     return PMPI_Gather(b, blk, c->rtype, c->rbuf, blk, c->rtype, root, c->comm);
   }
   size_t padded = (size_t)blk * (size_t)p;
-  void *v = mg_type_base(mg_scratch(mg_type_span(&t, padded)), &t);
+  void *v = mg_type_base(mg_scratch_data(mg_type_span(&t, padded)), &t);
   rc = mg_copy_padded(input(c), v, &t, c->rtype, n, padded);
   if (rc == MPI_SUCCESS) rc = PMPI_Reduce_scatter_block(MPI_IN_PLACE, v, blk, c->rtype, c->op, c->comm);
   if (rc != MPI_SUCCESS) return rc;
@@ -129,9 +129,9 @@ int mg_reduce_as_reducescatter_gatherv(const mg_call *c) {
   if (rc != MPI_SUCCESS) return rc;
   size_t ints = 2 * (size_t)p * sizeof(int);
   size_t seg_bytes = mg_type_span(&t, (size_t)mg_segment_max(c->rcount, t.size, p));
-  char *cursor = mg_scratch(mg_align(ints) + seg_bytes);
+  char *data, *cursor = mg_scratch_split(ints, seg_bytes, &data);
   int *counts = mg_carve(&cursor, ints), *displs = counts + p;
-  void *seg = mg_type_base(mg_carve(&cursor, seg_bytes), &t);
+  void *seg = mg_type_base(data, &t);
   mg_segments(c->rcount, t.size, p, counts, displs);
   rc = PMPI_Reduce_scatter(input(c), seg, counts, c->rtype, c->op, c->comm);
   if (rc != MPI_SUCCESS) return rc;

@@ -27,7 +27,7 @@ static int reduce_hier(const mg_call *c, const mg_hier_rec *h) {
     return rc;
   }
   size_t span = mg_align(mg_type_span(&t, (size_t)c->rcount));
-  char *cur = mg_scratch(2 * span);
+  char *cur = mg_scratch_data(2 * span);
   void *t1 = mg_type_base(mg_carve(&cur, span), &t), *t2 = mg_type_base(mg_carve(&cur, span), &t);
   rc = PMPI_Reduce(s, t1, c->rcount, c->rtype, c->op, 0, h->node);
   if (rc == MPI_SUCCESS)

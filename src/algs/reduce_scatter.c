@@ -66,9 +66,9 @@ int mg_reduce_scatter_as_reduce_scatterv(const mg_call *c) {
   int rc = mg_type_get(c->rtype, &t);
   if (rc != MPI_SUCCESS) return rc;
   size_t ints = (size_t)p * sizeof(int);
-  char *cursor = mg_scratch(mg_align(ints) + (c->rank == 0 ? mg_type_span(&t, (size_t)all) : 0));
+  char *data, *cursor = mg_scratch_split(ints, c->rank == 0 ? mg_type_span(&t, (size_t)all) : 0, &data);
   int *displs = mg_carve(&cursor, ints);
-  void *v = c->rank == 0 ? mg_type_base(cursor, &t) : NULL;
+  void *v = c->rank == 0 ? mg_type_base(data, &t) : NULL;
   for (int i = 0, d = 0; i < p; d += c->rcounts[i], i++) displs[i] = d;
   rc = PMPI_Reduce(input(c), v, all, c->rtype, c->op, 0, c->comm);
   if (rc != MPI_SUCCESS) return rc;
@@ -83,7 +83,7 @@ int mg_reduce_scatter_as_allreduce(const mg_call *c) {
   mg_type t;
   int rc = mg_type_get(c->rtype, &t);
   if (rc != MPI_SUCCESS) return rc;
-  void *v = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)all)), &t);
+  void *v = mg_type_base(mg_scratch_data(mg_type_span(&t, (size_t)all)), &t);
   rc = PMPI_Allreduce(input(c), v, all, c->rtype, c->op, c->comm);
   if (rc != MPI_SUCCESS) return rc;
   return mg_copy(mg_type_at(v, &t, off), c->rcount, c->rtype, c->rbuf, c->rcount, c->rtype);
@@ -100,7 +100,7 @@ int mg_reduce_scatter_as_reducescatterblock(const mg_call *c) {
   mg_type t;
   int rc = mg_type_get(c->rtype, &t);
   if (rc != MPI_SUCCESS) return rc;
-  void *v = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)p * (size_t)m)), &t);
+  void *v = mg_type_base(mg_scratch_data(mg_type_span(&t, (size_t)p * (size_t)m)), &t);
   const void *in = input(c);
   size_t off = 0; /* of block i in the input */
   for (int i = 0; i < p && rc == MPI_SUCCESS; off += (size_t)c->rcounts[i], i++) {

@@ -56,7 +56,7 @@ int mg_reduce_scatter_block_as_reduce_scatter(const mg_call *c) {
     mg_type t;
     int rc = mg_type_get(c->rtype, &t);
     if (rc != MPI_SUCCESS) return rc;
-    s = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)all)), &t);
+    s = mg_type_base(mg_scratch_data(mg_type_span(&t, (size_t)all)), &t);
   }
   int rc = PMPI_Reduce(input(c), s, all, c->rtype, c->op, 0, c->comm);
   if (rc != MPI_SUCCESS) return rc;
@@ -78,7 +78,7 @@ int mg_reduce_scatter_block_as_allreduce(const mg_call *c) {
   mg_type t;
   int rc = mg_type_get(c->rtype, &t);
   if (rc != MPI_SUCCESS) return rc;
-  void *s = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)all)), &t);
+  void *s = mg_type_base(mg_scratch_data(mg_type_span(&t, (size_t)all)), &t);
   rc = PMPI_Allreduce(input(c), s, all, c->rtype, c->op, c->comm);
   if (rc != MPI_SUCCESS) return rc;
   return mg_copy(mg_type_at(s, &t, (size_t)c->rank * (size_t)n), n, c->rtype, c->rbuf, n, c->rtype);

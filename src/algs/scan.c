@@ -32,7 +32,7 @@ int mg_scan_as_exscan_reducelocal(const mg_call *c) {
   mg_type t;
   int rc = mg_type_get(c->rtype, &t);
   if (rc != MPI_SUCCESS) return rc;
-  void *prefix = mg_type_base(mg_scratch(mg_type_span(&t, (size_t)n)), &t);
+  void *prefix = mg_type_base(mg_scratch_data(mg_type_span(&t, (size_t)n)), &t);
   if (c->sbuf != MPI_IN_PLACE) rc = mg_copy(c->sbuf, n, c->rtype, c->rbuf, n, c->rtype);
   if (rc == MPI_SUCCESS) rc = PMPI_Exscan(c->rbuf, prefix, n, c->rtype, c->op, c->comm);
   if (rc != MPI_SUCCESS || c->rank == 0) return rc;

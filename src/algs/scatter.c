@@ -45,7 +45,7 @@ int mg_scatter_as_bcast(const mg_call *c) {
     const void *own = mg_type_at(c->sbuf, &st, (size_t)c->root * (size_t)c->scount);
     return mg_copy(own, c->scount, c->stype, c->rbuf, c->rcount, c->rtype);
   }
-  char *s = mg_scratch((size_t)c->size * n);
+  char *s = mg_scratch_data((size_t)c->size * n);
   rc = PMPI_Bcast(s, (int)((size_t)c->size * n), MPI_PACKED, c->root, c->comm);
   if (rc != MPI_SUCCESS) return rc;
   return mg_unpack(s + (size_t)c->rank * n, (int)n, c->rbuf, c->rcount, c->rtype);
@@ -108,7 +108,7 @@ int mg_scatter_as_binomial(const mg_call *c, int unused) {
       int s = m < p - m ? m : p - m;
       const char *from = mg_p2p_direct_range((void *)c->sbuf, dense, root, p, m, s, b);
       if (!from) {
-        if (!x) x = mg_scratch(mg_scatter_as_binomial_mem(c));
+        if (!x) x = mg_scratch_data(mg_scatter_as_binomial_mem(c));
         for (int j = m; j < m + s && rc == MPI_SUCCESS; j++)
           rc = mg_pack(mg_p2p_block(c->sbuf, &st, c->scount, (j + root) % p), c->scount, c->stype, x + (size_t)j * b,
                        (int)b);
@@ -129,7 +129,7 @@ int mg_scatter_as_binomial(const mg_call *c, int unused) {
   int dense = mg_type_is_dense(&rt);
   if (sub == 1 && dense) /* a leaf: straight into its buffer */
     return PMPI_Recv(c->rbuf, (int)b, MPI_BYTE, parent, MG_P2P_TAG_SCATTER, pc, MPI_STATUS_IGNORE);
-  char *x = mg_scratch((size_t)sub * b); /* own block first, then the children's subtrees */
+  char *x = mg_scratch_data((size_t)sub * b); /* own block first, then the children's subtrees */
   rc = PMPI_Recv(x, (int)((size_t)sub * b), MPI_BYTE, parent, MG_P2P_TAG_SCATTER, pc, MPI_STATUS_IGNORE);
   for (int m = mg_p2p_pow2_ceil(sub) / 2; m >= 1 && rc == MPI_SUCCESS; m >>= 1) {
     int s = m < sub - m ? m : sub - m;

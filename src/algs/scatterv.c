@@ -71,7 +71,7 @@ static int pack_blocks(const mg_call *c, char *s) {
  * offset off; the root in place keeps its block. */
 static int bcast_unpack(const mg_call *c, size_t off, size_t n) {
   int root = c->rank == c->root, rc = MPI_SUCCESS;
-  char *s = mg_scratch(n);
+  char *s = mg_scratch_data(n);
   if (root) rc = pack_blocks(c, s);
   if (rc == MPI_SUCCESS) rc = PMPI_Bcast(s, (int)n, MPI_BYTE, c->root, c->comm);
   if (rc != MPI_SUCCESS || (root && c->rbuf == MPI_IN_PLACE)) return rc;

@@ -98,7 +98,7 @@ static int split_reduction(const mg_call *c, cut ct) {
   int in = c->sbuf == MPI_IN_PLACE, recv = c->coll != MG_REDUCE || c->rank == c->root;
   /* MPICH 4.0.2's in-place MPI_Reduce at a root other than 0 crashes from ~2 KiB: the root
    * reduces from a copy of the piece instead (scratch: mg_split_mem) */
-  char *copy = in && c->coll == MG_REDUCE ? mg_scratch(ct.fixed ? mg_blocks_mem(c) : mg_split_mem(c)) : NULL;
+  char *copy = in && c->coll == MG_REDUCE ? mg_scratch_data(ct.fixed ? mg_blocks_mem(c) : mg_split_mem(c)) : NULL;
   for (long j = 0; j < ct.k; j++) {
     long lo, hi;
     if (ct.fixed) {
@@ -136,7 +136,7 @@ static int split_bcast(const mg_call *c, cut ct) {
   if (rc != MPI_SUCCESS) return rc;
   size_t b = c->bytes;
   int dense = mg_type_is_dense(&t), root = c->rank == c->root;
-  char *img = dense ? c->rbuf : mg_scratch(b);
+  char *img = dense ? c->rbuf : mg_scratch_data(b);
   if (!dense && root && (rc = mg_pack(c->rbuf, c->rcount, c->rtype, img, (int)b)) != MPI_SUCCESS) return rc;
   if (ct.fixed) ct = cut_fixed(b, ct.fixed);
   for (long j = 0; j < ct.k; j++) {
@@ -171,7 +171,7 @@ static int image(const mg_call *c, const void *buf, int count, MPI_Datatype dt, 
     *out = (char *)buf;
     return MPI_SUCCESS;
   }
-  if (!*cur) *cur = mg_scratch(mg_split_mem(c)); /* dense types need none */
+  if (!*cur) *cur = mg_scratch_data(mg_split_mem(c)); /* dense types need none */
   *out = mg_carve(cur, bytes);
   return fill && bytes ? mg_pack(buf, count, dt, *out, (int)bytes) : MPI_SUCCESS;
 }

@@ -26,8 +26,9 @@ typedef struct {
   void *buf;
   size_t cap;
 } mg_tbuf;
-static _Thread_local mg_tbuf pool, bounce;
+static _Thread_local mg_tbuf pool, bounce, fold_pool;
 static pthread_key_t pool_key, bounce_key;
+static _Thread_local int fold_on; /* mg_scratch_fold: data scratch from fold_pool, SMPI's shared pages */
 static void *grow(mg_tbuf *b, size_t bytes, pthread_key_t *key);
 
 /* A private duplicate of MPI_COMM_SELF: the communicator argument of
@@ -262,8 +263,66 @@ void *mg_scratch(size_t bytes) {
   return grow(&pool, bytes, &pool_key);
 }
 
+/*
+ * Data scratch folded (issue 50.2, docs/scale.md): under SimGrid's SMPI every simulated rank is in
+ * one process, and a mock-up's p x n scratch (allgather_as_alltoall, alltoall_as_bruck, ...) is
+ * then p^2 x n for the job: 16 GiB for 1024 ranks of 16 KiB. With the fold on (the benchmark
+ * engine's measured calls, mg_bench_fold_buffers) the data regions come from SMPI_SHARED_MALLOC,
+ * whose pages all ranks share; their values are garbage every rank writes, which a simulated time
+ * does not depend on (no computation is simulated, messages are priced by their sizes). Counts,
+ * displacements, requests and datatypes stay in the private pool. Without the fold, and outside
+ * the SMPI build always, a data region is carved from the one pool exactly as mg_scratch's.
+ */
+static void fold_release(void) {
+#ifdef SMPI_H
+  if (fold_pool.buf) SMPI_SHARED_FREE(fold_pool.buf);
+#endif
+  fold_pool = (mg_tbuf){0};
+}
+
+void mg_scratch_fold(int on) {
+#ifdef SMPI_H
+  if (!on) fold_release();
+  fold_on = on != 0;
+#else
+  (void)on;
+#endif
+}
+
+static void *fold_grow(size_t bytes) {
+  if (bytes <= fold_pool.cap) return fold_pool.buf;
+  size_t want = fold_pool.cap ? fold_pool.cap : 4096;
+  while (want < bytes) want *= 2;
+  fold_release();
+  void *b = NULL;
+#ifdef SMPI_H
+  b = SMPI_SHARED_MALLOC(want);
+#endif
+  if (!b) {
+    fprintf(stderr, "mpiguide: cannot map %zu bytes of shared scratch; aborting the job\n", want);
+    PMPI_Abort(MPI_COMM_WORLD, 1);
+    return NULL;
+  }
+  fold_pool.buf = b, fold_pool.cap = want;
+  return b;
+}
+
+void *mg_scratch_data(size_t bytes) { return fold_on ? fold_grow(bytes) : mg_scratch(bytes); }
+
+char *mg_scratch_split(size_t meta, size_t data, char **cur_data) {
+  if (!fold_on) {
+    char *cur = mg_scratch(mg_align(meta) + data);
+    *cur_data = cur + mg_align(meta);
+    return cur;
+  }
+  char *cur = mg_scratch(meta ? meta : 1);
+  *cur_data = fold_grow(data ? data : 1);
+  return cur;
+}
+
 void mg_scratch_free(void) {
   pthread_once(&keys_once, keys_make);
+  fold_release();
   pthread_setspecific(pool_key, NULL);
   pthread_setspecific(bounce_key, NULL);
   free(pool.buf);

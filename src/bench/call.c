@@ -137,9 +137,10 @@ static int nbr_counts(run *R, const mg_bench_block *B, mg_call *c, nbr_arrays *a
  * that every rank writes, which a simulated time does not depend on (the network model prices
  * bytes, not values; no computation is simulated where the exact verdicts apply). What keeps real
  * memory: the counts and displacements (set_counts writes them per rank, and the library reads
- * them), the mock-ups' scratch (mg_scratch: some hold counts), and the correctness tests, which
- * are not engine runs. MPIGUIDE_SIM_BUFFERS=real keeps them real; raw.csv's #@simulated_buffers says
- * which. Outside the SMPI build nothing changes.
+ * them), the mock-ups' counts, displacements and requests in scratch (mg_scratch), and the
+ * correctness tests, which are not engine runs. The mock-ups' data scratch folds with the buffers
+ * (mg_scratch_data, algs/toolkit.c; the engine turns it on for its run). MPIGUIDE_SIM_BUFFERS=real
+ * keeps both real; raw.csv's #@simulated_buffers says which. Outside the SMPI build nothing changes.
  */
 int mg_bench_fold_buffers(void) {
 #ifdef SMPI_H

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algs/algs.h"
 #include "algs/comm_records.h"
 #include "algs/rma_window.h"
 #include "bench/sync.h"
@@ -476,6 +477,7 @@ int mg_bench_run(const mg_bench_cfg *cfg, mg_bench_result *res) {
   MPI_Errhandler old;
   if ((rc = PMPI_Comm_get_errhandler(R.comm, &old)) != MPI_SUCCESS) return rc;
   if ((rc = PMPI_Comm_set_errhandler(R.comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS) return rc;
+  mg_scratch_fold(mg_bench_fold_buffers()); /* the mock-ups' data scratch folded with the buffers (SMPI) */
   comm_setup *cs;
   if ((rc = comm_setup_get(R.comm, &cs)) != MPI_SUCCESS) goto restore;
   R.scomm = cs->scomm, R.nlocal = cs->nlocal;
@@ -495,6 +497,7 @@ out:
   free(R.ts), free(R.te), free(R.red), free(R.late), free(R.err), free(R.slot_v), free(R.slot_round);
   free(R.vals);
 restore:
+  mg_scratch_fold(0);
   PMPI_Comm_set_errhandler(R.comm, old);
   PMPI_Errhandler_free(&old);
   return rc;

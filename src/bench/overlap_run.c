@@ -303,6 +303,7 @@ int mg_overlap_run(const mg_bench_cfg *cfg, const mg_ovl_cfg *oc, mg_ovl_result 
   MPI_Errhandler old;
   if ((rc = PMPI_Comm_get_errhandler(R->comm, &old)) != MPI_SUCCESS) return rc;
   if ((rc = PMPI_Comm_set_errhandler(R->comm, MPI_ERRORS_RETURN)) != MPI_SUCCESS) return rc;
+  mg_scratch_fold(mg_bench_fold_buffers()); /* as mg_bench_run */
   if ((rc = PMPI_Comm_dup(R->comm, &R->scomm)) != MPI_SUCCESS) goto restore;
   if ((rc = mg_bench_build_types(R)) != MPI_SUCCESS) goto out;
   double rates[2];
@@ -325,6 +326,7 @@ out:
   if (R->scomm != MPI_COMM_NULL) PMPI_Comm_free(&R->scomm);
   free(O->dur), free(O->red), free(O->err), free(O->vi), free(O->round);
 restore:
+  mg_scratch_fold(0);
   PMPI_Comm_set_errhandler(R->comm, old);
   PMPI_Errhandler_free(&old);
   return rc;
