@@ -60,6 +60,12 @@ if [[ -z $noise ]] && ((!compute)); then noise=1ns; fi
 [[ $tmo =~ ^[1-9][0-9]*$ ]] || die "--timeout: '$tmo' is not a whole number of seconds"
 case $selector in default|ompi|mpich|mvapich2|impi|automatic) ;; *) die "--selector: '$selector' unknown" ;; esac
 command -v smpirun >/dev/null || die "smpirun not found: install libsimgrid-dev (scripts/setup.sh)"
+# the folded buffers and scratch map SMPI's shared block once per MiB (docs/scale.md, "data scratch
+# folded"): some 70 maps a rank at 1024 ranks of 16 KiB blocks, over the kernel's default 65530
+maps=$(cat /proc/sys/vm/max_map_count 2>/dev/null || echo 0)
+if ((np >= 512 && maps < 128 * np)); then
+  echo "sim.sh: warning: vm.max_map_count is $maps; $np ranks of folded buffers may need $((256 * np)) (sysctl -w vm.max_map_count=$((256 * np)), as root), else SMPI stops with 'Could not map folded virtual memory'" >&2
+fi
 exe="$build/mpiguide"
 [[ -f $exe ]] || die "no $exe: build it with scripts/build.sh smpi"
 
