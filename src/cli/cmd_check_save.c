@@ -29,6 +29,22 @@
 
 #define SAVE_EVERY 5.0 /* seconds; MPIGUIDE_CHECK_SAVE_EVERY overrides it (docs/check.md) */
 
+/* The clock of the saves: the host's. MPI_Wtime under SimGrid's SMPI is simulated time, which
+ * advances microseconds a call: a 1024-rank check saved no cell in 45 minutes of CPU at 0.05 s
+ * (issue 50, docs/scale.md), and a stopped simulation keeps only what was saved (its SIGTERM
+ * reaches one simulated rank's handler, not rank 0's). SMPI's helpers make clock_gettime the
+ * simulated one as a function-like macro; the name in parentheses is libc's. Rank 0 alone reads
+ * it, so the ranks need not agree. */
+static double save_clock(void) {
+#ifdef SMPI_H
+  struct timespec ts;
+  (clock_gettime)(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#else
+  return MPI_Wtime();
+#endif
+}
+
 static struct {
   int rank;
   mg_check_write_fn write;
@@ -86,7 +102,7 @@ static void on_stop(int sig) {
 
 void mg_check_save_start(int rank, const char *out, long cells_before, long cells_total, int created,
                          mg_check_write_fn write, void *ctx) {
-  sv.rank = rank, sv.write = write, sv.ctx = ctx, sv.last = MPI_Wtime();
+  sv.rank = rank, sv.write = write, sv.ctx = ctx, sv.last = save_clock();
   /* MPIGUIDE_CHECK_SAVE_EVERY=SECONDS: how often raw.csv is rewritten (rank 0 alone writes it, so
    * the ranks need not agree); a value that is no number in [0.05, 86400] keeps the default */
   const char *env = getenv("MPIGUIDE_CHECK_SAVE_EVERY");
@@ -125,7 +141,7 @@ void mg_check_save_tmp(const char *tmp) {
 
 void mg_check_save_block(long cells_done, int now) {
   if (sv.rank != 0 || !sv.write) return;
-  double t = MPI_Wtime();
+  double t = save_clock();
   if (!now && t - sv.last < sv.wait) return;
   char note[96];
   snprintf(note, sizeof note, "partial: %ld of %ld cells measured when this file was written", sv.before + cells_done,
@@ -135,7 +151,7 @@ void mg_check_save_block(long cells_done, int now) {
    * on a loaded machine, while the other ranks wait at their next synchronisation: every 5 s that
    * was up to a fifth of the launch. The next save waits 20 times as long as this one took (at most
    * 5 % of the run spent saving), and never less than sv.every. */
-  sv.last = MPI_Wtime();
+  sv.last = save_clock();
   sv.wait = sv.every > 20 * (sv.last - t) ? sv.every : 20 * (sv.last - t);
 }
 
