@@ -4,8 +4,9 @@
 # MPI_Wtime is simulated time, and 16 ranks never reach 1 simulated second in the 4 s the bound
 # gives, so a build saving on it keeps nothing here (and SMPI's SIGTERM reaches one simulated
 # rank's handler, not rank 0's, so nothing is saved at the stop either). Asserts: the bound
-# stopped the run (timeout), raw.csv holds at least 2 finished cells and is marked partial, and
-# `check --from` analyses it.
+# stopped the run (timeout), raw.csv holds at least one finished cell and is marked partial, and
+# `check --from` analyses it. The check (32 cells) takes 13.6 CPU-s here unbounded: 0.4 a cell, so
+# a machine 3x faster still meets the bound, and a third of a core still saves a few.
 # Usage: sim/save_stop.sh MPIGUIDE PLATFORM HOSTFILE DIR DRIVER (DRIVER: an ordinary mpiguide, for --from)
 set -u
 exe=${1:?} plat=${2:?} hosts=${3:?} dir=${4:?} driver=${5:?}
@@ -14,14 +15,15 @@ rm -rf "$dir" "$dir.tsv"
 python3 "$here/bound.py" --timeout 4 --pss-max 4096 --log "$dir.tsv" --name save -- \
   env MPIGUIDE_CHECK_SAVE_EVERY=1 smpirun -np 16 -platform "$plat" -hostfile "$hosts" \
   --cfg=smpi/simulate-computation:no --log=root.thres:critical \
-  "$exe" check -c allreduce,bcast,allgather,alltoall,reduce --sizes 8,1K,64K --nrep 20 --noise 1ns -q -o "$dir"
+  "$exe" check -c allreduce,bcast,allgather,alltoall,reduce,gather,scatter,reduce_scatter --sizes 8,1K,64K,256K \
+  --nrep 20 --noise 1ns -q -o "$dir"
 rc=$?
 fail=0
 stopped=$(awk -F'\t' 'NR == 2 { print $3 }' "$dir.tsv" 2>/dev/null)
 [[ $rc == 124 && $stopped == timeout ]] || { echo "FAIL: the run was not stopped by the 4 s bound (exit $rc, stopped '$stopped')"; fail=1; }
 cells=$(awk -F, '!/^#/ && $2 == "default" && $NF == 1 { c[$1 "," $3 "," $6] = 1 } END { print length(c) }' "$dir/raw.csv" 2>/dev/null)
 echo "cells saved: ${cells:-none}"
-((${cells:-0} >= 2)) || { echo "FAIL: fewer than 2 cells in $dir/raw.csv after the stop"; fail=1; }
+((${cells:-0} >= 1)) || { echo "FAIL: no cell in $dir/raw.csv after the stop"; fail=1; }
 grep -q '^#@check_incomplete' "$dir/raw.csv" 2>/dev/null || { echo "FAIL: raw.csv is not marked #@check_incomplete"; fail=1; }
 "$driver" check --from "$dir" -o "$dir.from" --force -q >/dev/null 2>&1 ||
   { echo "FAIL: check --from could not analyse the saved cells"; fail=1; }
