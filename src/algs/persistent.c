@@ -46,14 +46,12 @@
 
 #include "algs/algs.h"
 #include "algs/comm_records.h"
+#include "registry/mpi_features.h"
 
-#if defined(MPI_VERSION) && MPI_VERSION >= 4
+#if MG_HAVE_PCOLL == 4
 #define MG_PINIT(f) PMPI_##f##_init
-#elif defined(OPEN_MPI)
-#include <mpi-ext.h>
-#if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
+#elif MG_HAVE_PCOLL == 1
 #define MG_PINIT(f) PMPIX_##f##_init
-#endif
 #endif
 
 /* Requests kept per communicator: a rotating root needs one per root it visits. */
@@ -178,7 +176,7 @@ static int make_request(pentry *e) {
 #else
 static int make_request(pentry *e) {
   (void)e;
-  return MPI_ERR_INTERN; /* no persistent collectives in this MPI library */
+  return MPI_ERR_INTERN; /* no persistent collectives in this MPI library: mg_applicable refuses the rows */
 }
 #endif
 

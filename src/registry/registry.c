@@ -17,6 +17,7 @@
 #include <strings.h>
 
 #include "registry/datatype.h"
+#include "registry/mpi_features.h"
 #include "registry/registry.h"
 #include "registry/restrict.h"
 #include "registry/rows.h"
@@ -280,6 +281,9 @@ mg_why mg_applicable(const mg_call *c, int alg, size_t scratch_max) {
   if (c->inter) return MG_WHY_INTERCOMM;
   if (mg_colls[c->coll].rooted && (c->root < 0 || c->root >= c->size)) return MG_WHY_INVALID_ROOT;
   if (!mg_call_types_committed(c)) return MG_WHY_INVALID_ARGS; /* here: only for a mock-up to run */
+#ifndef MG_HAVE_PCOLL
+  if (a->family == MG_FAM_PERSISTENT) return MG_WHY_NO_PCOLL;
+#endif
   int in_place = (a->restrictions & MG_R_NOT_IN_PLACE) && c->sbuf == MPI_IN_PLACE;
   int one = (a->restrictions & MG_R_P_GT_1) && c->size == 1;
   if (!mg_colls[c->coll].known) /* no size restrictions: the mock-up decides late (mg_late_ok) */

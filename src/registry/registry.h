@@ -92,6 +92,9 @@ static inline int mg_coll_is_neighbor(mg_coll k) {
     "not applicable: the topology gives a peer two blocks (a graph with two edges between one pair, or a " \
     "periodic Cartesian dimension of size 1 or 2), which one Alltoallv or Alltoallw cannot hold and " \
     "the MPI libraries' own calls match differently (the point-to-point row)") \
+  X(NO_PCOLL, "no_persistent",                                                     \
+    "not applicable: this MPI library has no persistent collectives (neither MPI-4.0's "           \
+    "MPI_<Coll>_init nor Open MPI's MPIX_<Coll>_init; SimGrid 3.32's SMPI)")                       \
   X(NO_WINDOW, "no_window",                                                         \
     "not applicable: the MPI library cannot make a one-sided window here (no one-sided component for " \
     "this transport, e.g. Open MPI 4.1 over TCP between nodes, or window memory refused)") \
