@@ -48,9 +48,9 @@
 #include "algs/comm_records.h"
 #include "registry/mpi_features.h"
 
-#if MG_HAVE_PCOLL == 4
+#if defined(MG_HAVE_PCOLL) && MG_HAVE_PCOLL == 4
 #define MG_PINIT(f) PMPI_##f##_init
-#elif MG_HAVE_PCOLL == 1
+#elif defined(MG_HAVE_PCOLL) && MG_HAVE_PCOLL == 1
 #define MG_PINIT(f) PMPIX_##f##_init
 #endif
 

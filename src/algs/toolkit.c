@@ -26,9 +26,8 @@ typedef struct {
   void *buf;
   size_t cap;
 } mg_tbuf;
-static _Thread_local mg_tbuf pool, bounce, fold_pool;
+static _Thread_local mg_tbuf pool, bounce;
 static pthread_key_t pool_key, bounce_key;
-static _Thread_local int fold_on; /* mg_scratch_fold: data scratch from fold_pool, SMPI's shared pages */
 static void *grow(mg_tbuf *b, size_t bytes, pthread_key_t *key);
 
 /* A private duplicate of MPI_COMM_SELF: the communicator argument of
@@ -273,20 +272,18 @@ void *mg_scratch(size_t bytes) {
  * displacements, requests and datatypes stay in the private pool. Without the fold, and outside
  * the SMPI build always, a data region is carved from the one pool exactly as mg_scratch's.
  */
-static void fold_release(void) {
 #ifdef SMPI_H
+static _Thread_local mg_tbuf fold_pool; /* the data scratch, SMPI's shared pages */
+static _Thread_local int fold_on;       /* mg_scratch_fold */
+
+static void fold_release(void) {
   if (fold_pool.buf) SMPI_SHARED_FREE(fold_pool.buf);
-#endif
   fold_pool = (mg_tbuf){0};
 }
 
 void mg_scratch_fold(int on) {
-#ifdef SMPI_H
   if (!on) fold_release();
   fold_on = on != 0;
-#else
-  (void)on;
-#endif
 }
 
 static void *fold_grow(size_t bytes) {
@@ -294,10 +291,7 @@ static void *fold_grow(size_t bytes) {
   size_t want = fold_pool.cap ? fold_pool.cap : 4096;
   while (want < bytes) want *= 2;
   fold_release();
-  void *b = NULL;
-#ifdef SMPI_H
-  b = SMPI_SHARED_MALLOC(want);
-#endif
+  void *b = SMPI_SHARED_MALLOC(want);
   if (!b) {
     fprintf(stderr, "mpiguide: cannot map %zu bytes of shared scratch; aborting the job\n", want);
     PMPI_Abort(MPI_COMM_WORLD, 1);
@@ -306,11 +300,17 @@ static void *fold_grow(size_t bytes) {
   fold_pool.buf = b, fold_pool.cap = want;
   return b;
 }
+#else
+enum { fold_on = 0 }; /* no fold outside SMPI: the data regions are mg_scratch's */
+static void fold_release(void) {}
+void mg_scratch_fold(int on) { (void)on; }
+static void *fold_grow(size_t bytes) { return mg_scratch(bytes); }
+#endif
 
 void *mg_scratch_data(size_t bytes) { return fold_on ? fold_grow(bytes) : mg_scratch(bytes); }
 
 char *mg_scratch_split(size_t meta, size_t data, char **cur_data) {
-  if (!fold_on) {
+  if (!fold_on) { /* one region: the metadata, then the data */
     char *cur = mg_scratch(mg_align(meta) + data);
     *cur_data = cur + mg_align(meta);
     return cur;
